@@ -1,0 +1,136 @@
+# d3d12xs top-level Makefile: a thin wrapper around CMake/CTest.
+#
+#   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
+#   make build     gcc RelWithDebInfo build in build/
+#   make demo      build, then run build/examples/demo
+#   make test      gcc build + ctest, then clang ASan/UBSan build + ctest;
+#                  prints "N passed, M failed" and fails if M > 0
+#   make bench     build and run every benchmark in build/bench/
+#   make fuzz      clang libFuzzer build of tests/fuzz_*.c in build-fuzz/
+#   make install PREFIX=/some/dir
+#   make clean
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+PREFIX          ?= /usr/local
+BUILD_DIR       ?= build
+ASAN_BUILD_DIR  ?= build-asan
+FUZZ_BUILD_DIR  ?= build-fuzz
+BUILD_TYPE      ?= RelWithDebInfo
+ASAN_BUILD_TYPE ?= Debug
+NPROC           := $(shell nproc 2>/dev/null || echo 2)
+JOBS            ?= $(NPROC)
+CTEST_JOBS      ?= 2
+CMAKE           ?= cmake
+CTEST           ?= ctest
+CMAKE_ARGS      ?=
+
+# D3D12XS_DEBUG for the ASan pass (1 = validation layer on, as in the gcc pass).
+ASAN_TEST_DEBUG ?= 1
+
+# Environment of the test runs. CMake sets the same values as CTest
+# properties, so a plain `ctest` in either build directory matches this.
+TEST_ENV := D3D12XS_DEBUG=1 D3D12XS_LOG=warn
+ASAN_ENV := D3D12XS_DEBUG=$(ASAN_TEST_DEBUG) D3D12XS_LOG=warn \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps build demo test test-gcc test-asan bench fuzz install clean \
+	_build _build-asan
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+# --- gcc RelWithDebInfo build ------------------------------------------------
+build: deps
+	@$(MAKE) --no-print-directory _build
+
+_build:
+	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+		-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD_DIR) -j $(JOBS)
+
+# --- clang ASan + UBSan build ------------------------------------------------
+_build-asan:
+	$(CMAKE) -S . -B $(ASAN_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(ASAN_BUILD_TYPE) \
+		-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+		-DD3D12XS_SANITIZE=ON -DD3D12XS_TEST_DEBUG=$(ASAN_TEST_DEBUG) $(CMAKE_ARGS)
+	$(CMAKE) --build $(ASAN_BUILD_DIR) -j $(JOBS)
+
+# --- demo ----------------------------------------------------------------------
+demo: build
+	@if [ ! -x $(BUILD_DIR)/examples/demo ]; then \
+		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
+	./$(BUILD_DIR)/examples/demo
+
+# --- tests ---------------------------------------------------------------------
+# $(call run_ctest,DIR,ENV): runs ctest in DIR with ENV, never fails, and
+# writes "<passed> <failed>" to DIR/ctest-counts (parsed from ctest's summary
+# line "NN% tests passed, F tests failed out of T").
+define run_ctest
+	@echo "==> ctest in $(1)"
+	@rm -f $(1)/ctest-counts $(1)/ctest.log
+	@set +e; \
+	( cd $(1) && env $(2) $(CTEST) --output-on-failure -j $(CTEST_JOBS) ) 2>&1 | tee $(1)/ctest.log; \
+	rc=$${PIPESTATUS[0]}; \
+	line=$$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' $(1)/ctest.log | tail -n 1); \
+	if [ -n "$$line" ]; then \
+		failed=$$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$$line"); \
+		total=$$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$$line"); \
+		passed=$$((total - failed)); \
+	else \
+		passed=0; failed=0; \
+	fi; \
+	if [ $$rc -ne 0 ] && [ $$failed -eq 0 ]; then \
+		echo "ctest in $(1) exited with status $$rc" >&2; failed=1; \
+	fi; \
+	echo "$$passed $$failed" > $(1)/ctest-counts
+endef
+
+test: deps
+	@$(MAKE) --no-print-directory _build
+	$(call run_ctest,$(BUILD_DIR),$(TEST_ENV))
+	@$(MAKE) --no-print-directory _build-asan
+	$(call run_ctest,$(ASAN_BUILD_DIR),$(ASAN_ENV))
+	@read p1 f1 < $(BUILD_DIR)/ctest-counts; \
+	read p2 f2 < $(ASAN_BUILD_DIR)/ctest-counts; \
+	echo "gcc: $$p1 passed, $$f1 failed; clang asan+ubsan: $$p2 passed, $$f2 failed"; \
+	echo "$$((p1 + p2)) passed, $$((f1 + f2)) failed"; \
+	[ $$((f1 + f2)) -eq 0 ]
+
+# One pass only, for quicker iteration.
+test-gcc: deps
+	@$(MAKE) --no-print-directory _build
+	$(call run_ctest,$(BUILD_DIR),$(TEST_ENV))
+	@read p f < $(BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+test-asan: deps
+	@$(MAKE) --no-print-directory _build-asan
+	$(call run_ctest,$(ASAN_BUILD_DIR),$(ASAN_ENV))
+	@read p f < $(ASAN_BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# --- benchmarks ----------------------------------------------------------------
+bench: build
+	@shopt -s nullglob; benches=(); \
+	for f in $(BUILD_DIR)/bench/*; do [ -f "$$f" ] && [ -x "$$f" ] && benches+=("$$f"); done; \
+	if [ $${#benches[@]} -eq 0 ]; then echo "no benchmarks yet"; exit 0; fi; \
+	for b in "$${benches[@]}"; do echo "==> $$b"; "$$b"; done
+
+# --- fuzzers -------------------------------------------------------------------
+fuzz: deps
+	$(CMAKE) -S . -B $(FUZZ_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(ASAN_BUILD_TYPE) \
+		-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+		-DD3D12XS_BUILD_FUZZERS=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(FUZZ_BUILD_DIR) -j $(JOBS)
+
+# --- install / clean -----------------------------------------------------------
+install: build
+	$(CMAKE) --install $(BUILD_DIR) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(FUZZ_BUILD_DIR)

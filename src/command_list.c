@@ -1,0 +1,319 @@
+/* ID3D12GraphicsCommandList2: lifecycle (Reset/Close), COM plumbing and error reporting.
+ * Commands are recorded straight into a VkCommandBuffer (command_list_copy.c,
+ * command_list_query.c); a bad command marks the list invalid and Close reports it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private.h"
+#include "command_list.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList2(ID3D12GraphicsCommandList2 *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+}
+
+void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+{
+    char reason[400];
+    va_list args;
+
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof(reason), fmt, args);
+    va_end(args);
+    ERR("%s: %s (the list '%s' is now invalid; Close will fail)", command, reason, d3d12xs_object_name(&list->object));
+    if (!list->invalid) {
+        list->invalid = true;
+        snprintf(list->error, sizeof(list->error), "%s: %s", command, reason);
+    }
+}
+
+bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+{
+    if (list->state == D3D12_COMMAND_LIST_RECORDING)
+        return true;
+    ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
+    return false;
+}
+
+/* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists
+ * calls and at barriers; buffers have no layouts, so one global barrier does it all. */
+void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stages,
+        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .dstStageMask = dst_stages,
+        .dstAccessMask = dst_access,
+    };
+    VkDependencyInfo dependency = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .memoryBarrierCount = 1,
+        .pMemoryBarriers = &barrier,
+    };
+    vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
+}
+
+/* ---- IUnknown, ID3D12Object, ID3D12DeviceChild, ID3D12CommandList ---- */
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12GraphicsCommandList2, &IID_ID3D12GraphicsCommandList1, &IID_ID3D12GraphicsCommandList,
+            &IID_ID3D12CommandList, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+static ULONG STDMETHODCALLTYPE d3d12_command_list_AddRef(ID3D12GraphicsCommandList2 *iface)
+{
+    return d3d12xs_object_add_ref(&impl_from_ID3D12GraphicsCommandList2(iface)->object);
+}
+
+static void detach_allocator(struct d3d12_command_list *list)
+{
+    struct d3d12_command_allocator *allocator = list->allocator;
+    if (!allocator)
+        return;
+    pthread_mutex_lock(&allocator->object.lock);
+    if (allocator->recording_list == list)
+        allocator->recording_list = NULL;
+    pthread_mutex_unlock(&allocator->object.lock);
+}
+
+static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandList2 *iface)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    unsigned refcount = d3d12xs_object_release(&list->object);
+    if (!refcount) {
+        /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
+        if (list->allocator) {
+            if (list->state == D3D12_COMMAND_LIST_RECORDING)
+                vkEndCommandBuffer(list->vk_command_buffer);
+            detach_allocator(list);
+            ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
+        }
+        free(list->host_query_resets);
+        d3d12xs_object_cleanup(&list->object);
+        free(list);
+    }
+    return refcount;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_GetPrivateData(ID3D12GraphicsCommandList2 *iface, REFGUID guid, UINT *size, void *data)
+{
+    return d3d12xs_object_get_private_data(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(GetPrivateData), guid, size, data);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_SetPrivateData(ID3D12GraphicsCommandList2 *iface, REFGUID guid, UINT size, const void *data)
+{
+    return d3d12xs_object_set_private_data(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(SetPrivateData), guid, size, data);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_SetPrivateDataInterface(ID3D12GraphicsCommandList2 *iface, REFGUID guid, const IUnknown *data)
+{
+    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_SetName(ID3D12GraphicsCommandList2 *iface, LPCWSTR name)
+{
+    return d3d12xs_object_set_name(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(SetName), name);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_GetDevice(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **device)
+{
+    return d3d12xs_object_get_device(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(GetDevice), riid, device);
+}
+
+static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D12GraphicsCommandList2 *iface)
+{
+    return impl_from_ID3D12GraphicsCommandList2(iface)->type;
+}
+
+/* ---- lifecycle ---- */
+
+static HRESULT begin_recording(struct d3d12_command_list *list, const char *method, ID3D12CommandAllocator *allocator_iface)
+{
+    struct d3d12_device *device = list->object.device;
+    struct d3d12_command_allocator *allocator;
+    VkCommandBuffer command_buffer;
+    VkResult vr;
+    HRESULT hr;
+
+    if (!(allocator = unsafe_impl_from_ID3D12CommandAllocator(allocator_iface)))
+        return d3d12xs_fail(E_INVALIDARG, method, "pAllocator is %s (must be an allocator from CreateCommandAllocator)",
+                allocator_iface ? "not a d3d12xs allocator" : "NULL");
+    if (allocator->type != list->type)
+        return d3d12xs_fail(E_INVALIDARG, method, "pAllocator has type %d and the list type %d (they must match)", allocator->type, list->type);
+    pthread_mutex_lock(&allocator->object.lock);
+    if (allocator->recording_list && allocator->recording_list != list) {
+        pthread_mutex_unlock(&allocator->object.lock);
+        return d3d12xs_fail(E_INVALIDARG, method, "pAllocator '%s' already has a list recording into it (one at a time)",
+                d3d12xs_object_name(&allocator->object));
+    }
+    hr = d3d12_command_allocator_get_command_buffer(allocator, &command_buffer);
+    if (SUCCEEDED(hr))
+        allocator->recording_list = list;
+    pthread_mutex_unlock(&allocator->object.lock);
+    if (FAILED(hr))
+        return d3d12xs_fail(hr, method, "cannot allocate a Vulkan command buffer");
+
+    VkCommandBufferBeginInfo begin_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        /* A closed list may be executed again while a previous execution still runs. */
+        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+    };
+    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
+        pthread_mutex_lock(&allocator->object.lock);
+        allocator->recording_list = NULL;
+        pthread_mutex_unlock(&allocator->object.lock);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBeginCommandBuffer failed (VkResult %d)", vr);
+    }
+
+    if (list->allocator != allocator) {
+        ID3D12CommandAllocator_AddRef(allocator_iface);
+        if (list->allocator) {
+            detach_allocator(list);
+            ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
+        }
+        list->allocator = allocator;
+    }
+    list->vk_command_buffer = command_buffer;
+    list->state = D3D12_COMMAND_LIST_RECORDING;
+    list->invalid = false;
+    list->error[0] = 0;
+    list->host_query_reset_count = 0;
+    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandList2 *iface)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    VkResult vr;
+
+    if (list->state != D3D12_COMMAND_LIST_RECORDING)
+        return d3d12xs_fail(E_FAIL, METHOD(Close), "the list '%s' is not recording (Close follows creation or Reset, once)",
+                d3d12xs_object_name(&list->object));
+    /* Host reads after a fence wait see the list's writes. */
+    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+            VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
+    vr = vkEndCommandBuffer(list->vk_command_buffer);
+    list->state = D3D12_COMMAND_LIST_CLOSED;
+    detach_allocator(list);
+    if (list->invalid)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
+                d3d12xs_object_name(&list->object), list->error);
+    if (vr != VK_SUCCESS) {
+        list->invalid = true;
+        snprintf(list->error, sizeof(list->error), "vkEndCommandBuffer failed (VkResult %d)", vr);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(list->object.device, vr), METHOD(Close), "%s", list->error);
+    }
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandList2 *iface, ID3D12CommandAllocator *allocator,
+        ID3D12PipelineState *initial_state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+
+    if (list->state == D3D12_COMMAND_LIST_RECORDING)
+        return d3d12xs_fail(E_FAIL, METHOD(Reset), "the list '%s' is still recording (Close it before Reset)", d3d12xs_object_name(&list->object));
+    if (initial_state)
+        return d3d12xs_fail(E_NOTIMPL, METHOD(Reset), "pInitialState is not NULL (pipeline states are not implemented yet)");
+    return begin_recording(list, METHOD(Reset), allocator);
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    /* No bindable state exists yet, so there is nothing to clear. */
+    (void)state;
+    d3d12_command_list_check_recording(list, METHOD(ClearState));
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
+{
+    /* PIX markers: nothing to do without a capture tool. */
+    (void)iface, (void)metadata, (void)data, (void)size;
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
+{
+    (void)iface, (void)metadata, (void)data, (void)size;
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList2 *iface)
+{
+    (void)iface;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12GraphicsCommandList2Vtbl d3d12_command_list_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12GraphicsCommandList2,
+    .QueryInterface = d3d12_command_list_QueryInterface,
+    .AddRef = d3d12_command_list_AddRef,
+    .Release = d3d12_command_list_Release,
+    .GetPrivateData = d3d12_command_list_GetPrivateData,
+    .SetPrivateData = d3d12_command_list_SetPrivateData,
+    .SetPrivateDataInterface = d3d12_command_list_SetPrivateDataInterface,
+    .SetName = d3d12_command_list_SetName,
+    .GetDevice = d3d12_command_list_GetDevice,
+    .GetType = d3d12_command_list_GetType,
+    .Close = d3d12_command_list_Close,
+    .Reset = d3d12_command_list_Reset,
+    .ClearState = d3d12_command_list_ClearState,
+    .CopyBufferRegion = d3d12_command_list_CopyBufferRegion,
+    .CopyResource = d3d12_command_list_CopyResource,
+    .ResourceBarrier = d3d12_command_list_ResourceBarrier,
+    .BeginQuery = d3d12_command_list_BeginQuery,
+    .EndQuery = d3d12_command_list_EndQuery,
+    .ResolveQueryData = d3d12_command_list_ResolveQueryData,
+    .SetMarker = d3d12_command_list_SetMarker,
+    .BeginEvent = d3d12_command_list_BeginEvent,
+    .EndEvent = d3d12_command_list_EndEvent,
+    .WriteBufferImmediate = d3d12_command_list_WriteBufferImmediate,
+};
+
+struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface)
+{
+    if (!iface || iface->lpVtbl != (const void *)&d3d12_command_list_vtbl)
+        return NULL;
+    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+}
+
+HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
+        ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateCommandList";
+    struct d3d12_command_list *list;
+    HRESULT hr;
+
+    if (initial_state)
+        return d3d12xs_fail(E_NOTIMPL, method, "pInitialState is not NULL (pipeline states are not implemented yet)");
+    if (!(list = calloc(1, sizeof(*list))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
+    list->ID3D12GraphicsCommandList2_iface.lpVtbl = &d3d12_command_list_vtbl;
+    d3d12xs_object_init(&list->object, device);
+    list->type = type;
+    list->state = D3D12_COMMAND_LIST_CLOSED;
+    list->transfer_only = !device->queue_map[type].supports_compute;
+    /* D3D12 hands out new lists already recording. */
+    if (FAILED(hr = begin_recording(list, method, allocator))) {
+        ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
+        return hr;
+    }
+    hr = ID3D12GraphicsCommandList2_QueryInterface(&list->ID3D12GraphicsCommandList2_iface, riid, out);
+    ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
+    return hr;
+}

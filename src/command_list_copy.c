@@ -1,0 +1,215 @@
+/* Buffer copies, barriers and WriteBufferImmediate. */
+#include "command_list.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+/* Resolves a resource argument of a command; records an error naming it when it is bad. */
+static struct d3d12_resource *resource_argument(struct d3d12_command_list *list, const char *command, const char *argument, ID3D12Resource *iface)
+{
+    struct d3d12_resource *resource = unsafe_impl_from_ID3D12Resource(iface);
+    if (!resource)
+        d3d12_command_list_record_error(list, command, "%s is %s (must be a resource from this device)", argument,
+                iface ? "not a d3d12xs resource" : "NULL");
+    else if (resource->object.device != list->object.device)
+        d3d12_command_list_record_error(list, command, "%s belongs to another device", argument), resource = NULL;
+    return resource;
+}
+
+static bool range_fits(uint64_t offset, uint64_t size, uint64_t total)
+{
+    return offset <= total && size <= total - offset;
+}
+
+static bool copy_endpoints_valid(struct d3d12_command_list *list, const char *command, struct d3d12_resource *dst, struct d3d12_resource *src)
+{
+    if (dst->heap_properties.Type == D3D12_HEAP_TYPE_UPLOAD) {
+        d3d12_command_list_record_error(list, command, "pDstBuffer '%s' is in an UPLOAD heap (the GPU cannot write those)",
+                d3d12xs_object_name(&dst->object));
+        return false;
+    }
+    if (src->heap_properties.Type == D3D12_HEAP_TYPE_READBACK) {
+        d3d12_command_list_record_error(list, command, "pSrcBuffer '%s' is in a READBACK heap (those are copy destinations only)",
+                d3d12xs_object_name(&src->object));
+        return false;
+    }
+    return true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, UINT64 dst_offset,
+        ID3D12Resource *src_iface, UINT64 src_offset, UINT64 byte_count)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_resource *dst, *src;
+
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)))
+        return;
+    if (!(dst = resource_argument(list, METHOD(CopyBufferRegion), "pDstBuffer", dst_iface))
+            || !(src = resource_argument(list, METHOD(CopyBufferRegion), "pSrcBuffer", src_iface)))
+        return;
+    if (!range_fits(dst_offset, byte_count, dst->desc.Width)) {
+        d3d12_command_list_record_error(list, METHOD(CopyBufferRegion), "DstOffset %llu + NumBytes %llu passes the end of the %llu-byte pDstBuffer",
+                (unsigned long long)dst_offset, (unsigned long long)byte_count, (unsigned long long)dst->desc.Width);
+        return;
+    }
+    if (!range_fits(src_offset, byte_count, src->desc.Width)) {
+        d3d12_command_list_record_error(list, METHOD(CopyBufferRegion), "SrcOffset %llu + NumBytes %llu passes the end of the %llu-byte pSrcBuffer",
+                (unsigned long long)src_offset, (unsigned long long)byte_count, (unsigned long long)src->desc.Width);
+        return;
+    }
+    if (dst == src && dst_offset < src_offset + byte_count && src_offset < dst_offset + byte_count) {
+        d3d12_command_list_record_error(list, METHOD(CopyBufferRegion), "source and destination ranges overlap in one buffer");
+        return;
+    }
+    if (!copy_endpoints_valid(list, METHOD(CopyBufferRegion), dst, src) || !byte_count)
+        return;
+    VkBufferCopy region = {src_offset, dst_offset, byte_count};
+    vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_resource *dst, *src;
+
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)))
+        return;
+    if (!(dst = resource_argument(list, METHOD(CopyResource), "pDstResource", dst_iface))
+            || !(src = resource_argument(list, METHOD(CopyResource), "pSrcResource", src_iface)))
+        return;
+    if (dst == src) {
+        d3d12_command_list_record_error(list, METHOD(CopyResource), "pDstResource and pSrcResource are the same resource");
+        return;
+    }
+    if (dst->desc.Width != src->desc.Width) {
+        d3d12_command_list_record_error(list, METHOD(CopyResource), "pDstResource is %llu bytes and pSrcResource %llu (sizes must match)",
+                (unsigned long long)dst->desc.Width, (unsigned long long)src->desc.Width);
+        return;
+    }
+    if (!copy_endpoints_valid(list, METHOD(CopyResource), dst, src))
+        return;
+    VkBufferCopy region = {0, 0, dst->desc.Width};
+    vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+}
+
+static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D12_RESOURCE_BARRIER *barrier)
+{
+    const char *command = METHOD(ResourceBarrier);
+
+    if (barrier->Flags & ~(D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY)
+            || barrier->Flags == (D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY)) {
+        d3d12_command_list_record_error(list, command, "pBarriers[%u].Flags is 0x%x (NONE, BEGIN_ONLY or END_ONLY)", index, barrier->Flags);
+        return false;
+    }
+    switch (barrier->Type) {
+    case D3D12_RESOURCE_BARRIER_TYPE_TRANSITION: {
+        const D3D12_RESOURCE_TRANSITION_BARRIER *transition = &barrier->Transition;
+        if (!unsafe_impl_from_ID3D12Resource(transition->pResource)) {
+            d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.pResource is %s", index,
+                    transition->pResource ? "not a d3d12xs resource" : "NULL");
+            return false;
+        }
+        if (transition->Subresource != 0 && transition->Subresource != D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES) {
+            d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.Subresource is %u (a buffer has only subresource 0)",
+                    index, transition->Subresource);
+            return false;
+        }
+        if (transition->StateBefore == transition->StateAfter) {
+            d3d12_command_list_record_error(list, command, "pBarriers[%u] transitions from state 0x%x to the same state", index,
+                    transition->StateBefore);
+            return false;
+        }
+        return true;
+    }
+    case D3D12_RESOURCE_BARRIER_TYPE_ALIASING:
+        if ((barrier->Aliasing.pResourceBefore && !unsafe_impl_from_ID3D12Resource(barrier->Aliasing.pResourceBefore))
+                || (barrier->Aliasing.pResourceAfter && !unsafe_impl_from_ID3D12Resource(barrier->Aliasing.pResourceAfter))) {
+            d3d12_command_list_record_error(list, command, "pBarriers[%u].Aliasing names something that is not a d3d12xs resource", index);
+            return false;
+        }
+        return true;
+    case D3D12_RESOURCE_BARRIER_TYPE_UAV:
+        if (barrier->UAV.pResource && !unsafe_impl_from_ID3D12Resource(barrier->UAV.pResource)) {
+            d3d12_command_list_record_error(list, command, "pBarriers[%u].UAV.pResource is not a d3d12xs resource", index);
+            return false;
+        }
+        return true;
+    default:
+        d3d12_command_list_record_error(list, command, "pBarriers[%u].Type is %d (TRANSITION, ALIASING or UAV)", index, (int)barrier->Type);
+        return false;
+    }
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList2 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    bool needed = false;
+
+    if (!d3d12_command_list_check_recording(list, METHOD(ResourceBarrier)))
+        return;
+    if (count && !barriers) {
+        d3d12_command_list_record_error(list, METHOD(ResourceBarrier), "pBarriers is NULL with NumBarriers %u", count);
+        return;
+    }
+    for (UINT i = 0; i < count; i++) {
+        if (!barrier_valid(list, i, &barriers[i]))
+            return;
+        /* The first half of a split barrier does nothing; the second half synchronises. */
+        if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY))
+            needed = true;
+    }
+    /* Buffers have no layouts: all barriers of the call become one memory dependency. */
+    if (needed)
+        d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,
+        const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_device *device = list->object.device;
+    const char *command = METHOD(WriteBufferImmediate);
+    VkBuffer buffer;
+    uint64_t offset;
+
+    if (!d3d12_command_list_check_recording(list, command))
+        return;
+    if (count && !parameters) {
+        d3d12_command_list_record_error(list, command, "pParams is NULL with Count %u", count);
+        return;
+    }
+    for (UINT i = 0; i < count; i++) {
+        D3D12_WRITEBUFFERIMMEDIATE_MODE mode = modes ? modes[i] : D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT;
+        if (parameters[i].Dest & 3) {
+            d3d12_command_list_record_error(list, command, "pParams[%u].Dest 0x%llx is not 4-byte aligned", i, (unsigned long long)parameters[i].Dest);
+            return;
+        }
+        if (mode != D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT && mode != D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_IN
+                && mode != D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT) {
+            d3d12_command_list_record_error(list, command, "pModes[%u] is %d (DEFAULT, MARKER_IN or MARKER_OUT)", i, (int)mode);
+            return;
+        }
+        if (!d3d12xs_va_lookup(device, parameters[i].Dest, 4, &buffer, &offset)) {
+            d3d12_command_list_record_error(list, command, "pParams[%u].Dest 0x%llx is not inside a live buffer of this device", i,
+                    (unsigned long long)parameters[i].Dest);
+            return;
+        }
+    }
+    for (UINT i = 0; i < count; i++) {
+        D3D12_WRITEBUFFERIMMEDIATE_MODE mode = modes ? modes[i] : D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT;
+        d3d12xs_va_lookup(device, parameters[i].Dest, 4, &buffer, &offset);
+        if (mode != D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT && device->has_buffer_marker) {
+            /* The hardware's own marker write: top of pipe for IN, bottom of pipe for OUT. */
+            device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, mode == D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_IN
+                    ? VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, parameters[i].Value);
+            continue;
+        }
+        /* MARKER_OUT: the write waits for all earlier commands to finish.
+         * MARKER_IN: no wait, so it lands as soon as the earlier commands have started.
+         * DEFAULT: ordered like any other copy, through the application's barriers. */
+        if (mode == D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT)
+            d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                    VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, 4, &parameters[i].Value);
+    }
+}

@@ -1,0 +1,120 @@
+/* Timestamp queries: EndQuery writes, ResolveQueryData copies into a buffer. */
+#include "command_list.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+static struct d3d12_query_heap *timestamp_heap_argument(struct d3d12_command_list *list, const char *command,
+        ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type)
+{
+    struct d3d12_query_heap *heap = unsafe_impl_from_ID3D12QueryHeap(heap_iface);
+    D3D12_QUERY_HEAP_TYPE wanted = list->type == D3D12_COMMAND_LIST_TYPE_COPY
+            ? D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP : D3D12_QUERY_HEAP_TYPE_TIMESTAMP;
+
+    if (!heap) {
+        d3d12_command_list_record_error(list, command, "pQueryHeap is %s (must be a heap from CreateQueryHeap)",
+                heap_iface ? "not a d3d12xs query heap" : "NULL");
+        return NULL;
+    }
+    if (type != D3D12_QUERY_TYPE_TIMESTAMP) {
+        d3d12_command_list_record_error(list, command, "Type is %d (only D3D12_QUERY_TYPE_TIMESTAMP is implemented)", (int)type);
+        return NULL;
+    }
+    if (heap->desc.Type != wanted) {
+        d3d12_command_list_record_error(list, command, "pQueryHeap has type %d; a %s list needs %s", (int)heap->desc.Type,
+                list->type == D3D12_COMMAND_LIST_TYPE_COPY ? "COPY" : "DIRECT or COMPUTE",
+                list->type == D3D12_COMMAND_LIST_TYPE_COPY ? "COPY_QUEUE_TIMESTAMP" : "TIMESTAMP");
+        return NULL;
+    }
+    if (!list->object.device->queue_map[list->type].timestamps) {
+        d3d12_command_list_record_error(list, command, "the Vulkan queue family of this list type has no timestamps");
+        return NULL;
+    }
+    return heap;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    (void)heap, (void)index;
+    if (!d3d12_command_list_check_recording(list, METHOD(BeginQuery)))
+        return;
+    if (type == D3D12_QUERY_TYPE_TIMESTAMP)
+        d3d12_command_list_record_error(list, METHOD(BeginQuery), "Type is TIMESTAMP (timestamps take EndQuery only)");
+    else
+        d3d12_command_list_record_error(list, METHOD(BeginQuery), "Type is %d (only timestamp queries are implemented)", (int)type);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type, UINT index)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_query_heap *heap;
+
+    if (!d3d12_command_list_check_recording(list, METHOD(EndQuery)))
+        return;
+    if (!(heap = timestamp_heap_argument(list, METHOD(EndQuery), heap_iface, type)))
+        return;
+    if (index >= heap->desc.Count) {
+        d3d12_command_list_record_error(list, METHOD(EndQuery), "Index %u is past the heap's %u queries", index, heap->desc.Count);
+        return;
+    }
+    /* A Vulkan query must be reset before each write; transfer-only queues reset from the host at submission. */
+    if (list->transfer_only) {
+        if (!d3d12xs_array_reserve((void **)&list->host_query_resets, &list->host_query_reset_capacity,
+                list->host_query_reset_count + 1, sizeof(*list->host_query_resets))) {
+            d3d12_command_list_record_error(list, METHOD(EndQuery), "out of memory");
+            return;
+        }
+        list->host_query_resets[list->host_query_reset_count++] = (struct d3d12_query_reset){heap->vk_pool, index};
+    } else {
+        vkCmdResetQueryPool(list->vk_command_buffer, heap->vk_pool, index, 1);
+    }
+    vkCmdWriteTimestamp2(list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, heap->vk_pool, index);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type,
+        UINT start_index, UINT count, ID3D12Resource *dst_iface, UINT64 dst_offset)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    const char *command = METHOD(ResolveQueryData);
+    struct d3d12_query_heap *heap;
+    struct d3d12_resource *dst;
+
+    if (!d3d12_command_list_check_recording(list, command))
+        return;
+    if (!(heap = timestamp_heap_argument(list, command, heap_iface, type)))
+        return;
+    if (start_index > heap->desc.Count || count > heap->desc.Count - start_index) {
+        d3d12_command_list_record_error(list, command, "StartIndex %u + NumQueries %u passes the heap's %u queries", start_index, count, heap->desc.Count);
+        return;
+    }
+    if (!(dst = unsafe_impl_from_ID3D12Resource(dst_iface))) {
+        d3d12_command_list_record_error(list, command, "pDestinationBuffer is %s", dst_iface ? "not a d3d12xs resource" : "NULL");
+        return;
+    }
+    if (dst_offset % 8) {
+        d3d12_command_list_record_error(list, command, "AlignedDestinationBufferOffset %llu is not a multiple of 8", (unsigned long long)dst_offset);
+        return;
+    }
+    if (dst_offset > dst->desc.Width || (uint64_t)count * 8 > dst->desc.Width - dst_offset) {
+        d3d12_command_list_record_error(list, command, "%u results at offset %llu pass the end of the %llu-byte pDestinationBuffer", count,
+                (unsigned long long)dst_offset, (unsigned long long)dst->desc.Width);
+        return;
+    }
+    if (dst->heap_properties.Type == D3D12_HEAP_TYPE_UPLOAD) {
+        d3d12_command_list_record_error(list, command, "pDestinationBuffer is in an UPLOAD heap (the GPU cannot write those)");
+        return;
+    }
+    if (list->transfer_only) {
+        /* vkCmdCopyQueryPoolResults needs a graphics or compute queue. */
+        d3d12_command_list_record_error(list, command, "this device's COPY queues are transfer-only and cannot resolve queries "
+                "(resolve on a DIRECT or COMPUTE list)");
+        return;
+    }
+    if (!count)
+        return;
+    /* Earlier writes finish first; queries never written stay unwritten instead of blocking. */
+    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
+            VK_QUERY_RESULT_64_BIT);
+}

@@ -1,0 +1,219 @@
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static unsigned passed, failed;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char **error_lines;
+static bool *claimed;
+static size_t error_count, error_capacity;
+
+static void log_callback(D3D12XS_LOG_LEVEL level, const char *line, void *user)
+{
+    (void)user;
+    if (level != D3D12XS_LOG_LEVEL_ERROR)
+        return;
+    pthread_mutex_lock(&lock);
+    if (error_count == error_capacity) {
+        error_capacity = error_capacity ? error_capacity * 2 : 64;
+        error_lines = realloc(error_lines, error_capacity * sizeof(*error_lines));
+        claimed = realloc(claimed, error_capacity * sizeof(*claimed));
+        if (!error_lines || !claimed) {
+            fprintf(stderr, "harness: out of memory\n");
+            abort();
+        }
+    }
+    error_lines[error_count] = strdup(line);
+    claimed[error_count] = false;
+    error_count++;
+    pthread_mutex_unlock(&lock);
+}
+
+void harness_init(void)
+{
+    D3D12XSSetLogCallback(log_callback, NULL);
+}
+
+void harness_check(bool ok, const char *file, int line, const char *fmt, ...)
+{
+    va_list args;
+    pthread_mutex_lock(&lock);
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        fprintf(stderr, "%s:%d: check failed: ", file, line);
+        va_start(args, fmt);
+        vfprintf(stderr, fmt, args);
+        va_end(args);
+        fputc('\n', stderr);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+size_t harness_log_mark(void)
+{
+    size_t mark;
+    pthread_mutex_lock(&lock);
+    mark = error_count;
+    pthread_mutex_unlock(&lock);
+    return mark;
+}
+
+void harness_check_log(size_t mark, const char *file, int line, ...)
+{
+    size_t count;
+    bool ok = true;
+    va_list args;
+    const char *needle;
+    char *text;
+
+    pthread_mutex_lock(&lock);
+    count = error_count - mark;
+    text = count ? strdup(error_lines[error_count - 1]) : strdup("(none)");
+    for (size_t i = mark; i < error_count; i++)
+        claimed[i] = true;
+    pthread_mutex_unlock(&lock);
+    if (count != 1)
+        ok = false;
+    va_start(args, line);
+    while ((needle = va_arg(args, const char *)))
+        if (!strstr(text, needle))
+            ok = false;
+    va_end(args);
+    harness_check(ok, file, line, "expected exactly one error line naming the argument and rule; got %zu, last: %s", count, text);
+    free(text);
+}
+
+void harness_check_log_count(size_t mark, size_t n, const char *file, int line)
+{
+    size_t count;
+    pthread_mutex_lock(&lock);
+    count = error_count - mark;
+    for (size_t i = mark; i < error_count; i++)
+        claimed[i] = true;
+    pthread_mutex_unlock(&lock);
+    harness_check(count == n, file, line, "expected %zu error lines, got %zu", n, count);
+}
+
+int harness_finish(void)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < error_count; i++) {
+        if (!claimed[i]) {
+            failed++;
+            fprintf(stderr, "unexpected error line: %s\n", error_lines[i]);
+        }
+        free(error_lines[i]);
+    }
+    free(error_lines);
+    free(claimed);
+    error_lines = NULL;
+    claimed = NULL;
+    error_count = error_capacity = 0;
+    printf("%u passed, %u failed\n", passed, failed);
+    pthread_mutex_unlock(&lock);
+    D3D12XSSetLogCallback(NULL, NULL);
+    return failed ? 1 : 0;
+}
+
+ID3D12Device *harness_create_device(void)
+{
+    ID3D12Device *device = NULL;
+    HRESULT hr = D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device);
+    if (FAILED(hr) || !device) {
+        fprintf(stderr, "D3D12CreateDevice failed: 0x%08x\n", (unsigned)hr);
+        exit(1);
+    }
+    return device;
+}
+
+ID3D12CommandQueue *harness_create_queue(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type)
+{
+    D3D12_COMMAND_QUEUE_DESC desc = {type, D3D12_COMMAND_QUEUE_PRIORITY_NORMAL, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
+    ID3D12CommandQueue *queue = NULL;
+    HRESULT hr = ID3D12Device_CreateCommandQueue(device, &desc, &IID_ID3D12CommandQueue, (void **)&queue);
+    CHECK_MSG(SUCCEEDED(hr) && queue, "CreateCommandQueue(type %d) returned 0x%08x", (int)type, (unsigned)hr);
+    return queue;
+}
+
+D3D12_HEAP_PROPERTIES harness_heap_properties(D3D12_HEAP_TYPE type)
+{
+    D3D12_HEAP_PROPERTIES properties;
+    memset(&properties, 0, sizeof(properties));
+    properties.Type = type;
+    return properties;
+}
+
+D3D12_RESOURCE_DESC harness_buffer_desc(UINT64 size)
+{
+    D3D12_RESOURCE_DESC desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    desc.Width = size;
+    desc.Height = 1;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 1;
+    desc.Format = DXGI_FORMAT_UNKNOWN;
+    desc.SampleDesc.Count = 1;
+    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    return desc;
+}
+
+ID3D12Resource *harness_create_buffer(ID3D12Device *device, D3D12_HEAP_TYPE heap_type, UINT64 size, D3D12_RESOURCE_STATES state)
+{
+    D3D12_HEAP_PROPERTIES properties = harness_heap_properties(heap_type);
+    D3D12_RESOURCE_DESC desc = harness_buffer_desc(size);
+    ID3D12Resource *resource = NULL;
+    HRESULT hr = ID3D12Device_CreateCommittedResource(device, &properties, D3D12_HEAP_FLAG_NONE, &desc, state, NULL,
+            &IID_ID3D12Resource, (void **)&resource);
+    CHECK_MSG(SUCCEEDED(hr) && resource, "CreateCommittedResource(heap %d, %llu bytes) returned 0x%08x", (int)heap_type,
+            (unsigned long long)size, (unsigned)hr);
+    return resource;
+}
+
+struct harness_list harness_create_list(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type)
+{
+    struct harness_list list = {NULL, NULL};
+    HRESULT hr = ID3D12Device_CreateCommandAllocator(device, type, &IID_ID3D12CommandAllocator, (void **)&list.allocator);
+    CHECK_MSG(SUCCEEDED(hr), "CreateCommandAllocator returned 0x%08x", (unsigned)hr);
+    hr = ID3D12Device_CreateCommandList(device, 0, type, list.allocator, NULL, &IID_ID3D12GraphicsCommandList2, (void **)&list.list);
+    CHECK_MSG(SUCCEEDED(hr), "CreateCommandList returned 0x%08x", (unsigned)hr);
+    return list;
+}
+
+void harness_release_list(struct harness_list *list)
+{
+    if (list->list)
+        ID3D12GraphicsCommandList2_Release(list->list);
+    if (list->allocator)
+        ID3D12CommandAllocator_Release(list->allocator);
+    list->list = NULL;
+    list->allocator = NULL;
+}
+
+void harness_execute_and_wait(ID3D12Device *device, ID3D12CommandQueue *queue, struct harness_list *list)
+{
+    ID3D12Fence *fence = NULL;
+    ID3D12CommandList *lists[1];
+
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list->list), S_OK);
+    lists[0] = (ID3D12CommandList *)list->list;
+    ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
+    CHECK_HR(ID3D12Device_CreateFence(device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
+    CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+    ID3D12Fence_Release(fence);
+}
+
+void harness_release_device(ID3D12Device *device)
+{
+    CHECK_MSG(D3D12XSGetValidationMessageCount(device) == 0, "the validation layer reported %llu messages",
+            (unsigned long long)D3D12XSGetValidationMessageCount(device));
+    ULONG refcount = ID3D12Device_Release(device);
+    CHECK_MSG(refcount == 0, "device refcount is %u after the last Release (a child object leaked)", (unsigned)refcount);
+}

@@ -1,0 +1,60 @@
+/* A small test harness: checks count as passed/failed, every error line the library logs
+ * must be claimed by a CHECK_LOG (so validation-layer messages and stray errors fail the
+ * test), and helpers for the usual device/queue/buffer chores. */
+#ifndef D3D12XS_TEST_HARNESS_H
+#define D3D12XS_TEST_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <d3d12.h>
+#include <d3d12_xs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void harness_check(bool ok, const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Number of error lines logged so far: a mark for harness_check_log. */
+size_t harness_log_mark(void);
+/* Exactly one error line since mark, and it contains every NULL-terminated needle. */
+void harness_check_log(size_t mark, const char *file, int line, ...);
+/* Exactly n error lines since mark (claims them). */
+void harness_check_log_count(size_t mark, size_t n, const char *file, int line);
+/* Prints "N passed, M failed" and returns the exit status. */
+int harness_finish(void);
+void harness_init(void);
+
+#define CHECK(cond) harness_check(!!(cond), __FILE__, __LINE__, "%s", #cond)
+#define CHECK_MSG(cond, ...) harness_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_HR(expr, expected) do { HRESULT hr_ = (expr); harness_check(hr_ == (HRESULT)(expected), __FILE__, __LINE__, \
+        "%s returned 0x%08x, expected 0x%08x", #expr, (unsigned)hr_, (unsigned)(expected)); } while (0)
+#define LOG_MARK() size_t log_mark_ = harness_log_mark()
+#define RELOG_MARK() (log_mark_ = harness_log_mark())
+#define CHECK_LOG(...) harness_check_log(log_mark_, __FILE__, __LINE__, __VA_ARGS__, (const char *)NULL)
+#define CHECK_NO_LOG() harness_check_log_count(log_mark_, 0, __FILE__, __LINE__)
+
+/* ---- D3D12 chores ---- */
+ID3D12Device *harness_create_device(void);
+ID3D12CommandQueue *harness_create_queue(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type);
+ID3D12Resource *harness_create_buffer(ID3D12Device *device, D3D12_HEAP_TYPE heap_type, UINT64 size, D3D12_RESOURCE_STATES state);
+D3D12_RESOURCE_DESC harness_buffer_desc(UINT64 size);
+D3D12_HEAP_PROPERTIES harness_heap_properties(D3D12_HEAP_TYPE type);
+
+struct harness_list {
+    ID3D12CommandAllocator *allocator;
+    ID3D12GraphicsCommandList2 *list;
+};
+struct harness_list harness_create_list(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type);
+void harness_release_list(struct harness_list *list);
+/* Closes the list, executes it on queue and waits for it with a fence; checks each step. */
+void harness_execute_and_wait(ID3D12Device *device, ID3D12CommandQueue *queue, struct harness_list *list);
+/* Releases the device and checks that nothing leaked a reference to it. */
+void harness_release_device(ID3D12Device *device);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
