@@ -1,0 +1,224 @@
+/* Device creation, feature queries, private data, the debug interface, stubs. */
+#define INITGUID
+#include <string.h>
+
+#include "harness.h"
+
+DEFINE_GUID(test_private_guid, 0x12345678, 0x1234, 0x5678, 0x9a, 0xbc, 0xde, 0xf0, 0x12, 0x34, 0x56, 0x78);
+
+static void test_create_device_arguments(void)
+{
+    ID3D12Device *device = (ID3D12Device *)(uintptr_t)1;
+    LOG_MARK();
+
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, NULL), S_FALSE);
+    CHECK_NO_LOG();
+    CHECK_HR(D3D12CreateDevice((IUnknown *)(uintptr_t)0x1000, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device), E_INVALIDARG);
+    CHECK_LOG("pAdapter");
+    CHECK(device == NULL);
+    RELOG_MARK();
+    CHECK_HR(D3D12CreateDevice(NULL, (D3D_FEATURE_LEVEL)0x1234, &IID_ID3D12Device, (void **)&device), E_INVALIDARG);
+    CHECK_LOG("MinimumFeatureLevel");
+    RELOG_MARK();
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_2, &IID_ID3D12Device, (void **)&device), DXGI_ERROR_UNSUPPORTED);
+    CHECK_LOG("MinimumFeatureLevel");
+    RELOG_MARK();
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, NULL, (void **)&device), E_INVALIDARG);
+    CHECK_LOG("riid");
+    RELOG_MARK();
+    CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Fence, (void **)&device), E_NOINTERFACE);
+    CHECK_LOG("riid");
+    CHECK(device == NULL);
+}
+
+static void test_feature_support(ID3D12Device *device)
+{
+    D3D12_FEATURE_DATA_D3D12_OPTIONS options;
+    D3D12_FEATURE_DATA_ARCHITECTURE architecture;
+    D3D12_FEATURE_DATA_FEATURE_LEVELS levels;
+    D3D12_FEATURE_DATA_ROOT_SIGNATURE root;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS3 options3;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS1 options1;
+    D3D_FEATURE_LEVEL requested[] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_12_0, D3D_FEATURE_LEVEL_12_2};
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS, &options, sizeof(options)), S_OK);
+    CHECK(options.ResourceBindingTier >= D3D12_RESOURCE_BINDING_TIER_1);
+    memset(&architecture, 0, sizeof(architecture));
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_ARCHITECTURE, &architecture, sizeof(architecture)), S_OK);
+    levels.NumFeatureLevels = 3;
+    levels.pFeatureLevelsRequested = requested;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FEATURE_LEVELS, &levels, sizeof(levels)), S_OK);
+    CHECK(levels.MaxSupportedFeatureLevel == D3D_FEATURE_LEVEL_12_0);
+    root.HighestVersion = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_ROOT_SIGNATURE, &root, sizeof(root)), S_OK);
+    CHECK(root.HighestVersion == D3D_ROOT_SIGNATURE_VERSION_1_1);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS3, &options3, sizeof(options3)), S_OK);
+    CHECK(options3.WriteBufferImmediateSupportFlags & D3D12_COMMAND_LIST_SUPPORT_FLAG_COPY);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS1, &options1, sizeof(options1)), S_OK);
+    CHECK(options1.WaveLaneCountMin >= 4 && options1.WaveLaneCountMin <= 128);
+    CHECK_NO_LOG();
+
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS, NULL, sizeof(options)), E_INVALIDARG);
+    CHECK_LOG("pFeatureSupportData");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS, &options, sizeof(options) - 4), E_INVALIDARG);
+    CHECK_LOG("FeatureSupportDataSize");
+    RELOG_MARK();
+    architecture.NodeIndex = 1;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_ARCHITECTURE, &architecture, sizeof(architecture)), E_INVALIDARG);
+    CHECK_LOG("NodeIndex");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, (D3D12_FEATURE)9999, &options, sizeof(options)), E_INVALIDARG);
+    CHECK_LOG("Feature");
+}
+
+static void test_private_data(ID3D12Device *device)
+{
+    UINT value = 0xdeadbeef, out = 0, size = sizeof(out);
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_SetPrivateData(device, &test_private_guid, sizeof(value), &value), S_OK);
+    CHECK_HR(ID3D12Device_GetPrivateData(device, &test_private_guid, &size, &out), S_OK);
+    CHECK(out == value && size == sizeof(value));
+    size = 0;
+    CHECK_HR(ID3D12Device_GetPrivateData(device, &test_private_guid, &size, NULL), S_OK);
+    CHECK(size == sizeof(value));
+    size = 2;
+    CHECK_HR(ID3D12Device_GetPrivateData(device, &test_private_guid, &size, &out), DXGI_ERROR_MORE_DATA);
+    CHECK_LOG("pDataSize");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_SetPrivateData(device, &test_private_guid, 0, NULL), S_OK);
+    size = sizeof(out);
+    CHECK_HR(ID3D12Device_GetPrivateData(device, &test_private_guid, &size, &out), DXGI_ERROR_NOT_FOUND);
+    CHECK_HR(ID3D12Device_GetPrivateData(device, NULL, &size, &out), E_INVALIDARG);
+    CHECK_LOG("guid");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_SetPrivateData(device, &test_private_guid, 0, &value), E_INVALIDARG);
+    CHECK_LOG("DataSize");
+    RELOG_MARK();
+
+    /* An interface stored as private data is held and handed back with a reference. */
+    ID3D12Fence *fence = NULL, *got = NULL;
+    CHECK_HR(ID3D12Device_CreateFence(device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
+    CHECK_HR(ID3D12Device_SetPrivateDataInterface(device, &test_private_guid, (IUnknown *)fence), S_OK);
+    size = sizeof(got);
+    CHECK_HR(ID3D12Device_GetPrivateData(device, &test_private_guid, &size, &got), S_OK);
+    CHECK(got == fence);
+    ID3D12Fence_Release(got);
+    CHECK_HR(ID3D12Device_SetPrivateDataInterface(device, &test_private_guid, NULL), S_OK);
+    CHECK(ID3D12Fence_Release(fence) == 0);
+
+    CHECK_HR(ID3D12Device_SetName(device, L"test device"), S_OK);
+    CHECK_HR(ID3D12Device_SetName(device, NULL), E_INVALIDARG);
+    CHECK_LOG("Name");
+}
+
+static void test_interfaces(ID3D12Device *device)
+{
+    IUnknown *unknown = NULL;
+    ID3D12Object *object = NULL;
+    ID3D12Fence *fence = (ID3D12Fence *)(uintptr_t)1;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_QueryInterface(device, &IID_IUnknown, (void **)&unknown), S_OK);
+    CHECK((void *)unknown == (void *)device);
+    IUnknown_Release(unknown);
+    CHECK_HR(ID3D12Device_QueryInterface(device, &IID_ID3D12Object, (void **)&object), S_OK);
+    ID3D12Object_Release(object);
+    CHECK_HR(ID3D12Device_QueryInterface(device, &IID_ID3D12Fence, (void **)&fence), E_NOINTERFACE);
+    CHECK(fence == NULL);
+    CHECK_NO_LOG();
+    CHECK_HR(ID3D12Device_QueryInterface(device, &IID_IUnknown, NULL), E_POINTER);
+    CHECK_LOG("ppvObject");
+    CHECK(ID3D12Device_GetNodeCount(device) == 1);
+    CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), S_OK);
+}
+
+static void test_misc_methods(ID3D12Device *device)
+{
+    D3D12_RESOURCE_DESC desc = harness_buffer_desc(1000);
+    D3D12_RESOURCE_ALLOCATION_INFO info;
+    D3D12_HEAP_PROPERTIES properties;
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT footprint;
+    UINT rows = 0;
+    UINT64 row_size = 0, total = 0;
+    D3D12XS_DEVICE_INFO device_info;
+    LOG_MARK();
+
+    info = ID3D12Device_GetResourceAllocationInfo(device, 0, 1, &desc);
+    CHECK(info.SizeInBytes == 65536 && info.Alignment == 65536);
+    properties = ID3D12Device_GetCustomHeapProperties(device, 0, D3D12_HEAP_TYPE_UPLOAD);
+    CHECK(properties.Type == D3D12_HEAP_TYPE_CUSTOM && properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN
+            && properties.MemoryPoolPreference == D3D12_MEMORY_POOL_L0);
+    ID3D12Device_GetCopyableFootprints(device, &desc, 0, 1, 256, &footprint, &rows, &row_size, &total);
+    CHECK(footprint.Offset == 256 && footprint.Footprint.Width == 1000 && rows == 1 && row_size == 1000 && total == 1000);
+    CHECK_HR(ID3D12Device_MakeResident(device, 0, NULL), S_OK);
+    CHECK_HR(ID3D12Device_Evict(device, 0, NULL), S_OK);
+    CHECK_NO_LOG();
+    CHECK_HR(ID3D12Device_MakeResident(device, 2, NULL), E_INVALIDARG);
+    CHECK_LOG("ppObjects");
+    RELOG_MARK();
+    desc.Width = 0;
+    info = ID3D12Device_GetResourceAllocationInfo(device, 0, 1, &desc);
+    CHECK(info.SizeInBytes == UINT64_MAX);
+    CHECK_LOG("Width");
+    RELOG_MARK();
+
+    CHECK_HR(D3D12XSGetDeviceInfo(device, &device_info), S_OK);
+    CHECK(device_info.DeviceName[0] != 0 && device_info.SubgroupSize >= 4 && device_info.TimestampFrequency > 0);
+    CHECK(device_info.Queues[D3D12_COMMAND_LIST_TYPE_DIRECT].VulkanQueueCount >= 1);
+    CHECK_HR(D3D12XSGetDeviceInfo(device, NULL), E_INVALIDARG);
+    CHECK_LOG("info");
+    RELOG_MARK();
+    CHECK_HR(D3D12XSGetDeviceInfo(NULL, &device_info), E_INVALIDARG);
+    CHECK_LOG("device");
+}
+
+/* Methods outside what is implemented answer E_NOTIMPL and say so once. */
+static void test_not_implemented(ID3D12Device *device)
+{
+    D3D12_COMMAND_SIGNATURE_DESC desc;
+    void *out = NULL;
+    LOG_MARK();
+
+    memset(&desc, 0, sizeof(desc));
+    CHECK_HR(ID3D12Device_CreateCommandSignature(device, &desc, NULL, &IID_ID3D12CommandSignature, &out), E_NOTIMPL);
+    CHECK_LOG("ID3D12Device::CreateCommandSignature", "not implemented");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CreateCommandSignature(device, &desc, NULL, &IID_ID3D12CommandSignature, &out), E_NOTIMPL);
+    CHECK_NO_LOG();
+}
+
+static void test_debug_interface(void)
+{
+    ID3D12Debug *debug = NULL;
+    LOG_MARK();
+
+    CHECK_HR(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&debug), S_OK);
+    CHECK(debug != NULL);
+    if (debug) {
+        ID3D12Debug_EnableDebugLayer(debug);
+        ID3D12Debug_Release(debug);
+    }
+    CHECK_HR(D3D12GetDebugInterface(&IID_ID3D12Device, (void **)&debug), E_NOINTERFACE);
+    CHECK_LOG("riid");
+    RELOG_MARK();
+    CHECK_HR(D3D12GetDebugInterface(&IID_ID3D12Debug, NULL), E_POINTER);
+    CHECK_LOG("ppvDebug");
+}
+
+int main(void)
+{
+    harness_init();
+    test_create_device_arguments();
+    test_debug_interface();
+    ID3D12Device *device = harness_create_device();
+    test_feature_support(device);
+    test_private_data(device);
+    test_interfaces(device);
+    test_misc_methods(device);
+    test_not_implemented(device);
+    harness_release_device(device);
+    return harness_finish();
+}
