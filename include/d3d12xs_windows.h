@@ -372,6 +372,9 @@ extern "C" {
 #endif
 
 #ifdef __cplusplus
+/* Flag enums get int as their underlying type in C++, as MSVC gives every enum: then ~flag
+ * and masks built from it stay valid values of the type (UBSan checks that). */
+# define D3D12XS_FLAG_ENUM_BASE : int
 # define DEFINE_ENUM_FLAG_OPERATORS(ENUMTYPE) \
 extern "C++" { \
 inline constexpr ENUMTYPE operator|(ENUMTYPE a, ENUMTYPE b) \
@@ -388,6 +391,7 @@ inline ENUMTYPE &operator^=(ENUMTYPE &a, ENUMTYPE b) { a = a ^ b; return a; } \
 }
 #else
 # define DEFINE_ENUM_FLAG_OPERATORS(ENUMTYPE)
+# define D3D12XS_FLAG_ENUM_BASE
 #endif
 
 /* ------------------------------------------------------------------------ */

@@ -95,6 +95,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), METHOD(Reset), "vkResetCommandPool failed (VkResult %d)", vr);
     }
     allocator->next_free = 0;
+    allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;
 }

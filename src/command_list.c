@@ -136,7 +136,8 @@ static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D
 
 /* ---- lifecycle ---- */
 
-static HRESULT begin_recording(struct d3d12_command_list *list, const char *method, ID3D12CommandAllocator *allocator_iface)
+static HRESULT begin_recording(struct d3d12_command_list *list, const char *method, ID3D12CommandAllocator *allocator_iface,
+        ID3D12PipelineState *initial_state)
 {
     struct d3d12_device *device = list->object.device;
     struct d3d12_command_allocator *allocator;
@@ -149,6 +150,10 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
                 allocator_iface ? "not a d3d12xs allocator" : "NULL");
     if (allocator->type != list->type)
         return d3d12xs_fail(E_INVALIDARG, method, "pAllocator has type %d and the list type %d (they must match)", allocator->type, list->type);
+    if (initial_state && !unsafe_impl_from_ID3D12PipelineState(initial_state))
+        return d3d12xs_fail(E_INVALIDARG, method, "pInitialState is not a d3d12xs pipeline state");
+    if (initial_state && list->type == D3D12_COMMAND_LIST_TYPE_COPY)
+        return d3d12xs_fail(E_INVALIDARG, method, "pInitialState must be NULL for COPY lists");
     pthread_mutex_lock(&allocator->object.lock);
     if (allocator->recording_list && allocator->recording_list != list) {
         pthread_mutex_unlock(&allocator->object.lock);
@@ -156,8 +161,10 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
                 d3d12xs_object_name(&allocator->object));
     }
     hr = d3d12_command_allocator_get_command_buffer(allocator, &command_buffer);
-    if (SUCCEEDED(hr))
+    if (SUCCEEDED(hr)) {
         allocator->recording_list = list;
+        list->allocator_generation = allocator->reset_generation;
+    }
     pthread_mutex_unlock(&allocator->object.lock);
     if (FAILED(hr))
         return d3d12xs_fail(hr, method, "cannot allocate a Vulkan command buffer");
@@ -187,6 +194,9 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->invalid = false;
     list->error[0] = 0;
     list->host_query_reset_count = 0;
+    d3d12_command_list_reset_compute_state(list);
+    if (initial_state)
+        d3d12_command_list_set_pipeline_state(list, initial_state, method);
     d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
             VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     return S_OK;
@@ -224,17 +234,17 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandL
 
     if (list->state == D3D12_COMMAND_LIST_RECORDING)
         return d3d12xs_fail(E_FAIL, METHOD(Reset), "the list '%s' is still recording (Close it before Reset)", d3d12xs_object_name(&list->object));
-    if (initial_state)
-        return d3d12xs_fail(E_NOTIMPL, METHOD(Reset), "pInitialState is not NULL (pipeline states are not implemented yet)");
-    return begin_recording(list, METHOD(Reset), allocator);
+    return begin_recording(list, METHOD(Reset), allocator, initial_state);
 }
 
 static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
-    /* No bindable state exists yet, so there is nothing to clear. */
-    (void)state;
-    d3d12_command_list_check_recording(list, METHOD(ClearState));
+    if (!d3d12_command_list_check_recording(list, METHOD(ClearState)))
+        return;
+    d3d12_command_list_reset_compute_state(list);
+    if (state)
+        d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
 }
 
 static void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
@@ -283,6 +293,18 @@ static const ID3D12GraphicsCommandList2Vtbl d3d12_command_list_vtbl = {
     .BeginEvent = d3d12_command_list_BeginEvent,
     .EndEvent = d3d12_command_list_EndEvent,
     .WriteBufferImmediate = d3d12_command_list_WriteBufferImmediate,
+    .SetPipelineState = d3d12_command_list_SetPipelineState,
+    .SetComputeRootSignature = d3d12_command_list_SetComputeRootSignature,
+    .SetDescriptorHeaps = d3d12_command_list_SetDescriptorHeaps,
+    .SetComputeRoot32BitConstant = d3d12_command_list_SetComputeRoot32BitConstant,
+    .SetComputeRoot32BitConstants = d3d12_command_list_SetComputeRoot32BitConstants,
+    .SetComputeRootConstantBufferView = d3d12_command_list_SetComputeRootConstantBufferView,
+    .SetComputeRootShaderResourceView = d3d12_command_list_SetComputeRootShaderResourceView,
+    .SetComputeRootUnorderedAccessView = d3d12_command_list_SetComputeRootUnorderedAccessView,
+    .SetComputeRootDescriptorTable = d3d12_command_list_SetComputeRootDescriptorTable,
+    .Dispatch = d3d12_command_list_Dispatch,
+    .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
+    .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
 };
 
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface)
@@ -299,8 +321,6 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     struct d3d12_command_list *list;
     HRESULT hr;
 
-    if (initial_state)
-        return d3d12xs_fail(E_NOTIMPL, method, "pInitialState is not NULL (pipeline states are not implemented yet)");
     if (!(list = calloc(1, sizeof(*list))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
     list->ID3D12GraphicsCommandList2_iface.lpVtbl = &d3d12_command_list_vtbl;
@@ -309,7 +329,7 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     list->state = D3D12_COMMAND_LIST_CLOSED;
     list->transfer_only = !device->queue_map[type].supports_compute;
     /* D3D12 hands out new lists already recording. */
-    if (FAILED(hr = begin_recording(list, method, allocator))) {
+    if (FAILED(hr = begin_recording(list, method, allocator, initial_state))) {
         ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
         return hr;
     }

@@ -94,6 +94,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
     struct d3d12_command_list *list;
     uint32_t reset_count = 0;
     uint64_t serial;
+    bool stale;
 
     if (!count)
         return;
@@ -122,6 +123,15 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                     d3d12xs_object_name(&list->object), list->error);
             return;
         }
+        pthread_mutex_lock(&list->allocator->object.lock);
+        stale = list->allocator_generation != list->allocator->reset_generation;
+        pthread_mutex_unlock(&list->allocator->object.lock);
+        if (stale) {
+            ERR("%s: ppCommandLists[%u] '%s' was recorded before its allocator '%s' was Reset, which freed its commands "
+                    "(Reset the list and record again); nothing executed", METHOD(ExecuteCommandLists), i,
+                    d3d12xs_object_name(&list->object), d3d12xs_object_name(&list->allocator->object));
+            return;
+        }
         reset_count += list->host_query_reset_count;
     }
     if (d3d12_device_removed_reason(device) != S_OK) {
@@ -131,9 +141,11 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
 
     op.u.execute.count = count;
     op.u.execute.command_buffers = malloc(count * sizeof(VkCommandBuffer));
+    op.u.execute.allocators = malloc(count * sizeof(*op.u.execute.allocators));
     op.u.execute.host_query_resets = reset_count ? malloc(reset_count * sizeof(struct d3d12_query_reset)) : NULL;
-    if (!op.u.execute.command_buffers || (reset_count && !op.u.execute.host_query_resets)) {
+    if (!op.u.execute.command_buffers || !op.u.execute.allocators || (reset_count && !op.u.execute.host_query_resets)) {
         ERR("%s: out of memory; nothing executed", METHOD(ExecuteCommandLists));
+        free(op.u.execute.allocators);
         free(op.u.execute.command_buffers);
         free(op.u.execute.host_query_resets);
         return;
@@ -141,8 +153,11 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
         op.u.execute.command_buffers[i] = list->vk_command_buffer;
-        memcpy(op.u.execute.host_query_resets + op.u.execute.host_query_reset_count, list->host_query_resets,
-                list->host_query_reset_count * sizeof(*list->host_query_resets));
+        op.u.execute.allocators[i] = list->allocator;
+        ID3D12CommandAllocator_AddRef(&list->allocator->ID3D12CommandAllocator_iface);
+        if (list->host_query_reset_count) /* both arrays may be NULL when empty */
+            memcpy(op.u.execute.host_query_resets + op.u.execute.host_query_reset_count, list->host_query_resets,
+                    list->host_query_reset_count * sizeof(*list->host_query_resets));
         op.u.execute.host_query_reset_count += list->host_query_reset_count;
     }
     if (FAILED(d3d12_queue_enqueue(queue, &op, &serial)))

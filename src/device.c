@@ -98,6 +98,11 @@ static void d3d12_device_destroy(struct d3d12_device *device)
 {
     d3d12_fence_waiter_destroy(device);
     if (device->vk_device) {
+        d3d12xs_device_destroy_samplers(device);
+        vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
+        vkFreeMemory(device->vk_device, device->null_memory, NULL);
+    }
+    if (device->vk_device) {
         if (d3d12_device_removed_reason(device) == S_OK)
             vkDeviceWaitIdle(device->vk_device);
         vkDestroyDevice(device->vk_device, NULL);
@@ -105,9 +110,12 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     d3d12xs_instance_destroy(device);
     pthread_mutex_destroy(&device->submit_lock);
     pthread_rwlock_destroy(&device->va_lock);
+    pthread_mutex_destroy(&device->descriptor_heap_lock);
+    pthread_mutex_destroy(&device->sampler_lock);
+    free(device->descriptor_heaps);
     free(device->va_ranges);
     free(device->queues);
-    free(device->deferred_fence_releases);
+    free(device->deferred_releases);
     d3d12xs_object_cleanup(&device->object);
     free(device);
 }
@@ -335,6 +343,65 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device *iface, U
     return d3d12_fence_create(impl_from_ID3D12Device(iface), initial_value, flags, riid, fence);
 }
 
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateDescriptorHeap(ID3D12Device *iface, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap)
+{
+    return d3d12_descriptor_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
+}
+
+static UINT STDMETHODCALLTYPE d3d12_device_GetDescriptorHandleIncrementSize(ID3D12Device *iface, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    return d3d12_device_get_descriptor_increment(impl_from_ID3D12Device(iface), type);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateConstantBufferView(ID3D12Device *iface, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
+        D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_constant_buffer_view(impl_from_ID3D12Device(iface), desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateShaderResourceView(ID3D12Device *iface, ID3D12Resource *resource,
+        const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_shader_resource_view(impl_from_ID3D12Device(iface), resource, desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateUnorderedAccessView(ID3D12Device *iface, ID3D12Resource *resource,
+        ID3D12Resource *counter, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_unordered_access_view(impl_from_ID3D12Device(iface), resource, counter, desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateSampler(ID3D12Device *iface, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_sampler(impl_from_ID3D12Device(iface), desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CopyDescriptors(ID3D12Device *iface, UINT dst_range_count,
+        const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts, const UINT *dst_sizes, UINT src_range_count,
+        const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    d3d12_device_copy_descriptors(impl_from_ID3D12Device(iface), dst_range_count, dst_starts, dst_sizes, src_range_count,
+            src_starts, src_sizes, type, METHOD(CopyDescriptors));
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CopyDescriptorsSimple(ID3D12Device *iface, UINT count,
+        D3D12_CPU_DESCRIPTOR_HANDLE dst, D3D12_CPU_DESCRIPTOR_HANDLE src, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    d3d12_device_copy_descriptors(impl_from_ID3D12Device(iface), 1, &dst, &count, 1, &src, &count, type, METHOD(CopyDescriptorsSimple));
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateRootSignature(ID3D12Device *iface, UINT node_mask, const void *blob, SIZE_T size,
+        REFIID riid, void **root_signature)
+{
+    return d3d12_root_signature_create(impl_from_ID3D12Device(iface), node_mask, blob, size, riid, root_signature);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineState(ID3D12Device *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        REFIID riid, void **pipeline_state)
+{
+    return d3d12_pipeline_state_create_compute(impl_from_ID3D12Device(iface), desc, riid, pipeline_state);
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_device_GetDeviceRemovedReason(ID3D12Device *iface)
 {
     return d3d12_device_removed_reason(impl_from_ID3D12Device(iface));
@@ -429,6 +496,16 @@ static const ID3D12DeviceVtbl d3d12_device_vtbl = {
     .Evict = d3d12_device_Evict,
     .CreateFence = d3d12_device_CreateFence,
     .GetDeviceRemovedReason = d3d12_device_GetDeviceRemovedReason,
+    .CreateRootSignature = d3d12_device_CreateRootSignature,
+    .CreateComputePipelineState = d3d12_device_CreateComputePipelineState,
+    .CreateDescriptorHeap = d3d12_device_CreateDescriptorHeap,
+    .GetDescriptorHandleIncrementSize = d3d12_device_GetDescriptorHandleIncrementSize,
+    .CreateConstantBufferView = d3d12_device_CreateConstantBufferView,
+    .CreateShaderResourceView = d3d12_device_CreateShaderResourceView,
+    .CreateUnorderedAccessView = d3d12_device_CreateUnorderedAccessView,
+    .CreateSampler = d3d12_device_CreateSampler,
+    .CopyDescriptors = d3d12_device_CopyDescriptors,
+    .CopyDescriptorsSimple = d3d12_device_CopyDescriptorsSimple,
     .GetCopyableFootprints = d3d12_device_GetCopyableFootprints,
     .CreateQueryHeap = d3d12_device_CreateQueryHeap,
     .SetStablePowerState = d3d12_device_SetStablePowerState,
@@ -510,12 +587,44 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
     return S_OK;
 }
 
+#define NULL_BUFFER_SIZE 65536
+
+/* A zeroed, host-visible buffer that null descriptors point at, so their reads give 0. */
+static HRESULT create_null_buffer(struct d3d12_device *device)
+{
+    D3D12_HEAP_PROPERTIES properties = {D3D12_HEAP_TYPE_UPLOAD, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = NULL_BUFFER_SIZE,
+        .usage = d3d12xs_buffer_usage(),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    VkMemoryRequirements requirements;
+    void *mapped;
+    int type;
+
+    if (vkCreateBuffer(device->vk_device, &buffer_info, NULL, &device->null_buffer) != VK_SUCCESS)
+        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot create the null-descriptor buffer");
+    vkGetBufferMemoryRequirements(device->vk_device, device->null_buffer, &requirements);
+    if ((type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &properties)) < 0)
+        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "no host-visible memory for the null-descriptor buffer");
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
+    if (vkAllocateMemory(device->vk_device, &allocate_info, NULL, &device->null_memory) != VK_SUCCESS
+            || vkBindBufferMemory(device->vk_device, device->null_buffer, device->null_memory, 0) != VK_SUCCESS
+            || vkMapMemory(device->vk_device, device->null_memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the null-descriptor buffer");
+    memset(mapped, 0, requirements.size);
+    vkUnmapMemory(device->vk_device, device->null_memory);
+    return S_OK;
+}
+
 static HRESULT create_vk_device(struct d3d12_device *device)
 {
     VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &features13};
     VkPhysicalDeviceVulkan11Features features11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &features12};
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features11};
+    VkPhysicalDevicePushDescriptorPropertiesKHR push_properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceVulkan11Properties properties11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
     VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties11};
     VkDeviceQueueCreateInfo queue_infos[3];
@@ -533,6 +642,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
 
     device->vk_driver_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
     properties11.pNext = &device->vk_driver_properties;
+    device->vk_driver_properties.pNext = &push_properties;
     vkGetPhysicalDeviceProperties2(device->vk_physical_device, &properties);
     device->subgroup_size = properties11.subgroupSize;
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
@@ -548,6 +658,11 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     features12.bufferDeviceAddressMultiDevice = VK_FALSE;
     features11.protectedMemory = VK_FALSE;
 
+    /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
+    if (!has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
+    extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    device->push_descriptor_limit = push_properties.maxPushDescriptors;
     if ((device->has_buffer_marker = has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
         extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
     if ((device->has_calibrated_timestamps = has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
@@ -571,6 +686,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         for (uint32_t i = 0; i < map->vk_queue_count; i++)
             vkGetDeviceQueue(device->vk_device, map->family, i, &map->vk_queues[i]);
     }
+    device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
     if (device->has_buffer_marker)
         device->vkCmdWriteBufferMarker2AMD = (PFN_vkCmdWriteBufferMarker2AMD)vkGetDeviceProcAddr(device->vk_device, "vkCmdWriteBufferMarker2AMD");
     if (!device->vkCmdWriteBufferMarker2AMD)
@@ -582,7 +698,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         if (!device->vkGetCalibratedTimestampsEXT)
             device->has_calibrated_timestamps = false;
     }
-    return S_OK;
+    return create_null_buffer(device);
 }
 
 static unsigned hang_timeout_from_env(void)
@@ -636,8 +752,11 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12xs_object_init(&device->object, NULL);
     pthread_mutex_init(&device->submit_lock, NULL);
     pthread_rwlock_init(&device->va_lock, NULL);
+    pthread_mutex_init(&device->descriptor_heap_lock, NULL);
+    pthread_mutex_init(&device->sampler_lock, NULL);
     atomic_init(&device->removed_reason, S_OK);
     atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
+    atomic_init(&device->removed_drain_abandoned, false);
     atomic_init(&device->validation_message_count, 0);
     /* GPU virtual addresses start high so that 0 and small integers are never valid. */
     device->va_next = 0x100000000ull;

@@ -10,6 +10,8 @@
 
 struct d3d12xs_event {
     uint32_t magic;
+    atomic_uint refcount; /* the handle's, plus one per pending fence registration */
+    atomic_bool closed;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool manual_reset;
@@ -19,9 +21,38 @@ struct d3d12xs_event {
 static struct d3d12xs_event *event_from_handle(HANDLE handle)
 {
     struct d3d12xs_event *event = handle;
-    if (!event || event->magic != D3D12XS_EVENT_MAGIC)
+    if (!event || event->magic != D3D12XS_EVENT_MAGIC || atomic_load(&event->closed))
         return NULL;
     return event;
+}
+
+static void event_set(struct d3d12xs_event *event)
+{
+    pthread_mutex_lock(&event->lock);
+    event->signaled = true;
+    if (event->manual_reset)
+        pthread_cond_broadcast(&event->cond);
+    else
+        pthread_cond_signal(&event->cond);
+    pthread_mutex_unlock(&event->lock);
+}
+
+void d3d12xs_event_add_ref(HANDLE handle)
+{
+    atomic_fetch_add(&((struct d3d12xs_event *)handle)->refcount, 1);
+}
+
+void d3d12xs_event_release(HANDLE handle, bool set)
+{
+    struct d3d12xs_event *event = handle;
+    if (set)
+        event_set(event);
+    if (atomic_fetch_sub(&event->refcount, 1) == 1) {
+        event->magic = 0;
+        pthread_cond_destroy(&event->cond);
+        pthread_mutex_destroy(&event->lock);
+        free(event);
+    }
 }
 
 bool d3d12xs_event_is_valid(HANDLE event)
@@ -39,6 +70,8 @@ HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
         return NULL;
     }
     event->magic = D3D12XS_EVENT_MAGIC;
+    atomic_init(&event->refcount, 1);
+    atomic_init(&event->closed, false);
     event->manual_reset = manual_reset;
     event->signaled = initial_state;
     pthread_mutex_init(&event->lock, NULL);
@@ -88,13 +121,7 @@ BOOL D3D12XSSetEvent(HANDLE handle)
         ERR("SetEvent: hEvent %p is not an event made by CreateEvent", handle);
         return FALSE;
     }
-    pthread_mutex_lock(&event->lock);
-    event->signaled = true;
-    if (event->manual_reset)
-        pthread_cond_broadcast(&event->cond);
-    else
-        pthread_cond_signal(&event->cond);
-    pthread_mutex_unlock(&event->lock);
+    event_set(event);
     return TRUE;
 }
 
@@ -118,10 +145,9 @@ BOOL D3D12XSCloseEvent(HANDLE handle)
         ERR("CloseHandle: hObject %p is not an event made by CreateEvent", handle);
         return FALSE;
     }
-    event->magic = 0;
-    pthread_cond_destroy(&event->cond);
-    pthread_mutex_destroy(&event->lock);
-    free(event);
+    /* Fence registrations still pending keep it alive until they are done with it. */
+    atomic_store(&event->closed, true);
+    d3d12xs_event_release(event, false);
     return TRUE;
 }
 

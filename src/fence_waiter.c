@@ -53,7 +53,7 @@ static void fire_reached_locked(struct d3d12_device *device, struct d3d12_fence_
     for (size_t i = 0; i < waiter->registration_count; i++) {
         struct fence_registration *registration = &waiter->registrations[i];
         if (all || d3d12_fence_completed_value(registration->fence) >= registration->value) {
-            D3D12XSSetEvent(registration->event);
+            d3d12xs_event_release(registration->event, true);
         } else {
             waiter->registrations[kept++] = *registration;
         }
@@ -234,6 +234,7 @@ HRESULT d3d12_fence_waiter_add(struct d3d12_device *device, struct d3d12_fence *
         pthread_mutex_unlock(&waiter->lock);
         return d3d12xs_fail(E_OUTOFMEMORY, "ID3D12Fence::SetEventOnCompletion", "cannot record the event");
     }
+    d3d12xs_event_add_ref(event);
     waiter->registrations[waiter->registration_count++] = (struct fence_registration){fence, value, event, d3d12xs_now_ns()};
     wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
@@ -257,9 +258,12 @@ void d3d12_fence_waiter_retire_fence(struct d3d12_device *device, struct d3d12_f
     size_t kept = 0;
 
     pthread_mutex_lock(&waiter->lock);
-    for (size_t i = 0; i < waiter->registration_count; i++)
+    for (size_t i = 0; i < waiter->registration_count; i++) {
         if (waiter->registrations[i].fence != fence)
             waiter->registrations[kept++] = waiter->registrations[i];
+        else
+            d3d12xs_event_release(waiter->registrations[i].event, false);
+    }
     waiter->registration_count = kept;
     if (waiter->in_wait && d3d12xs_array_reserve((void **)&waiter->retired, &waiter->retired_capacity,
             waiter->retired_count + 1, sizeof(*waiter->retired))) {

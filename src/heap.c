@@ -29,6 +29,9 @@ static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
     unsigned refcount = d3d12xs_object_release(&heap->object);
     if (!refcount) {
         VkDevice vk_device = heap->object.device->vk_device;
+        /* After a removal the application cannot know when the GPU is done with it. */
+        if (d3d12_device_removed_reason(heap->object.device) != S_OK)
+            d3d12_device_wait_queues_idle(heap->object.device, METHOD(Release));
         d3d12xs_va_free(heap->object.device, heap->va);
         vkDestroyBuffer(vk_device, heap->vk_buffer, NULL);
         vkFreeMemory(vk_device, heap->vk_memory, NULL);
@@ -156,7 +159,7 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the heap interface)");
     if (!out)
-        return d3d12xs_fail(E_POINTER, method, "ppvHeap is NULL (must receive the heap)");
+        return S_FALSE; /* D3D12's capability check: the arguments are valid, nothing is made */
 
     if (!(heap = calloc(1, sizeof(*heap))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the heap");
@@ -165,6 +168,9 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
     heap->desc = *desc;
     if (!heap->desc.Alignment)
         heap->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    /* A zero node mask means node 0 on a single-node device, and reads back as 1 (as in D3D12). */
+    heap->desc.Properties.CreationNodeMask = 1;
+    heap->desc.Properties.VisibleNodeMask = 1;
 
     /* A buffer spanning the heap gives the memory type bits and lets GPU addresses resolve. */
     VkBufferCreateInfo buffer_info = {

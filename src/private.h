@@ -87,6 +87,11 @@ struct d3d12_device {
     bool has_calibrated_timestamps;
     atomic_ullong validation_message_count;
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
+    PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
+    uint32_t push_descriptor_limit;
+    /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
+    VkBuffer null_buffer;
+    VkDeviceMemory null_memory;
     PFN_vkGetCalibratedTimestampsEXT vkGetCalibratedTimestampsEXT;
     PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT vkGetPhysicalDeviceCalibrateableTimeDomainsEXT;
 
@@ -98,8 +103,9 @@ struct d3d12_device {
     struct d3d12_command_queue **queues; /* live queues, for flushing held-back work */
     size_t queue_count, queue_capacity;
     unsigned held_queue_count; /* queues with held-back operations */
-    struct d3d12_fence **deferred_fence_releases;
-    size_t deferred_fence_release_count, deferred_fence_release_capacity;
+    /* References that queued operations let go of while submit_lock was held. */
+    IUnknown **deferred_releases;
+    size_t deferred_release_count, deferred_release_capacity;
 
     /* GPU virtual addresses (va_map.c) */
     pthread_rwlock_t va_lock;
@@ -109,9 +115,25 @@ struct d3d12_device {
 
     atomic_int removed_reason; /* S_OK while alive */
     atomic_uint hang_timeout_ms;
+    atomic_bool removed_drain_abandoned; /* work from before a removal did not finish: stop waiting for it */
 
     struct d3d12_fence_waiter *fence_waiter;
+
+    /* Descriptor heaps, for validating CPU handles (descriptor_heap.c). */
+    pthread_mutex_t descriptor_heap_lock;
+    struct d3d12_descriptor_heap **descriptor_heaps;
+    size_t descriptor_heap_count, descriptor_heap_capacity;
+    /* Samplers are immutable Vulkan objects: one per distinct description (descriptor.c). */
+    pthread_mutex_t sampler_lock;
+    struct d3d12xs_sampler_entry *samplers;
+    size_t sampler_count, sampler_capacity;
 };
+
+struct d3d12xs_sampler_entry {
+    D3D12_SAMPLER_DESC desc;
+    VkSampler sampler;
+};
+void d3d12xs_device_destroy_samplers(struct d3d12_device *device);
 
 struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface);
 void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why);
@@ -139,6 +161,8 @@ uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffe
 void d3d12xs_va_free(struct d3d12_device *device, uint64_t va);
 /* Finds the buffer holding [va, va + size); returns false when no live resource does. */
 bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, VkBuffer *buffer, uint64_t *offset);
+/* Like d3d12xs_va_lookup, also giving the bytes from va to the end of its range. */
+bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining);
 
 /* ---- heaps and resources (heap.c, resource.c) ---- */
 
@@ -169,6 +193,8 @@ struct d3d12_resource {
     uint64_t va;
     void *mapped; /* CPU address of byte 0 when the heap is CPU-visible */
     atomic_uint map_count;
+    struct d3d12xs_buffer_view *views; /* under object.lock */
+    size_t view_count, view_capacity;
 };
 
 struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface);
@@ -180,6 +206,124 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **resource);
 HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DESC *desc);
 VkBufferUsageFlags d3d12xs_buffer_usage(void);
+
+/* A typed view of part of a buffer; cached on the resource so that command buffers that
+ * captured the VkBufferView stay valid while the resource lives. */
+struct d3d12xs_buffer_view {
+    VkFormat format;
+    uint64_t offset, range;
+    VkBufferView view;
+};
+/* Returns the resource's VkBufferView for (format, offset, range), creating it once. */
+VkBufferView d3d12_resource_get_buffer_view(struct d3d12_resource *resource, VkFormat format, uint64_t offset, uint64_t range);
+
+/* ---- descriptors (descriptor_heap.c, descriptor.c) ---- */
+
+enum d3d12xs_descriptor_kind {
+    D3D12XS_DESCRIPTOR_EMPTY = 0, /* never written */
+    D3D12XS_DESCRIPTOR_CBV,
+    D3D12XS_DESCRIPTOR_SRV,
+    D3D12XS_DESCRIPTOR_UAV,
+    D3D12XS_DESCRIPTOR_SAMPLER,
+};
+
+/* What a CPU descriptor handle points at: the Vulkan pieces a push-descriptor write needs. */
+struct d3d12xs_descriptor {
+    enum d3d12xs_descriptor_kind kind;
+    VkDescriptorType vk_type;
+    bool null_view;                   /* written with a NULL resource: reads give 0 */
+    VkBuffer buffer;
+    VkDeviceSize offset, range;
+    VkBufferView view;                /* typed buffer views */
+    VkSampler sampler;
+    VkBuffer counter_buffer;          /* UAV counter, when given */
+    VkDeviceSize counter_offset;
+    struct d3d12_resource *resource;  /* not referenced: D3D12 descriptors do not hold resources */
+    DXGI_FORMAT format;
+    uint32_t structure_stride;
+    bool raw;
+};
+
+struct d3d12_descriptor_heap {
+    ID3D12DescriptorHeap ID3D12DescriptorHeap_iface;
+    struct d3d12xs_object object;
+    D3D12_DESCRIPTOR_HEAP_DESC desc;
+    uint64_t gpu_base; /* unique GPU handle range of shader-visible heaps */
+    struct d3d12xs_descriptor *descriptors;
+};
+
+struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface);
+HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap);
+/* Validates a CPU handle from the application; NULL (with one log line) when it is not one of ours. */
+/* count descriptors from handle must lie in one heap of that type. */
+struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument);
+VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size);
+UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type);
+void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
+        D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D12Resource *resource,
+        const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D12Resource *resource, ID3D12Resource *counter,
+        const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method);
+void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
+        const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
+        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method);
+
+/* ---- root signatures and pipelines (root_signature.c, pipeline_state.c) ---- */
+
+#define D3D12XS_MAX_ROOT_PARAMETERS 64 /* D3D12's root cost limit allows at most 64 */
+
+struct d3d12_root_signature {
+    ID3D12RootSignature ID3D12RootSignature_iface;
+    struct d3d12xs_object object;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc; /* converted to 1.1 */
+    void *blob;                                /* the serialized form: equal blobs mean compatible signatures */
+    size_t blob_size;
+    uint32_t push_constant_size;               /* root constants, packed in parameter order */
+    uint32_t constant_offsets[D3D12XS_MAX_ROOT_PARAMETERS]; /* byte offset of each constants parameter */
+    VkSampler *static_samplers;
+};
+
+struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface);
+HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out);
+bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b);
+
+enum d3d12xs_binding_source {
+    D3D12XS_BINDING_ROOT_DESCRIPTOR, /* a root CBV/SRV/UAV: a GPU virtual address */
+    D3D12XS_BINDING_TABLE,           /* descriptors from a table in the bound heap */
+    D3D12XS_BINDING_STATIC_SAMPLER,  /* an immutable sampler of the set layout */
+};
+
+/* One push-descriptor binding of a pipeline and where its descriptors come from. */
+struct d3d12xs_pipeline_binding {
+    enum d3d12xs_binding_source source;
+    uint32_t root_index;
+    uint32_t table_offset;   /* descriptor index from the table start, for array element 0 */
+    uint32_t array_size;
+    VkDescriptorType vk_type;
+    char register_name[24];  /* "t3, space1", for messages */
+};
+
+struct d3d12_pipeline_state {
+    ID3D12PipelineState ID3D12PipelineState_iface;
+    struct d3d12xs_object object;
+    struct d3d12_root_signature *root_signature; /* holds a reference */
+    VkPipeline vk_pipeline;
+    VkPipelineLayout vk_layout;
+    VkDescriptorSetLayout vk_set_layout;
+    uint32_t local_size[3];
+    uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
+    struct d3d12xs_pipeline_binding *bindings;
+    uint32_t binding_count;
+    uint32_t descriptor_count; /* sum of array sizes */
+    uint64_t used_root_mask;
+};
+
+struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
+HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out);
 
 /* ---- fences (fence.c, fence_waiter.c) ---- */
 
@@ -210,6 +354,10 @@ void d3d12_fence_waiter_kick(struct d3d12_device *device);
 
 /* Events (event.c) */
 bool d3d12xs_event_is_valid(HANDLE event);
+/* A fence registration holds a reference, so that CloseHandle before the event is set
+ * does not free it under the fence waiter; release sets the event first when asked. */
+void d3d12xs_event_add_ref(HANDLE event);
+void d3d12xs_event_release(HANDLE event, bool set);
 
 /* ---- queues and submission (command_queue.c, submit.c) ---- */
 
@@ -233,6 +381,8 @@ struct d3d12_queue_op {
             uint32_t count;
             struct d3d12_query_reset *host_query_resets; /* for transfer-only families */
             uint32_t host_query_reset_count;
+            /* One reference per list: a held execution keeps the command buffers' pool alive. */
+            struct d3d12_command_allocator **allocators;
         } execute;
         struct {
             struct d3d12_fence *fence; /* holds a reference while the op is queued */
@@ -289,6 +439,7 @@ struct d3d12_command_allocator {
     /* last submission using it, to refuse a Reset while the GPU still runs it */
     struct d3d12_command_queue *last_queue; /* holds a reference */
     uint64_t last_serial;
+    uint64_t reset_generation; /* counts Resets: lists recorded before one have lost their commands */
 };
 
 struct d3d12_command_allocator *unsafe_impl_from_ID3D12CommandAllocator(ID3D12CommandAllocator *iface);
@@ -296,6 +447,23 @@ HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAN
 HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, VkCommandBuffer *command_buffer);
 void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator,
         struct d3d12_command_queue *queue, uint64_t serial);
+
+/* One root argument as last set on a command list. */
+struct d3d12_root_argument {
+    bool set;
+    uint64_t value; /* GPU virtual address of a root descriptor, or GPU handle of a table */
+};
+
+/* Compute bindings of a command list; what Dispatch turns into Vulkan state. */
+struct d3d12_compute_state {
+    struct d3d12_root_signature *root_signature; /* not referenced, as in D3D12 */
+    struct d3d12_pipeline_state *pipeline;
+    struct d3d12_descriptor_heap *heaps[2];      /* CBV_SRV_UAV, SAMPLER */
+    uint32_t push_constants[64];
+    struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint64_t constants_set;                      /* bit per constants parameter that has values */
+    bool pipeline_dirty, constants_dirty, descriptors_dirty;
+};
 
 enum d3d12_command_list_state {
     D3D12_COMMAND_LIST_RECORDING,
@@ -311,10 +479,12 @@ struct d3d12_command_list {
     char error[512];      /* the first recording error, repeated by Close */
     struct d3d12_command_allocator *allocator; /* holds a reference */
     VkCommandBuffer vk_command_buffer;
+    uint64_t allocator_generation; /* allocator->reset_generation when recording began */
     bool transfer_only;   /* recorded for a transfer-only queue family */
     struct d3d12_query_reset *host_query_resets;
     uint32_t host_query_reset_count;
     size_t host_query_reset_capacity;
+    struct d3d12_compute_state compute;
 };
 
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);

@@ -27,6 +27,9 @@ static ULONG STDMETHODCALLTYPE d3d12_query_heap_Release(ID3D12QueryHeap *iface)
     struct d3d12_query_heap *heap = impl_from_ID3D12QueryHeap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
     if (!refcount) {
+        /* After a removal the application cannot know when the GPU is done with it. */
+        if (d3d12_device_removed_reason(heap->object.device) != S_OK)
+            d3d12_device_wait_queues_idle(heap->object.device, METHOD(Release));
         vkDestroyQueryPool(heap->object.device->vk_device, heap->vk_pool, NULL);
         d3d12xs_object_cleanup(&heap->object);
         free(heap);

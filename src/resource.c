@@ -37,8 +37,14 @@ static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
     unsigned refcount = d3d12xs_object_release(&resource->object);
     if (!refcount) {
         struct d3d12_device *device = resource->object.device;
+        /* After a removal the application cannot know when the GPU is done with it. */
+        if (d3d12_device_removed_reason(device) != S_OK)
+            d3d12_device_wait_queues_idle(device, METHOD(Release));
         if (!resource->heap)
             d3d12xs_va_free(device, resource->va);
+        for (size_t i = 0; i < resource->view_count; i++)
+            vkDestroyBufferView(device->vk_device, resource->views[i].view, NULL);
+        free(resource->views);
         vkDestroyBuffer(device->vk_device, resource->vk_buffer, NULL);
         vkFreeMemory(device->vk_device, resource->vk_memory, NULL);
         if (resource->heap)
@@ -266,6 +272,7 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
     if (FAILED(hr = resource_init(resource, device, method, desc, initial_state)))
         goto fail;
     resource->heap_properties = *heap_properties;
+    resource->heap_properties.CreationNodeMask = resource->heap_properties.VisibleNodeMask = 1; /* 0 reads back as 1, as in D3D12 */
     resource->heap_flags = heap_flags;
 
     vkGetBufferMemoryRequirements(device->vk_device, resource->vk_buffer, &requirements);
@@ -363,4 +370,33 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
 fail:
     ID3D12Resource_Release(&resource->ID3D12Resource_iface);
     return hr;
+}
+
+VkBufferView d3d12_resource_get_buffer_view(struct d3d12_resource *resource, VkFormat format, uint64_t offset, uint64_t range)
+{
+    struct d3d12_device *device = resource->object.device;
+    VkBufferView view = VK_NULL_HANDLE;
+
+    pthread_mutex_lock(&resource->object.lock);
+    for (size_t i = 0; i < resource->view_count; i++) {
+        if (resource->views[i].format == format && resource->views[i].offset == offset && resource->views[i].range == range) {
+            view = resource->views[i].view;
+            break;
+        }
+    }
+    if (!view && d3d12xs_array_reserve((void **)&resource->views, &resource->view_capacity, resource->view_count + 1, sizeof(*resource->views))) {
+        VkBufferViewCreateInfo info = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+            .buffer = resource->vk_buffer,
+            .format = format,
+            .offset = offset,
+            .range = range,
+        };
+        if (vkCreateBufferView(device->vk_device, &info, NULL, &view) == VK_SUCCESS)
+            resource->views[resource->view_count++] = (struct d3d12xs_buffer_view){format, offset, range, view};
+        else
+            view = VK_NULL_HANDLE;
+    }
+    pthread_mutex_unlock(&resource->object.lock);
+    return view;
 }

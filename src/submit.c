@@ -14,37 +14,46 @@ static bool op_is_ready_locked(const struct d3d12_queue_op *op)
     return op->type != D3D12_QUEUE_OP_WAIT || op->u.fence.fence->submitted_value >= op->u.fence.value;
 }
 
+/* Released once the submit lock is dropped: a last release may wait on the queues. */
+static void defer_release(struct d3d12_device *device, IUnknown *object)
+{
+    if (d3d12xs_array_reserve((void **)&device->deferred_releases, &device->deferred_release_capacity,
+            device->deferred_release_count + 1, sizeof(*device->deferred_releases)))
+        device->deferred_releases[device->deferred_release_count++] = object;
+    else
+        ERR("out of memory: a reference held by a queue operation is leaked");
+}
+
 static void op_cleanup(struct d3d12_device *device, struct d3d12_queue_op *op)
 {
     if (op->type == D3D12_QUEUE_OP_EXECUTE) {
+        for (uint32_t i = 0; i < op->u.execute.count; i++)
+            defer_release(device, (IUnknown *)&op->u.execute.allocators[i]->ID3D12CommandAllocator_iface);
+        free(op->u.execute.allocators);
         free(op->u.execute.command_buffers);
         free(op->u.execute.host_query_resets);
     } else if (op->u.fence.fence) {
-        /* Released once the submit lock is dropped: a last release may wait on the queues. */
-        if (d3d12xs_array_reserve((void **)&device->deferred_fence_releases, &device->deferred_fence_release_capacity,
-                device->deferred_fence_release_count + 1, sizeof(*device->deferred_fence_releases)))
-            device->deferred_fence_releases[device->deferred_fence_release_count++] = op->u.fence.fence;
-        else
-            ERR("out of memory: a fence reference is leaked");
+        defer_release(device, (IUnknown *)&op->u.fence.fence->ID3D12Fence_iface);
     }
 }
 
 void d3d12_device_unlock_submit(struct d3d12_device *device)
 {
-    struct d3d12_fence *stack[16], **fences = stack;
-    size_t count = device->deferred_fence_release_count;
+    IUnknown *stack[16], **objects = stack;
+    size_t count = device->deferred_release_count;
 
-    if (count > D3D12XS_ARRAY_SIZE(stack) && !(fences = malloc(count * sizeof(*fences)))) {
+    if (count > D3D12XS_ARRAY_SIZE(stack) && !(objects = malloc(count * sizeof(*objects)))) {
         pthread_mutex_unlock(&device->submit_lock);
         return; /* keep them queued for the next unlock */
     }
-    memcpy(fences, device->deferred_fence_releases, count * sizeof(*fences));
-    device->deferred_fence_release_count = 0;
+    if (count) /* the array is NULL until a first release is deferred */
+        memcpy(objects, device->deferred_releases, count * sizeof(*objects));
+    device->deferred_release_count = 0;
     pthread_mutex_unlock(&device->submit_lock);
     for (size_t i = 0; i < count; i++)
-        ID3D12Fence_Release(&fences[i]->ID3D12Fence_iface);
-    if (fences != stack)
-        free(fences);
+        IUnknown_Release(objects[i]);
+    if (objects != stack)
+        free(objects);
 }
 
 /* Hands one operation to Vulkan; the submit lock is held. */
@@ -214,6 +223,10 @@ void d3d12_device_unregister_queue(struct d3d12_device *device, struct d3d12_com
     d3d12_device_unlock_submit(device);
 }
 
+/* After a removal, work submitted before it may still be running (a hang is declared on
+ * slow work too): releases wait this long for it before they free what it uses. */
+#define REMOVED_DRAIN_MS 10000u
+
 void d3d12_device_wait_queues_idle(struct d3d12_device *device, const char *method)
 {
     VkSemaphore *semaphores = NULL;
@@ -232,7 +245,7 @@ void d3d12_device_wait_queues_idle(struct d3d12_device *device, const char *meth
     }
     pthread_mutex_unlock(&device->submit_lock);
 
-    if (count && d3d12_device_removed_reason(device) == S_OK) {
+    if (count) {
         unsigned timeout_ms = atomic_load(&device->hang_timeout_ms);
         VkSemaphoreWaitInfo wait_info = {
             .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
@@ -240,11 +253,25 @@ void d3d12_device_wait_queues_idle(struct d3d12_device *device, const char *meth
             .pSemaphores = semaphores,
             .pValues = values,
         };
-        VkResult vr = vkWaitSemaphores(device->vk_device, &wait_info, timeout_ms ? (uint64_t)timeout_ms * 1000000 : UINT64_MAX);
-        if (vr == VK_TIMEOUT)
-            d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, method);
-        else if (vr != VK_SUCCESS)
-            d3d12xs_hresult_from_vk(device, vr);
+        VkResult vr = VK_TIMEOUT;
+        if (d3d12_device_removed_reason(device) == S_OK) {
+            vr = vkWaitSemaphores(device->vk_device, &wait_info, timeout_ms ? (uint64_t)timeout_ms * 1000000 : UINT64_MAX);
+            if (vr == VK_TIMEOUT)
+                d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, method);
+            else if (vr != VK_SUCCESS)
+                d3d12xs_hresult_from_vk(device, vr);
+        }
+        /* Removed: still let the work drain so that nothing is freed under it, but give up
+         * (once for the device) on work that never ends. */
+        if (vr == VK_TIMEOUT && !atomic_load(&device->removed_drain_abandoned)) {
+            unsigned drain_ms = timeout_ms > REMOVED_DRAIN_MS ? timeout_ms : REMOVED_DRAIN_MS;
+            vr = vkWaitSemaphores(device->vk_device, &wait_info, (uint64_t)drain_ms * 1000000);
+            if (vr == VK_TIMEOUT) {
+                atomic_store(&device->removed_drain_abandoned, true);
+                WARN("%s: work submitted before the device was removed still runs after %u ms; objects it uses are freed anyway",
+                        method, drain_ms);
+            }
+        }
     }
     free(semaphores);
     free(values);

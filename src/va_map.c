@@ -76,3 +76,24 @@ bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, 
     pthread_rwlock_unlock(&device->va_lock);
     return found;
 }
+
+bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining)
+{
+    const struct d3d12xs_va_range *range;
+    bool found = false;
+    size_t index;
+
+    pthread_rwlock_rdlock(&device->va_lock);
+    index = upper_bound_locked(device, va);
+    if (index) {
+        range = &device->va_ranges[index - 1];
+        if (range->buffer && va - range->va < range->size) {
+            *buffer = range->buffer;
+            *offset = va - range->va;
+            *remaining = range->size - *offset;
+            found = true;
+        }
+    }
+    pthread_rwlock_unlock(&device->va_lock);
+    return found;
+}

@@ -245,7 +245,7 @@ def gen_header(api):
         elif kind == "enum":
             name, flags, members = it
             w("")
-            w("typedef enum %s {" % name)
+            w("typedef enum %s%s {" % (name, " D3D12XS_FLAG_ENUM_BASE" if flags else ""))
             for mname, mval in members:
                 w("    %s = %s," % (mname, enum_value(mval)))
             w("} %s;" % name)

@@ -1,0 +1,444 @@
+/* Compute state on a command list: pipeline, root signature, descriptor heaps, root
+ * arguments, and Dispatch, which turns what changed into Vulkan commands: the pipeline bind,
+ * one vkCmdPushConstants for root constants, one push-descriptor write for everything else. */
+#include <string.h>
+
+#include "command_list.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+#define MAX_PUSH_WRITES 128
+
+void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list)
+{
+    memset(&list->compute, 0, sizeof(list->compute));
+}
+
+static bool compute_list(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording(list, command))
+        return false;
+    if (list->type == D3D12_COMMAND_LIST_TYPE_COPY) {
+        d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
+        return false;
+    }
+    return true;
+}
+
+void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
+{
+    struct d3d12_pipeline_state *state = unsafe_impl_from_ID3D12PipelineState(iface);
+
+    if (!state) {
+        d3d12_command_list_record_error(list, command, "pPipelineState is %s (must be a pipeline from this device)", iface ? "not a d3d12xs pipeline" : "NULL");
+        return;
+    }
+    if (list->compute.pipeline != state) {
+        list->compute.pipeline = state;
+        list->compute.pipeline_dirty = true;
+    }
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    if (compute_list(list, METHOD(SetPipelineState)))
+        d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList2 *iface, ID3D12RootSignature *signature_iface)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_root_signature *signature;
+
+    if (!compute_list(list, METHOD(SetComputeRootSignature)))
+        return;
+    if (!(signature = unsafe_impl_from_ID3D12RootSignature(signature_iface))) {
+        d3d12_command_list_record_error(list, METHOD(SetComputeRootSignature), "pRootSignature is %s",
+                signature_iface ? "not a d3d12xs root signature" : "NULL");
+        return;
+    }
+    if (list->compute.root_signature == signature)
+        return;
+    /* A new root signature starts with no arguments set, as in D3D12. */
+    list->compute.root_signature = signature;
+    memset(list->compute.arguments, 0, sizeof(list->compute.arguments));
+    list->compute.constants_set = 0;
+    list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList2 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_descriptor_heap *bound[2] = {NULL, NULL};
+    const char *command = METHOD(SetDescriptorHeaps);
+
+    if (!compute_list(list, command))
+        return;
+    if (count > 2 || (count && !heaps)) {
+        d3d12_command_list_record_error(list, command, "NumDescriptorHeaps is %u with ppDescriptorHeaps %s (at most one CBV_SRV_UAV and one SAMPLER heap)",
+                count, heaps ? "set" : "NULL");
+        return;
+    }
+    for (UINT i = 0; i < count; i++) {
+        struct d3d12_descriptor_heap *heap = unsafe_impl_from_ID3D12DescriptorHeap(heaps[i]);
+        if (!heap || !(heap->desc.Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE) || heap->desc.Type > D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER) {
+            d3d12_command_list_record_error(list, command, "ppDescriptorHeaps[%u] is %s", i,
+                    !heap ? "not a d3d12xs descriptor heap" : "not a shader-visible CBV_SRV_UAV or SAMPLER heap");
+            return;
+        }
+        if (bound[heap->desc.Type]) {
+            d3d12_command_list_record_error(list, command, "ppDescriptorHeaps holds two heaps of type %d (one of each type)", (int)heap->desc.Type);
+            return;
+        }
+        bound[heap->desc.Type] = heap;
+    }
+    list->compute.heaps[0] = bound[0];
+    list->compute.heaps[1] = bound[1];
+    list->compute.descriptors_dirty = true;
+}
+
+/* The parameter a root-argument call names, if it exists and has the expected type. */
+static const D3D12_ROOT_PARAMETER1 *root_parameter(struct d3d12_command_list *list, const char *command, UINT index,
+        D3D12_ROOT_PARAMETER_TYPE type)
+{
+    static const char *const type_names[] = {"DESCRIPTOR_TABLE", "32BIT_CONSTANTS", "CBV", "SRV", "UAV"};
+    const struct d3d12_root_signature *signature = list->compute.root_signature;
+    const D3D12_ROOT_PARAMETER1 *parameter;
+
+    if (!signature) {
+        d3d12_command_list_record_error(list, command, "no compute root signature is set (call SetComputeRootSignature first)");
+        return NULL;
+    }
+    if (index >= signature->desc->Desc_1_1.NumParameters) {
+        d3d12_command_list_record_error(list, command, "RootParameterIndex %u is past the root signature's %u parameters", index,
+                signature->desc->Desc_1_1.NumParameters);
+        return NULL;
+    }
+    parameter = &signature->desc->Desc_1_1.pParameters[index];
+    if (parameter->ParameterType != type) {
+        d3d12_command_list_record_error(list, command, "root parameter %u is a %s, not a %s", index,
+                type_names[parameter->ParameterType], type_names[type]);
+        return NULL;
+    }
+    return parameter;
+}
+
+static void set_constants(struct d3d12_command_list *list, const char *command, UINT index, UINT count, const void *data, UINT offset)
+{
+    const D3D12_ROOT_PARAMETER1 *parameter;
+
+    if (!compute_list(list, command) || !(parameter = root_parameter(list, command, index, D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)))
+        return;
+    if (count && !data) {
+        d3d12_command_list_record_error(list, command, "pSrcData is NULL with Num32BitValuesToSet %u", count);
+        return;
+    }
+    if (offset > parameter->Constants.Num32BitValues || count > parameter->Constants.Num32BitValues - offset) {
+        d3d12_command_list_record_error(list, command, "DestOffsetIn32BitValues %u + %u values pass root parameter %u's %u constants",
+                offset, count, index, parameter->Constants.Num32BitValues);
+        return;
+    }
+    memcpy(&list->compute.push_constants[list->compute.root_signature->constant_offsets[index] / 4 + offset], data, count * 4);
+    list->compute.constants_set |= 1ull << index;
+    list->compute.constants_dirty = true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList2 *iface, UINT index, UINT value, UINT offset)
+{
+    set_constants(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRoot32BitConstant), index, 1, &value, offset);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList2 *iface, UINT index, UINT count,
+        const void *data, UINT offset)
+{
+    set_constants(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRoot32BitConstants), index, count, data, offset);
+}
+
+static void set_argument(struct d3d12_command_list *list, const char *command, UINT index, D3D12_ROOT_PARAMETER_TYPE type, uint64_t value)
+{
+    if (!compute_list(list, command) || !root_parameter(list, command, index, type))
+        return;
+    list->compute.arguments[index].set = true;
+    list->compute.arguments[index].value = value;
+    list->compute.descriptors_dirty = true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
+{
+    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootConstantBufferView), index, D3D12_ROOT_PARAMETER_TYPE_CBV, address);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
+{
+    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootShaderResourceView), index, D3D12_ROOT_PARAMETER_TYPE_SRV, address);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
+{
+    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootUnorderedAccessView), index, D3D12_ROOT_PARAMETER_TYPE_UAV, address);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle)
+{
+    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootDescriptorTable), index,
+            D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE, handle.ptr);
+}
+
+static const char *kind_name(enum d3d12xs_descriptor_kind kind)
+{
+    static const char *const names[] = {"never written", "a CBV", "an SRV", "a UAV", "a sampler"};
+    return names[kind];
+}
+
+static enum d3d12xs_descriptor_kind kind_for_type(VkDescriptorType type, char register_letter)
+{
+    if (type == VK_DESCRIPTOR_TYPE_SAMPLER)
+        return D3D12XS_DESCRIPTOR_SAMPLER;
+    if (type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
+        return D3D12XS_DESCRIPTOR_CBV;
+    return register_letter == 'u' ? D3D12XS_DESCRIPTOR_UAV : D3D12XS_DESCRIPTOR_SRV;
+}
+
+/* Fills the Vulkan descriptor for one array element of a pipeline binding. */
+static bool resolve_descriptor(struct d3d12_command_list *list, const char *command, const struct d3d12xs_pipeline_binding *binding,
+        uint32_t element, VkDescriptorBufferInfo *buffer_info, VkBufferView *view, VkDescriptorImageInfo *image_info)
+{
+    struct d3d12_device *device = list->object.device;
+    const struct d3d12_root_argument *argument = &list->compute.arguments[binding->root_index];
+    const VkPhysicalDeviceLimits *limits = &device->vk_properties.limits;
+
+    if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR) {
+        uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
+        if (!d3d12xs_va_lookup_range(device, argument->value, &buffer_info->buffer, &offset, &remaining)) {
+            d3d12_command_list_record_error(list, command, "root parameter %u (register %s) holds 0x%llx, not an address in a live buffer",
+                    binding->root_index, binding->register_name, (unsigned long long)argument->value);
+            return false;
+        }
+        if (offset % alignment) {
+            d3d12_command_list_record_error(list, command, "root parameter %u (register %s) address is %llu bytes into its buffer, not a multiple of this device's %llu",
+                    binding->root_index, binding->register_name, (unsigned long long)offset, (unsigned long long)alignment);
+            return false;
+        }
+        buffer_info->offset = offset;
+        buffer_info->range = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && remaining > 65536 ? 65536 : remaining;
+        return true;
+    }
+
+    bool sampler = binding->vk_type == VK_DESCRIPTOR_TYPE_SAMPLER;
+    struct d3d12_descriptor_heap *heap = list->compute.heaps[sampler ? 1 : 0];
+    uint64_t increment = sizeof(struct d3d12xs_descriptor), index;
+    const struct d3d12xs_descriptor *descriptor;
+
+    if (!heap) {
+        d3d12_command_list_record_error(list, command, "register %s reads a descriptor table but no %s heap is set (SetDescriptorHeaps)",
+                binding->register_name, sampler ? "SAMPLER" : "CBV_SRV_UAV");
+        return false;
+    }
+    if (argument->value < heap->gpu_base || (argument->value - heap->gpu_base) % increment
+            || (index = (argument->value - heap->gpu_base) / increment + binding->table_offset + element) >= heap->desc.NumDescriptors) {
+        d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) does not lie inside the bound %s heap",
+                binding->root_index, binding->register_name, sampler ? "SAMPLER" : "CBV_SRV_UAV");
+        return false;
+    }
+    descriptor = &heap->descriptors[index];
+    if (descriptor->kind != kind_for_type(binding->vk_type, binding->register_name[0])) {
+        d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is %s", (unsigned long long)index,
+                binding->register_name, kind_name(descriptor->kind));
+        return false;
+    }
+    if (descriptor->vk_type != binding->vk_type) {
+        d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a %s view; the shader declares a %s",
+                (unsigned long long)index, binding->register_name,
+                descriptor->view || descriptor->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+                        || descriptor->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER ? "typed" : "raw or structured",
+                binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || binding->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+                        ? "typed buffer" : "raw or structured buffer");
+        return false;
+    }
+    switch (binding->vk_type) {
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+        image_info->sampler = descriptor->sampler;
+        return true;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        if (descriptor->null_view) {
+            d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a null typed view (not implemented yet)",
+                    (unsigned long long)index, binding->register_name);
+            return false;
+        }
+        *view = descriptor->view;
+        return true;
+    default:
+        if (descriptor->null_view) {
+            buffer_info->buffer = device->null_buffer;
+            buffer_info->offset = 0;
+            buffer_info->range = VK_WHOLE_SIZE;
+        } else {
+            buffer_info->buffer = descriptor->buffer;
+            buffer_info->offset = descriptor->offset;
+            buffer_info->range = descriptor->range;
+        }
+        return true;
+    }
+}
+
+static bool push_descriptors(struct d3d12_command_list *list, const char *command)
+{
+    const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
+    VkWriteDescriptorSet writes[MAX_PUSH_WRITES];
+    VkDescriptorBufferInfo buffer_infos[MAX_PUSH_WRITES];
+    VkDescriptorImageInfo image_infos[MAX_PUSH_WRITES];
+    VkBufferView views[MAX_PUSH_WRITES];
+    uint32_t write_count = 0, element_count = 0;
+
+    if (pipeline->descriptor_count > MAX_PUSH_WRITES) {
+        d3d12_command_list_record_error(list, command, "the pipeline uses %u descriptors (at most %u)", pipeline->descriptor_count, MAX_PUSH_WRITES);
+        return false;
+    }
+    for (uint32_t i = 0; i < pipeline->binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *binding = &pipeline->bindings[i];
+        if (!binding->array_size || binding->source == D3D12XS_BINDING_STATIC_SAMPLER)
+            continue;
+        writes[write_count] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstBinding = i,
+            .descriptorCount = binding->array_size,
+            .descriptorType = binding->vk_type,
+            .pBufferInfo = &buffer_infos[element_count],
+            .pImageInfo = &image_infos[element_count],
+            .pTexelBufferView = &views[element_count],
+        };
+        for (uint32_t e = 0; e < binding->array_size; e++, element_count++) {
+            memset(&image_infos[element_count], 0, sizeof(image_infos[element_count]));
+            if (!resolve_descriptor(list, command, binding, e, &buffer_infos[element_count], &views[element_count], &image_infos[element_count]))
+                return false;
+        }
+        write_count++;
+    }
+    if (write_count)
+        list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, 0,
+                write_count, writes);
+    return true;
+}
+
+/* Brings the Vulkan state up to date for a dispatch; false (after recording the error) if it cannot run. */
+static bool flush_compute_state(struct d3d12_command_list *list, const char *command)
+{
+    struct d3d12_compute_state *state = &list->compute;
+    const struct d3d12_pipeline_state *pipeline = state->pipeline;
+    const struct d3d12_root_signature *signature = state->root_signature;
+
+    if (!pipeline) {
+        d3d12_command_list_record_error(list, command, "no pipeline state is set (SetPipelineState)");
+        return false;
+    }
+    if (!signature) {
+        d3d12_command_list_record_error(list, command, "no compute root signature is set (SetComputeRootSignature)");
+        return false;
+    }
+    if (!d3d12_root_signatures_compatible(signature, pipeline->root_signature)) {
+        d3d12_command_list_record_error(list, command, "the pipeline was built for another root signature than the one set");
+        return false;
+    }
+    for (uint64_t used = pipeline->used_root_mask; used; used &= used - 1) {
+        unsigned index = (unsigned)__builtin_ctzll(used);
+        bool constants = signature->desc->Desc_1_1.pParameters[index].ParameterType == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+        if (constants ? !(state->constants_set >> index & 1) : !state->arguments[index].set) {
+            d3d12_command_list_record_error(list, command, "root parameter %u is read by the shader but was never set", index);
+            return false;
+        }
+    }
+    if (state->pipeline_dirty)
+        vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_pipeline);
+    if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size)
+        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
+                state->push_constants);
+    if ((state->pipeline_dirty || state->descriptors_dirty) && pipeline->descriptor_count && !push_descriptors(list, command))
+        return false;
+    state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = false;
+    return true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *iface, UINT x, UINT y, UINT z)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    const char *command = METHOD(Dispatch);
+
+    if (!compute_list(list, command))
+        return;
+    if (x > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION || y > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
+            || z > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION) {
+        d3d12_command_list_record_error(list, command, "ThreadGroupCount %u x %u x %u exceeds 65535 in a dimension", x, y, z);
+        return;
+    }
+    if (!flush_compute_state(list, command))
+        return;
+    if (x && y && z)
+        vkCmdDispatch(list->vk_command_buffer, x, y, z);
+}
+
+/* Buffer UAV clears with one 32-bit pattern become vkCmdFillBuffer. */
+static void clear_uav(struct d3d12_command_list *list, const char *command, D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle,
+        ID3D12Resource *resource_iface, uint32_t pattern, bool pattern_uniform, UINT rect_count)
+{
+    struct d3d12xs_descriptor *descriptor;
+    uint32_t element_size = 4;
+
+    if (!compute_list(list, command))
+        return;
+    if (!(descriptor = d3d12xs_descriptor_from_cpu_handle(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV,
+            command, "ViewCPUHandle"))) {
+        d3d12_command_list_record_error(list, command, "ViewCPUHandle is not a descriptor of this device");
+        return;
+    }
+    if (descriptor->kind != D3D12XS_DESCRIPTOR_UAV || descriptor->null_view) {
+        d3d12_command_list_record_error(list, command, "ViewCPUHandle holds %s, not a UAV of a buffer", descriptor->null_view ? "a null view" : kind_name(descriptor->kind));
+        return;
+    }
+    if (!resource_iface || unsafe_impl_from_ID3D12Resource(resource_iface) != descriptor->resource) {
+        d3d12_command_list_record_error(list, command, "pResource is not the resource the view describes");
+        return;
+    }
+    if (rect_count) {
+        d3d12_command_list_record_error(list, command, "NumRects is %u (buffer views take no rectangles)", rect_count);
+        return;
+    }
+    if (!descriptor->raw && !descriptor->structure_stride)
+        d3d12xs_vk_format_from_dxgi(descriptor->format, &element_size);
+    if (element_size != 4 || !pattern_uniform) {
+        d3d12_command_list_record_error(list, command, "clearing a view of format %d with these values is not implemented (32-bit elements with one value only)",
+                (int)descriptor->format);
+        return;
+    }
+    vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    (void)gpu_handle, (void)rects;
+    if (!values) {
+        if (compute_list(list, METHOD(ClearUnorderedAccessViewUint)))
+            d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewUint), "Values is NULL");
+        return;
+    }
+    /* Raw, structured and 32-bit typed views take the first value for every 32-bit word. */
+    clear_uav(list, METHOD(ClearUnorderedAccessViewUint), cpu_handle, resource, values[0], true, rect_count);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    uint32_t bits;
+    (void)gpu_handle, (void)rects;
+    if (!values) {
+        if (compute_list(list, METHOD(ClearUnorderedAccessViewFloat)))
+            d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewFloat), "Values is NULL");
+        return;
+    }
+    memcpy(&bits, &values[0], sizeof(bits));
+    clear_uav(list, METHOD(ClearUnorderedAccessViewFloat), cpu_handle, resource, bits, true, rect_count);
+}

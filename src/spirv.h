@@ -1,0 +1,134 @@
+/* SPIR-V handling: what D3DCompile puts in its blobs, reading bindings back out of a
+ * module (reflection) and moving them to where a root signature puts them (remapping).
+ *
+ * Binding encoding (ours). D3DCompile compiles HLSL with glslang's HLSL register mapping,
+ * so every resource variable of the module carries
+ *     DescriptorSet = the HLSL register space (spaceN, 0 when not given)
+ *     Binding       = (register class << 14) | register number
+ * with the classes of enum d3d12xs_register_class: b -> 0, t -> 1, u -> 2, s -> 3.
+ * Examples: register(b2) -> 2, register(t3) -> 16387, register(u0, space1) -> set 1,
+ * binding 32768, register(s1) -> 49153.  glslang refuses bindings above 0xfffe, which is
+ * why the class sits at bit 14 and not higher: registers 0..16382 are supported.
+ * Resources without a register get the next free one of their class, as in D3D.
+ *
+ * glslang gives every RWStructuredBuffer / AppendStructuredBuffer / ConsumeStructuredBuffer
+ * whose counter is used (IncrementCounter, DecrementCounter, Append, Consume) a hidden
+ * storage buffer holding the counter (a struct of one 32-bit int). D3DCompile gives that
+ * variable class 4 (D3D12XS_REGISTER_UAV_COUNTER): same set as the UAV and binding
+ * (4 << 14) | the UAV's register, i.e. it is the counter resource of the UAV descriptor
+ * u<register>, space<set>.
+ *
+ * SPIR-V handed to the API directly (instead of through D3DCompile) must follow the same
+ * encoding; reflection checks that each variable's class agrees with its type.
+ *
+ * Wave size marker (ours). A shader compiled with __XBOX_ENABLE_WAVE32 defined to a
+ * non-zero value in D3DCompile's pDefines (the console's way to build a wave32 shader)
+ * carries the instruction
+ *     OpModuleProcessed "d3d12xs.wave32"
+ * in the debug section (after OpString, OpSource and the other source instructions, OpName and OpMemberName; before the
+ * annotations). Reflection reports wave_size 32 for a module with that instruction,
+ * 64 (the console default) otherwise. OpModuleProcessed has no semantic effect, survives
+ * Vulkan drivers and spirv-opt, and is legal in SPIR-V 1.1 and later.
+ *
+ * Only native-endian (little-endian) SPIR-V is accepted. None of these functions log:
+ * they return the reason in error[] and the caller logs it with the method name.
+ */
+#ifndef D3D12XS_SPIRV_H
+#define D3D12XS_SPIRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "d3d12.h"
+
+#define D3D12XS_BINDING_CLASS_SHIFT 14
+#define D3D12XS_BINDING_REGISTER_MASK 0x3fffu
+#define D3D12XS_MAX_REGISTER 16382u
+#define D3D12XS_ENCODE_BINDING(register_class, register_index) \
+    (((uint32_t)(register_class) << D3D12XS_BINDING_CLASS_SHIFT) | (uint32_t)(register_index))
+#define D3D12XS_SPIRV_WAVE32_MARKER "d3d12xs.wave32"
+#define D3D12XS_WAVE32_DEFINE "__XBOX_ENABLE_WAVE32"
+#define D3D12XS_DXBC_UNSUPPORTED_MESSAGE \
+    "DXBC/DXIL bytecode is not supported: pass SPIR-V, or HLSL compiled with D3DCompile"
+
+enum d3d12xs_register_class {
+    D3D12XS_REGISTER_CBV,         /* b */
+    D3D12XS_REGISTER_SRV,         /* t */
+    D3D12XS_REGISTER_UAV,         /* u */
+    D3D12XS_REGISTER_SAMPLER,     /* s */
+    D3D12XS_REGISTER_UAV_COUNTER, /* the counter of UAV u<register_index> (see above) */
+};
+
+struct d3d12xs_shader_binding {
+    enum d3d12xs_register_class register_class;
+    uint32_t space, register_index;
+    uint32_t array_size;              /* 1 for a single resource, 0 for an unbounded (runtime) array */
+    /* UNIFORM_BUFFER (cbuffer), STORAGE_BUFFER (raw/structured, SRV or UAV, and counters),
+     * UNIFORM_TEXEL_BUFFER (Buffer<T>), STORAGE_TEXEL_BUFFER (RWBuffer<T>), SAMPLER,
+     * SAMPLED_IMAGE (Texture*), STORAGE_IMAGE (RWTexture*) */
+    VkDescriptorType descriptor_type;
+    uint32_t variable_id;
+    uint32_t block_size;              /* cbuffers: bytes up to the end of the last member; else 0 */
+};
+
+struct d3d12xs_shader_info {
+    VkShaderStageFlagBits stage;
+    char entry_point[64];
+    uint32_t local_size[3];           /* numthreads (compute), 0 0 0 otherwise */
+    uint32_t wave_size;               /* 32 if marked wave32, else 64 (the console default) */
+    struct d3d12xs_shader_binding *bindings;
+    uint32_t binding_count;
+};
+
+/* Reads the first compute entry point (or else the first entry point) and every resource
+ * variable of a SPIR-V module. code need not be aligned. E_INVALIDARG with a reason in
+ * error for anything that is not a well-formed module following the encoding above;
+ * E_OUTOFMEMORY. On failure info is zeroed (and needs no cleanup). */
+HRESULT d3d12xs_spirv_reflect(const void *code, size_t size, struct d3d12xs_shader_info *info,
+        char *error, size_t error_size);
+void d3d12xs_shader_info_cleanup(struct d3d12xs_shader_info *info);
+
+struct d3d12xs_binding_target {
+    bool push_constant;      /* root constants: the cbuffer becomes (part of) the push-constant block */
+    uint32_t push_offset;    /* byte offset of those constants in the push-constant range */
+    uint32_t set, binding;   /* otherwise: where the descriptor goes */
+};
+
+/* Produces a new SPIR-V module (malloc()ed words, free() them) in which binding i of info
+ * (from d3d12xs_spirv_reflect of the same code) lives at targets[i]. Every binding whose
+ * target has push_constant set must be a single cbuffer (UNIFORM_BUFFER, array_size 1);
+ * all of them are merged into the module's one push-constant block, each cbuffer's members
+ * at push_offset + their offset in the cbuffer. E_INVALIDARG with a reason when the
+ * request cannot be met; with D3D12XS_DEBUG=1 in the environment the output is checked
+ * with the SPIR-V validator and E_FAIL returned (with its message) if it is invalid. */
+HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_shader_info *info,
+        const struct d3d12xs_binding_target *targets, uint32_t **out_words, size_t *out_word_count,
+        char *error, size_t error_size);
+
+/* Runs the SPIRV-Tools validator for the Vulkan 1.1 environment (the SPIR-V 1.4 flavour of
+ * it for modules of version 1.4, Vulkan 1.2 / 1.3 for 1.5 / 1.6). S_OK when valid; E_FAIL
+ * and the validator's message otherwise. Exported for the tests, which cannot link
+ * SPIRV-Tools themselves (the library links it statically with its symbols hidden). */
+HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, char *error, size_t error_size);
+
+/* ---- internal to src/spirv_*.c and src/shader_compile.c ---- */
+
+/* Checks size, magic (refusing DXBC/DXIL with D3D12XS_DXBC_UNSUPPORTED_MESSAGE), header,
+ * and that every instruction length stays inside the module; returns an aligned malloc()ed
+ * copy of the words. */
+HRESULT d3d12xs_spirv_load(const void *code, size_t size, uint32_t **words, size_t *word_count,
+        char *error, size_t error_size);
+/* snprintf into error (which may be NULL); returns hr. */
+HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+/* The string operand starting at word index `at` of the instruction at [start, end): true
+ * when it is NUL-terminated inside the instruction; *next gets the word after it. */
+bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next);
+
+/* src/blob.c */
+HRESULT d3d12xs_blob_create(const void *data, size_t size, ID3DBlob **blob);
+
+#endif

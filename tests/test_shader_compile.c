@@ -1,0 +1,1077 @@
+/* D3DCompile (HLSL -> SPIR-V), SPIR-V reflection and remapping (descriptors and root
+ * constants as push constants). */
+#define INITGUID
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include <d3dcompiler.h>
+
+#include "harness.h"
+#include "spirv.h"
+
+/* ---- helpers ---- */
+
+static ID3DBlob *compile_ex(const char *source, const char *target, const D3D_SHADER_MACRO *defines, UINT flags)
+{
+    ID3DBlob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "test.hlsl", defines, NULL, "main", target, flags, 0, &code, &errors);
+    CHECK_MSG(hr == S_OK && code, "D3DCompile(%s) returned 0x%08x: %s", target, (unsigned)hr,
+            errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "(no message)");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+static ID3DBlob *compile(const char *source)
+{
+    return compile_ex(source, "cs_5_1", NULL, 0);
+}
+
+static const uint32_t *blob_words(ID3DBlob *blob, size_t *count)
+{
+    *count = ID3D10Blob_GetBufferSize(blob) / 4;
+    return ID3D10Blob_GetBufferPointer(blob);
+}
+
+static bool reflect_blob(ID3DBlob *blob, struct d3d12xs_shader_info *info)
+{
+    char error[256];
+    HRESULT hr = d3d12xs_spirv_reflect(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob), info,
+            error, sizeof(error));
+    CHECK_MSG(hr == S_OK, "reflect returned 0x%08x: %s", (unsigned)hr, error);
+    return hr == S_OK;
+}
+
+static const struct d3d12xs_shader_binding *find_binding(const struct d3d12xs_shader_info *info,
+        enum d3d12xs_register_class c, uint32_t space, uint32_t reg)
+{
+    for (uint32_t i = 0; i < info->binding_count; i++)
+        if (info->bindings[i].register_class == c && info->bindings[i].space == space
+                && info->bindings[i].register_index == reg)
+            return &info->bindings[i];
+    return NULL;
+}
+
+/* Value of `OpDecorate id decoration value` in the module, or ~0u. */
+static uint32_t decoration(const uint32_t *w, size_t count, uint32_t id, uint32_t what)
+{
+    for (size_t o = 5; o < count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpDecorate && (w[o] >> 16) >= 4 && w[o + 1] == id && w[o + 2] == what)
+            return w[o + 3];
+    return ~0u;
+}
+
+static bool has_decoration(const uint32_t *w, size_t count, uint32_t id, uint32_t what)
+{
+    for (size_t o = 5; o < count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpDecorate && w[o + 1] == id && w[o + 2] == what)
+            return true;
+    return false;
+}
+
+static uint32_t member_offset(const uint32_t *w, size_t count, uint32_t struct_id, uint32_t member)
+{
+    for (size_t o = 5; o < count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpMemberDecorate && (w[o] >> 16) >= 5 && w[o + 1] == struct_id
+                && w[o + 2] == member && w[o + 3] == SpvDecorationOffset)
+            return w[o + 4];
+    return ~0u;
+}
+
+/* Offset of the instruction defining id (types, constants, variables), or 0. */
+static size_t find_def(const uint32_t *w, size_t count, uint32_t id)
+{
+    for (size_t o = 5; o < count; o += w[o] >> 16) {
+        uint32_t op = w[o] & 0xffff;
+        if (op == SpvOpFunction)
+            break;
+        if ((op >= SpvOpTypeVoid && op <= SpvOpTypePipe && w[o + 1] == id)
+                || ((op == SpvOpVariable || op == SpvOpConstant) && w[o + 2] == id))
+            return o;
+    }
+    return 0;
+}
+
+/* The PushConstant variables of a module: count, and the struct of the last one. */
+static unsigned push_constant_variables(const uint32_t *w, size_t count, uint32_t *struct_id, uint32_t *variable)
+{
+    unsigned n = 0;
+    for (size_t o = 5; o < count; o += w[o] >> 16) {
+        if ((w[o] & 0xffff) == SpvOpVariable && w[o + 3] == SpvStorageClassPushConstant) {
+            size_t pointer = find_def(w, count, w[o + 1]);
+            n++;
+            if (struct_id)
+                *struct_id = pointer ? w[pointer + 3] : 0;
+            if (variable)
+                *variable = w[o + 2];
+        }
+    }
+    return n;
+}
+
+static void check_valid(const uint32_t *words, size_t count, const char *what)
+{
+    char error[1024];
+    HRESULT hr = d3d12xs_spirv_validate(words, count, error, sizeof(error));
+    CHECK_MSG(hr == S_OK, "%s: %s", what, error);
+}
+
+static HRESULT remap(ID3DBlob *blob, const struct d3d12xs_shader_info *info,
+        const struct d3d12xs_binding_target *targets, uint32_t **words, size_t *count, char *error, size_t size)
+{
+    return d3d12xs_spirv_remap(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob), info, targets,
+            words, count, error, size);
+}
+
+/* ---- shaders ---- */
+
+static const char all_resources_hlsl[] =
+    "cbuffer CB0 : register(b0) { float4 a; uint b; };\n"
+    "cbuffer CB1 : register(b2, space1) { uint c; };\n"
+    "struct T { float x; uint y; };\n"
+    "ConstantBuffer<T> cbt : register(b3, space2);\n"
+    "struct S { float x; uint y; };\n"
+    "ByteAddressBuffer bab : register(t1);\n"
+    "RWByteAddressBuffer rwbab : register(u2);\n"
+    "StructuredBuffer<S> sb : register(t4, space3);\n"
+    "RWStructuredBuffer<S> rwsb : register(u5);\n"
+    "Buffer<uint> tb : register(t6);\n"
+    "RWBuffer<float4> rwtb : register(u7);\n"
+    "SamplerState samp : register(s8);\n"
+    "Texture2D<float4> tex : register(t9);\n"
+    "RWTexture2D<float4> rwtex : register(u10);\n"
+    "Texture2D<float4> texarr[4] : register(t11);\n"
+    "Buffer<uint> unb[] : register(t0, space5);\n"
+    "[numthreads(8, 4, 2)]\n"
+    "void main(uint3 id : SV_DispatchThreadID)\n"
+    "{\n"
+    "    uint v = bab.Load(id.x * 4) + (uint)a.x + b + c + cbt.y + sb[id.x].y + tb[id.x] + unb[id.y].Load(id.x);\n"
+    "    rwbab.Store(id.x * 4, v);\n"
+    "    rwsb[id.x].y = v;\n"
+    "    rwtb[id.x] = float4(v, 0, 0, 0) + tex.SampleLevel(samp, float2(0, 0), 0)\n"
+    "            + texarr[id.z].SampleLevel(samp, float2(0, 0), 0);\n"
+    "    rwtex[id.xy] = float4(1, 1, 1, 1);\n"
+    "}\n";
+
+static const char simple_hlsl[] =
+    "RWByteAddressBuffer output : register(u0);\n"
+    "[numthreads(64, 1, 1)]\n"
+    "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, WaveGetLaneCount() + WaveActiveSum(id.x)); }\n";
+
+static const char root_constants_hlsl[] =
+    "cbuffer Root : register(b0) { uint4 v; uint w; };\n"
+    "cbuffer Other : register(b1) { uint2 p; float q; };\n"
+    "cbuffer Third : register(b2, space1) { float4 f; };\n"
+    "RWByteAddressBuffer output : register(u0);\n"
+    "[numthreads(4, 1, 1)]\n"
+    "void main(uint3 id : SV_DispatchThreadID)\n"
+    "{\n"
+    "    output.Store(id.x * 4, v[id.x] + w + p.y + (uint)q + (uint)f.z);\n"
+    "}\n";
+
+/* ---- tests ---- */
+
+static void test_bad_arguments(void)
+{
+    ID3DBlob *code = (ID3DBlob *)(uintptr_t)1, *errors = (ID3DBlob *)(uintptr_t)1;
+    size_t size = strlen(simple_hlsl);
+    LOG_MARK();
+
+    CHECK_HR(D3DCompile(NULL, size, NULL, NULL, NULL, "main", "cs_5_0", 0, 0, &code, &errors), E_INVALIDARG);
+    CHECK_LOG("D3DCompile", "pSrcData");
+    CHECK(code == NULL && errors == NULL);
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, size, NULL, NULL, NULL, NULL, "cs_5_0", 0, 0, &code, NULL), E_INVALIDARG);
+    CHECK_LOG("pEntrypoint");
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, size, NULL, NULL, NULL, "main", NULL, 0, 0, &code, NULL), E_INVALIDARG);
+    CHECK_LOG("pTarget", "NULL");
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, size, NULL, NULL, NULL, "main", "cs_9_0", 0, 0, &code, NULL), E_INVALIDARG);
+    CHECK_LOG("pTarget", "cs_9_0");
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, size, NULL, NULL, NULL, "main", "xs_5_0", 0, 0, &code, NULL), E_INVALIDARG);
+    CHECK_LOG("pTarget", "xs_5_0");
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, size, NULL, NULL, NULL, "main", "cs_6_7", 0, 0, &code, NULL), E_INVALIDARG);
+    CHECK_LOG("pTarget");
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, size, NULL, NULL, NULL, "main", "cs_5_0", 0, 0, NULL, NULL), E_INVALIDARG);
+    CHECK_LOG("ppCode");
+}
+
+static void test_targets(void)
+{
+    static const char *const targets[] = {"cs_5_0", "cs_5_1", "cs_6_0", "cs_6_1", "cs_6_2", "cs_6_3", "cs_6_4",
+            "cs_6_5", "cs_6_6"};
+    static const char ps_hlsl[] = "float4 main(float4 p : SV_Position) : SV_Target { return p * 2; }\n";
+    struct d3d12xs_shader_info info;
+    ID3DBlob *code;
+    size_t count;
+    LOG_MARK();
+
+    for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        if (!(code = compile_ex(simple_hlsl, targets[i], NULL, 0)))
+            continue;
+        const uint32_t *w = blob_words(code, &count);
+        CHECK(ID3D10Blob_GetBufferSize(code) % 4 == 0);
+        CHECK(w[0] == SpvMagicNumber);
+        CHECK_MSG(w[1] == 0x10300, "SPIR-V version 0x%x", w[1]);
+        check_valid(w, count, targets[i]);
+        if (reflect_blob(code, &info)) {
+            CHECK(info.stage == VK_SHADER_STAGE_COMPUTE_BIT);
+            CHECK(!strcmp(info.entry_point, "main"));
+            CHECK(info.local_size[0] == 64 && info.local_size[1] == 1 && info.local_size[2] == 1);
+            CHECK(info.binding_count == 1);
+            d3d12xs_shader_info_cleanup(&info);
+        }
+        ID3D10Blob_Release(code);
+    }
+    /* no optimization, debug info */
+    if ((code = compile_ex(simple_hlsl, "cs_6_0", NULL, D3DCOMPILE_SKIP_OPTIMIZATION | D3DCOMPILE_DEBUG))) {
+        const uint32_t *w = blob_words(code, &count);
+        check_valid(w, count, "cs_6_0 debug");
+        ID3D10Blob_Release(code);
+    }
+    /* other stages compile (only compute pipelines exist) */
+    if ((code = compile_ex(ps_hlsl, "ps_5_0", NULL, 0))) {
+        if (reflect_blob(code, &info)) {
+            CHECK(info.stage == VK_SHADER_STAGE_FRAGMENT_BIT);
+            d3d12xs_shader_info_cleanup(&info);
+        }
+        ID3D10Blob_Release(code);
+    }
+    CHECK_NO_LOG();
+}
+
+static void test_resources(void)
+{
+    static const struct {
+        enum d3d12xs_register_class c;
+        uint32_t space, reg, array_size;
+        VkDescriptorType type;
+        uint32_t block_size;
+    } expected[] = {
+        {D3D12XS_REGISTER_CBV, 0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 20},
+        {D3D12XS_REGISTER_CBV, 1, 2, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4},
+        {D3D12XS_REGISTER_CBV, 2, 3, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 8},
+        {D3D12XS_REGISTER_SRV, 0, 1, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
+        {D3D12XS_REGISTER_UAV, 0, 2, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
+        {D3D12XS_REGISTER_SRV, 3, 4, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
+        {D3D12XS_REGISTER_UAV, 0, 5, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0},
+        {D3D12XS_REGISTER_SRV, 0, 6, 1, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 0},
+        {D3D12XS_REGISTER_UAV, 0, 7, 1, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 0},
+        {D3D12XS_REGISTER_SAMPLER, 0, 8, 1, VK_DESCRIPTOR_TYPE_SAMPLER, 0},
+        {D3D12XS_REGISTER_SRV, 0, 9, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 0},
+        {D3D12XS_REGISTER_UAV, 0, 10, 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0},
+        {D3D12XS_REGISTER_SRV, 0, 11, 4, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 0},
+        /* glslang 12 gives the unbounded `Buffer<uint> unb[]` an implicit size of 1 (the
+         * largest constant index + 1), so it comes out as a 1-element array; see
+         * test_runtime_array for a real runtime array */
+        {D3D12XS_REGISTER_SRV, 5, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 0},
+    };
+    struct d3d12xs_shader_info info;
+    ID3DBlob *code;
+    size_t count;
+    LOG_MARK();
+
+    if (!(code = compile(all_resources_hlsl)))
+        return;
+    const uint32_t *w = blob_words(code, &count);
+    check_valid(w, count, "all resources");
+    if (reflect_blob(code, &info)) {
+        CHECK_MSG(info.binding_count == sizeof(expected) / sizeof(expected[0]), "%u bindings", info.binding_count);
+        CHECK(info.local_size[0] == 8 && info.local_size[1] == 4 && info.local_size[2] == 2);
+        CHECK(info.wave_size == 64);
+        for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
+            const struct d3d12xs_shader_binding *b = find_binding(&info, expected[i].c, expected[i].space, expected[i].reg);
+            CHECK_MSG(b != NULL, "no binding for class %u space %u register %u", expected[i].c, expected[i].space,
+                    expected[i].reg);
+            if (!b)
+                continue;
+            CHECK_MSG(b->descriptor_type == expected[i].type, "register %u: descriptor type %u, expected %u",
+                    expected[i].reg, b->descriptor_type, expected[i].type);
+            CHECK_MSG(b->array_size == expected[i].array_size, "register %u: array size %u", expected[i].reg,
+                    b->array_size);
+            CHECK_MSG(b->block_size == expected[i].block_size, "register %u: block size %u", expected[i].reg,
+                    b->block_size);
+            /* what glslang really emitted */
+            CHECK(decoration(w, count, b->variable_id, SpvDecorationDescriptorSet) == expected[i].space);
+            CHECK_MSG(decoration(w, count, b->variable_id, SpvDecorationBinding)
+                    == (uint32_t)expected[i].c * 16384 + expected[i].reg, "register %u: binding %u", expected[i].reg,
+                    decoration(w, count, b->variable_id, SpvDecorationBinding));
+        }
+        d3d12xs_shader_info_cleanup(&info);
+    }
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
+/* The module of all_resources_hlsl with unb turned into a runtime array of texel buffers. */
+static void test_runtime_array(void)
+{
+    struct d3d12xs_shader_info info;
+    const struct d3d12xs_shader_binding *b;
+    uint32_t *words, array_type = 0, unb = 0;
+    size_t count, out = 0;
+    bool capability_done = false;
+    ID3DBlob *code;
+    LOG_MARK();
+
+    if (!(code = compile(all_resources_hlsl)))
+        return;
+    const uint32_t *w = blob_words(code, &count);
+    if (reflect_blob(code, &info)) {
+        if ((b = find_binding(&info, D3D12XS_REGISTER_SRV, 5, 0))) {
+            size_t def = find_def(w, count, b->variable_id);
+            size_t pointer = def ? find_def(w, count, w[def + 1]) : 0;
+            unb = b->variable_id;
+            array_type = pointer ? w[pointer + 3] : 0;
+        }
+        d3d12xs_shader_info_cleanup(&info);
+    }
+    CHECK(unb && array_type);
+    if (!array_type || !(words = malloc((count + 2) * 4))) {
+        ID3D10Blob_Release(code);
+        return;
+    }
+    memcpy(words, w, 5 * 4);
+    out = 5;
+    for (size_t o = 5; o < count; o += w[o] >> 16) {
+        uint32_t op = w[o] & 0xffff, n = w[o] >> 16;
+        if (!capability_done && op != SpvOpCapability) {
+            words[out++] = (2u << 16) | SpvOpCapability;
+            words[out++] = SpvCapabilityRuntimeDescriptorArray;
+            capability_done = true;
+        }
+        if (op == SpvOpTypeArray && w[o + 1] == array_type) {
+            words[out++] = (3u << 16) | SpvOpTypeRuntimeArray;
+            words[out++] = array_type;
+            words[out++] = w[o + 2];
+            continue;
+        }
+        memcpy(&words[out], &w[o], n * 4);
+        out += n;
+    }
+    check_valid(words, out, "runtime array");
+    CHECK_HR(d3d12xs_spirv_reflect(words, out * 4, &info, NULL, 0), S_OK);
+    b = find_binding(&info, D3D12XS_REGISTER_SRV, 5, 0);
+    CHECK(b && b->variable_id == unb && b->array_size == 0 && b->descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
+    d3d12xs_shader_info_cleanup(&info);
+    free(words);
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
+static void test_counters_and_defaults(void)
+{
+    static const char hlsl[] =
+        "struct S { float x; uint y; };\n"
+        "RWStructuredBuffer<S> rwsb : register(u5, space1);\n"
+        "AppendStructuredBuffer<uint> app : register(u1);\n"
+        "RWByteAddressBuffer outb;\n"
+        "cbuffer NoReg { uint k; };\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint c = rwsb.IncrementCounter();\n"
+        "    rwsb[c].y = id.x + k;\n"
+        "    app.Append(id.x);\n"
+        "    outb.Store(0, c);\n"
+        "}\n";
+    struct d3d12xs_shader_info info;
+    const struct d3d12xs_shader_binding *b;
+    ID3DBlob *code;
+    size_t count;
+    LOG_MARK();
+
+    if (!(code = compile(hlsl)))
+        return;
+    const uint32_t *w = blob_words(code, &count);
+    check_valid(w, count, "counters");
+    /* the SPV_GOOGLE decorations used to find the counters are gone */
+    for (size_t o = 5; o < count; o += w[o] >> 16)
+        CHECK((w[o] & 0xffff) != SpvOpDecorateId && (w[o] & 0xffff) != SpvOpDecorateString
+                && (w[o] & 0xffff) != SpvOpExtension);
+    if (reflect_blob(code, &info)) {
+        CHECK_MSG(info.binding_count == 6, "%u bindings", info.binding_count);
+        CHECK(find_binding(&info, D3D12XS_REGISTER_UAV, 1, 5) != NULL);
+        CHECK(find_binding(&info, D3D12XS_REGISTER_UAV, 0, 1) != NULL);
+        b = find_binding(&info, D3D12XS_REGISTER_UAV_COUNTER, 1, 5);
+        CHECK(b && b->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && b->array_size == 1);
+        b = find_binding(&info, D3D12XS_REGISTER_UAV_COUNTER, 0, 1);
+        CHECK(b && b->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        /* no register: the next free one of the class */
+        b = find_binding(&info, D3D12XS_REGISTER_CBV, 0, 0);
+        CHECK(b && b->block_size == 4);
+        b = NULL;
+        for (uint32_t i = 0; i < info.binding_count; i++)
+            if (info.bindings[i].register_class == D3D12XS_REGISTER_UAV && info.bindings[i].space == 0
+                    && info.bindings[i].register_index != 1)
+                b = &info.bindings[i];
+        CHECK(b != NULL);
+        d3d12xs_shader_info_cleanup(&info);
+    }
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
+static void test_wave32(void)
+{
+    static const D3D_SHADER_MACRO wave32[] = {{"__XBOX_ENABLE_WAVE32", "1"}, {NULL, NULL}};
+    static const D3D_SHADER_MACRO wave32_off[] = {{"OTHER", NULL}, {"__XBOX_ENABLE_WAVE32", "0"}, {NULL, NULL}};
+    static const char hlsl[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(32, 2, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "#if __XBOX_ENABLE_WAVE32\n"
+        "    output.Store(id.x * 4, 32);\n"
+        "#else\n"
+        "    output.Store(id.x * 4, 64);\n"
+        "#endif\n"
+        "}\n";
+    struct d3d12xs_shader_info info;
+    ID3DBlob *code;
+    size_t count;
+    LOG_MARK();
+
+    if ((code = compile_ex(hlsl, "cs_6_0", wave32, 0))) {
+        const uint32_t *w = blob_words(code, &count);
+        size_t marker = 0, first_annotation = 0;
+        check_valid(w, count, "wave32");
+        for (size_t o = 5; o < count; o += w[o] >> 16) {
+            if ((w[o] & 0xffff) == SpvOpModuleProcessed && !strcmp((const char *)&w[o + 1], "d3d12xs.wave32"))
+                marker = o;
+            if ((w[o] & 0xffff) == SpvOpDecorate && !first_annotation)
+                first_annotation = o;
+        }
+        CHECK(marker && first_annotation && marker < first_annotation);
+        if (reflect_blob(code, &info)) {
+            CHECK(info.wave_size == 32);
+            CHECK(info.local_size[0] == 32 && info.local_size[1] == 2 && info.local_size[2] == 1);
+            d3d12xs_shader_info_cleanup(&info);
+        }
+        ID3D10Blob_Release(code);
+    }
+    if ((code = compile_ex(hlsl, "cs_6_0", wave32_off, 0))) {
+        if (reflect_blob(code, &info)) {
+            CHECK(info.wave_size == 64);
+            d3d12xs_shader_info_cleanup(&info);
+        }
+        ID3D10Blob_Release(code);
+    }
+    if ((code = compile_ex(hlsl, "cs_6_0", NULL, 0))) {
+        if (reflect_blob(code, &info)) {
+            CHECK(info.wave_size == 64);
+            d3d12xs_shader_info_cleanup(&info);
+        }
+        ID3D10Blob_Release(code);
+    }
+    CHECK_NO_LOG();
+}
+
+static void test_compile_errors(void)
+{
+    static const char bad_hlsl[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { output.Store(0, undeclared_thing); }\n";
+    ID3DBlob *code = (ID3DBlob *)(uintptr_t)1, *errors = NULL;
+    LOG_MARK();
+
+    CHECK_HR(D3DCompile(bad_hlsl, strlen(bad_hlsl), "bad.hlsl", NULL, NULL, "main", "cs_5_0", 0, 0, &code, &errors),
+            E_FAIL);
+    CHECK_LOG("D3DCompile", "bad.hlsl", "undeclared_thing");
+    CHECK(code == NULL);
+    CHECK(errors != NULL);
+    if (errors) {
+        const char *text = ID3D10Blob_GetBufferPointer(errors);
+        size_t size = ID3D10Blob_GetBufferSize(errors);
+        CHECK(size > 1 && text[size - 1] == 0);
+        CHECK(strstr(text, "undeclared_thing") != NULL);
+        ID3D10Blob_Release(errors);
+    }
+    /* wrong entry point name */
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(simple_hlsl, strlen(simple_hlsl), NULL, NULL, NULL, "nope", "cs_5_0", 0, 0, &code, NULL),
+            E_FAIL);
+    CHECK_LOG("D3DCompile", "nope");
+}
+
+/* ---- includes ---- */
+
+struct test_include {
+    ID3DInclude ID3DInclude_iface;
+    unsigned opens, closes;
+    const void *last_parent;
+    const char *header_data; /* returned for "header.hlsli" */
+    bool parent_ok;
+};
+
+static const char header_text[] = "#include \"nested.hlsli\"\n#define FROM_HEADER (NESTED + 2)\n";
+static const char nested_text[] = "#define NESTED 40\n";
+
+static HRESULT STDMETHODCALLTYPE test_include_Open(ID3DInclude *iface, D3D_INCLUDE_TYPE type, LPCSTR name,
+        LPCVOID parent, LPCVOID *data, UINT *bytes)
+{
+    struct test_include *include = (struct test_include *)iface;
+    include->opens++;
+    if (!strcmp(name, "header.hlsli")) {
+        include->parent_ok &= parent == NULL && type == D3D_INCLUDE_LOCAL;
+        include->header_data = strdup(header_text);
+        *data = include->header_data;
+        *bytes = (UINT)strlen(header_text);
+        return S_OK;
+    }
+    if (!strcmp(name, "nested.hlsli")) {
+        include->parent_ok &= parent == include->header_data;
+        *data = strdup(nested_text);
+        *bytes = (UINT)strlen(nested_text);
+        return S_OK;
+    }
+    return E_FAIL;
+}
+
+static HRESULT STDMETHODCALLTYPE test_include_Close(ID3DInclude *iface, LPCVOID data)
+{
+    struct test_include *include = (struct test_include *)iface;
+    include->closes++;
+    free((void *)data);
+    return S_OK;
+}
+
+static const ID3DIncludeVtbl test_include_vtbl = {test_include_Open, test_include_Close};
+
+static bool stores_constant(ID3DBlob *code, uint32_t value)
+{
+    size_t count;
+    const uint32_t *w = blob_words(code, &count);
+    for (size_t o = 5; o < count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpConstant && (w[o] >> 16) == 4 && w[o + 3] == value)
+            return true;
+    return false;
+}
+
+static void test_includes(void)
+{
+    static const char hlsl[] =
+        "#include \"header.hlsli\"\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { output.Store(0, FROM_HEADER); }\n";
+    struct test_include include = {{&test_include_vtbl}, 0, 0, NULL, NULL, true};
+    char dir[] = "/tmp/d3d12xs_include_XXXXXX", path[256], source_name[256];
+    ID3DBlob *code = NULL, *errors = NULL;
+    FILE *f;
+    LOG_MARK();
+
+    /* a user ID3DInclude, with a nested include */
+    CHECK_HR(D3DCompile(hlsl, strlen(hlsl), "main.hlsl", NULL, &include.ID3DInclude_iface, "main", "cs_5_0", 0, 0,
+            &code, &errors), S_OK);
+    CHECK(include.opens == 2 && include.closes == 2);
+    CHECK(include.parent_ok);
+    if (code) {
+        CHECK(stores_constant(code, 42));
+        ID3D10Blob_Release(code);
+        code = NULL;
+    }
+    if (errors)
+        ID3D10Blob_Release(errors);
+    errors = NULL;
+
+    /* the standard file include: relative to the including file's folder */
+    if (!mkdtemp(dir)) {
+        CHECK_MSG(0, "mkdtemp failed");
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/sub", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    snprintf(path, sizeof(path), "%s/header.hlsli", dir);
+    if ((f = fopen(path, "w"))) {
+        fputs("#include \"sub/nested.hlsli\"\n#define FROM_HEADER (NESTED + 3)\n", f);
+        fclose(f);
+    }
+    snprintf(path, sizeof(path), "%s/sub/nested.hlsli", dir);
+    if ((f = fopen(path, "w"))) {
+        fputs("#include \"deeper.hlsli\"\n#define NESTED (DEEPER + 1)\n", f);
+        fclose(f);
+    }
+    snprintf(path, sizeof(path), "%s/sub/deeper.hlsli", dir);
+    if ((f = fopen(path, "w"))) {
+        fputs("#define DEEPER 100\n", f);
+        fclose(f);
+    }
+    snprintf(source_name, sizeof(source_name), "%s/main.hlsl", dir);
+    CHECK_HR(D3DCompile(hlsl, strlen(hlsl), source_name, NULL, D3D_COMPILE_STANDARD_FILE_INCLUDE, "main", "cs_5_0",
+            0, 0, &code, &errors), S_OK);
+    if (code) {
+        CHECK(stores_constant(code, 104));
+        ID3D10Blob_Release(code);
+        code = NULL;
+    }
+    if (errors) {
+        fprintf(stderr, "%s\n", (const char *)ID3D10Blob_GetBufferPointer(errors));
+        ID3D10Blob_Release(errors);
+        errors = NULL;
+    }
+    CHECK_NO_LOG();
+
+    /* a missing file */
+    CHECK_HR(D3DCompile(hlsl, strlen(hlsl), "/nonexistent/main.hlsl", NULL, D3D_COMPILE_STANDARD_FILE_INCLUDE,
+            "main", "cs_5_0", 0, 0, &code, &errors), E_FAIL);
+    CHECK_LOG("D3DCompile", "header.hlsli");
+    CHECK(errors && strstr(ID3D10Blob_GetBufferPointer(errors), "/nonexistent/header.hlsli"));
+    if (errors)
+        ID3D10Blob_Release(errors);
+    errors = NULL;
+
+    /* no include handler */
+    RELOG_MARK();
+    CHECK_HR(D3DCompile(hlsl, strlen(hlsl), "main.hlsl", NULL, NULL, "main", "cs_5_0", 0, 0, &code, &errors), E_FAIL);
+    CHECK_LOG("D3DCompile", "header.hlsli");
+    CHECK(errors && strstr(ID3D10Blob_GetBufferPointer(errors), "no include handler"));
+    if (errors)
+        ID3D10Blob_Release(errors);
+    errors = NULL;
+
+    /* the user handler fails */
+    RELOG_MARK();
+    {
+        static const char missing[] = "#include \"missing.hlsli\"\n[numthreads(1,1,1)] void main() {}\n";
+        CHECK_HR(D3DCompile(missing, strlen(missing), "m.hlsl", NULL, &include.ID3DInclude_iface, "main", "cs_5_0", 0,
+                0, &code, NULL), E_FAIL);
+        CHECK_LOG("D3DCompile", "missing.hlsli");
+    }
+
+    snprintf(path, sizeof(path), "%s/sub/deeper.hlsli", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/sub/nested.hlsli", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/header.hlsli", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/sub", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+/* ---- reflection robustness ---- */
+
+static void test_bad_bytecode(void)
+{
+    static const unsigned char dxbc[] = {'D', 'X', 'B', 'C', 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+            1, 0, 0, 0, 32, 0, 0, 0};
+    static const unsigned char dxil[] = {'D', 'X', 'I', 'L', 0, 0, 0, 0};
+    struct d3d12xs_shader_info info;
+    char error[256];
+    ID3DBlob *code;
+    size_t size;
+    LOG_MARK();
+
+    CHECK_HR(d3d12xs_spirv_reflect(dxbc, sizeof(dxbc), &info, error, sizeof(error)), E_INVALIDARG);
+    CHECK(strstr(error, "DXBC/DXIL bytecode is not supported") && strstr(error, "SPIR-V") && strstr(error, "D3DCompile"));
+    CHECK_HR(d3d12xs_spirv_reflect(dxil, sizeof(dxil), &info, error, sizeof(error)), E_INVALIDARG);
+    CHECK(strstr(error, "DXBC/DXIL bytecode is not supported") != NULL);
+    CHECK_HR(d3d12xs_spirv_reflect(NULL, 0, &info, error, sizeof(error)), E_INVALIDARG);
+    CHECK_HR(d3d12xs_spirv_reflect("abc", 3, &info, NULL, 0), E_INVALIDARG);
+
+    if (!(code = compile(all_resources_hlsl)))
+        return;
+    const unsigned char *bytes = ID3D10Blob_GetBufferPointer(code);
+    size = ID3D10Blob_GetBufferSize(code);
+    /* every truncation */
+    unsigned failures = 0;
+    for (size_t length = 0; length < size; length++) {
+        error[0] = 0;
+        HRESULT hr = d3d12xs_spirv_reflect(bytes, length, &info, error, sizeof(error));
+        if (FAILED(hr)) {
+            failures++;
+            CHECK_MSG(hr == E_INVALIDARG && error[0], "length %zu: 0x%08x '%s'", length, (unsigned)hr, error);
+        } else {
+            d3d12xs_shader_info_cleanup(&info);
+        }
+    }
+    CHECK_MSG(failures >= size - size / 4 / 2, "%u of %zu truncations failed", failures, size);
+
+    /* garbage: random words over a real module; reflect and remap must not crash */
+    unsigned char *copy = malloc(size + 1);
+    struct d3d12xs_shader_info real;
+    struct d3d12xs_binding_target *targets;
+    uint32_t seed = 12345;
+    if (copy && reflect_blob(code, &real)) {
+        targets = calloc(real.binding_count, sizeof(*targets));
+        for (uint32_t i = 0; i < real.binding_count; i++) {
+            targets[i].set = i;
+            targets[i].binding = i;
+            targets[i].push_constant = real.bindings[i].descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+            targets[i].push_offset = 32 * i;
+        }
+        for (unsigned round = 0; round < 3000; round++) {
+            uint32_t *words = (uint32_t *)(void *)copy, *out = NULL;
+            size_t out_count;
+            memcpy(copy, bytes, size);
+            for (unsigned k = 0; k < 1 + round % 8; k++) {
+                seed = seed * 1103515245u + 12345u;
+                size_t index = 5 + (seed >> 8) % (size / 4 - 5);
+                seed = seed * 1103515245u + 12345u;
+                words[index] = round % 3 == 0 ? seed : round % 3 == 1 ? (words[index] ^ (1u << (seed % 32)))
+                        : (seed % 64);
+            }
+            if (SUCCEEDED(d3d12xs_spirv_reflect(copy, size, &info, error, sizeof(error))))
+                d3d12xs_shader_info_cleanup(&info);
+            if (SUCCEEDED(d3d12xs_spirv_remap(copy, size, &real, targets, &out, &out_count, error, sizeof(error))))
+                free(out);
+        }
+        free(targets);
+        d3d12xs_shader_info_cleanup(&real);
+    }
+    free(copy);
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
+/* ---- remapping ---- */
+
+static void test_remap_descriptors(void)
+{
+    struct d3d12xs_shader_info info, again;
+    struct d3d12xs_binding_target targets[32];
+    uint32_t *words = NULL;
+    size_t count;
+    char error[1024];
+    ID3DBlob *code;
+    LOG_MARK();
+
+    if (!(code = compile(all_resources_hlsl)))
+        return;
+    if (!reflect_blob(code, &info)) {
+        ID3D10Blob_Release(code);
+        return;
+    }
+    /* new places that still follow the encoding, so the result can be reflected again */
+    memset(targets, 0, sizeof(targets));
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        targets[i].set = info.bindings[i].space + 7;
+        targets[i].binding = D3D12XS_ENCODE_BINDING(info.bindings[i].register_class, info.bindings[i].register_index + 100);
+    }
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+    if (words) {
+        check_valid(words, count, "remapped descriptors");
+        CHECK_HR(d3d12xs_spirv_reflect(words, count * 4, &again, error, sizeof(error)), S_OK);
+        CHECK(again.binding_count == info.binding_count);
+        for (uint32_t i = 0; i < info.binding_count && i < again.binding_count; i++) {
+            const struct d3d12xs_shader_binding *b = find_binding(&again, info.bindings[i].register_class,
+                    info.bindings[i].space + 7, info.bindings[i].register_index + 100);
+            CHECK(b && b->variable_id == info.bindings[i].variable_id
+                    && b->descriptor_type == info.bindings[i].descriptor_type
+                    && b->array_size == info.bindings[i].array_size);
+        }
+        CHECK(again.local_size[0] == 8);
+        d3d12xs_shader_info_cleanup(&again);
+        free(words);
+        words = NULL;
+    }
+    /* arbitrary places */
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        targets[i].set = i % 3;
+        targets[i].binding = i;
+    }
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+    if (words) {
+        check_valid(words, count, "remapped descriptors 2");
+        for (uint32_t i = 0; i < info.binding_count; i++) {
+            CHECK(decoration(words, count, info.bindings[i].variable_id, SpvDecorationDescriptorSet) == i % 3);
+            CHECK(decoration(words, count, info.bindings[i].variable_id, SpvDecorationBinding) == i);
+        }
+        free(words);
+        words = NULL;
+    }
+    /* info of another module */
+    info.bindings[0].variable_id = 1;
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), E_INVALIDARG);
+    CHECK(strstr(error, "does not belong") != NULL);
+    d3d12xs_shader_info_cleanup(&info);
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
+static const struct d3d12xs_shader_binding *find_cbv(const struct d3d12xs_shader_info *info, uint32_t space, uint32_t reg,
+        uint32_t *index)
+{
+    for (uint32_t i = 0; i < info->binding_count; i++)
+        if (info->bindings[i].register_class == D3D12XS_REGISTER_CBV && info->bindings[i].space == space
+                && info->bindings[i].register_index == reg) {
+            *index = i;
+            return &info->bindings[i];
+        }
+    return NULL;
+}
+
+static void test_remap_push_constants(void)
+{
+    struct d3d12xs_shader_info info;
+    struct d3d12xs_binding_target targets[8];
+    const struct d3d12xs_shader_binding *root, *other, *third;
+    uint32_t root_index = 0, other_index = 0, third_index = 0, struct_id = 0, variable = 0;
+    uint32_t *words = NULL;
+    size_t count, in_count;
+    char error[1024];
+    ID3DBlob *code;
+    LOG_MARK();
+
+    if (!(code = compile(root_constants_hlsl)))
+        return;
+    const uint32_t *in = blob_words(code, &in_count);
+    if (!reflect_blob(code, &info)) {
+        ID3D10Blob_Release(code);
+        return;
+    }
+    root = find_cbv(&info, 0, 0, &root_index);
+    other = find_cbv(&info, 0, 1, &other_index);
+    third = find_cbv(&info, 1, 2, &third_index);
+    CHECK(root && other && third);
+    if (!root || !other || !third)
+        goto done;
+    CHECK(root->block_size == 20 && other->block_size == 12 && third->block_size == 16);
+
+    for (uint32_t offset = 0; offset <= 16; offset += 16) {
+        memset(targets, 0, sizeof(targets));
+        for (uint32_t i = 0; i < info.binding_count; i++)
+            targets[i].binding = i;
+        targets[root_index].push_constant = true;
+        targets[root_index].push_offset = offset;
+        CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+        if (!words)
+            continue;
+        check_valid(words, count, offset ? "one cbuffer at 16" : "one cbuffer at 0");
+        CHECK(push_constant_variables(words, count, &struct_id, &variable) == 1);
+        CHECK(variable == root->variable_id);
+        CHECK(member_offset(words, count, struct_id, 0) == offset);
+        CHECK(member_offset(words, count, struct_id, 1) == offset + 16);
+        CHECK(!has_decoration(words, count, variable, SpvDecorationDescriptorSet));
+        CHECK(!has_decoration(words, count, variable, SpvDecorationBinding));
+        CHECK(decoration(words, count, other->variable_id, SpvDecorationBinding) == other_index);
+        /* the other cbuffers are untouched uniform buffers */
+        {
+            size_t def = find_def(words, count, other->variable_id);
+            CHECK(def && words[def + 3] == SpvStorageClassUniform);
+        }
+        /* the original module is unchanged */
+        CHECK(push_constant_variables(in, in_count, NULL, NULL) == 0);
+        free(words);
+        words = NULL;
+    }
+
+    /* two and three cbuffers merged into one block */
+    memset(targets, 0, sizeof(targets));
+    for (uint32_t i = 0; i < info.binding_count; i++)
+        targets[i].binding = i;
+    targets[root_index].push_constant = true;
+    targets[root_index].push_offset = 32;
+    targets[other_index].push_constant = true;
+    targets[other_index].push_offset = 0;
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+    if (words) {
+        check_valid(words, count, "two cbuffers merged");
+        CHECK(push_constant_variables(words, count, &struct_id, &variable) == 1);
+        /* Other's p, q then Root's v, w */
+        CHECK(member_offset(words, count, struct_id, 0) == 0);
+        CHECK(member_offset(words, count, struct_id, 1) == 8);
+        CHECK(member_offset(words, count, struct_id, 2) == 32);
+        CHECK(member_offset(words, count, struct_id, 3) == 48);
+        CHECK(find_def(words, count, root->variable_id) == 0);
+        CHECK(find_def(words, count, other->variable_id) == 0);
+        free(words);
+        words = NULL;
+    }
+    targets[third_index].push_constant = true;
+    targets[third_index].push_offset = 64;
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+    if (words) {
+        check_valid(words, count, "three cbuffers merged");
+        CHECK(push_constant_variables(words, count, &struct_id, NULL) == 1);
+        CHECK(member_offset(words, count, struct_id, 4) == 64);
+        free(words);
+        words = NULL;
+    }
+
+    /* refusals */
+    memset(targets, 0, sizeof(targets));
+    targets[root_index].push_constant = true;
+    targets[root_index].push_offset = 4; /* uint4 would straddle */
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), E_INVALIDARG);
+    CHECK_MSG(strstr(error, "misaligned") != NULL, "%s", error);
+    targets[root_index].push_offset = 2;
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), E_INVALIDARG);
+    CHECK(strstr(error, "multiple of 4") != NULL);
+    targets[root_index].push_offset = 0;
+    targets[other_index].push_constant = true;
+    targets[other_index].push_offset = 16; /* overlaps Root's 20 bytes */
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), E_INVALIDARG);
+    CHECK(strstr(error, "overlap") != NULL);
+    memset(targets, 0, sizeof(targets));
+    for (uint32_t i = 0; i < info.binding_count; i++)
+        if (info.bindings[i].descriptor_type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
+            targets[i].push_constant = true;
+    CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), E_INVALIDARG);
+    CHECK(strstr(error, "only a single cbuffer") != NULL);
+
+done:
+    d3d12xs_shader_info_cleanup(&info);
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
+/* Scalars may sit at any 4-byte push offset; structs shared with another cbuffer get cloned. */
+static void test_remap_push_constants_more(void)
+{
+    static const char scalars_hlsl[] =
+        "cbuffer Root : register(b0) { uint a; uint b; float c; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { output.Store(0, a + b + (uint)c); }\n";
+    static const char shared_hlsl[] =
+        "struct P { uint4 v; uint k; };\n"
+        "ConstantBuffer<P> first : register(b0);\n"
+        "ConstantBuffer<P> second : register(b1);\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { output.Store(0, first.v.y + first.k + second.v.z + second.k); }\n";
+    static const char *const flags_names[] = {"optimized", "unoptimized"};
+    static const UINT flags[] = {0, D3DCOMPILE_SKIP_OPTIMIZATION};
+    struct d3d12xs_binding_target targets[4];
+    struct d3d12xs_shader_info info;
+    uint32_t *words = NULL, index, struct_id;
+    size_t count;
+    char error[1024];
+    ID3DBlob *code;
+    LOG_MARK();
+
+    for (unsigned f = 0; f < 2; f++) {
+        if ((code = compile_ex(scalars_hlsl, "cs_5_0", NULL, flags[f]))) {
+            if (reflect_blob(code, &info) && find_cbv(&info, 0, 0, &index)) {
+                memset(targets, 0, sizeof(targets));
+                targets[index].push_constant = true;
+                targets[index].push_offset = 4;
+                CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+                if (words) {
+                    check_valid(words, count, flags_names[f]);
+                    CHECK(push_constant_variables(words, count, &struct_id, NULL) == 1);
+                    CHECK(member_offset(words, count, struct_id, 2) == 12);
+                    free(words);
+                    words = NULL;
+                }
+                d3d12xs_shader_info_cleanup(&info);
+            }
+            ID3D10Blob_Release(code);
+        }
+        if ((code = compile_ex(shared_hlsl, "cs_5_1", NULL, flags[f]))) {
+            uint32_t second;
+            if (reflect_blob(code, &info) && find_cbv(&info, 0, 1, &second) && find_cbv(&info, 0, 0, &index)) {
+                const uint32_t *in;
+                size_t in_count;
+                in = blob_words(code, &in_count);
+                /* one of the two at offset 16: the shared struct must not change for the other */
+                memset(targets, 0, sizeof(targets));
+                targets[index].push_constant = true;
+                targets[index].push_offset = 16;
+                targets[second].binding = 5;
+                CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+                if (words) {
+                    check_valid(words, count, "shared struct");
+                    CHECK(push_constant_variables(words, count, &struct_id, NULL) == 1);
+                    CHECK(member_offset(words, count, struct_id, 0) == 16);
+                    size_t def = find_def(words, count, info.bindings[second].variable_id);
+                    size_t pointer = def ? find_def(words, count, words[def + 1]) : 0;
+                    CHECK(pointer && member_offset(words, count, words[pointer + 3], 0) == 0);
+                    (void)in;
+                    (void)in_count;
+                    free(words);
+                    words = NULL;
+                }
+                /* both */
+                targets[second].push_constant = true;
+                targets[second].push_offset = 64;
+                CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+                if (words) {
+                    check_valid(words, count, "shared struct, both");
+                    CHECK(push_constant_variables(words, count, &struct_id, NULL) == 1);
+                    CHECK(member_offset(words, count, struct_id, 3) == 80);
+                    free(words);
+                    words = NULL;
+                }
+                d3d12xs_shader_info_cleanup(&info);
+            }
+            ID3D10Blob_Release(code);
+        }
+    }
+    CHECK_NO_LOG();
+}
+
+/* Every resource kind remapped at once with root constants, then validated. */
+static void test_remap_everything(void)
+{
+    struct d3d12xs_binding_target targets[32];
+    struct d3d12xs_shader_info info;
+    uint32_t *words = NULL;
+    size_t count;
+    char error[1024];
+    ID3DBlob *code;
+    LOG_MARK();
+
+    for (unsigned f = 0; f < 2; f++) {
+        if (!(code = compile_ex(all_resources_hlsl, "cs_5_1", NULL, f ? D3DCOMPILE_SKIP_OPTIMIZATION : 0)))
+            continue;
+        if (reflect_blob(code, &info)) {
+            uint32_t offset = 0;
+            memset(targets, 0, sizeof(targets));
+            for (uint32_t i = 0; i < info.binding_count; i++) {
+                targets[i].set = 1;
+                targets[i].binding = 100 + i;
+                if (info.bindings[i].descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER) {
+                    targets[i].push_constant = true;
+                    targets[i].push_offset = offset;
+                    offset += (info.bindings[i].block_size + 15) & ~15u;
+                }
+            }
+            CHECK_HR(remap(code, &info, targets, &words, &count, error, sizeof(error)), S_OK);
+            if (words) {
+                check_valid(words, count, f ? "everything, unoptimized" : "everything");
+                CHECK(push_constant_variables(words, count, NULL, NULL) == 1);
+                free(words);
+                words = NULL;
+            } else {
+                fprintf(stderr, "%s\n", error);
+            }
+            d3d12xs_shader_info_cleanup(&info);
+        }
+        ID3D10Blob_Release(code);
+    }
+    CHECK_NO_LOG();
+}
+
+int main(void)
+{
+    harness_init();
+    test_bad_arguments();
+    test_targets();
+    test_resources();
+    test_runtime_array();
+    test_counters_and_defaults();
+    test_wave32();
+    test_compile_errors();
+    test_includes();
+    test_bad_bytecode();
+    test_remap_descriptors();
+    test_remap_push_constants();
+    test_remap_push_constants_more();
+    test_remap_everything();
+    ID3D12Device *device = harness_create_device();
+    harness_release_device(device);
+    return harness_finish();
+}
