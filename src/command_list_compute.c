@@ -247,6 +247,17 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
                 binding->register_name, kind_name(descriptor->kind));
         return false;
     }
+    if (binding->counter) {
+        if (!descriptor->counter_buffer) {
+            d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a UAV without a counter resource",
+                    (unsigned long long)index, binding->register_name);
+            return false;
+        }
+        buffer_info->buffer = descriptor->counter_buffer;
+        buffer_info->offset = descriptor->counter_offset;
+        buffer_info->range = 4;
+        return true;
+    }
     if (descriptor->vk_type != binding->vk_type) {
         d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a %s view; the shader declares a %s",
                 (unsigned long long)index, binding->register_name,

@@ -95,14 +95,15 @@ struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12Pipeline
     return impl_from_ID3D12PipelineState(iface);
 }
 
-static const char register_letters[] = "btus";
+static const char register_letters[] = "btusu";
 
 static D3D12_DESCRIPTOR_RANGE_TYPE range_type_of(enum d3d12xs_register_class register_class)
 {
     switch (register_class) {
     case D3D12XS_REGISTER_CBV: return D3D12_DESCRIPTOR_RANGE_TYPE_CBV;
     case D3D12XS_REGISTER_SRV: return D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
-    case D3D12XS_REGISTER_UAV: return D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+    case D3D12XS_REGISTER_UAV:
+    case D3D12XS_REGISTER_UAV_COUNTER: return D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
     default: return D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER;
     }
 }
@@ -124,7 +125,9 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
     uint32_t count = binding->array_size ? binding->array_size : 1;
     uint32_t reg = binding->register_index, space = binding->space;
 
-    snprintf(out->register_name, sizeof(out->register_name), "%c%u, space%u", register_letters[binding->register_class], reg, space);
+    out->counter = binding->register_class == D3D12XS_REGISTER_UAV_COUNTER;
+    snprintf(out->register_name, sizeof(out->register_name), "%c%u%s, space%u", register_letters[binding->register_class], reg,
+            out->counter ? " counter" : "", space);
     out->array_size = count;
     out->vk_type = binding->descriptor_type;
     if (!binding->array_size)
@@ -178,6 +181,9 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
         }
         if (binding->register_class != D3D12XS_REGISTER_SAMPLER && parameter->ParameterType == root_descriptor_type_of(binding->register_class)
                 && parameter->Descriptor.ShaderRegister == reg && parameter->Descriptor.RegisterSpace == space) {
+            if (out->counter)
+                return d3d12xs_fail(E_INVALIDARG, method, "shader register %s uses the UAV's counter; root UAVs have no counters (use a descriptor table)",
+                        out->register_name);
             if (count != 1 || (binding->descriptor_type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && binding->descriptor_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER))
                 return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is a typed buffer or an array; root descriptors hold only raw, structured or constant buffers",
                         out->register_name);

@@ -304,7 +304,8 @@ struct d3d12xs_pipeline_binding {
     uint32_t table_offset;   /* descriptor index from the table start, for array element 0 */
     uint32_t array_size;
     VkDescriptorType vk_type;
-    char register_name[24];  /* "t3, space1", for messages */
+    bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
+    char register_name[32];  /* "t3, space1", for messages */
 };
 
 struct d3d12_pipeline_state {

@@ -106,6 +106,9 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
     for (UINT i = 0; i < desc->NumParameters; i++) {
         if (desc->pParameters[i].ParameterType != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
             continue;
+        /* Several values may form vectors, which HLSL packing keeps inside 16-byte rows. */
+        if (desc->pParameters[i].Constants.Num32BitValues > 1)
+            offset = (offset + 15) & ~15u;
         signature->constant_offsets[i] = offset;
         offset += desc->pParameters[i].Constants.Num32BitValues * 4;
     }

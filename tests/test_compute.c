@@ -1,0 +1,317 @@
+/* Compute end to end: HLSL through D3DCompile, a serialized root signature, a pipeline,
+ * root constants, root descriptors, descriptor tables and Dispatch, checked on the CPU. */
+#include <stdio.h>
+#include <string.h>
+
+#include <d3dcompiler.h>
+
+#include "harness.h"
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    struct harness_list list;
+};
+
+static ID3DBlob *compile(const char *source, const char *entry)
+{
+    ID3DBlob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "test.hlsl", NULL, NULL, entry, "cs_6_0", 0, 0, &code, &errors);
+    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+static ID3D12RootSignature *root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count)
+{
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    ID3DBlob *blob = NULL, *errors = NULL;
+    ID3D12RootSignature *signature = NULL;
+
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = count;
+    desc.Desc_1_1.pParameters = parameters;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors), S_OK);
+    if (!blob)
+        return NULL;
+    CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+            &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+    ID3D10Blob_Release(blob);
+    return signature;
+}
+
+static ID3D12PipelineState *pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3DBlob *code)
+{
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = signature;
+    desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
+    desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
+    CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    return state;
+}
+
+static ID3D12Resource *uav_buffer(ID3D12Device *device, UINT64 size)
+{
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_buffer_desc(size);
+    ID3D12Resource *resource = NULL;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+            NULL, &IID_ID3D12Resource, (void **)&resource), S_OK);
+    return resource;
+}
+
+static void read_back(struct env *env, ID3D12Resource *buffer, void *data, size_t size)
+{
+    ID3D12Resource *readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    void *mapped = NULL;
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, readback, 0, buffer, 0, size);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(data, mapped, size);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    harness_release_list(&list);
+    ID3D12Resource_Release(readback);
+}
+
+/* Root constants + a root UAV: out[i] = i * scale + bias over 4096 threads. */
+static void test_root_constants_and_uav(struct env *env)
+{
+    static const char source[] =
+        "cbuffer Constants : register(b0) { uint scale; uint bias; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x * scale + bias); }\n";
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    uint32_t data[4096], constants[2] = {3, 7};
+    bool ok = true;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 2;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
+    ID3DBlob *code = compile(source, "main");
+    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12Resource *output = uav_buffer(env->device, sizeof(data));
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 0, 2, constants, 0);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 4096 / 64, 1, 1);
+    harness_execute_and_wait(env->device, queue, &list);
+    read_back(env, output, data, sizeof(data));
+    for (uint32_t i = 0; i < 4096 && ok; i++)
+        ok = data[i] == i * 3 + 7;
+    CHECK_MSG(ok, "root constants + root UAV: wrong output");
+
+    harness_release_list(&list);
+    ID3D12CommandQueue_Release(queue);
+    ID3D12Resource_Release(output);
+    ID3D12PipelineState_Release(state);
+    ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
+/* A descriptor table with an SRV and a UAV range: out[i] = in[i] * 2. */
+static void test_descriptor_table(struct env *env)
+{
+    static const char source[] =
+        "StructuredBuffer<uint> input : register(t0);\n"
+        "RWStructuredBuffer<uint> output : register(u0);\n"
+        "[numthreads(32, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output[id.x] = input[id.x] * 2; }\n";
+    D3D12_DESCRIPTOR_RANGE1 ranges[2];
+    D3D12_ROOT_PARAMETER1 parameter;
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    D3D12_SHADER_RESOURCE_VIEW_DESC srv;
+    D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+    ID3D12DescriptorHeap *heap = NULL;
+    uint32_t data[1024], *mapped = NULL;
+    bool ok = true;
+
+    memset(ranges, 0, sizeof(ranges));
+    ranges[0].RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
+    ranges[0].NumDescriptors = 1;
+    ranges[1].RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+    ranges[1].NumDescriptors = 1;
+    ranges[1].OffsetInDescriptorsFromTableStart = D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND;
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameter.DescriptorTable.NumDescriptorRanges = 2;
+    parameter.DescriptorTable.pDescriptorRanges = ranges;
+    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
+    ID3DBlob *code = compile(source, "main");
+    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12Resource *input = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, sizeof(data), D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *output = uav_buffer(env->device, sizeof(data));
+    CHECK_HR(ID3D12Resource_Map(input, 0, NULL, (void **)&mapped), S_OK);
+    for (uint32_t i = 0; i < 1024; i++)
+        mapped[i] = i + 100;
+    ID3D12Resource_Unmap(input, 0, NULL);
+
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE cpu = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
+    memset(&srv, 0, sizeof(srv));
+    srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+    srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    srv.Buffer.NumElements = 1024;
+    srv.Buffer.StructureByteStride = 4;
+    cpu.ptr += increment; /* the table starts at descriptor 1 */
+    gpu.ptr += increment;
+    ID3D12Device_CreateShaderResourceView(env->device, input, &srv, cpu);
+    memset(&uav, 0, sizeof(uav));
+    uav.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    uav.Buffer.NumElements = 1024;
+    uav.Buffer.StructureByteStride = 4;
+    cpu.ptr += increment;
+    ID3D12Device_CreateUnorderedAccessView(env->device, output, NULL, &uav, cpu);
+
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, gpu);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1024 / 32, 1, 1);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    read_back(env, output, data, sizeof(data));
+    for (uint32_t i = 0; i < 1024 && ok; i++)
+        ok = data[i] == (i + 100) * 2;
+    CHECK_MSG(ok, "descriptor table: wrong output");
+
+    harness_release_list(&list);
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12Resource_Release(input);
+    ID3D12Resource_Release(output);
+    ID3D12PipelineState_Release(state);
+    ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
+/* Bad input to CreateRootSignature, CreateComputePipelineState and the recording calls. */
+static void test_errors(struct env *env)
+{
+    static const char source[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "Buffer<uint> typed : register(t3, space1);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { output.Store(0, typed[0]); }\n";
+    static const uint8_t dxbc[32] = {'D', 'X', 'B', 'C'};
+    D3D12_ROOT_PARAMETER1 parameter;
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    ID3D12RootSignature *signature, *bad = NULL;
+    ID3D12PipelineState *state = NULL;
+    uint8_t garbage[64];
+    LOG_MARK();
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    signature = root_signature(env->device, &parameter, 1);
+    CHECK_NO_LOG();
+
+    memset(garbage, 0x5a, sizeof(garbage));
+    CHECK_HR(ID3D12Device_CreateRootSignature(env->device, 0, garbage, sizeof(garbage), &IID_ID3D12RootSignature, (void **)&bad), E_INVALIDARG);
+    CHECK_LOG("pBlobWithRootSignature");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CreateRootSignature(env->device, 0, NULL, 0, &IID_ID3D12RootSignature, (void **)&bad), E_INVALIDARG);
+    CHECK_LOG("pBlobWithRootSignature", "NULL");
+    RELOG_MARK();
+    CHECK(bad == NULL);
+
+    /* t3 in space1 is not in the root signature: pipeline creation fails and says which register. */
+    ID3DBlob *code = compile(source, "main");
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = signature;
+    desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
+    desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
+    CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
+    CHECK_LOG("t3, space1", "not in the root signature");
+    RELOG_MARK();
+    desc.CS.pShaderBytecode = dxbc;
+    desc.CS.BytecodeLength = sizeof(dxbc);
+    CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
+    CHECK_LOG("DXBC", "SPIR-V");
+    RELOG_MARK();
+    desc.pRootSignature = NULL;
+    CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
+    CHECK_LOG("pRootSignature");
+    RELOG_MARK();
+    CHECK(state == NULL);
+    ID3D10Blob_Release(code);
+
+    /* Recording errors: each logs one line, marks the list invalid, and Close names it. */
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    CHECK_LOG("Dispatch", "no pipeline state");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", "Dispatch");
+    RELOG_MARK();
+
+    static const char uav_source[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)] void main() { output.Store(0, 1); }\n";
+    code = compile(uav_source, "main");
+    ID3D12PipelineState *good = pipeline(env->device, signature, code);
+    ID3D10Blob_Release(code);
+    CHECK_HR(ID3D12GraphicsCommandList2_Reset(list.list, list.allocator, good), S_OK);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    CHECK_LOG("Dispatch", "root parameter 0", "never set");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, 0x1234);
+    CHECK_NO_LOG();
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    CHECK_LOG("Dispatch", "0x1234");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 65536, 1, 1);
+    CHECK_LOG("Dispatch", "65535");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 1, 0);
+    CHECK_LOG("SetComputeRoot32BitConstant", "root parameter 0 is a UAV");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 5, 0);
+    CHECK_LOG("RootParameterIndex 5");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", "Dispatch");
+    RELOG_MARK();
+
+    /* COPY lists cannot dispatch. */
+    struct harness_list copy = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COPY);
+    ID3D12GraphicsCommandList2_Dispatch(copy.list, 1, 1, 1);
+    CHECK_LOG("Dispatch", "COPY");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(copy.list), E_INVALIDARG);
+    CHECK_LOG("Close");
+
+    harness_release_list(&copy);
+    harness_release_list(&list);
+    ID3D12PipelineState_Release(good);
+    ID3D12RootSignature_Release(signature);
+}
+
+int main(void)
+{
+    struct env env;
+    harness_init();
+    env.device = harness_create_device();
+    env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    test_root_constants_and_uav(&env);
+    test_descriptor_table(&env);
+    test_errors(&env);
+    ID3D12CommandQueue_Release(env.queue);
+    harness_release_device(env.device);
+    return harness_finish();
+}
