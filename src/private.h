@@ -147,6 +147,8 @@ HRESULT d3d12xs_instance_create(struct d3d12_device *device);
 HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device);
 void d3d12xs_instance_destroy(struct d3d12_device *device);
 
+/* Clears fresh host-visible memory, as D3D12 promises zeroed resources (unless CREATE_NOT_ZEROED). */
+void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory, int memory_type, VkDeviceSize size, D3D12_HEAP_FLAGS flags);
 int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, const D3D12_HEAP_PROPERTIES *properties);
 
 /* ---- virtual addresses (va_map.c) ---- */

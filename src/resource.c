@@ -294,6 +294,7 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
         goto fail;
     }
+    d3d12xs_zero_new_memory(device, resource->vk_memory, memory_type, requirements.size, heap_flags);
     if (heap_properties->Type == D3D12_HEAP_TYPE_UPLOAD || heap_properties->Type == D3D12_HEAP_TYPE_READBACK
             || (heap_properties->Type == D3D12_HEAP_TYPE_CUSTOM && heap_properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE)) {
         if ((vr = vkMapMemory(device->vk_device, resource->vk_memory, 0, VK_WHOLE_SIZE, 0, &resource->mapped)) != VK_SUCCESS) {
