@@ -3,7 +3,8 @@
 #   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
 #   make build     gcc RelWithDebInfo build in build/
 #   make demo      build, then run build/examples/demo
-#   make test      gcc build + ctest, then clang ASan/UBSan build + ctest;
+#   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
+#                  runs each libFuzzer target 60 s from its seed corpus);
 #                  prints "N passed, M failed" and fails if M > 0
 #   make bench     build and run every benchmark in build/bench/
 #   make fuzz      clang libFuzzer build of tests/fuzz_*.c in build-fuzz/
@@ -59,7 +60,7 @@ _build:
 _build-asan:
 	$(CMAKE) -S . -B $(ASAN_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(ASAN_BUILD_TYPE) \
 		-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-		-DD3D12XS_SANITIZE=ON -DD3D12XS_TEST_DEBUG=$(ASAN_TEST_DEBUG) $(CMAKE_ARGS)
+		-DD3D12XS_SANITIZE=ON -DD3D12XS_BUILD_FUZZERS=ON -DD3D12XS_TEST_DEBUG=$(ASAN_TEST_DEBUG) $(CMAKE_ARGS)
 	$(CMAKE) --build $(ASAN_BUILD_DIR) -j $(JOBS)
 
 # --- demo ----------------------------------------------------------------------

@@ -1,0 +1,1993 @@
+/* shader_runner: runs data-driven compute shader tests (tests/shaders/*.shader_test) through
+ * the public D3D12 API: D3DCompile -> serialized root signature -> pipeline -> buffers,
+ * views and root arguments -> Dispatch -> readback -> compare. docs/shader-tests.md describes
+ * the file format. Usage: shader_runner FILE... (exit 77 when every file is a known bug). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <d3dcompiler.h>
+
+#include "harness.h"
+
+#define SKIP_EXIT_CODE 77
+#define MAX_TOKENS 256
+#define MAX_SHADERS 8
+#define MAX_DEFINES 8
+#define MAX_PARAMS 64
+#define MAX_RANGES 32
+#define MAX_SAMPLERS 16
+#define MAX_BUFFERS 32
+#define MAX_VIEWS 256
+#define MAX_NEEDLES 4
+
+/* ---- small utilities ---- */
+
+static const char *current_file;
+static unsigned file_errors; /* syntax errors and failed checks of the current file */
+
+#define FAIL_AT(line, ...) fail_at(line, __VA_ARGS__)
+static void fail_at(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_at(int line, const char *fmt, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof(text), fmt, args);
+    va_end(args);
+    file_errors++;
+    harness_check(false, current_file, line, "%s", text);
+}
+
+static void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "shader_runner: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = xcalloc(strlen(s) + 1, 1);
+    memcpy(p, s, strlen(s) + 1);
+    return p;
+}
+
+static void copy_name(char *dst, size_t size, const char *src)
+{
+    snprintf(dst, size, "%s", src);
+}
+
+/* ---- expressions: integers (int64) and floats (double) with C promotion rules ---- */
+
+struct value {
+    bool is_float;
+    int64_t i;
+    double f;
+};
+
+struct expr {
+    const char *p;
+    int64_t index, lanes;
+    const char *error;
+};
+
+static struct value int_value(int64_t i) { struct value v = {false, i, (double)i}; return v; }
+static struct value float_value(double f) { struct value v = {true, (int64_t)f, f}; return v; }
+static double as_double(struct value v) { return v.is_float ? v.f : (double)v.i; }
+
+static void skip_space(struct expr *e)
+{
+    while (isspace((unsigned char)*e->p))
+        e->p++;
+}
+
+static bool accept(struct expr *e, const char *op)
+{
+    size_t n = strlen(op);
+    skip_space(e);
+    if (strncmp(e->p, op, n))
+        return false;
+    /* Do not take "<" out of "<<" or "<=", "&" out of "&&", and so on. */
+    if (n == 1 && e->p[1] && strchr("<>&|=", op[0]) && (e->p[1] == op[0] || (e->p[1] == '=' && op[0] != '=')))
+        return false;
+    e->p += n;
+    return true;
+}
+
+static struct value parse_ternary(struct expr *e);
+
+static bool need_int(struct expr *e, struct value a, struct value b)
+{
+    if (a.is_float || b.is_float) {
+        if (!e->error)
+            e->error = "bit operations need integers";
+        return false;
+    }
+    return true;
+}
+
+static struct value parse_primary(struct expr *e)
+{
+    char name[32];
+    size_t n = 0;
+
+    skip_space(e);
+    if (accept(e, "(")) {
+        struct value v = parse_ternary(e);
+        if (!accept(e, ")") && !e->error)
+            e->error = "missing ')'";
+        return v;
+    }
+    if (isdigit((unsigned char)*e->p) || *e->p == '.') {
+        const char *start = e->p;
+        char *end;
+        bool is_float = false;
+        if (!(start[0] == '0' && (start[1] == 'x' || start[1] == 'X')))
+            for (const char *q = start; isalnum((unsigned char)*q) || *q == '.'
+                    || ((*q == '-' || *q == '+') && (q[-1] == 'e' || q[-1] == 'E')); q++)
+                if (*q == '.' || *q == 'e' || *q == 'E')
+                    is_float = true;
+        if (is_float) {
+            double f = strtod(start, &end);
+            e->p = end;
+            if (*e->p == 'f')
+                e->p++;
+            return float_value(f);
+        }
+        unsigned long long u = strtoull(start, &end, 0);
+        e->p = end;
+        if (*e->p == 'u' || *e->p == 'U')
+            e->p++;
+        return int_value((int64_t)u);
+    }
+    while ((isalnum((unsigned char)*e->p) || *e->p == '_') && n < sizeof(name) - 1)
+        name[n++] = *e->p++;
+    name[n] = 0;
+    if (!n) {
+        if (!e->error)
+            e->error = "expected a number, a name or '('";
+        return int_value(0);
+    }
+    if (!strcmp(name, "i"))
+        return int_value(e->index);
+    if (!strcmp(name, "lanes"))
+        return int_value(e->lanes);
+    /* Functions. */
+    struct value args[3];
+    int count = 0;
+    if (!accept(e, "(")) {
+        if (!e->error)
+            e->error = "unknown name (known: i, lanes, min, max, abs, floor, sqrt, float, int, countbits)";
+        return int_value(0);
+    }
+    if (!accept(e, ")")) {
+        do {
+            if (count < 3)
+                args[count] = parse_ternary(e);
+            count++;
+        } while (accept(e, ","));
+        if (!accept(e, ")") && !e->error)
+            e->error = "missing ')' after function arguments";
+    }
+    if ((!strcmp(name, "min") || !strcmp(name, "max")) && count == 2) {
+        bool is_min = name[1] == 'i';
+        if (args[0].is_float || args[1].is_float) {
+            double a = as_double(args[0]), b = as_double(args[1]);
+            return float_value(is_min ? fmin(a, b) : fmax(a, b));
+        }
+        return int_value(is_min ? (args[0].i < args[1].i ? args[0].i : args[1].i) : (args[0].i > args[1].i ? args[0].i : args[1].i));
+    }
+    if (!strcmp(name, "abs") && count == 1)
+        return args[0].is_float ? float_value(fabs(args[0].f)) : int_value(args[0].i < 0 ? -args[0].i : args[0].i);
+    if (!strcmp(name, "floor") && count == 1)
+        return float_value(floor(as_double(args[0])));
+    if (!strcmp(name, "sqrt") && count == 1)
+        return float_value(sqrt(as_double(args[0])));
+    if (!strcmp(name, "float") && count == 1)
+        return float_value(as_double(args[0]));
+    if (!strcmp(name, "int") && count == 1)
+        return int_value(args[0].is_float ? (int64_t)args[0].f : args[0].i);
+    if (!strcmp(name, "countbits") && count == 1 && !args[0].is_float)
+        return int_value(__builtin_popcountll((unsigned long long)args[0].i));
+    if (!e->error)
+        e->error = "unknown function or wrong argument count";
+    return int_value(0);
+}
+
+static struct value parse_unary(struct expr *e)
+{
+    struct value v;
+    if (accept(e, "-")) {
+        v = parse_unary(e);
+        return v.is_float ? float_value(-v.f) : int_value(-v.i);
+    }
+    if (accept(e, "+"))
+        return parse_unary(e);
+    if (accept(e, "!")) {
+        v = parse_unary(e);
+        return int_value(v.is_float ? v.f == 0.0 : v.i == 0);
+    }
+    if (accept(e, "~")) {
+        v = parse_unary(e);
+        if (!need_int(e, v, v))
+            return v;
+        return int_value(~v.i);
+    }
+    return parse_primary(e);
+}
+
+static struct value parse_mul(struct expr *e)
+{
+    struct value a = parse_unary(e), b;
+    for (;;) {
+        char op;
+        if (accept(e, "*"))
+            op = '*';
+        else if (accept(e, "/"))
+            op = '/';
+        else if (accept(e, "%"))
+            op = '%';
+        else
+            return a;
+        b = parse_unary(e);
+        if (a.is_float || b.is_float) {
+            double x = as_double(a), y = as_double(b);
+            a = float_value(op == '*' ? x * y : op == '/' ? x / y : fmod(x, y));
+        } else if (op != '*' && !b.i) {
+            if (!e->error)
+                e->error = "integer division by zero";
+            a = int_value(0);
+        } else {
+            a = int_value(op == '*' ? a.i * b.i : op == '/' ? a.i / b.i : a.i % b.i);
+        }
+    }
+}
+
+static struct value parse_add(struct expr *e)
+{
+    struct value a = parse_mul(e), b;
+    for (;;) {
+        bool plus;
+        if (accept(e, "+"))
+            plus = true;
+        else if (accept(e, "-"))
+            plus = false;
+        else
+            return a;
+        b = parse_mul(e);
+        if (a.is_float || b.is_float)
+            a = float_value(plus ? as_double(a) + as_double(b) : as_double(a) - as_double(b));
+        else
+            a = int_value(plus ? a.i + b.i : a.i - b.i);
+    }
+}
+
+static struct value parse_shift(struct expr *e)
+{
+    struct value a = parse_add(e), b;
+    for (;;) {
+        bool left;
+        if (accept(e, "<<"))
+            left = true;
+        else if (accept(e, ">>"))
+            left = false;
+        else
+            return a;
+        b = parse_add(e);
+        if (!need_int(e, a, b))
+            return a;
+        a = int_value(left ? (int64_t)((uint64_t)a.i << (b.i & 63)) : a.i >> (b.i & 63));
+    }
+}
+
+static int compare(struct value a, struct value b)
+{
+    if (a.is_float || b.is_float) {
+        double x = as_double(a), y = as_double(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+}
+
+static struct value parse_relational(struct expr *e)
+{
+    struct value a = parse_shift(e), b;
+    for (;;) {
+        int c;
+        if (accept(e, "<=")) {
+            b = parse_shift(e), c = compare(a, b), a = int_value(c <= 0);
+        } else if (accept(e, ">=")) {
+            b = parse_shift(e), c = compare(a, b), a = int_value(c >= 0);
+        } else if (accept(e, "<")) {
+            b = parse_shift(e), c = compare(a, b), a = int_value(c < 0);
+        } else if (accept(e, ">")) {
+            b = parse_shift(e), c = compare(a, b), a = int_value(c > 0);
+        } else {
+            return a;
+        }
+    }
+}
+
+static struct value parse_equality(struct expr *e)
+{
+    struct value a = parse_relational(e), b;
+    for (;;) {
+        if (accept(e, "=="))
+            b = parse_relational(e), a = int_value(compare(a, b) == 0);
+        else if (accept(e, "!="))
+            b = parse_relational(e), a = int_value(compare(a, b) != 0);
+        else
+            return a;
+    }
+}
+
+static struct value parse_bits(struct expr *e, int level)
+{
+    static const char *const ops[] = {"|", "^", "&"};
+    struct value a = level == 2 ? parse_equality(e) : parse_bits(e, level + 1), b;
+    while (accept(e, ops[level])) {
+        b = level == 2 ? parse_equality(e) : parse_bits(e, level + 1);
+        if (!need_int(e, a, b))
+            return a;
+        a = int_value(level == 0 ? a.i | b.i : level == 1 ? a.i ^ b.i : a.i & b.i);
+    }
+    return a;
+}
+
+static bool truth(struct value v) { return v.is_float ? v.f != 0.0 : v.i != 0; }
+
+static struct value parse_logical_and(struct expr *e)
+{
+    struct value a = parse_bits(e, 0);
+    while (accept(e, "&&")) {
+        struct value b = parse_bits(e, 0);
+        a = int_value(truth(a) && truth(b));
+    }
+    return a;
+}
+
+static struct value parse_logical_or(struct expr *e)
+{
+    struct value a = parse_logical_and(e);
+    while (accept(e, "||")) {
+        struct value b = parse_logical_and(e);
+        a = int_value(truth(a) || truth(b));
+    }
+    return a;
+}
+
+static struct value parse_ternary(struct expr *e)
+{
+    struct value c = parse_logical_or(e), a, b;
+    if (!accept(e, "?"))
+        return c;
+    a = parse_ternary(e);
+    if (!accept(e, ":") && !e->error)
+        e->error = "missing ':' in '?:'";
+    b = parse_ternary(e);
+    return truth(c) ? a : b;
+}
+
+/* Evaluates text for element index; false with *error set on a syntax error. */
+static bool evaluate(const char *text, int64_t index, int64_t lanes, struct value *out, const char **error)
+{
+    struct expr e = {text, index, lanes, NULL};
+    *out = parse_ternary(&e);
+    skip_space(&e);
+    if (!e.error && *e.p)
+        e.error = "unexpected text after the expression";
+    *error = e.error;
+    return !e.error;
+}
+
+/* ---- the parsed test ---- */
+
+enum value_type { TYPE_UINT, TYPE_INT, TYPE_FLOAT };
+
+struct shader_def {
+    char name[64], entry[64], profile[16];
+    char *source;
+    size_t source_length, source_capacity;
+    D3D_SHADER_MACRO defines[MAX_DEFINES + 1];
+    char *define_text[MAX_DEFINES];
+    unsigned define_count;
+    int line;
+    ID3DBlob *code;
+    ID3D12PipelineState *pipeline;
+};
+
+struct buffer_def {
+    char name[64];
+    uint8_t *data;
+    size_t size, capacity, cursor, declared_size;
+    bool upload, uav_use, read_use, expected;
+    int line;
+    ID3D12Resource *resource, *staging, *readback;
+};
+
+enum view_kind { VIEW_SRV, VIEW_UAV, VIEW_CBV };
+enum view_form { FORM_RAW, FORM_STRUCTURED, FORM_TYPED };
+
+struct view_def {
+    unsigned index;
+    enum view_kind kind;
+    enum view_form form;
+    int buffer;
+    UINT stride, count;
+    UINT64 first;
+    DXGI_FORMAT format;
+    UINT64 offset; /* CBV */
+    UINT size;     /* CBV */
+    bool has_count, has_size;
+    int line;
+};
+
+enum step_type { STEP_PIPELINE, STEP_CONSTANTS, STEP_CONSTANT, STEP_CBV, STEP_SRV, STEP_UAV, STEP_TABLE, STEP_DISPATCH, STEP_BARRIER };
+
+struct step {
+    enum step_type type;
+    unsigned param;
+    int shader; /* STEP_PIPELINE: -1 = none */
+    int buffer;
+    UINT64 offset;
+    uint32_t *values;
+    unsigned value_count, value_offset;
+    UINT groups[3];
+    int line;
+};
+
+enum expect_kind { EXPECT_LIST, EXPECT_EACH };
+
+struct expect_item {
+    int buffer;
+    enum expect_kind kind;
+    enum value_type type;
+    size_t offset, stride;
+    double tolerance;
+    char **values; /* EXPECT_LIST: the literal tokens */
+    size_t count;
+    char *formula;
+    int line;
+};
+
+enum fail_stage { FAIL_NONE, FAIL_ROOT_SIGNATURE, FAIL_PIPELINE, FAIL_CLOSE };
+
+struct test {
+    char known_bug[512];
+    bool has_known_bug;
+
+    struct shader_def shaders[MAX_SHADERS];
+    unsigned shader_count;
+
+    bool rs_version_1_0;
+    D3D12_ROOT_PARAMETER1 params[MAX_PARAMS];
+    D3D12_DESCRIPTOR_RANGE1 ranges[MAX_PARAMS][MAX_RANGES];
+    D3D12_STATIC_SAMPLER_DESC samplers[MAX_SAMPLERS];
+    unsigned param_count, sampler_count;
+    int current_table; /* parameter index of the table being filled, -1 if none */
+
+    struct buffer_def buffers[MAX_BUFFERS];
+    unsigned buffer_count;
+
+    struct view_def views[MAX_VIEWS];
+    unsigned view_count, heap_size;
+    bool has_views;
+
+    struct step *steps;
+    unsigned step_count, step_capacity;
+    bool has_run;
+    D3D12_COMMAND_LIST_TYPE queue_type;
+
+    struct expect_item *expects;
+    unsigned expect_count, expect_capacity;
+
+    enum fail_stage fail;
+    HRESULT fail_hr;
+    bool fail_has_hr;
+    char fail_needles[MAX_NEEDLES][256];
+    unsigned fail_needle_count;
+    int fail_line;
+};
+
+enum section { SECTION_NONE, SECTION_SHADER, SECTION_ROOT_SIGNATURE, SECTION_BUFFER, SECTION_VIEWS, SECTION_RUN, SECTION_EXPECT, SECTION_FAIL };
+
+/* ---- tokens ---- */
+
+/* Splits line into whitespace-separated tokens; "quoted strings" are one token. A '#'
+ * outside quotes starts a comment. The line is modified in place. */
+static unsigned tokenize(char *line, char **tokens, unsigned max)
+{
+    unsigned count = 0;
+    char *p = line;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            break;
+        if (count == max)
+            break;
+        if (*p == '"') {
+            tokens[count++] = ++p;
+            while (*p && *p != '"')
+                p++;
+        } else {
+            tokens[count++] = p;
+            while (*p && !isspace((unsigned char)*p))
+                p++;
+        }
+        if (!*p)
+            break;
+        *p++ = 0;
+    }
+    return count;
+}
+
+static bool parse_u64(const char *text, uint64_t *out)
+{
+    char *end;
+    if (!text || !*text || *text == '-')
+        return false;
+    errno = 0;
+    *out = strtoull(text, &end, 0);
+    return !*end && !errno;
+}
+
+static bool parse_uint(const char *text, UINT *out)
+{
+    uint64_t v;
+    if (!parse_u64(text, &v) || v > UINT32_MAX)
+        return false;
+    *out = (UINT)v;
+    return true;
+}
+
+/* "key=value": returns value if token starts with key=, else NULL. */
+static const char *option(const char *token, const char *key)
+{
+    size_t n = strlen(key);
+    return !strncmp(token, key, n) && token[n] == '=' ? token + n + 1 : NULL;
+}
+
+static bool parse_type(const char *text, enum value_type *type)
+{
+    if (!strcmp(text, "uint"))
+        *type = TYPE_UINT;
+    else if (!strcmp(text, "int"))
+        *type = TYPE_INT;
+    else if (!strcmp(text, "float"))
+        *type = TYPE_FLOAT;
+    else
+        return false;
+    return true;
+}
+
+/* A 32-bit literal: "1.5" / "1e3" / "2.0f" are floats, others integers (0x.. and negative allowed). */
+static bool parse_bits32(const char *text, enum value_type type, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    if (type == TYPE_FLOAT) {
+        float f = strtof(text, &end);
+        if (*end == 'f')
+            end++;
+        memcpy(out, &f, 4);
+    } else if (*text == '-') {
+        long long v = strtoll(text, &end, 0);
+        if (v < INT32_MIN)
+            return false;
+        *out = (uint32_t)(int32_t)v;
+    } else {
+        unsigned long long v = strtoull(text, &end, 0);
+        if (v > UINT32_MAX)
+            return false;
+        *out = (uint32_t)v;
+    }
+    return end != text && !*end && !errno;
+}
+
+static bool looks_float(const char *text)
+{
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        return false;
+    return strpbrk(text, ".eEn") != NULL || (strlen(text) > 1 && text[strlen(text) - 1] == 'f');
+}
+
+static int find_buffer(struct test *t, const char *name)
+{
+    for (unsigned i = 0; i < t->buffer_count; i++)
+        if (!strcmp(t->buffers[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int find_shader(struct test *t, const char *name)
+{
+    for (unsigned i = 0; i < t->shader_count; i++)
+        if (!strcmp(t->shaders[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* "name" or "name+offset" */
+static bool parse_buffer_ref(struct test *t, const char *text, int *buffer, UINT64 *offset, int line)
+{
+    char name[64];
+    const char *plus = strchr(text, '+');
+    size_t n = plus ? (size_t)(plus - text) : strlen(text);
+    if (n >= sizeof(name)) {
+        FAIL_AT(line, "buffer name '%s' is too long", text);
+        return false;
+    }
+    memcpy(name, text, n);
+    name[n] = 0;
+    *offset = 0;
+    if ((*buffer = find_buffer(t, name)) < 0) {
+        FAIL_AT(line, "no buffer named '%s' (declare it with [buffer %s] before use)", name, name);
+        return false;
+    }
+    if (plus && !parse_u64(plus + 1, offset)) {
+        FAIL_AT(line, "bad byte offset in '%s'", text);
+        return false;
+    }
+    return true;
+}
+
+/* "b3" -> class 'b', register 3 */
+static bool parse_register(const char *text, char expected_class, UINT *reg, int line)
+{
+    if (text[0] != expected_class || !parse_uint(text + 1, reg)) {
+        FAIL_AT(line, "expected a register %cN, got '%s'", expected_class, text);
+        return false;
+    }
+    return true;
+}
+
+static const struct {
+    const char *name;
+    DXGI_FORMAT format;
+} format_names[] = {
+    {"R32_UINT", DXGI_FORMAT_R32_UINT},
+    {"R32_SINT", DXGI_FORMAT_R32_SINT},
+    {"R32_FLOAT", DXGI_FORMAT_R32_FLOAT},
+    {"R32G32_UINT", DXGI_FORMAT_R32G32_UINT},
+    {"R32G32_FLOAT", DXGI_FORMAT_R32G32_FLOAT},
+    {"R32G32B32A32_UINT", DXGI_FORMAT_R32G32B32A32_UINT},
+    {"R32G32B32A32_SINT", DXGI_FORMAT_R32G32B32A32_SINT},
+    {"R32G32B32A32_FLOAT", DXGI_FORMAT_R32G32B32A32_FLOAT},
+    {"R16G16B16A16_FLOAT", DXGI_FORMAT_R16G16B16A16_FLOAT},
+    {"R16_UINT", DXGI_FORMAT_R16_UINT},
+    {"R16_FLOAT", DXGI_FORMAT_R16_FLOAT},
+    {"R8G8B8A8_UNORM", DXGI_FORMAT_R8G8B8A8_UNORM},
+    {"R8G8B8A8_UINT", DXGI_FORMAT_R8G8B8A8_UINT},
+};
+
+static UINT format_size(DXGI_FORMAT format)
+{
+    switch (format) {
+    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32A32_FLOAT: return 16;
+    case DXGI_FORMAT_R32G32_UINT: case DXGI_FORMAT_R32G32_FLOAT: case DXGI_FORMAT_R16G16B16A16_FLOAT: return 8;
+    case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R16_FLOAT: return 2;
+    default: return 4;
+    }
+}
+
+static bool parse_hresult(const char *text, HRESULT *hr)
+{
+    static const struct { const char *name; HRESULT hr; } names[] = {
+        {"S_OK", S_OK}, {"E_FAIL", E_FAIL}, {"E_INVALIDARG", E_INVALIDARG}, {"E_NOTIMPL", E_NOTIMPL},
+        {"E_POINTER", E_POINTER}, {"E_OUTOFMEMORY", E_OUTOFMEMORY},
+    };
+    uint64_t v;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!strcmp(text, names[i].name)) {
+            *hr = names[i].hr;
+            return true;
+        }
+    }
+    if (parse_u64(text, &v) && v <= UINT32_MAX) {
+        *hr = (HRESULT)(uint32_t)v;
+        return true;
+    }
+    return false;
+}
+
+/* ---- section parsers ---- */
+
+static void shader_append(struct shader_def *s, const char *line)
+{
+    size_t n = strlen(line);
+    if (s->source_length + n + 2 > s->source_capacity) {
+        size_t capacity = (s->source_capacity + n + 2) * 2;
+        char *source = xcalloc(capacity, 1);
+        if (s->source)
+            memcpy(source, s->source, s->source_length);
+        free(s->source);
+        s->source = source;
+        s->source_capacity = capacity;
+    }
+    memcpy(s->source + s->source_length, line, n);
+    s->source_length += n;
+    s->source[s->source_length++] = '\n';
+    s->source[s->source_length] = 0;
+}
+
+static void parse_shader_header(struct test *t, char **tokens, unsigned count, int line)
+{
+    struct shader_def *s;
+    if (t->shader_count == MAX_SHADERS) {
+        FAIL_AT(line, "at most %d shaders", MAX_SHADERS);
+        return;
+    }
+    s = &t->shaders[t->shader_count++];
+    snprintf(s->name, sizeof(s->name), "shader%u", t->shader_count - 1);
+    copy_name(s->entry, sizeof(s->entry), "main");
+    copy_name(s->profile, sizeof(s->profile), "cs_6_0");
+    s->line = line;
+    /* Blank lines so the compiler's line numbers are the file's. */
+    for (int i = 0; i < line; i++)
+        shader_append(s, "");
+    for (unsigned i = 0; i < count; i++) {
+        const char *v;
+        if ((v = option(tokens[i], "entry"))) {
+            copy_name(s->entry, sizeof(s->entry), v);
+        } else if ((v = option(tokens[i], "profile"))) {
+            copy_name(s->profile, sizeof(s->profile), v);
+        } else if ((v = option(tokens[i], "define"))) {
+            char *text, *eq;
+            if (s->define_count == MAX_DEFINES) {
+                FAIL_AT(line, "at most %d defines", MAX_DEFINES);
+                continue;
+            }
+            text = s->define_text[s->define_count] = xstrdup(v);
+            s->defines[s->define_count].Name = text;
+            if ((eq = strchr(text, '='))) {
+                *eq = 0;
+                s->defines[s->define_count].Definition = eq + 1;
+            } else {
+                s->defines[s->define_count].Definition = "1";
+            }
+            s->define_count++;
+        } else if (!strchr(tokens[i], '=')) {
+            copy_name(s->name, sizeof(s->name), tokens[i]);
+        } else {
+            FAIL_AT(line, "unknown shader option '%s' (entry=, profile=, define=NAME[=VALUE])", tokens[i]);
+        }
+    }
+}
+
+static void parse_space_option(char **tokens, unsigned count, UINT *space, int line)
+{
+    for (unsigned i = 0; i < count; i++) {
+        const char *v = option(tokens[i], "space");
+        if (v && !parse_uint(v, space))
+            FAIL_AT(line, "bad space '%s'", v);
+    }
+}
+
+static void parse_root_signature_line(struct test *t, char **tokens, unsigned count, int line)
+{
+    D3D12_ROOT_PARAMETER1 *p;
+    const char *kind = tokens[0];
+
+    if (!strcmp(kind, "range")) {
+        D3D12_DESCRIPTOR_RANGE1 *r;
+        D3D12_ROOT_DESCRIPTOR_TABLE1 *table;
+        static const char classes[] = "tubs"; /* SRV, UAV, CBV, SAMPLER: the range type order */
+        static const char *const names[] = {"srv", "uav", "cbv", "sampler"};
+        int type = -1;
+        if (t->current_table < 0) {
+            FAIL_AT(line, "'range' outside a table (start one with 'table')");
+            return;
+        }
+        table = &t->params[t->current_table].DescriptorTable;
+        if (table->NumDescriptorRanges == MAX_RANGES || count < 3) {
+            FAIL_AT(line, "range: expected 'range srv|uav|cbv|sampler REGISTER [count=N|unbounded] [offset=N|append] [space=N]'");
+            return;
+        }
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(tokens[1], names[i]))
+                type = i;
+        if (type < 0) {
+            FAIL_AT(line, "unknown range type '%s'", tokens[1]);
+            return;
+        }
+        r = &t->ranges[t->current_table][table->NumDescriptorRanges++];
+        memset(r, 0, sizeof(*r));
+        r->RangeType = (D3D12_DESCRIPTOR_RANGE_TYPE)type;
+        r->NumDescriptors = 1;
+        r->OffsetInDescriptorsFromTableStart = D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND;
+        parse_register(tokens[2], classes[type], &r->BaseShaderRegister, line);
+        for (unsigned i = 3; i < count; i++) {
+            const char *v;
+            if ((v = option(tokens[i], "count"))) {
+                if (!strcmp(v, "unbounded"))
+                    r->NumDescriptors = UINT32_MAX;
+                else if (!parse_uint(v, &r->NumDescriptors))
+                    FAIL_AT(line, "bad count '%s'", v);
+            } else if ((v = option(tokens[i], "offset"))) {
+                if (!strcmp(v, "append"))
+                    r->OffsetInDescriptorsFromTableStart = D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND;
+                else if (!parse_uint(v, &r->OffsetInDescriptorsFromTableStart))
+                    FAIL_AT(line, "bad offset '%s'", v);
+            } else if (!option(tokens[i], "space")) {
+                FAIL_AT(line, "unknown range option '%s'", tokens[i]);
+            }
+        }
+        parse_space_option(tokens + 3, count - 3, &r->RegisterSpace, line);
+        return;
+    }
+    if (!strcmp(kind, "sampler")) {
+        D3D12_STATIC_SAMPLER_DESC *s;
+        if (t->sampler_count == MAX_SAMPLERS || count < 2) {
+            FAIL_AT(line, "sampler: expected 'sampler sN [space=N]'");
+            return;
+        }
+        s = &t->samplers[t->sampler_count++];
+        memset(s, 0, sizeof(*s));
+        s->Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+        s->AddressU = s->AddressV = s->AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+        s->ComparisonFunc = D3D12_COMPARISON_FUNC_NEVER;
+        s->MaxLOD = 1000.0f;
+        parse_register(tokens[1], 's', &s->ShaderRegister, line);
+        parse_space_option(tokens + 2, count - 2, &s->RegisterSpace, line);
+        return;
+    }
+
+    if (t->param_count == MAX_PARAMS) {
+        FAIL_AT(line, "at most %d root parameters", MAX_PARAMS);
+        return;
+    }
+    p = &t->params[t->param_count];
+    memset(p, 0, sizeof(*p));
+    p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    t->current_table = -1;
+    if (!strcmp(kind, "table")) {
+        p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+        p->DescriptorTable.pDescriptorRanges = t->ranges[t->param_count];
+        t->current_table = (int)t->param_count;
+    } else if (!strcmp(kind, "constants")) {
+        p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+        if (count < 2 || !parse_register(tokens[1], 'b', &p->Constants.ShaderRegister, line))
+            return;
+        for (unsigned i = 2; i < count; i++) {
+            const char *v = option(tokens[i], "count");
+            if (v && !parse_uint(v, &p->Constants.Num32BitValues))
+                FAIL_AT(line, "bad count '%s'", v);
+        }
+        parse_space_option(tokens + 2, count - 2, &p->Constants.RegisterSpace, line);
+    } else if (!strcmp(kind, "cbv") || !strcmp(kind, "srv") || !strcmp(kind, "uav")) {
+        char cls = kind[0] == 'c' ? 'b' : kind[0] == 's' ? 't' : 'u';
+        p->ParameterType = cls == 'b' ? D3D12_ROOT_PARAMETER_TYPE_CBV : cls == 't' ? D3D12_ROOT_PARAMETER_TYPE_SRV : D3D12_ROOT_PARAMETER_TYPE_UAV;
+        if (count < 2 || !parse_register(tokens[1], cls, &p->Descriptor.ShaderRegister, line))
+            return;
+        parse_space_option(tokens + 2, count - 2, &p->Descriptor.RegisterSpace, line);
+    } else {
+        FAIL_AT(line, "unknown root signature entry '%s' (constants, cbv, srv, uav, table, range, sampler)", kind);
+        return;
+    }
+    t->param_count++;
+}
+
+static void buffer_write(struct buffer_def *b, const void *data, size_t size)
+{
+    if (b->cursor + size > b->capacity) {
+        size_t capacity = (b->cursor + size) * 2;
+        uint8_t *p = xcalloc(capacity, 1);
+        if (b->data)
+            memcpy(p, b->data, b->size);
+        free(b->data);
+        b->data = p;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->cursor, data, size);
+    b->cursor += size;
+    if (b->cursor > b->size)
+        b->size = b->cursor;
+}
+
+static uint32_t value_bits(struct value v, enum value_type type)
+{
+    uint32_t bits;
+    if (type == TYPE_FLOAT) {
+        float f = (float)as_double(v);
+        memcpy(&bits, &f, 4);
+        return bits;
+    }
+    return (uint32_t)(v.is_float ? (int64_t)v.f : v.i);
+}
+
+/* "fill TYPE COUNT [stride=S]: EXPR" / "each TYPE COUNT [stride=S] [tol=X]: EXPR": the tokens before ':'. */
+static bool parse_formula_head(char **tokens, unsigned count, enum value_type *type, size_t *n, size_t *stride, double *tolerance, int line)
+{
+    uint64_t v;
+    *stride = 4;
+    *tolerance = 0.0;
+    if (count < 3 || !parse_type(tokens[1], type) || !parse_u64(tokens[2], &v)) {
+        FAIL_AT(line, "expected '%s uint|int|float COUNT [stride=BYTES] [tol=X]: EXPRESSION'", tokens[0]);
+        return false;
+    }
+    *n = v;
+    for (unsigned i = 3; i < count; i++) {
+        const char *o;
+        if ((o = option(tokens[i], "stride")) && parse_u64(o, &v) && v >= 4)
+            *stride = v;
+        else if ((o = option(tokens[i], "tol")))
+            *tolerance = strtod(o, NULL);
+        else {
+            FAIL_AT(line, "bad option '%s'", tokens[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void parse_buffer_line(struct buffer_def *b, char *text, int line)
+{
+    char *tokens[MAX_TOKENS], *colon = strchr(text, ':');
+    unsigned count;
+    enum value_type type;
+
+    if (colon)
+        *colon = 0;
+    count = tokenize(text, tokens, MAX_TOKENS);
+    if (!count)
+        return;
+    if (!strcmp(tokens[0], "at")) {
+        uint64_t offset;
+        if (count != 2 || !parse_u64(tokens[1], &offset)) {
+            FAIL_AT(line, "expected 'at BYTE_OFFSET'");
+            return;
+        }
+        b->cursor = offset;
+        if (b->cursor > b->size) {
+            uint8_t zero = 0;
+            b->cursor--;
+            buffer_write(b, &zero, 1);
+        }
+        return;
+    }
+    if (!strcmp(tokens[0], "fill")) {
+        size_t n, stride;
+        double tolerance;
+        if (!colon) {
+            FAIL_AT(line, "fill needs ': EXPRESSION'");
+            return;
+        }
+        if (!parse_formula_head(tokens, count, &type, &n, &stride, &tolerance, line))
+            return;
+        size_t start = b->cursor;
+        for (size_t i = 0; i < n; i++) {
+            struct value v;
+            const char *error;
+            uint32_t bits;
+            if (!evaluate(colon + 1, (int64_t)i, 0, &v, &error)) {
+                FAIL_AT(line, "expression '%s': %s", colon + 1, error);
+                return;
+            }
+            bits = value_bits(v, type);
+            b->cursor = start + i * stride;
+            buffer_write(b, &bits, 4);
+        }
+        return;
+    }
+    if (parse_type(tokens[0], &type)) {
+        for (unsigned i = 1; i < count; i++) {
+            uint32_t bits;
+            if (!parse_bits32(tokens[i], type, &bits)) {
+                FAIL_AT(line, "bad %s value '%s'", tokens[0], tokens[i]);
+                return;
+            }
+            buffer_write(b, &bits, 4);
+        }
+        return;
+    }
+    FAIL_AT(line, "unknown buffer line '%s' (uint/int/float VALUES, fill TYPE COUNT: EXPR, at OFFSET)", tokens[0]);
+}
+
+static void parse_view_line(struct test *t, char **tokens, unsigned count, int line)
+{
+    struct view_def *v;
+    unsigned i;
+
+    if (t->view_count == MAX_VIEWS) {
+        FAIL_AT(line, "at most %d views", MAX_VIEWS);
+        return;
+    }
+    v = &t->views[t->view_count];
+    memset(v, 0, sizeof(*v));
+    v->line = line;
+    if (count < 3 || !parse_uint(tokens[0], &v->index)) {
+        FAIL_AT(line, "expected 'INDEX srv|uav raw|structured|typed BUFFER [options]' or 'INDEX cbv BUFFER [offset=N] [size=N]'");
+        return;
+    }
+    if (!strcmp(tokens[1], "cbv")) {
+        v->kind = VIEW_CBV;
+        if (!parse_buffer_ref(t, tokens[2], &v->buffer, &v->offset, line))
+            return;
+        i = 3;
+    } else {
+        if (!strcmp(tokens[1], "srv"))
+            v->kind = VIEW_SRV;
+        else if (!strcmp(tokens[1], "uav"))
+            v->kind = VIEW_UAV;
+        else {
+            FAIL_AT(line, "unknown view kind '%s' (srv, uav, cbv)", tokens[1]);
+            return;
+        }
+        if (count < 4) {
+            FAIL_AT(line, "expected 'INDEX %s raw|structured|typed BUFFER [options]'", tokens[1]);
+            return;
+        }
+        if (!strcmp(tokens[2], "raw"))
+            v->form = FORM_RAW;
+        else if (!strcmp(tokens[2], "structured"))
+            v->form = FORM_STRUCTURED;
+        else if (!strcmp(tokens[2], "typed"))
+            v->form = FORM_TYPED;
+        else {
+            FAIL_AT(line, "unknown view form '%s' (raw, structured, typed)", tokens[2]);
+            return;
+        }
+        UINT64 unused;
+        if (!parse_buffer_ref(t, tokens[3], &v->buffer, &unused, line))
+            return;
+        i = 4;
+    }
+    for (; i < count; i++) {
+        const char *o;
+        uint64_t u;
+        if ((o = option(tokens[i], "stride")) && parse_uint(o, &v->stride)) {
+        } else if ((o = option(tokens[i], "first")) && parse_u64(o, &u)) {
+            v->first = u;
+        } else if ((o = option(tokens[i], "count")) && parse_uint(o, &v->count)) {
+            v->has_count = true;
+        } else if ((o = option(tokens[i], "offset")) && parse_u64(o, &u)) {
+            v->offset = u;
+        } else if ((o = option(tokens[i], "size")) && parse_uint(o, &v->size)) {
+            v->has_size = true;
+        } else if ((o = option(tokens[i], "format"))) {
+            bool found = false;
+            for (size_t f = 0; f < sizeof(format_names) / sizeof(format_names[0]); f++) {
+                if (!strcasecmp(o, format_names[f].name)) {
+                    v->format = format_names[f].format;
+                    found = true;
+                }
+            }
+            if (!found)
+                FAIL_AT(line, "unknown format '%s'", o);
+        } else {
+            FAIL_AT(line, "bad view option '%s'", tokens[i]);
+        }
+    }
+    if (v->form == FORM_STRUCTURED && !v->stride)
+        FAIL_AT(line, "structured views need stride=BYTES");
+    if (v->form == FORM_TYPED && v->format == DXGI_FORMAT_UNKNOWN)
+        FAIL_AT(line, "typed views need format=NAME");
+    if (v->index >= t->heap_size)
+        t->heap_size = v->index + 1;
+    if (v->kind == VIEW_UAV)
+        t->buffers[v->buffer].uav_use = true;
+    else
+        t->buffers[v->buffer].read_use = true;
+    t->view_count++;
+}
+
+static struct step *new_step(struct test *t, enum step_type type, int line)
+{
+    struct step *s;
+    if (t->step_count == t->step_capacity) {
+        unsigned capacity = t->step_capacity ? t->step_capacity * 2 : 16;
+        struct step *steps = xcalloc(capacity, sizeof(*steps));
+        if (t->steps)
+            memcpy(steps, t->steps, t->step_count * sizeof(*steps));
+        free(t->steps);
+        t->steps = steps;
+        t->step_capacity = capacity;
+    }
+    s = &t->steps[t->step_count++];
+    memset(s, 0, sizeof(*s));
+    s->type = type;
+    s->line = line;
+    return s;
+}
+
+static void parse_run_line(struct test *t, char **tokens, unsigned count, int line)
+{
+    const char *cmd = tokens[0];
+    struct step *s;
+
+    if (!strcmp(cmd, "pipeline")) {
+        if (count != 2) {
+            FAIL_AT(line, "expected 'pipeline SHADER_NAME|none'");
+            return;
+        }
+        s = new_step(t, STEP_PIPELINE, line);
+        s->shader = -1;
+        if (strcmp(tokens[1], "none") && (s->shader = find_shader(t, tokens[1])) < 0)
+            FAIL_AT(line, "no shader named '%s'", tokens[1]);
+    } else if (!strcmp(cmd, "constants") || !strcmp(cmd, "constant")) {
+        bool single = !strcmp(cmd, "constant");
+        unsigned first = 2;
+        s = new_step(t, single ? STEP_CONSTANT : STEP_CONSTANTS, line);
+        if (count < 3 || !parse_uint(tokens[1], &s->param)) {
+            FAIL_AT(line, "expected '%s PARAM [offset=N] VALUES...'", cmd);
+            return;
+        }
+        const char *o = option(tokens[2], "offset");
+        if (o) {
+            if (!parse_uint(o, &s->value_offset))
+                FAIL_AT(line, "bad offset '%s'", o);
+            first = 3;
+        }
+        s->values = xcalloc(count, sizeof(*s->values));
+        for (unsigned i = first; i < count; i++) {
+            if (!parse_bits32(tokens[i], looks_float(tokens[i]) ? TYPE_FLOAT : TYPE_UINT, &s->values[s->value_count++]))
+                FAIL_AT(line, "bad constant '%s'", tokens[i]);
+        }
+        if (single && s->value_count != 1)
+            FAIL_AT(line, "'constant' sets one value (use 'constants' for several)");
+    } else if (!strcmp(cmd, "cbv") || !strcmp(cmd, "srv") || !strcmp(cmd, "uav")) {
+        s = new_step(t, cmd[0] == 'c' ? STEP_CBV : cmd[0] == 's' ? STEP_SRV : STEP_UAV, line);
+        if (count != 3 || !parse_uint(tokens[1], &s->param)) {
+            FAIL_AT(line, "expected '%s PARAM BUFFER[+OFFSET]'", cmd);
+            return;
+        }
+        if (parse_buffer_ref(t, tokens[2], &s->buffer, &s->offset, line)) {
+            if (s->type == STEP_UAV)
+                t->buffers[s->buffer].uav_use = true;
+            else
+                t->buffers[s->buffer].read_use = true;
+        }
+    } else if (!strcmp(cmd, "table")) {
+        s = new_step(t, STEP_TABLE, line);
+        UINT index;
+        if (count != 3 || !parse_uint(tokens[1], &s->param) || !parse_uint(tokens[2], &index)) {
+            FAIL_AT(line, "expected 'table PARAM HEAP_INDEX'");
+            return;
+        }
+        s->offset = index;
+    } else if (!strcmp(cmd, "dispatch")) {
+        s = new_step(t, STEP_DISPATCH, line);
+        s->groups[1] = s->groups[2] = 1;
+        if (count < 2 || count > 4) {
+            FAIL_AT(line, "expected 'dispatch X [Y [Z]]'");
+            return;
+        }
+        for (unsigned i = 1; i < count; i++)
+            if (!parse_uint(tokens[i], &s->groups[i - 1]))
+                FAIL_AT(line, "bad group count '%s'", tokens[i]);
+    } else if (!strcmp(cmd, "barrier")) {
+        new_step(t, STEP_BARRIER, line);
+    } else {
+        FAIL_AT(line, "unknown run command '%s' (pipeline, constants, constant, cbv, srv, uav, table, dispatch, barrier)", cmd);
+    }
+}
+
+static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *text, int line)
+{
+    char *tokens[MAX_TOKENS], *colon = strchr(text, ':');
+    struct expect_item *item;
+    unsigned count;
+    enum value_type type;
+
+    if (colon)
+        *colon = 0;
+    count = tokenize(text, tokens, MAX_TOKENS);
+    if (!count)
+        return;
+    if (!strcmp(tokens[0], "at")) {
+        uint64_t offset;
+        if (count != 2 || !parse_u64(tokens[1], &offset))
+            FAIL_AT(line, "expected 'at BYTE_OFFSET'");
+        else
+            *cursor = offset;
+        return;
+    }
+    if (t->expect_count == t->expect_capacity) {
+        unsigned capacity = t->expect_capacity ? t->expect_capacity * 2 : 8;
+        struct expect_item *items = xcalloc(capacity, sizeof(*items));
+        if (t->expects)
+            memcpy(items, t->expects, t->expect_count * sizeof(*items));
+        free(t->expects);
+        t->expects = items;
+        t->expect_capacity = capacity;
+    }
+    item = &t->expects[t->expect_count];
+    memset(item, 0, sizeof(*item));
+    item->buffer = buffer;
+    item->offset = *cursor;
+    item->line = line;
+    item->stride = 4;
+    if (!strcmp(tokens[0], "each")) {
+        if (!colon) {
+            FAIL_AT(line, "each needs ': EXPRESSION'");
+            return;
+        }
+        if (!parse_formula_head(tokens, count, &item->type, &item->count, &item->stride, &item->tolerance, line))
+            return;
+        item->kind = EXPECT_EACH;
+        item->formula = xstrdup(colon + 1);
+    } else if (parse_type(tokens[0], &type)) {
+        unsigned first = 1;
+        const char *o;
+        item->kind = EXPECT_LIST;
+        item->type = type;
+        if (count > 1 && (o = option(tokens[1], "tol"))) {
+            item->tolerance = strtod(o, NULL);
+            first = 2;
+        }
+        item->values = xcalloc(count, sizeof(*item->values));
+        for (unsigned i = first; i < count; i++)
+            item->values[item->count++] = xstrdup(tokens[i]);
+    } else {
+        FAIL_AT(line, "unknown expect line '%s' (uint/int/float [tol=X] VALUES, each TYPE COUNT: EXPR, at OFFSET)", tokens[0]);
+        return;
+    }
+    *cursor += item->count * item->stride;
+    if (item->kind == EXPECT_EACH && item->count)
+        *cursor = item->offset + (item->count - 1) * item->stride + 4;
+    t->expect_count++;
+}
+
+static void parse_fail_line(struct test *t, char **tokens, unsigned count, int line)
+{
+    if (!strcmp(tokens[0], "hr") && count == 2) {
+        if (!parse_hresult(tokens[1], &t->fail_hr))
+            FAIL_AT(line, "unknown HRESULT '%s'", tokens[1]);
+        t->fail_has_hr = true;
+    } else if (!strcmp(tokens[0], "log") && count >= 2) {
+        for (unsigned i = 1; i < count; i++) {
+            if (t->fail_needle_count == MAX_NEEDLES) {
+                FAIL_AT(line, "at most %d log substrings", MAX_NEEDLES);
+                return;
+            }
+            copy_name(t->fail_needles[t->fail_needle_count++], sizeof(t->fail_needles[0]), tokens[i]);
+        }
+    } else {
+        FAIL_AT(line, "expected 'hr NAME' or 'log \"substring\"...'");
+    }
+}
+
+static bool is_section(const char *line, const char **name_end, const char **keyword)
+{
+    static const char *const keywords[] = {"shader", "root_signature", "buffer", "views", "run", "expect", "fail", "known_bug"};
+    if (line[0] != '[')
+        return false;
+    for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+        size_t n = strlen(keywords[i]);
+        if (!strncmp(line + 1, keywords[i], n) && (line[1 + n] == ']' || line[1 + n] == ' ')) {
+            *keyword = keywords[i];
+            *name_end = line + 1 + n;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_file(struct test *t, const char *path)
+{
+    FILE *file = fopen(path, "r");
+    char *line = NULL, *tokens[MAX_TOKENS];
+    size_t capacity = 0;
+    ssize_t length;
+    int number = 0;
+    enum section section = SECTION_NONE;
+    int expect_buffer = -1;
+    size_t expect_cursor = 0;
+    struct buffer_def *buffer = NULL;
+
+    if (!file) {
+        fprintf(stderr, "shader_runner: cannot open %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    t->current_table = -1;
+    t->queue_type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+    while ((length = getline(&line, &capacity, file)) >= 0) {
+        const char *keyword, *rest;
+        number++;
+        while (length && (line[length - 1] == '\n' || line[length - 1] == '\r'))
+            line[--length] = 0;
+        if (is_section(line, &rest, &keyword)) {
+            char header[1024];
+            unsigned count;
+            copy_name(header, sizeof(header), rest);
+            if (strchr(header, ']'))
+                *strchr(header, ']') = 0;
+            count = tokenize(header, tokens, MAX_TOKENS);
+            if (!strcmp(keyword, "shader")) {
+                section = SECTION_SHADER;
+                parse_shader_header(t, tokens, count, number);
+            } else if (!strcmp(keyword, "root_signature")) {
+                section = SECTION_ROOT_SIGNATURE;
+                for (unsigned i = 0; i < count; i++) {
+                    if (!strcmp(tokens[i], "version=1.0"))
+                        t->rs_version_1_0 = true;
+                    else if (strcmp(tokens[i], "version=1.1"))
+                        FAIL_AT(number, "unknown root signature option '%s' (version=1.0|1.1)", tokens[i]);
+                }
+            } else if (!strcmp(keyword, "buffer")) {
+                section = SECTION_BUFFER;
+                if (!count || t->buffer_count == MAX_BUFFERS || find_buffer(t, tokens[0]) >= 0) {
+                    FAIL_AT(number, "expected '[buffer NAME [size=BYTES] [upload]]' with a new name");
+                    buffer = NULL;
+                    continue;
+                }
+                buffer = &t->buffers[t->buffer_count++];
+                copy_name(buffer->name, sizeof(buffer->name), tokens[0]);
+                buffer->line = number;
+                for (unsigned i = 1; i < count; i++) {
+                    const char *o;
+                    uint64_t size;
+                    if (!strcmp(tokens[i], "upload"))
+                        buffer->upload = true;
+                    else if ((o = option(tokens[i], "size")) && parse_u64(o, &size))
+                        buffer->declared_size = size;
+                    else
+                        FAIL_AT(number, "bad buffer option '%s'", tokens[i]);
+                }
+            } else if (!strcmp(keyword, "views")) {
+                section = SECTION_VIEWS;
+                t->has_views = true;
+                for (unsigned i = 0; i < count; i++) {
+                    const char *o = option(tokens[i], "size");
+                    UINT size;
+                    if (o && parse_uint(o, &size) && size > t->heap_size)
+                        t->heap_size = size;
+                    else
+                        FAIL_AT(number, "bad views option '%s' (size=N)", tokens[i]);
+                }
+            } else if (!strcmp(keyword, "run")) {
+                section = SECTION_RUN;
+                t->has_run = true;
+                for (unsigned i = 0; i < count; i++) {
+                    if (!strcmp(tokens[i], "queue=compute"))
+                        t->queue_type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+                    else if (!strcmp(tokens[i], "queue=direct"))
+                        t->queue_type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+                    else
+                        FAIL_AT(number, "bad run option '%s' (queue=direct|compute)", tokens[i]);
+                }
+            } else if (!strcmp(keyword, "expect")) {
+                section = SECTION_EXPECT;
+                expect_cursor = 0;
+                if (count != 1 || (expect_buffer = find_buffer(t, tokens[0])) < 0) {
+                    FAIL_AT(number, "expected '[expect BUFFER]' naming a declared buffer");
+                    expect_buffer = -1;
+                } else {
+                    t->buffers[expect_buffer].expected = true;
+                }
+            } else if (!strcmp(keyword, "fail")) {
+                section = SECTION_FAIL;
+                t->fail_line = number;
+                if (count == 1 && !strcmp(tokens[0], "root_signature"))
+                    t->fail = FAIL_ROOT_SIGNATURE;
+                else if (count == 1 && !strcmp(tokens[0], "pipeline"))
+                    t->fail = FAIL_PIPELINE;
+                else if (count == 1 && !strcmp(tokens[0], "close"))
+                    t->fail = FAIL_CLOSE;
+                else
+                    FAIL_AT(number, "expected '[fail root_signature|pipeline|close]'");
+            } else if (!strcmp(keyword, "known_bug")) {
+                section = SECTION_NONE;
+                t->has_known_bug = true;
+                copy_name(t->known_bug, sizeof(t->known_bug), rest + 1);
+                if (strrchr(t->known_bug, ']'))
+                    *strrchr(t->known_bug, ']') = 0;
+            }
+            continue;
+        }
+        if (section == SECTION_SHADER) {
+            shader_append(&t->shaders[t->shader_count - 1], line);
+            continue;
+        }
+        if (section == SECTION_BUFFER) {
+            if (buffer)
+                parse_buffer_line(buffer, line, number);
+            continue;
+        }
+        if (section == SECTION_EXPECT) {
+            if (expect_buffer >= 0)
+                parse_expect_line(t, expect_buffer, &expect_cursor, line, number);
+            continue;
+        }
+        unsigned count = tokenize(line, tokens, MAX_TOKENS);
+        if (!count)
+            continue;
+        switch (section) {
+        case SECTION_ROOT_SIGNATURE: parse_root_signature_line(t, tokens, count, number); break;
+        case SECTION_VIEWS: parse_view_line(t, tokens, count, number); break;
+        case SECTION_RUN: parse_run_line(t, tokens, count, number); break;
+        case SECTION_FAIL: parse_fail_line(t, tokens, count, number); break;
+        default: FAIL_AT(number, "text outside a section: '%s'", tokens[0]); break;
+        }
+    }
+    free(line);
+    fclose(file);
+    for (unsigned i = 0; i < t->buffer_count; i++) {
+        struct buffer_def *b = &t->buffers[i];
+        if (b->declared_size > b->size) {
+            uint8_t zero = 0;
+            b->cursor = b->declared_size - 1;
+            buffer_write(b, &zero, 1);
+        } else if (b->declared_size && b->declared_size < b->size) {
+            FAIL_AT(b->line, "buffer '%s' holds %zu bytes of data but size=%zu", b->name, b->size, b->declared_size);
+        }
+        if (!b->size)
+            FAIL_AT(b->line, "buffer '%s' is empty (give data or size=BYTES)", b->name);
+        if (b->upload && (b->uav_use || b->expected))
+            FAIL_AT(b->line, "upload buffer '%s' cannot be a UAV or be checked (the GPU cannot write it)", b->name);
+    }
+    if (!t->shader_count)
+        FAIL_AT(number, "no [shader] section");
+    if (t->fail == FAIL_NONE && !t->has_run)
+        FAIL_AT(number, "no [run] section");
+    if (t->fail != FAIL_NONE && !t->fail_needle_count)
+        FAIL_AT(t->fail_line, "[fail] needs a 'log \"substring\"' line");
+    return true;
+}
+
+static void free_test(struct test *t)
+{
+    for (unsigned i = 0; i < t->shader_count; i++) {
+        struct shader_def *s = &t->shaders[i];
+        free(s->source);
+        for (unsigned d = 0; d < s->define_count; d++)
+            free(s->define_text[d]);
+        if (s->code)
+            ID3D10Blob_Release(s->code);
+        if (s->pipeline)
+            ID3D12PipelineState_Release(s->pipeline);
+    }
+    for (unsigned i = 0; i < t->buffer_count; i++) {
+        struct buffer_def *b = &t->buffers[i];
+        free(b->data);
+        if (b->resource)
+            ID3D12Resource_Release(b->resource);
+        if (b->staging)
+            ID3D12Resource_Release(b->staging);
+        if (b->readback)
+            ID3D12Resource_Release(b->readback);
+    }
+    for (unsigned i = 0; i < t->step_count; i++)
+        free(t->steps[i].values);
+    free(t->steps);
+    for (unsigned i = 0; i < t->expect_count; i++) {
+        struct expect_item *e = &t->expects[i];
+        for (size_t v = 0; v < e->count && e->values; v++)
+            free(e->values[v]);
+        free(e->values);
+        free(e->formula);
+    }
+    free(t->expects);
+}
+
+/* ---- running ---- */
+
+struct runner {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    UINT lanes;
+};
+
+static ID3D12RootSignature *create_root_signature(struct runner *r, struct test *t)
+{
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    D3D12_ROOT_PARAMETER params10[MAX_PARAMS];
+    D3D12_DESCRIPTOR_RANGE ranges10[MAX_PARAMS][MAX_RANGES];
+    ID3DBlob *blob = NULL, *errors = NULL;
+    ID3D12RootSignature *signature = NULL;
+    HRESULT hr;
+    LOG_MARK();
+
+    memset(&desc, 0, sizeof(desc));
+    if (t->rs_version_1_0) {
+        for (unsigned i = 0; i < t->param_count; i++) {
+            const D3D12_ROOT_PARAMETER1 *p = &t->params[i];
+            memset(&params10[i], 0, sizeof(params10[i]));
+            params10[i].ParameterType = p->ParameterType;
+            params10[i].ShaderVisibility = p->ShaderVisibility;
+            if (p->ParameterType == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
+                for (unsigned j = 0; j < p->DescriptorTable.NumDescriptorRanges; j++) {
+                    const D3D12_DESCRIPTOR_RANGE1 *range = &t->ranges[i][j];
+                    ranges10[i][j].RangeType = range->RangeType;
+                    ranges10[i][j].NumDescriptors = range->NumDescriptors;
+                    ranges10[i][j].BaseShaderRegister = range->BaseShaderRegister;
+                    ranges10[i][j].RegisterSpace = range->RegisterSpace;
+                    ranges10[i][j].OffsetInDescriptorsFromTableStart = range->OffsetInDescriptorsFromTableStart;
+                }
+                params10[i].DescriptorTable.NumDescriptorRanges = p->DescriptorTable.NumDescriptorRanges;
+                params10[i].DescriptorTable.pDescriptorRanges = ranges10[i];
+            } else if (p->ParameterType == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
+                params10[i].Constants = p->Constants;
+            } else {
+                params10[i].Descriptor.ShaderRegister = p->Descriptor.ShaderRegister;
+                params10[i].Descriptor.RegisterSpace = p->Descriptor.RegisterSpace;
+            }
+        }
+        desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_0;
+        desc.Desc_1_0.NumParameters = t->param_count;
+        desc.Desc_1_0.pParameters = params10;
+        desc.Desc_1_0.NumStaticSamplers = t->sampler_count;
+        desc.Desc_1_0.pStaticSamplers = t->samplers;
+    } else {
+        desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+        desc.Desc_1_1.NumParameters = t->param_count;
+        desc.Desc_1_1.pParameters = t->params;
+        desc.Desc_1_1.NumStaticSamplers = t->sampler_count;
+        desc.Desc_1_1.pStaticSamplers = t->samplers;
+    }
+    hr = D3D12SerializeVersionedRootSignature(&desc, &blob, &errors);
+    if (SUCCEEDED(hr))
+        hr = ID3D12Device_CreateRootSignature(r->device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+                &IID_ID3D12RootSignature, (void **)&signature);
+    if (t->fail == FAIL_ROOT_SIGNATURE) {
+        if (t->fail_has_hr && hr != t->fail_hr)
+            FAIL_AT(t->fail_line, "root signature: HRESULT 0x%08x, expected 0x%08x", (unsigned)hr, (unsigned)t->fail_hr);
+        if (SUCCEEDED(hr))
+            FAIL_AT(t->fail_line, "root signature creation succeeded; the test expects it to fail");
+        harness_check_log(log_mark_, current_file, t->fail_line, t->fail_needle_count > 0 ? t->fail_needles[0] : "",
+                t->fail_needle_count > 1 ? t->fail_needles[1] : "", t->fail_needle_count > 2 ? t->fail_needles[2] : "",
+                t->fail_needle_count > 3 ? t->fail_needles[3] : "", (const char *)NULL);
+    } else if (FAILED(hr)) {
+        FAIL_AT(1, "root signature: HRESULT 0x%08x%s%s", (unsigned)hr, errors ? ": " : "",
+                errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "");
+    }
+    if (blob)
+        ID3D10Blob_Release(blob);
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return signature;
+}
+
+static bool compile_shaders(struct test *t)
+{
+    bool ok = true;
+    for (unsigned i = 0; i < t->shader_count; i++) {
+        struct shader_def *s = &t->shaders[i];
+        ID3DBlob *errors = NULL;
+        HRESULT hr = D3DCompile(s->source, s->source_length, current_file, s->define_count ? s->defines : NULL, NULL, s->entry,
+                s->profile, 0, 0, &s->code, &errors);
+        if (FAILED(hr)) {
+            FAIL_AT(s->line, "D3DCompile of shader '%s' returned 0x%08x: %s", s->name, (unsigned)hr,
+                    errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "(no messages)");
+            ok = false;
+        }
+        if (errors)
+            ID3D10Blob_Release(errors);
+    }
+    return ok;
+}
+
+static bool create_pipelines(struct runner *r, struct test *t, ID3D12RootSignature *signature)
+{
+    for (unsigned i = 0; i < t->shader_count; i++) {
+        struct shader_def *s = &t->shaders[i];
+        D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+        HRESULT hr;
+        LOG_MARK();
+        memset(&desc, 0, sizeof(desc));
+        desc.pRootSignature = signature;
+        desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(s->code);
+        desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(s->code);
+        hr = ID3D12Device_CreateComputePipelineState(r->device, &desc, &IID_ID3D12PipelineState, (void **)&s->pipeline);
+        if (t->fail == FAIL_PIPELINE && i == t->shader_count - 1) {
+            /* The last shader is the one that must fail. */
+            if (t->fail_has_hr && hr != t->fail_hr)
+                FAIL_AT(t->fail_line, "CreateComputePipelineState(%s) returned 0x%08x, expected 0x%08x", s->name, (unsigned)hr,
+                        (unsigned)t->fail_hr);
+            if (SUCCEEDED(hr))
+                FAIL_AT(t->fail_line, "CreateComputePipelineState(%s) succeeded; the test expects it to fail", s->name);
+            harness_check_log(log_mark_, current_file, t->fail_line, t->fail_needle_count > 0 ? t->fail_needles[0] : "",
+                    t->fail_needle_count > 1 ? t->fail_needles[1] : "", t->fail_needle_count > 2 ? t->fail_needles[2] : "",
+                    t->fail_needle_count > 3 ? t->fail_needles[3] : "", (const char *)NULL);
+            return false;
+        }
+        if (FAILED(hr)) {
+            FAIL_AT(s->line, "CreateComputePipelineState(%s) returned 0x%08x", s->name, (unsigned)hr);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool create_buffers(struct runner *r, struct test *t)
+{
+    for (unsigned i = 0; i < t->buffer_count; i++) {
+        struct buffer_def *b = &t->buffers[i];
+        void *mapped = NULL;
+        if (b->upload) {
+            b->resource = harness_create_buffer(r->device, D3D12_HEAP_TYPE_UPLOAD, b->size, D3D12_RESOURCE_STATE_GENERIC_READ);
+        } else {
+            D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+            D3D12_RESOURCE_DESC desc = harness_buffer_desc(b->size);
+            desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+            CHECK_HR(ID3D12Device_CreateCommittedResource(r->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST,
+                    NULL, &IID_ID3D12Resource, (void **)&b->resource), S_OK);
+            b->staging = harness_create_buffer(r->device, D3D12_HEAP_TYPE_UPLOAD, b->size, D3D12_RESOURCE_STATE_GENERIC_READ);
+            if (b->expected)
+                b->readback = harness_create_buffer(r->device, D3D12_HEAP_TYPE_READBACK, b->size, D3D12_RESOURCE_STATE_COPY_DEST);
+        }
+        if (!b->resource || (!b->upload && !b->staging) || (b->expected && !b->readback))
+            return false;
+        ID3D12Resource *target = b->upload ? b->resource : b->staging;
+        CHECK_HR(ID3D12Resource_Map(target, 0, NULL, &mapped), S_OK);
+        if (mapped)
+            memcpy(mapped, b->data, b->size);
+        ID3D12Resource_Unmap(target, 0, NULL);
+    }
+    return true;
+}
+
+static D3D12_RESOURCE_STATES use_state(const struct buffer_def *b)
+{
+    if (b->uav_use)
+        return D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+    if (b->read_use)
+        return D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE | D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER;
+    return D3D12_RESOURCE_STATE_COPY_SOURCE;
+}
+
+static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    if (before == after)
+        return;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = resource;
+    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    barrier.Transition.StateBefore = before;
+    barrier.Transition.StateAfter = after;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
+}
+
+static void uav_barrier(ID3D12GraphicsCommandList2 *list)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+    barrier.UAV.pResource = NULL;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
+}
+
+static ID3D12DescriptorHeap *create_views(struct runner *r, struct test *t)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, t->heap_size ? t->heap_size : 1,
+            D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    ID3D12DescriptorHeap *heap = NULL;
+    UINT increment;
+
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(r->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    if (!heap)
+        return NULL;
+    increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    for (unsigned i = 0; i < t->view_count; i++) {
+        const struct view_def *v = &t->views[i];
+        const struct buffer_def *b = &t->buffers[v->buffer];
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        UINT element_size = v->form == FORM_RAW ? 4 : v->form == FORM_STRUCTURED ? v->stride : format_size(v->format);
+        UINT count = v->has_count ? v->count : (UINT)(b->size / element_size > v->first ? b->size / element_size - v->first : 0);
+        cpu.ptr += (SIZE_T)v->index * increment;
+        if (v->kind == VIEW_CBV) {
+            D3D12_CONSTANT_BUFFER_VIEW_DESC cbv;
+            cbv.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->resource) + v->offset;
+            cbv.SizeInBytes = v->has_size ? v->size : (UINT)((b->size - v->offset + 255) & ~(size_t)255);
+            ID3D12Device_CreateConstantBufferView(r->device, &cbv, cpu);
+        } else if (v->kind == VIEW_SRV) {
+            D3D12_SHADER_RESOURCE_VIEW_DESC srv;
+            memset(&srv, 0, sizeof(srv));
+            srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+            srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+            srv.Format = v->form == FORM_RAW ? DXGI_FORMAT_R32_TYPELESS : v->form == FORM_TYPED ? v->format : DXGI_FORMAT_UNKNOWN;
+            srv.Buffer.FirstElement = v->first;
+            srv.Buffer.NumElements = count;
+            srv.Buffer.StructureByteStride = v->form == FORM_STRUCTURED ? v->stride : 0;
+            srv.Buffer.Flags = v->form == FORM_RAW ? D3D12_BUFFER_SRV_FLAG_RAW : D3D12_BUFFER_SRV_FLAG_NONE;
+            ID3D12Device_CreateShaderResourceView(r->device, b->resource, &srv, cpu);
+        } else {
+            D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+            memset(&uav, 0, sizeof(uav));
+            uav.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+            uav.Format = v->form == FORM_RAW ? DXGI_FORMAT_R32_TYPELESS : v->form == FORM_TYPED ? v->format : DXGI_FORMAT_UNKNOWN;
+            uav.Buffer.FirstElement = v->first;
+            uav.Buffer.NumElements = count;
+            uav.Buffer.StructureByteStride = v->form == FORM_STRUCTURED ? v->stride : 0;
+            uav.Buffer.Flags = v->form == FORM_RAW ? D3D12_BUFFER_UAV_FLAG_RAW : D3D12_BUFFER_UAV_FLAG_NONE;
+            ID3D12Device_CreateUnorderedAccessView(r->device, b->resource, NULL, &uav, cpu);
+        }
+    }
+    return heap;
+}
+
+static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommandList2 *list, ID3D12RootSignature *signature,
+        ID3D12DescriptorHeap *heap)
+{
+    bool explicit_pipeline = false, dispatched = false;
+    D3D12_GPU_DESCRIPTOR_HANDLE heap_start = {0};
+    UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+
+    if (heap) {
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list, 1, &heap);
+        heap_start = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
+    }
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list, signature);
+    for (unsigned i = 0; i < t->step_count; i++)
+        if (t->steps[i].type == STEP_PIPELINE)
+            explicit_pipeline = true;
+    if (!explicit_pipeline)
+        ID3D12GraphicsCommandList2_SetPipelineState(list, t->shaders[0].pipeline);
+    for (unsigned i = 0; i < t->step_count; i++) {
+        const struct step *s = &t->steps[i];
+        D3D12_GPU_VIRTUAL_ADDRESS address = 0;
+        if (s->type == STEP_CBV || s->type == STEP_SRV || s->type == STEP_UAV)
+            address = ID3D12Resource_GetGPUVirtualAddress(t->buffers[s->buffer].resource) + s->offset;
+        switch (s->type) {
+        case STEP_PIPELINE:
+            if (s->shader >= 0)
+                ID3D12GraphicsCommandList2_SetPipelineState(list, t->shaders[s->shader].pipeline);
+            break;
+        case STEP_CONSTANTS:
+            ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list, s->param, s->value_count, s->values, s->value_offset);
+            break;
+        case STEP_CONSTANT:
+            ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list, s->param, s->values[0], s->value_offset);
+            break;
+        case STEP_CBV:
+            ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list, s->param, address);
+            break;
+        case STEP_SRV:
+            ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list, s->param, address);
+            break;
+        case STEP_UAV:
+            ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list, s->param, address);
+            break;
+        case STEP_TABLE: {
+            D3D12_GPU_DESCRIPTOR_HANDLE handle = heap_start;
+            if (!heap)
+                FAIL_AT(s->line, "'table' needs a [views] section");
+            handle.ptr += s->offset * increment;
+            ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list, s->param, handle);
+            break;
+        }
+        case STEP_DISPATCH:
+            /* Successive dispatches usually depend on each other: order them. */
+            if (dispatched)
+                uav_barrier(list);
+            ID3D12GraphicsCommandList2_Dispatch(list, s->groups[0], s->groups[1], s->groups[2]);
+            dispatched = true;
+            break;
+        case STEP_BARRIER:
+            uav_barrier(list);
+            break;
+        }
+    }
+}
+
+static bool float_close(float got, double expected, double tolerance)
+{
+    if (isnan(expected))
+        return isnan(got);
+    if (isinf(expected))
+        return got == (float)expected;
+    return fabs((double)got - expected) <= tolerance;
+}
+
+static void check_expectations(struct runner *r, struct test *t)
+{
+    for (unsigned b = 0; b < t->buffer_count; b++) {
+        struct buffer_def *buffer = &t->buffers[b];
+        uint8_t *data = NULL;
+        if (!buffer->expected)
+            continue;
+        CHECK_HR(ID3D12Resource_Map(buffer->readback, 0, NULL, (void **)&data), S_OK);
+        if (!data)
+            continue;
+        for (unsigned e = 0; e < t->expect_count; e++) {
+            const struct expect_item *item = &t->expects[e];
+            unsigned mismatches = 0;
+            if (item->buffer != (int)b)
+                continue;
+            if (item->count && item->offset + (item->count - 1) * item->stride + 4 > buffer->size) {
+                FAIL_AT(item->line, "expectation passes the end of the %zu-byte buffer '%s'", buffer->size, buffer->name);
+                continue;
+            }
+            for (size_t i = 0; i < item->count; i++) {
+                size_t offset = item->offset + i * item->stride;
+                uint32_t got_bits, want_bits = 0;
+                double want = 0.0;
+                struct value v;
+                const char *error;
+                bool ok;
+                char got_text[64], want_text[64];
+
+                memcpy(&got_bits, data + offset, 4);
+                if (item->kind == EXPECT_EACH) {
+                    if (!evaluate(item->formula, (int64_t)i, r->lanes, &v, &error)) {
+                        FAIL_AT(item->line, "expression '%s': %s", item->formula, error);
+                        break;
+                    }
+                    want = as_double(v);
+                    want_bits = value_bits(v, item->type);
+                } else if (item->type == TYPE_FLOAT) {
+                    want = strtod(item->values[i], NULL);
+                } else if (!parse_bits32(item->values[i], item->type, &want_bits)) {
+                    FAIL_AT(item->line, "bad %s value '%s'", item->type == TYPE_INT ? "int" : "uint", item->values[i]);
+                    break;
+                }
+                if (item->type == TYPE_FLOAT) {
+                    float got;
+                    memcpy(&got, &got_bits, 4);
+                    ok = float_close(got, want, item->tolerance);
+                    snprintf(got_text, sizeof(got_text), "%.9g", got);
+                    snprintf(want_text, sizeof(want_text), "%.9g (tol %g)", want, item->tolerance);
+                } else {
+                    ok = got_bits == want_bits;
+                    if (item->type == TYPE_INT) {
+                        snprintf(got_text, sizeof(got_text), "%d", (int32_t)got_bits);
+                        snprintf(want_text, sizeof(want_text), "%d", (int32_t)want_bits);
+                    } else {
+                        snprintf(got_text, sizeof(got_text), "%u (0x%x)", got_bits, got_bits);
+                        snprintf(want_text, sizeof(want_text), "%u (0x%x)", want_bits, want_bits);
+                    }
+                }
+                if (!ok && ++mismatches <= 8)
+                    fprintf(stderr, "%s:%d: %s[%zu] (byte %zu): got %s, expected %s\n", current_file, item->line, buffer->name,
+                            i, offset, got_text, want_text);
+            }
+            if (mismatches)
+                FAIL_AT(item->line, "%u of %zu values of '%s' differ (lanes = %u)", mismatches, item->count, buffer->name, r->lanes);
+            else
+                harness_check(true, current_file, item->line, "ok");
+        }
+        ID3D12Resource_Unmap(buffer->readback, 0, NULL);
+    }
+}
+
+static void run_test(struct runner *r, struct test *t)
+{
+    ID3D12RootSignature *signature = NULL;
+    ID3D12DescriptorHeap *heap = NULL;
+    struct harness_list list = {NULL, NULL};
+
+    if (!compile_shaders(t))
+        return;
+    if (!(signature = create_root_signature(r, t)) || t->fail == FAIL_ROOT_SIGNATURE) {
+        if (signature && t->fail == FAIL_ROOT_SIGNATURE)
+            ID3D12RootSignature_Release(signature);
+        return;
+    }
+    if (!create_pipelines(r, t, signature) || !create_buffers(r, t))
+        goto done;
+    if (t->has_views && !(heap = create_views(r, t)))
+        goto done;
+
+    list = harness_create_list(r->device, t->queue_type);
+    if (!list.list)
+        goto done;
+    /* Initial contents, then each buffer into the state its use needs. */
+    for (unsigned i = 0; i < t->buffer_count; i++) {
+        struct buffer_def *b = &t->buffers[i];
+        if (!b->upload)
+            ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b->resource, 0, b->staging, 0, b->size);
+    }
+    for (unsigned i = 0; i < t->buffer_count; i++)
+        if (!t->buffers[i].upload)
+            transition(list.list, t->buffers[i].resource, D3D12_RESOURCE_STATE_COPY_DEST, use_state(&t->buffers[i]));
+
+    {
+        LOG_MARK();
+        record_steps(r, t, list.list, signature, heap);
+        if (t->fail == FAIL_CLOSE) {
+            harness_check_log(log_mark_, current_file, t->fail_line, t->fail_needle_count > 0 ? t->fail_needles[0] : "",
+                    t->fail_needle_count > 1 ? t->fail_needles[1] : "", t->fail_needle_count > 2 ? t->fail_needles[2] : "",
+                    t->fail_needle_count > 3 ? t->fail_needles[3] : "", (const char *)NULL);
+            RELOG_MARK();
+            HRESULT hr = ID3D12GraphicsCommandList2_Close(list.list);
+            if (hr != (t->fail_has_hr ? t->fail_hr : E_INVALIDARG))
+                FAIL_AT(t->fail_line, "Close returned 0x%08x, expected 0x%08x", (unsigned)hr,
+                        (unsigned)(t->fail_has_hr ? t->fail_hr : E_INVALIDARG));
+            harness_check_log(log_mark_, current_file, t->fail_line, "Close", t->fail_needles[0], (const char *)NULL);
+            goto done;
+        }
+    }
+
+    for (unsigned i = 0; i < t->buffer_count; i++) {
+        struct buffer_def *b = &t->buffers[i];
+        if (!b->expected)
+            continue;
+        transition(list.list, b->resource, use_state(b), D3D12_RESOURCE_STATE_COPY_SOURCE);
+        ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b->readback, 0, b->resource, 0, b->size);
+    }
+    harness_execute_and_wait(r->device, r->queue, &list);
+    check_expectations(r, t);
+
+done:
+    harness_release_list(&list);
+    if (heap)
+        ID3D12DescriptorHeap_Release(heap);
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+}
+
+enum file_result { RESULT_PASS, RESULT_FAIL, RESULT_SKIP };
+
+static enum file_result run_file(const char *path, bool run_known_bugs)
+{
+    struct test *t = xcalloc(1, sizeof(*t));
+    struct runner r;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS1 options1;
+    const char *slash = strrchr(path, '/');
+    enum file_result result;
+
+    current_file = slash ? slash + 1 : path;
+    file_errors = 0;
+    parse_file(t, path);
+    if (t->has_known_bug && !run_known_bugs) {
+        printf("%s: SKIPPED: known bug %s\n", current_file, t->known_bug);
+        free_test(t);
+        free(t);
+        return RESULT_SKIP;
+    }
+    if (file_errors) {
+        free_test(t);
+        free(t);
+        return RESULT_FAIL;
+    }
+
+    memset(&r, 0, sizeof(r));
+    r.device = harness_create_device();
+    memset(&options1, 0, sizeof(options1));
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(r.device, D3D12_FEATURE_D3D12_OPTIONS1, &options1, sizeof(options1)), S_OK);
+    r.lanes = options1.WaveLaneCountMin;
+    CHECK_MSG(r.lanes >= 4, "WaveLaneCountMin is %u", r.lanes);
+    r.queue = harness_create_queue(r.device, t->queue_type);
+    if (r.queue)
+        run_test(&r, t);
+    free_test(t);
+    if (r.queue)
+        ID3D12CommandQueue_Release(r.queue);
+    harness_release_device(r.device);
+    result = file_errors ? RESULT_FAIL : RESULT_PASS;
+    printf("%s: %s (wave lanes %u)%s\n", current_file, result == RESULT_PASS ? "done" : "FAILED", r.lanes,
+            t->has_known_bug ? " [known bug, run anyway]" : "");
+    free(t);
+    return result;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned passed = 0, failed = 0, skipped = 0, files = 0;
+    bool run_known_bugs = getenv("D3D12XS_RUN_KNOWN_BUGS") && !strcmp(getenv("D3D12XS_RUN_KNOWN_BUGS"), "1");
+    int status;
+
+    harness_init();
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--run-known-bugs")) {
+            run_known_bugs = true;
+            continue;
+        }
+        files++;
+        switch (run_file(argv[i], run_known_bugs)) {
+        case RESULT_PASS: passed++; break;
+        case RESULT_FAIL: failed++; break;
+        case RESULT_SKIP: skipped++; break;
+        }
+    }
+    if (!files) {
+        fprintf(stderr, "usage: %s [--run-known-bugs] FILE.shader_test...\n", argv[0]);
+        return 2;
+    }
+    printf("shader files: %u run, %u skipped (known bugs), %u with errors\n", passed + failed, skipped, failed);
+    status = harness_finish();
+    if (!status && skipped && !passed && !failed)
+        return SKIP_EXIT_CODE;
+    return status;
+}
