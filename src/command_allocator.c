@@ -18,10 +18,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_QueryInterface(ID3D12Co
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_command_allocator_AddRef(ID3D12CommandAllocator *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12CommandAllocator(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_allocator, ID3D12CommandAllocator, impl_from_ID3D12CommandAllocator, "ID3D12CommandAllocator")
 
 /* True once the GPU has finished the last submission that used the allocator. */
 static bool allocator_is_idle(struct d3d12_command_allocator *allocator)
@@ -46,31 +43,6 @@ static ULONG STDMETHODCALLTYPE d3d12_command_allocator_Release(ID3D12CommandAllo
         free(allocator);
     }
     return refcount;
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_GetPrivateData(ID3D12CommandAllocator *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12CommandAllocator(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_SetPrivateData(ID3D12CommandAllocator *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12CommandAllocator(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_SetPrivateDataInterface(ID3D12CommandAllocator *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12CommandAllocator(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_SetName(ID3D12CommandAllocator *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12CommandAllocator(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_GetDevice(ID3D12CommandAllocator *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12CommandAllocator(iface)->object, METHOD(GetDevice), riid, device);
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllocator *iface)
@@ -109,13 +81,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
 static const ID3D12CommandAllocatorVtbl d3d12_command_allocator_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12CommandAllocator,
     .QueryInterface = d3d12_command_allocator_QueryInterface,
-    .AddRef = d3d12_command_allocator_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_command_allocator),
     .Release = d3d12_command_allocator_Release,
-    .GetPrivateData = d3d12_command_allocator_GetPrivateData,
-    .SetPrivateData = d3d12_command_allocator_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_command_allocator_SetPrivateDataInterface,
-    .SetName = d3d12_command_allocator_SetName,
-    .GetDevice = d3d12_command_allocator_GetDevice,
     .Reset = d3d12_command_allocator_Reset,
 };
 

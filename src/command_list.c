@@ -69,10 +69,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12Graphic
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_command_list_AddRef(ID3D12GraphicsCommandList2 *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12GraphicsCommandList2(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_list, ID3D12GraphicsCommandList2, impl_from_ID3D12GraphicsCommandList2, "ID3D12GraphicsCommandList")
 
 static void detach_allocator(struct d3d12_command_list *list)
 {
@@ -102,31 +99,6 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
         free(list);
     }
     return refcount;
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_GetPrivateData(ID3D12GraphicsCommandList2 *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_SetPrivateData(ID3D12GraphicsCommandList2 *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_SetPrivateDataInterface(ID3D12GraphicsCommandList2 *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_SetName(ID3D12GraphicsCommandList2 *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_GetDevice(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12GraphicsCommandList2(iface)->object, METHOD(GetDevice), riid, device);
 }
 
 static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D12GraphicsCommandList2 *iface)
@@ -272,13 +244,8 @@ static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandL
 static const ID3D12GraphicsCommandList2Vtbl d3d12_command_list_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12GraphicsCommandList2,
     .QueryInterface = d3d12_command_list_QueryInterface,
-    .AddRef = d3d12_command_list_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_command_list),
     .Release = d3d12_command_list_Release,
-    .GetPrivateData = d3d12_command_list_GetPrivateData,
-    .SetPrivateData = d3d12_command_list_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_command_list_SetPrivateDataInterface,
-    .SetName = d3d12_command_list_SetName,
-    .GetDevice = d3d12_command_list_GetDevice,
     .GetType = d3d12_command_list_GetType,
     .Close = d3d12_command_list_Close,
     .Reset = d3d12_command_list_Reset,

@@ -27,10 +27,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_QueryInterface(ID3D12Comman
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_command_queue_AddRef(ID3D12CommandQueue *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12CommandQueue(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_queue, ID3D12CommandQueue, impl_from_ID3D12CommandQueue, "ID3D12CommandQueue")
 
 static ULONG STDMETHODCALLTYPE d3d12_command_queue_Release(ID3D12CommandQueue *iface)
 {
@@ -48,31 +45,6 @@ static ULONG STDMETHODCALLTYPE d3d12_command_queue_Release(ID3D12CommandQueue *i
         free(queue);
     }
     return refcount;
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_GetPrivateData(ID3D12CommandQueue *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12CommandQueue(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_SetPrivateData(ID3D12CommandQueue *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12CommandQueue(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_SetPrivateDataInterface(ID3D12CommandQueue *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12CommandQueue(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_SetName(ID3D12CommandQueue *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12CommandQueue(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_GetDevice(ID3D12CommandQueue *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12CommandQueue(iface)->object, METHOD(GetDevice), riid, device);
 }
 
 static const char *list_type_name(D3D12_COMMAND_LIST_TYPE type)
@@ -266,13 +238,8 @@ static D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE d3d12_command_queue_GetDesc(ID
 static const ID3D12CommandQueueVtbl d3d12_command_queue_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12CommandQueue,
     .QueryInterface = d3d12_command_queue_QueryInterface,
-    .AddRef = d3d12_command_queue_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_command_queue),
     .Release = d3d12_command_queue_Release,
-    .GetPrivateData = d3d12_command_queue_GetPrivateData,
-    .SetPrivateData = d3d12_command_queue_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_command_queue_SetPrivateDataInterface,
-    .SetName = d3d12_command_queue_SetName,
-    .GetDevice = d3d12_command_queue_GetDevice,
     .ExecuteCommandLists = d3d12_command_queue_ExecuteCommandLists,
     .SetMarker = d3d12_command_queue_SetMarker,
     .BeginEvent = d3d12_command_queue_BeginEvent,

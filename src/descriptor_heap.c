@@ -19,10 +19,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_QueryInterface(ID3D12Desc
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_AddRef(ID3D12DescriptorHeap *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12DescriptorHeap(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_descriptor_heap, ID3D12DescriptorHeap, impl_from_ID3D12DescriptorHeap, "ID3D12DescriptorHeap")
 
 static void unregister_heap(struct d3d12_device *device, struct d3d12_descriptor_heap *heap)
 {
@@ -48,31 +45,6 @@ static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHea
         free(heap);
     }
     return refcount;
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_GetPrivateData(ID3D12DescriptorHeap *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12DescriptorHeap(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_SetPrivateData(ID3D12DescriptorHeap *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12DescriptorHeap(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_SetPrivateDataInterface(ID3D12DescriptorHeap *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12DescriptorHeap(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_SetName(ID3D12DescriptorHeap *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12DescriptorHeap(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_GetDevice(ID3D12DescriptorHeap *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12DescriptorHeap(iface)->object, METHOD(GetDevice), riid, device);
 }
 
 static D3D12_DESCRIPTOR_HEAP_DESC STDMETHODCALLTYPE d3d12_descriptor_heap_GetDesc(ID3D12DescriptorHeap *iface)
@@ -108,13 +80,8 @@ static D3D12_GPU_DESCRIPTOR_HANDLE STDMETHODCALLTYPE d3d12_descriptor_heap_GetGP
 static const ID3D12DescriptorHeapVtbl d3d12_descriptor_heap_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12DescriptorHeap,
     .QueryInterface = d3d12_descriptor_heap_QueryInterface,
-    .AddRef = d3d12_descriptor_heap_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_descriptor_heap),
     .Release = d3d12_descriptor_heap_Release,
-    .GetPrivateData = d3d12_descriptor_heap_GetPrivateData,
-    .SetPrivateData = d3d12_descriptor_heap_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_descriptor_heap_SetPrivateDataInterface,
-    .SetName = d3d12_descriptor_heap_SetName,
-    .GetDevice = d3d12_descriptor_heap_GetDevice,
     .GetDesc = d3d12_descriptor_heap_GetDesc,
     .GetCPUDescriptorHandleForHeapStart = d3d12_descriptor_heap_GetCPUDescriptorHandleForHeapStart,
     .GetGPUDescriptorHandleForHeapStart = d3d12_descriptor_heap_GetGPUDescriptorHandleForHeapStart,

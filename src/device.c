@@ -105,10 +105,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_QueryInterface(ID3D12Device *iface
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_device_AddRef(ID3D12Device *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12Device(iface)->object);
-}
+D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device, impl_from_ID3D12Device, "ID3D12Device")
 
 static void d3d12_device_destroy(struct d3d12_device *device)
 {
@@ -146,26 +143,6 @@ static ULONG STDMETHODCALLTYPE d3d12_device_Release(ID3D12Device *iface)
 }
 
 /* ---- ID3D12Object ---- */
-
-static HRESULT STDMETHODCALLTYPE d3d12_device_GetPrivateData(ID3D12Device *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12Device(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_device_SetPrivateData(ID3D12Device *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12Device(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_device_SetPrivateDataInterface(ID3D12Device *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12Device(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_device_SetName(ID3D12Device *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12Device(iface)->object, METHOD(SetName), name);
-}
 
 /* ---- ID3D12Device ---- */
 
@@ -492,12 +469,8 @@ static LUID STDMETHODCALLTYPE d3d12_device_GetAdapterLuid(ID3D12Device *iface)
 static const ID3D12DeviceVtbl d3d12_device_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12Device,
     .QueryInterface = d3d12_device_QueryInterface,
-    .AddRef = d3d12_device_AddRef,
+    D3D12XS_OBJECT_VTBL_ENTRIES(d3d12_device),
     .Release = d3d12_device_Release,
-    .GetPrivateData = d3d12_device_GetPrivateData,
-    .SetPrivateData = d3d12_device_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_device_SetPrivateDataInterface,
-    .SetName = d3d12_device_SetName,
     .GetNodeCount = d3d12_device_GetNodeCount,
     .CreateCommandQueue = d3d12_device_CreateCommandQueue,
     .CreateCommandAllocator = d3d12_device_CreateCommandAllocator,

@@ -19,10 +19,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_QueryInterface(ID3D12Fence *iface, 
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_fence_AddRef(ID3D12Fence *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12Fence(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_fence, ID3D12Fence, impl_from_ID3D12Fence, "ID3D12Fence")
 
 static ULONG STDMETHODCALLTYPE d3d12_fence_Release(ID3D12Fence *iface)
 {
@@ -38,31 +35,6 @@ static ULONG STDMETHODCALLTYPE d3d12_fence_Release(ID3D12Fence *iface)
         free(fence);
     }
     return refcount;
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_fence_GetPrivateData(ID3D12Fence *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12Fence(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_fence_SetPrivateData(ID3D12Fence *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12Fence(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_fence_SetPrivateDataInterface(ID3D12Fence *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12Fence(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_fence_SetName(ID3D12Fence *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12Fence(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_fence_GetDevice(ID3D12Fence *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12Fence(iface)->object, METHOD(GetDevice), riid, device);
 }
 
 uint64_t d3d12_fence_completed_value(struct d3d12_fence *fence)
@@ -187,13 +159,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_Signal(ID3D12Fence *iface, UINT64 v
 static const ID3D12FenceVtbl d3d12_fence_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12Fence,
     .QueryInterface = d3d12_fence_QueryInterface,
-    .AddRef = d3d12_fence_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_fence),
     .Release = d3d12_fence_Release,
-    .GetPrivateData = d3d12_fence_GetPrivateData,
-    .SetPrivateData = d3d12_fence_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_fence_SetPrivateDataInterface,
-    .SetName = d3d12_fence_SetName,
-    .GetDevice = d3d12_fence_GetDevice,
     .GetCompletedValue = d3d12_fence_GetCompletedValue,
     .SetEventOnCompletion = d3d12_fence_SetEventOnCompletion,
     .Signal = d3d12_fence_Signal,

@@ -18,10 +18,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_heap_QueryInterface(ID3D12Heap *iface, RE
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_heap_AddRef(ID3D12Heap *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12Heap(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_heap, ID3D12Heap, impl_from_ID3D12Heap, "ID3D12Heap")
 
 static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
 {
@@ -41,31 +38,6 @@ static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
     return refcount;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_heap_GetPrivateData(ID3D12Heap *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12Heap(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_heap_SetPrivateData(ID3D12Heap *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12Heap(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_heap_SetPrivateDataInterface(ID3D12Heap *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12Heap(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_heap_SetName(ID3D12Heap *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12Heap(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_heap_GetDevice(ID3D12Heap *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12Heap(iface)->object, METHOD(GetDevice), riid, device);
-}
-
 static D3D12_HEAP_DESC STDMETHODCALLTYPE d3d12_heap_GetDesc(ID3D12Heap *iface)
 {
     return impl_from_ID3D12Heap(iface)->desc;
@@ -80,13 +52,8 @@ static D3D12_HEAP_DESC STDMETHODCALLTYPE d3d12_heap_GetDesc(ID3D12Heap *iface)
 static const ID3D12HeapVtbl d3d12_heap_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12Heap,
     .QueryInterface = d3d12_heap_QueryInterface,
-    .AddRef = d3d12_heap_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_heap),
     .Release = d3d12_heap_Release,
-    .GetPrivateData = d3d12_heap_GetPrivateData,
-    .SetPrivateData = d3d12_heap_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_heap_SetPrivateDataInterface,
-    .SetName = d3d12_heap_SetName,
-    .GetDevice = d3d12_heap_GetDevice,
     .GetDesc = d3d12_heap_GetDesc,
 };
 

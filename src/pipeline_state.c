@@ -22,10 +22,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_QueryInterface(ID3D12Pipel
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_AddRef(ID3D12PipelineState *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12PipelineState(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_pipeline_state, ID3D12PipelineState, impl_from_ID3D12PipelineState, "ID3D12PipelineState")
 
 static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState *iface)
 {
@@ -45,31 +42,6 @@ static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState 
     return refcount;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_GetPrivateData(ID3D12PipelineState *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12PipelineState(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_SetPrivateData(ID3D12PipelineState *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12PipelineState(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_SetPrivateDataInterface(ID3D12PipelineState *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12PipelineState(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_SetName(ID3D12PipelineState *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12PipelineState(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_GetDevice(ID3D12PipelineState *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12PipelineState(iface)->object, METHOD(GetDevice), riid, device);
-}
-
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Winitializer-overrides"
 #elif defined(__GNUC__)
@@ -79,13 +51,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_GetDevice(ID3D12PipelineSt
 static const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12PipelineState,
     .QueryInterface = d3d12_pipeline_state_QueryInterface,
-    .AddRef = d3d12_pipeline_state_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_pipeline_state),
     .Release = d3d12_pipeline_state_Release,
-    .GetPrivateData = d3d12_pipeline_state_GetPrivateData,
-    .SetPrivateData = d3d12_pipeline_state_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_pipeline_state_SetPrivateDataInterface,
-    .SetName = d3d12_pipeline_state_SetName,
-    .GetDevice = d3d12_pipeline_state_GetDevice,
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)

@@ -17,10 +17,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_query_heap_QueryInterface(ID3D12QueryHeap
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_query_heap_AddRef(ID3D12QueryHeap *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12QueryHeap(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_query_heap, ID3D12QueryHeap, impl_from_ID3D12QueryHeap, "ID3D12QueryHeap")
 
 static ULONG STDMETHODCALLTYPE d3d12_query_heap_Release(ID3D12QueryHeap *iface)
 {
@@ -37,31 +34,6 @@ static ULONG STDMETHODCALLTYPE d3d12_query_heap_Release(ID3D12QueryHeap *iface)
     return refcount;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_query_heap_GetPrivateData(ID3D12QueryHeap *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12QueryHeap(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_query_heap_SetPrivateData(ID3D12QueryHeap *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12QueryHeap(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_query_heap_SetPrivateDataInterface(ID3D12QueryHeap *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12QueryHeap(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_query_heap_SetName(ID3D12QueryHeap *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12QueryHeap(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_query_heap_GetDevice(ID3D12QueryHeap *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12QueryHeap(iface)->object, METHOD(GetDevice), riid, device);
-}
-
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Winitializer-overrides"
 #elif defined(__GNUC__)
@@ -71,13 +43,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_query_heap_GetDevice(ID3D12QueryHeap *ifa
 static const ID3D12QueryHeapVtbl d3d12_query_heap_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12QueryHeap,
     .QueryInterface = d3d12_query_heap_QueryInterface,
-    .AddRef = d3d12_query_heap_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_query_heap),
     .Release = d3d12_query_heap_Release,
-    .GetPrivateData = d3d12_query_heap_GetPrivateData,
-    .SetPrivateData = d3d12_query_heap_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_query_heap_SetPrivateDataInterface,
-    .SetName = d3d12_query_heap_SetName,
-    .GetDevice = d3d12_query_heap_GetDevice,
 };
 
 struct d3d12_query_heap *unsafe_impl_from_ID3D12QueryHeap(ID3D12QueryHeap *iface)

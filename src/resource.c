@@ -26,10 +26,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_QueryInterface(ID3D12Resource *i
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_resource_AddRef(ID3D12Resource *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12Resource(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_resource, ID3D12Resource, impl_from_ID3D12Resource, "ID3D12Resource")
 
 static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
 {
@@ -53,31 +50,6 @@ static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
         free(resource);
     }
     return refcount;
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_resource_GetPrivateData(ID3D12Resource *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12Resource(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_resource_SetPrivateData(ID3D12Resource *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12Resource(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_resource_SetPrivateDataInterface(ID3D12Resource *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12Resource(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_resource_SetName(ID3D12Resource *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12Resource(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_resource_GetDevice(ID3D12Resource *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12Resource(iface)->object, METHOD(GetDevice), riid, device);
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT subresource, const D3D12_RANGE *read_range, void **data)
@@ -149,13 +121,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_GetHeapProperties(ID3D12Resource
 static const ID3D12ResourceVtbl d3d12_resource_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12Resource,
     .QueryInterface = d3d12_resource_QueryInterface,
-    .AddRef = d3d12_resource_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_resource),
     .Release = d3d12_resource_Release,
-    .GetPrivateData = d3d12_resource_GetPrivateData,
-    .SetPrivateData = d3d12_resource_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_resource_SetPrivateDataInterface,
-    .SetName = d3d12_resource_SetName,
-    .GetDevice = d3d12_resource_GetDevice,
     .Map = d3d12_resource_Map,
     .Unmap = d3d12_resource_Unmap,
     .GetDesc = d3d12_resource_GetDesc,

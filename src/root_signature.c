@@ -20,10 +20,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_root_signature_QueryInterface(ID3D12RootS
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_root_signature_AddRef(ID3D12RootSignature *iface)
-{
-    return d3d12xs_object_add_ref(&impl_from_ID3D12RootSignature(iface)->object);
-}
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_root_signature, ID3D12RootSignature, impl_from_ID3D12RootSignature, "ID3D12RootSignature")
 
 static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature *iface)
 {
@@ -40,31 +37,6 @@ static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature 
     return refcount;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_root_signature_GetPrivateData(ID3D12RootSignature *iface, REFGUID guid, UINT *size, void *data)
-{
-    return d3d12xs_object_get_private_data(&impl_from_ID3D12RootSignature(iface)->object, METHOD(GetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_root_signature_SetPrivateData(ID3D12RootSignature *iface, REFGUID guid, UINT size, const void *data)
-{
-    return d3d12xs_object_set_private_data(&impl_from_ID3D12RootSignature(iface)->object, METHOD(SetPrivateData), guid, size, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_root_signature_SetPrivateDataInterface(ID3D12RootSignature *iface, REFGUID guid, const IUnknown *data)
-{
-    return d3d12xs_object_set_private_data_interface(&impl_from_ID3D12RootSignature(iface)->object, METHOD(SetPrivateDataInterface), guid, data);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_root_signature_SetName(ID3D12RootSignature *iface, LPCWSTR name)
-{
-    return d3d12xs_object_set_name(&impl_from_ID3D12RootSignature(iface)->object, METHOD(SetName), name);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_root_signature_GetDevice(ID3D12RootSignature *iface, REFIID riid, void **device)
-{
-    return d3d12xs_object_get_device(&impl_from_ID3D12RootSignature(iface)->object, METHOD(GetDevice), riid, device);
-}
-
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Winitializer-overrides"
 #elif defined(__GNUC__)
@@ -74,13 +46,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_root_signature_GetDevice(ID3D12RootSignat
 static const ID3D12RootSignatureVtbl d3d12_root_signature_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12RootSignature,
     .QueryInterface = d3d12_root_signature_QueryInterface,
-    .AddRef = d3d12_root_signature_AddRef,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_root_signature),
     .Release = d3d12_root_signature_Release,
-    .GetPrivateData = d3d12_root_signature_GetPrivateData,
-    .SetPrivateData = d3d12_root_signature_SetPrivateData,
-    .SetPrivateDataInterface = d3d12_root_signature_SetPrivateDataInterface,
-    .SetName = d3d12_root_signature_SetName,
-    .GetDevice = d3d12_root_signature_GetDevice,
 };
 
 struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface)
