@@ -12,10 +12,6 @@
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
-struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList2(ID3D12GraphicsCommandList2 *iface)
-{
-    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
-}
 
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
 {
@@ -32,12 +28,9 @@ void d3d12_command_list_record_error(struct d3d12_command_list *list, const char
     }
 }
 
-bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)
 {
-    if (list->state == D3D12_COMMAND_LIST_RECORDING)
-        return true;
     ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
-    return false;
 }
 
 /* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists

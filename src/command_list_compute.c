@@ -35,6 +35,7 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
     if (list->compute.pipeline != state) {
         list->compute.pipeline = state;
         list->compute.pipeline_dirty = true;
+        list->compute.validated = false;
     }
 }
 
@@ -64,6 +65,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12Graphics
     memset(list->compute.arguments, 0, sizeof(list->compute.arguments));
     list->compute.constants_set = 0;
     list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    list->compute.validated = false;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList2 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
@@ -97,50 +99,48 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     list->compute.descriptors_dirty = true;
 }
 
-/* The parameter a root-argument call names, if it exists and has the expected type. */
-static const D3D12_ROOT_PARAMETER1 *root_parameter(struct d3d12_command_list *list, const char *command, UINT index,
-        D3D12_ROOT_PARAMETER_TYPE type)
+/* Checks that a root-argument call names an existing parameter of the expected type. */
+static bool root_parameter_valid(struct d3d12_command_list *list, const char *command, UINT index, D3D12_ROOT_PARAMETER_TYPE type)
 {
     static const char *const type_names[] = {"DESCRIPTOR_TABLE", "32BIT_CONSTANTS", "CBV", "SRV", "UAV"};
     const struct d3d12_root_signature *signature = list->compute.root_signature;
-    const D3D12_ROOT_PARAMETER1 *parameter;
 
-    if (!signature) {
+    if (__builtin_expect(signature && index < signature->parameter_count && signature->parameter_types[index] == type, 1))
+        return true;
+    if (!signature)
         d3d12_command_list_record_error(list, command, "no compute root signature is set (call SetComputeRootSignature first)");
-        return NULL;
-    }
-    if (index >= signature->desc->Desc_1_1.NumParameters) {
+    else if (index >= signature->parameter_count)
         d3d12_command_list_record_error(list, command, "RootParameterIndex %u is past the root signature's %u parameters", index,
-                signature->desc->Desc_1_1.NumParameters);
-        return NULL;
-    }
-    parameter = &signature->desc->Desc_1_1.pParameters[index];
-    if (parameter->ParameterType != type) {
+                signature->parameter_count);
+    else
         d3d12_command_list_record_error(list, command, "root parameter %u is a %s, not a %s", index,
-                type_names[parameter->ParameterType], type_names[type]);
-        return NULL;
-    }
-    return parameter;
+                type_names[signature->parameter_types[index]], type_names[type]);
+    return false;
 }
 
 static void set_constants(struct d3d12_command_list *list, const char *command, UINT index, UINT count, const void *data, UINT offset)
 {
-    const D3D12_ROOT_PARAMETER1 *parameter;
+    struct d3d12_compute_state *state = &list->compute;
+    uint32_t limit;
 
-    if (!compute_list(list, command) || !(parameter = root_parameter(list, command, index, D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)))
+    if (!compute_list(list, command) || !root_parameter_valid(list, command, index, D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS))
         return;
     if (count && !data) {
         d3d12_command_list_record_error(list, command, "pSrcData is NULL with Num32BitValuesToSet %u", count);
         return;
     }
-    if (offset > parameter->Constants.Num32BitValues || count > parameter->Constants.Num32BitValues - offset) {
+    limit = state->root_signature->constant_counts[index];
+    if (offset > limit || count > limit - offset) {
         d3d12_command_list_record_error(list, command, "DestOffsetIn32BitValues %u + %u values pass root parameter %u's %u constants",
-                offset, count, index, parameter->Constants.Num32BitValues);
+                offset, count, index, limit);
         return;
     }
-    memcpy(&list->compute.push_constants[list->compute.root_signature->constant_offsets[index] / 4 + offset], data, count * 4);
-    list->compute.constants_set |= 1ull << index;
-    list->compute.constants_dirty = true;
+    memcpy(&state->push_constants[state->root_signature->constant_offsets[index] / 4 + offset], data, count * 4);
+    if (!(state->constants_set >> index & 1)) {
+        state->constants_set |= 1ull << index;
+        state->validated = false;
+    }
+    state->constants_dirty = true;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList2 *iface, UINT index, UINT value, UINT offset)
@@ -156,8 +156,10 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12Gra
 
 static void set_argument(struct d3d12_command_list *list, const char *command, UINT index, D3D12_ROOT_PARAMETER_TYPE type, uint64_t value)
 {
-    if (!compute_list(list, command) || !root_parameter(list, command, index, type))
+    if (!compute_list(list, command) || !root_parameter_valid(list, command, index, type))
         return;
+    if (!list->compute.arguments[index].set)
+        list->compute.validated = false;
     list->compute.arguments[index].set = true;
     list->compute.arguments[index].value = value;
     list->compute.descriptors_dirty = true;
@@ -340,25 +342,30 @@ static bool flush_compute_state(struct d3d12_command_list *list, const char *com
     const struct d3d12_pipeline_state *pipeline = state->pipeline;
     const struct d3d12_root_signature *signature = state->root_signature;
 
-    if (!pipeline) {
-        d3d12_command_list_record_error(list, command, "no pipeline state is set (SetPipelineState)");
-        return false;
-    }
-    if (!signature) {
-        d3d12_command_list_record_error(list, command, "no compute root signature is set (SetComputeRootSignature)");
-        return false;
-    }
-    if (!d3d12_root_signatures_compatible(signature, pipeline->root_signature)) {
-        d3d12_command_list_record_error(list, command, "the pipeline was built for another root signature than the one set");
-        return false;
-    }
-    for (uint64_t used = pipeline->used_root_mask; used; used &= used - 1) {
-        unsigned index = (unsigned)__builtin_ctzll(used);
-        bool constants = signature->desc->Desc_1_1.pParameters[index].ParameterType == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-        if (constants ? !(state->constants_set >> index & 1) : !state->arguments[index].set) {
-            d3d12_command_list_record_error(list, command, "root parameter %u is read by the shader but was never set", index);
+    /* The checks depend only on what is bound and which arguments were ever set, so they
+     * run again only after one of those changed: a constants-only Dispatch skips them. */
+    if (!state->validated) {
+        if (!pipeline) {
+            d3d12_command_list_record_error(list, command, "no pipeline state is set (SetPipelineState)");
             return false;
         }
+        if (!signature) {
+            d3d12_command_list_record_error(list, command, "no compute root signature is set (SetComputeRootSignature)");
+            return false;
+        }
+        if (!d3d12_root_signatures_compatible(signature, pipeline->root_signature)) {
+            d3d12_command_list_record_error(list, command, "the pipeline was built for another root signature than the one set");
+            return false;
+        }
+        for (uint64_t used = pipeline->used_root_mask; used; used &= used - 1) {
+            unsigned index = (unsigned)__builtin_ctzll(used);
+            bool constants = signature->constants_mask >> index & 1;
+            if (constants ? !(state->constants_set >> index & 1) : !state->arguments[index].set) {
+                d3d12_command_list_record_error(list, command, "root parameter %u is read by the shader but was never set", index);
+                return false;
+            }
+        }
+        state->validated = true;
     }
     if (state->pipeline_dirty)
         vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_pipeline);

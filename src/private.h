@@ -330,6 +330,11 @@ struct d3d12_root_signature {
     size_t blob_size;
     uint32_t push_constant_size;               /* root constants, packed in parameter order */
     uint32_t constant_offsets[D3D12XS_MAX_ROOT_PARAMETERS]; /* byte offset of each constants parameter */
+    /* Copies of what recording checks per call, so they need no walk through desc. */
+    uint32_t parameter_count;
+    uint8_t parameter_types[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint32_t constant_counts[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint64_t constants_mask; /* bit per 32-bit-constants parameter */
     VkSampler *static_samplers;
 };
 
@@ -510,6 +515,7 @@ struct d3d12_compute_state {
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     bool pipeline_dirty, constants_dirty, descriptors_dirty;
+    bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
 };
 
 enum d3d12_command_list_state {
@@ -540,8 +546,16 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
 /* Marks the list invalid: logs "<command>: <why>" and keeps the first error for Close. */
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
-/* True when commands may be recorded; logs and returns false on a closed list. */
-bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command);
+void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
+/* True when commands may be recorded; logs and returns false on a closed list. Inline: every
+ * recorded command starts here. */
+static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1))
+        return true;
+    d3d12_command_list_report_closed(list, command);
+    return false;
+}
 
 /* ---- query heaps (query_heap.c) ---- */
 

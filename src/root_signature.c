@@ -70,9 +70,13 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
 
     if (desc->NumParameters > D3D12XS_MAX_ROOT_PARAMETERS)
         return d3d12xs_fail(E_INVALIDARG, method, "the root signature has %u parameters (at most 64 fit the root cost limit)", desc->NumParameters);
+    signature->parameter_count = desc->NumParameters;
     for (UINT i = 0; i < desc->NumParameters; i++) {
+        signature->parameter_types[i] = (uint8_t)desc->pParameters[i].ParameterType;
         if (desc->pParameters[i].ParameterType != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
             continue;
+        signature->constant_counts[i] = desc->pParameters[i].Constants.Num32BitValues;
+        signature->constants_mask |= 1ull << i;
         /* Several values may form vectors, which HLSL packing keeps inside 16-byte rows. */
         if (desc->pParameters[i].Constants.Num32BitValues > 1)
             offset = (offset + 15) & ~15u;
