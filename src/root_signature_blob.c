@@ -414,7 +414,7 @@ static HRESULT rs_parse_params(const struct rs_reader *r, D3D_ROOT_SIGNATURE_VER
             continue;
         rs_builder_param(b, i, &p, &first_range);
         for (uint32_t j = 0; j < p.range_count; j++) {
-            uint32_t w[6];
+            uint32_t w[6] = {0};
             D3D12_DESCRIPTOR_RANGE1 range;
             rs_read(r, (uint64_t)payload[1] + (uint64_t)j * range_words * 4, w, range_words); /* checked above */
             range.RangeType = (D3D12_DESCRIPTOR_RANGE_TYPE)w[0];
@@ -464,7 +464,7 @@ static HRESULT rs_parse_rts0(const struct rs_reader *r, D3D12_VERSIONED_ROOT_SIG
         return hr;
     }
     for (uint32_t i = 0; i < sampler_count; i++) {
-        uint32_t w[13];
+        uint32_t w[13] = {0};
         D3D12_STATIC_SAMPLER_DESC *s = &b.samplers[i];
         rs_read(r, (uint64_t)sampler_offset + (uint64_t)i * RS_SAMPLER_SIZE, w, 13); /* checked above */
         s->Filter = (D3D12_FILTER)w[0];
