@@ -5,8 +5,11 @@
  *   2. GPU us per back-to-back Dispatch (1 group of 64 threads), without and with a UAV barrier
  *   3. GB/s of an HLSL buffer-copy kernel (bytes read + written / GPU time)
  *
- * Each ratio is d3d12xs's cost over raw Vulkan's (time / time, or raw GB/s / d3d12xs GB/s):
- * above 1 means d3d12xs is slower. D3D12XS_BENCH_OUT=<path> also writes the table as TSV. */
+ * Each ratio is d3d12xs's cost over raw Vulkan's (time / time, or raw GB/s / d3d12xs GB/s) in
+ * one repetition, the two sides back to back, median over repetitions: above 1 means d3d12xs
+ * is slower. D3D12XS_BENCH_OUT=<path> also writes the table as TSV. Arguments (cpu, gpu,
+ * gpu_barrier, copy) run only those figures. */
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,7 +26,7 @@
 #include <d3dcompiler.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_REPS 32
+#define MAX_REPS 64
 
 /* ---- failure, timing, statistics ------------------------------------------------------- */
 
@@ -297,7 +300,6 @@ static double d3d_record(struct d3d *d, unsigned n)
     D3D12_GPU_VIRTUAL_ADDRESS output = ID3D12Resource_GetGPUVirtualAddress(d->tiny_output);
     double start, end;
 
-    HR(ID3D12CommandAllocator_Reset(d->record_allocator));
     start = now_ns();
     HR(ID3D12GraphicsCommandList2_Reset(list, d->record_allocator, NULL));
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list, d->tiny_signature);
@@ -797,7 +799,6 @@ static double raw_record(struct raw *r, unsigned n)
     VkCommandBuffer cmd = r->record_cmd;
     double start, end;
 
-    VK(vkResetCommandPool(r->device, r->pool, 0));
     start = now_ns();
     raw_begin(cmd);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->tiny.pipeline);
@@ -862,10 +863,11 @@ static void raw_setup_copy(struct raw *r, uint64_t size)
     cmd = r->timed_cmds[2] = raw_command_buffer(r);
     raw_begin(cmd);
     vkCmdResetQueryPool(cmd, r->queries, 4, 2);
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, r->queries, 4);
+    /* Bound after the first timestamp, where d3d12xs binds too (at the Dispatch). */
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->copy.pipeline);
     vkCmdPushConstants(cmd, r->copy.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &groups_x);
     raw_push_buffers(r, cmd, &r->copy, buffers, 2);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, r->queries, 4);
     vkCmdDispatch(cmd, COPY_GROUPS_X, (uint32_t)(size / 16 / 64 / COPY_GROUPS_X), 1);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, r->queries, 5);
     VK(vkEndCommandBuffer(cmd));
@@ -923,14 +925,38 @@ static void raw_destroy(struct raw *r)
 /* ======================================================================================= */
 
 struct figure {
+    const char *arg;     /* the command-line argument that selects the figure */
     const char *key;     /* TSV name */
     const char *label;
     const char *unit;
-    double d3d12xs, raw;
     bool higher_is_better;
     double target;       /* ratio at or below which the figure is on target */
+    bool measured;
+    double d3d12xs, raw; /* medians */
+    double d3d12xs_min, d3d12xs_max, raw_min, raw_max;
+    double paired;       /* median over repetitions of (d3d12xs cost / raw cost) of the same repetition */
 };
 
+static void set_samples(struct figure *f, const double *d3d_samples, const double *raw_samples, unsigned count)
+{
+    f->measured = true;
+    f->d3d12xs = median(d3d_samples, count);
+    f->raw = median(raw_samples, count);
+    f->d3d12xs_min = f->d3d12xs_max = d3d_samples[0];
+    f->raw_min = f->raw_max = raw_samples[0];
+    double pairs[MAX_REPS];
+    for (unsigned i = 0; i < count; i++)
+        pairs[i] = f->higher_is_better ? raw_samples[i] / d3d_samples[i] : d3d_samples[i] / raw_samples[i];
+    f->paired = median(pairs, count);
+    for (unsigned i = 1; i < count; i++) {
+        f->d3d12xs_min = d3d_samples[i] < f->d3d12xs_min ? d3d_samples[i] : f->d3d12xs_min;
+        f->d3d12xs_max = d3d_samples[i] > f->d3d12xs_max ? d3d_samples[i] : f->d3d12xs_max;
+        f->raw_min = raw_samples[i] < f->raw_min ? raw_samples[i] : f->raw_min;
+        f->raw_max = raw_samples[i] > f->raw_max ? raw_samples[i] : f->raw_max;
+    }
+}
+
+/* d3d12xs's cost over raw Vulkan's from the medians: above 1 means d3d12xs is slower. */
 static double ratio(const struct figure *f)
 {
     return f->higher_is_better ? f->raw / f->d3d12xs : f->d3d12xs / f->raw;
@@ -944,93 +970,139 @@ static void write_tsv(const char *path, const struct figure *figures, unsigned c
     fprintf(f, "# bench_compute\tdevice=%s\tdriver=%s %s\traw_device=%s\tcpu_n=%u\tcpu_reps=%u\tgpu_n=%u\tgpu_reps=%u\tcopy_bytes=%llu\tcopy_reps=%u\n",
             d->info.DeviceName, d->info.DriverName, d->info.DriverInfo, r->properties.deviceName, p->cpu_dispatches, p->cpu_reps,
             p->gpu_dispatches, p->gpu_reps, (unsigned long long)p->copy_bytes, p->copy_reps);
-    fprintf(f, "# figure\tunit\td3d12xs\traw_vulkan\tratio\ttarget\n");
-    for (unsigned i = 0; i < count; i++)
-        fprintf(f, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.2f\n", figures[i].key, figures[i].unit, figures[i].d3d12xs, figures[i].raw,
-                ratio(&figures[i]), figures[i].target);
+    fprintf(f, "# figure\tunit\td3d12xs\traw_vulkan\tratio\ttarget\tratio_of_medians\td3d12xs_min\td3d12xs_max\traw_min\traw_max\n");
+    for (unsigned i = 0; i < count; i++) {
+        const struct figure *g = &figures[i];
+        if (g->measured)
+            fprintf(f, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", g->key, g->unit, g->d3d12xs, g->raw, g->paired,
+                    g->target, ratio(g), g->d3d12xs_min, g->d3d12xs_max, g->raw_min, g->raw_max);
+    }
     REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
 }
 
-int main(void)
+enum {FIGURE_CPU, FIGURE_GPU, FIGURE_GPU_BARRIER, FIGURE_COPY, FIGURE_COUNT};
+
+int main(int argc, char **argv)
 {
+    struct figure figures[FIGURE_COUNT] = {
+        {.arg = "cpu", .key = "cpu_ns_per_dispatch_root_constant", .label = "CPU ns / Dispatch + root constant", .unit = "ns", .target = 1.5},
+        {.arg = "gpu", .key = "gpu_us_per_dispatch", .label = "GPU us / Dispatch, no barrier", .unit = "us", .target = 1.05},
+        {.arg = "gpu_barrier", .key = "gpu_us_per_dispatch_uav_barrier", .label = "GPU us / Dispatch, UAV barrier", .unit = "us",
+                .target = 1.05},
+        {.arg = "copy", .key = "copy_kernel_gbps", .label = "copy kernel GB/s (read+write)", .unit = "GB/s", .higher_is_better = true,
+                .target = 1.05},
+    };
+    bool run[FIGURE_COUNT];
+    double d3d_samples[MAX_REPS], raw_samples[MAX_REPS];
+    const char *out = getenv("D3D12XS_BENCH_OUT");
     struct params p;
     struct d3d d;
     struct raw r;
-    double d3d_samples[MAX_REPS], raw_samples[MAX_REPS];
-    struct figure figures[4];
-    const char *out = getenv("D3D12XS_BENCH_OUT");
+
+    /* Arguments pick figures by key (for profiling one path); none runs them all. */
+    for (unsigned i = 0; i < FIGURE_COUNT; i++)
+        run[i] = argc < 2;
+    for (int a = 1; a < argc; a++) {
+        unsigned i = 0;
+        while (i < FIGURE_COUNT && strcmp(argv[a], figures[i].arg))
+            i++;
+        if (i == FIGURE_COUNT) {
+            fprintf(stderr, "usage: %s [cpu] [gpu] [gpu_barrier] [copy]   (no argument: all)\n", argv[0]);
+            return 2;
+        }
+        run[i] = true;
+    }
 
     /* No validation layer: it would measure itself. */
     setenv("D3D12XS_DEBUG", "0", 1);
+    /* lavapipe mallocs every recorded command and frees it on reset; keep glibc from handing
+     * the freed heap back to the kernel, or the CPU figure measures page faults (both sides). */
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     d3d_init(&d);
     raw_init(&r);
     if (d.info.IsSoftwareRasterizer)
-        p = (struct params){100000, 7, 2000, 5, 64ull << 20, 5};
+        p = (struct params){100000, 15, 1000, 31, 64ull << 20, 9};
     else
-        p = (struct params){100000, 9, 10000, 9, 256ull << 20, 9};
+        p = (struct params){100000, 15, 10000, 15, 256ull << 20, 15};
 
     printf("d3d12xs device : %s (%s, %s), COMPUTE queue family %u\n", d.info.DeviceName, d.info.DriverName, d.info.DriverInfo,
             d.info.Queues[D3D12_COMMAND_LIST_TYPE_COMPUTE].VulkanQueueFamily);
     printf("raw Vulkan     : %s (%s, %s), queue family %u\n", r.properties.deviceName, r.driver.driverName, r.driver.driverInfo, r.family);
     if (strcmp(d.info.DeviceName, r.properties.deviceName) || d.info.Queues[D3D12_COMMAND_LIST_TYPE_COMPUTE].VulkanQueueFamily != r.family)
         printf("WARNING: the two sides do not run on the same device and queue family\n");
-    printf("figure 1: %u dispatches x %u reps; figure 2: %u dispatches x %u reps; figure 3: %llu MiB x %u reps (medians)\n",
+    printf("CPU figure: %u dispatches x %u reps; GPU figures: %u dispatches x %u reps; copy: %llu MiB x %u reps; medians, sides alternating\n",
             p.cpu_dispatches, p.cpu_reps, p.gpu_dispatches, p.gpu_reps, (unsigned long long)(p.copy_bytes >> 20), p.copy_reps);
 
-    /* 1. CPU recording cost. One warm-up each (first-touch allocations), then alternate. */
-    d3d_record(&d, p.cpu_dispatches);
-    raw_record(&r, p.cpu_dispatches);
-    for (unsigned i = 0; i < p.cpu_reps; i++) {
-        d3d_samples[i] = d3d_record(&d, p.cpu_dispatches);
-        raw_samples[i] = raw_record(&r, p.cpu_dispatches);
+    /* 1. CPU recording cost. Both sides' recordings are freed before each timed one, so both
+     * start from the same heap; which side goes first alternates. One warm-up each. */
+    if (run[FIGURE_CPU]) {
+        for (unsigned i = 0; i <= p.cpu_reps; i++) {
+            for (unsigned k = 0; k < 2; k++) {
+                HR(ID3D12CommandAllocator_Reset(d.record_allocator));
+                VK(vkResetCommandPool(r.device, r.pool, 0));
+                if ((i + k) % 2)
+                    raw_samples[i ? i - 1 : 0] = raw_record(&r, p.cpu_dispatches);
+                else
+                    d3d_samples[i ? i - 1 : 0] = d3d_record(&d, p.cpu_dispatches);
+            }
+        }
+        set_samples(&figures[FIGURE_CPU], d3d_samples, raw_samples, p.cpu_reps);
+        /* Leave the big recordings behind before the GPU figures. */
+        HR(ID3D12CommandAllocator_Reset(d.record_allocator));
+        VK(vkResetCommandPool(r.device, r.pool, 0));
     }
-    figures[0] = (struct figure){"cpu_ns_per_dispatch_root_constants", "CPU ns / Dispatch + root constant", "ns",
-            median(d3d_samples, p.cpu_reps), median(raw_samples, p.cpu_reps), false, 1.5};
-    /* Leave the 100k-dispatch recordings behind before the GPU figures. */
-    HR(ID3D12CommandAllocator_Reset(d.record_allocator));
-    VK(vkResetCommandPool(r.device, r.pool, 0));
 
     /* 2. GPU time per tiny dispatch, without and with barriers between dispatches. */
     for (unsigned slot = 0; slot < 2; slot++) {
+        if (!run[FIGURE_GPU + slot])
+            continue;
         d3d_build_dispatch_list(&d, slot, slot == 1, p.gpu_dispatches);
         raw_build_dispatch_cmd(&r, slot, slot == 1, p.gpu_dispatches);
-        d3d_run_timed(&d, slot);
-        raw_run_timed(&r, slot);
-        for (unsigned i = 0; i < p.gpu_reps; i++) {
-            d3d_samples[i] = d3d_run_timed(&d, slot) / p.gpu_dispatches / 1e3;
-            raw_samples[i] = raw_run_timed(&r, slot) / p.gpu_dispatches / 1e3;
+        for (unsigned i = 0; i <= p.gpu_reps; i++) { /* a warm-up, then alternating sides */
+            for (unsigned k = 0; k < 2; k++) {
+                if ((i + k) % 2)
+                    raw_samples[i ? i - 1 : 0] = raw_run_timed(&r, slot) / p.gpu_dispatches / 1e3;
+                else
+                    d3d_samples[i ? i - 1 : 0] = d3d_run_timed(&d, slot) / p.gpu_dispatches / 1e3;
+            }
         }
-        figures[1 + slot] = slot ? (struct figure){"gpu_us_per_dispatch_uav_barrier", "GPU us / Dispatch, UAV barrier", "us",
-                median(d3d_samples, p.gpu_reps), median(raw_samples, p.gpu_reps), false, 1.05}
-                : (struct figure){"gpu_us_per_dispatch", "GPU us / Dispatch, no barrier", "us",
-                median(d3d_samples, p.gpu_reps), median(raw_samples, p.gpu_reps), false, 1.05};
+        set_samples(&figures[FIGURE_GPU + slot], d3d_samples, raw_samples, p.gpu_reps);
     }
 
     /* 3. Copy kernel bandwidth; the first run of each side is checked word by word. */
-    d3d_setup_copy(&d, p.copy_bytes);
-    raw_setup_copy(&r, p.copy_bytes);
-    d3d_run_timed(&d, 2);
-    raw_run_timed(&r, 2);
-    d3d_verify_copy(&d, p.copy_bytes);
-    raw_verify_copy(&r, p.copy_bytes);
-    for (unsigned i = 0; i < p.copy_reps; i++) {
-        d3d_samples[i] = 2.0 * (double)p.copy_bytes / d3d_run_timed(&d, 2);
-        raw_samples[i] = 2.0 * (double)p.copy_bytes / raw_run_timed(&r, 2);
+    if (run[FIGURE_COPY]) {
+        d3d_setup_copy(&d, p.copy_bytes);
+        raw_setup_copy(&r, p.copy_bytes);
+        d3d_run_timed(&d, 2);
+        raw_run_timed(&r, 2);
+        d3d_verify_copy(&d, p.copy_bytes);
+        raw_verify_copy(&r, p.copy_bytes);
+        for (unsigned i = 0; i < p.copy_reps; i++) {
+            for (unsigned k = 0; k < 2; k++) {
+                if ((i + k) % 2)
+                    raw_samples[i] = 2.0 * (double)p.copy_bytes / raw_run_timed(&r, 2);
+                else
+                    d3d_samples[i] = 2.0 * (double)p.copy_bytes / d3d_run_timed(&d, 2);
+            }
+        }
+        set_samples(&figures[FIGURE_COPY], d3d_samples, raw_samples, p.copy_reps);
     }
-    figures[3] = (struct figure){"copy_kernel_gbps", "copy kernel GB/s (read+write)", "GB/s",
-            median(d3d_samples, p.copy_reps), median(raw_samples, p.copy_reps), true, 1.05};
 
-    printf("\n%-40s %12s %12s %8s %8s\n", "figure", "d3d12xs", "raw Vulkan", "ratio", "target");
-    for (unsigned i = 0; i < ARRAY_SIZE(figures); i++) {
-        double q = ratio(&figures[i]);
-        printf("%-40s %12.3f %12.3f %8.3f %8s%s\n", figures[i].label, figures[i].d3d12xs, figures[i].raw, q,
-                figures[i].target == 1.5 ? "<= 1.50" : "<= 1.05", q > figures[i].target ? "  over target" : "");
+    printf("\n%-34s %10s %11s %7s %8s %8s   %s\n", "figure", "d3d12xs", "raw Vulkan", "ratio", "target", "med/med",
+            "range d3d12xs | raw");
+    for (unsigned i = 0; i < FIGURE_COUNT; i++) {
+        const struct figure *f = &figures[i];
+        if (!f->measured)
+            continue;
+        printf("%-34s %10.3f %11.3f %7.3f %5s%.2f %8.3f   %.3f-%.3f | %.3f-%.3f%s\n", f->label, f->d3d12xs, f->raw, f->paired, "<= ",
+                f->target, ratio(f), f->d3d12xs_min, f->d3d12xs_max, f->raw_min, f->raw_max, f->paired > f->target ? "   OVER TARGET" : "");
     }
-    printf("ratio = d3d12xs cost / raw Vulkan cost (for GB/s: raw / d3d12xs); above 1 = d3d12xs slower\n");
+    printf("d3d12xs, raw Vulkan: medians. ratio: d3d12xs cost / raw Vulkan cost (GB/s: raw / d3d12xs) per repetition, the two\n"
+           "sides back to back, median over repetitions; above 1 means d3d12xs is slower. med/med: the ratio of the medians.\n");
     if (out && *out)
-        write_tsv(out, figures, ARRAY_SIZE(figures), &d, &r, &p);
+        write_tsv(out, figures, FIGURE_COUNT, &d, &r, &p);
 
     raw_destroy(&r);
     d3d_destroy(&d);

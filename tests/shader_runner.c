@@ -1,4 +1,4 @@
-/* shader_runner: runs data-driven compute shader tests (tests/shaders/*.shader_test) through
+/* shader_runner: runs data-driven compute shader tests (tests/shaders/NAME.shader_test) through
  * the public D3D12 API: D3DCompile -> serialized root signature -> pipeline -> buffers,
  * views and root arguments -> Dispatch -> readback -> compare. docs/shader-tests.md describes
  * the file format. Usage: shader_runner FILE... (exit 77 when every file is a known bug). */
@@ -81,6 +81,15 @@ struct expr {
     const char *error;
 };
 
+/* "let NAME = EXPRESSION" definitions of the current file, usable in later expressions. */
+#define MAX_LETS 32
+static struct let {
+    char name[32];
+    char *text;
+} lets[MAX_LETS];
+static unsigned let_count;
+static unsigned let_depth;
+
 static struct value int_value(int64_t i) { struct value v = {false, i, (double)i}; return v; }
 static struct value float_value(double f) { struct value v = {true, (int64_t)f, f}; return v; }
 static double as_double(struct value v) { return v.is_float ? v.f : (double)v.i; }
@@ -162,12 +171,31 @@ static struct value parse_primary(struct expr *e)
         return int_value(e->index);
     if (!strcmp(name, "lanes"))
         return int_value(e->lanes);
+    for (unsigned l = let_count; l-- > 0;) {
+        if (!strcmp(name, lets[l].name)) {
+            struct expr inner = {lets[l].text, e->index, e->lanes, NULL};
+            struct value v;
+            if (let_depth > 16) {
+                e->error = "'let' definitions nest too deep";
+                return int_value(0);
+            }
+            let_depth++;
+            v = parse_ternary(&inner);
+            let_depth--;
+            skip_space(&inner);
+            if (!inner.error && *inner.p)
+                inner.error = "unexpected text after the expression";
+            if (inner.error && !e->error)
+                e->error = inner.error;
+            return v;
+        }
+    }
     /* Functions. */
     struct value args[3];
     int count = 0;
     if (!accept(e, "(")) {
         if (!e->error)
-            e->error = "unknown name (known: i, lanes, min, max, abs, floor, sqrt, float, int, countbits)";
+            e->error = "unknown name (i, lanes, a 'let' name, or a function: min max abs floor sqrt exp2 log2 sin cos pow fmod float int countbits)";
         return int_value(0);
     }
     if (!accept(e, ")")) {
@@ -193,6 +221,18 @@ static struct value parse_primary(struct expr *e)
         return float_value(floor(as_double(args[0])));
     if (!strcmp(name, "sqrt") && count == 1)
         return float_value(sqrt(as_double(args[0])));
+    if (!strcmp(name, "exp2") && count == 1)
+        return float_value(exp2(as_double(args[0])));
+    if (!strcmp(name, "log2") && count == 1)
+        return float_value(log2(as_double(args[0])));
+    if (!strcmp(name, "sin") && count == 1)
+        return float_value(sin(as_double(args[0])));
+    if (!strcmp(name, "cos") && count == 1)
+        return float_value(cos(as_double(args[0])));
+    if (!strcmp(name, "pow") && count == 2)
+        return float_value(pow(as_double(args[0]), as_double(args[1])));
+    if (!strcmp(name, "fmod") && count == 2)
+        return float_value(fmod(as_double(args[0]), as_double(args[1])));
     if (!strcmp(name, "float") && count == 1)
         return float_value(as_double(args[0]));
     if (!strcmp(name, "int") && count == 1)
@@ -931,11 +971,44 @@ static bool parse_formula_head(char **tokens, unsigned count, enum value_type *t
     return true;
 }
 
+/* "let NAME = EXPRESSION": true if text was one. */
+static bool parse_let(char *text, int line)
+{
+    char *p = text, *name, *eq;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (strncmp(p, "let", 3) || !isspace((unsigned char)p[3]))
+        return false;
+    name = p + 3;
+    while (isspace((unsigned char)*name))
+        name++;
+    if (!(eq = strchr(name, '='))) {
+        FAIL_AT(line, "expected 'let NAME = EXPRESSION'");
+        return true;
+    }
+    *eq = 0;
+    for (char *end = eq - 1; end >= name && isspace((unsigned char)*end); end--)
+        *end = 0;
+    if (!*name || let_count == MAX_LETS || strlen(name) >= sizeof(lets[0].name)) {
+        FAIL_AT(line, "bad 'let' name or too many lets (at most %d)", MAX_LETS);
+        return true;
+    }
+    copy_name(lets[let_count].name, sizeof(lets[let_count].name), name);
+    lets[let_count++].text = xstrdup(eq + 1);
+    return true;
+}
+
 static void parse_buffer_line(struct buffer_def *b, char *text, int line)
 {
     char *tokens[MAX_TOKENS], *colon = strchr(text, ':');
     unsigned count;
     enum value_type type;
+
+    if (strchr(text, '#'))
+        *strchr(text, '#') = 0; /* comment */
+    if (parse_let(text, line))
+        return;
+    colon = strchr(text, ':');
 
     if (colon)
         *colon = 0;
@@ -978,6 +1051,7 @@ static void parse_buffer_line(struct buffer_def *b, char *text, int line)
             b->cursor = start + i * stride;
             buffer_write(b, &bits, 4);
         }
+        b->cursor = start + n * stride; /* like 'each' in [expect]: the next line starts after the last element */
         return;
     }
     if (parse_type(tokens[0], &type)) {
@@ -1180,6 +1254,12 @@ static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *
     unsigned count;
     enum value_type type;
 
+    if (strchr(text, '#'))
+        *strchr(text, '#') = 0; /* comment */
+    if (parse_let(text, line))
+        return;
+    colon = strchr(text, ':');
+
     if (colon)
         *colon = 0;
     count = tokenize(text, tokens, MAX_TOKENS);
@@ -1234,8 +1314,6 @@ static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *
         return;
     }
     *cursor += item->count * item->stride;
-    if (item->kind == EXPECT_EACH && item->count)
-        *cursor = item->offset + (item->count - 1) * item->stride + 4;
     t->expect_count++;
 }
 
@@ -1469,6 +1547,9 @@ static void free_test(struct test *t)
         free(e->formula);
     }
     free(t->expects);
+    for (unsigned i = 0; i < let_count; i++)
+        free(lets[i].text);
+    let_count = 0;
 }
 
 /* ---- running ---- */
@@ -1929,7 +2010,8 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
     const char *slash = strrchr(path, '/');
     enum file_result result;
 
-    current_file = slash ? slash + 1 : path;
+    (void)slash;
+    current_file = path;
     file_errors = 0;
     parse_file(t, path);
     if (t->has_known_bug && !run_known_bugs) {
