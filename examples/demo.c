@@ -66,17 +66,14 @@ static void release_stage(struct stage *stage)
     ID3D12CommandQueue_Release(stage->queue);
 }
 
-/* Records: timestamp, copy src -> dst, timestamp, resolve of both timestamps into results. */
-static void record_copy(struct stage *stage, ID3D12Resource *dst, ID3D12Resource *src, ID3D12Resource *results, UINT64 results_offset)
+/* Records: timestamp, copy src -> dst, timestamp. */
+static void record_copy(struct stage *stage, ID3D12Resource *dst, ID3D12Resource *src)
 {
     if (stage->timestamps)
         ID3D12GraphicsCommandList2_EndQuery(stage->list, stage->timestamps, D3D12_QUERY_TYPE_TIMESTAMP, 0);
     ID3D12GraphicsCommandList2_CopyResource(stage->list, dst, src);
-    if (stage->timestamps) {
+    if (stage->timestamps)
         ID3D12GraphicsCommandList2_EndQuery(stage->list, stage->timestamps, D3D12_QUERY_TYPE_TIMESTAMP, 1);
-        ID3D12GraphicsCommandList2_ResolveQueryData(stage->list, stage->timestamps, D3D12_QUERY_TYPE_TIMESTAMP, 0, 2, results, results_offset);
-    }
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(stage->list));
 }
 
 /* HLSL compute on the data: a 256-bin byte histogram (group-shared atomics), then an
@@ -279,9 +276,16 @@ int main(void)
     memcpy(mapped, source, DATA_SIZE);
     ID3D12Resource_Unmap(upload, 0, NULL);
 
-    record_copy(&stages[0], a, upload, results, 0);
-    record_copy(&stages[1], b, a, results, 16);
-    record_copy(&stages[2], readback, b, results, 32);
+    record_copy(&stages[0], a, upload);
+    record_copy(&stages[1], b, a);
+    record_copy(&stages[2], readback, b);
+    /* The last stage resolves every stage's timestamps: a transfer-only COPY queue cannot. */
+    for (int i = 0; i < 3; i++)
+        if (stages[i].timestamps)
+            ID3D12GraphicsCommandList2_ResolveQueryData(stages[2].list, stages[i].timestamps, D3D12_QUERY_TYPE_TIMESTAMP, 0, 2,
+                    results, (UINT64)i * 16);
+    for (int i = 0; i < 3; i++)
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(stages[i].list));
 
     /* Submitted last stage first: each queue waits on a value no one has signalled yet. */
     QueryPerformanceCounter(&t0);

@@ -26,6 +26,7 @@ typedef struct D3D12XS_QUEUE_MAPPING {
     UINT VulkanQueueCount;     /* VkQueues created in that family for this type */
     BOOL SharedFamily;         /* the family also serves another D3D12 queue type */
     BOOL TimestampsSupported;
+    BOOL TransferOnly;         /* no compute in the family: such COPY lists cannot ResolveQueryData */
 } D3D12XS_QUEUE_MAPPING;
 
 typedef struct D3D12XS_DEVICE_INFO {

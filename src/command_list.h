@@ -11,6 +11,14 @@ static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList2(ID
 void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
         VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
 
+/* The stages a list's own commands run in: compute and transfer (no graphics work exists yet).
+ * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
+static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
+{
+    return list->transfer_only ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+            : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+}
+
 /* command_list_copy.c */
 void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst, UINT64 dst_offset,
         ID3D12Resource *src, UINT64 src_offset, UINT64 byte_count);

@@ -142,6 +142,8 @@ static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D
 void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList2 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    VkPipelineStageFlags2 dst_stages = d3d12_command_list_work_stages(list);
+    VkAccessFlags2 dst_access = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
     bool needed = false;
 
     if (!d3d12_command_list_check_recording(list, METHOD(ResourceBarrier)))
@@ -156,11 +158,18 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
         /* The first half of a split barrier does nothing; the second half synchronises. */
         if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY))
             needed = true;
+        if (barriers[i].Type == D3D12_RESOURCE_BARRIER_TYPE_TRANSITION && !list->transfer_only
+                && (barriers[i].Transition.StateAfter & D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT)) {
+            dst_stages |= VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
+            dst_access |= VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT;
+        }
     }
-    /* Buffers have no layouts: all barriers of the call become one memory dependency. */
+    if (!list->transfer_only)
+        dst_access |= VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT;
+    /* Buffers have no layouts: all barriers of the call become one memory dependency between
+     * the stages the list's commands use. */
     if (needed)
-        d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        d3d12_command_list_emit_global_barrier(list, d3d12_command_list_work_stages(list), dst_stages, dst_access);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,

@@ -3,8 +3,11 @@
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
+/* Checks the heap argument of EndQuery (resolving false) or ResolveQueryData (true). Copy-queue
+ * timestamp heaps are written by COPY lists only, as D3D12 documents, but DIRECT and COMPUTE
+ * lists may resolve them: that is how their timestamps leave a transfer-only Vulkan queue. */
 static struct d3d12_query_heap *timestamp_heap_argument(struct d3d12_command_list *list, const char *command,
-        ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type)
+        ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type, bool resolving)
 {
     struct d3d12_query_heap *heap = unsafe_impl_from_ID3D12QueryHeap(heap_iface);
     D3D12_QUERY_HEAP_TYPE wanted = list->type == D3D12_COMMAND_LIST_TYPE_COPY
@@ -19,13 +22,14 @@ static struct d3d12_query_heap *timestamp_heap_argument(struct d3d12_command_lis
         d3d12_command_list_record_error(list, command, "Type is %d (only D3D12_QUERY_TYPE_TIMESTAMP is implemented)", (int)type);
         return NULL;
     }
-    if (heap->desc.Type != wanted) {
+    if (heap->desc.Type != wanted && !(resolving && list->type != D3D12_COMMAND_LIST_TYPE_COPY
+            && heap->desc.Type == D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP)) {
         d3d12_command_list_record_error(list, command, "pQueryHeap has type %d; a %s list needs %s", (int)heap->desc.Type,
                 list->type == D3D12_COMMAND_LIST_TYPE_COPY ? "COPY" : "DIRECT or COMPUTE",
                 list->type == D3D12_COMMAND_LIST_TYPE_COPY ? "COPY_QUEUE_TIMESTAMP" : "TIMESTAMP");
         return NULL;
     }
-    if (!list->object.device->queue_map[list->type].timestamps) {
+    if (!resolving && !list->object.device->queue_map[list->type].timestamps) {
         d3d12_command_list_record_error(list, command, "the Vulkan queue family of this list type has no timestamps");
         return NULL;
     }
@@ -51,7 +55,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *i
 
     if (!d3d12_command_list_check_recording(list, METHOD(EndQuery)))
         return;
-    if (!(heap = timestamp_heap_argument(list, METHOD(EndQuery), heap_iface, type)))
+    if (!(heap = timestamp_heap_argument(list, METHOD(EndQuery), heap_iface, type, false)))
         return;
     if (index >= heap->desc.Count) {
         d3d12_command_list_record_error(list, METHOD(EndQuery), "Index %u is past the heap's %u queries", index, heap->desc.Count);
@@ -81,7 +85,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
 
     if (!d3d12_command_list_check_recording(list, command))
         return;
-    if (!(heap = timestamp_heap_argument(list, command, heap_iface, type)))
+    if (!(heap = timestamp_heap_argument(list, command, heap_iface, type, true)))
         return;
     if (start_index > heap->desc.Count || count > heap->desc.Count - start_index) {
         d3d12_command_list_record_error(list, command, "StartIndex %u + NumQueries %u passes the heap's %u queries", start_index, count, heap->desc.Count);

@@ -808,6 +808,7 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
         info->Queues[type].VulkanQueueCount = device->queue_map[type].vk_queue_count;
         info->Queues[type].SharedFamily = device->queue_map[type].shared;
         info->Queues[type].TimestampsSupported = device->queue_map[type].timestamps;
+        info->Queues[type].TransferOnly = !device->queue_map[type].supports_compute;
     }
     return S_OK;
 }
