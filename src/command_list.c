@@ -160,6 +160,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->error[0] = 0;
     list->host_query_reset_count = 0;
     d3d12_command_list_reset_compute_state(list);
+    list->pending_stages = 0;
     if (initial_state)
         d3d12_command_list_set_pipeline_state(list, initial_state, method);
     d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

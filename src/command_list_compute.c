@@ -392,8 +392,10 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *i
     }
     if (!flush_compute_state(list, command))
         return;
-    if (x && y && z)
+    if (x && y && z) {
         vkCmdDispatch(list->vk_command_buffer, x, y, z);
+        list->pending_stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    }
 }
 
 /* Buffer UAV clears with one 32-bit pattern become vkCmdFillBuffer. */
@@ -430,6 +432,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         return;
     }
     vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
+    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,

@@ -64,6 +64,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
         return;
     VkBufferCopy region = {src_offset, dst_offset, byte_count};
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
@@ -89,6 +90,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
         return;
     VkBufferCopy region = {0, 0, dst->desc.Width};
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
 static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D12_RESOURCE_BARRIER *barrier)
@@ -166,10 +168,13 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
     }
     if (!list->transfer_only)
         dst_access |= VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT;
-    /* Buffers have no layouts: all barriers of the call become one memory dependency between
-     * the stages the list's commands use. */
-    if (needed)
-        d3d12_command_list_emit_global_barrier(list, d3d12_command_list_work_stages(list), dst_stages, dst_access);
+    /* Buffers have no layouts: all barriers of the call become one memory dependency, from the
+     * stages of the commands recorded since the last barrier (earlier ones are ordered by that
+     * one already) to the stages the list's commands use. */
+    if (needed && list->pending_stages) {
+        d3d12_command_list_emit_global_barrier(list, list->pending_stages, dst_stages, dst_access);
+        list->pending_stages = 0;
+    }
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,
@@ -204,6 +209,9 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
             return;
         }
     }
+    /* Marker writes land at the stage they name, so later barriers wait for every stage. */
+    if (count)
+        list->pending_stages |= device->has_buffer_marker ? VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     for (UINT i = 0; i < count; i++) {
         D3D12_WRITEBUFFERIMMEDIATE_MODE mode = modes ? modes[i] : D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT;
         d3d12xs_va_lookup(device, parameters[i].Dest, 4, &buffer, &offset);

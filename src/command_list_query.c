@@ -116,9 +116,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
     }
     if (!count)
         return;
-    /* Earlier writes finish first; queries never written stay unwritten instead of blocking. */
-    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    /* Queries are always available or being written (see query_heap.c), so waiting is safe. */
     vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
-            VK_QUERY_RESULT_64_BIT);
+            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }

@@ -534,6 +534,7 @@ struct d3d12_command_list {
     VkCommandBuffer vk_command_buffer;
     uint64_t allocator_generation; /* allocator->reset_generation when recording began */
     bool transfer_only;   /* recorded for a transfer-only queue family */
+    VkPipelineStageFlags2 pending_stages; /* stages of commands recorded since the last barrier */
     struct d3d12_query_reset *host_query_resets;
     uint32_t host_query_reset_count;
     size_t host_query_reset_capacity;

@@ -54,6 +54,55 @@ struct d3d12_query_heap *unsafe_impl_from_ID3D12QueryHeap(ID3D12QueryHeap *iface
     return impl_from_ID3D12QueryHeap(iface);
 }
 
+/* Resolves copy results with VK_QUERY_RESULT_WAIT_BIT: without it a GPU may copy before the
+ * timestamp counts as available (the H200 did). So that a query D3D12 code never ended cannot
+ * block a resolve forever, every query is written once here and starts available (its value
+ * is then meaningless, as D3D12 says of queries never ended). */
+static HRESULT make_queries_available(struct d3d12_query_heap *heap, const char *method)
+{
+    struct d3d12_device *device = heap->object.device;
+    const struct d3d12_queue_family_map *map = &device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT];
+    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = map->family};
+    VkCommandBufferAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandBufferCount = 1};
+    VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+            .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkCommandBuffer command_buffer;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkResult vr;
+
+    vkResetQueryPool(device->vk_device, heap->vk_pool, 0, heap->desc.Count);
+    if (!map->timestamps)
+        return S_OK; /* nothing can write timestamps on this device's DIRECT queues */
+    if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &pool)) != VK_SUCCESS
+            || (vr = vkCreateFence(device->vk_device, &fence_info, NULL, &fence)) != VK_SUCCESS)
+        goto done;
+    allocate_info.commandPool = pool;
+    if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &command_buffer)) != VK_SUCCESS
+            || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS)
+        goto done;
+    for (UINT i = 0; i < heap->desc.Count; i++)
+        vkCmdWriteTimestamp2(command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, heap->vk_pool, i);
+    if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS)
+        goto done;
+    VkCommandBufferSubmitInfo buffer_submit = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = command_buffer};
+    VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &buffer_submit};
+    /* The submit lock also guards the VkQueue, which D3D12 queues use too. */
+    pthread_mutex_lock(&device->submit_lock);
+    vr = vkQueueSubmit2(map->vk_queues[0], 1, &submit, fence);
+    pthread_mutex_unlock(&device->submit_lock);
+    if (vr == VK_SUCCESS)
+        vr = vkWaitForFences(device->vk_device, 1, &fence, VK_TRUE, 10ull * 1000 * 1000 * 1000);
+
+done:
+    vkDestroyFence(device->vk_device, fence, NULL);
+    vkDestroyCommandPool(device->vk_device, pool, NULL);
+    if (vr != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "initialising the %u queries failed (VkResult %d)", heap->desc.Count, vr);
+    return S_OK;
+}
+
 HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **out)
 {
     static const char method[] = "ID3D12Device::CreateQueryHeap";
@@ -96,8 +145,10 @@ HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_H
         ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
         return hr;
     }
-    /* Every query starts reset, so a resolve of one never written reads nothing rather than hangs. */
-    vkResetQueryPool(device->vk_device, heap->vk_pool, 0, desc->Count);
+    if (FAILED(hr = make_queries_available(heap, method))) {
+        ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
+        return hr;
+    }
     hr = ID3D12QueryHeap_QueryInterface(&heap->ID3D12QueryHeap_iface, riid, out);
     ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
     return hr;
