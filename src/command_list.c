@@ -53,6 +53,18 @@ void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkP
     vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
 }
 
+void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
+{
+    VkAccessFlags2 access = stage == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
+            ? VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT
+            : VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+
+    d3d12_command_list_emit_global_barrier(list, list->barrier_src, stage, access);
+    list->barrier_synced |= stage;
+    if ((list->barrier_synced & d3d12_command_list_work_stages(list)) == d3d12_command_list_work_stages(list))
+        list->barrier_src = 0;
+}
+
 /* ---- IUnknown, ID3D12Object, ID3D12DeviceChild, ID3D12CommandList ---- */
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **object)
@@ -160,7 +172,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->error[0] = 0;
     list->host_query_reset_count = 0;
     d3d12_command_list_reset_compute_state(list);
-    list->pending_stages = 0;
+    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
     if (initial_state)
         d3d12_command_list_set_pipeline_state(list, initial_state, method);
     d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

@@ -52,4 +52,14 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12Gra
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
 
+/* Call before recording a command that runs in stage (COMPUTE_SHADER or ALL_TRANSFER): emits
+ * the barrier a ResourceBarrier asked for, once per stage, then notes the command's stage. */
+void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage);
+static inline void d3d12_command_list_sync_before(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
+{
+    if (list->barrier_src && !(list->barrier_synced & stage))
+        d3d12_command_list_sync_slow(list, stage);
+    list->pending_stages |= stage;
+}
+
 #endif

@@ -393,8 +393,8 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *i
     if (!flush_compute_state(list, command))
         return;
     if (x && y && z) {
+        d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         vkCmdDispatch(list->vk_command_buffer, x, y, z);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     }
 }
 
@@ -431,8 +431,8 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
                 (int)descriptor->format);
         return;
     }
+    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
-    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,

@@ -63,8 +63,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     if (!copy_endpoints_valid(list, METHOD(CopyBufferRegion), dst, src) || !byte_count)
         return;
     VkBufferCopy region = {src_offset, dst_offset, byte_count};
+    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
-    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
@@ -89,8 +89,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     if (!copy_endpoints_valid(list, METHOD(CopyResource), dst, src))
         return;
     VkBufferCopy region = {0, 0, dst->desc.Width};
+    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
-    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
 static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D12_RESOURCE_BARRIER *barrier)
@@ -144,8 +144,6 @@ static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D
 void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList2 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
-    VkPipelineStageFlags2 dst_stages = d3d12_command_list_work_stages(list);
-    VkAccessFlags2 dst_access = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
     bool needed = false;
 
     if (!d3d12_command_list_check_recording(list, METHOD(ResourceBarrier)))
@@ -160,19 +158,13 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
         /* The first half of a split barrier does nothing; the second half synchronises. */
         if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY))
             needed = true;
-        if (barriers[i].Type == D3D12_RESOURCE_BARRIER_TYPE_TRANSITION && !list->transfer_only
-                && (barriers[i].Transition.StateAfter & D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT)) {
-            dst_stages |= VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
-            dst_access |= VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT;
-        }
     }
-    if (!list->transfer_only)
-        dst_access |= VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT;
-    /* Buffers have no layouts: all barriers of the call become one memory dependency, from the
-     * stages of the commands recorded since the last barrier (earlier ones are ordered by that
-     * one already) to the stages the list's commands use. */
+    /* Buffers have no layouts: all barriers of the call become one memory dependency from the
+     * stages recorded since the last barrier, emitted before the next command of each stage
+     * (d3d12_command_list_sync_before). No command reads indirect arguments yet. */
     if (needed && list->pending_stages) {
-        d3d12_command_list_emit_global_barrier(list, list->pending_stages, dst_stages, dst_access);
+        list->barrier_src |= list->pending_stages;
+        list->barrier_synced = 0;
         list->pending_stages = 0;
     }
 }
@@ -210,8 +202,11 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
         }
     }
     /* Marker writes land at the stage they name, so later barriers wait for every stage. */
-    if (count)
-        list->pending_stages |= device->has_buffer_marker ? VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    if (count) {
+        d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+        if (device->has_buffer_marker)
+            list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    }
     for (UINT i = 0; i < count; i++) {
         D3D12_WRITEBUFFERIMMEDIATE_MODE mode = modes ? modes[i] : D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT;
         d3d12xs_va_lookup(device, parameters[i].Dest, 4, &buffer, &offset);

@@ -1,9 +1,12 @@
 /* ID3D12PipelineState (compute): the shader's registers are matched against the root
  * signature, the SPIR-V is remapped so every descriptor lands in one push-descriptor set
  * and root constants in the push-constant block, and a VkPipeline is built. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <spirv/unified1/spirv.h>
 
 #include "private.h"
 #include "spirv.h"
@@ -164,6 +167,77 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             count > 1 ? " (with its array)" : "");
 }
 
+/* SPIR-V capabilities that Vulkan only allows with a device feature (the SPIR-V environment
+ * appendix of the Vulkan spec): dynamic and non-uniform indexing of descriptor arrays. A module
+ * declaring one without the feature is invalid (VUID-VkShaderModuleCreateInfo-pCode-01091), so
+ * such a pipeline is refused with E_NOTIMPL. HLSL makes these from arrays of resources indexed
+ * with a non-constant (e.g. RWBuffer<uint> outputs[4]; outputs[which][i] = ...). */
+struct capability_feature {
+    uint32_t capability;
+    const char *capability_name, *feature_name;
+    bool vulkan12;   /* member of VkPhysicalDeviceVulkan12Features, else VkPhysicalDeviceFeatures */
+    size_t offset;   /* of the VkBool32 in that struct */
+};
+
+#define CORE_FEATURE(cap, feature) \
+    {SpvCapability##cap, #cap, #feature, false, offsetof(VkPhysicalDeviceFeatures, feature)}
+#define V12_FEATURE(cap, feature) \
+    {SpvCapability##cap, #cap, #feature, true, offsetof(VkPhysicalDeviceVulkan12Features, feature)}
+static const struct capability_feature capability_features[] = {
+    CORE_FEATURE(UniformBufferArrayDynamicIndexing, shaderUniformBufferArrayDynamicIndexing),
+    CORE_FEATURE(SampledImageArrayDynamicIndexing, shaderSampledImageArrayDynamicIndexing),
+    CORE_FEATURE(StorageBufferArrayDynamicIndexing, shaderStorageBufferArrayDynamicIndexing),
+    CORE_FEATURE(StorageImageArrayDynamicIndexing, shaderStorageImageArrayDynamicIndexing),
+    V12_FEATURE(InputAttachmentArrayDynamicIndexing, shaderInputAttachmentArrayDynamicIndexing),
+    V12_FEATURE(UniformTexelBufferArrayDynamicIndexing, shaderUniformTexelBufferArrayDynamicIndexing),
+    V12_FEATURE(StorageTexelBufferArrayDynamicIndexing, shaderStorageTexelBufferArrayDynamicIndexing),
+    V12_FEATURE(UniformBufferArrayNonUniformIndexing, shaderUniformBufferArrayNonUniformIndexing),
+    V12_FEATURE(SampledImageArrayNonUniformIndexing, shaderSampledImageArrayNonUniformIndexing),
+    V12_FEATURE(StorageBufferArrayNonUniformIndexing, shaderStorageBufferArrayNonUniformIndexing),
+    V12_FEATURE(StorageImageArrayNonUniformIndexing, shaderStorageImageArrayNonUniformIndexing),
+    V12_FEATURE(InputAttachmentArrayNonUniformIndexing, shaderInputAttachmentArrayNonUniformIndexing),
+    V12_FEATURE(UniformTexelBufferArrayNonUniformIndexing, shaderUniformTexelBufferArrayNonUniformIndexing),
+    V12_FEATURE(StorageTexelBufferArrayNonUniformIndexing, shaderStorageTexelBufferArrayNonUniformIndexing),
+};
+#undef CORE_FEATURE
+#undef V12_FEATURE
+
+static const struct capability_feature *find_capability_feature(uint32_t capability)
+{
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(capability_features); i++)
+        if (capability_features[i].capability == capability)
+            return &capability_features[i];
+    return NULL;
+}
+
+/* The device enables every feature it offers (device.c), so offered = enabled here. */
+const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
+        const char **capability_name)
+{
+    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features12};
+    bool queried = false;
+
+    for (uint32_t i = 0; i < info->capability_count; i++) {
+        const struct capability_feature *entry = find_capability_feature(info->capabilities[i]);
+        VkBool32 offered;
+        if (!entry)
+            continue;
+        if (!queried) {
+            vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &features);
+            queried = true;
+        }
+        memcpy(&offered, (const char *)(entry->vulkan12 ? (const void *)&features12 : (const void *)&features.features)
+                + entry->offset, sizeof(offered));
+        if (!offered) {
+            if (capability_name)
+                *capability_name = entry->capability_name;
+            return entry->feature_name;
+        }
+    }
+    return NULL;
+}
+
 static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *method)
 {
     struct d3d12_device *device = state->object.device;
@@ -228,6 +302,15 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) {
         hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is not a compute shader");
         goto done;
+    }
+    {
+        const char *capability = NULL, *feature = d3d12xs_missing_capability_feature(device, &info, &capability);
+        if (feature) {
+            hr = d3d12xs_fail(E_NOTIMPL, method, "pDesc->CS declares the SPIR-V capability %s, which needs the Vulkan feature %s; "
+                    "%s does not offer it (dynamic or non-uniform indexing of that kind of resource array is not supported here)",
+                    capability, feature, device->vk_properties.deviceName);
+            goto done;
+        }
     }
     memcpy(state->local_size, info.local_size, sizeof(state->local_size));
     state->wave_size = info.wave_size;

@@ -534,7 +534,12 @@ struct d3d12_command_list {
     VkCommandBuffer vk_command_buffer;
     uint64_t allocator_generation; /* allocator->reset_generation when recording began */
     bool transfer_only;   /* recorded for a transfer-only queue family */
+    /* Barriers are emitted lazily: ResourceBarrier records which stages must finish
+     * (barrier_src), and the next command of each stage gets one Vulkan barrier from those to
+     * its own stage, as a hand-written Vulkan barrier would be. */
     VkPipelineStageFlags2 pending_stages; /* stages of commands recorded since the last barrier */
+    VkPipelineStageFlags2 barrier_src;    /* stages a barrier still has to wait for */
+    VkPipelineStageFlags2 barrier_synced; /* stages already ordered after barrier_src */
     struct d3d12_query_reset *host_query_resets;
     uint32_t host_query_reset_count;
     size_t host_query_reset_capacity;

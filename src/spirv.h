@@ -81,6 +81,8 @@ struct d3d12xs_shader_info {
     uint32_t wave_size;               /* 32 if marked wave32, else 64 (the console default) */
     struct d3d12xs_shader_binding *bindings;
     uint32_t binding_count;
+    uint32_t *capabilities;           /* the SpvCapability of every OpCapability, in module order */
+    uint32_t capability_count;
 };
 
 /* Reads the first compute entry point (or else the first entry point) and every resource
@@ -127,6 +129,24 @@ HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const ch
 /* The string operand starting at word index `at` of the instruction at [start, end): true
  * when it is NUL-terminated inside the instruction; *next gets the word after it. */
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next);
+
+/* src/spirv_fixup.c: rewrites, in place, the SPIR-V that shaderc made from HLSL where glslang
+ * departs from HLSL semantics (see the file for the list and the reasons). Only for D3DCompile's
+ * own output; counts (may be NULL) gets how many instructions each fix changed. */
+struct d3d12xs_fixup_counts {
+    unsigned inclusive_scan; /* GroupOperation InclusiveScan -> ExclusiveScan (WavePrefix*) */
+    unsigned fmod;           /* OpFMod -> OpFRem (fmod, float %) */
+    unsigned smod;           /* OpSMod -> OpSRem (signed int %) */
+};
+void d3d12xs_spirv_fixup_hlsl(uint32_t *words, size_t word_count, struct d3d12xs_fixup_counts *counts);
+
+/* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
+ * Vulkan feature the device does not offer: returns the feature's name (e.g.
+ * "shaderStorageTexelBufferArrayDynamicIndexing") and its capability's in *capability_name;
+ * NULL when the device offers all of them. Exported for the tests. */
+struct d3d12_device;
+const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
+        const char **capability_name);
 
 /* src/blob.c */
 HRESULT d3d12xs_blob_create(const void *data, size_t size, ID3DBlob **blob);

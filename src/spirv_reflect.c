@@ -14,6 +14,7 @@
 #define MAX_IDS (1u << 22)
 #define MAX_BINDINGS 4096u
 #define MAX_TYPE_DEPTH 16
+#define MAX_CAPABILITIES 1024u
 
 HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
 {
@@ -447,6 +448,18 @@ static HRESULT reflect_module(struct reflect *r, struct d3d12xs_shader_info *inf
             r->ids[id].def = (uint32_t)o;
         }
         switch (op) {
+        case SpvOpCapability: {
+            uint32_t *capabilities;
+            if (n < 2)
+                return reflect_fail(r, "malformed OpCapability at word %zu", o);
+            if (info->capability_count >= MAX_CAPABILITIES)
+                return reflect_fail(r, "more than %u OpCapability instructions", MAX_CAPABILITIES);
+            if (!(capabilities = realloc(info->capabilities, (info->capability_count + 1) * sizeof(*capabilities))))
+                return E_OUTOFMEMORY;
+            info->capabilities = capabilities;
+            info->capabilities[info->capability_count++] = r->w[o + 1];
+            break;
+        }
         case SpvOpEntryPoint:
             if (n < 4 || !d3d12xs_spirv_string(r->w, o + 3, o + n, NULL, NULL))
                 return reflect_fail(r, "malformed OpEntryPoint at word %zu", o);
@@ -640,5 +653,6 @@ HRESULT d3d12xs_spirv_reflect(const void *code, size_t size, struct d3d12xs_shad
 void d3d12xs_shader_info_cleanup(struct d3d12xs_shader_info *info)
 {
     free(info->bindings);
+    free(info->capabilities);
     memset(info, 0, sizeof(*info));
 }

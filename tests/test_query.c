@@ -102,7 +102,8 @@ static void time_big_copy(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type, co
         harness_execute_and_wait(device, resolve_queue, &resolve);
         ID3D12Fence_Release(fence);
         read_words(readback, again, 8);
-        CHECK_MSG(again[0] >= values[3] && again[7] >= again[0] && again[2] == again[0] && again[3] == again[7],
+        /* [16, 32) is rewritten by the re-executed list only when it resolves itself. */
+        CHECK_MSG(again[0] >= values[3] && again[7] >= again[0] && (resolve_type != type || (again[2] == again[0] && again[3] == again[7])),
                 "%s: re-executed timestamps are %llu..%llu after %llu", name, (unsigned long long)again[0],
                 (unsigned long long)again[7], (unsigned long long)values[3]);
         harness_release_list(&resolve);
