@@ -443,15 +443,13 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     }
 
     /* glslang's HLSL translation departs from HLSL semantics in a few places: fix those first
-     * (src/spirv_fixup.c), on a copy, since shaderc's result is read-only. */
-    fixup_count = shaderc_result_get_length(result) / 4;
-    if (fixup_count < 5 || !(fixup_words = malloc(fixup_count * 4))) {
-        hr = d3d12xs_fail(fixup_count < 5 ? E_FAIL : E_OUTOFMEMORY, compile_method, "compiling '%s' (entry '%s', %s): %s",
-                source_name, pEntrypoint, pTarget, fixup_count < 5 ? "shaderc returned no module" : "out of memory");
+     * (src/spirv_fixup.c), into a copy. */
+    if (FAILED(hr = d3d12xs_spirv_fixup_hlsl((const uint32_t *)shaderc_result_get_bytes(result),
+            shaderc_result_get_length(result) / 4, &fixup_words, &fixup_count, &fixups))) {
+        hr = d3d12xs_fail(hr == E_OUTOFMEMORY ? hr : E_FAIL, compile_method, "compiling '%s' (entry '%s', %s): %s",
+                source_name, pEntrypoint, pTarget, hr == E_OUTOFMEMORY ? "out of memory" : "shaderc returned no module");
         goto done;
     }
-    memcpy(fixup_words, shaderc_result_get_bytes(result), fixup_count * 4);
-    d3d12xs_spirv_fixup_hlsl(fixup_words, fixup_count, &fixups);
     if (FAILED(hr = postprocess(fixup_words, fixup_count, wave32, &words, &word_count, error, sizeof(error)))
             || FAILED(hr = d3d12xs_spirv_reflect(words, word_count * 4, &info, error, sizeof(error)))) {
         if (hr != E_OUTOFMEMORY)
@@ -469,7 +467,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     /* warnings of a successful compile */
     set_error_blob(ppErrorMsgs, shaderc_result_get_error_message(result));
     TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
-            "%u OpFRem, %u OpSRem", compile_method, source_name, pEntrypoint, pTarget, word_count,
+            "%u OpFRem, %u signed remainders", compile_method, source_name, pEntrypoint, pTarget, word_count,
             wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod, fixups.smod);
     hr = S_OK;
 

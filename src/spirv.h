@@ -130,15 +130,17 @@ HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const ch
  * when it is NUL-terminated inside the instruction; *next gets the word after it. */
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next);
 
-/* src/spirv_fixup.c: rewrites, in place, the SPIR-V that shaderc made from HLSL where glslang
- * departs from HLSL semantics (see the file for the list and the reasons). Only for D3DCompile's
- * own output; counts (may be NULL) gets how many instructions each fix changed. */
+/* src/spirv_fixup.c: a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
+ * the places where glslang departs from HLSL semantics fixed (see the file for the list and the
+ * reasons). Only for D3DCompile's own output; counts (may be NULL) gets how many instructions
+ * each fix changed. E_INVALIDARG for fewer than 5 words, E_OUTOFMEMORY. */
 struct d3d12xs_fixup_counts {
     unsigned inclusive_scan; /* GroupOperation InclusiveScan -> ExclusiveScan (WavePrefix*) */
     unsigned fmod;           /* OpFMod -> OpFRem (fmod, float %) */
-    unsigned smod;           /* OpSMod -> OpSRem (signed int %) */
+    unsigned smod;           /* OpSMod / OpSRem -> C-style remainder on magnitudes (signed int %) */
 };
-void d3d12xs_spirv_fixup_hlsl(uint32_t *words, size_t word_count, struct d3d12xs_fixup_counts *counts);
+HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
+        struct d3d12xs_fixup_counts *counts);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.

@@ -1055,6 +1055,231 @@ static void test_remap_everything(void)
     CHECK_NO_LOG();
 }
 
+/* ---- HLSL semantics fixed after glslang (src/spirv_fixup.c) ---- */
+
+static bool takes_group_operation(uint32_t op)
+{
+    return (op >= SpvOpGroupIAdd && op <= SpvOpGroupSMax) || op == SpvOpGroupNonUniformBallotBitCount
+            || (op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor);
+}
+
+static void test_hlsl_fixups(void)
+{
+    static const char hlsl[] =
+        "cbuffer C : register(b0) { float fa; float fb; int ia; int ib; uint ua; uint ub; };\n"
+        "RWStructuredBuffer<float> f : register(u0);\n"
+        "RWStructuredBuffer<int> i : register(u1);\n"
+        "RWStructuredBuffer<uint> u : register(u2);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    f[id.x] = fmod(fa, fb) + fb % fa + (float)WavePrefixSum(id.x) + WavePrefixSum(fa)\n"
+        "            + fmod(float2(fa, fb), float2(fb, fa)).y;\n"
+        "    i[id.x] = ia % ib + WavePrefixProduct(ia) + WavePrefixSum(int2(ia, ib)).y + (int2(ia, ib) % int2(ib, 3)).x;\n"
+        "    u[id.x] = ua % ub + WavePrefixCountBits(id.x % 3 == 0) + WaveActiveSum(ua) + WavePrefixProduct(ub);\n"
+        "}\n";
+    static const UINT flags[] = {0, D3DCOMPILE_SKIP_OPTIMIZATION};
+    ID3DBlob *code;
+    size_t count;
+    LOG_MARK();
+
+    for (unsigned f = 0; f < 2; f++) {
+        unsigned frem = 0, umod = 0, exclusive = 0, reduce = 0, bitcount = 0;
+        if (!(code = compile_ex(hlsl, "cs_6_0", NULL, flags[f])))
+            continue;
+        const uint32_t *w = blob_words(code, &count);
+        check_valid(w, count, f ? "fix-ups, unoptimized" : "fix-ups");
+        for (size_t o = 5; o < count; o += w[o] >> 16) {
+            uint32_t op = w[o] & 0xffff, n = w[o] >> 16;
+            /* HLSL fmod / float % take the sign of the dividend, int % truncates */
+            CHECK_MSG(op != SpvOpFMod, "OpFMod at word %zu", o);
+            /* OpSRem / OpSMod are undefined for negative operands in Vulkan: the remainder is
+             * computed on magnitudes with OpUMod */
+            CHECK_MSG(op != SpvOpSMod && op != SpvOpSRem, "OpSMod / OpSRem at word %zu", o);
+            frem += op == SpvOpFRem;
+            umod += op == SpvOpUMod;
+            if (takes_group_operation(op)) {
+                CHECK(n >= 5);
+                /* every WavePrefix* is an exclusive scan; reductions stay reductions */
+                CHECK_MSG(w[o + 4] != SpvGroupOperationInclusiveScan, "InclusiveScan at word %zu (opcode %u)", o, op);
+                exclusive += w[o + 4] == SpvGroupOperationExclusiveScan;
+                reduce += w[o + 4] == SpvGroupOperationReduce;
+                bitcount += op == SpvOpGroupNonUniformBallotBitCount && w[o + 4] == SpvGroupOperationExclusiveScan;
+            }
+        }
+        CHECK_MSG(frem >= 3, "%u OpFRem", frem);
+        CHECK_MSG(umod >= 3, "%u OpUMod (int %%, int2 %%, and uint %%, which is already right)", umod);
+        CHECK_MSG(exclusive >= 6, "%u exclusive scans", exclusive);
+        CHECK_MSG(reduce >= 1, "%u reductions", reduce);
+        CHECK_MSG(bitcount == 1, "%u exclusive bit counts", bitcount);
+        ID3D10Blob_Release(code);
+    }
+
+    /* the pass itself, on a hand-made module */
+    {
+        static const uint32_t module[] = {
+            SpvMagicNumber, 0x10300, 0, 19, 0,
+            (2u << 16) | SpvOpCapability, SpvCapabilityShader,
+            (2u << 16) | SpvOpCapability, SpvCapabilityGroupNonUniform,
+            (2u << 16) | SpvOpCapability, SpvCapabilityGroupNonUniformArithmetic,
+            (3u << 16) | SpvOpMemoryModel, SpvAddressingModelLogical, SpvMemoryModelGLSL450,
+            (5u << 16) | SpvOpEntryPoint, SpvExecutionModelGLCompute, 1, 0x6e69616d /* "main" */, 0,
+            (6u << 16) | SpvOpExecutionMode, 1, SpvExecutionModeLocalSize, 1, 1, 1,
+            (2u << 16) | SpvOpTypeVoid, 2,
+            (3u << 16) | SpvOpTypeFunction, 3, 2,
+            (4u << 16) | SpvOpTypeInt, 4, 32, 1,
+            (3u << 16) | SpvOpTypeFloat, 5, 32,
+            (4u << 16) | SpvOpConstant, 4, 6, (uint32_t)-7,
+            (4u << 16) | SpvOpConstant, 4, 7, 2,
+            (4u << 16) | SpvOpConstant, 5, 8, 0x3fc00000 /* 1.5f */,
+            (4u << 16) | SpvOpTypeVector, 9, 4, 2,
+            (5u << 16) | SpvOpConstantComposite, 9, 10, 6, 7,
+            (4u << 16) | SpvOpTypeInt, 11, 32, 0,
+            (4u << 16) | SpvOpConstant, 11, 12, SpvScopeSubgroup,
+            (5u << 16) | SpvOpFunction, 2, 1, SpvFunctionControlMaskNone, 3,
+            (2u << 16) | SpvOpLabel, 13,
+            (5u << 16) | SpvOpSMod, 4, 14, 6, 7,
+            (5u << 16) | SpvOpFMod, 5, 15, 8, 8,
+            (5u << 16) | SpvOpSRem, 9, 16, 10, 10,
+            (6u << 16) | SpvOpGroupNonUniformIAdd, 4, 17, 12, SpvGroupOperationInclusiveScan, 6,
+            (6u << 16) | SpvOpGroupNonUniformIAdd, 4, 18, 12, SpvGroupOperationReduce, 6,
+            (1u << 16) | SpvOpReturn,
+            (1u << 16) | SpvOpFunctionEnd,
+        };
+        const size_t module_count = sizeof(module) / sizeof(module[0]);
+        unsigned umod = 0, uint32_types = 0, bools = 0, bool2 = 0, uint2 = 0, selects = 0;
+        struct d3d12xs_fixup_counts counts;
+        uint32_t *out = NULL, *copy;
+        size_t out_count = 0;
+
+        CHECK_HR(d3d12xs_spirv_fixup_hlsl(module, module_count, &out, &out_count, &counts), S_OK);
+        if (out) {
+            check_valid(module, module_count, "fix-up input");
+            check_valid(out, out_count, "fix-up output");
+            CHECK(counts.fmod == 1 && counts.smod == 2 && counts.inclusive_scan == 1);
+            CHECK_MSG(out[3] == 19 + 2 * 11 + 3 + 2, "bound %u", out[3]); /* 11 ids per remainder, 3 types, 2 zeros */
+            for (size_t o = 5; o < out_count; o += out[o] >> 16) {
+                uint32_t op = out[o] & 0xffff;
+                CHECK(op != SpvOpSMod && op != SpvOpSRem && op != SpvOpFMod);
+                umod += op == SpvOpUMod;
+                uint32_types += op == SpvOpTypeInt && out[o + 2] == 32 && out[o + 3] == 0;
+                bools += op == SpvOpTypeBool;
+                bool2 += op == SpvOpTypeVector && out[o + 3] == 2 && out[o + 2] != 4 && out[o + 2] != 11;
+                uint2 += op == SpvOpTypeVector && out[o + 2] == 11 && out[o + 3] == 2;
+                /* the remainders keep their result ids, now defined by the final OpSelect */
+                if (op == SpvOpSelect && (out[o + 2] == 14 || out[o + 2] == 16))
+                    selects++;
+                if (op == SpvOpGroupNonUniformIAdd)
+                    CHECK(out[o + 4] == (out[o + 2] == 17 ? SpvGroupOperationExclusiveScan : SpvGroupOperationReduce));
+                if (op == SpvOpFRem)
+                    CHECK(out[o + 2] == 15 && out[o + 3] == 8);
+            }
+            /* the module's uint is reused (a second OpTypeInt 32 0 is invalid); bool, bool2, uint2 added once */
+            CHECK(umod == 2 && uint32_types == 1 && bools == 1 && bool2 == 1 && uint2 == 1 && selects == 2);
+            free(out);
+        }
+        /* a malformed module (an instruction running past the end) comes back with its tail unchanged */
+        if ((copy = malloc(sizeof(module)))) {
+            memcpy(copy, module, sizeof(module));
+            copy[module_count - 2] = (9u << 16) | SpvOpReturn;
+            CHECK_HR(d3d12xs_spirv_fixup_hlsl(copy, module_count, &out, &out_count, NULL), S_OK);
+            CHECK(out && out_count > module_count && out[out_count - 2] == copy[module_count - 2]
+                    && out[out_count - 1] == copy[module_count - 1]);
+            free(out);
+            CHECK_HR(d3d12xs_spirv_fixup_hlsl(copy, 4, &out, &out_count, NULL), E_INVALIDARG);
+            CHECK(!out);
+            free(copy);
+        }
+    }
+    CHECK_NO_LOG();
+}
+
+/* A shader declaring a capability whose Vulkan feature the device lacks is refused (E_NOTIMPL,
+ * one log line) by CreateComputePipelineState instead of making a module Vulkan forbids.
+ * tests/shaders/typed_array_dynamic_index.shader_test runs the shader where it is offered. */
+struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface);
+
+static void test_capability_features(ID3D12Device *device)
+{
+    static const char hlsl[] =
+        "RWBuffer<uint> outputs[4] : register(u0);\n"
+        "cbuffer Select : register(b0) { uint which; };\n"
+        "[numthreads(16, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { outputs[which][id.x] = id.x + 100; }\n";
+    D3D12_DESCRIPTOR_RANGE1 range = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 4, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    D3D12_COMPUTE_PIPELINE_STATE_DESC pipeline_desc;
+    ID3D12RootSignature *signature = NULL;
+    ID3D12PipelineState *state = NULL;
+    struct d3d12xs_shader_info info;
+    const char *capability = NULL, *feature;
+    ID3DBlob *code, *blob = NULL;
+    bool declared = false;
+    uint32_t other = SpvCapabilityShader;
+    LOG_MARK();
+
+    if (!(code = compile_ex(hlsl, "cs_5_1", NULL, 0)))
+        return;
+    if (!reflect_blob(code, &info)) {
+        ID3D10Blob_Release(code);
+        return;
+    }
+    for (uint32_t i = 0; i < info.capability_count; i++)
+        declared |= info.capabilities[i] == SpvCapabilityStorageTexelBufferArrayDynamicIndexing;
+    CHECK_MSG(declared, "the module does not declare StorageTexelBufferArrayDynamicIndexing (%u capabilities)",
+            info.capability_count);
+    feature = d3d12xs_missing_capability_feature(impl_from_ID3D12Device(device), &info, &capability);
+    CHECK(!feature || (!strcmp(feature, "shaderStorageTexelBufferArrayDynamicIndexing")
+            && !strcmp(capability, "StorageTexelBufferArrayDynamicIndexing")));
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[1].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[1].DescriptorTable.pDescriptorRanges = &range;
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = 2;
+    desc.Desc_1_1.pParameters = parameters;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, NULL), S_OK);
+    if (blob) {
+        CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+                &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+        ID3D10Blob_Release(blob);
+    }
+    if (signature) {
+        memset(&pipeline_desc, 0, sizeof(pipeline_desc));
+        pipeline_desc.pRootSignature = signature;
+        pipeline_desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
+        pipeline_desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
+        if (feature) {
+            CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &pipeline_desc, &IID_ID3D12PipelineState, (void **)&state),
+                    E_NOTIMPL);
+            CHECK(!state);
+            CHECK_LOG("CreateComputePipelineState", "StorageTexelBufferArrayDynamicIndexing",
+                    "shaderStorageTexelBufferArrayDynamicIndexing");
+            RELOG_MARK();
+        } else {
+            CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &pipeline_desc, &IID_ID3D12PipelineState, (void **)&state),
+                    S_OK);
+        }
+        if (state)
+            ID3D12PipelineState_Release(state);
+        ID3D12RootSignature_Release(signature);
+    }
+    d3d12xs_shader_info_cleanup(&info);
+
+    /* capabilities that need no feature are never reported */
+    memset(&info, 0, sizeof(info));
+    info.capabilities = &other;
+    info.capability_count = 1;
+    CHECK(!d3d12xs_missing_capability_feature(impl_from_ID3D12Device(device), &info, NULL));
+    ID3D10Blob_Release(code);
+    CHECK_NO_LOG();
+}
+
 int main(void)
 {
     harness_init();
@@ -1071,7 +1296,10 @@ int main(void)
     test_remap_push_constants();
     test_remap_push_constants_more();
     test_remap_everything();
+    test_hlsl_fixups();
     ID3D12Device *device = harness_create_device();
+    if (device)
+        test_capability_features(device);
     harness_release_device(device);
     return harness_finish();
 }
