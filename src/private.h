@@ -389,6 +389,7 @@ struct d3d12_fence {
     uint64_t submitted_value;
     uint64_t gpu_signal_value; /* highest value a queue signalled (pending or done) */
     bool used_by_queue;        /* a queue Signal or Wait was submitted */
+    const struct d3d12_command_queue *last_signal_queue; /* identity only, never dereferenced */
 };
 
 struct d3d12_fence *unsafe_impl_from_ID3D12Fence(ID3D12Fence *iface);

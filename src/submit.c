@@ -104,6 +104,21 @@ static HRESULT submit_op_locked(struct d3d12_command_queue *queue, struct d3d12_
         signals[1].semaphore = fence->vk_semaphore;
         signals[1].value = op->u.fence.value;
         submit.signalSemaphoreInfoCount = 2;
+        /* Another queue's signal of this fence may still be in flight. Vulkan requires a
+         * timeline's signals to execute in increasing order, so this one waits for it: signals
+         * of one fence take effect in the order they were submitted. */
+        if (fence->last_signal_queue && fence->last_signal_queue != queue
+                && d3d12_fence_completed_value(fence) < fence->submitted_value) {
+            wait = (VkSemaphoreSubmitInfo){
+                .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+                .semaphore = fence->vk_semaphore,
+                .value = fence->submitted_value,
+                .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            };
+            submit.waitSemaphoreInfoCount = 1;
+            submit.pWaitSemaphoreInfos = &wait;
+        }
+        fence->last_signal_queue = queue;
         fence->submitted_value = op->u.fence.value;
         fence->gpu_signal_value = op->u.fence.value;
         break;
