@@ -5,7 +5,7 @@
 #   make demo      build, then run build/examples/demo
 #   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
 #                  runs each libFuzzer target 60 s from its seed corpus);
-#                  prints "N passed, M failed" and fails if M > 0
+#                  prints "N passed, M failed, K skipped" and fails if M > 0
 #   make bench     build and run every benchmark in build/bench/
 #   make fuzz      clang libFuzzer build of tests/fuzz_*.c in build-fuzz/
 #   make install PREFIX=/some/dir
@@ -71,8 +71,9 @@ demo: build
 
 # --- tests ---------------------------------------------------------------------
 # $(call run_ctest,DIR,ENV): runs ctest in DIR with ENV, never fails, and
-# writes "<passed> <failed>" to DIR/ctest-counts (parsed from ctest's summary
-# line "NN% tests passed, F tests failed out of T").
+# writes "<passed> <failed> <skipped>" to DIR/ctest-counts (parsed from ctest's
+# summary line "NN% tests passed, F tests failed out of T" and its "***Skipped"
+# lines: ctest counts a skipped test as passed, we do not).
 define run_ctest
 	@echo "==> ctest in $(1)"
 	@rm -f $(1)/ctest-counts $(1)/ctest.log
@@ -83,14 +84,15 @@ define run_ctest
 	if [ -n "$$line" ]; then \
 		failed=$$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$$line"); \
 		total=$$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$$line"); \
-		passed=$$((total - failed)); \
+		skipped=$$(grep -c -E 'Test +#[0-9]+: .*\*\*\*Skipped' $(1)/ctest.log); \
+		passed=$$((total - failed - skipped)); \
 	else \
-		passed=0; failed=0; \
+		passed=0; failed=0; skipped=0; \
 	fi; \
 	if [ $$rc -ne 0 ] && [ $$failed -eq 0 ]; then \
 		echo "ctest in $(1) exited with status $$rc" >&2; failed=1; \
 	fi; \
-	echo "$$passed $$failed" > $(1)/ctest-counts
+	echo "$$passed $$failed $$skipped" > $(1)/ctest-counts
 endef
 
 test: deps
@@ -98,22 +100,22 @@ test: deps
 	$(call run_ctest,$(BUILD_DIR),$(TEST_ENV))
 	@$(MAKE) --no-print-directory _build-asan
 	$(call run_ctest,$(ASAN_BUILD_DIR),$(ASAN_ENV))
-	@read p1 f1 < $(BUILD_DIR)/ctest-counts; \
-	read p2 f2 < $(ASAN_BUILD_DIR)/ctest-counts; \
-	echo "gcc: $$p1 passed, $$f1 failed; clang asan+ubsan: $$p2 passed, $$f2 failed"; \
-	echo "$$((p1 + p2)) passed, $$((f1 + f2)) failed"; \
+	@read p1 f1 s1 < $(BUILD_DIR)/ctest-counts; \
+	read p2 f2 s2 < $(ASAN_BUILD_DIR)/ctest-counts; \
+	echo "gcc: $$p1 passed, $$f1 failed, $$s1 skipped; clang asan+ubsan: $$p2 passed, $$f2 failed, $$s2 skipped"; \
+	echo "$$((p1 + p2)) passed, $$((f1 + f2)) failed, $$((s1 + s2)) skipped"; \
 	[ $$((f1 + f2)) -eq 0 ]
 
 # One pass only, for quicker iteration.
 test-gcc: deps
 	@$(MAKE) --no-print-directory _build
 	$(call run_ctest,$(BUILD_DIR),$(TEST_ENV))
-	@read p f < $(BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+	@read p f k < $(BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed, $$k skipped"; [ $$f -eq 0 ]
 
 test-asan: deps
 	@$(MAKE) --no-print-directory _build-asan
 	$(call run_ctest,$(ASAN_BUILD_DIR),$(ASAN_ENV))
-	@read p f < $(ASAN_BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+	@read p f k < $(ASAN_BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed, $$k skipped"; [ $$f -eq 0 ]
 
 # --- benchmarks ----------------------------------------------------------------
 bench: build
