@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -216,4 +217,24 @@ void harness_release_device(ID3D12Device *device)
             (unsigned long long)D3D12XSGetValidationMessageCount(device));
     ULONG refcount = ID3D12Device_Release(device);
     CHECK_MSG(refcount == 0, "device refcount is %u after the last Release (a child object leaked)", (unsigned)refcount);
+}
+
+ID3D12Fence *harness_create_fence(ID3D12Device *device, UINT64 initial_value)
+{
+    ID3D12Fence *fence = NULL;
+    CHECK_HR(ID3D12Device_CreateFence(device, initial_value, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
+    return fence;
+}
+
+uint64_t harness_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void harness_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }

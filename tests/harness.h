@@ -50,6 +50,9 @@ struct harness_list harness_create_list(ID3D12Device *device, D3D12_COMMAND_LIST
 void harness_release_list(struct harness_list *list);
 /* Closes the list, executes it on queue and waits for it with a fence; checks each step. */
 void harness_execute_and_wait(ID3D12Device *device, ID3D12CommandQueue *queue, struct harness_list *list);
+ID3D12Fence *harness_create_fence(ID3D12Device *device, UINT64 initial_value);
+uint64_t harness_now_ms(void);
+void harness_sleep_ms(unsigned ms);
 /* Releases the device and checks that nothing leaked a reference to it. */
 void harness_release_device(ID3D12Device *device);
 

@@ -15,26 +15,6 @@
 static const D3D12_COMMAND_LIST_TYPE types[] = {D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_LIST_TYPE_COPY};
 static const char *const type_names[] = {"DIRECT", "COMPUTE", "COPY"};
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static ID3D12Fence *create_fence(ID3D12Device *device, UINT64 initial_value)
-{
-    ID3D12Fence *fence = NULL;
-    CHECK_HR(ID3D12Device_CreateFence(device, initial_value, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
-    return fence;
-}
-
 /* Waits (bounded) for a fence value through an event; true when reached. */
 static bool wait_fence(ID3D12Fence *fence, UINT64 value, DWORD timeout_ms)
 {
@@ -89,7 +69,7 @@ static void test_wait_before_signal(ID3D12Device *device, size_t a, size_t b)
     ID3D12Resource *old_data = upload_buffer(device, seed_old), *new_data = upload_buffer(device, seed_new);
     ID3D12Resource *x = harness_create_buffer(device, D3D12_HEAP_TYPE_DEFAULT, SIZE, D3D12_RESOURCE_STATE_COMMON);
     ID3D12Resource *y = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, SIZE, D3D12_RESOURCE_STATE_COPY_DEST);
-    ID3D12Fence *fence = create_fence(device, 0), *done = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
     struct harness_list init = harness_create_list(device, types[b]);
     struct harness_list list_a = harness_create_list(device, types[a]);
     struct harness_list list_b = harness_create_list(device, types[b]);
@@ -104,7 +84,7 @@ static void test_wait_before_signal(ID3D12Device *device, size_t a, size_t b)
     execute(queue_a, &list_a);
     CHECK_HR(ID3D12CommandQueue_Signal(queue_a, done, 1), S_OK);
 
-    sleep_ms(10);
+    harness_sleep_ms(10);
     CHECK_MSG(ID3D12Fence_GetCompletedValue(done) == 0, "%s queue went past its Wait before %s queue signalled", type_names[a], type_names[b]);
 
     ID3D12GraphicsCommandList2_CopyBufferRegion(list_b.list, x, 0, new_data, 0, SIZE);
@@ -136,7 +116,7 @@ static void test_cpu_signal_releases_queue(ID3D12Device *device, size_t t)
     ID3D12CommandQueue *queue = harness_create_queue(device, types[t]);
     ID3D12Resource *source = upload_buffer(device, 500 + (uint32_t)t);
     ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, SIZE, D3D12_RESOURCE_STATE_COPY_DEST);
-    ID3D12Fence *gate = create_fence(device, 0), *done = create_fence(device, 0);
+    ID3D12Fence *gate = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
     struct harness_list list = harness_create_list(device, types[t]);
     uint32_t *data = NULL;
     bool untouched = true;
@@ -154,9 +134,9 @@ static void test_cpu_signal_releases_queue(ID3D12Device *device, size_t t)
     execute(queue, &list);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, done, 1), S_OK);
 
-    sleep_ms(50);
+    harness_sleep_ms(50);
     CHECK_HR(ID3D12Fence_Signal(gate, 3), S_OK);
-    sleep_ms(30);
+    harness_sleep_ms(30);
     CHECK_MSG(ID3D12Fence_GetCompletedValue(done) == 0, "%s queue went past Wait(5) with the fence at 3", type_names[t]);
     CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&data), S_OK);
     for (size_t i = 0; data && i < SIZE / 4; i++)
@@ -183,7 +163,7 @@ static void test_wait_already_reached(ID3D12Device *device)
 {
     ID3D12CommandQueue *copy = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COPY);
     ID3D12CommandQueue *compute = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
-    ID3D12Fence *cpu = create_fence(device, 10), *gpu = create_fence(device, 0), *done = create_fence(device, 0);
+    ID3D12Fence *cpu = harness_create_fence(device, 10), *gpu = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
     ID3D12Resource *source = upload_buffer(device, 77);
     ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, SIZE, D3D12_RESOURCE_STATE_COPY_DEST);
     struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
@@ -281,7 +261,7 @@ static void test_ping_pong(ID3D12Device *device, enum ping_pong_order order)
     struct ping_pong pp = {.device = device};
     uint32_t *data = NULL;
     unsigned wrong = 0, first_wrong = 0;
-    uint64_t start = now_ms();
+    uint64_t start = harness_now_ms();
     LOG_MARK();
 
     for (size_t q = 0; q < 3; q++) {
@@ -290,7 +270,7 @@ static void test_ping_pong(ID3D12Device *device, enum ping_pong_order order)
     }
     pp.counter = harness_create_buffer(device, D3D12_HEAP_TYPE_DEFAULT, 4, D3D12_RESOURCE_STATE_COMMON);
     pp.log = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, ROUNDS * 4, D3D12_RESOURCE_STATE_COPY_DEST);
-    pp.fence = create_fence(device, 0);
+    pp.fence = harness_create_fence(device, 0);
     {
         /* The counter starts at 0 and the log at 0xffffffff. */
         uint32_t *log_data = NULL;
@@ -317,7 +297,7 @@ static void test_ping_pong(ID3D12Device *device, enum ping_pong_order order)
             for (unsigned round = (unsigned)q; round < ROUNDS; round += 3)
                 ping_pong_round(&pp, round);
             if (q) {
-                sleep_ms(10);
+                harness_sleep_ms(10);
                 CHECK_MSG(ID3D12Fence_GetCompletedValue(pp.fence) == 0, "queue %zu ran before the round it waits for was submitted", q);
             }
         }
@@ -352,7 +332,7 @@ static void test_ping_pong(ID3D12Device *device, enum ping_pong_order order)
             first_wrong, data ? data[first_wrong] : 0);
     ID3D12Resource_Unmap(pp.log, 0, NULL);
     CHECK_NO_LOG();
-    printf("ping-pong %s: %u rounds in %llu ms\n", order_names[order], ROUNDS, (unsigned long long)(now_ms() - start));
+    printf("ping-pong %s: %u rounds in %llu ms\n", order_names[order], ROUNDS, (unsigned long long)(harness_now_ms() - start));
 
     for (size_t q = 0; q < 3; q++) {
         harness_release_list(&pp.lists[q]);
@@ -371,7 +351,7 @@ static void test_many_queues(ID3D12Device *device)
     ID3D12CommandQueue *queues[QUEUES];
     struct harness_list lists[QUEUES];
     ID3D12Resource *sources[QUEUES], *readbacks[QUEUES];
-    ID3D12Fence *chain = create_fence(device, 0), *done = create_fence(device, 0);
+    ID3D12Fence *chain = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
     ID3D12Resource *order = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, 16, D3D12_RESOURCE_STATE_COPY_DEST);
     uint32_t *data = NULL;
     LOG_MARK();
@@ -438,14 +418,14 @@ static void test_many_queues(ID3D12Device *device)
 static void test_release_held_queue(ID3D12Device *device)
 {
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
-    ID3D12Fence *gate = create_fence(device, 0), *done = create_fence(device, 0);
+    ID3D12Fence *gate = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
     LOG_MARK();
 
     CHECK_HR(ID3D12CommandQueue_Wait(queue, gate, 1), S_OK);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, done, 1), S_OK);
     CHECK(ID3D12CommandQueue_Release(queue) == 0);
     CHECK_HR(ID3D12Fence_Signal(gate, 1), S_OK);
-    sleep_ms(20);
+    harness_sleep_ms(20);
     CHECK(ID3D12Fence_GetCompletedValue(done) == 0);
     CHECK(ID3D12Fence_Release(gate) == 0);
     CHECK(ID3D12Fence_Release(done) == 0);
@@ -456,7 +436,7 @@ int main(void)
 {
     harness_init();
     ID3D12Device *device = harness_create_device();
-    uint64_t start = now_ms();
+    uint64_t start = harness_now_ms();
 
     for (size_t a = 0; a < 3; a++)
         for (size_t b = 0; b < 3; b++)
@@ -469,7 +449,7 @@ int main(void)
     test_ping_pong(device, IN_ORDER);
     test_ping_pong(device, QUEUES_REVERSED);
     test_ping_pong(device, THREADS);
-    printf("total %llu ms\n", (unsigned long long)(now_ms() - start));
+    printf("total %llu ms\n", (unsigned long long)(harness_now_ms() - start));
 
     harness_release_device(device);
     return harness_finish();

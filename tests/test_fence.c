@@ -8,26 +8,6 @@
 
 #include "harness.h"
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static ID3D12Fence *create_fence(ID3D12Device *device, UINT64 initial_value)
-{
-    ID3D12Fence *fence = NULL;
-    CHECK_HR(ID3D12Device_CreateFence(device, initial_value, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
-    return fence;
-}
-
 /* A thread that CPU-signals a fence with a list of values, a pause before each. */
 struct signaller {
     pthread_t thread;
@@ -42,7 +22,7 @@ static void *signaller_main(void *context)
 {
     struct signaller *signaller = context;
     for (size_t i = 0; i < signaller->count; i++) {
-        sleep_ms(signaller->delay_ms);
+        harness_sleep_ms(signaller->delay_ms);
         signaller->hr[i] = ID3D12Fence_Signal(signaller->fence, signaller->values[i]);
     }
     return NULL;
@@ -71,10 +51,10 @@ static void test_create(ID3D12Device *device)
     ID3D12Fence *fence = NULL;
     LOG_MARK();
 
-    fence = create_fence(device, 0);
+    fence = harness_create_fence(device, 0);
     CHECK(ID3D12Fence_GetCompletedValue(fence) == 0);
     ID3D12Fence_Release(fence);
-    fence = create_fence(device, 12345678901ull);
+    fence = harness_create_fence(device, 12345678901ull);
     CHECK(ID3D12Fence_GetCompletedValue(fence) == 12345678901ull);
     ID3D12Fence_Release(fence);
     CHECK_HR(ID3D12Device_CreateFence(device, 3, D3D12_FENCE_FLAG_NON_MONITORED, &IID_ID3D12Fence, (void **)&fence), S_OK);
@@ -108,7 +88,7 @@ static void test_create(ID3D12Device *device)
 
 static void test_cpu_signal(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 1);
+    ID3D12Fence *fence = harness_create_fence(device, 1);
     LOG_MARK();
 
     CHECK_HR(ID3D12Fence_Signal(fence, 10), S_OK);
@@ -137,25 +117,25 @@ static void test_cpu_signal(ID3D12Device *device)
 static void test_wait_without_event(ID3D12Device *device)
 {
     static const UINT64 rising[] = {7, 9};
-    ID3D12Fence *fence = create_fence(device, 5);
+    ID3D12Fence *fence = harness_create_fence(device, 5);
     struct signaller signaller;
     uint64_t start;
     LOG_MARK();
 
     /* Already reached: returns at once. */
-    start = now_ms();
+    start = harness_now_ms();
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 5, NULL), S_OK);
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 0, NULL), S_OK);
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 3, NULL), S_OK);
-    CHECK_MSG(now_ms() - start < 100, "waiting on reached values took %llu ms", (unsigned long long)(now_ms() - start));
+    CHECK_MSG(harness_now_ms() - start < 100, "waiting on reached values took %llu ms", (unsigned long long)(harness_now_ms() - start));
 
     /* Not reached: blocks until another thread's Signal reaches it (7 does not, 9 does). */
     CHECK_HR(ID3D12Fence_Signal(fence, 5), S_OK);
-    start = now_ms();
+    start = harness_now_ms();
     start_signaller(&signaller, fence, rising, 2, 60);
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 8, NULL), S_OK);
-    CHECK_MSG(now_ms() - start >= 100, "SetEventOnCompletion(8, NULL) returned after %llu ms, before the signal of 9",
-            (unsigned long long)(now_ms() - start));
+    CHECK_MSG(harness_now_ms() - start >= 100, "SetEventOnCompletion(8, NULL) returned after %llu ms, before the signal of 9",
+            (unsigned long long)(harness_now_ms() - start));
     CHECK(ID3D12Fence_GetCompletedValue(fence) >= 9);
     join_signaller(&signaller);
     CHECK(ID3D12Fence_GetCompletedValue(fence) == 9);
@@ -165,7 +145,7 @@ static void test_wait_without_event(ID3D12Device *device)
 
 static void test_event_basics(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 2);
+    ID3D12Fence *fence = harness_create_fence(device, 2);
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL);
     struct signaller signaller;
     static const UINT64 values[] = {5, 20};
@@ -184,11 +164,11 @@ static void test_event_basics(ID3D12Device *device)
     /* Not reached: not set until another thread signals 20 (5 is not enough). */
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 20, event), S_OK);
     CHECK(WaitForSingleObject(event, 50) == WAIT_TIMEOUT);
-    start = now_ms();
+    start = harness_now_ms();
     start_signaller(&signaller, fence, values, 2, 100);
     CHECK(WaitForSingleObject(event, 5000) == WAIT_OBJECT_0);
-    CHECK_MSG(now_ms() - start >= 150, "the event was set %llu ms after the thread started, before the signal of 20",
-            (unsigned long long)(now_ms() - start));
+    CHECK_MSG(harness_now_ms() - start >= 150, "the event was set %llu ms after the thread started, before the signal of 20",
+            (unsigned long long)(harness_now_ms() - start));
     CHECK(ID3D12Fence_GetCompletedValue(fence) == 20);
     join_signaller(&signaller);
     /* Auto-reset: one wait consumed it. */
@@ -198,9 +178,9 @@ static void test_event_basics(ID3D12Device *device)
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 21, event), S_OK);
     CHECK(WaitForSingleObject(event, 20) == WAIT_TIMEOUT);
     CHECK_HR(ID3D12Fence_Signal(fence, 21), S_OK);
-    start = now_ms();
+    start = harness_now_ms();
     CHECK(WaitForSingleObject(event, 5000) == WAIT_OBJECT_0);
-    CHECK_MSG(now_ms() - start < 1000, "event set %llu ms after Signal", (unsigned long long)(now_ms() - start));
+    CHECK_MSG(harness_now_ms() - start < 1000, "event set %llu ms after Signal", (unsigned long long)(harness_now_ms() - start));
 
     CHECK(CloseHandle(event));
     CHECK_NO_LOG();
@@ -209,7 +189,7 @@ static void test_event_basics(ID3D12Device *device)
 
 static void test_event_reset_modes(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
     HANDLE manual = CreateEvent(NULL, TRUE, FALSE, NULL);
     HANDLE automatic = CreateEvent(NULL, FALSE, FALSE, NULL);
     HANDLE initially_set = CreateEvent(NULL, FALSE, TRUE, NULL);
@@ -254,7 +234,7 @@ static void test_event_reset_modes(ID3D12Device *device)
 static void test_bad_event(ID3D12Device *device)
 {
     struct { uint32_t words[8]; } not_an_event;
-    ID3D12Fence *fence = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
     LOG_MARK();
 
     memset(&not_an_event, 0x5a, sizeof(not_an_event));
@@ -285,7 +265,7 @@ static void test_bad_event(ID3D12Device *device)
 static void test_several_registrations(ID3D12Device *device)
 {
     enum { COUNT = 5 };
-    ID3D12Fence *fence = create_fence(device, 0), *other = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0), *other = harness_create_fence(device, 0);
     HANDLE events[COUNT], shared = CreateEvent(NULL, TRUE, FALSE, NULL), other_event = CreateEvent(NULL, TRUE, FALSE, NULL);
     LOG_MARK();
 
@@ -304,7 +284,7 @@ static void test_several_registrations(ID3D12Device *device)
         CHECK_HR(ID3D12Fence_Signal(fence, (UINT64)value), S_OK);
         /* Each event up to the value fires once; none beyond it. */
         CHECK_MSG(WaitForSingleObject(events[value - 1], 5000) == WAIT_OBJECT_0, "event for value %d not set after Signal(%d)", value, value);
-        sleep_ms(20);
+        harness_sleep_ms(20);
         for (int i = 0; i < COUNT; i++)
             CHECK_MSG(WaitForSingleObject(events[i], 0) == WAIT_TIMEOUT, "event for value %d is set (again) after Signal(%d)", i + 1, value);
         if (value < 3)
@@ -368,7 +348,7 @@ static void *waiter_main(void *context)
 
 static void test_threads(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
     struct waiter_thread waiters[4];
     LOG_MARK();
 
@@ -379,7 +359,7 @@ static void test_threads(ID3D12Device *device)
     for (UINT64 value = 1; value <= STRESS_VALUES; value++) {
         CHECK_HR(ID3D12Fence_Signal(fence, value), S_OK);
         if (!(value % 16))
-            sleep_ms(1);
+            harness_sleep_ms(1);
     }
     for (int i = 0; i < 4; i++) {
         pthread_join(waiters[i].thread, NULL);
@@ -392,14 +372,14 @@ static void test_threads(ID3D12Device *device)
 
 static void test_release_with_pending_registration(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 0), *keeper = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0), *keeper = harness_create_fence(device, 0);
     HANDLE event = CreateEvent(NULL, TRUE, FALSE, NULL), keeper_event = CreateEvent(NULL, TRUE, FALSE, NULL);
     LOG_MARK();
 
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 100, event), S_OK);
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 200, event), S_OK);
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(keeper, 1, keeper_event), S_OK);
-    sleep_ms(20); /* let the waiter thread enter its wait on the fence's semaphore */
+    harness_sleep_ms(20); /* let the waiter thread enter its wait on the fence's semaphore */
     CHECK(ID3D12Fence_Release(fence) == 0);
     CHECK(WaitForSingleObject(event, 200) == WAIT_TIMEOUT);
     /* The other fence's registration survives and still works. */
@@ -408,10 +388,10 @@ static void test_release_with_pending_registration(ID3D12Device *device)
     CHECK(WaitForSingleObject(keeper_event, 5000) == WAIT_OBJECT_0);
     /* Released fences and new ones in quick succession, each with a pending registration. */
     for (int i = 0; i < 20; i++) {
-        ID3D12Fence *temporary = create_fence(device, 0);
+        ID3D12Fence *temporary = harness_create_fence(device, 0);
         CHECK_HR(ID3D12Fence_SetEventOnCompletion(temporary, 1 + (UINT64)i, event), S_OK);
         if (i & 1)
-            sleep_ms(1);
+            harness_sleep_ms(1);
         ID3D12Fence_Release(temporary);
     }
     CHECK(WaitForSingleObject(event, 100) == WAIT_TIMEOUT);
@@ -426,7 +406,7 @@ static void test_release_with_pending_registration(ID3D12Device *device)
  * application at once, and the library neither touches freed memory nor leaks the event. */
 static void test_close_event_with_pending_registration(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 0), *other = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0), *other = harness_create_fence(device, 0);
     HANDLE a = CreateEvent(NULL, FALSE, FALSE, NULL), b = CreateEvent(NULL, TRUE, FALSE, NULL), c = CreateEvent(NULL, FALSE, FALSE, NULL);
     LOG_MARK();
 
@@ -446,9 +426,9 @@ static void test_close_event_with_pending_registration(ID3D12Device *device)
     RELOG_MARK();
     /* The fence reaches the values of a's registrations: nothing to set any more, no crash. */
     CHECK_HR(ID3D12Fence_Signal(fence, 1), S_OK);
-    sleep_ms(20);
+    harness_sleep_ms(20);
     CHECK_HR(ID3D12Fence_Signal(fence, 2), S_OK);
-    sleep_ms(20);
+    harness_sleep_ms(20);
     /* b's registration goes with its fence. */
     CHECK(ID3D12Fence_Release(fence) == 0);
     /* Unaffected events still work. */
@@ -468,7 +448,7 @@ static void test_queue_signal(ID3D12Device *device)
 
     for (size_t t = 0; t < 3; t++) {
         ID3D12CommandQueue *queue = harness_create_queue(device, types[t]);
-        ID3D12Fence *fence = create_fence(device, 3);
+        ID3D12Fence *fence = harness_create_fence(device, 3);
         ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, 16, D3D12_RESOURCE_STATE_COPY_DEST);
         struct harness_list list = harness_create_list(device, types[t]);
         D3D12_WRITEBUFFERIMMEDIATE_PARAMETER parameter = {ID3D12Resource_GetGPUVirtualAddress(readback) + 4, 0xf00d0000u + (UINT)t};
@@ -522,7 +502,7 @@ static void test_queue_signal(ID3D12Device *device)
 
 static void test_object_methods(ID3D12Device *device)
 {
-    ID3D12Fence *fence = create_fence(device, 0);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
     ID3D12Device *got_device = NULL;
     ID3D12Pageable *pageable = NULL;
     ID3D12Resource *resource = NULL;

@@ -8,31 +8,11 @@
 
 #include "harness.h"
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static ID3D12Fence *create_fence(ID3D12Device *device, UINT64 initial_value)
-{
-    ID3D12Fence *fence = NULL;
-    CHECK_HR(ID3D12Device_CreateFence(device, initial_value, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence), S_OK);
-    return fence;
-}
-
 /* Upper bounds are generous on purpose: a loaded 2-core CI machine runs this beside other
  * tests. They only need to prove the configured timeout, not the 20 s default, ended the wait. */
 static void check_elapsed(uint64_t start, unsigned low, unsigned high, const char *what, int line)
 {
-    uint64_t elapsed = now_ms() - start;
+    uint64_t elapsed = harness_now_ms() - start;
     harness_check(elapsed >= low && elapsed <= high, __FILE__, line, "%s took %llu ms (expected %u..%u)", what,
             (unsigned long long)elapsed, low, high);
 }
@@ -60,7 +40,7 @@ static void check_after_hang(ID3D12Device *device, ID3D12CommandQueue *queue, ID
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 5000, event), S_OK);
     CHECK(WaitForSingleObject(event, 0) == WAIT_OBJECT_0);
     /* A blocking wait ends quickly with the reason. */
-    start = now_ms();
+    start = harness_now_ms();
     {
         HRESULT hr = ID3D12Fence_SetEventOnCompletion(fence, 5000, NULL);
         CHECK_MSG(hr == DXGI_ERROR_DEVICE_HUNG, "SetEventOnCompletion(NULL) after the hang returned 0x%08x", (unsigned)hr);
@@ -83,7 +63,7 @@ static void test_blocking_wait_hangs(void)
 {
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    ID3D12Fence *never = create_fence(device, 0), *second = create_fence(device, 0);
+    ID3D12Fence *never = harness_create_fence(device, 0), *second = harness_create_fence(device, 0);
     uint64_t start;
     LOG_MARK();
 
@@ -93,12 +73,12 @@ static void test_blocking_wait_hangs(void)
     CHECK_HR(ID3D12CommandQueue_Wait(queue, never, 1), S_OK);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, second, 1), S_OK);
     /* Nothing is hung before anyone waits. */
-    sleep_ms(50);
+    harness_sleep_ms(50);
     CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), S_OK);
     CHECK(ID3D12Fence_GetCompletedValue(second) == 0);
     CHECK_NO_LOG();
 
-    start = now_ms();
+    start = harness_now_ms();
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(second, 1, NULL), DXGI_ERROR_DEVICE_HUNG);
     CHECK_ELAPSED(start, 250, 10000, "the blocking wait");
     CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "second", "300 ms");
@@ -118,7 +98,7 @@ static void test_event_hangs(void)
 {
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
-    ID3D12Fence *never = create_fence(device, 0), *second = create_fence(device, 0), *idle = create_fence(device, 7);
+    ID3D12Fence *never = harness_create_fence(device, 0), *second = harness_create_fence(device, 0), *idle = harness_create_fence(device, 7);
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL), manual = CreateEvent(NULL, TRUE, FALSE, NULL);
     uint64_t start;
     LOG_MARK();
@@ -126,7 +106,7 @@ static void test_event_hangs(void)
     CHECK_HR(D3D12XSSetHangTimeout(device, 300), S_OK);
     CHECK_HR(ID3D12CommandQueue_Wait(queue, never, 1), S_OK);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, second, 1), S_OK);
-    start = now_ms();
+    start = harness_now_ms();
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(second, 1, event), S_OK);
     /* A fence no queue touches, waited on too: set by the same hang. */
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(idle, 8, manual), S_OK);
@@ -154,7 +134,7 @@ static void test_timeout_lowered_while_waiting(void)
 {
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COPY);
-    ID3D12Fence *never = create_fence(device, 0), *second = create_fence(device, 0);
+    ID3D12Fence *never = harness_create_fence(device, 0), *second = harness_create_fence(device, 0);
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL);
     uint64_t start;
     LOG_MARK();
@@ -167,7 +147,7 @@ static void test_timeout_lowered_while_waiting(void)
     CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), S_OK);
     CHECK_NO_LOG();
 
-    start = now_ms();
+    start = harness_now_ms();
     CHECK_HR(D3D12XSSetHangTimeout(device, 200), S_OK);
     CHECK(WaitForSingleObject(event, 3000) == WAIT_OBJECT_0);
     CHECK_ELAPSED(start, 0, 10000, "the event after lowering the timeout");
@@ -186,7 +166,7 @@ static void test_timeout_lowered_while_waiting(void)
 static void test_timeout_zero(void)
 {
     ID3D12Device *device = harness_create_device();
-    ID3D12Fence *never = create_fence(device, 0);
+    ID3D12Fence *never = harness_create_fence(device, 0);
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL);
     uint64_t start;
     LOG_MARK();
@@ -197,7 +177,7 @@ static void test_timeout_zero(void)
     CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), S_OK);
     CHECK(ID3D12Fence_GetCompletedValue(never) == 0);
     CHECK_NO_LOG();
-    start = now_ms();
+    start = harness_now_ms();
     CHECK_HR(D3D12XSSetHangTimeout(device, 150), S_OK);
     CHECK(WaitForSingleObject(event, 3000) == WAIT_OBJECT_0);
     CHECK_ELAPSED(start, 0, 10000, "the event after setting a timeout");
@@ -220,16 +200,16 @@ struct blocked_wait {
 static void *blocked_wait_main(void *context)
 {
     struct blocked_wait *wait = context;
-    uint64_t start = now_ms();
+    uint64_t start = harness_now_ms();
     wait->hr = ID3D12Fence_SetEventOnCompletion(wait->fence, 1, NULL);
-    wait->elapsed_ms = now_ms() - start;
+    wait->elapsed_ms = harness_now_ms() - start;
     return NULL;
 }
 
 static void test_two_threads_hang(void)
 {
     ID3D12Device *device = harness_create_device();
-    ID3D12Fence *a = create_fence(device, 0), *b = create_fence(device, 0);
+    ID3D12Fence *a = harness_create_fence(device, 0), *b = harness_create_fence(device, 0);
     HANDLE event = CreateEvent(NULL, TRUE, FALSE, NULL);
     struct blocked_wait waits[2] = {{.fence = a}, {.fence = b}};
     pthread_t threads[2];
@@ -264,7 +244,7 @@ static void test_slow_gpu_work(void)
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12Resource *a = harness_create_buffer(device, D3D12_HEAP_TYPE_DEFAULT, BIG, D3D12_RESOURCE_STATE_COMMON);
     ID3D12Resource *b = harness_create_buffer(device, D3D12_HEAP_TYPE_DEFAULT, BIG, D3D12_RESOURCE_STATE_COMMON);
-    ID3D12Fence *done = create_fence(device, 0);
+    ID3D12Fence *done = harness_create_fence(device, 0);
     struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
     D3D12_RESOURCE_BARRIER barrier;
@@ -280,19 +260,19 @@ static void test_slow_gpu_work(void)
     }
     CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
     CHECK_HR(D3D12XSSetHangTimeout(device, 60), S_OK);
-    start = now_ms();
+    start = harness_now_ms();
     ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, done, 1), S_OK);
     hr = ID3D12Fence_SetEventOnCompletion(done, 1, NULL);
     if (hr == S_OK) {
         /* The machine copied 1.5 GiB faster than the timeout: nothing to check. */
-        printf("slow GPU work finished in %llu ms; hang not provoked\n", (unsigned long long)(now_ms() - start));
+        printf("slow GPU work finished in %llu ms; hang not provoked\n", (unsigned long long)(harness_now_ms() - start));
         CHECK_NO_LOG();
     } else {
         CHECK_HR(hr, DXGI_ERROR_DEVICE_HUNG);
         CHECK_LOG("DXGI_ERROR_DEVICE_HUNG");
         CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), DXGI_ERROR_DEVICE_HUNG);
-        printf("slow GPU work declared hung after %llu ms\n", (unsigned long long)(now_ms() - start));
+        printf("slow GPU work declared hung after %llu ms\n", (unsigned long long)(harness_now_ms() - start));
     }
     /* Released while the copies may still run: the buffers they use first. */
     CHECK(ID3D12Resource_Release(a) == 0);
@@ -317,7 +297,7 @@ static void test_bad_arguments(void)
 
 int main(void)
 {
-    uint64_t start = now_ms();
+    uint64_t start = harness_now_ms();
     harness_init();
     test_bad_arguments();
     test_blocking_wait_hangs();
@@ -326,6 +306,6 @@ int main(void)
     test_timeout_zero();
     test_two_threads_hang();
     test_slow_gpu_work();
-    printf("total %llu ms\n", (unsigned long long)(now_ms() - start));
+    printf("total %llu ms\n", (unsigned long long)(harness_now_ms() - start));
     return harness_finish();
 }
