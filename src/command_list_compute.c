@@ -404,12 +404,12 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
 {
     struct d3d12xs_descriptor *descriptor;
     uint32_t element_size = 4;
+    const char *reason;
 
     if (!compute_list(list, command))
         return;
-    if (!(descriptor = d3d12xs_descriptor_from_cpu_handle(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV,
-            command, "ViewCPUHandle"))) {
-        d3d12_command_list_record_error(list, command, "ViewCPUHandle is not a descriptor of this device");
+    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason))) {
+        d3d12_command_list_record_error(list, command, "ViewCPUHandle 0x%zx is %s", (size_t)cpu_handle.ptr, reason);
         return;
     }
     if (descriptor->kind != D3D12XS_DESCRIPTOR_UAV || descriptor->null_view) {

@@ -94,12 +94,12 @@ struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12Descri
     return impl_from_ID3D12DescriptorHeap(iface);
 }
 
-struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
-        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument)
+struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason)
 {
     struct d3d12xs_descriptor *descriptor = NULL;
-    bool wrong_type = false, misaligned = false, too_long = false;
 
+    *reason = "not inside a live descriptor heap of this device";
     pthread_mutex_lock(&device->descriptor_heap_lock);
     for (size_t i = 0; i < device->descriptor_heap_count; i++) {
         struct d3d12_descriptor_heap *heap = device->descriptor_heaps[i];
@@ -107,21 +107,26 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_devic
         if (handle.ptr < start || handle.ptr >= end)
             continue;
         if ((handle.ptr - start) % sizeof(*heap->descriptors))
-            misaligned = true;
+            *reason = "not on a descriptor boundary (use GetDescriptorHandleIncrementSize)";
         else if (heap->desc.Type != type)
-            wrong_type = true;
+            *reason = "in a heap of another type";
         else if (count > (end - handle.ptr) / sizeof(*heap->descriptors))
-            too_long = true;
+            *reason = "too close to the end of its heap for the descriptors asked for";
         else
             descriptor = (struct d3d12xs_descriptor *)handle.ptr;
         break;
     }
     pthread_mutex_unlock(&device->descriptor_heap_lock);
+    return descriptor;
+}
+
+struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument)
+{
+    const char *reason;
+    struct d3d12xs_descriptor *descriptor = d3d12xs_descriptor_lookup(device, handle, count, type, &reason);
     if (!descriptor)
-        d3d12xs_fail(E_INVALIDARG, method, "%s 0x%zx is %s", argument, (size_t)handle.ptr,
-                misaligned ? "not on a descriptor boundary (use GetDescriptorHandleIncrementSize)"
-                : too_long ? "too close to the end of its heap for the descriptors asked for"
-                : wrong_type ? "in a heap of another type" : "not inside a live descriptor heap of this device");
+        d3d12xs_fail(E_INVALIDARG, method, "%s 0x%zx is %s", argument, (size_t)handle.ptr, reason);
     return descriptor;
 }
 
@@ -144,8 +149,9 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
     if ((desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
             && desc->Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && desc->Type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER)
         return d3d12xs_fail(E_INVALIDARG, method, "RTV and DSV heaps cannot be SHADER_VISIBLE");
-    if (desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && desc->NumDescriptors > 1000000)
-        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u (CBV_SRV_UAV heaps hold at most 1,000,000)", desc->NumDescriptors);
+    if (desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
+            && desc->NumDescriptors > 1000000)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u (shader-visible CBV_SRV_UAV heaps hold at most 1,000,000)", desc->NumDescriptors);
     if (desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER && (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE) && desc->NumDescriptors > 2048)
         return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u (shader-visible sampler heaps hold at most 2048)", desc->NumDescriptors);
     if (desc->NodeMask > 1)

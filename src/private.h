@@ -301,6 +301,9 @@ struct d3d12_descriptor_heap {
 struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface);
 HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap);
 /* Validates a CPU handle from the application; NULL (with one log line) when it is not one of ours. */
+/* Finds the descriptor a CPU handle names without logging; *reason says why when it fails. */
+struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason);
 /* count descriptors from handle must lie in one heap of that type. */
 struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument);
