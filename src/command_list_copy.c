@@ -200,6 +200,11 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
                     (unsigned long long)parameters[i].Dest);
             return;
         }
+        if (d3d12xs_va_in_upload_heap(device, parameters[i].Dest)) {
+            d3d12_command_list_record_error(list, command, "pParams[%u].Dest 0x%llx is in an UPLOAD heap (the GPU cannot write those)", i,
+                    (unsigned long long)parameters[i].Dest);
+            return;
+        }
     }
     /* Marker writes land at the stage they name, so later barriers wait for every stage. */
     if (count) {

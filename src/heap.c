@@ -179,7 +179,8 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
             goto fail;
         }
     }
-    if (!(heap->va = d3d12xs_va_allocate(device, desc->SizeInBytes, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer))) {
+    if (!(heap->va = d3d12xs_va_allocate(device, desc->SizeInBytes, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer,
+            desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD))) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
         goto fail;
     }

@@ -200,10 +200,13 @@ int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, co
 struct d3d12xs_va_range {
     uint64_t va;
     uint64_t size;
-    VkBuffer buffer; /* the buffer covering the whole range */
+    VkBuffer buffer;  /* the buffer covering the whole range */
+    bool upload_heap; /* in an UPLOAD heap: the GPU must not write it */
 };
 
-uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer);
+uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap);
+/* Whether va lies in an UPLOAD-heap range (false when it is in no range). */
+bool d3d12xs_va_in_upload_heap(struct d3d12_device *device, uint64_t va);
 void d3d12xs_va_free(struct d3d12_device *device, uint64_t va);
 /* Finds the buffer holding [va, va + size); returns false when no live resource does. */
 bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, VkBuffer *buffer, uint64_t *offset);

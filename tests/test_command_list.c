@@ -618,6 +618,7 @@ static void test_write_buffer_immediate(struct env *env)
     {
         ID3D12Resource *gone = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COMMON);
         D3D12_GPU_VIRTUAL_ADDRESS gone_va = ID3D12Resource_GetGPUVirtualAddress(gone);
+        ID3D12Resource *upload = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
         struct {
             D3D12_GPU_VIRTUAL_ADDRESS dest;
             D3D12_WRITEBUFFERIMMEDIATE_MODE mode;
@@ -630,6 +631,7 @@ static void test_write_buffer_immediate(struct env *env)
             {0x1000, D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT, "not inside a live buffer"},
             {gone_va, D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT, "not inside a live buffer"},
             {rb, (D3D12_WRITEBUFFERIMMEDIATE_MODE)3, "pModes[1] is 3"},
+            {ID3D12Resource_GetGPUVirtualAddress(upload) + 4, D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT, "UPLOAD heap"},
         };
         ID3D12Resource_Release(gone);
         for (int t = 0; t < 3; t++) {
@@ -652,6 +654,7 @@ static void test_write_buffer_immediate(struct env *env)
             check_close_fails(&list, "pParams is NULL");
             harness_release_list(&list);
         }
+        ID3D12Resource_Release(upload);
     }
     ID3D12Resource_Release(def);
 }
