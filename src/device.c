@@ -637,9 +637,11 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
 
     vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &features);
-    if (!features12.timelineSemaphore || !features13.synchronization2 || !features12.hostQueryReset)
+    /* scalarBlockLayout: D3DCompile lays structured buffers out tightly, as D3D12 does. */
+    if (!features12.timelineSemaphore || !features13.synchronization2 || !features12.hostQueryReset || !features12.scalarBlockLayout)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice",
-                "%s lacks timelineSemaphore, synchronization2 or hostQueryReset (all required)", device->vk_properties.deviceName);
+                "%s lacks timelineSemaphore, synchronization2, hostQueryReset or scalarBlockLayout (all required)",
+                device->vk_properties.deviceName);
     /* Features are enabled as the device offers them, except ones that only cost speed. */
     features.features.robustBufferAccess = VK_FALSE;
     features13.robustImageAccess = VK_FALSE;

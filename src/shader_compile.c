@@ -1,6 +1,7 @@
 /* D3DCompile: HLSL -> SPIR-V through shaderc's glslang HLSL front end. See spirv.h for the
  * register encoding, the UAV counter buffers and the wave32 marker the blob carries. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,6 +327,21 @@ static HRESULT postprocess(const uint32_t *w, size_t count, bool wave32, uint32_
     return S_OK;
 }
 
+/* ---- structured buffer layout ---- */
+
+/* D3D12 packs structured buffers tightly; D3DCompile gives them Vulkan's scalar block layout,
+ * which is that packing (src/spirv_fixup.c, fix 4). D3D12CreateDevice requires (and enables)
+ * the scalarBlockLayout feature, so every device d3d12xs runs on takes these modules. */
+static const bool scalar_layout = true;
+
+/* D3D12XS_DEBUG set and not 0: the blob goes through the SPIR-V validator (as the remapped
+ * module does at pipeline creation, src/spirv_remap.c). */
+static bool debug_validation(void)
+{
+    const char *env = getenv("D3D12XS_DEBUG");
+    return env && *env && strcmp(env, "0");
+}
+
 /* ---- D3DCompile ---- */
 
 static void set_error_blob(ID3DBlob **blob, const char *text)
@@ -445,12 +461,20 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     /* glslang's HLSL translation departs from HLSL semantics in a few places: fix those first
      * (src/spirv_fixup.c), into a copy. */
     if (FAILED(hr = d3d12xs_spirv_fixup_hlsl((const uint32_t *)shaderc_result_get_bytes(result),
-            shaderc_result_get_length(result) / 4, &fixup_words, &fixup_count, &fixups))) {
-        hr = d3d12xs_fail(hr == E_OUTOFMEMORY ? hr : E_FAIL, compile_method, "compiling '%s' (entry '%s', %s): %s",
-                source_name, pEntrypoint, pTarget, hr == E_OUTOFMEMORY ? "out of memory" : "shaderc returned no module");
+            shaderc_result_get_length(result) / 4, scalar_layout ? D3D12XS_FIXUP_SCALAR_LAYOUT : 0,
+            &fixup_words, &fixup_count, &fixups, error, sizeof(error)))) {
+        if (hr != E_OUTOFMEMORY)
+            hr = E_FAIL;
+        set_error_blob(ppErrorMsgs, error);
+        d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
+                error);
         goto done;
     }
+    /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout rules
+     * it was made for */
     if (FAILED(hr = postprocess(fixup_words, fixup_count, wave32, &words, &word_count, error, sizeof(error)))
+            || (debug_validation()
+                && FAILED(hr = d3d12xs_spirv_validate(words, word_count, scalar_layout, error, sizeof(error))))
             || FAILED(hr = d3d12xs_spirv_reflect(words, word_count * 4, &info, error, sizeof(error)))) {
         if (hr != E_OUTOFMEMORY)
             hr = E_FAIL;
@@ -467,8 +491,9 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     /* warnings of a successful compile */
     set_error_blob(ppErrorMsgs, shaderc_result_get_error_message(result));
     TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
-            "%u OpFRem, %u signed remainders", compile_method, source_name, pEntrypoint, pTarget, word_count,
-            wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod, fixups.smod);
+            "%u OpFRem, %u signed remainders, %u structured buffer layout decorations", compile_method, source_name,
+            pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod,
+            fixups.smod, fixups.layout);
     hr = S_OK;
 
 done:

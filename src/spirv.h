@@ -105,16 +105,20 @@ struct d3d12xs_binding_target {
  * all of them are merged into the module's one push-constant block, each cbuffer's members
  * at push_offset + their offset in the cbuffer. E_INVALIDARG with a reason when the
  * request cannot be met; with D3D12XS_DEBUG=1 in the environment the output is checked
- * with the SPIR-V validator and E_FAIL returned (with its message) if it is invalid. */
+ * with the SPIR-V validator (scalar block layout allowed: the validation layer checks it
+ * against the device's features) and E_FAIL returned (with its message) if it is invalid. */
 HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_shader_info *info,
         const struct d3d12xs_binding_target *targets, uint32_t **out_words, size_t *out_word_count,
         char *error, size_t error_size);
 
 /* Runs the SPIRV-Tools validator for the Vulkan 1.1 environment (the SPIR-V 1.4 flavour of
- * it for modules of version 1.4, Vulkan 1.2 / 1.3 for 1.5 / 1.6). S_OK when valid; E_FAIL
- * and the validator's message otherwise. Exported for the tests, which cannot link
- * SPIRV-Tools themselves (the library links it statically with its symbols hidden). */
-HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, char *error, size_t error_size);
+ * it for modules of version 1.4, Vulkan 1.2 / 1.3 for 1.5 / 1.6). With scalar_block_layout,
+ * block layouts are checked by the scalar block layout rules (Vulkan's scalarBlockLayout, which
+ * D3DCompile's structured buffers use: see src/spirv_fixup.c), else by the standard ones.
+ * S_OK when valid; E_FAIL and the validator's message otherwise. Exported for the tests, which
+ * cannot link SPIRV-Tools themselves (the library links it statically with its symbols hidden). */
+HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
+        size_t error_size);
 
 /* ---- internal to src/spirv_*.c and src/shader_compile.c ---- */
 
@@ -133,14 +137,19 @@ bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const ch
 /* src/spirv_fixup.c: a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
  * the places where glslang departs from HLSL semantics fixed (see the file for the list and the
  * reasons). Only for D3DCompile's own output; counts (may be NULL) gets how many instructions
- * each fix changed. E_INVALIDARG for fewer than 5 words, E_OUTOFMEMORY. */
+ * or decorations each fix changed. With D3D12XS_FIXUP_SCALAR_LAYOUT in flags, structured buffers
+ * get D3D12's tight layout, which needs Vulkan's scalarBlockLayout (without it they keep
+ * glslang's std430 layout). E_INVALIDARG for fewer than 5 words, E_OUTOFMEMORY, E_FAIL when a
+ * structured buffer's types cannot be laid out (a reason in error, which may be NULL). */
+#define D3D12XS_FIXUP_SCALAR_LAYOUT 0x1u
 struct d3d12xs_fixup_counts {
     unsigned inclusive_scan; /* GroupOperation InclusiveScan -> ExclusiveScan (WavePrefix*) */
     unsigned fmod;           /* OpFMod -> OpFRem (fmod, float %) */
     unsigned smod;           /* OpSMod / OpSRem -> C-style remainder on magnitudes (signed int %) */
+    unsigned layout;         /* Offset / ArrayStride / MatrixStride of structured buffers -> scalar layout */
 };
-HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
-        struct d3d12xs_fixup_counts *counts);
+HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
+        size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.

@@ -25,11 +25,35 @@
  *     constant this needs are reused when the module has them, else added before the first
  *     function. Unsigned % (OpUMod) is already right.
  *
- * Fixes 1 and 2 rewrite one word in place; fix 3 grows the module (new ids past the old
+ *  4. Structured buffers (StructuredBuffer<T>, RWStructuredBuffer<T>, Append / Consume) are
+ *     tightly packed in D3D12: element stride sizeof(T), every member at the next offset
+ *     aligned to its component size, no padding (float3: 12 bytes; struct {float3 a; uint b;
+ *     float2 c; int d;}: 28 bytes, c at 16). glslang lays them out with std430 rules (float3
+ *     stride 16, float2 aligned to 8, that struct 32 bytes). Vulkan's scalar block layout
+ *     (scalarBlockLayout, which the device enables when offered) is exactly D3D12's packing,
+ *     so with D3D12XS_FIXUP_SCALAR_LAYOUT the Offset, ArrayStride and MatrixStride
+ *     decorations of every type reachable from a structured buffer's block are recomputed with
+ *     its rules: a scalar of N bytes and every vector or matrix of it align to N, vectors and
+ *     matrices are n * N bytes (float3 = 12, float3x3 = 36, MatrixStride the tight row or
+ *     column), arrays have stride = element size rounded up to the element's alignment, a
+ *     struct aligns to its largest member alignment and its size is rounded up to it (as in
+ *     C: only 64-bit and 16-bit members make a difference). A structured buffer's block is a
+ *     Block / BufferBlock struct whose only member is a runtime array; cbuffers, tbuffers,
+ *     counters and push constants are not (HLSL gives them no unsized array), so they keep
+ *     their layout. ByteAddressBuffers are runtime arrays of uint with stride 4 already.
+ *     glslang gives a structured buffer's types their own ids (its std430 types are never
+ *     those of a cbuffer's HLSL packing); a type that some other block reaches too and whose
+ *     layout would change is refused (E_FAIL) rather than duplicated.
+ *
+ * Fixes 1, 2 and 4 rewrite words in place; fix 3 grows the module (new ids past the old
  * bound). Limits: these fix the instructions that reach the module. glslang's front end
  * folds constant expressions before SPIR-V exists, with the same wrong rules
  * (fmod(-2.25, 1.5) with literal operands becomes the constant 0.75), and that cannot be
  * undone here. Operands only known at run time (buffers, constants, thread ids) are right.
+ * Likewise GetDimensions' stride output of a structured buffer is folded by glslang to its
+ * std430 stride (a struct {float3; uint; float2; int;} reports 32, not 28) as a plain
+ * constant, indistinguishable from any other 32 in the module; its element count is right
+ * (OpArrayLength divides by the fixed ArrayStride).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -198,21 +222,316 @@ static bool is_signed_remainder(uint32_t op, uint32_t length)
     return (op == SpvOpSMod || op == SpvOpSRem) && length == 5;
 }
 
-HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, uint32_t **out_words, size_t *out_count,
-        struct d3d12xs_fixup_counts *counts)
+/* ---- fix 4: structured buffers in D3D12's tight (scalar) layout ---- */
+
+enum layout_mark {
+    LAYOUT_STRUCTURED = 1, /* reachable from a structured buffer's block */
+    LAYOUT_OTHER = 2,      /* reachable from another explicitly laid out block (cbuffer, counter...) */
+};
+
+#define LAYOUT_MAX_DEPTH 64
+
+struct layout {
+    uint32_t *w;
+    size_t count, globals_end;
+    uint32_t bound;
+    uint32_t *def;        /* def[id]: word offset of the global defining id (type, constant), 0 if none */
+    uint8_t *mark;        /* enum layout_mark bits, per id */
+    uint32_t *size, *align; /* scalar layout of type ids (align 0: not computed yet) */
+    char *error;
+    size_t error_size;
+};
+
+static const uint32_t *layout_def(const struct layout *l, uint32_t id)
+{
+    return id < l->bound && l->def[id] ? &l->w[l->def[id]] : NULL;
+}
+
+static uint32_t layout_op(const uint32_t *def)
+{
+    return def ? def[0] & 0xffff : 0;
+}
+
+static uint32_t round_up(uint32_t value, uint32_t alignment)
+{
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+static void mark_reachable(struct layout *l, uint32_t id, uint8_t bit, unsigned depth)
+{
+    const uint32_t *def = layout_def(l, id);
+    uint32_t op = layout_op(def), n = def ? def[0] >> 16 : 0;
+
+    if (!def || depth > LAYOUT_MAX_DEPTH || (l->mark[id] & bit)) /* depth: types only nest forwards, but be safe */
+        return;
+    if (op == SpvOpTypeStruct) {
+        l->mark[id] |= bit;
+        for (uint32_t m = 2; m < n; m++)
+            mark_reachable(l, def[m], bit, depth + 1);
+    } else if ((op == SpvOpTypeArray && n == 4) || (op == SpvOpTypeRuntimeArray && n == 3)) {
+        l->mark[id] |= bit;
+        mark_reachable(l, def[2], bit, depth + 1);
+    }
+}
+
+/* Size and alignment of type id under scalar block layout (see fix 4). */
+static HRESULT scalar_layout_of(struct layout *l, uint32_t id, uint32_t *size, uint32_t *align, unsigned depth)
+{
+    const uint32_t *def = layout_def(l, id), *length;
+    uint32_t op = layout_op(def), n = def ? def[0] >> 16 : 0, s, a, elements;
+    HRESULT hr;
+
+    if (def && l->align[id]) {
+        *size = l->size[id];
+        *align = l->align[id];
+        return S_OK;
+    }
+    if (depth > LAYOUT_MAX_DEPTH)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "structured buffer types nest deeper than %u",
+                LAYOUT_MAX_DEPTH);
+    switch (op) {
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+        if (n < 3 || !def[2] || def[2] % 8 || def[2] > 64)
+            goto unsupported;
+        s = a = def[2] / 8;
+        break;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix: /* a matrix: columns of its column vector type, tightly packed */
+        if (n != 4 || !def[3] || def[3] > 64)
+            goto unsupported;
+        if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
+            return hr;
+        s *= def[3];
+        break;
+    case SpvOpTypeArray:
+        length = layout_def(l, def[3]);
+        if (n != 4 || layout_op(length) != SpvOpConstant || (length[0] >> 16) < 4)
+            return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "structured buffer array type %u has no "
+                    "constant length", id);
+        elements = length[3];
+        if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
+            return hr;
+        if ((uint64_t)round_up(s, a) * elements > UINT32_MAX / 2)
+            goto unsupported;
+        s = round_up(s, a) * elements;
+        break;
+    case SpvOpTypeRuntimeArray: /* only ever the last member of a block: its size does not matter */
+        if (n != 3)
+            goto unsupported;
+        if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
+            return hr;
+        s = 0;
+        break;
+    case SpvOpTypeStruct: {
+        uint64_t end = 0;
+        a = 1;
+        for (uint32_t m = 2; m < n; m++) {
+            uint32_t member_size, member_align;
+            if (FAILED(hr = scalar_layout_of(l, def[m], &member_size, &member_align, depth + 1)))
+                return hr;
+            end = (end + member_align - 1) / member_align * member_align + member_size;
+            if (member_align > a)
+                a = member_align;
+            if (end > UINT32_MAX / 2)
+                goto unsupported;
+        }
+        s = round_up((uint32_t)end, a);
+        break;
+    }
+    default:
+        goto unsupported;
+    }
+    l->size[id] = s;
+    l->align[id] = a;
+    *size = s;
+    *align = a;
+    return S_OK;
+
+unsupported:
+    return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "type %u (opcode %u) has no D3D12 structured "
+            "buffer layout", id, op);
+}
+
+/* Offset of member `member` of struct `id` under scalar block layout. */
+static HRESULT scalar_member_offset(struct layout *l, uint32_t id, uint32_t member, uint32_t *offset)
+{
+    const uint32_t *def = layout_def(l, id);
+    uint32_t n = def[0] >> 16, at = 0, size, align;
+    HRESULT hr;
+
+    if (member >= n - 2)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
+    for (uint32_t m = 0; m <= member; m++) {
+        if (FAILED(hr = scalar_layout_of(l, def[2 + m], &size, &align, 0)))
+            return hr;
+        at = round_up(at, align);
+        if (m < member)
+            at += size;
+    }
+    *offset = at;
+    return S_OK;
+}
+
+static bool has_member_decoration(const struct layout *l, uint32_t id, uint32_t member, uint32_t decoration)
+{
+    for (size_t o = 5; o < l->globals_end; o += l->w[o] >> 16)
+        if ((l->w[o] & 0xffff) == SpvOpMemberDecorate && (l->w[o] >> 16) >= 4 && l->w[o + 1] == id
+                && l->w[o + 2] == member && l->w[o + 3] == decoration)
+            return true;
+    return false;
+}
+
+/* MatrixStride of member `member` of struct `id` (a matrix, or arrays of one) in scalar layout:
+ * the tight column (ColMajor) or row (RowMajor). */
+static HRESULT scalar_matrix_stride(struct layout *l, uint32_t id, uint32_t member, uint32_t *stride)
+{
+    const uint32_t *def = layout_def(l, id), *type, *column;
+    uint32_t size, align;
+    HRESULT hr;
+
+    if (member >= (def[0] >> 16) - 2)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
+    type = layout_def(l, def[2 + member]);
+    for (unsigned depth = 0; (layout_op(type) == SpvOpTypeArray || layout_op(type) == SpvOpTypeRuntimeArray)
+            && depth < LAYOUT_MAX_DEPTH; depth++)
+        type = layout_def(l, type[2]);
+    if (layout_op(type) != SpvOpTypeMatrix || (type[0] >> 16) != 4
+            || layout_op(column = layout_def(l, type[2])) != SpvOpTypeVector || (column[0] >> 16) != 4)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "member %u of struct %u has a MatrixStride "
+                "but is no matrix", member, id);
+    if (FAILED(hr = scalar_layout_of(l, column[2], &size, &align, 0)))
+        return hr;
+    /* OpTypeMatrix %vecN M: ColMajor stores M columns of N components, RowMajor N rows of M */
+    *stride = size * (has_member_decoration(l, id, member, SpvDecorationRowMajor) ? type[3] : column[3]);
+    return S_OK;
+}
+
+/* Fix 4, in place on the module words w (the output of fixes 1-3). *changed gets the number of
+ * decorations whose value changed. */
+static HRESULT structured_scalar_layout(uint32_t *w, size_t count, unsigned *changed, char *error, size_t error_size)
+{
+    struct layout l;
+    bool any = false;
+    size_t o, n;
+    HRESULT hr = S_OK;
+
+    *changed = 0;
+    memset(&l, 0, sizeof(l));
+    l.w = w;
+    l.bound = w[3];
+    l.error = error;
+    l.error_size = error_size;
+    for (o = 5; o < count; o += n)
+        if (!(n = w[o] >> 16) || n > count - o)
+            break;
+    l.count = o;
+    l.globals_end = l.count;
+    for (o = 5; o < l.count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpFunction) {
+            l.globals_end = o;
+            break;
+        }
+    /* nothing to do without a Block / BufferBlock (saves the tables) */
+    for (o = 5; o < l.globals_end && !any; o += w[o] >> 16)
+        any = (w[o] & 0xffff) == SpvOpDecorate && (w[o] >> 16) >= 3
+                && (w[o + 2] == SpvDecorationBlock || w[o + 2] == SpvDecorationBufferBlock);
+    if (!any || !l.bound)
+        return S_OK;
+    if (!(l.def = calloc(l.bound, sizeof(*l.def))) || !(l.mark = calloc(l.bound, 1))
+            || !(l.size = calloc(l.bound, sizeof(*l.size))) || !(l.align = calloc(l.bound, sizeof(*l.align)))) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    for (o = 5; o < l.globals_end; o += n) {
+        uint32_t op = w[o] & 0xffff, result = 0;
+        n = w[o] >> 16;
+        if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer && n >= 2)
+            result = w[o + 1];
+        else if (op == SpvOpConstant && n >= 3)
+            result = w[o + 2];
+        if (result && result < l.bound && !l.def[result])
+            l.def[result] = (uint32_t)o;
+    }
+    /* the blocks: structured buffers (one runtime-array member) and the others */
+    for (o = 5; o < l.globals_end; o += n) {
+        const uint32_t *block;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpDecorate || n < 3
+                || (w[o + 2] != SpvDecorationBlock && w[o + 2] != SpvDecorationBufferBlock)
+                || layout_op(block = layout_def(&l, w[o + 1])) != SpvOpTypeStruct)
+            continue;
+        if ((block[0] >> 16) == 3 && layout_op(layout_def(&l, block[2])) == SpvOpTypeRuntimeArray)
+            mark_reachable(&l, w[o + 1], LAYOUT_STRUCTURED, 0);
+        else
+            mark_reachable(&l, w[o + 1], LAYOUT_OTHER, 0);
+    }
+    /* the decorations of those types */
+    for (o = 5; o < l.globals_end; o += n) {
+        uint32_t op = w[o] & 0xffff, target, value = 0, size, align, *word = NULL;
+        n = w[o] >> 16;
+        if (op == SpvOpDecorate && n == 4 && w[o + 2] == SpvDecorationArrayStride) {
+            const uint32_t *array;
+            target = w[o + 1];
+            if (target >= l.bound || !(l.mark[target] & LAYOUT_STRUCTURED))
+                continue;
+            array = layout_def(&l, target);
+            if (FAILED(hr = scalar_layout_of(&l, array[2], &size, &align, 0)))
+                goto done;
+            value = round_up(size, align);
+            word = &w[o + 3];
+        } else if (op == SpvOpMemberDecorate && n == 5
+                && (w[o + 3] == SpvDecorationOffset || w[o + 3] == SpvDecorationMatrixStride)) {
+            target = w[o + 1];
+            if (target >= l.bound || !(l.mark[target] & LAYOUT_STRUCTURED))
+                continue;
+            if (FAILED(hr = w[o + 3] == SpvDecorationOffset ? scalar_member_offset(&l, target, w[o + 2], &value)
+                    : scalar_matrix_stride(&l, target, w[o + 2], &value)))
+                goto done;
+            word = &w[o + 4];
+        } else {
+            continue;
+        }
+        if (*word == value)
+            continue;
+        if (l.mark[target] & LAYOUT_OTHER) {
+            hr = d3d12xs_spirv_error(E_FAIL, error, error_size, "type %u is used by a structured buffer and by "
+                    "another block (cbuffer, tbuffer or counter), which need different layouts (D3D12 packs "
+                    "structured buffers tightly): give the structured buffer a struct of its own", target);
+            goto done;
+        }
+        *word = value;
+        ++*changed;
+    }
+
+done:
+    free(l.def);
+    free(l.mark);
+    free(l.size);
+    free(l.align);
+    if (FAILED(hr))
+        *changed = 0;
+    return hr;
+}
+
+HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags, uint32_t **out_words,
+        size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size)
 {
     struct d3d12xs_fixup_counts local = {0};
     struct remainder_types types;
     struct fixup f;
     size_t i, n, sites = 0;
     uint32_t *out, *o;
+    HRESULT hr;
 
+    if (error && error_size)
+        error[0] = 0;
     *out_words = NULL;
     *out_count = 0;
     if (counts)
         memset(counts, 0, sizeof(*counts));
     if (count < 5)
-        return E_INVALIDARG;
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%zu words are no SPIR-V module", count);
     memset(&f, 0, sizeof(f));
     f.w = w;
     f.count = count;
@@ -237,13 +556,13 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, uint32_t **out
             sites++;
         if (f.out_of_memory) {
             free(f.extra);
-            return E_OUTOFMEMORY;
+            return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         }
     }
 
     if (!(o = out = malloc((f.count + f.extra_count + sites * REMAINDER_WORDS) * 4))) {
         free(f.extra);
-        return E_OUTOFMEMORY;
+        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     }
     memcpy(o, w, 5 * 4);
     o += 5;
@@ -275,6 +594,13 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, uint32_t **out
     o += f.count - count;
     out[3] = f.bound;
     free(f.extra);
+    if ((flags & D3D12XS_FIXUP_SCALAR_LAYOUT)
+            && FAILED(hr = structured_scalar_layout(out, o - out, &local.layout, error, error_size))) {
+        free(out);
+        if (hr == E_OUTOFMEMORY)
+            d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+        return hr;
+    }
     *out_words = out;
     *out_count = o - out;
     if (counts)

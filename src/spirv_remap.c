@@ -693,10 +693,13 @@ static bool debug_enabled(void)
     return env && *env && strcmp(env, "0");
 }
 
-HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, char *error, size_t error_size)
+HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
+        size_t error_size)
 {
     spv_target_env env = SPV_ENV_VULKAN_1_1;
     spv_diagnostic diagnostic = NULL;
+    spv_validator_options options;
+    spv_const_binary_t binary = {words, word_count};
     spv_context context;
     spv_result_t result;
 
@@ -712,7 +715,13 @@ HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, char *e
     }
     if (!(context = spvContextCreate(env)))
         return E_OUTOFMEMORY;
-    result = spvValidateBinary(context, words, word_count, &diagnostic);
+    if (!(options = spvValidatorOptionsCreate())) {
+        spvContextDestroy(context);
+        return E_OUTOFMEMORY;
+    }
+    spvValidatorOptionsSetScalarBlockLayout(options, scalar_block_layout);
+    result = spvValidateWithOptions(context, options, &binary, &diagnostic);
+    spvValidatorOptionsDestroy(options);
     if (result != SPV_SUCCESS)
         d3d12xs_spirv_error(E_FAIL, error, error_size, "SPIR-V validation failed: %s",
                 diagnostic && diagnostic->error ? diagnostic->error : "(no message)");
@@ -786,7 +795,7 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
         goto done;
     m.out[3] = m.next_id;
 
-    if (debug_enabled() && FAILED(hr = d3d12xs_spirv_validate(m.out, m.out_count, error, error_size)))
+    if (debug_enabled() && FAILED(hr = d3d12xs_spirv_validate(m.out, m.out_count, true, error, error_size)))
         goto done;
     *out_words = m.out;
     *out_word_count = m.out_count;

@@ -117,7 +117,7 @@ static unsigned push_constant_variables(const uint32_t *w, size_t count, uint32_
 static void check_valid(const uint32_t *words, size_t count, const char *what)
 {
     char error[1024];
-    HRESULT hr = d3d12xs_spirv_validate(words, count, error, sizeof(error));
+    HRESULT hr = d3d12xs_spirv_validate(words, count, true, error, sizeof(error));
     CHECK_MSG(hr == S_OK, "%s: %s", what, error);
 }
 
@@ -1152,7 +1152,7 @@ static void test_hlsl_fixups(void)
         uint32_t *out = NULL, *copy;
         size_t out_count = 0;
 
-        CHECK_HR(d3d12xs_spirv_fixup_hlsl(module, module_count, &out, &out_count, &counts), S_OK);
+        CHECK_HR(d3d12xs_spirv_fixup_hlsl(module, module_count, D3D12XS_FIXUP_SCALAR_LAYOUT, &out, &out_count, &counts, NULL, 0), S_OK);
         if (out) {
             check_valid(module, module_count, "fix-up input");
             check_valid(out, out_count, "fix-up output");
@@ -1182,14 +1182,235 @@ static void test_hlsl_fixups(void)
         if ((copy = malloc(sizeof(module)))) {
             memcpy(copy, module, sizeof(module));
             copy[module_count - 2] = (9u << 16) | SpvOpReturn;
-            CHECK_HR(d3d12xs_spirv_fixup_hlsl(copy, module_count, &out, &out_count, NULL), S_OK);
+            CHECK_HR(d3d12xs_spirv_fixup_hlsl(copy, module_count, D3D12XS_FIXUP_SCALAR_LAYOUT, &out, &out_count, NULL, NULL, 0), S_OK);
             CHECK(out && out_count > module_count && out[out_count - 2] == copy[module_count - 2]
                     && out[out_count - 1] == copy[module_count - 1]);
             free(out);
-            CHECK_HR(d3d12xs_spirv_fixup_hlsl(copy, 4, &out, &out_count, NULL), E_INVALIDARG);
+            CHECK_HR(d3d12xs_spirv_fixup_hlsl(copy, 4, 0, &out, &out_count, NULL, NULL, 0), E_INVALIDARG);
             CHECK(!out);
             free(copy);
         }
+    }
+    CHECK_NO_LOG();
+}
+
+/* ---- structured buffers in D3D12's tight layout (src/spirv_fixup.c, fix 4) ---- */
+
+/* The type of member `member` of struct `id`, or 0. */
+static uint32_t member_type(const uint32_t *w, size_t count, uint32_t id, uint32_t member)
+{
+    size_t o = find_def(w, count, id);
+    return o && (w[o] & 0xffff) == SpvOpTypeStruct && member + 2 < (w[o] >> 16) ? w[o + 2 + member] : 0;
+}
+
+/* The struct a resource variable points at (through arrays of it), or 0. */
+static uint32_t variable_struct(const uint32_t *w, size_t count, uint32_t variable)
+{
+    size_t o = find_def(w, count, variable), pointer = o ? find_def(w, count, w[o + 1]) : 0;
+    return pointer ? w[pointer + 3] : 0;
+}
+
+static uint32_t member_decoration(const uint32_t *w, size_t count, uint32_t id, uint32_t member, uint32_t what)
+{
+    for (size_t o = 5; o < count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpMemberDecorate && (w[o] >> 16) >= 5 && w[o + 1] == id && w[o + 2] == member
+                && w[o + 3] == what)
+            return w[o + 4];
+    return ~0u;
+}
+
+static void test_structured_layout(void)
+{
+    static const char hlsl[] =
+        "struct Particle { float3 position; uint id; float2 velocity; int charge; };\n" /* 28 bytes */
+        "struct Pair { float3 a; float2 b; };\n"                                       /* 20 bytes */
+        "struct Nested { float3 p; Pair s[2]; float2 q; };\n"                          /* 60 bytes */
+        "cbuffer C : register(b0) { Pair pc; float3 arr[2]; };\n"                      /* HLSL packing */
+        "StructuredBuffer<float3> positions : register(t0);\n"
+        "StructuredBuffer<Particle> particles : register(t1);\n"
+        "StructuredBuffer<Nested> nested : register(t2);\n"
+        "RWStructuredBuffer<float3x3> matrices : register(u1);\n"
+        "RWByteAddressBuffer raw : register(u2);\n"
+        "RWStructuredBuffer<float> output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    output[id.x] = positions[id.x].y + particles[id.x].velocity.x + nested[id.x].s[1].b.y + nested[id.x].q.x\n"
+        "            + pc.b.x + arr[1].z + matrices[id.x][1][2];\n"
+        "    matrices[id.x + 1] = matrices[id.x];\n"
+        "    raw.Store(0, 1);\n"
+        "}\n";
+    struct d3d12xs_shader_info info;
+    const struct d3d12xs_shader_binding *b;
+    uint32_t block, array, element, pair, cbuffer;
+    char error[512];
+    ID3DBlob *code;
+    size_t count;
+    LOG_MARK();
+
+    if (!(code = compile_ex(hlsl, "cs_6_0", NULL, 0)))
+        return;
+    const uint32_t *w = blob_words(code, &count);
+    check_valid(w, count, "scalar layout");
+    /* the std430 rules refuse it: the module really uses the scalar layout */
+    CHECK_HR(d3d12xs_spirv_validate(w, count, false, error, sizeof(error)), E_FAIL);
+    if (!reflect_blob(code, &info)) {
+        ID3D10Blob_Release(code);
+        return;
+    }
+    /* StructuredBuffer<float3>: stride 12 (std430: 16) */
+    if ((b = find_binding(&info, D3D12XS_REGISTER_SRV, 0, 0))) {
+        block = variable_struct(w, count, b->variable_id);
+        array = member_type(w, count, block, 0);
+        CHECK_MSG(decoration(w, count, array, SpvDecorationArrayStride) == 12, "float3 stride %u",
+                decoration(w, count, array, SpvDecorationArrayStride));
+        CHECK(member_offset(w, count, block, 0) == 0);
+    } else {
+        CHECK_MSG(0, "no t0");
+    }
+    /* the 28-byte struct: 0 12 16 24, stride 28 (std430: float2 at 16 too, stride 32) */
+    if ((b = find_binding(&info, D3D12XS_REGISTER_SRV, 0, 1))) {
+        array = member_type(w, count, variable_struct(w, count, b->variable_id), 0);
+        element = find_def(w, count, array) ? w[find_def(w, count, array) + 2] : 0;
+        CHECK_MSG(decoration(w, count, array, SpvDecorationArrayStride) == 28, "Particle stride %u",
+                decoration(w, count, array, SpvDecorationArrayStride));
+        CHECK(member_offset(w, count, element, 0) == 0 && member_offset(w, count, element, 1) == 12
+                && member_offset(w, count, element, 2) == 16 && member_offset(w, count, element, 3) == 24);
+    } else {
+        CHECK_MSG(0, "no t1");
+    }
+    /* nested: Pair 20 bytes (b at 12, std430 16) in an array of stride 20 at 12; q at 52; 60 in all */
+    if ((b = find_binding(&info, D3D12XS_REGISTER_SRV, 0, 2))) {
+        array = member_type(w, count, variable_struct(w, count, b->variable_id), 0);
+        element = find_def(w, count, array) ? w[find_def(w, count, array) + 2] : 0;
+        CHECK_MSG(decoration(w, count, array, SpvDecorationArrayStride) == 60, "Nested stride %u",
+                decoration(w, count, array, SpvDecorationArrayStride));
+        CHECK(member_offset(w, count, element, 0) == 0 && member_offset(w, count, element, 1) == 12
+                && member_offset(w, count, element, 2) == 52);
+        pair = member_type(w, count, element, 1);
+        CHECK(decoration(w, count, pair, SpvDecorationArrayStride) == 20);
+        pair = find_def(w, count, pair) ? w[find_def(w, count, pair) + 2] : 0;
+        CHECK(member_offset(w, count, pair, 0) == 0 && member_offset(w, count, pair, 1) == 12);
+    } else {
+        CHECK_MSG(0, "no t2");
+    }
+    /* float3x3: 36 bytes, a tight 12-byte MatrixStride (std430: 48 and 16) */
+    if ((b = find_binding(&info, D3D12XS_REGISTER_UAV, 0, 1))) {
+        block = variable_struct(w, count, b->variable_id);
+        array = member_type(w, count, block, 0);
+        CHECK(decoration(w, count, array, SpvDecorationArrayStride) == 36);
+        CHECK(member_decoration(w, count, block, 0, SpvDecorationMatrixStride) == 12);
+    } else {
+        CHECK_MSG(0, "no u1");
+    }
+    /* ByteAddressBuffer: uint[] of stride 4, as before */
+    if ((b = find_binding(&info, D3D12XS_REGISTER_UAV, 0, 2)))
+        CHECK(decoration(w, count, member_type(w, count, variable_struct(w, count, b->variable_id), 0),
+                SpvDecorationArrayStride) == 4);
+    /* the cbuffer keeps HLSL's packing: its own Pair with b at 16 (a new register), float3 arr[2] at 32
+     * with stride 16 */
+    if ((b = find_binding(&info, D3D12XS_REGISTER_CBV, 0, 0))) {
+        cbuffer = variable_struct(w, count, b->variable_id);
+        pair = member_type(w, count, cbuffer, 0);
+        CHECK(member_offset(w, count, pair, 0) == 0 && member_offset(w, count, pair, 1) == 16);
+        CHECK(member_offset(w, count, cbuffer, 1) == 32);
+        CHECK(decoration(w, count, member_type(w, count, cbuffer, 1), SpvDecorationArrayStride) == 16);
+    } else {
+        CHECK_MSG(0, "no b0");
+    }
+    d3d12xs_shader_info_cleanup(&info);
+    ID3D10Blob_Release(code);
+
+    /* glslang shares a struct between a tbuffer (std430 here) and a structured buffer: it cannot
+     * have both layouts, so D3DCompile refuses it, saying why */
+    {
+        static const char shared[] =
+            "struct S { float3 a; float2 b; };\n"
+            "tbuffer T : register(t3) { S ts; };\n"
+            "StructuredBuffer<S> sb : register(t0);\n"
+            "RWStructuredBuffer<float> o : register(u0);\n"
+            "[numthreads(1, 1, 1)]\n"
+            "void main(uint3 id : SV_DispatchThreadID) { o[id.x] = ts.b.y + sb[id.x].b.x; }\n";
+        ID3DBlob *errors = NULL;
+        code = NULL;
+        CHECK_HR(D3DCompile(shared, strlen(shared), "shared.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors),
+                E_FAIL);
+        CHECK(!code);
+        CHECK(errors && strstr(ID3D10Blob_GetBufferPointer(errors), "give the structured buffer a struct of its own"));
+        CHECK_LOG("D3DCompile", "shared.hlsl", "used by a structured buffer and by another block");
+        RELOG_MARK();
+        if (errors)
+            ID3D10Blob_Release(errors);
+    }
+
+    /* the pass on a hand-made module: S {float3; float2} in a structured buffer (std430: 0 16,
+     * stride 32) and a cbuffer {float3; float2} (0 16) */
+    {
+        uint32_t module[] = {
+            SpvMagicNumber, 0x10300, 0, 16, 0,
+            (2u << 16) | SpvOpCapability, SpvCapabilityShader,
+            (3u << 16) | SpvOpMemoryModel, SpvAddressingModelLogical, SpvMemoryModelGLSL450,
+            (5u << 16) | SpvOpEntryPoint, SpvExecutionModelGLCompute, 1, 0x6e69616d /* "main" */, 0,
+            (6u << 16) | SpvOpExecutionMode, 1, SpvExecutionModeLocalSize, 1, 1, 1,
+            (5u << 16) | SpvOpMemberDecorate, 7, 0, SpvDecorationOffset, 0,
+            (5u << 16) | SpvOpMemberDecorate, 7, 1, SpvDecorationOffset, 16,
+            (4u << 16) | SpvOpDecorate, 8, SpvDecorationArrayStride, 32,
+            (5u << 16) | SpvOpMemberDecorate, 9, 0, SpvDecorationOffset, 0,
+            (3u << 16) | SpvOpDecorate, 9, SpvDecorationBufferBlock,
+            (4u << 16) | SpvOpDecorate, 11, SpvDecorationDescriptorSet, 0,
+            (4u << 16) | SpvOpDecorate, 11, SpvDecorationBinding, 0,
+            (5u << 16) | SpvOpMemberDecorate, 12, 0, SpvDecorationOffset, 0,
+            (5u << 16) | SpvOpMemberDecorate, 12, 1, SpvDecorationOffset, 16,
+            (3u << 16) | SpvOpDecorate, 12, SpvDecorationBlock,
+            (4u << 16) | SpvOpDecorate, 14, SpvDecorationDescriptorSet, 0,
+            (4u << 16) | SpvOpDecorate, 14, SpvDecorationBinding, 1,
+            (2u << 16) | SpvOpTypeVoid, 2,
+            (3u << 16) | SpvOpTypeFunction, 3, 2,
+            (3u << 16) | SpvOpTypeFloat, 4, 32,
+            (4u << 16) | SpvOpTypeVector, 5, 4, 3,
+            (4u << 16) | SpvOpTypeVector, 6, 4, 2,
+            (4u << 16) | SpvOpTypeStruct, 7, 5, 6,
+            (3u << 16) | SpvOpTypeRuntimeArray, 8, 7,
+            (3u << 16) | SpvOpTypeStruct, 9, 8,
+            (4u << 16) | SpvOpTypePointer, 10, SpvStorageClassUniform, 9,
+            (4u << 16) | SpvOpVariable, 10, 11, SpvStorageClassUniform,
+            (4u << 16) | SpvOpTypeStruct, 12, 5, 6, /* the cbuffer's; word 'cbuffer_member' below */
+            (4u << 16) | SpvOpTypePointer, 13, SpvStorageClassUniform, 12,
+            (4u << 16) | SpvOpVariable, 13, 14, SpvStorageClassUniform,
+            (5u << 16) | SpvOpFunction, 2, 1, SpvFunctionControlMaskNone, 3,
+            (2u << 16) | SpvOpLabel, 15,
+            (1u << 16) | SpvOpReturn,
+            (1u << 16) | SpvOpFunctionEnd,
+        };
+        const size_t module_count = sizeof(module) / sizeof(module[0]);
+        struct d3d12xs_fixup_counts counts;
+        uint32_t *out = NULL;
+        size_t out_count = 0, cbuffer_member = 0;
+
+        for (size_t o = 5; o < module_count; o += module[o] >> 16)
+            if ((module[o] & 0xffff) == SpvOpTypeStruct && module[o + 1] == 12)
+                cbuffer_member = o + 2;
+        check_valid(module, module_count, "layout fix-up input");
+        /* without the flag (a device without scalarBlockLayout): std430 stays */
+        CHECK_HR(d3d12xs_spirv_fixup_hlsl(module, module_count, 0, &out, &out_count, &counts, NULL, 0), S_OK);
+        CHECK(out && out_count == module_count && !memcmp(out, module, sizeof(module)) && !counts.layout);
+        free(out);
+        CHECK_HR(d3d12xs_spirv_fixup_hlsl(module, module_count, D3D12XS_FIXUP_SCALAR_LAYOUT, &out, &out_count,
+                &counts, error, sizeof(error)), S_OK);
+        if (out) {
+            check_valid(out, out_count, "layout fix-up output");
+            CHECK_MSG(counts.layout == 2, "%u layout decorations", counts.layout);
+            CHECK(member_offset(out, out_count, 7, 1) == 12 && decoration(out, out_count, 8, SpvDecorationArrayStride) == 20);
+            CHECK(member_offset(out, out_count, 12, 0) == 0 && member_offset(out, out_count, 12, 1) == 16);
+            free(out);
+        }
+        /* S shared with the cbuffer (a struct glslang never shares): refused, not laid out twice */
+        module[cbuffer_member] = 7;
+        out = NULL;
+        CHECK_HR(d3d12xs_spirv_fixup_hlsl(module, module_count, D3D12XS_FIXUP_SCALAR_LAYOUT, &out, &out_count,
+                &counts, error, sizeof(error)), E_FAIL);
+        CHECK(!out);
+        CHECK_MSG(strstr(error, "type 7 is used by a structured buffer and by another block"), "%s", error);
     }
     CHECK_NO_LOG();
 }
@@ -1297,6 +1518,7 @@ int main(void)
     test_remap_push_constants_more();
     test_remap_everything();
     test_hlsl_fixups();
+    test_structured_layout();
     ID3D12Device *device = harness_create_device();
     if (device)
         test_capability_features(device);
