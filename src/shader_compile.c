@@ -1,7 +1,6 @@
 /* D3DCompile: HLSL -> SPIR-V through shaderc's glslang HLSL front end. See spirv.h for the
  * register encoding, the UAV counter buffers and the wave32 marker the blob carries. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
