@@ -238,3 +238,42 @@ void harness_sleep_ms(unsigned ms)
     struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
+
+ID3D12Resource *harness_uav_buffer(ID3D12Device *device, UINT64 size)
+{
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_buffer_desc(size);
+    ID3D12Resource *resource = NULL;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+            NULL, &IID_ID3D12Resource, (void **)&resource), S_OK);
+    return resource;
+}
+
+ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3D10Blob *code)
+{
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = signature;
+    desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
+    desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
+    CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    return state;
+}
+
+void harness_read_back(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Resource *buffer, void *data, size_t size)
+{
+    ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    void *mapped = NULL;
+    memset(data, 0xcd, size);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, readback, 0, buffer, 0, size);
+    harness_execute_and_wait(device, queue, &list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(data, mapped, size);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    harness_release_list(&list);
+    ID3D12Resource_Release(readback);
+}

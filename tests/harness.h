@@ -51,6 +51,12 @@ void harness_release_list(struct harness_list *list);
 /* Closes the list, executes it on queue and waits for it with a fence; checks each step. */
 void harness_execute_and_wait(ID3D12Device *device, ID3D12CommandQueue *queue, struct harness_list *list);
 ID3D12Fence *harness_create_fence(ID3D12Device *device, UINT64 initial_value);
+/* A DEFAULT-heap buffer with ALLOW_UNORDERED_ACCESS, in the UNORDERED_ACCESS state. */
+ID3D12Resource *harness_uav_buffer(ID3D12Device *device, UINT64 size);
+/* A compute pipeline from SPIR-V in a blob (e.g. D3DCompile's). */
+ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3D10Blob *code);
+/* Copies size bytes of buffer into data through a READBACK buffer on queue (a DIRECT queue). */
+void harness_read_back(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Resource *buffer, void *data, size_t size);
 uint64_t harness_now_ms(void);
 void harness_sleep_ms(unsigned ms);
 /* Releases the device and checks that nothing leaked a reference to it. */

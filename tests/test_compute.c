@@ -42,44 +42,6 @@ static ID3D12RootSignature *root_signature(ID3D12Device *device, const D3D12_ROO
     return signature;
 }
 
-static ID3D12PipelineState *pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3DBlob *code)
-{
-    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
-    ID3D12PipelineState *state = NULL;
-    memset(&desc, 0, sizeof(desc));
-    desc.pRootSignature = signature;
-    desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
-    desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
-    CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
-    return state;
-}
-
-static ID3D12Resource *uav_buffer(ID3D12Device *device, UINT64 size)
-{
-    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC desc = harness_buffer_desc(size);
-    ID3D12Resource *resource = NULL;
-    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
-    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
-            NULL, &IID_ID3D12Resource, (void **)&resource), S_OK);
-    return resource;
-}
-
-static void read_back(struct env *env, ID3D12Resource *buffer, void *data, size_t size)
-{
-    ID3D12Resource *readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
-    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    void *mapped = NULL;
-    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, readback, 0, buffer, 0, size);
-    harness_execute_and_wait(env->device, env->queue, &list);
-    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(data, mapped, size);
-    ID3D12Resource_Unmap(readback, 0, NULL);
-    harness_release_list(&list);
-    ID3D12Resource_Release(readback);
-}
-
 /* Root constants + a root UAV: out[i] = i * scale + bias over 4096 threads. */
 static void test_root_constants_and_uav(struct env *env)
 {
@@ -98,8 +60,8 @@ static void test_root_constants_and_uav(struct env *env)
     parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
     ID3DBlob *code = compile(source, "main");
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
-    ID3D12Resource *output = uav_buffer(env->device, sizeof(data));
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(data));
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
 
@@ -109,7 +71,7 @@ static void test_root_constants_and_uav(struct env *env)
     ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
     ID3D12GraphicsCommandList2_Dispatch(list.list, 4096 / 64, 1, 1);
     harness_execute_and_wait(env->device, queue, &list);
-    read_back(env, output, data, sizeof(data));
+    harness_read_back(env->device, env->queue, output, data, sizeof(data));
     for (uint32_t i = 0; i < 4096 && ok; i++)
         ok = data[i] == i * 3 + 7;
     CHECK_MSG(ok, "root constants + root UAV: wrong output");
@@ -151,9 +113,9 @@ static void test_descriptor_table(struct env *env)
     parameter.DescriptorTable.pDescriptorRanges = ranges;
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
     ID3DBlob *code = compile(source, "main");
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D12Resource *input = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, sizeof(data), D3D12_RESOURCE_STATE_GENERIC_READ);
-    ID3D12Resource *output = uav_buffer(env->device, sizeof(data));
+    ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(data));
     CHECK_HR(ID3D12Resource_Map(input, 0, NULL, (void **)&mapped), S_OK);
     for (uint32_t i = 0; i < 1024; i++)
         mapped[i] = i + 100;
@@ -185,7 +147,7 @@ static void test_descriptor_table(struct env *env)
     ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, gpu);
     ID3D12GraphicsCommandList2_Dispatch(list.list, 1024 / 32, 1, 1);
     harness_execute_and_wait(env->device, env->queue, &list);
-    read_back(env, output, data, sizeof(data));
+    harness_read_back(env->device, env->queue, output, data, sizeof(data));
     for (uint32_t i = 0; i < 1024 && ok; i++)
         ok = data[i] == (i + 100) * 2;
     CHECK_MSG(ok, "descriptor table: wrong output");
@@ -263,7 +225,7 @@ static void test_errors(struct env *env)
         "RWByteAddressBuffer output : register(u0);\n"
         "[numthreads(1, 1, 1)] void main() { output.Store(0, 1); }\n";
     code = compile(uav_source, "main");
-    ID3D12PipelineState *good = pipeline(env->device, signature, code);
+    ID3D12PipelineState *good = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     CHECK_HR(ID3D12GraphicsCommandList2_Reset(list.list, list.allocator, good), S_OK);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);

@@ -73,29 +73,6 @@ static D3D12_DESCRIPTOR_RANGE1 range(D3D12_DESCRIPTOR_RANGE_TYPE type, UINT coun
     return r;
 }
 
-static ID3D12PipelineState *pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3DBlob *code)
-{
-    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
-    ID3D12PipelineState *state = NULL;
-    memset(&desc, 0, sizeof(desc));
-    desc.pRootSignature = signature;
-    desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
-    desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
-    CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
-    return state;
-}
-
-static ID3D12Resource *uav_buffer(ID3D12Device *device, UINT64 size)
-{
-    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC desc = harness_buffer_desc(size);
-    ID3D12Resource *resource = NULL;
-    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
-    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
-            NULL, &IID_ID3D12Resource, (void **)&resource), S_OK);
-    return resource;
-}
-
 static ID3D12Resource *upload_buffer(ID3D12Device *device, const void *data, size_t size)
 {
     ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
@@ -105,22 +82,6 @@ static ID3D12Resource *upload_buffer(ID3D12Device *device, const void *data, siz
         memcpy(mapped, data, size);
     ID3D12Resource_Unmap(buffer, 0, NULL);
     return buffer;
-}
-
-static void read_back(struct env *env, ID3D12Resource *buffer, void *data, size_t size)
-{
-    ID3D12Resource *readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
-    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    void *mapped = NULL;
-    memset(data, 0xcd, size);
-    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, readback, 0, buffer, 0, size);
-    harness_execute_and_wait(env->device, env->queue, &list);
-    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(data, mapped, size);
-    ID3D12Resource_Unmap(readback, 0, NULL);
-    harness_release_list(&list);
-    ID3D12Resource_Release(readback);
 }
 
 static ID3D12DescriptorHeap *create_heap(ID3D12Device *device, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT count, bool visible)
@@ -372,7 +333,7 @@ static void test_views(struct env *env)
     parameter = table_parameter(ranges, 3);
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
     ID3DBlob *code = compile(source, 0);
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
 
     memset(constants, 0, sizeof(constants));
@@ -389,8 +350,8 @@ static void test_views(struct env *env)
     ID3D12Resource *s_in = upload_buffer(env->device, structured, sizeof(structured));
     ID3D12Resource *t_in = upload_buffer(env->device, typed, sizeof(typed));
     ID3D12Resource *f_in = upload_buffer(env->device, floats, sizeof(floats));
-    ID3D12Resource *raw_out = uav_buffer(env->device, 256), *s_out = uav_buffer(env->device, 256), *t_out = uav_buffer(env->device, 256);
-    ID3D12Resource *f_out = uav_buffer(env->device, 1024), *null_out = uav_buffer(env->device, 256);
+    ID3D12Resource *raw_out = harness_uav_buffer(env->device, 256), *s_out = harness_uav_buffer(env->device, 256), *t_out = harness_uav_buffer(env->device, 256);
+    ID3D12Resource *f_out = harness_uav_buffer(env->device, 1024), *null_out = harness_uav_buffer(env->device, 256);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 16, true);
 
     /* The table starts at descriptor 1. */
@@ -435,24 +396,24 @@ static void test_views(struct env *env)
     harness_execute_and_wait(env->device, env->queue, &list);
     CHECK_NO_LOG();
 
-    read_back(env, raw_out, out_u, 256);
+    harness_read_back(env->device, env->queue, raw_out, out_u, 256);
     for (ok = true, n = 0; n < 64 && ok; n++)
         ok = out_u[n] == (n + 4) * 3 + 5;
     CHECK_MSG(ok, "raw view at FirstElement 4 + CBV: [%u] = %u, expected %u", n - 1, out_u[n - 1], (n + 3) * 3 + 5);
-    read_back(env, s_out, out_u, 256);
+    harness_read_back(env->device, env->queue, s_out, out_u, 256);
     for (ok = true, n = 0; n < 64 && ok; n++)
         ok = out_u[n] == n * (n + 1) + 6;
     CHECK_MSG(ok, "structured views: [%u] = %u, expected %u", n - 1, out_u[n - 1], (n - 1) * n + 6);
-    read_back(env, t_out, out_u, 256);
+    harness_read_back(env->device, env->queue, t_out, out_u, 256);
     for (ok = true, n = 0; n < 64 && ok; n++)
         ok = out_u[n] == (1000 + n) * 2 + 7;
     CHECK_MSG(ok, "R32_UINT views: [%u] = %u, expected %u", n - 1, out_u[n - 1], (999 + n) * 2 + 7);
-    read_back(env, f_out, out_f, 1024);
+    harness_read_back(env->device, env->queue, f_out, out_f, 1024);
     for (ok = true, n = 0; n < 64 && ok; n++)
         ok = out_f[4 * n] == 2.0f * n + 8 && out_f[4 * n + 1] == -2.0f * n + 8 && out_f[4 * n + 2] == 9.0f && out_f[4 * n + 3] == 12.0f;
     n--;
     CHECK_MSG(ok, "R32G32B32A32_FLOAT views: [%u] = {%g %g %g %g}", n, out_f[4 * n], out_f[4 * n + 1], out_f[4 * n + 2], out_f[4 * n + 3]);
-    read_back(env, null_out, out_u, 256);
+    harness_read_back(env->device, env->queue, null_out, out_u, 256);
     for (ok = true, n = 0; n < 64 && ok; n++)
         ok = out_u[n] == 1;
     CHECK_MSG(ok, "null CBV/SRVs must read zeros: [%u] read %u", n - 1, out_u[n - 1] - 1);
@@ -480,8 +441,8 @@ static void test_view_errors(struct env *env)
     ID3D12DescriptorHeap *samplers = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 4, false);
     ID3D12Resource *cb = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 131072, D3D12_RESOURCE_STATE_GENERIC_READ);
     ID3D12Resource *plain = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 1024, D3D12_RESOURCE_STATE_COMMON);
-    ID3D12Resource *rw = uav_buffer(env->device, 1024);
-    ID3D12Resource *counter = uav_buffer(env->device, 8192);
+    ID3D12Resource *rw = harness_uav_buffer(env->device, 1024);
+    ID3D12Resource *counter = harness_uav_buffer(env->device, 8192);
     D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(cb);
     LOG_MARK();
 
@@ -749,11 +710,11 @@ static void test_samplers(struct env *env)
     static_sampler.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
     ID3D12RootSignature *signature = root_signature(env->device, parameters, 2, &static_sampler, 1);
     ID3DBlob *code = compile(source, D3DCOMPILE_SKIP_OPTIMIZATION);
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     CHECK_NO_LOG();
 
-    ID3D12Resource *output = uav_buffer(env->device, 256);
+    ID3D12Resource *output = harness_uav_buffer(env->device, 256);
     make_uav(env, output, VIEW_RAW, 0, 0, 64, 0, cpu_at(env, views, 1));
     ID3D12Device_CopyDescriptorsSimple(env->device, 2, cpu_at(env, visible, 1), cpu_at(env, staging, 1), D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER);
     CHECK_NO_LOG();
@@ -767,7 +728,7 @@ static void test_samplers(struct env *env)
     ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, gpu_at(env, visible, 2));
     ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
     harness_execute_and_wait(env->device, env->queue, &list);
-    read_back(env, output, &result, sizeof(result));
+    harness_read_back(env->device, env->queue, output, &result, sizeof(result));
     CHECK_MSG(result == 42, "dispatch with a sampler table wrote %u, expected 42", result);
     CHECK_NO_LOG();
 
@@ -808,13 +769,13 @@ static void test_copies(struct env *env)
 
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
     ID3DBlob *code = compile(source, 0);
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     for (uint32_t i = 0; i < 4; i++) {
         for (uint32_t j = 0; j < 16; j++)
             data[j] = i + 1;
         inputs[i] = upload_buffer(env->device, data, sizeof(data));
-        outputs[i] = uav_buffer(env->device, sizeof(data));
+        outputs[i] = harness_uav_buffer(env->device, sizeof(data));
     }
     ID3D12DescriptorHeap *staging = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 20, false);
     ID3D12DescriptorHeap *visible = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 32, true);
@@ -917,7 +878,7 @@ static void test_copies(struct env *env)
     harness_execute_and_wait(env->device, env->queue, &list);
     for (UINT t = 0; t < 4; t++) {
         bool ok = true;
-        read_back(env, outputs[t], out, sizeof(out));
+        harness_read_back(env->device, env->queue, outputs[t], out, sizeof(out));
         for (UINT i = 0; i < 16 && ok; i++)
             ok = out[i] == expected[t];
         CHECK_MSG(ok, "table %u built by copies: out[0] = %u, expected %u", t, out[0], expected[t]);
@@ -970,7 +931,7 @@ static void test_clears(struct env *env)
     ID3D12DescriptorHeap *gpu_heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 16, true);
     ID3D12Resource *buffers[8];
     for (UINT i = 0; i < 8; i++)
-        buffers[i] = uav_buffer(env->device, 256);
+        buffers[i] = harness_uav_buffer(env->device, 256);
     /* 0 raw A, 1 raw B (whole), 2 structured B (elements 2..5 of 8 bytes), 3 R32_UINT C, 4 R32_FLOAT D, 5 R32_FLOAT E,
      * 6 structured F (stride 4), 7 raw G */
     clear_view(env, cpu_heap, gpu_heap, 0, buffers[0], VIEW_RAW, 0, 0, 64, 0);
@@ -1002,31 +963,31 @@ static void test_clears(struct env *env)
     harness_execute_and_wait(env->device, env->queue, &list);
     CHECK_NO_LOG();
 
-    read_back(env, buffers[0], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[0], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == 0xdeadbeef;
     CHECK_MSG(ok, "Uint clear of a raw view: [%u] = 0x%x", bits - 1, out[bits - 1]);
-    read_back(env, buffers[1], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[1], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == (bits >= 4 && bits < 12 ? 0x11111111u : 0u);
     CHECK_MSG(ok, "Uint clear of a structured view (elements 2..5, stride 8): [%u] = 0x%x", bits - 1, out[bits - 1]);
-    read_back(env, buffers[2], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[2], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == 7;
     CHECK_MSG(ok, "Uint clear of an R32_UINT view: [%u] = %u", bits - 1, out[bits - 1]);
-    read_back(env, buffers[3], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[3], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         memcpy(&f, &out[bits], 4), ok = f == 1.5f;
     CHECK_MSG(ok, "Float clear of an R32_FLOAT view: [%u] = %g", bits - 1, f);
-    read_back(env, buffers[4], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[4], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == 0x40490fdb;
     CHECK_MSG(ok, "Uint clear of an R32_FLOAT view: [%u] = 0x%x", bits - 1, out[bits - 1]);
-    read_back(env, buffers[5], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[5], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         memcpy(&f, &out[bits], 4), ok = f == -2.0f;
     CHECK_MSG(ok, "Float clear of a structured view: [%u] = %g", bits - 1, f);
-    read_back(env, buffers[6], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[6], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == 0x3f800000;
     CHECK_MSG(ok, "Float clear of a raw view: [%u] = 0x%x", bits - 1, out[bits - 1]);
@@ -1034,7 +995,7 @@ static void test_clears(struct env *env)
     /* Order: clear, barrier, dispatch reads the cleared data, barrier, clear again. */
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
     ID3DBlob *code = compile(source, 0);
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     make_uav(env, buffers[0], VIEW_RAW, 0, 0, 64, 0, cpu_at(env, gpu_heap, 8));
     make_uav(env, buffers[7], VIEW_RAW, 0, 0, 64, 0, cpu_at(env, gpu_heap, 9));
@@ -1051,11 +1012,11 @@ static void test_clears(struct env *env)
     ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
     CLEAR_UINT(0, buffers[0], nine);
     harness_execute_and_wait(env->device, env->queue, &list);
-    read_back(env, buffers[7], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[7], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == 5 + bits;
     CHECK_MSG(ok, "dispatch after clear: [%u] = %u, expected %u", bits - 1, out[bits - 1], bits + 4);
-    read_back(env, buffers[0], out, sizeof(out));
+    harness_read_back(env->device, env->queue, buffers[0], out, sizeof(out));
     for (ok = true, bits = 0; bits < 64 && ok; bits++)
         ok = out[bits] == 9;
     CHECK_MSG(ok, "clear after dispatch: [%u] = %u, expected 9", bits - 1, out[bits - 1]);
@@ -1139,13 +1100,13 @@ static void test_dispatch_errors(struct env *env)
 
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
     ID3DBlob *code = compile(source, 0);
-    ID3D12PipelineState *state = pipeline(env->device, signature, code);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, true);
     ID3D12DescriptorHeap *other = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, true);
     ID3D12DescriptorHeap *hidden = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, false);
     ID3D12DescriptorHeap *samplers = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 8, true);
-    ID3D12Resource *input = uav_buffer(env->device, 256), *output = uav_buffer(env->device, 256);
+    ID3D12Resource *input = harness_uav_buffer(env->device, 256), *output = harness_uav_buffer(env->device, 256);
     /* 0: t0, 1: u0 (good table at 0); 3: never written, 4: u0 (table at 3); 5: a UAV, 6: u0 (table at 5, t0 is a UAV);
      * 7: t0 of a table whose u0 would be past the heap end */
     make_srv(env, input, VIEW_RAW, 0, 0, 64, 0, cpu_at(env, heap, 0));
@@ -1257,7 +1218,7 @@ static void test_dispatch_errors(struct env *env)
     harness_execute_and_wait(env->device, env->queue, &list);
     {
         uint32_t result = 0;
-        read_back(env, output, &result, sizeof(result));
+        harness_read_back(env->device, env->queue, output, &result, sizeof(result));
         CHECK_MSG(result == 77, "good table after errors: read %u, expected 77", result);
     }
     CHECK_NO_LOG();
