@@ -195,6 +195,23 @@ static struct d3d12_resource *view_resource(struct d3d12_device *device, const c
     return resource;
 }
 
+/* The part SRVs and UAVs share: a null view (NULL resource), or a checked buffer view,
+ * stored into dst only when it is valid. */
+static void write_buffer_view(struct d3d12_device *device, const char *method, struct d3d12xs_descriptor *dst,
+        struct d3d12xs_descriptor *descriptor, struct d3d12_resource *resource, DXGI_FORMAT format, uint64_t first_element,
+        UINT element_count, UINT stride, bool raw, bool writable)
+{
+    if (!resource) {
+        descriptor->null_view = true;
+        descriptor->format = format;
+        descriptor->vk_type = stride || raw ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                : writable ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    } else if (!buffer_view(device, method, resource, format, first_element, element_count, stride, raw, writable, descriptor)) {
+        return;
+    }
+    write_descriptor(dst, descriptor);
+}
+
 void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D12Resource *resource_iface,
         const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
@@ -224,18 +241,8 @@ void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D1
     }
     memset(&descriptor, 0, sizeof(descriptor));
     descriptor.kind = D3D12XS_DESCRIPTOR_SRV;
-    if (!resource) {
-        descriptor.null_view = true;
-        descriptor.format = desc->Format;
-        descriptor.vk_type = desc->Buffer.StructureByteStride || (desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW)
-                ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-        write_descriptor(dst, &descriptor);
-        return;
-    }
-    if (!buffer_view(device, method, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
-            desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW, false, &descriptor))
-        return;
-    write_descriptor(dst, &descriptor);
+    write_buffer_view(device, method, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
+            desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW, false);
 }
 
 void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D12Resource *resource_iface, ID3D12Resource *counter_iface,
@@ -291,18 +298,8 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
                 (unsigned long long)desc->Buffer.CounterOffsetInBytes);
         return;
     }
-    if (!resource) {
-        descriptor.null_view = true;
-        descriptor.format = desc->Format;
-        descriptor.vk_type = desc->Buffer.StructureByteStride || (desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW)
-                ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-        write_descriptor(dst, &descriptor);
-        return;
-    }
-    if (!buffer_view(device, method, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
-            desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW, true, &descriptor))
-        return;
-    write_descriptor(dst, &descriptor);
+    write_buffer_view(device, method, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
+            desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW, true);
 }
 
 static VkSamplerAddressMode vk_address_mode(D3D12_TEXTURE_ADDRESS_MODE mode)
