@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "d3d12_xs.h"
-#include "root_signature_blob.h"
+#include "descriptors/root_signature_blob.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 

@@ -11,7 +11,7 @@
 #include <d3d12_x.h>
 
 #include "harness.h"
-#include "root_signature_blob.h"
+#include "descriptors/root_signature_blob.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)

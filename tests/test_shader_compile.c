@@ -12,7 +12,7 @@
 #include <d3dcompiler.h>
 
 #include "harness.h"
-#include "spirv.h"
+#include "shaders/spirv.h"
 
 /* ---- helpers ---- */
 

@@ -373,7 +373,7 @@ def gen_stubs_c(api):
     w("#include <string.h>")
     w("")
     w("#include \"d3d12_stubs.h\"")
-    w("#include \"../log.h\"")
+    w("#include \"common/log.h\"")
     counter = 0
     for it in stub_ifaces(api):
         if it.name == "IUnknown":

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "d3d12_stubs.h"
-#include "../log.h"
+#include "common/log.h"
 
 /* ID3D10Blob */
 

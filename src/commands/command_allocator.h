@@ -1,0 +1,28 @@
+/* Command allocators. */
+#ifndef D3D12XS_COMMAND_ALLOCATOR_H
+#define D3D12XS_COMMAND_ALLOCATOR_H
+
+#include "device/device.h"
+#include "sync/scheduler.h"
+
+struct d3d12_command_allocator {
+    ID3D12CommandAllocator ID3D12CommandAllocator_iface;
+    struct d3d12xs_object object;
+    D3D12_COMMAND_LIST_TYPE type;
+    VkCommandPool vk_pool;
+    VkCommandBuffer *command_buffers;
+    size_t command_buffer_count, command_buffer_capacity, next_free;
+    struct d3d12_command_list *recording_list; /* the list recording into it, if any */
+    /* last submission using it, to refuse a Reset while the GPU still runs it */
+    struct d3d12_command_queue *last_queue; /* holds a reference */
+    uint64_t last_serial;
+    uint64_t reset_generation; /* counts Resets: lists recorded before one have lost their commands */
+};
+
+struct d3d12_command_allocator *unsafe_impl_from_ID3D12CommandAllocator(ID3D12CommandAllocator *iface);
+HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator);
+HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, VkCommandBuffer *command_buffer);
+void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator,
+        struct d3d12_command_queue *queue, uint64_t serial);
+
+#endif

@@ -1,0 +1,311 @@
+/* ID3D12GraphicsCommandList2: lifecycle (Reset/Close), COM plumbing and error reporting.
+ * Commands are recorded straight into a VkCommandBuffer (command_list_copy.c,
+ * command_list_query.c); a bad command marks the list invalid and Close reports it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/command_list.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+
+void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+{
+    char reason[400];
+    va_list args;
+
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof(reason), fmt, args);
+    va_end(args);
+    ERR("%s: %s (the list '%s' is now invalid; Close will fail)", command, reason, d3d12xs_object_name(&list->object));
+    if (!list->invalid) {
+        list->invalid = true;
+        snprintf(list->error, sizeof(list->error), "%s: %s", command, reason);
+    }
+}
+
+void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)
+{
+    ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
+}
+
+/* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists
+ * calls and at barriers; buffers have no layouts, so one global barrier does it all. */
+void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stages,
+        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .dstStageMask = dst_stages,
+        .dstAccessMask = dst_access,
+    };
+    VkDependencyInfo dependency = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .memoryBarrierCount = 1,
+        .pMemoryBarriers = &barrier,
+    };
+    vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
+}
+
+void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
+{
+    VkAccessFlags2 access = stage == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
+            ? VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT
+            : VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+
+    d3d12_command_list_emit_global_barrier(list, list->barrier_src, stage, access);
+    list->barrier_synced |= stage;
+    if ((list->barrier_synced & d3d12_command_list_work_stages(list)) == d3d12_command_list_work_stages(list))
+        list->barrier_src = 0;
+}
+
+/* ---- IUnknown, ID3D12Object, ID3D12DeviceChild, ID3D12CommandList ---- */
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12GraphicsCommandList2, &IID_ID3D12GraphicsCommandList1, &IID_ID3D12GraphicsCommandList,
+            &IID_ID3D12CommandList, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_list, ID3D12GraphicsCommandList2, impl_from_ID3D12GraphicsCommandList2, "ID3D12GraphicsCommandList")
+
+static void detach_allocator(struct d3d12_command_list *list)
+{
+    struct d3d12_command_allocator *allocator = list->allocator;
+    if (!allocator)
+        return;
+    pthread_mutex_lock(&allocator->object.lock);
+    if (allocator->recording_list == list)
+        allocator->recording_list = NULL;
+    pthread_mutex_unlock(&allocator->object.lock);
+}
+
+static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandList2 *iface)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    unsigned refcount = d3d12xs_object_release(&list->object);
+    if (!refcount) {
+        /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
+        if (list->allocator) {
+            if (list->state == D3D12_COMMAND_LIST_RECORDING)
+                vkEndCommandBuffer(list->vk_command_buffer);
+            detach_allocator(list);
+            ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
+        }
+        free(list->host_query_resets);
+        d3d12xs_object_cleanup(&list->object);
+        free(list);
+    }
+    return refcount;
+}
+
+static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D12GraphicsCommandList2 *iface)
+{
+    return impl_from_ID3D12GraphicsCommandList2(iface)->type;
+}
+
+/* ---- lifecycle ---- */
+
+static HRESULT begin_recording(struct d3d12_command_list *list, const char *method, ID3D12CommandAllocator *allocator_iface,
+        ID3D12PipelineState *initial_state)
+{
+    struct d3d12_device *device = list->object.device;
+    struct d3d12_command_allocator *allocator;
+    VkCommandBuffer command_buffer;
+    VkResult vr;
+    HRESULT hr;
+
+    if (!(allocator = unsafe_impl_from_ID3D12CommandAllocator(allocator_iface)))
+        return d3d12xs_fail(E_INVALIDARG, method, "pAllocator is %s (must be an allocator from CreateCommandAllocator)",
+                allocator_iface ? "not a d3d12xs allocator" : "NULL");
+    if (allocator->type != list->type)
+        return d3d12xs_fail(E_INVALIDARG, method, "pAllocator has type %d and the list type %d (they must match)", allocator->type, list->type);
+    if (initial_state && !unsafe_impl_from_ID3D12PipelineState(initial_state))
+        return d3d12xs_fail(E_INVALIDARG, method, "pInitialState is not a d3d12xs pipeline state");
+    if (initial_state && list->type == D3D12_COMMAND_LIST_TYPE_COPY)
+        return d3d12xs_fail(E_INVALIDARG, method, "pInitialState must be NULL for COPY lists");
+    pthread_mutex_lock(&allocator->object.lock);
+    if (allocator->recording_list && allocator->recording_list != list) {
+        pthread_mutex_unlock(&allocator->object.lock);
+        return d3d12xs_fail(E_INVALIDARG, method, "pAllocator '%s' already has a list recording into it (one at a time)",
+                d3d12xs_object_name(&allocator->object));
+    }
+    hr = d3d12_command_allocator_get_command_buffer(allocator, &command_buffer);
+    if (SUCCEEDED(hr)) {
+        allocator->recording_list = list;
+        list->allocator_generation = allocator->reset_generation;
+    }
+    pthread_mutex_unlock(&allocator->object.lock);
+    if (FAILED(hr))
+        return d3d12xs_fail(hr, method, "cannot allocate a Vulkan command buffer");
+
+    VkCommandBufferBeginInfo begin_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        /* A closed list may be executed again while a previous execution still runs. */
+        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+    };
+    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
+        pthread_mutex_lock(&allocator->object.lock);
+        allocator->recording_list = NULL;
+        pthread_mutex_unlock(&allocator->object.lock);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBeginCommandBuffer failed (VkResult %d)", vr);
+    }
+
+    if (list->allocator != allocator) {
+        ID3D12CommandAllocator_AddRef(allocator_iface);
+        if (list->allocator) {
+            detach_allocator(list);
+            ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
+        }
+        list->allocator = allocator;
+    }
+    list->vk_command_buffer = command_buffer;
+    list->state = D3D12_COMMAND_LIST_RECORDING;
+    list->invalid = false;
+    list->error[0] = 0;
+    list->host_query_reset_count = 0;
+    d3d12_command_list_reset_compute_state(list);
+    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
+    if (initial_state)
+        d3d12_command_list_set_pipeline_state(list, initial_state, method);
+    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandList2 *iface)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    VkResult vr;
+
+    if (list->state != D3D12_COMMAND_LIST_RECORDING)
+        return d3d12xs_fail(E_FAIL, METHOD(Close), "the list '%s' is not recording (Close follows creation or Reset, once)",
+                d3d12xs_object_name(&list->object));
+    /* Host reads after a fence wait see the list's writes. */
+    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+            VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
+    vr = vkEndCommandBuffer(list->vk_command_buffer);
+    list->state = D3D12_COMMAND_LIST_CLOSED;
+    detach_allocator(list);
+    if (list->invalid)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
+                d3d12xs_object_name(&list->object), list->error);
+    if (vr != VK_SUCCESS) {
+        list->invalid = true;
+        snprintf(list->error, sizeof(list->error), "vkEndCommandBuffer failed (VkResult %d)", vr);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(list->object.device, vr), METHOD(Close), "%s", list->error);
+    }
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandList2 *iface, ID3D12CommandAllocator *allocator,
+        ID3D12PipelineState *initial_state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+
+    if (list->state == D3D12_COMMAND_LIST_RECORDING)
+        return d3d12xs_fail(E_FAIL, METHOD(Reset), "the list '%s' is still recording (Close it before Reset)", d3d12xs_object_name(&list->object));
+    return begin_recording(list, METHOD(Reset), allocator, initial_state);
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    if (!d3d12_command_list_check_recording(list, METHOD(ClearState)))
+        return;
+    d3d12_command_list_reset_compute_state(list);
+    if (state)
+        d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
+{
+    /* PIX markers: nothing to do without a capture tool. */
+    (void)iface, (void)metadata, (void)data, (void)size;
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
+{
+    (void)iface, (void)metadata, (void)data, (void)size;
+}
+
+static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList2 *iface)
+{
+    (void)iface;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12GraphicsCommandList2Vtbl d3d12_command_list_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12GraphicsCommandList2,
+    .QueryInterface = d3d12_command_list_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_command_list),
+    .Release = d3d12_command_list_Release,
+    .GetType = d3d12_command_list_GetType,
+    .Close = d3d12_command_list_Close,
+    .Reset = d3d12_command_list_Reset,
+    .ClearState = d3d12_command_list_ClearState,
+    .CopyBufferRegion = d3d12_command_list_CopyBufferRegion,
+    .CopyResource = d3d12_command_list_CopyResource,
+    .ResourceBarrier = d3d12_command_list_ResourceBarrier,
+    .BeginQuery = d3d12_command_list_BeginQuery,
+    .EndQuery = d3d12_command_list_EndQuery,
+    .ResolveQueryData = d3d12_command_list_ResolveQueryData,
+    .SetMarker = d3d12_command_list_SetMarker,
+    .BeginEvent = d3d12_command_list_BeginEvent,
+    .EndEvent = d3d12_command_list_EndEvent,
+    .WriteBufferImmediate = d3d12_command_list_WriteBufferImmediate,
+    .SetPipelineState = d3d12_command_list_SetPipelineState,
+    .SetComputeRootSignature = d3d12_command_list_SetComputeRootSignature,
+    .SetDescriptorHeaps = d3d12_command_list_SetDescriptorHeaps,
+    .SetComputeRoot32BitConstant = d3d12_command_list_SetComputeRoot32BitConstant,
+    .SetComputeRoot32BitConstants = d3d12_command_list_SetComputeRoot32BitConstants,
+    .SetComputeRootConstantBufferView = d3d12_command_list_SetComputeRootConstantBufferView,
+    .SetComputeRootShaderResourceView = d3d12_command_list_SetComputeRootShaderResourceView,
+    .SetComputeRootUnorderedAccessView = d3d12_command_list_SetComputeRootUnorderedAccessView,
+    .SetComputeRootDescriptorTable = d3d12_command_list_SetComputeRootDescriptorTable,
+    .Dispatch = d3d12_command_list_Dispatch,
+    .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
+    .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
+};
+
+struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface)
+{
+    if (!iface || iface->lpVtbl != (const void *)&d3d12_command_list_vtbl)
+        return NULL;
+    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+}
+
+HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
+        ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateCommandList";
+    struct d3d12_command_list *list;
+    HRESULT hr;
+
+    if (!(list = calloc(1, sizeof(*list))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
+    list->ID3D12GraphicsCommandList2_iface.lpVtbl = &d3d12_command_list_vtbl;
+    d3d12xs_object_init(&list->object, device);
+    list->type = type;
+    list->state = D3D12_COMMAND_LIST_CLOSED;
+    list->transfer_only = !device->queue_map[type].supports_compute;
+    /* D3D12 hands out new lists already recording. */
+    if (FAILED(hr = begin_recording(list, method, allocator, initial_state))) {
+        ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
+        return hr;
+    }
+    hr = ID3D12GraphicsCommandList2_QueryInterface(&list->ID3D12GraphicsCommandList2_iface, riid, out);
+    ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
+    return hr;
+}

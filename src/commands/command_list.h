@@ -1,0 +1,68 @@
+/* Command-list internals shared by the command_list*.c files. */
+#ifndef D3D12XS_COMMAND_LIST_H
+#define D3D12XS_COMMAND_LIST_H
+
+#include "commands/command_list_state.h"
+#include "memory/resource.h"
+#include "memory/va_map.h"
+#include "commands/query_heap.h"
+
+static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList2(ID3D12GraphicsCommandList2 *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+}
+void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
+
+/* The stages a list's own commands run in: compute and transfer (no graphics work exists yet).
+ * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
+static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
+{
+    return list->transfer_only ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+            : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+}
+
+/* command_list_copy.c */
+void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst, UINT64 dst_offset,
+        ID3D12Resource *src, UINT64 src_offset, UINT64 byte_count);
+void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst, ID3D12Resource *src);
+void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList2 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers);
+void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,
+        const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes);
+
+/* command_list_query.c */
+void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
+void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
+void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
+        UINT start_index, UINT count, ID3D12Resource *dst, UINT64 dst_offset);
+
+/* command_list_compute.c */
+void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list);
+void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
+void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList2 *iface, ID3D12RootSignature *signature);
+void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList2 *iface, UINT count, ID3D12DescriptorHeap *const *heaps);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList2 *iface, UINT index, UINT value, UINT offset);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList2 *iface, UINT index, UINT count,
+        const void *data, UINT offset);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle);
+void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *iface, UINT x, UINT y, UINT z);
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects);
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
+
+/* Call before recording a command that runs in stage (COMPUTE_SHADER or ALL_TRANSFER): emits
+ * the barrier a ResourceBarrier asked for, once per stage, then notes the command's stage. */
+void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage);
+static inline void d3d12_command_list_sync_before(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
+{
+    if (list->barrier_src && !(list->barrier_synced & stage))
+        d3d12_command_list_sync_slow(list, stage);
+    list->pending_stages |= stage;
+}
+
+#endif

@@ -1,0 +1,72 @@
+/* Command lists. */
+#ifndef D3D12XS_COMMAND_LIST_STATE_H
+#define D3D12XS_COMMAND_LIST_STATE_H
+
+#include "device/device.h"
+#include "commands/command_allocator.h"
+#include "descriptors/descriptors.h"
+#include "shaders/pipeline_state.h"
+
+struct d3d12_root_argument {
+    bool set;
+    uint64_t value; /* GPU virtual address of a root descriptor, or GPU handle of a table */
+};
+
+/* Compute bindings of a command list; what Dispatch turns into Vulkan state. */
+struct d3d12_compute_state {
+    struct d3d12_root_signature *root_signature; /* not referenced, as in D3D12 */
+    struct d3d12_pipeline_state *pipeline;
+    struct d3d12_descriptor_heap *heaps[2];      /* CBV_SRV_UAV, SAMPLER */
+    uint32_t push_constants[64];
+    struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint64_t constants_set;                      /* bit per constants parameter that has values */
+    bool pipeline_dirty, constants_dirty, descriptors_dirty;
+    bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
+};
+
+enum d3d12_command_list_state {
+    D3D12_COMMAND_LIST_RECORDING,
+    D3D12_COMMAND_LIST_CLOSED,
+};
+
+struct d3d12_command_list {
+    ID3D12GraphicsCommandList2 ID3D12GraphicsCommandList2_iface;
+    struct d3d12xs_object object;
+    D3D12_COMMAND_LIST_TYPE type;
+    enum d3d12_command_list_state state;
+    bool invalid;         /* a recording error happened; Close fails */
+    char error[512];      /* the first recording error, repeated by Close */
+    struct d3d12_command_allocator *allocator; /* holds a reference */
+    VkCommandBuffer vk_command_buffer;
+    uint64_t allocator_generation; /* allocator->reset_generation when recording began */
+    bool transfer_only;   /* recorded for a transfer-only queue family */
+    /* Barriers are emitted lazily: ResourceBarrier records which stages must finish
+     * (barrier_src), and the next command of each stage gets one Vulkan barrier from those to
+     * its own stage, as a hand-written Vulkan barrier would be. */
+    VkPipelineStageFlags2 pending_stages; /* stages of commands recorded since the last barrier */
+    VkPipelineStageFlags2 barrier_src;    /* stages a barrier still has to wait for */
+    VkPipelineStageFlags2 barrier_synced; /* stages already ordered after barrier_src */
+    struct d3d12_query_reset *host_query_resets;
+    uint32_t host_query_reset_count;
+    size_t host_query_reset_capacity;
+    struct d3d12_compute_state compute;
+};
+
+struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);
+HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
+        ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **list);
+/* Marks the list invalid: logs "<command>: <why>" and keeps the first error for Close. */
+void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
+/* True when commands may be recorded; logs and returns false on a closed list. Inline: every
+ * recorded command starts here. */
+static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1))
+        return true;
+    d3d12_command_list_report_closed(list, command);
+    return false;
+}
+
+#endif

@@ -1,0 +1,86 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/log.h"
+
+static pthread_once_t log_init_once = PTHREAD_ONCE_INIT;
+static int log_level = D3D12XS_LOG_LEVEL_ERROR;
+static pthread_mutex_t log_callback_lock = PTHREAD_MUTEX_INITIALIZER;
+static PFN_D3D12XS_LOG_CALLBACK log_callback;
+static void *log_callback_user;
+
+static void log_init(void)
+{
+    const char *env = getenv("D3D12XS_LOG");
+    static const char *const names[] = {"error", "warn", "info", "trace"};
+    if (!env || !*env)
+        return;
+    if (!strcasecmp(env, "none")) {
+        log_level = -1;
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!strcasecmp(env, names[i]))
+            log_level = i;
+}
+
+int d3d12xs_log_enabled(D3D12XS_LOG_LEVEL level)
+{
+    pthread_once(&log_init_once, log_init);
+    return (int)level <= log_level;
+}
+
+void D3D12XSSetLogCallback(PFN_D3D12XS_LOG_CALLBACK callback, void *user)
+{
+    pthread_mutex_lock(&log_callback_lock);
+    log_callback = callback;
+    log_callback_user = user;
+    pthread_mutex_unlock(&log_callback_lock);
+}
+
+static void log_va(D3D12XS_LOG_LEVEL level, const char *fmt, va_list args)
+{
+    static const char *const prefixes[] = {"err", "warn", "info", "trace"};
+    char line[1024];
+
+    /* The callback sees every line regardless of level: tests count them. */
+    pthread_mutex_lock(&log_callback_lock);
+    if (!log_callback && !d3d12xs_log_enabled(level)) {
+        pthread_mutex_unlock(&log_callback_lock);
+        return;
+    }
+    vsnprintf(line, sizeof(line), fmt, args);
+    if (log_callback)
+        log_callback(level, line, log_callback_user);
+    pthread_mutex_unlock(&log_callback_lock);
+    if (d3d12xs_log_enabled(level))
+        fprintf(stderr, "d3d12xs:%s: %s\n", prefixes[level], line);
+}
+
+void d3d12xs_log(D3D12XS_LOG_LEVEL level, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    log_va(level, fmt, args);
+    va_end(args);
+}
+
+HRESULT d3d12xs_fail(HRESULT hr, const char *method, const char *fmt, ...)
+{
+    char message[768];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof(message), fmt, args);
+    va_end(args);
+    d3d12xs_log(D3D12XS_LOG_LEVEL_ERROR, "%s: %s", method, message);
+    return hr;
+}
+
+void d3d12xs_log_not_implemented(int *once, const char *what)
+{
+    if (!__atomic_exchange_n(once, 1, __ATOMIC_RELAXED))
+        d3d12xs_log(D3D12XS_LOG_LEVEL_ERROR, "%s is not implemented (returns E_NOTIMPL or does nothing)", what);
+}

@@ -1,0 +1,209 @@
+/* What every ID3D12Object shares: private data, names, QueryInterface. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "device/device.h"
+
+void d3d12xs_object_init(struct d3d12xs_object *object, struct d3d12_device *device)
+{
+    memset(object, 0, sizeof(*object));
+    atomic_init(&object->refcount, 1);
+    pthread_mutex_init(&object->lock, NULL);
+    object->device = device;
+    if (device)
+        ID3D12Device_AddRef(&device->ID3D12Device_iface);
+}
+
+static void private_entry_clear(struct d3d12xs_private_entry *entry)
+{
+    if (entry->is_interface) {
+        IUnknown *unknown = entry->data;
+        if (unknown)
+            IUnknown_Release(unknown);
+    } else {
+        free(entry->data);
+    }
+    entry->data = NULL;
+}
+
+void d3d12xs_object_cleanup(struct d3d12xs_object *object)
+{
+    struct d3d12_device *device = object->device;
+    for (size_t i = 0; i < object->entry_count; i++)
+        private_entry_clear(&object->entries[i]);
+    free(object->entries);
+    free(object->name);
+    pthread_mutex_destroy(&object->lock);
+    object->device = NULL;
+    if (device)
+        ID3D12Device_Release(&device->ID3D12Device_iface);
+}
+
+static struct d3d12xs_private_entry *find_entry_locked(struct d3d12xs_object *object, REFGUID guid)
+{
+    for (size_t i = 0; i < object->entry_count; i++)
+        if (!memcmp(&object->entries[i].guid, guid, sizeof(GUID)))
+            return &object->entries[i];
+    return NULL;
+}
+
+HRESULT d3d12xs_object_get_private_data(struct d3d12xs_object *object, const char *method, REFGUID guid, UINT *size, void *data)
+{
+    struct d3d12xs_private_entry *entry;
+    HRESULT hr = S_OK;
+    UINT needed;
+
+    if (!guid)
+        return d3d12xs_fail(E_INVALIDARG, method, "guid is NULL (must name the data to read)");
+    if (!size)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDataSize is NULL (must point to the size of pData)");
+    pthread_mutex_lock(&object->lock);
+    if (!(entry = find_entry_locked(object, guid))) {
+        *size = 0;
+        pthread_mutex_unlock(&object->lock);
+        /* DXGI_ERROR_NOT_FOUND is the documented answer for unknown data, not a misuse. */
+        return DXGI_ERROR_NOT_FOUND;
+    }
+    needed = entry->is_interface ? (UINT)sizeof(IUnknown *) : entry->size;
+    if (data) {
+        if (*size < needed) {
+            hr = d3d12xs_fail(DXGI_ERROR_MORE_DATA, method, "*pDataSize is %u (must be at least %u for this data)", *size, needed);
+        } else if (entry->is_interface) {
+            IUnknown *unknown = entry->data;
+            IUnknown_AddRef(unknown);
+            memcpy(data, &unknown, sizeof(unknown));
+        } else {
+            memcpy(data, entry->data, entry->size);
+        }
+    }
+    *size = needed;
+    pthread_mutex_unlock(&object->lock);
+    return hr;
+}
+
+static HRESULT set_entry(struct d3d12xs_object *object, REFGUID guid, bool is_interface, UINT size, void *data)
+{
+    struct d3d12xs_private_entry *entry;
+
+    pthread_mutex_lock(&object->lock);
+    if ((entry = find_entry_locked(object, guid))) {
+        private_entry_clear(entry);
+        if (!data) {
+            /* Setting NULL data removes the entry. */
+            *entry = object->entries[--object->entry_count];
+            pthread_mutex_unlock(&object->lock);
+            return S_OK;
+        }
+    } else {
+        if (!data) {
+            pthread_mutex_unlock(&object->lock);
+            return S_OK;
+        }
+        size_t capacity = object->entry_count;
+        struct d3d12xs_private_entry *entries = realloc(object->entries, (capacity + 1) * sizeof(*entries));
+        if (!entries) {
+            pthread_mutex_unlock(&object->lock);
+            return E_OUTOFMEMORY;
+        }
+        object->entries = entries;
+        entry = &entries[object->entry_count++];
+        entry->guid = *guid;
+    }
+    entry->is_interface = is_interface;
+    entry->size = size;
+    entry->data = data;
+    pthread_mutex_unlock(&object->lock);
+    return S_OK;
+}
+
+HRESULT d3d12xs_object_set_private_data(struct d3d12xs_object *object, const char *method, REFGUID guid, UINT size, const void *data)
+{
+    void *copy = NULL;
+    HRESULT hr;
+
+    if (!guid)
+        return d3d12xs_fail(E_INVALIDARG, method, "guid is NULL (must name the data to store)");
+    if (data && !size)
+        return d3d12xs_fail(E_INVALIDARG, method, "DataSize is 0 with non-NULL pData (pass NULL to remove the data)");
+    if (data) {
+        if (!(copy = malloc(size)))
+            return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate %u bytes of private data", size);
+        memcpy(copy, data, size);
+    }
+    if (FAILED(hr = set_entry(object, guid, false, size, copy)))
+        free(copy);
+    return hr;
+}
+
+HRESULT d3d12xs_object_set_private_data_interface(struct d3d12xs_object *object, const char *method, REFGUID guid, const IUnknown *data)
+{
+    IUnknown *unknown = (IUnknown *)data;
+    HRESULT hr;
+
+    if (!guid)
+        return d3d12xs_fail(E_INVALIDARG, method, "guid is NULL (must name the interface to store)");
+    if (unknown)
+        IUnknown_AddRef(unknown);
+    if (FAILED(hr = set_entry(object, guid, true, sizeof(IUnknown *), unknown)) && unknown)
+        IUnknown_Release(unknown);
+    return hr;
+}
+
+HRESULT d3d12xs_object_set_name(struct d3d12xs_object *object, const char *method, LPCWSTR name)
+{
+    char *utf8;
+    size_t length;
+    const wchar_t *source = name;
+
+    if (!name)
+        return d3d12xs_fail(E_INVALIDARG, method, "Name is NULL (must be a NUL-terminated wide string)");
+    length = wcslen(name);
+    if (!(utf8 = malloc(length * 4 + 1)))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot copy the name");
+    /* Names are for log lines only: anything not representable becomes '?'. */
+    size_t out = 0;
+    for (size_t i = 0; i < length; i++)
+        utf8[out++] = (source[i] > 0 && source[i] < 0x80) ? (char)source[i] : '?';
+    utf8[out] = 0;
+    pthread_mutex_lock(&object->lock);
+    free(object->name);
+    object->name = utf8;
+    pthread_mutex_unlock(&object->lock);
+    return S_OK;
+}
+
+const char *d3d12xs_object_name(const struct d3d12xs_object *object)
+{
+    return object->name ? object->name : "(unnamed)";
+}
+
+HRESULT d3d12xs_object_get_device(struct d3d12xs_object *object, const char *method, REFIID riid, void **device)
+{
+    if (!device)
+        return d3d12xs_fail(E_POINTER, method, "ppvDevice is NULL (must receive the device)");
+    *device = NULL;
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the device interface)");
+    return ID3D12Device_QueryInterface(&object->device->ID3D12Device_iface, riid, device);
+}
+
+HRESULT d3d12xs_query_interface(void *iface, const char *method, const IID *const *iids, REFIID riid, void **out)
+{
+    if (!out)
+        return d3d12xs_fail(E_POINTER, method, "ppvObject is NULL (must receive the interface)");
+    *out = NULL;
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name an interface)");
+    for (size_t i = 0; iids[i]; i++) {
+        if (!memcmp(iids[i], riid, sizeof(IID))) {
+            IUnknown_AddRef((IUnknown *)iface);
+            *out = iface;
+            return S_OK;
+        }
+    }
+    TRACE("%s: interface {%08x-...} not supported", method, riid->Data1);
+    return E_NOINTERFACE;
+}

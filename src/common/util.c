@@ -1,0 +1,29 @@
+/* Growable arrays and the monotonic clock. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "common/util.h"
+
+bool d3d12xs_array_reserve(void **elements, size_t *capacity, size_t count, size_t element_size)
+{
+    size_t new_capacity;
+    void *new_elements;
+
+    if (count <= *capacity)
+        return true;
+    new_capacity = *capacity ? *capacity * 2 : 8;
+    if (new_capacity < count)
+        new_capacity = count;
+    if (!(new_elements = realloc(*elements, new_capacity * element_size)))
+        return false;
+    *elements = new_elements;
+    *capacity = new_capacity;
+    return true;
+}
+
+uint64_t d3d12xs_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

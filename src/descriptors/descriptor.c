@@ -1,0 +1,470 @@
+/* Descriptor creation and copies (ID3D12Device::Create*View, CreateSampler, CopyDescriptors*). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "descriptors/descriptors.h"
+#include "memory/va_map.h"
+
+#define METHOD(name) "ID3D12Device::" #name
+
+VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size)
+{
+    static const struct { DXGI_FORMAT dxgi; VkFormat vk; uint32_t size; } formats[] = {
+        {DXGI_FORMAT_R32G32B32A32_FLOAT, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {DXGI_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT, 16},
+        {DXGI_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SINT, 16},
+        {DXGI_FORMAT_R32G32B32_FLOAT, VK_FORMAT_R32G32B32_SFLOAT, 12},
+        {DXGI_FORMAT_R32G32B32_UINT, VK_FORMAT_R32G32B32_UINT, 12},
+        {DXGI_FORMAT_R32G32B32_SINT, VK_FORMAT_R32G32B32_SINT, 12},
+        {DXGI_FORMAT_R16G16B16A16_FLOAT, VK_FORMAT_R16G16B16A16_SFLOAT, 8},
+        {DXGI_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_R16G16B16A16_UNORM, 8},
+        {DXGI_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_UINT, 8},
+        {DXGI_FORMAT_R16G16B16A16_SNORM, VK_FORMAT_R16G16B16A16_SNORM, 8},
+        {DXGI_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SINT, 8},
+        {DXGI_FORMAT_R32G32_FLOAT, VK_FORMAT_R32G32_SFLOAT, 8},
+        {DXGI_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_UINT, 8},
+        {DXGI_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SINT, 8},
+        {DXGI_FORMAT_R10G10B10A2_UNORM, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4},
+        {DXGI_FORMAT_R10G10B10A2_UINT, VK_FORMAT_A2B10G10R10_UINT_PACK32, 4},
+        {DXGI_FORMAT_R11G11B10_FLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32, 4},
+        {DXGI_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, 4},
+        {DXGI_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R8G8B8A8_UINT, 4},
+        {DXGI_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_SNORM, 4},
+        {DXGI_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R8G8B8A8_SINT, 4},
+        {DXGI_FORMAT_R16G16_FLOAT, VK_FORMAT_R16G16_SFLOAT, 4},
+        {DXGI_FORMAT_R16G16_UNORM, VK_FORMAT_R16G16_UNORM, 4},
+        {DXGI_FORMAT_R16G16_UINT, VK_FORMAT_R16G16_UINT, 4},
+        {DXGI_FORMAT_R16G16_SNORM, VK_FORMAT_R16G16_SNORM, 4},
+        {DXGI_FORMAT_R16G16_SINT, VK_FORMAT_R16G16_SINT, 4},
+        {DXGI_FORMAT_R32_FLOAT, VK_FORMAT_R32_SFLOAT, 4},
+        {DXGI_FORMAT_R32_UINT, VK_FORMAT_R32_UINT, 4},
+        {DXGI_FORMAT_R32_SINT, VK_FORMAT_R32_SINT, 4},
+        {DXGI_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8_UNORM, 2},
+        {DXGI_FORMAT_R8G8_UINT, VK_FORMAT_R8G8_UINT, 2},
+        {DXGI_FORMAT_R8G8_SNORM, VK_FORMAT_R8G8_SNORM, 2},
+        {DXGI_FORMAT_R8G8_SINT, VK_FORMAT_R8G8_SINT, 2},
+        {DXGI_FORMAT_R16_FLOAT, VK_FORMAT_R16_SFLOAT, 2},
+        {DXGI_FORMAT_R16_UNORM, VK_FORMAT_R16_UNORM, 2},
+        {DXGI_FORMAT_R16_UINT, VK_FORMAT_R16_UINT, 2},
+        {DXGI_FORMAT_R16_SNORM, VK_FORMAT_R16_SNORM, 2},
+        {DXGI_FORMAT_R16_SINT, VK_FORMAT_R16_SINT, 2},
+        {DXGI_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM, 1},
+        {DXGI_FORMAT_R8_UINT, VK_FORMAT_R8_UINT, 1},
+        {DXGI_FORMAT_R8_SNORM, VK_FORMAT_R8_SNORM, 1},
+        {DXGI_FORMAT_R8_SINT, VK_FORMAT_R8_SINT, 1},
+        {DXGI_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, 4},
+    };
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(formats); i++) {
+        if (formats[i].dxgi == format) {
+            if (element_size)
+                *element_size = formats[i].size;
+            return formats[i].vk;
+        }
+    }
+    return VK_FORMAT_UNDEFINED;
+}
+
+UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    (void)device;
+    if ((unsigned)type >= D3D12_DESCRIPTOR_HEAP_TYPE_NUM_TYPES) {
+        ERR("%s: DescriptorHeapType is %d (CBV_SRV_UAV, SAMPLER, RTV or DSV)", METHOD(GetDescriptorHandleIncrementSize), (int)type);
+        return 0;
+    }
+    return sizeof(struct d3d12xs_descriptor);
+}
+
+static void write_descriptor(struct d3d12xs_descriptor *dst, const struct d3d12xs_descriptor *src)
+{
+    /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
+    *dst = *src;
+}
+
+/* Checks an offset against a Vulkan buffer-offset alignment and logs the rule when broken. */
+static bool offset_aligned(const char *method, const char *what, uint64_t offset, uint64_t alignment)
+{
+    if (alignment > 1 && offset % alignment) {
+        d3d12xs_fail(E_INVALIDARG, method, "%s starts at byte %llu, not a multiple of this device's %llu-byte buffer-view alignment",
+                what, (unsigned long long)offset, (unsigned long long)alignment);
+        return false;
+    }
+    return true;
+}
+
+void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
+        D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    const char *method = METHOD(CreateConstantBufferView);
+    struct d3d12xs_descriptor *dst, descriptor;
+    uint64_t offset;
+    VkBuffer buffer;
+
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor")))
+        return;
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_CBV;
+    descriptor.vk_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    if (!desc || !desc->BufferLocation) {
+        descriptor.null_view = true;
+        write_descriptor(dst, &descriptor);
+        return;
+    }
+    if (desc->BufferLocation % D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT || desc->SizeInBytes % D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT
+            || !desc->SizeInBytes || desc->SizeInBytes > D3D12_REQ_CONSTANT_BUFFER_ELEMENT_COUNT * 16) {
+        ERR("%s: pDesc {BufferLocation 0x%llx, SizeInBytes %u} must be 256-byte aligned, a positive multiple of 256 and at most 65536 bytes",
+                method, (unsigned long long)desc->BufferLocation, desc->SizeInBytes);
+        return;
+    }
+    if (!d3d12xs_va_lookup(device, desc->BufferLocation, desc->SizeInBytes, &buffer, &offset)) {
+        ERR("%s: pDesc->BufferLocation 0x%llx + SizeInBytes %u is not inside one live buffer", method,
+                (unsigned long long)desc->BufferLocation, desc->SizeInBytes);
+        return;
+    }
+    if (!offset_aligned(method, "pDesc->BufferLocation", offset, device->vk_properties.limits.minUniformBufferOffsetAlignment))
+        return;
+    descriptor.buffer = buffer;
+    descriptor.offset = offset;
+    descriptor.range = desc->SizeInBytes;
+    write_descriptor(dst, &descriptor);
+}
+
+/* Fills the buffer part of an SRV or UAV: raw, structured or typed. */
+static bool buffer_view(struct d3d12_device *device, const char *method, struct d3d12_resource *resource, DXGI_FORMAT format,
+        uint64_t first_element, UINT element_count, UINT stride, bool raw, bool writable, struct d3d12xs_descriptor *descriptor)
+{
+    const VkPhysicalDeviceLimits *limits = &device->vk_properties.limits;
+    uint32_t element_size;
+    uint64_t offset, range;
+    VkFormat vk_format = VK_FORMAT_UNDEFINED;
+
+    if (raw) {
+        if (format != DXGI_FORMAT_R32_TYPELESS || stride) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc: RAW buffer views need Format R32_TYPELESS and StructureByteStride 0");
+            return false;
+        }
+        element_size = 4;
+    } else if (stride) {
+        if (format != DXGI_FORMAT_UNKNOWN) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc: structured buffer views (StructureByteStride %u) need Format UNKNOWN", stride);
+            return false;
+        }
+        element_size = stride;
+    } else {
+        if ((vk_format = d3d12xs_vk_format_from_dxgi(format, &element_size)) == VK_FORMAT_UNDEFINED) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d is not a typed buffer format d3d12xs supports (or stride/RAW is missing)", (int)format);
+            return false;
+        }
+    }
+    if (!element_count || first_element > resource->desc.Width / element_size
+            || element_count > resource->desc.Width / element_size - first_element) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc: FirstElement %llu + NumElements %u of %u bytes pass the end of the %llu-byte buffer",
+                (unsigned long long)first_element, element_count, element_size, (unsigned long long)resource->desc.Width);
+        return false;
+    }
+    offset = first_element * element_size;
+    range = (uint64_t)element_count * element_size;
+    descriptor->resource = resource;
+    descriptor->buffer = resource->vk_buffer;
+    descriptor->offset = offset;
+    descriptor->range = range;
+    descriptor->format = format;
+    descriptor->structure_stride = stride;
+    descriptor->raw = raw;
+    if (vk_format == VK_FORMAT_UNDEFINED) {
+        descriptor->vk_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        return offset_aligned(method, "pDesc->FirstElement", offset, limits->minStorageBufferOffsetAlignment);
+    }
+    descriptor->vk_type = writable ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    if (!offset_aligned(method, "pDesc->FirstElement", offset, limits->minTexelBufferOffsetAlignment))
+        return false;
+    if (!(descriptor->view = d3d12_resource_get_buffer_view(resource, vk_format, offset, range))) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be used for %s texel buffers on this device", (int)format,
+                writable ? "storage" : "uniform");
+        return false;
+    }
+    return true;
+}
+
+static struct d3d12_resource *view_resource(struct d3d12_device *device, const char *method, const char *argument, ID3D12Resource *iface)
+{
+    struct d3d12_resource *resource = unsafe_impl_from_ID3D12Resource(iface);
+    if (!resource)
+        d3d12xs_fail(E_INVALIDARG, method, "%s is not a d3d12xs resource", argument);
+    else if (resource->object.device != device)
+        d3d12xs_fail(E_INVALIDARG, method, "%s belongs to another device", argument), resource = NULL;
+    return resource;
+}
+
+/* The part SRVs and UAVs share: a null view (NULL resource), or a checked buffer view,
+ * stored into dst only when it is valid. */
+static void write_buffer_view(struct d3d12_device *device, const char *method, struct d3d12xs_descriptor *dst,
+        struct d3d12xs_descriptor *descriptor, struct d3d12_resource *resource, DXGI_FORMAT format, uint64_t first_element,
+        UINT element_count, UINT stride, bool raw, bool writable)
+{
+    if (!resource) {
+        descriptor->null_view = true;
+        descriptor->format = format;
+        descriptor->vk_type = stride || raw ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                : writable ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    } else if (!buffer_view(device, method, resource, format, first_element, element_count, stride, raw, writable, descriptor)) {
+        return;
+    }
+    write_descriptor(dst, descriptor);
+}
+
+void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D12Resource *resource_iface,
+        const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    const char *method = METHOD(CreateShaderResourceView);
+    struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_resource *resource = NULL;
+
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor")))
+        return;
+    if (!resource_iface && !desc) {
+        ERR("%s: pResource and pDesc are both NULL (a null view needs pDesc)", method);
+        return;
+    }
+    if (resource_iface && !(resource = view_resource(device, method, "pResource", resource_iface)))
+        return;
+    if (!desc) {
+        ERR("%s: pDesc is NULL (buffer views need a description)", method);
+        return;
+    }
+    if (desc->ViewDimension != D3D12_SRV_DIMENSION_BUFFER) {
+        ERR("%s: pDesc->ViewDimension is %d (only BUFFER views are implemented)", method, (int)desc->ViewDimension);
+        return;
+    }
+    if (desc->Buffer.Flags & ~D3D12_BUFFER_SRV_FLAG_RAW) {
+        ERR("%s: pDesc->Buffer.Flags is 0x%x (only RAW is defined)", method, desc->Buffer.Flags);
+        return;
+    }
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_SRV;
+    write_buffer_view(device, method, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
+            desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW, false);
+}
+
+void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D12Resource *resource_iface, ID3D12Resource *counter_iface,
+        const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    const char *method = METHOD(CreateUnorderedAccessView);
+    struct d3d12_resource *resource = NULL, *counter = NULL;
+    struct d3d12xs_descriptor *dst, descriptor;
+
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor")))
+        return;
+    if (!resource_iface && !desc) {
+        ERR("%s: pResource and pDesc are both NULL (a null view needs pDesc)", method);
+        return;
+    }
+    if (resource_iface && !(resource = view_resource(device, method, "pResource", resource_iface)))
+        return;
+    if (counter_iface && !(counter = view_resource(device, method, "pCounterResource", counter_iface)))
+        return;
+    if (!desc) {
+        ERR("%s: pDesc is NULL (buffer views need a description)", method);
+        return;
+    }
+    if (desc->ViewDimension != D3D12_UAV_DIMENSION_BUFFER) {
+        ERR("%s: pDesc->ViewDimension is %d (only BUFFER views are implemented)", method, (int)desc->ViewDimension);
+        return;
+    }
+    if (desc->Buffer.Flags & ~D3D12_BUFFER_UAV_FLAG_RAW) {
+        ERR("%s: pDesc->Buffer.Flags is 0x%x (only RAW is defined)", method, desc->Buffer.Flags);
+        return;
+    }
+    if (resource && !(resource->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS)) {
+        ERR("%s: pResource '%s' was created without D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS", method, d3d12xs_object_name(&resource->object));
+        return;
+    }
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_UAV;
+    if (counter) {
+        if (!desc->Buffer.StructureByteStride || !resource) {
+            ERR("%s: pCounterResource is only allowed with a structured buffer view", method);
+            return;
+        }
+        if (desc->Buffer.CounterOffsetInBytes % D3D12_UAV_COUNTER_PLACEMENT_ALIGNMENT
+                || desc->Buffer.CounterOffsetInBytes > counter->desc.Width - 4) {
+            ERR("%s: pDesc->Buffer.CounterOffsetInBytes %llu must be a multiple of 4096 inside pCounterResource", method,
+                    (unsigned long long)desc->Buffer.CounterOffsetInBytes);
+            return;
+        }
+        descriptor.counter_buffer = counter->vk_buffer;
+        descriptor.counter_offset = desc->Buffer.CounterOffsetInBytes;
+    } else if (desc->Buffer.CounterOffsetInBytes) {
+        ERR("%s: pDesc->Buffer.CounterOffsetInBytes is %llu without pCounterResource (must be 0)", method,
+                (unsigned long long)desc->Buffer.CounterOffsetInBytes);
+        return;
+    }
+    write_buffer_view(device, method, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
+            desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW, true);
+}
+
+static VkSamplerAddressMode vk_address_mode(D3D12_TEXTURE_ADDRESS_MODE mode)
+{
+    switch (mode) {
+    case D3D12_TEXTURE_ADDRESS_MODE_WRAP: return VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    case D3D12_TEXTURE_ADDRESS_MODE_MIRROR: return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+    case D3D12_TEXTURE_ADDRESS_MODE_CLAMP: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    case D3D12_TEXTURE_ADDRESS_MODE_BORDER: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    case D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE: return VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+    default: return VK_SAMPLER_ADDRESS_MODE_MAX_ENUM;
+    }
+}
+
+/* Returns the device's sampler for desc, creating it once; VK_NULL_HANDLE (logged) on a bad desc. */
+VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method)
+{
+    VkSamplerCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    VkSampler sampler = VK_NULL_HANDLE;
+    unsigned filter = desc->Filter;
+    unsigned reduction = (filter >> 7) & 3;
+
+    VkSamplerReductionModeCreateInfo reduction_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO};
+
+    /* D3D12_FILTER packs (reduction << 7) | anisotropic 0x40 | (min << 4) | (mag << 2) | mip. */
+    if (filter & ~0x1d5u || (filter & 0x40 && (filter & 0x14) != 0x14)) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->Filter 0x%x is not a D3D12_FILTER", filter);
+        return VK_NULL_HANDLE;
+    }
+    info.magFilter = (filter & 0x04) ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    info.minFilter = (filter & 0x10) ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    info.mipmapMode = (filter & 0x01) ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    info.addressModeU = vk_address_mode(desc->AddressU);
+    info.addressModeV = vk_address_mode(desc->AddressV);
+    info.addressModeW = vk_address_mode(desc->AddressW);
+    if (info.addressModeU == VK_SAMPLER_ADDRESS_MODE_MAX_ENUM || info.addressModeV == VK_SAMPLER_ADDRESS_MODE_MAX_ENUM
+            || info.addressModeW == VK_SAMPLER_ADDRESS_MODE_MAX_ENUM) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->AddressU/V/W must be WRAP, MIRROR, CLAMP, BORDER or MIRROR_ONCE");
+        return VK_NULL_HANDLE;
+    }
+    info.mipLodBias = desc->MipLODBias;
+    if (filter & 0x40) {
+        if (desc->MaxAnisotropy < 1 || desc->MaxAnisotropy > 16) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc->MaxAnisotropy is %u (anisotropic filters need 1..16)", desc->MaxAnisotropy);
+            return VK_NULL_HANDLE;
+        }
+        info.anisotropyEnable = VK_TRUE;
+        info.maxAnisotropy = fminf((float)desc->MaxAnisotropy, device->vk_properties.limits.maxSamplerAnisotropy);
+    }
+    if (reduction == 1) {
+        if (desc->ComparisonFunc < D3D12_COMPARISON_FUNC_NEVER || desc->ComparisonFunc > D3D12_COMPARISON_FUNC_ALWAYS) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc->ComparisonFunc is %d (a comparison filter needs NEVER..ALWAYS)", (int)desc->ComparisonFunc);
+            return VK_NULL_HANDLE;
+        }
+        info.compareEnable = VK_TRUE;
+        info.compareOp = (VkCompareOp)(desc->ComparisonFunc - 1);
+    }
+    if (reduction >= 2) {
+        reduction_info.reductionMode = reduction == 2 ? VK_SAMPLER_REDUCTION_MODE_MIN : VK_SAMPLER_REDUCTION_MODE_MAX;
+        info.pNext = &reduction_info;
+    }
+    info.minLod = desc->MinLOD;
+    info.maxLod = desc->MaxLOD;
+    if (!(info.minLod <= info.maxLod)) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->MinLOD %g is above MaxLOD %g", desc->MinLOD, desc->MaxLOD);
+        return VK_NULL_HANDLE;
+    }
+    /* Vulkan has three fixed border colours; custom ones round to the nearest. */
+    info.borderColor = desc->BorderColor[3] < 0.5f ? VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK
+            : desc->BorderColor[0] < 0.5f ? VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+
+    pthread_mutex_lock(&device->sampler_lock);
+    for (size_t i = 0; i < device->sampler_count; i++) {
+        if (!memcmp(&device->samplers[i].desc, desc, sizeof(*desc))) {
+            sampler = device->samplers[i].sampler;
+            break;
+        }
+    }
+    if (!sampler && d3d12xs_array_reserve((void **)&device->samplers, &device->sampler_capacity, device->sampler_count + 1, sizeof(*device->samplers))) {
+        if (vkCreateSampler(device->vk_device, &info, NULL, &sampler) == VK_SUCCESS)
+            device->samplers[device->sampler_count++] = (struct d3d12xs_sampler_entry){*desc, sampler};
+        else
+            d3d12xs_fail(E_OUTOFMEMORY, method, "vkCreateSampler failed");
+    }
+    pthread_mutex_unlock(&device->sampler_lock);
+    return sampler;
+}
+
+void d3d12xs_device_destroy_samplers(struct d3d12_device *device)
+{
+    for (size_t i = 0; i < device->sampler_count; i++)
+        vkDestroySampler(device->vk_device, device->samplers[i].sampler, NULL);
+    free(device->samplers);
+    device->samplers = NULL;
+    device->sampler_count = device->sampler_capacity = 0;
+}
+
+void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    const char *method = METHOD(CreateSampler);
+    struct d3d12xs_descriptor *dst, descriptor;
+
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, method, "DestDescriptor")))
+        return;
+    if (!desc) {
+        ERR("%s: pDesc is NULL (must describe the sampler)", method);
+        return;
+    }
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_SAMPLER;
+    descriptor.vk_type = VK_DESCRIPTOR_TYPE_SAMPLER;
+    if (!(descriptor.sampler = d3d12xs_device_get_sampler(device, desc, method)))
+        return;
+    write_descriptor(dst, &descriptor);
+}
+
+void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
+        const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
+        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method)
+{
+    uint64_t dst_total = 0, src_total = 0;
+    UINT dst_index = 0, src_index = 0, dst_offset = 0, src_offset = 0;
+    struct d3d12xs_descriptor *dst, *src;
+
+    if ((dst_range_count && !dst_starts) || (src_range_count && !src_starts)) {
+        ERR("%s: %s is NULL with a non-zero range count", method, dst_range_count && !dst_starts ? "pDestDescriptorRangeStarts" : "pSrcDescriptorRangeStarts");
+        return;
+    }
+    if (type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER) {
+        ERR("%s: DescriptorHeapsType is %d (only CBV_SRV_UAV and SAMPLER descriptors exist here)", method, (int)type);
+        return;
+    }
+    for (UINT i = 0; i < dst_range_count; i++) {
+        UINT size = dst_sizes ? dst_sizes[i] : 1;
+        if (!d3d12xs_descriptor_from_cpu_handle(device, dst_starts[i], size, type, method, "pDestDescriptorRangeStarts[i]"))
+            return;
+        dst_total += size;
+    }
+    for (UINT i = 0; i < src_range_count; i++) {
+        UINT size = src_sizes ? src_sizes[i] : 1;
+        if (!d3d12xs_descriptor_from_cpu_handle(device, src_starts[i], size, type, method, "pSrcDescriptorRangeStarts[i]"))
+            return;
+        src_total += size;
+    }
+    if (dst_total != src_total) {
+        ERR("%s: the destination ranges hold %llu descriptors and the source ranges %llu (they must match)", method,
+                (unsigned long long)dst_total, (unsigned long long)src_total);
+        return;
+    }
+    while (dst_index < dst_range_count && src_index < src_range_count) {
+        UINT dst_size = dst_sizes ? dst_sizes[dst_index] : 1, src_size = src_sizes ? src_sizes[src_index] : 1;
+        if (dst_offset == dst_size) {
+            dst_index++, dst_offset = 0;
+            continue;
+        }
+        if (src_offset == src_size) {
+            src_index++, src_offset = 0;
+            continue;
+        }
+        UINT count = dst_size - dst_offset < src_size - src_offset ? dst_size - dst_offset : src_size - src_offset;
+        dst = (struct d3d12xs_descriptor *)dst_starts[dst_index].ptr + dst_offset;
+        src = (struct d3d12xs_descriptor *)src_starts[src_index].ptr + src_offset;
+        memmove(dst, src, count * sizeof(*dst));
+        dst_offset += count;
+        src_offset += count;
+    }
+}

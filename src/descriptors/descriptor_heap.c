@@ -1,0 +1,188 @@
+/* ID3D12DescriptorHeap: an array of struct d3d12xs_descriptor. CPU handles are addresses in
+ * that array; GPU handles of shader-visible heaps are offsets from a unique per-heap base. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "descriptors/descriptors.h"
+#include "memory/va_map.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12DescriptorHeap::" #name
+
+static struct d3d12_descriptor_heap *impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_descriptor_heap, ID3D12DescriptorHeap_iface);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_QueryInterface(ID3D12DescriptorHeap *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12DescriptorHeap, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_descriptor_heap, ID3D12DescriptorHeap, impl_from_ID3D12DescriptorHeap, "ID3D12DescriptorHeap")
+
+static void unregister_heap(struct d3d12_device *device, struct d3d12_descriptor_heap *heap)
+{
+    pthread_mutex_lock(&device->descriptor_heap_lock);
+    for (size_t i = 0; i < device->descriptor_heap_count; i++) {
+        if (device->descriptor_heaps[i] == heap) {
+            device->descriptor_heaps[i] = device->descriptor_heaps[--device->descriptor_heap_count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&device->descriptor_heap_lock);
+}
+
+static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHeap *iface)
+{
+    struct d3d12_descriptor_heap *heap = impl_from_ID3D12DescriptorHeap(iface);
+    unsigned refcount = d3d12xs_object_release(&heap->object);
+    if (!refcount) {
+        unregister_heap(heap->object.device, heap);
+        d3d12xs_va_free(heap->object.device, heap->gpu_base);
+        free(heap->descriptors);
+        d3d12xs_object_cleanup(&heap->object);
+        free(heap);
+    }
+    return refcount;
+}
+
+static D3D12_DESCRIPTOR_HEAP_DESC STDMETHODCALLTYPE d3d12_descriptor_heap_GetDesc(ID3D12DescriptorHeap *iface)
+{
+    return impl_from_ID3D12DescriptorHeap(iface)->desc;
+}
+
+static D3D12_CPU_DESCRIPTOR_HANDLE STDMETHODCALLTYPE d3d12_descriptor_heap_GetCPUDescriptorHandleForHeapStart(ID3D12DescriptorHeap *iface)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE handle;
+    handle.ptr = (SIZE_T)impl_from_ID3D12DescriptorHeap(iface)->descriptors;
+    return handle;
+}
+
+static D3D12_GPU_DESCRIPTOR_HANDLE STDMETHODCALLTYPE d3d12_descriptor_heap_GetGPUDescriptorHandleForHeapStart(ID3D12DescriptorHeap *iface)
+{
+    struct d3d12_descriptor_heap *heap = impl_from_ID3D12DescriptorHeap(iface);
+    D3D12_GPU_DESCRIPTOR_HANDLE handle = {0};
+    if (!(heap->desc.Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE))
+        ERR("%s: heap '%s' is not shader-visible (it has no GPU handles)", METHOD(GetGPUDescriptorHandleForHeapStart),
+                d3d12xs_object_name(&heap->object));
+    else
+        handle.ptr = heap->gpu_base;
+    return handle;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12DescriptorHeapVtbl d3d12_descriptor_heap_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12DescriptorHeap,
+    .QueryInterface = d3d12_descriptor_heap_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_descriptor_heap),
+    .Release = d3d12_descriptor_heap_Release,
+    .GetDesc = d3d12_descriptor_heap_GetDesc,
+    .GetCPUDescriptorHandleForHeapStart = d3d12_descriptor_heap_GetCPUDescriptorHandleForHeapStart,
+    .GetGPUDescriptorHandleForHeapStart = d3d12_descriptor_heap_GetGPUDescriptorHandleForHeapStart,
+};
+
+struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_descriptor_heap_vtbl)
+        return NULL;
+    return impl_from_ID3D12DescriptorHeap(iface);
+}
+
+struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason)
+{
+    struct d3d12xs_descriptor *descriptor = NULL;
+
+    *reason = "not inside a live descriptor heap of this device";
+    pthread_mutex_lock(&device->descriptor_heap_lock);
+    for (size_t i = 0; i < device->descriptor_heap_count; i++) {
+        struct d3d12_descriptor_heap *heap = device->descriptor_heaps[i];
+        SIZE_T start = (SIZE_T)heap->descriptors, end = start + heap->desc.NumDescriptors * sizeof(*heap->descriptors);
+        if (handle.ptr < start || handle.ptr >= end)
+            continue;
+        if ((handle.ptr - start) % sizeof(*heap->descriptors))
+            *reason = "not on a descriptor boundary (use GetDescriptorHandleIncrementSize)";
+        else if (heap->desc.Type != type)
+            *reason = "in a heap of another type";
+        else if (count > (end - handle.ptr) / sizeof(*heap->descriptors))
+            *reason = "too close to the end of its heap for the descriptors asked for";
+        else
+            descriptor = (struct d3d12xs_descriptor *)handle.ptr;
+        break;
+    }
+    pthread_mutex_unlock(&device->descriptor_heap_lock);
+    return descriptor;
+}
+
+struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument)
+{
+    const char *reason;
+    struct d3d12xs_descriptor *descriptor = d3d12xs_descriptor_lookup(device, handle, count, type, &reason);
+    if (!descriptor)
+        d3d12xs_fail(E_INVALIDARG, method, "%s 0x%zx is %s", argument, (size_t)handle.ptr, reason);
+    return descriptor;
+}
+
+HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateDescriptorHeap";
+    struct d3d12_descriptor_heap *heap;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (!desc)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc is NULL (must describe the heap)");
+    if ((unsigned)desc->Type >= D3D12_DESCRIPTOR_HEAP_TYPE_NUM_TYPES)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->Type is %d (CBV_SRV_UAV, SAMPLER, RTV or DSV)", (int)desc->Type);
+    if (!desc->NumDescriptors)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is 0 (a heap holds at least one)");
+    if (desc->Flags & ~D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->Flags is 0x%x (only SHADER_VISIBLE is defined)", desc->Flags);
+    if ((desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
+            && desc->Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && desc->Type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER)
+        return d3d12xs_fail(E_INVALIDARG, method, "RTV and DSV heaps cannot be SHADER_VISIBLE");
+    if (desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
+            && desc->NumDescriptors > 1000000)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u (shader-visible CBV_SRV_UAV heaps hold at most 1,000,000)", desc->NumDescriptors);
+    if (desc->Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER && (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE) && desc->NumDescriptors > 2048)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u (shader-visible sampler heaps hold at most 2048)", desc->NumDescriptors);
+    if (desc->NodeMask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NodeMask is 0x%x (must be 0 or 1)", desc->NodeMask);
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the descriptor heap interface)");
+    if (!out)
+        return d3d12xs_fail(E_POINTER, method, "ppvHeap is NULL (must receive the heap)");
+
+    if (!(heap = calloc(1, sizeof(*heap))) || !(heap->descriptors = calloc(desc->NumDescriptors, sizeof(*heap->descriptors)))) {
+        free(heap);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate %u descriptors", desc->NumDescriptors);
+    }
+    heap->ID3D12DescriptorHeap_iface.lpVtbl = &d3d12_descriptor_heap_vtbl;
+    d3d12xs_object_init(&heap->object, device);
+    heap->desc = *desc;
+    if (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
+        heap->gpu_base = d3d12xs_va_allocate(device, (uint64_t)desc->NumDescriptors * sizeof(*heap->descriptors), VK_NULL_HANDLE, false);
+
+    pthread_mutex_lock(&device->descriptor_heap_lock);
+    bool registered = d3d12xs_array_reserve((void **)&device->descriptor_heaps, &device->descriptor_heap_capacity,
+            device->descriptor_heap_count + 1, sizeof(*device->descriptor_heaps));
+    if (registered)
+        device->descriptor_heaps[device->descriptor_heap_count++] = heap;
+    pthread_mutex_unlock(&device->descriptor_heap_lock);
+    if (!registered) {
+        ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot register the heap");
+    }
+    hr = ID3D12DescriptorHeap_QueryInterface(&heap->ID3D12DescriptorHeap_iface, riid, out);
+    ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
+    return hr;
+}

@@ -1,0 +1,64 @@
+/* Descriptor heaps and views (descriptor_heap.c, descriptor.c). */
+#ifndef D3D12XS_DESCRIPTORS_H
+#define D3D12XS_DESCRIPTORS_H
+
+#include "device/device.h"
+#include "memory/resource.h"
+
+enum d3d12xs_descriptor_kind {
+    D3D12XS_DESCRIPTOR_EMPTY = 0, /* never written */
+    D3D12XS_DESCRIPTOR_CBV,
+    D3D12XS_DESCRIPTOR_SRV,
+    D3D12XS_DESCRIPTOR_UAV,
+    D3D12XS_DESCRIPTOR_SAMPLER,
+};
+
+/* What a CPU descriptor handle points at: the Vulkan pieces a push-descriptor write needs. */
+struct d3d12xs_descriptor {
+    enum d3d12xs_descriptor_kind kind;
+    VkDescriptorType vk_type;
+    bool null_view;                   /* written with a NULL resource: reads give 0 */
+    VkBuffer buffer;
+    VkDeviceSize offset, range;
+    VkBufferView view;                /* typed buffer views */
+    VkSampler sampler;
+    VkBuffer counter_buffer;          /* UAV counter, when given */
+    VkDeviceSize counter_offset;
+    struct d3d12_resource *resource;  /* not referenced: D3D12 descriptors do not hold resources */
+    DXGI_FORMAT format;
+    uint32_t structure_stride;
+    bool raw;
+};
+
+struct d3d12_descriptor_heap {
+    ID3D12DescriptorHeap ID3D12DescriptorHeap_iface;
+    struct d3d12xs_object object;
+    D3D12_DESCRIPTOR_HEAP_DESC desc;
+    uint64_t gpu_base; /* unique GPU handle range of shader-visible heaps */
+    struct d3d12xs_descriptor *descriptors;
+};
+
+struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface);
+HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap);
+/* Validates a CPU handle from the application; NULL (with one log line) when it is not one of ours. */
+/* Finds the descriptor a CPU handle names without logging; *reason says why when it fails. */
+struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason);
+/* count descriptors from handle must lie in one heap of that type. */
+struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument);
+VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size);
+UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type);
+void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
+        D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D12Resource *resource,
+        const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D12Resource *resource, ID3D12Resource *counter,
+        const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method);
+void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
+        const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
+        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method);
+
+#endif

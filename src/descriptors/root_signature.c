@@ -1,0 +1,159 @@
+/* ID3D12RootSignature: the parsed (1.1) description plus the push-constant layout of its
+ * root constants. Vulkan layouts are made per pipeline, from the registers the shader uses. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "descriptors/root_signature.h"
+#include "descriptors/descriptors.h"
+#include "descriptors/root_signature_blob.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12RootSignature::" #name
+
+static struct d3d12_root_signature *impl_from_ID3D12RootSignature(ID3D12RootSignature *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_root_signature, ID3D12RootSignature_iface);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_root_signature_QueryInterface(ID3D12RootSignature *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12RootSignature, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_root_signature, ID3D12RootSignature, impl_from_ID3D12RootSignature, "ID3D12RootSignature")
+
+static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature *iface)
+{
+    struct d3d12_root_signature *signature = impl_from_ID3D12RootSignature(iface);
+    unsigned refcount = d3d12xs_object_release(&signature->object);
+    if (!refcount) {
+        /* Static samplers come from the device's sampler cache, which owns them. */
+        free(signature->static_samplers);
+        d3d12xs_root_signature_desc_free(signature->desc);
+        free(signature->blob);
+        d3d12xs_object_cleanup(&signature->object);
+        free(signature);
+    }
+    return refcount;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12RootSignatureVtbl d3d12_root_signature_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12RootSignature,
+    .QueryInterface = d3d12_root_signature_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_root_signature),
+    .Release = d3d12_root_signature_Release,
+};
+
+struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_root_signature_vtbl)
+        return NULL;
+    return impl_from_ID3D12RootSignature(iface);
+}
+
+bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b)
+{
+    return a == b || (a->blob_size == b->blob_size && !memcmp(a->blob, b->blob, a->blob_size));
+}
+
+static HRESULT build_layout(struct d3d12_root_signature *signature, const char *method)
+{
+    struct d3d12_device *device = signature->object.device;
+    const D3D12_ROOT_SIGNATURE_DESC1 *desc = &signature->desc->Desc_1_1;
+    uint32_t offset = 0;
+
+    if (desc->NumParameters > D3D12XS_MAX_ROOT_PARAMETERS)
+        return d3d12xs_fail(E_INVALIDARG, method, "the root signature has %u parameters (at most 64 fit the root cost limit)", desc->NumParameters);
+    signature->parameter_count = desc->NumParameters;
+    for (UINT i = 0; i < desc->NumParameters; i++) {
+        signature->parameter_types[i] = (uint8_t)desc->pParameters[i].ParameterType;
+        if (desc->pParameters[i].ParameterType != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
+            continue;
+        signature->constant_counts[i] = desc->pParameters[i].Constants.Num32BitValues;
+        signature->constants_mask |= 1ull << i;
+        /* Several values may form vectors, which HLSL packing keeps inside 16-byte rows. */
+        if (desc->pParameters[i].Constants.Num32BitValues > 1)
+            offset = (offset + 15) & ~15u;
+        signature->constant_offsets[i] = offset;
+        offset += desc->pParameters[i].Constants.Num32BitValues * 4;
+    }
+    if (offset > device->vk_properties.limits.maxPushConstantsSize)
+        return d3d12xs_fail(E_INVALIDARG, method, "root constants take %u bytes; this device's push constants hold %u",
+                offset, device->vk_properties.limits.maxPushConstantsSize);
+    signature->push_constant_size = offset;
+
+    if (desc->NumStaticSamplers && !(signature->static_samplers = calloc(desc->NumStaticSamplers, sizeof(VkSampler))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate static samplers");
+    for (UINT i = 0; i < desc->NumStaticSamplers; i++) {
+        const D3D12_STATIC_SAMPLER_DESC *s = &desc->pStaticSamplers[i];
+        static const float borders[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
+        D3D12_SAMPLER_DESC sampler = {s->Filter, s->AddressU, s->AddressV, s->AddressW, s->MipLODBias, s->MaxAnisotropy,
+                s->ComparisonFunc, {0, 0, 0, 0}, s->MinLOD, s->MaxLOD};
+        memcpy(sampler.BorderColor, borders[s->BorderColor == D3D12_STATIC_BORDER_COLOR_OPAQUE_BLACK ? 1
+                : s->BorderColor == D3D12_STATIC_BORDER_COLOR_OPAQUE_WHITE ? 2 : 0], sizeof(sampler.BorderColor));
+        if (!(signature->static_samplers[i] = d3d12xs_device_get_sampler(device, &sampler, method)))
+            return E_INVALIDARG;
+    }
+    return S_OK;
+}
+
+HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateRootSignature";
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *parsed = NULL;
+    struct d3d12_root_signature *signature;
+    char error[512];
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (node_mask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "nodeMask is 0x%x (must be 0 or 1)", node_mask);
+    if (!blob || !size)
+        return d3d12xs_fail(E_INVALIDARG, method, "pBlobWithRootSignature is %s (must be a serialized root signature)", blob ? "empty" : "NULL");
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the root signature interface)");
+    if (!out)
+        return d3d12xs_fail(E_POINTER, method, "ppvRootSignature is NULL (must receive the root signature)");
+    if (FAILED(hr = d3d12xs_root_signature_parse(blob, size, &parsed, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pBlobWithRootSignature: %s", error);
+    if (FAILED(hr = d3d12xs_root_signature_validate(parsed, error, sizeof(error)))) {
+        d3d12xs_root_signature_desc_free(parsed);
+        return d3d12xs_fail(hr, method, "%s", error);
+    }
+
+    if (!(signature = calloc(1, sizeof(*signature)))) {
+        d3d12xs_root_signature_desc_free(parsed);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the root signature");
+    }
+    signature->ID3D12RootSignature_iface.lpVtbl = &d3d12_root_signature_vtbl;
+    d3d12xs_object_init(&signature->object, device);
+    hr = d3d12xs_root_signature_convert(parsed, D3D_ROOT_SIGNATURE_VERSION_1_1, &signature->desc, error, sizeof(error));
+    d3d12xs_root_signature_desc_free(parsed);
+    if (FAILED(hr)) {
+        d3d12xs_fail(hr, method, "%s", error);
+        goto fail;
+    }
+    if (!(signature->blob = malloc(size))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot copy the blob");
+        goto fail;
+    }
+    memcpy(signature->blob, blob, size);
+    signature->blob_size = size;
+    if (FAILED(hr = build_layout(signature, method)))
+        goto fail;
+    hr = ID3D12RootSignature_QueryInterface(&signature->ID3D12RootSignature_iface, riid, out);
+    ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
+    return hr;
+
+fail:
+    ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
+    return hr;
+}

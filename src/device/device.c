@@ -1,0 +1,842 @@
+/* ID3D12Device: creation, queue-family mapping and the factory methods. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+#include "memory/resource.h"
+#include "memory/va_map.h"
+#include "descriptors/descriptors.h"
+#include "descriptors/root_signature.h"
+#include "shaders/pipeline_state.h"
+#include "sync/fence.h"
+#include "sync/scheduler.h"
+#include "commands/command_allocator.h"
+#include "commands/command_list_state.h"
+#include "commands/query_heap.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12Device::" #name
+
+struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_device, ID3D12Device_iface);
+}
+
+HRESULT d3d12_device_removed_reason(struct d3d12_device *device)
+{
+    return atomic_load(&device->removed_reason);
+}
+
+void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why)
+{
+    int expected = S_OK;
+    if (atomic_compare_exchange_strong(&device->removed_reason, &expected, reason))
+        ERR("device removed (%s): %s", reason == DXGI_ERROR_DEVICE_HUNG ? "DXGI_ERROR_DEVICE_HUNG" : "DXGI_ERROR_DEVICE_REMOVED", why);
+}
+
+HRESULT d3d12xs_hresult_from_vk(struct d3d12_device *device, VkResult vr)
+{
+    switch (vr) {
+    case VK_SUCCESS:
+        return S_OK;
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+        return E_OUTOFMEMORY;
+    case VK_ERROR_DEVICE_LOST:
+        d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_REMOVED, "the Vulkan device was lost");
+        return DXGI_ERROR_DEVICE_REMOVED;
+    default:
+        return E_FAIL;
+    }
+}
+
+int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, const D3D12_HEAP_PROPERTIES *properties)
+{
+    const VkPhysicalDeviceMemoryProperties *memory = &device->vk_memory_properties;
+    VkMemoryPropertyFlags required = 0, preferred = 0;
+    D3D12_CPU_PAGE_PROPERTY page = properties->CPUPageProperty;
+    D3D12_MEMORY_POOL pool = properties->MemoryPoolPreference;
+
+    switch (properties->Type) {
+    case D3D12_HEAP_TYPE_UPLOAD: page = D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE; pool = D3D12_MEMORY_POOL_L0; break;
+    case D3D12_HEAP_TYPE_READBACK: page = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK; pool = D3D12_MEMORY_POOL_L0; break;
+    case D3D12_HEAP_TYPE_DEFAULT: page = D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE; pool = D3D12_MEMORY_POOL_L1; break;
+    default: break;
+    }
+    switch (page) {
+    case D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE:
+        required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        break;
+    case D3D12_CPU_PAGE_PROPERTY_WRITE_BACK:
+        required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+        break;
+    default:
+        break;
+    }
+    if (pool == D3D12_MEMORY_POOL_L1)
+        preferred |= VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+
+    /* First pass wants the preferred bits too; the second settles for the required ones. */
+    for (int pass = 0; pass < 2; pass++) {
+        VkMemoryPropertyFlags wanted = required | (pass ? 0 : preferred);
+        for (uint32_t i = 0; i < memory->memoryTypeCount; i++) {
+            if (!(type_bits & (1u << i)))
+                continue;
+            if ((memory->memoryTypes[i].propertyFlags & wanted) == wanted)
+                return (int)i;
+        }
+    }
+    return -1;
+}
+
+void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory, int memory_type, VkDeviceSize size, D3D12_HEAP_FLAGS flags)
+{
+    void *mapped;
+
+    /* D3D12 hands out zeroed committed resources and heaps. Drivers zero device-local
+     * allocations themselves (the OS demands it); host-visible memory may be recycled, so
+     * it is cleared here. */
+    if ((flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED)
+            || !(device->vk_memory_properties.memoryTypes[memory_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+        return;
+    if (vkMapMemory(device->vk_device, memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+        return;
+    memset(mapped, 0, size);
+    vkUnmapMemory(device->vk_device, memory);
+}
+
+/* ---- IUnknown ---- */
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_QueryInterface(ID3D12Device *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12Device, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device, impl_from_ID3D12Device, "ID3D12Device")
+
+static void d3d12_device_destroy(struct d3d12_device *device)
+{
+    d3d12_fence_waiter_destroy(device);
+    if (device->vk_device) {
+        d3d12xs_device_destroy_samplers(device);
+        vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
+        vkFreeMemory(device->vk_device, device->null_memory, NULL);
+    }
+    if (device->vk_device) {
+        if (d3d12_device_removed_reason(device) == S_OK)
+            vkDeviceWaitIdle(device->vk_device);
+        vkDestroyDevice(device->vk_device, NULL);
+    }
+    d3d12xs_instance_destroy(device);
+    pthread_mutex_destroy(&device->submit_lock);
+    pthread_rwlock_destroy(&device->va_lock);
+    pthread_mutex_destroy(&device->descriptor_heap_lock);
+    pthread_mutex_destroy(&device->sampler_lock);
+    free(device->descriptor_heaps);
+    free(device->va_ranges);
+    free(device->queues);
+    free(device->deferred_releases);
+    d3d12xs_object_cleanup(&device->object);
+    free(device);
+}
+
+static ULONG STDMETHODCALLTYPE d3d12_device_Release(ID3D12Device *iface)
+{
+    struct d3d12_device *device = impl_from_ID3D12Device(iface);
+    unsigned refcount = d3d12xs_object_release(&device->object);
+    if (!refcount)
+        d3d12_device_destroy(device);
+    return refcount;
+}
+
+/* ---- ID3D12Object ---- */
+
+/* ---- ID3D12Device ---- */
+
+static UINT STDMETHODCALLTYPE d3d12_device_GetNodeCount(ID3D12Device *iface)
+{
+    (void)iface;
+    return 1;
+}
+
+static HRESULT check_node_mask(const char *method, const char *argument, UINT mask)
+{
+    if (mask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "%s is 0x%x (single-node device: must be 0 or 1)", argument, mask);
+    return S_OK;
+}
+
+static HRESULT check_list_type(const char *method, const char *argument, D3D12_COMMAND_LIST_TYPE type)
+{
+    if (type == D3D12_COMMAND_LIST_TYPE_DIRECT || type == D3D12_COMMAND_LIST_TYPE_COMPUTE || type == D3D12_COMMAND_LIST_TYPE_COPY)
+        return S_OK;
+    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+        return d3d12xs_fail(E_NOTIMPL, method, "%s is BUNDLE (bundles are not implemented)", argument);
+    return d3d12xs_fail(E_INVALIDARG, method, "%s is %d (must be DIRECT, COMPUTE or COPY)", argument, (int)type);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueue(ID3D12Device *iface, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue)
+{
+    HRESULT hr;
+    if (queue)
+        *queue = NULL;
+    if (!desc)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc is NULL (must describe the queue)");
+    if (FAILED(hr = check_list_type(METHOD(CreateCommandQueue), "pDesc->Type", desc->Type)))
+        return hr;
+    if (desc->Flags & ~D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc->Flags is 0x%x (only DISABLE_GPU_TIMEOUT is defined)", desc->Flags);
+    if (desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_NORMAL && desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_HIGH
+            && desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_GLOBAL_REALTIME)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc->Priority is %d (must be NORMAL, HIGH or GLOBAL_REALTIME)", desc->Priority);
+    if (FAILED(hr = check_node_mask(METHOD(CreateCommandQueue), "pDesc->NodeMask", desc->NodeMask)))
+        return hr;
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "riid is NULL (must name the queue interface)");
+    if (!queue)
+        return d3d12xs_fail(E_POINTER, METHOD(CreateCommandQueue), "ppCommandQueue is NULL (must receive the queue)");
+    return d3d12_command_queue_create(impl_from_ID3D12Device(iface), desc, riid, queue);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandAllocator(ID3D12Device *iface, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator)
+{
+    HRESULT hr;
+    if (allocator)
+        *allocator = NULL;
+    if (FAILED(hr = check_list_type(METHOD(CreateCommandAllocator), "type", type)))
+        return hr;
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandAllocator), "riid is NULL (must name the allocator interface)");
+    if (!allocator)
+        return d3d12xs_fail(E_POINTER, METHOD(CreateCommandAllocator), "ppCommandAllocator is NULL (must receive the allocator)");
+    return d3d12_command_allocator_create(impl_from_ID3D12Device(iface), type, riid, allocator);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList(ID3D12Device *iface, UINT node_mask, D3D12_COMMAND_LIST_TYPE type,
+        ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **list)
+{
+    HRESULT hr;
+    if (list)
+        *list = NULL;
+    if (FAILED(hr = check_node_mask(METHOD(CreateCommandList), "nodeMask", node_mask)))
+        return hr;
+    if (FAILED(hr = check_list_type(METHOD(CreateCommandList), "type", type)))
+        return hr;
+    if (!allocator)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandList), "pCommandAllocator is NULL (must be an allocator of the same type)");
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandList), "riid is NULL (must name the command list interface)");
+    if (!list)
+        return d3d12xs_fail(E_POINTER, METHOD(CreateCommandList), "ppCommandList is NULL (must receive the list)");
+    return d3d12_command_list_create(impl_from_ID3D12Device(iface), type, allocator, initial_state, riid, list);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CheckFeatureSupport(ID3D12Device *iface, D3D12_FEATURE feature, void *data, UINT size)
+{
+    return d3d12_device_check_feature_support(impl_from_ID3D12Device(iface), feature, data, size);
+}
+
+static D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo(ID3D12Device *iface,
+        UINT visible_mask, UINT count, const D3D12_RESOURCE_DESC *descs)
+{
+    D3D12_RESOURCE_ALLOCATION_INFO info = {0, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT};
+    (void)iface;
+    if (check_node_mask(METHOD(GetResourceAllocationInfo), "visibleMask", visible_mask) != S_OK || (count && !descs)) {
+        if (count && !descs)
+            ERR("%s: pResourceDescs is NULL with %u descriptions", METHOD(GetResourceAllocationInfo), count);
+        info.SizeInBytes = UINT64_MAX;
+        return info;
+    }
+    for (UINT i = 0; i < count; i++) {
+        uint64_t alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+        if (FAILED(d3d12xs_validate_buffer_desc(METHOD(GetResourceAllocationInfo), &descs[i]))) {
+            info.SizeInBytes = UINT64_MAX;
+            return info;
+        }
+        info.SizeInBytes = (info.SizeInBytes + alignment - 1) & ~(alignment - 1);
+        info.SizeInBytes += (descs[i].Width + alignment - 1) & ~(alignment - 1);
+    }
+    return info;
+}
+
+static D3D12_HEAP_PROPERTIES STDMETHODCALLTYPE d3d12_device_GetCustomHeapProperties(ID3D12Device *iface, UINT node_mask, D3D12_HEAP_TYPE type)
+{
+    struct d3d12_device *device = impl_from_ID3D12Device(iface);
+    D3D12_HEAP_PROPERTIES properties = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    bool uma = device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
+            || device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
+
+    (void)node_mask;
+    switch (type) {
+    case D3D12_HEAP_TYPE_DEFAULT:
+        properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE;
+        properties.MemoryPoolPreference = uma ? D3D12_MEMORY_POOL_L0 : D3D12_MEMORY_POOL_L1;
+        break;
+    case D3D12_HEAP_TYPE_UPLOAD:
+        properties.CPUPageProperty = uma ? D3D12_CPU_PAGE_PROPERTY_WRITE_BACK : D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE;
+        properties.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
+        break;
+    case D3D12_HEAP_TYPE_READBACK:
+        properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK;
+        properties.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
+        break;
+    default:
+        ERR("%s: heapType is %d (must be DEFAULT, UPLOAD or READBACK)", METHOD(GetCustomHeapProperties), (int)type);
+        break;
+    }
+    return properties;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource(ID3D12Device *iface, const D3D12_HEAP_PROPERTIES *heap_properties,
+        D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_CLEAR_VALUE *optimized_clear_value, REFIID riid, void **resource)
+{
+    return d3d12_resource_create_committed(impl_from_ID3D12Device(iface), heap_properties, heap_flags, desc, initial_state,
+            optimized_clear_value, riid, resource);
+}
+
+HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap);
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap(ID3D12Device *iface, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap)
+{
+    return d3d12_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource(ID3D12Device *iface, ID3D12Heap *heap, UINT64 heap_offset,
+        const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *optimized_clear_value,
+        REFIID riid, void **resource)
+{
+    return d3d12_resource_create_placed(impl_from_ID3D12Device(iface), heap, heap_offset, desc, initial_state,
+            optimized_clear_value, riid, resource);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_MakeResident(ID3D12Device *iface, UINT count, ID3D12Pageable *const *objects)
+{
+    (void)iface;
+    if (count && !objects)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(MakeResident), "ppObjects is NULL with NumObjects %u", count);
+    return S_OK; /* Vulkan memory is always resident. */
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_Evict(ID3D12Device *iface, UINT count, ID3D12Pageable *const *objects)
+{
+    (void)iface;
+    if (count && !objects)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Evict), "ppObjects is NULL with NumObjects %u", count);
+    return S_OK;
+}
+
+HRESULT d3d12_fence_create(struct d3d12_device *device, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence);
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device *iface, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence)
+{
+    if (fence)
+        *fence = NULL;
+    if (flags & ~(D3D12_FENCE_FLAG_SHARED | D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER | D3D12_FENCE_FLAG_NON_MONITORED))
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateFence), "Flags is 0x%x (only SHARED, SHARED_CROSS_ADAPTER, NON_MONITORED are defined)", flags);
+    if (flags & (D3D12_FENCE_FLAG_SHARED | D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER))
+        return d3d12xs_fail(E_NOTIMPL, METHOD(CreateFence), "Flags 0x%x asks for a shared fence (sharing is not implemented)", flags);
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(CreateFence), "riid is NULL (must name the fence interface)");
+    if (!fence)
+        return d3d12xs_fail(E_POINTER, METHOD(CreateFence), "ppFence is NULL (must receive the fence)");
+    return d3d12_fence_create(impl_from_ID3D12Device(iface), initial_value, flags, riid, fence);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateDescriptorHeap(ID3D12Device *iface, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap)
+{
+    return d3d12_descriptor_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
+}
+
+static UINT STDMETHODCALLTYPE d3d12_device_GetDescriptorHandleIncrementSize(ID3D12Device *iface, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    return d3d12_device_get_descriptor_increment(impl_from_ID3D12Device(iface), type);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateConstantBufferView(ID3D12Device *iface, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
+        D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_constant_buffer_view(impl_from_ID3D12Device(iface), desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateShaderResourceView(ID3D12Device *iface, ID3D12Resource *resource,
+        const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_shader_resource_view(impl_from_ID3D12Device(iface), resource, desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateUnorderedAccessView(ID3D12Device *iface, ID3D12Resource *resource,
+        ID3D12Resource *counter, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_unordered_access_view(impl_from_ID3D12Device(iface), resource, counter, desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CreateSampler(ID3D12Device *iface, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_sampler(impl_from_ID3D12Device(iface), desc, handle);
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CopyDescriptors(ID3D12Device *iface, UINT dst_range_count,
+        const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts, const UINT *dst_sizes, UINT src_range_count,
+        const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    d3d12_device_copy_descriptors(impl_from_ID3D12Device(iface), dst_range_count, dst_starts, dst_sizes, src_range_count,
+            src_starts, src_sizes, type, METHOD(CopyDescriptors));
+}
+
+static void STDMETHODCALLTYPE d3d12_device_CopyDescriptorsSimple(ID3D12Device *iface, UINT count,
+        D3D12_CPU_DESCRIPTOR_HANDLE dst, D3D12_CPU_DESCRIPTOR_HANDLE src, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    d3d12_device_copy_descriptors(impl_from_ID3D12Device(iface), 1, &dst, &count, 1, &src, &count, type, METHOD(CopyDescriptorsSimple));
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateRootSignature(ID3D12Device *iface, UINT node_mask, const void *blob, SIZE_T size,
+        REFIID riid, void **root_signature)
+{
+    return d3d12_root_signature_create(impl_from_ID3D12Device(iface), node_mask, blob, size, riid, root_signature);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineState(ID3D12Device *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        REFIID riid, void **pipeline_state)
+{
+    return d3d12_pipeline_state_create_compute(impl_from_ID3D12Device(iface), desc, riid, pipeline_state);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_GetDeviceRemovedReason(ID3D12Device *iface)
+{
+    return d3d12_device_removed_reason(impl_from_ID3D12Device(iface));
+}
+
+static void STDMETHODCALLTYPE d3d12_device_GetCopyableFootprints(ID3D12Device *iface, const D3D12_RESOURCE_DESC *desc,
+        UINT first_subresource, UINT subresource_count, UINT64 base_offset, D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layouts,
+        UINT *row_counts, UINT64 *row_sizes, UINT64 *total_bytes)
+{
+    (void)iface;
+    if (total_bytes)
+        *total_bytes = UINT64_MAX;
+    if (!desc) {
+        ERR("%s: pResourceDesc is NULL (must describe the resource)", METHOD(GetCopyableFootprints));
+        return;
+    }
+    if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
+        ERR("%s: pResourceDesc->Dimension is %d (only buffers are implemented)", METHOD(GetCopyableFootprints), (int)desc->Dimension);
+        return;
+    }
+    if (first_subresource != 0 || subresource_count > 1) {
+        ERR("%s: FirstSubresource %u / NumSubresources %u (a buffer has only subresource 0)", METHOD(GetCopyableFootprints),
+                first_subresource, subresource_count);
+        return;
+    }
+    if (subresource_count) {
+        if (layouts) {
+            layouts->Offset = base_offset;
+            layouts->Footprint.Format = DXGI_FORMAT_UNKNOWN;
+            layouts->Footprint.Width = (UINT)desc->Width;
+            layouts->Footprint.Height = 1;
+            layouts->Footprint.Depth = 1;
+            layouts->Footprint.RowPitch = (UINT)((desc->Width + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) & ~(UINT64)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1));
+        }
+        if (row_counts)
+            *row_counts = 1;
+        if (row_sizes)
+            *row_sizes = desc->Width;
+    }
+    if (total_bytes)
+        *total_bytes = subresource_count ? desc->Width : 0;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateQueryHeap(ID3D12Device *iface, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **heap)
+{
+    return d3d12_query_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_device_SetStablePowerState(ID3D12Device *iface, BOOL enable)
+{
+    (void)iface;
+    INFO("%s(%d): Vulkan has no stable power state; clocks are left as they are", METHOD(SetStablePowerState), enable);
+    return S_OK;
+}
+
+static LUID STDMETHODCALLTYPE d3d12_device_GetAdapterLuid(ID3D12Device *iface)
+{
+    struct d3d12_device *device = impl_from_ID3D12Device(iface);
+    LUID luid;
+    /* No DXGI here: the luid is derived from the Vulkan vendor and device ids. */
+    luid.LowPart = device->vk_properties.deviceID;
+    luid.HighPart = (LONG)device->vk_properties.vendorID;
+    return luid;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12DeviceVtbl d3d12_device_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12Device,
+    .QueryInterface = d3d12_device_QueryInterface,
+    D3D12XS_OBJECT_VTBL_ENTRIES(d3d12_device),
+    .Release = d3d12_device_Release,
+    .GetNodeCount = d3d12_device_GetNodeCount,
+    .CreateCommandQueue = d3d12_device_CreateCommandQueue,
+    .CreateCommandAllocator = d3d12_device_CreateCommandAllocator,
+    .CreateCommandList = d3d12_device_CreateCommandList,
+    .CheckFeatureSupport = d3d12_device_CheckFeatureSupport,
+    .GetResourceAllocationInfo = d3d12_device_GetResourceAllocationInfo,
+    .GetCustomHeapProperties = d3d12_device_GetCustomHeapProperties,
+    .CreateCommittedResource = d3d12_device_CreateCommittedResource,
+    .CreateHeap = d3d12_device_CreateHeap,
+    .CreatePlacedResource = d3d12_device_CreatePlacedResource,
+    .MakeResident = d3d12_device_MakeResident,
+    .Evict = d3d12_device_Evict,
+    .CreateFence = d3d12_device_CreateFence,
+    .GetDeviceRemovedReason = d3d12_device_GetDeviceRemovedReason,
+    .CreateRootSignature = d3d12_device_CreateRootSignature,
+    .CreateComputePipelineState = d3d12_device_CreateComputePipelineState,
+    .CreateDescriptorHeap = d3d12_device_CreateDescriptorHeap,
+    .GetDescriptorHandleIncrementSize = d3d12_device_GetDescriptorHandleIncrementSize,
+    .CreateConstantBufferView = d3d12_device_CreateConstantBufferView,
+    .CreateShaderResourceView = d3d12_device_CreateShaderResourceView,
+    .CreateUnorderedAccessView = d3d12_device_CreateUnorderedAccessView,
+    .CreateSampler = d3d12_device_CreateSampler,
+    .CopyDescriptors = d3d12_device_CopyDescriptors,
+    .CopyDescriptorsSimple = d3d12_device_CopyDescriptorsSimple,
+    .GetCopyableFootprints = d3d12_device_GetCopyableFootprints,
+    .CreateQueryHeap = d3d12_device_CreateQueryHeap,
+    .SetStablePowerState = d3d12_device_SetStablePowerState,
+    .GetAdapterLuid = d3d12_device_GetAdapterLuid,
+};
+
+/* ---- creation ---- */
+
+static bool has_device_extension(VkPhysicalDevice physical_device, const char *name)
+{
+    uint32_t count = 0;
+    VkExtensionProperties *extensions;
+    bool found = false;
+
+    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, NULL) != VK_SUCCESS || !count)
+        return false;
+    if (!(extensions = calloc(count, sizeof(*extensions))))
+        return false;
+    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, extensions) == VK_SUCCESS)
+        for (uint32_t i = 0; i < count && !found; i++)
+            found = !strcmp(extensions[i].extensionName, name);
+    free(extensions);
+    return found;
+}
+
+/* DIRECT takes a graphics family; COMPUTE and COPY take families of their own where the
+ * device has them, since queues of one family wait on each other slowly (SPEC §3). */
+static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCreateInfo *queue_infos, uint32_t *queue_info_count, float *priorities)
+{
+    VkQueueFamilyProperties families[32];
+    uint32_t count = D3D12XS_ARRAY_SIZE(families);
+    int direct = -1, compute = -1, copy = -1;
+
+    vkGetPhysicalDeviceQueueFamilyProperties(device->vk_physical_device, &count, families);
+    for (uint32_t i = 0; i < count; i++) {
+        VkQueueFlags flags = families[i].queueFlags;
+        if (direct < 0 && (flags & VK_QUEUE_GRAPHICS_BIT) && (flags & VK_QUEUE_COMPUTE_BIT))
+            direct = (int)i;
+        if (compute < 0 && (flags & VK_QUEUE_COMPUTE_BIT) && !(flags & VK_QUEUE_GRAPHICS_BIT))
+            compute = (int)i;
+        if (copy < 0 && (flags & VK_QUEUE_TRANSFER_BIT) && !(flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+            copy = (int)i;
+    }
+    if (direct < 0)
+        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "the Vulkan device has no graphics+compute queue family");
+    if (compute < 0)
+        compute = direct;
+    if (copy < 0)
+        copy = compute;
+
+    const int by_type[4] = {direct, -1, compute, copy};
+    *queue_info_count = 0;
+    for (int type = 0; type < 4; type++) {
+        struct d3d12_queue_family_map *map = &device->queue_map[type];
+        if (by_type[type] < 0)
+            continue;
+        map->family = (uint32_t)by_type[type];
+        map->vk_queue_count = families[map->family].queueCount;
+        if (map->vk_queue_count > D3D12XS_ARRAY_SIZE(map->vk_queues))
+            map->vk_queue_count = D3D12XS_ARRAY_SIZE(map->vk_queues);
+        map->timestamps = families[map->family].timestampValidBits > 0;
+        map->supports_compute = !!(families[map->family].queueFlags & VK_QUEUE_COMPUTE_BIT);
+        bool already = false;
+        for (int other = 0; other < type; other++) {
+            if (by_type[other] == by_type[type]) {
+                map->shared = device->queue_map[other].shared = true;
+                already = true;
+            }
+        }
+        if (!already) {
+            VkDeviceQueueCreateInfo *info = &queue_infos[(*queue_info_count)++];
+            memset(info, 0, sizeof(*info));
+            info->sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+            info->queueFamilyIndex = map->family;
+            info->queueCount = map->vk_queue_count;
+            info->pQueuePriorities = priorities;
+        }
+    }
+    return S_OK;
+}
+
+#define NULL_BUFFER_SIZE 65536
+
+/* A zeroed, host-visible buffer that null descriptors point at, so their reads give 0. */
+static HRESULT create_null_buffer(struct d3d12_device *device)
+{
+    D3D12_HEAP_PROPERTIES properties = {D3D12_HEAP_TYPE_UPLOAD, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = NULL_BUFFER_SIZE,
+        .usage = d3d12xs_buffer_usage(),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    VkMemoryRequirements requirements;
+    void *mapped;
+    int type;
+
+    if (vkCreateBuffer(device->vk_device, &buffer_info, NULL, &device->null_buffer) != VK_SUCCESS)
+        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot create the null-descriptor buffer");
+    vkGetBufferMemoryRequirements(device->vk_device, device->null_buffer, &requirements);
+    if ((type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &properties)) < 0)
+        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "no host-visible memory for the null-descriptor buffer");
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
+    if (vkAllocateMemory(device->vk_device, &allocate_info, NULL, &device->null_memory) != VK_SUCCESS
+            || vkBindBufferMemory(device->vk_device, device->null_buffer, device->null_memory, 0) != VK_SUCCESS
+            || vkMapMemory(device->vk_device, device->null_memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the null-descriptor buffer");
+    memset(mapped, 0, requirements.size);
+    vkUnmapMemory(device->vk_device, device->null_memory);
+    return S_OK;
+}
+
+static HRESULT create_vk_device(struct d3d12_device *device)
+{
+    VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &features13};
+    VkPhysicalDeviceVulkan11Features features11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &features12};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features11};
+    VkPhysicalDevicePushDescriptorPropertiesKHR push_properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+    VkPhysicalDeviceVulkan11Properties properties11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties11};
+    VkDeviceQueueCreateInfo queue_infos[3];
+    uint32_t queue_info_count = 0;
+    float priorities[16];
+    const char *extensions[4];
+    uint32_t extension_count = 0;
+    VkResult vr;
+    HRESULT hr;
+
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(priorities); i++)
+        priorities[i] = 1.0f;
+    if (FAILED(hr = map_queue_families(device, queue_infos, &queue_info_count, priorities)))
+        return hr;
+
+    device->vk_driver_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    properties11.pNext = &device->vk_driver_properties;
+    device->vk_driver_properties.pNext = &push_properties;
+    vkGetPhysicalDeviceProperties2(device->vk_physical_device, &properties);
+    device->subgroup_size = properties11.subgroupSize;
+    vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
+
+    vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &features);
+    /* scalarBlockLayout: D3DCompile lays structured buffers out tightly, as D3D12 does. */
+    if (!features12.timelineSemaphore || !features13.synchronization2 || !features12.hostQueryReset || !features12.scalarBlockLayout)
+        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice",
+                "%s lacks timelineSemaphore, synchronization2, hostQueryReset or scalarBlockLayout (all required)",
+                device->vk_properties.deviceName);
+    /* Features are enabled as the device offers them, except ones that only cost speed. */
+    features.features.robustBufferAccess = VK_FALSE;
+    features13.robustImageAccess = VK_FALSE;
+    features12.bufferDeviceAddressCaptureReplay = VK_FALSE;
+    features12.bufferDeviceAddressMultiDevice = VK_FALSE;
+    features11.protectedMemory = VK_FALSE;
+
+    /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
+    if (!has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
+    extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    device->push_descriptor_limit = push_properties.maxPushDescriptors;
+    if ((device->has_buffer_marker = has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
+        extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
+    if ((device->has_calibrated_timestamps = has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
+        extensions[extension_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
+
+    VkDeviceCreateInfo create_info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &features,
+        .queueCreateInfoCount = queue_info_count,
+        .pQueueCreateInfos = queue_infos,
+        .enabledExtensionCount = extension_count,
+        .ppEnabledExtensionNames = extensions,
+    };
+    if ((vr = vkCreateDevice(device->vk_physical_device, &create_info, NULL, &device->vk_device)) != VK_SUCCESS)
+        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "vkCreateDevice failed (VkResult %d)", vr);
+
+    for (int type = 0; type < 4; type++) {
+        struct d3d12_queue_family_map *map = &device->queue_map[type];
+        if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+            continue;
+        for (uint32_t i = 0; i < map->vk_queue_count; i++)
+            vkGetDeviceQueue(device->vk_device, map->family, i, &map->vk_queues[i]);
+    }
+    device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
+    if (device->has_buffer_marker)
+        device->vkCmdWriteBufferMarker2AMD = (PFN_vkCmdWriteBufferMarker2AMD)vkGetDeviceProcAddr(device->vk_device, "vkCmdWriteBufferMarker2AMD");
+    if (!device->vkCmdWriteBufferMarker2AMD)
+        device->has_buffer_marker = false;
+    if (device->has_calibrated_timestamps) {
+        device->vkGetCalibratedTimestampsEXT = (PFN_vkGetCalibratedTimestampsEXT)vkGetDeviceProcAddr(device->vk_device, "vkGetCalibratedTimestampsEXT");
+        device->vkGetPhysicalDeviceCalibrateableTimeDomainsEXT = (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)
+                vkGetInstanceProcAddr(device->vk_instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
+        if (!device->vkGetCalibratedTimestampsEXT)
+            device->has_calibrated_timestamps = false;
+    }
+    return create_null_buffer(device);
+}
+
+static unsigned hang_timeout_from_env(void)
+{
+    const char *env = getenv("D3D12XS_HANG_TIMEOUT_MS");
+    char *end;
+    unsigned long value;
+    if (!env || !*env)
+        return 20000;
+    value = strtoul(env, &end, 10);
+    if (*end || value > UINT32_MAX) {
+        WARN("D3D12XS_HANG_TIMEOUT_MS=%s is not a number of milliseconds; using 20000", env);
+        return 20000;
+    }
+    return (unsigned)value;
+}
+
+static bool is_known_feature_level(D3D_FEATURE_LEVEL level)
+{
+    switch (level) {
+    case D3D_FEATURE_LEVEL_9_1: case D3D_FEATURE_LEVEL_9_2: case D3D_FEATURE_LEVEL_9_3:
+    case D3D_FEATURE_LEVEL_10_0: case D3D_FEATURE_LEVEL_10_1: case D3D_FEATURE_LEVEL_11_0:
+    case D3D_FEATURE_LEVEL_11_1: case D3D_FEATURE_LEVEL_12_0: case D3D_FEATURE_LEVEL_12_1:
+    case D3D_FEATURE_LEVEL_12_2:
+        return true;
+    default:
+        return false;
+    }
+}
+
+HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_feature_level, REFIID riid, void **out)
+{
+    static const char method[] = "D3D12CreateDevice";
+    struct d3d12_device *device;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (adapter)
+        return d3d12xs_fail(E_INVALIDARG, method, "pAdapter is not NULL (DXGI adapters are not implemented: pass NULL, choose with D3D12XS_DEVICE)");
+    if (!is_known_feature_level(minimum_feature_level))
+        return d3d12xs_fail(E_INVALIDARG, method, "MinimumFeatureLevel is 0x%x (not a D3D_FEATURE_LEVEL)", minimum_feature_level);
+    if (minimum_feature_level > D3D_FEATURE_LEVEL_12_1)
+        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, method, "MinimumFeatureLevel is 0x%x (d3d12xs offers up to 12_1)", minimum_feature_level);
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must be IID_ID3D12Device)");
+
+    if (!(device = calloc(1, sizeof(*device))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the device");
+    device->ID3D12Device_iface.lpVtbl = &d3d12_device_vtbl;
+    d3d12xs_object_init(&device->object, NULL);
+    pthread_mutex_init(&device->submit_lock, NULL);
+    pthread_rwlock_init(&device->va_lock, NULL);
+    pthread_mutex_init(&device->descriptor_heap_lock, NULL);
+    pthread_mutex_init(&device->sampler_lock, NULL);
+    atomic_init(&device->removed_reason, S_OK);
+    atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
+    atomic_init(&device->removed_drain_abandoned, false);
+    atomic_init(&device->validation_message_count, 0);
+    /* GPU virtual addresses start high so that 0 and small integers are never valid. */
+    device->va_next = 0x100000000ull;
+
+    if (FAILED(hr = d3d12xs_instance_create(device))
+            || FAILED(hr = d3d12xs_instance_select_physical_device(device))
+            || FAILED(hr = create_vk_device(device))
+            || FAILED(hr = d3d12_fence_waiter_create(device))) {
+        d3d12_device_destroy(device);
+        return hr;
+    }
+    INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
+            device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
+
+    if (!out) {
+        /* D3D12 answers S_FALSE when asked only whether a device could be made. */
+        d3d12_device_destroy(device);
+        return S_FALSE;
+    }
+    hr = ID3D12Device_QueryInterface(&device->ID3D12Device_iface, riid, out);
+    ID3D12Device_Release(&device->ID3D12Device_iface);
+    if (FAILED(hr))
+        d3d12xs_fail(hr, method, "riid names an interface the device does not have (use IID_ID3D12Device)");
+    return hr;
+}
+
+/* ---- extensions (d3d12_xs.h) ---- */
+
+static struct d3d12_device *device_from_extension_arg(ID3D12Device *iface, const char *method)
+{
+    if (!iface || iface->lpVtbl != &d3d12_device_vtbl) {
+        d3d12xs_fail(E_INVALIDARG, method, "device is %s (must be a device made by D3D12CreateDevice)", iface ? "not a d3d12xs device" : "NULL");
+        return NULL;
+    }
+    return impl_from_ID3D12Device(iface);
+}
+
+HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetDeviceInfo");
+    if (!device)
+        return E_INVALIDARG;
+    if (!info)
+        return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetDeviceInfo", "info is NULL (must receive the description)");
+    memset(info, 0, sizeof(*info));
+    snprintf(info->DeviceName, sizeof(info->DeviceName), "%s", device->vk_properties.deviceName);
+    snprintf(info->DriverName, sizeof(info->DriverName), "%s", device->vk_driver_properties.driverName);
+    snprintf(info->DriverInfo, sizeof(info->DriverInfo), "%s", device->vk_driver_properties.driverInfo);
+    info->VendorId = device->vk_properties.vendorID;
+    info->DeviceId = device->vk_properties.deviceID;
+    info->VulkanApiVersion = device->vk_properties.apiVersion;
+    info->IsSoftwareRasterizer = device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    info->SubgroupSize = device->subgroup_size;
+    info->TimestampFrequency = (UINT64)(1e9 / device->vk_properties.limits.timestampPeriod);
+    info->ValidationLayerEnabled = device->validation_enabled;
+    for (int type = 0; type < 4; type++) {
+        if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+            continue;
+        info->Queues[type].VulkanQueueFamily = device->queue_map[type].family;
+        info->Queues[type].VulkanQueueCount = device->queue_map[type].vk_queue_count;
+        info->Queues[type].SharedFamily = device->queue_map[type].shared;
+        info->Queues[type].TimestampsSupported = device->queue_map[type].timestamps;
+        info->Queues[type].TransferOnly = !device->queue_map[type].supports_compute;
+    }
+    return S_OK;
+}
+
+HRESULT D3D12XSSetHangTimeout(ID3D12Device *iface, UINT milliseconds)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSSetHangTimeout");
+    if (!device)
+        return E_INVALIDARG;
+    atomic_store(&device->hang_timeout_ms, milliseconds);
+    d3d12_fence_waiter_kick(device);
+    return S_OK;
+}
+
+UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *iface)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetValidationMessageCount");
+    return device ? atomic_load(&device->validation_message_count) : 0;
+}

@@ -1,0 +1,113 @@
+/* The device every object hangs from: Vulkan handles, queue families, and device-wide state. */
+#ifndef D3D12XS_DEVICE_H
+#define D3D12XS_DEVICE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "d3d12.h"
+#include "common/log.h"
+#include "common/object.h"
+#include "common/util.h"
+
+struct d3d12_queue_family_map {
+    uint32_t family;
+    uint32_t vk_queue_count;
+    VkQueue vk_queues[16];
+    uint32_t next_vk_queue; /* round-robin assignment of D3D12 queues */
+    bool shared;
+    bool timestamps;
+    bool supports_compute; /* false for transfer-only families */
+};
+
+struct d3d12_fence_waiter; /* fence_waiter.c */
+
+struct d3d12_device {
+    ID3D12Device ID3D12Device_iface;
+    struct d3d12xs_object object;
+
+    VkInstance vk_instance;
+    VkDebugUtilsMessengerEXT vk_messenger;
+    VkPhysicalDevice vk_physical_device;
+    VkDevice vk_device;
+    VkPhysicalDeviceProperties vk_properties;
+    VkPhysicalDeviceMemoryProperties vk_memory_properties;
+    VkPhysicalDeviceDriverProperties vk_driver_properties;
+    uint32_t subgroup_size;
+    bool validation_enabled;
+    bool has_buffer_marker;
+    bool has_calibrated_timestamps;
+    atomic_ullong validation_message_count;
+    PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
+    PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
+    uint32_t push_descriptor_limit;
+    /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
+    VkBuffer null_buffer;
+    VkDeviceMemory null_memory;
+    PFN_vkGetCalibratedTimestampsEXT vkGetCalibratedTimestampsEXT;
+    PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT vkGetPhysicalDeviceCalibrateableTimeDomainsEXT;
+
+    /* indexed by D3D12_COMMAND_LIST_TYPE; BUNDLE (1) is unused */
+    struct d3d12_queue_family_map queue_map[4];
+
+    /* Submission: one lock orders every queue operation of the device (submit.c). */
+    pthread_mutex_t submit_lock;
+    struct d3d12_command_queue **queues; /* live queues, for flushing held-back work */
+    size_t queue_count, queue_capacity;
+    unsigned held_queue_count; /* queues with held-back operations */
+    /* References that queued operations let go of while submit_lock was held. */
+    IUnknown **deferred_releases;
+    size_t deferred_release_count, deferred_release_capacity;
+
+    /* GPU virtual addresses (va_map.c) */
+    pthread_rwlock_t va_lock;
+    struct d3d12xs_va_range *va_ranges;
+    size_t va_range_count, va_range_capacity;
+    uint64_t va_next;
+
+    atomic_int removed_reason; /* S_OK while alive */
+    atomic_uint hang_timeout_ms;
+    atomic_bool removed_drain_abandoned; /* work from before a removal did not finish: stop waiting for it */
+
+    struct d3d12_fence_waiter *fence_waiter;
+
+    /* Descriptor heaps, for validating CPU handles (descriptor_heap.c). */
+    pthread_mutex_t descriptor_heap_lock;
+    struct d3d12_descriptor_heap **descriptor_heaps;
+    size_t descriptor_heap_count, descriptor_heap_capacity;
+    /* Samplers are immutable Vulkan objects: one per distinct description (descriptor.c). */
+    pthread_mutex_t sampler_lock;
+    struct d3d12xs_sampler_entry *samplers;
+    size_t sampler_count, sampler_capacity;
+};
+
+struct d3d12xs_sampler_entry {
+    D3D12_SAMPLER_DESC desc;
+    VkSampler sampler;
+};
+void d3d12xs_device_destroy_samplers(struct d3d12_device *device);
+
+struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface);
+void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why);
+HRESULT d3d12_device_removed_reason(struct d3d12_device *device);
+/* Maps a VkResult from a call that creates or submits something onto an HRESULT. */
+HRESULT d3d12xs_hresult_from_vk(struct d3d12_device *device, VkResult vr);
+
+HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FEATURE feature, void *data, UINT size);
+HRESULT d3d12xs_instance_create(struct d3d12_device *device);
+HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device);
+void d3d12xs_instance_destroy(struct d3d12_device *device);
+
+/* Clears fresh host-visible memory, as D3D12 promises zeroed resources (unless CREATE_NOT_ZEROED). */
+void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory, int memory_type, VkDeviceSize size, D3D12_HEAP_FLAGS flags);
+int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, const D3D12_HEAP_PROPERTIES *properties);
+
+
+/* debug.c */
+bool d3d12xs_debug_layer_requested(void);
+
+#endif

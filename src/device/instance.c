@@ -1,0 +1,207 @@
+/* Vulkan instance, validation layer hookup, and the choice of physical device. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL debug_messenger_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+        VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    struct d3d12_device *device = user;
+    (void)types;
+    if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
+        atomic_fetch_add(&device->validation_message_count, 1);
+        ERR("vulkan validation: %s", data->pMessage ? data->pMessage : "(no message)");
+    }
+    return VK_FALSE;
+}
+
+static bool has_layer(const char *name)
+{
+    uint32_t count = 0;
+    VkLayerProperties *layers;
+    bool found = false;
+
+    if (vkEnumerateInstanceLayerProperties(&count, NULL) != VK_SUCCESS || !count)
+        return false;
+    if (!(layers = calloc(count, sizeof(*layers))))
+        return false;
+    if (vkEnumerateInstanceLayerProperties(&count, layers) == VK_SUCCESS)
+        for (uint32_t i = 0; i < count && !found; i++)
+            found = !strcmp(layers[i].layerName, name);
+    free(layers);
+    return found;
+}
+
+static bool has_instance_extension(const char *layer, const char *name)
+{
+    uint32_t count = 0;
+    VkExtensionProperties *extensions;
+    bool found = false;
+
+    if (vkEnumerateInstanceExtensionProperties(layer, &count, NULL) != VK_SUCCESS || !count)
+        return false;
+    if (!(extensions = calloc(count, sizeof(*extensions))))
+        return false;
+    if (vkEnumerateInstanceExtensionProperties(layer, &count, extensions) == VK_SUCCESS)
+        for (uint32_t i = 0; i < count && !found; i++)
+            found = !strcmp(extensions[i].extensionName, name);
+    free(extensions);
+    return found;
+}
+
+HRESULT d3d12xs_instance_create(struct d3d12_device *device)
+{
+    static const char validation_layer[] = "VK_LAYER_KHRONOS_validation";
+    const char *layers[1], *extensions[2];
+    uint32_t layer_count = 0, extension_count = 0;
+    VkApplicationInfo app_info = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "d3d12xs",
+        .pEngineName = "d3d12xs",
+        .apiVersion = VK_API_VERSION_1_3,
+    };
+    VkInstanceCreateInfo create_info = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pApplicationInfo = &app_info,
+    };
+    bool debug_utils;
+    VkResult vr;
+
+    if (d3d12xs_debug_layer_requested()) {
+        if (has_layer(validation_layer)) {
+            layers[layer_count++] = validation_layer;
+            device->validation_enabled = true;
+        } else {
+            WARN("debug layer requested but %s is not installed (apt-get install vulkan-validationlayers)", validation_layer);
+        }
+    }
+    debug_utils = device->validation_enabled && has_instance_extension(NULL, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (device->validation_enabled && !debug_utils)
+        debug_utils = has_instance_extension(validation_layer, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (debug_utils)
+        extensions[extension_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+
+    create_info.enabledLayerCount = layer_count;
+    create_info.ppEnabledLayerNames = layers;
+    create_info.enabledExtensionCount = extension_count;
+    create_info.ppEnabledExtensionNames = extensions;
+    if ((vr = vkCreateInstance(&create_info, NULL, &device->vk_instance)) != VK_SUCCESS)
+        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "vkCreateInstance failed (VkResult %d): is a Vulkan 1.3 driver installed (mesa-vulkan-drivers)?", vr);
+
+    if (debug_utils) {
+        PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
+                (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(device->vk_instance, "vkCreateDebugUtilsMessengerEXT");
+        VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
+            .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+            .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+            .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT
+                    | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+            .pfnUserCallback = debug_messenger_callback,
+            .pUserData = device,
+        };
+        if (create_messenger)
+            create_messenger(device->vk_instance, &messenger_info, NULL, &device->vk_messenger);
+    }
+    return S_OK;
+}
+
+void d3d12xs_instance_destroy(struct d3d12_device *device)
+{
+    if (!device->vk_instance)
+        return;
+    if (device->vk_messenger) {
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger =
+                (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(device->vk_instance, "vkDestroyDebugUtilsMessengerEXT");
+        if (destroy_messenger)
+            destroy_messenger(device->vk_instance, device->vk_messenger, NULL);
+    }
+    vkDestroyInstance(device->vk_instance, NULL);
+    device->vk_instance = VK_NULL_HANDLE;
+}
+
+static int device_type_rank(VkPhysicalDeviceType type)
+{
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+static bool name_contains(const char *name, const char *part)
+{
+    size_t n = strlen(part);
+    for (const char *p = name; *p; p++) {
+        size_t i = 0;
+        while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)part[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* D3D12XS_DEVICE picks by index or by part of the name; otherwise a GPU beats a CPU driver. */
+HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device)
+{
+    const char *choice = getenv("D3D12XS_DEVICE");
+    VkPhysicalDevice *physical_devices;
+    VkPhysicalDeviceProperties properties;
+    uint32_t count = 0, chosen = UINT32_MAX;
+    int best_rank = 100;
+
+    if (vkEnumeratePhysicalDevices(device->vk_instance, &count, NULL) != VK_SUCCESS || !count)
+        return d3d12xs_fail(D3D12_ERROR_ADAPTER_NOT_FOUND, "D3D12CreateDevice",
+                "no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
+    if (!(physical_devices = calloc(count, sizeof(*physical_devices))))
+        return E_OUTOFMEMORY;
+    vkEnumeratePhysicalDevices(device->vk_instance, &count, physical_devices);
+
+    if (choice && *choice) {
+        char *end;
+        unsigned long index = strtoul(choice, &end, 10);
+        if (!*end) {
+            if (index < count)
+                chosen = (uint32_t)index;
+        } else {
+            for (uint32_t i = 0; i < count && chosen == UINT32_MAX; i++) {
+                vkGetPhysicalDeviceProperties(physical_devices[i], &properties);
+                if (name_contains(properties.deviceName, choice))
+                    chosen = i;
+            }
+        }
+        if (chosen == UINT32_MAX) {
+            free(physical_devices);
+            return d3d12xs_fail(D3D12_ERROR_ADAPTER_NOT_FOUND, "D3D12CreateDevice",
+                    "D3D12XS_DEVICE=%s matches none of the %u Vulkan devices (give an index or part of a name)", choice, count);
+        }
+    } else {
+        for (uint32_t i = 0; i < count; i++) {
+            vkGetPhysicalDeviceProperties(physical_devices[i], &properties);
+            if (properties.apiVersion < VK_API_VERSION_1_3)
+                continue;
+            if (device_type_rank(properties.deviceType) < best_rank) {
+                best_rank = device_type_rank(properties.deviceType);
+                chosen = i;
+            }
+        }
+        if (chosen == UINT32_MAX) {
+            free(physical_devices);
+            return d3d12xs_fail(D3D12_ERROR_ADAPTER_NOT_FOUND, "D3D12CreateDevice", "no Vulkan 1.3 device found");
+        }
+    }
+    device->vk_physical_device = physical_devices[chosen];
+    free(physical_devices);
+
+    vkGetPhysicalDeviceProperties(device->vk_physical_device, &device->vk_properties);
+    if (device->vk_properties.apiVersion < VK_API_VERSION_1_3)
+        return d3d12xs_fail(D3D12_ERROR_ADAPTER_NOT_FOUND, "D3D12CreateDevice",
+                "device %u (%s) supports Vulkan %u.%u; d3d12xs needs 1.3", chosen, device->vk_properties.deviceName,
+                VK_API_VERSION_MAJOR(device->vk_properties.apiVersion), VK_API_VERSION_MINOR(device->vk_properties.apiVersion));
+    INFO("using Vulkan device %u: %s%s", chosen, device->vk_properties.deviceName, choice && *choice ? " (chosen by D3D12XS_DEVICE)" : "");
+    return S_OK;
+}

@@ -1,0 +1,196 @@
+/* ID3D12Heap: one VkDeviceMemory that placed resources bind into. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory/resource.h"
+#include "memory/va_map.h"
+#include "sync/scheduler.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12Heap::" #name
+
+static struct d3d12_heap *impl_from_ID3D12Heap(ID3D12Heap *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_heap, ID3D12Heap_iface);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_heap_QueryInterface(ID3D12Heap *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12Heap, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_heap, ID3D12Heap, impl_from_ID3D12Heap, "ID3D12Heap")
+
+static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
+{
+    struct d3d12_heap *heap = impl_from_ID3D12Heap(iface);
+    unsigned refcount = d3d12xs_object_release(&heap->object);
+    if (!refcount) {
+        VkDevice vk_device = heap->object.device->vk_device;
+        /* After a removal the application cannot know when the GPU is done with it. */
+        if (d3d12_device_removed_reason(heap->object.device) != S_OK)
+            d3d12_device_wait_queues_idle(heap->object.device, METHOD(Release));
+        d3d12xs_va_free(heap->object.device, heap->va);
+        vkDestroyBuffer(vk_device, heap->vk_buffer, NULL);
+        vkFreeMemory(vk_device, heap->vk_memory, NULL);
+        d3d12xs_object_cleanup(&heap->object);
+        free(heap);
+    }
+    return refcount;
+}
+
+static D3D12_HEAP_DESC STDMETHODCALLTYPE d3d12_heap_GetDesc(ID3D12Heap *iface)
+{
+    return impl_from_ID3D12Heap(iface)->desc;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12HeapVtbl d3d12_heap_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12Heap,
+    .QueryInterface = d3d12_heap_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_heap),
+    .Release = d3d12_heap_Release,
+    .GetDesc = d3d12_heap_GetDesc,
+};
+
+struct d3d12_heap *unsafe_impl_from_ID3D12Heap(ID3D12Heap *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_heap_vtbl)
+        return NULL;
+    return impl_from_ID3D12Heap(iface);
+}
+
+HRESULT d3d12xs_validate_heap_properties(struct d3d12_device *device, const char *method, const D3D12_HEAP_PROPERTIES *properties)
+{
+    (void)device;
+    if (!properties)
+        return d3d12xs_fail(E_INVALIDARG, method, "pHeapProperties is NULL (must describe the heap)");
+    switch (properties->Type) {
+    case D3D12_HEAP_TYPE_DEFAULT:
+    case D3D12_HEAP_TYPE_UPLOAD:
+    case D3D12_HEAP_TYPE_READBACK:
+        if (properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN || properties->MemoryPoolPreference != D3D12_MEMORY_POOL_UNKNOWN)
+            return d3d12xs_fail(E_INVALIDARG, method,
+                    "heap properties: CPUPageProperty/MemoryPoolPreference must be UNKNOWN unless Type is CUSTOM");
+        break;
+    case D3D12_HEAP_TYPE_CUSTOM:
+        if (properties->CPUPageProperty == D3D12_CPU_PAGE_PROPERTY_UNKNOWN || properties->CPUPageProperty > D3D12_CPU_PAGE_PROPERTY_WRITE_BACK)
+            return d3d12xs_fail(E_INVALIDARG, method, "heap properties: CUSTOM heaps need CPUPageProperty NOT_AVAILABLE, WRITE_COMBINE or WRITE_BACK (got %d)",
+                    (int)properties->CPUPageProperty);
+        if (properties->MemoryPoolPreference == D3D12_MEMORY_POOL_UNKNOWN || properties->MemoryPoolPreference > D3D12_MEMORY_POOL_L1)
+            return d3d12xs_fail(E_INVALIDARG, method, "heap properties: CUSTOM heaps need MemoryPoolPreference L0 or L1 (got %d)",
+                    (int)properties->MemoryPoolPreference);
+        if (properties->MemoryPoolPreference == D3D12_MEMORY_POOL_L1 && properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE)
+            return d3d12xs_fail(E_INVALIDARG, method, "heap properties: pool L1 (video memory) must have CPUPageProperty NOT_AVAILABLE");
+        break;
+    default:
+        return d3d12xs_fail(E_INVALIDARG, method, "heap properties: Type is %d (must be DEFAULT, UPLOAD, READBACK or CUSTOM)", (int)properties->Type);
+    }
+    if (properties->CreationNodeMask > 1 || properties->VisibleNodeMask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "heap properties: node masks must be 0 or 1 on a single-node device");
+    return S_OK;
+}
+
+HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateHeap";
+    const D3D12_HEAP_FLAGS known_flags = D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_DENY_BUFFERS | D3D12_HEAP_FLAG_ALLOW_DISPLAY
+            | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER | D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES | D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES
+            | D3D12_HEAP_FLAG_HARDWARE_PROTECTED | D3D12_HEAP_FLAG_ALLOW_WRITE_WATCH | D3D12_HEAP_FLAG_ALLOW_SHADER_ATOMICS
+            | D3D12_HEAP_FLAG_CREATE_NOT_RESIDENT | D3D12_HEAP_FLAG_CREATE_NOT_ZEROED;
+    struct d3d12_heap *heap;
+    VkMemoryRequirements requirements;
+    VkResult vr;
+    HRESULT hr;
+    int memory_type;
+
+    if (out)
+        *out = NULL;
+    if (!desc)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the heap)");
+    if (!desc->SizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->SizeInBytes is 0 (must be positive)");
+    if (desc->Alignment && desc->Alignment != D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT
+            && desc->Alignment != D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Alignment is %llu (must be 0, 64 KiB or 4 MiB)", (unsigned long long)desc->Alignment);
+    if (desc->Flags & ~known_flags)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (has undefined bits)", desc->Flags);
+    if (desc->Flags & (D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER | D3D12_HEAP_FLAG_HARDWARE_PROTECTED | D3D12_HEAP_FLAG_ALLOW_WRITE_WATCH))
+        return d3d12xs_fail(E_NOTIMPL, method, "pDesc->Flags 0x%x asks for sharing, protection or write watch (not implemented)", desc->Flags);
+    if (FAILED(hr = d3d12xs_validate_heap_properties(device, method, &desc->Properties)))
+        return hr;
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the heap interface)");
+    if (!out)
+        return S_FALSE; /* D3D12's capability check: the arguments are valid, nothing is made */
+
+    if (!(heap = calloc(1, sizeof(*heap))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the heap");
+    heap->ID3D12Heap_iface.lpVtbl = &d3d12_heap_vtbl;
+    d3d12xs_object_init(&heap->object, device);
+    heap->desc = *desc;
+    if (!heap->desc.Alignment)
+        heap->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    /* A zero node mask means node 0 on a single-node device, and reads back as 1 (as in D3D12). */
+    heap->desc.Properties.CreationNodeMask = 1;
+    heap->desc.Properties.VisibleNodeMask = 1;
+
+    /* A buffer spanning the heap gives the memory type bits and lets GPU addresses resolve. */
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = desc->SizeInBytes,
+        .usage = d3d12xs_buffer_usage(),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &heap->vk_buffer)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer of %llu bytes failed (VkResult %d)",
+                (unsigned long long)desc->SizeInBytes, vr);
+        goto fail;
+    }
+    vkGetBufferMemoryRequirements(device->vk_device, heap->vk_buffer, &requirements);
+    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &desc->Properties)) < 0) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type matches these heap properties");
+        goto fail;
+    }
+    VkMemoryAllocateInfo allocate_info = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = requirements.size > desc->SizeInBytes ? requirements.size : desc->SizeInBytes,
+        .memoryTypeIndex = (uint32_t)memory_type,
+    };
+    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &heap->vk_memory)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkAllocateMemory of %llu bytes failed (VkResult %d)",
+                (unsigned long long)allocate_info.allocationSize, vr);
+        goto fail;
+    }
+    if ((vr = vkBindBufferMemory(device->vk_device, heap->vk_buffer, heap->vk_memory, 0)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
+        goto fail;
+    }
+    d3d12xs_zero_new_memory(device, heap->vk_memory, memory_type, allocate_info.allocationSize, desc->Flags);
+    if (device->vk_memory_properties.memoryTypes[memory_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+            && (desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD || desc->Properties.Type == D3D12_HEAP_TYPE_READBACK
+                || (desc->Properties.Type == D3D12_HEAP_TYPE_CUSTOM && desc->Properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE))) {
+        if ((vr = vkMapMemory(device->vk_device, heap->vk_memory, 0, VK_WHOLE_SIZE, 0, &heap->mapped)) != VK_SUCCESS) {
+            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkMapMemory failed (VkResult %d)", vr);
+            goto fail;
+        }
+    }
+    if (!(heap->va = d3d12xs_va_allocate(device, desc->SizeInBytes, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer,
+            desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
+        goto fail;
+    }
+    hr = ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out);
+    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
+    return hr;
+
+fail:
+    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
+    return hr;
+}

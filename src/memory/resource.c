@@ -1,0 +1,372 @@
+/* ID3D12Resource: buffers, committed (own memory) or placed (in an ID3D12Heap). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory/resource.h"
+#include "memory/va_map.h"
+#include "sync/scheduler.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12Resource::" #name
+
+static struct d3d12_resource *impl_from_ID3D12Resource(ID3D12Resource *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_resource, ID3D12Resource_iface);
+}
+
+VkBufferUsageFlags d3d12xs_buffer_usage(void)
+{
+    /* D3D12 buffers may be used any way their state allows, so every usage is declared. */
+    return VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+            | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_resource_QueryInterface(ID3D12Resource *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12Resource, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_resource, ID3D12Resource, impl_from_ID3D12Resource, "ID3D12Resource")
+
+static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
+{
+    struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
+    unsigned refcount = d3d12xs_object_release(&resource->object);
+    if (!refcount) {
+        struct d3d12_device *device = resource->object.device;
+        /* After a removal the application cannot know when the GPU is done with it. */
+        if (d3d12_device_removed_reason(device) != S_OK)
+            d3d12_device_wait_queues_idle(device, METHOD(Release));
+        if (!resource->heap)
+            d3d12xs_va_free(device, resource->va);
+        for (size_t i = 0; i < resource->view_count; i++)
+            vkDestroyBufferView(device->vk_device, resource->views[i].view, NULL);
+        free(resource->views);
+        vkDestroyBuffer(device->vk_device, resource->vk_buffer, NULL);
+        vkFreeMemory(device->vk_device, resource->vk_memory, NULL);
+        if (resource->heap)
+            ID3D12Heap_Release(&resource->heap->ID3D12Heap_iface);
+        d3d12xs_object_cleanup(&resource->object);
+        free(resource);
+    }
+    return refcount;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT subresource, const D3D12_RANGE *read_range, void **data)
+{
+    struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
+
+    if (subresource)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (a buffer has only subresource 0)", subresource);
+    if (!resource->mapped)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "resource '%s' is in a heap the CPU cannot access (use UPLOAD, READBACK or a CPU-visible CUSTOM heap)",
+                d3d12xs_object_name(&resource->object));
+    if (read_range && (read_range->Begin > read_range->End || read_range->End > resource->desc.Width))
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "pReadRange [%zu, %zu) is not within the %llu-byte buffer",
+                (size_t)read_range->Begin, (size_t)read_range->End, (unsigned long long)resource->desc.Width);
+    atomic_fetch_add(&resource->map_count, 1);
+    /* Memory is host-coherent, so read and written ranges need no flush or invalidate. */
+    if (data)
+        *data = resource->mapped;
+    return S_OK;
+}
+
+static void STDMETHODCALLTYPE d3d12_resource_Unmap(ID3D12Resource *iface, UINT subresource, const D3D12_RANGE *written_range)
+{
+    struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
+    unsigned count;
+
+    if (subresource) {
+        ERR("%s: Subresource is %u (a buffer has only subresource 0)", METHOD(Unmap), subresource);
+        return;
+    }
+    if (written_range && (written_range->Begin > written_range->End || written_range->End > resource->desc.Width))
+        ERR("%s: pWrittenRange [%zu, %zu) is not within the %llu-byte buffer", METHOD(Unmap),
+                (size_t)written_range->Begin, (size_t)written_range->End, (unsigned long long)resource->desc.Width);
+    count = atomic_load(&resource->map_count);
+    while (count && !atomic_compare_exchange_weak(&resource->map_count, &count, count - 1))
+        ;
+    if (!count)
+        ERR("%s: resource '%s' is not mapped (Unmap must follow Map)", METHOD(Unmap), d3d12xs_object_name(&resource->object));
+}
+
+static D3D12_RESOURCE_DESC STDMETHODCALLTYPE d3d12_resource_GetDesc(ID3D12Resource *iface)
+{
+    return impl_from_ID3D12Resource(iface)->desc;
+}
+
+static D3D12_GPU_VIRTUAL_ADDRESS STDMETHODCALLTYPE d3d12_resource_GetGPUVirtualAddress(ID3D12Resource *iface)
+{
+    return impl_from_ID3D12Resource(iface)->va;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_resource_GetHeapProperties(ID3D12Resource *iface, D3D12_HEAP_PROPERTIES *properties, D3D12_HEAP_FLAGS *flags)
+{
+    struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
+    if (!properties && !flags)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(GetHeapProperties), "pHeapProperties and pHeapFlags are both NULL (nothing to return)");
+    if (properties)
+        *properties = resource->heap_properties;
+    if (flags)
+        *flags = resource->heap_flags;
+    return S_OK;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12ResourceVtbl d3d12_resource_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12Resource,
+    .QueryInterface = d3d12_resource_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_resource),
+    .Release = d3d12_resource_Release,
+    .Map = d3d12_resource_Map,
+    .Unmap = d3d12_resource_Unmap,
+    .GetDesc = d3d12_resource_GetDesc,
+    .GetGPUVirtualAddress = d3d12_resource_GetGPUVirtualAddress,
+    .GetHeapProperties = d3d12_resource_GetHeapProperties,
+};
+
+struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_resource_vtbl)
+        return NULL;
+    return impl_from_ID3D12Resource(iface);
+}
+
+HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DESC *desc)
+{
+    const D3D12_RESOURCE_FLAGS buffer_flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS | D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER
+            | D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE;
+
+    if (!desc)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the resource)");
+    if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
+        if (desc->Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc->Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D)
+            return d3d12xs_fail(E_NOTIMPL, method, "pDesc->Dimension is a texture (only buffers are implemented)");
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Dimension is %d (not a D3D12_RESOURCE_DIMENSION)", (int)desc->Dimension);
+    }
+    if (!desc->Width)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Width is 0 (a buffer must have bytes)");
+    if (desc->Alignment && desc->Alignment != D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Alignment is %llu (buffers need 0 or 65536)", (unsigned long long)desc->Alignment);
+    if (desc->Height != 1 || desc->DepthOrArraySize != 1 || desc->MipLevels != 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "buffer Height/DepthOrArraySize/MipLevels are %u/%u/%u (must all be 1)",
+                desc->Height, desc->DepthOrArraySize, desc->MipLevels);
+    if (desc->Format != DXGI_FORMAT_UNKNOWN)
+        return d3d12xs_fail(E_INVALIDARG, method, "buffer Format is %d (must be DXGI_FORMAT_UNKNOWN)", (int)desc->Format);
+    if (desc->SampleDesc.Count != 1 || desc->SampleDesc.Quality != 0)
+        return d3d12xs_fail(E_INVALIDARG, method, "buffer SampleDesc is {%u, %u} (must be {1, 0})", desc->SampleDesc.Count, desc->SampleDesc.Quality);
+    if (desc->Layout != D3D12_TEXTURE_LAYOUT_ROW_MAJOR)
+        return d3d12xs_fail(E_INVALIDARG, method, "buffer Layout is %d (must be D3D12_TEXTURE_LAYOUT_ROW_MAJOR)", (int)desc->Layout);
+    if (desc->Flags & ~buffer_flags)
+        return d3d12xs_fail(E_INVALIDARG, method, "buffer Flags 0x%x include render-target, depth-stencil or undefined bits", desc->Flags);
+    return S_OK;
+}
+
+static HRESULT check_initial_state(const char *method, D3D12_HEAP_TYPE heap_type, D3D12_RESOURCE_STATES state)
+{
+    if (heap_type == D3D12_HEAP_TYPE_UPLOAD && state != D3D12_RESOURCE_STATE_GENERIC_READ)
+        return d3d12xs_fail(E_INVALIDARG, method, "InitialResourceState is 0x%x (UPLOAD heap resources must start in GENERIC_READ)", state);
+    if (heap_type == D3D12_HEAP_TYPE_READBACK && state != D3D12_RESOURCE_STATE_COPY_DEST)
+        return d3d12xs_fail(E_INVALIDARG, method, "InitialResourceState is 0x%x (READBACK heap resources must start in COPY_DEST)", state);
+    return S_OK;
+}
+
+static HRESULT resource_init(struct d3d12_resource *resource, struct d3d12_device *device, const char *method,
+        const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state)
+{
+    VkResult vr;
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = desc->Width,
+        .usage = d3d12xs_buffer_usage(),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+
+    resource->ID3D12Resource_iface.lpVtbl = &d3d12_resource_vtbl;
+    d3d12xs_object_init(&resource->object, device);
+    resource->desc = *desc;
+    resource->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    resource->initial_state = initial_state;
+    atomic_init(&resource->map_count, 0);
+    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &resource->vk_buffer)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer of %llu bytes failed (VkResult %d)",
+                (unsigned long long)desc->Width, vr);
+    return S_OK;
+}
+
+static HRESULT resource_return(struct d3d12_resource *resource, REFIID riid, void **out)
+{
+    HRESULT hr = S_OK;
+    if (out)
+        hr = ID3D12Resource_QueryInterface(&resource->ID3D12Resource_iface, riid, out);
+    ID3D12Resource_Release(&resource->ID3D12Resource_iface);
+    return out ? hr : S_FALSE; /* a NULL out pointer only checks the arguments, as in D3D12 */
+}
+
+HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12_HEAP_PROPERTIES *heap_properties,
+        D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateCommittedResource";
+    struct d3d12_resource *resource;
+    VkMemoryRequirements requirements;
+    VkResult vr;
+    HRESULT hr;
+    int memory_type;
+
+    if (out)
+        *out = NULL;
+    if (FAILED(hr = d3d12xs_validate_heap_properties(device, method, heap_properties)))
+        return hr;
+    if (FAILED(hr = d3d12xs_validate_buffer_desc(method, desc)))
+        return hr;
+    if (heap_flags & (D3D12_HEAP_FLAG_DENY_BUFFERS | D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER))
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapFlags 0x%x deny buffers or ask for sharing (not possible for this buffer)", heap_flags);
+    if (FAILED(hr = check_initial_state(method, heap_properties->Type, initial_state)))
+        return hr;
+    if (clear_value)
+        return d3d12xs_fail(E_INVALIDARG, method, "pOptimizedClearValue must be NULL for buffers");
+    if (out && !riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
+
+    if (!(resource = calloc(1, sizeof(*resource))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
+    if (FAILED(hr = resource_init(resource, device, method, desc, initial_state)))
+        goto fail;
+    resource->heap_properties = *heap_properties;
+    resource->heap_properties.CreationNodeMask = resource->heap_properties.VisibleNodeMask = 1; /* 0 reads back as 1, as in D3D12 */
+    resource->heap_flags = heap_flags;
+
+    vkGetBufferMemoryRequirements(device->vk_device, resource->vk_buffer, &requirements);
+    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, heap_properties)) < 0) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type matches these heap properties");
+        goto fail;
+    }
+    VkMemoryAllocateInfo allocate_info = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = requirements.size,
+        .memoryTypeIndex = (uint32_t)memory_type,
+    };
+    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &resource->vk_memory)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkAllocateMemory of %llu bytes failed (VkResult %d)",
+                (unsigned long long)requirements.size, vr);
+        goto fail;
+    }
+    if ((vr = vkBindBufferMemory(device->vk_device, resource->vk_buffer, resource->vk_memory, 0)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
+        goto fail;
+    }
+    d3d12xs_zero_new_memory(device, resource->vk_memory, memory_type, requirements.size, heap_flags);
+    if (heap_properties->Type == D3D12_HEAP_TYPE_UPLOAD || heap_properties->Type == D3D12_HEAP_TYPE_READBACK
+            || (heap_properties->Type == D3D12_HEAP_TYPE_CUSTOM && heap_properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE)) {
+        if ((vr = vkMapMemory(device->vk_device, resource->vk_memory, 0, VK_WHOLE_SIZE, 0, &resource->mapped)) != VK_SUCCESS) {
+            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkMapMemory failed (VkResult %d)", vr);
+            goto fail;
+        }
+    }
+    if (!(resource->va = d3d12xs_va_allocate(device, desc->Width, resource->vk_buffer, heap_properties->Type == D3D12_HEAP_TYPE_UPLOAD))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
+        goto fail;
+    }
+    return resource_return(resource, riid, out);
+
+fail:
+    ID3D12Resource_Release(&resource->ID3D12Resource_iface);
+    return hr;
+}
+
+HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *heap_iface, UINT64 heap_offset,
+        const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreatePlacedResource";
+    struct d3d12_resource *resource;
+    struct d3d12_heap *heap;
+    VkMemoryRequirements requirements;
+    VkResult vr;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (!(heap = unsafe_impl_from_ID3D12Heap(heap_iface)))
+        return d3d12xs_fail(E_INVALIDARG, method, "pHeap is %s (must be a heap from CreateHeap)", heap_iface ? "not a d3d12xs heap" : "NULL");
+    if (FAILED(hr = d3d12xs_validate_buffer_desc(method, desc)))
+        return hr;
+    if (heap->desc.Flags & D3D12_HEAP_FLAG_DENY_BUFFERS)
+        return d3d12xs_fail(E_INVALIDARG, method, "pHeap was made with D3D12_HEAP_FLAG_DENY_BUFFERS");
+    if (heap_offset % D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT)
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu is not a multiple of 65536", (unsigned long long)heap_offset);
+    if (heap_offset > heap->desc.SizeInBytes || desc->Width > heap->desc.SizeInBytes - heap_offset)
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu + Width %llu passes the end of the %llu-byte heap",
+                (unsigned long long)heap_offset, (unsigned long long)desc->Width, (unsigned long long)heap->desc.SizeInBytes);
+    if (FAILED(hr = check_initial_state(method, heap->desc.Properties.Type, initial_state)))
+        return hr;
+    if (clear_value)
+        return d3d12xs_fail(E_INVALIDARG, method, "pOptimizedClearValue must be NULL for buffers");
+    if (out && !riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
+
+    if (!(resource = calloc(1, sizeof(*resource))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
+    if (FAILED(hr = resource_init(resource, device, method, desc, initial_state)))
+        goto fail;
+    resource->heap = heap;
+    ID3D12Heap_AddRef(heap_iface);
+    resource->heap_offset = heap_offset;
+    resource->heap_properties = heap->desc.Properties;
+    resource->heap_flags = heap->desc.Flags;
+    vkGetBufferMemoryRequirements(device->vk_device, resource->vk_buffer, &requirements);
+    if (heap_offset % requirements.alignment) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu does not meet the device's %llu-byte buffer alignment",
+                (unsigned long long)heap_offset, (unsigned long long)requirements.alignment);
+        goto fail;
+    }
+    if ((vr = vkBindBufferMemory(device->vk_device, resource->vk_buffer, heap->vk_memory, heap_offset)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
+        goto fail;
+    }
+    if (heap->mapped)
+        resource->mapped = (char *)heap->mapped + heap_offset;
+    resource->va = heap->va + heap_offset;
+    return resource_return(resource, riid, out);
+
+fail:
+    ID3D12Resource_Release(&resource->ID3D12Resource_iface);
+    return hr;
+}
+
+VkBufferView d3d12_resource_get_buffer_view(struct d3d12_resource *resource, VkFormat format, uint64_t offset, uint64_t range)
+{
+    struct d3d12_device *device = resource->object.device;
+    VkBufferView view = VK_NULL_HANDLE;
+
+    pthread_mutex_lock(&resource->object.lock);
+    for (size_t i = 0; i < resource->view_count; i++) {
+        if (resource->views[i].format == format && resource->views[i].offset == offset && resource->views[i].range == range) {
+            view = resource->views[i].view;
+            break;
+        }
+    }
+    if (!view && d3d12xs_array_reserve((void **)&resource->views, &resource->view_capacity, resource->view_count + 1, sizeof(*resource->views))) {
+        VkBufferViewCreateInfo info = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+            .buffer = resource->vk_buffer,
+            .format = format,
+            .offset = offset,
+            .range = range,
+        };
+        if (vkCreateBufferView(device->vk_device, &info, NULL, &view) == VK_SUCCESS)
+            resource->views[resource->view_count++] = (struct d3d12xs_buffer_view){format, offset, range, view};
+        else
+            view = VK_NULL_HANDLE;
+    }
+    pthread_mutex_unlock(&resource->object.lock);
+    return view;
+}

@@ -1,0 +1,58 @@
+/* Heaps and buffer resources (heap.c, resource.c). */
+#ifndef D3D12XS_RESOURCE_H
+#define D3D12XS_RESOURCE_H
+
+#include "device/device.h"
+
+struct d3d12_heap {
+    ID3D12Heap ID3D12Heap_iface;
+    struct d3d12xs_object object;
+    D3D12_HEAP_DESC desc;
+    VkDeviceMemory vk_memory;
+    VkBuffer vk_buffer; /* spans the heap, for address lookups; VK_NULL_HANDLE if buffers are denied */
+    uint64_t va;
+    void *mapped;
+};
+
+struct d3d12_heap *unsafe_impl_from_ID3D12Heap(ID3D12Heap *iface);
+HRESULT d3d12xs_validate_heap_properties(struct d3d12_device *device, const char *method, const D3D12_HEAP_PROPERTIES *properties);
+
+struct d3d12_resource {
+    ID3D12Resource ID3D12Resource_iface;
+    struct d3d12xs_object object;
+    D3D12_RESOURCE_DESC desc;
+    D3D12_HEAP_PROPERTIES heap_properties;
+    D3D12_HEAP_FLAGS heap_flags;
+    D3D12_RESOURCE_STATES initial_state;
+    VkBuffer vk_buffer;
+    VkDeviceMemory vk_memory; /* owned by committed resources only */
+    struct d3d12_heap *heap;  /* placed resources hold a reference */
+    uint64_t heap_offset;
+    uint64_t va;
+    void *mapped; /* CPU address of byte 0 when the heap is CPU-visible */
+    atomic_uint map_count;
+    struct d3d12xs_buffer_view *views; /* under object.lock */
+    size_t view_count, view_capacity;
+};
+
+struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface);
+HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12_HEAP_PROPERTIES *heap_properties,
+        D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **resource);
+HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *heap, UINT64 heap_offset,
+        const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **resource);
+HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DESC *desc);
+VkBufferUsageFlags d3d12xs_buffer_usage(void);
+
+/* A typed view of part of a buffer; cached on the resource so that command buffers that
+ * captured the VkBufferView stay valid while the resource lives. */
+struct d3d12xs_buffer_view {
+    VkFormat format;
+    uint64_t offset, range;
+    VkBufferView view;
+};
+/* Returns the resource's VkBufferView for (format, offset, range), creating it once. */
+VkBufferView d3d12_resource_get_buffer_view(struct d3d12_resource *resource, VkFormat format, uint64_t offset, uint64_t range);
+
+#endif

@@ -1,0 +1,23 @@
+/* Our GPU virtual address space: addresses of committed resources and heaps (va_map.c). */
+#ifndef D3D12XS_VA_MAP_H
+#define D3D12XS_VA_MAP_H
+
+#include "device/device.h"
+
+struct d3d12xs_va_range {
+    uint64_t va;
+    uint64_t size;
+    VkBuffer buffer;  /* the buffer covering the whole range */
+    bool upload_heap; /* in an UPLOAD heap: the GPU must not write it */
+};
+
+uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap);
+/* Whether va lies in an UPLOAD-heap range (false when it is in no range). */
+bool d3d12xs_va_in_upload_heap(struct d3d12_device *device, uint64_t va);
+void d3d12xs_va_free(struct d3d12_device *device, uint64_t va);
+/* Finds the buffer holding [va, va + size); returns false when no live resource does. */
+bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, VkBuffer *buffer, uint64_t *offset);
+/* Like d3d12xs_va_lookup, also giving the bytes from va to the end of its range. */
+bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining);
+
+#endif

@@ -1,0 +1,413 @@
+/* ID3D12PipelineState (compute): the shader's registers are matched against the root
+ * signature, the SPIR-V is remapped so every descriptor lands in one push-descriptor set
+ * and root constants in the push-constant block, and a VkPipeline is built. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "shaders/pipeline_state.h"
+#include "shaders/spirv.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12PipelineState::" #name
+
+static struct d3d12_pipeline_state *impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_pipeline_state, ID3D12PipelineState_iface);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_QueryInterface(ID3D12PipelineState *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12PipelineState, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_pipeline_state, ID3D12PipelineState, impl_from_ID3D12PipelineState, "ID3D12PipelineState")
+
+static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState *iface)
+{
+    struct d3d12_pipeline_state *state = impl_from_ID3D12PipelineState(iface);
+    unsigned refcount = d3d12xs_object_release(&state->object);
+    if (!refcount) {
+        VkDevice vk_device = state->object.device->vk_device;
+        vkDestroyPipeline(vk_device, state->vk_pipeline, NULL);
+        vkDestroyPipelineLayout(vk_device, state->vk_layout, NULL);
+        vkDestroyDescriptorSetLayout(vk_device, state->vk_set_layout, NULL);
+        if (state->root_signature)
+            ID3D12RootSignature_Release(&state->root_signature->ID3D12RootSignature_iface);
+        free(state->bindings);
+        d3d12xs_object_cleanup(&state->object);
+        free(state);
+    }
+    return refcount;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12PipelineState,
+    .QueryInterface = d3d12_pipeline_state_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_pipeline_state),
+    .Release = d3d12_pipeline_state_Release,
+};
+
+struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_pipeline_state_vtbl)
+        return NULL;
+    return impl_from_ID3D12PipelineState(iface);
+}
+
+static const char register_letters[] = "btusu";
+
+static D3D12_DESCRIPTOR_RANGE_TYPE range_type_of(enum d3d12xs_register_class register_class)
+{
+    switch (register_class) {
+    case D3D12XS_REGISTER_CBV: return D3D12_DESCRIPTOR_RANGE_TYPE_CBV;
+    case D3D12XS_REGISTER_SRV: return D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
+    case D3D12XS_REGISTER_UAV:
+    case D3D12XS_REGISTER_UAV_COUNTER: return D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+    default: return D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER;
+    }
+}
+
+static D3D12_ROOT_PARAMETER_TYPE root_descriptor_type_of(enum d3d12xs_register_class register_class)
+{
+    switch (register_class) {
+    case D3D12XS_REGISTER_CBV: return D3D12_ROOT_PARAMETER_TYPE_CBV;
+    case D3D12XS_REGISTER_SRV: return D3D12_ROOT_PARAMETER_TYPE_SRV;
+    default: return D3D12_ROOT_PARAMETER_TYPE_UAV;
+    }
+}
+
+/* Finds the root-signature entry that feeds one shader register (compute ignores visibility). */
+static HRESULT match_binding(const struct d3d12_root_signature *signature, const struct d3d12xs_shader_binding *binding,
+        struct d3d12xs_pipeline_binding *out, struct d3d12xs_binding_target *target, uint64_t *used_root_mask, const char *method)
+{
+    const D3D12_ROOT_SIGNATURE_DESC1 *desc = &signature->desc->Desc_1_1;
+    uint32_t count = binding->array_size ? binding->array_size : 1;
+    uint32_t reg = binding->register_index, space = binding->space;
+
+    out->counter = binding->register_class == D3D12XS_REGISTER_UAV_COUNTER;
+    snprintf(out->register_name, sizeof(out->register_name), "%c%u%s, space%u", register_letters[binding->register_class], reg,
+            out->counter ? " counter" : "", space);
+    out->array_size = count;
+    out->vk_type = binding->descriptor_type;
+    if (!binding->array_size)
+        return d3d12xs_fail(E_NOTIMPL, method, "shader register %s is an unbounded array (needs descriptor indexing, not implemented)",
+                out->register_name);
+
+    if (binding->register_class == D3D12XS_REGISTER_SAMPLER) {
+        for (UINT i = 0; i < desc->NumStaticSamplers; i++) {
+            if (desc->pStaticSamplers[i].ShaderRegister == reg && desc->pStaticSamplers[i].RegisterSpace == space && count == 1) {
+                out->source = D3D12XS_BINDING_STATIC_SAMPLER;
+                out->root_index = i;
+                return S_OK;
+            }
+        }
+    }
+    for (UINT i = 0; i < desc->NumParameters; i++) {
+        const D3D12_ROOT_PARAMETER1 *parameter = &desc->pParameters[i];
+        if (parameter->ParameterType == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
+            if (binding->register_class != D3D12XS_REGISTER_CBV || parameter->Constants.ShaderRegister != reg
+                    || parameter->Constants.RegisterSpace != space)
+                continue;
+            if (binding->block_size > parameter->Constants.Num32BitValues * 4)
+                return d3d12xs_fail(E_INVALIDARG, method, "shader cbuffer %s reads %u bytes but root parameter %u holds %u constants",
+                        out->register_name, binding->block_size, i, parameter->Constants.Num32BitValues);
+            target->push_constant = true;
+            target->push_offset = signature->constant_offsets[i];
+            out->source = D3D12XS_BINDING_ROOT_DESCRIPTOR; /* unused: constants are not descriptors */
+            out->root_index = i;
+            out->array_size = 0;
+            *used_root_mask |= 1ull << i;
+            return S_OK;
+        }
+        if (parameter->ParameterType == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
+            uint32_t offset = 0;
+            for (UINT r = 0; r < parameter->DescriptorTable.NumDescriptorRanges; r++) {
+                const D3D12_DESCRIPTOR_RANGE1 *range = &parameter->DescriptorTable.pDescriptorRanges[r];
+                if (range->OffsetInDescriptorsFromTableStart != D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND)
+                    offset = range->OffsetInDescriptorsFromTableStart;
+                if (range->RangeType == range_type_of(binding->register_class) && range->RegisterSpace == space
+                        && reg >= range->BaseShaderRegister
+                        && (range->NumDescriptors == UINT32_MAX || reg - range->BaseShaderRegister + (uint64_t)count <= range->NumDescriptors)) {
+                    out->source = D3D12XS_BINDING_TABLE;
+                    out->root_index = i;
+                    out->table_offset = offset + (reg - range->BaseShaderRegister);
+                    *used_root_mask |= 1ull << i;
+                    return S_OK;
+                }
+                offset += range->NumDescriptors == UINT32_MAX ? 0 : range->NumDescriptors;
+            }
+            continue;
+        }
+        if (binding->register_class != D3D12XS_REGISTER_SAMPLER && parameter->ParameterType == root_descriptor_type_of(binding->register_class)
+                && parameter->Descriptor.ShaderRegister == reg && parameter->Descriptor.RegisterSpace == space) {
+            if (out->counter)
+                return d3d12xs_fail(E_INVALIDARG, method, "shader register %s uses the UAV's counter; root UAVs have no counters (use a descriptor table)",
+                        out->register_name);
+            if (count != 1 || (binding->descriptor_type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && binding->descriptor_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER))
+                return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is a typed buffer or an array; root descriptors hold only raw, structured or constant buffers",
+                        out->register_name);
+            out->source = D3D12XS_BINDING_ROOT_DESCRIPTOR;
+            out->root_index = i;
+            *used_root_mask |= 1ull << i;
+            return S_OK;
+        }
+    }
+    return d3d12xs_fail(E_INVALIDARG, method, "shader register %s%s is not in the root signature", out->register_name,
+            count > 1 ? " (with its array)" : "");
+}
+
+/* SPIR-V capabilities that Vulkan only allows with a device feature (the SPIR-V environment
+ * appendix of the Vulkan spec): dynamic and non-uniform indexing of descriptor arrays. A module
+ * declaring one without the feature is invalid (VUID-VkShaderModuleCreateInfo-pCode-01091), so
+ * such a pipeline is refused with E_NOTIMPL. HLSL makes these from arrays of resources indexed
+ * with a non-constant (e.g. RWBuffer<uint> outputs[4]; outputs[which][i] = ...). */
+struct capability_feature {
+    uint32_t capability;
+    const char *capability_name, *feature_name;
+    bool vulkan12;   /* member of VkPhysicalDeviceVulkan12Features, else VkPhysicalDeviceFeatures */
+    size_t offset;   /* of the VkBool32 in that struct */
+};
+
+#define CORE_FEATURE(cap, feature) \
+    {SpvCapability##cap, #cap, #feature, false, offsetof(VkPhysicalDeviceFeatures, feature)}
+#define V12_FEATURE(cap, feature) \
+    {SpvCapability##cap, #cap, #feature, true, offsetof(VkPhysicalDeviceVulkan12Features, feature)}
+static const struct capability_feature capability_features[] = {
+    CORE_FEATURE(UniformBufferArrayDynamicIndexing, shaderUniformBufferArrayDynamicIndexing),
+    CORE_FEATURE(SampledImageArrayDynamicIndexing, shaderSampledImageArrayDynamicIndexing),
+    CORE_FEATURE(StorageBufferArrayDynamicIndexing, shaderStorageBufferArrayDynamicIndexing),
+    CORE_FEATURE(StorageImageArrayDynamicIndexing, shaderStorageImageArrayDynamicIndexing),
+    V12_FEATURE(InputAttachmentArrayDynamicIndexing, shaderInputAttachmentArrayDynamicIndexing),
+    V12_FEATURE(UniformTexelBufferArrayDynamicIndexing, shaderUniformTexelBufferArrayDynamicIndexing),
+    V12_FEATURE(StorageTexelBufferArrayDynamicIndexing, shaderStorageTexelBufferArrayDynamicIndexing),
+    V12_FEATURE(UniformBufferArrayNonUniformIndexing, shaderUniformBufferArrayNonUniformIndexing),
+    V12_FEATURE(SampledImageArrayNonUniformIndexing, shaderSampledImageArrayNonUniformIndexing),
+    V12_FEATURE(StorageBufferArrayNonUniformIndexing, shaderStorageBufferArrayNonUniformIndexing),
+    V12_FEATURE(StorageImageArrayNonUniformIndexing, shaderStorageImageArrayNonUniformIndexing),
+    V12_FEATURE(InputAttachmentArrayNonUniformIndexing, shaderInputAttachmentArrayNonUniformIndexing),
+    V12_FEATURE(UniformTexelBufferArrayNonUniformIndexing, shaderUniformTexelBufferArrayNonUniformIndexing),
+    V12_FEATURE(StorageTexelBufferArrayNonUniformIndexing, shaderStorageTexelBufferArrayNonUniformIndexing),
+};
+#undef CORE_FEATURE
+#undef V12_FEATURE
+
+static const struct capability_feature *find_capability_feature(uint32_t capability)
+{
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(capability_features); i++)
+        if (capability_features[i].capability == capability)
+            return &capability_features[i];
+    return NULL;
+}
+
+/* The device enables every feature it offers (device.c), so offered = enabled here. */
+const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
+        const char **capability_name)
+{
+    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features12};
+    bool queried = false;
+
+    for (uint32_t i = 0; i < info->capability_count; i++) {
+        const struct capability_feature *entry = find_capability_feature(info->capabilities[i]);
+        VkBool32 offered;
+        if (!entry)
+            continue;
+        if (!queried) {
+            vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &features);
+            queried = true;
+        }
+        memcpy(&offered, (const char *)(entry->vulkan12 ? (const void *)&features12 : (const void *)&features.features)
+                + entry->offset, sizeof(offered));
+        if (!offered) {
+            if (capability_name)
+                *capability_name = entry->capability_name;
+            return entry->feature_name;
+        }
+    }
+    return NULL;
+}
+
+static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    VkDescriptorSetLayoutBinding *bindings = NULL;
+    VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, state->root_signature->push_constant_size};
+    uint32_t binding_count = 0;
+    VkResult vr;
+
+    if (state->binding_count && !(bindings = calloc(state->binding_count, sizeof(*bindings))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
+    for (uint32_t i = 0; i < state->binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
+        if (!binding->array_size)
+            continue; /* root constants */
+        bindings[binding_count] = (VkDescriptorSetLayoutBinding){
+            .binding = i,
+            .descriptorType = binding->vk_type,
+            .descriptorCount = binding->array_size,
+            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+            .pImmutableSamplers = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
+                    ? &state->root_signature->static_samplers[binding->root_index] : NULL,
+        };
+        binding_count++;
+    }
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = binding_count,
+        .pBindings = bindings,
+    };
+    vr = vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &state->vk_set_layout);
+    free(bindings);
+    if (vr != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateDescriptorSetLayout failed (VkResult %d)", vr);
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &state->vk_set_layout,
+        .pushConstantRangeCount = push_range.size ? 1 : 0,
+        .pPushConstantRanges = &push_range,
+    };
+    if ((vr = vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &state->vk_layout)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreatePipelineLayout failed (VkResult %d)", vr);
+    return S_OK;
+}
+
+static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    struct d3d12xs_shader_info info;
+    struct d3d12xs_binding_target *targets = NULL;
+    uint32_t *words = NULL;
+    size_t word_count = 0;
+    VkShaderModule module = VK_NULL_HANDLE;
+    char error[512];
+    VkResult vr;
+    HRESULT hr;
+
+    memset(&info, 0, sizeof(info));
+    if (FAILED(hr = d3d12xs_spirv_reflect(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is not a compute shader");
+        goto done;
+    }
+    {
+        const char *capability = NULL, *feature = d3d12xs_missing_capability_feature(device, &info, &capability);
+        if (feature) {
+            hr = d3d12xs_fail(E_NOTIMPL, method, "pDesc->CS declares the SPIR-V capability %s, which needs the Vulkan feature %s; "
+                    "%s does not offer it (dynamic or non-uniform indexing of that kind of resource array is not supported here)",
+                    capability, feature, device->vk_properties.deviceName);
+            goto done;
+        }
+    }
+    memcpy(state->local_size, info.local_size, sizeof(state->local_size));
+    state->wave_size = info.wave_size;
+    state->binding_count = info.binding_count;
+    if ((info.binding_count && !(state->bindings = calloc(info.binding_count, sizeof(*state->bindings))))
+            || (info.binding_count && !(targets = calloc(info.binding_count, sizeof(*targets))))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate bindings");
+        goto done;
+    }
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i], &state->used_root_mask, method)))
+            goto done;
+        targets[i].set = 0;
+        targets[i].binding = i;
+        state->descriptor_count += state->bindings[i].array_size;
+    }
+    if (state->descriptor_count > device->push_descriptor_limit) {
+        hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors; push descriptors on this device hold %u",
+                state->descriptor_count, device->push_descriptor_limit);
+        goto done;
+    }
+    if (FAILED(hr = create_layouts(state, method)))
+        goto done;
+    if (FAILED(hr = d3d12xs_spirv_remap(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, targets, &words, &word_count,
+            error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    VkShaderModuleCreateInfo module_info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = word_count * 4,
+        .pCode = words,
+    };
+    if ((vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateShaderModule failed (VkResult %d)", vr);
+        goto done;
+    }
+    VkComputePipelineCreateInfo pipeline_info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = info.entry_point,
+        },
+        .layout = state->vk_layout,
+    };
+    if ((vr = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &state->vk_pipeline)) != VK_SUCCESS)
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateComputePipelines failed (VkResult %d)", vr);
+
+done:
+    vkDestroyShaderModule(device->vk_device, module, NULL);
+    free(words);
+    free(targets);
+    d3d12xs_shader_info_cleanup(&info);
+    return hr;
+}
+
+HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateComputePipelineState";
+    struct d3d12_root_signature *signature;
+    struct d3d12_pipeline_state *state;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (!desc)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the pipeline)");
+    if (!desc->pRootSignature)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL (root signatures embedded in shaders are not supported)");
+    if (!(signature = unsafe_impl_from_ID3D12RootSignature(desc->pRootSignature)))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is not a d3d12xs root signature");
+    if (!desc->CS.pShaderBytecode || !desc->CS.BytecodeLength)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is empty (must hold SPIR-V, e.g. from D3DCompile)");
+    if (desc->NodeMask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->NodeMask is 0x%x (must be 0 or 1)", desc->NodeMask);
+    if (desc->Flags != D3D12_PIPELINE_STATE_FLAG_NONE)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (must be NONE)", desc->Flags);
+    if (desc->CachedPSO.pCachedBlob && desc->CachedPSO.CachedBlobSizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO is not empty (d3d12xs produces no cached blobs)");
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
+    if (!out)
+        return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
+
+    if (!(state = calloc(1, sizeof(*state))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    state->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
+    d3d12xs_object_init(&state->object, device);
+    state->root_signature = signature;
+    ID3D12RootSignature_AddRef(desc->pRootSignature);
+    if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
+        ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
+        return hr;
+    }
+    hr = ID3D12PipelineState_QueryInterface(&state->ID3D12PipelineState_iface, riid, out);
+    ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
+    return hr;
+}

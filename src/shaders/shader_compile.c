@@ -1,0 +1,507 @@
+/* D3DCompile: HLSL -> SPIR-V through shaderc's glslang HLSL front end. See spirv.h for the
+ * register encoding, the UAV counter buffers and the wave32 marker the blob carries. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shaderc/shaderc.h>
+#include <spirv/unified1/spirv.h>
+
+#include "d3dcompiler.h"
+#include "common/log.h"
+#include "shaders/spirv.h"
+
+static const char compile_method[] = "D3DCompile";
+
+/* ---- targets ---- */
+
+static bool parse_target(const char *target, shaderc_shader_kind *kind)
+{
+    static const struct {
+        char prefix[3];
+        shaderc_shader_kind kind;
+    } stages[] = {
+        {"cs", shaderc_compute_shader},
+        {"vs", shaderc_vertex_shader},
+        {"ps", shaderc_fragment_shader},
+        {"gs", shaderc_geometry_shader},
+        {"hs", shaderc_tess_control_shader},
+        {"ds", shaderc_tess_evaluation_shader},
+    };
+    char major, minor;
+
+    if (strlen(target) != 6 || target[2] != '_' || target[4] != '_')
+        return false;
+    major = target[3];
+    minor = target[5];
+    if (!((major == '5' && (minor == '0' || minor == '1')) || (major == '6' && minor >= '0' && minor <= '6')))
+        return false;
+    for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++) {
+        if (!strncmp(target, stages[i].prefix, 2)) {
+            *kind = stages[i].kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- includes ---- */
+
+struct include_record {
+    shaderc_include_result result; /* first: shaderc hands this pointer back */
+    struct include_record *prev, *next; /* live records, newest last */
+    char *name;
+    char *owned_text;     /* file contents or an error message, freed on release */
+    const void *user_data; /* from ID3DInclude::Open, given back to Close */
+    bool user_open;
+};
+
+struct include_context {
+    ID3DInclude *include;
+    const char *top_name;
+    struct include_record *newest;
+};
+
+static struct include_record *find_live(struct include_context *context, const char *name)
+{
+    for (struct include_record *r = context->newest; r; r = r->prev)
+        if (r->name && !strcmp(r->name, name))
+            return r;
+    return NULL;
+}
+
+static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *dup_printf(const char *fmt, ...)
+{
+    va_list args;
+    char *s = NULL;
+    va_start(args, fmt);
+    if (vasprintf(&s, fmt, args) < 0)
+        s = NULL;
+    va_end(args);
+    return s;
+}
+
+static char *read_file(const char *path, size_t *size, int *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *data = NULL;
+    size_t capacity = 0, length = 0;
+
+    if (!f) {
+        *err = errno;
+        return NULL;
+    }
+    for (;;) {
+        size_t n;
+        if (length + 4096 + 1 > capacity) {
+            char *bigger = realloc(data, capacity = (length + 4096 + 1) * 2);
+            if (!bigger) {
+                free(data);
+                fclose(f);
+                *err = ENOMEM;
+                return NULL;
+            }
+            data = bigger;
+        }
+        n = fread(data + length, 1, capacity - length - 1, f);
+        length += n;
+        if (!n)
+            break;
+    }
+    if (ferror(f)) {
+        *err = errno ? errno : EIO;
+        free(data);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    data[length] = 0;
+    *size = length;
+    return data;
+}
+
+static shaderc_include_result *include_resolve(void *user, const char *requested, int type,
+        const char *requesting, size_t depth)
+{
+    struct include_context *context = user;
+    struct include_record *record, *parent;
+    const char *error = NULL;
+
+    (void)depth;
+    if (!(record = calloc(1, sizeof(*record))))
+        return NULL;
+    parent = requesting && strcmp(requesting, context->top_name) ? find_live(context, requesting) : NULL;
+
+    if (!context->include) {
+        record->owned_text = dup_printf("#include \"%s\": D3DCompile was given no include handler "
+                "(pass D3D_COMPILE_STANDARD_FILE_INCLUDE or an ID3DInclude)", requested);
+    } else if (context->include == D3D_COMPILE_STANDARD_FILE_INCLUDE) {
+        char *path;
+        size_t size = 0;
+        int err = 0;
+        if (requested[0] == '/') {
+            path = strdup(requested);
+        } else {
+            /* relative to the folder of the including file */
+            const char *base = parent ? parent->name : context->top_name;
+            const char *slash = strrchr(base, '/');
+            path = slash ? dup_printf("%.*s/%s", (int)(slash - base), base, requested) : strdup(requested);
+        }
+        if (path && (record->owned_text = read_file(path, &size, &err))) {
+            record->name = path;
+            record->result.content_length = size;
+        } else {
+            record->owned_text = dup_printf("#include \"%s\": cannot open '%s': %s", requested,
+                    path ? path : requested, strerror(path ? err : ENOMEM));
+            free(path);
+        }
+    } else {
+        LPCVOID data = NULL;
+        UINT bytes = 0;
+        HRESULT hr = ID3DInclude_Open(context->include,
+                type == shaderc_include_type_relative ? D3D_INCLUDE_LOCAL : D3D_INCLUDE_SYSTEM,
+                requested, parent ? parent->user_data : NULL, &data, &bytes);
+        if (FAILED(hr)) {
+            record->owned_text = dup_printf("#include \"%s\": ID3DInclude::Open failed (0x%08x)", requested,
+                    (unsigned)hr);
+        } else if (!(record->name = strdup(requested))) {
+            ID3DInclude_Close(context->include, data);
+        } else {
+            record->user_open = true;
+            record->user_data = data;
+            record->result.content = data ? data : "";
+            record->result.content_length = data ? bytes : 0;
+        }
+    }
+
+    if (record->name) {
+        record->result.source_name = record->name;
+        record->result.source_name_length = strlen(record->name);
+        if (!record->user_open)
+            record->result.content = record->owned_text;
+    } else {
+        if (!record->owned_text)
+            record->owned_text = dup_printf("#include \"%s\": out of memory", requested);
+        error = record->owned_text ? record->owned_text : "out of memory";
+        record->result.source_name = "";
+        record->result.source_name_length = 0;
+        record->result.content = error;
+        record->result.content_length = strlen(error);
+    }
+    record->result.user_data = record;
+    record->prev = context->newest;
+    if (context->newest)
+        context->newest->next = record;
+    context->newest = record;
+    return &record->result;
+}
+
+static void include_release(void *user, shaderc_include_result *result)
+{
+    struct include_context *context = user;
+    struct include_record *record = (struct include_record *)result;
+
+    if (!record)
+        return;
+    if (record->user_open)
+        ID3DInclude_Close(context->include, record->user_data);
+    if (record->next)
+        record->next->prev = record->prev;
+    else
+        context->newest = record->prev;
+    if (record->prev)
+        record->prev->next = record->next;
+    free(record->name);
+    free(record->owned_text);
+    free(record);
+}
+
+/* ---- post-processing ---- */
+
+static bool is_preamble_or_debug(uint32_t op)
+{
+    switch (op) {
+    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
+    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
+    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
+    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_stripped_extension(const char *name)
+{
+    return !strcmp(name, "SPV_GOOGLE_hlsl_functionality1") || !strcmp(name, "SPV_GOOGLE_decorate_string")
+            || !strcmp(name, "SPV_GOOGLE_user_type");
+}
+
+static bool is_google_decoration(uint32_t decoration)
+{
+    return decoration == SpvDecorationCounterBuffer || decoration == SpvDecorationUserSemantic
+            || decoration == SpvDecorationUserTypeGOOGLE;
+}
+
+/* Strips what SPV_GOOGLE_hlsl_functionality1 added (after using its CounterBuffer links to
+ * give UAV counters their encoding) and adds the wave32 marker when asked. */
+static HRESULT postprocess(const uint32_t *w, size_t count, bool wave32, uint32_t **out, size_t *out_count,
+        char *error, size_t error_size)
+{
+    static const char marker[] = D3D12XS_SPIRV_WAVE32_MARKER;
+    const uint32_t marker_words = 1 + (sizeof(marker) + 3) / 4;
+    uint32_t bound = w[3], *counter_of = NULL, *binding = NULL, *set = NULL, *o;
+    bool marker_done = !wave32;
+    size_t i, n;
+
+    if (!(counter_of = calloc(bound, sizeof(*counter_of))) || !(binding = calloc(bound, sizeof(*binding)))
+            || !(set = calloc(bound, sizeof(*set))) || !(o = *out = malloc((count + marker_words) * 4))) {
+        free(counter_of);
+        free(binding);
+        free(set);
+        return E_OUTOFMEMORY;
+    }
+    /* counter_of[counter variable] = UAV variable + 1 */
+    for (i = 5; i < count; i += n) {
+        uint32_t op = w[i] & 0xffff;
+        n = w[i] >> 16;
+        if (op == SpvOpDecorateId && n == 4 && w[i + 2] == SpvDecorationCounterBuffer
+                && w[i + 1] < bound && w[i + 3] < bound)
+            counter_of[w[i + 3]] = w[i + 1] + 1;
+        if (op == SpvOpDecorate && n == 4 && w[i + 1] < bound) {
+            if (w[i + 2] == SpvDecorationBinding)
+                binding[w[i + 1]] = w[i + 3];
+            else if (w[i + 2] == SpvDecorationDescriptorSet)
+                set[w[i + 1]] = w[i + 3];
+        }
+    }
+
+    memcpy(o, w, 5 * 4);
+    o += 5;
+    for (i = 5; i < count; i += n) {
+        uint32_t op = w[i] & 0xffff;
+        const char *name;
+        n = w[i] >> 16;
+        if (!marker_done && !is_preamble_or_debug(op)) {
+            o[0] = (marker_words << 16) | SpvOpModuleProcessed;
+            memset(&o[1], 0, (marker_words - 1) * 4);
+            memcpy(&o[1], marker, sizeof(marker));
+            o += marker_words;
+            marker_done = true;
+        }
+        if (op == SpvOpExtension && d3d12xs_spirv_string(w, i + 1, i + n, &name, NULL) && is_stripped_extension(name))
+            continue;
+        if ((op == SpvOpDecorateId || op == SpvOpDecorateString) && n >= 3 && is_google_decoration(w[i + 2]))
+            continue;
+        if (op == SpvOpMemberDecorateString && n >= 4 && is_google_decoration(w[i + 3]))
+            continue;
+        memcpy(o, &w[i], n * 4);
+        if (op == SpvOpDecorate && n == 4 && w[i + 1] < bound && counter_of[w[i + 1]]) {
+            uint32_t uav = counter_of[w[i + 1]] - 1;
+            if (binding[uav] >> D3D12XS_BINDING_CLASS_SHIFT != D3D12XS_REGISTER_UAV) {
+                d3d12xs_spirv_error(E_FAIL, error, error_size,
+                        "the UAV (variable %u) of counter buffer %u has binding %u, not a u register", uav,
+                        w[i + 1], binding[uav]);
+                free(*out);
+                *out = NULL;
+                free(counter_of);
+                free(binding);
+                free(set);
+                return E_FAIL;
+            }
+            if (w[i + 2] == SpvDecorationDescriptorSet)
+                o[3] = set[uav];
+            else if (w[i + 2] == SpvDecorationBinding)
+                o[3] = D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV_COUNTER, binding[uav] & D3D12XS_BINDING_REGISTER_MASK);
+        }
+        o += n;
+    }
+    *out_count = o - *out;
+    free(counter_of);
+    free(binding);
+    free(set);
+    return S_OK;
+}
+
+/* ---- structured buffer layout ---- */
+
+/* D3D12 packs structured buffers tightly; D3DCompile gives them Vulkan's scalar block layout,
+ * which is that packing (src/spirv_fixup.c, fix 4). D3D12CreateDevice requires (and enables)
+ * the scalarBlockLayout feature, so every device d3d12xs runs on takes these modules. */
+static const bool scalar_layout = true;
+
+/* D3D12XS_DEBUG set and not 0: the blob goes through the SPIR-V validator (as the remapped
+ * module does at pipeline creation, src/spirv_remap.c). */
+static bool debug_validation(void)
+{
+    const char *env = getenv("D3D12XS_DEBUG");
+    return env && *env && strcmp(env, "0");
+}
+
+/* ---- D3DCompile ---- */
+
+static void set_error_blob(ID3DBlob **blob, const char *text)
+{
+    if (blob && text && *text && FAILED(d3d12xs_blob_create(text, strlen(text) + 1, blob)))
+        *blob = NULL;
+}
+
+static bool define_is_true(const char *definition)
+{
+    char *end;
+    long value;
+    if (!definition || !*definition)
+        return false;
+    value = strtol(definition, &end, 0);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    return !*end && value != 0;
+}
+
+HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceName,
+        const D3D_SHADER_MACRO *pDefines, ID3DInclude *pInclude, LPCSTR pEntrypoint, LPCSTR pTarget,
+        UINT Flags1, UINT Flags2, ID3DBlob **ppCode, ID3DBlob **ppErrorMsgs)
+{
+    struct include_context include_context;
+    shaderc_compilation_result_t result = NULL;
+    shaderc_compile_options_t options = NULL;
+    shaderc_compiler_t compiler = NULL;
+    shaderc_compilation_status status;
+    struct d3d12xs_shader_info info;
+    shaderc_shader_kind kind;
+    const char *source_name = pSourceName && *pSourceName ? pSourceName : "shader.hlsl";
+    struct d3d12xs_fixup_counts fixups;
+    uint32_t *words = NULL, *fixup_words = NULL;
+    size_t word_count = 0, fixup_count;
+    char error[512];
+    bool wave32 = false;
+    HRESULT hr;
+
+    (void)Flags2;
+    if (ppCode)
+        *ppCode = NULL;
+    if (ppErrorMsgs)
+        *ppErrorMsgs = NULL;
+    if (!pSrcData)
+        return d3d12xs_fail(E_INVALIDARG, compile_method, "pSrcData is NULL");
+    if (!pEntrypoint || !*pEntrypoint)
+        return d3d12xs_fail(E_INVALIDARG, compile_method, "pEntrypoint is %s", pEntrypoint ? "empty" : "NULL");
+    if (!pTarget)
+        return d3d12xs_fail(E_INVALIDARG, compile_method, "pTarget is NULL");
+    if (!parse_target(pTarget, &kind))
+        return d3d12xs_fail(E_INVALIDARG, compile_method, "pTarget '%.32s' is not supported "
+                "(cs_5_0, cs_5_1, cs_6_0 to cs_6_6; vs_, ps_, gs_, hs_, ds_ likewise)", pTarget);
+    if (!ppCode)
+        return d3d12xs_fail(E_INVALIDARG, compile_method, "ppCode is NULL");
+    if (Flags1 & D3DCOMPILE_PACK_MATRIX_ROW_MAJOR)
+        WARN("%s: D3DCOMPILE_PACK_MATRIX_ROW_MAJOR is not supported; use row_major in the source", compile_method);
+
+    if (!(compiler = shaderc_compiler_initialize()) || !(options = shaderc_compile_options_initialize())) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "cannot create the shader compiler");
+        goto done;
+    }
+    shaderc_compile_options_set_source_language(options, shaderc_source_language_hlsl);
+    shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+    shaderc_compile_options_set_target_spirv(options, shaderc_spirv_version_1_3);
+    shaderc_compile_options_set_hlsl_io_mapping(options, true);
+    shaderc_compile_options_set_hlsl_offsets(options, true);
+    shaderc_compile_options_set_auto_bind_uniforms(options, true);
+    shaderc_compile_options_set_hlsl_functionality1(options, true); /* CounterBuffer links; stripped after */
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_buffer,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_CBV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_texture,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_SRV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_unordered_access_view,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_image,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_sampler,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_SAMPLER, 0));
+    if (Flags1 & (D3DCOMPILE_SKIP_OPTIMIZATION | D3DCOMPILE_OPTIMIZATION_LEVEL0))
+        shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_zero);
+    else
+        shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
+    if (Flags1 & D3DCOMPILE_DEBUG)
+        shaderc_compile_options_set_generate_debug_info(options);
+    if (Flags1 & D3DCOMPILE_WARNINGS_ARE_ERRORS)
+        shaderc_compile_options_set_warnings_as_errors(options);
+    for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++) {
+        shaderc_compile_options_add_macro_definition(options, m->Name, strlen(m->Name),
+                m->Definition, m->Definition ? strlen(m->Definition) : 0);
+        if (!strcmp(m->Name, D3D12XS_WAVE32_DEFINE))
+            wave32 = define_is_true(m->Definition);
+    }
+    include_context.include = pInclude;
+    include_context.top_name = source_name;
+    include_context.newest = NULL;
+    shaderc_compile_options_set_include_callbacks(options, include_resolve, include_release, &include_context);
+
+    if (!(result = shaderc_compile_into_spv(compiler, pSrcData, SrcDataSize, kind, source_name, pEntrypoint, options))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "the shader compiler returned no result");
+        goto done;
+    }
+    status = shaderc_result_get_compilation_status(result);
+    if (status != shaderc_compilation_status_success) {
+        const char *message = shaderc_result_get_error_message(result);
+        size_t line_length;
+        if (!message || !*message)
+            message = "compilation failed (no message)";
+        line_length = strcspn(message, "\n");
+        set_error_blob(ppErrorMsgs, message);
+        hr = d3d12xs_fail(E_FAIL, compile_method, "compiling '%s' (entry '%s', %s) failed: %.*s%s", source_name,
+                pEntrypoint, pTarget, (int)(line_length > 400 ? 400 : line_length), message,
+                message[line_length] && message[line_length + 1] ? " (more in ppErrorMsgs)" : "");
+        goto done;
+    }
+
+    /* glslang's HLSL translation departs from HLSL semantics in a few places: fix those first
+     * (src/spirv_fixup.c), into a copy. */
+    if (FAILED(hr = d3d12xs_spirv_fixup_hlsl((const uint32_t *)shaderc_result_get_bytes(result),
+            shaderc_result_get_length(result) / 4, scalar_layout ? D3D12XS_FIXUP_SCALAR_LAYOUT : 0,
+            &fixup_words, &fixup_count, &fixups, error, sizeof(error)))) {
+        if (hr != E_OUTOFMEMORY)
+            hr = E_FAIL;
+        set_error_blob(ppErrorMsgs, error);
+        d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
+                error);
+        goto done;
+    }
+    /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout rules
+     * it was made for */
+    if (FAILED(hr = postprocess(fixup_words, fixup_count, wave32, &words, &word_count, error, sizeof(error)))
+            || (debug_validation()
+                && FAILED(hr = d3d12xs_spirv_validate(words, word_count, scalar_layout, error, sizeof(error))))
+            || FAILED(hr = d3d12xs_spirv_reflect(words, word_count * 4, &info, error, sizeof(error)))) {
+        if (hr != E_OUTOFMEMORY)
+            hr = E_FAIL;
+        set_error_blob(ppErrorMsgs, error);
+        d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
+                hr == E_OUTOFMEMORY ? "out of memory" : error);
+        goto done;
+    }
+    d3d12xs_shader_info_cleanup(&info);
+    if (FAILED(hr = d3d12xs_blob_create(words, word_count * 4, ppCode))) {
+        d3d12xs_fail(hr, compile_method, "cannot create the code blob");
+        goto done;
+    }
+    /* warnings of a successful compile */
+    set_error_blob(ppErrorMsgs, shaderc_result_get_error_message(result));
+    TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
+            "%u OpFRem, %u signed remainders, %u structured buffer layout decorations", compile_method, source_name,
+            pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod,
+            fixups.smod, fixups.layout);
+    hr = S_OK;
+
+done:
+    free(fixup_words);
+    free(words);
+    if (result)
+        shaderc_result_release(result);
+    shaderc_compile_options_release(options);
+    if (compiler)
+        shaderc_compiler_release(compiler);
+    return hr;
+}

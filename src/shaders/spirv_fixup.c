@@ -1,0 +1,609 @@
+/* Fix-ups of the SPIR-V that glslang's HLSL front end produces (through shaderc), where
+ * its translation disagrees with what the HLSL source means under Direct3D 12 (the
+ * contract). D3DCompile runs them on shaderc's output, before its own post-processing
+ * (counter bindings, the wave32 marker) and before the blob is made. SPIR-V handed to the
+ * API directly is never touched: it means what SPIR-V says.
+ *
+ *  1. Wave prefix operations are exclusive scans. WavePrefixSum, WavePrefixProduct and
+ *     WavePrefixCountBits combine the lanes *before* the current one (lane 0 gets the
+ *     identity: 0 for sums and counts, 1 for products). glslang emits WavePrefixSum and
+ *     WavePrefixProduct as GroupOperation InclusiveScan (WavePrefixCountBits already as
+ *     ExclusiveScan). HLSL has no intrinsic with an inclusive scan, so every InclusiveScan
+ *     in HLSL-derived SPIR-V comes from a WavePrefix* and becomes ExclusiveScan.
+ *  2. fmod(x, y) and float x % y take the sign of the dividend x (HLSL defines fmod as
+ *     x - y * trunc(x / y), like C): that is OpFRem; glslang emits OpFMod, whose result
+ *     has the sign of y.
+ *  3. Signed integer x % y truncates, as in C (-7 % 2 == -1, 7 % -2 == 1): the magnitude is
+ *     |x| mod |y| and the sign that of x. glslang emits OpSMod (sign of the divisor). OpSRem
+ *     would be the SPIR-V meaning, but Vulkan's SPIR-V environment leaves OpSRem and OpSMod
+ *     undefined when either operand is negative (NVIDIA's driver then computes an unsigned
+ *     remainder: -7 % 2 == 1, 7 % -2 == 7), so the instruction is replaced by
+ *         ca = a < 0;  cb = b < 0;  ua = ca ? -a : a;  ub = cb ? -b : b  (as unsigned)
+ *         m = ua umod ub;  result = ca ? -m : m
+ *     which only uses OpUMod on unsigned values (-INT_MIN wraps to 0x80000000, its right
+ *     magnitude). The unsigned integer / bool types (and vectors of them) and the zero
+ *     constant this needs are reused when the module has them, else added before the first
+ *     function. Unsigned % (OpUMod) is already right.
+ *
+ *  4. Structured buffers (StructuredBuffer<T>, RWStructuredBuffer<T>, Append / Consume) are
+ *     tightly packed in D3D12: element stride sizeof(T), every member at the next offset
+ *     aligned to its component size, no padding (float3: 12 bytes; struct {float3 a; uint b;
+ *     float2 c; int d;}: 28 bytes, c at 16). glslang lays them out with std430 rules (float3
+ *     stride 16, float2 aligned to 8, that struct 32 bytes). Vulkan's scalar block layout
+ *     (scalarBlockLayout, which the device enables when offered) is exactly D3D12's packing,
+ *     so with D3D12XS_FIXUP_SCALAR_LAYOUT the Offset, ArrayStride and MatrixStride
+ *     decorations of every type reachable from a structured buffer's block are recomputed with
+ *     its rules: a scalar of N bytes and every vector or matrix of it align to N, vectors and
+ *     matrices are n * N bytes (float3 = 12, float3x3 = 36, MatrixStride the tight row or
+ *     column), arrays have stride = element size rounded up to the element's alignment, a
+ *     struct aligns to its largest member alignment and its size is rounded up to it (as in
+ *     C: only 64-bit and 16-bit members make a difference). A structured buffer's block is a
+ *     Block / BufferBlock struct whose only member is a runtime array; cbuffers, tbuffers,
+ *     counters and push constants are not (HLSL gives them no unsized array), so they keep
+ *     their layout. ByteAddressBuffers are runtime arrays of uint with stride 4 already.
+ *     glslang gives a structured buffer's types their own ids (its std430 types are never
+ *     those of a cbuffer's HLSL packing); a type that some other block reaches too and whose
+ *     layout would change is refused (E_FAIL) rather than duplicated.
+ *
+ * Fixes 1, 2 and 4 rewrite words in place; fix 3 grows the module (new ids past the old
+ * bound). Limits: these fix the instructions that reach the module. glslang's front end
+ * folds constant expressions before SPIR-V exists, with the same wrong rules
+ * (fmod(-2.25, 1.5) with literal operands becomes the constant 0.75), and that cannot be
+ * undone here. Operands only known at run time (buffers, constants, thread ids) are right.
+ * Likewise GetDimensions' stride output of a structured buffer is folded by glslang to its
+ * std430 stride (a struct {float3; uint; float2; int;} reports 32, not 28) as a plain
+ * constant, indistinguishable from any other 32 in the module; its element count is right
+ * (OpArrayLength divides by the fixed ArrayStride).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "shaders/spirv.h"
+
+/* Opcodes whose operand 3 (word 4: after result type, result id, scope) is a GroupOperation. */
+static bool has_group_operation(uint32_t op)
+{
+    return (op >= SpvOpGroupIAdd && op <= SpvOpGroupSMax)
+            || op == SpvOpGroupNonUniformBallotBitCount
+            || (op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor)
+            || (op >= SpvOpGroupIAddNonUniformAMD && op <= SpvOpGroupSMaxNonUniformAMD)
+            || (op >= SpvOpGroupIMulKHR && op <= SpvOpGroupLogicalXorKHR);
+}
+
+/* Words of the instructions that replace one signed remainder (see fix 3). */
+#define REMAINDER_WORDS (2 * 5 + 2 * 4 + 2 * 6 + 2 * 4 + 5 + 4 + 4 + 6)
+
+struct fixup {
+    const uint32_t *w;
+    size_t count, globals_end; /* globals_end: offset of the first OpFunction (or count) */
+    uint32_t bound;
+    uint32_t *extra;           /* types and constants to add before the first function */
+    size_t extra_count, extra_capacity;
+    bool out_of_memory;
+};
+
+/* What a signed remainder of result type `type` needs. */
+struct remainder_types {
+    uint32_t type, unsigned_type, bool_type, zero;
+};
+
+static uint32_t *add_extra(struct fixup *f, uint32_t op, uint32_t length)
+{
+    uint32_t *at;
+    if (f->extra_count + length > f->extra_capacity) {
+        size_t capacity = f->extra_capacity * 2 + length + 32;
+        uint32_t *bigger = realloc(f->extra, capacity * sizeof(*bigger));
+        if (!bigger) {
+            f->out_of_memory = true;
+            return NULL;
+        }
+        f->extra = bigger;
+        f->extra_capacity = capacity;
+    }
+    at = &f->extra[f->extra_count];
+    f->extra_count += length;
+    at[0] = (length << 16) | op;
+    return at;
+}
+
+/* The instruction defining type id (among the module's globals), or NULL. */
+static const uint32_t *type_def(const struct fixup *f, uint32_t id)
+{
+    for (size_t o = 5; o < f->globals_end; o += f->w[o] >> 16) {
+        uint32_t op = f->w[o] & 0xffff;
+        if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && (f->w[o] >> 16) >= 2 && f->w[o + 1] == id)
+            return &f->w[o];
+    }
+    return NULL;
+}
+
+static bool operands_match(const uint32_t *instruction, uint32_t op, const uint32_t *operands, uint32_t operand_count)
+{
+    return (instruction[0] & 0xffff) == op && (instruction[0] >> 16) == 2 + operand_count
+            && (!operand_count || !memcmp(&instruction[2], operands, operand_count * 4));
+}
+
+/* A type `op operands...` (result id at word 1): the module's, or a new one. SPIR-V forbids two
+ * declarations of one non-aggregate type, hence the search. 0 when out of memory. */
+static uint32_t get_type(struct fixup *f, uint32_t op, const uint32_t *operands, uint32_t operand_count)
+{
+    uint32_t *added;
+    size_t o;
+    for (o = 5; o < f->globals_end; o += f->w[o] >> 16)
+        if (operands_match(&f->w[o], op, operands, operand_count))
+            return f->w[o + 1];
+    for (o = 0; o < f->extra_count; o += f->extra[o] >> 16)
+        if (operands_match(&f->extra[o], op, operands, operand_count))
+            return f->extra[o + 1];
+    if (!(added = add_extra(f, op, 2 + operand_count)))
+        return 0;
+    added[1] = f->bound++;
+    if (operand_count)
+        memcpy(&added[2], operands, operand_count * 4);
+    return added[1];
+}
+
+/* Finds (adding what is missing) the types and the zero that a signed remainder of result type
+ * `type` needs; false when `type` is no signed integer scalar or vector (then the
+ * instruction is left alone) or when out of memory. */
+static bool remainder_types(struct fixup *f, uint32_t type, struct remainder_types *t)
+{
+    const uint32_t *def = type_def(f, type), *scalar = def;
+    uint32_t components = 0, operands[2], *added;
+
+    if (def && (def[0] & 0xffff) == SpvOpTypeVector && (def[0] >> 16) == 4) {
+        components = def[3];
+        scalar = type_def(f, def[2]);
+    }
+    if (!scalar || (scalar[0] & 0xffff) != SpvOpTypeInt || (scalar[0] >> 16) != 4 || scalar[3] != 1)
+        return false;
+    t->type = type;
+    operands[0] = scalar[2]; /* width */
+    operands[1] = 0;         /* unsigned */
+    if (!(t->unsigned_type = get_type(f, SpvOpTypeInt, operands, 2)))
+        return false;
+    if (!(t->bool_type = get_type(f, SpvOpTypeBool, NULL, 0)))
+        return false;
+    if (components) {
+        operands[0] = t->unsigned_type;
+        operands[1] = components;
+        if (!(t->unsigned_type = get_type(f, SpvOpTypeVector, operands, 2)))
+            return false;
+        operands[0] = t->bool_type;
+        if (!(t->bool_type = get_type(f, SpvOpTypeVector, operands, 2)))
+            return false;
+    }
+    /* OpConstantNull %type: zero of any scalar or vector type; duplicates are allowed, but reuse */
+    for (size_t o = 0; o < f->extra_count; o += f->extra[o] >> 16)
+        if ((f->extra[o] & 0xffff) == SpvOpConstantNull && f->extra[o + 1] == type) {
+            t->zero = f->extra[o + 2];
+            return true;
+        }
+    if (!(added = add_extra(f, SpvOpConstantNull, 3)))
+        return false;
+    added[1] = type;
+    t->zero = added[2] = f->bound++;
+    return true;
+}
+
+static uint32_t *put(uint32_t *o, uint32_t op, uint32_t length, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e)
+{
+    const uint32_t operands[5] = {a, b, c, d, e};
+    o[0] = (length << 16) | op;
+    memcpy(&o[1], operands, (length - 1) * 4);
+    return o + length;
+}
+
+/* The C-style signed remainder result = a % b (fix 3), ending with the original result id. */
+static uint32_t *put_remainder(uint32_t *o, struct fixup *f, const struct remainder_types *t, uint32_t result,
+        uint32_t a, uint32_t b)
+{
+    uint32_t ca = f->bound++, cb = f->bound++, na = f->bound++, nb = f->bound++, aa = f->bound++, ab = f->bound++;
+    uint32_t ua = f->bound++, ub = f->bound++, um = f->bound++, m = f->bound++, nm = f->bound++;
+
+    o = put(o, SpvOpSLessThan, 5, t->bool_type, ca, a, t->zero, 0);
+    o = put(o, SpvOpSLessThan, 5, t->bool_type, cb, b, t->zero, 0);
+    o = put(o, SpvOpSNegate, 4, t->type, na, a, 0, 0);
+    o = put(o, SpvOpSNegate, 4, t->type, nb, b, 0, 0);
+    o = put(o, SpvOpSelect, 6, t->type, aa, ca, na, a);
+    o = put(o, SpvOpSelect, 6, t->type, ab, cb, nb, b);
+    o = put(o, SpvOpBitcast, 4, t->unsigned_type, ua, aa, 0, 0);
+    o = put(o, SpvOpBitcast, 4, t->unsigned_type, ub, ab, 0, 0);
+    o = put(o, SpvOpUMod, 5, t->unsigned_type, um, ua, ub, 0);
+    o = put(o, SpvOpBitcast, 4, t->type, m, um, 0, 0);
+    o = put(o, SpvOpSNegate, 4, t->type, nm, m, 0, 0);
+    return put(o, SpvOpSelect, 6, t->type, result, ca, nm, m);
+}
+
+static bool is_signed_remainder(uint32_t op, uint32_t length)
+{
+    return (op == SpvOpSMod || op == SpvOpSRem) && length == 5;
+}
+
+/* ---- fix 4: structured buffers in D3D12's tight (scalar) layout ---- */
+
+enum layout_mark {
+    LAYOUT_STRUCTURED = 1, /* reachable from a structured buffer's block */
+    LAYOUT_OTHER = 2,      /* reachable from another explicitly laid out block (cbuffer, counter...) */
+};
+
+#define LAYOUT_MAX_DEPTH 64
+
+struct layout {
+    uint32_t *w;
+    size_t count, globals_end;
+    uint32_t bound;
+    uint32_t *def;        /* def[id]: word offset of the global defining id (type, constant), 0 if none */
+    uint8_t *mark;        /* enum layout_mark bits, per id */
+    uint32_t *size, *align; /* scalar layout of type ids (align 0: not computed yet) */
+    char *error;
+    size_t error_size;
+};
+
+static const uint32_t *layout_def(const struct layout *l, uint32_t id)
+{
+    return id < l->bound && l->def[id] ? &l->w[l->def[id]] : NULL;
+}
+
+static uint32_t layout_op(const uint32_t *def)
+{
+    return def ? def[0] & 0xffff : 0;
+}
+
+static uint32_t round_up(uint32_t value, uint32_t alignment)
+{
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+static void mark_reachable(struct layout *l, uint32_t id, uint8_t bit, unsigned depth)
+{
+    const uint32_t *def = layout_def(l, id);
+    uint32_t op = layout_op(def), n = def ? def[0] >> 16 : 0;
+
+    if (!def || depth > LAYOUT_MAX_DEPTH || (l->mark[id] & bit)) /* depth: types only nest forwards, but be safe */
+        return;
+    if (op == SpvOpTypeStruct) {
+        l->mark[id] |= bit;
+        for (uint32_t m = 2; m < n; m++)
+            mark_reachable(l, def[m], bit, depth + 1);
+    } else if ((op == SpvOpTypeArray && n == 4) || (op == SpvOpTypeRuntimeArray && n == 3)) {
+        l->mark[id] |= bit;
+        mark_reachable(l, def[2], bit, depth + 1);
+    }
+}
+
+/* Size and alignment of type id under scalar block layout (see fix 4). */
+static HRESULT scalar_layout_of(struct layout *l, uint32_t id, uint32_t *size, uint32_t *align, unsigned depth)
+{
+    const uint32_t *def = layout_def(l, id), *length;
+    uint32_t op = layout_op(def), n = def ? def[0] >> 16 : 0, s, a, elements;
+    HRESULT hr;
+
+    if (def && l->align[id]) {
+        *size = l->size[id];
+        *align = l->align[id];
+        return S_OK;
+    }
+    if (depth > LAYOUT_MAX_DEPTH)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "structured buffer types nest deeper than %u",
+                LAYOUT_MAX_DEPTH);
+    switch (op) {
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+        if (n < 3 || !def[2] || def[2] % 8 || def[2] > 64)
+            goto unsupported;
+        s = a = def[2] / 8;
+        break;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix: /* a matrix: columns of its column vector type, tightly packed */
+        if (n != 4 || !def[3] || def[3] > 64)
+            goto unsupported;
+        if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
+            return hr;
+        s *= def[3];
+        break;
+    case SpvOpTypeArray:
+        length = layout_def(l, def[3]);
+        if (n != 4 || layout_op(length) != SpvOpConstant || (length[0] >> 16) < 4)
+            return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "structured buffer array type %u has no "
+                    "constant length", id);
+        elements = length[3];
+        if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
+            return hr;
+        if ((uint64_t)round_up(s, a) * elements > UINT32_MAX / 2)
+            goto unsupported;
+        s = round_up(s, a) * elements;
+        break;
+    case SpvOpTypeRuntimeArray: /* only ever the last member of a block: its size does not matter */
+        if (n != 3)
+            goto unsupported;
+        if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
+            return hr;
+        s = 0;
+        break;
+    case SpvOpTypeStruct: {
+        uint64_t end = 0;
+        a = 1;
+        for (uint32_t m = 2; m < n; m++) {
+            uint32_t member_size, member_align;
+            if (FAILED(hr = scalar_layout_of(l, def[m], &member_size, &member_align, depth + 1)))
+                return hr;
+            end = (end + member_align - 1) / member_align * member_align + member_size;
+            if (member_align > a)
+                a = member_align;
+            if (end > UINT32_MAX / 2)
+                goto unsupported;
+        }
+        s = round_up((uint32_t)end, a);
+        break;
+    }
+    default:
+        goto unsupported;
+    }
+    l->size[id] = s;
+    l->align[id] = a;
+    *size = s;
+    *align = a;
+    return S_OK;
+
+unsupported:
+    return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "type %u (opcode %u) has no D3D12 structured "
+            "buffer layout", id, op);
+}
+
+/* Offset of member `member` of struct `id` under scalar block layout. */
+static HRESULT scalar_member_offset(struct layout *l, uint32_t id, uint32_t member, uint32_t *offset)
+{
+    const uint32_t *def = layout_def(l, id);
+    uint32_t n = def[0] >> 16, at = 0, size, align;
+    HRESULT hr;
+
+    if (member >= n - 2)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
+    for (uint32_t m = 0; m <= member; m++) {
+        if (FAILED(hr = scalar_layout_of(l, def[2 + m], &size, &align, 0)))
+            return hr;
+        at = round_up(at, align);
+        if (m < member)
+            at += size;
+    }
+    *offset = at;
+    return S_OK;
+}
+
+static bool has_member_decoration(const struct layout *l, uint32_t id, uint32_t member, uint32_t decoration)
+{
+    for (size_t o = 5; o < l->globals_end; o += l->w[o] >> 16)
+        if ((l->w[o] & 0xffff) == SpvOpMemberDecorate && (l->w[o] >> 16) >= 4 && l->w[o + 1] == id
+                && l->w[o + 2] == member && l->w[o + 3] == decoration)
+            return true;
+    return false;
+}
+
+/* MatrixStride of member `member` of struct `id` (a matrix, or arrays of one) in scalar layout:
+ * the tight column (ColMajor) or row (RowMajor). */
+static HRESULT scalar_matrix_stride(struct layout *l, uint32_t id, uint32_t member, uint32_t *stride)
+{
+    const uint32_t *def = layout_def(l, id), *type, *column;
+    uint32_t size, align;
+    HRESULT hr;
+
+    if (member >= (def[0] >> 16) - 2)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
+    type = layout_def(l, def[2 + member]);
+    for (unsigned depth = 0; (layout_op(type) == SpvOpTypeArray || layout_op(type) == SpvOpTypeRuntimeArray)
+            && depth < LAYOUT_MAX_DEPTH; depth++)
+        type = layout_def(l, type[2]);
+    if (layout_op(type) != SpvOpTypeMatrix || (type[0] >> 16) != 4
+            || layout_op(column = layout_def(l, type[2])) != SpvOpTypeVector || (column[0] >> 16) != 4)
+        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "member %u of struct %u has a MatrixStride "
+                "but is no matrix", member, id);
+    if (FAILED(hr = scalar_layout_of(l, column[2], &size, &align, 0)))
+        return hr;
+    /* OpTypeMatrix %vecN M: ColMajor stores M columns of N components, RowMajor N rows of M */
+    *stride = size * (has_member_decoration(l, id, member, SpvDecorationRowMajor) ? type[3] : column[3]);
+    return S_OK;
+}
+
+/* Fix 4, in place on the module words w (the output of fixes 1-3). *changed gets the number of
+ * decorations whose value changed. */
+static HRESULT structured_scalar_layout(uint32_t *w, size_t count, unsigned *changed, char *error, size_t error_size)
+{
+    struct layout l;
+    bool any = false;
+    size_t o, n;
+    HRESULT hr = S_OK;
+
+    *changed = 0;
+    memset(&l, 0, sizeof(l));
+    l.w = w;
+    l.bound = w[3];
+    l.error = error;
+    l.error_size = error_size;
+    for (o = 5; o < count; o += n)
+        if (!(n = w[o] >> 16) || n > count - o)
+            break;
+    l.count = o;
+    l.globals_end = l.count;
+    for (o = 5; o < l.count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpFunction) {
+            l.globals_end = o;
+            break;
+        }
+    /* nothing to do without a Block / BufferBlock (saves the tables) */
+    for (o = 5; o < l.globals_end && !any; o += w[o] >> 16)
+        any = (w[o] & 0xffff) == SpvOpDecorate && (w[o] >> 16) >= 3
+                && (w[o + 2] == SpvDecorationBlock || w[o + 2] == SpvDecorationBufferBlock);
+    if (!any || !l.bound)
+        return S_OK;
+    if (!(l.def = calloc(l.bound, sizeof(*l.def))) || !(l.mark = calloc(l.bound, 1))
+            || !(l.size = calloc(l.bound, sizeof(*l.size))) || !(l.align = calloc(l.bound, sizeof(*l.align)))) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    for (o = 5; o < l.globals_end; o += n) {
+        uint32_t op = w[o] & 0xffff, result = 0;
+        n = w[o] >> 16;
+        if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer && n >= 2)
+            result = w[o + 1];
+        else if (op == SpvOpConstant && n >= 3)
+            result = w[o + 2];
+        if (result && result < l.bound && !l.def[result])
+            l.def[result] = (uint32_t)o;
+    }
+    /* the blocks: structured buffers (one runtime-array member) and the others */
+    for (o = 5; o < l.globals_end; o += n) {
+        const uint32_t *block;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpDecorate || n < 3
+                || (w[o + 2] != SpvDecorationBlock && w[o + 2] != SpvDecorationBufferBlock)
+                || layout_op(block = layout_def(&l, w[o + 1])) != SpvOpTypeStruct)
+            continue;
+        if ((block[0] >> 16) == 3 && layout_op(layout_def(&l, block[2])) == SpvOpTypeRuntimeArray)
+            mark_reachable(&l, w[o + 1], LAYOUT_STRUCTURED, 0);
+        else
+            mark_reachable(&l, w[o + 1], LAYOUT_OTHER, 0);
+    }
+    /* the decorations of those types */
+    for (o = 5; o < l.globals_end; o += n) {
+        uint32_t op = w[o] & 0xffff, target, value = 0, size, align, *word = NULL;
+        n = w[o] >> 16;
+        if (op == SpvOpDecorate && n == 4 && w[o + 2] == SpvDecorationArrayStride) {
+            const uint32_t *array;
+            target = w[o + 1];
+            if (target >= l.bound || !(l.mark[target] & LAYOUT_STRUCTURED))
+                continue;
+            array = layout_def(&l, target);
+            if (FAILED(hr = scalar_layout_of(&l, array[2], &size, &align, 0)))
+                goto done;
+            value = round_up(size, align);
+            word = &w[o + 3];
+        } else if (op == SpvOpMemberDecorate && n == 5
+                && (w[o + 3] == SpvDecorationOffset || w[o + 3] == SpvDecorationMatrixStride)) {
+            target = w[o + 1];
+            if (target >= l.bound || !(l.mark[target] & LAYOUT_STRUCTURED))
+                continue;
+            if (FAILED(hr = w[o + 3] == SpvDecorationOffset ? scalar_member_offset(&l, target, w[o + 2], &value)
+                    : scalar_matrix_stride(&l, target, w[o + 2], &value)))
+                goto done;
+            word = &w[o + 4];
+        } else {
+            continue;
+        }
+        if (*word == value)
+            continue;
+        if (l.mark[target] & LAYOUT_OTHER) {
+            hr = d3d12xs_spirv_error(E_FAIL, error, error_size, "type %u is used by a structured buffer and by "
+                    "another block (cbuffer, tbuffer or counter), which need different layouts (D3D12 packs "
+                    "structured buffers tightly): give the structured buffer a struct of its own", target);
+            goto done;
+        }
+        *word = value;
+        ++*changed;
+    }
+
+done:
+    free(l.def);
+    free(l.mark);
+    free(l.size);
+    free(l.align);
+    if (FAILED(hr))
+        *changed = 0;
+    return hr;
+}
+
+HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags, uint32_t **out_words,
+        size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size)
+{
+    struct d3d12xs_fixup_counts local = {0};
+    struct remainder_types types;
+    struct fixup f;
+    size_t i, n, sites = 0;
+    uint32_t *out, *o;
+    HRESULT hr;
+
+    if (error && error_size)
+        error[0] = 0;
+    *out_words = NULL;
+    *out_count = 0;
+    if (counts)
+        memset(counts, 0, sizeof(*counts));
+    if (count < 5)
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%zu words are no SPIR-V module", count);
+    memset(&f, 0, sizeof(f));
+    f.w = w;
+    f.count = count;
+    f.bound = w[3];
+    /* A malformed module (length 0 or past the end) is only walked up to the bad instruction;
+     * it is copied unchanged from there, for reflection to refuse. */
+    for (i = 5; i < count; i += n) {
+        if (!(n = w[i] >> 16) || n > count - i) {
+            count = i;
+            break;
+        }
+    }
+    f.globals_end = count;
+    for (i = 5; i < count; i += w[i] >> 16)
+        if ((w[i] & 0xffff) == SpvOpFunction) {
+            f.globals_end = i;
+            break;
+        }
+    /* The types the remainders need, first: they go before the first function. */
+    for (i = f.globals_end; i < count; i += w[i] >> 16) {
+        if (is_signed_remainder(w[i] & 0xffff, w[i] >> 16) && remainder_types(&f, w[i + 1], &types))
+            sites++;
+        if (f.out_of_memory) {
+            free(f.extra);
+            return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+        }
+    }
+
+    if (!(o = out = malloc((f.count + f.extra_count + sites * REMAINDER_WORDS) * 4))) {
+        free(f.extra);
+        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    }
+    memcpy(o, w, 5 * 4);
+    o += 5;
+    for (i = 5; i < count; i += n) {
+        uint32_t op = w[i] & 0xffff;
+        n = w[i] >> 16;
+        if (i == f.globals_end && f.extra_count) {
+            memcpy(o, f.extra, f.extra_count * 4);
+            o += f.extra_count;
+        }
+        if (is_signed_remainder(op, n) && remainder_types(&f, w[i + 1], &types)) {
+            /* found, not added: every type was added by the first walk */
+            o = put_remainder(o, &f, &types, w[i + 2], w[i + 3], w[i + 4]);
+            local.smod++;
+            continue;
+        }
+        memcpy(o, &w[i], n * 4);
+        if (op == SpvOpFMod) {
+            o[0] = (o[0] & 0xffff0000u) | SpvOpFRem;
+            local.fmod++;
+        } else if (has_group_operation(op) && n >= 5 && o[4] == SpvGroupOperationInclusiveScan) {
+            o[4] = SpvGroupOperationExclusiveScan;
+            local.inclusive_scan++;
+        }
+        o += n;
+    }
+    /* the unwalkable tail of a malformed module, unchanged */
+    memcpy(o, &w[count], (f.count - count) * 4);
+    o += f.count - count;
+    out[3] = f.bound;
+    free(f.extra);
+    if ((flags & D3D12XS_FIXUP_SCALAR_LAYOUT)
+            && FAILED(hr = structured_scalar_layout(out, o - out, &local.layout, error, error_size))) {
+        free(out);
+        if (hr == E_OUTOFMEMORY)
+            d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+        return hr;
+    }
+    *out_words = out;
+    *out_count = o - out;
+    if (counts)
+        *counts = local;
+    return S_OK;
+}
