@@ -504,6 +504,90 @@ static void test_compile_errors(void)
     CHECK_LOG("D3DCompile", "nope");
 }
 
+/* ---- inputs that crash glslang: E_FAIL with a message, never the process ---- */
+
+static char *repeat_text(const char *head, const char *open, const char *middle, const char *close,
+        const char *tail, unsigned n)
+{
+    size_t size = strlen(head) + n * (strlen(open) + strlen(close)) + strlen(middle) + strlen(tail) + 1;
+    char *text = malloc(size), *p = text;
+    if (!text)
+        return NULL;
+    p += sprintf(p, "%s", head);
+    for (unsigned i = 0; i < n; i++)
+        p += sprintf(p, "%s", open);
+    p += sprintf(p, "%s", middle);
+    for (unsigned i = 0; i < n; i++)
+        p += sprintf(p, "%s", close);
+    sprintf(p, "%s", tail);
+    return text;
+}
+
+/* must_fail: E_FAIL expected; otherwise S_OK or E_FAIL are both acceptable (no crash is the point) */
+static void check_survives(const char *source, bool must_fail, const char *what)
+{
+    ID3DBlob *code = NULL, *errors = NULL;
+    size_t mark = harness_log_mark();
+    HRESULT hr = D3DCompile(source, strlen(source), "crash.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
+
+    CHECK_MSG(hr == E_FAIL || (!must_fail && hr == S_OK), "%s: D3DCompile returned 0x%08x", what, (unsigned)hr);
+    if (hr == E_FAIL) {
+        CHECK_MSG(!code, "%s: code blob on failure", what);
+        CHECK_MSG(errors && ID3D10Blob_GetBufferSize(errors) > 1, "%s: no message in ppErrorMsgs", what);
+        harness_check_log(mark, __FILE__, __LINE__, "D3DCompile", "crash.hlsl", (const char *)NULL);
+    } else {
+        harness_check_log_count(mark, 0, __FILE__, __LINE__);
+    }
+    if (code)
+        ID3D10Blob_Release(code);
+    if (errors)
+        ID3D10Blob_Release(errors);
+}
+
+static void test_compiler_crashes(void)
+{
+#define HEAD "RWStructuredBuffer<int> o : register(u0);\n"
+    static const struct {
+        const char *source;
+        bool must_fail;
+    } cases[] = {
+        {HEAD "[numthreads] void main() { o[0] = 1; }", true},
+        {HEAD "static int x = 4; [numthreads(x, 1, 1)] void main() { o[0] = 1; }", true},
+        {HEAD "static int x = 4; [numthreads(x++, 1, 1)] void main() { o[0] = 1; }", true},
+        {HEAD "static int x = 4; [numthreads((x = 2), 1, 1)] void main() { o[0] = 1; }", true},
+        {HEAD "[numthreads(1, 1, 1)] void main() { float4 r = mul(float1(2), float4x4(1, 2, 3, 4, 5, 6, 7, 8, "
+                "9, 10, 11, 12, 13, 14, 15, 16)); o[0] = (int)r.x; }", false},
+        {HEAD "[numthreads(1, 1, 1)] void main(uint3 i : SV_DispatchThreadID) { int v = 0; "
+                "switch (i.x) { case i.y: v = 1; break; } o[0] = v; }", true},
+        {HEAD "[numthreads(1, 1, 1)] void main() { o[0] = (-2147483647 - 1) / -1; }", false},
+        {HEAD "[numthreads(1, 1, 1)] void main() { o[0] = (-2147483647 - 1) % -1; }", false},
+        {HEAD "static const int m = 0x80000000; static const int q = m / -1; "
+                "[numthreads(1, 1, 1)] void main() { o[0] = q; }", false},
+    };
+    char *deep;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char what[32];
+        snprintf(what, sizeof(what), "case %zu", i);
+        check_survives(cases[i].source, cases[i].must_fail, what);
+    }
+    if ((deep = repeat_text(HEAD "[numthreads(1, 1, 1)] void main() { o[0] = ", "(", "1", ")", "; }\n", 4000))) {
+        check_survives(deep, true, "4000 nested parentheses");
+        free(deep);
+    }
+    if ((deep = repeat_text(HEAD "[numthreads(1, 1, 1)] void main() ", "{", "o[0] = 1;", "}", "\n", 100000))) {
+        check_survives(deep, true, "100000 nested blocks");
+        free(deep);
+    }
+    /* the process is still fine: an ordinary compile works */
+    {
+        ID3DBlob *code = compile(simple_hlsl);
+        if (code)
+            ID3D10Blob_Release(code);
+    }
+#undef HEAD
+}
+
 /* ---- includes ---- */
 
 struct test_include {
@@ -1511,6 +1595,7 @@ int main(void)
     test_counters_and_defaults();
     test_wave32();
     test_compile_errors();
+    test_compiler_crashes();
     test_includes();
     test_bad_bytecode();
     test_remap_descriptors();

@@ -1,17 +1,28 @@
 /* D3DCompile: HLSL -> SPIR-V through shaderc's glslang HLSL front end. See spirv.h for the
  * register encoding, the UAV counter buffers and the wave32 marker the blob carries. */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <shaderc/shaderc.h>
 #include <spirv/unified1/spirv.h>
 
 #include "d3dcompiler.h"
 #include "common/log.h"
+#include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
+
+extern char **environ;
 
 static const char compile_method[] = "D3DCompile";
 
@@ -361,22 +372,217 @@ static bool define_is_true(const char *definition)
     return !*end && value != 0;
 }
 
+/* ---- the compiler process (src/shaders/hlslc_protocol.h says why) ---- */
+
+static char helper_path_buffer[4096];
+static pthread_once_t helper_path_once = PTHREAD_ONCE_INIT;
+
+/* D3D12XS_HLSLC names the helper; by default it is d3d12xs-hlslc in the folder of this
+ * library (the build tree, or the install's library folder). */
+static void find_helper_path(void)
+{
+    const char *env = getenv("D3D12XS_HLSLC");
+    Dl_info info;
+
+    if (env && *env) {
+        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%s", env);
+    } else if (dladdr((void *)D3DCompile, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%.*s/%s", (int)(slash - info.dli_fname),
+                info.dli_fname, HLSLC_EXECUTABLE);
+    } else {
+        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "./%s", HLSLC_EXECUTABLE);
+    }
+}
+
+static int64_t compile_timeout_ms(void)
+{
+    const char *env = getenv("D3D12XS_COMPILE_TIMEOUT_MS");
+    long long value;
+    char *end;
+    if (env && *env && (value = strtoll(env, &end, 10)) > 0 && !*end)
+        return value;
+    return 60000;
+}
+
+struct helper_result {
+    uint32_t status;     /* shaderc_compilation_status */
+    char *messages;      /* glslang's errors and warnings */
+    uint8_t *spirv;
+    size_t spirv_size;
+};
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGFPE: return "SIGFPE";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    default: return "a fatal signal";
+    }
+}
+
+static bool serve_include(int fd, struct include_context *context, const uint8_t *payload, size_t size)
+{
+    struct hlslc_reader r = {.data = payload, .size = size};
+    struct hlslc_buffer reply = {0};
+    shaderc_include_result *included;
+    char *requested, *requesting;
+    uint32_t type, depth;
+    bool ok;
+
+    if (!hlslc_get_u32(&r, &type) || !(requested = hlslc_get_strdup(&r, NULL)))
+        return false;
+    if (!(requesting = hlslc_get_strdup(&r, NULL)) || !hlslc_get_u32(&r, &depth)) {
+        free(requested);
+        free(requesting);
+        return false;
+    }
+    included = include_resolve(context, requested, (int)type, requesting, depth);
+    free(requested);
+    free(requesting);
+    if (!included)
+        return false;
+    hlslc_put_u64(&reply, (uint64_t)(uintptr_t)included);
+    hlslc_put_str(&reply, included->source_name, included->source_name_length);
+    hlslc_put_str(&reply, included->content, included->content_length);
+    ok = hlslc_send(fd, HLSLC_INCLUDE_REPLY, &reply);
+    free(reply.data);
+    return ok;
+}
+
+static void serve_release(struct include_context *context, const uint8_t *payload, size_t size)
+{
+    struct hlslc_reader r = {.data = payload, .size = size};
+    uint64_t token;
+    if (!hlslc_get_u64(&r, &token))
+        return;
+    for (struct include_record *record = context->newest; record; record = record->prev)
+        if ((uint64_t)(uintptr_t)&record->result == token) {
+            include_release(context, &record->result);
+            return;
+        }
+}
+
+/* Runs the helper on one compilation. Fails (E_FAIL, reason in error[]) when the helper
+ * cannot be started, crashes, hangs past the timeout or answers nonsense. */
+static HRESULT run_helper(const struct hlslc_buffer *request, struct include_context *context,
+        struct helper_result *out, char *error, size_t error_size)
+{
+    static const char *const no_args[] = {HLSLC_EXECUTABLE, NULL};
+    posix_spawn_file_actions_t actions;
+    int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
+    int fds[2], status = 0, spawn_err, got = 0;
+    bool answered = false, protocol_error = false, timed_out = false;
+    pid_t pid;
+
+    memset(out, 0, sizeof(*out));
+    pthread_once(&helper_path_once, find_helper_path);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
+        return d3d12xs_spirv_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: socketpair: %s",
+                strerror(errno));
+    if (fds[1] == HLSLC_FD) {
+        /* dup2 onto itself would keep close-on-exec */
+        int moved = fcntl(fds[1], F_DUPFD_CLOEXEC, HLSLC_FD + 1);
+        close(fds[1]);
+        fds[1] = moved;
+    }
+    if (fds[1] < 0 || posix_spawn_file_actions_init(&actions)) {
+        close(fds[0]);
+        if (fds[1] >= 0)
+            close(fds[1]);
+        return d3d12xs_spirv_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: out of descriptors");
+    }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], HLSLC_FD);
+    spawn_err = posix_spawn(&pid, helper_path_buffer, &actions, NULL, (char *const *)no_args, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    if (spawn_err) {
+        close(fds[0]);
+        return d3d12xs_spirv_error(E_FAIL, error, error_size, "cannot start the HLSL compiler '%s' (%s); "
+                "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
+    }
+
+    if (hlslc_send(fds[0], HLSLC_REQUEST, request)) {
+        for (;;) {
+            uint32_t type = 0;
+            uint8_t *payload;
+            size_t size;
+            if ((got = hlslc_receive(fds[0], &type, &payload, &size, deadline)) != 1)
+                break;
+            if (type == HLSLC_INCLUDE) {
+                if (!serve_include(fds[0], context, payload, size))
+                    protocol_error = true;
+            } else if (type == HLSLC_RELEASE) {
+                serve_release(context, payload, size);
+            } else if (type == HLSLC_RESULT) {
+                struct hlslc_reader r = {.data = payload, .size = size};
+                const char *spirv;
+                if (hlslc_get_u32(&r, &out->status) && (out->messages = hlslc_get_strdup(&r, NULL))
+                        && hlslc_get_str(&r, &spirv, &out->spirv_size)
+                        && (out->spirv = malloc(out->spirv_size ? out->spirv_size : 1))) {
+                    memcpy(out->spirv, spirv, out->spirv_size);
+                    answered = true;
+                } else {
+                    protocol_error = true;
+                }
+            } else {
+                protocol_error = true;
+            }
+            free(payload);
+            if (answered || protocol_error)
+                break;
+        }
+    }
+    timed_out = got < 0;
+    close(fds[0]);
+    if (!answered)
+        kill(pid, SIGKILL); /* no answer: it crashed, hangs, or is killed now */
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    /* includes still open when the helper died */
+    while (context->newest)
+        include_release(context, &context->newest->result);
+    if (answered)
+        return S_OK;
+    free(out->messages);
+    free(out->spirv);
+    memset(out, 0, sizeof(*out));
+    if (timed_out)
+        return d3d12xs_spirv_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
+                "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
+    if ((WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) > 128)) {
+        int sig = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
+        return d3d12xs_spirv_error(E_FAIL, error, error_size, "glslang's HLSL front end crashed (%s) on this "
+                "source; D3DCompile ran it in a separate process, so only this compilation failed. Constructs "
+                "known to crash it: [numthreads] without constant arguments, mul() of a 1-component vector and "
+                "a matrix, non-constant case labels, very deep nesting", signal_name(sig));
+    }
+    return d3d12xs_spirv_error(E_FAIL, error, error_size, "the HLSL compiler '%s' ended without an answer "
+            "(%s %d)", helper_path_buffer, WIFEXITED(status) ? "exit status" : "signal",
+            WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+}
+
 HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceName,
         const D3D_SHADER_MACRO *pDefines, ID3DInclude *pInclude, LPCSTR pEntrypoint, LPCSTR pTarget,
         UINT Flags1, UINT Flags2, ID3DBlob **ppCode, ID3DBlob **ppErrorMsgs)
 {
     struct include_context include_context;
-    shaderc_compilation_result_t result = NULL;
-    shaderc_compile_options_t options = NULL;
-    shaderc_compiler_t compiler = NULL;
-    shaderc_compilation_status status;
+    struct hlslc_buffer request = {0};
+    struct helper_result result = {0};
+    uint32_t flags, define_count;
     struct d3d12xs_shader_info info;
     shaderc_shader_kind kind;
     const char *source_name = pSourceName && *pSourceName ? pSourceName : "shader.hlsl";
     struct d3d12xs_fixup_counts fixups;
     uint32_t *words = NULL, *fixup_words = NULL;
     size_t word_count = 0, fixup_count;
-    char error[512];
+    char error[1024];
     bool wave32 = false;
     HRESULT hr;
 
@@ -399,53 +605,46 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     if (Flags1 & D3DCOMPILE_PACK_MATRIX_ROW_MAJOR)
         WARN("%s: D3DCOMPILE_PACK_MATRIX_ROW_MAJOR is not supported; use row_major in the source", compile_method);
 
-    if (!(compiler = shaderc_compiler_initialize()) || !(options = shaderc_compile_options_initialize())) {
-        hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "cannot create the shader compiler");
-        goto done;
-    }
-    shaderc_compile_options_set_source_language(options, shaderc_source_language_hlsl);
-    shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-    shaderc_compile_options_set_target_spirv(options, shaderc_spirv_version_1_3);
-    shaderc_compile_options_set_hlsl_io_mapping(options, true);
-    shaderc_compile_options_set_hlsl_offsets(options, true);
-    shaderc_compile_options_set_auto_bind_uniforms(options, true);
-    shaderc_compile_options_set_hlsl_functionality1(options, true); /* CounterBuffer links; stripped after */
-    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_buffer,
-            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_CBV, 0));
-    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_texture,
-            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_SRV, 0));
-    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_unordered_access_view,
-            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV, 0));
-    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_image,
-            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV, 0));
-    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_sampler,
-            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_SAMPLER, 0));
+    flags = 0;
     if (Flags1 & (D3DCOMPILE_SKIP_OPTIMIZATION | D3DCOMPILE_OPTIMIZATION_LEVEL0))
-        shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_zero);
-    else
-        shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
+        flags |= HLSLC_OPTIMIZE_NONE;
     if (Flags1 & D3DCOMPILE_DEBUG)
-        shaderc_compile_options_set_generate_debug_info(options);
+        flags |= HLSLC_DEBUG_INFO;
     if (Flags1 & D3DCOMPILE_WARNINGS_ARE_ERRORS)
-        shaderc_compile_options_set_warnings_as_errors(options);
+        flags |= HLSLC_WARNINGS_ARE_ERRORS;
+    hlslc_put_u32(&request, (uint32_t)kind);
+    hlslc_put_u32(&request, flags);
+    hlslc_put_str(&request, source_name, strlen(source_name));
+    hlslc_put_str(&request, pEntrypoint, strlen(pEntrypoint));
+    hlslc_put_str(&request, pSrcData, SrcDataSize);
+    define_count = 0;
+    for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++)
+        define_count++;
+    hlslc_put_u32(&request, define_count);
     for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++) {
-        shaderc_compile_options_add_macro_definition(options, m->Name, strlen(m->Name),
-                m->Definition, m->Definition ? strlen(m->Definition) : 0);
+        hlslc_put_str(&request, m->Name, strlen(m->Name));
+        hlslc_put_u32(&request, m->Definition != NULL);
+        hlslc_put_str(&request, m->Definition ? m->Definition : "", m->Definition ? strlen(m->Definition) : 0);
         if (!strcmp(m->Name, D3D12XS_WAVE32_DEFINE))
             wave32 = define_is_true(m->Definition);
+    }
+    if (request.failed || SrcDataSize > HLSLC_MAX_MESSAGE / 2) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "out of memory for a source of %zu bytes",
+                (size_t)SrcDataSize);
+        goto done;
     }
     include_context.include = pInclude;
     include_context.top_name = source_name;
     include_context.newest = NULL;
-    shaderc_compile_options_set_include_callbacks(options, include_resolve, include_release, &include_context);
 
-    if (!(result = shaderc_compile_into_spv(compiler, pSrcData, SrcDataSize, kind, source_name, pEntrypoint, options))) {
-        hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "the shader compiler returned no result");
+    if (FAILED(hr = run_helper(&request, &include_context, &result, error, sizeof(error)))) {
+        set_error_blob(ppErrorMsgs, error);
+        d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s) failed: %s", source_name, pEntrypoint,
+                pTarget, error);
         goto done;
     }
-    status = shaderc_result_get_compilation_status(result);
-    if (status != shaderc_compilation_status_success) {
-        const char *message = shaderc_result_get_error_message(result);
+    if (result.status != shaderc_compilation_status_success || result.spirv_size < 20 || result.spirv_size % 4) {
+        const char *message = result.messages;
         size_t line_length;
         if (!message || !*message)
             message = "compilation failed (no message)";
@@ -459,8 +658,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
 
     /* glslang's HLSL translation departs from HLSL semantics in a few places: fix those first
      * (src/spirv_fixup.c), into a copy. */
-    if (FAILED(hr = d3d12xs_spirv_fixup_hlsl((const uint32_t *)shaderc_result_get_bytes(result),
-            shaderc_result_get_length(result) / 4, scalar_layout ? D3D12XS_FIXUP_SCALAR_LAYOUT : 0,
+    if (FAILED(hr = d3d12xs_spirv_fixup_hlsl((const uint32_t *)result.spirv, result.spirv_size / 4, scalar_layout ? D3D12XS_FIXUP_SCALAR_LAYOUT : 0,
             &fixup_words, &fixup_count, &fixups, error, sizeof(error)))) {
         if (hr != E_OUTOFMEMORY)
             hr = E_FAIL;
@@ -488,7 +686,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
         goto done;
     }
     /* warnings of a successful compile */
-    set_error_blob(ppErrorMsgs, shaderc_result_get_error_message(result));
+    set_error_blob(ppErrorMsgs, result.messages);
     TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
             "%u OpFRem, %u signed remainders, %u structured buffer layout decorations", compile_method, source_name,
             pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod,
@@ -498,10 +696,8 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
 done:
     free(fixup_words);
     free(words);
-    if (result)
-        shaderc_result_release(result);
-    shaderc_compile_options_release(options);
-    if (compiler)
-        shaderc_compiler_release(compiler);
+    free(result.messages);
+    free(result.spirv);
+    free(request.data);
     return hr;
 }

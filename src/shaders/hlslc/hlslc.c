@@ -1,0 +1,176 @@
+/* d3d12xs-hlslc: runs glslang's HLSL front end (through shaderc) for one D3DCompile call, in
+ * a process of its own, so that a crash of the compiler fails the compilation and not the
+ * application. Started by D3DCompile with the socket of src/shaders/hlslc_protocol.h as fd 3;
+ * not meant to be run by hand.
+ *
+ * A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, stack overflow included: the
+ * handler runs on its own stack) ends the process with exit status 128 + signal number at
+ * once, without core dump or sanitizer report, which D3DCompile turns into E_FAIL with a
+ * message. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <shaderc/shaderc.h>
+
+#include "shaders/hlslc_protocol.h"
+#include "shaders/spirv.h"
+
+static void on_fatal_signal(int sig)
+{
+    _exit(128 + sig);
+}
+
+static void install_crash_handlers(void)
+{
+    static const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+    static char alternate_stack[1 << 16];
+    stack_t ss = {.ss_sp = alternate_stack, .ss_size = sizeof(alternate_stack)};
+    struct sigaction sa;
+    struct rlimit no_core = {0, 0};
+
+    setrlimit(RLIMIT_CORE, &no_core);
+    sigaltstack(&ss, NULL);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal_signal;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+        sigaction(signals[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* ---- includes, resolved by the parent ---- */
+
+struct include_copy {
+    shaderc_include_result result; /* first */
+    uint64_t token;
+    char *name, *content;
+};
+
+static shaderc_include_result *include_resolve(void *user, const char *requested, int type,
+        const char *requesting, size_t depth)
+{
+    struct hlslc_buffer request = {0};
+    struct hlslc_reader reader = {0};
+    struct include_copy *copy;
+    uint8_t *payload = NULL;
+    uint32_t reply_type = 0;
+    size_t size;
+
+    (void)user;
+    hlslc_put_u32(&request, (uint32_t)type);
+    hlslc_put_str(&request, requested, strlen(requested));
+    hlslc_put_str(&request, requesting ? requesting : "", requesting ? strlen(requesting) : 0);
+    hlslc_put_u32(&request, (uint32_t)depth);
+    if (!hlslc_send(HLSLC_FD, HLSLC_INCLUDE, &request)
+            || hlslc_receive(HLSLC_FD, &reply_type, &payload, &size, -1) != 1 || reply_type != HLSLC_INCLUDE_REPLY)
+        _exit(2);
+    free(request.data);
+    reader.data = payload;
+    reader.size = size;
+    if (!(copy = calloc(1, sizeof(*copy))) || !hlslc_get_u64(&reader, &copy->token)
+            || !(copy->name = hlslc_get_strdup(&reader, &copy->result.source_name_length))
+            || !(copy->content = hlslc_get_strdup(&reader, &copy->result.content_length)))
+        _exit(2);
+    free(payload);
+    copy->result.source_name = copy->name;
+    copy->result.content = copy->content;
+    copy->result.user_data = copy;
+    return &copy->result;
+}
+
+static void include_release(void *user, shaderc_include_result *result)
+{
+    struct include_copy *copy = (struct include_copy *)result;
+    struct hlslc_buffer message = {0};
+
+    (void)user;
+    if (!copy)
+        return;
+    hlslc_put_u64(&message, copy->token);
+    if (!hlslc_send(HLSLC_FD, HLSLC_RELEASE, &message))
+        _exit(2);
+    free(message.data);
+    free(copy->name);
+    free(copy->content);
+    free(copy);
+}
+
+int main(void)
+{
+    struct hlslc_buffer answer = {0};
+    struct hlslc_reader r = {0};
+    shaderc_compilation_result_t result;
+    shaderc_compile_options_t options;
+    shaderc_compiler_t compiler;
+    uint32_t type = 0, kind, flags, define_count;
+    char *name, *entry, *source;
+    size_t source_length, size;
+    uint8_t *payload;
+    const char *message;
+
+    install_crash_handlers();
+    if (hlslc_receive(HLSLC_FD, &type, &payload, &size, -1) != 1 || type != HLSLC_REQUEST) {
+        fprintf(stderr, "d3d12xs-hlslc: started by D3DCompile only (no request on fd %d)\n", HLSLC_FD);
+        return 2;
+    }
+    r.data = payload;
+    r.size = size;
+    if (!hlslc_get_u32(&r, &kind) || !hlslc_get_u32(&r, &flags) || !(name = hlslc_get_strdup(&r, NULL))
+            || !(entry = hlslc_get_strdup(&r, NULL)) || !(source = hlslc_get_strdup(&r, &source_length))
+            || !hlslc_get_u32(&r, &define_count))
+        return 2;
+    if (!(compiler = shaderc_compiler_initialize()) || !(options = shaderc_compile_options_initialize()))
+        return 3;
+    for (uint32_t i = 0; i < define_count; i++) {
+        const char *macro, *value;
+        size_t macro_length, value_length = 0;
+        uint32_t has_value;
+        if (!hlslc_get_str(&r, &macro, &macro_length) || !hlslc_get_u32(&r, &has_value)
+                || !hlslc_get_str(&r, &value, &value_length))
+            return 2;
+        shaderc_compile_options_add_macro_definition(options, macro, macro_length, has_value ? value : NULL,
+                value_length);
+    }
+
+    shaderc_compile_options_set_source_language(options, shaderc_source_language_hlsl);
+    shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+    shaderc_compile_options_set_target_spirv(options, shaderc_spirv_version_1_3);
+    shaderc_compile_options_set_hlsl_io_mapping(options, true);
+    shaderc_compile_options_set_hlsl_offsets(options, true);
+    shaderc_compile_options_set_auto_bind_uniforms(options, true);
+    shaderc_compile_options_set_hlsl_functionality1(options, true); /* CounterBuffer links; stripped after */
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_buffer,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_CBV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_texture,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_SRV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_unordered_access_view,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_image,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV, 0));
+    shaderc_compile_options_set_binding_base(options, shaderc_uniform_kind_sampler,
+            D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_SAMPLER, 0));
+    shaderc_compile_options_set_optimization_level(options, (flags & HLSLC_OPTIMIZE_NONE)
+            ? shaderc_optimization_level_zero : shaderc_optimization_level_performance);
+    if (flags & HLSLC_DEBUG_INFO)
+        shaderc_compile_options_set_generate_debug_info(options);
+    if (flags & HLSLC_WARNINGS_ARE_ERRORS)
+        shaderc_compile_options_set_warnings_as_errors(options);
+    shaderc_compile_options_set_include_callbacks(options, include_resolve, include_release, NULL);
+
+    if (!(result = shaderc_compile_into_spv(compiler, source, source_length, (shaderc_shader_kind)kind, name, entry,
+            options)))
+        return 3;
+    message = shaderc_result_get_error_message(result);
+    hlslc_put_u32(&answer, (uint32_t)shaderc_result_get_compilation_status(result));
+    hlslc_put_str(&answer, message ? message : "", message ? strlen(message) : 0);
+    hlslc_put_str(&answer, shaderc_result_get_bytes(result), shaderc_result_get_length(result));
+    if (!hlslc_send(HLSLC_FD, HLSLC_RESULT, &answer))
+        return 2;
+    /* _exit: no destructors, no leak checker at exit; the parent only needs the answer */
+    _exit(0);
+}

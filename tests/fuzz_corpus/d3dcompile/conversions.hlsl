@@ -1,0 +1,3 @@
+StructuredBuffer<float> input : register(t0);
+RWStructuredBuffer<uint> output : register(u0);
+

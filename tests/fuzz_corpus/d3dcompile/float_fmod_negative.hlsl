@@ -1,0 +1,3 @@
+RWStructuredBuffer<float> output : register(u0);
+cbuffer C : register(b0) { float a; float b; };
+

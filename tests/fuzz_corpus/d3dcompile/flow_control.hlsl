@@ -1,0 +1,3 @@
+StructuredBuffer<uint> input : register(t0);
+RWStructuredBuffer<uint4> output : register(u0);
+

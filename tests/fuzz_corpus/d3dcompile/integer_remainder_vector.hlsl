@@ -1,0 +1,3 @@
+RWStructuredBuffer<int> output : register(u0);
+cbuffer C : register(b0) { int a; int b; int m; };
+

@@ -1,0 +1,2 @@
+RWStructuredBuffer<int> o : register(u0);
+[numthreads] void main() { o[0] = 1; }

@@ -1,0 +1,3 @@
+ByteAddressBuffer input : register(t0);
+RWByteAddressBuffer output : register(u0);
+

@@ -1,0 +1,2 @@
+RWStructuredBuffer<uint> output : register(u0);
+
