@@ -81,7 +81,8 @@ static void test_blocking_wait_hangs(void)
     start = harness_now_ms();
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(second, 1, NULL), DXGI_ERROR_DEVICE_HUNG);
     CHECK_ELAPSED(start, 250, 10000, "the blocking wait");
-    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "second", "300 ms");
+    /* The watchdog names the root cause: the queue's held wait, older than the host wait. */
+    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "fence 'never' to reach 1", "no queue or CPU signal");
     CHECK(ID3D12Fence_GetCompletedValue(never) == UINT64_MAX);
     CHECK(ID3D12Fence_GetCompletedValue(second) == UINT64_MAX);
     check_after_hang(device, queue, second);
@@ -104,6 +105,7 @@ static void test_event_hangs(void)
     LOG_MARK();
 
     CHECK_HR(D3D12XSSetHangTimeout(device, 300), S_OK);
+    CHECK_HR(ID3D12Fence_SetName(never, L"never"), S_OK);
     CHECK_HR(ID3D12CommandQueue_Wait(queue, never, 1), S_OK);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, second, 1), S_OK);
     start = harness_now_ms();
@@ -117,7 +119,7 @@ static void test_event_hangs(void)
     CHECK(WaitForSingleObject(manual, 1000) == WAIT_OBJECT_0);
     CHECK(WaitForSingleObject(manual, 0) == WAIT_OBJECT_0);
     CHECK(WaitForSingleObject(event, 0) == WAIT_TIMEOUT);
-    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "event");
+    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "fence 'never'");
     check_after_hang(device, queue, idle);
 
     CloseHandle(event);

@@ -23,7 +23,17 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_allocator, ID3D12CommandAllocator, im
 /* True once the GPU has finished the last submission that used the allocator. */
 static bool allocator_is_idle(struct d3d12_command_allocator *allocator)
 {
-    return !allocator->last_queue || d3d12_command_queue_completed_serial(allocator->last_queue) >= allocator->last_serial;
+    return !allocator->last_engine || d3d12_engine_serial_done(allocator->last_engine, allocator->last_serial);
+}
+
+static void destroy_allocator(struct d3d12_device *device, void *object)
+{
+    struct d3d12_command_allocator *allocator = object;
+    vkDestroyCommandPool(device->vk_device, allocator->vk_pool, NULL);
+    vkDestroyCommandPool(device->vk_device, allocator->helper_pool, NULL);
+    free(allocator->command_buffers);
+    free(allocator->helper_buffers);
+    free(allocator);
 }
 
 static ULONG STDMETHODCALLTYPE d3d12_command_allocator_Release(ID3D12CommandAllocator *iface)
@@ -31,16 +41,10 @@ static ULONG STDMETHODCALLTYPE d3d12_command_allocator_Release(ID3D12CommandAllo
     struct d3d12_command_allocator *allocator = impl_from_ID3D12CommandAllocator(iface);
     unsigned refcount = d3d12xs_object_release(&allocator->object);
     if (!refcount) {
-        struct d3d12_device *device = allocator->object.device;
-        /* Freeing command buffers the GPU still runs is undefined: wait for them. */
-        if (!allocator_is_idle(allocator))
-            d3d12_device_wait_queues_idle(device, METHOD(Release));
-        if (allocator->last_queue)
-            ID3D12CommandQueue_Release(&allocator->last_queue->ID3D12CommandQueue_iface);
-        vkDestroyCommandPool(device->vk_device, allocator->vk_pool, NULL);
-        free(allocator->command_buffers);
-        d3d12xs_object_cleanup(&allocator->object);
-        free(allocator);
+        /* Its command buffers may still be queued or running: the pools go once they are done. */
+        if (allocator->last_engine)
+            d3d12_engine_release(allocator->last_engine);
+        d3d12_scheduler_retire_object(&allocator->object, destroy_allocator, allocator);
     }
     return refcount;
 }
@@ -66,7 +70,11 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
         pthread_mutex_unlock(&allocator->object.lock);
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), METHOD(Reset), "vkResetCommandPool failed (VkResult %d)", vr);
     }
-    allocator->next_free = 0;
+    if (allocator->helper_pool && (vr = vkResetCommandPool(device->vk_device, allocator->helper_pool, 0)) != VK_SUCCESS) {
+        pthread_mutex_unlock(&allocator->object.lock);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), METHOD(Reset), "vkResetCommandPool failed (VkResult %d)", vr);
+    }
+    allocator->next_free = allocator->helper_next_free = 0;
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;
@@ -93,44 +101,63 @@ struct d3d12_command_allocator *unsafe_impl_from_ID3D12CommandAllocator(ID3D12Co
     return impl_from_ID3D12CommandAllocator(iface);
 }
 
-HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, VkCommandBuffer *command_buffer)
+static HRESULT next_buffer(struct d3d12_device *device, VkCommandPool pool, VkCommandBuffer **buffers, size_t *count,
+        size_t *capacity, size_t *next_free, VkCommandBuffer *command_buffer)
+{
+    VkResult vr;
+
+    if (*next_free == *count) {
+        VkCommandBufferAllocateInfo allocate_info = {
+            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+            .commandPool = pool,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+            .commandBufferCount = 1,
+        };
+        if (!d3d12xs_array_reserve((void **)buffers, capacity, *count + 1, sizeof(**buffers)))
+            return E_OUTOFMEMORY;
+        if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &(*buffers)[*count])) != VK_SUCCESS)
+            return d3d12xs_hresult_from_vk(device, vr);
+        (*count)++;
+    }
+    *command_buffer = (*buffers)[(*next_free)++];
+    return S_OK;
+}
+
+HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, bool helper, VkCommandBuffer *command_buffer)
 {
     struct d3d12_device *device = allocator->object.device;
     VkResult vr;
 
-    /* Called with the allocator lock held by the list that starts recording. */
-    if (allocator->next_free == allocator->command_buffer_count) {
-        VkCommandBufferAllocateInfo allocate_info = {
-            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-            .commandPool = allocator->vk_pool,
-            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-            .commandBufferCount = 1,
+    /* Called with the allocator lock held by the recording list. */
+    if (!helper)
+        return next_buffer(device, allocator->vk_pool, &allocator->command_buffers, &allocator->command_buffer_count,
+                &allocator->command_buffer_capacity, &allocator->next_free, command_buffer);
+    if (!allocator->helper_pool) {
+        VkCommandPoolCreateInfo pool_info = {
+            .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+            .queueFamilyIndex = d3d12_scheduler_internal_family(device),
         };
-        if (!d3d12xs_array_reserve((void **)&allocator->command_buffers, &allocator->command_buffer_capacity,
-                allocator->command_buffer_count + 1, sizeof(*allocator->command_buffers)))
-            return E_OUTOFMEMORY;
-        if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &allocator->command_buffers[allocator->command_buffer_count])) != VK_SUCCESS)
+        if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &allocator->helper_pool)) != VK_SUCCESS)
             return d3d12xs_hresult_from_vk(device, vr);
-        allocator->command_buffer_count++;
     }
-    *command_buffer = allocator->command_buffers[allocator->next_free++];
-    return S_OK;
+    return next_buffer(device, allocator->helper_pool, &allocator->helper_buffers, &allocator->helper_count,
+            &allocator->helper_capacity, &allocator->helper_next_free, command_buffer);
 }
 
-void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_command_queue *queue, uint64_t serial)
+void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_engine *engine, uint64_t serial)
 {
-    struct d3d12_command_queue *previous;
+    struct d3d12_engine *previous;
 
     pthread_mutex_lock(&allocator->object.lock);
-    previous = allocator->last_queue;
-    if (previous != queue) {
-        ID3D12CommandQueue_AddRef(&queue->ID3D12CommandQueue_iface);
-        allocator->last_queue = queue;
+    previous = allocator->last_engine;
+    if (previous != engine) {
+        d3d12_engine_add_ref(engine);
+        allocator->last_engine = engine;
     }
     allocator->last_serial = serial;
     pthread_mutex_unlock(&allocator->object.lock);
-    if (previous && previous != queue)
-        ID3D12CommandQueue_Release(&previous->ID3D12CommandQueue_iface);
+    if (previous && previous != engine)
+        d3d12_engine_release(previous);
 }
 
 HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **out)

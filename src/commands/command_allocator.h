@@ -12,17 +12,22 @@ struct d3d12_command_allocator {
     VkCommandPool vk_pool;
     VkCommandBuffer *command_buffers;
     size_t command_buffer_count, command_buffer_capacity, next_free;
+    /* Segments that need a compute-capable queue (the scheduler's internal engine) when the
+     * list's own family is transfer-only: a second pool, made on first use. */
+    VkCommandPool helper_pool;
+    VkCommandBuffer *helper_buffers;
+    size_t helper_count, helper_capacity, helper_next_free;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     /* last submission using it, to refuse a Reset while the GPU still runs it */
-    struct d3d12_command_queue *last_queue; /* holds a reference */
+    struct d3d12_engine *last_engine; /* holds an engine reference, not the queue's */
     uint64_t last_serial;
     uint64_t reset_generation; /* counts Resets: lists recorded before one have lost their commands */
 };
 
 struct d3d12_command_allocator *unsafe_impl_from_ID3D12CommandAllocator(ID3D12CommandAllocator *iface);
 HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator);
-HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, VkCommandBuffer *command_buffer);
-void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator,
-        struct d3d12_command_queue *queue, uint64_t serial);
+/* A command buffer for the next segment of a list; helper: one for the internal engine. */
+HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, bool helper, VkCommandBuffer *command_buffer);
+void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_engine *engine, uint64_t serial);
 
 #endif

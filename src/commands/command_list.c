@@ -64,6 +64,77 @@ void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineSta
         list->barrier_src = 0;
 }
 
+/* ---- segments and the command record ---- */
+
+static HRESULT start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call)
+{
+    struct d3d12_command_allocator *allocator = list->allocator;
+    VkCommandBufferBeginInfo begin_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        /* A closed list may be executed again while a previous execution still runs. */
+        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+    };
+    VkCommandBuffer command_buffer;
+    VkResult vr;
+    HRESULT hr;
+
+    if (!d3d12xs_array_reserve((void **)&list->segments, &list->segment_capacity, list->segment_count + 1, sizeof(*list->segments)))
+        return E_OUTOFMEMORY;
+    pthread_mutex_lock(&allocator->object.lock);
+    hr = d3d12_command_allocator_get_command_buffer(allocator, helper, &command_buffer);
+    pthread_mutex_unlock(&allocator->object.lock);
+    if (FAILED(hr))
+        return hr;
+    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS)
+        return d3d12xs_hresult_from_vk(list->object.device, vr);
+    list->segments[list->segment_count++] = (struct d3d12_list_segment){
+        .command_buffer = command_buffer,
+        .on_helper = helper,
+        .has_wait = wait != NULL,
+        .wait = wait ? *wait : (struct d3d12_memory_wait){0},
+        .first_call = first_call,
+    };
+    list->vk_command_buffer = command_buffer;
+    list->on_helper = helper;
+    list->commands_in_segment = 0;
+    return S_OK;
+}
+
+bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait)
+{
+    VkResult vr;
+    HRESULT hr;
+
+    if ((vr = vkEndCommandBuffer(list->vk_command_buffer)) != VK_SUCCESS) {
+        d3d12_command_list_record_error(list, command, "vkEndCommandBuffer failed (VkResult %d)", vr);
+        return false;
+    }
+    if (FAILED(hr = start_segment(list, helper, wait, list->call_count ? list->call_count - 1 : 0))) {
+        /* The list cannot record any further: keep a valid command buffer for Close to end. */
+        list->vk_command_buffer = VK_NULL_HANDLE;
+        d3d12_command_list_record_error(list, command, "cannot start a new segment (HRESULT 0x%08x)", (unsigned)hr);
+        return false;
+    }
+    /* Vulkan state does not carry across command buffers: bind everything again. */
+    list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    return true;
+}
+
+void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count)
+{
+    if (!d3d12_command_record_add(&list->record, kind, list->call_count - 1, (uint32_t)list->segment_count - 1, first_range, range_count))
+        d3d12_command_list_record_error(list, d3d12_recorded_kind_name(kind), "out of memory for the command record");
+    if (list->split_every && ++list->commands_in_segment >= list->split_every && !list->invalid)
+        d3d12_command_list_cut_segment(list, d3d12_recorded_kind_name(kind), list->on_helper, NULL);
+}
+
+void d3d12_command_list_walk(const struct d3d12_command_list *list,
+        void (*visit)(const struct d3d12_recorded_command *command, const struct d3d12_recorded_range *ranges, void *context), void *context)
+{
+    for (size_t i = 0; i < list->record.command_count; i++)
+        visit(&list->record.commands[i], list->record.ranges + list->record.commands[i].first_range, context);
+}
+
 /* ---- IUnknown, ID3D12Object, ID3D12DeviceChild, ID3D12CommandList ---- */
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **object)
@@ -93,12 +164,14 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
     if (!refcount) {
         /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
         if (list->allocator) {
-            if (list->state == D3D12_COMMAND_LIST_RECORDING)
+            if (list->state == D3D12_COMMAND_LIST_RECORDING && list->vk_command_buffer)
                 vkEndCommandBuffer(list->vk_command_buffer);
             detach_allocator(list);
             ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
         }
         free(list->host_query_resets);
+        free(list->segments);
+        d3d12_command_record_cleanup(&list->record);
         d3d12xs_object_cleanup(&list->object);
         free(list);
     }
@@ -115,11 +188,8 @@ static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D
 static HRESULT begin_recording(struct d3d12_command_list *list, const char *method, ID3D12CommandAllocator *allocator_iface,
         ID3D12PipelineState *initial_state)
 {
-    struct d3d12_device *device = list->object.device;
     struct d3d12_command_allocator *allocator;
-    VkCommandBuffer command_buffer;
-    VkResult vr;
-    HRESULT hr;
+    HRESULT hr = S_OK;
 
     if (!(allocator = unsafe_impl_from_ID3D12CommandAllocator(allocator_iface)))
         return d3d12xs_fail(E_INVALIDARG, method, "pAllocator is %s (must be an allocator from CreateCommandAllocator)",
@@ -136,26 +206,9 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
         return d3d12xs_fail(E_INVALIDARG, method, "pAllocator '%s' already has a list recording into it (one at a time)",
                 d3d12xs_object_name(&allocator->object));
     }
-    hr = d3d12_command_allocator_get_command_buffer(allocator, &command_buffer);
-    if (SUCCEEDED(hr)) {
-        allocator->recording_list = list;
-        list->allocator_generation = allocator->reset_generation;
-    }
+    allocator->recording_list = list;
+    list->allocator_generation = allocator->reset_generation;
     pthread_mutex_unlock(&allocator->object.lock);
-    if (FAILED(hr))
-        return d3d12xs_fail(hr, method, "cannot allocate a Vulkan command buffer");
-
-    VkCommandBufferBeginInfo begin_info = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        /* A closed list may be executed again while a previous execution still runs. */
-        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
-    };
-    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
-        pthread_mutex_lock(&allocator->object.lock);
-        allocator->recording_list = NULL;
-        pthread_mutex_unlock(&allocator->object.lock);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBeginCommandBuffer failed (VkResult %d)", vr);
-    }
 
     if (list->allocator != allocator) {
         ID3D12CommandAllocator_AddRef(allocator_iface);
@@ -165,11 +218,18 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
         }
         list->allocator = allocator;
     }
-    list->vk_command_buffer = command_buffer;
+    list->segment_count = 0;
+    if (FAILED(hr = start_segment(list, false, NULL, 0))) {
+        detach_allocator(list);
+        list->vk_command_buffer = VK_NULL_HANDLE;
+        return d3d12xs_fail(hr, method, "cannot start recording into a Vulkan command buffer");
+    }
     list->state = D3D12_COMMAND_LIST_RECORDING;
     list->invalid = false;
     list->error[0] = 0;
     list->host_query_reset_count = 0;
+    list->call_count = 0;
+    d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_compute_state(list);
     list->pending_stages = list->barrier_src = list->barrier_synced = 0;
     if (initial_state)
@@ -187,6 +247,12 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
     if (list->state != D3D12_COMMAND_LIST_RECORDING)
         return d3d12xs_fail(E_FAIL, METHOD(Close), "the list '%s' is not recording (Close follows creation or Reset, once)",
                 d3d12xs_object_name(&list->object));
+    if (!list->vk_command_buffer) {
+        list->state = D3D12_COMMAND_LIST_CLOSED;
+        detach_allocator(list);
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
+                d3d12xs_object_name(&list->object), list->error);
+    }
     /* Host reads after a fence wait see the list's writes. */
     d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
             VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
@@ -286,6 +352,15 @@ struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList 
     return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
 }
 
+/* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run
+ * with it to show that segments behave as one list. */
+static uint32_t split_every_from_env(void)
+{
+    const char *value = getenv("D3D12XS_SPLIT_LISTS");
+    long n = value ? strtol(value, NULL, 10) : 0;
+    return n > 0 && n < 1000000 ? (uint32_t)n : 0;
+}
+
 HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
         ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **out)
 {
@@ -300,6 +375,7 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     list->type = type;
     list->state = D3D12_COMMAND_LIST_CLOSED;
     list->transfer_only = !device->queue_map[type].supports_compute;
+    list->split_every = split_every_from_env();
     /* D3D12 hands out new lists already recording. */
     if (FAILED(hr = begin_recording(list, method, allocator, initial_state))) {
         ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);

@@ -65,4 +65,30 @@ static inline void d3d12_command_list_sync_before(struct d3d12_command_list *lis
     list->pending_stages |= stage;
 }
 
+/* Adds the command just recorded to the list's record (and cuts the segment when testing
+ * with D3D12XS_SPLIT_LISTS). Inline: every command ends here. */
+void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count);
+static inline void d3d12_command_list_note(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range,
+        uint32_t range_count)
+{
+    struct d3d12_command_record *record = &list->record;
+    if (__builtin_expect(record->command_count < record->command_capacity && !list->split_every, 1)) {
+        record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, list->call_count - 1,
+                (uint32_t)list->segment_count - 1, first_range, range_count};
+        return;
+    }
+    d3d12_command_list_note_slow(list, kind, first_range, range_count);
+}
+
+/* Records buffer ranges a command uses; returns the first index (UINT32_MAX after a failure,
+ * which marks the list invalid). */
+static inline uint32_t d3d12_command_list_note_ranges(struct d3d12_command_list *list, const char *command,
+        const struct d3d12_recorded_range *ranges, uint32_t count)
+{
+    uint32_t first = d3d12_command_record_add_ranges(&list->record, ranges, count);
+    if (first == UINT32_MAX)
+        d3d12_command_list_record_error(list, command, "out of memory for the command record");
+    return first;
+}
+
 #endif

@@ -203,7 +203,8 @@ static enum d3d12xs_descriptor_kind kind_for_type(VkDescriptorType type, char re
 
 /* Fills the Vulkan descriptor for one array element of a pipeline binding. */
 static bool resolve_descriptor(struct d3d12_command_list *list, const char *command, const struct d3d12xs_pipeline_binding *binding,
-        uint32_t element, VkDescriptorBufferInfo *buffer_info, VkBufferView *view, VkDescriptorImageInfo *image_info)
+        uint32_t element, VkDescriptorBufferInfo *buffer_info, VkBufferView *view, VkDescriptorImageInfo *image_info,
+        struct d3d12_recorded_range *range)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12_root_argument *argument = &list->compute.arguments[binding->root_index];
@@ -224,6 +225,7 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         }
         buffer_info->offset = offset;
         buffer_info->range = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && remaining > 65536 ? 65536 : remaining;
+        *range = (struct d3d12_recorded_range){buffer_info->buffer, offset, buffer_info->range, binding->register_name[0] == 'u'};
         return true;
     }
 
@@ -258,6 +260,7 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         buffer_info->buffer = descriptor->counter_buffer;
         buffer_info->offset = descriptor->counter_offset;
         buffer_info->range = 4;
+        *range = (struct d3d12_recorded_range){descriptor->counter_buffer, descriptor->counter_offset, 4, true};
         return true;
     }
     if (descriptor->vk_type != binding->vk_type) {
@@ -281,6 +284,7 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
             return false;
         }
         *view = descriptor->view;
+        *range = (struct d3d12_recorded_range){descriptor->buffer, descriptor->offset, descriptor->range, binding->register_name[0] == 'u'};
         return true;
     default:
         if (descriptor->null_view) {
@@ -291,6 +295,7 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
             buffer_info->buffer = descriptor->buffer;
             buffer_info->offset = descriptor->offset;
             buffer_info->range = descriptor->range;
+            *range = (struct d3d12_recorded_range){descriptor->buffer, descriptor->offset, descriptor->range, binding->register_name[0] == 'u'};
         }
         return true;
     }
@@ -303,7 +308,8 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     VkDescriptorBufferInfo buffer_infos[MAX_PUSH_WRITES];
     VkDescriptorImageInfo image_infos[MAX_PUSH_WRITES];
     VkBufferView views[MAX_PUSH_WRITES];
-    uint32_t write_count = 0, element_count = 0;
+    struct d3d12_recorded_range ranges[MAX_PUSH_WRITES];
+    uint32_t write_count = 0, element_count = 0, range_count = 0, first;
 
     if (pipeline->descriptor_count > MAX_PUSH_WRITES) {
         d3d12_command_list_record_error(list, command, "the pipeline uses %u descriptors (at most %u)", pipeline->descriptor_count, MAX_PUSH_WRITES);
@@ -324,14 +330,23 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
         };
         for (uint32_t e = 0; e < binding->array_size; e++, element_count++) {
             memset(&image_infos[element_count], 0, sizeof(image_infos[element_count]));
-            if (!resolve_descriptor(list, command, binding, e, &buffer_infos[element_count], &views[element_count], &image_infos[element_count]))
+            ranges[range_count].buffer = VK_NULL_HANDLE;
+            if (!resolve_descriptor(list, command, binding, e, &buffer_infos[element_count], &views[element_count], &image_infos[element_count],
+                    &ranges[range_count]))
                 return false;
+            if (ranges[range_count].buffer)
+                range_count++;
         }
         write_count++;
     }
     if (write_count)
         list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, 0,
                 write_count, writes);
+    /* Dispatches from here on read and write these ranges (the command record). */
+    if ((first = d3d12_command_list_note_ranges(list, command, ranges, range_count)) == UINT32_MAX)
+        return false;
+    list->record.bound_first = first;
+    list->record.bound_count = range_count;
     return true;
 }
 
@@ -372,8 +387,14 @@ static bool flush_compute_state(struct d3d12_command_list *list, const char *com
     if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
-    if ((state->pipeline_dirty || state->descriptors_dirty) && pipeline->descriptor_count && !push_descriptors(list, command))
-        return false;
+    if (state->pipeline_dirty || state->descriptors_dirty) {
+        if (pipeline->descriptor_count) {
+            if (!push_descriptors(list, command))
+                return false;
+        } else {
+            list->record.bound_count = 0;
+        }
+    }
     state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = false;
     return true;
 }
@@ -395,6 +416,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *i
     if (x && y && z) {
         d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         vkCmdDispatch(list->vk_command_buffer, x, y, z);
+        d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.bound_first, list->record.bound_count);
     }
 }
 
@@ -433,6 +455,10 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
     }
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
+    struct d3d12_recorded_range range = {descriptor->buffer, descriptor->offset, descriptor->range, true};
+    uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
+    if (first != UINT32_MAX)
+        d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, first, 1);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,

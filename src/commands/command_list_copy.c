@@ -20,6 +20,18 @@ static bool range_fits(uint64_t offset, uint64_t size, uint64_t total)
     return offset <= total && size <= total - offset;
 }
 
+static void note_copy(struct d3d12_command_list *list, const char *command, struct d3d12_resource *src, uint64_t src_offset,
+        struct d3d12_resource *dst, uint64_t dst_offset, uint64_t size)
+{
+    struct d3d12_recorded_range ranges[2] = {
+        {src->vk_buffer, src_offset, size, false},
+        {dst->vk_buffer, dst_offset, size, true},
+    };
+    uint32_t first = d3d12_command_list_note_ranges(list, command, ranges, 2);
+    if (first != UINT32_MAX)
+        d3d12_command_list_note(list, D3D12_RECORDED_COPY, first, 2);
+}
+
 static bool copy_endpoints_valid(struct d3d12_command_list *list, const char *command, struct d3d12_resource *dst, struct d3d12_resource *src)
 {
     if (dst->heap_properties.Type == D3D12_HEAP_TYPE_UPLOAD) {
@@ -65,6 +77,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     VkBufferCopy region = {src_offset, dst_offset, byte_count};
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+    note_copy(list, METHOD(CopyBufferRegion), src, src_offset, dst, dst_offset, byte_count);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
@@ -91,6 +104,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     VkBufferCopy region = {0, 0, dst->desc.Width};
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+    note_copy(list, METHOD(CopyResource), src, 0, dst, 0, dst->desc.Width);
 }
 
 static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D12_RESOURCE_BARRIER *barrier)
@@ -167,6 +181,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
         list->barrier_synced = 0;
         list->pending_stages = 0;
     }
+    if (count)
+        d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,
@@ -228,5 +244,13 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
             d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                     VK_ACCESS_2_TRANSFER_WRITE_BIT);
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, 4, &parameters[i].Value);
+    }
+    for (UINT i = 0; i < count; i++) {
+        struct d3d12_recorded_range range = {VK_NULL_HANDLE, 0, 4, true};
+        uint32_t first;
+        d3d12xs_va_lookup(device, parameters[i].Dest, 4, &range.buffer, &range.offset);
+        if ((first = d3d12_command_list_note_ranges(list, command, &range, 1)) == UINT32_MAX)
+            return;
+        d3d12_command_list_note(list, D3D12_RECORDED_WRITE_IMMEDIATE, first, 1);
     }
 }

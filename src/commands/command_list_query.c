@@ -73,6 +73,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *i
         vkCmdResetQueryPool(list->vk_command_buffer, heap->vk_pool, index, 1);
     }
     vkCmdWriteTimestamp2(list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, heap->vk_pool, index);
+    d3d12_command_list_note(list, D3D12_RECORDED_END_QUERY, 0, 0);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type,
@@ -108,16 +109,20 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
         d3d12_command_list_record_error(list, command, "pDestinationBuffer is in an UPLOAD heap (the GPU cannot write those)");
         return;
     }
-    if (list->transfer_only) {
-        /* vkCmdCopyQueryPoolResults needs a graphics or compute queue. */
-        d3d12_command_list_record_error(list, command, "this device's COPY queues are transfer-only and cannot resolve queries "
-                "(resolve on a DIRECT or COMPUTE list)");
-        return;
-    }
     if (!count)
+        return;
+    /* vkCmdCopyQueryPoolResults needs a graphics or compute queue: on a transfer-only family
+     * the resolve becomes a segment of its own on the scheduler's compute-capable engine. */
+    if (list->transfer_only && !d3d12_command_list_cut_segment(list, command, true, NULL))
         return;
     /* Queries are always available or being written (see query_heap.c), so waiting is safe. */
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    struct d3d12_recorded_range range = {dst->vk_buffer, dst_offset, (uint64_t)count * 8, true};
+    uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
+    if (first != UINT32_MAX)
+        d3d12_command_list_note(list, D3D12_RECORDED_RESOLVE_QUERY, first, 1);
+    if (list->transfer_only)
+        d3d12_command_list_cut_segment(list, command, false, NULL);
 }

@@ -6,6 +6,8 @@
 #include "commands/command_allocator.h"
 #include "descriptors/descriptors.h"
 #include "shaders/pipeline_state.h"
+#include "commands/command_record.h"
+#include "sync/scheduler.h"
 
 struct d3d12_root_argument {
     bool set;
@@ -37,7 +39,16 @@ struct d3d12_command_list {
     bool invalid;         /* a recording error happened; Close fails */
     char error[512];      /* the first recording error, repeated by Close */
     struct d3d12_command_allocator *allocator; /* holds a reference */
-    VkCommandBuffer vk_command_buffer;
+    VkCommandBuffer vk_command_buffer;    /* the current segment's */
+    /* A list is a sequence of segments, each its own command buffer, cut where a
+     * synchronisation point needs one (a wait on memory, work for another queue). */
+    struct d3d12_list_segment *segments;
+    size_t segment_count, segment_capacity;
+    bool on_helper;                       /* the current segment runs on the internal engine */
+    uint32_t call_count;                  /* recording calls so far: the next call's index */
+    struct d3d12_command_record record;
+    uint32_t split_every;                 /* D3D12XS_SPLIT_LISTS: cut after every N commands (tests) */
+    uint32_t commands_in_segment;
     uint64_t allocator_generation; /* allocator->reset_generation when recording began */
     bool transfer_only;   /* recorded for a transfer-only queue family */
     /* Barriers are emitted lazily: ResourceBarrier records which stages must finish
@@ -52,6 +63,15 @@ struct d3d12_command_list {
     struct d3d12_compute_state compute;
 };
 
+/* One segment of a closed or recording list. */
+struct d3d12_list_segment {
+    VkCommandBuffer command_buffer;
+    bool on_helper;
+    bool has_wait;
+    struct d3d12_memory_wait wait;  /* waited for before the segment starts */
+    uint32_t first_call;
+};
+
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);
 HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
         ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **list);
@@ -59,12 +79,20 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
+/* Ends the current segment and starts the next (helper: on the internal compute engine;
+ * wait: a memory wait before it). The compute state is bound again in the new segment. */
+bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait);
+/* Calls visit for each recorded command, in order. */
+void d3d12_command_list_walk(const struct d3d12_command_list *list,
+        void (*visit)(const struct d3d12_recorded_command *command, const struct d3d12_recorded_range *ranges, void *context), void *context);
 /* True when commands may be recorded; logs and returns false on a closed list. Inline: every
  * recorded command starts here. */
 static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
 {
-    if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1))
+    if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
+        list->call_count++;
         return true;
+    }
     d3d12_command_list_report_closed(list, command);
     return false;
 }

@@ -1,10 +1,11 @@
-/* ID3D12CommandQueue: a VkQueue of the mapped family plus a serial timeline that counts
- * finished operations (for allocator reuse checks and the hang watchdog). */
+/* ID3D12CommandQueue: checks its arguments and hands the work to its scheduler engine. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/command_list_state.h"
-#include "sync/scheduler.h"
+#include "commands/command_queue.h"
+#include "sync/fence.h"
+#include "sync/waiter.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12CommandQueue::" #name
@@ -12,14 +13,6 @@
 static struct d3d12_command_queue *impl_from_ID3D12CommandQueue(ID3D12CommandQueue *iface)
 {
     return D3D12XS_CONTAINING(iface, struct d3d12_command_queue, ID3D12CommandQueue_iface);
-}
-
-uint64_t d3d12_command_queue_completed_serial(struct d3d12_command_queue *queue)
-{
-    uint64_t value = 0;
-    if (vkGetSemaphoreCounterValue(queue->object.device->vk_device, queue->serial_semaphore, &value) != VK_SUCCESS)
-        return UINT64_MAX;
-    return value;
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_queue_QueryInterface(ID3D12CommandQueue *iface, REFIID riid, void **object)
@@ -35,13 +28,9 @@ static ULONG STDMETHODCALLTYPE d3d12_command_queue_Release(ID3D12CommandQueue *i
     struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
     unsigned refcount = d3d12xs_object_release(&queue->object);
     if (!refcount) {
-        struct d3d12_device *device = queue->object.device;
-        if (queue->serial_semaphore) {
-            d3d12_device_wait_queues_idle(device, METHOD(Release));
-            d3d12_device_unregister_queue(device, queue);
-            vkDestroySemaphore(device->vk_device, queue->serial_semaphore, NULL);
-        }
-        free(queue->held_ops);
+        /* Submitted work runs to its end; held work is dropped (nothing can release it now). */
+        if (queue->engine)
+            d3d12_engine_orphan(queue->engine);
         d3d12xs_object_cleanup(&queue->object);
         free(queue);
     }
@@ -63,9 +52,10 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
 {
     struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
     struct d3d12_device *device = queue->object.device;
-    struct d3d12_queue_op op = {.type = D3D12_QUEUE_OP_EXECUTE};
+    struct d3d12_submit_segment segment_stack[8], *segments = NULL;
+    struct d3d12_query_reset *resets = NULL;
     struct d3d12_command_list *list;
-    uint32_t reset_count = 0;
+    uint32_t reset_count = 0, segment_count = 0;
     uint64_t serial;
     bool stale;
 
@@ -112,33 +102,43 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
         return;
     }
 
-    op.u.execute.count = count;
-    op.u.execute.command_buffers = malloc(count * sizeof(VkCommandBuffer));
-    op.u.execute.allocators = malloc(count * sizeof(*op.u.execute.allocators));
-    op.u.execute.host_query_resets = reset_count ? malloc(reset_count * sizeof(struct d3d12_query_reset)) : NULL;
-    if (!op.u.execute.command_buffers || !op.u.execute.allocators || (reset_count && !op.u.execute.host_query_resets)) {
+    for (UINT i = 0; i < count; i++)
+        segment_count += unsafe_impl_from_ID3D12CommandList(lists[i])->segment_count;
+    segments = segment_count <= D3D12XS_ARRAY_SIZE(segment_stack) ? segment_stack : malloc(segment_count * sizeof(*segments));
+    resets = reset_count ? malloc(reset_count * sizeof(*resets)) : NULL;
+    if (!segments || (reset_count && !resets)) {
         ERR("%s: out of memory; nothing executed", METHOD(ExecuteCommandLists));
-        free(op.u.execute.allocators);
-        free(op.u.execute.command_buffers);
-        free(op.u.execute.host_query_resets);
-        return;
+        goto done;
     }
+    segment_count = reset_count = 0;
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
-        op.u.execute.command_buffers[i] = list->vk_command_buffer;
-        op.u.execute.allocators[i] = list->allocator;
-        ID3D12CommandAllocator_AddRef(&list->allocator->ID3D12CommandAllocator_iface);
+        for (uint32_t s = 0; s < list->segment_count; s++) {
+            const struct d3d12_list_segment *segment = &list->segments[s];
+            segments[segment_count++] = (struct d3d12_submit_segment){
+                .command_buffer = segment->command_buffer,
+                .on_helper = segment->on_helper,
+                .wait = segment->has_wait ? &segment->wait : NULL,
+                .list_name = d3d12xs_object_name(&list->object),
+                .index = s,
+                .first_call = segment->first_call,
+            };
+        }
         if (list->host_query_reset_count) /* both arrays may be NULL when empty */
-            memcpy(op.u.execute.host_query_resets + op.u.execute.host_query_reset_count, list->host_query_resets,
-                    list->host_query_reset_count * sizeof(*list->host_query_resets));
-        op.u.execute.host_query_reset_count += list->host_query_reset_count;
+            memcpy(resets + reset_count, list->host_query_resets, list->host_query_reset_count * sizeof(*resets));
+        reset_count += list->host_query_reset_count;
     }
-    if (FAILED(d3d12_queue_enqueue(queue, &op, &serial)))
-        return;
+    if (FAILED(d3d12_scheduler_execute(queue->engine, segments, segment_count, resets, reset_count, &serial)))
+        goto done;
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
-        d3d12_command_allocator_note_submission(list->allocator, queue, serial);
+        d3d12_command_allocator_note_submission(list->allocator, queue->engine, serial);
     }
+    d3d12_waiter_kick(device);
+done:
+    if (segments != segment_stack)
+        free(segments);
+    free(resets);
 }
 
 static void STDMETHODCALLTYPE d3d12_command_queue_SetMarker(ID3D12CommandQueue *iface, UINT metadata, const void *data, UINT size)
@@ -157,34 +157,50 @@ static void STDMETHODCALLTYPE d3d12_command_queue_EndEvent(ID3D12CommandQueue *i
     (void)iface;
 }
 
-static HRESULT enqueue_fence_op(struct d3d12_command_queue *queue, const char *method, enum d3d12_queue_op_type type,
-        ID3D12Fence *fence_iface, UINT64 value)
+static HRESULT fence_argument(struct d3d12_command_queue *queue, const char *method, ID3D12Fence *fence_iface, struct d3d12_fence **fence)
 {
     struct d3d12_device *device = queue->object.device;
-    struct d3d12_queue_op op = {.type = type};
+
+    if (!(*fence = unsafe_impl_from_ID3D12Fence(fence_iface)))
+        return d3d12xs_fail(E_INVALIDARG, method, "pFence is %s (must be a fence from CreateFence)", fence_iface ? "not a d3d12xs fence" : "NULL");
+    if ((*fence)->object.device != device)
+        return d3d12xs_fail(E_INVALIDARG, method, "pFence belongs to another device");
+    return d3d12_device_removed_reason(device);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Signal(ID3D12CommandQueue *iface, ID3D12Fence *fence_iface, UINT64 value)
+{
+    struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
     struct d3d12_fence *fence;
     HRESULT hr;
 
-    if (!(fence = unsafe_impl_from_ID3D12Fence(fence_iface)))
-        return d3d12xs_fail(E_INVALIDARG, method, "pFence is %s (must be a fence from CreateFence)", fence_iface ? "not a d3d12xs fence" : "NULL");
-    if (fence->object.device != device)
-        return d3d12xs_fail(E_INVALIDARG, method, "pFence belongs to another device");
-    if ((hr = d3d12_device_removed_reason(device)) != S_OK)
+    if ((hr = fence_argument(queue, METHOD(Signal), fence_iface, &fence)) != S_OK)
         return hr;
-    ID3D12Fence_AddRef(fence_iface);
-    op.u.fence.fence = fence;
-    op.u.fence.value = value;
-    return d3d12_queue_enqueue(queue, &op, NULL);
+    hr = d3d12_scheduler_signal(queue->engine, fence->timeline, value);
+    d3d12_waiter_kick(queue->object.device);
+    return hr;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Signal(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value)
+static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *iface, ID3D12Fence *fence_iface, UINT64 value)
 {
-    return enqueue_fence_op(impl_from_ID3D12CommandQueue(iface), METHOD(Signal), D3D12_QUEUE_OP_SIGNAL, fence, value);
+    struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
+    struct d3d12_fence *fence;
+    HRESULT hr;
+
+    if ((hr = fence_argument(queue, METHOD(Wait), fence_iface, &fence)) != S_OK)
+        return hr;
+    hr = d3d12_scheduler_wait_fence(queue->engine, fence->timeline, value);
+    d3d12_waiter_kick(queue->object.device);
+    return hr;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value)
+static HRESULT STDMETHODCALLTYPE d3d12_command_queue_set_name(ID3D12CommandQueue *iface, LPCWSTR name)
 {
-    return enqueue_fence_op(impl_from_ID3D12CommandQueue(iface), METHOD(Wait), D3D12_QUEUE_OP_WAIT, fence, value);
+    struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
+    HRESULT hr = d3d12xs_object_set_name(&queue->object, METHOD(SetName), name);
+    if (SUCCEEDED(hr))
+        d3d12_engine_set_name(queue->engine, d3d12xs_object_name(&queue->object));
+    return hr;
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_queue_GetTimestampFrequency(ID3D12CommandQueue *iface, UINT64 *frequency)
@@ -245,6 +261,7 @@ static const ID3D12CommandQueueVtbl d3d12_command_queue_vtbl = {
     .SetMarker = d3d12_command_queue_SetMarker,
     .BeginEvent = d3d12_command_queue_BeginEvent,
     .EndEvent = d3d12_command_queue_EndEvent,
+    .SetName = d3d12_command_queue_set_name,
     .Signal = d3d12_command_queue_Signal,
     .Wait = d3d12_command_queue_Wait,
     .GetTimestampFrequency = d3d12_command_queue_GetTimestampFrequency,
@@ -262,14 +279,7 @@ struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQue
 HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **out)
 {
     static const char method[] = "ID3D12Device::CreateCommandQueue";
-    struct d3d12_queue_family_map *map = &device->queue_map[desc->Type];
     struct d3d12_command_queue *queue;
-    VkSemaphoreTypeCreateInfo type_info = {
-        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-        .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
-    };
-    VkSemaphoreCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type_info};
-    VkResult vr;
     HRESULT hr;
 
     if (!(queue = calloc(1, sizeof(*queue))))
@@ -279,19 +289,10 @@ HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMM
     queue->desc = *desc;
     if (!queue->desc.NodeMask)
         queue->desc.NodeMask = 1;
-    queue->vk_family = map->family;
-    queue->transfer_only = !map->supports_compute;
-    if ((vr = vkCreateSemaphore(device->vk_device, &create_info, NULL, &queue->serial_semaphore)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateSemaphore failed (VkResult %d)", vr);
+    if (!(queue->engine = d3d12_engine_create(device, desc->Type, method))) {
         ID3D12CommandQueue_Release(&queue->ID3D12CommandQueue_iface);
-        return hr;
+        return E_OUTOFMEMORY;
     }
-    pthread_mutex_lock(&device->submit_lock);
-    /* D3D12 queues beyond the family's VkQueue count share VkQueues, round-robin. */
-    queue->vk_queue = map->vk_queues[map->next_vk_queue++ % map->vk_queue_count];
-    pthread_mutex_unlock(&device->submit_lock);
-    d3d12_device_register_queue(device, queue);
-
     hr = ID3D12CommandQueue_QueryInterface(&queue->ID3D12CommandQueue_iface, riid, out);
     ID3D12CommandQueue_Release(&queue->ID3D12CommandQueue_iface);
     return hr;

@@ -20,18 +20,20 @@ static HRESULT STDMETHODCALLTYPE d3d12_query_heap_QueryInterface(ID3D12QueryHeap
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_query_heap, ID3D12QueryHeap, impl_from_ID3D12QueryHeap, "ID3D12QueryHeap")
 
+static void destroy_query_heap(struct d3d12_device *device, void *object)
+{
+    struct d3d12_query_heap *heap = object;
+    vkDestroyQueryPool(device->vk_device, heap->vk_pool, NULL);
+    vkDestroyCommandPool(device->vk_device, heap->init_pool, NULL);
+    free(heap);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_query_heap_Release(ID3D12QueryHeap *iface)
 {
     struct d3d12_query_heap *heap = impl_from_ID3D12QueryHeap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
-    if (!refcount) {
-        /* After a removal the application cannot know when the GPU is done with it. */
-        if (d3d12_device_removed_reason(heap->object.device) != S_OK)
-            d3d12_device_wait_queues_idle(heap->object.device, METHOD(Release));
-        vkDestroyQueryPool(heap->object.device->vk_device, heap->vk_pool, NULL);
-        d3d12xs_object_cleanup(&heap->object);
-        free(heap);
-    }
+    if (!refcount)
+        d3d12_scheduler_retire_object(&heap->object, destroy_query_heap, heap);
     return refcount;
 }
 
@@ -62,46 +64,32 @@ struct d3d12_query_heap *unsafe_impl_from_ID3D12QueryHeap(ID3D12QueryHeap *iface
 static HRESULT make_queries_available(struct d3d12_query_heap *heap, const char *method)
 {
     struct d3d12_device *device = heap->object.device;
-    const struct d3d12_queue_family_map *map = &device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT];
-    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = map->family};
+    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+            .queueFamilyIndex = d3d12_scheduler_internal_family(device)};
     VkCommandBufferAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandBufferCount = 1};
     VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
             .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkCommandBuffer command_buffer;
-    VkCommandPool pool = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
     VkResult vr;
 
     vkResetQueryPool(device->vk_device, heap->vk_pool, 0, heap->desc.Count);
-    if (!map->timestamps)
+    if (!device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT].timestamps)
         return S_OK; /* nothing can write timestamps on this device's DIRECT queues */
-    if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &pool)) != VK_SUCCESS
-            || (vr = vkCreateFence(device->vk_device, &fence_info, NULL, &fence)) != VK_SUCCESS)
-        goto done;
-    allocate_info.commandPool = pool;
+    if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &heap->init_pool)) != VK_SUCCESS)
+        goto failed;
+    allocate_info.commandPool = heap->init_pool;
     if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &command_buffer)) != VK_SUCCESS
             || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS)
-        goto done;
+        goto failed;
     for (UINT i = 0; i < heap->desc.Count; i++)
         vkCmdWriteTimestamp2(command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, heap->vk_pool, i);
     if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS)
-        goto done;
-    VkCommandBufferSubmitInfo buffer_submit = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = command_buffer};
-    VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &buffer_submit};
-    /* The submit lock also guards the VkQueue, which D3D12 queues use too. */
-    pthread_mutex_lock(&device->submit_lock);
-    vr = vkQueueSubmit2(map->vk_queues[0], 1, &submit, fence);
-    pthread_mutex_unlock(&device->submit_lock);
-    if (vr == VK_SUCCESS)
-        vr = vkWaitForFences(device->vk_device, 1, &fence, VK_TRUE, 10ull * 1000 * 1000 * 1000);
+        goto failed;
+    /* The scheduler runs it before any queue's next work: nothing waits here. */
+    return d3d12_scheduler_run_internal(device, command_buffer, method);
 
-done:
-    vkDestroyFence(device->vk_device, fence, NULL);
-    vkDestroyCommandPool(device->vk_device, pool, NULL);
-    if (vr != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "initialising the %u queries failed (VkResult %d)", heap->desc.Count, vr);
-    return S_OK;
+failed:
+    return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "initialising the %u queries failed (VkResult %d)", heap->desc.Count, vr);
 }
 
 HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **out)

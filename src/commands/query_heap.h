@@ -9,6 +9,7 @@ struct d3d12_query_heap {
     struct d3d12xs_object object;
     D3D12_QUERY_HEAP_DESC desc;
     VkQueryPool vk_pool;
+    VkCommandPool init_pool; /* the command buffer that makes every query available once */
 };
 
 struct d3d12_query_heap *unsafe_impl_from_ID3D12QueryHeap(ID3D12QueryHeap *iface);

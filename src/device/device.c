@@ -11,7 +11,9 @@
 #include "shaders/pipeline_state.h"
 #include "sync/fence.h"
 #include "sync/scheduler.h"
+#include "sync/waiter.h"
 #include "commands/command_allocator.h"
+#include "commands/command_queue.h"
 #include "commands/command_list_state.h"
 #include "commands/query_heap.h"
 #include "generated/d3d12_stubs.h"
@@ -119,7 +121,8 @@ D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device, impl_from_ID3D12Device, "ID3D
 
 static void d3d12_device_destroy(struct d3d12_device *device)
 {
-    d3d12_fence_waiter_destroy(device);
+    d3d12_waiter_destroy(device);
+    d3d12_scheduler_destroy(device);
     if (device->vk_device) {
         d3d12xs_device_destroy_samplers(device);
         vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
@@ -131,14 +134,11 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
-    pthread_mutex_destroy(&device->submit_lock);
     pthread_rwlock_destroy(&device->va_lock);
     pthread_mutex_destroy(&device->descriptor_heap_lock);
     pthread_mutex_destroy(&device->sampler_lock);
     free(device->descriptor_heaps);
     free(device->va_ranges);
-    free(device->queues);
-    free(device->deferred_releases);
     d3d12xs_object_cleanup(&device->object);
     free(device);
 }
@@ -298,7 +298,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource(ID3D12Devi
             optimized_clear_value, riid, resource);
 }
 
-HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap);
+
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap(ID3D12Device *iface, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap)
 {
@@ -329,7 +329,6 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_Evict(ID3D12Device *iface, UINT co
     return S_OK;
 }
 
-HRESULT d3d12_fence_create(struct d3d12_device *device, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence);
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device *iface, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence)
 {
@@ -751,13 +750,11 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the device");
     device->ID3D12Device_iface.lpVtbl = &d3d12_device_vtbl;
     d3d12xs_object_init(&device->object, NULL);
-    pthread_mutex_init(&device->submit_lock, NULL);
     pthread_rwlock_init(&device->va_lock, NULL);
     pthread_mutex_init(&device->descriptor_heap_lock, NULL);
     pthread_mutex_init(&device->sampler_lock, NULL);
     atomic_init(&device->removed_reason, S_OK);
     atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
-    atomic_init(&device->removed_drain_abandoned, false);
     atomic_init(&device->validation_message_count, 0);
     /* GPU virtual addresses start high so that 0 and small integers are never valid. */
     device->va_next = 0x100000000ull;
@@ -765,7 +762,8 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     if (FAILED(hr = d3d12xs_instance_create(device))
             || FAILED(hr = d3d12xs_instance_select_physical_device(device))
             || FAILED(hr = create_vk_device(device))
-            || FAILED(hr = d3d12_fence_waiter_create(device))) {
+            || FAILED(hr = d3d12_scheduler_create(device))
+            || FAILED(hr = d3d12_waiter_create(device))) {
         d3d12_device_destroy(device);
         return hr;
     }
@@ -831,7 +829,7 @@ HRESULT D3D12XSSetHangTimeout(ID3D12Device *iface, UINT milliseconds)
     if (!device)
         return E_INVALIDARG;
     atomic_store(&device->hang_timeout_ms, milliseconds);
-    d3d12_fence_waiter_kick(device);
+    d3d12_waiter_kick(device);
     return S_OK;
 }
 

@@ -24,7 +24,8 @@ struct d3d12_queue_family_map {
     bool supports_compute; /* false for transfer-only families */
 };
 
-struct d3d12_fence_waiter; /* fence_waiter.c */
+struct d3d12_scheduler;
+struct d3d12_waiter;
 
 struct d3d12_device {
     ID3D12Device ID3D12Device_iface;
@@ -54,14 +55,8 @@ struct d3d12_device {
     /* indexed by D3D12_COMMAND_LIST_TYPE; BUNDLE (1) is unused */
     struct d3d12_queue_family_map queue_map[4];
 
-    /* Submission: one lock orders every queue operation of the device (submit.c). */
-    pthread_mutex_t submit_lock;
-    struct d3d12_command_queue **queues; /* live queues, for flushing held-back work */
-    size_t queue_count, queue_capacity;
-    unsigned held_queue_count; /* queues with held-back operations */
-    /* References that queued operations let go of while submit_lock was held. */
-    IUnknown **deferred_releases;
-    size_t deferred_release_count, deferred_release_capacity;
+    struct d3d12_scheduler *scheduler; /* every queue operation and wait (sync/scheduler.c) */
+    struct d3d12_waiter *waiter;       /* the thread that applies the hang timeout (sync/waiter.c) */
 
     /* GPU virtual addresses (va_map.c) */
     pthread_rwlock_t va_lock;
@@ -71,9 +66,6 @@ struct d3d12_device {
 
     atomic_int removed_reason; /* S_OK while alive */
     atomic_uint hang_timeout_ms;
-    atomic_bool removed_drain_abandoned; /* work from before a removal did not finish: stop waiting for it */
-
-    struct d3d12_fence_waiter *fence_waiter;
 
     /* Descriptor heaps, for validating CPU handles (descriptor_heap.c). */
     pthread_mutex_t descriptor_heap_lock;

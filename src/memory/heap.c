@@ -22,20 +22,22 @@ static HRESULT STDMETHODCALLTYPE d3d12_heap_QueryInterface(ID3D12Heap *iface, RE
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_heap, ID3D12Heap, impl_from_ID3D12Heap, "ID3D12Heap")
 
+static void destroy_heap(struct d3d12_device *device, void *object)
+{
+    struct d3d12_heap *heap = object;
+    vkDestroyBuffer(device->vk_device, heap->vk_buffer, NULL);
+    vkFreeMemory(device->vk_device, heap->vk_memory, NULL);
+    free(heap);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
 {
     struct d3d12_heap *heap = impl_from_ID3D12Heap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
     if (!refcount) {
-        VkDevice vk_device = heap->object.device->vk_device;
-        /* After a removal the application cannot know when the GPU is done with it. */
-        if (d3d12_device_removed_reason(heap->object.device) != S_OK)
-            d3d12_device_wait_queues_idle(heap->object.device, METHOD(Release));
+        /* Its addresses stop resolving now; the memory goes once the GPU is done with it. */
         d3d12xs_va_free(heap->object.device, heap->va);
-        vkDestroyBuffer(vk_device, heap->vk_buffer, NULL);
-        vkFreeMemory(vk_device, heap->vk_memory, NULL);
-        d3d12xs_object_cleanup(&heap->object);
-        free(heap);
+        d3d12_scheduler_retire_object(&heap->object, destroy_heap, heap);
     }
     return refcount;
 }

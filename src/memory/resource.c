@@ -30,26 +30,30 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_QueryInterface(ID3D12Resource *i
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_resource, ID3D12Resource, impl_from_ID3D12Resource, "ID3D12Resource")
 
+static void destroy_resource(struct d3d12_device *device, void *object)
+{
+    struct d3d12_resource *resource = object;
+    for (size_t i = 0; i < resource->view_count; i++)
+        vkDestroyBufferView(device->vk_device, resource->views[i].view, NULL);
+    free(resource->views);
+    vkDestroyBuffer(device->vk_device, resource->vk_buffer, NULL);
+    vkFreeMemory(device->vk_device, resource->vk_memory, NULL);
+    free(resource);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
 {
     struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
     unsigned refcount = d3d12xs_object_release(&resource->object);
     if (!refcount) {
-        struct d3d12_device *device = resource->object.device;
-        /* After a removal the application cannot know when the GPU is done with it. */
-        if (d3d12_device_removed_reason(device) != S_OK)
-            d3d12_device_wait_queues_idle(device, METHOD(Release));
+        /* D3D12 makes releasing a resource the GPU still uses the application's fault; we
+         * keep the Vulkan objects until the work enqueued so far has finished, so nothing
+         * crashes. Its address stops resolving now. */
         if (!resource->heap)
-            d3d12xs_va_free(device, resource->va);
-        for (size_t i = 0; i < resource->view_count; i++)
-            vkDestroyBufferView(device->vk_device, resource->views[i].view, NULL);
-        free(resource->views);
-        vkDestroyBuffer(device->vk_device, resource->vk_buffer, NULL);
-        vkFreeMemory(device->vk_device, resource->vk_memory, NULL);
+            d3d12xs_va_free(resource->object.device, resource->va);
         if (resource->heap)
             ID3D12Heap_Release(&resource->heap->ID3D12Heap_iface);
-        d3d12xs_object_cleanup(&resource->object);
-        free(resource);
+        d3d12_scheduler_retire_object(&resource->object, destroy_resource, resource);
     }
     return refcount;
 }
@@ -63,7 +67,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
     if (!resource->mapped)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "resource '%s' is in a heap the CPU cannot access (use UPLOAD, READBACK or a CPU-visible CUSTOM heap)",
                 d3d12xs_object_name(&resource->object));
-    if (read_range && (read_range->Begin > read_range->End || read_range->End > resource->desc.Width))
+    /* End <= Begin is D3D12's way of saying the CPU reads nothing. */
+    if (read_range && read_range->End > read_range->Begin && read_range->End > resource->desc.Width)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "pReadRange [%zu, %zu) is not within the %llu-byte buffer",
                 (size_t)read_range->Begin, (size_t)read_range->End, (unsigned long long)resource->desc.Width);
     atomic_fetch_add(&resource->map_count, 1);
@@ -169,8 +174,12 @@ HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DE
     return S_OK;
 }
 
-static HRESULT check_initial_state(const char *method, D3D12_HEAP_TYPE heap_type, D3D12_RESOURCE_STATES state)
+/* What the heap type allows of the resource: its initial state and unordered access. */
+static HRESULT check_heap_usage(const char *method, D3D12_HEAP_TYPE heap_type, D3D12_RESOURCE_STATES state, D3D12_RESOURCE_FLAGS flags)
 {
+    if ((heap_type == D3D12_HEAP_TYPE_UPLOAD || heap_type == D3D12_HEAP_TYPE_READBACK) && (flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags has ALLOW_UNORDERED_ACCESS, which %s heaps do not allow",
+                heap_type == D3D12_HEAP_TYPE_UPLOAD ? "UPLOAD" : "READBACK");
     if (heap_type == D3D12_HEAP_TYPE_UPLOAD && state != D3D12_RESOURCE_STATE_GENERIC_READ)
         return d3d12xs_fail(E_INVALIDARG, method, "InitialResourceState is 0x%x (UPLOAD heap resources must start in GENERIC_READ)", state);
     if (heap_type == D3D12_HEAP_TYPE_READBACK && state != D3D12_RESOURCE_STATE_COPY_DEST)
@@ -229,7 +238,7 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         return hr;
     if (heap_flags & (D3D12_HEAP_FLAG_DENY_BUFFERS | D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER))
         return d3d12xs_fail(E_INVALIDARG, method, "HeapFlags 0x%x deny buffers or ask for sharing (not possible for this buffer)", heap_flags);
-    if (FAILED(hr = check_initial_state(method, heap_properties->Type, initial_state)))
+    if (FAILED(hr = check_heap_usage(method, heap_properties->Type, initial_state, desc->Flags)))
         return hr;
     if (clear_value)
         return d3d12xs_fail(E_INVALIDARG, method, "pOptimizedClearValue must be NULL for buffers");
@@ -306,7 +315,7 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
     if (heap_offset > heap->desc.SizeInBytes || desc->Width > heap->desc.SizeInBytes - heap_offset)
         return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu + Width %llu passes the end of the %llu-byte heap",
                 (unsigned long long)heap_offset, (unsigned long long)desc->Width, (unsigned long long)heap->desc.SizeInBytes);
-    if (FAILED(hr = check_initial_state(method, heap->desc.Properties.Type, initial_state)))
+    if (FAILED(hr = check_heap_usage(method, heap->desc.Properties.Type, initial_state, desc->Flags)))
         return hr;
     if (clear_value)
         return d3d12xs_fail(E_INVALIDARG, method, "pOptimizedClearValue must be NULL for buffers");

@@ -15,6 +15,7 @@ struct d3d12_heap {
 };
 
 struct d3d12_heap *unsafe_impl_from_ID3D12Heap(ID3D12Heap *iface);
+HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap);
 HRESULT d3d12xs_validate_heap_properties(struct d3d12_device *device, const char *method, const D3D12_HEAP_PROPERTIES *properties);
 
 struct d3d12_resource {

@@ -9,6 +9,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/pipeline_state.h"
+#include "sync/scheduler.h"
 #include "shaders/spirv.h"
 #include "generated/d3d12_stubs.h"
 
@@ -27,20 +28,25 @@ static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_QueryInterface(ID3D12Pipel
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_pipeline_state, ID3D12PipelineState, impl_from_ID3D12PipelineState, "ID3D12PipelineState")
 
+static void destroy_pipeline_state(struct d3d12_device *device, void *object)
+{
+    struct d3d12_pipeline_state *state = object;
+    vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
+    vkDestroyPipelineLayout(device->vk_device, state->vk_layout, NULL);
+    vkDestroyDescriptorSetLayout(device->vk_device, state->vk_set_layout, NULL);
+    free(state->bindings);
+    free(state);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState *iface)
 {
     struct d3d12_pipeline_state *state = impl_from_ID3D12PipelineState(iface);
     unsigned refcount = d3d12xs_object_release(&state->object);
     if (!refcount) {
-        VkDevice vk_device = state->object.device->vk_device;
-        vkDestroyPipeline(vk_device, state->vk_pipeline, NULL);
-        vkDestroyPipelineLayout(vk_device, state->vk_layout, NULL);
-        vkDestroyDescriptorSetLayout(vk_device, state->vk_set_layout, NULL);
         if (state->root_signature)
             ID3D12RootSignature_Release(&state->root_signature->ID3D12RootSignature_iface);
-        free(state->bindings);
-        d3d12xs_object_cleanup(&state->object);
-        free(state);
+        /* Recorded lists may still run the pipeline: it goes once their work is done. */
+        d3d12_scheduler_retire_object(&state->object, destroy_pipeline_state, state);
     }
     return refcount;
 }

@@ -1,28 +1,71 @@
 /* A small portable event (manual or auto reset) standing in for Win32 event HANDLEs,
  * so fence->SetEventOnCompletion(value, event) code compiles and runs unchanged. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-#include "sync/fence.h"
-
-#define D3D12XS_EVENT_MAGIC 0x45565458u /* "XTVE": tells our events from stray pointers */
+#include "sync/event.h"
 
 struct d3d12xs_event {
-    uint32_t magic;
     atomic_uint refcount; /* the handle's, plus one per pending fence registration */
-    atomic_bool closed;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool manual_reset;
     bool signaled;
 };
 
-static struct d3d12xs_event *event_from_handle(HANDLE handle)
+/* Live handles, sorted by address: a handle is looked up here before it is ever
+ * dereferenced, so made-up pointers and closed events are reported, not read. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct d3d12xs_event **registry;
+static size_t registry_count, registry_capacity;
+
+static size_t registry_position_locked(const void *handle)
 {
-    struct d3d12xs_event *event = handle;
-    if (!event || event->magic != D3D12XS_EVENT_MAGIC || atomic_load(&event->closed))
-        return NULL;
+    size_t low = 0, high = registry_count;
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        if ((uintptr_t)registry[mid] < (uintptr_t)handle)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
+static bool registry_add(struct d3d12xs_event *event)
+{
+    size_t position;
+    pthread_mutex_lock(&registry_lock);
+    if (!d3d12xs_array_reserve((void **)&registry, &registry_capacity, registry_count + 1, sizeof(*registry))) {
+        pthread_mutex_unlock(&registry_lock);
+        return false;
+    }
+    position = registry_position_locked(event);
+    memmove(registry + position + 1, registry + position, (registry_count - position) * sizeof(*registry));
+    registry[position] = event;
+    registry_count++;
+    pthread_mutex_unlock(&registry_lock);
+    return true;
+}
+
+/* Removes the handle and returns the event, or NULL when it was not a live handle. */
+static struct d3d12xs_event *registry_remove(HANDLE handle)
+{
+    struct d3d12xs_event *event = NULL;
+    size_t position;
+    pthread_mutex_lock(&registry_lock);
+    position = registry_position_locked(handle);
+    if (position < registry_count && registry[position] == handle) {
+        event = registry[position];
+        memmove(registry + position, registry + position + 1, (registry_count - position - 1) * sizeof(*registry));
+        registry_count--;
+    }
+    pthread_mutex_unlock(&registry_lock);
     return event;
 }
 
@@ -37,27 +80,29 @@ static void event_set(struct d3d12xs_event *event)
     pthread_mutex_unlock(&event->lock);
 }
 
-void d3d12xs_event_add_ref(HANDLE handle)
+struct d3d12xs_event *d3d12xs_event_acquire(HANDLE handle)
 {
-    atomic_fetch_add(&((struct d3d12xs_event *)handle)->refcount, 1);
+    struct d3d12xs_event *event = NULL;
+    size_t position;
+    pthread_mutex_lock(&registry_lock);
+    position = registry_position_locked(handle);
+    if (position < registry_count && registry[position] == handle) {
+        event = registry[position];
+        atomic_fetch_add(&event->refcount, 1);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return event;
 }
 
-void d3d12xs_event_release(HANDLE handle, bool set)
+void d3d12xs_event_release(struct d3d12xs_event *event, bool set)
 {
-    struct d3d12xs_event *event = handle;
     if (set)
         event_set(event);
     if (atomic_fetch_sub(&event->refcount, 1) == 1) {
-        event->magic = 0;
         pthread_cond_destroy(&event->cond);
         pthread_mutex_destroy(&event->lock);
         free(event);
     }
-}
-
-bool d3d12xs_event_is_valid(HANDLE event)
-{
-    return event_from_handle(event) != NULL;
 }
 
 HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
@@ -69,9 +114,7 @@ HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
         ERR("CreateEvent: out of memory");
         return NULL;
     }
-    event->magic = D3D12XS_EVENT_MAGIC;
     atomic_init(&event->refcount, 1);
-    atomic_init(&event->closed, false);
     event->manual_reset = manual_reset;
     event->signaled = initial_state;
     pthread_mutex_init(&event->lock, NULL);
@@ -79,6 +122,11 @@ HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&event->cond, &attr);
     pthread_condattr_destroy(&attr);
+    if (!registry_add(event)) {
+        ERR("CreateEvent: out of memory");
+        d3d12xs_event_release(event, false);
+        return NULL;
+    }
     return event;
 }
 
@@ -88,8 +136,8 @@ DWORD D3D12XSWaitForEvent(HANDLE handle, DWORD milliseconds)
     struct timespec deadline;
     DWORD result = WAIT_OBJECT_0;
 
-    if (!(event = event_from_handle(handle))) {
-        ERR("WaitForSingleObject: hHandle %p is not an event made by CreateEvent", handle);
+    if (!(event = d3d12xs_event_acquire(handle))) {
+        ERR("WaitForSingleObject: hHandle %p is not an open event made by CreateEvent", handle);
         return WAIT_FAILED;
     }
     clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -111,42 +159,43 @@ DWORD D3D12XSWaitForEvent(HANDLE handle, DWORD milliseconds)
     if (result == WAIT_OBJECT_0 && !event->manual_reset)
         event->signaled = false;
     pthread_mutex_unlock(&event->lock);
+    d3d12xs_event_release(event, false);
     return result;
 }
 
 BOOL D3D12XSSetEvent(HANDLE handle)
 {
     struct d3d12xs_event *event;
-    if (!(event = event_from_handle(handle))) {
-        ERR("SetEvent: hEvent %p is not an event made by CreateEvent", handle);
+    if (!(event = d3d12xs_event_acquire(handle))) {
+        ERR("SetEvent: hEvent %p is not an open event made by CreateEvent", handle);
         return FALSE;
     }
-    event_set(event);
+    d3d12xs_event_release(event, true);
     return TRUE;
 }
 
 BOOL D3D12XSResetEvent(HANDLE handle)
 {
     struct d3d12xs_event *event;
-    if (!(event = event_from_handle(handle))) {
-        ERR("ResetEvent: hEvent %p is not an event made by CreateEvent", handle);
+    if (!(event = d3d12xs_event_acquire(handle))) {
+        ERR("ResetEvent: hEvent %p is not an open event made by CreateEvent", handle);
         return FALSE;
     }
     pthread_mutex_lock(&event->lock);
     event->signaled = false;
     pthread_mutex_unlock(&event->lock);
+    d3d12xs_event_release(event, false);
     return TRUE;
 }
 
 BOOL D3D12XSCloseEvent(HANDLE handle)
 {
     struct d3d12xs_event *event;
-    if (!(event = event_from_handle(handle))) {
-        ERR("CloseHandle: hObject %p is not an event made by CreateEvent", handle);
+    if (!(event = registry_remove(handle))) {
+        ERR("CloseHandle: hObject %p is not an open event made by CreateEvent", handle);
         return FALSE;
     }
     /* Fence registrations still pending keep it alive until they are done with it. */
-    atomic_store(&event->closed, true);
     d3d12xs_event_release(event, false);
     return TRUE;
 }

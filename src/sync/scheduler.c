@@ -1,266 +1,967 @@
-/* Queue submission. A queue Wait whose value nobody has submitted a signal for yet is held
- * back, with everything queued after it, until a queue Signal or a CPU Signal provides the
- * value. Vulkan then only ever sees waits whose signals were submitted first, which cannot
- * deadlock even when several D3D12 queues share one VkQueue (lavapipe has exactly one).
- * Nothing here needs a thread: only an API call can provide a missing signal, and each such
- * call flushes what it unblocked. */
+/* The scheduler (see scheduler.h): engines, queue operations and their waits, held work,
+ * retirement of Vulkan objects by serial, and the hang watchdog's view of all of them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sync/scheduler.h"
-#include "commands/command_allocator.h"
 
-static bool op_is_ready_locked(const struct d3d12_queue_op *op)
+enum op_type {
+    OP_EXECUTE,
+    OP_SIGNAL,
+    OP_WAIT_FENCE,
+    OP_WAIT_MEMORY,
+};
+
+struct op {
+    enum op_type type;
+    uint64_t serial;
+    uint64_t enqueued_ns;
+    struct d3d12_timeline *timeline;     /* SIGNAL, WAIT_FENCE: holds a reference */
+    uint64_t value;
+    struct d3d12_memory_wait memory;     /* WAIT_MEMORY */
+    VkCommandBuffer *command_buffers;    /* EXECUTE */
+    uint32_t command_buffer_count;
+    bool on_helper;
+    struct d3d12_query_reset *resets;
+    uint32_t reset_count;
+    char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
+};
+
+/* What an engine last handed to Vulkan, for naming the work that stopped progressing. */
+#define INFLIGHT_RING 8
+struct inflight {
+    uint64_t serial;
+    char what[96];
+};
+
+struct d3d12_engine {
+    struct d3d12_device *device;
+    unsigned refcount;          /* the queue's, plus one per allocator that used it */
+    bool orphaned;              /* its queue is gone */
+    bool internal;              /* the scheduler's own compute-capable engine */
+    D3D12_COMMAND_LIST_TYPE type;
+    VkQueue vk_queue;
+    uint32_t family;
+    VkSemaphore serial_semaphore;
+    uint64_t next_serial;       /* last serial handed out */
+    uint64_t submitted_serial;  /* last serial handed to Vulkan */
+    uint64_t dropped_through;   /* serials up to this were dropped unsubmitted... */
+    uint64_t drop_wait_serial;  /* ...and count as done once this one is */
+    uint64_t internal_waited;   /* internal-engine serial this engine's work already waits for */
+    struct op *held;
+    size_t held_count, held_capacity;
+    uint64_t watch_completed, watch_since_ns;
+    struct inflight inflight[INFLIGHT_RING];
+    unsigned inflight_next;
+    char name[64];
+};
+
+struct engine_serial {
+    struct d3d12_engine *engine;
+    uint64_t serial;
+};
+
+struct retired_object {
+    d3d12_retire_fn destroy;
+    void *object;
+    struct engine_serial *pending;
+    uint32_t pending_count;
+};
+
+struct d3d12_scheduler {
+    pthread_mutex_t lock;
+    struct d3d12_engine **engines;
+    size_t engine_count, engine_capacity;
+    struct d3d12_engine *internal;    /* query initialisation and helper segments */
+    uint64_t internal_serial;         /* every engine waits for this internal serial first */
+    unsigned held_engine_count;
+    unsigned memory_wait_count;       /* held memory waits: the waiter polls while any exist */
+    struct retired_object *retired;
+    size_t retired_count, retired_capacity;
+};
+
+static struct d3d12_scheduler *scheduler_of(struct d3d12_device *device)
 {
-    return op->type != D3D12_QUEUE_OP_WAIT || op->u.fence.fence->submitted_value >= op->u.fence.value;
+    return device->scheduler;
 }
 
-/* Released once the submit lock is dropped: a last release may wait on the queues. */
-static void defer_release(struct d3d12_device *device, IUnknown *object)
+/* ---- engines ---- */
+
+static uint64_t engine_completed(struct d3d12_engine *engine)
 {
-    if (d3d12xs_array_reserve((void **)&device->deferred_releases, &device->deferred_release_capacity,
-            device->deferred_release_count + 1, sizeof(*device->deferred_releases)))
-        device->deferred_releases[device->deferred_release_count++] = object;
-    else
-        ERR("out of memory: a reference held by a queue operation is leaked");
+    uint64_t value = 0;
+    if (vkGetSemaphoreCounterValue(engine->device->vk_device, engine->serial_semaphore, &value) != VK_SUCCESS)
+        return UINT64_MAX;
+    return value;
 }
 
-static void op_cleanup(struct d3d12_device *device, struct d3d12_queue_op *op)
+static bool engine_serial_done_locked(struct d3d12_engine *engine, uint64_t serial, uint64_t completed)
 {
-    if (op->type == D3D12_QUEUE_OP_EXECUTE) {
-        for (uint32_t i = 0; i < op->u.execute.count; i++)
-            defer_release(device, (IUnknown *)&op->u.execute.allocators[i]->ID3D12CommandAllocator_iface);
-        free(op->u.execute.allocators);
-        free(op->u.execute.command_buffers);
-        free(op->u.execute.host_query_resets);
-    } else if (op->u.fence.fence) {
-        defer_release(device, (IUnknown *)&op->u.fence.fence->ID3D12Fence_iface);
-    }
+    return completed >= serial || (serial <= engine->dropped_through && completed >= engine->drop_wait_serial);
 }
 
-void d3d12_device_unlock_submit(struct d3d12_device *device)
+bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial)
 {
-    IUnknown *stack[16], **objects = stack;
-    size_t count = device->deferred_release_count;
-
-    if (count > D3D12XS_ARRAY_SIZE(stack) && !(objects = malloc(count * sizeof(*objects)))) {
-        pthread_mutex_unlock(&device->submit_lock);
-        return; /* keep them queued for the next unlock */
-    }
-    if (count) /* the array is NULL until a first release is deferred */
-        memcpy(objects, device->deferred_releases, count * sizeof(*objects));
-    device->deferred_release_count = 0;
-    pthread_mutex_unlock(&device->submit_lock);
-    for (size_t i = 0; i < count; i++)
-        IUnknown_Release(objects[i]);
-    if (objects != stack)
-        free(objects);
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    bool done;
+    pthread_mutex_lock(&scheduler->lock);
+    done = engine_serial_done_locked(engine, serial, engine_completed(engine));
+    pthread_mutex_unlock(&scheduler->lock);
+    return done;
 }
 
-/* Hands one operation to Vulkan; the submit lock is held. */
-static HRESULT submit_op_locked(struct d3d12_command_queue *queue, struct d3d12_queue_op *op)
+static bool engine_idle_locked(struct d3d12_engine *engine)
 {
-    struct d3d12_device *device = queue->object.device;
-    VkCommandBufferSubmitInfo command_buffer_stack[8], *command_buffers = command_buffer_stack;
-    VkSemaphoreSubmitInfo signals[2], wait;
-    VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    return engine_serial_done_locked(engine, engine->next_serial, engine_completed(engine));
+}
+
+static struct d3d12_engine *engine_new(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, bool internal, const char *method)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    struct d3d12_queue_family_map *map = &device->queue_map[type];
+    VkSemaphoreTypeCreateInfo type_info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+        .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+    };
+    VkSemaphoreCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type_info};
+    struct d3d12_engine *engine;
     VkResult vr;
 
-    memset(signals, 0, sizeof(signals));
-    signals[0].sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO;
-    signals[0].semaphore = queue->serial_semaphore;
-    signals[0].value = op->serial;
-    signals[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    submit.signalSemaphoreInfoCount = 1;
-    submit.pSignalSemaphoreInfos = signals;
+    if (!(engine = calloc(1, sizeof(*engine)))) {
+        d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the queue's scheduler state");
+        return NULL;
+    }
+    engine->device = device;
+    engine->refcount = 1;
+    engine->internal = internal;
+    engine->type = type;
+    engine->family = map->family;
+    snprintf(engine->name, sizeof(engine->name), internal ? "d3d12xs internal" : "unnamed");
+    if ((vr = vkCreateSemaphore(device->vk_device, &create_info, NULL, &engine->serial_semaphore)) != VK_SUCCESS) {
+        d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateSemaphore failed (VkResult %d)", vr);
+        free(engine);
+        return NULL;
+    }
+    pthread_mutex_lock(&scheduler->lock);
+    if (!d3d12xs_array_reserve((void **)&scheduler->engines, &scheduler->engine_capacity, scheduler->engine_count + 1,
+            sizeof(*scheduler->engines))) {
+        pthread_mutex_unlock(&scheduler->lock);
+        vkDestroySemaphore(device->vk_device, engine->serial_semaphore, NULL);
+        free(engine);
+        d3d12xs_fail(E_OUTOFMEMORY, method, "cannot register the queue");
+        return NULL;
+    }
+    /* D3D12 queues beyond the family's VkQueue count share VkQueues, round-robin. */
+    engine->vk_queue = internal ? map->vk_queues[0] : map->vk_queues[map->next_vk_queue++ % map->vk_queue_count];
+    scheduler->engines[scheduler->engine_count++] = engine;
+    pthread_mutex_unlock(&scheduler->lock);
+    return engine;
+}
 
-    switch (op->type) {
-    case D3D12_QUEUE_OP_EXECUTE:
-        if (op->u.execute.count > D3D12XS_ARRAY_SIZE(command_buffer_stack)
-                && !(command_buffers = calloc(op->u.execute.count, sizeof(*command_buffers))))
-            return E_OUTOFMEMORY;
-        for (uint32_t i = 0; i < op->u.execute.count; i++) {
-            command_buffers[i] = (VkCommandBufferSubmitInfo){
-                .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-                .commandBuffer = op->u.execute.command_buffers[i],
-            };
-        }
-        submit.commandBufferInfoCount = op->u.execute.count;
-        submit.pCommandBufferInfos = command_buffers;
-        /* Transfer-only families cannot reset queries in a command buffer. */
-        for (uint32_t i = 0; i < op->u.execute.host_query_reset_count; i++)
-            vkResetQueryPool(device->vk_device, op->u.execute.host_query_resets[i].pool, op->u.execute.host_query_resets[i].index, 1);
-        break;
-    case D3D12_QUEUE_OP_SIGNAL: {
-        struct d3d12_fence *fence = op->u.fence.fence;
-        fence->used_by_queue = true;
-        if (op->u.fence.value <= fence->submitted_value) {
-            /* Vulkan timelines cannot go back or repeat a value: the signal is dropped. */
-            WARN("ID3D12CommandQueue::Signal: fence '%s' value %llu is not above %llu, already signalled; ignored",
-                    d3d12xs_object_name(&fence->object), (unsigned long long)op->u.fence.value,
-                    (unsigned long long)fence->submitted_value);
+struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, const char *method)
+{
+    return engine_new(device, type, false, method);
+}
+
+void d3d12_engine_add_ref(struct d3d12_engine *engine)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    pthread_mutex_lock(&scheduler->lock);
+    engine->refcount++;
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    pthread_mutex_lock(&scheduler->lock);
+    snprintf(engine->name, sizeof(engine->name), "%s", name);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+uint32_t d3d12_engine_family(const struct d3d12_engine *engine)
+{
+    return engine->family;
+}
+
+static void timeline_release_locked(struct d3d12_device *device, struct d3d12_timeline *timeline);
+
+static void op_cleanup_locked(struct d3d12_device *device, struct op *op)
+{
+    if (op->timeline)
+        timeline_release_locked(device, op->timeline);
+    free(op->command_buffers);
+    free(op->resets);
+    memset(op, 0, sizeof(*op));
+}
+
+/* Held work that will never run: its serials count as done once the submitted work is. */
+static void engine_drop_held_locked(struct d3d12_engine *engine, const char *why)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    if (!engine->held_count)
+        return;
+    /* After a removal the removal itself was the one line; a released queue is news. */
+    if (d3d12_device_removed_reason(engine->device) == S_OK)
+        WARN("queue '%s': %zu operations still waiting are dropped (%s)", engine->name, engine->held_count, why);
+    else
+        TRACE("queue '%s': %zu operations still waiting are dropped (%s)", engine->name, engine->held_count, why);
+    for (size_t i = 0; i < engine->held_count; i++) {
+        if (engine->held[i].type == OP_WAIT_MEMORY)
+            scheduler->memory_wait_count--;
+        op_cleanup_locked(engine->device, &engine->held[i]);
+    }
+    engine->held_count = 0;
+    scheduler->held_engine_count--;
+    engine->dropped_through = engine->next_serial;
+    engine->drop_wait_serial = engine->submitted_serial;
+}
+
+static void engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine)
+{
+    for (size_t i = 0; i < scheduler->engine_count; i++) {
+        if (scheduler->engines[i] == engine) {
+            scheduler->engines[i] = scheduler->engines[--scheduler->engine_count];
             break;
         }
-        signals[1] = signals[0];
-        signals[1].semaphore = fence->vk_semaphore;
-        signals[1].value = op->u.fence.value;
-        submit.signalSemaphoreInfoCount = 2;
-        /* Another queue's signal of this fence may still be in flight. Vulkan requires a
-         * timeline's signals to execute in increasing order, so this one waits for it: signals
-         * of one fence take effect in the order they were submitted. */
-        if (fence->last_signal_queue && fence->last_signal_queue != queue
-                && d3d12_fence_completed_value(fence) < fence->submitted_value) {
-            wait = (VkSemaphoreSubmitInfo){
-                .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
-                .semaphore = fence->vk_semaphore,
-                .value = fence->submitted_value,
-                .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-            };
-            submit.waitSemaphoreInfoCount = 1;
-            submit.pWaitSemaphoreInfos = &wait;
-        }
-        fence->last_signal_queue = queue;
-        fence->submitted_value = op->u.fence.value;
-        fence->gpu_signal_value = op->u.fence.value;
-        break;
     }
-    case D3D12_QUEUE_OP_WAIT:
-        op->u.fence.fence->used_by_queue = true;
-        wait = (VkSemaphoreSubmitInfo){
-            .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
-            .semaphore = op->u.fence.fence->vk_semaphore,
-            .value = op->u.fence.value,
-            .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        };
-        submit.waitSemaphoreInfoCount = 1;
-        submit.pWaitSemaphoreInfos = &wait;
-        break;
-    }
+    vkDestroySemaphore(engine->device->vk_device, engine->serial_semaphore, NULL);
+    free(engine->held);
+    free(engine);
+}
 
-    vr = vkQueueSubmit2(queue->vk_queue, 1, &submit, VK_NULL_HANDLE);
-    if (command_buffers != command_buffer_stack)
-        free(command_buffers);
-    if (vr != VK_SUCCESS) {
-        ERR("vkQueueSubmit2 on queue '%s' failed (VkResult %d)", d3d12xs_object_name(&queue->object), vr);
+/* Engines nobody refers to go once their work finished; retirement must have run first, so
+ * that no retired object still names them. */
+static void free_finished_engines_locked(struct d3d12_scheduler *scheduler)
+{
+    for (size_t i = 0; i < scheduler->engine_count;) {
+        struct d3d12_engine *engine = scheduler->engines[i];
+        if (!engine->refcount && engine->orphaned && engine_idle_locked(engine))
+            engine_free_locked(scheduler, engine);
+        else
+            i++;
+    }
+}
+
+void d3d12_engine_release(struct d3d12_engine *engine)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    pthread_mutex_lock(&scheduler->lock);
+    engine->refcount--;
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+void d3d12_engine_orphan(struct d3d12_engine *engine)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    pthread_mutex_lock(&scheduler->lock);
+    /* Nothing can signal the held work's waits through this queue any more, and D3D12 does
+     * not keep a released queue running. */
+    engine->orphaned = true;
+    engine_drop_held_locked(engine, "the queue was released");
+    engine->refcount--;
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+/* ---- timelines ---- */
+
+HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_value, struct d3d12_timeline **out)
+{
+    VkSemaphoreTypeCreateInfo type_info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+        .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+        .initialValue = initial_value,
+    };
+    VkSemaphoreCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type_info};
+    struct d3d12_timeline *timeline;
+    VkResult vr;
+
+    if (!(timeline = calloc(1, sizeof(*timeline))))
+        return E_OUTOFMEMORY;
+    if ((vr = vkCreateSemaphore(device->vk_device, &create_info, NULL, &timeline->semaphore)) != VK_SUCCESS) {
+        free(timeline);
         return d3d12xs_hresult_from_vk(device, vr);
     }
-    queue->submitted_serial = op->serial;
+    timeline->refcount = 1;
+    timeline->submitted_value = timeline->promised_value = timeline->gpu_signal_value = initial_value;
+    snprintf(timeline->name, sizeof(timeline->name), "unnamed");
+    *out = timeline;
     return S_OK;
 }
 
-static void hold_op_locked(struct d3d12_command_queue *queue, struct d3d12_queue_op *op)
+void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline *timeline, const char *name)
 {
-    struct d3d12_device *device = queue->object.device;
-    if (!queue->held_count)
-        device->held_queue_count++;
-    queue->held_ops[queue->held_count++] = *op;
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    snprintf(timeline->name, sizeof(timeline->name), "%s", name);
+    pthread_mutex_unlock(&scheduler->lock);
 }
 
-/* Submits the ready front of every queue's held operations until nothing moves. */
-void d3d12_device_flush_held_ops_locked(struct d3d12_device *device)
+static void destroy_semaphore(struct d3d12_device *device, void *object)
+{
+    struct d3d12_timeline *timeline = object;
+    vkDestroySemaphore(device->vk_device, timeline->semaphore, NULL);
+    free(timeline);
+}
+
+static void retire_locked(struct d3d12_scheduler *scheduler, struct d3d12_device *device, d3d12_retire_fn destroy, void *object);
+
+void d3d12_timeline_add_ref(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    timeline->refcount++;
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+static void timeline_release_locked(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    if (!--timeline->refcount)
+        retire_locked(scheduler_of(device), device, destroy_semaphore, timeline);
+}
+
+void d3d12_timeline_release(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    timeline_release_locked(device, timeline);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    timeline->orphaned = true;
+    timeline_release_locked(device, timeline);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    uint64_t value = 0;
+    VkResult vr;
+
+    /* A removed device completes every fence, as D3D12 does, so that waits end. */
+    if (d3d12_device_removed_reason(device) != S_OK)
+        return UINT64_MAX;
+    if ((vr = vkGetSemaphoreCounterValue(device->vk_device, timeline->semaphore, &value)) != VK_SUCCESS) {
+        d3d12xs_hresult_from_vk(device, vr);
+        return UINT64_MAX;
+    }
+    return value;
+}
+
+bool d3d12_timeline_can_reach(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    bool reachable;
+    pthread_mutex_lock(&scheduler->lock);
+    reachable = !timeline->orphaned || timeline->promised_value >= value;
+    pthread_mutex_unlock(&scheduler->lock);
+    return reachable;
+}
+
+/* ---- submission ---- */
+
+static void note_inflight(struct d3d12_engine *engine, const struct op *op)
+{
+    struct inflight *slot = &engine->inflight[engine->inflight_next++ % INFLIGHT_RING];
+    slot->serial = op->serial;
+    memcpy(slot->what, op->what, sizeof(slot->what));
+}
+
+static VkResult queue_submit(struct d3d12_engine *engine, const VkSubmitInfo2 *submit)
+{
+    VkResult vr = vkQueueSubmit2(engine->vk_queue, 1, submit, VK_NULL_HANDLE);
+    if (vr != VK_SUCCESS)
+        ERR("vkQueueSubmit2 on queue '%s' failed (VkResult %d)", engine->name, vr);
+    return vr;
+}
+
+static VkSemaphoreSubmitInfo semaphore_info(VkSemaphore semaphore, uint64_t value)
+{
+    return (VkSemaphoreSubmitInfo){
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+        .semaphore = semaphore,
+        .value = value,
+        .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    };
+}
+
+/* Hands one ready operation to Vulkan; the lock is held. */
+static HRESULT submit_op_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
+{
+    struct d3d12_device *device = engine->device;
+    VkCommandBufferSubmitInfo buffer_stack[8], *buffers = buffer_stack;
+    VkSemaphoreSubmitInfo signals[2], waits[2];
+    VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    VkResult vr;
+
+    signals[0] = semaphore_info(engine->serial_semaphore, op->serial);
+    submit.signalSemaphoreInfoCount = 1;
+    submit.pSignalSemaphoreInfos = signals;
+    submit.pWaitSemaphoreInfos = waits;
+    /* Work the scheduler ran for itself (query initialisation) comes first everywhere. */
+    if (scheduler->internal && engine != scheduler->internal && engine->internal_waited < scheduler->internal_serial) {
+        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(scheduler->internal->serial_semaphore, scheduler->internal_serial);
+        engine->internal_waited = scheduler->internal_serial;
+    }
+
+    switch (op->type) {
+    case OP_EXECUTE:
+        for (uint32_t i = 0; i < op->reset_count; i++)
+            vkResetQueryPool(device->vk_device, op->resets[i].pool, op->resets[i].index, 1);
+        if (op->command_buffer_count > D3D12XS_ARRAY_SIZE(buffer_stack)
+                && !(buffers = calloc(op->command_buffer_count, sizeof(*buffers))))
+            return E_OUTOFMEMORY;
+        for (uint32_t i = 0; i < op->command_buffer_count; i++)
+            buffers[i] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = op->command_buffers[i]};
+        if (op->on_helper) {
+            /* The segment runs on the internal compute-capable engine, between this engine's
+             * previous operation and its next one. */
+            struct d3d12_engine *helper = scheduler->internal;
+            VkSemaphoreSubmitInfo helper_wait = semaphore_info(engine->serial_semaphore, op->serial - 1);
+            VkSemaphoreSubmitInfo helper_signal = semaphore_info(helper->serial_semaphore, ++helper->next_serial);
+            VkSubmitInfo2 helper_submit = {
+                .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+                .waitSemaphoreInfoCount = 1, .pWaitSemaphoreInfos = &helper_wait,
+                .commandBufferInfoCount = op->command_buffer_count, .pCommandBufferInfos = buffers,
+                .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &helper_signal,
+            };
+            vr = queue_submit(helper, &helper_submit);
+            if (buffers != buffer_stack)
+                free(buffers);
+            if (vr != VK_SUCCESS)
+                return d3d12xs_hresult_from_vk(device, vr);
+            helper->submitted_serial = helper->next_serial;
+            waits[submit.waitSemaphoreInfoCount++] = semaphore_info(helper->serial_semaphore, helper->next_serial);
+            buffers = buffer_stack;
+            break;
+        }
+        submit.commandBufferInfoCount = op->command_buffer_count;
+        submit.pCommandBufferInfos = buffers;
+        break;
+    case OP_SIGNAL: {
+        struct d3d12_timeline *timeline = op->timeline;
+        if (op->value <= timeline->submitted_value) {
+            /* Vulkan timelines cannot go back or repeat a value: the signal is dropped. */
+            WARN("ID3D12CommandQueue::Signal: fence '%s' value %llu is not above %llu, already signalled; ignored",
+                    timeline->name, (unsigned long long)op->value, (unsigned long long)timeline->submitted_value);
+            break;
+        }
+        signals[submit.signalSemaphoreInfoCount++] = semaphore_info(timeline->semaphore, op->value);
+        /* Another engine's signal of this fence may still be in flight. Vulkan requires a
+         * timeline's signals to execute in increasing order, so this one waits for it: signals
+         * of one fence take effect in the order they were submitted. */
+        if (timeline->last_signal_engine && timeline->last_signal_engine != engine
+                && d3d12_timeline_completed_value(device, timeline) < timeline->submitted_value)
+            waits[submit.waitSemaphoreInfoCount++] = semaphore_info(timeline->semaphore, timeline->submitted_value);
+        timeline->last_signal_engine = engine;
+        timeline->submitted_value = op->value;
+        timeline->gpu_signal_value = op->value;
+        break;
+    }
+    case OP_WAIT_FENCE:
+        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(op->timeline->semaphore, op->value);
+        break;
+    case OP_WAIT_MEMORY:
+        /* The host saw the value: nothing is left for the GPU to wait on. */
+        break;
+    }
+
+    vr = queue_submit(engine, &submit);
+    if (buffers != buffer_stack)
+        free(buffers);
+    if (vr != VK_SUCCESS)
+        return d3d12xs_hresult_from_vk(device, vr);
+    engine->submitted_serial = op->serial;
+    if (op->type == OP_EXECUTE)
+        note_inflight(engine, op);
+    return S_OK;
+}
+
+static const char *const comparison_names[] = {"?", "NEVER", "LESS", "EQUAL", "LESS_EQUAL", "GREATER", "NOT_EQUAL", "GREATER_EQUAL", "ALWAYS"};
+
+const char *d3d12_comparison_name(D3D12_COMPARISON_FUNC comparison)
+{
+    return (unsigned)comparison < D3D12XS_ARRAY_SIZE(comparison_names) ? comparison_names[comparison] : "?";
+}
+
+bool d3d12_memory_wait_ready(const struct d3d12_memory_wait *wait, uint64_t *current)
+{
+    uint64_t value = wait->size == 8 ? __atomic_load_n((const volatile uint64_t *)wait->host_address, __ATOMIC_ACQUIRE)
+            : __atomic_load_n((const volatile uint32_t *)wait->host_address, __ATOMIC_ACQUIRE);
+    if (current)
+        *current = value;
+    switch (wait->comparison) {
+    case D3D12_COMPARISON_FUNC_NEVER: return false;
+    case D3D12_COMPARISON_FUNC_LESS: return value < wait->value;
+    case D3D12_COMPARISON_FUNC_EQUAL: return value == wait->value;
+    case D3D12_COMPARISON_FUNC_LESS_EQUAL: return value <= wait->value;
+    case D3D12_COMPARISON_FUNC_GREATER: return value > wait->value;
+    case D3D12_COMPARISON_FUNC_NOT_EQUAL: return value != wait->value;
+    case D3D12_COMPARISON_FUNC_GREATER_EQUAL: return value >= wait->value;
+    case D3D12_COMPARISON_FUNC_ALWAYS: return true;
+    default: return false;
+    }
+}
+
+/* The one readiness rule of each kind of wait. */
+static bool op_ready_locked(const struct op *op)
+{
+    switch (op->type) {
+    case OP_WAIT_FENCE: return op->timeline->submitted_value >= op->value;
+    case OP_WAIT_MEMORY: return d3d12_memory_wait_ready(&op->memory, NULL);
+    default: return true;
+    }
+}
+
+static void hold_op_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
+{
+    if (!engine->held_count)
+        scheduler->held_engine_count++;
+    if (op->type == OP_WAIT_MEMORY)
+        scheduler->memory_wait_count++;
+    engine->held[engine->held_count++] = *op;
+    TRACE("queue '%s': operation %llu held until its wait can be met", engine->name, (unsigned long long)op->serial);
+}
+
+/* Submits the ready front of every engine's held operations until nothing moves. */
+static void flush_held_locked(struct d3d12_scheduler *scheduler)
 {
     bool progress = true;
 
-    while (progress && device->held_queue_count) {
+    while (progress && scheduler->held_engine_count) {
         progress = false;
-        for (size_t q = 0; q < device->queue_count; q++) {
-            struct d3d12_command_queue *queue = device->queues[q];
+        for (size_t e = 0; e < scheduler->engine_count; e++) {
+            struct d3d12_engine *engine = scheduler->engines[e];
             size_t done = 0;
-            while (done < queue->held_count && op_is_ready_locked(&queue->held_ops[done])) {
-                submit_op_locked(queue, &queue->held_ops[done]);
-                op_cleanup(device, &queue->held_ops[done]);
-                done++;
+            while (done < engine->held_count && op_ready_locked(&engine->held[done])) {
+                struct op *op = &engine->held[done++];
+                if (op->type == OP_WAIT_MEMORY)
+                    scheduler->memory_wait_count--;
+                submit_op_locked(scheduler, engine, op);
+                op_cleanup_locked(engine->device, op);
             }
             if (!done)
                 continue;
             progress = true;
-            memmove(queue->held_ops, queue->held_ops + done, (queue->held_count - done) * sizeof(*queue->held_ops));
-            queue->held_count -= done;
-            if (!queue->held_count)
-                device->held_queue_count--;
+            memmove(engine->held, engine->held + done, (engine->held_count - done) * sizeof(*engine->held));
+            engine->held_count -= done;
+            if (!engine->held_count)
+                scheduler->held_engine_count--;
         }
     }
 }
 
-HRESULT d3d12_queue_enqueue(struct d3d12_command_queue *queue, struct d3d12_queue_op *op, uint64_t *serial)
+/* Queues ops[0..count) on the engine in order, submitting what is ready. Takes ownership. */
+static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *ops, uint32_t count, uint64_t *serial)
 {
-    struct d3d12_device *device = queue->object.device;
+    uint64_t now = d3d12xs_now_ns();
+    bool signalled = false;
     HRESULT hr = S_OK;
 
-    pthread_mutex_lock(&device->submit_lock);
-    op->serial = ++queue->next_serial;
-    if (serial)
-        *serial = op->serial;
-    if (!queue->held_count && op_is_ready_locked(op)) {
-        hr = submit_op_locked(queue, op);
-        op_cleanup(device, op);
-        if (op->type == D3D12_QUEUE_OP_SIGNAL && device->held_queue_count)
-            d3d12_device_flush_held_ops_locked(device);
-    } else if (!d3d12xs_array_reserve((void **)&queue->held_ops, &queue->held_capacity, queue->held_count + 1, sizeof(*queue->held_ops))) {
-        op_cleanup(device, op);
-        hr = E_OUTOFMEMORY;
-    } else {
-        TRACE("queue '%s': operation %llu held until its wait can be met", d3d12xs_object_name(&queue->object),
-                (unsigned long long)op->serial);
-        hold_op_locked(queue, op);
+    if (!d3d12xs_array_reserve((void **)&engine->held, &engine->held_capacity, engine->held_count + count, sizeof(*engine->held))) {
+        for (uint32_t i = 0; i < count; i++)
+            op_cleanup_locked(engine->device, &ops[i]);
+        return E_OUTOFMEMORY;
     }
-    d3d12_device_unlock_submit(device);
-    d3d12_fence_waiter_kick(device);
+    for (uint32_t i = 0; i < count; i++) {
+        struct op *op = &ops[i];
+        op->serial = ++engine->next_serial;
+        op->enqueued_ns = now;
+        if (op->type == OP_SIGNAL && op->value > op->timeline->promised_value)
+            op->timeline->promised_value = op->value;
+        if (!engine->held_count && op_ready_locked(op)) {
+            HRESULT op_hr = submit_op_locked(scheduler, engine, op);
+            if (FAILED(op_hr) && SUCCEEDED(hr))
+                hr = op_hr;
+            signalled |= op->type == OP_SIGNAL;
+            op_cleanup_locked(engine->device, op);
+        } else {
+            hold_op_locked(scheduler, engine, op);
+        }
+    }
+    if (serial)
+        *serial = engine->next_serial;
+    if (signalled && scheduler->held_engine_count)
+        flush_held_locked(scheduler);
     return hr;
 }
 
-void d3d12_device_register_queue(struct d3d12_device *device, struct d3d12_command_queue *queue)
+static HRESULT enqueue(struct d3d12_engine *engine, struct op *ops, uint32_t count, uint64_t *serial)
 {
-    pthread_mutex_lock(&device->submit_lock);
-    if (d3d12xs_array_reserve((void **)&device->queues, &device->queue_capacity, device->queue_count + 1, sizeof(*device->queues)))
-        device->queues[device->queue_count++] = queue;
-    else
-        ERR("out of memory: queue '%s' will not be flushed", d3d12xs_object_name(&queue->object));
-    pthread_mutex_unlock(&device->submit_lock);
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    HRESULT hr;
+    pthread_mutex_lock(&scheduler->lock);
+    hr = enqueue_locked(scheduler, engine, ops, count, serial);
+    pthread_mutex_unlock(&scheduler->lock);
+    return hr;
 }
 
-void d3d12_device_unregister_queue(struct d3d12_device *device, struct d3d12_command_queue *queue)
+static void describe_segment(struct op *op, const struct d3d12_submit_segment *segment)
 {
-    pthread_mutex_lock(&device->submit_lock);
-    if (queue->held_count) {
-        WARN("queue '%s' released with %zu operations still waiting for fence values; they are dropped",
-                d3d12xs_object_name(&queue->object), queue->held_count);
-        for (size_t i = 0; i < queue->held_count; i++)
-            op_cleanup(device, &queue->held_ops[i]);
-        queue->held_count = 0;
-        device->held_queue_count--;
+    snprintf(op->what, sizeof(op->what), "list '%s' segment %u (from call %u)", segment->list_name ? segment->list_name : "?",
+            segment->index, segment->first_call);
+}
+
+HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_submit_segment *segments, uint32_t segment_count,
+        const struct d3d12_query_reset *resets, uint32_t reset_count, uint64_t *serial)
+{
+    struct op stack_ops[4], *ops = stack_ops;
+    uint32_t op_count = 0, max_ops = segment_count * 2 + 1;
+    HRESULT hr = S_OK;
+
+    if (max_ops > D3D12XS_ARRAY_SIZE(stack_ops) && !(ops = calloc(max_ops, sizeof(*ops))))
+        return E_OUTOFMEMORY;
+    memset(ops, 0, (ops == stack_ops ? D3D12XS_ARRAY_SIZE(stack_ops) : max_ops) * sizeof(*ops));
+    /* Segments between two waits (or helper segments) go to Vulkan in one submission. */
+    for (uint32_t i = 0; i < segment_count; i++) {
+        const struct d3d12_submit_segment *segment = &segments[i];
+        struct op *op = op_count ? &ops[op_count - 1] : NULL;
+        if (segment->wait) {
+            op = &ops[op_count++];
+            op->type = OP_WAIT_MEMORY;
+            op->memory = *segment->wait;
+            describe_segment(op, segment);
+            op = NULL;
+        }
+        if (!op || op->type != OP_EXECUTE || op->on_helper || segment->on_helper) {
+            op = &ops[op_count++];
+            op->type = OP_EXECUTE;
+            op->on_helper = segment->on_helper;
+            if (!(op->command_buffers = malloc((segment_count - i) * sizeof(*op->command_buffers)))) {
+                hr = E_OUTOFMEMORY;
+                break;
+            }
+            describe_segment(op, segment);
+        }
+        op->command_buffers[op->command_buffer_count++] = segment->command_buffer;
     }
-    for (size_t i = 0; i < device->queue_count; i++) {
-        if (device->queues[i] == queue) {
-            device->queues[i] = device->queues[--device->queue_count];
-            break;
+    if (SUCCEEDED(hr) && reset_count) {
+        /* Host query resets happen before the first submission of the call. */
+        struct op *first = NULL;
+        for (uint32_t i = 0; i < op_count && !first; i++)
+            if (ops[i].type == OP_EXECUTE)
+                first = &ops[i];
+        if (first && (first->resets = malloc(reset_count * sizeof(*resets)))) {
+            memcpy(first->resets, resets, reset_count * sizeof(*resets));
+            first->reset_count = reset_count;
+        } else if (first) {
+            hr = E_OUTOFMEMORY;
         }
     }
-    d3d12_device_unlock_submit(device);
+    if (FAILED(hr)) {
+        for (uint32_t i = 0; i < op_count; i++)
+            free(ops[i].command_buffers), free(ops[i].resets);
+    } else {
+        hr = enqueue(engine, ops, op_count, serial);
+    }
+    if (ops != stack_ops)
+        free(ops);
+    return hr;
+}
+
+static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum op_type type, struct d3d12_timeline *timeline, uint64_t value)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    struct op op = {.type = type, .timeline = timeline, .value = value};
+    HRESULT hr;
+
+    pthread_mutex_lock(&scheduler->lock);
+    timeline->refcount++;
+    snprintf(op.what, sizeof(op.what), "%s of fence '%s' to %llu", type == OP_SIGNAL ? "Signal" : "Wait", timeline->name,
+            (unsigned long long)value);
+    hr = enqueue_locked(scheduler, engine, &op, 1, NULL);
+    pthread_mutex_unlock(&scheduler->lock);
+    return hr;
+}
+
+HRESULT d3d12_scheduler_signal(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value)
+{
+    return enqueue_fence_op(engine, OP_SIGNAL, timeline, value);
+}
+
+HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value)
+{
+    return enqueue_fence_op(engine, OP_WAIT_FENCE, timeline, value);
+}
+
+HRESULT d3d12_scheduler_wait_memory(struct d3d12_engine *engine, const struct d3d12_memory_wait *wait)
+{
+    struct op op = {.type = OP_WAIT_MEMORY, .memory = *wait};
+    snprintf(op.what, sizeof(op.what), "a memory wait");
+    return enqueue(engine, &op, 1, NULL);
+}
+
+HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    uint64_t completed;
+    VkResult vr;
+
+    pthread_mutex_lock(&scheduler->lock);
+    completed = d3d12_timeline_completed_value(device, timeline);
+    if (value == completed) {
+        pthread_mutex_unlock(&scheduler->lock);
+        return S_OK;
+    }
+    /* Timeline semaphores only move forward, and only below pending queue signals. */
+    if (value < completed) {
+        pthread_mutex_unlock(&scheduler->lock);
+        return d3d12xs_fail(E_INVALIDARG, method, "Value %llu is below the fence's current %llu (fence values only grow in d3d12xs)",
+                (unsigned long long)value, (unsigned long long)completed);
+    }
+    if (timeline->gpu_signal_value > completed && value >= timeline->gpu_signal_value) {
+        pthread_mutex_unlock(&scheduler->lock);
+        return d3d12xs_fail(E_INVALIDARG, method, "Value %llu is not below %llu, which a queue is still to signal",
+                (unsigned long long)value, (unsigned long long)timeline->gpu_signal_value);
+    }
+    VkSemaphoreSignalInfo signal_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = timeline->semaphore, .value = value};
+    if ((vr = vkSignalSemaphore(device->vk_device, &signal_info)) != VK_SUCCESS) {
+        pthread_mutex_unlock(&scheduler->lock);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkSignalSemaphore failed (VkResult %d)", vr);
+    }
+    if (value > timeline->submitted_value)
+        timeline->submitted_value = value;
+    if (value > timeline->promised_value)
+        timeline->promised_value = value;
+    flush_held_locked(scheduler);
+    pthread_mutex_unlock(&scheduler->lock);
+    return S_OK;
+}
+
+HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffer command_buffer, const char *method)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    struct op op = {.type = OP_EXECUTE, .command_buffer_count = 1};
+    HRESULT hr;
+
+    if (!(op.command_buffers = malloc(sizeof(*op.command_buffers))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "out of memory");
+    op.command_buffers[0] = command_buffer;
+    snprintf(op.what, sizeof(op.what), "%s", method);
+    pthread_mutex_lock(&scheduler->lock);
+    /* Every engine's next submission waits for this one, so nothing needs to wait here. */
+    if (SUCCEEDED(hr = enqueue_locked(scheduler, scheduler->internal, &op, 1, NULL)))
+        scheduler->internal_serial = scheduler->internal->submitted_serial;
+    pthread_mutex_unlock(&scheduler->lock);
+    return hr;
+}
+
+uint32_t d3d12_scheduler_internal_family(struct d3d12_device *device)
+{
+    return scheduler_of(device)->internal->family;
+}
+
+/* ---- retirement ---- */
+
+static void retire_locked(struct d3d12_scheduler *scheduler, struct d3d12_device *device, d3d12_retire_fn destroy, void *object)
+{
+    struct retired_object entry = {.destroy = destroy, .object = object};
+    size_t pending_capacity = 0;
+
+    for (size_t i = 0; i < scheduler->engine_count; i++) {
+        struct d3d12_engine *engine = scheduler->engines[i];
+        if (engine_idle_locked(engine))
+            continue;
+        if (!d3d12xs_array_reserve((void **)&entry.pending, &pending_capacity, entry.pending_count + 1, sizeof(*entry.pending))) {
+            /* Out of memory: the object is destroyed with the device. */
+            break;
+        }
+        entry.pending[entry.pending_count++] = (struct engine_serial){engine, engine->next_serial};
+    }
+    if (!entry.pending_count) {
+        destroy(device, object);
+        return;
+    }
+    if (!d3d12xs_array_reserve((void **)&scheduler->retired, &scheduler->retired_capacity, scheduler->retired_count + 1,
+            sizeof(*scheduler->retired))) {
+        ERR("out of memory: an object the GPU may still use is leaked instead of destroyed");
+        free(entry.pending);
+        return;
+    }
+    scheduler->retired[scheduler->retired_count++] = entry;
+}
+
+void d3d12_scheduler_retire(struct d3d12_device *device, d3d12_retire_fn destroy, void *object)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    retire_locked(scheduler, device, destroy, object);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+void d3d12_scheduler_retire_object(struct d3d12xs_object *object, d3d12_retire_fn destroy, void *impl)
+{
+    struct d3d12_device *device = object->device;
+    /* The device must outlive the retirement: this reference keeps it while the object's own
+     * goes, and its last release (here, in the caller's thread) collects what is left. */
+    ID3D12Device_AddRef(&device->ID3D12Device_iface);
+    d3d12xs_object_cleanup(object);
+    d3d12_scheduler_retire(device, destroy, impl);
+    ID3D12Device_Release(&device->ID3D12Device_iface);
+}
+
+/* Destroys retired objects whose work finished (all of them when force). */
+static void collect_retired(struct d3d12_device *device, bool force)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    struct retired_object *ready = NULL;
+    size_t ready_count = 0, ready_capacity = 0, kept = 0;
+
+    pthread_mutex_lock(&scheduler->lock);
+    for (size_t i = 0; i < scheduler->retired_count; i++) {
+        struct retired_object *entry = &scheduler->retired[i];
+        uint32_t pending = 0;
+        for (uint32_t p = 0; p < entry->pending_count; p++) {
+            struct engine_serial *wait = &entry->pending[p];
+            if (!force && !engine_serial_done_locked(wait->engine, wait->serial, engine_completed(wait->engine)))
+                entry->pending[pending++] = *wait;
+        }
+        entry->pending_count = pending;
+        if (!pending && d3d12xs_array_reserve((void **)&ready, &ready_capacity, ready_count + 1, sizeof(*ready)))
+            ready[ready_count++] = *entry;
+        else
+            scheduler->retired[kept++] = *entry;
+    }
+    scheduler->retired_count = kept;
+    free_finished_engines_locked(scheduler);
+    pthread_mutex_unlock(&scheduler->lock);
+    for (size_t i = 0; i < ready_count; i++) {
+        free(ready[i].pending);
+        ready[i].destroy(device, ready[i].object);
+    }
+    free(ready);
+}
+
+/* ---- watchdog ---- */
+
+static void describe_held(struct d3d12_device *device, const struct d3d12_engine *engine, const struct op *op, uint64_t waited_ms,
+        uint64_t timeout_ms, char *why, size_t size)
+{
+    if (op->type == OP_WAIT_MEMORY) {
+        uint64_t current;
+        d3d12_memory_wait_ready(&op->memory, &current);
+        snprintf(why, size, "queue '%s', %s waited %llu ms (hang timeout %llu ms) for the %u-bit value at 0x%llx to be %s %llu (memory holds %llu)",
+                engine->name, op->what, (unsigned long long)waited_ms, (unsigned long long)timeout_ms, op->memory.size * 8, (unsigned long long)op->memory.gpu_address,
+                d3d12_comparison_name(op->memory.comparison), (unsigned long long)op->memory.value, (unsigned long long)current);
+    } else {
+        snprintf(why, size, "queue '%s' waited %llu ms (hang timeout %llu ms) for fence '%s' to reach %llu (it is at %llu; no queue or CPU signal of that value was submitted)",
+                engine->name, (unsigned long long)waited_ms, (unsigned long long)timeout_ms, op->timeline->name, (unsigned long long)op->value,
+                (unsigned long long)d3d12_timeline_completed_value(device, op->timeline));
+    }
+}
+
+static const char *running_work(const struct d3d12_engine *engine, uint64_t completed)
+{
+    const struct inflight *best = NULL;
+    for (unsigned i = 0; i < INFLIGHT_RING; i++) {
+        const struct inflight *slot = &engine->inflight[i];
+        if (slot->serial > completed && (!best || slot->serial < best->serial))
+            best = slot;
+    }
+    return best ? best->what : "work submitted earlier";
+}
+
+static bool watch_engines_locked(struct d3d12_scheduler *scheduler, struct d3d12_device *device, uint64_t now, uint64_t timeout_ns,
+        char *why, size_t size)
+{
+    bool busy = false;
+
+    for (size_t i = 0; i < scheduler->engine_count; i++) {
+        struct d3d12_engine *engine = scheduler->engines[i];
+        uint64_t completed = engine_completed(engine);
+        if (engine->held_count) {
+            const struct op *front = &engine->held[0];
+            busy = true;
+            if (timeout_ns && now > front->enqueued_ns && now - front->enqueued_ns > timeout_ns && !*why)
+                describe_held(device, engine, front, (now - front->enqueued_ns) / 1000000, timeout_ns / 1000000, why, size);
+        }
+        if (completed >= engine->submitted_serial) {
+            engine->watch_since_ns = 0;
+            continue;
+        }
+        busy = true;
+        if (!engine->watch_since_ns || completed != engine->watch_completed) {
+            engine->watch_completed = completed;
+            engine->watch_since_ns = now;
+        } else if (timeout_ns && now > engine->watch_since_ns && now - engine->watch_since_ns > timeout_ns && !*why) {
+            snprintf(why, size, "queue '%s' made no progress for %llu ms running %s", engine->name,
+                    (unsigned long long)(timeout_ns / 1000000), running_work(engine, completed));
+        }
+    }
+    return busy;
+}
+
+void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, struct d3d12_scheduler_poll *result)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    uint64_t timeout_ns = (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000;
+    char why[512] = "";
+
+    pthread_mutex_lock(&scheduler->lock);
+    if (scheduler->memory_wait_count)
+        flush_held_locked(scheduler);
+    result->busy = watch_engines_locked(scheduler, device, now, timeout_ns, why, sizeof(why));
+    if (*why)
+        d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, why);
+    if (d3d12_device_removed_reason(device) != S_OK) {
+        for (size_t i = 0; i < scheduler->engine_count; i++)
+            engine_drop_held_locked(scheduler->engines[i], "the device is removed");
+    }
+    result->memory_waits_held = scheduler->memory_wait_count != 0;
+    result->busy |= scheduler->retired_count != 0;
+    pthread_mutex_unlock(&scheduler->lock);
+    collect_retired(device, false);
+}
+
+/* ---- creation and destruction ---- */
+
+HRESULT d3d12_scheduler_create(struct d3d12_device *device)
+{
+    struct d3d12_scheduler *scheduler;
+    D3D12_COMMAND_LIST_TYPE internal_type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+
+    if (!(scheduler = calloc(1, sizeof(*scheduler))))
+        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the scheduler");
+    pthread_mutex_init(&scheduler->lock, NULL);
+    device->scheduler = scheduler;
+    if (!(scheduler->internal = engine_new(device, internal_type, true, "D3D12CreateDevice"))) {
+        pthread_mutex_destroy(&scheduler->lock);
+        free(scheduler);
+        device->scheduler = NULL;
+        return E_FAIL;
+    }
+    snprintf(scheduler->internal->name, sizeof(scheduler->internal->name), "d3d12xs internal");
+    return S_OK;
 }
 
 /* After a removal, work submitted before it may still be running (a hang is declared on
- * slow work too): releases wait this long for it before they free what it uses. */
+ * slow work too): destruction waits this long for it before it frees what it uses. */
 #define REMOVED_DRAIN_MS 10000u
 
-void d3d12_device_wait_queues_idle(struct d3d12_device *device, const char *method)
+void d3d12_scheduler_destroy(struct d3d12_device *device)
 {
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
     VkSemaphore *semaphores = NULL;
     uint64_t *values = NULL;
-    size_t count;
+    size_t count = 0;
 
-    pthread_mutex_lock(&device->submit_lock);
-    count = device->queue_count;
-    if (count && (semaphores = malloc(count * sizeof(*semaphores))) && (values = malloc(count * sizeof(*values)))) {
-        for (size_t i = 0; i < count; i++) {
-            semaphores[i] = device->queues[i]->serial_semaphore;
-            values[i] = device->queues[i]->submitted_serial;
+    if (!scheduler)
+        return;
+    pthread_mutex_lock(&scheduler->lock);
+    for (size_t i = 0; i < scheduler->engine_count; i++)
+        engine_drop_held_locked(scheduler->engines[i], "the device is destroyed");
+    if ((semaphores = calloc(scheduler->engine_count + 1, sizeof(*semaphores))) && (values = calloc(scheduler->engine_count + 1, sizeof(*values)))) {
+        for (size_t i = 0; i < scheduler->engine_count; i++) {
+            semaphores[count] = scheduler->engines[i]->serial_semaphore;
+            values[count++] = scheduler->engines[i]->submitted_serial;
         }
-    } else {
-        count = 0;
     }
-    pthread_mutex_unlock(&device->submit_lock);
-
+    pthread_mutex_unlock(&scheduler->lock);
     if (count) {
         unsigned timeout_ms = atomic_load(&device->hang_timeout_ms);
         VkSemaphoreWaitInfo wait_info = {
@@ -269,26 +970,20 @@ void d3d12_device_wait_queues_idle(struct d3d12_device *device, const char *meth
             .pSemaphores = semaphores,
             .pValues = values,
         };
-        VkResult vr = VK_TIMEOUT;
-        if (d3d12_device_removed_reason(device) == S_OK) {
-            vr = vkWaitSemaphores(device->vk_device, &wait_info, timeout_ms ? (uint64_t)timeout_ms * 1000000 : UINT64_MAX);
-            if (vr == VK_TIMEOUT)
-                d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, method);
-            else if (vr != VK_SUCCESS)
-                d3d12xs_hresult_from_vk(device, vr);
-        }
-        /* Removed: still let the work drain so that nothing is freed under it, but give up
-         * (once for the device) on work that never ends. */
-        if (vr == VK_TIMEOUT && !atomic_load(&device->removed_drain_abandoned)) {
-            unsigned drain_ms = timeout_ms > REMOVED_DRAIN_MS ? timeout_ms : REMOVED_DRAIN_MS;
-            vr = vkWaitSemaphores(device->vk_device, &wait_info, (uint64_t)drain_ms * 1000000);
-            if (vr == VK_TIMEOUT) {
-                atomic_store(&device->removed_drain_abandoned, true);
-                WARN("%s: work submitted before the device was removed still runs after %u ms; objects it uses are freed anyway",
-                        method, drain_ms);
-            }
-        }
+        uint64_t limit_ms = timeout_ms > REMOVED_DRAIN_MS ? timeout_ms : REMOVED_DRAIN_MS;
+        if (vkWaitSemaphores(device->vk_device, &wait_info, limit_ms * 1000000) == VK_TIMEOUT)
+            WARN("device destruction: queues still run after %llu ms; their objects are freed anyway", (unsigned long long)limit_ms);
     }
     free(semaphores);
     free(values);
+    collect_retired(device, true);
+    pthread_mutex_lock(&scheduler->lock);
+    while (scheduler->engine_count)
+        engine_free_locked(scheduler, scheduler->engines[0]);
+    pthread_mutex_unlock(&scheduler->lock);
+    free(scheduler->engines);
+    free(scheduler->retired);
+    pthread_mutex_destroy(&scheduler->lock);
+    free(scheduler);
+    device->scheduler = NULL;
 }

@@ -1,14 +1,57 @@
-/* Queues and submission. */
+/* The scheduler: the only code that submits to Vulkan, and the owner of every wait.
+ *
+ * Each D3D12 queue is an *engine*: a VkQueue plus a private timeline semaphore, the
+ * serial, that counts the engine's finished operations. Operations (execute a run of
+ * segments, signal a fence, wait for a fence value, wait for a value in memory) take the
+ * next serial when they are enqueued. An operation whose wait cannot be met yet is held,
+ * with everything after it on its engine, until its readiness rule holds:
+ *   - fence wait:  some queue or CPU signal of that value was handed to Vulkan;
+ *   - memory wait: the comparison holds for the value in memory now.
+ * Vulkan therefore never sees a wait whose signal comes later, which cannot deadlock even
+ * when every engine shares one VkQueue (lavapipe).
+ *
+ * Vulkan objects that submitted or held work may still use are retired, not destroyed:
+ * d3d12_scheduler_retire() destroys them once every engine has finished the serials it had
+ * enqueued at that moment. All state here is under one lock, the scheduler's. */
 #ifndef D3D12XS_SCHEDULER_H
 #define D3D12XS_SCHEDULER_H
 
 #include "device/device.h"
-#include "sync/fence.h"
 
-enum d3d12_queue_op_type {
-    D3D12_QUEUE_OP_EXECUTE,
-    D3D12_QUEUE_OP_SIGNAL,
-    D3D12_QUEUE_OP_WAIT,
+struct d3d12_scheduler;
+struct d3d12_engine;
+
+/* The scheduler's side of a fence: its semaphore and what queues have promised it. Held by
+ * the fence, by queued operations and by event registrations; the semaphore is retired when
+ * the last of them lets go. */
+struct d3d12_timeline {
+    VkSemaphore semaphore;
+    unsigned refcount;            /* under the scheduler lock */
+    uint64_t submitted_value;     /* highest value handed to Vulkan (queue or CPU signal) */
+    uint64_t promised_value;      /* highest value any signal enqueued so far will reach */
+    uint64_t gpu_signal_value;    /* highest value a queue signal handed to Vulkan */
+    const struct d3d12_engine *last_signal_engine; /* identity only */
+    bool orphaned;                /* the fence is gone: only queued signals can still move it */
+    char name[64];                /* the fence's name, for messages */
+};
+
+/* A wait on a value in memory (the console's Wait32/64BitValueX): readable by the host. */
+struct d3d12_memory_wait {
+    const volatile void *host_address;
+    uint32_t size;                /* 4 or 8 bytes */
+    D3D12_COMPARISON_FUNC comparison;
+    uint64_t value;
+    uint64_t gpu_address;         /* for messages */
+};
+
+/* One run of recorded commands that executes as a unit. */
+struct d3d12_submit_segment {
+    VkCommandBuffer command_buffer;
+    bool on_helper;               /* needs a compute-capable queue (transfer-only engines) */
+    const struct d3d12_memory_wait *wait; /* waited for before the segment starts, or NULL */
+    const char *list_name;        /* for hang reports */
+    uint32_t index;               /* segment index in its list */
+    uint32_t first_call;          /* call index of its first command */
 };
 
 struct d3d12_query_reset {
@@ -16,58 +59,70 @@ struct d3d12_query_reset {
     uint32_t index;
 };
 
-struct d3d12_queue_op {
-    enum d3d12_queue_op_type type;
-    uint64_t serial; /* value of the queue's serial semaphore once this op is done */
-    union {
-        struct {
-            VkCommandBuffer *command_buffers;
-            uint32_t count;
-            struct d3d12_query_reset *host_query_resets; /* for transfer-only families */
-            uint32_t host_query_reset_count;
-            /* One reference per list: a held execution keeps the command buffers' pool alive. */
-            struct d3d12_command_allocator **allocators;
-        } execute;
-        struct {
-            struct d3d12_fence *fence; /* holds a reference while the op is queued */
-            uint64_t value;
-        } fence;
-    } u;
+HRESULT d3d12_scheduler_create(struct d3d12_device *device);
+/* Waits (bounded) for submitted work, drops held work, destroys every retired object. */
+void d3d12_scheduler_destroy(struct d3d12_device *device);
+
+struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, const char *method);
+void d3d12_engine_add_ref(struct d3d12_engine *engine);
+void d3d12_engine_release(struct d3d12_engine *engine);
+/* The queue is released: its held work is dropped, and the engine goes once its submitted
+ * work finished and nothing refers to it. */
+void d3d12_engine_orphan(struct d3d12_engine *engine);
+void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name);
+uint32_t d3d12_engine_family(const struct d3d12_engine *engine);
+/* Whether the operation with this serial (from d3d12_scheduler_execute) has finished. */
+bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial);
+
+HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_value, struct d3d12_timeline **timeline);
+void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline *timeline, const char *name);
+/* The fence is released. */
+void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *timeline);
+uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d12_timeline *timeline);
+/* ID3D12Fence::Signal from the CPU. */
+HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method);
+
+/* Queue operations. Segments run in order; query resets are done by the host before them
+ * (transfer-only families cannot reset queries in a command buffer). *serial receives the
+ * serial of the last operation, for allocator reuse checks. */
+HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_submit_segment *segments, uint32_t segment_count,
+        const struct d3d12_query_reset *resets, uint32_t reset_count, uint64_t *serial);
+HRESULT d3d12_scheduler_signal(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value);
+HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value);
+HRESULT d3d12_scheduler_wait_memory(struct d3d12_engine *engine, const struct d3d12_memory_wait *wait);
+/* Runs one command buffer on an internal compute-capable engine and waits for it (query
+ * heap initialisation). */
+HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffer command_buffer, const char *method);
+/* The internal engine's queue family, for command pools of d3d12_scheduler_run_internal. */
+uint32_t d3d12_scheduler_internal_family(struct d3d12_device *device);
+
+/* Destroys object with destroy() once all work enqueued so far has finished (at once when
+ * none is pending). Safe from any thread. */
+typedef void (*d3d12_retire_fn)(struct d3d12_device *device, void *object);
+void d3d12_scheduler_retire(struct d3d12_device *device, d3d12_retire_fn destroy, void *object);
+
+/* The end of an object's Release: drops its ID3D12Object part now and hands the rest to
+ * destroy() once the work enqueued so far has finished. */
+void d3d12_scheduler_retire_object(struct d3d12xs_object *object, d3d12_retire_fn destroy, void *impl);
+
+/* ---- for the waiter thread (waiter.c) ---- */
+
+struct d3d12_scheduler_poll {
+    bool memory_waits_held;       /* poll again soon */
+    bool busy;                    /* work submitted, held or retired: keep watching */
 };
+/* Submits held work that became ready, destroys retired objects whose work finished,
+ * and applies the hang timeout to submitted and held work. */
+void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, struct d3d12_scheduler_poll *result);
 
-struct d3d12_command_queue {
-    ID3D12CommandQueue ID3D12CommandQueue_iface;
-    struct d3d12xs_object object;
-    D3D12_COMMAND_QUEUE_DESC desc;
-    VkQueue vk_queue;
-    uint32_t vk_family;
-    bool transfer_only;
+/* Evaluates a memory wait's comparison on the value in memory now. */
+bool d3d12_memory_wait_ready(const struct d3d12_memory_wait *wait, uint64_t *current);
+const char *d3d12_comparison_name(D3D12_COMPARISON_FUNC comparison);
 
-    /* all below under device->submit_lock */
-    VkSemaphore serial_semaphore; /* counts finished operations */
-    uint64_t next_serial;
-    uint64_t submitted_serial;    /* last serial handed to Vulkan */
-    struct d3d12_queue_op *held_ops; /* waiting for a signal nobody has submitted yet */
-    size_t held_count, held_capacity;
-    /* hang watchdog (fence_waiter.c), under device->submit_lock too */
-    uint64_t watch_completed;
-    uint64_t watch_since_ns;
-};
-
-struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQueue *iface);
-HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue);
-uint64_t d3d12_command_queue_completed_serial(struct d3d12_command_queue *queue);
-
-/* Queues an operation; submits it (and anything it unblocks) when its waits can be met.
- * Takes ownership of op's allocations and fence reference. */
-HRESULT d3d12_queue_enqueue(struct d3d12_command_queue *queue, struct d3d12_queue_op *op, uint64_t *serial);
-/* Drops submit_lock, then releases the fences that operations let go of meanwhile. */
-void d3d12_device_unlock_submit(struct d3d12_device *device);
-/* Submits held-back operations of every queue that a new signal unblocked; submit_lock held. */
-void d3d12_device_flush_held_ops_locked(struct d3d12_device *device);
-/* Waits (up to the hang timeout) until every queue has finished what was submitted so far. */
-void d3d12_device_wait_queues_idle(struct d3d12_device *device, const char *method);
-void d3d12_device_register_queue(struct d3d12_device *device, struct d3d12_command_queue *queue);
-void d3d12_device_unregister_queue(struct d3d12_device *device, struct d3d12_command_queue *queue);
+/* Timeline references for registrations that outlive the fence (waiter.c). */
+void d3d12_timeline_add_ref(struct d3d12_device *device, struct d3d12_timeline *timeline);
+void d3d12_timeline_release(struct d3d12_device *device, struct d3d12_timeline *timeline);
+/* Whether some signal, submitted, held or by the CPU, can still bring the fence to value. */
+bool d3d12_timeline_can_reach(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value);
 
 #endif

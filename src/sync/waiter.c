@@ -1,181 +1,182 @@
-/* One thread per device that sets events when fences reach their values
- * (SetEventOnCompletion with an event) and watches for GPU work that stops making progress:
- * past the hang timeout the device reports itself hung instead of waiting forever. */
+/* The waiter thread (see waiter.h). It sleeps in vkWaitSemaphores over the fences that events
+ * wait for plus a host-signalled wake semaphore, in slices: 50 ms while anything is watched,
+ * 50 us while a memory wait is held (memory has nothing to wait on but polling). After each
+ * slice it lets the scheduler poll, and applies the one hang-timeout policy: a registration,
+ * a held operation or submitted work that made no progress for the hang timeout marks the
+ * device hung, which ends every wait. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <time.h>
 
-#include "sync/scheduler.h"
+#include "sync/event.h"
+#include "sync/waiter.h"
 
-struct fence_registration {
-    struct d3d12_fence *fence; /* a dying fence removes its registrations first */
+struct registration {
+    struct d3d12_timeline *timeline; /* holds a reference; only this thread drops it */
     uint64_t value;
-    HANDLE event;
+    struct d3d12xs_event *event;     /* holds a reference */
     uint64_t since_ns;
+    const char *method;
 };
 
-struct d3d12_fence_waiter {
+struct d3d12_waiter {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool stop;
-    bool gpu_busy; /* some queue has unfinished work: keep the watchdog running */
-    VkSemaphore wake_semaphore; /* signalled from the host to interrupt vkWaitSemaphores */
+    bool sleeping;              /* in pthread_cond_wait: nothing watched */
+    bool kicked;                /* work arrived since the last poll began */
+    bool in_wait;               /* in vkWaitSemaphores */
+    VkSemaphore wake_semaphore;
     uint64_t wake_value;
-    struct fence_registration *registrations;
+    struct registration *registrations;
     size_t registration_count, registration_capacity;
-    /* Semaphores of fences released while the thread may be waiting on them:
-     * destroyed by the thread once its wait returns. */
-    bool in_wait;
-    VkSemaphore *retired;
-    size_t retired_count, retired_capacity;
 };
 
 #define WATCH_SLICE_NS (50ull * 1000 * 1000)
+#define MEMORY_POLL_NS (50ull * 1000)
 
-static void wake_locked(struct d3d12_device *device, struct d3d12_fence_waiter *waiter)
+static void wake_locked(struct d3d12_device *device, struct d3d12_waiter *waiter)
 {
-    VkSemaphoreSignalInfo signal_info = {
-        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
-        .semaphore = waiter->wake_semaphore,
-        .value = ++waiter->wake_value,
-    };
-    vkSignalSemaphore(device->vk_device, &signal_info);
+    if (waiter->in_wait) {
+        VkSemaphoreSignalInfo signal_info = {
+            .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+            .semaphore = waiter->wake_semaphore,
+            .value = ++waiter->wake_value,
+        };
+        vkSignalSemaphore(device->vk_device, &signal_info);
+    }
     pthread_cond_signal(&waiter->cond);
 }
 
-/* Sets the events of reached registrations (all of them once the device is removed). */
-static void fire_reached_locked(struct d3d12_device *device, struct d3d12_fence_waiter *waiter, bool all)
+/* Sets the events of registrations that are done; all of them once the device is removed. */
+static void fire_locked(struct d3d12_device *device, struct d3d12_waiter *waiter, bool all)
 {
     size_t kept = 0;
     for (size_t i = 0; i < waiter->registration_count; i++) {
-        struct fence_registration *registration = &waiter->registrations[i];
-        if (all || d3d12_fence_completed_value(registration->fence) >= registration->value) {
-            d3d12xs_event_release(registration->event, true);
+        struct registration *registration = &waiter->registrations[i];
+        bool reached = all || d3d12_timeline_completed_value(device, registration->timeline) >= registration->value;
+        /* A released fence that nothing can signal any more never sets its events, as in
+         * D3D12; the registration goes so that it does not count as a hang. */
+        bool unreachable = !reached && !d3d12_timeline_can_reach(device, registration->timeline, registration->value);
+        if (reached || unreachable) {
+            if (unreachable)
+                TRACE("%s: fence '%s' was released before reaching %llu and nothing can signal it now; its event stays unset",
+                        registration->method, registration->timeline->name, (unsigned long long)registration->value);
+            d3d12xs_event_release(registration->event, reached);
+            d3d12_timeline_release(device, registration->timeline);
         } else {
             waiter->registrations[kept++] = *registration;
         }
     }
     waiter->registration_count = kept;
-    (void)device;
 }
 
-/* Returns true while some queue still has GPU work in flight. */
-static bool watch_queues(struct d3d12_device *device, uint64_t now, uint64_t timeout_ns)
+static void check_registration_timeouts_locked(struct d3d12_device *device, struct d3d12_waiter *waiter, uint64_t now)
 {
-    bool busy = false;
-    char why[256] = "";
-
-    pthread_mutex_lock(&device->submit_lock);
-    for (size_t i = 0; i < device->queue_count; i++) {
-        struct d3d12_command_queue *queue = device->queues[i];
-        uint64_t completed = d3d12_command_queue_completed_serial(queue);
-        if (completed >= queue->submitted_serial) {
-            queue->watch_since_ns = 0;
-            continue;
-        }
-        busy = true;
-        if (!queue->watch_since_ns || completed != queue->watch_completed) {
-            queue->watch_completed = completed;
-            queue->watch_since_ns = now;
-        } else if (timeout_ns && now - queue->watch_since_ns > timeout_ns && !*why) {
-            snprintf(why, sizeof(why), "queue '%s' made no progress for %llu ms", d3d12xs_object_name(&queue->object),
-                    (unsigned long long)(timeout_ns / 1000000));
+    uint64_t timeout_ns = (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000;
+    if (!timeout_ns)
+        return;
+    for (size_t i = 0; i < waiter->registration_count; i++) {
+        struct registration *registration = &waiter->registrations[i];
+        if (now > registration->since_ns && now - registration->since_ns > timeout_ns) {
+            char why[256];
+            snprintf(why, sizeof(why), "%s waited %llu ms for fence '%s' to reach %llu (it is at %llu)", registration->method,
+                    (unsigned long long)(timeout_ns / 1000000), registration->timeline->name, (unsigned long long)registration->value,
+                    (unsigned long long)d3d12_timeline_completed_value(device, registration->timeline));
+            d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, why);
+            return;
         }
     }
-    pthread_mutex_unlock(&device->submit_lock);
-    if (*why)
-        d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, why);
-    return busy;
 }
 
-static void *fence_waiter_main(void *context)
+static void *waiter_main(void *context)
 {
     struct d3d12_device *device = context;
-    struct d3d12_fence_waiter *waiter = device->fence_waiter;
+    struct d3d12_waiter *waiter = device->waiter;
     VkSemaphore *semaphores = NULL;
     uint64_t *values = NULL;
     size_t capacity = 0;
 
     pthread_mutex_lock(&waiter->lock);
     while (!waiter->stop) {
+        struct d3d12_scheduler_poll poll;
         uint64_t now = d3d12xs_now_ns();
-        uint64_t timeout_ns = (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000;
-        bool removed = d3d12_device_removed_reason(device) != S_OK;
 
-        fire_reached_locked(device, waiter, removed);
-        if (!removed && timeout_ns) {
-            for (size_t i = 0; i < waiter->registration_count; i++) {
-                if (now - waiter->registrations[i].since_ns > timeout_ns) {
-                    char why[256];
-                    snprintf(why, sizeof(why), "an event waited %llu ms for fence '%s' to reach %llu",
-                            (unsigned long long)(timeout_ns / 1000000), d3d12xs_object_name(&waiter->registrations[i].fence->object),
-                            (unsigned long long)waiter->registrations[i].value);
-                    d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, why);
-                    fire_reached_locked(device, waiter, true);
-                    break;
-                }
-            }
-        }
-        if (!waiter->registration_count && !waiter->gpu_busy) {
+        /* Queue work first: a held wait is usually the cause of a host wait's hang. */
+        waiter->kicked = false;
+        pthread_mutex_unlock(&waiter->lock);
+        d3d12_scheduler_poll(device, now, &poll);
+        pthread_mutex_lock(&waiter->lock);
+        if (waiter->stop)
+            break;
+        check_registration_timeouts_locked(device, waiter, d3d12xs_now_ns());
+        fire_locked(device, waiter, d3d12_device_removed_reason(device) != S_OK);
+
+        if (!waiter->registration_count && !poll.busy && !poll.memory_waits_held && !waiter->kicked) {
+            waiter->sleeping = true;
             pthread_cond_wait(&waiter->cond, &waiter->lock);
+            waiter->sleeping = false;
             continue;
         }
 
         size_t count = waiter->registration_count + 1;
         if (count > capacity) {
-            free(semaphores);
-            free(values);
-            capacity = count * 2;
-            semaphores = malloc(capacity * sizeof(*semaphores));
-            values = malloc(capacity * sizeof(*values));
-            if (!semaphores || !values) {
-                ERR("fence waiter: out of memory; events will not be set");
-                capacity = 0;
-                pthread_cond_wait(&waiter->cond, &waiter->lock);
-                continue;
+            VkSemaphore *new_semaphores = realloc(semaphores, count * 2 * sizeof(*semaphores));
+            uint64_t *new_values = new_semaphores ? realloc(values, count * 2 * sizeof(*values)) : NULL;
+            if (new_semaphores)
+                semaphores = new_semaphores;
+            if (new_values)
+                values = new_values;
+            if (!new_semaphores || !new_values) {
+                ERR("fence waiter: out of memory; events wait for the next slice");
+                count = 0;
+            } else {
+                capacity = count * 2;
             }
         }
-        semaphores[0] = waiter->wake_semaphore;
-        values[0] = waiter->wake_value + 1;
-        for (size_t i = 0; i < waiter->registration_count; i++) {
-            semaphores[i + 1] = waiter->registrations[i].fence->vk_semaphore;
-            values[i + 1] = waiter->registrations[i].value;
+        if (count) {
+            semaphores[0] = waiter->wake_semaphore;
+            values[0] = waiter->wake_value + 1;
+            for (size_t i = 0; i < waiter->registration_count; i++) {
+                semaphores[i + 1] = waiter->registrations[i].timeline->semaphore;
+                values[i + 1] = waiter->registrations[i].value;
+            }
         }
         waiter->in_wait = true;
         pthread_mutex_unlock(&waiter->lock);
 
-        VkSemaphoreWaitInfo wait_info = {
-            .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
-            .flags = VK_SEMAPHORE_WAIT_ANY_BIT,
-            .semaphoreCount = (uint32_t)count,
-            .pSemaphores = semaphores,
-            .pValues = values,
-        };
-        VkResult vr = vkWaitSemaphores(device->vk_device, &wait_info, WATCH_SLICE_NS);
-        if (vr != VK_SUCCESS && vr != VK_TIMEOUT)
-            d3d12xs_hresult_from_vk(device, vr);
-        bool busy = watch_queues(device, d3d12xs_now_ns(), timeout_ns);
+        uint64_t slice = poll.memory_waits_held ? MEMORY_POLL_NS : WATCH_SLICE_NS;
+        if (count) {
+            VkSemaphoreWaitInfo wait_info = {
+                .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+                .flags = VK_SEMAPHORE_WAIT_ANY_BIT,
+                .semaphoreCount = (uint32_t)count,
+                .pSemaphores = semaphores,
+                .pValues = values,
+            };
+            VkResult vr = vkWaitSemaphores(device->vk_device, &wait_info, slice);
+            if (vr != VK_SUCCESS && vr != VK_TIMEOUT)
+                d3d12xs_hresult_from_vk(device, vr);
+        } else {
+            struct timespec pause = {0, (long)slice};
+            nanosleep(&pause, NULL);
+        }
 
         pthread_mutex_lock(&waiter->lock);
-        waiter->gpu_busy = busy;
         waiter->in_wait = false;
-        for (size_t i = 0; i < waiter->retired_count; i++)
-            vkDestroySemaphore(device->vk_device, waiter->retired[i], NULL);
-        waiter->retired_count = 0;
     }
-    fire_reached_locked(device, waiter, true);
+    fire_locked(device, waiter, true);
     pthread_mutex_unlock(&waiter->lock);
     free(semaphores);
     free(values);
     return NULL;
 }
 
-HRESULT d3d12_fence_waiter_create(struct d3d12_device *device)
+HRESULT d3d12_waiter_create(struct d3d12_device *device)
 {
-    struct d3d12_fence_waiter *waiter;
+    struct d3d12_waiter *waiter;
     VkSemaphoreTypeCreateInfo type_info = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
         .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
@@ -193,21 +194,21 @@ HRESULT d3d12_fence_waiter_create(struct d3d12_device *device)
         free(waiter);
         return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "vkCreateSemaphore for the fence waiter failed (VkResult %d)", vr);
     }
-    device->fence_waiter = waiter;
-    if (pthread_create(&waiter->thread, NULL, fence_waiter_main, device)) {
+    device->waiter = waiter;
+    if (pthread_create(&waiter->thread, NULL, waiter_main, device)) {
         vkDestroySemaphore(device->vk_device, waiter->wake_semaphore, NULL);
         pthread_cond_destroy(&waiter->cond);
         pthread_mutex_destroy(&waiter->lock);
         free(waiter);
-        device->fence_waiter = NULL;
+        device->waiter = NULL;
         return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "cannot start the fence waiter thread");
     }
     return S_OK;
 }
 
-void d3d12_fence_waiter_destroy(struct d3d12_device *device)
+void d3d12_waiter_destroy(struct d3d12_device *device)
 {
-    struct d3d12_fence_waiter *waiter = device->fence_waiter;
+    struct d3d12_waiter *waiter = device->waiter;
     if (!waiter)
         return;
     pthread_mutex_lock(&waiter->lock);
@@ -219,68 +220,58 @@ void d3d12_fence_waiter_destroy(struct d3d12_device *device)
     pthread_cond_destroy(&waiter->cond);
     pthread_mutex_destroy(&waiter->lock);
     free(waiter->registrations);
-    free(waiter->retired);
     free(waiter);
-    device->fence_waiter = NULL;
+    device->waiter = NULL;
 }
 
-HRESULT d3d12_fence_waiter_add(struct d3d12_device *device, struct d3d12_fence *fence, uint64_t value, HANDLE event)
+HRESULT d3d12_waiter_add(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value,
+        struct d3d12xs_event *event, const char *method)
 {
-    struct d3d12_fence_waiter *waiter = device->fence_waiter;
+    struct d3d12_waiter *waiter = device->waiter;
 
     pthread_mutex_lock(&waiter->lock);
     if (!d3d12xs_array_reserve((void **)&waiter->registrations, &waiter->registration_capacity,
             waiter->registration_count + 1, sizeof(*waiter->registrations))) {
         pthread_mutex_unlock(&waiter->lock);
-        return d3d12xs_fail(E_OUTOFMEMORY, "ID3D12Fence::SetEventOnCompletion", "cannot record the event");
+        d3d12xs_event_release(event, false);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot record the event");
     }
-    d3d12xs_event_add_ref(event);
-    waiter->registrations[waiter->registration_count++] = (struct fence_registration){fence, value, event, d3d12xs_now_ns()};
+    d3d12_timeline_add_ref(device, timeline);
+    waiter->registrations[waiter->registration_count++] = (struct registration){timeline, value, event, d3d12xs_now_ns(), method};
     wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
     return S_OK;
 }
 
-void d3d12_fence_waiter_kick(struct d3d12_device *device)
+HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method)
 {
-    struct d3d12_fence_waiter *waiter = device->fence_waiter;
+    struct d3d12xs_event *event;
+    HANDLE handle;
+    HRESULT hr;
+
+    if (d3d12_timeline_completed_value(device, timeline) >= value)
+        return d3d12_device_removed_reason(device);
+    if (!(handle = D3D12XSCreateEvent(FALSE, FALSE)) || !(event = d3d12xs_event_acquire(handle))) {
+        if (handle)
+            D3D12XSCloseEvent(handle);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot create an event to wait on");
+    }
+    if (SUCCEEDED(hr = d3d12_waiter_add(device, timeline, value, event, method))) {
+        D3D12XSWaitForEvent(handle, INFINITE);
+        hr = d3d12_device_removed_reason(device);
+    }
+    D3D12XSCloseEvent(handle);
+    return hr;
+}
+
+void d3d12_waiter_kick(struct d3d12_device *device)
+{
+    struct d3d12_waiter *waiter = device->waiter;
     if (!waiter)
         return;
     pthread_mutex_lock(&waiter->lock);
-    waiter->gpu_busy = true;
-    wake_locked(device, waiter);
-    pthread_mutex_unlock(&waiter->lock);
-}
-
-void d3d12_fence_waiter_retire_fence(struct d3d12_device *device, struct d3d12_fence *fence)
-{
-    struct d3d12_fence_waiter *waiter = device->fence_waiter;
-    size_t kept = 0;
-
-    pthread_mutex_lock(&waiter->lock);
-    for (size_t i = 0; i < waiter->registration_count; i++) {
-        if (waiter->registrations[i].fence != fence)
-            waiter->registrations[kept++] = waiter->registrations[i];
-        else
-            d3d12xs_event_release(waiter->registrations[i].event, false);
-    }
-    waiter->registration_count = kept;
-    if (waiter->in_wait && d3d12xs_array_reserve((void **)&waiter->retired, &waiter->retired_capacity,
-            waiter->retired_count + 1, sizeof(*waiter->retired))) {
-        waiter->retired[waiter->retired_count++] = fence->vk_semaphore;
-        wake_locked(device, waiter);
-    } else {
-        if (waiter->in_wait) {
-            /* Out of memory for the list: wait for the thread to leave vkWaitSemaphores. */
-            wake_locked(device, waiter);
-            while (waiter->in_wait) {
-                pthread_mutex_unlock(&waiter->lock);
-                sched_yield();
-                pthread_mutex_lock(&waiter->lock);
-            }
-        }
-        vkDestroySemaphore(device->vk_device, fence->vk_semaphore, NULL);
-    }
-    fence->vk_semaphore = VK_NULL_HANDLE;
+    waiter->kicked = true;
+    if (waiter->sleeping)
+        pthread_cond_signal(&waiter->cond);
     pthread_mutex_unlock(&waiter->lock);
 }

@@ -1,0 +1,18 @@
+/* ID3D12CommandQueue (command_queue.c): the COM face of a scheduler engine. */
+#ifndef D3D12XS_COMMAND_QUEUE_H
+#define D3D12XS_COMMAND_QUEUE_H
+
+#include "device/device.h"
+#include "sync/scheduler.h"
+
+struct d3d12_command_queue {
+    ID3D12CommandQueue ID3D12CommandQueue_iface;
+    struct d3d12xs_object object;
+    D3D12_COMMAND_QUEUE_DESC desc;
+    struct d3d12_engine *engine;
+};
+
+struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQueue *iface);
+HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue);
+
+#endif

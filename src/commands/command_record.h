@@ -1,0 +1,54 @@
+/* The walkable record of what a command list recorded (command_record.c): each command with
+ * its call index, the segment it landed in and the buffer ranges it resolved to. It is kept
+ * always (a few bytes per command); hang reports, diagnostics and the console memory-model
+ * validation read it after the fact. */
+#ifndef D3D12XS_COMMAND_RECORD_H
+#define D3D12XS_COMMAND_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+enum d3d12_recorded_kind {
+    D3D12_RECORDED_DISPATCH,
+    D3D12_RECORDED_COPY,
+    D3D12_RECORDED_BARRIER,
+    D3D12_RECORDED_WRITE_IMMEDIATE,
+    D3D12_RECORDED_CLEAR_UAV,
+    D3D12_RECORDED_END_QUERY,
+    D3D12_RECORDED_RESOLVE_QUERY,
+};
+
+struct d3d12_recorded_range {
+    VkBuffer buffer;
+    uint64_t offset, size;
+    bool write;
+};
+
+struct d3d12_recorded_command {
+    enum d3d12_recorded_kind kind;
+    uint32_t call_index;      /* which recording call of the list it came from (0-based) */
+    uint32_t segment;
+    uint32_t first_range;     /* into the record's ranges */
+    uint32_t range_count;
+};
+
+struct d3d12_command_record {
+    struct d3d12_recorded_command *commands;
+    size_t command_count, command_capacity;
+    struct d3d12_recorded_range *ranges;
+    size_t range_count, range_capacity;
+    uint32_t bound_first, bound_count;  /* ranges of the last descriptor push: what dispatches read */
+};
+
+void d3d12_command_record_reset(struct d3d12_command_record *record);
+void d3d12_command_record_cleanup(struct d3d12_command_record *record);
+/* Appends ranges; returns the index of the first, or UINT32_MAX when out of memory. */
+uint32_t d3d12_command_record_add_ranges(struct d3d12_command_record *record, const struct d3d12_recorded_range *ranges, uint32_t count);
+bool d3d12_command_record_add(struct d3d12_command_record *record, enum d3d12_recorded_kind kind, uint32_t call_index,
+        uint32_t segment, uint32_t first_range, uint32_t range_count);
+const char *d3d12_recorded_kind_name(enum d3d12_recorded_kind kind);
+
+#endif
