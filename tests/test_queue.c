@@ -48,6 +48,7 @@ static void test_create(ID3D12Device *device)
     RELOG_MARK();
     CHECK_HR(ID3D12Device_CreateCommandQueue(device, &desc, &IID_ID3D12Fence, (void **)&queue), E_NOINTERFACE);
     CHECK(queue == NULL);
+    CHECK_LOG("CreateCommandQueue", "riid names an interface");
 }
 
 static void test_clocks(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type)

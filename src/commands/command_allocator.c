@@ -181,7 +181,7 @@ HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAN
         ID3D12CommandAllocator_Release(&allocator->ID3D12CommandAllocator_iface);
         return hr;
     }
-    hr = ID3D12CommandAllocator_QueryInterface(&allocator->ID3D12CommandAllocator_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12CommandAllocator_QueryInterface(&allocator->ID3D12CommandAllocator_iface, riid, out), method);
     ID3D12CommandAllocator_Release(&allocator->ID3D12CommandAllocator_iface);
     return hr;
 }

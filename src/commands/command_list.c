@@ -381,7 +381,7 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
         ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
         return hr;
     }
-    hr = ID3D12GraphicsCommandList2_QueryInterface(&list->ID3D12GraphicsCommandList2_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12GraphicsCommandList2_QueryInterface(&list->ID3D12GraphicsCommandList2_iface, riid, out), method);
     ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
     return hr;
 }

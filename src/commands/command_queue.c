@@ -293,7 +293,7 @@ HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMM
         ID3D12CommandQueue_Release(&queue->ID3D12CommandQueue_iface);
         return E_OUTOFMEMORY;
     }
-    hr = ID3D12CommandQueue_QueryInterface(&queue->ID3D12CommandQueue_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12CommandQueue_QueryInterface(&queue->ID3D12CommandQueue_iface, riid, out), method);
     ID3D12CommandQueue_Release(&queue->ID3D12CommandQueue_iface);
     return hr;
 }

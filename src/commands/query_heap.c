@@ -138,7 +138,7 @@ HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_H
         ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
         return hr;
     }
-    hr = ID3D12QueryHeap_QueryInterface(&heap->ID3D12QueryHeap_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12QueryHeap_QueryInterface(&heap->ID3D12QueryHeap_iface, riid, out), method);
     ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
     return hr;
 }

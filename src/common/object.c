@@ -207,3 +207,10 @@ HRESULT d3d12xs_query_interface(void *iface, const char *method, const IID *cons
     TRACE("%s: interface {%08x-...} not supported", method, riid->Data1);
     return E_NOINTERFACE;
 }
+
+HRESULT d3d12xs_hand_out(HRESULT hr, const char *method)
+{
+    if (hr == E_NOINTERFACE)
+        return d3d12xs_fail(hr, method, "riid names an interface the new object does not implement");
+    return hr;
+}

@@ -39,6 +39,10 @@ const char *d3d12xs_object_name(const struct d3d12xs_object *object);
 /* QueryInterface against a NULL-terminated list of the IIDs an object answers to. */
 HRESULT d3d12xs_query_interface(void *iface, const char *method, const IID *const *iids, REFIID riid, void **out);
 
+/* The last step of every Create*: the new object's QueryInterface result, with the one log
+ * line a refusal owes when riid names an interface the object does not have. */
+HRESULT d3d12xs_hand_out(HRESULT hr, const char *method);
+
 /* The AddRef and ID3D12Object methods every object shares, defined in its file:
  * prefix_AddRef, prefix_GetPrivateData, prefix_SetPrivateData, prefix_SetPrivateDataInterface
  * and prefix_SetName, for a struct with a `struct d3d12xs_object object` member. */

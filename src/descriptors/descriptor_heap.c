@@ -182,7 +182,7 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
         ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot register the heap");
     }
-    hr = ID3D12DescriptorHeap_QueryInterface(&heap->ID3D12DescriptorHeap_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12DescriptorHeap_QueryInterface(&heap->ID3D12DescriptorHeap_iface, riid, out), method);
     ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
     return hr;
 }

@@ -149,7 +149,7 @@ HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask,
     signature->blob_size = size;
     if (FAILED(hr = build_layout(signature, method)))
         goto fail;
-    hr = ID3D12RootSignature_QueryInterface(&signature->ID3D12RootSignature_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12RootSignature_QueryInterface(&signature->ID3D12RootSignature_iface, riid, out), method);
     ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
     return hr;
 

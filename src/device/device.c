@@ -566,6 +566,10 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
             map->vk_queue_count = D3D12XS_ARRAY_SIZE(map->vk_queues);
         map->timestamps = families[map->family].timestampValidBits > 0;
         map->supports_compute = !!(families[map->family].queueFlags & VK_QUEUE_COMPUTE_BIT);
+        /* D3D12XS_COPY_TRANSFER_ONLY=1 treats COPY lists as a transfer-only family would (query
+         * resets by the host, resolves on the internal engine), so that path runs on any device. */
+        if (type == D3D12_COMMAND_LIST_TYPE_COPY && getenv("D3D12XS_COPY_TRANSFER_ONLY") && !strcmp(getenv("D3D12XS_COPY_TRANSFER_ONLY"), "1"))
+            map->supports_compute = false;
         bool already = false;
         for (int other = 0; other < type; other++) {
             if (by_type[other] == by_type[type]) {

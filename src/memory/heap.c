@@ -188,7 +188,7 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
         goto fail;
     }
-    hr = ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out), method);
     ID3D12Heap_Release(&heap->ID3D12Heap_iface);
     return hr;
 

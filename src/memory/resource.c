@@ -210,11 +210,11 @@ static HRESULT resource_init(struct d3d12_resource *resource, struct d3d12_devic
     return S_OK;
 }
 
-static HRESULT resource_return(struct d3d12_resource *resource, REFIID riid, void **out)
+static HRESULT resource_return(struct d3d12_resource *resource, const char *method, REFIID riid, void **out)
 {
     HRESULT hr = S_OK;
     if (out)
-        hr = ID3D12Resource_QueryInterface(&resource->ID3D12Resource_iface, riid, out);
+        hr = d3d12xs_hand_out(ID3D12Resource_QueryInterface(&resource->ID3D12Resource_iface, riid, out), method);
     ID3D12Resource_Release(&resource->ID3D12Resource_iface);
     return out ? hr : S_FALSE; /* a NULL out pointer only checks the arguments, as in D3D12 */
 }
@@ -284,7 +284,7 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
         goto fail;
     }
-    return resource_return(resource, riid, out);
+    return resource_return(resource, method, riid, out);
 
 fail:
     ID3D12Resource_Release(&resource->ID3D12Resource_iface);
@@ -344,7 +344,7 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
     if (heap->mapped)
         resource->mapped = (char *)heap->mapped + heap_offset;
     resource->va = heap->va + heap_offset;
-    return resource_return(resource, riid, out);
+    return resource_return(resource, method, riid, out);
 
 fail:
     ID3D12Resource_Release(&resource->ID3D12Resource_iface);

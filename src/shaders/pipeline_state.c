@@ -413,7 +413,7 @@ HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D
         ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
         return hr;
     }
-    hr = ID3D12PipelineState_QueryInterface(&state->ID3D12PipelineState_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&state->ID3D12PipelineState_iface, riid, out), method);
     ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
     return hr;
 }

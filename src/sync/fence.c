@@ -122,7 +122,7 @@ HRESULT d3d12_fence_create(struct d3d12_device *device, UINT64 initial_value, D3
         ID3D12Fence_Release(&fence->ID3D12Fence_iface);
         return hr;
     }
-    hr = ID3D12Fence_QueryInterface(&fence->ID3D12Fence_iface, riid, out);
+    hr = d3d12xs_hand_out(ID3D12Fence_QueryInterface(&fence->ID3D12Fence_iface, riid, out), method);
     ID3D12Fence_Release(&fence->ID3D12Fence_iface);
     return hr;
 }
