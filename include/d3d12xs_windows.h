@@ -210,6 +210,7 @@ typedef intptr_t LONG_PTR;
 typedef uintptr_t DWORD_PTR;
 typedef int32_t HRESULT;
 typedef void *HANDLE;
+typedef struct HWND__ *HWND;
 typedef void *PVOID;
 typedef void *LPVOID;
 typedef const void *LPCVOID;
