@@ -10,16 +10,22 @@
 
 #include "d3d12xs_windows.h"
 
-/* ISO C allows only int-range enumerators: values above INT_MAX keep their bit pattern. */
+/* Enumerators above INT_MAX: C gets the value itself, as in Microsoft's headers (a GNU C and
+ * C23 feature); define D3D12XS_ISO_C_ENUMS for int-range values of the same bit pattern
+ * (ISO C before C23, -pedantic). C++ flag enumerations have the underlying type int. */
 #ifndef D3D12XS_ENUM_U32
-# ifdef __cplusplus
+# if defined(__cplusplus) || !defined(D3D12XS_ISO_C_ENUMS)
 #  define D3D12XS_ENUM_U32(x) x
 # else
 #  define D3D12XS_ENUM_U32(x) ((int)(x))
 # endif
 #endif
 #ifndef D3D12XS_ENUM_I32
-# define D3D12XS_ENUM_I32(x) ((int)(x))
+# ifdef __cplusplus
+#  define D3D12XS_ENUM_I32(x) ((int)(x))
+# else
+#  define D3D12XS_ENUM_I32(x) D3D12XS_ENUM_U32(x)
+# endif
 #endif
 
 /* Interface forward declarations */

@@ -305,16 +305,22 @@ def gen_std_header(model, stem, fname, guard, includes):
     for inc in includes:
         w("#include \"%s\"" % inc)
     w("")
-    w("/* ISO C allows only int-range enumerators: values above INT_MAX keep their bit pattern. */")
+    w("/* Enumerators above INT_MAX: C gets the value itself, as in Microsoft's headers (a GNU C and")
+    w(" * C23 feature); define D3D12XS_ISO_C_ENUMS for int-range values of the same bit pattern")
+    w(" * (ISO C before C23, -pedantic). C++ flag enumerations have the underlying type int. */")
     w("#ifndef D3D12XS_ENUM_U32")
-    w("# ifdef __cplusplus")
+    w("# if defined(__cplusplus) || !defined(D3D12XS_ISO_C_ENUMS)")
     w("#  define D3D12XS_ENUM_U32(x) x")
     w("# else")
     w("#  define D3D12XS_ENUM_U32(x) ((int)(x))")
     w("# endif")
     w("#endif")
     w("#ifndef D3D12XS_ENUM_I32")
-    w("# define D3D12XS_ENUM_I32(x) ((int)(x))")
+    w("# ifdef __cplusplus")
+    w("#  define D3D12XS_ENUM_I32(x) ((int)(x))")
+    w("# else")
+    w("#  define D3D12XS_ENUM_I32(x) D3D12XS_ENUM_U32(x)")
+    w("# endif")
     w("#endif")
     w("")
     decls = model.decls_of(stem)
@@ -780,6 +786,7 @@ def member_names(members):
 
 
 def gen_conformance(model):
+    guids = set()
     o = []
     w = o.append
     w(BANNER % "IDL files")
@@ -791,10 +798,12 @@ def gen_conformance(model):
     w(" *   CONF_STRUCT(type)              sizeof and alignment")
     w(" *   CONF_MEMBER(type, member)      offsetof")
     w(" *   CONF_GUID(name)                the 16 bytes")
+    w(" *   CONF_SGUID(name)               the same, for a static GUID of Microsoft's header")
     w(" *   CONF_SLOT(interface, method)   offsetof in the C vtable (the slot index) */")
     w("")
     for d in model.idl.decls:
         if isinstance(d, idl.Interface):
+            guids.add("IID_" + d.name)
             w("CONF_GUID(IID_%s)" % d.name)
             for m in model.all_methods(d):
                 w("CONF_SLOT(%s, %s)" % (d.name, m.name))
@@ -817,8 +826,20 @@ def gen_conformance(model):
                 w("CONF_CONST(%s)" % d.name)
             elif re.match(r"^\(?\s*-?[0-9.]+(e[-+]?[0-9]+)?f?\s*\)?$", d.value.strip()):
                 w("CONF_FCONST(%s)" % d.name)
-        elif d.kind == "guid":
-            w("CONF_GUID(%s)" % d.name)
+        elif d.kind == "guid" and d.name not in guids:
+            guids.add(d.name)
+            w("CONF_%s(%s)" % ("SGUID" if getattr(d, "static", False) else "GUID", d.name))
+    return "\n".join(o) + "\n"
+
+
+def gen_conformance_rename(model):
+    """Our GUID objects get other names in the test, so that Microsoft's (libDirectX-Guids.a)
+    and ours can be linked into one program."""
+    o = [BANNER % "IDL files"]
+    for line in gen_conformance(model).split("\n"):
+        m = re.match(r"^CONF_S?GUID\((\w+)\)$", line)
+        if m:
+            o.append("#define %s d3d12xs_our_%s" % (m.group(1), m.group(1)))
     return "\n".join(o) + "\n"
 
 
@@ -842,6 +863,7 @@ def main():
     outputs[os.path.join(ROOT, "src", "generated", "d3d12_stubs.h")] = gen_stubs_h(model)
     outputs[os.path.join(ROOT, "src", "generated", "d3d12_stubs.c")] = gen_stubs_c(model)
     outputs[os.path.join(ROOT, "tests", "generated", "conformance_list.h")] = gen_conformance(model)
+    outputs[os.path.join(ROOT, "tests", "generated", "conformance_rename.h")] = gen_conformance_rename(model)
     status = 0
     for path, text in outputs.items():
         old = None
