@@ -8,8 +8,10 @@
 #ifndef D3D12XS_WINDOWS_H
 #define D3D12XS_WINDOWS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -167,6 +169,15 @@
 # ifndef _Always_
 #  define _Always_(x)
 # endif
+# ifndef _In_range_
+#  define _In_range_(lo, hi)
+# endif
+# ifndef _Outptr_opt_result_maybenull_
+#  define _Outptr_opt_result_maybenull_
+# endif
+# ifndef __analysis_assume
+#  define __analysis_assume(expr)
+# endif
 #endif /* D3D12XS_NO_SAL */
 
 #ifdef __cplusplus
@@ -210,6 +221,7 @@ typedef intptr_t LONG_PTR;
 typedef uintptr_t DWORD_PTR;
 typedef int32_t HRESULT;
 typedef void *HANDLE;
+typedef struct HWND__ *HWND;
 typedef void *PVOID;
 typedef void *LPVOID;
 typedef const void *LPCVOID;
@@ -361,10 +373,11 @@ extern "C" {
 /* Enum flag operators (C++ only, as on Windows)                             */
 /* ------------------------------------------------------------------------ */
 
-/* Enumerator values above INT_MAX: ISO C only allows int-range values, so C
+/* Enumerator values above INT_MAX: C gets the value itself, as Microsoft's headers give it
+ * (GNU C and C23 allow it); with D3D12XS_ISO_C_ENUMS defined, ISO C before C23 (-pedantic)
  * gets the same 32-bit pattern as a (negative) int, as MSVC does. */
 #ifndef D3D12XS_ENUM_U32
-# ifdef __cplusplus
+# if defined(__cplusplus) || !defined(D3D12XS_ISO_C_ENUMS)
 #  define D3D12XS_ENUM_U32(x) x
 # else
 #  define D3D12XS_ENUM_U32(x) ((int)(x))
@@ -480,6 +493,29 @@ static inline BOOL QueryPerformanceCounter(LARGE_INTEGER *count)
 static inline BOOL QueryPerformanceFrequency(LARGE_INTEGER *freq)
 {
     return D3D12XSQueryPerformanceFrequency(freq);
+}
+
+/* The process heap (d3dx12.h allocates from it): malloc and free. */
+#ifndef HEAP_ZERO_MEMORY
+#define HEAP_ZERO_MEMORY 0x00000008
+#endif
+static inline HANDLE GetProcessHeap(void)
+{
+    return (HANDLE)(UINT_PTR)1;
+}
+
+static inline LPVOID HeapAlloc(HANDLE heap, DWORD flags, SIZE_T bytes)
+{
+    (void)heap;
+    return (flags & HEAP_ZERO_MEMORY) ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
+}
+
+static inline BOOL HeapFree(HANDLE heap, DWORD flags, LPVOID memory)
+{
+    (void)heap;
+    (void)flags;
+    free(memory);
+    return TRUE;
 }
 #endif /* D3D12XS_NO_WIN32_SHIMS */
 

@@ -18,6 +18,8 @@ packages=(
     pkg-config
     libvulkan-dev
     mesa-vulkan-drivers      # lavapipe, the CPU Vulkan driver the tests run on
+    directx-headers-dev      # Microsoft's D3D12 IDL and headers: input of tools/gen_d3d12_headers.py, reference of the conformance and d3dx12 tests
+    python3                  # tools/gen_d3d12_headers.py --check (a test); the build itself needs no Python
     libshaderc-dev           # shaderc_combined.a
     glslang-dev              # static glslang + CMake configs (linked with shaderc)
     glslang-tools            # not needed by the build; handy for shader work

@@ -10,7 +10,7 @@
 
 #include <d3dcompiler.h>
 
-#include "d3d12_xs.h"
+#include "d3d12xs.h"
 #include "shaders/spirv.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)

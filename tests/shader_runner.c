@@ -55,6 +55,15 @@ static void *xcalloc(size_t count, size_t size)
     return p;
 }
 
+static void *xrealloc(void *p, size_t size)
+{
+    if (!(p = realloc(p, size ? size : 1))) {
+        fprintf(stderr, "shader_runner: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
 static char *xstrdup(const char *s)
 {
     char *p = xcalloc(strlen(s) + 1, 1);
@@ -500,11 +509,15 @@ struct expect_item {
     int line;
 };
 
-enum fail_stage { FAIL_NONE, FAIL_ROOT_SIGNATURE, FAIL_PIPELINE, FAIL_CLOSE };
+enum fail_stage { FAIL_NONE, FAIL_COMPILE, FAIL_ROOT_SIGNATURE, FAIL_PIPELINE, FAIL_CLOSE };
 
 struct test {
     char known_bug[512];
     bool has_known_bug;
+    char name[128];         /* [test NAME]; empty for a file of one test */
+    /* [require]: what the device must offer, else the test is skipped */
+    bool need_int64, need_float64;
+    unsigned min_lanes, max_lanes; /* 0: any */
 
     struct shader_def shaders[MAX_SHADERS];
     unsigned shader_count;
@@ -1338,7 +1351,8 @@ static void parse_fail_line(struct test *t, char **tokens, unsigned count, int l
 
 static bool is_section(const char *line, const char **name_end, const char **keyword)
 {
-    static const char *const keywords[] = {"shader", "root_signature", "buffer", "views", "run", "expect", "fail", "known_bug"};
+    static const char *const keywords[] = {"shader", "root_signature", "buffer", "views", "run", "expect", "fail", "known_bug",
+            "test", "require"};
     if (line[0] != '[')
         return false;
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
@@ -1352,9 +1366,8 @@ static bool is_section(const char *line, const char **name_end, const char **key
     return false;
 }
 
-static bool parse_file(struct test *t, const char *path)
+static bool parse_file(struct test *t, FILE *file, const char *path)
 {
-    FILE *file = fopen(path, "r");
     char *line = NULL, *tokens[MAX_TOKENS];
     size_t capacity = 0;
     ssize_t length;
@@ -1453,8 +1466,34 @@ static bool parse_file(struct test *t, const char *path)
                     t->fail = FAIL_PIPELINE;
                 else if (count == 1 && !strcmp(tokens[0], "close"))
                     t->fail = FAIL_CLOSE;
+                else if (count == 1 && !strcmp(tokens[0], "compile"))
+                    t->fail = FAIL_COMPILE;
                 else
-                    FAIL_AT(number, "expected '[fail root_signature|pipeline|close]'");
+                    FAIL_AT(number, "expected '[fail compile|root_signature|pipeline|close]'");
+            } else if (!strcmp(keyword, "test")) {
+                section = SECTION_NONE;
+                if (count != 1)
+                    FAIL_AT(number, "expected '[test NAME]'");
+                else
+                    copy_name(t->name, sizeof(t->name), tokens[0]);
+            } else if (!strcmp(keyword, "require")) {
+                section = SECTION_NONE;
+                for (unsigned i = 0; i < count; i++) {
+                    const char *o;
+                    if (!strcmp(tokens[i], "int64"))
+                        t->need_int64 = true;
+                    else if (!strcmp(tokens[i], "float64"))
+                        t->need_float64 = true;
+                    else if ((o = option(tokens[i], "lanes")) && parse_uint(o, &t->min_lanes))
+                        t->max_lanes = t->min_lanes;
+                    else if ((o = option(tokens[i], "min_lanes")) && parse_uint(o, &t->min_lanes))
+                        ;
+                    else if ((o = option(tokens[i], "max_lanes")) && parse_uint(o, &t->max_lanes))
+                        ;
+                    else
+                        FAIL_AT(number, "unknown requirement '%s' (int64, float64, lanes=N, min_lanes=N, "
+                                "max_lanes=N)", tokens[i]);
+                }
             } else if (!strcmp(keyword, "known_bug")) {
                 section = SECTION_NONE;
                 t->has_known_bug = true;
@@ -1490,7 +1529,6 @@ static bool parse_file(struct test *t, const char *path)
         }
     }
     free(line);
-    fclose(file);
     for (unsigned i = 0; i < t->buffer_count; i++) {
         struct buffer_def *b = &t->buffers[i];
         if (b->declared_size > b->size) {
@@ -1636,8 +1674,26 @@ static bool compile_shaders(struct test *t)
     for (unsigned i = 0; i < t->shader_count; i++) {
         struct shader_def *s = &t->shaders[i];
         ID3DBlob *errors = NULL;
+        size_t mark = harness_log_mark();
         HRESULT hr = D3DCompile(s->source, s->source_length, current_file, s->define_count ? s->defines : NULL, NULL, s->entry,
                 s->profile, 0, 0, &s->code, &errors);
+        if (t->fail == FAIL_COMPILE && i == t->shader_count - 1) {
+            /* The last shader is the one that must not compile. */
+            if (hr != (t->fail_has_hr ? t->fail_hr : E_FAIL))
+                FAIL_AT(t->fail_line, "D3DCompile of shader '%s' returned 0x%08x, expected 0x%08x", s->name,
+                        (unsigned)hr, (unsigned)(t->fail_has_hr ? t->fail_hr : E_FAIL));
+            if (FAILED(hr) && (!errors || ID3D10Blob_GetBufferSize(errors) < 2))
+                FAIL_AT(t->fail_line, "D3DCompile of shader '%s' failed without a message in ppErrorMsgs", s->name);
+            if (FAILED(hr))
+                harness_check_log(mark, current_file, t->fail_line,
+                        t->fail_needle_count > 0 ? t->fail_needles[0] : "",
+                        t->fail_needle_count > 1 ? t->fail_needles[1] : "",
+                        t->fail_needle_count > 2 ? t->fail_needles[2] : "",
+                        t->fail_needle_count > 3 ? t->fail_needles[3] : "", (const char *)NULL);
+            if (errors)
+                ID3D10Blob_Release(errors);
+            return false;
+        }
         if (FAILED(hr)) {
             FAIL_AT(s->line, "D3DCompile of shader '%s' returned 0x%08x: %s", s->name, (unsigned)hr,
                     errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "(no messages)");
@@ -2002,29 +2058,105 @@ done:
 
 enum file_result { RESULT_PASS, RESULT_FAIL, RESULT_SKIP };
 
+/* The lines of a file. A file is one test, or (with [test NAME] lines) a common part (the
+ * lines before the first [test]) and tests: test k is parsed from the file with the lines
+ * of every other test blanked, so line numbers stay the file's. */
+struct file_lines {
+    char **lines;
+    size_t count;
+    size_t *test_starts; /* line index of each [test] header */
+    size_t test_count;
+};
+
+static bool read_lines(const char *path, struct file_lines *f)
+{
+    FILE *file = fopen(path, "r");
+    char *line = NULL;
+    size_t capacity = 0, line_capacity = 0, test_capacity = 0;
+    ssize_t length;
+
+    memset(f, 0, sizeof(*f));
+    if (!file) {
+        fprintf(stderr, "shader_runner: cannot open %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    while ((length = getline(&line, &capacity, file)) >= 0) {
+        if (f->count == line_capacity) {
+            line_capacity = line_capacity * 2 + 64;
+            f->lines = xrealloc(f->lines, line_capacity * sizeof(*f->lines));
+        }
+        if (!strncmp(line, "[test ", 6) || !strncmp(line, "[test]", 6)) {
+            if (f->test_count == test_capacity) {
+                test_capacity = test_capacity * 2 + 16;
+                f->test_starts = xrealloc(f->test_starts, test_capacity * sizeof(*f->test_starts));
+            }
+            f->test_starts[f->test_count++] = f->count;
+        }
+        f->lines[f->count++] = xstrdup(line);
+    }
+    free(line);
+    fclose(file);
+    return true;
+}
+
+static void free_lines(struct file_lines *f)
+{
+    for (size_t i = 0; i < f->count; i++)
+        free(f->lines[i]);
+    free(f->lines);
+    free(f->test_starts);
+}
+
+/* Test `index` of the file as a stream (the whole file when it has no [test]). */
+static FILE *test_stream(const struct file_lines *f, size_t index, char **text, size_t *size)
+{
+    FILE *out = open_memstream(text, size);
+    size_t begin = f->test_count ? f->test_starts[index] : 0;
+    size_t end = f->test_count && index + 1 < f->test_count ? f->test_starts[index + 1] : f->count;
+    size_t prefix_end = f->test_count ? f->test_starts[0] : 0;
+
+    for (size_t i = 0; i < f->count; i++)
+        fputs(i < prefix_end || (i >= begin && i < end) ? f->lines[i] : "\n", out);
+    fclose(out);
+    return fmemopen(*text, *size, "r");
+}
+
+/* NULL when the device offers what the test requires, else what it lacks. */
+static const char *unmet_requirement(struct runner *r, const struct test *t, char *text, size_t size)
+{
+    D3D12_FEATURE_DATA_D3D12_OPTIONS options;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS1 options1;
+
+    memset(&options, 0, sizeof(options));
+    memset(&options1, 0, sizeof(options1));
+    ID3D12Device_CheckFeatureSupport(r->device, D3D12_FEATURE_D3D12_OPTIONS, &options, sizeof(options));
+    ID3D12Device_CheckFeatureSupport(r->device, D3D12_FEATURE_D3D12_OPTIONS1, &options1, sizeof(options1));
+    if (t->need_int64 && !options1.Int64ShaderOps)
+        return "int64 (Int64ShaderOps)";
+    if (t->need_float64 && !options.DoublePrecisionFloatShaderOps)
+        return "float64 (DoublePrecisionFloatShaderOps)";
+    if ((t->min_lanes && r->lanes < t->min_lanes) || (t->max_lanes && r->lanes > t->max_lanes)) {
+        snprintf(text, size, "a wave size in [%u, %u] (the device's is %u)", t->min_lanes, t->max_lanes ? t->max_lanes : ~0u,
+                r->lanes);
+        return text;
+    }
+    return NULL;
+}
+
 static enum file_result run_file(const char *path, bool run_known_bugs)
 {
-    struct test *t = xcalloc(1, sizeof(*t));
     struct runner r;
     D3D12_FEATURE_DATA_D3D12_OPTIONS1 options1;
-    const char *slash = strrchr(path, '/');
-    enum file_result result;
+    struct file_lines f;
+    unsigned passed = 0, failed = 0, skipped = 0;
+    size_t tests;
 
-    (void)slash;
     current_file = path;
-    file_errors = 0;
-    parse_file(t, path);
-    if (t->has_known_bug && !run_known_bugs) {
-        printf("%s: SKIPPED: known bug %s\n", current_file, t->known_bug);
-        free_test(t);
-        free(t);
-        return RESULT_SKIP;
-    }
-    if (file_errors) {
-        free_test(t);
-        free(t);
+    if (!read_lines(path, &f)) {
+        FAIL_AT(0, "cannot read the file");
         return RESULT_FAIL;
     }
+    tests = f.test_count ? f.test_count : 1;
 
     memset(&r, 0, sizeof(r));
     r.device = harness_create_device();
@@ -2032,18 +2164,52 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
     CHECK_HR(ID3D12Device_CheckFeatureSupport(r.device, D3D12_FEATURE_D3D12_OPTIONS1, &options1, sizeof(options1)), S_OK);
     r.lanes = options1.WaveLaneCountMin;
     CHECK_MSG(r.lanes >= 4, "WaveLaneCountMin is %u", r.lanes);
-    r.queue = harness_create_queue(r.device, t->queue_type);
-    if (r.queue)
-        run_test(&r, t);
-    free_test(t);
-    if (r.queue)
-        ID3D12CommandQueue_Release(r.queue);
+
+    for (size_t k = 0; k < tests; k++) {
+        struct test *t = xcalloc(1, sizeof(*t));
+        char *text = NULL, why[128];
+        const char *unmet;
+        size_t text_size = 0;
+        FILE *stream = test_stream(&f, k, &text, &text_size);
+
+        file_errors = 0;
+        for (unsigned i = 0; i < let_count; i++)
+            free(lets[i].text);
+        let_count = 0; /* each test has its own lets */
+        parse_file(t, stream, path);
+        fclose(stream);
+        free(text);
+        if (t->has_known_bug && !run_known_bugs) {
+            printf("%s%s%s: SKIPPED: known bug %s\n", current_file, *t->name ? " " : "", t->name, t->known_bug);
+            skipped++;
+        } else if (!file_errors && (unmet = unmet_requirement(&r, t, why, sizeof(why)))) {
+            printf("%s%s%s: SKIPPED: the device lacks %s\n", current_file, *t->name ? " " : "", t->name, unmet);
+            skipped++;
+        } else {
+            if (!file_errors) {
+                r.queue = harness_create_queue(r.device, t->queue_type);
+                if (r.queue)
+                    run_test(&r, t);
+                if (r.queue)
+                    ID3D12CommandQueue_Release(r.queue);
+                r.queue = NULL;
+            }
+            if (file_errors)
+                failed++;
+            else
+                passed++;
+            printf("%s%s%s: %s (wave lanes %u)%s\n", current_file, *t->name ? " " : "", t->name,
+                    file_errors ? "FAILED" : "done", r.lanes, t->has_known_bug ? " [known bug, run anyway]" : "");
+        }
+        free_test(t);
+        free(t);
+    }
     harness_release_device(r.device);
-    result = file_errors ? RESULT_FAIL : RESULT_PASS;
-    printf("%s: %s (wave lanes %u)%s\n", current_file, result == RESULT_PASS ? "done" : "FAILED", r.lanes,
-            t->has_known_bug ? " [known bug, run anyway]" : "");
-    free(t);
-    return result;
+    free_lines(&f);
+    if (tests > 1)
+        printf("%s: %u tests passed, %u failed, %u skipped\n", current_file, passed, failed, skipped);
+    file_errors = failed;
+    return failed ? RESULT_FAIL : passed ? RESULT_PASS : RESULT_SKIP;
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,7 @@
 #define D3D12XS_LOG_H
 
 #include <stdarg.h>
-#include "d3d12_xs.h"
+#include "d3d12xs.h"
 
 void d3d12xs_log(D3D12XS_LOG_LEVEL level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int d3d12xs_log_enabled(D3D12XS_LOG_LEVEL level);
