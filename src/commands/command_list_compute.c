@@ -3,7 +3,7 @@
  * one vkCmdPushConstants for root constants, one push-descriptor write for everything else. */
 #include <string.h>
 
-#include "command_list.h"
+#include "command_recording.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 #define MAX_PUSH_WRITES 128

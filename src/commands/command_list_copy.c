@@ -1,5 +1,5 @@
 /* Buffer copies, barriers and WriteBufferImmediate. */
-#include "command_list.h"
+#include "command_recording.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 

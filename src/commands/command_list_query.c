@@ -1,5 +1,5 @@
 /* Timestamp queries: EndQuery writes, ResolveQueryData copies into a buffer. */
-#include "command_list.h"
+#include "command_recording.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 

@@ -1,4 +1,5 @@
-/* Command lists. */
+/* Command lists: the structure every part of command recording shares, and the functions of
+ * command_recording.c (errors, segments, the record, barriers). */
 #ifndef D3D12XS_COMMAND_LIST_STATE_H
 #define D3D12XS_COMMAND_LIST_STATE_H
 
@@ -79,22 +80,24 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
+/* The stages a list's own commands run in: compute and transfer (no graphics work exists yet).
+ * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
+static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
+{
+    return list->transfer_only ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+            : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+}
+
+/* command_recording.c */
+HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call);
+void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
+void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage);
+void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count);
 /* Ends the current segment and starts the next (helper: on the internal compute engine;
  * wait: a memory wait before it). The compute state is bound again in the new segment. */
 bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait);
 /* Calls visit for each recorded command, in order. */
 void d3d12_command_list_walk(const struct d3d12_command_list *list,
         void (*visit)(const struct d3d12_recorded_command *command, const struct d3d12_recorded_range *ranges, void *context), void *context);
-/* True when commands may be recorded; logs and returns false on a closed list. Inline: every
- * recorded command starts here. */
-static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
-{
-    if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
-        list->call_count++;
-        return true;
-    }
-    d3d12_command_list_report_closed(list, command);
-    return false;
-}
-
 #endif

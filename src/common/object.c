@@ -5,7 +5,8 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "device/device.h"
+#include "common/log.h"
+#include "common/object.h"
 
 void d3d12xs_object_init(struct d3d12xs_object *object, struct d3d12_device *device)
 {
@@ -14,7 +15,7 @@ void d3d12xs_object_init(struct d3d12xs_object *object, struct d3d12_device *dev
     pthread_mutex_init(&object->lock, NULL);
     object->device = device;
     if (device)
-        ID3D12Device_AddRef(&device->ID3D12Device_iface);
+        ID3D12Device_AddRef(d3d12xs_device_iface(device));
 }
 
 static void private_entry_clear(struct d3d12xs_private_entry *entry)
@@ -39,7 +40,7 @@ void d3d12xs_object_cleanup(struct d3d12xs_object *object)
     pthread_mutex_destroy(&object->lock);
     object->device = NULL;
     if (device)
-        ID3D12Device_Release(&device->ID3D12Device_iface);
+        ID3D12Device_Release(d3d12xs_device_iface(device));
 }
 
 static struct d3d12xs_private_entry *find_entry_locked(struct d3d12xs_object *object, REFGUID guid)
@@ -187,7 +188,7 @@ HRESULT d3d12xs_object_get_device(struct d3d12xs_object *object, const char *met
     *device = NULL;
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the device interface)");
-    return ID3D12Device_QueryInterface(&object->device->ID3D12Device_iface, riid, device);
+    return ID3D12Device_QueryInterface(d3d12xs_device_iface(object->device), riid, device);
 }
 
 HRESULT d3d12xs_query_interface(void *iface, const char *method, const IID *const *iids, REFIID riid, void **out)

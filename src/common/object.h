@@ -11,6 +11,13 @@
 
 struct d3d12_device;
 
+/* The device's interface: the first member of struct d3d12_device (device.h checks that), so
+ * objects reach it without the device's definition. */
+static inline ID3D12Device *d3d12xs_device_iface(struct d3d12_device *device)
+{
+    return (ID3D12Device *)(void *)device;
+}
+
 struct d3d12xs_private_entry {
     GUID guid;
     bool is_interface;

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <vulkan/vulkan.h>
@@ -76,6 +77,8 @@ struct d3d12_device {
     struct d3d12xs_sampler_entry *samplers;
     size_t sampler_count, sampler_capacity;
 };
+
+_Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");
 
 struct d3d12xs_sampler_entry {
     D3D12_SAMPLER_DESC desc;

@@ -14,6 +14,15 @@ static struct d3d12_heap *impl_from_ID3D12Heap(ID3D12Heap *iface)
     return D3D12XS_CONTAINING(iface, struct d3d12_heap, ID3D12Heap_iface);
 }
 
+/* Every buffer (and a heap's spanning buffer) can serve every use a D3D12 buffer may have. */
+VkBufferUsageFlags d3d12xs_buffer_usage(void)
+{
+    /* D3D12 buffers may be used any way their state allows, so every usage is declared. */
+    return VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+            | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_heap_QueryInterface(ID3D12Heap *iface, REFIID riid, void **object)
 {
     static const IID *const iids[] = {&IID_ID3D12Heap, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};

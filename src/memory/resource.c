@@ -14,14 +14,6 @@ static struct d3d12_resource *impl_from_ID3D12Resource(ID3D12Resource *iface)
     return D3D12XS_CONTAINING(iface, struct d3d12_resource, ID3D12Resource_iface);
 }
 
-VkBufferUsageFlags d3d12xs_buffer_usage(void)
-{
-    /* D3D12 buffers may be used any way their state allows, so every usage is declared. */
-    return VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
-            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
-            | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-}
-
 static HRESULT STDMETHODCALLTYPE d3d12_resource_QueryInterface(ID3D12Resource *iface, REFIID riid, void **object)
 {
     static const IID *const iids[] = {&IID_ID3D12Resource, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};

@@ -1,6 +1,7 @@
-/* Command-list internals shared by the command_list*.c files. */
-#ifndef D3D12XS_COMMAND_LIST_H
-#define D3D12XS_COMMAND_LIST_H
+/* Inline helpers of the command files (command_list*.c): every recorded command starts with
+ * the recording check and ends in the record; their slow paths are in command_recording.c. */
+#ifndef D3D12XS_COMMAND_RECORDING_H
+#define D3D12XS_COMMAND_RECORDING_H
 
 #include "commands/command_list_state.h"
 #include "memory/resource.h"
@@ -11,15 +12,18 @@ static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList2(ID
 {
     return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
 }
-void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
-        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
 
-/* The stages a list's own commands run in: compute and transfer (no graphics work exists yet).
- * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
-static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
+
+/* True when commands may be recorded; logs and returns false on a closed list. Inline: every
+ * recorded command starts here. */
+static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
 {
-    return list->transfer_only ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
-            : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
+        list->call_count++;
+        return true;
+    }
+    d3d12_command_list_report_closed(list, command);
+    return false;
 }
 
 /* command_list_copy.c */
@@ -57,7 +61,6 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12Gr
 
 /* Call before recording a command that runs in stage (COMPUTE_SHADER or ALL_TRANSFER): emits
  * the barrier a ResourceBarrier asked for, once per stage, then notes the command's stage. */
-void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage);
 static inline void d3d12_command_list_sync_before(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
 {
     if (list->barrier_src && !(list->barrier_synced & stage))
@@ -67,7 +70,6 @@ static inline void d3d12_command_list_sync_before(struct d3d12_command_list *lis
 
 /* Adds the command just recorded to the list's record (and cuts the segment when testing
  * with D3D12XS_SPLIT_LISTS). Inline: every command ends here. */
-void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count);
 static inline void d3d12_command_list_note(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range,
         uint32_t range_count)
 {

@@ -1,0 +1,133 @@
+/* What every recorded command shares: error reporting, the barrier tracker, segments and
+ * the command record. The command files (command_list_{compute,copy,query}.c) reach these
+ * through the inline helpers of command_recording.h; this file needs only the list's structure. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/command_list_state.h"
+
+void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+{
+    char reason[400];
+    va_list args;
+
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof(reason), fmt, args);
+    va_end(args);
+    ERR("%s: %s (the list '%s' is now invalid; Close will fail)", command, reason, d3d12xs_object_name(&list->object));
+    if (!list->invalid) {
+        list->invalid = true;
+        snprintf(list->error, sizeof(list->error), "%s: %s", command, reason);
+    }
+}
+
+void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)
+{
+    ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
+}
+
+/* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists
+ * calls and at barriers; buffers have no layouts, so one global barrier does it all. */
+void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    VkMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stages,
+        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .dstStageMask = dst_stages,
+        .dstAccessMask = dst_access,
+    };
+    VkDependencyInfo dependency = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .memoryBarrierCount = 1,
+        .pMemoryBarriers = &barrier,
+    };
+    vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
+}
+
+void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
+{
+    VkAccessFlags2 access = stage == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
+            ? VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT
+            : VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+
+    d3d12_command_list_emit_global_barrier(list, list->barrier_src, stage, access);
+    list->barrier_synced |= stage;
+    if ((list->barrier_synced & d3d12_command_list_work_stages(list)) == d3d12_command_list_work_stages(list))
+        list->barrier_src = 0;
+}
+
+/* ---- segments and the command record ---- */
+
+HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call)
+{
+    struct d3d12_command_allocator *allocator = list->allocator;
+    VkCommandBufferBeginInfo begin_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        /* A closed list may be executed again while a previous execution still runs. */
+        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+    };
+    VkCommandBuffer command_buffer;
+    VkResult vr;
+    HRESULT hr;
+
+    if (!d3d12xs_array_reserve((void **)&list->segments, &list->segment_capacity, list->segment_count + 1, sizeof(*list->segments)))
+        return E_OUTOFMEMORY;
+    pthread_mutex_lock(&allocator->object.lock);
+    hr = d3d12_command_allocator_get_command_buffer(allocator, helper, &command_buffer);
+    pthread_mutex_unlock(&allocator->object.lock);
+    if (FAILED(hr))
+        return hr;
+    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS)
+        return d3d12xs_hresult_from_vk(list->object.device, vr);
+    list->segments[list->segment_count++] = (struct d3d12_list_segment){
+        .command_buffer = command_buffer,
+        .on_helper = helper,
+        .has_wait = wait != NULL,
+        .wait = wait ? *wait : (struct d3d12_memory_wait){0},
+        .first_call = first_call,
+    };
+    list->vk_command_buffer = command_buffer;
+    list->on_helper = helper;
+    list->commands_in_segment = 0;
+    return S_OK;
+}
+
+bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait)
+{
+    VkResult vr;
+    HRESULT hr;
+
+    if ((vr = vkEndCommandBuffer(list->vk_command_buffer)) != VK_SUCCESS) {
+        d3d12_command_list_record_error(list, command, "vkEndCommandBuffer failed (VkResult %d)", vr);
+        return false;
+    }
+    if (FAILED(hr = d3d12_command_list_start_segment(list, helper, wait, list->call_count ? list->call_count - 1 : 0))) {
+        /* The list cannot record any further: keep a valid command buffer for Close to end. */
+        list->vk_command_buffer = VK_NULL_HANDLE;
+        d3d12_command_list_record_error(list, command, "cannot start a new segment (HRESULT 0x%08x)", (unsigned)hr);
+        return false;
+    }
+    /* Vulkan state does not carry across command buffers: bind everything again. */
+    list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    return true;
+}
+
+void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count)
+{
+    if (!d3d12_command_record_add(&list->record, kind, list->call_count - 1, (uint32_t)list->segment_count - 1, first_range, range_count))
+        d3d12_command_list_record_error(list, d3d12_recorded_kind_name(kind), "out of memory for the command record");
+    if (list->split_every && ++list->commands_in_segment >= list->split_every && !list->invalid)
+        d3d12_command_list_cut_segment(list, d3d12_recorded_kind_name(kind), list->on_helper, NULL);
+}
+
+void d3d12_command_list_walk(const struct d3d12_command_list *list,
+        void (*visit)(const struct d3d12_recorded_command *command, const struct d3d12_recorded_range *ranges, void *context), void *context)
+{
+    for (size_t i = 0; i < list->record.command_count; i++)
+        visit(&list->record.commands[i], list->record.ranges + list->record.commands[i].first_range, context);
+}
+
