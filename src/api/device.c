@@ -533,10 +533,7 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
 
 static HRESULT create_vk_device(struct d3d12_device *device)
 {
-    VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &features13};
-    VkPhysicalDeviceVulkan11Features features11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &features12};
-    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features11};
+    struct d3d12xs_vk_features supported, enabled;
     VkPhysicalDevicePushDescriptorPropertiesKHR push_properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceVulkan11Properties properties11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
     VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties11};
@@ -560,18 +557,30 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     device->subgroup_size = properties11.subgroupSize;
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
 
-    vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &features);
+    memset(&supported, 0, sizeof(supported));
+    supported.core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    supported.core.pNext = &supported.vulkan11;
+    supported.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    supported.vulkan11.pNext = &supported.vulkan12;
+    supported.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    supported.vulkan12.pNext = &supported.vulkan13;
+    supported.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &supported.core);
     /* scalarBlockLayout: D3DCompile lays structured buffers out tightly, as D3D12 does. */
-    if (!features12.timelineSemaphore || !features13.synchronization2 || !features12.hostQueryReset || !features12.scalarBlockLayout)
+    if (!supported.vulkan12.timelineSemaphore || !supported.vulkan13.synchronization2 || !supported.vulkan12.hostQueryReset
+            || !supported.vulkan12.scalarBlockLayout)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice",
                 "%s lacks timelineSemaphore, synchronization2, hostQueryReset or scalarBlockLayout (all required)",
                 device->vk_properties.deviceName);
-    /* Features are enabled as the device offers them, except ones that only cost speed. */
-    features.features.robustBufferAccess = VK_FALSE;
-    features13.robustImageAccess = VK_FALSE;
-    features12.bufferDeviceAddressCaptureReplay = VK_FALSE;
-    features12.bufferDeviceAddressMultiDevice = VK_FALSE;
-    features11.protectedMemory = VK_FALSE;
+    memset(&enabled, 0, sizeof(enabled));
+    enabled.core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    enabled.core.pNext = &enabled.vulkan11;
+    enabled.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    enabled.vulkan11.pNext = &enabled.vulkan12;
+    enabled.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    enabled.vulkan12.pNext = &enabled.vulkan13;
+    enabled.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    d3d12xs_select_vk_features(&supported, &enabled);
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
     if (!has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
@@ -585,7 +594,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
 
     VkDeviceCreateInfo create_info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &features,
+        .pNext = &enabled.core,
         .queueCreateInfoCount = queue_info_count,
         .pQueueCreateInfos = queue_infos,
         .enabledExtensionCount = extension_count,

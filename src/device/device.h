@@ -102,6 +102,15 @@ void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory,
 int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, const D3D12_HEAP_PROPERTIES *properties);
 
 
+/* Vulkan features, supported or to enable (vk_features.c). */
+struct d3d12xs_vk_features {
+    VkPhysicalDeviceFeatures2 core;
+    VkPhysicalDeviceVulkan11Features vulkan11;
+    VkPhysicalDeviceVulkan12Features vulkan12;
+    VkPhysicalDeviceVulkan13Features vulkan13;
+};
+void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, struct d3d12xs_vk_features *enabled);
+
 /* debug.c */
 bool d3d12xs_debug_layer_requested(void);
 

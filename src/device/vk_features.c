@@ -1,0 +1,62 @@
+/* The Vulkan features a d3d12xs device turns on: those that the SPIR-V D3DCompile produces
+ * and the runtime's own commands can use, where the device offers them, and nothing else.
+ * Features nobody uses are not free: drivers may keep extra state per dispatch for them
+ * (pipeline statistics, update-after-bind descriptors, buffer device addresses, robustness). */
+#include <string.h>
+
+#include "device/device.h"
+
+#define TAKE(field) enabled->field = supported->field
+
+void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, struct d3d12xs_vk_features *enabled)
+{
+    /* Shader types and the resource access patterns HLSL can express. */
+    TAKE(core.features.shaderFloat64);
+    TAKE(core.features.shaderInt64);
+    TAKE(core.features.shaderInt16);
+    TAKE(core.features.shaderUniformBufferArrayDynamicIndexing);
+    TAKE(core.features.shaderStorageBufferArrayDynamicIndexing);
+    TAKE(core.features.shaderSampledImageArrayDynamicIndexing);
+    TAKE(core.features.shaderStorageImageArrayDynamicIndexing);
+    TAKE(core.features.shaderStorageImageReadWithoutFormat);
+    TAKE(core.features.shaderStorageImageWriteWithoutFormat);
+    TAKE(core.features.shaderStorageImageExtendedFormats);
+    TAKE(core.features.shaderImageGatherExtended);
+    TAKE(core.features.samplerAnisotropy);
+    TAKE(vulkan11.storageBuffer16BitAccess);
+    TAKE(vulkan11.uniformAndStorageBuffer16BitAccess);
+    TAKE(vulkan11.storagePushConstant16);
+    TAKE(vulkan11.variablePointersStorageBuffer);
+    TAKE(vulkan11.variablePointers);
+    TAKE(vulkan12.storageBuffer8BitAccess);
+    TAKE(vulkan12.uniformAndStorageBuffer8BitAccess);
+    TAKE(vulkan12.storagePushConstant8);
+    TAKE(vulkan12.shaderFloat16);
+    TAKE(vulkan12.shaderInt8);
+    TAKE(vulkan12.shaderBufferInt64Atomics);
+    TAKE(vulkan12.shaderSharedInt64Atomics);
+    TAKE(vulkan12.shaderSubgroupExtendedTypes);
+    TAKE(vulkan12.shaderUniformTexelBufferArrayDynamicIndexing);
+    TAKE(vulkan12.shaderStorageTexelBufferArrayDynamicIndexing);
+    TAKE(vulkan12.shaderUniformBufferArrayNonUniformIndexing);
+    TAKE(vulkan12.shaderStorageBufferArrayNonUniformIndexing);
+    TAKE(vulkan12.shaderUniformTexelBufferArrayNonUniformIndexing);
+    TAKE(vulkan12.shaderStorageTexelBufferArrayNonUniformIndexing);
+    TAKE(vulkan12.shaderSampledImageArrayNonUniformIndexing);
+    TAKE(vulkan12.shaderStorageImageArrayNonUniformIndexing);
+    TAKE(vulkan12.runtimeDescriptorArray);
+    TAKE(vulkan12.vulkanMemoryModel);
+    TAKE(vulkan12.vulkanMemoryModelDeviceScope);
+    TAKE(vulkan12.uniformBufferStandardLayout);
+    TAKE(vulkan12.samplerMirrorClampToEdge);
+    TAKE(vulkan12.samplerFilterMinmax);
+    TAKE(vulkan13.subgroupSizeControl);
+    TAKE(vulkan13.computeFullSubgroups);
+    TAKE(vulkan13.shaderIntegerDotProduct);
+    TAKE(vulkan13.maintenance4);
+    /* What the runtime itself needs (D3D12CreateDevice refuses devices without them). */
+    TAKE(vulkan12.scalarBlockLayout);
+    TAKE(vulkan12.timelineSemaphore);
+    TAKE(vulkan12.hostQueryReset);
+    TAKE(vulkan13.synchronization2);
+}
