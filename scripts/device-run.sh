@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
+# slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
+# optionally, build-h200/old (a previous library and bench, for before/after figures).
+# Usage there: bash scripts/device-run.sh [tests|bench|all]; summary.txt, bench.txt and
+# logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
+set -u
+what=${1:-all}
+out=${OUT:-/tmp/out}
+logs=/tmp/device-logs
+mkdir -p "$out" "$logs"
+for f in .gl/*.deb; do dpkg -x "$f" / >/dev/null 2>&1; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export D3D12XS_DEBUG=0 D3D12XS_LOG=warn
+root=$PWD/build-h200
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+    pass=0; fail=0
+    run() { # name, then the command
+        local name=$1; shift
+        if timeout 300 env "$@" > "$logs/log.$name" 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED $name" >> "$out/summary.txt"; fi
+    }
+    export LD_LIBRARY_PATH=$root/new
+    for t in "$root"/new/tests/test_*; do run "$(basename "$t")" "$t"; done
+    for t in compute copy query command_list cross_queue descriptors; do
+        run "test_$t.split" D3D12XS_SPLIT_LISTS=1 "$root/new/tests/test_$t"
+    done
+    for f in tests/shaders/*.shader_test; do
+        timeout 300 "$root/new/tests/shader_runner" "$f" > "$logs/log.shader.$(basename "$f")" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then pass=$((pass + 1)); elif [ $rc -eq 77 ]; then :; else fail=$((fail + 1)); echo "FAILED shader $f" >> "$out/summary.txt"; fi
+    done
+    run demo "$root/new/examples/demo"
+    echo "tests: $pass passed, $fail failed" >> "$out/summary.txt"
+    grep -h "hops," "$logs"/log.test_stress >> "$out/summary.txt" 2>/dev/null
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+    for side in new old new old; do
+        [ -x "$root/$side/bench/bench_compute" ] || continue
+        echo "== $side" >> "$out/bench.txt"
+        LD_LIBRARY_PATH=$root/$side timeout 300 "$root/$side/bench/bench_compute" >> "$out/bench.txt" 2>&1
+    done
+fi
+tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
+cat "$out/summary.txt" 2>/dev/null
+grep -E "^==|CPU ns|GPU us|copy kernel" "$out/bench.txt" 2>/dev/null
