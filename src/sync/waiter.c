@@ -13,11 +13,14 @@
 #include "sync/waiter.h"
 
 struct registration {
-    struct d3d12_timeline *timeline; /* holds a reference; only this thread drops it */
+    struct d3d12_timeline *timeline; /* holds a reference; only this thread drops it (but see host_wait) */
     uint64_t value;
-    struct d3d12xs_event *event;     /* holds a reference */
+    struct d3d12xs_event *event;     /* holds a reference; NULL for a host wait */
     uint64_t since_ns;
     const char *method;
+    /* A host wait: its own thread waits on the semaphore and removes the registration;
+     * this thread only applies the hang timeout to it. */
+    const void *host_wait;
 };
 
 struct d3d12_waiter {
@@ -56,6 +59,10 @@ static void fire_locked(struct d3d12_device *device, struct d3d12_waiter *waiter
     size_t kept = 0;
     for (size_t i = 0; i < waiter->registration_count; i++) {
         struct registration *registration = &waiter->registrations[i];
+        if (registration->host_wait) {
+            waiter->registrations[kept++] = *registration;
+            continue;
+        }
         bool reached = all || d3d12_timeline_completed_value(device, registration->timeline) >= registration->value;
         /* A released fence that nothing can signal any more never sets its events, as in
          * D3D12; the registration goes so that it does not count as a hang. */
@@ -121,7 +128,9 @@ static void *waiter_main(void *context)
             continue;
         }
 
-        size_t count = waiter->registration_count + 1;
+        size_t count = 1;
+        for (size_t i = 0; i < waiter->registration_count; i++)
+            count += !waiter->registrations[i].host_wait;
         if (count > capacity) {
             VkSemaphore *new_semaphores = realloc(semaphores, count * 2 * sizeof(*semaphores));
             uint64_t *new_values = new_semaphores ? realloc(values, count * 2 * sizeof(*values)) : NULL;
@@ -137,11 +146,14 @@ static void *waiter_main(void *context)
             }
         }
         if (count) {
+            size_t n = 1;
             semaphores[0] = waiter->wake_semaphore;
             values[0] = waiter->wake_value + 1;
             for (size_t i = 0; i < waiter->registration_count; i++) {
-                semaphores[i + 1] = waiter->registrations[i].timeline->semaphore;
-                values[i + 1] = waiter->registrations[i].value;
+                if (waiter->registrations[i].host_wait)
+                    continue;
+                semaphores[n] = waiter->registrations[i].timeline->semaphore;
+                values[n++] = waiter->registrations[i].value;
             }
         }
         waiter->in_wait = true;
@@ -149,9 +161,11 @@ static void *waiter_main(void *context)
 
         uint64_t slice = poll.memory_waits_held ? MEMORY_POLL_NS : WATCH_SLICE_NS;
         if (count) {
+            /* One semaphore when only the wake one is watched: lavapipe polls (spins) on waits
+             * for any of several, which costs its workers a core. */
             VkSemaphoreWaitInfo wait_info = {
                 .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
-                .flags = VK_SEMAPHORE_WAIT_ANY_BIT,
+                .flags = count > 1 ? VK_SEMAPHORE_WAIT_ANY_BIT : 0,
                 .semaphoreCount = (uint32_t)count,
                 .pSemaphores = semaphores,
                 .pValues = values,
@@ -237,7 +251,7 @@ HRESULT d3d12_waiter_add(struct d3d12_device *device, struct d3d12_timeline *tim
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot record the event");
     }
     d3d12_timeline_add_ref(device, timeline);
-    waiter->registrations[waiter->registration_count++] = (struct registration){timeline, value, event, d3d12xs_now_ns(), method};
+    waiter->registrations[waiter->registration_count++] = (struct registration){timeline, value, event, d3d12xs_now_ns(), method, NULL};
     wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
     return S_OK;
@@ -245,23 +259,47 @@ HRESULT d3d12_waiter_add(struct d3d12_device *device, struct d3d12_timeline *tim
 
 HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method)
 {
-    struct d3d12xs_event *event;
-    HANDLE handle;
-    HRESULT hr;
+    struct d3d12_waiter *waiter = device->waiter;
+    VkSemaphoreWaitInfo wait_info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+        .semaphoreCount = 1,
+        .pSemaphores = &timeline->semaphore,
+        .pValues = &value,
+    };
+    char identity;
+    VkResult vr;
 
     if (d3d12_timeline_completed_value(device, timeline) >= value)
         return d3d12_device_removed_reason(device);
-    if (!(handle = D3D12XSCreateEvent(FALSE, FALSE)) || !(event = d3d12xs_event_acquire(handle))) {
-        if (handle)
-            D3D12XSCloseEvent(handle);
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot create an event to wait on");
+    /* The caller waits on the one semaphore itself (lavapipe spins on waits for any of
+     * several); the registration puts the wait under the waiter thread's hang timeout. */
+    pthread_mutex_lock(&waiter->lock);
+    if (!d3d12xs_array_reserve((void **)&waiter->registrations, &waiter->registration_capacity,
+            waiter->registration_count + 1, sizeof(*waiter->registrations))) {
+        pthread_mutex_unlock(&waiter->lock);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot record the wait");
     }
-    if (SUCCEEDED(hr = d3d12_waiter_add(device, timeline, value, event, method))) {
-        D3D12XSWaitForEvent(handle, INFINITE);
-        hr = d3d12_device_removed_reason(device);
+    d3d12_timeline_add_ref(device, timeline);
+    waiter->registrations[waiter->registration_count++] = (struct registration){timeline, value, NULL, d3d12xs_now_ns(), method, &identity};
+    wake_locked(device, waiter);
+    pthread_mutex_unlock(&waiter->lock);
+
+    do
+        vr = vkWaitSemaphores(device->vk_device, &wait_info, WATCH_SLICE_NS);
+    while (vr == VK_TIMEOUT && d3d12_device_removed_reason(device) == S_OK);
+    if (vr != VK_SUCCESS && vr != VK_TIMEOUT)
+        d3d12xs_hresult_from_vk(device, vr);
+
+    pthread_mutex_lock(&waiter->lock);
+    for (size_t i = 0; i < waiter->registration_count; i++) {
+        if (waiter->registrations[i].host_wait == &identity) {
+            waiter->registrations[i] = waiter->registrations[--waiter->registration_count];
+            break;
+        }
     }
-    D3D12XSCloseEvent(handle);
-    return hr;
+    pthread_mutex_unlock(&waiter->lock);
+    d3d12_timeline_release(device, timeline);
+    return d3d12_device_removed_reason(device);
 }
 
 void d3d12_waiter_kick(struct d3d12_device *device)
