@@ -284,11 +284,13 @@ static const char *const scalar_types[] = {"float", "int", "uint", "half", "doub
 /* A scalar, vector or matrix type name (float, uint3, float4x4...). */
 static bool is_numeric_type(const struct rewriter *r, size_t t)
 {
-    const char *text = r->s + r->tokens[t].at;
-    size_t length = r->tokens[t].length;
+    const char *text;
+    size_t length;
 
     if (!is_ident(r, t))
         return false;
+    text = r->s + r->tokens[t].at;
+    length = r->tokens[t].length;
     for (size_t i = 0; i < sizeof(scalar_types) / sizeof(scalar_types[0]); i++) {
         size_t n = strlen(scalar_types[i]);
         const char *rest = text + n;
@@ -638,7 +640,8 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
     }
     if (r.failed)
         out->failed = true;
-    qsort(r.edits, r.edit_count, sizeof(*r.edits), compare_edits);
+    if (r.edit_count)
+        qsort(r.edits, r.edit_count, sizeof(*r.edits), compare_edits);
     for (size_t e = 0; e < r.edit_count; e++) {
         const struct edit *edit = &r.edits[e];
         if (edit->at < at) /* overlapping (cannot happen: edits replace distinct tokens) */
