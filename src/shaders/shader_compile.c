@@ -19,6 +19,7 @@
 
 #include "d3dcompiler.h"
 #include "common/log.h"
+#include "shaders/hlsl_rewrite.h"
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
 
@@ -73,6 +74,7 @@ struct include_context {
     ID3DInclude *include;
     const char *top_name;
     struct include_record *newest;
+    unsigned serial; /* of the source rewrites (hlsl_rewrite.c) */
 };
 
 static struct include_record *find_live(struct include_context *context, const char *name)
@@ -448,7 +450,20 @@ static bool serve_include(int fd, struct include_context *context, const uint8_t
         return false;
     hlslc_put_u64(&reply, (uint64_t)(uintptr_t)included);
     hlslc_put_str(&reply, included->source_name, included->source_name_length);
-    hlslc_put_str(&reply, included->content, included->content_length);
+    if (included->source_name_length) {
+        /* a file: rewritten as the main source is */
+        size_t rewritten_length;
+        char *rewritten = d3d12xs_hlsl_rewrite(included->content, included->content_length, &rewritten_length,
+                &context->serial);
+        if (!rewritten) {
+            free(reply.data);
+            return false;
+        }
+        hlslc_put_str(&reply, rewritten, rewritten_length);
+        free(rewritten);
+    } else {
+        hlslc_put_str(&reply, included->content, included->content_length);
+    }
     ok = hlslc_send(fd, HLSLC_INCLUDE_REPLY, &reply);
     free(reply.data);
     return ok;
@@ -581,8 +596,8 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     const char *source_name = pSourceName && *pSourceName ? pSourceName : "shader.hlsl";
     struct d3d12xs_fixup_counts fixups;
     uint32_t *words = NULL, *fixup_words = NULL;
-    size_t word_count = 0, fixup_count;
-    char error[1024];
+    size_t word_count = 0, fixup_count, rewritten_length = 0;
+    char error[1024], *rewritten = NULL;
     bool wave32 = false;
     HRESULT hr;
 
@@ -616,7 +631,11 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     hlslc_put_u32(&request, flags);
     hlslc_put_str(&request, source_name, strlen(source_name));
     hlslc_put_str(&request, pEntrypoint, strlen(pEntrypoint));
-    hlslc_put_str(&request, pSrcData, SrcDataSize);
+    include_context.serial = 0;
+    if (!(rewritten = d3d12xs_hlsl_rewrite(pSrcData, SrcDataSize, &rewritten_length, &include_context.serial)))
+        request.failed = true;
+    else
+        hlslc_put_str(&request, rewritten, rewritten_length);
     define_count = 0;
     for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++)
         define_count++;
@@ -628,7 +647,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
         if (!strcmp(m->Name, D3D12XS_WAVE32_DEFINE))
             wave32 = define_is_true(m->Definition);
     }
-    if (request.failed || SrcDataSize > HLSLC_MAX_MESSAGE / 2) {
+    if (request.failed || SrcDataSize > HLSLC_MAX_MESSAGE / 2 || rewritten_length > HLSLC_MAX_MESSAGE / 2) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "out of memory for a source of %zu bytes",
                 (size_t)SrcDataSize);
         goto done;
@@ -688,12 +707,14 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     /* warnings of a successful compile */
     set_error_blob(ppErrorMsgs, result.messages);
     TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
-            "%u OpFRem, %u signed remainders, %u structured buffer layout decorations", compile_method, source_name,
+            "%u OpFRem, %u signed remainders, %u structured buffer layout decorations, %u matrix `*`, %u shifts, "
+            "%u float-to-integer conversions", compile_method, source_name,
             pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod,
-            fixups.smod, fixups.layout);
+            fixups.smod, fixups.layout, fixups.matrix, fixups.shift, fixups.conversion);
     hr = S_OK;
 
 done:
+    free(rewritten);
     free(fixup_words);
     free(words);
     free(result.messages);

@@ -147,6 +147,9 @@ struct d3d12xs_fixup_counts {
     unsigned fmod;           /* OpFMod -> OpFRem (fmod, float %) */
     unsigned smod;           /* OpSMod / OpSRem -> C-style remainder on magnitudes (signed int %) */
     unsigned layout;         /* Offset / ArrayStride / MatrixStride of structured buffers -> scalar layout */
+    unsigned matrix;         /* OpMatrixTimesMatrix of one type (HLSL `*`) -> per-column OpFMul */
+    unsigned shift;          /* shift counts of 32-bit integers masked to 5 bits */
+    unsigned conversion;     /* float -> 32-bit integer conversions saturating, NaN -> 0 */
 };
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);

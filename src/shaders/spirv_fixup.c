@@ -58,9 +58,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv.h"
+
+/* the header's inline definition gets its external one here (C99 6.7.4) */
+extern void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);
 
 /* Opcodes whose operand 3 (word 4: after result type, result id, scope) is a GroupOperation. */
 static bool has_group_operation(uint32_t op)
@@ -81,6 +85,9 @@ struct fixup {
     uint32_t bound;
     uint32_t *extra;           /* types and constants to add before the first function */
     size_t extra_count, extra_capacity;
+    uint32_t *type_of;         /* type_of[id]: result type of id, 0 if none or unknown */
+    uint32_t *def_of;          /* def_of[id]: word offset of the instruction defining id, 0 if none */
+    uint32_t refused_matrix;   /* result id of a matrix product of two shapes (fix 5 refuses it) */
     bool out_of_memory;
 };
 
@@ -514,13 +521,241 @@ done:
     return hr;
 }
 
+/* ---- fixes 5-7: matrix `*`, shift counts, float-to-integer conversions ---- */
+
+/* scalar and component count of a scalar or vector type: the scalar's definition */
+static const uint32_t *scalar_of(const struct fixup *f, uint32_t type, uint32_t *components)
+{
+    const uint32_t *def = type_def(f, type);
+    *components = 1;
+    if (def && (def[0] & 0xffff) == SpvOpTypeVector && (def[0] >> 16) == 4) {
+        *components = def[3];
+        def = type_def(f, def[2]);
+    }
+    return def;
+}
+
+/* A constant of `type` (a scalar or vector of the scalar `scalar`) with every component
+ * `value` (1 or 2 words); 0 when out of memory. */
+static uint32_t get_constant(struct fixup *f, uint32_t type, uint32_t scalar, uint32_t components,
+        const uint32_t *value, uint32_t value_words)
+{
+    uint32_t id = 0, *added;
+    for (size_t o = 0; o < f->extra_count; o += f->extra[o] >> 16)
+        if ((f->extra[o] & 0xffff) == SpvOpConstant && f->extra[o + 1] == scalar && (f->extra[o] >> 16) == 3 + value_words
+                && !memcmp(&f->extra[o + 3], value, value_words * 4)) {
+            id = f->extra[o + 2];
+            break;
+        }
+    if (!id) {
+        if (!(added = add_extra(f, SpvOpConstant, 3 + value_words)))
+            return 0;
+        added[1] = scalar;
+        id = added[2] = f->bound++;
+        memcpy(&added[3], value, value_words * 4);
+    }
+    if (components == 1)
+        return id;
+    for (size_t o = 0; o < f->extra_count; o += f->extra[o] >> 16)
+        if ((f->extra[o] & 0xffff) == SpvOpConstantComposite && f->extra[o + 1] == type && f->extra[o + 3] == id)
+            return f->extra[o + 2];
+    if (!(added = add_extra(f, SpvOpConstantComposite, 3 + components)))
+        return 0;
+    added[1] = type;
+    added[2] = f->bound++;
+    for (uint32_t c = 0; c < components; c++)
+        added[3 + c] = id;
+    return added[2];
+}
+
+static bool is_int32(const uint32_t *scalar)
+{
+    return scalar && (scalar[0] & 0xffff) == SpvOpTypeInt && (scalar[0] >> 16) == 4 && scalar[2] == 32;
+}
+
+/* Fix 5: a matrix product whose operands and result have one type (only `*` makes those
+ * once mul() of matrices goes through the rewrite's helpers): per column FMul. Words it takes,
+ * or 0 when it is no such instruction. */
+static size_t matrix_words(struct fixup *f, const uint32_t *in, uint32_t *columns)
+{
+    const uint32_t *def;
+    if ((in[0] & 0xffff) != SpvOpMatrixTimesMatrix || (in[0] >> 16) != 5)
+        return 0;
+    def = type_def(f, in[1]);
+    if (!def || (def[0] & 0xffff) != SpvOpTypeMatrix || (def[0] >> 16) != 4 || def[3] < 2 || def[3] > 4
+            || in[3] >= f->bound || in[4] >= f->bound)
+        return 0;
+    if (f->type_of[in[3]] != in[1] || f->type_of[in[4]] != in[1]) {
+        /* HLSL `*` of matrices of two shapes, or mul() of shapes the rewrite has no helper for */
+        if (!f->refused_matrix)
+            f->refused_matrix = in[2];
+        return 0;
+    }
+    *columns = def[3];
+    return *columns * 15 + 3 + *columns;
+}
+
+/* Fix 6: shifts of 32-bit integers use the low 5 bits of the count. */
+struct shift_site {
+    uint32_t mask; /* the constant 31 of the result type */
+};
+
+static size_t shift_words(struct fixup *f, const uint32_t *in, struct shift_site *site)
+{
+    uint32_t op = in[0] & 0xffff, components, value = 31;
+    const uint32_t *scalar;
+    if ((op != SpvOpShiftLeftLogical && op != SpvOpShiftRightLogical && op != SpvOpShiftRightArithmetic)
+            || (in[0] >> 16) != 5)
+        return 0;
+    scalar = scalar_of(f, in[1], &components);
+    if (!is_int32(scalar))
+        return 0;
+    /* a constant count below 32 needs nothing */
+    for (size_t o = 5; o < f->globals_end; o += f->w[o] >> 16)
+        if ((f->w[o] & 0xffff) == SpvOpConstant && (f->w[o] >> 16) == 4 && f->w[o + 2] == in[4])
+            return f->w[o + 3] < 32 ? 0 : 10;
+    if (!(site->mask = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    return 10;
+}
+
+/* Fix 7: float-to-integer conversions (32-bit results from 32- or 64-bit floats) saturate,
+ * and NaN converts to 0, as D3D defines them. */
+struct convert_site {
+    uint32_t float_type, bool_type, zero, low, high, int_low, int_high;
+    uint32_t sign_type; /* (uint)sign(x): the signed type to convert through (-1 is 0xffffffff) */
+};
+
+#define CONVERT_WORDS (5 + 5 + 4 + 5 + 5 + 6 + 4 + 6 + 6)
+
+static size_t convert_words(struct fixup *f, const uint32_t *in, struct convert_site *site)
+{
+    uint32_t op = in[0] & 0xffff, components, float_components, operands[2], value[2];
+    const uint32_t *scalar, *float_scalar;
+    bool is_signed = op == SpvOpConvertFToS;
+    if ((op != SpvOpConvertFToS && op != SpvOpConvertFToU) || (in[0] >> 16) != 4 || in[3] >= f->bound)
+        return 0;
+    scalar = scalar_of(f, in[1], &components);
+    if (!is_int32(scalar) || !(site->float_type = f->type_of[in[3]]))
+        return 0;
+    float_scalar = scalar_of(f, site->float_type, &float_components);
+    if (!float_scalar || (float_scalar[0] & 0xffff) != SpvOpTypeFloat || (float_scalar[0] >> 16) != 3
+            || float_components != components || (float_scalar[2] != 32 && float_scalar[2] != 64))
+        return 0;
+    site->sign_type = 0;
+    if (!is_signed && f->def_of[in[3]] && (f->w[f->def_of[in[3]]] & 0xffff) == SpvOpExtInst
+            && (f->w[f->def_of[in[3]]] >> 16) == 6 && f->w[f->def_of[in[3]] + 4] == 6 /* GLSL.std.450 FSign */) {
+        /* HLSL's sign() is an int: glslang converts FSign's -1.0 straight to uint */
+        operands[0] = 32;
+        operands[1] = 1;
+        if (!(site->sign_type = get_type(f, SpvOpTypeInt, operands, 2)))
+            return 0;
+        if (components > 1) {
+            operands[0] = site->sign_type;
+            operands[1] = components;
+            if (!(site->sign_type = get_type(f, SpvOpTypeVector, operands, 2)))
+                return 0;
+        }
+        return 8;
+    }
+    if (!(site->bool_type = get_type(f, SpvOpTypeBool, NULL, 0)))
+        return 0;
+    if (components > 1) {
+        operands[0] = site->bool_type;
+        operands[1] = components;
+        if (!(site->bool_type = get_type(f, SpvOpTypeVector, operands, 2)))
+            return 0;
+    }
+#define FLOAT_CONSTANT(out, number) do { \
+        if (float_scalar[2] == 32) { float v32 = (float)(number); memcpy(value, &v32, 4); } \
+        else { double v64 = (double)(number); memcpy(value, &v64, 8); } \
+        if (!((out) = get_constant(f, site->float_type, float_scalar[1], components, value, float_scalar[2] / 32))) \
+            return 0; \
+    } while (0)
+    FLOAT_CONSTANT(site->zero, 0.0);
+    FLOAT_CONSTANT(site->low, is_signed ? -2147483648.0 : 0.0);
+    FLOAT_CONSTANT(site->high, is_signed ? 2147483648.0 : 4294967296.0);
+#undef FLOAT_CONSTANT
+    value[0] = is_signed ? 0x80000000u : 0;
+    if (!(site->int_low = get_constant(f, in[1], scalar[1], components, value, 1)))
+        return 0;
+    value[0] = is_signed ? 0x7fffffffu : 0xffffffffu;
+    if (!(site->int_high = get_constant(f, in[1], scalar[1], components, value, 1)))
+        return 0;
+    return CONVERT_WORDS;
+}
+
+/* The words replacing instruction `in` when it is a site of fix 5, 6 or 7 (0 when not). With
+ * o, writes them there, else only finds what they need. */
+static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct d3d12xs_fixup_counts *counts)
+{
+    struct convert_site convert;
+    struct shift_site shift;
+    uint32_t columns;
+    size_t words;
+
+    if ((words = matrix_words(f, in, &columns))) {
+        uint32_t products[4], column_type = type_def(f, in[1])[2];
+        if (!o)
+            return words;
+        for (uint32_t c = 0; c < columns; c++) {
+            uint32_t a = f->bound++, b = f->bound++;
+            o = put(o, SpvOpCompositeExtract, 5, column_type, a, in[3], c, 0);
+            o = put(o, SpvOpCompositeExtract, 5, column_type, b, in[4], c, 0);
+            o = put(o, SpvOpFMul, 5, column_type, products[c] = f->bound++, a, b, 0);
+        }
+        o[0] = ((3 + columns) << 16) | SpvOpCompositeConstruct;
+        o[1] = in[1];
+        o[2] = in[2];
+        memcpy(&o[3], products, columns * 4);
+        counts->matrix++;
+        return words;
+    }
+    if ((words = shift_words(f, in, &shift))) {
+        uint32_t masked;
+        if (!o)
+            return words;
+        masked = f->bound++;
+        o = put(o, SpvOpBitwiseAnd, 5, in[1], masked, in[4], shift.mask, 0);
+        put(o, in[0] & 0xffff, 5, in[1], in[2], in[3], masked, 0);
+        counts->shift++;
+        return words;
+    }
+    if ((words = convert_words(f, in, &convert))) {
+        uint32_t low, high, nan, out_of_range, bad, safe, converted, clamped;
+        if (!o)
+            return words;
+        if (convert.sign_type) {
+            converted = f->bound++;
+            o = put(o, SpvOpConvertFToS, 4, convert.sign_type, converted, in[3], 0, 0);
+            put(o, SpvOpBitcast, 4, in[1], in[2], converted, 0, 0);
+            counts->conversion++;
+            return words;
+        }
+        low = f->bound++, high = f->bound++, nan = f->bound++, out_of_range = f->bound++, bad = f->bound++;
+        safe = f->bound++, converted = f->bound++, clamped = f->bound++;
+        o = put(o, SpvOpFOrdLessThan, 5, convert.bool_type, low, in[3], convert.low, 0);
+        o = put(o, SpvOpFOrdGreaterThanEqual, 5, convert.bool_type, high, in[3], convert.high, 0);
+        o = put(o, SpvOpIsNan, 4, convert.bool_type, nan, in[3], 0, 0);
+        o = put(o, SpvOpLogicalOr, 5, convert.bool_type, out_of_range, low, high, 0);
+        o = put(o, SpvOpLogicalOr, 5, convert.bool_type, bad, out_of_range, nan, 0);
+        o = put(o, SpvOpSelect, 6, convert.float_type, safe, bad, convert.zero, in[3]);
+        o = put(o, in[0] & 0xffff, 4, in[1], converted, safe, 0, 0);
+        o = put(o, SpvOpSelect, 6, in[1], clamped, low, convert.int_low, converted);
+        put(o, SpvOpSelect, 6, in[1], in[2], high, convert.int_high, clamped);
+        counts->conversion++;
+        return words;
+    }
+    return 0;
+}
+
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size)
 {
     struct d3d12xs_fixup_counts local = {0};
     struct remainder_types types;
     struct fixup f;
-    size_t i, n, sites = 0;
+    size_t i, n, sites = 0, site_words = 0;
     uint32_t *out, *o;
     HRESULT hr;
 
@@ -550,17 +785,46 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
             f.globals_end = i;
             break;
         }
+    if (!(f.type_of = calloc(f.bound ? f.bound : 1, sizeof(*f.type_of)))
+            || !(f.def_of = calloc(f.bound ? f.bound : 1, sizeof(*f.def_of)))) {
+        free(f.type_of);
+        free(f.def_of);
+        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    }
+    for (i = 5; i < count; i += w[i] >> 16) {
+        bool has_result, has_type;
+        SpvHasResultAndType((SpvOp)(w[i] & 0xffff), &has_result, &has_type);
+        if (has_result && has_type && (w[i] >> 16) >= 3 && w[i + 2] < f.bound) {
+            f.type_of[w[i + 2]] = w[i + 1];
+            f.def_of[w[i + 2]] = (uint32_t)i;
+        }
+    }
     /* The types the remainders need, first: they go before the first function. */
     for (i = f.globals_end; i < count; i += w[i] >> 16) {
         if (is_signed_remainder(w[i] & 0xffff, w[i] >> 16) && remainder_types(&f, w[i + 1], &types))
             sites++;
+        else
+            site_words += fix_site(&f, &w[i], NULL, &local);
         if (f.out_of_memory) {
+            free(f.type_of);
+            free(f.def_of);
             free(f.extra);
             return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         }
     }
 
-    if (!(o = out = malloc((f.count + f.extra_count + sites * REMAINDER_WORDS) * 4))) {
+    if (f.refused_matrix) {
+        free(f.type_of);
+        free(f.def_of);
+        free(f.extra);
+        return d3d12xs_spirv_error(E_FAIL, error, error_size, "a product of matrices of different shapes "
+                "(result id %u): HLSL's `*` of two matrices is per component and needs one shape; mul() of "
+                "matrices is supported for float and double matrices of 2 to 4 rows and columns",
+                f.refused_matrix);
+    }
+    if (!(o = out = malloc((f.count + f.extra_count + sites * REMAINDER_WORDS + site_words) * 4))) {
+        free(f.type_of);
+        free(f.def_of);
         free(f.extra);
         return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     }
@@ -568,6 +832,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     o += 5;
     for (i = 5; i < count; i += n) {
         uint32_t op = w[i] & 0xffff;
+        size_t n_fixed;
         n = w[i] >> 16;
         if (i == f.globals_end && f.extra_count) {
             memcpy(o, f.extra, f.extra_count * 4);
@@ -577,6 +842,10 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
             /* found, not added: every type was added by the first walk */
             o = put_remainder(o, &f, &types, w[i + 2], w[i + 3], w[i + 4]);
             local.smod++;
+            continue;
+        }
+        if (i >= f.globals_end && (n_fixed = fix_site(&f, &w[i], o, &local))) {
+            o += n_fixed;
             continue;
         }
         memcpy(o, &w[i], n * 4);
@@ -594,6 +863,8 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     o += f.count - count;
     out[3] = f.bound;
     free(f.extra);
+    free(f.type_of);
+    free(f.def_of);
     if ((flags & D3D12XS_FIXUP_SCALAR_LAYOUT)
             && FAILED(hr = structured_scalar_layout(out, o - out, &local.layout, error, error_size))) {
         free(out);

@@ -1,0 +1,689 @@
+/* Source rewrites D3DCompile applies to HLSL (the main file and every included file) before
+ * glslang sees it, where glslang's HLSL front end disagrees with D3D's compiler and the fix is
+ * cheap and safe at the token level. Each rewrite keeps every newline where it was, so the
+ * compiler's line numbers stay the user's; helpers the rewrites call are declared in a
+ * prelude put before the file (include-guarded, ending with `#line 1`).
+ *
+ *  - `unsigned int` is the type uint (glslang reserves `unsigned`).
+ *  - InterlockedCompareStore(dest, compare, value) (and the RWByteAddressBuffer method) is
+ *    InterlockedCompareExchange with a discarded original value: glslang emits nothing for it.
+ *  - lit(n_dot_l, n_dot_h, m) is computed by a helper with D3D's definition: glslang's
+ *    specular term differs.
+ *  - WaveActiveAllEqual(v) of a vector is per component (bool2/3/4); glslang compares the
+ *    whole vector and answers one bool.
+ *  - mul() of two matrices goes through helpers written with vector operations, so that
+ *    every matrix product left in the SPIR-V comes from `*`, which HLSL defines per
+ *    component: the SPIR-V fix-up pass (spirv_fixup.c) then turns those into per-column
+ *    multiplications.
+ *  - function-scope `static` variables keep their value between calls: glslang initialises
+ *    them at each call. They become (renamed) globals declared before the function.
+ *  - flattened initialisers of vector arrays (`float4 a[2] = {1, 2, 3, 4, 5, 6, 7, 8}`) get
+ *    their inner braces when every element is a scalar (known from the count, or from
+ *    literals when the array is unsized): glslang takes one item per vector.
+ *
+ * A file that declares a function of one of the rewritten names itself (lit, WaveActiveAllEqual)
+ * keeps its calls as written. Rewrites see tokens, not types or macro expansions: a construct
+ * spelt through a macro is not rewritten. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shaders/hlsl_rewrite.h"
+
+enum token_kind { TOKEN_IDENT, TOKEN_NUMBER, TOKEN_PUNCT };
+
+struct token {
+    size_t at, length;
+    enum token_kind kind;
+    bool directive; /* on a preprocessor line */
+};
+
+struct edit {
+    size_t at, remove;  /* bytes of the source replaced */
+    char *text;         /* inserted (owned) */
+    size_t order;       /* creation order, for stable sorting of edits at one place */
+};
+
+struct text {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+};
+
+struct rewriter {
+    const char *s;
+    size_t length;
+    struct token *tokens;
+    size_t token_count;
+    struct edit *edits;
+    size_t edit_count, edit_capacity;
+    unsigned needs; /* HLSL_REWRITE_NEED_* */
+    unsigned *serial;
+    struct text *front; /* declarations moved to the start of the file: they go before `#line 1` */
+    bool failed;
+};
+
+enum {
+    NEED_DISCARD = 1,
+    NEED_LIT = 2,
+    NEED_ALL_EQUAL = 4,
+    NEED_MUL = 8,
+};
+
+/* ---- tokens ---- */
+
+static bool tokenize(struct rewriter *r)
+{
+    const char *s = r->s;
+    size_t n = r->length, i = 0, capacity = 0;
+    bool line_start = true, directive = false;
+
+    while (i < n) {
+        struct token t;
+        char c = s[i];
+        if (c == '\n') {
+            /* a directive ends at a newline not escaped by a backslash */
+            if (!(i && s[i - 1] == '\\') && !(i > 1 && s[i - 1] == '\r' && s[i - 2] == '\\'))
+                directive = false;
+            line_start = true;
+            i++;
+            continue;
+        }
+        if (isspace((unsigned char)c) || c == '\\') {
+            i++;
+            continue;
+        }
+        if (line_start && c == '#')
+            directive = true;
+        line_start = false;
+        t.directive = directive;
+        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            i += 2;
+            while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'))
+                i++;
+            i = i < n ? i + 2 : n;
+            continue;
+        }
+        t.at = i;
+        if (c == '"' || c == '\'') {
+            i++;
+            while (i < n && s[i] != c && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < n)
+                    i++;
+                i++;
+            }
+            if (i < n && s[i] == c)
+                i++;
+            t.kind = TOKEN_PUNCT; /* a string is never one of the names looked for */
+        } else if (isalpha((unsigned char)c) || c == '_') {
+            while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+                i++;
+            t.kind = TOKEN_IDENT;
+        } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+            while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'
+                    || ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')
+                        && !(i >= 2 && (s[t.at + 1] == 'x' || s[t.at + 1] == 'X')))))
+                i++;
+            t.kind = TOKEN_NUMBER;
+        } else {
+            i++;
+            t.kind = TOKEN_PUNCT;
+        }
+        t.length = i - t.at;
+        if (r->token_count == capacity) {
+            struct token *bigger = realloc(r->tokens, (capacity = capacity * 2 + 256) * sizeof(*bigger));
+            if (!bigger)
+                return false;
+            r->tokens = bigger;
+        }
+        r->tokens[r->token_count++] = t;
+    }
+    return true;
+}
+
+static bool is(const struct rewriter *r, size_t t, const char *text)
+{
+    return t < r->token_count && r->tokens[t].length == strlen(text) && !memcmp(r->s + r->tokens[t].at, text,
+            r->tokens[t].length);
+}
+
+static bool is_ident(const struct rewriter *r, size_t t)
+{
+    return t < r->token_count && r->tokens[t].kind == TOKEN_IDENT;
+}
+
+static bool same_text(const struct rewriter *r, size_t a, size_t b)
+{
+    return r->tokens[a].length == r->tokens[b].length
+            && !memcmp(r->s + r->tokens[a].at, r->s + r->tokens[b].at, r->tokens[a].length);
+}
+
+/* The token closing the bracket opened at token `open` ((, [ or {), or token_count. */
+static size_t closing(const struct rewriter *r, size_t open)
+{
+    int depth = 0;
+    for (size_t t = open; t < r->token_count; t++) {
+        if (r->tokens[t].length != 1)
+            continue;
+        switch (r->s[r->tokens[t].at]) {
+        case '(': case '[': case '{':
+            depth++;
+            break;
+        case ')': case ']': case '}':
+            if (--depth == 0)
+                return t;
+            break;
+        default:
+            break;
+        }
+    }
+    return r->token_count;
+}
+
+/* ---- edits ---- */
+
+static void add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
+{
+    va_list args;
+    char *text = NULL;
+
+    if (r->failed)
+        return;
+    if (r->edit_count == r->edit_capacity) {
+        struct edit *bigger = realloc(r->edits, (r->edit_capacity = r->edit_capacity * 2 + 16) * sizeof(*bigger));
+        if (!bigger) {
+            r->failed = true;
+            return;
+        }
+        r->edits = bigger;
+    }
+    va_start(args, fmt);
+    if (vasprintf(&text, fmt, args) < 0) {
+        text = NULL;
+        r->failed = true;
+    }
+    va_end(args);
+    if (!text)
+        return;
+    r->edits[r->edit_count].at = at;
+    r->edits[r->edit_count].remove = remove;
+    r->edits[r->edit_count].text = text;
+    r->edits[r->edit_count].order = r->edit_count;
+    r->edit_count++;
+}
+
+/* Replaces token t by text. */
+static void replace_token(struct rewriter *r, size_t t, const char *text)
+{
+    add_edit(r, r->tokens[t].at, r->tokens[t].length, "%s", text);
+}
+
+static int compare_edits(const void *a, const void *b)
+{
+    const struct edit *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void append_bytes(struct text *b, const char *data, size_t length)
+{
+    if (b->failed)
+        return;
+    if (b->capacity - b->length < length + 1) {
+        size_t capacity = (b->length + length + 1) * 2;
+        char *bigger = realloc(b->data, capacity);
+        if (!bigger) {
+            b->failed = true;
+            return;
+        }
+        b->data = bigger;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->length, data, length);
+    b->length += length;
+    b->data[b->length] = 0;
+}
+
+/* ---- the rewrites ---- */
+
+/* A call of name at token t: not a member (`.name`), followed by `(`. */
+static bool is_call(const struct rewriter *r, size_t t, const char *name)
+{
+    return is(r, t, name) && is(r, t + 1, "(") && !(t && is(r, t - 1, "."));
+}
+
+/* Token t (a name followed by `(`) declares a function: a type name precedes it. */
+static bool is_declaration(const struct rewriter *r, size_t t)
+{
+    return t && (is_ident(r, t - 1) || is(r, t - 1, ">")) && !is(r, t - 1, "return") && !is(r, t - 1, "else")
+            && !is(r, t - 1, "case");
+}
+
+static bool declares(const struct rewriter *r, const char *name)
+{
+    for (size_t t = 0; t < r->token_count; t++)
+        if (is_call(r, t, name) && is_declaration(r, t))
+            return true;
+    return false;
+}
+
+static const char *const scalar_types[] = {"float", "int", "uint", "half", "double", "bool", "dword",
+        "min16float", "min10float", "min16int", "min12int", "min16uint", "int64_t", "uint64_t"};
+
+/* A scalar, vector or matrix type name (float, uint3, float4x4...). */
+static bool is_numeric_type(const struct rewriter *r, size_t t)
+{
+    const char *text;
+    size_t length;
+
+    if (!is_ident(r, t))
+        return false;
+    text = r->s + r->tokens[t].at;
+    length = r->tokens[t].length;
+    for (size_t i = 0; i < sizeof(scalar_types) / sizeof(scalar_types[0]); i++) {
+        size_t n = strlen(scalar_types[i]);
+        const char *rest = text + n;
+        if (n > length || memcmp(scalar_types[i], text, n))
+            continue;
+        if (n == length || (n + 1 == length && rest[0] >= '1' && rest[0] <= '4')
+                || (n + 3 == length && rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1'
+                    && rest[2] <= '4'))
+            return true;
+    }
+    return false;
+}
+
+static void rewrite_calls(struct rewriter *r)
+{
+    bool own_lit = declares(r, "lit"), own_all_equal = declares(r, "WaveActiveAllEqual");
+
+    for (size_t t = 0; t < r->token_count; t++) {
+        if (is(r, t, "unsigned") && is(r, t + 1, "int")) {
+            /* keep the text between (newlines) */
+            replace_token(r, t, "");
+            replace_token(r, t + 1, "uint");
+            t++;
+        } else if (is(r, t, "InterlockedCompareStore") && is(r, t + 1, "(")) {
+            size_t end = closing(r, t + 1);
+            if (end < r->token_count) {
+                replace_token(r, t, "InterlockedCompareExchange");
+                add_edit(r, r->tokens[end].at, 0, ", __d3d12xs_discard");
+                r->needs |= NEED_DISCARD;
+            }
+        } else if (!own_lit && is_call(r, t, "lit")) {
+            replace_token(r, t, "__d3d12xs_lit");
+            r->needs |= NEED_LIT;
+        } else if (!own_all_equal && is_call(r, t, "WaveActiveAllEqual")) {
+            replace_token(r, t, "__d3d12xs_all_equal");
+            r->needs |= NEED_ALL_EQUAL;
+        } else if (is_call(r, t, "mul") && !is_declaration(r, t)) {
+            r->needs |= NEED_MUL;
+        } else if (is(r, t, "static") && is_numeric_type(r, t + 1) && is_ident(r, t + 2) && is(r, t + 3, ";")) {
+            /* glslang leaves statics without initialiser undefined; D3D zeroes them */
+            add_edit(r, r->tokens[t + 3].at, 0, " = (%.*s)0", (int)r->tokens[t + 1].length, r->s + r->tokens[t + 1].at);
+        }
+    }
+}
+
+static bool is_vector_type(const struct rewriter *r, size_t t, unsigned *components)
+{
+    const char *const *scalars = scalar_types;
+    const size_t scalar_count = sizeof(scalar_types) / sizeof(scalar_types[0]);
+    const char *text = r->s + r->tokens[t].at;
+    size_t length = r->tokens[t].length;
+
+    if (!is_ident(r, t) || length < 2 || text[length - 1] < '2' || text[length - 1] > '4')
+        return false;
+    for (size_t i = 0; i < scalar_count; i++)
+        if (strlen(scalars[i]) == length - 1 && !memcmp(scalars[i], text, length - 1)) {
+            *components = text[length - 1] - '0';
+            return true;
+        }
+    return false;
+}
+
+static bool is_number_literal(const struct rewriter *r, size_t first, size_t end)
+{
+    if (first < end && (is(r, first, "-") || is(r, first, "+")))
+        first++;
+    return first + 1 == end && r->tokens[first].kind == TOKEN_NUMBER;
+}
+
+/* `TYPEn name[N] = { s0, s1, ... }` with n * N scalars: braces around each vector's items. */
+static void rewrite_flattened_initialisers(struct rewriter *r)
+{
+    for (size_t t = 0; t + 5 < r->token_count; t++) {
+        size_t close, open, end, item_start[1025], items = 0, length = 0;
+        unsigned components;
+        bool all_literals = true, nested = false;
+
+        if (!is_vector_type(r, t, &components) || !is_ident(r, t + 1) || !is(r, t + 2, "["))
+            continue;
+        close = closing(r, t + 2);
+        if (close >= r->token_count || !is(r, close + 1, "=") || !is(r, close + 2, "{"))
+            continue;
+        if (close == t + 4 && r->tokens[t + 3].kind == TOKEN_NUMBER)
+            length = strtoul(r->s + r->tokens[t + 3].at, NULL, 0);
+        else if (close != t + 3)
+            continue; /* a size that is no literal, or a second dimension: left alone */
+        open = close + 2;
+        end = closing(r, open);
+        if (end >= r->token_count)
+            continue;
+        /* the items at depth 1 */
+        for (size_t u = open + 1, start = open + 1; u <= end; u++) {
+            if (u < end && (is(r, u, "(") || is(r, u, "[") || is(r, u, "{"))) {
+                if (is(r, u, "{") && u == start)
+                    nested = true;
+                u = closing(r, u);
+                continue;
+            }
+            if (u == end || is(r, u, ",")) {
+                if (u == start) /* a trailing comma */
+                    break;
+                if (items == sizeof(item_start) / sizeof(item_start[0]) - 1) {
+                    nested = true;
+                    break;
+                }
+                all_literals &= is_number_literal(r, start, u);
+                item_start[items++] = start;
+                start = u + 1;
+            }
+        }
+        if (nested || items <= 1 || items % components)
+            continue;
+        if (length ? items != length * components : (!all_literals || items == components))
+            continue;
+        item_start[items] = 0;
+        for (size_t i = 0; i < items; i += components) {
+            size_t last_end; /* the token after the vector's last item: `,` or `}` */
+            add_edit(r, r->tokens[item_start[i]].at, 0, "{");
+            last_end = i + components < items ? item_start[i + components] - 1 : end;
+            add_edit(r, r->tokens[last_end].at, 0, "}");
+        }
+        t = end;
+    }
+}
+
+/* Function-scope statics (not `static const`, which glslang gets right) become globals. */
+static void rewrite_function_statics(struct rewriter *r)
+{
+    size_t insert_at = 0; /* after the last top-level `;` or `}` */
+
+    for (size_t t = 0; t < r->token_count; t++) {
+        size_t body_end, prev;
+        bool function;
+
+        if (is(r, t, "(") || is(r, t, "[")) {
+            t = closing(r, t);
+            if (t >= r->token_count)
+                return;
+            continue;
+        }
+        if (r->tokens[t].directive)
+            continue;
+        if (is(r, t, ";") || is(r, t, "}")) {
+            insert_at = r->tokens[t].at + 1;
+            continue;
+        }
+        if (!is(r, t, "{"))
+            continue;
+        body_end = closing(r, t);
+        if (body_end >= r->token_count)
+            return;
+        /* a function body: `) {` or `) : SEMANTIC {`, the `)` not that of register()/packoffset() */
+        prev = t - (t >= 3 && is(r, t - 2, ":") && is_ident(r, t - 1) ? 2 : 0);
+        function = prev >= 1 && is(r, prev - 1, ")");
+        if (function) {
+            /* find the matching `(` */
+            int parens = 0;
+            size_t u = prev - 1;
+            for (;; u--) {
+                if (is(r, u, ")"))
+                    parens++;
+                else if (is(r, u, "(") && --parens == 0)
+                    break;
+                if (!u)
+                    break;
+            }
+            if (!u || is(r, u - 1, "register") || is(r, u - 1, "packoffset"))
+                function = false;
+        }
+        for (size_t u = t + 1; function && u < body_end; u++) {
+            size_t end, name = 0;
+            if (!is(r, u, "static") || is(r, u + 1, "const") || !(is(r, u - 1, ";") || is(r, u - 1, "{")
+                    || is(r, u - 1, "}")))
+                continue;
+            for (end = u + 1; end < body_end && !is(r, end, ";"); end++) {
+                if (is(r, end, "(") || is(r, end, "[") || is(r, end, "{")) {
+                    end = closing(r, end);
+                    continue;
+                }
+                if (!name && is_ident(r, end) && (is(r, end + 1, "=") || is(r, end + 1, ";") || is(r, end + 1, "[")
+                        || is(r, end + 1, ":")))
+                    name = end;
+            }
+            if (end >= body_end || !name)
+                continue;
+            {
+                unsigned serial = (*r->serial)++;
+                size_t from = r->tokens[u].at, to = r->tokens[end].at + 1, k;
+                char *moved = malloc(to - from + 1);
+                if (!moved) {
+                    r->failed = true;
+                    return;
+                }
+                /* the declaration, renamed, goes before the function; its place keeps its newlines */
+                {
+                    size_t m = 0;
+                    for (size_t c = from; c < to; c++)
+                        moved[m++] = r->s[c] == '\n' ? ' ' : r->s[c];
+                    moved[m] = 0;
+                }
+                if (!insert_at) {
+                    /* before the file's first declaration, which may be a directive: in front */
+                    size_t name_offset = r->tokens[name].at - from;
+                    char *line = NULL;
+                    if (asprintf(&line, "%.*s__d3d12xs_static%u_%.*s%s\n", (int)name_offset, moved, serial,
+                            (int)r->tokens[name].length, r->s + r->tokens[name].at,
+                            moved + name_offset + r->tokens[name].length) < 0) {
+                        free(moved);
+                        r->failed = true;
+                        return;
+                    }
+                    append_bytes(r->front, line, strlen(line));
+                    free(line);
+                } else {
+                    size_t name_offset = r->tokens[name].at - from;
+                    add_edit(r, insert_at, 0, " %.*s__d3d12xs_static%u_%.*s%s", (int)name_offset, moved, serial,
+                            (int)r->tokens[name].length, r->s + r->tokens[name].at,
+                            moved + name_offset + r->tokens[name].length);
+                }
+                free(moved);
+                for (size_t c = from; c < to; c++)
+                    if (r->s[c] != '\n')
+                        add_edit(r, c, 1, " ");
+                for (k = end + 1; k < body_end; k++)
+                    if (same_text(r, k, name) && !is(r, k - 1, "."))
+                        add_edit(r, r->tokens[k].at, r->tokens[k].length, "__d3d12xs_static%u_%.*s", serial,
+                                (int)r->tokens[name].length, r->s + r->tokens[name].at);
+                u = end;
+            }
+        }
+        t = body_end;
+        insert_at = r->tokens[t].at + 1;
+    }
+}
+
+/* ---- the prelude ---- */
+
+
+static void append(struct text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(struct text *b, const char *fmt, ...)
+{
+    va_list args;
+    int n;
+
+    if (b->failed)
+        return;
+    for (;;) {
+        size_t room = b->capacity - b->length;
+        va_start(args, fmt);
+        n = vsnprintf(b->data ? b->data + b->length : NULL, room, fmt, args);
+        va_end(args);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if ((size_t)n < room) {
+            b->length += n;
+            return;
+        }
+        {
+            size_t capacity = (b->capacity + n + 1) * 2;
+            char *bigger = realloc(b->data, capacity);
+            if (!bigger) {
+                b->failed = true;
+                return;
+            }
+            b->data = bigger;
+            b->capacity = capacity;
+        }
+    }
+}
+
+static void prelude(struct text *b, unsigned needs)
+{
+    static const char *const all_equal_types[] = {"float", "int", "uint", "bool", "double"};
+    static const char *const mul_types[] = {"float", "double"};
+    static const char xyzw[] = "xyzw";
+
+    if (needs & NEED_DISCARD)
+        append(b, "#ifndef D3D12XS_DISCARD\n#define D3D12XS_DISCARD\nstatic uint __d3d12xs_discard;\n#endif\n");
+    if (needs & NEED_LIT)
+        append(b, "#ifndef D3D12XS_LIT\n#define D3D12XS_LIT\n"
+                "float4 __d3d12xs_lit(float n_dot_l, float n_dot_h, float m) {\n"
+                "    float4 r = float4(1, 0, 0, 1);\n"
+                "    if (n_dot_l >= 0) { r.y = n_dot_l; if (n_dot_h >= 0) r.z = pow(n_dot_h, m); }\n"
+                "    return r;\n}\n#endif\n");
+    if (needs & NEED_ALL_EQUAL) {
+        append(b, "#ifndef D3D12XS_ALL_EQUAL\n#define D3D12XS_ALL_EQUAL\n");
+        for (size_t i = 0; i < sizeof(all_equal_types) / sizeof(all_equal_types[0]); i++) {
+            const char *type = all_equal_types[i];
+            append(b, "bool __d3d12xs_all_equal(%s v) { return WaveActiveAllEqual(v); }\n", type);
+            for (unsigned n = 2; n <= 4; n++) {
+                append(b, "bool%u __d3d12xs_all_equal(%s%u v) { return bool%u(", n, type, n, n);
+                for (unsigned c = 0; c < n; c++)
+                    append(b, "%sWaveActiveAllEqual(v.%c)", c ? ", " : "", xyzw[c]);
+                append(b, "); }\n");
+            }
+        }
+        append(b, "#endif\n");
+    }
+    if (needs & NEED_MUL) {
+        /* mul(RxK, KxC): row i of the result is sum over k of a[i][k] * b[k] */
+        append(b, "#ifndef D3D12XS_MUL\n#define D3D12XS_MUL\n");
+        for (size_t i = 0; i < sizeof(mul_types) / sizeof(mul_types[0]); i++)
+            for (unsigned rows = 2; rows <= 4; rows++)
+                for (unsigned inner = 2; inner <= 4; inner++)
+                    for (unsigned columns = 2; columns <= 4; columns++) {
+                        const char *type = mul_types[i];
+                        append(b, "%s%ux%u mul(%s%ux%u a, %s%ux%u b) { %s%ux%u r; ", type, rows, columns, type, rows,
+                                inner, type, inner, columns, type, rows, columns);
+                        for (unsigned row = 0; row < rows; row++) {
+                            append(b, "r[%u] = ", row);
+                            for (unsigned k = 0; k < inner; k++)
+                                append(b, "%sa[%u][%u] * b[%u]", k ? " + " : "", row, k, k);
+                            append(b, "; ");
+                        }
+                        append(b, "return r; }\n");
+                    }
+        append(b, "#endif\n");
+    }
+}
+
+/* ---- entry ---- */
+
+/* One pass of rewrites over source into *out (appended); NULL-safe on failure (out->failed). */
+static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, unsigned *needs,
+        struct text *out, struct text *front)
+{
+    struct rewriter r;
+    size_t at = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.s = source;
+    r.length = length;
+    r.serial = serial;
+    r.front = front;
+    if (!tokenize(&r)) {
+        out->failed = true;
+        free(r.tokens);
+        return;
+    }
+    if (calls) {
+        rewrite_calls(&r);
+    } else {
+        rewrite_flattened_initialisers(&r);
+        rewrite_function_statics(&r);
+    }
+    if (r.failed)
+        out->failed = true;
+    if (r.edit_count)
+        qsort(r.edits, r.edit_count, sizeof(*r.edits), compare_edits);
+    for (size_t e = 0; e < r.edit_count; e++) {
+        const struct edit *edit = &r.edits[e];
+        if (edit->at < at) /* overlapping (cannot happen: edits replace distinct tokens) */
+            continue;
+        append_bytes(out, source + at, edit->at - at);
+        append_bytes(out, edit->text, strlen(edit->text));
+        at = edit->at + edit->remove;
+    }
+    append_bytes(out, source + at, length - at);
+    *needs |= r.needs;
+    for (size_t e = 0; e < r.edit_count; e++)
+        free(r.edits[e].text);
+    free(r.edits);
+    free(r.tokens);
+}
+
+char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length, unsigned *serial)
+{
+    struct text first = {0}, second = {0}, front = {0}, out = {0};
+    unsigned needs = 0;
+
+    /* calls and types first, so that moved statics carry their rewritten text */
+    rewrite_pass(source, length, true, serial, &needs, &first, &front);
+    if (!first.failed)
+        rewrite_pass(first.data ? first.data : "", first.length, false, serial, &needs, &second, &front);
+    if (needs || front.length) {
+        prelude(&out, needs);
+        append_bytes(&out, front.data ? front.data : "", front.length);
+        append(&out, "#line 1\n");
+    }
+    append_bytes(&out, second.data ? second.data : "", second.length);
+    free(second.data);
+    free(front.data);
+    if (second.failed || front.failed)
+        out.failed = true;
+    if (!out.data)
+        append_bytes(&out, "", 0);
+    free(first.data);
+    if (first.failed || out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    *out_length = out.length;
+    return out.data;
+}
