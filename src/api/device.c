@@ -536,6 +536,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     struct d3d12xs_vk_features supported, enabled;
     VkPhysicalDevicePushDescriptorPropertiesKHR push_properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceVulkan11Properties properties11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceVulkan12Properties properties12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
     VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties11};
     VkDeviceQueueCreateInfo queue_infos[3];
     uint32_t queue_info_count = 0;
@@ -553,8 +554,11 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     device->vk_driver_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
     properties11.pNext = &device->vk_driver_properties;
     device->vk_driver_properties.pNext = &push_properties;
+    push_properties.pNext = &properties12;
     vkGetPhysicalDeviceProperties2(device->vk_physical_device, &properties);
     device->subgroup_size = properties11.subgroupSize;
+    device->preserves_nan32 = properties12.shaderSignedZeroInfNanPreserveFloat32;
+    device->preserves_nan64 = properties12.shaderSignedZeroInfNanPreserveFloat64;
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
 
     memset(&supported, 0, sizeof(supported));

@@ -40,6 +40,7 @@ struct d3d12_device {
     VkPhysicalDeviceMemoryProperties vk_memory_properties;
     VkPhysicalDeviceDriverProperties vk_driver_properties;
     uint32_t subgroup_size;
+    bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
     bool validation_enabled;
     bool has_buffer_marker;
     bool has_calibrated_timestamps;

@@ -9,6 +9,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/pipeline_state.h"
+#include "shaders/spirv_float_controls.h"
 #include "sync/scheduler.h"
 #include "shaders/spirv.h"
 #include "generated/d3d12_stubs.h"
@@ -343,6 +344,10 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (FAILED(hr = d3d12xs_spirv_remap(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, targets, &words, &word_count,
             error, sizeof(error)))) {
         d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    if (FAILED(hr = d3d12xs_spirv_preserve_nan(&words, &word_count, device->preserves_nan32, device->preserves_nan64))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
         goto done;
     }
     VkShaderModuleCreateInfo module_info = {
