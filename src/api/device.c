@@ -109,8 +109,58 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueue(ID3D12Device *i
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "riid is NULL (must name the queue interface)");
     if (!queue)
         return d3d12xs_fail(E_POINTER, METHOD(CreateCommandQueue), "ppCommandQueue is NULL (must receive the queue)");
-    return d3d12_command_queue_create(impl_from_ID3D12Device(iface), desc, riid, queue);
+    return d3d12_command_queue_create(impl_from_ID3D12Device(iface), desc, -1, METHOD(CreateCommandQueue), riid, queue);
 }
+
+/* The console's queue creation: a type (DMA is COPY), flags, and which engine or pipe and which
+ * queue of it. Distinct (pipe, queue) pairs take distinct VkQueues of the family where it has
+ * enough; PRIORITY_LOW is accepted (Vulkan queue priorities are fixed at device creation). */
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *iface, const D3D12XBOX_COMMAND_QUEUE_DESC *desc_x, REFIID riid,
+        void **queue)
+{
+    static const char method[] = "ID3D12Device::CreateCommandQueueX";
+    D3D12_COMMAND_QUEUE_DESC desc;
+    HRESULT hr;
+
+    if (queue)
+        *queue = NULL;
+    if (!desc_x)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the queue)");
+    if (FAILED(hr = check_list_type(method, "pDesc->Type", desc_x->Type)))
+        return hr;
+    if (desc_x->Flags & ~(D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT | D3D12XBOX_COMMAND_QUEUE_FLAG_PRIORITY_LOW))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (DISABLE_GPU_TIMEOUT and PRIORITY_LOW are defined)", desc_x->Flags);
+    if (desc_x->EngineOrPipeIndex > 63 || desc_x->QueueIndex > 63)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->EngineOrPipeIndex %u / QueueIndex %u is out of range (at most 63)",
+                desc_x->EngineOrPipeIndex, desc_x->QueueIndex);
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the queue interface)");
+    if (!queue)
+        return d3d12xs_fail(E_POINTER, method, "ppCommandQueue is NULL (must receive the queue)");
+    memset(&desc, 0, sizeof(desc));
+    desc.Type = desc_x->Type;
+    desc.Flags = desc_x->Flags & D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT;
+    desc.Priority = D3D12_COMMAND_QUEUE_PRIORITY_NORMAL;
+    return d3d12_command_queue_create(impl_from_ID3D12Device(iface), &desc, (int)(desc_x->EngineOrPipeIndex * 8 + desc_x->QueueIndex), method,
+            riid, queue);
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+static const D3D12XS_ID3D12DeviceConsoleVtbl d3d12_device_console_vtbl = {
+    D3D12XS_STUB_CONSOLE_VTBL_ID3D12Device,
+    .CreateCommandQueueX = d3d12_device_CreateCommandQueueX,
+};
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#elif defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandAllocator(ID3D12Device *iface, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator)
 {
@@ -419,6 +469,7 @@ static const ID3D12DeviceVtbl d3d12_device_vtbl = {
     .CreateQueryHeap = d3d12_device_CreateQueryHeap,
     .SetStablePowerState = d3d12_device_SetStablePowerState,
     .GetAdapterLuid = d3d12_device_GetAdapterLuid,
+    .d3d12xs_console = &d3d12_device_console_vtbl,
 };
 
 /* ---- creation ---- */

@@ -96,7 +96,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
         list->allocator = allocator;
     }
     list->segment_count = 0;
-    if (FAILED(hr = d3d12_command_list_start_segment(list, false, NULL, 0))) {
+    if (FAILED(hr = d3d12_command_list_start_segment(list, false, NULL, 0, NULL))) {
         detach_allocator(list);
         list->vk_command_buffer = VK_NULL_HANDLE;
         return d3d12xs_fail(hr, method, "cannot start recording into a Vulkan command buffer");
@@ -220,6 +220,7 @@ static const ID3D12GraphicsCommandList2Vtbl d3d12_command_list_vtbl = {
     .Dispatch = d3d12_command_list_Dispatch,
     .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
+    .d3d12xs_console = &d3d12_command_list_console_vtbl,
 };
 
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface)

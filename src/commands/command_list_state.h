@@ -9,6 +9,7 @@
 #include "shaders/pipeline_state.h"
 #include "commands/command_record.h"
 #include "sync/scheduler.h"
+#include "d3d12_xs.h"
 
 struct d3d12_root_argument {
     bool set;
@@ -71,6 +72,7 @@ struct d3d12_list_segment {
     bool has_wait;
     struct d3d12_memory_wait wait;  /* waited for before the segment starts */
     uint32_t first_call;
+    const char *cut_by;             /* the command that started it (NULL for the first) */
 };
 
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);
@@ -88,8 +90,14 @@ static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct 
             : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
+/* command_list_console.c: the console methods' table, which the list's vtable points to. */
+extern const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl;
+
 /* command_recording.c */
-HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call);
+HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call,
+        const char *cut_by);
+void d3d12_command_list_emit_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
 void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
         VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
 void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage);

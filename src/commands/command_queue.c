@@ -122,6 +122,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                 .list_name = d3d12xs_object_name(&list->object),
                 .index = s,
                 .first_call = segment->first_call,
+                .cut_by = segment->cut_by,
             };
         }
         if (list->host_query_reset_count) /* both arrays may be NULL when empty */
@@ -246,6 +247,56 @@ static D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE d3d12_command_queue_GetDesc(ID
     return impl_from_ID3D12CommandQueue(iface)->desc;
 }
 
+/* ---- the console's queue methods (SPEC §2.2, §2.6) ---- */
+
+#define KNOWN_SYNC_FLAGS (D3D12XBOX_SYNC_FLAG_MCACHE_WRITEBACK | D3D12XBOX_SYNC_FLAG_MCACHE_INVALIDATE | D3D12XBOX_SYNC_FLAG_VCACHE_INVALIDATE \
+        | D3D12XBOX_SYNC_FLAG_GL1_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_VOLATILE | D3D12XBOX_SYNC_FLAG_GL2_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK)
+#define KNOWN_CONTROL_FLAGS (D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP | D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_CE \
+        | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE)
+#define KNOWN_FLUSH_FLAGS (D3D12XBOX_FLUSH_IDLE | D3D12XBOX_FLUSH_BOP_CS_PARTIAL | D3D12XBOX_FLUSH_TOP_COMPUTE_MASK | D3D12XBOX_FLUSH_BOP_COMPUTE_MASK \
+        | D3D12XBOX_FLUSH_BOP_TEXTURE_L1_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK)
+
+/* Wait with control over what takes part: on Vulkan every stage waits (stronger than the
+ * console when neither PFP nor CE is selected), and each list starts with a full barrier, so
+ * the cache actions are already done when the next list runs (docs/sync.md). */
+static HRESULT STDMETHODCALLTYPE queue_WaitX(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value, D3D12XBOX_SYNC_PARAMS *params)
+{
+    if (params && (params->SyncFlags & ~KNOWN_SYNC_FLAGS))
+        return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->SyncFlags 0x%x has unknown bits",
+                (unsigned)params->SyncFlags);
+    if (params && (params->ControlFlags & ~KNOWN_CONTROL_FLAGS))
+        return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->ControlFlags 0x%x has unknown bits",
+                (unsigned)params->ControlFlags);
+    if (params && (params->ControlFlags & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD)
+            && (params->ControlFlags & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE))
+        return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->ControlFlags has both GCR sequences (at most one)");
+    return d3d12_command_queue_Wait(iface, fence, value);
+}
+
+/* Signal with cache flushes: a queue signal already waits for all earlier work and makes its
+ * writes available (a Vulkan semaphore signal is a full memory dependency). */
+static HRESULT STDMETHODCALLTYPE queue_SignalX(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value, D3D12XBOX_FLUSH flush)
+{
+    if (flush & ~KNOWN_FLUSH_FLAGS)
+        return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::SignalX", "Flush 0x%x has unknown bits 0x%x", (unsigned)flush,
+                (unsigned)(flush & ~KNOWN_FLUSH_FLAGS));
+    return d3d12_command_queue_Signal(iface, fence, value);
+}
+
+/* Work is handed to the GPU as soon as its waits allow; there is nothing left to kick off. */
+static HRESULT STDMETHODCALLTYPE queue_KickoffX(ID3D12CommandQueue *iface)
+{
+    (void)iface;
+    return S_OK;
+}
+
+const D3D12XS_ID3D12CommandQueueConsoleVtbl d3d12_command_queue_console_vtbl = {
+    D3D12XS_STUB_CONSOLE_VTBL_ID3D12CommandQueue,
+    .WaitX = queue_WaitX,
+    .SignalX = queue_SignalX,
+    .KickoffX = queue_KickoffX,
+};
+
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Winitializer-overrides"
 #elif defined(__GNUC__)
@@ -267,6 +318,7 @@ static const ID3D12CommandQueueVtbl d3d12_command_queue_vtbl = {
     .GetTimestampFrequency = d3d12_command_queue_GetTimestampFrequency,
     .GetClockCalibration = d3d12_command_queue_GetClockCalibration,
     .GetDesc = d3d12_command_queue_GetDesc,
+    .d3d12xs_console = &d3d12_command_queue_console_vtbl,
 };
 
 struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQueue *iface)
@@ -276,9 +328,9 @@ struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQue
     return impl_from_ID3D12CommandQueue(iface);
 }
 
-HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **out)
+HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, int vk_queue_index, const char *method,
+        REFIID riid, void **out)
 {
-    static const char method[] = "ID3D12Device::CreateCommandQueue";
     struct d3d12_command_queue *queue;
     HRESULT hr;
 
@@ -289,7 +341,7 @@ HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMM
     queue->desc = *desc;
     if (!queue->desc.NodeMask)
         queue->desc.NodeMask = 1;
-    if (!(queue->engine = d3d12_engine_create(device, desc->Type, method))) {
+    if (!(queue->engine = d3d12_engine_create(device, desc->Type, vk_queue_index, method))) {
         ID3D12CommandQueue_Release(&queue->ID3D12CommandQueue_iface);
         return E_OUTOFMEMORY;
     }

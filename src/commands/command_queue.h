@@ -13,6 +13,8 @@ struct d3d12_command_queue {
 };
 
 struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQueue *iface);
-HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue);
+/* vk_queue_index as d3d12_engine_create's: CreateCommandQueueX maps (pipe, queue) onto one. */
+HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMMAND_QUEUE_DESC *desc, int vk_queue_index, const char *method,
+        REFIID riid, void **queue);
 
 #endif

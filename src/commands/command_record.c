@@ -42,6 +42,7 @@ bool d3d12_command_record_add(struct d3d12_command_record *record, enum d3d12_re
 const char *d3d12_recorded_kind_name(enum d3d12_recorded_kind kind)
 {
     static const char *const names[] = {"Dispatch", "copy", "ResourceBarrier", "WriteBufferImmediate", "ClearUnorderedAccessView",
-            "EndQuery", "ResolveQueryData"};
+            "EndQuery", "ResolveQueryData",
+            "value write", "wait on memory"};
     return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }

@@ -28,15 +28,14 @@ void d3d12_command_list_report_closed(struct d3d12_command_list *list, const cha
     ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
 }
 
-/* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists
- * calls and at barriers; buffers have no layouts, so one global barrier does it all. */
-void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+/* One memory dependency: buffers have no layouts, so a global barrier is all there is. */
+void d3d12_command_list_emit_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access,
         VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
 {
     VkMemoryBarrier2 barrier = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
         .srcStageMask = src_stages,
-        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .srcAccessMask = src_access,
         .dstStageMask = dst_stages,
         .dstAccessMask = dst_access,
     };
@@ -46,6 +45,14 @@ void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkP
         .pMemoryBarriers = &barrier,
     };
     vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
+}
+
+/* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists
+ * calls and at barriers; buffers have no layouts, so one global barrier does it all. */
+void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
+        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    d3d12_command_list_emit_barrier(list, src_stages, VK_ACCESS_2_MEMORY_WRITE_BIT, dst_stages, dst_access);
 }
 
 void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
@@ -62,7 +69,8 @@ void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineSta
 
 /* ---- segments and the command record ---- */
 
-HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call)
+HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call,
+        const char *cut_by)
 {
     struct d3d12_command_allocator *allocator = list->allocator;
     VkCommandBufferBeginInfo begin_info = {
@@ -89,6 +97,7 @@ HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool h
         .has_wait = wait != NULL,
         .wait = wait ? *wait : (struct d3d12_memory_wait){0},
         .first_call = first_call,
+        .cut_by = cut_by,
     };
     list->vk_command_buffer = command_buffer;
     list->on_helper = helper;
@@ -105,7 +114,7 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
         d3d12_command_list_record_error(list, command, "vkEndCommandBuffer failed (VkResult %d)", vr);
         return false;
     }
-    if (FAILED(hr = d3d12_command_list_start_segment(list, helper, wait, list->call_count ? list->call_count - 1 : 0))) {
+    if (FAILED(hr = d3d12_command_list_start_segment(list, helper, wait, list->call_count ? list->call_count - 1 : 0, command))) {
         /* The list cannot record any further: keep a valid command buffer for Close to end. */
         list->vk_command_buffer = VK_NULL_HANDLE;
         d3d12_command_list_record_error(list, command, "cannot start a new segment (HRESULT 0x%08x)", (unsigned)hr);

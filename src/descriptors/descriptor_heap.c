@@ -170,7 +170,7 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
     d3d12xs_object_init(&heap->object, device);
     heap->desc = *desc;
     if (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
-        heap->gpu_base = d3d12xs_va_allocate(device, (uint64_t)desc->NumDescriptors * sizeof(*heap->descriptors), VK_NULL_HANDLE, false);
+        heap->gpu_base = d3d12xs_va_allocate(device, (uint64_t)desc->NumDescriptors * sizeof(*heap->descriptors), VK_NULL_HANDLE, false, NULL);
 
     pthread_mutex_lock(&device->descriptor_heap_lock);
     bool registered = d3d12xs_array_reserve((void **)&device->descriptor_heaps, &device->descriptor_heap_capacity,

@@ -193,7 +193,7 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
         }
     }
     if (!(heap->va = d3d12xs_va_allocate(device, desc->SizeInBytes, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer,
-            desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD))) {
+            desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD, heap->mapped))) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
         goto fail;
     }

@@ -272,7 +272,7 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
             goto fail;
         }
     }
-    if (!(resource->va = d3d12xs_va_allocate(device, desc->Width, resource->vk_buffer, heap_properties->Type == D3D12_HEAP_TYPE_UPLOAD))) {
+    if (!(resource->va = d3d12xs_va_allocate(device, desc->Width, resource->vk_buffer, heap_properties->Type == D3D12_HEAP_TYPE_UPLOAD, resource->mapped))) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
         goto fail;
     }

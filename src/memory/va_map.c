@@ -22,7 +22,7 @@ static size_t upper_bound_locked(struct d3d12_device *device, uint64_t va)
     return low;
 }
 
-uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap)
+uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host)
 {
     uint64_t va;
 
@@ -36,7 +36,7 @@ uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffe
     /* A guard gap after each range makes off-by-one addresses miss every resource. */
     device->va_next += ((size + VA_ALIGNMENT - 1) & ~(VA_ALIGNMENT - 1)) + VA_ALIGNMENT;
     /* Addresses only grow, so the new range goes at the end and the array stays sorted. */
-    device->va_ranges[device->va_range_count++] = (struct d3d12xs_va_range){va, size, buffer, upload_heap};
+    device->va_ranges[device->va_range_count++] = (struct d3d12xs_va_range){va, size, buffer, upload_heap, host};
     pthread_rwlock_unlock(&device->va_lock);
     return va;
 }
@@ -109,4 +109,20 @@ bool d3d12xs_va_in_upload_heap(struct d3d12_device *device, uint64_t va)
         upload = device->va_ranges[index - 1].upload_heap;
     pthread_rwlock_unlock(&device->va_lock);
     return upload;
+}
+
+void *d3d12xs_va_host_pointer(struct d3d12_device *device, uint64_t va, uint64_t size)
+{
+    void *host = NULL;
+    size_t index;
+
+    pthread_rwlock_rdlock(&device->va_lock);
+    index = upper_bound_locked(device, va);
+    if (index) {
+        const struct d3d12xs_va_range *range = &device->va_ranges[index - 1];
+        if (range->host && va - range->va < range->size && size <= range->size - (va - range->va))
+            host = (char *)range->host + (va - range->va);
+    }
+    pthread_rwlock_unlock(&device->va_lock);
+    return host;
 }

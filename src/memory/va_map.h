@@ -9,9 +9,12 @@ struct d3d12xs_va_range {
     uint64_t size;
     VkBuffer buffer;  /* the buffer covering the whole range */
     bool upload_heap; /* in an UPLOAD heap: the GPU must not write it */
+    void *host;       /* the CPU's view of byte 0 where the memory is mapped, else NULL */
 };
 
-uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap);
+uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host);
+/* The CPU address of [va, va + size) where its memory is host-visible and mapped, else NULL. */
+void *d3d12xs_va_host_pointer(struct d3d12_device *device, uint64_t va, uint64_t size);
 /* Whether va lies in an UPLOAD-heap range (false when it is in no range). */
 bool d3d12xs_va_in_upload_heap(struct d3d12_device *device, uint64_t va);
 void d3d12xs_va_free(struct d3d12_device *device, uint64_t va);

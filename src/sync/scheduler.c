@@ -116,7 +116,8 @@ static bool engine_idle_locked(struct d3d12_engine *engine)
     return engine_serial_done_locked(engine, engine->next_serial, engine_completed(engine));
 }
 
-static struct d3d12_engine *engine_new(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, bool internal, const char *method)
+static struct d3d12_engine *engine_new(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, bool internal, int vk_queue_index,
+        const char *method)
 {
     struct d3d12_scheduler *scheduler = scheduler_of(device);
     struct d3d12_queue_family_map *map = &device->queue_map[type];
@@ -153,15 +154,20 @@ static struct d3d12_engine *engine_new(struct d3d12_device *device, D3D12_COMMAN
         return NULL;
     }
     /* D3D12 queues beyond the family's VkQueue count share VkQueues, round-robin. */
-    engine->vk_queue = internal ? map->vk_queues[0] : map->vk_queues[map->next_vk_queue++ % map->vk_queue_count];
+    if (internal)
+        engine->vk_queue = map->vk_queues[0];
+    else if (vk_queue_index >= 0)
+        engine->vk_queue = map->vk_queues[(uint32_t)vk_queue_index % map->vk_queue_count];
+    else
+        engine->vk_queue = map->vk_queues[map->next_vk_queue++ % map->vk_queue_count];
     scheduler->engines[scheduler->engine_count++] = engine;
     pthread_mutex_unlock(&scheduler->lock);
     return engine;
 }
 
-struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, const char *method)
+struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, int vk_queue_index, const char *method)
 {
-    return engine_new(device, type, false, method);
+    return engine_new(device, type, false, vk_queue_index, method);
 }
 
 void d3d12_engine_add_ref(struct d3d12_engine *engine)
@@ -603,8 +609,12 @@ static HRESULT enqueue(struct d3d12_engine *engine, struct op *ops, uint32_t cou
 
 static void describe_segment(struct op *op, const struct d3d12_submit_segment *segment)
 {
-    snprintf(op->what, sizeof(op->what), "list '%s' segment %u (from call %u)", segment->list_name ? segment->list_name : "?",
-            segment->index, segment->first_call);
+    if (segment->cut_by)
+        snprintf(op->what, sizeof(op->what), "list '%s' call %u (%s)", segment->list_name ? segment->list_name : "?", segment->first_call,
+                segment->cut_by);
+    else
+        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (from call %u)", segment->list_name ? segment->list_name : "?",
+                segment->index, segment->first_call);
 }
 
 HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_submit_segment *segments, uint32_t segment_count,
@@ -929,7 +939,7 @@ HRESULT d3d12_scheduler_create(struct d3d12_device *device)
         return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the scheduler");
     pthread_mutex_init(&scheduler->lock, NULL);
     device->scheduler = scheduler;
-    if (!(scheduler->internal = engine_new(device, internal_type, true, "D3D12CreateDevice"))) {
+    if (!(scheduler->internal = engine_new(device, internal_type, true, 0, "D3D12CreateDevice"))) {
         pthread_mutex_destroy(&scheduler->lock);
         free(scheduler);
         device->scheduler = NULL;

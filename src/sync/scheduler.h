@@ -52,6 +52,7 @@ struct d3d12_submit_segment {
     const char *list_name;        /* for hang reports */
     uint32_t index;               /* segment index in its list */
     uint32_t first_call;          /* call index of its first command */
+    const char *cut_by;           /* the command that started it, for hang reports (or NULL) */
 };
 
 struct d3d12_query_reset {
@@ -63,7 +64,9 @@ HRESULT d3d12_scheduler_create(struct d3d12_device *device);
 /* Waits (bounded) for submitted work, drops held work, destroys every retired object. */
 void d3d12_scheduler_destroy(struct d3d12_device *device);
 
-struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, const char *method);
+/* vk_queue_index picks one of the family's VkQueues (modulo their count); -1 spreads the
+ * engines of one family over them in turn. */
+struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, int vk_queue_index, const char *method);
 void d3d12_engine_add_ref(struct d3d12_engine *engine);
 void d3d12_engine_release(struct d3d12_engine *engine);
 /* The queue is released: its held work is dropped, and the engine goes once its submitted

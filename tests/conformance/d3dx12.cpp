@@ -89,7 +89,9 @@ int main()
 
         D3D12XBOX_COMMAND_QUEUE_DESC qd = {D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
         ID3D12CommandQueue *xq = nullptr;
-        CHECK(device->CreateCommandQueueX(&qd, IID_GRAPHICS_PPV_ARGS(&xq)) == E_NOTIMPL);
+        CHECK(device->CreateCommandQueueX(&qd, IID_GRAPHICS_PPV_ARGS(&xq)) == S_OK && xq);
+        if (xq)
+            CHECK(xq->GetDesc().Type == D3D12_COMMAND_LIST_TYPE_COMPUTE && xq->Release() == 0);
 
         D3D12_COMMAND_QUEUE_DESC desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
         ID3D12CommandQueue *queue = nullptr;
@@ -99,9 +101,10 @@ int main()
         if (queue && fence) {
             D3D12XBOX_SYNC_PARAMS sync = {D3D12XBOX_SYNC_FLAG_GL2_INVALIDATE,
                     D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP};
-            CHECK(queue->WaitX(fence, 0, &sync) == E_NOTIMPL);
-            CHECK(queue->SignalX(fence, 1, D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK | D3D12XBOX_FLUSH_IDLE) == E_NOTIMPL);
-            CHECK(queue->KickoffX() == E_NOTIMPL);
+            CHECK(queue->WaitX(fence, 0, &sync) == S_OK);
+            CHECK(queue->SignalX(fence, 1, D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK | D3D12XBOX_FLUSH_IDLE) == S_OK);
+            CHECK(queue->KickoffX() == S_OK);
+            CHECK(fence->SetEventOnCompletion(1, nullptr) == S_OK);
         }
         ID3D12CommandAllocator *alloc = nullptr;
         ID3D12GraphicsCommandList *list = nullptr;
@@ -110,9 +113,9 @@ int main()
             CHECK(device->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, alloc, nullptr,
                     IID_GRAPHICS_PPV_ARGS(&list)) == S_OK);
         if (list) {
-            /* void console methods: not implemented yet, they log one line and do nothing */
+            /* through a plain ID3D12GraphicsCommandList pointer, as console code calls it */
             list->FlushPipelineX(D3D12XBOX_FLUSH_BOP_CS_PARTIAL, 0, D3D12XBOX_FLUSH_RANGE_ALL);
-            list->Close();
+            CHECK(list->Close() == S_OK);
             list->Release();
         }
         D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC limits;

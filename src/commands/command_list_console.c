@@ -1,0 +1,290 @@
+/* The console's synchronisation commands on a list (SPEC §2.3, §2.4, §2.6): bottom- and
+ * top-of-pipe value writes, mid-list waits on a value in memory, and FlushPipelineX.
+ * docs/sync.md says how each maps to Vulkan. Bad input marks the list invalid (SPEC §4). */
+#include <string.h>
+
+#include "commands/command_recording.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+#define KNOWN_SYNC_FLAGS (D3D12XBOX_SYNC_FLAG_MCACHE_WRITEBACK | D3D12XBOX_SYNC_FLAG_MCACHE_INVALIDATE | D3D12XBOX_SYNC_FLAG_VCACHE_INVALIDATE \
+        | D3D12XBOX_SYNC_FLAG_GL1_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_VOLATILE | D3D12XBOX_SYNC_FLAG_GL2_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK)
+#define KNOWN_CONTROL_FLAGS (D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP | D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_CE \
+        | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE)
+#define KNOWN_FLUSH_FLAGS (D3D12XBOX_FLUSH_IDLE | D3D12XBOX_FLUSH_BOP_CS_PARTIAL | D3D12XBOX_FLUSH_TOP_COMPUTE_MASK | D3D12XBOX_FLUSH_BOP_COMPUTE_MASK \
+        | D3D12XBOX_FLUSH_BOP_TEXTURE_L1_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK)
+/* The cache actions that make earlier writes reach memory (and later reads see memory). */
+#define WRITEBACK_SYNC_FLAGS (D3D12XBOX_SYNC_FLAG_MCACHE_WRITEBACK | D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK)
+#define WRITEBACK_FLUSH_FLAGS (D3D12XBOX_FLUSH_IDLE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK)
+
+static inline struct d3d12_command_list *list_from(ID3D12GraphicsCommandList *iface)
+{
+    return impl_from_ID3D12GraphicsCommandList2((ID3D12GraphicsCommandList2 *)iface);
+}
+
+/* The destination of a value write or the address of a wait: aligned, inside a live buffer
+ * the GPU may write. */
+static bool resolve_address(struct d3d12_command_list *list, const char *command, const char *argument, uint64_t address,
+        uint32_t size, bool written, VkBuffer *buffer, uint64_t *offset)
+{
+    struct d3d12_device *device = list->object.device;
+
+    if (address % size) {
+        d3d12_command_list_record_error(list, command, "%s 0x%llx is not %u-byte aligned", argument, (unsigned long long)address, size);
+        return false;
+    }
+    if (!d3d12xs_va_lookup(device, address, size, buffer, offset)) {
+        d3d12_command_list_record_error(list, command, "%s 0x%llx is not inside a live buffer or graphics memory of this device", argument,
+                (unsigned long long)address);
+        return false;
+    }
+    if (written && d3d12xs_va_in_upload_heap(device, address)) {
+        d3d12_command_list_record_error(list, command, "%s 0x%llx is in an UPLOAD heap (the GPU cannot write those)", argument,
+                (unsigned long long)address);
+        return false;
+    }
+    return true;
+}
+
+static bool sync_flags_valid(struct d3d12_command_list *list, const char *command, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control)
+{
+    if (sync & ~KNOWN_SYNC_FLAGS) {
+        d3d12_command_list_record_error(list, command, "SyncFlags 0x%x has unknown bits 0x%x", (unsigned)sync, (unsigned)(sync & ~KNOWN_SYNC_FLAGS));
+        return false;
+    }
+    if (control & ~KNOWN_CONTROL_FLAGS) {
+        d3d12_command_list_record_error(list, command, "ControlFlags 0x%x has unknown bits 0x%x", (unsigned)control,
+                (unsigned)(control & ~KNOWN_CONTROL_FLAGS));
+        return false;
+    }
+    if ((control & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD) && (control & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE)) {
+        d3d12_command_list_record_error(list, command, "ControlFlags has both GCR_SEQUENCE_FORWARD and GCR_SEQUENCE_REVERSE (at most one)");
+        return false;
+    }
+    return true;
+}
+
+static bool flush_flags_valid(struct d3d12_command_list *list, const char *command, D3D12XBOX_FLUSH flush)
+{
+    if (flush & ~KNOWN_FLUSH_FLAGS) {
+        d3d12_command_list_record_error(list, command, "Flush 0x%x has unknown bits 0x%x", (unsigned)flush, (unsigned)(flush & ~KNOWN_FLUSH_FLAGS));
+        return false;
+    }
+    return true;
+}
+
+static bool write_flags_valid(struct d3d12_command_list *list, const char *command, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags, uint32_t size)
+{
+    if (size == 4 && flags) {
+        d3d12_command_list_record_error(list, command, "WriteFlags is 0x%x (must be NONE for a 32-bit write; timestamps are 64-bit)", (unsigned)flags);
+        return false;
+    }
+    if (flags & ~(D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP | D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP)
+            || flags == (D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP | D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP)) {
+        d3d12_command_list_record_error(list, command, "WriteFlags is 0x%x (NONE, GPU_TIMESTAMP or SYSTEM_TIMESTAMP)", (unsigned)flags);
+        return false;
+    }
+    if (flags) {
+        d3d12_command_list_record_error(list, command, "WriteFlags %s is not implemented yet (values only)",
+                flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP ? "GPU_TIMESTAMP" : "SYSTEM_TIMESTAMP");
+        return false;
+    }
+    return true;
+}
+
+static void note_write(struct d3d12_command_list *list, const char *command, VkBuffer buffer, uint64_t offset, uint32_t size)
+{
+    struct d3d12_recorded_range range = {buffer, offset, size, true};
+    uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
+    if (first != UINT32_MAX)
+        d3d12_command_list_note(list, D3D12_RECORDED_WRITE_VALUE, first, 1);
+}
+
+/* The value lands once every earlier command has finished executing (bottom of pipe); with a
+ * write-back, their memory writes land first. */
+static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *command, uint64_t address, uint64_t value, uint32_t size,
+        bool write_back)
+{
+    struct d3d12_device *device = list->object.device;
+    VkBuffer buffer;
+    uint64_t offset;
+
+    if (!resolve_address(list, command, "Destination", address, size, true, &buffer, &offset))
+        return;
+    if (size == 4 && !write_back && device->has_buffer_marker) {
+        /* The hardware's own bottom-of-pipe write: no pipeline drain. */
+        device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
+        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    } else {
+        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
+                VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
+        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    }
+    note_write(list, command, buffer, offset, size);
+}
+
+static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+        UINT value, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
+{
+    struct d3d12_command_list *list = list_from(iface);
+    const char *command = METHOD(Write32BitValueBottomOfPipe2X);
+    if (d3d12_command_list_check_recording(list, command) && sync_flags_valid(list, command, sync, control)
+            && write_flags_valid(list, command, flags, 4))
+        write_bottom_of_pipe(list, command, destination, value, 4, sync & WRITEBACK_SYNC_FLAGS);
+}
+
+static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+        UINT64 value, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
+{
+    struct d3d12_command_list *list = list_from(iface);
+    const char *command = METHOD(Write64BitValueBottomOfPipe2X);
+    if (d3d12_command_list_check_recording(list, command) && sync_flags_valid(list, command, sync, control)
+            && write_flags_valid(list, command, flags, 8))
+        write_bottom_of_pipe(list, command, destination, value, 8, sync & WRITEBACK_SYNC_FLAGS);
+}
+
+static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+        UINT value, D3D12XBOX_FLUSH flush, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
+{
+    struct d3d12_command_list *list = list_from(iface);
+    const char *command = METHOD(Write32BitValueBottomOfPipeX);
+    if (d3d12_command_list_check_recording(list, command) && flush_flags_valid(list, command, flush) && write_flags_valid(list, command, flags, 4))
+        write_bottom_of_pipe(list, command, destination, value, 4, flush & WRITEBACK_FLUSH_FLAGS);
+}
+
+static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+        UINT64 value, D3D12XBOX_FLUSH flush, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
+{
+    struct d3d12_command_list *list = list_from(iface);
+    const char *command = METHOD(Write64BitValueBottomOfPipeX);
+    if (d3d12_command_list_check_recording(list, command) && flush_flags_valid(list, command, flush) && write_flags_valid(list, command, flags, 8))
+        write_bottom_of_pipe(list, command, destination, value, 8, flush & WRITEBACK_FLUSH_FLAGS);
+}
+
+/* Top of pipe: the value lands when the command is reached, without waiting for earlier work. */
+static void write_top_of_pipe(struct d3d12_command_list *list, const char *command, uint64_t address, uint64_t value, uint32_t size)
+{
+    struct d3d12_device *device = list->object.device;
+    VkBuffer buffer;
+    uint64_t offset;
+
+    if (!d3d12_command_list_check_recording(list, command)
+            || !resolve_address(list, command, "Destination", address, size, true, &buffer, &offset))
+        return;
+    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    if (size == 4 && device->has_buffer_marker)
+        device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
+    else
+        vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
+    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    note_write(list, command, buffer, offset, size);
+}
+
+static void STDMETHODCALLTYPE list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
+{
+    write_top_of_pipe(list_from(iface), METHOD(Write32BitValueTopOfPipeX), destination, value, 4);
+}
+
+static void STDMETHODCALLTYPE list_Write64BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT64 value)
+{
+    write_top_of_pipe(list_from(iface), METHOD(Write64BitValueTopOfPipeX), destination, value, 8);
+}
+
+/* Commands after the wait start when *address compares true with value. The list is cut
+ * there; the scheduler holds the next segment until the host sees the value (docs/sync.md). */
+static void wait_value(struct d3d12_command_list *list, const char *command, uint64_t address, D3D12_COMPARISON_FUNC comparison,
+        uint64_t value, uint32_t size, D3D12XBOX_WAIT_FLAGS flags)
+{
+    struct d3d12_device *device = list->object.device;
+    struct d3d12_memory_wait wait;
+    VkBuffer buffer;
+    uint64_t offset;
+    void *host;
+
+    if (!d3d12_command_list_check_recording(list, command))
+        return;
+    if (comparison < D3D12_COMPARISON_FUNC_NEVER || comparison > D3D12_COMPARISON_FUNC_ALWAYS) {
+        d3d12_command_list_record_error(list, command, "Function is %d (a D3D12_COMPARISON_FUNC, NEVER..ALWAYS)", (int)comparison);
+        return;
+    }
+    if (flags) {
+        d3d12_command_list_record_error(list, command, "Flags is 0x%x (must be D3D12XBOX_WAIT_FLAG_NONE)", (unsigned)flags);
+        return;
+    }
+    if (!resolve_address(list, command, "Address", address, size, false, &buffer, &offset))
+        return;
+    if (!(host = d3d12xs_va_host_pointer(device, address, size))) {
+        d3d12_command_list_record_error(list, command, "Address 0x%llx is in memory the CPU cannot read on this device "
+                "(waits need UPLOAD, READBACK or CPU-visible CUSTOM heaps, or graphics memory)", (unsigned long long)address);
+        return;
+    }
+    wait = (struct d3d12_memory_wait){.host_address = host, .size = size, .comparison = comparison, .value = value, .gpu_address = address};
+    if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
+        return;
+    /* What the writer made available becomes visible to everything after the wait. */
+    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    struct d3d12_recorded_range range = {buffer, offset, size, false};
+    uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
+    if (first != UINT32_MAX)
+        d3d12_command_list_note(list, D3D12_RECORDED_WAIT_VALUE, first, 1);
+}
+
+static void STDMETHODCALLTYPE list_Wait32BitValueX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS address,
+        D3D12_COMPARISON_FUNC comparison, UINT value, D3D12XBOX_WAIT_FLAGS flags)
+{
+    wait_value(list_from(iface), METHOD(Wait32BitValueX), address, comparison, value, 4, flags);
+}
+
+static void STDMETHODCALLTYPE list_Wait64BitValueX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS address,
+        D3D12_COMPARISON_FUNC comparison, UINT64 value, D3D12XBOX_WAIT_FLAGS flags)
+{
+    wait_value(list_from(iface), METHOD(Wait64BitValueX), address, comparison, value, 8, flags);
+}
+
+/* A barrier the console way: IDLE or the compute masks wait for earlier work; the cache
+ * actions make its writes reach memory and later reads see memory. */
+static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *iface, D3D12XBOX_FLUSH flush, D3D12_GPU_VIRTUAL_ADDRESS address,
+        SIZE_T size)
+{
+    struct d3d12_command_list *list = list_from(iface);
+    const char *command = METHOD(FlushPipelineX);
+    VkBuffer buffer;
+    uint64_t offset;
+
+    if (!d3d12_command_list_check_recording(list, command) || !flush_flags_valid(list, command, flush))
+        return;
+    if (size != D3D12XBOX_FLUSH_RANGE_ALL && size && !d3d12xs_va_lookup(list->object.device, address, size, &buffer, &offset)) {
+        d3d12_command_list_record_error(list, command, "[0x%llx, +%zu) is not inside a live buffer or graphics memory of this device",
+                (unsigned long long)address, (size_t)size);
+        return;
+    }
+    if (!flush)
+        return;
+    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    /* Everything recorded so far is ordered before what follows: nothing is pending. */
+    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
+    d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl = {
+    D3D12XS_STUB_CONSOLE_VTBL_ID3D12GraphicsCommandList,
+    .Write32BitValueBottomOfPipe2X = list_Write32BitValueBottomOfPipe2X,
+    .Write64BitValueBottomOfPipe2X = list_Write64BitValueBottomOfPipe2X,
+    .Write32BitValueBottomOfPipeX = list_Write32BitValueBottomOfPipeX,
+    .Write64BitValueBottomOfPipeX = list_Write64BitValueBottomOfPipeX,
+    .Write32BitValueTopOfPipeX = list_Write32BitValueTopOfPipeX,
+    .Write64BitValueTopOfPipeX = list_Write64BitValueTopOfPipeX,
+    .Wait32BitValueX = list_Wait32BitValueX,
+    .Wait64BitValueX = list_Wait64BitValueX,
+    .FlushPipelineX = list_FlushPipelineX,
+};

@@ -1,0 +1,356 @@
+/* The console's synchronisation (SPEC §2.2-2.4, §4) through the calls console code makes:
+ * the launch-rate handshake (a COMPUTE list dispatches, publishes a value with a bottom-of-
+ * pipe write and GL2 write-back; a DIRECT list waits for it mid-list and reads the data; the
+ * CPU spins on the same memory), 1,000 rounds; every comparison of a mid-list wait, released
+ * by the CPU; queue WaitX/SignalX/KickoffX and CreateCommandQueueX; the hang of a wait nobody
+ * satisfies, and the line it prints; bad input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <d3dcompiler.h>
+#include <d3d12_xs.h>
+
+#include "harness.h"
+
+#define THREADS 256
+#define ROUNDS_DEFAULT 1000
+
+static ID3D12RootSignature *root_signature(ID3D12Device *device)
+{
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    ID3DBlob *blob = NULL, *errors = NULL;
+    ID3D12RootSignature *signature = NULL;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = 2;
+    desc.Desc_1_1.pParameters = parameters;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors), S_OK);
+    CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+            &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+    ID3D10Blob_Release(blob);
+    return signature;
+}
+
+static ID3D12PipelineState *round_pipeline(ID3D12Device *device, ID3D12RootSignature *signature)
+{
+    static const char source[] =
+        "cbuffer Round : register(b0) { uint round; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, round * 1000 + id.x); }\n";
+    ID3DBlob *code = NULL, *errors = NULL;
+    ID3D12PipelineState *state;
+    CHECK_HR(D3DCompile(source, strlen(source), "round.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors), S_OK);
+    state = harness_compute_pipeline(device, signature, code);
+    ID3D10Blob_Release(code);
+    return state;
+}
+
+/* A buffer the CPU reads and writes and the GPU writes: console "graphics memory" stand-in. */
+static ID3D12Resource *shared_memory(ID3D12Device *device, UINT64 size, void **mapped)
+{
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 0, 0};
+    D3D12_RESOURCE_DESC desc = harness_buffer_desc(size);
+    ID3D12Resource *resource = NULL;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&resource), S_OK);
+    CHECK_HR(ID3D12Resource_Map(resource, 0, NULL, mapped), S_OK);
+    return resource;
+}
+
+static const char *comparison_name(D3D12_COMPARISON_FUNC comparison)
+{
+    static const char *const names[] = {"?", "NEVER", "LESS", "EQUAL", "LESS_EQUAL", "GREATER", "NOT_EQUAL", "GREATER_EQUAL", "ALWAYS"};
+    return (unsigned)comparison < 9 ? names[comparison] : "?";
+}
+
+static uint64_t load64(const void *address)
+{
+    return __atomic_load_n((const uint64_t *)address, __ATOMIC_ACQUIRE);
+}
+
+static void record(ID3D12GraphicsCommandList *list, ID3D12CommandAllocator *allocator)
+{
+    CHECK_HR(ID3D12CommandAllocator_Reset(allocator), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList_Reset(list, allocator, NULL), S_OK);
+}
+
+static void execute(ID3D12CommandQueue *queue, ID3D12GraphicsCommandList *list)
+{
+    ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list};
+    CHECK_HR(ID3D12GraphicsCommandList_Close(list), S_OK);
+    ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
+}
+
+/* The launch-rate handshake of the issue, with queues made the console way. */
+static void test_handshake(ID3D12Device *device, unsigned rounds)
+{
+    D3D12XBOX_COMMAND_QUEUE_DESC compute_desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
+    D3D12XBOX_COMMAND_QUEUE_DESC direct_desc = {D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
+    ID3D12CommandQueue *compute_queue = NULL, *direct_queue = NULL;
+    ID3D12RootSignature *signature = root_signature(device);
+    ID3D12PipelineState *pipeline = round_pipeline(device, signature);
+    ID3D12Resource *data = harness_uav_buffer(device, THREADS * 4);
+    ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, THREADS * 4, D3D12_RESOURCE_STATE_COPY_DEST);
+    void *fences_cpu = NULL;
+    ID3D12Resource *fences = shared_memory(device, 64 * 1024, &fences_cpu);
+    struct harness_list compute = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    struct harness_list direct = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *compute_list = (ID3D12GraphicsCommandList *)compute.list;
+    ID3D12GraphicsCommandList *direct_list = (ID3D12GraphicsCommandList *)direct.list;
+    ID3D12Fence *done = harness_create_fence(device, 0);
+    D3D12_GPU_VIRTUAL_ADDRESS to_gfx = ID3D12Resource_GetGPUVirtualAddress(fences), to_compute = to_gfx + 8;
+    unsigned bad_rounds = 0, spins_ok = 0;
+    uint32_t *seen = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateCommandQueueX(device, &compute_desc, &IID_ID3D12CommandQueue, (void **)&compute_queue), S_OK);
+    CHECK_HR(ID3D12Device_CreateCommandQueueX(device, &direct_desc, &IID_ID3D12CommandQueue, (void **)&direct_queue), S_OK);
+    ID3D12GraphicsCommandList_Close(compute_list);
+    ID3D12GraphicsCommandList_Close(direct_list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&seen), S_OK);
+
+    for (unsigned n = 1; n <= rounds; n++) {
+        /* DIRECT first: it waits mid-list for the value the COMPUTE list has not written yet. */
+        record(direct_list, direct.allocator);
+        ID3D12GraphicsCommandList_Wait64BitValueX(direct_list, to_gfx, D3D12_COMPARISON_FUNC_GREATER_EQUAL, n, D3D12XBOX_WAIT_FLAG_NONE);
+        ID3D12GraphicsCommandList_CopyBufferRegion(direct_list, readback, 0, data, 0, THREADS * 4);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(direct_list, to_compute, n, D3D12XBOX_FLUSH_NONE,
+                D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+        execute(direct_queue, direct_list);
+        CHECK_HR(ID3D12CommandQueue_Signal(direct_queue, done, n), S_OK);
+
+        record(compute_list, compute.allocator);
+        ID3D12GraphicsCommandList_Wait64BitValueX(compute_list, to_compute, D3D12_COMPARISON_FUNC_GREATER_EQUAL, n - 1, D3D12XBOX_WAIT_FLAG_NONE);
+        ID3D12GraphicsCommandList_SetComputeRootSignature(compute_list, signature);
+        ID3D12GraphicsCommandList_SetPipelineState(compute_list, pipeline);
+        ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(compute_list, 0, n, 0);
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(compute_list, 1, ID3D12Resource_GetGPUVirtualAddress(data));
+        ID3D12GraphicsCommandList_Dispatch(compute_list, THREADS / 64, 1, 1);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(compute_list, to_gfx, n, D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK,
+                D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+        execute(compute_queue, compute_list);
+        CHECK_HR(ID3D12CommandQueue_KickoffX(compute_queue), S_OK);
+
+        /* The CPU spins on the same memory (bounded: a failure must not hang the test). */
+        uint64_t start = harness_now_ms();
+        while (load64(fences_cpu) < n && harness_now_ms() - start < 10000)
+            ;
+        spins_ok += load64(fences_cpu) >= n;
+        if (ID3D12Fence_SetEventOnCompletion(done, n, NULL) != S_OK || !seen || seen[0] != n * 1000 || seen[THREADS - 1] != n * 1000 + THREADS - 1)
+            bad_rounds++;
+    }
+    CHECK_MSG(bad_rounds == 0, "%u of %u rounds read data the dispatch had not written yet", bad_rounds, rounds);
+    CHECK_MSG(spins_ok == rounds, "the CPU saw the value in %u of %u rounds", spins_ok, rounds);
+    CHECK_MSG(load64((char *)fences_cpu + 8) == rounds, "the DIRECT side's value is %llu", (unsigned long long)load64((char *)fences_cpu + 8));
+    CHECK_NO_LOG();
+
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    ID3D12Resource_Unmap(fences, 0, NULL);
+    harness_release_list(&compute);
+    harness_release_list(&direct);
+    ID3D12Fence_Release(done);
+    ID3D12Resource_Release(fences);
+    ID3D12Resource_Release(readback);
+    ID3D12Resource_Release(data);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(signature);
+    CHECK(ID3D12CommandQueue_Release(compute_queue) == 0);
+    CHECK(ID3D12CommandQueue_Release(direct_queue) == 0);
+}
+
+/* Every comparison function of a mid-list 32-bit wait, released by a CPU write. */
+static void test_comparisons(ID3D12Device *device)
+{
+    static const struct { D3D12_COMPARISON_FUNC comparison; uint32_t reference, failing, passing; } cases[] = {
+        {D3D12_COMPARISON_FUNC_LESS, 10, 10, 9},
+        {D3D12_COMPARISON_FUNC_EQUAL, 10, 11, 10},
+        {D3D12_COMPARISON_FUNC_LESS_EQUAL, 10, 11, 10},
+        {D3D12_COMPARISON_FUNC_GREATER, 10, 10, 11},
+        {D3D12_COMPARISON_FUNC_NOT_EQUAL, 10, 10, 3},
+        {D3D12_COMPARISON_FUNC_GREATER_EQUAL, 10, 9, 10},
+        {D3D12_COMPARISON_FUNC_ALWAYS, 10, 10, 10},
+    };
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    void *cpu = NULL;
+    ID3D12Resource *memory = shared_memory(device, 4096, &cpu);
+    D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(memory);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    LOG_MARK();
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+        __atomic_store_n((uint32_t *)cpu, cases[i].failing, __ATOMIC_RELEASE);
+        ID3D12GraphicsCommandList_Write32BitValueTopOfPipeX(l, address + 64, 1000 + (UINT)i);
+        ID3D12GraphicsCommandList_Wait32BitValueX(l, address, cases[i].comparison, cases[i].reference, D3D12XBOX_WAIT_FLAG_NONE);
+        ID3D12GraphicsCommandList_Write32BitValueBottomOfPipe2X(l, address + 128, 2000 + (UINT)i, D3D12XBOX_SYNC_FLAG_NONE,
+                D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+        execute(queue, l);
+        CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, i + 1), S_OK);
+        if (cases[i].comparison != D3D12_COMPARISON_FUNC_ALWAYS) {
+            uint64_t start = harness_now_ms();
+            /* The part before the wait runs; the part after does not. */
+            while (__atomic_load_n((uint32_t *)((char *)cpu + 64), __ATOMIC_ACQUIRE) != 1000 + i && harness_now_ms() - start < 5000)
+                ;
+            harness_sleep_ms(20);
+            CHECK_MSG(__atomic_load_n((uint32_t *)((char *)cpu + 64), __ATOMIC_ACQUIRE) == 1000 + i, "%s: the command before the wait did not run",
+                    comparison_name(cases[i].comparison));
+            CHECK_MSG(ID3D12Fence_GetCompletedValue(fence) == i && __atomic_load_n((uint32_t *)((char *)cpu + 128), __ATOMIC_ACQUIRE) != 2000 + i,
+                    "%s %u ran past its wait with %u in memory", comparison_name(cases[i].comparison), cases[i].reference,
+                    cases[i].failing);
+        }
+        __atomic_store_n((uint32_t *)cpu, cases[i].passing, __ATOMIC_RELEASE);
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, i + 1, NULL), S_OK);
+        CHECK(__atomic_load_n((uint32_t *)((char *)cpu + 128), __ATOMIC_ACQUIRE) == 2000 + i);
+        harness_release_list(&list);
+    }
+    CHECK_NO_LOG();
+    ID3D12Resource_Unmap(memory, 0, NULL);
+    ID3D12Resource_Release(memory);
+    ID3D12Fence_Release(fence);
+    ID3D12CommandQueue_Release(queue);
+}
+
+/* A wait nobody satisfies (on the console: a value written to GPU-read-only memory is
+ * dropped) ends in DEVICE_HUNG, and the line names queue, list, command and the values. */
+static void test_hang(void)
+{
+    ID3D12Device *device = harness_create_device();
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    void *cpu = NULL;
+    ID3D12Resource *memory = shared_memory(device, 4096, &cpu);
+    D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(memory);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    char expected_address[32];
+    LOG_MARK();
+
+    *(uint64_t *)cpu = 7;
+    CHECK_HR(D3D12XSSetHangTimeout(device, 200), S_OK);
+    CHECK_HR(ID3D12CommandQueue_SetName(queue, L"graphics"), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList_SetName(l, L"frame"), S_OK);
+    ID3D12GraphicsCommandList_Wait64BitValueX(l, address, D3D12_COMPARISON_FUNC_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE);
+    execute(queue, l);
+    CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), DXGI_ERROR_DEVICE_HUNG);
+    snprintf(expected_address, sizeof(expected_address), "0x%llx", (unsigned long long)address);
+    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "queue 'graphics'", "list 'frame'", "Wait64BitValueX", expected_address, "EQUAL 1", "memory holds 7");
+    harness_release_list(&list);
+    ID3D12Resource_Unmap(memory, 0, NULL);
+    CHECK(ID3D12Resource_Release(memory) == 0);
+    CHECK(ID3D12Fence_Release(fence) == 0);
+    CHECK(ID3D12CommandQueue_Release(queue) == 0);
+    harness_release_device(device);
+}
+
+/* SPEC §4: the list is invalid and Close names the command and the rule. */
+static void bad_command(ID3D12Device *device, const char *what, const char *needle, void (*record_bad)(ID3D12GraphicsCommandList *, D3D12_GPU_VIRTUAL_ADDRESS),
+        D3D12_GPU_VIRTUAL_ADDRESS address)
+{
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    LOG_MARK();
+    record_bad((ID3D12GraphicsCommandList *)list.list, address);
+    CHECK_LOG(needle);
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", needle);
+    (void)what;
+    harness_release_list(&list);
+}
+
+static void misaligned(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, a + 4, 1, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE); }
+static void unknown_sync(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_Write32BitValueBottomOfPipe2X(l, a, 1, (D3D12XBOX_SYNC_FLAGS)0x1, D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE); }
+static void both_gcr(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_Write32BitValueBottomOfPipe2X(l, a, 1, D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK,
+        D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE); }
+static void flags_on_32bit(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_Write32BitValueBottomOfPipe2X(l, a, 1, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP); }
+static void bad_comparison(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_Wait64BitValueX(l, a, (D3D12_COMPARISON_FUNC)9, 1, D3D12XBOX_WAIT_FLAG_NONE); }
+static void wait_flags(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_Wait64BitValueX(l, a, D3D12_COMPARISON_FUNC_EQUAL, 1, (D3D12XBOX_WAIT_FLAGS)4); }
+static void uncovered(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ (void)a; ID3D12GraphicsCommandList_Wait32BitValueX(l, 0x10, D3D12_COMPARISON_FUNC_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE); }
+static void unknown_flush(ID3D12GraphicsCommandList *l, D3D12_GPU_VIRTUAL_ADDRESS a)
+{ ID3D12GraphicsCommandList_FlushPipelineX(l, (D3D12XBOX_FLUSH)0x40000000, a, D3D12XBOX_FLUSH_RANGE_ALL); }
+
+static void test_bad_input(ID3D12Device *device)
+{
+    void *cpu = NULL;
+    ID3D12Resource *memory = shared_memory(device, 4096, &cpu);
+    ID3D12Resource *gpu_only = harness_uav_buffer(device, 4096);
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(memory);
+    D3D12XBOX_SYNC_PARAMS params = {D3D12XBOX_SYNC_FLAG_NONE, (D3D12XBOX_SYNC_CONTROL_FLAGS)0x4};
+    D3D12XBOX_COMMAND_QUEUE_DESC desc = {(D3D12_COMMAND_LIST_TYPE)9, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
+    ID3D12CommandQueue *x = NULL;
+
+    bad_command(device, "misaligned", "not 8-byte aligned", misaligned, address);
+    bad_command(device, "unknown sync flag", "SyncFlags 0x1 has unknown bits", unknown_sync, address);
+    bad_command(device, "both GCR sequences", "both GCR_SEQUENCE_FORWARD and GCR_SEQUENCE_REVERSE", both_gcr, address);
+    bad_command(device, "timestamp flag on a 32-bit write", "must be NONE for a 32-bit write", flags_on_32bit, address);
+    bad_command(device, "comparison", "Function is 9", bad_comparison, address);
+    bad_command(device, "wait flags", "Flags is 0x4", wait_flags, address);
+    bad_command(device, "address covered by nothing", "not inside a live buffer", uncovered, address);
+    bad_command(device, "flush flag", "Flush 0x40000000 has unknown bits", unknown_flush, address);
+
+    LOG_MARK();
+    {
+        struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList_Wait64BitValueX((ID3D12GraphicsCommandList *)list.list, ID3D12Resource_GetGPUVirtualAddress(gpu_only),
+                D3D12_COMPARISON_FUNC_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE);
+        CHECK_LOG("Wait64BitValueX", "the CPU cannot read");
+        harness_release_list(&list);
+    }
+    RELOG_MARK();
+    CHECK_HR(ID3D12CommandQueue_WaitX(queue, fence, 0, &params), E_INVALIDARG);
+    CHECK_LOG("WaitX", "ControlFlags 0x4");
+    RELOG_MARK();
+    CHECK_HR(ID3D12CommandQueue_SignalX(queue, fence, 1, (D3D12XBOX_FLUSH)0x40000000), E_INVALIDARG);
+    CHECK_LOG("SignalX", "Flush");
+    RELOG_MARK();
+    CHECK_HR(ID3D12CommandQueue_WaitX(queue, fence, 0, NULL), S_OK);
+    CHECK_HR(ID3D12CommandQueue_SignalX(queue, fence, 1, D3D12XBOX_FLUSH_IDLE), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+    CHECK_NO_LOG();
+    CHECK_HR(ID3D12Device_CreateCommandQueueX(device, &desc, &IID_ID3D12CommandQueue, (void **)&x), E_INVALIDARG);
+    CHECK(x == NULL);
+    CHECK_LOG("CreateCommandQueueX", "pDesc->Type");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CreateCommandQueueX(device, NULL, &IID_ID3D12CommandQueue, (void **)&x), E_INVALIDARG);
+    CHECK_LOG("CreateCommandQueueX", "pDesc is NULL");
+
+    ID3D12Resource_Unmap(memory, 0, NULL);
+    ID3D12Resource_Release(memory);
+    ID3D12Resource_Release(gpu_only);
+    ID3D12Fence_Release(fence);
+    ID3D12CommandQueue_Release(queue);
+}
+
+int main(void)
+{
+    const char *rounds = getenv("CONSOLE_SYNC_ROUNDS");
+    ID3D12Device *device;
+
+    harness_init();
+    device = harness_create_device();
+    test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT);
+    test_comparisons(device);
+    test_bad_input(device);
+    harness_release_device(device);
+    test_hang();
+    return harness_finish();
+}
