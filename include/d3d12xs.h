@@ -55,7 +55,75 @@ HRESULT D3D12XSSetHangTimeout(ID3D12Device *device, UINT milliseconds);
 /* Messages the Khronos validation layer reported on this device so far (0 when it is off). */
 UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 
+/* Graphics memory from the CPU (the console's XMemVirtualAlloc / XMemAlloc with a graphics
+ * type): *Address is a CPU pointer that is also a D3D12_GPU_VIRTUAL_ADDRESS of the device,
+ * valid for value writes and waits, copies and root CBV/SRV/UAV arguments. Size is rounded up
+ * to 64 KiB; the memory starts zeroed. GpuReadOnly: the GPU may read it, and GPU writes to it
+ * are dropped, as the console drops them. device NULL: the first device created and still
+ * alive. Needs VK_EXT_external_memory_host (lavapipe and NVIDIA have it). */
+HRESULT D3D12XSAllocateGraphicsMemory(ID3D12Device *device, SIZE_T Size, BOOL GpuReadOnly, void **Address);
+/* Frees it once the GPU work enqueued so far has finished. FALSE (and one log line) when
+ * Address is not graphics memory from D3D12XSAllocateGraphicsMemory. */
+BOOL D3D12XSFreeGraphicsMemory(void *Address);
+
 #ifdef __cplusplus
+}
+#endif
+
+#ifndef D3D12XS_NO_WIN32_SHIMS
+/* The console's names for graphics memory, as inline shims over the calls above (the way the
+ * event shims work). The values of MEM_ and PAGE_ flags are Windows'; XMEM_GRAPHICS,
+ * PAGE_GRAPHICS_*, XALLOC_MEMTYPE_GRAPHICS_* are ours (the console's are not public). Only
+ * graphics memory is served: XMemVirtualAlloc without XMEM_GRAPHICS returns NULL. */
+#ifndef MEM_COMMIT
+#define MEM_COMMIT 0x00001000
+#define MEM_RESERVE 0x00002000
+#define MEM_RELEASE 0x00008000
+#define MEM_LARGE_PAGES 0x20000000
+#endif
+#ifndef MEM_64K_PAGES
+#define MEM_64K_PAGES (MEM_LARGE_PAGES | 0x00400000)
+#endif
+#ifndef PAGE_READWRITE
+#define PAGE_READONLY 0x02
+#define PAGE_READWRITE 0x04
+#define PAGE_WRITECOMBINE 0x400
+#endif
+#define PAGE_GRAPHICS_READONLY 0x10000000
+#define PAGE_GRAPHICS_READWRITE 0x20000000
+#define XMEM_GRAPHICS 0x1ull
+#define XALLOC_MEMTYPE_GRAPHICS_WRITECOMBINE 0x1ull
+#define XALLOC_MEMTYPE_GRAPHICS_WRITECOMBINE_GPU_READONLY 0x3ull
+
+static inline void *XMemVirtualAlloc(void *address, SIZE_T size, DWORD allocation_type, UINT64 memory_type, DWORD protect)
+{
+    void *memory = NULL;
+    (void)allocation_type;
+    if (address || !(memory_type & XMEM_GRAPHICS))
+        return NULL;
+    return SUCCEEDED(D3D12XSAllocateGraphicsMemory(NULL, size, !(protect & PAGE_GRAPHICS_READWRITE) && (protect & PAGE_GRAPHICS_READONLY),
+            &memory)) ? memory : NULL;
+}
+
+static inline BOOL VirtualFree(void *address, SIZE_T size, DWORD free_type)
+{
+    (void)size, (void)free_type;
+    return D3D12XSFreeGraphicsMemory(address);
+}
+
+static inline void *XMemAlloc(SIZE_T size, UINT64 attributes)
+{
+    void *memory = NULL;
+    if (!(attributes & XALLOC_MEMTYPE_GRAPHICS_WRITECOMBINE))
+        return NULL;
+    return SUCCEEDED(D3D12XSAllocateGraphicsMemory(NULL, size, attributes == XALLOC_MEMTYPE_GRAPHICS_WRITECOMBINE_GPU_READONLY, &memory))
+            ? memory : NULL;
+}
+
+static inline void XMemFree(void *address, UINT64 attributes)
+{
+    (void)attributes;
+    D3D12XSFreeGraphicsMemory(address);
 }
 #endif
 

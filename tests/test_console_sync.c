@@ -90,8 +90,11 @@ static void execute(ID3D12CommandQueue *queue, ID3D12GraphicsCommandList *list)
     ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
 }
 
-/* The launch-rate handshake of the issue, with queues made the console way. */
-static void test_handshake(ID3D12Device *device, unsigned rounds)
+/* The launch-rate handshake of the issue, with queues made the console way. In graphics
+ * memory from XMemVirtualAlloc (the CPU pointer is the GPU address; the dispatch writes its
+ * data there through a root UAV and the CPU reads it) or in a CUSTOM heap buffer (the DIRECT
+ * list copies the data to a readback buffer after its wait). */
+static void test_handshake(ID3D12Device *device, unsigned rounds, bool graphics_memory)
 {
     D3D12XBOX_COMMAND_QUEUE_DESC compute_desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
     D3D12XBOX_COMMAND_QUEUE_DESC direct_desc = {D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
@@ -101,16 +104,30 @@ static void test_handshake(ID3D12Device *device, unsigned rounds)
     ID3D12Resource *data = harness_uav_buffer(device, THREADS * 4);
     ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, THREADS * 4, D3D12_RESOURCE_STATE_COPY_DEST);
     void *fences_cpu = NULL;
-    ID3D12Resource *fences = shared_memory(device, 64 * 1024, &fences_cpu);
+    ID3D12Resource *fences = NULL;
     struct harness_list compute = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     struct harness_list direct = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList *compute_list = (ID3D12GraphicsCommandList *)compute.list;
     ID3D12GraphicsCommandList *direct_list = (ID3D12GraphicsCommandList *)direct.list;
     ID3D12Fence *done = harness_create_fence(device, 0);
-    D3D12_GPU_VIRTUAL_ADDRESS to_gfx = ID3D12Resource_GetGPUVirtualAddress(fences), to_compute = to_gfx + 8;
+    D3D12_GPU_VIRTUAL_ADDRESS to_gfx, to_compute, data_address;
     unsigned bad_rounds = 0, spins_ok = 0;
     uint32_t *seen = NULL;
     LOG_MARK();
+
+    if (graphics_memory) {
+        uint64_t *memory = (uint64_t *)XMemVirtualAlloc(NULL, 64 * 1024, MEM_RESERVE | MEM_COMMIT | MEM_64K_PAGES, XMEM_GRAPHICS,
+                PAGE_READWRITE | PAGE_WRITECOMBINE | PAGE_GRAPHICS_READWRITE);
+        CHECK(memory != NULL);
+        fences_cpu = memory;
+        to_gfx = (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)&memory[0]; /* the CPU pointer IS the GPU address */
+        data_address = (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)memory + 4096;
+    } else {
+        fences = shared_memory(device, 64 * 1024, &fences_cpu);
+        to_gfx = ID3D12Resource_GetGPUVirtualAddress(fences);
+        data_address = ID3D12Resource_GetGPUVirtualAddress(data);
+    }
+    to_compute = to_gfx + 8;
 
     CHECK_HR(ID3D12Device_CreateCommandQueueX(device, &compute_desc, &IID_ID3D12CommandQueue, (void **)&compute_queue), S_OK);
     CHECK_HR(ID3D12Device_CreateCommandQueueX(device, &direct_desc, &IID_ID3D12CommandQueue, (void **)&direct_queue), S_OK);
@@ -122,7 +139,8 @@ static void test_handshake(ID3D12Device *device, unsigned rounds)
         /* DIRECT first: it waits mid-list for the value the COMPUTE list has not written yet. */
         record(direct_list, direct.allocator);
         ID3D12GraphicsCommandList_Wait64BitValueX(direct_list, to_gfx, D3D12_COMPARISON_FUNC_GREATER_EQUAL, n, D3D12XBOX_WAIT_FLAG_NONE);
-        ID3D12GraphicsCommandList_CopyBufferRegion(direct_list, readback, 0, data, 0, THREADS * 4);
+        if (!graphics_memory)
+            ID3D12GraphicsCommandList_CopyBufferRegion(direct_list, readback, 0, data, 0, THREADS * 4);
         ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(direct_list, to_compute, n, D3D12XBOX_FLUSH_NONE,
                 D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
         execute(direct_queue, direct_list);
@@ -133,7 +151,7 @@ static void test_handshake(ID3D12Device *device, unsigned rounds)
         ID3D12GraphicsCommandList_SetComputeRootSignature(compute_list, signature);
         ID3D12GraphicsCommandList_SetPipelineState(compute_list, pipeline);
         ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(compute_list, 0, n, 0);
-        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(compute_list, 1, ID3D12Resource_GetGPUVirtualAddress(data));
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(compute_list, 1, data_address);
         ID3D12GraphicsCommandList_Dispatch(compute_list, THREADS / 64, 1, 1);
         ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(compute_list, to_gfx, n, D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK,
                 D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
@@ -145,7 +163,12 @@ static void test_handshake(ID3D12Device *device, unsigned rounds)
         while (load64(fences_cpu) < n && harness_now_ms() - start < 10000)
             ;
         spins_ok += load64(fences_cpu) >= n;
-        if (ID3D12Fence_SetEventOnCompletion(done, n, NULL) != S_OK || !seen || seen[0] != n * 1000 || seen[THREADS - 1] != n * 1000 + THREADS - 1)
+        const uint32_t *result = graphics_memory ? (const uint32_t *)((char *)fences_cpu + 4096) : seen;
+        /* In graphics memory the CPU reads the data as soon as it sees the value. */
+        if ((!graphics_memory && ID3D12Fence_SetEventOnCompletion(done, n, NULL) != S_OK) || !result || result[0] != n * 1000
+                || result[THREADS - 1] != n * 1000 + THREADS - 1)
+            bad_rounds++;
+        if (graphics_memory && ID3D12Fence_SetEventOnCompletion(done, n, NULL) != S_OK)
             bad_rounds++;
     }
     CHECK_MSG(bad_rounds == 0, "%u of %u rounds read data the dispatch had not written yet", bad_rounds, rounds);
@@ -154,11 +177,15 @@ static void test_handshake(ID3D12Device *device, unsigned rounds)
     CHECK_NO_LOG();
 
     ID3D12Resource_Unmap(readback, 0, NULL);
-    ID3D12Resource_Unmap(fences, 0, NULL);
+    if (fences) {
+        ID3D12Resource_Unmap(fences, 0, NULL);
+        ID3D12Resource_Release(fences);
+    } else {
+        CHECK(VirtualFree(fences_cpu, 0, MEM_RELEASE));
+    }
     harness_release_list(&compute);
     harness_release_list(&direct);
     ID3D12Fence_Release(done);
-    ID3D12Resource_Release(fences);
     ID3D12Resource_Release(readback);
     ID3D12Resource_Release(data);
     ID3D12PipelineState_Release(pipeline);
@@ -251,6 +278,48 @@ static void test_hang(void)
     CHECK(ID3D12Fence_Release(fence) == 0);
     CHECK(ID3D12CommandQueue_Release(queue) == 0);
     harness_release_device(device);
+}
+
+/* The console's teaching hang: a value written to GPU-read-only memory is dropped, so a wait
+ * for it never ends; and graphics memory the API refuses. */
+static void test_read_only_hang(void)
+{
+    ID3D12Device *device = harness_create_device();
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    uint64_t *read_only = (uint64_t *)XMemAlloc(64 * 1024, XALLOC_MEMTYPE_GRAPHICS_WRITECOMBINE_GPU_READONLY);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+    D3D12_GPU_VIRTUAL_ADDRESS address = (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)read_only;
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    void *memory = NULL;
+    LOG_MARK();
+
+    CHECK(read_only != NULL);
+    CHECK_HR(D3D12XSSetHangTimeout(device, 200), S_OK);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, address, 1, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    ID3D12GraphicsCommandList_Wait64BitValueX(l, address, D3D12_COMPARISON_FUNC_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE);
+    execute(queue, l);
+    CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), DXGI_ERROR_DEVICE_HUNG);
+    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "Wait64BitValueX", "EQUAL 1", "memory holds 0");
+    CHECK(*read_only == 0);
+    harness_release_list(&list);
+    XMemFree(read_only, XALLOC_MEMTYPE_GRAPHICS_WRITECOMBINE_GPU_READONLY);
+    RELOG_MARK();
+    CHECK(!VirtualFree(read_only, 0, MEM_RELEASE));
+    CHECK_LOG("VirtualFree", "not graphics memory");
+    RELOG_MARK();
+    CHECK_HR(D3D12XSAllocateGraphicsMemory(device, 0, FALSE, &memory), E_INVALIDARG);
+    CHECK_LOG("D3D12XSAllocateGraphicsMemory", "Size is 0");
+    RELOG_MARK();
+    CHECK_HR(D3D12XSAllocateGraphicsMemory(device, 100, FALSE, NULL), E_POINTER);
+    CHECK_LOG("D3D12XSAllocateGraphicsMemory", "Address is NULL");
+    CHECK(ID3D12Fence_Release(fence) == 0);
+    CHECK(ID3D12CommandQueue_Release(queue) == 0);
+    harness_release_device(device);
+    RELOG_MARK();
+    CHECK(XMemVirtualAlloc(NULL, 4096, MEM_COMMIT, XMEM_GRAPHICS, PAGE_READWRITE | PAGE_GRAPHICS_READWRITE) == NULL);
+    CHECK_LOG("D3D12XSAllocateGraphicsMemory", "no d3d12xs device");
 }
 
 /* SPEC §4: the list is invalid and Close names the command and the rule. */
@@ -347,10 +416,12 @@ int main(void)
 
     harness_init();
     device = harness_create_device();
-    test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT);
+    test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT, false);
+    test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT, true);
     test_comparisons(device);
     test_bad_input(device);
     harness_release_device(device);
     test_hang();
+    test_read_only_hang();
     return harness_finish();
 }

@@ -6,6 +6,7 @@
 #include "device/device.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
+#include "memory/graphics_memory.h"
 #include "descriptors/descriptors.h"
 #include "descriptors/root_signature.h"
 #include "shaders/pipeline_state.h"
@@ -34,6 +35,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
 {
     d3d12_waiter_destroy(device);
     d3d12_scheduler_destroy(device);
+    d3d12xs_graphics_memory_remove_device(device);
     if (device->vk_device) {
         d3d12xs_device_destroy_samplers(device);
         vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
@@ -50,6 +52,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     pthread_mutex_destroy(&device->sampler_lock);
     free(device->descriptor_heaps);
     free(device->va_ranges);
+    d3d12xs_va_release_reservations(device);
     d3d12xs_object_cleanup(&device->object);
     free(device);
 }
@@ -592,7 +595,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     VkDeviceQueueCreateInfo queue_infos[3];
     uint32_t queue_info_count = 0;
     float priorities[16];
-    const char *extensions[4];
+    const char *extensions[8];
     uint32_t extension_count = 0;
     VkResult vr;
     HRESULT hr;
@@ -644,6 +647,9 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     device->push_descriptor_limit = push_properties.maxPushDescriptors;
     if ((device->has_buffer_marker = has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
         extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
+    bool has_host_memory = has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    if (has_host_memory) /* graphics memory from the CPU */
+        extensions[extension_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
     if ((device->has_calibrated_timestamps = has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
         extensions[extension_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
 
@@ -666,6 +672,9 @@ static HRESULT create_vk_device(struct d3d12_device *device)
             vkGetDeviceQueue(device->vk_device, map->family, i, &map->vk_queues[i]);
     }
     device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
+    if (has_host_memory)
+        device->vkGetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(device->vk_device,
+                "vkGetMemoryHostPointerPropertiesEXT");
     if (device->has_buffer_marker)
         device->vkCmdWriteBufferMarker2AMD = (PFN_vkCmdWriteBufferMarker2AMD)vkGetDeviceProcAddr(device->vk_device, "vkCmdWriteBufferMarker2AMD");
     if (!device->vkCmdWriteBufferMarker2AMD)
@@ -735,8 +744,6 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     atomic_init(&device->removed_reason, S_OK);
     atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
     atomic_init(&device->validation_message_count, 0);
-    /* GPU virtual addresses start high so that 0 and small integers are never valid. */
-    device->va_next = 0x100000000ull;
 
     if (FAILED(hr = d3d12xs_instance_create(device))
             || FAILED(hr = d3d12xs_instance_select_physical_device(device))
@@ -746,6 +753,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         d3d12_device_destroy(device);
         return hr;
     }
+    d3d12xs_graphics_memory_add_device(device);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
 

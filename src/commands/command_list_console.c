@@ -101,6 +101,19 @@ static void note_write(struct d3d12_command_list *list, const char *command, VkB
         d3d12_command_list_note(list, D3D12_RECORDED_WRITE_VALUE, first, 1);
 }
 
+/* GPU-read-only graphics memory: the console drops GPU writes to it, so a wait on such a value
+ * never ends (its samples teach exactly that hang). The command is recorded and does nothing. */
+static bool dropped_write(struct d3d12_command_list *list, const char *command, uint64_t address, VkBuffer buffer, uint64_t offset,
+        uint32_t size)
+{
+    if (!d3d12xs_va_gpu_read_only(list->object.device, address))
+        return false;
+    WARN("%s: Destination 0x%llx is GPU-read-only graphics memory; the write is dropped, as on the console", command,
+            (unsigned long long)address);
+    note_write(list, command, buffer, offset, size);
+    return true;
+}
+
 /* The value lands once every earlier command has finished executing (bottom of pipe); with a
  * write-back, their memory writes land first. */
 static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *command, uint64_t address, uint64_t value, uint32_t size,
@@ -110,7 +123,8 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
     VkBuffer buffer;
     uint64_t offset;
 
-    if (!resolve_address(list, command, "Destination", address, size, true, &buffer, &offset))
+    if (!resolve_address(list, command, "Destination", address, size, true, &buffer, &offset)
+            || dropped_write(list, command, address, buffer, offset, size))
         return;
     if (size == 4 && !write_back && device->has_buffer_marker) {
         /* The hardware's own bottom-of-pipe write: no pipeline drain. */
@@ -171,7 +185,8 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
     uint64_t offset;
 
     if (!d3d12_command_list_check_recording(list, command)
-            || !resolve_address(list, command, "Destination", address, size, true, &buffer, &offset))
+            || !resolve_address(list, command, "Destination", address, size, true, &buffer, &offset)
+            || dropped_write(list, command, address, buffer, offset, size))
         return;
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     if (size == 4 && device->has_buffer_marker)

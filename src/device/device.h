@@ -52,6 +52,7 @@ struct d3d12_device {
     VkBuffer null_buffer;
     VkDeviceMemory null_memory;
     PFN_vkGetCalibratedTimestampsEXT vkGetCalibratedTimestampsEXT;
+    PFN_vkGetMemoryHostPointerPropertiesEXT vkGetMemoryHostPointerPropertiesEXT; /* NULL without VK_EXT_external_memory_host */
     PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT vkGetPhysicalDeviceCalibrateableTimeDomainsEXT;
 
     /* indexed by D3D12_COMMAND_LIST_TYPE; BUNDLE (1) is unused */
@@ -64,7 +65,9 @@ struct d3d12_device {
     pthread_rwlock_t va_lock;
     struct d3d12xs_va_range *va_ranges;
     size_t va_range_count, va_range_capacity;
-    uint64_t va_next;
+    uint64_t va_next, va_end;  /* the free part of the newest reservation */
+    struct d3d12xs_va_reservation *va_reservations;
+    size_t va_reservation_count, va_reservation_capacity;
 
     atomic_int removed_reason; /* S_OK while alive */
     atomic_uint hang_timeout_ms;

@@ -10,9 +10,20 @@ struct d3d12xs_va_range {
     VkBuffer buffer;  /* the buffer covering the whole range */
     bool upload_heap; /* in an UPLOAD heap: the GPU must not write it */
     void *host;       /* the CPU's view of byte 0 where the memory is mapped, else NULL */
+    bool gpu_read_only; /* graphics memory the GPU only reads: the console drops GPU writes */
+};
+
+struct d3d12xs_va_reservation {
+    void *base;
+    uint64_t size;
 };
 
 uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host);
+/* Graphics memory: its GPU address is its CPU pointer. */
+bool d3d12xs_va_register_host(struct d3d12_device *device, void *host, uint64_t size, VkBuffer buffer, bool gpu_read_only);
+bool d3d12xs_va_gpu_read_only(struct d3d12_device *device, uint64_t va);
+/* At device destruction: gives the reserved address space back. */
+void d3d12xs_va_release_reservations(struct d3d12_device *device);
 /* The CPU address of [va, va + size) where its memory is host-visible and mapped, else NULL. */
 void *d3d12xs_va_host_pointer(struct d3d12_device *device, uint64_t va, uint64_t size);
 /* Whether va lies in an UPLOAD-heap range (false when it is in no range). */
