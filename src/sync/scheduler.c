@@ -928,6 +928,18 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, struct d3d1
     collect_retired(device, false);
 }
 
+unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    unsigned held;
+    pthread_mutex_lock(&scheduler->lock);
+    if (scheduler->memory_wait_count)
+        flush_held_locked(scheduler);
+    held = scheduler->memory_wait_count;
+    pthread_mutex_unlock(&scheduler->lock);
+    return held;
+}
+
 /* ---- creation and destruction ---- */
 
 HRESULT d3d12_scheduler_create(struct d3d12_device *device)

@@ -118,6 +118,9 @@ struct d3d12_scheduler_poll {
  * and applies the hang timeout to submitted and held work. */
 void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, struct d3d12_scheduler_poll *result);
 
+/* Submits held work whose memory waits are met now; returns how many stay held. */
+unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device);
+
 /* Evaluates a memory wait's comparison on the value in memory now. */
 bool d3d12_memory_wait_ready(const struct d3d12_memory_wait *wait, uint64_t *current);
 const char *d3d12_comparison_name(D3D12_COMPARISON_FUNC comparison);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #include "sync/event.h"
@@ -39,6 +40,7 @@ struct d3d12_waiter {
 
 #define WATCH_SLICE_NS (50ull * 1000 * 1000)
 #define MEMORY_POLL_NS (50ull * 1000)
+#define MEMORY_SPIN_NS (200ull * 1000)
 
 static void wake_locked(struct d3d12_device *device, struct d3d12_waiter *waiter)
 {
@@ -105,6 +107,8 @@ static void *waiter_main(void *context)
     VkSemaphore *semaphores = NULL;
     uint64_t *values = NULL;
     size_t capacity = 0;
+    uint64_t last_release_ns = d3d12xs_now_ns();
+    unsigned memory_waits = 0;
 
     pthread_mutex_lock(&waiter->lock);
     while (!waiter->stop) {
@@ -115,6 +119,12 @@ static void *waiter_main(void *context)
         waiter->kicked = false;
         pthread_mutex_unlock(&waiter->lock);
         d3d12_scheduler_poll(device, now, &poll);
+        {
+            unsigned held = d3d12_scheduler_flush_memory_waits(device);
+            if (held < memory_waits || (held && !memory_waits))
+                last_release_ns = d3d12xs_now_ns(); /* released, or new: worth a spin */
+            memory_waits = held;
+        }
         pthread_mutex_lock(&waiter->lock);
         if (waiter->stop)
             break;
@@ -160,6 +170,19 @@ static void *waiter_main(void *context)
         pthread_mutex_unlock(&waiter->lock);
 
         uint64_t slice = poll.memory_waits_held ? MEMORY_POLL_NS : WATCH_SLICE_NS;
+        /* A value in memory has nothing to wait on. While waits are being released one after
+         * another (a ping-pong between queues), look in a tight loop for a while, since a hop
+         * would cost the poll interval otherwise; a wait that stays held gets the slice. */
+        if (poll.memory_waits_held && d3d12xs_now_ns() - last_release_ns < MEMORY_SPIN_NS * 5) {
+            uint64_t spin_start = d3d12xs_now_ns();
+            unsigned held = d3d12_scheduler_flush_memory_waits(device), before = held;
+            while (held && held >= before && d3d12xs_now_ns() - spin_start < MEMORY_SPIN_NS) {
+                sched_yield();
+                held = d3d12_scheduler_flush_memory_waits(device);
+            }
+            if (held < before)
+                last_release_ns = d3d12xs_now_ns();
+        }
         if (count) {
             /* One semaphore when only the wake one is watched: lavapipe polls (spins) on waits
              * for any of several, which costs its workers a core. */
