@@ -2,7 +2,7 @@
 #
 #   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
 #   make build     gcc RelWithDebInfo build in build/
-#   make demo      build, then run build/examples/demo
+#   make demo      build, then run build/examples/demo and build/examples/console_sync
 #   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
 #                  runs each libFuzzer target 60 s from its seed corpus);
 #                  prints "N passed, M failed, K skipped" and fails if M > 0
@@ -68,6 +68,7 @@ demo: build
 	@if [ ! -x $(BUILD_DIR)/examples/demo ]; then \
 		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
 	./$(BUILD_DIR)/examples/demo
+	./$(BUILD_DIR)/examples/console_sync
 
 # --- tests ---------------------------------------------------------------------
 # $(call run_ctest,DIR,ENV): runs ctest in DIR with ENV, never fails, and

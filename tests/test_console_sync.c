@@ -109,7 +109,7 @@ static void test_handshake(ID3D12Device *device, unsigned rounds, bool graphics_
     struct harness_list direct = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList *compute_list = (ID3D12GraphicsCommandList *)compute.list;
     ID3D12GraphicsCommandList *direct_list = (ID3D12GraphicsCommandList *)direct.list;
-    ID3D12Fence *done = harness_create_fence(device, 0);
+    ID3D12Fence *done = harness_create_fence(device, 0), *compute_done = harness_create_fence(device, 0);
     D3D12_GPU_VIRTUAL_ADDRESS to_gfx, to_compute, data_address;
     unsigned bad_rounds = 0, spins_ok = 0;
     uint32_t *seen = NULL;
@@ -170,6 +170,9 @@ static void test_handshake(ID3D12Device *device, unsigned rounds, bool graphics_
             bad_rounds++;
         if (graphics_memory && ID3D12Fence_SetEventOnCompletion(done, n, NULL) != S_OK)
             bad_rounds++;
+        /* Both allocators are reset next round: the COMPUTE list must be done too. */
+        if (ID3D12CommandQueue_Signal(compute_queue, compute_done, n) != S_OK || ID3D12Fence_SetEventOnCompletion(compute_done, n, NULL) != S_OK)
+            bad_rounds++;
     }
     CHECK_MSG(bad_rounds == 0, "%u of %u rounds read data the dispatch had not written yet", bad_rounds, rounds);
     CHECK_MSG(spins_ok == rounds, "the CPU saw the value in %u of %u rounds", spins_ok, rounds);
@@ -186,6 +189,7 @@ static void test_handshake(ID3D12Device *device, unsigned rounds, bool graphics_
     harness_release_list(&compute);
     harness_release_list(&direct);
     ID3D12Fence_Release(done);
+    ID3D12Fence_Release(compute_done);
     ID3D12Resource_Release(readback);
     ID3D12Resource_Release(data);
     ID3D12PipelineState_Release(pipeline);
