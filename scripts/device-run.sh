@@ -33,6 +33,8 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
         if [ $rc -eq 0 ]; then pass=$((pass + 1)); elif [ $rc -eq 77 ]; then :; else fail=$((fail + 1)); echo "FAILED shader $f" >> "$out/summary.txt"; fi
     done
     run demo "$root/new/examples/demo"
+    run console_sync "$root/new/examples/console_sync"
+    grep -h "handshake\|post-process" "$logs/log.console_sync" >> "$out/summary.txt" 2>/dev/null
     echo "tests: $pass passed, $fail failed" >> "$out/summary.txt"
     grep -h "hops," "$logs"/log.test_stress >> "$out/summary.txt" 2>/dev/null
 fi
@@ -42,7 +44,10 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
         echo "== $side" >> "$out/bench.txt"
         LD_LIBRARY_PATH=$root/$side timeout 300 "$root/$side/bench/bench_compute" >> "$out/bench.txt" 2>&1
     done
+    if [ -x "$root/new/bench/bench_sync" ]; then
+        LD_LIBRARY_PATH=$root/new timeout 300 "$root/new/bench/bench_sync" >> "$out/bench.txt" 2>&1
+    fi
 fi
 tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
 cat "$out/summary.txt" 2>/dev/null
-grep -E "^==|CPU ns|GPU us|copy kernel" "$out/bench.txt" 2>/dev/null
+grep -E "^==|CPU ns|GPU us|copy kernel|^\(|^device" "$out/bench.txt" 2>/dev/null
