@@ -514,6 +514,106 @@ bool d3d12_memory_wait_ready(const struct d3d12_memory_wait *wait, uint64_t *cur
     }
 }
 
+/* Hands a run of ready operations to Vulkan as one submission: an optional wait first, then
+ * executions and signals (a VkSubmitInfo2 waits, runs its command buffers, then signals).
+ * A queue Wait followed by a Signal thus costs one submission, as in hand-written Vulkan.
+ * Returns how many operations it took; the lock is held. */
+#define RUN_MAX 16
+static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *ops, size_t count, HRESULT *hr)
+{
+    struct d3d12_device *device = engine->device;
+    VkSemaphoreSubmitInfo waits[RUN_MAX + 2], signals[RUN_MAX + 1];
+    VkCommandBufferSubmitInfo buffer_stack[16], *buffers = buffer_stack;
+    struct d3d12_timeline *signalled[RUN_MAX];
+    VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .pWaitSemaphoreInfos = waits, .pSignalSemaphoreInfos = signals};
+    uint32_t buffer_count = 0, signalled_count = 0;
+    size_t n = 1;
+    VkResult vr;
+
+    *hr = S_OK;
+    if (ops[0].type == OP_EXECUTE && ops[0].on_helper) {
+        *hr = submit_op_locked(scheduler, engine, &ops[0]);
+        return 1;
+    }
+    /* The run: what may follow the first operation in the same submission. */
+    buffer_count = ops[0].type == OP_EXECUTE ? ops[0].command_buffer_count : 0;
+    if (ops[0].type == OP_SIGNAL)
+        signalled[signalled_count++] = ops[0].timeline;
+    while (n < count && n < RUN_MAX) {
+        const struct op *op = &ops[n];
+        bool repeated = false;
+        if (op->type == OP_WAIT_FENCE || op->type == OP_WAIT_MEMORY || (op->type == OP_EXECUTE && (op->on_helper || op->reset_count)))
+            break;
+        for (uint32_t i = 0; i < signalled_count && op->type == OP_SIGNAL; i++)
+            repeated |= signalled[i] == op->timeline;
+        if (repeated)
+            break;
+        if (op->type == OP_SIGNAL)
+            signalled[signalled_count++] = op->timeline;
+        else
+            buffer_count += op->command_buffer_count;
+        n++;
+    }
+    if (buffer_count > D3D12XS_ARRAY_SIZE(buffer_stack) && !(buffers = calloc(buffer_count, sizeof(*buffers)))) {
+        *hr = E_OUTOFMEMORY;
+        return 1;
+    }
+
+    /* Work the scheduler ran for itself (query initialisation) comes first everywhere. */
+    if (scheduler->internal && engine != scheduler->internal && engine->internal_waited < scheduler->internal_serial) {
+        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(scheduler->internal->serial_semaphore, scheduler->internal_serial);
+        engine->internal_waited = scheduler->internal_serial;
+    }
+    if (ops[0].type == OP_WAIT_FENCE)
+        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].timeline->semaphore, ops[0].value);
+    /* The serial first: whoever sees a fence value this run signals must find the run's work
+     * counted as finished (lavapipe updates the semaphores in order). */
+    signals[submit.signalSemaphoreInfoCount++] = semaphore_info(engine->serial_semaphore, ops[n - 1].serial);
+    buffer_count = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct op *op = &ops[i];
+        if (op->type == OP_EXECUTE) {
+            for (uint32_t r = 0; r < op->reset_count; r++)
+                vkResetQueryPool(device->vk_device, op->resets[r].pool, op->resets[r].index, 1);
+            for (uint32_t b = 0; b < op->command_buffer_count; b++)
+                buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                        .commandBuffer = op->command_buffers[b]};
+        } else if (op->type == OP_SIGNAL) {
+            struct d3d12_timeline *timeline = op->timeline;
+            if (op->value <= timeline->submitted_value) {
+                /* Vulkan timelines cannot go back or repeat a value: the signal is dropped. */
+                WARN("ID3D12CommandQueue::Signal: fence '%s' value %llu is not above %llu, already signalled; ignored",
+                        timeline->name, (unsigned long long)op->value, (unsigned long long)timeline->submitted_value);
+                continue;
+            }
+            signals[submit.signalSemaphoreInfoCount++] = semaphore_info(timeline->semaphore, op->value);
+            /* Another engine's signal of this fence may still be in flight. Vulkan requires a
+             * timeline's signals to execute in increasing order, so this one waits for it: signals
+             * of one fence take effect in the order they were submitted. */
+            if (timeline->last_signal_engine && timeline->last_signal_engine != engine
+                    && d3d12_timeline_completed_value(device, timeline) < timeline->submitted_value)
+                waits[submit.waitSemaphoreInfoCount++] = semaphore_info(timeline->semaphore, timeline->submitted_value);
+            timeline->last_signal_engine = engine;
+            timeline->submitted_value = op->value;
+            timeline->gpu_signal_value = op->value;
+        }
+    }
+    submit.commandBufferInfoCount = buffer_count;
+    submit.pCommandBufferInfos = buffers;
+    vr = queue_submit(engine, &submit);
+    if (buffers != buffer_stack)
+        free(buffers);
+    if (vr != VK_SUCCESS) {
+        *hr = d3d12xs_hresult_from_vk(device, vr);
+        return n;
+    }
+    engine->submitted_serial = ops[n - 1].serial;
+    for (size_t i = 0; i < n; i++)
+        if (ops[i].type == OP_EXECUTE)
+            note_inflight(engine, &ops[i]);
+    return n;
+}
+
 /* The one readiness rule of each kind of wait. */
 static bool op_ready_locked(const struct op *op)
 {
@@ -545,11 +645,14 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
             struct d3d12_engine *engine = scheduler->engines[e];
             size_t done = 0;
             while (done < engine->held_count && op_ready_locked(&engine->held[done])) {
-                struct op *op = &engine->held[done++];
-                if (op->type == OP_WAIT_MEMORY)
-                    scheduler->memory_wait_count--;
-                submit_op_locked(scheduler, engine, op);
-                op_cleanup_locked(engine->device, op);
+                HRESULT hr;
+                size_t taken = submit_run_locked(scheduler, engine, &engine->held[done], engine->held_count - done, &hr);
+                for (size_t i = 0; i < taken; i++) {
+                    struct op *op = &engine->held[done++];
+                    if (op->type == OP_WAIT_MEMORY)
+                        scheduler->memory_wait_count--;
+                    op_cleanup_locked(engine->device, op);
+                }
             }
             if (!done)
                 continue;
@@ -580,14 +683,19 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
         op->enqueued_ns = now;
         if (op->type == OP_SIGNAL && op->value > op->timeline->promised_value)
             op->timeline->promised_value = op->value;
-        if (!engine->held_count && op_ready_locked(op)) {
-            HRESULT op_hr = submit_op_locked(scheduler, engine, op);
+    }
+    for (uint32_t i = 0; i < count;) {
+        if (!engine->held_count && op_ready_locked(&ops[i])) {
+            HRESULT op_hr;
+            size_t taken = submit_run_locked(scheduler, engine, &ops[i], count - i, &op_hr);
             if (FAILED(op_hr) && SUCCEEDED(hr))
                 hr = op_hr;
-            signalled |= op->type == OP_SIGNAL;
-            op_cleanup_locked(engine->device, op);
+            for (size_t k = 0; k < taken; k++, i++) {
+                signalled |= ops[i].type == OP_SIGNAL;
+                op_cleanup_locked(engine->device, &ops[i]);
+            }
         } else {
-            hold_op_locked(scheduler, engine, op);
+            hold_op_locked(scheduler, engine, &ops[i++]);
         }
     }
     if (serial)
