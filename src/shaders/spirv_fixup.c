@@ -55,6 +55,8 @@
  * constant, indistinguishable from any other 32 in the module; its element count is right
  * (OpArrayLength divides by the fixed ArrayStride).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -877,4 +879,416 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     if (counts)
         *counts = local;
     return S_OK;
+}
+
+/* ---- fix 8: constant-buffer packing (d3d12xs_spirv_cbuffer_layout) ----
+ *
+ * D3D packs a cbuffer's members into 16-byte registers, in declaration order:
+ *  - a scalar or vector goes at the next offset aligned to its component size, unless it would
+ *    cross a register boundary there; then it starts the next register;
+ *  - an array, a struct and a matrix start a register. An array's elements are a register
+ *    apart (or more: the element size rounded up to 16) and the last one takes only its own
+ *    size; a struct's size is where its last member ends; a matrix is one register per column
+ *    (column_major) or row (row_major), the last one holding only its components;
+ *  - so the next member may share the last register of an array, struct or matrix
+ *    (cbuffer { float a; float b[2]; float c; }: b at 16, c at 36; float3x3 m; float x: x at 44).
+ * glslang (with HLSL offsets) starts every member after an array, struct or matrix on a new
+ * register, and lays struct array strides out from its own struct sizes. The device enables
+ * Vulkan's scalar block layout (fix 4 needs it), under which D3D's offsets are valid Vulkan
+ * offsets (members never overlap: an array or matrix ends after its last element, not after
+ * its stride), so the Offset, ArrayStride and MatrixStride decorations of every type reached
+ * from a cbuffer's block (a Block struct of a Uniform variable) are recomputed with these rules.
+ * glslang honours packoffset and register(cN), which this pass cannot see in SPIR-V: when
+ * the source has them (explicit_placement), no offset is moved and a block whose offsets
+ * differ from D3D's sequential packing is refused, naming the member (an overlap, when its
+ * range meets another member's, which D3D refuses as well). Also refused: 16-bit scalars and
+ * 64-bit matrices (not laid out here), and a type another kind of block uses whose layout
+ * would change. */
+
+#define CBUFFER_MAX_MEMBERS 65536u
+
+struct cbuffer_pass {
+    struct layout l;
+    uint32_t *stride;   /* D3D ArrayStride per array type id, 0 if not reached */
+    bool explicit_placement;
+    unsigned changed;
+    struct d3d12xs_cbuffer_problem *p;
+    uint32_t path[D3D12XS_CBUFFER_PATH_MAX];
+};
+
+static uint32_t *member_decoration_word(const struct layout *l, uint32_t id, uint32_t member, uint32_t decoration)
+{
+    for (size_t o = 5; o < l->globals_end; o += l->w[o] >> 16)
+        if ((l->w[o] & 0xffff) == SpvOpMemberDecorate && (l->w[o] >> 16) == 5 && l->w[o + 1] == id
+                && l->w[o + 2] == member && l->w[o + 3] == decoration)
+            return &l->w[o + 4];
+    return NULL;
+}
+
+static HRESULT cbuffer_refuse(struct cbuffer_pass *c, unsigned depth, uint32_t d3d_offset, uint32_t offset,
+        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static HRESULT cbuffer_refuse(struct cbuffer_pass *c, unsigned depth, uint32_t d3d_offset, uint32_t offset,
+        const char *fmt, ...)
+{
+    va_list args;
+    c->p->depth = depth < D3D12XS_CBUFFER_PATH_MAX ? depth : D3D12XS_CBUFFER_PATH_MAX;
+    memcpy(c->p->path, c->path, sizeof(c->path));
+    c->p->d3d_offset = d3d_offset;
+    c->p->offset = offset;
+    va_start(args, fmt);
+    vsnprintf(c->p->reason, sizeof(c->p->reason), fmt, args);
+    va_end(args);
+    return E_FAIL;
+}
+
+/* Lays out `type` with D3D's rules, its first byte at d3d_base (glslang's: base, for messages);
+ * *size gets its D3D size. depth: members on the path from the block (c->path). */
+static HRESULT cbuffer_place(struct cbuffer_pass *c, uint32_t type, bool row_major, uint32_t d3d_base,
+        uint32_t base, unsigned depth, uint32_t *size, uint32_t *vk_size, uint32_t *component)
+{
+    const uint32_t *def = layout_def(&c->l, type), *length;
+    uint32_t op = layout_op(def), n = def ? def[0] >> 16 : 0, s, vs, comp;
+    HRESULT hr;
+
+    *component = 4;
+    *vk_size = 0;
+    if (depth > LAYOUT_MAX_DEPTH)
+        return cbuffer_refuse(c, depth, d3d_base, base, "its types nest deeper than %u", LAYOUT_MAX_DEPTH);
+    switch (op) {
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+        if (n < 3 || (def[2] != 32 && def[2] != 64))
+            return cbuffer_refuse(c, depth, d3d_base, base, "a %u-bit scalar is not laid out by D3DCompile",
+                    n < 3 ? 0 : def[2]);
+        *vk_size = *size = *component = def[2] / 8;
+        return S_OK;
+    case SpvOpTypeBool:
+        *vk_size = *size = 4;
+        return S_OK;
+    case SpvOpTypeVector:
+        if (n != 4 || def[3] > 4 || FAILED(hr = cbuffer_place(c, def[2], false, d3d_base, base, depth, &s, &vs,
+                &comp)))
+            return n != 4 || def[3] > 4 ? cbuffer_refuse(c, depth, d3d_base, base, "malformed vector type") : hr;
+        *component = comp;
+        *vk_size = *size = s * def[3];
+        return S_OK;
+    case SpvOpTypeMatrix: {
+        const uint32_t *column = layout_def(&c->l, n == 4 ? def[2] : 0);
+        uint32_t vectors, components;
+        if (n != 4 || layout_op(column) != SpvOpTypeVector || (column[0] >> 16) != 4 || def[3] > 4 || column[3] > 4)
+            return cbuffer_refuse(c, depth, d3d_base, base, "malformed matrix type");
+        if (FAILED(hr = cbuffer_place(c, column[2], false, d3d_base, base, depth, &s, &vs, &comp)))
+            return hr;
+        if (s != 4)
+            return cbuffer_refuse(c, depth, d3d_base, base, "a matrix of %u-bit components is not laid out by "
+                    "D3DCompile", s * 8);
+        /* OpTypeMatrix %vecN M: ColMajor stores M vectors of N components, RowMajor N of M */
+        vectors = row_major ? column[3] : def[3];
+        components = row_major ? def[3] : column[3];
+        *size = 16 * (vectors - 1) + 4 * components;
+        *vk_size = 16 * vectors; /* Vulkan's rules count a matrix's last vector whole */
+        return S_OK;
+    }
+    case SpvOpTypeArray: {
+        uint32_t elements, stride;
+        length = layout_def(&c->l, n == 4 ? def[3] : 0);
+        if (n != 4 || layout_op(length) != SpvOpConstant || (length[0] >> 16) != 4 || !length[3])
+            return cbuffer_refuse(c, depth, d3d_base, base, "an array without a constant length");
+        elements = length[3];
+        if (FAILED(hr = cbuffer_place(c, def[2], row_major, d3d_base, base, depth, &s, &vs, &comp)))
+            return hr;
+        stride = round_up(s, 16);
+        if ((uint64_t)stride * (elements - 1) + s > UINT32_MAX / 4)
+            return cbuffer_refuse(c, depth, d3d_base, base, "an array of more than 1 GiB");
+        if (c->stride[type] && c->stride[type] != stride)
+            return cbuffer_refuse(c, depth, d3d_base, base, "an array type used with two matrix orders");
+        c->stride[type] = stride;
+        *size = stride * (elements - 1) + s;
+        *vk_size = stride * (elements - 1) + vs;
+        return S_OK;
+    }
+    case SpvOpTypeStruct: {
+        uint32_t at = 0, end = 0, vk_end = 0, member_vk_size;
+        if (n - 2 > CBUFFER_MAX_MEMBERS)
+            return cbuffer_refuse(c, depth, d3d_base, base, "a struct of more than %u members", CBUFFER_MAX_MEMBERS);
+        for (uint32_t m = 0; m + 2 < n; m++) {
+            uint32_t member = def[2 + m], member_op = layout_op(layout_def(&c->l, member)), member_size;
+            uint32_t *offset_word = member_decoration_word(&c->l, type, m, SpvDecorationOffset);
+            uint32_t *matrix_stride = member_decoration_word(&c->l, type, m, SpvDecorationMatrixStride);
+            uint32_t offset = offset_word ? *offset_word : 0;
+            bool member_row_major = has_member_decoration(&c->l, type, m, SpvDecorationRowMajor);
+            bool aggregate = member_op == SpvOpTypeStruct || member_op == SpvOpTypeArray || member_op == SpvOpTypeMatrix;
+
+            if (depth < D3D12XS_CBUFFER_PATH_MAX)
+                c->path[depth] = m;
+            if (!offset_word)
+                return cbuffer_refuse(c, depth + 1, d3d_base + end, base, "a member without an Offset");
+            if (aggregate) {
+                at = round_up(end, 16);
+                if (FAILED(hr = cbuffer_place(c, member, member_row_major, d3d_base + at, base + offset, depth + 1,
+                        &member_size, &member_vk_size, &comp)))
+                    return hr;
+            } else {
+                if (FAILED(hr = cbuffer_place(c, member, false, d3d_base + end, base + offset, depth + 1,
+                        &member_size, &member_vk_size, &comp)))
+                    return hr;
+                at = round_up(end, comp);
+                if (at % 16 + member_size > 16)
+                    at = round_up(at, 16);
+            }
+            if (matrix_stride && *matrix_stride != 16) {
+                if (c->explicit_placement || (c->l.mark[type] & LAYOUT_OTHER))
+                    return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "its matrix stride is %u, "
+                            "not 16", *matrix_stride);
+                *matrix_stride = 16;
+                c->changed++;
+            }
+            if (offset != at) {
+                if (c->explicit_placement) {
+                    /* glslang placed it where packoffset / register(cN) said, or after such a member */
+                    for (uint32_t k = 0; k + 2 < n; k++) {
+                        uint32_t *other = member_decoration_word(&c->l, type, k, SpvDecorationOffset), other_size;
+                        const uint32_t *other_def = layout_def(&c->l, def[2 + k]);
+                        uint32_t other_op = layout_op(other_def);
+                        uint32_t other_vk_size;
+                        if (k == m || !other)
+                            continue;
+                        if (other_op == SpvOpTypeStruct || other_op == SpvOpTypeArray || other_op == SpvOpTypeMatrix
+                                || FAILED(cbuffer_place(c, def[2 + k], false, 0, 0, depth + 1, &other_size,
+                                    &other_vk_size, &comp)))
+                            other_size = 16; /* aggregates: at least their first register */
+                        if (*other < offset + member_size && offset < *other + other_size)
+                            return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "it overlaps member %u "
+                                    "(at byte %u): packoffset / register(c) ranges must not overlap", k,
+                                    base + *other);
+                    }
+                    return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "the shader uses packoffset "
+                            "or register(c), which glslang honours, and D3DCompile cannot tell which members "
+                            "were placed by hand: give every member of this cbuffer a packoffset at its D3D "
+                            "offset, or none");
+                }
+                if (c->l.mark[type] & LAYOUT_OTHER)
+                    return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "its struct is also used by "
+                            "a buffer of another kind, which needs another layout");
+                *offset_word = at;
+                c->changed++;
+            }
+            if (at < vk_end)
+                return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "D3D packs it into the last "
+                        "register of the matrix before it (or of the matrix that ends the array or struct before "
+                        "it), which Vulkan's layout rules count as a whole register");
+            end = at + member_size;
+            if (at + member_vk_size > vk_end)
+                vk_end = at + member_vk_size;
+        }
+        *size = end;
+        *vk_size = vk_end;
+        return S_OK;
+    }
+    default:
+        return cbuffer_refuse(c, depth, d3d_base, base, "a type (opcode %u) with no constant-buffer layout", op);
+    }
+}
+
+HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *w, size_t count, bool explicit_placement, unsigned *changed,
+        struct d3d12xs_cbuffer_problem *problem)
+{
+    struct cbuffer_pass c;
+    size_t o, n;
+    HRESULT hr = S_OK;
+
+    memset(problem, 0, sizeof(*problem));
+    *changed = 0;
+    if (count < 5)
+        return E_INVALIDARG;
+    memset(&c, 0, sizeof(c));
+    c.l.w = w;
+    c.l.bound = w[3];
+    c.p = problem;
+    c.explicit_placement = explicit_placement;
+    for (o = 5; o < count; o += n)
+        if (!(n = w[o] >> 16) || n > count - o)
+            break;
+    c.l.count = o;
+    c.l.globals_end = o;
+    for (o = 5; o < c.l.count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpFunction) {
+            c.l.globals_end = o;
+            break;
+        }
+    if (!c.l.bound)
+        return S_OK;
+    if (!(c.l.def = calloc(c.l.bound, sizeof(*c.l.def))) || !(c.l.mark = calloc(c.l.bound, 1))
+            || !(c.stride = calloc(c.l.bound, sizeof(*c.stride)))) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    for (o = 5; o < c.l.globals_end; o += n) {
+        uint32_t op = w[o] & 0xffff, result = 0;
+        n = w[o] >> 16;
+        if (op >= SpvOpTypeVoid && op < SpvOpTypeForwardPointer && n >= 2)
+            result = w[o + 1];
+        else if (op == SpvOpConstant && n >= 3)
+            result = w[o + 2];
+        if (result && result < c.l.bound && !c.l.def[result])
+            c.l.def[result] = (uint32_t)o;
+    }
+    /* cbuffer blocks: Block structs that Uniform variables point to; every other block marks
+     * its types LAYOUT_OTHER */
+    for (o = 5; o < c.l.globals_end; o += n) {
+        uint32_t target;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpDecorate || n < 3
+                || (w[o + 2] != SpvDecorationBlock && w[o + 2] != SpvDecorationBufferBlock))
+            continue;
+        target = w[o + 1];
+        if (w[o + 2] == SpvDecorationBufferBlock)
+            mark_reachable(&c.l, target, LAYOUT_OTHER, 0);
+        else
+            for (size_t v = 5; v < c.l.globals_end; v += w[v] >> 16) {
+                const uint32_t *pointer;
+                if ((w[v] & 0xffff) == SpvOpVariable && (w[v] >> 16) >= 4
+                        && layout_op(pointer = layout_def(&c.l, w[v + 1])) == SpvOpTypePointer
+                        && pointer[3] == target && pointer[2] != SpvStorageClassUniform)
+                    mark_reachable(&c.l, target, LAYOUT_OTHER, 0);
+            }
+    }
+    for (o = 5; o < c.l.globals_end && SUCCEEDED(hr); o += n) {
+        const uint32_t *pointer, *block;
+        uint32_t size, vk_size, component;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpVariable || n < 4 || w[o + 3] != SpvStorageClassUniform
+                || layout_op(pointer = layout_def(&c.l, w[o + 1])) != SpvOpTypePointer
+                || layout_op(block = layout_def(&c.l, pointer[3])) != SpvOpTypeStruct)
+            continue;
+        bool is_block = false;
+        for (size_t d = 5; d < c.l.globals_end; d += w[d] >> 16)
+            if ((w[d] & 0xffff) == SpvOpDecorate && (w[d] >> 16) == 3 && w[d + 1] == pointer[3]
+                    && w[d + 2] == SpvDecorationBlock)
+                is_block = true;
+        if (!is_block)
+            continue;
+        problem->set = problem->binding = UINT32_MAX;
+        for (size_t d = 5; d < c.l.globals_end; d += w[d] >> 16)
+            if ((w[d] & 0xffff) == SpvOpDecorate && (w[d] >> 16) == 4 && w[d + 1] == w[o + 2]) {
+                if (w[d + 2] == SpvDecorationDescriptorSet)
+                    problem->set = w[d + 3];
+                else if (w[d + 2] == SpvDecorationBinding)
+                    problem->binding = w[d + 3];
+            }
+        hr = cbuffer_place(&c, pointer[3], false, 0, 0, 0, &size, &vk_size, &component);
+    }
+    /* array strides */
+    for (o = 5; o < c.l.globals_end && SUCCEEDED(hr); o += n) {
+        uint32_t target;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpDecorate || n != 4 || w[o + 2] != SpvDecorationArrayStride
+                || (target = w[o + 1]) >= c.l.bound || !c.stride[target] || c.stride[target] == w[o + 3])
+            continue;
+        if (c.explicit_placement || (c.l.mark[target] & LAYOUT_OTHER)) {
+            memset(problem->path, 0, sizeof(problem->path));
+            problem->depth = 0;
+            snprintf(problem->reason, sizeof(problem->reason), "an array of it has stride %u where D3D's is %u "
+                    "and its type is shared with %s", w[o + 3], c.stride[target],
+                    c.explicit_placement ? "members placed by packoffset / register(c)" : "another kind of buffer");
+            hr = E_FAIL;
+            break;
+        }
+        w[o + 3] = c.stride[target];
+        c.changed++;
+    }
+
+done:
+    free(c.l.def);
+    free(c.l.mark);
+    free(c.stride);
+    *changed = SUCCEEDED(hr) ? c.changed : 0;
+    return hr;
+}
+
+/* the name (OpName, or OpMemberName of member) of id in words, or NULL */
+static const char *spirv_name(const uint32_t *w, size_t count, uint32_t id, uint32_t member, bool of_member)
+{
+    const char *name;
+    for (size_t o = 5, n; o < count; o += n) {
+        uint32_t op = w[o] & 0xffff;
+        if (!(n = w[o] >> 16) || n > count - o)
+            break;
+        if (!of_member && op == SpvOpName && n >= 3 && w[o + 1] == id && d3d12xs_spirv_string(w, o + 2, o + n, &name, NULL))
+            return name;
+        if (of_member && op == SpvOpMemberName && n >= 4 && w[o + 1] == id && w[o + 2] == member
+                && d3d12xs_spirv_string(w, o + 3, o + n, &name, NULL))
+            return name;
+        if (op == SpvOpFunction)
+            break;
+    }
+    return NULL;
+}
+
+static const uint32_t *spirv_type(const uint32_t *w, size_t count, uint32_t id)
+{
+    for (size_t o = 5, n; o < count; o += n) {
+        uint32_t op = w[o] & 0xffff;
+        if (!(n = w[o] >> 16) || n > count - o || op == SpvOpFunction)
+            break;
+        if (op >= SpvOpTypeVoid && op < SpvOpTypeForwardPointer && n >= 2 && w[o + 1] == id)
+            return &w[o];
+    }
+    return NULL;
+}
+
+bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *w, size_t count, const struct d3d12xs_cbuffer_problem *p,
+        char *name, size_t name_size)
+{
+    uint32_t variable = 0, set = UINT32_MAX, binding = UINT32_MAX, type = 0;
+    const uint32_t *def;
+    const char *part;
+    size_t used;
+
+    if (!name_size)
+        return false;
+    name[0] = 0;
+    /* the Uniform variable with the problem's set and binding */
+    for (size_t o = 5, n; o < count && !type; o += n) {
+        if (!(n = w[o] >> 16) || n > count - o || (w[o] & 0xffff) == SpvOpFunction)
+            break;
+        if ((w[o] & 0xffff) != SpvOpVariable || n < 4 || w[o + 3] != SpvStorageClassUniform)
+            continue;
+        variable = w[o + 2];
+        set = binding = UINT32_MAX;
+        for (size_t d = 5, m; d < count; d += m) {
+            if (!(m = w[d] >> 16) || m > count - d || (w[d] & 0xffff) == SpvOpFunction)
+                break;
+            if ((w[d] & 0xffff) == SpvOpDecorate && m == 4 && w[d + 1] == variable) {
+                if (w[d + 2] == SpvDecorationDescriptorSet)
+                    set = w[d + 3];
+                else if (w[d + 2] == SpvDecorationBinding)
+                    binding = w[d + 3];
+            }
+        }
+        if (set == p->set && binding == p->binding && (def = spirv_type(w, count, w[o + 1]))
+                && (def[0] & 0xffff) == SpvOpTypePointer && (def[0] >> 16) == 4)
+            type = def[3];
+    }
+    if (!type)
+        return false;
+    part = spirv_name(w, count, type, 0, false);
+    snprintf(name, name_size, "%s", part && *part ? part : "(unnamed)");
+    for (uint32_t i = 0; i < p->depth; i++) {
+        /* through arrays to the struct */
+        while ((def = spirv_type(w, count, type)) && (def[0] & 0xffff) == SpvOpTypeArray && (def[0] >> 16) == 4)
+            type = def[2];
+        if (!def || (def[0] & 0xffff) != SpvOpTypeStruct || p->path[i] + 2 >= (def[0] >> 16))
+            return false;
+        part = spirv_name(w, count, type, p->path[i], true);
+        used = strlen(name);
+        if (used + 1 < name_size) {
+            if (part && *part)
+                snprintf(name + used, name_size - used, ".%s", part);
+            else
+                snprintf(name + used, name_size - used, ".(member %u)", p->path[i]);
+        }
+        type = def[2 + p->path[i]];
+    }
+    return true;
 }
