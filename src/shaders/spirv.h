@@ -150,6 +150,7 @@ struct d3d12xs_fixup_counts {
     unsigned matrix;         /* OpMatrixTimesMatrix of one type (HLSL `*`) -> per-column OpFMul */
     unsigned shift;          /* shift counts of 32-bit integers masked to 5 bits */
     unsigned conversion;     /* float -> 32-bit integer conversions saturating, NaN -> 0 */
+    unsigned statics;        /* Private variables without initialiser given a zero one (fix 9) */
     unsigned cbuffer;        /* Offset / ArrayStride / MatrixStride of cbuffers -> D3D's packing (fix 8) */
 };
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,

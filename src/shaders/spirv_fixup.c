@@ -751,6 +751,100 @@ static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct 
     return 0;
 }
 
+/* ---- fix 9: statics are zero ----
+ * D3D zeroes static globals (and function-scope statics, which the source rewrite makes
+ * globals) that have no initialiser; glslang leaves their Private variables undefined (it
+ * stores an initialiser's value at the start of the entry point instead), and the optimiser
+ * then turns a Private variable that one function uses (every one: it inlines everything) into
+ * a Function variable of that function. So every Private and Function variable without an
+ * initialiser gets an OpConstantNull of its type: arrays and structs too, whatever the spelling
+ * (macros included). For locals that is one of the values D3D allows (it leaves them
+ * undefined); the cost is the zeroing of locals the shader does not initialise itself. The
+ * constants go just before a Private variable, or before the first function. */
+static bool zeroed_variable(const uint32_t *w, size_t i, size_t n)
+{
+    return (w[i] & 0xffff) == SpvOpVariable && n == 4
+            && (w[i + 3] == SpvStorageClassPrivate || w[i + 3] == SpvStorageClassFunction);
+}
+
+static HRESULT zero_private_variables(uint32_t **words, size_t *count, unsigned *changed)
+{
+    uint32_t *w = *words, *out, *o, *null_of = NULL, *pointee_of = NULL, bound = w[3];
+    size_t n, globals_end = *count, end = *count, variables = 0;
+
+    *changed = 0;
+    for (size_t i = 5; i < *count; i += n) {
+        if (!(n = w[i] >> 16) || n > *count - i) {
+            end = i;
+            break;
+        }
+        if ((w[i] & 0xffff) == SpvOpFunction && globals_end == *count)
+            globals_end = i;
+        if (zeroed_variable(w, i, n))
+            variables++;
+    }
+    if (globals_end > end)
+        globals_end = end;
+    if (!variables || !bound)
+        return S_OK;
+    if (!(null_of = calloc(bound, sizeof(*null_of))) || !(pointee_of = calloc(bound, sizeof(*pointee_of)))
+            || !(o = out = malloc((*count + 5 * variables) * 4))) {
+        free(null_of);
+        free(pointee_of);
+        return E_OUTOFMEMORY;
+    }
+    for (size_t i = 5; i < globals_end; i += w[i] >> 16)
+        if ((w[i] & 0xffff) == SpvOpTypePointer && (w[i] >> 16) == 4 && w[i + 1] < bound && w[i + 3] < bound)
+            pointee_of[w[i + 1]] = w[i + 3];
+    memcpy(o, w, 5 * 4);
+    o += 5;
+    for (size_t i = 5; i < *count; i += n) {
+        uint32_t pointee = 0;
+        n = i < end ? w[i] >> 16 : *count - i;
+        if (i == globals_end) {
+            /* the constants of the Function variables */
+            for (size_t v = globals_end; v < end; v += w[v] >> 16)
+                if (zeroed_variable(w, v, w[v] >> 16) && w[v + 3] == SpvStorageClassFunction && w[v + 1] < bound
+                        && (pointee = pointee_of[w[v + 1]]) && !null_of[pointee]) {
+                    null_of[pointee] = bound++;
+                    o[0] = (3u << 16) | SpvOpConstantNull;
+                    o[1] = pointee;
+                    o[2] = null_of[pointee];
+                    o += 3;
+                }
+            pointee = 0;
+        }
+        if (i < end && zeroed_variable(w, i, n) && w[i + 1] < bound)
+            pointee = pointee_of[w[i + 1]];
+        if (!pointee) {
+            memcpy(o, &w[i], n * 4);
+            o += n;
+            continue;
+        }
+        if (!null_of[pointee]) { /* a Private variable: before it */
+            null_of[pointee] = bound++;
+            o[0] = (3u << 16) | SpvOpConstantNull;
+            o[1] = pointee;
+            o[2] = null_of[pointee];
+            o += 3;
+        }
+        o[0] = (5u << 16) | SpvOpVariable;
+        o[1] = w[i + 1];
+        o[2] = w[i + 2];
+        o[3] = w[i + 3];
+        o[4] = null_of[pointee];
+        o += 5;
+        ++*changed;
+    }
+    out[3] = bound;
+    free(null_of);
+    free(pointee_of);
+    free(*words);
+    *words = out;
+    *count = o - out;
+    return S_OK;
+}
+
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size)
 {
@@ -874,8 +968,13 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
             d3d12xs_spirv_error(hr, error, error_size, "out of memory");
         return hr;
     }
-    *out_words = out;
     *out_count = o - out;
+    if (FAILED(hr = zero_private_variables(&out, out_count, &local.statics))) {
+        free(out);
+        *out_count = 0;
+        return d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+    }
+    *out_words = out;
     if (counts)
         *counts = local;
     return S_OK;
