@@ -632,10 +632,9 @@ static void cbuffer_problem_message(struct hlslc_buffer *request, struct include
     }
     free(named.messages);
     free(named.spirv);
-    d3d12xs_spirv_error(E_FAIL, error, error_size, "cbuffer layout: %s (register b%u, space %u) is at byte %u in "
-            "D3D's packing and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s", name,
-            problem->binding & D3D12XS_BINDING_REGISTER_MASK, problem->set, problem->d3d_offset, problem->offset,
-            problem->reason);
+    d3d12xs_spirv_error(E_FAIL, error, error_size, "cbuffer layout: %s (space %u) is at byte %u in D3D's packing "
+            "and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s", name, problem->set,
+            problem->d3d_offset, problem->offset, problem->reason);
 }
 
 HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceName,

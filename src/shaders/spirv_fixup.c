@@ -996,7 +996,9 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
  * Vulkan's scalar block layout (fix 4 needs it), under which D3D's offsets are valid Vulkan
  * offsets (members never overlap: an array or matrix ends after its last element, not after
  * its stride), so the Offset, ArrayStride and MatrixStride decorations of every type reached
- * from a cbuffer's block (a Block struct of a Uniform variable) are recomputed with these rules.
+ * from a cbuffer's or tbuffer's block (a Block or BufferBlock struct of a Uniform variable, not a
+ * structured buffer's) are recomputed with these rules (glslang gives tbuffers std430 offsets:
+ * float b[2] 4 bytes apart).
  * glslang honours packoffset and register(cN), which this pass cannot see in SPIR-V: when
  * the source has them (explicit_placement), no offset is moved and a block whose offsets
  * differ from D3D's sequential packing is refused, naming the member (an overlap, when its
@@ -1232,16 +1234,20 @@ HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *w, size_t count, bool explicit_pl
         if (result && result < c.l.bound && !c.l.def[result])
             c.l.def[result] = (uint32_t)o;
     }
-    /* cbuffer blocks: Block structs that Uniform variables point to; every other block marks
-     * its types LAYOUT_OTHER */
+    /* cbuffer and tbuffer blocks: Block or BufferBlock structs that Uniform variables point to,
+     * other than a structured or byte-address buffer's (one runtime array member); every other
+     * block marks its types LAYOUT_OTHER */
     for (o = 5; o < c.l.globals_end; o += n) {
+        const uint32_t *block;
         uint32_t target;
         n = w[o] >> 16;
         if ((w[o] & 0xffff) != SpvOpDecorate || n < 3
                 || (w[o + 2] != SpvDecorationBlock && w[o + 2] != SpvDecorationBufferBlock))
             continue;
         target = w[o + 1];
-        if (w[o + 2] == SpvDecorationBufferBlock)
+        block = layout_def(&c.l, target);
+        if (layout_op(block) == SpvOpTypeStruct && (block[0] >> 16) == 3
+                && layout_op(layout_def(&c.l, block[2])) == SpvOpTypeRuntimeArray)
             mark_reachable(&c.l, target, LAYOUT_OTHER, 0);
         else
             for (size_t v = 5; v < c.l.globals_end; v += w[v] >> 16) {
@@ -1255,15 +1261,17 @@ HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *w, size_t count, bool explicit_pl
     for (o = 5; o < c.l.globals_end && SUCCEEDED(hr); o += n) {
         const uint32_t *pointer, *block;
         uint32_t size, vk_size, component;
+        bool is_block = false;
         n = w[o] >> 16;
         if ((w[o] & 0xffff) != SpvOpVariable || n < 4 || w[o + 3] != SpvStorageClassUniform
                 || layout_op(pointer = layout_def(&c.l, w[o + 1])) != SpvOpTypePointer
                 || layout_op(block = layout_def(&c.l, pointer[3])) != SpvOpTypeStruct)
             continue;
-        bool is_block = false;
+        if ((block[0] >> 16) == 3 && layout_op(layout_def(&c.l, block[2])) == SpvOpTypeRuntimeArray)
+            continue;
         for (size_t d = 5; d < c.l.globals_end; d += w[d] >> 16)
             if ((w[d] & 0xffff) == SpvOpDecorate && (w[d] >> 16) == 3 && w[d + 1] == pointer[3]
-                    && w[d + 2] == SpvDecorationBlock)
+                    && (w[d + 2] == SpvDecorationBlock || w[d + 2] == SpvDecorationBufferBlock))
                 is_block = true;
         if (!is_block)
             continue;
