@@ -767,6 +767,32 @@ static bool zeroed_variable(const uint32_t *w, size_t i, size_t n)
             && (w[i + 3] == SpvStorageClassPrivate || w[i + 3] == SpvStorageClassFunction);
 }
 
+/* A type OpConstantNull can zero here: numbers, bools, and vectors, matrices, arrays and
+ * structs of them (not images, samplers or pointers, which a local may hold before
+ * legalisation). */
+static bool zeroable(const uint32_t *w, size_t globals_end, uint32_t type, unsigned depth)
+{
+    for (size_t i = 5; i < globals_end && depth <= LAYOUT_MAX_DEPTH; i += w[i] >> 16) {
+        uint32_t op = w[i] & 0xffff, n = w[i] >> 16;
+        if (op < SpvOpTypeVoid || op >= SpvOpTypeForwardPointer || n < 2 || w[i + 1] != type)
+            continue;
+        switch (op) {
+        case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat:
+            return true;
+        case SpvOpTypeVector: case SpvOpTypeMatrix: case SpvOpTypeArray:
+            return n >= 3 && zeroable(w, globals_end, w[i + 2], depth + 1);
+        case SpvOpTypeStruct:
+            for (uint32_t m = 2; m < n; m++)
+                if (!zeroable(w, globals_end, w[i + m], depth + 1))
+                    return false;
+            return true;
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
 static HRESULT zero_private_variables(uint32_t **words, size_t *count, unsigned *changed)
 {
     uint32_t *w = *words, *out, *o, *null_of = NULL, *pointee_of = NULL, bound = w[3];
@@ -794,7 +820,9 @@ static HRESULT zero_private_variables(uint32_t **words, size_t *count, unsigned 
         return E_OUTOFMEMORY;
     }
     for (size_t i = 5; i < globals_end; i += w[i] >> 16)
-        if ((w[i] & 0xffff) == SpvOpTypePointer && (w[i] >> 16) == 4 && w[i + 1] < bound && w[i + 3] < bound)
+        if ((w[i] & 0xffff) == SpvOpTypePointer && (w[i] >> 16) == 4 && w[i + 1] < bound && w[i + 3] < bound
+                && (w[i + 2] == SpvStorageClassPrivate || w[i + 2] == SpvStorageClassFunction)
+                && zeroable(w, globals_end, w[i + 3], 0))
             pointee_of[w[i + 1]] = w[i + 3];
     memcpy(o, w, 5 * 4);
     o += 5;
