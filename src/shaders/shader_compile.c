@@ -617,7 +617,7 @@ static void cbuffer_problem_message(struct hlslc_buffer *request, struct include
         const struct d3d12xs_cbuffer_problem *problem, char *error, size_t error_size)
 {
     struct helper_result named = {0};
-    char name[256], ignored[256];
+    char name[256], other[256] = "", ignored[256];
     uint32_t flags;
 
     snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
@@ -629,12 +629,20 @@ static void cbuffer_problem_message(struct hlslc_buffer *request, struct include
         if (!d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, problem, name,
                 sizeof(name)))
             snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
+        if (problem->other_member != UINT32_MAX && problem->depth) {
+            struct d3d12xs_cbuffer_problem overlapped = *problem;
+            char other_name[200];
+            overlapped.path[overlapped.depth - 1] = problem->other_member;
+            if (d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, &overlapped,
+                    other_name, sizeof(other_name)))
+                snprintf(other, sizeof(other), " (member %u is %s)", problem->other_member, other_name);
+        }
     }
     free(named.messages);
     free(named.spirv);
     d3d12xs_spirv_error(E_FAIL, error, error_size, "cbuffer layout: %s (space %u) is at byte %u in D3D's packing "
-            "and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s", name, problem->set,
-            problem->d3d_offset, problem->offset, problem->reason);
+            "and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s%s", name, problem->set,
+            problem->d3d_offset, problem->offset, problem->reason, other);
 }
 
 HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceName,

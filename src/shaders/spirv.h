@@ -167,6 +167,7 @@ struct d3d12xs_cbuffer_problem {
     uint32_t path[D3D12XS_CBUFFER_PATH_MAX];    /* member indices from the block, depth of them */
     uint32_t depth;
     uint32_t d3d_offset, offset;                /* D3D's and glslang's, in bytes from the block */
+    uint32_t other_member;                      /* an overlapped member of the same struct, or UINT32_MAX */
     char reason[320];
 };
 HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool explicit_placement, unsigned *changed,

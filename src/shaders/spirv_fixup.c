@@ -1186,10 +1186,12 @@ static HRESULT cbuffer_place(struct cbuffer_pass *c, uint32_t type, bool row_maj
                                 || FAILED(cbuffer_place(c, def[2 + k], false, 0, 0, depth + 1, &other_size,
                                     &other_vk_size, &comp)))
                             other_size = 16; /* aggregates: at least their first register */
-                        if (*other < offset + member_size && offset < *other + other_size)
-                            return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "it overlaps member %u "
-                                    "(at byte %u): packoffset / register(c) ranges must not overlap", k,
-                                    base + *other);
+                        if (*other >= offset + member_size || offset >= *other + other_size)
+                            continue;
+                        c->p->other_member = k;
+                        return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "it overlaps member %u "
+                                "(at byte %u): packoffset / register(c) ranges must not overlap", k,
+                                base + *other);
                     }
                     return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "the shader uses packoffset "
                             "or register(c), which glslang honours, and D3DCompile cannot tell which members "
@@ -1228,6 +1230,7 @@ HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *w, size_t count, bool explicit_pl
 
     memset(problem, 0, sizeof(*problem));
     *changed = 0;
+    problem->other_member = UINT32_MAX;
     if (count < 5)
         return E_INVALIDARG;
     memset(&c, 0, sizeof(c));
