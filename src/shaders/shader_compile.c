@@ -77,7 +77,19 @@ struct include_context {
     struct include_record *newest;
     unsigned serial; /* of the source rewrites (hlsl_rewrite.c) */
     bool places_constants; /* the source or an include may use packoffset / register(cN) */
+    bool names_numthreads; /* the source, an include or a define spells `numthreads` */
 };
+
+/* True when text spells `numthreads` (anywhere: a macro may carry the attribute). glslang gives
+ * a compute shader without the attribute 1x1x1 threads, as if it had [numthreads(1, 1, 1)]. */
+static bool names_numthreads(const char *text, size_t length)
+{
+    static const char word[] = "numthreads";
+    for (size_t i = 0; i + sizeof(word) - 1 <= length; i++)
+        if (!memcmp(&text[i], word, sizeof(word) - 1))
+            return true;
+    return false;
+}
 
 /* True when text may place constants by hand: it has `packoffset`, or a `register(` whose
  * register is not a bN / tN / uN / sN (cN, or a macro that could be one). Comments count too:
@@ -481,6 +493,8 @@ static bool serve_include(int fd, struct include_context *context, const uint8_t
         size_t rewritten_length;
         if (places_constants(included->content, included->content_length))
             context->places_constants = true;
+        if (names_numthreads(included->content, included->content_length))
+            context->names_numthreads = true;
         char *rewritten = d3d12xs_hlsl_rewrite(included->content, included->content_length, &rewritten_length,
                 &context->serial);
         if (!rewritten) {
@@ -719,6 +733,10 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     include_context.top_name = source_name;
     include_context.newest = NULL;
     include_context.places_constants = places_constants(pSrcData, SrcDataSize);
+    include_context.names_numthreads = names_numthreads(pSrcData, SrcDataSize);
+    for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++)
+        if (m->Definition && names_numthreads(m->Definition, strlen(m->Definition)))
+            include_context.names_numthreads = true;
 
     if (FAILED(hr = run_helper(&request, &include_context, &result, error, sizeof(error)))) {
         set_error_blob(ppErrorMsgs, error);
@@ -774,6 +792,25 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
         d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
                 hr == E_OUTOFMEMORY ? "out of memory" : error);
         goto done;
+    }
+    /* D3D's limits on [numthreads], which glslang does not check (nor the attribute's absence) */
+    if (kind == shaderc_compute_shader) {
+        const uint32_t *size = info.local_size;
+        if (!include_context.names_numthreads)
+            hr = d3d12xs_spirv_error(E_FAIL, error, sizeof(error), "the compute shader '%s' has no "
+                    "[numthreads(x, y, z)] attribute", pEntrypoint);
+        else if (!size[0] || !size[1] || !size[2] || size[0] > 1024 || size[1] > 1024 || size[2] > 64
+                || (uint64_t)size[0] * size[1] * size[2] > 1024)
+            hr = d3d12xs_spirv_error(E_FAIL, error, sizeof(error), "[numthreads(%u, %u, %u)] is outside D3D's "
+                    "limits (x and y at most 1024, z at most 64, x * y * z at most 1024, none 0)", size[0], size[1],
+                    size[2]);
+        if (FAILED(hr)) {
+            d3d12xs_shader_info_cleanup(&info);
+            set_error_blob(ppErrorMsgs, error);
+            d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint,
+                    pTarget, error);
+            goto done;
+        }
     }
     d3d12xs_shader_info_cleanup(&info);
     if (FAILED(hr = d3d12xs_blob_create(words, word_count * 4, ppCode))) {
