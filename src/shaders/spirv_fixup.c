@@ -45,7 +45,12 @@
  *     those of a cbuffer's HLSL packing); a type that some other block reaches too and whose
  *     layout would change is refused (E_FAIL) rather than duplicated.
  *
- * Fixes 1, 2 and 4 rewrite words in place; fix 3 grows the module (new ids past the old
+ *  10. min, max and clamp of floats (and saturate) return the other operand when one is NaN
+ *     (D3D follows IEEE 754 minNum / maxNum); glslang emits GLSL.std.450 FMin / FMax / FClamp,
+ *     whose result Vulkan leaves undefined then: they become NMin / NMax / NClamp, which
+ *     define it so.
+ *
+ * Fixes 1, 2, 4 and 10 rewrite words in place; fix 3 grows the module (new ids past the old
  * bound). Limits: these fix the instructions that reach the module. glslang's front end
  * folds constant expressions before SPIR-V exists, with the same wrong rules
  * (fmod(-2.25, 1.5) with literal operands becomes the constant 0.75), and that cannot be
@@ -62,6 +67,7 @@
 
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
+#include <spirv/unified1/GLSL.std.450.h>
 
 #include "shaders/spirv.h"
 
@@ -879,6 +885,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     struct d3d12xs_fixup_counts local = {0};
     struct remainder_types types;
     struct fixup f;
+    uint8_t *glsl_set;
     size_t i, n, sites = 0, site_words = 0;
     uint32_t *out, *o;
     HRESULT hr;
@@ -952,6 +959,21 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
         free(f.extra);
         return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     }
+    /* fix 10: the GLSL.std.450 imports */
+    if (!(glsl_set = calloc(f.bound ? f.bound : 1, 1))) {
+        free(out);
+        free(f.type_of);
+        free(f.def_of);
+        free(f.extra);
+        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    }
+    for (i = 5; i < f.globals_end; i += w[i] >> 16) {
+        const char *set_name;
+        if ((w[i] & 0xffff) == SpvOpExtInstImport && (w[i] >> 16) >= 3 && w[i + 1] < f.bound
+                && d3d12xs_spirv_string(w, i + 2, i + (w[i] >> 16), &set_name, NULL)
+                && !strcmp(set_name, "GLSL.std.450"))
+            glsl_set[w[i + 1]] = 1;
+    }
     memcpy(o, w, 5 * 4);
     o += 5;
     for (i = 5; i < count; i += n) {
@@ -979,6 +1001,10 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
         } else if (has_group_operation(op) && n >= 5 && o[4] == SpvGroupOperationInclusiveScan) {
             o[4] = SpvGroupOperationExclusiveScan;
             local.inclusive_scan++;
+        } else if (op == SpvOpExtInst && n >= 5 && o[3] < f.bound && glsl_set[o[3]]
+                && (o[4] == GLSLstd450FMin || o[4] == GLSLstd450FMax || o[4] == GLSLstd450FClamp)) {
+            o[4] = o[4] == GLSLstd450FMin ? GLSLstd450NMin : o[4] == GLSLstd450FMax ? GLSLstd450NMax : GLSLstd450NClamp;
+            local.nan_min_max++;
         }
         o += n;
     }
@@ -986,6 +1012,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     memcpy(o, &w[count], (f.count - count) * 4);
     o += f.count - count;
     out[3] = f.bound;
+    free(glsl_set);
     free(f.extra);
     free(f.type_of);
     free(f.def_of);
