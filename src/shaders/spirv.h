@@ -150,6 +150,7 @@ struct d3d12xs_fixup_counts {
     unsigned matrix;         /* OpMatrixTimesMatrix of one type (HLSL `*`) -> per-column OpFMul */
     unsigned shift;          /* shift counts of 32-bit integers masked to 5 bits */
     unsigned conversion;     /* float -> 32-bit integer conversions saturating, NaN -> 0 */
+    unsigned udiv;           /* unsigned / and % by zero -> 0xFFFFFFFF (fix 11) */
     unsigned nan_min_max;    /* GLSL.std.450 FMin / FMax / FClamp -> NMin / NMax / NClamp (fix 10) */
     unsigned statics;        /* Private variables without initialiser given a zero one (fix 9) */
     unsigned cbuffer;        /* Offset / ArrayStride / MatrixStride of cbuffers -> D3D's packing (fix 8) */

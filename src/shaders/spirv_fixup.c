@@ -49,6 +49,9 @@
  *     (D3D follows IEEE 754 minNum / maxNum); glslang emits GLSL.std.450 FMin / FMax / FClamp,
  *     whose result Vulkan leaves undefined then: they become NMin / NMax / NClamp, which
  *     define it so.
+ *  11. Unsigned x / 0 and x % 0 are 0xFFFFFFFF (D3D); Vulkan leaves them undefined. The
+ *     divisor is replaced by 1 where it is 0 and the result by 0xFFFFFFFF there (not for a
+ *     constant divisor other than 0).
  *
  * Fixes 1, 2, 4 and 10 rewrite words in place; fix 3 grows the module (new ids past the old
  * bound). Limits: these fix the instructions that reach the module. glslang's front end
@@ -695,9 +698,51 @@ static size_t convert_words(struct fixup *f, const uint32_t *in, struct convert_
 
 /* The words replacing instruction `in` when it is a site of fix 5, 6 or 7 (0 when not). With
  * o, writes them there, else only finds what they need. */
+/* Fix 11: unsigned division and remainder by zero give 0xFFFFFFFF (D3D; Vulkan leaves them
+ * undefined): the divisor 0 becomes 1, and the result is replaced where it was 0. */
+struct udiv_site {
+    uint32_t bool_type, zero, one, all_ones;
+};
+
+#define UDIV_WORDS (5 + 6 + 5 + 6)
+
+static size_t udiv_words(struct fixup *f, const uint32_t *in, struct udiv_site *site)
+{
+    uint32_t op = in[0] & 0xffff, components, value, operands[2];
+    const uint32_t *scalar;
+    if ((op != SpvOpUDiv && op != SpvOpUMod) || (in[0] >> 16) != 5)
+        return 0;
+    scalar = scalar_of(f, in[1], &components);
+    if (!is_int32(scalar))
+        return 0;
+    /* a constant divisor other than 0 needs nothing */
+    for (size_t o = 5; o < f->globals_end; o += f->w[o] >> 16)
+        if ((f->w[o] & 0xffff) == SpvOpConstant && (f->w[o] >> 16) == 4 && f->w[o + 2] == in[4] && f->w[o + 3])
+            return 0;
+    if (!(site->bool_type = get_type(f, SpvOpTypeBool, NULL, 0)))
+        return 0;
+    if (components > 1) {
+        operands[0] = site->bool_type;
+        operands[1] = components;
+        if (!(site->bool_type = get_type(f, SpvOpTypeVector, operands, 2)))
+            return 0;
+    }
+    value = 0;
+    if (!(site->zero = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    value = 1;
+    if (!(site->one = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    value = UINT32_MAX;
+    if (!(site->all_ones = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    return UDIV_WORDS;
+}
+
 static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct d3d12xs_fixup_counts *counts)
 {
     struct convert_site convert;
+    struct udiv_site udiv;
     struct shift_site shift;
     uint32_t columns;
     size_t words;
@@ -727,6 +772,18 @@ static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct 
         o = put(o, SpvOpBitwiseAnd, 5, in[1], masked, in[4], shift.mask, 0);
         put(o, in[0] & 0xffff, 5, in[1], in[2], in[3], masked, 0);
         counts->shift++;
+        return words;
+    }
+    if ((words = udiv_words(f, in, &udiv))) {
+        uint32_t is_zero, safe, quotient;
+        if (!o)
+            return words;
+        is_zero = f->bound++, safe = f->bound++, quotient = f->bound++;
+        o = put(o, SpvOpIEqual, 5, udiv.bool_type, is_zero, in[4], udiv.zero, 0);
+        o = put(o, SpvOpSelect, 6, in[1], safe, is_zero, udiv.one, in[4]);
+        o = put(o, in[0] & 0xffff, 5, in[1], quotient, in[3], safe, 0);
+        put(o, SpvOpSelect, 6, in[1], in[2], is_zero, udiv.all_ones, quotient);
+        counts->udiv++;
         return words;
     }
     if ((words = convert_words(f, in, &convert))) {
