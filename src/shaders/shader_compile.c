@@ -24,6 +24,9 @@
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
 
+/* hlslc answers with the preprocessed source (a flag next to hlslc_protocol.h's; see hlslc.c) */
+#define HLSLC_PREPROCESS_ONLY (1u << 3)
+
 extern char **environ;
 
 static const char compile_method[] = "D3DCompile";
@@ -92,8 +95,9 @@ static bool names_numthreads(const char *text, size_t length)
 }
 
 /* True when text may place constants by hand: it has `packoffset`, or a `register(` whose
- * register is not a bN / tN / uN / sN (cN, or a macro that could be one). Comments count too:
- * it only makes cbuffer layouts stricter (src/spirv_fixup.c, fix 8). */
+ * register is not a bN / tN / uN / sN (cN, or a macro that could be one). On the raw source
+ * (comments and macros included) it only says whether to look at the preprocessed source, where
+ * it decides whether cbuffer layouts are strict (src/spirv_fixup.c, fix 8). */
 static bool places_constants(const char *text, size_t length)
 {
     static const char packoffset[] = "packoffset", reg[] = "register";
@@ -625,6 +629,27 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 }
 
+/* Whether the preprocessed source places constants by hand; true (the safe answer) when it
+ * cannot be had. The request's flags are restored. */
+static bool preprocessed_places_constants(struct hlslc_buffer *request, struct include_context *context)
+{
+    struct helper_result text = {0};
+    char ignored[256];
+    uint32_t flags, preprocess;
+    bool places = true;
+
+    memcpy(&flags, request->data + 4, 4); /* the request starts with kind, flags */
+    preprocess = flags | HLSLC_PREPROCESS_ONLY;
+    memcpy(request->data + 4, &preprocess, 4);
+    if (SUCCEEDED(run_helper(request, context, &text, ignored, sizeof(ignored)))
+            && text.status == shaderc_compilation_status_success && text.spirv)
+        places = places_constants((const char *)text.spirv, text.spirv_size);
+    memcpy(request->data + 4, &flags, 4);
+    free(text.messages);
+    free(text.spirv);
+    return places;
+}
+
 /* The message for a cbuffer layout D3DCompile cannot honour. The optimised module has no
  * names: the source is compiled once more without optimisation to name the member. */
 static void cbuffer_problem_message(struct hlslc_buffer *request, struct include_context *context,
@@ -768,6 +793,10 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
+    /* packoffset / register(cN) only matter when they survive the preprocessor (the raw scan
+     * also flags register(MACRO) and comments): look again at the preprocessed source */
+    if (include_context.places_constants)
+        include_context.places_constants = preprocessed_places_constants(&request, &include_context);
     /* D3D's cbuffer packing (fix 8 of src/spirv_fixup.c), or a refusal naming the member */
     if (FAILED(hr = d3d12xs_spirv_cbuffer_layout(fixup_words, fixup_count, include_context.places_constants,
             &fixups.cbuffer, &problem))) {
