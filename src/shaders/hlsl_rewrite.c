@@ -9,6 +9,10 @@
  *    InterlockedCompareExchange with a discarded original value: glslang emits nothing for it.
  *  - lit(n_dot_l, n_dot_h, m) is computed by a helper with D3D's definition: glslang's
  *    specular term differs.
+ *  - ldexp(x, e) is x * exp2(e) (D3D's definition; glslang passes the float exponent to
+ *    GLSL.std.450 Ldexp, which wants an integer) and mad(a, b, c) is a * b + c (glslang emits
+ *    a float Fma for integers too; D3D lets a float mad be fused or not): both as macros, so
+ *    that the operands convert as in any expression.
  *  - WaveActiveAllEqual(v) of a vector is per component (bool2/3/4); glslang compares the
  *    whole vector and answers one bool.
  *  - mul() of two matrices goes through helpers written with vector operations, so that
@@ -71,6 +75,8 @@ enum {
     NEED_LIT = 2,
     NEED_ALL_EQUAL = 4,
     NEED_MUL = 8,
+    NEED_LDEXP = 16,
+    NEED_MAD = 32,
 };
 
 /* ---- tokens ---- */
@@ -307,6 +313,7 @@ static bool is_numeric_type(const struct rewriter *r, size_t t)
 static void rewrite_calls(struct rewriter *r)
 {
     bool own_lit = declares(r, "lit"), own_all_equal = declares(r, "WaveActiveAllEqual");
+    bool own_ldexp = declares(r, "ldexp"), own_mad = declares(r, "mad");
 
     for (size_t t = 0; t < r->token_count; t++) {
         if (is(r, t, "unsigned") && is(r, t + 1, "int")) {
@@ -324,6 +331,12 @@ static void rewrite_calls(struct rewriter *r)
         } else if (!own_lit && is_call(r, t, "lit")) {
             replace_token(r, t, "__d3d12xs_lit");
             r->needs |= NEED_LIT;
+        } else if (!own_ldexp && is_call(r, t, "ldexp")) {
+            replace_token(r, t, "__d3d12xs_ldexp");
+            r->needs |= NEED_LDEXP;
+        } else if (!own_mad && is_call(r, t, "mad")) {
+            replace_token(r, t, "__d3d12xs_mad");
+            r->needs |= NEED_MAD;
         } else if (!own_all_equal && is_call(r, t, "WaveActiveAllEqual")) {
             replace_token(r, t, "__d3d12xs_all_equal");
             r->needs |= NEED_ALL_EQUAL;
@@ -577,6 +590,11 @@ static void prelude(struct text *b, unsigned needs)
                 "    float4 r = float4(1, 0, 0, 1);\n"
                 "    if (n_dot_l >= 0) { r.y = n_dot_l; if (n_dot_h >= 0) r.z = pow(n_dot_h, m); }\n"
                 "    return r;\n}\n#endif\n");
+    /* macros: the usual arithmetic conversions of the operands, whatever their types */
+    if (needs & NEED_LDEXP)
+        append(b, "#ifndef __d3d12xs_ldexp\n#define __d3d12xs_ldexp(x, e) ((x) * exp2(e))\n#endif\n");
+    if (needs & NEED_MAD)
+        append(b, "#ifndef __d3d12xs_mad\n#define __d3d12xs_mad(a, b, c) ((a) * (b) + (c))\n#endif\n");
     if (needs & NEED_ALL_EQUAL) {
         append(b, "#ifndef D3D12XS_ALL_EQUAL\n#define D3D12XS_ALL_EQUAL\n");
         for (size_t i = 0; i < sizeof(all_equal_types) / sizeof(all_equal_types[0]); i++) {

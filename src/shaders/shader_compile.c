@@ -1,5 +1,6 @@
 /* D3DCompile: HLSL -> SPIR-V through shaderc's glslang HLSL front end. See spirv.h for the
  * register encoding, the UAV counter buffers and the wave32 marker the blob carries. */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,9 @@
 #include "shaders/hlsl_rewrite.h"
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
+
+/* hlslc answers with the preprocessed source (a flag next to hlslc_protocol.h's; see hlslc.c) */
+#define HLSLC_PREPROCESS_ONLY (1u << 3)
 
 extern char **environ;
 
@@ -75,7 +79,45 @@ struct include_context {
     const char *top_name;
     struct include_record *newest;
     unsigned serial; /* of the source rewrites (hlsl_rewrite.c) */
+    bool places_constants; /* the source or an include may use packoffset / register(cN) */
+    bool names_numthreads; /* the source, an include or a define spells `numthreads` */
 };
+
+/* True when text spells `numthreads` (anywhere: a macro may carry the attribute). glslang gives
+ * a compute shader without the attribute 1x1x1 threads, as if it had [numthreads(1, 1, 1)]. */
+static bool names_numthreads(const char *text, size_t length)
+{
+    static const char word[] = "numthreads";
+    for (size_t i = 0; i + sizeof(word) - 1 <= length; i++)
+        if (!memcmp(&text[i], word, sizeof(word) - 1))
+            return true;
+    return false;
+}
+
+/* True when text may place constants by hand: it has `packoffset`, or a `register(` whose
+ * register is not a bN / tN / uN / sN (cN, or a macro that could be one). On the raw source
+ * (comments and macros included) it only says whether to look at the preprocessed source, where
+ * it decides whether cbuffer layouts are strict (src/spirv_fixup.c, fix 8). */
+static bool places_constants(const char *text, size_t length)
+{
+    static const char packoffset[] = "packoffset", reg[] = "register";
+    for (size_t i = 0; i < length; i++) {
+        size_t j;
+        if (length - i >= sizeof(packoffset) - 1 && !memcmp(&text[i], packoffset, sizeof(packoffset) - 1))
+            return true;
+        if (length - i < sizeof(reg) - 1 || memcmp(&text[i], reg, sizeof(reg) - 1))
+            continue;
+        for (j = i + sizeof(reg) - 1; j < length && (isspace((unsigned char)text[j]) || text[j] == '\\'); j++)
+            ;
+        if (j >= length || text[j] != '(')
+            continue;
+        for (j++; j < length && (isspace((unsigned char)text[j]) || text[j] == '\\'); j++)
+            ;
+        if (j + 1 >= length || !strchr("bBtTuUsS", text[j]) || !isdigit((unsigned char)text[j + 1]))
+            return true;
+    }
+    return false;
+}
 
 static struct include_record *find_live(struct include_context *context, const char *name)
 {
@@ -453,6 +495,10 @@ static bool serve_include(int fd, struct include_context *context, const uint8_t
     if (included->source_name_length) {
         /* a file: rewritten as the main source is */
         size_t rewritten_length;
+        if (places_constants(included->content, included->content_length))
+            context->places_constants = true;
+        if (names_numthreads(included->content, included->content_length))
+            context->names_numthreads = true;
         char *rewritten = d3d12xs_hlsl_rewrite(included->content, included->content_length, &rewritten_length,
                 &context->serial);
         if (!rewritten) {
@@ -583,6 +629,61 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 }
 
+/* Whether the preprocessed source places constants by hand; true (the safe answer) when it
+ * cannot be had. The request's flags are restored. */
+static bool preprocessed_places_constants(struct hlslc_buffer *request, struct include_context *context)
+{
+    struct helper_result text = {0};
+    char ignored[256];
+    uint32_t flags, preprocess;
+    bool places = true;
+
+    memcpy(&flags, request->data + 4, 4); /* the request starts with kind, flags */
+    preprocess = flags | HLSLC_PREPROCESS_ONLY;
+    memcpy(request->data + 4, &preprocess, 4);
+    if (SUCCEEDED(run_helper(request, context, &text, ignored, sizeof(ignored)))
+            && text.status == shaderc_compilation_status_success && text.spirv)
+        places = places_constants((const char *)text.spirv, text.spirv_size);
+    memcpy(request->data + 4, &flags, 4);
+    free(text.messages);
+    free(text.spirv);
+    return places;
+}
+
+/* The message for a cbuffer layout D3DCompile cannot honour. The optimised module has no
+ * names: the source is compiled once more without optimisation to name the member. */
+static void cbuffer_problem_message(struct hlslc_buffer *request, struct include_context *context,
+        const struct d3d12xs_cbuffer_problem *problem, char *error, size_t error_size)
+{
+    struct helper_result named = {0};
+    char name[256], other[256] = "", ignored[256];
+    uint32_t flags;
+
+    snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
+    memcpy(&flags, request->data + 4, 4); /* the request starts with kind, flags */
+    flags |= HLSLC_OPTIMIZE_NONE;
+    memcpy(request->data + 4, &flags, 4);
+    if (SUCCEEDED(run_helper(request, context, &named, ignored, sizeof(ignored)))
+            && named.status == shaderc_compilation_status_success && named.spirv_size >= 20 && !(named.spirv_size % 4)) {
+        if (!d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, problem, name,
+                sizeof(name)))
+            snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
+        if (problem->other_member != UINT32_MAX && problem->depth) {
+            struct d3d12xs_cbuffer_problem overlapped = *problem;
+            char other_name[200];
+            overlapped.path[overlapped.depth - 1] = problem->other_member;
+            if (d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, &overlapped,
+                    other_name, sizeof(other_name)))
+                snprintf(other, sizeof(other), " (member %u is %s)", problem->other_member, other_name);
+        }
+    }
+    free(named.messages);
+    free(named.spirv);
+    d3d12xs_spirv_error(E_FAIL, error, error_size, "cbuffer layout: %s (space %u) is at byte %u in D3D's packing "
+            "and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s%s", name, problem->set,
+            problem->d3d_offset, problem->offset, problem->reason, other);
+}
+
 HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceName,
         const D3D_SHADER_MACRO *pDefines, ID3DInclude *pInclude, LPCSTR pEntrypoint, LPCSTR pTarget,
         UINT Flags1, UINT Flags2, ID3DBlob **ppCode, ID3DBlob **ppErrorMsgs)
@@ -595,6 +696,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     shaderc_shader_kind kind;
     const char *source_name = pSourceName && *pSourceName ? pSourceName : "shader.hlsl";
     struct d3d12xs_fixup_counts fixups;
+    struct d3d12xs_cbuffer_problem problem;
     uint32_t *words = NULL, *fixup_words = NULL;
     size_t word_count = 0, fixup_count, rewritten_length = 0;
     char error[1024], *rewritten = NULL;
@@ -655,6 +757,11 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     include_context.include = pInclude;
     include_context.top_name = source_name;
     include_context.newest = NULL;
+    include_context.places_constants = places_constants(pSrcData, SrcDataSize);
+    include_context.names_numthreads = names_numthreads(pSrcData, SrcDataSize);
+    for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++)
+        if (m->Definition && names_numthreads(m->Definition, strlen(m->Definition)))
+            include_context.names_numthreads = true;
 
     if (FAILED(hr = run_helper(&request, &include_context, &result, error, sizeof(error)))) {
         set_error_blob(ppErrorMsgs, error);
@@ -686,6 +793,22 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
+    /* packoffset / register(cN) only matter when they survive the preprocessor (the raw scan
+     * also flags register(MACRO) and comments): look again at the preprocessed source */
+    if (include_context.places_constants)
+        include_context.places_constants = preprocessed_places_constants(&request, &include_context);
+    /* D3D's cbuffer packing (fix 8 of src/spirv_fixup.c), or a refusal naming the member */
+    if (FAILED(hr = d3d12xs_spirv_cbuffer_layout(fixup_words, fixup_count, include_context.places_constants,
+            &fixups.cbuffer, &problem))) {
+        if (hr == E_FAIL)
+            cbuffer_problem_message(&request, &include_context, &problem, error, sizeof(error));
+        else
+            d3d12xs_spirv_error(hr, error, sizeof(error), "out of memory");
+        set_error_blob(ppErrorMsgs, error);
+        d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
+                error);
+        goto done;
+    }
     /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout rules
      * it was made for */
     if (FAILED(hr = postprocess(fixup_words, fixup_count, wave32, &words, &word_count, error, sizeof(error)))
@@ -699,6 +822,25 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 hr == E_OUTOFMEMORY ? "out of memory" : error);
         goto done;
     }
+    /* D3D's limits on [numthreads], which glslang does not check (nor the attribute's absence) */
+    if (kind == shaderc_compute_shader) {
+        const uint32_t *size = info.local_size;
+        if (!include_context.names_numthreads)
+            hr = d3d12xs_spirv_error(E_FAIL, error, sizeof(error), "the compute shader '%s' has no "
+                    "[numthreads(x, y, z)] attribute", pEntrypoint);
+        else if (!size[0] || !size[1] || !size[2] || size[0] > 1024 || size[1] > 1024 || size[2] > 64
+                || (uint64_t)size[0] * size[1] * size[2] > 1024)
+            hr = d3d12xs_spirv_error(E_FAIL, error, sizeof(error), "[numthreads(%u, %u, %u)] is outside D3D's "
+                    "limits (x and y at most 1024, z at most 64, x * y * z at most 1024, none 0)", size[0], size[1],
+                    size[2]);
+        if (FAILED(hr)) {
+            d3d12xs_shader_info_cleanup(&info);
+            set_error_blob(ppErrorMsgs, error);
+            d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint,
+                    pTarget, error);
+            goto done;
+        }
+    }
     d3d12xs_shader_info_cleanup(&info);
     if (FAILED(hr = d3d12xs_blob_create(words, word_count * 4, ppCode))) {
         d3d12xs_fail(hr, compile_method, "cannot create the code blob");
@@ -708,9 +850,9 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     set_error_blob(ppErrorMsgs, result.messages);
     TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
             "%u OpFRem, %u signed remainders, %u structured buffer layout decorations, %u matrix `*`, %u shifts, "
-            "%u float-to-integer conversions", compile_method, source_name,
+            "%u float-to-integer conversions, %u cbuffer layout decorations", compile_method, source_name,
             pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod,
-            fixups.smod, fixups.layout, fixups.matrix, fixups.shift, fixups.conversion);
+            fixups.smod, fixups.layout, fixups.matrix, fixups.shift, fixups.conversion, fixups.cbuffer);
     hr = S_OK;
 
 done:

@@ -150,9 +150,34 @@ struct d3d12xs_fixup_counts {
     unsigned matrix;         /* OpMatrixTimesMatrix of one type (HLSL `*`) -> per-column OpFMul */
     unsigned shift;          /* shift counts of 32-bit integers masked to 5 bits */
     unsigned conversion;     /* float -> 32-bit integer conversions saturating, NaN -> 0 */
+    unsigned udiv;           /* unsigned / and % by zero -> 0xFFFFFFFF (fix 11) */
+    unsigned nan_min_max;    /* GLSL.std.450 FMin / FMax / FClamp -> NMin / NMax / NClamp (fix 10) */
+    unsigned statics;        /* Private variables without initialiser given a zero one (fix 9) */
+    unsigned cbuffer;        /* Offset / ArrayStride / MatrixStride of cbuffers -> D3D's packing (fix 8) */
 };
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);
+
+/* src/spirv_fixup.c, fix 8: gives the cbuffers of D3DCompile's module (words, changed in place)
+ * D3D's register packing (see the file). explicit_placement: the source has packoffset or
+ * register(cN), which glslang honours; nothing is moved then, and a block whose offsets differ
+ * from D3D's is refused. *changed gets the number of decorations changed. E_FAIL with *problem
+ * filled when a layout cannot be honoured, E_OUTOFMEMORY, E_INVALIDARG. */
+#define D3D12XS_CBUFFER_PATH_MAX 8
+struct d3d12xs_cbuffer_problem {
+    uint32_t set, binding;                      /* of the cbuffer's variable */
+    uint32_t path[D3D12XS_CBUFFER_PATH_MAX];    /* member indices from the block, depth of them */
+    uint32_t depth;
+    uint32_t d3d_offset, offset;                /* D3D's and glslang's, in bytes from the block */
+    uint32_t other_member;                      /* an overlapped member of the same struct, or UINT32_MAX */
+    char reason[320];
+};
+HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool explicit_placement, unsigned *changed,
+        struct d3d12xs_cbuffer_problem *problem);
+/* Writes "BLOCK.member.member" for problem's path into name, from a module with names (glslang
+ * at -O0): false when that module has no such block. */
+bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,
+        const struct d3d12xs_cbuffer_problem *problem, char *name, size_t name_size);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.

@@ -45,7 +45,15 @@
  *     those of a cbuffer's HLSL packing); a type that some other block reaches too and whose
  *     layout would change is refused (E_FAIL) rather than duplicated.
  *
- * Fixes 1, 2 and 4 rewrite words in place; fix 3 grows the module (new ids past the old
+ *  10. min, max and clamp of floats (and saturate) return the other operand when one is NaN
+ *     (D3D follows IEEE 754 minNum / maxNum); glslang emits GLSL.std.450 FMin / FMax / FClamp,
+ *     whose result Vulkan leaves undefined then: they become NMin / NMax / NClamp, which
+ *     define it so.
+ *  11. Unsigned x / 0 and x % 0 are 0xFFFFFFFF (D3D); Vulkan leaves them undefined. The
+ *     divisor is replaced by 1 where it is 0 and the result by 0xFFFFFFFF there (not for a
+ *     constant divisor other than 0).
+ *
+ * Fixes 1, 2, 4 and 10 rewrite words in place; fix 3 grows the module (new ids past the old
  * bound). Limits: these fix the instructions that reach the module. glslang's front end
  * folds constant expressions before SPIR-V exists, with the same wrong rules
  * (fmod(-2.25, 1.5) with literal operands becomes the constant 0.75), and that cannot be
@@ -55,11 +63,14 @@
  * constant, indistinguishable from any other 32 in the module; its element count is right
  * (OpArrayLength divides by the fixed ArrayStride).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
+#include <spirv/unified1/GLSL.std.450.h>
 
 #include "shaders/spirv.h"
 
@@ -687,9 +698,51 @@ static size_t convert_words(struct fixup *f, const uint32_t *in, struct convert_
 
 /* The words replacing instruction `in` when it is a site of fix 5, 6 or 7 (0 when not). With
  * o, writes them there, else only finds what they need. */
+/* Fix 11: unsigned division and remainder by zero give 0xFFFFFFFF (D3D; Vulkan leaves them
+ * undefined): the divisor 0 becomes 1, and the result is replaced where it was 0. */
+struct udiv_site {
+    uint32_t bool_type, zero, one, all_ones;
+};
+
+#define UDIV_WORDS (5 + 6 + 5 + 6)
+
+static size_t udiv_words(struct fixup *f, const uint32_t *in, struct udiv_site *site)
+{
+    uint32_t op = in[0] & 0xffff, components, value, operands[2];
+    const uint32_t *scalar;
+    if ((op != SpvOpUDiv && op != SpvOpUMod) || (in[0] >> 16) != 5)
+        return 0;
+    scalar = scalar_of(f, in[1], &components);
+    if (!is_int32(scalar))
+        return 0;
+    /* a constant divisor other than 0 needs nothing */
+    for (size_t o = 5; o < f->globals_end; o += f->w[o] >> 16)
+        if ((f->w[o] & 0xffff) == SpvOpConstant && (f->w[o] >> 16) == 4 && f->w[o + 2] == in[4] && f->w[o + 3])
+            return 0;
+    if (!(site->bool_type = get_type(f, SpvOpTypeBool, NULL, 0)))
+        return 0;
+    if (components > 1) {
+        operands[0] = site->bool_type;
+        operands[1] = components;
+        if (!(site->bool_type = get_type(f, SpvOpTypeVector, operands, 2)))
+            return 0;
+    }
+    value = 0;
+    if (!(site->zero = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    value = 1;
+    if (!(site->one = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    value = UINT32_MAX;
+    if (!(site->all_ones = get_constant(f, in[1], scalar[1], components, &value, 1)))
+        return 0;
+    return UDIV_WORDS;
+}
+
 static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct d3d12xs_fixup_counts *counts)
 {
     struct convert_site convert;
+    struct udiv_site udiv;
     struct shift_site shift;
     uint32_t columns;
     size_t words;
@@ -721,6 +774,18 @@ static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct 
         counts->shift++;
         return words;
     }
+    if ((words = udiv_words(f, in, &udiv))) {
+        uint32_t is_zero, safe, quotient;
+        if (!o)
+            return words;
+        is_zero = f->bound++, safe = f->bound++, quotient = f->bound++;
+        o = put(o, SpvOpIEqual, 5, udiv.bool_type, is_zero, in[4], udiv.zero, 0);
+        o = put(o, SpvOpSelect, 6, in[1], safe, is_zero, udiv.one, in[4]);
+        o = put(o, in[0] & 0xffff, 5, in[1], quotient, in[3], safe, 0);
+        put(o, SpvOpSelect, 6, in[1], in[2], is_zero, udiv.all_ones, quotient);
+        counts->udiv++;
+        return words;
+    }
     if ((words = convert_words(f, in, &convert))) {
         uint32_t low, high, nan, out_of_range, bad, safe, converted, clamped;
         if (!o)
@@ -749,12 +814,135 @@ static size_t fix_site(struct fixup *f, const uint32_t *in, uint32_t *o, struct 
     return 0;
 }
 
+/* ---- fix 9: statics are zero ----
+ * D3D zeroes static globals (and function-scope statics, which the source rewrite makes
+ * globals) that have no initialiser; glslang leaves their Private variables undefined (it
+ * stores an initialiser's value at the start of the entry point instead), and the optimiser
+ * then turns a Private variable that one function uses (every one: it inlines everything) into
+ * a Function variable of that function. So every Private and Function variable without an
+ * initialiser gets an OpConstantNull of its type: arrays and structs too, whatever the spelling
+ * (macros included). For locals that is one of the values D3D allows (it leaves them
+ * undefined); the cost is the zeroing of locals the shader does not initialise itself. The
+ * constants go just before a Private variable, or before the first function. */
+static bool zeroed_variable(const uint32_t *w, size_t i, size_t n)
+{
+    return (w[i] & 0xffff) == SpvOpVariable && n == 4
+            && (w[i + 3] == SpvStorageClassPrivate || w[i + 3] == SpvStorageClassFunction);
+}
+
+/* A type OpConstantNull can zero here: numbers, bools, and vectors, matrices, arrays and
+ * structs of them (not images, samplers or pointers, which a local may hold before
+ * legalisation). */
+static bool zeroable(const uint32_t *w, size_t globals_end, uint32_t type, unsigned depth)
+{
+    for (size_t i = 5; i < globals_end && depth <= LAYOUT_MAX_DEPTH; i += w[i] >> 16) {
+        uint32_t op = w[i] & 0xffff, n = w[i] >> 16;
+        if (op < SpvOpTypeVoid || op >= SpvOpTypeForwardPointer || n < 2 || w[i + 1] != type)
+            continue;
+        switch (op) {
+        case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat:
+            return true;
+        case SpvOpTypeVector: case SpvOpTypeMatrix: case SpvOpTypeArray:
+            return n >= 3 && zeroable(w, globals_end, w[i + 2], depth + 1);
+        case SpvOpTypeStruct:
+            for (uint32_t m = 2; m < n; m++)
+                if (!zeroable(w, globals_end, w[i + m], depth + 1))
+                    return false;
+            return true;
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static HRESULT zero_private_variables(uint32_t **words, size_t *count, unsigned *changed)
+{
+    uint32_t *w = *words, *out, *o, *null_of = NULL, *pointee_of = NULL, bound = w[3];
+    size_t n, globals_end = *count, end = *count, variables = 0;
+
+    *changed = 0;
+    for (size_t i = 5; i < *count; i += n) {
+        if (!(n = w[i] >> 16) || n > *count - i) {
+            end = i;
+            break;
+        }
+        if ((w[i] & 0xffff) == SpvOpFunction && globals_end == *count)
+            globals_end = i;
+        if (zeroed_variable(w, i, n))
+            variables++;
+    }
+    if (globals_end > end)
+        globals_end = end;
+    if (!variables || !bound)
+        return S_OK;
+    if (!(null_of = calloc(bound, sizeof(*null_of))) || !(pointee_of = calloc(bound, sizeof(*pointee_of)))
+            || !(o = out = malloc((*count + 5 * variables) * 4))) {
+        free(null_of);
+        free(pointee_of);
+        return E_OUTOFMEMORY;
+    }
+    for (size_t i = 5; i < globals_end; i += w[i] >> 16)
+        if ((w[i] & 0xffff) == SpvOpTypePointer && (w[i] >> 16) == 4 && w[i + 1] < bound && w[i + 3] < bound
+                && (w[i + 2] == SpvStorageClassPrivate || w[i + 2] == SpvStorageClassFunction)
+                && zeroable(w, globals_end, w[i + 3], 0))
+            pointee_of[w[i + 1]] = w[i + 3];
+    memcpy(o, w, 5 * 4);
+    o += 5;
+    for (size_t i = 5; i < *count; i += n) {
+        uint32_t pointee = 0;
+        n = i < end ? w[i] >> 16 : *count - i;
+        if (i == globals_end) {
+            /* the constants of the Function variables */
+            for (size_t v = globals_end; v < end; v += w[v] >> 16)
+                if (zeroed_variable(w, v, w[v] >> 16) && w[v + 3] == SpvStorageClassFunction && w[v + 1] < bound
+                        && (pointee = pointee_of[w[v + 1]]) && !null_of[pointee]) {
+                    null_of[pointee] = bound++;
+                    o[0] = (3u << 16) | SpvOpConstantNull;
+                    o[1] = pointee;
+                    o[2] = null_of[pointee];
+                    o += 3;
+                }
+            pointee = 0;
+        }
+        if (i < end && zeroed_variable(w, i, n) && w[i + 1] < bound)
+            pointee = pointee_of[w[i + 1]];
+        if (!pointee) {
+            memcpy(o, &w[i], n * 4);
+            o += n;
+            continue;
+        }
+        if (!null_of[pointee]) { /* a Private variable: before it */
+            null_of[pointee] = bound++;
+            o[0] = (3u << 16) | SpvOpConstantNull;
+            o[1] = pointee;
+            o[2] = null_of[pointee];
+            o += 3;
+        }
+        o[0] = (5u << 16) | SpvOpVariable;
+        o[1] = w[i + 1];
+        o[2] = w[i + 2];
+        o[3] = w[i + 3];
+        o[4] = null_of[pointee];
+        o += 5;
+        ++*changed;
+    }
+    out[3] = bound;
+    free(null_of);
+    free(pointee_of);
+    free(*words);
+    *words = out;
+    *count = o - out;
+    return S_OK;
+}
+
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size)
 {
     struct d3d12xs_fixup_counts local = {0};
     struct remainder_types types;
     struct fixup f;
+    uint8_t *glsl_set;
     size_t i, n, sites = 0, site_words = 0;
     uint32_t *out, *o;
     HRESULT hr;
@@ -828,6 +1016,21 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
         free(f.extra);
         return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     }
+    /* fix 10: the GLSL.std.450 imports */
+    if (!(glsl_set = calloc(f.bound ? f.bound : 1, 1))) {
+        free(out);
+        free(f.type_of);
+        free(f.def_of);
+        free(f.extra);
+        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    }
+    for (i = 5; i < f.globals_end; i += w[i] >> 16) {
+        const char *set_name;
+        if ((w[i] & 0xffff) == SpvOpExtInstImport && (w[i] >> 16) >= 3 && w[i + 1] < f.bound
+                && d3d12xs_spirv_string(w, i + 2, i + (w[i] >> 16), &set_name, NULL)
+                && !strcmp(set_name, "GLSL.std.450"))
+            glsl_set[w[i + 1]] = 1;
+    }
     memcpy(o, w, 5 * 4);
     o += 5;
     for (i = 5; i < count; i += n) {
@@ -855,6 +1058,10 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
         } else if (has_group_operation(op) && n >= 5 && o[4] == SpvGroupOperationInclusiveScan) {
             o[4] = SpvGroupOperationExclusiveScan;
             local.inclusive_scan++;
+        } else if (op == SpvOpExtInst && n >= 5 && o[3] < f.bound && glsl_set[o[3]]
+                && (o[4] == GLSLstd450FMin || o[4] == GLSLstd450FMax || o[4] == GLSLstd450FClamp)) {
+            o[4] = o[4] == GLSLstd450FMin ? GLSLstd450NMin : o[4] == GLSLstd450FMax ? GLSLstd450NMax : GLSLstd450NClamp;
+            local.nan_min_max++;
         }
         o += n;
     }
@@ -862,6 +1069,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     memcpy(o, &w[count], (f.count - count) * 4);
     o += f.count - count;
     out[3] = f.bound;
+    free(glsl_set);
     free(f.extra);
     free(f.type_of);
     free(f.def_of);
@@ -872,9 +1080,437 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
             d3d12xs_spirv_error(hr, error, error_size, "out of memory");
         return hr;
     }
-    *out_words = out;
     *out_count = o - out;
+    if (FAILED(hr = zero_private_variables(&out, out_count, &local.statics))) {
+        free(out);
+        *out_count = 0;
+        return d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+    }
+    *out_words = out;
     if (counts)
         *counts = local;
     return S_OK;
+}
+
+/* ---- fix 8: constant-buffer packing (d3d12xs_spirv_cbuffer_layout) ----
+ *
+ * D3D packs a cbuffer's members into 16-byte registers, in declaration order:
+ *  - a scalar or vector goes at the next offset aligned to its component size, unless it would
+ *    cross a register boundary there; then it starts the next register;
+ *  - an array, a struct and a matrix start a register. An array's elements are a register
+ *    apart (or more: the element size rounded up to 16) and the last one takes only its own
+ *    size; a struct's size is where its last member ends; a matrix is one register per column
+ *    (column_major) or row (row_major), the last one holding only its components;
+ *  - so the next member may share the last register of an array, struct or matrix
+ *    (cbuffer { float a; float b[2]; float c; }: b at 16, c at 36; float3x3 m; float x: x at 44).
+ * glslang (with HLSL offsets) starts every member after an array, struct or matrix on a new
+ * register, and lays struct array strides out from its own struct sizes. The device enables
+ * Vulkan's scalar block layout (fix 4 needs it), under which D3D's offsets are valid Vulkan
+ * offsets (members never overlap: an array or matrix ends after its last element, not after
+ * its stride), so the Offset, ArrayStride and MatrixStride decorations of every type reached
+ * from a cbuffer's or tbuffer's block (a Block or BufferBlock struct of a Uniform variable, not a
+ * structured buffer's) are recomputed with these rules (glslang gives tbuffers std430 offsets:
+ * float b[2] 4 bytes apart).
+ * glslang honours packoffset and register(cN), which this pass cannot see in SPIR-V: when
+ * the source has them (explicit_placement), no offset is moved and a block whose offsets
+ * differ from D3D's sequential packing is refused, naming the member (an overlap, when its
+ * range meets another member's, which D3D refuses as well). Also refused: 16-bit scalars and
+ * 64-bit matrices (not laid out here), and a type another kind of block uses whose layout
+ * would change. */
+
+#define CBUFFER_MAX_MEMBERS 65536u
+
+struct cbuffer_pass {
+    struct layout l;
+    uint32_t *stride;   /* D3D ArrayStride per array type id, 0 if not reached */
+    bool explicit_placement;
+    unsigned changed;
+    struct d3d12xs_cbuffer_problem *p;
+    uint32_t path[D3D12XS_CBUFFER_PATH_MAX];
+};
+
+static uint32_t *member_decoration_word(const struct layout *l, uint32_t id, uint32_t member, uint32_t decoration)
+{
+    for (size_t o = 5; o < l->globals_end; o += l->w[o] >> 16)
+        if ((l->w[o] & 0xffff) == SpvOpMemberDecorate && (l->w[o] >> 16) == 5 && l->w[o + 1] == id
+                && l->w[o + 2] == member && l->w[o + 3] == decoration)
+            return &l->w[o + 4];
+    return NULL;
+}
+
+static HRESULT cbuffer_refuse(struct cbuffer_pass *c, unsigned depth, uint32_t d3d_offset, uint32_t offset,
+        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static HRESULT cbuffer_refuse(struct cbuffer_pass *c, unsigned depth, uint32_t d3d_offset, uint32_t offset,
+        const char *fmt, ...)
+{
+    va_list args;
+    c->p->depth = depth < D3D12XS_CBUFFER_PATH_MAX ? depth : D3D12XS_CBUFFER_PATH_MAX;
+    memcpy(c->p->path, c->path, sizeof(c->path));
+    c->p->d3d_offset = d3d_offset;
+    c->p->offset = offset;
+    va_start(args, fmt);
+    vsnprintf(c->p->reason, sizeof(c->p->reason), fmt, args);
+    va_end(args);
+    return E_FAIL;
+}
+
+/* Lays out `type` with D3D's rules, its first byte at d3d_base (glslang's: base, for messages);
+ * *size gets its D3D size. depth: members on the path from the block (c->path). */
+static HRESULT cbuffer_place(struct cbuffer_pass *c, uint32_t type, bool row_major, uint32_t d3d_base,
+        uint32_t base, unsigned depth, uint32_t *size, uint32_t *vk_size, uint32_t *component)
+{
+    const uint32_t *def = layout_def(&c->l, type), *length;
+    uint32_t op = layout_op(def), n = def ? def[0] >> 16 : 0, s, vs, comp;
+    HRESULT hr;
+
+    *component = 4;
+    *vk_size = 0;
+    if (depth > LAYOUT_MAX_DEPTH)
+        return cbuffer_refuse(c, depth, d3d_base, base, "its types nest deeper than %u", LAYOUT_MAX_DEPTH);
+    switch (op) {
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+        if (n < 3 || (def[2] != 32 && def[2] != 64))
+            return cbuffer_refuse(c, depth, d3d_base, base, "a %u-bit scalar is not laid out by D3DCompile",
+                    n < 3 ? 0 : def[2]);
+        *vk_size = *size = *component = def[2] / 8;
+        return S_OK;
+    case SpvOpTypeBool:
+        *vk_size = *size = 4;
+        return S_OK;
+    case SpvOpTypeVector:
+        if (n != 4 || def[3] > 4 || FAILED(hr = cbuffer_place(c, def[2], false, d3d_base, base, depth, &s, &vs,
+                &comp)))
+            return n != 4 || def[3] > 4 ? cbuffer_refuse(c, depth, d3d_base, base, "malformed vector type") : hr;
+        *component = comp;
+        *vk_size = *size = s * def[3];
+        return S_OK;
+    case SpvOpTypeMatrix: {
+        const uint32_t *column = layout_def(&c->l, n == 4 ? def[2] : 0);
+        uint32_t vectors, components;
+        if (n != 4 || layout_op(column) != SpvOpTypeVector || (column[0] >> 16) != 4 || def[3] > 4 || column[3] > 4)
+            return cbuffer_refuse(c, depth, d3d_base, base, "malformed matrix type");
+        if (FAILED(hr = cbuffer_place(c, column[2], false, d3d_base, base, depth, &s, &vs, &comp)))
+            return hr;
+        if (s != 4)
+            return cbuffer_refuse(c, depth, d3d_base, base, "a matrix of %u-bit components is not laid out by "
+                    "D3DCompile", s * 8);
+        /* OpTypeMatrix %vecN M: ColMajor stores M vectors of N components, RowMajor N of M */
+        vectors = row_major ? column[3] : def[3];
+        components = row_major ? def[3] : column[3];
+        *size = 16 * (vectors - 1) + 4 * components;
+        *vk_size = 16 * vectors; /* Vulkan's rules count a matrix's last vector whole */
+        return S_OK;
+    }
+    case SpvOpTypeArray: {
+        uint32_t elements, stride;
+        length = layout_def(&c->l, n == 4 ? def[3] : 0);
+        if (n != 4 || layout_op(length) != SpvOpConstant || (length[0] >> 16) != 4 || !length[3])
+            return cbuffer_refuse(c, depth, d3d_base, base, "an array without a constant length");
+        elements = length[3];
+        if (FAILED(hr = cbuffer_place(c, def[2], row_major, d3d_base, base, depth, &s, &vs, &comp)))
+            return hr;
+        stride = round_up(s, 16);
+        if ((uint64_t)stride * (elements - 1) + s > UINT32_MAX / 4)
+            return cbuffer_refuse(c, depth, d3d_base, base, "an array of more than 1 GiB");
+        if (c->stride[type] && c->stride[type] != stride)
+            return cbuffer_refuse(c, depth, d3d_base, base, "an array type used with two matrix orders");
+        c->stride[type] = stride;
+        *size = stride * (elements - 1) + s;
+        *vk_size = stride * (elements - 1) + vs;
+        return S_OK;
+    }
+    case SpvOpTypeStruct: {
+        uint32_t at = 0, end = 0, vk_end = 0, member_vk_size;
+        if (n - 2 > CBUFFER_MAX_MEMBERS)
+            return cbuffer_refuse(c, depth, d3d_base, base, "a struct of more than %u members", CBUFFER_MAX_MEMBERS);
+        for (uint32_t m = 0; m + 2 < n; m++) {
+            uint32_t member = def[2 + m], member_op = layout_op(layout_def(&c->l, member)), member_size;
+            uint32_t *offset_word = member_decoration_word(&c->l, type, m, SpvDecorationOffset);
+            uint32_t *matrix_stride = member_decoration_word(&c->l, type, m, SpvDecorationMatrixStride);
+            uint32_t offset = offset_word ? *offset_word : 0;
+            bool member_row_major = has_member_decoration(&c->l, type, m, SpvDecorationRowMajor);
+            bool aggregate = member_op == SpvOpTypeStruct || member_op == SpvOpTypeArray || member_op == SpvOpTypeMatrix;
+
+            if (depth < D3D12XS_CBUFFER_PATH_MAX)
+                c->path[depth] = m;
+            if (!offset_word)
+                return cbuffer_refuse(c, depth + 1, d3d_base + end, base, "a member without an Offset");
+            if (aggregate) {
+                at = round_up(end, 16);
+                if (FAILED(hr = cbuffer_place(c, member, member_row_major, d3d_base + at, base + offset, depth + 1,
+                        &member_size, &member_vk_size, &comp)))
+                    return hr;
+            } else {
+                if (FAILED(hr = cbuffer_place(c, member, false, d3d_base + end, base + offset, depth + 1,
+                        &member_size, &member_vk_size, &comp)))
+                    return hr;
+                at = round_up(end, comp);
+                if (at % 16 + member_size > 16)
+                    at = round_up(at, 16);
+            }
+            if (matrix_stride && *matrix_stride != 16) {
+                if (c->explicit_placement || (c->l.mark[type] & LAYOUT_OTHER))
+                    return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "its matrix stride is %u, "
+                            "not 16", *matrix_stride);
+                *matrix_stride = 16;
+                c->changed++;
+            }
+            if (offset != at) {
+                if (c->explicit_placement) {
+                    /* glslang placed it where packoffset / register(cN) said, or after such a member */
+                    for (uint32_t k = 0; k + 2 < n; k++) {
+                        uint32_t *other = member_decoration_word(&c->l, type, k, SpvDecorationOffset), other_size;
+                        const uint32_t *other_def = layout_def(&c->l, def[2 + k]);
+                        uint32_t other_op = layout_op(other_def);
+                        uint32_t other_vk_size;
+                        if (k == m || !other)
+                            continue;
+                        if (other_op == SpvOpTypeStruct || other_op == SpvOpTypeArray || other_op == SpvOpTypeMatrix
+                                || FAILED(cbuffer_place(c, def[2 + k], false, 0, 0, depth + 1, &other_size,
+                                    &other_vk_size, &comp)))
+                            other_size = 16; /* aggregates: at least their first register */
+                        if (*other >= offset + member_size || offset >= *other + other_size)
+                            continue;
+                        c->p->other_member = k;
+                        return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "it overlaps member %u "
+                                "(at byte %u): packoffset / register(c) ranges must not overlap", k,
+                                base + *other);
+                    }
+                    return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "the shader uses packoffset "
+                            "or register(c), which glslang honours, and D3DCompile cannot tell which members "
+                            "were placed by hand: give every member of this cbuffer a packoffset at its D3D "
+                            "offset, or none");
+                }
+                if (c->l.mark[type] & LAYOUT_OTHER)
+                    return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "its struct is also used by "
+                            "a buffer of another kind, which needs another layout");
+                *offset_word = at;
+                c->changed++;
+            }
+            if (at < vk_end)
+                return cbuffer_refuse(c, depth + 1, d3d_base + at, base + offset, "D3D packs it into the last "
+                        "register of the matrix before it (or of the matrix that ends the array or struct before "
+                        "it), which Vulkan's layout rules count as a whole register");
+            end = at + member_size;
+            if (at + member_vk_size > vk_end)
+                vk_end = at + member_vk_size;
+        }
+        *size = end;
+        *vk_size = vk_end;
+        return S_OK;
+    }
+    default:
+        return cbuffer_refuse(c, depth, d3d_base, base, "a type (opcode %u) with no constant-buffer layout", op);
+    }
+}
+
+HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *w, size_t count, bool explicit_placement, unsigned *changed,
+        struct d3d12xs_cbuffer_problem *problem)
+{
+    struct cbuffer_pass c;
+    size_t o, n;
+    HRESULT hr = S_OK;
+
+    memset(problem, 0, sizeof(*problem));
+    *changed = 0;
+    problem->other_member = UINT32_MAX;
+    if (count < 5)
+        return E_INVALIDARG;
+    memset(&c, 0, sizeof(c));
+    c.l.w = w;
+    c.l.bound = w[3];
+    c.p = problem;
+    c.explicit_placement = explicit_placement;
+    for (o = 5; o < count; o += n)
+        if (!(n = w[o] >> 16) || n > count - o)
+            break;
+    c.l.count = o;
+    c.l.globals_end = o;
+    for (o = 5; o < c.l.count; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpFunction) {
+            c.l.globals_end = o;
+            break;
+        }
+    if (!c.l.bound)
+        return S_OK;
+    if (!(c.l.def = calloc(c.l.bound, sizeof(*c.l.def))) || !(c.l.mark = calloc(c.l.bound, 1))
+            || !(c.stride = calloc(c.l.bound, sizeof(*c.stride)))) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    for (o = 5; o < c.l.globals_end; o += n) {
+        uint32_t op = w[o] & 0xffff, result = 0;
+        n = w[o] >> 16;
+        if (op >= SpvOpTypeVoid && op < SpvOpTypeForwardPointer && n >= 2)
+            result = w[o + 1];
+        else if (op == SpvOpConstant && n >= 3)
+            result = w[o + 2];
+        if (result && result < c.l.bound && !c.l.def[result])
+            c.l.def[result] = (uint32_t)o;
+    }
+    /* cbuffer and tbuffer blocks: Block or BufferBlock structs that Uniform variables point to,
+     * other than a structured or byte-address buffer's (one runtime array member); every other
+     * block marks its types LAYOUT_OTHER */
+    for (o = 5; o < c.l.globals_end; o += n) {
+        const uint32_t *block;
+        uint32_t target;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpDecorate || n < 3
+                || (w[o + 2] != SpvDecorationBlock && w[o + 2] != SpvDecorationBufferBlock))
+            continue;
+        target = w[o + 1];
+        block = layout_def(&c.l, target);
+        if (layout_op(block) == SpvOpTypeStruct && (block[0] >> 16) == 3
+                && layout_op(layout_def(&c.l, block[2])) == SpvOpTypeRuntimeArray)
+            mark_reachable(&c.l, target, LAYOUT_OTHER, 0);
+        else
+            for (size_t v = 5; v < c.l.globals_end; v += w[v] >> 16) {
+                const uint32_t *pointer;
+                if ((w[v] & 0xffff) == SpvOpVariable && (w[v] >> 16) >= 4
+                        && layout_op(pointer = layout_def(&c.l, w[v + 1])) == SpvOpTypePointer
+                        && pointer[3] == target && pointer[2] != SpvStorageClassUniform)
+                    mark_reachable(&c.l, target, LAYOUT_OTHER, 0);
+            }
+    }
+    for (o = 5; o < c.l.globals_end && SUCCEEDED(hr); o += n) {
+        const uint32_t *pointer, *block;
+        uint32_t size, vk_size, component;
+        bool is_block = false;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpVariable || n < 4 || w[o + 3] != SpvStorageClassUniform
+                || layout_op(pointer = layout_def(&c.l, w[o + 1])) != SpvOpTypePointer
+                || layout_op(block = layout_def(&c.l, pointer[3])) != SpvOpTypeStruct)
+            continue;
+        if ((block[0] >> 16) == 3 && layout_op(layout_def(&c.l, block[2])) == SpvOpTypeRuntimeArray)
+            continue;
+        for (size_t d = 5; d < c.l.globals_end; d += w[d] >> 16)
+            if ((w[d] & 0xffff) == SpvOpDecorate && (w[d] >> 16) == 3 && w[d + 1] == pointer[3]
+                    && (w[d + 2] == SpvDecorationBlock || w[d + 2] == SpvDecorationBufferBlock))
+                is_block = true;
+        if (!is_block)
+            continue;
+        problem->set = problem->binding = UINT32_MAX;
+        for (size_t d = 5; d < c.l.globals_end; d += w[d] >> 16)
+            if ((w[d] & 0xffff) == SpvOpDecorate && (w[d] >> 16) == 4 && w[d + 1] == w[o + 2]) {
+                if (w[d + 2] == SpvDecorationDescriptorSet)
+                    problem->set = w[d + 3];
+                else if (w[d + 2] == SpvDecorationBinding)
+                    problem->binding = w[d + 3];
+            }
+        hr = cbuffer_place(&c, pointer[3], false, 0, 0, 0, &size, &vk_size, &component);
+    }
+    /* array strides */
+    for (o = 5; o < c.l.globals_end && SUCCEEDED(hr); o += n) {
+        uint32_t target;
+        n = w[o] >> 16;
+        if ((w[o] & 0xffff) != SpvOpDecorate || n != 4 || w[o + 2] != SpvDecorationArrayStride
+                || (target = w[o + 1]) >= c.l.bound || !c.stride[target] || c.stride[target] == w[o + 3])
+            continue;
+        if (c.explicit_placement || (c.l.mark[target] & LAYOUT_OTHER)) {
+            memset(problem->path, 0, sizeof(problem->path));
+            problem->depth = 0;
+            snprintf(problem->reason, sizeof(problem->reason), "an array of it has stride %u where D3D's is %u "
+                    "and its type is shared with %s", w[o + 3], c.stride[target],
+                    c.explicit_placement ? "members placed by packoffset / register(c)" : "another kind of buffer");
+            hr = E_FAIL;
+            break;
+        }
+        w[o + 3] = c.stride[target];
+        c.changed++;
+    }
+
+done:
+    free(c.l.def);
+    free(c.l.mark);
+    free(c.stride);
+    *changed = SUCCEEDED(hr) ? c.changed : 0;
+    return hr;
+}
+
+/* the name (OpName, or OpMemberName of member) of id in words, or NULL */
+static const char *spirv_name(const uint32_t *w, size_t count, uint32_t id, uint32_t member, bool of_member)
+{
+    const char *name;
+    for (size_t o = 5, n; o < count; o += n) {
+        uint32_t op = w[o] & 0xffff;
+        if (!(n = w[o] >> 16) || n > count - o)
+            break;
+        if (!of_member && op == SpvOpName && n >= 3 && w[o + 1] == id && d3d12xs_spirv_string(w, o + 2, o + n, &name, NULL))
+            return name;
+        if (of_member && op == SpvOpMemberName && n >= 4 && w[o + 1] == id && w[o + 2] == member
+                && d3d12xs_spirv_string(w, o + 3, o + n, &name, NULL))
+            return name;
+        if (op == SpvOpFunction)
+            break;
+    }
+    return NULL;
+}
+
+static const uint32_t *spirv_type(const uint32_t *w, size_t count, uint32_t id)
+{
+    for (size_t o = 5, n; o < count; o += n) {
+        uint32_t op = w[o] & 0xffff;
+        if (!(n = w[o] >> 16) || n > count - o || op == SpvOpFunction)
+            break;
+        if (op >= SpvOpTypeVoid && op < SpvOpTypeForwardPointer && n >= 2 && w[o + 1] == id)
+            return &w[o];
+    }
+    return NULL;
+}
+
+bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *w, size_t count, const struct d3d12xs_cbuffer_problem *p,
+        char *name, size_t name_size)
+{
+    uint32_t variable = 0, set = UINT32_MAX, binding = UINT32_MAX, type = 0;
+    const uint32_t *def;
+    const char *part;
+    size_t used;
+
+    if (!name_size)
+        return false;
+    name[0] = 0;
+    /* the Uniform variable with the problem's set and binding */
+    for (size_t o = 5, n; o < count && !type; o += n) {
+        if (!(n = w[o] >> 16) || n > count - o || (w[o] & 0xffff) == SpvOpFunction)
+            break;
+        if ((w[o] & 0xffff) != SpvOpVariable || n < 4 || w[o + 3] != SpvStorageClassUniform)
+            continue;
+        variable = w[o + 2];
+        set = binding = UINT32_MAX;
+        for (size_t d = 5, m; d < count; d += m) {
+            if (!(m = w[d] >> 16) || m > count - d || (w[d] & 0xffff) == SpvOpFunction)
+                break;
+            if ((w[d] & 0xffff) == SpvOpDecorate && m == 4 && w[d + 1] == variable) {
+                if (w[d + 2] == SpvDecorationDescriptorSet)
+                    set = w[d + 3];
+                else if (w[d + 2] == SpvDecorationBinding)
+                    binding = w[d + 3];
+            }
+        }
+        if (set == p->set && binding == p->binding && (def = spirv_type(w, count, w[o + 1]))
+                && (def[0] & 0xffff) == SpvOpTypePointer && (def[0] >> 16) == 4)
+            type = def[3];
+    }
+    if (!type)
+        return false;
+    part = spirv_name(w, count, type, 0, false);
+    snprintf(name, name_size, "%s", part && *part ? part : "(unnamed)");
+    for (uint32_t i = 0; i < p->depth; i++) {
+        /* through arrays to the struct */
+        while ((def = spirv_type(w, count, type)) && (def[0] & 0xffff) == SpvOpTypeArray && (def[0] >> 16) == 4)
+            type = def[2];
+        if (!def || (def[0] & 0xffff) != SpvOpTypeStruct || p->path[i] + 2 >= (def[0] >> 16))
+            return false;
+        part = spirv_name(w, count, type, p->path[i], true);
+        used = strlen(name);
+        if (used + 1 < name_size) {
+            if (part && *part)
+                snprintf(name + used, name_size - used, ".%s", part);
+            else
+                snprintf(name + used, name_size - used, ".(member %u)", p->path[i]);
+        }
+        type = def[2 + p->path[i]];
+    }
+    return true;
 }

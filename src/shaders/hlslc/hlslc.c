@@ -19,6 +19,10 @@
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
 
+/* The answer's bytes are the preprocessed source instead of SPIR-V (D3DCompile resolves
+ * macros with it; shared with src/shaders/shader_compile.c, next to hlslc_protocol.h's flags). */
+#define HLSLC_PREPROCESS_ONLY (1u << 3)
+
 static void on_fatal_signal(int sig)
 {
     _exit(128 + sig);
@@ -162,8 +166,11 @@ int main(void)
         shaderc_compile_options_set_warnings_as_errors(options);
     shaderc_compile_options_set_include_callbacks(options, include_resolve, include_release, NULL);
 
-    if (!(result = shaderc_compile_into_spv(compiler, source, source_length, (shaderc_shader_kind)kind, name, entry,
-            options)))
+    if (!(result = (flags & HLSLC_PREPROCESS_ONLY)
+            ? shaderc_compile_into_preprocessed_text(compiler, source, source_length, (shaderc_shader_kind)kind, name,
+                entry, options)
+            : shaderc_compile_into_spv(compiler, source, source_length, (shaderc_shader_kind)kind, name, entry,
+                options)))
         return 3;
     message = shaderc_result_get_error_message(result);
     hlslc_put_u32(&answer, (uint32_t)shaderc_result_get_compilation_status(result));
