@@ -4,16 +4,11 @@
 #include <string.h>
 
 #include "commands/command_recording.h"
+#include "commands/console_flags.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
-#define KNOWN_SYNC_FLAGS (D3D12XBOX_SYNC_FLAG_MCACHE_WRITEBACK | D3D12XBOX_SYNC_FLAG_MCACHE_INVALIDATE | D3D12XBOX_SYNC_FLAG_VCACHE_INVALIDATE \
-        | D3D12XBOX_SYNC_FLAG_GL1_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_VOLATILE | D3D12XBOX_SYNC_FLAG_GL2_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK)
-#define KNOWN_CONTROL_FLAGS (D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP | D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_CE \
-        | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE)
-#define KNOWN_FLUSH_FLAGS (D3D12XBOX_FLUSH_IDLE | D3D12XBOX_FLUSH_BOP_CS_PARTIAL | D3D12XBOX_FLUSH_TOP_COMPUTE_MASK | D3D12XBOX_FLUSH_BOP_COMPUTE_MASK \
-        | D3D12XBOX_FLUSH_BOP_TEXTURE_L1_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK)
 /* The cache actions that make earlier writes reach memory (and later reads see memory). */
 #define WRITEBACK_SYNC_FLAGS (D3D12XBOX_SYNC_FLAG_MCACHE_WRITEBACK | D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK)
 #define WRITEBACK_FLUSH_FLAGS (D3D12XBOX_FLUSH_IDLE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK)
@@ -49,13 +44,13 @@ static bool resolve_address(struct d3d12_command_list *list, const char *command
 
 static bool sync_flags_valid(struct d3d12_command_list *list, const char *command, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control)
 {
-    if (sync & ~KNOWN_SYNC_FLAGS) {
-        d3d12_command_list_record_error(list, command, "SyncFlags 0x%x has unknown bits 0x%x", (unsigned)sync, (unsigned)(sync & ~KNOWN_SYNC_FLAGS));
+    if (sync & ~D3D12XS_KNOWN_SYNC_FLAGS) {
+        d3d12_command_list_record_error(list, command, "SyncFlags 0x%x has unknown bits 0x%x", (unsigned)sync, (unsigned)(sync & ~D3D12XS_KNOWN_SYNC_FLAGS));
         return false;
     }
-    if (control & ~KNOWN_CONTROL_FLAGS) {
+    if (control & ~D3D12XS_KNOWN_CONTROL_FLAGS) {
         d3d12_command_list_record_error(list, command, "ControlFlags 0x%x has unknown bits 0x%x", (unsigned)control,
-                (unsigned)(control & ~KNOWN_CONTROL_FLAGS));
+                (unsigned)(control & ~D3D12XS_KNOWN_CONTROL_FLAGS));
         return false;
     }
     if ((control & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD) && (control & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE)) {
@@ -67,8 +62,8 @@ static bool sync_flags_valid(struct d3d12_command_list *list, const char *comman
 
 static bool flush_flags_valid(struct d3d12_command_list *list, const char *command, D3D12XBOX_FLUSH flush)
 {
-    if (flush & ~KNOWN_FLUSH_FLAGS) {
-        d3d12_command_list_record_error(list, command, "Flush 0x%x has unknown bits 0x%x", (unsigned)flush, (unsigned)(flush & ~KNOWN_FLUSH_FLAGS));
+    if (flush & ~D3D12XS_KNOWN_FLUSH_FLAGS) {
+        d3d12_command_list_record_error(list, command, "Flush 0x%x has unknown bits 0x%x", (unsigned)flush, (unsigned)(flush & ~D3D12XS_KNOWN_FLUSH_FLAGS));
         return false;
     }
     return true;

@@ -6,6 +6,7 @@
 #include "commands/command_queue.h"
 #include "sync/fence.h"
 #include "sync/waiter.h"
+#include "commands/console_flags.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12CommandQueue::" #name
@@ -249,22 +250,16 @@ static D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE d3d12_command_queue_GetDesc(ID
 
 /* ---- the console's queue methods (SPEC §2.2, §2.6) ---- */
 
-#define KNOWN_SYNC_FLAGS (D3D12XBOX_SYNC_FLAG_MCACHE_WRITEBACK | D3D12XBOX_SYNC_FLAG_MCACHE_INVALIDATE | D3D12XBOX_SYNC_FLAG_VCACHE_INVALIDATE \
-        | D3D12XBOX_SYNC_FLAG_GL1_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_VOLATILE | D3D12XBOX_SYNC_FLAG_GL2_INVALIDATE | D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK)
-#define KNOWN_CONTROL_FLAGS (D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP | D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_CE \
-        | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD | D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE)
-#define KNOWN_FLUSH_FLAGS (D3D12XBOX_FLUSH_IDLE | D3D12XBOX_FLUSH_BOP_CS_PARTIAL | D3D12XBOX_FLUSH_TOP_COMPUTE_MASK | D3D12XBOX_FLUSH_BOP_COMPUTE_MASK \
-        | D3D12XBOX_FLUSH_BOP_TEXTURE_L1_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_INVALIDATE | D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK)
 
 /* Wait with control over what takes part: on Vulkan every stage waits (stronger than the
  * console when neither PFP nor CE is selected), and each list starts with a full barrier, so
  * the cache actions are already done when the next list runs (docs/sync.md). */
 static HRESULT STDMETHODCALLTYPE queue_WaitX(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value, D3D12XBOX_SYNC_PARAMS *params)
 {
-    if (params && (params->SyncFlags & ~KNOWN_SYNC_FLAGS))
+    if (params && (params->SyncFlags & ~D3D12XS_KNOWN_SYNC_FLAGS))
         return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->SyncFlags 0x%x has unknown bits",
                 (unsigned)params->SyncFlags);
-    if (params && (params->ControlFlags & ~KNOWN_CONTROL_FLAGS))
+    if (params && (params->ControlFlags & ~D3D12XS_KNOWN_CONTROL_FLAGS))
         return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->ControlFlags 0x%x has unknown bits",
                 (unsigned)params->ControlFlags);
     if (params && (params->ControlFlags & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD)
@@ -277,9 +272,9 @@ static HRESULT STDMETHODCALLTYPE queue_WaitX(ID3D12CommandQueue *iface, ID3D12Fe
  * writes available (a Vulkan semaphore signal is a full memory dependency). */
 static HRESULT STDMETHODCALLTYPE queue_SignalX(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value, D3D12XBOX_FLUSH flush)
 {
-    if (flush & ~KNOWN_FLUSH_FLAGS)
+    if (flush & ~D3D12XS_KNOWN_FLUSH_FLAGS)
         return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::SignalX", "Flush 0x%x has unknown bits 0x%x", (unsigned)flush,
-                (unsigned)(flush & ~KNOWN_FLUSH_FLAGS));
+                (unsigned)(flush & ~D3D12XS_KNOWN_FLUSH_FLAGS));
     return d3d12_command_queue_Signal(iface, fence, value);
 }
 

@@ -396,95 +396,48 @@ static VkSemaphoreSubmitInfo semaphore_info(VkSemaphore semaphore, uint64_t valu
     };
 }
 
-/* Hands one ready operation to Vulkan; the lock is held. */
-static HRESULT submit_op_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
+/* A segment the engine's family cannot run (a transfer-only COPY list's ResolveQueryData):
+ * it runs on the internal compute-capable engine, between this engine's previous operation
+ * and its next one, and this engine's serial waits for it. The lock is held. */
+static HRESULT submit_helper_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
 {
     struct d3d12_device *device = engine->device;
+    struct d3d12_engine *helper = scheduler->internal;
     VkCommandBufferSubmitInfo buffer_stack[8], *buffers = buffer_stack;
-    VkSemaphoreSubmitInfo signals[2], waits[2];
-    VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
     VkResult vr;
 
-    signals[0] = semaphore_info(engine->serial_semaphore, op->serial);
-    submit.signalSemaphoreInfoCount = 1;
-    submit.pSignalSemaphoreInfos = signals;
-    submit.pWaitSemaphoreInfos = waits;
-    /* Work the scheduler ran for itself (query initialisation) comes first everywhere. */
-    if (scheduler->internal && engine != scheduler->internal && engine->internal_waited < scheduler->internal_serial) {
-        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(scheduler->internal->serial_semaphore, scheduler->internal_serial);
-        engine->internal_waited = scheduler->internal_serial;
-    }
-
-    switch (op->type) {
-    case OP_EXECUTE:
-        for (uint32_t i = 0; i < op->reset_count; i++)
-            vkResetQueryPool(device->vk_device, op->resets[i].pool, op->resets[i].index, 1);
-        if (op->command_buffer_count > D3D12XS_ARRAY_SIZE(buffer_stack)
-                && !(buffers = calloc(op->command_buffer_count, sizeof(*buffers))))
-            return E_OUTOFMEMORY;
-        for (uint32_t i = 0; i < op->command_buffer_count; i++)
-            buffers[i] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = op->command_buffers[i]};
-        if (op->on_helper) {
-            /* The segment runs on the internal compute-capable engine, between this engine's
-             * previous operation and its next one. */
-            struct d3d12_engine *helper = scheduler->internal;
-            VkSemaphoreSubmitInfo helper_wait = semaphore_info(engine->serial_semaphore, op->serial - 1);
-            VkSemaphoreSubmitInfo helper_signal = semaphore_info(helper->serial_semaphore, ++helper->next_serial);
-            VkSubmitInfo2 helper_submit = {
-                .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
-                .waitSemaphoreInfoCount = 1, .pWaitSemaphoreInfos = &helper_wait,
-                .commandBufferInfoCount = op->command_buffer_count, .pCommandBufferInfos = buffers,
-                .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &helper_signal,
-            };
-            vr = queue_submit(helper, &helper_submit);
-            if (buffers != buffer_stack)
-                free(buffers);
-            if (vr != VK_SUCCESS)
-                return d3d12xs_hresult_from_vk(device, vr);
-            helper->submitted_serial = helper->next_serial;
-            waits[submit.waitSemaphoreInfoCount++] = semaphore_info(helper->serial_semaphore, helper->next_serial);
-            buffers = buffer_stack;
-            break;
-        }
-        submit.commandBufferInfoCount = op->command_buffer_count;
-        submit.pCommandBufferInfos = buffers;
-        break;
-    case OP_SIGNAL: {
-        struct d3d12_timeline *timeline = op->timeline;
-        if (op->value <= timeline->submitted_value) {
-            /* Vulkan timelines cannot go back or repeat a value: the signal is dropped. */
-            WARN("ID3D12CommandQueue::Signal: fence '%s' value %llu is not above %llu, already signalled; ignored",
-                    timeline->name, (unsigned long long)op->value, (unsigned long long)timeline->submitted_value);
-            break;
-        }
-        signals[submit.signalSemaphoreInfoCount++] = semaphore_info(timeline->semaphore, op->value);
-        /* Another engine's signal of this fence may still be in flight. Vulkan requires a
-         * timeline's signals to execute in increasing order, so this one waits for it: signals
-         * of one fence take effect in the order they were submitted. */
-        if (timeline->last_signal_engine && timeline->last_signal_engine != engine
-                && d3d12_timeline_completed_value(device, timeline) < timeline->submitted_value)
-            waits[submit.waitSemaphoreInfoCount++] = semaphore_info(timeline->semaphore, timeline->submitted_value);
-        timeline->last_signal_engine = engine;
-        timeline->submitted_value = op->value;
-        timeline->gpu_signal_value = op->value;
-        break;
-    }
-    case OP_WAIT_FENCE:
-        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(op->timeline->semaphore, op->value);
-        break;
-    case OP_WAIT_MEMORY:
-        /* The host saw the value: nothing is left for the GPU to wait on. */
-        break;
-    }
-
-    vr = queue_submit(engine, &submit);
+    for (uint32_t i = 0; i < op->reset_count; i++)
+        vkResetQueryPool(device->vk_device, op->resets[i].pool, op->resets[i].index, 1);
+    if (op->command_buffer_count > D3D12XS_ARRAY_SIZE(buffer_stack) && !(buffers = calloc(op->command_buffer_count, sizeof(*buffers))))
+        return E_OUTOFMEMORY;
+    for (uint32_t i = 0; i < op->command_buffer_count; i++)
+        buffers[i] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = op->command_buffers[i]};
+    VkSemaphoreSubmitInfo helper_wait = semaphore_info(engine->serial_semaphore, op->serial - 1);
+    VkSemaphoreSubmitInfo helper_signal = semaphore_info(helper->serial_semaphore, ++helper->next_serial);
+    VkSubmitInfo2 helper_submit = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+        .waitSemaphoreInfoCount = 1, .pWaitSemaphoreInfos = &helper_wait,
+        .commandBufferInfoCount = op->command_buffer_count, .pCommandBufferInfos = buffers,
+        .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &helper_signal,
+    };
+    vr = queue_submit(helper, &helper_submit);
     if (buffers != buffer_stack)
         free(buffers);
     if (vr != VK_SUCCESS)
         return d3d12xs_hresult_from_vk(device, vr);
+    helper->submitted_serial = helper->next_serial;
+
+    VkSemaphoreSubmitInfo wait = semaphore_info(helper->serial_semaphore, helper->next_serial);
+    VkSemaphoreSubmitInfo signal = semaphore_info(engine->serial_semaphore, op->serial);
+    VkSubmitInfo2 submit = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+        .waitSemaphoreInfoCount = 1, .pWaitSemaphoreInfos = &wait,
+        .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal,
+    };
+    if ((vr = queue_submit(engine, &submit)) != VK_SUCCESS)
+        return d3d12xs_hresult_from_vk(device, vr);
     engine->submitted_serial = op->serial;
-    if (op->type == OP_EXECUTE)
-        note_inflight(engine, op);
+    note_inflight(engine, op);
     return S_OK;
 }
 
@@ -532,7 +485,7 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
 
     *hr = S_OK;
     if (ops[0].type == OP_EXECUTE && ops[0].on_helper) {
-        *hr = submit_op_locked(scheduler, engine, &ops[0]);
+        *hr = submit_helper_locked(scheduler, engine, &ops[0]);
         return 1;
     }
     /* The run: what may follow the first operation in the same submission. */
