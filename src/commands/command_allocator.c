@@ -6,6 +6,7 @@
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12CommandAllocator::" #name
+#define ALLOCATOR_GRACE_NS (2ull * 1000 * 1000)
 
 static struct d3d12_command_allocator *impl_from_ID3D12CommandAllocator(ID3D12CommandAllocator *iface)
 {
@@ -23,7 +24,8 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_allocator, ID3D12CommandAllocator, im
 /* True once the GPU has finished the last submission that used the allocator. */
 static bool allocator_is_idle(struct d3d12_command_allocator *allocator)
 {
-    return !allocator->last_engine || d3d12_engine_serial_done(allocator->last_engine, allocator->last_serial);
+    /* The application's fence value and the serial land together, give or take a moment. */
+    return !allocator->last_engine || d3d12_engine_serial_done_soon(allocator->last_engine, allocator->last_serial, ALLOCATOR_GRACE_NS);
 }
 
 static void destroy_allocator(struct d3d12_device *device, void *object)

@@ -101,14 +101,28 @@ static bool engine_serial_done_locked(struct d3d12_engine *engine, uint64_t seri
     return completed >= serial || (serial <= engine->dropped_through && completed >= engine->drop_wait_serial);
 }
 
-bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial)
+bool d3d12_engine_serial_done_soon(struct d3d12_engine *engine, uint64_t serial, uint64_t timeout_ns)
 {
     struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
+    uint64_t target;
     bool done;
+
     pthread_mutex_lock(&scheduler->lock);
     done = engine_serial_done_locked(engine, serial, engine_completed(engine));
+    /* Only work handed to Vulkan can finish by itself; held work needs an API call. */
+    target = serial <= engine->dropped_through ? engine->drop_wait_serial : serial;
+    if (!done && target > engine->submitted_serial)
+        timeout_ns = 0;
     pthread_mutex_unlock(&scheduler->lock);
-    return done;
+    if (done || !timeout_ns)
+        return done;
+    VkSemaphoreWaitInfo wait_info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+        .semaphoreCount = 1,
+        .pSemaphores = &engine->serial_semaphore,
+        .pValues = &target,
+    };
+    return vkWaitSemaphores(engine->device->vk_device, &wait_info, timeout_ns) == VK_SUCCESS;
 }
 
 static bool engine_idle_locked(struct d3d12_engine *engine)
@@ -519,9 +533,6 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     if (ops[0].type == OP_WAIT_FENCE)
         waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].timeline->semaphore, ops[0].value);
-    /* The serial first: whoever sees a fence value this run signals must find the run's work
-     * counted as finished (lavapipe updates the semaphores in order). */
-    signals[submit.signalSemaphoreInfoCount++] = semaphore_info(engine->serial_semaphore, ops[n - 1].serial);
     buffer_count = 0;
     for (size_t i = 0; i < n; i++) {
         struct op *op = &ops[i];
@@ -551,6 +562,11 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
             timeline->gpu_signal_value = op->value;
         }
     }
+    /* The serial last: once it is seen, the batch's other signals are done too (lavapipe signals
+     * in order), so objects retired by serial, fence semaphores included, are no longer in use.
+     * Someone who saw one of the fence values first may find the serial a moment behind:
+     * d3d12_engine_serial_done_soon() allows for that. */
+    signals[submit.signalSemaphoreInfoCount++] = semaphore_info(engine->serial_semaphore, ops[n - 1].serial);
     submit.commandBufferInfoCount = buffer_count;
     submit.pCommandBufferInfos = buffers;
     vr = queue_submit(engine, &submit);

@@ -74,8 +74,11 @@ void d3d12_engine_release(struct d3d12_engine *engine);
 void d3d12_engine_orphan(struct d3d12_engine *engine);
 void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name);
 uint32_t d3d12_engine_family(const struct d3d12_engine *engine);
-/* Whether the operation with this serial (from d3d12_scheduler_execute) has finished. */
-bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial);
+/* Whether the operation with this serial (from d3d12_scheduler_execute) has finished,
+ * waiting up to timeout_ns when it was handed to Vulkan: a fence value and the engine's
+ * serial are signalled by one submission, but Vulkan does not promise the host sees both
+ * at once. */
+bool d3d12_engine_serial_done_soon(struct d3d12_engine *engine, uint64_t serial, uint64_t timeout_ns);
 
 HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_value, struct d3d12_timeline **timeline);
 void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline *timeline, const char *name);
