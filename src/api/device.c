@@ -816,7 +816,7 @@ HRESULT D3D12XSSetHangTimeout(ID3D12Device *iface, UINT milliseconds)
     if (!device)
         return E_INVALIDARG;
     atomic_store(&device->hang_timeout_ms, milliseconds);
-    d3d12_waiter_kick(device);
+    d3d12_waiter_kick(device, false);
     return S_OK;
 }
 

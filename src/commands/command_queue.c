@@ -57,6 +57,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
     struct d3d12_query_reset *resets = NULL;
     struct d3d12_command_list *list;
     uint32_t reset_count = 0, segment_count = 0;
+    bool memory_waits = false;
     uint64_t serial;
     bool stale;
 
@@ -116,6 +117,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
         for (uint32_t s = 0; s < list->segment_count; s++) {
             const struct d3d12_list_segment *segment = &list->segments[s];
+            memory_waits |= segment->has_wait;
             segments[segment_count++] = (struct d3d12_submit_segment){
                 .command_buffer = segment->command_buffer,
                 .on_helper = segment->on_helper,
@@ -136,7 +138,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
         d3d12_command_allocator_note_submission(list->allocator, queue->engine, serial);
     }
-    d3d12_waiter_kick(device);
+    d3d12_waiter_kick(device, memory_waits);
 done:
     if (segments != segment_stack)
         free(segments);
@@ -179,7 +181,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Signal(ID3D12CommandQueue *
     if ((hr = fence_argument(queue, METHOD(Signal), fence_iface, &fence)) != S_OK)
         return hr;
     hr = d3d12_scheduler_signal(queue->engine, fence->timeline, value);
-    d3d12_waiter_kick(queue->object.device);
+    d3d12_waiter_kick(queue->object.device, false);
     return hr;
 }
 
@@ -192,7 +194,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *if
     if ((hr = fence_argument(queue, METHOD(Wait), fence_iface, &fence)) != S_OK)
         return hr;
     hr = d3d12_scheduler_wait_fence(queue->engine, fence->timeline, value);
-    d3d12_waiter_kick(queue->object.device);
+    d3d12_waiter_kick(queue->object.device, false);
     return hr;
 }
 

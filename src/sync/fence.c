@@ -69,7 +69,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_Signal(ID3D12Fence *iface, UINT64 v
     if ((hr = d3d12_device_removed_reason(device)) != S_OK)
         return hr;
     if (SUCCEEDED(hr = d3d12_timeline_signal_on_host(device, fence->timeline, value, METHOD(Signal))))
-        d3d12_waiter_kick(device);
+        d3d12_waiter_kick(device, false);
     return hr;
 }
 

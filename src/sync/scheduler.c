@@ -400,6 +400,31 @@ static VkResult queue_submit(struct d3d12_engine *engine, const VkSubmitInfo2 *s
     return vr;
 }
 
+/* Host query resets (transfer-only families cannot reset in a command buffer) must not touch
+ * a query earlier work of this engine, or a resolve on the internal engine, still uses: wait
+ * for the work already handed to Vulkan, which finishes without anything held here. Rare:
+ * only COPY lists with EndQuery on transfer-only families. */
+static void reset_queries_on_host_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, const struct op *op)
+{
+    struct d3d12_device *device = engine->device;
+    VkSemaphore semaphores[2] = {engine->serial_semaphore, scheduler->internal->serial_semaphore};
+    uint64_t values[2] = {engine->submitted_serial, scheduler->internal->submitted_serial};
+    VkSemaphoreWaitInfo wait_info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+        .semaphoreCount = 2,
+        .pSemaphores = semaphores,
+        .pValues = values,
+    };
+    unsigned timeout_ms = atomic_load(&device->hang_timeout_ms);
+
+    if (!op->reset_count)
+        return;
+    if (vkWaitSemaphores(device->vk_device, &wait_info, timeout_ms ? (uint64_t)timeout_ms * 1000000 : UINT64_MAX) == VK_TIMEOUT)
+        d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, "work before a COPY list's query reset made no progress");
+    for (uint32_t i = 0; i < op->reset_count; i++)
+        vkResetQueryPool(device->vk_device, op->resets[i].pool, op->resets[i].index, 1);
+}
+
 static VkSemaphoreSubmitInfo semaphore_info(VkSemaphore semaphore, uint64_t value)
 {
     return (VkSemaphoreSubmitInfo){
@@ -420,8 +445,7 @@ static HRESULT submit_helper_locked(struct d3d12_scheduler *scheduler, struct d3
     VkCommandBufferSubmitInfo buffer_stack[8], *buffers = buffer_stack;
     VkResult vr;
 
-    for (uint32_t i = 0; i < op->reset_count; i++)
-        vkResetQueryPool(device->vk_device, op->resets[i].pool, op->resets[i].index, 1);
+    reset_queries_on_host_locked(scheduler, engine, op);
     if (op->command_buffer_count > D3D12XS_ARRAY_SIZE(buffer_stack) && !(buffers = calloc(op->command_buffer_count, sizeof(*buffers))))
         return E_OUTOFMEMORY;
     for (uint32_t i = 0; i < op->command_buffer_count; i++)
@@ -537,8 +561,7 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     for (size_t i = 0; i < n; i++) {
         struct op *op = &ops[i];
         if (op->type == OP_EXECUTE) {
-            for (uint32_t r = 0; r < op->reset_count; r++)
-                vkResetQueryPool(device->vk_device, op->resets[r].pool, op->resets[r].index, 1);
+            reset_queries_on_host_locked(scheduler, engine, op);
             for (uint32_t b = 0; b < op->command_buffer_count; b++)
                 buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
                         .commandBuffer = op->command_buffers[b]};

@@ -32,6 +32,7 @@ struct d3d12_waiter {
     bool sleeping;              /* in pthread_cond_wait: nothing watched */
     bool kicked;                /* work arrived since the last poll began */
     bool in_wait;               /* in vkWaitSemaphores */
+    bool in_long_wait;          /* ...for a whole watch slice: memory waits are not being polled */
     VkSemaphore wake_semaphore;
     uint64_t wake_value;
     struct registration *registrations;
@@ -167,6 +168,7 @@ static void *waiter_main(void *context)
             }
         }
         waiter->in_wait = true;
+        waiter->in_long_wait = !poll.memory_waits_held;
         pthread_mutex_unlock(&waiter->lock);
 
         uint64_t slice = poll.memory_waits_held ? MEMORY_POLL_NS : WATCH_SLICE_NS;
@@ -202,7 +204,7 @@ static void *waiter_main(void *context)
         }
 
         pthread_mutex_lock(&waiter->lock);
-        waiter->in_wait = false;
+        waiter->in_wait = waiter->in_long_wait = false;
     }
     fire_locked(device, waiter, true);
     pthread_mutex_unlock(&waiter->lock);
@@ -325,7 +327,7 @@ HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *ti
     return d3d12_device_removed_reason(device);
 }
 
-void d3d12_waiter_kick(struct d3d12_device *device)
+void d3d12_waiter_kick(struct d3d12_device *device, bool memory_wait)
 {
     struct d3d12_waiter *waiter = device->waiter;
     if (!waiter)
@@ -334,5 +336,7 @@ void d3d12_waiter_kick(struct d3d12_device *device)
     waiter->kicked = true;
     if (waiter->sleeping)
         pthread_cond_signal(&waiter->cond);
+    else if (memory_wait && waiter->in_long_wait)
+        wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
 }

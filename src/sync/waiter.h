@@ -19,7 +19,8 @@ HRESULT d3d12_waiter_add(struct d3d12_device *device, struct d3d12_timeline *tim
         struct d3d12xs_event *event, const char *method);
 /* Blocks until the timeline reaches value or the device is removed (by the hang timeout too). */
 HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method);
-/* New queue work: a sleeping waiter starts watching again. Cheap when it is awake. */
-void d3d12_waiter_kick(struct d3d12_device *device);
+/* New queue work: a sleeping waiter starts watching again. With memory_wait (the work waits
+ * on a value in memory), a waiter in a long slice wakes to start polling. */
+void d3d12_waiter_kick(struct d3d12_device *device, bool memory_wait);
 
 #endif
