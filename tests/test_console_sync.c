@@ -251,6 +251,46 @@ static void test_comparisons(ID3D12Device *device)
     ID3D12CommandQueue_Release(queue);
 }
 
+/* GPU_TIMESTAMP writes the GPU clock, in GetTimestampFrequency's ticks, once earlier work is
+ * done; SYSTEM_TIMESTAMP is refused for now. */
+static void test_timestamps(ID3D12Device *device)
+{
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    void *cpu = NULL;
+    ID3D12Resource *memory = shared_memory(device, 4096, &cpu);
+    D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(memory);
+    ID3D12Resource *big = harness_uav_buffer(device, 16 << 20), *big2 = harness_uav_buffer(device, 16 << 20);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+    uint64_t *stamps = cpu, frequency = 0;
+    LOG_MARK();
+
+    memset(cpu, 0, 64);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+            D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP);
+    ID3D12GraphicsCommandList_CopyBufferRegion(l, big2, 0, big, 0, 16 << 20);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, address + 8, 0, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP);
+    harness_execute_and_wait(device, queue, &list);
+    CHECK_HR(ID3D12CommandQueue_GetTimestampFrequency(queue, &frequency), S_OK);
+    CHECK_MSG(stamps[0] && stamps[1] >= stamps[0], "GPU timestamps %llu, %llu", (unsigned long long)stamps[0], (unsigned long long)stamps[1]);
+    CHECK_MSG(frequency && (double)(stamps[1] - stamps[0]) / (double)frequency < 10.0, "a 16 MiB copy took %g s by the timestamps",
+            frequency ? (double)(stamps[1] - stamps[0]) / (double)frequency : -1.0);
+    CHECK_NO_LOG();
+    harness_release_list(&list);
+
+    list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    l = (ID3D12GraphicsCommandList *)list.list;
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+            D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
+    CHECK_LOG("Write64BitValueBottomOfPipe2X", "SYSTEM_TIMESTAMP is not implemented");
+    harness_release_list(&list);
+    ID3D12Resource_Unmap(memory, 0, NULL);
+    ID3D12Resource_Release(memory);
+    ID3D12Resource_Release(big);
+    ID3D12Resource_Release(big2);
+    ID3D12CommandQueue_Release(queue);
+}
+
 /* A wait nobody satisfies (on the console: a value written to GPU-read-only memory is
  * dropped) ends in DEVICE_HUNG, and the line names queue, list, command and the values. */
 static void test_hang(void)
@@ -423,6 +463,7 @@ int main(void)
     test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT, false);
     test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT, true);
     test_comparisons(device);
+    test_timestamps(device);
     test_bad_input(device);
     harness_release_device(device);
     test_hang();

@@ -33,6 +33,9 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     struct d3d12_command_allocator *allocator = object;
     vkDestroyCommandPool(device->vk_device, allocator->vk_pool, NULL);
     vkDestroyCommandPool(device->vk_device, allocator->helper_pool, NULL);
+    for (size_t i = 0; i < allocator->timestamp_pool_count; i++)
+        vkDestroyQueryPool(device->vk_device, allocator->timestamp_pools[i], NULL);
+    free(allocator->timestamp_pools);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
     free(allocator);
@@ -77,6 +80,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), METHOD(Reset), "vkResetCommandPool failed (VkResult %d)", vr);
     }
     allocator->next_free = allocator->helper_next_free = 0;
+    allocator->next_timestamp = 0;
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;
@@ -144,6 +148,36 @@ HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocato
     }
     return next_buffer(device, allocator->helper_pool, &allocator->helper_buffers, &allocator->helper_count,
             &allocator->helper_capacity, &allocator->helper_next_free, command_buffer);
+}
+
+#define TIMESTAMPS_PER_POOL 256u
+
+HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *allocator, VkQueryPool *pool, uint32_t *index)
+{
+    struct d3d12_device *device = allocator->object.device;
+    size_t pool_index;
+    VkResult vr;
+
+    pthread_mutex_lock(&allocator->object.lock);
+    pool_index = allocator->next_timestamp / TIMESTAMPS_PER_POOL;
+    if (pool_index == allocator->timestamp_pool_count) {
+        VkQueryPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                .queryCount = TIMESTAMPS_PER_POOL};
+        if (!d3d12xs_array_reserve((void **)&allocator->timestamp_pools, &allocator->timestamp_pool_capacity,
+                allocator->timestamp_pool_count + 1, sizeof(*allocator->timestamp_pools))) {
+            pthread_mutex_unlock(&allocator->object.lock);
+            return E_OUTOFMEMORY;
+        }
+        if ((vr = vkCreateQueryPool(device->vk_device, &info, NULL, &allocator->timestamp_pools[pool_index])) != VK_SUCCESS) {
+            pthread_mutex_unlock(&allocator->object.lock);
+            return d3d12xs_hresult_from_vk(device, vr);
+        }
+        allocator->timestamp_pool_count++;
+    }
+    *pool = allocator->timestamp_pools[pool_index];
+    *index = allocator->next_timestamp++ % TIMESTAMPS_PER_POOL;
+    pthread_mutex_unlock(&allocator->object.lock);
+    return S_OK;
 }
 
 void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_engine *engine, uint64_t serial)

@@ -17,6 +17,10 @@ struct d3d12_command_allocator {
     VkCommandPool helper_pool;
     VkCommandBuffer *helper_buffers;
     size_t helper_count, helper_capacity, helper_next_free;
+    /* Timestamp queries for value writes with GPU_TIMESTAMP, handed out like command buffers. */
+    VkQueryPool *timestamp_pools;
+    size_t timestamp_pool_count, timestamp_pool_capacity;
+    uint32_t next_timestamp;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     /* last submission using it, to refuse a Reset while the GPU still runs it */
     struct d3d12_engine *last_engine; /* holds an engine reference, not the queue's */
@@ -28,6 +32,8 @@ struct d3d12_command_allocator *unsafe_impl_from_ID3D12CommandAllocator(ID3D12Co
 HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator);
 /* A command buffer for the next segment of a list; helper: one for the internal engine. */
 HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, bool helper, VkCommandBuffer *command_buffer);
+/* A timestamp query for the recording list (reset by the list before it writes it). */
+HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *allocator, VkQueryPool *pool, uint32_t *index);
 void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_engine *engine, uint64_t serial);
 
 #endif

@@ -80,9 +80,13 @@ static bool write_flags_valid(struct d3d12_command_list *list, const char *comma
         d3d12_command_list_record_error(list, command, "WriteFlags is 0x%x (NONE, GPU_TIMESTAMP or SYSTEM_TIMESTAMP)", (unsigned)flags);
         return false;
     }
-    if (flags) {
-        d3d12_command_list_record_error(list, command, "WriteFlags %s is not implemented yet (values only)",
-                flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP ? "GPU_TIMESTAMP" : "SYSTEM_TIMESTAMP");
+    if (flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP) {
+        d3d12_command_list_record_error(list, command, "WriteFlags SYSTEM_TIMESTAMP is not implemented yet (GPU_TIMESTAMP is)");
+        return false;
+    }
+    if (flags && (list->transfer_only || !list->object.device->queue_map[list->type].timestamps)) {
+        d3d12_command_list_record_error(list, command, "WriteFlags GPU_TIMESTAMP needs a queue family with timestamps that can copy "
+                "query results (this list's cannot)");
         return false;
     }
     return true;
@@ -134,6 +138,33 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
     note_write(list, command, buffer, offset, size);
 }
 
+/* GPU_TIMESTAMP: the GPU clock (GetTimestampFrequency's ticks) once every earlier command has
+ * finished, through a timestamp query copied to the destination. */
+static void write_timestamp(struct d3d12_command_list *list, const char *command, uint64_t address, bool write_back)
+{
+    VkQueryPool pool;
+    uint32_t index;
+    VkBuffer buffer;
+    uint64_t offset;
+    HRESULT hr;
+
+    if (!resolve_address(list, command, "Destination", address, 8, true, &buffer, &offset)
+            || dropped_write(list, command, address, buffer, offset, 8))
+        return;
+    if (FAILED(hr = d3d12_command_allocator_get_timestamp(list->allocator, &pool, &index))) {
+        d3d12_command_list_record_error(list, command, "cannot get a timestamp query (HRESULT 0x%08x)", (unsigned)hr);
+        return;
+    }
+    if (write_back)
+        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    vkCmdResetQueryPool(list->vk_command_buffer, pool, index, 1);
+    vkCmdWriteTimestamp2(list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool, index);
+    vkCmdCopyQueryPoolResults(list->vk_command_buffer, pool, index, 1, buffer, offset, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    note_write(list, command, buffer, offset, 8);
+}
+
 static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
         UINT value, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
 {
@@ -150,8 +181,12 @@ static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipe2X(ID3D12GraphicsC
     struct d3d12_command_list *list = list_from(iface);
     const char *command = METHOD(Write64BitValueBottomOfPipe2X);
     if (d3d12_command_list_check_recording(list, command) && sync_flags_valid(list, command, sync, control)
-            && write_flags_valid(list, command, flags, 8))
-        write_bottom_of_pipe(list, command, destination, value, 8, sync & WRITEBACK_SYNC_FLAGS);
+            && write_flags_valid(list, command, flags, 8)) {
+        if (flags)
+            write_timestamp(list, command, destination, sync & WRITEBACK_SYNC_FLAGS);
+        else
+            write_bottom_of_pipe(list, command, destination, value, 8, sync & WRITEBACK_SYNC_FLAGS);
+    }
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
@@ -168,8 +203,12 @@ static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipeX(ID3D12GraphicsCo
 {
     struct d3d12_command_list *list = list_from(iface);
     const char *command = METHOD(Write64BitValueBottomOfPipeX);
-    if (d3d12_command_list_check_recording(list, command) && flush_flags_valid(list, command, flush) && write_flags_valid(list, command, flags, 8))
-        write_bottom_of_pipe(list, command, destination, value, 8, flush & WRITEBACK_FLUSH_FLAGS);
+    if (d3d12_command_list_check_recording(list, command) && flush_flags_valid(list, command, flush) && write_flags_valid(list, command, flags, 8)) {
+        if (flags)
+            write_timestamp(list, command, destination, flush & WRITEBACK_FLUSH_FLAGS);
+        else
+            write_bottom_of_pipe(list, command, destination, value, 8, flush & WRITEBACK_FLUSH_FLAGS);
+    }
 }
 
 /* Top of pipe: the value lands when the command is reached, without waiting for earlier work. */
