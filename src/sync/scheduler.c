@@ -69,8 +69,17 @@ struct retired_object {
     uint32_t pending_count;
 };
 
+/* A semaphore whose last signal has been seen, kept a while before it is destroyed. */
+struct buried_semaphore {
+    VkSemaphore semaphore;
+    uint64_t since_ns;
+};
+
 struct d3d12_scheduler {
     pthread_mutex_t lock;
+    pthread_mutex_t graveyard_lock; /* may be taken with or without the lock above */
+    struct buried_semaphore *graveyard;
+    size_t graveyard_count, graveyard_capacity;
     struct d3d12_engine **engines;
     size_t engine_count, engine_capacity;
     struct d3d12_engine *internal;    /* query initialisation and helper segments */
@@ -84,6 +93,42 @@ struct d3d12_scheduler {
 static struct d3d12_scheduler *scheduler_of(struct d3d12_device *device)
 {
     return device->scheduler;
+}
+
+/* Semaphores are destroyed a while after their work is seen finished, not at once: lavapipe's
+ * queue thread can still touch a timeline it has just signalled (both crashes of that thread
+ * seen in testing followed such a destruction). */
+#define SEMAPHORE_BURIAL_NS (500ull * 1000 * 1000)
+
+static void bury_semaphore(struct d3d12_device *device, VkSemaphore semaphore)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->graveyard_lock);
+    if (d3d12xs_array_reserve((void **)&scheduler->graveyard, &scheduler->graveyard_capacity, scheduler->graveyard_count + 1,
+            sizeof(*scheduler->graveyard)))
+        scheduler->graveyard[scheduler->graveyard_count++] = (struct buried_semaphore){semaphore, d3d12xs_now_ns()};
+    else
+        vkDestroySemaphore(device->vk_device, semaphore, NULL);
+    pthread_mutex_unlock(&scheduler->graveyard_lock);
+}
+
+/* Destroys the semaphores buried long enough ago (all of them when force); returns how many
+ * are left. */
+static size_t empty_graveyard(struct d3d12_device *device, bool force)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    uint64_t now = d3d12xs_now_ns();
+    size_t kept = 0;
+    pthread_mutex_lock(&scheduler->graveyard_lock);
+    for (size_t i = 0; i < scheduler->graveyard_count; i++) {
+        if (force || now - scheduler->graveyard[i].since_ns > SEMAPHORE_BURIAL_NS)
+            vkDestroySemaphore(device->vk_device, scheduler->graveyard[i].semaphore, NULL);
+        else
+            scheduler->graveyard[kept++] = scheduler->graveyard[i];
+    }
+    scheduler->graveyard_count = kept;
+    pthread_mutex_unlock(&scheduler->graveyard_lock);
+    return kept;
 }
 
 /* ---- engines ---- */
@@ -246,7 +291,7 @@ static void engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_e
             break;
         }
     }
-    vkDestroySemaphore(engine->device->vk_device, engine->serial_semaphore, NULL);
+    bury_semaphore(engine->device, engine->serial_semaphore);
     free(engine->held);
     free(engine);
 }
@@ -321,7 +366,7 @@ void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline 
 static void destroy_semaphore(struct d3d12_device *device, void *object)
 {
     struct d3d12_timeline *timeline = object;
-    vkDestroySemaphore(device->vk_device, timeline->semaphore, NULL);
+    bury_semaphore(device, timeline->semaphore);
     free(timeline);
 }
 
@@ -1026,6 +1071,7 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, struct d3d1
     result->busy |= scheduler->retired_count != 0;
     pthread_mutex_unlock(&scheduler->lock);
     collect_retired(device, false);
+    result->busy |= empty_graveyard(device, false) != 0;
 }
 
 unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device)
@@ -1050,8 +1096,10 @@ HRESULT d3d12_scheduler_create(struct d3d12_device *device)
     if (!(scheduler = calloc(1, sizeof(*scheduler))))
         return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the scheduler");
     pthread_mutex_init(&scheduler->lock, NULL);
+    pthread_mutex_init(&scheduler->graveyard_lock, NULL);
     device->scheduler = scheduler;
     if (!(scheduler->internal = engine_new(device, internal_type, true, 0, "D3D12CreateDevice"))) {
+        pthread_mutex_destroy(&scheduler->graveyard_lock);
         pthread_mutex_destroy(&scheduler->lock);
         free(scheduler);
         device->scheduler = NULL;
@@ -1103,6 +1151,9 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
     while (scheduler->engine_count)
         engine_free_locked(scheduler, scheduler->engines[0]);
     pthread_mutex_unlock(&scheduler->lock);
+    empty_graveyard(device, true);
+    free(scheduler->graveyard);
+    pthread_mutex_destroy(&scheduler->graveyard_lock);
     free(scheduler->engines);
     free(scheduler->retired);
     pthread_mutex_destroy(&scheduler->lock);
