@@ -1143,6 +1143,10 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
         uint64_t limit_ms = timeout_ms > REMOVED_DRAIN_MS ? timeout_ms : REMOVED_DRAIN_MS;
         if (vkWaitSemaphores(device->vk_device, &wait_info, limit_ms * 1000000) == VK_TIMEOUT)
             WARN("device destruction: queues still run after %llu ms; their objects are freed anyway", (unsigned long long)limit_ms);
+        else
+            /* Everything finished; let the driver's queue threads be done with it too before
+             * the semaphores and the rest are destroyed (lavapipe's may still be signalling). */
+            vkDeviceWaitIdle(device->vk_device);
     }
     free(semaphores);
     free(values);
