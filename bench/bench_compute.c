@@ -151,8 +151,9 @@ struct d3d {
 
     ID3D12CommandAllocator *record_allocator; /* figure 1 */
     ID3D12GraphicsCommandList2 *record_list;
-    ID3D12CommandAllocator *timed_allocators[3];
-    ID3D12GraphicsCommandList2 *timed_lists[3]; /* no barrier, barrier, copy */
+    ID3D12CommandAllocator *timed_allocators[4];
+    ID3D12GraphicsCommandList2 *timed_lists[4]; /* no barrier, barrier, copy, bottom-of-pipe writes */
+    ID3D12Resource *sync_memory;                /* READBACK: the CPU figures' value writes and waits */
 
     ID3D12Resource *copy_src, *copy_dst;
 };
@@ -255,7 +256,7 @@ static D3D12_RESOURCE_BARRIER d3d_transition(ID3D12Resource *resource, D3D12_RES
 static void d3d_init(struct d3d *d)
 {
     D3D12_COMMAND_QUEUE_DESC queue_desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
-    D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, 6, 0};
+    D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, 8, 0};
     D3D12_ROOT_PARAMETER1 parameters[3];
 
     memset(d, 0, sizeof(*d));
@@ -266,8 +267,9 @@ static void d3d_init(struct d3d *d)
     HR(ID3D12Device_CreateFence(d->device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&d->fence));
     HR(ID3D12CommandQueue_GetTimestampFrequency(d->queue, &d->frequency));
     HR(ID3D12Device_CreateQueryHeap(d->device, &query_desc, &IID_ID3D12QueryHeap, (void **)&d->queries));
-    d->query_results = d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, 6 * sizeof(UINT64), D3D12_RESOURCE_FLAG_NONE,
+    d->query_results = d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, 8 * sizeof(UINT64), D3D12_RESOURCE_FLAG_NONE,
             D3D12_RESOURCE_STATE_COPY_DEST);
+    d->sync_memory = d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
 
     /* Tiny kernel: root constant b0 + root UAV u0. */
     memset(parameters, 0, sizeof(parameters));
@@ -314,7 +316,30 @@ static double d3d_record(struct d3d *d, unsigned n)
     return (end - start) / n;
 }
 
-/* Figure 2's lists: timestamp, N dispatches (UAV barriers between them if asked), timestamp. */
+/* CPU figures of the console calls: N x Write64BitValueBottomOfPipeX, or N x Wait64BitValueX
+ * (each cuts the list: a new command buffer, and one for a GPU-side wait where those are on). */
+static double d3d_record_console(struct d3d *d, unsigned n, bool waits)
+{
+    ID3D12GraphicsCommandList2 *list = d->record_list;
+    ID3D12GraphicsCommandList *console = (ID3D12GraphicsCommandList *)list;
+    D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(waits ? d->sync_memory : d->tiny_output);
+    double start, end;
+
+    start = now_ns();
+    HR(ID3D12GraphicsCommandList2_Reset(list, d->record_allocator, NULL));
+    for (unsigned i = 0; i < n; i++) {
+        if (waits)
+            ID3D12GraphicsCommandList_Wait64BitValueX(console, address, D3D12_COMPARISON_FUNC_GREATER_EQUAL, i, D3D12XBOX_WAIT_FLAG_NONE);
+        else
+            ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(console, address, i, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    }
+    HR(ID3D12GraphicsCommandList2_Close(list));
+    end = now_ns();
+    return (end - start) / n;
+}
+
+/* Figure 2's lists: timestamp, N dispatches (UAV barriers between them, or a bottom-of-pipe
+ * write after each, if asked), timestamp. */
 static void d3d_build_dispatch_list(struct d3d *d, unsigned slot, bool barrier, unsigned n)
 {
     ID3D12GraphicsCommandList2 *list;
@@ -334,6 +359,9 @@ static void d3d_build_dispatch_list(struct d3d *d, unsigned slot, bool barrier, 
         if (barrier && i)
             ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &uav);
         ID3D12GraphicsCommandList2_Dispatch(list, 1, 1, 1);
+        if (slot == 3)
+            ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX((ID3D12GraphicsCommandList *)list,
+                    ID3D12Resource_GetGPUVirtualAddress(d->tiny_output) + 128, i, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
     }
     ID3D12GraphicsCommandList2_EndQuery(list, d->queries, D3D12_QUERY_TYPE_TIMESTAMP, slot * 2 + 1);
     ID3D12GraphicsCommandList2_ResolveQueryData(list, d->queries, D3D12_QUERY_TYPE_TIMESTAMP, slot * 2, 2, d->query_results,
@@ -421,7 +449,9 @@ static double d3d_run_timed(struct d3d *d, unsigned slot)
 
 static void d3d_destroy(struct d3d *d)
 {
-    for (unsigned i = 0; i < 3; i++) {
+    if (d->sync_memory)
+        ID3D12Resource_Release(d->sync_memory);
+    for (unsigned i = 0; i < 4; i++) {
         if (d->timed_lists[i])
             ID3D12GraphicsCommandList2_Release(d->timed_lists[i]);
         if (d->timed_allocators[i])
@@ -478,7 +508,9 @@ struct raw {
     struct vk_buffer tiny_output;
 
     VkCommandBuffer record_cmd;         /* figure 1 */
-    VkCommandBuffer timed_cmds[3];      /* no barrier, barrier, copy */
+    VkCommandBuffer timed_cmds[4];      /* no barrier, barrier, copy, bottom-of-pipe writes */
+    VkCommandBuffer *split_cmds;        /* the CPU figure of waits: a command buffer per wait */
+    unsigned split_count;
 
     struct vk_buffer copy_src, copy_dst, staging;
 };
@@ -784,12 +816,13 @@ static void raw_init(struct raw *r)
     VK(vkCreateFence(r->device, &fence_info, NULL, &r->fence));
     VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = r->family};
     VK(vkCreateCommandPool(r->device, &pool_info, NULL, &r->pool));
-    VkQueryPoolCreateInfo query_info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 6};
+    VkQueryPoolCreateInfo query_info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 8};
     VK(vkCreateQueryPool(r->device, &query_info, NULL, &r->queries));
 
     r->tiny = raw_kernel(r, tiny_hlsl, 1);
     r->copy = raw_kernel(r, copy_hlsl, 2);
-    r->tiny_output = raw_buffer(r, TINY_THREADS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    r->tiny_output = raw_buffer(r, TINY_THREADS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0,
+            VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     r->record_cmd = raw_command_buffer(r);
 }
 
@@ -806,6 +839,40 @@ static double raw_record(struct raw *r, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         vkCmdPushConstants(cmd, r->tiny.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &i);
         vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    VK(vkEndCommandBuffer(cmd));
+    end = now_ns();
+    return (end - start) / n;
+}
+
+/* The nearest raw Vulkan to the console calls: a value write is a barrier from earlier work
+ * plus vkCmdUpdateBuffer; a mid-list wait ends the command buffer, begins the next (allocated
+ * beforehand) and adds a barrier, which is what d3d12xs records for one. */
+static double raw_record_console(struct raw *r, unsigned n, bool waits)
+{
+    VkCommandBuffer cmd = r->record_cmd;
+    double start, end;
+
+    if (waits && r->split_count < n) {
+        VkCommandBufferAllocateInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = r->pool,
+                .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = n};
+        REQUIRE(r->split_cmds = realloc(r->split_cmds, n * sizeof(*r->split_cmds)), "out of memory");
+        VK(vkAllocateCommandBuffers(r->device, &info, r->split_cmds));
+        r->split_count = n;
+    }
+    start = now_ns();
+    raw_begin(cmd);
+    for (uint64_t i = 0; i < n; i++) {
+        if (waits) {
+            VK(vkEndCommandBuffer(cmd));
+            raw_begin(cmd = r->split_cmds[i]);
+            raw_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                    VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+        } else {
+            raw_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0,
+                    VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+            vkCmdUpdateBuffer(cmd, r->tiny_output.buffer, 128, 8, &i);
+        }
     }
     VK(vkEndCommandBuffer(cmd));
     end = now_ns();
@@ -829,6 +896,12 @@ static void raw_build_dispatch_cmd(struct raw *r, unsigned slot, bool barrier, u
             raw_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         vkCmdDispatch(cmd, 1, 1, 1);
+        if (slot == 3) {
+            uint64_t written = i;
+            raw_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_2_COPY_BIT,
+                    VK_ACCESS_2_TRANSFER_WRITE_BIT);
+            vkCmdUpdateBuffer(cmd, r->tiny_output.buffer, 128, 8, &written);
+        }
     }
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, r->queries, slot * 2 + 1);
     VK(vkEndCommandBuffer(cmd));
@@ -915,6 +988,7 @@ static void raw_destroy(struct raw *r)
     raw_destroy_kernel(r, &r->copy);
     vkDestroyQueryPool(r->device, r->queries, NULL);
     vkDestroyCommandPool(r->device, r->pool, NULL);
+    free(r->split_cmds);
     vkDestroyFence(r->device, r->fence, NULL);
     vkDestroyDevice(r->device, NULL);
     vkDestroyInstance(r->instance, NULL);
@@ -980,7 +1054,7 @@ static void write_tsv(const char *path, const struct figure *figures, unsigned c
     REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
 }
 
-enum {FIGURE_CPU, FIGURE_GPU, FIGURE_GPU_BARRIER, FIGURE_COPY, FIGURE_COUNT};
+enum {FIGURE_CPU, FIGURE_GPU, FIGURE_GPU_BARRIER, FIGURE_COPY, FIGURE_GPU_BOP, FIGURE_CPU_BOP, FIGURE_CPU_WAIT, FIGURE_COUNT};
 
 /* Both sides run their timed work untimed this long first, so the GPU is at its working clock. */
 #define GPU_WARM_UP_NS 1e9
@@ -994,6 +1068,9 @@ int main(int argc, char **argv)
                 .target = 1.05},
         {.arg = "copy", .key = "copy_kernel_gbps", .label = "copy kernel GB/s (read+write)", .unit = "GB/s", .higher_is_better = true,
                 .target = 1.05},
+        {.arg = "gpu_bop", .key = "gpu_us_per_dispatch_bop_write", .label = "GPU us / Dispatch + BOP write", .unit = "us", .target = 1.05},
+        {.arg = "cpu_bop", .key = "cpu_ns_per_bop_write", .label = "CPU ns / Write64BitValueBottomOfPipeX", .unit = "ns", .target = 1.2},
+        {.arg = "cpu_wait", .key = "cpu_ns_per_wait_value", .label = "CPU ns / Wait64BitValueX", .unit = "ns", .target = 1.5},
     };
     bool run[FIGURE_COUNT];
     double d3d_samples[MAX_REPS], raw_samples[MAX_REPS];
@@ -1010,7 +1087,7 @@ int main(int argc, char **argv)
         while (i < FIGURE_COUNT && strcmp(argv[a], figures[i].arg))
             i++;
         if (i == FIGURE_COUNT) {
-            fprintf(stderr, "usage: %s [cpu] [gpu] [gpu_barrier] [copy]   (no argument: all)\n", argv[0]);
+            fprintf(stderr, "usage: %s [cpu] [gpu] [gpu_barrier] [copy] [gpu_bop] [cpu_bop] [cpu_wait]   (no argument: all)\n", argv[0]);
             return 2;
         }
         run[i] = true;
@@ -1038,9 +1115,11 @@ int main(int argc, char **argv)
     printf("CPU figure: %u dispatches x %u reps; GPU figures: %u dispatches x %u reps; copy: %llu MiB x %u reps; medians, sides alternating\n",
             p.cpu_dispatches, p.cpu_reps, p.gpu_dispatches, p.gpu_reps, (unsigned long long)(p.copy_bytes >> 20), p.copy_reps);
 
-    /* 2. GPU time per tiny dispatch, without and with barriers between dispatches. */
-    for (unsigned slot = 0; slot < 2; slot++) {
-        if (!run[FIGURE_GPU + slot])
+    /* 2. GPU time per tiny dispatch, without and with barriers between dispatches, and with a
+     * bottom-of-pipe value write after each (slot 3). */
+    for (unsigned slot = 0; slot < 4; slot++) {
+        unsigned figure = slot == 3 ? FIGURE_GPU_BOP : FIGURE_GPU + slot;
+        if (slot == 2 || !run[figure])
             continue;
         d3d_build_dispatch_list(&d, slot, slot == 1, p.gpu_dispatches);
         raw_build_dispatch_cmd(&r, slot, slot == 1, p.gpu_dispatches);
@@ -1058,7 +1137,7 @@ int main(int argc, char **argv)
                     d3d_samples[i ? i - 1 : 0] = d3d_run_timed(&d, slot) / p.gpu_dispatches / 1e3;
             }
         }
-        set_samples(&figures[FIGURE_GPU + slot], d3d_samples, raw_samples, p.gpu_reps);
+        set_samples(&figures[figure], d3d_samples, raw_samples, p.gpu_reps);
     }
 
     /* 3. Copy kernel bandwidth; the first run of each side is checked word by word. */
@@ -1102,6 +1181,24 @@ int main(int argc, char **argv)
         set_samples(&figures[FIGURE_CPU], d3d_samples, raw_samples, p.cpu_reps);
         HR(ID3D12CommandAllocator_Reset(d.record_allocator));
         VK(vkResetCommandPool(r.device, r.pool, 0));
+    }
+    /* The console calls' recording cost, the same way; a tenth as many (each wait is a segment). */
+    for (unsigned waits = 0; waits < 2; waits++) {
+        unsigned figure = waits ? FIGURE_CPU_WAIT : FIGURE_CPU_BOP, n = p.cpu_dispatches / 10;
+        if (!run[figure])
+            continue;
+        for (unsigned i = 0; i <= p.cpu_reps; i++) {
+            for (unsigned k = 0; k < 2; k++) {
+                HR(ID3D12CommandAllocator_Reset(d.record_allocator));
+                VK(vkResetCommandPool(r.device, r.pool, 0));
+                if ((i + k) % 2)
+                    raw_samples[i ? i - 1 : 0] = raw_record_console(&r, n, waits);
+                else
+                    d3d_samples[i ? i - 1 : 0] = d3d_record_console(&d, n, waits);
+            }
+        }
+        set_samples(&figures[figure], d3d_samples, raw_samples, p.cpu_reps);
+        HR(ID3D12CommandAllocator_Reset(d.record_allocator));
     }
 
     printf("\n%-34s %10s %11s %7s %8s %8s   %s\n", "figure", "d3d12xs", "raw Vulkan", "ratio", "target", "med/med",

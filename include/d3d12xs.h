@@ -52,6 +52,16 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);
  * 0 means never. */
 HRESULT D3D12XSSetHangTimeout(ID3D12Device *device, UINT milliseconds);
 
+/* How the device's console memory waits (Wait32/64BitValueX) were met so far: by the host
+ * seeing the value and then handing the rest of the list to the GPU, or by the GPU itself
+ * (a GPU-side wait: docs/sync.md says when d3d12xs uses one). */
+typedef struct D3D12XS_SYNC_STATISTICS {
+    BOOL GpuMemoryWaitsEnabled;   /* D3D12XS_GPU_WAITS and the device allow GPU-side waits */
+    UINT64 MemoryWaitsOnHost;     /* met when the host saw the value (or it was already there) */
+    UINT64 MemoryWaitsOnGpu;      /* waited out by the GPU */
+} D3D12XS_SYNC_STATISTICS;
+HRESULT D3D12XSGetSyncStatistics(ID3D12Device *device, D3D12XS_SYNC_STATISTICS *statistics);
+
 /* Messages the Khronos validation layer reported on this device so far (0 when it is off). */
 UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 

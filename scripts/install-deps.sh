@@ -22,7 +22,7 @@ packages=(
     python3                  # tools/gen_d3d12_headers.py --check (a test); the build itself needs no Python
     libshaderc-dev           # shaderc_combined.a
     glslang-dev              # static glslang + CMake configs (linked with shaderc)
-    glslang-tools            # not needed by the build; handy for shader work
+    glslang-tools            # glslangValidator: compiles the runtime's own GLSL shaders (src/sync/shaders) at build time
     spirv-tools              # also the static SPIRV-Tools libs shaderc needs
     vulkan-validationlayers  # used by the tests (D3D12XS_DEBUG=1)
     vulkan-tools             # vulkaninfo

@@ -113,8 +113,10 @@ static void test_handshake(ID3D12Device *device, unsigned rounds, bool graphics_
     D3D12_GPU_VIRTUAL_ADDRESS to_gfx, to_compute, data_address;
     unsigned bad_rounds = 0, spins_ok = 0;
     uint32_t *seen = NULL;
+    D3D12XS_SYNC_STATISTICS before, after;
     LOG_MARK();
 
+    CHECK_HR(D3D12XSGetSyncStatistics(device, &before), S_OK);
     if (graphics_memory) {
         uint64_t *memory = (uint64_t *)XMemVirtualAlloc(NULL, 64 * 1024, MEM_RESERVE | MEM_COMMIT | MEM_64K_PAGES, XMEM_GRAPHICS,
                 PAGE_READWRITE | PAGE_WRITECOMBINE | PAGE_GRAPHICS_READWRITE);
@@ -177,6 +179,16 @@ static void test_handshake(ID3D12Device *device, unsigned rounds, bool graphics_
     CHECK_MSG(bad_rounds == 0, "%u of %u rounds read data the dispatch had not written yet", bad_rounds, rounds);
     CHECK_MSG(spins_ok == rounds, "the CPU saw the value in %u of %u rounds", spins_ok, rounds);
     CHECK_MSG(load64((char *)fences_cpu + 8) == rounds, "the DIRECT side's value is %llu", (unsigned long long)load64((char *)fences_cpu + 8));
+    /* Each round has two memory waits. The DIRECT list's is for a value the COMPUTE list
+     * writes: where GPU-side waits are on, the scheduler lets the GPU wait it out once that
+     * write is submitted (unless the host already sees the value by then). */
+    CHECK_HR(D3D12XSGetSyncStatistics(device, &after), S_OK);
+    uint64_t on_gpu = after.MemoryWaitsOnGpu - before.MemoryWaitsOnGpu, on_host = after.MemoryWaitsOnHost - before.MemoryWaitsOnHost;
+    printf("handshake (%s): %llu memory waits met by the host, %llu by the GPU\n", graphics_memory ? "graphics memory" : "CUSTOM heap",
+            (unsigned long long)on_host, (unsigned long long)on_gpu);
+    CHECK_MSG(on_gpu + on_host == 2ull * rounds, "%llu memory waits counted for %u", (unsigned long long)(on_gpu + on_host), 2 * rounds);
+    CHECK_MSG(after.GpuMemoryWaitsEnabled ? on_gpu > 0 : on_gpu == 0, "%llu GPU-side waits with GPU waits %s", (unsigned long long)on_gpu,
+            after.GpuMemoryWaitsEnabled ? "on" : "off");
     CHECK_NO_LOG();
 
     ID3D12Resource_Unmap(readback, 0, NULL);

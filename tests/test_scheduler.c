@@ -99,7 +99,7 @@ static void test_memory_wait_hang(void)
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12Fence *fence = harness_create_fence(device, 0);
     uint64_t *memory = calloc(1, sizeof(uint64_t));
-    struct d3d12_memory_wait wait = {memory, 8, D3D12_COMPARISON_FUNC_EQUAL, 1, 0xabc000};
+    struct d3d12_memory_wait wait = {.host_address = memory, .size = 8, .comparison = D3D12_COMPARISON_FUNC_EQUAL, .value = 1, .gpu_address = 0xabc000};
     uint64_t start;
     LOG_MARK();
 

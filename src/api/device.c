@@ -11,6 +11,7 @@
 #include "descriptors/root_signature.h"
 #include "shaders/pipeline_state.h"
 #include "sync/fence.h"
+#include "sync/gpu_wait.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
 #include "commands/command_allocator.h"
@@ -44,6 +45,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     if (device->vk_device) {
         if (d3d12_device_removed_reason(device) == S_OK)
             vkDeviceWaitIdle(device->vk_device);
+        d3d12_gpu_waits_destroy(device);
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
@@ -595,7 +597,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     VkDeviceQueueCreateInfo queue_infos[3];
     uint32_t queue_info_count = 0;
     float priorities[16];
-    const char *extensions[8];
+    const char *extensions[12];
     uint32_t extension_count = 0;
     VkResult vr;
     HRESULT hr;
@@ -639,6 +641,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     enabled.vulkan12.pNext = &enabled.vulkan13;
     enabled.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
     d3d12xs_select_vk_features(&supported, &enabled);
+    device->has_shader_int64 = enabled.core.features.shaderInt64;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
     if (!has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
@@ -652,6 +655,19 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         extensions[extension_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
     if ((device->has_calibrated_timestamps = has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
         extensions[extension_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
+
+    /* The device clock bounds GPU-side memory waits (sync/gpu_wait.c). */
+    VkPhysicalDeviceShaderClockFeaturesKHR clock_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+    if (has_device_extension(device->vk_physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &clock_features};
+        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+        if ((device->has_shader_clock = clock_features.shaderDeviceClock)) {
+            extensions[extension_count++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+            clock_features = (VkPhysicalDeviceShaderClockFeaturesKHR){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+                    .pNext = enabled.vulkan13.pNext, .shaderDeviceClock = VK_TRUE};
+            enabled.vulkan13.pNext = &clock_features;
+        }
+    }
 
     VkDeviceCreateInfo create_info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -753,6 +769,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         d3d12_device_destroy(device);
         return hr;
     }
+    d3d12_gpu_waits_create(device);
     d3d12xs_graphics_memory_add_device(device);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
@@ -778,6 +795,21 @@ static struct d3d12_device *device_from_extension_arg(ID3D12Device *iface, const
         return NULL;
     }
     return impl_from_ID3D12Device(iface);
+}
+
+HRESULT D3D12XSGetSyncStatistics(ID3D12Device *iface, D3D12XS_SYNC_STATISTICS *statistics)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetSyncStatistics");
+    uint64_t on_host, on_gpu;
+    if (!device)
+        return E_INVALIDARG;
+    if (!statistics)
+        return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetSyncStatistics", "statistics is NULL (must receive the counts)");
+    d3d12_scheduler_memory_wait_counts(device, &on_host, &on_gpu);
+    statistics->GpuMemoryWaitsEnabled = device->gpu_wait_mode != D3D12_GPU_WAITS_OFF;
+    statistics->MemoryWaitsOnHost = on_host;
+    statistics->MemoryWaitsOnGpu = on_gpu;
+    return S_OK;
 }
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)

@@ -48,6 +48,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
         }
         free(list->host_query_resets);
         free(list->segments);
+        free(list->value_writes);
         d3d12_command_record_cleanup(&list->record);
         d3d12xs_object_cleanup(&list->object);
         free(list);
@@ -96,6 +97,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
         list->allocator = allocator;
     }
     list->segment_count = 0;
+    list->value_write_count = 0;
     if (FAILED(hr = d3d12_command_list_start_segment(list, false, NULL, 0, NULL))) {
         detach_allocator(list);
         list->vk_command_buffer = VK_NULL_HANDLE;

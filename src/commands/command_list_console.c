@@ -5,6 +5,7 @@
 
 #include "commands/command_recording.h"
 #include "commands/console_flags.h"
+#include "sync/gpu_wait.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -21,7 +22,7 @@ static inline struct d3d12_command_list *list_from(ID3D12GraphicsCommandList *if
 /* The destination of a value write or the address of a wait: aligned, inside a live buffer
  * the GPU may write. */
 static bool resolve_address(struct d3d12_command_list *list, const char *command, const char *argument, uint64_t address,
-        uint32_t size, bool written, VkBuffer *buffer, uint64_t *offset)
+        uint32_t size, bool written, struct d3d12xs_va_range *range, uint64_t *offset)
 {
     struct d3d12_device *device = list->object.device;
 
@@ -29,12 +30,12 @@ static bool resolve_address(struct d3d12_command_list *list, const char *command
         d3d12_command_list_record_error(list, command, "%s 0x%llx is not %u-byte aligned", argument, (unsigned long long)address, size);
         return false;
     }
-    if (!d3d12xs_va_lookup(device, address, size, buffer, offset)) {
+    if (!d3d12xs_va_find(device, address, size, range, offset)) {
         d3d12_command_list_record_error(list, command, "%s 0x%llx is not inside a live buffer or graphics memory of this device", argument,
                 (unsigned long long)address);
         return false;
     }
-    if (written && d3d12xs_va_in_upload_heap(device, address)) {
+    if (written && range->upload_heap) {
         d3d12_command_list_record_error(list, command, "%s 0x%llx is in an UPLOAD heap (the GPU cannot write those)", argument,
                 (unsigned long long)address);
         return false;
@@ -102,10 +103,11 @@ static void note_write(struct d3d12_command_list *list, const char *command, VkB
 
 /* GPU-read-only graphics memory: the console drops GPU writes to it, so a wait on such a value
  * never ends (its samples teach exactly that hang). The command is recorded and does nothing. */
-static bool dropped_write(struct d3d12_command_list *list, const char *command, uint64_t address, VkBuffer buffer, uint64_t offset,
-        uint32_t size)
+static bool dropped_write(struct d3d12_command_list *list, const char *command, uint64_t address, const struct d3d12xs_va_range *range,
+        uint64_t offset, uint32_t size)
 {
-    if (!d3d12xs_va_gpu_read_only(list->object.device, address))
+    VkBuffer buffer = range->buffer;
+    if (!range->gpu_read_only)
         return false;
     WARN("%s: Destination 0x%llx is GPU-read-only graphics memory; the write is dropped, as on the console", command,
             (unsigned long long)address);
@@ -119,38 +121,45 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
         bool write_back)
 {
     struct d3d12_device *device = list->object.device;
+    struct d3d12xs_va_range range;
     VkBuffer buffer;
     uint64_t offset;
 
-    if (!resolve_address(list, command, "Destination", address, size, true, &buffer, &offset)
-            || dropped_write(list, command, address, buffer, offset, size))
+    if (!resolve_address(list, command, "Destination", address, size, true, &range, &offset)
+            || dropped_write(list, command, address, &range, offset, size))
         return;
+    buffer = range.buffer;
     if (size == 4 && !write_back && device->has_buffer_marker) {
         /* The hardware's own bottom-of-pipe write: no pipeline drain. */
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
         list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     } else {
-        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
+        /* Every earlier command of the list runs in its work stages: naming them rather than
+         * ALL_COMMANDS spares a full pipeline drain where a GPU distinguishes the two. */
+        d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
         list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     }
     note_write(list, command, buffer, offset, size);
+    d3d12_command_list_note_value_write(list, command, address, value, size);
 }
 
 /* GPU_TIMESTAMP: the GPU clock (GetTimestampFrequency's ticks) once every earlier command has
  * finished, through a timestamp query copied to the destination. */
 static void write_timestamp(struct d3d12_command_list *list, const char *command, uint64_t address, bool write_back)
 {
+    struct d3d12xs_va_range range;
     VkQueryPool pool;
     uint32_t index;
     VkBuffer buffer;
     uint64_t offset;
     HRESULT hr;
 
-    if (!resolve_address(list, command, "Destination", address, 8, true, &buffer, &offset)
-            || dropped_write(list, command, address, buffer, offset, 8))
+    if (!resolve_address(list, command, "Destination", address, 8, true, &range, &offset)
+            || dropped_write(list, command, address, &range, offset, 8))
         return;
+    buffer = range.buffer;
     if (FAILED(hr = d3d12_command_allocator_get_timestamp(list->allocator, &pool, &index))) {
         d3d12_command_list_record_error(list, command, "cannot get a timestamp query (HRESULT 0x%08x)", (unsigned)hr);
         return;
@@ -215,13 +224,15 @@ static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipeX(ID3D12GraphicsCo
 static void write_top_of_pipe(struct d3d12_command_list *list, const char *command, uint64_t address, uint64_t value, uint32_t size)
 {
     struct d3d12_device *device = list->object.device;
+    struct d3d12xs_va_range range;
     VkBuffer buffer;
     uint64_t offset;
 
     if (!d3d12_command_list_check_recording(list, command)
-            || !resolve_address(list, command, "Destination", address, size, true, &buffer, &offset)
-            || dropped_write(list, command, address, buffer, offset, size))
+            || !resolve_address(list, command, "Destination", address, size, true, &range, &offset)
+            || dropped_write(list, command, address, &range, offset, size))
         return;
+    buffer = range.buffer;
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     if (size == 4 && device->has_buffer_marker)
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
@@ -229,6 +240,7 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
     list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     note_write(list, command, buffer, offset, size);
+    d3d12_command_list_note_value_write(list, command, address, value, size);
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
@@ -241,6 +253,38 @@ static void STDMETHODCALLTYPE list_Write64BitValueTopOfPipeX(ID3D12GraphicsComma
     write_top_of_pipe(list_from(iface), METHOD(Write64BitValueTopOfPipeX), destination, value, 8);
 }
 
+/* The wait done by the GPU, in a command buffer of its own that the scheduler runs before
+ * the next segment instead of holding it, when it may (sync/gpu_wait.h). */
+static VkCommandBuffer record_gpu_wait(struct d3d12_command_list *list, const char *command, VkBuffer buffer, uint64_t offset,
+        const struct d3d12_memory_wait *wait)
+{
+    struct d3d12_command_allocator *allocator = list->allocator;
+    VkCommandBufferBeginInfo begin_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+    };
+    VkCommandBuffer command_buffer;
+    VkResult vr;
+    HRESULT hr;
+
+    pthread_mutex_lock(&allocator->object.lock);
+    hr = d3d12_command_allocator_get_command_buffer(allocator, false, &command_buffer);
+    pthread_mutex_unlock(&allocator->object.lock);
+    if (FAILED(hr)) {
+        d3d12_command_list_record_error(list, command, "cannot get a command buffer for the GPU-side wait (HRESULT 0x%08x)", (unsigned)hr);
+        return VK_NULL_HANDLE;
+    }
+    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) == VK_SUCCESS) {
+        d3d12_gpu_wait_record(list->object.device, command_buffer, buffer, offset, wait->size, wait->comparison, wait->value);
+        vr = vkEndCommandBuffer(command_buffer);
+    }
+    if (vr != VK_SUCCESS) {
+        d3d12_command_list_record_error(list, command, "cannot record the GPU-side wait (VkResult %d)", vr);
+        return VK_NULL_HANDLE;
+    }
+    return command_buffer;
+}
+
 /* Commands after the wait start when *address compares true with value. The list is cut
  * there; the scheduler holds the next segment until the host sees the value (docs/sync.md). */
 static void wait_value(struct d3d12_command_list *list, const char *command, uint64_t address, D3D12_COMPARISON_FUNC comparison,
@@ -248,6 +292,7 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
 {
     struct d3d12_device *device = list->object.device;
     struct d3d12_memory_wait wait;
+    struct d3d12xs_va_range range;
     VkBuffer buffer;
     uint64_t offset;
     void *host;
@@ -262,21 +307,25 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         d3d12_command_list_record_error(list, command, "Flags is 0x%x (must be D3D12XBOX_WAIT_FLAG_NONE)", (unsigned)flags);
         return;
     }
-    if (!resolve_address(list, command, "Address", address, size, false, &buffer, &offset))
+    if (!resolve_address(list, command, "Address", address, size, false, &range, &offset))
         return;
-    if (!(host = d3d12xs_va_host_pointer(device, address, size))) {
+    buffer = range.buffer;
+    if (!(host = range.host ? (char *)range.host + offset : NULL)) {
         d3d12_command_list_record_error(list, command, "Address 0x%llx is in memory the CPU cannot read on this device "
                 "(waits need UPLOAD, READBACK or CPU-visible CUSTOM heaps, or graphics memory)", (unsigned long long)address);
         return;
     }
     wait = (struct d3d12_memory_wait){.host_address = host, .size = size, .comparison = comparison, .value = value, .gpu_address = address};
+    if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper
+            && !(wait.gpu_command_buffer = record_gpu_wait(list, command, buffer, offset, &wait)))
+        return;
     if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
         return;
     /* What the writer made available becomes visible to everything after the wait. */
     d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
             VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-    struct d3d12_recorded_range range = {buffer, offset, size, false};
-    uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
+    struct d3d12_recorded_range read = {buffer, offset, size, false};
+    uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)
         d3d12_command_list_note(list, D3D12_RECORDED_WAIT_VALUE, first, 1);
 }

@@ -62,6 +62,10 @@ struct d3d12_command_list {
     struct d3d12_query_reset *host_query_resets;
     uint32_t host_query_reset_count;
     size_t host_query_reset_capacity;
+    /* Known values the list writes (value writes), by segment: what lets the scheduler wait
+     * out another queue's memory wait on the GPU (sync/gpu_wait.h). */
+    struct d3d12_value_write *value_writes;
+    size_t value_write_count, value_write_capacity;
     struct d3d12_compute_state compute;
 };
 
@@ -73,6 +77,7 @@ struct d3d12_list_segment {
     struct d3d12_memory_wait wait;  /* waited for before the segment starts */
     uint32_t first_call;
     const char *cut_by;             /* the command that started it (NULL for the first) */
+    uint32_t first_write, write_count; /* its entries of the list's value_writes */
 };
 
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);
@@ -105,6 +110,9 @@ void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_re
 /* Ends the current segment and starts the next (helper: on the internal compute engine;
  * wait: a memory wait before it). The compute state is bound again in the new segment. */
 bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait);
+/* Notes a known value the current segment writes (after the command that writes it). */
+void d3d12_command_list_note_value_write(struct d3d12_command_list *list, const char *command, uint64_t gpu_address, uint64_t value,
+        uint32_t size);
 /* Calls visit for each recorded command, in order. */
 void d3d12_command_list_walk(const struct d3d12_command_list *list,
         void (*visit)(const struct d3d12_recorded_command *command, const struct d3d12_recorded_range *ranges, void *context), void *context);

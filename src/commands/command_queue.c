@@ -126,6 +126,8 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                 .index = s,
                 .first_call = segment->first_call,
                 .cut_by = segment->cut_by,
+                .writes = list->value_writes + segment->first_write,
+                .write_count = segment->write_count,
             };
         }
         if (list->host_query_reset_count) /* both arrays may be NULL when empty */

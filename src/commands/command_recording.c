@@ -98,6 +98,7 @@ HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool h
         .wait = wait ? *wait : (struct d3d12_memory_wait){0},
         .first_call = first_call,
         .cut_by = cut_by,
+        .first_write = (uint32_t)list->value_write_count,
     };
     list->vk_command_buffer = command_buffer;
     list->on_helper = helper;
@@ -123,6 +124,18 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
     /* Vulkan state does not carry across command buffers: bind everything again. */
     list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
     return true;
+}
+
+void d3d12_command_list_note_value_write(struct d3d12_command_list *list, const char *command, uint64_t gpu_address, uint64_t value,
+        uint32_t size)
+{
+    if (!d3d12xs_array_reserve((void **)&list->value_writes, &list->value_write_capacity, list->value_write_count + 1,
+            sizeof(*list->value_writes))) {
+        d3d12_command_list_record_error(list, command, "out of memory for the list's value writes");
+        return;
+    }
+    list->value_writes[list->value_write_count++] = (struct d3d12_value_write){gpu_address, value, size};
+    list->segments[list->segment_count - 1].write_count++;
 }
 
 void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count)

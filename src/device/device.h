@@ -27,6 +27,14 @@ struct d3d12_queue_family_map {
 
 struct d3d12_scheduler;
 struct d3d12_waiter;
+struct d3d12_gpu_waits;
+
+/* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
+enum d3d12_gpu_wait_mode {
+    D3D12_GPU_WAITS_OFF,
+    D3D12_GPU_WAITS_AUTO,  /* when the writer is already submitted on a queue of another family */
+    D3D12_GPU_WAITS_FORCE, /* whenever the writer is already submitted (tests, one-queue devices) */
+};
 
 struct d3d12_device {
     ID3D12Device ID3D12Device_iface;
@@ -44,6 +52,8 @@ struct d3d12_device {
     bool validation_enabled;
     bool has_buffer_marker;
     bool has_calibrated_timestamps;
+    bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
+    bool has_shader_int64;
     atomic_ullong validation_message_count;
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
@@ -60,6 +70,8 @@ struct d3d12_device {
 
     struct d3d12_scheduler *scheduler; /* every queue operation and wait (sync/scheduler.c) */
     struct d3d12_waiter *waiter;       /* the thread that applies the hang timeout (sync/waiter.c) */
+    struct d3d12_gpu_waits *gpu_waits; /* the spin pipeline of GPU-side memory waits (sync/gpu_wait.c) */
+    enum d3d12_gpu_wait_mode gpu_wait_mode;
 
     /* GPU virtual addresses (va_map.c) */
     pthread_rwlock_t va_lock;

@@ -150,6 +150,25 @@ bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, 
     return found;
 }
 
+bool d3d12xs_va_find(struct d3d12_device *device, uint64_t va, uint64_t size, struct d3d12xs_va_range *range, uint64_t *offset)
+{
+    bool found = false;
+    size_t index;
+
+    pthread_rwlock_rdlock(&device->va_lock);
+    index = upper_bound_locked(device, va);
+    if (index) {
+        const struct d3d12xs_va_range *candidate = &device->va_ranges[index - 1];
+        if (candidate->buffer && va - candidate->va <= candidate->size && size <= candidate->size - (va - candidate->va)) {
+            *range = *candidate;
+            *offset = va - candidate->va;
+            found = true;
+        }
+    }
+    pthread_rwlock_unlock(&device->va_lock);
+    return found;
+}
+
 bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining)
 {
     const struct d3d12xs_va_range *range;

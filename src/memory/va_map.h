@@ -31,6 +31,9 @@ bool d3d12xs_va_in_upload_heap(struct d3d12_device *device, uint64_t va);
 void d3d12xs_va_free(struct d3d12_device *device, uint64_t va);
 /* Finds the buffer holding [va, va + size); returns false when no live resource does. */
 bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, VkBuffer *buffer, uint64_t *offset);
+/* One lookup for what value writes and waits need: a copy of the live range holding
+ * [va, va + size) and va's offset in it; false when no live resource or allocation does. */
+bool d3d12xs_va_find(struct d3d12_device *device, uint64_t va, uint64_t size, struct d3d12xs_va_range *range, uint64_t *offset);
 /* Like d3d12xs_va_lookup, also giving the bytes from va to the end of its range. */
 bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining);
 

@@ -25,6 +25,9 @@ struct op {
     bool on_helper;
     struct d3d12_query_reset *resets;
     uint32_t reset_count;
+    struct d3d12_value_write *writes;    /* EXECUTE: known values its segments write */
+    uint32_t write_count;
+    bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out */
     char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
 };
 
@@ -32,7 +35,16 @@ struct op {
 #define INFLIGHT_RING 8
 struct inflight {
     uint64_t serial;
+    bool on_gpu_wait;                    /* a GPU-side memory wait: the report reads memory */
+    struct d3d12_memory_wait memory;
     char what[96];
+};
+
+/* A known value handed to Vulkan: later memory waits for it may wait on the GPU. */
+#define PUBLISHED_RING 32
+struct published_write {
+    struct d3d12_value_write write;
+    uint64_t serial;
 };
 
 struct d3d12_engine {
@@ -54,6 +66,8 @@ struct d3d12_engine {
     uint64_t watch_completed, watch_since_ns;
     struct inflight inflight[INFLIGHT_RING];
     unsigned inflight_next;
+    struct published_write published[PUBLISHED_RING];
+    unsigned published_next;
     char name[64];
 };
 
@@ -86,6 +100,8 @@ struct d3d12_scheduler {
     uint64_t internal_serial;         /* every engine waits for this internal serial first */
     unsigned held_engine_count;
     unsigned memory_wait_count;       /* held memory waits: the waiter polls while any exist */
+    bool writes_published;            /* a submission published known values: look at held waits */
+    uint64_t memory_waits_on_host, memory_waits_on_gpu;
     struct retired_object *retired;
     size_t retired_count, retired_capacity;
 };
@@ -258,6 +274,7 @@ static void op_cleanup_locked(struct d3d12_device *device, struct op *op)
         timeline_release_locked(device, op->timeline);
     free(op->command_buffers);
     free(op->resets);
+    free(op->writes);
     memset(op, 0, sizeof(*op));
 }
 
@@ -434,7 +451,22 @@ static void note_inflight(struct d3d12_engine *engine, const struct op *op)
 {
     struct inflight *slot = &engine->inflight[engine->inflight_next++ % INFLIGHT_RING];
     slot->serial = op->serial;
+    slot->on_gpu_wait = op->type == OP_WAIT_MEMORY;
+    if (slot->on_gpu_wait)
+        slot->memory = op->memory;
     memcpy(slot->what, op->what, sizeof(slot->what));
+}
+
+/* Known values of a run just handed to Vulkan, newest last. */
+static void publish_writes_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, const struct op *op)
+{
+    for (uint32_t i = 0; i < op->write_count; i++) {
+        struct published_write *slot = &engine->published[engine->published_next++ % PUBLISHED_RING];
+        slot->write = op->writes[i];
+        slot->serial = op->serial;
+    }
+    if (op->write_count)
+        scheduler->writes_published = true;
 }
 
 static VkResult queue_submit(struct d3d12_engine *engine, const VkSubmitInfo2 *submit)
@@ -531,23 +563,28 @@ const char *d3d12_comparison_name(D3D12_COMPARISON_FUNC comparison)
     return (unsigned)comparison < D3D12XS_ARRAY_SIZE(comparison_names) ? comparison_names[comparison] : "?";
 }
 
+bool d3d12_comparison_holds(D3D12_COMPARISON_FUNC comparison, uint64_t current, uint64_t value)
+{
+    switch (comparison) {
+    case D3D12_COMPARISON_FUNC_NEVER: return false;
+    case D3D12_COMPARISON_FUNC_LESS: return current < value;
+    case D3D12_COMPARISON_FUNC_EQUAL: return current == value;
+    case D3D12_COMPARISON_FUNC_LESS_EQUAL: return current <= value;
+    case D3D12_COMPARISON_FUNC_GREATER: return current > value;
+    case D3D12_COMPARISON_FUNC_NOT_EQUAL: return current != value;
+    case D3D12_COMPARISON_FUNC_GREATER_EQUAL: return current >= value;
+    case D3D12_COMPARISON_FUNC_ALWAYS: return true;
+    default: return false;
+    }
+}
+
 bool d3d12_memory_wait_ready(const struct d3d12_memory_wait *wait, uint64_t *current)
 {
     uint64_t value = wait->size == 8 ? __atomic_load_n((const volatile uint64_t *)wait->host_address, __ATOMIC_ACQUIRE)
             : __atomic_load_n((const volatile uint32_t *)wait->host_address, __ATOMIC_ACQUIRE);
     if (current)
         *current = value;
-    switch (wait->comparison) {
-    case D3D12_COMPARISON_FUNC_NEVER: return false;
-    case D3D12_COMPARISON_FUNC_LESS: return value < wait->value;
-    case D3D12_COMPARISON_FUNC_EQUAL: return value == wait->value;
-    case D3D12_COMPARISON_FUNC_LESS_EQUAL: return value <= wait->value;
-    case D3D12_COMPARISON_FUNC_GREATER: return value > wait->value;
-    case D3D12_COMPARISON_FUNC_NOT_EQUAL: return value != wait->value;
-    case D3D12_COMPARISON_FUNC_GREATER_EQUAL: return value >= wait->value;
-    case D3D12_COMPARISON_FUNC_ALWAYS: return true;
-    default: return false;
-    }
+    return d3d12_comparison_holds(wait->comparison, value, wait->value);
 }
 
 /* Hands a run of ready operations to Vulkan as one submission: an optional wait first, then
@@ -573,6 +610,8 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     /* The run: what may follow the first operation in the same submission. */
     buffer_count = ops[0].type == OP_EXECUTE ? ops[0].command_buffer_count : 0;
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait)
+        buffer_count = 1;
     if (ops[0].type == OP_SIGNAL)
         signalled[signalled_count++] = ops[0].timeline;
     while (n < count && n < RUN_MAX) {
@@ -603,6 +642,9 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     if (ops[0].type == OP_WAIT_FENCE)
         waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].timeline->semaphore, ops[0].value);
     buffer_count = 0;
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait)
+        buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                .commandBuffer = ops[0].memory.gpu_command_buffer};
     for (size_t i = 0; i < n; i++) {
         struct op *op = &ops[i];
         if (op->type == OP_EXECUTE) {
@@ -645,18 +687,63 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         return n;
     }
     engine->submitted_serial = ops[n - 1].serial;
-    for (size_t i = 0; i < n; i++)
-        if (ops[i].type == OP_EXECUTE)
+    if (ops[0].type == OP_WAIT_MEMORY)
+        ops[0].gpu_wait ? scheduler->memory_waits_on_gpu++ : scheduler->memory_waits_on_host++;
+    for (size_t i = 0; i < n; i++) {
+        if (ops[i].type == OP_EXECUTE || (ops[i].type == OP_WAIT_MEMORY && ops[i].gpu_wait))
             note_inflight(engine, &ops[i]);
+        if (ops[i].type == OP_EXECUTE)
+            publish_writes_locked(scheduler, engine, &ops[i]);
+    }
     return n;
 }
 
+/* Whether the GPU may wait out a memory wait on this engine: a write that satisfies it is
+ * already handed to Vulkan, so every operation the spin depends on was submitted before it
+ * (no cycle), and the spin cannot hold up that writer: on the H200 a shader spinning on one
+ * queue stops the other queues of its family (../shared/DEVICE.md), so in AUTO mode the
+ * writer must be on another family, or earlier on this engine, and no other queue may
+ * share this engine's family. FORCE drops the family rules: for devices whose queues run
+ * submissions one at a time in submission order (lavapipe), and for tests. */
+static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, const struct d3d12_memory_wait *wait)
+{
+    bool force = engine->device->gpu_wait_mode == D3D12_GPU_WAITS_FORCE;
+
+    if (!wait->gpu_command_buffer || wait->comparison == D3D12_COMPARISON_FUNC_NEVER)
+        return false;
+    for (size_t e = 0; e < scheduler->engine_count && !force; e++) {
+        struct d3d12_engine *other = scheduler->engines[e];
+        if (other != engine && other->family == engine->family && (!other->internal || !engine_idle_locked(other)))
+            return false;
+    }
+    for (size_t e = 0; e < scheduler->engine_count; e++) {
+        struct d3d12_engine *writer = scheduler->engines[e];
+        if (!force && writer != engine && writer->family == engine->family)
+            continue;
+        /* The writer's newest value at that address is what memory will hold. */
+        for (unsigned i = 1; i <= PUBLISHED_RING && i <= writer->published_next; i++) {
+            const struct published_write *slot = &writer->published[(writer->published_next - i) % PUBLISHED_RING];
+            if (slot->write.gpu_address != wait->gpu_address || slot->write.size != wait->size)
+                continue;
+            if (d3d12_comparison_holds(wait->comparison, slot->write.value, wait->value))
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
 /* The one readiness rule of each kind of wait. */
-static bool op_ready_locked(const struct op *op)
+static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
 {
     switch (op->type) {
     case OP_WAIT_FENCE: return op->timeline->submitted_value >= op->value;
-    case OP_WAIT_MEMORY: return d3d12_memory_wait_ready(&op->memory, NULL);
+    case OP_WAIT_MEMORY:
+        if (d3d12_memory_wait_ready(&op->memory, NULL)) {
+            op->gpu_wait = false;
+            return true;
+        }
+        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, &op->memory));
     default: return true;
     }
 }
@@ -681,7 +768,7 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
         for (size_t e = 0; e < scheduler->engine_count; e++) {
             struct d3d12_engine *engine = scheduler->engines[e];
             size_t done = 0;
-            while (done < engine->held_count && op_ready_locked(&engine->held[done])) {
+            while (done < engine->held_count && op_ready_locked(scheduler, engine, &engine->held[done])) {
                 HRESULT hr;
                 size_t taken = submit_run_locked(scheduler, engine, &engine->held[done], engine->held_count - done, &hr);
                 for (size_t i = 0; i < taken; i++) {
@@ -722,7 +809,7 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
             op->timeline->promised_value = op->value;
     }
     for (uint32_t i = 0; i < count;) {
-        if (!engine->held_count && op_ready_locked(&ops[i])) {
+        if (!engine->held_count && op_ready_locked(scheduler, engine, &ops[i])) {
             HRESULT op_hr;
             size_t taken = submit_run_locked(scheduler, engine, &ops[i], count - i, &op_hr);
             if (FAILED(op_hr) && SUCCEEDED(hr))
@@ -737,8 +824,9 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
     }
     if (serial)
         *serial = engine->next_serial;
-    if (signalled && scheduler->held_engine_count)
+    if ((signalled || scheduler->writes_published) && scheduler->held_engine_count)
         flush_held_locked(scheduler);
+    scheduler->writes_published = false;
     return hr;
 }
 
@@ -794,6 +882,16 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
             describe_segment(op, segment);
         }
         op->command_buffers[op->command_buffer_count++] = segment->command_buffer;
+        if (segment->write_count) {
+            struct d3d12_value_write *writes = realloc(op->writes, (op->write_count + segment->write_count) * sizeof(*writes));
+            if (!writes) {
+                hr = E_OUTOFMEMORY;
+                break;
+            }
+            memcpy(writes + op->write_count, segment->writes, segment->write_count * sizeof(*writes));
+            op->writes = writes;
+            op->write_count += segment->write_count;
+        }
     }
     if (SUCCEEDED(hr) && reset_count) {
         /* Host query resets happen before the first submission of the call. */
@@ -810,7 +908,7 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
     }
     if (FAILED(hr)) {
         for (uint32_t i = 0; i < op_count; i++)
-            free(ops[i].command_buffers), free(ops[i].resets);
+            free(ops[i].command_buffers), free(ops[i].resets), free(ops[i].writes);
     } else {
         hr = enqueue(engine, ops, op_count, serial);
     }
@@ -1010,7 +1108,8 @@ static void describe_held(struct d3d12_device *device, const struct d3d12_engine
     }
 }
 
-static const char *running_work(const struct d3d12_engine *engine, uint64_t completed)
+/* Names the oldest unfinished work of the engine; a GPU-side memory wait with its value. */
+static void describe_running(const struct d3d12_engine *engine, uint64_t completed, char *what, size_t size)
 {
     const struct inflight *best = NULL;
     for (unsigned i = 0; i < INFLIGHT_RING; i++) {
@@ -1018,7 +1117,15 @@ static const char *running_work(const struct d3d12_engine *engine, uint64_t comp
         if (slot->serial > completed && (!best || slot->serial < best->serial))
             best = slot;
     }
-    return best ? best->what : "work submitted earlier";
+    if (best && best->on_gpu_wait) {
+        uint64_t current;
+        d3d12_memory_wait_ready(&best->memory, &current);
+        snprintf(what, size, "%s, waiting on the GPU for the %u-bit value at 0x%llx to be %s %llu (memory holds %llu)", best->what,
+                best->memory.size * 8, (unsigned long long)best->memory.gpu_address, d3d12_comparison_name(best->memory.comparison),
+                (unsigned long long)best->memory.value, (unsigned long long)current);
+    } else {
+        snprintf(what, size, "%s", best ? best->what : "work submitted earlier");
+    }
 }
 
 static bool watch_engines_locked(struct d3d12_scheduler *scheduler, struct d3d12_device *device, uint64_t now, uint64_t timeout_ns,
@@ -1044,8 +1151,10 @@ static bool watch_engines_locked(struct d3d12_scheduler *scheduler, struct d3d12
             engine->watch_completed = completed;
             engine->watch_since_ns = now;
         } else if (timeout_ns && now > engine->watch_since_ns && now - engine->watch_since_ns > timeout_ns && !*why) {
+            char what[320];
+            describe_running(engine, completed, what, sizeof(what));
             snprintf(why, size, "queue '%s' made no progress for %llu ms running %s", engine->name,
-                    (unsigned long long)(timeout_ns / 1000000), running_work(engine, completed));
+                    (unsigned long long)(timeout_ns / 1000000), what);
         }
     }
     return busy;
@@ -1072,6 +1181,15 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, struct d3d1
     pthread_mutex_unlock(&scheduler->lock);
     collect_retired(device, false);
     result->busy |= empty_graveyard(device, false) != 0;
+}
+
+void d3d12_scheduler_memory_wait_counts(struct d3d12_device *device, uint64_t *on_host, uint64_t *on_gpu)
+{
+    struct d3d12_scheduler *scheduler = scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    *on_host = scheduler->memory_waits_on_host;
+    *on_gpu = scheduler->memory_waits_on_gpu;
+    pthread_mutex_unlock(&scheduler->lock);
 }
 
 unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device)

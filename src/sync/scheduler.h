@@ -41,7 +41,19 @@ struct d3d12_memory_wait {
     uint32_t size;                /* 4 or 8 bytes */
     D3D12_COMPARISON_FUNC comparison;
     uint64_t value;
-    uint64_t gpu_address;         /* for messages */
+    uint64_t gpu_address;         /* identifies the value among published writes; for messages */
+    /* A command buffer that waits on the GPU (sync/gpu_wait.h), or VK_NULL_HANDLE: the
+     * scheduler runs it instead of holding the segment when a satisfying write is already
+     * handed to Vulkan on a queue the wait cannot hold up. */
+    VkCommandBuffer gpu_command_buffer;
+};
+
+/* A value a segment writes whose value is known when it is recorded (bottom- and
+ * top-of-pipe writes): what lets a later memory wait be waited out on the GPU. */
+struct d3d12_value_write {
+    uint64_t gpu_address;
+    uint64_t value;
+    uint32_t size;
 };
 
 /* One run of recorded commands that executes as a unit. */
@@ -53,6 +65,8 @@ struct d3d12_submit_segment {
     uint32_t index;               /* segment index in its list */
     uint32_t first_call;          /* call index of its first command */
     const char *cut_by;           /* the command that started it, for hang reports (or NULL) */
+    const struct d3d12_value_write *writes; /* known values it writes, in order */
+    uint32_t write_count;
 };
 
 struct d3d12_query_reset {
@@ -111,6 +125,9 @@ void d3d12_scheduler_retire(struct d3d12_device *device, d3d12_retire_fn destroy
  * destroy() once the work enqueued so far has finished. */
 void d3d12_scheduler_retire_object(struct d3d12xs_object *object, d3d12_retire_fn destroy, void *impl);
 
+/* How memory waits were met so far (D3D12XSGetSyncStatistics). */
+void d3d12_scheduler_memory_wait_counts(struct d3d12_device *device, uint64_t *on_host, uint64_t *on_gpu);
+
 /* ---- for the waiter thread (waiter.c) ---- */
 
 struct d3d12_scheduler_poll {
@@ -124,6 +141,8 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, struct d
 /* Submits held work whose memory waits are met now; returns how many stay held. */
 unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device);
 
+/* Whether current compares true with value (the console's wait comparisons). */
+bool d3d12_comparison_holds(D3D12_COMPARISON_FUNC comparison, uint64_t current, uint64_t value);
 /* Evaluates a memory wait's comparison on the value in memory now. */
 bool d3d12_memory_wait_ready(const struct d3d12_memory_wait *wait, uint64_t *current);
 const char *d3d12_comparison_name(D3D12_COMPARISON_FUNC comparison);

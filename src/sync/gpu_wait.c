@@ -1,0 +1,170 @@
+/* GPU-side memory waits (gpu_wait.h): the spin pipeline and its recording. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sync/gpu_wait.h"
+#include "gpu_wait_spirv.h"
+
+struct d3d12_gpu_waits {
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+};
+
+/* The shader's push constants (src/sync/shaders/gpu_wait.comp). */
+struct gpu_wait_constants {
+    uint32_t index;
+    uint32_t size;
+    uint32_t comparison;
+    uint32_t unused;
+    uint64_t value;
+    uint64_t bound;
+};
+
+static enum d3d12_gpu_wait_mode mode_from_env(void)
+{
+    const char *env = getenv("D3D12XS_GPU_WAITS");
+    if (!env || !*env || !strcmp(env, "auto"))
+        return D3D12_GPU_WAITS_AUTO;
+    if (!strcmp(env, "off") || !strcmp(env, "0"))
+        return D3D12_GPU_WAITS_OFF;
+    if (!strcmp(env, "force"))
+        return D3D12_GPU_WAITS_FORCE;
+    WARN("D3D12XS_GPU_WAITS is '%s' (auto, off or force); using auto", env);
+    return D3D12_GPU_WAITS_AUTO;
+}
+
+/* GPU waits help only where a queue can wait for a queue of another family. */
+static bool has_two_compute_families(const struct d3d12_device *device)
+{
+    const struct d3d12_queue_family_map *direct = &device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT];
+    const struct d3d12_queue_family_map *compute = &device->queue_map[D3D12_COMMAND_LIST_TYPE_COMPUTE];
+    const struct d3d12_queue_family_map *copy = &device->queue_map[D3D12_COMMAND_LIST_TYPE_COPY];
+    return direct->family != compute->family || direct->family != copy->family;
+}
+
+static bool create_pipeline(struct d3d12_device *device, struct d3d12_gpu_waits *waits)
+{
+    VkDescriptorSetLayoutBinding binding = {
+        .binding = 0,
+        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+        .descriptorCount = 1,
+        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+    };
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = 1,
+        .pBindings = &binding,
+    };
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(struct gpu_wait_constants)};
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &waits->set_layout,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &range,
+    };
+    VkShaderModuleCreateInfo module_info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = sizeof(d3d12_gpu_wait_spirv),
+        .pCode = d3d12_gpu_wait_spirv,
+    };
+    VkShaderModule module;
+    bool ok = false;
+
+    if (vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &waits->set_layout) != VK_SUCCESS)
+        return false;
+    if (vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &waits->layout) != VK_SUCCESS)
+        return false;
+    if (vkCreateShaderModule(device->vk_device, &module_info, NULL, &module) != VK_SUCCESS)
+        return false;
+    VkComputePipelineCreateInfo pipeline_info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = "main",
+        },
+        .layout = waits->layout,
+    };
+    ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &waits->pipeline) == VK_SUCCESS;
+    vkDestroyShaderModule(device->vk_device, module, NULL);
+    return ok;
+}
+
+void d3d12_gpu_waits_create(struct d3d12_device *device)
+{
+    enum d3d12_gpu_wait_mode mode = mode_from_env();
+    struct d3d12_gpu_waits *waits;
+
+    device->gpu_wait_mode = D3D12_GPU_WAITS_OFF;
+    if (mode == D3D12_GPU_WAITS_OFF)
+        return;
+    if (!device->has_shader_clock || !device->has_shader_int64) {
+        INFO("GPU-side memory waits are off: %s lacks shaderDeviceClock or shaderInt64", device->vk_properties.deviceName);
+        return;
+    }
+    if (mode == D3D12_GPU_WAITS_AUTO && !has_two_compute_families(device))
+        return; /* every queue shares one family: the host must see each value (docs/sync.md) */
+    if (!(waits = calloc(1, sizeof(*waits))))
+        return;
+    device->gpu_waits = waits;
+    if (!create_pipeline(device, waits)) {
+        WARN("GPU-side memory waits are off: their pipeline could not be created");
+        d3d12_gpu_waits_destroy(device);
+        return;
+    }
+    device->gpu_wait_mode = mode;
+    INFO("GPU-side memory waits: %s", mode == D3D12_GPU_WAITS_FORCE ? "forced (D3D12XS_GPU_WAITS=force)" : "across queue families");
+}
+
+void d3d12_gpu_waits_destroy(struct d3d12_device *device)
+{
+    struct d3d12_gpu_waits *waits = device->gpu_waits;
+    if (!waits)
+        return;
+    vkDestroyPipeline(device->vk_device, waits->pipeline, NULL);
+    vkDestroyPipelineLayout(device->vk_device, waits->layout, NULL);
+    vkDestroyDescriptorSetLayout(device->vk_device, waits->set_layout, NULL);
+    free(waits);
+    device->gpu_waits = NULL;
+    device->gpu_wait_mode = D3D12_GPU_WAITS_OFF;
+}
+
+bool d3d12_gpu_waits_possible(const struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, bool transfer_only)
+{
+    return device->gpu_wait_mode != D3D12_GPU_WAITS_OFF && !transfer_only && device->queue_map[type].supports_compute;
+}
+
+void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,
+        D3D12_COMPARISON_FUNC comparison, uint64_t value)
+{
+    struct d3d12_gpu_waits *waits = device->gpu_waits;
+    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
+    uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
+    uint64_t timeout_ms = atomic_load(&device->hang_timeout_ms);
+    VkDescriptorBufferInfo buffer_info = {buffer, base, offset - base + size};
+    VkWriteDescriptorSet write = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstBinding = 0,
+        .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+        .pBufferInfo = &buffer_info,
+    };
+    /* Longer than the hang timeout, so the host reports a wait that never ends before the
+     * spin gives up; 60 s when the timeout is off. */
+    struct gpu_wait_constants constants = {
+        .index = (uint32_t)((offset - base) / size),
+        .size = size,
+        .comparison = (uint32_t)comparison,
+        .value = value,
+        .bound = (timeout_ms ? timeout_ms + timeout_ms / 4 + 100 : 60000) * 1000000ull,
+    };
+
+    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->pipeline);
+    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout, 0, 1, &write);
+    vkCmdPushConstants(command_buffer, waits->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
+    vkCmdDispatch(command_buffer, 1, 1, 1);
+}
