@@ -3,13 +3,18 @@
  *   (b) queue Signal + WaitX on two fences,
  *   (c) raw Vulkan timeline semaphores between the same two Vulkan queue families.
  * Every hop's work is handed over before the first starts; the time is from the first
- * submission to the last value, over HOPS hops. (d), CUDA stream write/wait values, is not
- * measured here (docs/benchmarks.md). */
+ * submission to the last value, over HOPS hops.
+ *   (d) CUDA cuStreamWriteValue64 + cuStreamWaitValue64 between two streams, run as the
+ *       program cuda_ping_pong next to this one where it was built (bench/cuda/ping_pong.c).
+ * (a) says how many of its memory waits the GPU waited out (docs/sync.md). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <libgen.h>
+#include <limits.h>
 
 #include <vulkan/vulkan.h>
 #include <d3d12_xs.h>
@@ -75,6 +80,30 @@ static double hops_value_writes(ID3D12Device *device, ID3D12CommandQueue *direct
     }
     VirtualFree((void *)memory, 0, MEM_RELEASE);
     return (end - start) / HOPS;
+}
+
+/* (d): runs cuda_ping_pong from this program's folder; 0 when it is not there or fails. */
+static double hops_cuda(void)
+{
+    char self[PATH_MAX], command[PATH_MAX + 32], line[512];
+    double hop_us = 0;
+    ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    FILE *pipe;
+
+    if (length <= 0)
+        return 0;
+    self[length] = 0;
+    snprintf(command, sizeof(command), "%s/cuda_ping_pong", dirname(self));
+    if (access(command, X_OK))
+        return 0;
+    if (!(pipe = popen(command, "r")))
+        return 0;
+    while (fgets(line, sizeof(line), pipe)) {
+        const char *field = strstr(line, "hop_us=");
+        if (field)
+            hop_us = atof(field + 7);
+    }
+    return pclose(pipe) == 0 ? hop_us * 1e3 : 0;
 }
 
 /* (b): queue waits and signals only. */
@@ -175,7 +204,8 @@ int main(void)
     D3D12XBOX_COMMAND_QUEUE_DESC direct_desc = {D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
     D3D12XBOX_COMMAND_QUEUE_DESC compute_desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
     D3D12XS_DEVICE_INFO info;
-    double a[5], b[5], c[5];
+    D3D12XS_SYNC_STATISTICS before, after;
+    double a[5], b[5], c[5], d;
 
     setenv("D3D12XS_DEBUG", "0", 1);
     HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device));
@@ -184,6 +214,7 @@ int main(void)
     HR(ID3D12Device_CreateCommandQueueX(device, &compute_desc, &IID_ID3D12CommandQueue, (void **)&compute));
     printf("device: %s (%s); DIRECT family %u, COMPUTE family %u; %u hops per run, median of 5 runs\n", info.DeviceName, info.DriverInfo,
             info.Queues[D3D12_COMMAND_LIST_TYPE_DIRECT].VulkanQueueFamily, info.Queues[D3D12_COMMAND_LIST_TYPE_COMPUTE].VulkanQueueFamily, HOPS);
+    HR(D3D12XSGetSyncStatistics(device, &before));
     for (int r = 0; r < 5; r++) {
         a[r] = hops_value_writes(device, direct, compute);
         b[r] = hops_fences(device, direct, compute);
@@ -196,10 +227,20 @@ int main(void)
             if (b[j] < b[i]) t = b[i], b[i] = b[j], b[j] = t;
             if (c[j] < c[i]) t = c[i], c[i] = c[j], c[j] = t;
         }
-    printf("\n%-58s %10s %8s\n", "hop", "us", "vs (c)");
-    printf("%-58s %10.2f %8.2f\n", "(a) bottom-of-pipe write + Wait64BitValueX (mid-list)", a[2] / 1e3, a[2] / c[2]);
+    HR(D3D12XSGetSyncStatistics(device, &after));
+    d = hops_cuda();
+    printf("\n%-58s %10s %8s %8s\n", "hop", "us", "vs (c)", "vs (d)");
+    printf("%-58s %10.2f %8.2f", "(a) bottom-of-pipe write + Wait64BitValueX (mid-list)", a[2] / 1e3, a[2] / c[2]);
+    printf(d > 0 ? " %8.2f\n" : "\n", a[2] / d);
     printf("%-58s %10.2f %8.2f\n", "(b) Signal + WaitX", b[2] / 1e3, b[2] / c[2]);
     printf("%-58s %10.2f %8.2f\n", "(c) raw Vulkan timeline semaphores, same families", c[2] / 1e3, 1.0);
+    if (d > 0)
+        printf("%-58s %10.2f %8.2f %8.2f\n", "(d) CUDA cuStreamWriteValue64 + cuStreamWaitValue64", d / 1e3, d / c[2], 1.0);
+    else
+        printf("(d) CUDA: not measured (no cuda_ping_pong next to this program: it is built where the CUDA toolkit is)\n");
+    printf("(a)'s memory waits: %llu waited out by the GPU, %llu met by the host (GPU-side waits %s)\n",
+            (unsigned long long)(after.MemoryWaitsOnGpu - before.MemoryWaitsOnGpu),
+            (unsigned long long)(after.MemoryWaitsOnHost - before.MemoryWaitsOnHost), after.GpuMemoryWaitsEnabled ? "on" : "off");
     ID3D12CommandQueue_Release(direct);
     ID3D12CommandQueue_Release(compute);
     ID3D12Device_Release(device);

@@ -2,7 +2,8 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all]; summary.txt, bench.txt and
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync] (sync: the console synchronisation
+# tests, demo and benchmarks only); summary.txt, bench.txt and
 # logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
@@ -37,6 +38,24 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     grep -h "handshake\|post-process" "$logs/log.console_sync" >> "$out/summary.txt" 2>/dev/null
     echo "tests: $pass passed, $fail failed" >> "$out/summary.txt"
     grep -h "hops," "$logs"/log.test_stress >> "$out/summary.txt" 2>/dev/null
+fi
+if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = sync ]; then
+    # (d) of bench_sync: CUDA's stream value write/wait, built here where the toolkit is.
+    nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+    if [ -n "$nvcc" ] && [ ! -x "$root/new/bench/cuda_ping_pong" ]; then
+        "$nvcc" -O2 -o "$root/new/bench/cuda_ping_pong" bench/cuda/ping_pong.c -lcuda >> "$out/bench.txt" 2>&1
+    fi
+fi
+if [ "$what" = sync ]; then
+    export LD_LIBRARY_PATH=$root/new
+    for t in console_sync scheduler cross_queue stress; do
+        timeout 300 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1; echo "test_$t rc=$?" >> "$out/summary.txt"
+        grep -h "handshake\|hops," "$logs/log.$t" >> "$out/summary.txt"
+    done
+    timeout 300 "$root/new/examples/console_sync" > "$logs/log.console_demo" 2>&1; echo "console demo rc=$?" >> "$out/summary.txt"
+    grep -h "handshake\|post-process" "$logs/log.console_demo" >> "$out/summary.txt"
+    timeout 300 "$root/new/bench/bench_sync" >> "$out/bench.txt" 2>&1
+    timeout 300 "$root/new/bench/bench_compute" gpu_bop cpu_bop cpu_wait >> "$out/bench.txt" 2>&1
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
     for side in new old new old; do

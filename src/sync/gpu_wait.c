@@ -99,11 +99,12 @@ void d3d12_gpu_waits_create(struct d3d12_device *device)
     enum d3d12_gpu_wait_mode mode = mode_from_env();
     struct d3d12_gpu_waits *waits;
 
-    device->gpu_wait_mode = D3D12_GPU_WAITS_OFF;
+    /* Waiting for a writer's submission on a shared VkQueue needs no pipeline. */
+    device->gpu_wait_mode = mode;
     if (mode == D3D12_GPU_WAITS_OFF)
         return;
     if (!device->has_shader_clock || !device->has_shader_int64) {
-        INFO("GPU-side memory waits are off: %s lacks shaderDeviceClock or shaderInt64", device->vk_properties.deviceName);
+        INFO("GPU-side memory waits by shader are off: %s lacks shaderDeviceClock or shaderInt64", device->vk_properties.deviceName);
         return;
     }
     if (mode == D3D12_GPU_WAITS_AUTO && !has_two_compute_families(device))
@@ -112,11 +113,11 @@ void d3d12_gpu_waits_create(struct d3d12_device *device)
         return;
     device->gpu_waits = waits;
     if (!create_pipeline(device, waits)) {
-        WARN("GPU-side memory waits are off: their pipeline could not be created");
+        WARN("GPU-side memory waits by shader are off: their pipeline could not be created");
         d3d12_gpu_waits_destroy(device);
+        device->gpu_wait_mode = mode;
         return;
     }
-    device->gpu_wait_mode = mode;
     INFO("GPU-side memory waits: %s", mode == D3D12_GPU_WAITS_FORCE ? "forced (D3D12XS_GPU_WAITS=force)" : "across queue families");
 }
 
@@ -130,12 +131,11 @@ void d3d12_gpu_waits_destroy(struct d3d12_device *device)
     vkDestroyDescriptorSetLayout(device->vk_device, waits->set_layout, NULL);
     free(waits);
     device->gpu_waits = NULL;
-    device->gpu_wait_mode = D3D12_GPU_WAITS_OFF;
 }
 
 bool d3d12_gpu_waits_possible(const struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, bool transfer_only)
 {
-    return device->gpu_wait_mode != D3D12_GPU_WAITS_OFF && !transfer_only && device->queue_map[type].supports_compute;
+    return device->gpu_waits && !transfer_only && device->queue_map[type].supports_compute;
 }
 
 void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,

@@ -27,7 +27,9 @@ struct op {
     uint32_t reset_count;
     struct d3d12_value_write *writes;    /* EXECUTE: known values its segments write */
     uint32_t write_count;
-    bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out */
+    bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out... */
+    VkSemaphore writer_serial;           /* ...by waiting for the writer's submission (same VkQueue), */
+    uint64_t writer_value;               /*    or, when VK_NULL_HANDLE, with the spin shader */
     char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
 };
 
@@ -610,7 +612,7 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     /* The run: what may follow the first operation in the same submission. */
     buffer_count = ops[0].type == OP_EXECUTE ? ops[0].command_buffer_count : 0;
-    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait)
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && !ops[0].writer_serial)
         buffer_count = 1;
     if (ops[0].type == OP_SIGNAL)
         signalled[signalled_count++] = ops[0].timeline;
@@ -642,7 +644,9 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     if (ops[0].type == OP_WAIT_FENCE)
         waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].timeline->semaphore, ops[0].value);
     buffer_count = 0;
-    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait)
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && ops[0].writer_serial)
+        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].writer_serial, ops[0].writer_value);
+    else if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait)
         buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
                 .commandBuffer = ops[0].memory.gpu_command_buffer};
     for (size_t i = 0; i < n; i++) {
@@ -698,36 +702,48 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     return n;
 }
 
-/* Whether the GPU may wait out a memory wait on this engine: a write that satisfies it is
- * already handed to Vulkan, so every operation the spin depends on was submitted before it
- * (no cycle), and the spin cannot hold up that writer: on the H200 a shader spinning on one
- * queue stops the other queues of its family (../shared/DEVICE.md), so in AUTO mode the
- * writer must be on another family, or earlier on this engine, and no other queue may
- * share this engine's family. FORCE drops the family rules: for devices whose queues run
- * submissions one at a time in submission order (lavapipe), and for tests. */
-static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, const struct d3d12_memory_wait *wait)
+/* Whether the GPU may wait out a memory wait on this engine, and how. A write that satisfies
+ * it must already be handed to Vulkan, so that everything the GPU-side wait depends on was
+ * submitted before it (no cycle). Then, per pair of queues:
+ *   - the writer shares this engine's VkQueue: wait for the writer's submission with its
+ *     serial semaphore (cheap within one queue; lavapipe has only one);
+ *   - the writer is on another family (or is this engine): the spin shader, where it exists
+ *     (on the H200 a hop costs 1.4 us against 7 us for a semaphore). A shader spinning on one
+ *     queue stops the other queues of its family there (../shared/DEVICE.md), so no other
+ *     queue may share this engine's family;
+ *   - otherwise (another queue of the same family: semaphores cost 170 us there) the host
+ *     holds the work until it sees the value.
+ * FORCE spins whenever the spin exists and a writer was submitted (tests: lavapipe runs
+ * submissions one at a time, in order). */
+static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
 {
-    bool force = engine->device->gpu_wait_mode == D3D12_GPU_WAITS_FORCE;
+    const struct d3d12_memory_wait *wait = &op->memory;
+    enum d3d12_gpu_wait_mode mode = engine->device->gpu_wait_mode;
+    bool can_spin = wait->gpu_command_buffer != VK_NULL_HANDLE;
 
-    if (!wait->gpu_command_buffer || wait->comparison == D3D12_COMPARISON_FUNC_NEVER)
+    if (mode == D3D12_GPU_WAITS_OFF || wait->comparison == D3D12_COMPARISON_FUNC_NEVER)
         return false;
-    for (size_t e = 0; e < scheduler->engine_count && !force; e++) {
+    for (size_t e = 0; e < scheduler->engine_count && can_spin && mode == D3D12_GPU_WAITS_AUTO; e++) {
         struct d3d12_engine *other = scheduler->engines[e];
         if (other != engine && other->family == engine->family && (!other->internal || !engine_idle_locked(other)))
-            return false;
+            can_spin = false;
     }
     for (size_t e = 0; e < scheduler->engine_count; e++) {
         struct d3d12_engine *writer = scheduler->engines[e];
-        if (!force && writer != engine && writer->family == engine->family)
+        bool same_queue = writer != engine && writer->vk_queue == engine->vk_queue;
+        bool spin = can_spin && (mode == D3D12_GPU_WAITS_FORCE || writer == engine || writer->family != engine->family);
+        if (!spin && !same_queue)
             continue;
         /* The writer's newest value at that address is what memory will hold. */
         for (unsigned i = 1; i <= PUBLISHED_RING && i <= writer->published_next; i++) {
             const struct published_write *slot = &writer->published[(writer->published_next - i) % PUBLISHED_RING];
             if (slot->write.gpu_address != wait->gpu_address || slot->write.size != wait->size)
                 continue;
-            if (d3d12_comparison_holds(wait->comparison, slot->write.value, wait->value))
-                return true;
-            break;
+            if (!d3d12_comparison_holds(wait->comparison, slot->write.value, wait->value))
+                break;
+            op->writer_serial = spin ? VK_NULL_HANDLE : writer->serial_semaphore;
+            op->writer_value = slot->serial;
+            return true;
         }
     }
     return false;
@@ -743,7 +759,7 @@ static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engi
             op->gpu_wait = false;
             return true;
         }
-        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, &op->memory));
+        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, op));
     default: return true;
     }
 }
