@@ -465,6 +465,59 @@ static void test_bad_input(ID3D12Device *device)
     ID3D12CommandQueue_Release(queue);
 }
 
+/* A value write between dispatches leaves the application's root arguments alone, whatever
+ * the write records (a shader thread stores it where GPU-side waits exist): the dispatch after
+ * it still sees the root constant and the root UAV set before it. */
+static void test_value_write_keeps_root_arguments(ID3D12Device *device)
+{
+    ID3D12RootSignature *signature = root_signature(device);
+    ID3D12PipelineState *pipeline = round_pipeline(device, signature);
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *console = (ID3D12GraphicsCommandList *)list.list;
+    ID3D12Resource *first = harness_uav_buffer(device, THREADS * 4), *second = harness_uav_buffer(device, THREADS * 4);
+    void *values_cpu = NULL;
+    ID3D12Resource *values = shared_memory(device, 4096, &values_cpu);
+    D3D12_GPU_VIRTUAL_ADDRESS values_address = ID3D12Resource_GetGPUVirtualAddress(values);
+    uint32_t seen_first[THREADS], seen_second[THREADS];
+    unsigned wrong = 0;
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList_SetComputeRootSignature(console, signature);
+    ID3D12GraphicsCommandList_SetPipelineState(console, pipeline);
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(console, 0, 7, 0);
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(console, 1, ID3D12Resource_GetGPUVirtualAddress(first));
+    ID3D12GraphicsCommandList_Dispatch(console, THREADS / 64, 1, 1);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(console, values_address, 1, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    /* Only the UAV changes: the constant must still be 7. */
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(console, 1, ID3D12Resource_GetGPUVirtualAddress(second));
+    ID3D12GraphicsCommandList_Dispatch(console, THREADS / 64, 1, 1);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(console, values_address + 8, 2, D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK,
+            D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    /* Only the constant changes: the UAV must still be the second buffer, over the first results there. */
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(console, 0, 9, 0);
+    ID3D12GraphicsCommandList_Write32BitValueBottomOfPipe2X(console, values_address + 16, 3, D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK,
+            D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    ID3D12GraphicsCommandList_Dispatch(console, THREADS / 64, 1, 1);
+    harness_execute_and_wait(device, queue, &list);
+    harness_read_back(device, queue, first, seen_first, sizeof(seen_first));
+    harness_read_back(device, queue, second, seen_second, sizeof(seen_second));
+    for (unsigned i = 0; i < THREADS; i++)
+        wrong += seen_first[i] != 7000 + i || seen_second[i] != 9000 + i;
+    CHECK_MSG(wrong == 0, "%u values wrong: first[0] %u (7000 expected), second[0] %u (9000 expected)", wrong, seen_first[0], seen_second[0]);
+    CHECK(load64(values_cpu) == 1 && load64((char *)values_cpu + 8) == 2 && *(volatile uint32_t *)((char *)values_cpu + 16) == 3);
+    CHECK_NO_LOG();
+
+    ID3D12Resource_Unmap(values, 0, NULL);
+    ID3D12Resource_Release(values);
+    ID3D12Resource_Release(first);
+    ID3D12Resource_Release(second);
+    harness_release_list(&list);
+    ID3D12CommandQueue_Release(queue);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     const char *rounds = getenv("CONSOLE_SYNC_ROUNDS");
@@ -474,6 +527,7 @@ int main(void)
     device = harness_create_device();
     test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT, false);
     test_handshake(device, rounds ? (unsigned)atoi(rounds) : ROUNDS_DEFAULT, true);
+    test_value_write_keeps_root_arguments(device);
     test_comparisons(device);
     test_timestamps(device);
     test_bad_input(device);

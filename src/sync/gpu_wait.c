@@ -4,11 +4,13 @@
 
 #include "sync/gpu_wait.h"
 #include "gpu_wait_spirv.h"
+#include "value_write_spirv.h"
 
 struct d3d12_gpu_waits {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline pipeline;
+    VkPipeline value_write_pipeline;
 };
 
 /* The shader's push constants (src/sync/shaders/gpu_wait.comp). */
@@ -43,6 +45,30 @@ static bool has_two_compute_families(const struct d3d12_device *device)
     return direct->family != compute->family || direct->family != copy->family;
 }
 
+static bool create_compute_pipeline(struct d3d12_device *device, VkPipelineLayout layout, const uint32_t *code, size_t size,
+        VkPipeline *pipeline)
+{
+    VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    VkShaderModule module;
+    bool ok;
+
+    if (vkCreateShaderModule(device->vk_device, &module_info, NULL, &module) != VK_SUCCESS)
+        return false;
+    VkComputePipelineCreateInfo pipeline_info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = "main",
+        },
+        .layout = layout,
+    };
+    ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, pipeline) == VK_SUCCESS;
+    vkDestroyShaderModule(device->vk_device, module, NULL);
+    return ok;
+}
+
 static bool create_pipeline(struct d3d12_device *device, struct d3d12_gpu_waits *waits)
 {
     VkDescriptorSetLayoutBinding binding = {
@@ -65,33 +91,14 @@ static bool create_pipeline(struct d3d12_device *device, struct d3d12_gpu_waits 
         .pushConstantRangeCount = 1,
         .pPushConstantRanges = &range,
     };
-    VkShaderModuleCreateInfo module_info = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = sizeof(d3d12_gpu_wait_spirv),
-        .pCode = d3d12_gpu_wait_spirv,
-    };
-    VkShaderModule module;
-    bool ok = false;
 
     if (vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &waits->set_layout) != VK_SUCCESS)
         return false;
     if (vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &waits->layout) != VK_SUCCESS)
         return false;
-    if (vkCreateShaderModule(device->vk_device, &module_info, NULL, &module) != VK_SUCCESS)
-        return false;
-    VkComputePipelineCreateInfo pipeline_info = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = module,
-            .pName = "main",
-        },
-        .layout = waits->layout,
-    };
-    ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &waits->pipeline) == VK_SUCCESS;
-    vkDestroyShaderModule(device->vk_device, module, NULL);
-    return ok;
+    return create_compute_pipeline(device, waits->layout, d3d12_gpu_wait_spirv, sizeof(d3d12_gpu_wait_spirv), &waits->pipeline)
+            && create_compute_pipeline(device, waits->layout, d3d12_value_write_spirv, sizeof(d3d12_value_write_spirv),
+                    &waits->value_write_pipeline);
 }
 
 void d3d12_gpu_waits_create(struct d3d12_device *device)
@@ -127,6 +134,7 @@ void d3d12_gpu_waits_destroy(struct d3d12_device *device)
     if (!waits)
         return;
     vkDestroyPipeline(device->vk_device, waits->pipeline, NULL);
+    vkDestroyPipeline(device->vk_device, waits->value_write_pipeline, NULL);
     vkDestroyPipelineLayout(device->vk_device, waits->layout, NULL);
     vkDestroyDescriptorSetLayout(device->vk_device, waits->set_layout, NULL);
     free(waits);
@@ -164,6 +172,28 @@ void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_
     };
 
     vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->pipeline);
+    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout, 0, 1, &write);
+    vkCmdPushConstants(command_buffer, waits->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
+    vkCmdDispatch(command_buffer, 1, 1, 1);
+}
+
+void d3d12_gpu_value_write_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset,
+        uint32_t size, uint64_t value)
+{
+    struct d3d12_gpu_waits *waits = device->gpu_waits;
+    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
+    uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
+    VkDescriptorBufferInfo buffer_info = {buffer, base, offset - base + size};
+    VkWriteDescriptorSet write = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstBinding = 0,
+        .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+        .pBufferInfo = &buffer_info,
+    };
+    struct gpu_wait_constants constants = {.index = (uint32_t)((offset - base) / size), .size = size, .value = value};
+
+    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->value_write_pipeline);
     device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout, 0, 1, &write);
     vkCmdPushConstants(command_buffer, waits->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
     vkCmdDispatch(command_buffer, 1, 1, 1);

@@ -30,6 +30,7 @@ struct op {
     bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out... */
     VkSemaphore writer_serial;           /* ...by waiting for the writer's submission (same VkQueue), */
     uint64_t writer_value;               /*    or, when VK_NULL_HANDLE, with the spin shader */
+    bool inline_wait;                    /* WAIT_MEMORY: may sit inside a run (a spin, or already met) */
     char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
 };
 
@@ -616,9 +617,16 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         buffer_count = 1;
     if (ops[0].type == OP_SIGNAL)
         signalled[signalled_count++] = ops[0].timeline;
-    while (n < count && n < RUN_MAX) {
+    while (n < count && signalled_count < RUN_MAX) {
         const struct op *op = &ops[n];
         bool repeated = false;
+        /* A memory wait the GPU spins on, or one already met, goes inside the run: the
+         * scheduler found every writer it needs submitted before it or with it (flush_held_locked). */
+        if (op->type == OP_WAIT_MEMORY && op->inline_wait) {
+            buffer_count += op->gpu_wait;
+            n++;
+            continue;
+        }
         if (op->type == OP_WAIT_FENCE || op->type == OP_WAIT_MEMORY || (op->type == OP_EXECUTE && (op->on_helper || op->reset_count)))
             break;
         for (uint32_t i = 0; i < signalled_count && op->type == OP_SIGNAL; i++)
@@ -646,12 +654,12 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     buffer_count = 0;
     if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && ops[0].writer_serial)
         waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].writer_serial, ops[0].writer_value);
-    else if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait)
-        buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-                .commandBuffer = ops[0].memory.gpu_command_buffer};
     for (size_t i = 0; i < n; i++) {
         struct op *op = &ops[i];
-        if (op->type == OP_EXECUTE) {
+        if (op->type == OP_WAIT_MEMORY && op->gpu_wait && !op->writer_serial) {
+            buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                    .commandBuffer = op->memory.gpu_command_buffer};
+        } else if (op->type == OP_EXECUTE) {
             reset_queries_on_host_locked(scheduler, engine, op);
             for (uint32_t b = 0; b < op->command_buffer_count; b++)
                 buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
@@ -691,9 +699,9 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         return n;
     }
     engine->submitted_serial = ops[n - 1].serial;
-    if (ops[0].type == OP_WAIT_MEMORY)
-        ops[0].gpu_wait ? scheduler->memory_waits_on_gpu++ : scheduler->memory_waits_on_host++;
     for (size_t i = 0; i < n; i++) {
+        if (ops[i].type == OP_WAIT_MEMORY)
+            ops[i].gpu_wait ? scheduler->memory_waits_on_gpu++ : scheduler->memory_waits_on_host++;
         if (ops[i].type == OP_EXECUTE || (ops[i].type == OP_WAIT_MEMORY && ops[i].gpu_wait))
             note_inflight(engine, &ops[i]);
         if (ops[i].type == OP_EXECUTE)
@@ -715,7 +723,33 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
  *     holds the work until it sees the value.
  * FORCE spins whenever the spin exists and a writer was submitted (tests: lavapipe runs
  * submissions one at a time, in order). */
-static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
+/* The newest known value the writer engine puts at the wait's address: among the operations
+ * flush_held_locked found able to go (held[0, simulated)), else among those handed to Vulkan. */
+static const struct d3d12_value_write *newest_write_locked(const struct d3d12_engine *writer, size_t simulated,
+        const struct d3d12_memory_wait *wait, const struct published_write **published)
+{
+    *published = NULL;
+    for (size_t i = simulated; i-- > 0;) {
+        const struct op *op = &writer->held[i];
+        for (uint32_t w = op->write_count; w-- > 0;)
+            if (op->writes[w].gpu_address == wait->gpu_address && op->writes[w].size == wait->size)
+                return &op->writes[w];
+    }
+    for (unsigned i = 1; i <= PUBLISHED_RING && i <= writer->published_next; i++) {
+        const struct published_write *slot = &writer->published[(writer->published_next - i) % PUBLISHED_RING];
+        if (slot->write.gpu_address == wait->gpu_address && slot->write.size == wait->size) {
+            *published = slot;
+            return &slot->write;
+        }
+    }
+    return NULL;
+}
+
+/* simulated: NULL, or for each engine how many of its held operations flush_held_locked found
+ * able to go in this pass (their writes count as handed over: they go together). front: the
+ * wait would start a run (only there can it wait on a semaphore). */
+static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated,
+        bool front)
 {
     const struct d3d12_memory_wait *wait = &op->memory;
     enum d3d12_gpu_wait_mode mode = engine->device->gpu_wait_mode;
@@ -730,36 +764,40 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     for (size_t e = 0; e < scheduler->engine_count; e++) {
         struct d3d12_engine *writer = scheduler->engines[e];
-        bool same_queue = writer != engine && writer->vk_queue == engine->vk_queue;
+        bool same_queue = front && writer != engine && writer->vk_queue == engine->vk_queue;
         bool spin = can_spin && (mode == D3D12_GPU_WAITS_FORCE || writer == engine || writer->family != engine->family);
+        const struct published_write *published;
+        const struct d3d12_value_write *write;
         if (!spin && !same_queue)
             continue;
-        /* The writer's newest value at that address is what memory will hold. */
-        for (unsigned i = 1; i <= PUBLISHED_RING && i <= writer->published_next; i++) {
-            const struct published_write *slot = &writer->published[(writer->published_next - i) % PUBLISHED_RING];
-            if (slot->write.gpu_address != wait->gpu_address || slot->write.size != wait->size)
-                continue;
-            if (!d3d12_comparison_holds(wait->comparison, slot->write.value, wait->value))
-                break;
-            op->writer_serial = spin ? VK_NULL_HANDLE : writer->serial_semaphore;
-            op->writer_value = slot->serial;
-            return true;
-        }
+        /* What other engines only reached in this pass counts where they progress on their
+         * own (another family); FORCE's one-queue devices run submissions in order, so there
+         * the writer must be handed over already. */
+        bool independent = writer == engine || (mode == D3D12_GPU_WAITS_AUTO && writer->family != engine->family);
+        write = newest_write_locked(writer, simulated && independent ? simulated[e] : 0, wait, &published);
+        if (!write || !d3d12_comparison_holds(wait->comparison, write->value, wait->value) || (!spin && !published))
+            continue;
+        op->writer_serial = spin ? VK_NULL_HANDLE : writer->serial_semaphore;
+        op->writer_value = spin ? 0 : published->serial;
+        op->inline_wait = spin;
+        return true;
     }
     return false;
 }
 
 /* The one readiness rule of each kind of wait. */
-static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op)
+static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated,
+        bool front)
 {
     switch (op->type) {
     case OP_WAIT_FENCE: return op->timeline->submitted_value >= op->value;
     case OP_WAIT_MEMORY:
         if (d3d12_memory_wait_ready(&op->memory, NULL)) {
             op->gpu_wait = false;
+            op->inline_wait = true;
             return true;
         }
-        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, op));
+        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, op, simulated, front));
     default: return true;
     }
 }
@@ -774,19 +812,46 @@ static void hold_op_locked(struct d3d12_scheduler *scheduler, struct d3d12_engin
     TRACE("queue '%s': operation %llu held until its wait can be met", engine->name, (unsigned long long)op->serial);
 }
 
-/* Submits the ready front of every engine's held operations until nothing moves. */
+/* How far each engine's held operations can go now (reach[e] of them), found by playing
+ * the engines forward together: a memory wait passes when a write that satisfies it is
+ * handed over or among what the other engines reached. Such an order exists, so handing
+ * every engine its reached operations at once cannot deadlock, and a ping-pong of many hops
+ * costs one submission per engine instead of one per hop. */
+static void simulate_held_locked(struct d3d12_scheduler *scheduler, size_t *reach)
+{
+    bool moved = true;
+
+    memset(reach, 0, scheduler->engine_count * sizeof(*reach));
+    while (moved) {
+        moved = false;
+        for (size_t e = 0; e < scheduler->engine_count; e++) {
+            struct d3d12_engine *engine = scheduler->engines[e];
+            while (reach[e] < engine->held_count
+                    && op_ready_locked(scheduler, engine, &engine->held[reach[e]], reach, reach[e] == 0)) {
+                reach[e]++;
+                moved = true;
+            }
+        }
+    }
+}
+
+/* Submits what every engine's held operations can reach, until nothing moves. */
 static void flush_held_locked(struct d3d12_scheduler *scheduler)
 {
+    size_t reach_stack[16], *reach = reach_stack;
     bool progress = true;
 
+    if (scheduler->engine_count > D3D12XS_ARRAY_SIZE(reach_stack) && !(reach = calloc(scheduler->engine_count, sizeof(*reach))))
+        return; /* the waiter's next poll tries again */
     while (progress && scheduler->held_engine_count) {
         progress = false;
+        simulate_held_locked(scheduler, reach);
         for (size_t e = 0; e < scheduler->engine_count; e++) {
             struct d3d12_engine *engine = scheduler->engines[e];
             size_t done = 0;
-            while (done < engine->held_count && op_ready_locked(scheduler, engine, &engine->held[done])) {
+            while (done < reach[e]) {
                 HRESULT hr;
-                size_t taken = submit_run_locked(scheduler, engine, &engine->held[done], engine->held_count - done, &hr);
+                size_t taken = submit_run_locked(scheduler, engine, &engine->held[done], reach[e] - done, &hr);
                 for (size_t i = 0; i < taken; i++) {
                     struct op *op = &engine->held[done++];
                     if (op->type == OP_WAIT_MEMORY)
@@ -803,6 +868,8 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
                 scheduler->held_engine_count--;
         }
     }
+    if (reach != reach_stack)
+        free(reach);
 }
 
 /* Queues ops[0..count) on the engine in order, submitting what is ready. Takes ownership. */
@@ -825,7 +892,7 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
             op->timeline->promised_value = op->value;
     }
     for (uint32_t i = 0; i < count;) {
-        if (!engine->held_count && op_ready_locked(scheduler, engine, &ops[i])) {
+        if (!engine->held_count && op_ready_locked(scheduler, engine, &ops[i], NULL, true)) {
             HRESULT op_hr;
             size_t taken = submit_run_locked(scheduler, engine, &ops[i], count - i, &op_hr);
             if (FAILED(op_hr) && SUCCEEDED(hr))
