@@ -133,15 +133,6 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
         /* The hardware's own bottom-of-pipe write: no pipeline drain. */
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
         list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    } else if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper) {
-        /* Where another queue may spin on the value, a shader thread stores it: the spinning
-         * queue sees it sooner than a copy-engine write (docs/sync.md). */
-        d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
-                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        d3d12_gpu_value_write_record(device, list->vk_command_buffer, buffer, offset, size, value);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        /* The application's pipeline, root arguments and descriptors are bound again at its next Dispatch. */
-        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
     } else {
         /* Every earlier command of the list runs in its work stages: naming them rather than
          * ALL_COMMANDS spares a full pipeline drain where a GPU distinguishes the two. */
@@ -330,8 +321,10 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         return;
     if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
         return;
-    /* What the writer made available becomes visible to everything after the wait. */
-    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    /* What the writer made available becomes visible to everything after the wait. The list's
+     * own work stages cover the GPU-side wait's dispatch too, without draining stages this
+     * list never uses. */
+    d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), 0, d3d12_command_list_work_stages(list),
             VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     struct d3d12_recorded_range read = {buffer, offset, size, false};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);

@@ -24,9 +24,4 @@ bool d3d12_gpu_waits_possible(const struct d3d12_device *device, D3D12_COMMAND_L
 void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,
         D3D12_COMPARISON_FUNC comparison, uint64_t value);
 
-/* The value write that pairs with a spin on another queue: one shader thread stores it.
- * Binds its own pipeline and descriptors: the caller binds the list's state again after. */
-void d3d12_gpu_value_write_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset,
-        uint32_t size, uint64_t value);
-
 #endif
