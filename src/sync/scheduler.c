@@ -64,6 +64,7 @@ struct d3d12_engine {
     uint64_t dropped_through;   /* serials up to this were dropped unsubmitted... */
     uint64_t drop_wait_serial;  /* ...and count as done once this one is */
     uint64_t internal_waited;   /* internal-engine serial this engine's work already waits for */
+    bool parked;                /* held[0] is a ready fence wait kept for the next operation's submission */
     struct op *held;
     size_t held_count, held_capacity;
     uint64_t watch_completed, watch_since_ns;
@@ -86,6 +87,9 @@ struct retired_object {
     uint32_t pending_count;
 };
 
+/* How long a ready queue Wait may wait for the next operation of its queue (enqueue_locked). */
+#define PARK_NS (20ull * 1000)
+
 /* A semaphore whose last signal has been seen, kept a while before it is destroyed. */
 struct buried_semaphore {
     VkSemaphore semaphore;
@@ -104,6 +108,8 @@ struct d3d12_scheduler {
     unsigned held_engine_count;
     unsigned memory_wait_count;       /* held memory waits: the waiter polls while any exist */
     bool writes_published;            /* a submission published known values: look at held waits */
+    unsigned parked_count;            /* engines with a parked fence wait (the waiter submits them soon) */
+    uint64_t parked_since_ns;         /* when the oldest of them was parked */
     uint64_t memory_waits_on_host, memory_waits_on_gpu;
     struct retired_object *retired;
     size_t retired_count, retired_capacity;
@@ -337,6 +343,8 @@ void d3d12_engine_release(struct d3d12_engine *engine)
     pthread_mutex_unlock(&scheduler->lock);
 }
 
+static void flush_held_locked(struct d3d12_scheduler *scheduler);
+
 void d3d12_engine_orphan(struct d3d12_engine *engine)
 {
     struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
@@ -344,6 +352,8 @@ void d3d12_engine_orphan(struct d3d12_engine *engine)
     /* Nothing can signal the held work's waits through this queue any more, and D3D12 does
      * not keep a released queue running. */
     engine->orphaned = true;
+    if (engine->parked)
+        flush_held_locked(scheduler); /* a parked wait is ready: it goes, it is not dropped */
     engine_drop_held_locked(engine, "the queue was released");
     engine->refcount--;
     pthread_mutex_unlock(&scheduler->lock);
@@ -862,6 +872,10 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
             if (!done)
                 continue;
             progress = true;
+            if (engine->parked) {
+                engine->parked = false;
+                scheduler->parked_count--;
+            }
             memmove(engine->held, engine->held + done, (engine->held_count - done) * sizeof(*engine->held));
             engine->held_count -= done;
             if (!engine->held_count)
@@ -891,7 +905,20 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
         if (op->type == OP_SIGNAL && op->value > op->timeline->promised_value)
             op->timeline->promised_value = op->value;
     }
+    bool had_parked = engine->parked;
     for (uint32_t i = 0; i < count;) {
+        /* A queue Wait that is ready but would go to Vulkan alone is kept for the next operation
+         * on the queue, so that the usual Wait + Signal (or + ExecuteCommandLists) is one
+         * submission, as hand-written Vulkan would make it; the waiter submits it within about
+         * 50 us if nothing follows. */
+        if (!engine->held_count && i == count - 1 && ops[i].type == OP_WAIT_FENCE && !engine->internal
+                && op_ready_locked(scheduler, engine, &ops[i], NULL, true)) {
+            hold_op_locked(scheduler, engine, &ops[i++]);
+            engine->parked = true;
+            if (!scheduler->parked_count++)
+                scheduler->parked_since_ns = now;
+            continue;
+        }
         if (!engine->held_count && op_ready_locked(scheduler, engine, &ops[i], NULL, true)) {
             HRESULT op_hr;
             size_t taken = submit_run_locked(scheduler, engine, &ops[i], count - i, &op_hr);
@@ -907,7 +934,7 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
     }
     if (serial)
         *serial = engine->next_serial;
-    if ((signalled || scheduler->writes_published) && scheduler->held_engine_count)
+    if ((signalled || had_parked || scheduler->writes_published) && scheduler->held_engine_count)
         flush_held_locked(scheduler);
     scheduler->writes_published = false;
     return hr;
@@ -1250,7 +1277,8 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, struct d3d1
     char why[512] = "";
 
     pthread_mutex_lock(&scheduler->lock);
-    if (scheduler->memory_wait_count)
+    /* Parked fence waits go once nothing came to join them for a while. */
+    if (scheduler->memory_wait_count || (scheduler->parked_count && now - scheduler->parked_since_ns > PARK_NS))
         flush_held_locked(scheduler);
     result->busy = watch_engines_locked(scheduler, device, now, timeout_ns, why, sizeof(why));
     if (*why)
@@ -1259,7 +1287,7 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, struct d3d1
         for (size_t i = 0; i < scheduler->engine_count; i++)
             engine_drop_held_locked(scheduler->engines[i], "the device is removed");
     }
-    result->memory_waits_held = scheduler->memory_wait_count != 0;
+    result->memory_waits_held = scheduler->memory_wait_count != 0 || scheduler->parked_count != 0;
     result->busy |= scheduler->retired_count != 0;
     pthread_mutex_unlock(&scheduler->lock);
     collect_retired(device, false);
