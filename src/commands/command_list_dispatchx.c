@@ -112,14 +112,14 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
             return;
         }
     }
+    if (!groups[0] || !groups[1] || !groups[2])
+        return; /* nothing runs, as for Dispatch with a zero count */
     if (flags & DISABLE_VOLATILE_FLAGS)
         variant |= D3D12XS_VARIANT_COHERENT;
     if (!(vk_pipeline = d3d12_pipeline_state_variant(pipeline, variant, error, sizeof(error)))) {
         d3d12_command_list_record_error(list, command, "the pipeline cannot run with Flags 0x%x: %s", (unsigned)flags, error);
         return;
     }
-    if (!groups[0] || !groups[1] || !groups[2])
-        return; /* nothing runs, as for Dispatch with a zero count */
     if ((flags & D3D12XBOX_DISPATCH_FLAG_ENABLE_ORDERED_APPEND) && pipeline->ordered_append
             && !prepare_ordered_append(list, command, flags & D3D12XBOX_DISPATCH_FLAG_ORDERED_APPEND_WAVEID_PER_THREADGROUP))
         return;
