@@ -140,6 +140,39 @@ static void test_barrier_shader(ID3D12Device *device, ID3D12CommandQueue *queue)
     ID3D12RootSignature_Release(signature);
 }
 
+/* A shader with neither root constants nor SV_DispatchThreadID: the variant adds the push-constant
+ * block and the GlobalInvocationId input itself. Counting the threads that ran gives the count. */
+static void test_bare_shader(ID3D12Device *device, ID3D12CommandQueue *queue)
+{
+    static const char source[] =
+        "RWByteAddressBuffer total : register(u0);\n"
+        "[numthreads(32, 2, 1)]\n"
+        "void main() { total.InterlockedAdd(0, 1u); }\n";
+    static const unsigned counts[3][3] = {{100, 3, 1}, {33, 1, 5}, {1, 1, 1}};
+    ID3D12RootSignature *signature = dispatchx_root_signature(device, 1);
+    ID3D12PipelineState *pipeline = dispatchx_pipeline(device, signature, source, false);
+    static const UINT constants[ROOT_CONSTANTS];
+    LOG_MARK();
+
+    for (int i = 0; i < 3; i++) {
+        ID3D12Resource *total = harness_uav_buffer(device, 256);
+        struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+        uint32_t ran = 0;
+        dispatchx_bind(l, signature, pipeline, constants, &total, 1);
+        ID3D12GraphicsCommandList_DispatchX(l, counts[i][0], counts[i][1], counts[i][2], D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS);
+        harness_execute_and_wait(device, queue, &list);
+        harness_read_back(device, queue, total, &ran, sizeof(ran));
+        CHECK_MSG(ran == counts[i][0] * counts[i][1] * counts[i][2], "%u x %u x %u threads of a bare shader: %u ran", counts[i][0], counts[i][1],
+                counts[i][2], ran);
+        harness_release_list(&list);
+        ID3D12Resource_Release(total);
+    }
+    CHECK_NO_LOG();
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     ID3D12Device *device;
@@ -150,6 +183,7 @@ int main(void)
     queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     test_exact_coverage(device, queue);
     test_barrier_shader(device, queue);
+    test_bare_shader(device, queue);
     ID3D12CommandQueue_Release(queue);
     harness_release_device(device);
     return harness_finish();
