@@ -74,6 +74,31 @@ static void test_start_group(ID3D12Device *device, ID3D12CommandQueue *queue)
     run_start_group(device, queue, signature, pipeline, edge, one, D3D12XBOX_DISPATCH_FLAG_NONE, false, edge, "start group 15,15,15");
     CHECK_NO_LOG();
 
+    /* ClearState and Reset bring the start group back to 0, 0, 0. */
+    for (int way = 0; way < 2; way++) {
+        ID3D12Resource *marks = harness_uav_buffer(device, GRID * GRID * GRID * 4);
+        struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+        static const UINT constants[ROOT_CONSTANTS];
+        uint32_t *data = malloc(GRID * GRID * GRID * 4);
+        CHECK_HR(D3D12XSSetDispatchStartGroup(l, 7, 7, 7), S_OK);
+        if (way == 0) {
+            ID3D12GraphicsCommandList_ClearState(l, NULL);
+        } else {
+            CHECK_HR(ID3D12GraphicsCommandList_Close(l), S_OK);
+            CHECK_HR(ID3D12GraphicsCommandList_Reset(l, list.allocator, NULL), S_OK);
+        }
+        dispatchx_bind(l, signature, pipeline, constants, &marks, 1);
+        ID3D12GraphicsCommandList_DispatchX(l, count[0], count[1], count[2], D3D12XBOX_DISPATCH_FLAG_NONE);
+        harness_execute_and_wait(device, queue, &list);
+        harness_read_back(device, queue, marks, data, GRID * GRID * GRID * 4);
+        check_group_range(data, zero, count, way == 0 ? "start group after ClearState" : "start group after Reset");
+        free(data);
+        harness_release_list(&list);
+        ID3D12Resource_Release(marks);
+    }
+    CHECK_NO_LOG();
+
     /* Bad input to the start-group call, and a dispatch that would pass group 65534. */
     {
         struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);

@@ -160,7 +160,9 @@ static void test_bare_shader(ID3D12Device *device, ID3D12CommandQueue *queue)
         ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
         uint32_t ran = 0;
         dispatchx_bind(l, signature, pipeline, constants, &total, 1);
-        ID3D12GraphicsCommandList_DispatchX(l, counts[i][0], counts[i][1], counts[i][2], D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS);
+        /* The second run also asks for coherent UAVs: the variant with both changes. */
+        ID3D12GraphicsCommandList_DispatchX(l, counts[i][0], counts[i][1], counts[i][2], D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS
+                | (i == 1 ? D3D12XBOX_DISPATCH_FLAG_DISABLE_VOLATILE_VECTOR_L1 : D3D12XBOX_DISPATCH_FLAG_NONE));
         harness_execute_and_wait(device, queue, &list);
         harness_read_back(device, queue, total, &ran, sizeof(ran));
         CHECK_MSG(ran == counts[i][0] * counts[i][1] * counts[i][2], "%u x %u x %u threads of a bare shader: %u ran", counts[i][0], counts[i][1],
