@@ -43,9 +43,24 @@ typedef struct D3D12XS_DEVICE_INFO {
     UINT64 TimestampFrequency;  /* ticks per second of the GPU clock */
     BOOL ValidationLayerEnabled;
     D3D12XS_QUEUE_MAPPING Queues[4]; /* indexed by D3D12_COMMAND_LIST_TYPE (DIRECT 0, COMPUTE 2, COPY 3) */
+    /* The subgroup (wave) size that pipelines of each console wave size run with on this device
+     * (WaveGetLaneCount()): the console's wave size where the device can require it (Vulkan
+     * subgroup size control), else the device's default. lavapipe: 8 and 8; H200: 32 and 32
+     * (docs/dispatch.md). DispatchX's W32 flag must match the pipeline's wave size all the same. */
+    UINT Wave32SubgroupSize;
+    UINT Wave64SubgroupSize;
+    UINT MinSubgroupSize;       /* the range Vulkan lets a pipeline require */
+    UINT MaxSubgroupSize;
 } D3D12XS_DEVICE_INFO;
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);
+
+/* DispatchX's start group (SPEC §2.1): SV_GroupID of a DispatchX without
+ * D3D12XBOX_DISPATCH_FLAG_FORCE_START_AT_000 starts at (X, Y, Z) on this list (the console's
+ * COMPUTE_START_X/Y/Z). Every list starts recording (Reset, creation) and ClearState with
+ * 0, 0, 0; plain Dispatch always starts at 0, 0, 0, as in D3D12. E_INVALIDARG (one log line)
+ * for a foreign list, a COPY list or a value above 65534; E_FAIL when the list is closed. */
+HRESULT D3D12XSSetDispatchStartGroup(ID3D12GraphicsCommandList *pCommandList, UINT X, UINT Y, UINT Z);
 
 /* How long a host wait, or GPU work that makes no progress, may take before the device
  * reports itself hung (DXGI_ERROR_DEVICE_HUNG). Default: D3D12XS_HANG_TIMEOUT_MS or 20000.

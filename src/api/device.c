@@ -150,6 +150,12 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *
             riid, queue);
 }
 
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineStateX(ID3D12Device *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        UINT extension_count, const D3D12XBOX_EXTENDED_COMPUTE_PIPELINE_STATE_DESC *extensions, REFIID riid, void **pipeline_state)
+{
+    return d3d12_pipeline_state_create_compute_x(impl_from_ID3D12Device(iface), desc, extension_count, extensions, riid, pipeline_state);
+}
+
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Winitializer-overrides"
@@ -160,6 +166,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *
 static const D3D12XS_ID3D12DeviceConsoleVtbl d3d12_device_console_vtbl = {
     D3D12XS_STUB_CONSOLE_VTBL_ID3D12Device,
     .CreateCommandQueueX = d3d12_device_CreateCommandQueueX,
+    .CreateComputePipelineStateX = d3d12_device_CreateComputePipelineStateX,
 };
 #if defined(__clang__)
 #pragma clang diagnostic pop
@@ -593,6 +600,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     VkPhysicalDevicePushDescriptorPropertiesKHR push_properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceVulkan11Properties properties11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
     VkPhysicalDeviceVulkan12Properties properties12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+    VkPhysicalDeviceVulkan13Properties properties13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
     VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties11};
     VkDeviceQueueCreateInfo queue_infos[3];
     uint32_t queue_info_count = 0;
@@ -611,8 +619,13 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     properties11.pNext = &device->vk_driver_properties;
     device->vk_driver_properties.pNext = &push_properties;
     push_properties.pNext = &properties12;
+    properties12.pNext = &properties13;
     vkGetPhysicalDeviceProperties2(device->vk_physical_device, &properties);
     device->subgroup_size = properties11.subgroupSize;
+    device->min_subgroup_size = properties13.minSubgroupSize;
+    device->max_subgroup_size = properties13.maxSubgroupSize;
+    device->max_compute_workgroup_subgroups = properties13.maxComputeWorkgroupSubgroups;
+    device->compute_subgroup_size_control = (properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
     device->preserves_nan32 = properties12.shaderSignedZeroInfNanPreserveFloat32;
     device->preserves_nan64 = properties12.shaderSignedZeroInfNanPreserveFloat64;
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
@@ -642,6 +655,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     enabled.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
     d3d12xs_select_vk_features(&supported, &enabled);
     device->has_shader_int64 = enabled.core.features.shaderInt64;
+    device->compute_subgroup_size_control = device->compute_subgroup_size_control && enabled.vulkan13.subgroupSizeControl;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
     if (!has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
@@ -815,6 +829,8 @@ HRESULT D3D12XSGetSyncStatistics(ID3D12Device *iface, D3D12XS_SYNC_STATISTICS *s
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
 {
     struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetDeviceInfo");
+    static const uint32_t one_thread[3] = {1, 1, 1};
+    bool required;
     if (!device)
         return E_INVALIDARG;
     if (!info)
@@ -830,6 +846,10 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
     info->SubgroupSize = device->subgroup_size;
     info->TimestampFrequency = (UINT64)(1e9 / device->vk_properties.limits.timestampPeriod);
     info->ValidationLayerEnabled = device->validation_enabled;
+    info->Wave32SubgroupSize = d3d12xs_subgroup_size_for_wave(device, 32, one_thread, &required);
+    info->Wave64SubgroupSize = d3d12xs_subgroup_size_for_wave(device, 64, one_thread, &required);
+    info->MinSubgroupSize = device->min_subgroup_size;
+    info->MaxSubgroupSize = device->max_subgroup_size;
     for (int type = 0; type < 4; type++) {
         if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
             continue;

@@ -36,6 +36,11 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     for (size_t i = 0; i < allocator->timestamp_pool_count; i++)
         vkDestroyQueryPool(device->vk_device, allocator->timestamp_pools[i], NULL);
     free(allocator->timestamp_pools);
+    for (size_t i = 0; i < allocator->scratch_block_count; i++) {
+        vkDestroyBuffer(device->vk_device, allocator->scratch_blocks[i].buffer, NULL);
+        vkFreeMemory(device->vk_device, allocator->scratch_blocks[i].memory, NULL);
+    }
+    free(allocator->scratch_blocks);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
     free(allocator);
@@ -81,6 +86,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     }
     allocator->next_free = allocator->helper_next_free = 0;
     allocator->next_timestamp = 0;
+    allocator->next_scratch_slice = 0;
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;
@@ -176,6 +182,67 @@ HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *al
     }
     *pool = allocator->timestamp_pools[pool_index];
     *index = allocator->next_timestamp++ % TIMESTAMPS_PER_POOL;
+    pthread_mutex_unlock(&allocator->object.lock);
+    return S_OK;
+}
+
+#define SCRATCH_SLICES_PER_BLOCK 256u
+
+static HRESULT create_scratch_block(struct d3d12_device *device, struct d3d12_scratch_block *block)
+{
+    static const D3D12_HEAP_PROPERTIES device_local = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 0, 0};
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = (VkDeviceSize)SCRATCH_SLICES_PER_BLOCK * D3D12XS_SCRATCH_SLICE_SIZE,
+        .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+    };
+    VkMemoryRequirements requirements;
+    int memory_type;
+    VkResult vr;
+
+    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &block->buffer)) != VK_SUCCESS)
+        return d3d12xs_hresult_from_vk(device, vr);
+    vkGetBufferMemoryRequirements(device->vk_device, block->buffer, &requirements);
+    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &device_local)) < 0) {
+        vkDestroyBuffer(device->vk_device, block->buffer, NULL);
+        return E_OUTOFMEMORY;
+    }
+    VkMemoryAllocateInfo allocate_info = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = requirements.size,
+        .memoryTypeIndex = (uint32_t)memory_type,
+    };
+    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &block->memory)) != VK_SUCCESS
+            || (vr = vkBindBufferMemory(device->vk_device, block->buffer, block->memory, 0)) != VK_SUCCESS) {
+        vkDestroyBuffer(device->vk_device, block->buffer, NULL);
+        vkFreeMemory(device->vk_device, block->memory, NULL);
+        return d3d12xs_hresult_from_vk(device, vr);
+    }
+    return S_OK;
+}
+
+HRESULT d3d12_command_allocator_get_scratch(struct d3d12_command_allocator *allocator, VkBuffer *buffer, VkDeviceSize *offset)
+{
+    size_t block_index;
+    HRESULT hr;
+
+    pthread_mutex_lock(&allocator->object.lock);
+    block_index = allocator->next_scratch_slice / SCRATCH_SLICES_PER_BLOCK;
+    if (block_index == allocator->scratch_block_count) {
+        if (!d3d12xs_array_reserve((void **)&allocator->scratch_blocks, &allocator->scratch_block_capacity,
+                allocator->scratch_block_count + 1, sizeof(*allocator->scratch_blocks))) {
+            pthread_mutex_unlock(&allocator->object.lock);
+            return E_OUTOFMEMORY;
+        }
+        memset(&allocator->scratch_blocks[block_index], 0, sizeof(allocator->scratch_blocks[block_index]));
+        if (FAILED(hr = create_scratch_block(allocator->object.device, &allocator->scratch_blocks[block_index]))) {
+            pthread_mutex_unlock(&allocator->object.lock);
+            return hr;
+        }
+        allocator->scratch_block_count++;
+    }
+    *buffer = allocator->scratch_blocks[block_index].buffer;
+    *offset = (VkDeviceSize)(allocator->next_scratch_slice++ % SCRATCH_SLICES_PER_BLOCK) * D3D12XS_SCRATCH_SLICE_SIZE;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;
 }

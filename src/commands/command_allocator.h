@@ -21,6 +21,10 @@ struct d3d12_command_allocator {
     VkQueryPool *timestamp_pools;
     size_t timestamp_pool_count, timestamp_pool_capacity;
     uint32_t next_timestamp;
+    /* Small device-local slices for DispatchX's ordered-append state, one per dispatch. */
+    struct d3d12_scratch_block *scratch_blocks;
+    size_t scratch_block_count, scratch_block_capacity;
+    uint32_t next_scratch_slice;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     /* last submission using it, to refuse a Reset while the GPU still runs it */
     struct d3d12_engine *last_engine; /* holds an engine reference, not the queue's */
@@ -34,6 +38,14 @@ HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAN
 HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, bool helper, VkCommandBuffer *command_buffer);
 /* A timestamp query for the recording list (reset by the list before it writes it). */
 HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *allocator, VkQueryPool *pool, uint32_t *index);
+struct d3d12_scratch_block {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+};
+#define D3D12XS_SCRATCH_SLICE_SIZE 256u
+/* A D3D12XS_SCRATCH_SLICE_SIZE-byte slice of device-local storage (STORAGE and TRANSFER_DST)
+ * for the recording list, valid until the allocator's Reset or Release. */
+HRESULT d3d12_command_allocator_get_scratch(struct d3d12_command_allocator *allocator, VkBuffer *buffer, VkDeviceSize *offset);
 void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_engine *engine, uint64_t serial);
 
 #endif

@@ -13,7 +13,7 @@ void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list)
     memset(&list->compute, 0, sizeof(list->compute));
 }
 
-static bool compute_list(struct d3d12_command_list *list, const char *command)
+bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
 {
     if (!d3d12_command_list_check_recording(list, command))
         return false;
@@ -42,7 +42,7 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
-    if (compute_list(list, METHOD(SetPipelineState)))
+    if (d3d12_command_list_compute_list(list, METHOD(SetPipelineState)))
         d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
 }
 
@@ -51,7 +51,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12Graphics
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
     struct d3d12_root_signature *signature;
 
-    if (!compute_list(list, METHOD(SetComputeRootSignature)))
+    if (!d3d12_command_list_compute_list(list, METHOD(SetComputeRootSignature)))
         return;
     if (!(signature = unsafe_impl_from_ID3D12RootSignature(signature_iface))) {
         d3d12_command_list_record_error(list, METHOD(SetComputeRootSignature), "pRootSignature is %s",
@@ -74,7 +74,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     struct d3d12_descriptor_heap *bound[2] = {NULL, NULL};
     const char *command = METHOD(SetDescriptorHeaps);
 
-    if (!compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command))
         return;
     if (count > 2 || (count && !heaps)) {
         d3d12_command_list_record_error(list, command, "NumDescriptorHeaps is %u with ppDescriptorHeaps %s (at most one CBV_SRV_UAV and one SAMPLER heap)",
@@ -123,7 +123,7 @@ static void set_constants(struct d3d12_command_list *list, const char *command, 
     struct d3d12_compute_state *state = &list->compute;
     uint32_t limit;
 
-    if (!compute_list(list, command) || !root_parameter_valid(list, command, index, D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS))
+    if (!d3d12_command_list_compute_list(list, command) || !root_parameter_valid(list, command, index, D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS))
         return;
     if (count && !data) {
         d3d12_command_list_record_error(list, command, "pSrcData is NULL with Num32BitValuesToSet %u", count);
@@ -156,7 +156,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12Gra
 
 static void set_argument(struct d3d12_command_list *list, const char *command, UINT index, D3D12_ROOT_PARAMETER_TYPE type, uint64_t value)
 {
-    if (!compute_list(list, command) || !root_parameter_valid(list, command, index, type))
+    if (!d3d12_command_list_compute_list(list, command) || !root_parameter_valid(list, command, index, type))
         return;
     if (!list->compute.arguments[index].set)
         list->compute.validated = false;
@@ -210,6 +210,17 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
     const struct d3d12_root_argument *argument = &list->compute.arguments[binding->root_index];
     const VkPhysicalDeviceLimits *limits = &device->vk_properties.limits;
 
+    if (binding->source == D3D12XS_BINDING_ORDERED_APPEND) {
+        if (!list->compute.ordered_append_buffer) {
+            d3d12_command_list_record_error(list, command, "the shader uses d3d12xs_ordered_append.hlsli's counters (register %s): "
+                    "dispatch it with DispatchX and D3D12XBOX_DISPATCH_FLAG_ENABLE_ORDERED_APPEND", binding->register_name);
+            return false;
+        }
+        buffer_info->buffer = list->compute.ordered_append_buffer;
+        buffer_info->offset = list->compute.ordered_append_offset;
+        buffer_info->range = D3D12XS_SCRATCH_SLICE_SIZE;
+        return true;
+    }
     if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR) {
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                 ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
@@ -351,7 +362,7 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
 }
 
 /* Brings the Vulkan state up to date for a dispatch; false (after recording the error) if it cannot run. */
-static bool flush_compute_state(struct d3d12_command_list *list, const char *command)
+bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, VkPipeline vk_pipeline)
 {
     struct d3d12_compute_state *state = &list->compute;
     const struct d3d12_pipeline_state *pipeline = state->pipeline;
@@ -382,8 +393,12 @@ static bool flush_compute_state(struct d3d12_command_list *list, const char *com
         }
         state->validated = true;
     }
-    if (state->pipeline_dirty)
-        vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_pipeline);
+    if (!vk_pipeline)
+        vk_pipeline = pipeline->vk_pipeline;
+    if (state->pipeline_dirty || state->bound_vk_pipeline != vk_pipeline) {
+        vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, vk_pipeline);
+        state->bound_vk_pipeline = vk_pipeline;
+    }
     if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
@@ -404,14 +419,14 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *i
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
     const char *command = METHOD(Dispatch);
 
-    if (!compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command))
         return;
     if (x > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION || y > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
             || z > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION) {
         d3d12_command_list_record_error(list, command, "ThreadGroupCount %u x %u x %u exceeds 65535 in a dimension", x, y, z);
         return;
     }
-    if (!flush_compute_state(list, command))
+    if (!d3d12_command_list_flush_compute(list, command, VK_NULL_HANDLE))
         return;
     if (x && y && z) {
         d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
@@ -428,7 +443,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
     uint32_t element_size = 4;
     const char *reason;
 
-    if (!compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command))
         return;
     if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason))) {
         d3d12_command_list_record_error(list, command, "ViewCPUHandle 0x%zx is %s", (size_t)cpu_handle.ptr, reason);
@@ -467,7 +482,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12Gra
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
     (void)gpu_handle, (void)rects;
     if (!values) {
-        if (compute_list(list, METHOD(ClearUnorderedAccessViewUint)))
+        if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewUint)))
             d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewUint), "Values is NULL");
         return;
     }
@@ -482,7 +497,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12Gr
     uint32_t bits;
     (void)gpu_handle, (void)rects;
     if (!values) {
-        if (compute_list(list, METHOD(ClearUnorderedAccessViewFloat)))
+        if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewFloat)))
             d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewFloat), "Values is NULL");
         return;
     }

@@ -1,5 +1,6 @@
 /* The console's synchronisation commands on a list (SPEC §2.3, §2.4, §2.6): bottom- and
- * top-of-pipe value writes, mid-list waits on a value in memory, and FlushPipelineX.
+ * top-of-pipe value writes, mid-list waits on a value in memory, and FlushPipelineX; the
+ * table of console methods (DispatchX is in command_list_dispatchx.c).
  * docs/sync.md says how each maps to Vulkan. Bad input marks the list invalid (SPEC §4). */
 #include <string.h>
 
@@ -378,6 +379,7 @@ static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *ifa
 
 const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl = {
     D3D12XS_STUB_CONSOLE_VTBL_ID3D12GraphicsCommandList,
+    .DispatchX = d3d12_command_list_DispatchX,
     .Write32BitValueBottomOfPipe2X = list_Write32BitValueBottomOfPipe2X,
     .Write64BitValueBottomOfPipe2X = list_Write64BitValueBottomOfPipe2X,
     .Write32BitValueBottomOfPipeX = list_Write32BitValueBottomOfPipeX,

@@ -26,6 +26,11 @@ struct d3d12_compute_state {
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     bool pipeline_dirty, constants_dirty, descriptors_dirty;
     bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
+    VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
+    uint32_t start_group[3];                     /* D3D12XSSetDispatchStartGroup: DispatchX's first SV_GroupID */
+    /* The ordered-append state of the DispatchX being recorded (VK_NULL_HANDLE otherwise). */
+    VkBuffer ordered_append_buffer;
+    VkDeviceSize ordered_append_offset;
 };
 
 enum d3d12_command_list_state {

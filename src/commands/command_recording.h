@@ -59,6 +59,14 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12Gra
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
 
+/* For command_list_dispatchx.c: the checks every compute command starts with, and bringing
+ * the Vulkan state up to date for a dispatch with vk_pipeline (the bound pipeline state's own,
+ * or one of its DispatchX variants). False (after recording the error) when it cannot run. */
+bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command);
+bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, VkPipeline vk_pipeline);
+/* command_list_dispatchx.c: the console table's DispatchX. */
+void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags);
+
 /* Call before recording a command that runs in stage (COMPUTE_SHADER or ALL_TRANSFER): emits
  * the barrier a ResourceBarrier asked for, once per stage, then notes the command's stage. */
 static inline void d3d12_command_list_sync_before(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)

@@ -48,6 +48,10 @@ struct d3d12_device {
     VkPhysicalDeviceMemoryProperties vk_memory_properties;
     VkPhysicalDeviceDriverProperties vk_driver_properties;
     uint32_t subgroup_size;
+    /* VK_EXT_subgroup_size_control (core in 1.3): the sizes a pipeline may require, and
+     * whether compute pipelines may (the feature is enabled where offered: vk_features.c). */
+    uint32_t min_subgroup_size, max_subgroup_size, max_compute_workgroup_subgroups;
+    bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
     bool validation_enabled;
     bool has_buffer_marker;

@@ -33,6 +33,7 @@ static void destroy_pipeline_state(struct d3d12_device *device, void *object)
 {
     struct d3d12_pipeline_state *state = object;
     vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
+    d3d12_pipeline_state_destroy_variants(device, state);
     vkDestroyPipelineLayout(device->vk_device, state->vk_layout, NULL);
     vkDestroyDescriptorSetLayout(device->vk_device, state->vk_set_layout, NULL);
     free(state->bindings);
@@ -110,6 +111,14 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
     if (!binding->array_size)
         return d3d12xs_fail(E_NOTIMPL, method, "shader register %s is an unbounded array (needs descriptor indexing, not implemented)",
                 out->register_name);
+    if (binding->register_class == D3D12XS_REGISTER_UAV && space == D3D12XS_ORDERED_APPEND_SPACE && reg == D3D12XS_ORDERED_APPEND_REGISTER) {
+        /* d3d12xs_ordered_append.hlsli's state: DispatchX binds it, not the root signature. */
+        if (count != 1 || binding->descriptor_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+            return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is reserved for d3d12xs_ordered_append.hlsli's RWByteAddressBuffer",
+                    out->register_name);
+        out->source = D3D12XS_BINDING_ORDERED_APPEND;
+        return S_OK;
+    }
 
     if (binding->register_class == D3D12XS_REGISTER_SAMPLER) {
         for (UINT i = 0; i < desc->NumStaticSamplers; i++) {
@@ -249,10 +258,18 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
 {
     struct d3d12_device *device = state->object.device;
     VkDescriptorSetLayoutBinding *bindings = NULL;
+    const uint32_t push_limit = device->vk_properties.limits.maxPushConstantsSize;
+    /* Room for DispatchX's thread limit (USE_THREAD_DIMENSIONS) behind the root constants, where the device has it. */
+    uint32_t limit_offset = (state->root_signature->push_constant_size + 15) & ~15u;
     VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, state->root_signature->push_constant_size};
     uint32_t binding_count = 0;
     VkResult vr;
 
+    state->thread_limit_offset = UINT32_MAX;
+    if (limit_offset + 16 <= push_limit) {
+        state->thread_limit_offset = limit_offset;
+        push_range.size = limit_offset + 16;
+    }
     if (state->binding_count && !(bindings = calloc(state->binding_count, sizeof(*bindings))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
     for (uint32_t i = 0; i < state->binding_count; i++) {
@@ -298,9 +315,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12xs_binding_target *targets = NULL;
     uint32_t *words = NULL;
     size_t word_count = 0;
-    VkShaderModule module = VK_NULL_HANDLE;
     char error[512];
-    VkResult vr;
     HRESULT hr;
 
     memset(&info, 0, sizeof(info));
@@ -333,6 +348,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         targets[i].set = 0;
         targets[i].binding = i;
         state->descriptor_count += state->bindings[i].array_size;
+        state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
     }
     if (state->descriptor_count > device->push_descriptor_limit) {
         hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors; push descriptors on this device hold %u",
@@ -350,30 +366,10 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
         goto done;
     }
-    VkShaderModuleCreateInfo module_info = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = word_count * 4,
-        .pCode = words,
-    };
-    if ((vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateShaderModule failed (VkResult %d)", vr);
-        goto done;
-    }
-    VkComputePipelineCreateInfo pipeline_info = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = module,
-            .pName = info.entry_point,
-        },
-        .layout = state->vk_layout,
-    };
-    if ((vr = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &state->vk_pipeline)) != VK_SUCCESS)
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateComputePipelines failed (VkResult %d)", vr);
+    hr = d3d12_pipeline_state_build(state, words, word_count, info.entry_point, method);
+    words = NULL; /* the pipeline keeps it for its DispatchX variants */
 
 done:
-    vkDestroyShaderModule(device->vk_device, module, NULL);
     free(words);
     free(targets);
     d3d12xs_shader_info_cleanup(&info);
@@ -382,7 +378,12 @@ done:
 
 HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out)
 {
-    static const char method[] = "ID3D12Device::CreateComputePipelineState";
+    return d3d12_pipeline_state_create(device, desc, NULL, "ID3D12Device::CreateComputePipelineState", riid, out);
+}
+
+HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
+{
     struct d3d12_root_signature *signature;
     struct d3d12_pipeline_state *state;
     HRESULT hr;
@@ -413,6 +414,8 @@ HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D
     state->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
     d3d12xs_object_init(&state->object, device);
     state->root_signature = signature;
+    if ((state->has_shader_limits = limits != NULL))
+        state->shader_limits = *limits;
     ID3D12RootSignature_AddRef(desc->pRootSignature);
     if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
         ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);

@@ -4,11 +4,13 @@
 
 #include "device/device.h"
 #include "descriptors/root_signature.h"
+#include "d3d12_xs.h"
 
 enum d3d12xs_binding_source {
     D3D12XS_BINDING_ROOT_DESCRIPTOR, /* a root CBV/SRV/UAV: a GPU virtual address */
     D3D12XS_BINDING_TABLE,           /* descriptors from a table in the bound heap */
     D3D12XS_BINDING_STATIC_SAMPLER,  /* an immutable sampler of the set layout */
+    D3D12XS_BINDING_ORDERED_APPEND,  /* the ordered-append state of the DispatchX (d3d12xs_ordered_append.hlsli) */
 };
 
 /* One push-descriptor binding of a pipeline and where its descriptors come from. */
@@ -31,6 +33,18 @@ struct d3d12_pipeline_state {
     VkDescriptorSetLayout vk_set_layout;
     uint32_t local_size[3];
     uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
+    uint32_t subgroup_size;    /* what it runs with on this device (docs/dispatch.md) */
+    bool required_subgroup_size; /* subgroup_size is required of Vulkan, not the device default */
+    bool ordered_append;       /* the shader uses d3d12xs_ordered_append.hlsli's state */
+    /* DispatchX variants (pipeline_variant.c), built on first use from the remapped SPIR-V:
+     * variants[0] is vk_pipeline, the others VK_NULL_HANDLE until then. */
+    VkPipeline variants[4];
+    uint32_t *spirv;
+    size_t spirv_word_count;
+    char entry_point[64];
+    uint32_t thread_limit_offset; /* byte offset of the thread limit in the push constants; UINT32_MAX: no room */
+    D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC shader_limits; /* CreateComputePipelineStateX, advisory (docs/dispatch.md) */
+    bool has_shader_limits;
     struct d3d12xs_pipeline_binding *bindings;
     uint32_t binding_count;
     uint32_t descriptor_count; /* sum of array sizes */
@@ -38,6 +52,23 @@ struct d3d12_pipeline_state {
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
+/* The pipeline of DispatchX variant `variant` (D3D12XS_VARIANT_* bits), built on first use;
+ * VK_NULL_HANDLE with the reason in error when it cannot be. Thread-safe. */
+VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsigned variant, char *error, size_t error_size);
+/* pipeline_variant.c, for pipeline_state.c: decides the subgroup size and the push-constant room
+ * of the thread limit, then builds the base pipeline from the remapped SPIR-V (kept). */
+HRESULT d3d12_pipeline_state_build(struct d3d12_pipeline_state *state, uint32_t *spirv, size_t word_count, const char *entry_point,
+        const char *method);
+/* The subgroup size a pipeline of wave_size (32 or 64) and local_size runs with on device;
+ * *required: Vulkan is asked for it (else it is the device's default). */
+uint32_t d3d12xs_subgroup_size_for_wave(const struct d3d12_device *device, uint32_t wave_size, const uint32_t local_size[3], bool *required);
+void d3d12_pipeline_state_destroy_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state);
+/* pipeline_state_x.c: ID3D12Device::CreateComputePipelineStateX. */
+HRESULT d3d12_pipeline_state_create_compute_x(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        UINT extension_count, const D3D12XBOX_EXTENDED_COMPUTE_PIPELINE_STATE_DESC *extensions, REFIID riid, void **out);
+/* The shared creation path; limits may be NULL. */
+HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out);
 HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out);
 
 #endif

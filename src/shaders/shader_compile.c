@@ -178,6 +178,29 @@ static char *read_file(const char *path, size_t *size, int *err)
     return data;
 }
 
+/* d3d12xs's header folder: the installed one next to the library, else the source tree's.
+ * Returns the malloc()ed path of a readable file there, or NULL. */
+static char *find_in_header_dirs(const char *requested)
+{
+    char *candidates[2] = {NULL, NULL};
+    Dl_info info;
+
+    if (dladdr((void *)D3DCompile, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        candidates[0] = dup_printf("%.*s/%s/%s", (int)(slash - info.dli_fname), info.dli_fname, D3D12XS_LIB_TO_HEADER_DIR, requested);
+    }
+    candidates[1] = dup_printf("%s/%s", D3D12XS_SOURCE_HEADER_DIR, requested);
+    for (int i = 0; i < 2; i++) {
+        if (candidates[i] && !access(candidates[i], R_OK)) {
+            free(candidates[1 - i]);
+            return candidates[i];
+        }
+    }
+    free(candidates[0]);
+    free(candidates[1]);
+    return NULL;
+}
+
 static shaderc_include_result *include_resolve(void *user, const char *requested, int type,
         const char *requesting, size_t depth)
 {
@@ -205,7 +228,16 @@ static shaderc_include_result *include_resolve(void *user, const char *requested
             const char *slash = strrchr(base, '/');
             path = slash ? dup_printf("%.*s/%s", (int)(slash - base), base, requested) : strdup(requested);
         }
-        if (path && (record->owned_text = read_file(path, &size, &err))) {
+        if (path && !(record->owned_text = read_file(path, &size, &err)) && requested[0] != '/') {
+            /* Not next to the includer: d3d12xs's own includes (d3d12xs_ordered_append.hlsli). */
+            char *fallback = find_in_header_dirs(requested);
+            if (fallback) {
+                free(path);
+                path = fallback;
+                record->owned_text = read_file(path, &size, &err);
+            }
+        }
+        if (path && record->owned_text) {
             record->name = path;
             record->result.content_length = size;
         } else {

@@ -187,6 +187,25 @@ struct d3d12_device;
 const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
         const char **capability_name);
 
+/* src/shaders/spirv_dispatch_variant.c: a variant of a remapped module for DispatchX
+ * (docs/dispatch.md). THREAD_LIMIT: the entry point returns at once in threads whose
+ * GlobalInvocationId is not below the uint3 the push constants hold at byte limit_offset
+ * (the module's push-constant block gets that member); E_INVALIDARG for a shader with a
+ * workgroup barrier. COHERENT: every storage buffer and storage image is decorated Coherent.
+ * The output (malloc()ed words) is validated with D3D12XS_DEBUG=1. */
+#define D3D12XS_VARIANT_THREAD_LIMIT 0x1u
+#define D3D12XS_VARIANT_COHERENT 0x2u
+#define D3D12XS_VARIANT_COUNT 4
+HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count, unsigned variant, uint32_t limit_offset,
+        uint32_t **out_words, size_t *out_count, char *error, size_t error_size);
+
+/* The register of the ordered-append state that include/d3d12xs_ordered_append.hlsli declares
+ * (ours): u16382 in space 62. glslang takes spaces up to 63 only, and 16382 is the highest
+ * register the binding encoding carries, so no application register is likely to meet it.
+ * A pipeline whose shader uses it gets the state buffer of its DispatchX, not a root argument. */
+#define D3D12XS_ORDERED_APPEND_SPACE 62u
+#define D3D12XS_ORDERED_APPEND_REGISTER 16382u
+
 /* src/blob.c */
 HRESULT d3d12xs_blob_create(const void *data, size_t size, ID3DBlob **blob);
 

@@ -1,0 +1,113 @@
+/* Building a compute pipeline's VkPipelines: the base one at creation, the DispatchX variants
+ * (thread limit, coherent UAVs: spirv_dispatch_variant.c) on first use. All of them share the
+ * wave size choice and the pipeline layout, so switching between them keeps the bound
+ * descriptors and push constants. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shaders/pipeline_state.h"
+#include "shaders/spirv.h"
+
+/* The subgroup size a wave32 or wave64 pipeline runs with. Where the device lets compute
+ * pipelines require a size and the wave size lies in [minSubgroupSize, maxSubgroupSize], that
+ * size is required (VK_EXT_subgroup_size_control, core in Vulkan 1.3); else the pipeline gets
+ * the device's default subgroup size: lavapipe has only 8, the H200 only 32, so there wave64
+ * shaders run with 32-wide subgroups (WaveGetLaneCount() tells them). */
+uint32_t d3d12xs_subgroup_size_for_wave(const struct d3d12_device *device, uint32_t wave_size, const uint32_t local_size[3], bool *required)
+{
+    uint64_t threads = (uint64_t)local_size[0] * local_size[1] * local_size[2];
+
+    *required = device->compute_subgroup_size_control && wave_size >= device->min_subgroup_size
+            && wave_size <= device->max_subgroup_size && threads <= (uint64_t)device->max_compute_workgroup_subgroups * wave_size;
+    return *required ? wave_size : device->subgroup_size;
+}
+
+static HRESULT build_vk_pipeline(struct d3d12_pipeline_state *state, const uint32_t *words, size_t word_count, VkPipeline *pipeline,
+        char *error, size_t error_size)
+{
+    struct d3d12_device *device = state->object.device;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VkResult vr;
+
+    VkShaderModuleCreateInfo module_info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = word_count * 4,
+        .pCode = words,
+    };
+    if ((vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module)) != VK_SUCCESS) {
+        d3d12xs_spirv_error(E_FAIL, error, error_size, "vkCreateShaderModule failed (VkResult %d)", vr);
+        return d3d12xs_hresult_from_vk(device, vr);
+    }
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+        .requiredSubgroupSize = state->subgroup_size,
+    };
+    VkComputePipelineCreateInfo pipeline_info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        /* DispatchX starts SV_GroupID at the list's start group through vkCmdDispatchBase. */
+        .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .pNext = state->required_subgroup_size ? &subgroup_info : NULL,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = state->entry_point,
+        },
+        .layout = state->vk_layout,
+    };
+    vr = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, pipeline);
+    vkDestroyShaderModule(device->vk_device, module, NULL);
+    if (vr != VK_SUCCESS) {
+        d3d12xs_spirv_error(E_FAIL, error, error_size, "vkCreateComputePipelines failed (VkResult %d)", vr);
+        return d3d12xs_hresult_from_vk(device, vr);
+    }
+    return S_OK;
+}
+
+HRESULT d3d12_pipeline_state_build(struct d3d12_pipeline_state *state, uint32_t *spirv, size_t word_count, const char *entry_point,
+        const char *method)
+{
+    char error[256];
+    HRESULT hr;
+
+    state->spirv = spirv;
+    state->spirv_word_count = word_count;
+    snprintf(state->entry_point, sizeof(state->entry_point), "%s", entry_point);
+    state->subgroup_size = d3d12xs_subgroup_size_for_wave(state->object.device, state->wave_size, state->local_size, &state->required_subgroup_size);
+    if (FAILED(hr = build_vk_pipeline(state, spirv, word_count, &state->vk_pipeline, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "%s", error);
+    state->variants[0] = state->vk_pipeline;
+    return S_OK;
+}
+
+VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsigned variant, char *error, size_t error_size)
+{
+    uint32_t *words = NULL;
+    size_t word_count = 0;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+
+    if (!variant)
+        return state->vk_pipeline;
+    if ((variant & D3D12XS_VARIANT_THREAD_LIMIT) && state->thread_limit_offset == UINT32_MAX) {
+        d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the root signature's constants fill the device's %u bytes of push constants; "
+                "the thread limit needs 16 more", state->object.device->vk_properties.limits.maxPushConstantsSize);
+        return VK_NULL_HANDLE;
+    }
+    pthread_mutex_lock(&state->object.lock);
+    if (!(pipeline = state->variants[variant])
+            && SUCCEEDED(d3d12xs_spirv_dispatch_variant(state->spirv, state->spirv_word_count, variant, state->thread_limit_offset,
+                    &words, &word_count, error, error_size))
+            && SUCCEEDED(build_vk_pipeline(state, words, word_count, &pipeline, error, error_size)))
+        state->variants[variant] = pipeline;
+    pthread_mutex_unlock(&state->object.lock);
+    free(words);
+    return pipeline;
+}
+
+void d3d12_pipeline_state_destroy_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state)
+{
+    for (unsigned i = 1; i < D3D12XS_VARIANT_COUNT; i++)
+        vkDestroyPipeline(device->vk_device, state->variants[i], NULL);
+    free(state->spirv);
+}
