@@ -4,6 +4,7 @@
  * CPU spins on the same memory), 1,000 rounds; every comparison of a mid-list wait, released
  * by the CPU; queue WaitX/SignalX/KickoffX and CreateCommandQueueX; the hang of a wait nobody
  * satisfies, and the line it prints; bad input. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,7 +265,7 @@ static void test_comparisons(ID3D12Device *device)
 }
 
 /* GPU_TIMESTAMP writes the GPU clock, in GetTimestampFrequency's ticks, once earlier work is
- * done; SYSTEM_TIMESTAMP is refused for now. */
+ * done; SYSTEM_TIMESTAMP writes the same moment in the host clock's domain. */
 static void test_timestamps(ID3D12Device *device)
 {
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
@@ -290,12 +291,35 @@ static void test_timestamps(ID3D12Device *device)
     CHECK_NO_LOG();
     harness_release_list(&list);
 
-    list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
-    l = (ID3D12GraphicsCommandList *)list.list;
-    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
-            D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
-    CHECK_LOG("Write64BitValueBottomOfPipe2X", "SYSTEM_TIMESTAMP is not implemented");
-    harness_release_list(&list);
+    /* SYSTEM_TIMESTAMP: the host clock's domain (QueryPerformanceCounter, CLOCK_MONOTONIC ns),
+     * so the two values fall between host readings taken before and after, in order, and
+     * the copy between them takes as long as the GPU clock says (the console's timer idiom). */
+    {
+        LARGE_INTEGER before, after;
+        const int64_t slack_ns = 2000000; /* calibration error allowed */
+        list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+        l = (ID3D12GraphicsCommandList *)list.list;
+        memset(cpu, 0, 64);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+                D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address + 16, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+                D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
+        ID3D12GraphicsCommandList_CopyBufferRegion(l, big2, 0, big, 0, 16 << 20);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, address + 24, 0, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, address + 8, 0, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP);
+        QueryPerformanceCounter(&before);
+        harness_execute_and_wait(device, queue, &list);
+        QueryPerformanceCounter(&after);
+        int64_t first = (int64_t)stamps[2], second = (int64_t)stamps[3];
+        CHECK_MSG(first >= before.QuadPart - slack_ns && first <= second && second <= after.QuadPart + slack_ns,
+                "SYSTEM_TIMESTAMP values %lld, %lld outside the host's %lld..%lld", (long long)first, (long long)second,
+                (long long)before.QuadPart, (long long)after.QuadPart);
+        double gpu_ns = (double)(stamps[1] - stamps[0]) * 1e9 / (double)frequency;
+        CHECK_MSG(fabs((double)(second - first) - gpu_ns) < 1e6 + gpu_ns * 0.01, "the copy took %lld ns by SYSTEM_TIMESTAMP and %.0f ns by GPU_TIMESTAMP",
+                (long long)(second - first), gpu_ns);
+        CHECK_NO_LOG();
+        harness_release_list(&list);
+    }
     ID3D12Resource_Unmap(memory, 0, NULL);
     ID3D12Resource_Release(memory);
     ID3D12Resource_Release(big);

@@ -12,6 +12,7 @@
 #include "shaders/pipeline_state.h"
 #include "sync/fence.h"
 #include "sync/gpu_wait.h"
+#include "commands/system_timestamp.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
 #include "commands/command_allocator.h"
@@ -46,6 +47,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         if (d3d12_device_removed_reason(device) == S_OK)
             vkDeviceWaitIdle(device->vk_device);
         d3d12_gpu_waits_destroy(device);
+        d3d12_system_timestamps_destroy(device);
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
@@ -655,6 +657,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     enabled.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
     d3d12xs_select_vk_features(&supported, &enabled);
     device->has_shader_int64 = enabled.core.features.shaderInt64;
+    device->has_shader_float64 = enabled.core.features.shaderFloat64;
     device->compute_subgroup_size_control = device->compute_subgroup_size_control && enabled.vulkan13.subgroupSizeControl;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
@@ -784,6 +787,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return hr;
     }
     d3d12_gpu_waits_create(device);
+    d3d12_system_timestamps_create(device);
     d3d12xs_graphics_memory_add_device(device);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
