@@ -13,6 +13,7 @@
 #include "sync/fence.h"
 #include "sync/gpu_wait.h"
 #include "commands/system_timestamp.h"
+#include "commands/console_validation.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
 #include "commands/command_allocator.h"
@@ -48,6 +49,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
             vkDeviceWaitIdle(device->vk_device);
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
+        d3d12_console_validation_destroy(device);
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
@@ -788,6 +790,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     }
     d3d12_gpu_waits_create(device);
     d3d12_system_timestamps_create(device);
+    d3d12_console_validation_create(device);
     d3d12xs_graphics_memory_add_device(device);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);

@@ -146,6 +146,7 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
     }
     note_write(list, command, buffer, offset, size);
     d3d12_command_list_note_value_write(list, command, address, value, size);
+    d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_KNOWN_VALUE | (write_back ? D3D12_RECORDED_WRITES_BACK : 0));
 }
 
 /* GPU_TIMESTAMP: the GPU clock (GetTimestampFrequency's ticks) once every earlier command has
@@ -195,6 +196,8 @@ static void write_timestamp(struct d3d12_command_list *list, const char *command
         list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
     }
     note_write(list, command, buffer, offset, 8);
+    if (write_back)
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
@@ -264,6 +267,7 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
     list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     note_write(list, command, buffer, offset, size);
     d3d12_command_list_note_value_write(list, command, address, value, size);
+    d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_KNOWN_VALUE);
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
@@ -391,6 +395,8 @@ static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *ifa
     /* Everything recorded so far is ordered before what follows: nothing is pending. */
     list->pending_stages = list->barrier_src = list->barrier_synced = 0;
     d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
+    if (flush & WRITEBACK_FLUSH_FLAGS)
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
 }
 
 #if defined(__clang__)

@@ -35,7 +35,7 @@ bool d3d12_command_record_add(struct d3d12_command_record *record, enum d3d12_re
             && !d3d12xs_array_reserve((void **)&record->commands, &record->command_capacity, record->command_count + 1,
                     sizeof(*record->commands)))
         return false;
-    record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, call_index, segment, first_range, range_count};
+    record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, call_index, segment, first_range, range_count, 0};
     return true;
 }
 

@@ -84,10 +84,18 @@ static inline void d3d12_command_list_note(struct d3d12_command_list *list, enum
     struct d3d12_command_record *record = &list->record;
     if (__builtin_expect(record->command_count < record->command_capacity && !list->split_every, 1)) {
         record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, list->call_count - 1,
-                (uint32_t)list->segment_count - 1, first_range, range_count};
+                (uint32_t)list->segment_count - 1, first_range, range_count, 0};
         return;
     }
     d3d12_command_list_note_slow(list, kind, first_range, range_count);
+}
+
+/* Adds flags (enum d3d12_recorded_flags) to the command just noted, if it was. */
+static inline void d3d12_command_list_flag_last(struct d3d12_command_list *list, uint32_t call_index, uint32_t flags)
+{
+    struct d3d12_command_record *record = &list->record;
+    if (record->command_count && record->commands[record->command_count - 1].call_index == call_index)
+        record->commands[record->command_count - 1].flags |= flags;
 }
 
 /* Records buffer ranges a command uses; returns the first index (UINT32_MAX after a failure,

@@ -29,6 +29,7 @@ struct d3d12_scheduler;
 struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
+struct d3d12_console_validation;
 
 /* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
 enum d3d12_gpu_wait_mode {
@@ -79,6 +80,7 @@ struct d3d12_device {
     struct d3d12_gpu_waits *gpu_waits; /* the spin pipeline of GPU-side memory waits (sync/gpu_wait.c) */
     enum d3d12_gpu_wait_mode gpu_wait_mode;
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
+    struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
     /* GPU virtual addresses (va_map.c) */
     pthread_rwlock_t va_lock;
