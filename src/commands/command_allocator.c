@@ -36,6 +36,7 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     for (size_t i = 0; i < allocator->timestamp_pool_count; i++)
         vkDestroyQueryPool(device->vk_device, allocator->timestamp_pools[i], NULL);
     free(allocator->timestamp_pools);
+    d3d12_argument_ring_destroy(device, &allocator->arguments);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
     free(allocator);
@@ -81,6 +82,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     }
     allocator->next_free = allocator->helper_next_free = 0;
     allocator->next_timestamp = 0;
+    d3d12_argument_ring_reset(&allocator->arguments);
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;

@@ -106,6 +106,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->error[0] = 0;
     list->host_query_reset_count = 0;
     list->call_count = 0;
+    list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_compute_state(list);
     list->pending_stages = list->barrier_src = list->barrier_synced = 0;

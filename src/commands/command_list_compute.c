@@ -384,7 +384,7 @@ static bool flush_compute_state(struct d3d12_command_list *list, const char *com
     }
     if (state->pipeline_dirty)
         vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_pipeline);
-    if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size)
+    if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size && !signature->memory_abi)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
     if (state->pipeline_dirty || state->descriptors_dirty) {
@@ -395,7 +395,12 @@ static bool flush_compute_state(struct d3d12_command_list *list, const char *com
             list->record.bound_count = 0;
         }
     }
+    /* Memory-based ABI: a fresh copy of the root constants whenever any binding input changed. */
+    if (pipeline->memory_abi && (state->pipeline_dirty || state->constants_dirty || state->descriptors_dirty)
+            && !d3d12_command_list_write_memory_arguments(list, command))
+        return false;
     state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = false;
+    list->dispatch_counts[signature->memory_abi]++;
     return true;
 }
 

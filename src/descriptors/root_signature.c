@@ -72,6 +72,7 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
     if (desc->NumParameters > D3D12XS_MAX_ROOT_PARAMETERS)
         return d3d12xs_fail(E_INVALIDARG, method, "the root signature has %u parameters (at most 64 fit the root cost limit)", desc->NumParameters);
     signature->parameter_count = desc->NumParameters;
+    signature->memory_abi = !!(desc->Flags & D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI);
     for (UINT i = 0; i < desc->NumParameters; i++) {
         signature->parameter_types[i] = (uint8_t)desc->pParameters[i].ParameterType;
         if (desc->pParameters[i].ParameterType != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
@@ -84,7 +85,11 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
         signature->constant_offsets[i] = offset;
         offset += desc->pParameters[i].Constants.Num32BitValues * 4;
     }
-    if (offset > device->vk_properties.limits.maxPushConstantsSize)
+    if (offset > D3D12XS_MAX_ROOT_CONSTANT_BYTES)
+        return d3d12xs_fail(E_INVALIDARG, method, "root constants take %u bytes with their 16-byte packing (at most %u)",
+                offset, D3D12XS_MAX_ROOT_CONSTANT_BYTES);
+    /* Through memory, root constants are not bound by the push-constant size. */
+    if (!signature->memory_abi && offset > device->vk_properties.limits.maxPushConstantsSize)
         return d3d12xs_fail(E_INVALIDARG, method, "root constants take %u bytes; this device's push constants hold %u",
                 offset, device->vk_properties.limits.maxPushConstantsSize);
     signature->push_constant_size = offset;

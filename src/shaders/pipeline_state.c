@@ -253,7 +253,9 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
     uint32_t binding_count = 0;
     VkResult vr;
 
-    if (state->binding_count && !(bindings = calloc(state->binding_count, sizeof(*bindings))))
+    if (state->root_signature->memory_abi)
+        push_range.size = 0; /* root constants come through memory */
+    if (!(bindings = calloc(state->binding_count + 1, sizeof(*bindings))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
     for (uint32_t i = 0; i < state->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
@@ -269,6 +271,13 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
         };
         binding_count++;
     }
+    if (state->memory_abi)
+        bindings[binding_count++] = (VkDescriptorSetLayoutBinding){
+            .binding = state->argument_binding,
+            .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+            .descriptorCount = 1,
+            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        };
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
@@ -333,10 +342,14 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         targets[i].set = 0;
         targets[i].binding = i;
         state->descriptor_count += state->bindings[i].array_size;
+        if (targets[i].push_constant && state->root_signature->memory_abi) {
+            state->memory_abi = true;
+            state->argument_binding = info.binding_count; /* after every binding of the shader */
+        }
     }
-    if (state->descriptor_count > device->push_descriptor_limit) {
-        hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors; push descriptors on this device hold %u",
-                state->descriptor_count, device->push_descriptor_limit);
+    if (state->descriptor_count + state->memory_abi > device->push_descriptor_limit) {
+        hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors%s; push descriptors on this device hold %u",
+                state->descriptor_count, state->memory_abi ? " and the root argument buffer" : "", device->push_descriptor_limit);
         goto done;
     }
     if (FAILED(hr = create_layouts(state, method)))
@@ -344,6 +357,11 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (FAILED(hr = d3d12xs_spirv_remap(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, targets, &words, &word_count,
             error, sizeof(error)))) {
         d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    if (state->memory_abi && FAILED(hr = d3d12xs_spirv_push_constants_to_memory(&words, &word_count, 0, state->argument_binding,
+            error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
         goto done;
     }
     if (FAILED(hr = d3d12xs_spirv_preserve_nan(&words, &word_count, device->preserves_nan32, device->preserves_nan64))) {

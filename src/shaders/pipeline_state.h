@@ -35,6 +35,10 @@ struct d3d12_pipeline_state {
     uint32_t binding_count;
     uint32_t descriptor_count; /* sum of array sizes */
     uint64_t used_root_mask;
+    /* Memory-based ABI (root signature flag): the root constants the shader reads come from a
+     * uniform buffer at this binding of the push-descriptor set, written per dispatch. */
+    bool memory_abi;
+    uint32_t argument_binding;
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);

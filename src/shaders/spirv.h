@@ -179,6 +179,13 @@ HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool ex
 bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,
         const struct d3d12xs_cbuffer_problem *problem, char *name, size_t name_size);
 
+/* src/spirv_memory_abi.c: turns the module's push-constant block (from d3d12xs_spirv_remap)
+ * into a uniform buffer at set/binding, members and offsets unchanged (root signatures with
+ * FORCE_MEMORY_BASED_ABI). *words (malloc()ed) is replaced; a module without push constants
+ * is left as it is. E_INVALIDARG with a reason in error for a malformed module, E_OUTOFMEMORY. */
+HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_count, uint32_t set, uint32_t binding,
+        char *error, size_t error_size);
+
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.
  * "shaderStorageTexelBufferArrayDynamicIndexing") and its capability's in *capability_name;
