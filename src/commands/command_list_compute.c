@@ -210,6 +210,20 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
     const struct d3d12_root_argument *argument = &list->compute.arguments[binding->root_index];
     const VkPhysicalDeviceLimits *limits = &device->vk_properties.limits;
 
+    if (binding->source == D3D12XS_BINDING_HEAP_TABLE) {
+        /* The shader indexes the heap itself: it gets the heap's address table. What it reads
+         * and writes through it is not in the command record. */
+        struct d3d12_descriptor_heap *heap = list->compute.heaps[0];
+        if (!heap || !heap->table) {
+            d3d12_command_list_record_error(list, command, "the shader indexes the CBV_SRV_UAV heap directly but %s",
+                    heap ? "the bound heap has no address table (the device lacks bufferDeviceAddress)" : "no CBV_SRV_UAV heap is set (SetDescriptorHeaps)");
+            return false;
+        }
+        buffer_info->buffer = heap->table_buffer;
+        buffer_info->offset = 0;
+        buffer_info->range = heap->table_size;
+        return true;
+    }
     if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR) {
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                 ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
@@ -435,7 +449,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
 
     if (!compute_list(list, command))
         return;
-    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason))) {
+    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason, NULL))) {
         d3d12_command_list_record_error(list, command, "ViewCPUHandle 0x%zx is %s", (size_t)cpu_handle.ptr, reason);
         return;
     }

@@ -174,6 +174,41 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             count > 1 ? " (with its array)" : "");
 }
 
+/* The two registers of include/d3d12xs_heap.hlsli: the address table (an SRV bound to the heap's
+ * table at Dispatch) and the memory marker (no descriptor; its accesses become pointer accesses). */
+static HRESULT match_heap_binding(struct d3d12_pipeline_state *state, const struct d3d12xs_shader_binding *binding,
+        struct d3d12xs_pipeline_binding *out, uint32_t *marker, const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    VkPhysicalDeviceFeatures features;
+
+    snprintf(out->register_name, sizeof(out->register_name), "%c%u, space%u", register_letters[binding->register_class],
+            binding->register_index, binding->space);
+    out->vk_type = binding->descriptor_type;
+    if (!(state->root_signature->desc->Desc_1_1.Flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED))
+        return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the descriptor heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
+                "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED", out->register_name);
+    vkGetPhysicalDeviceFeatures(device->vk_physical_device, &features);
+    if (!device->buffer_device_address || !features.shaderInt64)
+        return d3d12xs_fail(E_NOTIMPL, method, "the shader indexes the descriptor heap directly, which needs the Vulkan features "
+                "bufferDeviceAddress and shaderInt64; %s lacks one", device->vk_properties.deviceName);
+    if (binding->register_class == D3D12XS_REGISTER_SRV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            && binding->array_size == 1) {
+        out->source = D3D12XS_BINDING_HEAP_TABLE;
+        out->array_size = 1;
+        return S_OK;
+    }
+    if (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            && binding->array_size == 1) {
+        out->source = D3D12XS_BINDING_HEAP_MEMORY;
+        out->array_size = 0; /* not a descriptor */
+        *marker = binding->variable_id;
+        return S_OK;
+    }
+    return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is reserved for " D3D12XS_HEAP_INCLUDE " and declared otherwise here",
+            out->register_name);
+}
+
 /* SPIR-V capabilities that Vulkan only allows with a device feature (the SPIR-V environment
  * appendix of the Vulkan spec): dynamic and non-uniform indexing of descriptor arrays. A module
  * declaring one without the feature is invalid (VUID-VkShaderModuleCreateInfo-pCode-01091), so
@@ -305,7 +340,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12_device *device = state->object.device;
     struct d3d12xs_shader_info info;
     struct d3d12xs_binding_target *targets = NULL;
-    uint32_t *words = NULL;
+    uint32_t *words = NULL, heap_marker = 0;
     size_t word_count = 0;
     VkShaderModule module = VK_NULL_HANDLE;
     char error[512];
@@ -337,8 +372,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         goto done;
     }
     for (uint32_t i = 0; i < info.binding_count; i++) {
-        if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i], &state->used_root_mask, method)))
+        if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index == D3D12XS_HEAP_REGISTER) {
+            if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], &heap_marker, method)))
+                goto done;
+        } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i],
+                &state->used_root_mask, method))) {
             goto done;
+        }
         targets[i].set = 0;
         targets[i].binding = i;
         state->descriptor_count += state->bindings[i].array_size;
@@ -357,6 +397,10 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (FAILED(hr = d3d12xs_spirv_remap(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, targets, &words, &word_count,
             error, sizeof(error)))) {
         d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    if (heap_marker && FAILED(hr = d3d12xs_spirv_heap_pointers(&words, &word_count, heap_marker, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: directly indexed heap: %s", error);
         goto done;
     }
     if (state->memory_abi && FAILED(hr = d3d12xs_spirv_push_constants_to_memory(&words, &word_count, 0, state->argument_binding,

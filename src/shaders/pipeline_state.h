@@ -9,6 +9,8 @@ enum d3d12xs_binding_source {
     D3D12XS_BINDING_ROOT_DESCRIPTOR, /* a root CBV/SRV/UAV: a GPU virtual address */
     D3D12XS_BINDING_TABLE,           /* descriptors from a table in the bound heap */
     D3D12XS_BINDING_STATIC_SAMPLER,  /* an immutable sampler of the set layout */
+    D3D12XS_BINDING_HEAP_TABLE,      /* the bound CBV_SRV_UAV heap's address table (d3d12xs_heap.hlsli) */
+    D3D12XS_BINDING_HEAP_MEMORY,     /* d3d12xs_heap.hlsli's memory marker: no descriptor, rewritten away */
 };
 
 /* One push-descriptor binding of a pipeline and where its descriptors come from. */
