@@ -23,6 +23,9 @@ struct d3d12_root_signature {
     /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
      * shaders through a per-dispatch argument buffer instead of push constants. */
     bool memory_abi;
+    /* The Vulkan stages that may see root arguments: every stage but those the DENY_* flags
+     * name. Pipeline layouts take their stage masks from it (compute is never denied). */
+    VkShaderStageFlags vk_stages;
     VkSampler *static_samplers;
 };
 

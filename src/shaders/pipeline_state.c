@@ -284,7 +284,9 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
 {
     struct d3d12_device *device = state->object.device;
     VkDescriptorSetLayoutBinding *bindings = NULL;
-    VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, state->root_signature->push_constant_size};
+    /* the pipeline's stages that the root signature lets see root arguments (DENY_* flags) */
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT & state->root_signature->vk_stages;
+    VkPushConstantRange push_range = {stages, 0, state->root_signature->push_constant_size};
     uint32_t binding_count = 0;
     VkResult vr;
 
@@ -300,7 +302,7 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
             .binding = i,
             .descriptorType = binding->vk_type,
             .descriptorCount = binding->array_size,
-            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+            .stageFlags = stages,
             .pImmutableSamplers = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
                     ? &state->root_signature->static_samplers[binding->root_index] : NULL,
         };
@@ -311,7 +313,7 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
             .binding = state->argument_binding,
             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
             .descriptorCount = 1,
-            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+            .stageFlags = stages,
         };
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
