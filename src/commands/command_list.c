@@ -231,6 +231,21 @@ struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList 
     return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
 }
 
+/* Dispatches per root-argument ABI since creation or Reset (flush_compute_state counts them). */
+HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_DISPATCH_COUNTERS *counters)
+{
+    static const char method[] = "D3D12XSGetCommandListDispatchCounters";
+    struct d3d12_command_list *list = unsafe_impl_from_ID3D12CommandList(iface);
+
+    if (!list)
+        return d3d12xs_fail(E_INVALIDARG, method, "list is %s (must be a command list made by a d3d12xs device)", iface ? "not a d3d12xs command list" : "NULL");
+    if (!counters)
+        return d3d12xs_fail(E_INVALIDARG, method, "counters is NULL (must receive the counts)");
+    counters->PushConstantAbiDispatches = list->dispatch_counts[0];
+    counters->MemoryAbiDispatches = list->dispatch_counts[1];
+    return S_OK;
+}
+
 /* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run
  * with it to show that segments behave as one list. */
 static uint32_t split_every_from_env(void)

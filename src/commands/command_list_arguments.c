@@ -1,7 +1,7 @@
 /* Root arguments through memory (root signatures with FORCE_MEMORY_BASED_ABI / RAYTRACING):
  * at Dispatch record time the root constants are copied into the allocator's argument memory
  * and that copy is bound as the uniform buffer the pipeline's shader reads them from
- * (spirv_memory_abi.c). Also the per-list counters of dispatches by ABI. */
+ * (spirv_memory_abi.c). */
 #include <string.h>
 
 #include "command_recording.h"
@@ -29,18 +29,4 @@ bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, 
     list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, 0,
             1, &write);
     return true;
-}
-
-HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_DISPATCH_COUNTERS *counters)
-{
-    static const char method[] = "D3D12XSGetCommandListDispatchCounters";
-    struct d3d12_command_list *list = unsafe_impl_from_ID3D12CommandList(iface);
-
-    if (!list)
-        return d3d12xs_fail(E_INVALIDARG, method, "list is %s (must be a command list made by a d3d12xs device)", iface ? "not a d3d12xs command list" : "NULL");
-    if (!counters)
-        return d3d12xs_fail(E_INVALIDARG, method, "counters is NULL (must receive the counts)");
-    counters->PushConstantAbiDispatches = list->dispatch_counts[0];
-    counters->MemoryAbiDispatches = list->dispatch_counts[1];
-    return S_OK;
 }
