@@ -166,7 +166,7 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
         uint32_t op = in[0] & 0xffff, n = in[0] >> 16;
 
         if (op == SpvOpFunction && !globals_done) {
-            uint32_t types[12], t = 0;
+            uint32_t types[13], t = 0; /* a 64-bit int type (4 words), the pointer type (4), the constant 32 (5) */
             if (u64 >= r.bound) {
                 types[t++] = (4u << 16) | SpvOpTypeInt, types[t++] = u64, types[t++] = 64, types[t++] = 0;
             }
