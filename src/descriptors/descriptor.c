@@ -77,8 +77,16 @@ UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DE
 
 static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_descriptor *dst, const struct d3d12xs_descriptor *src)
 {
+    struct d3d12_device *device = heap->object.device;
+    struct d3d12xs_descriptor descriptor = *src;
+
+    /* Buffer views keep their address, so heap address tables copy it (CopyDescriptors). */
+    if (device->buffer_device_address && descriptor.buffer && !descriptor.null_view) {
+        VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor.buffer};
+        descriptor.address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor.offset;
+    }
     /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
-    *dst = *src;
+    *dst = descriptor;
     if (heap->table)
         d3d12_descriptor_heap_update_address_table(heap, dst, 1);
 }

@@ -28,6 +28,7 @@ struct d3d12xs_descriptor {
     DXGI_FORMAT format;
     uint32_t structure_stride;
     bool raw;
+    VkDeviceAddress address;          /* of buffer + offset, where the device gives buffers addresses */
 };
 
 struct d3d12_descriptor_heap {

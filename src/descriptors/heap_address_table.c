@@ -73,7 +73,6 @@ void d3d12_descriptor_heap_destroy_address_table(struct d3d12_descriptor_heap *h
 
 void d3d12_descriptor_heap_update_address_table(struct d3d12_descriptor_heap *heap, const struct d3d12xs_descriptor *descriptor, UINT count)
 {
-    struct d3d12_device *device = heap->object.device;
     size_t first = (size_t)(descriptor - heap->descriptors);
 
     for (UINT i = 0; i < count; i++, descriptor++) {
@@ -82,11 +81,9 @@ void d3d12_descriptor_heap_update_address_table(struct d3d12_descriptor_heap *he
         if ((descriptor->kind == D3D12XS_DESCRIPTOR_CBV || descriptor->kind == D3D12XS_DESCRIPTOR_SRV
                 || descriptor->kind == D3D12XS_DESCRIPTOR_UAV) && !descriptor->null_view && descriptor->buffer
                 && (descriptor->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || descriptor->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
-                ) {
-            VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor->buffer};
-            VkDeviceAddress address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor->offset;
-            entry[0] = (uint32_t)address;
-            entry[1] = (uint32_t)(address >> 32);
+                && descriptor->address) {
+            entry[0] = (uint32_t)descriptor->address;
+            entry[1] = (uint32_t)(descriptor->address >> 32);
             entry[2] = descriptor->range > UINT32_MAX ? UINT32_MAX & ~3u : (uint32_t)descriptor->range; /* 4 GiB: the shader's reach */
         }
         memcpy(heap->table[first + i + 1], entry, sizeof(entry));
