@@ -576,7 +576,7 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = NULL_BUFFER_SIZE,
-        .usage = d3d12xs_buffer_usage(),
+        .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     VkMemoryRequirements requirements;
@@ -588,7 +588,9 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
     vkGetBufferMemoryRequirements(device->vk_device, device->null_buffer, &requirements);
     if ((type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &properties)) < 0)
         return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "no host-visible memory for the null-descriptor buffer");
-    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
+    VkMemoryAllocateFlagsInfo flags;
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
+            .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
     if (vkAllocateMemory(device->vk_device, &allocate_info, NULL, &device->null_memory) != VK_SUCCESS
             || vkBindBufferMemory(device->vk_device, device->null_buffer, device->null_memory, 0) != VK_SUCCESS
             || vkMapMemory(device->vk_device, device->null_memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
@@ -667,6 +669,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
     extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     device->push_descriptor_limit = push_properties.maxPushDescriptors;
+    device->buffer_device_address = enabled.vulkan12.bufferDeviceAddress;
     if ((device->has_buffer_marker = has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
         extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
     bool has_host_memory = has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);

@@ -45,6 +45,7 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
         vkFreeMemory(device->vk_device, allocator->scratch_blocks[i].memory, NULL);
     }
     free(allocator->scratch_blocks);
+    d3d12_argument_ring_destroy(device, &allocator->arguments);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
     free(allocator);
@@ -91,6 +92,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     allocator->next_free = allocator->helper_next_free = 0;
     allocator->next_timestamp = 0;
     allocator->next_scratch_slice = 0;
+    d3d12_argument_ring_reset(&allocator->arguments);
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;

@@ -65,6 +65,8 @@ struct d3d12_device {
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
     uint32_t push_descriptor_limit;
+    /* bufferDeviceAddress is on: every buffer has a device address (directly indexed heaps). */
+    bool buffer_device_address;
     /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
     VkBuffer null_buffer;
     VkDeviceMemory null_memory;
