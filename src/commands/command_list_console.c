@@ -348,11 +348,11 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         return;
     if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
         return;
-    /* What the writer made available becomes visible to everything after the wait. The list's
-     * own work stages cover the GPU-side wait's dispatch too, without draining stages this
-     * list never uses. */
-    d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), 0, d3d12_command_list_work_stages(list),
-            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    /* What the writer made available becomes visible to everything after the wait. The source
+     * scope is everything submitted earlier to this VkQueue: the GPU-side wait's spin, and a
+     * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c). */
+    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+            d3d12_command_list_work_stages(list), VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     struct d3d12_recorded_range read = {buffer, offset, size, false};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)

@@ -127,7 +127,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                 .index = s,
                 .first_call = segment->first_call,
                 .cut_by = segment->cut_by,
-                .writes = list->value_writes + segment->first_write,
+                .writes = segment->write_count ? list->value_writes + segment->first_write : NULL,
                 .write_count = segment->write_count,
             };
         }
