@@ -150,7 +150,7 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
     pthread_mutex_lock(&validation->lock);
     for (size_t c = 0; c < record->command_count; c++) {
         const struct d3d12_recorded_command *command = &record->commands[c];
-        const struct d3d12_recorded_range *ranges = record->ranges + command->first_range;
+        const struct d3d12_recorded_range *ranges = command->range_count ? record->ranges + command->first_range : NULL;
 
         if (command->flags & D3D12_RECORDED_WRITES_BACK)
             unsettled_count = 0;
