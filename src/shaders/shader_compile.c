@@ -24,9 +24,6 @@
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
 
-/* hlslc answers with the preprocessed source (a flag next to hlslc_protocol.h's; see hlslc.c) */
-#define HLSLC_PREPROCESS_ONLY (1u << 3)
-
 extern char **environ;
 
 static const char compile_method[] = "D3DCompile";
