@@ -1,0 +1,222 @@
+/* The tokens and edits of D3DCompile's source rewrites (see hlsl_tokens.h). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shaders/hlsl_tokens.h"
+
+/* ---- tokens ---- */
+
+bool hlsl_tokenize(struct rewriter *r)
+{
+    const char *s = r->s;
+    size_t n = r->length, i = 0, capacity = 0;
+    bool line_start = true, directive = false;
+
+    while (i < n) {
+        struct token t;
+        char c = s[i];
+        if (c == '\n') {
+            /* a directive ends at a newline not escaped by a backslash */
+            if (!(i && s[i - 1] == '\\') && !(i > 1 && s[i - 1] == '\r' && s[i - 2] == '\\'))
+                directive = false;
+            line_start = true;
+            i++;
+            continue;
+        }
+        if (isspace((unsigned char)c) || c == '\\') {
+            i++;
+            continue;
+        }
+        if (line_start && c == '#')
+            directive = true;
+        line_start = false;
+        t.directive = directive;
+        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            i += 2;
+            while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'))
+                i++;
+            i = i < n ? i + 2 : n;
+            continue;
+        }
+        t.at = i;
+        if (c == '"' || c == '\'') {
+            i++;
+            while (i < n && s[i] != c && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < n)
+                    i++;
+                i++;
+            }
+            if (i < n && s[i] == c)
+                i++;
+            t.kind = TOKEN_PUNCT; /* a string is never one of the names looked for */
+        } else if (isalpha((unsigned char)c) || c == '_') {
+            while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+                i++;
+            t.kind = TOKEN_IDENT;
+        } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+            while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'
+                    || ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')
+                        && !(i >= 2 && (s[t.at + 1] == 'x' || s[t.at + 1] == 'X')))))
+                i++;
+            t.kind = TOKEN_NUMBER;
+        } else {
+            i++;
+            t.kind = TOKEN_PUNCT;
+        }
+        t.length = i - t.at;
+        if (r->token_count == capacity) {
+            struct token *bigger = realloc(r->tokens, (capacity = capacity * 2 + 256) * sizeof(*bigger));
+            if (!bigger)
+                return false;
+            r->tokens = bigger;
+        }
+        r->tokens[r->token_count++] = t;
+    }
+    return true;
+}
+
+bool hlsl_is(const struct rewriter *r, size_t t, const char *text)
+{
+    return t < r->token_count && r->tokens[t].length == strlen(text) && !memcmp(r->s + r->tokens[t].at, text,
+            r->tokens[t].length);
+}
+
+bool hlsl_is_ident(const struct rewriter *r, size_t t)
+{
+    return t < r->token_count && r->tokens[t].kind == TOKEN_IDENT;
+}
+
+bool hlsl_same_text(const struct rewriter *r, size_t a, size_t b)
+{
+    return r->tokens[a].length == r->tokens[b].length
+            && !memcmp(r->s + r->tokens[a].at, r->s + r->tokens[b].at, r->tokens[a].length);
+}
+
+/* The token closing the bracket opened at token `open` ((, [ or {), or token_count. */
+size_t hlsl_closing(const struct rewriter *r, size_t open)
+{
+    int depth = 0;
+    for (size_t t = open; t < r->token_count; t++) {
+        if (r->tokens[t].length != 1)
+            continue;
+        switch (r->s[r->tokens[t].at]) {
+        case '(': case '[': case '{':
+            depth++;
+            break;
+        case ')': case ']': case '}':
+            if (--depth == 0)
+                return t;
+            break;
+        default:
+            break;
+        }
+    }
+    return r->token_count;
+}
+
+/* ---- edits ---- */
+
+void hlsl_add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
+{
+    va_list args;
+    char *text = NULL;
+
+    if (r->failed)
+        return;
+    if (r->edit_count == r->edit_capacity) {
+        struct edit *bigger = realloc(r->edits, (r->edit_capacity = r->edit_capacity * 2 + 16) * sizeof(*bigger));
+        if (!bigger) {
+            r->failed = true;
+            return;
+        }
+        r->edits = bigger;
+    }
+    va_start(args, fmt);
+    if (vasprintf(&text, fmt, args) < 0) {
+        text = NULL;
+        r->failed = true;
+    }
+    va_end(args);
+    if (!text)
+        return;
+    r->edits[r->edit_count].at = at;
+    r->edits[r->edit_count].remove = remove;
+    r->edits[r->edit_count].text = text;
+    r->edits[r->edit_count].order = r->edit_count;
+    r->edit_count++;
+}
+
+/* Replaces token t by text. */
+void hlsl_replace_token(struct rewriter *r, size_t t, const char *text)
+{
+    hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "%s", text);
+}
+
+int hlsl_compare_edits(const void *a, const void *b)
+{
+    const struct edit *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void hlsl_append_bytes(struct text *b, const char *data, size_t length)
+{
+    if (b->failed)
+        return;
+    if (b->capacity - b->length < length + 1) {
+        size_t capacity = (b->length + length + 1) * 2;
+        char *bigger = realloc(b->data, capacity);
+        if (!bigger) {
+            b->failed = true;
+            return;
+        }
+        b->data = bigger;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->length, data, length);
+    b->length += length;
+    b->data[b->length] = 0;
+}
+
+void hlsl_append(struct text *b, const char *fmt, ...)
+{
+    va_list args;
+    int n;
+
+    if (b->failed)
+        return;
+    for (;;) {
+        size_t room = b->capacity - b->length;
+        va_start(args, fmt);
+        n = vsnprintf(b->data ? b->data + b->length : NULL, room, fmt, args);
+        va_end(args);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if ((size_t)n < room) {
+            b->length += n;
+            return;
+        }
+        {
+            size_t capacity = (b->capacity + n + 1) * 2;
+            char *bigger = realloc(b->data, capacity);
+            if (!bigger) {
+                b->failed = true;
+                return;
+            }
+            b->data = bigger;
+            b->capacity = capacity;
+        }
+    }
+}
+

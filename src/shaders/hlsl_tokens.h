@@ -1,0 +1,70 @@
+/* src/shaders/hlsl_tokens.c: the tokens and edits the source rewrites of D3DCompile work with
+ * (hlsl_rewrite.c, hlsl_rewrite_d3d.c). Internal to those files. */
+#ifndef D3D12XS_SHADERS_HLSL_TOKENS_H
+#define D3D12XS_SHADERS_HLSL_TOKENS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum token_kind { TOKEN_IDENT, TOKEN_NUMBER, TOKEN_PUNCT };
+
+struct token {
+    size_t at, length;
+    enum token_kind kind;
+    bool directive; /* on a preprocessor line */
+};
+
+struct edit {
+    size_t at, remove;  /* bytes of the source replaced */
+    char *text;         /* inserted (owned) */
+    size_t order;       /* creation order, for stable sorting of edits at one place */
+};
+
+struct text {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+};
+
+struct rewriter {
+    const char *s;
+    size_t length;
+    struct token *tokens;
+    size_t token_count;
+    struct edit *edits;
+    size_t edit_count, edit_capacity;
+    unsigned needs; /* HLSL_REWRITE_NEED_* */
+    unsigned *serial;
+    struct text *front; /* declarations moved to the start of the file: they go before `#line 1` */
+    bool failed;
+};
+
+/* helpers a rewrite calls, declared in the prelude (hlsl_rewrite.c) */
+enum {
+    NEED_DISCARD = 1,
+    NEED_LIT = 2,
+    NEED_ALL_EQUAL = 4,
+    NEED_MUL = 8,
+    NEED_LDEXP = 16,
+    NEED_MAD = 32,
+};
+
+/* Splits r->s into r->tokens (comments dropped, strings one punctuation token). */
+bool hlsl_tokenize(struct rewriter *r);
+/* Token t exists and spells text. */
+bool hlsl_is(const struct rewriter *r, size_t t, const char *text);
+bool hlsl_is_ident(const struct rewriter *r, size_t t);
+bool hlsl_same_text(const struct rewriter *r, size_t a, size_t b);
+/* The token closing the bracket opened at token `open` ((, [ or {), or token_count. */
+size_t hlsl_closing(const struct rewriter *r, size_t open);
+/* Replaces `remove` bytes at `at` by the formatted text (r->failed when out of memory). */
+void hlsl_add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Replaces token t by text. */
+void hlsl_replace_token(struct rewriter *r, size_t t, const char *text);
+/* qsort() order of edits: by place, then creation. */
+int hlsl_compare_edits(const void *a, const void *b);
+void hlsl_append_bytes(struct text *b, const char *data, size_t length);
+void hlsl_append(struct text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
