@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "shaders/hlsl_rewrite.h"
+#include "shaders/hlsl_rewrite_parts.h"
 #include "shaders/hlsl_tokens.h"
 
 /* ---- the rewrites ---- */
@@ -319,7 +320,7 @@ static void rewrite_function_statics(struct rewriter *r)
 /* ---- the prelude ---- */
 
 
-static void prelude(struct text *b, unsigned needs)
+static void prelude(struct text *b, uint64_t needs)
 {
     static const char *const all_equal_types[] = {"float", "int", "uint", "bool", "double"};
     static const char *const mul_types[] = {"float", "double"};
@@ -372,12 +373,13 @@ static void prelude(struct text *b, unsigned needs)
                     }
         hlsl_append(b, "#endif\n");
     }
+    hlsl_prelude_literals(b, needs);
 }
 
 /* ---- entry ---- */
 
 /* One pass of rewrites over source into *out (appended); NULL-safe on failure (out->failed). */
-static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, unsigned *needs,
+static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, uint64_t *needs,
         struct text *out, struct text *front)
 {
     struct rewriter r;
@@ -395,6 +397,7 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
     }
     if (calls) {
         rewrite_calls(&r);
+        hlsl_rewrite_literals(&r);
     } else {
         rewrite_flattened_initialisers(&r);
         rewrite_function_statics(&r);
@@ -422,7 +425,7 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
 char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length, unsigned *serial)
 {
     struct text first = {0}, second = {0}, front = {0}, out = {0};
-    unsigned needs = 0;
+    uint64_t needs = 0;
 
     /* calls and types first, so that moved statics carry their rewritten text */
     rewrite_pass(source, length, true, serial, &needs, &first, &front);

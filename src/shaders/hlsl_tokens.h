@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum token_kind { TOKEN_IDENT, TOKEN_NUMBER, TOKEN_PUNCT };
 
@@ -33,7 +34,7 @@ struct rewriter {
     size_t token_count;
     struct edit *edits;
     size_t edit_count, edit_capacity;
-    unsigned needs; /* HLSL_REWRITE_NEED_* */
+    uint64_t needs; /* NEED_* */
     unsigned *serial;
     struct text *front; /* declarations moved to the start of the file: they go before `#line 1` */
     bool failed;
@@ -47,7 +48,13 @@ enum {
     NEED_MUL = 8,
     NEED_LDEXP = 16,
     NEED_MAD = 32,
+    NEED_CONVERT = 64,     /* __d3d12xs_to_int / _to_uint (hlsl_rewrite_literals.c) */
+    NEED_FMOD = 128,       /* __d3d12xs_fmod (hlsl_rewrite_literals.c) */
+    NEED_VECTOR = 256,     /* __d3d12xs_vector (hlsl_rewrite_types.c) */
+    NEED_ASUINT = 512,     /* __d3d12xs_asuint (hlsl_rewrite_types.c) */
 };
+/* bit NEED_MATRIX_SHIFT + i: the matrix overloads of intrinsic i of hlsl_rewrite_types.c */
+#define NEED_MATRIX_SHIFT 16
 
 /* Splits r->s into r->tokens (comments dropped, strings one punctuation token). */
 bool hlsl_tokenize(struct rewriter *r);
