@@ -374,6 +374,7 @@ static void prelude(struct text *b, uint64_t needs)
         hlsl_append(b, "#endif\n");
     }
     hlsl_prelude_literals(b, needs);
+    hlsl_prelude_types(b, needs);
 }
 
 /* ---- entry ---- */
@@ -398,6 +399,7 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
     if (calls) {
         rewrite_calls(&r);
         hlsl_rewrite_literals(&r);
+        hlsl_rewrite_types(&r);
     } else {
         rewrite_flattened_initialisers(&r);
         rewrite_function_statics(&r);

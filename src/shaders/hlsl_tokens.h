@@ -52,6 +52,7 @@ enum {
     NEED_FMOD = 128,       /* __d3d12xs_fmod (hlsl_rewrite_literals.c) */
     NEED_VECTOR = 256,     /* __d3d12xs_vector (hlsl_rewrite_types.c) */
     NEED_ASUINT = 512,     /* __d3d12xs_asuint (hlsl_rewrite_types.c) */
+    NEED_UINT64 = 1024,    /* __d3d12xs_to_uint64, __d3d12xs_uint64 (hlsl_rewrite_types.c) */
 };
 /* bit NEED_MATRIX_SHIFT + i: the matrix overloads of intrinsic i of hlsl_rewrite_types.c */
 #define NEED_MATRIX_SHIFT 16
