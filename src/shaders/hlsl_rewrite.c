@@ -375,6 +375,7 @@ static void prelude(struct text *b, uint64_t needs)
     }
     hlsl_prelude_literals(b, needs);
     hlsl_prelude_types(b, needs);
+    hlsl_prelude_matrices(b, needs);
 }
 
 /* ---- entry ---- */
@@ -400,6 +401,7 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
         rewrite_calls(&r);
         hlsl_rewrite_literals(&r);
         hlsl_rewrite_types(&r);
+        hlsl_rewrite_matrices(&r);
     } else {
         rewrite_flattened_initialisers(&r);
         rewrite_function_statics(&r);

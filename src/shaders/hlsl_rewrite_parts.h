@@ -11,7 +11,11 @@
 void hlsl_rewrite_literals(struct rewriter *r);
 void hlsl_prelude_literals(struct text *b, uint64_t needs);
 
-/* hlsl_rewrite_types.c: buffers, matrices and 64-bit integers (rewritten or refused). */
+/* hlsl_rewrite_matrix.c: matrix swizzles and intrinsics on matrices. */
+void hlsl_rewrite_matrices(struct rewriter *r);
+void hlsl_prelude_matrices(struct text *b, uint64_t needs);
+
+/* hlsl_rewrite_types.c: buffers, matrix and 64-bit integer types (rewritten or refused). */
 void hlsl_rewrite_types(struct rewriter *r);
 void hlsl_prelude_types(struct text *b, uint64_t needs);
 

@@ -1,4 +1,4 @@
-/* Source rewrites (and refusals) for buffers, matrices and 64-bit integers, where glslang's
+/* Source rewrites (and refusals) for buffers, types and 64-bit integers, where glslang's
  * HLSL front end disagrees with D3D's compiler or produces SPIR-V that does not validate:
  *
  *  - (RW)ByteAddressBuffer.GetDimensions(n) answers bytes (glslang answers 32-bit words: its
@@ -9,36 +9,23 @@
  *    vector, matrix or a struct of those declared in the same file.
  *  - Interlocked* methods of a RWByteAddressBuffer take an int literal value as a uint (glslang
  *    emits an int operand that does not validate).
- *  - multi-element matrix swizzles read as rvalues (`m._m00_m11`) become
- *    __d3d12xs_vector(m._m00, m._m11) (glslang emits invalid SPIR-V for them).
- *  - component-wise intrinsics on float matrices (abs, min, saturate, lerp...) and all/any of a
- *    float matrix get overloads that apply the intrinsic to each row (glslang emits the
- *    GLSL.std.450 instruction on the matrix, which is invalid).
- *  - asuint(double, out uint lo, out uint hi) is __d3d12xs_asuint.
+ *  - uint64_t casts and constructors, and integer literals with the suffix ull, go through
+ *    helpers (glslang converts to uint64_t only implicitly, never from floats).
+ *  - asuint(double, out uint lo, out uint hi) is __d3d12xs_asuint (glslang's asuint of a double
+ *    converts it to float).
  *
  * Refused with an `#error` put before the line of the construct (so that code disabled by the
  * preprocessor is not refused, and the message has the user's line number): arrays of
  * RWStructuredBuffer / RWByteAddressBuffer, int64_t and 64-bit integer vectors (glslang knows
- * only the uint64_t scalar), 1xN and Nx1 matrices, integer and bool matrices, multi-element
- * matrix swizzles written to. Rewrites see the tokens of one file: a buffer declared in another
- * file, or a construct spelt through a macro, is left alone. */
+ * only the uint64_t scalar; the suffixes l and ll), 1xN and Nx1 matrices, integer and bool
+ * matrices (matrix swizzles and intrinsics are in hlsl_rewrite_matrix.c). Rewrites see the
+ * tokens of one file: a buffer declared in another file, or a construct spelt through a macro,
+ * is left alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "shaders/hlsl_rewrite_parts.h"
-
-/* component-wise intrinsics given matrix overloads: operands, name */
-static const struct {
-    unsigned operands; /* 0: all/any (bool of the rows) */
-    const char *name;
-} matrix_intrinsics[] = {
-    {1, "abs"}, {1, "acos"}, {1, "asin"}, {1, "atan"}, {1, "ceil"}, {1, "cos"}, {1, "cosh"}, {1, "degrees"},
-    {1, "exp"}, {1, "exp2"}, {1, "floor"}, {1, "frac"}, {1, "log"}, {1, "log10"}, {1, "log2"}, {1, "radians"},
-    {1, "round"}, {1, "rsqrt"}, {1, "saturate"}, {1, "sin"}, {1, "sinh"}, {1, "sqrt"}, {1, "tan"}, {1, "tanh"},
-    {1, "trunc"}, {2, "min"}, {2, "max"}, {2, "pow"}, {2, "atan2"}, {2, "step"}, {3, "clamp"}, {3, "lerp"},
-    {3, "smoothstep"}, {0, "all"}, {0, "any"},
-};
 
 enum buffer_kind { BUFFER_RAW, BUFFER_STRUCTURED };
 
@@ -53,76 +40,18 @@ struct buffers {
     size_t count, capacity;
 };
 
-static bool is_number(const struct rewriter *r, size_t t)
-{
-    return t < r->token_count && r->tokens[t].kind == TOKEN_NUMBER;
-}
-
-/* Refuses the construct at token t with an `#error` line put before its line; format names
- * the token's text with %.*s. */
-static void refuse(struct rewriter *r, size_t t, const char *format)
-{
-    struct text message = {0};
-    size_t at = r->tokens[t].at;
-
-    while (at && r->s[at - 1] != '\n')
-        at--;
-    hlsl_append(&message, "#error D3DCompile: ");
-    hlsl_append(&message, format, (int)r->tokens[t].length, r->s + r->tokens[t].at);
-    hlsl_append(&message, "\n");
-    if (message.failed)
-        r->failed = true;
-    else
-        hlsl_add_edit(r, at, 0, "%s", message.data);
-    free(message.data);
-}
-
-/* Splits the text of token t into a scalar type name of `scalars` and a suffix: "", "N" or "RxC"
- * (*rows 0 for a vector or scalar, *columns 0 for a scalar). */
-static bool split_type(const struct rewriter *r, size_t t, const char *const *scalars, size_t scalar_count,
-        const char **scalar, unsigned *rows, unsigned *columns)
-{
-    const char *text = r->s + r->tokens[t].at;
-    size_t length = r->tokens[t].length;
-
-    if (!hlsl_is_ident(r, t))
-        return false;
-    for (size_t i = 0; i < scalar_count; i++) {
-        size_t n = strlen(scalars[i]);
-        const char *rest = text + n;
-        if (n > length || memcmp(scalars[i], text, n))
-            continue;
-        *scalar = scalars[i];
-        *rows = *columns = 0;
-        if (n == length)
-            return true;
-        if (n + 1 == length && rest[0] >= '1' && rest[0] <= '4') {
-            *columns = rest[0] - '0';
-            return true;
-        }
-        if (n + 3 == length && rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1' && rest[2] <= '4') {
-            *rows = rest[0] - '0';
-            *columns = rest[2] - '0';
-            return true;
-        }
-    }
-    return false;
-}
-
-static const char *const float_scalars[] = {"float", "half", "double", "min16float", "min10float"};
-static const char *const integer_scalars[] = {"int", "uint", "dword", "bool", "min16int", "min12int", "min16uint",
-        "int64_t", "uint64_t"};
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 /* D3D's size of a structured buffer element of type token t (a 32-bit scalar, vector, matrix or
  * a struct of those declared in this file, arrays of them included), 0 when not known. */
 static unsigned element_size(const struct rewriter *r, size_t t, unsigned depth)
 {
-    static const char *const sized[] = {"float", "int", "uint", "dword", "bool"};
     const char *scalar;
     unsigned rows, columns, size = 0;
 
-    if (split_type(r, t, sized, COUNT(sized), &scalar, &rows, &columns))
+    /* 32-bit scalars: float, int, uint, dword, bool */
+    if ((hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns) && !strcmp(scalar, "float"))
+            || (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns) && strcmp(scalar, "min16int")
+                && strcmp(scalar, "min12int") && strcmp(scalar, "min16uint") && strcmp(scalar, "int64_t")
+                && strcmp(scalar, "uint64_t")))
         return 4 * (rows ? rows : 1) * (columns ? columns : 1);
     if (!hlsl_is_ident(r, t) || depth > 8)
         return 0;
@@ -144,7 +73,7 @@ static unsigned element_size(const struct rewriter *r, size_t t, unsigned depth)
                 if (!hlsl_is_ident(r, u))
                     return 0;
                 for (u++; hlsl_is(r, u, "["); u += 3) {
-                    if (!is_number(r, u + 1) || !hlsl_is(r, u + 2, "]"))
+                    if (!hlsl_is_number(r, u + 1) || !hlsl_is(r, u + 2, "]"))
                         return 0;
                     count *= (unsigned)strtoul(r->s + r->tokens[u + 1].at, NULL, 0);
                 }
@@ -223,17 +152,11 @@ static void collect_buffers(struct rewriter *r, struct buffers *buffers)
             continue;
         if (hlsl_is(r, name + 1, "[") && (hlsl_is(r, t, "RWByteAddressBuffer") || hlsl_is(r, t, "RWStructuredBuffer"))
                 && !r->tokens[t].directive) {
-            refuse(r, t, "arrays of %.*s are not supported (glslang cannot index them): declare one buffer per register");
+            hlsl_refuse(r, t, "arrays of %.*s are not supported (glslang cannot index them): declare one buffer per register");
             continue;
         }
         add_buffer(r, buffers, name, raw ? BUFFER_RAW : BUFFER_STRUCTURED, element ? element_size(r, element, 0) : 0);
     }
-}
-
-/* The text of tokens [first, last]. */
-static int text_length(const struct rewriter *r, size_t first, size_t last)
-{
-    return (int)(r->tokens[last].at + r->tokens[last].length - r->tokens[first].at);
 }
 
 /* `b.GetDimensions(...)` and `b.Interlocked*(...)` of the buffers declared. */
@@ -265,10 +188,10 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buf
                 continue;
             hlsl_add_edit(r, r->tokens[t].at, 0, "{ ");
             if (buffer->kind == BUFFER_RAW)
-                hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s *= 4u; }", text_length(r, first, last),
+                hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s *= 4u; }", hlsl_text_length(r, first, last),
                         r->s + r->tokens[first].at);
             else
-                hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s = %uu; }", text_length(r, first, last),
+                hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s = %uu; }", hlsl_text_length(r, first, last),
                         r->s + r->tokens[first].at, buffer->stride);
             t = close + 1;
         } else if (buffer->kind == BUFFER_RAW && r->tokens[t + 2].length > 11
@@ -280,7 +203,7 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buf
                 size_t length = r->tokens[last].length;
                 if (hlsl_is(r, first, "-") || hlsl_is(r, first, "+"))
                     first++;
-                if (first != last || !is_number(r, last) || memchr(text, '.', length) || memchr(text, 'u', length)
+                if (first != last || !hlsl_is_number(r, last) || memchr(text, '.', length) || memchr(text, 'u', length)
                         || memchr(text, 'U', length))
                     continue;
                 hlsl_add_edit(r, r->tokens[args[a]].at, 0, "(uint)(");
@@ -291,114 +214,6 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buf
     }
 }
 
-/* A multi-element matrix swizzle: _mRC_mRC... (zero-based) or _RC_RC... (one-based). */
-static unsigned swizzle_count(const struct rewriter *r, size_t t)
-{
-    const char *text = r->s + r->tokens[t].at;
-    size_t length = r->tokens[t].length, step;
-
-    if (!hlsl_is_ident(r, t) || length < 2 || text[0] != '_')
-        return 0;
-    step = text[1] == 'm' ? 4 : 3;
-    if (length % step || length / step < 2 || length / step > 4)
-        return 0;
-    for (size_t i = 0; i < length; i += step) {
-        const char *c = text + i + step - 2;
-        char low = step == 4 ? '0' : '1';
-        if (text[i] != '_' || (step == 4 && text[i + 1] != 'm') || c[0] < low || c[0] > low + 3 || c[1] < low
-                || c[1] > low + 3)
-            return 0;
-    }
-    return (unsigned)(length / step);
-}
-
-static void rewrite_matrix_swizzles(struct rewriter *r)
-{
-    for (size_t t = 1; t + 1 < r->token_count; t++) {
-        unsigned count = swizzle_count(r, t), step;
-        size_t base;
-        bool simple = true;
-
-        if (!count || !hlsl_is(r, t - 1, "."))
-            continue;
-        if ((hlsl_is(r, t + 1, "=") && !hlsl_is(r, t + 2, "=")) || (hlsl_is(r, t + 2, "=") && r->tokens[t + 1].length == 1
-                    && strchr("+-*/%&|^", r->s[r->tokens[t + 1].at]))
-                || (hlsl_is(r, t + 1, "+") && hlsl_is(r, t + 2, "+")) || (hlsl_is(r, t + 1, "-") && hlsl_is(r, t + 2, "-"))) {
-            if (!r->tokens[t].directive)
-                refuse(r, t, "writing the multi-element matrix swizzle %.*s is not supported (glslang): write each element");
-            continue;
-        }
-        /* the base: name (. name | [index])*, without calls or side effects */
-        base = t - 1;
-        for (;;) {
-            if (!base)
-                break;
-            if (hlsl_is_ident(r, base - 1)) {
-                base--;
-                if (base && hlsl_is(r, base - 1, ".")) {
-                    base--;
-                    continue;
-                }
-                break;
-            }
-            if (hlsl_is(r, base - 1, "]")) {
-                size_t close = base - 1, open = close;
-                int depth = 0;
-                for (;; open--) {
-                    if (hlsl_is(r, open, "]"))
-                        depth++;
-                    else if (hlsl_is(r, open, "[") && --depth == 0)
-                        break;
-                    if (!open)
-                        break;
-                }
-                if (!hlsl_is(r, open, "[")) {
-                    simple = false;
-                    break;
-                }
-                for (size_t u = open; u < close; u++)
-                    if (hlsl_is(r, u, "(") || hlsl_is(r, u, "=") || (hlsl_is(r, u, "+") && hlsl_is(r, u + 1, "+"))
-                            || (hlsl_is(r, u, "-") && hlsl_is(r, u + 1, "-")))
-                        simple = false; /* a call or side effect, which the rewrite would repeat */
-                base = open;
-                continue;
-            }
-            simple = false;
-            break;
-        }
-        if (r->tokens[t].directive)
-            continue;
-        if (!simple || base == t - 1) {
-            refuse(r, t, "the multi-element matrix swizzle %.*s of this expression is not supported (glslang): "
-                    "swizzle a local copy");
-            continue;
-        }
-        step = r->s[r->tokens[t].at + 1] == 'm' ? 4 : 3;
-        {
-            struct text call = {0};
-            hlsl_append(&call, "__d3d12xs_vector(");
-            for (unsigned i = 0; i < count; i++)
-                hlsl_append(&call, "%s%.*s.%.*s", i ? ", " : "", text_length(r, base, t - 2), r->s + r->tokens[base].at,
-                        (int)step, r->s + r->tokens[t].at + i * step);
-            hlsl_append(&call, ")");
-            if (call.failed)
-                r->failed = true;
-            else
-                hlsl_add_edit(r, r->tokens[base].at, r->tokens[t].at + r->tokens[t].length - r->tokens[base].at, "%s",
-                        call.data);
-            free(call.data);
-        }
-        r->needs |= NEED_VECTOR;
-    }
-}
-
-static bool is_call_of(const struct rewriter *r, size_t t, const char *name)
-{
-    return hlsl_is(r, t, name) && hlsl_is(r, t + 1, "(") && !(t && hlsl_is(r, t - 1, "."))
-            && !(t && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">")) && !hlsl_is(r, t - 1, "return")
-                && !hlsl_is(r, t - 1, "else") && !hlsl_is(r, t - 1, "case"));
-}
-
 /* ---- uint64_t: casts, constructors and literals glslang cannot translate ---- */
 
 static bool is_numeric_type(const struct rewriter *r, size_t t)
@@ -406,8 +221,8 @@ static bool is_numeric_type(const struct rewriter *r, size_t t)
     const char *scalar;
     unsigned rows, columns;
 
-    return split_type(r, t, float_scalars, COUNT(float_scalars), &scalar, &rows, &columns)
-            || split_type(r, t, integer_scalars, COUNT(integer_scalars), &scalar, &rows, &columns);
+    return hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns)
+            || hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns);
 }
 
 /* The token after the unary expression starting at token t (prefix operators and casts, a
@@ -421,7 +236,7 @@ static size_t unary_end(const struct rewriter *r, size_t t)
         return unary_end(r, t + 3);
     if (hlsl_is(r, t, "(")) {
         t = hlsl_closing(r, t);
-    } else if (hlsl_is_ident(r, t) || is_number(r, t)) {
+    } else if (hlsl_is_ident(r, t) || hlsl_is_number(r, t)) {
         if (hlsl_is(r, t + 1, "("))
             t = hlsl_closing(r, t + 1);
     } else {
@@ -450,7 +265,7 @@ static int literal64(const struct rewriter *r, size_t t, unsigned long long *val
     bool hex = length > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'), l = false, u = false;
     char *end;
 
-    if (!is_number(r, t) || memchr(text, '.', length) || (!hex && (memchr(text, 'e', length)
+    if (!hlsl_is_number(r, t) || memchr(text, '.', length) || (!hex && (memchr(text, 'e', length)
             || memchr(text, 'E', length))))
         return 0;
     *value = strtoull(text, &end, 0);
@@ -474,7 +289,7 @@ static void rewrite_uint64(struct rewriter *r)
         if (r->tokens[t].directive)
             continue;
         if ((literal = literal64(r, t, &value)) < 0) {
-            refuse(r, t, "the literal %.*s has the type int64_t, which is not supported (glslang knows only the "
+            hlsl_refuse(r, t, "the literal %.*s has the type int64_t, which is not supported (glslang knows only the "
                     "scalar uint64_t): write it with the suffix ull");
         } else if (literal > 0) {
             hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "__d3d12xs_uint64(%lluu, %lluu)", value >> 32,
@@ -498,44 +313,39 @@ static void rewrite_uint64(struct rewriter *r)
 /* Types refused, matrix intrinsics and asuint(double, out, out). */
 static void rewrite_matrices_and_integers(struct rewriter *r)
 {
-    bool matrices = false;
-
     for (size_t t = 0; t < r->token_count; t++) {
         const char *scalar;
         unsigned rows, columns;
         bool template_type = (hlsl_is(r, t, "vector") || hlsl_is(r, t, "matrix")) && hlsl_is(r, t + 1, "<");
 
-        if (hlsl_is(r, t, "matrix")
-                || (split_type(r, t, float_scalars, COUNT(float_scalars), &scalar, &rows, &columns) && rows))
-            matrices = true;
         if (r->tokens[t].directive)
             continue;
         if (template_type && (hlsl_is(r, t + 2, "int64_t") || hlsl_is(r, t + 2, "uint64_t"))) {
-            refuse(r, t + 2, "vectors and matrices of %.*s are not supported (glslang knows only the scalar uint64_t)");
+            hlsl_refuse(r, t + 2, "vectors and matrices of %.*s are not supported (glslang knows only the scalar uint64_t)");
             continue;
         }
         if (hlsl_is(r, t, "matrix") && hlsl_is(r, t + 1, "<")) {
-            bool integer = split_type(r, t + 2, integer_scalars, COUNT(integer_scalars), &scalar, &rows, &columns);
+            bool integer = hlsl_split_type(r, t + 2, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns);
             if (integer)
-                refuse(r, t + 2, "matrices of %.*s are not supported (Vulkan matrices hold floats only)");
+                hlsl_refuse(r, t + 2, "matrices of %.*s are not supported (Vulkan matrices hold floats only)");
             else if (hlsl_is(r, t + 3, ",") && hlsl_is(r, t + 5, ",") && (hlsl_is(r, t + 4, "1") || hlsl_is(r, t + 6, "1")))
-                refuse(r, t, "%.*s types with one row or one column are not supported (glslang emits invalid code for them): use a vector");
+                hlsl_refuse(r, t, "%.*s types with one row or one column are not supported (glslang emits invalid code for them): use a vector");
             continue;
         }
-        if (split_type(r, t, integer_scalars, COUNT(integer_scalars), &scalar, &rows, &columns)) {
+        if (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns)) {
             bool is64 = !strcmp(scalar, "int64_t") || !strcmp(scalar, "uint64_t");
             if (is64 && (!strcmp(scalar, "int64_t") || columns))
-                refuse(r, t, "the integer type %.*s is not supported (glslang knows only the scalar uint64_t)");
+                hlsl_refuse(r, t, "the integer type %.*s is not supported (glslang knows only the scalar uint64_t)");
             else if (rows)
-                refuse(r, t, "the integer or bool matrix type %.*s is not supported (Vulkan matrices hold floats only)");
+                hlsl_refuse(r, t, "the integer or bool matrix type %.*s is not supported (Vulkan matrices hold floats only)");
             continue;
         }
-        if (split_type(r, t, float_scalars, COUNT(float_scalars), &scalar, &rows, &columns) && rows
+        if (hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns) && rows
                 && (rows == 1 || columns == 1)) {
-            refuse(r, t, "the matrix type %.*s with one row or one column is not supported (glslang emits invalid code for it): use a vector");
+            hlsl_refuse(r, t, "the matrix type %.*s with one row or one column is not supported (glslang emits invalid code for it): use a vector");
             continue;
         }
-        if (is_call_of(r, t, "asuint")) {
+        if (hlsl_is_call(r, t, "asuint")) {
             size_t close = hlsl_closing(r, t + 1);
             unsigned commas = 0;
             for (size_t u = t + 2; u < close && u < r->token_count; u++) {
@@ -550,12 +360,6 @@ static void rewrite_matrices_and_integers(struct rewriter *r)
             }
         }
     }
-    if (!matrices)
-        return;
-    for (size_t t = 0; t < r->token_count; t++)
-        for (size_t i = 0; i < COUNT(matrix_intrinsics); i++)
-            if (!r->tokens[t].directive && is_call_of(r, t, matrix_intrinsics[i].name))
-                r->needs |= (uint64_t)1 << (NEED_MATRIX_SHIFT + i);
 }
 
 void hlsl_rewrite_types(struct rewriter *r)
@@ -565,30 +369,12 @@ void hlsl_rewrite_types(struct rewriter *r)
     collect_buffers(r, &buffers);
     rewrite_buffer_methods(r, &buffers);
     free(buffers.items);
-    rewrite_matrix_swizzles(r);
     rewrite_uint64(r);
     rewrite_matrices_and_integers(r);
 }
 
 void hlsl_prelude_types(struct text *b, uint64_t needs)
 {
-    static const char *const vector_types[] = {"float", "double"};
-    static const char xyzw[] = "xyzw";
-
-    if (needs & NEED_VECTOR) {
-        hlsl_append(b, "#ifndef D3D12XS_VECTOR\n#define D3D12XS_VECTOR\n");
-        for (size_t i = 0; i < COUNT(vector_types); i++)
-            for (unsigned n = 2; n <= 4; n++) {
-                hlsl_append(b, "%s%u __d3d12xs_vector(", vector_types[i], n);
-                for (unsigned c = 0; c < n; c++)
-                    hlsl_append(b, "%s%s %c", c ? ", " : "", vector_types[i], xyzw[c]);
-                hlsl_append(b, ") { return %s%u(", vector_types[i], n);
-                for (unsigned c = 0; c < n; c++)
-                    hlsl_append(b, "%s%c", c ? ", " : "", xyzw[c]);
-                hlsl_append(b, "); }\n");
-            }
-        hlsl_append(b, "#endif\n");
-    }
     if (needs & NEED_UINT64)
         /* glslang converts to uint64_t only implicitly, and not from floats: D3D saturates */
         hlsl_append(b, "#ifndef D3D12XS_UINT64\n#define D3D12XS_UINT64\n"
@@ -625,33 +411,4 @@ void hlsl_prelude_types(struct text *b, uint64_t needs)
                 "    high = (uint)(fraction / 4294967296.0);\n"
                 "    low = (uint)(fraction - (double)high * 4294967296.0);\n"
                 "    high |= sign | (biased << 20);\n}\n#endif\n");
-    for (size_t i = 0; i < COUNT(matrix_intrinsics); i++) {
-        const char *name = matrix_intrinsics[i].name;
-        unsigned operands = matrix_intrinsics[i].operands;
-        if (!(needs & ((uint64_t)1 << (NEED_MATRIX_SHIFT + i))))
-            continue;
-        hlsl_append(b, "#ifndef D3D12XS_MATRIX_%s\n#define D3D12XS_MATRIX_%s\n", name, name);
-        for (unsigned rows = 2; rows <= 4; rows++)
-            for (unsigned columns = 2; columns <= 4; columns++) {
-                if (!operands) {
-                    hlsl_append(b, "bool %s(float%ux%u a) { return ", name, rows, columns);
-                    for (unsigned row = 0; row < rows; row++)
-                        hlsl_append(b, "%s%s(a[%u])", row ? (!strcmp(name, "all") ? " && " : " || ") : "", name, row);
-                    hlsl_append(b, "; }\n");
-                    continue;
-                }
-                hlsl_append(b, "float%ux%u %s(", rows, columns, name);
-                for (unsigned o = 0; o < operands; o++)
-                    hlsl_append(b, "%sfloat%ux%u %c", o ? ", " : "", rows, columns, 'a' + o);
-                hlsl_append(b, ") { return float%ux%u(", rows, columns);
-                for (unsigned row = 0; row < rows; row++) {
-                    hlsl_append(b, "%s%s(", row ? ", " : "", name);
-                    for (unsigned o = 0; o < operands; o++)
-                        hlsl_append(b, "%s%c[%u]", o ? ", " : "", 'a' + o, row);
-                    hlsl_append(b, ")");
-                }
-                hlsl_append(b, "); }\n");
-            }
-        hlsl_append(b, "#endif\n");
-    }
 }

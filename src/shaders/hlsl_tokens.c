@@ -220,3 +220,74 @@ void hlsl_append(struct text *b, const char *fmt, ...)
     }
 }
 
+/* ---- shared by the rewrites ---- */
+
+bool hlsl_is_number(const struct rewriter *r, size_t t)
+{
+    return t < r->token_count && r->tokens[t].kind == TOKEN_NUMBER;
+}
+
+int hlsl_text_length(const struct rewriter *r, size_t first, size_t last)
+{
+    return (int)(r->tokens[last].at + r->tokens[last].length - r->tokens[first].at);
+}
+
+bool hlsl_split_type(const struct rewriter *r, size_t t, enum hlsl_scalars kind, const char **scalar, unsigned *rows,
+        unsigned *columns)
+{
+    static const char *const float_scalars[] = {"float", "half", "double", "min16float", "min10float"};
+    static const char *const integer_scalars[] = {"int", "uint", "dword", "bool", "min16int", "min12int", "min16uint",
+            "int64_t", "uint64_t"};
+    const char *const *scalars = kind == HLSL_FLOAT_SCALARS ? float_scalars : integer_scalars;
+    size_t scalar_count = kind == HLSL_FLOAT_SCALARS ? sizeof(float_scalars) / sizeof(float_scalars[0])
+            : sizeof(integer_scalars) / sizeof(integer_scalars[0]);
+    const char *text = r->s + r->tokens[t].at;
+    size_t length = r->tokens[t].length;
+
+    if (!hlsl_is_ident(r, t))
+        return false;
+    for (size_t i = 0; i < scalar_count; i++) {
+        size_t n = strlen(scalars[i]);
+        const char *rest = text + n;
+        if (n > length || memcmp(scalars[i], text, n))
+            continue;
+        *scalar = scalars[i];
+        *rows = *columns = 0;
+        if (n == length)
+            return true;
+        if (n + 1 == length && rest[0] >= '1' && rest[0] <= '4') {
+            *columns = rest[0] - '0';
+            return true;
+        }
+        if (n + 3 == length && rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1' && rest[2] <= '4') {
+            *rows = rest[0] - '0';
+            *columns = rest[2] - '0';
+            return true;
+        }
+    }
+    return false;
+}
+
+void hlsl_refuse(struct rewriter *r, size_t t, const char *format)
+{
+    struct text message = {0};
+    size_t at = r->tokens[t].at;
+
+    while (at && r->s[at - 1] != '\n')
+        at--;
+    hlsl_append(&message, "#error D3DCompile: ");
+    hlsl_append(&message, format, (int)r->tokens[t].length, r->s + r->tokens[t].at);
+    hlsl_append(&message, "\n");
+    if (message.failed)
+        r->failed = true;
+    else
+        hlsl_add_edit(r, at, 0, "%s", message.data);
+    free(message.data);
+}
+
+bool hlsl_is_call(const struct rewriter *r, size_t t, const char *name)
+{
+    return hlsl_is(r, t, name) && hlsl_is(r, t + 1, "(") && !(t && hlsl_is(r, t - 1, "."))
+            && !(t && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">")) && !hlsl_is(r, t - 1, "return")
+                && !hlsl_is(r, t - 1, "else") && !hlsl_is(r, t - 1, "case"));
+}

@@ -75,4 +75,21 @@ int hlsl_compare_edits(const void *a, const void *b);
 void hlsl_append_bytes(struct text *b, const char *data, size_t length);
 void hlsl_append(struct text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+enum hlsl_scalars { HLSL_FLOAT_SCALARS, HLSL_INTEGER_SCALARS };
+
+bool hlsl_is_number(const struct rewriter *r, size_t t);
+/* The length of the text of tokens [first, last]. */
+int hlsl_text_length(const struct rewriter *r, size_t first, size_t last);
+/* Splits the text of token t into a scalar type name (float, half, double, min16float,
+ * min10float; or int, uint, dword, bool, min16int, min12int, min16uint, int64_t, uint64_t) and a
+ * suffix: "", "N" or "RxC" (*rows 0 for a vector or scalar, *columns 0 for a scalar). */
+bool hlsl_split_type(const struct rewriter *r, size_t t, enum hlsl_scalars kind, const char **scalar, unsigned *rows,
+        unsigned *columns);
+/* Refuses the construct at token t with an `#error` line put before its line (so that code the
+ * preprocessor disables is not refused, and the message has the user's line number); format
+ * names the token's text with %.*s. */
+void hlsl_refuse(struct rewriter *r, size_t t, const char *format);
+/* Token t calls the function name: followed by `(`, not a member, not its declaration. */
+bool hlsl_is_call(const struct rewriter *r, size_t t, const char *name);
+
 #endif
