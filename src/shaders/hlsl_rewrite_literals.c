@@ -53,9 +53,65 @@ static bool is_int32_literal(const struct rewriter *r, size_t t, unsigned long l
     return end == text + r->tokens[t].length;
 }
 
-/* Tokens [first, end) are an expression of literals only (numbers, true, false, operators and
- * parentheses); *has_float when one of the numbers is a float. */
-static bool literal_expression(const struct rewriter *r, size_t first, size_t end, bool *has_float)
+/* Scalar constants declared in the file (`[static] const TYPE name = ...`): their names, and
+ * whether their type is a float. glslang folds them as it does literals. */
+struct constants {
+    size_t *names; /* tokens */
+    bool *floats;
+    size_t count;
+};
+
+static bool collect_constants(const struct rewriter *r, struct constants *c)
+{
+    static const char *const float_types[] = {"float", "half", "double", "min16float", "min10float"};
+    static const char *const integer_types[] = {"int", "uint", "dword", "bool", "min16int", "min12int", "min16uint"};
+    size_t capacity = 0;
+
+    memset(c, 0, sizeof(*c));
+    for (size_t t = 0; t + 3 < r->token_count; t++) {
+        bool is_float = false, known = false;
+        if (!hlsl_is(r, t, "const") || !hlsl_is_ident(r, t + 2) || !hlsl_is(r, t + 3, "="))
+            continue;
+        for (size_t i = 0; i < sizeof(float_types) / sizeof(float_types[0]); i++)
+            known |= is_float |= hlsl_is(r, t + 1, float_types[i]);
+        for (size_t i = 0; i < sizeof(integer_types) / sizeof(integer_types[0]); i++)
+            known |= hlsl_is(r, t + 1, integer_types[i]);
+        if (!known)
+            continue;
+        if (c->count == capacity) {
+            size_t *names = realloc(c->names, (capacity = capacity * 2 + 16) * sizeof(*names));
+            bool *floats = names ? realloc(c->floats, capacity * sizeof(*floats)) : NULL;
+            if (names)
+                c->names = names;
+            if (!floats)
+                return false;
+            c->floats = floats;
+        }
+        c->names[c->count] = t + 2;
+        c->floats[c->count++] = is_float;
+    }
+    return true;
+}
+
+/* 0 when token t is no constant of the file (or one declared several times, perhaps with
+ * different types in different scopes), 1 for an integer constant, 2 for a float one. */
+static int constant_kind(const struct rewriter *r, const struct constants *c, size_t t)
+{
+    int kind = 0;
+
+    for (size_t i = 0; i < c->count; i++)
+        if (hlsl_same_text(r, c->names[i], t)) {
+            if (kind)
+                return 0;
+            kind = c->floats[i] ? 2 : 1;
+        }
+    return kind;
+}
+
+/* Tokens [first, end) are an expression of literals only (numbers, true, false, scalar constants
+ * of the file, operators and parentheses); *has_float when one of them is a float. */
+static bool literal_expression(const struct rewriter *r, const struct constants *c, size_t first, size_t end,
+        bool *has_float)
 {
     *has_float = false;
     if (first >= end)
@@ -67,6 +123,14 @@ static bool literal_expression(const struct rewriter *r, size_t first, size_t en
         }
         if (hlsl_is(r, t, "true") || hlsl_is(r, t, "false"))
             continue;
+        if (hlsl_is_ident(r, t) && !hlsl_is(r, t + 1, "(") && !hlsl_is(r, t + 1, ".") && !hlsl_is(r, t + 1, "[")
+                && !(t && hlsl_is(r, t - 1, "."))) {
+            int constant = constant_kind(r, c, t);
+            if (!constant)
+                return false;
+            *has_float |= constant > 1;
+            continue;
+        }
         if (r->tokens[t].kind != TOKEN_PUNCT || r->tokens[t].length != 1
                 || !strchr("+-*/%()~&|^<>!=?:,", r->s[r->tokens[t].at]))
             return false;
@@ -80,13 +144,13 @@ static bool ends_operand(const struct rewriter *r, size_t t)
     return r->tokens[t].kind != TOKEN_PUNCT || hlsl_is(r, t, ")") || hlsl_is(r, t, "]");
 }
 
-/* The end of the operand of a cast starting at token t: `[-+]NUMBER` or a parenthesised group
- * (token_count when it is neither). */
+/* The end of the operand of a cast starting at token t: `[-+]NUMBER`, `[-+]name` or a
+ * parenthesised group (token_count when it is none). */
 static size_t cast_operand_end(const struct rewriter *r, size_t t)
 {
     if (hlsl_is(r, t, "-") || hlsl_is(r, t, "+"))
         t++;
-    if (is_number(r, t))
+    if (is_number(r, t) || (hlsl_is_ident(r, t) && !hlsl_is(r, t + 1, "(")))
         return t + 1;
     if (hlsl_is(r, t, "(")) {
         size_t close = hlsl_closing(r, t);
@@ -112,7 +176,7 @@ static const char *conversion_helper(const struct rewriter *r, size_t t)
 }
 
 /* `(int)LITERALS`, `int(LITERALS)`, `int name = LITERALS;` with a float among the literals. */
-static void rewrite_conversions(struct rewriter *r)
+static void rewrite_conversions(struct rewriter *r, const struct constants *c)
 {
     for (size_t t = 0; t + 2 < r->token_count; t++) {
         const char *helper = conversion_helper(r, t);
@@ -127,7 +191,7 @@ static void rewrite_conversions(struct rewriter *r)
             first = t + 2;
             end = cast_operand_end(r, first);
             if (end >= r->token_count || hlsl_is(r, end, ".") || hlsl_is(r, end, "[")
-                    || !literal_expression(r, first, end, &has_float) || !has_float)
+                    || !literal_expression(r, c, first, end, &has_float) || !has_float)
                 continue;
             hlsl_add_edit(r, r->tokens[t - 1].at, r->tokens[t + 1].at + 1 - r->tokens[t - 1].at, "%s(", helper);
             hlsl_add_edit(r, r->tokens[end - 1].at + r->tokens[end - 1].length, 0, ")");
@@ -135,7 +199,7 @@ static void rewrite_conversions(struct rewriter *r)
         } else if (hlsl_is(r, t + 1, "(")) {
             /* a constructor of one argument */
             end = hlsl_closing(r, t + 1);
-            if (end >= r->token_count || !literal_expression(r, t + 2, end, &has_float) || !has_float)
+            if (end >= r->token_count || !literal_expression(r, c, t + 2, end, &has_float) || !has_float)
                 continue;
             for (size_t u = t + 2; u < end; u++)
                 if (hlsl_is(r, u, ","))
@@ -154,7 +218,7 @@ static void rewrite_conversions(struct rewriter *r)
                         end = hlsl_closing(r, end);
                 if (end >= r->token_count)
                     break;
-                if (literal_expression(r, first, end, &has_float) && has_float) {
+                if (literal_expression(r, c, first, end, &has_float) && has_float) {
                     hlsl_add_edit(r, r->tokens[first].at, 0, "%s(", helper);
                     hlsl_add_edit(r, r->tokens[end - 1].at + r->tokens[end - 1].length, 0, ")");
                     converted = true;
@@ -188,16 +252,18 @@ static size_t opening(const struct rewriter *r, size_t close)
 
 /* The first token of the unary operand of literals ending at token last (`[-+]NUMBER` or a
  * parenthesised group of literals), or token_count when it is something else. */
-static size_t unary_literal_start(const struct rewriter *r, size_t last, bool *has_float)
+static size_t unary_literal_start(const struct rewriter *r, const struct constants *c, size_t last, bool *has_float)
 {
     size_t first = last;
 
     if (hlsl_is(r, last, ")")) {
-        if ((first = opening(r, last)) >= r->token_count || !literal_expression(r, first, last + 1, has_float)
+        if ((first = opening(r, last)) >= r->token_count || !literal_expression(r, c, first, last + 1, has_float)
                 || (first && (hlsl_is_ident(r, first - 1) || hlsl_is(r, first - 1, ">"))))
             return r->token_count; /* not literals, or a call */
     } else if (is_number(r, last)) {
         *has_float = is_float_literal(r, last);
+    } else if (hlsl_is_ident(r, last) && !(last && hlsl_is(r, last - 1, ".")) && constant_kind(r, c, last)) {
+        *has_float = constant_kind(r, c, last) > 1;
     } else {
         return r->token_count;
     }
@@ -213,14 +279,14 @@ static size_t unary_literal_start(const struct rewriter *r, size_t last, bool *h
 /* The first token of the left operand of the binary operator at token op when that operand is
  * literals only: the chain of `*`, `/` and `%` operands before it (same precedence, grouping
  * from the left). token_count when the operand has more than literals. */
-static size_t left_operand(const struct rewriter *r, size_t op, bool *has_float)
+static size_t left_operand(const struct rewriter *r, const struct constants *c, size_t op, bool *has_float)
 {
     size_t first, last = op - 1;
 
     *has_float = false;
     for (;;) {
         bool operand_float = false;
-        if ((first = unary_literal_start(r, last, &operand_float)) >= r->token_count)
+        if ((first = unary_literal_start(r, c, last, &operand_float)) >= r->token_count)
             return r->token_count;
         *has_float |= operand_float;
         if (first < 2 || !(hlsl_is(r, first - 1, "*") || hlsl_is(r, first - 1, "/") || hlsl_is(r, first - 1, "%")))
@@ -231,7 +297,7 @@ static size_t left_operand(const struct rewriter *r, size_t op, bool *has_float)
 
 /* The token after the right operand of the binary operator at token op when that operand is
  * literals only (`[-+]NUMBER` or a parenthesised group), or token_count. */
-static size_t right_operand_end(const struct rewriter *r, size_t op, bool *has_float)
+static size_t right_operand_end(const struct rewriter *r, const struct constants *c, size_t op, bool *has_float)
 {
     size_t t = op + 1, end;
 
@@ -239,12 +305,12 @@ static size_t right_operand_end(const struct rewriter *r, size_t op, bool *has_f
         t++;
     end = cast_operand_end(r, t);
     if (end >= r->token_count || hlsl_is(r, end, ".") || hlsl_is(r, end, "[")
-            || !literal_expression(r, t, end, has_float))
+            || !literal_expression(r, c, t, end, has_float))
         return r->token_count;
     return end;
 }
 
-static void rewrite_fmod(struct rewriter *r)
+static void rewrite_fmod(struct rewriter *r, const struct constants *c)
 {
     for (size_t t = 0; t + 1 < r->token_count; t++) {
         size_t end;
@@ -253,7 +319,7 @@ static void rewrite_fmod(struct rewriter *r)
         if (hlsl_is(r, t, "fmod") && hlsl_is(r, t + 1, "(") && !(t && hlsl_is(r, t - 1, "."))
                 && !declaration(r, t)) {
             end = hlsl_closing(r, t + 1);
-            if (end < r->token_count && literal_expression(r, t + 2, end, &has_float)) {
+            if (end < r->token_count && literal_expression(r, c, t + 2, end, &has_float)) {
                 hlsl_replace_token(r, t, "__d3d12xs_fmod");
                 r->needs |= NEED_FMOD;
             }
@@ -264,8 +330,8 @@ static void rewrite_fmod(struct rewriter *r)
         size_t first, end;
         bool left_float, right_float;
 
-        if (!hlsl_is(r, t, "%") || hlsl_is(r, t + 1, "=") || (first = left_operand(r, t, &left_float)) >= r->token_count
-                || (end = right_operand_end(r, t, &right_float)) >= r->token_count)
+        if (!hlsl_is(r, t, "%") || hlsl_is(r, t + 1, "=") || (first = left_operand(r, c, t, &left_float)) >= r->token_count
+                || (end = right_operand_end(r, c, t, &right_float)) >= r->token_count)
             continue;
         if (!left_float && !right_float)
             continue; /* an integer %, which glslang folds right (fixed in spirv_fixup.c) */
@@ -277,7 +343,7 @@ static void rewrite_fmod(struct rewriter *r)
 }
 
 /* LITERAL << COUNT and LITERAL >> COUNT with a literal count of 32 or more: count & 31. */
-static void rewrite_shifts(struct rewriter *r)
+static void rewrite_shifts(struct rewriter *r, const struct constants *c)
 {
     for (size_t t = 1; t + 2 < r->token_count; t++) {
         unsigned long long value, count;
@@ -286,13 +352,13 @@ static void rewrite_shifts(struct rewriter *r)
         bool has_float;
 
         if (!shift || r->tokens[t + 1].at != r->tokens[t].at + 1 || !is_int32_literal(r, t - 1, &value)
-                || unary_literal_start(r, t - 1, &has_float) >= r->token_count || !is_int32_literal(r, t + 2, &count)
+                || unary_literal_start(r, c, t - 1, &has_float) >= r->token_count || !is_int32_literal(r, t + 2, &count)
                 || hlsl_is(r, t + 3, ".") || hlsl_is(r, t + 3, "["))
             continue;
         /* `a + 1 << 40`, `a << 1 << 40`: the shifted operand is larger than the literal, of a
          * type the tokens do not say */
         {
-            size_t first = unary_literal_start(r, t - 1, &has_float);
+            size_t first = unary_literal_start(r, c, t - 1, &has_float);
             if (first && (hlsl_is(r, first - 1, "+") || hlsl_is(r, first - 1, "-") || hlsl_is(r, first - 1, "<")
                     || hlsl_is(r, first - 1, ">") || hlsl_is(r, first - 1, "*") || hlsl_is(r, first - 1, "/")
                     || hlsl_is(r, first - 1, "%")))
@@ -306,9 +372,15 @@ static void rewrite_shifts(struct rewriter *r)
 
 void hlsl_rewrite_literals(struct rewriter *r)
 {
-    rewrite_conversions(r);
-    rewrite_fmod(r);
-    rewrite_shifts(r);
+    struct constants c;
+
+    if (!collect_constants(r, &c))
+        r->failed = true;
+    rewrite_conversions(r, &c);
+    rewrite_fmod(r, &c);
+    rewrite_shifts(r, &c);
+    free(c.names);
+    free(c.floats);
 }
 
 void hlsl_prelude_literals(struct text *b, uint64_t needs)
