@@ -7,8 +7,8 @@
  *  - StructuredBuffer<T>.GetDimensions(count, stride) answers D3D's stride, sizeof(T) packed
  *    tightly (glslang folds its own padded stride into a constant), when T is a 32-bit scalar,
  *    vector, matrix or a struct of those declared in the same file.
- *  - Interlocked* methods of a RWByteAddressBuffer take an int literal value as a uint (glslang
- *    emits an int operand that does not validate).
+ *  - Interlocked* methods of a RWByteAddressBuffer take their values as uint, as D3D's do
+ *    (glslang passes an int value, literal or not, as an operand that does not validate).
  *  - uint64_t casts and constructors, and integer literals with the suffix ull, go through
  *    helpers (glslang converts to uint64_t only implicitly, never from floats).
  *  - asuint(double, out uint lo, out uint hi) is __d3d12xs_asuint (glslang's asuint of a double
@@ -196,18 +196,17 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buf
             t = close + 1;
         } else if (buffer->kind == BUFFER_RAW && r->tokens[t + 2].length > 11
                 && !memcmp(r->s + r->tokens[t + 2].at, "Interlocked", 11)) {
-            /* values that are int literals: as uint */
-            for (size_t a = 1; a < arg_count; a++) {
+            /* the values (not the offset, nor the original value written out) as uint: the
+             * methods take uint only, and glslang passes an int operand that does not validate */
+            size_t values = hlsl_is(r, t + 2, "InterlockedCompareExchange") || hlsl_is(r, t + 2,
+                    "InterlockedCompareStore") ? 2 : 1;
+            for (size_t a = 1; a <= values && a < arg_count; a++) {
                 size_t first = args[a], last = args[a + 1] - 2;
-                const char *text = r->s + r->tokens[last].at;
-                size_t length = r->tokens[last].length;
-                if (hlsl_is(r, first, "-") || hlsl_is(r, first, "+"))
-                    first++;
-                if (first != last || !hlsl_is_number(r, last) || memchr(text, '.', length) || memchr(text, 'u', length)
-                        || memchr(text, 'U', length))
+                if (first > last)
                     continue;
-                hlsl_add_edit(r, r->tokens[args[a]].at, 0, "(uint)(");
-                hlsl_add_edit(r, r->tokens[last].at + length, 0, ")");
+                /* one edit: the `)` of a rewritten InterlockedCompareStore follows it */
+                hlsl_add_edit(r, r->tokens[first].at, (size_t)hlsl_text_length(r, first, last), "(uint)(%.*s)",
+                        hlsl_text_length(r, first, last), r->s + r->tokens[first].at);
             }
             t = close;
         }
