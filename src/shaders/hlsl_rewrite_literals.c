@@ -28,10 +28,14 @@ static bool is_number(const struct rewriter *r, size_t t)
 /* A number token that is a float literal: a `.`, a decimal exponent or a float suffix. */
 static bool is_float_literal(const struct rewriter *r, size_t t)
 {
-    const char *text = r->s + r->tokens[t].at;
-    size_t length = r->tokens[t].length;
+    const char *text;
+    size_t length;
 
-    if (!is_number(r, t) || (length > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')))
+    if (!is_number(r, t))
+        return false;
+    text = r->s + r->tokens[t].at;
+    length = r->tokens[t].length;
+    if (length > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
         return false;
     for (size_t i = 0; i < length; i++)
         if (strchr(".eEfFhH", text[i]))
@@ -42,15 +46,16 @@ static bool is_float_literal(const struct rewriter *r, size_t t)
 /* An integer literal of 32 bits (no `l`/`L` suffix), its value in *value. */
 static bool is_int32_literal(const struct rewriter *r, size_t t, unsigned long long *value)
 {
-    const char *text = r->s + r->tokens[t].at;
-    char *end;
+    const char *text;
+    size_t used;
 
     if (!is_number(r, t) || is_float_literal(r, t))
         return false;
-    *value = strtoull(text, &end, 0);
-    while (end < text + r->tokens[t].length && (*end == 'u' || *end == 'U'))
-        end++;
-    return end == text + r->tokens[t].length;
+    text = r->s + r->tokens[t].at;
+    *value = hlsl_parse_integer(r, t, &used);
+    while (used < r->tokens[t].length && (text[used] == 'u' || text[used] == 'U'))
+        used++;
+    return used == r->tokens[t].length;
 }
 
 /* Scalar constants declared in the file (`[static] const TYPE name = ...`): their names, and

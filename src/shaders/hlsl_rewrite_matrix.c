@@ -243,11 +243,11 @@ static bool is_matrix_expression(const struct rewriter *r, const struct matrix_n
 static bool is_matrix_call(const struct rewriter *r, const struct matrix_names *names, size_t t, size_t close,
         unsigned depth)
 {
-    int intrinsic;
+    int intrinsic = matrix_intrinsic(r, t);
 
-    if (is_float_matrix_type(r, t) || is_matrix_name(r, names, t))
-        return true;
-    if ((intrinsic = matrix_intrinsic(r, t)) < 0 || !matrix_intrinsics[intrinsic].operands)
+    if (intrinsic < 0)
+        return is_float_matrix_type(r, t) || is_matrix_name(r, names, t);
+    if (!matrix_intrinsics[intrinsic].operands)
         return false;
     for (size_t u = t + 2, start = t + 2; u <= close; u++) {
         if (u < close && (hlsl_is(r, u, "(") || hlsl_is(r, u, "[") || hlsl_is(r, u, "{"))) {

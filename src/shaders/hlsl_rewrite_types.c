@@ -41,41 +41,48 @@ struct buffers {
 };
 
 /* D3D's size of a structured buffer element of type token t (a 32-bit scalar, vector, matrix or
- * a struct of those declared in this file, arrays of them included), 0 when not known. */
-static unsigned element_size(const struct rewriter *r, size_t t, unsigned depth)
+ * a struct of those declared in this file, arrays of them included), 0 when not known or when
+ * *budget (struct lookups left, bounding the work on nested or recursive structs) runs out. */
+static unsigned long long element_size(const struct rewriter *r, size_t t, unsigned *budget)
 {
     const char *scalar;
-    unsigned rows, columns, size = 0;
+    unsigned rows, columns;
+    unsigned long long size = 0;
 
     /* 32-bit scalars: float, int, uint, dword, bool */
     if ((hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns) && !strcmp(scalar, "float"))
             || (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns) && strcmp(scalar, "min16int")
                 && strcmp(scalar, "min12int") && strcmp(scalar, "min16uint") && strcmp(scalar, "int64_t")
                 && strcmp(scalar, "uint64_t")))
-        return 4 * (rows ? rows : 1) * (columns ? columns : 1);
-    if (!hlsl_is_ident(r, t) || depth > 8)
+        return 4ull * (rows ? rows : 1) * (columns ? columns : 1);
+    if (!hlsl_is_ident(r, t) || !*budget)
         return 0;
+    --*budget;
     for (size_t s = 0; s + 2 < r->token_count; s++) {
         size_t end, u;
         if (!hlsl_is(r, s, "struct") || !hlsl_same_text(r, s + 1, t) || !hlsl_is(r, s + 2, "{"))
             continue;
-        end = hlsl_closing(r, s + 2);
+        if ((end = hlsl_closing(r, s + 2)) >= r->token_count)
+            return 0;
         /* members: [modifiers] TYPE name[N]..., name2...; */
-        for (u = s + 3; u < end;) {
+        for (u = s + 3; u < end; u++) {
             size_t type = u;
-            unsigned member;
+            unsigned long long member;
             while (hlsl_is(r, type, "row_major") || hlsl_is(r, type, "column_major") || hlsl_is(r, type, "precise"))
                 type++;
-            if (!(member = element_size(r, type, depth + 1)))
+            if (type >= end || !(member = element_size(r, type, budget)))
                 return 0;
             for (u = type + 1; u < end && !hlsl_is(r, u, ";");) {
-                unsigned count = 1;
+                unsigned long long count = 1;
                 if (!hlsl_is_ident(r, u))
                     return 0;
                 for (u++; hlsl_is(r, u, "["); u += 3) {
+                    size_t used;
                     if (!hlsl_is_number(r, u + 1) || !hlsl_is(r, u + 2, "]"))
                         return 0;
-                    count *= (unsigned)strtoul(r->s + r->tokens[u + 1].at, NULL, 0);
+                    count *= hlsl_parse_integer(r, u + 1, &used);
+                    if (!count || count > 65536)
+                        return 0;
                 }
                 if (hlsl_is(r, u, ":")) /* a semantic */
                     u += 2;
@@ -83,13 +90,12 @@ static unsigned element_size(const struct rewriter *r, size_t t, unsigned depth)
                     u++;
                 else if (!hlsl_is(r, u, ";"))
                     return 0;
-                if (count > 65536 || size > 65536)
-                    return 0;
                 size += member * count;
+                if (size > 65536)
+                    return 0;
             }
-            u++;
         }
-        return end < r->token_count ? size : 0;
+        return size;
     }
     return 0;
 }
@@ -128,6 +134,7 @@ static void collect_buffers(struct rewriter *r, struct buffers *buffers)
         bool structured = hlsl_is(r, t, "StructuredBuffer") || hlsl_is(r, t, "RWStructuredBuffer")
                 || hlsl_is(r, t, "AppendStructuredBuffer") || hlsl_is(r, t, "ConsumeStructuredBuffer");
         size_t name = t + 1, element = 0;
+        unsigned stride = 0;
 
         if (!raw && !structured)
             continue;
@@ -155,7 +162,11 @@ static void collect_buffers(struct rewriter *r, struct buffers *buffers)
             hlsl_refuse(r, t, "arrays of %.*s are not supported (glslang cannot index them): declare one buffer per register");
             continue;
         }
-        add_buffer(r, buffers, name, raw ? BUFFER_RAW : BUFFER_STRUCTURED, element ? element_size(r, element, 0) : 0);
+        if (element) {
+            unsigned budget = 64;
+            stride = (unsigned)element_size(r, element, &budget);
+        }
+        add_buffer(r, buffers, name, raw ? BUFFER_RAW : BUFFER_STRUCTURED, stride);
     }
 }
 
@@ -164,7 +175,7 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buf
 {
     for (size_t t = 0; t + 3 < r->token_count; t++) {
         const struct buffer *buffer;
-        size_t open = t + 3, close, args[5], arg_count = 0;
+        size_t open = t + 3, close, args[6], arg_count = 0;
 
         if (!hlsl_is_ident(r, t) || !hlsl_is(r, t + 1, ".") || !hlsl_is(r, open, "(") || (t && hlsl_is(r, t - 1, "."))
                 || !(buffer = find_buffer(r, buffers, t)))
@@ -229,10 +240,15 @@ static bool is_numeric_type(const struct rewriter *r, size_t t)
  * token_count when the tokens are not one. */
 static size_t unary_end(const struct rewriter *r, size_t t)
 {
-    while (t < r->token_count && r->tokens[t].length == 1 && strchr("-+!~", r->s[r->tokens[t].at]))
-        t++;
-    if (hlsl_is(r, t, "(") && is_numeric_type(r, t + 1) && hlsl_is(r, t + 2, ")"))
-        return unary_end(r, t + 3);
+    /* prefix operators and casts */
+    for (;;) {
+        if (t < r->token_count && r->tokens[t].length == 1 && strchr("-+!~", r->s[r->tokens[t].at]))
+            t++;
+        else if (hlsl_is(r, t, "(") && is_numeric_type(r, t + 1) && hlsl_is(r, t + 2, ")"))
+            t += 3;
+        else
+            break;
+    }
     if (hlsl_is(r, t, "(")) {
         t = hlsl_closing(r, t);
     } else if (hlsl_is_ident(r, t) || hlsl_is_number(r, t)) {
@@ -259,16 +275,19 @@ static size_t unary_end(const struct rewriter *r, size_t t)
  * (l, ll), 0 for others; its value in *value. */
 static int literal64(const struct rewriter *r, size_t t, unsigned long long *value)
 {
-    const char *text = r->s + r->tokens[t].at, *suffix;
-    size_t length = r->tokens[t].length;
-    bool hex = length > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'), l = false, u = false;
-    char *end;
+    const char *text, *suffix;
+    size_t length, used;
+    bool hex, l = false, u = false;
 
-    if (!hlsl_is_number(r, t) || memchr(text, '.', length) || (!hex && (memchr(text, 'e', length)
-            || memchr(text, 'E', length))))
+    if (!hlsl_is_number(r, t))
         return 0;
-    *value = strtoull(text, &end, 0);
-    for (suffix = end; suffix < text + length; suffix++) {
+    text = r->s + r->tokens[t].at;
+    length = r->tokens[t].length;
+    hex = length > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    if (memchr(text, '.', length) || (!hex && (memchr(text, 'e', length) || memchr(text, 'E', length))))
+        return 0;
+    *value = hlsl_parse_integer(r, t, &used);
+    for (suffix = text + used; suffix < text + length; suffix++) {
         if (*suffix == 'l' || *suffix == 'L')
             l = true;
         else if (*suffix == 'u' || *suffix == 'U')

@@ -241,11 +241,13 @@ bool hlsl_split_type(const struct rewriter *r, size_t t, enum hlsl_scalars kind,
     const char *const *scalars = kind == HLSL_FLOAT_SCALARS ? float_scalars : integer_scalars;
     size_t scalar_count = kind == HLSL_FLOAT_SCALARS ? sizeof(float_scalars) / sizeof(float_scalars[0])
             : sizeof(integer_scalars) / sizeof(integer_scalars[0]);
-    const char *text = r->s + r->tokens[t].at;
-    size_t length = r->tokens[t].length;
+    const char *text;
+    size_t length;
 
     if (!hlsl_is_ident(r, t))
         return false;
+    text = r->s + r->tokens[t].at;
+    length = r->tokens[t].length;
     for (size_t i = 0; i < scalar_count; i++) {
         size_t n = strlen(scalars[i]);
         const char *rest = text + n;
@@ -290,4 +292,19 @@ bool hlsl_is_call(const struct rewriter *r, size_t t, const char *name)
     return hlsl_is(r, t, name) && hlsl_is(r, t + 1, "(") && !(t && hlsl_is(r, t - 1, "."))
             && !(t && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">")) && !hlsl_is(r, t - 1, "return")
                 && !hlsl_is(r, t - 1, "else") && !hlsl_is(r, t - 1, "case"));
+}
+
+unsigned long long hlsl_parse_integer(const struct rewriter *r, size_t t, size_t *used)
+{
+    char digits[64];
+    size_t length = r->tokens[t].length < sizeof(digits) - 1 ? r->tokens[t].length : sizeof(digits) - 1;
+    unsigned long long value;
+    char *end;
+
+    /* a copy: the source need not end with a NUL */
+    memcpy(digits, r->s + r->tokens[t].at, length);
+    digits[length] = 0;
+    value = strtoull(digits, &end, 0);
+    *used = (size_t)(end - digits);
+    return value;
 }

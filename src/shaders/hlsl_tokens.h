@@ -89,6 +89,9 @@ bool hlsl_split_type(const struct rewriter *r, size_t t, enum hlsl_scalars kind,
  * preprocessor disables is not refused, and the message has the user's line number); format
  * names the token's text with %.*s. */
 void hlsl_refuse(struct rewriter *r, size_t t, const char *format);
+/* The integer a number token starts with (strtoull's rules, base from the prefix), and in *used
+ * how many of the token's characters it took. */
+unsigned long long hlsl_parse_integer(const struct rewriter *r, size_t t, size_t *used);
 /* Token t calls the function name: followed by `(`, not a member, not its declaration. */
 bool hlsl_is_call(const struct rewriter *r, size_t t, const char *name);
 
