@@ -62,7 +62,7 @@ static bool is_int32_literal(const struct rewriter *r, size_t t, unsigned long l
  * whether their type is a float. glslang folds them as it does literals. */
 struct constants {
     size_t *names; /* tokens */
-    bool *floats;
+    int *kinds;    /* 1 integer, 2 float (half, min16float...), 3 double */
     size_t count;
 };
 
@@ -74,32 +74,34 @@ static bool collect_constants(const struct rewriter *r, struct constants *c)
 
     memset(c, 0, sizeof(*c));
     for (size_t t = 0; t + 3 < r->token_count; t++) {
-        bool is_float = false, known = false;
+        int kind = 0;
         if (!hlsl_is(r, t, "const") || !hlsl_is_ident(r, t + 2) || !hlsl_is(r, t + 3, "="))
             continue;
         for (size_t i = 0; i < sizeof(float_types) / sizeof(float_types[0]); i++)
-            known |= is_float |= hlsl_is(r, t + 1, float_types[i]);
+            if (hlsl_is(r, t + 1, float_types[i]))
+                kind = hlsl_is(r, t + 1, "double") ? 3 : 2;
         for (size_t i = 0; i < sizeof(integer_types) / sizeof(integer_types[0]); i++)
-            known |= hlsl_is(r, t + 1, integer_types[i]);
-        if (!known)
+            if (hlsl_is(r, t + 1, integer_types[i]))
+                kind = 1;
+        if (!kind)
             continue;
         if (c->count == capacity) {
             size_t *names = realloc(c->names, (capacity = capacity * 2 + 16) * sizeof(*names));
-            bool *floats = names ? realloc(c->floats, capacity * sizeof(*floats)) : NULL;
+            int *kinds = names ? realloc(c->kinds, capacity * sizeof(*kinds)) : NULL;
             if (names)
                 c->names = names;
-            if (!floats)
+            if (!kinds)
                 return false;
-            c->floats = floats;
+            c->kinds = kinds;
         }
         c->names[c->count] = t + 2;
-        c->floats[c->count++] = is_float;
+        c->kinds[c->count++] = kind;
     }
     return true;
 }
 
 /* 0 when token t is no constant of the file (or one declared several times, perhaps with
- * different types in different scopes), 1 for an integer constant, 2 for a float one. */
+ * different types in different scopes), else its kind (1 integer, 2 float, 3 double). */
 static int constant_kind(const struct rewriter *r, const struct constants *c, size_t t)
 {
     int kind = 0;
@@ -108,7 +110,7 @@ static int constant_kind(const struct rewriter *r, const struct constants *c, si
         if (hlsl_same_text(r, c->names[i], t)) {
             if (kind)
                 return 0;
-            kind = c->floats[i] ? 2 : 1;
+            kind = c->kinds[i];
         }
     return kind;
 }
@@ -315,20 +317,39 @@ static size_t right_operand_end(const struct rewriter *r, const struct constants
     return end;
 }
 
+/* One of tokens [first, end) is a double: a literal with the suffix l or L, or a constant. */
+static bool has_double(const struct rewriter *r, const struct constants *c, size_t first, size_t end)
+{
+    for (size_t t = first; t < end; t++)
+        if ((is_float_literal(r, t) && (memchr(r->s + r->tokens[t].at, 'l', r->tokens[t].length)
+                || memchr(r->s + r->tokens[t].at, 'L', r->tokens[t].length)))
+                || (hlsl_is_ident(r, t) && constant_kind(r, c, t) == 3))
+            return true;
+    return false;
+}
+
 static void rewrite_fmod(struct rewriter *r, const struct constants *c)
 {
     for (size_t t = 0; t + 1 < r->token_count; t++) {
         size_t end;
         bool has_float;
 
-        if (hlsl_is(r, t, "fmod") && hlsl_is(r, t + 1, "(") && !(t && hlsl_is(r, t - 1, "."))
-                && !declaration(r, t)) {
-            end = hlsl_closing(r, t + 1);
-            if (end < r->token_count && literal_expression(r, c, t + 2, end, &has_float)) {
-                hlsl_replace_token(r, t, "__d3d12xs_fmod");
-                r->needs |= NEED_FMOD;
-            }
-        }
+        static const char *const names[] = {"fmod", "min", "max", "clamp", "saturate"};
+        const char *name = NULL;
+
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            if (hlsl_is(r, t, names[i]))
+                name = names[i];
+        if (!name || !hlsl_is(r, t + 1, "(") || (t && hlsl_is(r, t - 1, ".")) || declaration(r, t))
+            continue;
+        end = hlsl_closing(r, t + 1);
+        if (end >= r->token_count || !literal_expression(r, c, t + 2, end, &has_float)
+                || (!has_float && strcmp(name, "fmod")) || has_double(r, c, t + 2, end))
+            continue;
+        /* fmod of literals: glslang folds it with the divisor's sign; min, max, clamp, saturate
+         * of float literals: glslang and spirv-opt fold them without D3D's NaN rule */
+        hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "__d3d12xs_%s", name);
+        r->needs |= NEED_FMOD;
     }
     /* right to left, so that `a % b % c` nests as (a % b) % c */
     for (size_t t = r->token_count; t-- > 1;) {
@@ -338,7 +359,7 @@ static void rewrite_fmod(struct rewriter *r, const struct constants *c)
         if (!hlsl_is(r, t, "%") || hlsl_is(r, t + 1, "=") || (first = left_operand(r, c, t, &left_float)) >= r->token_count
                 || (end = right_operand_end(r, c, t, &right_float)) >= r->token_count)
             continue;
-        if (!left_float && !right_float)
+        if ((!left_float && !right_float) || has_double(r, c, first, end))
             continue; /* an integer %, which glslang folds right (fixed in spirv_fixup.c) */
         hlsl_add_edit(r, r->tokens[first].at, 0, "__d3d12xs_fmod(");
         hlsl_replace_token(r, t, ",");
@@ -385,7 +406,7 @@ void hlsl_rewrite_literals(struct rewriter *r)
     rewrite_fmod(r, &c);
     rewrite_shifts(r, &c);
     free(c.names);
-    free(c.floats);
+    free(c.kinds);
 }
 
 void hlsl_prelude_literals(struct text *b, uint64_t needs)
@@ -408,8 +429,16 @@ void hlsl_prelude_literals(struct text *b, uint64_t needs)
                     "int __d3d12xs_to_int(%s x) { return (int)x; }\n", exact_types[i], exact_types[i]);
         hlsl_append(b, "#endif\n");
     }
-    if (needs & NEED_FMOD)
+    if (needs & NEED_FMOD) {
+        /* the fix-up pass gives fmod the dividend's sign; min and max of a NaN are the other
+         * operand, written with comparisons so that the optimizer folds them right. float only:
+         * a double overload makes mixed literal types ambiguous (double literals are skipped) */
         hlsl_append(b, "#ifndef D3D12XS_FMOD\n#define D3D12XS_FMOD\n"
                 "float __d3d12xs_fmod(float a, float b) { return fmod(a, b); }\n"
-                "double __d3d12xs_fmod(double a, double b) { return fmod(a, b); }\n#endif\n");
+                "float __d3d12xs_min(float a, float b) { return a != a ? b : b != b ? a : a < b ? a : b; }\n"
+                "float __d3d12xs_max(float a, float b) { return a != a ? b : b != b ? a : a > b ? a : b; }\n"
+                "float __d3d12xs_clamp(float x, float low, float high) "
+                "{ return __d3d12xs_min(__d3d12xs_max(x, low), high); }\n"
+                "float __d3d12xs_saturate(float x) { return __d3d12xs_clamp(x, 0.0f, 1.0f); }\n#endif\n");
+    }
 }

@@ -11,6 +11,7 @@
  *    (glslang passes an int value, literal or not, as an operand that does not validate).
  *  - uint64_t casts and constructors, and integer literals with the suffix ull, go through
  *    helpers (glslang converts to uint64_t only implicitly, never from floats).
+ *  - sign() answers an int (glslang answers a float for floats).
  *  - asuint(double, out uint lo, out uint hi) is __d3d12xs_asuint (glslang's asuint of a double
  *    converts it to float).
  *
@@ -380,6 +381,22 @@ static void rewrite_matrices_and_integers(struct rewriter *r)
     }
 }
 
+/* sign() of a float answers an int in D3D; glslang answers a float (`sign(x) / 2` divides in
+ * float, asuint() reads float bits): calls go through __d3d12xs_sign, unless the file declares
+ * a function of that name. */
+static void rewrite_sign(struct rewriter *r)
+{
+    for (size_t t = 1; t + 1 < r->token_count; t++)
+        if (hlsl_is(r, t, "sign") && hlsl_is(r, t + 1, "(") && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">"))
+                && !hlsl_is(r, t - 1, "return") && !hlsl_is(r, t - 1, "else") && !hlsl_is(r, t - 1, "case"))
+            return;
+    for (size_t t = 0; t < r->token_count; t++)
+        if (hlsl_is_call(r, t, "sign") && !r->tokens[t].directive) {
+            hlsl_replace_token(r, t, "__d3d12xs_sign");
+            r->needs |= NEED_SIGN;
+        }
+}
+
 void hlsl_rewrite_types(struct rewriter *r)
 {
     struct buffers buffers = {0};
@@ -388,6 +405,7 @@ void hlsl_rewrite_types(struct rewriter *r)
     rewrite_buffer_methods(r, &buffers);
     free(buffers.items);
     rewrite_uint64(r);
+    rewrite_sign(r);
     rewrite_matrices_and_integers(r);
 }
 
@@ -407,6 +425,21 @@ void hlsl_prelude_types(struct text *b, uint64_t needs)
                 "    uint high = (uint)(x / 4294967296.0);\n"
                 "    return __d3d12xs_uint64(high, (uint)(x - (double)high * 4294967296.0));\n}\n"
                 "uint64_t __d3d12xs_to_uint64(float x) { return __d3d12xs_to_uint64((double)x); }\n#endif\n");
+    if (needs & NEED_SIGN) {
+        static const char *const types[] = {"float", "double", "int", "uint"};
+        hlsl_append(b, "#ifndef D3D12XS_SIGN\n#define D3D12XS_SIGN\n");
+        for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+            for (unsigned n = 1; n <= 4; n++) {
+                char suffix[2] = {n > 1 ? (char)('0' + n) : 0, 0};
+                if (!strcmp(types[i], "uint"))
+                    hlsl_append(b, "int%s __d3d12xs_sign(uint%s x) { return (int%s)(x != 0); }\n", suffix, suffix,
+                            suffix);
+                else
+                    hlsl_append(b, "int%s __d3d12xs_sign(%s%s x) { return (int%s)sign(x); }\n", suffix, types[i],
+                            suffix, suffix);
+            }
+        hlsl_append(b, "#endif\n");
+    }
     if (needs & NEED_ASUINT)
         /* glslang's asuint(double) converts to float: the bits are computed, asdouble() being
          * right (NaN gives the canonical quiet NaN); conversions truncate, without floor(),
