@@ -50,7 +50,8 @@ static bool is_call(const struct rewriter *r, size_t t, const char *name)
 /* Token t (a name followed by `(`) declares a function: a type name precedes it. */
 static bool is_declaration(const struct rewriter *r, size_t t)
 {
-    return t && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">")) && !hlsl_is(r, t - 1, "return") && !hlsl_is(r, t - 1, "else")
+    return t && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">")) && !hlsl_is(r, t - 1, "return")
+            && !hlsl_is(r, t - 1, "else")
             && !hlsl_is(r, t - 1, "case");
 }
 
@@ -120,9 +121,11 @@ static void rewrite_calls(struct rewriter *r)
             r->needs |= NEED_ALL_EQUAL;
         } else if (is_call(r, t, "mul") && !is_declaration(r, t)) {
             r->needs |= NEED_MUL;
-        } else if (hlsl_is(r, t, "static") && is_numeric_type(r, t + 1) && hlsl_is_ident(r, t + 2) && hlsl_is(r, t + 3, ";")) {
+        } else if (hlsl_is(r, t, "static") && is_numeric_type(r, t + 1) && hlsl_is_ident(r, t + 2)
+                && hlsl_is(r, t + 3, ";")) {
             /* glslang leaves statics without initialiser undefined; D3D zeroes them */
-            hlsl_add_edit(r, r->tokens[t + 3].at, 0, " = (%.*s)0", (int)r->tokens[t + 1].length, r->s + r->tokens[t + 1].at);
+            hlsl_add_edit(r, r->tokens[t + 3].at, 0, " = (%.*s)0", (int)r->tokens[t + 1].length,
+                    r->s + r->tokens[t + 1].at);
         }
     }
 }
@@ -253,16 +256,16 @@ static void rewrite_function_statics(struct rewriter *r)
         }
         for (size_t u = t + 1; function && u < body_end; u++) {
             size_t end, name = 0;
-            if (!hlsl_is(r, u, "static") || hlsl_is(r, u + 1, "const") || !(hlsl_is(r, u - 1, ";") || hlsl_is(r, u - 1, "{")
-                    || hlsl_is(r, u - 1, "}")))
+            if (!hlsl_is(r, u, "static") || hlsl_is(r, u + 1, "const")
+                    || !(hlsl_is(r, u - 1, ";") || hlsl_is(r, u - 1, "{") || hlsl_is(r, u - 1, "}")))
                 continue;
             for (end = u + 1; end < body_end && !hlsl_is(r, end, ";"); end++) {
                 if (hlsl_is(r, end, "(") || hlsl_is(r, end, "[") || hlsl_is(r, end, "{")) {
                     end = hlsl_closing(r, end);
                     continue;
                 }
-                if (!name && hlsl_is_ident(r, end) && (hlsl_is(r, end + 1, "=") || hlsl_is(r, end + 1, ";") || hlsl_is(r, end + 1, "[")
-                        || hlsl_is(r, end + 1, ":")))
+                if (!name && hlsl_is_ident(r, end) && (hlsl_is(r, end + 1, "=") || hlsl_is(r, end + 1, ";")
+                        || hlsl_is(r, end + 1, "[") || hlsl_is(r, end + 1, ":")))
                     name = end;
             }
             if (end >= body_end || !name)
@@ -361,7 +364,8 @@ static void prelude(struct text *b, uint64_t needs)
                 for (unsigned inner = 2; inner <= 4; inner++)
                     for (unsigned columns = 2; columns <= 4; columns++) {
                         const char *type = mul_types[i];
-                        hlsl_append(b, "%s%ux%u mul(%s%ux%u a, %s%ux%u b) { %s%ux%u r; ", type, rows, columns, type, rows,
+                        hlsl_append(b, "%s%ux%u mul(%s%ux%u a, %s%ux%u b) { %s%ux%u r; ", type, rows, columns, type,
+                                rows,
                                 inner, type, inner, columns, type, rows, columns);
                         for (unsigned row = 0; row < rows; row++) {
                             hlsl_append(b, "r[%u] = ", row);

@@ -274,7 +274,8 @@ static size_t unary_literal_start(const struct rewriter *r, const struct constan
     } else {
         return r->token_count;
     }
-    if (first && (hlsl_is(r, first - 1, "-") || hlsl_is(r, first - 1, "+")) && !(first >= 2 && ends_operand(r, first - 2)))
+    if (first && (hlsl_is(r, first - 1, "-") || hlsl_is(r, first - 1, "+"))
+            && !(first >= 2 && ends_operand(r, first - 2)))
         first--;
     /* `(int)2.5`, `!2.5`, `s.x`: the operand is larger than the literals */
     if (first && (hlsl_is(r, first - 1, ")") || hlsl_is(r, first - 1, "]") || hlsl_is(r, first - 1, ".")
@@ -356,7 +357,8 @@ static void rewrite_fmod(struct rewriter *r, const struct constants *c)
         size_t first, end;
         bool left_float, right_float;
 
-        if (!hlsl_is(r, t, "%") || hlsl_is(r, t + 1, "=") || (first = left_operand(r, c, t, &left_float)) >= r->token_count
+        if (!hlsl_is(r, t, "%") || hlsl_is(r, t + 1, "=")
+                || (first = left_operand(r, c, t, &left_float)) >= r->token_count
                 || (end = right_operand_end(r, c, t, &right_float)) >= r->token_count)
             continue;
         if ((!left_float && !right_float) || has_double(r, c, first, end))

@@ -62,11 +62,14 @@ static void rewrite_matrix_swizzles(struct rewriter *r)
 
         if (!count || !hlsl_is(r, t - 1, "."))
             continue;
-        if ((hlsl_is(r, t + 1, "=") && !hlsl_is(r, t + 2, "=")) || (hlsl_is(r, t + 2, "=") && r->tokens[t + 1].length == 1
+        if ((hlsl_is(r, t + 1, "=") && !hlsl_is(r, t + 2, "="))
+                || (hlsl_is(r, t + 2, "=") && r->tokens[t + 1].length == 1
                     && strchr("+-*/%&|^", r->s[r->tokens[t + 1].at]))
-                || (hlsl_is(r, t + 1, "+") && hlsl_is(r, t + 2, "+")) || (hlsl_is(r, t + 1, "-") && hlsl_is(r, t + 2, "-"))) {
+                || (hlsl_is(r, t + 1, "+") && hlsl_is(r, t + 2, "+"))
+                || (hlsl_is(r, t + 1, "-") && hlsl_is(r, t + 2, "-"))) {
             if (!r->tokens[t].directive)
-                hlsl_refuse(r, t, "writing the multi-element matrix swizzle %.*s is not supported (glslang): write each element");
+                hlsl_refuse(r, t, "writing the multi-element matrix swizzle %.*s is not supported (glslang): "
+                        "write each element");
             continue;
         }
         /* the base: name (. name | [index])*, without calls or side effects */
@@ -119,7 +122,8 @@ static void rewrite_matrix_swizzles(struct rewriter *r)
             struct text call = {0};
             hlsl_append(&call, "__d3d12xs_vector(");
             for (unsigned i = 0; i < count; i++)
-                hlsl_append(&call, "%s%.*s.%.*s", i ? ", " : "", hlsl_text_length(r, base, t - 2), r->s + r->tokens[base].at,
+                hlsl_append(&call, "%s%.*s.%.*s", i ? ", " : "", hlsl_text_length(r, base, t - 2),
+                        r->s + r->tokens[base].at,
                         (int)step, r->s + r->tokens[t].at + i * step);
             hlsl_append(&call, ")");
             if (call.failed)
@@ -215,7 +219,8 @@ static void collect_names(struct rewriter *r, struct matrix_names *names)
             if (!matrix || hlsl_is(r, next, "(") || hlsl_is(r, next, ")"))
                 break;
             /* more declarators of the same type, after the initialiser */
-            while (next < r->token_count && !hlsl_is(r, next, ",") && !hlsl_is(r, next, ";") && !hlsl_is(r, next, ")")) {
+            while (next < r->token_count && !hlsl_is(r, next, ",") && !hlsl_is(r, next, ";")
+                    && !hlsl_is(r, next, ")")) {
                 if (hlsl_is(r, next, "(") || hlsl_is(r, next, "[") || hlsl_is(r, next, "{"))
                     next = hlsl_closing(r, next);
                 next++;
@@ -322,7 +327,8 @@ static void rewrite_matrix_intrinsics(struct rewriter *r)
             if (matrix_intrinsics[intrinsic].operands ? !is_matrix_call(r, &names, t, close, 0)
                     : !is_matrix_expression(r, &names, t + 2, close, 0))
                 continue;
-            hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "__d3d12xs_matrix_%s", matrix_intrinsics[intrinsic].name);
+            hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "__d3d12xs_matrix_%s",
+                    matrix_intrinsics[intrinsic].name);
             r->needs |= (uint64_t)1 << (NEED_MATRIX_SHIFT + intrinsic);
         }
     free(names.matrices.items);

@@ -160,7 +160,8 @@ static void collect_buffers(struct rewriter *r, struct buffers *buffers)
             continue;
         if (hlsl_is(r, name + 1, "[") && (hlsl_is(r, t, "RWByteAddressBuffer") || hlsl_is(r, t, "RWStructuredBuffer"))
                 && !r->tokens[t].directive) {
-            hlsl_refuse(r, t, "arrays of %.*s are not supported (glslang cannot index them): declare one buffer per register");
+            hlsl_refuse(r, t, "arrays of %.*s are not supported (glslang cannot index them): declare one buffer "
+                    "per register");
             continue;
         }
         if (element) {
@@ -340,15 +341,18 @@ static void rewrite_matrices_and_integers(struct rewriter *r)
         if (r->tokens[t].directive)
             continue;
         if (template_type && (hlsl_is(r, t + 2, "int64_t") || hlsl_is(r, t + 2, "uint64_t"))) {
-            hlsl_refuse(r, t + 2, "vectors and matrices of %.*s are not supported (glslang knows only the scalar uint64_t)");
+            hlsl_refuse(r, t + 2, "vectors and matrices of %.*s are not supported (glslang knows only the scalar "
+                    "uint64_t)");
             continue;
         }
         if (hlsl_is(r, t, "matrix") && hlsl_is(r, t + 1, "<")) {
             bool integer = hlsl_split_type(r, t + 2, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns);
             if (integer)
                 hlsl_refuse(r, t + 2, "matrices of %.*s are not supported (Vulkan matrices hold floats only)");
-            else if (hlsl_is(r, t + 3, ",") && hlsl_is(r, t + 5, ",") && (hlsl_is(r, t + 4, "1") || hlsl_is(r, t + 6, "1")))
-                hlsl_refuse(r, t, "%.*s types with one row or one column are not supported (glslang emits invalid code for them): use a vector");
+            else if (hlsl_is(r, t + 3, ",") && hlsl_is(r, t + 5, ",")
+                    && (hlsl_is(r, t + 4, "1") || hlsl_is(r, t + 6, "1")))
+                hlsl_refuse(r, t, "%.*s types with one row or one column are not supported (glslang emits invalid "
+                        "code for them): use a vector");
             continue;
         }
         if (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns)) {
@@ -356,12 +360,14 @@ static void rewrite_matrices_and_integers(struct rewriter *r)
             if (is64 && (!strcmp(scalar, "int64_t") || columns))
                 hlsl_refuse(r, t, "the integer type %.*s is not supported (glslang knows only the scalar uint64_t)");
             else if (rows)
-                hlsl_refuse(r, t, "the integer or bool matrix type %.*s is not supported (Vulkan matrices hold floats only)");
+                hlsl_refuse(r, t, "the integer or bool matrix type %.*s is not supported (Vulkan matrices hold "
+                        "floats only)");
             continue;
         }
         if (hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns) && rows
                 && (rows == 1 || columns == 1)) {
-            hlsl_refuse(r, t, "the matrix type %.*s with one row or one column is not supported (glslang emits invalid code for it): use a vector");
+            hlsl_refuse(r, t, "the matrix type %.*s with one row or one column is not supported (glslang emits "
+                    "invalid code for it): use a vector");
             continue;
         }
         if (hlsl_is_call(r, t, "asuint")) {
