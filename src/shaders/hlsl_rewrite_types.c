@@ -119,12 +119,21 @@ static void add_buffer(struct rewriter *r, struct buffers *buffers, size_t name,
     buffers->count++;
 }
 
+/* The buffer named by token t, NULL when none is, or when the name is declared for buffers of
+ * different kinds or strides (in different scopes: the tokens do not say which one is meant). */
 static const struct buffer *find_buffer(const struct rewriter *r, const struct buffers *buffers, size_t t)
 {
-    for (size_t i = buffers->count; i-- > 0;)
-        if (hlsl_same_text(r, buffers->items[i].name, t))
-            return &buffers->items[i];
-    return NULL;
+    const struct buffer *found = NULL;
+
+    for (size_t i = 0; i < buffers->count; i++) {
+        const struct buffer *buffer = &buffers->items[i];
+        if (!hlsl_same_text(r, buffer->name, t))
+            continue;
+        if (found && (found->kind != buffer->kind || found->stride != buffer->stride))
+            return NULL;
+        found = buffer;
+    }
+    return found;
 }
 
 /* Buffer declarations (globals and parameters), arrays of RW buffers refused. */
