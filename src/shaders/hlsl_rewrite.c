@@ -399,6 +399,7 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
     if (!hlsl_tokenize(&r)) {
         out->failed = true;
         free(r.tokens);
+        free(r.pair);
         return;
     }
     if (calls) {
@@ -428,6 +429,7 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
         free(r.edits[e].text);
     free(r.edits);
     free(r.tokens);
+    free(r.pair);
 }
 
 char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length, unsigned *serial)

@@ -58,22 +58,30 @@ static bool is_int32_literal(const struct rewriter *r, size_t t, unsigned long l
     return used == r->tokens[t].length;
 }
 
-/* Scalar constants declared in the file (`[static] const TYPE name = ...`): their names, and
- * whether their type is a float. glslang folds them as it does literals. */
+/* Scalar constants declared in the file (`[static] const TYPE name = ...`), which glslang folds
+ * as it does literals, and per token prefix counts that make literal_expression() constant-time
+ * (tokens that cannot be in an expression of literals, float and double ones). */
 struct constants {
-    size_t *names; /* tokens */
-    int *kinds;    /* 1 integer, 2 float (half, min16float...), 3 double */
-    size_t count;
+    struct hlsl_names names; /* kind: 1 integer, 2 float (half, min16float...), 3 double */
+    size_t *bad, *floats, *doubles;
 };
+
+/* 0 when token t is no constant of the file (or one declared several times with different
+ * types), else its kind (1 integer, 2 float, 3 double). */
+static int constant_kind(const struct rewriter *r, const struct constants *c, size_t t)
+{
+    int kind = hlsl_names_get(r, &c->names, t);
+    return kind > 0 ? kind : 0;
+}
 
 static bool collect_constants(const struct rewriter *r, struct constants *c)
 {
     static const char *const float_types[] = {"float", "half", "double", "min16float", "min10float"};
     static const char *const integer_types[] = {"int", "uint", "dword", "bool", "min16int", "min12int", "min16uint"};
-    size_t capacity = 0;
+    size_t n = r->token_count;
 
     memset(c, 0, sizeof(*c));
-    for (size_t t = 0; t + 3 < r->token_count; t++) {
+    for (size_t t = 0; t + 3 < n; t++) {
         int kind = 0;
         if (!hlsl_is(r, t, "const") || !hlsl_is_ident(r, t + 2) || !hlsl_is(r, t + 3, "="))
             continue;
@@ -83,36 +91,34 @@ static bool collect_constants(const struct rewriter *r, struct constants *c)
         for (size_t i = 0; i < sizeof(integer_types) / sizeof(integer_types[0]); i++)
             if (hlsl_is(r, t + 1, integer_types[i]))
                 kind = 1;
-        if (!kind)
-            continue;
-        if (c->count == capacity) {
-            size_t *names = realloc(c->names, (capacity = capacity * 2 + 16) * sizeof(*names));
-            int *kinds = names ? realloc(c->kinds, capacity * sizeof(*kinds)) : NULL;
-            if (names)
-                c->names = names;
-            if (!kinds)
-                return false;
-            c->kinds = kinds;
+        if (kind && !hlsl_names_add(r, &c->names, t + 2, kind))
+            return false;
+    }
+    if (!(c->bad = malloc((n + 1) * sizeof(*c->bad))) || !(c->floats = malloc((n + 1) * sizeof(*c->floats)))
+            || !(c->doubles = malloc((n + 1) * sizeof(*c->doubles))))
+        return false;
+    c->bad[0] = c->floats[0] = c->doubles[0] = 0;
+    for (size_t t = 0; t < n; t++) {
+        bool bad = false, is_float = false, is_double = false;
+        if (is_number(r, t)) {
+            is_float = is_float_literal(r, t);
+            is_double = is_float && (memchr(r->s + r->tokens[t].at, 'l', r->tokens[t].length)
+                    || memchr(r->s + r->tokens[t].at, 'L', r->tokens[t].length));
+        } else if (hlsl_is_ident(r, t)) {
+            int kind = hlsl_is(r, t + 1, "(") || hlsl_is(r, t + 1, ".") || hlsl_is(r, t + 1, "[")
+                    || (t && hlsl_is(r, t - 1, ".")) ? 0 : constant_kind(r, c, t);
+            bad = !kind && !hlsl_is(r, t, "true") && !hlsl_is(r, t, "false");
+            is_float = kind > 1;
+            is_double = kind == 3;
+        } else {
+            bad = r->tokens[t].kind != TOKEN_PUNCT || r->tokens[t].length != 1
+                    || !strchr("+-*/%()~&|^<>!=?:,", r->s[r->tokens[t].at]);
         }
-        c->names[c->count] = t + 2;
-        c->kinds[c->count++] = kind;
+        c->bad[t + 1] = c->bad[t] + bad;
+        c->floats[t + 1] = c->floats[t] + is_float;
+        c->doubles[t + 1] = c->doubles[t] + is_double;
     }
     return true;
-}
-
-/* 0 when token t is no constant of the file (or one declared several times, perhaps with
- * different types in different scopes), else its kind (1 integer, 2 float, 3 double). */
-static int constant_kind(const struct rewriter *r, const struct constants *c, size_t t)
-{
-    int kind = 0;
-
-    for (size_t i = 0; i < c->count; i++)
-        if (hlsl_same_text(r, c->names[i], t)) {
-            if (kind)
-                return 0;
-            kind = c->kinds[i];
-        }
-    return kind;
 }
 
 /* Tokens [first, end) are an expression of literals only (numbers, true, false, scalar constants
@@ -121,27 +127,9 @@ static bool literal_expression(const struct rewriter *r, const struct constants 
         bool *has_float)
 {
     *has_float = false;
-    if (first >= end)
+    if (first >= end || end > r->token_count || c->bad[end] != c->bad[first])
         return false;
-    for (size_t t = first; t < end; t++) {
-        if (is_number(r, t)) {
-            *has_float |= is_float_literal(r, t);
-            continue;
-        }
-        if (hlsl_is(r, t, "true") || hlsl_is(r, t, "false"))
-            continue;
-        if (hlsl_is_ident(r, t) && !hlsl_is(r, t + 1, "(") && !hlsl_is(r, t + 1, ".") && !hlsl_is(r, t + 1, "[")
-                && !(t && hlsl_is(r, t - 1, "."))) {
-            int constant = constant_kind(r, c, t);
-            if (!constant)
-                return false;
-            *has_float |= constant > 1;
-            continue;
-        }
-        if (r->tokens[t].kind != TOKEN_PUNCT || r->tokens[t].length != 1
-                || !strchr("+-*/%()~&|^<>!=?:,", r->s[r->tokens[t].at]))
-            return false;
-    }
+    *has_float = c->floats[end] != c->floats[first];
     return true;
 }
 
@@ -244,19 +232,6 @@ static void rewrite_conversions(struct rewriter *r, const struct constants *c)
     }
 }
 
-/* The token opening the bracket closed at token `close`, or token_count. */
-static size_t opening(const struct rewriter *r, size_t close)
-{
-    int depth = 0;
-    for (size_t t = close + 1; t-- > 0;) {
-        if (hlsl_is(r, t, ")") || hlsl_is(r, t, "]"))
-            depth++;
-        else if ((hlsl_is(r, t, "(") || hlsl_is(r, t, "[")) && --depth == 0)
-            return t;
-    }
-    return r->token_count;
-}
-
 /* The first token of the unary operand of literals ending at token last (`[-+]NUMBER` or a
  * parenthesised group of literals), or token_count when it is something else. */
 static size_t unary_literal_start(const struct rewriter *r, const struct constants *c, size_t last, bool *has_float)
@@ -264,7 +239,7 @@ static size_t unary_literal_start(const struct rewriter *r, const struct constan
     size_t first = last;
 
     if (hlsl_is(r, last, ")")) {
-        if ((first = opening(r, last)) >= r->token_count || !literal_expression(r, c, first, last + 1, has_float)
+        if ((first = hlsl_opening(r, last)) >= r->token_count || !literal_expression(r, c, first, last + 1, has_float)
                 || (first && (hlsl_is_ident(r, first - 1) || hlsl_is(r, first - 1, ">"))))
             return r->token_count; /* not literals, or a call */
     } else if (is_number(r, last)) {
@@ -292,7 +267,7 @@ static size_t left_operand(const struct rewriter *r, const struct constants *c, 
     size_t first, last = op - 1;
 
     *has_float = false;
-    for (;;) {
+    for (unsigned operands = 0; operands < 64; operands++) {
         bool operand_float = false;
         if ((first = unary_literal_start(r, c, last, &operand_float)) >= r->token_count)
             return r->token_count;
@@ -301,6 +276,7 @@ static size_t left_operand(const struct rewriter *r, const struct constants *c, 
             return first;
         last = first - 2;
     }
+    return r->token_count; /* a long chain: left to glslang, bounding the work */
 }
 
 /* The token after the right operand of the binary operator at token op when that operand is
@@ -319,14 +295,9 @@ static size_t right_operand_end(const struct rewriter *r, const struct constants
 }
 
 /* One of tokens [first, end) is a double: a literal with the suffix l or L, or a constant. */
-static bool has_double(const struct rewriter *r, const struct constants *c, size_t first, size_t end)
+static bool has_double(const struct constants *c, size_t first, size_t end)
 {
-    for (size_t t = first; t < end; t++)
-        if ((is_float_literal(r, t) && (memchr(r->s + r->tokens[t].at, 'l', r->tokens[t].length)
-                || memchr(r->s + r->tokens[t].at, 'L', r->tokens[t].length)))
-                || (hlsl_is_ident(r, t) && constant_kind(r, c, t) == 3))
-            return true;
-    return false;
+    return first < end && c->doubles[end] != c->doubles[first];
 }
 
 static void rewrite_fmod(struct rewriter *r, const struct constants *c)
@@ -345,7 +316,7 @@ static void rewrite_fmod(struct rewriter *r, const struct constants *c)
             continue;
         end = hlsl_closing(r, t + 1);
         if (end >= r->token_count || !literal_expression(r, c, t + 2, end, &has_float)
-                || (!has_float && strcmp(name, "fmod")) || has_double(r, c, t + 2, end))
+                || (!has_float && strcmp(name, "fmod")) || has_double(c, t + 2, end))
             continue;
         /* fmod of literals: glslang folds it with the divisor's sign; min, max, clamp, saturate
          * of float literals: glslang and spirv-opt fold them without D3D's NaN rule */
@@ -361,7 +332,7 @@ static void rewrite_fmod(struct rewriter *r, const struct constants *c)
                 || (first = left_operand(r, c, t, &left_float)) >= r->token_count
                 || (end = right_operand_end(r, c, t, &right_float)) >= r->token_count)
             continue;
-        if ((!left_float && !right_float) || has_double(r, c, first, end))
+        if ((!left_float && !right_float) || has_double(c, first, end))
             continue; /* an integer %, which glslang folds right (fixed in spirv_fixup.c) */
         hlsl_add_edit(r, r->tokens[first].at, 0, "__d3d12xs_fmod(");
         hlsl_replace_token(r, t, ",");
@@ -402,13 +373,17 @@ void hlsl_rewrite_literals(struct rewriter *r)
 {
     struct constants c;
 
-    if (!collect_constants(r, &c))
+    if (collect_constants(r, &c)) {
+        rewrite_conversions(r, &c);
+        rewrite_fmod(r, &c);
+        rewrite_shifts(r, &c);
+    } else {
         r->failed = true;
-    rewrite_conversions(r, &c);
-    rewrite_fmod(r, &c);
-    rewrite_shifts(r, &c);
-    free(c.names);
-    free(c.kinds);
+    }
+    hlsl_names_free(&c.names);
+    free(c.bad);
+    free(c.floats);
+    free(c.doubles);
 }
 
 void hlsl_prelude_literals(struct text *b, uint64_t needs)

@@ -86,16 +86,7 @@ static void rewrite_matrix_swizzles(struct rewriter *r)
                 break;
             }
             if (hlsl_is(r, base - 1, "]")) {
-                size_t close = base - 1, open = close;
-                int depth = 0;
-                for (;; open--) {
-                    if (hlsl_is(r, open, "]"))
-                        depth++;
-                    else if (hlsl_is(r, open, "[") && --depth == 0)
-                        break;
-                    if (!open)
-                        break;
-                }
+                size_t close = base - 1, open = hlsl_opening(r, close);
                 if (!hlsl_is(r, open, "[")) {
                     simple = false;
                     break;
@@ -139,14 +130,9 @@ static void rewrite_matrix_swizzles(struct rewriter *r)
 
 /* ---- matrix names and expressions ---- */
 
-struct names {
-    size_t *items; /* tokens */
-    size_t count, capacity;
-};
-
-struct matrix_names {
-    struct names matrices, others; /* declared with a float matrix type; with another type */
-};
+/* names declared with a float matrix type (MATRIX_NAME), with another type (OTHER_NAME), or
+ * both (HLSL_NAME_CONFLICT) */
+enum { MATRIX_NAME = 1, OTHER_NAME = 2 };
 
 static bool is_float_matrix_type(const struct rewriter *r, size_t t)
 {
@@ -158,35 +144,14 @@ static bool is_float_matrix_type(const struct rewriter *r, size_t t)
             && strcmp(scalar, "double");
 }
 
-static void add_name(struct rewriter *r, struct names *names, size_t t)
+static bool is_matrix_name(const struct rewriter *r, const struct hlsl_names *names, size_t t)
 {
-    if (names->count == names->capacity) {
-        size_t *bigger = realloc(names->items, (names->capacity = names->capacity * 2 + 16) * sizeof(*bigger));
-        if (!bigger) {
-            r->failed = true;
-            return;
-        }
-        names->items = bigger;
-    }
-    names->items[names->count++] = t;
-}
-
-static bool in_names(const struct rewriter *r, const struct names *names, size_t t)
-{
-    for (size_t i = 0; i < names->count; i++)
-        if (hlsl_same_text(r, names->items[i], t))
-            return true;
-    return false;
-}
-
-static bool is_matrix_name(const struct rewriter *r, const struct matrix_names *names, size_t t)
-{
-    return hlsl_is_ident(r, t) && in_names(r, &names->matrices, t) && !in_names(r, &names->others, t);
+    return hlsl_names_get(r, names, t) == MATRIX_NAME;
 }
 
 /* Declarations `TYPE name` (followed by = ; , [ : ) or `(` for functions): names declared with a
  * float matrix type (floatRxC, matrix<float, R, C>, matrix), and names declared otherwise. */
-static void collect_names(struct rewriter *r, struct matrix_names *names)
+static void collect_names(struct rewriter *r, struct hlsl_names *names)
 {
     static const char *const not_types[] = {"return", "case", "else", "goto", "typedef", "struct", "cbuffer",
             "tbuffer", "namespace", "class", "interface"};
@@ -215,7 +180,10 @@ static void collect_names(struct rewriter *r, struct matrix_names *names)
             if (!(hlsl_is(r, next, "=") || hlsl_is(r, next, ";") || hlsl_is(r, next, ",") || hlsl_is(r, next, "[")
                     || hlsl_is(r, next, ":") || hlsl_is(r, next, ")") || hlsl_is(r, next, "(")))
                 break;
-            add_name(r, matrix ? &names->matrices : &names->others, name);
+            if (!hlsl_names_add(r, names, name, matrix ? MATRIX_NAME : OTHER_NAME)) {
+                r->failed = true;
+                return;
+            }
             if (!matrix || hlsl_is(r, next, "(") || hlsl_is(r, next, ")"))
                 break;
             /* more declarators of the same type, after the initialiser */
@@ -240,12 +208,12 @@ static int matrix_intrinsic(const struct rewriter *r, size_t t)
     return -1;
 }
 
-static bool is_matrix_expression(const struct rewriter *r, const struct matrix_names *names, size_t first, size_t end,
+static bool is_matrix_expression(const struct rewriter *r, const struct hlsl_names *names, size_t first, size_t end,
         unsigned depth);
 
 /* A call at token t whose result is a float matrix: a constructor, a function declared to
  * return one, or a component-wise intrinsic of a matrix argument. */
-static bool is_matrix_call(const struct rewriter *r, const struct matrix_names *names, size_t t, size_t close,
+static bool is_matrix_call(const struct rewriter *r, const struct hlsl_names *names, size_t t, size_t close,
         unsigned depth)
 {
     int intrinsic = matrix_intrinsic(r, t);
@@ -269,7 +237,7 @@ static bool is_matrix_call(const struct rewriter *r, const struct matrix_names *
 }
 
 /* Tokens [first, end) are arithmetic (+ - * /) of operands one of which is a float matrix. */
-static bool is_matrix_expression(const struct rewriter *r, const struct matrix_names *names, size_t first, size_t end,
+static bool is_matrix_expression(const struct rewriter *r, const struct hlsl_names *names, size_t first, size_t end,
         unsigned depth)
 {
     bool matrix = false;
@@ -314,11 +282,10 @@ static bool is_matrix_expression(const struct rewriter *r, const struct matrix_n
 
 static void rewrite_matrix_intrinsics(struct rewriter *r)
 {
-    struct matrix_names names;
+    struct hlsl_names names = {0};
 
-    memset(&names, 0, sizeof(names));
     collect_names(r, &names);
-    if (names.matrices.count)
+    if (names.count)
         for (size_t t = 0; t < r->token_count; t++) {
             int intrinsic = matrix_intrinsic(r, t);
             size_t close;
@@ -331,8 +298,7 @@ static void rewrite_matrix_intrinsics(struct rewriter *r)
                     matrix_intrinsics[intrinsic].name);
             r->needs |= (uint64_t)1 << (NEED_MATRIX_SHIFT + intrinsic);
         }
-    free(names.matrices.items);
-    free(names.others.items);
+    hlsl_names_free(&names);
 }
 
 void hlsl_rewrite_matrices(struct rewriter *r)

@@ -30,16 +30,12 @@
 
 enum buffer_kind { BUFFER_RAW, BUFFER_STRUCTURED };
 
-struct buffer {
-    size_t name;          /* token */
-    enum buffer_kind kind;
-    unsigned stride;      /* D3D's element size (structured), 0 when unknown */
-};
-
-struct buffers {
-    struct buffer *items;
-    size_t count, capacity;
-};
+/* Buffers by name: the value is buffer_value(kind, stride); a name declared for buffers of
+ * different kinds or strides (in different scopes) is a conflict, and left alone. */
+static int buffer_value(enum buffer_kind kind, unsigned stride)
+{
+    return 1 + (int)kind + 2 * (int)stride;
+}
 
 /* D3D's size of a structured buffer element of type token t (a 32-bit scalar, vector, matrix or
  * a struct of those declared in this file, arrays of them included), 0 when not known or when
@@ -101,44 +97,24 @@ static unsigned long long element_size(const struct rewriter *r, size_t t, unsig
     return 0;
 }
 
-static void add_buffer(struct rewriter *r, struct buffers *buffers, size_t name, enum buffer_kind kind,
-        unsigned stride)
+/* The buffer named by token t: false when none is (or the name is a conflict). */
+static bool find_buffer(const struct rewriter *r, const struct hlsl_names *buffers, size_t t, enum buffer_kind *kind,
+        unsigned *stride)
 {
-    if (buffers->count == buffers->capacity) {
-        struct buffer *bigger = realloc(buffers->items, (buffers->capacity = buffers->capacity * 2 + 8)
-                * sizeof(*bigger));
-        if (!bigger) {
-            r->failed = true;
-            return;
-        }
-        buffers->items = bigger;
-    }
-    buffers->items[buffers->count].name = name;
-    buffers->items[buffers->count].kind = kind;
-    buffers->items[buffers->count].stride = stride;
-    buffers->count++;
-}
+    int value = hlsl_names_get(r, buffers, t);
 
-/* The buffer named by token t, NULL when none is, or when the name is declared for buffers of
- * different kinds or strides (in different scopes: the tokens do not say which one is meant). */
-static const struct buffer *find_buffer(const struct rewriter *r, const struct buffers *buffers, size_t t)
-{
-    const struct buffer *found = NULL;
-
-    for (size_t i = 0; i < buffers->count; i++) {
-        const struct buffer *buffer = &buffers->items[i];
-        if (!hlsl_same_text(r, buffer->name, t))
-            continue;
-        if (found && (found->kind != buffer->kind || found->stride != buffer->stride))
-            return NULL;
-        found = buffer;
-    }
-    return found;
+    if (value <= 0)
+        return false;
+    *kind = (enum buffer_kind)((value - 1) % 2);
+    *stride = (unsigned)((value - 1) / 2);
+    return true;
 }
 
 /* Buffer declarations (globals and parameters), arrays of RW buffers refused. */
-static void collect_buffers(struct rewriter *r, struct buffers *buffers)
+static void collect_buffers(struct rewriter *r, struct hlsl_names *buffers)
 {
+    unsigned budget = 256; /* struct lookups of the file's element sizes */
+
     for (size_t t = 0; t + 1 < r->token_count; t++) {
         bool raw = hlsl_is(r, t, "ByteAddressBuffer") || hlsl_is(r, t, "RWByteAddressBuffer");
         bool structured = hlsl_is(r, t, "StructuredBuffer") || hlsl_is(r, t, "RWStructuredBuffer")
@@ -153,13 +129,13 @@ static void collect_buffers(struct rewriter *r, struct buffers *buffers)
             int depth = 0;
             if (!hlsl_is(r, t + 1, "<"))
                 continue;
-            for (close = t + 1; close < r->token_count; close++) {
+            for (close = t + 1; close < r->token_count && close < t + 32; close++) {
                 if (hlsl_is(r, close, "<"))
                     depth++;
                 else if (hlsl_is(r, close, ">") && --depth == 0)
                     break;
             }
-            if (close >= r->token_count)
+            if (!hlsl_is(r, close, ">"))
                 continue;
             if (close == t + 3)
                 element = t + 2;
@@ -173,23 +149,23 @@ static void collect_buffers(struct rewriter *r, struct buffers *buffers)
                     "per register");
             continue;
         }
-        if (element) {
-            unsigned budget = 64;
+        if (element)
             stride = (unsigned)element_size(r, element, &budget);
-        }
-        add_buffer(r, buffers, name, raw ? BUFFER_RAW : BUFFER_STRUCTURED, stride);
+        if (!hlsl_names_add(r, buffers, name, buffer_value(raw ? BUFFER_RAW : BUFFER_STRUCTURED, stride)))
+            r->failed = true;
     }
 }
 
 /* `b.GetDimensions(...)` and `b.Interlocked*(...)` of the buffers declared. */
-static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buffers)
+static void rewrite_buffer_methods(struct rewriter *r, const struct hlsl_names *buffers)
 {
     for (size_t t = 0; t + 3 < r->token_count; t++) {
-        const struct buffer *buffer;
+        enum buffer_kind kind;
+        unsigned stride;
         size_t open = t + 3, close, args[6], arg_count = 0;
 
         if (!hlsl_is_ident(r, t) || !hlsl_is(r, t + 1, ".") || !hlsl_is(r, open, "(") || (t && hlsl_is(r, t - 1, "."))
-                || !(buffer = find_buffer(r, buffers, t)))
+                || !find_buffer(r, buffers, t, &kind, &stride))
             continue;
         if ((close = hlsl_closing(r, open)) >= r->token_count)
             continue;
@@ -204,19 +180,19 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct buffers *buf
         if (hlsl_is(r, t + 2, "GetDimensions") && hlsl_is(r, close + 1, ";") && t
                 && (hlsl_is(r, t - 1, ";") || hlsl_is(r, t - 1, "{") || hlsl_is(r, t - 1, "}")
                     || hlsl_is(r, t - 1, ")") || hlsl_is(r, t - 1, "else"))) {
-            size_t out = buffer->kind == BUFFER_RAW ? 0 : 1;
+            size_t out = kind == BUFFER_RAW ? 0 : 1;
             size_t first = args[out], last = args[out + 1] - 2;
-            if (arg_count != out + 1 || first > last || (buffer->kind == BUFFER_STRUCTURED && !buffer->stride))
+            if (arg_count != out + 1 || first > last || (kind == BUFFER_STRUCTURED && !stride))
                 continue;
             hlsl_add_edit(r, r->tokens[t].at, 0, "{ ");
-            if (buffer->kind == BUFFER_RAW)
+            if (kind == BUFFER_RAW)
                 hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s *= 4u; }", hlsl_text_length(r, first, last),
                         r->s + r->tokens[first].at);
             else
                 hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s = %uu; }", hlsl_text_length(r, first, last),
-                        r->s + r->tokens[first].at, buffer->stride);
+                        r->s + r->tokens[first].at, stride);
             t = close + 1;
-        } else if (buffer->kind == BUFFER_RAW && r->tokens[t + 2].length > 11
+        } else if (kind == BUFFER_RAW && r->tokens[t + 2].length > 11
                 && !memcmp(r->s + r->tokens[t + 2].at, "Interlocked", 11)) {
             /* the values (not the offset, nor the original value written out) as uint: the
              * methods take uint only, and glslang passes an int operand that does not validate */
@@ -249,7 +225,7 @@ static bool is_numeric_type(const struct rewriter *r, size_t t)
 /* The token after the unary expression starting at token t (prefix operators and casts, a
  * name, number, call or parenthesised group, then member accesses, indices and calls), or
  * token_count when the tokens are not one. */
-static size_t unary_end(const struct rewriter *r, size_t t)
+static size_t unary_end(const struct rewriter *r, size_t t, size_t *primary)
 {
     /* prefix operators and casts */
     for (;;) {
@@ -260,6 +236,7 @@ static size_t unary_end(const struct rewriter *r, size_t t)
         else
             break;
     }
+    *primary = t;
     if (hlsl_is(r, t, "(")) {
         t = hlsl_closing(r, t);
     } else if (hlsl_is_ident(r, t) || hlsl_is_number(r, t)) {
@@ -311,6 +288,8 @@ static int literal64(const struct rewriter *r, size_t t, unsigned long long *val
 
 static void rewrite_uint64(struct rewriter *r)
 {
+    size_t chain_first = SIZE_MAX, chain_primary = 0, chain_end = 0;
+
     for (size_t t = 0; t < r->token_count; t++) {
         unsigned long long value;
         int literal;
@@ -325,7 +304,14 @@ static void rewrite_uint64(struct rewriter *r)
                     value & 0xffffffffull);
             r->needs |= NEED_UINT64;
         } else if (hlsl_is(r, t, "uint64_t") && t && hlsl_is(r, t - 1, "(") && hlsl_is(r, t + 1, ")")) {
-            size_t end = unary_end(r, t + 2);
+            size_t end;
+            /* a cast inside the prefix casts of the previous one has the same operand end */
+            if (chain_first <= t + 2 && t + 2 <= chain_primary) {
+                end = chain_end;
+            } else {
+                chain_first = t + 2;
+                chain_end = end = unary_end(r, t + 2, &chain_primary);
+            }
             if (end >= r->token_count)
                 continue;
             hlsl_add_edit(r, r->tokens[t - 1].at, r->tokens[t + 1].at + 1 - r->tokens[t - 1].at,
@@ -414,11 +400,11 @@ static void rewrite_sign(struct rewriter *r)
 
 void hlsl_rewrite_types(struct rewriter *r)
 {
-    struct buffers buffers = {0};
+    struct hlsl_names buffers = {0};
 
     collect_buffers(r, &buffers);
     rewrite_buffer_methods(r, &buffers);
-    free(buffers.items);
+    hlsl_names_free(&buffers);
     rewrite_uint64(r);
     rewrite_sign(r);
     rewrite_matrices_and_integers(r);

@@ -9,6 +9,35 @@
 
 /* ---- tokens ---- */
 
+static bool is_bracket(const struct rewriter *r, size_t t, const char *kinds)
+{
+    return r->tokens[t].length == 1 && r->tokens[t].kind == TOKEN_PUNCT && strchr(kinds, r->s[r->tokens[t].at]);
+}
+
+/* r->pair: the token matching each bracket (any closing bracket closes the innermost open one,
+ * whatever its kind), token_count for the others; computed once, so that the rewrites look
+ * brackets up in constant time whatever the nesting. */
+static bool pair_brackets(struct rewriter *r)
+{
+    size_t *stack, depth = 0;
+
+    if (!(r->pair = malloc((r->token_count + 1) * sizeof(*r->pair)))
+            || !(stack = malloc((r->token_count + 1) * sizeof(*stack))))
+        return false;
+    for (size_t t = 0; t < r->token_count; t++) {
+        r->pair[t] = r->token_count;
+        if (is_bracket(r, t, "([{")) {
+            stack[depth++] = t;
+        } else if (is_bracket(r, t, ")]}") && depth) {
+            size_t open = stack[--depth];
+            r->pair[open] = t;
+            r->pair[t] = open;
+        }
+    }
+    free(stack);
+    return true;
+}
+
 bool hlsl_tokenize(struct rewriter *r)
 {
     const char *s = r->s;
@@ -80,7 +109,7 @@ bool hlsl_tokenize(struct rewriter *r)
         }
         r->tokens[r->token_count++] = t;
     }
-    return true;
+    return pair_brackets(r);
 }
 
 bool hlsl_is(const struct rewriter *r, size_t t, const char *text)
@@ -103,23 +132,12 @@ bool hlsl_same_text(const struct rewriter *r, size_t a, size_t b)
 /* The token closing the bracket opened at token `open` ((, [ or {), or token_count. */
 size_t hlsl_closing(const struct rewriter *r, size_t open)
 {
-    int depth = 0;
-    for (size_t t = open; t < r->token_count; t++) {
-        if (r->tokens[t].length != 1)
-            continue;
-        switch (r->s[r->tokens[t].at]) {
-        case '(': case '[': case '{':
-            depth++;
-            break;
-        case ')': case ']': case '}':
-            if (--depth == 0)
-                return t;
-            break;
-        default:
-            break;
-        }
-    }
-    return r->token_count;
+    return open < r->token_count && is_bracket(r, open, "([{") ? r->pair[open] : r->token_count;
+}
+
+size_t hlsl_opening(const struct rewriter *r, size_t close)
+{
+    return close < r->token_count && is_bracket(r, close, ")]}") ? r->pair[close] : r->token_count;
 }
 
 /* ---- edits ---- */
@@ -307,4 +325,62 @@ unsigned long long hlsl_parse_integer(const struct rewriter *r, size_t t, size_t
     value = strtoull(digits, &end, 0);
     *used = (size_t)(end - digits);
     return value;
+}
+
+/* ---- names ---- */
+
+static uint64_t name_hash(const struct rewriter *r, size_t t)
+{
+    uint64_t hash = 14695981039346656037ull;
+    for (size_t i = 0; i < r->tokens[t].length; i++)
+        hash = (hash ^ (unsigned char)r->s[r->tokens[t].at + i]) * 1099511628211ull;
+    return hash;
+}
+
+/* The slot of the name of token t: its entry, or the empty slot where it goes. */
+static size_t name_slot(const struct rewriter *r, const struct hlsl_names *names, size_t t)
+{
+    size_t mask = names->capacity - 1, slot = (size_t)name_hash(r, t) & mask;
+
+    while (names->entries[slot].value && !hlsl_same_text(r, names->entries[slot].token, t))
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
+bool hlsl_names_add(const struct rewriter *r, struct hlsl_names *names, size_t t, int value)
+{
+    size_t slot;
+
+    if ((names->count + 1) * 2 > names->capacity) {
+        struct hlsl_names bigger = {0};
+        bigger.capacity = names->capacity ? names->capacity * 2 : 64;
+        if (!(bigger.entries = calloc(bigger.capacity, sizeof(*bigger.entries))))
+            return false;
+        for (size_t i = 0; i < names->capacity; i++)
+            if (names->entries[i].value)
+                bigger.entries[name_slot(r, &bigger, names->entries[i].token)] = names->entries[i];
+        bigger.count = names->count;
+        free(names->entries);
+        *names = bigger;
+    }
+    slot = name_slot(r, names, t);
+    if (!names->entries[slot].value) {
+        names->entries[slot].token = t;
+        names->entries[slot].value = value;
+        names->count++;
+    } else if (names->entries[slot].value != value) {
+        names->entries[slot].value = HLSL_NAME_CONFLICT;
+    }
+    return true;
+}
+
+int hlsl_names_get(const struct rewriter *r, const struct hlsl_names *names, size_t t)
+{
+    return names->capacity && hlsl_is_ident(r, t) ? names->entries[name_slot(r, names, t)].value : 0;
+}
+
+void hlsl_names_free(struct hlsl_names *names)
+{
+    free(names->entries);
+    memset(names, 0, sizeof(*names));
 }

@@ -32,6 +32,7 @@ struct rewriter {
     size_t length;
     struct token *tokens;
     size_t token_count;
+    size_t *pair; /* per token: its matching bracket, or token_count (hlsl_tokenize) */
     struct edit *edits;
     size_t edit_count, edit_capacity;
     uint64_t needs; /* NEED_* */
@@ -58,14 +59,18 @@ enum {
 /* bit NEED_MATRIX_SHIFT + i: the matrix overloads of intrinsic i of hlsl_rewrite_types.c */
 #define NEED_MATRIX_SHIFT 16
 
-/* Splits r->s into r->tokens (comments dropped, strings one punctuation token). */
+/* Splits r->s into r->tokens (comments dropped, strings one punctuation token) and pairs their
+ * brackets; the caller frees r->tokens and r->pair. */
 bool hlsl_tokenize(struct rewriter *r);
 /* Token t exists and spells text. */
 bool hlsl_is(const struct rewriter *r, size_t t, const char *text);
 bool hlsl_is_ident(const struct rewriter *r, size_t t);
 bool hlsl_same_text(const struct rewriter *r, size_t a, size_t b);
-/* The token closing the bracket opened at token `open` ((, [ or {), or token_count. */
+/* The token closing the bracket opened at token `open` ((, [ or {), or token_count (also when
+ * `open` is no opening bracket). */
 size_t hlsl_closing(const struct rewriter *r, size_t open);
+/* The token opening the bracket closed at token `close`, or token_count. */
+size_t hlsl_opening(const struct rewriter *r, size_t close);
 /* Replaces `remove` bytes at `at` by the formatted text (r->failed when out of memory). */
 void hlsl_add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -93,6 +98,18 @@ void hlsl_refuse(struct rewriter *r, size_t t, const char *format);
 /* The integer a number token starts with (strtoull's rules, base from the prefix), and in *used
  * how many of the token's characters it took. */
 unsigned long long hlsl_parse_integer(const struct rewriter *r, size_t t, size_t *used);
+/* A set of names (the text of identifier tokens), each with a value other than 0; a name added
+ * again with another value gets HLSL_NAME_CONFLICT. Lookups take constant time. */
+struct hlsl_names {
+    struct { size_t token; int value; } *entries;
+    size_t count, capacity;
+};
+#define HLSL_NAME_CONFLICT (-1)
+/* False when out of memory. */
+bool hlsl_names_add(const struct rewriter *r, struct hlsl_names *names, size_t t, int value);
+/* The value of the name of token t, 0 when it is none of the names. */
+int hlsl_names_get(const struct rewriter *r, const struct hlsl_names *names, size_t t);
+void hlsl_names_free(struct hlsl_names *names);
 /* Token t calls the function name: followed by `(`, not a member, not its declaration. */
 bool hlsl_is_call(const struct rewriter *r, size_t t, const char *name);
 
