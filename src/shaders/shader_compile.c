@@ -25,9 +25,6 @@
 #include "shaders/spirv.h"
 #include "d3d12xs_heap_hlsli.h" /* generated: const char d3d12xs_heap_hlsli[] */
 
-/* hlslc answers with the preprocessed source (a flag next to hlslc_protocol.h's; see hlslc.c) */
-#define HLSLC_PREPROCESS_ONLY (1u << 3)
-
 extern char **environ;
 
 static const char compile_method[] = "D3DCompile";
