@@ -25,13 +25,17 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     }
     export LD_LIBRARY_PATH=$root/new
     for t in "$root"/new/tests/test_*; do run "$(basename "$t")" "$t"; done
-    for t in compute copy query command_list cross_queue descriptors; do
+    for t in compute copy query command_list cross_queue descriptors dispatchx ordered_append; do
         run "test_$t.split" D3D12XS_SPLIT_LISTS=1 "$root/new/tests/test_$t"
     done
     for f in tests/shaders/*.shader_test; do
         timeout 300 "$root/new/tests/shader_runner" "$f" > "$logs/log.shader.$(basename "$f")" 2>&1
         rc=$?
         if [ $rc -eq 0 ]; then pass=$((pass + 1)); elif [ $rc -eq 77 ]; then :; else fail=$((fail + 1)); echo "FAILED shader $f" >> "$out/summary.txt"; fi
+        # The same shaders with the console's memory-based root ABI (FORCE_MEMORY_BASED_ABI).
+        D3D12XS_TEST_ROOT_SIGNATURE_FLAGS=0x01000000 timeout 300 "$root/new/tests/shader_runner" "$f" > "$logs/log.shader_abi.$(basename "$f")" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then pass=$((pass + 1)); elif [ $rc -eq 77 ]; then :; else fail=$((fail + 1)); echo "FAILED shader (memory ABI) $f" >> "$out/summary.txt"; fi
     done
     run demo "$root/new/examples/demo"
     run console_sync "$root/new/examples/console_sync"

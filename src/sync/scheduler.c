@@ -733,9 +733,12 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
  * submissions one at a time, in order). */
 /* The newest known value the writer engine puts at the wait's address: among the operations
  * flush_held_locked found able to go (held[0, simulated)), else among those handed to Vulkan. */
-static const struct d3d12_value_write *newest_write_locked(const struct d3d12_engine *writer, size_t simulated,
+static const struct d3d12_value_write *newest_write_locked(struct d3d12_engine *writer, size_t simulated,
         const struct d3d12_memory_wait *wait, const struct published_write **published)
 {
+    uint64_t completed = 0;
+    bool completed_read = false;
+
     *published = NULL;
     for (size_t i = simulated; i-- > 0;) {
         const struct op *op = &writer->held[i];
@@ -746,6 +749,12 @@ static const struct d3d12_value_write *newest_write_locked(const struct d3d12_en
     for (unsigned i = 1; i <= PUBLISHED_RING && i <= writer->published_next; i++) {
         const struct published_write *slot = &writer->published[(writer->published_next - i) % PUBLISHED_RING];
         if (slot->write.gpu_address == wait->gpu_address && slot->write.size == wait->size) {
+            /* A finished write says nothing more than memory does, and its address may since
+             * belong to other memory (freed and allocated again): only pending writes count. */
+            if (!completed_read)
+                completed = engine_completed(writer), completed_read = true;
+            if (slot->serial <= completed)
+                return NULL;
             *published = slot;
             return &slot->write;
         }
