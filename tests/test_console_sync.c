@@ -558,9 +558,14 @@ static void memory_model_case(ID3D12Device *device, int settle, bool reader_firs
     ID3D12GraphicsCommandList *w = (ID3D12GraphicsCommandList *)writer.list, *r = (ID3D12GraphicsCommandList *)reader.list;
     ID3D12Resource *data = harness_uav_buffer(device, THREADS * 4);
     ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, THREADS * 4, D3D12_RESOURCE_STATE_COPY_DEST);
+    /* The value in graphics memory when the reader goes first (the console's pattern, where
+     * GPU-side waits happen), in a CUSTOM heap otherwise. */
     void *values_cpu = NULL;
-    ID3D12Resource *values = shared_memory(device, 4096, &values_cpu);
-    D3D12_GPU_VIRTUAL_ADDRESS flag = ID3D12Resource_GetGPUVirtualAddress(values);
+    ID3D12Resource *values = reader_first ? NULL : shared_memory(device, 4096, &values_cpu);
+    if (reader_first)
+        values_cpu = XMemVirtualAlloc(NULL, 64 * 1024, MEM_RESERVE | MEM_COMMIT | MEM_64K_PAGES, XMEM_GRAPHICS,
+                PAGE_READWRITE | PAGE_WRITECOMBINE | PAGE_GRAPHICS_READWRITE);
+    D3D12_GPU_VIRTUAL_ADDRESS flag = values ? ID3D12Resource_GetGPUVirtualAddress(values) : (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)values_cpu;
     ID3D12Fence *fence = harness_create_fence(device, 0);
     ID3D12CommandList *lists[2] = {(ID3D12CommandList *)writer.list, (ID3D12CommandList *)reader.list};
     D3D12_RESOURCE_BARRIER uav;
@@ -597,8 +602,12 @@ static void memory_model_case(ID3D12Device *device, int settle, bool reader_firs
         CHECK_NO_LOG();
 
     ID3D12Fence_Release(fence);
-    ID3D12Resource_Unmap(values, 0, NULL);
-    ID3D12Resource_Release(values);
+    if (values) {
+        ID3D12Resource_Unmap(values, 0, NULL);
+        ID3D12Resource_Release(values);
+    } else {
+        CHECK(VirtualFree(values_cpu, 0, MEM_RELEASE));
+    }
     ID3D12Resource_Release(readback);
     ID3D12Resource_Release(data);
     harness_release_list(&writer);

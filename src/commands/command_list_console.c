@@ -136,6 +136,15 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
         /* The hardware's own bottom-of-pipe write: no pipeline drain. */
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
         list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    } else if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper) {
+        /* Another queue may spin on this value: a shader thread stores it, through the L2
+         * the spin reads (a copy-engine write was never seen there on the H200). */
+        d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
+                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        d3d12_gpu_value_write_record(device, list->vk_command_buffer, buffer, offset, size, value);
+        list->pending_stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+        /* The application's pipeline, root arguments and descriptors are bound again at its next Dispatch. */
+        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
     } else {
         /* Every earlier command of the list runs in its work stages: naming them rather than
          * ALL_COMMANDS spares a full pipeline drain where a GPU distinguishes the two. */
@@ -260,14 +269,19 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
         return;
     buffer = range.buffer;
     d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    if (size == 4 && device->has_buffer_marker)
+    bool marker = size == 4 && device->has_buffer_marker;
+    if (marker)
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
     else
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
     list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     note_write(list, command, buffer, offset, size);
-    d3d12_command_list_note_value_write(list, command, address, value, size);
-    d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_KNOWN_VALUE);
+    /* A copy-engine write is not one a GPU-side spin can rely on seeing: only publish it where
+     * no spin can happen. */
+    if (marker || !d3d12_gpu_waits_possible(device, list->type, list->transfer_only)) {
+        d3d12_command_list_note_value_write(list, command, address, value, size);
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_KNOWN_VALUE);
+    }
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
@@ -343,7 +357,10 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         return;
     }
     wait = (struct d3d12_memory_wait){.host_address = host, .size = size, .comparison = comparison, .value = value, .gpu_address = address};
+    /* GPU-side spins only on graphics memory (its GPU address is its CPU pointer): on the H200
+     * a spin on a CUSTOM heap buffer missed a value already in memory (docs/sync.md). */
     if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper
+            && range.va == (uint64_t)(uintptr_t)range.host
             && !(wait.gpu_command_buffer = record_gpu_wait(list, command, buffer, offset, &wait)))
         return;
     if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))

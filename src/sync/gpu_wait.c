@@ -4,11 +4,13 @@
 
 #include "sync/gpu_wait.h"
 #include "gpu_wait_spirv.h"
+#include "value_write_spirv.h"
 
 struct d3d12_gpu_waits {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline pipeline;
+    VkPipeline value_write_pipeline;
 };
 
 /* The shader's push constants (src/sync/shaders/gpu_wait.comp). */
@@ -94,7 +96,9 @@ static bool create_pipeline(struct d3d12_device *device, struct d3d12_gpu_waits 
         return false;
     if (vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &waits->layout) != VK_SUCCESS)
         return false;
-    return create_compute_pipeline(device, waits->layout, d3d12_gpu_wait_spirv, sizeof(d3d12_gpu_wait_spirv), &waits->pipeline);
+    return create_compute_pipeline(device, waits->layout, d3d12_gpu_wait_spirv, sizeof(d3d12_gpu_wait_spirv), &waits->pipeline)
+            && create_compute_pipeline(device, waits->layout, d3d12_value_write_spirv, sizeof(d3d12_value_write_spirv),
+                    &waits->value_write_pipeline);
 }
 
 void d3d12_gpu_waits_create(struct d3d12_device *device)
@@ -130,6 +134,7 @@ void d3d12_gpu_waits_destroy(struct d3d12_device *device)
     if (!waits)
         return;
     vkDestroyPipeline(device->vk_device, waits->pipeline, NULL);
+    vkDestroyPipeline(device->vk_device, waits->value_write_pipeline, NULL);
     vkDestroyPipelineLayout(device->vk_device, waits->layout, NULL);
     vkDestroyDescriptorSetLayout(device->vk_device, waits->set_layout, NULL);
     free(waits);
@@ -172,3 +177,25 @@ void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_
     vkCmdDispatch(command_buffer, 1, 1, 1);
 }
 
+
+void d3d12_gpu_value_write_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset,
+        uint32_t size, uint64_t value)
+{
+    struct d3d12_gpu_waits *waits = device->gpu_waits;
+    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
+    uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
+    VkDescriptorBufferInfo buffer_info = {buffer, base, offset - base + size};
+    VkWriteDescriptorSet write = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstBinding = 0,
+        .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+        .pBufferInfo = &buffer_info,
+    };
+    struct gpu_wait_constants constants = {.index = (uint32_t)((offset - base) / size), .size = size, .value = value};
+
+    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->value_write_pipeline);
+    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout, 0, 1, &write);
+    vkCmdPushConstants(command_buffer, waits->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
+    vkCmdDispatch(command_buffer, 1, 1, 1);
+}

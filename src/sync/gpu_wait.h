@@ -24,4 +24,11 @@ bool d3d12_gpu_waits_possible(const struct d3d12_device *device, D3D12_COMMAND_L
 void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,
         D3D12_COMPARISON_FUNC comparison, uint64_t value);
 
+/* The value write a spin on another queue can rely on seeing: one shader thread stores it
+ * through the GPU's L2. On the H200 a copy-engine write (vkCmdUpdateBuffer) to host memory
+ * was never seen by a spin that had read the old value (docs/sync.md). Binds its own
+ * pipeline and descriptors: the caller binds the list's state again after it. */
+void d3d12_gpu_value_write_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset,
+        uint32_t size, uint64_t value);
+
 #endif
