@@ -34,8 +34,9 @@ struct d3d12_console_validation;
 /* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
 enum d3d12_gpu_wait_mode {
     D3D12_GPU_WAITS_OFF,
-    D3D12_GPU_WAITS_AUTO,  /* when the writer is already submitted on a queue of another family */
-    D3D12_GPU_WAITS_FORCE, /* whenever the writer is already submitted (tests, one-queue devices) */
+    D3D12_GPU_WAITS_AUTO,  /* queue order only: the writer is already submitted to the same VkQueue */
+    D3D12_GPU_WAITS_SPIN,  /* also spins, when the writer is already submitted on a queue of another family */
+    D3D12_GPU_WAITS_FORCE, /* spins whenever the writer is already submitted (tests, one-queue devices) */
 };
 
 struct d3d12_device {

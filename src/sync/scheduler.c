@@ -773,7 +773,7 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
 
     if (mode == D3D12_GPU_WAITS_OFF || wait->comparison == D3D12_COMPARISON_FUNC_NEVER)
         return false;
-    for (size_t e = 0; e < scheduler->engine_count && can_spin && mode == D3D12_GPU_WAITS_AUTO; e++) {
+    for (size_t e = 0; e < scheduler->engine_count && can_spin && mode == D3D12_GPU_WAITS_SPIN; e++) {
         struct d3d12_engine *other = scheduler->engines[e];
         if (other != engine && other->family == engine->family && (!other->internal || !engine_idle_locked(other)))
             can_spin = false;
@@ -789,7 +789,7 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         /* What other engines only reached in this pass counts where they progress on their
          * own (another family); FORCE's one-queue devices run submissions in order, so there
          * the writer must be handed over already. */
-        bool independent = writer == engine || (mode == D3D12_GPU_WAITS_AUTO && writer->family != engine->family);
+        bool independent = writer == engine || (mode == D3D12_GPU_WAITS_SPIN && writer->family != engine->family);
         write = newest_write_locked(writer, simulated && independent ? simulated[e] : 0, wait, &published);
         if (!write || !d3d12_comparison_holds(wait->comparison, write->value, wait->value) || (!spin && !published))
             continue;
