@@ -387,7 +387,7 @@ static HRESULT collect(struct vectorize *v)
         a.block = block_number;
         a.raw = (uint32_t)raw - 1;
         a.store = op == SpvOpStore;
-        a.value = a.store ? v->w[o + 2] : v->w[o + 2];
+        a.value = v->w[o + 2]; /* the load's result, or the stored object */
         a.zero = chain[4];
         a.group = -1;
         if (!a.store && v->w[o + 1] != v->raws[a.raw].element)
@@ -438,20 +438,27 @@ static bool may_merge(const struct vectorize *v, const struct access *const memb
 /* Pass 2: groups of four accesses of words 4k .. 4k + 3 of one raw buffer in one block. */
 static HRESULT find_groups(struct vectorize *v)
 {
-    size_t capacity = 0;
+    size_t capacity = 0, block_start = 0, block_end = 0;
     for (size_t i = 0; i < v->access_count; i++) {
         struct access *a = &v->accesses[i];
         const struct access *members[4] = {a};
         struct group g;
         unsigned found = 1;
 
+        /* accesses are in program order: those of a's block are [block_start, block_end) */
+        if (i >= block_end) {
+            block_start = i;
+            for (block_end = i + 1; block_end < v->access_count && v->accesses[block_end].block == a->block; block_end++)
+                ;
+        }
+
         if (a->group >= 0 || a->constant % 4 || known_zeros(v, a->base, 0) < 2)
             continue;
         for (unsigned j = 1; j < 4; j++) {
             members[j] = NULL;
-            for (size_t k = 0; k < v->access_count && !members[j]; k++) {
+            for (size_t k = block_start; k < block_end && !members[j]; k++) {
                 const struct access *b = &v->accesses[k];
-                if (b != a && b->group < 0 && b->block == a->block && b->raw == a->raw && b->store == a->store
+                if (b != a && b->group < 0 && b->raw == a->raw && b->store == a->store
                         && b->base == a->base && b->constant == a->constant + j)
                     members[j] = b;
             }
