@@ -362,6 +362,8 @@ int main(int argc, char **argv)
     b.constants[1] = b.groups * 256;
     init_d3d(&b);
     init_raw(&b);
+    REQUIRE(b.size <= b.vk.properties.limits.maxStorageBufferRange, "%llu MiB is more than the device's maxStorageBufferRange (%u bytes)",
+            (unsigned long long)(b.size >> 20), b.vk.properties.limits.maxStorageBufferRange);
 
     printf("d3d12xs device : %s (%s, %s), COMPUTE queue family %u\n", b.info.DeviceName, b.info.DriverName, b.info.DriverInfo,
             b.info.Queues[D3D12_COMMAND_LIST_TYPE_COMPUTE].VulkanQueueFamily);
