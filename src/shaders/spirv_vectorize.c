@@ -28,12 +28,12 @@
  * Order: merging moves the later loads of a group up to the first one, and the earlier stores
  * down to the last. That is done only when nothing in between could observe the difference:
  * for loads of a writable buffer, no store to a storage buffer (or to memory of unknown
- * origin), atomic, barrier, copy or function call between them; loads of a read-only buffer
- * (an SRV, NonWritable) may move across anything, because D3D12 does not let a buffer be an
- * SRV and a UAV of the same dispatch at once. For stores, nothing between them may read a
- * writable buffer, write any storage buffer or be an atomic, barrier, copy or call; reads of
- * read-only buffers may sit between. Loads and stores with memory operands (Volatile,
- * Aligned, ...) are left alone.
+ * origin), atomic, barrier, image write, copy or function call between them; loads of a
+ * read-only buffer (an SRV, NonWritable) may move across anything, because D3D12 does not let
+ * a buffer be an SRV and a UAV of the same dispatch at once. For stores, nothing between them
+ * may read a writable buffer or a storage image (a typed UAV may view the same buffer), write
+ * any storage buffer or be an atomic, barrier, copy or call; reads of read-only buffers may
+ * sit between. Loads and stores with memory operands (Volatile, Aligned, ...) are left alone.
  *
  * Not done: Load2 / Load3 (8- and 12-byte accesses need their own alignment proofs and
  * vector types), accesses across basic blocks, and structured buffers, which glslang already
@@ -247,6 +247,9 @@ static enum access_class classify(const struct vectorize *v, size_t o)
         return n < 4 || pointer_kind(v, v->w[o + 3]) == KIND_WRITABLE ? ACCESS_READ_WRITABLE : ACCESS_NONE;
     case SpvOpStore:
         return n < 3 || pointer_kind(v, v->w[o + 1]) != KIND_PRIVATE ? ACCESS_WRITE : ACCESS_NONE;
+    case SpvOpImageRead:
+    case SpvOpImageSparseRead:
+        return ACCESS_READ_WRITABLE; /* a typed UAV may view the same buffer as a raw one */
     case SpvOpControlBarrier:
     case SpvOpMemoryBarrier:
     case SpvOpFunctionCall:
@@ -330,12 +333,13 @@ static HRESULT collect(struct vectorize *v)
         storage = v->w[o + 3];
         if (storage != SpvStorageClassStorageBuffer && storage != SpvStorageClassUniform)
             continue;
-        if (!(pointer = def_of(v, v->w[o + 1])) || (pointer[0] & 0xffff) != SpvOpTypePointer
+        if (!(pointer = def_of(v, v->w[o + 1])) || (pointer[0] & 0xffff) != SpvOpTypePointer || (pointer[0] >> 16) != 4
                 || !(block = def_of(v, pointer[3])) || (block[0] & 0xffff) != SpvOpTypeStruct)
             continue;
         if (storage == SpvStorageClassUniform && !buffer_block[pointer[3]])
             continue; /* a cbuffer: never written */
-        v->kind[id] = nonwritable_var[id] || nonwritable_members[pointer[3]] >= (block[0] >> 16) - 2 ? KIND_READ_ONLY : KIND_WRITABLE;
+        v->kind[id] = nonwritable_var[id] || nonwritable_members[pointer[3]] >= (block[0] >> 16) - 2
+                ? KIND_READ_ONLY : KIND_WRITABLE;
         if ((block[0] >> 16) != 3 || restrict_var[id] || !(array = def_of(v, block[2]))
                 || (array[0] & 0xffff) != SpvOpTypeRuntimeArray || !is_int32_type(v, array[2]) || array_stride[block[2]] != 4)
             continue;
@@ -693,7 +697,8 @@ HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, ui
     for (size_t o = 0; o < word_count && !v.oom;) {
         uint32_t op = o < 5 ? 0 : words[o] & 0xffff, n = o < 5 ? 5 : words[o] >> 16, *at;
         int group = o < 5 ? 0 : v.group_at[o];
-        if (o == v.annotations_end && v.annotation_count && (at = emit(&out, &count, &capacity, &v.oom, 0, (uint32_t)v.annotation_count)))
+        if (o == v.annotations_end && v.annotation_count
+                && (at = emit(&out, &count, &capacity, &v.oom, 0, (uint32_t)v.annotation_count)))
             memcpy(at, v.annotations, v.annotation_count * sizeof(*at));
         if (o == v.functions && v.global_count && (at = emit(&out, &count, &capacity, &v.oom, 0, (uint32_t)v.global_count)))
             memcpy(at, v.globals, v.global_count * sizeof(*at));
@@ -703,7 +708,8 @@ HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, ui
         } else if (!group) {
             uint32_t extra = 0;
             size_t first_interface = o + n;
-            if (op == SpvOpEntryPoint && v.version >= 0x10400u && d3d12xs_spirv_string(words, o + 3, o + n, NULL, &first_interface))
+            if (op == SpvOpEntryPoint && v.version >= 0x10400u
+                    && d3d12xs_spirv_string(words, o + 3, o + n, NULL, &first_interface))
                 for (size_t k = first_interface; k < o + n; k++)
                     extra += words[k] < v.bound && v.raw_of[words[k]] && v.raws[v.raw_of[words[k]] - 1].alias;
             if ((at = emit(&out, &count, &capacity, &v.oom, 0, n + extra))) {
