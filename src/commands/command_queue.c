@@ -126,7 +126,8 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                 .index = s,
                 .first_call = segment->first_call,
                 .cut_by = segment->cut_by,
-                .writes = list->value_writes + segment->first_write,
+                /* NULL when the list has none: no offset on a null pointer (UBSan) */
+                .writes = list->value_writes ? list->value_writes + segment->first_write : NULL,
                 .write_count = segment->write_count,
             };
         }
