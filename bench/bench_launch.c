@@ -346,9 +346,10 @@ int main(int argc, char **argv)
             b.vk.driver.driverInfo);
     if (strcmp(b.info.DeviceName, b.vk.properties.deviceName))
         printf("WARNING: the two sides do not run on the same device\n");
-    printf("wave sizes     : wave32 pipelines run %u-wide subgroups, wave64 pipelines %u-wide (device range %u-%u%s)\n",
-            b.info.Wave32SubgroupSize, b.info.Wave64SubgroupSize, b.info.MinSubgroupSize, b.info.MaxSubgroupSize,
-            b.vk.subgroup_size_control ? ", sizes required per pipeline" : ", no subgroup size control");
+    printf("wave sizes     : wave32 pipelines run %u-wide subgroups (%s), wave64 pipelines %u-wide (%s); device range %u-%u%s\n",
+            b.info.Wave32SubgroupSize, b.kernels[0].raw_required ? "required" : "the device's default", b.info.Wave64SubgroupSize,
+            b.kernels[WAVE_COUNTS].raw_required ? "required" : "the device's default", b.info.MinSubgroupSize, b.info.MaxSubgroupSize,
+            b.vk.subgroup_size_control ? "" : ", no subgroup size control");
     if (b.info.Wave32SubgroupSize == b.info.Wave64SubgroupSize)
         printf("                 both wave sizes map to ONE subgroup size (%u) here: a wave64 group is %u device waves\n",
                 b.info.Wave32SubgroupSize, 64 / b.info.Wave64SubgroupSize);
