@@ -80,6 +80,17 @@ HRESULT D3D12XSGetSyncStatistics(ID3D12Device *device, D3D12XS_SYNC_STATISTICS *
 /* Messages the Khronos validation layer reported on this device so far (0 when it is off). */
 UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 
+/* Dispatches recorded into a command list since it was created or last Reset, by the way
+ * their root arguments travel: push constants and push descriptors (the default), or a
+ * per-dispatch argument buffer in memory (root signatures with
+ * D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI or RAYTRACING; docs/descriptors.md).
+ * E_INVALIDARG (and one log line) when list is not a d3d12xs command list or counters is NULL. */
+typedef struct D3D12XS_DISPATCH_COUNTERS {
+    UINT64 PushConstantAbiDispatches;
+    UINT64 MemoryAbiDispatches;
+} D3D12XS_DISPATCH_COUNTERS;
+HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *list, D3D12XS_DISPATCH_COUNTERS *counters);
+
 /* Graphics memory from the CPU (the console's XMemVirtualAlloc / XMemAlloc with a graphics
  * type): *Address is a CPU pointer that is also a D3D12_GPU_VIRTUAL_ADDRESS of the device,
  * valid for value writes and waits, copies and root CBV/SRV/UAV arguments. Size is rounded up

@@ -1598,6 +1598,15 @@ struct runner {
     UINT lanes;
 };
 
+/* D3D12XS_TEST_ROOT_SIGNATURE_FLAGS (a number, e.g. 0x01000000): OR-ed into the flags of every
+ * root signature, so the same shader tests run with console flags such as
+ * FORCE_MEMORY_BASED_ABI (CMake registers those runs as shader/NAME/memory_abi). */
+static D3D12_ROOT_SIGNATURE_FLAGS extra_root_signature_flags(void)
+{
+    const char *env = getenv("D3D12XS_TEST_ROOT_SIGNATURE_FLAGS");
+    return env ? (D3D12_ROOT_SIGNATURE_FLAGS)strtoul(env, NULL, 0) : D3D12_ROOT_SIGNATURE_FLAG_NONE;
+}
+
 static ID3D12RootSignature *create_root_signature(struct runner *r, struct test *t)
 {
     D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
@@ -1638,12 +1647,14 @@ static ID3D12RootSignature *create_root_signature(struct runner *r, struct test 
         desc.Desc_1_0.pParameters = params10;
         desc.Desc_1_0.NumStaticSamplers = t->sampler_count;
         desc.Desc_1_0.pStaticSamplers = t->samplers;
+        desc.Desc_1_0.Flags = extra_root_signature_flags();
     } else {
         desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
         desc.Desc_1_1.NumParameters = t->param_count;
         desc.Desc_1_1.pParameters = t->params;
         desc.Desc_1_1.NumStaticSamplers = t->sampler_count;
         desc.Desc_1_1.pStaticSamplers = t->samplers;
+        desc.Desc_1_1.Flags = extra_root_signature_flags();
     }
     hr = D3D12SerializeVersionedRootSignature(&desc, &blob, &errors);
     if (SUCCEEDED(hr))
@@ -2044,6 +2055,16 @@ static void run_test(struct runner *r, struct test *t)
             continue;
         transition(list.list, b->resource, use_state(b), D3D12_RESOURCE_STATE_COPY_SOURCE);
         ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b->readback, 0, b->resource, 0, b->size);
+    }
+    {
+        /* Every dispatch took the ABI the root signature flags ask for. */
+        D3D12XS_DISPATCH_COUNTERS counters;
+        bool memory = extra_root_signature_flags() & D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI;
+        CHECK_HR(D3D12XSGetCommandListDispatchCounters((ID3D12CommandList *)list.list, &counters), S_OK);
+        if (memory ? counters.PushConstantAbiDispatches : counters.MemoryAbiDispatches)
+            FAIL_AT(1, "%llu dispatches took the push-constant ABI and %llu the memory-based ABI; all should take the %s one",
+                    (unsigned long long)counters.PushConstantAbiDispatches, (unsigned long long)counters.MemoryAbiDispatches,
+                    memory ? "memory-based" : "push-constant");
     }
     harness_execute_and_wait(r->device, r->queue, &list);
     check_expectations(r, t);

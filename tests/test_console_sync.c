@@ -264,7 +264,7 @@ static void test_comparisons(ID3D12Device *device)
 }
 
 /* GPU_TIMESTAMP writes the GPU clock, in GetTimestampFrequency's ticks, once earlier work is
- * done; SYSTEM_TIMESTAMP is refused for now. */
+ * done; SYSTEM_TIMESTAMP writes the same moment in the host clock's domain. */
 static void test_timestamps(ID3D12Device *device)
 {
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
@@ -290,12 +290,36 @@ static void test_timestamps(ID3D12Device *device)
     CHECK_NO_LOG();
     harness_release_list(&list);
 
-    list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
-    l = (ID3D12GraphicsCommandList *)list.list;
-    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
-            D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
-    CHECK_LOG("Write64BitValueBottomOfPipe2X", "SYSTEM_TIMESTAMP is not implemented");
-    harness_release_list(&list);
+    /* SYSTEM_TIMESTAMP: the host clock's domain (QueryPerformanceCounter, CLOCK_MONOTONIC ns),
+     * so the two values fall between host readings taken before and after, in order, and
+     * the copy between them takes as long as the GPU clock says (the console's timer idiom). */
+    {
+        LARGE_INTEGER before, after;
+        const int64_t slack_ns = 2000000; /* calibration error allowed */
+        list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+        l = (ID3D12GraphicsCommandList *)list.list;
+        memset(cpu, 0, 64);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+                D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(l, address + 16, 0, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+                D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
+        ID3D12GraphicsCommandList_CopyBufferRegion(l, big2, 0, big, 0, 16 << 20);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, address + 24, 0, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(l, address + 8, 0, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP);
+        QueryPerformanceCounter(&before);
+        harness_execute_and_wait(device, queue, &list);
+        QueryPerformanceCounter(&after);
+        int64_t first = (int64_t)stamps[2], second = (int64_t)stamps[3];
+        CHECK_MSG(first >= before.QuadPart - slack_ns && first <= second && second <= after.QuadPart + slack_ns,
+                "SYSTEM_TIMESTAMP values %lld, %lld outside the host's %lld..%lld", (long long)first, (long long)second,
+                (long long)before.QuadPart, (long long)after.QuadPart);
+        double gpu_ns = (double)(stamps[1] - stamps[0]) * 1e9 / (double)frequency;
+        /* The GPU timestamps bracket the system ones (on a loaded CPU device by a lot). */
+        CHECK_MSG((double)(second - first) <= gpu_ns * 1.01 + 1e6, "the copy took %lld ns by SYSTEM_TIMESTAMP, more than the %.0f ns "
+                "between the GPU_TIMESTAMPs around it", (long long)(second - first), gpu_ns);
+        CHECK_NO_LOG();
+        harness_release_list(&list);
+    }
     ID3D12Resource_Unmap(memory, 0, NULL);
     ID3D12Resource_Release(memory);
     ID3D12Resource_Release(big);
@@ -518,6 +542,93 @@ static void test_value_write_keeps_root_arguments(ID3D12Device *device)
     ID3D12RootSignature_Release(signature);
 }
 
+/* SPEC §4's console memory model: a DIRECT list waits for a value the COMPUTE queue writes
+ * after a dispatch, then copies what the dispatch wrote. Without a write-back (or barrier)
+ * between the dispatch and the value write, the console could hand the reader stale data,
+ * although Vulkan gets it right: the validation says so, once, naming both sides. With
+ * GL2_WRITEBACK, or a UAV barrier, it is silent. Either list may be executed first. */
+static void memory_model_case(ID3D12Device *device, int settle, bool reader_first, bool expect_report)
+{
+    ID3D12RootSignature *signature = root_signature(device);
+    ID3D12PipelineState *pipeline = round_pipeline(device, signature);
+    ID3D12CommandQueue *compute_queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *direct_queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    struct harness_list writer = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    struct harness_list reader = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *w = (ID3D12GraphicsCommandList *)writer.list, *r = (ID3D12GraphicsCommandList *)reader.list;
+    ID3D12Resource *data = harness_uav_buffer(device, THREADS * 4);
+    ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, THREADS * 4, D3D12_RESOURCE_STATE_COPY_DEST);
+    void *values_cpu = NULL;
+    ID3D12Resource *values = shared_memory(device, 4096, &values_cpu);
+    D3D12_GPU_VIRTUAL_ADDRESS flag = ID3D12Resource_GetGPUVirtualAddress(values);
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    ID3D12CommandList *lists[2] = {(ID3D12CommandList *)writer.list, (ID3D12CommandList *)reader.list};
+    D3D12_RESOURCE_BARRIER uav;
+    uint32_t *seen = NULL;
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList_SetComputeRootSignature(w, signature);
+    ID3D12GraphicsCommandList_SetPipelineState(w, pipeline);
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(w, 0, 5, 0);
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(w, 1, ID3D12Resource_GetGPUVirtualAddress(data));
+    ID3D12GraphicsCommandList_Dispatch(w, THREADS / 64, 1, 1);
+    if (settle == 2) {
+        memset(&uav, 0, sizeof(uav));
+        uav.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+        uav.UAV.pResource = data;
+        ID3D12GraphicsCommandList_ResourceBarrier(w, 1, &uav);
+    }
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(w, flag, 1, settle == 1 ? D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK : D3D12XBOX_SYNC_FLAG_NONE,
+            D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    ID3D12GraphicsCommandList_Wait64BitValueX(r, flag, D3D12_COMPARISON_FUNC_GREATER_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE);
+    ID3D12GraphicsCommandList_CopyBufferRegion(r, readback, 0, data, 0, THREADS * 4);
+    CHECK_HR(ID3D12GraphicsCommandList_Close(w), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList_Close(r), S_OK);
+    ID3D12CommandQueue_ExecuteCommandLists(reader_first ? direct_queue : compute_queue, 1, &lists[reader_first]);
+    ID3D12CommandQueue_ExecuteCommandLists(reader_first ? compute_queue : direct_queue, 1, &lists[!reader_first]);
+    CHECK_HR(ID3D12CommandQueue_Signal(direct_queue, fence, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&seen), S_OK);
+    CHECK(seen[0] == 5000 && seen[THREADS - 1] == 5000 + THREADS - 1); /* right on Vulkan either way */
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    if (expect_report)
+        CHECK_LOG("console memory model", "(copy) reads", "(Dispatch) wrote", "no write-back", "stale");
+    else
+        CHECK_NO_LOG();
+
+    ID3D12Fence_Release(fence);
+    ID3D12Resource_Unmap(values, 0, NULL);
+    ID3D12Resource_Release(values);
+    ID3D12Resource_Release(readback);
+    ID3D12Resource_Release(data);
+    harness_release_list(&writer);
+    harness_release_list(&reader);
+    ID3D12CommandQueue_Release(compute_queue);
+    ID3D12CommandQueue_Release(direct_queue);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(signature);
+}
+
+static void test_memory_model(void)
+{
+    ID3D12Device *device;
+    const char *previous = getenv("D3D12XS_CONSOLE_VALIDATION");
+    char *saved = previous ? strdup(previous) : NULL;
+
+    setenv("D3D12XS_CONSOLE_VALIDATION", "1", 1); /* on whatever D3D12XS_DEBUG says */
+    device = harness_create_device();
+    for (int reader_first = 0; reader_first < 2; reader_first++) {
+        memory_model_case(device, 0, reader_first, true);  /* no write-back: reported */
+        memory_model_case(device, 1, reader_first, false); /* GL2_WRITEBACK */
+        memory_model_case(device, 2, reader_first, false); /* a UAV barrier before the value write */
+    }
+    harness_release_device(device);
+    if (saved)
+        setenv("D3D12XS_CONSOLE_VALIDATION", saved, 1), free(saved);
+    else
+        unsetenv("D3D12XS_CONSOLE_VALIDATION");
+}
+
 int main(void)
 {
     const char *rounds = getenv("CONSOLE_SYNC_ROUNDS");
@@ -534,5 +645,6 @@ int main(void)
     harness_release_device(device);
     test_hang();
     test_read_only_hang();
+    test_memory_model();
     return harness_finish();
 }

@@ -12,6 +12,8 @@
 #include "shaders/pipeline_state.h"
 #include "sync/fence.h"
 #include "sync/gpu_wait.h"
+#include "commands/system_timestamp.h"
+#include "commands/console_validation.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
 #include "commands/command_allocator.h"
@@ -46,6 +48,8 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         if (d3d12_device_removed_reason(device) == S_OK)
             vkDeviceWaitIdle(device->vk_device);
         d3d12_gpu_waits_destroy(device);
+        d3d12_system_timestamps_destroy(device);
+        d3d12_console_validation_destroy(device);
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
@@ -572,7 +576,7 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = NULL_BUFFER_SIZE,
-        .usage = d3d12xs_buffer_usage(),
+        .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     VkMemoryRequirements requirements;
@@ -584,7 +588,9 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
     vkGetBufferMemoryRequirements(device->vk_device, device->null_buffer, &requirements);
     if ((type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &properties)) < 0)
         return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "no host-visible memory for the null-descriptor buffer");
-    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
+    VkMemoryAllocateFlagsInfo flags;
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
+            .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
     if (vkAllocateMemory(device->vk_device, &allocate_info, NULL, &device->null_memory) != VK_SUCCESS
             || vkBindBufferMemory(device->vk_device, device->null_buffer, device->null_memory, 0) != VK_SUCCESS
             || vkMapMemory(device->vk_device, device->null_memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
@@ -655,6 +661,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     enabled.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
     d3d12xs_select_vk_features(&supported, &enabled);
     device->has_shader_int64 = enabled.core.features.shaderInt64;
+    device->has_shader_float64 = enabled.core.features.shaderFloat64;
     device->compute_subgroup_size_control = device->compute_subgroup_size_control && enabled.vulkan13.subgroupSizeControl;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
@@ -662,6 +669,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
     extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     device->push_descriptor_limit = push_properties.maxPushDescriptors;
+    device->buffer_device_address = enabled.vulkan12.bufferDeviceAddress;
     if ((device->has_buffer_marker = has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
         extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
     bool has_host_memory = has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
@@ -784,6 +792,8 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return hr;
     }
     d3d12_gpu_waits_create(device);
+    d3d12_system_timestamps_create(device);
+    d3d12_console_validation_create(device);
     d3d12xs_graphics_memory_add_device(device);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);

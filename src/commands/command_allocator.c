@@ -6,7 +6,11 @@
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12CommandAllocator::" #name
-#define ALLOCATOR_GRACE_NS (2ull * 1000 * 1000)
+/* How long Reset gives the queue's serial to catch up with the work it already handed to
+ * Vulkan: an application that waited for a fence signalled after its lists only waits the
+ * moment the host needs to see a batch's last signal (on a loaded 2-core machine lavapipe's
+ * queue thread took more than 2 ms); one that resets while its lists run fails after it. */
+#define ALLOCATOR_GRACE_NS (100ull * 1000 * 1000)
 
 static struct d3d12_command_allocator *impl_from_ID3D12CommandAllocator(ID3D12CommandAllocator *iface)
 {
@@ -41,6 +45,7 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
         vkFreeMemory(device->vk_device, allocator->scratch_blocks[i].memory, NULL);
     }
     free(allocator->scratch_blocks);
+    d3d12_argument_ring_destroy(device, &allocator->arguments);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
     free(allocator);
@@ -87,6 +92,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     allocator->next_free = allocator->helper_next_free = 0;
     allocator->next_timestamp = 0;
     allocator->next_scratch_slice = 0;
+    d3d12_argument_ring_reset(&allocator->arguments);
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;

@@ -4,6 +4,7 @@
 
 #include "device/device.h"
 #include "sync/scheduler.h"
+#include "commands/argument_ring.h"
 
 struct d3d12_command_allocator {
     ID3D12CommandAllocator ID3D12CommandAllocator_iface;
@@ -25,6 +26,8 @@ struct d3d12_command_allocator {
     struct d3d12_scratch_block *scratch_blocks;
     size_t scratch_block_count, scratch_block_capacity;
     uint32_t next_scratch_slice;
+    /* Root arguments of dispatches using the memory-based ABI, written while lists record. */
+    struct d3d12_argument_ring arguments;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     /* last submission using it, to refuse a Reset while the GPU still runs it */
     struct d3d12_engine *last_engine; /* holds an engine reference, not the queue's */

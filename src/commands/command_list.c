@@ -108,6 +108,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->error[0] = 0;
     list->host_query_reset_count = 0;
     list->call_count = 0;
+    list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_compute_state(list);
     list->pending_stages = list->barrier_src = list->barrier_synced = 0;
@@ -230,6 +231,21 @@ struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList 
     if (!iface || iface->lpVtbl != (const void *)&d3d12_command_list_vtbl)
         return NULL;
     return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+}
+
+/* Dispatches per root-argument ABI since creation or Reset (flush_compute_state counts them). */
+HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_DISPATCH_COUNTERS *counters)
+{
+    static const char method[] = "D3D12XSGetCommandListDispatchCounters";
+    struct d3d12_command_list *list = unsafe_impl_from_ID3D12CommandList(iface);
+
+    if (!list)
+        return d3d12xs_fail(E_INVALIDARG, method, "list is %s (must be a command list made by a d3d12xs device)", iface ? "not a d3d12xs command list" : "NULL");
+    if (!counters)
+        return d3d12xs_fail(E_INVALIDARG, method, "counters is NULL (must receive the counts)");
+    counters->PushConstantAbiDispatches = list->dispatch_counts[0];
+    counters->MemoryAbiDispatches = list->dispatch_counts[1];
+    return S_OK;
 }
 
 /* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run

@@ -221,6 +221,20 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         buffer_info->range = D3D12XS_SCRATCH_SLICE_SIZE;
         return true;
     }
+    if (binding->source == D3D12XS_BINDING_HEAP_TABLE) {
+        /* The shader indexes the heap itself: it gets the heap's address table. What it reads
+         * and writes through it is not in the command record. */
+        struct d3d12_descriptor_heap *heap = list->compute.heaps[0];
+        if (!heap || !heap->table) {
+            d3d12_command_list_record_error(list, command, "the shader indexes the CBV_SRV_UAV heap directly but %s",
+                    heap ? "the bound heap has no address table (the device lacks bufferDeviceAddress)" : "no CBV_SRV_UAV heap is set (SetDescriptorHeaps)");
+            return false;
+        }
+        buffer_info->buffer = heap->table_buffer;
+        buffer_info->offset = 0;
+        buffer_info->range = heap->table_size;
+        return true;
+    }
     if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR) {
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                 ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
@@ -399,7 +413,7 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
         vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
     }
-    if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size)
+    if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size && !signature->memory_abi)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
     if (state->pipeline_dirty || state->descriptors_dirty) {
@@ -410,7 +424,12 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
             list->record.bound_count = 0;
         }
     }
+    /* Memory-based ABI: a fresh copy of the root constants whenever any binding input changed. */
+    if (pipeline->memory_abi && (state->pipeline_dirty || state->constants_dirty || state->descriptors_dirty)
+            && !d3d12_command_list_write_memory_arguments(list, command))
+        return false;
     state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = false;
+    list->dispatch_counts[signature->memory_abi]++;
     return true;
 }
 
@@ -445,7 +464,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
 
     if (!d3d12_command_list_compute_list(list, command))
         return;
-    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason))) {
+    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason, NULL))) {
         d3d12_command_list_record_error(list, command, "ViewCPUHandle 0x%zx is %s", (size_t)cpu_handle.ptr, reason);
         return;
     }

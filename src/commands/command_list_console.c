@@ -6,6 +6,7 @@
 
 #include "commands/command_recording.h"
 #include "commands/console_flags.h"
+#include "commands/system_timestamp.h"
 #include "sync/gpu_wait.h"
 #include "generated/d3d12_stubs.h"
 
@@ -82,13 +83,14 @@ static bool write_flags_valid(struct d3d12_command_list *list, const char *comma
         d3d12_command_list_record_error(list, command, "WriteFlags is 0x%x (NONE, GPU_TIMESTAMP or SYSTEM_TIMESTAMP)", (unsigned)flags);
         return false;
     }
-    if (flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP) {
-        d3d12_command_list_record_error(list, command, "WriteFlags SYSTEM_TIMESTAMP is not implemented yet (GPU_TIMESTAMP is)");
+    if (flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP && d3d12_system_timestamps_unavailable(list->object.device)) {
+        d3d12_command_list_record_error(list, command, "WriteFlags SYSTEM_TIMESTAMP cannot be written on this device: %s",
+                d3d12_system_timestamps_unavailable(list->object.device));
         return false;
     }
     if (flags && (list->transfer_only || !list->object.device->queue_map[list->type].timestamps)) {
-        d3d12_command_list_record_error(list, command, "WriteFlags GPU_TIMESTAMP needs a queue family with timestamps that can copy "
-                "query results (this list's cannot)");
+        d3d12_command_list_record_error(list, command, "WriteFlags %s needs a queue family with timestamps that can copy query results "
+                "and run compute (this list's cannot)", flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_GPU_TIMESTAMP ? "GPU_TIMESTAMP" : "SYSTEM_TIMESTAMP");
         return false;
     }
     return true;
@@ -144,12 +146,18 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
     }
     note_write(list, command, buffer, offset, size);
     d3d12_command_list_note_value_write(list, command, address, value, size);
+    d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_KNOWN_VALUE | (write_back ? D3D12_RECORDED_WRITES_BACK : 0));
 }
 
 /* GPU_TIMESTAMP: the GPU clock (GetTimestampFrequency's ticks) once every earlier command has
- * finished, through a timestamp query copied to the destination. */
-static void write_timestamp(struct d3d12_command_list *list, const char *command, uint64_t address, bool write_back)
+ * finished, through a timestamp query copied to the destination. SYSTEM_TIMESTAMP: the same
+ * query copied to scratch memory, then converted to the host clock's domain by one shader
+ * thread that writes the destination (commands/system_timestamp.h). */
+static void write_timestamp(struct d3d12_command_list *list, const char *command, uint64_t address, bool write_back, bool system)
 {
+    struct d3d12_device *device = list->object.device;
+    VkBuffer ticks_buffer;
+    VkDeviceSize ticks_offset;
     struct d3d12xs_va_range range;
     VkQueryPool pool;
     uint32_t index;
@@ -168,11 +176,28 @@ static void write_timestamp(struct d3d12_command_list *list, const char *command
     if (write_back)
         d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    if (system && FAILED(hr = d3d12_command_allocator_get_scratch(list->allocator, &ticks_buffer, &ticks_offset))) {
+        d3d12_command_list_record_error(list, command, "cannot get scratch memory for the GPU clock (HRESULT 0x%08x)", (unsigned)hr);
+        return;
+    }
     vkCmdResetQueryPool(list->vk_command_buffer, pool, index, 1);
     vkCmdWriteTimestamp2(list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool, index);
-    vkCmdCopyQueryPoolResults(list->vk_command_buffer, pool, index, 1, buffer, offset, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    if (!system) {
+        vkCmdCopyQueryPoolResults(list->vk_command_buffer, pool, index, 1, buffer, offset, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    } else {
+        vkCmdCopyQueryPoolResults(list->vk_command_buffer, pool, index, 1, ticks_buffer, ticks_offset, 8,
+                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+        d3d12_system_timestamp_record(device, list->vk_command_buffer, ticks_buffer, ticks_offset, buffer, offset);
+        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+        /* The application's pipeline, root arguments and descriptors are bound again at its next Dispatch. */
+        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    }
     note_write(list, command, buffer, offset, 8);
+    if (write_back)
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
@@ -193,7 +218,7 @@ static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipe2X(ID3D12GraphicsC
     if (d3d12_command_list_check_recording(list, command) && sync_flags_valid(list, command, sync, control)
             && write_flags_valid(list, command, flags, 8)) {
         if (flags)
-            write_timestamp(list, command, destination, sync & WRITEBACK_SYNC_FLAGS);
+            write_timestamp(list, command, destination, sync & WRITEBACK_SYNC_FLAGS, flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
         else
             write_bottom_of_pipe(list, command, destination, value, 8, sync & WRITEBACK_SYNC_FLAGS);
     }
@@ -215,7 +240,7 @@ static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipeX(ID3D12GraphicsCo
     const char *command = METHOD(Write64BitValueBottomOfPipeX);
     if (d3d12_command_list_check_recording(list, command) && flush_flags_valid(list, command, flush) && write_flags_valid(list, command, flags, 8)) {
         if (flags)
-            write_timestamp(list, command, destination, flush & WRITEBACK_FLUSH_FLAGS);
+            write_timestamp(list, command, destination, flush & WRITEBACK_FLUSH_FLAGS, flags == D3D12XBOX_WRITE_VALUE_BOP_FLAG_SYSTEM_TIMESTAMP);
         else
             write_bottom_of_pipe(list, command, destination, value, 8, flush & WRITEBACK_FLUSH_FLAGS);
     }
@@ -242,6 +267,7 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
     list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     note_write(list, command, buffer, offset, size);
     d3d12_command_list_note_value_write(list, command, address, value, size);
+    d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_KNOWN_VALUE);
 }
 
 static void STDMETHODCALLTYPE list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
@@ -322,11 +348,11 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         return;
     if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
         return;
-    /* What the writer made available becomes visible to everything after the wait. The list's
-     * own work stages cover the GPU-side wait's dispatch too, without draining stages this
-     * list never uses. */
-    d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), 0, d3d12_command_list_work_stages(list),
-            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    /* What the writer made available becomes visible to everything after the wait. The source
+     * scope is everything submitted earlier to this VkQueue: the GPU-side wait's spin, and a
+     * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c). */
+    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+            d3d12_command_list_work_stages(list), VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     struct d3d12_recorded_range read = {buffer, offset, size, false};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)
@@ -369,6 +395,8 @@ static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *ifa
     /* Everything recorded so far is ordered before what follows: nothing is pending. */
     list->pending_stages = list->barrier_src = list->barrier_synced = 0;
     d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
+    if (flush & WRITEBACK_FLUSH_FLAGS)
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
 }
 
 #if defined(__clang__)

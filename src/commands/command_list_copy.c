@@ -181,8 +181,11 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
         list->barrier_synced = 0;
         list->pending_stages = 0;
     }
-    if (count)
+    if (count) {
+        /* A D3D12 barrier completes earlier writes and makes them visible (console: its cache actions). */
         d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
+    }
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,

@@ -21,7 +21,7 @@ struct d3d12_compute_state {
     struct d3d12_root_signature *root_signature; /* not referenced, as in D3D12 */
     struct d3d12_pipeline_state *pipeline;
     struct d3d12_descriptor_heap *heaps[2];      /* CBV_SRV_UAV, SAMPLER */
-    uint32_t push_constants[64];
+    uint32_t push_constants[D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4];
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     bool pipeline_dirty, constants_dirty, descriptors_dirty;
@@ -72,6 +72,9 @@ struct d3d12_command_list {
     struct d3d12_value_write *value_writes;
     size_t value_write_count, value_write_capacity;
     struct d3d12_compute_state compute;
+    /* Dispatches recorded since creation or Reset: [0] push-constant ABI, [1] memory-based ABI
+     * (D3D12XSGetCommandListDispatchCounters). */
+    uint64_t dispatch_counts[2];
 };
 
 /* One segment of a closed or recording list. */

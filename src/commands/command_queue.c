@@ -6,6 +6,7 @@
 #include "commands/command_queue.h"
 #include "sync/fence.h"
 #include "sync/waiter.h"
+#include "commands/console_validation.h"
 #include "commands/console_flags.h"
 #include "generated/d3d12_stubs.h"
 
@@ -126,11 +127,11 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                 .index = s,
                 .first_call = segment->first_call,
                 .cut_by = segment->cut_by,
-                /* NULL when the list has none: no offset on a null pointer (UBSan) */
-                .writes = list->value_writes ? list->value_writes + segment->first_write : NULL,
+                .writes = segment->write_count ? list->value_writes + segment->first_write : NULL,
                 .write_count = segment->write_count,
             };
         }
+        d3d12_console_validation_execute(device, list, queue->engine, d3d12xs_object_name(&queue->object));
         if (list->host_query_reset_count) /* both arrays may be NULL when empty */
             memcpy(resets + reset_count, list->host_query_resets, list->host_query_reset_count * sizeof(*resets));
         reset_count += list->host_query_reset_count;

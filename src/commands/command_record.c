@@ -21,6 +21,8 @@ void d3d12_command_record_cleanup(struct d3d12_command_record *record)
 uint32_t d3d12_command_record_add_ranges(struct d3d12_command_record *record, const struct d3d12_recorded_range *ranges, uint32_t count)
 {
     uint32_t first = (uint32_t)record->range_count;
+    if (!count)
+        return first; /* e.g. a dispatch whose only descriptor is a heap's address table */
     if (!d3d12xs_array_reserve((void **)&record->ranges, &record->range_capacity, record->range_count + count, sizeof(*record->ranges)))
         return UINT32_MAX;
     memcpy(record->ranges + record->range_count, ranges, count * sizeof(*ranges));
@@ -35,7 +37,7 @@ bool d3d12_command_record_add(struct d3d12_command_record *record, enum d3d12_re
             && !d3d12xs_array_reserve((void **)&record->commands, &record->command_capacity, record->command_count + 1,
                     sizeof(*record->commands)))
         return false;
-    record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, call_index, segment, first_range, range_count};
+    record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, call_index, segment, first_range, range_count, 0};
     return true;
 }
 

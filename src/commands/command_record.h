@@ -29,12 +29,19 @@ struct d3d12_recorded_range {
     bool write;
 };
 
+/* What the console memory-model validation needs to know beyond the kind. */
+enum d3d12_recorded_flags {
+    D3D12_RECORDED_WRITES_BACK = 0x1,  /* earlier writes are complete and written back before it (GL2 write-back, IDLE, barriers) */
+    D3D12_RECORDED_KNOWN_VALUE = 0x2,  /* a value write with its entry in the list's value_writes */
+};
+
 struct d3d12_recorded_command {
     enum d3d12_recorded_kind kind;
     uint32_t call_index;      /* which recording call of the list it came from (0-based) */
     uint32_t segment;
     uint32_t first_range;     /* into the record's ranges */
     uint32_t range_count;
+    uint32_t flags;           /* enum d3d12_recorded_flags */
 };
 
 struct d3d12_command_record {

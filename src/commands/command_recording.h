@@ -40,6 +40,10 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *i
 void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
         UINT start_index, UINT count, ID3D12Resource *dst, UINT64 dst_offset);
 
+/* command_list_arguments.c: writes the root constants into argument memory and binds it
+ * (pipelines using the memory-based ABI); false after recording the error. */
+bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, const char *command);
+
 /* command_list_compute.c */
 void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list);
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
@@ -84,10 +88,18 @@ static inline void d3d12_command_list_note(struct d3d12_command_list *list, enum
     struct d3d12_command_record *record = &list->record;
     if (__builtin_expect(record->command_count < record->command_capacity && !list->split_every, 1)) {
         record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, list->call_count - 1,
-                (uint32_t)list->segment_count - 1, first_range, range_count};
+                (uint32_t)list->segment_count - 1, first_range, range_count, 0};
         return;
     }
     d3d12_command_list_note_slow(list, kind, first_range, range_count);
+}
+
+/* Adds flags (enum d3d12_recorded_flags) to the command just noted, if it was. */
+static inline void d3d12_command_list_flag_last(struct d3d12_command_list *list, uint32_t call_index, uint32_t flags)
+{
+    struct d3d12_command_record *record = &list->record;
+    if (record->command_count && record->commands[record->command_count - 1].call_index == call_index)
+        record->commands[record->command_count - 1].flags |= flags;
 }
 
 /* Records buffer ranges a command uses; returns the first index (UINT32_MAX after a failure,

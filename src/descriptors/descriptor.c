@@ -75,10 +75,20 @@ UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DE
     return sizeof(struct d3d12xs_descriptor);
 }
 
-static void write_descriptor(struct d3d12xs_descriptor *dst, const struct d3d12xs_descriptor *src)
+static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_descriptor *dst, const struct d3d12xs_descriptor *src)
 {
+    struct d3d12_device *device = heap->object.device;
+    struct d3d12xs_descriptor descriptor = *src;
+
+    /* Buffer views keep their address, so heap address tables copy it (CopyDescriptors). */
+    if (device->buffer_device_address && descriptor.buffer && !descriptor.null_view) {
+        VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor.buffer};
+        descriptor.address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor.offset;
+    }
     /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
-    *dst = *src;
+    *dst = descriptor;
+    if (heap->table)
+        d3d12_descriptor_heap_update_address_table(heap, dst, 1);
 }
 
 /* Checks an offset against a Vulkan buffer-offset alignment and logs the rule when broken. */
@@ -97,17 +107,18 @@ void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const
 {
     const char *method = METHOD(CreateConstantBufferView);
     struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_descriptor_heap *heap;
     uint64_t offset;
     VkBuffer buffer;
 
-    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor")))
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor", &heap)))
         return;
     memset(&descriptor, 0, sizeof(descriptor));
     descriptor.kind = D3D12XS_DESCRIPTOR_CBV;
     descriptor.vk_type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     if (!desc || !desc->BufferLocation) {
         descriptor.null_view = true;
-        write_descriptor(dst, &descriptor);
+        write_descriptor(heap, dst, &descriptor);
         return;
     }
     if (desc->BufferLocation % D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT || desc->SizeInBytes % D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT
@@ -126,7 +137,7 @@ void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const
     descriptor.buffer = buffer;
     descriptor.offset = offset;
     descriptor.range = desc->SizeInBytes;
-    write_descriptor(dst, &descriptor);
+    write_descriptor(heap, dst, &descriptor);
 }
 
 /* Fills the buffer part of an SRV or UAV: raw, structured or typed. */
@@ -198,7 +209,7 @@ static struct d3d12_resource *view_resource(struct d3d12_device *device, const c
 
 /* The part SRVs and UAVs share: a null view (NULL resource), or a checked buffer view,
  * stored into dst only when it is valid. */
-static void write_buffer_view(struct d3d12_device *device, const char *method, struct d3d12xs_descriptor *dst,
+static void write_buffer_view(struct d3d12_device *device, const char *method, struct d3d12_descriptor_heap *heap, struct d3d12xs_descriptor *dst,
         struct d3d12xs_descriptor *descriptor, struct d3d12_resource *resource, DXGI_FORMAT format, uint64_t first_element,
         UINT element_count, UINT stride, bool raw, bool writable)
 {
@@ -210,7 +221,7 @@ static void write_buffer_view(struct d3d12_device *device, const char *method, s
     } else if (!buffer_view(device, method, resource, format, first_element, element_count, stride, raw, writable, descriptor)) {
         return;
     }
-    write_descriptor(dst, descriptor);
+    write_descriptor(heap, dst, descriptor);
 }
 
 void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D12Resource *resource_iface,
@@ -218,9 +229,10 @@ void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D1
 {
     const char *method = METHOD(CreateShaderResourceView);
     struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_descriptor_heap *heap;
     struct d3d12_resource *resource = NULL;
 
-    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor")))
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor", &heap)))
         return;
     if (!resource_iface && !desc) {
         ERR("%s: pResource and pDesc are both NULL (a null view needs pDesc)", method);
@@ -242,7 +254,7 @@ void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D1
     }
     memset(&descriptor, 0, sizeof(descriptor));
     descriptor.kind = D3D12XS_DESCRIPTOR_SRV;
-    write_buffer_view(device, method, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
+    write_buffer_view(device, method, heap, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
             desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW, false);
 }
 
@@ -252,8 +264,9 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
     const char *method = METHOD(CreateUnorderedAccessView);
     struct d3d12_resource *resource = NULL, *counter = NULL;
     struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_descriptor_heap *heap;
 
-    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor")))
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor", &heap)))
         return;
     if (!resource_iface && !desc) {
         ERR("%s: pResource and pDesc are both NULL (a null view needs pDesc)", method);
@@ -299,7 +312,7 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
                 (unsigned long long)desc->Buffer.CounterOffsetInBytes);
         return;
     }
-    write_buffer_view(device, method, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
+    write_buffer_view(device, method, heap, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
             desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW, true);
 }
 
@@ -402,8 +415,9 @@ void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLE
 {
     const char *method = METHOD(CreateSampler);
     struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_descriptor_heap *heap;
 
-    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, method, "DestDescriptor")))
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, method, "DestDescriptor", &heap)))
         return;
     if (!desc) {
         ERR("%s: pDesc is NULL (must describe the sampler)", method);
@@ -414,7 +428,7 @@ void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLE
     descriptor.vk_type = VK_DESCRIPTOR_TYPE_SAMPLER;
     if (!(descriptor.sampler = d3d12xs_device_get_sampler(device, desc, method)))
         return;
-    write_descriptor(dst, &descriptor);
+    write_descriptor(heap, dst, &descriptor);
 }
 
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
@@ -435,13 +449,13 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
     }
     for (UINT i = 0; i < dst_range_count; i++) {
         UINT size = dst_sizes ? dst_sizes[i] : 1;
-        if (!d3d12xs_descriptor_from_cpu_handle(device, dst_starts[i], size, type, method, "pDestDescriptorRangeStarts[i]"))
+        if (!d3d12xs_descriptor_from_cpu_handle(device, dst_starts[i], size, type, method, "pDestDescriptorRangeStarts[i]", NULL))
             return;
         dst_total += size;
     }
     for (UINT i = 0; i < src_range_count; i++) {
         UINT size = src_sizes ? src_sizes[i] : 1;
-        if (!d3d12xs_descriptor_from_cpu_handle(device, src_starts[i], size, type, method, "pSrcDescriptorRangeStarts[i]"))
+        if (!d3d12xs_descriptor_from_cpu_handle(device, src_starts[i], size, type, method, "pSrcDescriptorRangeStarts[i]", NULL))
             return;
         src_total += size;
     }
@@ -464,6 +478,13 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
         dst = (struct d3d12xs_descriptor *)dst_starts[dst_index].ptr + dst_offset;
         src = (struct d3d12xs_descriptor *)src_starts[src_index].ptr + src_offset;
         memmove(dst, src, count * sizeof(*dst));
+        if (type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV) {
+            /* the range lies in one heap (checked above); only shader-visible ones have a table */
+            struct d3d12_descriptor_heap *heap = NULL;
+            const char *reason;
+            if (d3d12xs_descriptor_lookup(device, dst_starts[dst_index], 1, type, &reason, &heap) && heap->table)
+                d3d12_descriptor_heap_update_address_table(heap, dst, count);
+        }
         dst_offset += count;
         src_offset += count;
     }

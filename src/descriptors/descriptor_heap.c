@@ -41,6 +41,7 @@ static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHea
     if (!refcount) {
         unregister_heap(heap->object.device, heap);
         d3d12xs_va_free(heap->object.device, heap->gpu_base);
+        d3d12_descriptor_heap_destroy_address_table(heap);
         free(heap->descriptors);
         d3d12xs_object_cleanup(&heap->object);
         free(heap);
@@ -96,7 +97,7 @@ struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12Descri
 }
 
 struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
-        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason)
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason, struct d3d12_descriptor_heap **heap_out)
 {
     struct d3d12xs_descriptor *descriptor = NULL;
 
@@ -115,6 +116,8 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device
             *reason = "too close to the end of its heap for the descriptors asked for";
         else
             descriptor = (struct d3d12xs_descriptor *)handle.ptr;
+        if (heap_out)
+            *heap_out = heap;
         break;
     }
     pthread_mutex_unlock(&device->descriptor_heap_lock);
@@ -122,10 +125,10 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device
 }
 
 struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
-        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument)
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap)
 {
     const char *reason;
-    struct d3d12xs_descriptor *descriptor = d3d12xs_descriptor_lookup(device, handle, count, type, &reason);
+    struct d3d12xs_descriptor *descriptor = d3d12xs_descriptor_lookup(device, handle, count, type, &reason, heap);
     if (!descriptor)
         d3d12xs_fail(E_INVALIDARG, method, "%s 0x%zx is %s", argument, (size_t)handle.ptr, reason);
     return descriptor;
@@ -171,6 +174,10 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
     heap->desc = *desc;
     if (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
         heap->gpu_base = d3d12xs_va_allocate(device, (uint64_t)desc->NumDescriptors * sizeof(*heap->descriptors), VK_NULL_HANDLE, false, NULL);
+    if (FAILED(hr = d3d12_descriptor_heap_create_address_table(heap, method))) {
+        ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
+        return hr;
+    }
 
     pthread_mutex_lock(&device->descriptor_heap_lock);
     bool registered = d3d12xs_array_reserve((void **)&device->descriptor_heaps, &device->descriptor_heap_capacity,

@@ -28,6 +28,7 @@ struct d3d12xs_descriptor {
     DXGI_FORMAT format;
     uint32_t structure_stride;
     bool raw;
+    VkDeviceAddress address;          /* of buffer + offset, where the device gives buffers addresses */
 };
 
 struct d3d12_descriptor_heap {
@@ -36,6 +37,12 @@ struct d3d12_descriptor_heap {
     D3D12_DESCRIPTOR_HEAP_DESC desc;
     uint64_t gpu_base; /* unique GPU handle range of shader-visible heaps */
     struct d3d12xs_descriptor *descriptors;
+    /* Shader-visible CBV_SRV_UAV heaps on devices with buffer addresses: the address table that
+     * shaders indexing the heap directly read (heap_address_table.c). */
+    VkBuffer table_buffer;
+    VkDeviceMemory table_memory;
+    uint32_t (*table)[4];
+    VkDeviceSize table_size;
 };
 
 struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface);
@@ -43,10 +50,17 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
 /* Validates a CPU handle from the application; NULL (with one log line) when it is not one of ours. */
 /* Finds the descriptor a CPU handle names without logging; *reason says why when it fails. */
 struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
-        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason);
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason, struct d3d12_descriptor_heap **heap);
 /* count descriptors from handle must lie in one heap of that type. */
 struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
-        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument);
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap);
+
+/* heap_address_table.c: the table of a shader-visible CBV_SRV_UAV heap (include/d3d12xs_heap.hlsli
+ * says what it holds). create: nothing to do (S_OK) where the device has no buffer addresses. */
+HRESULT d3d12_descriptor_heap_create_address_table(struct d3d12_descriptor_heap *heap, const char *method);
+void d3d12_descriptor_heap_destroy_address_table(struct d3d12_descriptor_heap *heap);
+/* Rewrites the entries of count descriptors from descriptor (in heap) after they changed. */
+void d3d12_descriptor_heap_update_address_table(struct d3d12_descriptor_heap *heap, const struct d3d12xs_descriptor *descriptor, UINT count);
 VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size);
 UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type);
 void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,

@@ -63,6 +63,26 @@ bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, cons
     return a == b || (a->blob_size == b->blob_size && !memcmp(a->blob, b->blob, a->blob_size));
 }
 
+/* DENY_*_SHADER_ROOT_ACCESS leave their stages out. */
+static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS flags)
+{
+    static const struct { D3D12_ROOT_SIGNATURE_FLAGS deny; VkShaderStageFlags stage; } denials[] = {
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_VERTEX_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_VERTEX_BIT},
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_HULL_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT},
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_DOMAIN_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT},
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_GEOMETRY_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_GEOMETRY_BIT},
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_PIXEL_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_FRAGMENT_BIT},
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_AMPLIFICATION_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_TASK_BIT_EXT},
+        {D3D12_ROOT_SIGNATURE_FLAG_DENY_MESH_SHADER_ROOT_ACCESS, VK_SHADER_STAGE_MESH_BIT_EXT},
+    };
+    VkShaderStageFlags stages = VK_SHADER_STAGE_ALL_GRAPHICS | VK_SHADER_STAGE_TASK_BIT_EXT | VK_SHADER_STAGE_MESH_BIT_EXT
+            | VK_SHADER_STAGE_COMPUTE_BIT;
+    for (size_t i = 0; i < sizeof(denials) / sizeof(denials[0]); i++)
+        if (flags & denials[i].deny)
+            stages &= ~denials[i].stage;
+    return stages;
+}
+
 static HRESULT build_layout(struct d3d12_root_signature *signature, const char *method)
 {
     struct d3d12_device *device = signature->object.device;
@@ -72,6 +92,8 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
     if (desc->NumParameters > D3D12XS_MAX_ROOT_PARAMETERS)
         return d3d12xs_fail(E_INVALIDARG, method, "the root signature has %u parameters (at most 64 fit the root cost limit)", desc->NumParameters);
     signature->parameter_count = desc->NumParameters;
+    signature->memory_abi = !!(desc->Flags & D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI);
+    signature->vk_stages = stages_with_root_access(desc->Flags);
     for (UINT i = 0; i < desc->NumParameters; i++) {
         signature->parameter_types[i] = (uint8_t)desc->pParameters[i].ParameterType;
         if (desc->pParameters[i].ParameterType != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
@@ -84,7 +106,11 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
         signature->constant_offsets[i] = offset;
         offset += desc->pParameters[i].Constants.Num32BitValues * 4;
     }
-    if (offset > device->vk_properties.limits.maxPushConstantsSize)
+    if (offset > D3D12XS_MAX_ROOT_CONSTANT_BYTES)
+        return d3d12xs_fail(E_INVALIDARG, method, "root constants take %u bytes with their 16-byte packing (at most %u)",
+                offset, D3D12XS_MAX_ROOT_CONSTANT_BYTES);
+    /* Through memory, root constants are not bound by the push-constant size. */
+    if (!signature->memory_abi && offset > device->vk_properties.limits.maxPushConstantsSize)
         return d3d12xs_fail(E_INVALIDARG, method, "root constants take %u bytes; this device's push constants hold %u",
                 offset, device->vk_properties.limits.maxPushConstantsSize);
     signature->push_constant_size = offset;

@@ -5,6 +5,7 @@
 #include "device/device.h"
 
 #define D3D12XS_MAX_ROOT_PARAMETERS 64 /* D3D12's root cost limit allows at most 64 */
+#define D3D12XS_MAX_ROOT_CONSTANT_BYTES 256 /* 64 DWORDs, the root cost limit, with their packing */
 
 struct d3d12_root_signature {
     ID3D12RootSignature ID3D12RootSignature_iface;
@@ -19,6 +20,12 @@ struct d3d12_root_signature {
     uint8_t parameter_types[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t constant_counts[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_mask; /* bit per 32-bit-constants parameter */
+    /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
+     * shaders through a per-dispatch argument buffer instead of push constants. */
+    bool memory_abi;
+    /* The Vulkan stages that may see root arguments: every stage but those the DENY_* flags
+     * name. Pipeline layouts take their stage masks from it (compute is never denied). */
+    VkShaderStageFlags vk_stages;
     VkSampler *static_samplers;
 };
 

@@ -28,6 +28,8 @@ struct d3d12_queue_family_map {
 struct d3d12_scheduler;
 struct d3d12_waiter;
 struct d3d12_gpu_waits;
+struct d3d12_system_timestamps;
+struct d3d12_console_validation;
 
 /* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
 enum d3d12_gpu_wait_mode {
@@ -58,10 +60,13 @@ struct d3d12_device {
     bool has_calibrated_timestamps;
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
     bool has_shader_int64;
+    bool has_shader_float64;
     atomic_ullong validation_message_count;
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
     uint32_t push_descriptor_limit;
+    /* bufferDeviceAddress is on: every buffer has a device address (directly indexed heaps). */
+    bool buffer_device_address;
     /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
     VkBuffer null_buffer;
     VkDeviceMemory null_memory;
@@ -76,6 +81,8 @@ struct d3d12_device {
     struct d3d12_waiter *waiter;       /* the thread that applies the hang timeout (sync/waiter.c) */
     struct d3d12_gpu_waits *gpu_waits; /* the spin pipeline of GPU-side memory waits (sync/gpu_wait.c) */
     enum d3d12_gpu_wait_mode gpu_wait_mode;
+    struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
+    struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
     /* GPU virtual addresses (va_map.c) */
     pthread_rwlock_t va_lock;

@@ -50,6 +50,9 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(vulkan12.uniformBufferStandardLayout);
     TAKE(vulkan12.samplerMirrorClampToEdge);
     TAKE(vulkan12.samplerFilterMinmax);
+    /* Shaders of root signatures with CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED read the heap's buffers
+     * through their addresses (docs/descriptors.md). */
+    TAKE(vulkan12.bufferDeviceAddress);
     TAKE(vulkan13.subgroupSizeControl);
     TAKE(vulkan13.computeFullSubgroups);
     TAKE(vulkan13.shaderIntegerDotProduct);

@@ -78,7 +78,7 @@ static HRESULT import_block(struct d3d12_device *device, struct graphics_block *
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .pNext = &external_info,
         .size = block->size,
-        .usage = d3d12xs_buffer_usage(),
+        .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     VkMemoryHostPointerPropertiesEXT pointer_properties = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
@@ -87,7 +87,9 @@ static HRESULT import_block(struct d3d12_device *device, struct graphics_block *
         .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
         .pHostPointer = block->host,
     };
-    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &import_info, .allocationSize = block->size};
+    VkMemoryAllocateFlagsInfo flags;
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+            .pNext = d3d12xs_buffer_memory_chain(device, &flags, &import_info), .allocationSize = block->size};
     VkMemoryRequirements requirements;
     uint32_t types;
     VkResult vr;

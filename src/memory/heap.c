@@ -15,12 +15,21 @@ static struct d3d12_heap *impl_from_ID3D12Heap(ID3D12Heap *iface)
 }
 
 /* Every buffer (and a heap's spanning buffer) can serve every use a D3D12 buffer may have. */
-VkBufferUsageFlags d3d12xs_buffer_usage(void)
+VkBufferUsageFlags d3d12xs_buffer_usage(const struct d3d12_device *device)
 {
     /* D3D12 buffers may be used any way their state allows, so every usage is declared. */
     return VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
             | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
-            | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+            | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT
+            | (device->buffer_device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
+}
+
+const void *d3d12xs_buffer_memory_chain(const struct d3d12_device *device, VkMemoryAllocateFlagsInfo *flags, const void *next)
+{
+    if (!device->buffer_device_address)
+        return next;
+    *flags = (VkMemoryAllocateFlagsInfo){VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, next, VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, 0};
+    return flags;
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_heap_QueryInterface(ID3D12Heap *iface, REFIID riid, void **object)
@@ -156,7 +165,7 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = desc->SizeInBytes,
-        .usage = d3d12xs_buffer_usage(),
+        .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &heap->vk_buffer)) != VK_SUCCESS) {
@@ -169,8 +178,10 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
         hr = d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type matches these heap properties");
         goto fail;
     }
+    VkMemoryAllocateFlagsInfo flags;
     VkMemoryAllocateInfo allocate_info = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
         .allocationSize = requirements.size > desc->SizeInBytes ? requirements.size : desc->SizeInBytes,
         .memoryTypeIndex = (uint32_t)memory_type,
     };

@@ -186,7 +186,7 @@ static HRESULT resource_init(struct d3d12_resource *resource, struct d3d12_devic
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = desc->Width,
-        .usage = d3d12xs_buffer_usage(),
+        .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
 
@@ -250,8 +250,10 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         hr = d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type matches these heap properties");
         goto fail;
     }
+    VkMemoryAllocateFlagsInfo flags;
     VkMemoryAllocateInfo allocate_info = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
         .allocationSize = requirements.size,
         .memoryTypeIndex = (uint32_t)memory_type,
     };

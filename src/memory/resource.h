@@ -44,7 +44,10 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
         const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **resource);
 HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DESC *desc);
-VkBufferUsageFlags d3d12xs_buffer_usage(void);
+VkBufferUsageFlags d3d12xs_buffer_usage(const struct d3d12_device *device);
+/* Memory that buffers of d3d12xs_buffer_usage() are bound to: *flags chained before next when
+ * the device gives buffers addresses; returns the pNext to use. */
+const void *d3d12xs_buffer_memory_chain(const struct d3d12_device *device, VkMemoryAllocateFlagsInfo *flags, const void *next);
 
 /* A typed view of part of a buffer; cached on the resource so that command buffers that
  * captured the VkBufferView stay valid while the resource lives. */

@@ -36,244 +36,23 @@
 #include <string.h>
 
 #include "shaders/hlsl_rewrite.h"
-
-enum token_kind { TOKEN_IDENT, TOKEN_NUMBER, TOKEN_PUNCT };
-
-struct token {
-    size_t at, length;
-    enum token_kind kind;
-    bool directive; /* on a preprocessor line */
-};
-
-struct edit {
-    size_t at, remove;  /* bytes of the source replaced */
-    char *text;         /* inserted (owned) */
-    size_t order;       /* creation order, for stable sorting of edits at one place */
-};
-
-struct text {
-    char *data;
-    size_t length, capacity;
-    bool failed;
-};
-
-struct rewriter {
-    const char *s;
-    size_t length;
-    struct token *tokens;
-    size_t token_count;
-    struct edit *edits;
-    size_t edit_count, edit_capacity;
-    unsigned needs; /* HLSL_REWRITE_NEED_* */
-    unsigned *serial;
-    struct text *front; /* declarations moved to the start of the file: they go before `#line 1` */
-    bool failed;
-};
-
-enum {
-    NEED_DISCARD = 1,
-    NEED_LIT = 2,
-    NEED_ALL_EQUAL = 4,
-    NEED_MUL = 8,
-    NEED_LDEXP = 16,
-    NEED_MAD = 32,
-};
-
-/* ---- tokens ---- */
-
-static bool tokenize(struct rewriter *r)
-{
-    const char *s = r->s;
-    size_t n = r->length, i = 0, capacity = 0;
-    bool line_start = true, directive = false;
-
-    while (i < n) {
-        struct token t;
-        char c = s[i];
-        if (c == '\n') {
-            /* a directive ends at a newline not escaped by a backslash */
-            if (!(i && s[i - 1] == '\\') && !(i > 1 && s[i - 1] == '\r' && s[i - 2] == '\\'))
-                directive = false;
-            line_start = true;
-            i++;
-            continue;
-        }
-        if (isspace((unsigned char)c) || c == '\\') {
-            i++;
-            continue;
-        }
-        if (line_start && c == '#')
-            directive = true;
-        line_start = false;
-        t.directive = directive;
-        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            i += 2;
-            while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'))
-                i++;
-            i = i < n ? i + 2 : n;
-            continue;
-        }
-        t.at = i;
-        if (c == '"' || c == '\'') {
-            i++;
-            while (i < n && s[i] != c && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < n)
-                    i++;
-                i++;
-            }
-            if (i < n && s[i] == c)
-                i++;
-            t.kind = TOKEN_PUNCT; /* a string is never one of the names looked for */
-        } else if (isalpha((unsigned char)c) || c == '_') {
-            while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_'))
-                i++;
-            t.kind = TOKEN_IDENT;
-        } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
-            while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'
-                    || ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')
-                        && !(i >= 2 && (s[t.at + 1] == 'x' || s[t.at + 1] == 'X')))))
-                i++;
-            t.kind = TOKEN_NUMBER;
-        } else {
-            i++;
-            t.kind = TOKEN_PUNCT;
-        }
-        t.length = i - t.at;
-        if (r->token_count == capacity) {
-            struct token *bigger = realloc(r->tokens, (capacity = capacity * 2 + 256) * sizeof(*bigger));
-            if (!bigger)
-                return false;
-            r->tokens = bigger;
-        }
-        r->tokens[r->token_count++] = t;
-    }
-    return true;
-}
-
-static bool is(const struct rewriter *r, size_t t, const char *text)
-{
-    return t < r->token_count && r->tokens[t].length == strlen(text) && !memcmp(r->s + r->tokens[t].at, text,
-            r->tokens[t].length);
-}
-
-static bool is_ident(const struct rewriter *r, size_t t)
-{
-    return t < r->token_count && r->tokens[t].kind == TOKEN_IDENT;
-}
-
-static bool same_text(const struct rewriter *r, size_t a, size_t b)
-{
-    return r->tokens[a].length == r->tokens[b].length
-            && !memcmp(r->s + r->tokens[a].at, r->s + r->tokens[b].at, r->tokens[a].length);
-}
-
-/* The token closing the bracket opened at token `open` ((, [ or {), or token_count. */
-static size_t closing(const struct rewriter *r, size_t open)
-{
-    int depth = 0;
-    for (size_t t = open; t < r->token_count; t++) {
-        if (r->tokens[t].length != 1)
-            continue;
-        switch (r->s[r->tokens[t].at]) {
-        case '(': case '[': case '{':
-            depth++;
-            break;
-        case ')': case ']': case '}':
-            if (--depth == 0)
-                return t;
-            break;
-        default:
-            break;
-        }
-    }
-    return r->token_count;
-}
-
-/* ---- edits ---- */
-
-static void add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void add_edit(struct rewriter *r, size_t at, size_t remove, const char *fmt, ...)
-{
-    va_list args;
-    char *text = NULL;
-
-    if (r->failed)
-        return;
-    if (r->edit_count == r->edit_capacity) {
-        struct edit *bigger = realloc(r->edits, (r->edit_capacity = r->edit_capacity * 2 + 16) * sizeof(*bigger));
-        if (!bigger) {
-            r->failed = true;
-            return;
-        }
-        r->edits = bigger;
-    }
-    va_start(args, fmt);
-    if (vasprintf(&text, fmt, args) < 0) {
-        text = NULL;
-        r->failed = true;
-    }
-    va_end(args);
-    if (!text)
-        return;
-    r->edits[r->edit_count].at = at;
-    r->edits[r->edit_count].remove = remove;
-    r->edits[r->edit_count].text = text;
-    r->edits[r->edit_count].order = r->edit_count;
-    r->edit_count++;
-}
-
-/* Replaces token t by text. */
-static void replace_token(struct rewriter *r, size_t t, const char *text)
-{
-    add_edit(r, r->tokens[t].at, r->tokens[t].length, "%s", text);
-}
-
-static int compare_edits(const void *a, const void *b)
-{
-    const struct edit *x = a, *y = b;
-    if (x->at != y->at)
-        return x->at < y->at ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static void append_bytes(struct text *b, const char *data, size_t length)
-{
-    if (b->failed)
-        return;
-    if (b->capacity - b->length < length + 1) {
-        size_t capacity = (b->length + length + 1) * 2;
-        char *bigger = realloc(b->data, capacity);
-        if (!bigger) {
-            b->failed = true;
-            return;
-        }
-        b->data = bigger;
-        b->capacity = capacity;
-    }
-    memcpy(b->data + b->length, data, length);
-    b->length += length;
-    b->data[b->length] = 0;
-}
+#include "shaders/hlsl_rewrite_parts.h"
+#include "shaders/hlsl_tokens.h"
 
 /* ---- the rewrites ---- */
 
 /* A call of name at token t: not a member (`.name`), followed by `(`. */
 static bool is_call(const struct rewriter *r, size_t t, const char *name)
 {
-    return is(r, t, name) && is(r, t + 1, "(") && !(t && is(r, t - 1, "."));
+    return hlsl_is(r, t, name) && hlsl_is(r, t + 1, "(") && !(t && hlsl_is(r, t - 1, "."));
 }
 
 /* Token t (a name followed by `(`) declares a function: a type name precedes it. */
 static bool is_declaration(const struct rewriter *r, size_t t)
 {
-    return t && (is_ident(r, t - 1) || is(r, t - 1, ">")) && !is(r, t - 1, "return") && !is(r, t - 1, "else")
-            && !is(r, t - 1, "case");
+    return t && (hlsl_is_ident(r, t - 1) || hlsl_is(r, t - 1, ">")) && !hlsl_is(r, t - 1, "return")
+            && !hlsl_is(r, t - 1, "else")
+            && !hlsl_is(r, t - 1, "case");
 }
 
 static bool declares(const struct rewriter *r, const char *name)
@@ -293,7 +72,7 @@ static bool is_numeric_type(const struct rewriter *r, size_t t)
     const char *text;
     size_t length;
 
-    if (!is_ident(r, t))
+    if (!hlsl_is_ident(r, t))
         return false;
     text = r->s + r->tokens[t].at;
     length = r->tokens[t].length;
@@ -316,35 +95,37 @@ static void rewrite_calls(struct rewriter *r)
     bool own_ldexp = declares(r, "ldexp"), own_mad = declares(r, "mad");
 
     for (size_t t = 0; t < r->token_count; t++) {
-        if (is(r, t, "unsigned") && is(r, t + 1, "int")) {
+        if (hlsl_is(r, t, "unsigned") && hlsl_is(r, t + 1, "int")) {
             /* keep the text between (newlines) */
-            replace_token(r, t, "");
-            replace_token(r, t + 1, "uint");
+            hlsl_replace_token(r, t, "");
+            hlsl_replace_token(r, t + 1, "uint");
             t++;
-        } else if (is(r, t, "InterlockedCompareStore") && is(r, t + 1, "(")) {
-            size_t end = closing(r, t + 1);
+        } else if (hlsl_is(r, t, "InterlockedCompareStore") && hlsl_is(r, t + 1, "(")) {
+            size_t end = hlsl_closing(r, t + 1);
             if (end < r->token_count) {
-                replace_token(r, t, "InterlockedCompareExchange");
-                add_edit(r, r->tokens[end].at, 0, ", __d3d12xs_discard");
+                hlsl_replace_token(r, t, "InterlockedCompareExchange");
+                hlsl_add_edit(r, r->tokens[end].at, 0, ", __d3d12xs_discard");
                 r->needs |= NEED_DISCARD;
             }
         } else if (!own_lit && is_call(r, t, "lit")) {
-            replace_token(r, t, "__d3d12xs_lit");
+            hlsl_replace_token(r, t, "__d3d12xs_lit");
             r->needs |= NEED_LIT;
         } else if (!own_ldexp && is_call(r, t, "ldexp")) {
-            replace_token(r, t, "__d3d12xs_ldexp");
+            hlsl_replace_token(r, t, "__d3d12xs_ldexp");
             r->needs |= NEED_LDEXP;
         } else if (!own_mad && is_call(r, t, "mad")) {
-            replace_token(r, t, "__d3d12xs_mad");
+            hlsl_replace_token(r, t, "__d3d12xs_mad");
             r->needs |= NEED_MAD;
         } else if (!own_all_equal && is_call(r, t, "WaveActiveAllEqual")) {
-            replace_token(r, t, "__d3d12xs_all_equal");
+            hlsl_replace_token(r, t, "__d3d12xs_all_equal");
             r->needs |= NEED_ALL_EQUAL;
         } else if (is_call(r, t, "mul") && !is_declaration(r, t)) {
             r->needs |= NEED_MUL;
-        } else if (is(r, t, "static") && is_numeric_type(r, t + 1) && is_ident(r, t + 2) && is(r, t + 3, ";")) {
+        } else if (hlsl_is(r, t, "static") && is_numeric_type(r, t + 1) && hlsl_is_ident(r, t + 2)
+                && hlsl_is(r, t + 3, ";")) {
             /* glslang leaves statics without initialiser undefined; D3D zeroes them */
-            add_edit(r, r->tokens[t + 3].at, 0, " = (%.*s)0", (int)r->tokens[t + 1].length, r->s + r->tokens[t + 1].at);
+            hlsl_add_edit(r, r->tokens[t + 3].at, 0, " = (%.*s)0", (int)r->tokens[t + 1].length,
+                    r->s + r->tokens[t + 1].at);
         }
     }
 }
@@ -356,7 +137,7 @@ static bool is_vector_type(const struct rewriter *r, size_t t, unsigned *compone
     const char *text = r->s + r->tokens[t].at;
     size_t length = r->tokens[t].length;
 
-    if (!is_ident(r, t) || length < 2 || text[length - 1] < '2' || text[length - 1] > '4')
+    if (!hlsl_is_ident(r, t) || length < 2 || text[length - 1] < '2' || text[length - 1] > '4')
         return false;
     for (size_t i = 0; i < scalar_count; i++)
         if (strlen(scalars[i]) == length - 1 && !memcmp(scalars[i], text, length - 1)) {
@@ -368,7 +149,7 @@ static bool is_vector_type(const struct rewriter *r, size_t t, unsigned *compone
 
 static bool is_number_literal(const struct rewriter *r, size_t first, size_t end)
 {
-    if (first < end && (is(r, first, "-") || is(r, first, "+")))
+    if (first < end && (hlsl_is(r, first, "-") || hlsl_is(r, first, "+")))
         first++;
     return first + 1 == end && r->tokens[first].kind == TOKEN_NUMBER;
 }
@@ -381,28 +162,28 @@ static void rewrite_flattened_initialisers(struct rewriter *r)
         unsigned components;
         bool all_literals = true, nested = false;
 
-        if (!is_vector_type(r, t, &components) || !is_ident(r, t + 1) || !is(r, t + 2, "["))
+        if (!is_vector_type(r, t, &components) || !hlsl_is_ident(r, t + 1) || !hlsl_is(r, t + 2, "["))
             continue;
-        close = closing(r, t + 2);
-        if (close >= r->token_count || !is(r, close + 1, "=") || !is(r, close + 2, "{"))
+        close = hlsl_closing(r, t + 2);
+        if (close >= r->token_count || !hlsl_is(r, close + 1, "=") || !hlsl_is(r, close + 2, "{"))
             continue;
         if (close == t + 4 && r->tokens[t + 3].kind == TOKEN_NUMBER)
             length = strtoul(r->s + r->tokens[t + 3].at, NULL, 0);
         else if (close != t + 3)
             continue; /* a size that is no literal, or a second dimension: left alone */
         open = close + 2;
-        end = closing(r, open);
+        end = hlsl_closing(r, open);
         if (end >= r->token_count)
             continue;
         /* the items at depth 1 */
         for (size_t u = open + 1, start = open + 1; u <= end; u++) {
-            if (u < end && (is(r, u, "(") || is(r, u, "[") || is(r, u, "{"))) {
-                if (is(r, u, "{") && u == start)
+            if (u < end && (hlsl_is(r, u, "(") || hlsl_is(r, u, "[") || hlsl_is(r, u, "{"))) {
+                if (hlsl_is(r, u, "{") && u == start)
                     nested = true;
-                u = closing(r, u);
+                u = hlsl_closing(r, u);
                 continue;
             }
-            if (u == end || is(r, u, ",")) {
+            if (u == end || hlsl_is(r, u, ",")) {
                 if (u == start) /* a trailing comma */
                     break;
                 if (items == sizeof(item_start) / sizeof(item_start[0]) - 1) {
@@ -421,9 +202,9 @@ static void rewrite_flattened_initialisers(struct rewriter *r)
         item_start[items] = 0;
         for (size_t i = 0; i < items; i += components) {
             size_t last_end; /* the token after the vector's last item: `,` or `}` */
-            add_edit(r, r->tokens[item_start[i]].at, 0, "{");
+            hlsl_add_edit(r, r->tokens[item_start[i]].at, 0, "{");
             last_end = i + components < items ? item_start[i + components] - 1 : end;
-            add_edit(r, r->tokens[last_end].at, 0, "}");
+            hlsl_add_edit(r, r->tokens[last_end].at, 0, "}");
         }
         t = end;
     }
@@ -438,53 +219,53 @@ static void rewrite_function_statics(struct rewriter *r)
         size_t body_end, prev;
         bool function;
 
-        if (is(r, t, "(") || is(r, t, "[")) {
-            t = closing(r, t);
+        if (hlsl_is(r, t, "(") || hlsl_is(r, t, "[")) {
+            t = hlsl_closing(r, t);
             if (t >= r->token_count)
                 return;
             continue;
         }
         if (r->tokens[t].directive)
             continue;
-        if (is(r, t, ";") || is(r, t, "}")) {
+        if (hlsl_is(r, t, ";") || hlsl_is(r, t, "}")) {
             insert_at = r->tokens[t].at + 1;
             continue;
         }
-        if (!is(r, t, "{"))
+        if (!hlsl_is(r, t, "{"))
             continue;
-        body_end = closing(r, t);
+        body_end = hlsl_closing(r, t);
         if (body_end >= r->token_count)
             return;
         /* a function body: `) {` or `) : SEMANTIC {`, the `)` not that of register()/packoffset() */
-        prev = t - (t >= 3 && is(r, t - 2, ":") && is_ident(r, t - 1) ? 2 : 0);
-        function = prev >= 1 && is(r, prev - 1, ")");
+        prev = t - (t >= 3 && hlsl_is(r, t - 2, ":") && hlsl_is_ident(r, t - 1) ? 2 : 0);
+        function = prev >= 1 && hlsl_is(r, prev - 1, ")");
         if (function) {
             /* find the matching `(` */
             int parens = 0;
             size_t u = prev - 1;
             for (;; u--) {
-                if (is(r, u, ")"))
+                if (hlsl_is(r, u, ")"))
                     parens++;
-                else if (is(r, u, "(") && --parens == 0)
+                else if (hlsl_is(r, u, "(") && --parens == 0)
                     break;
                 if (!u)
                     break;
             }
-            if (!u || is(r, u - 1, "register") || is(r, u - 1, "packoffset"))
+            if (!u || hlsl_is(r, u - 1, "register") || hlsl_is(r, u - 1, "packoffset"))
                 function = false;
         }
         for (size_t u = t + 1; function && u < body_end; u++) {
             size_t end, name = 0;
-            if (!is(r, u, "static") || is(r, u + 1, "const") || !(is(r, u - 1, ";") || is(r, u - 1, "{")
-                    || is(r, u - 1, "}")))
+            if (!hlsl_is(r, u, "static") || hlsl_is(r, u + 1, "const")
+                    || !(hlsl_is(r, u - 1, ";") || hlsl_is(r, u - 1, "{") || hlsl_is(r, u - 1, "}")))
                 continue;
-            for (end = u + 1; end < body_end && !is(r, end, ";"); end++) {
-                if (is(r, end, "(") || is(r, end, "[") || is(r, end, "{")) {
-                    end = closing(r, end);
+            for (end = u + 1; end < body_end && !hlsl_is(r, end, ";"); end++) {
+                if (hlsl_is(r, end, "(") || hlsl_is(r, end, "[") || hlsl_is(r, end, "{")) {
+                    end = hlsl_closing(r, end);
                     continue;
                 }
-                if (!name && is_ident(r, end) && (is(r, end + 1, "=") || is(r, end + 1, ";") || is(r, end + 1, "[")
-                        || is(r, end + 1, ":")))
+                if (!name && hlsl_is_ident(r, end) && (hlsl_is(r, end + 1, "=") || hlsl_is(r, end + 1, ";")
+                        || hlsl_is(r, end + 1, "[") || hlsl_is(r, end + 1, ":")))
                     name = end;
             }
             if (end >= body_end || !name)
@@ -515,21 +296,21 @@ static void rewrite_function_statics(struct rewriter *r)
                         r->failed = true;
                         return;
                     }
-                    append_bytes(r->front, line, strlen(line));
+                    hlsl_append_bytes(r->front, line, strlen(line));
                     free(line);
                 } else {
                     size_t name_offset = r->tokens[name].at - from;
-                    add_edit(r, insert_at, 0, " %.*s__d3d12xs_static%u_%.*s%s", (int)name_offset, moved, serial,
+                    hlsl_add_edit(r, insert_at, 0, " %.*s__d3d12xs_static%u_%.*s%s", (int)name_offset, moved, serial,
                             (int)r->tokens[name].length, r->s + r->tokens[name].at,
                             moved + name_offset + r->tokens[name].length);
                 }
                 free(moved);
                 for (size_t c = from; c < to; c++)
                     if (r->s[c] != '\n')
-                        add_edit(r, c, 1, " ");
+                        hlsl_add_edit(r, c, 1, " ");
                 for (k = end + 1; k < body_end; k++)
-                    if (same_text(r, k, name) && !is(r, k - 1, "."))
-                        add_edit(r, r->tokens[k].at, r->tokens[k].length, "__d3d12xs_static%u_%.*s", serial,
+                    if (hlsl_same_text(r, k, name) && !hlsl_is(r, k - 1, "."))
+                        hlsl_add_edit(r, r->tokens[k].at, r->tokens[k].length, "__d3d12xs_static%u_%.*s", serial,
                                 (int)r->tokens[name].length, r->s + r->tokens[name].at);
                 u = end;
             }
@@ -542,99 +323,69 @@ static void rewrite_function_statics(struct rewriter *r)
 /* ---- the prelude ---- */
 
 
-static void append(struct text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void append(struct text *b, const char *fmt, ...)
-{
-    va_list args;
-    int n;
-
-    if (b->failed)
-        return;
-    for (;;) {
-        size_t room = b->capacity - b->length;
-        va_start(args, fmt);
-        n = vsnprintf(b->data ? b->data + b->length : NULL, room, fmt, args);
-        va_end(args);
-        if (n < 0) {
-            b->failed = true;
-            return;
-        }
-        if ((size_t)n < room) {
-            b->length += n;
-            return;
-        }
-        {
-            size_t capacity = (b->capacity + n + 1) * 2;
-            char *bigger = realloc(b->data, capacity);
-            if (!bigger) {
-                b->failed = true;
-                return;
-            }
-            b->data = bigger;
-            b->capacity = capacity;
-        }
-    }
-}
-
-static void prelude(struct text *b, unsigned needs)
+static void prelude(struct text *b, uint64_t needs)
 {
     static const char *const all_equal_types[] = {"float", "int", "uint", "bool", "double"};
     static const char *const mul_types[] = {"float", "double"};
     static const char xyzw[] = "xyzw";
 
     if (needs & NEED_DISCARD)
-        append(b, "#ifndef D3D12XS_DISCARD\n#define D3D12XS_DISCARD\nstatic uint __d3d12xs_discard;\n#endif\n");
+        hlsl_append(b, "#ifndef D3D12XS_DISCARD\n#define D3D12XS_DISCARD\nstatic uint __d3d12xs_discard;\n#endif\n");
     if (needs & NEED_LIT)
-        append(b, "#ifndef D3D12XS_LIT\n#define D3D12XS_LIT\n"
+        hlsl_append(b, "#ifndef D3D12XS_LIT\n#define D3D12XS_LIT\n"
                 "float4 __d3d12xs_lit(float n_dot_l, float n_dot_h, float m) {\n"
                 "    float4 r = float4(1, 0, 0, 1);\n"
                 "    if (n_dot_l >= 0) { r.y = n_dot_l; if (n_dot_h >= 0) r.z = pow(n_dot_h, m); }\n"
                 "    return r;\n}\n#endif\n");
     /* macros: the usual arithmetic conversions of the operands, whatever their types */
     if (needs & NEED_LDEXP)
-        append(b, "#ifndef __d3d12xs_ldexp\n#define __d3d12xs_ldexp(x, e) ((x) * exp2(e))\n#endif\n");
+        hlsl_append(b, "#ifndef __d3d12xs_ldexp\n#define __d3d12xs_ldexp(x, e) ((x) * exp2(e))\n#endif\n");
     if (needs & NEED_MAD)
-        append(b, "#ifndef __d3d12xs_mad\n#define __d3d12xs_mad(a, b, c) ((a) * (b) + (c))\n#endif\n");
+        hlsl_append(b, "#ifndef __d3d12xs_mad\n#define __d3d12xs_mad(a, b, c) ((a) * (b) + (c))\n#endif\n");
     if (needs & NEED_ALL_EQUAL) {
-        append(b, "#ifndef D3D12XS_ALL_EQUAL\n#define D3D12XS_ALL_EQUAL\n");
+        hlsl_append(b, "#ifndef D3D12XS_ALL_EQUAL\n#define D3D12XS_ALL_EQUAL\n");
         for (size_t i = 0; i < sizeof(all_equal_types) / sizeof(all_equal_types[0]); i++) {
             const char *type = all_equal_types[i];
-            append(b, "bool __d3d12xs_all_equal(%s v) { return WaveActiveAllEqual(v); }\n", type);
+            hlsl_append(b, "bool __d3d12xs_all_equal(%s v) { return WaveActiveAllEqual(v); }\n", type);
             for (unsigned n = 2; n <= 4; n++) {
-                append(b, "bool%u __d3d12xs_all_equal(%s%u v) { return bool%u(", n, type, n, n);
+                hlsl_append(b, "bool%u __d3d12xs_all_equal(%s%u v) { return bool%u(", n, type, n, n);
                 for (unsigned c = 0; c < n; c++)
-                    append(b, "%sWaveActiveAllEqual(v.%c)", c ? ", " : "", xyzw[c]);
-                append(b, "); }\n");
+                    hlsl_append(b, "%sWaveActiveAllEqual(v.%c)", c ? ", " : "", xyzw[c]);
+                hlsl_append(b, "); }\n");
             }
         }
-        append(b, "#endif\n");
+        hlsl_append(b, "#endif\n");
     }
     if (needs & NEED_MUL) {
         /* mul(RxK, KxC): row i of the result is sum over k of a[i][k] * b[k] */
-        append(b, "#ifndef D3D12XS_MUL\n#define D3D12XS_MUL\n");
+        hlsl_append(b, "#ifndef D3D12XS_MUL\n#define D3D12XS_MUL\n");
         for (size_t i = 0; i < sizeof(mul_types) / sizeof(mul_types[0]); i++)
             for (unsigned rows = 2; rows <= 4; rows++)
                 for (unsigned inner = 2; inner <= 4; inner++)
                     for (unsigned columns = 2; columns <= 4; columns++) {
                         const char *type = mul_types[i];
-                        append(b, "%s%ux%u mul(%s%ux%u a, %s%ux%u b) { %s%ux%u r; ", type, rows, columns, type, rows,
+                        hlsl_append(b, "%s%ux%u mul(%s%ux%u a, %s%ux%u b) { %s%ux%u r; ", type, rows, columns, type,
+                                rows,
                                 inner, type, inner, columns, type, rows, columns);
                         for (unsigned row = 0; row < rows; row++) {
-                            append(b, "r[%u] = ", row);
+                            hlsl_append(b, "r[%u] = ", row);
                             for (unsigned k = 0; k < inner; k++)
-                                append(b, "%sa[%u][%u] * b[%u]", k ? " + " : "", row, k, k);
-                            append(b, "; ");
+                                hlsl_append(b, "%sa[%u][%u] * b[%u]", k ? " + " : "", row, k, k);
+                            hlsl_append(b, "; ");
                         }
-                        append(b, "return r; }\n");
+                        hlsl_append(b, "return r; }\n");
                     }
-        append(b, "#endif\n");
+        hlsl_append(b, "#endif\n");
     }
+    hlsl_prelude_literals(b, needs);
+    hlsl_prelude_types(b, needs);
+    hlsl_prelude_matrices(b, needs);
 }
 
 /* ---- entry ---- */
 
 /* One pass of rewrites over source into *out (appended); NULL-safe on failure (out->failed). */
-static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, unsigned *needs,
+static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, uint64_t *needs,
         struct text *out, struct text *front)
 {
     struct rewriter r;
@@ -645,13 +396,17 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
     r.length = length;
     r.serial = serial;
     r.front = front;
-    if (!tokenize(&r)) {
+    if (!hlsl_tokenize(&r)) {
         out->failed = true;
         free(r.tokens);
+        free(r.pair);
         return;
     }
     if (calls) {
         rewrite_calls(&r);
+        hlsl_rewrite_literals(&r);
+        hlsl_rewrite_types(&r);
+        hlsl_rewrite_matrices(&r);
     } else {
         rewrite_flattened_initialisers(&r);
         rewrite_function_statics(&r);
@@ -659,27 +414,28 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
     if (r.failed)
         out->failed = true;
     if (r.edit_count)
-        qsort(r.edits, r.edit_count, sizeof(*r.edits), compare_edits);
+        qsort(r.edits, r.edit_count, sizeof(*r.edits), hlsl_compare_edits);
     for (size_t e = 0; e < r.edit_count; e++) {
         const struct edit *edit = &r.edits[e];
         if (edit->at < at) /* overlapping (cannot happen: edits replace distinct tokens) */
             continue;
-        append_bytes(out, source + at, edit->at - at);
-        append_bytes(out, edit->text, strlen(edit->text));
+        hlsl_append_bytes(out, source + at, edit->at - at);
+        hlsl_append_bytes(out, edit->text, strlen(edit->text));
         at = edit->at + edit->remove;
     }
-    append_bytes(out, source + at, length - at);
+    hlsl_append_bytes(out, source + at, length - at);
     *needs |= r.needs;
     for (size_t e = 0; e < r.edit_count; e++)
         free(r.edits[e].text);
     free(r.edits);
     free(r.tokens);
+    free(r.pair);
 }
 
 char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length, unsigned *serial)
 {
     struct text first = {0}, second = {0}, front = {0}, out = {0};
-    unsigned needs = 0;
+    uint64_t needs = 0;
 
     /* calls and types first, so that moved statics carry their rewritten text */
     rewrite_pass(source, length, true, serial, &needs, &first, &front);
@@ -687,16 +443,16 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
         rewrite_pass(first.data ? first.data : "", first.length, false, serial, &needs, &second, &front);
     if (needs || front.length) {
         prelude(&out, needs);
-        append_bytes(&out, front.data ? front.data : "", front.length);
-        append(&out, "#line 1\n");
+        hlsl_append_bytes(&out, front.data ? front.data : "", front.length);
+        hlsl_append(&out, "#line 1\n");
     }
-    append_bytes(&out, second.data ? second.data : "", second.length);
+    hlsl_append_bytes(&out, second.data ? second.data : "", second.length);
     free(second.data);
     free(front.data);
     if (second.failed || front.failed)
         out.failed = true;
     if (!out.data)
-        append_bytes(&out, "", 0);
+        hlsl_append_bytes(&out, "", 0);
     free(first.data);
     if (first.failed || out.failed) {
         free(out.data);

@@ -57,6 +57,9 @@ enum hlslc_flags {
     HLSLC_OPTIMIZE_NONE = 1u << 0,
     HLSLC_DEBUG_INFO = 1u << 1,
     HLSLC_WARNINGS_ARE_ERRORS = 1u << 2,
+    /* the answer's bytes are the preprocessed source instead of SPIR-V (D3DCompile resolves
+     * macros with it) */
+    HLSLC_PREPROCESS_ONLY = 1u << 3,
 };
 
 /* A growing message payload. */

@@ -183,6 +183,41 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             count > 1 ? " (with its array)" : "");
 }
 
+/* The two registers of include/d3d12xs_heap.hlsli: the address table (an SRV bound to the heap's
+ * table at Dispatch) and the memory marker (no descriptor; its accesses become pointer accesses). */
+static HRESULT match_heap_binding(struct d3d12_pipeline_state *state, const struct d3d12xs_shader_binding *binding,
+        struct d3d12xs_pipeline_binding *out, uint32_t *marker, const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    VkPhysicalDeviceFeatures features;
+
+    snprintf(out->register_name, sizeof(out->register_name), "%c%u, space%u", register_letters[binding->register_class],
+            binding->register_index, binding->space);
+    out->vk_type = binding->descriptor_type;
+    if (!(state->root_signature->desc->Desc_1_1.Flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED))
+        return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the descriptor heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
+                "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED", out->register_name);
+    vkGetPhysicalDeviceFeatures(device->vk_physical_device, &features);
+    if (!device->buffer_device_address || !features.shaderInt64)
+        return d3d12xs_fail(E_NOTIMPL, method, "the shader indexes the descriptor heap directly, which needs the Vulkan features "
+                "bufferDeviceAddress and shaderInt64; %s lacks one", device->vk_properties.deviceName);
+    if (binding->register_class == D3D12XS_REGISTER_SRV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            && binding->array_size == 1) {
+        out->source = D3D12XS_BINDING_HEAP_TABLE;
+        out->array_size = 1;
+        return S_OK;
+    }
+    if (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            && binding->array_size == 1) {
+        out->source = D3D12XS_BINDING_HEAP_MEMORY;
+        out->array_size = 0; /* not a descriptor */
+        *marker = binding->variable_id;
+        return S_OK;
+    }
+    return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is reserved for " D3D12XS_HEAP_INCLUDE " and declared otherwise here",
+            out->register_name);
+}
+
 /* SPIR-V capabilities that Vulkan only allows with a device feature (the SPIR-V environment
  * appendix of the Vulkan spec): dynamic and non-uniform indexing of descriptor arrays. A module
  * declaring one without the feature is invalid (VUID-VkShaderModuleCreateInfo-pCode-01091), so
@@ -259,18 +294,24 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
     struct d3d12_device *device = state->object.device;
     VkDescriptorSetLayoutBinding *bindings = NULL;
     const uint32_t push_limit = device->vk_properties.limits.maxPushConstantsSize;
+    /* the pipeline's stages that the root signature lets see root arguments (DENY_* flags) */
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT & state->root_signature->vk_stages;
     /* Room for DispatchX's thread limit (USE_THREAD_DIMENSIONS) behind the root constants, where the device has it. */
     uint32_t limit_offset = (state->root_signature->push_constant_size + 15) & ~15u;
-    VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, state->root_signature->push_constant_size};
+    VkPushConstantRange push_range = {stages, 0, state->root_signature->push_constant_size};
     uint32_t binding_count = 0;
     VkResult vr;
 
     state->thread_limit_offset = UINT32_MAX;
-    if (limit_offset + 16 <= push_limit) {
+    if (state->root_signature->memory_abi) {
+        /* Root constants come through memory. The thread limit then has no push-constant block
+         * to follow: partial groups of USE_THREAD_DIMENSIONS are refused for such pipelines. */
+        push_range.size = 0;
+    } else if (limit_offset + 16 <= push_limit) {
         state->thread_limit_offset = limit_offset;
         push_range.size = limit_offset + 16;
     }
-    if (state->binding_count && !(bindings = calloc(state->binding_count, sizeof(*bindings))))
+    if (!(bindings = calloc(state->binding_count + 1, sizeof(*bindings))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
     for (uint32_t i = 0; i < state->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
@@ -280,12 +321,19 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
             .binding = i,
             .descriptorType = binding->vk_type,
             .descriptorCount = binding->array_size,
-            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+            .stageFlags = stages,
             .pImmutableSamplers = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
                     ? &state->root_signature->static_samplers[binding->root_index] : NULL,
         };
         binding_count++;
     }
+    if (state->memory_abi)
+        bindings[binding_count++] = (VkDescriptorSetLayoutBinding){
+            .binding = state->argument_binding,
+            .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+            .descriptorCount = 1,
+            .stageFlags = stages,
+        };
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
@@ -313,7 +361,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12_device *device = state->object.device;
     struct d3d12xs_shader_info info;
     struct d3d12xs_binding_target *targets = NULL;
-    uint32_t *words = NULL;
+    uint32_t *words = NULL, heap_marker = 0;
     size_t word_count = 0;
     char error[512];
     HRESULT hr;
@@ -343,16 +391,25 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         goto done;
     }
     for (uint32_t i = 0; i < info.binding_count; i++) {
-        if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i], &state->used_root_mask, method)))
+        if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index == D3D12XS_HEAP_REGISTER) {
+            if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], &heap_marker, method)))
+                goto done;
+        } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i],
+                &state->used_root_mask, method))) {
             goto done;
+        }
         targets[i].set = 0;
         targets[i].binding = i;
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
+        if (targets[i].push_constant && state->root_signature->memory_abi) {
+            state->memory_abi = true;
+            state->argument_binding = info.binding_count; /* after every binding of the shader */
+        }
     }
-    if (state->descriptor_count > device->push_descriptor_limit) {
-        hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors; push descriptors on this device hold %u",
-                state->descriptor_count, device->push_descriptor_limit);
+    if (state->descriptor_count + state->memory_abi > device->push_descriptor_limit) {
+        hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors%s; push descriptors on this device hold %u",
+                state->descriptor_count, state->memory_abi ? " and the root argument buffer" : "", device->push_descriptor_limit);
         goto done;
     }
     if (FAILED(hr = create_layouts(state, method)))
@@ -360,6 +417,15 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (FAILED(hr = d3d12xs_spirv_remap(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, targets, &words, &word_count,
             error, sizeof(error)))) {
         d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    if (heap_marker && FAILED(hr = d3d12xs_spirv_heap_pointers(&words, &word_count, heap_marker, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: directly indexed heap: %s", error);
+        goto done;
+    }
+    if (state->memory_abi && FAILED(hr = d3d12xs_spirv_push_constants_to_memory(&words, &word_count, 0, state->argument_binding,
+            error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
         goto done;
     }
     if (FAILED(hr = d3d12xs_spirv_preserve_nan(&words, &word_count, device->preserves_nan32, device->preserves_nan64))) {

@@ -11,6 +11,8 @@ enum d3d12xs_binding_source {
     D3D12XS_BINDING_TABLE,           /* descriptors from a table in the bound heap */
     D3D12XS_BINDING_STATIC_SAMPLER,  /* an immutable sampler of the set layout */
     D3D12XS_BINDING_ORDERED_APPEND,  /* the ordered-append state of the DispatchX (d3d12xs_ordered_append.hlsli) */
+    D3D12XS_BINDING_HEAP_TABLE,      /* the bound CBV_SRV_UAV heap's address table (d3d12xs_heap.hlsli) */
+    D3D12XS_BINDING_HEAP_MEMORY,     /* d3d12xs_heap.hlsli's memory marker: no descriptor, rewritten away */
 };
 
 /* One push-descriptor binding of a pipeline and where its descriptors come from. */
@@ -49,6 +51,10 @@ struct d3d12_pipeline_state {
     uint32_t binding_count;
     uint32_t descriptor_count; /* sum of array sizes */
     uint64_t used_root_mask;
+    /* Memory-based ABI (root signature flag): the root constants the shader reads come from a
+     * uniform buffer at this binding of the push-descriptor set, written per dispatch. */
+    bool memory_abi;
+    uint32_t argument_binding;
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);

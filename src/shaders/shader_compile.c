@@ -23,9 +23,7 @@
 #include "shaders/hlsl_rewrite.h"
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
-
-/* hlslc answers with the preprocessed source (a flag next to hlslc_protocol.h's; see hlslc.c) */
-#define HLSLC_PREPROCESS_ONLY (1u << 3)
+#include "d3d12xs_heap_hlsli.h" /* generated: const char d3d12xs_heap_hlsli[] */
 
 extern char **environ;
 
@@ -213,7 +211,15 @@ static shaderc_include_result *include_resolve(void *user, const char *requested
         return NULL;
     parent = requesting && strcmp(requesting, context->top_name) ? find_live(context, requesting) : NULL;
 
-    if (!context->include) {
+    if (!strcmp(requested, D3D12XS_HEAP_INCLUDE)) {
+        /* ours, whatever the handler: the header the library was built with */
+        if ((record->owned_text = strdup(d3d12xs_heap_hlsli)) && (record->name = strdup(D3D12XS_HEAP_INCLUDE))) {
+            record->result.content_length = strlen(record->owned_text);
+        } else {
+            free(record->owned_text);
+            record->owned_text = NULL; /* reported as out of memory below */
+        }
+    } else if (!context->include) {
         record->owned_text = dup_printf("#include \"%s\": D3DCompile was given no include handler "
                 "(pass D3D_COMPILE_STANDARD_FILE_INCLUDE or an ID3DInclude)", requested);
     } else if (context->include == D3D_COMPILE_STANDARD_FILE_INCLUDE) {

@@ -51,6 +51,11 @@
     (((uint32_t)(register_class) << D3D12XS_BINDING_CLASS_SHIFT) | (uint32_t)(register_index))
 #define D3D12XS_SPIRV_WAVE32_MARKER "d3d12xs.wave32"
 #define D3D12XS_WAVE32_DEFINE "__XBOX_ENABLE_WAVE32"
+/* Directly indexed heaps (include/d3d12xs_heap.hlsli): the header's two resources use these
+ * registers, t<REGISTER> (the address table) and u<REGISTER> (the memory marker). */
+#define D3D12XS_HEAP_INCLUDE "d3d12xs_heap.hlsli"
+#define D3D12XS_HEAP_SPACE 62u /* the highest space D3DCompile maps (glslang: 63 means none) */
+#define D3D12XS_HEAP_REGISTER 16381u /* 16382 is the ordered-append state's (below) */
 #define D3D12XS_DXBC_UNSUPPORTED_MESSAGE \
     "DXBC/DXIL bytecode is not supported: pass SPIR-V, or HLSL compiled with D3DCompile"
 
@@ -189,6 +194,19 @@ HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool ex
  * at -O0): false when that module has no such block. */
 bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,
         const struct d3d12xs_cbuffer_problem *problem, char *name, size_t name_size);
+
+/* src/spirv_memory_abi.c: turns the module's push-constant block (from d3d12xs_spirv_remap)
+ * into a uniform buffer at set/binding, members and offsets unchanged (root signatures with
+ * FORCE_MEMORY_BASED_ABI). *words (malloc()ed) is replaced; a module without push constants
+ * is left as it is. E_INVALIDARG with a reason in error for a malformed module, E_OUTOFMEMORY. */
+HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_count, uint32_t set, uint32_t binding,
+        char *error, size_t error_size);
+
+/* src/spirv_heap.c: turns each access to the heap memory marker variable (include/
+ * d3d12xs_heap.hlsli) into a PhysicalStorageBuffer pointer access and removes the variable.
+ * *words (malloc()ed) is replaced. E_INVALIDARG with a reason for a use of the marker other than
+ * the header's, E_OUTOFMEMORY. */
+HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32_t marker, char *error, size_t error_size);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.

@@ -27,9 +27,8 @@ struct op {
     uint32_t reset_count;
     struct d3d12_value_write *writes;    /* EXECUTE: known values its segments write */
     uint32_t write_count;
-    bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out... */
-    VkSemaphore writer_serial;           /* ...by waiting for the writer's submission (same VkQueue), */
-    uint64_t writer_value;               /*    or, when VK_NULL_HANDLE, with the spin shader */
+    bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out: */
+    bool queue_order;                    /*    the writer is earlier on the same VkQueue (else: the spin shader) */
     bool inline_wait;                    /* WAIT_MEMORY: may sit inside a run (a spin, or already met) */
     char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
 };
@@ -623,7 +622,7 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     /* The run: what may follow the first operation in the same submission. */
     buffer_count = ops[0].type == OP_EXECUTE ? ops[0].command_buffer_count : 0;
-    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && !ops[0].writer_serial)
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && !ops[0].queue_order)
         buffer_count = 1;
     if (ops[0].type == OP_SIGNAL)
         signalled[signalled_count++] = ops[0].timeline;
@@ -633,7 +632,7 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         /* A memory wait the GPU spins on, or one already met, goes inside the run: the
          * scheduler found every writer it needs submitted before it or with it (flush_held_locked). */
         if (op->type == OP_WAIT_MEMORY && op->inline_wait) {
-            buffer_count += op->gpu_wait;
+            buffer_count += op->gpu_wait && !op->queue_order;
             n++;
             continue;
         }
@@ -662,11 +661,9 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     if (ops[0].type == OP_WAIT_FENCE)
         waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].timeline->semaphore, ops[0].value);
     buffer_count = 0;
-    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && ops[0].writer_serial)
-        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].writer_serial, ops[0].writer_value);
     for (size_t i = 0; i < n; i++) {
         struct op *op = &ops[i];
-        if (op->type == OP_WAIT_MEMORY && op->gpu_wait && !op->writer_serial) {
+        if (op->type == OP_WAIT_MEMORY && op->gpu_wait && !op->queue_order) {
             buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
                     .commandBuffer = op->memory.gpu_command_buffer};
         } else if (op->type == OP_EXECUTE) {
@@ -723,8 +720,9 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
 /* Whether the GPU may wait out a memory wait on this engine, and how. A write that satisfies
  * it must already be handed to Vulkan, so that everything the GPU-side wait depends on was
  * submitted before it (no cycle). Then, per pair of queues:
- *   - the writer shares this engine's VkQueue: wait for the writer's submission with its
- *     serial semaphore (cheap within one queue; lavapipe has only one);
+ *   - the writer shares this engine's VkQueue: nothing to add. The barrier that starts the
+ *     segment after the wait (src ALL_COMMANDS, MEMORY_WRITE) orders it after everything
+ *     submitted earlier to that VkQueue, the write included (lavapipe has only one VkQueue);
  *   - the writer is on another family (or is this engine): the spin shader, where it exists
  *     (on the H200 a hop costs 1.4 us against 7 us for a semaphore). A shader spinning on one
  *     queue stops the other queues of its family there (../shared/DEVICE.md), so no other
@@ -756,10 +754,9 @@ static const struct d3d12_value_write *newest_write_locked(const struct d3d12_en
 }
 
 /* simulated: NULL, or for each engine how many of its held operations flush_held_locked found
- * able to go in this pass (their writes count as handed over: they go together). front: the
- * wait would start a run (only there can it wait on a semaphore). */
-static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated,
-        bool front)
+ * able to go in this pass (their writes count as handed over where the writer progresses on
+ * its own: they go together). */
+static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated)
 {
     const struct d3d12_memory_wait *wait = &op->memory;
     enum d3d12_gpu_wait_mode mode = engine->device->gpu_wait_mode;
@@ -774,7 +771,7 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     for (size_t e = 0; e < scheduler->engine_count; e++) {
         struct d3d12_engine *writer = scheduler->engines[e];
-        bool same_queue = front && writer != engine && writer->vk_queue == engine->vk_queue;
+        bool same_queue = writer != engine && writer->vk_queue == engine->vk_queue;
         bool spin = can_spin && (mode == D3D12_GPU_WAITS_FORCE || writer == engine || writer->family != engine->family);
         const struct published_write *published;
         const struct d3d12_value_write *write;
@@ -787,17 +784,15 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         write = newest_write_locked(writer, simulated && independent ? simulated[e] : 0, wait, &published);
         if (!write || !d3d12_comparison_holds(wait->comparison, write->value, wait->value) || (!spin && !published))
             continue;
-        op->writer_serial = spin ? VK_NULL_HANDLE : writer->serial_semaphore;
-        op->writer_value = spin ? 0 : published->serial;
-        op->inline_wait = spin;
+        op->queue_order = !spin;
+        op->inline_wait = true;
         return true;
     }
     return false;
 }
 
 /* The one readiness rule of each kind of wait. */
-static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated,
-        bool front)
+static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated)
 {
     switch (op->type) {
     case OP_WAIT_FENCE: return op->timeline->submitted_value >= op->value;
@@ -807,7 +802,7 @@ static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engi
             op->inline_wait = true;
             return true;
         }
-        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, op, simulated, front));
+        return (op->gpu_wait = gpu_waitable_locked(scheduler, engine, op, simulated));
     default: return true;
     }
 }
@@ -837,7 +832,7 @@ static void simulate_held_locked(struct d3d12_scheduler *scheduler, size_t *reac
         for (size_t e = 0; e < scheduler->engine_count; e++) {
             struct d3d12_engine *engine = scheduler->engines[e];
             while (reach[e] < engine->held_count
-                    && op_ready_locked(scheduler, engine, &engine->held[reach[e]], reach, reach[e] == 0)) {
+                    && op_ready_locked(scheduler, engine, &engine->held[reach[e]], reach)) {
                 reach[e]++;
                 moved = true;
             }
@@ -912,14 +907,14 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
          * submission, as hand-written Vulkan would make it; the waiter submits it within about
          * 50 us if nothing follows. */
         if (!engine->held_count && i == count - 1 && ops[i].type == OP_WAIT_FENCE && !engine->internal
-                && op_ready_locked(scheduler, engine, &ops[i], NULL, true)) {
+                && op_ready_locked(scheduler, engine, &ops[i], NULL)) {
             hold_op_locked(scheduler, engine, &ops[i++]);
             engine->parked = true;
             if (!scheduler->parked_count++)
                 scheduler->parked_since_ns = now;
             continue;
         }
-        if (!engine->held_count && op_ready_locked(scheduler, engine, &ops[i], NULL, true)) {
+        if (!engine->held_count && op_ready_locked(scheduler, engine, &ops[i], NULL)) {
             HRESULT op_hr;
             size_t taken = submit_run_locked(scheduler, engine, &ops[i], count - i, &op_hr);
             if (FAILED(op_hr) && SUCCEEDED(hr))

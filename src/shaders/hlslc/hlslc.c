@@ -19,10 +19,6 @@
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
 
-/* The answer's bytes are the preprocessed source instead of SPIR-V (D3DCompile resolves
- * macros with it; shared with src/shaders/shader_compile.c, next to hlslc_protocol.h's flags). */
-#define HLSLC_PREPROCESS_ONLY (1u << 3)
-
 static void on_fatal_signal(int sig)
 {
     _exit(128 + sig);

@@ -1,0 +1,21 @@
+/* The console memory-model validation (SPEC §4): off by default, on with the debug layer
+ * (D3D12XS_DEBUG) or D3D12XS_CONSOLE_VALIDATION=1 (=0 turns it off). It reads the command
+ * record of each executed list and reports, once per case, a read that on the console could
+ * see stale data even where the PC GPU gives the right answer: a queue writes memory (a
+ * dispatch, a copy, a clear), then publishes a value with a bottom- or top-of-pipe write
+ * that has no write-back (GL2_WRITEBACK, D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK or IDLE)
+ * and no barrier in between; another queue's list waits for that value (Wait32/64BitValueX)
+ * and then reads what was written. On the console such a value can land before the writes
+ * are complete in memory (SPEC §2.3). docs/sync.md says what is modelled and what is not. */
+#ifndef D3D12XS_CONSOLE_VALIDATION_H
+#define D3D12XS_CONSOLE_VALIDATION_H
+
+#include "commands/command_list_state.h"
+
+void d3d12_console_validation_create(struct d3d12_device *device);
+void d3d12_console_validation_destroy(struct d3d12_device *device);
+/* Called for each list ExecuteCommandLists hands over; queue identifies the queue (lists of
+ * one queue see each other's writes in order), queue_name names it in reports. */
+void d3d12_console_validation_execute(struct d3d12_device *device, const struct d3d12_command_list *list, const void *queue, const char *queue_name);
+
+#endif

@@ -1,0 +1,22 @@
+/* The rewrites of hlsl_rewrite.c that live in files of their own. Internal to D3DCompile's
+ * source rewrites. */
+#ifndef D3D12XS_SHADERS_HLSL_REWRITE_PARTS_H
+#define D3D12XS_SHADERS_HLSL_REWRITE_PARTS_H
+
+#include <stdint.h>
+
+#include "shaders/hlsl_tokens.h"
+
+/* hlsl_rewrite_literals.c: constant expressions glslang would fold with its own rules. */
+void hlsl_rewrite_literals(struct rewriter *r);
+void hlsl_prelude_literals(struct text *b, uint64_t needs);
+
+/* hlsl_rewrite_matrix.c: matrix swizzles and intrinsics on matrices. */
+void hlsl_rewrite_matrices(struct rewriter *r);
+void hlsl_prelude_matrices(struct text *b, uint64_t needs);
+
+/* hlsl_rewrite_types.c: buffers, matrix and 64-bit integer types (rewritten or refused). */
+void hlsl_rewrite_types(struct rewriter *r);
+void hlsl_prelude_types(struct text *b, uint64_t needs);
+
+#endif

@@ -1,0 +1,306 @@
+/* Root signatures with CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED: shaders index the bound heap
+ * through <d3d12xs_heap.hlsli>, hundreds of descriptors at a time, with bounds that never
+ * reach application memory; without the flag such shaders are refused. */
+#include <stdio.h>
+#include <string.h>
+
+#include <d3dcompiler.h>
+
+#include "harness.h"
+
+#define BUFFER_COUNT 500
+#define BUFFER_WORDS 64
+#define OUTPUT_INDEX BUFFER_COUNT       /* raw UAV: one word per thread */
+#define STRUCTURED_INDEX (BUFFER_COUNT + 1) /* structured SRV, stride 8 */
+#define COUNTER_INDEX (BUFFER_COUNT + 2)    /* raw UAV of 4 words: atomics */
+#define HEAP_SIZE (BUFFER_COUNT + 3)
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12DescriptorHeap *heap;
+    UINT increment;
+};
+
+static ID3DBlob *compile(const char *source)
+{
+    ID3DBlob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "heap.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
+    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+static ID3D12RootSignature *root_signature(ID3D12Device *device, D3D12_ROOT_SIGNATURE_FLAGS flags)
+{
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    D3D12_ROOT_PARAMETER1 parameter;
+    ID3DBlob *blob = NULL;
+    ID3D12RootSignature *signature = NULL;
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameter.Constants.Num32BitValues = 2;
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = 1;
+    desc.Desc_1_1.pParameters = &parameter;
+    desc.Desc_1_1.Flags = flags;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, NULL), S_OK);
+    if (!blob)
+        return NULL;
+    CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+            &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+    ID3D10Blob_Release(blob);
+    return signature;
+}
+
+static D3D12_CPU_DESCRIPTOR_HANDLE cpu_at(struct env *env, ID3D12DescriptorHeap *heap, UINT index)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE handle = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+    handle.ptr += (SIZE_T)index * env->increment;
+    return handle;
+}
+
+static void raw_view(struct env *env, ID3D12Resource *resource, UINT first_word, UINT words, bool uav, D3D12_CPU_DESCRIPTOR_HANDLE at)
+{
+    if (uav) {
+        D3D12_UNORDERED_ACCESS_VIEW_DESC desc;
+        memset(&desc, 0, sizeof(desc));
+        desc.Format = DXGI_FORMAT_R32_TYPELESS;
+        desc.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+        desc.Buffer.FirstElement = first_word;
+        desc.Buffer.NumElements = words;
+        desc.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+        ID3D12Device_CreateUnorderedAccessView(env->device, resource, NULL, &desc, at);
+    } else {
+        D3D12_SHADER_RESOURCE_VIEW_DESC desc;
+        memset(&desc, 0, sizeof(desc));
+        desc.Format = DXGI_FORMAT_R32_TYPELESS;
+        desc.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+        desc.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        desc.Buffer.FirstElement = first_word;
+        desc.Buffer.NumElements = words;
+        desc.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+        ID3D12Device_CreateShaderResourceView(env->device, resource, &desc, at);
+    }
+}
+
+/* Thread t reads word (t + shift) % 64 of buffer t through heap[t], a structured element
+ * and two reads outside the heap or a view, and writes the sum to heap[OUTPUT_INDEX] word t;
+ * every thread adds 1 to heap[COUNTER_INDEX] word 0 and stores past the end of that view. */
+static const char heap_source[] =
+    "#include <d3d12xs_heap.hlsli>\n"
+    "cbuffer Root : register(b0) { uint shift; uint bias; };\n"
+    "[numthreads(64, 1, 1)]\n"
+    "void main(uint3 id : SV_DispatchThreadID)\n"
+    "{\n"
+    "    uint t = id.x;\n"
+    "    if (t >= 500u) return;\n"
+    "    uint v = D3D12XSHeapLoad(t, ((t + shift) % 64u) * 4u);\n"
+    "    uint2 s = D3D12XSHeapLoad2(501u, (t % 16u) * 8u);\n"
+    "    uint outside = D3D12XSHeapLoad(100000u + t, 0u) + D3D12XSHeapLoad(t, 256u + t * 4u);\n"
+    "    D3D12XSHeapStore(500u, t * 4u, v + bias + s.y - s.x + outside);\n"
+    "    D3D12XSHeapInterlockedAdd(502u, 0u, 1u);\n"
+    "    D3D12XSHeapStore(502u, 16u + t * 4u, 0xdeadu);\n"
+    "    D3D12XSHeapStore(400000u, 0u, 0xdeadu);\n"
+    "}\n";
+
+static void test_hundreds_of_descriptors(struct env *env)
+{
+    ID3D12Resource *buffers[BUFFER_COUNT], *output, *structured, *counter;
+    ID3D12RootSignature *signature = root_signature(env->device, D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED);
+    ID3DBlob *code = compile(heap_source);
+    ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
+    uint32_t *mapped, result[BUFFER_COUNT + 16], counters[16], constants[2] = {5, 1000000};
+    D3D12_SHADER_RESOURCE_VIEW_DESC srv;
+    bool ok = true;
+
+    for (UINT i = 0; i < BUFFER_COUNT; i++) {
+        buffers[i] = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, BUFFER_WORDS * 4, D3D12_RESOURCE_STATE_GENERIC_READ);
+        CHECK_HR(ID3D12Resource_Map(buffers[i], 0, NULL, (void **)&mapped), S_OK);
+        for (UINT k = 0; k < BUFFER_WORDS; k++)
+            mapped[k] = i * 1000 + k;
+        ID3D12Resource_Unmap(buffers[i], 0, NULL);
+        raw_view(env, buffers[i], 0, BUFFER_WORDS, false, cpu_at(env, env->heap, i));
+    }
+    /* The output view covers words 0..499 of a 516-word buffer: nothing may land past it. */
+    output = harness_uav_buffer(env->device, sizeof(result)); /* starts zeroed */
+    raw_view(env, output, 0, BUFFER_COUNT, true, cpu_at(env, env->heap, OUTPUT_INDEX));
+
+    structured = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 16 * 8, D3D12_RESOURCE_STATE_GENERIC_READ);
+    CHECK_HR(ID3D12Resource_Map(structured, 0, NULL, (void **)&mapped), S_OK);
+    for (UINT k = 0; k < 16; k++)
+        mapped[2 * k] = k, mapped[2 * k + 1] = 3 * k;
+    ID3D12Resource_Unmap(structured, 0, NULL);
+    memset(&srv, 0, sizeof(srv));
+    srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+    srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    srv.Buffer.NumElements = 16;
+    srv.Buffer.StructureByteStride = 8;
+    ID3D12Device_CreateShaderResourceView(env->device, structured, &srv, cpu_at(env, env->heap, STRUCTURED_INDEX));
+    counter = harness_uav_buffer(env->device, sizeof(counters));
+    raw_view(env, counter, 0, 4, true, cpu_at(env, env->heap, COUNTER_INDEX));
+
+    if (state) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->heap);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 0, 2, constants, 0);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, (BUFFER_COUNT + 63) / 64, 1, 1);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+    }
+    harness_read_back(env->device, env->queue, output, result, sizeof(result));
+    harness_read_back(env->device, env->queue, counter, counters, sizeof(counters));
+    for (UINT t = 0; t < BUFFER_COUNT && ok; t++) {
+        uint32_t expected = t * 1000 + (t + 5) % 64 + 1000000 + 3 * (t % 16) - (t % 16);
+        ok = result[t] == expected;
+        CHECK_MSG(ok, "thread %u wrote %u, expected %u", t, result[t], expected);
+    }
+    CHECK_MSG(ok, "%u descriptors read by index through the heap", BUFFER_COUNT);
+    for (UINT k = BUFFER_COUNT; k < BUFFER_COUNT + 16; k++)
+        CHECK_MSG(result[k] == 0, "word %u past the output view is 0x%x (nothing may land outside a view)", k, result[k]);
+    CHECK_MSG(counters[0] == BUFFER_COUNT, "atomic adds through the heap: %u, expected %u", counters[0], BUFFER_COUNT);
+    for (UINT k = 1; k < 16; k++)
+        CHECK_MSG(counters[k] == 0, "counter buffer word %u is 0x%x: a store outside the 4-word view landed", k, counters[k]);
+
+    for (UINT i = 0; i < BUFFER_COUNT; i++)
+        ID3D12Resource_Release(buffers[i]);
+    ID3D12Resource_Release(output);
+    ID3D12Resource_Release(structured);
+    ID3D12Resource_Release(counter);
+    if (state)
+        ID3D12PipelineState_Release(state);
+    if (code)
+        ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
+/* The heap is read when the dispatch runs: a descriptor copied in (CopyDescriptorsSimple)
+ * after the Dispatch was recorded is the one the shader sees. */
+static void test_heap_read_at_execution(struct env *env)
+{
+    static const char source[] =
+        "#include <d3d12xs_heap.hlsli>\n"
+        "cbuffer Root : register(b0) { uint from; uint to; };\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { D3D12XSHeapStore(to, 0u, D3D12XSHeapLoad(from, 4u) + D3D12XSHeapCount()); }\n";
+    D3D12_DESCRIPTOR_HEAP_DESC staging_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    ID3D12RootSignature *signature = root_signature(env->device, D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED);
+    ID3DBlob *code = compile(source);
+    ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
+    ID3D12Resource *first = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *second = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *output = harness_uav_buffer(env->device, 256);
+    ID3D12DescriptorHeap *staging = NULL;
+    uint32_t *mapped, result = 0, constants[2] = {7, 8};
+
+    CHECK_HR(ID3D12Resource_Map(first, 0, NULL, (void **)&mapped), S_OK);
+    mapped[1] = 111;
+    ID3D12Resource_Unmap(first, 0, NULL);
+    CHECK_HR(ID3D12Resource_Map(second, 0, NULL, (void **)&mapped), S_OK);
+    mapped[1] = 222;
+    ID3D12Resource_Unmap(second, 0, NULL);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &staging_desc, &IID_ID3D12DescriptorHeap, (void **)&staging), S_OK);
+    raw_view(env, first, 0, 64, false, cpu_at(env, env->heap, 7));
+    raw_view(env, second, 0, 64, false, cpu_at(env, staging, 0));
+    raw_view(env, output, 0, 64, true, cpu_at(env, env->heap, 8));
+    if (state && staging) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+        ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->heap);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 0, 2, constants, 0);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        /* the dispatch is recorded: only its execution can see this copy */
+        ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, env->heap, 7), cpu_at(env, staging, 0),
+                D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        harness_execute_and_wait(env->device, queue, &list);
+        harness_release_list(&list);
+        ID3D12CommandQueue_Release(queue);
+    }
+    harness_read_back(env->device, env->queue, output, &result, sizeof(result));
+    CHECK_MSG(result == 222 + HEAP_SIZE, "read through a descriptor copied in after recording: %u, expected %u", result, 222 + HEAP_SIZE);
+
+    if (staging)
+        ID3D12DescriptorHeap_Release(staging);
+    ID3D12Resource_Release(first);
+    ID3D12Resource_Release(second);
+    ID3D12Resource_Release(output);
+    if (state)
+        ID3D12PipelineState_Release(state);
+    if (code)
+        ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
+/* Without the flag, a shader that indexes the heap is refused; a dispatch without a heap set
+ * is a recording error. */
+static void test_refusals(struct env *env)
+{
+    ID3D12RootSignature *plain = root_signature(env->device, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    ID3D12RootSignature *indexed = root_signature(env->device, D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED);
+    ID3DBlob *code = compile(heap_source);
+    ID3D12PipelineState *state = NULL;
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+
+    if (!code)
+        return;
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = plain;
+    desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
+    desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
+    {
+        LOG_MARK();
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state),
+                E_INVALIDARG);
+        CHECK_LOG("CreateComputePipelineState", "D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED");
+    }
+    CHECK(!state);
+    desc.pRootSignature = indexed;
+    CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (state) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        LOG_MARK();
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, indexed);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 0, 0);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 0, 1);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        CHECK_LOG("Dispatch", "no CBV_SRV_UAV heap is set");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        CHECK_LOG("Close", "no CBV_SRV_UAV heap is set");
+        harness_release_list(&list);
+        ID3D12PipelineState_Release(state);
+    }
+    ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(plain);
+    ID3D12RootSignature_Release(indexed);
+}
+
+int main(void)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, HEAP_SIZE, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    struct env env;
+
+    harness_init();
+    env.device = harness_create_device();
+    env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env.increment = ID3D12Device_GetDescriptorHandleIncrementSize(env.device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    env.heap = NULL;
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env.device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&env.heap), S_OK);
+    if (env.heap) {
+        test_hundreds_of_descriptors(&env);
+        test_heap_read_at_execution(&env);
+        test_refusals(&env);
+        ID3D12DescriptorHeap_Release(env.heap);
+    }
+    ID3D12CommandQueue_Release(env.queue);
+    harness_release_device(env.device);
+    return harness_finish();
+}
