@@ -2,8 +2,9 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync] (sync: the console synchronisation
-# tests, demo and benchmarks only); summary.txt, bench.txt and
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch] (sync: the console synchronisation
+# tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
+# docs/benchmarks.md); summary.txt, bench.txt, launch.txt, copy.txt and
 # logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
@@ -60,6 +61,16 @@ if [ "$what" = sync ]; then
     grep -h "handshake\|post-process" "$logs/log.console_demo" >> "$out/summary.txt"
     timeout 300 "$root/new/bench/bench_sync" >> "$out/bench.txt" 2>&1
     timeout 300 "$root/new/bench/bench_compute" gpu_bop cpu_bop cpu_wait >> "$out/bench.txt" 2>&1
+fi
+if [ "$what" = launch ]; then
+    export LD_LIBRARY_PATH=$root/i8
+    timeout 300 "$root/i8/bench/bench_launch" > "$out/launch.txt" 2>&1
+    echo "bench_launch rc=$?" >> "$out/summary.txt"
+    timeout 300 "$root/i8/bench/bench_copy" > "$out/copy.txt" 2>&1
+    echo "bench_copy rc=$?" >> "$out/summary.txt"
+    timeout 300 "$root/i8/bench/bench_copy" groups=1056 >> "$out/copy.txt" 2>&1
+    echo "bench_copy groups=1056 rc=$?" >> "$out/summary.txt"
+    cat "$out/launch.txt" "$out/copy.txt"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
     for side in new old new old; do

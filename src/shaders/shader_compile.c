@@ -434,6 +434,13 @@ static bool debug_validation(void)
     return env && *env && strcmp(env, "0");
 }
 
+/* D3D12XS_NO_VECTORIZE set to anything but 0: no 16-byte raw buffer accesses (spirv_vectorize.c). */
+static bool no_vectorize(void)
+{
+    const char *env = getenv("D3D12XS_NO_VECTORIZE");
+    return env && *env && strcmp(env, "0");
+}
+
 /* ---- D3DCompile ---- */
 
 static void set_error_blob(ID3DBlob **blob, const char *text)
@@ -739,6 +746,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     size_t word_count = 0, fixup_count, rewritten_length = 0;
     char error[1024], *rewritten = NULL;
     bool wave32 = false;
+    unsigned vector_loads = 0, vector_stores = 0;
     HRESULT hr;
 
     (void)Flags2;
@@ -847,6 +855,25 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
+    /* ByteAddressBuffer Load4 / Store4 as 16-byte accesses (src/shaders/spirv_vectorize.c);
+     * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones (for measurements) */
+    if (!no_vectorize()) {
+        uint32_t *vector_words = NULL;
+        size_t vector_count = 0;
+        if (FAILED(hr = d3d12xs_spirv_vectorize_raw(fixup_words, fixup_count, &vector_words, &vector_count, &vector_loads,
+                &vector_stores))) {
+            if (hr != E_OUTOFMEMORY)
+                hr = E_FAIL;
+            d3d12xs_spirv_error(hr, error, sizeof(error), "%s", hr == E_OUTOFMEMORY ? "out of memory" : "malformed SPIR-V");
+            set_error_blob(ppErrorMsgs, error);
+            d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
+                    error);
+            goto done;
+        }
+        free(fixup_words);
+        fixup_words = vector_words;
+        fixup_count = vector_count;
+    }
     /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout rules
      * it was made for */
     if (FAILED(hr = postprocess(fixup_words, fixup_count, wave32, &words, &word_count, error, sizeof(error)))
@@ -888,9 +915,10 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     set_error_blob(ppErrorMsgs, result.messages);
     TRACE("%s: compiled '%s' (entry '%s', %s): %zu SPIR-V words%s; HLSL fix-ups: %u exclusive scans, "
             "%u OpFRem, %u signed remainders, %u structured buffer layout decorations, %u matrix `*`, %u shifts, "
-            "%u float-to-integer conversions, %u cbuffer layout decorations", compile_method, source_name,
-            pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "", fixups.inclusive_scan, fixups.fmod,
-            fixups.smod, fixups.layout, fixups.matrix, fixups.shift, fixups.conversion, fixups.cbuffer);
+            "%u float-to-integer conversions, %u cbuffer layout decorations; %u 16-byte loads and %u 16-byte stores "
+            "of raw buffers", compile_method, source_name, pEntrypoint, pTarget, word_count, wave32 ? ", wave32" : "",
+            fixups.inclusive_scan, fixups.fmod, fixups.smod, fixups.layout, fixups.matrix, fixups.shift, fixups.conversion,
+            fixups.cbuffer, vector_loads, vector_stores);
     hr = S_OK;
 
 done:

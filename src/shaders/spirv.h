@@ -76,6 +76,8 @@ struct d3d12xs_shader_binding {
      * SAMPLED_IMAGE (Texture*), STORAGE_IMAGE (RWTexture*) */
     VkDescriptorType descriptor_type;
     uint32_t variable_id;
+    uint32_t alias_variable_id;       /* a second variable of the same set and binding (storage buffers only:
+                                       * D3DCompile's uvec4 view of a raw buffer), remapped with it; else 0 */
     uint32_t block_size;              /* cbuffers: bytes up to the end of the last member; else 0 */
 };
 
@@ -162,6 +164,15 @@ struct d3d12xs_fixup_counts {
 };
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);
+
+/* src/shaders/spirv_vectorize.c: a copy (malloc()ed words) of D3DCompile's module in which each
+ * group of four 32-bit loads (or stores) of words 4k .. 4k + 3 of a ByteAddressBuffer, k
+ * provably whole, in one basic block and with nothing in between that could observe the
+ * difference, is one 16-byte access through a uvec4 view of the same binding (a second
+ * variable, which reflection reports as the binding's alias_variable_id). *loads and *stores
+ * get how many 16-byte accesses were made. E_INVALIDARG for a malformed module, E_OUTOFMEMORY. */
+HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
+        unsigned *loads, unsigned *stores);
 
 /* src/spirv_fixup.c, fix 8: gives the cbuffers of D3DCompile's module (words, changed in place)
  * D3D's register packing (see the file). explicit_placement: the source has packoffset or

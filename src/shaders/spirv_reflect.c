@@ -588,13 +588,23 @@ static HRESULT reflect_module(struct reflect *r, struct d3d12xs_shader_info *inf
                 break;
             }
             for (uint32_t i = 0; i < info->binding_count; i++) {
-                const struct d3d12xs_shader_binding *other = &info->bindings[i];
-                if (other->register_class == binding.register_class && other->space == binding.space
-                        && other->register_index == binding.register_index)
-                    return reflect_fail(r, "variables %u and %u both use register %s%u, space%u", other->variable_id,
+                struct d3d12xs_shader_binding *other = &info->bindings[i];
+                if (other->register_class != binding.register_class || other->space != binding.space
+                        || other->register_index != binding.register_index)
+                    continue;
+                /* two views of one storage buffer (spirv_vectorize.c) */
+                if (!other->alias_variable_id && other->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                        && binding.descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && other->array_size == binding.array_size) {
+                    other->alias_variable_id = binding.variable_id;
+                    binding.variable_id = 0;
+                    break;
+                }
+                return reflect_fail(r, "variables %u and %u both use register %s%u, space%u", other->variable_id,
                             binding.variable_id, class_letter(binding.register_class), binding.register_index,
                             binding.space);
             }
+            if (!binding.variable_id)
+                break;
             if (info->binding_count >= MAX_BINDINGS)
                 return reflect_fail(r, "more than %u resource variables", MAX_BINDINGS);
             if (info->binding_count == capacity) {

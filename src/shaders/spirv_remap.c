@@ -788,6 +788,15 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
             goto done;
         }
         m.var_binding[id] = i + 1;
+        if ((id = info->bindings[i].alias_variable_id)) {
+            def = def_of(&m, id);
+            if (!def || op_at(&m, def) != SpvOpVariable || m.var_binding[id]) {
+                hr = remap_fail(&m, "binding %u's alias names variable %u, which is no (other) resource variable of "
+                        "this module: the shader info does not belong to this code", i, id);
+                goto done;
+            }
+            m.var_binding[id] = i + 1;
+        }
     }
 
     if (FAILED(hr = plan_push_constants(&m, info, targets)) || FAILED(hr = track_pointers(&m))
