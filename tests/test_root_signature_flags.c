@@ -253,7 +253,9 @@ static void test_memory_abi_many_constants(struct env *env)
  * the root UAV's address, the third the CBV's and the SRV's too. No descriptor is pushed with
  * the memory-based ABI (the counters say so), and the results follow each address as with push
  * descriptors. The shader also reads the SRV's GetDimensions, which for a root descriptor
- * counts the elements from its address to the end of its buffer on both paths. */
+ * counts the elements from its address to the end of its buffer on both paths. Through memory
+ * a fourth dispatch reads the SRV 4 bytes past a 16-byte boundary, which D3D12 allows and
+ * push descriptors on lavapipe (minStorageBufferOffsetAlignment 16) cannot do. */
 static void test_root_descriptors_through_memory(struct env *env, D3D12_ROOT_SIGNATURE_FLAGS flags)
 {
     static const char source[] =
@@ -272,7 +274,8 @@ static void test_root_descriptors_through_memory(struct env *env, D3D12_ROOT_SIG
     const bool memory_abi = flags & D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI;
     D3D12_ROOT_PARAMETER1 parameters[3];
     D3D12XS_DISPATCH_COUNTERS counters;
-    ID3D12Resource *outputs[3];
+    ID3D12Resource *outputs[4];
+    const UINT dispatches = memory_abi ? 4 : 3, srv_offsets[4] = {512, 512, 768, 516};
     uint32_t result[4];
     uint8_t *mapped = NULL;
 
@@ -294,7 +297,7 @@ static void test_root_descriptors_through_memory(struct env *env, D3D12_ROOT_SIG
         memcpy(mapped + 768, inputs[1], sizeof(inputs[1]));
         ID3D12Resource_Unmap(upload, 0, NULL);
     }
-    for (UINT i = 0; i < 3; i++)
+    for (UINT i = 0; i < dispatches; i++)
         outputs[i] = harness_uav_buffer(env->device, sizeof(result));
     if (state) {
         struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
@@ -310,19 +313,26 @@ static void test_root_descriptors_through_memory(struct env *env, D3D12_ROOT_SIG
         ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, base + 768);
         ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(outputs[2]));
         ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        if (memory_abi) {
+            ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list.list, 0, base);
+            ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, base + srv_offsets[3]);
+            ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(outputs[3]));
+            ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        }
         CHECK_HR(D3D12XSGetCommandListDispatchCounters((ID3D12CommandList *)list.list, &counters), S_OK);
-        CHECK_MSG(counters.PushedRootDescriptors == (memory_abi ? 0 : 9) && counters.MemoryRootDescriptors == (memory_abi ? 9 : 0),
+        CHECK_MSG(counters.PushedRootDescriptors == (memory_abi ? 0 : 9) && counters.MemoryRootDescriptors == (memory_abi ? 12 : 0),
                 "flags 0x%x: %llu root descriptors pushed, %llu through memory", (unsigned)flags,
                 (unsigned long long)counters.PushedRootDescriptors, (unsigned long long)counters.MemoryRootDescriptors);
         harness_execute_and_wait(env->device, env->queue, &list);
         harness_release_list(&list);
     }
-    for (UINT d = 0; d < 3; d++) {
-        /* dispatches 0 and 1 read scale 2 and the input at 512, dispatch 2 scale 5 and the input at 768 */
-        UINT which = d == 2, count = (1024 - (which ? 768 : 512)) / 4;
+    for (UINT d = 0; d < dispatches; d++) {
+        /* dispatches 0 and 1 read scale 2 and the input at 512, dispatch 2 scale 5 and the input
+         * at 768, dispatch 3 scale 2 and the input from 516 (its element 3 is the zero after it) */
+        UINT which = d == 2, count = (1024 - srv_offsets[d]) / 4, skip = d == 3;
         harness_read_back(env->device, env->queue, outputs[d], result, sizeof(result));
         for (UINT i = 0; i < 4; i++) {
-            uint32_t expected = inputs[which][i] * scales[which] + count * 1000 + 4;
+            uint32_t expected = (i + skip < 4 ? inputs[which][i + skip] : 0) * scales[which] + count * 1000 + 4;
             CHECK_MSG(result[i] == expected, "flags 0x%x: dispatch %u thread %u wrote %u, expected %u", (unsigned)flags, d, i,
                     result[i], expected);
         }

@@ -236,8 +236,10 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         return true;
     }
     if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
+        /* A root SRV/UAV reached by address needs only D3D12's 4 bytes (its accesses claim no more). */
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
+                ? limits->minUniformBufferOffsetAlignment
+                : binding->source == D3D12XS_BINDING_ROOT_ADDRESS ? 4 : limits->minStorageBufferOffsetAlignment;
         if (!d3d12xs_va_lookup_range(device, argument->value, &buffer_info->buffer, &offset, &remaining)) {
             d3d12_command_list_record_error(list, command, "root parameter %u (register %s) holds 0x%llx, not an address in a live buffer",
                     binding->root_index, binding->register_name, (unsigned long long)argument->value);
