@@ -3,6 +3,8 @@
  * buffer of D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI. Same shader, same root
  * parameters, same run; the two ABIs alternate which goes first in each repetition. Before
  * timing, one recording of each runs on the GPU and its output is checked (same results).
+ * A second figure records SetComputeRootUnorderedAccessView (alternating two buffers) +
+ * Dispatch: a root descriptor pushed as a descriptor, or its address written to memory.
  * See docs/benchmarks.md. D3D12XS_BENCH_OUT=<path> also writes the figures as TSV. */
 #include <malloc.h>
 #include <stdbool.h>
@@ -37,6 +39,7 @@ struct abi {
     ID3D12CommandAllocator *allocator;
     ID3D12GraphicsCommandList2 *list;
     double samples[REPS];
+    double uav_samples[REPS]; /* the root UAV changing at every dispatch */
 };
 
 static double now_ns(void)
@@ -117,6 +120,23 @@ static double record(struct abi *abi, D3D12_GPU_VIRTUAL_ADDRESS output, unsigned
     return (now_ns() - start) / n;
 }
 
+/* Reset, bind, n x (SetComputeRootUnorderedAccessView, alternating two addresses, + Dispatch),
+ * Close; ns per dispatch. */
+static double record_uav(struct abi *abi, const D3D12_GPU_VIRTUAL_ADDRESS outputs[2], unsigned n)
+{
+    double start = now_ns();
+    HR(ID3D12GraphicsCommandList2_Reset(abi->list, abi->allocator, NULL));
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(abi->list, abi->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(abi->list, abi->pipeline);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(abi->list, 0, 1, 0);
+    for (unsigned i = 0; i < n; i++) {
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(abi->list, 1, outputs[i & 1]);
+        ID3D12GraphicsCommandList2_Dispatch(abi->list, 1, 1, 1);
+    }
+    HR(ID3D12GraphicsCommandList2_Close(abi->list));
+    return (now_ns() - start) / n;
+}
+
 int main(void)
 {
     struct abi abis[2] = {{.name = "push constants"}, {.name = "memory (FORCE_MEMORY_BASED_ABI)",
@@ -128,7 +148,7 @@ int main(void)
     ID3D12Fence *fence = NULL;
     ID3DBlob *code = NULL, *errors = NULL;
     D3D12XS_DEVICE_INFO info;
-    double medians[2];
+    double medians[2], uav_medians[2];
 
     setenv("D3D12XS_DEBUG", "0", 1); /* the validation layer would measure itself */
     mallopt(M_TRIM_THRESHOLD, 1 << 30); /* as bench_compute: no page faults from lavapipe's freed commands */
@@ -155,7 +175,8 @@ int main(void)
 
         record(&abis[a], ID3D12Resource_GetGPUVirtualAddress(output), 1000);
         HR(D3D12XSGetCommandListDispatchCounters(lists[0], &counters));
-        if ((a ? counters.MemoryAbiDispatches : counters.PushConstantAbiDispatches) != 1000) {
+        if ((a ? counters.MemoryAbiDispatches : counters.PushConstantAbiDispatches) != 1000
+                || (a ? counters.MemoryRootDescriptors : counters.PushedRootDescriptors) != 1000) {
             fprintf(stderr, "bench_root_abi: %s: the dispatches took the other ABI\n", abis[a].name);
             return 1;
         }
@@ -189,14 +210,20 @@ int main(void)
     {
         ID3D12Resource *output = buffer(device, D3D12_HEAP_TYPE_DEFAULT, THREADS * 4, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
                 D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        ID3D12Resource *second = buffer(device, D3D12_HEAP_TYPE_DEFAULT, THREADS * 4, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
+                D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
         D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(output);
+        D3D12_GPU_VIRTUAL_ADDRESS addresses[2] = {address, ID3D12Resource_GetGPUVirtualAddress(second)};
         for (unsigned i = 0; i <= REPS; i++) { /* a warm-up, then alternating order */
             for (unsigned k = 0; k < 2; k++) {
                 unsigned a = (i + k) % 2;
                 HR(ID3D12CommandAllocator_Reset(abis[a].allocator));
                 abis[a].samples[i ? i - 1 : 0] = record(&abis[a], address, DISPATCHES);
+                HR(ID3D12CommandAllocator_Reset(abis[a].allocator));
+                abis[a].uav_samples[i ? i - 1 : 0] = record_uav(&abis[a], addresses, DISPATCHES);
             }
         }
+        ID3D12Resource_Release(second);
         ID3D12Resource_Release(output);
     }
 
@@ -207,11 +234,19 @@ int main(void)
         printf("  %-34s %8.1f ns   (range %.1f-%.1f)\n", abis[a].name, medians[a], abis[a].samples[0], abis[a].samples[REPS - 1]);
     }
     printf("  memory / push constants: %.3f\n", medians[1] / medians[0]);
+    printf("CPU ns per SetComputeRootUnorderedAccessView + Dispatch (root UAV: push descriptor vs address in memory), medians:\n");
+    for (unsigned a = 0; a < 2; a++) {
+        uav_medians[a] = median(abis[a].uav_samples, REPS);
+        printf("  %-34s %8.1f ns   (range %.1f-%.1f)\n", abis[a].name, uav_medians[a], abis[a].uav_samples[0],
+                abis[a].uav_samples[REPS - 1]);
+    }
+    printf("  memory / push descriptor: %.3f\n", uav_medians[1] / uav_medians[0]);
     if (out && *out) {
         FILE *f = fopen(out, "w");
         if (f) {
             fprintf(f, "# bench_root_abi\tdevice=%s\tdispatches=%u\treps=%u\n# abi\tns_per_dispatch\n", info.DeviceName, DISPATCHES, REPS);
             fprintf(f, "push_constants\t%.2f\nmemory_based\t%.2f\n", medians[0], medians[1]);
+            fprintf(f, "root_uav_push_descriptor\t%.2f\nroot_uav_memory_based\t%.2f\n", uav_medians[0], uav_medians[1]);
             fclose(f);
         }
     }

@@ -88,6 +88,11 @@ UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 typedef struct D3D12XS_DISPATCH_COUNTERS {
     UINT64 PushConstantAbiDispatches;
     UINT64 MemoryAbiDispatches;
+    /* Root CBV/SRV/UAV arguments those dispatches' shaders read (one per root descriptor per
+     * dispatch): pushed as descriptors, or read by address from the argument buffer (the
+     * memory-based ABI on devices with bufferDeviceAddress and shaderInt64). */
+    UINT64 PushedRootDescriptors;
+    UINT64 MemoryRootDescriptors;
 } D3D12XS_DISPATCH_COUNTERS;
 HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *list, D3D12XS_DISPATCH_COUNTERS *counters);
 

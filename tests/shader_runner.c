@@ -2065,6 +2065,12 @@ static void run_test(struct runner *r, struct test *t)
             FAIL_AT(1, "%llu dispatches took the push-constant ABI and %llu the memory-based ABI; all should take the %s one",
                     (unsigned long long)counters.PushConstantAbiDispatches, (unsigned long long)counters.MemoryAbiDispatches,
                     memory ? "memory-based" : "push-constant");
+        /* Root CBV/SRV/UAV arguments go by address through memory with the flag (the devices
+         * the tests run on have bufferDeviceAddress and shaderInt64), as descriptors without. */
+        if (memory ? counters.PushedRootDescriptors : counters.MemoryRootDescriptors)
+            FAIL_AT(1, "%llu root descriptors were pushed and %llu read through memory; all should be %s",
+                    (unsigned long long)counters.PushedRootDescriptors, (unsigned long long)counters.MemoryRootDescriptors,
+                    memory ? "read through memory" : "pushed");
     }
     harness_execute_and_wait(r->device, r->queue, &list);
     check_expectations(r, t);

@@ -2,7 +2,8 @@
  * (test_heap_indexing.c) and the flag checks of the blob (test_root_signature_blob.c):
  * root arguments survive internal work with and without FORCE_COMPUTE_2_SPILL_AREA and with
  * the memory-based ABI; the memory-based ABI takes more root constants than push constants
- * hold; D3D12XSGetCommandListDispatchCounters; DENY_* flags on compute. */
+ * hold; root CBV/SRV/UAV arguments reach the shader through memory with it;
+ * D3D12XSGetCommandListDispatchCounters; DENY_* flags on compute. */
 #include <stdio.h>
 #include <string.h>
 
@@ -248,6 +249,103 @@ static void test_memory_abi_many_constants(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* Root CBV, SRV and UAV through memory: three dispatches in one list, the second changing only
+ * the root UAV's address, the third the CBV's and the SRV's too. No descriptor is pushed with
+ * the memory-based ABI (the counters say so), and the results follow each address as with push
+ * descriptors. The shader also reads the SRV's GetDimensions, which for a root descriptor
+ * counts the elements from its address to the end of its buffer on both paths. Through memory
+ * a fourth dispatch reads the SRV 4 bytes past a 16-byte boundary, which D3D12 allows and
+ * push descriptors on lavapipe (minStorageBufferOffsetAlignment 16) cannot do. */
+static void test_root_descriptors_through_memory(struct env *env, D3D12_ROOT_SIGNATURE_FLAGS flags)
+{
+    static const char source[] =
+        "cbuffer Root : register(b0) { uint scale; };\n"
+        "StructuredBuffer<uint> input : register(t0);\n"
+        "RWStructuredBuffer<uint> output : register(u0);\n"
+        "[numthreads(4, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint count, stride;\n"
+        "    input.GetDimensions(count, stride);\n"
+        "    output[id.x] = input[id.x] * scale + count * 1000 + stride;\n"
+        "}\n";
+    /* the upload buffer: scale 2 at 0, scale 5 at 256, inputs at 512 and 768 */
+    static const uint32_t scales[2] = {2, 5}, inputs[2][4] = {{1, 2, 3, 4}, {10, 20, 30, 40}};
+    const bool memory_abi = flags & D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI;
+    D3D12_ROOT_PARAMETER1 parameters[3];
+    D3D12XS_DISPATCH_COUNTERS counters;
+    ID3D12Resource *outputs[4];
+    const UINT dispatches = memory_abi ? 4 : 3, srv_offsets[4] = {512, 512, 768, 516};
+    uint32_t result[4];
+    uint8_t *mapped = NULL;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    ID3D12RootSignature *signature = root_signature(env->device, parameters, 3, flags);
+    ID3DBlob *code = compile(source);
+    ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
+    ID3D12Resource *upload = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 1024, D3D12_RESOURCE_STATE_GENERIC_READ);
+    D3D12_GPU_VIRTUAL_ADDRESS base = ID3D12Resource_GetGPUVirtualAddress(upload);
+    CHECK_HR(ID3D12Resource_Map(upload, 0, NULL, (void **)&mapped), S_OK);
+    if (mapped) {
+        memset(mapped, 0, 1024);
+        memcpy(mapped, &scales[0], 4);
+        memcpy(mapped + 256, &scales[1], 4);
+        memcpy(mapped + 512, inputs[0], sizeof(inputs[0]));
+        memcpy(mapped + 768, inputs[1], sizeof(inputs[1]));
+        ID3D12Resource_Unmap(upload, 0, NULL);
+    }
+    for (UINT i = 0; i < dispatches; i++)
+        outputs[i] = harness_uav_buffer(env->device, sizeof(result));
+    if (state) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list.list, 0, base);
+        ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, base + 512);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(outputs[0]));
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(outputs[1]));
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list.list, 0, base + 256);
+        ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, base + 768);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(outputs[2]));
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        if (memory_abi) {
+            ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list.list, 0, base);
+            ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, base + srv_offsets[3]);
+            ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(outputs[3]));
+            ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        }
+        CHECK_HR(D3D12XSGetCommandListDispatchCounters((ID3D12CommandList *)list.list, &counters), S_OK);
+        CHECK_MSG(counters.PushedRootDescriptors == (memory_abi ? 0 : 9) && counters.MemoryRootDescriptors == (memory_abi ? 12 : 0),
+                "flags 0x%x: %llu root descriptors pushed, %llu through memory", (unsigned)flags,
+                (unsigned long long)counters.PushedRootDescriptors, (unsigned long long)counters.MemoryRootDescriptors);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+    }
+    for (UINT d = 0; d < dispatches; d++) {
+        /* dispatches 0 and 1 read scale 2 and the input at 512, dispatch 2 scale 5 and the input
+         * at 768, dispatch 3 scale 2 and the input from 516 (its element 3 is the zero after it) */
+        UINT which = d == 2, count = (1024 - srv_offsets[d]) / 4, skip = d == 3;
+        harness_read_back(env->device, env->queue, outputs[d], result, sizeof(result));
+        for (UINT i = 0; i < 4; i++) {
+            uint32_t expected = (i + skip < 4 ? inputs[which][i + skip] : 0) * scales[which] + count * 1000 + 4;
+            CHECK_MSG(result[i] == expected, "flags 0x%x: dispatch %u thread %u wrote %u, expected %u", (unsigned)flags, d, i,
+                    result[i], expected);
+        }
+        ID3D12Resource_Release(outputs[d]);
+    }
+    ID3D12Resource_Release(upload);
+    if (state)
+        ID3D12PipelineState_Release(state);
+    if (code)
+        ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
 static void test_dispatch_counters_arguments(struct env *env)
 {
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
@@ -357,6 +455,8 @@ int main(void)
         CHECK_NO_LOG();
     }
     test_memory_abi_many_constants(&env);
+    test_root_descriptors_through_memory(&env, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    test_root_descriptors_through_memory(&env, D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI);
     test_dispatch_counters_arguments(&env);
     test_deny_flags(&env);
     ID3D12CommandQueue_Release(env.queue);

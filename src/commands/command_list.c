@@ -109,6 +109,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->host_query_reset_count = 0;
     list->call_count = 0;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
+    list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
     d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_compute_state(list);
     list->pending_stages = list->barrier_src = list->barrier_synced = 0;
@@ -245,6 +246,8 @@ HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_
         return d3d12xs_fail(E_INVALIDARG, method, "counters is NULL (must receive the counts)");
     counters->PushConstantAbiDispatches = list->dispatch_counts[0];
     counters->MemoryAbiDispatches = list->dispatch_counts[1];
+    counters->PushedRootDescriptors = list->root_descriptor_counts[0];
+    counters->MemoryRootDescriptors = list->root_descriptor_counts[1];
     return S_OK;
 }
 

@@ -1,24 +1,38 @@
 /* Root arguments through memory (root signatures with FORCE_MEMORY_BASED_ABI / RAYTRACING):
- * at Dispatch record time the root constants are copied into the allocator's argument memory
- * and that copy is bound as the uniform buffer the pipeline's shader reads them from
- * (spirv_memory_abi.c). */
+ * at Dispatch record time the root constants and the root descriptors' addresses are copied
+ * into the allocator's argument memory and that copy is bound as the uniform buffer the
+ * pipeline's shader reads them from (spirv_memory_abi.c, spirv_root_pointers.c). */
 #include <string.h>
 
 #include "command_recording.h"
 
+uint64_t d3d12_command_list_buffer_address(struct d3d12_command_list *list, VkBuffer buffer)
+{
+    VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, buffer};
+    return vkGetBufferDeviceAddress(list->object.device->vk_device, &info);
+}
+
 bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, const char *command)
 {
     const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
-    uint32_t size = list->compute.root_signature->push_constant_size;
+    uint32_t size = pipeline->argument_size, constants = list->compute.root_signature->push_constant_size;
     VkDescriptorBufferInfo buffer_info = {VK_NULL_HANDLE, 0, size};
-    void *data;
+    uint8_t *data;
+    void *slice;
 
     if (FAILED(d3d12_argument_ring_allocate(list->object.device, &list->allocator->arguments, size, &buffer_info.buffer,
-            &buffer_info.offset, &data, command))) {
+            &buffer_info.offset, &slice, command))) {
         d3d12_command_list_record_error(list, command, "cannot allocate %u bytes of root argument memory", size);
         return false;
     }
-    memcpy(data, list->compute.push_constants, size);
+    data = slice;
+    memcpy(data, list->compute.push_constants, constants < size ? constants : size);
+    /* One entry per root descriptor: address low and high, bytes to the end of its buffer, 0. */
+    for (uint32_t k = 0; k < pipeline->address_count; k++) {
+        const struct d3d12_root_address *root = &list->compute.root_addresses[k];
+        uint32_t entry[4] = {(uint32_t)root->address, (uint32_t)(root->address >> 32), root->size, 0};
+        memcpy(data + pipeline->address_offset + 16 * k, entry, sizeof(entry));
+    }
     VkWriteDescriptorSet write = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
         .dstBinding = pipeline->argument_binding,

@@ -235,9 +235,11 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         buffer_info->range = heap->table_size;
         return true;
     }
-    if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR) {
+    if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
+        /* A root SRV/UAV reached by address needs only D3D12's 4 bytes (its accesses claim no more). */
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                ? limits->minUniformBufferOffsetAlignment : limits->minStorageBufferOffsetAlignment;
+                ? limits->minUniformBufferOffsetAlignment
+                : binding->source == D3D12XS_BINDING_ROOT_ADDRESS ? 4 : limits->minStorageBufferOffsetAlignment;
         if (!d3d12xs_va_lookup_range(device, argument->value, &buffer_info->buffer, &offset, &remaining)) {
             d3d12_command_list_record_error(list, command, "root parameter %u (register %s) holds 0x%llx, not an address in a live buffer",
                     binding->root_index, binding->register_name, (unsigned long long)argument->value);
@@ -336,12 +338,24 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     struct d3d12_recorded_range ranges[MAX_PUSH_WRITES];
     uint32_t write_count = 0, element_count = 0, range_count = 0, first;
 
-    if (pipeline->descriptor_count > MAX_PUSH_WRITES) {
-        d3d12_command_list_record_error(list, command, "the pipeline uses %u descriptors (at most %u)", pipeline->descriptor_count, MAX_PUSH_WRITES);
+    if (pipeline->descriptor_count + pipeline->address_count > MAX_PUSH_WRITES) {
+        d3d12_command_list_record_error(list, command, "the pipeline uses %u descriptors and %u root addresses (at most %u in all)",
+                pipeline->descriptor_count, pipeline->address_count, MAX_PUSH_WRITES);
         return false;
     }
     for (uint32_t i = 0; i < pipeline->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *binding = &pipeline->bindings[i];
+        if (binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
+            /* Memory-based ABI: checked and recorded as a push descriptor would be; its address
+             * goes to the argument buffer (command_list_arguments.c). */
+            VkDescriptorBufferInfo info;
+            if (!resolve_descriptor(list, command, binding, 0, &info, &views[0], &image_infos[0], &ranges[range_count]))
+                return false;
+            list->compute.root_addresses[binding->address_slot] = (struct d3d12_root_address){
+                d3d12_command_list_buffer_address(list, info.buffer) + info.offset, info.range > UINT32_MAX ? UINT32_MAX : (uint32_t)info.range};
+            range_count++;
+            continue;
+        }
         if (!binding->array_size || binding->source == D3D12XS_BINDING_STATIC_SAMPLER)
             continue;
         writes[write_count] = (VkWriteDescriptorSet){
@@ -417,7 +431,7 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
     if (state->pipeline_dirty || state->descriptors_dirty) {
-        if (pipeline->descriptor_count) {
+        if (pipeline->descriptor_count || pipeline->address_count) {
             if (!push_descriptors(list, command))
                 return false;
         } else {
@@ -430,6 +444,8 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
         return false;
     state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = false;
     list->dispatch_counts[signature->memory_abi]++;
+    list->root_descriptor_counts[0] += pipeline->pushed_root_descriptor_count;
+    list->root_descriptor_counts[1] += pipeline->address_count;
     return true;
 }
 

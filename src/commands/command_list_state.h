@@ -31,6 +31,12 @@ struct d3d12_compute_state {
     /* The ordered-append state of the DispatchX being recorded (VK_NULL_HANDLE otherwise). */
     VkBuffer ordered_append_buffer;
     VkDeviceSize ordered_append_offset;
+    /* Memory-based ABI: the root descriptors resolved by the last descriptor flush, by the
+     * pipeline's address slot: device address and bytes to the end of the buffer. */
+    struct d3d12_root_address {
+        uint64_t address;
+        uint32_t size;
+    } root_addresses[D3D12XS_MAX_ROOT_PARAMETERS];
 };
 
 enum d3d12_command_list_state {
@@ -75,6 +81,7 @@ struct d3d12_command_list {
     /* Dispatches recorded since creation or Reset: [0] push-constant ABI, [1] memory-based ABI
      * (D3D12XSGetCommandListDispatchCounters). */
     uint64_t dispatch_counts[2];
+    uint64_t root_descriptor_counts[2]; /* root descriptors those dispatches read: [0] pushed, [1] through memory */
 };
 
 /* One segment of a closed or recording list. */

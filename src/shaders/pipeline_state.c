@@ -356,12 +356,21 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
     return S_OK;
 }
 
+/* The memory-based ABI routes root descriptors through memory where the device can reach
+ * buffers by address; elsewhere they stay push descriptors (docs/descriptors.md). */
+static bool root_descriptors_through_memory(const struct d3d12_pipeline_state *state)
+{
+    return state->root_signature->memory_abi && state->object.device->buffer_device_address
+            && state->object.device->has_shader_int64;
+}
+
 static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
 {
     struct d3d12_device *device = state->object.device;
     struct d3d12xs_shader_info info;
     struct d3d12xs_binding_target *targets = NULL;
-    uint32_t *words = NULL, heap_marker = 0;
+    uint32_t *words = NULL, heap_marker = 0, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
+    bool root_addresses = root_descriptors_through_memory(state);
     size_t word_count = 0;
     char error[512];
     HRESULT hr;
@@ -400,6 +409,17 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
         targets[i].set = 0;
         targets[i].binding = i;
+        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant && root_addresses) {
+            /* memory-based ABI: the root descriptor's address travels in the argument buffer */
+            state->bindings[i].source = D3D12XS_BINDING_ROOT_ADDRESS;
+            state->bindings[i].address_slot = state->address_count;
+            state->bindings[i].array_size = 0;
+            root_variables[state->address_count++] = info.bindings[i].variable_id;
+            state->memory_abi = true;
+            state->argument_binding = info.binding_count;
+        }
+        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant)
+            state->pushed_root_descriptor_count++;
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
         if (targets[i].push_constant && state->root_signature->memory_abi) {
@@ -407,6 +427,9 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             state->argument_binding = info.binding_count; /* after every binding of the shader */
         }
     }
+    state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
+    state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
+            : state->root_signature->push_constant_size;
     if (state->descriptor_count + state->memory_abi > device->push_descriptor_limit) {
         hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors%s; push descriptors on this device hold %u",
                 state->descriptor_count, state->memory_abi ? " and the root argument buffer" : "", device->push_descriptor_limit);
@@ -426,6 +449,11 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (state->memory_abi && FAILED(hr = d3d12xs_spirv_push_constants_to_memory(&words, &word_count, 0, state->argument_binding,
             error, sizeof(error)))) {
         d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
+        goto done;
+    }
+    if (state->address_count && FAILED(hr = d3d12xs_spirv_root_pointers(&words, &word_count, root_variables, state->address_count, 0,
+            state->argument_binding, state->address_offset, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: root descriptors through memory: %s", error);
         goto done;
     }
     if (FAILED(hr = d3d12xs_spirv_preserve_nan(&words, &word_count, device->preserves_nan32, device->preserves_nan64))) {

@@ -13,6 +13,7 @@ enum d3d12xs_binding_source {
     D3D12XS_BINDING_ORDERED_APPEND,  /* the ordered-append state of the DispatchX (d3d12xs_ordered_append.hlsli) */
     D3D12XS_BINDING_HEAP_TABLE,      /* the bound CBV_SRV_UAV heap's address table (d3d12xs_heap.hlsli) */
     D3D12XS_BINDING_HEAP_MEMORY,     /* d3d12xs_heap.hlsli's memory marker: no descriptor, rewritten away */
+    D3D12XS_BINDING_ROOT_ADDRESS,    /* a root CBV/SRV/UAV of the memory-based ABI: its address goes in the argument buffer */
 };
 
 /* One push-descriptor binding of a pipeline and where its descriptors come from. */
@@ -23,6 +24,7 @@ struct d3d12xs_pipeline_binding {
     uint32_t array_size;
     VkDescriptorType vk_type;
     bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
+    uint32_t address_slot;   /* ROOT_ADDRESS: its entry in the argument buffer's address table */
     char register_name[32];  /* "t3, space1", for messages */
 };
 
@@ -52,9 +54,13 @@ struct d3d12_pipeline_state {
     uint32_t descriptor_count; /* sum of array sizes */
     uint64_t used_root_mask;
     /* Memory-based ABI (root signature flag): the root constants the shader reads come from a
-     * uniform buffer at this binding of the push-descriptor set, written per dispatch. */
+     * uniform buffer at this binding of the push-descriptor set, written per dispatch: the
+     * constants (root_signature->push_constant_size bytes), then at address_offset one 16-byte
+     * entry per root descriptor (ROOT_ADDRESS bindings), argument_size bytes in all. */
     bool memory_abi;
     uint32_t argument_binding;
+    uint32_t address_count, address_offset, argument_size;
+    uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);

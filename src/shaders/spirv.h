@@ -207,6 +207,14 @@ HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_co
  * *words (malloc()ed) is replaced. E_INVALIDARG with a reason for a use of the marker other than
  * the header's, E_OUTOFMEMORY. */
 HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32_t marker, char *error, size_t error_size);
+/* src/spirv_root_pointers.c: root descriptors of the memory-based ABI. variables[k] (k < count,
+ * at most 62) is the Uniform or StorageBuffer variable of root descriptor k; each goes, and its
+ * accesses go through a PhysicalStorageBuffer pointer loaded from entry k of the table at byte
+ * table_offset (a multiple of 16) of the uniform buffer at set/binding: {address low, address
+ * high, bytes from the address to the end of its buffer, 0}. E_INVALIDARG with a reason for a
+ * use of such a variable the rewrite does not handle. */
+HRESULT d3d12xs_spirv_root_pointers(uint32_t **words, size_t *word_count, const uint32_t *variables, uint32_t count, uint32_t set,
+        uint32_t binding, uint32_t table_offset, char *error, size_t error_size);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.

@@ -18,72 +18,32 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv.h"
-
-static const char extension_name[] = "SPV_KHR_physical_storage_buffer";
+#include "shaders/spirv_psb.h"
 
 struct heap_rewrite {
     const uint32_t *w;
     size_t count;
     uint32_t marker, bound;
     uint8_t *chain;  /* id -> 1 when it is a rewritten access chain's result */
-    uint32_t *out;
-    size_t out_count, out_capacity;
-    bool out_of_memory;
+    struct d3d12xs_spirv_writer out;
 };
-
-static void emit(struct heap_rewrite *r, const uint32_t *words, size_t n)
-{
-    if (r->out_count + n > r->out_capacity) {
-        size_t capacity = (r->out_count + n) * 2;
-        uint32_t *bigger = realloc(r->out, capacity * sizeof(*bigger));
-        if (!bigger) {
-            r->out_of_memory = true;
-            return;
-        }
-        r->out = bigger;
-        r->out_capacity = capacity;
-    }
-    memcpy(r->out + r->out_count, words, n * sizeof(*words));
-    r->out_count += n;
-}
 
 static bool is_atomic_on_pointer_at_3(uint32_t op)
 {
     return (op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor && op != SpvOpAtomicStore) || op == SpvOpAtomicFlagTestAndSet;
 }
 
-/* Adds the Aligned 4 memory operand to an OpLoad (operands from at) or OpStore. */
-static void emit_aligned(struct heap_rewrite *r, const uint32_t *instruction, uint32_t n, uint32_t mask_at)
-{
-    uint32_t copy[16];
-    if (n > 14) {
-        emit(r, instruction, n);
-        return;
-    }
-    memcpy(copy, instruction, n * 4);
-    if (n == mask_at) {
-        copy[n++] = SpvMemoryAccessAlignedMask;
-        copy[n++] = 4;
-    } else if (!(copy[mask_at] & SpvMemoryAccessAlignedMask)) {
-        /* Aligned's literal comes first: Volatile and Nontemporal, the lower bits, have none */
-        copy[mask_at] |= SpvMemoryAccessAlignedMask;
-        memmove(&copy[mask_at + 2], &copy[mask_at + 1], (n - mask_at - 1) * 4);
-        copy[mask_at + 1] = 4;
-        n++;
-    }
-    copy[0] = (n << 16) | (copy[0] & 0xffff);
-    emit(r, copy, n);
-}
-
 HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32_t marker, char *error, size_t error_size)
 {
     struct heap_rewrite r;
+    struct d3d12xs_psb_preamble preamble;
     uint32_t u32 = 0, u64 = 0, psb_pointer, c32, next_id;
-    bool has_psb = false, has_int64 = false, has_extension = false, globals_done = false, in_function = false;
-    size_t o, last_capability = 0, last_extension = 0;
+    bool globals_done = false, in_function = false;
+    size_t o;
     HRESULT hr = S_OK;
 
     memset(&r, 0, sizeof(r));
+    memset(&preamble, 0, sizeof(preamble));
     r.w = *words;
     r.count = *word_count;
     r.marker = marker;
@@ -102,17 +62,9 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
         }
         if (op == SpvOpFunction)
             in_function = true;
-        if (op == SpvOpCapability && n == 2) {
-            last_capability = o;
-            has_psb |= r.w[o + 1] == SpvCapabilityPhysicalStorageBufferAddresses;
-            has_int64 |= r.w[o + 1] == SpvCapabilityInt64;
-        } else if (op == SpvOpExtension) {
-            const char *name;
-            size_t next;
-            last_extension = o;
-            if (d3d12xs_spirv_string(r.w, o + 1, o + n, &name, &next) && !strcmp(name, extension_name))
-                has_extension = true;
-        } else if (op == SpvOpTypeInt && n == 4 && !r.w[o + 3]) {
+        if (!in_function)
+            d3d12xs_psb_preamble_scan(&preamble, r.w, o);
+        if (op == SpvOpTypeInt && n == 4 && !r.w[o + 3]) {
             if (r.w[o + 2] == 32)
                 u32 = r.w[o + 1];
             else if (r.w[o + 2] == 64)
@@ -159,7 +111,7 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
     psb_pointer = next_id++;
     c32 = next_id++;
 
-    emit(&r, r.w, 5);
+    d3d12xs_spirv_emit(&r.out, r.w, 5);
     in_function = false;
     for (o = 5; o < r.count; o += r.w[o] >> 16) {
         const uint32_t *in = &r.w[o];
@@ -173,20 +125,18 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
             types[t++] = (4u << 16) | SpvOpTypePointer, types[t++] = psb_pointer, types[t++] = SpvStorageClassPhysicalStorageBuffer,
             types[t++] = u32;
             types[t++] = (5u << 16) | SpvOpConstant, types[t++] = u64, types[t++] = c32, types[t++] = 32, types[t++] = 0;
-            emit(&r, types, t);
+            d3d12xs_spirv_emit(&r.out, types, t);
             globals_done = in_function = true;
         }
         switch (op) {
-        case SpvOpMemoryModel: {
-            uint32_t model[3] = {in[0], SpvAddressingModelPhysicalStorageBuffer64, n >= 3 ? in[2] : SpvMemoryModelGLSL450};
-            emit(&r, model, 3);
+        case SpvOpMemoryModel:
+            d3d12xs_psb_emit_memory_model(&r.out, in, n);
             break;
-        }
         case SpvOpEntryPoint: {
             uint32_t copy_small[64], *copy = n <= 64 ? copy_small : malloc(n * 4), m = 0;
             size_t next;
             if (!copy) {
-                r.out_of_memory = true;
+                r.out.out_of_memory = true;
                 break;
             }
             memcpy(copy, in, n * 4);
@@ -199,7 +149,7 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
             } else {
                 m = n;
             }
-            emit(&r, copy, m);
+            d3d12xs_spirv_emit(&r.out, copy, m);
             if (copy != copy_small)
                 free(copy);
             break;
@@ -210,11 +160,11 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
         case SpvOpDecorateString:
         case SpvOpMemberName:
             if (!(n >= 2 && in[1] == marker))
-                emit(&r, in, n);
+                d3d12xs_spirv_emit(&r.out, in, n);
             break;
         case SpvOpVariable:
             if (!(n >= 3 && in[2] == marker))
-                emit(&r, in, n);
+                d3d12xs_spirv_emit(&r.out, in, n);
             break;
         case SpvOpAccessChain:
         case SpvOpInBoundsAccessChain:
@@ -227,55 +177,41 @@ HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32
                     (5u << 16) | SpvOpBitwiseOr, u64, d, c, a,
                     (4u << 16) | SpvOpConvertUToPtr, psb_pointer, in[2], d,
                 };
-                emit(&r, code, 22);
+                d3d12xs_spirv_emit(&r.out, code, 22);
             } else {
-                emit(&r, in, n);
+                d3d12xs_spirv_emit(&r.out, in, n);
             }
             break;
         case SpvOpLoad:
             if (in_function && n >= 4 && in[3] < r.bound && r.chain[in[3]])
-                emit_aligned(&r, in, n, 4);
+                d3d12xs_spirv_emit_aligned(&r.out, in, n, 4, 4);
             else
-                emit(&r, in, n);
+                d3d12xs_spirv_emit(&r.out, in, n);
             break;
         case SpvOpStore:
             if (in_function && n >= 3 && in[1] < r.bound && r.chain[in[1]])
-                emit_aligned(&r, in, n, 3);
+                d3d12xs_spirv_emit_aligned(&r.out, in, n, 3, 4);
             else
-                emit(&r, in, n);
+                d3d12xs_spirv_emit(&r.out, in, n);
             break;
         default:
-            emit(&r, in, n);
+            d3d12xs_spirv_emit(&r.out, in, n);
             break;
         }
-        if (o == last_capability) {
-            uint32_t capabilities[4], t = 0;
-            if (!has_psb)
-                capabilities[t++] = (2u << 16) | SpvOpCapability, capabilities[t++] = SpvCapabilityPhysicalStorageBufferAddresses;
-            if (!has_int64)
-                capabilities[t++] = (2u << 16) | SpvOpCapability, capabilities[t++] = SpvCapabilityInt64;
-            emit(&r, capabilities, t);
-        }
-        if (!has_extension && o == (last_extension ? last_extension : last_capability)) {
-            uint32_t extension[1 + (sizeof(extension_name) + 3) / 4];
-            memset(extension, 0, sizeof(extension));
-            extension[0] = ((uint32_t)(sizeof(extension) / 4) << 16) | SpvOpExtension;
-            memcpy(&extension[1], extension_name, sizeof(extension_name));
-            emit(&r, extension, sizeof(extension) / 4);
-        }
+        d3d12xs_psb_preamble_emit_after(&r.out, &preamble, o);
     }
-    if (!globals_done || r.out_of_memory) {
-        hr = r.out_of_memory ? E_OUTOFMEMORY : d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no function");
+    if (!globals_done || r.out.out_of_memory) {
+        hr = r.out.out_of_memory ? E_OUTOFMEMORY : d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no function");
         goto done;
     }
-    r.out[3] = next_id;
+    r.out.out[3] = next_id;
     free(*words);
-    *words = r.out;
-    *word_count = r.out_count;
-    r.out = NULL;
+    *words = r.out.out;
+    *word_count = r.out.count;
+    r.out.out = NULL;
 
 done:
-    free(r.out);
+    free(r.out.out);
     free(r.chain);
     return hr;
 }
