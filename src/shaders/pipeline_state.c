@@ -409,8 +409,11 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
         targets[i].set = 0;
         targets[i].binding = i;
-        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant && root_addresses) {
-            /* memory-based ABI: the root descriptor's address travels in the argument buffer */
+        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant && root_addresses
+                && !info.bindings[i].alias_variable_id) {
+            /* memory-based ABI: the root descriptor's address travels in the argument buffer (not
+             * for a buffer D3DCompile also reads as uint4s through an alias variable: that one
+             * stays a push descriptor) */
             state->bindings[i].source = D3D12XS_BINDING_ROOT_ADDRESS;
             state->bindings[i].address_slot = state->address_count;
             state->bindings[i].array_size = 0;
