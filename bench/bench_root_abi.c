@@ -185,6 +185,10 @@ int main(void)
         ID3D12GraphicsCommandList2_SetPipelineState(abis[a].list, abis[a].pipeline);
         ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(abis[a].list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
         for (unsigned i = 0; i < 1000; i++) {
+            /* Every dispatch writes the same words: only a UAV barrier orders them (the H200
+             * overlaps dispatches, and the last to land need not be the last recorded). */
+            if (i)
+                ID3D12GraphicsCommandList2_ResourceBarrier(abis[a].list, 1, &barrier);
             ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(abis[a].list, 0, i, 0);
             ID3D12GraphicsCommandList2_Dispatch(abis[a].list, 1, 1, 1);
         }

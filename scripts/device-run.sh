@@ -2,7 +2,7 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
 # docs/benchmarks.md); summary.txt, bench.txt, launch.txt, copy.txt and
 # logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
@@ -44,7 +44,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     echo "tests: $pass passed, $fail failed" >> "$out/summary.txt"
     grep -h "hops," "$logs"/log.test_stress >> "$out/summary.txt" 2>/dev/null
 fi
-if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = sync ]; then
+if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = sync ] || [ "$what" = final ]; then
     # (d) of bench_sync: CUDA's stream value write/wait, built here where the toolkit is.
     nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
     if [ -n "$nvcc" ] && [ ! -x "$root/new/bench/cuda_ping_pong" ]; then
@@ -61,6 +61,23 @@ if [ "$what" = sync ]; then
     grep -h "handshake\|post-process" "$logs/log.console_demo" >> "$out/summary.txt"
     timeout 300 "$root/new/bench/bench_sync" >> "$out/bench.txt" 2>&1
     timeout 300 "$root/new/bench/bench_compute" gpu_bop cpu_bop cpu_wait >> "$out/bench.txt" 2>&1
+fi
+if [ "$what" = final ]; then
+    # One pass over what a session's closing note reports: the console tests, every benchmark.
+    export LD_LIBRARY_PATH=$root/new
+    for t in console_sync ordered_append dispatchx dispatchx_threads heap_indexing root_signature_flags scheduler cross_queue; do
+        timeout 120 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1; echo "test_$t rc=$? $(tail -1 "$logs/log.$t")" >> "$out/summary.txt"
+    done
+    grep -h "handshake" "$logs/log.console_sync" >> "$out/summary.txt"
+    timeout 120 "$root/new/examples/console_sync" > "$logs/log.console_demo" 2>&1; echo "console demo rc=$?" >> "$out/summary.txt"
+    grep -h "handshake\|post-process" "$logs/log.console_demo" >> "$out/summary.txt"
+    timeout 120 "$root/new/bench/bench_sync" > "$out/sync.txt" 2>&1
+    echo "== D3D12XS_GPU_WAITS=spin" >> "$out/sync.txt"
+    D3D12XS_GPU_WAITS=spin timeout 120 "$root/new/bench/bench_sync" >> "$out/sync.txt" 2>&1
+    timeout 200 "$root/new/bench/bench_compute" > "$out/bench.txt" 2>&1
+    timeout 120 "$root/new/bench/bench_launch" > "$out/launch.txt" 2>&1; echo "bench_launch rc=$?" >> "$out/summary.txt"
+    timeout 120 "$root/new/bench/bench_copy" > "$out/copy.txt" 2>&1; echo "bench_copy rc=$?" >> "$out/summary.txt"
+    timeout 60 "$root/new/bench/bench_root_abi" > "$out/root_abi.txt" 2>&1; echo "bench_root_abi rc=$?" >> "$out/summary.txt"
 fi
 if [ "$what" = launch ]; then
     export LD_LIBRARY_PATH=$root/i8

@@ -116,6 +116,8 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         return; /* nothing runs, as for Dispatch with a zero count */
     if (flags & DISABLE_VOLATILE_FLAGS)
         variant |= D3D12XS_VARIANT_COHERENT;
+    if (base[0] || base[1] || base[2])
+        variant |= D3D12XS_VARIANT_DISPATCH_BASE;
     if (!(vk_pipeline = d3d12_pipeline_state_variant(pipeline, variant, error, sizeof(error)))) {
         d3d12_command_list_record_error(list, command, "the pipeline cannot run with Flags 0x%x: %s", (unsigned)flags, error);
         return;

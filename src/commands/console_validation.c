@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands/console_validation.h"
+#include "memory/va_map.h"
 
 #define HISTORY 256        /* value writes and waits kept for matching, per kind */
 #define MAX_RANGES 64      /* written or read ranges kept per value write or wait */
@@ -18,6 +19,7 @@ struct validated_range {
 /* A value write that was executed, with the writes of its list not yet complete before it. */
 struct published_value {
     const void *queue;
+    uint64_t allocation;   /* of the value's memory: an address may be reused by later memory */
     uint64_t gpu_address, value;
     uint32_t size, call_index;
     char where[160];       /* "list 'x' on queue 'y'" */
@@ -29,12 +31,13 @@ struct published_value {
 /* A wait that was executed, with what its list reads after it (until its next wait). */
 struct waiting_reader {
     const void *queue;
+    uint64_t allocation;
     struct d3d12_memory_wait wait;
     uint32_t call_index;
     char where[160];
     struct validated_range reads[MAX_RANGES];
     uint32_t read_count;
-    bool reported, used;
+    bool checked, used;     /* checked: matched with the value that releases it */
 };
 
 struct d3d12_console_validation {
@@ -66,6 +69,14 @@ void d3d12_console_validation_destroy(struct d3d12_device *device)
     device->console_validation = NULL;
 }
 
+/* Which allocation holds the address now (0: none). */
+static uint64_t allocation_of(struct d3d12_device *device, uint64_t address, uint32_t size)
+{
+    struct d3d12xs_va_range range;
+    uint64_t offset;
+    return d3d12xs_va_find(device, address, size, &range, &offset) ? range.allocation : 0;
+}
+
 static void keep_range(struct validated_range *ranges, uint32_t *count, const struct d3d12_recorded_range *range,
         const struct d3d12_recorded_command *command)
 {
@@ -94,7 +105,8 @@ static const struct published_value *releasing_value_locked(const struct d3d12_c
     const struct published_value *best = NULL;
     for (unsigned i = 0; i < HISTORY; i++) {
         const struct published_value *value = &validation->values[i];
-        if (!value->used || value->queue == reader->queue || value->gpu_address != reader->wait.gpu_address || value->size != reader->wait.size
+        if (!value->used || value->queue == reader->queue || value->allocation != reader->allocation
+                || value->gpu_address != reader->wait.gpu_address || value->size != reader->wait.size
                 || !d3d12_comparison_holds(reader->wait.comparison, value->value, reader->wait.value))
             continue;
         if (!best || releases_earlier(reader->wait.comparison, value->value, best->value))
@@ -105,7 +117,8 @@ static const struct published_value *releasing_value_locked(const struct d3d12_c
 
 static void check_locked(struct waiting_reader *reader, const struct published_value *value)
 {
-    for (uint32_t r = 0; r < reader->read_count && !reader->reported; r++) {
+    reader->checked = true; /* matched with the value that releases it: checked once */
+    for (uint32_t r = 0, found = 0; r < reader->read_count && !found; r++) {
         for (uint32_t w = 0; w < value->unsettled_count; w++) {
             const struct validated_range *read = &reader->reads[r], *write = &value->unsettled[w];
             if (!overlaps(read, write))
@@ -117,7 +130,7 @@ static void check_locked(struct waiting_reader *reader, const struct published_v
                     (unsigned long long)read->offset, (unsigned long long)read->size, (void *)read->buffer, reader->call_index, value->where,
                     value->call_index, (unsigned long long)value->value, (unsigned long long)value->gpu_address, write->call_index,
                     d3d12_recorded_kind_name(write->kind));
-            reader->reported = true;
+            found = 1;
             break;
         }
     }
@@ -129,7 +142,7 @@ static void match_locked(struct d3d12_console_validation *validation)
     for (unsigned i = 0; i < HISTORY; i++) {
         struct waiting_reader *reader = &validation->readers[i];
         const struct published_value *value;
-        if (reader->used && !reader->reported && (value = releasing_value_locked(validation, reader)))
+        if (reader->used && !reader->checked && (value = releasing_value_locked(validation, reader)))
             check_locked(reader, value);
     }
 }
@@ -159,7 +172,8 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
             if (command->segment < list->segment_count && list->segments[command->segment].has_wait) {
                 reader = &validation->readers[validation->next_reader++ % HISTORY];
                 *reader = (struct waiting_reader){.queue = queue, .wait = list->segments[command->segment].wait,
-                        .call_index = command->call_index, .used = true};
+                        .call_index = command->call_index, .used = true,
+                        .allocation = allocation_of(device, list->segments[command->segment].wait.gpu_address, list->segments[command->segment].wait.size)};
                 memcpy(reader->where, where, sizeof(where));
                 added = true;
             }
@@ -169,7 +183,8 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
                 if (known_values < list->value_write_count) {
                     const struct d3d12_value_write *write = &list->value_writes[known_values];
                     struct published_value *value = &validation->values[validation->next_value++ % HISTORY];
-                    *value = (struct published_value){.queue = queue, .gpu_address = write->gpu_address, .value = write->value,
+                    *value = (struct published_value){.queue = queue, .allocation = allocation_of(device, write->gpu_address, write->size),
+                            .gpu_address = write->gpu_address, .value = write->value,
                             .size = write->size, .call_index = command->call_index, .unsettled_count = unsettled_count, .used = true};
                     memcpy(value->where, where, sizeof(where));
                     memcpy(value->unsettled, unsettled, unsettled_count * sizeof(*unsettled));

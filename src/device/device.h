@@ -90,6 +90,7 @@ struct d3d12_device {
     struct d3d12xs_va_range *va_ranges;
     size_t va_range_count, va_range_capacity;
     uint64_t va_next, va_end;  /* the free part of the newest reservation */
+    uint64_t va_allocations;   /* ranges made so far (struct d3d12xs_va_range's allocation) */
     struct d3d12xs_va_reservation *va_reservations;
     size_t va_reservation_count, va_reservation_capacity;
 

@@ -76,7 +76,7 @@ uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffe
     va = device->va_next;
     /* A guard gap after each range makes off-by-one addresses miss every resource. */
     device->va_next += span;
-    if (!insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false})) {
+    if (!insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, ++device->va_allocations})) {
         pthread_rwlock_unlock(&device->va_lock);
         return 0;
     }
@@ -88,7 +88,7 @@ bool d3d12xs_va_register_host(struct d3d12_device *device, void *host, uint64_t 
 {
     bool ok;
     pthread_rwlock_wrlock(&device->va_lock);
-    ok = insert_locked(device, &(struct d3d12xs_va_range){(uintptr_t)host, size, buffer, false, host, gpu_read_only});
+    ok = insert_locked(device, &(struct d3d12xs_va_range){(uintptr_t)host, size, buffer, false, host, gpu_read_only, ++device->va_allocations});
     pthread_rwlock_unlock(&device->va_lock);
     return ok;
 }

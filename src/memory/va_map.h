@@ -11,6 +11,7 @@ struct d3d12xs_va_range {
     bool upload_heap; /* in an UPLOAD heap: the GPU must not write it */
     void *host;       /* the CPU's view of byte 0 where the memory is mapped, else NULL */
     bool gpu_read_only; /* graphics memory the GPU only reads: the console drops GPU writes */
+    uint64_t allocation; /* unique per allocation: tells memory apart from memory later at the same address */
 };
 
 struct d3d12xs_va_reservation {

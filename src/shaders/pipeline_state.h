@@ -42,7 +42,7 @@ struct d3d12_pipeline_state {
     bool ordered_append;       /* the shader uses d3d12xs_ordered_append.hlsli's state */
     /* DispatchX variants (pipeline_variant.c), built on first use from the remapped SPIR-V:
      * variants[0] is vk_pipeline, the others VK_NULL_HANDLE until then. */
-    VkPipeline variants[4];
+    VkPipeline variants[8]; /* D3D12XS_VARIANT_COUNT (shaders/spirv.h) */
     uint32_t *spirv;
     size_t spirv_word_count;
     char entry_point[64];
