@@ -49,8 +49,9 @@ static HRESULT build_vk_pipeline(struct d3d12_pipeline_state *state, const uint3
     VkComputePipelineCreateInfo pipeline_info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         /* DispatchX starts SV_GroupID at the list's start group through vkCmdDispatchBase, which
-         * needs this flag. Only the variant that does so gets it: on the H200 every dispatch of
-         * a DISPATCH_BASE pipeline cost 0.28 us of GPU time instead of 0.16. */
+         * needs this flag. Only the variant that does so gets it: the H200's GPU time per
+         * dispatch rose from 0.16 to 0.28 us when every pipeline had it (among other changes;
+         * the flag is the likeliest cause, not yet confirmed in isolation). */
         .flags = dispatch_base ? VK_PIPELINE_CREATE_DISPATCH_BASE_BIT : 0,
         .stage = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
