@@ -88,9 +88,11 @@ UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 typedef struct D3D12XS_DISPATCH_COUNTERS {
     UINT64 PushConstantAbiDispatches;
     UINT64 MemoryAbiDispatches;
-    /* Root CBV/SRV/UAV arguments those dispatches' shaders read (one per root descriptor per
-     * dispatch): pushed as descriptors, or read by address from the argument buffer (the
-     * memory-based ABI on devices with bufferDeviceAddress and shaderInt64). */
+    /* Buffers those dispatches' shaders read (one per buffer per dispatch). Pushed: root
+     * CBV/SRV/UAV arguments pushed as descriptors. Memory: buffers read by address from the
+     * argument buffer (the memory-based ABI on devices with bufferDeviceAddress and
+     * shaderInt64): root CBV/SRV/UAV arguments, and a table's raw, structured or constant
+     * buffers. */
     UINT64 PushedRootDescriptors;
     UINT64 MemoryRootDescriptors;
 } D3D12XS_DISPATCH_COUNTERS;

@@ -345,7 +345,7 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     }
     for (uint32_t i = 0; i < pipeline->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *binding = &pipeline->bindings[i];
-        if (binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
+        if (binding->source == D3D12XS_BINDING_ROOT_ADDRESS || binding->source == D3D12XS_BINDING_TABLE_ADDRESS) {
             /* Memory-based ABI: checked and recorded as a push descriptor would be; its address
              * goes to the argument buffer (command_list_arguments.c). */
             VkDescriptorBufferInfo info;

@@ -409,6 +409,20 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
         targets[i].set = 0;
         targets[i].binding = i;
+        /* Under the memory-based ABI a table's single raw, structured or constant buffer goes
+         * the same way, resolved from the heap when the dispatch is recorded; typed views,
+         * samplers, arrays and UAV counters stay push descriptors. */
+        if (state->bindings[i].source == D3D12XS_BINDING_TABLE && root_addresses && !info.bindings[i].alias_variable_id
+                && state->address_count < D3D12XS_ARRAY_SIZE(root_variables)
+                && state->bindings[i].array_size == 1 && !state->bindings[i].counter
+                && (state->bindings[i].vk_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || state->bindings[i].vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)) {
+            state->bindings[i].source = D3D12XS_BINDING_TABLE_ADDRESS;
+            state->bindings[i].address_slot = state->address_count;
+            state->bindings[i].array_size = 0;
+            root_variables[state->address_count++] = info.bindings[i].variable_id;
+            state->memory_abi = true;
+            state->argument_binding = info.binding_count;
+        }
         if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant && root_addresses
                 && !info.bindings[i].alias_variable_id) {
             /* memory-based ABI: the root descriptor's address travels in the argument buffer (not

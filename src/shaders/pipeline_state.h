@@ -14,6 +14,7 @@ enum d3d12xs_binding_source {
     D3D12XS_BINDING_HEAP_TABLE,      /* the bound CBV_SRV_UAV heap's address table (d3d12xs_heap.hlsli) */
     D3D12XS_BINDING_HEAP_MEMORY,     /* d3d12xs_heap.hlsli's memory marker: no descriptor, rewritten away */
     D3D12XS_BINDING_ROOT_ADDRESS,    /* a root CBV/SRV/UAV of the memory-based ABI: its address goes in the argument buffer */
+    D3D12XS_BINDING_TABLE_ADDRESS,   /* a raw/structured/constant buffer of a table, memory-based ABI: the same, resolved from the heap */
 };
 
 /* One push-descriptor binding of a pipeline and where its descriptors come from. */
