@@ -447,6 +447,15 @@ static void test_bad_input(ID3D12Device *device)
     D3D12XBOX_COMMAND_QUEUE_DESC desc = {(D3D12_COMMAND_LIST_TYPE)9, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
     ID3D12CommandQueue *x = NULL;
 
+    {
+        D3D12XS_SYNC_STATISTICS statistics;
+        LOG_MARK();
+        CHECK_HR(D3D12XSGetSyncStatistics(device, NULL), E_INVALIDARG);
+        CHECK_LOG("D3D12XSGetSyncStatistics", "statistics is NULL");
+        RELOG_MARK();
+        CHECK_HR(D3D12XSGetSyncStatistics(NULL, &statistics), E_INVALIDARG);
+        CHECK_LOG("D3D12XSGetSyncStatistics", "device is NULL");
+    }
     bad_command(device, "misaligned", "not 8-byte aligned", misaligned, address);
     bad_command(device, "unknown sync flag", "SyncFlags 0x1 has unknown bits", unknown_sync, address);
     bad_command(device, "both GCR sequences", "both GCR_SEQUENCE_FORWARD and GCR_SEQUENCE_REVERSE", both_gcr, address);

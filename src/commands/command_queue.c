@@ -197,10 +197,11 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *if
 
     if ((hr = fence_argument(queue, METHOD(Wait), fence_iface, &fence)) != S_OK)
         return hr;
-    hr = d3d12_scheduler_wait_fence(queue->engine, fence->timeline, value);
-    /* A ready wait may be parked for the queue's next operation: the waiter submits it if none
-     * comes soon, so it must not be asleep in a long slice. */
-    d3d12_waiter_kick(queue->object.device, true);
+    bool parked = false;
+    hr = d3d12_scheduler_wait_fence(queue->engine, fence->timeline, value, &parked);
+    /* A parked wait is submitted by the waiter if nothing follows it soon: wake it from a long
+     * slice then (a host call), else only nudge it. */
+    d3d12_waiter_kick(queue->object.device, parked);
     return hr;
 }
 

@@ -3,14 +3,14 @@
 #include <string.h>
 
 #include "commands/system_timestamp.h"
+#include "device/internal_pipeline.h"
 #include "system_timestamp_spirv.h"
 
 /* GPU and host clocks drift apart slowly; a pair older than this is taken again. */
 #define RECALIBRATE_NS (100ull * 1000 * 1000)
 
 struct d3d12_system_timestamps {
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
+    struct d3d12xs_internal_layout layout; /* ticks, destination; struct calibration_constants */
     VkPipeline pipeline;
     pthread_mutex_t lock;
     uint64_t gpu_reference, host_reference, calibrated_at_ns;
@@ -45,49 +45,9 @@ static bool has_time_domains(struct d3d12_device *device)
 
 static bool create_pipeline(struct d3d12_device *device, struct d3d12_system_timestamps *timestamps)
 {
-    VkDescriptorSetLayoutBinding bindings[2] = {
-        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-    };
-    VkDescriptorSetLayoutCreateInfo set_info = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = 2,
-        .pBindings = bindings,
-    };
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(struct calibration_constants)};
-    VkPipelineLayoutCreateInfo layout_info = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &timestamps->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &range,
-    };
-    VkShaderModuleCreateInfo module_info = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = sizeof(d3d12_system_timestamp_spirv),
-        .pCode = d3d12_system_timestamp_spirv,
-    };
-    VkShaderModule module;
-    bool ok;
-
-    if (vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &timestamps->set_layout) != VK_SUCCESS
-            || vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &timestamps->layout) != VK_SUCCESS
-            || vkCreateShaderModule(device->vk_device, &module_info, NULL, &module) != VK_SUCCESS)
-        return false;
-    VkComputePipelineCreateInfo pipeline_info = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = module,
-            .pName = "main",
-        },
-        .layout = timestamps->layout,
-    };
-    ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &timestamps->pipeline) == VK_SUCCESS;
-    vkDestroyShaderModule(device->vk_device, module, NULL);
-    return ok;
+    return d3d12xs_internal_layout_create(device, 2, sizeof(struct calibration_constants), &timestamps->layout)
+            && d3d12xs_internal_pipeline_create(device, &timestamps->layout, d3d12_system_timestamp_spirv,
+                    sizeof(d3d12_system_timestamp_spirv), &timestamps->pipeline);
 }
 
 void d3d12_system_timestamps_create(struct d3d12_device *device)
@@ -111,8 +71,7 @@ void d3d12_system_timestamps_destroy(struct d3d12_device *device)
     if (!timestamps)
         return;
     vkDestroyPipeline(device->vk_device, timestamps->pipeline, NULL);
-    vkDestroyPipelineLayout(device->vk_device, timestamps->layout, NULL);
-    vkDestroyDescriptorSetLayout(device->vk_device, timestamps->set_layout, NULL);
+    d3d12xs_internal_layout_destroy(device, &timestamps->layout);
     pthread_mutex_destroy(&timestamps->lock);
     free(timestamps);
     device->system_timestamps = NULL;
@@ -154,11 +113,10 @@ void d3d12_system_timestamp_record(struct d3d12_device *device, VkCommandBuffer 
         VkBuffer destination, uint64_t offset)
 {
     struct d3d12_system_timestamps *timestamps = device->system_timestamps;
-    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
-    uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
+    struct calibration_constants constants = {.ns_per_tick = device->vk_properties.limits.timestampPeriod};
     VkDescriptorBufferInfo buffer_infos[2] = {
         {ticks_buffer, ticks_offset, 8},
-        {destination, base, offset - base + 8},
+        d3d12xs_internal_value_range(device, destination, offset, 8, &constants.index),
     };
     VkWriteDescriptorSet writes[2] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
@@ -166,14 +124,10 @@ void d3d12_system_timestamp_record(struct d3d12_device *device, VkCommandBuffer 
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_infos[1]},
     };
-    struct calibration_constants constants = {
-        .ns_per_tick = device->vk_properties.limits.timestampPeriod,
-        .index = (uint32_t)((offset - base) / 8),
-    };
 
     calibration(device, &constants.gpu_reference, &constants.host_reference);
     vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->pipeline);
-    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->layout, 0, 2, writes);
-    vkCmdPushConstants(command_buffer, timestamps->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
+    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->layout.layout, 0, 2, writes);
+    vkCmdPushConstants(command_buffer, timestamps->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
     vkCmdDispatch(command_buffer, 1, 1, 1);
 }

@@ -3,12 +3,12 @@
 #include <string.h>
 
 #include "sync/gpu_wait.h"
+#include "device/internal_pipeline.h"
 #include "gpu_wait_spirv.h"
 #include "value_write_spirv.h"
 
 struct d3d12_gpu_waits {
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
+    struct d3d12xs_internal_layout layout; /* one storage buffer; struct gpu_wait_constants */
     VkPipeline pipeline;
     VkPipeline value_write_pipeline;
 };
@@ -47,59 +47,11 @@ static bool has_two_compute_families(const struct d3d12_device *device)
     return direct->family != compute->family || direct->family != copy->family;
 }
 
-static bool create_compute_pipeline(struct d3d12_device *device, VkPipelineLayout layout, const uint32_t *code, size_t size,
-        VkPipeline *pipeline)
-{
-    VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
-    VkShaderModule module;
-    bool ok;
-
-    if (vkCreateShaderModule(device->vk_device, &module_info, NULL, &module) != VK_SUCCESS)
-        return false;
-    VkComputePipelineCreateInfo pipeline_info = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = module,
-            .pName = "main",
-        },
-        .layout = layout,
-    };
-    ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, pipeline) == VK_SUCCESS;
-    vkDestroyShaderModule(device->vk_device, module, NULL);
-    return ok;
-}
-
 static bool create_pipeline(struct d3d12_device *device, struct d3d12_gpu_waits *waits)
 {
-    VkDescriptorSetLayoutBinding binding = {
-        .binding = 0,
-        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        .descriptorCount = 1,
-        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-    };
-    VkDescriptorSetLayoutCreateInfo set_info = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = 1,
-        .pBindings = &binding,
-    };
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(struct gpu_wait_constants)};
-    VkPipelineLayoutCreateInfo layout_info = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &waits->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &range,
-    };
-
-    if (vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &waits->set_layout) != VK_SUCCESS)
-        return false;
-    if (vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &waits->layout) != VK_SUCCESS)
-        return false;
-    return create_compute_pipeline(device, waits->layout, d3d12_gpu_wait_spirv, sizeof(d3d12_gpu_wait_spirv), &waits->pipeline)
-            && create_compute_pipeline(device, waits->layout, d3d12_value_write_spirv, sizeof(d3d12_value_write_spirv),
+    return d3d12xs_internal_layout_create(device, 1, sizeof(struct gpu_wait_constants), &waits->layout)
+            && d3d12xs_internal_pipeline_create(device, &waits->layout, d3d12_gpu_wait_spirv, sizeof(d3d12_gpu_wait_spirv), &waits->pipeline)
+            && d3d12xs_internal_pipeline_create(device, &waits->layout, d3d12_value_write_spirv, sizeof(d3d12_value_write_spirv),
                     &waits->value_write_pipeline);
 }
 
@@ -139,8 +91,7 @@ void d3d12_gpu_waits_destroy(struct d3d12_device *device)
         return;
     vkDestroyPipeline(device->vk_device, waits->pipeline, NULL);
     vkDestroyPipeline(device->vk_device, waits->value_write_pipeline, NULL);
-    vkDestroyPipelineLayout(device->vk_device, waits->layout, NULL);
-    vkDestroyDescriptorSetLayout(device->vk_device, waits->set_layout, NULL);
+    d3d12xs_internal_layout_destroy(device, &waits->layout);
     free(waits);
     device->gpu_waits = NULL;
 }
@@ -150,56 +101,44 @@ bool d3d12_gpu_waits_possible(const struct d3d12_device *device, D3D12_COMMAND_L
     return device->gpu_waits && !transfer_only && device->queue_map[type].supports_compute;
 }
 
-void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,
-        D3D12_COMPARISON_FUNC comparison, uint64_t value)
+/* Binds pipeline and pushes the value's range and the constants, then one thread. */
+static void record_one_thread(struct d3d12_device *device, VkCommandBuffer command_buffer, VkPipeline pipeline,
+        const VkDescriptorBufferInfo *buffer_info, const struct gpu_wait_constants *constants)
 {
     struct d3d12_gpu_waits *waits = device->gpu_waits;
-    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
-    uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
-    uint64_t timeout_ms = atomic_load(&device->hang_timeout_ms);
-    VkDescriptorBufferInfo buffer_info = {buffer, base, offset - base + size};
     VkWriteDescriptorSet write = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
         .dstBinding = 0,
         .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        .pBufferInfo = &buffer_info,
+        .pBufferInfo = buffer_info,
     };
+    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout.layout, 0, 1, &write);
+    vkCmdPushConstants(command_buffer, waits->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(*constants), constants);
+    vkCmdDispatch(command_buffer, 1, 1, 1);
+}
+
+void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,
+        D3D12_COMPARISON_FUNC comparison, uint64_t value)
+{
+    uint64_t timeout_ms = atomic_load(&device->hang_timeout_ms);
     /* Longer than the hang timeout, so the host reports a wait that never ends before the
      * spin gives up; 60 s when the timeout is off. */
     struct gpu_wait_constants constants = {
-        .index = (uint32_t)((offset - base) / size),
         .size = size,
         .comparison = (uint32_t)comparison,
         .value = value,
         .bound = (timeout_ms ? timeout_ms + timeout_ms / 4 + 100 : 60000) * 1000000ull,
     };
-
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->pipeline);
-    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout, 0, 1, &write);
-    vkCmdPushConstants(command_buffer, waits->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    VkDescriptorBufferInfo range = d3d12xs_internal_value_range(device, buffer, offset, size, &constants.index);
+    record_one_thread(device, command_buffer, device->gpu_waits->pipeline, &range, &constants);
 }
-
 
 void d3d12_gpu_value_write_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset,
         uint32_t size, uint64_t value)
 {
-    struct d3d12_gpu_waits *waits = device->gpu_waits;
-    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
-    uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
-    VkDescriptorBufferInfo buffer_info = {buffer, base, offset - base + size};
-    VkWriteDescriptorSet write = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-        .dstBinding = 0,
-        .descriptorCount = 1,
-        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        .pBufferInfo = &buffer_info,
-    };
-    struct gpu_wait_constants constants = {.index = (uint32_t)((offset - base) / size), .size = size, .value = value};
-
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->value_write_pipeline);
-    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout, 0, 1, &write);
-    vkCmdPushConstants(command_buffer, waits->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    struct gpu_wait_constants constants = {.size = size, .value = value};
+    VkDescriptorBufferInfo range = d3d12xs_internal_value_range(device, buffer, offset, size, &constants.index);
+    record_one_thread(device, command_buffer, device->gpu_waits->value_write_pipeline, &range, &constants);
 }

@@ -1031,7 +1031,8 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
     return hr;
 }
 
-static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum op_type type, struct d3d12_timeline *timeline, uint64_t value)
+static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum op_type type, struct d3d12_timeline *timeline, uint64_t value,
+        bool *parked)
 {
     struct d3d12_scheduler *scheduler = scheduler_of(engine->device);
     struct op op = {.type = type, .timeline = timeline, .value = value};
@@ -1042,18 +1043,20 @@ static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum op_type type, 
     snprintf(op.what, sizeof(op.what), "%s of fence '%s' to %llu", type == OP_SIGNAL ? "Signal" : "Wait", timeline->name,
             (unsigned long long)value);
     hr = enqueue_locked(scheduler, engine, &op, 1, NULL);
+    if (parked)
+        *parked = engine->parked;
     pthread_mutex_unlock(&scheduler->lock);
     return hr;
 }
 
 HRESULT d3d12_scheduler_signal(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value)
 {
-    return enqueue_fence_op(engine, OP_SIGNAL, timeline, value);
+    return enqueue_fence_op(engine, OP_SIGNAL, timeline, value, NULL);
 }
 
-HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value)
+HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value, bool *parked)
 {
-    return enqueue_fence_op(engine, OP_WAIT_FENCE, timeline, value);
+    return enqueue_fence_op(engine, OP_WAIT_FENCE, timeline, value, parked);
 }
 
 HRESULT d3d12_scheduler_wait_memory(struct d3d12_engine *engine, const struct d3d12_memory_wait *wait)
