@@ -10,6 +10,8 @@
  *    image gets the Coherent decoration, so its accesses bypass caches that are not coherent
  *    across the device. glslang drops HLSL's `globallycoherent`, so which accesses were volatile
  *    is unknown here: all of them become coherent, which is more than the console does.
+ *  - dispatch base (a non-zero start group): the module is unchanged but for one
+ *    OpModuleProcessed marker; the pipeline is created with DISPATCH_BASE (pipeline_variant.c).
  *
  * Types the thread limit needs (uint, bool, uint3, bool3) are emitted at the start of the type
  * section, the existing ones moved there (a definition moved earlier breaks no reference), so
@@ -53,13 +55,24 @@ static void emit(struct variant_builder *b, const uint32_t *words, size_t n)
 #define EMIT(b, ...) do { const uint32_t words_[] = {__VA_ARGS__}; emit((b), words_, sizeof(words_) / 4); } while (0)
 #define INSTRUCTION(op, n) (((uint32_t)(n) << 16) | (uint32_t)(op))
 
-static bool is_header_or_annotation(uint32_t op)
+static bool is_header_or_debug(uint32_t op)
 {
     switch (op) {
     case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
     case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
     case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
     case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_header_or_annotation(uint32_t op)
+{
+    if (is_header_or_debug(op))
+        return true;
+    switch (op) {
     case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorationGroup: case SpvOpGroupDecorate:
     case SpvOpGroupMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
         return true;
@@ -266,9 +279,20 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
 
     emit(&b, words, 5);
     b.out[3] = limit ? next : b.bound;
+    bool marker_done = !(variant & D3D12XS_VARIANT_DISPATCH_BASE);
     for (size_t o = 5; o < word_count && !b.out_of_memory; o += length_of(words, o)) {
         uint32_t op = op_of(words, o), n = length_of(words, o);
 
+        if (!marker_done && !is_header_or_debug(op)) {
+            /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
+             * for the same module without the flag: SV_GroupID then ignored the start group.
+             * A marker of no semantic effect makes the module differ. */
+            static const char marker[] = "d3d12xs.dispatch_base";
+            uint32_t marker_words[1 + (sizeof(marker) + 3) / 4] = {INSTRUCTION(SpvOpModuleProcessed, 1 + (sizeof(marker) + 3) / 4)};
+            memcpy(&marker_words[1], marker, sizeof(marker));
+            emit(&b, marker_words, sizeof(marker_words) / 4);
+            marker_done = true;
+        }
         if (o == f.types_at) {
             if (variant & D3D12XS_VARIANT_COHERENT)
                 emit_coherent_decorations(&b, &f);

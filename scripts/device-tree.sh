@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Copies a release build (default build-rel) into the slim tree device-run.sh expects,
+# build-h200/new, stripped so it fits the device tool's 64 MiB carry.
+set -eu
+src=${1:-build-rel}
+dst=build-h200/new
+rm -rf "$dst" && mkdir -p "$dst/tests" "$dst/bench" "$dst/examples"
+cp -a "$src"/libd3d12xs.so* "$src/d3d12xs-hlslc" "$dst/"
+find "$src/tests" -maxdepth 1 -type f -executable \( -name 'test_*' -o -name shader_runner \) -exec cp {} "$dst/tests/" \;
+find "$src/bench" -maxdepth 1 -type f -executable -name 'bench_*' -exec cp {} "$dst/bench/" \;
+find "$src/examples" -maxdepth 1 -type f -executable -exec cp {} "$dst/examples/" \;
+strip "$dst/d3d12xs-hlslc" "$dst"/libd3d12xs.so.*.* "$dst"/tests/* "$dst"/bench/* "$dst"/examples/*
+du -sh "$dst" .gl
