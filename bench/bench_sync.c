@@ -1,7 +1,8 @@
 /* Cross-queue ping-pong latency per hop between a DIRECT and a COMPUTE queue:
  *   (a) bottom-of-pipe value write + Wait64BitValueX (mid-list, in graphics memory),
  *   (b) queue Signal + WaitX on two fences,
- *   (c) raw Vulkan timeline semaphores between the same two Vulkan queue families.
+ *   (c) raw Vulkan timeline semaphores between the same two Vulkan queue families,
+ *   (c+w) the same with a command buffer writing the value at each hop, (a)'s work in raw Vulkan.
  * Every hop's work is handed over before the first starts; the time is from the first
  * submission to the last value, over HOPS hops.
  *   (d) CUDA cuStreamWriteValue64 + cuStreamWaitValue64 between two streams, run as the
@@ -128,9 +129,53 @@ static double hops_fences(ID3D12Device *device, ID3D12CommandQueue *direct, ID3D
     return (end - start) / HOPS;
 }
 
+/* For (c+w): one command buffer per queue that writes an 8-byte value into host-visible memory
+ * after a barrier from all earlier work, as a bottom-of-pipe write does. */
+static void record_value_writes(VkPhysicalDevice physical, VkDevice device, const uint32_t family[2], VkCommandPool pools[2],
+        VkCommandBuffer writes[2], VkBuffer *buffer, VkDeviceMemory *memory)
+{
+    VkBufferCreateInfo buffer_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 256, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkPhysicalDeviceMemoryProperties properties;
+    VkMemoryRequirements requirements;
+    uint32_t type = UINT32_MAX;
+
+    VK(vkCreateBuffer(device, &buffer_info, NULL, buffer));
+    vkGetBufferMemoryRequirements(device, *buffer, &requirements);
+    vkGetPhysicalDeviceMemoryProperties(physical, &properties);
+    for (uint32_t i = 0; i < properties.memoryTypeCount && type == UINT32_MAX; i++)
+        if ((requirements.memoryTypeBits >> i & 1) && (properties.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+            type = i;
+    if (type == UINT32_MAX)
+        FAIL("no host-visible memory type for the value");
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = requirements.size,
+            .memoryTypeIndex = type};
+    VK(vkAllocateMemory(device, &allocate_info, NULL, memory));
+    VK(vkBindBufferMemory(device, *buffer, *memory, 0));
+    for (int q = 0; q < 2; q++) {
+        VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = family[q]};
+        VK(vkCreateCommandPool(device, &pool_info, NULL, &pools[q]));
+        VkCommandBufferAllocateInfo allocate = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pools[q],
+                .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+        VK(vkAllocateCommandBuffers(device, &allocate, &writes[q]));
+        VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT};
+        VK(vkBeginCommandBuffer(writes[q], &begin));
+        VkMemoryBarrier2 barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT, .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
+                .dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT};
+        VkDependencyInfo dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &barrier};
+        uint64_t value = 1;
+        vkCmdPipelineBarrier2(writes[q], &dependency);
+        vkCmdUpdateBuffer(writes[q], *buffer, 8 * (VkDeviceSize)q, 8, &value);
+        VK(vkEndCommandBuffer(writes[q]));
+    }
+}
+
 /* (c): the same on raw Vulkan queues of the families d3d12xs uses, submitted in an order
- * that never waits for a later submission (one queue on lavapipe). */
-static double hops_raw(const D3D12XS_DEVICE_INFO *info)
+ * that never waits for a later submission (one queue on lavapipe). With with_write, each hop
+ * also runs a command buffer that writes an 8-byte value (vkCmdUpdateBuffer after a barrier),
+ * the work (a) does at each hop besides the wait: (c+w), what raw Vulkan pays for (a)'s hop. */
+static double hops_raw(const D3D12XS_DEVICE_INFO *info, bool with_write)
 {
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "bench_sync (raw Vulkan)", .apiVersion = VK_API_VERSION_1_3};
     VkInstanceCreateInfo instance_info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
@@ -174,6 +219,12 @@ static double hops_raw(const D3D12XS_DEVICE_INFO *info)
     VkSemaphoreTypeCreateInfo type_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
     VkSemaphoreCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type_info};
     VK(vkCreateSemaphore(device, &create_info, NULL, &semaphore));
+    VkCommandPool pools[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkCommandBuffer writes[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    if (with_write)
+        record_value_writes(physical, device, family, pools, writes, &buffer, &memory);
     start = now_ns();
     for (uint64_t v = 1; v <= HOPS; v++) {
         /* Hop v: the queue whose turn it is waits for v - 1 on the shared count and signals v. */
@@ -184,6 +235,9 @@ static double hops_raw(const D3D12XS_DEVICE_INFO *info)
         signal.value = v;
         VkSubmitInfo2 submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = 1, .pWaitSemaphoreInfos = &wait,
                 .signalSemaphoreInfoCount = 1, .pSignalSemaphoreInfos = &signal};
+        VkCommandBufferSubmitInfo write = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = writes[q]};
+        if (with_write)
+            submit.commandBufferInfoCount = 1, submit.pCommandBufferInfos = &write;
         VK(vkQueueSubmit2(queues[q], 1, &submit, VK_NULL_HANDLE));
     }
     uint64_t last = HOPS;
@@ -191,6 +245,10 @@ static double hops_raw(const D3D12XS_DEVICE_INFO *info)
             .pValues = &last};
     VK(vkWaitSemaphores(device, &wait_info, 60ull * 1000 * 1000 * 1000));
     end = now_ns();
+    for (int i = 0; i < 2; i++)
+        vkDestroyCommandPool(device, pools[i], NULL);
+    vkDestroyBuffer(device, buffer, NULL);
+    vkFreeMemory(device, memory, NULL);
     vkDestroySemaphore(device, semaphore, NULL);
     vkDestroyDevice(device, NULL);
     vkDestroyInstance(instance, NULL);
@@ -205,7 +263,7 @@ int main(void)
     D3D12XBOX_COMMAND_QUEUE_DESC compute_desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_QUEUE_FLAG_NONE, 0, 0};
     D3D12XS_DEVICE_INFO info;
     D3D12XS_SYNC_STATISTICS before, after;
-    double a[5], b[5], c[5], d;
+    double a[5], b[5], c[5], cw[5], d;
 
     setenv("D3D12XS_DEBUG", "0", 1);
     HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device));
@@ -218,7 +276,8 @@ int main(void)
     for (int r = 0; r < 5; r++) {
         a[r] = hops_value_writes(device, direct, compute);
         b[r] = hops_fences(device, direct, compute);
-        c[r] = hops_raw(&info);
+        c[r] = hops_raw(&info, false);
+        cw[r] = hops_raw(&info, true);
     }
     for (int i = 0; i < 5; i++) /* sort each (5 elements) for the median */
         for (int j = i + 1; j < 5; j++) {
@@ -226,6 +285,7 @@ int main(void)
             if (a[j] < a[i]) t = a[i], a[i] = a[j], a[j] = t;
             if (b[j] < b[i]) t = b[i], b[i] = b[j], b[j] = t;
             if (c[j] < c[i]) t = c[i], c[i] = c[j], c[j] = t;
+            if (cw[j] < cw[i]) t = cw[i], cw[i] = cw[j], cw[j] = t;
         }
     HR(D3D12XSGetSyncStatistics(device, &after));
     d = hops_cuda();
@@ -234,6 +294,8 @@ int main(void)
     printf(d > 0 ? " %8.2f\n" : "\n", a[2] / d);
     printf("%-58s %10.2f %8.2f\n", "(b) Signal + WaitX", b[2] / 1e3, b[2] / c[2]);
     printf("%-58s %10.2f %8.2f\n", "(c) raw Vulkan timeline semaphores, same families", c[2] / 1e3, 1.0);
+    printf("%-58s %10.2f %8.2f\n", "(c+w) the same, each hop also writing the value", cw[2] / 1e3, cw[2] / c[2]);
+    printf("(a) / (c+w), raw Vulkan doing (a)'s work: %.2f\n", a[2] / cw[2]);
     if (d > 0)
         printf("%-58s %10.2f %8.2f %8.2f\n", "(d) CUDA cuStreamWriteValue64 + cuStreamWaitValue64", d / 1e3, d / c[2], 1.0);
     else

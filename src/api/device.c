@@ -830,10 +830,12 @@ HRESULT D3D12XSGetSyncStatistics(ID3D12Device *iface, D3D12XS_SYNC_STATISTICS *s
     if (!statistics)
         return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetSyncStatistics", "statistics is NULL (must receive the counts)");
     d3d12_scheduler_memory_wait_counts(device, &on_host, &on_gpu);
-    /* Spins exist, or DIRECT and COMPUTE queues share one VkQueue (queue order). */
+    /* Spins exist, DIRECT and COMPUTE queues share one VkQueue (queue order), or they are on
+     * different families (the writer queue's serial semaphore). */
+    const struct d3d12_queue_family_map *direct = &device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT];
+    const struct d3d12_queue_family_map *compute = &device->queue_map[D3D12_COMMAND_LIST_TYPE_COMPUTE];
     statistics->GpuMemoryWaitsEnabled = device->gpu_wait_mode != D3D12_GPU_WAITS_OFF
-            && (device->gpu_waits || (device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT].family == device->queue_map[D3D12_COMMAND_LIST_TYPE_COMPUTE].family
-                    && device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT].vk_queue_count == 1));
+            && (device->gpu_waits || direct->family != compute->family || direct->vk_queue_count == 1);
     statistics->MemoryWaitsOnHost = on_host;
     statistics->MemoryWaitsOnGpu = on_gpu;
     return S_OK;

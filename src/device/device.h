@@ -34,9 +34,11 @@ struct d3d12_console_validation;
 /* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
 enum d3d12_gpu_wait_mode {
     D3D12_GPU_WAITS_OFF,
-    D3D12_GPU_WAITS_AUTO,  /* queue order only: the writer is already submitted to the same VkQueue */
-    D3D12_GPU_WAITS_SPIN,  /* also spins, when the writer is already submitted on a queue of another family */
-    D3D12_GPU_WAITS_FORCE, /* spins whenever the writer is already submitted (tests, one-queue devices) */
+    D3D12_GPU_WAITS_AUTO,      /* queue order (the writer is already submitted to the same VkQueue), or the
+                                * writer queue's serial semaphore when the writer is on another family */
+    D3D12_GPU_WAITS_SPIN,      /* spins instead of semaphores across families where a spin is safe */
+    D3D12_GPU_WAITS_FORCE,     /* spins whenever the writer is already submitted (tests, one-queue devices) */
+    D3D12_GPU_WAITS_SEMAPHORE, /* semaphores whenever the writer is already submitted (tests, one-queue devices) */
 };
 
 struct d3d12_device {

@@ -34,7 +34,9 @@ static enum d3d12_gpu_wait_mode mode_from_env(void)
         return D3D12_GPU_WAITS_SPIN;
     if (!strcmp(env, "force"))
         return D3D12_GPU_WAITS_FORCE;
-    WARN("D3D12XS_GPU_WAITS is '%s' (auto, spin, off or force); using auto", env);
+    if (!strcmp(env, "semaphore"))
+        return D3D12_GPU_WAITS_SEMAPHORE;
+    WARN("D3D12XS_GPU_WAITS is '%s' (auto, spin, off, force or semaphore); using auto", env);
     return D3D12_GPU_WAITS_AUTO;
 }
 
@@ -70,7 +72,7 @@ void d3d12_gpu_waits_create(struct d3d12_device *device)
     }
     /* Spins are opt-in: on the H200 a spin missed a value another queue wrote into freshly
      * allocated memory (tests/test_console_sync.c, memory_model_case), cause unknown. */
-    if (mode == D3D12_GPU_WAITS_AUTO || (mode == D3D12_GPU_WAITS_SPIN && !has_two_compute_families(device)))
+    if (mode == D3D12_GPU_WAITS_AUTO || mode == D3D12_GPU_WAITS_SEMAPHORE || (mode == D3D12_GPU_WAITS_SPIN && !has_two_compute_families(device)))
         return;
     if (!(waits = calloc(1, sizeof(*waits))))
         return;

@@ -28,7 +28,9 @@ struct op {
     struct d3d12_value_write *writes;    /* EXECUTE: known values its segments write */
     uint32_t write_count;
     bool gpu_wait;                       /* WAIT_MEMORY: ready because the GPU will wait it out: */
-    bool queue_order;                    /*    the writer is earlier on the same VkQueue (else: the spin shader) */
+    bool queue_order;                    /*    the writer is earlier on the same VkQueue, */
+    struct d3d12_engine *writer;         /*    or this engine's serial semaphore reaches writer_serial, */
+    uint64_t writer_serial;              /*    (else: the spin shader) */
     bool inline_wait;                    /* WAIT_MEMORY: may sit inside a run (a spin, or already met) */
     char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
 };
@@ -64,13 +66,16 @@ struct d3d12_engine {
     uint64_t drop_wait_serial;  /* ...and count as done once this one is */
     uint64_t internal_waited;   /* internal-engine serial this engine's work already waits for */
     bool parked;                /* held[0] is a ready fence wait kept for the next operation's submission */
-    struct op *held;
+    struct op *held;            /* held_count operations, from held_first within held_buffer */
+    struct op *held_buffer;
     size_t held_count, held_capacity;
     uint64_t watch_completed, watch_since_ns;
     struct inflight inflight[INFLIGHT_RING];
     unsigned inflight_next;
     struct published_write published[PUBLISHED_RING];
     unsigned published_next;
+    struct published_write reached[PUBLISHED_RING]; /* the newest writes of held[0, reach) in a flush's pass */
+    unsigned reached_next;
     char name[64];
 };
 
@@ -303,9 +308,17 @@ static void engine_drop_held_locked(struct d3d12_engine *engine, const char *why
         op_cleanup_locked(engine->device, &engine->held[i]);
     }
     engine->held_count = 0;
+    engine->held = engine->held_buffer;
     scheduler->held_engine_count--;
     engine->dropped_through = engine->next_serial;
     engine->drop_wait_serial = engine->submitted_serial;
+}
+
+static void retire_locked(struct d3d12_scheduler *scheduler, struct d3d12_device *device, d3d12_retire_fn destroy, void *object);
+
+static void bury_serial_semaphore(struct d3d12_device *device, void *semaphore)
+{
+    bury_semaphore(device, (VkSemaphore)semaphore);
 }
 
 static void engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine)
@@ -316,8 +329,10 @@ static void engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_e
             break;
         }
     }
-    bury_semaphore(engine->device, engine->serial_semaphore);
-    free(engine->held);
+    /* Another queue's submission may still wait on this serial semaphore (a memory wait met
+     * by it): it is buried once all work submitted so far has finished. */
+    retire_locked(scheduler, engine->device, bury_serial_semaphore, (void *)engine->serial_semaphore);
+    free(engine->held_buffer);
     free(engine);
 }
 
@@ -398,8 +413,6 @@ static void destroy_semaphore(struct d3d12_device *device, void *object)
     bury_semaphore(device, timeline->semaphore);
     free(timeline);
 }
-
-static void retire_locked(struct d3d12_scheduler *scheduler, struct d3d12_device *device, d3d12_retire_fn destroy, void *object);
 
 void d3d12_timeline_add_ref(struct d3d12_device *device, struct d3d12_timeline *timeline)
 {
@@ -622,7 +635,7 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     /* The run: what may follow the first operation in the same submission. */
     buffer_count = ops[0].type == OP_EXECUTE ? ops[0].command_buffer_count : 0;
-    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && !ops[0].queue_order)
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].gpu_wait && !ops[0].queue_order && !ops[0].writer)
         buffer_count = 1;
     if (ops[0].type == OP_SIGNAL)
         signalled[signalled_count++] = ops[0].timeline;
@@ -660,10 +673,12 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     if (ops[0].type == OP_WAIT_FENCE)
         waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].timeline->semaphore, ops[0].value);
+    if (ops[0].type == OP_WAIT_MEMORY && ops[0].writer)
+        waits[submit.waitSemaphoreInfoCount++] = semaphore_info(ops[0].writer->serial_semaphore, ops[0].writer_serial);
     buffer_count = 0;
     for (size_t i = 0; i < n; i++) {
         struct op *op = &ops[i];
-        if (op->type == OP_WAIT_MEMORY && op->gpu_wait && !op->queue_order) {
+        if (op->type == OP_WAIT_MEMORY && op->gpu_wait && !op->queue_order && !op->writer) {
             buffers[buffer_count++] = (VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
                     .commandBuffer = op->memory.gpu_command_buffer};
         } else if (op->type == OP_EXECUTE) {
@@ -718,33 +733,39 @@ static size_t submit_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_
 }
 
 /* Whether the GPU may wait out a memory wait on this engine, and how. A write that satisfies
- * it must already be handed to Vulkan, so that everything the GPU-side wait depends on was
- * submitted before it (no cycle). Then, per pair of queues:
+ * it must already be handed to Vulkan, or be among what the writer's queue reaches in this
+ * flush (handed over with it), so that everything the wait depends on is submitted with or
+ * before it (no cycle). Then, per pair of queues (docs/sync.md):
  *   - the writer shares this engine's VkQueue: nothing to add. The barrier that starts the
  *     segment after the wait (src ALL_COMMANDS, MEMORY_WRITE) orders it after everything
  *     submitted earlier to that VkQueue, the write included (lavapipe has only one VkQueue);
- *   - the writer is on another family (or is this engine): the spin shader, where it exists
- *     (on the H200 a hop costs 1.4 us against 7 us for a semaphore). A shader spinning on one
- *     queue stops the other queues of its family there (../shared/DEVICE.md), so no other
- *     queue may share this engine's family;
+ *     the write must be handed over already (queue order needs it first);
+ *   - the writer is on another family: the submission waits for the writer queue's serial
+ *     semaphore to reach the writer's operation (7 us a hop on the H200, where the host
+ *     round trip costs 36); with D3D12XS_GPU_WAITS=spin, the spin shader instead, where it
+ *     exists (1.4 us for the spin itself) and no other queue shares this engine's family (a
+ *     shader spinning on one queue stops the other queues of its family, ../shared/DEVICE.md);
  *   - otherwise (another queue of the same family: semaphores cost 170 us there) the host
  *     holds the work until it sees the value.
- * FORCE spins whenever the spin exists and a writer was submitted (tests: lavapipe runs
- * submissions one at a time, in order). */
-/* The newest known value the writer engine puts at the wait's address: among the operations
- * flush_held_locked found able to go (held[0, simulated)), else among those handed to Vulkan. */
-static const struct d3d12_value_write *newest_write_locked(struct d3d12_engine *writer, size_t simulated,
-        const struct d3d12_memory_wait *wait, const struct published_write **published)
+ * FORCE spins whenever the spin exists and a writer was submitted, SEMAPHORE waits on the
+ * writer's serial semaphore then (tests: lavapipe runs submissions one at a time, in order). */
+/* The newest known value the writer engine puts at the wait's address, and the serial of the
+ * operation that writes it: among the newest writes of the operations flush_held_locked found
+ * able to go in this pass (with_reached), else among those handed to Vulkan and not yet
+ * finished. Both are rings of the last PUBLISHED_RING writes: an older one is not found, and
+ * the wait is then met by the host, never wrongly. */
+static const struct d3d12_value_write *newest_write_locked(struct d3d12_engine *writer, bool with_reached,
+        const struct d3d12_memory_wait *wait, uint64_t *serial)
 {
     uint64_t completed = 0;
     bool completed_read = false;
 
-    *published = NULL;
-    for (size_t i = simulated; i-- > 0;) {
-        const struct op *op = &writer->held[i];
-        for (uint32_t w = op->write_count; w-- > 0;)
-            if (op->writes[w].gpu_address == wait->gpu_address && op->writes[w].size == wait->size)
-                return &op->writes[w];
+    for (unsigned i = 1; with_reached && i <= PUBLISHED_RING && i <= writer->reached_next; i++) {
+        const struct published_write *slot = &writer->reached[(writer->reached_next - i) % PUBLISHED_RING];
+        if (slot->write.gpu_address == wait->gpu_address && slot->write.size == wait->size) {
+            *serial = slot->serial;
+            return &slot->write;
+        }
     }
     for (unsigned i = 1; i <= PUBLISHED_RING && i <= writer->published_next; i++) {
         const struct published_write *slot = &writer->published[(writer->published_next - i) % PUBLISHED_RING];
@@ -755,7 +776,7 @@ static const struct d3d12_value_write *newest_write_locked(struct d3d12_engine *
                 completed = engine_completed(writer), completed_read = true;
             if (slot->serial <= completed)
                 return NULL;
-            *published = slot;
+            *serial = slot->serial;
             return &slot->write;
         }
     }
@@ -763,8 +784,8 @@ static const struct d3d12_value_write *newest_write_locked(struct d3d12_engine *
 }
 
 /* simulated: NULL, or for each engine how many of its held operations flush_held_locked found
- * able to go in this pass (their writes count as handed over where the writer progresses on
- * its own: they go together). */
+ * able to go in this pass; then the writes of those (each engine's reached ring) count as
+ * handed over where the writer progresses on its own: they go together. */
 static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct op *op, const size_t *simulated)
 {
     const struct d3d12_memory_wait *wait = &op->memory;
@@ -780,21 +801,26 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
     }
     for (size_t e = 0; e < scheduler->engine_count; e++) {
         struct d3d12_engine *writer = scheduler->engines[e];
-        bool same_queue = writer != engine && writer->vk_queue == engine->vk_queue;
-        bool spin = can_spin && (mode == D3D12_GPU_WAITS_FORCE || writer == engine || writer->family != engine->family);
-        const struct published_write *published;
+        bool same_queue = writer->vk_queue == engine->vk_queue; /* this engine too: its earlier writes */
+        bool other_family = writer->family != engine->family;
+        bool spin = can_spin && (mode == D3D12_GPU_WAITS_FORCE || other_family);
+        bool semaphore = !spin && writer != engine && !writer->internal && (other_family || mode == D3D12_GPU_WAITS_SEMAPHORE);
         const struct d3d12_value_write *write;
-        if (!spin && !same_queue)
+        uint64_t serial = 0;
+        if (!spin && !same_queue && !semaphore)
             continue;
         /* What other engines only reached in this pass counts where they progress on their
-         * own (another family); FORCE's one-queue devices run submissions in order, so there
-         * the writer must be handed over already. */
-        bool independent = writer == engine || (mode == D3D12_GPU_WAITS_SPIN && writer->family != engine->family);
-        write = newest_write_locked(writer, simulated && independent ? simulated[e] : 0, wait, &published);
-        if (!write || !d3d12_comparison_holds(wait->comparison, write->value, wait->value) || (!spin && !published))
+         * own (another family); elsewhere (one VkQueue, one family) the writer must be handed
+         * over already: only the published writes are looked at. */
+        bool independent = writer == engine || (mode != D3D12_GPU_WAITS_FORCE && other_family);
+        write = newest_write_locked(writer, simulated && independent, wait, &serial);
+        if (!write || !d3d12_comparison_holds(wait->comparison, write->value, wait->value))
             continue;
-        op->queue_order = !spin;
-        op->inline_wait = true;
+        op->queue_order = same_queue && !spin && !semaphore;
+        op->writer = semaphore ? writer : NULL;
+        op->writer_serial = serial;
+        /* A semaphore wait starts a submission of its own; the others go inside a run. */
+        op->inline_wait = !semaphore;
         return true;
     }
     return false;
@@ -806,6 +832,7 @@ static bool op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engi
     switch (op->type) {
     case OP_WAIT_FENCE: return op->timeline->submitted_value >= op->value;
     case OP_WAIT_MEMORY:
+        op->writer = NULL;
         if (d3d12_memory_wait_ready(&op->memory, NULL)) {
             op->gpu_wait = false;
             op->inline_wait = true;
@@ -836,13 +863,17 @@ static void simulate_held_locked(struct d3d12_scheduler *scheduler, size_t *reac
     bool moved = true;
 
     memset(reach, 0, scheduler->engine_count * sizeof(*reach));
+    for (size_t e = 0; e < scheduler->engine_count; e++)
+        scheduler->engines[e]->reached_next = 0;
     while (moved) {
         moved = false;
         for (size_t e = 0; e < scheduler->engine_count; e++) {
             struct d3d12_engine *engine = scheduler->engines[e];
             while (reach[e] < engine->held_count
                     && op_ready_locked(scheduler, engine, &engine->held[reach[e]], reach)) {
-                reach[e]++;
+                const struct op *op = &engine->held[reach[e]++];
+                for (uint32_t w = 0; w < op->write_count; w++)
+                    engine->reached[engine->reached_next++ % PUBLISHED_RING] = (struct published_write){op->writes[w], op->serial};
                 moved = true;
             }
         }
@@ -852,41 +883,56 @@ static void simulate_held_locked(struct d3d12_scheduler *scheduler, size_t *reac
 /* Submits what every engine's held operations can reach, until nothing moves. */
 static void flush_held_locked(struct d3d12_scheduler *scheduler)
 {
-    size_t reach_stack[16], *reach = reach_stack;
+    size_t stack[32], *reach = stack, *done;
     bool progress = true;
 
-    if (scheduler->engine_count > D3D12XS_ARRAY_SIZE(reach_stack) && !(reach = calloc(scheduler->engine_count, sizeof(*reach))))
+    if (scheduler->engine_count > D3D12XS_ARRAY_SIZE(stack) / 2 && !(reach = calloc(scheduler->engine_count * 2, sizeof(*reach))))
         return; /* the waiter's next poll tries again */
+    done = reach + scheduler->engine_count;
     while (progress && scheduler->held_engine_count) {
+        bool left = true;
         progress = false;
         simulate_held_locked(scheduler, reach);
-        for (size_t e = 0; e < scheduler->engine_count; e++) {
-            struct d3d12_engine *engine = scheduler->engines[e];
-            size_t done = 0;
-            while (done < reach[e]) {
+        memset(done, 0, scheduler->engine_count * sizeof(*done));
+        /* One run per queue in turn, so that the GPU starts on a ping-pong's first hops
+         * while the later ones are still being handed over. */
+        while (left) {
+            left = false;
+            for (size_t e = 0; e < scheduler->engine_count; e++) {
+                struct d3d12_engine *engine = scheduler->engines[e];
                 HRESULT hr;
-                size_t taken = submit_run_locked(scheduler, engine, &engine->held[done], reach[e] - done, &hr);
+                if (done[e] == reach[e])
+                    continue;
+                size_t taken = submit_run_locked(scheduler, engine, &engine->held[done[e]], reach[e] - done[e], &hr);
                 for (size_t i = 0; i < taken; i++) {
-                    struct op *op = &engine->held[done++];
+                    struct op *op = &engine->held[done[e]++];
                     if (op->type == OP_WAIT_MEMORY)
                         scheduler->memory_wait_count--;
                     op_cleanup_locked(engine->device, op);
                 }
+                left |= done[e] < reach[e];
             }
-            if (!done)
+        }
+        for (size_t e = 0; e < scheduler->engine_count; e++) {
+            struct d3d12_engine *engine = scheduler->engines[e];
+            if (!done[e])
                 continue;
             progress = true;
             if (engine->parked) {
                 engine->parked = false;
                 scheduler->parked_count--;
             }
-            memmove(engine->held, engine->held + done, (engine->held_count - done) * sizeof(*engine->held));
-            engine->held_count -= done;
-            if (!engine->held_count)
+            /* The front moves on; enqueue_locked compacts when the end is reached, so a list of
+             * many segments submitted one hop at a time costs no copying per hop. */
+            engine->held += done[e];
+            engine->held_count -= done[e];
+            if (!engine->held_count) {
+                engine->held = engine->held_buffer;
                 scheduler->held_engine_count--;
+            }
         }
     }
-    if (reach != reach_stack)
+    if (reach != stack)
         free(reach);
 }
 
@@ -897,7 +943,15 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
     bool signalled = false;
     HRESULT hr = S_OK;
 
-    if (!d3d12xs_array_reserve((void **)&engine->held, &engine->held_capacity, engine->held_count + count, sizeof(*engine->held))) {
+    size_t first = engine->held_buffer ? (size_t)(engine->held - engine->held_buffer) : 0;
+    if (first && first + engine->held_count + count > engine->held_capacity) {
+        memmove(engine->held_buffer, engine->held, engine->held_count * sizeof(*engine->held));
+        first = 0;
+    }
+    bool reserved = d3d12xs_array_reserve((void **)&engine->held_buffer, &engine->held_capacity, first + engine->held_count + count,
+            sizeof(*engine->held));
+    engine->held = engine->held_buffer + first;
+    if (!reserved) {
         for (uint32_t i = 0; i < count; i++)
             op_cleanup_locked(engine->device, &ops[i]);
         return E_OUTOFMEMORY;
@@ -1391,6 +1445,7 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
     while (scheduler->engine_count)
         engine_free_locked(scheduler, scheduler->engines[0]);
     pthread_mutex_unlock(&scheduler->lock);
+    collect_retired(device, true); /* the serial semaphores those frees retired */
     empty_graveyard(device, true);
     free(scheduler->graveyard);
     pthread_mutex_destroy(&scheduler->graveyard_lock);
