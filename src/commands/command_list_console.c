@@ -132,6 +132,10 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
             || dropped_write(list, command, address, &range, offset, size))
         return;
     buffer = range.buffer;
+    /* Work recorded since the last barrier that ordered everything before it (the list's
+     * start, a memory wait, FlushPipelineX) or waiting for a ResourceBarrier's; with none,
+     * that barrier already made earlier writes available and orders this write after them. */
+    VkPipelineStageFlags2 earlier = list->pending_stages | list->barrier_src;
     if (size == 4 && !write_back && device->has_buffer_marker) {
         /* The hardware's own bottom-of-pipe write: no pipeline drain. */
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
@@ -139,17 +143,19 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
     } else if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper) {
         /* Another queue may spin on this value: a shader thread stores it, through the L2
          * the spin reads (a copy-engine write was never seen there on the H200). */
-        d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
-                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        if (earlier)
+            d3d12_command_list_emit_barrier(list, earlier, write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         d3d12_gpu_value_write_record(device, list->vk_command_buffer, buffer, offset, size, value);
         list->pending_stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
         /* The application's pipeline, root arguments and descriptors are bound again at its next Dispatch. */
         list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
     } else {
-        /* Every earlier command of the list runs in its work stages: naming them rather than
+        /* Only the stages with work not yet ordered by a barrier: naming them rather than
          * ALL_COMMANDS spares a full pipeline drain where a GPU distinguishes the two. */
-        d3d12_command_list_emit_barrier(list, d3d12_command_list_work_stages(list), write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
-                VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        if (earlier)
+            d3d12_command_list_emit_barrier(list, earlier, write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
+                    VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
         list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     }
@@ -370,6 +376,8 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
      * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c). */
     d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
             d3d12_command_list_work_stages(list), VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    /* That barrier orders everything recorded before it: nothing is pending. */
+    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
     struct d3d12_recorded_range read = {buffer, offset, size, false};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)
