@@ -373,11 +373,13 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         return;
     /* What the writer made available becomes visible to everything after the wait. The source
      * scope is everything submitted earlier to this VkQueue: the GPU-side wait's spin, and a
-     * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c). */
-    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-            d3d12_command_list_work_stages(list), VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-    /* That barrier orders everything recorded before it: nothing is pending. */
-    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
+     * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c).
+     * Like a ResourceBarrier's, it is emitted before the next command of each stage that
+     * comes (d3d12_command_list_sync_before): a bottom-of-pipe write next needs it for the
+     * copy stage only. */
+    list->barrier_src = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    list->barrier_synced = 0;
+    list->pending_stages = 0;
     struct d3d12_recorded_range read = {buffer, offset, size, false};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)

@@ -895,14 +895,25 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
         simulate_held_locked(scheduler, reach);
         memset(done, 0, scheduler->engine_count * sizeof(*done));
         /* One run per queue in turn, so that the GPU starts on a ping-pong's first hops
-         * while the later ones are still being handed over. */
+         * while the later ones are still being handed over. A run that waits on another
+         * queue's serial goes after the run that signals it: Vulkan allows a wait submitted
+         * before its signal, but the H200's driver then defers it. If no queue could go in
+         * a round (not expected: simulate_held_locked found an order), the order is given up. */
+        bool strict = true;
         while (left) {
+            bool moved = false;
             left = false;
             for (size_t e = 0; e < scheduler->engine_count; e++) {
                 struct d3d12_engine *engine = scheduler->engines[e];
+                const struct op *first = &engine->held[done[e]];
                 HRESULT hr;
                 if (done[e] == reach[e])
                     continue;
+                if (strict && first->type == OP_WAIT_MEMORY && first->writer && first->writer->submitted_serial < first->writer_serial) {
+                    left = true;
+                    continue;
+                }
+                moved = true;
                 size_t taken = submit_run_locked(scheduler, engine, &engine->held[done[e]], reach[e] - done[e], &hr);
                 for (size_t i = 0; i < taken; i++) {
                     struct op *op = &engine->held[done[e]++];
@@ -912,6 +923,8 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
                 }
                 left |= done[e] < reach[e];
             }
+            if (left && !moved)
+                strict = false;
         }
         for (size_t e = 0; e < scheduler->engine_count; e++) {
             struct d3d12_engine *engine = scheduler->engines[e];
