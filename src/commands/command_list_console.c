@@ -365,12 +365,18 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
     wait = (struct d3d12_memory_wait){.host_address = host, .size = size, .comparison = comparison, .value = value, .gpu_address = address};
     /* GPU-side spins only on graphics memory (its GPU address is its CPU pointer): on the H200
      * a spin on a CUSTOM heap buffer missed a value already in memory (docs/sync.md). */
-    if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper
-            && range.va == (uint64_t)(uintptr_t)range.host
-            && !(wait.gpu_command_buffer = record_gpu_wait(list, command, buffer, offset, &wait)))
-        return;
-    if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
-        return;
+    bool spin_possible = d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper
+            && range.va == (uint64_t)(uintptr_t)range.host;
+    if (spin_possible && device->gpu_wait_mode == D3D12_GPU_WAITS_INLINE) {
+        /* The experiment of docs/sync.md: no cut, the spin runs where the wait is. */
+        d3d12_gpu_wait_record(device, list->vk_command_buffer, buffer, offset, size, comparison, value);
+        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    } else {
+        if (spin_possible && !(wait.gpu_command_buffer = record_gpu_wait(list, command, buffer, offset, &wait)))
+            return;
+        if (!d3d12_command_list_cut_segment(list, command, list->on_helper, &wait))
+            return;
+    }
     /* What the writer made available becomes visible to everything after the wait. The source
      * scope is everything submitted earlier to this VkQueue: the GPU-side wait's spin, and a
      * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c).

@@ -39,6 +39,8 @@ enum d3d12_gpu_wait_mode {
     D3D12_GPU_WAITS_SPIN,      /* spins instead of semaphores across families where a spin is safe */
     D3D12_GPU_WAITS_FORCE,     /* spins whenever the writer is already submitted (tests, one-queue devices) */
     D3D12_GPU_WAITS_SEMAPHORE, /* semaphores whenever the writer is already submitted (tests, one-queue devices) */
+    D3D12_GPU_WAITS_INLINE,    /* experiment: waits on graphics memory spin inside the list's command buffer
+                                * (no cut; a value the CPU writes is never seen on the H200) */
 };
 
 struct d3d12_device {

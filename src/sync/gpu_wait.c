@@ -36,7 +36,9 @@ static enum d3d12_gpu_wait_mode mode_from_env(void)
         return D3D12_GPU_WAITS_FORCE;
     if (!strcmp(env, "semaphore"))
         return D3D12_GPU_WAITS_SEMAPHORE;
-    WARN("D3D12XS_GPU_WAITS is '%s' (auto, spin, off, force or semaphore); using auto", env);
+    if (!strcmp(env, "inline"))
+        return D3D12_GPU_WAITS_INLINE;
+    WARN("D3D12XS_GPU_WAITS is '%s' (auto, spin, off, force, semaphore or inline); using auto", env);
     return D3D12_GPU_WAITS_AUTO;
 }
 
@@ -72,7 +74,7 @@ void d3d12_gpu_waits_create(struct d3d12_device *device)
     }
     /* Spins are opt-in: on the H200 a spin missed a value another queue wrote into freshly
      * allocated memory (tests/test_console_sync.c, memory_model_case), cause unknown. */
-    if (mode == D3D12_GPU_WAITS_AUTO || mode == D3D12_GPU_WAITS_SEMAPHORE || (mode == D3D12_GPU_WAITS_SPIN && !has_two_compute_families(device)))
+    if (mode == D3D12_GPU_WAITS_AUTO || mode == D3D12_GPU_WAITS_SEMAPHORE || ((mode == D3D12_GPU_WAITS_SPIN || mode == D3D12_GPU_WAITS_INLINE) && !has_two_compute_families(device)))
         return;
     if (!(waits = calloc(1, sizeof(*waits))))
         return;
@@ -83,7 +85,11 @@ void d3d12_gpu_waits_create(struct d3d12_device *device)
         device->gpu_wait_mode = mode;
         return;
     }
-    INFO("GPU-side memory waits: %s", mode == D3D12_GPU_WAITS_FORCE ? "forced (D3D12XS_GPU_WAITS=force)" : "spins across queue families");
+    if (mode == D3D12_GPU_WAITS_INLINE)
+        WARN("D3D12XS_GPU_WAITS=inline (experimental): memory waits on graphics memory spin inside the list's command buffer; "
+                "only values another queue family's value writes publish are safe to wait for (docs/sync.md)");
+    else
+        INFO("GPU-side memory waits: %s", mode == D3D12_GPU_WAITS_FORCE ? "forced (D3D12XS_GPU_WAITS=force)" : "spins across queue families");
 }
 
 void d3d12_gpu_waits_destroy(struct d3d12_device *device)

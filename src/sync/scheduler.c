@@ -1339,6 +1339,11 @@ static bool watch_engines_locked(struct d3d12_scheduler *scheduler, struct d3d12
             describe_running(engine, completed, what, sizeof(what));
             snprintf(why, size, "queue '%s' made no progress for %llu ms running %s", engine->name,
                     (unsigned long long)(timeout_ns / 1000000), what);
+            if (device->gpu_wait_mode == D3D12_GPU_WAITS_INLINE) {
+                size_t length = strlen(why);
+                snprintf(why + length, size - length, "%s", " (D3D12XS_GPU_WAITS=inline: its memory waits on graphics memory spin "
+                        "inside the list, where a value the CPU writes may never be seen)");
+            }
         }
     }
     return busy;
