@@ -329,6 +329,16 @@ static void engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_e
             break;
         }
     }
+    /* Retired objects may still name it, if it finished after collect_retired last looked:
+     * its work is done (or abandoned, at destruction), so it holds none of them up. */
+    for (size_t i = 0; i < scheduler->retired_count; i++) {
+        struct retired_object *entry = &scheduler->retired[i];
+        uint32_t kept = 0;
+        for (uint32_t p = 0; p < entry->pending_count; p++)
+            if (entry->pending[p].engine != engine)
+                entry->pending[kept++] = entry->pending[p];
+        entry->pending_count = kept;
+    }
     /* Another queue's submission may still wait on this serial semaphore (a memory wait met
      * by it): it is buried once all work submitted so far has finished. */
     retire_locked(scheduler, engine->device, bury_serial_semaphore, (void *)engine->serial_semaphore);
@@ -336,8 +346,7 @@ static void engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_e
     free(engine);
 }
 
-/* Engines nobody refers to go once their work finished; retirement must have run first, so
- * that no retired object still names them. */
+/* Engines nobody refers to go once their work finished. */
 static void free_finished_engines_locked(struct d3d12_scheduler *scheduler)
 {
     for (size_t i = 0; i < scheduler->engine_count;) {
@@ -905,10 +914,10 @@ static void flush_held_locked(struct d3d12_scheduler *scheduler)
             left = false;
             for (size_t e = 0; e < scheduler->engine_count; e++) {
                 struct d3d12_engine *engine = scheduler->engines[e];
-                const struct op *first = &engine->held[done[e]];
                 HRESULT hr;
                 if (done[e] == reach[e])
                     continue;
+                const struct op *first = &engine->held[done[e]];
                 if (strict && first->type == OP_WAIT_MEMORY && first->writer && first->writer->submitted_serial < first->writer_serial) {
                     left = true;
                     continue;
