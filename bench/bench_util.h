@@ -1,7 +1,7 @@
-/* Helpers shared by bench_launch.c and bench_copy.c: failure macros, timing and medians, the
- * d3d12xs calls every figure needs, and a hand-written raw-Vulkan device on the physical device
- * and queue families d3d12xs uses (docs/benchmarks.md). Everything is static inline so that a
- * benchmark that uses only part of it builds without unused-function warnings. */
+/* Helpers shared by bench_compute.c, bench_launch.c and bench_copy.c: failure macros, timing
+ * and medians, the d3d12xs calls every figure needs, and a hand-written raw-Vulkan device on the
+ * physical device and queue families d3d12xs uses (docs/benchmarks.md). Everything is static
+ * inline so that a benchmark that uses only part of it builds without unused-function warnings. */
 #ifndef D3D12XS_BENCH_UTIL_H
 #define D3D12XS_BENCH_UTIL_H
 
@@ -324,17 +324,11 @@ static inline VkPhysicalDevice bench_vk_pick_device(VkInstance instance)
     return devices[best];
 }
 
-/* Creates the raw device with one queue in each of the `family_count` families given (d3d12xs's
- * families for the queue types measured), synchronization2, push descriptors and, where the
- * device offers it, subgroup size control (as d3d12xs enables it). */
-static inline void bench_vk_init(struct bench_vk *v, const char *app_name, const uint32_t *families, uint32_t family_count,
-        struct bench_vk_queue *queues)
+/* The first half of bench_vk_init: the instance, the physical device and its properties. */
+static inline void bench_vk_open(struct bench_vk *v, const char *app_name)
 {
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = app_name, .apiVersion = VK_API_VERSION_1_3};
     VkInstanceCreateInfo instance_info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
-    VkDeviceQueueCreateInfo queue_infos[4];
-    uint32_t unique = 0;
-    float priority = 1.0f;
 
     memset(v, 0, sizeof(*v));
     VK(vkCreateInstance(&instance_info, NULL, &v->instance));
@@ -356,6 +350,17 @@ static inline void bench_vk_init(struct bench_vk *v, const char *app_name, const
     vkGetPhysicalDeviceFeatures2(v->physical_device, &features2);
     v->subgroup_size_control = offered13.subgroupSizeControl
             && (v->properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+}
+
+/* The second half: the device, with one queue in each of the `family_count` families given,
+ * synchronization2, push descriptors and, where the device offers it, subgroup size control
+ * (as d3d12xs enables it). */
+static inline void bench_vk_create_device(struct bench_vk *v, const uint32_t *families, uint32_t family_count,
+        struct bench_vk_queue *queues)
+{
+    VkDeviceQueueCreateInfo queue_infos[4];
+    uint32_t unique = 0;
+    float priority = 1.0f;
 
     REQUIRE(family_count <= BENCH_ARRAY_SIZE(queue_infos), "too many queue families");
     for (uint32_t i = 0; i < family_count; i++) {
@@ -390,6 +395,15 @@ static inline void bench_vk_init(struct bench_vk *v, const char *app_name, const
         VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = q->family};
         VK(vkCreateCommandPool(v->device, &pool_info, NULL, &q->pool));
     }
+}
+
+/* Creates the raw device with one queue in each of the `family_count` families given (d3d12xs's
+ * families for the queue types measured): bench_vk_open, then bench_vk_create_device. */
+static inline void bench_vk_init(struct bench_vk *v, const char *app_name, const uint32_t *families, uint32_t family_count,
+        struct bench_vk_queue *queues)
+{
+    bench_vk_open(v, app_name);
+    bench_vk_create_device(v, families, family_count, queues);
 }
 
 static inline void bench_vk_queue_destroy(struct bench_vk *v, struct bench_vk_queue *q)
