@@ -119,9 +119,11 @@ test-asan: deps
 	@read p f k < $(ASAN_BUILD_DIR)/ctest-counts; echo "$$p passed, $$f failed, $$k skipped"; [ $$f -eq 0 ]
 
 # --- benchmarks ----------------------------------------------------------------
+# The bench_* programs; bench_sync runs cuda_ping_pong itself where it was built (and
+# where the CUDA driver is missing, reports (d) as not measured).
 bench: build
 	@shopt -s nullglob; benches=(); \
-	for f in $(BUILD_DIR)/bench/*; do [ -f "$$f" ] && [ -x "$$f" ] && benches+=("$$f"); done; \
+	for f in $(BUILD_DIR)/bench/bench_*; do [ -f "$$f" ] && [ -x "$$f" ] && benches+=("$$f"); done; \
 	if [ $${#benches[@]} -eq 0 ]; then echo "no benchmarks yet"; exit 0; fi; \
 	for b in "$${benches[@]}"; do echo "==> $$b"; "$$b"; done
 
