@@ -23,14 +23,13 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv.h"
+#include "shaders/spirv_psb.h"
 
 struct variant_builder {
     const uint32_t *w;
     size_t count;
     uint32_t bound;
-    uint32_t *out;
-    size_t out_count, out_capacity;
-    bool out_of_memory;
+    struct d3d12xs_spirv_writer writer;
 };
 
 static uint32_t op_of(const uint32_t *w, size_t o) { return w[o] & 0xffff; }
@@ -38,18 +37,7 @@ static uint32_t length_of(const uint32_t *w, size_t o) { return w[o] >> 16; }
 
 static void emit(struct variant_builder *b, const uint32_t *words, size_t n)
 {
-    if (b->out_count + n > b->out_capacity) {
-        size_t capacity = (b->out_count + n) * 2;
-        uint32_t *grown = realloc(b->out, capacity * sizeof(*grown));
-        if (!grown) {
-            b->out_of_memory = true;
-            return;
-        }
-        b->out = grown;
-        b->out_capacity = capacity;
-    }
-    memcpy(b->out + b->out_count, words, n * sizeof(*words));
-    b->out_count += n;
+    d3d12xs_spirv_emit(&b->writer, words, n);
 }
 
 #define EMIT(b, ...) do { const uint32_t words_[] = {__VA_ARGS__}; emit((b), words_, sizeof(words_) / 4); } while (0)
@@ -191,7 +179,7 @@ static void emit_coherent_decorations(struct variant_builder *b, const struct mo
     uint8_t *buffer_block = calloc(b->bound, 1), *coherent = calloc(b->bound, 1);
 
     if (!image_sampled || !pointee || !buffer_block || !coherent) {
-        b->out_of_memory = true;
+        b->writer.out_of_memory = true;
         goto done;
     }
     for (size_t o = 5; o < f->functions_at; o += length_of(w, o)) {
@@ -278,9 +266,10 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
     uint32_t gid_value = next++, limit_pointer = next++, limit_value = next++, below = next++, inside = next++;
 
     emit(&b, words, 5);
-    b.out[3] = limit ? next : b.bound;
+    if (!b.writer.out_of_memory)
+        b.writer.out[3] = limit ? next : b.bound;
     bool marker_done = !(variant & D3D12XS_VARIANT_DISPATCH_BASE);
-    for (size_t o = 5; o < word_count && !b.out_of_memory; o += length_of(words, o)) {
+    for (size_t o = 5; o < word_count && !b.writer.out_of_memory; o += length_of(words, o)) {
         uint32_t op = op_of(words, o), n = length_of(words, o);
 
         if (!marker_done && !is_header_or_debug(op)) {
@@ -327,22 +316,22 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
         if (limit && o == f.entry_point_at) {
             /* The new Input variable joins the interface (and, from SPIR-V 1.4, the push constants). */
             uint32_t extra = (uint32_t)new_global_id + (uint32_t)(new_push && words[1] >= 0x10400);
-            size_t start = b.out_count;
+            size_t start = b.writer.count;
             emit(&b, words + o, n);
             if (new_global_id)
                 emit(&b, &global_id, 1);
             if (new_push && words[1] >= 0x10400)
                 emit(&b, &push_variable, 1);
-            if (!b.out_of_memory)
-                b.out[start] = INSTRUCTION(op, n + extra);
+            if (!b.writer.out_of_memory)
+                b.writer.out[start] = INSTRUCTION(op, n + extra);
             continue;
         }
         if (limit && o == f.push_struct_at) {
-            size_t start = b.out_count;
+            size_t start = b.writer.count;
             emit(&b, words + o, n);
             emit(&b, &uint3_type, 1);
-            if (!b.out_of_memory)
-                b.out[start] = INSTRUCTION(op, n + 1);
+            if (!b.writer.out_of_memory)
+                b.writer.out[start] = INSTRUCTION(op, n + 1);
             continue;
         }
         if (limit && op == SpvOpFunction && n >= 3 && words[o + 2] == f.entry_function) {
@@ -384,19 +373,19 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
         }
         emit(&b, words + o, n);
     }
-    if (b.out_of_memory) {
+    if (b.writer.out_of_memory) {
         hr = d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         goto done;
     }
     if (getenv("D3D12XS_DEBUG") && strcmp(getenv("D3D12XS_DEBUG"), "0")
-            && FAILED(hr = d3d12xs_spirv_validate(b.out, b.out_count, true, error, error_size)))
+            && FAILED(hr = d3d12xs_spirv_validate(b.writer.out, b.writer.count, true, error, error_size)))
         goto done;
-    *out_words = b.out;
-    *out_count = b.out_count;
-    b.out = NULL;
+    *out_words = b.writer.out;
+    *out_count = b.writer.count;
+    b.writer.out = NULL;
     hr = S_OK;
 done:
-    free(b.out);
+    free(b.writer.out);
     free(f.uint_constant_value);
     return hr;
 }

@@ -1,6 +1,7 @@
 /* Shared machinery of the SPIR-V rewrites that turn resource accesses into accesses through
  * PhysicalStorageBuffer pointers (spirv_heap.c: directly indexed heaps; spirv_root_pointers.c:
- * root descriptors of the memory-based ABI): a growing output buffer, the Aligned memory
+ * root descriptors of the memory-based ABI): a growing output buffer (which
+ * spirv_dispatch_variant.c's DispatchX variants also write into), the Aligned memory
  * operand such pointers need, and the capabilities, extension and addressing model a module
  * using them must declare. */
 #ifndef D3D12XS_SPIRV_PSB_H
