@@ -36,26 +36,18 @@ static void check_pattern(const uint32_t *words, uint64_t count, const char *sid
 
 /* ---- the kernels: one HLSL source each, compiled by D3DCompile for d3d12xs and by shaderc
  * (with RAW_VULKAN defined) for raw Vulkan. The only difference is the binding annotations:
- * d3d12xs maps registers through the root signature; raw Vulkan needs explicit ones. ---- */
-
-#define HLSL_PROLOGUE \
-    "#ifdef RAW_VULKAN\n" \
-    "#define PUSH_CONSTANTS(name) [[vk::push_constant]] cbuffer name\n" \
-    "#define BINDING(n) [[vk::binding(n, 0)]]\n" \
-    "#else\n" \
-    "#define PUSH_CONSTANTS(name) cbuffer name : register(b0)\n" \
-    "#define BINDING(n)\n" \
-    "#endif\n"
+ * d3d12xs maps registers through the root signature; raw Vulkan needs explicit ones
+ * (BENCH_HLSL_PROLOGUE). ---- */
 
 /* Figures 1 and 2: one uint per thread, from a root constant. */
-static const char tiny_hlsl[] = HLSL_PROLOGUE
+static const char tiny_hlsl[] = BENCH_HLSL_PROLOGUE
     "PUSH_CONSTANTS(Constants) { uint value; };\n"
     "BINDING(0) RWByteAddressBuffer output : register(u0);\n"
     "[numthreads(64, 1, 1)]\n"
     "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, value + id.x); }\n";
 
 /* Figure 3: one uint4 per thread; groups_x is the dispatch width (2D grid: > 65535 groups). */
-static const char copy_hlsl[] = HLSL_PROLOGUE
+static const char copy_hlsl[] = BENCH_HLSL_PROLOGUE
     "PUSH_CONSTANTS(Constants) { uint groups_x; };\n"
     "BINDING(0) ByteAddressBuffer src : register(t0);\n"
     "BINDING(1) RWByteAddressBuffer dst : register(u0);\n"

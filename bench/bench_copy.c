@@ -27,13 +27,7 @@ extern void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultTy
 const char *bench_name = "bench_copy";
 
 static const char copy_hlsl[] =
-    "#ifdef RAW_VULKAN\n"
-    "#define PUSH_CONSTANTS(name) [[vk::push_constant]] cbuffer name\n"
-    "#define BINDING(n) [[vk::binding(n, 0)]]\n"
-    "#else\n"
-    "#define PUSH_CONSTANTS(name) cbuffer name : register(b0)\n"
-    "#define BINDING(n)\n"
-    "#endif\n"
+    BENCH_HLSL_PROLOGUE
     "PUSH_CONSTANTS(Constants) { uint count; uint stride; };\n"
     "#ifdef STRUCTURED\n"
     "BINDING(0) StructuredBuffer<uint4> src : register(t0);\n"

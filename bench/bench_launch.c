@@ -16,13 +16,7 @@ const char *bench_name = "bench_launch";
 /* The kernel: THREADS_Y is threads / 8. groups_x is the grid width, salt changes per row so
  * that each row's result can be told from the last one's. */
 static const char launch_hlsl[] =
-    "#ifdef RAW_VULKAN\n"
-    "#define PUSH_CONSTANTS(name) [[vk::push_constant]] cbuffer name\n"
-    "#define BINDING(n) [[vk::binding(n, 0)]]\n"
-    "#else\n"
-    "#define PUSH_CONSTANTS(name) cbuffer name : register(b0)\n"
-    "#define BINDING(n)\n"
-    "#endif\n"
+    BENCH_HLSL_PROLOGUE
     "PUSH_CONSTANTS(Constants) { uint groups_x; uint salt; };\n"
     "BINDING(0) RWByteAddressBuffer output : register(u0);\n"
     "[numthreads(8, THREADS_Y, 1)]\n"

@@ -23,6 +23,18 @@
 #define BENCH_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BENCH_MAX_REPS 64
 
+/* The start of every benchmark kernel: the same HLSL goes through D3DCompile for d3d12xs and
+ * (with RAW_VULKAN defined) through shaderc for raw Vulkan; only the binding annotations
+ * differ, since d3d12xs maps registers through the root signature. */
+#define BENCH_HLSL_PROLOGUE \
+    "#ifdef RAW_VULKAN\n" \
+    "#define PUSH_CONSTANTS(name) [[vk::push_constant]] cbuffer name\n" \
+    "#define BINDING(n) [[vk::binding(n, 0)]]\n" \
+    "#else\n" \
+    "#define PUSH_CONSTANTS(name) cbuffer name : register(b0)\n" \
+    "#define BINDING(n)\n" \
+    "#endif\n"
+
 /* ---- failure, timing, statistics ------------------------------------------------------- */
 
 extern const char *bench_name;
