@@ -19,7 +19,7 @@
  * How it works. At launch, the first thread of each group takes the group's tickets with one
  * atomic increment: one per wave (waves of a group get consecutive tickets in wave order), or
  * one for the group. The tickets thus count waves in the order their groups started.
- * D3D12XSOrderedAppend has the group's first thread wait until the dispatch's "turn" reaches the
+ * D3D12XSOrderedAppend has the group wait until the dispatch's "turn" reaches the
  * group's first ticket, take the places of all its waves at once (wave w's follow those of waves
  * 0..w-1) and pass the turn on by the group's tickets: grants follow ticket order exactly.
  * Tickets are taken by groups already running, so every earlier ticket belongs to a group that
@@ -58,6 +58,7 @@ static uint d3d12xs_ordered_append_group_index = 0u;
 groupshared uint d3d12xs_ordered_append_waves;              /* waves in the group */
 groupshared uint d3d12xs_ordered_append_first;              /* the group's ticket, then its first place */
 groupshared uint d3d12xs_ordered_append_total;              /* the group's places */
+groupshared uint d3d12xs_ordered_append_my_turn;            /* 1 once the turn reached the group's first ticket */
 groupshared uint d3d12xs_ordered_append_wave_totals[D3D12XS_ORDERED_APPEND_MAX_WAVES];
 
 bool D3D12XSOrderedAppendPerGroup()
@@ -103,9 +104,11 @@ uint D3D12XSOrderedAppendTicket()
 /* Reserves count places of counter (0 .. D3D12XS_ORDERED_APPEND_COUNTERS - 1) for the calling
  * thread; returns the first. The group's first thread waits for the group's turn, takes the
  * group's places at once and passes the turn on by the group's tickets; each wave's places
- * follow those of the waves before it. The wait is a loop of one thread followed by a group
- * barrier: a loop that only some lanes of a wave run, with wave operations after it, lost
- * stores and hung on lavapipe (Mesa 22.3), while this form runs correctly there. */
+ * follow those of the waves before it. The wait is a loop the whole group runs: one thread
+ * reads the turn, a group barrier, everyone leaves together or loops. A loop that only some
+ * lanes of a wave ran, with wave operations after it, lost stores and hung on lavapipe (Mesa
+ * 22.3), and one that only the group's first thread ran misplaced grants there now and then
+ * under CPU load (4 runs in 100); this form never did in 180. */
 uint D3D12XSOrderedAppend(uint counter, uint count)
 {
     bool per_group = D3D12XSOrderedAppendPerGroup();
@@ -124,12 +127,17 @@ uint D3D12XSOrderedAppend(uint counter, uint count)
         InterlockedAdd(d3d12xs_ordered_append_total, total, ignored);
     }
     GroupMemoryBarrierWithGroupSync();
-    if (d3d12xs_ordered_append_group_index == 0u) {
-        [loop] for (;;) {
+    [loop] for (;;) {
+        if (d3d12xs_ordered_append_group_index == 0u) {
             d3d12xs_ordered_append_state.InterlockedOr(D3D12XS_ORDERED_APPEND_TURN, 0u, turn);
-            if (turn == d3d12xs_ordered_append_group_ticket)
-                break;
+            d3d12xs_ordered_append_my_turn = turn == d3d12xs_ordered_append_group_ticket ? 1u : 0u;
         }
+        GroupMemoryBarrierWithGroupSync();
+        if (d3d12xs_ordered_append_my_turn != 0u)
+            break;
+        GroupMemoryBarrierWithGroupSync();
+    }
+    if (d3d12xs_ordered_append_group_index == 0u) {
         DeviceMemoryBarrier();
         d3d12xs_ordered_append_state.InterlockedAdd(D3D12XS_ORDERED_APPEND_COUNTER(counter), d3d12xs_ordered_append_total, first);
         d3d12xs_ordered_append_first = first;

@@ -314,19 +314,6 @@ static void include_release(void *user, shaderc_include_result *result)
 
 /* ---- post-processing ---- */
 
-static bool is_preamble_or_debug(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool is_stripped_extension(const char *name)
 {
     return !strcmp(name, "SPV_GOOGLE_hlsl_functionality1") || !strcmp(name, "SPV_GOOGLE_decorate_string")
@@ -378,7 +365,7 @@ static HRESULT postprocess(const uint32_t *w, size_t count, bool wave32, uint32_
         uint32_t op = w[i] & 0xffff;
         const char *name;
         n = w[i] >> 16;
-        if (!marker_done && !is_preamble_or_debug(op)) {
+        if (!marker_done && !d3d12xs_spirv_is_preamble_or_debug(op)) {
             o[0] = (marker_words << 16) | SpvOpModuleProcessed;
             memset(&o[1], 0, (marker_words - 1) * 4);
             memcpy(&o[1], marker, sizeof(marker));

@@ -43,32 +43,6 @@ static void emit(struct variant_builder *b, const uint32_t *words, size_t n)
 #define EMIT(b, ...) do { const uint32_t words_[] = {__VA_ARGS__}; emit((b), words_, sizeof(words_) / 4); } while (0)
 #define INSTRUCTION(op, n) (((uint32_t)(n) << 16) | (uint32_t)(op))
 
-static bool is_header_or_debug(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool is_header_or_annotation(uint32_t op)
-{
-    if (is_header_or_debug(op))
-        return true;
-    switch (op) {
-    case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorationGroup: case SpvOpGroupDecorate:
-    case SpvOpGroupMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* What the module already has that the variants use. */
 struct module_facts {
     size_t entry_point_at, types_at, functions_at;
@@ -97,7 +71,7 @@ static HRESULT read_facts(const uint32_t *w, size_t count, uint32_t bound, struc
     }
     for (size_t o = 5; o < count; o += length_of(w, o)) {
         uint32_t op = op_of(w, o), n = length_of(w, o);
-        if (!f->types_at && !is_header_or_annotation(op))
+        if (!f->types_at && !d3d12xs_spirv_is_preamble_or_debug(op) && !d3d12xs_spirv_is_annotation(op))
             f->types_at = o;
         switch (op) {
         case SpvOpEntryPoint:
@@ -272,7 +246,7 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
     for (size_t o = 5; o < word_count && !b.writer.out_of_memory; o += length_of(words, o)) {
         uint32_t op = op_of(words, o), n = length_of(words, o);
 
-        if (!marker_done && !is_header_or_debug(op)) {
+        if (!marker_done && !d3d12xs_spirv_is_preamble_or_debug(op)) {
             /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
              * for the same module without the flag: SV_GroupID then ignored the start group.
              * A marker of no semantic effect makes the module differ. */

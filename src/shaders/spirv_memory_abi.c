@@ -10,19 +10,6 @@
 
 #include "shaders/spirv.h"
 
-static bool is_preamble_or_debug(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-        return true;
-    default:
-        return false;
-    }
-}
-
 HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_count, uint32_t set, uint32_t binding,
         char *error, size_t error_size)
 {
@@ -37,7 +24,7 @@ HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_co
             return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "instruction at word %zu runs past the module", o);
         if (op == SpvOpFunction)
             break;
-        if (!insert_at && !is_preamble_or_debug(op))
+        if (!insert_at && !d3d12xs_spirv_is_preamble_or_debug(op))
             insert_at = o;
         if (op == SpvOpVariable && n >= 4 && w[o + 3] == SpvStorageClassPushConstant) {
             if (variable)

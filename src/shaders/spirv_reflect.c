@@ -27,6 +27,30 @@ HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const ch
     return hr;
 }
 
+bool d3d12xs_spirv_is_preamble_or_debug(uint32_t op)
+{
+    switch (op) {
+    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
+    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
+    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
+    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool d3d12xs_spirv_is_annotation(uint32_t op)
+{
+    switch (op) {
+    case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorationGroup: case SpvOpGroupDecorate:
+    case SpvOpGroupMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next)
 {
     for (size_t i = at; i < end; i++) {

@@ -467,26 +467,6 @@ static HRESULT track_pointers(struct remap *m)
     return S_OK;
 }
 
-static bool is_annotation(uint32_t op)
-{
-    return op == SpvOpDecorate || op == SpvOpMemberDecorate || op == SpvOpDecorationGroup
-            || op == SpvOpGroupDecorate || op == SpvOpGroupMemberDecorate || op == SpvOpDecorateId
-            || op == SpvOpDecorateString || op == SpvOpMemberDecorateString;
-}
-
-static bool is_preamble_or_debug(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static void emit_new_annotations(struct remap *m, const struct d3d12xs_binding_target *targets)
 {
     uint32_t words[3] = {(3u << 16) | SpvOpDecorate, m->merged_struct, SpvDecorationBlock};
@@ -563,7 +543,7 @@ static HRESULT rewrite(struct remap *m, const struct d3d12xs_binding_target *tar
         uint32_t op = op_at(m, o), n = len_at(m, o), copy_small[8], *copy = copy_small;
         bool drop = false;
 
-        if (!annotations_done && !is_preamble_or_debug(op) && !is_annotation(op)) {
+        if (!annotations_done && !d3d12xs_spirv_is_preamble_or_debug(op) && !d3d12xs_spirv_is_annotation(op)) {
             emit_new_annotations(m, targets);
             annotations_done = true;
         }

@@ -56,21 +56,6 @@ struct root_rewrite {
     size_t error_size;
 };
 
-static bool is_preamble_debug_or_annotation(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-    case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorationGroup: case SpvOpGroupDecorate:
-    case SpvOpGroupMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool is_atomic_on_pointer_at_3(uint32_t op)
 {
     return (op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor && op != SpvOpAtomicStore) || op == SpvOpAtomicFlagTestAndSet;
@@ -417,7 +402,7 @@ static void rewrite(struct root_rewrite *r, const struct globals *g, uint32_t co
         const uint32_t *in = &r->w[o];
         uint32_t op = in[0] & 0xffff, n = in[0] >> 16;
 
-        if (!decorations_done && !is_preamble_debug_or_annotation(op)) {
+        if (!decorations_done && !d3d12xs_spirv_is_preamble_or_debug(op) && !d3d12xs_spirv_is_annotation(op)) {
             uint32_t d[] = {
                 (4u << 16) | SpvOpDecorate, g->array, SpvDecorationArrayStride, 16,
                 (5u << 16) | SpvOpMemberDecorate, g->block, 0, SpvDecorationOffset, table_offset,

@@ -263,12 +263,6 @@ static enum access_class classify(const struct vectorize *v, size_t o)
     }
 }
 
-static bool is_annotation(uint32_t op)
-{
-    return (op >= SpvOpDecorate && op <= SpvOpGroupMemberDecorate) || op == SpvOpDecorateId || op == SpvOpDecorateString
-            || op == SpvOpMemberDecorateString;
-}
-
 static bool defines_result(uint32_t op, uint32_t n, uint32_t *index)
 {
     bool has_result, has_type;
@@ -304,7 +298,7 @@ static HRESULT collect(struct vectorize *v)
             v->def[v->w[o + index]] = (uint32_t)o;
         if (o >= v->functions)
             continue;
-        if (is_annotation(op))
+        if (d3d12xs_spirv_is_annotation(op))
             v->annotations_end = o + n;
         if (op == SpvOpDecorate && n >= 3) {
             uint32_t target = v->w[o + 1] < v->bound ? v->w[o + 1] : 0;
