@@ -413,9 +413,51 @@ static void test_many_queues(ID3D12Device *device)
     ID3D12Fence_Release(done);
 }
 
-/* A queue released while its operations are still held back behind a wait: they are
- * dropped (a warning, not an error), the fences it referenced are freed. */
-static void test_release_held_queue(ID3D12Device *device)
+/* A queue released while its operations are still held back behind a wait: they still run
+ * once the wait is met (D3D12 keeps a released queue's work going), here when the gate is
+ * signalled by the CPU 50 ms later, and a host wait for their signal ends normally, never as
+ * a hang. The list, its allocator and the queue are all released before the gate opens. */
+static void test_release_held_queue(ID3D12Device *device, size_t t)
+{
+    D3D12_COMMAND_LIST_TYPE type = types[t];
+    ID3D12CommandQueue *queue = harness_create_queue(device, type);
+    ID3D12Fence *gate = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
+    ID3D12Resource *upload = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    struct harness_list list = harness_create_list(device, type);
+    ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
+    uint32_t *words = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Resource_Map(upload, 0, NULL, (void **)&words), S_OK);
+    words[0] = 0x5eed0000u + (uint32_t)type;
+    ID3D12Resource_Unmap(upload, 0, NULL);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, readback, 0, upload, 0, 4);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+    CHECK_HR(ID3D12CommandQueue_Wait(queue, gate, 1), S_OK);
+    ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
+    CHECK_HR(ID3D12CommandQueue_Signal(queue, done, 1), S_OK);
+    harness_release_list(&list);
+    CHECK(ID3D12CommandQueue_Release(queue) == 0);
+    harness_sleep_ms(50);
+    CHECK(ID3D12Fence_GetCompletedValue(done) == 0);
+    CHECK_HR(ID3D12Fence_Signal(gate, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(done, 1, NULL), S_OK);
+    CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), S_OK);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&words), S_OK);
+    CHECK_MSG(words[0] == 0x5eed0000u + (uint32_t)type, "%s: the released queue's held list did not run (0x%x)", type_names[t], words[0]);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    CHECK(ID3D12Resource_Release(upload) == 0);
+    CHECK(ID3D12Resource_Release(readback) == 0);
+    CHECK(ID3D12Fence_Release(gate) == 0);
+    CHECK(ID3D12Fence_Release(done) == 0);
+    CHECK_NO_LOG();
+}
+
+/* A released queue whose held work waits for a fence that is released too, with no signal
+ * of that value enqueued anywhere: nothing can ever run it, so it is dropped, and the device
+ * does not report a hang for it. */
+static void test_release_held_queue_and_gate(ID3D12Device *device)
 {
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12Fence *gate = harness_create_fence(device, 0), *done = harness_create_fence(device, 0);
@@ -424,10 +466,10 @@ static void test_release_held_queue(ID3D12Device *device)
     CHECK_HR(ID3D12CommandQueue_Wait(queue, gate, 1), S_OK);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, done, 1), S_OK);
     CHECK(ID3D12CommandQueue_Release(queue) == 0);
-    CHECK_HR(ID3D12Fence_Signal(gate, 1), S_OK);
+    CHECK(ID3D12Fence_Release(gate) == 0);
     harness_sleep_ms(20);
     CHECK(ID3D12Fence_GetCompletedValue(done) == 0);
-    CHECK(ID3D12Fence_Release(gate) == 0);
+    CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), S_OK);
     CHECK(ID3D12Fence_Release(done) == 0);
     CHECK_NO_LOG();
 }
@@ -445,7 +487,9 @@ int main(void)
         test_cpu_signal_releases_queue(device, t);
     test_wait_already_reached(device);
     test_many_queues(device);
-    test_release_held_queue(device);
+    for (size_t t = 0; t < 3; t++)
+        test_release_held_queue(device, t);
+    test_release_held_queue_and_gate(device);
     test_ping_pong(device, IN_ORDER);
     test_ping_pong(device, QUEUES_REVERSED);
     test_ping_pong(device, THREADS);

@@ -1,6 +1,5 @@
-/* The scheduler's memory-value waits (what the console's Wait32/64BitValueX will use), the
- * watchdog over them, and the walkable command record. These reach internal interfaces:
- * the public calls that use them come with the console synchronisation. */
+/* The scheduler's memory-value waits (the console's Wait32/64BitValueX, on graphics memory the
+ * CPU writes), the watchdog over them, and the walkable command record (an internal interface). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +9,18 @@
 #include "commands/command_queue.h"
 #include "memory/resource.h"
 
-static struct d3d12_engine *engine_of(ID3D12CommandQueue *queue)
+/* A list whose only command is a memory wait. */
+static struct harness_list wait_list(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type, uint64_t address, uint32_t size,
+        D3D12_COMPARISON_FUNC comparison, uint64_t value)
 {
-    return unsafe_impl_from_ID3D12CommandQueue(queue)->engine;
+    struct harness_list list = harness_create_list(device, type);
+    ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+    if (size == 8)
+        ID3D12GraphicsCommandList_Wait64BitValueX(l, address, comparison, value, D3D12XBOX_WAIT_FLAG_NONE);
+    else
+        ID3D12GraphicsCommandList_Wait32BitValueX(l, address, comparison, (UINT)value, D3D12XBOX_WAIT_FLAG_NONE);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+    return list;
 }
 
 static bool wait_fence(ID3D12Fence *fence, UINT64 value, DWORD timeout_ms)
@@ -44,19 +52,14 @@ static void test_memory_waits(ID3D12Device *device)
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12CommandQueue *other = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12Fence *fence = harness_create_fence(device, 0), *other_fence = harness_create_fence(device, 0);
-    uint64_t *memory = calloc(2, sizeof(uint64_t));
+    uint64_t *memory = NULL;
     UINT64 value = 0;
     LOG_MARK();
 
+    CHECK_HR(D3D12XSAllocateGraphicsMemory(device, 4096, FALSE, (void **)&memory), S_OK);
     for (unsigned size = 4; size <= 8; size += 4) {
         for (size_t i = 0; i < sizeof(comparisons) / sizeof(comparisons[0]); i++) {
-            struct d3d12_memory_wait wait = {
-                .host_address = &memory[1],
-                .size = size,
-                .comparison = comparisons[i].comparison,
-                .value = size == 4 ? (uint32_t)comparisons[i].reference : comparisons[i].reference,
-                .gpu_address = 0x1000,
-            };
+            uint64_t reference = size == 4 ? (uint32_t)comparisons[i].reference : comparisons[i].reference;
             uint64_t failing = size == 4 ? (uint32_t)comparisons[i].failing : comparisons[i].failing;
             uint64_t passing = size == 4 ? (uint32_t)comparisons[i].passing : comparisons[i].passing;
             if (size == 4 && comparisons[i].comparison == D3D12_COMPARISON_FUNC_GREATER_EQUAL)
@@ -65,7 +68,10 @@ static void test_memory_waits(ID3D12Device *device)
                 __atomic_store_n((uint32_t *)&memory[1], (uint32_t)failing, __ATOMIC_RELEASE);
             else
                 __atomic_store_n(&memory[1], failing, __ATOMIC_RELEASE);
-            CHECK_HR(d3d12_scheduler_wait_memory(engine_of(queue), &wait), S_OK);
+            struct harness_list list = wait_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE, (uint64_t)(uintptr_t)&memory[1], size,
+                    comparisons[i].comparison, reference);
+            ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
+            ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
             CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, ++value), S_OK);
             CHECK_HR(ID3D12CommandQueue_Signal(other, other_fence, value), S_OK);
             CHECK_MSG(wait_fence(other_fence, value, 5000), "another queue was held up by a memory wait");
@@ -82,14 +88,15 @@ static void test_memory_waits(ID3D12Device *device)
             CHECK_MSG(wait_fence(fence, value, 5000), "%u-bit %s wait on %llu did not end with %llu in memory", size * 8,
                     d3d12_comparison_name(comparisons[i].comparison), (unsigned long long)comparisons[i].reference,
                     (unsigned long long)passing);
+            harness_release_list(&list);
         }
     }
     CHECK_NO_LOG();
+    CHECK(D3D12XSFreeGraphicsMemory(memory));
     CHECK(ID3D12Fence_Release(fence) == 0);
     CHECK(ID3D12Fence_Release(other_fence) == 0);
     CHECK(ID3D12CommandQueue_Release(queue) == 0);
     CHECK(ID3D12CommandQueue_Release(other) == 0);
-    free(memory);
 }
 
 /* A memory wait nobody satisfies ends as DEVICE_HUNG, and the line says what hung. */
@@ -98,24 +105,29 @@ static void test_memory_wait_hang(void)
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     ID3D12Fence *fence = harness_create_fence(device, 0);
-    uint64_t *memory = calloc(1, sizeof(uint64_t));
-    struct d3d12_memory_wait wait = {.host_address = memory, .size = 8, .comparison = D3D12_COMPARISON_FUNC_EQUAL, .value = 1, .gpu_address = 0xabc000};
+    uint64_t *memory = NULL;
+    char expected_address[32];
     uint64_t start;
     LOG_MARK();
 
+    CHECK_HR(D3D12XSAllocateGraphicsMemory(device, 4096, FALSE, (void **)&memory), S_OK);
     *memory = 3;
     CHECK_HR(D3D12XSSetHangTimeout(device, 200), S_OK);
     CHECK_HR(ID3D12CommandQueue_SetName(queue, L"compute"), S_OK);
-    CHECK_HR(d3d12_scheduler_wait_memory(engine_of(queue), &wait), S_OK);
+    struct harness_list list = wait_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE, (uint64_t)(uintptr_t)memory, 8, D3D12_COMPARISON_FUNC_EQUAL, 1);
+    ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
+    ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
     CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, 1), S_OK);
     start = harness_now_ms();
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), DXGI_ERROR_DEVICE_HUNG);
     CHECK_MSG(harness_now_ms() - start < 10000, "the hang took %llu ms to be declared", (unsigned long long)(harness_now_ms() - start));
-    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "queue 'compute'", "0xabc000", "EQUAL 1", "memory holds 3");
+    snprintf(expected_address, sizeof(expected_address), "0x%llx", (unsigned long long)(uintptr_t)memory);
+    CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "queue 'compute'", expected_address, "EQUAL 1", "memory holds 3");
+    harness_release_list(&list);
+    CHECK(D3D12XSFreeGraphicsMemory(memory));
     CHECK(ID3D12Fence_Release(fence) == 0);
     CHECK(ID3D12CommandQueue_Release(queue) == 0);
     harness_release_device(device);
-    free(memory);
 }
 
 struct walk {

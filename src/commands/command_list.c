@@ -46,7 +46,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
             detach_allocator(list);
             ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
         }
-        free(list->host_query_resets);
+        free(list->query_resets);
         free(list->segments);
         free(list->value_writes);
         d3d12_command_record_cleanup(&list->record);
@@ -106,7 +106,8 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->state = D3D12_COMMAND_LIST_RECORDING;
     list->invalid = false;
     list->error[0] = 0;
-    list->host_query_reset_count = 0;
+    list->query_reset_count = 0;
+    list->query_reset_command_buffer = VK_NULL_HANDLE;
     list->call_count = 0;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
@@ -138,6 +139,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
     d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
             VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
     vr = vkEndCommandBuffer(list->vk_command_buffer);
+    if (list->query_reset_count && !list->invalid)
+        d3d12_command_list_record_query_resets(list);
     list->state = D3D12_COMMAND_LIST_CLOSED;
     detach_allocator(list);
     if (list->invalid)

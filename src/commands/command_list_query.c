@@ -61,14 +61,15 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *i
         d3d12_command_list_record_error(list, METHOD(EndQuery), "Index %u is past the heap's %u queries", index, heap->desc.Count);
         return;
     }
-    /* A Vulkan query must be reset before each write; transfer-only queues reset from the host at submission. */
+    /* A Vulkan query must be reset before each write; transfer-only queues cannot, so their
+     * resets go first, on the internal engine (d3d12_command_list_record_query_resets). */
     if (list->transfer_only) {
-        if (!d3d12xs_array_reserve((void **)&list->host_query_resets, &list->host_query_reset_capacity,
-                list->host_query_reset_count + 1, sizeof(*list->host_query_resets))) {
+        if (!d3d12xs_array_reserve((void **)&list->query_resets, &list->query_reset_capacity,
+                list->query_reset_count + 1, sizeof(*list->query_resets))) {
             d3d12_command_list_record_error(list, METHOD(EndQuery), "out of memory");
             return;
         }
-        list->host_query_resets[list->host_query_reset_count++] = (struct d3d12_query_reset){heap->vk_pool, index};
+        list->query_resets[list->query_reset_count++] = (struct d3d12_query_reset){heap->vk_pool, index};
     } else {
         vkCmdResetQueryPool(list->vk_command_buffer, heap->vk_pool, index, 1);
     }
@@ -125,4 +126,35 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
         d3d12_command_list_note(list, D3D12_RECORDED_RESOLVE_QUERY, first, 1);
     if (list->transfer_only)
         d3d12_command_list_cut_segment(list, command, false, NULL);
+}
+
+/* The resets of a transfer-only list's queries, in a command buffer that runs on the internal
+ * compute-capable engine before the list's first segment. The scheduler orders it after the
+ * queue's earlier work and before the list (a helper segment), so it never touches a query
+ * that work still uses, and nothing waits on the host for it. */
+void d3d12_command_list_record_query_resets(struct d3d12_command_list *list)
+{
+    const char *command = METHOD(Close);
+    VkCommandBufferBeginInfo begin_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
+    };
+    VkCommandBuffer command_buffer;
+    VkResult vr;
+    HRESULT hr;
+
+    pthread_mutex_lock(&list->allocator->object.lock);
+    hr = d3d12_command_allocator_get_command_buffer(list->allocator, true, &command_buffer);
+    pthread_mutex_unlock(&list->allocator->object.lock);
+    if (FAILED(hr) || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
+        d3d12_command_list_record_error(list, command, "cannot record the list's query resets (HRESULT 0x%08x)", (unsigned)hr);
+        return;
+    }
+    for (uint32_t i = 0; i < list->query_reset_count; i++)
+        vkCmdResetQueryPool(command_buffer, list->query_resets[i].pool, list->query_resets[i].index, 1);
+    if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS) {
+        d3d12_command_list_record_error(list, command, "vkEndCommandBuffer of the query resets failed (VkResult %d)", vr);
+        return;
+    }
+    list->query_reset_command_buffer = command_buffer;
 }

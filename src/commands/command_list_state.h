@@ -44,6 +44,11 @@ enum d3d12_command_list_state {
     D3D12_COMMAND_LIST_CLOSED,
 };
 
+struct d3d12_query_reset {
+    VkQueryPool pool;
+    uint32_t index;
+};
+
 struct d3d12_command_list {
     ID3D12GraphicsCommandList2 ID3D12GraphicsCommandList2_iface;
     struct d3d12xs_object object;
@@ -70,9 +75,12 @@ struct d3d12_command_list {
     VkPipelineStageFlags2 pending_stages; /* stages of commands recorded since the last barrier */
     VkPipelineStageFlags2 barrier_src;    /* stages a barrier still has to wait for */
     VkPipelineStageFlags2 barrier_synced; /* stages already ordered after barrier_src */
-    struct d3d12_query_reset *host_query_resets;
-    uint32_t host_query_reset_count;
-    size_t host_query_reset_capacity;
+    /* Transfer-only lists cannot reset queries: their resets run first, in a command buffer of
+     * their own on the internal compute-capable engine (recorded at Close). */
+    struct d3d12_query_reset *query_resets;
+    uint32_t query_reset_count;
+    size_t query_reset_capacity;
+    VkCommandBuffer query_reset_command_buffer;
     /* Known values the list writes (value writes), by segment: what lets the scheduler wait
      * out another queue's memory wait on the GPU (sync/gpu_wait.h). */
     struct d3d12_value_write *value_writes;
@@ -125,6 +133,8 @@ void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_re
 /* Ends the current segment and starts the next (helper: on the internal compute engine;
  * wait: a memory wait before it). The compute state is bound again in the new segment. */
 bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait);
+/* At Close: records the resets of a transfer-only list's queries (command_list_query.c). */
+void d3d12_command_list_record_query_resets(struct d3d12_command_list *list);
 /* Notes a known value the current segment writes (after the command that writes it). */
 void d3d12_command_list_note_value_write(struct d3d12_command_list *list, const char *command, uint64_t gpu_address, uint64_t value,
         uint32_t size);

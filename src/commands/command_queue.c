@@ -55,9 +55,8 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
     struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
     struct d3d12_device *device = queue->object.device;
     struct d3d12_submit_segment segment_stack[8], *segments = NULL;
-    struct d3d12_query_reset *resets = NULL;
     struct d3d12_command_list *list;
-    uint32_t reset_count = 0, segment_count = 0;
+    uint32_t segment_count = 0;
     bool memory_waits = false;
     uint64_t serial;
     bool stale;
@@ -98,24 +97,32 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                     d3d12xs_object_name(&list->object), d3d12xs_object_name(&list->allocator->object));
             return;
         }
-        reset_count += list->host_query_reset_count;
     }
     if (d3d12_device_removed_reason(device) != S_OK) {
         ERR("%s: the device is removed; nothing executed", METHOD(ExecuteCommandLists));
         return;
     }
 
-    for (UINT i = 0; i < count; i++)
-        segment_count += unsafe_impl_from_ID3D12CommandList(lists[i])->segment_count;
+    for (UINT i = 0; i < count; i++) {
+        list = unsafe_impl_from_ID3D12CommandList(lists[i]);
+        segment_count += list->segment_count + (list->query_reset_command_buffer != VK_NULL_HANDLE);
+    }
     segments = segment_count <= D3D12XS_ARRAY_SIZE(segment_stack) ? segment_stack : malloc(segment_count * sizeof(*segments));
-    resets = reset_count ? malloc(reset_count * sizeof(*resets)) : NULL;
-    if (!segments || (reset_count && !resets)) {
+    if (!segments) {
         ERR("%s: out of memory; nothing executed", METHOD(ExecuteCommandLists));
         goto done;
     }
-    segment_count = reset_count = 0;
+    segment_count = 0;
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
+        /* A transfer-only list's query resets run first, on the internal engine. */
+        if (list->query_reset_command_buffer)
+            segments[segment_count++] = (struct d3d12_submit_segment){
+                .command_buffer = list->query_reset_command_buffer,
+                .on_helper = true,
+                .list_name = d3d12xs_object_name(&list->object),
+                .cut_by = "the list's query resets",
+            };
         for (uint32_t s = 0; s < list->segment_count; s++) {
             const struct d3d12_list_segment *segment = &list->segments[s];
             memory_waits |= segment->has_wait;
@@ -132,11 +139,8 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
             };
         }
         d3d12_console_validation_execute(device, list, queue->engine, d3d12xs_object_name(&queue->object));
-        if (list->host_query_reset_count) /* both arrays may be NULL when empty */
-            memcpy(resets + reset_count, list->host_query_resets, list->host_query_reset_count * sizeof(*resets));
-        reset_count += list->host_query_reset_count;
     }
-    if (FAILED(d3d12_scheduler_execute(queue->engine, segments, segment_count, resets, reset_count, &serial)))
+    if (FAILED(d3d12_scheduler_execute(queue->engine, segments, segment_count, &serial)))
         goto done;
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
@@ -146,7 +150,6 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
 done:
     if (segments != segment_stack)
         free(segments);
-    free(resets);
 }
 
 static void STDMETHODCALLTYPE d3d12_command_queue_SetMarker(ID3D12CommandQueue *iface, UINT metadata, const void *data, UINT size)

@@ -1,4 +1,5 @@
-/* The scheduler: the only code that submits to Vulkan, and the owner of every wait.
+/* The scheduler: the only code that submits to Vulkan, and the owner of every wait. Its parts
+ * (engines, timelines, the wait resolver, submission, retirement) are drawn in scheduler_state.h.
  *
  * Each D3D12 queue is an *engine*: a VkQueue plus a private timeline semaphore, the
  * serial, that counts the engine's finished operations. Operations (execute a run of
@@ -12,7 +13,8 @@
  *
  * Vulkan objects that submitted or held work may still use are retired, not destroyed:
  * d3d12_scheduler_retire() destroys them once every engine has finished the serials it had
- * enqueued at that moment. All state here is under one lock, the scheduler's. */
+ * enqueued at that moment. Decisions are made under the scheduler's lock; the submissions they
+ * produce are handed to Vulkan after it is released, and retirement has a lock of its own. */
 #ifndef D3D12XS_SCHEDULER_H
 #define D3D12XS_SCHEDULER_H
 
@@ -69,11 +71,6 @@ struct d3d12_submit_segment {
     uint32_t write_count;
 };
 
-struct d3d12_query_reset {
-    VkQueryPool pool;
-    uint32_t index;
-};
-
 HRESULT d3d12_scheduler_create(struct d3d12_device *device);
 /* Waits (bounded) for submitted work, drops held work, destroys every retired object. */
 void d3d12_scheduler_destroy(struct d3d12_device *device);
@@ -83,8 +80,8 @@ void d3d12_scheduler_destroy(struct d3d12_device *device);
 struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, int vk_queue_index, const char *method);
 void d3d12_engine_add_ref(struct d3d12_engine *engine);
 void d3d12_engine_release(struct d3d12_engine *engine);
-/* The queue is released: its held work is dropped, and the engine goes once its submitted
- * work finished and nothing refers to it. */
+/* The queue is released: its held work still runs when its waits are met (dropped only when
+ * they can never be), and the engine goes once all its work finished and nothing refers to it. */
 void d3d12_engine_orphan(struct d3d12_engine *engine);
 void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name);
 uint32_t d3d12_engine_family(const struct d3d12_engine *engine);
@@ -102,16 +99,14 @@ uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d1
 /* ID3D12Fence::Signal from the CPU. */
 HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method);
 
-/* Queue operations. Segments run in order; query resets are done by the host before them
- * (transfer-only families cannot reset queries in a command buffer). *serial receives the
- * serial of the last operation, for allocator reuse checks. */
+/* Queue operations. Segments run in order. *serial receives the serial of the last operation,
+ * for allocator reuse checks. */
 HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_submit_segment *segments, uint32_t segment_count,
-        const struct d3d12_query_reset *resets, uint32_t reset_count, uint64_t *serial);
+        uint64_t *serial);
 HRESULT d3d12_scheduler_signal(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value);
 /* *parked: the wait is ready and kept for the engine's next operation (the waiter submits it
  * if none comes within 20 us, so it must be awake). */
 HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value, bool *parked);
-HRESULT d3d12_scheduler_wait_memory(struct d3d12_engine *engine, const struct d3d12_memory_wait *wait);
 /* Runs one command buffer on an internal compute-capable engine and waits for it (query
  * heap initialisation). */
 HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffer command_buffer, const char *method);
@@ -135,10 +130,14 @@ void d3d12_scheduler_memory_wait_counts(struct d3d12_device *device, uint64_t *o
 struct d3d12_scheduler_poll {
     bool memory_waits_held;       /* poll again soon */
     bool busy;                    /* work submitted, held or retired: keep watching */
+    char stall[512];              /* held work or submitted work that made no progress for the
+                                   * timeout, described; empty when none */
 };
-/* Submits held work that became ready, destroys retired objects whose work finished,
- * and applies the hang timeout to submitted and held work. */
-void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, struct d3d12_scheduler_poll *result);
+/* Submits held work that became ready, destroys retired objects whose work finished, and
+ * looks for work stalled longer than timeout_ns (0: never); the waiter applies the policy. */
+void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, uint64_t timeout_ns, struct d3d12_scheduler_poll *result);
+/* Drops every engine's held work (the device is removed). */
+void d3d12_scheduler_drop_held(struct d3d12_device *device, const char *why);
 
 /* Submits held work whose memory waits are met now; returns how many stay held. */
 unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device);

@@ -119,7 +119,13 @@ static void *waiter_main(void *context)
         /* Queue work first: a held wait is usually the cause of a host wait's hang. */
         waiter->kicked = false;
         pthread_mutex_unlock(&waiter->lock);
-        d3d12_scheduler_poll(device, now, &poll);
+        /* The policy: queue work, held or submitted, that made no progress for the hang
+         * timeout marks the device hung, and held work is then dropped. */
+        d3d12_scheduler_poll(device, now, (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000, &poll);
+        if (poll.stall[0]) {
+            d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, poll.stall);
+            d3d12_scheduler_drop_held(device, "the device is removed");
+        }
         {
             unsigned held = d3d12_scheduler_flush_memory_waits(device);
             if (held < memory_waits || (held && !memory_waits))

@@ -1,0 +1,97 @@
+/* Timelines: the scheduler's side of a fence (a Vulkan timeline semaphore and the values
+ * queues have promised it). CPU signals live here; queue signals are operations (scheduler.c). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sync/scheduler_state.h"
+
+HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_value, struct d3d12_timeline **out)
+{
+    VkSemaphoreTypeCreateInfo type_info = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+        .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+        .initialValue = initial_value,
+    };
+    VkSemaphoreCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type_info};
+    struct d3d12_timeline *timeline;
+    VkResult vr;
+
+    if (!(timeline = calloc(1, sizeof(*timeline))))
+        return E_OUTOFMEMORY;
+    if ((vr = vkCreateSemaphore(device->vk_device, &create_info, NULL, &timeline->semaphore)) != VK_SUCCESS) {
+        free(timeline);
+        return d3d12xs_hresult_from_vk(device, vr);
+    }
+    timeline->refcount = 1;
+    timeline->submitted_value = timeline->promised_value = timeline->gpu_signal_value = initial_value;
+    snprintf(timeline->name, sizeof(timeline->name), "unnamed");
+    *out = timeline;
+    return S_OK;
+}
+
+void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline *timeline, const char *name)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    snprintf(timeline->name, sizeof(timeline->name), "%s", name);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+static void destroy_timeline(struct d3d12_device *device, void *object)
+{
+    struct d3d12_timeline *timeline = object;
+    d3d12_bury_semaphore(device, timeline->semaphore);
+    free(timeline);
+}
+
+void d3d12_timeline_add_ref(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    timeline->refcount++;
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+void d3d12_timeline_release_locked(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    if (!--timeline->refcount)
+        d3d12_retire_locked(d3d12_scheduler_of(device), device, destroy_timeline, timeline);
+}
+
+void d3d12_timeline_release(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    pthread_mutex_lock(&scheduler->lock);
+    d3d12_timeline_release_locked(device, timeline);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
+uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d12_timeline *timeline)
+{
+    uint64_t value = 0;
+    VkResult vr;
+
+    /* A removed device completes every fence, as D3D12 does, so that waits end. */
+    if (d3d12_device_removed_reason(device) != S_OK)
+        return UINT64_MAX;
+    if ((vr = vkGetSemaphoreCounterValue(device->vk_device, timeline->semaphore, &value)) != VK_SUCCESS) {
+        d3d12xs_hresult_from_vk(device, vr);
+        return UINT64_MAX;
+    }
+    return value;
+}
+
+bool d3d12_timeline_unreachable_locked(const struct d3d12_timeline *timeline, uint64_t value)
+{
+    return timeline->orphaned && timeline->promised_value < value;
+}
+
+bool d3d12_timeline_can_reach(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    bool reachable;
+    pthread_mutex_lock(&scheduler->lock);
+    reachable = !d3d12_timeline_unreachable_locked(timeline, value);
+    pthread_mutex_unlock(&scheduler->lock);
+    return reachable;
+}
