@@ -7,6 +7,8 @@
 #                  runs each libFuzzer target 60 s from its seed corpus);
 #                  prints "N passed, M failed, K skipped" and fails if M > 0
 #   make bench     build and run every benchmark in build/bench/
+#   make stress    the reliability loop: queue/fence/lifetime/hang/DispatchX tests STRESS_LOOPS
+#                  times (default 50) in STRESS_BUILD (default build/) with every core kept busy
 #   make fuzz      clang libFuzzer build of tests/fuzz_*.c in build-fuzz/
 #   make install PREFIX=/some/dir
 #   make clean
@@ -39,7 +41,7 @@ ASAN_ENV := D3D12XS_DEBUG=$(ASAN_TEST_DEBUG) D3D12XS_LOG=warn \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps build demo test test-gcc test-asan bench fuzz install clean \
+.PHONY: all deps build demo test test-gcc test-asan bench stress fuzz install clean \
 	_build _build-asan
 
 all: build
@@ -126,6 +128,13 @@ bench: build
 	for f in $(BUILD_DIR)/bench/bench_*; do [ -f "$$f" ] && [ -x "$$f" ] && benches+=("$$f"); done; \
 	if [ $${#benches[@]} -eq 0 ]; then echo "no benchmarks yet"; exit 0; fi; \
 	for b in "$${benches[@]}"; do echo "==> $$b"; "$$b"; done
+
+# --- reliability loop -----------------------------------------------------------
+STRESS_BUILD ?= $(BUILD_DIR)
+STRESS_LOOPS ?= 50
+stress: deps
+	@if [ "$(STRESS_BUILD)" = "$(ASAN_BUILD_DIR)" ]; then $(MAKE) --no-print-directory _build-asan; else $(MAKE) --no-print-directory _build; fi
+	bash scripts/stress-loop.sh $(STRESS_BUILD) $(STRESS_LOOPS)
 
 # --- fuzzers -------------------------------------------------------------------
 fuzz: deps

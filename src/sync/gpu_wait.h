@@ -3,7 +3,7 @@
  * until it sees the value (docs/sync.md, "Two ways to wait on memory").
  *
  * The command buffer is recorded here, next to the list's segments; whether it runs is the
- * scheduler's choice at submission (scheduler.c, gpu_waitable_locked): only when a write
+ * scheduler's choice at submission (wait_resolver.c, gpu_waitable_locked): only when a write
  * that satisfies the wait was already handed to Vulkan on a queue of another family, so
  * that the spin cannot hold up its own writer. */
 #ifndef D3D12XS_GPU_WAIT_H
