@@ -135,7 +135,8 @@ static void *waiter_main(void *context)
         pthread_mutex_lock(&waiter->lock);
         if (waiter->stop)
             break;
-        check_registration_timeouts_locked(device, waiter, d3d12xs_now_ns());
+        /* The same instant as the poll: work held since before a registration is named first. */
+        check_registration_timeouts_locked(device, waiter, now);
         fire_locked(device, waiter, d3d12_device_removed_reason(device) != S_OK);
 
         if (!waiter->registration_count && !poll.busy && !poll.memory_waits_held && !waiter->kicked) {
