@@ -40,7 +40,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     d3d12_scheduler_destroy(device);
     d3d12xs_graphics_memory_remove_device(device);
     if (device->vk_device) {
-        d3d12xs_device_destroy_samplers(device);
+        d3d12xs_sampler_cache_cleanup(device);
         vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
         vkFreeMemory(device->vk_device, device->null_memory, NULL);
     }
@@ -53,12 +53,9 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
-    pthread_rwlock_destroy(&device->va_lock);
-    pthread_mutex_destroy(&device->descriptor_heap_lock);
-    pthread_mutex_destroy(&device->sampler_lock);
-    free(device->descriptor_heaps);
-    free(device->va_ranges);
-    d3d12xs_va_release_reservations(device);
+    d3d12xs_sampler_cache_cleanup(device); /* only its memory is left: the VkDevice never came */
+    d3d12xs_descriptor_heap_registry_cleanup(device);
+    d3d12xs_va_map_cleanup(device);
     d3d12xs_object_cleanup(&device->object);
     free(device);
 }
@@ -776,14 +773,14 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the device");
     device->ID3D12Device_iface.lpVtbl = &d3d12_device_vtbl;
     d3d12xs_object_init(&device->object, NULL);
-    pthread_rwlock_init(&device->va_lock, NULL);
-    pthread_mutex_init(&device->descriptor_heap_lock, NULL);
-    pthread_mutex_init(&device->sampler_lock, NULL);
     atomic_init(&device->removed_reason, S_OK);
     atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
     atomic_init(&device->validation_message_count, 0);
 
-    if (FAILED(hr = d3d12xs_instance_create(device))
+    if (FAILED(hr = d3d12xs_va_map_init(device))
+            || FAILED(hr = d3d12xs_descriptor_heap_registry_init(device))
+            || FAILED(hr = d3d12xs_sampler_cache_init(device))
+            || FAILED(hr = d3d12xs_instance_create(device))
             || FAILED(hr = d3d12xs_instance_select_physical_device(device))
             || FAILED(hr = create_vk_device(device))
             || FAILED(hr = d3d12_scheduler_create(device))

@@ -30,6 +30,9 @@ struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
 struct d3d12_console_validation;
+struct d3d12xs_va_map;
+struct d3d12xs_descriptor_heap_registry;
+struct d3d12xs_sampler_cache;
 
 /* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
 enum d3d12_gpu_wait_mode {
@@ -89,35 +92,16 @@ struct d3d12_device {
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
-    /* GPU virtual addresses (va_map.c) */
-    pthread_rwlock_t va_lock;
-    struct d3d12xs_va_range *va_ranges;
-    size_t va_range_count, va_range_capacity;
-    uint64_t va_next, va_end;  /* the free part of the newest reservation */
-    uint64_t va_allocations;   /* ranges made so far (struct d3d12xs_va_range's allocation) */
-    struct d3d12xs_va_reservation *va_reservations;
-    size_t va_reservation_count, va_reservation_capacity;
-
     atomic_int removed_reason; /* S_OK while alive */
     atomic_uint hang_timeout_ms;
 
-    /* Descriptor heaps, for validating CPU handles (descriptor_heap.c). */
-    pthread_mutex_t descriptor_heap_lock;
-    struct d3d12_descriptor_heap **descriptor_heaps;
-    size_t descriptor_heap_count, descriptor_heap_capacity;
-    /* Samplers are immutable Vulkan objects: one per distinct description (descriptor.c). */
-    pthread_mutex_t sampler_lock;
-    struct d3d12xs_sampler_entry *samplers;
-    size_t sampler_count, sampler_capacity;
+    /* The parts' own state, made and freed by their init and cleanup functions (api/device.c). */
+    struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
+    struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
+    struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
 };
 
 _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");
-
-struct d3d12xs_sampler_entry {
-    D3D12_SAMPLER_DESC desc;
-    VkSampler sampler;
-};
-void d3d12xs_device_destroy_samplers(struct d3d12_device *device);
 
 struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface);
 void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why);
