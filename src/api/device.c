@@ -543,7 +543,7 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
         map->supports_compute = !!(families[map->family].queueFlags & VK_QUEUE_COMPUTE_BIT);
         /* D3D12XS_COPY_TRANSFER_ONLY=1 treats COPY lists as a transfer-only family would (query
          * resets by the host, resolves on the internal engine), so that path runs on any device. */
-        if (type == D3D12_COMMAND_LIST_TYPE_COPY && getenv("D3D12XS_COPY_TRANSFER_ONLY") && !strcmp(getenv("D3D12XS_COPY_TRANSFER_ONLY"), "1"))
+        if (type == D3D12_COMMAND_LIST_TYPE_COPY && device->config.copy_transfer_only)
             map->supports_compute = false;
         bool already = false;
         for (int other = 0; other < type; other++) {
@@ -724,21 +724,6 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     return create_null_buffer(device);
 }
 
-static unsigned hang_timeout_from_env(void)
-{
-    const char *env = getenv("D3D12XS_HANG_TIMEOUT_MS");
-    char *end;
-    unsigned long value;
-    if (!env || !*env)
-        return 20000;
-    value = strtoul(env, &end, 10);
-    if (*end || value > UINT32_MAX) {
-        WARN("D3D12XS_HANG_TIMEOUT_MS=%s is not a number of milliseconds; using 20000", env);
-        return 20000;
-    }
-    return (unsigned)value;
-}
-
 static bool is_known_feature_level(D3D_FEATURE_LEVEL level)
 {
     switch (level) {
@@ -773,8 +758,9 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the device");
     device->ID3D12Device_iface.lpVtbl = &d3d12_device_vtbl;
     d3d12xs_object_init(&device->object, NULL);
+    d3d12xs_device_config_init(&device->config);
     atomic_init(&device->removed_reason, S_OK);
-    atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
+    atomic_init(&device->hang_timeout_ms, device->config.hang_timeout_ms);
     atomic_init(&device->validation_message_count, 0);
 
     if (FAILED(hr = d3d12xs_va_map_init(device))

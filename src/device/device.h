@@ -11,6 +11,7 @@
 #include <vulkan/vulkan.h>
 
 #include "d3d12.h"
+#include "common/config.h"
 #include "common/log.h"
 #include "common/object.h"
 #include "common/util.h"
@@ -34,21 +35,12 @@ struct d3d12xs_va_map;
 struct d3d12xs_descriptor_heap_registry;
 struct d3d12xs_sampler_cache;
 
-/* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
-enum d3d12_gpu_wait_mode {
-    D3D12_GPU_WAITS_OFF,
-    D3D12_GPU_WAITS_AUTO,      /* queue order (the writer is already submitted to the same VkQueue), or the
-                                * writer queue's serial semaphore when the writer is on another family */
-    D3D12_GPU_WAITS_SPIN,      /* spins instead of semaphores across families where a spin is safe */
-    D3D12_GPU_WAITS_FORCE,     /* spins whenever the writer is already submitted (tests, one-queue devices) */
-    D3D12_GPU_WAITS_SEMAPHORE, /* semaphores whenever the writer is already submitted (tests, one-queue devices) */
-    D3D12_GPU_WAITS_INLINE,    /* experiment: waits on graphics memory spin inside the list's command buffer
-                                * (no cut; a value the CPU writes is never seen on the H200) */
-};
-
 struct d3d12_device {
     ID3D12Device ID3D12Device_iface;
     struct d3d12xs_object object;
+    /* This device's configuration: the process's plus what the program asked for at its
+     * creation (d3d12xs_device_config_init). Code that runs for the device reads this one. */
+    struct d3d12xs_config config;
 
     VkInstance vk_instance;
     VkDebugUtilsMessengerEXT vk_messenger;
@@ -63,7 +55,7 @@ struct d3d12_device {
     uint32_t min_subgroup_size, max_subgroup_size, max_compute_workgroup_subgroups;
     bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
-    bool validation_enabled;
+    bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
     bool has_buffer_marker;
     bool has_calibrated_timestamps;
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
@@ -93,7 +85,7 @@ struct d3d12_device {
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
     atomic_int removed_reason; /* S_OK while alive */
-    atomic_uint hang_timeout_ms;
+    atomic_uint hang_timeout_ms; /* from config.hang_timeout_ms; D3D12XSSetHangTimeout changes it */
 
     /* The parts' own state, made and freed by their init and cleanup functions (api/device.c). */
     struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
@@ -128,7 +120,8 @@ struct d3d12xs_vk_features {
 };
 void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, struct d3d12xs_vk_features *enabled);
 
-/* debug.c */
-bool d3d12xs_debug_layer_requested(void);
+/* debug.c: the configuration of a device made now: the process's (common/config.h) with
+ * what the program asked for (EnableDebugLayer turns D3D12XS_DEBUG's "unset" into on). */
+void d3d12xs_device_config_init(struct d3d12xs_config *config);
 
 #endif
