@@ -415,7 +415,7 @@ static HRESULT postprocess(const uint32_t *w, size_t count, bool wave32, uint32_
 static const bool scalar_layout = true;
 
 /* D3D12XS_DEBUG set and not 0: the blob goes through the SPIR-V validator (as the remapped
- * module does at pipeline creation, src/spirv_remap.c). */
+ * module does at pipeline creation, pipeline_state.c). No device here: the process's setting. */
 static bool debug_validation(void)
 {
     return d3d12xs_config_validates_spirv(d3d12xs_config());
