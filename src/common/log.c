@@ -1,8 +1,5 @@
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 
 #include "common/config.h"
 #include "common/log.h"
