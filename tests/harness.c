@@ -1,12 +1,17 @@
 #include "pin_vulkan_modules.h" /* first: it needs _GNU_SOURCE before any system header */
+#include <errno.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "harness.h"
+
+extern char **environ;
 
 static unsigned passed, failed;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -278,4 +283,48 @@ void harness_read_back(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Re
     ID3D12Resource_Unmap(readback, 0, NULL);
     harness_release_list(&list);
     ID3D12Resource_Release(readback);
+}
+
+/* NAME=value replaces or adds NAME; a bare NAME removes it. */
+static bool changes_variable(const char *const *changes, const char *entry)
+{
+    size_t length = strcspn(entry, "=");
+    for (size_t i = 0; changes[i]; i++)
+        if (strcspn(changes[i], "=") == length && !strncmp(changes[i], entry, length))
+            return true;
+    return false;
+}
+
+bool harness_run_self(const char *argument, const char *const *environment_changes)
+{
+    size_t count = 0, changes = 0, n = 0;
+    char *argv[] = {(char *)"/proc/self/exe", (char *)argument, NULL};
+    char **envp;
+    pid_t pid;
+    int status = 0;
+
+    while (environ[count])
+        count++;
+    while (environment_changes[changes])
+        changes++;
+    if (!(envp = calloc(count + changes + 1, sizeof(*envp))))
+        return false;
+    for (size_t i = 0; i < count; i++)
+        if (!changes_variable(environment_changes, environ[i]))
+            envp[n++] = environ[i];
+    for (size_t i = 0; i < changes; i++)
+        if (strchr(environment_changes[i], '='))
+            envp[n++] = (char *)environment_changes[i];
+    fflush(NULL);
+    status = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp);
+    free(envp);
+    if (status) {
+        fprintf(stderr, "harness: cannot run this test again (%s): %s\n", argument, strerror(status));
+        return false;
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            return false;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

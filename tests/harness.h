@@ -61,6 +61,11 @@ uint64_t harness_now_ms(void);
 void harness_sleep_ms(unsigned ms);
 /* Releases the device and checks that nothing leaked a reference to it. */
 void harness_release_device(ID3D12Device *device);
+/* Runs this test program again with argument as its only argument, in an environment changed
+ * by environment_changes (NULL-terminated; "NAME=value" sets, "NAME" removes): how a test sees
+ * a configuration other than its own, which the library reads once per process. True when the
+ * child passed (exit status 0); its checks print in its own "N passed, M failed" line. */
+bool harness_run_self(const char *argument, const char *const *environment_changes);
 
 #ifdef __cplusplus
 }

@@ -164,10 +164,13 @@ static void test_record(ID3D12Device *device, bool split)
     struct d3d12_command_list *impl;
     LOG_MARK();
 
+    /* As D3D12XS_SPLIT_LISTS=1 would, for this one list: lists read the device's configuration. */
+    struct d3d12xs_config *config = &impl_from_ID3D12Device(device)->config;
+    uint32_t split_every = config->split_lists_every;
     if (split)
-        setenv("D3D12XS_SPLIT_LISTS", "1", 1);
+        config->split_lists_every = 1;
     list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    unsetenv("D3D12XS_SPLIT_LISTS");
+    config->split_lists_every = split_every;
     impl = unsafe_impl_from_ID3D12CommandList((ID3D12CommandList *)list.list);
     ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b, 256, a, 128, 512);   /* call 0 */
     ID3D12GraphicsCommandList2_SetMarker(list.list, 0, NULL, 0);                    /* not a recording call */

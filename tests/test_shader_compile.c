@@ -12,6 +12,7 @@
 #include <d3dcompiler.h>
 
 #include "harness.h"
+#include "common/config.h"
 #include "shaders/spirv.h"
 
 /* ---- helpers ---- */
@@ -121,11 +122,19 @@ static void check_valid(const uint32_t *words, size_t count, const char *what)
     CHECK_MSG(hr == S_OK, "%s: %s", what, error);
 }
 
+/* Remaps and, as pipeline creation does under D3D12XS_DEBUG=1, validates the result. */
 static HRESULT remap(ID3DBlob *blob, const struct d3d12xs_shader_info *info,
         const struct d3d12xs_binding_target *targets, uint32_t **words, size_t *count, char *error, size_t size)
 {
-    return d3d12xs_spirv_remap(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob), info, targets,
+    HRESULT hr = d3d12xs_spirv_remap(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob), info, targets,
             words, count, error, size);
+    if (SUCCEEDED(hr) && d3d12xs_config_validates_spirv(d3d12xs_config())
+            && FAILED(hr = d3d12xs_spirv_validate(*words, *count, true, error, size))) {
+        free(*words);
+        *words = NULL;
+        *count = 0;
+    }
+    return hr;
 }
 
 /* ---- shaders ---- */

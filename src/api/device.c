@@ -40,7 +40,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     d3d12_scheduler_destroy(device);
     d3d12xs_graphics_memory_remove_device(device);
     if (device->vk_device) {
-        d3d12xs_device_destroy_samplers(device);
+        d3d12xs_sampler_cache_cleanup(device);
         vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
         vkFreeMemory(device->vk_device, device->null_memory, NULL);
     }
@@ -53,12 +53,9 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
-    pthread_rwlock_destroy(&device->va_lock);
-    pthread_mutex_destroy(&device->descriptor_heap_lock);
-    pthread_mutex_destroy(&device->sampler_lock);
-    free(device->descriptor_heaps);
-    free(device->va_ranges);
-    d3d12xs_va_release_reservations(device);
+    d3d12xs_sampler_cache_cleanup(device); /* only its memory is left: the VkDevice never came */
+    d3d12xs_descriptor_heap_registry_cleanup(device);
+    d3d12xs_va_map_cleanup(device);
     d3d12xs_object_cleanup(&device->object);
     free(device);
 }
@@ -546,7 +543,7 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
         map->supports_compute = !!(families[map->family].queueFlags & VK_QUEUE_COMPUTE_BIT);
         /* D3D12XS_COPY_TRANSFER_ONLY=1 treats COPY lists as a transfer-only family would (query
          * resets by the host, resolves on the internal engine), so that path runs on any device. */
-        if (type == D3D12_COMMAND_LIST_TYPE_COPY && getenv("D3D12XS_COPY_TRANSFER_ONLY") && !strcmp(getenv("D3D12XS_COPY_TRANSFER_ONLY"), "1"))
+        if (type == D3D12_COMMAND_LIST_TYPE_COPY && device->config.copy_transfer_only)
             map->supports_compute = false;
         bool already = false;
         for (int other = 0; other < type; other++) {
@@ -727,21 +724,6 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     return create_null_buffer(device);
 }
 
-static unsigned hang_timeout_from_env(void)
-{
-    const char *env = getenv("D3D12XS_HANG_TIMEOUT_MS");
-    char *end;
-    unsigned long value;
-    if (!env || !*env)
-        return 20000;
-    value = strtoul(env, &end, 10);
-    if (*end || value > UINT32_MAX) {
-        WARN("D3D12XS_HANG_TIMEOUT_MS=%s is not a number of milliseconds; using 20000", env);
-        return 20000;
-    }
-    return (unsigned)value;
-}
-
 static bool is_known_feature_level(D3D_FEATURE_LEVEL level)
 {
     switch (level) {
@@ -776,14 +758,15 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the device");
     device->ID3D12Device_iface.lpVtbl = &d3d12_device_vtbl;
     d3d12xs_object_init(&device->object, NULL);
-    pthread_rwlock_init(&device->va_lock, NULL);
-    pthread_mutex_init(&device->descriptor_heap_lock, NULL);
-    pthread_mutex_init(&device->sampler_lock, NULL);
+    d3d12xs_device_config_init(&device->config);
     atomic_init(&device->removed_reason, S_OK);
-    atomic_init(&device->hang_timeout_ms, hang_timeout_from_env());
+    atomic_init(&device->hang_timeout_ms, device->config.hang_timeout_ms);
     atomic_init(&device->validation_message_count, 0);
 
-    if (FAILED(hr = d3d12xs_instance_create(device))
+    if (FAILED(hr = d3d12xs_va_map_init(device))
+            || FAILED(hr = d3d12xs_descriptor_heap_registry_init(device))
+            || FAILED(hr = d3d12xs_sampler_cache_init(device))
+            || FAILED(hr = d3d12xs_instance_create(device))
             || FAILED(hr = d3d12xs_instance_select_physical_device(device))
             || FAILED(hr = create_vk_device(device))
             || FAILED(hr = d3d12_scheduler_create(device))

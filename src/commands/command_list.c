@@ -254,15 +254,6 @@ HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_
     return S_OK;
 }
 
-/* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run
- * with it to show that segments behave as one list. */
-static uint32_t split_every_from_env(void)
-{
-    const char *value = getenv("D3D12XS_SPLIT_LISTS");
-    long n = value ? strtol(value, NULL, 10) : 0;
-    return n > 0 && n < 1000000 ? (uint32_t)n : 0;
-}
-
 HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
         ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **out)
 {
@@ -277,7 +268,9 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     list->type = type;
     list->state = D3D12_COMMAND_LIST_CLOSED;
     list->transfer_only = !device->queue_map[type].supports_compute;
-    list->split_every = split_every_from_env();
+    /* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run
+     * with it to show that segments behave as one list. */
+    list->split_every = device->config.split_lists_every;
     /* D3D12 hands out new lists already recording. */
     if (FAILED(hr = begin_recording(list, method, allocator, initial_state))) {
         ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);

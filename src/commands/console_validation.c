@@ -49,8 +49,8 @@ struct d3d12_console_validation {
 
 void d3d12_console_validation_create(struct d3d12_device *device)
 {
-    const char *env = getenv("D3D12XS_CONSOLE_VALIDATION");
-    bool enabled = env && *env ? strcmp(env, "0") != 0 : device->validation_enabled;
+    enum d3d12xs_config_switch setting = device->config.console_validation;
+    bool enabled = setting == D3D12XS_CONFIG_UNSET ? device->validation_enabled : setting == D3D12XS_CONFIG_ON;
     struct d3d12_console_validation *validation;
 
     if (!enabled || !(validation = calloc(1, sizeof(*validation))))

@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/blob.h"
 #include "common/object.h"
 #include "common/util.h"
 #include "common/log.h"
-#include "descriptors/root_signature_blob.h"
-#include "descriptors/root_signature_blob.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D10Blob::" #name

@@ -1,36 +1,17 @@
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 
+#include "common/config.h"
 #include "common/log.h"
 
-static pthread_once_t log_init_once = PTHREAD_ONCE_INIT;
-static int log_level = D3D12XS_LOG_LEVEL_ERROR;
 static pthread_mutex_t log_callback_lock = PTHREAD_MUTEX_INITIALIZER;
 static PFN_D3D12XS_LOG_CALLBACK log_callback;
 static void *log_callback_user;
 
-static void log_init(void)
-{
-    const char *env = getenv("D3D12XS_LOG");
-    static const char *const names[] = {"error", "warn", "info", "trace"};
-    if (!env || !*env)
-        return;
-    if (!strcasecmp(env, "none")) {
-        log_level = -1;
-        return;
-    }
-    for (int i = 0; i < 4; i++)
-        if (!strcasecmp(env, names[i]))
-            log_level = i;
-}
-
+/* D3D12XS_LOG, read with the rest of the configuration (common/config.c). */
 int d3d12xs_log_enabled(D3D12XS_LOG_LEVEL level)
 {
-    pthread_once(&log_init_once, log_init);
-    return (int)level <= log_level;
+    return (int)level <= d3d12xs_config()->log_level;
 }
 
 void D3D12XSSetLogCallback(PFN_D3D12XS_LOG_CALLBACK callback, void *user)
@@ -45,10 +26,12 @@ static void log_va(D3D12XS_LOG_LEVEL level, const char *fmt, va_list args)
 {
     static const char *const prefixes[] = {"err", "warn", "info", "trace"};
     char line[1024];
+    /* Before the lock: the first read of the configuration may log its own warnings. */
+    bool enabled = d3d12xs_log_enabled(level);
 
     /* The callback sees every line regardless of level: tests count them. */
     pthread_mutex_lock(&log_callback_lock);
-    if (!log_callback && !d3d12xs_log_enabled(level)) {
+    if (!log_callback && !enabled) {
         pthread_mutex_unlock(&log_callback_lock);
         return;
     }
@@ -56,7 +39,7 @@ static void log_va(D3D12XS_LOG_LEVEL level, const char *fmt, va_list args)
     if (log_callback)
         log_callback(level, line, log_callback_user);
     pthread_mutex_unlock(&log_callback_lock);
-    if (d3d12xs_log_enabled(level))
+    if (enabled)
         fprintf(stderr, "d3d12xs:%s: %s\n", prefixes[level], line);
 }
 

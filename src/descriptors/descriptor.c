@@ -329,8 +329,21 @@ static VkSamplerAddressMode vk_address_mode(D3D12_TEXTURE_ADDRESS_MODE mode)
 }
 
 /* Returns the device's sampler for desc, creating it once; VK_NULL_HANDLE (logged) on a bad desc. */
+/* Samplers are immutable Vulkan objects: the device keeps one per distinct description. */
+struct sampler_entry {
+    D3D12_SAMPLER_DESC desc;
+    VkSampler sampler;
+};
+
+struct d3d12xs_sampler_cache {
+    pthread_mutex_t lock;
+    struct sampler_entry *entries;
+    size_t count, capacity;
+};
+
 VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method)
 {
+    struct d3d12xs_sampler_cache *cache = device->samplers;
     VkSamplerCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     VkSampler sampler = VK_NULL_HANDLE;
     unsigned filter = desc->Filter;
@@ -385,30 +398,44 @@ VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SA
     info.borderColor = desc->BorderColor[3] < 0.5f ? VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK
             : desc->BorderColor[0] < 0.5f ? VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
 
-    pthread_mutex_lock(&device->sampler_lock);
-    for (size_t i = 0; i < device->sampler_count; i++) {
-        if (!memcmp(&device->samplers[i].desc, desc, sizeof(*desc))) {
-            sampler = device->samplers[i].sampler;
+    pthread_mutex_lock(&cache->lock);
+    for (size_t i = 0; i < cache->count; i++) {
+        if (!memcmp(&cache->entries[i].desc, desc, sizeof(*desc))) {
+            sampler = cache->entries[i].sampler;
             break;
         }
     }
-    if (!sampler && d3d12xs_array_reserve((void **)&device->samplers, &device->sampler_capacity, device->sampler_count + 1, sizeof(*device->samplers))) {
+    if (!sampler && d3d12xs_array_reserve((void **)&cache->entries, &cache->capacity, cache->count + 1, sizeof(*cache->entries))) {
         if (vkCreateSampler(device->vk_device, &info, NULL, &sampler) == VK_SUCCESS)
-            device->samplers[device->sampler_count++] = (struct d3d12xs_sampler_entry){*desc, sampler};
+            cache->entries[cache->count++] = (struct sampler_entry){*desc, sampler};
         else
             d3d12xs_fail(E_OUTOFMEMORY, method, "vkCreateSampler failed");
     }
-    pthread_mutex_unlock(&device->sampler_lock);
+    pthread_mutex_unlock(&cache->lock);
     return sampler;
 }
 
-void d3d12xs_device_destroy_samplers(struct d3d12_device *device)
+HRESULT d3d12xs_sampler_cache_init(struct d3d12_device *device)
 {
-    for (size_t i = 0; i < device->sampler_count; i++)
-        vkDestroySampler(device->vk_device, device->samplers[i].sampler, NULL);
-    free(device->samplers);
+    struct d3d12xs_sampler_cache *cache = calloc(1, sizeof(*cache));
+    if (!cache)
+        return E_OUTOFMEMORY;
+    pthread_mutex_init(&cache->lock, NULL);
+    device->samplers = cache;
+    return S_OK;
+}
+
+void d3d12xs_sampler_cache_cleanup(struct d3d12_device *device)
+{
+    struct d3d12xs_sampler_cache *cache = device->samplers;
+    if (!cache)
+        return;
+    for (size_t i = 0; i < cache->count; i++)
+        vkDestroySampler(device->vk_device, cache->entries[i].sampler, NULL);
+    free(cache->entries);
+    pthread_mutex_destroy(&cache->lock);
+    free(cache);
     device->samplers = NULL;
-    device->sampler_count = device->sampler_capacity = 0;
 }
 
 void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)

@@ -22,16 +22,57 @@ static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_QueryInterface(ID3D12Desc
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_descriptor_heap, ID3D12DescriptorHeap, impl_from_ID3D12DescriptorHeap, "ID3D12DescriptorHeap")
 
+/* The device's live heaps: what a CPU handle is checked against. */
+struct d3d12xs_descriptor_heap_registry {
+    pthread_mutex_t lock;
+    struct d3d12_descriptor_heap **heaps;
+    size_t count, capacity;
+};
+
+HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device)
+{
+    struct d3d12xs_descriptor_heap_registry *registry = calloc(1, sizeof(*registry));
+    if (!registry)
+        return E_OUTOFMEMORY;
+    pthread_mutex_init(&registry->lock, NULL);
+    device->descriptor_heaps = registry;
+    return S_OK;
+}
+
+void d3d12xs_descriptor_heap_registry_cleanup(struct d3d12_device *device)
+{
+    struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
+    if (!registry)
+        return;
+    pthread_mutex_destroy(&registry->lock);
+    free(registry->heaps);
+    free(registry);
+    device->descriptor_heaps = NULL;
+}
+
+static bool register_heap(struct d3d12_device *device, struct d3d12_descriptor_heap *heap)
+{
+    struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
+    bool registered;
+    pthread_mutex_lock(&registry->lock);
+    registered = d3d12xs_array_reserve((void **)&registry->heaps, &registry->capacity, registry->count + 1, sizeof(*registry->heaps));
+    if (registered)
+        registry->heaps[registry->count++] = heap;
+    pthread_mutex_unlock(&registry->lock);
+    return registered;
+}
+
 static void unregister_heap(struct d3d12_device *device, struct d3d12_descriptor_heap *heap)
 {
-    pthread_mutex_lock(&device->descriptor_heap_lock);
-    for (size_t i = 0; i < device->descriptor_heap_count; i++) {
-        if (device->descriptor_heaps[i] == heap) {
-            device->descriptor_heaps[i] = device->descriptor_heaps[--device->descriptor_heap_count];
+    struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
+    pthread_mutex_lock(&registry->lock);
+    for (size_t i = 0; i < registry->count; i++) {
+        if (registry->heaps[i] == heap) {
+            registry->heaps[i] = registry->heaps[--registry->count];
             break;
         }
     }
-    pthread_mutex_unlock(&device->descriptor_heap_lock);
+    pthread_mutex_unlock(&registry->lock);
 }
 
 static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHeap *iface)
@@ -99,12 +140,13 @@ struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12Descri
 struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason, struct d3d12_descriptor_heap **heap_out)
 {
+    struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
     struct d3d12xs_descriptor *descriptor = NULL;
 
     *reason = "not inside a live descriptor heap of this device";
-    pthread_mutex_lock(&device->descriptor_heap_lock);
-    for (size_t i = 0; i < device->descriptor_heap_count; i++) {
-        struct d3d12_descriptor_heap *heap = device->descriptor_heaps[i];
+    pthread_mutex_lock(&registry->lock);
+    for (size_t i = 0; i < registry->count; i++) {
+        struct d3d12_descriptor_heap *heap = registry->heaps[i];
         SIZE_T start = (SIZE_T)heap->descriptors, end = start + heap->desc.NumDescriptors * sizeof(*heap->descriptors);
         if (handle.ptr < start || handle.ptr >= end)
             continue;
@@ -120,7 +162,7 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device
             *heap_out = heap;
         break;
     }
-    pthread_mutex_unlock(&device->descriptor_heap_lock);
+    pthread_mutex_unlock(&registry->lock);
     return descriptor;
 }
 
@@ -179,13 +221,7 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
         return hr;
     }
 
-    pthread_mutex_lock(&device->descriptor_heap_lock);
-    bool registered = d3d12xs_array_reserve((void **)&device->descriptor_heaps, &device->descriptor_heap_capacity,
-            device->descriptor_heap_count + 1, sizeof(*device->descriptor_heaps));
-    if (registered)
-        device->descriptor_heaps[device->descriptor_heap_count++] = heap;
-    pthread_mutex_unlock(&device->descriptor_heap_lock);
-    if (!registered) {
+    if (!register_heap(device, heap)) {
         ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot register the heap");
     }

@@ -45,6 +45,14 @@ struct d3d12_descriptor_heap {
     VkDeviceSize table_size;
 };
 
+/* The device's registry of live heaps (device->descriptor_heaps) and its sampler cache
+ * (device->samplers), made at device creation and freed when it goes (api/device.c). */
+HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device);
+void d3d12xs_descriptor_heap_registry_cleanup(struct d3d12_device *device);
+HRESULT d3d12xs_sampler_cache_init(struct d3d12_device *device);
+/* Destroys the cached VkSamplers: needs the VkDevice still alive. */
+void d3d12xs_sampler_cache_cleanup(struct d3d12_device *device);
+
 struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface);
 HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap);
 /* Validates a CPU handle from the application; NULL (with one log line) when it is not one of ours. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "d3d12.h"
+#include "common/blob.h" /* the ID3DBlob that serialized root signatures come back in */
 
 /* Parses a DXBC container holding an RTS0 part (version 1.0 or 1.1). On success *desc is one
  * heap allocation (free with d3d12xs_root_signature_desc_free) in its ORIGINAL version. Never
@@ -44,15 +45,12 @@ void d3d12xs_root_signature_desc_free(D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc)
 /* Deep comparison (same version, same values, float fields bit for bit); for tests and fuzzing. */
 bool d3d12xs_root_signature_desc_equal(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *a, const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *b);
 
-/* ---- helpers (dxbc_checksum.c, blob.c) ---- */
+/* ---- helpers (dxbc_checksum.c) ---- */
 
 /* Plain MD5 (RFC 1321) of size bytes. */
 void d3d12xs_md5(const void *data, size_t size, uint8_t digest[16]);
 /* The DXBC container checksum: MD5's compression over bytes 20..size of the container with the
  * container's own final-block layout. size is the whole container (at least 20 bytes). */
 void d3d12xs_dxbc_checksum(const void *container, size_t size, uint8_t checksum[16]);
-
-/* An ID3DBlob holding a copy of size bytes of data (data may be NULL when size is 0). */
-HRESULT d3d12xs_blob_create(const void *data, size_t size, ID3DBlob **blob);
 
 #endif

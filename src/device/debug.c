@@ -1,6 +1,5 @@
-/* ID3D12Debug: EnableDebugLayer (or D3D12XS_DEBUG=1) turns on the Khronos validation layer
- * for devices created afterwards. */
-#include <stdlib.h>
+/* ID3D12Debug: EnableDebugLayer turns on the Khronos validation layer (and SPIR-V validation)
+ * for devices created afterwards, unless D3D12XS_DEBUG=0 (d3d12xs_device_config_init). */
 #include <string.h>
 
 #include "device/device.h"
@@ -8,12 +7,11 @@
 
 static atomic_bool debug_layer_enabled;
 
-bool d3d12xs_debug_layer_requested(void)
+void d3d12xs_device_config_init(struct d3d12xs_config *config)
 {
-    const char *env = getenv("D3D12XS_DEBUG");
-    if (env && *env)
-        return strcmp(env, "0") != 0;
-    return atomic_load(&debug_layer_enabled);
+    *config = *d3d12xs_config();
+    if (config->debug == D3D12XS_CONFIG_UNSET && atomic_load(&debug_layer_enabled))
+        config->debug = D3D12XS_CONFIG_ON;
 }
 
 /* The debug object is stateless, so one static instance serves every caller. */

@@ -11,6 +11,7 @@
 #include <vulkan/vulkan.h>
 
 #include "d3d12.h"
+#include "common/config.h"
 #include "common/log.h"
 #include "common/object.h"
 #include "common/util.h"
@@ -30,22 +31,16 @@ struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
 struct d3d12_console_validation;
-
-/* Whether console memory waits may be waited out by the GPU (sync/gpu_wait.h). */
-enum d3d12_gpu_wait_mode {
-    D3D12_GPU_WAITS_OFF,
-    D3D12_GPU_WAITS_AUTO,      /* queue order (the writer is already submitted to the same VkQueue), or the
-                                * writer queue's serial semaphore when the writer is on another family */
-    D3D12_GPU_WAITS_SPIN,      /* spins instead of semaphores across families where a spin is safe */
-    D3D12_GPU_WAITS_FORCE,     /* spins whenever the writer is already submitted (tests, one-queue devices) */
-    D3D12_GPU_WAITS_SEMAPHORE, /* semaphores whenever the writer is already submitted (tests, one-queue devices) */
-    D3D12_GPU_WAITS_INLINE,    /* experiment: waits on graphics memory spin inside the list's command buffer
-                                * (no cut; a value the CPU writes is never seen on the H200) */
-};
+struct d3d12xs_va_map;
+struct d3d12xs_descriptor_heap_registry;
+struct d3d12xs_sampler_cache;
 
 struct d3d12_device {
     ID3D12Device ID3D12Device_iface;
     struct d3d12xs_object object;
+    /* This device's configuration: the process's plus what the program asked for at its
+     * creation (d3d12xs_device_config_init). Code that runs for the device reads this one. */
+    struct d3d12xs_config config;
 
     VkInstance vk_instance;
     VkDebugUtilsMessengerEXT vk_messenger;
@@ -60,7 +55,7 @@ struct d3d12_device {
     uint32_t min_subgroup_size, max_subgroup_size, max_compute_workgroup_subgroups;
     bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
-    bool validation_enabled;
+    bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
     bool has_buffer_marker;
     bool has_calibrated_timestamps;
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
@@ -89,35 +84,16 @@ struct d3d12_device {
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
-    /* GPU virtual addresses (va_map.c) */
-    pthread_rwlock_t va_lock;
-    struct d3d12xs_va_range *va_ranges;
-    size_t va_range_count, va_range_capacity;
-    uint64_t va_next, va_end;  /* the free part of the newest reservation */
-    uint64_t va_allocations;   /* ranges made so far (struct d3d12xs_va_range's allocation) */
-    struct d3d12xs_va_reservation *va_reservations;
-    size_t va_reservation_count, va_reservation_capacity;
-
     atomic_int removed_reason; /* S_OK while alive */
-    atomic_uint hang_timeout_ms;
+    atomic_uint hang_timeout_ms; /* from config.hang_timeout_ms; D3D12XSSetHangTimeout changes it */
 
-    /* Descriptor heaps, for validating CPU handles (descriptor_heap.c). */
-    pthread_mutex_t descriptor_heap_lock;
-    struct d3d12_descriptor_heap **descriptor_heaps;
-    size_t descriptor_heap_count, descriptor_heap_capacity;
-    /* Samplers are immutable Vulkan objects: one per distinct description (descriptor.c). */
-    pthread_mutex_t sampler_lock;
-    struct d3d12xs_sampler_entry *samplers;
-    size_t sampler_count, sampler_capacity;
+    /* The parts' own state, made and freed by their init and cleanup functions (api/device.c). */
+    struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
+    struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
+    struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
 };
 
 _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");
-
-struct d3d12xs_sampler_entry {
-    D3D12_SAMPLER_DESC desc;
-    VkSampler sampler;
-};
-void d3d12xs_device_destroy_samplers(struct d3d12_device *device);
 
 struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface);
 void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why);
@@ -144,7 +120,8 @@ struct d3d12xs_vk_features {
 };
 void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, struct d3d12xs_vk_features *enabled);
 
-/* debug.c */
-bool d3d12xs_debug_layer_requested(void);
+/* debug.c: the configuration of a device made now: the process's (common/config.h) with
+ * what the program asked for (EnableDebugLayer turns D3D12XS_DEBUG's "unset" into on). */
+void d3d12xs_device_config_init(struct d3d12xs_config *config);
 
 #endif

@@ -69,7 +69,7 @@ HRESULT d3d12xs_instance_create(struct d3d12_device *device)
     bool debug_utils;
     VkResult vr;
 
-    if (d3d12xs_debug_layer_requested()) {
+    if (device->config.debug == D3D12XS_CONFIG_ON) {
         if (has_layer(validation_layer)) {
             layers[layer_count++] = validation_layer;
             device->validation_enabled = true;
@@ -148,7 +148,7 @@ static bool name_contains(const char *name, const char *part)
 /* D3D12XS_DEVICE picks by index or by part of the name; otherwise a GPU beats a CPU driver. */
 HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device)
 {
-    const char *choice = getenv("D3D12XS_DEVICE");
+    const char *choice = device->config.device;
     VkPhysicalDevice *physical_devices;
     VkPhysicalDeviceProperties properties;
     uint32_t count = 0, chosen = UINT32_MAX;

@@ -14,13 +14,53 @@
 
 #define VA_ALIGNMENT 0x10000ull /* D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT */
 
-/* Index of the first range starting after va. */
-static size_t upper_bound_locked(struct d3d12_device *device, uint64_t va)
+struct d3d12xs_va_reservation {
+    void *base;
+    uint64_t size;
+};
+
+struct d3d12xs_va_map {
+    pthread_rwlock_t lock;
+    struct d3d12xs_va_range *ranges; /* sorted by address */
+    size_t range_count, range_capacity;
+    uint64_t next, end;    /* the free part of the newest reservation */
+    uint64_t allocations;  /* ranges made so far (struct d3d12xs_va_range's allocation) */
+    struct d3d12xs_va_reservation *reservations;
+    size_t reservation_count, reservation_capacity;
+};
+
+HRESULT d3d12xs_va_map_init(struct d3d12_device *device)
 {
-    size_t low = 0, high = device->va_range_count;
+    struct d3d12xs_va_map *map = calloc(1, sizeof(*map));
+    if (!map)
+        return E_OUTOFMEMORY;
+    pthread_rwlock_init(&map->lock, NULL);
+    device->va_map = map;
+    return S_OK;
+}
+
+/* Gives the reserved address space back: the device is going. */
+void d3d12xs_va_map_cleanup(struct d3d12_device *device)
+{
+    struct d3d12xs_va_map *map = device->va_map;
+    if (!map)
+        return;
+    for (size_t i = 0; i < map->reservation_count; i++)
+        munmap(map->reservations[i].base, map->reservations[i].size);
+    free(map->reservations);
+    free(map->ranges);
+    pthread_rwlock_destroy(&map->lock);
+    free(map);
+    device->va_map = NULL;
+}
+
+/* Index of the first range starting after va. */
+static size_t upper_bound_locked(struct d3d12xs_va_map *map, uint64_t va)
+{
+    size_t low = 0, high = map->range_count;
     while (low < high) {
         size_t mid = (low + high) / 2;
-        if (device->va_ranges[mid].va <= va)
+        if (map->ranges[mid].va <= va)
             low = mid + 1;
         else
             high = mid;
@@ -31,154 +71,152 @@ static size_t upper_bound_locked(struct d3d12_device *device, uint64_t va)
 #define VA_RESERVATION (64ull << 30)
 
 /* Inserts a range, keeping the array sorted by address. */
-static bool insert_locked(struct d3d12_device *device, const struct d3d12xs_va_range *range)
+static bool insert_locked(struct d3d12xs_va_map *map, const struct d3d12xs_va_range *range)
 {
     size_t index;
-    if (!d3d12xs_array_reserve((void **)&device->va_ranges, &device->va_range_capacity,
-            device->va_range_count + 1, sizeof(*device->va_ranges)))
+    if (!d3d12xs_array_reserve((void **)&map->ranges, &map->range_capacity,
+            map->range_count + 1, sizeof(*map->ranges)))
         return false;
-    index = upper_bound_locked(device, range->va);
-    memmove(&device->va_ranges[index + 1], &device->va_ranges[index], (device->va_range_count - index) * sizeof(*device->va_ranges));
-    device->va_ranges[index] = *range;
-    device->va_range_count++;
+    index = upper_bound_locked(map, range->va);
+    memmove(&map->ranges[index + 1], &map->ranges[index], (map->range_count - index) * sizeof(*map->ranges));
+    map->ranges[index] = *range;
+    map->range_count++;
     return true;
 }
 
 /* Address space for resource addresses, reserved from the process so that nothing else can
  * live there (the device unmaps its reservations when it goes). */
-static bool reserve_locked(struct d3d12_device *device, uint64_t size)
+static bool reserve_locked(struct d3d12xs_va_map *map, uint64_t size)
 {
     uint64_t bytes = size + VA_ALIGNMENT > VA_RESERVATION ? size + VA_ALIGNMENT : VA_RESERVATION;
     void *base = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
         return false;
-    if (!d3d12xs_array_reserve((void **)&device->va_reservations, &device->va_reservation_capacity, device->va_reservation_count + 1,
-            sizeof(*device->va_reservations))) {
+    if (!d3d12xs_array_reserve((void **)&map->reservations, &map->reservation_capacity, map->reservation_count + 1,
+            sizeof(*map->reservations))) {
         munmap(base, bytes);
         return false;
     }
-    device->va_reservations[device->va_reservation_count++] = (struct d3d12xs_va_reservation){base, bytes};
+    map->reservations[map->reservation_count++] = (struct d3d12xs_va_reservation){base, bytes};
     /* The first address is a multiple of the alignment and never 0. */
-    device->va_next = ((uintptr_t)base + VA_ALIGNMENT) & ~(VA_ALIGNMENT - 1);
-    device->va_end = (uintptr_t)base + bytes;
+    map->next = ((uintptr_t)base + VA_ALIGNMENT) & ~(VA_ALIGNMENT - 1);
+    map->end = (uintptr_t)base + bytes;
     return true;
 }
 
 uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     uint64_t va, span = ((size + VA_ALIGNMENT - 1) & ~(VA_ALIGNMENT - 1)) + VA_ALIGNMENT;
 
-    pthread_rwlock_wrlock(&device->va_lock);
-    if (device->va_next + span > device->va_end && !reserve_locked(device, span)) {
-        pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_wrlock(&map->lock);
+    if (map->next + span > map->end && !reserve_locked(map, span)) {
+        pthread_rwlock_unlock(&map->lock);
         return 0;
     }
-    va = device->va_next;
+    va = map->next;
     /* A guard gap after each range makes off-by-one addresses miss every resource. */
-    device->va_next += span;
-    if (!insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, ++device->va_allocations})) {
-        pthread_rwlock_unlock(&device->va_lock);
+    map->next += span;
+    if (!insert_locked(map, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, ++map->allocations})) {
+        pthread_rwlock_unlock(&map->lock);
         return 0;
     }
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_unlock(&map->lock);
     return va;
 }
 
 bool d3d12xs_va_register_host(struct d3d12_device *device, void *host, uint64_t size, VkBuffer buffer, bool gpu_read_only)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     bool ok;
-    pthread_rwlock_wrlock(&device->va_lock);
-    ok = insert_locked(device, &(struct d3d12xs_va_range){(uintptr_t)host, size, buffer, false, host, gpu_read_only, ++device->va_allocations});
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_wrlock(&map->lock);
+    ok = insert_locked(map, &(struct d3d12xs_va_range){(uintptr_t)host, size, buffer, false, host, gpu_read_only, ++map->allocations});
+    pthread_rwlock_unlock(&map->lock);
     return ok;
 }
 
 bool d3d12xs_va_gpu_read_only(struct d3d12_device *device, uint64_t va)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     bool read_only = false;
     size_t index;
-    pthread_rwlock_rdlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
-    if (index && va - device->va_ranges[index - 1].va < device->va_ranges[index - 1].size)
-        read_only = device->va_ranges[index - 1].gpu_read_only;
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_rdlock(&map->lock);
+    index = upper_bound_locked(map, va);
+    if (index && va - map->ranges[index - 1].va < map->ranges[index - 1].size)
+        read_only = map->ranges[index - 1].gpu_read_only;
+    pthread_rwlock_unlock(&map->lock);
     return read_only;
-}
-
-void d3d12xs_va_release_reservations(struct d3d12_device *device)
-{
-    for (size_t i = 0; i < device->va_reservation_count; i++)
-        munmap(device->va_reservations[i].base, device->va_reservations[i].size);
-    free(device->va_reservations);
-    device->va_reservations = NULL;
-    device->va_reservation_count = device->va_reservation_capacity = 0;
 }
 
 void d3d12xs_va_free(struct d3d12_device *device, uint64_t va)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     size_t index;
 
     if (!va)
         return;
-    pthread_rwlock_wrlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
-    if (index && device->va_ranges[index - 1].va == va) {
-        memmove(&device->va_ranges[index - 1], &device->va_ranges[index],
-                (device->va_range_count - index) * sizeof(*device->va_ranges));
-        device->va_range_count--;
+    pthread_rwlock_wrlock(&map->lock);
+    index = upper_bound_locked(map, va);
+    if (index && map->ranges[index - 1].va == va) {
+        memmove(&map->ranges[index - 1], &map->ranges[index],
+                (map->range_count - index) * sizeof(*map->ranges));
+        map->range_count--;
     }
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_unlock(&map->lock);
 }
 
 bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, VkBuffer *buffer, uint64_t *offset)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     const struct d3d12xs_va_range *range;
     bool found = false;
     size_t index;
 
-    pthread_rwlock_rdlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
+    pthread_rwlock_rdlock(&map->lock);
+    index = upper_bound_locked(map, va);
     if (index) {
-        range = &device->va_ranges[index - 1];
+        range = &map->ranges[index - 1];
         if (range->buffer && va - range->va <= range->size && size <= range->size - (va - range->va)) {
             *buffer = range->buffer;
             *offset = va - range->va;
             found = true;
         }
     }
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_unlock(&map->lock);
     return found;
 }
 
 bool d3d12xs_va_find(struct d3d12_device *device, uint64_t va, uint64_t size, struct d3d12xs_va_range *range, uint64_t *offset)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     bool found = false;
     size_t index;
 
-    pthread_rwlock_rdlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
+    pthread_rwlock_rdlock(&map->lock);
+    index = upper_bound_locked(map, va);
     if (index) {
-        const struct d3d12xs_va_range *candidate = &device->va_ranges[index - 1];
+        const struct d3d12xs_va_range *candidate = &map->ranges[index - 1];
         if (candidate->buffer && va - candidate->va <= candidate->size && size <= candidate->size - (va - candidate->va)) {
             *range = *candidate;
             *offset = va - candidate->va;
             found = true;
         }
     }
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_unlock(&map->lock);
     return found;
 }
 
 bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     const struct d3d12xs_va_range *range;
     bool found = false;
     size_t index;
 
-    pthread_rwlock_rdlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
+    pthread_rwlock_rdlock(&map->lock);
+    index = upper_bound_locked(map, va);
     if (index) {
-        range = &device->va_ranges[index - 1];
+        range = &map->ranges[index - 1];
         if (range->buffer && va - range->va < range->size) {
             *buffer = range->buffer;
             *offset = va - range->va;
@@ -186,35 +224,37 @@ bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer 
             found = true;
         }
     }
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_unlock(&map->lock);
     return found;
 }
 
 bool d3d12xs_va_in_upload_heap(struct d3d12_device *device, uint64_t va)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     bool upload = false;
     size_t index;
 
-    pthread_rwlock_rdlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
-    if (index && va - device->va_ranges[index - 1].va < device->va_ranges[index - 1].size)
-        upload = device->va_ranges[index - 1].upload_heap;
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_rdlock(&map->lock);
+    index = upper_bound_locked(map, va);
+    if (index && va - map->ranges[index - 1].va < map->ranges[index - 1].size)
+        upload = map->ranges[index - 1].upload_heap;
+    pthread_rwlock_unlock(&map->lock);
     return upload;
 }
 
 void *d3d12xs_va_host_pointer(struct d3d12_device *device, uint64_t va, uint64_t size)
 {
+    struct d3d12xs_va_map *map = device->va_map;
     void *host = NULL;
     size_t index;
 
-    pthread_rwlock_rdlock(&device->va_lock);
-    index = upper_bound_locked(device, va);
+    pthread_rwlock_rdlock(&map->lock);
+    index = upper_bound_locked(map, va);
     if (index) {
-        const struct d3d12xs_va_range *range = &device->va_ranges[index - 1];
+        const struct d3d12xs_va_range *range = &map->ranges[index - 1];
         if (range->host && va - range->va < range->size && size <= range->size - (va - range->va))
             host = (char *)range->host + (va - range->va);
     }
-    pthread_rwlock_unlock(&device->va_lock);
+    pthread_rwlock_unlock(&map->lock);
     return host;
 }

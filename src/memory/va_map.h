@@ -14,17 +14,15 @@ struct d3d12xs_va_range {
     uint64_t allocation; /* unique per allocation: tells memory apart from memory later at the same address */
 };
 
-struct d3d12xs_va_reservation {
-    void *base;
-    uint64_t size;
-};
+/* The map the device holds (device->va_map), made at its creation and freed, with the
+ * address space it reserved, when it goes. */
+HRESULT d3d12xs_va_map_init(struct d3d12_device *device);
+void d3d12xs_va_map_cleanup(struct d3d12_device *device);
 
 uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host);
 /* Graphics memory: its GPU address is its CPU pointer. */
 bool d3d12xs_va_register_host(struct d3d12_device *device, void *host, uint64_t size, VkBuffer buffer, bool gpu_read_only);
 bool d3d12xs_va_gpu_read_only(struct d3d12_device *device, uint64_t va);
-/* At device destruction: gives the reserved address space back. */
-void d3d12xs_va_release_reservations(struct d3d12_device *device);
 /* The CPU address of [va, va + size) where its memory is host-visible and mapped, else NULL. */
 void *d3d12xs_va_host_pointer(struct d3d12_device *device, uint64_t va, uint64_t size);
 /* Whether va lies in an UPLOAD-heap range (false when it is in no range). */

@@ -459,6 +459,12 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
         goto done;
     }
+    /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), not the pass's. */
+    if (d3d12xs_config_validates_spirv(&device->config)
+            && FAILED(hr = d3d12xs_spirv_validate(words, word_count, true, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
     if (heap_marker && FAILED(hr = d3d12xs_spirv_heap_pointers(&words, &word_count, heap_marker, error, sizeof(error)))) {
         d3d12xs_fail(hr, method, "pDesc->CS: directly indexed heap: %s", error);
         goto done;

@@ -103,6 +103,8 @@ VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsi
     if (!(pipeline = state->variants[variant])) {
         if (SUCCEEDED(d3d12xs_spirv_dispatch_variant(state->spirv, state->spirv_word_count, variant, state->thread_limit_offset,
                 &words, &word_count, error, error_size))
+                && (!d3d12xs_config_validates_spirv(&state->object.device->config)
+                    || SUCCEEDED(d3d12xs_spirv_validate(words, word_count, true, error, error_size)))
                 && SUCCEEDED(build_vk_pipeline(state, words, word_count, variant & D3D12XS_VARIANT_DISPATCH_BASE, &pipeline, error, error_size)))
             state->variants[variant] = pipeline;
     }

@@ -19,6 +19,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "d3dcompiler.h"
+#include "common/config.h"
 #include "common/log.h"
 #include "shaders/hlsl_rewrite.h"
 #include "shaders/hlslc_protocol.h"
@@ -414,18 +415,16 @@ static HRESULT postprocess(const uint32_t *w, size_t count, bool wave32, uint32_
 static const bool scalar_layout = true;
 
 /* D3D12XS_DEBUG set and not 0: the blob goes through the SPIR-V validator (as the remapped
- * module does at pipeline creation, src/spirv_remap.c). */
+ * module does at pipeline creation, pipeline_state.c). No device here: the process's setting. */
 static bool debug_validation(void)
 {
-    const char *env = getenv("D3D12XS_DEBUG");
-    return env && *env && strcmp(env, "0");
+    return d3d12xs_config_validates_spirv(d3d12xs_config());
 }
 
 /* D3D12XS_NO_VECTORIZE set to anything but 0: no 16-byte raw buffer accesses (spirv_vectorize.c). */
 static bool no_vectorize(void)
 {
-    const char *env = getenv("D3D12XS_NO_VECTORIZE");
-    return env && *env && strcmp(env, "0");
+    return d3d12xs_config()->no_vectorize;
 }
 
 /* ---- D3DCompile ---- */
@@ -457,10 +456,10 @@ static pthread_once_t helper_path_once = PTHREAD_ONCE_INIT;
  * library (the build tree, or the install's library folder). */
 static void find_helper_path(void)
 {
-    const char *env = getenv("D3D12XS_HLSLC");
+    const char *env = d3d12xs_config()->hlslc;
     Dl_info info;
 
-    if (env && *env) {
+    if (*env) {
         snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%s", env);
     } else if (dladdr((void *)D3DCompile, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
         const char *slash = strrchr(info.dli_fname, '/');
@@ -473,12 +472,7 @@ static void find_helper_path(void)
 
 static int64_t compile_timeout_ms(void)
 {
-    const char *env = getenv("D3D12XS_COMPILE_TIMEOUT_MS");
-    long long value;
-    char *end;
-    if (env && *env && (value = strtoll(env, &end, 10)) > 0 && !*end)
-        return value;
-    return 60000;
+    return d3d12xs_config()->compile_timeout_ms;
 }
 
 struct helper_result {

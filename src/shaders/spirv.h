@@ -111,9 +111,10 @@ struct d3d12xs_binding_target {
  * target has push_constant set must be a single cbuffer (UNIFORM_BUFFER, array_size 1);
  * all of them are merged into the module's one push-constant block, each cbuffer's members
  * at push_offset + their offset in the cbuffer. E_INVALIDARG with a reason when the
- * request cannot be met; with D3D12XS_DEBUG=1 in the environment the output is checked
- * with the SPIR-V validator (scalar block layout allowed: the validation layer checks it
- * against the device's features) and E_FAIL returned (with its message) if it is invalid. */
+ * request cannot be met. The output is not validated here: pipeline creation runs
+ * d3d12xs_spirv_validate on it where the device's configuration asks (D3D12XS_DEBUG or
+ * EnableDebugLayer; scalar block layout allowed: the validation layer checks it against
+ * the device's features). */
 HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_shader_info *info,
         const struct d3d12xs_binding_target *targets, uint32_t **out_words, size_t *out_word_count,
         char *error, size_t error_size);
@@ -234,7 +235,7 @@ const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, cons
  * GlobalInvocationId is not below the uint3 the push constants hold at byte limit_offset
  * (the module's push-constant block gets that member); E_INVALIDARG for a shader with a
  * workgroup barrier. COHERENT: every storage buffer and storage image is decorated Coherent.
- * The output (malloc()ed words) is validated with D3D12XS_DEBUG=1. */
+ * The output (malloc()ed words) is validated by the caller where the device asks (pipeline_variant.c). */
 #define D3D12XS_VARIANT_THREAD_LIMIT 0x1u
 #define D3D12XS_VARIANT_COHERENT 0x2u
 #define D3D12XS_VARIANT_DISPATCH_BASE 0x4u /* created with DISPATCH_BASE: a non-zero start group (the SPIR-V only gets a marker) */

@@ -351,9 +351,6 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
         hr = d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         goto done;
     }
-    if (getenv("D3D12XS_DEBUG") && strcmp(getenv("D3D12XS_DEBUG"), "0")
-            && FAILED(hr = d3d12xs_spirv_validate(b.writer.out, b.writer.count, true, error, error_size)))
-        goto done;
     *out_words = b.writer.out;
     *out_count = b.writer.count;
     b.writer.out = NULL;

@@ -667,12 +667,6 @@ static HRESULT run_rewrite(struct remap *m, const struct d3d12xs_binding_target 
     return S_OK;
 }
 
-static bool debug_enabled(void)
-{
-    const char *env = getenv("D3D12XS_DEBUG");
-    return env && *env && strcmp(env, "0");
-}
-
 HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
         size_t error_size)
 {
@@ -784,8 +778,6 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
         goto done;
     m.out[3] = m.next_id;
 
-    if (debug_enabled() && FAILED(hr = d3d12xs_spirv_validate(m.out, m.out_count, true, error, error_size)))
-        goto done;
     *out_words = m.out;
     *out_word_count = m.out_count;
     m.out = NULL;

@@ -23,25 +23,6 @@ struct gpu_wait_constants {
     uint64_t bound;
 };
 
-static enum d3d12_gpu_wait_mode mode_from_env(void)
-{
-    const char *env = getenv("D3D12XS_GPU_WAITS");
-    if (!env || !*env || !strcmp(env, "auto"))
-        return D3D12_GPU_WAITS_AUTO;
-    if (!strcmp(env, "off") || !strcmp(env, "0"))
-        return D3D12_GPU_WAITS_OFF;
-    if (!strcmp(env, "spin"))
-        return D3D12_GPU_WAITS_SPIN;
-    if (!strcmp(env, "force"))
-        return D3D12_GPU_WAITS_FORCE;
-    if (!strcmp(env, "semaphore"))
-        return D3D12_GPU_WAITS_SEMAPHORE;
-    if (!strcmp(env, "inline"))
-        return D3D12_GPU_WAITS_INLINE;
-    WARN("D3D12XS_GPU_WAITS is '%s' (auto, spin, off, force, semaphore or inline); using auto", env);
-    return D3D12_GPU_WAITS_AUTO;
-}
-
 /* GPU waits help only where a queue can wait for a queue of another family. */
 static bool has_two_compute_families(const struct d3d12_device *device)
 {
@@ -61,7 +42,7 @@ static bool create_pipeline(struct d3d12_device *device, struct d3d12_gpu_waits 
 
 void d3d12_gpu_waits_create(struct d3d12_device *device)
 {
-    enum d3d12_gpu_wait_mode mode = mode_from_env();
+    enum d3d12_gpu_wait_mode mode = device->config.gpu_waits; /* D3D12XS_GPU_WAITS (common/config.c) */
     struct d3d12_gpu_waits *waits;
 
     /* Waiting for a writer's submission on a shared VkQueue needs no pipeline. */
