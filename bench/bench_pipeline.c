@@ -186,8 +186,8 @@ struct d3d {
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
 };
 
-/* vkd3d picks its own physical device (VKD3D_VULKAN_DEVICE, else a discrete GPU, else the
- * first); point it at the one the raw side uses (d3d12xs's rule) unless the user did. */
+/* vkd3d picks its own physical device unless VKD3D_VULKAN_DEVICE gives its index: point it at
+ * the one the raw side uses (d3d12xs's rule), unless the user did. */
 static void d3d_init(struct d3d *d, const struct bench_vk *raw, const struct bytes *code)
 {
     D3D12_ROOT_PARAMETER1 parameter;
