@@ -1,7 +1,8 @@
-/* Helpers shared by bench_compute.c, bench_launch.c and bench_copy.c: failure macros, timing
- * and medians, the d3d12xs calls every figure needs, and a hand-written raw-Vulkan device on the
- * physical device and queue families d3d12xs uses (docs/benchmarks.md). Everything is static
- * inline so that a benchmark that uses only part of it builds without unused-function warnings. */
+/* Helpers shared by bench_compute.c, bench_launch.c, bench_copy.c and bench_pipeline.c: failure
+ * macros, timing and medians, the D3D12 calls every figure needs, and a hand-written raw-Vulkan
+ * device on the physical device and queue families d3d12xs uses (docs/benchmarks.md). Everything
+ * is static inline so that a benchmark that uses only part of it builds without unused-function
+ * warnings. */
 #ifndef D3D12XS_BENCH_UTIL_H
 #define D3D12XS_BENCH_UTIL_H
 
@@ -16,9 +17,18 @@
 #include <shaderc/shaderc.h>
 #include <vulkan/vulkan.h>
 
+/* BENCH_VKD3D: the program is built against Wine's vkd3d instead (a peer for bench_pipeline):
+ * its D3D12 API with D3D12CreateDevice from vkd3d-utils, and no D3DCompile. */
+#ifdef BENCH_VKD3D
+#ifndef COBJMACROS
+#define COBJMACROS
+#endif
+#include <vkd3d_utils.h>
+#else
 #include <d3d12.h>
 #include <d3d12_xs.h>
 #include <d3dcompiler.h>
+#endif
 
 #define BENCH_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BENCH_MAX_REPS 64
@@ -104,19 +114,7 @@ static inline struct bench_rates bench_rates(const double *d3d, const double *ra
     return r;
 }
 
-/* ---- d3d12xs ------------------------------------------------------------------------------ */
-
-static inline ID3DBlob *bench_d3d_compile(const char *source, const D3D_SHADER_MACRO *defines)
-{
-    ID3DBlob *code = NULL, *errors = NULL;
-    HRESULT hr = D3DCompile(source, strlen(source), "bench.hlsl", defines, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
-    if (FAILED(hr))
-        bench_fail(__LINE__, "D3DCompile failed (0x%08x): %s", (unsigned)hr,
-                errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
-    if (errors)
-        ID3D10Blob_Release(errors);
-    return code;
-}
+/* ---- D3D12: d3d12xs (or vkd3d, BENCH_VKD3D) ---------------------------------------------- */
 
 static inline ID3D12RootSignature *bench_d3d_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count)
 {
@@ -137,6 +135,20 @@ static inline ID3D12RootSignature *bench_d3d_root_signature(ID3D12Device *device
     return signature;
 }
 
+#ifndef BENCH_VKD3D /* D3DCompile is d3d12xs's */
+
+static inline ID3DBlob *bench_d3d_compile(const char *source, const D3D_SHADER_MACRO *defines)
+{
+    ID3DBlob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "bench.hlsl", defines, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
+    if (FAILED(hr))
+        bench_fail(__LINE__, "D3DCompile failed (0x%08x): %s", (unsigned)hr,
+                errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
 static inline ID3D12PipelineState *bench_d3d_pipeline(ID3D12Device *device, ID3D12RootSignature *signature, const char *source,
         const D3D_SHADER_MACRO *defines)
 {
@@ -152,6 +164,8 @@ static inline ID3D12PipelineState *bench_d3d_pipeline(ID3D12Device *device, ID3D
     ID3D10Blob_Release(code);
     return state;
 }
+
+#endif /* BENCH_VKD3D */
 
 static inline ID3D12Resource *bench_d3d_buffer(ID3D12Device *device, D3D12_HEAP_TYPE heap_type, UINT64 size, D3D12_RESOURCE_FLAGS flags,
         D3D12_RESOURCE_STATES state)
@@ -482,13 +496,13 @@ static inline void bench_vk_free_buffer(const struct bench_vk *v, struct bench_v
 
 /* SPIR-V from shaderc with the options D3DCompile uses (Vulkan 1.1 environment, SPIR-V 1.3,
  * performance optimisation), from HLSL (with RAW_VULKAN defined) or GLSL; macros are
- * NULL-terminated name/value pairs. */
-static inline VkShaderModule bench_vk_shader(const struct bench_vk *v, const char *source, bool glsl, const char *const *macros)
+ * NULL-terminated name/value pairs. The words are shaderc_result_get_bytes(result), length
+ * shaderc_result_get_length(result); shaderc_result_release it. */
+static inline shaderc_compilation_result_t bench_spirv(const char *source, bool glsl, const char *const *macros)
 {
     shaderc_compiler_t compiler = shaderc_compiler_initialize();
     shaderc_compile_options_t options = shaderc_compile_options_initialize();
     shaderc_compilation_result_t result;
-    VkShaderModule module;
 
     REQUIRE(compiler && options, "cannot create the shaderc compiler");
     shaderc_compile_options_set_source_language(options, glsl ? shaderc_source_language_glsl : shaderc_source_language_hlsl);
@@ -505,6 +519,17 @@ static inline VkShaderModule bench_vk_shader(const struct bench_vk *v, const cha
             "main", options);
     if (shaderc_result_get_compilation_status(result) != shaderc_compilation_status_success)
         bench_fail(__LINE__, "shaderc: %s", shaderc_result_get_error_message(result));
+    shaderc_compile_options_release(options);
+    shaderc_compiler_release(compiler);
+    return result;
+}
+
+/* A shader module of bench_spirv's SPIR-V. */
+static inline VkShaderModule bench_vk_shader(const struct bench_vk *v, const char *source, bool glsl, const char *const *macros)
+{
+    shaderc_compilation_result_t result = bench_spirv(source, glsl, macros);
+    VkShaderModule module;
+
     VkShaderModuleCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
         .codeSize = shaderc_result_get_length(result),
@@ -512,8 +537,6 @@ static inline VkShaderModule bench_vk_shader(const struct bench_vk *v, const cha
     };
     VK(vkCreateShaderModule(v->device, &info, NULL, &module));
     shaderc_result_release(result);
-    shaderc_compile_options_release(options);
-    shaderc_compiler_release(compiler);
     return module;
 }
 

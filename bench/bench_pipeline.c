@@ -1,0 +1,679 @@
+/* bench_pipeline: what creating a compute pipeline costs, from a compiled shader blob.
+ *
+ *   steady: the same pipeline created and released many times in one process, after warm-up;
+ *   first:  the first pipeline of a process, timed in fresh child processes (this program
+ *           started again with an argument, the shader bytes on its standard input).
+ *
+ * Each D3D12 figure stands next to raw Vulkan making a pipeline of the same layout shape (one
+ * storage buffer in a push-descriptor set, as d3d12xs makes of one root UAV) from SPIR-V of the
+ * same HLSL (vkCreateShaderModule + vkCreateComputePipelines, then both destroyed), in the
+ * same run, and next to Wine's vkd3d: this program built a second time against vkd3d 1.2
+ * (bench_pipeline_vkd3d, BENCH_VKD3D defined), run beside it. vkd3d 1.2 takes only DXBC, so its
+ * shader is written by bench/dxbc_writer.c. Before timing, each D3D12 side dispatches its
+ * pipeline once and checks every word it wrote. See docs/benchmarks.md.
+ *
+ *   bench_pipeline          d3d12xs, raw Vulkan and (where built) vkd3d
+ *   bench_pipeline_vkd3d    vkd3d and raw Vulkan
+ * Arguments used between the programs: first-d3d12, first-vulkan (a child's one timing) and
+ * peer (bench_pipeline_vkd3d's figures as one line for bench_pipeline). D3D12XS_BENCH_OUT=<path>
+ * also writes the figures as TSV. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef BENCH_VKD3D
+#define INITGUID /* vkd3d's headers define the IIDs in the one file that asks */
+#endif
+#include "bench_util.h"
+#ifdef BENCH_VKD3D
+#include "dxbc_writer.h"
+#define SIDE "vkd3d"
+#else
+#define SIDE "d3d12xs"
+#define PEER_PROGRAM "bench_pipeline_vkd3d"
+#endif
+
+const char *bench_name = "bench_pipeline";
+
+#define THREADS 64
+#define GROUPS 16
+#define WORDS (THREADS * GROUPS)
+#define MAX_SAMPLES 2001
+#define MAX_CHILDREN 31
+
+/* u0.Store(tid * 4, tid): the kernel both D3D12 sides and raw Vulkan create. */
+static const char store_hlsl[] = BENCH_HLSL_PROLOGUE
+    "BINDING(0) RWByteAddressBuffer output : register(u0);\n"
+    "[numthreads(64, 1, 1)]\n"
+    "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x); }\n";
+
+#ifdef BENCH_VKD3D
+/* The same kernel in shader model 5.0, as FXC would compile it:
+ *   dcl_uav_raw u0; dcl_input vThreadID.x; dcl_temps 1; dcl_thread_group 64, 1, 1
+ *   ishl r0.x, vThreadID.x, l(2); store_raw u0.x, r0.x, vThreadID.x; ret */
+static const struct dxbc_instruction store_sm5[] = {
+    {DXBC_OP_DCL_UAV_RAW, 1, {DXBC_RESOURCE(DXBC_UAV, 0)}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_THREAD_ID, 0, DXBC_X)}, 0, {0}},
+    {DXBC_OP_DCL_TEMPS, 0, {{0}}, 1, {1}},
+    {DXBC_OP_DCL_THREAD_GROUP, 0, {{0}}, 3, {THREADS, 1, 1}},
+    {DXBC_OP_ISHL, 3, {DXBC_DST(DXBC_TEMP, 0, DXBC_X), DXBC_SRC(DXBC_THREAD_ID, 0, 0), DXBC_IMM(2)}, 0, {0}},
+    {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, DXBC_X), DXBC_SRC(DXBC_TEMP, 0, 0), DXBC_SRC(DXBC_THREAD_ID, 0, 0)}, 0, {0}},
+    {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+};
+#endif
+
+/* ---- shader bytes and child processes --------------------------------------------------- */
+
+struct bytes {
+    void *data;
+    size_t size;
+};
+
+/* The D3D12 side's shader: D3DCompile's blob (compiled once, before any timing), or DXBC. */
+static struct bytes d3d_shader_bytes(void)
+{
+    struct bytes b;
+#ifdef BENCH_VKD3D
+    b.data = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, store_sm5, BENCH_ARRAY_SIZE(store_sm5), &b.size);
+    REQUIRE(b.data, "the DXBC writer could not encode the shader");
+#else
+    ID3DBlob *blob = bench_d3d_compile(store_hlsl, NULL);
+    b.size = ID3D10Blob_GetBufferSize(blob);
+    REQUIRE((b.data = malloc(b.size)), "out of memory");
+    memcpy(b.data, ID3D10Blob_GetBufferPointer(blob), b.size);
+    ID3D10Blob_Release(blob);
+#endif
+    return b;
+}
+
+static struct bytes raw_shader_bytes(void)
+{
+    shaderc_compilation_result_t result = bench_spirv(store_hlsl, false, NULL);
+    struct bytes b = {malloc(shaderc_result_get_length(result)), shaderc_result_get_length(result)};
+    REQUIRE(b.data, "out of memory");
+    memcpy(b.data, shaderc_result_get_bytes(result), b.size);
+    shaderc_result_release(result);
+    return b;
+}
+
+static struct bytes read_all(int fd)
+{
+    struct bytes b = {NULL, 0};
+    size_t capacity = 0;
+    for (;;) {
+        if (b.size == capacity) {
+            capacity = capacity ? 2 * capacity : 65536;
+            REQUIRE((b.data = realloc(b.data, capacity + 1)), "out of memory");
+        }
+        ssize_t n = read(fd, (char *)b.data + b.size, capacity - b.size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        REQUIRE(n >= 0, "read failed: %s", strerror(errno));
+        if (!n)
+            break;
+        b.size += (size_t)n;
+    }
+    ((char *)b.data)[b.size] = 0; /* the output of a child is read as text */
+    return b;
+}
+
+/* Starts `program mode` with `input` on its standard input, puts what it wrote to its standard
+ * output (a string) into *output and its wait status into *status; true when it exited with 0. */
+static bool run_program(const char *program, const char *mode, const struct bytes *input, struct bytes *output, int *status)
+{
+    int to_child[2], from_child[2];
+    pid_t pid;
+
+    REQUIRE(!pipe(to_child) && !pipe(from_child), "pipe failed: %s", strerror(errno));
+    fflush(stdout);
+    pid = fork();
+    REQUIRE(pid >= 0, "fork failed: %s", strerror(errno));
+    if (!pid) {
+        dup2(to_child[0], STDIN_FILENO);
+        dup2(from_child[1], STDOUT_FILENO);
+        close(to_child[0]);
+        close(to_child[1]);
+        close(from_child[0]);
+        close(from_child[1]);
+        execl(program, program, mode, (char *)NULL);
+        fprintf(stderr, "%s: cannot start %s: %s\n", bench_name, program, strerror(errno));
+        _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    /* The children read all their input before they write anything: no deadlock. */
+    for (size_t done = 0; done < input->size;) {
+        ssize_t n = write(to_child[1], (const char *)input->data + done, input->size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        REQUIRE(n > 0, "writing to %s failed: %s", program, strerror(errno));
+        done += (size_t)n;
+    }
+    close(to_child[1]);
+    *output = read_all(from_child[0]);
+    close(from_child[0]);
+    while (waitpid(pid, status, 0) < 0)
+        REQUIRE(errno == EINTR, "waitpid failed: %s", strerror(errno));
+    return WIFEXITED(*status) && !WEXITSTATUS(*status);
+}
+
+/* The value of `key=` in text; fails if it is missing. */
+static double field(const char *text, const char *key)
+{
+    char pattern[64];
+    const char *at;
+    snprintf(pattern, sizeof(pattern), "%s=", key);
+    REQUIRE((at = strstr(text, pattern)), "no %s in: %s", pattern, text);
+    return strtod(at + strlen(pattern), NULL);
+}
+
+static void self_path(char path[PATH_MAX])
+{
+    ssize_t length = readlink("/proc/self/exe", path, PATH_MAX - 1);
+    REQUIRE(length > 0, "readlink(/proc/self/exe) failed: %s", strerror(errno));
+    path[length] = 0;
+}
+
+/* ---- the D3D12 side ------------------------------------------------------------------------ */
+
+struct d3d {
+    ID3D12Device *device;
+    ID3D12RootSignature *signature;
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+};
+
+/* vkd3d picks its own physical device unless VKD3D_VULKAN_DEVICE gives its index: point it at
+ * the one the raw side uses (d3d12xs's rule), unless the user did. */
+static void d3d_init(struct d3d *d, const struct bench_vk *raw, const struct bytes *code)
+{
+    D3D12_ROOT_PARAMETER1 parameter;
+
+    memset(d, 0, sizeof(*d));
+#ifdef BENCH_VKD3D
+    {
+        VkPhysicalDevice devices[16];
+        uint32_t count = BENCH_ARRAY_SIZE(devices);
+        char index[16];
+        vkEnumeratePhysicalDevices(raw->instance, &count, devices);
+        for (uint32_t i = 0; i < count; i++)
+            if (devices[i] == raw->physical_device) {
+                snprintf(index, sizeof(index), "%u", i);
+                setenv("VKD3D_VULKAN_DEVICE", index, 0);
+            }
+    }
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
+    {
+        VkPhysicalDeviceProperties properties;
+        vkGetPhysicalDeviceProperties(vkd3d_get_vk_physical_device(d->device), &properties);
+        snprintf(d->device_name, sizeof(d->device_name), "%s", properties.deviceName);
+    }
+#else
+    D3D12XS_DEVICE_INFO info;
+    (void)raw;
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
+    HR(D3D12XSGetDeviceInfo(d->device, &info));
+    REQUIRE(!info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
+    snprintf(d->device_name, sizeof(d->device_name), "%s", info.DeviceName);
+#endif
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    d->signature = bench_d3d_root_signature(d->device, &parameter, 1);
+    d->desc.pRootSignature = d->signature;
+    d->desc.CS.pShaderBytecode = code->data;
+    d->desc.CS.BytecodeLength = code->size;
+}
+
+static void d3d_destroy(struct d3d *d)
+{
+    ID3D12RootSignature_Release(d->signature);
+    ID3D12Device_Release(d->device);
+}
+
+static ID3D12PipelineState *d3d_create(const struct d3d *d)
+{
+    ID3D12PipelineState *state = NULL;
+    HR(ID3D12Device_CreateComputePipelineState(d->device, &d->desc, &IID_ID3D12PipelineState, (void **)&state));
+    return state;
+}
+
+/* Microseconds of one CreateComputePipelineState + Release. */
+static double d3d_sample(const struct d3d *d)
+{
+    double start = bench_now_ns();
+    ID3D12PipelineState_Release(d3d_create(d));
+    return (bench_now_ns() - start) / 1e3;
+}
+
+/* Dispatches the pipeline over WORDS threads and checks that word i of the output holds i:
+ * the shader bytes (DXBC from our writer on vkd3d) do what the HLSL says. */
+static void d3d_check(const struct d3d *d)
+{
+    D3D12_COMMAND_QUEUE_DESC queue_desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE, 0, D3D12_COMMAND_QUEUE_FLAG_NONE, 0};
+    ID3D12Resource *output = bench_d3d_buffer(d->device, D3D12_HEAP_TYPE_DEFAULT, WORDS * 4, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
+            D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    ID3D12Resource *readback = bench_d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, WORDS * 4, D3D12_RESOURCE_FLAG_NONE,
+            D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12PipelineState *pipeline = d3d_create(d);
+    D3D12_RESOURCE_BARRIER barrier = bench_d3d_transition(output, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+            D3D12_RESOURCE_STATE_COPY_SOURCE);
+    D3D12_RANGE range = {0, WORDS * 4};
+    ID3D12CommandAllocator *allocator;
+    ID3D12GraphicsCommandList *list;
+    ID3D12CommandQueue *queue;
+    ID3D12Fence *fence;
+    const uint32_t *words;
+    double start;
+
+    HR(ID3D12Device_CreateCommandQueue(d->device, &queue_desc, &IID_ID3D12CommandQueue, (void **)&queue));
+    HR(ID3D12Device_CreateFence(d->device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence));
+    bench_d3d_new_list(d->device, D3D12_COMMAND_LIST_TYPE_COMPUTE, &allocator, &list);
+    ID3D12GraphicsCommandList_SetComputeRootSignature(list, d->signature);
+    ID3D12GraphicsCommandList_SetPipelineState(list, pipeline);
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, 0, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList_Dispatch(list, GROUPS, 1, 1);
+    ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &barrier);
+    ID3D12GraphicsCommandList_CopyBufferRegion(list, readback, 0, output, 0, WORDS * 4);
+    HR(ID3D12GraphicsCommandList_Close(list));
+    ID3D12CommandQueue_ExecuteCommandLists(queue, 1, (ID3D12CommandList **)&list);
+    HR(ID3D12CommandQueue_Signal(queue, fence, 1));
+    /* Polled: vkd3d and d3d12xs differ in what SetEventOnCompletion does with a NULL event. */
+    start = bench_now_ns();
+    while (ID3D12Fence_GetCompletedValue(fence) < 1) {
+        REQUIRE(bench_now_ns() - start < 60e9, "the check dispatch did not finish in 60 s");
+        sched_yield();
+    }
+    HR(ID3D12Resource_Map(readback, 0, &range, (void **)&words));
+    for (uint32_t i = 0; i < WORDS; i++)
+        REQUIRE(words[i] == i, "%s: word %u of the output is 0x%x, not %u", SIDE, i, words[i], i);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    ID3D12GraphicsCommandList_Release(list);
+    ID3D12CommandAllocator_Release(allocator);
+    ID3D12Fence_Release(fence);
+    ID3D12CommandQueue_Release(queue);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12Resource_Release(readback);
+    ID3D12Resource_Release(output);
+}
+
+/* ---- the raw Vulkan side ------------------------------------------------------------------ */
+
+struct raw {
+    struct bench_vk vk;
+    struct bench_vk_queue queue;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    struct bytes spirv;
+};
+
+/* The raw instance and physical device only: the D3D12 side takes its device from them. */
+static void raw_open(struct raw *r)
+{
+    memset(r, 0, sizeof(*r));
+    bench_vk_open(&r->vk, "bench_pipeline (raw Vulkan)");
+}
+
+/* The device and the pipeline layout: storage buffer 0 in a push-descriptor set. */
+static void raw_init(struct raw *r, const struct bytes *spirv)
+{
+    VkQueueFamilyProperties families[16];
+    uint32_t count = BENCH_ARRAY_SIZE(families), family = 0;
+    VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+
+    vkGetPhysicalDeviceQueueFamilyProperties(r->vk.physical_device, &count, families);
+    while (family < count && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        family++;
+    REQUIRE(family < count, "no compute queue family");
+    bench_vk_create_device(&r->vk, &family, 1, &r->queue);
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = 1,
+        .pBindings = &binding,
+    };
+    VK(vkCreateDescriptorSetLayout(r->vk.device, &set_info, NULL, &r->set_layout));
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &r->set_layout,
+    };
+    VK(vkCreatePipelineLayout(r->vk.device, &layout_info, NULL, &r->layout));
+    r->spirv = *spirv;
+}
+
+static void raw_destroy(struct raw *r)
+{
+    vkDestroyPipelineLayout(r->vk.device, r->layout, NULL);
+    vkDestroyDescriptorSetLayout(r->vk.device, r->set_layout, NULL);
+    bench_vk_queue_destroy(&r->vk, &r->queue);
+    bench_vk_destroy(&r->vk);
+}
+
+/* Microseconds of vkCreateShaderModule + vkCreateComputePipelines + destroying both: what
+ * CreateComputePipelineState + Release do at the least. */
+static double raw_sample(const struct raw *r)
+{
+    VkShaderModuleCreateInfo module_info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = r->spirv.size,
+        .pCode = r->spirv.data,
+    };
+    VkShaderModule module;
+    VkPipeline pipeline;
+    double start = bench_now_ns();
+
+    VK(vkCreateShaderModule(r->vk.device, &module_info, NULL, &module));
+    VkComputePipelineCreateInfo pipeline_info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = "main",
+        },
+        .layout = r->layout,
+    };
+    VK(vkCreateComputePipelines(r->vk.device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &pipeline));
+    vkDestroyShaderModule(r->vk.device, module, NULL);
+    vkDestroyPipeline(r->vk.device, pipeline, NULL);
+    return (bench_now_ns() - start) / 1e3;
+}
+
+/* ---- children: one first pipeline each ---------------------------------------------------- */
+
+static int child_first(bool d3d)
+{
+    struct bytes code = read_all(STDIN_FILENO);
+    struct raw r;
+    double us;
+
+    raw_open(&r);
+    if (d3d) {
+        struct d3d d;
+        d3d_init(&d, &r.vk, &code);
+        us = d3d_sample(&d);
+        d3d_destroy(&d);
+        vkDestroyInstance(r.vk.instance, NULL);
+    } else {
+        raw_init(&r, &code);
+        us = raw_sample(&r);
+        raw_destroy(&r);
+    }
+    printf("first_us=%.3f\n", us);
+    free(code.data);
+    return 0;
+}
+
+/* ---- statistics and the parent ------------------------------------------------------------ */
+
+struct figure {
+    double median, min;
+    unsigned count;
+};
+
+static struct figure figure_of(double *samples, unsigned count)
+{
+    struct figure f = {0, 0, count};
+    qsort(samples, count, sizeof(*samples), bench_compare_doubles);
+    f.median = count % 2 ? samples[count / 2] : (samples[count / 2 - 1] + samples[count / 2]) / 2;
+    f.min = samples[0];
+    return f;
+}
+
+struct sizes {
+    unsigned steady, warmup, children;
+};
+
+struct results {
+    struct figure steady, first;
+};
+
+/* Steady state of the D3D12 side and (where raw is not NULL) raw Vulkan, alternating which
+ * goes first in each round so that drift of the machine hits both alike. */
+static void measure_steady(const struct d3d *d, const struct raw *raw, const struct sizes *n, struct results *d3d_out,
+        struct results *raw_out)
+{
+    static double d3d_samples[MAX_SAMPLES], raw_samples[MAX_SAMPLES];
+
+    for (unsigned i = 0; i < n->warmup; i++) {
+        d3d_sample(d);
+        if (raw)
+            raw_sample(raw);
+    }
+    for (unsigned i = 0; i < n->steady; i++) {
+        if (raw && i % 2)
+            raw_samples[i] = raw_sample(raw);
+        d3d_samples[i] = d3d_sample(d);
+        if (raw && !(i % 2))
+            raw_samples[i] = raw_sample(raw);
+    }
+    d3d_out->steady = figure_of(d3d_samples, n->steady);
+    if (raw)
+        raw_out->steady = figure_of(raw_samples, n->steady);
+}
+
+/* First pipelines in n->children fresh processes per side, the sides alternating. */
+static void measure_first(const struct bytes *d3d_code, const struct bytes *spirv, const struct sizes *n, struct results *d3d_out,
+        struct results *raw_out)
+{
+    double d3d_samples[MAX_CHILDREN], raw_samples[MAX_CHILDREN];
+    char self[PATH_MAX];
+
+    self_path(self);
+    for (unsigned i = 0; i < n->children; i++)
+        for (unsigned k = 0; k < 2; k++) {
+            bool d3d = (i + k) % 2 == 0;
+            if (!d3d && !spirv)
+                continue;
+            const char *mode = d3d ? "first-d3d12" : "first-vulkan";
+            struct bytes out;
+            int status;
+            REQUIRE(run_program(self, mode, d3d ? d3d_code : spirv, &out, &status), "%s %s failed (wait status 0x%x)", self, mode,
+                    (unsigned)status);
+            (d3d ? d3d_samples : raw_samples)[i] = field(out.data, "first_us");
+            free(out.data);
+        }
+    d3d_out->first = figure_of(d3d_samples, n->children);
+    if (spirv)
+        raw_out->first = figure_of(raw_samples, n->children);
+}
+
+static struct sizes sizes_for(const struct bench_vk *vk)
+{
+    /* lavapipe compiles with LLVM (milliseconds a pipeline) on a shared CPU; a GPU's driver is
+     * faster by two orders of magnitude, so it affords more samples. */
+    if (vk->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        return (struct sizes){101, 10, 7};
+    return (struct sizes){2001, 100, 15};
+}
+
+#ifdef BENCH_VKD3D
+/* bench_pipeline_vkd3d peer: vkd3d's figures only, on one line. */
+static int peer(void)
+{
+    struct bytes code = d3d_shader_bytes();
+    struct results v;
+    struct raw r;
+    struct sizes n;
+    struct d3d d;
+
+    raw_open(&r);
+    n = sizes_for(&r.vk);
+    d3d_init(&d, &r.vk, &code);
+    d3d_check(&d);
+    measure_steady(&d, NULL, &n, &v, NULL);
+    d3d_destroy(&d);
+    measure_first(&code, NULL, &n, &v, NULL);
+    printf("device=%s\n", d.device_name);
+    printf("steady_us=%.3f steady_min_us=%.3f steady_count=%u first_us=%.3f first_min_us=%.3f first_count=%u dxbc_bytes=%zu\n",
+            v.steady.median, v.steady.min, v.steady.count, v.first.median, v.first.min, v.first.count, code.size);
+    vkDestroyInstance(r.vk.instance, NULL);
+    free(code.data);
+    return 0;
+}
+#else
+/* vkd3d's figures from bench_pipeline_vkd3d next to this program, where it was built and runs
+ * (a copied build tree needs vkd3d's libraries where it goes); else why not, in `why`. */
+static bool run_peer(struct results *v, char *device, size_t device_size, size_t *dxbc_bytes, char *why, size_t why_size)
+{
+    char self[PATH_MAX], program[PATH_MAX + 32];
+    struct bytes none = {NULL, 0}, out;
+    const char *line;
+    int status;
+
+    self_path(self);
+    snprintf(program, sizeof(program), "%s/%s", dirname(self), PEER_PROGRAM);
+    if (access(program, X_OK)) {
+        snprintf(why, why_size, "%s was not built: no libvkd3d-dev", PEER_PROGRAM);
+        return false;
+    }
+    if (!run_program(program, "peer", &none, &out, &status)) {
+        snprintf(why, why_size, "%s failed, wait status 0x%x%s", PEER_PROGRAM, (unsigned)status,
+                WIFEXITED(status) && WEXITSTATUS(status) == 127 ? ": vkd3d's libraries missing here?" : "");
+        free(out.data);
+        return false;
+    }
+    v->steady = (struct figure){field(out.data, "steady_us"), field(out.data, "steady_min_us"), (unsigned)field(out.data, "steady_count")};
+    v->first = (struct figure){field(out.data, "first_us"), field(out.data, "first_min_us"), (unsigned)field(out.data, "first_count")};
+    *dxbc_bytes = (size_t)field(out.data, "dxbc_bytes");
+    line = strstr(out.data, "device=");
+    snprintf(device, device_size, "%.*s", line ? (int)strcspn(line + 7, "\n") : 1, line ? line + 7 : "?");
+    free(out.data);
+    return true;
+}
+#endif
+
+/* D3D12XS_BENCH_OUT=<path>: the figures as TSV ("-" where vkd3d was not measured). */
+static void write_tsv(const char *path, const char *device, const struct sizes *n, const struct results *d3d, const struct results *raw,
+        const struct results *peer)
+{
+    static const char *const keys[2] = {"pipeline_steady_us", "pipeline_first_us"};
+    FILE *f = fopen(path, "w");
+
+    REQUIRE(f, "cannot write D3D12XS_BENCH_OUT=%s", path);
+    fprintf(f, "# bench_pipeline\tside=%s\tdevice=%s\tsteady_count=%u\twarmup=%u\tchildren=%u\n", SIDE, device, n->steady, n->warmup,
+            n->children);
+    fprintf(f, "# figure\tunit\t%s\traw_vulkan\tratio_raw\tvkd3d\tratio_vkd3d\t%s_min\traw_min\tvkd3d_min\n", SIDE, SIDE);
+    for (unsigned i = 0; i < 2; i++) {
+        const struct figure *a = i ? &d3d->first : &d3d->steady, *b = i ? &raw->first : &raw->steady;
+        const struct figure *c = peer ? (i ? &peer->first : &peer->steady) : NULL;
+        char peer_median[32] = "-", peer_ratio[32] = "-", peer_min[32] = "-";
+        if (c) {
+            snprintf(peer_median, sizeof(peer_median), "%.3f", c->median);
+            snprintf(peer_ratio, sizeof(peer_ratio), "%.4f", a->median / c->median);
+            snprintf(peer_min, sizeof(peer_min), "%.3f", c->min);
+        }
+        fprintf(f, "%s\tus\t%.3f\t%.3f\t%.4f\t%s\t%s\t%.3f\t%.3f\t%s\n", keys[i], a->median, b->median, a->median / b->median,
+                peer_median, peer_ratio, a->min, b->min, peer_min);
+    }
+    REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
+}
+
+static void print_line(const char *name, const struct figure *d3d, const struct figure *raw, const struct figure *peer)
+{
+    printf("pipeline %s: %s %.1f us, raw Vulkan %.1f us (%.2f)", name, SIDE, d3d->median, raw->median, d3d->median / raw->median);
+#ifndef BENCH_VKD3D
+    if (peer)
+        printf(", vkd3d %.1f us (%.2f)\n", peer->median, d3d->median / peer->median);
+    else
+        printf(", vkd3d not measured\n");
+#else
+    (void)peer;
+    printf("\n");
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    struct bytes code, spirv;
+    struct results d3d_results, raw_results, peer_results;
+    bool have_peer = false;
+    char peer_device[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE] = "", why[PATH_MAX + 128] = "";
+    size_t peer_code_size = 0;
+    struct sizes n;
+    struct raw r;
+    struct d3d d;
+
+    /* No validation layer: it would measure itself. The children inherit this. */
+    setenv("D3D12XS_DEBUG", "0", 1);
+    if (argc == 2 && !strcmp(argv[1], "first-d3d12"))
+        return child_first(true);
+    if (argc == 2 && !strcmp(argv[1], "first-vulkan"))
+        return child_first(false);
+#ifdef BENCH_VKD3D
+    if (argc == 2 && !strcmp(argv[1], "peer"))
+        return peer();
+#endif
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s   (no arguments)\n", argv[0]);
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    code = d3d_shader_bytes();
+    spirv = raw_shader_bytes();
+    raw_open(&r);
+    n = sizes_for(&r.vk);
+    d3d_init(&d, &r.vk, &code);
+    raw_init(&r, &spirv);
+    printf("%-15s: %s\n", SIDE " device", d.device_name);
+    printf("raw Vulkan     : %s (%s, %s)\n", r.vk.properties.deviceName, r.vk.driver.driverName, r.vk.driver.driverInfo);
+    if (strcmp(d.device_name, r.vk.properties.deviceName))
+        printf("WARNING: the two sides do not run on the same device\n");
+    printf("kernel         : numthreads(64, 1, 1), u0.Store(id * 4, id); one root UAV / one push-descriptor storage buffer\n");
+    printf("shader bytes   : %s %zu (%s), raw Vulkan %zu (SPIR-V from shaderc)\n", SIDE, code.size,
+#ifdef BENCH_VKD3D
+            "DXBC from bench/dxbc_writer.c",
+#else
+            "D3DCompile cs_6_0, compiled once before timing",
+#endif
+            spirv.size);
+    printf("samples        : steady %u creations + Release per side after %u warm-up, sides alternating; first: %u fresh processes per side\n",
+            n.steady, n.warmup, n.children);
+
+    d3d_check(&d);
+    printf("check          : the %s pipeline wrote all %u words right\n", SIDE, WORDS);
+    measure_steady(&d, &r, &n, &d3d_results, &raw_results);
+    d3d_destroy(&d);
+    raw_destroy(&r);
+    measure_first(&code, &spirv, &n, &d3d_results, &raw_results);
+#ifndef BENCH_VKD3D
+    have_peer = run_peer(&peer_results, peer_device, sizeof(peer_device), &peer_code_size, why, sizeof(why));
+    if (have_peer)
+        printf("vkd3d          : %s (%s, DXBC %zu bytes from bench/dxbc_writer.c, its output checked), run after the others%s\n",
+                peer_device, PEER_PROGRAM, peer_code_size, strcmp(peer_device, d.device_name) ? "; WARNING: another device" : "");
+    else
+        printf("vkd3d          : not measured (%s)\n", why);
+#else
+    (void)peer_device;
+    (void)peer_code_size;
+    (void)why;
+#endif
+
+    printf("\n");
+    print_line("steady", &d3d_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
+    print_line("first", &d3d_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
+    printf("minimum: steady %s %.1f, raw Vulkan %.1f", SIDE, d3d_results.steady.min, raw_results.steady.min);
+    if (have_peer)
+        printf(", vkd3d %.1f", peer_results.steady.min);
+    printf(" us; first %s %.1f, raw Vulkan %.1f", SIDE, d3d_results.first.min, raw_results.first.min);
+    if (have_peer)
+        printf(", vkd3d %.1f", peer_results.first.min);
+    printf(" us\n");
+    printf("medians; (ratio): %s's median / that side's, above 1 = %s slower; raw Vulkan is measured in this run,\n"
+           "alternating with %s.%s\n", SIDE, SIDE, SIDE,
+#ifdef BENCH_VKD3D
+            ""
+#else
+            " vkd3d runs in its own process after the others (its ratio spans two processes)."
+#endif
+            );
+    if (getenv("D3D12XS_BENCH_OUT"))
+        write_tsv(getenv("D3D12XS_BENCH_OUT"), d.device_name, &n, &d3d_results, &raw_results, have_peer ? &peer_results : NULL);
+    free(code.data);
+    free(spirv.data);
+    return 0;
+}

@@ -1,0 +1,166 @@
+/* The DXBC writer (dxbc_writer.h). Token layouts are those of the D3D10/11 tokenized program
+ * format; the container checksum is the library's (src/descriptors/dxbc_checksum.c, compiled
+ * into the programs that use this writer). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dxbc_writer.h"
+#include "descriptors/root_signature_blob.h"
+
+/* Operand token fields. */
+#define OPERAND_COMPONENTS_0 0u             /* bits 0-1: how many components */
+#define OPERAND_COMPONENTS_1 1u
+#define OPERAND_COMPONENTS_4 2u
+#define OPERAND_MODE_MASK (0u << 2)         /* bits 2-3: how they are named */
+#define OPERAND_MODE_SELECT_1 (2u << 2)
+#define OPERAND_COMPONENT_SHIFT 4           /* bits 4-7: the mask, or 4-5: the component */
+#define OPERAND_TYPE_SHIFT 12               /* bits 12-19 */
+#define OPERAND_INDEX_DIMENSION_SHIFT 20    /* bits 20-21; index representations (bits 22-30)
+                                               stay 0: immediate 32-bit indices */
+/* Instruction token: opcode in bits 0-10, length in tokens (itself included) in bits 24-30. */
+#define INSTRUCTION_LENGTH_SHIFT 24
+#define INSTRUCTION_MAX_LENGTH 0x7fu
+
+/* How many register indices each operand type has (0: vThreadID, immediates). */
+static const struct {
+    enum dxbc_operand_type type;
+    unsigned index_dimension;
+} operand_types[] = {
+    {DXBC_TEMP, 1},
+    {DXBC_IMMEDIATE32, 0},
+    {DXBC_UAV, 1},
+    {DXBC_THREAD_ID, 0},
+};
+
+#define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+/* Tokens of one operand into out (NULL: count only); 0 when it cannot be encoded. */
+static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out)
+{
+    unsigned dimension = 0, count = 1;
+    uint32_t token;
+    size_t i;
+
+    for (i = 0; i < sizeof(operand_types) / sizeof(operand_types[0]); i++)
+        if (operand_types[i].type == operand->type)
+            break;
+    if (i == sizeof(operand_types) / sizeof(operand_types[0]))
+        return 0;
+    dimension = operand_types[i].index_dimension;
+    token = (uint32_t)operand->type << OPERAND_TYPE_SHIFT | (uint32_t)dimension << OPERAND_INDEX_DIMENSION_SHIFT;
+    switch (operand->form) {
+    case DXBC_WHOLE:
+        token |= OPERAND_COMPONENTS_0;
+        break;
+    case DXBC_MASK:
+        if (!operand->components || operand->components > 0xf)
+            return 0;
+        token |= OPERAND_COMPONENTS_4 | OPERAND_MODE_MASK | operand->components << OPERAND_COMPONENT_SHIFT;
+        break;
+    case DXBC_SELECT:
+        if (operand->components > 3)
+            return 0;
+        token |= OPERAND_COMPONENTS_4 | OPERAND_MODE_SELECT_1 | operand->components << OPERAND_COMPONENT_SHIFT;
+        break;
+    case DXBC_SCALAR:
+        if (operand->type != DXBC_IMMEDIATE32)
+            return 0;
+        token |= OPERAND_COMPONENTS_1;
+        break;
+    default:
+        return 0;
+    }
+    if (out)
+        out[0] = token;
+    /* The register index, or the immediate's value: one token either way. */
+    if (dimension || operand->form == DXBC_SCALAR) {
+        if (out)
+            out[count] = operand->index;
+        count++;
+    }
+    return count;
+}
+
+/* Tokens of one instruction into out (NULL: count only); 0 when it cannot be encoded. */
+static unsigned encode_instruction(const struct dxbc_instruction *instruction, uint32_t *out)
+{
+    unsigned length = 1;
+
+    if (instruction->operand_count > DXBC_MAX_OPERANDS || instruction->literal_count > DXBC_MAX_LITERALS
+            || (uint32_t)instruction->opcode > 0x7ff)
+        return 0;
+    for (unsigned i = 0; i < instruction->operand_count; i++) {
+        unsigned n = encode_operand(&instruction->operands[i], out ? out + length : NULL);
+        if (!n)
+            return 0;
+        length += n;
+    }
+    for (unsigned i = 0; i < instruction->literal_count; i++, length++)
+        if (out)
+            out[length] = instruction->literals[i];
+    if (length > INSTRUCTION_MAX_LENGTH)
+        return 0;
+    if (out)
+        out[0] = (uint32_t)instruction->opcode | (uint32_t)length << INSTRUCTION_LENGTH_SHIFT;
+    return length;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4); /* DXBC is little-endian, as every target of d3d12xs is */
+}
+
+void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned minor, const struct dxbc_instruction *program,
+        size_t instruction_count, size_t *size)
+{
+    /* Chunks in the order FXC writes them (less RDEF and STAT, which no runtime needs). */
+    enum { INPUT_SIGNATURE, OUTPUT_SIGNATURE, SHADER, CHUNK_COUNT };
+    static const uint32_t tags[CHUNK_COUNT] = {FOURCC('I', 'S', 'G', 'N'), FOURCC('O', 'S', 'G', 'N'), FOURCC('S', 'H', 'E', 'X')};
+    const size_t header_size = 32 + 4 * CHUNK_COUNT, empty_signature_size = 8;
+    size_t token_count = 2, chunk_sizes[CHUNK_COUNT], offset;
+    uint8_t *container;
+    uint32_t *tokens;
+
+    for (size_t i = 0; i < instruction_count; i++) {
+        unsigned n = encode_instruction(&program[i], NULL);
+        if (!n)
+            return NULL;
+        token_count += n;
+    }
+    chunk_sizes[INPUT_SIGNATURE] = chunk_sizes[OUTPUT_SIGNATURE] = empty_signature_size;
+    chunk_sizes[SHADER] = 4 * token_count;
+    *size = header_size;
+    for (unsigned c = 0; c < CHUNK_COUNT; c++)
+        *size += 8 + chunk_sizes[c];
+    if (!(container = calloc(1, *size)) || !(tokens = malloc(4 * token_count))) {
+        free(container);
+        return NULL;
+    }
+
+    /* Version token: type in bits 16-31, major in 4-7, minor in 0-3; then the length. */
+    tokens[0] = (uint32_t)type << 16 | (major & 0xf) << 4 | (minor & 0xf);
+    tokens[1] = (uint32_t)token_count;
+    for (size_t i = 0, at = 2; i < instruction_count; i++)
+        at += encode_instruction(&program[i], tokens + at);
+
+    memcpy(container, "DXBC", 4);
+    put32(container + 20, 1);               /* container version */
+    put32(container + 24, (uint32_t)*size);
+    put32(container + 28, CHUNK_COUNT);
+    offset = header_size;
+    for (unsigned c = 0; c < CHUNK_COUNT; c++) {
+        uint8_t *chunk = container + offset;
+        put32(container + 32 + 4 * c, (uint32_t)offset);
+        put32(chunk, tags[c]);
+        put32(chunk + 4, (uint32_t)chunk_sizes[c]);
+        if (c == SHADER)
+            for (size_t i = 0; i < token_count; i++)
+                put32(chunk + 8 + 4 * i, tokens[i]);
+        else
+            put32(chunk + 8 + 4, 8);        /* no elements; they would start 8 bytes in */
+        offset += 8 + chunk_sizes[c];
+    }
+    free(tokens);
+    d3d12xs_dxbc_checksum(container, *size, container + 4);
+    return container;
+}
