@@ -2,9 +2,9 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
-# docs/benchmarks.md); summary.txt, bench.txt, launch.txt, copy.txt and
+# docs/benchmarks.md; pipeline: bench_pipeline of new and old); summary.txt, bench.txt, pipeline.txt, launch.txt, copy.txt and
 # logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
@@ -98,6 +98,15 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     if [ -x "$root/new/bench/bench_sync" ]; then
         LD_LIBRARY_PATH=$root/new timeout 300 "$root/new/bench/bench_sync" >> "$out/bench.txt" 2>&1
     fi
+fi
+if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = pipeline ]; then
+    # Pipeline creation next to raw Vulkan and Wine's vkd3d (its libraries come from .gl/).
+    for side in new old; do
+        [ -x "$root/$side/bench/bench_pipeline" ] || continue
+        echo "== $side" >> "$out/pipeline.txt"
+        LD_LIBRARY_PATH=$root/$side timeout 200 "$root/$side/bench/bench_pipeline" >> "$out/pipeline.txt" 2>&1
+    done
+    cat "$out/pipeline.txt"
 fi
 tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
 cat "$out/summary.txt" 2>/dev/null
