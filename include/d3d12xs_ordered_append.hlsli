@@ -127,15 +127,23 @@ uint D3D12XSOrderedAppend(uint counter, uint count)
         InterlockedAdd(d3d12xs_ordered_append_total, total, ignored);
     }
     GroupMemoryBarrierWithGroupSync();
-    [loop] for (;;) {
-        if (d3d12xs_ordered_append_group_index == 0u) {
-            d3d12xs_ordered_append_state.InterlockedOr(D3D12XS_ORDERED_APPEND_TURN, 0u, turn);
-            d3d12xs_ordered_append_my_turn = turn == d3d12xs_ordered_append_group_ticket ? 1u : 0u;
+    /* Two nested loops of at most 60,000 rounds: lavapipe ends any one loop after 65,535
+     * iterations (llvmpipe's loop limiter), which under CPU load cut a single-loop wait before
+     * the turn came, and the group then appended out of turn. mine is each thread's own copy,
+     * read between the two barriers, so every thread leaves both loops at the same round. */
+    bool mine = false;
+    [loop] for (uint outer = 0u; outer < 60000u && !mine; outer++) {
+        [loop] for (uint inner = 0u; inner < 60000u; inner++) {
+            if (d3d12xs_ordered_append_group_index == 0u) {
+                d3d12xs_ordered_append_state.InterlockedOr(D3D12XS_ORDERED_APPEND_TURN, 0u, turn);
+                d3d12xs_ordered_append_my_turn = turn == d3d12xs_ordered_append_group_ticket ? 1u : 0u;
+            }
+            GroupMemoryBarrierWithGroupSync();
+            mine = d3d12xs_ordered_append_my_turn != 0u;
+            if (mine)
+                break;
+            GroupMemoryBarrierWithGroupSync();
         }
-        GroupMemoryBarrierWithGroupSync();
-        if (d3d12xs_ordered_append_my_turn != 0u)
-            break;
-        GroupMemoryBarrierWithGroupSync();
     }
     if (d3d12xs_ordered_append_group_index == 0u) {
         DeviceMemoryBarrier();
