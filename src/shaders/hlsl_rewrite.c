@@ -384,9 +384,15 @@ static void prelude(struct text *b, uint64_t needs)
 
 /* ---- entry ---- */
 
+enum rewrite_pass_kind {
+    PASS_FILE,         /* one file, before the preprocessor */
+    PASS_CALLS,        /* the translation unit: calls, constants, types, matrices */
+    PASS_DECLARATIONS, /* the translation unit: initialisers, function statics */
+};
+
 /* One pass of rewrites over source into *out (appended); NULL-safe on failure (out->failed). */
-static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, uint64_t *needs,
-        struct text *out, struct text *front)
+static void rewrite_pass(const char *source, size_t length, enum rewrite_pass_kind kind, unsigned *serial,
+        uint64_t *needs, struct text *out, struct text *front)
 {
     struct rewriter r;
     size_t at = 0;
@@ -402,7 +408,9 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
         free(r.pair);
         return;
     }
-    if (calls) {
+    if (kind == PASS_FILE) {
+        hlsl_rewrite_file_literals(&r);
+    } else if (kind == PASS_CALLS) {
         rewrite_calls(&r);
         hlsl_rewrite_literals(&r);
         hlsl_rewrite_types(&r);
@@ -438,9 +446,9 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
     uint64_t needs = 0;
 
     /* calls and types first, so that moved statics carry their rewritten text */
-    rewrite_pass(source, length, true, serial, &needs, &first, &front);
+    rewrite_pass(source, length, PASS_CALLS, serial, &needs, &first, &front);
     if (!first.failed)
-        rewrite_pass(first.data ? first.data : "", first.length, false, serial, &needs, &second, &front);
+        rewrite_pass(first.data ? first.data : "", first.length, PASS_DECLARATIONS, serial, &needs, &second, &front);
     if (needs || front.length) {
         prelude(&out, needs);
         hlsl_append_bytes(&out, front.data ? front.data : "", front.length);
@@ -455,6 +463,24 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
         hlsl_append_bytes(&out, "", 0);
     free(first.data);
     if (first.failed || out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    *out_length = out.length;
+    return out.data;
+}
+
+char *d3d12xs_hlsl_rewrite_file(const char *source, size_t length, size_t *out_length)
+{
+    struct text out = {0}, front = {0};
+    uint64_t needs = 0;
+    unsigned serial = 0;
+
+    rewrite_pass(source, length, PASS_FILE, &serial, &needs, &out, &front);
+    if (!out.data)
+        hlsl_append_bytes(&out, "", 0);
+    free(front.data);
+    if (out.failed) {
         free(out.data);
         return NULL;
     }

@@ -303,6 +303,8 @@ static void rewrite_uint64(struct rewriter *r)
             hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "__d3d12xs_uint64(%lluu, %lluu)", value >> 32,
                     value & 0xffffffffull);
             r->needs |= NEED_UINT64;
+        } else if (hlsl_is(r, t, "__d3d12xs_uint64")) {
+            r->needs |= NEED_UINT64; /* a literal hlsl_rewrite_file_literals rewrote */
         } else if (hlsl_is(r, t, "uint64_t") && t && hlsl_is(r, t - 1, "(") && hlsl_is(r, t + 1, ")")) {
             size_t end;
             /* a cast inside the prefix casts of the previous one has the same operand end */
@@ -322,6 +324,42 @@ static void rewrite_uint64(struct rewriter *r)
             hlsl_replace_token(r, t, "__d3d12xs_to_uint64");
             r->needs |= NEED_UINT64;
         }
+    }
+}
+
+/* Literals glslang's preprocessor would split into two tokens (`1ull` into `1ul l`, `1.0lf`
+ * into `1.0l f`) or refuse (`0x123456789ull`: "hexadecimal literal too big"), rewritten in each
+ * file before it: unsigned 64-bit integers become __d3d12xs_uint64(high, low), the double
+ * suffix lf is l. On code lines and in #define bodies (not in #if expressions, which take no
+ * calls); the preprocessed translation unit then declares the helper (rewrite_uint64). */
+void hlsl_rewrite_file_literals(struct rewriter *r)
+{
+    bool define_line = false;
+
+    for (size_t t = 0; t < r->token_count; t++) {
+        unsigned long long value;
+        const char *text = r->s + r->tokens[t].at;
+        size_t length = r->tokens[t].length;
+
+        if (r->tokens[t].directive) {
+            size_t at = r->tokens[t].at;
+            while (at && (r->s[at - 1] == ' ' || r->s[at - 1] == '\t'))
+                at--;
+            if (hlsl_is(r, t, "#") && (!at || r->s[at - 1] == '\n')) /* the `#` starting the line */
+                define_line = hlsl_is(r, t + 1, "define");
+            if (!define_line)
+                continue;
+        } else {
+            define_line = false;
+        }
+        if (!hlsl_is_number(r, t))
+            continue;
+        if (literal64(r, t, &value) > 0)
+            hlsl_add_edit(r, r->tokens[t].at, length, "__d3d12xs_uint64(%lluu, %lluu)", value >> 32,
+                    value & 0xffffffffull);
+        else if (length > 2 && memchr(text, '.', length) && (text[length - 1] == 'f' || text[length - 1] == 'F')
+                && (text[length - 2] == 'l' || text[length - 2] == 'L'))
+            hlsl_add_edit(r, r->tokens[t].at + length - 1, 1, "%s", "");
     }
 }
 
