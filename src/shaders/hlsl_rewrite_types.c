@@ -177,13 +177,22 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct hlsl_names *
                 args[arg_count++] = u + 1;
         }
         args[arg_count] = close + 1; /* each argument ends before the next one's start - 1 */
-        if (hlsl_is(r, t + 2, "GetDimensions") && hlsl_is(r, close + 1, ";") && t
-                && (hlsl_is(r, t - 1, ";") || hlsl_is(r, t - 1, "{") || hlsl_is(r, t - 1, "}")
-                    || hlsl_is(r, t - 1, ")") || hlsl_is(r, t - 1, "else"))) {
+        if (hlsl_is(r, t + 2, "GetDimensions")) {
             size_t out = kind == BUFFER_RAW ? 0 : 1;
             size_t first = args[out], last = args[out + 1] - 2;
+            /* a statement of its own: after `;`, a block, `if (...)`, `else`, `do` or a label */
+            bool statement = hlsl_is(r, close + 1, ";") && t && (hlsl_is(r, t - 1, ";") || hlsl_is(r, t - 1, "{")
+                    || hlsl_is(r, t - 1, "}") || hlsl_is(r, t - 1, ")") || hlsl_is(r, t - 1, "else")
+                    || hlsl_is(r, t - 1, "do") || hlsl_is(r, t - 1, ":"));
             if (arg_count != out + 1 || first > last || (kind == BUFFER_STRUCTURED && !stride))
                 continue;
+            if (!statement) {
+                /* glslang's answer (words, its padded stride) is a constant here that the
+                 * statement rewrite cannot reach */
+                hlsl_refuse(r, t + 2, "%.*s of a ByteAddressBuffer or StructuredBuffer is only supported as a statement "
+                        "of its own (where D3DCompile corrects the answer of glslang)");
+                continue;
+            }
             hlsl_add_edit(r, r->tokens[t].at, 0, "{ ");
             if (kind == BUFFER_RAW)
                 hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s *= 4u; }", hlsl_text_length(r, first, last),
