@@ -37,21 +37,33 @@ static int buffer_value(enum buffer_kind kind, unsigned stride)
     return 1 + (int)kind + 2 * (int)stride;
 }
 
-/* D3D's size of a structured buffer element of type token t (a 32-bit scalar, vector, matrix or
- * a struct of those declared in this file, arrays of them included), 0 when not known or when
- * *budget (struct lookups left, bounding the work on nested or recursive structs) runs out. */
-static unsigned long long element_size(const struct rewriter *r, size_t t, unsigned *budget)
+/* The bytes of a component of the scalar, vector or matrix type token t, 0 for other types:
+ * min-precision types and half are 32-bit in glslang (no 16-bit types) as in D3D's buffers. */
+static unsigned component_size(const struct rewriter *r, size_t t, unsigned *rows, unsigned *columns)
 {
     const char *scalar;
-    unsigned rows, columns;
+
+    if (hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, rows, columns))
+        return strcmp(scalar, "double") ? 4 : 8;
+    if (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, rows, columns))
+        return strcmp(scalar, "int64_t") && strcmp(scalar, "uint64_t") ? 4 : 8;
+    return 0;
+}
+
+/* D3D's size of a structured buffer element of type token t (a scalar, vector, matrix or a
+ * struct of those declared in the translation unit, arrays of them included), 0 when not known
+ * or when *budget (struct lookups left, bounding the work on nested or recursive structs) runs
+ * out. *widths collects the component sizes seen (4 | 8): where 32- and 64-bit components mix,
+ * D3D's packing and the scalar layout may place them differently, and the size is not known. */
+static unsigned long long element_size(const struct rewriter *r, size_t t, unsigned *budget, unsigned *widths)
+{
+    unsigned rows, columns, component;
     unsigned long long size = 0;
 
-    /* 32-bit scalars: float, int, uint, dword, bool */
-    if ((hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns) && !strcmp(scalar, "float"))
-            || (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns) && strcmp(scalar, "min16int")
-                && strcmp(scalar, "min12int") && strcmp(scalar, "min16uint") && strcmp(scalar, "int64_t")
-                && strcmp(scalar, "uint64_t")))
-        return 4ull * (rows ? rows : 1) * (columns ? columns : 1);
+    if ((component = component_size(r, t, &rows, &columns))) {
+        *widths |= component;
+        return *widths == (4 | 8) ? 0 : (unsigned long long)component * (rows ? rows : 1) * (columns ? columns : 1);
+    }
     if (!hlsl_is_ident(r, t) || !*budget)
         return 0;
     --*budget;
@@ -67,7 +79,7 @@ static unsigned long long element_size(const struct rewriter *r, size_t t, unsig
             unsigned long long member;
             while (hlsl_is(r, type, "row_major") || hlsl_is(r, type, "column_major") || hlsl_is(r, type, "precise"))
                 type++;
-            if (type >= end || !(member = element_size(r, type, budget)))
+            if (type >= end || !(member = element_size(r, type, budget, widths)))
                 return 0;
             for (u = type + 1; u < end && !hlsl_is(r, u, ";");) {
                 unsigned long long count = 1;
@@ -149,8 +161,10 @@ static void collect_buffers(struct rewriter *r, struct hlsl_names *buffers)
                     "per register");
             continue;
         }
-        if (element)
-            stride = (unsigned)element_size(r, element, &budget);
+        if (element) {
+            unsigned widths = 0;
+            stride = (unsigned)element_size(r, element, &budget, &widths);
+        }
         if (!hlsl_names_add(r, buffers, name, buffer_value(raw ? BUFFER_RAW : BUFFER_STRUCTURED, stride)))
             r->failed = true;
     }
