@@ -1,8 +1,12 @@
-/* Source rewrites D3DCompile applies to HLSL (the main file and every included file) before
- * glslang sees it, where glslang's HLSL front end disagrees with D3D's compiler and the fix is
- * cheap and safe at the token level. Each rewrite keeps every newline where it was, so the
- * compiler's line numbers stay the user's; helpers the rewrites call are declared in a
- * prelude put before the file (include-guarded, ending with `#line 1`).
+/* Source rewrites D3DCompile applies to HLSL before glslang compiles it, where glslang's HLSL
+ * front end disagrees with D3D's compiler and the fix is cheap and safe at the token level.
+ * They run once, on the preprocessed translation unit (every include in place, the defines
+ * and macros expanded: src/shaders/hlslc_protocol.h), so that a construct spelt through a
+ * macro or declared in another file is seen as written out; only the literals glslang's
+ * preprocessor would split run on each file before it (d3d12xs_hlsl_rewrite_file). Each
+ * rewrite keeps every newline where it was and the preprocessor's `#line N "file"` lines, so
+ * the compiler's messages still name the user's files and lines; helpers the rewrites call
+ * are declared in a prelude put before the text (ending with `#line 1`).
  *
  *  - `unsigned int` is the type uint (glslang reserves `unsigned`).
  *  - InterlockedCompareStore(dest, compare, value) (and the RWByteAddressBuffer method) is
@@ -25,9 +29,10 @@
  *    their inner braces when every element is a scalar (known from the count, or from
  *    literals when the array is unsized): glslang takes one item per vector.
  *
- * A file that declares a function of one of the rewritten names itself (lit, WaveActiveAllEqual)
- * keeps its calls as written. Rewrites see tokens, not types or macro expansions: a construct
- * spelt through a macro is not rewritten. */
+ * A shader that declares a function of one of the rewritten names itself (lit,
+ * WaveActiveAllEqual) keeps its calls as written. Rewrites see tokens, not types: what needs
+ * a type is rewritten where the tokens show it, refused where a wrong answer would follow,
+ * or left to glslang where glslang fails with a message of its own. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>

@@ -5,8 +5,9 @@
  *    SPIR-V is that of StructuredBuffer<uint>, so the fix-up pass cannot tell them apart): the
  *    statement becomes `{ b.GetDimensions(n); n *= 4u; }`.
  *  - StructuredBuffer<T>.GetDimensions(count, stride) answers D3D's stride, sizeof(T) packed
- *    tightly (glslang folds its own padded stride into a constant), when T is a 32-bit scalar,
- *    vector, matrix or a struct of those declared in the same file.
+ *    tightly (glslang folds its own padded stride into a constant), when T is a scalar,
+ *    vector, matrix or a struct of those (not mixing 32- and 64-bit components); not written
+ *    as a statement of its own, it is refused (a constant the rewrite cannot reach).
  *  - Interlocked* methods of a RWByteAddressBuffer take their values as uint, as D3D's do
  *    (glslang passes an int value, literal or not, as an operand that does not validate).
  *  - uint64_t casts and constructors, and integer literals with the suffix ull, go through
@@ -15,13 +16,13 @@
  *  - asuint(double, out uint lo, out uint hi) is __d3d12xs_asuint (glslang's asuint of a double
  *    converts it to float).
  *
- * Refused with an `#error` put before the line of the construct (so that code disabled by the
- * preprocessor is not refused, and the message has the user's line number): arrays of
+ * Refused with an `#error` put before the line of the construct (the message has the user's
+ * file and line number): arrays of
  * RWStructuredBuffer / RWByteAddressBuffer, int64_t and 64-bit integer vectors (glslang knows
  * only the uint64_t scalar; the suffixes l and ll), 1xN and Nx1 matrices, integer and bool
- * matrices (matrix swizzles and intrinsics are in hlsl_rewrite_matrix.c). Rewrites see the
- * tokens of one file: a buffer declared in another file, or a construct spelt through a macro,
- * is left alone. */
+ * matrices (matrix swizzles and intrinsics are in hlsl_rewrite_matrix.c). The rewrites see the
+ * preprocessed translation unit (hlsl_rewrite.c), so buffers declared in an include and
+ * constructs spelt through macros are rewritten too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
