@@ -708,10 +708,10 @@ static void put_request(struct hlslc_buffer *request, shaderc_shader_kind kind, 
     hlslc_put_str(request, source, length);
     hlslc_put_u32(request, define_count);
     for (const D3D_SHADER_MACRO *m = defines; m && m->Name; m++) {
-        hlslc_put_str(request, m->Name, strlen(m->Name));
         size_t value_length = 0;
         char *value = m->Definition ? d3d12xs_hlsl_rewrite_file(m->Definition, strlen(m->Definition), &value_length)
                 : NULL;
+        hlslc_put_str(request, m->Name, strlen(m->Name));
         hlslc_put_u32(request, m->Definition != NULL);
         if (m->Definition && !value)
             request->failed = true;
