@@ -753,6 +753,182 @@ static void test_includes(void)
     rmdir(dir);
 }
 
+/* ---- the rewrites see the preprocessed translation unit ---- */
+
+/* An ID3DInclude serving files from a NULL-terminated table of {name, text}. */
+struct table_include {
+    ID3DInclude ID3DInclude_iface;
+    const char *const (*files)[2];
+};
+
+static HRESULT STDMETHODCALLTYPE table_include_Open(ID3DInclude *iface, D3D_INCLUDE_TYPE type, LPCSTR name,
+        LPCVOID parent, LPCVOID *data, UINT *bytes)
+{
+    struct table_include *include = (struct table_include *)iface;
+    (void)type;
+    (void)parent;
+    for (size_t i = 0; include->files[i][0]; i++)
+        if (!strcmp(include->files[i][0], name)) {
+            *data = include->files[i][1];
+            *bytes = (UINT)strlen(include->files[i][1]);
+            return S_OK;
+        }
+    return E_FAIL;
+}
+
+static HRESULT STDMETHODCALLTYPE table_include_Close(ID3DInclude *iface, LPCVOID data)
+{
+    (void)iface;
+    (void)data;
+    return S_OK;
+}
+
+static const ID3DIncludeVtbl table_include_vtbl = {table_include_Open, table_include_Close};
+
+/* D3DCompile of source (as "main.hlsl") with the table's includes; the blob (or NULL) and, when
+ * it fails, the text of ppErrorMsgs in message. */
+static ID3DBlob *compile_with_files(const char *source, const char *const (*files)[2], const D3D_SHADER_MACRO *defines,
+        HRESULT expected, char *message, size_t message_size)
+{
+    struct table_include include = {{&table_include_vtbl}, files};
+    ID3DBlob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "main.hlsl", defines, &include.ID3DInclude_iface, "main", "cs_5_1",
+            0, 0, &code, &errors);
+
+    CHECK_MSG(hr == expected, "D3DCompile returned 0x%08x, expected 0x%08x: %s", (unsigned)hr, (unsigned)expected,
+            errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "(no message)");
+    snprintf(message, message_size, "%s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+/* message has a line starting with place ("file:line:") that holds what */
+static bool message_names(const char *message, const char *place, const char *what)
+{
+    for (const char *line = message; *line;) {
+        size_t length = strcspn(line, "\n");
+        const char *found = strstr(line, what);
+        if (!strncmp(line, place, strlen(place)) && found && found < line + length)
+            return true;
+        line += length + (line[length] == '\n');
+    }
+    return false;
+}
+
+static bool has_opcode(ID3DBlob *code, uint32_t opcode)
+{
+    size_t count;
+    const uint32_t *w = blob_words(code, &count);
+    for (size_t o = 5; o < count && w[o] >> 16; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == opcode)
+            return true;
+    return false;
+}
+
+static bool has_int64_type(ID3DBlob *code)
+{
+    size_t count;
+    const uint32_t *w = blob_words(code, &count);
+    for (size_t o = 5; o < count && w[o] >> 16; o += w[o] >> 16)
+        if ((w[o] & 0xffff) == SpvOpTypeInt && (w[o] >> 16) == 4 && w[o + 2] == 64)
+            return true;
+    return false;
+}
+
+static void test_preprocessed_rewrites(void)
+{
+    /* declarations in an include: the same module as with them pasted into the main file */
+    static const char declarations[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "ByteAddressBuffer input : register(t0);\n"
+        "StructuredBuffer<float3> points : register(t1);\n"
+        "uint next() { static uint calls = 10; calls += 1; return calls; }\n"
+        "void store_if_zero(uint offset, uint value) { output.InterlockedCompareStore(offset, 0u, value); }\n";
+    static const char uses[] =
+        "[numthreads(1, 1, 1)]\n"
+        "void main()\n"
+        "{\n"
+        "    uint n, count, stride;\n"
+        "    input.GetDimensions(n);\n"
+        "    points.GetDimensions(count, stride);\n"
+        "    store_if_zero(0, n);\n"
+        "    next();\n"
+        "    output.Store(4, next());\n"
+        "    output.Store(8, stride);\n"
+        "    output.Store(12, BIG);\n"
+        "}\n";
+    static const char *const declaration_files[][2] = {{"declarations.hlsli", declarations}, {NULL, NULL}};
+    static const D3D_SHADER_MACRO big[] = {{"BIG", "(uint)(0x500000000ull >> 28)"}, {NULL, NULL}};
+    /* errors and refusals: each names the user's file and line */
+    static const char nested[] =
+        "static const uint from_nested = 1;\n"
+        "int2x2 refused_in_nested;\n";
+    static const char broken[] =
+        "static const uint from_broken = 2;\n"
+        "static const uint inside = undeclared_inside;\n"
+        "#include \"nested.hlsli\"\n"
+        "static const uint after_nested = undeclared_after_nested;\n";
+    static const char *const broken_files[][2] = {{"broken.hlsli", broken}, {"nested.hlsli", nested}, {NULL, NULL}};
+    static const char broken_main[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "static const uint before = undeclared_before;\n"
+        "#include \"broken.hlsli\"\n"
+        "\n"
+        "static const uint after = undeclared_after + FROM_DEFINE;\n"
+        "[numthreads(1, 1, 1)] void main() { output.Store(0, before + after); }\n";
+    static const D3D_SHADER_MACRO from_define[] = {{"FROM_DEFINE", "undeclared_from_define"}, {NULL, NULL}};
+    static const char macro_main[] =
+        "#define MATRIX(n) int##n##x##n\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main()\n"
+        "{\n"
+        "    MATRIX(2) m = 0;\n"
+        "    output.Store(0, m[0][0]);\n"
+        "}\n";
+    char one_file[2048], with_include[2048], message[4096];
+    ID3DBlob *single, *split;
+    LOG_MARK();
+
+    snprintf(one_file, sizeof(one_file), "%s%s", declarations, uses);
+    snprintf(with_include, sizeof(with_include), "#include \"declarations.hlsli\"\n%s", uses);
+    single = compile_with_files(one_file, declaration_files, big, S_OK, message, sizeof(message));
+    split = compile_with_files(with_include, declaration_files, big, S_OK, message, sizeof(message));
+    if (single && split) {
+        CHECK_MSG(ID3D10Blob_GetBufferSize(single) == ID3D10Blob_GetBufferSize(split)
+                && !memcmp(ID3D10Blob_GetBufferPointer(single), ID3D10Blob_GetBufferPointer(split),
+                    ID3D10Blob_GetBufferSize(single)), "declarations in an include compile to another module "
+                "(%zu and %zu bytes)", (size_t)ID3D10Blob_GetBufferSize(single), (size_t)ID3D10Blob_GetBufferSize(split));
+        /* InterlockedCompareStore of the include rewritten: glslang emitted nothing for it */
+        CHECK(has_opcode(split, SpvOpAtomicCompareExchange));
+        CHECK(stores_constant(split, 12)); /* the tight stride of float3 (glslang's: 16) */
+        /* BIG: 0x500000000ull of pDefines, rewritten as a literal (glslang's preprocessor
+         * refuses it: "hexadecimal literal too big"), computed in 64 bits */
+        CHECK(has_int64_type(split));
+    }
+    if (single)
+        ID3D10Blob_Release(single);
+    if (split)
+        ID3D10Blob_Release(split);
+    CHECK_NO_LOG();
+
+    /* glslang's errors name the file and line: main file before and after the include, the
+     * include before and after its nested include, a define's text at its use */
+    compile_with_files(broken_main, broken_files, from_define, E_FAIL, message, sizeof(message));
+    CHECK_MSG(message_names(message, "main.hlsl:2:", "undeclared_before"), "%s", message);
+    CHECK_MSG(message_names(message, "broken.hlsli:2:", "undeclared_inside"), "%s", message);
+    CHECK_MSG(message_names(message, "nested.hlsli:2:", "int2x2"), "%s", message);
+    CHECK_MSG(message_names(message, "main.hlsl:5:", "undeclared_after"), "%s", message);
+    CHECK_LOG("D3DCompile", "main.hlsl:2:", "undeclared_before");
+    RELOG_MARK();
+
+    /* a refusal spelt through token pasting names the construct and the line of its use */
+    compile_with_files(macro_main, broken_files, NULL, E_FAIL, message, sizeof(message));
+    CHECK_MSG(message_names(message, "main.hlsl:6:", "int2x2"), "%s", message);
+    CHECK_LOG("D3DCompile", "main.hlsl:6:", "int2x2", "not supported");
+}
+
 /* ---- reflection robustness ---- */
 
 static void test_bad_bytecode(void)
@@ -1606,6 +1782,7 @@ int main(void)
     test_compile_errors();
     test_compiler_crashes();
     test_includes();
+    test_preprocessed_rewrites();
     test_bad_bytecode();
     test_remap_descriptors();
     test_remap_push_constants();

@@ -1,8 +1,12 @@
-/* Source rewrites D3DCompile applies to HLSL (the main file and every included file) before
- * glslang sees it, where glslang's HLSL front end disagrees with D3D's compiler and the fix is
- * cheap and safe at the token level. Each rewrite keeps every newline where it was, so the
- * compiler's line numbers stay the user's; helpers the rewrites call are declared in a
- * prelude put before the file (include-guarded, ending with `#line 1`).
+/* Source rewrites D3DCompile applies to HLSL before glslang compiles it, where glslang's HLSL
+ * front end disagrees with D3D's compiler and the fix is cheap and safe at the token level.
+ * They run once, on the preprocessed translation unit (every include in place, the defines
+ * and macros expanded: src/shaders/hlslc_protocol.h), so that a construct spelt through a
+ * macro or declared in another file is seen as written out; only the literals glslang's
+ * preprocessor would split run on each file before it (d3d12xs_hlsl_rewrite_file). Each
+ * rewrite keeps every newline where it was and the preprocessor's `#line N "file"` lines, so
+ * the compiler's messages still name the user's files and lines; helpers the rewrites call
+ * are declared in a prelude put before the text (ending with `#line 1`).
  *
  *  - `unsigned int` is the type uint (glslang reserves `unsigned`).
  *  - InterlockedCompareStore(dest, compare, value) (and the RWByteAddressBuffer method) is
@@ -25,9 +29,10 @@
  *    their inner braces when every element is a scalar (known from the count, or from
  *    literals when the array is unsized): glslang takes one item per vector.
  *
- * A file that declares a function of one of the rewritten names itself (lit, WaveActiveAllEqual)
- * keeps its calls as written. Rewrites see tokens, not types or macro expansions: a construct
- * spelt through a macro is not rewritten. */
+ * A shader that declares a function of one of the rewritten names itself (lit,
+ * WaveActiveAllEqual) keeps its calls as written. Rewrites see tokens, not types: what needs
+ * a type is rewritten where the tokens show it, refused where a wrong answer would follow,
+ * or left to glslang where glslang fails with a message of its own. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -384,9 +389,15 @@ static void prelude(struct text *b, uint64_t needs)
 
 /* ---- entry ---- */
 
+enum rewrite_pass_kind {
+    PASS_FILE,         /* one file, before the preprocessor */
+    PASS_CALLS,        /* the translation unit: calls, constants, types, matrices */
+    PASS_DECLARATIONS, /* the translation unit: initialisers, function statics */
+};
+
 /* One pass of rewrites over source into *out (appended); NULL-safe on failure (out->failed). */
-static void rewrite_pass(const char *source, size_t length, bool calls, unsigned *serial, uint64_t *needs,
-        struct text *out, struct text *front)
+static void rewrite_pass(const char *source, size_t length, enum rewrite_pass_kind kind, unsigned *serial,
+        uint64_t *needs, struct text *out, struct text *front)
 {
     struct rewriter r;
     size_t at = 0;
@@ -402,7 +413,9 @@ static void rewrite_pass(const char *source, size_t length, bool calls, unsigned
         free(r.pair);
         return;
     }
-    if (calls) {
+    if (kind == PASS_FILE) {
+        hlsl_rewrite_file_literals(&r);
+    } else if (kind == PASS_CALLS) {
         rewrite_calls(&r);
         hlsl_rewrite_literals(&r);
         hlsl_rewrite_types(&r);
@@ -438,9 +451,9 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
     uint64_t needs = 0;
 
     /* calls and types first, so that moved statics carry their rewritten text */
-    rewrite_pass(source, length, true, serial, &needs, &first, &front);
+    rewrite_pass(source, length, PASS_CALLS, serial, &needs, &first, &front);
     if (!first.failed)
-        rewrite_pass(first.data ? first.data : "", first.length, false, serial, &needs, &second, &front);
+        rewrite_pass(first.data ? first.data : "", first.length, PASS_DECLARATIONS, serial, &needs, &second, &front);
     if (needs || front.length) {
         prelude(&out, needs);
         hlsl_append_bytes(&out, front.data ? front.data : "", front.length);
@@ -455,6 +468,24 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
         hlsl_append_bytes(&out, "", 0);
     free(first.data);
     if (first.failed || out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    *out_length = out.length;
+    return out.data;
+}
+
+char *d3d12xs_hlsl_rewrite_file(const char *source, size_t length, size_t *out_length)
+{
+    struct text out = {0}, front = {0};
+    uint64_t needs = 0;
+    unsigned serial = 0;
+
+    rewrite_pass(source, length, PASS_FILE, &serial, &needs, &out, &front);
+    if (!out.data)
+        hlsl_append_bytes(&out, "", 0);
+    free(front.data);
+    if (out.failed) {
         free(out.data);
         return NULL;
     }

@@ -4,9 +4,13 @@
 
 #include <stddef.h>
 
-/* A malloc()ed, NUL-terminated copy of source (length bytes, which may hold NULs) with the
- * rewrites applied; *out_length its length. *serial numbers the renamed function statics of
- * one compilation (shared by its files). NULL when out of memory. */
+/* A malloc()ed, NUL-terminated copy of the preprocessed translation unit source (length
+ * bytes, which may hold NULs) with the rewrites applied; *out_length its length. *serial
+ * numbers the renamed function statics. NULL when out of memory. */
 char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length, unsigned *serial);
+
+/* The same for one file (or a define's value) before the preprocessor: only the literals
+ * glslang's preprocessor would split or refuse. */
+char *d3d12xs_hlsl_rewrite_file(const char *source, size_t length, size_t *out_length);
 
 #endif

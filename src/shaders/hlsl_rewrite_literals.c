@@ -58,7 +58,7 @@ static bool is_int32_literal(const struct rewriter *r, size_t t, unsigned long l
     return used == r->tokens[t].length;
 }
 
-/* Scalar constants declared in the file (`[static] const TYPE name = ...`), which glslang folds
+/* Scalar constants declared in the shader (`[static] const TYPE name = ...`), which glslang folds
  * as it does literals, and per token prefix counts that make literal_expression() constant-time
  * (tokens that cannot be in an expression of literals, float and double ones). */
 struct constants {
@@ -66,7 +66,7 @@ struct constants {
     size_t *bad, *floats, *doubles;
 };
 
-/* 0 when token t is no constant of the file (or one declared several times with different
+/* 0 when token t is no constant of the shader (or one declared several times with different
  * types), else its kind (1 integer, 2 float, 3 double). */
 static int constant_kind(const struct rewriter *r, const struct constants *c, size_t t)
 {

@@ -6,7 +6,7 @@
  *    members and indices, they are refused with a message;
  *  - component-wise intrinsics (abs, min, saturate, lerp...) and all/any of a float matrix
  *    become __d3d12xs_matrix_NAME, applied to each row, when the tokens show the argument is a
- *    matrix: a name declared only with a float matrix type in the file (variable, parameter,
+ *    matrix: a name declared only with a float matrix type in the shader (variable, parameter,
  *    member, or function returning one), a matrix constructor or cast, or arithmetic on those.
  *    glslang emits the GLSL.std.450 instruction on the matrix. Overloading the intrinsic's own
  *    name instead makes calls with mixed scalar types ambiguous, hence the renaming.

@@ -17,6 +17,8 @@ void hlsl_prelude_matrices(struct text *b, uint64_t needs);
 
 /* hlsl_rewrite_types.c: buffers, matrix and 64-bit integer types (rewritten or refused). */
 void hlsl_rewrite_types(struct rewriter *r);
+/* The part of them that runs on each file before the preprocessor: literals it would split. */
+void hlsl_rewrite_file_literals(struct rewriter *r);
 void hlsl_prelude_types(struct text *b, uint64_t needs);
 
 #endif

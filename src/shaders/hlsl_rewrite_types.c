@@ -5,8 +5,9 @@
  *    SPIR-V is that of StructuredBuffer<uint>, so the fix-up pass cannot tell them apart): the
  *    statement becomes `{ b.GetDimensions(n); n *= 4u; }`.
  *  - StructuredBuffer<T>.GetDimensions(count, stride) answers D3D's stride, sizeof(T) packed
- *    tightly (glslang folds its own padded stride into a constant), when T is a 32-bit scalar,
- *    vector, matrix or a struct of those declared in the same file.
+ *    tightly (glslang folds its own padded stride into a constant), when T is a scalar,
+ *    vector, matrix or a struct of those (not mixing 32- and 64-bit components); not written
+ *    as a statement of its own, it is refused (a constant the rewrite cannot reach).
  *  - Interlocked* methods of a RWByteAddressBuffer take their values as uint, as D3D's do
  *    (glslang passes an int value, literal or not, as an operand that does not validate).
  *  - uint64_t casts and constructors, and integer literals with the suffix ull, go through
@@ -15,13 +16,13 @@
  *  - asuint(double, out uint lo, out uint hi) is __d3d12xs_asuint (glslang's asuint of a double
  *    converts it to float).
  *
- * Refused with an `#error` put before the line of the construct (so that code disabled by the
- * preprocessor is not refused, and the message has the user's line number): arrays of
+ * Refused with an `#error` put before the line of the construct (the message has the user's
+ * file and line number): arrays of
  * RWStructuredBuffer / RWByteAddressBuffer, int64_t and 64-bit integer vectors (glslang knows
  * only the uint64_t scalar; the suffixes l and ll), 1xN and Nx1 matrices, integer and bool
- * matrices (matrix swizzles and intrinsics are in hlsl_rewrite_matrix.c). Rewrites see the
- * tokens of one file: a buffer declared in another file, or a construct spelt through a macro,
- * is left alone. */
+ * matrices (matrix swizzles and intrinsics are in hlsl_rewrite_matrix.c). The rewrites see the
+ * preprocessed translation unit (hlsl_rewrite.c), so buffers declared in an include and
+ * constructs spelt through macros are rewritten too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,21 +38,33 @@ static int buffer_value(enum buffer_kind kind, unsigned stride)
     return 1 + (int)kind + 2 * (int)stride;
 }
 
-/* D3D's size of a structured buffer element of type token t (a 32-bit scalar, vector, matrix or
- * a struct of those declared in this file, arrays of them included), 0 when not known or when
- * *budget (struct lookups left, bounding the work on nested or recursive structs) runs out. */
-static unsigned long long element_size(const struct rewriter *r, size_t t, unsigned *budget)
+/* The bytes of a component of the scalar, vector or matrix type token t, 0 for other types:
+ * min-precision types and half are 32-bit in glslang (no 16-bit types) as in D3D's buffers. */
+static unsigned component_size(const struct rewriter *r, size_t t, unsigned *rows, unsigned *columns)
 {
     const char *scalar;
-    unsigned rows, columns;
+
+    if (hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, rows, columns))
+        return strcmp(scalar, "double") ? 4 : 8;
+    if (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, rows, columns))
+        return strcmp(scalar, "int64_t") && strcmp(scalar, "uint64_t") ? 4 : 8;
+    return 0;
+}
+
+/* D3D's size of a structured buffer element of type token t (a scalar, vector, matrix or a
+ * struct of those declared in the translation unit, arrays of them included), 0 when not known
+ * or when *budget (struct lookups left, bounding the work on nested or recursive structs) runs
+ * out. *widths collects the component sizes seen (4 | 8): where 32- and 64-bit components mix,
+ * D3D's packing and the scalar layout may place them differently, and the size is not known. */
+static unsigned long long element_size(const struct rewriter *r, size_t t, unsigned *budget, unsigned *widths)
+{
+    unsigned rows, columns, component;
     unsigned long long size = 0;
 
-    /* 32-bit scalars: float, int, uint, dword, bool */
-    if ((hlsl_split_type(r, t, HLSL_FLOAT_SCALARS, &scalar, &rows, &columns) && !strcmp(scalar, "float"))
-            || (hlsl_split_type(r, t, HLSL_INTEGER_SCALARS, &scalar, &rows, &columns) && strcmp(scalar, "min16int")
-                && strcmp(scalar, "min12int") && strcmp(scalar, "min16uint") && strcmp(scalar, "int64_t")
-                && strcmp(scalar, "uint64_t")))
-        return 4ull * (rows ? rows : 1) * (columns ? columns : 1);
+    if ((component = component_size(r, t, &rows, &columns))) {
+        *widths |= component;
+        return *widths == (4 | 8) ? 0 : (unsigned long long)component * (rows ? rows : 1) * (columns ? columns : 1);
+    }
     if (!hlsl_is_ident(r, t) || !*budget)
         return 0;
     --*budget;
@@ -67,7 +80,7 @@ static unsigned long long element_size(const struct rewriter *r, size_t t, unsig
             unsigned long long member;
             while (hlsl_is(r, type, "row_major") || hlsl_is(r, type, "column_major") || hlsl_is(r, type, "precise"))
                 type++;
-            if (type >= end || !(member = element_size(r, type, budget)))
+            if (type >= end || !(member = element_size(r, type, budget, widths)))
                 return 0;
             for (u = type + 1; u < end && !hlsl_is(r, u, ";");) {
                 unsigned long long count = 1;
@@ -149,8 +162,10 @@ static void collect_buffers(struct rewriter *r, struct hlsl_names *buffers)
                     "per register");
             continue;
         }
-        if (element)
-            stride = (unsigned)element_size(r, element, &budget);
+        if (element) {
+            unsigned widths = 0;
+            stride = (unsigned)element_size(r, element, &budget, &widths);
+        }
         if (!hlsl_names_add(r, buffers, name, buffer_value(raw ? BUFFER_RAW : BUFFER_STRUCTURED, stride)))
             r->failed = true;
     }
@@ -177,13 +192,22 @@ static void rewrite_buffer_methods(struct rewriter *r, const struct hlsl_names *
                 args[arg_count++] = u + 1;
         }
         args[arg_count] = close + 1; /* each argument ends before the next one's start - 1 */
-        if (hlsl_is(r, t + 2, "GetDimensions") && hlsl_is(r, close + 1, ";") && t
-                && (hlsl_is(r, t - 1, ";") || hlsl_is(r, t - 1, "{") || hlsl_is(r, t - 1, "}")
-                    || hlsl_is(r, t - 1, ")") || hlsl_is(r, t - 1, "else"))) {
+        if (hlsl_is(r, t + 2, "GetDimensions")) {
             size_t out = kind == BUFFER_RAW ? 0 : 1;
             size_t first = args[out], last = args[out + 1] - 2;
+            /* a statement of its own: after `;`, a block, `if (...)`, `else`, `do` or a label */
+            bool statement = hlsl_is(r, close + 1, ";") && t && (hlsl_is(r, t - 1, ";") || hlsl_is(r, t - 1, "{")
+                    || hlsl_is(r, t - 1, "}") || hlsl_is(r, t - 1, ")") || hlsl_is(r, t - 1, "else")
+                    || hlsl_is(r, t - 1, "do") || hlsl_is(r, t - 1, ":"));
             if (arg_count != out + 1 || first > last || (kind == BUFFER_STRUCTURED && !stride))
                 continue;
+            if (!statement) {
+                /* glslang's answer (words, its padded stride) is a constant here that the
+                 * statement rewrite cannot reach */
+                hlsl_refuse(r, t + 2, "%.*s of a ByteAddressBuffer or StructuredBuffer is only supported as a statement "
+                        "of its own (where D3DCompile corrects the answer of glslang)");
+                continue;
+            }
             hlsl_add_edit(r, r->tokens[t].at, 0, "{ ");
             if (kind == BUFFER_RAW)
                 hlsl_add_edit(r, r->tokens[close + 1].at + 1, 0, " %.*s *= 4u; }", hlsl_text_length(r, first, last),
@@ -303,6 +327,8 @@ static void rewrite_uint64(struct rewriter *r)
             hlsl_add_edit(r, r->tokens[t].at, r->tokens[t].length, "__d3d12xs_uint64(%lluu, %lluu)", value >> 32,
                     value & 0xffffffffull);
             r->needs |= NEED_UINT64;
+        } else if (hlsl_is(r, t, "__d3d12xs_uint64")) {
+            r->needs |= NEED_UINT64; /* a literal hlsl_rewrite_file_literals rewrote */
         } else if (hlsl_is(r, t, "uint64_t") && t && hlsl_is(r, t - 1, "(") && hlsl_is(r, t + 1, ")")) {
             size_t end;
             /* a cast inside the prefix casts of the previous one has the same operand end */
@@ -322,6 +348,42 @@ static void rewrite_uint64(struct rewriter *r)
             hlsl_replace_token(r, t, "__d3d12xs_to_uint64");
             r->needs |= NEED_UINT64;
         }
+    }
+}
+
+/* Literals glslang's preprocessor would split into two tokens (`1ull` into `1ul l`, `1.0lf`
+ * into `1.0l f`) or refuse (`0x123456789ull`: "hexadecimal literal too big"), rewritten in each
+ * file before it: unsigned 64-bit integers become __d3d12xs_uint64(high, low), the double
+ * suffix lf is l. On code lines and in #define bodies (not in #if expressions, which take no
+ * calls); the preprocessed translation unit then declares the helper (rewrite_uint64). */
+void hlsl_rewrite_file_literals(struct rewriter *r)
+{
+    bool define_line = false;
+
+    for (size_t t = 0; t < r->token_count; t++) {
+        unsigned long long value;
+        const char *text = r->s + r->tokens[t].at;
+        size_t length = r->tokens[t].length;
+
+        if (r->tokens[t].directive) {
+            size_t at = r->tokens[t].at;
+            while (at && (r->s[at - 1] == ' ' || r->s[at - 1] == '\t'))
+                at--;
+            if (hlsl_is(r, t, "#") && (!at || r->s[at - 1] == '\n')) /* the `#` starting the line */
+                define_line = hlsl_is(r, t + 1, "define");
+            if (!define_line)
+                continue;
+        } else {
+            define_line = false;
+        }
+        if (!hlsl_is_number(r, t))
+            continue;
+        if (literal64(r, t, &value) > 0)
+            hlsl_add_edit(r, r->tokens[t].at, length, "__d3d12xs_uint64(%lluu, %lluu)", value >> 32,
+                    value & 0xffffffffull);
+        else if (length > 2 && memchr(text, '.', length) && (text[length - 1] == 'f' || text[length - 1] == 'F')
+                && (text[length - 2] == 'l' || text[length - 2] == 'L'))
+            hlsl_add_edit(r, r->tokens[t].at + length - 1, 1, "%s", "");
     }
 }
 

@@ -91,9 +91,9 @@ int hlsl_text_length(const struct rewriter *r, size_t first, size_t last);
  * suffix: "", "N" or "RxC" (*rows 0 for a vector or scalar, *columns 0 for a scalar). */
 bool hlsl_split_type(const struct rewriter *r, size_t t, enum hlsl_scalars kind, const char **scalar, unsigned *rows,
         unsigned *columns);
-/* Refuses the construct at token t with an `#error` line put before its line (so that code the
- * preprocessor disables is not refused, and the message has the user's line number); format
- * names the token's text with %.*s. */
+/* Refuses the construct at token t with an `#error` line put before its line (the text is
+ * preprocessed: the message has the user's file and line number); format names the token's
+ * text with %.*s and must not hold a quote (glslang reads the #error line as tokens). */
 void hlsl_refuse(struct rewriter *r, size_t t, const char *format);
 /* The integer a number token starts with (strtoull's rules, base from the prefix), and in *used
  * how many of the token's characters it took. */

@@ -23,10 +23,18 @@
  *   parent -> helper  HLSLC_INCLUDE_REPLY  u64 token, str resolved name (empty: error),
  *                                    str content (or the error message)
  *   helper -> parent  HLSLC_RELEASE  u64 token (no reply)
+ *   helper -> parent  HLSLC_PREPROCESSED  str preprocessed translation unit (only with
+ *                                    HLSLC_REWRITE_PREPROCESSED, when preprocessing succeeded)
+ *   parent -> helper  HLSLC_SOURCE   str the source to compile in its place
  *   helper -> parent  HLSLC_RESULT   u32 shaderc status, str messages, str SPIR-V bytes
  *
  * Includes go back to the parent because ID3DInclude is the application's object; the
- * helper never reads files itself. The helper exits after HLSLC_RESULT.
+ * helper never reads files itself. With HLSLC_REWRITE_PREPROCESSED the parent rewrites the
+ * whole preprocessed translation unit (src/shaders/hlsl_rewrite.c) between the two steps, in
+ * the same helper process (one start per compilation). The preprocessed text keeps the
+ * user's files and lines as `#line N "file"` directives (N the number of the next line), so
+ * that glslang's messages on the rewritten text still name them. The helper exits after
+ * HLSLC_RESULT.
  */
 #ifndef D3D12XS_HLSLC_PROTOCOL_H
 #define D3D12XS_HLSLC_PROTOCOL_H
@@ -51,15 +59,17 @@ enum hlslc_message {
     HLSLC_INCLUDE_REPLY,
     HLSLC_RELEASE,
     HLSLC_RESULT,
+    HLSLC_PREPROCESSED,
+    HLSLC_SOURCE,
 };
 
 enum hlslc_flags {
     HLSLC_OPTIMIZE_NONE = 1u << 0,
     HLSLC_DEBUG_INFO = 1u << 1,
     HLSLC_WARNINGS_ARE_ERRORS = 1u << 2,
-    /* the answer's bytes are the preprocessed source instead of SPIR-V (D3DCompile resolves
-     * macros with it) */
-    HLSLC_PREPROCESS_ONLY = 1u << 3,
+    /* preprocess (defines and includes), send HLSLC_PREPROCESSED, compile the HLSLC_SOURCE
+     * answer without the defines; without it the source is compiled as it is */
+    HLSLC_REWRITE_PREPROCESSED = 1u << 3,
 };
 
 /* A growing message payload. */

@@ -73,17 +73,21 @@ struct include_record {
     bool user_open;
 };
 
+/* One compilation's conversation with the helper: its includes, then the preprocessed
+ * translation unit it sends, rewritten once (hlsl_rewrite.c) and sent back to be compiled. */
 struct include_context {
     ID3DInclude *include;
     const char *top_name;
     struct include_record *newest;
-    unsigned serial; /* of the source rewrites (hlsl_rewrite.c) */
-    bool places_constants; /* the source or an include may use packoffset / register(cN) */
-    bool names_numthreads; /* the source, an include or a define spells `numthreads` */
+    char *rewritten;      /* the rewritten translation unit (malloc()ed), once received */
+    size_t rewritten_length;
+    bool out_of_memory;   /* for the rewrite */
+    bool places_constants; /* the preprocessed source uses packoffset / register(cN) */
+    bool names_numthreads; /* the preprocessed source spells `numthreads` */
 };
 
-/* True when text spells `numthreads` (anywhere: a macro may carry the attribute). glslang gives
- * a compute shader without the attribute 1x1x1 threads, as if it had [numthreads(1, 1, 1)]. */
+/* True when the preprocessed text spells `numthreads`. glslang gives a compute shader without
+ * the attribute 1x1x1 threads, as if it had [numthreads(1, 1, 1)]. */
 static bool names_numthreads(const char *text, size_t length)
 {
     static const char word[] = "numthreads";
@@ -93,10 +97,9 @@ static bool names_numthreads(const char *text, size_t length)
     return false;
 }
 
-/* True when text may place constants by hand: it has `packoffset`, or a `register(` whose
- * register is not a bN / tN / uN / sN (cN, or a macro that could be one). On the raw source
- * (comments and macros included) it only says whether to look at the preprocessed source, where
- * it decides whether cbuffer layouts are strict (src/spirv_fixup.c, fix 8). */
+/* True when the preprocessed text places constants by hand: it has `packoffset`, or a
+ * `register(` whose register is not a bN / tN / uN / sN. It decides whether cbuffer layouts are
+ * strict (src/spirv_fixup.c, fix 8). */
 static bool places_constants(const char *text, size_t length)
 {
     static const char packoffset[] = "packoffset", reg[] = "register";
@@ -519,15 +522,12 @@ static bool serve_include(int fd, struct include_context *context, const uint8_t
     hlslc_put_u64(&reply, (uint64_t)(uintptr_t)included);
     hlslc_put_str(&reply, included->source_name, included->source_name_length);
     if (included->source_name_length) {
-        /* a file: rewritten as the main source is */
+        /* a file: only its literals here (d3d12xs_hlsl_rewrite_file); the other rewrites see
+         * the whole preprocessed translation unit (serve_preprocessed) */
         size_t rewritten_length;
-        if (places_constants(included->content, included->content_length))
-            context->places_constants = true;
-        if (names_numthreads(included->content, included->content_length))
-            context->names_numthreads = true;
-        char *rewritten = d3d12xs_hlsl_rewrite(included->content, included->content_length, &rewritten_length,
-                &context->serial);
+        char *rewritten = d3d12xs_hlsl_rewrite_file(included->content, included->content_length, &rewritten_length);
         if (!rewritten) {
+            context->out_of_memory = true;
             free(reply.data);
             return false;
         }
@@ -537,6 +537,32 @@ static bool serve_include(int fd, struct include_context *context, const uint8_t
         hlslc_put_str(&reply, included->content, included->content_length);
     }
     ok = hlslc_send(fd, HLSLC_INCLUDE_REPLY, &reply);
+    free(reply.data);
+    return ok;
+}
+
+/* The preprocessed translation unit (every include in place, macros expanded, `#line`
+ * directives naming the user's files): rewritten once and sent back to be compiled. */
+static bool serve_preprocessed(int fd, struct include_context *context, const uint8_t *payload, size_t size)
+{
+    struct hlslc_reader r = {.data = payload, .size = size};
+    struct hlslc_buffer reply = {0};
+    const char *text;
+    size_t length;
+    unsigned serial = 0; /* of the renamed function statics */
+    bool ok;
+
+    if (context->rewritten || !hlslc_get_str(&r, &text, &length))
+        return false;
+    context->places_constants = places_constants(text, length);
+    context->names_numthreads = names_numthreads(text, length);
+    if (!(context->rewritten = d3d12xs_hlsl_rewrite(text, length, &context->rewritten_length, &serial))
+            || context->rewritten_length > HLSLC_MAX_MESSAGE / 2) {
+        context->out_of_memory = true;
+        return false;
+    }
+    hlslc_put_str(&reply, context->rewritten, context->rewritten_length);
+    ok = hlslc_send(fd, HLSLC_SOURCE, &reply);
     free(reply.data);
     return ok;
 }
@@ -607,6 +633,9 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
                     protocol_error = true;
             } else if (type == HLSLC_RELEASE) {
                 serve_release(context, payload, size);
+            } else if (type == HLSLC_PREPROCESSED) {
+                if (!serve_preprocessed(fds[0], context, payload, size))
+                    protocol_error = true;
             } else if (type == HLSLC_RESULT) {
                 struct hlslc_reader r = {.data = payload, .size = size};
                 const char *spirv;
@@ -640,6 +669,8 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     free(out->messages);
     free(out->spirv);
     memset(out, 0, sizeof(*out));
+    if (context->out_of_memory)
+        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory for the rewritten source");
     if (timed_out)
         return d3d12xs_spirv_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
                 "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
@@ -655,41 +686,49 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 }
 
-/* Whether the preprocessed source places constants by hand; true (the safe answer) when it
- * cannot be had. The request's flags are restored. */
-static bool preprocessed_places_constants(struct hlslc_buffer *request, struct include_context *context)
+/* The request of one compilation (src/shaders/hlslc_protocol.h), the defines' values with their
+ * literals rewritten as a file's are; request->failed when out of memory. */
+static void put_request(struct hlslc_buffer *request, shaderc_shader_kind kind, uint32_t flags, const char *source_name,
+        const char *entry, const char *source, size_t length, const D3D_SHADER_MACRO *defines)
 {
-    struct helper_result text = {0};
-    char ignored[256];
-    uint32_t flags, preprocess;
-    bool places = true;
+    uint32_t define_count = 0;
 
-    memcpy(&flags, request->data + 4, 4); /* the request starts with kind, flags */
-    preprocess = flags | HLSLC_PREPROCESS_ONLY;
-    memcpy(request->data + 4, &preprocess, 4);
-    if (SUCCEEDED(run_helper(request, context, &text, ignored, sizeof(ignored)))
-            && text.status == shaderc_compilation_status_success && text.spirv)
-        places = places_constants((const char *)text.spirv, text.spirv_size);
-    memcpy(request->data + 4, &flags, 4);
-    free(text.messages);
-    free(text.spirv);
-    return places;
+    for (const D3D_SHADER_MACRO *m = defines; m && m->Name; m++)
+        define_count++;
+    hlslc_put_u32(request, (uint32_t)kind);
+    hlslc_put_u32(request, flags);
+    hlslc_put_str(request, source_name, strlen(source_name));
+    hlslc_put_str(request, entry, strlen(entry));
+    hlslc_put_str(request, source, length);
+    hlslc_put_u32(request, define_count);
+    for (const D3D_SHADER_MACRO *m = defines; m && m->Name; m++) {
+        size_t value_length = 0;
+        char *value = m->Definition ? d3d12xs_hlsl_rewrite_file(m->Definition, strlen(m->Definition), &value_length)
+                : NULL;
+        hlslc_put_str(request, m->Name, strlen(m->Name));
+        hlslc_put_u32(request, m->Definition != NULL);
+        if (m->Definition && !value)
+            request->failed = true;
+        hlslc_put_str(request, value ? value : "", value_length);
+        free(value);
+    }
 }
 
 /* The message for a cbuffer layout D3DCompile cannot honour. The optimised module has no
- * names: the source is compiled once more without optimisation to name the member. */
-static void cbuffer_problem_message(struct hlslc_buffer *request, struct include_context *context,
-        const struct d3d12xs_cbuffer_problem *problem, char *error, size_t error_size)
+ * names: the rewritten translation unit is compiled once more without optimisation to name
+ * the member. */
+static void cbuffer_problem_message(shaderc_shader_kind kind, uint32_t flags, const char *source_name,
+        const char *entry, struct include_context *context, const struct d3d12xs_cbuffer_problem *problem,
+        char *error, size_t error_size)
 {
+    struct hlslc_buffer request = {0};
     struct helper_result named = {0};
     char name[256], other[256] = "", ignored[256];
-    uint32_t flags;
 
     snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
-    memcpy(&flags, request->data + 4, 4); /* the request starts with kind, flags */
-    flags |= HLSLC_OPTIMIZE_NONE;
-    memcpy(request->data + 4, &flags, 4);
-    if (SUCCEEDED(run_helper(request, context, &named, ignored, sizeof(ignored)))
+    put_request(&request, kind, (flags & ~HLSLC_REWRITE_PREPROCESSED) | HLSLC_OPTIMIZE_NONE, source_name, entry,
+            context->rewritten, context->rewritten_length, NULL);
+    if (!request.failed && SUCCEEDED(run_helper(&request, context, &named, ignored, sizeof(ignored)))
             && named.status == shaderc_compilation_status_success && named.spirv_size >= 20 && !(named.spirv_size % 4)) {
         if (!d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, problem, name,
                 sizeof(name)))
@@ -705,6 +744,7 @@ static void cbuffer_problem_message(struct hlslc_buffer *request, struct include
     }
     free(named.messages);
     free(named.spirv);
+    free(request.data);
     d3d12xs_spirv_error(E_FAIL, error, error_size, "cbuffer layout: %s (space %u) is at byte %u in D3D's packing "
             "and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s%s", name, problem->set,
             problem->d3d_offset, problem->offset, problem->reason, other);
@@ -717,15 +757,15 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     struct include_context include_context;
     struct hlslc_buffer request = {0};
     struct helper_result result = {0};
-    uint32_t flags, define_count;
+    uint32_t flags;
     struct d3d12xs_shader_info info;
     shaderc_shader_kind kind;
     const char *source_name = pSourceName && *pSourceName ? pSourceName : "shader.hlsl";
     struct d3d12xs_fixup_counts fixups;
     struct d3d12xs_cbuffer_problem problem;
     uint32_t *words = NULL, *fixup_words = NULL;
-    size_t word_count = 0, fixup_count, rewritten_length = 0;
-    char error[1024], *rewritten = NULL;
+    size_t word_count = 0, fixup_count, source_length = 0;
+    char error[1024], *source = NULL;
     bool wave32 = false;
     unsigned vector_loads = 0, vector_stores = 0;
     HRESULT hr;
@@ -749,46 +789,29 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     if (Flags1 & D3DCOMPILE_PACK_MATRIX_ROW_MAJOR)
         WARN("%s: D3DCOMPILE_PACK_MATRIX_ROW_MAJOR is not supported; use row_major in the source", compile_method);
 
-    flags = 0;
+    flags = HLSLC_REWRITE_PREPROCESSED;
     if (Flags1 & (D3DCOMPILE_SKIP_OPTIMIZATION | D3DCOMPILE_OPTIMIZATION_LEVEL0))
         flags |= HLSLC_OPTIMIZE_NONE;
     if (Flags1 & D3DCOMPILE_DEBUG)
         flags |= HLSLC_DEBUG_INFO;
     if (Flags1 & D3DCOMPILE_WARNINGS_ARE_ERRORS)
         flags |= HLSLC_WARNINGS_ARE_ERRORS;
-    hlslc_put_u32(&request, (uint32_t)kind);
-    hlslc_put_u32(&request, flags);
-    hlslc_put_str(&request, source_name, strlen(source_name));
-    hlslc_put_str(&request, pEntrypoint, strlen(pEntrypoint));
-    include_context.serial = 0;
-    if (!(rewritten = d3d12xs_hlsl_rewrite(pSrcData, SrcDataSize, &rewritten_length, &include_context.serial)))
+    memset(&include_context, 0, sizeof(include_context));
+    /* the rewrites run once, on the preprocessed translation unit, in serve_preprocessed */
+    if (!(source = d3d12xs_hlsl_rewrite_file(pSrcData, SrcDataSize, &source_length)))
         request.failed = true;
     else
-        hlslc_put_str(&request, rewritten, rewritten_length);
-    define_count = 0;
+        put_request(&request, kind, flags, source_name, pEntrypoint, source, source_length, pDefines);
     for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++)
-        define_count++;
-    hlslc_put_u32(&request, define_count);
-    for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++) {
-        hlslc_put_str(&request, m->Name, strlen(m->Name));
-        hlslc_put_u32(&request, m->Definition != NULL);
-        hlslc_put_str(&request, m->Definition ? m->Definition : "", m->Definition ? strlen(m->Definition) : 0);
         if (!strcmp(m->Name, D3D12XS_WAVE32_DEFINE))
             wave32 = define_is_true(m->Definition);
-    }
-    if (request.failed || SrcDataSize > HLSLC_MAX_MESSAGE / 2 || rewritten_length > HLSLC_MAX_MESSAGE / 2) {
+    if (request.failed || source_length > HLSLC_MAX_MESSAGE / 2) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, compile_method, "out of memory for a source of %zu bytes",
                 (size_t)SrcDataSize);
         goto done;
     }
     include_context.include = pInclude;
     include_context.top_name = source_name;
-    include_context.newest = NULL;
-    include_context.places_constants = places_constants(pSrcData, SrcDataSize);
-    include_context.names_numthreads = names_numthreads(pSrcData, SrcDataSize);
-    for (const D3D_SHADER_MACRO *m = pDefines; m && m->Name; m++)
-        if (m->Definition && names_numthreads(m->Definition, strlen(m->Definition)))
-            include_context.names_numthreads = true;
 
     if (FAILED(hr = run_helper(&request, &include_context, &result, error, sizeof(error)))) {
         set_error_blob(ppErrorMsgs, error);
@@ -820,15 +843,12 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
-    /* packoffset / register(cN) only matter when they survive the preprocessor (the raw scan
-     * also flags register(MACRO) and comments): look again at the preprocessed source */
-    if (include_context.places_constants)
-        include_context.places_constants = preprocessed_places_constants(&request, &include_context);
     /* D3D's cbuffer packing (fix 8 of src/spirv_fixup.c), or a refusal naming the member */
     if (FAILED(hr = d3d12xs_spirv_cbuffer_layout(fixup_words, fixup_count, include_context.places_constants,
             &fixups.cbuffer, &problem))) {
         if (hr == E_FAIL)
-            cbuffer_problem_message(&request, &include_context, &problem, error, sizeof(error));
+            cbuffer_problem_message(kind, flags, source_name, pEntrypoint, &include_context, &problem, error,
+                    sizeof(error));
         else
             d3d12xs_spirv_error(hr, error, sizeof(error), "out of memory");
         set_error_blob(ppErrorMsgs, error);
@@ -903,7 +923,8 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     hr = S_OK;
 
 done:
-    free(rewritten);
+    free(source);
+    free(include_context.rewritten);
     free(fixup_words);
     free(words);
     free(result.messages);

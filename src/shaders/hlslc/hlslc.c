@@ -100,12 +100,60 @@ static void include_release(void *user, shaderc_include_result *result)
     free(copy);
 }
 
+/* shaderc starts the preprocessed text of a file with an #include with the line it put before
+ * the source itself (`#extension GL_GOOGLE_include_directive : enable`, which it adds again
+ * when the text is compiled) and `#line 0 "name"`, which glslang's HLSL front end reads as
+ * "the next line is line 0": the main file's lines before its first #include would be
+ * numbered one too low. Returns where the text to hand on starts; the `0` becomes `1`. */
+static char *fix_preprocessed_start(char *text, size_t *length)
+{
+    static const char extension[] = "#extension GL_GOOGLE_include_directive : enable\n", line0[] = "#line 0 ";
+
+    if (*length >= sizeof(extension) - 1 + sizeof(line0) - 1 && !memcmp(text, extension, sizeof(extension) - 1)
+            && !memcmp(text + sizeof(extension) - 1, line0, sizeof(line0) - 1)) {
+        text += sizeof(extension) - 1;
+        *length -= sizeof(extension) - 1;
+        text[sizeof("#line ") - 1] = '1';
+    }
+    return text;
+}
+
+/* Sends the preprocessed translation unit to D3DCompile and receives the source to compile in
+ * its place (malloc()ed); exits when the parent has gone. */
+static char *exchange_preprocessed(shaderc_compilation_result_t preprocessed, size_t *length)
+{
+    struct hlslc_buffer message = {0};
+    struct hlslc_reader reader = {0};
+    uint32_t type = 0;
+    uint8_t *payload;
+    size_t size, text_length = shaderc_result_get_length(preprocessed);
+    char *copy, *text, *source;
+
+    if (!(copy = malloc(text_length + 1)))
+        _exit(3);
+    memcpy(copy, shaderc_result_get_bytes(preprocessed), text_length);
+    copy[text_length] = 0;
+    text = fix_preprocessed_start(copy, &text_length);
+    hlslc_put_str(&message, text, text_length);
+    if (!hlslc_send(HLSLC_FD, HLSLC_PREPROCESSED, &message)
+            || hlslc_receive(HLSLC_FD, &type, &payload, &size, -1) != 1 || type != HLSLC_SOURCE)
+        _exit(2);
+    free(message.data);
+    free(copy);
+    reader.data = payload;
+    reader.size = size;
+    if (!(source = hlslc_get_strdup(&reader, length)))
+        _exit(2);
+    free(payload);
+    return source;
+}
+
 int main(void)
 {
     struct hlslc_buffer answer = {0};
     struct hlslc_reader r = {0};
     shaderc_compilation_result_t result;
-    shaderc_compile_options_t options;
+    shaderc_compile_options_t options, compile_options;
     shaderc_compiler_t compiler;
     uint32_t type = 0, kind, flags, define_count;
     char *name, *entry, *source;
@@ -126,17 +174,6 @@ int main(void)
         return 2;
     if (!(compiler = shaderc_compiler_initialize()) || !(options = shaderc_compile_options_initialize()))
         return 3;
-    for (uint32_t i = 0; i < define_count; i++) {
-        const char *macro, *value;
-        size_t macro_length, value_length = 0;
-        uint32_t has_value;
-        if (!hlslc_get_str(&r, &macro, &macro_length) || !hlslc_get_u32(&r, &has_value)
-                || !hlslc_get_str(&r, &value, &value_length))
-            return 2;
-        shaderc_compile_options_add_macro_definition(options, macro, macro_length, has_value ? value : NULL,
-                value_length);
-    }
-
     shaderc_compile_options_set_source_language(options, shaderc_source_language_hlsl);
     shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
     shaderc_compile_options_set_target_spirv(options, shaderc_spirv_version_1_3);
@@ -161,13 +198,35 @@ int main(void)
     if (flags & HLSLC_WARNINGS_ARE_ERRORS)
         shaderc_compile_options_set_warnings_as_errors(options);
     shaderc_compile_options_set_include_callbacks(options, include_resolve, include_release, NULL);
-
-    if (!(result = (flags & HLSLC_PREPROCESS_ONLY)
-            ? shaderc_compile_into_preprocessed_text(compiler, source, source_length, (shaderc_shader_kind)kind, name,
-                entry, options)
-            : shaderc_compile_into_spv(compiler, source, source_length, (shaderc_shader_kind)kind, name, entry,
-                options)))
+    /* the preprocessed text has its macros expanded: it is compiled without the defines */
+    if (!(compile_options = shaderc_compile_options_clone(options)))
         return 3;
+    for (uint32_t i = 0; i < define_count; i++) {
+        const char *macro, *value;
+        size_t macro_length, value_length = 0;
+        uint32_t has_value;
+        if (!hlslc_get_str(&r, &macro, &macro_length) || !hlslc_get_u32(&r, &has_value)
+                || !hlslc_get_str(&r, &value, &value_length))
+            return 2;
+        shaderc_compile_options_add_macro_definition(options, macro, macro_length, has_value ? value : NULL,
+                value_length);
+    }
+
+    if (flags & HLSLC_REWRITE_PREPROCESSED) {
+        if (!(result = shaderc_compile_into_preprocessed_text(compiler, source, source_length, (shaderc_shader_kind)kind,
+                name, entry, options)))
+            return 3;
+        if (shaderc_result_get_compilation_status(result) == shaderc_compilation_status_success) {
+            char *rewritten = exchange_preprocessed(result, &source_length);
+            shaderc_result_release(result);
+            if (!(result = shaderc_compile_into_spv(compiler, rewritten, source_length, (shaderc_shader_kind)kind,
+                    name, entry, compile_options)))
+                return 3;
+        }
+    } else if (!(result = shaderc_compile_into_spv(compiler, source, source_length, (shaderc_shader_kind)kind, name,
+            entry, options))) {
+        return 3;
+    }
     message = shaderc_result_get_error_message(result);
     hlslc_put_u32(&answer, (uint32_t)shaderc_result_get_compilation_status(result));
     hlslc_put_str(&answer, message ? message : "", message ? strlen(message) : 0);
