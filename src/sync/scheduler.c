@@ -19,8 +19,7 @@ static void lock(struct d3d12_scheduler *scheduler)
 /* Releases the lock, then hands what was decided under it to Vulkan. */
 static HRESULT unlock_and_submit(struct d3d12_device *device)
 {
-    pthread_mutex_unlock(&d3d12_scheduler_of(device)->lock);
-    return d3d12_submission_drain(device, false);
+    return d3d12_submission_unlock_and_drain(device);
 }
 
 void d3d12_op_cleanup_locked(struct d3d12_device *device, struct d3d12_op *op)
@@ -577,7 +576,7 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
         d3d12_engine_drop_held_locked(scheduler->engines[i], "the device is destroyed");
     pthread_mutex_unlock(&scheduler->lock);
     /* What was decided goes to Vulkan, so that the waits below can end. */
-    d3d12_submission_drain(device, true);
+    d3d12_submission_drain_all(device);
     lock(scheduler);
     if ((semaphores = calloc(scheduler->engine_count + 1, sizeof(*semaphores))) && (values = calloc(scheduler->engine_count + 1, sizeof(*values)))) {
         for (size_t i = 0; i < scheduler->engine_count; i++) {

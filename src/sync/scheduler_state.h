@@ -181,11 +181,12 @@ void d3d12_resolver_simulate_locked(struct d3d12_scheduler *scheduler, size_t *r
  * submission queue; returns how many operations it took. */
 size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct d3d12_op *ops, size_t count,
         HRESULT *hr);
-/* Hands every queued submission to Vulkan, in order, unless another thread is doing it (it then
- * hands these over too). Call without the scheduler lock. Returns the first failure of the
- * submissions this thread handed over. wait_for_drainer: block until the submit lock is free
- * (device destruction). */
-HRESULT d3d12_submission_drain(struct d3d12_device *device, bool wait_for_drainer);
+/* Releases the scheduler lock (held on entry) and hands every queued submission to Vulkan, in
+ * order, unless another thread is doing it (it then hands these over too). Returns the first
+ * failure of the submissions this thread handed over. */
+HRESULT d3d12_submission_unlock_and_drain(struct d3d12_device *device);
+/* The same, waiting for the submit lock, with the scheduler lock not held (device destruction). */
+HRESULT d3d12_submission_drain_all(struct d3d12_device *device);
 /* Frees what was never handed over (device destruction, after a drain). */
 void d3d12_submission_discard_locked(struct d3d12_scheduler *scheduler);
 

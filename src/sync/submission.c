@@ -219,40 +219,56 @@ static HRESULT hand_over(struct d3d12_pending_submit *pending)
     return vr == VK_ERROR_OUT_OF_HOST_MEMORY || vr == VK_ERROR_OUT_OF_DEVICE_MEMORY ? E_OUTOFMEMORY : DXGI_ERROR_DEVICE_REMOVED;
 }
 
-HRESULT d3d12_submission_drain(struct d3d12_device *device, bool wait_for_drainer)
+/* Hands pending, then whatever was queued meanwhile, to Vulkan. Called with the submit lock
+ * held and the scheduler lock not held; returns with neither. The submit lock is released
+ * under the scheduler lock, once nothing is left: a thread that queues later (under that
+ * lock) then finds the submit lock free, so no submission is left behind. */
+static HRESULT hand_over_all(struct d3d12_scheduler *scheduler, struct d3d12_pending_submit *pending)
+{
+    HRESULT result = S_OK;
+
+    for (;;) {
+        while (pending) {
+            struct d3d12_pending_submit *next = pending->next;
+            HRESULT hr = hand_over(pending);
+            if (FAILED(hr) && SUCCEEDED(result))
+                result = hr;
+            free(pending);
+            pending = next;
+        }
+        pthread_mutex_lock(&scheduler->lock);
+        pending = scheduler->pending_first;
+        scheduler->pending_first = scheduler->pending_last = NULL;
+        if (!pending) {
+            pthread_mutex_unlock(&scheduler->submit_lock);
+            pthread_mutex_unlock(&scheduler->lock);
+            return result;
+        }
+        pthread_mutex_unlock(&scheduler->lock);
+    }
+}
+
+HRESULT d3d12_submission_unlock_and_drain(struct d3d12_device *device)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
-    HRESULT result = S_OK;
-    bool more;
+    struct d3d12_pending_submit *pending = scheduler->pending_first;
 
-    do {
-        if (wait_for_drainer)
-            pthread_mutex_lock(&scheduler->submit_lock);
-        else if (pthread_mutex_trylock(&scheduler->submit_lock))
-            return result; /* the drainer at work hands ours over too */
-        for (;;) {
-            pthread_mutex_lock(&scheduler->lock);
-            struct d3d12_pending_submit *pending = scheduler->pending_first;
-            scheduler->pending_first = scheduler->pending_last = NULL;
-            pthread_mutex_unlock(&scheduler->lock);
-            if (!pending)
-                break;
-            while (pending) {
-                struct d3d12_pending_submit *next = pending->next;
-                HRESULT hr = hand_over(pending);
-                if (FAILED(hr) && SUCCEEDED(result))
-                    result = hr;
-                free(pending);
-                pending = next;
-            }
-        }
-        pthread_mutex_unlock(&scheduler->submit_lock);
-        /* Work queued after the last look, by a thread that found the lock taken, is ours. */
-        pthread_mutex_lock(&scheduler->lock);
-        more = scheduler->pending_first != NULL;
+    /* Nothing decided, or a drainer at work (it hands these over too): nothing to do here.
+     * The submit lock is only tried under the scheduler lock, never waited for. */
+    if (!pending || pthread_mutex_trylock(&scheduler->submit_lock)) {
         pthread_mutex_unlock(&scheduler->lock);
-    } while (more);
-    return result;
+        return S_OK;
+    }
+    scheduler->pending_first = scheduler->pending_last = NULL;
+    pthread_mutex_unlock(&scheduler->lock);
+    return hand_over_all(scheduler, pending);
+}
+
+HRESULT d3d12_submission_drain_all(struct d3d12_device *device)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    pthread_mutex_lock(&scheduler->submit_lock);
+    return hand_over_all(scheduler, NULL);
 }
 
 void d3d12_submission_discard_locked(struct d3d12_scheduler *scheduler)
