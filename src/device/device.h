@@ -67,6 +67,9 @@ struct d3d12_device {
     uint32_t push_descriptor_limit;
     /* bufferDeviceAddress is on: every buffer has a device address (directly indexed heaps). */
     bool buffer_device_address;
+    /* Every compute pipeline is made through it, as D3D12 drivers cache compiled shaders: making
+     * a pipeline the device made before costs a lookup (VK_NULL_HANDLE if it could not be made). */
+    VkPipelineCache vk_pipeline_cache;
     /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
     VkBuffer null_buffer;
     VkDeviceMemory null_memory;
