@@ -74,9 +74,6 @@
 
 #include "shaders/spirv.h"
 
-/* the header's inline definition gets its external one here (C99 6.7.4) */
-extern void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);
-
 /* Opcodes whose operand 3 (word 4: after result type, result id, scope) is a GroupOperation. */
 static bool has_group_operation(uint32_t op)
 {
