@@ -127,13 +127,9 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
 HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
         size_t error_size);
 
-/* ---- internal to src/spirv_*.c and src/shader_compile.c ---- */
+/* ---- internal to src/shaders/spirv_*.c and src/shaders/shader_compile.c; the passes over a
+ * parsed module are in spirv_module.h and spirv_passes.h ---- */
 
-/* Checks size, magic (refusing DXBC/DXIL with D3D12XS_DXBC_UNSUPPORTED_MESSAGE), header,
- * and that every instruction length stays inside the module; returns an aligned malloc()ed
- * copy of the words. */
-HRESULT d3d12xs_spirv_load(const void *code, size_t size, uint32_t **words, size_t *word_count,
-        char *error, size_t error_size);
 /* snprintf into error (which may be NULL); returns hr. */
 HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
@@ -199,27 +195,6 @@ HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool ex
  * at -O0): false when that module has no such block. */
 bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,
         const struct d3d12xs_cbuffer_problem *problem, char *name, size_t name_size);
-
-/* src/spirv_memory_abi.c: turns the module's push-constant block (from d3d12xs_spirv_remap)
- * into a uniform buffer at set/binding, members and offsets unchanged (root signatures with
- * FORCE_MEMORY_BASED_ABI). *words (malloc()ed) is replaced; a module without push constants
- * is left as it is. E_INVALIDARG with a reason in error for a malformed module, E_OUTOFMEMORY. */
-HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_count, uint32_t set, uint32_t binding,
-        char *error, size_t error_size);
-
-/* src/spirv_heap.c: turns each access to the heap memory marker variable (include/
- * d3d12xs_heap.hlsli) into a PhysicalStorageBuffer pointer access and removes the variable.
- * *words (malloc()ed) is replaced. E_INVALIDARG with a reason for a use of the marker other than
- * the header's, E_OUTOFMEMORY. */
-HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32_t marker, char *error, size_t error_size);
-/* src/spirv_root_pointers.c: root descriptors of the memory-based ABI. variables[k] (k < count,
- * at most 62) is the Uniform or StorageBuffer variable of root descriptor k; each goes, and its
- * accesses go through a PhysicalStorageBuffer pointer loaded from entry k of the table at byte
- * table_offset (a multiple of 16) of the uniform buffer at set/binding: {address low, address
- * high, bytes from the address to the end of its buffer, 0}. E_INVALIDARG with a reason for a
- * use of such a variable the rewrite does not handle. */
-HRESULT d3d12xs_spirv_root_pointers(uint32_t **words, size_t *word_count, const uint32_t *variables, uint32_t count, uint32_t set,
-        uint32_t binding, uint32_t table_offset, char *error, size_t error_size);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.
