@@ -142,13 +142,15 @@ bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const ch
 bool d3d12xs_spirv_is_preamble_or_debug(uint32_t op);
 bool d3d12xs_spirv_is_annotation(uint32_t op);
 
-/* src/spirv_fixup.c: a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
+/* src/shaders/spirv_fixup.c (d3d12xs_spirv_pass_fixup over a parsed module; this copy-in copy-out
+ * form is for the tests): a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
  * the places where glslang departs from HLSL semantics fixed (see the file for the list and the
  * reasons). Only for D3DCompile's own output; counts (may be NULL) gets how many instructions
  * or decorations each fix changed. With D3D12XS_FIXUP_SCALAR_LAYOUT in flags, structured buffers
  * get D3D12's tight layout, which needs Vulkan's scalarBlockLayout (without it they keep
  * glslang's std430 layout). E_INVALIDARG for fewer than 5 words, E_OUTOFMEMORY, E_FAIL when a
- * structured buffer's types cannot be laid out (a reason in error, which may be NULL). */
+ * structured buffer's types cannot be laid out (a reason in error, which may be NULL). A tail
+ * that cannot be walked (an instruction past the end) comes back unchanged, for reflection to refuse. */
 #define D3D12XS_FIXUP_SCALAR_LAYOUT 0x1u
 struct d3d12xs_fixup_counts {
     unsigned inclusive_scan; /* GroupOperation InclusiveScan -> ExclusiveScan (WavePrefix*) */
@@ -166,7 +168,7 @@ struct d3d12xs_fixup_counts {
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);
 
-/* src/shaders/spirv_vectorize.c: a copy (malloc()ed words) of D3DCompile's module in which each
+/* src/shaders/spirv_vectorize.c (d3d12xs_spirv_pass_vectorize; this form is for the tests): a copy (malloc()ed words) of D3DCompile's module in which each
  * group of four 32-bit loads (or stores) of words 4k .. 4k + 3 of a ByteAddressBuffer, k
  * provably whole, in one basic block and with nothing in between that could observe the
  * difference, is one 16-byte access through a uvec4 view of the same binding (a second
@@ -175,11 +177,8 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsig
 HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
         unsigned *loads, unsigned *stores);
 
-/* src/spirv_fixup.c, fix 8: gives the cbuffers of D3DCompile's module (words, changed in place)
- * D3D's register packing (see the file). explicit_placement: the source has packoffset or
- * register(cN), which glslang honours; nothing is moved then, and a block whose offsets differ
- * from D3D's is refused. *changed gets the number of decorations changed. E_FAIL with *problem
- * filled when a layout cannot be honoured, E_OUTOFMEMORY, E_INVALIDARG. */
+/* src/shaders/spirv_cbuffer_layout.c, fix 8 (d3d12xs_spirv_pass_cbuffer_layout): where a cbuffer
+ * layout cannot be honoured. */
 #define D3D12XS_CBUFFER_PATH_MAX 8
 struct d3d12xs_cbuffer_problem {
     uint32_t set, binding;                      /* of the cbuffer's variable */
@@ -189,8 +188,6 @@ struct d3d12xs_cbuffer_problem {
     uint32_t other_member;                      /* an overlapped member of the same struct, or UINT32_MAX */
     char reason[320];
 };
-HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool explicit_placement, unsigned *changed,
-        struct d3d12xs_cbuffer_problem *problem);
 /* Writes "BLOCK.member.member" for problem's path into name, from a module with names (glslang
  * at -O0): false when that module has no such block. */
 bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,

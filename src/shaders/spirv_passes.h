@@ -67,6 +67,47 @@ struct d3d12xs_spirv_float_controls_args {
 HRESULT d3d12xs_spirv_pass_float_controls(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_float_controls_args *args,
         char *error, size_t error_size);
 
+/* ---- D3DCompile (shader_compile.c) ---- */
+
+/* spirv_fixup.c: see d3d12xs_spirv_fixup_hlsl() in spirv.h. counts may be NULL. */
+struct d3d12xs_spirv_fixup_args {
+    unsigned flags;                       /* D3D12XS_FIXUP_* */
+    struct d3d12xs_fixup_counts *counts;
+};
+HRESULT d3d12xs_spirv_pass_fixup(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_fixup_args *args,
+        char *error, size_t error_size);
+
+/* spirv_cbuffer_layout.c, fix 8: gives the cbuffers D3D's register packing. explicit_placement:
+ * the source has packoffset or register(cN), which glslang honours; nothing is moved then, and
+ * a block whose offsets differ from D3D's is refused. *changed gets the number of decorations
+ * changed. E_FAIL with *problem filled when a layout cannot be honoured (error is not used:
+ * the caller names the member from problem), E_OUTOFMEMORY. */
+struct d3d12xs_spirv_cbuffer_layout_args {
+    bool explicit_placement;
+    unsigned *changed;
+    struct d3d12xs_cbuffer_problem *problem;
+};
+HRESULT d3d12xs_spirv_pass_cbuffer_layout(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_cbuffer_layout_args *args,
+        char *error, size_t error_size);
+
+/* spirv_vectorize.c: see d3d12xs_spirv_vectorize_raw() in spirv.h. */
+struct d3d12xs_spirv_vectorize_args {
+    unsigned *loads, *stores;             /* how many 16-byte accesses were made */
+};
+HRESULT d3d12xs_spirv_pass_vectorize(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_vectorize_args *args,
+        char *error, size_t error_size);
+
+/* spirv_finish_hlsl.c: UAV counters get their binding encoding (spirv.h), what glslang's HLSL
+ * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER. E_FAIL
+ * for a counter whose UAV has no u register. */
+struct d3d12xs_spirv_finish_hlsl_args {
+    bool wave32;
+};
+HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
+        char *error, size_t error_size);
+
+/* ---- DispatchX ---- */
+
 /* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */
 struct d3d12xs_spirv_dispatch_variant_args {
     unsigned variant;       /* D3D12XS_VARIANT_* bits */
