@@ -136,12 +136,6 @@ HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const ch
 /* The string operand starting at word index `at` of the instruction at [start, end): true
  * when it is NUL-terminated inside the instruction; *next gets the word after it. */
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next);
-/* The module's logical layout: an opcode of the sections before the annotations (capabilities
- * through OpModuleProcessed), and an annotation opcode (OpDecorate and its kin). Rewrites use
- * them to find where new debug instructions, decorations or types go. */
-bool d3d12xs_spirv_is_preamble_or_debug(uint32_t op);
-bool d3d12xs_spirv_is_annotation(uint32_t op);
-
 /* src/shaders/spirv_fixup.c (d3d12xs_spirv_pass_fixup over a parsed module; this copy-in copy-out
  * form is for the tests): a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
  * the places where glslang departs from HLSL semantics fixed (see the file for the list and the

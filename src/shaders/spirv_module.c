@@ -1,6 +1,10 @@
-/* See spirv_module.h. */
+/* See spirv_module.h; also the SPIR-V helpers of spirv.h (errors, strings, the validator). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <spirv-tools/libspirv.h>
 
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
@@ -14,6 +18,70 @@ extern inline void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasR
 
 #define MAX_IDS (1u << 22)
 #define ID_LIMIT 0x3fffffu
+
+HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
+{
+    va_list args;
+    if (error && error_size) {
+        va_start(args, fmt);
+        vsnprintf(error, error_size, fmt, args);
+        va_end(args);
+    }
+    return hr;
+}
+
+bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next)
+{
+    for (size_t i = at; i < end; i++) {
+        uint32_t word = words[i];
+        /* little-endian packing: the NUL may be in any byte of the last word */
+        if (!(word & 0xff) || !(word & 0xff00) || !(word & 0xff0000) || !(word & 0xff000000)) {
+            if (string)
+                *string = (const char *)&words[at];
+            if (next)
+                *next = i + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
+        size_t error_size)
+{
+    spv_target_env env = SPV_ENV_VULKAN_1_1;
+    spv_diagnostic diagnostic = NULL;
+    spv_validator_options options;
+    spv_const_binary_t binary = {words, word_count};
+    spv_context context;
+    spv_result_t result;
+
+    if (error && error_size)
+        error[0] = 0;
+    if (word_count >= 2) {
+        if (words[1] >= 0x10600u)
+            env = SPV_ENV_VULKAN_1_3;
+        else if (words[1] >= 0x10500u)
+            env = SPV_ENV_VULKAN_1_2;
+        else if (words[1] >= 0x10400u)
+            env = SPV_ENV_VULKAN_1_1_SPIRV_1_4;
+    }
+    if (!(context = spvContextCreate(env)))
+        return E_OUTOFMEMORY;
+    if (!(options = spvValidatorOptionsCreate())) {
+        spvContextDestroy(context);
+        return E_OUTOFMEMORY;
+    }
+    spvValidatorOptionsSetScalarBlockLayout(options, scalar_block_layout);
+    result = spvValidateWithOptions(context, options, &binary, &diagnostic);
+    spvValidatorOptionsDestroy(options);
+    if (result != SPV_SUCCESS)
+        d3d12xs_spirv_error(E_FAIL, error, error_size, "SPIR-V validation failed: %s",
+                diagnostic && diagnostic->error ? diagnostic->error : "(no message)");
+    spvDiagnosticDestroy(diagnostic);
+    spvContextDestroy(context);
+    return result == SPV_SUCCESS ? S_OK : E_FAIL;
+}
 
 struct d3d12xs_spirv_arena_block {
     struct d3d12xs_spirv_arena_block *next;
@@ -138,7 +206,7 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
     struct d3d12xs_spirv_module *m;
     struct d3d12xs_spirv_inst *insts;
     enum d3d12xs_spirv_section section = D3D12XS_SPIRV_CAPABILITIES;
-    size_t count, offset, inst_count = 0, section_counts[D3D12XS_SPIRV_SECTION_COUNT] = {0};
+    size_t count, offset, inst_count = 0;
     uint32_t *words;
 
     *module = NULL;
@@ -187,7 +255,7 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
         return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "SPIR-V id bound %u is out of range (1 to %u)", bound,
                 MAX_IDS);
     }
-    /* First walk: lengths, and how many instructions each section gets (one allocation each). */
+    /* First walk: lengths, and how many instructions there are (one allocation for them). */
     for (offset = 5; offset < count;) {
         uint32_t length = words[offset] >> 16, op = words[offset] & 0xffff;
         if (!length || length > count - offset) {
@@ -196,34 +264,31 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
                     "SPIR-V instruction at word %zu (opcode %u) has word count %u, %s", offset, op, length,
                     length ? "which runs past the end of the module (truncated?)" : "which is invalid");
         }
-        if (section != D3D12XS_SPIRV_FUNCTIONS)
-            section = section_of(op);
-        section_counts[section]++;
         inst_count++;
         offset += length;
     }
-    if (!defs_reserve(m, m->bound) || !(insts = arena_alloc(m, (inst_count ? inst_count : 1) * sizeof(*insts)))) {
+    if (!defs_reserve(m, m->bound) || !(insts = arena_alloc(m, (inst_count ? inst_count : 1) * sizeof(*insts)))
+            || !list_reserve(m, &m->sections[D3D12XS_SPIRV_FUNCTIONS], inst_count)) {
         d3d12xs_spirv_module_destroy(m);
         return E_OUTOFMEMORY;
     }
-    for (unsigned s = 0; s < D3D12XS_SPIRV_SECTION_COUNT; s++) {
-        if (!list_reserve(m, &m->sections[s], section_counts[s])) {
-            d3d12xs_spirv_module_destroy(m);
-            return E_OUTOFMEMORY;
-        }
-    }
-    section = D3D12XS_SPIRV_CAPABILITIES;
     for (offset = 5; offset < count; offset += words[offset] >> 16) {
         struct d3d12xs_spirv_inst *inst = insts++;
-        uint32_t id;
+        struct d3d12xs_spirv_list *list;
+        uint32_t op = words[offset] & 0xffff, index, id;
         if (section != D3D12XS_SPIRV_FUNCTIONS)
-            section = section_of(words[offset] & 0xffff);
+            section = section_of(op);
         inst->w = &words[offset];
         inst->offset = (uint32_t)offset;
         inst->section = (uint8_t)section;
         inst->removed = false;
-        m->sections[section].at[m->sections[section].count++] = inst;
-        if ((id = result_of(inst))) {
+        list = &m->sections[section];
+        if (list->count == list->capacity && !list_reserve(m, list, list->count + 1)) {
+            d3d12xs_spirv_module_destroy(m);
+            return E_OUTOFMEMORY;
+        }
+        list->at[list->count++] = inst;
+        if ((index = d3d12xs_spirv_result_index(op)) && index < (words[offset] >> 16) && (id = words[offset + index])) {
             if (id >= m->bound) {
                 d3d12xs_spirv_module_destroy(m);
                 return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "id %u at word %zu is outside the bound %u", id,
@@ -405,7 +470,8 @@ uint32_t d3d12xs_spirv_global(struct d3d12xs_spirv_module *m, const uint32_t *wo
 
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
         const uint32_t *w = inst->w;
-        if (d3d12xs_spirv_op(inst) != op || d3d12xs_spirv_len(inst) != n)
+        /* the header and the last operand first: cheap, and they tell most candidates apart */
+        if (w[0] != ((n << 16) | op) || (n - 1 != result_index && w[n - 1] != words[n - 1]))
             continue;
         if (!memcmp(&w[1], &words[1], (result_index - 1) * sizeof(*w))
                 && !memcmp(&w[result_index + 1], &words[result_index + 1], (n - result_index - 1) * sizeof(*w)))

@@ -16,57 +16,6 @@
 #define MAX_TYPE_DEPTH 16
 #define MAX_CAPABILITIES 1024u
 
-HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
-{
-    va_list args;
-    if (error && error_size) {
-        va_start(args, fmt);
-        vsnprintf(error, error_size, fmt, args);
-        va_end(args);
-    }
-    return hr;
-}
-
-bool d3d12xs_spirv_is_preamble_or_debug(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool d3d12xs_spirv_is_annotation(uint32_t op)
-{
-    switch (op) {
-    case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorationGroup: case SpvOpGroupDecorate:
-    case SpvOpGroupMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next)
-{
-    for (size_t i = at; i < end; i++) {
-        uint32_t word = words[i];
-        /* little-endian packing: the NUL may be in any byte of the last word */
-        if (!(word & 0xff) || !(word & 0xff00) || !(word & 0xff0000) || !(word & 0xff000000)) {
-            if (string)
-                *string = (const char *)&words[at];
-            if (next)
-                *next = i + 1;
-            return true;
-        }
-    }
-    return false;
-}
-
 struct id_entry {
     uint32_t set, binding, array_stride;
     bool has_set, has_binding, has_array_stride, block, buffer_block, workgroup_size;

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.h>
 
 #include "common/log.h"
@@ -605,43 +604,6 @@ bool d3d12xs_spirv_debug_validation(void)
 {
     const char *env = getenv("D3D12XS_DEBUG");
     return env && *env && strcmp(env, "0");
-}
-
-HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
-        size_t error_size)
-{
-    spv_target_env env = SPV_ENV_VULKAN_1_1;
-    spv_diagnostic diagnostic = NULL;
-    spv_validator_options options;
-    spv_const_binary_t binary = {words, word_count};
-    spv_context context;
-    spv_result_t result;
-
-    if (error && error_size)
-        error[0] = 0;
-    if (word_count >= 2) {
-        if (words[1] >= 0x10600u)
-            env = SPV_ENV_VULKAN_1_3;
-        else if (words[1] >= 0x10500u)
-            env = SPV_ENV_VULKAN_1_2;
-        else if (words[1] >= 0x10400u)
-            env = SPV_ENV_VULKAN_1_1_SPIRV_1_4;
-    }
-    if (!(context = spvContextCreate(env)))
-        return E_OUTOFMEMORY;
-    if (!(options = spvValidatorOptionsCreate())) {
-        spvContextDestroy(context);
-        return E_OUTOFMEMORY;
-    }
-    spvValidatorOptionsSetScalarBlockLayout(options, scalar_block_layout);
-    result = spvValidateWithOptions(context, options, &binary, &diagnostic);
-    spvValidatorOptionsDestroy(options);
-    if (result != SPV_SUCCESS)
-        d3d12xs_spirv_error(E_FAIL, error, error_size, "SPIR-V validation failed: %s",
-                diagnostic && diagnostic->error ? diagnostic->error : "(no message)");
-    spvDiagnosticDestroy(diagnostic);
-    spvContextDestroy(context);
-    return result == SPV_SUCCESS ? S_OK : E_FAIL;
 }
 
 HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_shader_info *info,
