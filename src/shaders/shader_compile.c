@@ -316,12 +316,12 @@ static void include_release(void *user, shaderc_include_result *result)
 /* ---- structured buffer layout ---- */
 
 /* D3D12 packs structured buffers tightly; D3DCompile gives them Vulkan's scalar block layout,
- * which is that packing (src/spirv_fixup.c, fix 4). D3D12CreateDevice requires (and enables)
+ * which is that packing (fix 4, src/shaders/spirv_structured_layout.c). D3D12CreateDevice requires (and enables)
  * the scalarBlockLayout feature, so every device d3d12xs runs on takes these modules. */
 static const bool scalar_layout = true;
 
 /* D3D12XS_DEBUG set and not 0: the blob goes through the SPIR-V validator (as the remapped
- * module does at pipeline creation, src/spirv_remap.c). */
+ * module does at pipeline creation, src/shaders/pipeline_state.c). */
 static bool debug_validation(void)
 {
     const char *env = getenv("D3D12XS_DEBUG");

@@ -121,7 +121,7 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
 /* Runs the SPIRV-Tools validator for the Vulkan 1.1 environment (the SPIR-V 1.4 flavour of
  * it for modules of version 1.4, Vulkan 1.2 / 1.3 for 1.5 / 1.6). With scalar_block_layout,
  * block layouts are checked by the scalar block layout rules (Vulkan's scalarBlockLayout, which
- * D3DCompile's structured buffers use: see src/spirv_fixup.c), else by the standard ones.
+ * D3DCompile's structured buffers use: see src/shaders/spirv_structured_layout.c), else by the standard ones.
  * S_OK when valid; E_FAIL and the validator's message otherwise. Exported for the tests, which
  * cannot link SPIRV-Tools themselves (the library links it statically with its symbols hidden). */
 HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,

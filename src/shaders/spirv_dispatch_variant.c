@@ -174,12 +174,7 @@ static HRESULT add_thread_limit(struct d3d12xs_spirv_module *m, const struct mod
         d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, offset, 5);
     }
     if (f->push_variable) {
-        uint32_t copy[256], n = d3d12xs_spirv_len(f->push_struct_def);
-        if (n >= 256)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the push-constant block has too many members");
-        memcpy(copy, f->push_struct_def->w, n * 4);
-        copy[n] = uint3_type;
-        d3d12xs_spirv_rewrite(m, f->push_struct_def, copy, n + 1);
+        d3d12xs_spirv_append_operand(m, f->push_struct_def, uint3_type);
     } else {
         uint32_t block[3] = {SpvOpTypeStruct, push_struct, uint3_type};
         uint32_t variable[4] = {SpvOpVariable, 0, push_variable, SpvStorageClassPushConstant};
@@ -194,18 +189,11 @@ static HRESULT add_thread_limit(struct d3d12xs_spirv_module *m, const struct mod
         d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, variable, 4);
     }
     member_constant = d3d12xs_spirv_constant(m, uint_type, member);
-    {
-        /* The new Input variable joins the interface (and, from SPIR-V 1.4, the push constants). */
-        uint32_t copy[256], n = d3d12xs_spirv_len(f->entry_point);
-        if (n + 2 > 256)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the entry point's interface is too long");
-        memcpy(copy, f->entry_point->w, n * 4);
-        if (!f->global_id_variable)
-            copy[n++] = global_id;
-        if (!f->push_variable && m->version >= 0x10400)
-            copy[n++] = push_variable;
-        d3d12xs_spirv_rewrite(m, f->entry_point, copy, n);
-    }
+    /* The new Input variable joins the interface (and, from SPIR-V 1.4, the push constants). */
+    if (!f->global_id_variable)
+        d3d12xs_spirv_append_operand(m, f->entry_point, global_id);
+    if (!f->push_variable && m->version >= 0x10400)
+        d3d12xs_spirv_append_operand(m, f->entry_point, push_variable);
 
     /* The entry function's first block goes under a new label: its variables, the range check,
      * then the original label. */

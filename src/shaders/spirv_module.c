@@ -434,6 +434,22 @@ bool d3d12xs_spirv_rewrite(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_
     return true;
 }
 
+bool d3d12xs_spirv_append_operand(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, uint32_t word)
+{
+    uint32_t n = d3d12xs_spirv_len(inst), *copy;
+    if (n >= 0xffff) {
+        m->out_of_memory = true; /* cannot be encoded: the caller reports it as out of memory */
+        return false;
+    }
+    if (!(copy = arena_alloc(m, (n + 1) * sizeof(*copy))))
+        return false;
+    memcpy(copy, inst->w, n * sizeof(*copy));
+    copy[n] = word;
+    copy[0] = ((n + 1) << 16) | (copy[0] & 0xffff);
+    inst->w = copy; /* the result id (if any) is unchanged: the id table stays true */
+    return true;
+}
+
 size_t d3d12xs_spirv_index_of(const struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_inst *inst)
 {
     const struct d3d12xs_spirv_list *list = &m->sections[inst->section];

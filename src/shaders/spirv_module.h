@@ -102,6 +102,8 @@ static inline struct d3d12xs_spirv_inst *d3d12xs_spirv_append(struct d3d12xs_spi
 void d3d12xs_spirv_remove(struct d3d12xs_spirv_module *m, enum d3d12xs_spirv_section section, size_t index);
 /* Gives inst new words (n of them, header included; the word count in words[0] is set here). */
 bool d3d12xs_spirv_rewrite(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, const uint32_t *words, uint32_t n);
+/* Adds one operand word at the end of inst (an interface id, a struct member, ...). */
+bool d3d12xs_spirv_append_operand(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, uint32_t word);
 /* The index of inst in its section (a linear search); SIZE_MAX when it is not there. */
 size_t d3d12xs_spirv_index_of(const struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_inst *inst);
 /* Removes from the interface of every OpEntryPoint (of inst) each id for which drop(id, context)

@@ -375,17 +375,10 @@ static HRESULT rewrite_declarations(struct remap *m, const struct d3d12xs_bindin
     struct d3d12xs_spirv_inst *inst;
 
     if (mod->version >= 0x10400u && m->merged) {
-        for (D3D12XS_SPIRV_EACH(mod, D3D12XS_SPIRV_ENTRY_POINTS, i, inst)) {
-            uint32_t copy[256];
-            if (d3d12xs_spirv_op(inst) != SpvOpEntryPoint || d3d12xs_spirv_len(inst) >= 256)
-                continue;
-            if (d3d12xs_spirv_filter_entry_point(inst, is_push_variable, m)) {
+        for (D3D12XS_SPIRV_EACH(mod, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
+            if (d3d12xs_spirv_filter_entry_point(inst, is_push_variable, m))
                 /* the merged variable takes the place of the removed ones */
-                memcpy(copy, inst->w, d3d12xs_spirv_len(inst) * 4);
-                copy[d3d12xs_spirv_len(inst)] = m->merged_variable;
-                d3d12xs_spirv_rewrite(mod, inst, copy, d3d12xs_spirv_len(inst) + 1);
-            }
-        }
+                d3d12xs_spirv_append_operand(mod, inst, m->merged_variable);
     }
     for (size_t i = 0; i < mod->sections[D3D12XS_SPIRV_DEBUG].count;) {
         inst = mod->sections[D3D12XS_SPIRV_DEBUG].at[i];
@@ -500,27 +493,25 @@ static HRESULT rewrite_functions(struct remap *m)
     HRESULT hr;
 
     for (D3D12XS_SPIRV_EACH(mod, D3D12XS_SPIRV_FUNCTIONS, i, inst)) {
-        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), copy[64];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), *w;
         uint32_t base;
         if (!((is_access_chain(op) && n >= 4) || (op == SpvOpCopyObject && n >= 4)) || !is_tracked(m, inst->w[2]))
             continue;
-        if (n > 64)
-            return remap_fail(m, "access chain %u has too many indices", inst->w[2]);
-        memcpy(copy, inst->w, n * 4);
-        base = copy[3];
-        if (FAILED(hr = twin_of_pointer(m, copy[1], &copy[1])))
+        /* the words are the module's own: changed in place (the result id stays) */
+        w = inst->w;
+        base = w[3];
+        if (FAILED(hr = twin_of_pointer(m, w[1], &w[1])))
             return hr;
         if (m->merged && push_of(m, base)) {
             const struct push_block *p = &m->pushes[push_of(m, base) - 1];
             uint32_t type, index;
-            copy[3] = m->merged_variable;
-            if (!d3d12xs_spirv_int32_constant(mod, copy[4], &type, &index) || index >= p->member_count)
+            w[3] = m->merged_variable;
+            if (!d3d12xs_spirv_int32_constant(mod, w[4], &type, &index) || index >= p->member_count)
                 return remap_fail(m, "access chain %u into cbuffer variable %u has no valid constant member "
-                        "index", copy[2], base);
-            if (!(copy[4] = d3d12xs_spirv_constant(mod, type, p->new_index[index])))
+                        "index", w[2], base);
+            if (!(w[4] = d3d12xs_spirv_constant(mod, type, p->new_index[index])))
                 return E_OUTOFMEMORY;
         }
-        d3d12xs_spirv_rewrite(mod, inst, copy, n);
     }
     return S_OK;
 }

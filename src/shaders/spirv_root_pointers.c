@@ -329,14 +329,8 @@ static void remove_variables(struct root_rewrite *r, const struct globals *g)
     d3d12xs_spirv_filter_interface(m, is_root_variable, r);
     if (m->version >= 0x10400) {
         /* SPIR-V 1.4 and later list every global variable an entry point uses */
-        for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst)) {
-            uint32_t copy[256], n = d3d12xs_spirv_len(inst);
-            if (n >= 256)
-                continue;
-            memcpy(copy, inst->w, n * 4);
-            copy[n] = g->table;
-            d3d12xs_spirv_rewrite(m, inst, copy, n + 1);
-        }
+        for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
+            d3d12xs_spirv_append_operand(m, inst, g->table);
     }
 }
 

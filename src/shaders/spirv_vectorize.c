@@ -632,15 +632,12 @@ HRESULT d3d12xs_spirv_pass_vectorize(struct d3d12xs_spirv_module *m, const struc
         /* SPIR-V 1.4 on: the entry points list the views after their buffers */
         if (m->version >= 0x10400u) {
             for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst)) {
-                uint32_t copy[512], n = d3d12xs_spirv_len(inst), out = n, first;
+                uint32_t n = d3d12xs_spirv_len(inst), first;
                 if (d3d12xs_spirv_op(inst) != SpvOpEntryPoint || !d3d12xs_spirv_inst_string(inst, 3, NULL, &first))
                     continue;
-                memcpy(copy, inst->w, n * 4);
-                for (uint32_t k = first; k < n && out < 512; k++)
+                for (uint32_t k = first; k < n; k++)
                     if (has_alias(inst->w[k], &v))
-                        copy[out++] = v.raws[v.raw_of[inst->w[k]] - 1].alias;
-                if (out != n)
-                    d3d12xs_spirv_rewrite(m, inst, copy, out);
+                        d3d12xs_spirv_append_operand(m, inst, v.raws[v.raw_of[inst->w[k]] - 1].alias);
             }
         }
         /* from the last instruction back, so the indices of those before stay true */
