@@ -118,7 +118,8 @@ static uint32_t type_of(const struct fixup *f, uint32_t id)
 static uint32_t get_type(struct fixup *f, uint32_t op, const uint32_t *operands, uint32_t operand_count)
 {
     uint32_t words[4] = {op};
-    memcpy(&words[2], operands, operand_count * 4);
+    if (operand_count)
+        memcpy(&words[2], operands, operand_count * 4);
     return d3d12xs_spirv_global(f->m, words, 2 + operand_count, 1);
 }
 

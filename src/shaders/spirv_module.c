@@ -245,9 +245,10 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
     m->bound = words[3];
     m->schema = words[4];
     if ((words[1] & 0xff0000ffu) || words[1] < 0x10000u || words[1] > 0x10600u) {
+        uint32_t version = words[1];
         d3d12xs_spirv_module_destroy(m);
         return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "unsupported SPIR-V version 0x%08x (1.0 to 1.6 are)",
-                words[1]);
+                version);
     }
     if (!m->bound || m->bound > MAX_IDS) {
         uint32_t bound = m->bound;
@@ -290,9 +291,10 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
         list->at[list->count++] = inst;
         if ((index = d3d12xs_spirv_result_index(op)) && index < (words[offset] >> 16) && (id = words[offset + index])) {
             if (id >= m->bound) {
+                uint32_t bound = m->bound;
                 d3d12xs_spirv_module_destroy(m);
                 return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "id %u at word %zu is outside the bound %u", id,
-                        offset, words[3]);
+                        offset, bound);
             }
             if (m->defs[id]) {
                 d3d12xs_spirv_module_destroy(m);
