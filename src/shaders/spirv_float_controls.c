@@ -3,6 +3,8 @@
  * SignedZeroInfNanPreserve; the H200 did assume it (isnan(0.0 / 0.0) was false). This pass,
  * run at pipeline creation where the device is known, adds that execution mode for each float
  * width the module uses and the device can preserve. */
+#include <string.h>
+
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv_passes.h"
@@ -33,12 +35,19 @@ HRESULT d3d12xs_spirv_pass_float_controls(struct d3d12xs_spirv_module *m, const 
         widths[width_count++] = 64;
     if (!width_count)
         return S_OK;
+    /* Where the words-based pass put them (the extension first, the modes before the module's
+     * own): drivers see the same module as before the move onto spirv_module. */
     d3d12xs_spirv_add_capability(m, SpvCapabilitySignedZeroInfNanPreserve);
-    d3d12xs_spirv_add_extension(m, "SPV_KHR_float_controls");
-    for (uint32_t e = 0; e < entry_point_count; e++) {
+    if (!d3d12xs_spirv_has_extension(m, "SPV_KHR_float_controls")) {
+        static const char name[] = "SPV_KHR_float_controls";
+        uint32_t extension[1 + (sizeof(name) + 3) / 4] = {SpvOpExtension};
+        memcpy(&extension[1], name, sizeof(name));
+        d3d12xs_spirv_insert(m, D3D12XS_SPIRV_EXTENSIONS, 0, extension, sizeof(extension) / 4);
+    }
+    for (uint32_t e = 0, at = 0; e < entry_point_count; e++) {
         for (uint32_t w = 0; w < width_count; w++) {
             uint32_t mode[4] = {SpvOpExecutionMode, entry_points[e], SpvExecutionModeSignedZeroInfNanPreserve, widths[w]};
-            d3d12xs_spirv_append(m, D3D12XS_SPIRV_EXECUTION_MODES, mode, 4);
+            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_EXECUTION_MODES, at++, mode, 4);
         }
     }
     return m->out_of_memory ? E_OUTOFMEMORY : S_OK;

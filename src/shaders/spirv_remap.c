@@ -552,7 +552,8 @@ HRESULT d3d12xs_spirv_pass_remap(struct d3d12xs_spirv_module *module, const stru
     for (uint32_t i = 0; i < info->binding_count; i++) {
         uint32_t id = info->bindings[i].variable_id;
         const struct d3d12xs_spirv_inst *def = d3d12xs_spirv_def(module, id);
-        if (!def || def->section != D3D12XS_SPIRV_GLOBALS || d3d12xs_spirv_op(def) != SpvOpVariable || m.var_binding[id]) {
+        if (!def || def->section != D3D12XS_SPIRV_GLOBALS || d3d12xs_spirv_op(def) != SpvOpVariable || d3d12xs_spirv_len(def) < 4
+                || m.var_binding[id]) {
             hr = remap_fail(&m, "binding %u names variable %u, which is no (other) resource variable of this "
                     "module: the shader info does not belong to this code", i, id);
             goto done;
