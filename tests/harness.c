@@ -1,3 +1,4 @@
+#include "pin_vulkan_modules.h" /* first: it needs _GNU_SOURCE before any system header */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -130,6 +131,7 @@ ID3D12Device *harness_create_device(void)
         fprintf(stderr, "D3D12CreateDevice failed: 0x%08x\n", (unsigned)hr);
         exit(1);
     }
+    d3d12xs_test_pin_vulkan_modules();
     return device;
 }
 

@@ -7,6 +7,8 @@
 
 #include <cstdio>
 
+#include "../pin_vulkan_modules.h"
+
 static int failures;
 
 #define CHECK(cond) \
@@ -79,6 +81,7 @@ int main()
     ID3D12Device *device = nullptr;
     hr = D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, IID_GRAPHICS_PPV_ARGS(&device));
     CHECK(hr == S_OK && device);
+    d3d12xs_test_pin_vulkan_modules();
     if (device) {
         ID3D12RootSignature *root = nullptr;
         hr = device->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(),
