@@ -162,8 +162,8 @@ struct d3d12xs_fixup_counts {
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);
 
-/* src/shaders/spirv_vectorize.c (d3d12xs_spirv_pass_vectorize; this form is for the tests): a copy (malloc()ed words) of D3DCompile's module in which each
- * group of four 32-bit loads (or stores) of words 4k .. 4k + 3 of a ByteAddressBuffer, k
+/* src/shaders/spirv_vectorize.c (d3d12xs_spirv_pass_vectorize; this form is for the tests): a
+ * copy (malloc()ed words) of D3DCompile's module in which each group of four 32-bit loads (or stores) of words 4k .. 4k + 3 of a ByteAddressBuffer, k
  * provably whole, in one basic block and with nothing in between that could observe the
  * difference, is one 16-byte access through a uvec4 view of the same binding (a second
  * variable, which reflection reports as the binding's alias_variable_id). *loads and *stores

@@ -55,7 +55,8 @@
  *
  * The fixes are passes over the parsed module (spirv_module.h): fix 4 is in
  * spirv_structured_layout.c, fix 8 (run separately, it needs the preprocessed source) in
- * spirv_cbuffer_layout.c; new types and constants are the module's interned ones. Limits: these fix the instructions that reach the module. glslang's front end
+ * spirv_cbuffer_layout.c; new types and constants are the module's interned ones. Limits:
+ * these fix the instructions that reach the module. glslang's front end
  * folds constant expressions before SPIR-V exists, with the same wrong rules
  * (fmod(-2.25, 1.5) with literal operands becomes the constant 0.75), and that cannot be
  * undone here. Operands only known at run time (buffers, constants, thread ids) are right.
