@@ -9,9 +9,9 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/pipeline_state.h"
-#include "shaders/spirv_float_controls.h"
 #include "sync/scheduler.h"
 #include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12PipelineState::" #name
@@ -364,10 +364,40 @@ static bool root_descriptors_through_memory(const struct d3d12_pipeline_state *s
             && state->object.device->has_shader_int64;
 }
 
+/* The passes of pipeline creation over the shader's module, in order: bindings to where the
+ * root signature puts them, then the memory-based rewrites, then what the device needs. */
+static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        const struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, uint32_t heap_marker,
+        const uint32_t *root_variables, const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    const struct d3d12xs_spirv_remap_args remap = {info, targets};
+    const struct d3d12xs_spirv_heap_pointers_args heap = {heap_marker};
+    const struct d3d12xs_spirv_memory_abi_args memory_abi = {0, state->argument_binding};
+    const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, 0, state->argument_binding,
+            state->address_offset};
+    const struct d3d12xs_spirv_float_controls_args float_controls = {device->preserves_nan32, device->preserves_nan64};
+    char error[512];
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_pass_remap(module, &remap, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    if (heap_marker && FAILED(hr = d3d12xs_spirv_pass_heap_pointers(module, &heap, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: directly indexed heap: %s", error);
+    if (state->memory_abi && FAILED(hr = d3d12xs_spirv_pass_memory_abi(module, &memory_abi, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
+    if (state->address_count && FAILED(hr = d3d12xs_spirv_pass_root_pointers(module, &root_pointers, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: root descriptors through memory: %s", error);
+    if (FAILED(hr = d3d12xs_spirv_pass_float_controls(module, &float_controls, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
+    return S_OK;
+}
+
 static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
 {
     struct d3d12_device *device = state->object.device;
     struct d3d12xs_shader_info info;
+    struct d3d12xs_spirv_module *module = NULL;
     struct d3d12xs_binding_target *targets = NULL;
     uint32_t *words = NULL, heap_marker = 0, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
     bool root_addresses = root_descriptors_through_memory(state);
@@ -375,9 +405,14 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     char error[512];
     HRESULT hr;
 
+    /* The module is parsed once; reflection reads it, the passes rewrite it, it is emitted once. */
     memset(&info, 0, sizeof(info));
-    if (FAILED(hr = d3d12xs_spirv_reflect(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, error, sizeof(error))))
+    if (FAILED(hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error))))
         return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    if (FAILED(hr = d3d12xs_spirv_reflect_module(module, &info, error, sizeof(error)))) {
+        d3d12xs_spirv_module_destroy(module);
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    }
     if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) {
         hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is not a compute shader");
         goto done;
@@ -454,9 +489,10 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     }
     if (FAILED(hr = create_layouts(state, method)))
         goto done;
-    if (FAILED(hr = d3d12xs_spirv_remap(bytecode->pShaderBytecode, bytecode->BytecodeLength, &info, targets, &words, &word_count,
-            error, sizeof(error)))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, heap_marker, root_variables, method)))
+        goto done;
+    if (FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: cannot write the SPIR-V");
         goto done;
     }
     /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), not the pass's. */
@@ -465,30 +501,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
         goto done;
     }
-    if (heap_marker && FAILED(hr = d3d12xs_spirv_heap_pointers(&words, &word_count, heap_marker, error, sizeof(error)))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: directly indexed heap: %s", error);
-        goto done;
-    }
-    if (state->memory_abi && FAILED(hr = d3d12xs_spirv_push_constants_to_memory(&words, &word_count, 0, state->argument_binding,
-            error, sizeof(error)))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
-        goto done;
-    }
-    if (state->address_count && FAILED(hr = d3d12xs_spirv_root_pointers(&words, &word_count, root_variables, state->address_count, 0,
-            state->argument_binding, state->address_offset, error, sizeof(error)))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: root descriptors through memory: %s", error);
-        goto done;
-    }
-    if (FAILED(hr = d3d12xs_spirv_preserve_nan(&words, &word_count, device->preserves_nan32, device->preserves_nan64))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
-        goto done;
-    }
     hr = d3d12_pipeline_state_build(state, words, word_count, info.entry_point, method);
     words = NULL; /* the pipeline keeps it for its DispatchX variants */
 
 done:
     free(words);
     free(targets);
+    d3d12xs_spirv_module_destroy(module);
     d3d12xs_shader_info_cleanup(&info);
     return hr;
 }

@@ -19,11 +19,13 @@
 #include <spirv/unified1/spirv.h>
 
 #include "d3dcompiler.h"
+#include "common/blob.h"
 #include "common/config.h"
 #include "common/log.h"
 #include "shaders/hlsl_rewrite.h"
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
 #include "d3d12xs_heap_hlsli.h" /* generated: const char d3d12xs_heap_hlsli[] */
 
 extern char **environ;
@@ -316,109 +318,15 @@ static void include_release(void *user, shaderc_include_result *result)
     free(record);
 }
 
-/* ---- post-processing ---- */
-
-static bool is_stripped_extension(const char *name)
-{
-    return !strcmp(name, "SPV_GOOGLE_hlsl_functionality1") || !strcmp(name, "SPV_GOOGLE_decorate_string")
-            || !strcmp(name, "SPV_GOOGLE_user_type");
-}
-
-static bool is_google_decoration(uint32_t decoration)
-{
-    return decoration == SpvDecorationCounterBuffer || decoration == SpvDecorationUserSemantic
-            || decoration == SpvDecorationUserTypeGOOGLE;
-}
-
-/* Strips what SPV_GOOGLE_hlsl_functionality1 added (after using its CounterBuffer links to
- * give UAV counters their encoding) and adds the wave32 marker when asked. */
-static HRESULT postprocess(const uint32_t *w, size_t count, bool wave32, uint32_t **out, size_t *out_count,
-        char *error, size_t error_size)
-{
-    static const char marker[] = D3D12XS_SPIRV_WAVE32_MARKER;
-    const uint32_t marker_words = 1 + (sizeof(marker) + 3) / 4;
-    uint32_t bound = w[3], *counter_of = NULL, *binding = NULL, *set = NULL, *o;
-    bool marker_done = !wave32;
-    size_t i, n;
-
-    if (!(counter_of = calloc(bound, sizeof(*counter_of))) || !(binding = calloc(bound, sizeof(*binding)))
-            || !(set = calloc(bound, sizeof(*set))) || !(o = *out = malloc((count + marker_words) * 4))) {
-        free(counter_of);
-        free(binding);
-        free(set);
-        return E_OUTOFMEMORY;
-    }
-    /* counter_of[counter variable] = UAV variable + 1 */
-    for (i = 5; i < count; i += n) {
-        uint32_t op = w[i] & 0xffff;
-        n = w[i] >> 16;
-        if (op == SpvOpDecorateId && n == 4 && w[i + 2] == SpvDecorationCounterBuffer
-                && w[i + 1] < bound && w[i + 3] < bound)
-            counter_of[w[i + 3]] = w[i + 1] + 1;
-        if (op == SpvOpDecorate && n == 4 && w[i + 1] < bound) {
-            if (w[i + 2] == SpvDecorationBinding)
-                binding[w[i + 1]] = w[i + 3];
-            else if (w[i + 2] == SpvDecorationDescriptorSet)
-                set[w[i + 1]] = w[i + 3];
-        }
-    }
-
-    memcpy(o, w, 5 * 4);
-    o += 5;
-    for (i = 5; i < count; i += n) {
-        uint32_t op = w[i] & 0xffff;
-        const char *name;
-        n = w[i] >> 16;
-        if (!marker_done && !d3d12xs_spirv_is_preamble_or_debug(op)) {
-            o[0] = (marker_words << 16) | SpvOpModuleProcessed;
-            memset(&o[1], 0, (marker_words - 1) * 4);
-            memcpy(&o[1], marker, sizeof(marker));
-            o += marker_words;
-            marker_done = true;
-        }
-        if (op == SpvOpExtension && d3d12xs_spirv_string(w, i + 1, i + n, &name, NULL) && is_stripped_extension(name))
-            continue;
-        if ((op == SpvOpDecorateId || op == SpvOpDecorateString) && n >= 3 && is_google_decoration(w[i + 2]))
-            continue;
-        if (op == SpvOpMemberDecorateString && n >= 4 && is_google_decoration(w[i + 3]))
-            continue;
-        memcpy(o, &w[i], n * 4);
-        if (op == SpvOpDecorate && n == 4 && w[i + 1] < bound && counter_of[w[i + 1]]) {
-            uint32_t uav = counter_of[w[i + 1]] - 1;
-            if (binding[uav] >> D3D12XS_BINDING_CLASS_SHIFT != D3D12XS_REGISTER_UAV) {
-                d3d12xs_spirv_error(E_FAIL, error, error_size,
-                        "the UAV (variable %u) of counter buffer %u has binding %u, not a u register", uav,
-                        w[i + 1], binding[uav]);
-                free(*out);
-                *out = NULL;
-                free(counter_of);
-                free(binding);
-                free(set);
-                return E_FAIL;
-            }
-            if (w[i + 2] == SpvDecorationDescriptorSet)
-                o[3] = set[uav];
-            else if (w[i + 2] == SpvDecorationBinding)
-                o[3] = D3D12XS_ENCODE_BINDING(D3D12XS_REGISTER_UAV_COUNTER, binding[uav] & D3D12XS_BINDING_REGISTER_MASK);
-        }
-        o += n;
-    }
-    *out_count = o - *out;
-    free(counter_of);
-    free(binding);
-    free(set);
-    return S_OK;
-}
-
 /* ---- structured buffer layout ---- */
 
 /* D3D12 packs structured buffers tightly; D3DCompile gives them Vulkan's scalar block layout,
- * which is that packing (src/spirv_fixup.c, fix 4). D3D12CreateDevice requires (and enables)
+ * which is that packing (fix 4, src/shaders/spirv_structured_layout.c). D3D12CreateDevice requires (and enables)
  * the scalarBlockLayout feature, so every device d3d12xs runs on takes these modules. */
 static const bool scalar_layout = true;
 
 /* D3D12XS_DEBUG set and not 0: the blob goes through the SPIR-V validator (as the remapped
- * module does at pipeline creation, pipeline_state.c). No device here: the process's setting. */
+ * module does at pipeline creation, src/shaders/pipeline_state.c). No device here: the process's setting. */
 static bool debug_validation(void)
 {
     return d3d12xs_config_validates_spirv(d3d12xs_config());
@@ -763,11 +671,16 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     const char *source_name = pSourceName && *pSourceName ? pSourceName : "shader.hlsl";
     struct d3d12xs_fixup_counts fixups;
     struct d3d12xs_cbuffer_problem problem;
-    uint32_t *words = NULL, *fixup_words = NULL;
-    size_t word_count = 0, fixup_count, source_length = 0;
+    struct d3d12xs_spirv_module *module = NULL;
+    struct d3d12xs_spirv_fixup_args fixup_args = {scalar_layout ? D3D12XS_FIXUP_SCALAR_LAYOUT : 0, &fixups};
+    struct d3d12xs_spirv_cbuffer_layout_args cbuffer_args = {false, &fixups.cbuffer, &problem};
+    unsigned vector_loads = 0, vector_stores = 0;
+    struct d3d12xs_spirv_vectorize_args vectorize_args = {&vector_loads, &vector_stores};
+    struct d3d12xs_spirv_finish_hlsl_args finish_args = {false};
+    uint32_t *words = NULL;
+    size_t word_count = 0, source_length = 0;
     char error[1024], *source = NULL;
     bool wave32 = false;
-    unsigned vector_loads = 0, vector_stores = 0;
     HRESULT hr;
 
     (void)Flags2;
@@ -832,10 +745,11 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
         goto done;
     }
 
-    /* glslang's HLSL translation departs from HLSL semantics in a few places: fix those first
-     * (src/spirv_fixup.c), into a copy. */
-    if (FAILED(hr = d3d12xs_spirv_fixup_hlsl((const uint32_t *)result.spirv, result.spirv_size / 4, scalar_layout ? D3D12XS_FIXUP_SCALAR_LAYOUT : 0,
-            &fixup_words, &fixup_count, &fixups, error, sizeof(error)))) {
+    /* One module from glslang's words to the blob: the fix-ups where glslang departs from HLSL
+     * semantics (src/shaders/spirv_fixup.c), D3D's cbuffer packing, 16-byte raw accesses, the
+     * counter bindings and markers; then one validation (D3D12XS_DEBUG) and reflection. */
+    if (FAILED(hr = d3d12xs_spirv_module_parse(result.spirv, result.spirv_size, &module, error, sizeof(error)))
+            || FAILED(hr = d3d12xs_spirv_pass_fixup(module, &fixup_args, error, sizeof(error)))) {
         if (hr != E_OUTOFMEMORY)
             hr = E_FAIL;
         set_error_blob(ppErrorMsgs, error);
@@ -843,9 +757,10 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
-    /* D3D's cbuffer packing (fix 8 of src/spirv_fixup.c), or a refusal naming the member */
-    if (FAILED(hr = d3d12xs_spirv_cbuffer_layout(fixup_words, fixup_count, include_context.places_constants,
-            &fixups.cbuffer, &problem))) {
+    /* D3D's cbuffer packing (fix 8, src/shaders/spirv_cbuffer_layout.c), or a refusal naming the
+     * member; packoffset / register(cN) were looked for in the preprocessed source */
+    cbuffer_args.explicit_placement = include_context.places_constants;
+    if (FAILED(hr = d3d12xs_spirv_pass_cbuffer_layout(module, &cbuffer_args, error, sizeof(error)))) {
         if (hr == E_FAIL)
             cbuffer_problem_message(kind, flags, source_name, pEntrypoint, &include_context, &problem, error,
                     sizeof(error));
@@ -858,29 +773,15 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     }
     /* ByteAddressBuffer Load4 / Store4 as 16-byte accesses (src/shaders/spirv_vectorize.c);
      * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones (for measurements) */
-    if (!no_vectorize()) {
-        uint32_t *vector_words = NULL;
-        size_t vector_count = 0;
-        if (FAILED(hr = d3d12xs_spirv_vectorize_raw(fixup_words, fixup_count, &vector_words, &vector_count, &vector_loads,
-                &vector_stores))) {
-            if (hr != E_OUTOFMEMORY)
-                hr = E_FAIL;
-            d3d12xs_spirv_error(hr, error, sizeof(error), "%s", hr == E_OUTOFMEMORY ? "out of memory" : "malformed SPIR-V");
-            set_error_blob(ppErrorMsgs, error);
-            d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
-                    error);
-            goto done;
-        }
-        free(fixup_words);
-        fixup_words = vector_words;
-        fixup_count = vector_count;
-    }
-    /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout rules
-     * it was made for */
-    if (FAILED(hr = postprocess(fixup_words, fixup_count, wave32, &words, &word_count, error, sizeof(error)))
+    finish_args.wave32 = wave32;
+    if ((!no_vectorize() && FAILED(hr = d3d12xs_spirv_pass_vectorize(module, &vectorize_args, error, sizeof(error))))
+            || FAILED(hr = d3d12xs_spirv_pass_finish_hlsl(module, &finish_args, error, sizeof(error)))
+            || FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))
+            /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout
+             * rules it was made for */
             || (debug_validation()
                 && FAILED(hr = d3d12xs_spirv_validate(words, word_count, scalar_layout, error, sizeof(error))))
-            || FAILED(hr = d3d12xs_spirv_reflect(words, word_count * 4, &info, error, sizeof(error)))) {
+            || FAILED(hr = d3d12xs_spirv_reflect_module(module, &info, error, sizeof(error)))) {
         if (hr != E_OUTOFMEMORY)
             hr = E_FAIL;
         set_error_blob(ppErrorMsgs, error);
@@ -923,9 +824,9 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     hr = S_OK;
 
 done:
+    d3d12xs_spirv_module_destroy(module);
     free(source);
     free(include_context.rewritten);
-    free(fixup_words);
     free(words);
     free(result.messages);
     free(result.spirv);

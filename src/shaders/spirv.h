@@ -122,38 +122,30 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
 /* Runs the SPIRV-Tools validator for the Vulkan 1.1 environment (the SPIR-V 1.4 flavour of
  * it for modules of version 1.4, Vulkan 1.2 / 1.3 for 1.5 / 1.6). With scalar_block_layout,
  * block layouts are checked by the scalar block layout rules (Vulkan's scalarBlockLayout, which
- * D3DCompile's structured buffers use: see src/spirv_fixup.c), else by the standard ones.
+ * D3DCompile's structured buffers use: see src/shaders/spirv_structured_layout.c), else by the standard ones.
  * S_OK when valid; E_FAIL and the validator's message otherwise. Exported for the tests, which
  * cannot link SPIRV-Tools themselves (the library links it statically with its symbols hidden). */
 HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
         size_t error_size);
 
-/* ---- internal to src/spirv_*.c and src/shader_compile.c ---- */
+/* ---- internal to src/shaders/spirv_*.c and src/shaders/shader_compile.c; the passes over a
+ * parsed module are in spirv_module.h and spirv_passes.h ---- */
 
-/* Checks size, magic (refusing DXBC/DXIL with D3D12XS_DXBC_UNSUPPORTED_MESSAGE), header,
- * and that every instruction length stays inside the module; returns an aligned malloc()ed
- * copy of the words. */
-HRESULT d3d12xs_spirv_load(const void *code, size_t size, uint32_t **words, size_t *word_count,
-        char *error, size_t error_size);
 /* snprintf into error (which may be NULL); returns hr. */
 HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
 /* The string operand starting at word index `at` of the instruction at [start, end): true
  * when it is NUL-terminated inside the instruction; *next gets the word after it. */
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next);
-/* The module's logical layout: an opcode of the sections before the annotations (capabilities
- * through OpModuleProcessed), and an annotation opcode (OpDecorate and its kin). Rewrites use
- * them to find where new debug instructions, decorations or types go. */
-bool d3d12xs_spirv_is_preamble_or_debug(uint32_t op);
-bool d3d12xs_spirv_is_annotation(uint32_t op);
-
-/* src/spirv_fixup.c: a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
+/* src/shaders/spirv_fixup.c (d3d12xs_spirv_pass_fixup over a parsed module; this copy-in copy-out
+ * form is for the tests): a copy (malloc()ed words) of the SPIR-V that shaderc made from HLSL, with
  * the places where glslang departs from HLSL semantics fixed (see the file for the list and the
  * reasons). Only for D3DCompile's own output; counts (may be NULL) gets how many instructions
  * or decorations each fix changed. With D3D12XS_FIXUP_SCALAR_LAYOUT in flags, structured buffers
  * get D3D12's tight layout, which needs Vulkan's scalarBlockLayout (without it they keep
  * glslang's std430 layout). E_INVALIDARG for fewer than 5 words, E_OUTOFMEMORY, E_FAIL when a
- * structured buffer's types cannot be laid out (a reason in error, which may be NULL). */
+ * structured buffer's types cannot be laid out (a reason in error, which may be NULL). A tail
+ * that cannot be walked (an instruction past the end) comes back unchanged, for reflection to refuse. */
 #define D3D12XS_FIXUP_SCALAR_LAYOUT 0x1u
 struct d3d12xs_fixup_counts {
     unsigned inclusive_scan; /* GroupOperation InclusiveScan -> ExclusiveScan (WavePrefix*) */
@@ -171,8 +163,8 @@ struct d3d12xs_fixup_counts {
 HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsigned flags, uint32_t **out_words,
         size_t *out_count, struct d3d12xs_fixup_counts *counts, char *error, size_t error_size);
 
-/* src/shaders/spirv_vectorize.c: a copy (malloc()ed words) of D3DCompile's module in which each
- * group of four 32-bit loads (or stores) of words 4k .. 4k + 3 of a ByteAddressBuffer, k
+/* src/shaders/spirv_vectorize.c (d3d12xs_spirv_pass_vectorize; this form is for the tests): a
+ * copy (malloc()ed words) of D3DCompile's module in which each group of four 32-bit loads (or stores) of words 4k .. 4k + 3 of a ByteAddressBuffer, k
  * provably whole, in one basic block and with nothing in between that could observe the
  * difference, is one 16-byte access through a uvec4 view of the same binding (a second
  * variable, which reflection reports as the binding's alias_variable_id). *loads and *stores
@@ -180,11 +172,8 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *words, size_t word_count, unsig
 HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
         unsigned *loads, unsigned *stores);
 
-/* src/spirv_fixup.c, fix 8: gives the cbuffers of D3DCompile's module (words, changed in place)
- * D3D's register packing (see the file). explicit_placement: the source has packoffset or
- * register(cN), which glslang honours; nothing is moved then, and a block whose offsets differ
- * from D3D's is refused. *changed gets the number of decorations changed. E_FAIL with *problem
- * filled when a layout cannot be honoured, E_OUTOFMEMORY, E_INVALIDARG. */
+/* src/shaders/spirv_cbuffer_layout.c, fix 8 (d3d12xs_spirv_pass_cbuffer_layout): where a cbuffer
+ * layout cannot be honoured. */
 #define D3D12XS_CBUFFER_PATH_MAX 8
 struct d3d12xs_cbuffer_problem {
     uint32_t set, binding;                      /* of the cbuffer's variable */
@@ -194,33 +183,10 @@ struct d3d12xs_cbuffer_problem {
     uint32_t other_member;                      /* an overlapped member of the same struct, or UINT32_MAX */
     char reason[320];
 };
-HRESULT d3d12xs_spirv_cbuffer_layout(uint32_t *words, size_t word_count, bool explicit_placement, unsigned *changed,
-        struct d3d12xs_cbuffer_problem *problem);
 /* Writes "BLOCK.member.member" for problem's path into name, from a module with names (glslang
  * at -O0): false when that module has no such block. */
 bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,
         const struct d3d12xs_cbuffer_problem *problem, char *name, size_t name_size);
-
-/* src/spirv_memory_abi.c: turns the module's push-constant block (from d3d12xs_spirv_remap)
- * into a uniform buffer at set/binding, members and offsets unchanged (root signatures with
- * FORCE_MEMORY_BASED_ABI). *words (malloc()ed) is replaced; a module without push constants
- * is left as it is. E_INVALIDARG with a reason in error for a malformed module, E_OUTOFMEMORY. */
-HRESULT d3d12xs_spirv_push_constants_to_memory(uint32_t **words, size_t *word_count, uint32_t set, uint32_t binding,
-        char *error, size_t error_size);
-
-/* src/spirv_heap.c: turns each access to the heap memory marker variable (include/
- * d3d12xs_heap.hlsli) into a PhysicalStorageBuffer pointer access and removes the variable.
- * *words (malloc()ed) is replaced. E_INVALIDARG with a reason for a use of the marker other than
- * the header's, E_OUTOFMEMORY. */
-HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32_t marker, char *error, size_t error_size);
-/* src/spirv_root_pointers.c: root descriptors of the memory-based ABI. variables[k] (k < count,
- * at most 62) is the Uniform or StorageBuffer variable of root descriptor k; each goes, and its
- * accesses go through a PhysicalStorageBuffer pointer loaded from entry k of the table at byte
- * table_offset (a multiple of 16) of the uniform buffer at set/binding: {address low, address
- * high, bytes from the address to the end of its buffer, 0}. E_INVALIDARG with a reason for a
- * use of such a variable the rewrite does not handle. */
-HRESULT d3d12xs_spirv_root_pointers(uint32_t **words, size_t *word_count, const uint32_t *variables, uint32_t count, uint32_t set,
-        uint32_t binding, uint32_t table_offset, char *error, size_t error_size);
 
 /* src/pipeline_state.c: the first capability of info (from d3d12xs_spirv_reflect) that needs a
  * Vulkan feature the device does not offer: returns the feature's name (e.g.
@@ -249,8 +215,5 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
  * A pipeline whose shader uses it gets the state buffer of its DispatchX, not a root argument. */
 #define D3D12XS_ORDERED_APPEND_SPACE 62u
 #define D3D12XS_ORDERED_APPEND_REGISTER 16382u
-
-/* src/blob.c */
-HRESULT d3d12xs_blob_create(const void *data, size_t size, ID3DBlob **blob);
 
 #endif

@@ -13,350 +13,281 @@
  *  - dispatch base (a non-zero start group): the module is unchanged but for one
  *    OpModuleProcessed marker; the pipeline is created with DISPATCH_BASE (pipeline_variant.c).
  *
- * Types the thread limit needs (uint, bool, uint3, bool3) are emitted at the start of the type
- * section, the existing ones moved there (a definition moved earlier breaks no reference), so
- * that the push-constant struct, wherever it is defined, may use them. Everything else that is
- * new goes at the end of the global section. */
+ * Types the thread limit needs (uint, bool, uint3, bool3) go to the start of the globals, the
+ * existing ones moved there (a definition moved earlier breaks no reference), so that the
+ * push-constant struct, wherever it is defined, may use them. Everything else that is new goes
+ * at the end of the globals. Variants are rare: each is made from the pipeline's SPIR-V, parsed
+ * again, rather than the pipeline keeping a parsed module for its whole life. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv.h"
-#include "shaders/spirv_psb.h"
-
-struct variant_builder {
-    const uint32_t *w;
-    size_t count;
-    uint32_t bound;
-    struct d3d12xs_spirv_writer writer;
-};
-
-static uint32_t op_of(const uint32_t *w, size_t o) { return w[o] & 0xffff; }
-static uint32_t length_of(const uint32_t *w, size_t o) { return w[o] >> 16; }
-
-static void emit(struct variant_builder *b, const uint32_t *words, size_t n)
-{
-    d3d12xs_spirv_emit(&b->writer, words, n);
-}
-
-#define EMIT(b, ...) do { const uint32_t words_[] = {__VA_ARGS__}; emit((b), words_, sizeof(words_) / 4); } while (0)
-#define INSTRUCTION(op, n) (((uint32_t)(n) << 16) | (uint32_t)(op))
+#include "shaders/spirv_passes.h"
 
 /* What the module already has that the variants use. */
 struct module_facts {
-    size_t entry_point_at, types_at, functions_at;
+    struct d3d12xs_spirv_inst *entry_point, *push_struct_def;
     uint32_t entry_function;
-    uint32_t uint_type, bool_type, uint3_type, bool3_type;
-    size_t uint_at, bool_at, uint3_at, bool3_at;          /* 0: not in the module */
+    struct d3d12xs_spirv_inst *uint_def, *bool_def, *uint3_def, *bool3_def; /* NULL: not in the module */
     uint32_t global_id_variable;                           /* BuiltIn GlobalInvocationId */
     uint32_t push_variable, push_struct, push_member_count;
-    size_t push_struct_at;
     bool vulkan_memory_model;
     bool workgroup_barrier;
-    uint32_t *uint_constant_value; /* id -> value + 1 of 32-bit integer constants (0: not one) */
 };
 
-static HRESULT read_facts(const uint32_t *w, size_t count, uint32_t bound, struct module_facts *f, char *error, size_t error_size)
+static HRESULT read_facts(struct d3d12xs_spirv_module *m, struct module_facts *f, char *error, size_t error_size)
 {
-    uint32_t *pointee = calloc(bound, sizeof(*pointee)), *storage = calloc(bound, sizeof(*storage));
-    uint32_t *int_width = calloc(bound, sizeof(*int_width));
-    HRESULT hr = S_OK;
+    struct d3d12xs_spirv_inst *inst;
 
     memset(f, 0, sizeof(*f));
-    f->uint_constant_value = calloc(bound, sizeof(*f->uint_constant_value));
-    if (!pointee || !storage || !int_width || !f->uint_constant_value) {
-        hr = d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
-        goto done;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst)) {
+        if (!f->entry_point && d3d12xs_spirv_len(inst) >= 4 && inst->w[1] == SpvExecutionModelGLCompute) {
+            f->entry_point = inst;
+            f->entry_function = inst->w[2];
+        }
     }
-    for (size_t o = 5; o < count; o += length_of(w, o)) {
-        uint32_t op = op_of(w, o), n = length_of(w, o);
-        if (!f->types_at && !d3d12xs_spirv_is_preamble_or_debug(op) && !d3d12xs_spirv_is_annotation(op))
-            f->types_at = o;
-        switch (op) {
-        case SpvOpEntryPoint:
-            if (!f->entry_point_at && n >= 4 && w[o + 1] == SpvExecutionModelGLCompute) {
-                f->entry_point_at = o;
-                f->entry_function = w[o + 2];
-            }
-            break;
-        case SpvOpMemoryModel:
-            f->vulkan_memory_model = n >= 3 && w[o + 2] == SpvMemoryModelVulkan;
-            break;
-        case SpvOpDecorate:
-            if (n >= 4 && w[o + 2] == SpvDecorationBuiltIn && w[o + 3] == SpvBuiltInGlobalInvocationId)
-                f->global_id_variable = w[o + 1];
-            break;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_MEMORY_MODEL, i, inst))
+        f->vulkan_memory_model = d3d12xs_spirv_len(inst) >= 3 && inst->w[2] == SpvMemoryModelVulkan;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) >= 4 && inst->w[2] == SpvDecorationBuiltIn
+                && inst->w[3] == SpvBuiltInGlobalInvocationId)
+            f->global_id_variable = inst->w[1];
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        const uint32_t *w = inst->w;
+        uint32_t n = d3d12xs_spirv_len(inst);
+        switch (d3d12xs_spirv_op(inst)) {
         case SpvOpTypeInt:
-            if (n >= 4 && w[o + 1] < bound)
-                int_width[w[o + 1]] = w[o + 2];
-            if (n >= 4 && w[o + 2] == 32 && w[o + 3] == 0)
-                f->uint_type = w[o + 1], f->uint_at = o;
+            if (n >= 4 && w[2] == 32 && w[3] == 0)
+                f->uint_def = inst;
             break;
         case SpvOpTypeBool:
-            f->bool_type = w[o + 1], f->bool_at = o;
+            f->bool_def = inst;
             break;
         case SpvOpTypeVector:
-            if (n >= 4 && w[o + 3] == 3 && f->uint_type && w[o + 2] == f->uint_type)
-                f->uint3_type = w[o + 1], f->uint3_at = o;
-            if (n >= 4 && w[o + 3] == 3 && f->bool_type && w[o + 2] == f->bool_type)
-                f->bool3_type = w[o + 1], f->bool3_at = o;
-            break;
-        case SpvOpTypePointer:
-            if (n >= 4 && w[o + 1] < bound)
-                pointee[w[o + 1]] = w[o + 3], storage[w[o + 1]] = w[o + 2];
-            break;
-        case SpvOpConstant:
-            if (n == 4 && w[o + 1] < bound && int_width[w[o + 1]] == 32 && w[o + 2] < bound)
-                f->uint_constant_value[w[o + 2]] = w[o + 3] + 1;
+            if (n >= 4 && w[3] == 3 && f->uint_def && w[2] == f->uint_def->w[1])
+                f->uint3_def = inst;
+            if (n >= 4 && w[3] == 3 && f->bool_def && w[2] == f->bool_def->w[1])
+                f->bool3_def = inst;
             break;
         case SpvOpVariable:
-            if (n >= 4 && w[o + 3] == SpvStorageClassPushConstant && w[o + 1] < bound) {
-                f->push_variable = w[o + 2];
-                f->push_struct = pointee[w[o + 1]];
+            if (n >= 4 && w[3] == SpvStorageClassPushConstant) {
+                const struct d3d12xs_spirv_inst *pointer = d3d12xs_spirv_def_op(m, w[1], SpvOpTypePointer, 4);
+                f->push_variable = w[2];
+                f->push_struct = pointer ? pointer->w[3] : 0;
             }
-            break;
-        case SpvOpFunction:
-            if (!f->functions_at)
-                f->functions_at = o;
-            break;
-        case SpvOpControlBarrier:
-            /* Execution scope Workgroup (2): every thread of the group must arrive. */
-            if (n >= 2 && w[o + 1] < bound && f->uint_constant_value[w[o + 1]] != SpvScopeSubgroup + 1)
-                f->workgroup_barrier = true;
             break;
         default:
             break;
         }
     }
-    if (!f->entry_point_at || !f->types_at || !f->functions_at)
-        hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no compute entry point or no functions");
-    for (size_t o = f->types_at; SUCCEEDED(hr) && f->push_struct && o < f->functions_at; o += length_of(w, o)) {
-        if (op_of(w, o) == SpvOpTypeStruct && w[o + 1] == f->push_struct) {
-            f->push_struct_at = o;
-            f->push_member_count = length_of(w, o) - 2;
-        }
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_FUNCTIONS, i, inst)) {
+        uint32_t scope;
+        /* Execution scope Workgroup (2): every thread of the group must arrive. */
+        if (d3d12xs_spirv_op(inst) == SpvOpControlBarrier && d3d12xs_spirv_len(inst) >= 2
+                && (!d3d12xs_spirv_int32_constant(m, inst->w[1], NULL, &scope) || scope != SpvScopeSubgroup))
+            f->workgroup_barrier = true;
     }
-done:
-    free(pointee);
-    free(storage);
-    free(int_width);
-    return hr;
+    if (!f->entry_point || !m->sections[D3D12XS_SPIRV_FUNCTIONS].count)
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no compute entry point or no functions");
+    if (f->push_struct && (f->push_struct_def = d3d12xs_spirv_def_op(m, f->push_struct, SpvOpTypeStruct, 2)))
+        f->push_member_count = d3d12xs_spirv_len(f->push_struct_def) - 2;
+    return S_OK;
 }
 
 /* Variables whose accesses may go through a device-incoherent cache: storage buffers (and
  * glslang's Uniform BufferBlock ones), storage images and storage texel buffers. */
-static void emit_coherent_decorations(struct variant_builder *b, const struct module_facts *f)
+static void add_coherent_decorations(struct d3d12xs_spirv_module *m)
 {
-    const uint32_t *w = b->w;
-    uint32_t *image_sampled = calloc(b->bound, sizeof(*image_sampled)), *pointee = calloc(b->bound, sizeof(*pointee));
-    uint8_t *buffer_block = calloc(b->bound, 1), *coherent = calloc(b->bound, 1);
+    const struct d3d12xs_spirv_inst *inst;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        const struct d3d12xs_spirv_inst *pointer, *type;
+        uint32_t variable, storage, words[3] = {SpvOpDecorate, 0, SpvDecorationCoherent};
+        if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4)
+            continue;
+        variable = inst->w[2];
+        storage = inst->w[3];
+        if (!(pointer = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpTypePointer, 4))
+                || d3d12xs_spirv_decoration(m, variable, SpvDecorationCoherent, NULL))
+            continue;
+        type = d3d12xs_spirv_def(m, pointer->w[3]);
+        if (storage == SpvStorageClassStorageBuffer
+                || (storage == SpvStorageClassUniform && d3d12xs_spirv_decoration(m, pointer->w[3], SpvDecorationBufferBlock, NULL))
+                || (storage == SpvStorageClassUniformConstant && type && d3d12xs_spirv_op(type) == SpvOpTypeImage
+                        && d3d12xs_spirv_len(type) >= 8 && type->w[7] == 2)) {
+            words[1] = variable;
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, words, 3);
+        }
+    }
+}
 
-    if (!image_sampled || !pointee || !buffer_block || !coherent) {
-        b->writer.out_of_memory = true;
-        goto done;
+/* The basic type `existing` (or a new one of words) at index of the globals: returns its id. */
+static uint32_t basic_type_at(struct d3d12xs_spirv_module *m, size_t index, struct d3d12xs_spirv_inst *existing, uint32_t *words,
+        uint32_t n)
+{
+    if (existing) {
+        memcpy(words, existing->w, n * 4);
+        d3d12xs_spirv_remove(m, D3D12XS_SPIRV_GLOBALS, d3d12xs_spirv_index_of(m, existing));
+    } else if (!(words[1] = d3d12xs_spirv_new_id(m))) {
+        m->out_of_memory = true;
+        return 0;
     }
-    for (size_t o = 5; o < f->functions_at; o += length_of(w, o)) {
-        uint32_t op = op_of(w, o), n = length_of(w, o), id = n > 1 ? w[o + 1] : 0;
-        if (id >= b->bound)
-            continue;
-        if (op == SpvOpDecorate && n >= 3 && w[o + 2] == SpvDecorationBufferBlock)
-            buffer_block[id] = 1;
-        else if (op == SpvOpDecorate && n >= 3 && w[o + 2] == SpvDecorationCoherent)
-            coherent[id] = 1;
-        else if (op == SpvOpTypeImage && n >= 8)
-            image_sampled[id] = w[o + 7] + 1;
-        else if (op == SpvOpTypePointer && n >= 4)
-            pointee[id] = w[o + 3];
+    d3d12xs_spirv_insert(m, D3D12XS_SPIRV_GLOBALS, index, words, n);
+    return words[1];
+}
+
+/* The entry point returns at once in threads at or past the limit in the push constants. */
+static HRESULT add_thread_limit(struct d3d12xs_spirv_module *m, const struct module_facts *f, uint32_t limit_offset,
+        char *error, size_t error_size)
+{
+    struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
+    uint32_t int_words[4] = {SpvOpTypeInt, 0, 32, 0}, bool_words[2] = {SpvOpTypeBool, 0};
+    uint32_t vector_words[4] = {SpvOpTypeVector, 0, 0, 3};
+    uint32_t uint_type, bool_type, uint3_type, bool3_type, global_id, push_struct, push_variable, member;
+    uint32_t push_pointer, input_pointer, member_constant, first_label, new_entry, return_label;
+    struct d3d12xs_spirv_inst *label;
+    size_t at, variables_end;
+
+    /* The basic types first, so that every later definition may use them. */
+    uint_type = basic_type_at(m, 0, f->uint_def, int_words, 4);
+    bool_type = basic_type_at(m, 1, f->bool_def, bool_words, 2);
+    vector_words[2] = uint_type;
+    uint3_type = basic_type_at(m, 2, f->uint3_def, vector_words, 4);
+    vector_words[2] = bool_type;
+    bool3_type = basic_type_at(m, 3, f->bool3_def, vector_words, 4);
+
+    global_id = f->global_id_variable ? f->global_id_variable : d3d12xs_spirv_new_id(m);
+    push_struct = f->push_variable ? f->push_struct : d3d12xs_spirv_new_id(m);
+    push_variable = f->push_variable ? f->push_variable : d3d12xs_spirv_new_id(m);
+    member = f->push_variable ? f->push_member_count : 0;
+    if (!global_id || !push_struct || !push_variable)
+        return E_OUTOFMEMORY;
+    {
+        uint32_t builtin[4] = {SpvOpDecorate, global_id, SpvDecorationBuiltIn, SpvBuiltInGlobalInvocationId};
+        uint32_t block[3] = {SpvOpDecorate, push_struct, SpvDecorationBlock};
+        uint32_t offset[5] = {SpvOpMemberDecorate, push_struct, member, SpvDecorationOffset, limit_offset};
+        if (!f->global_id_variable)
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, builtin, 4);
+        if (!f->push_variable)
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, block, 3);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, offset, 5);
     }
-    for (size_t o = f->types_at; o < f->functions_at; o += length_of(w, o)) {
-        uint32_t n = length_of(w, o), type, variable;
-        if (op_of(w, o) != SpvOpVariable || n < 4 || w[o + 1] >= b->bound || w[o + 2] >= b->bound)
-            continue;
-        type = pointee[w[o + 1]];
-        variable = w[o + 2];
-        if (coherent[variable] || type >= b->bound)
-            continue;
-        if (w[o + 3] == SpvStorageClassStorageBuffer || (w[o + 3] == SpvStorageClassUniform && buffer_block[type])
-                || (w[o + 3] == SpvStorageClassUniformConstant && image_sampled[type] == 2 + 1))
-            EMIT(b, INSTRUCTION(SpvOpDecorate, 3), variable, SpvDecorationCoherent);
+    if (f->push_variable) {
+        d3d12xs_spirv_append_operand(m, f->push_struct_def, uint3_type);
+    } else {
+        uint32_t block[3] = {SpvOpTypeStruct, push_struct, uint3_type};
+        uint32_t variable[4] = {SpvOpVariable, 0, push_variable, SpvStorageClassPushConstant};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, block, 3);
+        variable[1] = d3d12xs_spirv_type_pointer(m, SpvStorageClassPushConstant, push_struct);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, variable, 4);
     }
-done:
-    free(image_sampled);
-    free(pointee);
-    free(buffer_block);
-    free(coherent);
+    push_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassPushConstant, uint3_type);
+    input_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassInput, uint3_type);
+    if (!f->global_id_variable) {
+        uint32_t variable[4] = {SpvOpVariable, input_pointer, global_id, SpvStorageClassInput};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, variable, 4);
+    }
+    member_constant = d3d12xs_spirv_constant(m, uint_type, member);
+    /* The new Input variable joins the interface (and, from SPIR-V 1.4, the push constants). */
+    if (!f->global_id_variable)
+        d3d12xs_spirv_append_operand(m, f->entry_point, global_id);
+    if (!f->push_variable && m->version >= 0x10400)
+        d3d12xs_spirv_append_operand(m, f->entry_point, push_variable);
+
+    /* The entry function's first block goes under a new label: its variables, the range check,
+     * then the original label. */
+    for (at = 0; at < functions->count; at++)
+        if (d3d12xs_spirv_op(functions->at[at]) == SpvOpFunction && d3d12xs_spirv_len(functions->at[at]) >= 3
+                && functions->at[at]->w[2] == f->entry_function)
+            break;
+    while (at < functions->count && d3d12xs_spirv_op(functions->at[at]) != SpvOpLabel)
+        at++;
+    if (at >= functions->count)
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the entry point has no body");
+    label = functions->at[at];
+    first_label = label->w[1];
+    d3d12xs_spirv_remove(m, D3D12XS_SPIRV_FUNCTIONS, at);
+    new_entry = d3d12xs_spirv_new_id(m);
+    return_label = d3d12xs_spirv_new_id(m);
+    uint32_t gid_value = d3d12xs_spirv_new_id(m), limit_pointer = d3d12xs_spirv_new_id(m), limit_value = d3d12xs_spirv_new_id(m);
+    uint32_t below = d3d12xs_spirv_new_id(m), inside = d3d12xs_spirv_new_id(m);
+    if (!inside)
+        return E_OUTOFMEMORY;
+    {
+        uint32_t entry[2] = {SpvOpLabel, new_entry};
+        d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, at, entry, 2);
+    }
+    for (variables_end = at + 1; variables_end < functions->count; variables_end++) {
+        uint32_t op = d3d12xs_spirv_op(functions->at[variables_end]);
+        if (op != SpvOpVariable && op != SpvOpLine && op != SpvOpNoLine)
+            break;
+    }
+    {
+        uint32_t code[] = {
+            (4u << 16) | SpvOpLoad, uint3_type, gid_value, global_id,
+            (5u << 16) | SpvOpAccessChain, push_pointer, limit_pointer, push_variable, member_constant,
+            (4u << 16) | SpvOpLoad, uint3_type, limit_value, limit_pointer,
+            (5u << 16) | SpvOpULessThan, bool3_type, below, gid_value, limit_value,
+            (4u << 16) | SpvOpAll, bool_type, inside, below,
+            (3u << 16) | SpvOpSelectionMerge, first_label, SpvSelectionControlMaskNone,
+            (4u << 16) | SpvOpBranchConditional, inside, first_label, return_label,
+            (2u << 16) | SpvOpLabel, return_label,
+            (1u << 16) | SpvOpReturn,
+            (2u << 16) | SpvOpLabel, first_label,
+        };
+        for (uint32_t w = 0; w < sizeof(code) / 4; w += code[w] >> 16)
+            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, variables_end++, &code[w], code[w] >> 16);
+    }
+    return m->out_of_memory ? E_OUTOFMEMORY : S_OK;
+}
+
+HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dispatch_variant_args *args,
+        char *error, size_t error_size)
+{
+    struct module_facts f;
+    bool limit = args->variant & D3D12XS_VARIANT_THREAD_LIMIT;
+    HRESULT hr;
+
+    if (FAILED(hr = read_facts(m, &f, error, error_size)))
+        return hr;
+    if ((args->variant & D3D12XS_VARIANT_COHERENT) && f.vulkan_memory_model)
+        return d3d12xs_spirv_error(E_NOTIMPL, error, error_size, "the module uses the Vulkan memory model, which has no Coherent decoration");
+    if (limit && f.workgroup_barrier)
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the shader has a group barrier (GroupMemoryBarrierWithGroupSync "
+                "or similar): threads past the count would never reach it, so a partial group cannot be run exactly");
+    if (limit && f.push_variable && !f.push_struct_def)
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the push-constant block is not a struct");
+    if (args->variant & D3D12XS_VARIANT_DISPATCH_BASE) {
+        /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
+         * for the same module without the flag: SV_GroupID then ignored the start group.
+         * A marker of no semantic effect makes the module differ. */
+        static const char marker[] = "d3d12xs.dispatch_base";
+        uint32_t words[1 + (sizeof(marker) + 3) / 4] = {SpvOpModuleProcessed};
+        memcpy(&words[1], marker, sizeof(marker));
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
+    }
+    if (args->variant & D3D12XS_VARIANT_COHERENT)
+        add_coherent_decorations(m);
+    if (limit && FAILED(hr = add_thread_limit(m, &f, args->limit_offset, error, error_size)))
+        return hr;
+    return m->out_of_memory ? d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
 }
 
 HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count, unsigned variant, uint32_t limit_offset,
         uint32_t **out_words, size_t *out_count, char *error, size_t error_size)
 {
-    struct variant_builder b = {.w = words, .count = word_count};
-    struct module_facts f;
-    bool limit = variant & D3D12XS_VARIANT_THREAD_LIMIT;
-    uint32_t next, uint_type, bool_type, uint3_type, bool3_type, global_id, push_struct, push_variable, member;
-    uint32_t push_pointer, push_struct_pointer, input_pointer, member_constant, new_entry, return_label;
-    bool new_global_id, new_push;
+    const struct d3d12xs_spirv_dispatch_variant_args args = {variant, limit_offset};
+    struct d3d12xs_spirv_module *m;
     HRESULT hr;
 
     *out_words = NULL;
     *out_count = 0;
-    if (word_count < 5)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module is too short");
-    b.bound = words[3];
-    if (FAILED(hr = read_facts(words, word_count, b.bound, &f, error, error_size)))
-        goto done;
-    if ((variant & D3D12XS_VARIANT_COHERENT) && f.vulkan_memory_model) {
-        hr = d3d12xs_spirv_error(E_NOTIMPL, error, error_size, "the module uses the Vulkan memory model, which has no Coherent decoration");
-        goto done;
-    }
-    if (limit && f.workgroup_barrier) {
-        hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the shader has a group barrier (GroupMemoryBarrierWithGroupSync "
-                "or similar): threads past the count would never reach it, so a partial group cannot be run exactly");
-        goto done;
-    }
-    if (limit && f.push_struct && !f.push_struct_at) {
-        hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the push-constant block is not a struct");
-        goto done;
-    }
-
-    next = b.bound;
-    uint_type = f.uint_type ? f.uint_type : next++;
-    bool_type = f.bool_type ? f.bool_type : next++;
-    uint3_type = f.uint3_type ? f.uint3_type : next++;
-    bool3_type = f.bool3_type ? f.bool3_type : next++;
-    new_global_id = !f.global_id_variable;
-    global_id = new_global_id ? next++ : f.global_id_variable;
-    new_push = !f.push_variable;
-    push_struct = new_push ? next++ : f.push_struct;
-    push_variable = new_push ? next++ : f.push_variable;
-    member = new_push ? 0 : f.push_member_count;
-    push_pointer = next++;
-    push_struct_pointer = next++;
-    input_pointer = next++;
-    member_constant = next++;
-    new_entry = next++;
-    return_label = next++;
-    uint32_t gid_value = next++, limit_pointer = next++, limit_value = next++, below = next++, inside = next++;
-
-    emit(&b, words, 5);
-    if (!b.writer.out_of_memory)
-        b.writer.out[3] = limit ? next : b.bound;
-    bool marker_done = !(variant & D3D12XS_VARIANT_DISPATCH_BASE);
-    for (size_t o = 5; o < word_count && !b.writer.out_of_memory; o += length_of(words, o)) {
-        uint32_t op = op_of(words, o), n = length_of(words, o);
-
-        if (!marker_done && !d3d12xs_spirv_is_preamble_or_debug(op)) {
-            /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
-             * for the same module without the flag: SV_GroupID then ignored the start group.
-             * A marker of no semantic effect makes the module differ. */
-            static const char marker[] = "d3d12xs.dispatch_base";
-            uint32_t marker_words[1 + (sizeof(marker) + 3) / 4] = {INSTRUCTION(SpvOpModuleProcessed, 1 + (sizeof(marker) + 3) / 4)};
-            memcpy(&marker_words[1], marker, sizeof(marker));
-            emit(&b, marker_words, sizeof(marker_words) / 4);
-            marker_done = true;
-        }
-        if (o == f.types_at) {
-            if (variant & D3D12XS_VARIANT_COHERENT)
-                emit_coherent_decorations(&b, &f);
-            if (limit) {
-                if (new_global_id)
-                    EMIT(&b, INSTRUCTION(SpvOpDecorate, 4), global_id, SpvDecorationBuiltIn, SpvBuiltInGlobalInvocationId);
-                if (new_push)
-                    EMIT(&b, INSTRUCTION(SpvOpDecorate, 3), push_struct, SpvDecorationBlock);
-                EMIT(&b, INSTRUCTION(SpvOpMemberDecorate, 5), push_struct, member, SpvDecorationOffset, limit_offset);
-                /* The basic types first, so that every later definition may use them. */
-                EMIT(&b, INSTRUCTION(SpvOpTypeInt, 4), uint_type, 32, 0);
-                EMIT(&b, INSTRUCTION(SpvOpTypeBool, 2), bool_type);
-                EMIT(&b, INSTRUCTION(SpvOpTypeVector, 4), uint3_type, uint_type, 3);
-                EMIT(&b, INSTRUCTION(SpvOpTypeVector, 4), bool3_type, bool_type, 3);
-            }
-        }
-        if (limit && (o == f.uint_at || o == f.bool_at || o == f.uint3_at || o == f.bool3_at))
-            continue; /* moved to the start of the types */
-        if (limit && o == f.functions_at) {
-            if (new_push)
-                EMIT(&b, INSTRUCTION(SpvOpTypeStruct, 3), push_struct, uint3_type);
-            EMIT(&b, INSTRUCTION(SpvOpTypePointer, 4), push_pointer, SpvStorageClassPushConstant, uint3_type);
-            if (new_push) {
-                EMIT(&b, INSTRUCTION(SpvOpTypePointer, 4), push_struct_pointer, SpvStorageClassPushConstant, push_struct);
-                EMIT(&b, INSTRUCTION(SpvOpVariable, 4), push_struct_pointer, push_variable, SpvStorageClassPushConstant);
-            }
-            EMIT(&b, INSTRUCTION(SpvOpTypePointer, 4), input_pointer, SpvStorageClassInput, uint3_type);
-            if (new_global_id)
-                EMIT(&b, INSTRUCTION(SpvOpVariable, 4), input_pointer, global_id, SpvStorageClassInput);
-            EMIT(&b, INSTRUCTION(SpvOpConstant, 4), uint_type, member_constant, member);
-        }
-        if (limit && o == f.entry_point_at) {
-            /* The new Input variable joins the interface (and, from SPIR-V 1.4, the push constants). */
-            uint32_t extra = (uint32_t)new_global_id + (uint32_t)(new_push && words[1] >= 0x10400);
-            size_t start = b.writer.count;
-            emit(&b, words + o, n);
-            if (new_global_id)
-                emit(&b, &global_id, 1);
-            if (new_push && words[1] >= 0x10400)
-                emit(&b, &push_variable, 1);
-            if (!b.writer.out_of_memory)
-                b.writer.out[start] = INSTRUCTION(op, n + extra);
-            continue;
-        }
-        if (limit && o == f.push_struct_at) {
-            size_t start = b.writer.count;
-            emit(&b, words + o, n);
-            emit(&b, &uint3_type, 1);
-            if (!b.writer.out_of_memory)
-                b.writer.out[start] = INSTRUCTION(op, n + 1);
-            continue;
-        }
-        if (limit && op == SpvOpFunction && n >= 3 && words[o + 2] == f.entry_function) {
-            /* The function header, its parameters (none for an entry point), then the first
-             * block under a new label: its variables, the range check, and the original label. */
-            size_t p = o, body;
-            uint32_t first_label = 0;
-            while (p < word_count && op_of(words, p) != SpvOpLabel) {
-                emit(&b, words + p, length_of(words, p));
-                p += length_of(words, p);
-            }
-            if (p >= word_count) {
-                hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the entry point has no body");
-                goto done;
-            }
-            first_label = words[p + 1];
-            EMIT(&b, INSTRUCTION(SpvOpLabel, 2), new_entry);
-            for (body = p + length_of(words, p); body < word_count; body += length_of(words, body)) {
-                uint32_t body_op = op_of(words, body);
-                if (body_op != SpvOpVariable && body_op != SpvOpLine && body_op != SpvOpNoLine)
-                    break;
-                emit(&b, words + body, length_of(words, body));
-            }
-            EMIT(&b, INSTRUCTION(SpvOpLoad, 4), uint3_type, gid_value, global_id);
-            EMIT(&b, INSTRUCTION(SpvOpAccessChain, 5), push_pointer, limit_pointer, push_variable, member_constant);
-            EMIT(&b, INSTRUCTION(SpvOpLoad, 4), uint3_type, limit_value, limit_pointer);
-            EMIT(&b, INSTRUCTION(SpvOpULessThan, 5), bool3_type, below, gid_value, limit_value);
-            EMIT(&b, INSTRUCTION(SpvOpAll, 4), bool_type, inside, below);
-            EMIT(&b, INSTRUCTION(SpvOpSelectionMerge, 3), first_label, SpvSelectionControlMaskNone);
-            EMIT(&b, INSTRUCTION(SpvOpBranchConditional, 4), inside, first_label, return_label);
-            EMIT(&b, INSTRUCTION(SpvOpLabel, 2), return_label);
-            EMIT(&b, INSTRUCTION(SpvOpReturn, 1));
-            EMIT(&b, INSTRUCTION(SpvOpLabel, 2), first_label);
-            /* Copying goes on after the variables. */
-            if (body >= word_count)
-                break;
-            o = body;
-            n = length_of(words, o);
-        }
-        emit(&b, words + o, n);
-    }
-    if (b.writer.out_of_memory) {
-        hr = d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
-        goto done;
-    }
-    *out_words = b.writer.out;
-    *out_count = b.writer.count;
-    b.writer.out = NULL;
-    hr = S_OK;
-done:
-    free(b.writer.out);
-    free(f.uint_constant_value);
+    if (FAILED(hr = d3d12xs_spirv_module_parse(words, word_count * 4, &m, error, error_size)))
+        return hr;
+    if (SUCCEEDED(hr = d3d12xs_spirv_pass_dispatch_variant(m, &args, error, error_size))
+            && FAILED(hr = d3d12xs_spirv_module_emit(m, out_words, out_count)))
+        d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+    d3d12xs_spirv_module_destroy(m);
     return hr;
 }

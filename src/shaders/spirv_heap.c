@@ -18,200 +18,142 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
 #include "shaders/spirv_psb.h"
-
-struct heap_rewrite {
-    const uint32_t *w;
-    size_t count;
-    uint32_t marker, bound;
-    uint8_t *chain;  /* id -> 1 when it is a rewritten access chain's result */
-    struct d3d12xs_spirv_writer out;
-};
 
 static bool is_atomic_on_pointer_at_3(uint32_t op)
 {
     return (op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor && op != SpvOpAtomicStore) || op == SpvOpAtomicFlagTestAndSet;
 }
 
-HRESULT d3d12xs_spirv_heap_pointers(uint32_t **words, size_t *word_count, uint32_t marker, char *error, size_t error_size)
+static bool is_marker(uint32_t id, void *context)
 {
-    struct heap_rewrite r;
-    struct d3d12xs_psb_preamble preamble;
-    uint32_t u32 = 0, u64 = 0, psb_pointer, c32, next_id;
-    bool globals_done = false, in_function = false;
-    size_t o;
-    HRESULT hr = S_OK;
+    return id == *(const uint32_t *)context;
+}
 
-    memset(&r, 0, sizeof(r));
-    memset(&preamble, 0, sizeof(preamble));
-    r.w = *words;
-    r.count = *word_count;
-    r.marker = marker;
-    if (r.count < 5 || marker >= r.w[3])
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module or the heap marker variable is invalid");
-    r.bound = r.w[3];
-    if (!(r.chain = calloc(r.bound, 1)))
-        return E_OUTOFMEMORY;
-
-    /* First pass: what exists, and every use of the marker and of the chains. */
-    for (o = 5; o < r.count; o += r.w[o] >> 16) {
-        uint32_t op = r.w[o] & 0xffff, n = r.w[o] >> 16;
-        if (!n || o + n > r.count) {
-            hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "instruction at word %zu runs past the module", o);
-            goto done;
-        }
-        if (op == SpvOpFunction)
-            in_function = true;
-        if (!in_function)
-            d3d12xs_psb_preamble_scan(&preamble, r.w, o);
-        if (op == SpvOpTypeInt && n == 4 && !r.w[o + 3]) {
-            if (r.w[o + 2] == 32)
-                u32 = r.w[o + 1];
-            else if (r.w[o + 2] == 64)
-                u64 = r.w[o + 1];
-        } else if (op == SpvOpMemoryModel && n == 3 && r.w[o + 1] != SpvAddressingModelLogical
-                && r.w[o + 1] != SpvAddressingModelPhysicalStorageBuffer64) {
-            hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module's addressing model is %u (Logical expected)", r.w[o + 1]);
-            goto done;
-        }
-        if (!in_function || op == SpvOpLine || op == SpvOpNoLine)
+/* Every use of the marker and of the chains made from it is one the rewrite handles. */
+static HRESULT check_uses(const struct d3d12xs_spirv_module *m, uint32_t marker, uint8_t *chain, char *error, size_t error_size)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_FUNCTIONS, i, inst)) {
+        const uint32_t *w = inst->w;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+        if (op == SpvOpLine || op == SpvOpNoLine)
             continue;
-        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 4 && r.w[o + 3] == marker) {
-            if (n != 8) {
-                hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "access chain %u into D3D12XS_HEAP_MEMORY has %u indices "
-                        "(use the functions of " D3D12XS_HEAP_INCLUDE ")", r.w[o + 2], n - 4);
-                goto done;
-            }
-            r.chain[r.w[o + 2]] = 1;
+        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 4 && w[3] == marker) {
+            if (n != 8)
+                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "access chain %u into D3D12XS_HEAP_MEMORY has %u "
+                        "indices (use the functions of " D3D12XS_HEAP_INCLUDE ")", w[2], n - 4);
+            chain[w[2]] = 1;
             continue;
         }
         for (uint32_t k = 1; k < n; k++) {
-            uint32_t id = r.w[o + k];
+            uint32_t id = w[k];
             bool allowed;
-            if (id >= r.bound || (id != marker && !r.chain[id]))
+            if (id >= m->bound || (id != marker && !chain[id]))
                 continue;
             allowed = id != marker && ((op == SpvOpLoad && k == 3) || (op == SpvOpStore && k == 1)
                     || (is_atomic_on_pointer_at_3(op) && k == 3) || (op == SpvOpAtomicStore && k == 1));
-            if (!allowed) {
-                hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%s %u is used by instruction %u, which the heap "
+            if (!allowed)
+                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%s %u is used by instruction %u, which the heap "
                         "access rewrite does not handle (use the functions of " D3D12XS_HEAP_INCLUDE ")",
                         id == marker ? "D3D12XS_HEAP_MEMORY" : "heap pointer", id, op);
-                goto done;
-            }
         }
     }
-    if (!u32) {
+    return S_OK;
+}
+
+static bool has_uint32(const struct d3d12xs_spirv_module *m)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpTypeInt && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == 32 && !inst->w[3])
+            return true;
+    return false;
+}
+
+/* Drops the instructions of section whose word `at` is the marker. */
+static void remove_marker_uses(struct d3d12xs_spirv_module *m, enum d3d12xs_spirv_section section, uint32_t at, uint32_t marker)
+{
+    for (size_t i = 0; i < m->sections[section].count;) {
+        const struct d3d12xs_spirv_inst *inst = m->sections[section].at[i];
+        uint32_t op = d3d12xs_spirv_op(inst);
+        bool named = section != D3D12XS_SPIRV_DEBUG || op == SpvOpName || op == SpvOpMemberName;
+        bool decorated = section != D3D12XS_SPIRV_ANNOTATIONS || op == SpvOpDecorate || op == SpvOpDecorateId
+                || op == SpvOpDecorateString;
+        bool variable = section != D3D12XS_SPIRV_GLOBALS || op == SpvOpVariable;
+        if (named && decorated && variable && d3d12xs_spirv_len(inst) > at && inst->w[at] == marker)
+            d3d12xs_spirv_remove(m, section, i);
+        else
+            i++;
+    }
+}
+
+HRESULT d3d12xs_spirv_pass_heap_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_pointers_args *args,
+        char *error, size_t error_size)
+{
+    uint32_t marker = args->marker, bound = m->bound, u32, u64, psb_pointer, c32; /* chain[] covers the ids below bound */
+    uint8_t *chain;
+    HRESULT hr;
+
+    if (marker >= m->bound)
+        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module or the heap marker variable is invalid");
+    if (FAILED(hr = d3d12xs_spirv_check_addressing(m, error, error_size)))
+        return hr;
+    if (!(chain = calloc(m->bound, 1)))
+        return E_OUTOFMEMORY;
+    if (FAILED(hr = check_uses(m, marker, chain, error, error_size)))
+        goto done;
+    if (!has_uint32(m)) {
         hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no 32-bit unsigned integer type");
         goto done;
     }
-
-    next_id = r.bound;
-    if (!u64)
-        u64 = next_id++;
-    psb_pointer = next_id++;
-    c32 = next_id++;
-
-    d3d12xs_spirv_emit(&r.out, r.w, 5);
-    in_function = false;
-    for (o = 5; o < r.count; o += r.w[o] >> 16) {
-        const uint32_t *in = &r.w[o];
-        uint32_t op = in[0] & 0xffff, n = in[0] >> 16;
-
-        if (op == SpvOpFunction && !globals_done) {
-            uint32_t types[13], t = 0; /* a 64-bit int type (4 words), the pointer type (4), the constant 32 (5) */
-            if (u64 >= r.bound) {
-                types[t++] = (4u << 16) | SpvOpTypeInt, types[t++] = u64, types[t++] = 64, types[t++] = 0;
-            }
-            types[t++] = (4u << 16) | SpvOpTypePointer, types[t++] = psb_pointer, types[t++] = SpvStorageClassPhysicalStorageBuffer,
-            types[t++] = u32;
-            types[t++] = (5u << 16) | SpvOpConstant, types[t++] = u64, types[t++] = c32, types[t++] = 32, types[t++] = 0;
-            d3d12xs_spirv_emit(&r.out, types, t);
-            globals_done = in_function = true;
-        }
-        switch (op) {
-        case SpvOpMemoryModel:
-            d3d12xs_psb_emit_memory_model(&r.out, in, n);
-            break;
-        case SpvOpEntryPoint: {
-            uint32_t copy_small[64], *copy = n <= 64 ? copy_small : malloc(n * 4), m = 0;
-            size_t next;
-            if (!copy) {
-                r.out.out_of_memory = true;
-                break;
-            }
-            memcpy(copy, in, n * 4);
-            if (d3d12xs_spirv_string(r.w, o + 3, o + n, NULL, &next)) {
-                m = (uint32_t)(next - o);
-                for (uint32_t k = m; k < n; k++)
-                    if (in[k] != marker)
-                        copy[m++] = in[k];
-                copy[0] = (m << 16) | op;
-            } else {
-                m = n;
-            }
-            d3d12xs_spirv_emit(&r.out, copy, m);
-            if (copy != copy_small)
-                free(copy);
-            break;
-        }
-        case SpvOpName:
-        case SpvOpDecorate:
-        case SpvOpDecorateId:
-        case SpvOpDecorateString:
-        case SpvOpMemberName:
-            if (!(n >= 2 && in[1] == marker))
-                d3d12xs_spirv_emit(&r.out, in, n);
-            break;
-        case SpvOpVariable:
-            if (!(n >= 3 && in[2] == marker))
-                d3d12xs_spirv_emit(&r.out, in, n);
-            break;
-        case SpvOpAccessChain:
-        case SpvOpInBoundsAccessChain:
-            if (in_function && n == 8 && in[3] == marker) {
-                uint32_t a = next_id++, b = next_id++, c = next_id++, d = next_id++;
-                uint32_t code[22] = {
-                    (4u << 16) | SpvOpUConvert, u64, a, in[5],
-                    (4u << 16) | SpvOpUConvert, u64, b, in[7],
-                    (5u << 16) | SpvOpShiftLeftLogical, u64, c, b, c32,
-                    (5u << 16) | SpvOpBitwiseOr, u64, d, c, a,
-                    (4u << 16) | SpvOpConvertUToPtr, psb_pointer, in[2], d,
-                };
-                d3d12xs_spirv_emit(&r.out, code, 22);
-            } else {
-                d3d12xs_spirv_emit(&r.out, in, n);
-            }
-            break;
-        case SpvOpLoad:
-            if (in_function && n >= 4 && in[3] < r.bound && r.chain[in[3]])
-                d3d12xs_spirv_emit_aligned(&r.out, in, n, 4, 4);
-            else
-                d3d12xs_spirv_emit(&r.out, in, n);
-            break;
-        case SpvOpStore:
-            if (in_function && n >= 3 && in[1] < r.bound && r.chain[in[1]])
-                d3d12xs_spirv_emit_aligned(&r.out, in, n, 3, 4);
-            else
-                d3d12xs_spirv_emit(&r.out, in, n);
-            break;
-        default:
-            d3d12xs_spirv_emit(&r.out, in, n);
-            break;
-        }
-        d3d12xs_psb_preamble_emit_after(&r.out, &preamble, o);
-    }
-    if (!globals_done || r.out.out_of_memory) {
-        hr = r.out.out_of_memory ? E_OUTOFMEMORY : d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no function");
+    if (!m->sections[D3D12XS_SPIRV_FUNCTIONS].count) {
+        hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no function");
         goto done;
     }
-    r.out.out[3] = next_id;
-    free(*words);
-    *words = r.out.out;
-    *word_count = r.out.count;
-    r.out.out = NULL;
+    u32 = d3d12xs_spirv_type_int(m, 32, 0);
+    u64 = d3d12xs_spirv_type_int(m, 64, 0);
+    psb_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, u32);
+    c32 = d3d12xs_spirv_constant64(m, u64, 32);
+
+    d3d12xs_spirv_filter_interface(m, is_marker, &marker);
+    remove_marker_uses(m, D3D12XS_SPIRV_DEBUG, 1, marker);
+    remove_marker_uses(m, D3D12XS_SPIRV_ANNOTATIONS, 1, marker);
+    remove_marker_uses(m, D3D12XS_SPIRV_GLOBALS, 2, marker);
+    for (size_t i = 0; i < m->sections[D3D12XS_SPIRV_FUNCTIONS].count && !m->out_of_memory; i++) {
+        struct d3d12xs_spirv_inst *inst = m->sections[D3D12XS_SPIRV_FUNCTIONS].at[i];
+        const uint32_t *w = inst->w;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+
+        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n == 8 && w[3] == marker) {
+            uint32_t a = d3d12xs_spirv_new_id(m), b = d3d12xs_spirv_new_id(m), c = d3d12xs_spirv_new_id(m);
+            uint32_t d = d3d12xs_spirv_new_id(m), result = w[2], low = w[5], high = w[7];
+            uint32_t code[18] = {
+                (4u << 16) | SpvOpUConvert, u64, a, low,
+                (4u << 16) | SpvOpUConvert, u64, b, high,
+                (5u << 16) | SpvOpShiftLeftLogical, u64, c, b, c32,
+                (5u << 16) | SpvOpBitwiseOr, u64, d, c, a,
+            };
+            uint32_t pointer[4] = {SpvOpConvertUToPtr, psb_pointer, result, d};
+            if (!d) {
+                m->out_of_memory = true;
+                break;
+            }
+            for (uint32_t at = 0, k = 0; at < 18; at += code[at] >> 16, k++)
+                d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, i + k, &code[at], code[at] >> 16);
+            i += 4;
+            d3d12xs_spirv_rewrite(m, inst, pointer, 4);
+        } else if (op == SpvOpLoad && n >= 4 && w[3] < bound && chain[w[3]]) {
+            d3d12xs_spirv_set_aligned(m, inst, 4, 4);
+        } else if (op == SpvOpStore && n >= 3 && w[1] < bound && chain[w[1]]) {
+            d3d12xs_spirv_set_aligned(m, inst, 3, 4);
+        }
+    }
+    d3d12xs_spirv_use_psb(m);
+    hr = m->out_of_memory ? E_OUTOFMEMORY : S_OK;
 
 done:
-    free(r.out.out);
-    free(r.chain);
+    free(chain);
     return hr;
 }

@@ -1,5 +1,4 @@
 /* See spirv_psb.h. */
-#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -7,35 +6,36 @@
 #include "shaders/spirv.h"
 #include "shaders/spirv_psb.h"
 
-static const char extension_name[] = "SPV_KHR_physical_storage_buffer";
-
-void d3d12xs_spirv_emit(struct d3d12xs_spirv_writer *writer, const uint32_t *words, size_t n)
+HRESULT d3d12xs_spirv_check_addressing(const struct d3d12xs_spirv_module *m, char *error, size_t error_size)
 {
-    if (writer->out_of_memory)
-        return;
-    if (writer->count + n > writer->capacity) {
-        size_t capacity = (writer->count + n) * 2;
-        uint32_t *bigger = realloc(writer->out, capacity * sizeof(*bigger));
-        if (!bigger) {
-            writer->out_of_memory = true;
-            return;
-        }
-        writer->out = bigger;
-        writer->capacity = capacity;
-    }
-    memcpy(writer->out + writer->count, words, n * sizeof(*words));
-    writer->count += n;
+    const struct d3d12xs_spirv_inst *inst;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_MEMORY_MODEL, i, inst))
+        if (d3d12xs_spirv_len(inst) == 3 && inst->w[1] != SpvAddressingModelLogical
+                && inst->w[1] != SpvAddressingModelPhysicalStorageBuffer64)
+            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module's addressing model is %u (Logical expected)",
+                    inst->w[1]);
+    return S_OK;
 }
 
-void d3d12xs_spirv_emit_aligned(struct d3d12xs_spirv_writer *writer, const uint32_t *instruction, uint32_t n, uint32_t mask_at,
-        uint32_t alignment)
+void d3d12xs_spirv_use_psb(struct d3d12xs_spirv_module *m)
 {
-    uint32_t copy[16];
-    if (n > 14) {
-        d3d12xs_spirv_emit(writer, instruction, n);
-        return;
+    struct d3d12xs_spirv_inst *inst;
+    d3d12xs_spirv_add_capability(m, SpvCapabilityPhysicalStorageBufferAddresses);
+    d3d12xs_spirv_add_capability(m, SpvCapabilityInt64);
+    d3d12xs_spirv_add_extension(m, "SPV_KHR_physical_storage_buffer");
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_MEMORY_MODEL, i, inst)) {
+        uint32_t model[3] = {SpvOpMemoryModel, SpvAddressingModelPhysicalStorageBuffer64,
+                d3d12xs_spirv_len(inst) >= 3 ? inst->w[2] : SpvMemoryModelGLSL450};
+        d3d12xs_spirv_rewrite(m, inst, model, 3);
     }
-    memcpy(copy, instruction, n * 4);
+}
+
+void d3d12xs_spirv_set_aligned(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, uint32_t mask_at, uint32_t alignment)
+{
+    uint32_t copy[16], n = d3d12xs_spirv_len(inst);
+    if (n > 14 || n < mask_at)
+        return;
+    memcpy(copy, inst->w, n * 4);
     if (n == mask_at) {
         copy[n++] = SpvMemoryAccessAlignedMask;
         copy[n++] = alignment;
@@ -45,49 +45,8 @@ void d3d12xs_spirv_emit_aligned(struct d3d12xs_spirv_writer *writer, const uint3
         memmove(&copy[mask_at + 2], &copy[mask_at + 1], (n - mask_at - 1) * 4);
         copy[mask_at + 1] = alignment;
         n++;
+    } else {
+        return;
     }
-    copy[0] = (n << 16) | (copy[0] & 0xffff);
-    d3d12xs_spirv_emit(writer, copy, n);
-}
-
-void d3d12xs_psb_preamble_scan(struct d3d12xs_psb_preamble *preamble, const uint32_t *words, size_t o)
-{
-    uint32_t op = words[o] & 0xffff, n = words[o] >> 16;
-    const char *name;
-    size_t next;
-
-    if (op == SpvOpCapability && n == 2) {
-        preamble->last_capability = o;
-        preamble->has_psb |= words[o + 1] == SpvCapabilityPhysicalStorageBufferAddresses;
-        preamble->has_int64 |= words[o + 1] == SpvCapabilityInt64;
-    } else if (op == SpvOpExtension) {
-        preamble->last_extension = o;
-        if (d3d12xs_spirv_string(words, o + 1, o + n, &name, &next) && !strcmp(name, extension_name))
-            preamble->has_extension = true;
-    }
-}
-
-void d3d12xs_psb_preamble_emit_after(struct d3d12xs_spirv_writer *writer, const struct d3d12xs_psb_preamble *preamble, size_t o)
-{
-    if (o == preamble->last_capability) {
-        uint32_t capabilities[4], t = 0;
-        if (!preamble->has_psb)
-            capabilities[t++] = (2u << 16) | SpvOpCapability, capabilities[t++] = SpvCapabilityPhysicalStorageBufferAddresses;
-        if (!preamble->has_int64)
-            capabilities[t++] = (2u << 16) | SpvOpCapability, capabilities[t++] = SpvCapabilityInt64;
-        d3d12xs_spirv_emit(writer, capabilities, t);
-    }
-    if (!preamble->has_extension && o == (preamble->last_extension ? preamble->last_extension : preamble->last_capability)) {
-        uint32_t extension[1 + (sizeof(extension_name) + 3) / 4];
-        memset(extension, 0, sizeof(extension));
-        extension[0] = ((uint32_t)(sizeof(extension) / 4) << 16) | SpvOpExtension;
-        memcpy(&extension[1], extension_name, sizeof(extension_name));
-        d3d12xs_spirv_emit(writer, extension, sizeof(extension) / 4);
-    }
-}
-
-void d3d12xs_psb_emit_memory_model(struct d3d12xs_spirv_writer *writer, const uint32_t *in, uint32_t n)
-{
-    uint32_t model[3] = {in[0], SpvAddressingModelPhysicalStorageBuffer64, n >= 3 ? in[2] : SpvMemoryModelGLSL450};
-    d3d12xs_spirv_emit(writer, model, 3);
+    d3d12xs_spirv_rewrite(m, inst, copy, n);
 }

@@ -10,135 +10,19 @@
 
 #include "common/log.h"
 #include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
 
-#define MAX_IDS (1u << 22)
 #define MAX_BINDINGS 4096u
 #define MAX_TYPE_DEPTH 16
 #define MAX_CAPABILITIES 1024u
 
-HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
-{
-    va_list args;
-    if (error && error_size) {
-        va_start(args, fmt);
-        vsnprintf(error, error_size, fmt, args);
-        va_end(args);
-    }
-    return hr;
-}
-
-bool d3d12xs_spirv_is_preamble_or_debug(uint32_t op)
-{
-    switch (op) {
-    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId:
-    case SpvOpString: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
-    case SpvOpName: case SpvOpMemberName: case SpvOpModuleProcessed:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool d3d12xs_spirv_is_annotation(uint32_t op)
-{
-    switch (op) {
-    case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorationGroup: case SpvOpGroupDecorate:
-    case SpvOpGroupMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next)
-{
-    for (size_t i = at; i < end; i++) {
-        uint32_t word = words[i];
-        /* little-endian packing: the NUL may be in any byte of the last word */
-        if (!(word & 0xff) || !(word & 0xff00) || !(word & 0xff0000) || !(word & 0xff000000)) {
-            if (string)
-                *string = (const char *)&words[at];
-            if (next)
-                *next = i + 1;
-            return true;
-        }
-    }
-    return false;
-}
-
-HRESULT d3d12xs_spirv_load(const void *code, size_t size, uint32_t **out_words, size_t *out_count,
-        char *error, size_t error_size)
-{
-    const unsigned char *bytes = code;
-    uint32_t *words;
-    size_t count, offset;
-
-    *out_words = NULL;
-    *out_count = 0;
-    if (!code || !size)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "no bytecode (NULL or 0 bytes)");
-    if (size >= 4 && (!memcmp(bytes, "DXBC", 4) || !memcmp(bytes, "DXIL", 4) || !memcmp(bytes, "BC\xc0\xde", 4)))
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%s", D3D12XS_DXBC_UNSUPPORTED_MESSAGE);
-    if (size >= 4) {
-        uint32_t magic;
-        memcpy(&magic, bytes, 4);
-        if (magic == 0x03022307u)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                    "big-endian SPIR-V is not supported: pass the module in little-endian words");
-        if (magic != SpvMagicNumber)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                    "not SPIR-V (magic 0x%08x, expected 0x%08x); %s", magic, SpvMagicNumber,
-                    D3D12XS_DXBC_UNSUPPORTED_MESSAGE);
-    }
-    if (size % 4)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                "SPIR-V size %zu is not a multiple of 4 bytes", size);
-    if (size < 5 * 4)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                "SPIR-V module of %zu bytes is shorter than its 20-byte header", size);
-    count = size / 4;
-    if (!(words = malloc(size)))
-        return E_OUTOFMEMORY;
-    memcpy(words, code, size);
-
-    if ((words[1] & 0xff0000ffu) || words[1] < 0x10000u || words[1] > 0x10600u) {
-        uint32_t version = words[1];
-        free(words);
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                "unsupported SPIR-V version 0x%08x (1.0 to 1.6 are)", version);
-    }
-    if (!words[3] || words[3] > MAX_IDS) {
-        uint32_t bound = words[3];
-        free(words);
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                "SPIR-V id bound %u is out of range (1 to %u)", bound, MAX_IDS);
-    }
-    for (offset = 5; offset < count;) {
-        uint32_t length = words[offset] >> 16;
-        if (!length || length > count - offset) {
-            uint32_t opcode = words[offset] & 0xffff;
-            free(words);
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
-                    "SPIR-V instruction at word %zu (opcode %u) has word count %u, %s", offset, opcode, length,
-                    length ? "which runs past the end of the module (truncated?)" : "which is invalid");
-        }
-        offset += length;
-    }
-    *out_words = words;
-    *out_count = count;
-    return S_OK;
-}
-
 struct id_entry {
-    uint32_t def; /* word offset of the instruction defining the id; 0: none */
     uint32_t set, binding, array_stride;
     bool has_set, has_binding, has_array_stride, block, buffer_block, workgroup_size;
 };
 
 struct reflect {
-    const uint32_t *w;
-    size_t count;
+    const struct d3d12xs_spirv_module *m;
     uint32_t bound;
     struct id_entry *ids;
     unsigned type_visits; /* bounds the work on hostile nested types */
@@ -158,58 +42,24 @@ static HRESULT reflect_fail(struct reflect *r, const char *fmt, ...)
     return E_INVALIDARG;
 }
 
-/* The defining instruction of id, or 0 when id is out of range or undefined. */
-static uint32_t def_of(const struct reflect *r, uint32_t id)
-{
-    return id < r->bound ? r->ids[id].def : 0;
-}
-
-static uint32_t op_of(const struct reflect *r, uint32_t offset)
-{
-    return r->w[offset] & 0xffff;
-}
-
-static uint32_t len_of(const struct reflect *r, uint32_t offset)
-{
-    return r->w[offset] >> 16;
-}
-
 /* Value of a 32-bit integer OpConstant. */
 static bool constant_value(const struct reflect *r, uint32_t id, uint32_t *value)
 {
-    uint32_t def = def_of(r, id), type;
-    if (!def || op_of(r, def) != SpvOpConstant || len_of(r, def) != 4)
-        return false;
-    type = def_of(r, r->w[def + 1]);
-    if (!type || op_of(r, type) != SpvOpTypeInt || len_of(r, type) < 4 || r->w[type + 2] != 32)
-        return false;
-    *value = r->w[def + 3];
-    return true;
+    return d3d12xs_spirv_int32_constant(r->m, id, NULL, value);
 }
 
 static bool member_decoration(const struct reflect *r, uint32_t struct_id, uint32_t member,
         SpvDecoration decoration, uint32_t *value)
 {
-    for (size_t o = 5; o < r->count; o += len_of(r, o)) {
-        uint32_t op = op_of(r, o), n = len_of(r, o);
-        if (op == SpvOpFunction)
-            break;
-        if (op == SpvOpMemberDecorate && n >= 4 && r->w[o + 1] == struct_id && r->w[o + 2] == member
-                && r->w[o + 3] == (uint32_t)decoration) {
-            if (value)
-                *value = n >= 5 ? r->w[o + 4] : 0;
-            return true;
-        }
-    }
-    return false;
+    return d3d12xs_spirv_member_decoration(r->m, struct_id, member, decoration, value);
 }
 
 static HRESULT type_size(struct reflect *r, uint32_t type_id, uint32_t matrix_stride, bool row_major,
         unsigned depth, uint64_t *size);
 
-static HRESULT struct_size(struct reflect *r, uint32_t def, unsigned depth, uint64_t *size)
+static HRESULT struct_size(struct reflect *r, const struct d3d12xs_spirv_inst *def, unsigned depth, uint64_t *size)
 {
-    uint32_t struct_id = r->w[def + 1], n = len_of(r, def);
+    uint32_t struct_id = def->w[1], n = d3d12xs_spirv_len(def);
     uint64_t end = 0;
 
     for (uint32_t m = 0; m + 2 < n; m++) {
@@ -219,7 +69,7 @@ static HRESULT struct_size(struct reflect *r, uint32_t def, unsigned depth, uint
         if (!member_decoration(r, struct_id, m, SpvDecorationOffset, &offset))
             return reflect_fail(r, "member %u of struct %u has no Offset decoration", m, struct_id);
         member_decoration(r, struct_id, m, SpvDecorationMatrixStride, &stride);
-        if (FAILED(hr = type_size(r, r->w[def + 2 + m], stride,
+        if (FAILED(hr = type_size(r, def->w[2 + m], stride,
                 member_decoration(r, struct_id, m, SpvDecorationRowMajor, NULL), depth + 1, &member_size)))
             return hr;
         if (offset + member_size > end)
@@ -232,7 +82,8 @@ static HRESULT struct_size(struct reflect *r, uint32_t def, unsigned depth, uint
 static HRESULT type_size(struct reflect *r, uint32_t type_id, uint32_t matrix_stride, bool row_major,
         unsigned depth, uint64_t *size)
 {
-    uint32_t def = def_of(r, type_id), n, length;
+    const struct d3d12xs_spirv_inst *def = d3d12xs_spirv_def(r->m, type_id);
+    uint32_t n, length;
     uint64_t element;
     HRESULT hr;
 
@@ -242,31 +93,32 @@ static HRESULT type_size(struct reflect *r, uint32_t type_id, uint32_t matrix_st
         return reflect_fail(r, "cbuffer types are too complex");
     if (!def)
         return reflect_fail(r, "type %u is not defined", type_id);
-    n = len_of(r, def);
-    switch (op_of(r, def)) {
+    n = d3d12xs_spirv_len(def);
+    switch (d3d12xs_spirv_op(def)) {
     case SpvOpTypeBool:
         *size = 4;
         return S_OK;
     case SpvOpTypeInt:
     case SpvOpTypeFloat:
-        if (n < 3 || r->w[def + 2] < 8 || r->w[def + 2] > 64)
+        if (n < 3 || def->w[2] < 8 || def->w[2] > 64)
             return reflect_fail(r, "malformed scalar type %u", type_id);
-        *size = r->w[def + 2] / 8;
+        *size = def->w[2] / 8;
         return S_OK;
     case SpvOpTypeVector:
-        if (n < 4 || r->w[def + 3] > 16)
+        if (n < 4 || def->w[3] > 16)
             return reflect_fail(r, "malformed vector type %u", type_id);
-        if (FAILED(hr = type_size(r, r->w[def + 2], 0, false, depth + 1, &element)))
+        if (FAILED(hr = type_size(r, def->w[2], 0, false, depth + 1, &element)))
             return hr;
-        *size = element * r->w[def + 3];
+        *size = element * def->w[3];
         return S_OK;
     case SpvOpTypeMatrix: {
-        uint32_t column = def_of(r, r->w[def + 2]), columns, rows;
+        const struct d3d12xs_spirv_inst *column = d3d12xs_spirv_def(r->m, def->w[2]);
+        uint32_t columns, rows;
         uint64_t scalar;
-        if (n < 4 || !column || op_of(r, column) != SpvOpTypeVector || len_of(r, column) < 4
-                || !(columns = r->w[def + 3]) || columns > 16 || !(rows = r->w[column + 3]) || rows > 16)
+        if (n < 4 || !column || d3d12xs_spirv_op(column) != SpvOpTypeVector || d3d12xs_spirv_len(column) < 4
+                || !(columns = def->w[3]) || columns > 16 || !(rows = column->w[3]) || rows > 16)
             return reflect_fail(r, "malformed matrix type %u", type_id);
-        if (FAILED(hr = type_size(r, r->w[column + 2], 0, false, depth + 1, &scalar)))
+        if (FAILED(hr = type_size(r, column->w[2], 0, false, depth + 1, &scalar)))
             return hr;
         if (!matrix_stride)
             matrix_stride = (uint32_t)(scalar * rows);
@@ -277,9 +129,9 @@ static HRESULT type_size(struct reflect *r, uint32_t type_id, uint32_t matrix_st
         return S_OK;
     }
     case SpvOpTypeArray:
-        if (n < 4 || !constant_value(r, r->w[def + 3], &length) || !length)
+        if (n < 4 || !constant_value(r, def->w[3], &length) || !length)
             return reflect_fail(r, "array type %u has no constant length", type_id);
-        if (FAILED(hr = type_size(r, r->w[def + 2], matrix_stride, row_major, depth + 1, &element)))
+        if (FAILED(hr = type_size(r, def->w[2], matrix_stride, row_major, depth + 1, &element)))
             return hr;
         if (!r->ids[type_id].has_array_stride)
             return reflect_fail(r, "array type %u in a block has no ArrayStride decoration", type_id);
@@ -288,26 +140,7 @@ static HRESULT type_size(struct reflect *r, uint32_t type_id, uint32_t matrix_st
     case SpvOpTypeStruct:
         return struct_size(r, def, depth, size);
     default:
-        return reflect_fail(r, "type %u (opcode %u) cannot be in a cbuffer", type_id, op_of(r, def));
-    }
-}
-
-static bool defines_id(uint32_t op, uint32_t n, uint32_t *result_index)
-{
-    switch (op) {
-    case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypeVector:
-    case SpvOpTypeMatrix: case SpvOpTypeImage: case SpvOpTypeSampler: case SpvOpTypeSampledImage:
-    case SpvOpTypeArray: case SpvOpTypeRuntimeArray: case SpvOpTypeStruct: case SpvOpTypeOpaque:
-    case SpvOpTypePointer: case SpvOpTypeFunction: case SpvOpTypeAccelerationStructureKHR:
-        *result_index = 1;
-        return n >= 2;
-    case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstant: case SpvOpConstantComposite:
-    case SpvOpConstantNull: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: case SpvOpSpecConstant:
-    case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: case SpvOpVariable:
-        *result_index = 2;
-        return n >= 3;
-    default:
-        return false;
+        return reflect_fail(r, "type %u (opcode %u) cannot be in a cbuffer", type_id, d3d12xs_spirv_op(def));
     }
 }
 
@@ -348,40 +181,41 @@ static bool class_fits(enum d3d12xs_register_class c, VkDescriptorType type)
 
 /* Describes the resource variable defined at def, or returns S_FALSE for a variable that is
  * not a resource (Input, Workgroup, ...). */
-static HRESULT reflect_variable(struct reflect *r, uint32_t def, struct d3d12xs_shader_binding *b)
+static HRESULT reflect_variable(struct reflect *r, const struct d3d12xs_spirv_inst *def, struct d3d12xs_shader_binding *b)
 {
-    uint32_t id = r->w[def + 2], storage = r->w[def + 3], pointer, pointee, pointee_def, op;
+    uint32_t id = def->w[2], storage = def->w[3], pointee, op;
+    const struct d3d12xs_spirv_inst *pointer, *pointee_def;
     const struct id_entry *entry;
     HRESULT hr;
 
-    if (len_of(r, def) < 4)
+    if (d3d12xs_spirv_len(def) < 4)
         return reflect_fail(r, "OpVariable %u is malformed", id);
     if (storage != SpvStorageClassUniformConstant && storage != SpvStorageClassUniform
             && storage != SpvStorageClassStorageBuffer)
         return S_FALSE;
-    pointer = def_of(r, r->w[def + 1]);
-    if (!pointer || op_of(r, pointer) != SpvOpTypePointer || len_of(r, pointer) < 4 || r->w[pointer + 2] != storage)
+    pointer = d3d12xs_spirv_def(r->m, def->w[1]);
+    if (!pointer || d3d12xs_spirv_op(pointer) != SpvOpTypePointer || d3d12xs_spirv_len(pointer) < 4 || pointer->w[2] != storage)
         return reflect_fail(r, "variable %u does not have a pointer type of its storage class", id);
     memset(b, 0, sizeof(*b));
     b->variable_id = id;
     b->array_size = 1;
-    pointee = r->w[pointer + 3];
-    if (!(pointee_def = def_of(r, pointee)))
+    pointee = pointer->w[3];
+    if (!(pointee_def = d3d12xs_spirv_def(r->m, pointee)))
         return reflect_fail(r, "type %u of variable %u is not defined", pointee, id);
-    op = op_of(r, pointee_def);
+    op = d3d12xs_spirv_op(pointee_def);
     if (op == SpvOpTypeArray) {
-        if (len_of(r, pointee_def) < 4 || !constant_value(r, r->w[pointee_def + 3], &b->array_size) || !b->array_size)
+        if (d3d12xs_spirv_len(pointee_def) < 4 || !constant_value(r, pointee_def->w[3], &b->array_size) || !b->array_size)
             return reflect_fail(r, "resource array %u needs a constant 32-bit length", id);
     } else if (op == SpvOpTypeRuntimeArray) {
-        if (len_of(r, pointee_def) < 3)
+        if (d3d12xs_spirv_len(pointee_def) < 3)
             return reflect_fail(r, "malformed runtime array type %u", pointee);
         b->array_size = 0;
     }
     if (op == SpvOpTypeArray || op == SpvOpTypeRuntimeArray) {
-        pointee = r->w[pointee_def + 2];
-        if (!(pointee_def = def_of(r, pointee)))
+        pointee = pointee_def->w[2];
+        if (!(pointee_def = d3d12xs_spirv_def(r->m, pointee)))
             return reflect_fail(r, "element type %u of variable %u is not defined", pointee, id);
-        op = op_of(r, pointee_def);
+        op = d3d12xs_spirv_op(pointee_def);
     }
 
     switch (op) {
@@ -395,17 +229,17 @@ static HRESULT reflect_variable(struct reflect *r, uint32_t def, struct d3d12xs_
             return reflect_fail(r, "buffer variable %u has no Block/BufferBlock decoration fitting its storage class", id);
         break;
     case SpvOpTypeImage:
-        if (len_of(r, pointee_def) < 9 || storage != SpvStorageClassUniformConstant)
+        if (d3d12xs_spirv_len(pointee_def) < 9 || storage != SpvStorageClassUniformConstant)
             return reflect_fail(r, "malformed image variable %u", id);
-        if (r->w[pointee_def + 3] == SpvDimSubpassData)
+        if (pointee_def->w[3] == SpvDimSubpassData)
             return reflect_fail(r, "variable %u is a subpass input, which has no D3D12 register", id);
-        if (r->w[pointee_def + 7] != 1 && r->w[pointee_def + 7] != 2)
+        if (pointee_def->w[7] != 1 && pointee_def->w[7] != 2)
             return reflect_fail(r, "image variable %u must say whether it is sampled (Sampled 1) or storage (Sampled 2)", id);
-        if (r->w[pointee_def + 3] == SpvDimBuffer)
-            b->descriptor_type = r->w[pointee_def + 7] == 1 ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+        if (pointee_def->w[3] == SpvDimBuffer)
+            b->descriptor_type = pointee_def->w[7] == 1 ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
                     : VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
         else
-            b->descriptor_type = r->w[pointee_def + 7] == 1 ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+            b->descriptor_type = pointee_def->w[7] == 1 ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
                     : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         break;
     case SpvOpTypeSampler:
@@ -450,100 +284,145 @@ static HRESULT reflect_variable(struct reflect *r, uint32_t def, struct d3d12xs_
     return S_OK;
 }
 
-static HRESULT reflect_module(struct reflect *r, struct d3d12xs_shader_info *info)
+/* Per-id facts from the annotations. */
+static HRESULT read_annotations(struct reflect *r)
 {
-    uint32_t entry_offset = 0, entry_id = 0, version = r->w[1];
-    size_t capacity = 0, o;
-    bool in_functions = false;
-    HRESULT hr;
-
-    /* Pass 1: definitions, decorations, the entry point. */
-    for (o = 5; o < r->count; o += len_of(r, o)) {
-        uint32_t op = op_of(r, o), n = len_of(r, o), result_index, target;
-
-        if (op == SpvOpFunction)
-            in_functions = true;
-        if (!in_functions && defines_id(op, n, &result_index)) {
-            uint32_t id = r->w[o + result_index];
-            if (!id || id >= r->bound)
-                return reflect_fail(r, "id %u at word %zu is outside the bound %u", id, o, r->bound);
-            if (r->ids[id].def)
-                return reflect_fail(r, "id %u is defined twice", id);
-            r->ids[id].def = (uint32_t)o;
-        }
-        switch (op) {
-        case SpvOpCapability: {
-            uint32_t *capabilities;
-            if (n < 2)
-                return reflect_fail(r, "malformed OpCapability at word %zu", o);
-            if (info->capability_count >= MAX_CAPABILITIES)
-                return reflect_fail(r, "more than %u OpCapability instructions", MAX_CAPABILITIES);
-            if (!(capabilities = realloc(info->capabilities, (info->capability_count + 1) * sizeof(*capabilities))))
-                return E_OUTOFMEMORY;
-            info->capabilities = capabilities;
-            info->capabilities[info->capability_count++] = r->w[o + 1];
-            break;
-        }
-        case SpvOpEntryPoint:
-            if (n < 4 || !d3d12xs_spirv_string(r->w, o + 3, o + n, NULL, NULL))
-                return reflect_fail(r, "malformed OpEntryPoint at word %zu", o);
-            if (!entry_offset || (r->w[entry_offset + 1] != SpvExecutionModelGLCompute
-                    && r->w[o + 1] == SpvExecutionModelGLCompute))
-                entry_offset = (uint32_t)o;
-            break;
-        case SpvOpDecorate:
-            if (n < 3 || (target = r->w[o + 1]) >= r->bound)
-                return reflect_fail(r, "malformed OpDecorate at word %zu", o);
-            switch (r->w[o + 2]) {
-            case SpvDecorationDescriptorSet:
-            case SpvDecorationBinding:
-            case SpvDecorationArrayStride:
-            case SpvDecorationBuiltIn:
-                if (n < 4)
-                    return reflect_fail(r, "malformed OpDecorate at word %zu", o);
-                if (r->w[o + 2] == SpvDecorationDescriptorSet) {
-                    r->ids[target].has_set = true;
-                    r->ids[target].set = r->w[o + 3];
-                } else if (r->w[o + 2] == SpvDecorationBinding) {
-                    r->ids[target].has_binding = true;
-                    r->ids[target].binding = r->w[o + 3];
-                } else if (r->w[o + 2] == SpvDecorationArrayStride) {
-                    r->ids[target].has_array_stride = true;
-                    r->ids[target].array_stride = r->w[o + 3];
-                } else if (r->w[o + 3] == SpvBuiltInWorkgroupSize) {
-                    r->ids[target].workgroup_size = true;
-                }
-                break;
-            case SpvDecorationBlock:
-                r->ids[target].block = true;
-                break;
-            case SpvDecorationBufferBlock:
-                r->ids[target].buffer_block = true;
-                break;
+    const struct d3d12xs_spirv_inst *inst;
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_ANNOTATIONS, i, inst)) {
+        const uint32_t *w = inst->w;
+        uint32_t n = d3d12xs_spirv_len(inst), target;
+        if (d3d12xs_spirv_op(inst) != SpvOpDecorate)
+            continue;
+        if (n < 3 || (target = w[1]) >= r->bound)
+            return reflect_fail(r, "malformed OpDecorate at word %u", inst->offset);
+        switch (w[2]) {
+        case SpvDecorationDescriptorSet:
+        case SpvDecorationBinding:
+        case SpvDecorationArrayStride:
+        case SpvDecorationBuiltIn:
+            if (n < 4)
+                return reflect_fail(r, "malformed OpDecorate at word %u", inst->offset);
+            if (w[2] == SpvDecorationDescriptorSet) {
+                r->ids[target].has_set = true;
+                r->ids[target].set = w[3];
+            } else if (w[2] == SpvDecorationBinding) {
+                r->ids[target].has_binding = true;
+                r->ids[target].binding = w[3];
+            } else if (w[2] == SpvDecorationArrayStride) {
+                r->ids[target].has_array_stride = true;
+                r->ids[target].array_stride = w[3];
+            } else if (w[3] == SpvBuiltInWorkgroupSize) {
+                r->ids[target].workgroup_size = true;
             }
             break;
-        case SpvOpModuleProcessed: {
-            const char *string;
-            if (n < 2 || !d3d12xs_spirv_string(r->w, o + 1, o + n, &string, NULL))
-                return reflect_fail(r, "malformed OpModuleProcessed at word %zu", o);
-            if (!strcmp(string, D3D12XS_SPIRV_WAVE32_MARKER))
-                info->wave_size = 32;
+        case SpvDecorationBlock:
+            r->ids[target].block = true;
+            break;
+        case SpvDecorationBufferBlock:
+            r->ids[target].buffer_block = true;
             break;
         }
-        }
     }
+    return S_OK;
+}
 
-    if (!entry_offset)
+/* The first compute entry point, else the first one; the capabilities; the wave size marker. */
+static HRESULT read_preamble(struct reflect *r, struct d3d12xs_shader_info *info, const struct d3d12xs_spirv_inst **entry)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    const char *string;
+
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_CAPABILITIES, i, inst)) {
+        uint32_t *capabilities;
+        if (d3d12xs_spirv_len(inst) < 2)
+            return reflect_fail(r, "malformed OpCapability at word %u", inst->offset);
+        if (info->capability_count >= MAX_CAPABILITIES)
+            return reflect_fail(r, "more than %u OpCapability instructions", MAX_CAPABILITIES);
+        if (!(capabilities = realloc(info->capabilities, (info->capability_count + 1) * sizeof(*capabilities))))
+            return E_OUTOFMEMORY;
+        info->capabilities = capabilities;
+        info->capabilities[info->capability_count++] = inst->w[1];
+    }
+    *entry = NULL;
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst)) {
+        if (d3d12xs_spirv_len(inst) < 4 || !d3d12xs_spirv_inst_string(inst, 3, NULL, NULL))
+            return reflect_fail(r, "malformed OpEntryPoint at word %u", inst->offset);
+        if (!*entry || ((*entry)->w[1] != SpvExecutionModelGLCompute && inst->w[1] == SpvExecutionModelGLCompute))
+            *entry = inst;
+    }
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_DEBUG, i, inst)) {
+        if (d3d12xs_spirv_op(inst) != SpvOpModuleProcessed)
+            continue;
+        if (d3d12xs_spirv_len(inst) < 2 || !d3d12xs_spirv_inst_string(inst, 1, &string, NULL))
+            return reflect_fail(r, "malformed OpModuleProcessed at word %u", inst->offset);
+        if (!strcmp(string, D3D12XS_SPIRV_WAVE32_MARKER))
+            info->wave_size = 32;
+    }
+    return S_OK;
+}
+
+static HRESULT add_binding(struct reflect *r, struct d3d12xs_shader_info *info, struct d3d12xs_shader_binding *binding,
+        size_t *capacity)
+{
+    for (uint32_t i = 0; i < info->binding_count; i++) {
+        struct d3d12xs_shader_binding *other = &info->bindings[i];
+        if (other->register_class != binding->register_class || other->space != binding->space
+                || other->register_index != binding->register_index)
+            continue;
+        /* two views of one storage buffer (spirv_vectorize.c) */
+        if (!other->alias_variable_id && other->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && other->array_size == binding->array_size) {
+            other->alias_variable_id = binding->variable_id;
+            return S_OK;
+        }
+        return reflect_fail(r, "variables %u and %u both use register %s%u, space%u", other->variable_id,
+                    binding->variable_id, class_letter(binding->register_class), binding->register_index,
+                    binding->space);
+    }
+    if (info->binding_count >= MAX_BINDINGS)
+        return reflect_fail(r, "more than %u resource variables", MAX_BINDINGS);
+    if (info->binding_count == *capacity) {
+        size_t new_capacity = *capacity ? *capacity * 2 : 8;
+        struct d3d12xs_shader_binding *bindings = realloc(info->bindings, new_capacity * sizeof(*bindings));
+        if (!bindings)
+            return E_OUTOFMEMORY;
+        info->bindings = bindings;
+        *capacity = new_capacity;
+    }
+    info->bindings[info->binding_count++] = *binding;
+    return S_OK;
+}
+
+static bool in_interface(const struct d3d12xs_spirv_inst *entry, uint32_t id)
+{
+    uint32_t next, n = d3d12xs_spirv_len(entry);
+    d3d12xs_spirv_inst_string(entry, 3, NULL, &next);
+    for (uint32_t k = next; k < n; k++)
+        if (entry->w[k] == id)
+            return true;
+    return false;
+}
+
+static HRESULT reflect_module(struct reflect *r, struct d3d12xs_shader_info *info)
+{
+    const struct d3d12xs_spirv_inst *entry = NULL, *inst;
+    uint32_t entry_id;
+    size_t capacity = 0;
+    HRESULT hr;
+
+    if (FAILED(hr = read_annotations(r)) || FAILED(hr = read_preamble(r, info, &entry)))
+        return hr;
+    if (!entry)
         return reflect_fail(r, "the SPIR-V module has no entry point");
-    entry_id = r->w[entry_offset + 2];
+    entry_id = entry->w[2];
     {
-        const char *name = (const char *)&r->w[entry_offset + 3];
+        const char *name = (const char *)&entry->w[3];
         if (strlen(name) >= sizeof(info->entry_point))
             return reflect_fail(r, "entry point name '%.40s...' is longer than %zu bytes", name,
                     sizeof(info->entry_point) - 1);
         strcpy(info->entry_point, name);
     }
-    switch (r->w[entry_offset + 1]) {
+    switch (entry->w[1]) {
     case SpvExecutionModelGLCompute: info->stage = VK_SHADER_STAGE_COMPUTE_BIT; break;
     case SpvExecutionModelVertex: info->stage = VK_SHADER_STAGE_VERTEX_BIT; break;
     case SpvExecutionModelTessellationControl: info->stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT; break;
@@ -552,96 +431,55 @@ static HRESULT reflect_module(struct reflect *r, struct d3d12xs_shader_info *inf
     case SpvExecutionModelFragment: info->stage = VK_SHADER_STAGE_FRAGMENT_BIT; break;
     default:
         return reflect_fail(r, "entry point '%s' has execution model %u, which is not supported",
-                info->entry_point, r->w[entry_offset + 1]);
+                info->entry_point, entry->w[1]);
     }
 
-    /* Pass 2: numthreads, the resource variables. */
-    in_functions = false;
-    for (o = 5; o < r->count && !in_functions; o += len_of(r, o)) {
-        uint32_t op = op_of(r, o), n = len_of(r, o);
-        switch (op) {
-        case SpvOpFunction:
-            in_functions = true;
-            break;
-        case SpvOpExecutionMode:
-        case SpvOpExecutionModeId:
-            if (n < 3)
-                return reflect_fail(r, "malformed OpExecutionMode at word %zu", o);
-            if (r->w[o + 1] != entry_id)
-                break;
-            if (op == SpvOpExecutionMode && r->w[o + 2] == SpvExecutionModeLocalSize) {
-                if (n < 6)
-                    return reflect_fail(r, "malformed LocalSize at word %zu", o);
-                memcpy(info->local_size, &r->w[o + 3], sizeof(info->local_size));
-            } else if (r->w[o + 2] == SpvExecutionModeLocalSizeId) {
-                if (n < 6)
-                    return reflect_fail(r, "malformed LocalSizeId at word %zu", o);
-                for (unsigned i = 0; i < 3; i++)
-                    if (!constant_value(r, r->w[o + 3 + i], &info->local_size[i]))
-                        return reflect_fail(r, "LocalSizeId operand %u is not a 32-bit integer constant", i);
+    /* numthreads, as LocalSize, LocalSizeId or the WorkgroupSize built-in */
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_EXECUTION_MODES, i, inst)) {
+        const uint32_t *w = inst->w;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+        if (n < 3)
+            return reflect_fail(r, "malformed OpExecutionMode at word %u", inst->offset);
+        if (w[1] != entry_id)
+            continue;
+        if (op == SpvOpExecutionMode && w[2] == SpvExecutionModeLocalSize) {
+            if (n < 6)
+                return reflect_fail(r, "malformed LocalSize at word %u", inst->offset);
+            memcpy(info->local_size, &w[3], sizeof(info->local_size));
+        } else if (w[2] == SpvExecutionModeLocalSizeId) {
+            if (n < 6)
+                return reflect_fail(r, "malformed LocalSizeId at word %u", inst->offset);
+            for (unsigned k = 0; k < 3; k++)
+                if (!constant_value(r, w[3 + k], &info->local_size[k]))
+                    return reflect_fail(r, "LocalSizeId operand %u is not a 32-bit integer constant", k);
+        }
+    }
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        const uint32_t *w = inst->w;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+        if ((op == SpvOpConstantComposite || op == SpvOpSpecConstantComposite) && n >= 6 && w[2] < r->bound
+                && r->ids[w[2]].workgroup_size) {
+            for (unsigned k = 0; k < 3; k++) {
+                const struct d3d12xs_spirv_inst *c = d3d12xs_spirv_def(r->m, w[3 + k]);
+                if (!c || (d3d12xs_spirv_op(c) != SpvOpConstant && d3d12xs_spirv_op(c) != SpvOpSpecConstant)
+                        || d3d12xs_spirv_len(c) != 4)
+                    return reflect_fail(r, "WorkgroupSize component %u is not a 32-bit integer constant", k);
+                info->local_size[k] = c->w[3];
             }
-            break;
-        case SpvOpConstantComposite:
-        case SpvOpSpecConstantComposite:
-            if (n >= 6 && r->w[o + 2] < r->bound && r->ids[r->w[o + 2]].workgroup_size) {
-                for (unsigned i = 0; i < 3; i++) {
-                    uint32_t c = def_of(r, r->w[o + 3 + i]);
-                    if (!c || (op_of(r, c) != SpvOpConstant && op_of(r, c) != SpvOpSpecConstant) || len_of(r, c) != 4)
-                        return reflect_fail(r, "WorkgroupSize component %u is not a 32-bit integer constant", i);
-                    info->local_size[i] = r->w[c + 3];
-                }
-            }
-            break;
-        case SpvOpVariable: {
+        } else if (op == SpvOpVariable) {
             struct d3d12xs_shader_binding binding;
             if (n < 4)
-                return reflect_fail(r, "malformed OpVariable at word %zu", o);
-            if (version >= 0x10400u) {
-                /* global variables the entry point uses are in its interface */
-                size_t next, en = len_of(r, entry_offset), k;
-                d3d12xs_spirv_string(r->w, entry_offset + 3, entry_offset + en, NULL, &next);
-                for (k = next; k < entry_offset + en; k++)
-                    if (r->w[k] == r->w[o + 2])
-                        break;
-                if (k == entry_offset + en)
-                    break;
-            }
-            if ((hr = reflect_variable(r, (uint32_t)o, &binding)) != S_OK) {
+                return reflect_fail(r, "malformed OpVariable at word %u", inst->offset);
+            /* SPIR-V 1.4: the global variables the entry point uses are in its interface */
+            if (r->m->version >= 0x10400u && !in_interface(entry, w[2]))
+                continue;
+            if ((hr = reflect_variable(r, inst, &binding)) != S_OK) {
                 if (FAILED(hr))
                     return hr;
-                break;
+                continue;
             }
-            for (uint32_t i = 0; i < info->binding_count; i++) {
-                struct d3d12xs_shader_binding *other = &info->bindings[i];
-                if (other->register_class != binding.register_class || other->space != binding.space
-                        || other->register_index != binding.register_index)
-                    continue;
-                /* two views of one storage buffer (spirv_vectorize.c) */
-                if (!other->alias_variable_id && other->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                        && binding.descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && other->array_size == binding.array_size) {
-                    other->alias_variable_id = binding.variable_id;
-                    binding.variable_id = 0;
-                    break;
-                }
-                return reflect_fail(r, "variables %u and %u both use register %s%u, space%u", other->variable_id,
-                            binding.variable_id, class_letter(binding.register_class), binding.register_index,
-                            binding.space);
-            }
-            if (!binding.variable_id)
-                break;
-            if (info->binding_count >= MAX_BINDINGS)
-                return reflect_fail(r, "more than %u resource variables", MAX_BINDINGS);
-            if (info->binding_count == capacity) {
-                size_t new_capacity = capacity ? capacity * 2 : 8;
-                struct d3d12xs_shader_binding *bindings = realloc(info->bindings, new_capacity * sizeof(*bindings));
-                if (!bindings)
-                    return E_OUTOFMEMORY;
-                info->bindings = bindings;
-                capacity = new_capacity;
-            }
-            info->bindings[info->binding_count++] = binding;
-            break;
-        }
+            if (FAILED(hr = add_binding(r, info, &binding, &capacity)))
+                return hr;
         }
     }
     if (info->stage == VK_SHADER_STAGE_COMPUTE_BIT
@@ -650,38 +488,44 @@ static HRESULT reflect_module(struct reflect *r, struct d3d12xs_shader_info *inf
     return S_OK;
 }
 
-HRESULT d3d12xs_spirv_reflect(const void *code, size_t size, struct d3d12xs_shader_info *info,
+HRESULT d3d12xs_spirv_reflect_module(const struct d3d12xs_spirv_module *m, struct d3d12xs_shader_info *info,
         char *error, size_t error_size)
 {
     struct reflect r;
-    uint32_t *words;
-    size_t count;
     HRESULT hr;
 
     if (error && error_size)
         error[0] = 0;
     memset(info, 0, sizeof(*info));
-    if (FAILED(hr = d3d12xs_spirv_load(code, size, &words, &count, error, error_size)))
-        return hr;
     memset(&r, 0, sizeof(r));
-    r.w = words;
-    r.count = count;
-    r.bound = words[3];
+    r.m = m;
+    r.bound = m->bound;
     r.error = error;
     r.error_size = error_size;
-    if (!(r.ids = calloc(r.bound, sizeof(*r.ids)))) {
-        free(words);
+    if (!(r.ids = calloc(r.bound, sizeof(*r.ids))))
         return E_OUTOFMEMORY;
-    }
     info->wave_size = 64;
     hr = reflect_module(&r, info);
     free(r.ids);
-    free(words);
     if (FAILED(hr)) {
         d3d12xs_shader_info_cleanup(info);
         return hr;
     }
     return S_OK;
+}
+
+HRESULT d3d12xs_spirv_reflect(const void *code, size_t size, struct d3d12xs_shader_info *info,
+        char *error, size_t error_size)
+{
+    struct d3d12xs_spirv_module *m;
+    HRESULT hr;
+
+    memset(info, 0, sizeof(*info));
+    if (FAILED(hr = d3d12xs_spirv_module_parse(code, size, &m, error, error_size)))
+        return hr;
+    hr = d3d12xs_spirv_reflect_module(m, info, error, error_size);
+    d3d12xs_spirv_module_destroy(m);
+    return hr;
 }
 
 void d3d12xs_shader_info_cleanup(struct d3d12xs_shader_info *info)

@@ -6,7 +6,7 @@
  * issues four 4-byte memory operations where the HLSL meant one 16-byte one (NVIDIA: four
  * LDG.32 instead of one LDG.128), which costs bandwidth in memory-bound kernels.
  *
- * This pass, run by D3DCompile after the fix-ups (src/shaders/spirv_fixup.c), finds in each
+ * This pass over the module, run by D3DCompile after the fix-ups (spirv_fixup.c), finds in each
  * basic block four loads (or four stores) of the same raw buffer variable at word indices
  * base + c + 0..3, where base is provably a multiple of 4 (its known trailing zero bits,
  * through constants, multiplications, shifts, additions, and/or/xor, select and phi) and c a
@@ -44,10 +44,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
 
 #define KNOWN_ZEROS_DEPTH 12
 
@@ -75,7 +75,7 @@ struct raw_variable {
 };
 
 struct access {
-    size_t at;                         /* word offset of the OpLoad / OpStore */
+    size_t at;                         /* index of the OpLoad / OpStore in the functions */
     uint32_t block;                    /* basic block number */
     uint32_t raw, base, constant;      /* raw: index into raws */
     uint32_t value;                    /* load: the result id; store: the stored object */
@@ -85,7 +85,7 @@ struct access {
 };
 
 struct group {
-    size_t first, last;                /* word offsets of its earliest and latest access */
+    size_t first, last;                /* indices of its earliest and latest access */
     uint32_t raw, base, constant, zero;
     uint32_t constant_id, two_id;     /* uint constants: `constant` (when not 0) and 2 */
     uint32_t values[4];
@@ -95,10 +95,8 @@ struct group {
 };
 
 struct vectorize {
-    const uint32_t *w;
-    size_t count, functions, annotations_end;
-    uint32_t bound, next_id, version;
-    uint32_t *def;                     /* id -> word offset of its definition */
+    struct d3d12xs_spirv_module *m;
+    uint32_t bound;                    /* of the module before the pass: the tables cover these ids */
     uint32_t *root;                    /* pointer id -> the variable it derives from, 0 if unknown */
     uint8_t *kind;                     /* variable id -> enum variable_kind */
     int *raw_of;                       /* variable id -> index into raws + 1 */
@@ -109,19 +107,19 @@ struct vectorize {
     struct group *groups;
     size_t group_count;
     int *merged_load;                  /* load result id -> group * 4 + component + 1 */
-    int *group_at;                     /* word offset -> group + 1 at its insertion point, -1 where dropped */
-    uint32_t *globals, *annotations;   /* new instructions */
-    size_t global_count, global_capacity, annotation_count, annotation_capacity;
+    int *group_at;                     /* function index -> group + 1 at its insertion point, -1 where dropped */
     uint32_t uint_type;
-    bool oom;
 };
 
-static uint32_t op_at(const struct vectorize *v, size_t o) { return v->w[o] & 0xffff; }
-static uint32_t len_at(const struct vectorize *v, size_t o) { return v->w[o] >> 16; }
+static const struct d3d12xs_spirv_inst *function_at(const struct vectorize *v, size_t i)
+{
+    return v->m->sections[D3D12XS_SPIRV_FUNCTIONS].at[i];
+}
 
 static const uint32_t *def_of(const struct vectorize *v, uint32_t id)
 {
-    return id && id < v->bound && v->def[id] ? &v->w[v->def[id]] : NULL;
+    const struct d3d12xs_spirv_inst *def = d3d12xs_spirv_def(v->m, id);
+    return def ? def->w : NULL;
 }
 
 static bool is_int32_type(const struct vectorize *v, uint32_t id)
@@ -133,11 +131,7 @@ static bool is_int32_type(const struct vectorize *v, uint32_t id)
 /* The value of a 32-bit integer constant. */
 static bool constant_of(const struct vectorize *v, uint32_t id, uint32_t *value)
 {
-    const uint32_t *d = def_of(v, id);
-    if (!d || (d[0] & 0xffff) != SpvOpConstant || (d[0] >> 16) != 4 || !is_int32_type(v, d[1]))
-        return false;
-    *value = d[3];
-    return true;
+    return d3d12xs_spirv_int32_constant(v->m, id, NULL, value);
 }
 
 static unsigned ctz32(uint32_t x)
@@ -238,15 +232,15 @@ static enum variable_kind pointer_kind(const struct vectorize *v, uint32_t point
     return root ? (enum variable_kind)v->kind[root] : KIND_WRITABLE;
 }
 
-static enum access_class classify(const struct vectorize *v, size_t o)
+static enum access_class classify(const struct vectorize *v, const uint32_t *w)
 {
-    uint32_t op = op_at(v, o), n = len_at(v, o);
+    uint32_t op = w[0] & 0xffff, n = w[0] >> 16;
 
     switch (op) {
     case SpvOpLoad:
-        return n < 4 || pointer_kind(v, v->w[o + 3]) == KIND_WRITABLE ? ACCESS_READ_WRITABLE : ACCESS_NONE;
+        return n < 4 || pointer_kind(v, w[3]) == KIND_WRITABLE ? ACCESS_READ_WRITABLE : ACCESS_NONE;
     case SpvOpStore:
-        return n < 3 || pointer_kind(v, v->w[o + 1]) != KIND_PRIVATE ? ACCESS_WRITE : ACCESS_NONE;
+        return n < 3 || pointer_kind(v, w[1]) != KIND_PRIVATE ? ACCESS_WRITE : ACCESS_NONE;
     case SpvOpImageRead:
     case SpvOpImageSparseRead:
         return ACCESS_READ_WRITABLE; /* a typed UAV may view the same buffer as a raw one */
@@ -263,78 +257,65 @@ static enum access_class classify(const struct vectorize *v, size_t o)
     }
 }
 
-static bool defines_result(uint32_t op, uint32_t n, uint32_t *index)
-{
-    bool has_result, has_type;
-    SpvHasResultAndType((SpvOp)op, &has_result, &has_type);
-    *index = has_type ? 2 : 1;
-    return has_result && n > *index;
-}
-
-/* Pass 1: definitions, decorations, the raw buffer variables and every candidate access. */
+/* Pass 1: decorations, the raw buffer variables and every candidate access. */
 static HRESULT collect(struct vectorize *v)
 {
+    struct d3d12xs_spirv_module *m = v->m;
+    const struct d3d12xs_spirv_inst *inst;
     uint8_t *nonwritable_var = NULL, *restrict_var = NULL, *buffer_block = NULL;
     uint32_t *nonwritable_members = NULL, *array_stride = NULL;
     uint32_t block_number = 0, index;
     size_t capacity = 0;
     HRESULT hr = E_OUTOFMEMORY;
 
-    if (!(v->def = calloc(v->bound, sizeof(*v->def))) || !(v->root = calloc(v->bound, sizeof(*v->root)))
+    if (!(v->root = calloc(v->bound, sizeof(*v->root)))
             || !(v->kind = calloc(v->bound, 1)) || !(v->raw_of = calloc(v->bound, sizeof(*v->raw_of)))
             || !(v->merged_load = calloc(v->bound, sizeof(*v->merged_load))) || !(nonwritable_var = calloc(v->bound, 1))
             || !(restrict_var = calloc(v->bound, 1)) || !(buffer_block = calloc(v->bound, 1))
             || !(nonwritable_members = calloc(v->bound, sizeof(*nonwritable_members)))
             || !(array_stride = calloc(v->bound, sizeof(*array_stride)))
-            || !(v->group_at = calloc(v->count, sizeof(*v->group_at))))
+            || !(v->group_at = calloc(m->sections[D3D12XS_SPIRV_FUNCTIONS].count + 1, sizeof(*v->group_at))))
         goto done;
 
-    v->functions = v->count;
-    for (size_t o = 5; o < v->count; o += len_at(v, o)) {
-        uint32_t op = op_at(v, o), n = len_at(v, o);
-        if (op == SpvOpFunction && v->functions == v->count)
-            v->functions = o;
-        if (defines_result(op, n, &index) && v->w[o + index] < v->bound && !v->def[v->w[o + index]])
-            v->def[v->w[o + index]] = (uint32_t)o;
-        if (o >= v->functions)
-            continue;
-        if (d3d12xs_spirv_is_annotation(op))
-            v->annotations_end = o + n;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst)) {
+        const uint32_t *w = inst->w;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
         if (op == SpvOpDecorate && n >= 3) {
-            uint32_t target = v->w[o + 1] < v->bound ? v->w[o + 1] : 0;
-            if (v->w[o + 2] == SpvDecorationNonWritable)
+            uint32_t target = w[1] < v->bound ? w[1] : 0;
+            if (w[2] == SpvDecorationNonWritable)
                 nonwritable_var[target] = 1;
-            else if (v->w[o + 2] == SpvDecorationRestrict)
+            else if (w[2] == SpvDecorationRestrict)
                 restrict_var[target] = 1;
-            else if (v->w[o + 2] == SpvDecorationBufferBlock)
+            else if (w[2] == SpvDecorationBufferBlock)
                 buffer_block[target] = 1;
-            else if (v->w[o + 2] == SpvDecorationArrayStride && n >= 4)
-                array_stride[target] = v->w[o + 3];
-        } else if (op == SpvOpMemberDecorate && n >= 4 && v->w[o + 3] == SpvDecorationNonWritable && v->w[o + 1] < v->bound) {
-            nonwritable_members[v->w[o + 1]]++;
-        } else if (op == SpvOpTypeInt && n == 4 && v->w[o + 2] == 32 && v->w[o + 3] == 0) {
-            v->uint_type = v->w[o + 1];
+            else if (w[2] == SpvDecorationArrayStride && n >= 4)
+                array_stride[target] = w[3];
+        } else if (op == SpvOpMemberDecorate && n >= 4 && w[3] == SpvDecorationNonWritable && w[1] < v->bound) {
+            nonwritable_members[w[1]]++;
         }
     }
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpTypeInt && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == 32 && inst->w[3] == 0)
+            v->uint_type = inst->w[1];
 
     /* the storage buffers, and which of them are raw (a block of one runtime array of 32-bit integers, stride 4) */
-    for (size_t o = 5; o < v->functions; o += len_at(v, o)) {
-        const uint32_t *pointer, *block, *array;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        const uint32_t *w = inst->w, *pointer, *block, *array;
         uint32_t id, storage;
-        if (op_at(v, o) != SpvOpVariable || len_at(v, o) < 4 || (id = v->w[o + 2]) >= v->bound)
+        if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4 || (id = w[2]) >= v->bound)
             continue;
         v->root[id] = id;
-        storage = v->w[o + 3];
+        storage = w[3];
         if (storage != SpvStorageClassStorageBuffer && storage != SpvStorageClassUniform)
             continue;
-        if (!(pointer = def_of(v, v->w[o + 1])) || (pointer[0] & 0xffff) != SpvOpTypePointer || (pointer[0] >> 16) != 4
-                || !(block = def_of(v, pointer[3])) || (block[0] & 0xffff) != SpvOpTypeStruct)
+        if (!(pointer = def_of(v, w[1])) || (pointer[0] & 0xffff) != SpvOpTypePointer || (pointer[0] >> 16) != 4
+                || !(block = def_of(v, pointer[3])) || (block[0] & 0xffff) != SpvOpTypeStruct || pointer[3] >= v->bound)
             continue;
         if (storage == SpvStorageClassUniform && !buffer_block[pointer[3]])
             continue; /* a cbuffer: never written */
         v->kind[id] = nonwritable_var[id] || nonwritable_members[pointer[3]] >= (block[0] >> 16) - 2
                 ? KIND_READ_ONLY : KIND_WRITABLE;
-        if ((block[0] >> 16) != 3 || restrict_var[id] || !(array = def_of(v, block[2]))
+        if ((block[0] >> 16) != 3 || restrict_var[id] || !(array = def_of(v, block[2])) || block[2] >= v->bound
                 || (array[0] & 0xffff) != SpvOpTypeRuntimeArray || !is_int32_type(v, array[2]) || array_stride[block[2]] != 4)
             continue;
         if (v->raw_count == capacity) {
@@ -352,30 +333,30 @@ static HRESULT collect(struct vectorize *v)
     }
 
     capacity = 0;
-    for (size_t o = v->functions; o < v->count; o += len_at(v, o)) {
-        uint32_t op = op_at(v, o), n = len_at(v, o), pointer = 0;
-        const uint32_t *chain;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_FUNCTIONS, o, inst)) {
+        const uint32_t *w = inst->w, *chain;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), pointer = 0;
         struct access a;
         int raw;
 
         if (op == SpvOpLabel)
             block_number++;
         if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain
-                || op == SpvOpInBoundsPtrAccessChain || op == SpvOpCopyObject) && n >= 4 && v->w[o + 2] < v->bound
-                && v->w[o + 3] < v->bound) {
-            v->root[v->w[o + 2]] = v->root[v->w[o + 3]];
+                || op == SpvOpInBoundsPtrAccessChain || op == SpvOpCopyObject) && n >= 4 && w[2] < v->bound
+                && w[3] < v->bound) {
+            v->root[w[2]] = v->root[w[3]];
             continue;
         }
-        if (op == SpvOpVariable && n >= 4 && v->w[o + 2] < v->bound)
-            v->root[v->w[o + 2]] = v->w[o + 2];
+        if (op == SpvOpVariable && n >= 4 && w[2] < v->bound)
+            v->root[w[2]] = w[2];
         /* every reference to a raw buffer outside the access chains */
         for (uint32_t k = 1; k < n; k++)
-            if (v->w[o + k] < v->bound && v->root[v->w[o + k]] && (raw = v->raw_of[v->root[v->w[o + k]]]))
+            if (w[k] < v->bound && v->root[w[k]] && (raw = v->raw_of[v->root[w[k]]]))
                 v->raws[raw - 1].references++;
         if (op == SpvOpLoad && n == 4)
-            pointer = v->w[o + 3];
+            pointer = w[3];
         else if (op == SpvOpStore && n == 3)
-            pointer = v->w[o + 1];
+            pointer = w[1];
         if (!pointer || !(chain = def_of(v, pointer)) || ((chain[0] & 0xffff) != SpvOpAccessChain
                 && (chain[0] & 0xffff) != SpvOpInBoundsAccessChain) || (chain[0] >> 16) != 6
                 || chain[3] >= v->bound || !(raw = v->raw_of[chain[3]]) || !constant_of(v, chain[4], &index) || index)
@@ -385,10 +366,10 @@ static HRESULT collect(struct vectorize *v)
         a.block = block_number;
         a.raw = (uint32_t)raw - 1;
         a.store = op == SpvOpStore;
-        a.value = v->w[o + 2]; /* the load's result, or the stored object */
+        a.value = w[2]; /* the load's result, or the stored object */
         a.zero = chain[4];
         a.group = -1;
-        if (!a.store && v->w[o + 1] != v->raws[a.raw].element)
+        if (!a.store && w[1] != v->raws[a.raw].element)
             continue;
         split_index(v, chain[5], &a.base, &a.constant);
         if (v->access_count == capacity) {
@@ -420,8 +401,8 @@ static bool may_merge(const struct vectorize *v, const struct access *const memb
     }
     if (!store && v->kind[v->raws[members[0]->raw].variable] == KIND_READ_ONLY)
         return true;
-    for (size_t o = first; o <= last; o += len_at(v, o)) {
-        enum access_class c = classify(v, o);
+    for (size_t o = first; o <= last; o++) {
+        enum access_class c = classify(v, function_at(v, o)->w);
         bool own = false;
         for (unsigned j = 0; j < 4; j++)
             own |= members[j]->at == o;
@@ -508,173 +489,136 @@ static HRESULT find_groups(struct vectorize *v)
     return S_OK;
 }
 
-static uint32_t *emit(uint32_t **words, size_t *count, size_t *capacity, bool *oom, uint32_t op, uint32_t length)
-{
-    uint32_t *at;
-    if (*count + length > *capacity) {
-        size_t bigger_capacity = *capacity * 2 + length + 64;
-        uint32_t *bigger = realloc(*words, bigger_capacity * sizeof(*bigger));
-        if (!bigger) {
-            *oom = true;
-            return NULL;
-        }
-        *words = bigger;
-        *capacity = bigger_capacity;
-    }
-    at = *words + *count;
-    *count += length;
-    at[0] = (length << 16) | op;
-    return at;
-}
-
-#define GLOBAL(op, length) emit(&v->globals, &v->global_count, &v->global_capacity, &v->oom, (op), (length))
-#define ANNOTATION(op, length) emit(&v->annotations, &v->annotation_count, &v->annotation_capacity, &v->oom, (op), (length))
-
-/* An existing global instruction of opcode `op` whose words after the result id are `operands`
- * (types: after the opcode word), or a new one. */
-static uint32_t find_or_add(struct vectorize *v, uint32_t op, bool has_type, uint32_t type, const uint32_t *operands,
-        uint32_t operand_count)
-{
-    uint32_t length = 1 + (has_type ? 2 : 1) + operand_count, *at;
-    const uint32_t *sources[2] = {v->w, v->globals};
-    size_t ends[2] = {v->functions, v->global_count};
-
-    for (unsigned s = 0; s < 2; s++) {
-        for (size_t o = s ? 0 : 5; o < ends[s]; o += sources[s][o] >> 16) {
-            const uint32_t *i = &sources[s][o];
-            if ((i[0] & 0xffff) == op && (i[0] >> 16) == length && (!has_type || i[1] == type)
-                    && !memcmp(&i[has_type ? 3 : 2], operands, operand_count * sizeof(*operands)))
-                return i[has_type ? 2 : 1];
-            if (!(i[0] >> 16))
-                break;
-        }
-    }
-    if (!(at = GLOBAL(op, length)))
-        return 0;
-    if (has_type)
-        at[1] = type;
-    at[has_type ? 2 : 1] = v->next_id;
-    memcpy(&at[has_type ? 3 : 2], operands, operand_count * sizeof(*operands));
-    return v->next_id++;
-}
-
 static uint32_t uint_constant(struct vectorize *v, uint32_t value)
 {
-    return find_or_add(v, SpvOpConstant, true, v->uint_type, &value, 1);
+    return d3d12xs_spirv_constant(v->m, v->uint_type, value);
+}
+
+static uint32_t new_id(struct vectorize *v)
+{
+    return d3d12xs_spirv_new_id(v->m);
+}
+
+static void annotate(struct vectorize *v, const uint32_t *words, uint32_t n)
+{
+    d3d12xs_spirv_append(v->m, D3D12XS_SPIRV_ANNOTATIONS, words, n);
 }
 
 /* The uvec4 view of raw buffer r: types, variable and decorations. */
 static void add_view(struct vectorize *v, struct raw_variable *r)
 {
-    uint32_t operands[2], *at;
+    struct d3d12xs_spirv_module *m = v->m;
+    const struct d3d12xs_spirv_list *annotations = &m->sections[D3D12XS_SPIRV_ANNOTATIONS];
+    size_t annotation_count = annotations->count;
     bool aliased = v->kind[r->variable] == KIND_WRITABLE && r->references > r->merged;
+    uint32_t vector[4] = {SpvOpTypeVector, 0, r->element, 4};
 
-    operands[0] = r->element;
-    operands[1] = 4;
-    uint32_t vector = r->vector_type = find_or_add(v, SpvOpTypeVector, false, 0, operands, 2);
-    operands[0] = r->storage;
-    operands[1] = vector;
-    r->vector_pointer = find_or_add(v, SpvOpTypePointer, false, 0, operands, 2);
-    if ((at = GLOBAL(SpvOpTypeRuntimeArray, 3)))
-        at[1] = r->alias_array = v->next_id++, at[2] = vector;
-    if ((at = GLOBAL(SpvOpTypeStruct, 3)))
-        at[1] = r->alias_block = v->next_id++, at[2] = r->alias_array;
-    if ((at = GLOBAL(SpvOpTypePointer, 4)))
-        at[1] = r->alias_pointer = v->next_id++, at[2] = r->storage, at[3] = r->alias_block;
-    if ((at = GLOBAL(SpvOpVariable, 4)))
-        at[1] = r->alias_pointer, at[2] = r->alias = v->next_id++, at[3] = r->storage;
-
-    if ((at = ANNOTATION(SpvOpDecorate, 4)))
-        at[1] = r->alias_array, at[2] = SpvDecorationArrayStride, at[3] = 16;
+    r->vector_type = d3d12xs_spirv_global(m, vector, 4, 1);
+    r->vector_pointer = d3d12xs_spirv_type_pointer(m, r->storage, r->vector_type);
+    r->alias_array = new_id(v);
+    r->alias_block = new_id(v);
+    r->alias_pointer = new_id(v);
+    r->alias = new_id(v);
+    {
+        uint32_t array[3] = {SpvOpTypeRuntimeArray, r->alias_array, r->vector_type};
+        uint32_t block[3] = {SpvOpTypeStruct, r->alias_block, r->alias_array};
+        uint32_t pointer[4] = {SpvOpTypePointer, r->alias_pointer, r->storage, r->alias_block};
+        uint32_t variable[4] = {SpvOpVariable, r->alias_pointer, r->alias, r->storage};
+        uint32_t stride[4] = {SpvOpDecorate, r->alias_array, SpvDecorationArrayStride, 16};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, array, 3);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, block, 3);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, pointer, 4);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, variable, 4);
+        annotate(v, stride, 4);
+    }
     /* the block's and the variable's decorations, member 0's too (Offset 0, NonWritable, ...) */
-    for (size_t o = 5; o < v->annotations_end; o += len_at(v, o)) {
-        uint32_t op = op_at(v, o), n = len_at(v, o), target = n >= 2 ? v->w[o + 1] : 0;
+    for (size_t i = 0; i < annotation_count; i++) {
+        const struct d3d12xs_spirv_inst *inst = annotations->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), target = n >= 2 ? inst->w[1] : 0, copy[16];
         if (!((op == SpvOpDecorate && (target == r->block || target == r->variable))
-                || (op == SpvOpMemberDecorate && n >= 3 && target == r->block && v->w[o + 2] == 0)))
+                || (op == SpvOpMemberDecorate && n >= 3 && target == r->block && inst->w[2] == 0)) || n > 16)
             continue;
-        if (op == SpvOpDecorate && target == r->variable && v->w[o + 2] == SpvDecorationAliased)
+        if (op == SpvOpDecorate && target == r->variable && n >= 3 && inst->w[2] == SpvDecorationAliased)
             aliased = false; /* there already, and copied */
-        if ((at = ANNOTATION(op, n))) {
-            memcpy(at + 1, &v->w[o + 1], (n - 1) * sizeof(*at));
-            at[1] = target == r->block ? r->alias_block : r->alias;
-        }
+        memcpy(copy, inst->w, n * 4);
+        copy[1] = target == r->block ? r->alias_block : r->alias;
+        annotate(v, copy, n);
     }
     if (aliased) {
-        if ((at = ANNOTATION(SpvOpDecorate, 3)))
-            at[1] = r->alias, at[2] = SpvDecorationAliased;
-        if ((at = ANNOTATION(SpvOpDecorate, 3)))
-            at[1] = r->variable, at[2] = SpvDecorationAliased;
+        uint32_t alias[3] = {SpvOpDecorate, r->alias, SpvDecorationAliased};
+        uint32_t original[3] = {SpvOpDecorate, r->variable, SpvDecorationAliased};
+        annotate(v, alias, 3);
+        annotate(v, original, 3);
     }
 }
 
-/* The instructions that replace group g at its insertion point. */
-static void emit_group(struct vectorize *v, const struct group *g, uint32_t **out, size_t *out_count, size_t *capacity)
+/* Inserts at index of the functions the instructions that replace group g; returns how many. */
+static size_t add_group(struct vectorize *v, const struct group *g, size_t index)
 {
     const struct raw_variable *r = &v->raws[g->raw];
-    uint32_t index = g->base, *at, vector_type = r->vector_type, value;
+    uint32_t code[40], *o = code, at, chain = g->base, value;
 
-    if (g->constant && (at = emit(out, out_count, capacity, &v->oom, SpvOpIAdd, 5))) {
-        at[1] = v->uint_type, at[2] = v->next_id, at[3] = g->base, at[4] = g->constant_id;
-        index = v->next_id++;
+    if (g->constant) {
+        uint32_t sum[5] = {(5u << 16) | SpvOpIAdd, v->uint_type, new_id(v), g->base, g->constant_id};
+        memcpy(o, sum, sizeof(sum)), o += 5;
+        chain = sum[2];
     }
-    if ((at = emit(out, out_count, capacity, &v->oom, SpvOpShiftRightLogical, 5))) {
-        at[1] = v->uint_type, at[2] = v->next_id, at[3] = index, at[4] = g->two_id;
-        index = v->next_id++;
-    }
-    if ((at = emit(out, out_count, capacity, &v->oom, SpvOpAccessChain, 6))) {
-        at[1] = r->vector_pointer, at[2] = v->next_id, at[3] = r->alias, at[4] = g->zero, at[5] = index;
-        index = v->next_id++;
+    {
+        uint32_t shift[5] = {(5u << 16) | SpvOpShiftRightLogical, v->uint_type, new_id(v), chain, g->two_id};
+        uint32_t access[6] = {(6u << 16) | SpvOpAccessChain, r->vector_pointer, new_id(v), r->alias, g->zero, shift[2]};
+        memcpy(o, shift, sizeof(shift)), o += 5;
+        memcpy(o, access, sizeof(access)), o += 6;
+        chain = access[2];
     }
     if (!g->store) {
-        if ((at = emit(out, out_count, capacity, &v->oom, SpvOpLoad, 4)))
-            at[1] = vector_type, at[2] = g->vector, at[3] = index;
-        for (uint32_t j = 0; j < 4; j++)
-            if ((at = emit(out, out_count, capacity, &v->oom, SpvOpCompositeExtract, 5)))
-                at[1] = r->element, at[2] = g->values[j], at[3] = g->vector, at[4] = j;
-        return;
-    }
-    if (g->from_load >= 0) {
-        value = v->groups[g->from_load].vector;
-    } else {
-        if ((at = emit(out, out_count, capacity, &v->oom, SpvOpCompositeConstruct, 7))) {
-            at[1] = vector_type, at[2] = v->next_id;
-            memcpy(&at[3], g->values, sizeof(g->values));
+        uint32_t load[4] = {(4u << 16) | SpvOpLoad, r->vector_type, g->vector, chain};
+        memcpy(o, load, sizeof(load)), o += 4;
+        for (uint32_t j = 0; j < 4; j++) {
+            uint32_t extract[5] = {(5u << 16) | SpvOpCompositeExtract, r->element, g->values[j], g->vector, j};
+            memcpy(o, extract, sizeof(extract)), o += 5;
         }
-        value = v->next_id++;
+    } else {
+        if (g->from_load >= 0) {
+            value = v->groups[g->from_load].vector;
+        } else {
+            uint32_t construct[7] = {(7u << 16) | SpvOpCompositeConstruct, r->vector_type, new_id(v)};
+            memcpy(&construct[3], g->values, sizeof(g->values));
+            memcpy(o, construct, sizeof(construct)), o += 7;
+            value = construct[2];
+        }
+        {
+            uint32_t store[3] = {(3u << 16) | SpvOpStore, chain, value};
+            memcpy(o, store, sizeof(store)), o += 3;
+        }
     }
-    if ((at = emit(out, out_count, capacity, &v->oom, SpvOpStore, 3)))
-        at[1] = index, at[2] = value;
+    at = 0;
+    for (size_t w = 0, count = 0; w < (size_t)(o - code); w += code[w] >> 16, count++, at++)
+        d3d12xs_spirv_insert(v->m, D3D12XS_SPIRV_FUNCTIONS, index + count, &code[w], code[w] >> 16);
+    return at;
 }
 
-HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
-        unsigned *loads, unsigned *stores)
+static bool has_alias(uint32_t id, void *context)
+{
+    const struct vectorize *v = context;
+    return id < v->bound && v->raw_of[id] && v->raws[v->raw_of[id] - 1].alias;
+}
+
+HRESULT d3d12xs_spirv_pass_vectorize(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_vectorize_args *args,
+        char *error, size_t error_size)
 {
     struct vectorize v;
-    uint32_t *out = NULL;
-    size_t count = 0, capacity = 0;
+    struct d3d12xs_spirv_inst *inst;
     HRESULT hr;
 
-    *out_words = NULL;
-    *out_count = 0;
-    *loads = *stores = 0;
-    if (word_count < 5)
-        return E_INVALIDARG;
+    *args->loads = *args->stores = 0;
     memset(&v, 0, sizeof(v));
-    v.w = words;
-    v.count = word_count;
-    v.bound = v.next_id = words[3];
-    v.version = words[1];
-    for (size_t o = 5; o < word_count; o += words[o] >> 16)
-        if (!(words[o] >> 16) || o + (words[o] >> 16) > word_count)
-            return E_INVALIDARG;
-
+    v.m = m;
+    v.bound = m->bound;
     if (FAILED(hr = collect(&v)) || FAILED(hr = find_groups(&v)))
         goto done;
     if (v.group_count) {
-        if (!v.uint_type) {
-            uint32_t operands[2] = {32, 0};
-            v.uint_type = find_or_add(&v, SpvOpTypeInt, false, 0, operands, 2);
-        }
+        if (!v.uint_type)
+            v.uint_type = d3d12xs_spirv_type_int(m, 32, 0);
         for (unsigned i = 0; i < v.raw_count; i++)
             if (v.raws[i].merged)
                 add_view(&v, &v.raws[i]);
@@ -683,51 +627,36 @@ HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, ui
             g->two_id = uint_constant(&v, 2);
             g->constant_id = g->constant ? uint_constant(&v, g->constant) : 0;
             if (!g->store)
-                g->vector = v.next_id++;
+                g->vector = new_id(&v);
         }
-    }
-    /* header, the globals up to the end of the annotations (entry points list the views from
-     * SPIR-V 1.4 on), new annotations, the other globals, new globals, the functions */
-    for (size_t o = 0; o < word_count && !v.oom;) {
-        uint32_t op = o < 5 ? 0 : words[o] & 0xffff, n = o < 5 ? 5 : words[o] >> 16, *at;
-        int group = o < 5 ? 0 : v.group_at[o];
-        if (o == v.annotations_end && v.annotation_count
-                && (at = emit(&out, &count, &capacity, &v.oom, 0, (uint32_t)v.annotation_count)))
-            memcpy(at, v.annotations, v.annotation_count * sizeof(*at));
-        if (o == v.functions && v.global_count && (at = emit(&out, &count, &capacity, &v.oom, 0, (uint32_t)v.global_count)))
-            memcpy(at, v.globals, v.global_count * sizeof(*at));
-        if (group > 0) {
-            emit_group(&v, &v.groups[group - 1], &out, &count, &capacity);
-            *(v.groups[group - 1].store ? stores : loads) += 1;
-        } else if (!group) {
-            uint32_t extra = 0;
-            size_t first_interface = o + n;
-            if (op == SpvOpEntryPoint && v.version >= 0x10400u
-                    && d3d12xs_spirv_string(words, o + 3, o + n, NULL, &first_interface))
-                for (size_t k = first_interface; k < o + n; k++)
-                    extra += words[k] < v.bound && v.raw_of[words[k]] && v.raws[v.raw_of[words[k]] - 1].alias;
-            if ((at = emit(&out, &count, &capacity, &v.oom, 0, n + extra))) {
-                uint32_t *tail = at + n;
-                memcpy(at, &words[o], n * sizeof(*at));
-                at[0] += extra << 16;
-                for (size_t k = first_interface; extra && k < o + n; k++)
-                    if (words[k] < v.bound && v.raw_of[words[k]] && v.raws[v.raw_of[words[k]] - 1].alias)
-                        *tail++ = v.raws[v.raw_of[words[k]] - 1].alias;
+        /* SPIR-V 1.4 on: the entry points list the views after their buffers */
+        if (m->version >= 0x10400u) {
+            for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst)) {
+                uint32_t n = d3d12xs_spirv_len(inst), first;
+                if (d3d12xs_spirv_op(inst) != SpvOpEntryPoint || !d3d12xs_spirv_inst_string(inst, 3, NULL, &first))
+                    continue;
+                for (uint32_t k = first; k < n; k++)
+                    if (has_alias(inst->w[k], &v))
+                        d3d12xs_spirv_append_operand(m, inst, v.raws[v.raw_of[inst->w[k]] - 1].alias);
             }
         }
-        o += n;
+        /* from the last instruction back, so the indices of those before stay true */
+        for (size_t i = m->sections[D3D12XS_SPIRV_FUNCTIONS].count; i-- > 0;) {
+            int group = v.group_at[i];
+            if (!group)
+                continue;
+            d3d12xs_spirv_remove(m, D3D12XS_SPIRV_FUNCTIONS, i);
+            if (group > 0) {
+                add_group(&v, &v.groups[group - 1], i);
+                *(v.groups[group - 1].store ? args->stores : args->loads) += 1;
+            }
+        }
     }
-    hr = v.oom ? E_OUTOFMEMORY : S_OK;
-    if (SUCCEEDED(hr)) {
-        out[3] = v.next_id;
-        *out_words = out;
-        *out_count = count;
-        out = NULL;
-    }
+    hr = m->out_of_memory ? E_OUTOFMEMORY : S_OK;
 
 done:
-    free(out);
-    free(v.def);
+    if (FAILED(hr))
+        d3d12xs_spirv_error(hr, error, error_size, "%s", hr == E_OUTOFMEMORY ? "out of memory" : "malformed SPIR-V");
     free(v.root);
     free(v.kind);
     free(v.raw_of);
@@ -736,7 +665,25 @@ done:
     free(v.groups);
     free(v.merged_load);
     free(v.group_at);
-    free(v.globals);
-    free(v.annotations);
+    return hr;
+}
+
+HRESULT d3d12xs_spirv_vectorize_raw(const uint32_t *words, size_t word_count, uint32_t **out_words, size_t *out_count,
+        unsigned *loads, unsigned *stores)
+{
+    const struct d3d12xs_spirv_vectorize_args args = {loads, stores};
+    struct d3d12xs_spirv_module *m;
+    HRESULT hr;
+
+    *out_words = NULL;
+    *out_count = 0;
+    *loads = *stores = 0;
+    if (FAILED(hr = d3d12xs_spirv_module_parse(words, word_count * 4, &m, NULL, 0)))
+        return hr == E_OUTOFMEMORY ? hr : E_INVALIDARG;
+    if (SUCCEEDED(hr = d3d12xs_spirv_pass_vectorize(m, &args, NULL, 0)))
+        hr = d3d12xs_spirv_module_emit(m, out_words, out_count);
+    d3d12xs_spirv_module_destroy(m);
+    if (FAILED(hr))
+        *loads = *stores = 0;
     return hr;
 }

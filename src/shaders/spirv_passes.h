@@ -1,0 +1,117 @@
+/* The passes over a d3d12xs_spirv_module (spirv_module.h), one signature for all:
+ *     HRESULT d3d12xs_spirv_pass_NAME(struct d3d12xs_spirv_module *m,
+ *             const struct d3d12xs_spirv_NAME_args *args, char *error, size_t error_size);
+ * On failure error gets the reason (E_INVALIDARG: a module the pass cannot handle) and the module
+ * may be half rewritten: the caller drops it. Reflection only reads the module.
+ *
+ * Who runs what: D3DCompile (shader_compile.c), pipeline creation (pipeline_state.c: reflect,
+ * remap, heap pointers, memory ABI, root pointers, float controls) and the DispatchX variants
+ * (pipeline_variant.c). */
+#ifndef D3D12XS_SPIRV_PASSES_H
+#define D3D12XS_SPIRV_PASSES_H
+
+#include "shaders/spirv.h"
+#include "shaders/spirv_module.h"
+
+/* spirv_reflect.c: see d3d12xs_spirv_reflect() in spirv.h. On failure info is zeroed. */
+HRESULT d3d12xs_spirv_reflect_module(const struct d3d12xs_spirv_module *m, struct d3d12xs_shader_info *info,
+        char *error, size_t error_size);
+
+/* spirv_remap.c: see d3d12xs_spirv_remap() in spirv.h (info from reflecting this module). */
+struct d3d12xs_spirv_remap_args {
+    const struct d3d12xs_shader_info *info;
+    const struct d3d12xs_binding_target *targets;
+};
+HRESULT d3d12xs_spirv_pass_remap(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_remap_args *args,
+        char *error, size_t error_size);
+
+/* spirv_heap.c: turns each access to the heap memory marker variable (include/d3d12xs_heap.hlsli)
+ * into a PhysicalStorageBuffer pointer access and removes the variable. E_INVALIDARG with a reason
+ * for a use of the marker other than the header's. */
+struct d3d12xs_spirv_heap_pointers_args {
+    uint32_t marker;
+};
+HRESULT d3d12xs_spirv_pass_heap_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_pointers_args *args,
+        char *error, size_t error_size);
+
+/* spirv_memory_abi.c: turns the module's push-constant block (from the remap) into a uniform
+ * buffer at set/binding, members and offsets unchanged (root signatures with
+ * FORCE_MEMORY_BASED_ABI); a module without push constants is left as it is. */
+struct d3d12xs_spirv_memory_abi_args {
+    uint32_t set, binding;
+};
+HRESULT d3d12xs_spirv_pass_memory_abi(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_memory_abi_args *args,
+        char *error, size_t error_size);
+
+/* spirv_root_pointers.c: root descriptors of the memory-based ABI. variables[k] (k < count, at
+ * most 62) is the Uniform or StorageBuffer variable of root descriptor k; each goes, and its
+ * accesses go through a PhysicalStorageBuffer pointer loaded from entry k of the table at byte
+ * table_offset (a multiple of 16) of the uniform buffer at set/binding: {address low, address
+ * high, bytes from the address to the end of its buffer, 0}. E_INVALIDARG with a reason for a
+ * use of such a variable the rewrite does not handle. */
+struct d3d12xs_spirv_root_pointers_args {
+    const uint32_t *variables;
+    uint32_t count;
+    uint32_t set, binding, table_offset;
+};
+HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_root_pointers_args *args,
+        char *error, size_t error_size);
+
+/* spirv_float_controls.c: adds SignedZeroInfNanPreserve for the 32- and 64-bit floats the module
+ * uses, where the device can preserve them. */
+struct d3d12xs_spirv_float_controls_args {
+    bool preserve32, preserve64;
+};
+HRESULT d3d12xs_spirv_pass_float_controls(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_float_controls_args *args,
+        char *error, size_t error_size);
+
+/* ---- D3DCompile (shader_compile.c) ---- */
+
+/* spirv_fixup.c: see d3d12xs_spirv_fixup_hlsl() in spirv.h. counts may be NULL. */
+struct d3d12xs_spirv_fixup_args {
+    unsigned flags;                       /* D3D12XS_FIXUP_* */
+    struct d3d12xs_fixup_counts *counts;
+};
+HRESULT d3d12xs_spirv_pass_fixup(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_fixup_args *args,
+        char *error, size_t error_size);
+
+/* spirv_cbuffer_layout.c, fix 8: gives the cbuffers D3D's register packing. explicit_placement:
+ * the source has packoffset or register(cN), which glslang honours; nothing is moved then, and
+ * a block whose offsets differ from D3D's is refused. *changed gets the number of decorations
+ * changed. E_FAIL with *problem filled when a layout cannot be honoured (error is not used:
+ * the caller names the member from problem), E_OUTOFMEMORY. */
+struct d3d12xs_spirv_cbuffer_layout_args {
+    bool explicit_placement;
+    unsigned *changed;
+    struct d3d12xs_cbuffer_problem *problem;
+};
+HRESULT d3d12xs_spirv_pass_cbuffer_layout(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_cbuffer_layout_args *args,
+        char *error, size_t error_size);
+
+/* spirv_vectorize.c: see d3d12xs_spirv_vectorize_raw() in spirv.h. */
+struct d3d12xs_spirv_vectorize_args {
+    unsigned *loads, *stores;             /* how many 16-byte accesses were made */
+};
+HRESULT d3d12xs_spirv_pass_vectorize(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_vectorize_args *args,
+        char *error, size_t error_size);
+
+/* spirv_finish_hlsl.c: UAV counters get their binding encoding (spirv.h), what glslang's HLSL
+ * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER. E_FAIL
+ * for a counter whose UAV has no u register. */
+struct d3d12xs_spirv_finish_hlsl_args {
+    bool wave32;
+};
+HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
+        char *error, size_t error_size);
+
+/* ---- DispatchX ---- */
+
+/* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */
+struct d3d12xs_spirv_dispatch_variant_args {
+    unsigned variant;       /* D3D12XS_VARIANT_* bits */
+    uint32_t limit_offset;  /* THREAD_LIMIT: byte offset of the uint3 limit in the push constants */
+};
+HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dispatch_variant_args *args,
+        char *error, size_t error_size);
+
+#endif
