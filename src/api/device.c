@@ -50,7 +50,6 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
         d3d12_console_validation_destroy(device);
-        vkDestroyPipelineCache(device->vk_device, device->vk_pipeline_cache, NULL);
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
@@ -721,11 +720,6 @@ static HRESULT create_vk_device(struct d3d12_device *device)
                 vkGetInstanceProcAddr(device->vk_instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
         if (!device->vkGetCalibratedTimestampsEXT)
             device->has_calibrated_timestamps = false;
-    }
-    VkPipelineCacheCreateInfo cache_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-    if (vkCreatePipelineCache(device->vk_device, &cache_info, NULL, &device->vk_pipeline_cache) != VK_SUCCESS) {
-        WARN("vkCreatePipelineCache failed: pipelines are made without a cache");
-        device->vk_pipeline_cache = VK_NULL_HANDLE;
     }
     return create_null_buffer(device);
 }

@@ -67,9 +67,6 @@ struct d3d12_device {
     uint32_t push_descriptor_limit;
     /* bufferDeviceAddress is on: every buffer has a device address (directly indexed heaps). */
     bool buffer_device_address;
-    /* Every compute pipeline is made through it, as D3D12 drivers cache compiled shaders: making
-     * a pipeline the device made before costs a lookup (VK_NULL_HANDLE if it could not be made). */
-    VkPipelineCache vk_pipeline_cache;
     /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
     VkBuffer null_buffer;
     VkDeviceMemory null_memory;
@@ -88,6 +85,7 @@ struct d3d12_device {
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
     atomic_int removed_reason; /* S_OK while alive */
+    atomic_bool removal_claimed; /* the first d3d12_device_mark_removed logs before it sets removed_reason */
     atomic_uint hang_timeout_ms; /* from config.hang_timeout_ms; D3D12XSSetHangTimeout changes it */
 
     /* The parts' own state, made and freed by their init and cleanup functions (api/device.c). */

@@ -17,9 +17,13 @@ HRESULT d3d12_device_removed_reason(struct d3d12_device *device)
 
 void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why)
 {
-    int expected = S_OK;
-    if (atomic_compare_exchange_strong(&device->removed_reason, &expected, reason))
+    bool expected = false;
+    /* The line first, then the state: a wait that ends on the removal finds its reason logged
+     * (on the H200 a host wait returned DEVICE_HUNG before the waiter's line was out). */
+    if (atomic_compare_exchange_strong(&device->removal_claimed, &expected, true)) {
         ERR("device removed (%s): %s", reason == DXGI_ERROR_DEVICE_HUNG ? "DXGI_ERROR_DEVICE_HUNG" : "DXGI_ERROR_DEVICE_REMOVED", why);
+        atomic_store(&device->removed_reason, reason);
+    }
 }
 
 HRESULT d3d12xs_hresult_from_vk(struct d3d12_device *device, VkResult vr)

@@ -55,7 +55,7 @@ bool d3d12xs_internal_pipeline_create(struct d3d12_device *device, const struct 
         },
         .layout = layout->layout,
     };
-    ok = vkCreateComputePipelines(device->vk_device, device->vk_pipeline_cache, 1, &pipeline_info, NULL, pipeline) == VK_SUCCESS;
+    ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, pipeline) == VK_SUCCESS;
     vkDestroyShaderModule(device->vk_device, module, NULL);
     return ok;
 }
