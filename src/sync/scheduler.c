@@ -544,12 +544,14 @@ HRESULT d3d12_scheduler_create(struct d3d12_device *device)
         return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the scheduler");
     pthread_mutex_init(&scheduler->lock, NULL);
     pthread_mutex_init(&scheduler->submit_lock, NULL);
+    pthread_mutex_init(&scheduler->pending_lock, NULL);
     device->scheduler = scheduler;
     if (FAILED(d3d12_retirement_create(scheduler))
             || !(scheduler->internal = d3d12_engine_new(device, D3D12_COMMAND_LIST_TYPE_DIRECT, true, 0, "D3D12CreateDevice"))) {
         if (scheduler->retirement)
             d3d12_retirement_destroy(device);
         pthread_mutex_destroy(&scheduler->submit_lock);
+        pthread_mutex_destroy(&scheduler->pending_lock);
         pthread_mutex_destroy(&scheduler->lock);
         free(scheduler);
         device->scheduler = NULL;
@@ -613,6 +615,7 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
     d3d12_retirement_destroy(device);
     free(scheduler->engines);
     pthread_mutex_destroy(&scheduler->submit_lock);
+    pthread_mutex_destroy(&scheduler->pending_lock);
     pthread_mutex_destroy(&scheduler->lock);
     free(scheduler);
     device->scheduler = NULL;

@@ -8,7 +8,8 @@
  *                    (its own lock);
  *   scheduler.c      enqueueing, the flush of held work, the watchdog's view (waiter.c applies
  *                    the policy).
- * Lock order: the scheduler lock, then the retirement lock, then the graveyard lock. */
+ * Lock order: the scheduler lock, then the pending lock (submission.c), then the retirement lock,
+ * then the graveyard lock. */
 #ifndef D3D12XS_SCHEDULER_STATE_H
 #define D3D12XS_SCHEDULER_STATE_H
 
@@ -141,7 +142,11 @@ struct d3d12_scheduler {
     unsigned parked_count;            /* engines with a parked fence wait (the waiter submits them soon) */
     uint64_t parked_since_ns;         /* when the oldest of them was parked */
     uint64_t memory_waits_on_host, memory_waits_on_gpu;
-    /* Submissions decided under the lock, in order, not yet handed to Vulkan (submission.c). */
+    /* Submissions decided under the lock, in order, not yet handed to Vulkan (submission.c):
+     * appended with both this lock and pending_lock held, taken with pending_lock alone, so a
+     * drainer never waits for the scheduler lock (which the waiter takes in a tight loop while
+     * memory waits are being released). */
+    pthread_mutex_t pending_lock;
     struct d3d12_pending_submit *pending_first, *pending_last;
     pthread_mutex_t submit_lock;      /* held by the one thread handing them to Vulkan */
     struct d3d12_retirement *retirement;

@@ -35,11 +35,13 @@ static struct d3d12_pending_submit *pending_new(struct d3d12_engine *engine, uin
 
 static void pending_append_locked(struct d3d12_scheduler *scheduler, struct d3d12_pending_submit *pending)
 {
+    pthread_mutex_lock(&scheduler->pending_lock);
     if (scheduler->pending_last)
         scheduler->pending_last->next = pending;
     else
         scheduler->pending_first = pending;
     scheduler->pending_last = pending;
+    pthread_mutex_unlock(&scheduler->pending_lock);
 }
 
 static VkSemaphoreSubmitInfo semaphore_info(VkSemaphore semaphore, uint64_t value)
@@ -220,9 +222,9 @@ static HRESULT hand_over(struct d3d12_pending_submit *pending)
 }
 
 /* Hands pending, then whatever was queued meanwhile, to Vulkan. Called with the submit lock
- * held and the scheduler lock not held; returns with neither. The submit lock is released
- * under the scheduler lock, once nothing is left: a thread that queues later (under that
- * lock) then finds the submit lock free, so no submission is left behind. */
+ * held and no other; returns with none. The submit lock is released under the pending lock,
+ * once nothing is left: a thread that queues later (under that lock) then finds the submit
+ * lock free, so no submission is left behind. */
 static HRESULT hand_over_all(struct d3d12_scheduler *scheduler, struct d3d12_pending_submit *pending)
 {
     HRESULT result = S_OK;
@@ -236,32 +238,41 @@ static HRESULT hand_over_all(struct d3d12_scheduler *scheduler, struct d3d12_pen
             free(pending);
             pending = next;
         }
-        pthread_mutex_lock(&scheduler->lock);
+        pthread_mutex_lock(&scheduler->pending_lock);
         pending = scheduler->pending_first;
         scheduler->pending_first = scheduler->pending_last = NULL;
         if (!pending) {
             pthread_mutex_unlock(&scheduler->submit_lock);
-            pthread_mutex_unlock(&scheduler->lock);
+            pthread_mutex_unlock(&scheduler->pending_lock);
             return result;
         }
-        pthread_mutex_unlock(&scheduler->lock);
+        pthread_mutex_unlock(&scheduler->pending_lock);
     }
+}
+
+/* Takes the queued submissions if this thread may hand them over (the submit lock is free);
+ * NULL when there are none or a drainer at work will take them. The submit lock is only tried,
+ * never waited for. */
+static struct d3d12_pending_submit *take_for_handing_over(struct d3d12_scheduler *scheduler)
+{
+    struct d3d12_pending_submit *pending = NULL;
+
+    pthread_mutex_lock(&scheduler->pending_lock);
+    if (scheduler->pending_first && !pthread_mutex_trylock(&scheduler->submit_lock)) {
+        pending = scheduler->pending_first;
+        scheduler->pending_first = scheduler->pending_last = NULL;
+    }
+    pthread_mutex_unlock(&scheduler->pending_lock);
+    return pending;
 }
 
 HRESULT d3d12_submission_unlock_and_drain(struct d3d12_device *device)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
-    struct d3d12_pending_submit *pending = scheduler->pending_first;
+    struct d3d12_pending_submit *pending = take_for_handing_over(scheduler);
 
-    /* Nothing decided, or a drainer at work (it hands these over too): nothing to do here.
-     * The submit lock is only tried under the scheduler lock, never waited for. */
-    if (!pending || pthread_mutex_trylock(&scheduler->submit_lock)) {
-        pthread_mutex_unlock(&scheduler->lock);
-        return S_OK;
-    }
-    scheduler->pending_first = scheduler->pending_last = NULL;
     pthread_mutex_unlock(&scheduler->lock);
-    return hand_over_all(scheduler, pending);
+    return pending ? hand_over_all(scheduler, pending) : S_OK;
 }
 
 HRESULT d3d12_submission_drain_all(struct d3d12_device *device)
