@@ -743,6 +743,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     struct d3d12_device *device;
     HRESULT hr;
 
+    d3d12xs_log_config_warnings(); /* a refused D3D12XS_* value is news at the first device */
     if (out)
         *out = NULL;
     if (adapter)

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "common/config.h"
-#include "common/log.h"
+#include "d3d12xs.h" /* D3D12XS_LOG_LEVEL */
 
 static void add_warning(struct d3d12xs_config_warnings *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -173,9 +173,14 @@ static void load_process_config(void)
 const struct d3d12xs_config *d3d12xs_config(void)
 {
     pthread_once(&process_once, load_process_config);
-    /* Logged after the once: logging reads the configuration (the level) itself. */
-    if (atomic_load(&process_warnings_pending) && atomic_exchange(&process_warnings_pending, false))
-        for (unsigned i = 0; i < process_warnings.count; i++)
-            WARN("%s", process_warnings.lines[i]);
     return &process_config;
+}
+
+bool d3d12xs_config_take_warnings(struct d3d12xs_config_warnings *warnings)
+{
+    d3d12xs_config();
+    if (!atomic_load(&process_warnings_pending) || !atomic_exchange(&process_warnings_pending, false))
+        return false;
+    *warnings = process_warnings;
+    return true;
 }

@@ -63,9 +63,12 @@ struct d3d12xs_config_warnings {
 void d3d12xs_config_parse(d3d12xs_config_lookup lookup, void *context, struct d3d12xs_config *config,
         struct d3d12xs_config_warnings *warnings);
 
-/* The process configuration: the environment as it was at the first call (pthread_once);
- * the warnings are logged then, once. */
+/* The process configuration: the environment as it was at the first call (pthread_once).
+ * Logs nothing: common/log.c, which reads the level from it, logs its warnings. */
 const struct d3d12xs_config *d3d12xs_config(void);
+/* The process configuration's warnings, once: true and *warnings filled for the first caller
+ * after the first read, false afterwards. */
+bool d3d12xs_config_take_warnings(struct d3d12xs_config_warnings *warnings);
 
 /* Whether the SPIR-V validator checks the modules made under this configuration. */
 static inline bool d3d12xs_config_validates_spirv(const struct d3d12xs_config *config)

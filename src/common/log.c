@@ -9,8 +9,28 @@ static PFN_D3D12XS_LOG_CALLBACK log_callback;
 static void *log_callback_user;
 
 /* D3D12XS_LOG, read with the rest of the configuration (common/config.c). */
+static void log_va(D3D12XS_LOG_LEVEL level, const char *fmt, va_list args);
+
+static void log_line(D3D12XS_LOG_LEVEL level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_line(D3D12XS_LOG_LEVEL level, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    log_va(level, fmt, args);
+    va_end(args);
+}
+
+void d3d12xs_log_config_warnings(void)
+{
+    struct d3d12xs_config_warnings warnings;
+    if (d3d12xs_config_take_warnings(&warnings))
+        for (unsigned i = 0; i < warnings.count; i++)
+            log_line(D3D12XS_LOG_LEVEL_WARN, "%s", warnings.lines[i]);
+}
+
 int d3d12xs_log_enabled(D3D12XS_LOG_LEVEL level)
 {
+    d3d12xs_log_config_warnings();
     return (int)level <= d3d12xs_config()->log_level;
 }
 

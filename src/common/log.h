@@ -7,6 +7,9 @@
 
 void d3d12xs_log(D3D12XS_LOG_LEVEL level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int d3d12xs_log_enabled(D3D12XS_LOG_LEVEL level);
+/* Logs the process configuration's warnings (common/config.c), the first time only; every log
+ * line and the API's entry points that read the configuration call it. */
+void d3d12xs_log_config_warnings(void);
 /* Used by the generated stubs: logs "<what> is not implemented" once per method. */
 void d3d12xs_log_not_implemented(int *once, const char *what);
 /* Logs "<method>: <message>" at error level and returns hr: the shape of every argument check. */

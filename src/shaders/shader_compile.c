@@ -684,6 +684,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     HRESULT hr;
 
     (void)Flags2;
+    d3d12xs_log_config_warnings();
     if (ppCode)
         *ppCode = NULL;
     if (ppErrorMsgs)

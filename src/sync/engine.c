@@ -6,28 +6,6 @@
 
 #include "sync/scheduler_state.h"
 
-uint64_t d3d12_engine_completed(struct d3d12_engine *engine)
-{
-    uint64_t value = 0;
-    if (vkGetSemaphoreCounterValue(engine->device->vk_device, engine->serial_semaphore, &value) != VK_SUCCESS)
-        return UINT64_MAX;
-    return value;
-}
-
-/* Safe without the scheduler lock: the drop fields are atomics, written wait-serial first. */
-bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial, uint64_t completed)
-{
-    if (completed >= serial)
-        return true;
-    uint64_t dropped_through = atomic_load(&engine->dropped_through);
-    return serial <= dropped_through && completed >= atomic_load(&engine->drop_wait_serial);
-}
-
-bool d3d12_engine_idle_locked(struct d3d12_engine *engine)
-{
-    return !engine->held_count && d3d12_engine_serial_done(engine, engine->next_serial, d3d12_engine_completed(engine));
-}
-
 bool d3d12_engine_serial_done_soon(struct d3d12_engine *engine, uint64_t serial, uint64_t timeout_ns)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(engine->device);
@@ -133,33 +111,6 @@ void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name)
 uint32_t d3d12_engine_family(const struct d3d12_engine *engine)
 {
     return engine->family;
-}
-
-/* Held work that will never run: its serials count as done once the submitted work is. */
-void d3d12_engine_drop_held_locked(struct d3d12_engine *engine, const char *why)
-{
-    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(engine->device);
-    if (!engine->held_count)
-        return;
-    /* After a removal the removal itself was the one line. */
-    if (d3d12_device_removed_reason(engine->device) == S_OK)
-        WARN("queue '%s': %zu operations still waiting are dropped (%s)", engine->name, engine->held_count, why);
-    else
-        TRACE("queue '%s': %zu operations still waiting are dropped (%s)", engine->name, engine->held_count, why);
-    for (size_t i = 0; i < engine->held_count; i++) {
-        if (engine->held[i].kind == D3D12_OP_WAIT_MEMORY)
-            scheduler->memory_wait_count--;
-        d3d12_op_cleanup_locked(engine->device, &engine->held[i]);
-    }
-    if (engine->parked) {
-        engine->parked = false;
-        scheduler->parked_count--;
-    }
-    engine->held_count = 0;
-    engine->held = engine->held_buffer;
-    scheduler->held_engine_count--;
-    atomic_store(&engine->drop_wait_serial, engine->submitted_serial);
-    atomic_store(&engine->dropped_through, engine->next_serial);
 }
 
 static void bury_serial_semaphore(struct d3d12_device *device, void *semaphore)

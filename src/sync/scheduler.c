@@ -41,6 +41,33 @@ void d3d12_op_cleanup_locked(struct d3d12_device *device, struct d3d12_op *op)
     memset(op, 0, sizeof(*op));
 }
 
+/* Held work that will never run: its serials count as done once the submitted work is. */
+void d3d12_engine_drop_held_locked(struct d3d12_engine *engine, const char *why)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(engine->device);
+    if (!engine->held_count)
+        return;
+    /* After a removal the removal itself was the one line. */
+    if (d3d12_device_removed_reason(engine->device) == S_OK)
+        WARN("queue '%s': %zu operations still waiting are dropped (%s)", engine->name, engine->held_count, why);
+    else
+        TRACE("queue '%s': %zu operations still waiting are dropped (%s)", engine->name, engine->held_count, why);
+    for (size_t i = 0; i < engine->held_count; i++) {
+        if (engine->held[i].kind == D3D12_OP_WAIT_MEMORY)
+            scheduler->memory_wait_count--;
+        d3d12_op_cleanup_locked(engine->device, &engine->held[i]);
+    }
+    if (engine->parked) {
+        engine->parked = false;
+        scheduler->parked_count--;
+    }
+    engine->held_count = 0;
+    engine->held = engine->held_buffer;
+    scheduler->held_engine_count--;
+    atomic_store(&engine->drop_wait_serial, engine->submitted_serial);
+    atomic_store(&engine->dropped_through, engine->next_serial);
+}
+
 /* A released queue's held work still runs when its waits are met, as D3D12 keeps a queue's
  * submitted work going; it is dropped only when its front can never be met: a fence wait on a
  * released fence that no signal enqueued anywhere will bring there. */

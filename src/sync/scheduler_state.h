@@ -157,13 +157,34 @@ static inline struct d3d12_scheduler *d3d12_scheduler_of(struct d3d12_device *de
     return device->scheduler;
 }
 
+/* What the engine's serial semaphore says has finished (UINT64_MAX if it cannot be read). */
+static inline uint64_t d3d12_engine_completed(struct d3d12_engine *engine)
+{
+    uint64_t value = 0;
+    if (vkGetSemaphoreCounterValue(engine->device->vk_device, engine->serial_semaphore, &value) != VK_SUCCESS)
+        return UINT64_MAX;
+    return value;
+}
+
+/* Whether the operation with this serial has finished, or was dropped and what was submitted
+ * before it has. Safe without the scheduler lock: the drop fields are atomics, written
+ * wait-serial first. */
+static inline bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial, uint64_t completed)
+{
+    if (completed >= serial)
+        return true;
+    uint64_t dropped_through = atomic_load(&engine->dropped_through);
+    return serial <= dropped_through && completed >= atomic_load(&engine->drop_wait_serial);
+}
+
+static inline bool d3d12_engine_idle_locked(struct d3d12_engine *engine)
+{
+    return !engine->held_count && d3d12_engine_serial_done(engine, engine->next_serial, d3d12_engine_completed(engine));
+}
+
 /* engine.c */
-uint64_t d3d12_engine_completed(struct d3d12_engine *engine);
-bool d3d12_engine_serial_done(struct d3d12_engine *engine, uint64_t serial, uint64_t completed);
-bool d3d12_engine_idle_locked(struct d3d12_engine *engine);
 struct d3d12_engine *d3d12_engine_new(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, bool internal, int vk_queue_index,
         const char *method);
-void d3d12_engine_drop_held_locked(struct d3d12_engine *engine, const char *why);
 void d3d12_engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine);
 void d3d12_engine_free_finished_locked(struct d3d12_scheduler *scheduler);
 void d3d12_engine_note_inflight_locked(struct d3d12_engine *engine, const struct d3d12_op *op);
@@ -174,8 +195,9 @@ void d3d12_timeline_release_locked(struct d3d12_device *device, struct d3d12_tim
 /* Whether no signal, submitted, held or by the CPU, can bring the timeline to value any more. */
 bool d3d12_timeline_unreachable_locked(const struct d3d12_timeline *timeline, uint64_t value);
 
-/* operations (scheduler.c) */
+/* scheduler.c */
 void d3d12_op_cleanup_locked(struct d3d12_device *device, struct d3d12_op *op);
+void d3d12_engine_drop_held_locked(struct d3d12_engine *engine, const char *why);
 
 /* wait_resolver.c: whether op can go now; simulated: see d3d12_resolver_simulate_locked. */
 bool d3d12_op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct d3d12_op *op, const size_t *simulated);
