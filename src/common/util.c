@@ -1,4 +1,6 @@
-/* Growable arrays and the monotonic clock. */
+/* Growable arrays, the monotonic clock, error messages. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -26,4 +28,15 @@ uint64_t d3d12xs_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+HRESULT d3d12xs_write_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
+{
+    va_list args;
+    if (error && error_size) {
+        va_start(args, fmt);
+        vsnprintf(error, error_size, fmt, args);
+        va_end(args);
+    }
+    return hr;
 }

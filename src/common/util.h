@@ -6,11 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "d3d12.h"
+
 #define D3D12XS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define D3D12XS_CONTAINING(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
 /* Growable-array helper: ensures room for count elements. */
 bool d3d12xs_array_reserve(void **elements, size_t *capacity, size_t count, size_t element_size);
+/* Writes a reason into error (which may be NULL) and returns hr: the parts that explain a
+ * failure to their caller, who logs it once under its own method name. */
+HRESULT d3d12xs_write_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t d3d12xs_now_ns(void);
 

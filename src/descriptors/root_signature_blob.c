@@ -46,13 +46,13 @@ static HRESULT rs_builder_init(struct rs_builder *b, D3D_ROOT_SIGNATURE_VERSION 
     memset(b, 0, sizeof(*b));
     /* Counts are at most UINT_MAX each, so with a 64-bit size_t none of this overflows. */
     if (param_count > SIZE_MAX / 64 || range_count > SIZE_MAX / 64 || sampler_count > SIZE_MAX / 64)
-        return d3d12xs_rs_error(E_OUTOFMEMORY, error, error_size, "the root signature is too large to hold in memory");
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "the root signature is too large to hold in memory");
     params_at = rs_align(sizeof(*b->desc));
     ranges_at = params_at + rs_align(param_count * param_size);
     samplers_at = ranges_at + rs_align(range_count * range_size);
     total = samplers_at + sampler_count * sizeof(D3D12_STATIC_SAMPLER_DESC);
     if (total < samplers_at || !(memory = calloc(1, total)))
-        return d3d12xs_rs_error(E_OUTOFMEMORY, error, error_size, "cannot allocate %zu bytes for the root signature description", total);
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "cannot allocate %zu bytes for the root signature description", total);
 
     b->desc = (D3D12_VERSIONED_ROOT_SIGNATURE_DESC *)memory;
     b->params = param_count ? memory + params_at : NULL;
@@ -176,31 +176,31 @@ static HRESULT rs_parse_params(const struct rs_reader *r, D3D_ROOT_SIGNATURE_VER
         size_t first_range;
 
         if (!rs_read(r, at, header, 3))
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u] at offset %llu runs past the end of the %zu-byte RTS0 part",
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u] at offset %llu runs past the end of the %zu-byte RTS0 part",
                     i, (unsigned long long)at, r->size);
         p.type = header[0];
         p.visibility = header[1];
         switch (p.type) {
         case D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE:
             if (!rs_read(r, header[2], payload, 2))
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].DescriptorTable at offset %u runs past the end of the %zu-byte RTS0 part", i, header[2], r->size);
             p.range_count = payload[0];
             if (p.range_count && !rs_fits(r, payload[1], p.range_count, range_words * 4))
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].DescriptorTable: %u ranges at offset %u run past the end of the %zu-byte RTS0 part",
                         i, p.range_count, payload[1], r->size);
             total += p.range_count;
             /* Each table has ranges of its own: refuse tables sharing bytes to claim more ranges
              * than the part holds (which would let a small blob demand a huge allocation). */
             if (total * range_words * 4 > r->size)
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "the descriptor tables claim %llu ranges in all, more than the %zu-byte RTS0 part holds",
                         (unsigned long long)total, r->size);
             break;
         case D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS:
             if (!rs_read(r, header[2], payload, 3))
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].Constants at offset %u runs past the end of the %zu-byte RTS0 part", i, header[2], r->size);
             p.shader_register = payload[0];
             p.register_space = payload[1];
@@ -210,14 +210,14 @@ static HRESULT rs_parse_params(const struct rs_reader *r, D3D_ROOT_SIGNATURE_VER
         case D3D12_ROOT_PARAMETER_TYPE_SRV:
         case D3D12_ROOT_PARAMETER_TYPE_UAV:
             if (!rs_read(r, header[2], payload, descriptor_words))
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].Descriptor at offset %u runs past the end of the %zu-byte RTS0 part", i, header[2], r->size);
             p.shader_register = payload[0];
             p.register_space = payload[1];
             p.flags = descriptor_words == 3 ? payload[2] : 0;
             break;
         default:
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].ParameterType is %u (not a D3D12_ROOT_PARAMETER_TYPE; its payload cannot be read)", i, p.type);
         }
         if (!b)
@@ -248,21 +248,21 @@ static HRESULT rs_parse_rts0(const struct rs_reader *r, D3D12_VERSIONED_ROOT_SIG
     HRESULT hr;
 
     if (!rs_read(r, 0, header, 6))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the RTS0 part is %zu bytes (its header alone needs %u)", r->size, RS_HEADER_SIZE);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the RTS0 part is %zu bytes (its header alone needs %u)", r->size, RS_HEADER_SIZE);
     version = header[0];
     param_count = header[1];
     param_offset = header[2];
     sampler_count = header[3];
     sampler_offset = header[4];
     if (version == D3D_ROOT_SIGNATURE_VERSION_1_2)
-        return d3d12xs_rs_error(E_NOTIMPL, error, error_size, "the RTS0 part is version 1.2 (not implemented; serialize it as 1.0 or 1.1)");
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the RTS0 part is version 1.2 (not implemented; serialize it as 1.0 or 1.1)");
     if (!d3d12xs_rs_version_known((D3D_ROOT_SIGNATURE_VERSION)version))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the RTS0 version is %u (must be 1 for 1.0 or 2 for 1.1)", version);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the RTS0 version is %u (must be 1 for 1.0 or 2 for 1.1)", version);
     if (param_count && !rs_fits(r, param_offset, param_count, RS_PARAMETER_SIZE))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters: %u parameters at offset %u run past the end of the %zu-byte RTS0 part",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters: %u parameters at offset %u run past the end of the %zu-byte RTS0 part",
                 param_count, param_offset, r->size);
     if (sampler_count && !rs_fits(r, sampler_offset, sampler_count, RS_SAMPLER_SIZE))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers: %u samplers at offset %u run past the end of the %zu-byte RTS0 part",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers: %u samplers at offset %u run past the end of the %zu-byte RTS0 part",
                 sampler_count, sampler_offset, r->size);
 
     if (FAILED(hr = rs_parse_params(r, (D3D_ROOT_SIGNATURE_VERSION)version, param_count, param_offset, NULL, &range_total, error, error_size)))
@@ -305,29 +305,29 @@ HRESULT d3d12xs_root_signature_parse(const void *data, size_t size, D3D12_VERSIO
     if (desc)
         *desc = NULL;
     if (!desc)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "no description to fill");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "no description to fill");
     if (!data)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the blob is NULL");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the blob is NULL");
     if (size < RS_CONTAINER_HEADER_SIZE)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the blob is %zu bytes (a DXBC container header alone is %u)", size, RS_CONTAINER_HEADER_SIZE);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the blob is %zu bytes (a DXBC container header alone is %u)", size, RS_CONTAINER_HEADER_SIZE);
     if (rs_le32(bytes) != RS_TAG_DXBC)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the blob does not start with \"DXBC\" (not a DXBC container)");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the blob does not start with \"DXBC\" (not a DXBC container)");
     total = rs_le32(bytes + 24);
     part_count = rs_le32(bytes + 28);
     if (total > size)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the DXBC header says %u bytes but the blob is %zu (truncated?)", total, size);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC header says %u bytes but the blob is %zu (truncated?)", total, size);
     if (total < RS_CONTAINER_HEADER_SIZE)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the DXBC header says %u bytes (less than the header itself)", total);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC header says %u bytes (less than the header itself)", total);
     if ((uint64_t)RS_CONTAINER_HEADER_SIZE + (uint64_t)part_count * 4 > total)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the DXBC header lists %u parts, more than its %u bytes hold", part_count, total);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC header lists %u parts, more than its %u bytes hold", part_count, total);
     for (uint32_t i = 0; i < part_count; i++) {
         uint32_t offset = rs_le32(bytes + RS_CONTAINER_HEADER_SIZE + 4 * i), tag, part_size;
         if (offset > total || total - offset < 8)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "DXBC part %u at offset %u lies outside the %u-byte container", i, offset, total);
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "DXBC part %u at offset %u lies outside the %u-byte container", i, offset, total);
         tag = rs_le32(bytes + offset);
         part_size = rs_le32(bytes + offset + 4);
         if (part_size > total - offset - 8)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "DXBC part %u (%u bytes at offset %u) runs past the end of the %u-byte container",
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "DXBC part %u (%u bytes at offset %u) runs past the end of the %u-byte container",
                     i, part_size, offset, total);
         if (tag == RS_TAG_RTS0 && !part.data) {
             part.data = bytes + offset + 8;
@@ -335,7 +335,7 @@ HRESULT d3d12xs_root_signature_parse(const void *data, size_t size, D3D12_VERSIO
         }
     }
     if (!part.data)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the DXBC container holds no RTS0 (root signature) part");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC container holds no RTS0 (root signature) part");
     return rs_parse_rts0(&part, desc, error, error_size);
 }
 
@@ -353,7 +353,7 @@ HRESULT d3d12xs_root_signature_convert(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC
     if (dst)
         *dst = NULL;
     if (!src || !dst)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "%s is NULL", src ? "the destination" : "the description");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s is NULL", src ? "the destination" : "the description");
     if (!d3d12xs_rs_version_known(src->Version))
         return d3d12xs_rs_version_error(src->Version, "Version", error, error_size);
     if (!d3d12xs_rs_version_known(version))
@@ -453,7 +453,7 @@ HRESULT d3d12xs_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DE
     if (size)
         *size = 0;
     if (!desc || !data || !size)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "%s is NULL", desc ? "the output" : "the description");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s is NULL", desc ? "the output" : "the description");
     if (!d3d12xs_rs_version_known(desc->Version))
         return d3d12xs_rs_version_error(desc->Version, "Version", error, error_size);
     d3d12xs_rs_view_init(&view, desc);
@@ -475,11 +475,11 @@ HRESULT d3d12xs_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DE
     payload_at = RS_HEADER_SIZE + (uint64_t)view.param_count * RS_PARAMETER_SIZE;
     part_size = payload_at + payload_size + (uint64_t)view.sampler_count * RS_SAMPLER_SIZE;
     if (part_at + part_size > UINT32_MAX)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the serialized root signature would be %llu bytes (a DXBC container holds at most 4 GiB)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the serialized root signature would be %llu bytes (a DXBC container holds at most 4 GiB)",
                 (unsigned long long)(part_at + part_size));
     total = part_at + (size_t)part_size;
     if (!(out = calloc(1, total)))
-        return d3d12xs_rs_error(E_OUTOFMEMORY, error, error_size, "cannot allocate %zu bytes for the serialized root signature", total);
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "cannot allocate %zu bytes for the serialized root signature", total);
 
     at = 0;
     rs_put(out, &at, RS_TAG_DXBC);

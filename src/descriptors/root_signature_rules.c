@@ -68,7 +68,7 @@ static HRESULT rs_check_overlaps(struct rs_binding *bindings, size_t count, char
             earlier = later == x ? y : x;
             rs_binding_describe(later, a, sizeof(a));
             rs_binding_describe(earlier, b, sizeof(b));
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "%s overlaps %s in space %u (a register may be bound once per stage)",
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s overlaps %s in space %u (a register may be bound once per stage)",
                     a, b, x->space);
         }
     }
@@ -95,32 +95,32 @@ static HRESULT rs_validate_sampler(const D3D12_STATIC_SAMPLER_DESC *s, UINT k, c
     static const char *const address_names[3] = {"AddressU", "AddressV", "AddressW"};
 
     if (!rs_filter_known(s->Filter))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].Filter is 0x%x (not a D3D12_FILTER)", k, (unsigned)s->Filter);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].Filter is 0x%x (not a D3D12_FILTER)", k, (unsigned)s->Filter);
     for (unsigned a = 0; a < 3; a++)
         if (addresses[a] < D3D12_TEXTURE_ADDRESS_MODE_WRAP || addresses[a] > D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].%s is %u (must be WRAP, MIRROR, CLAMP, BORDER or MIRROR_ONCE)",
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].%s is %u (must be WRAP, MIRROR, CLAMP, BORDER or MIRROR_ONCE)",
                     k, address_names[a], addresses[a]);
     if (isnan(s->MipLODBias) || s->MipLODBias < -16.0f || s->MipLODBias > 15.99f)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].MipLODBias is %g (must be in [-16, 15.99])", k, (double)s->MipLODBias);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].MipLODBias is %g (must be in [-16, 15.99])", k, (double)s->MipLODBias);
     if ((s->Filter & 0x40) && (s->MaxAnisotropy < 1 || s->MaxAnisotropy > 16))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].MaxAnisotropy is %u (an anisotropic filter needs 1 to 16)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].MaxAnisotropy is %u (an anisotropic filter needs 1 to 16)",
                 k, s->MaxAnisotropy);
     if ((uint32_t)s->ComparisonFunc > D3D12_COMPARISON_FUNC_ALWAYS
             || (rs_filter_is_comparison(s->Filter) && s->ComparisonFunc < D3D12_COMPARISON_FUNC_NEVER))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ComparisonFunc is %u (must be NEVER..ALWAYS%s)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ComparisonFunc is %u (must be NEVER..ALWAYS%s)",
                 k, (unsigned)s->ComparisonFunc, rs_filter_is_comparison(s->Filter) ? " for a comparison filter" : ", or 0 for other filters");
     if ((uint32_t)s->BorderColor > D3D12_STATIC_BORDER_COLOR_OPAQUE_WHITE_UINT)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].BorderColor is %u (not a D3D12_STATIC_BORDER_COLOR)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].BorderColor is %u (not a D3D12_STATIC_BORDER_COLOR)",
                 k, (unsigned)s->BorderColor);
     if (isnan(s->MinLOD) || isnan(s->MaxLOD))
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].%s is NaN", k, isnan(s->MinLOD) ? "MinLOD" : "MaxLOD");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].%s is NaN", k, isnan(s->MinLOD) ? "MinLOD" : "MaxLOD");
     if (s->ShaderRegister == UINT32_MAX)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ShaderRegister is 0xffffffff (not a register)", k);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ShaderRegister is 0xffffffff (not a register)", k);
     if (s->RegisterSpace >= RS_RESERVED_SPACE_FIRST)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].RegisterSpace is 0x%x (spaces 0xfffffff0 and up are reserved)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].RegisterSpace is 0x%x (spaces 0xfffffff0 and up are reserved)",
                 k, s->RegisterSpace);
     if ((uint32_t)s->ShaderVisibility > D3D12_SHADER_VISIBILITY_MESH)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ShaderVisibility is %u (must be ALL..MESH)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ShaderVisibility is %u (must be ALL..MESH)",
                 k, (unsigned)s->ShaderVisibility);
     return S_OK;
 }
@@ -143,7 +143,7 @@ static HRESULT rs_validate_range_flags(uint32_t flags, uint32_t type, UINT i, UI
         why = "DESCRIPTORS_VOLATILE cannot be combined with DESCRIPTORS_STATIC_KEEPING_BUFFER_BOUNDS_CHECKS";
     if (!why)
         return S_OK;
-    return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].Flags is 0x%x (%s)", i, j, flags, why);
+    return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].Flags is 0x%x (%s)", i, j, flags, why);
 }
 
 static HRESULT rs_validate_table(const struct rs_view *view, const struct rs_param *p, UINT i,
@@ -154,9 +154,9 @@ static HRESULT rs_validate_table(const struct rs_view *view, const struct rs_par
     D3D12_DESCRIPTOR_RANGE1 first;
 
     if (!p->range_count)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].DescriptorTable.NumDescriptorRanges is 0 (a table holds at least one range)", i);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].DescriptorTable.NumDescriptorRanges is 0 (a table holds at least one range)", i);
     if (!p->ranges)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].DescriptorTable.pDescriptorRanges is NULL (NumDescriptorRanges is %u)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].DescriptorTable.pDescriptorRanges is NULL (NumDescriptorRanges is %u)",
                 i, p->range_count);
     d3d12xs_rs_get_range(view->version, p->ranges, 0, &first);
     for (UINT j = 0; j < p->range_count; j++) {
@@ -168,30 +168,30 @@ static HRESULT rs_validate_table(const struct rs_view *view, const struct rs_par
         d3d12xs_rs_get_range(view->version, p->ranges, j, &r);
         unbounded = r.NumDescriptors == UINT32_MAX;
         if ((uint32_t)r.RangeType > D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].RangeType is %u (must be SRV, UAV, CBV or SAMPLER)",
                     i, j, (unsigned)r.RangeType);
         if (j && (r.RangeType == D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER) != (first.RangeType == D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER))
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].RangeType is %s but pDescriptorRanges[0] is %s "
                     "(a table cannot mix SAMPLER ranges with CBV/SRV/UAV ranges)",
                     i, j, d3d12xs_rs_range_type_name(r.RangeType), d3d12xs_rs_range_type_name(first.RangeType));
         if (!r.NumDescriptors)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].NumDescriptors is 0 (must be at least 1, or UINT_MAX for unbounded)", i, j);
         if (!unbounded && (uint64_t)r.BaseShaderRegister + r.NumDescriptors - 1 >= UINT32_MAX)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u]: BaseShaderRegister %u + NumDescriptors %u runs past the last register",
                     i, j, r.BaseShaderRegister, r.NumDescriptors);
         if (r.RegisterSpace >= RS_RESERVED_SPACE_FIRST)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].RegisterSpace is 0x%x (spaces 0xfffffff0 and up are reserved)",
                     i, j, r.RegisterSpace);
         if (view->version == D3D_ROOT_SIGNATURE_VERSION_1_1 && FAILED(hr = rs_validate_range_flags(r.Flags, r.RangeType, i, j, error, error_size)))
             return hr;
         if (r.OffsetInDescriptorsFromTableStart == D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND) {
             if (previous_unbounded)
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].OffsetInDescriptorsFromTableStart is APPEND after an unbounded range "
                         "(give an explicit offset)", i, j);
             offset = next_offset;
@@ -199,7 +199,7 @@ static HRESULT rs_validate_table(const struct rs_view *view, const struct rs_par
             offset = r.OffsetInDescriptorsFromTableStart;
         }
         if (!unbounded && offset + r.NumDescriptors > UINT32_MAX)
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u]: descriptors %llu to %llu lie past the largest table offset",
                     i, j, (unsigned long long)offset, (unsigned long long)(offset + r.NumDescriptors - 1));
         next_offset = offset + (unbounded ? 0 : r.NumDescriptors);
@@ -233,16 +233,16 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
     HRESULT hr;
 
     if (!desc)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "the description is NULL");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the description is NULL");
     if (!d3d12xs_rs_version_known(desc->Version))
         return d3d12xs_rs_version_error(desc->Version, "Version", error, error_size);
     d3d12xs_rs_view_init(&view, desc);
 
     if (view.flags & ~RS_KNOWN_FLAGS)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "Flags is 0x%x (bits 0x%x are not D3D12_ROOT_SIGNATURE_FLAGS)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "Flags is 0x%x (bits 0x%x are not D3D12_ROOT_SIGNATURE_FLAGS)",
                 view.flags, view.flags & ~RS_KNOWN_FLAGS);
     if ((view.flags & D3D12_ROOT_SIGNATURE_FLAG_LOCAL_ROOT_SIGNATURE) && view.flags != D3D12_ROOT_SIGNATURE_FLAG_LOCAL_ROOT_SIGNATURE)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "Flags is 0x%x (LOCAL_ROOT_SIGNATURE cannot be combined with other flags)", view.flags);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "Flags is 0x%x (LOCAL_ROOT_SIGNATURE cannot be combined with other flags)", view.flags);
     if ((view.flags & D3D12XBOX_ROOT_SIGNATURE_FLAG_INTERNAL_XDXR) == D3D12XBOX_ROOT_SIGNATURE_FLAG_INTERNAL_XDXR)
         WARN("root signature Flags 0x%x include D3D12XBOX_ROOT_SIGNATURE_FLAG_INTERNAL_XDXR (internal to the console; accepted)", view.flags);
 
@@ -250,13 +250,13 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
         return hr;
     if (range_total + view.param_count + view.sampler_count
             && !(bindings = calloc(range_total + view.param_count + view.sampler_count, sizeof(*bindings))))
-        return d3d12xs_rs_error(E_OUTOFMEMORY, error, error_size, "cannot allocate the register overlap check");
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "cannot allocate the register overlap check");
 
     for (UINT i = 0; i < view.param_count; i++) {
         struct rs_param p;
         d3d12xs_rs_get_param(&view, i, &p);
         if (p.visibility > D3D12_SHADER_VISIBILITY_MESH) {
-            hr = d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].ShaderVisibility is %u (must be ALL..MESH)", i, p.visibility);
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].ShaderVisibility is %u (must be ALL..MESH)", i, p.visibility);
             goto done;
         }
         if (p.type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
@@ -267,18 +267,18 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
         }
         if (p.type == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
             if (!p.value_count) {
-                hr = d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].Constants.Num32BitValues is 0 (must be at least 1)", i);
+                hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].Constants.Num32BitValues is 0 (must be at least 1)", i);
                 goto done;
             }
             cost += p.value_count;
         } else {
             if (p.shader_register == UINT32_MAX) {
-                hr = d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].Descriptor.ShaderRegister is 0xffffffff (not a register)", i);
+                hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].Descriptor.ShaderRegister is 0xffffffff (not a register)", i);
                 goto done;
             }
             if (view.version == D3D_ROOT_SIGNATURE_VERSION_1_1
                     && ((p.flags & ~RS_ROOT_DESCRIPTOR_KNOWN_FLAGS) || (p.flags & (p.flags - 1)))) {
-                hr = d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                hr = d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].Descriptor.Flags is 0x%x (must be NONE or one of DATA_VOLATILE, DATA_STATIC_WHILE_SET_AT_EXECUTE, DATA_STATIC)",
                         i, p.flags);
                 goto done;
@@ -286,7 +286,7 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
             cost += 2;
         }
         if (p.register_space >= RS_RESERVED_SPACE_FIRST) {
-            hr = d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters[%u].%s.RegisterSpace is 0x%x (spaces 0xfffffff0 and up are reserved)",
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].%s.RegisterSpace is 0x%x (spaces 0xfffffff0 and up are reserved)",
                     i, p.type == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS ? "Constants" : "Descriptor", p.register_space);
             goto done;
         }
@@ -299,7 +299,7 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
         binding->range = binding->sampler = -1;
     }
     if (cost > RS_MAX_ROOT_COST) {
-        hr = d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+        hr = d3d12xs_write_error(E_INVALIDARG, error, error_size,
                 "pParameters cost %llu DWORDs (at most %u: a table costs 1, a root descriptor 2, constants 1 per value)",
                 (unsigned long long)cost, RS_MAX_ROOT_COST);
         goto done;

@@ -1,20 +1,7 @@
 /* The version-independent view of a root signature description (root_signature_view.h). */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "descriptors/root_signature_view.h"
-
-HRESULT d3d12xs_rs_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
-{
-    va_list args;
-    if (error && error_size) {
-        va_start(args, fmt);
-        vsnprintf(error, error_size, fmt, args);
-        va_end(args);
-    }
-    return hr;
-}
 
 bool d3d12xs_rs_version_known(D3D_ROOT_SIGNATURE_VERSION version)
 {
@@ -25,8 +12,8 @@ bool d3d12xs_rs_version_known(D3D_ROOT_SIGNATURE_VERSION version)
 HRESULT d3d12xs_rs_version_error(D3D_ROOT_SIGNATURE_VERSION version, const char *field, char *error, size_t error_size)
 {
     if (version == D3D_ROOT_SIGNATURE_VERSION_1_2)
-        return d3d12xs_rs_error(E_NOTIMPL, error, error_size, "%s is 1_2 (root signature 1.2 is not implemented; use 1_0 or 1_1)", field);
-    return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "%s is %d (must be 1_0 or 1_1)", field, (int)version);
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "%s is 1_2 (root signature 1.2 is not implemented; use 1_0 or 1_1)", field);
+    return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s is %d (must be 1_0 or 1_1)", field, (int)version);
 }
 
 const char *d3d12xs_rs_range_type_name(uint32_t type)
@@ -130,18 +117,18 @@ HRESULT d3d12xs_rs_check_structure(const struct rs_view *view, size_t *range_tot
 
     *range_total = 0;
     if (view->param_count && !view->params)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pParameters is NULL (NumParameters is %u)", view->param_count);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters is NULL (NumParameters is %u)", view->param_count);
     if (view->sampler_count && !view->samplers)
-        return d3d12xs_rs_error(E_INVALIDARG, error, error_size, "pStaticSamplers is NULL (NumStaticSamplers is %u)", view->sampler_count);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers is NULL (NumStaticSamplers is %u)", view->sampler_count);
     for (UINT i = 0; i < view->param_count; i++) {
         d3d12xs_rs_get_param(view, i, &p);
         if (p.type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
             if (p.range_count && !p.ranges)
-                return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].DescriptorTable.pDescriptorRanges is NULL (NumDescriptorRanges is %u)", i, p.range_count);
             *range_total += p.range_count;
         } else if (p.type != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS && !d3d12xs_rs_is_root_descriptor(p.type)) {
-            return d3d12xs_rs_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].ParameterType is %u (must be DESCRIPTOR_TABLE, 32BIT_CONSTANTS, CBV, SRV or UAV)", i, p.type);
         }
     }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "d3d12_x.h"
+#include "common/util.h"
 
 #define RS_FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 #define RS_TAG_DXBC RS_FOURCC('D', 'X', 'B', 'C')
@@ -50,8 +51,6 @@ struct rs_param {
     uint32_t flags;       /* root descriptors (1.1) */
 };
 
-/* Writes the reason into error (may be NULL) and returns hr. */
-HRESULT d3d12xs_rs_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool d3d12xs_rs_version_known(D3D_ROOT_SIGNATURE_VERSION version);
 /* E_NOTIMPL for 1.2, E_INVALIDARG for the rest; field names the version argument. */
 HRESULT d3d12xs_rs_version_error(D3D_ROOT_SIGNATURE_VERSION version, const char *field, char *error, size_t error_size);

@@ -39,7 +39,7 @@ static HRESULT build_vk_pipeline(struct d3d12_pipeline_state *state, const uint3
         .pCode = words,
     };
     if ((vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module)) != VK_SUCCESS) {
-        d3d12xs_spirv_error(E_FAIL, error, error_size, "vkCreateShaderModule failed (VkResult %d)", vr);
+        d3d12xs_write_error(E_FAIL, error, error_size, "vkCreateShaderModule failed (VkResult %d)", vr);
         return d3d12xs_hresult_from_vk(device, vr);
     }
     VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup_info = {
@@ -66,7 +66,7 @@ static HRESULT build_vk_pipeline(struct d3d12_pipeline_state *state, const uint3
     vr = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, pipeline);
     vkDestroyShaderModule(device->vk_device, module, NULL);
     if (vr != VK_SUCCESS) {
-        d3d12xs_spirv_error(E_FAIL, error, error_size, "vkCreateComputePipelines failed (VkResult %d)", vr);
+        d3d12xs_write_error(E_FAIL, error, error_size, "vkCreateComputePipelines failed (VkResult %d)", vr);
         return d3d12xs_hresult_from_vk(device, vr);
     }
     return S_OK;
@@ -97,7 +97,7 @@ VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsi
     if (!variant)
         return state->vk_pipeline;
     if ((variant & D3D12XS_VARIANT_THREAD_LIMIT) && state->thread_limit_offset == UINT32_MAX) {
-        d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the root signature's constants fill the device's %u bytes of push constants; "
+        d3d12xs_write_error(E_INVALIDARG, error, error_size, "the root signature's constants fill the device's %u bytes of push constants; "
                 "the thread limit needs 16 more", state->object.device->vk_properties.limits.maxPushConstantsSize);
         return VK_NULL_HANDLE;
     }

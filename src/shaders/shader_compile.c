@@ -503,7 +503,7 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     memset(out, 0, sizeof(*out));
     pthread_once(&helper_path_once, find_helper_path);
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
-        return d3d12xs_spirv_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: socketpair: %s",
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: socketpair: %s",
                 strerror(errno));
     if (fds[1] == HLSLC_FD) {
         /* dup2 onto itself would keep close-on-exec */
@@ -515,7 +515,7 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
         close(fds[0]);
         if (fds[1] >= 0)
             close(fds[1]);
-        return d3d12xs_spirv_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: out of descriptors");
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: out of descriptors");
     }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
@@ -525,7 +525,7 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     close(fds[1]);
     if (spawn_err) {
         close(fds[0]);
-        return d3d12xs_spirv_error(E_FAIL, error, error_size, "cannot start the HLSL compiler '%s' (%s); "
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the HLSL compiler '%s' (%s); "
                 "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
     }
 
@@ -578,18 +578,18 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     free(out->spirv);
     memset(out, 0, sizeof(*out));
     if (context->out_of_memory)
-        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory for the rewritten source");
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory for the rewritten source");
     if (timed_out)
-        return d3d12xs_spirv_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
+        return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
                 "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
     if ((WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) > 128)) {
         int sig = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
-        return d3d12xs_spirv_error(E_FAIL, error, error_size, "glslang's HLSL front end crashed (%s) on this "
+        return d3d12xs_write_error(E_FAIL, error, error_size, "glslang's HLSL front end crashed (%s) on this "
                 "source; D3DCompile ran it in a separate process, so only this compilation failed. Constructs "
                 "known to crash it: [numthreads] without constant arguments, mul() of a 1-component vector and "
                 "a matrix, non-constant case labels, very deep nesting", signal_name(sig));
     }
-    return d3d12xs_spirv_error(E_FAIL, error, error_size, "the HLSL compiler '%s' ended without an answer "
+    return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler '%s' ended without an answer "
             "(%s %d)", helper_path_buffer, WIFEXITED(status) ? "exit status" : "signal",
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 }
@@ -653,7 +653,7 @@ static void cbuffer_problem_message(shaderc_shader_kind kind, uint32_t flags, co
     free(named.messages);
     free(named.spirv);
     free(request.data);
-    d3d12xs_spirv_error(E_FAIL, error, error_size, "cbuffer layout: %s (space %u) is at byte %u in D3D's packing "
+    d3d12xs_write_error(E_FAIL, error, error_size, "cbuffer layout: %s (space %u) is at byte %u in D3D's packing "
             "and at byte %u in glslang's, and D3DCompile cannot honour D3D's: %s%s", name, problem->set,
             problem->d3d_offset, problem->offset, problem->reason, other);
 }
@@ -766,7 +766,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
             cbuffer_problem_message(kind, flags, source_name, pEntrypoint, &include_context, &problem, error,
                     sizeof(error));
         else
-            d3d12xs_spirv_error(hr, error, sizeof(error), "out of memory");
+            d3d12xs_write_error(hr, error, sizeof(error), "out of memory");
         set_error_blob(ppErrorMsgs, error);
         d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s): %s", source_name, pEntrypoint, pTarget,
                 error);
@@ -794,11 +794,11 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     if (kind == shaderc_compute_shader) {
         const uint32_t *size = info.local_size;
         if (!include_context.names_numthreads)
-            hr = d3d12xs_spirv_error(E_FAIL, error, sizeof(error), "the compute shader '%s' has no "
+            hr = d3d12xs_write_error(E_FAIL, error, sizeof(error), "the compute shader '%s' has no "
                     "[numthreads(x, y, z)] attribute", pEntrypoint);
         else if (!size[0] || !size[1] || !size[2] || size[0] > 1024 || size[1] > 1024 || size[2] > 64
                 || (uint64_t)size[0] * size[1] * size[2] > 1024)
-            hr = d3d12xs_spirv_error(E_FAIL, error, sizeof(error), "[numthreads(%u, %u, %u)] is outside D3D's "
+            hr = d3d12xs_write_error(E_FAIL, error, sizeof(error), "[numthreads(%u, %u, %u)] is outside D3D's "
                     "limits (x and y at most 1024, z at most 64, x * y * z at most 1024, none 0)", size[0], size[1],
                     size[2]);
         if (FAILED(hr)) {

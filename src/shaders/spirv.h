@@ -43,6 +43,7 @@
 #include <vulkan/vulkan.h>
 
 #include "d3d12.h"
+#include "common/util.h"
 
 #define D3D12XS_BINDING_CLASS_SHIFT 14
 #define D3D12XS_BINDING_REGISTER_MASK 0x3fffu
@@ -131,9 +132,6 @@ HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool sc
 /* ---- internal to src/shaders/spirv_*.c and src/shaders/shader_compile.c; the passes over a
  * parsed module are in spirv_module.h and spirv_passes.h ---- */
 
-/* snprintf into error (which may be NULL); returns hr. */
-HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
-        __attribute__((format(printf, 4, 5)));
 /* The string operand starting at word index `at` of the instruction at [start, end): true
  * when it is NUL-terminated inside the instruction; *next gets the word after it. */
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next);

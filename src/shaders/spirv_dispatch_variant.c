@@ -90,7 +90,7 @@ static HRESULT read_facts(struct d3d12xs_spirv_module *m, struct module_facts *f
             f->workgroup_barrier = true;
     }
     if (!f->entry_point || !m->sections[D3D12XS_SPIRV_FUNCTIONS].count)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no compute entry point or no functions");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module has no compute entry point or no functions");
     if (f->push_struct && (f->push_struct_def = d3d12xs_spirv_def_op(m, f->push_struct, SpvOpTypeStruct, 2)))
         f->push_member_count = d3d12xs_spirv_len(f->push_struct_def) - 2;
     return S_OK;
@@ -204,7 +204,7 @@ static HRESULT add_thread_limit(struct d3d12xs_spirv_module *m, const struct mod
     while (at < functions->count && d3d12xs_spirv_op(functions->at[at]) != SpvOpLabel)
         at++;
     if (at >= functions->count)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the entry point has no body");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the entry point has no body");
     label = functions->at[at];
     first_label = label->w[1];
     d3d12xs_spirv_remove(m, D3D12XS_SPIRV_FUNCTIONS, at);
@@ -252,12 +252,12 @@ HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, cons
     if (FAILED(hr = read_facts(m, &f, error, error_size)))
         return hr;
     if ((args->variant & D3D12XS_VARIANT_COHERENT) && f.vulkan_memory_model)
-        return d3d12xs_spirv_error(E_NOTIMPL, error, error_size, "the module uses the Vulkan memory model, which has no Coherent decoration");
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the module uses the Vulkan memory model, which has no Coherent decoration");
     if (limit && f.workgroup_barrier)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the shader has a group barrier (GroupMemoryBarrierWithGroupSync "
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the shader has a group barrier (GroupMemoryBarrierWithGroupSync "
                 "or similar): threads past the count would never reach it, so a partial group cannot be run exactly");
     if (limit && f.push_variable && !f.push_struct_def)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the push-constant block is not a struct");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the push-constant block is not a struct");
     if (args->variant & D3D12XS_VARIANT_DISPATCH_BASE) {
         /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
          * for the same module without the flag: SV_GroupID then ignored the start group.
@@ -271,7 +271,7 @@ HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, cons
         add_coherent_decorations(m);
     if (limit && FAILED(hr = add_thread_limit(m, &f, args->limit_offset, error, error_size)))
         return hr;
-    return m->out_of_memory ? d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
+    return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
 }
 
 HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count, unsigned variant, uint32_t limit_offset,
@@ -287,7 +287,7 @@ HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count,
         return hr;
     if (SUCCEEDED(hr = d3d12xs_spirv_pass_dispatch_variant(m, &args, error, error_size))
             && FAILED(hr = d3d12xs_spirv_module_emit(m, out_words, out_count)))
-        d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+        d3d12xs_write_error(hr, error, error_size, "out of memory");
     d3d12xs_spirv_module_destroy(m);
     return hr;
 }

@@ -40,7 +40,7 @@ static HRESULT bind_counters(struct d3d12xs_spirv_module *m, char *error, size_t
     HRESULT hr = S_OK;
 
     if (!(counter_of = calloc(bound, sizeof(*counter_of))))
-        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
         if (d3d12xs_spirv_op(inst) == SpvOpDecorateId && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationCounterBuffer
                 && inst->w[1] < bound && inst->w[3] < bound)
@@ -54,7 +54,7 @@ static HRESULT bind_counters(struct d3d12xs_spirv_module *m, char *error, size_t
         d3d12xs_spirv_decoration(m, uav, SpvDecorationBinding, &binding);
         d3d12xs_spirv_decoration(m, uav, SpvDecorationDescriptorSet, &set);
         if (binding >> D3D12XS_BINDING_CLASS_SHIFT != D3D12XS_REGISTER_UAV) {
-            hr = d3d12xs_spirv_error(E_FAIL, error, error_size, "the UAV (variable %u) of counter buffer %u has binding %u, "
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the UAV (variable %u) of counter buffer %u has binding %u, "
                     "not a u register", uav, w[1], binding);
             break;
         }
@@ -87,5 +87,5 @@ HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const str
         memcpy(&words[1], marker, sizeof(marker));
         d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
     }
-    return m->out_of_memory ? d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
+    return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
 }

@@ -595,7 +595,7 @@ HRESULT d3d12xs_spirv_pass_fixup(struct d3d12xs_spirv_module *m, const struct d3
         matrix_words(&f, functions->at[i]->w, &columns);
     }
     if (f.refused_matrix)
-        return d3d12xs_spirv_error(E_FAIL, error, error_size, "a product of matrices of different shapes "
+        return d3d12xs_write_error(E_FAIL, error, error_size, "a product of matrices of different shapes "
                 "(result id %u): HLSL's `*` of two matrices is per component and needs one shape; mul() of "
                 "matrices is supported for float and double matrices of 2 to 4 rows and columns",
                 f.refused_matrix);
@@ -624,15 +624,15 @@ HRESULT d3d12xs_spirv_pass_fixup(struct d3d12xs_spirv_module *m, const struct d3
         }
     }
     if (m->out_of_memory)
-        return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     if ((args->flags & D3D12XS_FIXUP_SCALAR_LAYOUT)
             && FAILED(hr = d3d12xs_spirv_structured_scalar_layout(m, &local.layout, error, error_size))) {
         if (hr == E_OUTOFMEMORY)
-            d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+            d3d12xs_write_error(hr, error, error_size, "out of memory");
         return hr;
     }
     if (FAILED(hr = zero_private_variables(&f, &local.statics)))
-        return d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+        return d3d12xs_write_error(hr, error, error_size, "out of memory");
     if (args->counts)
         *args->counts = local;
     return S_OK;
@@ -654,7 +654,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
     if (counts)
         memset(counts, 0, sizeof(*counts));
     if (count < 5)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%zu words are no SPIR-V module", count);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%zu words are no SPIR-V module", count);
     /* A malformed module (length 0 or past the end) is only fixed up to the bad instruction;
      * it is copied unchanged from there, for reflection to refuse. */
     for (walkable = 5; walkable < count; walkable += n)
@@ -664,7 +664,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
         return hr == E_OUTOFMEMORY ? hr : E_INVALIDARG;
     if (SUCCEEDED(hr = d3d12xs_spirv_pass_fixup(m, &args, error, error_size))
             && FAILED(hr = d3d12xs_spirv_module_emit(m, &words, &emitted)))
-        d3d12xs_spirv_error(hr, error, error_size, "out of memory");
+        d3d12xs_write_error(hr, error, error_size, "out of memory");
     d3d12xs_spirv_module_destroy(m);
     if (FAILED(hr))
         return hr;
@@ -672,7 +672,7 @@ HRESULT d3d12xs_spirv_fixup_hlsl(const uint32_t *w, size_t count, unsigned flags
         uint32_t *bigger = realloc(words, (emitted + count - walkable) * sizeof(*bigger));
         if (!bigger) {
             free(words);
-            return d3d12xs_spirv_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+            return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         }
         words = bigger;
         memcpy(&words[emitted], &w[walkable], (count - walkable) * sizeof(*words));

@@ -42,7 +42,7 @@ static HRESULT check_uses(const struct d3d12xs_spirv_module *m, uint32_t marker,
             continue;
         if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 4 && w[3] == marker) {
             if (n != 8)
-                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "access chain %u into D3D12XS_HEAP_MEMORY has %u "
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size, "access chain %u into D3D12XS_HEAP_MEMORY has %u "
                         "indices (use the functions of " D3D12XS_HEAP_INCLUDE ")", w[2], n - 4);
             chain[w[2]] = 1;
             continue;
@@ -55,7 +55,7 @@ static HRESULT check_uses(const struct d3d12xs_spirv_module *m, uint32_t marker,
             allowed = id != marker && ((op == SpvOpLoad && k == 3) || (op == SpvOpStore && k == 1)
                     || (is_atomic_on_pointer_at_3(op) && k == 3) || (op == SpvOpAtomicStore && k == 1));
             if (!allowed)
-                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%s %u is used by instruction %u, which the heap "
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s %u is used by instruction %u, which the heap "
                         "access rewrite does not handle (use the functions of " D3D12XS_HEAP_INCLUDE ")",
                         id == marker ? "D3D12XS_HEAP_MEMORY" : "heap pointer", id, op);
         }
@@ -97,7 +97,7 @@ HRESULT d3d12xs_spirv_pass_heap_pointers(struct d3d12xs_spirv_module *m, const s
     HRESULT hr;
 
     if (marker >= m->bound)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module or the heap marker variable is invalid");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module or the heap marker variable is invalid");
     if (FAILED(hr = d3d12xs_spirv_check_addressing(m, error, error_size)))
         return hr;
     if (!(chain = calloc(m->bound, 1)))
@@ -105,11 +105,11 @@ HRESULT d3d12xs_spirv_pass_heap_pointers(struct d3d12xs_spirv_module *m, const s
     if (FAILED(hr = check_uses(m, marker, chain, error, error_size)))
         goto done;
     if (!has_uint32(m)) {
-        hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no 32-bit unsigned integer type");
+        hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module has no 32-bit unsigned integer type");
         goto done;
     }
     if (!m->sections[D3D12XS_SPIRV_FUNCTIONS].count) {
-        hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has no function");
+        hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module has no function");
         goto done;
     }
     u32 = d3d12xs_spirv_type_int(m, 32, 0);

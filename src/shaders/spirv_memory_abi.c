@@ -16,7 +16,7 @@ HRESULT d3d12xs_spirv_pass_memory_abi(struct d3d12xs_spirv_module *m, const stru
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
         if (d3d12xs_spirv_op(inst) == SpvOpVariable && d3d12xs_spirv_len(inst) >= 4 && inst->w[3] == SpvStorageClassPushConstant) {
             if (variable)
-                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module has two push-constant variables");
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module has two push-constant variables");
             variable = inst->w[2];
         }
     }

@@ -19,17 +19,6 @@ extern inline void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasR
 #define MAX_IDS (1u << 22)
 #define ID_LIMIT 0x3fffffu
 
-HRESULT d3d12xs_spirv_error(HRESULT hr, char *error, size_t error_size, const char *fmt, ...)
-{
-    va_list args;
-    if (error && error_size) {
-        va_start(args, fmt);
-        vsnprintf(error, error_size, fmt, args);
-        va_end(args);
-    }
-    return hr;
-}
-
 bool d3d12xs_spirv_string(const uint32_t *words, size_t at, size_t end, const char **string, size_t *next)
 {
     for (size_t i = at; i < end; i++) {
@@ -76,7 +65,7 @@ HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool sc
     result = spvValidateWithOptions(context, options, &binary, &diagnostic);
     spvValidatorOptionsDestroy(options);
     if (result != SPV_SUCCESS)
-        d3d12xs_spirv_error(E_FAIL, error, error_size, "SPIR-V validation failed: %s",
+        d3d12xs_write_error(E_FAIL, error, error_size, "SPIR-V validation failed: %s",
                 diagnostic && diagnostic->error ? diagnostic->error : "(no message)");
     spvDiagnosticDestroy(diagnostic);
     spvContextDestroy(context);
@@ -213,24 +202,24 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
     if (error && error_size)
         error[0] = 0;
     if (!code || !size)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "no bytecode (NULL or 0 bytes)");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "no bytecode (NULL or 0 bytes)");
     if (size >= 4 && (!memcmp(bytes, "DXBC", 4) || !memcmp(bytes, "DXIL", 4) || !memcmp(bytes, "BC\xc0\xde", 4)))
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "%s", D3D12XS_DXBC_UNSUPPORTED_MESSAGE);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s", D3D12XS_DXBC_UNSUPPORTED_MESSAGE);
     if (size >= 4) {
         uint32_t magic;
         memcpy(&magic, bytes, 4);
         if (magic == 0x03022307u)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "big-endian SPIR-V is not supported: pass the module in little-endian words");
         if (magic != SpvMagicNumber)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "not SPIR-V (magic 0x%08x, expected 0x%08x); %s", magic, SpvMagicNumber,
                     D3D12XS_DXBC_UNSUPPORTED_MESSAGE);
     }
     if (size % 4)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "SPIR-V size %zu is not a multiple of 4 bytes", size);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "SPIR-V size %zu is not a multiple of 4 bytes", size);
     if (size < 5 * 4)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                 "SPIR-V module of %zu bytes is shorter than its 20-byte header", size);
     count = size / 4;
     if (!(m = calloc(1, sizeof(*m))))
@@ -247,13 +236,13 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
     if ((words[1] & 0xff0000ffu) || words[1] < 0x10000u || words[1] > 0x10600u) {
         uint32_t version = words[1];
         d3d12xs_spirv_module_destroy(m);
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "unsupported SPIR-V version 0x%08x (1.0 to 1.6 are)",
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "unsupported SPIR-V version 0x%08x (1.0 to 1.6 are)",
                 version);
     }
     if (!m->bound || m->bound > MAX_IDS) {
         uint32_t bound = m->bound;
         d3d12xs_spirv_module_destroy(m);
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "SPIR-V id bound %u is out of range (1 to %u)", bound,
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "SPIR-V id bound %u is out of range (1 to %u)", bound,
                 MAX_IDS);
     }
     /* First walk: lengths, and how many instructions there are (one allocation for them). */
@@ -261,7 +250,7 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
         uint32_t length = words[offset] >> 16, op = words[offset] & 0xffff;
         if (!length || length > count - offset) {
             d3d12xs_spirv_module_destroy(m);
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size,
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "SPIR-V instruction at word %zu (opcode %u) has word count %u, %s", offset, op, length,
                     length ? "which runs past the end of the module (truncated?)" : "which is invalid");
         }
@@ -293,12 +282,12 @@ HRESULT d3d12xs_spirv_module_parse(const void *code, size_t size, struct d3d12xs
             if (id >= m->bound) {
                 uint32_t bound = m->bound;
                 d3d12xs_spirv_module_destroy(m);
-                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "id %u at word %zu is outside the bound %u", id,
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size, "id %u at word %zu is outside the bound %u", id,
                         offset, bound);
             }
             if (m->defs[id]) {
                 d3d12xs_spirv_module_destroy(m);
-                return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "id %u is defined twice", id);
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size, "id %u is defined twice", id);
             }
             m->defs[id] = inst;
         }

@@ -12,7 +12,7 @@ HRESULT d3d12xs_spirv_check_addressing(const struct d3d12xs_spirv_module *m, cha
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_MEMORY_MODEL, i, inst))
         if (d3d12xs_spirv_len(inst) == 3 && inst->w[1] != SpvAddressingModelLogical
                 && inst->w[1] != SpvAddressingModelPhysicalStorageBuffer64)
-            return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module's addressing model is %u (Logical expected)",
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module's addressing model is %u (Logical expected)",
                     inst->w[1]);
     return S_OK;
 }

@@ -528,7 +528,7 @@ HRESULT d3d12xs_spirv_pass_remap(struct d3d12xs_spirv_module *module, const stru
     if (error && error_size)
         error[0] = 0;
     if (!info || (!targets && info->binding_count))
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "NULL argument to the SPIR-V remapping");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "NULL argument to the SPIR-V remapping");
     memset(&m, 0, sizeof(m));
     m.m = module;
     m.bound = module->bound;
@@ -605,7 +605,7 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
     if (out_word_count)
         *out_word_count = 0;
     if (!info || (!targets && info->binding_count) || !out_words || !out_word_count)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "NULL argument to the SPIR-V remapping");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "NULL argument to the SPIR-V remapping");
     if (FAILED(hr = d3d12xs_spirv_module_parse(code, size, &module, error, error_size)))
         return hr;
     if (SUCCEEDED(hr = d3d12xs_spirv_pass_remap(module, &args, error, error_size)))

@@ -126,7 +126,7 @@ static HRESULT fail(struct root_rewrite *r, const char *format, ...)
     va_start(args, format);
     vsnprintf(text, sizeof(text), format, args);
     va_end(args);
-    return d3d12xs_spirv_error(E_INVALIDARG, r->error, r->error_size, "%s", text);
+    return d3d12xs_write_error(E_INVALIDARG, r->error, r->error_size, "%s", text);
 }
 
 static bool mark_pointer(struct root_rewrite *r, uint32_t result, uint32_t pointer_type)
@@ -432,7 +432,7 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
     if (!args->count)
         return S_OK;
     if (args->count > MAX_ROOT_POINTERS - 1 || args->table_offset % 16)
-        return d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "the module or the root descriptor table is invalid");
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module or the root descriptor table is invalid");
     r.bound = m->bound;
     if (!(r.slot = calloc(r.bound, 1)) || !(r.pointee = calloc(r.bound, sizeof(*r.pointee)))
             || !(r.uses = calloc(m->sections[D3D12XS_SPIRV_FUNCTIONS].count + 1, sizeof(*r.uses)))) {
@@ -441,7 +441,7 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
     }
     for (uint32_t k = 0; k < args->count; k++) {
         if (args->variables[k] >= r.bound || r.slot[args->variables[k]]) {
-            hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "root descriptor variable %u is invalid", args->variables[k]);
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "root descriptor variable %u is invalid", args->variables[k]);
             goto done;
         }
         r.slot[args->variables[k]] = (uint8_t)(k + 1);
@@ -450,7 +450,7 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
         goto done;
     for (uint32_t k = 0; k < args->count; k++)
         if (!r.pointee[args->variables[k]]) {
-            hr = d3d12xs_spirv_error(E_INVALIDARG, error, error_size, "root descriptor variable %u is not declared", args->variables[k]);
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "root descriptor variable %u is not declared", args->variables[k]);
             goto done;
         }
     add_table(&r, &g, args);

@@ -74,7 +74,7 @@ static HRESULT scalar_layout_of(struct d3d12xs_layout *l, uint32_t id, uint32_t 
         return S_OK;
     }
     if (depth > LAYOUT_MAX_DEPTH)
-        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "structured buffer types nest deeper than %u",
+        return d3d12xs_write_error(E_FAIL, l->error, l->error_size, "structured buffer types nest deeper than %u",
                 LAYOUT_MAX_DEPTH);
     switch (op) {
     case SpvOpTypeInt:
@@ -94,7 +94,7 @@ static HRESULT scalar_layout_of(struct d3d12xs_layout *l, uint32_t id, uint32_t 
     case SpvOpTypeArray:
         length = d3d12xs_layout_def(l, def[3]);
         if (n != 4 || d3d12xs_layout_op(length) != SpvOpConstant || (length[0] >> 16) < 4)
-            return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "structured buffer array type %u has no "
+            return d3d12xs_write_error(E_FAIL, l->error, l->error_size, "structured buffer array type %u has no "
                     "constant length", id);
         elements = length[3];
         if (FAILED(hr = scalar_layout_of(l, def[2], &s, &a, depth + 1)))
@@ -136,7 +136,7 @@ static HRESULT scalar_layout_of(struct d3d12xs_layout *l, uint32_t id, uint32_t 
     return S_OK;
 
 unsupported:
-    return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "type %u (opcode %u) has no D3D12 structured "
+    return d3d12xs_write_error(E_FAIL, l->error, l->error_size, "type %u (opcode %u) has no D3D12 structured "
             "buffer layout", id, op);
 }
 
@@ -148,7 +148,7 @@ static HRESULT scalar_member_offset(struct d3d12xs_layout *l, uint32_t id, uint3
     HRESULT hr;
 
     if (member >= n - 2)
-        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
+        return d3d12xs_write_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
     for (uint32_t m = 0; m <= member; m++) {
         if (FAILED(hr = scalar_layout_of(l, def[2 + m], &size, &align, 0)))
             return hr;
@@ -169,14 +169,14 @@ static HRESULT scalar_matrix_stride(struct d3d12xs_layout *l, uint32_t id, uint3
     HRESULT hr;
 
     if (member >= (def[0] >> 16) - 2)
-        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
+        return d3d12xs_write_error(E_FAIL, l->error, l->error_size, "struct %u has no member %u", id, member);
     type = d3d12xs_layout_def(l, def[2 + member]);
     for (unsigned depth = 0; (d3d12xs_layout_op(type) == SpvOpTypeArray || d3d12xs_layout_op(type) == SpvOpTypeRuntimeArray)
             && depth < LAYOUT_MAX_DEPTH; depth++)
         type = d3d12xs_layout_def(l, type[2]);
     if (d3d12xs_layout_op(type) != SpvOpTypeMatrix || (type[0] >> 16) != 4
             || d3d12xs_layout_op(column = d3d12xs_layout_def(l, type[2])) != SpvOpTypeVector || (column[0] >> 16) != 4)
-        return d3d12xs_spirv_error(E_FAIL, l->error, l->error_size, "member %u of struct %u has a MatrixStride "
+        return d3d12xs_write_error(E_FAIL, l->error, l->error_size, "member %u of struct %u has a MatrixStride "
                 "but is no matrix", member, id);
     if (FAILED(hr = scalar_layout_of(l, column[2], &size, &align, 0)))
         return hr;
@@ -246,7 +246,7 @@ HRESULT d3d12xs_spirv_structured_scalar_layout(struct d3d12xs_spirv_module *m, u
         if (*word == value)
             continue;
         if (l.mark[target] & LAYOUT_OTHER) {
-            hr = d3d12xs_spirv_error(E_FAIL, error, error_size, "type %u is used by a structured buffer and by "
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "type %u is used by a structured buffer and by "
                     "another block (cbuffer, tbuffer or counter), which need different layouts (D3D12 packs "
                     "structured buffers tightly): give the structured buffer a struct of its own", target);
             goto done;

@@ -656,7 +656,7 @@ HRESULT d3d12xs_spirv_pass_vectorize(struct d3d12xs_spirv_module *m, const struc
 
 done:
     if (FAILED(hr))
-        d3d12xs_spirv_error(hr, error, error_size, "%s", hr == E_OUTOFMEMORY ? "out of memory" : "malformed SPIR-V");
+        d3d12xs_write_error(hr, error, error_size, "%s", hr == E_OUTOFMEMORY ? "out of memory" : "malformed SPIR-V");
     free(v.root);
     free(v.kind);
     free(v.raw_of);
