@@ -305,27 +305,16 @@ static void STDMETHODCALLTYPE list_Write64BitValueTopOfPipeX(ID3D12GraphicsComma
 static VkCommandBuffer record_gpu_wait(struct d3d12_command_list *list, const char *command, VkBuffer buffer, uint64_t offset,
         const struct d3d12_memory_wait *wait)
 {
-    struct d3d12_command_allocator *allocator = list->allocator;
-    VkCommandBufferBeginInfo begin_info = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
-    };
     VkCommandBuffer command_buffer;
     VkResult vr;
     HRESULT hr;
 
-    pthread_mutex_lock(&allocator->object.lock);
-    hr = d3d12_command_allocator_get_command_buffer(allocator, false, &command_buffer);
-    pthread_mutex_unlock(&allocator->object.lock);
-    if (FAILED(hr)) {
+    if (FAILED(hr = d3d12_command_list_begin_command_buffer(list, false, &command_buffer))) {
         d3d12_command_list_record_error(list, command, "cannot get a command buffer for the GPU-side wait (HRESULT 0x%08x)", (unsigned)hr);
         return VK_NULL_HANDLE;
     }
-    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) == VK_SUCCESS) {
-        d3d12_gpu_wait_record(list->object.device, command_buffer, buffer, offset, wait->size, wait->comparison, wait->value);
-        vr = vkEndCommandBuffer(command_buffer);
-    }
-    if (vr != VK_SUCCESS) {
+    d3d12_gpu_wait_record(list->object.device, command_buffer, buffer, offset, wait->size, wait->comparison, wait->value);
+    if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS) {
         d3d12_command_list_record_error(list, command, "cannot record the GPU-side wait (VkResult %d)", vr);
         return VK_NULL_HANDLE;
     }

@@ -135,18 +135,11 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
 void d3d12_command_list_record_query_resets(struct d3d12_command_list *list)
 {
     const char *command = METHOD(Close);
-    VkCommandBufferBeginInfo begin_info = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
-    };
     VkCommandBuffer command_buffer;
     VkResult vr;
     HRESULT hr;
 
-    pthread_mutex_lock(&list->allocator->object.lock);
-    hr = d3d12_command_allocator_get_command_buffer(list->allocator, true, &command_buffer);
-    pthread_mutex_unlock(&list->allocator->object.lock);
-    if (FAILED(hr) || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
+    if (FAILED(hr = d3d12_command_list_begin_command_buffer(list, true, &command_buffer))) {
         d3d12_command_list_record_error(list, command, "cannot record the list's query resets (HRESULT 0x%08x)", (unsigned)hr);
         return;
     }

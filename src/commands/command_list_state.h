@@ -122,6 +122,9 @@ static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct 
 extern const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl;
 
 /* command_recording.c */
+/* A command buffer from the list's allocator (helper: its pool on the internal engine's family),
+ * begun for simultaneous use. */
+HRESULT d3d12_command_list_begin_command_buffer(struct d3d12_command_list *list, bool helper, VkCommandBuffer *command_buffer);
 HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call,
         const char *cut_by);
 void d3d12_command_list_emit_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access,

@@ -69,8 +69,7 @@ void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineSta
 
 /* ---- segments and the command record ---- */
 
-HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call,
-        const char *cut_by)
+HRESULT d3d12_command_list_begin_command_buffer(struct d3d12_command_list *list, bool helper, VkCommandBuffer *command_buffer)
 {
     struct d3d12_command_allocator *allocator = list->allocator;
     VkCommandBufferBeginInfo begin_info = {
@@ -78,19 +77,29 @@ HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool h
         /* A closed list may be executed again while a previous execution still runs. */
         .flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT,
     };
-    VkCommandBuffer command_buffer;
     VkResult vr;
+    HRESULT hr;
+
+    pthread_mutex_lock(&allocator->object.lock);
+    hr = d3d12_command_allocator_get_command_buffer(allocator, helper, command_buffer);
+    pthread_mutex_unlock(&allocator->object.lock);
+    if (FAILED(hr))
+        return hr;
+    if ((vr = vkBeginCommandBuffer(*command_buffer, &begin_info)) != VK_SUCCESS)
+        return d3d12xs_hresult_from_vk(list->object.device, vr);
+    return S_OK;
+}
+
+HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call,
+        const char *cut_by)
+{
+    VkCommandBuffer command_buffer;
     HRESULT hr;
 
     if (!d3d12xs_array_reserve((void **)&list->segments, &list->segment_capacity, list->segment_count + 1, sizeof(*list->segments)))
         return E_OUTOFMEMORY;
-    pthread_mutex_lock(&allocator->object.lock);
-    hr = d3d12_command_allocator_get_command_buffer(allocator, helper, &command_buffer);
-    pthread_mutex_unlock(&allocator->object.lock);
-    if (FAILED(hr))
+    if (FAILED(hr = d3d12_command_list_begin_command_buffer(list, helper, &command_buffer)))
         return hr;
-    if ((vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS)
-        return d3d12xs_hresult_from_vk(list->object.device, vr);
     list->segments[list->segment_count++] = (struct d3d12_list_segment){
         .command_buffer = command_buffer,
         .on_helper = helper,
