@@ -84,6 +84,81 @@ static void test_root_constants_and_uav(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* Pipelines of one root signature that bind alike share its pipeline layout, and one that binds
+ * differently gets its own; switching between them keeps the root arguments. The application
+ * may let go of the root signature once it is set (the pipelines hold it): the layouts stay
+ * valid until the last pipeline made with them is gone (ASan and the validation layer would
+ * see a destroyed layout). */
+static void test_shared_layouts_outlive_the_root_signature(struct env *env)
+{
+    static const char store_source[] =
+        "cbuffer Constants : register(b0) { uint bias; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x + bias); }\n";
+    static const char add_source[] =
+        "cbuffer Constants : register(b0) { uint bias; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, output.Load(id.x * 4) * 2 + bias); }\n";
+    /* Binds no UAV: another shape of the same root signature. */
+    static const char empty_source[] =
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { }\n";
+    D3D12_RESOURCE_BARRIER barrier;
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    uint32_t data[1024], bias = 5;
+    bool ok = true;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
+    ID3DBlob *store_code = compile(store_source, "main"), *add_code = compile(add_source, "main");
+    ID3DBlob *empty_code = compile(empty_source, "main");
+    ID3D12PipelineState *store = harness_compute_pipeline(env->device, signature, store_code);
+    ID3D12PipelineState *add = harness_compute_pipeline(env->device, signature, add_code);
+    ID3D12PipelineState *empty = harness_compute_pipeline(env->device, signature, empty_code);
+    ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(data));
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    LOG_MARK();
+
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+    barrier.UAV.pResource = output;
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, store);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, bias, 0);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1024 / 64, 1, 1);
+    ID3D12RootSignature_Release(signature);
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, empty);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, add);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 1, 0);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1024 / 64, 1, 1);
+    harness_execute_and_wait(env->device, queue, &list);
+    ID3D12PipelineState_Release(store);
+    ID3D12PipelineState_Release(empty);
+    ID3D12PipelineState_Release(add);
+    harness_read_back(env->device, env->queue, output, data, sizeof(data));
+    for (uint32_t i = 0; i < 1024 && ok; i++)
+        ok = data[i] == (i + bias) * 2 + 1;
+    CHECK_MSG(ok, "pipelines sharing a layout: wrong output");
+    CHECK_NO_LOG();
+
+    harness_release_list(&list);
+    ID3D12CommandQueue_Release(queue);
+    ID3D12Resource_Release(output);
+    ID3D10Blob_Release(store_code);
+    ID3D10Blob_Release(add_code);
+    ID3D10Blob_Release(empty_code);
+}
+
 /* A descriptor table with an SRV and a UAV range: out[i] = in[i] * 2. */
 static void test_descriptor_table(struct env *env)
 {
@@ -271,6 +346,7 @@ int main(void)
     env.device = harness_create_device();
     env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     test_root_constants_and_uav(&env);
+    test_shared_layouts_outlive_the_root_signature(&env);
     test_descriptor_table(&env);
     test_errors(&env);
     ID3D12CommandQueue_Release(env.queue);

@@ -1,5 +1,5 @@
 /* ID3D12RootSignature: the parsed (1.1) description plus the push-constant layout of its
- * root constants. Vulkan layouts are made per pipeline, from the registers the shader uses. */
+ * root constants, and the pipeline layouts of its pipelines (root_signature_layout.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +30,7 @@ static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature 
     if (!refcount) {
         /* Static samplers come from the device's sampler cache, which owns them. */
         free(signature->static_samplers);
+        d3d12_root_signature_destroy_layouts(signature);
         d3d12xs_root_signature_desc_free(signature->desc);
         free(signature->blob);
         d3d12xs_object_cleanup(&signature->object);

@@ -27,10 +27,32 @@ struct d3d12_root_signature {
      * name. Pipeline layouts take their stage masks from it (compute is never denied). */
     VkShaderStageFlags vk_stages;
     VkSampler *static_samplers;
+    /* The pipeline layouts made for its pipelines, one per binding shape (root_signature_layout.c),
+     * under object.lock. */
+    struct d3d12xs_root_layout *layouts;
+};
+
+/* One push-descriptor binding of a pipeline layout, as a key: padding-free, compared bytewise. */
+struct d3d12xs_root_layout_binding {
+    uint32_t binding;
+    VkDescriptorType type;
+    uint32_t count;
+    uint32_t reserved; /* zero: keeps the sampler 8-byte aligned without padding */
+    VkSampler immutable_sampler; /* a static sampler, or VK_NULL_HANDLE */
 };
 
 struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface);
 HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out);
+/* The root signature's pipeline layout for a push-descriptor set of these bindings and
+ * push_constant_size bytes of push constants: made on first request, shared afterwards. The
+ * caller gets a reference (*layout, released with d3d12xs_root_layout_release) that keeps
+ * *vk_layout valid after the root signature goes, as a pipeline's retirement needs. Thread-safe. */
+HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, const struct d3d12xs_root_layout_binding *bindings,
+        uint32_t binding_count, uint32_t push_constant_size, struct d3d12xs_root_layout **layout, VkPipelineLayout *vk_layout,
+        const char *method);
+void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout);
+/* The root signature's own references, at its destruction. */
+void d3d12_root_signature_destroy_layouts(struct d3d12_root_signature *signature);
 bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b);
 
 #endif

@@ -34,8 +34,8 @@ static void destroy_pipeline_state(struct d3d12_device *device, void *object)
     struct d3d12_pipeline_state *state = object;
     vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
     d3d12_pipeline_state_destroy_variants(device, state);
-    vkDestroyPipelineLayout(device->vk_device, state->vk_layout, NULL);
-    vkDestroyDescriptorSetLayout(device->vk_device, state->vk_set_layout, NULL);
+    if (state->layout)
+        d3d12xs_root_layout_release(device, state->layout);
     free(state->bindings);
     free(state);
 }
@@ -289,27 +289,26 @@ const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, cons
     return NULL;
 }
 
+/* The pipeline's layout, from its root signature's layouts (shared by pipelines that bind alike). */
 static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *method)
 {
     struct d3d12_device *device = state->object.device;
-    VkDescriptorSetLayoutBinding *bindings = NULL;
+    struct d3d12xs_root_layout_binding *bindings = NULL;
     const uint32_t push_limit = device->vk_properties.limits.maxPushConstantsSize;
-    /* the pipeline's stages that the root signature lets see root arguments (DENY_* flags) */
-    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT & state->root_signature->vk_stages;
     /* Room for DispatchX's thread limit (USE_THREAD_DIMENSIONS) behind the root constants, where the device has it. */
     uint32_t limit_offset = (state->root_signature->push_constant_size + 15) & ~15u;
-    VkPushConstantRange push_range = {stages, 0, state->root_signature->push_constant_size};
+    uint32_t push_constant_size = state->root_signature->push_constant_size;
     uint32_t binding_count = 0;
-    VkResult vr;
+    HRESULT hr;
 
     state->thread_limit_offset = UINT32_MAX;
     if (state->root_signature->memory_abi) {
         /* Root constants come through memory. The thread limit then has no push-constant block
          * to follow: partial groups of USE_THREAD_DIMENSIONS are refused for such pipelines. */
-        push_range.size = 0;
+        push_constant_size = 0;
     } else if (limit_offset + 16 <= push_limit) {
         state->thread_limit_offset = limit_offset;
-        push_range.size = limit_offset + 16;
+        push_constant_size = limit_offset + 16;
     }
     if (!(bindings = calloc(state->binding_count + 1, sizeof(*bindings))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
@@ -317,43 +316,24 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
         const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
         if (!binding->array_size)
             continue; /* root constants */
-        bindings[binding_count] = (VkDescriptorSetLayoutBinding){
+        bindings[binding_count++] = (struct d3d12xs_root_layout_binding){
             .binding = i,
-            .descriptorType = binding->vk_type,
-            .descriptorCount = binding->array_size,
-            .stageFlags = stages,
-            .pImmutableSamplers = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
-                    ? &state->root_signature->static_samplers[binding->root_index] : NULL,
+            .type = binding->vk_type,
+            .count = binding->array_size,
+            .immutable_sampler = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
+                    ? state->root_signature->static_samplers[binding->root_index] : VK_NULL_HANDLE,
         };
-        binding_count++;
     }
     if (state->memory_abi)
-        bindings[binding_count++] = (VkDescriptorSetLayoutBinding){
+        bindings[binding_count++] = (struct d3d12xs_root_layout_binding){
             .binding = state->argument_binding,
-            .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-            .descriptorCount = 1,
-            .stageFlags = stages,
+            .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+            .count = 1,
         };
-    VkDescriptorSetLayoutCreateInfo set_info = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = binding_count,
-        .pBindings = bindings,
-    };
-    vr = vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &state->vk_set_layout);
+    hr = d3d12_root_signature_get_layout(state->root_signature, bindings, binding_count, push_constant_size, &state->layout,
+            &state->vk_layout, method);
     free(bindings);
-    if (vr != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateDescriptorSetLayout failed (VkResult %d)", vr);
-    VkPipelineLayoutCreateInfo layout_info = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &state->vk_set_layout,
-        .pushConstantRangeCount = push_range.size ? 1 : 0,
-        .pPushConstantRanges = &push_range,
-    };
-    if ((vr = vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &state->vk_layout)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreatePipelineLayout failed (VkResult %d)", vr);
-    return S_OK;
+    return hr;
 }
 
 /* The memory-based ABI routes root descriptors through memory where the device can reach

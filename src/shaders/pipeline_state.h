@@ -34,8 +34,10 @@ struct d3d12_pipeline_state {
     struct d3d12xs_object object;
     struct d3d12_root_signature *root_signature; /* holds a reference */
     VkPipeline vk_pipeline;
+    /* From the root signature, shared with its pipelines that bind alike; the reference keeps it
+     * while recorded lists may use it, after the root signature itself may have gone. */
+    struct d3d12xs_root_layout *layout;
     VkPipelineLayout vk_layout;
-    VkDescriptorSetLayout vk_set_layout;
     uint32_t local_size[3];
     uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
     uint32_t subgroup_size;    /* what it runs with on this device (docs/dispatch.md) */

@@ -1,0 +1,129 @@
+/* The pipeline layouts of a root signature. A layout follows from the root signature and the
+ * registers a shader uses (its push-descriptor bindings), so pipelines of one root signature
+ * whose shaders bind the same way share one layout, made the first time and kept until the
+ * root signature goes. Making a VkPipelineLayout is not cheap: on the H200 it took 11 us per
+ * pipeline, a third of CreateComputePipelineState (docs/benchmarks.md). */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "descriptors/root_signature.h"
+
+_Static_assert(sizeof(struct d3d12xs_root_layout_binding) == 24, "layout keys have no padding: they are compared bytewise");
+
+/* One layout and the shape it was made for; the key is compared byte for byte. The root
+ * signature holds one reference, each pipeline made with it another. */
+struct d3d12xs_root_layout {
+    struct d3d12xs_root_layout *next;
+    atomic_uint refcount;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    uint32_t push_constant_size;
+    uint32_t binding_count;
+    struct d3d12xs_root_layout_binding bindings[];
+};
+
+static bool same_shape(const struct d3d12xs_root_layout *layout, const struct d3d12xs_root_layout_binding *bindings,
+        uint32_t binding_count, uint32_t push_constant_size)
+{
+    return layout->binding_count == binding_count && layout->push_constant_size == push_constant_size
+            && !memcmp(layout->bindings, bindings, binding_count * sizeof(*bindings));
+}
+
+static HRESULT make_layout(struct d3d12_root_signature *signature, const struct d3d12xs_root_layout_binding *bindings,
+        uint32_t binding_count, uint32_t push_constant_size, struct d3d12xs_root_layout **out, const char *method)
+{
+    struct d3d12_device *device = signature->object.device;
+    /* The stages that the root signature lets see root arguments (DENY_* flags), of compute. */
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT & signature->vk_stages;
+    const VkPushConstantRange push_range = {stages, 0, push_constant_size};
+    VkDescriptorSetLayoutBinding *vk_bindings;
+    struct d3d12xs_root_layout *layout;
+    VkResult vr;
+
+    if (!(layout = calloc(1, sizeof(*layout) + binding_count * sizeof(*bindings))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline layout");
+    if (!(vk_bindings = calloc(binding_count + 1, sizeof(*vk_bindings)))) {
+        free(layout);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
+    }
+    atomic_init(&layout->refcount, 1);
+    memcpy(layout->bindings, bindings, binding_count * sizeof(*bindings));
+    layout->binding_count = binding_count;
+    layout->push_constant_size = push_constant_size;
+    for (uint32_t i = 0; i < binding_count; i++)
+        vk_bindings[i] = (VkDescriptorSetLayoutBinding){
+            .binding = bindings[i].binding,
+            .descriptorType = bindings[i].type,
+            .descriptorCount = bindings[i].count,
+            .stageFlags = stages,
+            .pImmutableSamplers = bindings[i].immutable_sampler ? &layout->bindings[i].immutable_sampler : NULL,
+        };
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = binding_count,
+        .pBindings = vk_bindings,
+    };
+    vr = vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &layout->set_layout);
+    free(vk_bindings);
+    if (vr != VK_SUCCESS) {
+        free(layout);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateDescriptorSetLayout failed (VkResult %d)", vr);
+    }
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &layout->set_layout,
+        .pushConstantRangeCount = push_constant_size ? 1 : 0,
+        .pPushConstantRanges = &push_range,
+    };
+    if ((vr = vkCreatePipelineLayout(device->vk_device, &layout_info, NULL, &layout->layout)) != VK_SUCCESS) {
+        vkDestroyDescriptorSetLayout(device->vk_device, layout->set_layout, NULL);
+        free(layout);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreatePipelineLayout failed (VkResult %d)", vr);
+    }
+    *out = layout;
+    return S_OK;
+}
+
+HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, const struct d3d12xs_root_layout_binding *bindings,
+        uint32_t binding_count, uint32_t push_constant_size, struct d3d12xs_root_layout **out, VkPipelineLayout *vk_layout,
+        const char *method)
+{
+    struct d3d12xs_root_layout *layout;
+    HRESULT hr = S_OK;
+
+    pthread_mutex_lock(&signature->object.lock);
+    for (layout = signature->layouts; layout; layout = layout->next)
+        if (same_shape(layout, bindings, binding_count, push_constant_size))
+            break;
+    if (!layout && SUCCEEDED(hr = make_layout(signature, bindings, binding_count, push_constant_size, &layout, method))) {
+        layout->next = signature->layouts;
+        signature->layouts = layout;
+    }
+    if (SUCCEEDED(hr))
+        atomic_fetch_add(&layout->refcount, 1);
+    pthread_mutex_unlock(&signature->object.lock);
+    *out = SUCCEEDED(hr) ? layout : NULL;
+    *vk_layout = SUCCEEDED(hr) ? layout->layout : VK_NULL_HANDLE;
+    return hr;
+}
+
+void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout)
+{
+    if (atomic_fetch_sub(&layout->refcount, 1) != 1)
+        return;
+    vkDestroyPipelineLayout(device->vk_device, layout->layout, NULL);
+    vkDestroyDescriptorSetLayout(device->vk_device, layout->set_layout, NULL);
+    free(layout);
+}
+
+void d3d12_root_signature_destroy_layouts(struct d3d12_root_signature *signature)
+{
+    while (signature->layouts) {
+        struct d3d12xs_root_layout *layout = signature->layouts;
+        signature->layouts = layout->next;
+        d3d12xs_root_layout_release(signature->object.device, layout);
+    }
+}
