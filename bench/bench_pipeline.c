@@ -244,7 +244,9 @@ static ID3D12PipelineState *d3d_create(const struct d3d *d)
 static double d3d_sample(const struct d3d *d)
 {
     double start = bench_now_ns();
-    ID3D12PipelineState_Release(d3d_create(d));
+    /* Not ID3D12PipelineState_Release(d3d_create(d)): the COM macro names its argument twice. */
+    ID3D12PipelineState *state = d3d_create(d);
+    ID3D12PipelineState_Release(state);
     return (bench_now_ns() - start) / 1e3;
 }
 
