@@ -360,7 +360,7 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
             continue;
         writes[write_count] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-            .dstBinding = i,
+            .dstBinding = binding->vk_binding,
             .descriptorCount = binding->array_size,
             .descriptorType = binding->vk_type,
             .pBufferInfo = &buffer_infos[element_count],

@@ -174,7 +174,7 @@ HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask,
     }
     memcpy(signature->blob, blob, size);
     signature->blob_size = size;
-    if (FAILED(hr = build_layout(signature, method)))
+    if (FAILED(hr = build_layout(signature, method)) || FAILED(hr = d3d12_root_signature_make_root_layout(signature, method)))
         goto fail;
     hr = d3d12xs_hand_out(ID3D12RootSignature_QueryInterface(&signature->ID3D12RootSignature_iface, riid, out), method);
     ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);

@@ -7,6 +7,15 @@
 #define D3D12XS_MAX_ROOT_PARAMETERS 64 /* D3D12's root cost limit allows at most 64 */
 #define D3D12XS_MAX_ROOT_CONSTANT_BYTES 256 /* 64 DWORDs, the root cost limit, with their packing */
 
+/* One push-descriptor binding of a pipeline layout, as a key: padding-free, compared bytewise. */
+struct d3d12xs_root_layout_binding {
+    uint32_t binding;
+    VkDescriptorType type;
+    uint32_t count;
+    uint32_t reserved; /* zero: keeps the sampler 8-byte aligned without padding */
+    VkSampler immutable_sampler; /* a static sampler, or VK_NULL_HANDLE */
+};
+
 struct d3d12_root_signature {
     ID3D12RootSignature ID3D12RootSignature_iface;
     struct d3d12xs_object object;
@@ -30,16 +39,14 @@ struct d3d12_root_signature {
     /* The pipeline layouts made for its pipelines, one per binding shape (root_signature_layout.c),
      * under object.lock. */
     struct d3d12xs_root_layout *layouts;
+    /* Its own layout, made with it where it has no descriptor tables and its root constants
+     * travel as push constants: every root CBV/SRV/UAV a push descriptor at its parameter
+     * index. Pipelines whose shaders bind only root descriptors use it. */
+    bool has_root_layout;
+    struct d3d12xs_root_layout_binding root_layout_bindings[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint32_t root_layout_binding_count;
 };
 
-/* One push-descriptor binding of a pipeline layout, as a key: padding-free, compared bytewise. */
-struct d3d12xs_root_layout_binding {
-    uint32_t binding;
-    VkDescriptorType type;
-    uint32_t count;
-    uint32_t reserved; /* zero: keeps the sampler 8-byte aligned without padding */
-    VkSampler immutable_sampler; /* a static sampler, or VK_NULL_HANDLE */
-};
 
 struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface);
 HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out);
@@ -51,6 +58,13 @@ HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, 
         uint32_t binding_count, uint32_t push_constant_size, struct d3d12xs_root_layout **layout, VkPipelineLayout *vk_layout,
         const char *method);
 void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout);
+/* At creation: makes the root signature's own layout where it can have one (has_root_layout). */
+HRESULT d3d12_root_signature_make_root_layout(struct d3d12_root_signature *signature, const char *method);
+/* The push-constant bytes of its pipeline layouts: the root constants, then (where the device
+ * has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset (else UINT32_MAX). */
+uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset);
+/* The descriptor type of root CBV/SRV/UAV parameter index in the root signature's own layout. */
+VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature *signature, uint32_t index);
 /* The root signature's own references, at its destruction. */
 void d3d12_root_signature_destroy_layouts(struct d3d12_root_signature *signature);
 bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b);

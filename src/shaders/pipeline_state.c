@@ -289,27 +289,40 @@ const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, cons
     return NULL;
 }
 
-/* The pipeline's layout, from its root signature's layouts (shared by pipelines that bind alike). */
+/* Whether the pipeline binds nothing but root descriptors, each as the root signature's own
+ * layout has it: it then uses that layout, made with the root signature. */
+static bool binds_like_root_signature(const struct d3d12_pipeline_state *state)
+{
+    const struct d3d12_root_signature *signature = state->root_signature;
+
+    if (!signature->has_root_layout || state->memory_abi)
+        return false;
+    for (uint32_t i = 0; i < state->binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
+        if (!binding->array_size)
+            continue; /* root constants */
+        if (binding->source != D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->vk_type != d3d12_root_descriptor_vk_type(signature, binding->root_index))
+            return false;
+        for (uint32_t j = 0; j < i; j++)
+            if (state->bindings[j].array_size && state->bindings[j].vk_binding == binding->vk_binding)
+                return false; /* two variables of one register */
+    }
+    return true;
+}
+
+/* The pipeline's layout, from its root signature's layouts: the root signature's own where the
+ * shader binds only root descriptors, else one shared by the pipelines that bind alike. */
 static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *method)
 {
-    struct d3d12_device *device = state->object.device;
+    struct d3d12_root_signature *signature = state->root_signature;
     struct d3d12xs_root_layout_binding *bindings = NULL;
-    const uint32_t push_limit = device->vk_properties.limits.maxPushConstantsSize;
-    /* Room for DispatchX's thread limit (USE_THREAD_DIMENSIONS) behind the root constants, where the device has it. */
-    uint32_t limit_offset = (state->root_signature->push_constant_size + 15) & ~15u;
-    uint32_t push_constant_size = state->root_signature->push_constant_size;
+    uint32_t push_constant_size = d3d12_root_signature_push_constant_range(signature, &state->thread_limit_offset);
     uint32_t binding_count = 0;
     HRESULT hr;
 
-    state->thread_limit_offset = UINT32_MAX;
-    if (state->root_signature->memory_abi) {
-        /* Root constants come through memory. The thread limit then has no push-constant block
-         * to follow: partial groups of USE_THREAD_DIMENSIONS are refused for such pipelines. */
-        push_constant_size = 0;
-    } else if (limit_offset + 16 <= push_limit) {
-        state->thread_limit_offset = limit_offset;
-        push_constant_size = limit_offset + 16;
-    }
+    if (binds_like_root_signature(state))
+        return d3d12_root_signature_get_layout(signature, signature->root_layout_bindings, signature->root_layout_binding_count,
+                push_constant_size, &state->layout, &state->vk_layout, method);
     if (!(bindings = calloc(state->binding_count + 1, sizeof(*bindings))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
     for (uint32_t i = 0; i < state->binding_count; i++) {
@@ -317,11 +330,11 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
         if (!binding->array_size)
             continue; /* root constants */
         bindings[binding_count++] = (struct d3d12xs_root_layout_binding){
-            .binding = i,
+            .binding = binding->vk_binding,
             .type = binding->vk_type,
             .count = binding->array_size,
             .immutable_sampler = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
-                    ? state->root_signature->static_samplers[binding->root_index] : VK_NULL_HANDLE,
+                    ? signature->static_samplers[binding->root_index] : VK_NULL_HANDLE,
         };
     }
     if (state->memory_abi)
@@ -330,7 +343,7 @@ static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *me
             .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
             .count = 1,
         };
-    hr = d3d12_root_signature_get_layout(state->root_signature, bindings, binding_count, push_constant_size, &state->layout,
+    hr = d3d12_root_signature_get_layout(signature, bindings, binding_count, push_constant_size, &state->layout,
             &state->vk_layout, method);
     free(bindings);
     return hr;
@@ -423,7 +436,6 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             goto done;
         }
         targets[i].set = 0;
-        targets[i].binding = i;
         /* Under the memory-based ABI a table's single raw, structured or constant buffer goes
          * the same way, resolved from the heap when the dispatch is recorded; typed views,
          * samplers, arrays and UAV counters stay push descriptors. */
@@ -459,6 +471,16 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             state->argument_binding = info.binding_count; /* after every binding of the shader */
         }
     }
+    /* Binding numbers: a pushed root descriptor's is its parameter index, as in the root
+     * signature's own layout; the shader's other registers follow all parameters. */
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
+        state->bindings[i].vk_binding = binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR && binding->array_size
+                ? binding->root_index : state->root_signature->parameter_count + i;
+        targets[i].binding = state->bindings[i].vk_binding;
+    }
+    if (state->memory_abi)
+        state->argument_binding += state->root_signature->parameter_count;
     state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
     state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
             : state->root_signature->push_constant_size;

@@ -23,6 +23,7 @@ struct d3d12xs_pipeline_binding {
     uint32_t root_index;
     uint32_t table_offset;   /* descriptor index from the table start, for array element 0 */
     uint32_t array_size;
+    uint32_t vk_binding;     /* in the push-descriptor set: a root descriptor's is its parameter index */
     VkDescriptorType vk_type;
     bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
     uint32_t address_slot;   /* ROOT_ADDRESS: its entry in the argument buffer's address table */
