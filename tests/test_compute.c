@@ -159,6 +159,66 @@ static void test_shared_layouts_outlive_the_root_signature(struct env *env)
     ID3D10Blob_Release(empty_code);
 }
 
+/* A shader reading only some of its root signature's root descriptors (the root signature's own
+ * layout holds them all, each at its parameter index): an SRV at parameter 1 and a UAV at
+ * parameter 3, with an unused root UAV between them. */
+static void test_root_descriptor_subset(struct env *env)
+{
+    static const char source[] =
+        "cbuffer Constants : register(b0) { uint bias; };\n"
+        "ByteAddressBuffer input : register(t0);\n"
+        "RWByteAddressBuffer output : register(u1);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, input.Load(id.x * 4) + bias); }\n";
+    D3D12_ROOT_PARAMETER1 parameters[4];
+    uint32_t data[256], *mapped = NULL;
+    bool ok = true;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[3].Descriptor.ShaderRegister = 1;
+    ID3D12RootSignature *signature = root_signature(env->device, parameters, 4);
+    ID3DBlob *code = compile(source, "main");
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    ID3D12Resource *input = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, sizeof(data), D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *unused = harness_uav_buffer(env->device, 256);
+    ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(data));
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Resource_Map(input, 0, NULL, (void **)&mapped), S_OK);
+    for (uint32_t i = 0; i < 256 && mapped; i++)
+        mapped[i] = i * 3;
+    ID3D12Resource_Unmap(input, 0, NULL);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 11, 0);
+    ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(input));
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(unused));
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 3, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 256 / 64, 1, 1);
+    harness_execute_and_wait(env->device, queue, &list);
+    harness_read_back(env->device, env->queue, output, data, sizeof(data));
+    for (uint32_t i = 0; i < 256 && ok; i++)
+        ok = data[i] == i * 3 + 11;
+    CHECK_MSG(ok, "root descriptors at parameters 1 and 3: wrong output");
+    CHECK_NO_LOG();
+
+    harness_release_list(&list);
+    ID3D12CommandQueue_Release(queue);
+    ID3D12Resource_Release(output);
+    ID3D12Resource_Release(unused);
+    ID3D12Resource_Release(input);
+    ID3D12PipelineState_Release(state);
+    ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
 /* A descriptor table with an SRV and a UAV range: out[i] = in[i] * 2. */
 static void test_descriptor_table(struct env *env)
 {
@@ -347,6 +407,7 @@ int main(void)
     env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     test_root_constants_and_uav(&env);
     test_shared_layouts_outlive_the_root_signature(&env);
+    test_root_descriptor_subset(&env);
     test_descriptor_table(&env);
     test_errors(&env);
     ID3D12CommandQueue_Release(env.queue);
