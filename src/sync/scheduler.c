@@ -549,14 +549,16 @@ void d3d12_scheduler_memory_wait_counts(struct d3d12_device *device, uint64_t *o
     pthread_mutex_unlock(&scheduler->lock);
 }
 
-unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device)
+unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device, uint64_t now_ns, bool *waits_held)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
     unsigned held;
     lock(scheduler);
-    if (scheduler->memory_wait_count)
+    if (scheduler->memory_wait_count || (scheduler->parked_count && now_ns - scheduler->parked_since_ns > PARK_NS))
         flush_held_locked(scheduler);
     held = scheduler->memory_wait_count;
+    if (waits_held)
+        *waits_held = held || scheduler->parked_count;
     unlock_and_submit(device);
     return held;
 }

@@ -139,8 +139,11 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, uint64_t
 /* Drops every engine's held work (the device is removed). */
 void d3d12_scheduler_drop_held(struct d3d12_device *device, const char *why);
 
-/* Submits held work whose memory waits are met now; returns how many stay held. */
-unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device);
+/* Submits held work whose memory waits are met now, and parked fence waits that nothing came
+ * to join since before now_ns - 20 us; returns how many memory waits stay held and, in
+ * *waits_held, whether any memory or parked wait does (the waiter then polls again soon).
+ * Cheaper than d3d12_scheduler_poll(), which it stands in for between full polls. */
+unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device, uint64_t now_ns, bool *waits_held);
 
 /* Whether current compares true with value (the console's wait comparisons). */
 bool d3d12_comparison_holds(D3D12_COMPARISON_FUNC comparison, uint64_t current, uint64_t value);

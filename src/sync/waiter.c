@@ -42,6 +42,11 @@ struct d3d12_waiter {
 #define WATCH_SLICE_NS (50ull * 1000 * 1000)
 #define MEMORY_POLL_NS (50ull * 1000)
 #define MEMORY_SPIN_NS (200ull * 1000)
+/* While memory or parked waits keep it polling every 50 us, the full poll (hang detection,
+ * retirement, the graveyard) runs at most this often; between, only held waits are flushed.
+ * Full polls at every 50 us took the scheduler lock and the driver's semaphore queries beside
+ * the application's submissions in a cross-queue ping-pong. */
+#define FULL_POLL_NS (1000ull * 1000)
 
 static void wake_locked(struct d3d12_device *device, struct d3d12_waiter *waiter)
 {
@@ -108,12 +113,12 @@ static void *waiter_main(void *context)
     VkSemaphore *semaphores = NULL;
     uint64_t *values = NULL;
     size_t capacity = 0;
-    uint64_t last_release_ns = d3d12xs_now_ns();
+    uint64_t last_release_ns = d3d12xs_now_ns(), last_full_poll_ns = 0;
     unsigned memory_waits = 0;
+    struct d3d12_scheduler_poll poll = {0};
 
     pthread_mutex_lock(&waiter->lock);
     while (!waiter->stop) {
-        struct d3d12_scheduler_poll poll;
         uint64_t now = d3d12xs_now_ns();
 
         /* Queue work first: a held wait is usually the cause of a host wait's hang. */
@@ -121,13 +126,16 @@ static void *waiter_main(void *context)
         pthread_mutex_unlock(&waiter->lock);
         /* The policy: queue work, held or submitted, that made no progress for the hang
          * timeout marks the device hung, and held work is then dropped. */
-        d3d12_scheduler_poll(device, now, (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000, &poll);
-        if (poll.stall[0]) {
-            d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, poll.stall);
-            d3d12_scheduler_drop_held(device, "the device is removed");
+        if (!poll.memory_waits_held || now - last_full_poll_ns >= FULL_POLL_NS) {
+            d3d12_scheduler_poll(device, now, (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000, &poll);
+            last_full_poll_ns = now;
+            if (poll.stall[0]) {
+                d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, poll.stall);
+                d3d12_scheduler_drop_held(device, "the device is removed");
+            }
         }
         {
-            unsigned held = d3d12_scheduler_flush_memory_waits(device);
+            unsigned held = d3d12_scheduler_flush_memory_waits(device, now, &poll.memory_waits_held);
             if (held < memory_waits || (held && !memory_waits))
                 last_release_ns = d3d12xs_now_ns(); /* released, or new: worth a spin */
             memory_waits = held;
@@ -135,8 +143,9 @@ static void *waiter_main(void *context)
         pthread_mutex_lock(&waiter->lock);
         if (waiter->stop)
             break;
-        /* The same instant as the poll: work held since before a registration is named first. */
-        check_registration_timeouts_locked(device, waiter, now);
+        /* The same instant as the full poll: work held since before a registration is named first. */
+        if (last_full_poll_ns == now)
+            check_registration_timeouts_locked(device, waiter, now);
         fire_locked(device, waiter, d3d12_device_removed_reason(device) != S_OK);
 
         if (!waiter->registration_count && !poll.busy && !poll.memory_waits_held && !waiter->kicked) {
@@ -184,10 +193,10 @@ static void *waiter_main(void *context)
          * would cost the poll interval otherwise; a wait that stays held gets the slice. */
         if (poll.memory_waits_held && d3d12xs_now_ns() - last_release_ns < MEMORY_SPIN_NS * 5) {
             uint64_t spin_start = d3d12xs_now_ns();
-            unsigned held = d3d12_scheduler_flush_memory_waits(device), before = held;
+            unsigned held = d3d12_scheduler_flush_memory_waits(device, spin_start, NULL), before = held;
             while (held && held >= before && d3d12xs_now_ns() - spin_start < MEMORY_SPIN_NS) {
                 sched_yield();
-                held = d3d12_scheduler_flush_memory_waits(device);
+                held = d3d12_scheduler_flush_memory_waits(device, spin_start, NULL);
             }
             if (held < before)
                 last_release_ns = d3d12xs_now_ns();
