@@ -5,6 +5,11 @@
 # `apt-get update` once and then `apt-get install` for the missing ones;
 # as any other user it prints what is missing and fails.
 #
+# Lavapipe comes from Debian's bookworm-backports (Mesa 25): Debian 12's own
+# Mesa 22.3 has no VK_EXT_descriptor_buffer, VK_EXT_mutable_descriptor_type or
+# VK_EXT_device_generated_commands. The backports source is added where it is
+# missing, and a machine with an older mesa-vulkan-drivers counts as missing it.
+#
 # Environment:
 #   D3D12XS_SKIP_DEPS=1   do nothing (for machines set up by other means)
 set -euo pipefail
@@ -17,7 +22,6 @@ packages=(
     cmake
     pkg-config
     libvulkan-dev
-    mesa-vulkan-drivers      # lavapipe, the CPU Vulkan driver the tests run on
     directx-headers-dev      # Microsoft's D3D12 IDL and headers: input of tools/gen_d3d12_headers.py, reference of the conformance and d3dx12 tests
     python3                  # tools/gen_d3d12_headers.py --check (a test); the build itself needs no Python
     libshaderc-dev           # shaderc_combined.a
@@ -51,20 +55,52 @@ for pkg in "${packages[@]}"; do
     esac
 done
 
-if [[ ${#missing[@]} -eq 0 ]]; then
-    echo "install-deps: all ${#packages[@]} packages present"
+# lavapipe, the CPU Vulkan driver the tests run on: Mesa 25 or newer, from bookworm-backports.
+mesa_major=25
+mesa_version=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true)
+mesa_status=$(dpkg-query -W -f='${Status}' mesa-vulkan-drivers 2>/dev/null || true)
+need_mesa=1
+if [[ "$mesa_status" == *"install ok installed"* && "${mesa_version%%.*}" =~ ^[0-9]+$ ]] && (( ${mesa_version%%.*} >= mesa_major )); then
+    need_mesa=0
+fi
+
+if [[ ${#missing[@]} -eq 0 && $need_mesa -eq 0 ]]; then
+    echo "install-deps: all $((${#packages[@]} + 1)) packages present (mesa-vulkan-drivers $mesa_version)"
     exit 0
 fi
 
-echo "install-deps: missing packages: ${missing[*]}"
+[[ ${#missing[@]} -gt 0 ]] && echo "install-deps: missing packages: ${missing[*]}"
+[[ $need_mesa -eq 1 ]] && echo "install-deps: mesa-vulkan-drivers ${mesa_version:-(none)} is older than $mesa_major: installing it from bookworm-backports"
+
+backports_listed() {
+    grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/
+}
 
 if [[ "$(id -u)" -ne 0 ]]; then
     echo "install-deps: not root; install them with:" >&2
-    echo "    sudo apt-get update && sudo apt-get install --no-install-recommends ${missing[*]}" >&2
+    backports_listed || echo "    (add bookworm-backports to the apt sources first, see https://backports.debian.org/Instructions/)" >&2
+    [[ ${#missing[@]} -gt 0 ]] && echo "    sudo apt-get update && sudo apt-get install --no-install-recommends ${missing[*]}" >&2
+    [[ $need_mesa -eq 1 ]] && echo "    sudo apt-get install --no-install-recommends -t bookworm-backports mesa-vulkan-drivers" >&2
     exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+if [[ $need_mesa -eq 1 ]] && ! backports_listed; then
+    cat > /etc/apt/sources.list.d/bookworm-backports.sources <<'SOURCES'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+    echo "install-deps: added /etc/apt/sources.list.d/bookworm-backports.sources"
+fi
 apt-get update
-apt-get install -y --no-install-recommends "${missing[@]}"
-echo "install-deps: done"
+[[ ${#missing[@]} -gt 0 ]] && apt-get install -y --no-install-recommends "${missing[@]}"
+[[ $need_mesa -eq 1 ]] && apt-get install -y --no-install-recommends -t bookworm-backports mesa-vulkan-drivers
+mesa_version=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers)
+if ! (( ${mesa_version%%.*} >= mesa_major )); then
+    echo "install-deps: mesa-vulkan-drivers is $mesa_version after installing, not $mesa_major or newer" >&2
+    exit 1
+fi
+echo "install-deps: done (mesa-vulkan-drivers $mesa_version)"

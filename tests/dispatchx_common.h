@@ -13,8 +13,8 @@
 
 #define ROOT_CONSTANTS 4
 
-/* Parameter 0: ROOT_CONSTANTS constants at b0; parameters 1..uav_count: root UAVs u0... */
-static inline ID3D12RootSignature *dispatchx_root_signature(ID3D12Device *device, unsigned uav_count)
+/* Parameter 0: constant_count constants at b0; parameters 1..uav_count: root UAVs u0... */
+static inline ID3D12RootSignature *dispatchx_root_signature_with(ID3D12Device *device, unsigned constant_count, unsigned uav_count)
 {
     D3D12_ROOT_PARAMETER1 parameters[8];
     D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
@@ -23,7 +23,7 @@ static inline ID3D12RootSignature *dispatchx_root_signature(ID3D12Device *device
 
     memset(parameters, 0, sizeof(parameters));
     parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-    parameters[0].Constants.Num32BitValues = ROOT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = constant_count;
     for (unsigned i = 0; i < uav_count; i++) {
         parameters[1 + i].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
         parameters[1 + i].Descriptor.ShaderRegister = i;
@@ -37,6 +37,11 @@ static inline ID3D12RootSignature *dispatchx_root_signature(ID3D12Device *device
             &IID_ID3D12RootSignature, (void **)&signature), S_OK);
     ID3D10Blob_Release(blob);
     return signature;
+}
+
+static inline ID3D12RootSignature *dispatchx_root_signature(ID3D12Device *device, unsigned uav_count)
+{
+    return dispatchx_root_signature_with(device, ROOT_CONSTANTS, uav_count);
 }
 
 /* SPIR-V from HLSL; wave32 compiles with -D__XBOX_ENABLE_WAVE32=1, as the console builds wave32 shaders. */

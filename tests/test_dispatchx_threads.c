@@ -7,6 +7,9 @@
  * evenly, refused with a message when they do not). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan.h>
 
 #include "dispatchx_common.h"
 
@@ -175,6 +178,81 @@ static void test_bare_shader(ID3D12Device *device, ID3D12CommandQueue *queue)
     ID3D12RootSignature_Release(signature);
 }
 
+/* The device's push-constant bytes, read from Vulkan for the physical device d3d12xs chose. */
+static uint32_t device_push_constant_bytes(ID3D12Device *device)
+{
+    D3D12XS_DEVICE_INFO info;
+    VkInstanceCreateInfo instance_info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    VkPhysicalDevice physical[16];
+    uint32_t count = 16, bytes = 0;
+    VkInstance instance;
+
+    CHECK_HR(D3D12XSGetDeviceInfo(device, &info), S_OK);
+    if (vkCreateInstance(&instance_info, NULL, &instance) != VK_SUCCESS)
+        return 0;
+    vkEnumeratePhysicalDevices(instance, &count, physical);
+    for (uint32_t i = 0; i < count; i++) {
+        VkPhysicalDeviceProperties properties;
+        vkGetPhysicalDeviceProperties(physical[i], &properties);
+        if (!strcmp(properties.deviceName, info.DeviceName))
+            bytes = properties.limits.maxPushConstantsSize;
+    }
+    vkDestroyInstance(instance, NULL);
+    return bytes;
+}
+
+/* 62 root constants and a root UAV, D3D12's whole root cost (64 DWORDs): the constants end at
+ * byte 248, and the thread limit of a cut group goes at the next 16-byte row, 256, which on a
+ * device whose push constants hold 256 bytes (lavapipe 25, the H200) has no room left. So a
+ * partial USE_THREAD_DIMENSIONS dispatch is refused with the reason, while whole groups run. */
+static void test_root_constants_fill_push_constants(ID3D12Device *device, ID3D12CommandQueue *queue)
+{
+    static const char source[] =
+        "cbuffer Root : register(b0) { uint4 c[15]; uint2 d; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, d.y + id.x); }\n";
+    uint32_t push_bytes = device_push_constant_bytes(device), constants[62], result[128];
+    bool ok = true;
+
+    if (push_bytes != 256) {
+        printf("skipped: root constants filling push constants (this device holds %u bytes, not 256)\n", push_bytes);
+        return;
+    }
+    ID3D12RootSignature *signature = dispatchx_root_signature_with(device, 62, 1);
+    ID3D12PipelineState *pipeline = dispatchx_pipeline(device, signature, source, false);
+    ID3D12Resource *output = harness_uav_buffer(device, sizeof(result));
+    for (uint32_t i = 0; i < 62; i++)
+        constants[i] = i == 61 ? 1000 : i;
+    LOG_MARK();
+
+    for (int partial = 0; partial < 2; partial++) {
+        struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+        ID3D12GraphicsCommandList_SetComputeRootSignature(l, signature);
+        ID3D12GraphicsCommandList_SetPipelineState(l, pipeline);
+        ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(l, 0, 62, constants, 0);
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(l, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+        ID3D12GraphicsCommandList_DispatchX(l, partial ? 100 : 128, 1, 1, D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS);
+        if (partial) {
+            CHECK_LOG("DispatchX", "fill the device's 256 bytes of push constants", "thread limit needs 16 more");
+            RELOG_MARK();
+            CHECK_HR(ID3D12GraphicsCommandList_Close(l), E_INVALIDARG);
+            CHECK_LOG("Close", "thread limit");
+        } else {
+            harness_execute_and_wait(device, queue, &list);
+            harness_read_back(device, queue, output, result, sizeof(result));
+            for (uint32_t i = 0; i < 128 && ok; i++)
+                CHECK_MSG(ok = result[i] == 1000 + i, "thread %u wrote %u, expected %u", i, result[i], 1000 + i);
+            CHECK_NO_LOG();
+        }
+        harness_release_list(&list);
+    }
+    ID3D12Resource_Release(output);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     ID3D12Device *device;
@@ -186,6 +264,7 @@ int main(void)
     test_exact_coverage(device, queue);
     test_barrier_shader(device, queue);
     test_bare_shader(device, queue);
+    test_root_constants_fill_push_constants(device, queue);
     ID3D12CommandQueue_Release(queue);
     harness_release_device(device);
     return harness_finish();
