@@ -48,7 +48,8 @@ PROVIDED = {"LUID", "__LUID", "RECT", "POINT", "GUID", "IID"}
 
 IUNKNOWN = idl.Interface("IUnknown", None, "00000000-0000-0000-c000-000000000046", "windows")
 IUNKNOWN.methods = [
-    idl.Method("HRESULT", "QueryInterface", [idl.Param("REFIID", "riid"), idl.Param("void **", "ppvObject")]),
+    idl.Method("HRESULT", "QueryInterface", [idl.Param("REFIID", "riid"),
+                                             idl.Param("void **", "ppvObject", annotations=["_COM_Outptr_"])]),
     idl.Method("ULONG", "AddRef", []),
     idl.Method("ULONG", "Release", []),
 ]
@@ -665,6 +666,33 @@ def stub_return(model, ret):
     return "return 0;"
 
 
+# Out-pointers: the parameters through which a method hands out a pointer (an interface, a
+# mapped address, a description it owns), which the Windows runtime sets to NULL when the call
+# fails. A parameter is one when its type is a pointer to a pointer (T **, not T *const *) and
+# the IDL marks it written: a SAL annotation _Out_ / _Out_opt_ / _COM_Outptr_[opt_] / _Outptr_*
+# (also inside _Always_(...)), or the MIDL attribute [out]. Other written parameters (a UINT *
+# count, a structure filled in) are not out-pointers: the stubs leave them alone.
+OUT_POINTER_SAL_RE = re.compile(r"^(_Always_\()?(_Out_|_Out_opt_|_COM_Outptr_|_COM_Outptr_opt_|_Outptr_)")
+
+
+def param_name(p, k):
+    return p.name or "p%d" % k
+
+
+def is_out_pointer(p):
+    t = p.type.replace(" ", "")
+    if not t.endswith("**"):
+        return False
+    if t.endswith("*const*"):
+        return False
+    return any(a == "out" or OUT_POINTER_SAL_RE.match(a) for a in p.annotations)
+
+
+def out_pointers(m):
+    """(index, parameter) of each out-pointer of method m."""
+    return [(k, p) for k, p in enumerate(m.params) if is_out_pointer(p)]
+
+
 def std_ifaces(model):
     return [d for d in model.idl.decls if isinstance(d, idl.Interface)]
 
@@ -739,8 +767,15 @@ def gen_stubs_c(model):
         w("%s%s_%s_%s(%s)" % (ret_space(m.ret), prefix, iface, m.name, params_text(m.params, "%s *This" % iface)))
         w("{")
         w("    (void)This;")
+        outs = out_pointers(m)
         for k, p in enumerate(m.params):
-            w("    (void)%s;" % (p.name or "p%d" % k))
+            if (k, p) not in outs:
+                w("    (void)%s;" % param_name(p, k))
+        # Failed calls hand out nothing, as on Windows: a caller that passes the pointer on
+        # passes NULL, not what its variable held before.
+        for k, p in outs:
+            w("    if (%s)" % param_name(p, k))
+            w("        *%s = NULL;" % param_name(p, k))
         w("    d3d12xs_log_not_implemented(&d3d12xs_once_%d, \"%s\");" % (counter[0], label))
         r = stub_return(model, m.ret)
         if r:
