@@ -672,8 +672,9 @@ def stub_return(model, ret):
 # fails. A parameter is one when its type is a pointer to a pointer (T **, not T *const *) and
 # the IDL marks it written: a SAL annotation _Out_ / _Out_opt_ / _COM_Outptr_[opt_] / _Outptr_*
 # (also inside _Always_(...)), or the MIDL attribute [out]. Other written parameters (a UINT *
-# count, a structure filled in) are not out-pointers: the stubs leave them alone.
-OUT_POINTER_SAL_RE = re.compile(r"^(_Always_\()?(_Out_|_Out_opt_|_COM_Outptr_|_COM_Outptr_opt_|_Outptr_)")
+# count, a structure filled in, an _Out_writes_ array) are not out-pointers: the stubs leave
+# them alone.
+OUT_POINTER_SAL_RE = re.compile(r"^(_Always_\()?((_Out_|_Out_opt_|_COM_Outptr_|_COM_Outptr_opt_)\)?$|_Outptr_)")
 
 
 def param_name(p, k):
