@@ -322,6 +322,7 @@ typedef struct _SECURITY_ATTRIBUTES {
 #define E_HANDLE                            ((HRESULT)0x80070006)
 #define E_OUTOFMEMORY                       ((HRESULT)0x8007000E)
 #define E_INVALIDARG                        ((HRESULT)0x80070057)
+#define CLASS_E_CLASSNOTAVAILABLE           ((HRESULT)0x80040111)
 #define DXGI_ERROR_INVALID_CALL             ((HRESULT)0x887A0001)
 #define DXGI_ERROR_NOT_FOUND                ((HRESULT)0x887A0002)
 #define DXGI_ERROR_MORE_DATA                ((HRESULT)0x887A0003)

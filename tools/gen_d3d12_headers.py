@@ -15,7 +15,8 @@ Inputs:
 
 Outputs (committed, so the build needs no Python):
   include/{dxgiformat,dxgicommon,d3dcommon,d3d12,d3d12sdklayers}.h, include/d3d12_xs.h,
-  src/generated/d3d12_stubs.{h,c}, tests/generated/conformance_list.h.
+  src/generated/d3d12_stubs.{h,c}, tests/generated/conformance_{list,rename}.h,
+  tests/generated/stub_out_pointers.h.
 
 --check compares instead of writing and exits 1 when a file is out of date.
 """
@@ -48,7 +49,8 @@ PROVIDED = {"LUID", "__LUID", "RECT", "POINT", "GUID", "IID"}
 
 IUNKNOWN = idl.Interface("IUnknown", None, "00000000-0000-0000-c000-000000000046", "windows")
 IUNKNOWN.methods = [
-    idl.Method("HRESULT", "QueryInterface", [idl.Param("REFIID", "riid"), idl.Param("void **", "ppvObject")]),
+    idl.Method("HRESULT", "QueryInterface", [idl.Param("REFIID", "riid"),
+                                             idl.Param("void **", "ppvObject", annotations=["_COM_Outptr_"])]),
     idl.Method("ULONG", "AddRef", []),
     idl.Method("ULONG", "Release", []),
 ]
@@ -665,6 +667,34 @@ def stub_return(model, ret):
     return "return 0;"
 
 
+# Out-pointers: the parameters through which a method hands out a pointer (an interface, a
+# mapped address, a description it owns), which the Windows runtime sets to NULL when the call
+# fails. A parameter is one when its type is a pointer to a pointer (T **, not T *const *) and
+# the IDL marks it written: a SAL annotation _Out_ / _Out_opt_ / _COM_Outptr_[opt_] / _Outptr_*
+# (also inside _Always_(...)), or the MIDL attribute [out]. Other written parameters (a UINT *
+# count, a structure filled in, an _Out_writes_ array) are not out-pointers: the stubs leave
+# them alone.
+OUT_POINTER_SAL_RE = re.compile(r"^(_Always_\()?((_Out_|_Out_opt_|_COM_Outptr_|_COM_Outptr_opt_)\)?$|_Outptr_)")
+
+
+def param_name(p, k):
+    return p.name or "p%d" % k
+
+
+def is_out_pointer(p):
+    t = p.type.replace(" ", "")
+    if not t.endswith("**"):
+        return False
+    if t.endswith("*const*"):
+        return False
+    return any(a == "out" or OUT_POINTER_SAL_RE.match(a) for a in p.annotations)
+
+
+def out_pointers(m):
+    """(index, parameter) of each out-pointer of method m."""
+    return [(k, p) for k, p in enumerate(m.params) if is_out_pointer(p)]
+
+
 def std_ifaces(model):
     return [d for d in model.idl.decls if isinstance(d, idl.Interface)]
 
@@ -739,8 +769,15 @@ def gen_stubs_c(model):
         w("%s%s_%s_%s(%s)" % (ret_space(m.ret), prefix, iface, m.name, params_text(m.params, "%s *This" % iface)))
         w("{")
         w("    (void)This;")
+        outs = out_pointers(m)
         for k, p in enumerate(m.params):
-            w("    (void)%s;" % (p.name or "p%d" % k))
+            if (k, p) not in outs:
+                w("    (void)%s;" % param_name(p, k))
+        # Failed calls hand out nothing, as on Windows: a caller that passes the pointer on
+        # passes NULL, not what its variable held before.
+        for k, p in outs:
+            w("    if (%s)" % param_name(p, k))
+            w("        *%s = NULL;" % param_name(p, k))
         w("    d3d12xs_log_not_implemented(&d3d12xs_once_%d, \"%s\");" % (counter[0], label))
         r = stub_return(model, m.ret)
         if r:
@@ -765,6 +802,154 @@ def gen_stubs_c(model):
         w("/* %s */" % it.name)
         for m in model.all_methods(it):
             stub("d3d12xs_stub", it.name, m, "%s::%s" % (it.name, m.name))
+    return "\n".join(o) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Out-pointer table (tests/test_stub_out_pointers.c)
+# ---------------------------------------------------------------------------
+
+def declaring_interface(model, it, m):
+    """The interface of it's chain that declares m (IUnknown's methods: IUnknown)."""
+    while it is not None:
+        if m in it.methods:
+            return it
+        it = model.interfaces[it.base] if it.base else None
+    raise ApiError("%s is declared by no interface" % m.name)
+
+
+def gen_stub_out_table(model):
+    o = []
+    w = o.append
+    w(BANNER % "IDL files")
+    w("/* Every generated stub with out-pointers (tools/gen_d3d12_headers.py says how they are")
+    w(" * recognised), for tests/test_stub_out_pointers.c: per interface, each method's slot, the")
+    w(" * stubs that can fill it, and a call of it with the out-pointers preset to a sentinel (or")
+    w(" * NULL) and every other argument zero or NULL. Such a call is only made on a slot that holds")
+    w(" * a stub, which reads no argument. */")
+    w("#ifndef D3D12XS_TESTS_GENERATED_STUB_OUT_POINTERS_H")
+    w("#define D3D12XS_TESTS_GENERATED_STUB_OUT_POINTERS_H")
+    w("")
+    w("#include <stddef.h>")
+    w("#include \"generated/d3d12_stubs.h\"")
+    w("")
+    w("typedef void (*stub_out_function)(void);")
+    w("")
+    w("struct stub_out_case {")
+    w("    const char *method;          /* \"Interface::Method\", the interface that declares it */")
+    w("    size_t offset;               /* of the slot: in the vtable, or in the console table */")
+    w("    size_t console_table;        /* 0, or the vtable offset of the console table holding it */")
+    w("    const stub_out_function *stubs;  /* the stubs that can fill the slot, NULL-terminated */")
+    w("    unsigned out_count;")
+    w("    /* Calls the slot on object; null_outs passes NULL for every out-pointer, else each is")
+    w("     * preset to sentinel and what the call left there goes to written[]. */")
+    w("    HRESULT (*call)(void *object, int null_outs, void *sentinel, const void **written);")
+    w("};")
+    w("")
+    w("struct stub_out_interface {")
+    w("    const char *name;")
+    w("    const IID *iid;")
+    w("    /* For the longest interface of a console family: the family's root, whose every vtable")
+    w("     * has this interface's slots (d3d12_xs.h), so an object of the family is checked through")
+    w("     * them even when it does not answer QueryInterface for this one. */")
+    w("    const IID *family_root;")
+    w("    const struct stub_out_case *cases;")
+    w("    size_t count;")
+    w("};")
+    w("")
+    w("#if defined(__clang__)")
+    w("#pragma clang diagnostic push")
+    w("#pragma clang diagnostic ignored \"-Wcast-function-type\"")
+    w("#elif defined(__GNUC__)")
+    w("#pragma GCC diagnostic push")
+    w("#pragma GCC diagnostic ignored \"-Wcast-function-type\"")
+    w("#endif")
+
+    def call_function(fname, iface, m, console_root):
+        outs = out_pointers(m)
+        w("")
+        w("static HRESULT %s(void *object, int null_outs, void *sentinel, const void **written)" % fname)
+        w("{")
+        w("    %s *self = (%s *)object;" % (iface, iface))
+        args = ["(%s *)self" % console_root if console_root else "self"]
+        for k, p in enumerate(m.params):
+            n = param_name(p, k)
+            if (k, p) in outs:
+                inner = p.type[:p.type.rstrip().rindex("*")].rstrip()
+                w("    %s%s%s = sentinel;" % (inner, "" if inner.endswith("*") else " ", n))
+                args.append("null_outs ? NULL : &%s" % n)
+            else:
+                w("    static %s;" % c_param(p, k))
+                args.append(n)
+        w("    HRESULT hr;")
+        table = "self->lpVtbl->d3d12xs_console" if console_root else "self->lpVtbl"
+        w("    hr = %s->%s(%s);" % (table, m.name, ", ".join(args)))
+        for j, (k, p) in enumerate(outs):
+            w("    written[%d] = null_outs ? NULL : (const void *)%s;" % (j, param_name(p, k)))
+        w("    return hr;")
+        w("}")
+
+    def stub_list(lname, names):
+        w("static const stub_out_function %s[] = {" % lname)
+        for n in names:
+            w("    (stub_out_function)%s," % n)
+        w("    NULL,")
+        w("};")
+
+    ifaces = std_ifaces(model)
+    done = set()
+    tables = []
+    for it in ifaces:
+        cases = []
+        for m in model.all_methods(it):
+            if not out_pointers(m) or m.ret.strip() != "HRESULT":
+                continue
+            d = declaring_interface(model, it, m)
+            key = "%s_%s" % (d.name, m.name)
+            if key not in done:
+                done.add(key)
+                call_function("stub_out_call_" + key, d.name, m, None)
+                stub_list("stub_out_stubs_" + key,
+                          ["d3d12xs_stub_%s_%s" % (j.name, m.name) for j in ifaces if model.derives(j, d.name)])
+            cases.append('    { "%s::%s", offsetof(%sVtbl, %s), 0, stub_out_stubs_%s, %d, stub_out_call_%s },'
+                         % (d.name, m.name, d.name, m.name, key, len(out_pointers(m)), key))
+        if it.name in model.console:
+            for m in model.console[it.name][2]:
+                if not out_pointers(m) or m.ret.strip() != "HRESULT":
+                    continue
+                key = "console_%s_%s" % (it.name, m.name)
+                call_function("stub_out_call_" + key, it.name, m, it.name)
+                stub_list("stub_out_stubs_" + key, ["d3d12xs_stub_console_%s_%s" % (it.name, m.name)])
+                cases.append('    { "%s::%s", offsetof(D3D12XS_%sConsoleVtbl, %s), offsetof(%sVtbl, d3d12xs_console), '
+                             'stub_out_stubs_%s, %d, stub_out_call_%s },'
+                             % (it.name, m.name, it.name, m.name, it.name, key, len(out_pointers(m)), key))
+        if not cases:
+            continue
+        w("")
+        w("static const struct stub_out_case stub_out_cases_%s[] = {" % it.name)
+        o.extend(cases)
+        w("};")
+        root = None
+        if it.name in model.family_of:
+            r = model.family_of[it.name]
+            fam, nmax, _ = model.console[r]
+            if len(model.all_methods(it)) == nmax:
+                root = r
+        tables.append((it.name, root))
+    w("")
+    w("static const struct stub_out_interface stub_out_interfaces[] = {")
+    for name, root in tables:
+        w("    { \"%s\", &IID_%s, %s, stub_out_cases_%s, sizeof(stub_out_cases_%s) / sizeof(stub_out_cases_%s[0]) },"
+          % (name, name, "&IID_%s" % root if root else "NULL", name, name, name))
+    w("};")
+    w("")
+    w("#if defined(__clang__)")
+    w("#pragma clang diagnostic pop")
+    w("#elif defined(__GNUC__)")
+    w("#pragma GCC diagnostic pop")
+    w("#endif")
+    w("")
+    w("#endif /* D3D12XS_TESTS_GENERATED_STUB_OUT_POINTERS_H */")
     return "\n".join(o) + "\n"
 
 
@@ -864,6 +1049,7 @@ def main():
     outputs[os.path.join(ROOT, "src", "generated", "d3d12_stubs.c")] = gen_stubs_c(model)
     outputs[os.path.join(ROOT, "tests", "generated", "conformance_list.h")] = gen_conformance(model)
     outputs[os.path.join(ROOT, "tests", "generated", "conformance_rename.h")] = gen_conformance_rename(model)
+    outputs[os.path.join(ROOT, "tests", "generated", "stub_out_pointers.h")] = gen_stub_out_table(model)
     status = 0
     for path, text in outputs.items():
         old = None

@@ -63,10 +63,14 @@ class Member:
 
 
 class Param:
-    def __init__(self, type_, name, array=""):
+    def __init__(self, type_, name, array="", annotations=()):
         self.type = type_
         self.name = name
         self.array = array
+        # The SAL annotations and MIDL attributes of the parameter, as written
+        # ("_COM_Outptr_", "out", "iid_is(riid)", ...): what the generator reads to tell
+        # what the callee writes.
+        self.annotations = list(annotations)
 
 
 class Method:
@@ -207,11 +211,32 @@ def parse_members(p, closing="}"):
     return members
 
 
+def attr_annotations(text):
+    """The attributes of a '[ ... ]' group before a parameter: MIDL words ("out", "iid_is(riid)")
+    and the SAL text of annotation("...") entries (skip_attrs's text, tokens joined by spaces)."""
+    if not text:
+        return []
+    out = []
+    for group in re.findall(r"\[(.*?)\]", text.replace(" ", "")):
+        depth = 0
+        item = ""
+        for ch in group + ",":
+            if ch == "," and depth == 0:
+                if item:
+                    m = re.match(r'^annotation\("(.*)"\)$', item)
+                    out.append(m.group(1) if m else item)
+                item = ""
+                continue
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            item += ch
+    return out
+
+
 def parse_params(p):
     params = []
     p.expect("(")
     while p.peek() != ")":
-        p.skip_attrs()
+        annotations = attr_annotations(p.skip_attrs())
         toks = p.until([",", ")"])
         if p.peek() == ",":
             p.next()
@@ -219,6 +244,7 @@ def parse_params(p):
         k = 0
         while k < len(toks):
             if SAL_RE.match(toks[k]):
+                start = k
                 k += 1
                 if k < len(toks) and toks[k] == "(":
                     depth = 0
@@ -227,6 +253,7 @@ def parse_params(p):
                         k += 1
                         if depth == 0:
                             break
+                annotations.append("".join(toks[start:k]))
                 continue
             kept.append(toks[k])
             k += 1
@@ -245,7 +272,7 @@ def parse_params(p):
         else:
             name = None
             type_toks = toks
-        params.append(Param(join_type([t for t in type_toks if t != "interface"]), name, array))
+        params.append(Param(join_type([t for t in type_toks if t != "interface"]), name, array, annotations))
     p.expect(")")
     return params
 

@@ -55,15 +55,20 @@ static const ID3D12DebugVtbl d3d12_debug_vtbl = {
 
 static ID3D12Debug d3d12_debug = {&d3d12_debug_vtbl};
 
-HRESULT WINAPI D3D12GetDebugInterface(REFIID riid, void **debug)
+HRESULT d3d12xs_get_debug_interface(const char *method, REFIID riid, void **debug)
 {
     if (!debug)
-        return d3d12xs_fail(E_POINTER, "D3D12GetDebugInterface", "ppvDebug is NULL (must receive the interface)");
+        return d3d12xs_fail(E_POINTER, method, "ppvDebug is NULL (must receive the interface)");
     *debug = NULL;
     if (!riid)
-        return d3d12xs_fail(E_INVALIDARG, "D3D12GetDebugInterface", "riid is NULL (must be IID_ID3D12Debug)");
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must be IID_ID3D12Debug)");
     if (memcmp(riid, &IID_ID3D12Debug, sizeof(IID)))
-        return d3d12xs_fail(E_NOINTERFACE, "D3D12GetDebugInterface", "riid is not IID_ID3D12Debug (the only debug interface here)");
+        return d3d12xs_fail(E_NOINTERFACE, method, "riid is not IID_ID3D12Debug (the only debug interface here)");
     *debug = &d3d12_debug;
     return S_OK;
+}
+
+HRESULT WINAPI D3D12GetDebugInterface(REFIID riid, void **debug)
+{
+    return d3d12xs_get_debug_interface("D3D12GetDebugInterface", riid, debug);
 }

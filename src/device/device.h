@@ -124,5 +124,8 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
 /* debug.c: the configuration of a device made now: the process's (common/config.h) with
  * what the program asked for (EnableDebugLayer turns D3D12XS_DEBUG's "unset" into on). */
 void d3d12xs_device_config_init(struct d3d12xs_config *config);
+/* The ID3D12Debug object for D3D12GetDebugInterface and D3D12GetInterface(CLSID_D3D12Debug):
+ * method names the entry point in the log lines. */
+HRESULT d3d12xs_get_debug_interface(const char *method, REFIID riid, void **debug);
 
 #endif

@@ -20,7 +20,8 @@ HRESULT d3d12xs_stub_console_ID3D12Device_CreateCommandQueueX(ID3D12Device *This
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_0, "ID3D12Device::CreateCommandQueueX");
     return E_NOTIMPL;
 }
@@ -33,7 +34,8 @@ HRESULT d3d12xs_stub_console_ID3D12Device_CreateComputePipelineStateX(ID3D12Devi
     (void)NumExtendedDescs;
     (void)pExtendedDescs;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1, "ID3D12Device::CreateComputePipelineStateX");
     return E_NOTIMPL;
 }
@@ -198,7 +200,8 @@ HRESULT d3d12xs_stub_ID3D10Blob_QueryInterface(ID3D10Blob *This, REFIID riid, vo
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_15, "ID3D10Blob::QueryInterface");
     return E_NOTIMPL;
 }
@@ -242,7 +245,8 @@ HRESULT d3d12xs_stub_ID3DDestructionNotifier_QueryInterface(ID3DDestructionNotif
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_20, "ID3DDestructionNotifier::QueryInterface");
     return E_NOTIMPL;
 }
@@ -290,7 +294,8 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_QueryInterface(ID3D12RootSignature *Thi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_25, "ID3D12RootSignature::QueryInterface");
     return E_NOTIMPL;
 }
@@ -357,7 +362,8 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_GetDevice(ID3D12RootSignature *This, RE
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_32, "ID3D12RootSignature::GetDevice");
     return E_NOTIMPL;
 }
@@ -369,7 +375,8 @@ HRESULT d3d12xs_stub_ID3D12RootSignatureDeserializer_QueryInterface(ID3D12RootSi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_33, "ID3D12RootSignatureDeserializer::QueryInterface");
     return E_NOTIMPL;
 }
@@ -405,7 +412,8 @@ HRESULT d3d12xs_stub_ID3D12VersionedRootSignatureDeserializer_QueryInterface(ID3
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_37, "ID3D12VersionedRootSignatureDeserializer::QueryInterface");
     return E_NOTIMPL;
 }
@@ -431,7 +439,8 @@ HRESULT d3d12xs_stub_ID3D12VersionedRootSignatureDeserializer_GetRootSignatureDe
 {
     (void)This;
     (void)convertToVersion;
-    (void)ppDesc;
+    if (ppDesc)
+        *ppDesc = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_40, "ID3D12VersionedRootSignatureDeserializer::GetRootSignatureDescAtVersion");
     return E_NOTIMPL;
 }
@@ -451,7 +460,8 @@ HRESULT d3d12xs_stub_ID3D12Object_QueryInterface(ID3D12Object *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_42, "ID3D12Object::QueryInterface");
     return E_NOTIMPL;
 }
@@ -520,7 +530,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_QueryInterface(ID3D12DeviceChild *This, R
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_49, "ID3D12DeviceChild::QueryInterface");
     return E_NOTIMPL;
 }
@@ -587,7 +598,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_GetDevice(ID3D12DeviceChild *This, REFIID
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_56, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
@@ -599,7 +611,8 @@ HRESULT d3d12xs_stub_ID3D12Pageable_QueryInterface(ID3D12Pageable *This, REFIID 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_57, "ID3D12Pageable::QueryInterface");
     return E_NOTIMPL;
 }
@@ -666,7 +679,8 @@ HRESULT d3d12xs_stub_ID3D12Pageable_GetDevice(ID3D12Pageable *This, REFIID riid,
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_64, "ID3D12Pageable::GetDevice");
     return E_NOTIMPL;
 }
@@ -678,7 +692,8 @@ HRESULT d3d12xs_stub_ID3D12Heap_QueryInterface(ID3D12Heap *This, REFIID riid, vo
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_65, "ID3D12Heap::QueryInterface");
     return E_NOTIMPL;
 }
@@ -745,7 +760,8 @@ HRESULT d3d12xs_stub_ID3D12Heap_GetDevice(ID3D12Heap *This, REFIID riid, void **
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_72, "ID3D12Heap::GetDevice");
     return E_NOTIMPL;
 }
@@ -769,7 +785,8 @@ HRESULT d3d12xs_stub_ID3D12Resource_QueryInterface(ID3D12Resource *This, REFIID 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_74, "ID3D12Resource::QueryInterface");
     return E_NOTIMPL;
 }
@@ -836,7 +853,8 @@ HRESULT d3d12xs_stub_ID3D12Resource_GetDevice(ID3D12Resource *This, REFIID riid,
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_81, "ID3D12Resource::GetDevice");
     return E_NOTIMPL;
 }
@@ -847,7 +865,8 @@ HRESULT d3d12xs_stub_ID3D12Resource_Map(ID3D12Resource *This, UINT Subresource, 
     (void)This;
     (void)Subresource;
     (void)pReadRange;
-    (void)ppData;
+    if (ppData)
+        *ppData = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_82, "ID3D12Resource::Map");
     return E_NOTIMPL;
 }
@@ -924,7 +943,8 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_QueryInterface(ID3D12CommandAllocato
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_89, "ID3D12CommandAllocator::QueryInterface");
     return E_NOTIMPL;
 }
@@ -991,7 +1011,8 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_GetDevice(ID3D12CommandAllocator *Th
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_96, "ID3D12CommandAllocator::GetDevice");
     return E_NOTIMPL;
 }
@@ -1011,7 +1032,8 @@ HRESULT d3d12xs_stub_ID3D12Fence_QueryInterface(ID3D12Fence *This, REFIID riid, 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_98, "ID3D12Fence::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1078,7 +1100,8 @@ HRESULT d3d12xs_stub_ID3D12Fence_GetDevice(ID3D12Fence *This, REFIID riid, void 
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_105, "ID3D12Fence::GetDevice");
     return E_NOTIMPL;
 }
@@ -1117,7 +1140,8 @@ HRESULT d3d12xs_stub_ID3D12Fence1_QueryInterface(ID3D12Fence1 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_109, "ID3D12Fence1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1184,7 +1208,8 @@ HRESULT d3d12xs_stub_ID3D12Fence1_GetDevice(ID3D12Fence1 *This, REFIID riid, voi
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_116, "ID3D12Fence1::GetDevice");
     return E_NOTIMPL;
 }
@@ -1231,7 +1256,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_QueryInterface(ID3D12PipelineState *Thi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_121, "ID3D12PipelineState::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1298,7 +1324,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_GetDevice(ID3D12PipelineState *This, RE
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_128, "ID3D12PipelineState::GetDevice");
     return E_NOTIMPL;
 }
@@ -1307,7 +1334,8 @@ static int d3d12xs_once_129;
 HRESULT d3d12xs_stub_ID3D12PipelineState_GetCachedBlob(ID3D12PipelineState *This, ID3DBlob **ppBlob)
 {
     (void)This;
-    (void)ppBlob;
+    if (ppBlob)
+        *ppBlob = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_129, "ID3D12PipelineState::GetCachedBlob");
     return E_NOTIMPL;
 }
@@ -1319,7 +1347,8 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_QueryInterface(ID3D12DescriptorHeap *T
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_130, "ID3D12DescriptorHeap::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1386,7 +1415,8 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_GetDevice(ID3D12DescriptorHeap *This, 
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_137, "ID3D12DescriptorHeap::GetDevice");
     return E_NOTIMPL;
 }
@@ -1434,7 +1464,8 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_QueryInterface(ID3D12QueryHeap *This, REFII
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_141, "ID3D12QueryHeap::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1501,7 +1532,8 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_GetDevice(ID3D12QueryHeap *This, REFIID rii
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_148, "ID3D12QueryHeap::GetDevice");
     return E_NOTIMPL;
 }
@@ -1513,7 +1545,8 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_QueryInterface(ID3D12CommandSignatur
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_149, "ID3D12CommandSignature::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1580,7 +1613,8 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_GetDevice(ID3D12CommandSignature *Th
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_156, "ID3D12CommandSignature::GetDevice");
     return E_NOTIMPL;
 }
@@ -1592,7 +1626,8 @@ HRESULT d3d12xs_stub_ID3D12CommandList_QueryInterface(ID3D12CommandList *This, R
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_157, "ID3D12CommandList::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1659,7 +1694,8 @@ HRESULT d3d12xs_stub_ID3D12CommandList_GetDevice(ID3D12CommandList *This, REFIID
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_164, "ID3D12CommandList::GetDevice");
     return E_NOTIMPL;
 }
@@ -1679,7 +1715,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_QueryInterface(ID3D12GraphicsComm
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_166, "ID3D12GraphicsCommandList::QueryInterface");
     return E_NOTIMPL;
 }
@@ -1746,7 +1783,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_GetDevice(ID3D12GraphicsCommandLi
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_173, "ID3D12GraphicsCommandList::GetDevice");
     return E_NOTIMPL;
 }
@@ -2271,7 +2309,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_226, "ID3D12GraphicsCommandList1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -2338,7 +2377,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_233, "ID3D12GraphicsCommandList1::GetDevice");
     return E_NOTIMPL;
 }
@@ -2934,7 +2974,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_292, "ID3D12GraphicsCommandList2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -3001,7 +3042,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_299, "ID3D12GraphicsCommandList2::GetDevice");
     return E_NOTIMPL;
 }
@@ -3607,7 +3649,8 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_QueryInterface(ID3D12CommandQueue *This,
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_359, "ID3D12CommandQueue::QueryInterface");
     return E_NOTIMPL;
 }
@@ -3674,7 +3717,8 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_GetDevice(ID3D12CommandQueue *This, REFI
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_366, "ID3D12CommandQueue::GetDevice");
     return E_NOTIMPL;
 }
@@ -3803,7 +3847,8 @@ HRESULT d3d12xs_stub_ID3D12Device_QueryInterface(ID3D12Device *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_378, "ID3D12Device::QueryInterface");
     return E_NOTIMPL;
 }
@@ -3879,7 +3924,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateCommandQueue(ID3D12Device *This, const D
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_386, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -3890,7 +3936,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateCommandAllocator(ID3D12Device *This, D3D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_387, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -3901,7 +3948,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateGraphicsPipelineState(ID3D12Device *This
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_388, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -3912,7 +3960,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateComputePipelineState(ID3D12Device *This,
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_389, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -3926,7 +3975,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateCommandList(ID3D12Device *This, UINT nod
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_390, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -3948,7 +3998,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateDescriptorHeap(ID3D12Device *This, const
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_392, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -3970,7 +4021,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateRootSignature(ID3D12Device *This, UINT n
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_394, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -4098,7 +4150,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateCommittedResource(ID3D12Device *This, co
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_405, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -4109,7 +4162,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateHeap(ID3D12Device *This, const D3D12_HEA
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_406, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
@@ -4124,7 +4178,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreatePlacedResource(ID3D12Device *This, ID3D1
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_407, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -4137,7 +4192,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateReservedResource(ID3D12Device *This, con
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_408, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -4161,7 +4217,8 @@ HRESULT d3d12xs_stub_ID3D12Device_OpenSharedHandle(ID3D12Device *This, HANDLE NT
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_410, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -4204,7 +4261,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateFence(ID3D12Device *This, UINT64 Initial
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_414, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
@@ -4238,7 +4296,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateQueryHeap(ID3D12Device *This, const D3D1
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_417, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -4259,7 +4318,8 @@ HRESULT d3d12xs_stub_ID3D12Device_CreateCommandSignature(ID3D12Device *This, con
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_419, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -4297,7 +4357,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_QueryInterface(ID3D12PipelineLibrary 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_422, "ID3D12PipelineLibrary::QueryInterface");
     return E_NOTIMPL;
 }
@@ -4364,7 +4425,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_GetDevice(ID3D12PipelineLibrary *This
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_429, "ID3D12PipelineLibrary::GetDevice");
     return E_NOTIMPL;
 }
@@ -4386,7 +4448,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_LoadGraphicsPipeline(ID3D12PipelineLi
     (void)pName;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_431, "ID3D12PipelineLibrary::LoadGraphicsPipeline");
     return E_NOTIMPL;
 }
@@ -4398,7 +4461,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_LoadComputePipeline(ID3D12PipelineLib
     (void)pName;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_432, "ID3D12PipelineLibrary::LoadComputePipeline");
     return E_NOTIMPL;
 }
@@ -4428,7 +4492,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_QueryInterface(ID3D12PipelineLibrary
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_435, "ID3D12PipelineLibrary1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -4495,7 +4560,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_GetDevice(ID3D12PipelineLibrary1 *Th
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_442, "ID3D12PipelineLibrary1::GetDevice");
     return E_NOTIMPL;
 }
@@ -4517,7 +4583,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_LoadGraphicsPipeline(ID3D12PipelineL
     (void)pName;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_444, "ID3D12PipelineLibrary1::LoadGraphicsPipeline");
     return E_NOTIMPL;
 }
@@ -4529,7 +4596,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_LoadComputePipeline(ID3D12PipelineLi
     (void)pName;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_445, "ID3D12PipelineLibrary1::LoadComputePipeline");
     return E_NOTIMPL;
 }
@@ -4559,7 +4627,8 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_LoadPipeline(ID3D12PipelineLibrary1 
     (void)pName;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_448, "ID3D12PipelineLibrary1::LoadPipeline");
     return E_NOTIMPL;
 }
@@ -4571,7 +4640,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_QueryInterface(ID3D12Device1 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_449, "ID3D12Device1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -4647,7 +4717,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandQueue(ID3D12Device1 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_457, "ID3D12Device1::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -4658,7 +4729,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandAllocator(ID3D12Device1 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_458, "ID3D12Device1::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -4669,7 +4741,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateGraphicsPipelineState(ID3D12Device1 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_459, "ID3D12Device1::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -4680,7 +4753,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateComputePipelineState(ID3D12Device1 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_460, "ID3D12Device1::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -4694,7 +4768,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandList(ID3D12Device1 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_461, "ID3D12Device1::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -4716,7 +4791,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateDescriptorHeap(ID3D12Device1 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_463, "ID3D12Device1::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -4738,7 +4814,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateRootSignature(ID3D12Device1 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_465, "ID3D12Device1::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -4866,7 +4943,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommittedResource(ID3D12Device1 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_476, "ID3D12Device1::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -4877,7 +4955,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateHeap(ID3D12Device1 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_477, "ID3D12Device1::CreateHeap");
     return E_NOTIMPL;
 }
@@ -4892,7 +4971,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreatePlacedResource(ID3D12Device1 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_478, "ID3D12Device1::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -4905,7 +4985,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateReservedResource(ID3D12Device1 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_479, "ID3D12Device1::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -4929,7 +5010,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_OpenSharedHandle(ID3D12Device1 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_481, "ID3D12Device1::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -4972,7 +5054,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateFence(ID3D12Device1 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_485, "ID3D12Device1::CreateFence");
     return E_NOTIMPL;
 }
@@ -5006,7 +5089,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateQueryHeap(ID3D12Device1 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_488, "ID3D12Device1::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -5027,7 +5111,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandSignature(ID3D12Device1 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_490, "ID3D12Device1::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -5065,7 +5150,8 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreatePipelineLibrary(ID3D12Device1 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_493, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -5101,7 +5187,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_QueryInterface(ID3D12Device2 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_496, "ID3D12Device2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -5177,7 +5264,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandQueue(ID3D12Device2 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_504, "ID3D12Device2::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -5188,7 +5276,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandAllocator(ID3D12Device2 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_505, "ID3D12Device2::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -5199,7 +5288,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateGraphicsPipelineState(ID3D12Device2 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_506, "ID3D12Device2::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -5210,7 +5300,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateComputePipelineState(ID3D12Device2 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_507, "ID3D12Device2::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -5224,7 +5315,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandList(ID3D12Device2 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_508, "ID3D12Device2::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -5246,7 +5338,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateDescriptorHeap(ID3D12Device2 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_510, "ID3D12Device2::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -5268,7 +5361,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateRootSignature(ID3D12Device2 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_512, "ID3D12Device2::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -5396,7 +5490,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommittedResource(ID3D12Device2 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_523, "ID3D12Device2::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -5407,7 +5502,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateHeap(ID3D12Device2 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_524, "ID3D12Device2::CreateHeap");
     return E_NOTIMPL;
 }
@@ -5422,7 +5518,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreatePlacedResource(ID3D12Device2 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_525, "ID3D12Device2::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -5435,7 +5532,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateReservedResource(ID3D12Device2 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_526, "ID3D12Device2::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -5459,7 +5557,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_OpenSharedHandle(ID3D12Device2 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_528, "ID3D12Device2::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -5502,7 +5601,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateFence(ID3D12Device2 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_532, "ID3D12Device2::CreateFence");
     return E_NOTIMPL;
 }
@@ -5536,7 +5636,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateQueryHeap(ID3D12Device2 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_535, "ID3D12Device2::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -5557,7 +5658,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandSignature(ID3D12Device2 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_537, "ID3D12Device2::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -5595,7 +5697,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreatePipelineLibrary(ID3D12Device2 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_540, "ID3D12Device2::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -5630,7 +5733,8 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreatePipelineState(ID3D12Device2 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_543, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -5642,7 +5746,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_QueryInterface(ID3D12Device3 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_544, "ID3D12Device3::QueryInterface");
     return E_NOTIMPL;
 }
@@ -5718,7 +5823,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandQueue(ID3D12Device3 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_552, "ID3D12Device3::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -5729,7 +5835,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandAllocator(ID3D12Device3 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_553, "ID3D12Device3::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -5740,7 +5847,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateGraphicsPipelineState(ID3D12Device3 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_554, "ID3D12Device3::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -5751,7 +5859,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateComputePipelineState(ID3D12Device3 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_555, "ID3D12Device3::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -5765,7 +5874,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandList(ID3D12Device3 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_556, "ID3D12Device3::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -5787,7 +5897,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateDescriptorHeap(ID3D12Device3 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_558, "ID3D12Device3::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -5809,7 +5920,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateRootSignature(ID3D12Device3 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_560, "ID3D12Device3::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -5937,7 +6049,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommittedResource(ID3D12Device3 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_571, "ID3D12Device3::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -5948,7 +6061,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateHeap(ID3D12Device3 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_572, "ID3D12Device3::CreateHeap");
     return E_NOTIMPL;
 }
@@ -5963,7 +6077,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreatePlacedResource(ID3D12Device3 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_573, "ID3D12Device3::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -5976,7 +6091,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateReservedResource(ID3D12Device3 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_574, "ID3D12Device3::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -6000,7 +6116,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_OpenSharedHandle(ID3D12Device3 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_576, "ID3D12Device3::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -6043,7 +6160,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateFence(ID3D12Device3 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_580, "ID3D12Device3::CreateFence");
     return E_NOTIMPL;
 }
@@ -6077,7 +6195,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateQueryHeap(ID3D12Device3 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_583, "ID3D12Device3::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -6098,7 +6217,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandSignature(ID3D12Device3 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_585, "ID3D12Device3::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -6136,7 +6256,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreatePipelineLibrary(ID3D12Device3 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_588, "ID3D12Device3::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -6171,7 +6292,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreatePipelineState(ID3D12Device3 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_591, "ID3D12Device3::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -6182,7 +6304,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_OpenExistingHeapFromAddress(ID3D12Device3 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_592, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -6193,7 +6316,8 @@ HRESULT d3d12xs_stub_ID3D12Device3_OpenExistingHeapFromFileMapping(ID3D12Device3
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_593, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -6218,7 +6342,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_QueryInterface(ID3D12ProtectedSessio
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_595, "ID3D12ProtectedSession::QueryInterface");
     return E_NOTIMPL;
 }
@@ -6285,7 +6410,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_GetDevice(ID3D12ProtectedSession *Th
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_602, "ID3D12ProtectedSession::GetDevice");
     return E_NOTIMPL;
 }
@@ -6295,7 +6421,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_GetStatusFence(ID3D12ProtectedSessio
 {
     (void)This;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_603, "ID3D12ProtectedSession::GetStatusFence");
     return E_NOTIMPL;
 }
@@ -6315,7 +6442,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_QueryInterface(ID3D12Protect
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_605, "ID3D12ProtectedResourceSession::QueryInterface");
     return E_NOTIMPL;
 }
@@ -6382,7 +6510,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_GetDevice(ID3D12ProtectedRes
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_612, "ID3D12ProtectedResourceSession::GetDevice");
     return E_NOTIMPL;
 }
@@ -6392,7 +6521,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_GetStatusFence(ID3D12Protect
 {
     (void)This;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_613, "ID3D12ProtectedResourceSession::GetStatusFence");
     return E_NOTIMPL;
 }
@@ -6424,7 +6554,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_QueryInterface(ID3D12Device4 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_616, "ID3D12Device4::QueryInterface");
     return E_NOTIMPL;
 }
@@ -6500,7 +6631,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandQueue(ID3D12Device4 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_624, "ID3D12Device4::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -6511,7 +6643,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandAllocator(ID3D12Device4 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_625, "ID3D12Device4::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -6522,7 +6655,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateGraphicsPipelineState(ID3D12Device4 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_626, "ID3D12Device4::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -6533,7 +6667,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateComputePipelineState(ID3D12Device4 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_627, "ID3D12Device4::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -6547,7 +6682,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandList(ID3D12Device4 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_628, "ID3D12Device4::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -6569,7 +6705,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateDescriptorHeap(ID3D12Device4 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_630, "ID3D12Device4::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -6591,7 +6728,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateRootSignature(ID3D12Device4 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_632, "ID3D12Device4::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -6719,7 +6857,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommittedResource(ID3D12Device4 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_643, "ID3D12Device4::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -6730,7 +6869,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateHeap(ID3D12Device4 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_644, "ID3D12Device4::CreateHeap");
     return E_NOTIMPL;
 }
@@ -6745,7 +6885,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreatePlacedResource(ID3D12Device4 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_645, "ID3D12Device4::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -6758,7 +6899,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateReservedResource(ID3D12Device4 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_646, "ID3D12Device4::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -6782,7 +6924,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenSharedHandle(ID3D12Device4 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_648, "ID3D12Device4::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -6825,7 +6968,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateFence(ID3D12Device4 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_652, "ID3D12Device4::CreateFence");
     return E_NOTIMPL;
 }
@@ -6859,7 +7003,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateQueryHeap(ID3D12Device4 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_655, "ID3D12Device4::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -6880,7 +7025,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandSignature(ID3D12Device4 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_657, "ID3D12Device4::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -6918,7 +7064,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreatePipelineLibrary(ID3D12Device4 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_660, "ID3D12Device4::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -6953,7 +7100,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreatePipelineState(ID3D12Device4 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_663, "ID3D12Device4::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -6964,7 +7112,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenExistingHeapFromAddress(ID3D12Device4 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_664, "ID3D12Device4::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -6975,7 +7124,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenExistingHeapFromFileMapping(ID3D12Device4
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_665, "ID3D12Device4::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -7001,7 +7151,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandList1(ID3D12Device4 *This, UINT 
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_667, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -7012,7 +7163,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateProtectedResourceSession(ID3D12Device4 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_668, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -7028,7 +7180,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommittedResource1(ID3D12Device4 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_669, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -7040,7 +7193,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateHeap1(ID3D12Device4 *This, const D3D12_
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_670, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -7054,7 +7208,8 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateReservedResource1(ID3D12Device4 *This, 
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_671, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -7082,7 +7237,8 @@ HRESULT d3d12xs_stub_ID3D12LifetimeOwner_QueryInterface(ID3D12LifetimeOwner *Thi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_673, "ID3D12LifetimeOwner::QueryInterface");
     return E_NOTIMPL;
 }
@@ -7118,7 +7274,8 @@ HRESULT d3d12xs_stub_ID3D12SwapChainAssistant_QueryInterface(ID3D12SwapChainAssi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_677, "ID3D12SwapChainAssistant::QueryInterface");
     return E_NOTIMPL;
 }
@@ -7156,7 +7313,8 @@ HRESULT d3d12xs_stub_ID3D12SwapChainAssistant_GetSwapChainObject(ID3D12SwapChain
 {
     (void)This;
     (void)riid;
-    (void)ppv;
+    if (ppv)
+        *ppv = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_681, "ID3D12SwapChainAssistant::GetSwapChainObject");
     return E_NOTIMPL;
 }
@@ -7166,9 +7324,11 @@ HRESULT d3d12xs_stub_ID3D12SwapChainAssistant_GetCurrentResourceAndCommandQueue(
 {
     (void)This;
     (void)riidResource;
-    (void)ppvResource;
     (void)riidQueue;
-    (void)ppvQueue;
+    if (ppvResource)
+        *ppvResource = NULL;
+    if (ppvQueue)
+        *ppvQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_682, "ID3D12SwapChainAssistant::GetCurrentResourceAndCommandQueue");
     return E_NOTIMPL;
 }
@@ -7188,7 +7348,8 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_QueryInterface(ID3D12LifetimeTracker 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_684, "ID3D12LifetimeTracker::QueryInterface");
     return E_NOTIMPL;
 }
@@ -7255,7 +7416,8 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_GetDevice(ID3D12LifetimeTracker *This
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_691, "ID3D12LifetimeTracker::GetDevice");
     return E_NOTIMPL;
 }
@@ -7276,7 +7438,8 @@ HRESULT d3d12xs_stub_ID3D12StateObject_QueryInterface(ID3D12StateObject *This, R
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_693, "ID3D12StateObject::QueryInterface");
     return E_NOTIMPL;
 }
@@ -7343,7 +7506,8 @@ HRESULT d3d12xs_stub_ID3D12StateObject_GetDevice(ID3D12StateObject *This, REFIID
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_700, "ID3D12StateObject::GetDevice");
     return E_NOTIMPL;
 }
@@ -7355,7 +7519,8 @@ HRESULT d3d12xs_stub_ID3D12StateObjectProperties_QueryInterface(ID3D12StateObjec
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_701, "ID3D12StateObjectProperties::QueryInterface");
     return E_NOTIMPL;
 }
@@ -7417,7 +7582,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_QueryInterface(ID3D12Device5 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_708, "ID3D12Device5::QueryInterface");
     return E_NOTIMPL;
 }
@@ -7493,7 +7659,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandQueue(ID3D12Device5 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_716, "ID3D12Device5::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -7504,7 +7671,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandAllocator(ID3D12Device5 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_717, "ID3D12Device5::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -7515,7 +7683,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateGraphicsPipelineState(ID3D12Device5 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_718, "ID3D12Device5::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -7526,7 +7695,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateComputePipelineState(ID3D12Device5 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_719, "ID3D12Device5::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -7540,7 +7710,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandList(ID3D12Device5 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_720, "ID3D12Device5::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -7562,7 +7733,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateDescriptorHeap(ID3D12Device5 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_722, "ID3D12Device5::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -7584,7 +7756,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateRootSignature(ID3D12Device5 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_724, "ID3D12Device5::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -7712,7 +7885,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommittedResource(ID3D12Device5 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_735, "ID3D12Device5::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -7723,7 +7897,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateHeap(ID3D12Device5 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_736, "ID3D12Device5::CreateHeap");
     return E_NOTIMPL;
 }
@@ -7738,7 +7913,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreatePlacedResource(ID3D12Device5 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_737, "ID3D12Device5::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -7751,7 +7927,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateReservedResource(ID3D12Device5 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_738, "ID3D12Device5::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -7775,7 +7952,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenSharedHandle(ID3D12Device5 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_740, "ID3D12Device5::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -7818,7 +7996,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateFence(ID3D12Device5 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_744, "ID3D12Device5::CreateFence");
     return E_NOTIMPL;
 }
@@ -7852,7 +8031,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateQueryHeap(ID3D12Device5 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_747, "ID3D12Device5::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -7873,7 +8053,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandSignature(ID3D12Device5 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_749, "ID3D12Device5::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -7911,7 +8092,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreatePipelineLibrary(ID3D12Device5 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_752, "ID3D12Device5::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -7946,7 +8128,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreatePipelineState(ID3D12Device5 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_755, "ID3D12Device5::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -7957,7 +8140,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenExistingHeapFromAddress(ID3D12Device5 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_756, "ID3D12Device5::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -7968,7 +8152,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenExistingHeapFromFileMapping(ID3D12Device5
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_757, "ID3D12Device5::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -7994,7 +8179,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandList1(ID3D12Device5 *This, UINT 
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_759, "ID3D12Device5::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -8005,7 +8191,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateProtectedResourceSession(ID3D12Device5 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_760, "ID3D12Device5::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -8021,7 +8208,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommittedResource1(ID3D12Device5 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_761, "ID3D12Device5::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -8033,7 +8221,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateHeap1(ID3D12Device5 *This, const D3D12_
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_762, "ID3D12Device5::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -8047,7 +8236,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateReservedResource1(ID3D12Device5 *This, 
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_763, "ID3D12Device5::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -8074,7 +8264,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateLifetimeTracker(ID3D12Device5 *This, ID
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_765, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -8118,7 +8309,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateMetaCommand(ID3D12Device5 *This, REFGUI
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_769, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -8129,7 +8321,8 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateStateObject(ID3D12Device5 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_770, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -8160,7 +8353,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings_QueryInterface(ID3D
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_773, "ID3D12DeviceRemovedExtendedDataSettings::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8212,7 +8406,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_QueryInterface(ID3
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_779, "ID3D12DeviceRemovedExtendedDataSettings1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8272,7 +8467,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_QueryInterface(ID3
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_786, "ID3D12DeviceRemovedExtendedDataSettings2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8340,7 +8536,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData_QueryInterface(ID3D12Device
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_794, "ID3D12DeviceRemovedExtendedData::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8386,7 +8583,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData1_QueryInterface(ID3D12Devic
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_799, "ID3D12DeviceRemovedExtendedData1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8450,7 +8648,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_QueryInterface(ID3D12Devic
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_806, "ID3D12DeviceRemovedExtendedData2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8531,7 +8730,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_QueryInterface(ID3D12Device6 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_815, "ID3D12Device6::QueryInterface");
     return E_NOTIMPL;
 }
@@ -8607,7 +8807,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandQueue(ID3D12Device6 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_823, "ID3D12Device6::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -8618,7 +8819,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandAllocator(ID3D12Device6 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_824, "ID3D12Device6::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -8629,7 +8831,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateGraphicsPipelineState(ID3D12Device6 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_825, "ID3D12Device6::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -8640,7 +8843,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateComputePipelineState(ID3D12Device6 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_826, "ID3D12Device6::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -8654,7 +8858,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandList(ID3D12Device6 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_827, "ID3D12Device6::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -8676,7 +8881,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateDescriptorHeap(ID3D12Device6 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_829, "ID3D12Device6::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -8698,7 +8904,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateRootSignature(ID3D12Device6 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_831, "ID3D12Device6::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -8826,7 +9033,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommittedResource(ID3D12Device6 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_842, "ID3D12Device6::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -8837,7 +9045,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateHeap(ID3D12Device6 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_843, "ID3D12Device6::CreateHeap");
     return E_NOTIMPL;
 }
@@ -8852,7 +9061,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreatePlacedResource(ID3D12Device6 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_844, "ID3D12Device6::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -8865,7 +9075,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateReservedResource(ID3D12Device6 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_845, "ID3D12Device6::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -8889,7 +9100,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenSharedHandle(ID3D12Device6 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_847, "ID3D12Device6::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -8932,7 +9144,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateFence(ID3D12Device6 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_851, "ID3D12Device6::CreateFence");
     return E_NOTIMPL;
 }
@@ -8966,7 +9179,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateQueryHeap(ID3D12Device6 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_854, "ID3D12Device6::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -8987,7 +9201,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandSignature(ID3D12Device6 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_856, "ID3D12Device6::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -9025,7 +9240,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreatePipelineLibrary(ID3D12Device6 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_859, "ID3D12Device6::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -9060,7 +9276,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreatePipelineState(ID3D12Device6 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_862, "ID3D12Device6::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -9071,7 +9288,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenExistingHeapFromAddress(ID3D12Device6 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_863, "ID3D12Device6::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -9082,7 +9300,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenExistingHeapFromFileMapping(ID3D12Device6
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_864, "ID3D12Device6::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -9108,7 +9327,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandList1(ID3D12Device6 *This, UINT 
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_866, "ID3D12Device6::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -9119,7 +9339,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateProtectedResourceSession(ID3D12Device6 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_867, "ID3D12Device6::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -9135,7 +9356,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommittedResource1(ID3D12Device6 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_868, "ID3D12Device6::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -9147,7 +9369,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateHeap1(ID3D12Device6 *This, const D3D12_
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_869, "ID3D12Device6::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -9161,7 +9384,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateReservedResource1(ID3D12Device6 *This, 
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_870, "ID3D12Device6::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -9188,7 +9412,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateLifetimeTracker(ID3D12Device6 *This, ID
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_872, "ID3D12Device6::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -9232,7 +9457,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateMetaCommand(ID3D12Device6 *This, REFGUI
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_876, "ID3D12Device6::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -9243,7 +9469,8 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateStateObject(ID3D12Device6 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_877, "ID3D12Device6::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -9286,7 +9513,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_QueryInterface(ID3D12Protec
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_881, "ID3D12ProtectedResourceSession1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -9353,7 +9581,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_GetDevice(ID3D12ProtectedRe
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_888, "ID3D12ProtectedResourceSession1::GetDevice");
     return E_NOTIMPL;
 }
@@ -9363,7 +9592,8 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_GetStatusFence(ID3D12Protec
 {
     (void)This;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_889, "ID3D12ProtectedResourceSession1::GetStatusFence");
     return E_NOTIMPL;
 }
@@ -9407,7 +9637,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_QueryInterface(ID3D12Device7 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_893, "ID3D12Device7::QueryInterface");
     return E_NOTIMPL;
 }
@@ -9483,7 +9714,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandQueue(ID3D12Device7 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_901, "ID3D12Device7::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -9494,7 +9726,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandAllocator(ID3D12Device7 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_902, "ID3D12Device7::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -9505,7 +9738,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateGraphicsPipelineState(ID3D12Device7 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_903, "ID3D12Device7::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -9516,7 +9750,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateComputePipelineState(ID3D12Device7 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_904, "ID3D12Device7::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -9530,7 +9765,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandList(ID3D12Device7 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_905, "ID3D12Device7::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -9552,7 +9788,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateDescriptorHeap(ID3D12Device7 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_907, "ID3D12Device7::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -9574,7 +9811,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateRootSignature(ID3D12Device7 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_909, "ID3D12Device7::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -9702,7 +9940,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommittedResource(ID3D12Device7 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_920, "ID3D12Device7::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -9713,7 +9952,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateHeap(ID3D12Device7 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_921, "ID3D12Device7::CreateHeap");
     return E_NOTIMPL;
 }
@@ -9728,7 +9968,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreatePlacedResource(ID3D12Device7 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_922, "ID3D12Device7::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -9741,7 +9982,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateReservedResource(ID3D12Device7 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_923, "ID3D12Device7::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -9765,7 +10007,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenSharedHandle(ID3D12Device7 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_925, "ID3D12Device7::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -9808,7 +10051,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateFence(ID3D12Device7 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_929, "ID3D12Device7::CreateFence");
     return E_NOTIMPL;
 }
@@ -9842,7 +10086,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateQueryHeap(ID3D12Device7 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_932, "ID3D12Device7::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -9863,7 +10108,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandSignature(ID3D12Device7 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_934, "ID3D12Device7::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -9901,7 +10147,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreatePipelineLibrary(ID3D12Device7 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_937, "ID3D12Device7::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -9936,7 +10183,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreatePipelineState(ID3D12Device7 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_940, "ID3D12Device7::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -9947,7 +10195,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenExistingHeapFromAddress(ID3D12Device7 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_941, "ID3D12Device7::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -9958,7 +10207,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenExistingHeapFromFileMapping(ID3D12Device7
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_942, "ID3D12Device7::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -9984,7 +10234,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandList1(ID3D12Device7 *This, UINT 
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_944, "ID3D12Device7::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -9995,7 +10246,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateProtectedResourceSession(ID3D12Device7 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_945, "ID3D12Device7::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -10011,7 +10263,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommittedResource1(ID3D12Device7 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_946, "ID3D12Device7::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -10023,7 +10276,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateHeap1(ID3D12Device7 *This, const D3D12_
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_947, "ID3D12Device7::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -10037,7 +10291,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateReservedResource1(ID3D12Device7 *This, 
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_948, "ID3D12Device7::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -10064,7 +10319,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateLifetimeTracker(ID3D12Device7 *This, ID
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_950, "ID3D12Device7::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -10108,7 +10364,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateMetaCommand(ID3D12Device7 *This, REFGUI
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_954, "ID3D12Device7::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -10119,7 +10376,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateStateObject(ID3D12Device7 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_955, "ID3D12Device7::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -10162,7 +10420,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_AddToStateObject(ID3D12Device7 *This, const D
     (void)pAddition;
     (void)pStateObjectToGrowFrom;
     (void)riid;
-    (void)ppNewStateObject;
+    if (ppNewStateObject)
+        *ppNewStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_959, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
@@ -10173,7 +10432,8 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateProtectedResourceSession1(ID3D12Device7
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_960, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
@@ -10185,7 +10445,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_QueryInterface(ID3D12Device8 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_961, "ID3D12Device8::QueryInterface");
     return E_NOTIMPL;
 }
@@ -10261,7 +10522,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandQueue(ID3D12Device8 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_969, "ID3D12Device8::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -10272,7 +10534,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandAllocator(ID3D12Device8 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_970, "ID3D12Device8::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -10283,7 +10546,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateGraphicsPipelineState(ID3D12Device8 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_971, "ID3D12Device8::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -10294,7 +10558,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateComputePipelineState(ID3D12Device8 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_972, "ID3D12Device8::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -10308,7 +10573,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandList(ID3D12Device8 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_973, "ID3D12Device8::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -10330,7 +10596,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateDescriptorHeap(ID3D12Device8 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_975, "ID3D12Device8::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -10352,7 +10619,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateRootSignature(ID3D12Device8 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_977, "ID3D12Device8::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -10480,7 +10748,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommittedResource(ID3D12Device8 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_988, "ID3D12Device8::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -10491,7 +10760,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateHeap(ID3D12Device8 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_989, "ID3D12Device8::CreateHeap");
     return E_NOTIMPL;
 }
@@ -10506,7 +10776,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePlacedResource(ID3D12Device8 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_990, "ID3D12Device8::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -10519,7 +10790,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateReservedResource(ID3D12Device8 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_991, "ID3D12Device8::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -10543,7 +10815,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenSharedHandle(ID3D12Device8 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_993, "ID3D12Device8::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -10586,7 +10859,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateFence(ID3D12Device8 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_997, "ID3D12Device8::CreateFence");
     return E_NOTIMPL;
 }
@@ -10620,7 +10894,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateQueryHeap(ID3D12Device8 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1000, "ID3D12Device8::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -10641,7 +10916,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandSignature(ID3D12Device8 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1002, "ID3D12Device8::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -10679,7 +10955,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePipelineLibrary(ID3D12Device8 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1005, "ID3D12Device8::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -10714,7 +10991,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePipelineState(ID3D12Device8 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1008, "ID3D12Device8::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -10725,7 +11003,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenExistingHeapFromAddress(ID3D12Device8 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1009, "ID3D12Device8::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -10736,7 +11015,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenExistingHeapFromFileMapping(ID3D12Device8
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1010, "ID3D12Device8::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -10762,7 +11042,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandList1(ID3D12Device8 *This, UINT 
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1012, "ID3D12Device8::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -10773,7 +11054,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateProtectedResourceSession(ID3D12Device8 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1013, "ID3D12Device8::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -10789,7 +11071,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommittedResource1(ID3D12Device8 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1014, "ID3D12Device8::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -10801,7 +11084,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateHeap1(ID3D12Device8 *This, const D3D12_
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1015, "ID3D12Device8::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -10815,7 +11099,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateReservedResource1(ID3D12Device8 *This, 
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1016, "ID3D12Device8::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -10842,7 +11127,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateLifetimeTracker(ID3D12Device8 *This, ID
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1018, "ID3D12Device8::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -10886,7 +11172,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateMetaCommand(ID3D12Device8 *This, REFGUI
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1022, "ID3D12Device8::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -10897,7 +11184,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateStateObject(ID3D12Device8 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1023, "ID3D12Device8::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -10940,7 +11228,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_AddToStateObject(ID3D12Device8 *This, const D
     (void)pAddition;
     (void)pStateObjectToGrowFrom;
     (void)riid;
-    (void)ppNewStateObject;
+    if (ppNewStateObject)
+        *ppNewStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1027, "ID3D12Device8::AddToStateObject");
     return E_NOTIMPL;
 }
@@ -10951,7 +11240,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateProtectedResourceSession1(ID3D12Device8
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1028, "ID3D12Device8::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
@@ -10983,7 +11273,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommittedResource2(ID3D12Device8 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1030, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
@@ -10998,7 +11289,8 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePlacedResource1(ID3D12Device8 *This, ID
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1031, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
@@ -11035,7 +11327,8 @@ HRESULT d3d12xs_stub_ID3D12Resource1_QueryInterface(ID3D12Resource1 *This, REFII
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1034, "ID3D12Resource1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -11102,7 +11395,8 @@ HRESULT d3d12xs_stub_ID3D12Resource1_GetDevice(ID3D12Resource1 *This, REFIID rii
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1041, "ID3D12Resource1::GetDevice");
     return E_NOTIMPL;
 }
@@ -11113,7 +11407,8 @@ HRESULT d3d12xs_stub_ID3D12Resource1_Map(ID3D12Resource1 *This, UINT Subresource
     (void)This;
     (void)Subresource;
     (void)pReadRange;
-    (void)ppData;
+    if (ppData)
+        *ppData = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1042, "ID3D12Resource1::Map");
     return E_NOTIMPL;
 }
@@ -11188,7 +11483,8 @@ HRESULT d3d12xs_stub_ID3D12Resource1_GetProtectedResourceSession(ID3D12Resource1
 {
     (void)This;
     (void)riid;
-    (void)ppProtectedSession;
+    if (ppProtectedSession)
+        *ppProtectedSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1049, "ID3D12Resource1::GetProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -11200,7 +11496,8 @@ HRESULT d3d12xs_stub_ID3D12Resource2_QueryInterface(ID3D12Resource2 *This, REFII
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1050, "ID3D12Resource2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -11267,7 +11564,8 @@ HRESULT d3d12xs_stub_ID3D12Resource2_GetDevice(ID3D12Resource2 *This, REFIID rii
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1057, "ID3D12Resource2::GetDevice");
     return E_NOTIMPL;
 }
@@ -11278,7 +11576,8 @@ HRESULT d3d12xs_stub_ID3D12Resource2_Map(ID3D12Resource2 *This, UINT Subresource
     (void)This;
     (void)Subresource;
     (void)pReadRange;
-    (void)ppData;
+    if (ppData)
+        *ppData = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1058, "ID3D12Resource2::Map");
     return E_NOTIMPL;
 }
@@ -11353,7 +11652,8 @@ HRESULT d3d12xs_stub_ID3D12Resource2_GetProtectedResourceSession(ID3D12Resource2
 {
     (void)This;
     (void)riid;
-    (void)ppProtectedSession;
+    if (ppProtectedSession)
+        *ppProtectedSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1065, "ID3D12Resource2::GetProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -11377,7 +11677,8 @@ HRESULT d3d12xs_stub_ID3D12Heap1_QueryInterface(ID3D12Heap1 *This, REFIID riid, 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1067, "ID3D12Heap1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -11444,7 +11745,8 @@ HRESULT d3d12xs_stub_ID3D12Heap1_GetDevice(ID3D12Heap1 *This, REFIID riid, void 
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1074, "ID3D12Heap1::GetDevice");
     return E_NOTIMPL;
 }
@@ -11466,7 +11768,8 @@ HRESULT d3d12xs_stub_ID3D12Heap1_GetProtectedResourceSession(ID3D12Heap1 *This, 
 {
     (void)This;
     (void)riid;
-    (void)ppProtectedSession;
+    if (ppProtectedSession)
+        *ppProtectedSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1076, "ID3D12Heap1::GetProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -11478,7 +11781,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1077, "ID3D12GraphicsCommandList3::QueryInterface");
     return E_NOTIMPL;
 }
@@ -11545,7 +11849,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1084, "ID3D12GraphicsCommandList3::GetDevice");
     return E_NOTIMPL;
 }
@@ -12159,7 +12464,8 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_QueryInterface(ID3D12MetaCommand *This, R
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1145, "ID3D12MetaCommand::QueryInterface");
     return E_NOTIMPL;
 }
@@ -12226,7 +12532,8 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_GetDevice(ID3D12MetaCommand *This, REFIID
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1152, "ID3D12MetaCommand::GetDevice");
     return E_NOTIMPL;
 }
@@ -12248,7 +12555,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1154, "ID3D12GraphicsCommandList4::QueryInterface");
     return E_NOTIMPL;
 }
@@ -12315,7 +12623,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1161, "ID3D12GraphicsCommandList4::GetDevice");
     return E_NOTIMPL;
 }
@@ -13013,7 +13322,8 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_QueryInterface(ID3D12ShaderCacheSe
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1231, "ID3D12ShaderCacheSession::QueryInterface");
     return E_NOTIMPL;
 }
@@ -13080,7 +13390,8 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_GetDevice(ID3D12ShaderCacheSession
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1238, "ID3D12ShaderCacheSession::GetDevice");
     return E_NOTIMPL;
 }
@@ -13135,7 +13446,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_QueryInterface(ID3D12Device9 *This, REFIID ri
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1243, "ID3D12Device9::QueryInterface");
     return E_NOTIMPL;
 }
@@ -13211,7 +13523,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandQueue(ID3D12Device9 *This, const
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1251, "ID3D12Device9::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -13222,7 +13535,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandAllocator(ID3D12Device9 *This, D
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1252, "ID3D12Device9::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -13233,7 +13547,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateGraphicsPipelineState(ID3D12Device9 *Th
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1253, "ID3D12Device9::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -13244,7 +13559,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateComputePipelineState(ID3D12Device9 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1254, "ID3D12Device9::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -13258,7 +13574,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandList(ID3D12Device9 *This, UINT n
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1255, "ID3D12Device9::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -13280,7 +13597,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateDescriptorHeap(ID3D12Device9 *This, con
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1257, "ID3D12Device9::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -13302,7 +13620,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateRootSignature(ID3D12Device9 *This, UINT
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1259, "ID3D12Device9::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -13430,7 +13749,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommittedResource(ID3D12Device9 *This, 
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1270, "ID3D12Device9::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -13441,7 +13761,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateHeap(ID3D12Device9 *This, const D3D12_H
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1271, "ID3D12Device9::CreateHeap");
     return E_NOTIMPL;
 }
@@ -13456,7 +13777,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePlacedResource(ID3D12Device9 *This, ID3
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1272, "ID3D12Device9::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -13469,7 +13791,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateReservedResource(ID3D12Device9 *This, c
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1273, "ID3D12Device9::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -13493,7 +13816,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenSharedHandle(ID3D12Device9 *This, HANDLE 
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1275, "ID3D12Device9::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -13536,7 +13860,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateFence(ID3D12Device9 *This, UINT64 Initi
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1279, "ID3D12Device9::CreateFence");
     return E_NOTIMPL;
 }
@@ -13570,7 +13895,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateQueryHeap(ID3D12Device9 *This, const D3
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1282, "ID3D12Device9::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -13591,7 +13917,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandSignature(ID3D12Device9 *This, c
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1284, "ID3D12Device9::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -13629,7 +13956,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePipelineLibrary(ID3D12Device9 *This, co
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1287, "ID3D12Device9::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -13664,7 +13992,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePipelineState(ID3D12Device9 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1290, "ID3D12Device9::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -13675,7 +14004,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenExistingHeapFromAddress(ID3D12Device9 *Th
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1291, "ID3D12Device9::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -13686,7 +14016,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenExistingHeapFromFileMapping(ID3D12Device9
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1292, "ID3D12Device9::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -13712,7 +14043,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandList1(ID3D12Device9 *This, UINT 
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1294, "ID3D12Device9::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -13723,7 +14055,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateProtectedResourceSession(ID3D12Device9 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1295, "ID3D12Device9::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -13739,7 +14072,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommittedResource1(ID3D12Device9 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1296, "ID3D12Device9::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -13751,7 +14085,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateHeap1(ID3D12Device9 *This, const D3D12_
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1297, "ID3D12Device9::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -13765,7 +14100,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateReservedResource1(ID3D12Device9 *This, 
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1298, "ID3D12Device9::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -13792,7 +14128,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateLifetimeTracker(ID3D12Device9 *This, ID
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1300, "ID3D12Device9::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -13836,7 +14173,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateMetaCommand(ID3D12Device9 *This, REFGUI
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1304, "ID3D12Device9::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -13847,7 +14185,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateStateObject(ID3D12Device9 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1305, "ID3D12Device9::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -13890,7 +14229,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_AddToStateObject(ID3D12Device9 *This, const D
     (void)pAddition;
     (void)pStateObjectToGrowFrom;
     (void)riid;
-    (void)ppNewStateObject;
+    if (ppNewStateObject)
+        *ppNewStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1309, "ID3D12Device9::AddToStateObject");
     return E_NOTIMPL;
 }
@@ -13901,7 +14241,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateProtectedResourceSession1(ID3D12Device9
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1310, "ID3D12Device9::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
@@ -13933,7 +14274,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommittedResource2(ID3D12Device9 *This,
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1312, "ID3D12Device9::CreateCommittedResource2");
     return E_NOTIMPL;
 }
@@ -13948,7 +14290,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePlacedResource1(ID3D12Device9 *This, ID
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1313, "ID3D12Device9::CreatePlacedResource1");
     return E_NOTIMPL;
 }
@@ -13984,7 +14327,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateShaderCacheSession(ID3D12Device9 *This,
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvSession;
+    if (ppvSession)
+        *ppvSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1316, "ID3D12Device9::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
@@ -14006,7 +14350,8 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandQueue1(ID3D12Device9 *This, cons
     (void)pDesc;
     (void)CreatorID;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1318, "ID3D12Device9::CreateCommandQueue1");
     return E_NOTIMPL;
 }
@@ -14018,7 +14363,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_QueryInterface(ID3D12Device11 *This, REFIID 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1319, "ID3D12Device11::QueryInterface");
     return E_NOTIMPL;
 }
@@ -14094,7 +14440,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandQueue(ID3D12Device11 *This, con
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1327, "ID3D12Device11::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -14105,7 +14452,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandAllocator(ID3D12Device11 *This,
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1328, "ID3D12Device11::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -14116,7 +14464,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateGraphicsPipelineState(ID3D12Device11 *
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1329, "ID3D12Device11::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -14127,7 +14476,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateComputePipelineState(ID3D12Device11 *T
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1330, "ID3D12Device11::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -14141,7 +14491,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandList(ID3D12Device11 *This, UINT
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1331, "ID3D12Device11::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -14163,7 +14514,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateDescriptorHeap(ID3D12Device11 *This, c
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1333, "ID3D12Device11::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -14185,7 +14537,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateRootSignature(ID3D12Device11 *This, UI
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1335, "ID3D12Device11::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -14313,7 +14666,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource(ID3D12Device11 *This
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1346, "ID3D12Device11::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -14324,7 +14678,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateHeap(ID3D12Device11 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1347, "ID3D12Device11::CreateHeap");
     return E_NOTIMPL;
 }
@@ -14339,7 +14694,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePlacedResource(ID3D12Device11 *This, I
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1348, "ID3D12Device11::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -14352,7 +14708,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateReservedResource(ID3D12Device11 *This,
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1349, "ID3D12Device11::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -14376,7 +14733,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenSharedHandle(ID3D12Device11 *This, HANDL
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1351, "ID3D12Device11::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -14419,7 +14777,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateFence(ID3D12Device11 *This, UINT64 Ini
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1355, "ID3D12Device11::CreateFence");
     return E_NOTIMPL;
 }
@@ -14453,7 +14812,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateQueryHeap(ID3D12Device11 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1358, "ID3D12Device11::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -14474,7 +14834,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandSignature(ID3D12Device11 *This,
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1360, "ID3D12Device11::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -14512,7 +14873,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePipelineLibrary(ID3D12Device11 *This, 
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1363, "ID3D12Device11::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -14547,7 +14909,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePipelineState(ID3D12Device11 *This, co
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1366, "ID3D12Device11::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -14558,7 +14921,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenExistingHeapFromAddress(ID3D12Device11 *
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1367, "ID3D12Device11::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -14569,7 +14933,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1368, "ID3D12Device11::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -14595,7 +14960,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandList1(ID3D12Device11 *This, UIN
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1370, "ID3D12Device11::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -14606,7 +14972,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateProtectedResourceSession(ID3D12Device1
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1371, "ID3D12Device11::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -14622,7 +14989,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource1(ID3D12Device11 *Thi
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1372, "ID3D12Device11::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -14634,7 +15002,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateHeap1(ID3D12Device11 *This, const D3D1
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1373, "ID3D12Device11::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -14648,7 +15017,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateReservedResource1(ID3D12Device11 *This
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1374, "ID3D12Device11::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -14675,7 +15045,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateLifetimeTracker(ID3D12Device11 *This, 
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1376, "ID3D12Device11::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -14719,7 +15090,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateMetaCommand(ID3D12Device11 *This, REFG
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1380, "ID3D12Device11::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -14730,7 +15102,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateStateObject(ID3D12Device11 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1381, "ID3D12Device11::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -14773,7 +15146,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_AddToStateObject(ID3D12Device11 *This, const
     (void)pAddition;
     (void)pStateObjectToGrowFrom;
     (void)riid;
-    (void)ppNewStateObject;
+    if (ppNewStateObject)
+        *ppNewStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1385, "ID3D12Device11::AddToStateObject");
     return E_NOTIMPL;
 }
@@ -14784,7 +15158,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateProtectedResourceSession1(ID3D12Device
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1386, "ID3D12Device11::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
@@ -14816,7 +15191,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource2(ID3D12Device11 *Thi
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1388, "ID3D12Device11::CreateCommittedResource2");
     return E_NOTIMPL;
 }
@@ -14831,7 +15207,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePlacedResource1(ID3D12Device11 *This, 
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1389, "ID3D12Device11::CreatePlacedResource1");
     return E_NOTIMPL;
 }
@@ -14867,7 +15244,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateShaderCacheSession(ID3D12Device11 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvSession;
+    if (ppvSession)
+        *ppvSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1392, "ID3D12Device11::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
@@ -14889,7 +15267,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandQueue1(ID3D12Device11 *This, co
     (void)pDesc;
     (void)CreatorID;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1394, "ID3D12Device11::CreateCommandQueue1");
     return E_NOTIMPL;
 }
@@ -14907,7 +15286,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource3(ID3D12Device11 *Thi
     (void)NumCastableFormats;
     (void)pCastableFormats;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1395, "ID3D12Device11::CreateCommittedResource3");
     return E_NOTIMPL;
 }
@@ -14924,7 +15304,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePlacedResource2(ID3D12Device11 *This, 
     (void)NumCastableFormats;
     (void)pCastableFormats;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1396, "ID3D12Device11::CreatePlacedResource2");
     return E_NOTIMPL;
 }
@@ -14940,7 +15321,8 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateReservedResource2(ID3D12Device11 *This
     (void)NumCastableFormats;
     (void)pCastableFormats;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1397, "ID3D12Device11::CreateReservedResource2");
     return E_NOTIMPL;
 }
@@ -14961,7 +15343,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_QueryInterface(ID3D12Device10 *This, REFIID 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1399, "ID3D12Device10::QueryInterface");
     return E_NOTIMPL;
 }
@@ -15037,7 +15420,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandQueue(ID3D12Device10 *This, con
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1407, "ID3D12Device10::CreateCommandQueue");
     return E_NOTIMPL;
 }
@@ -15048,7 +15432,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandAllocator(ID3D12Device10 *This,
     (void)This;
     (void)type;
     (void)riid;
-    (void)ppCommandAllocator;
+    if (ppCommandAllocator)
+        *ppCommandAllocator = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1408, "ID3D12Device10::CreateCommandAllocator");
     return E_NOTIMPL;
 }
@@ -15059,7 +15444,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateGraphicsPipelineState(ID3D12Device10 *
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1409, "ID3D12Device10::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
@@ -15070,7 +15456,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateComputePipelineState(ID3D12Device10 *T
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1410, "ID3D12Device10::CreateComputePipelineState");
     return E_NOTIMPL;
 }
@@ -15084,7 +15471,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandList(ID3D12Device10 *This, UINT
     (void)pCommandAllocator;
     (void)pInitialState;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1411, "ID3D12Device10::CreateCommandList");
     return E_NOTIMPL;
 }
@@ -15106,7 +15494,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateDescriptorHeap(ID3D12Device10 *This, c
     (void)This;
     (void)pDescriptorHeapDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1413, "ID3D12Device10::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
@@ -15128,7 +15517,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateRootSignature(ID3D12Device10 *This, UI
     (void)pBlobWithRootSignature;
     (void)blobLengthInBytes;
     (void)riid;
-    (void)ppvRootSignature;
+    if (ppvRootSignature)
+        *ppvRootSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1415, "ID3D12Device10::CreateRootSignature");
     return E_NOTIMPL;
 }
@@ -15256,7 +15646,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource(ID3D12Device10 *This
     (void)InitialResourceState;
     (void)pOptimizedClearValue;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1426, "ID3D12Device10::CreateCommittedResource");
     return E_NOTIMPL;
 }
@@ -15267,7 +15658,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateHeap(ID3D12Device10 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1427, "ID3D12Device10::CreateHeap");
     return E_NOTIMPL;
 }
@@ -15282,7 +15674,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePlacedResource(ID3D12Device10 *This, I
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1428, "ID3D12Device10::CreatePlacedResource");
     return E_NOTIMPL;
 }
@@ -15295,7 +15688,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateReservedResource(ID3D12Device10 *This,
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1429, "ID3D12Device10::CreateReservedResource");
     return E_NOTIMPL;
 }
@@ -15319,7 +15713,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenSharedHandle(ID3D12Device10 *This, HANDL
     (void)This;
     (void)NTHandle;
     (void)riid;
-    (void)ppvObj;
+    if (ppvObj)
+        *ppvObj = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1431, "ID3D12Device10::OpenSharedHandle");
     return E_NOTIMPL;
 }
@@ -15362,7 +15757,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateFence(ID3D12Device10 *This, UINT64 Ini
     (void)InitialValue;
     (void)Flags;
     (void)riid;
-    (void)ppFence;
+    if (ppFence)
+        *ppFence = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1435, "ID3D12Device10::CreateFence");
     return E_NOTIMPL;
 }
@@ -15396,7 +15792,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateQueryHeap(ID3D12Device10 *This, const 
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1438, "ID3D12Device10::CreateQueryHeap");
     return E_NOTIMPL;
 }
@@ -15417,7 +15814,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandSignature(ID3D12Device10 *This,
     (void)pDesc;
     (void)pRootSignature;
     (void)riid;
-    (void)ppvCommandSignature;
+    if (ppvCommandSignature)
+        *ppvCommandSignature = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1440, "ID3D12Device10::CreateCommandSignature");
     return E_NOTIMPL;
 }
@@ -15455,7 +15853,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePipelineLibrary(ID3D12Device10 *This, 
     (void)pLibraryBlob;
     (void)BlobLength;
     (void)riid;
-    (void)ppPipelineLibrary;
+    if (ppPipelineLibrary)
+        *ppPipelineLibrary = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1443, "ID3D12Device10::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
@@ -15490,7 +15889,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePipelineState(ID3D12Device10 *This, co
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppPipelineState;
+    if (ppPipelineState)
+        *ppPipelineState = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1446, "ID3D12Device10::CreatePipelineState");
     return E_NOTIMPL;
 }
@@ -15501,7 +15901,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenExistingHeapFromAddress(ID3D12Device10 *
     (void)This;
     (void)pAddress;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1447, "ID3D12Device10::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
@@ -15512,7 +15913,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)This;
     (void)hFileMapping;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1448, "ID3D12Device10::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
@@ -15538,7 +15940,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandList1(ID3D12Device10 *This, UIN
     (void)type;
     (void)flags;
     (void)riid;
-    (void)ppCommandList;
+    if (ppCommandList)
+        *ppCommandList = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1450, "ID3D12Device10::CreateCommandList1");
     return E_NOTIMPL;
 }
@@ -15549,7 +15952,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateProtectedResourceSession(ID3D12Device1
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1451, "ID3D12Device10::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
@@ -15565,7 +15969,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource1(ID3D12Device10 *Thi
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1452, "ID3D12Device10::CreateCommittedResource1");
     return E_NOTIMPL;
 }
@@ -15577,7 +15982,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateHeap1(ID3D12Device10 *This, const D3D1
     (void)pDesc;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvHeap;
+    if (ppvHeap)
+        *ppvHeap = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1453, "ID3D12Device10::CreateHeap1");
     return E_NOTIMPL;
 }
@@ -15591,7 +15997,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateReservedResource1(ID3D12Device10 *This
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1454, "ID3D12Device10::CreateReservedResource1");
     return E_NOTIMPL;
 }
@@ -15618,7 +16025,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateLifetimeTracker(ID3D12Device10 *This, 
     (void)This;
     (void)pOwner;
     (void)riid;
-    (void)ppvTracker;
+    if (ppvTracker)
+        *ppvTracker = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1456, "ID3D12Device10::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
@@ -15662,7 +16070,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateMetaCommand(ID3D12Device10 *This, REFG
     (void)pCreationParametersData;
     (void)CreationParametersDataSizeInBytes;
     (void)riid;
-    (void)ppMetaCommand;
+    if (ppMetaCommand)
+        *ppMetaCommand = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1460, "ID3D12Device10::CreateMetaCommand");
     return E_NOTIMPL;
 }
@@ -15673,7 +16082,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateStateObject(ID3D12Device10 *This, cons
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppStateObject;
+    if (ppStateObject)
+        *ppStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1461, "ID3D12Device10::CreateStateObject");
     return E_NOTIMPL;
 }
@@ -15716,7 +16126,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_AddToStateObject(ID3D12Device10 *This, const
     (void)pAddition;
     (void)pStateObjectToGrowFrom;
     (void)riid;
-    (void)ppNewStateObject;
+    if (ppNewStateObject)
+        *ppNewStateObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1465, "ID3D12Device10::AddToStateObject");
     return E_NOTIMPL;
 }
@@ -15727,7 +16138,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateProtectedResourceSession1(ID3D12Device
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppSession;
+    if (ppSession)
+        *ppSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1466, "ID3D12Device10::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
@@ -15759,7 +16171,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource2(ID3D12Device10 *Thi
     (void)pOptimizedClearValue;
     (void)pProtectedSession;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1468, "ID3D12Device10::CreateCommittedResource2");
     return E_NOTIMPL;
 }
@@ -15774,7 +16187,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePlacedResource1(ID3D12Device10 *This, 
     (void)InitialState;
     (void)pOptimizedClearValue;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1469, "ID3D12Device10::CreatePlacedResource1");
     return E_NOTIMPL;
 }
@@ -15810,7 +16224,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateShaderCacheSession(ID3D12Device10 *Thi
     (void)This;
     (void)pDesc;
     (void)riid;
-    (void)ppvSession;
+    if (ppvSession)
+        *ppvSession = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1472, "ID3D12Device10::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
@@ -15832,7 +16247,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandQueue1(ID3D12Device10 *This, co
     (void)pDesc;
     (void)CreatorID;
     (void)riid;
-    (void)ppCommandQueue;
+    if (ppCommandQueue)
+        *ppCommandQueue = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1474, "ID3D12Device10::CreateCommandQueue1");
     return E_NOTIMPL;
 }
@@ -15850,7 +16266,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource3(ID3D12Device10 *Thi
     (void)NumCastableFormats;
     (void)pCastableFormats;
     (void)riidResource;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1475, "ID3D12Device10::CreateCommittedResource3");
     return E_NOTIMPL;
 }
@@ -15867,7 +16284,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePlacedResource2(ID3D12Device10 *This, 
     (void)NumCastableFormats;
     (void)pCastableFormats;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1476, "ID3D12Device10::CreatePlacedResource2");
     return E_NOTIMPL;
 }
@@ -15883,7 +16301,8 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateReservedResource2(ID3D12Device10 *This
     (void)NumCastableFormats;
     (void)pCastableFormats;
     (void)riid;
-    (void)ppvResource;
+    if (ppvResource)
+        *ppvResource = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1477, "ID3D12Device10::CreateReservedResource2");
     return E_NOTIMPL;
 }
@@ -15895,7 +16314,8 @@ HRESULT d3d12xs_stub_ID3D12VirtualizationGuestDevice_QueryInterface(ID3D12Virtua
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1478, "ID3D12VirtualizationGuestDevice::QueryInterface");
     return E_NOTIMPL;
 }
@@ -15944,7 +16364,8 @@ HRESULT d3d12xs_stub_ID3D12Tools_QueryInterface(ID3D12Tools *This, REFIID riid, 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1483, "ID3D12Tools::QueryInterface");
     return E_NOTIMPL;
 }
@@ -15988,7 +16409,8 @@ HRESULT d3d12xs_stub_ID3D12SDKConfiguration_QueryInterface(ID3D12SDKConfiguratio
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1488, "ID3D12SDKConfiguration::QueryInterface");
     return E_NOTIMPL;
 }
@@ -16026,7 +16448,8 @@ HRESULT d3d12xs_stub_ID3D12SDKConfiguration1_QueryInterface(ID3D12SDKConfigurati
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1492, "ID3D12SDKConfiguration1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -16064,7 +16487,8 @@ HRESULT d3d12xs_stub_ID3D12SDKConfiguration1_CreateDeviceFactory(ID3D12SDKConfig
     (void)SDKVersion;
     (void)SDKPath;
     (void)riid;
-    (void)ppvFactory;
+    if (ppvFactory)
+        *ppvFactory = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1496, "ID3D12SDKConfiguration1::CreateDeviceFactory");
     return E_NOTIMPL;
 }
@@ -16083,7 +16507,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceFactory_QueryInterface(ID3D12DeviceFactory *Thi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1498, "ID3D12DeviceFactory::QueryInterface");
     return E_NOTIMPL;
 }
@@ -16143,7 +16568,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceFactory_GetConfigurationInterface(ID3D12DeviceF
     (void)This;
     (void)clsid;
     (void)iid;
-    (void)ppv;
+    if (ppv)
+        *ppv = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1505, "ID3D12DeviceFactory::GetConfigurationInterface");
     return E_NOTIMPL;
 }
@@ -16167,7 +16593,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceFactory_CreateDevice(ID3D12DeviceFactory *This,
     (void)adapter;
     (void)FeatureLevel;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1507, "ID3D12DeviceFactory::CreateDevice");
     return E_NOTIMPL;
 }
@@ -16179,7 +16606,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration_QueryInterface(ID3D12DeviceConfig
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1508, "ID3D12DeviceConfiguration::QueryInterface");
     return E_NOTIMPL;
 }
@@ -16227,8 +16655,10 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration_SerializeVersionedRootSignature(I
 {
     (void)This;
     (void)pDesc;
-    (void)ppResult;
-    (void)ppError;
+    if (ppResult)
+        *ppResult = NULL;
+    if (ppError)
+        *ppError = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1513, "ID3D12DeviceConfiguration::SerializeVersionedRootSignature");
     return E_NOTIMPL;
 }
@@ -16240,7 +16670,8 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration_CreateVersionedRootSignatureDeser
     (void)pBlob;
     (void)Size;
     (void)riid;
-    (void)ppvDeserializer;
+    if (ppvDeserializer)
+        *ppvDeserializer = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1514, "ID3D12DeviceConfiguration::CreateVersionedRootSignatureDeserializer");
     return E_NOTIMPL;
 }
@@ -16252,7 +16683,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1515, "ID3D12GraphicsCommandList5::QueryInterface");
     return E_NOTIMPL;
 }
@@ -16319,7 +16751,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1522, "ID3D12GraphicsCommandList5::GetDevice");
     return E_NOTIMPL;
 }
@@ -17034,7 +17467,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1594, "ID3D12GraphicsCommandList6::QueryInterface");
     return E_NOTIMPL;
 }
@@ -17101,7 +17535,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1601, "ID3D12GraphicsCommandList6::GetDevice");
     return E_NOTIMPL;
 }
@@ -17826,7 +18261,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1674, "ID3D12GraphicsCommandList7::QueryInterface");
     return E_NOTIMPL;
 }
@@ -17893,7 +18329,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1681, "ID3D12GraphicsCommandList7::GetDevice");
     return E_NOTIMPL;
 }
@@ -18627,7 +19064,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_QueryInterface(ID3D12GraphicsCom
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1755, "ID3D12GraphicsCommandList8::QueryInterface");
     return E_NOTIMPL;
 }
@@ -18694,7 +19132,8 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_GetDevice(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)riid;
-    (void)ppvDevice;
+    if (ppvDevice)
+        *ppvDevice = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1762, "ID3D12GraphicsCommandList8::GetDevice");
     return E_NOTIMPL;
 }
@@ -19437,7 +19876,8 @@ HRESULT d3d12xs_stub_ID3D12Debug_QueryInterface(ID3D12Debug *This, REFIID riid, 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1837, "ID3D12Debug::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19472,7 +19912,8 @@ HRESULT d3d12xs_stub_ID3D12Debug1_QueryInterface(ID3D12Debug1 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1841, "ID3D12Debug1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19523,7 +19964,8 @@ HRESULT d3d12xs_stub_ID3D12Debug2_QueryInterface(ID3D12Debug2 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1847, "ID3D12Debug2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19559,7 +20001,8 @@ HRESULT d3d12xs_stub_ID3D12Debug3_QueryInterface(ID3D12Debug3 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1851, "ID3D12Debug3::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19618,7 +20061,8 @@ HRESULT d3d12xs_stub_ID3D12Debug4_QueryInterface(ID3D12Debug4 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1858, "ID3D12Debug4::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19684,7 +20128,8 @@ HRESULT d3d12xs_stub_ID3D12Debug5_QueryInterface(ID3D12Debug5 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1866, "ID3D12Debug5::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19758,7 +20203,8 @@ HRESULT d3d12xs_stub_ID3D12Debug6_QueryInterface(ID3D12Debug6 *This, REFIID riid
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1875, "ID3D12Debug6::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19840,7 +20286,8 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice1_QueryInterface(ID3D12DebugDevice1 *This,
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1885, "ID3D12DebugDevice1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19899,7 +20346,8 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice_QueryInterface(ID3D12DebugDevice *This, R
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1891, "ID3D12DebugDevice::QueryInterface");
     return E_NOTIMPL;
 }
@@ -19953,7 +20401,8 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice2_QueryInterface(ID3D12DebugDevice2 *This,
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1897, "ID3D12DebugDevice2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20029,7 +20478,8 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandQueue_QueryInterface(ID3D12DebugCommandQu
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1905, "ID3D12DebugCommandQueue::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20068,7 +20518,8 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandQueue1_QueryInterface(ID3D12DebugCommandQ
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1909, "ID3D12DebugCommandQueue1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20127,7 +20578,8 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList1_QueryInterface(ID3D12DebugCommandLi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1915, "ID3D12DebugCommandList1::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20188,7 +20640,8 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList_QueryInterface(ID3D12DebugCommandLis
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1921, "ID3D12DebugCommandList::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20244,7 +20697,8 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList2_QueryInterface(ID3D12DebugCommandLi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1927, "ID3D12DebugCommandList2::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20322,7 +20776,8 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList3_QueryInterface(ID3D12DebugCommandLi
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1935, "ID3D12DebugCommandList3::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20420,7 +20875,8 @@ HRESULT d3d12xs_stub_ID3D12SharingContract_QueryInterface(ID3D12SharingContract 
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1945, "ID3D12SharingContract::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20483,7 +20939,8 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue_QueryInterface(ID3D12InfoQueue *This, REFII
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1952, "ID3D12InfoQueue::QueryInterface");
     return E_NOTIMPL;
 }
@@ -20813,7 +21270,8 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_QueryInterface(ID3D12InfoQueue1 *This, REF
 {
     (void)This;
     (void)riid;
-    (void)ppvObject;
+    if (ppvObject)
+        *ppvObject = NULL;
     d3d12xs_log_not_implemented(&d3d12xs_once_1990, "ID3D12InfoQueue1::QueryInterface");
     return E_NOTIMPL;
 }

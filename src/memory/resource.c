@@ -54,6 +54,9 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
 {
     struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
 
+    /* A failed Map hands out no address (as on Windows). */
+    if (data)
+        *data = NULL;
     if (subresource)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (a buffer has only subresource 0)", subresource);
     if (!resource->mapped)
