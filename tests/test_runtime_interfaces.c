@@ -51,7 +51,7 @@ static void test_get_interface(void)
 
     RELOG_MARK();
     CHECK_HR(D3D12GetInterface(&CLSID_D3D12Debug, &IID_ID3D12Debug, NULL), E_POINTER);
-    CHECK_LOG("D3D12GetInterface", "ppvDebug");
+    CHECK_LOG("D3D12GetInterface", "ppv is NULL");
 }
 
 static void test_enable_experimental_features(void)

@@ -35,7 +35,7 @@ HRESULT WINAPI D3D12GetInterface(REFCLSID rclsid, REFIID riid, void **ppv)
 
     d3d12xs_log_config_warnings();
     if (!ppv)
-        return d3d12xs_fail(E_POINTER, method, "ppvDebug is NULL (must receive the interface)");
+        return d3d12xs_fail(E_POINTER, method, "ppv is NULL (must receive the interface)");
     *ppv = NULL;
     if (!rclsid)
         return d3d12xs_fail(E_INVALIDARG, method, "rclsid is NULL (must name a class, e.g. CLSID_D3D12Debug)");
