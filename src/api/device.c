@@ -36,9 +36,10 @@ D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device, impl_from_ID3D12Device, "ID3D
 
 static void d3d12_device_destroy(struct d3d12_device *device)
 {
+    /* First, so that a concurrent VirtualFree never retires through the scheduler going below. */
+    d3d12xs_graphics_memory_remove_device(device);
     d3d12_waiter_destroy(device);
     d3d12_scheduler_destroy(device);
-    d3d12xs_graphics_memory_remove_device(device);
     if (device->vk_device) {
         d3d12xs_sampler_cache_cleanup(device);
         vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
@@ -778,7 +779,10 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12_gpu_waits_create(device);
     d3d12_system_timestamps_create(device);
     d3d12_console_validation_create(device);
-    d3d12xs_graphics_memory_add_device(device);
+    if (FAILED(hr = d3d12xs_graphics_memory_add_device(device))) {
+        d3d12_device_destroy(device);
+        return hr;
+    }
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
 
