@@ -99,14 +99,21 @@ typedef struct D3D12XS_DISPATCH_COUNTERS {
 HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *list, D3D12XS_DISPATCH_COUNTERS *counters);
 
 /* Graphics memory from the CPU (the console's XMemVirtualAlloc / XMemAlloc with a graphics
- * type): *Address is a CPU pointer that is also a D3D12_GPU_VIRTUAL_ADDRESS of the device,
- * valid for value writes and waits, copies and root CBV/SRV/UAV arguments. Size is rounded up
- * to 64 KiB; the memory starts zeroed. GpuReadOnly: the GPU may read it, and GPU writes to it
- * are dropped, as the console drops them. device NULL: the first device created and still
- * alive. Needs VK_EXT_external_memory_host (lavapipe and NVIDIA have it). */
+ * type). It belongs to the process, as on the console: it can be allocated before any device
+ * exists, and *Address is a CPU pointer that is also a D3D12_GPU_VIRTUAL_ADDRESS of every
+ * device, those alive now and those created later, valid for value writes and waits, copies
+ * and root CBV/SRV/UAV arguments. Releasing a device leaves the memory mapped with its
+ * contents. Size is rounded up to 64 KiB; the memory starts zeroed and 64 KiB aligned.
+ * GpuReadOnly: the GPU may read it, and GPU writes to it are dropped, as the console drops
+ * them. device: NULL, or a live d3d12xs device (checked: E_INVALIDARG otherwise; E_NOTIMPL
+ * where it lacks VK_EXT_external_memory_host); either way the memory serves every device.
+ * A device without VK_EXT_external_memory_host (lavapipe and NVIDIA have it) cannot reach
+ * graphics memory; its creation says so once. */
 HRESULT D3D12XSAllocateGraphicsMemory(ID3D12Device *device, SIZE_T Size, BOOL GpuReadOnly, void **Address);
-/* Frees it once the GPU work enqueued so far has finished. FALSE (and one log line) when
- * Address is not graphics memory from D3D12XSAllocateGraphicsMemory. */
+/* Its addresses stop resolving on every device at once; the memory is unmapped once the GPU
+ * work enqueued so far on each device has finished (at once when no device exists). Works
+ * after the devices are released. FALSE (and one log line) when Address is not graphics
+ * memory from D3D12XSAllocateGraphicsMemory or was freed already. */
 BOOL D3D12XSFreeGraphicsMemory(void *Address);
 
 #ifdef __cplusplus
