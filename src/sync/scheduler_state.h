@@ -9,7 +9,8 @@
  *   scheduler.c      enqueueing, the flush of held work, the watchdog's view (waiter.c applies
  *                    the policy).
  * Lock order: the scheduler lock, then the pending lock (submission.c), then the retirement lock,
- * then the graveyard lock. */
+ * then the graveyard lock. Graphics memory's process-wide lock (memory/graphics_memory.c) comes
+ * before all of them: it retires imports with it held; nothing here takes it. */
 #ifndef D3D12XS_SCHEDULER_STATE_H
 #define D3D12XS_SCHEDULER_STATE_H
 
