@@ -29,8 +29,11 @@ static ULONG STDMETHODCALLTYPE d3d12_fence_Release(ID3D12Fence *iface)
     unsigned refcount = d3d12xs_object_release(&fence->object);
     if (!refcount) {
         /* Queued signals and waits, and registered events, keep the timeline. */
-        if (fence->timeline)
+        if (fence->timeline) {
             d3d12_timeline_orphan(fence->object.device, fence->timeline);
+            /* Events waiting for values that can no longer come are set now, not a slice later. */
+            d3d12_waiter_kick(fence->object.device, true);
+        }
         d3d12xs_object_cleanup(&fence->object);
         free(fence);
     }

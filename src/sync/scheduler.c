@@ -68,22 +68,6 @@ void d3d12_engine_drop_held_locked(struct d3d12_engine *engine, const char *why)
     atomic_store(&engine->dropped_through, engine->next_serial);
 }
 
-/* A released queue's held work still runs when its waits are met, as D3D12 keeps a queue's
- * submitted work going; it is dropped only when its front can never be met: a fence wait on a
- * released fence that no signal enqueued anywhere will bring there. */
-static void drop_unreachable_locked(struct d3d12_scheduler *scheduler)
-{
-    for (size_t e = 0; e < scheduler->engine_count; e++) {
-        struct d3d12_engine *engine = scheduler->engines[e];
-        const struct d3d12_op *front = engine->held_count ? &engine->held[0] : NULL;
-        if (engine->orphaned && front && front->kind == D3D12_OP_WAIT_FENCE
-                && d3d12_timeline_unreachable_locked(front->u.wait_fence.timeline, front->u.wait_fence.value)) {
-            TRACE("queue '%s' (released): its held work waits for fence '%s' to reach %llu, which nothing can signal any more",
-                    engine->name, front->u.wait_fence.timeline->name, (unsigned long long)front->u.wait_fence.value);
-            d3d12_engine_drop_held_locked(engine, "the released queue waits for a released fence");
-        }
-    }
-}
 
 /* Submits what every engine's held operations can reach, until nothing moves. */
 static void flush_held_locked(struct d3d12_scheduler *scheduler)
@@ -247,7 +231,6 @@ void d3d12_engine_orphan(struct d3d12_engine *engine)
     engine->orphaned = true;
     if (engine->parked)
         flush_held_locked(scheduler); /* a parked wait is ready: it goes now */
-    drop_unreachable_locked(scheduler);
     engine->refcount--;
     unlock_and_submit(engine->device);
 }
@@ -257,7 +240,10 @@ void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *t
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
     lock(scheduler);
     timeline->orphaned = true;
-    drop_unreachable_locked(scheduler);
+    /* As on Windows, destroying a fence lets the queues waiting on it for values nothing will
+     * signal go on (d3d12_op_ready_locked): their held work runs now. */
+    if (scheduler->held_engine_count)
+        flush_held_locked(scheduler);
     d3d12_timeline_release_locked(device, timeline);
     unlock_and_submit(device);
 }
@@ -518,7 +504,6 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, uint64_t ti
     /* Parked fence waits go once nothing came to join them for a while. */
     if (scheduler->memory_wait_count || (scheduler->parked_count && now - scheduler->parked_since_ns > PARK_NS))
         flush_held_locked(scheduler);
-    drop_unreachable_locked(scheduler);
     result->busy = find_stall_locked(scheduler, device, now, timeout_ns, result->stall, sizeof(result->stall));
     if (d3d12_device_removed_reason(device) != S_OK) {
         for (size_t i = 0; i < scheduler->engine_count; i++)

@@ -80,8 +80,9 @@ void d3d12_scheduler_destroy(struct d3d12_device *device);
 struct d3d12_engine *d3d12_engine_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, int vk_queue_index, const char *method);
 void d3d12_engine_add_ref(struct d3d12_engine *engine);
 void d3d12_engine_release(struct d3d12_engine *engine);
-/* The queue is released: its held work still runs when its waits are met (dropped only when
- * they can never be), and the engine goes once all its work finished and nothing refers to it. */
+/* The queue is released: its held work still runs when its waits are met (a released fence
+ * meets the waits on it that nothing can signal), and the engine goes once all its work
+ * finished and nothing refers to it. */
 void d3d12_engine_orphan(struct d3d12_engine *engine);
 void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name);
 uint32_t d3d12_engine_family(const struct d3d12_engine *engine);

@@ -149,7 +149,8 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
         pending->waits[pending->wait_count++] = semaphore_info(scheduler->internal->serial_semaphore, scheduler->internal_serial);
         engine->internal_waited = scheduler->internal_serial;
     }
-    if (ops[0].kind == D3D12_OP_WAIT_FENCE)
+    /* A wait the fence's release released waits for nothing (the value will never come). */
+    if (ops[0].kind == D3D12_OP_WAIT_FENCE && !d3d12_timeline_unreachable_locked(ops[0].u.wait_fence.timeline, ops[0].u.wait_fence.value))
         pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_fence.timeline->semaphore, ops[0].u.wait_fence.value);
     if (ops[0].kind == D3D12_OP_WAIT_MEMORY && ops[0].u.wait_memory.met_by == D3D12_MET_BY_SEMAPHORE)
         pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_memory.writer->serial_semaphore, ops[0].u.wait_memory.writer_serial);

@@ -72,14 +72,14 @@ static void fire_locked(struct d3d12_device *device, struct d3d12_waiter *waiter
             continue;
         }
         bool reached = all || d3d12_timeline_completed_value(device, registration->timeline) >= registration->value;
-        /* A released fence that nothing can signal any more never sets its events, as in
-         * D3D12; the registration goes so that it does not count as a hang. */
+        /* Destroying a fence sets the events waiting for values nothing can signal any more,
+         * as on Windows (and the registration goes, so it does not count as a hang). */
         bool unreachable = !reached && !d3d12_timeline_can_reach(device, registration->timeline, registration->value);
         if (reached || unreachable) {
             if (unreachable)
-                TRACE("%s: fence '%s' was released before reaching %llu and nothing can signal it now; its event stays unset",
+                TRACE("%s: fence '%s' was released before reaching %llu and nothing can signal it now: its event is set",
                         registration->method, registration->timeline->name, (unsigned long long)registration->value);
-            d3d12xs_event_release(registration->event, reached);
+            d3d12xs_event_release(registration->event, true);
             d3d12_timeline_release(device, registration->timeline);
         } else {
             waiter->registrations[kept++] = *registration;
@@ -325,9 +325,10 @@ HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *ti
     wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
 
+    /* Ends too when the fence is released with the value out of reach, as on Windows. */
     do
         vr = vkWaitSemaphores(device->vk_device, &wait_info, WATCH_SLICE_NS);
-    while (vr == VK_TIMEOUT && d3d12_device_removed_reason(device) == S_OK);
+    while (vr == VK_TIMEOUT && d3d12_device_removed_reason(device) == S_OK && d3d12_timeline_can_reach(device, timeline, value));
     if (vr != VK_SUCCESS && vr != VK_TIMEOUT)
         d3d12xs_hresult_from_vk(device, vr);
 
