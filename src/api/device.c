@@ -8,6 +8,7 @@
 #include "memory/va_map.h"
 #include "memory/graphics_memory.h"
 #include "descriptors/descriptors.h"
+#include "descriptors/descriptor_buffer.h"
 #include "descriptors/root_signature.h"
 #include "shaders/pipeline_state.h"
 #include "sync/fence.h"
@@ -42,6 +43,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     d3d12_scheduler_destroy(device);
     if (device->vk_device) {
         d3d12xs_sampler_cache_cleanup(device);
+        d3d12xs_descriptor_buffers_cleanup(device);
         vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
         vkFreeMemory(device->vk_device, device->null_memory, NULL);
     }
@@ -488,23 +490,6 @@ static const ID3D12DeviceVtbl d3d12_device_vtbl = {
 
 /* ---- creation ---- */
 
-static bool has_device_extension(VkPhysicalDevice physical_device, const char *name)
-{
-    uint32_t count = 0;
-    VkExtensionProperties *extensions;
-    bool found = false;
-
-    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, NULL) != VK_SUCCESS || !count)
-        return false;
-    if (!(extensions = calloc(count, sizeof(*extensions))))
-        return false;
-    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, extensions) == VK_SUCCESS)
-        for (uint32_t i = 0; i < count && !found; i++)
-            found = !strcmp(extensions[i].extensionName, name);
-    free(extensions);
-    return found;
-}
-
 /* DIRECT takes a graphics family; COMPUTE and COPY take families of their own where the
  * device has them, since queues of one family wait on each other slowly (SPEC §3). */
 static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCreateInfo *queue_infos, uint32_t *queue_info_count, float *priorities)
@@ -565,15 +550,13 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
     return S_OK;
 }
 
-#define NULL_BUFFER_SIZE 65536
-
 /* A zeroed, host-visible buffer that null descriptors point at, so their reads give 0. */
 static HRESULT create_null_buffer(struct d3d12_device *device)
 {
     D3D12_HEAP_PROPERTIES properties = {D3D12_HEAP_TYPE_UPLOAD, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = NULL_BUFFER_SIZE,
+        .size = D3D12XS_NULL_BUFFER_SIZE,
         .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
@@ -609,7 +592,8 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     VkDeviceQueueCreateInfo queue_infos[3];
     uint32_t queue_info_count = 0;
     float priorities[16];
-    const char *extensions[12];
+    struct d3d12xs_descriptor_buffer_features descriptor_buffer_features;
+    const char *extensions[16];
     uint32_t extension_count = 0;
     VkResult vr;
     HRESULT hr;
@@ -663,22 +647,22 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     device->compute_subgroup_size_control = device->compute_subgroup_size_control && enabled.vulkan13.subgroupSizeControl;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
-    if (!has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+    if (!d3d12xs_has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
     extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     device->push_descriptor_limit = push_properties.maxPushDescriptors;
     device->buffer_device_address = enabled.vulkan12.bufferDeviceAddress;
-    if ((device->has_buffer_marker = has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
+    if ((device->has_buffer_marker = d3d12xs_has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
         extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
-    bool has_host_memory = has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    bool has_host_memory = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
     if (has_host_memory) /* graphics memory from the CPU */
         extensions[extension_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
-    if ((device->has_calibrated_timestamps = has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
+    if ((device->has_calibrated_timestamps = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
         extensions[extension_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
 
     /* The device clock bounds GPU-side memory waits (sync/gpu_wait.c). */
     VkPhysicalDeviceShaderClockFeaturesKHR clock_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-    if (has_device_extension(device->vk_physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
+    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &clock_features};
         vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
         if ((device->has_shader_clock = clock_features.shaderDeviceClock)) {
@@ -688,6 +672,16 @@ static HRESULT create_vk_device(struct d3d12_device *device)
             enabled.vulkan13.pNext = &clock_features;
         }
     }
+
+    if (!enabled.vulkan12.bufferDeviceAddress || !enabled.vulkan12.runtimeDescriptorArray || !enabled.vulkan12.descriptorBindingVariableDescriptorCount
+            || !enabled.core.features.shaderStorageBufferArrayDynamicIndexing || !enabled.core.features.shaderUniformBufferArrayDynamicIndexing
+            || !enabled.vulkan12.shaderStorageTexelBufferArrayDynamicIndexing || !enabled.vulkan12.shaderUniformTexelBufferArrayDynamicIndexing
+            || !enabled.core.features.shaderSampledImageArrayDynamicIndexing)
+        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks bufferDeviceAddress, runtimeDescriptorArray, "
+                "descriptorBindingVariableDescriptorCount or dynamic indexing of buffer and sampler arrays (required: descriptor heaps "
+                "are descriptor buffers that shaders index)", device->vk_properties.deviceName);
+    if (FAILED(hr = d3d12xs_descriptor_buffers_select(device, &descriptor_buffer_features, &enabled.vulkan13.pNext, extensions, &extension_count)))
+        return hr;
 
     VkDeviceCreateInfo create_info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -722,6 +716,8 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         if (!device->vkGetCalibratedTimestampsEXT)
             device->has_calibrated_timestamps = false;
     }
+    if (FAILED(hr = d3d12xs_descriptor_buffers_init(device, &descriptor_buffer_features)))
+        return hr;
     return create_null_buffer(device);
 }
 

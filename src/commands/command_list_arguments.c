@@ -40,7 +40,7 @@ bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, 
         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
         .pBufferInfo = &buffer_info,
     };
-    list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, 0,
+    list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, pipeline->push_set,
             1, &write);
     return true;
 }

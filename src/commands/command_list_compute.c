@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "descriptors/descriptor_buffer.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 #define MAX_PUSH_WRITES 128
@@ -64,7 +65,8 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12Graphics
     list->compute.root_signature = signature;
     memset(list->compute.arguments, 0, sizeof(list->compute.arguments));
     list->compute.constants_set = 0;
-    list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    memset(list->compute.table_starts, 0, sizeof(list->compute.table_starts));
+    list->compute.constants_dirty = list->compute.descriptors_dirty = list->compute.tables_dirty = true;
     list->compute.validated = false;
 }
 
@@ -96,7 +98,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     }
     list->compute.heaps[0] = bound[0];
     list->compute.heaps[1] = bound[1];
-    list->compute.descriptors_dirty = true;
+    list->compute.descriptors_dirty = list->compute.tables_dirty = true;
 }
 
 /* Checks that a root-argument call names an existing parameter of the expected type. */
@@ -180,10 +182,19 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D
     set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootUnorderedAccessView), index, D3D12_ROOT_PARAMETER_TYPE_UAV, address);
 }
 
+/* A table is an offset into the bound heap, checked and pushed at the next Dispatch. */
 void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle)
 {
-    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootDescriptorTable), index,
-            D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE, handle.ptr);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    const char *command = METHOD(SetComputeRootDescriptorTable);
+
+    if (!d3d12_command_list_compute_list(list, command) || !root_parameter_valid(list, command, index, D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE))
+        return;
+    if (!list->compute.arguments[index].set)
+        list->compute.validated = false;
+    list->compute.arguments[index].set = true;
+    list->compute.arguments[index].value = handle.ptr;
+    list->compute.tables_dirty = true;
 }
 
 static const char *kind_name(enum d3d12xs_descriptor_kind kind)
@@ -192,19 +203,9 @@ static const char *kind_name(enum d3d12xs_descriptor_kind kind)
     return names[kind];
 }
 
-static enum d3d12xs_descriptor_kind kind_for_type(VkDescriptorType type, char register_letter)
-{
-    if (type == VK_DESCRIPTOR_TYPE_SAMPLER)
-        return D3D12XS_DESCRIPTOR_SAMPLER;
-    if (type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
-        return D3D12XS_DESCRIPTOR_CBV;
-    return register_letter == 'u' ? D3D12XS_DESCRIPTOR_UAV : D3D12XS_DESCRIPTOR_SRV;
-}
-
-/* Fills the Vulkan descriptor for one array element of a pipeline binding. */
+/* Fills the Vulkan descriptor of a pushed binding (root descriptors and d3d12xs's own). */
 static bool resolve_descriptor(struct d3d12_command_list *list, const char *command, const struct d3d12xs_pipeline_binding *binding,
-        uint32_t element, VkDescriptorBufferInfo *buffer_info, VkBufferView *view, VkDescriptorImageInfo *image_info,
-        struct d3d12_recorded_range *range)
+        VkDescriptorBufferInfo *buffer_info, struct d3d12_recorded_range *range)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12_root_argument *argument = &list->compute.arguments[binding->root_index];
@@ -256,76 +257,8 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         return true;
     }
 
-    bool sampler = binding->vk_type == VK_DESCRIPTOR_TYPE_SAMPLER;
-    struct d3d12_descriptor_heap *heap = list->compute.heaps[sampler ? 1 : 0];
-    uint64_t increment = sizeof(struct d3d12xs_descriptor), index;
-    const struct d3d12xs_descriptor *descriptor;
-
-    if (!heap) {
-        d3d12_command_list_record_error(list, command, "register %s reads a descriptor table but no %s heap is set (SetDescriptorHeaps)",
-                binding->register_name, sampler ? "SAMPLER" : "CBV_SRV_UAV");
-        return false;
-    }
-    if (argument->value < heap->gpu_base || (argument->value - heap->gpu_base) % increment
-            || (index = (argument->value - heap->gpu_base) / increment + binding->table_offset + element) >= heap->desc.NumDescriptors) {
-        d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) does not lie inside the bound %s heap",
-                binding->root_index, binding->register_name, sampler ? "SAMPLER" : "CBV_SRV_UAV");
-        return false;
-    }
-    descriptor = &heap->descriptors[index];
-    if (descriptor->kind != kind_for_type(binding->vk_type, binding->register_name[0])) {
-        d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is %s", (unsigned long long)index,
-                binding->register_name, kind_name(descriptor->kind));
-        return false;
-    }
-    if (binding->counter) {
-        if (!descriptor->counter_buffer) {
-            d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a UAV without a counter resource",
-                    (unsigned long long)index, binding->register_name);
-            return false;
-        }
-        buffer_info->buffer = descriptor->counter_buffer;
-        buffer_info->offset = descriptor->counter_offset;
-        buffer_info->range = 4;
-        *range = (struct d3d12_recorded_range){descriptor->counter_buffer, descriptor->counter_offset, 4, true};
-        return true;
-    }
-    if (descriptor->vk_type != binding->vk_type) {
-        d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a %s view; the shader declares a %s",
-                (unsigned long long)index, binding->register_name,
-                descriptor->view || descriptor->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
-                        || descriptor->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER ? "typed" : "raw or structured",
-                binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || binding->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
-                        ? "typed buffer" : "raw or structured buffer");
-        return false;
-    }
-    switch (binding->vk_type) {
-    case VK_DESCRIPTOR_TYPE_SAMPLER:
-        image_info->sampler = descriptor->sampler;
-        return true;
-    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
-    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-        if (descriptor->null_view) {
-            d3d12_command_list_record_error(list, command, "heap descriptor %llu for register %s is a null typed view (not implemented yet)",
-                    (unsigned long long)index, binding->register_name);
-            return false;
-        }
-        *view = descriptor->view;
-        *range = (struct d3d12_recorded_range){descriptor->buffer, descriptor->offset, descriptor->range, binding->register_name[0] == 'u'};
-        return true;
-    default:
-        if (descriptor->null_view) {
-            buffer_info->buffer = device->null_buffer;
-            buffer_info->offset = 0;
-            buffer_info->range = VK_WHOLE_SIZE;
-        } else {
-            buffer_info->buffer = descriptor->buffer;
-            buffer_info->offset = descriptor->offset;
-            buffer_info->range = descriptor->range;
-            *range = (struct d3d12_recorded_range){descriptor->buffer, descriptor->offset, descriptor->range, binding->register_name[0] == 'u'};
-        }
-        return true;
-    }
+    d3d12_command_list_record_error(list, command, "register %s: binding kind %d is not pushed", binding->register_name, (int)binding->source);
+    return false;
 }
 
 static bool push_descriptors(struct d3d12_command_list *list, const char *command)
@@ -333,8 +266,6 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
     VkWriteDescriptorSet writes[MAX_PUSH_WRITES];
     VkDescriptorBufferInfo buffer_infos[MAX_PUSH_WRITES];
-    VkDescriptorImageInfo image_infos[MAX_PUSH_WRITES];
-    VkBufferView views[MAX_PUSH_WRITES];
     struct d3d12_recorded_range ranges[MAX_PUSH_WRITES];
     uint32_t write_count = 0, element_count = 0, range_count = 0, first;
 
@@ -345,11 +276,11 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     }
     for (uint32_t i = 0; i < pipeline->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *binding = &pipeline->bindings[i];
-        if (binding->source == D3D12XS_BINDING_ROOT_ADDRESS || binding->source == D3D12XS_BINDING_TABLE_ADDRESS) {
+        if (binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
             /* Memory-based ABI: checked and recorded as a push descriptor would be; its address
              * goes to the argument buffer (command_list_arguments.c). */
             VkDescriptorBufferInfo info;
-            if (!resolve_descriptor(list, command, binding, 0, &info, &views[0], &image_infos[0], &ranges[range_count]))
+            if (!resolve_descriptor(list, command, binding, &info, &ranges[range_count]))
                 return false;
             list->compute.root_addresses[binding->address_slot] = (struct d3d12_root_address){
                 d3d12_command_list_buffer_address(list, info.buffer) + info.offset, info.range > UINT32_MAX ? UINT32_MAX : (uint32_t)info.range};
@@ -364,14 +295,10 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
             .descriptorCount = binding->array_size,
             .descriptorType = binding->vk_type,
             .pBufferInfo = &buffer_infos[element_count],
-            .pImageInfo = &image_infos[element_count],
-            .pTexelBufferView = &views[element_count],
         };
         for (uint32_t e = 0; e < binding->array_size; e++, element_count++) {
-            memset(&image_infos[element_count], 0, sizeof(image_infos[element_count]));
             ranges[range_count].buffer = VK_NULL_HANDLE;
-            if (!resolve_descriptor(list, command, binding, e, &buffer_infos[element_count], &views[element_count], &image_infos[element_count],
-                    &ranges[range_count]))
+            if (!resolve_descriptor(list, command, binding, &buffer_infos[element_count], &ranges[range_count]))
                 return false;
             if (ranges[range_count].buffer)
                 range_count++;
@@ -379,13 +306,116 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
         write_count++;
     }
     if (write_count)
-        list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, 0,
-                write_count, writes);
+        list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout,
+                pipeline->push_set, write_count, writes);
     /* Dispatches from here on read and write these ranges (the command record). */
     if ((first = d3d12_command_list_note_ranges(list, command, ranges, range_count)) == UINT32_MAX)
         return false;
     list->record.bound_first = first;
     list->record.bound_count = range_count;
+    return true;
+}
+
+/* The bound heaps as descriptor buffers, and the heap sets' offsets in them, for a pipeline that
+ * reads tables: the buffers once per command buffer and heap change, the offsets whenever the
+ * pipeline layout may have changed (a pipeline bind disturbs sets of incompatible layouts). */
+static void bind_heaps(struct d3d12_command_list *list)
+{
+    struct d3d12_compute_state *state = &list->compute;
+    const struct d3d12xs_descriptor_buffers *buffers = list->object.device->descriptor_buffers;
+    VkDescriptorBufferBindingInfoEXT bindings[2];
+    uint32_t buffer_count = 0, indices[D3D12XS_HEAP_SET_COUNT];
+    VkDeviceSize offsets[D3D12XS_HEAP_SET_COUNT];
+    uint32_t set_count;
+
+    for (int type = 0; type < 2; type++) {
+        const struct d3d12_descriptor_heap *heap = state->heaps[type];
+        if (!heap)
+            continue;
+        bindings[buffer_count] = (VkDescriptorBufferBindingInfoEXT){
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT,
+            .address = heap->memory_address,
+            .usage = type ? VK_BUFFER_USAGE_SAMPLER_DESCRIPTOR_BUFFER_BIT_EXT : VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT,
+        };
+        if (type) {
+            indices[D3D12XS_HEAP_SET_SAMPLERS] = buffer_count;
+            offsets[D3D12XS_HEAP_SET_SAMPLERS] = 0;
+        } else {
+            indices[D3D12XS_HEAP_SET_RESOURCES] = indices[D3D12XS_HEAP_SET_COUNTERS] = buffer_count;
+            offsets[D3D12XS_HEAP_SET_RESOURCES] = 0;
+            offsets[D3D12XS_HEAP_SET_COUNTERS] = heap->counters_offset;
+        }
+        buffer_count++;
+    }
+    if (state->heaps_bound_in != list->vk_command_buffer || state->bound_heaps[0] != state->heaps[0] || state->bound_heaps[1] != state->heaps[1]) {
+        buffers->vkCmdBindDescriptorBuffersEXT(list->vk_command_buffer, buffer_count, bindings);
+        state->heaps_bound_in = list->vk_command_buffer;
+        state->bound_heaps[0] = state->heaps[0];
+        state->bound_heaps[1] = state->heaps[1];
+    }
+    /* Sets 0-1 need the CBV_SRV_UAV heap, set 2 the SAMPLER heap; without one, its sets stay unbound. */
+    if (state->heaps[0]) {
+        set_count = state->heaps[1] ? D3D12XS_HEAP_SET_COUNT : D3D12XS_HEAP_SET_SAMPLERS;
+        buffers->vkCmdSetDescriptorBufferOffsetsEXT(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, state->pipeline->vk_layout,
+                0, set_count, indices, offsets);
+    } else {
+        buffers->vkCmdSetDescriptorBufferOffsetsEXT(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, state->pipeline->vk_layout,
+                D3D12XS_HEAP_SET_SAMPLERS, 1, &indices[D3D12XS_HEAP_SET_SAMPLERS], &offsets[D3D12XS_HEAP_SET_SAMPLERS]);
+    }
+}
+
+/* Each table's start as a heap index, checked against the bound heap of its type where the
+ * shader reads it; pushed with the root constants' push-constant range. */
+static bool push_table_starts(struct d3d12_command_list *list, const char *command)
+{
+    struct d3d12_compute_state *state = &list->compute;
+    const struct d3d12_root_signature *signature = state->root_signature;
+    const uint64_t increment = sizeof(struct d3d12xs_descriptor);
+    uint32_t table = 0;
+
+    for (uint32_t i = 0; i < signature->parameter_count; i++) {
+        if (signature->parameter_types[i] != D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
+            continue;
+        bool sampler = signature->sampler_table_mask >> i & 1, read = state->pipeline->used_root_mask >> i & 1;
+        const struct d3d12_descriptor_heap *heap = state->heaps[sampler];
+        const char *heap_type = sampler ? "SAMPLER" : "CBV_SRV_UAV";
+        uint64_t handle = state->arguments[i].value;
+        uint32_t start = 0;
+        if (read) {
+            if (!heap) {
+                d3d12_command_list_record_error(list, command, "the shader reads a descriptor table (root parameter %u) but no %s heap is set "
+                        "(SetDescriptorHeaps)", i, heap_type);
+                return false;
+            }
+            if (handle < heap->gpu_base || (handle - heap->gpu_base) % increment || (handle - heap->gpu_base) / increment >= heap->desc.NumDescriptors) {
+                d3d12_command_list_record_error(list, command, "root parameter %u's table (GPU handle 0x%llx) does not lie inside the bound %s heap",
+                        i, (unsigned long long)handle, heap_type);
+                return false;
+            }
+            start = (uint32_t)((handle - heap->gpu_base) / increment);
+        }
+        state->table_starts[table++] = start;
+    }
+    /* Every register the shader reads through a table inside the heap (an unbounded array: its first). */
+    for (uint32_t b = 0; b < state->pipeline->binding_count; b++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->pipeline->bindings[b];
+        const struct d3d12_descriptor_heap *heap;
+        uint64_t start;
+        if (binding->source != D3D12XS_BINDING_TABLE)
+            continue;
+        heap = state->heaps[signature->sampler_table_mask >> binding->root_index & 1];
+        start = (state->arguments[binding->root_index].value - heap->gpu_base) / increment;
+        if (start + binding->table_offset + binding->table_extent > heap->desc.NumDescriptors) {
+            d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) does not lie inside the bound %s heap: "
+                    "it reads descriptors %llu to %llu of %u", binding->root_index, binding->register_name,
+                    signature->sampler_table_mask >> binding->root_index & 1 ? "SAMPLER" : "CBV_SRV_UAV",
+                    (unsigned long long)(start + binding->table_offset), (unsigned long long)(start + binding->table_offset + binding->table_extent - 1),
+                    heap->desc.NumDescriptors);
+            return false;
+        }
+    }
+    vkCmdPushConstants(list->vk_command_buffer, state->pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, signature->tables_offset,
+            4 * signature->table_count, state->table_starts);
     return true;
 }
 
@@ -430,6 +460,14 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
     if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size && !signature->memory_abi)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
+    if (pipeline->reads_heaps) {
+        if (state->pipeline_dirty || state->tables_dirty) {
+            if (!push_table_starts(list, command))
+                return false;
+            bind_heaps(list);
+        }
+        state->tables_dirty = false;
+    }
     if (state->pipeline_dirty || state->descriptors_dirty) {
         if (pipeline->descriptor_count || pipeline->address_count) {
             if (!push_descriptors(list, command))

@@ -25,6 +25,12 @@ struct d3d12_compute_state {
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     bool pipeline_dirty, constants_dirty, descriptors_dirty;
+    bool tables_dirty;                           /* a table or the heaps changed: the table starts go again */
+    /* The heaps as bound in the command buffer (descriptor_buffer.h), so a dispatch binds them
+     * only when they or the command buffer changed. */
+    VkCommandBuffer heaps_bound_in;
+    struct d3d12_descriptor_heap *bound_heaps[2];
+    uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS]; /* heap index of each table's start, in table order */
     bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
     VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
     uint32_t start_group[3];                     /* D3D12XSSetDispatchStartGroup: DispatchX's first SV_GroupID */

@@ -87,6 +87,7 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
     }
     /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
     *dst = descriptor;
+    d3d12_descriptor_heap_write_slot(heap, (size_t)(dst - heap->descriptors), dst);
     if (heap->table)
         d3d12_descriptor_heap_update_address_table(heap, dst, 1);
 }
@@ -505,12 +506,17 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
         dst = (struct d3d12xs_descriptor *)dst_starts[dst_index].ptr + dst_offset;
         src = (struct d3d12xs_descriptor *)src_starts[src_index].ptr + src_offset;
         memmove(dst, src, count * sizeof(*dst));
-        if (type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV) {
-            /* the range lies in one heap (checked above); only shader-visible ones have a table */
-            struct d3d12_descriptor_heap *heap = NULL;
+        {
+            /* each range lies in one heap (checked above): copy its descriptor bytes too */
+            struct d3d12_descriptor_heap *dst_heap = NULL, *src_heap = NULL;
             const char *reason;
-            if (d3d12xs_descriptor_lookup(device, dst_starts[dst_index], 1, type, &reason, &heap) && heap->table)
-                d3d12_descriptor_heap_update_address_table(heap, dst, count);
+            if (d3d12xs_descriptor_lookup(device, dst_starts[dst_index], 1, type, &reason, &dst_heap)
+                    && d3d12xs_descriptor_lookup(device, src_starts[src_index], 1, type, &reason, &src_heap)) {
+                d3d12_descriptor_heap_copy_slots(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap,
+                        (size_t)(src - src_heap->descriptors), count);
+                if (dst_heap->table)
+                    d3d12_descriptor_heap_update_address_table(dst_heap, dst, count);
+            }
         }
         dst_offset += count;
         src_offset += count;

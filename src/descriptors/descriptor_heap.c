@@ -83,6 +83,7 @@ static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHea
         unregister_heap(heap->object.device, heap);
         d3d12xs_va_free(heap->object.device, heap->gpu_base);
         d3d12_descriptor_heap_destroy_address_table(heap);
+        d3d12_descriptor_heap_destroy_memory(heap);
         free(heap->descriptors);
         d3d12xs_object_cleanup(&heap->object);
         free(heap);
@@ -216,7 +217,8 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
     heap->desc = *desc;
     if (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
         heap->gpu_base = d3d12xs_va_allocate(device, (uint64_t)desc->NumDescriptors * sizeof(*heap->descriptors), VK_NULL_HANDLE, false, NULL);
-    if (FAILED(hr = d3d12_descriptor_heap_create_address_table(heap, method))) {
+    if (FAILED(hr = d3d12_descriptor_heap_create_memory(heap, method))
+            || FAILED(hr = d3d12_descriptor_heap_create_address_table(heap, method))) {
         ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
         return hr;
     }

@@ -43,6 +43,14 @@ struct d3d12_descriptor_heap {
     VkDeviceMemory table_memory;
     uint32_t (*table)[4];
     VkDeviceSize table_size;
+    /* The descriptor bytes (heap_memory.c): mapped GPU memory of a shader-visible heap, CPU
+     * memory otherwise; view slots of slot_size bytes, then (CBV_SRV_UAV) from counters_offset
+     * the counter slots. */
+    uint8_t *slots;
+    VkDeviceSize slot_size, counter_slot_size, counters_offset, memory_size;
+    VkBuffer memory_buffer;
+    VkDeviceMemory memory;
+    VkDeviceAddress memory_address;
 };
 
 /* The device's registry of live heaps (device->descriptor_heaps) and its sampler cache
@@ -69,6 +77,13 @@ HRESULT d3d12_descriptor_heap_create_address_table(struct d3d12_descriptor_heap 
 void d3d12_descriptor_heap_destroy_address_table(struct d3d12_descriptor_heap *heap);
 /* Rewrites the entries of count descriptors from descriptor (in heap) after they changed. */
 void d3d12_descriptor_heap_update_address_table(struct d3d12_descriptor_heap *heap, const struct d3d12xs_descriptor *descriptor, UINT count);
+/* heap_memory.c: the heap's descriptor bytes; write_slot encodes descriptor into slot index
+ * (and its counter slot), copy_slots copies count slots between heaps of one type. */
+HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, const char *method);
+void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap);
+void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor);
+void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t dst_index, const struct d3d12_descriptor_heap *src,
+        size_t src_index, size_t count);
 VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size);
 UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type);
 void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,

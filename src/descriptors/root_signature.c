@@ -115,6 +115,19 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
         return d3d12xs_fail(E_INVALIDARG, method, "root constants take %u bytes; this device's push constants hold %u",
                 offset, device->vk_properties.limits.maxPushConstantsSize);
     signature->push_constant_size = offset;
+    signature->tables_offset = signature->memory_abi ? 0 : offset;
+    for (UINT i = 0; i < desc->NumParameters; i++)
+        if (desc->pParameters[i].ParameterType == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
+            const D3D12_ROOT_DESCRIPTOR_TABLE1 *table = &desc->pParameters[i].DescriptorTable;
+            /* a table's ranges are all samplers or none (validated with the signature) */
+            if (table->NumDescriptorRanges && table->pDescriptorRanges[0].RangeType == D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER)
+                signature->sampler_table_mask |= 1ull << i;
+            signature->table_push_offsets[i] = signature->tables_offset + 4 * signature->table_count++;
+        }
+    signature->push_bytes = signature->tables_offset + 4 * signature->table_count;
+    if (signature->push_bytes > device->vk_properties.limits.maxPushConstantsSize)
+        return d3d12xs_fail(E_INVALIDARG, method, "root constants and the %u descriptor tables' starts take %u bytes; this device's push "
+                "constants hold %u", signature->table_count, signature->push_bytes, device->vk_properties.limits.maxPushConstantsSize);
 
     if (desc->NumStaticSamplers && !(signature->static_samplers = calloc(desc->NumStaticSamplers, sizeof(VkSampler))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate static samplers");

@@ -29,6 +29,14 @@ struct d3d12_root_signature {
     uint8_t parameter_types[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t constant_counts[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_mask; /* bit per 32-bit-constants parameter */
+    /* Descriptor tables are offsets into the heaps (descriptor_buffer.h): each table's first
+     * heap index is a 32-bit push constant at table_push_offsets[parameter], after the root
+     * constants (from 0 under the memory-based ABI, whose constants travel in memory).
+     * push_bytes: where the push constants of root arguments end. */
+    uint32_t table_count;
+    uint64_t sampler_table_mask; /* bit per table parameter of SAMPLER ranges */
+    uint32_t table_push_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint32_t tables_offset, push_bytes;
     /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
      * shaders through a per-dispatch argument buffer instead of push constants. */
     bool memory_abi;
@@ -39,9 +47,9 @@ struct d3d12_root_signature {
     /* The pipeline layouts made for its pipelines, one per binding shape (root_signature_layout.c),
      * under object.lock. */
     struct d3d12xs_root_layout *layouts;
-    /* Its own layout, made with it where it has no descriptor tables and its root constants
-     * travel as push constants: every root CBV/SRV/UAV a push descriptor at its parameter
-     * index. Pipelines whose shaders bind only root descriptors use it. */
+    /* Its own layout, made with it where its root constants travel as push constants: the heap
+     * sets where it has tables, every root CBV/SRV/UAV a push descriptor at its parameter index.
+     * Pipelines whose shaders bind only root descriptors and tables use it. */
     bool has_root_layout;
     struct d3d12xs_root_layout_binding root_layout_bindings[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t root_layout_binding_count;
@@ -60,9 +68,12 @@ HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, 
 void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout);
 /* At creation: makes the root signature's own layout where it can have one (has_root_layout). */
 HRESULT d3d12_root_signature_make_root_layout(struct d3d12_root_signature *signature, const char *method);
-/* The push-constant bytes of its pipeline layouts: the root constants, then (where the device
- * has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset (else UINT32_MAX). */
+/* The push-constant bytes of its pipeline layouts: the root constants and table starts, then
+ * (where the device has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset
+ * (else UINT32_MAX). */
 uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset);
+/* The set of its pipelines' push descriptors: after the heap sets where it has tables. */
+uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature);
 /* The descriptor type of root CBV/SRV/UAV parameter index in the root signature's own layout. */
 VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature *signature, uint32_t index);
 /* The root signature's own references, at its destruction. */

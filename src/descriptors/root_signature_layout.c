@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "descriptors/root_signature.h"
+#include "descriptors/descriptor_buffer.h"
 
 _Static_assert(sizeof(struct d3d12xs_root_layout_binding) == 24, "layout keys have no padding: they are compared bytewise");
 
@@ -59,9 +60,12 @@ static HRESULT make_layout(struct d3d12_root_signature *signature, const struct 
             .stageFlags = stages,
             .pImmutableSamplers = bindings[i].immutable_sampler ? &layout->bindings[i].immutable_sampler : NULL,
         };
+    /* With tables the layout starts with the heap sets, and every set of it is then of the
+     * descriptor-buffer kind (VUID-VkPipelineLayoutCreateInfo-pSetLayouts-08008). */
+    const bool heaps = signature->table_count != 0;
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR | (heaps ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0),
         .bindingCount = binding_count,
         .pBindings = vk_bindings,
     };
@@ -71,10 +75,16 @@ static HRESULT make_layout(struct d3d12_root_signature *signature, const struct 
         free(layout);
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateDescriptorSetLayout failed (VkResult %d)", vr);
     }
+    VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT + 1];
+    uint32_t set_count = 0;
+    if (heaps)
+        for (; set_count < D3D12XS_HEAP_SET_COUNT; set_count++)
+            set_layouts[set_count] = device->descriptor_buffers->set_layouts[set_count];
+    set_layouts[set_count++] = layout->set_layout;
     VkPipelineLayoutCreateInfo layout_info = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &layout->set_layout,
+        .setLayoutCount = set_count,
+        .pSetLayouts = set_layouts,
         .pushConstantRangeCount = push_constant_size ? 1 : 0,
         .pPushConstantRanges = &push_range,
     };
@@ -122,17 +132,22 @@ void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_roo
 uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset)
 {
     const uint32_t push_limit = signature->object.device->vk_properties.limits.maxPushConstantsSize;
-    const uint32_t limit_offset = (signature->push_constant_size + 15) & ~15u;
+    const uint32_t limit_offset = (signature->push_bytes + 15) & ~15u;
 
     *thread_limit_offset = UINT32_MAX;
     /* Root constants through memory: the thread limit then has no push-constant block to
      * follow, and partial groups of USE_THREAD_DIMENSIONS are refused for such pipelines. */
     if (signature->memory_abi)
-        return 0;
+        return signature->push_bytes;
     if (limit_offset + 16 > push_limit)
-        return signature->push_constant_size;
+        return signature->push_bytes;
     *thread_limit_offset = limit_offset;
     return limit_offset + 16;
+}
+
+uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature)
+{
+    return signature->table_count ? D3D12XS_HEAP_SET_PUSH : 0;
 }
 
 VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature *signature, uint32_t index)
@@ -155,9 +170,7 @@ HRESULT d3d12_root_signature_make_root_layout(struct d3d12_root_signature *signa
         return S_OK;
     for (uint32_t i = 0; i < signature->parameter_count; i++) {
         D3D12_ROOT_PARAMETER_TYPE type = signature->parameter_types[i];
-        if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
-            return S_OK;
-        if (type == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
+        if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE || type == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
             continue;
         signature->root_layout_bindings[count++] = (struct d3d12xs_root_layout_binding){
             .binding = i,

@@ -34,6 +34,9 @@ struct d3d12_console_validation;
 struct d3d12xs_va_map;
 struct d3d12xs_descriptor_heap_registry;
 struct d3d12xs_sampler_cache;
+struct d3d12xs_descriptor_buffers;
+
+#define D3D12XS_NULL_BUFFER_SIZE 65536
 
 struct d3d12_device {
     ID3D12Device ID3D12Device_iface;
@@ -67,7 +70,8 @@ struct d3d12_device {
     uint32_t push_descriptor_limit;
     /* bufferDeviceAddress is on: every buffer has a device address (directly indexed heaps). */
     bool buffer_device_address;
-    /* Stands in for null descriptors: reads of a null view see this zeroed buffer. */
+    /* Stands in for null descriptors where the device has no nullDescriptor: reads of a null
+     * view see this zeroed buffer (D3D12XS_NULL_BUFFER_SIZE bytes). */
     VkBuffer null_buffer;
     VkDeviceMemory null_memory;
     PFN_vkGetCalibratedTimestampsEXT vkGetCalibratedTimestampsEXT;
@@ -92,6 +96,7 @@ struct d3d12_device {
     struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
     struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
     struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
+    struct d3d12xs_descriptor_buffers *descriptor_buffers; /* heaps as descriptor buffers (descriptors/descriptor_buffer.c) */
 };
 
 _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");
@@ -106,6 +111,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
 HRESULT d3d12xs_instance_create(struct d3d12_device *device);
 HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device);
 void d3d12xs_instance_destroy(struct d3d12_device *device);
+bool d3d12xs_has_device_extension(VkPhysicalDevice physical_device, const char *name);
 
 /* Clears fresh host-visible memory, as D3D12 promises zeroed resources (unless CREATE_NOT_ZEROED). */
 void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory, int memory_type, VkDeviceSize size, D3D12_HEAP_FLAGS flags);

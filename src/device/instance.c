@@ -205,3 +205,20 @@ HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device)
     INFO("using Vulkan device %u: %s%s", chosen, device->vk_properties.deviceName, choice && *choice ? " (chosen by D3D12XS_DEVICE)" : "");
     return S_OK;
 }
+
+bool d3d12xs_has_device_extension(VkPhysicalDevice physical_device, const char *name)
+{
+    uint32_t count = 0;
+    VkExtensionProperties *extensions;
+    bool found = false;
+
+    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, NULL) != VK_SUCCESS || !count)
+        return false;
+    if (!(extensions = calloc(count, sizeof(*extensions))))
+        return false;
+    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, extensions) == VK_SUCCESS)
+        for (uint32_t i = 0; i < count && !found; i++)
+            found = !strcmp(extensions[i].extensionName, name);
+    free(extensions);
+    return found;
+}

@@ -45,6 +45,7 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(vulkan12.shaderSampledImageArrayNonUniformIndexing);
     TAKE(vulkan12.shaderStorageImageArrayNonUniformIndexing);
     TAKE(vulkan12.runtimeDescriptorArray);
+    TAKE(vulkan12.descriptorBindingVariableDescriptorCount); /* heap sets (descriptors/descriptor_buffer.c) */
     TAKE(vulkan12.vulkanMemoryModel);
     TAKE(vulkan12.vulkanMemoryModelDeviceScope);
     TAKE(vulkan12.uniformBufferStandardLayout);

@@ -9,6 +9,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "shaders/pipeline_state.h"
+#include "descriptors/descriptor_buffer.h"
 #include "sync/scheduler.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
@@ -108,9 +109,6 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             out->counter ? " counter" : "", space);
     out->array_size = count;
     out->vk_type = binding->descriptor_type;
-    if (!binding->array_size)
-        return d3d12xs_fail(E_NOTIMPL, method, "shader register %s is an unbounded array (needs descriptor indexing, not implemented)",
-                out->register_name);
     if (binding->register_class == D3D12XS_REGISTER_UAV && space == D3D12XS_ORDERED_APPEND_SPACE && reg == D3D12XS_ORDERED_APPEND_REGISTER) {
         /* d3d12xs_ordered_append.hlsli's state: DispatchX binds it, not the root signature. */
         if (count != 1 || binding->descriptor_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
@@ -152,12 +150,19 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
                 const D3D12_DESCRIPTOR_RANGE1 *range = &parameter->DescriptorTable.pDescriptorRanges[r];
                 if (range->OffsetInDescriptorsFromTableStart != D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND)
                     offset = range->OffsetInDescriptorsFromTableStart;
+                /* An unbounded shader array (count 0) may sit in any range holding its first register:
+                 * what it reads past the range is the application's to keep inside the heap. */
                 if (range->RangeType == range_type_of(binding->register_class) && range->RegisterSpace == space
                         && reg >= range->BaseShaderRegister
-                        && (range->NumDescriptors == UINT32_MAX || reg - range->BaseShaderRegister + (uint64_t)count <= range->NumDescriptors)) {
+                        && (range->NumDescriptors == UINT32_MAX || reg - range->BaseShaderRegister + (uint64_t)(binding->array_size ? count : 1)
+                                <= range->NumDescriptors)) {
                     out->source = D3D12XS_BINDING_TABLE;
                     out->root_index = i;
                     out->table_offset = offset + (reg - range->BaseShaderRegister);
+                    out->heap_set = binding->register_class == D3D12XS_REGISTER_SAMPLER ? D3D12XS_HEAP_SET_SAMPLERS
+                            : out->counter ? D3D12XS_HEAP_SET_COUNTERS : D3D12XS_HEAP_SET_RESOURCES;
+                    out->table_extent = binding->array_size ? count : 1;
+                    out->array_size = 0; /* no push descriptor: the shader reads the heap */
                     *used_root_mask |= 1ull << i;
                     return S_OK;
                 }
@@ -179,6 +184,9 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             return S_OK;
         }
     }
+    if (!binding->array_size)
+        return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is an unbounded array outside every descriptor table of the root signature",
+                out->register_name);
     return d3d12xs_fail(E_INVALIDARG, method, "shader register %s%s is not in the root signature", out->register_name,
             count > 1 ? " (with its array)" : "");
 }
@@ -366,8 +374,8 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     struct d3d12_device *device = state->object.device;
     const struct d3d12xs_spirv_remap_args remap = {info, targets};
     const struct d3d12xs_spirv_heap_pointers_args heap = {heap_marker};
-    const struct d3d12xs_spirv_memory_abi_args memory_abi = {0, state->argument_binding};
-    const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, 0, state->argument_binding,
+    const struct d3d12xs_spirv_memory_abi_args memory_abi = {state->push_set, state->argument_binding};
+    const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
             state->address_offset};
     const struct d3d12xs_spirv_float_controls_args float_controls = {device->preserves_nan32, device->preserves_nan64};
     char error[512];
@@ -392,6 +400,8 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12xs_shader_info info;
     struct d3d12xs_spirv_module *module = NULL;
     struct d3d12xs_binding_target *targets = NULL;
+    struct d3d12xs_spirv_heap_table_binding *heap_bindings = NULL;
+    uint32_t heap_count = 0;
     uint32_t *words = NULL, heap_marker = 0, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
     bool root_addresses = root_descriptors_through_memory(state);
     size_t word_count = 0;
@@ -420,10 +430,12 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
     }
     memcpy(state->local_size, info.local_size, sizeof(state->local_size));
+    state->push_set = d3d12_root_signature_push_set(state->root_signature);
     state->wave_size = info.wave_size;
     state->binding_count = info.binding_count;
     if ((info.binding_count && !(state->bindings = calloc(info.binding_count, sizeof(*state->bindings))))
-            || (info.binding_count && !(targets = calloc(info.binding_count, sizeof(*targets))))) {
+            || (info.binding_count && !(targets = calloc(info.binding_count, sizeof(*targets))))
+            || (info.binding_count && !(heap_bindings = calloc(2 * info.binding_count, sizeof(*heap_bindings))))) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate bindings");
         goto done;
     }
@@ -435,21 +447,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                 &state->used_root_mask, method))) {
             goto done;
         }
-        targets[i].set = 0;
-        /* Under the memory-based ABI a table's single raw, structured or constant buffer goes
-         * the same way, resolved from the heap when the dispatch is recorded; typed views,
-         * samplers, arrays and UAV counters stay push descriptors. */
-        if (state->bindings[i].source == D3D12XS_BINDING_TABLE && root_addresses && !info.bindings[i].alias_variable_id
-                && state->address_count < D3D12XS_ARRAY_SIZE(root_variables)
-                && state->bindings[i].array_size == 1 && !state->bindings[i].counter
-                && (state->bindings[i].vk_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || state->bindings[i].vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)) {
-            state->bindings[i].source = D3D12XS_BINDING_TABLE_ADDRESS;
-            state->bindings[i].address_slot = state->address_count;
-            state->bindings[i].array_size = 0;
-            root_variables[state->address_count++] = info.bindings[i].variable_id;
-            state->memory_abi = true;
-            state->argument_binding = info.binding_count;
-        }
+        targets[i].set = state->push_set;
         if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant && root_addresses
                 && !info.bindings[i].alias_variable_id) {
             /* memory-based ABI: the root descriptor's address travels in the argument buffer (not
@@ -464,6 +462,20 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
         if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant)
             state->pushed_root_descriptor_count++;
+        if (state->bindings[i].source == D3D12XS_BINDING_TABLE) {
+            /* D3DCompile's uvec4 view of a raw buffer (alias_variable_id) reads the same slot */
+            for (int alias = 0; alias < 2; alias++) {
+                uint32_t variable = alias ? info.bindings[i].alias_variable_id : info.bindings[i].variable_id;
+                if (variable)
+                    heap_bindings[heap_count++] = (struct d3d12xs_spirv_heap_table_binding){
+                        .variable_id = variable,
+                        .set = state->bindings[i].heap_set,
+                        .push_offset = state->root_signature->table_push_offsets[state->bindings[i].root_index],
+                        .table_offset = state->bindings[i].table_offset,
+                    };
+            }
+            state->reads_heaps = true;
+        }
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
         if (targets[i].push_constant && state->root_signature->memory_abi) {
@@ -493,6 +505,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         goto done;
     if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, heap_marker, root_variables, method)))
         goto done;
+    {
+        const struct d3d12xs_spirv_heap_tables_args tables = {heap_bindings, heap_count};
+        if (FAILED(hr = d3d12xs_spirv_pass_heap_tables(module, &tables, error, sizeof(error)))) {
+            d3d12xs_fail(hr, method, "pDesc->CS: descriptor tables: %s", error);
+            goto done;
+        }
+    }
     if (FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))) {
         d3d12xs_fail(hr, method, "pDesc->CS: cannot write the SPIR-V");
         goto done;
@@ -509,6 +528,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
 done:
     free(words);
     free(targets);
+    free(heap_bindings);
     d3d12xs_spirv_module_destroy(module);
     d3d12xs_shader_info_cleanup(&info);
     return hr;

@@ -57,6 +57,22 @@ struct d3d12xs_spirv_root_pointers_args {
 HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_root_pointers_args *args,
         char *error, size_t error_size);
 
+/* spirv_heap_tables.c: the variables of descriptor tables become indexes into the heap's
+ * runtime arrays at (set, binding 0), from the table start in the push constants at push_offset
+ * plus table_offset (the register's index in the table). */
+struct d3d12xs_spirv_heap_table_binding {
+    uint32_t variable_id;
+    uint32_t set;
+    uint32_t push_offset;
+    uint32_t table_offset;
+};
+struct d3d12xs_spirv_heap_tables_args {
+    const struct d3d12xs_spirv_heap_table_binding *bindings;
+    uint32_t count;
+};
+HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_tables_args *args,
+        char *error, size_t error_size);
+
 /* spirv_float_controls.c: adds SignedZeroInfNanPreserve for the 32- and 64-bit floats the module
  * uses, where the device can preserve them. */
 struct d3d12xs_spirv_float_controls_args {

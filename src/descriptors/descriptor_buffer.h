@@ -1,0 +1,61 @@
+/* The device's descriptor-buffer model (descriptor_buffer.c): shader-visible descriptor heaps are
+ * GPU memory holding Vulkan descriptors (VK_EXT_descriptor_buffer), one slot per D3D12
+ * descriptor, each slot able to hold any buffer view (VK_EXT_mutable_descriptor_type). Pipelines
+ * of root signatures with descriptor tables see the bound heaps as three descriptor sets:
+ *
+ *   set 0  the CBV_SRV_UAV heap: one array of mutable descriptors, slot i = heap descriptor i;
+ *   set 1  the same heap's UAV counters: storage-buffer descriptors, slot i = descriptor i's counter;
+ *   set 2  the SAMPLER heap: one array of samplers;
+ *   set 3  the push descriptors (root CBV/SRV/UAV and d3d12xs's own bindings).
+ *
+ * A table is an offset: the shader adds the table's first index, pushed as a root constant by
+ * SetComputeRootDescriptorTable, to the register's place in the table (docs/descriptors.md). */
+#ifndef D3D12XS_DESCRIPTOR_BUFFER_H
+#define D3D12XS_DESCRIPTOR_BUFFER_H
+
+#include "device/device.h"
+
+enum {
+    D3D12XS_HEAP_SET_RESOURCES = 0,
+    D3D12XS_HEAP_SET_COUNTERS = 1,
+    D3D12XS_HEAP_SET_SAMPLERS = 2,
+    D3D12XS_HEAP_SET_PUSH = 3,   /* push descriptors of pipelines that also read heaps */
+    D3D12XS_HEAP_SET_COUNT = 3,  /* sets that are heap memory */
+};
+
+/* The feature structs D3D12CreateDevice chains into VkDeviceCreateInfo. */
+struct d3d12xs_descriptor_buffer_features {
+    VkPhysicalDeviceDescriptorBufferFeaturesEXT buffer;
+    VkPhysicalDeviceMutableDescriptorTypeFeaturesEXT mutable_type;
+    VkPhysicalDeviceRobustness2FeaturesEXT robustness2;
+};
+
+struct d3d12xs_descriptor_buffers {
+    PFN_vkGetDescriptorEXT vkGetDescriptorEXT;
+    PFN_vkCmdBindDescriptorBuffersEXT vkCmdBindDescriptorBuffersEXT;
+    PFN_vkCmdSetDescriptorBufferOffsetsEXT vkCmdSetDescriptorBufferOffsetsEXT;
+    VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT];
+    VkDeviceSize slot_size[D3D12XS_HEAP_SET_COUNT];  /* bytes per slot in each set's memory */
+    uint32_t capacity[D3D12XS_HEAP_SET_COUNT];       /* slots each set layout declares */
+    size_t uniform_buffer_size, storage_buffer_size, uniform_texel_size, storage_texel_size, sampler_size;
+    VkDeviceSize offset_alignment;                   /* descriptorBufferOffsetAlignment */
+    bool null_descriptor;                            /* robustness2's nullDescriptor: null views read 0, drop writes */
+    bool push_descriptors_need_buffer;               /* !bufferlessPushDescriptors: not handled, refused */
+};
+
+/* Before vkCreateDevice: checks the extensions and features (DXGI_ERROR_UNSUPPORTED with one
+ * line naming what is missing), adds the extension names and chains the features after *chain. */
+HRESULT d3d12xs_descriptor_buffers_select(struct d3d12_device *device, struct d3d12xs_descriptor_buffer_features *features,
+        void **chain, const char **extensions, uint32_t *extension_count);
+/* After vkCreateDevice: the function pointers, the descriptor sizes and the heap set layouts. */
+HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struct d3d12xs_descriptor_buffer_features *features);
+void d3d12xs_descriptor_buffers_cleanup(struct d3d12_device *device);
+
+/* The Vulkan descriptor of a buffer view (type: uniform/storage buffer or texel buffer; format
+ * for texel buffers) at address with range bytes, written to out (slot_size bytes); address 0
+ * writes a null descriptor. */
+void d3d12xs_write_buffer_descriptor(struct d3d12_device *device, VkDescriptorType type, VkDeviceAddress address,
+        VkDeviceSize range, VkFormat format, void *out);
+void d3d12xs_write_sampler_descriptor(struct d3d12_device *device, VkSampler sampler, void *out);
+
+#endif

@@ -1,0 +1,435 @@
+/* SPIR-V for descriptor tables read from heap memory (descriptors/descriptor_buffer.h): each
+ * resource variable of a table goes; a variable of the same type, but a runtime array of it,
+ * stands for the whole heap at (set, binding 0), and every use indexes it at
+ *
+ *     the table's first heap index (a push constant) + the register's index in the table
+ *     (+ the array index, for arrays of descriptors).
+ *
+ * At the start of each function that uses table variables:
+ *
+ *   %p = OpAccessChain %ptr_PushConstant_uint %push %member    %t = OpLoad %uint %p
+ *   %b = OpIAdd %uint %t %register_index
+ *   %e = OpAccessChain %ptr_SC_T %heap_T %b                    (a single descriptor)
+ *
+ * Every use of a single descriptor's variable then takes %e, which has the variable's type. An
+ * access chain on an array of descriptors gets %heap_T as base and %b + its first index (an
+ * OpIAdd before it, NonUniform when that index is). The push-constant block gets one uint
+ * member per table (at the root signature's offset for it), or is made when the module has none.
+ * Any other use of an array of descriptors is refused. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
+
+#define MAX_TABLE_MEMBERS 64
+
+struct heap_variable {
+    uint32_t old_variable, heap_variable;
+    uint32_t storage_class, element_type, element_pointer;
+    bool array;
+    uint32_t member;         /* index into the push members */
+    uint32_t register_index; /* constant id */
+};
+
+struct tables {
+    struct d3d12xs_spirv_module *m;
+    uint32_t bound;          /* of the module before the pass */
+    uint32_t *variable_of;   /* old variable id -> index + 1 into variables */
+    struct heap_variable *variables;
+    uint32_t variable_count;
+    uint32_t push_variable, push_struct, uint_type;
+    uint32_t member_offsets[MAX_TABLE_MEMBERS], member_index[MAX_TABLE_MEMBERS], member_count;
+    char *error;
+    size_t error_size;
+};
+
+static HRESULT fail(struct tables *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static HRESULT fail(struct tables *t, const char *format, ...)
+{
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof(text), format, args);
+    va_end(args);
+    return d3d12xs_write_error(E_INVALIDARG, t->error, t->error_size, "%s", text);
+}
+
+static struct heap_variable *table_variable(const struct tables *t, uint32_t id)
+{
+    return id < t->bound && t->variable_of[id] ? &t->variables[t->variable_of[id] - 1] : NULL;
+}
+
+/* The module's push-constant variable and its struct, or NULL ids when it has none. */
+static HRESULT find_push_block(struct tables *t)
+{
+    struct d3d12xs_spirv_inst *inst;
+    for (D3D12XS_SPIRV_EACH(t->m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        const struct d3d12xs_spirv_inst *pointer;
+        if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4 || inst->w[3] != SpvStorageClassPushConstant)
+            continue;
+        if (!(pointer = d3d12xs_spirv_def_op(t->m, inst->w[1], SpvOpTypePointer, 4))
+                || !d3d12xs_spirv_def_op(t->m, pointer->w[3], SpvOpTypeStruct, 2))
+            return fail(t, "the push-constant block is not a struct");
+        t->push_variable = inst->w[2];
+        t->push_struct = pointer->w[3];
+        return S_OK;
+    }
+    return S_OK;
+}
+
+/* The push member holding the table start at byte offset, added on first use. */
+static HRESULT push_member(struct tables *t, uint32_t offset, uint32_t *member)
+{
+    struct d3d12xs_spirv_module *m = t->m;
+    struct d3d12xs_spirv_inst *def;
+
+    for (uint32_t k = 0; k < t->member_count; k++) {
+        if (t->member_offsets[k] == offset) {
+            *member = k;
+            return S_OK;
+        }
+    }
+    if (t->member_count == MAX_TABLE_MEMBERS)
+        return fail(t, "more than %u descriptor tables", MAX_TABLE_MEMBERS);
+    if (!t->push_variable) {
+        uint32_t block = d3d12xs_spirv_new_id(m), variable = d3d12xs_spirv_new_id(m);
+        uint32_t type[3] = {SpvOpTypeStruct, block, t->uint_type};
+        uint32_t decoration[3] = {SpvOpDecorate, block, SpvDecorationBlock};
+        if (!block || !variable)
+            return E_OUTOFMEMORY;
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, type, 3);
+        uint32_t declaration[4] = {SpvOpVariable, d3d12xs_spirv_type_pointer(m, SpvStorageClassPushConstant, block), variable,
+                SpvStorageClassPushConstant};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, declaration, 4);
+        decoration[0] |= 3u << 16;
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 3);
+        if (m->version >= 0x10400) {
+            struct d3d12xs_spirv_inst *entry;
+            for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
+                d3d12xs_spirv_append_operand(m, entry, variable);
+        }
+        t->push_variable = variable;
+        t->push_struct = block;
+        t->member_index[t->member_count] = 0;
+    } else {
+        if (!(def = d3d12xs_spirv_def_op(m, t->push_struct, SpvOpTypeStruct, 2)))
+            return fail(t, "the push-constant block is not a struct");
+        t->member_index[t->member_count] = d3d12xs_spirv_len(def) - 2;
+        d3d12xs_spirv_append_operand(m, def, t->uint_type);
+    }
+    {
+        uint32_t decoration[5] = {(5u << 16) | SpvOpMemberDecorate, t->push_struct, t->member_index[t->member_count], SpvDecorationOffset, offset};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 5);
+    }
+    t->member_offsets[t->member_count] = offset;
+    *member = t->member_count++;
+    return S_OK;
+}
+
+static bool decoration_moves(uint32_t decoration)
+{
+    return decoration != SpvDecorationDescriptorSet && decoration != SpvDecorationBinding;
+}
+
+/* The heap variable standing for binding b's variable, its types and decorations. */
+static HRESULT add_heap_variable(struct tables *t, const struct d3d12xs_spirv_heap_table_binding *b, struct heap_variable *h)
+{
+    struct d3d12xs_spirv_module *m = t->m;
+    const struct d3d12xs_spirv_inst *variable = d3d12xs_spirv_def_op(m, b->variable_id, SpvOpVariable, 4), *pointer, *pointee;
+    uint32_t runtime_array, heap_pointer, count;
+    HRESULT hr;
+
+    if (!variable || !(pointer = d3d12xs_spirv_def_op(m, variable->w[1], SpvOpTypePointer, 4)) || !(pointee = d3d12xs_spirv_def(m, pointer->w[3])))
+        return fail(t, "table variable %u is not a variable", b->variable_id);
+    h->old_variable = b->variable_id;
+    h->storage_class = variable->w[3];
+    h->array = d3d12xs_spirv_op(pointee) == SpvOpTypeArray || d3d12xs_spirv_op(pointee) == SpvOpTypeRuntimeArray;
+    h->element_type = h->array ? pointee->w[2] : pointer->w[3];
+    if (FAILED(hr = push_member(t, b->push_offset, &h->member)))
+        return hr;
+    h->register_index = d3d12xs_spirv_constant(m, t->uint_type, b->table_offset);
+    /* A new runtime array: the module's own may carry an ArrayStride, which descriptor arrays must not. */
+    runtime_array = d3d12xs_spirv_new_id(m);
+    h->heap_variable = d3d12xs_spirv_new_id(m);
+    if (!runtime_array || !h->heap_variable)
+        return E_OUTOFMEMORY;
+    {
+        uint32_t type[3] = {SpvOpTypeRuntimeArray, runtime_array, h->element_type};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, type, 3);
+    }
+    heap_pointer = d3d12xs_spirv_type_pointer(m, h->storage_class, runtime_array);
+    h->element_pointer = d3d12xs_spirv_type_pointer(m, h->storage_class, h->element_type);
+    {
+        uint32_t declaration[4] = {SpvOpVariable, heap_pointer, h->heap_variable, h->storage_class};
+        uint32_t set[4] = {SpvOpDecorate, h->heap_variable, SpvDecorationDescriptorSet, b->set};
+        uint32_t binding[4] = {SpvOpDecorate, h->heap_variable, SpvDecorationBinding, 0};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, declaration, 4);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, set, 4);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, binding, 4);
+    }
+    /* NonWritable, Coherent, Restrict, ... stay with the accesses. */
+    count = (uint32_t)m->sections[D3D12XS_SPIRV_ANNOTATIONS].count;
+    for (uint32_t i = 0; i < count; i++) {
+        const struct d3d12xs_spirv_inst *inst = m->sections[D3D12XS_SPIRV_ANNOTATIONS].at[i];
+        uint32_t n = d3d12xs_spirv_len(inst), copy[16];
+        if (d3d12xs_spirv_op(inst) != SpvOpDecorate || n < 3 || n > 16 || inst->w[1] != b->variable_id || !decoration_moves(inst->w[2]))
+            continue;
+        memcpy(copy, inst->w, n * 4);
+        copy[1] = h->heap_variable;
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, copy, n);
+    }
+    return S_OK;
+}
+
+static bool is_access_chain(uint32_t op)
+{
+    return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain;
+}
+
+/* The operands of op that may be pointers to a descriptor (each checked against the table
+ * variables): from first to the end, or first only when single. */
+static bool pointer_operands(uint32_t op, uint32_t n, uint32_t *first, uint32_t *last)
+{
+    switch (op) {
+    case SpvOpLoad: case SpvOpArrayLength: case SpvOpImageTexelPointer: case SpvOpCopyObject:
+    case SpvOpAtomicLoad: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange: case SpvOpAtomicCompareExchangeWeak:
+    case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin:
+    case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr: case SpvOpAtomicXor:
+        *first = *last = 3;
+        return n > 3;
+    case SpvOpStore: case SpvOpAtomicStore:
+        *first = *last = 1;
+        return n > 1;
+    case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+        *first = 1, *last = 2;
+        return n > 2;
+    case SpvOpFunctionCall:
+        *first = 4, *last = n - 1;
+        return n > 4;
+    default:
+        return false;
+    }
+}
+
+/* The prologue of one function: the base index and element pointer of every table variable. */
+static size_t add_prologue(struct tables *t, size_t index, uint32_t *bases, uint32_t *elements)
+{
+    struct d3d12xs_spirv_module *m = t->m;
+    uint32_t starts[MAX_TABLE_MEMBERS] = {0};
+    uint32_t uint_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassPushConstant, t->uint_type);
+    size_t inserted = 0;
+
+    for (uint32_t k = 0; k < t->variable_count; k++) {
+        const struct heap_variable *h = &t->variables[k];
+        if (!starts[h->member]) {
+            uint32_t chain = d3d12xs_spirv_new_id(m);
+            starts[h->member] = d3d12xs_spirv_new_id(m);
+            uint32_t code[] = {
+                (5u << 16) | SpvOpAccessChain, uint_pointer, chain, t->push_variable,
+                        d3d12xs_spirv_constant_u32(m, t->member_index[h->member]),
+                (4u << 16) | SpvOpLoad, t->uint_type, starts[h->member], chain,
+            };
+            for (uint32_t at = 0; at < sizeof(code) / 4; at += code[at] >> 16)
+                d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, &code[at], code[at] >> 16);
+        }
+        bases[k] = d3d12xs_spirv_new_id(m);
+        {
+            uint32_t add[5] = {(5u << 16) | SpvOpIAdd, t->uint_type, bases[k], starts[h->member], h->register_index};
+            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, add, 5);
+        }
+        if (!h->array) {
+            elements[k] = d3d12xs_spirv_new_id(m);
+            uint32_t chain[5] = {(5u << 16) | SpvOpAccessChain, h->element_pointer, elements[k], h->heap_variable, bases[k]};
+            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, chain, 5);
+        }
+    }
+    return inserted;
+}
+
+static HRESULT rewrite_functions(struct tables *t)
+{
+    struct d3d12xs_spirv_module *m = t->m;
+    struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
+    uint32_t *bases = calloc(t->variable_count, sizeof(*bases)), *elements = calloc(t->variable_count, sizeof(*elements));
+    bool in_function = false, prologue_pending = false;
+    HRESULT hr = S_OK;
+
+    if (!bases || !elements) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    for (size_t i = 0; i < functions->count && !m->out_of_memory; i++) {
+        struct d3d12xs_spirv_inst *inst = functions->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), first, last, copy[64];
+        struct heap_variable *h;
+
+        if (op == SpvOpFunction) {
+            in_function = true;
+            continue;
+        }
+        if (op == SpvOpLabel && in_function) {
+            /* every function gets the prologue in its first block: cheap, and uses need no scan first */
+            in_function = false;
+            prologue_pending = true;
+            continue;
+        }
+        if (prologue_pending && op != SpvOpVariable && op != SpvOpLine && op != SpvOpNoLine) {
+            i += add_prologue(t, i, bases, elements);
+            prologue_pending = false;
+            inst = functions->at[i];
+        }
+        if (n > 64)
+            continue;
+        memcpy(copy, inst->w, n * 4);
+        if (is_access_chain(op) && n >= 4 && (h = table_variable(t, copy[3]))) {
+            uint32_t k = (uint32_t)(h - t->variables);
+            if (!h->array) {
+                copy[3] = elements[k];
+            } else {
+                uint32_t index, add[5];
+                if (n < 5) {
+                    hr = fail(t, "access chain %u takes an array of descriptors whole", copy[2]);
+                    goto done;
+                }
+                if (!(index = d3d12xs_spirv_new_id(m)))
+                    break;
+                add[0] = (5u << 16) | SpvOpIAdd, add[1] = t->uint_type, add[2] = index, add[3] = bases[k], add[4] = copy[4];
+                d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, i++, add, 5);
+                if (d3d12xs_spirv_decoration(m, copy[4], SpvDecorationNonUniform, NULL)) {
+                    uint32_t decoration[3] = {(3u << 16) | SpvOpDecorate, index, SpvDecorationNonUniform};
+                    d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 3);
+                }
+                copy[3] = h->heap_variable;
+                copy[4] = index;
+            }
+            d3d12xs_spirv_rewrite(m, inst, copy, n);
+            continue;
+        }
+        if (!pointer_operands(op, n, &first, &last))
+            continue;
+        bool changed = false;
+        for (uint32_t k = first; k <= last; k++) {
+            if (!(h = table_variable(t, copy[k])))
+                continue;
+            if (h->array) {
+                hr = fail(t, "an array of descriptors (variable %u) is used whole by instruction %u", copy[k], op);
+                goto done;
+            }
+            copy[k] = elements[h - t->variables];
+            changed = true;
+        }
+        if (changed)
+            d3d12xs_spirv_rewrite(m, inst, copy, n);
+    }
+done:
+    free(bases);
+    free(elements);
+    return m->out_of_memory ? E_OUTOFMEMORY : hr;
+}
+
+static bool is_table_variable(uint32_t id, void *context)
+{
+    return table_variable(context, id) != NULL;
+}
+
+/* The old variables, their names and decorations go. */
+static void remove_old_variables(struct tables *t)
+{
+    static const struct {
+        enum d3d12xs_spirv_section section;
+        uint32_t at;
+    } places[] = {{D3D12XS_SPIRV_DEBUG, 1}, {D3D12XS_SPIRV_ANNOTATIONS, 1}, {D3D12XS_SPIRV_GLOBALS, 2}};
+    struct d3d12xs_spirv_module *m = t->m;
+    struct d3d12xs_spirv_inst *entry;
+
+    for (size_t p = 0; p < D3D12XS_ARRAY_SIZE(places); p++) {
+        struct d3d12xs_spirv_list *list = &m->sections[places[p].section];
+        for (size_t i = 0; i < list->count;) {
+            uint32_t op = d3d12xs_spirv_op(list->at[i]);
+            bool candidate = places[p].section == D3D12XS_SPIRV_DEBUG ? op == SpvOpName
+                    : places[p].section == D3D12XS_SPIRV_ANNOTATIONS ? op == SpvOpDecorate || op == SpvOpDecorateId || op == SpvOpDecorateString
+                    : op == SpvOpVariable;
+            if (candidate && d3d12xs_spirv_len(list->at[i]) > places[p].at && table_variable(t, list->at[i]->w[places[p].at]))
+                d3d12xs_spirv_remove(m, places[p].section, i);
+            else
+                i++;
+        }
+    }
+    d3d12xs_spirv_filter_interface(m, is_table_variable, t);
+    if (m->version >= 0x10400) {
+        for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
+            for (uint32_t k = 0; k < t->variable_count; k++)
+                d3d12xs_spirv_append_operand(m, entry, t->variables[k].heap_variable);
+    }
+}
+
+/* What indexing a descriptor array with a value from push constants needs: dynamically uniform
+ * indexing of each kind and runtime arrays (the device enables them all: descriptor_buffer.c). */
+static void add_capabilities(struct tables *t)
+{
+    struct d3d12xs_spirv_module *m = t->m;
+    d3d12xs_spirv_add_capability(m, SpvCapabilityRuntimeDescriptorArray);
+    for (uint32_t k = 0; k < t->variable_count; k++) {
+        const struct heap_variable *h = &t->variables[k];
+        const struct d3d12xs_spirv_inst *type = d3d12xs_spirv_def(m, h->element_type);
+        uint32_t op = type ? d3d12xs_spirv_op(type) : 0;
+        if (op == SpvOpTypeSampler)
+            d3d12xs_spirv_add_capability(m, SpvCapabilitySampledImageArrayDynamicIndexing);
+        else if (op == SpvOpTypeImage)
+            d3d12xs_spirv_add_capability(m, d3d12xs_spirv_len(type) > 7 && type->w[7] == 2 ? SpvCapabilityStorageTexelBufferArrayDynamicIndexing
+                    : SpvCapabilityUniformTexelBufferArrayDynamicIndexing);
+        else if (h->storage_class == SpvStorageClassUniform && !d3d12xs_spirv_decoration(m, h->element_type, SpvDecorationBufferBlock, NULL))
+            d3d12xs_spirv_add_capability(m, SpvCapabilityUniformBufferArrayDynamicIndexing);
+        else
+            d3d12xs_spirv_add_capability(m, SpvCapabilityStorageBufferArrayDynamicIndexing);
+    }
+    if (m->version < 0x10500)
+        d3d12xs_spirv_add_extension(m, "SPV_EXT_descriptor_indexing");
+}
+
+HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_tables_args *args,
+        char *error, size_t error_size)
+{
+    struct tables t;
+    HRESULT hr = S_OK;
+
+    if (!args->count)
+        return S_OK;
+    memset(&t, 0, sizeof(t));
+    t.m = m;
+    t.bound = m->bound;
+    t.error = error;
+    t.error_size = error_size;
+    if (!(t.variable_of = calloc(t.bound, sizeof(*t.variable_of))) || !(t.variables = calloc(args->count, sizeof(*t.variables)))) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    t.uint_type = d3d12xs_spirv_type_int(m, 32, 0);
+    if (FAILED(hr = find_push_block(&t)))
+        goto done;
+    for (uint32_t k = 0; k < args->count; k++) {
+        const struct d3d12xs_spirv_heap_table_binding *b = &args->bindings[k];
+        if (b->variable_id >= t.bound || t.variable_of[b->variable_id]) {
+            hr = fail(&t, "table variable %u is not in the module or given twice", b->variable_id);
+            goto done;
+        }
+        if (FAILED(hr = add_heap_variable(&t, b, &t.variables[t.variable_count])))
+            goto done;
+        t.variable_of[b->variable_id] = ++t.variable_count;
+    }
+    if (FAILED(hr = rewrite_functions(&t)))
+        goto done;
+    remove_old_variables(&t);
+    add_capabilities(&t);
+    if (m->out_of_memory)
+        hr = E_OUTOFMEMORY;
+done:
+    free(t.variable_of);
+    free(t.variables);
+    return hr;
+}
