@@ -676,9 +676,12 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     if (!enabled.vulkan12.bufferDeviceAddress || !enabled.vulkan12.runtimeDescriptorArray || !enabled.vulkan12.descriptorBindingVariableDescriptorCount
             || !enabled.core.features.shaderStorageBufferArrayDynamicIndexing || !enabled.core.features.shaderUniformBufferArrayDynamicIndexing
             || !enabled.vulkan12.shaderStorageTexelBufferArrayDynamicIndexing || !enabled.vulkan12.shaderUniformTexelBufferArrayDynamicIndexing
-            || !enabled.core.features.shaderSampledImageArrayDynamicIndexing)
+            || !enabled.core.features.shaderSampledImageArrayDynamicIndexing
+            || !enabled.vulkan12.shaderStorageBufferArrayNonUniformIndexing || !enabled.vulkan12.shaderUniformBufferArrayNonUniformIndexing
+            || !enabled.vulkan12.shaderStorageTexelBufferArrayNonUniformIndexing || !enabled.vulkan12.shaderUniformTexelBufferArrayNonUniformIndexing
+            || !enabled.vulkan12.shaderSampledImageArrayNonUniformIndexing)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks bufferDeviceAddress, runtimeDescriptorArray, "
-                "descriptorBindingVariableDescriptorCount or dynamic indexing of buffer and sampler arrays (required: descriptor heaps "
+                "descriptorBindingVariableDescriptorCount or dynamic and non-uniform indexing of buffer and sampler arrays (required: descriptor heaps "
                 "are descriptor buffers that shaders index)", device->vk_properties.deviceName);
     if (FAILED(hr = d3d12xs_descriptor_buffers_select(device, &descriptor_buffer_features, &enabled.vulkan13.pNext, extensions, &extension_count)))
         return hr;

@@ -97,7 +97,7 @@ static bool is_numeric_type(const struct rewriter *r, size_t t)
 static void rewrite_calls(struct rewriter *r)
 {
     bool own_lit = declares(r, "lit"), own_all_equal = declares(r, "WaveActiveAllEqual");
-    bool own_ldexp = declares(r, "ldexp"), own_mad = declares(r, "mad");
+    bool own_ldexp = declares(r, "ldexp"), own_mad = declares(r, "mad"), own_nonuniform = declares(r, "NonUniformResourceIndex");
 
     for (size_t t = 0; t < r->token_count; t++) {
         if (hlsl_is(r, t, "unsigned") && hlsl_is(r, t + 1, "int")) {
@@ -121,6 +121,11 @@ static void rewrite_calls(struct rewriter *r)
         } else if (!own_mad && is_call(r, t, "mad")) {
             hlsl_replace_token(r, t, "__d3d12xs_mad");
             r->needs |= NEED_MAD;
+        } else if (!own_nonuniform && is_call(r, t, "NonUniformResourceIndex")) {
+            /* glslang's HLSL has no NonUniformResourceIndex: an add of a marker, which the SPIR-V
+             * finishing pass turns into a NonUniform-decorated copy of the index */
+            hlsl_replace_token(r, t, "__d3d12xs_nonuniform");
+            r->needs |= NEED_NONUNIFORM;
         } else if (!own_all_equal && is_call(r, t, "WaveActiveAllEqual")) {
             hlsl_replace_token(r, t, "__d3d12xs_all_equal");
             r->needs |= NEED_ALL_EQUAL;
@@ -343,6 +348,10 @@ static void prelude(struct text *b, uint64_t needs)
                 "    if (n_dot_l >= 0) { r.y = n_dot_l; if (n_dot_h >= 0) r.z = pow(n_dot_h, m); }\n"
                 "    return r;\n}\n#endif\n");
     /* macros: the usual arithmetic conversions of the operands, whatever their types */
+    if (needs & NEED_NONUNIFORM)
+        hlsl_append(b, "#ifndef D3D12XS_NONUNIFORM\n#define D3D12XS_NONUNIFORM\n"
+                "[[vk::constant_id(%d)]] const uint __d3d12xs_nonuniform_marker = 0;\n"
+                "#define __d3d12xs_nonuniform(i) ((uint)(i) + __d3d12xs_nonuniform_marker)\n#endif\n", D3D12XS_NONUNIFORM_SPEC_ID);
     if (needs & NEED_LDEXP)
         hlsl_append(b, "#ifndef __d3d12xs_ldexp\n#define __d3d12xs_ldexp(x, e) ((x) * exp2(e))\n#endif\n");
     if (needs & NEED_MAD)

@@ -13,4 +13,9 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
  * glslang's preprocessor would split or refuse. */
 char *d3d12xs_hlsl_rewrite_file(const char *source, size_t length, size_t *out_length);
 
+/* NonUniformResourceIndex(i), which glslang's HLSL lacks, becomes i + a specialization constant
+ * of this SpecId (0; it survives the optimiser, a function would be inlined); spirv_finish_hlsl.c
+ * turns each such add into a NonUniform-decorated copy of i. */
+#define D3D12XS_NONUNIFORM_SPEC_ID 2000
+
 #endif

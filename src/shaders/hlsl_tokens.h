@@ -55,6 +55,7 @@ enum {
     NEED_ASUINT = 512,     /* __d3d12xs_asuint (hlsl_rewrite_types.c) */
     NEED_UINT64 = 1024,    /* __d3d12xs_to_uint64, __d3d12xs_uint64 (hlsl_rewrite_types.c) */
     NEED_SIGN = 2048,      /* __d3d12xs_sign (hlsl_rewrite_types.c) */
+    NEED_NONUNIFORM = 4096, /* __d3d12xs_nonuniform: NonUniformResourceIndex (spirv_finish_hlsl.c) */
 };
 /* bit NEED_MATRIX_SHIFT + i: the matrix overloads of intrinsic i of hlsl_rewrite_types.c */
 #define NEED_MATRIX_SHIFT 16

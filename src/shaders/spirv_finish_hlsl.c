@@ -6,6 +6,7 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "shaders/hlsl_rewrite.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
 
@@ -65,6 +66,60 @@ static HRESULT bind_counters(struct d3d12xs_spirv_module *m, char *error, size_t
     return hr;
 }
 
+/* NonUniformResourceIndex: every add of the rewrite's marker (hlsl_rewrite.h) becomes a copy
+ * of the index decorated NonUniform; the marker goes when nothing else uses it. The pipeline's
+ * passes carry the decoration to the descriptor accesses (spirv_heap_tables.c). */
+static void resolve_nonuniform(struct d3d12xs_spirv_module *m)
+{
+    struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
+    struct d3d12xs_spirv_inst *inst;
+    uint32_t marker = 0, adds = 0;
+    bool used_otherwise = false;
+
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationSpecId
+                && inst->w[3] == D3D12XS_NONUNIFORM_SPEC_ID && d3d12xs_spirv_def_op(m, inst->w[1], SpvOpSpecConstant, 4))
+            marker = inst->w[1];
+    if (!marker)
+        return;
+    for (size_t i = 0; i < functions->count; i++) {
+        inst = functions->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+        if (op == SpvOpIAdd && n == 5 && (inst->w[3] == marker || inst->w[4] == marker)) {
+            uint32_t copy[4] = {SpvOpCopyObject, inst->w[1], inst->w[2], inst->w[3] == marker ? inst->w[4] : inst->w[3]};
+            uint32_t decoration[3] = {SpvOpDecorate, inst->w[2], SpvDecorationNonUniform};
+            d3d12xs_spirv_rewrite(m, inst, copy, 4);
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 3);
+            adds++;
+            continue;
+        }
+        for (uint32_t k = 1; k < n; k++)
+            used_otherwise |= inst->w[k] == marker;
+    }
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpSpecConstantOp)
+            for (uint32_t k = 3; k < d3d12xs_spirv_len(inst); k++)
+                used_otherwise |= inst->w[k] == marker;
+    if (!used_otherwise) {
+        static const enum d3d12xs_spirv_section sections[] = {D3D12XS_SPIRV_DEBUG, D3D12XS_SPIRV_ANNOTATIONS, D3D12XS_SPIRV_GLOBALS};
+        for (size_t s = 0; s < D3D12XS_ARRAY_SIZE(sections); s++) {
+            uint32_t at = sections[s] == D3D12XS_SPIRV_GLOBALS ? 2 : 1;
+            for (size_t i = 0; i < m->sections[sections[s]].count;) {
+                inst = m->sections[sections[s]].at[i];
+                if (d3d12xs_spirv_len(inst) > at && inst->w[at] == marker)
+                    d3d12xs_spirv_remove(m, sections[s], i);
+                else
+                    i++;
+            }
+        }
+    }
+    if (adds) {
+        d3d12xs_spirv_add_capability(m, SpvCapabilityShaderNonUniform);
+        if (m->version < 0x10500)
+            d3d12xs_spirv_add_extension(m, "SPV_EXT_descriptor_indexing");
+    }
+}
+
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size)
 {
@@ -73,6 +128,7 @@ HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const str
 
     if (FAILED(hr = bind_counters(m, error, error_size)))
         return hr;
+    resolve_nonuniform(m);
     for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
         for (size_t i = 0; i < m->sections[sections[s]].count;) {
             if (is_stripped(m->sections[sections[s]].at[i]))

@@ -44,6 +44,9 @@ struct tables {
     uint32_t variable_count;
     uint32_t push_variable, push_struct, uint_type;
     uint32_t member_offsets[MAX_TABLE_MEMBERS], member_index[MAX_TABLE_MEMBERS], member_count;
+    uint8_t *nonuniform;     /* id -> decorated NonUniform (ids of the module as it grows: see mark_nonuniform) */
+    size_t nonuniform_size;
+    uint32_t nonuniform_kinds; /* bit per heap_variable kind (enum access_kind) indexed non-uniformly */
     char *error;
     size_t error_size;
 };
@@ -186,10 +189,80 @@ static HRESULT add_heap_variable(struct tables *t, const struct d3d12xs_spirv_he
     return S_OK;
 }
 
-static bool is_access_chain(uint32_t op)
+static bool is_access_chain_op(uint32_t op)
 {
     return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain;
 }
+
+enum access_kind { ACCESS_STORAGE_BUFFER, ACCESS_UNIFORM_BUFFER, ACCESS_STORAGE_TEXEL, ACCESS_UNIFORM_TEXEL, ACCESS_SAMPLER };
+
+static enum access_kind kind_of(const struct tables *t, const struct heap_variable *h)
+{
+    const struct d3d12xs_spirv_inst *type = d3d12xs_spirv_def(t->m, h->element_type);
+    uint32_t op = type ? d3d12xs_spirv_op(type) : 0;
+    if (op == SpvOpTypeSampler)
+        return ACCESS_SAMPLER;
+    if (op == SpvOpTypeImage)
+        return d3d12xs_spirv_len(type) > 7 && type->w[7] == 2 ? ACCESS_STORAGE_TEXEL : ACCESS_UNIFORM_TEXEL;
+    if (h->storage_class == SpvStorageClassUniform && !d3d12xs_spirv_decoration(t->m, h->element_type, SpvDecorationBufferBlock, NULL))
+        return ACCESS_UNIFORM_BUFFER;
+    return ACCESS_STORAGE_BUFFER;
+}
+
+static bool is_nonuniform(const struct tables *t, uint32_t id)
+{
+    return id < t->nonuniform_size && t->nonuniform[id];
+}
+
+/* Decorates id NonUniform (once) and remembers it, so that what is derived from it is too. */
+static void mark_nonuniform(struct tables *t, uint32_t id)
+{
+    if (is_nonuniform(t, id))
+        return;
+    if (id >= t->nonuniform_size) {
+        size_t size = t->m->bound + 256;
+        uint8_t *bigger = realloc(t->nonuniform, size);
+        if (!bigger) {
+            t->m->out_of_memory = true;
+            return;
+        }
+        memset(bigger + t->nonuniform_size, 0, size - t->nonuniform_size);
+        t->nonuniform = bigger;
+        t->nonuniform_size = size;
+    }
+    t->nonuniform[id] = 1;
+    uint32_t decoration[3] = {SpvOpDecorate, id, SpvDecorationNonUniform};
+    d3d12xs_spirv_append(t->m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 3);
+}
+
+static HRESULT find_nonuniform(struct tables *t)
+{
+    struct d3d12xs_spirv_inst *inst;
+    t->nonuniform_size = t->m->bound;
+    if (!(t->nonuniform = calloc(t->nonuniform_size, 1)))
+        return E_OUTOFMEMORY;
+    for (D3D12XS_SPIRV_EACH(t->m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) >= 3 && inst->w[2] == SpvDecorationNonUniform
+                && inst->w[1] < t->nonuniform_size)
+            t->nonuniform[inst->w[1]] = 1;
+    return S_OK;
+}
+
+/* A descriptor picked with a non-uniform index: every pointer and value made from it is
+ * NonUniform too (Vulkan wants the decoration on the access itself). Defined before use
+ * within a block, so one walk in module order suffices. */
+static void propagate_nonuniform(struct tables *t)
+{
+    struct d3d12xs_spirv_list *functions = &t->m->sections[D3D12XS_SPIRV_FUNCTIONS];
+    for (size_t i = 0; i < functions->count; i++) {
+        const struct d3d12xs_spirv_inst *inst = functions->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+        if ((is_access_chain_op(op) || op == SpvOpLoad || op == SpvOpCopyObject || op == SpvOpImageTexelPointer) && n >= 4
+                && is_nonuniform(t, inst->w[3]) && !is_nonuniform(t, inst->w[2]))
+            mark_nonuniform(t, inst->w[2]);
+    }
+}
+
 
 /* The operands of op that may be pointers to a descriptor (each checked against the table
  * variables): from first to the end, or first only when single. */
@@ -286,7 +359,7 @@ static HRESULT rewrite_functions(struct tables *t)
         if (n > 64)
             continue;
         memcpy(copy, inst->w, n * 4);
-        if (is_access_chain(op) && n >= 4 && (h = table_variable(t, copy[3]))) {
+        if (is_access_chain_op(op) && n >= 4 && (h = table_variable(t, copy[3]))) {
             uint32_t k = (uint32_t)(h - t->variables);
             if (!h->array) {
                 copy[3] = elements[k];
@@ -300,9 +373,10 @@ static HRESULT rewrite_functions(struct tables *t)
                     break;
                 add[0] = (5u << 16) | SpvOpIAdd, add[1] = t->uint_type, add[2] = index, add[3] = bases[k], add[4] = copy[4];
                 d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, i++, add, 5);
-                if (d3d12xs_spirv_decoration(m, copy[4], SpvDecorationNonUniform, NULL)) {
-                    uint32_t decoration[3] = {(3u << 16) | SpvOpDecorate, index, SpvDecorationNonUniform};
-                    d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 3);
+                if (is_nonuniform(t, copy[4])) {
+                    mark_nonuniform(t, index);
+                    mark_nonuniform(t, copy[2]);
+                    t->nonuniform_kinds |= 1u << kind_of(t, h);
                 }
                 copy[3] = h->heap_variable;
                 copy[4] = index;
@@ -375,18 +449,27 @@ static void add_capabilities(struct tables *t)
     struct d3d12xs_spirv_module *m = t->m;
     d3d12xs_spirv_add_capability(m, SpvCapabilityRuntimeDescriptorArray);
     for (uint32_t k = 0; k < t->variable_count; k++) {
-        const struct heap_variable *h = &t->variables[k];
-        const struct d3d12xs_spirv_inst *type = d3d12xs_spirv_def(m, h->element_type);
-        uint32_t op = type ? d3d12xs_spirv_op(type) : 0;
-        if (op == SpvOpTypeSampler)
-            d3d12xs_spirv_add_capability(m, SpvCapabilitySampledImageArrayDynamicIndexing);
-        else if (op == SpvOpTypeImage)
-            d3d12xs_spirv_add_capability(m, d3d12xs_spirv_len(type) > 7 && type->w[7] == 2 ? SpvCapabilityStorageTexelBufferArrayDynamicIndexing
-                    : SpvCapabilityUniformTexelBufferArrayDynamicIndexing);
-        else if (h->storage_class == SpvStorageClassUniform && !d3d12xs_spirv_decoration(m, h->element_type, SpvDecorationBufferBlock, NULL))
-            d3d12xs_spirv_add_capability(m, SpvCapabilityUniformBufferArrayDynamicIndexing);
-        else
-            d3d12xs_spirv_add_capability(m, SpvCapabilityStorageBufferArrayDynamicIndexing);
+        static const uint32_t capabilities[] = {
+            [ACCESS_STORAGE_BUFFER] = SpvCapabilityStorageBufferArrayDynamicIndexing,
+            [ACCESS_UNIFORM_BUFFER] = SpvCapabilityUniformBufferArrayDynamicIndexing,
+            [ACCESS_STORAGE_TEXEL] = SpvCapabilityStorageTexelBufferArrayDynamicIndexing,
+            [ACCESS_UNIFORM_TEXEL] = SpvCapabilityUniformTexelBufferArrayDynamicIndexing,
+            [ACCESS_SAMPLER] = SpvCapabilitySampledImageArrayDynamicIndexing,
+        };
+        d3d12xs_spirv_add_capability(m, capabilities[kind_of(t, &t->variables[k])]);
+    }
+    if (t->nonuniform_kinds) {
+        static const uint32_t capabilities[] = {
+            [ACCESS_STORAGE_BUFFER] = SpvCapabilityStorageBufferArrayNonUniformIndexing,
+            [ACCESS_UNIFORM_BUFFER] = SpvCapabilityUniformBufferArrayNonUniformIndexing,
+            [ACCESS_STORAGE_TEXEL] = SpvCapabilityStorageTexelBufferArrayNonUniformIndexing,
+            [ACCESS_UNIFORM_TEXEL] = SpvCapabilityUniformTexelBufferArrayNonUniformIndexing,
+            [ACCESS_SAMPLER] = SpvCapabilitySampledImageArrayNonUniformIndexing,
+        };
+        d3d12xs_spirv_add_capability(m, SpvCapabilityShaderNonUniform);
+        for (uint32_t k = 0; k < D3D12XS_ARRAY_SIZE(capabilities); k++)
+            if (t->nonuniform_kinds >> k & 1)
+                d3d12xs_spirv_add_capability(m, capabilities[k]);
     }
     if (m->version < 0x10500)
         d3d12xs_spirv_add_extension(m, "SPV_EXT_descriptor_indexing");
@@ -410,7 +493,7 @@ HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const str
         goto done;
     }
     t.uint_type = d3d12xs_spirv_type_int(m, 32, 0);
-    if (FAILED(hr = find_push_block(&t)))
+    if (FAILED(hr = find_nonuniform(&t)) || FAILED(hr = find_push_block(&t)))
         goto done;
     for (uint32_t k = 0; k < args->count; k++) {
         const struct d3d12xs_spirv_heap_table_binding *b = &args->bindings[k];
@@ -424,6 +507,8 @@ HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const str
     }
     if (FAILED(hr = rewrite_functions(&t)))
         goto done;
+    if (t.nonuniform_kinds)
+        propagate_nonuniform(&t);
     remove_old_variables(&t);
     add_capabilities(&t);
     if (m->out_of_memory)
@@ -431,5 +516,6 @@ HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const str
 done:
     free(t.variable_of);
     free(t.variables);
+    free(t.nonuniform);
     return hr;
 }
