@@ -839,7 +839,9 @@ def gen_stubs_c(model):
         w("")
         w("/* %s */" % it.name)
         for m in model.all_methods(it):
-            stub("d3d12xs_stub", it.name, m, "%s::%s" % (it.name, m.name))
+            # The log line names the interface that declares the method, whichever version's
+            # vtable holds the stub.
+            stub("d3d12xs_stub", it.name, m, "%s::%s" % (declaring_interface(model, it, m).name, m.name))
     return "\n".join(o) + "\n"
 
 

@@ -202,7 +202,7 @@ HRESULT d3d12xs_stub_ID3D10Blob_QueryInterface(ID3D10Blob *This, REFIID riid, vo
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_15, "ID3D10Blob::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_15, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -210,7 +210,7 @@ static int d3d12xs_once_16;
 ULONG d3d12xs_stub_ID3D10Blob_AddRef(ID3D10Blob *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_16, "ID3D10Blob::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_16, "IUnknown::AddRef");
     return 0;
 }
 
@@ -218,7 +218,7 @@ static int d3d12xs_once_17;
 ULONG d3d12xs_stub_ID3D10Blob_Release(ID3D10Blob *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_17, "ID3D10Blob::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_17, "IUnknown::Release");
     return 0;
 }
 
@@ -247,7 +247,7 @@ HRESULT d3d12xs_stub_ID3DDestructionNotifier_QueryInterface(ID3DDestructionNotif
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_20, "ID3DDestructionNotifier::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_20, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -255,7 +255,7 @@ static int d3d12xs_once_21;
 ULONG d3d12xs_stub_ID3DDestructionNotifier_AddRef(ID3DDestructionNotifier *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_21, "ID3DDestructionNotifier::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_21, "IUnknown::AddRef");
     return 0;
 }
 
@@ -263,7 +263,7 @@ static int d3d12xs_once_22;
 ULONG d3d12xs_stub_ID3DDestructionNotifier_Release(ID3DDestructionNotifier *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_22, "ID3DDestructionNotifier::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_22, "IUnknown::Release");
     return 0;
 }
 
@@ -296,7 +296,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_QueryInterface(ID3D12RootSignature *Thi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_25, "ID3D12RootSignature::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_25, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -304,7 +304,7 @@ static int d3d12xs_once_26;
 ULONG d3d12xs_stub_ID3D12RootSignature_AddRef(ID3D12RootSignature *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_26, "ID3D12RootSignature::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_26, "IUnknown::AddRef");
     return 0;
 }
 
@@ -312,7 +312,7 @@ static int d3d12xs_once_27;
 ULONG d3d12xs_stub_ID3D12RootSignature_Release(ID3D12RootSignature *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_27, "ID3D12RootSignature::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_27, "IUnknown::Release");
     return 0;
 }
 
@@ -323,7 +323,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_GetPrivateData(ID3D12RootSignature *Thi
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_28, "ID3D12RootSignature::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_28, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -334,7 +334,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_SetPrivateData(ID3D12RootSignature *Thi
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_29, "ID3D12RootSignature::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_29, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -344,7 +344,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_SetPrivateDataInterface(ID3D12RootSigna
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_30, "ID3D12RootSignature::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_30, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -353,7 +353,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_SetName(ID3D12RootSignature *This, LPCW
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_31, "ID3D12RootSignature::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_31, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -364,7 +364,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignature_GetDevice(ID3D12RootSignature *This, RE
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_32, "ID3D12RootSignature::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_32, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -377,7 +377,7 @@ HRESULT d3d12xs_stub_ID3D12RootSignatureDeserializer_QueryInterface(ID3D12RootSi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_33, "ID3D12RootSignatureDeserializer::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_33, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -385,7 +385,7 @@ static int d3d12xs_once_34;
 ULONG d3d12xs_stub_ID3D12RootSignatureDeserializer_AddRef(ID3D12RootSignatureDeserializer *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_34, "ID3D12RootSignatureDeserializer::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_34, "IUnknown::AddRef");
     return 0;
 }
 
@@ -393,7 +393,7 @@ static int d3d12xs_once_35;
 ULONG d3d12xs_stub_ID3D12RootSignatureDeserializer_Release(ID3D12RootSignatureDeserializer *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_35, "ID3D12RootSignatureDeserializer::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_35, "IUnknown::Release");
     return 0;
 }
 
@@ -414,7 +414,7 @@ HRESULT d3d12xs_stub_ID3D12VersionedRootSignatureDeserializer_QueryInterface(ID3
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_37, "ID3D12VersionedRootSignatureDeserializer::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_37, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -422,7 +422,7 @@ static int d3d12xs_once_38;
 ULONG d3d12xs_stub_ID3D12VersionedRootSignatureDeserializer_AddRef(ID3D12VersionedRootSignatureDeserializer *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_38, "ID3D12VersionedRootSignatureDeserializer::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_38, "IUnknown::AddRef");
     return 0;
 }
 
@@ -430,7 +430,7 @@ static int d3d12xs_once_39;
 ULONG d3d12xs_stub_ID3D12VersionedRootSignatureDeserializer_Release(ID3D12VersionedRootSignatureDeserializer *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_39, "ID3D12VersionedRootSignatureDeserializer::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_39, "IUnknown::Release");
     return 0;
 }
 
@@ -462,7 +462,7 @@ HRESULT d3d12xs_stub_ID3D12Object_QueryInterface(ID3D12Object *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_42, "ID3D12Object::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_42, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -470,7 +470,7 @@ static int d3d12xs_once_43;
 ULONG d3d12xs_stub_ID3D12Object_AddRef(ID3D12Object *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_43, "ID3D12Object::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_43, "IUnknown::AddRef");
     return 0;
 }
 
@@ -478,7 +478,7 @@ static int d3d12xs_once_44;
 ULONG d3d12xs_stub_ID3D12Object_Release(ID3D12Object *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_44, "ID3D12Object::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_44, "IUnknown::Release");
     return 0;
 }
 
@@ -532,7 +532,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_QueryInterface(ID3D12DeviceChild *This, R
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_49, "ID3D12DeviceChild::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_49, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -540,7 +540,7 @@ static int d3d12xs_once_50;
 ULONG d3d12xs_stub_ID3D12DeviceChild_AddRef(ID3D12DeviceChild *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_50, "ID3D12DeviceChild::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_50, "IUnknown::AddRef");
     return 0;
 }
 
@@ -548,7 +548,7 @@ static int d3d12xs_once_51;
 ULONG d3d12xs_stub_ID3D12DeviceChild_Release(ID3D12DeviceChild *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_51, "ID3D12DeviceChild::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_51, "IUnknown::Release");
     return 0;
 }
 
@@ -559,7 +559,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_GetPrivateData(ID3D12DeviceChild *This, R
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_52, "ID3D12DeviceChild::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_52, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -570,7 +570,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_SetPrivateData(ID3D12DeviceChild *This, R
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_53, "ID3D12DeviceChild::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_53, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -580,7 +580,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_SetPrivateDataInterface(ID3D12DeviceChild
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_54, "ID3D12DeviceChild::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_54, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -589,7 +589,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceChild_SetName(ID3D12DeviceChild *This, LPCWSTR 
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_55, "ID3D12DeviceChild::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_55, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -613,7 +613,7 @@ HRESULT d3d12xs_stub_ID3D12Pageable_QueryInterface(ID3D12Pageable *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_57, "ID3D12Pageable::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_57, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -621,7 +621,7 @@ static int d3d12xs_once_58;
 ULONG d3d12xs_stub_ID3D12Pageable_AddRef(ID3D12Pageable *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_58, "ID3D12Pageable::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_58, "IUnknown::AddRef");
     return 0;
 }
 
@@ -629,7 +629,7 @@ static int d3d12xs_once_59;
 ULONG d3d12xs_stub_ID3D12Pageable_Release(ID3D12Pageable *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_59, "ID3D12Pageable::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_59, "IUnknown::Release");
     return 0;
 }
 
@@ -640,7 +640,7 @@ HRESULT d3d12xs_stub_ID3D12Pageable_GetPrivateData(ID3D12Pageable *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_60, "ID3D12Pageable::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_60, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -651,7 +651,7 @@ HRESULT d3d12xs_stub_ID3D12Pageable_SetPrivateData(ID3D12Pageable *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_61, "ID3D12Pageable::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_61, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -661,7 +661,7 @@ HRESULT d3d12xs_stub_ID3D12Pageable_SetPrivateDataInterface(ID3D12Pageable *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_62, "ID3D12Pageable::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_62, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -670,7 +670,7 @@ HRESULT d3d12xs_stub_ID3D12Pageable_SetName(ID3D12Pageable *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_63, "ID3D12Pageable::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_63, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -681,7 +681,7 @@ HRESULT d3d12xs_stub_ID3D12Pageable_GetDevice(ID3D12Pageable *This, REFIID riid,
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_64, "ID3D12Pageable::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_64, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -694,7 +694,7 @@ HRESULT d3d12xs_stub_ID3D12Heap_QueryInterface(ID3D12Heap *This, REFIID riid, vo
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_65, "ID3D12Heap::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_65, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -702,7 +702,7 @@ static int d3d12xs_once_66;
 ULONG d3d12xs_stub_ID3D12Heap_AddRef(ID3D12Heap *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_66, "ID3D12Heap::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_66, "IUnknown::AddRef");
     return 0;
 }
 
@@ -710,7 +710,7 @@ static int d3d12xs_once_67;
 ULONG d3d12xs_stub_ID3D12Heap_Release(ID3D12Heap *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_67, "ID3D12Heap::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_67, "IUnknown::Release");
     return 0;
 }
 
@@ -721,7 +721,7 @@ HRESULT d3d12xs_stub_ID3D12Heap_GetPrivateData(ID3D12Heap *This, REFGUID guid, U
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_68, "ID3D12Heap::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_68, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -732,7 +732,7 @@ HRESULT d3d12xs_stub_ID3D12Heap_SetPrivateData(ID3D12Heap *This, REFGUID guid, U
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_69, "ID3D12Heap::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_69, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -742,7 +742,7 @@ HRESULT d3d12xs_stub_ID3D12Heap_SetPrivateDataInterface(ID3D12Heap *This, REFGUI
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_70, "ID3D12Heap::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_70, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -751,7 +751,7 @@ HRESULT d3d12xs_stub_ID3D12Heap_SetName(ID3D12Heap *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_71, "ID3D12Heap::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_71, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -762,7 +762,7 @@ HRESULT d3d12xs_stub_ID3D12Heap_GetDevice(ID3D12Heap *This, REFIID riid, void **
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_72, "ID3D12Heap::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_72, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -787,7 +787,7 @@ HRESULT d3d12xs_stub_ID3D12Resource_QueryInterface(ID3D12Resource *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_74, "ID3D12Resource::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_74, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -795,7 +795,7 @@ static int d3d12xs_once_75;
 ULONG d3d12xs_stub_ID3D12Resource_AddRef(ID3D12Resource *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_75, "ID3D12Resource::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_75, "IUnknown::AddRef");
     return 0;
 }
 
@@ -803,7 +803,7 @@ static int d3d12xs_once_76;
 ULONG d3d12xs_stub_ID3D12Resource_Release(ID3D12Resource *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_76, "ID3D12Resource::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_76, "IUnknown::Release");
     return 0;
 }
 
@@ -814,7 +814,7 @@ HRESULT d3d12xs_stub_ID3D12Resource_GetPrivateData(ID3D12Resource *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_77, "ID3D12Resource::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_77, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -825,7 +825,7 @@ HRESULT d3d12xs_stub_ID3D12Resource_SetPrivateData(ID3D12Resource *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_78, "ID3D12Resource::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_78, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -835,7 +835,7 @@ HRESULT d3d12xs_stub_ID3D12Resource_SetPrivateDataInterface(ID3D12Resource *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_79, "ID3D12Resource::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_79, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -844,7 +844,7 @@ HRESULT d3d12xs_stub_ID3D12Resource_SetName(ID3D12Resource *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_80, "ID3D12Resource::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_80, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -855,7 +855,7 @@ HRESULT d3d12xs_stub_ID3D12Resource_GetDevice(ID3D12Resource *This, REFIID riid,
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_81, "ID3D12Resource::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_81, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -945,7 +945,7 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_QueryInterface(ID3D12CommandAllocato
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_89, "ID3D12CommandAllocator::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_89, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -953,7 +953,7 @@ static int d3d12xs_once_90;
 ULONG d3d12xs_stub_ID3D12CommandAllocator_AddRef(ID3D12CommandAllocator *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_90, "ID3D12CommandAllocator::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_90, "IUnknown::AddRef");
     return 0;
 }
 
@@ -961,7 +961,7 @@ static int d3d12xs_once_91;
 ULONG d3d12xs_stub_ID3D12CommandAllocator_Release(ID3D12CommandAllocator *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_91, "ID3D12CommandAllocator::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_91, "IUnknown::Release");
     return 0;
 }
 
@@ -972,7 +972,7 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_GetPrivateData(ID3D12CommandAllocato
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_92, "ID3D12CommandAllocator::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_92, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -983,7 +983,7 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_SetPrivateData(ID3D12CommandAllocato
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_93, "ID3D12CommandAllocator::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_93, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -993,7 +993,7 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_SetPrivateDataInterface(ID3D12Comman
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_94, "ID3D12CommandAllocator::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_94, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1002,7 +1002,7 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_SetName(ID3D12CommandAllocator *This
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_95, "ID3D12CommandAllocator::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_95, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1013,7 +1013,7 @@ HRESULT d3d12xs_stub_ID3D12CommandAllocator_GetDevice(ID3D12CommandAllocator *Th
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_96, "ID3D12CommandAllocator::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_96, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1034,7 +1034,7 @@ HRESULT d3d12xs_stub_ID3D12Fence_QueryInterface(ID3D12Fence *This, REFIID riid, 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_98, "ID3D12Fence::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_98, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1042,7 +1042,7 @@ static int d3d12xs_once_99;
 ULONG d3d12xs_stub_ID3D12Fence_AddRef(ID3D12Fence *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_99, "ID3D12Fence::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_99, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1050,7 +1050,7 @@ static int d3d12xs_once_100;
 ULONG d3d12xs_stub_ID3D12Fence_Release(ID3D12Fence *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_100, "ID3D12Fence::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_100, "IUnknown::Release");
     return 0;
 }
 
@@ -1061,7 +1061,7 @@ HRESULT d3d12xs_stub_ID3D12Fence_GetPrivateData(ID3D12Fence *This, REFGUID guid,
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_101, "ID3D12Fence::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_101, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1072,7 +1072,7 @@ HRESULT d3d12xs_stub_ID3D12Fence_SetPrivateData(ID3D12Fence *This, REFGUID guid,
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_102, "ID3D12Fence::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_102, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1082,7 +1082,7 @@ HRESULT d3d12xs_stub_ID3D12Fence_SetPrivateDataInterface(ID3D12Fence *This, REFG
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_103, "ID3D12Fence::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_103, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1091,7 +1091,7 @@ HRESULT d3d12xs_stub_ID3D12Fence_SetName(ID3D12Fence *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_104, "ID3D12Fence::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_104, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1102,7 +1102,7 @@ HRESULT d3d12xs_stub_ID3D12Fence_GetDevice(ID3D12Fence *This, REFIID riid, void 
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_105, "ID3D12Fence::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_105, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1142,7 +1142,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_QueryInterface(ID3D12Fence1 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_109, "ID3D12Fence1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_109, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1150,7 +1150,7 @@ static int d3d12xs_once_110;
 ULONG d3d12xs_stub_ID3D12Fence1_AddRef(ID3D12Fence1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_110, "ID3D12Fence1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_110, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1158,7 +1158,7 @@ static int d3d12xs_once_111;
 ULONG d3d12xs_stub_ID3D12Fence1_Release(ID3D12Fence1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_111, "ID3D12Fence1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_111, "IUnknown::Release");
     return 0;
 }
 
@@ -1169,7 +1169,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_GetPrivateData(ID3D12Fence1 *This, REFGUID gui
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_112, "ID3D12Fence1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_112, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1180,7 +1180,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_SetPrivateData(ID3D12Fence1 *This, REFGUID gui
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_113, "ID3D12Fence1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_113, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1190,7 +1190,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_SetPrivateDataInterface(ID3D12Fence1 *This, RE
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_114, "ID3D12Fence1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_114, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1199,7 +1199,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_SetName(ID3D12Fence1 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_115, "ID3D12Fence1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_115, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1210,7 +1210,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_GetDevice(ID3D12Fence1 *This, REFIID riid, voi
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_116, "ID3D12Fence1::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_116, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1218,7 +1218,7 @@ static int d3d12xs_once_117;
 UINT64 d3d12xs_stub_ID3D12Fence1_GetCompletedValue(ID3D12Fence1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_117, "ID3D12Fence1::GetCompletedValue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_117, "ID3D12Fence::GetCompletedValue");
     return 0;
 }
 
@@ -1228,7 +1228,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_SetEventOnCompletion(ID3D12Fence1 *This, UINT6
     (void)This;
     (void)Value;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_118, "ID3D12Fence1::SetEventOnCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_118, "ID3D12Fence::SetEventOnCompletion");
     return E_NOTIMPL;
 }
 
@@ -1237,7 +1237,7 @@ HRESULT d3d12xs_stub_ID3D12Fence1_Signal(ID3D12Fence1 *This, UINT64 Value)
 {
     (void)This;
     (void)Value;
-    d3d12xs_log_not_implemented(&d3d12xs_once_119, "ID3D12Fence1::Signal");
+    d3d12xs_log_not_implemented(&d3d12xs_once_119, "ID3D12Fence::Signal");
     return E_NOTIMPL;
 }
 
@@ -1258,7 +1258,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_QueryInterface(ID3D12PipelineState *Thi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_121, "ID3D12PipelineState::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_121, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1266,7 +1266,7 @@ static int d3d12xs_once_122;
 ULONG d3d12xs_stub_ID3D12PipelineState_AddRef(ID3D12PipelineState *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_122, "ID3D12PipelineState::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_122, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1274,7 +1274,7 @@ static int d3d12xs_once_123;
 ULONG d3d12xs_stub_ID3D12PipelineState_Release(ID3D12PipelineState *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_123, "ID3D12PipelineState::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_123, "IUnknown::Release");
     return 0;
 }
 
@@ -1285,7 +1285,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_GetPrivateData(ID3D12PipelineState *Thi
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_124, "ID3D12PipelineState::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_124, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1296,7 +1296,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_SetPrivateData(ID3D12PipelineState *Thi
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_125, "ID3D12PipelineState::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_125, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1306,7 +1306,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_SetPrivateDataInterface(ID3D12PipelineS
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_126, "ID3D12PipelineState::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_126, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1315,7 +1315,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_SetName(ID3D12PipelineState *This, LPCW
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_127, "ID3D12PipelineState::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_127, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1326,7 +1326,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineState_GetDevice(ID3D12PipelineState *This, RE
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_128, "ID3D12PipelineState::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_128, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1349,7 +1349,7 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_QueryInterface(ID3D12DescriptorHeap *T
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_130, "ID3D12DescriptorHeap::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_130, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1357,7 +1357,7 @@ static int d3d12xs_once_131;
 ULONG d3d12xs_stub_ID3D12DescriptorHeap_AddRef(ID3D12DescriptorHeap *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_131, "ID3D12DescriptorHeap::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_131, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1365,7 +1365,7 @@ static int d3d12xs_once_132;
 ULONG d3d12xs_stub_ID3D12DescriptorHeap_Release(ID3D12DescriptorHeap *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_132, "ID3D12DescriptorHeap::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_132, "IUnknown::Release");
     return 0;
 }
 
@@ -1376,7 +1376,7 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_GetPrivateData(ID3D12DescriptorHeap *T
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_133, "ID3D12DescriptorHeap::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_133, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1387,7 +1387,7 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_SetPrivateData(ID3D12DescriptorHeap *T
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_134, "ID3D12DescriptorHeap::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_134, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1397,7 +1397,7 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_SetPrivateDataInterface(ID3D12Descript
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_135, "ID3D12DescriptorHeap::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_135, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1406,7 +1406,7 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_SetName(ID3D12DescriptorHeap *This, LP
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_136, "ID3D12DescriptorHeap::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_136, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1417,7 +1417,7 @@ HRESULT d3d12xs_stub_ID3D12DescriptorHeap_GetDevice(ID3D12DescriptorHeap *This, 
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_137, "ID3D12DescriptorHeap::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_137, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1466,7 +1466,7 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_QueryInterface(ID3D12QueryHeap *This, REFII
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_141, "ID3D12QueryHeap::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_141, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1474,7 +1474,7 @@ static int d3d12xs_once_142;
 ULONG d3d12xs_stub_ID3D12QueryHeap_AddRef(ID3D12QueryHeap *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_142, "ID3D12QueryHeap::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_142, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1482,7 +1482,7 @@ static int d3d12xs_once_143;
 ULONG d3d12xs_stub_ID3D12QueryHeap_Release(ID3D12QueryHeap *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_143, "ID3D12QueryHeap::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_143, "IUnknown::Release");
     return 0;
 }
 
@@ -1493,7 +1493,7 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_GetPrivateData(ID3D12QueryHeap *This, REFGU
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_144, "ID3D12QueryHeap::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_144, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1504,7 +1504,7 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_SetPrivateData(ID3D12QueryHeap *This, REFGU
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_145, "ID3D12QueryHeap::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_145, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1514,7 +1514,7 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_SetPrivateDataInterface(ID3D12QueryHeap *Th
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_146, "ID3D12QueryHeap::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_146, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1523,7 +1523,7 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_SetName(ID3D12QueryHeap *This, LPCWSTR Name
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_147, "ID3D12QueryHeap::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_147, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1534,7 +1534,7 @@ HRESULT d3d12xs_stub_ID3D12QueryHeap_GetDevice(ID3D12QueryHeap *This, REFIID rii
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_148, "ID3D12QueryHeap::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_148, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1547,7 +1547,7 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_QueryInterface(ID3D12CommandSignatur
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_149, "ID3D12CommandSignature::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_149, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1555,7 +1555,7 @@ static int d3d12xs_once_150;
 ULONG d3d12xs_stub_ID3D12CommandSignature_AddRef(ID3D12CommandSignature *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_150, "ID3D12CommandSignature::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_150, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1563,7 +1563,7 @@ static int d3d12xs_once_151;
 ULONG d3d12xs_stub_ID3D12CommandSignature_Release(ID3D12CommandSignature *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_151, "ID3D12CommandSignature::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_151, "IUnknown::Release");
     return 0;
 }
 
@@ -1574,7 +1574,7 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_GetPrivateData(ID3D12CommandSignatur
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_152, "ID3D12CommandSignature::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_152, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1585,7 +1585,7 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_SetPrivateData(ID3D12CommandSignatur
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_153, "ID3D12CommandSignature::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_153, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1595,7 +1595,7 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_SetPrivateDataInterface(ID3D12Comman
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_154, "ID3D12CommandSignature::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_154, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1604,7 +1604,7 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_SetName(ID3D12CommandSignature *This
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_155, "ID3D12CommandSignature::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_155, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1615,7 +1615,7 @@ HRESULT d3d12xs_stub_ID3D12CommandSignature_GetDevice(ID3D12CommandSignature *Th
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_156, "ID3D12CommandSignature::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_156, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1628,7 +1628,7 @@ HRESULT d3d12xs_stub_ID3D12CommandList_QueryInterface(ID3D12CommandList *This, R
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_157, "ID3D12CommandList::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_157, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1636,7 +1636,7 @@ static int d3d12xs_once_158;
 ULONG d3d12xs_stub_ID3D12CommandList_AddRef(ID3D12CommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_158, "ID3D12CommandList::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_158, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1644,7 +1644,7 @@ static int d3d12xs_once_159;
 ULONG d3d12xs_stub_ID3D12CommandList_Release(ID3D12CommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_159, "ID3D12CommandList::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_159, "IUnknown::Release");
     return 0;
 }
 
@@ -1655,7 +1655,7 @@ HRESULT d3d12xs_stub_ID3D12CommandList_GetPrivateData(ID3D12CommandList *This, R
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_160, "ID3D12CommandList::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_160, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1666,7 +1666,7 @@ HRESULT d3d12xs_stub_ID3D12CommandList_SetPrivateData(ID3D12CommandList *This, R
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_161, "ID3D12CommandList::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_161, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1676,7 +1676,7 @@ HRESULT d3d12xs_stub_ID3D12CommandList_SetPrivateDataInterface(ID3D12CommandList
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_162, "ID3D12CommandList::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_162, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1685,7 +1685,7 @@ HRESULT d3d12xs_stub_ID3D12CommandList_SetName(ID3D12CommandList *This, LPCWSTR 
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_163, "ID3D12CommandList::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_163, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1696,7 +1696,7 @@ HRESULT d3d12xs_stub_ID3D12CommandList_GetDevice(ID3D12CommandList *This, REFIID
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_164, "ID3D12CommandList::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_164, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1717,7 +1717,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_QueryInterface(ID3D12GraphicsComm
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_166, "ID3D12GraphicsCommandList::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_166, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -1725,7 +1725,7 @@ static int d3d12xs_once_167;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList_AddRef(ID3D12GraphicsCommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_167, "ID3D12GraphicsCommandList::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_167, "IUnknown::AddRef");
     return 0;
 }
 
@@ -1733,7 +1733,7 @@ static int d3d12xs_once_168;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList_Release(ID3D12GraphicsCommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_168, "ID3D12GraphicsCommandList::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_168, "IUnknown::Release");
     return 0;
 }
 
@@ -1744,7 +1744,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_GetPrivateData(ID3D12GraphicsComm
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_169, "ID3D12GraphicsCommandList::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_169, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1755,7 +1755,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_SetPrivateData(ID3D12GraphicsComm
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_170, "ID3D12GraphicsCommandList::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_170, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -1765,7 +1765,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_SetPrivateDataInterface(ID3D12Gra
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_171, "ID3D12GraphicsCommandList::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_171, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -1774,7 +1774,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_SetName(ID3D12GraphicsCommandList
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_172, "ID3D12GraphicsCommandList::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_172, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -1785,7 +1785,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList_GetDevice(ID3D12GraphicsCommandLi
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_173, "ID3D12GraphicsCommandList::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_173, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -1793,7 +1793,7 @@ static int d3d12xs_once_174;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList_GetType(ID3D12GraphicsCommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_174, "ID3D12GraphicsCommandList::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_174, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -2311,7 +2311,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_226, "ID3D12GraphicsCommandList1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_226, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -2319,7 +2319,7 @@ static int d3d12xs_once_227;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList1_AddRef(ID3D12GraphicsCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_227, "ID3D12GraphicsCommandList1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_227, "IUnknown::AddRef");
     return 0;
 }
 
@@ -2327,7 +2327,7 @@ static int d3d12xs_once_228;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList1_Release(ID3D12GraphicsCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_228, "ID3D12GraphicsCommandList1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_228, "IUnknown::Release");
     return 0;
 }
 
@@ -2338,7 +2338,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_229, "ID3D12GraphicsCommandList1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_229, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -2349,7 +2349,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_230, "ID3D12GraphicsCommandList1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_230, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -2359,7 +2359,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_231, "ID3D12GraphicsCommandList1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_231, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -2368,7 +2368,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_232, "ID3D12GraphicsCommandList1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_232, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -2379,7 +2379,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_233, "ID3D12GraphicsCommandList1::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_233, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -2387,7 +2387,7 @@ static int d3d12xs_once_234;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList1_GetType(ID3D12GraphicsCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_234, "ID3D12GraphicsCommandList1::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_234, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -2395,7 +2395,7 @@ static int d3d12xs_once_235;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_Close(ID3D12GraphicsCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_235, "ID3D12GraphicsCommandList1::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_235, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -2405,7 +2405,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList1_Reset(ID3D12GraphicsCommandList1
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_236, "ID3D12GraphicsCommandList1::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_236, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -2414,7 +2414,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_237, "ID3D12GraphicsCommandList1::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_237, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_238;
@@ -2425,7 +2425,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_238, "ID3D12GraphicsCommandList1::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_238, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_239;
@@ -2437,7 +2437,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_239, "ID3D12GraphicsCommandList1::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_239, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_240;
@@ -2447,7 +2447,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_Dispatch(ID3D12GraphicsCommandList1
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_240, "ID3D12GraphicsCommandList1::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_240, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_241;
@@ -2459,7 +2459,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_241, "ID3D12GraphicsCommandList1::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_241, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_242;
@@ -2472,7 +2472,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_242, "ID3D12GraphicsCommandList1::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_242, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_243;
@@ -2481,7 +2481,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_243, "ID3D12GraphicsCommandList1::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_243, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_244;
@@ -2494,7 +2494,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_244, "ID3D12GraphicsCommandList1::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_244, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_245;
@@ -2506,7 +2506,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_245, "ID3D12GraphicsCommandList1::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_245, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_246;
@@ -2514,7 +2514,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_246, "ID3D12GraphicsCommandList1::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_246, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_247;
@@ -2523,7 +2523,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_247, "ID3D12GraphicsCommandList1::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_247, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_248;
@@ -2532,7 +2532,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_248, "ID3D12GraphicsCommandList1::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_248, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_249;
@@ -2540,7 +2540,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_249, "ID3D12GraphicsCommandList1::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_249, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_250;
@@ -2548,7 +2548,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_250, "ID3D12GraphicsCommandList1::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_250, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_251;
@@ -2556,7 +2556,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_251, "ID3D12GraphicsCommandList1::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_251, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_252;
@@ -2565,7 +2565,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_252, "ID3D12GraphicsCommandList1::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_252, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_253;
@@ -2573,7 +2573,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_253, "ID3D12GraphicsCommandList1::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_253, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_254;
@@ -2582,7 +2582,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_254, "ID3D12GraphicsCommandList1::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_254, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_255;
@@ -2590,7 +2590,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_255, "ID3D12GraphicsCommandList1::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_255, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_256;
@@ -2598,7 +2598,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_256, "ID3D12GraphicsCommandList1::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_256, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_257;
@@ -2607,7 +2607,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_257, "ID3D12GraphicsCommandList1::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_257, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_258;
@@ -2616,7 +2616,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_258, "ID3D12GraphicsCommandList1::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_258, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_259;
@@ -2626,7 +2626,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_259, "ID3D12GraphicsCommandList1::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_259, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_260;
@@ -2636,7 +2636,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_260, "ID3D12GraphicsCommandList1::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_260, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_261;
@@ -2647,7 +2647,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_261, "ID3D12GraphicsCommandList1::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_261, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_262;
@@ -2658,7 +2658,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_262, "ID3D12GraphicsCommandList1::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_262, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_263;
@@ -2667,7 +2667,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_263, "ID3D12GraphicsCommandList1::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_263, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_264;
@@ -2676,7 +2676,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_264, "ID3D12GraphicsCommandList1::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_264, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_265;
@@ -2685,7 +2685,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_265, "ID3D12GraphicsCommandList1::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_265, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_266;
@@ -2694,7 +2694,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_266, "ID3D12GraphicsCommandList1::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_266, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_267;
@@ -2703,7 +2703,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_267, "ID3D12GraphicsCommandList1::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_267, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_268;
@@ -2712,7 +2712,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_268, "ID3D12GraphicsCommandList1::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_268, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_269;
@@ -2720,7 +2720,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_269, "ID3D12GraphicsCommandList1::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_269, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_270;
@@ -2730,7 +2730,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_270, "ID3D12GraphicsCommandList1::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_270, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_271;
@@ -2740,7 +2740,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_271, "ID3D12GraphicsCommandList1::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_271, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_272;
@@ -2751,7 +2751,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_272, "ID3D12GraphicsCommandList1::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_272, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_273;
@@ -2764,7 +2764,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_273, "ID3D12GraphicsCommandList1::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_273, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_274;
@@ -2775,7 +2775,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_274, "ID3D12GraphicsCommandList1::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_274, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_275;
@@ -2788,7 +2788,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_275, "ID3D12GraphicsCommandList1::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_275, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_276;
@@ -2801,7 +2801,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_276, "ID3D12GraphicsCommandList1::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_276, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_277;
@@ -2810,7 +2810,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_277, "ID3D12GraphicsCommandList1::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_277, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_278;
@@ -2820,7 +2820,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_278, "ID3D12GraphicsCommandList1::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_278, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_279;
@@ -2830,7 +2830,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_EndQuery(ID3D12GraphicsCommandList1
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_279, "ID3D12GraphicsCommandList1::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_279, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_280;
@@ -2843,7 +2843,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_280, "ID3D12GraphicsCommandList1::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_280, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_281;
@@ -2853,7 +2853,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_281, "ID3D12GraphicsCommandList1::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_281, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_282;
@@ -2863,7 +2863,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_282, "ID3D12GraphicsCommandList1::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_282, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_283;
@@ -2873,14 +2873,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_283, "ID3D12GraphicsCommandList1::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_283, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_284;
 void d3d12xs_stub_ID3D12GraphicsCommandList1_EndEvent(ID3D12GraphicsCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_284, "ID3D12GraphicsCommandList1::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_284, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_285;
@@ -2893,7 +2893,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList1_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_285, "ID3D12GraphicsCommandList1::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_285, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_286;
@@ -2976,7 +2976,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_292, "ID3D12GraphicsCommandList2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_292, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -2984,7 +2984,7 @@ static int d3d12xs_once_293;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList2_AddRef(ID3D12GraphicsCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_293, "ID3D12GraphicsCommandList2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_293, "IUnknown::AddRef");
     return 0;
 }
 
@@ -2992,7 +2992,7 @@ static int d3d12xs_once_294;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList2_Release(ID3D12GraphicsCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_294, "ID3D12GraphicsCommandList2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_294, "IUnknown::Release");
     return 0;
 }
 
@@ -3003,7 +3003,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_295, "ID3D12GraphicsCommandList2::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_295, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -3014,7 +3014,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_296, "ID3D12GraphicsCommandList2::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_296, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -3024,7 +3024,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_297, "ID3D12GraphicsCommandList2::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_297, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -3033,7 +3033,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_298, "ID3D12GraphicsCommandList2::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_298, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -3044,7 +3044,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_299, "ID3D12GraphicsCommandList2::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_299, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -3052,7 +3052,7 @@ static int d3d12xs_once_300;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList2_GetType(ID3D12GraphicsCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_300, "ID3D12GraphicsCommandList2::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_300, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -3060,7 +3060,7 @@ static int d3d12xs_once_301;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_Close(ID3D12GraphicsCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_301, "ID3D12GraphicsCommandList2::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_301, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -3070,7 +3070,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList2_Reset(ID3D12GraphicsCommandList2
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_302, "ID3D12GraphicsCommandList2::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_302, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -3079,7 +3079,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_303, "ID3D12GraphicsCommandList2::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_303, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_304;
@@ -3090,7 +3090,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_304, "ID3D12GraphicsCommandList2::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_304, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_305;
@@ -3102,7 +3102,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_305, "ID3D12GraphicsCommandList2::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_305, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_306;
@@ -3112,7 +3112,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_Dispatch(ID3D12GraphicsCommandList2
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_306, "ID3D12GraphicsCommandList2::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_306, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_307;
@@ -3124,7 +3124,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_307, "ID3D12GraphicsCommandList2::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_307, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_308;
@@ -3137,7 +3137,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_308, "ID3D12GraphicsCommandList2::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_308, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_309;
@@ -3146,7 +3146,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_309, "ID3D12GraphicsCommandList2::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_309, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_310;
@@ -3159,7 +3159,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_310, "ID3D12GraphicsCommandList2::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_310, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_311;
@@ -3171,7 +3171,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_311, "ID3D12GraphicsCommandList2::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_311, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_312;
@@ -3179,7 +3179,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_312, "ID3D12GraphicsCommandList2::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_312, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_313;
@@ -3188,7 +3188,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_313, "ID3D12GraphicsCommandList2::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_313, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_314;
@@ -3197,7 +3197,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_314, "ID3D12GraphicsCommandList2::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_314, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_315;
@@ -3205,7 +3205,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_315, "ID3D12GraphicsCommandList2::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_315, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_316;
@@ -3213,7 +3213,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_316, "ID3D12GraphicsCommandList2::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_316, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_317;
@@ -3221,7 +3221,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_317, "ID3D12GraphicsCommandList2::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_317, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_318;
@@ -3230,7 +3230,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_318, "ID3D12GraphicsCommandList2::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_318, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_319;
@@ -3238,7 +3238,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_319, "ID3D12GraphicsCommandList2::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_319, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_320;
@@ -3247,7 +3247,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_320, "ID3D12GraphicsCommandList2::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_320, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_321;
@@ -3255,7 +3255,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_321, "ID3D12GraphicsCommandList2::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_321, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_322;
@@ -3263,7 +3263,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_322, "ID3D12GraphicsCommandList2::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_322, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_323;
@@ -3272,7 +3272,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_323, "ID3D12GraphicsCommandList2::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_323, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_324;
@@ -3281,7 +3281,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_324, "ID3D12GraphicsCommandList2::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_324, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_325;
@@ -3291,7 +3291,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_325, "ID3D12GraphicsCommandList2::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_325, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_326;
@@ -3301,7 +3301,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_326, "ID3D12GraphicsCommandList2::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_326, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_327;
@@ -3312,7 +3312,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_327, "ID3D12GraphicsCommandList2::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_327, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_328;
@@ -3323,7 +3323,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_328, "ID3D12GraphicsCommandList2::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_328, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_329;
@@ -3332,7 +3332,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_329, "ID3D12GraphicsCommandList2::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_329, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_330;
@@ -3341,7 +3341,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_330, "ID3D12GraphicsCommandList2::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_330, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_331;
@@ -3350,7 +3350,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_331, "ID3D12GraphicsCommandList2::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_331, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_332;
@@ -3359,7 +3359,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_332, "ID3D12GraphicsCommandList2::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_332, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_333;
@@ -3368,7 +3368,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_333, "ID3D12GraphicsCommandList2::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_333, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_334;
@@ -3377,7 +3377,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_334, "ID3D12GraphicsCommandList2::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_334, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_335;
@@ -3385,7 +3385,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_335, "ID3D12GraphicsCommandList2::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_335, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_336;
@@ -3395,7 +3395,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_336, "ID3D12GraphicsCommandList2::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_336, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_337;
@@ -3405,7 +3405,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_337, "ID3D12GraphicsCommandList2::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_337, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_338;
@@ -3416,7 +3416,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_338, "ID3D12GraphicsCommandList2::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_338, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_339;
@@ -3429,7 +3429,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_339, "ID3D12GraphicsCommandList2::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_339, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_340;
@@ -3440,7 +3440,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_340, "ID3D12GraphicsCommandList2::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_340, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_341;
@@ -3453,7 +3453,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_341, "ID3D12GraphicsCommandList2::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_341, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_342;
@@ -3466,7 +3466,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_342, "ID3D12GraphicsCommandList2::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_342, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_343;
@@ -3475,7 +3475,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_343, "ID3D12GraphicsCommandList2::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_343, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_344;
@@ -3485,7 +3485,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_344, "ID3D12GraphicsCommandList2::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_344, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_345;
@@ -3495,7 +3495,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_EndQuery(ID3D12GraphicsCommandList2
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_345, "ID3D12GraphicsCommandList2::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_345, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_346;
@@ -3508,7 +3508,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_346, "ID3D12GraphicsCommandList2::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_346, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_347;
@@ -3518,7 +3518,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_347, "ID3D12GraphicsCommandList2::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_347, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_348;
@@ -3528,7 +3528,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_348, "ID3D12GraphicsCommandList2::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_348, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_349;
@@ -3538,14 +3538,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_349, "ID3D12GraphicsCommandList2::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_349, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_350;
 void d3d12xs_stub_ID3D12GraphicsCommandList2_EndEvent(ID3D12GraphicsCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_350, "ID3D12GraphicsCommandList2::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_350, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_351;
@@ -3558,7 +3558,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_351, "ID3D12GraphicsCommandList2::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_351, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_352;
@@ -3572,7 +3572,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_352, "ID3D12GraphicsCommandList2::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_352, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_353;
@@ -3586,7 +3586,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_353, "ID3D12GraphicsCommandList2::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_353, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_354;
@@ -3595,7 +3595,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_354, "ID3D12GraphicsCommandList2::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_354, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_355;
@@ -3605,7 +3605,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_355, "ID3D12GraphicsCommandList2::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_355, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_356;
@@ -3621,7 +3621,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_356, "ID3D12GraphicsCommandList2::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_356, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_357;
@@ -3629,7 +3629,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList2_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_357, "ID3D12GraphicsCommandList2::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_357, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_358;
@@ -3651,7 +3651,7 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_QueryInterface(ID3D12CommandQueue *This,
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_359, "ID3D12CommandQueue::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_359, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -3659,7 +3659,7 @@ static int d3d12xs_once_360;
 ULONG d3d12xs_stub_ID3D12CommandQueue_AddRef(ID3D12CommandQueue *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_360, "ID3D12CommandQueue::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_360, "IUnknown::AddRef");
     return 0;
 }
 
@@ -3667,7 +3667,7 @@ static int d3d12xs_once_361;
 ULONG d3d12xs_stub_ID3D12CommandQueue_Release(ID3D12CommandQueue *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_361, "ID3D12CommandQueue::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_361, "IUnknown::Release");
     return 0;
 }
 
@@ -3678,7 +3678,7 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_GetPrivateData(ID3D12CommandQueue *This,
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_362, "ID3D12CommandQueue::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_362, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -3689,7 +3689,7 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_SetPrivateData(ID3D12CommandQueue *This,
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_363, "ID3D12CommandQueue::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_363, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -3699,7 +3699,7 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_SetPrivateDataInterface(ID3D12CommandQue
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_364, "ID3D12CommandQueue::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_364, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -3708,7 +3708,7 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_SetName(ID3D12CommandQueue *This, LPCWST
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_365, "ID3D12CommandQueue::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_365, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -3719,7 +3719,7 @@ HRESULT d3d12xs_stub_ID3D12CommandQueue_GetDevice(ID3D12CommandQueue *This, REFI
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_366, "ID3D12CommandQueue::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_366, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -3849,7 +3849,7 @@ HRESULT d3d12xs_stub_ID3D12Device_QueryInterface(ID3D12Device *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_378, "ID3D12Device::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_378, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -3857,7 +3857,7 @@ static int d3d12xs_once_379;
 ULONG d3d12xs_stub_ID3D12Device_AddRef(ID3D12Device *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_379, "ID3D12Device::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_379, "IUnknown::AddRef");
     return 0;
 }
 
@@ -3865,7 +3865,7 @@ static int d3d12xs_once_380;
 ULONG d3d12xs_stub_ID3D12Device_Release(ID3D12Device *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_380, "ID3D12Device::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_380, "IUnknown::Release");
     return 0;
 }
 
@@ -3876,7 +3876,7 @@ HRESULT d3d12xs_stub_ID3D12Device_GetPrivateData(ID3D12Device *This, REFGUID gui
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_381, "ID3D12Device::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_381, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -3887,7 +3887,7 @@ HRESULT d3d12xs_stub_ID3D12Device_SetPrivateData(ID3D12Device *This, REFGUID gui
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_382, "ID3D12Device::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_382, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -3897,7 +3897,7 @@ HRESULT d3d12xs_stub_ID3D12Device_SetPrivateDataInterface(ID3D12Device *This, RE
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_383, "ID3D12Device::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_383, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -3906,7 +3906,7 @@ HRESULT d3d12xs_stub_ID3D12Device_SetName(ID3D12Device *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_384, "ID3D12Device::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_384, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -4359,7 +4359,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_QueryInterface(ID3D12PipelineLibrary 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_422, "ID3D12PipelineLibrary::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_422, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -4367,7 +4367,7 @@ static int d3d12xs_once_423;
 ULONG d3d12xs_stub_ID3D12PipelineLibrary_AddRef(ID3D12PipelineLibrary *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_423, "ID3D12PipelineLibrary::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_423, "IUnknown::AddRef");
     return 0;
 }
 
@@ -4375,7 +4375,7 @@ static int d3d12xs_once_424;
 ULONG d3d12xs_stub_ID3D12PipelineLibrary_Release(ID3D12PipelineLibrary *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_424, "ID3D12PipelineLibrary::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_424, "IUnknown::Release");
     return 0;
 }
 
@@ -4386,7 +4386,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_GetPrivateData(ID3D12PipelineLibrary 
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_425, "ID3D12PipelineLibrary::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_425, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -4397,7 +4397,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_SetPrivateData(ID3D12PipelineLibrary 
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_426, "ID3D12PipelineLibrary::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_426, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -4407,7 +4407,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_SetPrivateDataInterface(ID3D12Pipelin
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_427, "ID3D12PipelineLibrary::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_427, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -4416,7 +4416,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_SetName(ID3D12PipelineLibrary *This, 
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_428, "ID3D12PipelineLibrary::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_428, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -4427,7 +4427,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary_GetDevice(ID3D12PipelineLibrary *This
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_429, "ID3D12PipelineLibrary::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_429, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -4494,7 +4494,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_QueryInterface(ID3D12PipelineLibrary
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_435, "ID3D12PipelineLibrary1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_435, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -4502,7 +4502,7 @@ static int d3d12xs_once_436;
 ULONG d3d12xs_stub_ID3D12PipelineLibrary1_AddRef(ID3D12PipelineLibrary1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_436, "ID3D12PipelineLibrary1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_436, "IUnknown::AddRef");
     return 0;
 }
 
@@ -4510,7 +4510,7 @@ static int d3d12xs_once_437;
 ULONG d3d12xs_stub_ID3D12PipelineLibrary1_Release(ID3D12PipelineLibrary1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_437, "ID3D12PipelineLibrary1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_437, "IUnknown::Release");
     return 0;
 }
 
@@ -4521,7 +4521,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_GetPrivateData(ID3D12PipelineLibrary
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_438, "ID3D12PipelineLibrary1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_438, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -4532,7 +4532,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_SetPrivateData(ID3D12PipelineLibrary
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_439, "ID3D12PipelineLibrary1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_439, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -4542,7 +4542,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_SetPrivateDataInterface(ID3D12Pipeli
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_440, "ID3D12PipelineLibrary1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_440, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -4551,7 +4551,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_SetName(ID3D12PipelineLibrary1 *This
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_441, "ID3D12PipelineLibrary1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_441, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -4562,7 +4562,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_GetDevice(ID3D12PipelineLibrary1 *Th
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_442, "ID3D12PipelineLibrary1::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_442, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -4572,7 +4572,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_StorePipeline(ID3D12PipelineLibrary1
     (void)This;
     (void)pName;
     (void)pPipeline;
-    d3d12xs_log_not_implemented(&d3d12xs_once_443, "ID3D12PipelineLibrary1::StorePipeline");
+    d3d12xs_log_not_implemented(&d3d12xs_once_443, "ID3D12PipelineLibrary::StorePipeline");
     return E_NOTIMPL;
 }
 
@@ -4585,7 +4585,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_LoadGraphicsPipeline(ID3D12PipelineL
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_444, "ID3D12PipelineLibrary1::LoadGraphicsPipeline");
+    d3d12xs_log_not_implemented(&d3d12xs_once_444, "ID3D12PipelineLibrary::LoadGraphicsPipeline");
     return E_NOTIMPL;
 }
 
@@ -4598,7 +4598,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_LoadComputePipeline(ID3D12PipelineLi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_445, "ID3D12PipelineLibrary1::LoadComputePipeline");
+    d3d12xs_log_not_implemented(&d3d12xs_once_445, "ID3D12PipelineLibrary::LoadComputePipeline");
     return E_NOTIMPL;
 }
 
@@ -4606,7 +4606,7 @@ static int d3d12xs_once_446;
 SIZE_T d3d12xs_stub_ID3D12PipelineLibrary1_GetSerializedSize(ID3D12PipelineLibrary1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_446, "ID3D12PipelineLibrary1::GetSerializedSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_446, "ID3D12PipelineLibrary::GetSerializedSize");
     return 0;
 }
 
@@ -4616,7 +4616,7 @@ HRESULT d3d12xs_stub_ID3D12PipelineLibrary1_Serialize(ID3D12PipelineLibrary1 *Th
     (void)This;
     (void)pData;
     (void)DataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_447, "ID3D12PipelineLibrary1::Serialize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_447, "ID3D12PipelineLibrary::Serialize");
     return E_NOTIMPL;
 }
 
@@ -4642,7 +4642,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_QueryInterface(ID3D12Device1 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_449, "ID3D12Device1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_449, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -4650,7 +4650,7 @@ static int d3d12xs_once_450;
 ULONG d3d12xs_stub_ID3D12Device1_AddRef(ID3D12Device1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_450, "ID3D12Device1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_450, "IUnknown::AddRef");
     return 0;
 }
 
@@ -4658,7 +4658,7 @@ static int d3d12xs_once_451;
 ULONG d3d12xs_stub_ID3D12Device1_Release(ID3D12Device1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_451, "ID3D12Device1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_451, "IUnknown::Release");
     return 0;
 }
 
@@ -4669,7 +4669,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_GetPrivateData(ID3D12Device1 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_452, "ID3D12Device1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_452, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -4680,7 +4680,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_SetPrivateData(ID3D12Device1 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_453, "ID3D12Device1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_453, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -4690,7 +4690,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_SetPrivateDataInterface(ID3D12Device1 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_454, "ID3D12Device1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_454, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -4699,7 +4699,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_SetName(ID3D12Device1 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_455, "ID3D12Device1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_455, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -4707,7 +4707,7 @@ static int d3d12xs_once_456;
 UINT d3d12xs_stub_ID3D12Device1_GetNodeCount(ID3D12Device1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_456, "ID3D12Device1::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_456, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -4719,7 +4719,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandQueue(ID3D12Device1 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_457, "ID3D12Device1::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_457, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -4731,7 +4731,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandAllocator(ID3D12Device1 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_458, "ID3D12Device1::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_458, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -4743,7 +4743,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateGraphicsPipelineState(ID3D12Device1 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_459, "ID3D12Device1::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_459, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -4755,7 +4755,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateComputePipelineState(ID3D12Device1 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_460, "ID3D12Device1::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_460, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -4770,7 +4770,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandList(ID3D12Device1 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_461, "ID3D12Device1::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_461, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -4781,7 +4781,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CheckFeatureSupport(ID3D12Device1 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_462, "ID3D12Device1::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_462, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -4793,7 +4793,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateDescriptorHeap(ID3D12Device1 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_463, "ID3D12Device1::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_463, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -4802,7 +4802,7 @@ UINT d3d12xs_stub_ID3D12Device1_GetDescriptorHandleIncrementSize(ID3D12Device1 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_464, "ID3D12Device1::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_464, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -4816,7 +4816,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateRootSignature(ID3D12Device1 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_465, "ID3D12Device1::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_465, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -4826,7 +4826,7 @@ void d3d12xs_stub_ID3D12Device1_CreateConstantBufferView(ID3D12Device1 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_466, "ID3D12Device1::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_466, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_467;
@@ -4836,7 +4836,7 @@ void d3d12xs_stub_ID3D12Device1_CreateShaderResourceView(ID3D12Device1 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_467, "ID3D12Device1::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_467, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_468;
@@ -4847,7 +4847,7 @@ void d3d12xs_stub_ID3D12Device1_CreateUnorderedAccessView(ID3D12Device1 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_468, "ID3D12Device1::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_468, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_469;
@@ -4857,7 +4857,7 @@ void d3d12xs_stub_ID3D12Device1_CreateRenderTargetView(ID3D12Device1 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_469, "ID3D12Device1::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_469, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_470;
@@ -4867,7 +4867,7 @@ void d3d12xs_stub_ID3D12Device1_CreateDepthStencilView(ID3D12Device1 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_470, "ID3D12Device1::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_470, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_471;
@@ -4876,7 +4876,7 @@ void d3d12xs_stub_ID3D12Device1_CreateSampler(ID3D12Device1 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_471, "ID3D12Device1::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_471, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_472;
@@ -4890,7 +4890,7 @@ void d3d12xs_stub_ID3D12Device1_CopyDescriptors(ID3D12Device1 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_472, "ID3D12Device1::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_472, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_473;
@@ -4901,7 +4901,7 @@ void d3d12xs_stub_ID3D12Device1_CopyDescriptorsSimple(ID3D12Device1 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_473, "ID3D12Device1::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_473, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_474;
@@ -4911,7 +4911,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device1_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_474, "ID3D12Device1::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_474, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -4925,7 +4925,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device1_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_475, "ID3D12Device1::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_475, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -4945,7 +4945,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommittedResource(ID3D12Device1 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_476, "ID3D12Device1::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_476, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -4957,7 +4957,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateHeap(ID3D12Device1 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_477, "ID3D12Device1::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_477, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -4973,7 +4973,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreatePlacedResource(ID3D12Device1 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_478, "ID3D12Device1::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_478, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -4987,7 +4987,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateReservedResource(ID3D12Device1 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_479, "ID3D12Device1::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_479, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -5000,7 +5000,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateSharedHandle(ID3D12Device1 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_480, "ID3D12Device1::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_480, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -5012,7 +5012,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_OpenSharedHandle(ID3D12Device1 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_481, "ID3D12Device1::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_481, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -5023,7 +5023,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_OpenSharedHandleByName(ID3D12Device1 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_482, "ID3D12Device1::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_482, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -5033,7 +5033,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_MakeResident(ID3D12Device1 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_483, "ID3D12Device1::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_483, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -5043,7 +5043,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_Evict(ID3D12Device1 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_484, "ID3D12Device1::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_484, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -5056,7 +5056,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateFence(ID3D12Device1 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_485, "ID3D12Device1::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_485, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -5064,7 +5064,7 @@ static int d3d12xs_once_486;
 HRESULT d3d12xs_stub_ID3D12Device1_GetDeviceRemovedReason(ID3D12Device1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_486, "ID3D12Device1::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_486, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -5080,7 +5080,7 @@ void d3d12xs_stub_ID3D12Device1_GetCopyableFootprints(ID3D12Device1 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_487, "ID3D12Device1::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_487, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_488;
@@ -5091,7 +5091,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateQueryHeap(ID3D12Device1 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_488, "ID3D12Device1::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_488, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -5100,7 +5100,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_SetStablePowerState(ID3D12Device1 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_489, "ID3D12Device1::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_489, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -5113,7 +5113,7 @@ HRESULT d3d12xs_stub_ID3D12Device1_CreateCommandSignature(ID3D12Device1 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_490, "ID3D12Device1::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_490, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -5128,14 +5128,14 @@ void d3d12xs_stub_ID3D12Device1_GetResourceTiling(ID3D12Device1 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_491, "ID3D12Device1::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_491, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_492;
 LUID d3d12xs_stub_ID3D12Device1_GetAdapterLuid(ID3D12Device1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_492, "ID3D12Device1::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_492, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -5189,7 +5189,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_QueryInterface(ID3D12Device2 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_496, "ID3D12Device2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_496, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -5197,7 +5197,7 @@ static int d3d12xs_once_497;
 ULONG d3d12xs_stub_ID3D12Device2_AddRef(ID3D12Device2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_497, "ID3D12Device2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_497, "IUnknown::AddRef");
     return 0;
 }
 
@@ -5205,7 +5205,7 @@ static int d3d12xs_once_498;
 ULONG d3d12xs_stub_ID3D12Device2_Release(ID3D12Device2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_498, "ID3D12Device2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_498, "IUnknown::Release");
     return 0;
 }
 
@@ -5216,7 +5216,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_GetPrivateData(ID3D12Device2 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_499, "ID3D12Device2::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_499, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -5227,7 +5227,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_SetPrivateData(ID3D12Device2 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_500, "ID3D12Device2::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_500, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -5237,7 +5237,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_SetPrivateDataInterface(ID3D12Device2 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_501, "ID3D12Device2::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_501, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -5246,7 +5246,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_SetName(ID3D12Device2 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_502, "ID3D12Device2::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_502, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -5254,7 +5254,7 @@ static int d3d12xs_once_503;
 UINT d3d12xs_stub_ID3D12Device2_GetNodeCount(ID3D12Device2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_503, "ID3D12Device2::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_503, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -5266,7 +5266,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandQueue(ID3D12Device2 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_504, "ID3D12Device2::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_504, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -5278,7 +5278,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandAllocator(ID3D12Device2 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_505, "ID3D12Device2::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_505, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -5290,7 +5290,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateGraphicsPipelineState(ID3D12Device2 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_506, "ID3D12Device2::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_506, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -5302,7 +5302,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateComputePipelineState(ID3D12Device2 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_507, "ID3D12Device2::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_507, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -5317,7 +5317,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandList(ID3D12Device2 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_508, "ID3D12Device2::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_508, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -5328,7 +5328,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CheckFeatureSupport(ID3D12Device2 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_509, "ID3D12Device2::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_509, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -5340,7 +5340,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateDescriptorHeap(ID3D12Device2 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_510, "ID3D12Device2::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_510, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -5349,7 +5349,7 @@ UINT d3d12xs_stub_ID3D12Device2_GetDescriptorHandleIncrementSize(ID3D12Device2 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_511, "ID3D12Device2::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_511, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -5363,7 +5363,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateRootSignature(ID3D12Device2 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_512, "ID3D12Device2::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_512, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -5373,7 +5373,7 @@ void d3d12xs_stub_ID3D12Device2_CreateConstantBufferView(ID3D12Device2 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_513, "ID3D12Device2::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_513, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_514;
@@ -5383,7 +5383,7 @@ void d3d12xs_stub_ID3D12Device2_CreateShaderResourceView(ID3D12Device2 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_514, "ID3D12Device2::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_514, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_515;
@@ -5394,7 +5394,7 @@ void d3d12xs_stub_ID3D12Device2_CreateUnorderedAccessView(ID3D12Device2 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_515, "ID3D12Device2::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_515, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_516;
@@ -5404,7 +5404,7 @@ void d3d12xs_stub_ID3D12Device2_CreateRenderTargetView(ID3D12Device2 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_516, "ID3D12Device2::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_516, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_517;
@@ -5414,7 +5414,7 @@ void d3d12xs_stub_ID3D12Device2_CreateDepthStencilView(ID3D12Device2 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_517, "ID3D12Device2::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_517, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_518;
@@ -5423,7 +5423,7 @@ void d3d12xs_stub_ID3D12Device2_CreateSampler(ID3D12Device2 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_518, "ID3D12Device2::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_518, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_519;
@@ -5437,7 +5437,7 @@ void d3d12xs_stub_ID3D12Device2_CopyDescriptors(ID3D12Device2 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_519, "ID3D12Device2::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_519, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_520;
@@ -5448,7 +5448,7 @@ void d3d12xs_stub_ID3D12Device2_CopyDescriptorsSimple(ID3D12Device2 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_520, "ID3D12Device2::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_520, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_521;
@@ -5458,7 +5458,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device2_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_521, "ID3D12Device2::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_521, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -5472,7 +5472,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device2_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_522, "ID3D12Device2::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_522, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -5492,7 +5492,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommittedResource(ID3D12Device2 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_523, "ID3D12Device2::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_523, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -5504,7 +5504,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateHeap(ID3D12Device2 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_524, "ID3D12Device2::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_524, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -5520,7 +5520,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreatePlacedResource(ID3D12Device2 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_525, "ID3D12Device2::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_525, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -5534,7 +5534,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateReservedResource(ID3D12Device2 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_526, "ID3D12Device2::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_526, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -5547,7 +5547,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateSharedHandle(ID3D12Device2 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_527, "ID3D12Device2::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_527, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -5559,7 +5559,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_OpenSharedHandle(ID3D12Device2 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_528, "ID3D12Device2::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_528, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -5570,7 +5570,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_OpenSharedHandleByName(ID3D12Device2 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_529, "ID3D12Device2::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_529, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -5580,7 +5580,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_MakeResident(ID3D12Device2 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_530, "ID3D12Device2::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_530, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -5590,7 +5590,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_Evict(ID3D12Device2 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_531, "ID3D12Device2::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_531, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -5603,7 +5603,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateFence(ID3D12Device2 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_532, "ID3D12Device2::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_532, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -5611,7 +5611,7 @@ static int d3d12xs_once_533;
 HRESULT d3d12xs_stub_ID3D12Device2_GetDeviceRemovedReason(ID3D12Device2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_533, "ID3D12Device2::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_533, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -5627,7 +5627,7 @@ void d3d12xs_stub_ID3D12Device2_GetCopyableFootprints(ID3D12Device2 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_534, "ID3D12Device2::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_534, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_535;
@@ -5638,7 +5638,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateQueryHeap(ID3D12Device2 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_535, "ID3D12Device2::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_535, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -5647,7 +5647,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_SetStablePowerState(ID3D12Device2 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_536, "ID3D12Device2::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_536, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -5660,7 +5660,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreateCommandSignature(ID3D12Device2 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_537, "ID3D12Device2::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_537, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -5675,14 +5675,14 @@ void d3d12xs_stub_ID3D12Device2_GetResourceTiling(ID3D12Device2 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_538, "ID3D12Device2::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_538, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_539;
 LUID d3d12xs_stub_ID3D12Device2_GetAdapterLuid(ID3D12Device2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_539, "ID3D12Device2::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_539, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -5699,7 +5699,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_CreatePipelineLibrary(ID3D12Device2 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_540, "ID3D12Device2::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_540, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -5712,7 +5712,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_541, "ID3D12Device2::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_541, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -5723,7 +5723,7 @@ HRESULT d3d12xs_stub_ID3D12Device2_SetResidencyPriority(ID3D12Device2 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_542, "ID3D12Device2::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_542, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -5748,7 +5748,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_QueryInterface(ID3D12Device3 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_544, "ID3D12Device3::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_544, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -5756,7 +5756,7 @@ static int d3d12xs_once_545;
 ULONG d3d12xs_stub_ID3D12Device3_AddRef(ID3D12Device3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_545, "ID3D12Device3::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_545, "IUnknown::AddRef");
     return 0;
 }
 
@@ -5764,7 +5764,7 @@ static int d3d12xs_once_546;
 ULONG d3d12xs_stub_ID3D12Device3_Release(ID3D12Device3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_546, "ID3D12Device3::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_546, "IUnknown::Release");
     return 0;
 }
 
@@ -5775,7 +5775,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_GetPrivateData(ID3D12Device3 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_547, "ID3D12Device3::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_547, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -5786,7 +5786,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_SetPrivateData(ID3D12Device3 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_548, "ID3D12Device3::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_548, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -5796,7 +5796,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_SetPrivateDataInterface(ID3D12Device3 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_549, "ID3D12Device3::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_549, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -5805,7 +5805,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_SetName(ID3D12Device3 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_550, "ID3D12Device3::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_550, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -5813,7 +5813,7 @@ static int d3d12xs_once_551;
 UINT d3d12xs_stub_ID3D12Device3_GetNodeCount(ID3D12Device3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_551, "ID3D12Device3::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_551, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -5825,7 +5825,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandQueue(ID3D12Device3 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_552, "ID3D12Device3::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_552, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -5837,7 +5837,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandAllocator(ID3D12Device3 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_553, "ID3D12Device3::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_553, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -5849,7 +5849,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateGraphicsPipelineState(ID3D12Device3 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_554, "ID3D12Device3::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_554, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -5861,7 +5861,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateComputePipelineState(ID3D12Device3 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_555, "ID3D12Device3::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_555, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -5876,7 +5876,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandList(ID3D12Device3 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_556, "ID3D12Device3::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_556, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -5887,7 +5887,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CheckFeatureSupport(ID3D12Device3 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_557, "ID3D12Device3::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_557, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -5899,7 +5899,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateDescriptorHeap(ID3D12Device3 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_558, "ID3D12Device3::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_558, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -5908,7 +5908,7 @@ UINT d3d12xs_stub_ID3D12Device3_GetDescriptorHandleIncrementSize(ID3D12Device3 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_559, "ID3D12Device3::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_559, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -5922,7 +5922,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateRootSignature(ID3D12Device3 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_560, "ID3D12Device3::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_560, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -5932,7 +5932,7 @@ void d3d12xs_stub_ID3D12Device3_CreateConstantBufferView(ID3D12Device3 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_561, "ID3D12Device3::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_561, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_562;
@@ -5942,7 +5942,7 @@ void d3d12xs_stub_ID3D12Device3_CreateShaderResourceView(ID3D12Device3 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_562, "ID3D12Device3::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_562, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_563;
@@ -5953,7 +5953,7 @@ void d3d12xs_stub_ID3D12Device3_CreateUnorderedAccessView(ID3D12Device3 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_563, "ID3D12Device3::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_563, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_564;
@@ -5963,7 +5963,7 @@ void d3d12xs_stub_ID3D12Device3_CreateRenderTargetView(ID3D12Device3 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_564, "ID3D12Device3::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_564, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_565;
@@ -5973,7 +5973,7 @@ void d3d12xs_stub_ID3D12Device3_CreateDepthStencilView(ID3D12Device3 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_565, "ID3D12Device3::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_565, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_566;
@@ -5982,7 +5982,7 @@ void d3d12xs_stub_ID3D12Device3_CreateSampler(ID3D12Device3 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_566, "ID3D12Device3::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_566, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_567;
@@ -5996,7 +5996,7 @@ void d3d12xs_stub_ID3D12Device3_CopyDescriptors(ID3D12Device3 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_567, "ID3D12Device3::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_567, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_568;
@@ -6007,7 +6007,7 @@ void d3d12xs_stub_ID3D12Device3_CopyDescriptorsSimple(ID3D12Device3 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_568, "ID3D12Device3::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_568, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_569;
@@ -6017,7 +6017,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device3_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_569, "ID3D12Device3::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_569, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -6031,7 +6031,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device3_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_570, "ID3D12Device3::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_570, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -6051,7 +6051,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommittedResource(ID3D12Device3 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_571, "ID3D12Device3::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_571, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -6063,7 +6063,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateHeap(ID3D12Device3 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_572, "ID3D12Device3::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_572, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -6079,7 +6079,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreatePlacedResource(ID3D12Device3 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_573, "ID3D12Device3::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_573, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -6093,7 +6093,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateReservedResource(ID3D12Device3 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_574, "ID3D12Device3::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_574, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -6106,7 +6106,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateSharedHandle(ID3D12Device3 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_575, "ID3D12Device3::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_575, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -6118,7 +6118,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_OpenSharedHandle(ID3D12Device3 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_576, "ID3D12Device3::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_576, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -6129,7 +6129,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_OpenSharedHandleByName(ID3D12Device3 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_577, "ID3D12Device3::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_577, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -6139,7 +6139,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_MakeResident(ID3D12Device3 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_578, "ID3D12Device3::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_578, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -6149,7 +6149,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_Evict(ID3D12Device3 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_579, "ID3D12Device3::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_579, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -6162,7 +6162,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateFence(ID3D12Device3 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_580, "ID3D12Device3::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_580, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -6170,7 +6170,7 @@ static int d3d12xs_once_581;
 HRESULT d3d12xs_stub_ID3D12Device3_GetDeviceRemovedReason(ID3D12Device3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_581, "ID3D12Device3::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_581, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -6186,7 +6186,7 @@ void d3d12xs_stub_ID3D12Device3_GetCopyableFootprints(ID3D12Device3 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_582, "ID3D12Device3::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_582, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_583;
@@ -6197,7 +6197,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateQueryHeap(ID3D12Device3 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_583, "ID3D12Device3::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_583, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -6206,7 +6206,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_SetStablePowerState(ID3D12Device3 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_584, "ID3D12Device3::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_584, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -6219,7 +6219,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreateCommandSignature(ID3D12Device3 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_585, "ID3D12Device3::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_585, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -6234,14 +6234,14 @@ void d3d12xs_stub_ID3D12Device3_GetResourceTiling(ID3D12Device3 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_586, "ID3D12Device3::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_586, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_587;
 LUID d3d12xs_stub_ID3D12Device3_GetAdapterLuid(ID3D12Device3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_587, "ID3D12Device3::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_587, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -6258,7 +6258,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreatePipelineLibrary(ID3D12Device3 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_588, "ID3D12Device3::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_588, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -6271,7 +6271,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_589, "ID3D12Device3::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_589, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -6282,7 +6282,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_SetResidencyPriority(ID3D12Device3 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_590, "ID3D12Device3::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_590, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -6294,7 +6294,7 @@ HRESULT d3d12xs_stub_ID3D12Device3_CreatePipelineState(ID3D12Device3 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_591, "ID3D12Device3::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_591, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -6344,7 +6344,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_QueryInterface(ID3D12ProtectedSessio
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_595, "ID3D12ProtectedSession::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_595, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -6352,7 +6352,7 @@ static int d3d12xs_once_596;
 ULONG d3d12xs_stub_ID3D12ProtectedSession_AddRef(ID3D12ProtectedSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_596, "ID3D12ProtectedSession::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_596, "IUnknown::AddRef");
     return 0;
 }
 
@@ -6360,7 +6360,7 @@ static int d3d12xs_once_597;
 ULONG d3d12xs_stub_ID3D12ProtectedSession_Release(ID3D12ProtectedSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_597, "ID3D12ProtectedSession::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_597, "IUnknown::Release");
     return 0;
 }
 
@@ -6371,7 +6371,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_GetPrivateData(ID3D12ProtectedSessio
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_598, "ID3D12ProtectedSession::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_598, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -6382,7 +6382,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_SetPrivateData(ID3D12ProtectedSessio
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_599, "ID3D12ProtectedSession::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_599, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -6392,7 +6392,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_SetPrivateDataInterface(ID3D12Protec
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_600, "ID3D12ProtectedSession::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_600, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -6401,7 +6401,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_SetName(ID3D12ProtectedSession *This
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_601, "ID3D12ProtectedSession::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_601, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -6412,7 +6412,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedSession_GetDevice(ID3D12ProtectedSession *Th
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_602, "ID3D12ProtectedSession::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_602, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -6444,7 +6444,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_QueryInterface(ID3D12Protect
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_605, "ID3D12ProtectedResourceSession::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_605, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -6452,7 +6452,7 @@ static int d3d12xs_once_606;
 ULONG d3d12xs_stub_ID3D12ProtectedResourceSession_AddRef(ID3D12ProtectedResourceSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_606, "ID3D12ProtectedResourceSession::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_606, "IUnknown::AddRef");
     return 0;
 }
 
@@ -6460,7 +6460,7 @@ static int d3d12xs_once_607;
 ULONG d3d12xs_stub_ID3D12ProtectedResourceSession_Release(ID3D12ProtectedResourceSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_607, "ID3D12ProtectedResourceSession::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_607, "IUnknown::Release");
     return 0;
 }
 
@@ -6471,7 +6471,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_GetPrivateData(ID3D12Protect
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_608, "ID3D12ProtectedResourceSession::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_608, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -6482,7 +6482,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_SetPrivateData(ID3D12Protect
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_609, "ID3D12ProtectedResourceSession::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_609, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -6492,7 +6492,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_SetPrivateDataInterface(ID3D
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_610, "ID3D12ProtectedResourceSession::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_610, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -6501,7 +6501,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_SetName(ID3D12ProtectedResou
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_611, "ID3D12ProtectedResourceSession::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_611, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -6512,7 +6512,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_GetDevice(ID3D12ProtectedRes
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_612, "ID3D12ProtectedResourceSession::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_612, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -6523,7 +6523,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession_GetStatusFence(ID3D12Protect
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_613, "ID3D12ProtectedResourceSession::GetStatusFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_613, "ID3D12ProtectedSession::GetStatusFence");
     return E_NOTIMPL;
 }
 
@@ -6531,7 +6531,7 @@ static int d3d12xs_once_614;
 D3D12_PROTECTED_SESSION_STATUS d3d12xs_stub_ID3D12ProtectedResourceSession_GetSessionStatus(ID3D12ProtectedResourceSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_614, "ID3D12ProtectedResourceSession::GetSessionStatus");
+    d3d12xs_log_not_implemented(&d3d12xs_once_614, "ID3D12ProtectedSession::GetSessionStatus");
     return (D3D12_PROTECTED_SESSION_STATUS)0;
 }
 
@@ -6556,7 +6556,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_QueryInterface(ID3D12Device4 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_616, "ID3D12Device4::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_616, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -6564,7 +6564,7 @@ static int d3d12xs_once_617;
 ULONG d3d12xs_stub_ID3D12Device4_AddRef(ID3D12Device4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_617, "ID3D12Device4::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_617, "IUnknown::AddRef");
     return 0;
 }
 
@@ -6572,7 +6572,7 @@ static int d3d12xs_once_618;
 ULONG d3d12xs_stub_ID3D12Device4_Release(ID3D12Device4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_618, "ID3D12Device4::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_618, "IUnknown::Release");
     return 0;
 }
 
@@ -6583,7 +6583,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_GetPrivateData(ID3D12Device4 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_619, "ID3D12Device4::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_619, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -6594,7 +6594,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_SetPrivateData(ID3D12Device4 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_620, "ID3D12Device4::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_620, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -6604,7 +6604,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_SetPrivateDataInterface(ID3D12Device4 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_621, "ID3D12Device4::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_621, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -6613,7 +6613,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_SetName(ID3D12Device4 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_622, "ID3D12Device4::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_622, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -6621,7 +6621,7 @@ static int d3d12xs_once_623;
 UINT d3d12xs_stub_ID3D12Device4_GetNodeCount(ID3D12Device4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_623, "ID3D12Device4::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_623, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -6633,7 +6633,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandQueue(ID3D12Device4 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_624, "ID3D12Device4::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_624, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -6645,7 +6645,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandAllocator(ID3D12Device4 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_625, "ID3D12Device4::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_625, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -6657,7 +6657,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateGraphicsPipelineState(ID3D12Device4 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_626, "ID3D12Device4::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_626, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -6669,7 +6669,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateComputePipelineState(ID3D12Device4 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_627, "ID3D12Device4::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_627, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -6684,7 +6684,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandList(ID3D12Device4 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_628, "ID3D12Device4::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_628, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -6695,7 +6695,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CheckFeatureSupport(ID3D12Device4 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_629, "ID3D12Device4::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_629, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -6707,7 +6707,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateDescriptorHeap(ID3D12Device4 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_630, "ID3D12Device4::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_630, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -6716,7 +6716,7 @@ UINT d3d12xs_stub_ID3D12Device4_GetDescriptorHandleIncrementSize(ID3D12Device4 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_631, "ID3D12Device4::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_631, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -6730,7 +6730,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateRootSignature(ID3D12Device4 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_632, "ID3D12Device4::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_632, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -6740,7 +6740,7 @@ void d3d12xs_stub_ID3D12Device4_CreateConstantBufferView(ID3D12Device4 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_633, "ID3D12Device4::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_633, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_634;
@@ -6750,7 +6750,7 @@ void d3d12xs_stub_ID3D12Device4_CreateShaderResourceView(ID3D12Device4 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_634, "ID3D12Device4::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_634, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_635;
@@ -6761,7 +6761,7 @@ void d3d12xs_stub_ID3D12Device4_CreateUnorderedAccessView(ID3D12Device4 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_635, "ID3D12Device4::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_635, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_636;
@@ -6771,7 +6771,7 @@ void d3d12xs_stub_ID3D12Device4_CreateRenderTargetView(ID3D12Device4 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_636, "ID3D12Device4::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_636, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_637;
@@ -6781,7 +6781,7 @@ void d3d12xs_stub_ID3D12Device4_CreateDepthStencilView(ID3D12Device4 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_637, "ID3D12Device4::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_637, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_638;
@@ -6790,7 +6790,7 @@ void d3d12xs_stub_ID3D12Device4_CreateSampler(ID3D12Device4 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_638, "ID3D12Device4::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_638, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_639;
@@ -6804,7 +6804,7 @@ void d3d12xs_stub_ID3D12Device4_CopyDescriptors(ID3D12Device4 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_639, "ID3D12Device4::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_639, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_640;
@@ -6815,7 +6815,7 @@ void d3d12xs_stub_ID3D12Device4_CopyDescriptorsSimple(ID3D12Device4 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_640, "ID3D12Device4::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_640, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_641;
@@ -6825,7 +6825,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device4_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_641, "ID3D12Device4::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_641, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -6839,7 +6839,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device4_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_642, "ID3D12Device4::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_642, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -6859,7 +6859,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommittedResource(ID3D12Device4 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_643, "ID3D12Device4::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_643, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -6871,7 +6871,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateHeap(ID3D12Device4 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_644, "ID3D12Device4::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_644, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -6887,7 +6887,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreatePlacedResource(ID3D12Device4 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_645, "ID3D12Device4::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_645, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -6901,7 +6901,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateReservedResource(ID3D12Device4 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_646, "ID3D12Device4::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_646, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -6914,7 +6914,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateSharedHandle(ID3D12Device4 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_647, "ID3D12Device4::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_647, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -6926,7 +6926,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenSharedHandle(ID3D12Device4 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_648, "ID3D12Device4::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_648, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -6937,7 +6937,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenSharedHandleByName(ID3D12Device4 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_649, "ID3D12Device4::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_649, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -6947,7 +6947,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_MakeResident(ID3D12Device4 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_650, "ID3D12Device4::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_650, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -6957,7 +6957,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_Evict(ID3D12Device4 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_651, "ID3D12Device4::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_651, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -6970,7 +6970,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateFence(ID3D12Device4 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_652, "ID3D12Device4::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_652, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -6978,7 +6978,7 @@ static int d3d12xs_once_653;
 HRESULT d3d12xs_stub_ID3D12Device4_GetDeviceRemovedReason(ID3D12Device4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_653, "ID3D12Device4::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_653, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -6994,7 +6994,7 @@ void d3d12xs_stub_ID3D12Device4_GetCopyableFootprints(ID3D12Device4 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_654, "ID3D12Device4::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_654, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_655;
@@ -7005,7 +7005,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateQueryHeap(ID3D12Device4 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_655, "ID3D12Device4::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_655, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -7014,7 +7014,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_SetStablePowerState(ID3D12Device4 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_656, "ID3D12Device4::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_656, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -7027,7 +7027,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreateCommandSignature(ID3D12Device4 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_657, "ID3D12Device4::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_657, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -7042,14 +7042,14 @@ void d3d12xs_stub_ID3D12Device4_GetResourceTiling(ID3D12Device4 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_658, "ID3D12Device4::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_658, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_659;
 LUID d3d12xs_stub_ID3D12Device4_GetAdapterLuid(ID3D12Device4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_659, "ID3D12Device4::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_659, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -7066,7 +7066,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreatePipelineLibrary(ID3D12Device4 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_660, "ID3D12Device4::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_660, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -7079,7 +7079,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_661, "ID3D12Device4::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_661, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -7090,7 +7090,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_SetResidencyPriority(ID3D12Device4 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_662, "ID3D12Device4::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_662, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -7102,7 +7102,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_CreatePipelineState(ID3D12Device4 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_663, "ID3D12Device4::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_663, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -7114,7 +7114,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenExistingHeapFromAddress(ID3D12Device4 *Th
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_664, "ID3D12Device4::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_664, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -7126,7 +7126,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_OpenExistingHeapFromFileMapping(ID3D12Device4
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_665, "ID3D12Device4::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_665, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -7139,7 +7139,7 @@ HRESULT d3d12xs_stub_ID3D12Device4_EnqueueMakeResident(ID3D12Device4 *This, D3D1
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_666, "ID3D12Device4::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_666, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -7239,7 +7239,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeOwner_QueryInterface(ID3D12LifetimeOwner *Thi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_673, "ID3D12LifetimeOwner::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_673, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7247,7 +7247,7 @@ static int d3d12xs_once_674;
 ULONG d3d12xs_stub_ID3D12LifetimeOwner_AddRef(ID3D12LifetimeOwner *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_674, "ID3D12LifetimeOwner::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_674, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7255,7 +7255,7 @@ static int d3d12xs_once_675;
 ULONG d3d12xs_stub_ID3D12LifetimeOwner_Release(ID3D12LifetimeOwner *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_675, "ID3D12LifetimeOwner::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_675, "IUnknown::Release");
     return 0;
 }
 
@@ -7276,7 +7276,7 @@ HRESULT d3d12xs_stub_ID3D12SwapChainAssistant_QueryInterface(ID3D12SwapChainAssi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_677, "ID3D12SwapChainAssistant::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_677, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7284,7 +7284,7 @@ static int d3d12xs_once_678;
 ULONG d3d12xs_stub_ID3D12SwapChainAssistant_AddRef(ID3D12SwapChainAssistant *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_678, "ID3D12SwapChainAssistant::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_678, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7292,7 +7292,7 @@ static int d3d12xs_once_679;
 ULONG d3d12xs_stub_ID3D12SwapChainAssistant_Release(ID3D12SwapChainAssistant *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_679, "ID3D12SwapChainAssistant::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_679, "IUnknown::Release");
     return 0;
 }
 
@@ -7350,7 +7350,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_QueryInterface(ID3D12LifetimeTracker 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_684, "ID3D12LifetimeTracker::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_684, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7358,7 +7358,7 @@ static int d3d12xs_once_685;
 ULONG d3d12xs_stub_ID3D12LifetimeTracker_AddRef(ID3D12LifetimeTracker *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_685, "ID3D12LifetimeTracker::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_685, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7366,7 +7366,7 @@ static int d3d12xs_once_686;
 ULONG d3d12xs_stub_ID3D12LifetimeTracker_Release(ID3D12LifetimeTracker *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_686, "ID3D12LifetimeTracker::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_686, "IUnknown::Release");
     return 0;
 }
 
@@ -7377,7 +7377,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_GetPrivateData(ID3D12LifetimeTracker 
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_687, "ID3D12LifetimeTracker::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_687, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -7388,7 +7388,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_SetPrivateData(ID3D12LifetimeTracker 
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_688, "ID3D12LifetimeTracker::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_688, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -7398,7 +7398,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_SetPrivateDataInterface(ID3D12Lifetim
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_689, "ID3D12LifetimeTracker::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_689, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -7407,7 +7407,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_SetName(ID3D12LifetimeTracker *This, 
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_690, "ID3D12LifetimeTracker::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_690, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -7418,7 +7418,7 @@ HRESULT d3d12xs_stub_ID3D12LifetimeTracker_GetDevice(ID3D12LifetimeTracker *This
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_691, "ID3D12LifetimeTracker::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_691, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -7440,7 +7440,7 @@ HRESULT d3d12xs_stub_ID3D12StateObject_QueryInterface(ID3D12StateObject *This, R
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_693, "ID3D12StateObject::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_693, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7448,7 +7448,7 @@ static int d3d12xs_once_694;
 ULONG d3d12xs_stub_ID3D12StateObject_AddRef(ID3D12StateObject *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_694, "ID3D12StateObject::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_694, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7456,7 +7456,7 @@ static int d3d12xs_once_695;
 ULONG d3d12xs_stub_ID3D12StateObject_Release(ID3D12StateObject *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_695, "ID3D12StateObject::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_695, "IUnknown::Release");
     return 0;
 }
 
@@ -7467,7 +7467,7 @@ HRESULT d3d12xs_stub_ID3D12StateObject_GetPrivateData(ID3D12StateObject *This, R
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_696, "ID3D12StateObject::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_696, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -7478,7 +7478,7 @@ HRESULT d3d12xs_stub_ID3D12StateObject_SetPrivateData(ID3D12StateObject *This, R
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_697, "ID3D12StateObject::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_697, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -7488,7 +7488,7 @@ HRESULT d3d12xs_stub_ID3D12StateObject_SetPrivateDataInterface(ID3D12StateObject
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_698, "ID3D12StateObject::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_698, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -7497,7 +7497,7 @@ HRESULT d3d12xs_stub_ID3D12StateObject_SetName(ID3D12StateObject *This, LPCWSTR 
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_699, "ID3D12StateObject::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_699, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -7508,7 +7508,7 @@ HRESULT d3d12xs_stub_ID3D12StateObject_GetDevice(ID3D12StateObject *This, REFIID
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_700, "ID3D12StateObject::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_700, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -7521,7 +7521,7 @@ HRESULT d3d12xs_stub_ID3D12StateObjectProperties_QueryInterface(ID3D12StateObjec
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_701, "ID3D12StateObjectProperties::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_701, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7529,7 +7529,7 @@ static int d3d12xs_once_702;
 ULONG d3d12xs_stub_ID3D12StateObjectProperties_AddRef(ID3D12StateObjectProperties *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_702, "ID3D12StateObjectProperties::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_702, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7537,7 +7537,7 @@ static int d3d12xs_once_703;
 ULONG d3d12xs_stub_ID3D12StateObjectProperties_Release(ID3D12StateObjectProperties *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_703, "ID3D12StateObjectProperties::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_703, "IUnknown::Release");
     return 0;
 }
 
@@ -7584,7 +7584,7 @@ HRESULT d3d12xs_stub_ID3D12StateObjectProperties1_QueryInterface(ID3D12StateObje
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_708, "ID3D12StateObjectProperties1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_708, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7592,7 +7592,7 @@ static int d3d12xs_once_709;
 ULONG d3d12xs_stub_ID3D12StateObjectProperties1_AddRef(ID3D12StateObjectProperties1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_709, "ID3D12StateObjectProperties1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_709, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7600,7 +7600,7 @@ static int d3d12xs_once_710;
 ULONG d3d12xs_stub_ID3D12StateObjectProperties1_Release(ID3D12StateObjectProperties1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_710, "ID3D12StateObjectProperties1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_710, "IUnknown::Release");
     return 0;
 }
 
@@ -7609,7 +7609,7 @@ void *d3d12xs_stub_ID3D12StateObjectProperties1_GetShaderIdentifier(ID3D12StateO
 {
     (void)This;
     (void)pExportName;
-    d3d12xs_log_not_implemented(&d3d12xs_once_711, "ID3D12StateObjectProperties1::GetShaderIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_711, "ID3D12StateObjectProperties::GetShaderIdentifier");
     return NULL;
 }
 
@@ -7618,7 +7618,7 @@ UINT64 d3d12xs_stub_ID3D12StateObjectProperties1_GetShaderStackSize(ID3D12StateO
 {
     (void)This;
     (void)pExportName;
-    d3d12xs_log_not_implemented(&d3d12xs_once_712, "ID3D12StateObjectProperties1::GetShaderStackSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_712, "ID3D12StateObjectProperties::GetShaderStackSize");
     return 0;
 }
 
@@ -7626,7 +7626,7 @@ static int d3d12xs_once_713;
 UINT64 d3d12xs_stub_ID3D12StateObjectProperties1_GetPipelineStackSize(ID3D12StateObjectProperties1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_713, "ID3D12StateObjectProperties1::GetPipelineStackSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_713, "ID3D12StateObjectProperties::GetPipelineStackSize");
     return 0;
 }
 
@@ -7635,7 +7635,7 @@ void d3d12xs_stub_ID3D12StateObjectProperties1_SetPipelineStackSize(ID3D12StateO
 {
     (void)This;
     (void)PipelineStackSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_714, "ID3D12StateObjectProperties1::SetPipelineStackSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_714, "ID3D12StateObjectProperties::SetPipelineStackSize");
 }
 
 static int d3d12xs_once_715;
@@ -7660,7 +7660,7 @@ HRESULT d3d12xs_stub_ID3D12WorkGraphProperties_QueryInterface(ID3D12WorkGraphPro
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_716, "ID3D12WorkGraphProperties::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_716, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7668,7 +7668,7 @@ static int d3d12xs_once_717;
 ULONG d3d12xs_stub_ID3D12WorkGraphProperties_AddRef(ID3D12WorkGraphProperties *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_717, "ID3D12WorkGraphProperties::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_717, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7676,7 +7676,7 @@ static int d3d12xs_once_718;
 ULONG d3d12xs_stub_ID3D12WorkGraphProperties_Release(ID3D12WorkGraphProperties *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_718, "ID3D12WorkGraphProperties::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_718, "IUnknown::Release");
     return 0;
 }
 
@@ -7820,7 +7820,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_QueryInterface(ID3D12Device5 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_732, "ID3D12Device5::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_732, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -7828,7 +7828,7 @@ static int d3d12xs_once_733;
 ULONG d3d12xs_stub_ID3D12Device5_AddRef(ID3D12Device5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_733, "ID3D12Device5::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_733, "IUnknown::AddRef");
     return 0;
 }
 
@@ -7836,7 +7836,7 @@ static int d3d12xs_once_734;
 ULONG d3d12xs_stub_ID3D12Device5_Release(ID3D12Device5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_734, "ID3D12Device5::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_734, "IUnknown::Release");
     return 0;
 }
 
@@ -7847,7 +7847,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_GetPrivateData(ID3D12Device5 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_735, "ID3D12Device5::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_735, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -7858,7 +7858,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_SetPrivateData(ID3D12Device5 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_736, "ID3D12Device5::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_736, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -7868,7 +7868,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_SetPrivateDataInterface(ID3D12Device5 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_737, "ID3D12Device5::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_737, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -7877,7 +7877,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_SetName(ID3D12Device5 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_738, "ID3D12Device5::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_738, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -7885,7 +7885,7 @@ static int d3d12xs_once_739;
 UINT d3d12xs_stub_ID3D12Device5_GetNodeCount(ID3D12Device5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_739, "ID3D12Device5::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_739, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -7897,7 +7897,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandQueue(ID3D12Device5 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_740, "ID3D12Device5::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_740, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -7909,7 +7909,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandAllocator(ID3D12Device5 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_741, "ID3D12Device5::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_741, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -7921,7 +7921,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateGraphicsPipelineState(ID3D12Device5 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_742, "ID3D12Device5::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_742, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -7933,7 +7933,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateComputePipelineState(ID3D12Device5 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_743, "ID3D12Device5::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_743, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -7948,7 +7948,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandList(ID3D12Device5 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_744, "ID3D12Device5::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_744, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -7959,7 +7959,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CheckFeatureSupport(ID3D12Device5 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_745, "ID3D12Device5::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_745, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -7971,7 +7971,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateDescriptorHeap(ID3D12Device5 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_746, "ID3D12Device5::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_746, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -7980,7 +7980,7 @@ UINT d3d12xs_stub_ID3D12Device5_GetDescriptorHandleIncrementSize(ID3D12Device5 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_747, "ID3D12Device5::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_747, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -7994,7 +7994,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateRootSignature(ID3D12Device5 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_748, "ID3D12Device5::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_748, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -8004,7 +8004,7 @@ void d3d12xs_stub_ID3D12Device5_CreateConstantBufferView(ID3D12Device5 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_749, "ID3D12Device5::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_749, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_750;
@@ -8014,7 +8014,7 @@ void d3d12xs_stub_ID3D12Device5_CreateShaderResourceView(ID3D12Device5 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_750, "ID3D12Device5::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_750, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_751;
@@ -8025,7 +8025,7 @@ void d3d12xs_stub_ID3D12Device5_CreateUnorderedAccessView(ID3D12Device5 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_751, "ID3D12Device5::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_751, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_752;
@@ -8035,7 +8035,7 @@ void d3d12xs_stub_ID3D12Device5_CreateRenderTargetView(ID3D12Device5 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_752, "ID3D12Device5::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_752, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_753;
@@ -8045,7 +8045,7 @@ void d3d12xs_stub_ID3D12Device5_CreateDepthStencilView(ID3D12Device5 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_753, "ID3D12Device5::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_753, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_754;
@@ -8054,7 +8054,7 @@ void d3d12xs_stub_ID3D12Device5_CreateSampler(ID3D12Device5 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_754, "ID3D12Device5::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_754, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_755;
@@ -8068,7 +8068,7 @@ void d3d12xs_stub_ID3D12Device5_CopyDescriptors(ID3D12Device5 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_755, "ID3D12Device5::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_755, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_756;
@@ -8079,7 +8079,7 @@ void d3d12xs_stub_ID3D12Device5_CopyDescriptorsSimple(ID3D12Device5 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_756, "ID3D12Device5::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_756, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_757;
@@ -8089,7 +8089,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device5_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_757, "ID3D12Device5::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_757, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -8103,7 +8103,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device5_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_758, "ID3D12Device5::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_758, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -8123,7 +8123,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommittedResource(ID3D12Device5 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_759, "ID3D12Device5::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_759, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -8135,7 +8135,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateHeap(ID3D12Device5 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_760, "ID3D12Device5::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_760, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -8151,7 +8151,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreatePlacedResource(ID3D12Device5 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_761, "ID3D12Device5::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_761, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -8165,7 +8165,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateReservedResource(ID3D12Device5 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_762, "ID3D12Device5::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_762, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -8178,7 +8178,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateSharedHandle(ID3D12Device5 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_763, "ID3D12Device5::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_763, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -8190,7 +8190,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenSharedHandle(ID3D12Device5 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_764, "ID3D12Device5::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_764, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -8201,7 +8201,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenSharedHandleByName(ID3D12Device5 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_765, "ID3D12Device5::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_765, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -8211,7 +8211,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_MakeResident(ID3D12Device5 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_766, "ID3D12Device5::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_766, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -8221,7 +8221,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_Evict(ID3D12Device5 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_767, "ID3D12Device5::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_767, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -8234,7 +8234,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateFence(ID3D12Device5 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_768, "ID3D12Device5::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_768, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -8242,7 +8242,7 @@ static int d3d12xs_once_769;
 HRESULT d3d12xs_stub_ID3D12Device5_GetDeviceRemovedReason(ID3D12Device5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_769, "ID3D12Device5::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_769, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -8258,7 +8258,7 @@ void d3d12xs_stub_ID3D12Device5_GetCopyableFootprints(ID3D12Device5 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_770, "ID3D12Device5::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_770, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_771;
@@ -8269,7 +8269,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateQueryHeap(ID3D12Device5 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_771, "ID3D12Device5::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_771, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -8278,7 +8278,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_SetStablePowerState(ID3D12Device5 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_772, "ID3D12Device5::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_772, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -8291,7 +8291,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandSignature(ID3D12Device5 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_773, "ID3D12Device5::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_773, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -8306,14 +8306,14 @@ void d3d12xs_stub_ID3D12Device5_GetResourceTiling(ID3D12Device5 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_774, "ID3D12Device5::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_774, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_775;
 LUID d3d12xs_stub_ID3D12Device5_GetAdapterLuid(ID3D12Device5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_775, "ID3D12Device5::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_775, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -8330,7 +8330,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreatePipelineLibrary(ID3D12Device5 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_776, "ID3D12Device5::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_776, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -8343,7 +8343,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_777, "ID3D12Device5::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_777, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -8354,7 +8354,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_SetResidencyPriority(ID3D12Device5 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_778, "ID3D12Device5::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_778, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -8366,7 +8366,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreatePipelineState(ID3D12Device5 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_779, "ID3D12Device5::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_779, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -8378,7 +8378,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenExistingHeapFromAddress(ID3D12Device5 *Th
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_780, "ID3D12Device5::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_780, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -8390,7 +8390,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_OpenExistingHeapFromFileMapping(ID3D12Device5
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_781, "ID3D12Device5::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_781, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -8403,7 +8403,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_EnqueueMakeResident(ID3D12Device5 *This, D3D1
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_782, "ID3D12Device5::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_782, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -8417,7 +8417,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommandList1(ID3D12Device5 *This, UINT 
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_783, "ID3D12Device5::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_783, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -8429,7 +8429,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateProtectedResourceSession(ID3D12Device5 
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_784, "ID3D12Device5::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_784, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -8446,7 +8446,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateCommittedResource1(ID3D12Device5 *This,
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_785, "ID3D12Device5::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_785, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -8459,7 +8459,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateHeap1(ID3D12Device5 *This, const D3D12_
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_786, "ID3D12Device5::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_786, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -8474,7 +8474,7 @@ HRESULT d3d12xs_stub_ID3D12Device5_CreateReservedResource1(ID3D12Device5 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_787, "ID3D12Device5::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_787, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -8486,7 +8486,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device5_GetResourceAllocationI
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_788, "ID3D12Device5::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_788, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -8591,7 +8591,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings_QueryInterface(ID3D
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_797, "ID3D12DeviceRemovedExtendedDataSettings::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_797, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8599,7 +8599,7 @@ static int d3d12xs_once_798;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings_AddRef(ID3D12DeviceRemovedExtendedDataSettings *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_798, "ID3D12DeviceRemovedExtendedDataSettings::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_798, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8607,7 +8607,7 @@ static int d3d12xs_once_799;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings_Release(ID3D12DeviceRemovedExtendedDataSettings *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_799, "ID3D12DeviceRemovedExtendedDataSettings::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_799, "IUnknown::Release");
     return 0;
 }
 
@@ -8644,7 +8644,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_QueryInterface(ID3
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_803, "ID3D12DeviceRemovedExtendedDataSettings1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_803, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8652,7 +8652,7 @@ static int d3d12xs_once_804;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_AddRef(ID3D12DeviceRemovedExtendedDataSettings1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_804, "ID3D12DeviceRemovedExtendedDataSettings1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_804, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8660,7 +8660,7 @@ static int d3d12xs_once_805;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_Release(ID3D12DeviceRemovedExtendedDataSettings1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_805, "ID3D12DeviceRemovedExtendedDataSettings1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_805, "IUnknown::Release");
     return 0;
 }
 
@@ -8669,7 +8669,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_SetAutoBreadcrumbsEna
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_806, "ID3D12DeviceRemovedExtendedDataSettings1::SetAutoBreadcrumbsEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_806, "ID3D12DeviceRemovedExtendedDataSettings::SetAutoBreadcrumbsEnablement");
 }
 
 static int d3d12xs_once_807;
@@ -8677,7 +8677,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_SetPageFaultEnablemen
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_807, "ID3D12DeviceRemovedExtendedDataSettings1::SetPageFaultEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_807, "ID3D12DeviceRemovedExtendedDataSettings::SetPageFaultEnablement");
 }
 
 static int d3d12xs_once_808;
@@ -8685,7 +8685,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings1_SetWatsonDumpEnableme
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_808, "ID3D12DeviceRemovedExtendedDataSettings1::SetWatsonDumpEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_808, "ID3D12DeviceRemovedExtendedDataSettings::SetWatsonDumpEnablement");
 }
 
 static int d3d12xs_once_809;
@@ -8705,7 +8705,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_QueryInterface(ID3
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_810, "ID3D12DeviceRemovedExtendedDataSettings2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_810, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8713,7 +8713,7 @@ static int d3d12xs_once_811;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_AddRef(ID3D12DeviceRemovedExtendedDataSettings2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_811, "ID3D12DeviceRemovedExtendedDataSettings2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_811, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8721,7 +8721,7 @@ static int d3d12xs_once_812;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_Release(ID3D12DeviceRemovedExtendedDataSettings2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_812, "ID3D12DeviceRemovedExtendedDataSettings2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_812, "IUnknown::Release");
     return 0;
 }
 
@@ -8730,7 +8730,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_SetAutoBreadcrumbsEna
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_813, "ID3D12DeviceRemovedExtendedDataSettings2::SetAutoBreadcrumbsEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_813, "ID3D12DeviceRemovedExtendedDataSettings::SetAutoBreadcrumbsEnablement");
 }
 
 static int d3d12xs_once_814;
@@ -8738,7 +8738,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_SetPageFaultEnablemen
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_814, "ID3D12DeviceRemovedExtendedDataSettings2::SetPageFaultEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_814, "ID3D12DeviceRemovedExtendedDataSettings::SetPageFaultEnablement");
 }
 
 static int d3d12xs_once_815;
@@ -8746,7 +8746,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_SetWatsonDumpEnableme
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_815, "ID3D12DeviceRemovedExtendedDataSettings2::SetWatsonDumpEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_815, "ID3D12DeviceRemovedExtendedDataSettings::SetWatsonDumpEnablement");
 }
 
 static int d3d12xs_once_816;
@@ -8754,7 +8754,7 @@ void d3d12xs_stub_ID3D12DeviceRemovedExtendedDataSettings2_SetBreadcrumbContextE
 {
     (void)This;
     (void)Enablement;
-    d3d12xs_log_not_implemented(&d3d12xs_once_816, "ID3D12DeviceRemovedExtendedDataSettings2::SetBreadcrumbContextEnablement");
+    d3d12xs_log_not_implemented(&d3d12xs_once_816, "ID3D12DeviceRemovedExtendedDataSettings1::SetBreadcrumbContextEnablement");
 }
 
 static int d3d12xs_once_817;
@@ -8774,7 +8774,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData_QueryInterface(ID3D12Device
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_818, "ID3D12DeviceRemovedExtendedData::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_818, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8782,7 +8782,7 @@ static int d3d12xs_once_819;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedData_AddRef(ID3D12DeviceRemovedExtendedData *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_819, "ID3D12DeviceRemovedExtendedData::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_819, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8790,7 +8790,7 @@ static int d3d12xs_once_820;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedData_Release(ID3D12DeviceRemovedExtendedData *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_820, "ID3D12DeviceRemovedExtendedData::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_820, "IUnknown::Release");
     return 0;
 }
 
@@ -8821,7 +8821,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData1_QueryInterface(ID3D12Devic
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_823, "ID3D12DeviceRemovedExtendedData1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_823, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8829,7 +8829,7 @@ static int d3d12xs_once_824;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedData1_AddRef(ID3D12DeviceRemovedExtendedData1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_824, "ID3D12DeviceRemovedExtendedData1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_824, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8837,7 +8837,7 @@ static int d3d12xs_once_825;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedData1_Release(ID3D12DeviceRemovedExtendedData1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_825, "ID3D12DeviceRemovedExtendedData1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_825, "IUnknown::Release");
     return 0;
 }
 
@@ -8846,7 +8846,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData1_GetAutoBreadcrumbsOutput(I
 {
     (void)This;
     (void)pOutput;
-    d3d12xs_log_not_implemented(&d3d12xs_once_826, "ID3D12DeviceRemovedExtendedData1::GetAutoBreadcrumbsOutput");
+    d3d12xs_log_not_implemented(&d3d12xs_once_826, "ID3D12DeviceRemovedExtendedData::GetAutoBreadcrumbsOutput");
     return E_NOTIMPL;
 }
 
@@ -8855,7 +8855,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData1_GetPageFaultAllocationOutp
 {
     (void)This;
     (void)pOutput;
-    d3d12xs_log_not_implemented(&d3d12xs_once_827, "ID3D12DeviceRemovedExtendedData1::GetPageFaultAllocationOutput");
+    d3d12xs_log_not_implemented(&d3d12xs_once_827, "ID3D12DeviceRemovedExtendedData::GetPageFaultAllocationOutput");
     return E_NOTIMPL;
 }
 
@@ -8886,7 +8886,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_QueryInterface(ID3D12Devic
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_830, "ID3D12DeviceRemovedExtendedData2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_830, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8894,7 +8894,7 @@ static int d3d12xs_once_831;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_AddRef(ID3D12DeviceRemovedExtendedData2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_831, "ID3D12DeviceRemovedExtendedData2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_831, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8902,7 +8902,7 @@ static int d3d12xs_once_832;
 ULONG d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_Release(ID3D12DeviceRemovedExtendedData2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_832, "ID3D12DeviceRemovedExtendedData2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_832, "IUnknown::Release");
     return 0;
 }
 
@@ -8911,7 +8911,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_GetAutoBreadcrumbsOutput(I
 {
     (void)This;
     (void)pOutput;
-    d3d12xs_log_not_implemented(&d3d12xs_once_833, "ID3D12DeviceRemovedExtendedData2::GetAutoBreadcrumbsOutput");
+    d3d12xs_log_not_implemented(&d3d12xs_once_833, "ID3D12DeviceRemovedExtendedData::GetAutoBreadcrumbsOutput");
     return E_NOTIMPL;
 }
 
@@ -8920,7 +8920,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_GetPageFaultAllocationOutp
 {
     (void)This;
     (void)pOutput;
-    d3d12xs_log_not_implemented(&d3d12xs_once_834, "ID3D12DeviceRemovedExtendedData2::GetPageFaultAllocationOutput");
+    d3d12xs_log_not_implemented(&d3d12xs_once_834, "ID3D12DeviceRemovedExtendedData::GetPageFaultAllocationOutput");
     return E_NOTIMPL;
 }
 
@@ -8929,7 +8929,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_GetAutoBreadcrumbsOutput1(
 {
     (void)This;
     (void)pOutput;
-    d3d12xs_log_not_implemented(&d3d12xs_once_835, "ID3D12DeviceRemovedExtendedData2::GetAutoBreadcrumbsOutput1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_835, "ID3D12DeviceRemovedExtendedData1::GetAutoBreadcrumbsOutput1");
     return E_NOTIMPL;
 }
 
@@ -8938,7 +8938,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceRemovedExtendedData2_GetPageFaultAllocationOutp
 {
     (void)This;
     (void)pOutput;
-    d3d12xs_log_not_implemented(&d3d12xs_once_836, "ID3D12DeviceRemovedExtendedData2::GetPageFaultAllocationOutput1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_836, "ID3D12DeviceRemovedExtendedData1::GetPageFaultAllocationOutput1");
     return E_NOTIMPL;
 }
 
@@ -8968,7 +8968,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_QueryInterface(ID3D12Device6 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_839, "ID3D12Device6::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_839, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -8976,7 +8976,7 @@ static int d3d12xs_once_840;
 ULONG d3d12xs_stub_ID3D12Device6_AddRef(ID3D12Device6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_840, "ID3D12Device6::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_840, "IUnknown::AddRef");
     return 0;
 }
 
@@ -8984,7 +8984,7 @@ static int d3d12xs_once_841;
 ULONG d3d12xs_stub_ID3D12Device6_Release(ID3D12Device6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_841, "ID3D12Device6::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_841, "IUnknown::Release");
     return 0;
 }
 
@@ -8995,7 +8995,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_GetPrivateData(ID3D12Device6 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_842, "ID3D12Device6::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_842, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -9006,7 +9006,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_SetPrivateData(ID3D12Device6 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_843, "ID3D12Device6::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_843, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -9016,7 +9016,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_SetPrivateDataInterface(ID3D12Device6 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_844, "ID3D12Device6::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_844, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -9025,7 +9025,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_SetName(ID3D12Device6 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_845, "ID3D12Device6::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_845, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -9033,7 +9033,7 @@ static int d3d12xs_once_846;
 UINT d3d12xs_stub_ID3D12Device6_GetNodeCount(ID3D12Device6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_846, "ID3D12Device6::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_846, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -9045,7 +9045,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandQueue(ID3D12Device6 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_847, "ID3D12Device6::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_847, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -9057,7 +9057,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandAllocator(ID3D12Device6 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_848, "ID3D12Device6::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_848, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -9069,7 +9069,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateGraphicsPipelineState(ID3D12Device6 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_849, "ID3D12Device6::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_849, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -9081,7 +9081,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateComputePipelineState(ID3D12Device6 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_850, "ID3D12Device6::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_850, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -9096,7 +9096,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandList(ID3D12Device6 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_851, "ID3D12Device6::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_851, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -9107,7 +9107,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CheckFeatureSupport(ID3D12Device6 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_852, "ID3D12Device6::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_852, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -9119,7 +9119,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateDescriptorHeap(ID3D12Device6 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_853, "ID3D12Device6::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_853, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -9128,7 +9128,7 @@ UINT d3d12xs_stub_ID3D12Device6_GetDescriptorHandleIncrementSize(ID3D12Device6 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_854, "ID3D12Device6::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_854, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -9142,7 +9142,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateRootSignature(ID3D12Device6 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_855, "ID3D12Device6::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_855, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -9152,7 +9152,7 @@ void d3d12xs_stub_ID3D12Device6_CreateConstantBufferView(ID3D12Device6 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_856, "ID3D12Device6::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_856, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_857;
@@ -9162,7 +9162,7 @@ void d3d12xs_stub_ID3D12Device6_CreateShaderResourceView(ID3D12Device6 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_857, "ID3D12Device6::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_857, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_858;
@@ -9173,7 +9173,7 @@ void d3d12xs_stub_ID3D12Device6_CreateUnorderedAccessView(ID3D12Device6 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_858, "ID3D12Device6::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_858, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_859;
@@ -9183,7 +9183,7 @@ void d3d12xs_stub_ID3D12Device6_CreateRenderTargetView(ID3D12Device6 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_859, "ID3D12Device6::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_859, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_860;
@@ -9193,7 +9193,7 @@ void d3d12xs_stub_ID3D12Device6_CreateDepthStencilView(ID3D12Device6 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_860, "ID3D12Device6::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_860, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_861;
@@ -9202,7 +9202,7 @@ void d3d12xs_stub_ID3D12Device6_CreateSampler(ID3D12Device6 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_861, "ID3D12Device6::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_861, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_862;
@@ -9216,7 +9216,7 @@ void d3d12xs_stub_ID3D12Device6_CopyDescriptors(ID3D12Device6 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_862, "ID3D12Device6::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_862, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_863;
@@ -9227,7 +9227,7 @@ void d3d12xs_stub_ID3D12Device6_CopyDescriptorsSimple(ID3D12Device6 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_863, "ID3D12Device6::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_863, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_864;
@@ -9237,7 +9237,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device6_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_864, "ID3D12Device6::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_864, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -9251,7 +9251,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device6_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_865, "ID3D12Device6::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_865, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -9271,7 +9271,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommittedResource(ID3D12Device6 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_866, "ID3D12Device6::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_866, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -9283,7 +9283,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateHeap(ID3D12Device6 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_867, "ID3D12Device6::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_867, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -9299,7 +9299,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreatePlacedResource(ID3D12Device6 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_868, "ID3D12Device6::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_868, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -9313,7 +9313,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateReservedResource(ID3D12Device6 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_869, "ID3D12Device6::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_869, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -9326,7 +9326,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateSharedHandle(ID3D12Device6 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_870, "ID3D12Device6::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_870, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -9338,7 +9338,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenSharedHandle(ID3D12Device6 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_871, "ID3D12Device6::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_871, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -9349,7 +9349,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenSharedHandleByName(ID3D12Device6 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_872, "ID3D12Device6::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_872, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -9359,7 +9359,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_MakeResident(ID3D12Device6 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_873, "ID3D12Device6::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_873, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -9369,7 +9369,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_Evict(ID3D12Device6 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_874, "ID3D12Device6::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_874, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -9382,7 +9382,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateFence(ID3D12Device6 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_875, "ID3D12Device6::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_875, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -9390,7 +9390,7 @@ static int d3d12xs_once_876;
 HRESULT d3d12xs_stub_ID3D12Device6_GetDeviceRemovedReason(ID3D12Device6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_876, "ID3D12Device6::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_876, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -9406,7 +9406,7 @@ void d3d12xs_stub_ID3D12Device6_GetCopyableFootprints(ID3D12Device6 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_877, "ID3D12Device6::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_877, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_878;
@@ -9417,7 +9417,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateQueryHeap(ID3D12Device6 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_878, "ID3D12Device6::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_878, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -9426,7 +9426,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_SetStablePowerState(ID3D12Device6 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_879, "ID3D12Device6::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_879, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -9439,7 +9439,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandSignature(ID3D12Device6 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_880, "ID3D12Device6::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_880, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -9454,14 +9454,14 @@ void d3d12xs_stub_ID3D12Device6_GetResourceTiling(ID3D12Device6 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_881, "ID3D12Device6::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_881, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_882;
 LUID d3d12xs_stub_ID3D12Device6_GetAdapterLuid(ID3D12Device6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_882, "ID3D12Device6::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_882, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -9478,7 +9478,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreatePipelineLibrary(ID3D12Device6 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_883, "ID3D12Device6::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_883, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -9491,7 +9491,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_884, "ID3D12Device6::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_884, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -9502,7 +9502,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_SetResidencyPriority(ID3D12Device6 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_885, "ID3D12Device6::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_885, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -9514,7 +9514,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreatePipelineState(ID3D12Device6 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_886, "ID3D12Device6::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_886, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -9526,7 +9526,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenExistingHeapFromAddress(ID3D12Device6 *Th
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_887, "ID3D12Device6::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_887, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -9538,7 +9538,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_OpenExistingHeapFromFileMapping(ID3D12Device6
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_888, "ID3D12Device6::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_888, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -9551,7 +9551,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_EnqueueMakeResident(ID3D12Device6 *This, D3D1
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_889, "ID3D12Device6::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_889, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -9565,7 +9565,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommandList1(ID3D12Device6 *This, UINT 
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_890, "ID3D12Device6::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_890, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -9577,7 +9577,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateProtectedResourceSession(ID3D12Device6 
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_891, "ID3D12Device6::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_891, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -9594,7 +9594,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateCommittedResource1(ID3D12Device6 *This,
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_892, "ID3D12Device6::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_892, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -9607,7 +9607,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateHeap1(ID3D12Device6 *This, const D3D12_
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_893, "ID3D12Device6::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_893, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -9622,7 +9622,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateReservedResource1(ID3D12Device6 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_894, "ID3D12Device6::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_894, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -9634,7 +9634,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device6_GetResourceAllocationI
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_895, "ID3D12Device6::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_895, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -9650,7 +9650,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateLifetimeTracker(ID3D12Device6 *This, ID
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_896, "ID3D12Device6::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_896, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -9658,7 +9658,7 @@ static int d3d12xs_once_897;
 void d3d12xs_stub_ID3D12Device6_RemoveDevice(ID3D12Device6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_897, "ID3D12Device6::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_897, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_898;
@@ -9667,7 +9667,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_EnumerateMetaCommands(ID3D12Device6 *This, UI
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_898, "ID3D12Device6::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_898, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -9680,7 +9680,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_EnumerateMetaCommandParameters(ID3D12Device6 
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_899, "ID3D12Device6::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_899, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -9695,7 +9695,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateMetaCommand(ID3D12Device6 *This, REFGUI
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_900, "ID3D12Device6::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_900, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -9707,7 +9707,7 @@ HRESULT d3d12xs_stub_ID3D12Device6_CreateStateObject(ID3D12Device6 *This, const 
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_901, "ID3D12Device6::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_901, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -9717,7 +9717,7 @@ void d3d12xs_stub_ID3D12Device6_GetRaytracingAccelerationStructurePrebuildInfo(I
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_902, "ID3D12Device6::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_902, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_903;
@@ -9726,7 +9726,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device6_CheckDriverMa
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_903, "ID3D12Device6::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_903, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -9751,7 +9751,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_QueryInterface(ID3D12Protec
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_905, "ID3D12ProtectedResourceSession1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_905, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -9759,7 +9759,7 @@ static int d3d12xs_once_906;
 ULONG d3d12xs_stub_ID3D12ProtectedResourceSession1_AddRef(ID3D12ProtectedResourceSession1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_906, "ID3D12ProtectedResourceSession1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_906, "IUnknown::AddRef");
     return 0;
 }
 
@@ -9767,7 +9767,7 @@ static int d3d12xs_once_907;
 ULONG d3d12xs_stub_ID3D12ProtectedResourceSession1_Release(ID3D12ProtectedResourceSession1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_907, "ID3D12ProtectedResourceSession1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_907, "IUnknown::Release");
     return 0;
 }
 
@@ -9778,7 +9778,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_GetPrivateData(ID3D12Protec
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_908, "ID3D12ProtectedResourceSession1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_908, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -9789,7 +9789,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_SetPrivateData(ID3D12Protec
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_909, "ID3D12ProtectedResourceSession1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_909, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -9799,7 +9799,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_SetPrivateDataInterface(ID3
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_910, "ID3D12ProtectedResourceSession1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_910, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -9808,7 +9808,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_SetName(ID3D12ProtectedReso
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_911, "ID3D12ProtectedResourceSession1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_911, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -9819,7 +9819,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_GetDevice(ID3D12ProtectedRe
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_912, "ID3D12ProtectedResourceSession1::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_912, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -9830,7 +9830,7 @@ HRESULT d3d12xs_stub_ID3D12ProtectedResourceSession1_GetStatusFence(ID3D12Protec
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_913, "ID3D12ProtectedResourceSession1::GetStatusFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_913, "ID3D12ProtectedSession::GetStatusFence");
     return E_NOTIMPL;
 }
 
@@ -9838,7 +9838,7 @@ static int d3d12xs_once_914;
 D3D12_PROTECTED_SESSION_STATUS d3d12xs_stub_ID3D12ProtectedResourceSession1_GetSessionStatus(ID3D12ProtectedResourceSession1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_914, "ID3D12ProtectedResourceSession1::GetSessionStatus");
+    d3d12xs_log_not_implemented(&d3d12xs_once_914, "ID3D12ProtectedSession::GetSessionStatus");
     return (D3D12_PROTECTED_SESSION_STATUS)0;
 }
 
@@ -9846,7 +9846,7 @@ static int d3d12xs_once_915;
 D3D12_PROTECTED_RESOURCE_SESSION_DESC d3d12xs_stub_ID3D12ProtectedResourceSession1_GetDesc(ID3D12ProtectedResourceSession1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_915, "ID3D12ProtectedResourceSession1::GetDesc");
+    d3d12xs_log_not_implemented(&d3d12xs_once_915, "ID3D12ProtectedResourceSession::GetDesc");
     {
         D3D12_PROTECTED_RESOURCE_SESSION_DESC d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -9875,7 +9875,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_QueryInterface(ID3D12Device7 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_917, "ID3D12Device7::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_917, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -9883,7 +9883,7 @@ static int d3d12xs_once_918;
 ULONG d3d12xs_stub_ID3D12Device7_AddRef(ID3D12Device7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_918, "ID3D12Device7::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_918, "IUnknown::AddRef");
     return 0;
 }
 
@@ -9891,7 +9891,7 @@ static int d3d12xs_once_919;
 ULONG d3d12xs_stub_ID3D12Device7_Release(ID3D12Device7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_919, "ID3D12Device7::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_919, "IUnknown::Release");
     return 0;
 }
 
@@ -9902,7 +9902,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_GetPrivateData(ID3D12Device7 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_920, "ID3D12Device7::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_920, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -9913,7 +9913,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetPrivateData(ID3D12Device7 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_921, "ID3D12Device7::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_921, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -9923,7 +9923,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetPrivateDataInterface(ID3D12Device7 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_922, "ID3D12Device7::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_922, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -9932,7 +9932,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetName(ID3D12Device7 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_923, "ID3D12Device7::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_923, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -9940,7 +9940,7 @@ static int d3d12xs_once_924;
 UINT d3d12xs_stub_ID3D12Device7_GetNodeCount(ID3D12Device7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_924, "ID3D12Device7::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_924, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -9952,7 +9952,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandQueue(ID3D12Device7 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_925, "ID3D12Device7::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_925, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -9964,7 +9964,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandAllocator(ID3D12Device7 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_926, "ID3D12Device7::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_926, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -9976,7 +9976,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateGraphicsPipelineState(ID3D12Device7 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_927, "ID3D12Device7::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_927, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -9988,7 +9988,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateComputePipelineState(ID3D12Device7 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_928, "ID3D12Device7::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_928, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -10003,7 +10003,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandList(ID3D12Device7 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_929, "ID3D12Device7::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_929, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -10014,7 +10014,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CheckFeatureSupport(ID3D12Device7 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_930, "ID3D12Device7::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_930, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -10026,7 +10026,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateDescriptorHeap(ID3D12Device7 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_931, "ID3D12Device7::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_931, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -10035,7 +10035,7 @@ UINT d3d12xs_stub_ID3D12Device7_GetDescriptorHandleIncrementSize(ID3D12Device7 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_932, "ID3D12Device7::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_932, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -10049,7 +10049,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateRootSignature(ID3D12Device7 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_933, "ID3D12Device7::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_933, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -10059,7 +10059,7 @@ void d3d12xs_stub_ID3D12Device7_CreateConstantBufferView(ID3D12Device7 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_934, "ID3D12Device7::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_934, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_935;
@@ -10069,7 +10069,7 @@ void d3d12xs_stub_ID3D12Device7_CreateShaderResourceView(ID3D12Device7 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_935, "ID3D12Device7::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_935, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_936;
@@ -10080,7 +10080,7 @@ void d3d12xs_stub_ID3D12Device7_CreateUnorderedAccessView(ID3D12Device7 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_936, "ID3D12Device7::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_936, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_937;
@@ -10090,7 +10090,7 @@ void d3d12xs_stub_ID3D12Device7_CreateRenderTargetView(ID3D12Device7 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_937, "ID3D12Device7::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_937, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_938;
@@ -10100,7 +10100,7 @@ void d3d12xs_stub_ID3D12Device7_CreateDepthStencilView(ID3D12Device7 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_938, "ID3D12Device7::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_938, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_939;
@@ -10109,7 +10109,7 @@ void d3d12xs_stub_ID3D12Device7_CreateSampler(ID3D12Device7 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_939, "ID3D12Device7::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_939, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_940;
@@ -10123,7 +10123,7 @@ void d3d12xs_stub_ID3D12Device7_CopyDescriptors(ID3D12Device7 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_940, "ID3D12Device7::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_940, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_941;
@@ -10134,7 +10134,7 @@ void d3d12xs_stub_ID3D12Device7_CopyDescriptorsSimple(ID3D12Device7 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_941, "ID3D12Device7::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_941, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_942;
@@ -10144,7 +10144,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device7_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_942, "ID3D12Device7::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_942, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -10158,7 +10158,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device7_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_943, "ID3D12Device7::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_943, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -10178,7 +10178,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommittedResource(ID3D12Device7 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_944, "ID3D12Device7::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_944, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -10190,7 +10190,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateHeap(ID3D12Device7 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_945, "ID3D12Device7::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_945, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -10206,7 +10206,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreatePlacedResource(ID3D12Device7 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_946, "ID3D12Device7::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_946, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -10220,7 +10220,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateReservedResource(ID3D12Device7 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_947, "ID3D12Device7::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_947, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -10233,7 +10233,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateSharedHandle(ID3D12Device7 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_948, "ID3D12Device7::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_948, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -10245,7 +10245,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenSharedHandle(ID3D12Device7 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_949, "ID3D12Device7::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_949, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -10256,7 +10256,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenSharedHandleByName(ID3D12Device7 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_950, "ID3D12Device7::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_950, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -10266,7 +10266,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_MakeResident(ID3D12Device7 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_951, "ID3D12Device7::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_951, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -10276,7 +10276,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_Evict(ID3D12Device7 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_952, "ID3D12Device7::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_952, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -10289,7 +10289,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateFence(ID3D12Device7 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_953, "ID3D12Device7::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_953, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -10297,7 +10297,7 @@ static int d3d12xs_once_954;
 HRESULT d3d12xs_stub_ID3D12Device7_GetDeviceRemovedReason(ID3D12Device7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_954, "ID3D12Device7::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_954, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -10313,7 +10313,7 @@ void d3d12xs_stub_ID3D12Device7_GetCopyableFootprints(ID3D12Device7 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_955, "ID3D12Device7::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_955, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_956;
@@ -10324,7 +10324,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateQueryHeap(ID3D12Device7 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_956, "ID3D12Device7::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_956, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -10333,7 +10333,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetStablePowerState(ID3D12Device7 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_957, "ID3D12Device7::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_957, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -10346,7 +10346,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandSignature(ID3D12Device7 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_958, "ID3D12Device7::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_958, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -10361,14 +10361,14 @@ void d3d12xs_stub_ID3D12Device7_GetResourceTiling(ID3D12Device7 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_959, "ID3D12Device7::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_959, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_960;
 LUID d3d12xs_stub_ID3D12Device7_GetAdapterLuid(ID3D12Device7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_960, "ID3D12Device7::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_960, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -10385,7 +10385,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreatePipelineLibrary(ID3D12Device7 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_961, "ID3D12Device7::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_961, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -10398,7 +10398,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_962, "ID3D12Device7::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_962, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -10409,7 +10409,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetResidencyPriority(ID3D12Device7 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_963, "ID3D12Device7::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_963, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -10421,7 +10421,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreatePipelineState(ID3D12Device7 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_964, "ID3D12Device7::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_964, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -10433,7 +10433,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenExistingHeapFromAddress(ID3D12Device7 *Th
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_965, "ID3D12Device7::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_965, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -10445,7 +10445,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_OpenExistingHeapFromFileMapping(ID3D12Device7
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_966, "ID3D12Device7::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_966, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -10458,7 +10458,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_EnqueueMakeResident(ID3D12Device7 *This, D3D1
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_967, "ID3D12Device7::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_967, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -10472,7 +10472,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommandList1(ID3D12Device7 *This, UINT 
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_968, "ID3D12Device7::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_968, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -10484,7 +10484,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateProtectedResourceSession(ID3D12Device7 
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_969, "ID3D12Device7::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_969, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -10501,7 +10501,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateCommittedResource1(ID3D12Device7 *This,
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_970, "ID3D12Device7::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_970, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -10514,7 +10514,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateHeap1(ID3D12Device7 *This, const D3D12_
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_971, "ID3D12Device7::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_971, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -10529,7 +10529,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateReservedResource1(ID3D12Device7 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_972, "ID3D12Device7::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_972, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -10541,7 +10541,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device7_GetResourceAllocationI
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_973, "ID3D12Device7::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_973, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -10557,7 +10557,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateLifetimeTracker(ID3D12Device7 *This, ID
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_974, "ID3D12Device7::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_974, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -10565,7 +10565,7 @@ static int d3d12xs_once_975;
 void d3d12xs_stub_ID3D12Device7_RemoveDevice(ID3D12Device7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_975, "ID3D12Device7::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_975, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_976;
@@ -10574,7 +10574,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_EnumerateMetaCommands(ID3D12Device7 *This, UI
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_976, "ID3D12Device7::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_976, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -10587,7 +10587,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_EnumerateMetaCommandParameters(ID3D12Device7 
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_977, "ID3D12Device7::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_977, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -10602,7 +10602,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateMetaCommand(ID3D12Device7 *This, REFGUI
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_978, "ID3D12Device7::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_978, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -10614,7 +10614,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_CreateStateObject(ID3D12Device7 *This, const 
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_979, "ID3D12Device7::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_979, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -10624,7 +10624,7 @@ void d3d12xs_stub_ID3D12Device7_GetRaytracingAccelerationStructurePrebuildInfo(I
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_980, "ID3D12Device7::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_980, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_981;
@@ -10633,7 +10633,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device7_CheckDriverMa
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_981, "ID3D12Device7::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_981, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -10645,7 +10645,7 @@ HRESULT d3d12xs_stub_ID3D12Device7_SetBackgroundProcessingMode(ID3D12Device7 *Th
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_982, "ID3D12Device7::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_982, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -10683,7 +10683,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_QueryInterface(ID3D12Device8 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_985, "ID3D12Device8::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_985, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -10691,7 +10691,7 @@ static int d3d12xs_once_986;
 ULONG d3d12xs_stub_ID3D12Device8_AddRef(ID3D12Device8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_986, "ID3D12Device8::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_986, "IUnknown::AddRef");
     return 0;
 }
 
@@ -10699,7 +10699,7 @@ static int d3d12xs_once_987;
 ULONG d3d12xs_stub_ID3D12Device8_Release(ID3D12Device8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_987, "ID3D12Device8::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_987, "IUnknown::Release");
     return 0;
 }
 
@@ -10710,7 +10710,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_GetPrivateData(ID3D12Device8 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_988, "ID3D12Device8::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_988, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -10721,7 +10721,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetPrivateData(ID3D12Device8 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_989, "ID3D12Device8::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_989, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -10731,7 +10731,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetPrivateDataInterface(ID3D12Device8 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_990, "ID3D12Device8::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_990, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -10740,7 +10740,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetName(ID3D12Device8 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_991, "ID3D12Device8::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_991, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -10748,7 +10748,7 @@ static int d3d12xs_once_992;
 UINT d3d12xs_stub_ID3D12Device8_GetNodeCount(ID3D12Device8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_992, "ID3D12Device8::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_992, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -10760,7 +10760,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandQueue(ID3D12Device8 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_993, "ID3D12Device8::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_993, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -10772,7 +10772,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandAllocator(ID3D12Device8 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_994, "ID3D12Device8::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_994, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -10784,7 +10784,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateGraphicsPipelineState(ID3D12Device8 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_995, "ID3D12Device8::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_995, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -10796,7 +10796,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateComputePipelineState(ID3D12Device8 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_996, "ID3D12Device8::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_996, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -10811,7 +10811,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandList(ID3D12Device8 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_997, "ID3D12Device8::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_997, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -10822,7 +10822,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CheckFeatureSupport(ID3D12Device8 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_998, "ID3D12Device8::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_998, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -10834,7 +10834,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateDescriptorHeap(ID3D12Device8 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_999, "ID3D12Device8::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_999, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -10843,7 +10843,7 @@ UINT d3d12xs_stub_ID3D12Device8_GetDescriptorHandleIncrementSize(ID3D12Device8 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1000, "ID3D12Device8::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1000, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -10857,7 +10857,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateRootSignature(ID3D12Device8 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1001, "ID3D12Device8::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1001, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -10867,7 +10867,7 @@ void d3d12xs_stub_ID3D12Device8_CreateConstantBufferView(ID3D12Device8 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1002, "ID3D12Device8::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1002, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1003;
@@ -10877,7 +10877,7 @@ void d3d12xs_stub_ID3D12Device8_CreateShaderResourceView(ID3D12Device8 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1003, "ID3D12Device8::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1003, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1004;
@@ -10888,7 +10888,7 @@ void d3d12xs_stub_ID3D12Device8_CreateUnorderedAccessView(ID3D12Device8 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1004, "ID3D12Device8::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1004, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1005;
@@ -10898,7 +10898,7 @@ void d3d12xs_stub_ID3D12Device8_CreateRenderTargetView(ID3D12Device8 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1005, "ID3D12Device8::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1005, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1006;
@@ -10908,7 +10908,7 @@ void d3d12xs_stub_ID3D12Device8_CreateDepthStencilView(ID3D12Device8 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1006, "ID3D12Device8::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1006, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1007;
@@ -10917,7 +10917,7 @@ void d3d12xs_stub_ID3D12Device8_CreateSampler(ID3D12Device8 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1007, "ID3D12Device8::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1007, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1008;
@@ -10931,7 +10931,7 @@ void d3d12xs_stub_ID3D12Device8_CopyDescriptors(ID3D12Device8 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1008, "ID3D12Device8::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1008, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1009;
@@ -10942,7 +10942,7 @@ void d3d12xs_stub_ID3D12Device8_CopyDescriptorsSimple(ID3D12Device8 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1009, "ID3D12Device8::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1009, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1010;
@@ -10952,7 +10952,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device8_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1010, "ID3D12Device8::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1010, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -10966,7 +10966,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device8_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1011, "ID3D12Device8::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1011, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -10986,7 +10986,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommittedResource(ID3D12Device8 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1012, "ID3D12Device8::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1012, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -10998,7 +10998,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateHeap(ID3D12Device8 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1013, "ID3D12Device8::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1013, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -11014,7 +11014,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePlacedResource(ID3D12Device8 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1014, "ID3D12Device8::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1014, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -11028,7 +11028,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateReservedResource(ID3D12Device8 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1015, "ID3D12Device8::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1015, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -11041,7 +11041,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateSharedHandle(ID3D12Device8 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1016, "ID3D12Device8::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1016, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -11053,7 +11053,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenSharedHandle(ID3D12Device8 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1017, "ID3D12Device8::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1017, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -11064,7 +11064,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenSharedHandleByName(ID3D12Device8 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1018, "ID3D12Device8::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1018, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -11074,7 +11074,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_MakeResident(ID3D12Device8 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1019, "ID3D12Device8::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1019, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -11084,7 +11084,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_Evict(ID3D12Device8 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1020, "ID3D12Device8::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1020, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -11097,7 +11097,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateFence(ID3D12Device8 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1021, "ID3D12Device8::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1021, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -11105,7 +11105,7 @@ static int d3d12xs_once_1022;
 HRESULT d3d12xs_stub_ID3D12Device8_GetDeviceRemovedReason(ID3D12Device8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1022, "ID3D12Device8::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1022, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -11121,7 +11121,7 @@ void d3d12xs_stub_ID3D12Device8_GetCopyableFootprints(ID3D12Device8 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1023, "ID3D12Device8::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1023, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1024;
@@ -11132,7 +11132,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateQueryHeap(ID3D12Device8 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1024, "ID3D12Device8::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1024, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -11141,7 +11141,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetStablePowerState(ID3D12Device8 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1025, "ID3D12Device8::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1025, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -11154,7 +11154,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandSignature(ID3D12Device8 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1026, "ID3D12Device8::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1026, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -11169,14 +11169,14 @@ void d3d12xs_stub_ID3D12Device8_GetResourceTiling(ID3D12Device8 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1027, "ID3D12Device8::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1027, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1028;
 LUID d3d12xs_stub_ID3D12Device8_GetAdapterLuid(ID3D12Device8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1028, "ID3D12Device8::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1028, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -11193,7 +11193,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePipelineLibrary(ID3D12Device8 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1029, "ID3D12Device8::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1029, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -11206,7 +11206,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1030, "ID3D12Device8::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1030, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -11217,7 +11217,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetResidencyPriority(ID3D12Device8 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1031, "ID3D12Device8::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1031, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -11229,7 +11229,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreatePipelineState(ID3D12Device8 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1032, "ID3D12Device8::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1032, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -11241,7 +11241,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenExistingHeapFromAddress(ID3D12Device8 *Th
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1033, "ID3D12Device8::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1033, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -11253,7 +11253,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_OpenExistingHeapFromFileMapping(ID3D12Device8
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1034, "ID3D12Device8::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1034, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -11266,7 +11266,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_EnqueueMakeResident(ID3D12Device8 *This, D3D1
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1035, "ID3D12Device8::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1035, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -11280,7 +11280,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommandList1(ID3D12Device8 *This, UINT 
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1036, "ID3D12Device8::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1036, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -11292,7 +11292,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateProtectedResourceSession(ID3D12Device8 
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1037, "ID3D12Device8::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1037, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -11309,7 +11309,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateCommittedResource1(ID3D12Device8 *This,
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1038, "ID3D12Device8::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1038, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -11322,7 +11322,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateHeap1(ID3D12Device8 *This, const D3D12_
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1039, "ID3D12Device8::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1039, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -11337,7 +11337,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateReservedResource1(ID3D12Device8 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1040, "ID3D12Device8::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1040, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -11349,7 +11349,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device8_GetResourceAllocationI
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1041, "ID3D12Device8::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1041, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -11365,7 +11365,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateLifetimeTracker(ID3D12Device8 *This, ID
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1042, "ID3D12Device8::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1042, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -11373,7 +11373,7 @@ static int d3d12xs_once_1043;
 void d3d12xs_stub_ID3D12Device8_RemoveDevice(ID3D12Device8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1043, "ID3D12Device8::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1043, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1044;
@@ -11382,7 +11382,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_EnumerateMetaCommands(ID3D12Device8 *This, UI
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1044, "ID3D12Device8::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1044, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -11395,7 +11395,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_EnumerateMetaCommandParameters(ID3D12Device8 
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1045, "ID3D12Device8::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1045, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -11410,7 +11410,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateMetaCommand(ID3D12Device8 *This, REFGUI
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1046, "ID3D12Device8::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1046, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -11422,7 +11422,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateStateObject(ID3D12Device8 *This, const 
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1047, "ID3D12Device8::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1047, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -11432,7 +11432,7 @@ void d3d12xs_stub_ID3D12Device8_GetRaytracingAccelerationStructurePrebuildInfo(I
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1048, "ID3D12Device8::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1048, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1049;
@@ -11441,7 +11441,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device8_CheckDriverMa
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1049, "ID3D12Device8::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1049, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -11453,7 +11453,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_SetBackgroundProcessingMode(ID3D12Device8 *Th
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1050, "ID3D12Device8::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1050, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -11466,7 +11466,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_AddToStateObject(ID3D12Device8 *This, const D
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1051, "ID3D12Device8::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1051, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -11478,7 +11478,7 @@ HRESULT d3d12xs_stub_ID3D12Device8_CreateProtectedResourceSession1(ID3D12Device8
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1052, "ID3D12Device8::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1052, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -11565,7 +11565,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_QueryInterface(ID3D12Resource1 *This, REFII
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1058, "ID3D12Resource1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1058, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -11573,7 +11573,7 @@ static int d3d12xs_once_1059;
 ULONG d3d12xs_stub_ID3D12Resource1_AddRef(ID3D12Resource1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1059, "ID3D12Resource1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1059, "IUnknown::AddRef");
     return 0;
 }
 
@@ -11581,7 +11581,7 @@ static int d3d12xs_once_1060;
 ULONG d3d12xs_stub_ID3D12Resource1_Release(ID3D12Resource1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1060, "ID3D12Resource1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1060, "IUnknown::Release");
     return 0;
 }
 
@@ -11592,7 +11592,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_GetPrivateData(ID3D12Resource1 *This, REFGU
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1061, "ID3D12Resource1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1061, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -11603,7 +11603,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_SetPrivateData(ID3D12Resource1 *This, REFGU
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1062, "ID3D12Resource1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1062, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -11613,7 +11613,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_SetPrivateDataInterface(ID3D12Resource1 *Th
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1063, "ID3D12Resource1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1063, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -11622,7 +11622,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_SetName(ID3D12Resource1 *This, LPCWSTR Name
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1064, "ID3D12Resource1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1064, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -11633,7 +11633,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_GetDevice(ID3D12Resource1 *This, REFIID rii
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1065, "ID3D12Resource1::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1065, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -11645,7 +11645,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_Map(ID3D12Resource1 *This, UINT Subresource
     (void)pReadRange;
     if (ppData)
         *ppData = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1066, "ID3D12Resource1::Map");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1066, "ID3D12Resource::Map");
     return E_NOTIMPL;
 }
 
@@ -11655,14 +11655,14 @@ void d3d12xs_stub_ID3D12Resource1_Unmap(ID3D12Resource1 *This, UINT Subresource,
     (void)This;
     (void)Subresource;
     (void)pWrittenRange;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1067, "ID3D12Resource1::Unmap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1067, "ID3D12Resource::Unmap");
 }
 
 static int d3d12xs_once_1068;
 D3D12_RESOURCE_DESC d3d12xs_stub_ID3D12Resource1_GetDesc(ID3D12Resource1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1068, "ID3D12Resource1::GetDesc");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1068, "ID3D12Resource::GetDesc");
     {
         D3D12_RESOURCE_DESC d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -11674,7 +11674,7 @@ static int d3d12xs_once_1069;
 D3D12_GPU_VIRTUAL_ADDRESS d3d12xs_stub_ID3D12Resource1_GetGPUVirtualAddress(ID3D12Resource1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1069, "ID3D12Resource1::GetGPUVirtualAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1069, "ID3D12Resource::GetGPUVirtualAddress");
     return 0;
 }
 
@@ -11687,7 +11687,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_WriteToSubresource(ID3D12Resource1 *This, U
     (void)pSrcData;
     (void)SrcRowPitch;
     (void)SrcDepthPitch;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1070, "ID3D12Resource1::WriteToSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1070, "ID3D12Resource::WriteToSubresource");
     return E_NOTIMPL;
 }
 
@@ -11700,7 +11700,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_ReadFromSubresource(ID3D12Resource1 *This, 
     (void)DstDepthPitch;
     (void)SrcSubresource;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1071, "ID3D12Resource1::ReadFromSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1071, "ID3D12Resource::ReadFromSubresource");
     return E_NOTIMPL;
 }
 
@@ -11710,7 +11710,7 @@ HRESULT d3d12xs_stub_ID3D12Resource1_GetHeapProperties(ID3D12Resource1 *This, D3
     (void)This;
     (void)pHeapProperties;
     (void)pHeapFlags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1072, "ID3D12Resource1::GetHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1072, "ID3D12Resource::GetHeapProperties");
     return E_NOTIMPL;
 }
 
@@ -11734,7 +11734,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_QueryInterface(ID3D12Resource2 *This, REFII
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1074, "ID3D12Resource2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1074, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -11742,7 +11742,7 @@ static int d3d12xs_once_1075;
 ULONG d3d12xs_stub_ID3D12Resource2_AddRef(ID3D12Resource2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1075, "ID3D12Resource2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1075, "IUnknown::AddRef");
     return 0;
 }
 
@@ -11750,7 +11750,7 @@ static int d3d12xs_once_1076;
 ULONG d3d12xs_stub_ID3D12Resource2_Release(ID3D12Resource2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1076, "ID3D12Resource2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1076, "IUnknown::Release");
     return 0;
 }
 
@@ -11761,7 +11761,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_GetPrivateData(ID3D12Resource2 *This, REFGU
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1077, "ID3D12Resource2::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1077, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -11772,7 +11772,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_SetPrivateData(ID3D12Resource2 *This, REFGU
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1078, "ID3D12Resource2::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1078, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -11782,7 +11782,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_SetPrivateDataInterface(ID3D12Resource2 *Th
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1079, "ID3D12Resource2::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1079, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -11791,7 +11791,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_SetName(ID3D12Resource2 *This, LPCWSTR Name
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1080, "ID3D12Resource2::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1080, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -11802,7 +11802,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_GetDevice(ID3D12Resource2 *This, REFIID rii
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1081, "ID3D12Resource2::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1081, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -11814,7 +11814,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_Map(ID3D12Resource2 *This, UINT Subresource
     (void)pReadRange;
     if (ppData)
         *ppData = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1082, "ID3D12Resource2::Map");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1082, "ID3D12Resource::Map");
     return E_NOTIMPL;
 }
 
@@ -11824,14 +11824,14 @@ void d3d12xs_stub_ID3D12Resource2_Unmap(ID3D12Resource2 *This, UINT Subresource,
     (void)This;
     (void)Subresource;
     (void)pWrittenRange;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1083, "ID3D12Resource2::Unmap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1083, "ID3D12Resource::Unmap");
 }
 
 static int d3d12xs_once_1084;
 D3D12_RESOURCE_DESC d3d12xs_stub_ID3D12Resource2_GetDesc(ID3D12Resource2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1084, "ID3D12Resource2::GetDesc");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1084, "ID3D12Resource::GetDesc");
     {
         D3D12_RESOURCE_DESC d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -11843,7 +11843,7 @@ static int d3d12xs_once_1085;
 D3D12_GPU_VIRTUAL_ADDRESS d3d12xs_stub_ID3D12Resource2_GetGPUVirtualAddress(ID3D12Resource2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1085, "ID3D12Resource2::GetGPUVirtualAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1085, "ID3D12Resource::GetGPUVirtualAddress");
     return 0;
 }
 
@@ -11856,7 +11856,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_WriteToSubresource(ID3D12Resource2 *This, U
     (void)pSrcData;
     (void)SrcRowPitch;
     (void)SrcDepthPitch;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1086, "ID3D12Resource2::WriteToSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1086, "ID3D12Resource::WriteToSubresource");
     return E_NOTIMPL;
 }
 
@@ -11869,7 +11869,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_ReadFromSubresource(ID3D12Resource2 *This, 
     (void)DstDepthPitch;
     (void)SrcSubresource;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1087, "ID3D12Resource2::ReadFromSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1087, "ID3D12Resource::ReadFromSubresource");
     return E_NOTIMPL;
 }
 
@@ -11879,7 +11879,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_GetHeapProperties(ID3D12Resource2 *This, D3
     (void)This;
     (void)pHeapProperties;
     (void)pHeapFlags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1088, "ID3D12Resource2::GetHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1088, "ID3D12Resource::GetHeapProperties");
     return E_NOTIMPL;
 }
 
@@ -11890,7 +11890,7 @@ HRESULT d3d12xs_stub_ID3D12Resource2_GetProtectedResourceSession(ID3D12Resource2
     (void)riid;
     if (ppProtectedSession)
         *ppProtectedSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1089, "ID3D12Resource2::GetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1089, "ID3D12Resource1::GetProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -11915,7 +11915,7 @@ HRESULT d3d12xs_stub_ID3D12Heap1_QueryInterface(ID3D12Heap1 *This, REFIID riid, 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1091, "ID3D12Heap1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1091, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -11923,7 +11923,7 @@ static int d3d12xs_once_1092;
 ULONG d3d12xs_stub_ID3D12Heap1_AddRef(ID3D12Heap1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1092, "ID3D12Heap1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1092, "IUnknown::AddRef");
     return 0;
 }
 
@@ -11931,7 +11931,7 @@ static int d3d12xs_once_1093;
 ULONG d3d12xs_stub_ID3D12Heap1_Release(ID3D12Heap1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1093, "ID3D12Heap1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1093, "IUnknown::Release");
     return 0;
 }
 
@@ -11942,7 +11942,7 @@ HRESULT d3d12xs_stub_ID3D12Heap1_GetPrivateData(ID3D12Heap1 *This, REFGUID guid,
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1094, "ID3D12Heap1::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1094, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -11953,7 +11953,7 @@ HRESULT d3d12xs_stub_ID3D12Heap1_SetPrivateData(ID3D12Heap1 *This, REFGUID guid,
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1095, "ID3D12Heap1::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1095, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -11963,7 +11963,7 @@ HRESULT d3d12xs_stub_ID3D12Heap1_SetPrivateDataInterface(ID3D12Heap1 *This, REFG
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1096, "ID3D12Heap1::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1096, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -11972,7 +11972,7 @@ HRESULT d3d12xs_stub_ID3D12Heap1_SetName(ID3D12Heap1 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1097, "ID3D12Heap1::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1097, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -11983,7 +11983,7 @@ HRESULT d3d12xs_stub_ID3D12Heap1_GetDevice(ID3D12Heap1 *This, REFIID riid, void 
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1098, "ID3D12Heap1::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1098, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -11991,7 +11991,7 @@ static int d3d12xs_once_1099;
 D3D12_HEAP_DESC d3d12xs_stub_ID3D12Heap1_GetDesc(ID3D12Heap1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1099, "ID3D12Heap1::GetDesc");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1099, "ID3D12Heap::GetDesc");
     {
         D3D12_HEAP_DESC d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -12019,7 +12019,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1101, "ID3D12GraphicsCommandList3::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1101, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -12027,7 +12027,7 @@ static int d3d12xs_once_1102;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList3_AddRef(ID3D12GraphicsCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1102, "ID3D12GraphicsCommandList3::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1102, "IUnknown::AddRef");
     return 0;
 }
 
@@ -12035,7 +12035,7 @@ static int d3d12xs_once_1103;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList3_Release(ID3D12GraphicsCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1103, "ID3D12GraphicsCommandList3::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1103, "IUnknown::Release");
     return 0;
 }
 
@@ -12046,7 +12046,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1104, "ID3D12GraphicsCommandList3::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1104, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -12057,7 +12057,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1105, "ID3D12GraphicsCommandList3::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1105, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -12067,7 +12067,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1106, "ID3D12GraphicsCommandList3::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1106, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -12076,7 +12076,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1107, "ID3D12GraphicsCommandList3::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1107, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -12087,7 +12087,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1108, "ID3D12GraphicsCommandList3::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1108, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -12095,7 +12095,7 @@ static int d3d12xs_once_1109;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList3_GetType(ID3D12GraphicsCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1109, "ID3D12GraphicsCommandList3::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1109, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -12103,7 +12103,7 @@ static int d3d12xs_once_1110;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_Close(ID3D12GraphicsCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1110, "ID3D12GraphicsCommandList3::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1110, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -12113,7 +12113,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList3_Reset(ID3D12GraphicsCommandList3
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1111, "ID3D12GraphicsCommandList3::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1111, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -12122,7 +12122,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1112, "ID3D12GraphicsCommandList3::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1112, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_1113;
@@ -12133,7 +12133,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1113, "ID3D12GraphicsCommandList3::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1113, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_1114;
@@ -12145,7 +12145,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1114, "ID3D12GraphicsCommandList3::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1114, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_1115;
@@ -12155,7 +12155,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_Dispatch(ID3D12GraphicsCommandList3
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1115, "ID3D12GraphicsCommandList3::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1115, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_1116;
@@ -12167,7 +12167,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1116, "ID3D12GraphicsCommandList3::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1116, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_1117;
@@ -12180,7 +12180,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1117, "ID3D12GraphicsCommandList3::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1117, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_1118;
@@ -12189,7 +12189,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1118, "ID3D12GraphicsCommandList3::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1118, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_1119;
@@ -12202,7 +12202,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1119, "ID3D12GraphicsCommandList3::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1119, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_1120;
@@ -12214,7 +12214,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1120, "ID3D12GraphicsCommandList3::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1120, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_1121;
@@ -12222,7 +12222,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1121, "ID3D12GraphicsCommandList3::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1121, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_1122;
@@ -12231,7 +12231,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1122, "ID3D12GraphicsCommandList3::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1122, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_1123;
@@ -12240,7 +12240,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1123, "ID3D12GraphicsCommandList3::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1123, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_1124;
@@ -12248,7 +12248,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1124, "ID3D12GraphicsCommandList3::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1124, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_1125;
@@ -12256,7 +12256,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1125, "ID3D12GraphicsCommandList3::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1125, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_1126;
@@ -12264,7 +12264,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1126, "ID3D12GraphicsCommandList3::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1126, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_1127;
@@ -12273,7 +12273,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1127, "ID3D12GraphicsCommandList3::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1127, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_1128;
@@ -12281,7 +12281,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1128, "ID3D12GraphicsCommandList3::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1128, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_1129;
@@ -12290,7 +12290,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1129, "ID3D12GraphicsCommandList3::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1129, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_1130;
@@ -12298,7 +12298,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1130, "ID3D12GraphicsCommandList3::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1130, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_1131;
@@ -12306,7 +12306,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1131, "ID3D12GraphicsCommandList3::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1131, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_1132;
@@ -12315,7 +12315,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1132, "ID3D12GraphicsCommandList3::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1132, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_1133;
@@ -12324,7 +12324,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1133, "ID3D12GraphicsCommandList3::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1133, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_1134;
@@ -12334,7 +12334,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1134, "ID3D12GraphicsCommandList3::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1134, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_1135;
@@ -12344,7 +12344,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1135, "ID3D12GraphicsCommandList3::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1135, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_1136;
@@ -12355,7 +12355,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1136, "ID3D12GraphicsCommandList3::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1136, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_1137;
@@ -12366,7 +12366,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1137, "ID3D12GraphicsCommandList3::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1137, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_1138;
@@ -12375,7 +12375,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1138, "ID3D12GraphicsCommandList3::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1138, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_1139;
@@ -12384,7 +12384,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1139, "ID3D12GraphicsCommandList3::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1139, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_1140;
@@ -12393,7 +12393,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1140, "ID3D12GraphicsCommandList3::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1140, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_1141;
@@ -12402,7 +12402,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1141, "ID3D12GraphicsCommandList3::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1141, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_1142;
@@ -12411,7 +12411,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1142, "ID3D12GraphicsCommandList3::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1142, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1143;
@@ -12420,7 +12420,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1143, "ID3D12GraphicsCommandList3::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1143, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1144;
@@ -12428,7 +12428,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1144, "ID3D12GraphicsCommandList3::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1144, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_1145;
@@ -12438,7 +12438,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1145, "ID3D12GraphicsCommandList3::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1145, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_1146;
@@ -12448,7 +12448,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1146, "ID3D12GraphicsCommandList3::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1146, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_1147;
@@ -12459,7 +12459,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1147, "ID3D12GraphicsCommandList3::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1147, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_1148;
@@ -12472,7 +12472,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1148, "ID3D12GraphicsCommandList3::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1148, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_1149;
@@ -12483,7 +12483,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1149, "ID3D12GraphicsCommandList3::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1149, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_1150;
@@ -12496,7 +12496,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1150, "ID3D12GraphicsCommandList3::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1150, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_1151;
@@ -12509,7 +12509,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1151, "ID3D12GraphicsCommandList3::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1151, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_1152;
@@ -12518,7 +12518,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1152, "ID3D12GraphicsCommandList3::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1152, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_1153;
@@ -12528,7 +12528,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1153, "ID3D12GraphicsCommandList3::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1153, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_1154;
@@ -12538,7 +12538,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_EndQuery(ID3D12GraphicsCommandList3
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1154, "ID3D12GraphicsCommandList3::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1154, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_1155;
@@ -12551,7 +12551,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1155, "ID3D12GraphicsCommandList3::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1155, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_1156;
@@ -12561,7 +12561,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1156, "ID3D12GraphicsCommandList3::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1156, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_1157;
@@ -12571,7 +12571,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1157, "ID3D12GraphicsCommandList3::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1157, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_1158;
@@ -12581,14 +12581,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1158, "ID3D12GraphicsCommandList3::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1158, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_1159;
 void d3d12xs_stub_ID3D12GraphicsCommandList3_EndEvent(ID3D12GraphicsCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1159, "ID3D12GraphicsCommandList3::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1159, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_1160;
@@ -12601,7 +12601,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1160, "ID3D12GraphicsCommandList3::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1160, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_1161;
@@ -12615,7 +12615,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1161, "ID3D12GraphicsCommandList3::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1161, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_1162;
@@ -12629,7 +12629,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1162, "ID3D12GraphicsCommandList3::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1162, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_1163;
@@ -12638,7 +12638,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1163, "ID3D12GraphicsCommandList3::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1163, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_1164;
@@ -12648,7 +12648,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1164, "ID3D12GraphicsCommandList3::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1164, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_1165;
@@ -12664,7 +12664,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1165, "ID3D12GraphicsCommandList3::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1165, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_1166;
@@ -12672,7 +12672,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1166, "ID3D12GraphicsCommandList3::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1166, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_1167;
@@ -12682,7 +12682,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList3_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1167, "ID3D12GraphicsCommandList3::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1167, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_1168;
@@ -12702,7 +12702,7 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_QueryInterface(ID3D12MetaCommand *This, R
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1169, "ID3D12MetaCommand::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1169, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -12710,7 +12710,7 @@ static int d3d12xs_once_1170;
 ULONG d3d12xs_stub_ID3D12MetaCommand_AddRef(ID3D12MetaCommand *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1170, "ID3D12MetaCommand::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1170, "IUnknown::AddRef");
     return 0;
 }
 
@@ -12718,7 +12718,7 @@ static int d3d12xs_once_1171;
 ULONG d3d12xs_stub_ID3D12MetaCommand_Release(ID3D12MetaCommand *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1171, "ID3D12MetaCommand::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1171, "IUnknown::Release");
     return 0;
 }
 
@@ -12729,7 +12729,7 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_GetPrivateData(ID3D12MetaCommand *This, R
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1172, "ID3D12MetaCommand::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1172, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -12740,7 +12740,7 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_SetPrivateData(ID3D12MetaCommand *This, R
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1173, "ID3D12MetaCommand::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1173, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -12750,7 +12750,7 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_SetPrivateDataInterface(ID3D12MetaCommand
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1174, "ID3D12MetaCommand::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1174, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -12759,7 +12759,7 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_SetName(ID3D12MetaCommand *This, LPCWSTR 
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1175, "ID3D12MetaCommand::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1175, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -12770,7 +12770,7 @@ HRESULT d3d12xs_stub_ID3D12MetaCommand_GetDevice(ID3D12MetaCommand *This, REFIID
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1176, "ID3D12MetaCommand::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1176, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -12793,7 +12793,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1178, "ID3D12GraphicsCommandList4::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1178, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -12801,7 +12801,7 @@ static int d3d12xs_once_1179;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList4_AddRef(ID3D12GraphicsCommandList4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1179, "ID3D12GraphicsCommandList4::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1179, "IUnknown::AddRef");
     return 0;
 }
 
@@ -12809,7 +12809,7 @@ static int d3d12xs_once_1180;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList4_Release(ID3D12GraphicsCommandList4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1180, "ID3D12GraphicsCommandList4::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1180, "IUnknown::Release");
     return 0;
 }
 
@@ -12820,7 +12820,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1181, "ID3D12GraphicsCommandList4::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1181, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -12831,7 +12831,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1182, "ID3D12GraphicsCommandList4::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1182, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -12841,7 +12841,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1183, "ID3D12GraphicsCommandList4::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1183, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -12850,7 +12850,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1184, "ID3D12GraphicsCommandList4::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1184, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -12861,7 +12861,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1185, "ID3D12GraphicsCommandList4::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1185, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -12869,7 +12869,7 @@ static int d3d12xs_once_1186;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList4_GetType(ID3D12GraphicsCommandList4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1186, "ID3D12GraphicsCommandList4::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1186, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -12877,7 +12877,7 @@ static int d3d12xs_once_1187;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_Close(ID3D12GraphicsCommandList4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1187, "ID3D12GraphicsCommandList4::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1187, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -12887,7 +12887,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList4_Reset(ID3D12GraphicsCommandList4
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1188, "ID3D12GraphicsCommandList4::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1188, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -12896,7 +12896,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1189, "ID3D12GraphicsCommandList4::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1189, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_1190;
@@ -12907,7 +12907,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1190, "ID3D12GraphicsCommandList4::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1190, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_1191;
@@ -12919,7 +12919,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1191, "ID3D12GraphicsCommandList4::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1191, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_1192;
@@ -12929,7 +12929,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_Dispatch(ID3D12GraphicsCommandList4
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1192, "ID3D12GraphicsCommandList4::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1192, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_1193;
@@ -12941,7 +12941,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1193, "ID3D12GraphicsCommandList4::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1193, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_1194;
@@ -12954,7 +12954,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1194, "ID3D12GraphicsCommandList4::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1194, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_1195;
@@ -12963,7 +12963,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1195, "ID3D12GraphicsCommandList4::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1195, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_1196;
@@ -12976,7 +12976,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1196, "ID3D12GraphicsCommandList4::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1196, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_1197;
@@ -12988,7 +12988,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1197, "ID3D12GraphicsCommandList4::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1197, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_1198;
@@ -12996,7 +12996,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1198, "ID3D12GraphicsCommandList4::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1198, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_1199;
@@ -13005,7 +13005,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1199, "ID3D12GraphicsCommandList4::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1199, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_1200;
@@ -13014,7 +13014,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1200, "ID3D12GraphicsCommandList4::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1200, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_1201;
@@ -13022,7 +13022,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1201, "ID3D12GraphicsCommandList4::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1201, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_1202;
@@ -13030,7 +13030,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1202, "ID3D12GraphicsCommandList4::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1202, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_1203;
@@ -13038,7 +13038,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1203, "ID3D12GraphicsCommandList4::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1203, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_1204;
@@ -13047,7 +13047,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1204, "ID3D12GraphicsCommandList4::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1204, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_1205;
@@ -13055,7 +13055,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1205, "ID3D12GraphicsCommandList4::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1205, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_1206;
@@ -13064,7 +13064,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1206, "ID3D12GraphicsCommandList4::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1206, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_1207;
@@ -13072,7 +13072,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1207, "ID3D12GraphicsCommandList4::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1207, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_1208;
@@ -13080,7 +13080,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1208, "ID3D12GraphicsCommandList4::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1208, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_1209;
@@ -13089,7 +13089,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1209, "ID3D12GraphicsCommandList4::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1209, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_1210;
@@ -13098,7 +13098,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1210, "ID3D12GraphicsCommandList4::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1210, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_1211;
@@ -13108,7 +13108,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1211, "ID3D12GraphicsCommandList4::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1211, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_1212;
@@ -13118,7 +13118,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1212, "ID3D12GraphicsCommandList4::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1212, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_1213;
@@ -13129,7 +13129,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1213, "ID3D12GraphicsCommandList4::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1213, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_1214;
@@ -13140,7 +13140,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1214, "ID3D12GraphicsCommandList4::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1214, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_1215;
@@ -13149,7 +13149,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1215, "ID3D12GraphicsCommandList4::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1215, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_1216;
@@ -13158,7 +13158,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1216, "ID3D12GraphicsCommandList4::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1216, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_1217;
@@ -13167,7 +13167,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1217, "ID3D12GraphicsCommandList4::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1217, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_1218;
@@ -13176,7 +13176,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1218, "ID3D12GraphicsCommandList4::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1218, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_1219;
@@ -13185,7 +13185,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1219, "ID3D12GraphicsCommandList4::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1219, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1220;
@@ -13194,7 +13194,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1220, "ID3D12GraphicsCommandList4::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1220, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1221;
@@ -13202,7 +13202,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1221, "ID3D12GraphicsCommandList4::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1221, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_1222;
@@ -13212,7 +13212,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1222, "ID3D12GraphicsCommandList4::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1222, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_1223;
@@ -13222,7 +13222,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1223, "ID3D12GraphicsCommandList4::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1223, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_1224;
@@ -13233,7 +13233,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1224, "ID3D12GraphicsCommandList4::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1224, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_1225;
@@ -13246,7 +13246,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1225, "ID3D12GraphicsCommandList4::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1225, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_1226;
@@ -13257,7 +13257,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1226, "ID3D12GraphicsCommandList4::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1226, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_1227;
@@ -13270,7 +13270,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1227, "ID3D12GraphicsCommandList4::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1227, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_1228;
@@ -13283,7 +13283,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1228, "ID3D12GraphicsCommandList4::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1228, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_1229;
@@ -13292,7 +13292,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1229, "ID3D12GraphicsCommandList4::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1229, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_1230;
@@ -13302,7 +13302,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1230, "ID3D12GraphicsCommandList4::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1230, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_1231;
@@ -13312,7 +13312,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_EndQuery(ID3D12GraphicsCommandList4
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1231, "ID3D12GraphicsCommandList4::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1231, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_1232;
@@ -13325,7 +13325,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1232, "ID3D12GraphicsCommandList4::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1232, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_1233;
@@ -13335,7 +13335,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1233, "ID3D12GraphicsCommandList4::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1233, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_1234;
@@ -13345,7 +13345,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1234, "ID3D12GraphicsCommandList4::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1234, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_1235;
@@ -13355,14 +13355,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1235, "ID3D12GraphicsCommandList4::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1235, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_1236;
 void d3d12xs_stub_ID3D12GraphicsCommandList4_EndEvent(ID3D12GraphicsCommandList4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1236, "ID3D12GraphicsCommandList4::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1236, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_1237;
@@ -13375,7 +13375,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1237, "ID3D12GraphicsCommandList4::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1237, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_1238;
@@ -13389,7 +13389,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1238, "ID3D12GraphicsCommandList4::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1238, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_1239;
@@ -13403,7 +13403,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1239, "ID3D12GraphicsCommandList4::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1239, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_1240;
@@ -13412,7 +13412,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1240, "ID3D12GraphicsCommandList4::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1240, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_1241;
@@ -13422,7 +13422,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1241, "ID3D12GraphicsCommandList4::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1241, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_1242;
@@ -13438,7 +13438,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1242, "ID3D12GraphicsCommandList4::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1242, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_1243;
@@ -13446,7 +13446,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1243, "ID3D12GraphicsCommandList4::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1243, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_1244;
@@ -13456,7 +13456,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1244, "ID3D12GraphicsCommandList4::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1244, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_1245;
@@ -13464,7 +13464,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList4_SetProtectedResourceSession(ID3D12G
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1245, "ID3D12GraphicsCommandList4::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1245, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_1246;
@@ -13560,7 +13560,7 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_QueryInterface(ID3D12ShaderCacheSe
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1255, "ID3D12ShaderCacheSession::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1255, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -13568,7 +13568,7 @@ static int d3d12xs_once_1256;
 ULONG d3d12xs_stub_ID3D12ShaderCacheSession_AddRef(ID3D12ShaderCacheSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1256, "ID3D12ShaderCacheSession::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1256, "IUnknown::AddRef");
     return 0;
 }
 
@@ -13576,7 +13576,7 @@ static int d3d12xs_once_1257;
 ULONG d3d12xs_stub_ID3D12ShaderCacheSession_Release(ID3D12ShaderCacheSession *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1257, "ID3D12ShaderCacheSession::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1257, "IUnknown::Release");
     return 0;
 }
 
@@ -13587,7 +13587,7 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_GetPrivateData(ID3D12ShaderCacheSe
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1258, "ID3D12ShaderCacheSession::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1258, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -13598,7 +13598,7 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_SetPrivateData(ID3D12ShaderCacheSe
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1259, "ID3D12ShaderCacheSession::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1259, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -13608,7 +13608,7 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_SetPrivateDataInterface(ID3D12Shad
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1260, "ID3D12ShaderCacheSession::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1260, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -13617,7 +13617,7 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_SetName(ID3D12ShaderCacheSession *
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1261, "ID3D12ShaderCacheSession::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1261, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -13628,7 +13628,7 @@ HRESULT d3d12xs_stub_ID3D12ShaderCacheSession_GetDevice(ID3D12ShaderCacheSession
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1262, "ID3D12ShaderCacheSession::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1262, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -13684,7 +13684,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_QueryInterface(ID3D12Device9 *This, REFIID ri
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1267, "ID3D12Device9::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1267, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -13692,7 +13692,7 @@ static int d3d12xs_once_1268;
 ULONG d3d12xs_stub_ID3D12Device9_AddRef(ID3D12Device9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1268, "ID3D12Device9::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1268, "IUnknown::AddRef");
     return 0;
 }
 
@@ -13700,7 +13700,7 @@ static int d3d12xs_once_1269;
 ULONG d3d12xs_stub_ID3D12Device9_Release(ID3D12Device9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1269, "ID3D12Device9::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1269, "IUnknown::Release");
     return 0;
 }
 
@@ -13711,7 +13711,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_GetPrivateData(ID3D12Device9 *This, REFGUID g
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1270, "ID3D12Device9::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1270, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -13722,7 +13722,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetPrivateData(ID3D12Device9 *This, REFGUID g
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1271, "ID3D12Device9::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1271, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -13732,7 +13732,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetPrivateDataInterface(ID3D12Device9 *This, 
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1272, "ID3D12Device9::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1272, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -13741,7 +13741,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetName(ID3D12Device9 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1273, "ID3D12Device9::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1273, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -13749,7 +13749,7 @@ static int d3d12xs_once_1274;
 UINT d3d12xs_stub_ID3D12Device9_GetNodeCount(ID3D12Device9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1274, "ID3D12Device9::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1274, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -13761,7 +13761,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandQueue(ID3D12Device9 *This, const
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1275, "ID3D12Device9::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1275, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -13773,7 +13773,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandAllocator(ID3D12Device9 *This, D
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1276, "ID3D12Device9::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1276, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -13785,7 +13785,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateGraphicsPipelineState(ID3D12Device9 *Th
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1277, "ID3D12Device9::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1277, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -13797,7 +13797,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateComputePipelineState(ID3D12Device9 *Thi
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1278, "ID3D12Device9::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1278, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -13812,7 +13812,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandList(ID3D12Device9 *This, UINT n
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1279, "ID3D12Device9::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1279, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -13823,7 +13823,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CheckFeatureSupport(ID3D12Device9 *This, D3D1
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1280, "ID3D12Device9::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1280, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -13835,7 +13835,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateDescriptorHeap(ID3D12Device9 *This, con
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1281, "ID3D12Device9::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1281, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -13844,7 +13844,7 @@ UINT d3d12xs_stub_ID3D12Device9_GetDescriptorHandleIncrementSize(ID3D12Device9 *
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1282, "ID3D12Device9::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1282, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -13858,7 +13858,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateRootSignature(ID3D12Device9 *This, UINT
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1283, "ID3D12Device9::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1283, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -13868,7 +13868,7 @@ void d3d12xs_stub_ID3D12Device9_CreateConstantBufferView(ID3D12Device9 *This, co
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1284, "ID3D12Device9::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1284, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1285;
@@ -13878,7 +13878,7 @@ void d3d12xs_stub_ID3D12Device9_CreateShaderResourceView(ID3D12Device9 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1285, "ID3D12Device9::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1285, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1286;
@@ -13889,7 +13889,7 @@ void d3d12xs_stub_ID3D12Device9_CreateUnorderedAccessView(ID3D12Device9 *This, I
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1286, "ID3D12Device9::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1286, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1287;
@@ -13899,7 +13899,7 @@ void d3d12xs_stub_ID3D12Device9_CreateRenderTargetView(ID3D12Device9 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1287, "ID3D12Device9::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1287, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1288;
@@ -13909,7 +13909,7 @@ void d3d12xs_stub_ID3D12Device9_CreateDepthStencilView(ID3D12Device9 *This, ID3D
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1288, "ID3D12Device9::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1288, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1289;
@@ -13918,7 +13918,7 @@ void d3d12xs_stub_ID3D12Device9_CreateSampler(ID3D12Device9 *This, const D3D12_S
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1289, "ID3D12Device9::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1289, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1290;
@@ -13932,7 +13932,7 @@ void d3d12xs_stub_ID3D12Device9_CopyDescriptors(ID3D12Device9 *This, UINT NumDes
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1290, "ID3D12Device9::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1290, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1291;
@@ -13943,7 +13943,7 @@ void d3d12xs_stub_ID3D12Device9_CopyDescriptorsSimple(ID3D12Device9 *This, UINT 
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1291, "ID3D12Device9::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1291, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1292;
@@ -13953,7 +13953,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device9_GetResourceAllocationI
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1292, "ID3D12Device9::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1292, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -13967,7 +13967,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device9_GetCustomHeapProperties(ID3D12D
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1293, "ID3D12Device9::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1293, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -13987,7 +13987,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommittedResource(ID3D12Device9 *This, 
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1294, "ID3D12Device9::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1294, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -13999,7 +13999,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateHeap(ID3D12Device9 *This, const D3D12_H
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1295, "ID3D12Device9::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1295, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -14015,7 +14015,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePlacedResource(ID3D12Device9 *This, ID3
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1296, "ID3D12Device9::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1296, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -14029,7 +14029,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateReservedResource(ID3D12Device9 *This, c
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1297, "ID3D12Device9::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1297, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -14042,7 +14042,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateSharedHandle(ID3D12Device9 *This, ID3D1
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1298, "ID3D12Device9::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1298, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -14054,7 +14054,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenSharedHandle(ID3D12Device9 *This, HANDLE 
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1299, "ID3D12Device9::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1299, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -14065,7 +14065,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenSharedHandleByName(ID3D12Device9 *This, L
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1300, "ID3D12Device9::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1300, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -14075,7 +14075,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_MakeResident(ID3D12Device9 *This, UINT NumObj
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1301, "ID3D12Device9::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1301, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -14085,7 +14085,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_Evict(ID3D12Device9 *This, UINT NumObjects, I
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1302, "ID3D12Device9::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1302, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -14098,7 +14098,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateFence(ID3D12Device9 *This, UINT64 Initi
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1303, "ID3D12Device9::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1303, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -14106,7 +14106,7 @@ static int d3d12xs_once_1304;
 HRESULT d3d12xs_stub_ID3D12Device9_GetDeviceRemovedReason(ID3D12Device9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1304, "ID3D12Device9::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1304, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -14122,7 +14122,7 @@ void d3d12xs_stub_ID3D12Device9_GetCopyableFootprints(ID3D12Device9 *This, const
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1305, "ID3D12Device9::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1305, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1306;
@@ -14133,7 +14133,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateQueryHeap(ID3D12Device9 *This, const D3
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1306, "ID3D12Device9::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1306, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -14142,7 +14142,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetStablePowerState(ID3D12Device9 *This, BOOL
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1307, "ID3D12Device9::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1307, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -14155,7 +14155,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandSignature(ID3D12Device9 *This, c
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1308, "ID3D12Device9::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1308, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -14170,14 +14170,14 @@ void d3d12xs_stub_ID3D12Device9_GetResourceTiling(ID3D12Device9 *This, ID3D12Res
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1309, "ID3D12Device9::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1309, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1310;
 LUID d3d12xs_stub_ID3D12Device9_GetAdapterLuid(ID3D12Device9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1310, "ID3D12Device9::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1310, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -14194,7 +14194,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePipelineLibrary(ID3D12Device9 *This, co
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1311, "ID3D12Device9::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1311, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -14207,7 +14207,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetEventOnMultipleFenceCompletion(ID3D12Devic
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1312, "ID3D12Device9::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1312, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -14218,7 +14218,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetResidencyPriority(ID3D12Device9 *This, UIN
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1313, "ID3D12Device9::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1313, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -14230,7 +14230,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePipelineState(ID3D12Device9 *This, cons
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1314, "ID3D12Device9::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1314, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -14242,7 +14242,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenExistingHeapFromAddress(ID3D12Device9 *Th
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1315, "ID3D12Device9::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1315, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -14254,7 +14254,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_OpenExistingHeapFromFileMapping(ID3D12Device9
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1316, "ID3D12Device9::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1316, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -14267,7 +14267,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_EnqueueMakeResident(ID3D12Device9 *This, D3D1
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1317, "ID3D12Device9::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1317, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -14281,7 +14281,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommandList1(ID3D12Device9 *This, UINT 
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1318, "ID3D12Device9::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1318, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -14293,7 +14293,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateProtectedResourceSession(ID3D12Device9 
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1319, "ID3D12Device9::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1319, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -14310,7 +14310,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommittedResource1(ID3D12Device9 *This,
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1320, "ID3D12Device9::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1320, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -14323,7 +14323,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateHeap1(ID3D12Device9 *This, const D3D12_
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1321, "ID3D12Device9::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1321, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -14338,7 +14338,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateReservedResource1(ID3D12Device9 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1322, "ID3D12Device9::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1322, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -14350,7 +14350,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device9_GetResourceAllocationI
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1323, "ID3D12Device9::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1323, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -14366,7 +14366,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateLifetimeTracker(ID3D12Device9 *This, ID
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1324, "ID3D12Device9::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1324, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -14374,7 +14374,7 @@ static int d3d12xs_once_1325;
 void d3d12xs_stub_ID3D12Device9_RemoveDevice(ID3D12Device9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1325, "ID3D12Device9::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1325, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1326;
@@ -14383,7 +14383,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_EnumerateMetaCommands(ID3D12Device9 *This, UI
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1326, "ID3D12Device9::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1326, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -14396,7 +14396,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_EnumerateMetaCommandParameters(ID3D12Device9 
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1327, "ID3D12Device9::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1327, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -14411,7 +14411,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateMetaCommand(ID3D12Device9 *This, REFGUI
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1328, "ID3D12Device9::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1328, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -14423,7 +14423,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateStateObject(ID3D12Device9 *This, const 
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1329, "ID3D12Device9::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1329, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -14433,7 +14433,7 @@ void d3d12xs_stub_ID3D12Device9_GetRaytracingAccelerationStructurePrebuildInfo(I
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1330, "ID3D12Device9::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1330, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1331;
@@ -14442,7 +14442,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device9_CheckDriverMa
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1331, "ID3D12Device9::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1331, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -14454,7 +14454,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_SetBackgroundProcessingMode(ID3D12Device9 *Th
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1332, "ID3D12Device9::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1332, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -14467,7 +14467,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_AddToStateObject(ID3D12Device9 *This, const D
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1333, "ID3D12Device9::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1333, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -14479,7 +14479,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateProtectedResourceSession1(ID3D12Device9
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1334, "ID3D12Device9::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1334, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -14491,7 +14491,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device9_GetResourceAllocationI
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1335, "ID3D12Device9::GetResourceAllocationInfo2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1335, "ID3D12Device8::GetResourceAllocationInfo2");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -14512,7 +14512,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreateCommittedResource2(ID3D12Device9 *This,
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1336, "ID3D12Device9::CreateCommittedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1336, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
 
@@ -14528,7 +14528,7 @@ HRESULT d3d12xs_stub_ID3D12Device9_CreatePlacedResource1(ID3D12Device9 *This, ID
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1337, "ID3D12Device9::CreatePlacedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1337, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
 
@@ -14539,7 +14539,7 @@ void d3d12xs_stub_ID3D12Device9_CreateSamplerFeedbackUnorderedAccessView(ID3D12D
     (void)pTargetedResource;
     (void)pFeedbackResource;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1338, "ID3D12Device9::CreateSamplerFeedbackUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1338, "ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 
 static int d3d12xs_once_1339;
@@ -14554,7 +14554,7 @@ void d3d12xs_stub_ID3D12Device9_GetCopyableFootprints1(ID3D12Device9 *This, cons
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1339, "ID3D12Device9::GetCopyableFootprints1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1339, "ID3D12Device8::GetCopyableFootprints1");
 }
 
 static int d3d12xs_once_1340;
@@ -14601,7 +14601,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_QueryInterface(ID3D12Device10 *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1343, "ID3D12Device10::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1343, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -14609,7 +14609,7 @@ static int d3d12xs_once_1344;
 ULONG d3d12xs_stub_ID3D12Device10_AddRef(ID3D12Device10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1344, "ID3D12Device10::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1344, "IUnknown::AddRef");
     return 0;
 }
 
@@ -14617,7 +14617,7 @@ static int d3d12xs_once_1345;
 ULONG d3d12xs_stub_ID3D12Device10_Release(ID3D12Device10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1345, "ID3D12Device10::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1345, "IUnknown::Release");
     return 0;
 }
 
@@ -14628,7 +14628,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_GetPrivateData(ID3D12Device10 *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1346, "ID3D12Device10::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1346, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -14639,7 +14639,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetPrivateData(ID3D12Device10 *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1347, "ID3D12Device10::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1347, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -14649,7 +14649,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetPrivateDataInterface(ID3D12Device10 *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1348, "ID3D12Device10::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1348, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -14658,7 +14658,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetName(ID3D12Device10 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1349, "ID3D12Device10::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1349, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -14666,7 +14666,7 @@ static int d3d12xs_once_1350;
 UINT d3d12xs_stub_ID3D12Device10_GetNodeCount(ID3D12Device10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1350, "ID3D12Device10::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1350, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -14678,7 +14678,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandQueue(ID3D12Device10 *This, con
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1351, "ID3D12Device10::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1351, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -14690,7 +14690,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandAllocator(ID3D12Device10 *This,
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1352, "ID3D12Device10::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1352, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -14702,7 +14702,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateGraphicsPipelineState(ID3D12Device10 *
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1353, "ID3D12Device10::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1353, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -14714,7 +14714,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateComputePipelineState(ID3D12Device10 *T
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1354, "ID3D12Device10::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1354, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -14729,7 +14729,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandList(ID3D12Device10 *This, UINT
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1355, "ID3D12Device10::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1355, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -14740,7 +14740,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CheckFeatureSupport(ID3D12Device10 *This, D3
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1356, "ID3D12Device10::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1356, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -14752,7 +14752,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateDescriptorHeap(ID3D12Device10 *This, c
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1357, "ID3D12Device10::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1357, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -14761,7 +14761,7 @@ UINT d3d12xs_stub_ID3D12Device10_GetDescriptorHandleIncrementSize(ID3D12Device10
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1358, "ID3D12Device10::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1358, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -14775,7 +14775,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateRootSignature(ID3D12Device10 *This, UI
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1359, "ID3D12Device10::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1359, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -14785,7 +14785,7 @@ void d3d12xs_stub_ID3D12Device10_CreateConstantBufferView(ID3D12Device10 *This, 
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1360, "ID3D12Device10::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1360, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1361;
@@ -14795,7 +14795,7 @@ void d3d12xs_stub_ID3D12Device10_CreateShaderResourceView(ID3D12Device10 *This, 
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1361, "ID3D12Device10::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1361, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1362;
@@ -14806,7 +14806,7 @@ void d3d12xs_stub_ID3D12Device10_CreateUnorderedAccessView(ID3D12Device10 *This,
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1362, "ID3D12Device10::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1362, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1363;
@@ -14816,7 +14816,7 @@ void d3d12xs_stub_ID3D12Device10_CreateRenderTargetView(ID3D12Device10 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1363, "ID3D12Device10::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1363, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1364;
@@ -14826,7 +14826,7 @@ void d3d12xs_stub_ID3D12Device10_CreateDepthStencilView(ID3D12Device10 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1364, "ID3D12Device10::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1364, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1365;
@@ -14835,7 +14835,7 @@ void d3d12xs_stub_ID3D12Device10_CreateSampler(ID3D12Device10 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1365, "ID3D12Device10::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1365, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1366;
@@ -14849,7 +14849,7 @@ void d3d12xs_stub_ID3D12Device10_CopyDescriptors(ID3D12Device10 *This, UINT NumD
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1366, "ID3D12Device10::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1366, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1367;
@@ -14860,7 +14860,7 @@ void d3d12xs_stub_ID3D12Device10_CopyDescriptorsSimple(ID3D12Device10 *This, UIN
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1367, "ID3D12Device10::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1367, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1368;
@@ -14870,7 +14870,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device10_GetResourceAllocation
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1368, "ID3D12Device10::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1368, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -14884,7 +14884,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device10_GetCustomHeapProperties(ID3D12
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1369, "ID3D12Device10::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1369, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -14904,7 +14904,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource(ID3D12Device10 *This
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1370, "ID3D12Device10::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1370, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -14916,7 +14916,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateHeap(ID3D12Device10 *This, const D3D12
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1371, "ID3D12Device10::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1371, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -14932,7 +14932,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePlacedResource(ID3D12Device10 *This, I
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1372, "ID3D12Device10::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1372, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -14946,7 +14946,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateReservedResource(ID3D12Device10 *This,
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1373, "ID3D12Device10::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1373, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -14959,7 +14959,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateSharedHandle(ID3D12Device10 *This, ID3
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1374, "ID3D12Device10::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1374, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -14971,7 +14971,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenSharedHandle(ID3D12Device10 *This, HANDL
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1375, "ID3D12Device10::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1375, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -14982,7 +14982,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenSharedHandleByName(ID3D12Device10 *This,
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1376, "ID3D12Device10::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1376, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -14992,7 +14992,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_MakeResident(ID3D12Device10 *This, UINT NumO
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1377, "ID3D12Device10::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1377, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -15002,7 +15002,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_Evict(ID3D12Device10 *This, UINT NumObjects,
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1378, "ID3D12Device10::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1378, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -15015,7 +15015,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateFence(ID3D12Device10 *This, UINT64 Ini
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1379, "ID3D12Device10::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1379, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -15023,7 +15023,7 @@ static int d3d12xs_once_1380;
 HRESULT d3d12xs_stub_ID3D12Device10_GetDeviceRemovedReason(ID3D12Device10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1380, "ID3D12Device10::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1380, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -15039,7 +15039,7 @@ void d3d12xs_stub_ID3D12Device10_GetCopyableFootprints(ID3D12Device10 *This, con
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1381, "ID3D12Device10::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1381, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1382;
@@ -15050,7 +15050,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateQueryHeap(ID3D12Device10 *This, const 
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1382, "ID3D12Device10::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1382, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -15059,7 +15059,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetStablePowerState(ID3D12Device10 *This, BO
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1383, "ID3D12Device10::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1383, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -15072,7 +15072,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandSignature(ID3D12Device10 *This,
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1384, "ID3D12Device10::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1384, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -15087,14 +15087,14 @@ void d3d12xs_stub_ID3D12Device10_GetResourceTiling(ID3D12Device10 *This, ID3D12R
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1385, "ID3D12Device10::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1385, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1386;
 LUID d3d12xs_stub_ID3D12Device10_GetAdapterLuid(ID3D12Device10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1386, "ID3D12Device10::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1386, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -15111,7 +15111,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePipelineLibrary(ID3D12Device10 *This, 
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1387, "ID3D12Device10::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1387, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -15124,7 +15124,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetEventOnMultipleFenceCompletion(ID3D12Devi
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1388, "ID3D12Device10::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1388, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -15135,7 +15135,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetResidencyPriority(ID3D12Device10 *This, U
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1389, "ID3D12Device10::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1389, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -15147,7 +15147,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePipelineState(ID3D12Device10 *This, co
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1390, "ID3D12Device10::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1390, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -15159,7 +15159,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenExistingHeapFromAddress(ID3D12Device10 *
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1391, "ID3D12Device10::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1391, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -15171,7 +15171,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1392, "ID3D12Device10::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1392, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -15184,7 +15184,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_EnqueueMakeResident(ID3D12Device10 *This, D3
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1393, "ID3D12Device10::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1393, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -15198,7 +15198,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandList1(ID3D12Device10 *This, UIN
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1394, "ID3D12Device10::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1394, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -15210,7 +15210,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateProtectedResourceSession(ID3D12Device1
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1395, "ID3D12Device10::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1395, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -15227,7 +15227,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource1(ID3D12Device10 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1396, "ID3D12Device10::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1396, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -15240,7 +15240,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateHeap1(ID3D12Device10 *This, const D3D1
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1397, "ID3D12Device10::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1397, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -15255,7 +15255,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateReservedResource1(ID3D12Device10 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1398, "ID3D12Device10::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1398, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -15267,7 +15267,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device10_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1399, "ID3D12Device10::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1399, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -15283,7 +15283,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateLifetimeTracker(ID3D12Device10 *This, 
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1400, "ID3D12Device10::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1400, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -15291,7 +15291,7 @@ static int d3d12xs_once_1401;
 void d3d12xs_stub_ID3D12Device10_RemoveDevice(ID3D12Device10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1401, "ID3D12Device10::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1401, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1402;
@@ -15300,7 +15300,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_EnumerateMetaCommands(ID3D12Device10 *This, 
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1402, "ID3D12Device10::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1402, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -15313,7 +15313,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_EnumerateMetaCommandParameters(ID3D12Device1
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1403, "ID3D12Device10::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1403, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -15328,7 +15328,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateMetaCommand(ID3D12Device10 *This, REFG
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1404, "ID3D12Device10::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1404, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -15340,7 +15340,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateStateObject(ID3D12Device10 *This, cons
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1405, "ID3D12Device10::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1405, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -15350,7 +15350,7 @@ void d3d12xs_stub_ID3D12Device10_GetRaytracingAccelerationStructurePrebuildInfo(
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1406, "ID3D12Device10::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1406, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1407;
@@ -15359,7 +15359,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device10_CheckDriverM
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1407, "ID3D12Device10::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1407, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -15371,7 +15371,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_SetBackgroundProcessingMode(ID3D12Device10 *
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1408, "ID3D12Device10::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1408, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -15384,7 +15384,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_AddToStateObject(ID3D12Device10 *This, const
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1409, "ID3D12Device10::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1409, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -15396,7 +15396,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateProtectedResourceSession1(ID3D12Device
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1410, "ID3D12Device10::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1410, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -15408,7 +15408,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device10_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1411, "ID3D12Device10::GetResourceAllocationInfo2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1411, "ID3D12Device8::GetResourceAllocationInfo2");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -15429,7 +15429,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommittedResource2(ID3D12Device10 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1412, "ID3D12Device10::CreateCommittedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1412, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
 
@@ -15445,7 +15445,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreatePlacedResource1(ID3D12Device10 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1413, "ID3D12Device10::CreatePlacedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1413, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
 
@@ -15456,7 +15456,7 @@ void d3d12xs_stub_ID3D12Device10_CreateSamplerFeedbackUnorderedAccessView(ID3D12
     (void)pTargetedResource;
     (void)pFeedbackResource;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1414, "ID3D12Device10::CreateSamplerFeedbackUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1414, "ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 
 static int d3d12xs_once_1415;
@@ -15471,7 +15471,7 @@ void d3d12xs_stub_ID3D12Device10_GetCopyableFootprints1(ID3D12Device10 *This, co
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1415, "ID3D12Device10::GetCopyableFootprints1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1415, "ID3D12Device8::GetCopyableFootprints1");
 }
 
 static int d3d12xs_once_1416;
@@ -15482,7 +15482,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateShaderCacheSession(ID3D12Device10 *Thi
     (void)riid;
     if (ppvSession)
         *ppvSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1416, "ID3D12Device10::CreateShaderCacheSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1416, "ID3D12Device9::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
 
@@ -15492,7 +15492,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_ShaderCacheControl(ID3D12Device10 *This, D3D
     (void)This;
     (void)Kinds;
     (void)Control;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1417, "ID3D12Device10::ShaderCacheControl");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1417, "ID3D12Device9::ShaderCacheControl");
     return E_NOTIMPL;
 }
 
@@ -15505,7 +15505,7 @@ HRESULT d3d12xs_stub_ID3D12Device10_CreateCommandQueue1(ID3D12Device10 *This, co
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1418, "ID3D12Device10::CreateCommandQueue1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1418, "ID3D12Device9::CreateCommandQueue1");
     return E_NOTIMPL;
 }
 
@@ -15572,7 +15572,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_QueryInterface(ID3D12Device11 *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1422, "ID3D12Device11::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1422, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -15580,7 +15580,7 @@ static int d3d12xs_once_1423;
 ULONG d3d12xs_stub_ID3D12Device11_AddRef(ID3D12Device11 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1423, "ID3D12Device11::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1423, "IUnknown::AddRef");
     return 0;
 }
 
@@ -15588,7 +15588,7 @@ static int d3d12xs_once_1424;
 ULONG d3d12xs_stub_ID3D12Device11_Release(ID3D12Device11 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1424, "ID3D12Device11::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1424, "IUnknown::Release");
     return 0;
 }
 
@@ -15599,7 +15599,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_GetPrivateData(ID3D12Device11 *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1425, "ID3D12Device11::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1425, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -15610,7 +15610,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetPrivateData(ID3D12Device11 *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1426, "ID3D12Device11::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1426, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -15620,7 +15620,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetPrivateDataInterface(ID3D12Device11 *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1427, "ID3D12Device11::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1427, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -15629,7 +15629,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetName(ID3D12Device11 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1428, "ID3D12Device11::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1428, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -15637,7 +15637,7 @@ static int d3d12xs_once_1429;
 UINT d3d12xs_stub_ID3D12Device11_GetNodeCount(ID3D12Device11 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1429, "ID3D12Device11::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1429, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -15649,7 +15649,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandQueue(ID3D12Device11 *This, con
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1430, "ID3D12Device11::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1430, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -15661,7 +15661,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandAllocator(ID3D12Device11 *This,
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1431, "ID3D12Device11::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1431, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -15673,7 +15673,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateGraphicsPipelineState(ID3D12Device11 *
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1432, "ID3D12Device11::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1432, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -15685,7 +15685,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateComputePipelineState(ID3D12Device11 *T
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1433, "ID3D12Device11::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1433, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -15700,7 +15700,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandList(ID3D12Device11 *This, UINT
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1434, "ID3D12Device11::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1434, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -15711,7 +15711,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CheckFeatureSupport(ID3D12Device11 *This, D3
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1435, "ID3D12Device11::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1435, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -15723,7 +15723,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateDescriptorHeap(ID3D12Device11 *This, c
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1436, "ID3D12Device11::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1436, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -15732,7 +15732,7 @@ UINT d3d12xs_stub_ID3D12Device11_GetDescriptorHandleIncrementSize(ID3D12Device11
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1437, "ID3D12Device11::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1437, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -15746,7 +15746,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateRootSignature(ID3D12Device11 *This, UI
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1438, "ID3D12Device11::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1438, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -15756,7 +15756,7 @@ void d3d12xs_stub_ID3D12Device11_CreateConstantBufferView(ID3D12Device11 *This, 
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1439, "ID3D12Device11::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1439, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1440;
@@ -15766,7 +15766,7 @@ void d3d12xs_stub_ID3D12Device11_CreateShaderResourceView(ID3D12Device11 *This, 
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1440, "ID3D12Device11::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1440, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1441;
@@ -15777,7 +15777,7 @@ void d3d12xs_stub_ID3D12Device11_CreateUnorderedAccessView(ID3D12Device11 *This,
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1441, "ID3D12Device11::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1441, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1442;
@@ -15787,7 +15787,7 @@ void d3d12xs_stub_ID3D12Device11_CreateRenderTargetView(ID3D12Device11 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1442, "ID3D12Device11::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1442, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1443;
@@ -15797,7 +15797,7 @@ void d3d12xs_stub_ID3D12Device11_CreateDepthStencilView(ID3D12Device11 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1443, "ID3D12Device11::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1443, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1444;
@@ -15806,7 +15806,7 @@ void d3d12xs_stub_ID3D12Device11_CreateSampler(ID3D12Device11 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1444, "ID3D12Device11::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1444, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1445;
@@ -15820,7 +15820,7 @@ void d3d12xs_stub_ID3D12Device11_CopyDescriptors(ID3D12Device11 *This, UINT NumD
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1445, "ID3D12Device11::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1445, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1446;
@@ -15831,7 +15831,7 @@ void d3d12xs_stub_ID3D12Device11_CopyDescriptorsSimple(ID3D12Device11 *This, UIN
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1446, "ID3D12Device11::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1446, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1447;
@@ -15841,7 +15841,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device11_GetResourceAllocation
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1447, "ID3D12Device11::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1447, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -15855,7 +15855,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device11_GetCustomHeapProperties(ID3D12
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1448, "ID3D12Device11::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1448, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -15875,7 +15875,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource(ID3D12Device11 *This
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1449, "ID3D12Device11::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1449, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -15887,7 +15887,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateHeap(ID3D12Device11 *This, const D3D12
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1450, "ID3D12Device11::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1450, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -15903,7 +15903,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePlacedResource(ID3D12Device11 *This, I
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1451, "ID3D12Device11::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1451, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -15917,7 +15917,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateReservedResource(ID3D12Device11 *This,
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1452, "ID3D12Device11::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1452, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -15930,7 +15930,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateSharedHandle(ID3D12Device11 *This, ID3
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1453, "ID3D12Device11::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1453, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -15942,7 +15942,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenSharedHandle(ID3D12Device11 *This, HANDL
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1454, "ID3D12Device11::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1454, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -15953,7 +15953,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenSharedHandleByName(ID3D12Device11 *This,
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1455, "ID3D12Device11::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1455, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -15963,7 +15963,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_MakeResident(ID3D12Device11 *This, UINT NumO
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1456, "ID3D12Device11::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1456, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -15973,7 +15973,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_Evict(ID3D12Device11 *This, UINT NumObjects,
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1457, "ID3D12Device11::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1457, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -15986,7 +15986,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateFence(ID3D12Device11 *This, UINT64 Ini
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1458, "ID3D12Device11::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1458, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -15994,7 +15994,7 @@ static int d3d12xs_once_1459;
 HRESULT d3d12xs_stub_ID3D12Device11_GetDeviceRemovedReason(ID3D12Device11 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1459, "ID3D12Device11::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1459, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -16010,7 +16010,7 @@ void d3d12xs_stub_ID3D12Device11_GetCopyableFootprints(ID3D12Device11 *This, con
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1460, "ID3D12Device11::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1460, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1461;
@@ -16021,7 +16021,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateQueryHeap(ID3D12Device11 *This, const 
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1461, "ID3D12Device11::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1461, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -16030,7 +16030,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetStablePowerState(ID3D12Device11 *This, BO
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1462, "ID3D12Device11::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1462, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -16043,7 +16043,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandSignature(ID3D12Device11 *This,
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1463, "ID3D12Device11::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1463, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -16058,14 +16058,14 @@ void d3d12xs_stub_ID3D12Device11_GetResourceTiling(ID3D12Device11 *This, ID3D12R
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1464, "ID3D12Device11::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1464, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1465;
 LUID d3d12xs_stub_ID3D12Device11_GetAdapterLuid(ID3D12Device11 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1465, "ID3D12Device11::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1465, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -16082,7 +16082,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePipelineLibrary(ID3D12Device11 *This, 
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1466, "ID3D12Device11::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1466, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -16095,7 +16095,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetEventOnMultipleFenceCompletion(ID3D12Devi
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1467, "ID3D12Device11::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1467, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -16106,7 +16106,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetResidencyPriority(ID3D12Device11 *This, U
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1468, "ID3D12Device11::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1468, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -16118,7 +16118,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePipelineState(ID3D12Device11 *This, co
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1469, "ID3D12Device11::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1469, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -16130,7 +16130,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenExistingHeapFromAddress(ID3D12Device11 *
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1470, "ID3D12Device11::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1470, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -16142,7 +16142,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1471, "ID3D12Device11::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1471, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -16155,7 +16155,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_EnqueueMakeResident(ID3D12Device11 *This, D3
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1472, "ID3D12Device11::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1472, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -16169,7 +16169,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandList1(ID3D12Device11 *This, UIN
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1473, "ID3D12Device11::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1473, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -16181,7 +16181,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateProtectedResourceSession(ID3D12Device1
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1474, "ID3D12Device11::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1474, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -16198,7 +16198,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource1(ID3D12Device11 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1475, "ID3D12Device11::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1475, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -16211,7 +16211,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateHeap1(ID3D12Device11 *This, const D3D1
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1476, "ID3D12Device11::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1476, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -16226,7 +16226,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateReservedResource1(ID3D12Device11 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1477, "ID3D12Device11::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1477, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -16238,7 +16238,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device11_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1478, "ID3D12Device11::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1478, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -16254,7 +16254,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateLifetimeTracker(ID3D12Device11 *This, 
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1479, "ID3D12Device11::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1479, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -16262,7 +16262,7 @@ static int d3d12xs_once_1480;
 void d3d12xs_stub_ID3D12Device11_RemoveDevice(ID3D12Device11 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1480, "ID3D12Device11::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1480, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1481;
@@ -16271,7 +16271,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_EnumerateMetaCommands(ID3D12Device11 *This, 
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1481, "ID3D12Device11::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1481, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -16284,7 +16284,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_EnumerateMetaCommandParameters(ID3D12Device1
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1482, "ID3D12Device11::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1482, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -16299,7 +16299,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateMetaCommand(ID3D12Device11 *This, REFG
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1483, "ID3D12Device11::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1483, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -16311,7 +16311,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateStateObject(ID3D12Device11 *This, cons
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1484, "ID3D12Device11::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1484, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -16321,7 +16321,7 @@ void d3d12xs_stub_ID3D12Device11_GetRaytracingAccelerationStructurePrebuildInfo(
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1485, "ID3D12Device11::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1485, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1486;
@@ -16330,7 +16330,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device11_CheckDriverM
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1486, "ID3D12Device11::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1486, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -16342,7 +16342,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_SetBackgroundProcessingMode(ID3D12Device11 *
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1487, "ID3D12Device11::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1487, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -16355,7 +16355,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_AddToStateObject(ID3D12Device11 *This, const
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1488, "ID3D12Device11::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1488, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -16367,7 +16367,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateProtectedResourceSession1(ID3D12Device
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1489, "ID3D12Device11::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1489, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -16379,7 +16379,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device11_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1490, "ID3D12Device11::GetResourceAllocationInfo2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1490, "ID3D12Device8::GetResourceAllocationInfo2");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -16400,7 +16400,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource2(ID3D12Device11 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1491, "ID3D12Device11::CreateCommittedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1491, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
 
@@ -16416,7 +16416,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePlacedResource1(ID3D12Device11 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1492, "ID3D12Device11::CreatePlacedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1492, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
 
@@ -16427,7 +16427,7 @@ void d3d12xs_stub_ID3D12Device11_CreateSamplerFeedbackUnorderedAccessView(ID3D12
     (void)pTargetedResource;
     (void)pFeedbackResource;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1493, "ID3D12Device11::CreateSamplerFeedbackUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1493, "ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 
 static int d3d12xs_once_1494;
@@ -16442,7 +16442,7 @@ void d3d12xs_stub_ID3D12Device11_GetCopyableFootprints1(ID3D12Device11 *This, co
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1494, "ID3D12Device11::GetCopyableFootprints1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1494, "ID3D12Device8::GetCopyableFootprints1");
 }
 
 static int d3d12xs_once_1495;
@@ -16453,7 +16453,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateShaderCacheSession(ID3D12Device11 *Thi
     (void)riid;
     if (ppvSession)
         *ppvSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1495, "ID3D12Device11::CreateShaderCacheSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1495, "ID3D12Device9::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
 
@@ -16463,7 +16463,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_ShaderCacheControl(ID3D12Device11 *This, D3D
     (void)This;
     (void)Kinds;
     (void)Control;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1496, "ID3D12Device11::ShaderCacheControl");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1496, "ID3D12Device9::ShaderCacheControl");
     return E_NOTIMPL;
 }
 
@@ -16476,7 +16476,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommandQueue1(ID3D12Device11 *This, co
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1497, "ID3D12Device11::CreateCommandQueue1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1497, "ID3D12Device9::CreateCommandQueue1");
     return E_NOTIMPL;
 }
 
@@ -16495,7 +16495,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateCommittedResource3(ID3D12Device11 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1498, "ID3D12Device11::CreateCommittedResource3");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1498, "ID3D12Device10::CreateCommittedResource3");
     return E_NOTIMPL;
 }
 
@@ -16513,7 +16513,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreatePlacedResource2(ID3D12Device11 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1499, "ID3D12Device11::CreatePlacedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1499, "ID3D12Device10::CreatePlacedResource2");
     return E_NOTIMPL;
 }
 
@@ -16530,7 +16530,7 @@ HRESULT d3d12xs_stub_ID3D12Device11_CreateReservedResource2(ID3D12Device11 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1500, "ID3D12Device11::CreateReservedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1500, "ID3D12Device10::CreateReservedResource2");
     return E_NOTIMPL;
 }
 
@@ -16552,7 +16552,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_QueryInterface(ID3D12Device12 *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1502, "ID3D12Device12::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1502, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -16560,7 +16560,7 @@ static int d3d12xs_once_1503;
 ULONG d3d12xs_stub_ID3D12Device12_AddRef(ID3D12Device12 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1503, "ID3D12Device12::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1503, "IUnknown::AddRef");
     return 0;
 }
 
@@ -16568,7 +16568,7 @@ static int d3d12xs_once_1504;
 ULONG d3d12xs_stub_ID3D12Device12_Release(ID3D12Device12 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1504, "ID3D12Device12::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1504, "IUnknown::Release");
     return 0;
 }
 
@@ -16579,7 +16579,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_GetPrivateData(ID3D12Device12 *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1505, "ID3D12Device12::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1505, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -16590,7 +16590,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetPrivateData(ID3D12Device12 *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1506, "ID3D12Device12::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1506, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -16600,7 +16600,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetPrivateDataInterface(ID3D12Device12 *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1507, "ID3D12Device12::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1507, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -16609,7 +16609,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetName(ID3D12Device12 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1508, "ID3D12Device12::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1508, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -16617,7 +16617,7 @@ static int d3d12xs_once_1509;
 UINT d3d12xs_stub_ID3D12Device12_GetNodeCount(ID3D12Device12 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1509, "ID3D12Device12::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1509, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -16629,7 +16629,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommandQueue(ID3D12Device12 *This, con
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1510, "ID3D12Device12::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1510, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -16641,7 +16641,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommandAllocator(ID3D12Device12 *This,
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1511, "ID3D12Device12::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1511, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -16653,7 +16653,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateGraphicsPipelineState(ID3D12Device12 *
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1512, "ID3D12Device12::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1512, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -16665,7 +16665,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateComputePipelineState(ID3D12Device12 *T
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1513, "ID3D12Device12::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1513, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -16680,7 +16680,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommandList(ID3D12Device12 *This, UINT
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1514, "ID3D12Device12::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1514, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -16691,7 +16691,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CheckFeatureSupport(ID3D12Device12 *This, D3
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1515, "ID3D12Device12::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1515, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -16703,7 +16703,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateDescriptorHeap(ID3D12Device12 *This, c
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1516, "ID3D12Device12::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1516, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -16712,7 +16712,7 @@ UINT d3d12xs_stub_ID3D12Device12_GetDescriptorHandleIncrementSize(ID3D12Device12
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1517, "ID3D12Device12::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1517, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -16726,7 +16726,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateRootSignature(ID3D12Device12 *This, UI
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1518, "ID3D12Device12::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1518, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -16736,7 +16736,7 @@ void d3d12xs_stub_ID3D12Device12_CreateConstantBufferView(ID3D12Device12 *This, 
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1519, "ID3D12Device12::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1519, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1520;
@@ -16746,7 +16746,7 @@ void d3d12xs_stub_ID3D12Device12_CreateShaderResourceView(ID3D12Device12 *This, 
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1520, "ID3D12Device12::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1520, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1521;
@@ -16757,7 +16757,7 @@ void d3d12xs_stub_ID3D12Device12_CreateUnorderedAccessView(ID3D12Device12 *This,
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1521, "ID3D12Device12::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1521, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1522;
@@ -16767,7 +16767,7 @@ void d3d12xs_stub_ID3D12Device12_CreateRenderTargetView(ID3D12Device12 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1522, "ID3D12Device12::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1522, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1523;
@@ -16777,7 +16777,7 @@ void d3d12xs_stub_ID3D12Device12_CreateDepthStencilView(ID3D12Device12 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1523, "ID3D12Device12::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1523, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1524;
@@ -16786,7 +16786,7 @@ void d3d12xs_stub_ID3D12Device12_CreateSampler(ID3D12Device12 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1524, "ID3D12Device12::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1524, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1525;
@@ -16800,7 +16800,7 @@ void d3d12xs_stub_ID3D12Device12_CopyDescriptors(ID3D12Device12 *This, UINT NumD
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1525, "ID3D12Device12::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1525, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1526;
@@ -16811,7 +16811,7 @@ void d3d12xs_stub_ID3D12Device12_CopyDescriptorsSimple(ID3D12Device12 *This, UIN
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1526, "ID3D12Device12::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1526, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1527;
@@ -16821,7 +16821,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device12_GetResourceAllocation
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1527, "ID3D12Device12::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1527, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -16835,7 +16835,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device12_GetCustomHeapProperties(ID3D12
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1528, "ID3D12Device12::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1528, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -16855,7 +16855,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommittedResource(ID3D12Device12 *This
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1529, "ID3D12Device12::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1529, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -16867,7 +16867,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateHeap(ID3D12Device12 *This, const D3D12
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1530, "ID3D12Device12::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1530, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -16883,7 +16883,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreatePlacedResource(ID3D12Device12 *This, I
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1531, "ID3D12Device12::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1531, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -16897,7 +16897,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateReservedResource(ID3D12Device12 *This,
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1532, "ID3D12Device12::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1532, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -16910,7 +16910,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateSharedHandle(ID3D12Device12 *This, ID3
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1533, "ID3D12Device12::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1533, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -16922,7 +16922,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_OpenSharedHandle(ID3D12Device12 *This, HANDL
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1534, "ID3D12Device12::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1534, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -16933,7 +16933,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_OpenSharedHandleByName(ID3D12Device12 *This,
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1535, "ID3D12Device12::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1535, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -16943,7 +16943,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_MakeResident(ID3D12Device12 *This, UINT NumO
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1536, "ID3D12Device12::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1536, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -16953,7 +16953,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_Evict(ID3D12Device12 *This, UINT NumObjects,
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1537, "ID3D12Device12::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1537, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -16966,7 +16966,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateFence(ID3D12Device12 *This, UINT64 Ini
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1538, "ID3D12Device12::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1538, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -16974,7 +16974,7 @@ static int d3d12xs_once_1539;
 HRESULT d3d12xs_stub_ID3D12Device12_GetDeviceRemovedReason(ID3D12Device12 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1539, "ID3D12Device12::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1539, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -16990,7 +16990,7 @@ void d3d12xs_stub_ID3D12Device12_GetCopyableFootprints(ID3D12Device12 *This, con
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1540, "ID3D12Device12::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1540, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1541;
@@ -17001,7 +17001,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateQueryHeap(ID3D12Device12 *This, const 
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1541, "ID3D12Device12::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1541, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -17010,7 +17010,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetStablePowerState(ID3D12Device12 *This, BO
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1542, "ID3D12Device12::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1542, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -17023,7 +17023,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommandSignature(ID3D12Device12 *This,
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1543, "ID3D12Device12::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1543, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -17038,14 +17038,14 @@ void d3d12xs_stub_ID3D12Device12_GetResourceTiling(ID3D12Device12 *This, ID3D12R
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1544, "ID3D12Device12::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1544, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1545;
 LUID d3d12xs_stub_ID3D12Device12_GetAdapterLuid(ID3D12Device12 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1545, "ID3D12Device12::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1545, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -17062,7 +17062,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreatePipelineLibrary(ID3D12Device12 *This, 
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1546, "ID3D12Device12::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1546, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -17075,7 +17075,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetEventOnMultipleFenceCompletion(ID3D12Devi
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1547, "ID3D12Device12::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1547, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -17086,7 +17086,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetResidencyPriority(ID3D12Device12 *This, U
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1548, "ID3D12Device12::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1548, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -17098,7 +17098,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreatePipelineState(ID3D12Device12 *This, co
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1549, "ID3D12Device12::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1549, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -17110,7 +17110,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_OpenExistingHeapFromAddress(ID3D12Device12 *
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1550, "ID3D12Device12::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1550, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -17122,7 +17122,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1551, "ID3D12Device12::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1551, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -17135,7 +17135,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_EnqueueMakeResident(ID3D12Device12 *This, D3
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1552, "ID3D12Device12::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1552, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -17149,7 +17149,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommandList1(ID3D12Device12 *This, UIN
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1553, "ID3D12Device12::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1553, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -17161,7 +17161,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateProtectedResourceSession(ID3D12Device1
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1554, "ID3D12Device12::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1554, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -17178,7 +17178,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommittedResource1(ID3D12Device12 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1555, "ID3D12Device12::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1555, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -17191,7 +17191,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateHeap1(ID3D12Device12 *This, const D3D1
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1556, "ID3D12Device12::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1556, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -17206,7 +17206,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateReservedResource1(ID3D12Device12 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1557, "ID3D12Device12::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1557, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -17218,7 +17218,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device12_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1558, "ID3D12Device12::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1558, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -17234,7 +17234,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateLifetimeTracker(ID3D12Device12 *This, 
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1559, "ID3D12Device12::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1559, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -17242,7 +17242,7 @@ static int d3d12xs_once_1560;
 void d3d12xs_stub_ID3D12Device12_RemoveDevice(ID3D12Device12 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1560, "ID3D12Device12::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1560, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1561;
@@ -17251,7 +17251,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_EnumerateMetaCommands(ID3D12Device12 *This, 
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1561, "ID3D12Device12::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1561, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -17264,7 +17264,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_EnumerateMetaCommandParameters(ID3D12Device1
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1562, "ID3D12Device12::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1562, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -17279,7 +17279,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateMetaCommand(ID3D12Device12 *This, REFG
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1563, "ID3D12Device12::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1563, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -17291,7 +17291,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateStateObject(ID3D12Device12 *This, cons
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1564, "ID3D12Device12::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1564, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -17301,7 +17301,7 @@ void d3d12xs_stub_ID3D12Device12_GetRaytracingAccelerationStructurePrebuildInfo(
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1565, "ID3D12Device12::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1565, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1566;
@@ -17310,7 +17310,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device12_CheckDriverM
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1566, "ID3D12Device12::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1566, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -17322,7 +17322,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_SetBackgroundProcessingMode(ID3D12Device12 *
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1567, "ID3D12Device12::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1567, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -17335,7 +17335,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_AddToStateObject(ID3D12Device12 *This, const
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1568, "ID3D12Device12::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1568, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -17347,7 +17347,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateProtectedResourceSession1(ID3D12Device
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1569, "ID3D12Device12::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1569, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -17359,7 +17359,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device12_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1570, "ID3D12Device12::GetResourceAllocationInfo2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1570, "ID3D12Device8::GetResourceAllocationInfo2");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -17380,7 +17380,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommittedResource2(ID3D12Device12 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1571, "ID3D12Device12::CreateCommittedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1571, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
 
@@ -17396,7 +17396,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreatePlacedResource1(ID3D12Device12 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1572, "ID3D12Device12::CreatePlacedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1572, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
 
@@ -17407,7 +17407,7 @@ void d3d12xs_stub_ID3D12Device12_CreateSamplerFeedbackUnorderedAccessView(ID3D12
     (void)pTargetedResource;
     (void)pFeedbackResource;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1573, "ID3D12Device12::CreateSamplerFeedbackUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1573, "ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 
 static int d3d12xs_once_1574;
@@ -17422,7 +17422,7 @@ void d3d12xs_stub_ID3D12Device12_GetCopyableFootprints1(ID3D12Device12 *This, co
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1574, "ID3D12Device12::GetCopyableFootprints1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1574, "ID3D12Device8::GetCopyableFootprints1");
 }
 
 static int d3d12xs_once_1575;
@@ -17433,7 +17433,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateShaderCacheSession(ID3D12Device12 *Thi
     (void)riid;
     if (ppvSession)
         *ppvSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1575, "ID3D12Device12::CreateShaderCacheSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1575, "ID3D12Device9::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
 
@@ -17443,7 +17443,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_ShaderCacheControl(ID3D12Device12 *This, D3D
     (void)This;
     (void)Kinds;
     (void)Control;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1576, "ID3D12Device12::ShaderCacheControl");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1576, "ID3D12Device9::ShaderCacheControl");
     return E_NOTIMPL;
 }
 
@@ -17456,7 +17456,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommandQueue1(ID3D12Device12 *This, co
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1577, "ID3D12Device12::CreateCommandQueue1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1577, "ID3D12Device9::CreateCommandQueue1");
     return E_NOTIMPL;
 }
 
@@ -17475,7 +17475,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateCommittedResource3(ID3D12Device12 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1578, "ID3D12Device12::CreateCommittedResource3");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1578, "ID3D12Device10::CreateCommittedResource3");
     return E_NOTIMPL;
 }
 
@@ -17493,7 +17493,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreatePlacedResource2(ID3D12Device12 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1579, "ID3D12Device12::CreatePlacedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1579, "ID3D12Device10::CreatePlacedResource2");
     return E_NOTIMPL;
 }
 
@@ -17510,7 +17510,7 @@ HRESULT d3d12xs_stub_ID3D12Device12_CreateReservedResource2(ID3D12Device12 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1580, "ID3D12Device12::CreateReservedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1580, "ID3D12Device10::CreateReservedResource2");
     return E_NOTIMPL;
 }
 
@@ -17520,7 +17520,7 @@ void d3d12xs_stub_ID3D12Device12_CreateSampler2(ID3D12Device12 *This, const D3D1
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1581, "ID3D12Device12::CreateSampler2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1581, "ID3D12Device11::CreateSampler2");
 }
 
 static int d3d12xs_once_1582;
@@ -17550,7 +17550,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_QueryInterface(ID3D12Device13 *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1583, "ID3D12Device13::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1583, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -17558,7 +17558,7 @@ static int d3d12xs_once_1584;
 ULONG d3d12xs_stub_ID3D12Device13_AddRef(ID3D12Device13 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1584, "ID3D12Device13::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1584, "IUnknown::AddRef");
     return 0;
 }
 
@@ -17566,7 +17566,7 @@ static int d3d12xs_once_1585;
 ULONG d3d12xs_stub_ID3D12Device13_Release(ID3D12Device13 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1585, "ID3D12Device13::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1585, "IUnknown::Release");
     return 0;
 }
 
@@ -17577,7 +17577,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_GetPrivateData(ID3D12Device13 *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1586, "ID3D12Device13::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1586, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -17588,7 +17588,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetPrivateData(ID3D12Device13 *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1587, "ID3D12Device13::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1587, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -17598,7 +17598,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetPrivateDataInterface(ID3D12Device13 *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1588, "ID3D12Device13::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1588, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -17607,7 +17607,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetName(ID3D12Device13 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1589, "ID3D12Device13::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1589, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -17615,7 +17615,7 @@ static int d3d12xs_once_1590;
 UINT d3d12xs_stub_ID3D12Device13_GetNodeCount(ID3D12Device13 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1590, "ID3D12Device13::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1590, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -17627,7 +17627,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommandQueue(ID3D12Device13 *This, con
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1591, "ID3D12Device13::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1591, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -17639,7 +17639,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommandAllocator(ID3D12Device13 *This,
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1592, "ID3D12Device13::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1592, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -17651,7 +17651,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateGraphicsPipelineState(ID3D12Device13 *
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1593, "ID3D12Device13::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1593, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -17663,7 +17663,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateComputePipelineState(ID3D12Device13 *T
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1594, "ID3D12Device13::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1594, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -17678,7 +17678,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommandList(ID3D12Device13 *This, UINT
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1595, "ID3D12Device13::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1595, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -17689,7 +17689,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CheckFeatureSupport(ID3D12Device13 *This, D3
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1596, "ID3D12Device13::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1596, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -17701,7 +17701,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateDescriptorHeap(ID3D12Device13 *This, c
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1597, "ID3D12Device13::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1597, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -17710,7 +17710,7 @@ UINT d3d12xs_stub_ID3D12Device13_GetDescriptorHandleIncrementSize(ID3D12Device13
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1598, "ID3D12Device13::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1598, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -17724,7 +17724,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateRootSignature(ID3D12Device13 *This, UI
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1599, "ID3D12Device13::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1599, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -17734,7 +17734,7 @@ void d3d12xs_stub_ID3D12Device13_CreateConstantBufferView(ID3D12Device13 *This, 
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1600, "ID3D12Device13::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1600, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1601;
@@ -17744,7 +17744,7 @@ void d3d12xs_stub_ID3D12Device13_CreateShaderResourceView(ID3D12Device13 *This, 
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1601, "ID3D12Device13::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1601, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1602;
@@ -17755,7 +17755,7 @@ void d3d12xs_stub_ID3D12Device13_CreateUnorderedAccessView(ID3D12Device13 *This,
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1602, "ID3D12Device13::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1602, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1603;
@@ -17765,7 +17765,7 @@ void d3d12xs_stub_ID3D12Device13_CreateRenderTargetView(ID3D12Device13 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1603, "ID3D12Device13::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1603, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1604;
@@ -17775,7 +17775,7 @@ void d3d12xs_stub_ID3D12Device13_CreateDepthStencilView(ID3D12Device13 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1604, "ID3D12Device13::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1604, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1605;
@@ -17784,7 +17784,7 @@ void d3d12xs_stub_ID3D12Device13_CreateSampler(ID3D12Device13 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1605, "ID3D12Device13::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1605, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1606;
@@ -17798,7 +17798,7 @@ void d3d12xs_stub_ID3D12Device13_CopyDescriptors(ID3D12Device13 *This, UINT NumD
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1606, "ID3D12Device13::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1606, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1607;
@@ -17809,7 +17809,7 @@ void d3d12xs_stub_ID3D12Device13_CopyDescriptorsSimple(ID3D12Device13 *This, UIN
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1607, "ID3D12Device13::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1607, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1608;
@@ -17819,7 +17819,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device13_GetResourceAllocation
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1608, "ID3D12Device13::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1608, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -17833,7 +17833,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device13_GetCustomHeapProperties(ID3D12
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1609, "ID3D12Device13::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1609, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -17853,7 +17853,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommittedResource(ID3D12Device13 *This
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1610, "ID3D12Device13::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1610, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -17865,7 +17865,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateHeap(ID3D12Device13 *This, const D3D12
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1611, "ID3D12Device13::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1611, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -17881,7 +17881,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreatePlacedResource(ID3D12Device13 *This, I
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1612, "ID3D12Device13::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1612, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -17895,7 +17895,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateReservedResource(ID3D12Device13 *This,
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1613, "ID3D12Device13::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1613, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -17908,7 +17908,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateSharedHandle(ID3D12Device13 *This, ID3
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1614, "ID3D12Device13::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1614, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -17920,7 +17920,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_OpenSharedHandle(ID3D12Device13 *This, HANDL
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1615, "ID3D12Device13::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1615, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -17931,7 +17931,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_OpenSharedHandleByName(ID3D12Device13 *This,
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1616, "ID3D12Device13::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1616, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -17941,7 +17941,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_MakeResident(ID3D12Device13 *This, UINT NumO
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1617, "ID3D12Device13::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1617, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -17951,7 +17951,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_Evict(ID3D12Device13 *This, UINT NumObjects,
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1618, "ID3D12Device13::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1618, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -17964,7 +17964,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateFence(ID3D12Device13 *This, UINT64 Ini
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1619, "ID3D12Device13::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1619, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -17972,7 +17972,7 @@ static int d3d12xs_once_1620;
 HRESULT d3d12xs_stub_ID3D12Device13_GetDeviceRemovedReason(ID3D12Device13 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1620, "ID3D12Device13::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1620, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -17988,7 +17988,7 @@ void d3d12xs_stub_ID3D12Device13_GetCopyableFootprints(ID3D12Device13 *This, con
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1621, "ID3D12Device13::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1621, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1622;
@@ -17999,7 +17999,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateQueryHeap(ID3D12Device13 *This, const 
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1622, "ID3D12Device13::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1622, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -18008,7 +18008,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetStablePowerState(ID3D12Device13 *This, BO
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1623, "ID3D12Device13::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1623, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -18021,7 +18021,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommandSignature(ID3D12Device13 *This,
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1624, "ID3D12Device13::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1624, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -18036,14 +18036,14 @@ void d3d12xs_stub_ID3D12Device13_GetResourceTiling(ID3D12Device13 *This, ID3D12R
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1625, "ID3D12Device13::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1625, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1626;
 LUID d3d12xs_stub_ID3D12Device13_GetAdapterLuid(ID3D12Device13 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1626, "ID3D12Device13::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1626, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -18060,7 +18060,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreatePipelineLibrary(ID3D12Device13 *This, 
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1627, "ID3D12Device13::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1627, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -18073,7 +18073,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetEventOnMultipleFenceCompletion(ID3D12Devi
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1628, "ID3D12Device13::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1628, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -18084,7 +18084,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetResidencyPriority(ID3D12Device13 *This, U
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1629, "ID3D12Device13::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1629, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -18096,7 +18096,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreatePipelineState(ID3D12Device13 *This, co
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1630, "ID3D12Device13::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1630, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -18108,7 +18108,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_OpenExistingHeapFromAddress(ID3D12Device13 *
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1631, "ID3D12Device13::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1631, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -18120,7 +18120,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1632, "ID3D12Device13::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1632, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -18133,7 +18133,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_EnqueueMakeResident(ID3D12Device13 *This, D3
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1633, "ID3D12Device13::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1633, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -18147,7 +18147,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommandList1(ID3D12Device13 *This, UIN
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1634, "ID3D12Device13::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1634, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -18159,7 +18159,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateProtectedResourceSession(ID3D12Device1
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1635, "ID3D12Device13::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1635, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -18176,7 +18176,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommittedResource1(ID3D12Device13 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1636, "ID3D12Device13::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1636, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -18189,7 +18189,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateHeap1(ID3D12Device13 *This, const D3D1
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1637, "ID3D12Device13::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1637, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -18204,7 +18204,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateReservedResource1(ID3D12Device13 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1638, "ID3D12Device13::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1638, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -18216,7 +18216,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device13_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1639, "ID3D12Device13::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1639, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -18232,7 +18232,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateLifetimeTracker(ID3D12Device13 *This, 
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1640, "ID3D12Device13::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1640, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -18240,7 +18240,7 @@ static int d3d12xs_once_1641;
 void d3d12xs_stub_ID3D12Device13_RemoveDevice(ID3D12Device13 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1641, "ID3D12Device13::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1641, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1642;
@@ -18249,7 +18249,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_EnumerateMetaCommands(ID3D12Device13 *This, 
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1642, "ID3D12Device13::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1642, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -18262,7 +18262,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_EnumerateMetaCommandParameters(ID3D12Device1
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1643, "ID3D12Device13::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1643, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -18277,7 +18277,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateMetaCommand(ID3D12Device13 *This, REFG
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1644, "ID3D12Device13::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1644, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -18289,7 +18289,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateStateObject(ID3D12Device13 *This, cons
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1645, "ID3D12Device13::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1645, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -18299,7 +18299,7 @@ void d3d12xs_stub_ID3D12Device13_GetRaytracingAccelerationStructurePrebuildInfo(
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1646, "ID3D12Device13::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1646, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1647;
@@ -18308,7 +18308,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device13_CheckDriverM
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1647, "ID3D12Device13::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1647, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -18320,7 +18320,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_SetBackgroundProcessingMode(ID3D12Device13 *
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1648, "ID3D12Device13::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1648, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -18333,7 +18333,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_AddToStateObject(ID3D12Device13 *This, const
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1649, "ID3D12Device13::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1649, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -18345,7 +18345,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateProtectedResourceSession1(ID3D12Device
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1650, "ID3D12Device13::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1650, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -18357,7 +18357,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device13_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1651, "ID3D12Device13::GetResourceAllocationInfo2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1651, "ID3D12Device8::GetResourceAllocationInfo2");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -18378,7 +18378,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommittedResource2(ID3D12Device13 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1652, "ID3D12Device13::CreateCommittedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1652, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
 
@@ -18394,7 +18394,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreatePlacedResource1(ID3D12Device13 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1653, "ID3D12Device13::CreatePlacedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1653, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
 
@@ -18405,7 +18405,7 @@ void d3d12xs_stub_ID3D12Device13_CreateSamplerFeedbackUnorderedAccessView(ID3D12
     (void)pTargetedResource;
     (void)pFeedbackResource;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1654, "ID3D12Device13::CreateSamplerFeedbackUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1654, "ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 
 static int d3d12xs_once_1655;
@@ -18420,7 +18420,7 @@ void d3d12xs_stub_ID3D12Device13_GetCopyableFootprints1(ID3D12Device13 *This, co
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1655, "ID3D12Device13::GetCopyableFootprints1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1655, "ID3D12Device8::GetCopyableFootprints1");
 }
 
 static int d3d12xs_once_1656;
@@ -18431,7 +18431,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateShaderCacheSession(ID3D12Device13 *Thi
     (void)riid;
     if (ppvSession)
         *ppvSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1656, "ID3D12Device13::CreateShaderCacheSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1656, "ID3D12Device9::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
 
@@ -18441,7 +18441,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_ShaderCacheControl(ID3D12Device13 *This, D3D
     (void)This;
     (void)Kinds;
     (void)Control;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1657, "ID3D12Device13::ShaderCacheControl");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1657, "ID3D12Device9::ShaderCacheControl");
     return E_NOTIMPL;
 }
 
@@ -18454,7 +18454,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommandQueue1(ID3D12Device13 *This, co
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1658, "ID3D12Device13::CreateCommandQueue1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1658, "ID3D12Device9::CreateCommandQueue1");
     return E_NOTIMPL;
 }
 
@@ -18473,7 +18473,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateCommittedResource3(ID3D12Device13 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1659, "ID3D12Device13::CreateCommittedResource3");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1659, "ID3D12Device10::CreateCommittedResource3");
     return E_NOTIMPL;
 }
 
@@ -18491,7 +18491,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreatePlacedResource2(ID3D12Device13 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1660, "ID3D12Device13::CreatePlacedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1660, "ID3D12Device10::CreatePlacedResource2");
     return E_NOTIMPL;
 }
 
@@ -18508,7 +18508,7 @@ HRESULT d3d12xs_stub_ID3D12Device13_CreateReservedResource2(ID3D12Device13 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1661, "ID3D12Device13::CreateReservedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1661, "ID3D12Device10::CreateReservedResource2");
     return E_NOTIMPL;
 }
 
@@ -18518,7 +18518,7 @@ void d3d12xs_stub_ID3D12Device13_CreateSampler2(ID3D12Device13 *This, const D3D1
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1662, "ID3D12Device13::CreateSampler2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1662, "ID3D12Device11::CreateSampler2");
 }
 
 static int d3d12xs_once_1663;
@@ -18531,7 +18531,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device13_GetResourceAllocation
     (void)pNumCastableFormats;
     (void)ppCastableFormats;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1663, "ID3D12Device13::GetResourceAllocationInfo3");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1663, "ID3D12Device12::GetResourceAllocationInfo3");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -18561,7 +18561,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_QueryInterface(ID3D12Device14 *This, REFIID 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1665, "ID3D12Device14::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1665, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -18569,7 +18569,7 @@ static int d3d12xs_once_1666;
 ULONG d3d12xs_stub_ID3D12Device14_AddRef(ID3D12Device14 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1666, "ID3D12Device14::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1666, "IUnknown::AddRef");
     return 0;
 }
 
@@ -18577,7 +18577,7 @@ static int d3d12xs_once_1667;
 ULONG d3d12xs_stub_ID3D12Device14_Release(ID3D12Device14 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1667, "ID3D12Device14::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1667, "IUnknown::Release");
     return 0;
 }
 
@@ -18588,7 +18588,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_GetPrivateData(ID3D12Device14 *This, REFGUID
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1668, "ID3D12Device14::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1668, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -18599,7 +18599,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetPrivateData(ID3D12Device14 *This, REFGUID
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1669, "ID3D12Device14::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1669, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -18609,7 +18609,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetPrivateDataInterface(ID3D12Device14 *This
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1670, "ID3D12Device14::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1670, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -18618,7 +18618,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetName(ID3D12Device14 *This, LPCWSTR Name)
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1671, "ID3D12Device14::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1671, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -18626,7 +18626,7 @@ static int d3d12xs_once_1672;
 UINT d3d12xs_stub_ID3D12Device14_GetNodeCount(ID3D12Device14 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1672, "ID3D12Device14::GetNodeCount");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1672, "ID3D12Device::GetNodeCount");
     return 0;
 }
 
@@ -18638,7 +18638,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommandQueue(ID3D12Device14 *This, con
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1673, "ID3D12Device14::CreateCommandQueue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1673, "ID3D12Device::CreateCommandQueue");
     return E_NOTIMPL;
 }
 
@@ -18650,7 +18650,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommandAllocator(ID3D12Device14 *This,
     (void)riid;
     if (ppCommandAllocator)
         *ppCommandAllocator = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1674, "ID3D12Device14::CreateCommandAllocator");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1674, "ID3D12Device::CreateCommandAllocator");
     return E_NOTIMPL;
 }
 
@@ -18662,7 +18662,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateGraphicsPipelineState(ID3D12Device14 *
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1675, "ID3D12Device14::CreateGraphicsPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1675, "ID3D12Device::CreateGraphicsPipelineState");
     return E_NOTIMPL;
 }
 
@@ -18674,7 +18674,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateComputePipelineState(ID3D12Device14 *T
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1676, "ID3D12Device14::CreateComputePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1676, "ID3D12Device::CreateComputePipelineState");
     return E_NOTIMPL;
 }
 
@@ -18689,7 +18689,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommandList(ID3D12Device14 *This, UINT
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1677, "ID3D12Device14::CreateCommandList");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1677, "ID3D12Device::CreateCommandList");
     return E_NOTIMPL;
 }
 
@@ -18700,7 +18700,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CheckFeatureSupport(ID3D12Device14 *This, D3
     (void)Feature;
     (void)pFeatureSupportData;
     (void)FeatureSupportDataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1678, "ID3D12Device14::CheckFeatureSupport");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1678, "ID3D12Device::CheckFeatureSupport");
     return E_NOTIMPL;
 }
 
@@ -18712,7 +18712,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateDescriptorHeap(ID3D12Device14 *This, c
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1679, "ID3D12Device14::CreateDescriptorHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1679, "ID3D12Device::CreateDescriptorHeap");
     return E_NOTIMPL;
 }
 
@@ -18721,7 +18721,7 @@ UINT d3d12xs_stub_ID3D12Device14_GetDescriptorHandleIncrementSize(ID3D12Device14
 {
     (void)This;
     (void)DescriptorHeapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1680, "ID3D12Device14::GetDescriptorHandleIncrementSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1680, "ID3D12Device::GetDescriptorHandleIncrementSize");
     return 0;
 }
 
@@ -18735,7 +18735,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateRootSignature(ID3D12Device14 *This, UI
     (void)riid;
     if (ppvRootSignature)
         *ppvRootSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1681, "ID3D12Device14::CreateRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1681, "ID3D12Device::CreateRootSignature");
     return E_NOTIMPL;
 }
 
@@ -18745,7 +18745,7 @@ void d3d12xs_stub_ID3D12Device14_CreateConstantBufferView(ID3D12Device14 *This, 
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1682, "ID3D12Device14::CreateConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1682, "ID3D12Device::CreateConstantBufferView");
 }
 
 static int d3d12xs_once_1683;
@@ -18755,7 +18755,7 @@ void d3d12xs_stub_ID3D12Device14_CreateShaderResourceView(ID3D12Device14 *This, 
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1683, "ID3D12Device14::CreateShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1683, "ID3D12Device::CreateShaderResourceView");
 }
 
 static int d3d12xs_once_1684;
@@ -18766,7 +18766,7 @@ void d3d12xs_stub_ID3D12Device14_CreateUnorderedAccessView(ID3D12Device14 *This,
     (void)pCounterResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1684, "ID3D12Device14::CreateUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1684, "ID3D12Device::CreateUnorderedAccessView");
 }
 
 static int d3d12xs_once_1685;
@@ -18776,7 +18776,7 @@ void d3d12xs_stub_ID3D12Device14_CreateRenderTargetView(ID3D12Device14 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1685, "ID3D12Device14::CreateRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1685, "ID3D12Device::CreateRenderTargetView");
 }
 
 static int d3d12xs_once_1686;
@@ -18786,7 +18786,7 @@ void d3d12xs_stub_ID3D12Device14_CreateDepthStencilView(ID3D12Device14 *This, ID
     (void)pResource;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1686, "ID3D12Device14::CreateDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1686, "ID3D12Device::CreateDepthStencilView");
 }
 
 static int d3d12xs_once_1687;
@@ -18795,7 +18795,7 @@ void d3d12xs_stub_ID3D12Device14_CreateSampler(ID3D12Device14 *This, const D3D12
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1687, "ID3D12Device14::CreateSampler");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1687, "ID3D12Device::CreateSampler");
 }
 
 static int d3d12xs_once_1688;
@@ -18809,7 +18809,7 @@ void d3d12xs_stub_ID3D12Device14_CopyDescriptors(ID3D12Device14 *This, UINT NumD
     (void)pSrcDescriptorRangeStarts;
     (void)pSrcDescriptorRangeSizes;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1688, "ID3D12Device14::CopyDescriptors");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1688, "ID3D12Device::CopyDescriptors");
 }
 
 static int d3d12xs_once_1689;
@@ -18820,7 +18820,7 @@ void d3d12xs_stub_ID3D12Device14_CopyDescriptorsSimple(ID3D12Device14 *This, UIN
     (void)DestDescriptorRangeStart;
     (void)SrcDescriptorRangeStart;
     (void)DescriptorHeapsType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1689, "ID3D12Device14::CopyDescriptorsSimple");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1689, "ID3D12Device::CopyDescriptorsSimple");
 }
 
 static int d3d12xs_once_1690;
@@ -18830,7 +18830,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device14_GetResourceAllocation
     (void)visibleMask;
     (void)numResourceDescs;
     (void)pResourceDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1690, "ID3D12Device14::GetResourceAllocationInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1690, "ID3D12Device::GetResourceAllocationInfo");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -18844,7 +18844,7 @@ D3D12_HEAP_PROPERTIES d3d12xs_stub_ID3D12Device14_GetCustomHeapProperties(ID3D12
     (void)This;
     (void)nodeMask;
     (void)heapType;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1691, "ID3D12Device14::GetCustomHeapProperties");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1691, "ID3D12Device::GetCustomHeapProperties");
     {
         D3D12_HEAP_PROPERTIES d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -18864,7 +18864,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommittedResource(ID3D12Device14 *This
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1692, "ID3D12Device14::CreateCommittedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1692, "ID3D12Device::CreateCommittedResource");
     return E_NOTIMPL;
 }
 
@@ -18876,7 +18876,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateHeap(ID3D12Device14 *This, const D3D12
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1693, "ID3D12Device14::CreateHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1693, "ID3D12Device::CreateHeap");
     return E_NOTIMPL;
 }
 
@@ -18892,7 +18892,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreatePlacedResource(ID3D12Device14 *This, I
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1694, "ID3D12Device14::CreatePlacedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1694, "ID3D12Device::CreatePlacedResource");
     return E_NOTIMPL;
 }
 
@@ -18906,7 +18906,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateReservedResource(ID3D12Device14 *This,
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1695, "ID3D12Device14::CreateReservedResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1695, "ID3D12Device::CreateReservedResource");
     return E_NOTIMPL;
 }
 
@@ -18919,7 +18919,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateSharedHandle(ID3D12Device14 *This, ID3
     (void)Access;
     (void)Name;
     (void)pHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1696, "ID3D12Device14::CreateSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1696, "ID3D12Device::CreateSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -18931,7 +18931,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_OpenSharedHandle(ID3D12Device14 *This, HANDL
     (void)riid;
     if (ppvObj)
         *ppvObj = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1697, "ID3D12Device14::OpenSharedHandle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1697, "ID3D12Device::OpenSharedHandle");
     return E_NOTIMPL;
 }
 
@@ -18942,7 +18942,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_OpenSharedHandleByName(ID3D12Device14 *This,
     (void)Name;
     (void)Access;
     (void)pNTHandle;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1698, "ID3D12Device14::OpenSharedHandleByName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1698, "ID3D12Device::OpenSharedHandleByName");
     return E_NOTIMPL;
 }
 
@@ -18952,7 +18952,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_MakeResident(ID3D12Device14 *This, UINT NumO
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1699, "ID3D12Device14::MakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1699, "ID3D12Device::MakeResident");
     return E_NOTIMPL;
 }
 
@@ -18962,7 +18962,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_Evict(ID3D12Device14 *This, UINT NumObjects,
     (void)This;
     (void)NumObjects;
     (void)ppObjects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1700, "ID3D12Device14::Evict");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1700, "ID3D12Device::Evict");
     return E_NOTIMPL;
 }
 
@@ -18975,7 +18975,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateFence(ID3D12Device14 *This, UINT64 Ini
     (void)riid;
     if (ppFence)
         *ppFence = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1701, "ID3D12Device14::CreateFence");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1701, "ID3D12Device::CreateFence");
     return E_NOTIMPL;
 }
 
@@ -18983,7 +18983,7 @@ static int d3d12xs_once_1702;
 HRESULT d3d12xs_stub_ID3D12Device14_GetDeviceRemovedReason(ID3D12Device14 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1702, "ID3D12Device14::GetDeviceRemovedReason");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1702, "ID3D12Device::GetDeviceRemovedReason");
     return E_NOTIMPL;
 }
 
@@ -18999,7 +18999,7 @@ void d3d12xs_stub_ID3D12Device14_GetCopyableFootprints(ID3D12Device14 *This, con
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1703, "ID3D12Device14::GetCopyableFootprints");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1703, "ID3D12Device::GetCopyableFootprints");
 }
 
 static int d3d12xs_once_1704;
@@ -19010,7 +19010,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateQueryHeap(ID3D12Device14 *This, const 
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1704, "ID3D12Device14::CreateQueryHeap");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1704, "ID3D12Device::CreateQueryHeap");
     return E_NOTIMPL;
 }
 
@@ -19019,7 +19019,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetStablePowerState(ID3D12Device14 *This, BO
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1705, "ID3D12Device14::SetStablePowerState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1705, "ID3D12Device::SetStablePowerState");
     return E_NOTIMPL;
 }
 
@@ -19032,7 +19032,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommandSignature(ID3D12Device14 *This,
     (void)riid;
     if (ppvCommandSignature)
         *ppvCommandSignature = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1706, "ID3D12Device14::CreateCommandSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1706, "ID3D12Device::CreateCommandSignature");
     return E_NOTIMPL;
 }
 
@@ -19047,14 +19047,14 @@ void d3d12xs_stub_ID3D12Device14_GetResourceTiling(ID3D12Device14 *This, ID3D12R
     (void)pNumSubresourceTilings;
     (void)FirstSubresourceTilingToGet;
     (void)pSubresourceTilingsForNonPackedMips;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1707, "ID3D12Device14::GetResourceTiling");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1707, "ID3D12Device::GetResourceTiling");
 }
 
 static int d3d12xs_once_1708;
 LUID d3d12xs_stub_ID3D12Device14_GetAdapterLuid(ID3D12Device14 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1708, "ID3D12Device14::GetAdapterLuid");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1708, "ID3D12Device::GetAdapterLuid");
     {
         LUID d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -19071,7 +19071,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreatePipelineLibrary(ID3D12Device14 *This, 
     (void)riid;
     if (ppPipelineLibrary)
         *ppPipelineLibrary = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1709, "ID3D12Device14::CreatePipelineLibrary");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1709, "ID3D12Device1::CreatePipelineLibrary");
     return E_NOTIMPL;
 }
 
@@ -19084,7 +19084,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetEventOnMultipleFenceCompletion(ID3D12Devi
     (void)NumFences;
     (void)Flags;
     (void)hEvent;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1710, "ID3D12Device14::SetEventOnMultipleFenceCompletion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1710, "ID3D12Device1::SetEventOnMultipleFenceCompletion");
     return E_NOTIMPL;
 }
 
@@ -19095,7 +19095,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetResidencyPriority(ID3D12Device14 *This, U
     (void)NumObjects;
     (void)ppObjects;
     (void)pPriorities;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1711, "ID3D12Device14::SetResidencyPriority");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1711, "ID3D12Device1::SetResidencyPriority");
     return E_NOTIMPL;
 }
 
@@ -19107,7 +19107,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreatePipelineState(ID3D12Device14 *This, co
     (void)riid;
     if (ppPipelineState)
         *ppPipelineState = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1712, "ID3D12Device14::CreatePipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1712, "ID3D12Device2::CreatePipelineState");
     return E_NOTIMPL;
 }
 
@@ -19119,7 +19119,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_OpenExistingHeapFromAddress(ID3D12Device14 *
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1713, "ID3D12Device14::OpenExistingHeapFromAddress");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1713, "ID3D12Device3::OpenExistingHeapFromAddress");
     return E_NOTIMPL;
 }
 
@@ -19131,7 +19131,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_OpenExistingHeapFromFileMapping(ID3D12Device
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1714, "ID3D12Device14::OpenExistingHeapFromFileMapping");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1714, "ID3D12Device3::OpenExistingHeapFromFileMapping");
     return E_NOTIMPL;
 }
 
@@ -19144,7 +19144,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_EnqueueMakeResident(ID3D12Device14 *This, D3
     (void)ppObjects;
     (void)pFenceToSignal;
     (void)FenceValueToSignal;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1715, "ID3D12Device14::EnqueueMakeResident");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1715, "ID3D12Device3::EnqueueMakeResident");
     return E_NOTIMPL;
 }
 
@@ -19158,7 +19158,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommandList1(ID3D12Device14 *This, UIN
     (void)riid;
     if (ppCommandList)
         *ppCommandList = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1716, "ID3D12Device14::CreateCommandList1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1716, "ID3D12Device4::CreateCommandList1");
     return E_NOTIMPL;
 }
 
@@ -19170,7 +19170,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateProtectedResourceSession(ID3D12Device1
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1717, "ID3D12Device14::CreateProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1717, "ID3D12Device4::CreateProtectedResourceSession");
     return E_NOTIMPL;
 }
 
@@ -19187,7 +19187,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommittedResource1(ID3D12Device14 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1718, "ID3D12Device14::CreateCommittedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1718, "ID3D12Device4::CreateCommittedResource1");
     return E_NOTIMPL;
 }
 
@@ -19200,7 +19200,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateHeap1(ID3D12Device14 *This, const D3D1
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1719, "ID3D12Device14::CreateHeap1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1719, "ID3D12Device4::CreateHeap1");
     return E_NOTIMPL;
 }
 
@@ -19215,7 +19215,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateReservedResource1(ID3D12Device14 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1720, "ID3D12Device14::CreateReservedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1720, "ID3D12Device4::CreateReservedResource1");
     return E_NOTIMPL;
 }
 
@@ -19227,7 +19227,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device14_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1721, "ID3D12Device14::GetResourceAllocationInfo1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1721, "ID3D12Device4::GetResourceAllocationInfo1");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -19243,7 +19243,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateLifetimeTracker(ID3D12Device14 *This, 
     (void)riid;
     if (ppvTracker)
         *ppvTracker = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1722, "ID3D12Device14::CreateLifetimeTracker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1722, "ID3D12Device5::CreateLifetimeTracker");
     return E_NOTIMPL;
 }
 
@@ -19251,7 +19251,7 @@ static int d3d12xs_once_1723;
 void d3d12xs_stub_ID3D12Device14_RemoveDevice(ID3D12Device14 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1723, "ID3D12Device14::RemoveDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1723, "ID3D12Device5::RemoveDevice");
 }
 
 static int d3d12xs_once_1724;
@@ -19260,7 +19260,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_EnumerateMetaCommands(ID3D12Device14 *This, 
     (void)This;
     (void)pNumMetaCommands;
     (void)pDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1724, "ID3D12Device14::EnumerateMetaCommands");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1724, "ID3D12Device5::EnumerateMetaCommands");
     return E_NOTIMPL;
 }
 
@@ -19273,7 +19273,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_EnumerateMetaCommandParameters(ID3D12Device1
     (void)pTotalStructureSizeInBytes;
     (void)pParameterCount;
     (void)pParameterDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1725, "ID3D12Device14::EnumerateMetaCommandParameters");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1725, "ID3D12Device5::EnumerateMetaCommandParameters");
     return E_NOTIMPL;
 }
 
@@ -19288,7 +19288,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateMetaCommand(ID3D12Device14 *This, REFG
     (void)riid;
     if (ppMetaCommand)
         *ppMetaCommand = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1726, "ID3D12Device14::CreateMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1726, "ID3D12Device5::CreateMetaCommand");
     return E_NOTIMPL;
 }
 
@@ -19300,7 +19300,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateStateObject(ID3D12Device14 *This, cons
     (void)riid;
     if (ppStateObject)
         *ppStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1727, "ID3D12Device14::CreateStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1727, "ID3D12Device5::CreateStateObject");
     return E_NOTIMPL;
 }
 
@@ -19310,7 +19310,7 @@ void d3d12xs_stub_ID3D12Device14_GetRaytracingAccelerationStructurePrebuildInfo(
     (void)This;
     (void)pDesc;
     (void)pInfo;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1728, "ID3D12Device14::GetRaytracingAccelerationStructurePrebuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1728, "ID3D12Device5::GetRaytracingAccelerationStructurePrebuildInfo");
 }
 
 static int d3d12xs_once_1729;
@@ -19319,7 +19319,7 @@ D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS d3d12xs_stub_ID3D12Device14_CheckDriverM
     (void)This;
     (void)SerializedDataType;
     (void)pIdentifierToCheck;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1729, "ID3D12Device14::CheckDriverMatchingIdentifier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1729, "ID3D12Device5::CheckDriverMatchingIdentifier");
     return (D3D12_DRIVER_MATCHING_IDENTIFIER_STATUS)0;
 }
 
@@ -19331,7 +19331,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_SetBackgroundProcessingMode(ID3D12Device14 *
     (void)MeasurementsAction;
     (void)hEventToSignalUponCompletion;
     (void)pbFurtherMeasurementsDesired;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1730, "ID3D12Device14::SetBackgroundProcessingMode");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1730, "ID3D12Device6::SetBackgroundProcessingMode");
     return E_NOTIMPL;
 }
 
@@ -19344,7 +19344,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_AddToStateObject(ID3D12Device14 *This, const
     (void)riid;
     if (ppNewStateObject)
         *ppNewStateObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1731, "ID3D12Device14::AddToStateObject");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1731, "ID3D12Device7::AddToStateObject");
     return E_NOTIMPL;
 }
 
@@ -19356,7 +19356,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateProtectedResourceSession1(ID3D12Device
     (void)riid;
     if (ppSession)
         *ppSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1732, "ID3D12Device14::CreateProtectedResourceSession1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1732, "ID3D12Device7::CreateProtectedResourceSession1");
     return E_NOTIMPL;
 }
 
@@ -19368,7 +19368,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device14_GetResourceAllocation
     (void)numResourceDescs;
     (void)pResourceDescs;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1733, "ID3D12Device14::GetResourceAllocationInfo2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1733, "ID3D12Device8::GetResourceAllocationInfo2");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -19389,7 +19389,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommittedResource2(ID3D12Device14 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1734, "ID3D12Device14::CreateCommittedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1734, "ID3D12Device8::CreateCommittedResource2");
     return E_NOTIMPL;
 }
 
@@ -19405,7 +19405,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreatePlacedResource1(ID3D12Device14 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1735, "ID3D12Device14::CreatePlacedResource1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1735, "ID3D12Device8::CreatePlacedResource1");
     return E_NOTIMPL;
 }
 
@@ -19416,7 +19416,7 @@ void d3d12xs_stub_ID3D12Device14_CreateSamplerFeedbackUnorderedAccessView(ID3D12
     (void)pTargetedResource;
     (void)pFeedbackResource;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1736, "ID3D12Device14::CreateSamplerFeedbackUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1736, "ID3D12Device8::CreateSamplerFeedbackUnorderedAccessView");
 }
 
 static int d3d12xs_once_1737;
@@ -19431,7 +19431,7 @@ void d3d12xs_stub_ID3D12Device14_GetCopyableFootprints1(ID3D12Device14 *This, co
     (void)pNumRows;
     (void)pRowSizeInBytes;
     (void)pTotalBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1737, "ID3D12Device14::GetCopyableFootprints1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1737, "ID3D12Device8::GetCopyableFootprints1");
 }
 
 static int d3d12xs_once_1738;
@@ -19442,7 +19442,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateShaderCacheSession(ID3D12Device14 *Thi
     (void)riid;
     if (ppvSession)
         *ppvSession = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1738, "ID3D12Device14::CreateShaderCacheSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1738, "ID3D12Device9::CreateShaderCacheSession");
     return E_NOTIMPL;
 }
 
@@ -19452,7 +19452,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_ShaderCacheControl(ID3D12Device14 *This, D3D
     (void)This;
     (void)Kinds;
     (void)Control;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1739, "ID3D12Device14::ShaderCacheControl");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1739, "ID3D12Device9::ShaderCacheControl");
     return E_NOTIMPL;
 }
 
@@ -19465,7 +19465,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommandQueue1(ID3D12Device14 *This, co
     (void)riid;
     if (ppCommandQueue)
         *ppCommandQueue = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1740, "ID3D12Device14::CreateCommandQueue1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1740, "ID3D12Device9::CreateCommandQueue1");
     return E_NOTIMPL;
 }
 
@@ -19484,7 +19484,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateCommittedResource3(ID3D12Device14 *Thi
     (void)riidResource;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1741, "ID3D12Device14::CreateCommittedResource3");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1741, "ID3D12Device10::CreateCommittedResource3");
     return E_NOTIMPL;
 }
 
@@ -19502,7 +19502,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreatePlacedResource2(ID3D12Device14 *This, 
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1742, "ID3D12Device14::CreatePlacedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1742, "ID3D12Device10::CreatePlacedResource2");
     return E_NOTIMPL;
 }
 
@@ -19519,7 +19519,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_CreateReservedResource2(ID3D12Device14 *This
     (void)riid;
     if (ppvResource)
         *ppvResource = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1743, "ID3D12Device14::CreateReservedResource2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1743, "ID3D12Device10::CreateReservedResource2");
     return E_NOTIMPL;
 }
 
@@ -19529,7 +19529,7 @@ void d3d12xs_stub_ID3D12Device14_CreateSampler2(ID3D12Device14 *This, const D3D1
     (void)This;
     (void)pDesc;
     (void)DestDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1744, "ID3D12Device14::CreateSampler2");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1744, "ID3D12Device11::CreateSampler2");
 }
 
 static int d3d12xs_once_1745;
@@ -19542,7 +19542,7 @@ D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_stub_ID3D12Device14_GetResourceAllocation
     (void)pNumCastableFormats;
     (void)ppCastableFormats;
     (void)pResourceAllocationInfo1;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1745, "ID3D12Device14::GetResourceAllocationInfo3");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1745, "ID3D12Device12::GetResourceAllocationInfo3");
     {
         D3D12_RESOURCE_ALLOCATION_INFO d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -19559,7 +19559,7 @@ HRESULT d3d12xs_stub_ID3D12Device14_OpenExistingHeapFromAddress1(ID3D12Device14 
     (void)riid;
     if (ppvHeap)
         *ppvHeap = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1746, "ID3D12Device14::OpenExistingHeapFromAddress1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1746, "ID3D12Device13::OpenExistingHeapFromAddress1");
     return E_NOTIMPL;
 }
 
@@ -19587,7 +19587,7 @@ HRESULT d3d12xs_stub_ID3D12VirtualizationGuestDevice_QueryInterface(ID3D12Virtua
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1748, "ID3D12VirtualizationGuestDevice::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1748, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19595,7 +19595,7 @@ static int d3d12xs_once_1749;
 ULONG d3d12xs_stub_ID3D12VirtualizationGuestDevice_AddRef(ID3D12VirtualizationGuestDevice *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1749, "ID3D12VirtualizationGuestDevice::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1749, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19603,7 +19603,7 @@ static int d3d12xs_once_1750;
 ULONG d3d12xs_stub_ID3D12VirtualizationGuestDevice_Release(ID3D12VirtualizationGuestDevice *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1750, "ID3D12VirtualizationGuestDevice::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1750, "IUnknown::Release");
     return 0;
 }
 
@@ -19637,7 +19637,7 @@ HRESULT d3d12xs_stub_ID3D12Tools_QueryInterface(ID3D12Tools *This, REFIID riid, 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1753, "ID3D12Tools::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1753, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19645,7 +19645,7 @@ static int d3d12xs_once_1754;
 ULONG d3d12xs_stub_ID3D12Tools_AddRef(ID3D12Tools *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1754, "ID3D12Tools::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1754, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19653,7 +19653,7 @@ static int d3d12xs_once_1755;
 ULONG d3d12xs_stub_ID3D12Tools_Release(ID3D12Tools *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1755, "ID3D12Tools::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1755, "IUnknown::Release");
     return 0;
 }
 
@@ -19682,7 +19682,7 @@ HRESULT d3d12xs_stub_ID3D12SDKConfiguration_QueryInterface(ID3D12SDKConfiguratio
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1758, "ID3D12SDKConfiguration::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1758, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19690,7 +19690,7 @@ static int d3d12xs_once_1759;
 ULONG d3d12xs_stub_ID3D12SDKConfiguration_AddRef(ID3D12SDKConfiguration *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1759, "ID3D12SDKConfiguration::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1759, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19698,7 +19698,7 @@ static int d3d12xs_once_1760;
 ULONG d3d12xs_stub_ID3D12SDKConfiguration_Release(ID3D12SDKConfiguration *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1760, "ID3D12SDKConfiguration::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1760, "IUnknown::Release");
     return 0;
 }
 
@@ -19721,7 +19721,7 @@ HRESULT d3d12xs_stub_ID3D12SDKConfiguration1_QueryInterface(ID3D12SDKConfigurati
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1762, "ID3D12SDKConfiguration1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1762, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19729,7 +19729,7 @@ static int d3d12xs_once_1763;
 ULONG d3d12xs_stub_ID3D12SDKConfiguration1_AddRef(ID3D12SDKConfiguration1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1763, "ID3D12SDKConfiguration1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1763, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19737,7 +19737,7 @@ static int d3d12xs_once_1764;
 ULONG d3d12xs_stub_ID3D12SDKConfiguration1_Release(ID3D12SDKConfiguration1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1764, "ID3D12SDKConfiguration1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1764, "IUnknown::Release");
     return 0;
 }
 
@@ -19747,7 +19747,7 @@ HRESULT d3d12xs_stub_ID3D12SDKConfiguration1_SetSDKVersion(ID3D12SDKConfiguratio
     (void)This;
     (void)SDKVersion;
     (void)SDKPath;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1765, "ID3D12SDKConfiguration1::SetSDKVersion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1765, "ID3D12SDKConfiguration::SetSDKVersion");
     return E_NOTIMPL;
 }
 
@@ -19780,7 +19780,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceFactory_QueryInterface(ID3D12DeviceFactory *Thi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1768, "ID3D12DeviceFactory::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1768, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19788,7 +19788,7 @@ static int d3d12xs_once_1769;
 ULONG d3d12xs_stub_ID3D12DeviceFactory_AddRef(ID3D12DeviceFactory *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1769, "ID3D12DeviceFactory::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1769, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19796,7 +19796,7 @@ static int d3d12xs_once_1770;
 ULONG d3d12xs_stub_ID3D12DeviceFactory_Release(ID3D12DeviceFactory *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1770, "ID3D12DeviceFactory::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1770, "IUnknown::Release");
     return 0;
 }
 
@@ -19879,7 +19879,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration_QueryInterface(ID3D12DeviceConfig
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1778, "ID3D12DeviceConfiguration::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1778, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19887,7 +19887,7 @@ static int d3d12xs_once_1779;
 ULONG d3d12xs_stub_ID3D12DeviceConfiguration_AddRef(ID3D12DeviceConfiguration *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1779, "ID3D12DeviceConfiguration::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1779, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19895,7 +19895,7 @@ static int d3d12xs_once_1780;
 ULONG d3d12xs_stub_ID3D12DeviceConfiguration_Release(ID3D12DeviceConfiguration *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1780, "ID3D12DeviceConfiguration::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1780, "IUnknown::Release");
     return 0;
 }
 
@@ -19956,7 +19956,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration1_QueryInterface(ID3D12DeviceConfi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1785, "ID3D12DeviceConfiguration1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1785, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -19964,7 +19964,7 @@ static int d3d12xs_once_1786;
 ULONG d3d12xs_stub_ID3D12DeviceConfiguration1_AddRef(ID3D12DeviceConfiguration1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1786, "ID3D12DeviceConfiguration1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1786, "IUnknown::AddRef");
     return 0;
 }
 
@@ -19972,7 +19972,7 @@ static int d3d12xs_once_1787;
 ULONG d3d12xs_stub_ID3D12DeviceConfiguration1_Release(ID3D12DeviceConfiguration1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1787, "ID3D12DeviceConfiguration1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1787, "IUnknown::Release");
     return 0;
 }
 
@@ -19980,7 +19980,7 @@ static int d3d12xs_once_1788;
 D3D12_DEVICE_CONFIGURATION_DESC d3d12xs_stub_ID3D12DeviceConfiguration1_GetDesc(ID3D12DeviceConfiguration1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1788, "ID3D12DeviceConfiguration1::GetDesc");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1788, "ID3D12DeviceConfiguration::GetDesc");
     {
         D3D12_DEVICE_CONFIGURATION_DESC d3d12xs_ret;
         memset(&d3d12xs_ret, 0, sizeof(d3d12xs_ret));
@@ -19994,7 +19994,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration1_GetEnabledExperimentalFeatures(I
     (void)This;
     (void)pGuids;
     (void)NumGuids;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1789, "ID3D12DeviceConfiguration1::GetEnabledExperimentalFeatures");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1789, "ID3D12DeviceConfiguration::GetEnabledExperimentalFeatures");
     return E_NOTIMPL;
 }
 
@@ -20007,7 +20007,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration1_SerializeVersionedRootSignature(
         *ppResult = NULL;
     if (ppError)
         *ppError = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1790, "ID3D12DeviceConfiguration1::SerializeVersionedRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1790, "ID3D12DeviceConfiguration::SerializeVersionedRootSignature");
     return E_NOTIMPL;
 }
 
@@ -20020,7 +20020,7 @@ HRESULT d3d12xs_stub_ID3D12DeviceConfiguration1_CreateVersionedRootSignatureDese
     (void)riid;
     if (ppvDeserializer)
         *ppvDeserializer = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1791, "ID3D12DeviceConfiguration1::CreateVersionedRootSignatureDeserializer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1791, "ID3D12DeviceConfiguration::CreateVersionedRootSignatureDeserializer");
     return E_NOTIMPL;
 }
 
@@ -20047,7 +20047,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1793, "ID3D12GraphicsCommandList5::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1793, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -20055,7 +20055,7 @@ static int d3d12xs_once_1794;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList5_AddRef(ID3D12GraphicsCommandList5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1794, "ID3D12GraphicsCommandList5::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1794, "IUnknown::AddRef");
     return 0;
 }
 
@@ -20063,7 +20063,7 @@ static int d3d12xs_once_1795;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList5_Release(ID3D12GraphicsCommandList5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1795, "ID3D12GraphicsCommandList5::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1795, "IUnknown::Release");
     return 0;
 }
 
@@ -20074,7 +20074,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1796, "ID3D12GraphicsCommandList5::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1796, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -20085,7 +20085,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1797, "ID3D12GraphicsCommandList5::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1797, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -20095,7 +20095,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1798, "ID3D12GraphicsCommandList5::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1798, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -20104,7 +20104,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1799, "ID3D12GraphicsCommandList5::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1799, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -20115,7 +20115,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1800, "ID3D12GraphicsCommandList5::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1800, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -20123,7 +20123,7 @@ static int d3d12xs_once_1801;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList5_GetType(ID3D12GraphicsCommandList5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1801, "ID3D12GraphicsCommandList5::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1801, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -20131,7 +20131,7 @@ static int d3d12xs_once_1802;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_Close(ID3D12GraphicsCommandList5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1802, "ID3D12GraphicsCommandList5::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1802, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -20141,7 +20141,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList5_Reset(ID3D12GraphicsCommandList5
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1803, "ID3D12GraphicsCommandList5::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1803, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -20150,7 +20150,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1804, "ID3D12GraphicsCommandList5::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1804, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_1805;
@@ -20161,7 +20161,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1805, "ID3D12GraphicsCommandList5::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1805, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_1806;
@@ -20173,7 +20173,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1806, "ID3D12GraphicsCommandList5::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1806, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_1807;
@@ -20183,7 +20183,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_Dispatch(ID3D12GraphicsCommandList5
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1807, "ID3D12GraphicsCommandList5::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1807, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_1808;
@@ -20195,7 +20195,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1808, "ID3D12GraphicsCommandList5::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1808, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_1809;
@@ -20208,7 +20208,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1809, "ID3D12GraphicsCommandList5::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1809, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_1810;
@@ -20217,7 +20217,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1810, "ID3D12GraphicsCommandList5::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1810, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_1811;
@@ -20230,7 +20230,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1811, "ID3D12GraphicsCommandList5::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1811, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_1812;
@@ -20242,7 +20242,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1812, "ID3D12GraphicsCommandList5::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1812, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_1813;
@@ -20250,7 +20250,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1813, "ID3D12GraphicsCommandList5::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1813, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_1814;
@@ -20259,7 +20259,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1814, "ID3D12GraphicsCommandList5::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1814, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_1815;
@@ -20268,7 +20268,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1815, "ID3D12GraphicsCommandList5::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1815, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_1816;
@@ -20276,7 +20276,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1816, "ID3D12GraphicsCommandList5::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1816, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_1817;
@@ -20284,7 +20284,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1817, "ID3D12GraphicsCommandList5::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1817, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_1818;
@@ -20292,7 +20292,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1818, "ID3D12GraphicsCommandList5::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1818, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_1819;
@@ -20301,7 +20301,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1819, "ID3D12GraphicsCommandList5::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1819, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_1820;
@@ -20309,7 +20309,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1820, "ID3D12GraphicsCommandList5::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1820, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_1821;
@@ -20318,7 +20318,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1821, "ID3D12GraphicsCommandList5::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1821, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_1822;
@@ -20326,7 +20326,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1822, "ID3D12GraphicsCommandList5::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1822, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_1823;
@@ -20334,7 +20334,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1823, "ID3D12GraphicsCommandList5::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1823, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_1824;
@@ -20343,7 +20343,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1824, "ID3D12GraphicsCommandList5::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1824, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_1825;
@@ -20352,7 +20352,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1825, "ID3D12GraphicsCommandList5::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1825, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_1826;
@@ -20362,7 +20362,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1826, "ID3D12GraphicsCommandList5::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1826, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_1827;
@@ -20372,7 +20372,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1827, "ID3D12GraphicsCommandList5::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1827, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_1828;
@@ -20383,7 +20383,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1828, "ID3D12GraphicsCommandList5::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1828, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_1829;
@@ -20394,7 +20394,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1829, "ID3D12GraphicsCommandList5::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1829, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_1830;
@@ -20403,7 +20403,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1830, "ID3D12GraphicsCommandList5::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1830, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_1831;
@@ -20412,7 +20412,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1831, "ID3D12GraphicsCommandList5::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1831, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_1832;
@@ -20421,7 +20421,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1832, "ID3D12GraphicsCommandList5::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1832, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_1833;
@@ -20430,7 +20430,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1833, "ID3D12GraphicsCommandList5::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1833, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_1834;
@@ -20439,7 +20439,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1834, "ID3D12GraphicsCommandList5::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1834, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1835;
@@ -20448,7 +20448,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1835, "ID3D12GraphicsCommandList5::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1835, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1836;
@@ -20456,7 +20456,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1836, "ID3D12GraphicsCommandList5::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1836, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_1837;
@@ -20466,7 +20466,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1837, "ID3D12GraphicsCommandList5::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1837, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_1838;
@@ -20476,7 +20476,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1838, "ID3D12GraphicsCommandList5::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1838, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_1839;
@@ -20487,7 +20487,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1839, "ID3D12GraphicsCommandList5::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1839, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_1840;
@@ -20500,7 +20500,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1840, "ID3D12GraphicsCommandList5::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1840, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_1841;
@@ -20511,7 +20511,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1841, "ID3D12GraphicsCommandList5::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1841, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_1842;
@@ -20524,7 +20524,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1842, "ID3D12GraphicsCommandList5::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1842, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_1843;
@@ -20537,7 +20537,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1843, "ID3D12GraphicsCommandList5::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1843, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_1844;
@@ -20546,7 +20546,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1844, "ID3D12GraphicsCommandList5::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1844, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_1845;
@@ -20556,7 +20556,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1845, "ID3D12GraphicsCommandList5::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1845, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_1846;
@@ -20566,7 +20566,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_EndQuery(ID3D12GraphicsCommandList5
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1846, "ID3D12GraphicsCommandList5::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1846, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_1847;
@@ -20579,7 +20579,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1847, "ID3D12GraphicsCommandList5::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1847, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_1848;
@@ -20589,7 +20589,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1848, "ID3D12GraphicsCommandList5::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1848, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_1849;
@@ -20599,7 +20599,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1849, "ID3D12GraphicsCommandList5::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1849, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_1850;
@@ -20609,14 +20609,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1850, "ID3D12GraphicsCommandList5::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1850, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_1851;
 void d3d12xs_stub_ID3D12GraphicsCommandList5_EndEvent(ID3D12GraphicsCommandList5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1851, "ID3D12GraphicsCommandList5::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1851, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_1852;
@@ -20629,7 +20629,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1852, "ID3D12GraphicsCommandList5::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1852, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_1853;
@@ -20643,7 +20643,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1853, "ID3D12GraphicsCommandList5::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1853, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_1854;
@@ -20657,7 +20657,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1854, "ID3D12GraphicsCommandList5::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1854, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_1855;
@@ -20666,7 +20666,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1855, "ID3D12GraphicsCommandList5::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1855, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_1856;
@@ -20676,7 +20676,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1856, "ID3D12GraphicsCommandList5::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1856, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_1857;
@@ -20692,7 +20692,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1857, "ID3D12GraphicsCommandList5::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1857, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_1858;
@@ -20700,7 +20700,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1858, "ID3D12GraphicsCommandList5::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1858, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_1859;
@@ -20710,7 +20710,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1859, "ID3D12GraphicsCommandList5::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1859, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_1860;
@@ -20718,7 +20718,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetProtectedResourceSession(ID3D12G
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1860, "ID3D12GraphicsCommandList5::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1860, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_1861;
@@ -20729,14 +20729,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_BeginRenderPass(ID3D12GraphicsComma
     (void)pRenderTargets;
     (void)pDepthStencil;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1861, "ID3D12GraphicsCommandList5::BeginRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1861, "ID3D12GraphicsCommandList4::BeginRenderPass");
 }
 
 static int d3d12xs_once_1862;
 void d3d12xs_stub_ID3D12GraphicsCommandList5_EndRenderPass(ID3D12GraphicsCommandList5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1862, "ID3D12GraphicsCommandList5::EndRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1862, "ID3D12GraphicsCommandList4::EndRenderPass");
 }
 
 static int d3d12xs_once_1863;
@@ -20746,7 +20746,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_InitializeMetaCommand(ID3D12Graphic
     (void)pMetaCommand;
     (void)pInitializationParametersData;
     (void)InitializationParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1863, "ID3D12GraphicsCommandList5::InitializeMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1863, "ID3D12GraphicsCommandList4::InitializeMetaCommand");
 }
 
 static int d3d12xs_once_1864;
@@ -20756,7 +20756,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_ExecuteMetaCommand(ID3D12GraphicsCo
     (void)pMetaCommand;
     (void)pExecutionParametersData;
     (void)ExecutionParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1864, "ID3D12GraphicsCommandList5::ExecuteMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1864, "ID3D12GraphicsCommandList4::ExecuteMetaCommand");
 }
 
 static int d3d12xs_once_1865;
@@ -20766,7 +20766,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_BuildRaytracingAccelerationStructur
     (void)pDesc;
     (void)NumPostbuildInfoDescs;
     (void)pPostbuildInfoDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1865, "ID3D12GraphicsCommandList5::BuildRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1865, "ID3D12GraphicsCommandList4::BuildRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_1866;
@@ -20776,7 +20776,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_EmitRaytracingAccelerationStructure
     (void)pDesc;
     (void)NumSourceAccelerationStructures;
     (void)pSourceAccelerationStructureData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1866, "ID3D12GraphicsCommandList5::EmitRaytracingAccelerationStructurePostbuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1866, "ID3D12GraphicsCommandList4::EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 
 static int d3d12xs_once_1867;
@@ -20786,7 +20786,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_CopyRaytracingAccelerationStructure
     (void)DestAccelerationStructureData;
     (void)SourceAccelerationStructureData;
     (void)Mode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1867, "ID3D12GraphicsCommandList5::CopyRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1867, "ID3D12GraphicsCommandList4::CopyRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_1868;
@@ -20794,7 +20794,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_SetPipelineState1(ID3D12GraphicsCom
 {
     (void)This;
     (void)pStateObject;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1868, "ID3D12GraphicsCommandList5::SetPipelineState1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1868, "ID3D12GraphicsCommandList4::SetPipelineState1");
 }
 
 static int d3d12xs_once_1869;
@@ -20802,7 +20802,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList5_DispatchRays(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)pDesc;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1869, "ID3D12GraphicsCommandList5::DispatchRays");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1869, "ID3D12GraphicsCommandList4::DispatchRays");
 }
 
 static int d3d12xs_once_1870;
@@ -20831,7 +20831,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1872, "ID3D12GraphicsCommandList6::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1872, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -20839,7 +20839,7 @@ static int d3d12xs_once_1873;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList6_AddRef(ID3D12GraphicsCommandList6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1873, "ID3D12GraphicsCommandList6::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1873, "IUnknown::AddRef");
     return 0;
 }
 
@@ -20847,7 +20847,7 @@ static int d3d12xs_once_1874;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList6_Release(ID3D12GraphicsCommandList6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1874, "ID3D12GraphicsCommandList6::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1874, "IUnknown::Release");
     return 0;
 }
 
@@ -20858,7 +20858,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1875, "ID3D12GraphicsCommandList6::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1875, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -20869,7 +20869,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1876, "ID3D12GraphicsCommandList6::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1876, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -20879,7 +20879,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1877, "ID3D12GraphicsCommandList6::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1877, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -20888,7 +20888,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1878, "ID3D12GraphicsCommandList6::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1878, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -20899,7 +20899,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1879, "ID3D12GraphicsCommandList6::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1879, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -20907,7 +20907,7 @@ static int d3d12xs_once_1880;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList6_GetType(ID3D12GraphicsCommandList6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1880, "ID3D12GraphicsCommandList6::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1880, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -20915,7 +20915,7 @@ static int d3d12xs_once_1881;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_Close(ID3D12GraphicsCommandList6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1881, "ID3D12GraphicsCommandList6::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1881, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -20925,7 +20925,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList6_Reset(ID3D12GraphicsCommandList6
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1882, "ID3D12GraphicsCommandList6::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1882, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -20934,7 +20934,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1883, "ID3D12GraphicsCommandList6::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1883, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_1884;
@@ -20945,7 +20945,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1884, "ID3D12GraphicsCommandList6::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1884, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_1885;
@@ -20957,7 +20957,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1885, "ID3D12GraphicsCommandList6::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1885, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_1886;
@@ -20967,7 +20967,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_Dispatch(ID3D12GraphicsCommandList6
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1886, "ID3D12GraphicsCommandList6::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1886, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_1887;
@@ -20979,7 +20979,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1887, "ID3D12GraphicsCommandList6::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1887, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_1888;
@@ -20992,7 +20992,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1888, "ID3D12GraphicsCommandList6::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1888, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_1889;
@@ -21001,7 +21001,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1889, "ID3D12GraphicsCommandList6::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1889, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_1890;
@@ -21014,7 +21014,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1890, "ID3D12GraphicsCommandList6::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1890, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_1891;
@@ -21026,7 +21026,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1891, "ID3D12GraphicsCommandList6::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1891, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_1892;
@@ -21034,7 +21034,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1892, "ID3D12GraphicsCommandList6::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1892, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_1893;
@@ -21043,7 +21043,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1893, "ID3D12GraphicsCommandList6::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1893, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_1894;
@@ -21052,7 +21052,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1894, "ID3D12GraphicsCommandList6::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1894, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_1895;
@@ -21060,7 +21060,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1895, "ID3D12GraphicsCommandList6::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1895, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_1896;
@@ -21068,7 +21068,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1896, "ID3D12GraphicsCommandList6::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1896, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_1897;
@@ -21076,7 +21076,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1897, "ID3D12GraphicsCommandList6::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1897, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_1898;
@@ -21085,7 +21085,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1898, "ID3D12GraphicsCommandList6::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1898, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_1899;
@@ -21093,7 +21093,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1899, "ID3D12GraphicsCommandList6::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1899, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_1900;
@@ -21102,7 +21102,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1900, "ID3D12GraphicsCommandList6::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1900, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_1901;
@@ -21110,7 +21110,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1901, "ID3D12GraphicsCommandList6::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1901, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_1902;
@@ -21118,7 +21118,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1902, "ID3D12GraphicsCommandList6::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1902, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_1903;
@@ -21127,7 +21127,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1903, "ID3D12GraphicsCommandList6::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1903, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_1904;
@@ -21136,7 +21136,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1904, "ID3D12GraphicsCommandList6::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1904, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_1905;
@@ -21146,7 +21146,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1905, "ID3D12GraphicsCommandList6::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1905, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_1906;
@@ -21156,7 +21156,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1906, "ID3D12GraphicsCommandList6::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1906, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_1907;
@@ -21167,7 +21167,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1907, "ID3D12GraphicsCommandList6::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1907, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_1908;
@@ -21178,7 +21178,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1908, "ID3D12GraphicsCommandList6::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1908, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_1909;
@@ -21187,7 +21187,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1909, "ID3D12GraphicsCommandList6::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1909, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_1910;
@@ -21196,7 +21196,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1910, "ID3D12GraphicsCommandList6::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1910, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_1911;
@@ -21205,7 +21205,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1911, "ID3D12GraphicsCommandList6::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1911, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_1912;
@@ -21214,7 +21214,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1912, "ID3D12GraphicsCommandList6::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1912, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_1913;
@@ -21223,7 +21223,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1913, "ID3D12GraphicsCommandList6::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1913, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1914;
@@ -21232,7 +21232,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1914, "ID3D12GraphicsCommandList6::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1914, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1915;
@@ -21240,7 +21240,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1915, "ID3D12GraphicsCommandList6::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1915, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_1916;
@@ -21250,7 +21250,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1916, "ID3D12GraphicsCommandList6::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1916, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_1917;
@@ -21260,7 +21260,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1917, "ID3D12GraphicsCommandList6::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1917, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_1918;
@@ -21271,7 +21271,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1918, "ID3D12GraphicsCommandList6::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1918, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_1919;
@@ -21284,7 +21284,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1919, "ID3D12GraphicsCommandList6::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1919, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_1920;
@@ -21295,7 +21295,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1920, "ID3D12GraphicsCommandList6::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1920, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_1921;
@@ -21308,7 +21308,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1921, "ID3D12GraphicsCommandList6::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1921, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_1922;
@@ -21321,7 +21321,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1922, "ID3D12GraphicsCommandList6::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1922, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_1923;
@@ -21330,7 +21330,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1923, "ID3D12GraphicsCommandList6::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1923, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_1924;
@@ -21340,7 +21340,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1924, "ID3D12GraphicsCommandList6::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1924, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_1925;
@@ -21350,7 +21350,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_EndQuery(ID3D12GraphicsCommandList6
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1925, "ID3D12GraphicsCommandList6::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1925, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_1926;
@@ -21363,7 +21363,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1926, "ID3D12GraphicsCommandList6::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1926, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_1927;
@@ -21373,7 +21373,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1927, "ID3D12GraphicsCommandList6::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1927, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_1928;
@@ -21383,7 +21383,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1928, "ID3D12GraphicsCommandList6::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1928, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_1929;
@@ -21393,14 +21393,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1929, "ID3D12GraphicsCommandList6::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1929, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_1930;
 void d3d12xs_stub_ID3D12GraphicsCommandList6_EndEvent(ID3D12GraphicsCommandList6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1930, "ID3D12GraphicsCommandList6::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1930, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_1931;
@@ -21413,7 +21413,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1931, "ID3D12GraphicsCommandList6::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1931, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_1932;
@@ -21427,7 +21427,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1932, "ID3D12GraphicsCommandList6::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1932, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_1933;
@@ -21441,7 +21441,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1933, "ID3D12GraphicsCommandList6::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1933, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_1934;
@@ -21450,7 +21450,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1934, "ID3D12GraphicsCommandList6::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1934, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_1935;
@@ -21460,7 +21460,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1935, "ID3D12GraphicsCommandList6::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1935, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_1936;
@@ -21476,7 +21476,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1936, "ID3D12GraphicsCommandList6::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1936, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_1937;
@@ -21484,7 +21484,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1937, "ID3D12GraphicsCommandList6::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1937, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_1938;
@@ -21494,7 +21494,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1938, "ID3D12GraphicsCommandList6::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1938, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_1939;
@@ -21502,7 +21502,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetProtectedResourceSession(ID3D12G
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1939, "ID3D12GraphicsCommandList6::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1939, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_1940;
@@ -21513,14 +21513,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_BeginRenderPass(ID3D12GraphicsComma
     (void)pRenderTargets;
     (void)pDepthStencil;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1940, "ID3D12GraphicsCommandList6::BeginRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1940, "ID3D12GraphicsCommandList4::BeginRenderPass");
 }
 
 static int d3d12xs_once_1941;
 void d3d12xs_stub_ID3D12GraphicsCommandList6_EndRenderPass(ID3D12GraphicsCommandList6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1941, "ID3D12GraphicsCommandList6::EndRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1941, "ID3D12GraphicsCommandList4::EndRenderPass");
 }
 
 static int d3d12xs_once_1942;
@@ -21530,7 +21530,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_InitializeMetaCommand(ID3D12Graphic
     (void)pMetaCommand;
     (void)pInitializationParametersData;
     (void)InitializationParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1942, "ID3D12GraphicsCommandList6::InitializeMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1942, "ID3D12GraphicsCommandList4::InitializeMetaCommand");
 }
 
 static int d3d12xs_once_1943;
@@ -21540,7 +21540,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_ExecuteMetaCommand(ID3D12GraphicsCo
     (void)pMetaCommand;
     (void)pExecutionParametersData;
     (void)ExecutionParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1943, "ID3D12GraphicsCommandList6::ExecuteMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1943, "ID3D12GraphicsCommandList4::ExecuteMetaCommand");
 }
 
 static int d3d12xs_once_1944;
@@ -21550,7 +21550,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_BuildRaytracingAccelerationStructur
     (void)pDesc;
     (void)NumPostbuildInfoDescs;
     (void)pPostbuildInfoDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1944, "ID3D12GraphicsCommandList6::BuildRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1944, "ID3D12GraphicsCommandList4::BuildRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_1945;
@@ -21560,7 +21560,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructure
     (void)pDesc;
     (void)NumSourceAccelerationStructures;
     (void)pSourceAccelerationStructureData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1945, "ID3D12GraphicsCommandList6::EmitRaytracingAccelerationStructurePostbuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1945, "ID3D12GraphicsCommandList4::EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 
 static int d3d12xs_once_1946;
@@ -21570,7 +21570,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_CopyRaytracingAccelerationStructure
     (void)DestAccelerationStructureData;
     (void)SourceAccelerationStructureData;
     (void)Mode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1946, "ID3D12GraphicsCommandList6::CopyRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1946, "ID3D12GraphicsCommandList4::CopyRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_1947;
@@ -21578,7 +21578,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_SetPipelineState1(ID3D12GraphicsCom
 {
     (void)This;
     (void)pStateObject;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1947, "ID3D12GraphicsCommandList6::SetPipelineState1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1947, "ID3D12GraphicsCommandList4::SetPipelineState1");
 }
 
 static int d3d12xs_once_1948;
@@ -21586,7 +21586,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_DispatchRays(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)pDesc;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1948, "ID3D12GraphicsCommandList6::DispatchRays");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1948, "ID3D12GraphicsCommandList4::DispatchRays");
 }
 
 static int d3d12xs_once_1949;
@@ -21595,7 +21595,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_RSSetShadingRate(ID3D12GraphicsComm
     (void)This;
     (void)baseShadingRate;
     (void)combiners;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1949, "ID3D12GraphicsCommandList6::RSSetShadingRate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1949, "ID3D12GraphicsCommandList5::RSSetShadingRate");
 }
 
 static int d3d12xs_once_1950;
@@ -21603,7 +21603,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList6_RSSetShadingRateImage(ID3D12Graphic
 {
     (void)This;
     (void)shadingRateImage;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1950, "ID3D12GraphicsCommandList6::RSSetShadingRateImage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1950, "ID3D12GraphicsCommandList5::RSSetShadingRateImage");
 }
 
 static int d3d12xs_once_1951;
@@ -21625,7 +21625,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1952, "ID3D12GraphicsCommandList7::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1952, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -21633,7 +21633,7 @@ static int d3d12xs_once_1953;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList7_AddRef(ID3D12GraphicsCommandList7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1953, "ID3D12GraphicsCommandList7::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1953, "IUnknown::AddRef");
     return 0;
 }
 
@@ -21641,7 +21641,7 @@ static int d3d12xs_once_1954;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList7_Release(ID3D12GraphicsCommandList7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1954, "ID3D12GraphicsCommandList7::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1954, "IUnknown::Release");
     return 0;
 }
 
@@ -21652,7 +21652,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1955, "ID3D12GraphicsCommandList7::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1955, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -21663,7 +21663,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1956, "ID3D12GraphicsCommandList7::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1956, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -21673,7 +21673,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1957, "ID3D12GraphicsCommandList7::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1957, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -21682,7 +21682,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1958, "ID3D12GraphicsCommandList7::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1958, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -21693,7 +21693,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1959, "ID3D12GraphicsCommandList7::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1959, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -21701,7 +21701,7 @@ static int d3d12xs_once_1960;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList7_GetType(ID3D12GraphicsCommandList7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1960, "ID3D12GraphicsCommandList7::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1960, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -21709,7 +21709,7 @@ static int d3d12xs_once_1961;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_Close(ID3D12GraphicsCommandList7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1961, "ID3D12GraphicsCommandList7::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1961, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -21719,7 +21719,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList7_Reset(ID3D12GraphicsCommandList7
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1962, "ID3D12GraphicsCommandList7::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1962, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -21728,7 +21728,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1963, "ID3D12GraphicsCommandList7::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1963, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_1964;
@@ -21739,7 +21739,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1964, "ID3D12GraphicsCommandList7::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1964, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_1965;
@@ -21751,7 +21751,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1965, "ID3D12GraphicsCommandList7::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1965, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_1966;
@@ -21761,7 +21761,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_Dispatch(ID3D12GraphicsCommandList7
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1966, "ID3D12GraphicsCommandList7::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1966, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_1967;
@@ -21773,7 +21773,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1967, "ID3D12GraphicsCommandList7::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1967, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_1968;
@@ -21786,7 +21786,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1968, "ID3D12GraphicsCommandList7::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1968, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_1969;
@@ -21795,7 +21795,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1969, "ID3D12GraphicsCommandList7::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1969, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_1970;
@@ -21808,7 +21808,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1970, "ID3D12GraphicsCommandList7::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1970, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_1971;
@@ -21820,7 +21820,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1971, "ID3D12GraphicsCommandList7::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1971, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_1972;
@@ -21828,7 +21828,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1972, "ID3D12GraphicsCommandList7::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1972, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_1973;
@@ -21837,7 +21837,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1973, "ID3D12GraphicsCommandList7::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1973, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_1974;
@@ -21846,7 +21846,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1974, "ID3D12GraphicsCommandList7::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1974, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_1975;
@@ -21854,7 +21854,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1975, "ID3D12GraphicsCommandList7::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1975, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_1976;
@@ -21862,7 +21862,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1976, "ID3D12GraphicsCommandList7::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1976, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_1977;
@@ -21870,7 +21870,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1977, "ID3D12GraphicsCommandList7::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1977, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_1978;
@@ -21879,7 +21879,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1978, "ID3D12GraphicsCommandList7::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1978, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_1979;
@@ -21887,7 +21887,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1979, "ID3D12GraphicsCommandList7::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1979, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_1980;
@@ -21896,7 +21896,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1980, "ID3D12GraphicsCommandList7::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1980, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_1981;
@@ -21904,7 +21904,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1981, "ID3D12GraphicsCommandList7::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1981, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_1982;
@@ -21912,7 +21912,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1982, "ID3D12GraphicsCommandList7::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1982, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_1983;
@@ -21921,7 +21921,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1983, "ID3D12GraphicsCommandList7::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1983, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_1984;
@@ -21930,7 +21930,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1984, "ID3D12GraphicsCommandList7::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1984, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_1985;
@@ -21940,7 +21940,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1985, "ID3D12GraphicsCommandList7::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1985, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_1986;
@@ -21950,7 +21950,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1986, "ID3D12GraphicsCommandList7::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1986, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_1987;
@@ -21961,7 +21961,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1987, "ID3D12GraphicsCommandList7::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1987, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_1988;
@@ -21972,7 +21972,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1988, "ID3D12GraphicsCommandList7::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1988, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_1989;
@@ -21981,7 +21981,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1989, "ID3D12GraphicsCommandList7::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1989, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_1990;
@@ -21990,7 +21990,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1990, "ID3D12GraphicsCommandList7::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1990, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_1991;
@@ -21999,7 +21999,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1991, "ID3D12GraphicsCommandList7::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1991, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_1992;
@@ -22008,7 +22008,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1992, "ID3D12GraphicsCommandList7::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1992, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_1993;
@@ -22017,7 +22017,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1993, "ID3D12GraphicsCommandList7::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1993, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1994;
@@ -22026,7 +22026,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1994, "ID3D12GraphicsCommandList7::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1994, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_1995;
@@ -22034,7 +22034,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1995, "ID3D12GraphicsCommandList7::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1995, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_1996;
@@ -22044,7 +22044,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1996, "ID3D12GraphicsCommandList7::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1996, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_1997;
@@ -22054,7 +22054,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1997, "ID3D12GraphicsCommandList7::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1997, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_1998;
@@ -22065,7 +22065,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1998, "ID3D12GraphicsCommandList7::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1998, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_1999;
@@ -22078,7 +22078,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_1999, "ID3D12GraphicsCommandList7::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_1999, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_2000;
@@ -22089,7 +22089,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2000, "ID3D12GraphicsCommandList7::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2000, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_2001;
@@ -22102,7 +22102,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2001, "ID3D12GraphicsCommandList7::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2001, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_2002;
@@ -22115,7 +22115,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2002, "ID3D12GraphicsCommandList7::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2002, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_2003;
@@ -22124,7 +22124,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2003, "ID3D12GraphicsCommandList7::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2003, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_2004;
@@ -22134,7 +22134,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2004, "ID3D12GraphicsCommandList7::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2004, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_2005;
@@ -22144,7 +22144,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_EndQuery(ID3D12GraphicsCommandList7
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2005, "ID3D12GraphicsCommandList7::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2005, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_2006;
@@ -22157,7 +22157,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2006, "ID3D12GraphicsCommandList7::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2006, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_2007;
@@ -22167,7 +22167,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2007, "ID3D12GraphicsCommandList7::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2007, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_2008;
@@ -22177,7 +22177,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2008, "ID3D12GraphicsCommandList7::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2008, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_2009;
@@ -22187,14 +22187,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2009, "ID3D12GraphicsCommandList7::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2009, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_2010;
 void d3d12xs_stub_ID3D12GraphicsCommandList7_EndEvent(ID3D12GraphicsCommandList7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2010, "ID3D12GraphicsCommandList7::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2010, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_2011;
@@ -22207,7 +22207,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2011, "ID3D12GraphicsCommandList7::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2011, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_2012;
@@ -22221,7 +22221,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2012, "ID3D12GraphicsCommandList7::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2012, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_2013;
@@ -22235,7 +22235,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2013, "ID3D12GraphicsCommandList7::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2013, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_2014;
@@ -22244,7 +22244,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2014, "ID3D12GraphicsCommandList7::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2014, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_2015;
@@ -22254,7 +22254,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2015, "ID3D12GraphicsCommandList7::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2015, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_2016;
@@ -22270,7 +22270,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2016, "ID3D12GraphicsCommandList7::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2016, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_2017;
@@ -22278,7 +22278,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2017, "ID3D12GraphicsCommandList7::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2017, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_2018;
@@ -22288,7 +22288,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2018, "ID3D12GraphicsCommandList7::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2018, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_2019;
@@ -22296,7 +22296,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetProtectedResourceSession(ID3D12G
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2019, "ID3D12GraphicsCommandList7::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2019, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_2020;
@@ -22307,14 +22307,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_BeginRenderPass(ID3D12GraphicsComma
     (void)pRenderTargets;
     (void)pDepthStencil;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2020, "ID3D12GraphicsCommandList7::BeginRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2020, "ID3D12GraphicsCommandList4::BeginRenderPass");
 }
 
 static int d3d12xs_once_2021;
 void d3d12xs_stub_ID3D12GraphicsCommandList7_EndRenderPass(ID3D12GraphicsCommandList7 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2021, "ID3D12GraphicsCommandList7::EndRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2021, "ID3D12GraphicsCommandList4::EndRenderPass");
 }
 
 static int d3d12xs_once_2022;
@@ -22324,7 +22324,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_InitializeMetaCommand(ID3D12Graphic
     (void)pMetaCommand;
     (void)pInitializationParametersData;
     (void)InitializationParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2022, "ID3D12GraphicsCommandList7::InitializeMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2022, "ID3D12GraphicsCommandList4::InitializeMetaCommand");
 }
 
 static int d3d12xs_once_2023;
@@ -22334,7 +22334,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_ExecuteMetaCommand(ID3D12GraphicsCo
     (void)pMetaCommand;
     (void)pExecutionParametersData;
     (void)ExecutionParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2023, "ID3D12GraphicsCommandList7::ExecuteMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2023, "ID3D12GraphicsCommandList4::ExecuteMetaCommand");
 }
 
 static int d3d12xs_once_2024;
@@ -22344,7 +22344,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_BuildRaytracingAccelerationStructur
     (void)pDesc;
     (void)NumPostbuildInfoDescs;
     (void)pPostbuildInfoDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2024, "ID3D12GraphicsCommandList7::BuildRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2024, "ID3D12GraphicsCommandList4::BuildRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2025;
@@ -22354,7 +22354,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_EmitRaytracingAccelerationStructure
     (void)pDesc;
     (void)NumSourceAccelerationStructures;
     (void)pSourceAccelerationStructureData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2025, "ID3D12GraphicsCommandList7::EmitRaytracingAccelerationStructurePostbuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2025, "ID3D12GraphicsCommandList4::EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 
 static int d3d12xs_once_2026;
@@ -22364,7 +22364,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_CopyRaytracingAccelerationStructure
     (void)DestAccelerationStructureData;
     (void)SourceAccelerationStructureData;
     (void)Mode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2026, "ID3D12GraphicsCommandList7::CopyRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2026, "ID3D12GraphicsCommandList4::CopyRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2027;
@@ -22372,7 +22372,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_SetPipelineState1(ID3D12GraphicsCom
 {
     (void)This;
     (void)pStateObject;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2027, "ID3D12GraphicsCommandList7::SetPipelineState1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2027, "ID3D12GraphicsCommandList4::SetPipelineState1");
 }
 
 static int d3d12xs_once_2028;
@@ -22380,7 +22380,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_DispatchRays(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)pDesc;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2028, "ID3D12GraphicsCommandList7::DispatchRays");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2028, "ID3D12GraphicsCommandList4::DispatchRays");
 }
 
 static int d3d12xs_once_2029;
@@ -22389,7 +22389,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_RSSetShadingRate(ID3D12GraphicsComm
     (void)This;
     (void)baseShadingRate;
     (void)combiners;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2029, "ID3D12GraphicsCommandList7::RSSetShadingRate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2029, "ID3D12GraphicsCommandList5::RSSetShadingRate");
 }
 
 static int d3d12xs_once_2030;
@@ -22397,7 +22397,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_RSSetShadingRateImage(ID3D12Graphic
 {
     (void)This;
     (void)shadingRateImage;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2030, "ID3D12GraphicsCommandList7::RSSetShadingRateImage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2030, "ID3D12GraphicsCommandList5::RSSetShadingRateImage");
 }
 
 static int d3d12xs_once_2031;
@@ -22407,7 +22407,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList7_DispatchMesh(ID3D12GraphicsCommandL
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2031, "ID3D12GraphicsCommandList7::DispatchMesh");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2031, "ID3D12GraphicsCommandList6::DispatchMesh");
 }
 
 static int d3d12xs_once_2032;
@@ -22428,7 +22428,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2033, "ID3D12GraphicsCommandList8::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2033, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -22436,7 +22436,7 @@ static int d3d12xs_once_2034;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList8_AddRef(ID3D12GraphicsCommandList8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2034, "ID3D12GraphicsCommandList8::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2034, "IUnknown::AddRef");
     return 0;
 }
 
@@ -22444,7 +22444,7 @@ static int d3d12xs_once_2035;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList8_Release(ID3D12GraphicsCommandList8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2035, "ID3D12GraphicsCommandList8::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2035, "IUnknown::Release");
     return 0;
 }
 
@@ -22455,7 +22455,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2036, "ID3D12GraphicsCommandList8::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2036, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -22466,7 +22466,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2037, "ID3D12GraphicsCommandList8::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2037, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -22476,7 +22476,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2038, "ID3D12GraphicsCommandList8::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2038, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -22485,7 +22485,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2039, "ID3D12GraphicsCommandList8::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2039, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -22496,7 +22496,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2040, "ID3D12GraphicsCommandList8::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2040, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -22504,7 +22504,7 @@ static int d3d12xs_once_2041;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList8_GetType(ID3D12GraphicsCommandList8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2041, "ID3D12GraphicsCommandList8::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2041, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -22512,7 +22512,7 @@ static int d3d12xs_once_2042;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_Close(ID3D12GraphicsCommandList8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2042, "ID3D12GraphicsCommandList8::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2042, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -22522,7 +22522,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList8_Reset(ID3D12GraphicsCommandList8
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2043, "ID3D12GraphicsCommandList8::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2043, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -22531,7 +22531,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2044, "ID3D12GraphicsCommandList8::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2044, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_2045;
@@ -22542,7 +22542,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2045, "ID3D12GraphicsCommandList8::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2045, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_2046;
@@ -22554,7 +22554,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2046, "ID3D12GraphicsCommandList8::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2046, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_2047;
@@ -22564,7 +22564,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_Dispatch(ID3D12GraphicsCommandList8
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2047, "ID3D12GraphicsCommandList8::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2047, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_2048;
@@ -22576,7 +22576,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2048, "ID3D12GraphicsCommandList8::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2048, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_2049;
@@ -22589,7 +22589,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2049, "ID3D12GraphicsCommandList8::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2049, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_2050;
@@ -22598,7 +22598,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2050, "ID3D12GraphicsCommandList8::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2050, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_2051;
@@ -22611,7 +22611,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2051, "ID3D12GraphicsCommandList8::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2051, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_2052;
@@ -22623,7 +22623,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2052, "ID3D12GraphicsCommandList8::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2052, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_2053;
@@ -22631,7 +22631,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2053, "ID3D12GraphicsCommandList8::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2053, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_2054;
@@ -22640,7 +22640,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2054, "ID3D12GraphicsCommandList8::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2054, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_2055;
@@ -22649,7 +22649,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2055, "ID3D12GraphicsCommandList8::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2055, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_2056;
@@ -22657,7 +22657,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2056, "ID3D12GraphicsCommandList8::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2056, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_2057;
@@ -22665,7 +22665,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2057, "ID3D12GraphicsCommandList8::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2057, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_2058;
@@ -22673,7 +22673,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2058, "ID3D12GraphicsCommandList8::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2058, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_2059;
@@ -22682,7 +22682,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2059, "ID3D12GraphicsCommandList8::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2059, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_2060;
@@ -22690,7 +22690,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2060, "ID3D12GraphicsCommandList8::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2060, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_2061;
@@ -22699,7 +22699,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2061, "ID3D12GraphicsCommandList8::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2061, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_2062;
@@ -22707,7 +22707,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2062, "ID3D12GraphicsCommandList8::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2062, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_2063;
@@ -22715,7 +22715,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2063, "ID3D12GraphicsCommandList8::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2063, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_2064;
@@ -22724,7 +22724,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2064, "ID3D12GraphicsCommandList8::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2064, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_2065;
@@ -22733,7 +22733,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2065, "ID3D12GraphicsCommandList8::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2065, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_2066;
@@ -22743,7 +22743,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2066, "ID3D12GraphicsCommandList8::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2066, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_2067;
@@ -22753,7 +22753,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2067, "ID3D12GraphicsCommandList8::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2067, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_2068;
@@ -22764,7 +22764,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2068, "ID3D12GraphicsCommandList8::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2068, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_2069;
@@ -22775,7 +22775,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2069, "ID3D12GraphicsCommandList8::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2069, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_2070;
@@ -22784,7 +22784,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2070, "ID3D12GraphicsCommandList8::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2070, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_2071;
@@ -22793,7 +22793,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2071, "ID3D12GraphicsCommandList8::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2071, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_2072;
@@ -22802,7 +22802,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2072, "ID3D12GraphicsCommandList8::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2072, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_2073;
@@ -22811,7 +22811,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2073, "ID3D12GraphicsCommandList8::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2073, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_2074;
@@ -22820,7 +22820,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2074, "ID3D12GraphicsCommandList8::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2074, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_2075;
@@ -22829,7 +22829,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2075, "ID3D12GraphicsCommandList8::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2075, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_2076;
@@ -22837,7 +22837,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2076, "ID3D12GraphicsCommandList8::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2076, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_2077;
@@ -22847,7 +22847,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2077, "ID3D12GraphicsCommandList8::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2077, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_2078;
@@ -22857,7 +22857,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2078, "ID3D12GraphicsCommandList8::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2078, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_2079;
@@ -22868,7 +22868,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2079, "ID3D12GraphicsCommandList8::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2079, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_2080;
@@ -22881,7 +22881,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2080, "ID3D12GraphicsCommandList8::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2080, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_2081;
@@ -22892,7 +22892,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2081, "ID3D12GraphicsCommandList8::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2081, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_2082;
@@ -22905,7 +22905,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2082, "ID3D12GraphicsCommandList8::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2082, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_2083;
@@ -22918,7 +22918,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2083, "ID3D12GraphicsCommandList8::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2083, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_2084;
@@ -22927,7 +22927,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2084, "ID3D12GraphicsCommandList8::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2084, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_2085;
@@ -22937,7 +22937,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2085, "ID3D12GraphicsCommandList8::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2085, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_2086;
@@ -22947,7 +22947,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_EndQuery(ID3D12GraphicsCommandList8
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2086, "ID3D12GraphicsCommandList8::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2086, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_2087;
@@ -22960,7 +22960,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2087, "ID3D12GraphicsCommandList8::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2087, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_2088;
@@ -22970,7 +22970,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2088, "ID3D12GraphicsCommandList8::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2088, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_2089;
@@ -22980,7 +22980,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2089, "ID3D12GraphicsCommandList8::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2089, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_2090;
@@ -22990,14 +22990,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2090, "ID3D12GraphicsCommandList8::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2090, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_2091;
 void d3d12xs_stub_ID3D12GraphicsCommandList8_EndEvent(ID3D12GraphicsCommandList8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2091, "ID3D12GraphicsCommandList8::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2091, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_2092;
@@ -23010,7 +23010,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2092, "ID3D12GraphicsCommandList8::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2092, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_2093;
@@ -23024,7 +23024,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2093, "ID3D12GraphicsCommandList8::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2093, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_2094;
@@ -23038,7 +23038,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2094, "ID3D12GraphicsCommandList8::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2094, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_2095;
@@ -23047,7 +23047,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2095, "ID3D12GraphicsCommandList8::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2095, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_2096;
@@ -23057,7 +23057,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2096, "ID3D12GraphicsCommandList8::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2096, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_2097;
@@ -23073,7 +23073,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2097, "ID3D12GraphicsCommandList8::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2097, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_2098;
@@ -23081,7 +23081,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2098, "ID3D12GraphicsCommandList8::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2098, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_2099;
@@ -23091,7 +23091,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2099, "ID3D12GraphicsCommandList8::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2099, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_2100;
@@ -23099,7 +23099,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetProtectedResourceSession(ID3D12G
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2100, "ID3D12GraphicsCommandList8::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2100, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_2101;
@@ -23110,14 +23110,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_BeginRenderPass(ID3D12GraphicsComma
     (void)pRenderTargets;
     (void)pDepthStencil;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2101, "ID3D12GraphicsCommandList8::BeginRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2101, "ID3D12GraphicsCommandList4::BeginRenderPass");
 }
 
 static int d3d12xs_once_2102;
 void d3d12xs_stub_ID3D12GraphicsCommandList8_EndRenderPass(ID3D12GraphicsCommandList8 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2102, "ID3D12GraphicsCommandList8::EndRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2102, "ID3D12GraphicsCommandList4::EndRenderPass");
 }
 
 static int d3d12xs_once_2103;
@@ -23127,7 +23127,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_InitializeMetaCommand(ID3D12Graphic
     (void)pMetaCommand;
     (void)pInitializationParametersData;
     (void)InitializationParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2103, "ID3D12GraphicsCommandList8::InitializeMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2103, "ID3D12GraphicsCommandList4::InitializeMetaCommand");
 }
 
 static int d3d12xs_once_2104;
@@ -23137,7 +23137,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_ExecuteMetaCommand(ID3D12GraphicsCo
     (void)pMetaCommand;
     (void)pExecutionParametersData;
     (void)ExecutionParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2104, "ID3D12GraphicsCommandList8::ExecuteMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2104, "ID3D12GraphicsCommandList4::ExecuteMetaCommand");
 }
 
 static int d3d12xs_once_2105;
@@ -23147,7 +23147,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_BuildRaytracingAccelerationStructur
     (void)pDesc;
     (void)NumPostbuildInfoDescs;
     (void)pPostbuildInfoDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2105, "ID3D12GraphicsCommandList8::BuildRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2105, "ID3D12GraphicsCommandList4::BuildRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2106;
@@ -23157,7 +23157,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_EmitRaytracingAccelerationStructure
     (void)pDesc;
     (void)NumSourceAccelerationStructures;
     (void)pSourceAccelerationStructureData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2106, "ID3D12GraphicsCommandList8::EmitRaytracingAccelerationStructurePostbuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2106, "ID3D12GraphicsCommandList4::EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 
 static int d3d12xs_once_2107;
@@ -23167,7 +23167,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_CopyRaytracingAccelerationStructure
     (void)DestAccelerationStructureData;
     (void)SourceAccelerationStructureData;
     (void)Mode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2107, "ID3D12GraphicsCommandList8::CopyRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2107, "ID3D12GraphicsCommandList4::CopyRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2108;
@@ -23175,7 +23175,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_SetPipelineState1(ID3D12GraphicsCom
 {
     (void)This;
     (void)pStateObject;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2108, "ID3D12GraphicsCommandList8::SetPipelineState1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2108, "ID3D12GraphicsCommandList4::SetPipelineState1");
 }
 
 static int d3d12xs_once_2109;
@@ -23183,7 +23183,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_DispatchRays(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)pDesc;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2109, "ID3D12GraphicsCommandList8::DispatchRays");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2109, "ID3D12GraphicsCommandList4::DispatchRays");
 }
 
 static int d3d12xs_once_2110;
@@ -23192,7 +23192,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_RSSetShadingRate(ID3D12GraphicsComm
     (void)This;
     (void)baseShadingRate;
     (void)combiners;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2110, "ID3D12GraphicsCommandList8::RSSetShadingRate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2110, "ID3D12GraphicsCommandList5::RSSetShadingRate");
 }
 
 static int d3d12xs_once_2111;
@@ -23200,7 +23200,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_RSSetShadingRateImage(ID3D12Graphic
 {
     (void)This;
     (void)shadingRateImage;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2111, "ID3D12GraphicsCommandList8::RSSetShadingRateImage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2111, "ID3D12GraphicsCommandList5::RSSetShadingRateImage");
 }
 
 static int d3d12xs_once_2112;
@@ -23210,7 +23210,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_DispatchMesh(ID3D12GraphicsCommandL
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2112, "ID3D12GraphicsCommandList8::DispatchMesh");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2112, "ID3D12GraphicsCommandList6::DispatchMesh");
 }
 
 static int d3d12xs_once_2113;
@@ -23219,7 +23219,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList8_Barrier(ID3D12GraphicsCommandList8 
     (void)This;
     (void)NumBarrierGroups;
     (void)pBarrierGroups;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2113, "ID3D12GraphicsCommandList8::Barrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2113, "ID3D12GraphicsCommandList7::Barrier");
 }
 
 static int d3d12xs_once_2114;
@@ -23240,7 +23240,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_QueryInterface(ID3D12GraphicsCom
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2115, "ID3D12GraphicsCommandList9::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2115, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -23248,7 +23248,7 @@ static int d3d12xs_once_2116;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList9_AddRef(ID3D12GraphicsCommandList9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2116, "ID3D12GraphicsCommandList9::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2116, "IUnknown::AddRef");
     return 0;
 }
 
@@ -23256,7 +23256,7 @@ static int d3d12xs_once_2117;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList9_Release(ID3D12GraphicsCommandList9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2117, "ID3D12GraphicsCommandList9::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2117, "IUnknown::Release");
     return 0;
 }
 
@@ -23267,7 +23267,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_GetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2118, "ID3D12GraphicsCommandList9::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2118, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -23278,7 +23278,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_SetPrivateData(ID3D12GraphicsCom
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2119, "ID3D12GraphicsCommandList9::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2119, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -23288,7 +23288,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_SetPrivateDataInterface(ID3D12Gr
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2120, "ID3D12GraphicsCommandList9::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2120, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -23297,7 +23297,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_SetName(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2121, "ID3D12GraphicsCommandList9::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2121, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -23308,7 +23308,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_GetDevice(ID3D12GraphicsCommandL
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2122, "ID3D12GraphicsCommandList9::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2122, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -23316,7 +23316,7 @@ static int d3d12xs_once_2123;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList9_GetType(ID3D12GraphicsCommandList9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2123, "ID3D12GraphicsCommandList9::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2123, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -23324,7 +23324,7 @@ static int d3d12xs_once_2124;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_Close(ID3D12GraphicsCommandList9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2124, "ID3D12GraphicsCommandList9::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2124, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -23334,7 +23334,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList9_Reset(ID3D12GraphicsCommandList9
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2125, "ID3D12GraphicsCommandList9::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2125, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -23343,7 +23343,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ClearState(ID3D12GraphicsCommandLis
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2126, "ID3D12GraphicsCommandList9::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2126, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_2127;
@@ -23354,7 +23354,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_DrawInstanced(ID3D12GraphicsCommand
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2127, "ID3D12GraphicsCommandList9::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2127, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_2128;
@@ -23366,7 +23366,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_DrawIndexedInstanced(ID3D12Graphics
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2128, "ID3D12GraphicsCommandList9::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2128, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_2129;
@@ -23376,7 +23376,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_Dispatch(ID3D12GraphicsCommandList9
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2129, "ID3D12GraphicsCommandList9::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2129, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_2130;
@@ -23388,7 +23388,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_CopyBufferRegion(ID3D12GraphicsComm
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2130, "ID3D12GraphicsCommandList9::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2130, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_2131;
@@ -23401,7 +23401,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_CopyTextureRegion(ID3D12GraphicsCom
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2131, "ID3D12GraphicsCommandList9::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2131, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_2132;
@@ -23410,7 +23410,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_CopyResource(ID3D12GraphicsCommandL
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2132, "ID3D12GraphicsCommandList9::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2132, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_2133;
@@ -23423,7 +23423,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_CopyTiles(ID3D12GraphicsCommandList
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2133, "ID3D12GraphicsCommandList9::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2133, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_2134;
@@ -23435,7 +23435,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ResolveSubresource(ID3D12GraphicsCo
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2134, "ID3D12GraphicsCommandList9::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2134, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_2135;
@@ -23443,7 +23443,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_IASetPrimitiveTopology(ID3D12Graphi
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2135, "ID3D12GraphicsCommandList9::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2135, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_2136;
@@ -23452,7 +23452,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_RSSetViewports(ID3D12GraphicsComman
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2136, "ID3D12GraphicsCommandList9::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2136, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_2137;
@@ -23461,7 +23461,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_RSSetScissorRects(ID3D12GraphicsCom
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2137, "ID3D12GraphicsCommandList9::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2137, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_2138;
@@ -23469,7 +23469,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_OMSetBlendFactor(ID3D12GraphicsComm
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2138, "ID3D12GraphicsCommandList9::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2138, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_2139;
@@ -23477,7 +23477,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_OMSetStencilRef(ID3D12GraphicsComma
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2139, "ID3D12GraphicsCommandList9::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2139, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_2140;
@@ -23485,7 +23485,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetPipelineState(ID3D12GraphicsComm
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2140, "ID3D12GraphicsCommandList9::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2140, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_2141;
@@ -23494,7 +23494,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ResourceBarrier(ID3D12GraphicsComma
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2141, "ID3D12GraphicsCommandList9::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2141, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_2142;
@@ -23502,7 +23502,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ExecuteBundle(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2142, "ID3D12GraphicsCommandList9::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2142, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_2143;
@@ -23511,7 +23511,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetDescriptorHeaps(ID3D12GraphicsCo
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2143, "ID3D12GraphicsCommandList9::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2143, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_2144;
@@ -23519,7 +23519,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRootSignature(ID3D12Graph
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2144, "ID3D12GraphicsCommandList9::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2144, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_2145;
@@ -23527,7 +23527,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2145, "ID3D12GraphicsCommandList9::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2145, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_2146;
@@ -23536,7 +23536,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRootDescriptorTable(ID3D1
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2146, "ID3D12GraphicsCommandList9::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2146, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_2147;
@@ -23545,7 +23545,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2147, "ID3D12GraphicsCommandList9::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2147, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_2148;
@@ -23555,7 +23555,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRoot32BitConstant(ID3D12G
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2148, "ID3D12GraphicsCommandList9::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2148, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_2149;
@@ -23565,7 +23565,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2149, "ID3D12GraphicsCommandList9::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2149, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_2150;
@@ -23576,7 +23576,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRoot32BitConstants(ID3D12
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2150, "ID3D12GraphicsCommandList9::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2150, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_2151;
@@ -23587,7 +23587,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2151, "ID3D12GraphicsCommandList9::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2151, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_2152;
@@ -23596,7 +23596,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRootConstantBufferView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2152, "ID3D12GraphicsCommandList9::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2152, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_2153;
@@ -23605,7 +23605,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2153, "ID3D12GraphicsCommandList9::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2153, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_2154;
@@ -23614,7 +23614,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRootShaderResourceView(ID
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2154, "ID3D12GraphicsCommandList9::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2154, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_2155;
@@ -23623,7 +23623,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2155, "ID3D12GraphicsCommandList9::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2155, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_2156;
@@ -23632,7 +23632,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetComputeRootUnorderedAccessView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2156, "ID3D12GraphicsCommandList9::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2156, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_2157;
@@ -23641,7 +23641,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetGraphicsRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2157, "ID3D12GraphicsCommandList9::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2157, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_2158;
@@ -23649,7 +23649,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_IASetIndexBuffer(ID3D12GraphicsComm
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2158, "ID3D12GraphicsCommandList9::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2158, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_2159;
@@ -23659,7 +23659,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_IASetVertexBuffers(ID3D12GraphicsCo
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2159, "ID3D12GraphicsCommandList9::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2159, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_2160;
@@ -23669,7 +23669,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SOSetTargets(ID3D12GraphicsCommandL
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2160, "ID3D12GraphicsCommandList9::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2160, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_2161;
@@ -23680,7 +23680,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_OMSetRenderTargets(ID3D12GraphicsCo
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2161, "ID3D12GraphicsCommandList9::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2161, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_2162;
@@ -23693,7 +23693,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ClearDepthStencilView(ID3D12Graphic
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2162, "ID3D12GraphicsCommandList9::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2162, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_2163;
@@ -23704,7 +23704,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ClearRenderTargetView(ID3D12Graphic
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2163, "ID3D12GraphicsCommandList9::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2163, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_2164;
@@ -23717,7 +23717,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ClearUnorderedAccessViewUint(ID3D12
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2164, "ID3D12GraphicsCommandList9::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2164, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_2165;
@@ -23730,7 +23730,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ClearUnorderedAccessViewFloat(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2165, "ID3D12GraphicsCommandList9::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2165, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_2166;
@@ -23739,7 +23739,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_DiscardResource(ID3D12GraphicsComma
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2166, "ID3D12GraphicsCommandList9::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2166, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_2167;
@@ -23749,7 +23749,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_BeginQuery(ID3D12GraphicsCommandLis
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2167, "ID3D12GraphicsCommandList9::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2167, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_2168;
@@ -23759,7 +23759,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_EndQuery(ID3D12GraphicsCommandList9
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2168, "ID3D12GraphicsCommandList9::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2168, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_2169;
@@ -23772,7 +23772,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ResolveQueryData(ID3D12GraphicsComm
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2169, "ID3D12GraphicsCommandList9::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2169, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_2170;
@@ -23782,7 +23782,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetPredication(ID3D12GraphicsComman
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2170, "ID3D12GraphicsCommandList9::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2170, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_2171;
@@ -23792,7 +23792,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetMarker(ID3D12GraphicsCommandList
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2171, "ID3D12GraphicsCommandList9::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2171, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_2172;
@@ -23802,14 +23802,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_BeginEvent(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2172, "ID3D12GraphicsCommandList9::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2172, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_2173;
 void d3d12xs_stub_ID3D12GraphicsCommandList9_EndEvent(ID3D12GraphicsCommandList9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2173, "ID3D12GraphicsCommandList9::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2173, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_2174;
@@ -23822,7 +23822,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ExecuteIndirect(ID3D12GraphicsComma
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2174, "ID3D12GraphicsCommandList9::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2174, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_2175;
@@ -23836,7 +23836,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_AtomicCopyBufferUINT(ID3D12Graphics
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2175, "ID3D12GraphicsCommandList9::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2175, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_2176;
@@ -23850,7 +23850,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_AtomicCopyBufferUINT64(ID3D12Graphi
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2176, "ID3D12GraphicsCommandList9::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2176, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_2177;
@@ -23859,7 +23859,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_OMSetDepthBounds(ID3D12GraphicsComm
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2177, "ID3D12GraphicsCommandList9::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2177, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_2178;
@@ -23869,7 +23869,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetSamplePositions(ID3D12GraphicsCo
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2178, "ID3D12GraphicsCommandList9::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2178, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_2179;
@@ -23885,7 +23885,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ResolveSubresourceRegion(ID3D12Grap
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2179, "ID3D12GraphicsCommandList9::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2179, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_2180;
@@ -23893,7 +23893,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetViewInstanceMask(ID3D12GraphicsC
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2180, "ID3D12GraphicsCommandList9::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2180, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_2181;
@@ -23903,7 +23903,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_WriteBufferImmediate(ID3D12Graphics
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2181, "ID3D12GraphicsCommandList9::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2181, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_2182;
@@ -23911,7 +23911,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetProtectedResourceSession(ID3D12G
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2182, "ID3D12GraphicsCommandList9::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2182, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_2183;
@@ -23922,14 +23922,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_BeginRenderPass(ID3D12GraphicsComma
     (void)pRenderTargets;
     (void)pDepthStencil;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2183, "ID3D12GraphicsCommandList9::BeginRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2183, "ID3D12GraphicsCommandList4::BeginRenderPass");
 }
 
 static int d3d12xs_once_2184;
 void d3d12xs_stub_ID3D12GraphicsCommandList9_EndRenderPass(ID3D12GraphicsCommandList9 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2184, "ID3D12GraphicsCommandList9::EndRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2184, "ID3D12GraphicsCommandList4::EndRenderPass");
 }
 
 static int d3d12xs_once_2185;
@@ -23939,7 +23939,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_InitializeMetaCommand(ID3D12Graphic
     (void)pMetaCommand;
     (void)pInitializationParametersData;
     (void)InitializationParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2185, "ID3D12GraphicsCommandList9::InitializeMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2185, "ID3D12GraphicsCommandList4::InitializeMetaCommand");
 }
 
 static int d3d12xs_once_2186;
@@ -23949,7 +23949,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_ExecuteMetaCommand(ID3D12GraphicsCo
     (void)pMetaCommand;
     (void)pExecutionParametersData;
     (void)ExecutionParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2186, "ID3D12GraphicsCommandList9::ExecuteMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2186, "ID3D12GraphicsCommandList4::ExecuteMetaCommand");
 }
 
 static int d3d12xs_once_2187;
@@ -23959,7 +23959,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_BuildRaytracingAccelerationStructur
     (void)pDesc;
     (void)NumPostbuildInfoDescs;
     (void)pPostbuildInfoDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2187, "ID3D12GraphicsCommandList9::BuildRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2187, "ID3D12GraphicsCommandList4::BuildRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2188;
@@ -23969,7 +23969,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_EmitRaytracingAccelerationStructure
     (void)pDesc;
     (void)NumSourceAccelerationStructures;
     (void)pSourceAccelerationStructureData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2188, "ID3D12GraphicsCommandList9::EmitRaytracingAccelerationStructurePostbuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2188, "ID3D12GraphicsCommandList4::EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 
 static int d3d12xs_once_2189;
@@ -23979,7 +23979,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_CopyRaytracingAccelerationStructure
     (void)DestAccelerationStructureData;
     (void)SourceAccelerationStructureData;
     (void)Mode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2189, "ID3D12GraphicsCommandList9::CopyRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2189, "ID3D12GraphicsCommandList4::CopyRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2190;
@@ -23987,7 +23987,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_SetPipelineState1(ID3D12GraphicsCom
 {
     (void)This;
     (void)pStateObject;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2190, "ID3D12GraphicsCommandList9::SetPipelineState1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2190, "ID3D12GraphicsCommandList4::SetPipelineState1");
 }
 
 static int d3d12xs_once_2191;
@@ -23995,7 +23995,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_DispatchRays(ID3D12GraphicsCommandL
 {
     (void)This;
     (void)pDesc;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2191, "ID3D12GraphicsCommandList9::DispatchRays");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2191, "ID3D12GraphicsCommandList4::DispatchRays");
 }
 
 static int d3d12xs_once_2192;
@@ -24004,7 +24004,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_RSSetShadingRate(ID3D12GraphicsComm
     (void)This;
     (void)baseShadingRate;
     (void)combiners;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2192, "ID3D12GraphicsCommandList9::RSSetShadingRate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2192, "ID3D12GraphicsCommandList5::RSSetShadingRate");
 }
 
 static int d3d12xs_once_2193;
@@ -24012,7 +24012,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_RSSetShadingRateImage(ID3D12Graphic
 {
     (void)This;
     (void)shadingRateImage;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2193, "ID3D12GraphicsCommandList9::RSSetShadingRateImage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2193, "ID3D12GraphicsCommandList5::RSSetShadingRateImage");
 }
 
 static int d3d12xs_once_2194;
@@ -24022,7 +24022,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_DispatchMesh(ID3D12GraphicsCommandL
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2194, "ID3D12GraphicsCommandList9::DispatchMesh");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2194, "ID3D12GraphicsCommandList6::DispatchMesh");
 }
 
 static int d3d12xs_once_2195;
@@ -24031,7 +24031,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_Barrier(ID3D12GraphicsCommandList9 
     (void)This;
     (void)NumBarrierGroups;
     (void)pBarrierGroups;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2195, "ID3D12GraphicsCommandList9::Barrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2195, "ID3D12GraphicsCommandList7::Barrier");
 }
 
 static int d3d12xs_once_2196;
@@ -24040,7 +24040,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList9_OMSetFrontAndBackStencilRef(ID3D12G
     (void)This;
     (void)FrontStencilRef;
     (void)BackStencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2196, "ID3D12GraphicsCommandList9::OMSetFrontAndBackStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2196, "ID3D12GraphicsCommandList8::OMSetFrontAndBackStencilRef");
 }
 
 static int d3d12xs_once_2197;
@@ -24070,7 +24070,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_QueryInterface(ID3D12GraphicsCo
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2199, "ID3D12GraphicsCommandList10::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2199, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -24078,7 +24078,7 @@ static int d3d12xs_once_2200;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList10_AddRef(ID3D12GraphicsCommandList10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2200, "ID3D12GraphicsCommandList10::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2200, "IUnknown::AddRef");
     return 0;
 }
 
@@ -24086,7 +24086,7 @@ static int d3d12xs_once_2201;
 ULONG d3d12xs_stub_ID3D12GraphicsCommandList10_Release(ID3D12GraphicsCommandList10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2201, "ID3D12GraphicsCommandList10::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2201, "IUnknown::Release");
     return 0;
 }
 
@@ -24097,7 +24097,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_GetPrivateData(ID3D12GraphicsCo
     (void)guid;
     (void)pDataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2202, "ID3D12GraphicsCommandList10::GetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2202, "ID3D12Object::GetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -24108,7 +24108,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_SetPrivateData(ID3D12GraphicsCo
     (void)guid;
     (void)DataSize;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2203, "ID3D12GraphicsCommandList10::SetPrivateData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2203, "ID3D12Object::SetPrivateData");
     return E_NOTIMPL;
 }
 
@@ -24118,7 +24118,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_SetPrivateDataInterface(ID3D12G
     (void)This;
     (void)guid;
     (void)pData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2204, "ID3D12GraphicsCommandList10::SetPrivateDataInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2204, "ID3D12Object::SetPrivateDataInterface");
     return E_NOTIMPL;
 }
 
@@ -24127,7 +24127,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_SetName(ID3D12GraphicsCommandLi
 {
     (void)This;
     (void)Name;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2205, "ID3D12GraphicsCommandList10::SetName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2205, "ID3D12Object::SetName");
     return E_NOTIMPL;
 }
 
@@ -24138,7 +24138,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_GetDevice(ID3D12GraphicsCommand
     (void)riid;
     if (ppvDevice)
         *ppvDevice = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2206, "ID3D12GraphicsCommandList10::GetDevice");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2206, "ID3D12DeviceChild::GetDevice");
     return E_NOTIMPL;
 }
 
@@ -24146,7 +24146,7 @@ static int d3d12xs_once_2207;
 D3D12_COMMAND_LIST_TYPE d3d12xs_stub_ID3D12GraphicsCommandList10_GetType(ID3D12GraphicsCommandList10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2207, "ID3D12GraphicsCommandList10::GetType");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2207, "ID3D12CommandList::GetType");
     return (D3D12_COMMAND_LIST_TYPE)0;
 }
 
@@ -24154,7 +24154,7 @@ static int d3d12xs_once_2208;
 HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_Close(ID3D12GraphicsCommandList10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2208, "ID3D12GraphicsCommandList10::Close");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2208, "ID3D12GraphicsCommandList::Close");
     return E_NOTIMPL;
 }
 
@@ -24164,7 +24164,7 @@ HRESULT d3d12xs_stub_ID3D12GraphicsCommandList10_Reset(ID3D12GraphicsCommandList
     (void)This;
     (void)pAllocator;
     (void)pInitialState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2209, "ID3D12GraphicsCommandList10::Reset");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2209, "ID3D12GraphicsCommandList::Reset");
     return E_NOTIMPL;
 }
 
@@ -24173,7 +24173,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ClearState(ID3D12GraphicsCommandLi
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2210, "ID3D12GraphicsCommandList10::ClearState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2210, "ID3D12GraphicsCommandList::ClearState");
 }
 
 static int d3d12xs_once_2211;
@@ -24184,7 +24184,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_DrawInstanced(ID3D12GraphicsComman
     (void)InstanceCount;
     (void)StartVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2211, "ID3D12GraphicsCommandList10::DrawInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2211, "ID3D12GraphicsCommandList::DrawInstanced");
 }
 
 static int d3d12xs_once_2212;
@@ -24196,7 +24196,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_DrawIndexedInstanced(ID3D12Graphic
     (void)StartIndexLocation;
     (void)BaseVertexLocation;
     (void)StartInstanceLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2212, "ID3D12GraphicsCommandList10::DrawIndexedInstanced");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2212, "ID3D12GraphicsCommandList::DrawIndexedInstanced");
 }
 
 static int d3d12xs_once_2213;
@@ -24206,7 +24206,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_Dispatch(ID3D12GraphicsCommandList
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2213, "ID3D12GraphicsCommandList10::Dispatch");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2213, "ID3D12GraphicsCommandList::Dispatch");
 }
 
 static int d3d12xs_once_2214;
@@ -24218,7 +24218,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_CopyBufferRegion(ID3D12GraphicsCom
     (void)pSrcBuffer;
     (void)SrcOffset;
     (void)NumBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2214, "ID3D12GraphicsCommandList10::CopyBufferRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2214, "ID3D12GraphicsCommandList::CopyBufferRegion");
 }
 
 static int d3d12xs_once_2215;
@@ -24231,7 +24231,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_CopyTextureRegion(ID3D12GraphicsCo
     (void)DstZ;
     (void)pSrc;
     (void)pSrcBox;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2215, "ID3D12GraphicsCommandList10::CopyTextureRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2215, "ID3D12GraphicsCommandList::CopyTextureRegion");
 }
 
 static int d3d12xs_once_2216;
@@ -24240,7 +24240,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_CopyResource(ID3D12GraphicsCommand
     (void)This;
     (void)pDstResource;
     (void)pSrcResource;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2216, "ID3D12GraphicsCommandList10::CopyResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2216, "ID3D12GraphicsCommandList::CopyResource");
 }
 
 static int d3d12xs_once_2217;
@@ -24253,7 +24253,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_CopyTiles(ID3D12GraphicsCommandLis
     (void)pBuffer;
     (void)BufferStartOffsetInBytes;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2217, "ID3D12GraphicsCommandList10::CopyTiles");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2217, "ID3D12GraphicsCommandList::CopyTiles");
 }
 
 static int d3d12xs_once_2218;
@@ -24265,7 +24265,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ResolveSubresource(ID3D12GraphicsC
     (void)pSrcResource;
     (void)SrcSubresource;
     (void)Format;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2218, "ID3D12GraphicsCommandList10::ResolveSubresource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2218, "ID3D12GraphicsCommandList::ResolveSubresource");
 }
 
 static int d3d12xs_once_2219;
@@ -24273,7 +24273,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_IASetPrimitiveTopology(ID3D12Graph
 {
     (void)This;
     (void)PrimitiveTopology;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2219, "ID3D12GraphicsCommandList10::IASetPrimitiveTopology");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2219, "ID3D12GraphicsCommandList::IASetPrimitiveTopology");
 }
 
 static int d3d12xs_once_2220;
@@ -24282,7 +24282,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_RSSetViewports(ID3D12GraphicsComma
     (void)This;
     (void)NumViewports;
     (void)pViewports;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2220, "ID3D12GraphicsCommandList10::RSSetViewports");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2220, "ID3D12GraphicsCommandList::RSSetViewports");
 }
 
 static int d3d12xs_once_2221;
@@ -24291,7 +24291,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_RSSetScissorRects(ID3D12GraphicsCo
     (void)This;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2221, "ID3D12GraphicsCommandList10::RSSetScissorRects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2221, "ID3D12GraphicsCommandList::RSSetScissorRects");
 }
 
 static int d3d12xs_once_2222;
@@ -24299,7 +24299,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_OMSetBlendFactor(ID3D12GraphicsCom
 {
     (void)This;
     (void)BlendFactor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2222, "ID3D12GraphicsCommandList10::OMSetBlendFactor");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2222, "ID3D12GraphicsCommandList::OMSetBlendFactor");
 }
 
 static int d3d12xs_once_2223;
@@ -24307,7 +24307,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_OMSetStencilRef(ID3D12GraphicsComm
 {
     (void)This;
     (void)StencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2223, "ID3D12GraphicsCommandList10::OMSetStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2223, "ID3D12GraphicsCommandList::OMSetStencilRef");
 }
 
 static int d3d12xs_once_2224;
@@ -24315,7 +24315,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetPipelineState(ID3D12GraphicsCom
 {
     (void)This;
     (void)pPipelineState;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2224, "ID3D12GraphicsCommandList10::SetPipelineState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2224, "ID3D12GraphicsCommandList::SetPipelineState");
 }
 
 static int d3d12xs_once_2225;
@@ -24324,7 +24324,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ResourceBarrier(ID3D12GraphicsComm
     (void)This;
     (void)NumBarriers;
     (void)pBarriers;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2225, "ID3D12GraphicsCommandList10::ResourceBarrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2225, "ID3D12GraphicsCommandList::ResourceBarrier");
 }
 
 static int d3d12xs_once_2226;
@@ -24332,7 +24332,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ExecuteBundle(ID3D12GraphicsComman
 {
     (void)This;
     (void)pCommandList;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2226, "ID3D12GraphicsCommandList10::ExecuteBundle");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2226, "ID3D12GraphicsCommandList::ExecuteBundle");
 }
 
 static int d3d12xs_once_2227;
@@ -24341,7 +24341,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetDescriptorHeaps(ID3D12GraphicsC
     (void)This;
     (void)NumDescriptorHeaps;
     (void)ppDescriptorHeaps;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2227, "ID3D12GraphicsCommandList10::SetDescriptorHeaps");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2227, "ID3D12GraphicsCommandList::SetDescriptorHeaps");
 }
 
 static int d3d12xs_once_2228;
@@ -24349,7 +24349,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRootSignature(ID3D12Grap
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2228, "ID3D12GraphicsCommandList10::SetComputeRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2228, "ID3D12GraphicsCommandList::SetComputeRootSignature");
 }
 
 static int d3d12xs_once_2229;
@@ -24357,7 +24357,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRootSignature(ID3D12Gra
 {
     (void)This;
     (void)pRootSignature;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2229, "ID3D12GraphicsCommandList10::SetGraphicsRootSignature");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2229, "ID3D12GraphicsCommandList::SetGraphicsRootSignature");
 }
 
 static int d3d12xs_once_2230;
@@ -24366,7 +24366,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRootDescriptorTable(ID3D
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2230, "ID3D12GraphicsCommandList10::SetComputeRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2230, "ID3D12GraphicsCommandList::SetComputeRootDescriptorTable");
 }
 
 static int d3d12xs_once_2231;
@@ -24375,7 +24375,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRootDescriptorTable(ID3
     (void)This;
     (void)RootParameterIndex;
     (void)BaseDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2231, "ID3D12GraphicsCommandList10::SetGraphicsRootDescriptorTable");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2231, "ID3D12GraphicsCommandList::SetGraphicsRootDescriptorTable");
 }
 
 static int d3d12xs_once_2232;
@@ -24385,7 +24385,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRoot32BitConstant(ID3D12
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2232, "ID3D12GraphicsCommandList10::SetComputeRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2232, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstant");
 }
 
 static int d3d12xs_once_2233;
@@ -24395,7 +24395,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRoot32BitConstant(ID3D1
     (void)RootParameterIndex;
     (void)SrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2233, "ID3D12GraphicsCommandList10::SetGraphicsRoot32BitConstant");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2233, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstant");
 }
 
 static int d3d12xs_once_2234;
@@ -24406,7 +24406,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRoot32BitConstants(ID3D1
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2234, "ID3D12GraphicsCommandList10::SetComputeRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2234, "ID3D12GraphicsCommandList::SetComputeRoot32BitConstants");
 }
 
 static int d3d12xs_once_2235;
@@ -24417,7 +24417,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRoot32BitConstants(ID3D
     (void)Num32BitValuesToSet;
     (void)pSrcData;
     (void)DestOffsetIn32BitValues;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2235, "ID3D12GraphicsCommandList10::SetGraphicsRoot32BitConstants");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2235, "ID3D12GraphicsCommandList::SetGraphicsRoot32BitConstants");
 }
 
 static int d3d12xs_once_2236;
@@ -24426,7 +24426,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRootConstantBufferView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2236, "ID3D12GraphicsCommandList10::SetComputeRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2236, "ID3D12GraphicsCommandList::SetComputeRootConstantBufferView");
 }
 
 static int d3d12xs_once_2237;
@@ -24435,7 +24435,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRootConstantBufferView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2237, "ID3D12GraphicsCommandList10::SetGraphicsRootConstantBufferView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2237, "ID3D12GraphicsCommandList::SetGraphicsRootConstantBufferView");
 }
 
 static int d3d12xs_once_2238;
@@ -24444,7 +24444,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRootShaderResourceView(I
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2238, "ID3D12GraphicsCommandList10::SetComputeRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2238, "ID3D12GraphicsCommandList::SetComputeRootShaderResourceView");
 }
 
 static int d3d12xs_once_2239;
@@ -24453,7 +24453,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRootShaderResourceView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2239, "ID3D12GraphicsCommandList10::SetGraphicsRootShaderResourceView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2239, "ID3D12GraphicsCommandList::SetGraphicsRootShaderResourceView");
 }
 
 static int d3d12xs_once_2240;
@@ -24462,7 +24462,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetComputeRootUnorderedAccessView(
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2240, "ID3D12GraphicsCommandList10::SetComputeRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2240, "ID3D12GraphicsCommandList::SetComputeRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_2241;
@@ -24471,7 +24471,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetGraphicsRootUnorderedAccessView
     (void)This;
     (void)RootParameterIndex;
     (void)BufferLocation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2241, "ID3D12GraphicsCommandList10::SetGraphicsRootUnorderedAccessView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2241, "ID3D12GraphicsCommandList::SetGraphicsRootUnorderedAccessView");
 }
 
 static int d3d12xs_once_2242;
@@ -24479,7 +24479,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_IASetIndexBuffer(ID3D12GraphicsCom
 {
     (void)This;
     (void)pView;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2242, "ID3D12GraphicsCommandList10::IASetIndexBuffer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2242, "ID3D12GraphicsCommandList::IASetIndexBuffer");
 }
 
 static int d3d12xs_once_2243;
@@ -24489,7 +24489,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_IASetVertexBuffers(ID3D12GraphicsC
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2243, "ID3D12GraphicsCommandList10::IASetVertexBuffers");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2243, "ID3D12GraphicsCommandList::IASetVertexBuffers");
 }
 
 static int d3d12xs_once_2244;
@@ -24499,7 +24499,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SOSetTargets(ID3D12GraphicsCommand
     (void)StartSlot;
     (void)NumViews;
     (void)pViews;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2244, "ID3D12GraphicsCommandList10::SOSetTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2244, "ID3D12GraphicsCommandList::SOSetTargets");
 }
 
 static int d3d12xs_once_2245;
@@ -24510,7 +24510,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_OMSetRenderTargets(ID3D12GraphicsC
     (void)pRenderTargetDescriptors;
     (void)RTsSingleHandleToDescriptorRange;
     (void)pDepthStencilDescriptor;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2245, "ID3D12GraphicsCommandList10::OMSetRenderTargets");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2245, "ID3D12GraphicsCommandList::OMSetRenderTargets");
 }
 
 static int d3d12xs_once_2246;
@@ -24523,7 +24523,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ClearDepthStencilView(ID3D12Graphi
     (void)Stencil;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2246, "ID3D12GraphicsCommandList10::ClearDepthStencilView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2246, "ID3D12GraphicsCommandList::ClearDepthStencilView");
 }
 
 static int d3d12xs_once_2247;
@@ -24534,7 +24534,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ClearRenderTargetView(ID3D12Graphi
     (void)ColorRGBA;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2247, "ID3D12GraphicsCommandList10::ClearRenderTargetView");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2247, "ID3D12GraphicsCommandList::ClearRenderTargetView");
 }
 
 static int d3d12xs_once_2248;
@@ -24547,7 +24547,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ClearUnorderedAccessViewUint(ID3D1
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2248, "ID3D12GraphicsCommandList10::ClearUnorderedAccessViewUint");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2248, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewUint");
 }
 
 static int d3d12xs_once_2249;
@@ -24560,7 +24560,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ClearUnorderedAccessViewFloat(ID3D
     (void)Values;
     (void)NumRects;
     (void)pRects;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2249, "ID3D12GraphicsCommandList10::ClearUnorderedAccessViewFloat");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2249, "ID3D12GraphicsCommandList::ClearUnorderedAccessViewFloat");
 }
 
 static int d3d12xs_once_2250;
@@ -24569,7 +24569,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_DiscardResource(ID3D12GraphicsComm
     (void)This;
     (void)pResource;
     (void)pRegion;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2250, "ID3D12GraphicsCommandList10::DiscardResource");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2250, "ID3D12GraphicsCommandList::DiscardResource");
 }
 
 static int d3d12xs_once_2251;
@@ -24579,7 +24579,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_BeginQuery(ID3D12GraphicsCommandLi
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2251, "ID3D12GraphicsCommandList10::BeginQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2251, "ID3D12GraphicsCommandList::BeginQuery");
 }
 
 static int d3d12xs_once_2252;
@@ -24589,7 +24589,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_EndQuery(ID3D12GraphicsCommandList
     (void)pQueryHeap;
     (void)Type;
     (void)Index;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2252, "ID3D12GraphicsCommandList10::EndQuery");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2252, "ID3D12GraphicsCommandList::EndQuery");
 }
 
 static int d3d12xs_once_2253;
@@ -24602,7 +24602,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ResolveQueryData(ID3D12GraphicsCom
     (void)NumQueries;
     (void)pDestinationBuffer;
     (void)AlignedDestinationBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2253, "ID3D12GraphicsCommandList10::ResolveQueryData");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2253, "ID3D12GraphicsCommandList::ResolveQueryData");
 }
 
 static int d3d12xs_once_2254;
@@ -24612,7 +24612,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetPredication(ID3D12GraphicsComma
     (void)pBuffer;
     (void)AlignedBufferOffset;
     (void)Operation;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2254, "ID3D12GraphicsCommandList10::SetPredication");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2254, "ID3D12GraphicsCommandList::SetPredication");
 }
 
 static int d3d12xs_once_2255;
@@ -24622,7 +24622,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetMarker(ID3D12GraphicsCommandLis
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2255, "ID3D12GraphicsCommandList10::SetMarker");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2255, "ID3D12GraphicsCommandList::SetMarker");
 }
 
 static int d3d12xs_once_2256;
@@ -24632,14 +24632,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_BeginEvent(ID3D12GraphicsCommandLi
     (void)Metadata;
     (void)pData;
     (void)Size;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2256, "ID3D12GraphicsCommandList10::BeginEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2256, "ID3D12GraphicsCommandList::BeginEvent");
 }
 
 static int d3d12xs_once_2257;
 void d3d12xs_stub_ID3D12GraphicsCommandList10_EndEvent(ID3D12GraphicsCommandList10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2257, "ID3D12GraphicsCommandList10::EndEvent");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2257, "ID3D12GraphicsCommandList::EndEvent");
 }
 
 static int d3d12xs_once_2258;
@@ -24652,7 +24652,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ExecuteIndirect(ID3D12GraphicsComm
     (void)ArgumentBufferOffset;
     (void)pCountBuffer;
     (void)CountBufferOffset;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2258, "ID3D12GraphicsCommandList10::ExecuteIndirect");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2258, "ID3D12GraphicsCommandList::ExecuteIndirect");
 }
 
 static int d3d12xs_once_2259;
@@ -24666,7 +24666,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_AtomicCopyBufferUINT(ID3D12Graphic
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2259, "ID3D12GraphicsCommandList10::AtomicCopyBufferUINT");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2259, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT");
 }
 
 static int d3d12xs_once_2260;
@@ -24680,7 +24680,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_AtomicCopyBufferUINT64(ID3D12Graph
     (void)Dependencies;
     (void)ppDependentResources;
     (void)pDependentSubresourceRanges;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2260, "ID3D12GraphicsCommandList10::AtomicCopyBufferUINT64");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2260, "ID3D12GraphicsCommandList1::AtomicCopyBufferUINT64");
 }
 
 static int d3d12xs_once_2261;
@@ -24689,7 +24689,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_OMSetDepthBounds(ID3D12GraphicsCom
     (void)This;
     (void)Min;
     (void)Max;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2261, "ID3D12GraphicsCommandList10::OMSetDepthBounds");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2261, "ID3D12GraphicsCommandList1::OMSetDepthBounds");
 }
 
 static int d3d12xs_once_2262;
@@ -24699,7 +24699,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetSamplePositions(ID3D12GraphicsC
     (void)NumSamplesPerPixel;
     (void)NumPixels;
     (void)pSamplePositions;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2262, "ID3D12GraphicsCommandList10::SetSamplePositions");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2262, "ID3D12GraphicsCommandList1::SetSamplePositions");
 }
 
 static int d3d12xs_once_2263;
@@ -24715,7 +24715,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ResolveSubresourceRegion(ID3D12Gra
     (void)pSrcRect;
     (void)Format;
     (void)ResolveMode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2263, "ID3D12GraphicsCommandList10::ResolveSubresourceRegion");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2263, "ID3D12GraphicsCommandList1::ResolveSubresourceRegion");
 }
 
 static int d3d12xs_once_2264;
@@ -24723,7 +24723,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetViewInstanceMask(ID3D12Graphics
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2264, "ID3D12GraphicsCommandList10::SetViewInstanceMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2264, "ID3D12GraphicsCommandList1::SetViewInstanceMask");
 }
 
 static int d3d12xs_once_2265;
@@ -24733,7 +24733,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_WriteBufferImmediate(ID3D12Graphic
     (void)Count;
     (void)pParams;
     (void)pModes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2265, "ID3D12GraphicsCommandList10::WriteBufferImmediate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2265, "ID3D12GraphicsCommandList2::WriteBufferImmediate");
 }
 
 static int d3d12xs_once_2266;
@@ -24741,7 +24741,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetProtectedResourceSession(ID3D12
 {
     (void)This;
     (void)pProtectedResourceSession;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2266, "ID3D12GraphicsCommandList10::SetProtectedResourceSession");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2266, "ID3D12GraphicsCommandList3::SetProtectedResourceSession");
 }
 
 static int d3d12xs_once_2267;
@@ -24752,14 +24752,14 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_BeginRenderPass(ID3D12GraphicsComm
     (void)pRenderTargets;
     (void)pDepthStencil;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2267, "ID3D12GraphicsCommandList10::BeginRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2267, "ID3D12GraphicsCommandList4::BeginRenderPass");
 }
 
 static int d3d12xs_once_2268;
 void d3d12xs_stub_ID3D12GraphicsCommandList10_EndRenderPass(ID3D12GraphicsCommandList10 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2268, "ID3D12GraphicsCommandList10::EndRenderPass");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2268, "ID3D12GraphicsCommandList4::EndRenderPass");
 }
 
 static int d3d12xs_once_2269;
@@ -24769,7 +24769,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_InitializeMetaCommand(ID3D12Graphi
     (void)pMetaCommand;
     (void)pInitializationParametersData;
     (void)InitializationParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2269, "ID3D12GraphicsCommandList10::InitializeMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2269, "ID3D12GraphicsCommandList4::InitializeMetaCommand");
 }
 
 static int d3d12xs_once_2270;
@@ -24779,7 +24779,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_ExecuteMetaCommand(ID3D12GraphicsC
     (void)pMetaCommand;
     (void)pExecutionParametersData;
     (void)ExecutionParametersDataSizeInBytes;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2270, "ID3D12GraphicsCommandList10::ExecuteMetaCommand");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2270, "ID3D12GraphicsCommandList4::ExecuteMetaCommand");
 }
 
 static int d3d12xs_once_2271;
@@ -24789,7 +24789,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_BuildRaytracingAccelerationStructu
     (void)pDesc;
     (void)NumPostbuildInfoDescs;
     (void)pPostbuildInfoDescs;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2271, "ID3D12GraphicsCommandList10::BuildRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2271, "ID3D12GraphicsCommandList4::BuildRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2272;
@@ -24799,7 +24799,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_EmitRaytracingAccelerationStructur
     (void)pDesc;
     (void)NumSourceAccelerationStructures;
     (void)pSourceAccelerationStructureData;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2272, "ID3D12GraphicsCommandList10::EmitRaytracingAccelerationStructurePostbuildInfo");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2272, "ID3D12GraphicsCommandList4::EmitRaytracingAccelerationStructurePostbuildInfo");
 }
 
 static int d3d12xs_once_2273;
@@ -24809,7 +24809,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_CopyRaytracingAccelerationStructur
     (void)DestAccelerationStructureData;
     (void)SourceAccelerationStructureData;
     (void)Mode;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2273, "ID3D12GraphicsCommandList10::CopyRaytracingAccelerationStructure");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2273, "ID3D12GraphicsCommandList4::CopyRaytracingAccelerationStructure");
 }
 
 static int d3d12xs_once_2274;
@@ -24817,7 +24817,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_SetPipelineState1(ID3D12GraphicsCo
 {
     (void)This;
     (void)pStateObject;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2274, "ID3D12GraphicsCommandList10::SetPipelineState1");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2274, "ID3D12GraphicsCommandList4::SetPipelineState1");
 }
 
 static int d3d12xs_once_2275;
@@ -24825,7 +24825,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_DispatchRays(ID3D12GraphicsCommand
 {
     (void)This;
     (void)pDesc;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2275, "ID3D12GraphicsCommandList10::DispatchRays");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2275, "ID3D12GraphicsCommandList4::DispatchRays");
 }
 
 static int d3d12xs_once_2276;
@@ -24834,7 +24834,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_RSSetShadingRate(ID3D12GraphicsCom
     (void)This;
     (void)baseShadingRate;
     (void)combiners;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2276, "ID3D12GraphicsCommandList10::RSSetShadingRate");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2276, "ID3D12GraphicsCommandList5::RSSetShadingRate");
 }
 
 static int d3d12xs_once_2277;
@@ -24842,7 +24842,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_RSSetShadingRateImage(ID3D12Graphi
 {
     (void)This;
     (void)shadingRateImage;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2277, "ID3D12GraphicsCommandList10::RSSetShadingRateImage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2277, "ID3D12GraphicsCommandList5::RSSetShadingRateImage");
 }
 
 static int d3d12xs_once_2278;
@@ -24852,7 +24852,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_DispatchMesh(ID3D12GraphicsCommand
     (void)ThreadGroupCountX;
     (void)ThreadGroupCountY;
     (void)ThreadGroupCountZ;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2278, "ID3D12GraphicsCommandList10::DispatchMesh");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2278, "ID3D12GraphicsCommandList6::DispatchMesh");
 }
 
 static int d3d12xs_once_2279;
@@ -24861,7 +24861,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_Barrier(ID3D12GraphicsCommandList1
     (void)This;
     (void)NumBarrierGroups;
     (void)pBarrierGroups;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2279, "ID3D12GraphicsCommandList10::Barrier");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2279, "ID3D12GraphicsCommandList7::Barrier");
 }
 
 static int d3d12xs_once_2280;
@@ -24870,7 +24870,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_OMSetFrontAndBackStencilRef(ID3D12
     (void)This;
     (void)FrontStencilRef;
     (void)BackStencilRef;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2280, "ID3D12GraphicsCommandList10::OMSetFrontAndBackStencilRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2280, "ID3D12GraphicsCommandList8::OMSetFrontAndBackStencilRef");
 }
 
 static int d3d12xs_once_2281;
@@ -24880,7 +24880,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_RSSetDepthBias(ID3D12GraphicsComma
     (void)DepthBias;
     (void)DepthBiasClamp;
     (void)SlopeScaledDepthBias;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2281, "ID3D12GraphicsCommandList10::RSSetDepthBias");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2281, "ID3D12GraphicsCommandList9::RSSetDepthBias");
 }
 
 static int d3d12xs_once_2282;
@@ -24888,7 +24888,7 @@ void d3d12xs_stub_ID3D12GraphicsCommandList10_IASetIndexBufferStripCutValue(ID3D
 {
     (void)This;
     (void)IBStripCutValue;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2282, "ID3D12GraphicsCommandList10::IASetIndexBufferStripCutValue");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2282, "ID3D12GraphicsCommandList9::IASetIndexBufferStripCutValue");
 }
 
 static int d3d12xs_once_2283;
@@ -24916,7 +24916,7 @@ HRESULT d3d12xs_stub_ID3D12GBVDiagnostics_QueryInterface(ID3D12GBVDiagnostics *T
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2285, "ID3D12GBVDiagnostics::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2285, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -24924,7 +24924,7 @@ static int d3d12xs_once_2286;
 ULONG d3d12xs_stub_ID3D12GBVDiagnostics_AddRef(ID3D12GBVDiagnostics *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2286, "ID3D12GBVDiagnostics::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2286, "IUnknown::AddRef");
     return 0;
 }
 
@@ -24932,7 +24932,7 @@ static int d3d12xs_once_2287;
 ULONG d3d12xs_stub_ID3D12GBVDiagnostics_Release(ID3D12GBVDiagnostics *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2287, "ID3D12GBVDiagnostics::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2287, "IUnknown::Release");
     return 0;
 }
 
@@ -25003,7 +25003,7 @@ HRESULT d3d12xs_stub_ID3D12Debug_QueryInterface(ID3D12Debug *This, REFIID riid, 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2294, "ID3D12Debug::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2294, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25011,7 +25011,7 @@ static int d3d12xs_once_2295;
 ULONG d3d12xs_stub_ID3D12Debug_AddRef(ID3D12Debug *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2295, "ID3D12Debug::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2295, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25019,7 +25019,7 @@ static int d3d12xs_once_2296;
 ULONG d3d12xs_stub_ID3D12Debug_Release(ID3D12Debug *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2296, "ID3D12Debug::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2296, "IUnknown::Release");
     return 0;
 }
 
@@ -25039,7 +25039,7 @@ HRESULT d3d12xs_stub_ID3D12Debug1_QueryInterface(ID3D12Debug1 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2298, "ID3D12Debug1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2298, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25047,7 +25047,7 @@ static int d3d12xs_once_2299;
 ULONG d3d12xs_stub_ID3D12Debug1_AddRef(ID3D12Debug1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2299, "ID3D12Debug1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2299, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25055,7 +25055,7 @@ static int d3d12xs_once_2300;
 ULONG d3d12xs_stub_ID3D12Debug1_Release(ID3D12Debug1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2300, "ID3D12Debug1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2300, "IUnknown::Release");
     return 0;
 }
 
@@ -25091,7 +25091,7 @@ HRESULT d3d12xs_stub_ID3D12Debug2_QueryInterface(ID3D12Debug2 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2304, "ID3D12Debug2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2304, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25099,7 +25099,7 @@ static int d3d12xs_once_2305;
 ULONG d3d12xs_stub_ID3D12Debug2_AddRef(ID3D12Debug2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2305, "ID3D12Debug2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2305, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25107,7 +25107,7 @@ static int d3d12xs_once_2306;
 ULONG d3d12xs_stub_ID3D12Debug2_Release(ID3D12Debug2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2306, "ID3D12Debug2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2306, "IUnknown::Release");
     return 0;
 }
 
@@ -25128,7 +25128,7 @@ HRESULT d3d12xs_stub_ID3D12Debug3_QueryInterface(ID3D12Debug3 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2308, "ID3D12Debug3::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2308, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25136,7 +25136,7 @@ static int d3d12xs_once_2309;
 ULONG d3d12xs_stub_ID3D12Debug3_AddRef(ID3D12Debug3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2309, "ID3D12Debug3::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2309, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25144,7 +25144,7 @@ static int d3d12xs_once_2310;
 ULONG d3d12xs_stub_ID3D12Debug3_Release(ID3D12Debug3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2310, "ID3D12Debug3::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2310, "IUnknown::Release");
     return 0;
 }
 
@@ -25152,7 +25152,7 @@ static int d3d12xs_once_2311;
 void d3d12xs_stub_ID3D12Debug3_EnableDebugLayer(ID3D12Debug3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2311, "ID3D12Debug3::EnableDebugLayer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2311, "ID3D12Debug::EnableDebugLayer");
 }
 
 static int d3d12xs_once_2312;
@@ -25188,7 +25188,7 @@ HRESULT d3d12xs_stub_ID3D12Debug4_QueryInterface(ID3D12Debug4 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2315, "ID3D12Debug4::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2315, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25196,7 +25196,7 @@ static int d3d12xs_once_2316;
 ULONG d3d12xs_stub_ID3D12Debug4_AddRef(ID3D12Debug4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2316, "ID3D12Debug4::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2316, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25204,7 +25204,7 @@ static int d3d12xs_once_2317;
 ULONG d3d12xs_stub_ID3D12Debug4_Release(ID3D12Debug4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2317, "ID3D12Debug4::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2317, "IUnknown::Release");
     return 0;
 }
 
@@ -25212,7 +25212,7 @@ static int d3d12xs_once_2318;
 void d3d12xs_stub_ID3D12Debug4_EnableDebugLayer(ID3D12Debug4 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2318, "ID3D12Debug4::EnableDebugLayer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2318, "ID3D12Debug::EnableDebugLayer");
 }
 
 static int d3d12xs_once_2319;
@@ -25220,7 +25220,7 @@ void d3d12xs_stub_ID3D12Debug4_SetEnableGPUBasedValidation(ID3D12Debug4 *This, B
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2319, "ID3D12Debug4::SetEnableGPUBasedValidation");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2319, "ID3D12Debug3::SetEnableGPUBasedValidation");
 }
 
 static int d3d12xs_once_2320;
@@ -25228,7 +25228,7 @@ void d3d12xs_stub_ID3D12Debug4_SetEnableSynchronizedCommandQueueValidation(ID3D1
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2320, "ID3D12Debug4::SetEnableSynchronizedCommandQueueValidation");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2320, "ID3D12Debug3::SetEnableSynchronizedCommandQueueValidation");
 }
 
 static int d3d12xs_once_2321;
@@ -25236,7 +25236,7 @@ void d3d12xs_stub_ID3D12Debug4_SetGPUBasedValidationFlags(ID3D12Debug4 *This, D3
 {
     (void)This;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2321, "ID3D12Debug4::SetGPUBasedValidationFlags");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2321, "ID3D12Debug3::SetGPUBasedValidationFlags");
 }
 
 static int d3d12xs_once_2322;
@@ -25255,7 +25255,7 @@ HRESULT d3d12xs_stub_ID3D12Debug5_QueryInterface(ID3D12Debug5 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2323, "ID3D12Debug5::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2323, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25263,7 +25263,7 @@ static int d3d12xs_once_2324;
 ULONG d3d12xs_stub_ID3D12Debug5_AddRef(ID3D12Debug5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2324, "ID3D12Debug5::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2324, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25271,7 +25271,7 @@ static int d3d12xs_once_2325;
 ULONG d3d12xs_stub_ID3D12Debug5_Release(ID3D12Debug5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2325, "ID3D12Debug5::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2325, "IUnknown::Release");
     return 0;
 }
 
@@ -25279,7 +25279,7 @@ static int d3d12xs_once_2326;
 void d3d12xs_stub_ID3D12Debug5_EnableDebugLayer(ID3D12Debug5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2326, "ID3D12Debug5::EnableDebugLayer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2326, "ID3D12Debug::EnableDebugLayer");
 }
 
 static int d3d12xs_once_2327;
@@ -25287,7 +25287,7 @@ void d3d12xs_stub_ID3D12Debug5_SetEnableGPUBasedValidation(ID3D12Debug5 *This, B
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2327, "ID3D12Debug5::SetEnableGPUBasedValidation");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2327, "ID3D12Debug3::SetEnableGPUBasedValidation");
 }
 
 static int d3d12xs_once_2328;
@@ -25295,7 +25295,7 @@ void d3d12xs_stub_ID3D12Debug5_SetEnableSynchronizedCommandQueueValidation(ID3D1
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2328, "ID3D12Debug5::SetEnableSynchronizedCommandQueueValidation");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2328, "ID3D12Debug3::SetEnableSynchronizedCommandQueueValidation");
 }
 
 static int d3d12xs_once_2329;
@@ -25303,14 +25303,14 @@ void d3d12xs_stub_ID3D12Debug5_SetGPUBasedValidationFlags(ID3D12Debug5 *This, D3
 {
     (void)This;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2329, "ID3D12Debug5::SetGPUBasedValidationFlags");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2329, "ID3D12Debug3::SetGPUBasedValidationFlags");
 }
 
 static int d3d12xs_once_2330;
 void d3d12xs_stub_ID3D12Debug5_DisableDebugLayer(ID3D12Debug5 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2330, "ID3D12Debug5::DisableDebugLayer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2330, "ID3D12Debug4::DisableDebugLayer");
 }
 
 static int d3d12xs_once_2331;
@@ -25330,7 +25330,7 @@ HRESULT d3d12xs_stub_ID3D12Debug6_QueryInterface(ID3D12Debug6 *This, REFIID riid
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2332, "ID3D12Debug6::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2332, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25338,7 +25338,7 @@ static int d3d12xs_once_2333;
 ULONG d3d12xs_stub_ID3D12Debug6_AddRef(ID3D12Debug6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2333, "ID3D12Debug6::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2333, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25346,7 +25346,7 @@ static int d3d12xs_once_2334;
 ULONG d3d12xs_stub_ID3D12Debug6_Release(ID3D12Debug6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2334, "ID3D12Debug6::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2334, "IUnknown::Release");
     return 0;
 }
 
@@ -25354,7 +25354,7 @@ static int d3d12xs_once_2335;
 void d3d12xs_stub_ID3D12Debug6_EnableDebugLayer(ID3D12Debug6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2335, "ID3D12Debug6::EnableDebugLayer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2335, "ID3D12Debug::EnableDebugLayer");
 }
 
 static int d3d12xs_once_2336;
@@ -25362,7 +25362,7 @@ void d3d12xs_stub_ID3D12Debug6_SetEnableGPUBasedValidation(ID3D12Debug6 *This, B
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2336, "ID3D12Debug6::SetEnableGPUBasedValidation");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2336, "ID3D12Debug3::SetEnableGPUBasedValidation");
 }
 
 static int d3d12xs_once_2337;
@@ -25370,7 +25370,7 @@ void d3d12xs_stub_ID3D12Debug6_SetEnableSynchronizedCommandQueueValidation(ID3D1
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2337, "ID3D12Debug6::SetEnableSynchronizedCommandQueueValidation");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2337, "ID3D12Debug3::SetEnableSynchronizedCommandQueueValidation");
 }
 
 static int d3d12xs_once_2338;
@@ -25378,14 +25378,14 @@ void d3d12xs_stub_ID3D12Debug6_SetGPUBasedValidationFlags(ID3D12Debug6 *This, D3
 {
     (void)This;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2338, "ID3D12Debug6::SetGPUBasedValidationFlags");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2338, "ID3D12Debug3::SetGPUBasedValidationFlags");
 }
 
 static int d3d12xs_once_2339;
 void d3d12xs_stub_ID3D12Debug6_DisableDebugLayer(ID3D12Debug6 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2339, "ID3D12Debug6::DisableDebugLayer");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2339, "ID3D12Debug4::DisableDebugLayer");
 }
 
 static int d3d12xs_once_2340;
@@ -25393,7 +25393,7 @@ void d3d12xs_stub_ID3D12Debug6_SetEnableAutoName(ID3D12Debug6 *This, BOOL Enable
 {
     (void)This;
     (void)Enable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2340, "ID3D12Debug6::SetEnableAutoName");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2340, "ID3D12Debug5::SetEnableAutoName");
 }
 
 static int d3d12xs_once_2341;
@@ -25413,7 +25413,7 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice1_QueryInterface(ID3D12DebugDevice1 *This,
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2342, "ID3D12DebugDevice1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2342, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25421,7 +25421,7 @@ static int d3d12xs_once_2343;
 ULONG d3d12xs_stub_ID3D12DebugDevice1_AddRef(ID3D12DebugDevice1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2343, "ID3D12DebugDevice1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2343, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25429,7 +25429,7 @@ static int d3d12xs_once_2344;
 ULONG d3d12xs_stub_ID3D12DebugDevice1_Release(ID3D12DebugDevice1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2344, "ID3D12DebugDevice1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2344, "IUnknown::Release");
     return 0;
 }
 
@@ -25473,7 +25473,7 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice_QueryInterface(ID3D12DebugDevice *This, R
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2348, "ID3D12DebugDevice::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2348, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25481,7 +25481,7 @@ static int d3d12xs_once_2349;
 ULONG d3d12xs_stub_ID3D12DebugDevice_AddRef(ID3D12DebugDevice *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2349, "ID3D12DebugDevice::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2349, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25489,7 +25489,7 @@ static int d3d12xs_once_2350;
 ULONG d3d12xs_stub_ID3D12DebugDevice_Release(ID3D12DebugDevice *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2350, "ID3D12DebugDevice::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2350, "IUnknown::Release");
     return 0;
 }
 
@@ -25528,7 +25528,7 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice2_QueryInterface(ID3D12DebugDevice2 *This,
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2354, "ID3D12DebugDevice2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2354, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25536,7 +25536,7 @@ static int d3d12xs_once_2355;
 ULONG d3d12xs_stub_ID3D12DebugDevice2_AddRef(ID3D12DebugDevice2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2355, "ID3D12DebugDevice2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2355, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25544,7 +25544,7 @@ static int d3d12xs_once_2356;
 ULONG d3d12xs_stub_ID3D12DebugDevice2_Release(ID3D12DebugDevice2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2356, "ID3D12DebugDevice2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2356, "IUnknown::Release");
     return 0;
 }
 
@@ -25553,7 +25553,7 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice2_SetFeatureMask(ID3D12DebugDevice2 *This,
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2357, "ID3D12DebugDevice2::SetFeatureMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2357, "ID3D12DebugDevice::SetFeatureMask");
     return E_NOTIMPL;
 }
 
@@ -25561,7 +25561,7 @@ static int d3d12xs_once_2358;
 D3D12_DEBUG_FEATURE d3d12xs_stub_ID3D12DebugDevice2_GetFeatureMask(ID3D12DebugDevice2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2358, "ID3D12DebugDevice2::GetFeatureMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2358, "ID3D12DebugDevice::GetFeatureMask");
     return (D3D12_DEBUG_FEATURE)0;
 }
 
@@ -25570,7 +25570,7 @@ HRESULT d3d12xs_stub_ID3D12DebugDevice2_ReportLiveDeviceObjects(ID3D12DebugDevic
 {
     (void)This;
     (void)Flags;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2359, "ID3D12DebugDevice2::ReportLiveDeviceObjects");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2359, "ID3D12DebugDevice::ReportLiveDeviceObjects");
     return E_NOTIMPL;
 }
 
@@ -25605,7 +25605,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandQueue_QueryInterface(ID3D12DebugCommandQu
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2362, "ID3D12DebugCommandQueue::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2362, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25613,7 +25613,7 @@ static int d3d12xs_once_2363;
 ULONG d3d12xs_stub_ID3D12DebugCommandQueue_AddRef(ID3D12DebugCommandQueue *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2363, "ID3D12DebugCommandQueue::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2363, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25621,7 +25621,7 @@ static int d3d12xs_once_2364;
 ULONG d3d12xs_stub_ID3D12DebugCommandQueue_Release(ID3D12DebugCommandQueue *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2364, "ID3D12DebugCommandQueue::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2364, "IUnknown::Release");
     return 0;
 }
 
@@ -25645,7 +25645,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandQueue1_QueryInterface(ID3D12DebugCommandQ
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2366, "ID3D12DebugCommandQueue1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2366, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25653,7 +25653,7 @@ static int d3d12xs_once_2367;
 ULONG d3d12xs_stub_ID3D12DebugCommandQueue1_AddRef(ID3D12DebugCommandQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2367, "ID3D12DebugCommandQueue1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2367, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25661,7 +25661,7 @@ static int d3d12xs_once_2368;
 ULONG d3d12xs_stub_ID3D12DebugCommandQueue1_Release(ID3D12DebugCommandQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2368, "ID3D12DebugCommandQueue1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2368, "IUnknown::Release");
     return 0;
 }
 
@@ -25672,7 +25672,7 @@ BOOL d3d12xs_stub_ID3D12DebugCommandQueue1_AssertResourceState(ID3D12DebugComman
     (void)pResource;
     (void)Subresource;
     (void)State;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2369, "ID3D12DebugCommandQueue1::AssertResourceState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2369, "ID3D12DebugCommandQueue::AssertResourceState");
     return FALSE;
 }
 
@@ -25705,7 +25705,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList1_QueryInterface(ID3D12DebugCommandLi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2372, "ID3D12DebugCommandList1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2372, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25713,7 +25713,7 @@ static int d3d12xs_once_2373;
 ULONG d3d12xs_stub_ID3D12DebugCommandList1_AddRef(ID3D12DebugCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2373, "ID3D12DebugCommandList1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2373, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25721,7 +25721,7 @@ static int d3d12xs_once_2374;
 ULONG d3d12xs_stub_ID3D12DebugCommandList1_Release(ID3D12DebugCommandList1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2374, "ID3D12DebugCommandList1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2374, "IUnknown::Release");
     return 0;
 }
 
@@ -25767,7 +25767,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList_QueryInterface(ID3D12DebugCommandLis
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2378, "ID3D12DebugCommandList::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2378, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25775,7 +25775,7 @@ static int d3d12xs_once_2379;
 ULONG d3d12xs_stub_ID3D12DebugCommandList_AddRef(ID3D12DebugCommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2379, "ID3D12DebugCommandList::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2379, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25783,7 +25783,7 @@ static int d3d12xs_once_2380;
 ULONG d3d12xs_stub_ID3D12DebugCommandList_Release(ID3D12DebugCommandList *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2380, "ID3D12DebugCommandList::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2380, "IUnknown::Release");
     return 0;
 }
 
@@ -25824,7 +25824,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList2_QueryInterface(ID3D12DebugCommandLi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2384, "ID3D12DebugCommandList2::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2384, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25832,7 +25832,7 @@ static int d3d12xs_once_2385;
 ULONG d3d12xs_stub_ID3D12DebugCommandList2_AddRef(ID3D12DebugCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2385, "ID3D12DebugCommandList2::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2385, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25840,7 +25840,7 @@ static int d3d12xs_once_2386;
 ULONG d3d12xs_stub_ID3D12DebugCommandList2_Release(ID3D12DebugCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2386, "ID3D12DebugCommandList2::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2386, "IUnknown::Release");
     return 0;
 }
 
@@ -25851,7 +25851,7 @@ BOOL d3d12xs_stub_ID3D12DebugCommandList2_AssertResourceState(ID3D12DebugCommand
     (void)pResource;
     (void)Subresource;
     (void)State;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2387, "ID3D12DebugCommandList2::AssertResourceState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2387, "ID3D12DebugCommandList::AssertResourceState");
     return FALSE;
 }
 
@@ -25860,7 +25860,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList2_SetFeatureMask(ID3D12DebugCommandLi
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2388, "ID3D12DebugCommandList2::SetFeatureMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2388, "ID3D12DebugCommandList::SetFeatureMask");
     return E_NOTIMPL;
 }
 
@@ -25868,7 +25868,7 @@ static int d3d12xs_once_2389;
 D3D12_DEBUG_FEATURE d3d12xs_stub_ID3D12DebugCommandList2_GetFeatureMask(ID3D12DebugCommandList2 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2389, "ID3D12DebugCommandList2::GetFeatureMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2389, "ID3D12DebugCommandList::GetFeatureMask");
     return (D3D12_DEBUG_FEATURE)0;
 }
 
@@ -25903,7 +25903,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList3_QueryInterface(ID3D12DebugCommandLi
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2392, "ID3D12DebugCommandList3::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2392, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -25911,7 +25911,7 @@ static int d3d12xs_once_2393;
 ULONG d3d12xs_stub_ID3D12DebugCommandList3_AddRef(ID3D12DebugCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2393, "ID3D12DebugCommandList3::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2393, "IUnknown::AddRef");
     return 0;
 }
 
@@ -25919,7 +25919,7 @@ static int d3d12xs_once_2394;
 ULONG d3d12xs_stub_ID3D12DebugCommandList3_Release(ID3D12DebugCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2394, "ID3D12DebugCommandList3::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2394, "IUnknown::Release");
     return 0;
 }
 
@@ -25930,7 +25930,7 @@ BOOL d3d12xs_stub_ID3D12DebugCommandList3_AssertResourceState(ID3D12DebugCommand
     (void)pResource;
     (void)Subresource;
     (void)State;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2395, "ID3D12DebugCommandList3::AssertResourceState");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2395, "ID3D12DebugCommandList::AssertResourceState");
     return FALSE;
 }
 
@@ -25939,7 +25939,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList3_SetFeatureMask(ID3D12DebugCommandLi
 {
     (void)This;
     (void)Mask;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2396, "ID3D12DebugCommandList3::SetFeatureMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2396, "ID3D12DebugCommandList::SetFeatureMask");
     return E_NOTIMPL;
 }
 
@@ -25947,7 +25947,7 @@ static int d3d12xs_once_2397;
 D3D12_DEBUG_FEATURE d3d12xs_stub_ID3D12DebugCommandList3_GetFeatureMask(ID3D12DebugCommandList3 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2397, "ID3D12DebugCommandList3::GetFeatureMask");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2397, "ID3D12DebugCommandList::GetFeatureMask");
     return (D3D12_DEBUG_FEATURE)0;
 }
 
@@ -25958,7 +25958,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList3_SetDebugParameter(ID3D12DebugComman
     (void)Type;
     (void)pData;
     (void)DataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2398, "ID3D12DebugCommandList3::SetDebugParameter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2398, "ID3D12DebugCommandList2::SetDebugParameter");
     return E_NOTIMPL;
 }
 
@@ -25969,7 +25969,7 @@ HRESULT d3d12xs_stub_ID3D12DebugCommandList3_GetDebugParameter(ID3D12DebugComman
     (void)Type;
     (void)pData;
     (void)DataSize;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2399, "ID3D12DebugCommandList3::GetDebugParameter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2399, "ID3D12DebugCommandList2::GetDebugParameter");
     return E_NOTIMPL;
 }
 
@@ -26002,7 +26002,7 @@ HRESULT d3d12xs_stub_ID3D12SharingContract_QueryInterface(ID3D12SharingContract 
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2402, "ID3D12SharingContract::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2402, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -26010,7 +26010,7 @@ static int d3d12xs_once_2403;
 ULONG d3d12xs_stub_ID3D12SharingContract_AddRef(ID3D12SharingContract *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2403, "ID3D12SharingContract::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2403, "IUnknown::AddRef");
     return 0;
 }
 
@@ -26018,7 +26018,7 @@ static int d3d12xs_once_2404;
 ULONG d3d12xs_stub_ID3D12SharingContract_Release(ID3D12SharingContract *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2404, "ID3D12SharingContract::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2404, "IUnknown::Release");
     return 0;
 }
 
@@ -26066,7 +26066,7 @@ HRESULT d3d12xs_stub_ID3D12ManualWriteTrackingResource_QueryInterface(ID3D12Manu
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2409, "ID3D12ManualWriteTrackingResource::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2409, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -26074,7 +26074,7 @@ static int d3d12xs_once_2410;
 ULONG d3d12xs_stub_ID3D12ManualWriteTrackingResource_AddRef(ID3D12ManualWriteTrackingResource *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2410, "ID3D12ManualWriteTrackingResource::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2410, "IUnknown::AddRef");
     return 0;
 }
 
@@ -26082,7 +26082,7 @@ static int d3d12xs_once_2411;
 ULONG d3d12xs_stub_ID3D12ManualWriteTrackingResource_Release(ID3D12ManualWriteTrackingResource *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2411, "ID3D12ManualWriteTrackingResource::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2411, "IUnknown::Release");
     return 0;
 }
 
@@ -26104,7 +26104,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue_QueryInterface(ID3D12InfoQueue *This, REFII
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2413, "ID3D12InfoQueue::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2413, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -26112,7 +26112,7 @@ static int d3d12xs_once_2414;
 ULONG d3d12xs_stub_ID3D12InfoQueue_AddRef(ID3D12InfoQueue *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2414, "ID3D12InfoQueue::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2414, "IUnknown::AddRef");
     return 0;
 }
 
@@ -26120,7 +26120,7 @@ static int d3d12xs_once_2415;
 ULONG d3d12xs_stub_ID3D12InfoQueue_Release(ID3D12InfoQueue *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2415, "ID3D12InfoQueue::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2415, "IUnknown::Release");
     return 0;
 }
 
@@ -26435,7 +26435,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_QueryInterface(ID3D12InfoQueue1 *This, REF
     (void)riid;
     if (ppvObject)
         *ppvObject = NULL;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2451, "ID3D12InfoQueue1::QueryInterface");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2451, "IUnknown::QueryInterface");
     return E_NOTIMPL;
 }
 
@@ -26443,7 +26443,7 @@ static int d3d12xs_once_2452;
 ULONG d3d12xs_stub_ID3D12InfoQueue1_AddRef(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2452, "ID3D12InfoQueue1::AddRef");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2452, "IUnknown::AddRef");
     return 0;
 }
 
@@ -26451,7 +26451,7 @@ static int d3d12xs_once_2453;
 ULONG d3d12xs_stub_ID3D12InfoQueue1_Release(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2453, "ID3D12InfoQueue1::Release");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2453, "IUnknown::Release");
     return 0;
 }
 
@@ -26460,7 +26460,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_SetMessageCountLimit(ID3D12InfoQueue1 *Thi
 {
     (void)This;
     (void)MessageCountLimit;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2454, "ID3D12InfoQueue1::SetMessageCountLimit");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2454, "ID3D12InfoQueue::SetMessageCountLimit");
     return E_NOTIMPL;
 }
 
@@ -26468,7 +26468,7 @@ static int d3d12xs_once_2455;
 void d3d12xs_stub_ID3D12InfoQueue1_ClearStoredMessages(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2455, "ID3D12InfoQueue1::ClearStoredMessages");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2455, "ID3D12InfoQueue::ClearStoredMessages");
 }
 
 static int d3d12xs_once_2456;
@@ -26478,7 +26478,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_GetMessage(ID3D12InfoQueue1 *This, UINT64 
     (void)MessageIndex;
     (void)pMessage;
     (void)pMessageByteLength;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2456, "ID3D12InfoQueue1::GetMessage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2456, "ID3D12InfoQueue::GetMessage");
     return E_NOTIMPL;
 }
 
@@ -26486,7 +26486,7 @@ static int d3d12xs_once_2457;
 UINT64 d3d12xs_stub_ID3D12InfoQueue1_GetNumMessagesAllowedByStorageFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2457, "ID3D12InfoQueue1::GetNumMessagesAllowedByStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2457, "ID3D12InfoQueue::GetNumMessagesAllowedByStorageFilter");
     return 0;
 }
 
@@ -26494,7 +26494,7 @@ static int d3d12xs_once_2458;
 UINT64 d3d12xs_stub_ID3D12InfoQueue1_GetNumMessagesDeniedByStorageFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2458, "ID3D12InfoQueue1::GetNumMessagesDeniedByStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2458, "ID3D12InfoQueue::GetNumMessagesDeniedByStorageFilter");
     return 0;
 }
 
@@ -26502,7 +26502,7 @@ static int d3d12xs_once_2459;
 UINT64 d3d12xs_stub_ID3D12InfoQueue1_GetNumStoredMessages(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2459, "ID3D12InfoQueue1::GetNumStoredMessages");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2459, "ID3D12InfoQueue::GetNumStoredMessages");
     return 0;
 }
 
@@ -26510,7 +26510,7 @@ static int d3d12xs_once_2460;
 UINT64 d3d12xs_stub_ID3D12InfoQueue1_GetNumStoredMessagesAllowedByRetrievalFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2460, "ID3D12InfoQueue1::GetNumStoredMessagesAllowedByRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2460, "ID3D12InfoQueue::GetNumStoredMessagesAllowedByRetrievalFilter");
     return 0;
 }
 
@@ -26518,7 +26518,7 @@ static int d3d12xs_once_2461;
 UINT64 d3d12xs_stub_ID3D12InfoQueue1_GetNumMessagesDiscardedByMessageCountLimit(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2461, "ID3D12InfoQueue1::GetNumMessagesDiscardedByMessageCountLimit");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2461, "ID3D12InfoQueue::GetNumMessagesDiscardedByMessageCountLimit");
     return 0;
 }
 
@@ -26526,7 +26526,7 @@ static int d3d12xs_once_2462;
 UINT64 d3d12xs_stub_ID3D12InfoQueue1_GetMessageCountLimit(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2462, "ID3D12InfoQueue1::GetMessageCountLimit");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2462, "ID3D12InfoQueue::GetMessageCountLimit");
     return 0;
 }
 
@@ -26535,7 +26535,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_AddStorageFilterEntries(ID3D12InfoQueue1 *
 {
     (void)This;
     (void)pFilter;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2463, "ID3D12InfoQueue1::AddStorageFilterEntries");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2463, "ID3D12InfoQueue::AddStorageFilterEntries");
     return E_NOTIMPL;
 }
 
@@ -26545,7 +26545,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_GetStorageFilter(ID3D12InfoQueue1 *This, D
     (void)This;
     (void)pFilter;
     (void)pFilterByteLength;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2464, "ID3D12InfoQueue1::GetStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2464, "ID3D12InfoQueue::GetStorageFilter");
     return E_NOTIMPL;
 }
 
@@ -26553,14 +26553,14 @@ static int d3d12xs_once_2465;
 void d3d12xs_stub_ID3D12InfoQueue1_ClearStorageFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2465, "ID3D12InfoQueue1::ClearStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2465, "ID3D12InfoQueue::ClearStorageFilter");
 }
 
 static int d3d12xs_once_2466;
 HRESULT d3d12xs_stub_ID3D12InfoQueue1_PushEmptyStorageFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2466, "ID3D12InfoQueue1::PushEmptyStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2466, "ID3D12InfoQueue::PushEmptyStorageFilter");
     return E_NOTIMPL;
 }
 
@@ -26568,7 +26568,7 @@ static int d3d12xs_once_2467;
 HRESULT d3d12xs_stub_ID3D12InfoQueue1_PushCopyOfStorageFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2467, "ID3D12InfoQueue1::PushCopyOfStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2467, "ID3D12InfoQueue::PushCopyOfStorageFilter");
     return E_NOTIMPL;
 }
 
@@ -26577,7 +26577,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_PushStorageFilter(ID3D12InfoQueue1 *This, 
 {
     (void)This;
     (void)pFilter;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2468, "ID3D12InfoQueue1::PushStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2468, "ID3D12InfoQueue::PushStorageFilter");
     return E_NOTIMPL;
 }
 
@@ -26585,14 +26585,14 @@ static int d3d12xs_once_2469;
 void d3d12xs_stub_ID3D12InfoQueue1_PopStorageFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2469, "ID3D12InfoQueue1::PopStorageFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2469, "ID3D12InfoQueue::PopStorageFilter");
 }
 
 static int d3d12xs_once_2470;
 UINT d3d12xs_stub_ID3D12InfoQueue1_GetStorageFilterStackSize(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2470, "ID3D12InfoQueue1::GetStorageFilterStackSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2470, "ID3D12InfoQueue::GetStorageFilterStackSize");
     return 0;
 }
 
@@ -26601,7 +26601,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_AddRetrievalFilterEntries(ID3D12InfoQueue1
 {
     (void)This;
     (void)pFilter;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2471, "ID3D12InfoQueue1::AddRetrievalFilterEntries");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2471, "ID3D12InfoQueue::AddRetrievalFilterEntries");
     return E_NOTIMPL;
 }
 
@@ -26611,7 +26611,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_GetRetrievalFilter(ID3D12InfoQueue1 *This,
     (void)This;
     (void)pFilter;
     (void)pFilterByteLength;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2472, "ID3D12InfoQueue1::GetRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2472, "ID3D12InfoQueue::GetRetrievalFilter");
     return E_NOTIMPL;
 }
 
@@ -26619,14 +26619,14 @@ static int d3d12xs_once_2473;
 void d3d12xs_stub_ID3D12InfoQueue1_ClearRetrievalFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2473, "ID3D12InfoQueue1::ClearRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2473, "ID3D12InfoQueue::ClearRetrievalFilter");
 }
 
 static int d3d12xs_once_2474;
 HRESULT d3d12xs_stub_ID3D12InfoQueue1_PushEmptyRetrievalFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2474, "ID3D12InfoQueue1::PushEmptyRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2474, "ID3D12InfoQueue::PushEmptyRetrievalFilter");
     return E_NOTIMPL;
 }
 
@@ -26634,7 +26634,7 @@ static int d3d12xs_once_2475;
 HRESULT d3d12xs_stub_ID3D12InfoQueue1_PushCopyOfRetrievalFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2475, "ID3D12InfoQueue1::PushCopyOfRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2475, "ID3D12InfoQueue::PushCopyOfRetrievalFilter");
     return E_NOTIMPL;
 }
 
@@ -26643,7 +26643,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_PushRetrievalFilter(ID3D12InfoQueue1 *This
 {
     (void)This;
     (void)pFilter;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2476, "ID3D12InfoQueue1::PushRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2476, "ID3D12InfoQueue::PushRetrievalFilter");
     return E_NOTIMPL;
 }
 
@@ -26651,14 +26651,14 @@ static int d3d12xs_once_2477;
 void d3d12xs_stub_ID3D12InfoQueue1_PopRetrievalFilter(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2477, "ID3D12InfoQueue1::PopRetrievalFilter");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2477, "ID3D12InfoQueue::PopRetrievalFilter");
 }
 
 static int d3d12xs_once_2478;
 UINT d3d12xs_stub_ID3D12InfoQueue1_GetRetrievalFilterStackSize(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2478, "ID3D12InfoQueue1::GetRetrievalFilterStackSize");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2478, "ID3D12InfoQueue::GetRetrievalFilterStackSize");
     return 0;
 }
 
@@ -26670,7 +26670,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_AddMessage(ID3D12InfoQueue1 *This, D3D12_M
     (void)Severity;
     (void)ID;
     (void)pDescription;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2479, "ID3D12InfoQueue1::AddMessage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2479, "ID3D12InfoQueue::AddMessage");
     return E_NOTIMPL;
 }
 
@@ -26680,7 +26680,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_AddApplicationMessage(ID3D12InfoQueue1 *Th
     (void)This;
     (void)Severity;
     (void)pDescription;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2480, "ID3D12InfoQueue1::AddApplicationMessage");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2480, "ID3D12InfoQueue::AddApplicationMessage");
     return E_NOTIMPL;
 }
 
@@ -26690,7 +26690,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_SetBreakOnCategory(ID3D12InfoQueue1 *This,
     (void)This;
     (void)Category;
     (void)bEnable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2481, "ID3D12InfoQueue1::SetBreakOnCategory");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2481, "ID3D12InfoQueue::SetBreakOnCategory");
     return E_NOTIMPL;
 }
 
@@ -26700,7 +26700,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_SetBreakOnSeverity(ID3D12InfoQueue1 *This,
     (void)This;
     (void)Severity;
     (void)bEnable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2482, "ID3D12InfoQueue1::SetBreakOnSeverity");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2482, "ID3D12InfoQueue::SetBreakOnSeverity");
     return E_NOTIMPL;
 }
 
@@ -26710,7 +26710,7 @@ HRESULT d3d12xs_stub_ID3D12InfoQueue1_SetBreakOnID(ID3D12InfoQueue1 *This, D3D12
     (void)This;
     (void)ID;
     (void)bEnable;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2483, "ID3D12InfoQueue1::SetBreakOnID");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2483, "ID3D12InfoQueue::SetBreakOnID");
     return E_NOTIMPL;
 }
 
@@ -26719,7 +26719,7 @@ BOOL d3d12xs_stub_ID3D12InfoQueue1_GetBreakOnCategory(ID3D12InfoQueue1 *This, D3
 {
     (void)This;
     (void)Category;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2484, "ID3D12InfoQueue1::GetBreakOnCategory");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2484, "ID3D12InfoQueue::GetBreakOnCategory");
     return FALSE;
 }
 
@@ -26728,7 +26728,7 @@ BOOL d3d12xs_stub_ID3D12InfoQueue1_GetBreakOnSeverity(ID3D12InfoQueue1 *This, D3
 {
     (void)This;
     (void)Severity;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2485, "ID3D12InfoQueue1::GetBreakOnSeverity");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2485, "ID3D12InfoQueue::GetBreakOnSeverity");
     return FALSE;
 }
 
@@ -26737,7 +26737,7 @@ BOOL d3d12xs_stub_ID3D12InfoQueue1_GetBreakOnID(ID3D12InfoQueue1 *This, D3D12_ME
 {
     (void)This;
     (void)ID;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2486, "ID3D12InfoQueue1::GetBreakOnID");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2486, "ID3D12InfoQueue::GetBreakOnID");
     return FALSE;
 }
 
@@ -26746,14 +26746,14 @@ void d3d12xs_stub_ID3D12InfoQueue1_SetMuteDebugOutput(ID3D12InfoQueue1 *This, BO
 {
     (void)This;
     (void)bMute;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2487, "ID3D12InfoQueue1::SetMuteDebugOutput");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2487, "ID3D12InfoQueue::SetMuteDebugOutput");
 }
 
 static int d3d12xs_once_2488;
 BOOL d3d12xs_stub_ID3D12InfoQueue1_GetMuteDebugOutput(ID3D12InfoQueue1 *This)
 {
     (void)This;
-    d3d12xs_log_not_implemented(&d3d12xs_once_2488, "ID3D12InfoQueue1::GetMuteDebugOutput");
+    d3d12xs_log_not_implemented(&d3d12xs_once_2488, "ID3D12InfoQueue::GetMuteDebugOutput");
     return FALSE;
 }
 
