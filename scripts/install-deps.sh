@@ -7,8 +7,11 @@
 #
 # Lavapipe comes from Debian's bookworm-backports (Mesa 25): Debian 12's own
 # Mesa 22.3 has no VK_EXT_descriptor_buffer, VK_EXT_mutable_descriptor_type or
-# VK_EXT_device_generated_commands. The backports source is added where it is
-# missing, and a machine with an older mesa-vulkan-drivers counts as missing it.
+# VK_EXT_device_generated_commands. Microsoft's D3D12 IDL and headers come from
+# there too (directx-headers-dev 1.614, the Agility SDK the headers are generated
+# from; Debian 12 has 1.606). The backports source is added where it is missing,
+# and a machine with an older mesa-vulkan-drivers or directx-headers-dev counts
+# as missing it.
 #
 # Environment:
 #   D3D12XS_SKIP_DEPS=1   do nothing (for machines set up by other means)
@@ -22,7 +25,6 @@ packages=(
     cmake
     pkg-config
     libvulkan-dev
-    directx-headers-dev      # Microsoft's D3D12 IDL and headers: input of tools/gen_d3d12_headers.py, reference of the conformance and d3dx12 tests
     python3                  # tools/gen_d3d12_headers.py --check (a test); the build itself needs no Python
     libshaderc-dev           # shaderc_combined.a
     glslang-dev              # static glslang + CMake configs (linked with shaderc)
@@ -64,13 +66,24 @@ if [[ "$mesa_status" == *"install ok installed"* && "${mesa_version%%.*}" =~ ^[0
     need_mesa=0
 fi
 
-if [[ ${#missing[@]} -eq 0 && $need_mesa -eq 0 ]]; then
-    echo "install-deps: all $((${#packages[@]} + 1)) packages present (mesa-vulkan-drivers $mesa_version)"
+# Microsoft's D3D12 IDL and headers: input of tools/gen_d3d12_headers.py (its IDL_VERSION),
+# reference of the conformance and d3dx12 tests. 1.614 or newer, from bookworm-backports.
+dxh_minimum=1.614
+dxh_version=$(dpkg-query -W -f='${Version}' directx-headers-dev 2>/dev/null || true)
+dxh_status=$(dpkg-query -W -f='${Status}' directx-headers-dev 2>/dev/null || true)
+need_dxh=1
+if [[ "$dxh_status" == *"install ok installed"* ]] && dpkg --compare-versions "$dxh_version" ge "$dxh_minimum"; then
+    need_dxh=0
+fi
+
+if [[ ${#missing[@]} -eq 0 && $need_mesa -eq 0 && $need_dxh -eq 0 ]]; then
+    echo "install-deps: all $((${#packages[@]} + 2)) packages present (mesa-vulkan-drivers $mesa_version, directx-headers-dev $dxh_version)"
     exit 0
 fi
 
 [[ ${#missing[@]} -gt 0 ]] && echo "install-deps: missing packages: ${missing[*]}"
 [[ $need_mesa -eq 1 ]] && echo "install-deps: mesa-vulkan-drivers ${mesa_version:-(none)} is older than $mesa_major: installing it from bookworm-backports"
+[[ $need_dxh -eq 1 ]] && echo "install-deps: directx-headers-dev ${dxh_version:-(none)} is older than $dxh_minimum: installing it from bookworm-backports"
 
 backports_listed() {
     grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/
@@ -81,11 +94,12 @@ if [[ "$(id -u)" -ne 0 ]]; then
     backports_listed || echo "    (add bookworm-backports to the apt sources first, see https://backports.debian.org/Instructions/)" >&2
     [[ ${#missing[@]} -gt 0 ]] && echo "    sudo apt-get update && sudo apt-get install --no-install-recommends ${missing[*]}" >&2
     [[ $need_mesa -eq 1 ]] && echo "    sudo apt-get install --no-install-recommends -t bookworm-backports mesa-vulkan-drivers" >&2
+    [[ $need_dxh -eq 1 ]] && echo "    sudo apt-get install --no-install-recommends -t bookworm-backports directx-headers-dev" >&2
     exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-if [[ $need_mesa -eq 1 ]] && ! backports_listed; then
+if [[ $need_mesa -eq 1 || $need_dxh -eq 1 ]] && ! backports_listed; then
     cat > /etc/apt/sources.list.d/bookworm-backports.sources <<'SOURCES'
 Types: deb
 URIs: http://deb.debian.org/debian
@@ -98,9 +112,15 @@ fi
 apt-get update
 [[ ${#missing[@]} -gt 0 ]] && apt-get install -y --no-install-recommends "${missing[@]}"
 [[ $need_mesa -eq 1 ]] && apt-get install -y --no-install-recommends -t bookworm-backports mesa-vulkan-drivers
+[[ $need_dxh -eq 1 ]] && apt-get install -y --no-install-recommends -t bookworm-backports directx-headers-dev
 mesa_version=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers)
 if ! (( ${mesa_version%%.*} >= mesa_major )); then
     echo "install-deps: mesa-vulkan-drivers is $mesa_version after installing, not $mesa_major or newer" >&2
     exit 1
 fi
-echo "install-deps: done (mesa-vulkan-drivers $mesa_version)"
+dxh_version=$(dpkg-query -W -f='${Version}' directx-headers-dev)
+if ! dpkg --compare-versions "$dxh_version" ge "$dxh_minimum"; then
+    echo "install-deps: directx-headers-dev is $dxh_version after installing, not $dxh_minimum or newer" >&2
+    exit 1
+fi
+echo "install-deps: done (mesa-vulkan-drivers $mesa_version, directx-headers-dev $dxh_version)"

@@ -223,6 +223,37 @@ static void test_every_stub(const struct objects *o)
     CHECK_MSG(total > 0, "no stub with out-pointers reached at all");
 }
 
+/* Never a NULL slot: every slot of the newest versions (ID3D12Device14, ID3D12GraphicsCommandList10),
+ * which the device's and the lists' vtables are, and of their console tables, holds a function. */
+static void check_no_null_slot(const char *name, void *object, size_t vtable_size, size_t console_offset, size_t console_size)
+{
+    const char *table, *console;
+    void (*slot)(void);
+
+    memcpy(&table, object, sizeof(table));
+    for (size_t offset = 0; offset < vtable_size; offset += sizeof(slot)) {
+        memcpy(&slot, table + offset, sizeof(slot));
+        CHECK_MSG(slot != NULL, "%s: vtable slot %zu is NULL", name, offset / sizeof(slot));
+    }
+    memcpy(&console, table + console_offset, sizeof(console));
+    CHECK_MSG(console != NULL, "%s: no console table", name);
+    for (size_t offset = 0; console && offset < console_size; offset += sizeof(slot)) {
+        memcpy(&slot, console + offset, sizeof(slot));
+        CHECK_MSG(slot != NULL, "%s: console slot %zu is NULL", name, offset / sizeof(slot));
+    }
+}
+
+static void test_no_null_slot(const struct objects *o)
+{
+    ID3D12CommandQueue *queue = o->queue;
+    check_no_null_slot("device", o->device, offsetof(ID3D12Device14Vtbl, d3d12xs_console), offsetof(ID3D12Device14Vtbl, d3d12xs_console),
+            sizeof(D3D12XS_ID3D12DeviceConsoleVtbl));
+    check_no_null_slot("command list", o->list.list, offsetof(ID3D12GraphicsCommandList10Vtbl, d3d12xs_console),
+            offsetof(ID3D12GraphicsCommandList10Vtbl, d3d12xs_console), sizeof(D3D12XS_ID3D12GraphicsCommandListConsoleVtbl));
+    check_no_null_slot("queue", queue, offsetof(ID3D12CommandQueueVtbl, d3d12xs_console), offsetof(ID3D12CommandQueueVtbl, d3d12xs_console),
+            sizeof(D3D12XS_ID3D12CommandQueueConsoleVtbl));
+}
+
 /* Hand-written methods and entry points: what a failed call leaves in the caller's variable. */
 static void test_hand_written_failures(const struct objects *o)
 {
@@ -260,6 +291,28 @@ static void test_hand_written_failures(const struct objects *o)
     CHECK_HR(ID3D12Device_CreateCommittedResource(o->device, &upload, D3D12_HEAP_FLAG_NONE, NULL,
             D3D12_RESOURCE_STATE_GENERIC_READ, NULL, &IID_ID3D12Resource, &out), E_INVALIDARG);
     CHECK_LOG("CreateCommittedResource", "pDesc");
+    CHECK(out == NULL);
+
+    /* The later versions' creation methods (ID3D12Device4, 8, 10). */
+    RELOG_MARK();
+    out = SENTINEL;
+    CHECK_HR(ID3D12Device4_CreateCommandList1((ID3D12Device4 *)o->device, 0, (D3D12_COMMAND_LIST_TYPE)99, D3D12_COMMAND_LIST_FLAG_NONE,
+            &IID_ID3D12GraphicsCommandList, &out), E_INVALIDARG);
+    CHECK_LOG("CreateCommandList1", "type");
+    CHECK(out == NULL);
+
+    RELOG_MARK();
+    out = SENTINEL;
+    CHECK_HR(ID3D12Device8_CreateCommittedResource2((ID3D12Device8 *)o->device, &upload, D3D12_HEAP_FLAG_NONE, NULL,
+            D3D12_RESOURCE_STATE_GENERIC_READ, NULL, NULL, &IID_ID3D12Resource, &out), E_INVALIDARG);
+    CHECK_LOG("CreateCommittedResource2", "pDesc");
+    CHECK(out == NULL);
+
+    RELOG_MARK();
+    out = SENTINEL;
+    CHECK_HR(ID3D12Device10_CreatePlacedResource2((ID3D12Device10 *)o->device, NULL, 0, NULL, D3D12_BARRIER_LAYOUT_UNDEFINED, NULL,
+            0, NULL, &IID_ID3D12Resource, &out), E_INVALIDARG);
+    CHECK_LOG("CreatePlacedResource2", "pHeap");
     CHECK(out == NULL);
 
     RELOG_MARK();
@@ -317,6 +370,7 @@ int main(void)
     harness_init();
     create_objects(&objects);
     test_every_stub(&objects);
+    test_no_null_slot(&objects);
     test_hand_written_failures(&objects);
     release_objects(&objects);
     return harness_finish();

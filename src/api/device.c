@@ -22,18 +22,25 @@
 #include "commands/command_list_state.h"
 #include "commands/query_heap.h"
 #include "generated/d3d12_stubs.h"
+#include "api/device_versions.h"
 
 #define METHOD(name) "ID3D12Device::" #name
 
 /* ---- IUnknown ---- */
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_QueryInterface(ID3D12Device *iface, REFIID riid, void **object)
+/* Every version answers with the one pointer: the vtable is ID3D12Device14's, whose slots include
+ * every earlier version's; the console table follows them all (d3d12_xs.h), so no version's slot
+ * collides with it and no second interface pointer is needed. */
+static HRESULT STDMETHODCALLTYPE d3d12_device_QueryInterface(ID3D12Device14 *iface, REFIID riid, void **object)
 {
-    static const IID *const iids[] = {&IID_ID3D12Device, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    static const IID *const iids[] = {&IID_ID3D12Device14, &IID_ID3D12Device13, &IID_ID3D12Device12, &IID_ID3D12Device11,
+            &IID_ID3D12Device10, &IID_ID3D12Device9, &IID_ID3D12Device8, &IID_ID3D12Device7, &IID_ID3D12Device6, &IID_ID3D12Device5,
+            &IID_ID3D12Device4, &IID_ID3D12Device3, &IID_ID3D12Device2, &IID_ID3D12Device1, &IID_ID3D12Device,
+            &IID_ID3D12Object, &IID_IUnknown, NULL};
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device, impl_from_ID3D12Device, "ID3D12Device")
+D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device14, impl_from_ID3D12Device14, "ID3D12Device")
 
 static void d3d12_device_destroy(struct d3d12_device *device)
 {
@@ -63,9 +70,9 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     free(device);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_device_Release(ID3D12Device *iface)
+static ULONG STDMETHODCALLTYPE d3d12_device_Release(ID3D12Device14 *iface)
 {
-    struct d3d12_device *device = impl_from_ID3D12Device(iface);
+    struct d3d12_device *device = impl_from_ID3D12Device14(iface);
     unsigned refcount = d3d12xs_object_release(&device->object);
     if (!refcount)
         d3d12_device_destroy(device);
@@ -76,49 +83,33 @@ static ULONG STDMETHODCALLTYPE d3d12_device_Release(ID3D12Device *iface)
 
 /* ---- ID3D12Device ---- */
 
-static UINT STDMETHODCALLTYPE d3d12_device_GetNodeCount(ID3D12Device *iface)
+static UINT STDMETHODCALLTYPE d3d12_device_GetNodeCount(ID3D12Device14 *iface)
 {
     (void)iface;
     return 1;
 }
 
-static HRESULT check_node_mask(const char *method, const char *argument, UINT mask)
-{
-    if (mask > 1)
-        return d3d12xs_fail(E_INVALIDARG, method, "%s is 0x%x (single-node device: must be 0 or 1)", argument, mask);
-    return S_OK;
-}
-
-static HRESULT check_list_type(const char *method, const char *argument, D3D12_COMMAND_LIST_TYPE type)
-{
-    if (type == D3D12_COMMAND_LIST_TYPE_DIRECT || type == D3D12_COMMAND_LIST_TYPE_COMPUTE || type == D3D12_COMMAND_LIST_TYPE_COPY)
-        return S_OK;
-    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
-        return d3d12xs_fail(E_NOTIMPL, method, "%s is BUNDLE (bundles are not implemented)", argument);
-    return d3d12xs_fail(E_INVALIDARG, method, "%s is %d (must be DIRECT, COMPUTE or COPY)", argument, (int)type);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueue(ID3D12Device *iface, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueue(ID3D12Device14 *iface, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue)
 {
     HRESULT hr;
     if (queue)
         *queue = NULL;
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc is NULL (must describe the queue)");
-    if (FAILED(hr = check_list_type(METHOD(CreateCommandQueue), "pDesc->Type", desc->Type)))
+    if (FAILED(hr = d3d12_device_check_list_type(METHOD(CreateCommandQueue), "pDesc->Type", desc->Type)))
         return hr;
     if (desc->Flags & ~D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc->Flags is 0x%x (only DISABLE_GPU_TIMEOUT is defined)", desc->Flags);
     if (desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_NORMAL && desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_HIGH
             && desc->Priority != D3D12_COMMAND_QUEUE_PRIORITY_GLOBAL_REALTIME)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc->Priority is %d (must be NORMAL, HIGH or GLOBAL_REALTIME)", desc->Priority);
-    if (FAILED(hr = check_node_mask(METHOD(CreateCommandQueue), "pDesc->NodeMask", desc->NodeMask)))
+    if (FAILED(hr = d3d12_device_check_node_mask(METHOD(CreateCommandQueue), "pDesc->NodeMask", desc->NodeMask)))
         return hr;
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "riid is NULL (must name the queue interface)");
     if (!queue)
         return d3d12xs_fail(E_POINTER, METHOD(CreateCommandQueue), "ppCommandQueue is NULL (must receive the queue)");
-    return d3d12_command_queue_create(impl_from_ID3D12Device(iface), desc, -1, METHOD(CreateCommandQueue), riid, queue);
+    return d3d12_command_queue_create(impl_from_ID3D12Device14(iface), desc, -1, METHOD(CreateCommandQueue), riid, queue);
 }
 
 /* The console's queue creation: a type (DMA is COPY), flags, and which engine or pipe and which
@@ -135,7 +126,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *
         *queue = NULL;
     if (!desc_x)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the queue)");
-    if (FAILED(hr = check_list_type(method, "pDesc->Type", desc_x->Type)))
+    if (FAILED(hr = d3d12_device_check_list_type(method, "pDesc->Type", desc_x->Type)))
         return hr;
     if (desc_x->Flags & ~(D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT | D3D12XBOX_COMMAND_QUEUE_FLAG_PRIORITY_LOW))
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (DISABLE_GPU_TIMEOUT and PRIORITY_LOW are defined)", desc_x->Flags);
@@ -178,29 +169,29 @@ static const D3D12XS_ID3D12DeviceConsoleVtbl d3d12_device_console_vtbl = {
 #pragma GCC diagnostic pop
 #endif
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandAllocator(ID3D12Device *iface, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandAllocator(ID3D12Device14 *iface, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator)
 {
     HRESULT hr;
     if (allocator)
         *allocator = NULL;
-    if (FAILED(hr = check_list_type(METHOD(CreateCommandAllocator), "type", type)))
+    if (FAILED(hr = d3d12_device_check_list_type(METHOD(CreateCommandAllocator), "type", type)))
         return hr;
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandAllocator), "riid is NULL (must name the allocator interface)");
     if (!allocator)
         return d3d12xs_fail(E_POINTER, METHOD(CreateCommandAllocator), "ppCommandAllocator is NULL (must receive the allocator)");
-    return d3d12_command_allocator_create(impl_from_ID3D12Device(iface), type, riid, allocator);
+    return d3d12_command_allocator_create(impl_from_ID3D12Device14(iface), type, riid, allocator);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList(ID3D12Device *iface, UINT node_mask, D3D12_COMMAND_LIST_TYPE type,
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList(ID3D12Device14 *iface, UINT node_mask, D3D12_COMMAND_LIST_TYPE type,
         ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **list)
 {
     HRESULT hr;
     if (list)
         *list = NULL;
-    if (FAILED(hr = check_node_mask(METHOD(CreateCommandList), "nodeMask", node_mask)))
+    if (FAILED(hr = d3d12_device_check_node_mask(METHOD(CreateCommandList), "nodeMask", node_mask)))
         return hr;
-    if (FAILED(hr = check_list_type(METHOD(CreateCommandList), "type", type)))
+    if (FAILED(hr = d3d12_device_check_list_type(METHOD(CreateCommandList), "type", type)))
         return hr;
     if (!allocator)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandList), "pCommandAllocator is NULL (must be an allocator of the same type)");
@@ -208,40 +199,17 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList(ID3D12Device *if
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandList), "riid is NULL (must name the command list interface)");
     if (!list)
         return d3d12xs_fail(E_POINTER, METHOD(CreateCommandList), "ppCommandList is NULL (must receive the list)");
-    return d3d12_command_list_create(impl_from_ID3D12Device(iface), type, allocator, initial_state, riid, list);
+    return d3d12_command_list_create(impl_from_ID3D12Device14(iface), type, allocator, initial_state, riid, list);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CheckFeatureSupport(ID3D12Device *iface, D3D12_FEATURE feature, void *data, UINT size)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CheckFeatureSupport(ID3D12Device14 *iface, D3D12_FEATURE feature, void *data, UINT size)
 {
-    return d3d12_device_check_feature_support(impl_from_ID3D12Device(iface), feature, data, size);
+    return d3d12_device_check_feature_support(impl_from_ID3D12Device14(iface), feature, data, size);
 }
 
-static D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo(ID3D12Device *iface,
-        UINT visible_mask, UINT count, const D3D12_RESOURCE_DESC *descs)
+static D3D12_HEAP_PROPERTIES STDMETHODCALLTYPE d3d12_device_GetCustomHeapProperties(ID3D12Device14 *iface, UINT node_mask, D3D12_HEAP_TYPE type)
 {
-    D3D12_RESOURCE_ALLOCATION_INFO info = {0, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT};
-    (void)iface;
-    if (check_node_mask(METHOD(GetResourceAllocationInfo), "visibleMask", visible_mask) != S_OK || (count && !descs)) {
-        if (count && !descs)
-            ERR("%s: pResourceDescs is NULL with %u descriptions", METHOD(GetResourceAllocationInfo), count);
-        info.SizeInBytes = UINT64_MAX;
-        return info;
-    }
-    for (UINT i = 0; i < count; i++) {
-        uint64_t alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
-        if (FAILED(d3d12xs_validate_buffer_desc(METHOD(GetResourceAllocationInfo), &descs[i]))) {
-            info.SizeInBytes = UINT64_MAX;
-            return info;
-        }
-        info.SizeInBytes = (info.SizeInBytes + alignment - 1) & ~(alignment - 1);
-        info.SizeInBytes += (descs[i].Width + alignment - 1) & ~(alignment - 1);
-    }
-    return info;
-}
-
-static D3D12_HEAP_PROPERTIES STDMETHODCALLTYPE d3d12_device_GetCustomHeapProperties(ID3D12Device *iface, UINT node_mask, D3D12_HEAP_TYPE type)
-{
-    struct d3d12_device *device = impl_from_ID3D12Device(iface);
+    struct d3d12_device *device = impl_from_ID3D12Device14(iface);
     D3D12_HEAP_PROPERTIES properties = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     bool uma = device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
             || device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
@@ -267,30 +235,30 @@ static D3D12_HEAP_PROPERTIES STDMETHODCALLTYPE d3d12_device_GetCustomHeapPropert
     return properties;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource(ID3D12Device *iface, const D3D12_HEAP_PROPERTIES *heap_properties,
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource(ID3D12Device14 *iface, const D3D12_HEAP_PROPERTIES *heap_properties,
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *optimized_clear_value, REFIID riid, void **resource)
 {
-    return d3d12_resource_create_committed(impl_from_ID3D12Device(iface), heap_properties, heap_flags, desc, initial_state,
+    return d3d12_resource_create_committed(impl_from_ID3D12Device14(iface), heap_properties, heap_flags, desc, initial_state,
             optimized_clear_value, riid, resource);
 }
 
 
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap(ID3D12Device *iface, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap(ID3D12Device14 *iface, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap)
 {
-    return d3d12_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
+    return d3d12_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource(ID3D12Device *iface, ID3D12Heap *heap, UINT64 heap_offset,
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource(ID3D12Device14 *iface, ID3D12Heap *heap, UINT64 heap_offset,
         const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *optimized_clear_value,
         REFIID riid, void **resource)
 {
-    return d3d12_resource_create_placed(impl_from_ID3D12Device(iface), heap, heap_offset, desc, initial_state,
+    return d3d12_resource_create_placed(impl_from_ID3D12Device14(iface), heap, heap_offset, desc, initial_state,
             optimized_clear_value, riid, resource);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_MakeResident(ID3D12Device *iface, UINT count, ID3D12Pageable *const *objects)
+static HRESULT STDMETHODCALLTYPE d3d12_device_MakeResident(ID3D12Device14 *iface, UINT count, ID3D12Pageable *const *objects)
 {
     (void)iface;
     if (count && !objects)
@@ -298,7 +266,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_MakeResident(ID3D12Device *iface, 
     return S_OK; /* Vulkan memory is always resident. */
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_Evict(ID3D12Device *iface, UINT count, ID3D12Pageable *const *objects)
+static HRESULT STDMETHODCALLTYPE d3d12_device_Evict(ID3D12Device14 *iface, UINT count, ID3D12Pageable *const *objects)
 {
     (void)iface;
     if (count && !objects)
@@ -307,7 +275,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_Evict(ID3D12Device *iface, UINT co
 }
 
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device *iface, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device14 *iface, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence)
 {
     if (fence)
         *fence = NULL;
@@ -319,126 +287,88 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device *iface, U
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateFence), "riid is NULL (must name the fence interface)");
     if (!fence)
         return d3d12xs_fail(E_POINTER, METHOD(CreateFence), "ppFence is NULL (must receive the fence)");
-    return d3d12_fence_create(impl_from_ID3D12Device(iface), initial_value, flags, riid, fence);
+    return d3d12_fence_create(impl_from_ID3D12Device14(iface), initial_value, flags, riid, fence);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateDescriptorHeap(ID3D12Device *iface, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateDescriptorHeap(ID3D12Device14 *iface, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap)
 {
-    return d3d12_descriptor_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
+    return d3d12_descriptor_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
-static UINT STDMETHODCALLTYPE d3d12_device_GetDescriptorHandleIncrementSize(ID3D12Device *iface, D3D12_DESCRIPTOR_HEAP_TYPE type)
+static UINT STDMETHODCALLTYPE d3d12_device_GetDescriptorHandleIncrementSize(ID3D12Device14 *iface, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    return d3d12_device_get_descriptor_increment(impl_from_ID3D12Device(iface), type);
+    return d3d12_device_get_descriptor_increment(impl_from_ID3D12Device14(iface), type);
 }
 
-static void STDMETHODCALLTYPE d3d12_device_CreateConstantBufferView(ID3D12Device *iface, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
+static void STDMETHODCALLTYPE d3d12_device_CreateConstantBufferView(ID3D12Device14 *iface, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
         D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
-    d3d12_device_create_constant_buffer_view(impl_from_ID3D12Device(iface), desc, handle);
+    d3d12_device_create_constant_buffer_view(impl_from_ID3D12Device14(iface), desc, handle);
 }
 
-static void STDMETHODCALLTYPE d3d12_device_CreateShaderResourceView(ID3D12Device *iface, ID3D12Resource *resource,
+static void STDMETHODCALLTYPE d3d12_device_CreateShaderResourceView(ID3D12Device14 *iface, ID3D12Resource *resource,
         const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
-    d3d12_device_create_shader_resource_view(impl_from_ID3D12Device(iface), resource, desc, handle);
+    d3d12_device_create_shader_resource_view(impl_from_ID3D12Device14(iface), resource, desc, handle);
 }
 
-static void STDMETHODCALLTYPE d3d12_device_CreateUnorderedAccessView(ID3D12Device *iface, ID3D12Resource *resource,
+static void STDMETHODCALLTYPE d3d12_device_CreateUnorderedAccessView(ID3D12Device14 *iface, ID3D12Resource *resource,
         ID3D12Resource *counter, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
-    d3d12_device_create_unordered_access_view(impl_from_ID3D12Device(iface), resource, counter, desc, handle);
+    d3d12_device_create_unordered_access_view(impl_from_ID3D12Device14(iface), resource, counter, desc, handle);
 }
 
-static void STDMETHODCALLTYPE d3d12_device_CreateSampler(ID3D12Device *iface, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+static void STDMETHODCALLTYPE d3d12_device_CreateSampler(ID3D12Device14 *iface, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
-    d3d12_device_create_sampler(impl_from_ID3D12Device(iface), desc, handle);
+    d3d12_device_create_sampler(impl_from_ID3D12Device14(iface), desc, handle);
 }
 
-static void STDMETHODCALLTYPE d3d12_device_CopyDescriptors(ID3D12Device *iface, UINT dst_range_count,
+static void STDMETHODCALLTYPE d3d12_device_CopyDescriptors(ID3D12Device14 *iface, UINT dst_range_count,
         const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts, const UINT *dst_sizes, UINT src_range_count,
         const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    d3d12_device_copy_descriptors(impl_from_ID3D12Device(iface), dst_range_count, dst_starts, dst_sizes, src_range_count,
+    d3d12_device_copy_descriptors(impl_from_ID3D12Device14(iface), dst_range_count, dst_starts, dst_sizes, src_range_count,
             src_starts, src_sizes, type, METHOD(CopyDescriptors));
 }
 
-static void STDMETHODCALLTYPE d3d12_device_CopyDescriptorsSimple(ID3D12Device *iface, UINT count,
+static void STDMETHODCALLTYPE d3d12_device_CopyDescriptorsSimple(ID3D12Device14 *iface, UINT count,
         D3D12_CPU_DESCRIPTOR_HANDLE dst, D3D12_CPU_DESCRIPTOR_HANDLE src, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    d3d12_device_copy_descriptors(impl_from_ID3D12Device(iface), 1, &dst, &count, 1, &src, &count, type, METHOD(CopyDescriptorsSimple));
+    d3d12_device_copy_descriptors(impl_from_ID3D12Device14(iface), 1, &dst, &count, 1, &src, &count, type, METHOD(CopyDescriptorsSimple));
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateRootSignature(ID3D12Device *iface, UINT node_mask, const void *blob, SIZE_T size,
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateRootSignature(ID3D12Device14 *iface, UINT node_mask, const void *blob, SIZE_T size,
         REFIID riid, void **root_signature)
 {
-    return d3d12_root_signature_create(impl_from_ID3D12Device(iface), node_mask, blob, size, riid, root_signature);
+    return d3d12_root_signature_create(impl_from_ID3D12Device14(iface), node_mask, blob, size, riid, root_signature);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineState(ID3D12Device *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineState(ID3D12Device14 *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         REFIID riid, void **pipeline_state)
 {
-    return d3d12_pipeline_state_create_compute(impl_from_ID3D12Device(iface), desc, riid, pipeline_state);
+    return d3d12_pipeline_state_create_compute(impl_from_ID3D12Device14(iface), desc, riid, pipeline_state);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_GetDeviceRemovedReason(ID3D12Device *iface)
+static HRESULT STDMETHODCALLTYPE d3d12_device_GetDeviceRemovedReason(ID3D12Device14 *iface)
 {
-    return d3d12_device_removed_reason(impl_from_ID3D12Device(iface));
+    return d3d12_device_removed_reason(impl_from_ID3D12Device14(iface));
 }
 
-static void STDMETHODCALLTYPE d3d12_device_GetCopyableFootprints(ID3D12Device *iface, const D3D12_RESOURCE_DESC *desc,
-        UINT first_subresource, UINT subresource_count, UINT64 base_offset, D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layouts,
-        UINT *row_counts, UINT64 *row_sizes, UINT64 *total_bytes)
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateQueryHeap(ID3D12Device14 *iface, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **heap)
 {
-    (void)iface;
-    if (total_bytes)
-        *total_bytes = UINT64_MAX;
-    if (!desc) {
-        ERR("%s: pResourceDesc is NULL (must describe the resource)", METHOD(GetCopyableFootprints));
-        return;
-    }
-    if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
-        ERR("%s: pResourceDesc->Dimension is %d (only buffers are implemented)", METHOD(GetCopyableFootprints), (int)desc->Dimension);
-        return;
-    }
-    if (first_subresource != 0 || subresource_count > 1) {
-        ERR("%s: FirstSubresource %u / NumSubresources %u (a buffer has only subresource 0)", METHOD(GetCopyableFootprints),
-                first_subresource, subresource_count);
-        return;
-    }
-    if (subresource_count) {
-        if (layouts) {
-            layouts->Offset = base_offset;
-            layouts->Footprint.Format = DXGI_FORMAT_UNKNOWN;
-            layouts->Footprint.Width = (UINT)desc->Width;
-            layouts->Footprint.Height = 1;
-            layouts->Footprint.Depth = 1;
-            layouts->Footprint.RowPitch = (UINT)((desc->Width + D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1) & ~(UINT64)(D3D12_TEXTURE_DATA_PITCH_ALIGNMENT - 1));
-        }
-        if (row_counts)
-            *row_counts = 1;
-        if (row_sizes)
-            *row_sizes = desc->Width;
-    }
-    if (total_bytes)
-        *total_bytes = subresource_count ? desc->Width : 0;
+    return d3d12_query_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_device_CreateQueryHeap(ID3D12Device *iface, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **heap)
-{
-    return d3d12_query_heap_create(impl_from_ID3D12Device(iface), desc, riid, heap);
-}
-
-static HRESULT STDMETHODCALLTYPE d3d12_device_SetStablePowerState(ID3D12Device *iface, BOOL enable)
+static HRESULT STDMETHODCALLTYPE d3d12_device_SetStablePowerState(ID3D12Device14 *iface, BOOL enable)
 {
     (void)iface;
     INFO("%s(%d): Vulkan has no stable power state; clocks are left as they are", METHOD(SetStablePowerState), enable);
     return S_OK;
 }
 
-static LUID STDMETHODCALLTYPE d3d12_device_GetAdapterLuid(ID3D12Device *iface)
+static LUID STDMETHODCALLTYPE d3d12_device_GetAdapterLuid(ID3D12Device14 *iface)
 {
-    struct d3d12_device *device = impl_from_ID3D12Device(iface);
+    struct d3d12_device *device = impl_from_ID3D12Device14(iface);
     LUID luid;
     /* No DXGI here: the luid is derived from the Vulkan vendor and device ids. */
     luid.LowPart = device->vk_properties.deviceID;
@@ -452,8 +382,8 @@ static LUID STDMETHODCALLTYPE d3d12_device_GetAdapterLuid(ID3D12Device *iface)
 #pragma GCC diagnostic ignored "-Woverride-init"
 #endif
 
-static const ID3D12DeviceVtbl d3d12_device_vtbl = {
-    D3D12XS_STUB_VTBL_ID3D12Device,
+static const ID3D12Device14Vtbl d3d12_device_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12Device14,
     .QueryInterface = d3d12_device_QueryInterface,
     D3D12XS_OBJECT_VTBL_ENTRIES(d3d12_device),
     .Release = d3d12_device_Release,
@@ -485,6 +415,7 @@ static const ID3D12DeviceVtbl d3d12_device_vtbl = {
     .CreateQueryHeap = d3d12_device_CreateQueryHeap,
     .SetStablePowerState = d3d12_device_SetStablePowerState,
     .GetAdapterLuid = d3d12_device_GetAdapterLuid,
+    D3D12XS_DEVICE_VERSION_VTBL_ENTRIES,
     .d3d12xs_console = &d3d12_device_console_vtbl,
 };
 
@@ -757,7 +688,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
 
     if (!(device = calloc(1, sizeof(*device))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the device");
-    device->ID3D12Device_iface.lpVtbl = &d3d12_device_vtbl;
+    device->ID3D12Device14_iface.lpVtbl = &d3d12_device_vtbl;
     d3d12xs_object_init(&device->object, NULL);
     d3d12xs_device_config_init(&device->config);
     atomic_init(&device->removed_reason, S_OK);
@@ -790,10 +721,10 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         d3d12_device_destroy(device);
         return S_FALSE;
     }
-    hr = ID3D12Device_QueryInterface(&device->ID3D12Device_iface, riid, out);
-    ID3D12Device_Release(&device->ID3D12Device_iface);
+    hr = ID3D12Device14_QueryInterface(&device->ID3D12Device14_iface, riid, out);
+    ID3D12Device14_Release(&device->ID3D12Device14_iface);
     if (FAILED(hr))
-        d3d12xs_fail(hr, method, "riid names an interface the device does not have (use IID_ID3D12Device)");
+        d3d12xs_fail(hr, method, "riid names an interface the device does not have (use IID_ID3D12Device ... IID_ID3D12Device14)");
     return hr;
 }
 
@@ -801,7 +732,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
 
 static struct d3d12_device *device_from_extension_arg(ID3D12Device *iface, const char *method)
 {
-    if (!iface || iface->lpVtbl != &d3d12_device_vtbl) {
+    if (!iface || (const void *)iface->lpVtbl != (const void *)&d3d12_device_vtbl) {
         d3d12xs_fail(E_INVALIDARG, method, "device is %s (must be a device made by D3D12CreateDevice)", iface ? "not a d3d12xs device" : "NULL");
         return NULL;
     }

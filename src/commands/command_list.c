@@ -1,4 +1,4 @@
-/* ID3D12GraphicsCommandList2: lifecycle (Reset/Close), COM plumbing and error reporting.
+/* ID3D12GraphicsCommandList1-10: lifecycle (Reset/Close), COM plumbing and error reporting.
  * Commands are recorded straight into a VkCommandBuffer (command_list_copy.c,
  * command_list_query.c); a bad command marks the list invalid and Close reports it. */
 #include <stdarg.h>
@@ -14,14 +14,19 @@
 
 /* ---- IUnknown, ID3D12Object, ID3D12DeviceChild, ID3D12CommandList ---- */
 
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12GraphicsCommandList2 *iface, REFIID riid, void **object)
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_QueryInterface(ID3D12GraphicsCommandList10 *iface, REFIID riid, void **object)
 {
-    static const IID *const iids[] = {&IID_ID3D12GraphicsCommandList2, &IID_ID3D12GraphicsCommandList1, &IID_ID3D12GraphicsCommandList,
+    /* Every version answers with the one pointer: the vtable is ID3D12GraphicsCommandList10's, whose
+     * slots include every earlier version's (the console table follows them all, d3d12_xs.h). */
+    static const IID *const iids[] = {&IID_ID3D12GraphicsCommandList10, &IID_ID3D12GraphicsCommandList9, &IID_ID3D12GraphicsCommandList8,
+            &IID_ID3D12GraphicsCommandList7, &IID_ID3D12GraphicsCommandList6, &IID_ID3D12GraphicsCommandList5,
+            &IID_ID3D12GraphicsCommandList4, &IID_ID3D12GraphicsCommandList3, &IID_ID3D12GraphicsCommandList2,
+            &IID_ID3D12GraphicsCommandList1, &IID_ID3D12GraphicsCommandList,
             &IID_ID3D12CommandList, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
     return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
 }
 
-D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_list, ID3D12GraphicsCommandList2, impl_from_ID3D12GraphicsCommandList2, "ID3D12GraphicsCommandList")
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_list, ID3D12GraphicsCommandList10, impl_from_ID3D12GraphicsCommandList10, "ID3D12GraphicsCommandList")
 
 static void detach_allocator(struct d3d12_command_list *list)
 {
@@ -34,9 +39,9 @@ static void detach_allocator(struct d3d12_command_list *list)
     pthread_mutex_unlock(&allocator->object.lock);
 }
 
-static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandList2 *iface)
+static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandList10 *iface)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     unsigned refcount = d3d12xs_object_release(&list->object);
     if (!refcount) {
         /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
@@ -56,9 +61,9 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
     return refcount;
 }
 
-static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D12GraphicsCommandList2 *iface)
+static D3D12_COMMAND_LIST_TYPE STDMETHODCALLTYPE d3d12_command_list_GetType(ID3D12GraphicsCommandList10 *iface)
 {
-    return impl_from_ID3D12GraphicsCommandList2(iface)->type;
+    return impl_from_ID3D12GraphicsCommandList10(iface)->type;
 }
 
 /* ---- lifecycle ---- */
@@ -121,9 +126,9 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandList2 *iface)
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandList10 *iface)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     VkResult vr;
 
     if (list->state != D3D12_COMMAND_LIST_RECORDING)
@@ -154,19 +159,19 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
     return S_OK;
 }
 
-static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandList2 *iface, ID3D12CommandAllocator *allocator,
+static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandList10 *iface, ID3D12CommandAllocator *allocator,
         ID3D12PipelineState *initial_state)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
     if (list->state == D3D12_COMMAND_LIST_RECORDING)
         return d3d12xs_fail(E_FAIL, METHOD(Reset), "the list '%s' is still recording (Close it before Reset)", d3d12xs_object_name(&list->object));
     return begin_recording(list, METHOD(Reset), allocator, initial_state);
 }
 
-static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
+static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     if (!d3d12_command_list_check_recording(list, METHOD(ClearState)))
         return;
     d3d12_command_list_reset_compute_state(list);
@@ -174,18 +179,18 @@ static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsComman
         d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
 }
 
-static void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
+static void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size)
 {
     /* PIX markers: nothing to do without a capture tool. */
     (void)iface, (void)metadata, (void)data, (void)size;
 }
 
-static void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList2 *iface, UINT metadata, const void *data, UINT size)
+static void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size)
 {
     (void)iface, (void)metadata, (void)data, (void)size;
 }
 
-static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList2 *iface)
+static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList10 *iface)
 {
     (void)iface;
 }
@@ -196,8 +201,8 @@ static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandL
 #pragma GCC diagnostic ignored "-Woverride-init"
 #endif
 
-static const ID3D12GraphicsCommandList2Vtbl d3d12_command_list_vtbl = {
-    D3D12XS_STUB_VTBL_ID3D12GraphicsCommandList2,
+static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12GraphicsCommandList10,
     .QueryInterface = d3d12_command_list_QueryInterface,
     D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_command_list),
     .Release = d3d12_command_list_Release,
@@ -234,7 +239,7 @@ struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList 
 {
     if (!iface || iface->lpVtbl != (const void *)&d3d12_command_list_vtbl)
         return NULL;
-    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList10_iface);
 }
 
 /* Dispatches per root-argument ABI since creation or Reset (flush_compute_state counts them). */
@@ -254,16 +259,13 @@ HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_
     return S_OK;
 }
 
-HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
-        ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **out)
+static struct d3d12_command_list *command_list_alloc(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type)
 {
-    static const char method[] = "ID3D12Device::CreateCommandList";
     struct d3d12_command_list *list;
-    HRESULT hr;
 
     if (!(list = calloc(1, sizeof(*list))))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
-    list->ID3D12GraphicsCommandList2_iface.lpVtbl = &d3d12_command_list_vtbl;
+        return NULL;
+    list->ID3D12GraphicsCommandList10_iface.lpVtbl = &d3d12_command_list_vtbl;
     d3d12xs_object_init(&list->object, device);
     list->type = type;
     list->state = D3D12_COMMAND_LIST_CLOSED;
@@ -271,12 +273,39 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     /* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run
      * with it to show that segments behave as one list. */
     list->split_every = device->config.split_lists_every;
+    return list;
+}
+
+HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
+        ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device::CreateCommandList";
+    struct d3d12_command_list *list;
+    HRESULT hr;
+
+    if (!(list = command_list_alloc(device, type)))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
     /* D3D12 hands out new lists already recording. */
     if (FAILED(hr = begin_recording(list, method, allocator, initial_state))) {
-        ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
+        ID3D12GraphicsCommandList10_Release(&list->ID3D12GraphicsCommandList10_iface);
         return hr;
     }
-    hr = d3d12xs_hand_out(ID3D12GraphicsCommandList2_QueryInterface(&list->ID3D12GraphicsCommandList2_iface, riid, out), method);
-    ID3D12GraphicsCommandList2_Release(&list->ID3D12GraphicsCommandList2_iface);
+    hr = d3d12xs_hand_out(ID3D12GraphicsCommandList10_QueryInterface(&list->ID3D12GraphicsCommandList10_iface, riid, out), method);
+    ID3D12GraphicsCommandList10_Release(&list->ID3D12GraphicsCommandList10_iface);
+    return hr;
+}
+
+/* ID3D12Device4::CreateCommandList1: a closed list with no allocator and nothing recorded; its
+ * first Reset gives it an allocator. ExecuteCommandLists refuses it until then. */
+HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **out)
+{
+    static const char method[] = "ID3D12Device4::CreateCommandList1";
+    struct d3d12_command_list *list;
+    HRESULT hr;
+
+    if (!(list = command_list_alloc(device, type)))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
+    hr = d3d12xs_hand_out(ID3D12GraphicsCommandList10_QueryInterface(&list->ID3D12GraphicsCommandList10_iface, riid, out), method);
+    ID3D12GraphicsCommandList10_Release(&list->ID3D12GraphicsCommandList10_iface);
     return hr;
 }

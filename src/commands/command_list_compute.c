@@ -40,16 +40,16 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
     }
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state)
+void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     if (d3d12_command_list_compute_list(list, METHOD(SetPipelineState)))
         d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList2 *iface, ID3D12RootSignature *signature_iface)
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature_iface)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_root_signature *signature;
 
     if (!d3d12_command_list_compute_list(list, METHOD(SetComputeRootSignature)))
@@ -70,9 +70,9 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12Graphics
     list->compute.validated = false;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList2 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
+void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_descriptor_heap *bound[2] = {NULL, NULL};
     const char *command = METHOD(SetDescriptorHeaps);
 
@@ -145,15 +145,15 @@ static void set_constants(struct d3d12_command_list *list, const char *command, 
     state->constants_dirty = true;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList2 *iface, UINT index, UINT value, UINT offset)
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, UINT offset)
 {
-    set_constants(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRoot32BitConstant), index, 1, &value, offset);
+    set_constants(impl_from_ID3D12GraphicsCommandList10(iface), METHOD(SetComputeRoot32BitConstant), index, 1, &value, offset);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList2 *iface, UINT index, UINT count,
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count,
         const void *data, UINT offset)
 {
-    set_constants(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRoot32BitConstants), index, count, data, offset);
+    set_constants(impl_from_ID3D12GraphicsCommandList10(iface), METHOD(SetComputeRoot32BitConstants), index, count, data, offset);
 }
 
 static void set_argument(struct d3d12_command_list *list, const char *command, UINT index, D3D12_ROOT_PARAMETER_TYPE type, uint64_t value)
@@ -167,25 +167,25 @@ static void set_argument(struct d3d12_command_list *list, const char *command, U
     list->compute.descriptors_dirty = true;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
 {
-    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootConstantBufferView), index, D3D12_ROOT_PARAMETER_TYPE_CBV, address);
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), METHOD(SetComputeRootConstantBufferView), index, D3D12_ROOT_PARAMETER_TYPE_CBV, address);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
 {
-    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootShaderResourceView), index, D3D12_ROOT_PARAMETER_TYPE_SRV, address);
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), METHOD(SetComputeRootShaderResourceView), index, D3D12_ROOT_PARAMETER_TYPE_SRV, address);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address)
 {
-    set_argument(impl_from_ID3D12GraphicsCommandList2(iface), METHOD(SetComputeRootUnorderedAccessView), index, D3D12_ROOT_PARAMETER_TYPE_UAV, address);
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), METHOD(SetComputeRootUnorderedAccessView), index, D3D12_ROOT_PARAMETER_TYPE_UAV, address);
 }
 
 /* A table is an offset into the bound heap, checked and pushed at the next Dispatch. */
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle)
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     const char *command = METHOD(SetComputeRootDescriptorTable);
 
     if (!d3d12_command_list_compute_list(list, command) || !root_parameter_valid(list, command, index, D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE))
@@ -487,9 +487,9 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
     return true;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *iface, UINT x, UINT y, UINT z)
+void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     const char *command = METHOD(Dispatch);
 
     if (!d3d12_command_list_compute_list(list, command))
@@ -549,10 +549,10 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, first, 1);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     (void)gpu_handle, (void)rects;
     if (!values) {
         if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewUint)))
@@ -563,10 +563,10 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12Gra
     clear_uav(list, METHOD(ClearUnorderedAccessViewUint), cpu_handle, resource, values[0], true, rect_count);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     uint32_t bits;
     (void)gpu_handle, (void)rects;
     if (!values) {

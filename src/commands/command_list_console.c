@@ -18,7 +18,7 @@
 
 static inline struct d3d12_command_list *list_from(ID3D12GraphicsCommandList *iface)
 {
-    return impl_from_ID3D12GraphicsCommandList2((ID3D12GraphicsCommandList2 *)iface);
+    return impl_from_ID3D12GraphicsCommandList10((ID3D12GraphicsCommandList10 *)iface);
 }
 
 /* The destination of a value write or the address of a wait: aligned, inside a live buffer

@@ -47,10 +47,10 @@ static bool copy_endpoints_valid(struct d3d12_command_list *list, const char *co
     return true;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, UINT64 dst_offset,
+void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst_iface, UINT64 dst_offset,
         ID3D12Resource *src_iface, UINT64 src_offset, UINT64 byte_count)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
     if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)))
@@ -80,9 +80,9 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     note_copy(list, METHOD(CopyBufferRegion), src, src_offset, dst, dst_offset, byte_count);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
+void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
     if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)))
@@ -155,9 +155,9 @@ static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D
     }
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList2 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
+void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     bool needed = false;
 
     if (!d3d12_command_list_check_recording(list, METHOD(ResourceBarrier)))
@@ -188,10 +188,10 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
     }
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,
+void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList10 *iface, UINT count,
         const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_device *device = list->object.device;
     const char *command = METHOD(WriteBufferImmediate);
     VkBuffer buffer;

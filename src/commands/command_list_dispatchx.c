@@ -78,7 +78,7 @@ static bool prepare_ordered_append(struct d3d12_command_list *list, const char *
 
 void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2((ID3D12GraphicsCommandList2 *)iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10((ID3D12GraphicsCommandList10 *)iface);
     const VkPhysicalDeviceLimits *limits = &list->object.device->vk_properties.limits;
     const char *command = METHOD(DispatchX);
     struct d3d12_pipeline_state *pipeline;

@@ -36,9 +36,9 @@ static struct d3d12_query_heap *timestamp_heap_argument(struct d3d12_command_lis
     return heap;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index)
+void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     (void)heap, (void)index;
     if (!d3d12_command_list_check_recording(list, METHOD(BeginQuery)))
         return;
@@ -48,9 +48,9 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList2 
         d3d12_command_list_record_error(list, METHOD(BeginQuery), "Type is %d (only timestamp queries are implemented)", (int)type);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type, UINT index)
+void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type, UINT index)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_query_heap *heap;
 
     if (!d3d12_command_list_check_recording(list, METHOD(EndQuery)))
@@ -77,10 +77,10 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *i
     d3d12_command_list_note(list, D3D12_RECORDED_END_QUERY, 0, 0);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type,
+void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type,
         UINT start_index, UINT count, ID3D12Resource *dst_iface, UINT64 dst_offset)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList2(iface);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     const char *command = METHOD(ResolveQueryData);
     struct d3d12_query_heap *heap;
     struct d3d12_resource *dst;

@@ -56,7 +56,7 @@ struct d3d12_query_reset {
 };
 
 struct d3d12_command_list {
-    ID3D12GraphicsCommandList2 ID3D12GraphicsCommandList2_iface;
+    ID3D12GraphicsCommandList10 ID3D12GraphicsCommandList10_iface;
     struct d3d12xs_object object;
     D3D12_COMMAND_LIST_TYPE type;
     enum d3d12_command_list_state state;
@@ -112,6 +112,8 @@ struct d3d12_list_segment {
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);
 HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type,
         ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **list);
+/* CreateCommandList1: closed, no allocator until its first Reset. */
+HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **list);
 /* Marks the list invalid: logs "<command>: <why>" and keeps the first error for Close. */
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));

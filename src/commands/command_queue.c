@@ -88,6 +88,11 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                     d3d12xs_object_name(&list->object), list->error);
             return;
         }
+        if (!list->allocator) {
+            ERR("%s: ppCommandLists[%u] '%s' has recorded nothing (CreateCommandList1 makes a closed, empty list: Reset it "
+                    "with an allocator and record first); nothing executed", METHOD(ExecuteCommandLists), i, d3d12xs_object_name(&list->object));
+            return;
+        }
         pthread_mutex_lock(&list->allocator->object.lock);
         stale = list->allocator_generation != list->allocator->reset_generation;
         pthread_mutex_unlock(&list->allocator->object.lock);

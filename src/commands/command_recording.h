@@ -8,9 +8,9 @@
 #include "memory/va_map.h"
 #include "commands/query_heap.h"
 
-static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList2(ID3D12GraphicsCommandList2 *iface)
+static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList10(ID3D12GraphicsCommandList10 *iface)
 {
-    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList2_iface);
+    return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList10_iface);
 }
 
 
@@ -27,17 +27,17 @@ static inline bool d3d12_command_list_check_recording(struct d3d12_command_list 
 }
 
 /* command_list_copy.c */
-void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst, UINT64 dst_offset,
+void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT64 dst_offset,
         ID3D12Resource *src, UINT64 src_offset, UINT64 byte_count);
-void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList2 *iface, ID3D12Resource *dst, ID3D12Resource *src);
-void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList2 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers);
-void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList2 *iface, UINT count,
+void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, ID3D12Resource *src);
+void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers);
+void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList10 *iface, UINT count,
         const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes);
 
 /* command_list_query.c */
-void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
-void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
-void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList2 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
+void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
+void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
+void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
         UINT start_index, UINT count, ID3D12Resource *dst, UINT64 dst_offset);
 
 /* command_list_arguments.c: writes the root constants and the root descriptors' addresses
@@ -50,20 +50,20 @@ uint64_t d3d12_command_list_buffer_address(struct d3d12_command_list *list, VkBu
 /* command_list_compute.c */
 void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list);
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
-void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList2 *iface, ID3D12PipelineState *state);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList2 *iface, ID3D12RootSignature *signature);
-void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList2 *iface, UINT count, ID3D12DescriptorHeap *const *heaps);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList2 *iface, UINT index, UINT value, UINT offset);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList2 *iface, UINT index, UINT count,
+void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature);
+void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, UINT offset);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count,
         const void *data, UINT offset);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList2 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle);
-void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList2 *iface, UINT x, UINT y, UINT z);
-void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
+void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle);
+void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z);
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects);
-void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList2 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
+void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
 
 /* For command_list_dispatchx.c: the checks every compute command starts with, and bringing

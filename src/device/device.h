@@ -39,7 +39,10 @@ struct d3d12xs_descriptor_buffers;
 #define D3D12XS_NULL_BUFFER_SIZE 65536
 
 struct d3d12_device {
-    ID3D12Device ID3D12Device_iface;
+    union {
+        ID3D12Device ID3D12Device_iface;     /* what the parts pass around */
+        ID3D12Device14 ID3D12Device14_iface; /* the vtable's type: every version's slots (api/device.c) */
+    };
     struct d3d12xs_object object;
     /* This device's configuration: the process's plus what the program asked for at its
      * creation (d3d12xs_device_config_init). Code that runs for the device reads this one. */

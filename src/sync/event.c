@@ -16,6 +16,9 @@ struct d3d12xs_event {
     pthread_cond_t cond;
     bool manual_reset;
     bool signaled;
+    /* A forwarder (d3d12xs_event_create_forwarder) sets forward, once, at its forward_count-th set. */
+    struct d3d12xs_event *forward;
+    unsigned forward_count;
 };
 
 /* Live handles, sorted by address: a handle is looked up here before it is ever
@@ -71,6 +74,15 @@ static struct d3d12xs_event *registry_remove(HANDLE handle)
 
 static void event_set(struct d3d12xs_event *event)
 {
+    if (event->forward) {
+        bool now;
+        pthread_mutex_lock(&event->lock);
+        now = event->forward_count && !--event->forward_count;
+        pthread_mutex_unlock(&event->lock);
+        if (now)
+            event_set(event->forward);
+        return;
+    }
     pthread_mutex_lock(&event->lock);
     event->signaled = true;
     if (event->manual_reset)
@@ -99,13 +111,15 @@ void d3d12xs_event_release(struct d3d12xs_event *event, bool set)
     if (set)
         event_set(event);
     if (atomic_fetch_sub(&event->refcount, 1) == 1) {
+        if (event->forward)
+            d3d12xs_event_release(event->forward, false);
         pthread_cond_destroy(&event->cond);
         pthread_mutex_destroy(&event->lock);
         free(event);
     }
 }
 
-HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
+static HANDLE event_create(BOOL manual_reset, BOOL initial_state, struct d3d12xs_event *forward, unsigned forward_count)
 {
     struct d3d12xs_event *event;
     pthread_condattr_t attr;
@@ -117,6 +131,10 @@ HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
     atomic_init(&event->refcount, 1);
     event->manual_reset = manual_reset;
     event->signaled = initial_state;
+    if ((event->forward = forward)) {
+        atomic_fetch_add(&forward->refcount, 1);
+        event->forward_count = forward_count;
+    }
     pthread_mutex_init(&event->lock, NULL);
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -128,6 +146,27 @@ HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
         return NULL;
     }
     return event;
+}
+
+bool d3d12xs_event_spent(struct d3d12xs_event *event)
+{
+    bool spent;
+    if (!event || !event->forward)
+        return false;
+    pthread_mutex_lock(&event->lock);
+    spent = !event->forward_count;
+    pthread_mutex_unlock(&event->lock);
+    return spent;
+}
+
+HANDLE D3D12XSCreateEvent(BOOL manual_reset, BOOL initial_state)
+{
+    return event_create(manual_reset, initial_state, NULL, 0);
+}
+
+HANDLE d3d12xs_event_create_forwarder(struct d3d12xs_event *target, unsigned count)
+{
+    return event_create(FALSE, FALSE, target, count);
 }
 
 DWORD D3D12XSWaitForEvent(HANDLE handle, DWORD milliseconds)

@@ -71,6 +71,13 @@ static void fire_locked(struct d3d12_device *device, struct d3d12_waiter *waiter
             waiter->registrations[kept++] = *registration;
             continue;
         }
+        /* A forwarder that has set its event already (SetEventOnMultipleFenceCompletion's ANY)
+         * needs no more: the registration goes, so it does not count as a hang. */
+        if (d3d12xs_event_spent(registration->event)) {
+            d3d12xs_event_release(registration->event, false);
+            d3d12_timeline_release(device, registration->timeline);
+            continue;
+        }
         bool reached = all || d3d12_timeline_completed_value(device, registration->timeline) >= registration->value;
         /* Destroying a fence sets the events waiting for values nothing can signal any more,
          * as on Windows (and the registration goes, so it does not count as a hang). */
@@ -95,6 +102,8 @@ static void check_registration_timeouts_locked(struct d3d12_device *device, stru
         return;
     for (size_t i = 0; i < waiter->registration_count; i++) {
         struct registration *registration = &waiter->registrations[i];
+        if (registration->event && d3d12xs_event_spent(registration->event))
+            continue; /* goes at the next fire_locked */
         if (now > registration->since_ns && now - registration->since_ns > timeout_ns) {
             char why[256];
             snprintf(why, sizeof(why), "%s waited %llu ms for fence '%s' to reach %llu (it is at %llu)", registration->method,
