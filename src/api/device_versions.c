@@ -99,7 +99,7 @@ static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(const char *method, UINT v
         return info;
     }
     for (UINT i = 0; i < count; i++) {
-        D3D12_RESOURCE_DESC desc;
+        D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
         uint64_t offset, size;
         char argument[32];
         snprintf(argument, sizeof(argument), "pResourceDescs[%u]", i);
@@ -209,7 +209,7 @@ void STDMETHODCALLTYPE d3d12_device_GetCopyableFootprints1(ID3D12Device14 *iface
         UINT *row_counts, UINT64 *row_sizes, UINT64 *total_bytes)
 {
     static const char method[] = "ID3D12Device8::GetCopyableFootprints1";
-    D3D12_RESOURCE_DESC desc;
+    D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     (void)iface;
     if (desc1 && FAILED(desc_from_desc1(method, "pResourceDesc", desc1, &desc))) {
         if (total_bytes)
@@ -322,7 +322,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource2(ID3D12Device14 *
         const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session, REFIID riid, void **resource)
 {
     static const char method[] = "ID3D12Device8::CreateCommittedResource2";
-    D3D12_RESOURCE_DESC desc;
+    D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
         *resource = NULL;
@@ -336,7 +336,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource1(ID3D12Device14 *ifa
         const D3D12_RESOURCE_DESC1 *desc1, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *clear_value,
         REFIID riid, void **resource)
 {
-    D3D12_RESOURCE_DESC desc;
+    D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
         *resource = NULL;
@@ -368,7 +368,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource3(ID3D12Device14 *
 {
     static const char method[] = "ID3D12Device10::CreateCommittedResource3";
     D3D12_RESOURCE_STATES state = D3D12_RESOURCE_STATE_COMMON;
-    D3D12_RESOURCE_DESC desc;
+    D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
         *resource = NULL;
@@ -388,7 +388,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource2(ID3D12Device14 *ifa
     static const char method[] = "ID3D12Device10::CreatePlacedResource2";
     struct d3d12_heap *heap = unsafe_impl_from_ID3D12Heap(heap_iface);
     D3D12_RESOURCE_STATES state = D3D12_RESOURCE_STATE_COMMON;
-    D3D12_RESOURCE_DESC desc;
+    D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
         *resource = NULL;
