@@ -85,6 +85,8 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
         VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor.buffer};
         descriptor.address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor.offset;
     }
+    if (descriptor.vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || descriptor.vk_type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
+        descriptor.vk_format = d3d12xs_vk_format_from_dxgi(descriptor.format, NULL);
     /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
     *dst = descriptor;
     d3d12_descriptor_heap_write_slot(heap, (size_t)(dst - heap->descriptors), dst);

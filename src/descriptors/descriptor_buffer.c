@@ -155,6 +155,7 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
         resource_slots = (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM) / 2;
     buffers->capacity[D3D12XS_HEAP_SET_RESOURCES] = buffers->capacity[D3D12XS_HEAP_SET_COUNTERS] = resource_slots;
     buffers->capacity[D3D12XS_HEAP_SET_SAMPLERS] = sampler_slots;
+    device->shader_visible_heap_capacity = resource_slots;
     if (FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, resource_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_RESOURCES]))
             || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, resource_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_COUNTERS]))
             || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_SAMPLER, sampler_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_SAMPLERS])))

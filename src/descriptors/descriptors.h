@@ -26,6 +26,7 @@ struct d3d12xs_descriptor {
     VkDeviceSize counter_offset;
     struct d3d12_resource *resource;  /* not referenced: D3D12 descriptors do not hold resources */
     DXGI_FORMAT format;
+    VkFormat vk_format;               /* of typed views: what the descriptor encodes */
     uint32_t structure_stride;
     bool raw;
     VkDeviceAddress address;          /* of buffer + offset, where the device gives buffers addresses */

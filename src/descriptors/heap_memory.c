@@ -99,7 +99,7 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
 {
     struct d3d12_device *device = heap->object.device;
     uint8_t *slot, *counter;
-    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkFormat format = descriptor->vk_format;
 
     if (!heap->slots)
         return;
@@ -109,8 +109,6 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
         d3d12xs_write_sampler_descriptor(device, descriptor->sampler, slot);
         return;
     }
-    if (descriptor->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || descriptor->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
-        format = d3d12xs_vk_format_from_dxgi(descriptor->format, NULL);
     if (descriptor->kind == D3D12XS_DESCRIPTOR_EMPTY)
         memset(slot, 0, heap->slot_size);
     else

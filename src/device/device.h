@@ -100,6 +100,7 @@ struct d3d12_device {
     struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
     struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
     struct d3d12xs_descriptor_buffers *descriptor_buffers; /* heaps as descriptor buffers (descriptors/descriptor_buffer.c) */
+    uint32_t shader_visible_heap_capacity; /* the largest shader-visible CBV_SRV_UAV heap (descriptor_buffer.c) */
 };
 
 _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");

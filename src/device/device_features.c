@@ -37,7 +37,11 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         options->DoublePrecisionFloatShaderOps = vk_features.shaderFloat64;
         options->MinPrecisionSupport = D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE;
         options->TiledResourcesTier = D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED;
-        options->ResourceBindingTier = D3D12_RESOURCE_BINDING_TIER_1;
+        /* Tables index heaps in GPU memory with no per-shader limit, unbounded arrays of every
+         * view kind, unpopulated slots allowed: tier 3, where heaps reach D3D12's 1,000,000
+         * descriptors (lavapipe lets a stage see fewer: tier 2, docs/descriptors.md). */
+        options->ResourceBindingTier = device->shader_visible_heap_capacity >= 1000000 ? D3D12_RESOURCE_BINDING_TIER_3
+                : D3D12_RESOURCE_BINDING_TIER_2;
         options->ConservativeRasterizationTier = D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED;
         options->MaxGPUVirtualAddressBitsPerResource = 40;
         options->CrossNodeSharingTier = D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED;
