@@ -70,17 +70,17 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_Signal(ID3D12Fence *iface, UINT64 v
     struct d3d12_device *device = fence->object.device;
     HRESULT hr;
 
-    bool semaphore_moved = false;
+    bool waiters_must_look = false;
 
     if ((hr = d3d12_device_removed_reason(device)) != S_OK)
         return hr;
     /* A value set without moving the semaphore (queue signals pending) wakes nothing waiting on
      * it: the waiter thread looks at its events again. */
-    if (SUCCEEDED(hr = d3d12_timeline_signal_on_host(device, fence->timeline, value, &semaphore_moved, METHOD(Signal)))) {
-        if (semaphore_moved)
-            d3d12_waiter_kick(device, false);
-        else
+    if (SUCCEEDED(hr = d3d12_timeline_signal_on_host(device, fence->timeline, value, &waiters_must_look, METHOD(Signal)))) {
+        if (waiters_must_look)
             d3d12_waiter_recheck(device);
+        else
+            d3d12_waiter_kick(device, false);
     }
     return hr;
 }

@@ -116,15 +116,17 @@ uint64_t d3d12_fence_values_last_virtual_locked(const struct d3d12_timeline *tim
 }
 
 HRESULT d3d12_fence_values_signal_on_host_locked(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value,
-        bool *semaphore_moved, const char *method)
+        bool *waiters_must_look, const char *method)
 {
+    HRESULT hr;
     VkResult vr;
 
-    *semaphore_moved = false;
+    *waiters_must_look = false;
     pthread_mutex_lock(&timeline->values_lock);
     if (!update_values(device, timeline)) {
         pthread_mutex_unlock(&timeline->values_lock);
-        return d3d12xs_fail(d3d12_device_removed_reason(device), method, "the fence's semaphore cannot be read (device lost)");
+        hr = d3d12_device_removed_reason(device);
+        return d3d12xs_fail(FAILED(hr) ? hr : DXGI_ERROR_DEVICE_REMOVED, method, "the fence's semaphore cannot be read (device lost)");
     }
     if (value == timeline->completed_value) {
         pthread_mutex_unlock(&timeline->values_lock);
@@ -144,7 +146,8 @@ HRESULT d3d12_fence_values_signal_on_host_locked(struct d3d12_device *device, st
             return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkSignalSemaphore failed (VkResult %d)", vr);
         }
         timeline->completed_virtual = ++timeline->virtual_next;
-        *semaphore_moved = true;
+    } else {
+        *waiters_must_look = true; /* nothing waiting on the semaphore wakes by itself */
     }
     timeline->completed_value = value;
     /* It completes at once: every watch for at most value is met, even one that waits for a

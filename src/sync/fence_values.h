@@ -34,10 +34,11 @@ uint64_t d3d12_fence_values_add_signal_locked(struct d3d12_timeline *timeline, u
 uint64_t d3d12_fence_values_last_virtual_locked(const struct d3d12_timeline *timeline);
 
 /* A CPU Signal (scheduler lock held). It sets the value at once. With no queue signal pending it
- * also signals the semaphore (*semaphore_moved); with some pending, Vulkan forbids that, so the
- * value is only recorded and the pending signals set their own values when they execute. */
+ * also signals the semaphore; with some pending, Vulkan forbids that, so the value is only
+ * recorded (*waiters_must_look: host waiters wake for nothing) and the pending signals set their
+ * own values when they execute. */
 HRESULT d3d12_fence_values_signal_on_host_locked(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value,
-        bool *semaphore_moved, const char *method);
+        bool *waiters_must_look, const char *method);
 
 /* A queue wait for value (scheduler lock held): true when it can go, with *wait_virtual the
  * semaphore value to wait for (0: nothing to wait for: the value is reached, or the fence is

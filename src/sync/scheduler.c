@@ -246,7 +246,7 @@ void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *t
     unlock_and_submit(device);
 }
 
-HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, bool *semaphore_moved,
+HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, bool *waiters_must_look,
         const char *method)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
@@ -254,7 +254,7 @@ HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_
 
     lock(scheduler);
     /* Any value, lower ones too: D3D12 sets it (fence_values.c maps it onto the semaphore). */
-    if (FAILED(hr = d3d12_fence_values_signal_on_host_locked(device, timeline, value, semaphore_moved, method))) {
+    if (FAILED(hr = d3d12_fence_values_signal_on_host_locked(device, timeline, value, waiters_must_look, method))) {
         pthread_mutex_unlock(&scheduler->lock);
         return hr;
     }

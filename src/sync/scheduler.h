@@ -109,9 +109,9 @@ void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline 
 /* The fence is released. */
 void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *timeline);
 uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d12_timeline *timeline);
-/* ID3D12Fence::Signal from the CPU: sets the value at once, lower ones too. *semaphore_moved:
- * false when queue signals were pending, so the semaphore could not move (waiters must look). */
-HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, bool *semaphore_moved,
+/* ID3D12Fence::Signal from the CPU: sets the value at once, lower ones too. *waiters_must_look:
+ * queue signals were pending, so the semaphore could not move and nothing waiting on it wakes. */
+HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, bool *waiters_must_look,
         const char *method);
 
 /* Queue operations. Segments run in order. *serial receives the serial of the last operation,

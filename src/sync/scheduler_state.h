@@ -1,6 +1,8 @@
 /* The scheduler's internal state, shared by its parts (scheduler.h says what they do together):
  *   engine.c         engines: a VkQueue, its serial semaphore, the work held on it;
  *   timeline.c       fences' timelines;
+ *   fence_values.c   each timeline's map of virtual semaphore values to D3D12 values, the CPU
+ *                    Signal, and how fence waits and host watches are resolved against it;
  *   wait_resolver.c  the readiness rule of each wait, and how a memory wait is met;
  *   submission.c     ready operations turned into ordered Vulkan submissions, handed to Vulkan
  *                    by one drainer outside every lock the watchdog or another queue needs;
