@@ -179,6 +179,8 @@ bool d3d12_fence_values_resolve_wait_locked(struct d3d12_device *device, struct 
     bool resolved = false;
 
     *wait_virtual = 0;
+    if (timeline->cpu_signal_flush && timeline->cpu_signal_value >= value)
+        return true; /* met by the CPU Signal being made */
     pthread_mutex_lock(&timeline->values_lock);
     if (!update_values(device, timeline) || timeline->completed_value >= value) {
         resolved = true; /* reached (or the device is lost: nothing to wait for) */

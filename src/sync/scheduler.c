@@ -258,9 +258,14 @@ HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_
         pthread_mutex_unlock(&scheduler->lock);
         return hr;
     }
-    /* Held queue waits for at most value are met now (before a later, lower signal can hide it). */
-    if (scheduler->held_engine_count)
+    /* Held queue waits for at most value are met now, even if a queue signal pending before this
+     * one lands meanwhile with a lower value (fence_values.c reads cpu_signal_value). */
+    if (scheduler->held_engine_count) {
+        timeline->cpu_signal_flush = true;
+        timeline->cpu_signal_value = value;
         flush_held_locked(scheduler);
+        timeline->cpu_signal_flush = false;
+    }
     unlock_and_submit(device);
     return S_OK;
 }

@@ -38,6 +38,10 @@ struct d3d12_timeline {
     const struct d3d12_engine *last_signal_engine; /* identity only */
     bool orphaned;                /* the fence is gone: only queued signals can still move it */
     char name[64];                /* the fence's name, for messages */
+    /* A CPU Signal's flush of held work (scheduler lock): the waits it meets go even if a queue
+     * signal, pending before it, lands meanwhile and sets a lower value. */
+    bool cpu_signal_flush;
+    uint64_t cpu_signal_value;
     /* fence_values.c, under values_lock (taken last of all locks; virtual_next is written with
      * the scheduler lock held too, so either lock is enough to read it): */
     pthread_mutex_t values_lock;
