@@ -14,7 +14,7 @@ set -euo pipefail
 
 build=${1:-build}
 loops=${2:-50}
-pattern=${STRESS_TESTS:-'^(queue|fence|lifetime|hang|scheduler|stress|query|query/.*|cross_queue|cross_queue/.*|console_sync|console_sync/.*|command_list|command_list/split_lists|dispatchx|dispatchx/split_lists|ordered_append|ordered_append/split_lists)$'}
+pattern=${STRESS_TESTS:-'^(queue|fence|fence_values|lifetime|hang|scheduler|stress|query|query/.*|cross_queue|cross_queue/.*|console_sync|console_sync/.*|command_list|command_list/split_lists|dispatchx|dispatchx/split_lists|ordered_append|ordered_append/split_lists)$'}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ ! -d "$build" ]; then

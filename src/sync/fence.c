@@ -1,4 +1,5 @@
-/* ID3D12Fence: the COM face of a scheduler timeline (a Vulkan timeline semaphore). */
+/* ID3D12Fence: the COM face of a scheduler timeline (a Vulkan timeline semaphore counting virtual
+ * values, mapped to D3D12 values by fence_values.c, so that values may go down). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,18 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_Signal(ID3D12Fence *iface, UINT64 v
     struct d3d12_device *device = fence->object.device;
     HRESULT hr;
 
+    bool waiters_must_look = false;
+
     if ((hr = d3d12_device_removed_reason(device)) != S_OK)
         return hr;
-    if (SUCCEEDED(hr = d3d12_timeline_signal_on_host(device, fence->timeline, value, METHOD(Signal))))
-        d3d12_waiter_kick(device, false);
+    /* A value set without moving the semaphore (queue signals pending) wakes nothing waiting on
+     * it: the waiter thread looks at its events again. */
+    if (SUCCEEDED(hr = d3d12_timeline_signal_on_host(device, fence->timeline, value, &waiters_must_look, METHOD(Signal)))) {
+        if (waiters_must_look)
+            d3d12_waiter_recheck(device);
+        else
+            d3d12_waiter_kick(device, false);
+    }
     return hr;
 }
 

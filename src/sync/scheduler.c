@@ -174,8 +174,6 @@ static HRESULT enqueue_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
         struct d3d12_op *op = &ops[i];
         op->serial = ++engine->next_serial;
         op->enqueued_ns = now;
-        if (op->kind == D3D12_OP_SIGNAL && op->u.signal.value > op->u.signal.timeline->promised_value)
-            op->u.signal.timeline->promised_value = op->u.signal.value;
     }
     bool had_parked = engine->parked;
     for (uint32_t i = 0; i < count;) {
@@ -248,39 +246,26 @@ void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *t
     unlock_and_submit(device);
 }
 
-HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method)
+HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, bool *waiters_must_look,
+        const char *method)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
-    uint64_t completed;
-    VkResult vr;
+    HRESULT hr;
 
     lock(scheduler);
-    completed = d3d12_timeline_completed_value(device, timeline);
-    if (value == completed) {
+    /* Any value, lower ones too: D3D12 sets it (fence_values.c maps it onto the semaphore). */
+    if (FAILED(hr = d3d12_fence_values_signal_on_host_locked(device, timeline, value, waiters_must_look, method))) {
         pthread_mutex_unlock(&scheduler->lock);
-        return S_OK;
+        return hr;
     }
-    /* Timeline semaphores only move forward, and only below pending queue signals. */
-    if (value < completed) {
-        pthread_mutex_unlock(&scheduler->lock);
-        return d3d12xs_fail(E_INVALIDARG, method, "Value %llu is below the fence's current %llu (fence values only grow in d3d12xs)",
-                (unsigned long long)value, (unsigned long long)completed);
+    /* Held queue waits for at most value are met now, even if a queue signal pending before this
+     * one lands meanwhile with a lower value (fence_values.c reads cpu_signal_value). */
+    if (scheduler->held_engine_count) {
+        timeline->cpu_signal_flush = true;
+        timeline->cpu_signal_value = value;
+        flush_held_locked(scheduler);
+        timeline->cpu_signal_flush = false;
     }
-    if (timeline->gpu_signal_value > completed && value >= timeline->gpu_signal_value) {
-        pthread_mutex_unlock(&scheduler->lock);
-        return d3d12xs_fail(E_INVALIDARG, method, "Value %llu is not below %llu, which a queue is still to signal",
-                (unsigned long long)value, (unsigned long long)timeline->gpu_signal_value);
-    }
-    VkSemaphoreSignalInfo signal_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = timeline->semaphore, .value = value};
-    if ((vr = vkSignalSemaphore(device->vk_device, &signal_info)) != VK_SUCCESS) {
-        pthread_mutex_unlock(&scheduler->lock);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkSignalSemaphore failed (VkResult %d)", vr);
-    }
-    if (value > timeline->submitted_value)
-        timeline->submitted_value = value;
-    if (value > timeline->promised_value)
-        timeline->promised_value = value;
-    flush_held_locked(scheduler);
     unlock_and_submit(device);
     return S_OK;
 }
@@ -365,9 +350,9 @@ static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum d3d12_op_kind 
     HRESULT hr, submit_hr;
 
     if (kind == D3D12_OP_SIGNAL)
-        op.u.signal = (struct d3d12_op_fence){timeline, value};
+        op.u.signal = (struct d3d12_op_fence){.timeline = timeline, .value = value};
     else
-        op.u.wait_fence = (struct d3d12_op_fence){timeline, value};
+        op.u.wait_fence = (struct d3d12_op_fence){.timeline = timeline, .value = value};
     lock(scheduler);
     timeline->refcount++;
     snprintf(op.what, sizeof(op.what), "%s of fence '%s' to %llu", kind == D3D12_OP_SIGNAL ? "Signal" : "Wait", timeline->name,
@@ -426,7 +411,7 @@ static void describe_held(struct d3d12_device *device, const struct d3d12_engine
                 (unsigned long long)wait->gpu_address, d3d12_comparison_name(wait->comparison), (unsigned long long)wait->value,
                 (unsigned long long)current);
     } else if (op->kind == D3D12_OP_WAIT_FENCE) {
-        snprintf(why, size, "queue '%s' waited %llu ms (hang timeout %llu ms) for fence '%s' to reach %llu (it is at %llu; no queue or CPU signal of that value was submitted)",
+        snprintf(why, size, "queue '%s' waited %llu ms (hang timeout %llu ms) for fence '%s' to reach %llu (it is at %llu; no queue or CPU signal of at least that value was submitted since)",
                 engine->name, (unsigned long long)waited_ms, (unsigned long long)timeout_ms, op->u.wait_fence.timeline->name,
                 (unsigned long long)op->u.wait_fence.value,
                 (unsigned long long)d3d12_timeline_completed_value(device, op->u.wait_fence.timeline));

@@ -6,7 +6,8 @@
  * segments, signal a fence, wait for a fence value, wait for a value in memory) take the
  * next serial when they are enqueued. An operation whose wait cannot be met yet is held,
  * with everything after it on its engine, until its readiness rule holds:
- *   - fence wait:  some queue or CPU signal of that value was handed to Vulkan;
+ *   - fence wait:  the fence's value is reached, or a queue or CPU signal of at least that
+ *                  value was handed to Vulkan since (fence_values.h: values may go down);
  *   - memory wait: the comparison holds for the value in memory now.
  * Vulkan therefore never sees a wait whose signal comes later, which cannot deadlock even
  * when every engine shares one VkQueue (lavapipe).
@@ -23,18 +24,33 @@
 struct d3d12_scheduler;
 struct d3d12_engine;
 
-/* The scheduler's side of a fence: its semaphore and what queues have promised it. Held by
- * the fence, by queued operations and by event registrations; the semaphore is retired when
- * the last of them lets go. */
+/* The scheduler's side of a fence: its semaphore and the map from the semaphore's virtual values
+ * to D3D12 values (fence_values.h says why values need a map). Held by the fence, by queued
+ * operations and by event registrations; the semaphore is retired when the last of them lets go. */
+struct d3d12_fence_signal {
+    uint64_t virtual_value;       /* what the semaphore reaches when the signal executes */
+    uint64_t value;               /* the D3D12 value it sets */
+};
+struct d3d12_fence_watch;
 struct d3d12_timeline {
-    VkSemaphore semaphore;
+    VkSemaphore semaphore;        /* counts virtual values */
     unsigned refcount;            /* under the scheduler lock */
-    uint64_t submitted_value;     /* highest value handed to Vulkan (queue or CPU signal) */
-    uint64_t promised_value;      /* highest value any signal enqueued so far will reach */
-    uint64_t gpu_signal_value;    /* highest value a queue signal handed to Vulkan */
     const struct d3d12_engine *last_signal_engine; /* identity only */
     bool orphaned;                /* the fence is gone: only queued signals can still move it */
     char name[64];                /* the fence's name, for messages */
+    /* A CPU Signal's flush of held work (scheduler lock): the waits it meets go even if a queue
+     * signal, pending before it, lands meanwhile and sets a lower value. */
+    bool cpu_signal_flush;
+    uint64_t cpu_signal_value;
+    /* fence_values.c, under values_lock (taken last of all locks; virtual_next is written with
+     * the scheduler lock held too, so either lock is enough to read it): */
+    pthread_mutex_t values_lock;
+    uint64_t virtual_next;        /* the last virtual value handed out */
+    uint64_t completed_value;     /* D3D12 value of the latest signal known complete (or CPU signal) */
+    uint64_t completed_virtual;   /* the virtual value up to which completed_value accounts */
+    struct d3d12_fence_signal *signals; /* signals handed to Vulkan, not yet seen complete: a ring */
+    size_t signal_first, signal_count, signal_capacity;
+    struct d3d12_fence_watch *watches;  /* host waits not met yet */
 };
 
 /* A wait on a value in memory (the console's Wait32/64BitValueX): readable by the host. */
@@ -97,8 +113,10 @@ void d3d12_timeline_set_name(struct d3d12_device *device, struct d3d12_timeline 
 /* The fence is released. */
 void d3d12_timeline_orphan(struct d3d12_device *device, struct d3d12_timeline *timeline);
 uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d12_timeline *timeline);
-/* ID3D12Fence::Signal from the CPU. */
-HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method);
+/* ID3D12Fence::Signal from the CPU: sets the value at once, lower ones too. *waiters_must_look:
+ * queue signals were pending, so the semaphore could not move and nothing waiting on it wakes. */
+HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, bool *waiters_must_look,
+        const char *method);
 
 /* Queue operations. Segments run in order. *serial receives the serial of the last operation,
  * for allocator reuse checks. */
@@ -155,7 +173,5 @@ const char *d3d12_comparison_name(D3D12_COMPARISON_FUNC comparison);
 /* Timeline references for registrations that outlive the fence (waiter.c). */
 void d3d12_timeline_add_ref(struct d3d12_device *device, struct d3d12_timeline *timeline);
 void d3d12_timeline_release(struct d3d12_device *device, struct d3d12_timeline *timeline);
-/* Whether some signal, submitted, held or by the CPU, can still bring the fence to value. */
-bool d3d12_timeline_can_reach(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value);
 
 #endif

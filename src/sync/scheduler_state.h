@@ -1,6 +1,8 @@
 /* The scheduler's internal state, shared by its parts (scheduler.h says what they do together):
  *   engine.c         engines: a VkQueue, its serial semaphore, the work held on it;
  *   timeline.c       fences' timelines;
+ *   fence_values.c   each timeline's map of virtual semaphore values to D3D12 values, the CPU
+ *                    Signal, and how fence waits and host watches are resolved against it;
  *   wait_resolver.c  the readiness rule of each wait, and how a memory wait is met;
  *   submission.c     ready operations turned into ordered Vulkan submissions, handed to Vulkan
  *                    by one drainer outside every lock the watchdog or another queue needs;
@@ -9,12 +11,14 @@
  *   scheduler.c      enqueueing, the flush of held work, the watchdog's view (waiter.c applies
  *                    the policy).
  * Lock order: the scheduler lock, then the pending lock (submission.c), then the retirement lock,
- * then the graveyard lock. Graphics memory's process-wide lock (memory/graphics_memory.c) comes
+ * then the graveyard lock; a timeline's values lock (fence_values.c) comes last of all, after
+ * these and the waiter's lock, and nothing is taken under it. Graphics memory's process-wide lock (memory/graphics_memory.c) comes
  * before all of them: it retires imports with it held; nothing here takes it. */
 #ifndef D3D12XS_SCHEDULER_STATE_H
 #define D3D12XS_SCHEDULER_STATE_H
 
 #include "sync/scheduler.h"
+#include "sync/fence_values.h"
 
 /* ---- operations: one type per kind ---- */
 
@@ -33,10 +37,14 @@ struct d3d12_op_execute {
     uint32_t write_count;
 };
 
-/* SIGNAL and WAIT_FENCE: holds a reference on the timeline. */
+/* SIGNAL and WAIT_FENCE: holds a reference on the timeline. value is the D3D12 value. */
 struct d3d12_op_fence {
     struct d3d12_timeline *timeline;
     uint64_t value;
+    /* WAIT_FENCE, once found ready (it stays so: the signal it counts on was handed to Vulkan):
+     * the semaphore's virtual value to wait for, 0 for none (fence_values.h). */
+    bool resolved;
+    uint64_t wait_virtual;
 };
 
 /* How a ready memory wait is met (wait_resolver.c). */
@@ -193,8 +201,6 @@ void d3d12_engine_publish_writes_locked(struct d3d12_scheduler *scheduler, struc
 
 /* timeline.c */
 void d3d12_timeline_release_locked(struct d3d12_device *device, struct d3d12_timeline *timeline);
-/* Whether no signal, submitted, held or by the CPU, can bring the timeline to value any more. */
-bool d3d12_timeline_unreachable_locked(const struct d3d12_timeline *timeline, uint64_t value);
 
 /* scheduler.c */
 void d3d12_op_cleanup_locked(struct d3d12_device *device, struct d3d12_op *op);

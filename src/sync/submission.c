@@ -138,6 +138,13 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
             buffer_count += op->u.execute.command_buffer_count;
         n++;
     }
+    /* Room in each signalled fence's map first, so nothing fails once the run is decided. */
+    for (uint32_t i = 0; i < signalled_count; i++) {
+        if (!d3d12_fence_values_reserve_locked(signalled[i])) {
+            *hr = E_OUTOFMEMORY;
+            return 1;
+        }
+    }
     /* Waits: the internal engine's work, the run's first wait, one per signalled fence. */
     if (!(pending = pending_new(engine, RUN_MAX + 2, buffer_count, RUN_MAX + 1))) {
         *hr = E_OUTOFMEMORY;
@@ -149,9 +156,10 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
         pending->waits[pending->wait_count++] = semaphore_info(scheduler->internal->serial_semaphore, scheduler->internal_serial);
         engine->internal_waited = scheduler->internal_serial;
     }
-    /* A wait the fence's release released waits for nothing (the value will never come). */
-    if (ops[0].kind == D3D12_OP_WAIT_FENCE && !d3d12_timeline_unreachable_locked(ops[0].u.wait_fence.timeline, ops[0].u.wait_fence.value))
-        pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_fence.timeline->semaphore, ops[0].u.wait_fence.value);
+    /* The semaphore value of the signal that meets the wait; none when the value was reached
+     * already, or when the fence's release let the wait go (fence_values.c). */
+    if (ops[0].kind == D3D12_OP_WAIT_FENCE && ops[0].u.wait_fence.wait_virtual)
+        pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_fence.timeline->semaphore, ops[0].u.wait_fence.wait_virtual);
     if (ops[0].kind == D3D12_OP_WAIT_MEMORY && ops[0].u.wait_memory.met_by == D3D12_MET_BY_SEMAPHORE)
         pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_memory.writer->serial_semaphore, ops[0].u.wait_memory.writer_serial);
     for (size_t i = 0; i < n; i++) {
@@ -163,23 +171,17 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
                 add_buffer(pending, op->u.execute.command_buffers[b]);
         } else if (op->kind == D3D12_OP_SIGNAL) {
             struct d3d12_timeline *timeline = op->u.signal.timeline;
-            uint64_t value = op->u.signal.value;
-            if (value <= timeline->submitted_value) {
-                /* Vulkan timelines cannot go back or repeat a value: the signal is dropped. */
-                WARN("ID3D12CommandQueue::Signal: fence '%s' value %llu is not above %llu, already signalled; ignored",
-                        timeline->name, (unsigned long long)value, (unsigned long long)timeline->submitted_value);
-                continue;
-            }
-            pending->signals[pending->signal_count++] = semaphore_info(timeline->semaphore, value);
+            uint64_t previous = d3d12_fence_values_last_virtual_locked(timeline), counter = 0;
             /* Another engine's signal of this fence may still be in flight. Vulkan requires a
              * timeline's signals to execute in increasing order, so this one waits for it: signals
              * of one fence take effect in the order they were submitted. */
             if (timeline->last_signal_engine && timeline->last_signal_engine != engine
-                    && d3d12_timeline_completed_value(device, timeline) < timeline->submitted_value)
-                pending->waits[pending->wait_count++] = semaphore_info(timeline->semaphore, timeline->submitted_value);
+                    && (vkGetSemaphoreCounterValue(device->vk_device, timeline->semaphore, &counter) != VK_SUCCESS || counter < previous))
+                pending->waits[pending->wait_count++] = semaphore_info(timeline->semaphore, previous);
+            /* Every signal takes the next virtual value, whatever its D3D12 value (lower, equal). */
+            pending->signals[pending->signal_count++]
+                    = semaphore_info(timeline->semaphore, d3d12_fence_values_add_signal_locked(timeline, op->u.signal.value));
             timeline->last_signal_engine = engine;
-            timeline->submitted_value = value;
-            timeline->gpu_signal_value = value;
         }
     }
     /* The serial last: once it is seen, the batch's other signals are done too (lavapipe signals

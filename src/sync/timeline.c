@@ -1,8 +1,10 @@
-/* Timelines: the scheduler's side of a fence (a Vulkan timeline semaphore and the values
- * queues have promised it). CPU signals live here; queue signals are operations (scheduler.c). */
+/* Timelines: the scheduler's side of a fence (a Vulkan timeline semaphore and the map of its
+ * virtual values to D3D12 values, fence_values.c); their creation, names and references. CPU
+ * signals are in scheduler.c and fence_values.c; queue signals are operations (scheduler.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sync/fence_values.h"
 #include "sync/scheduler_state.h"
 
 HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_value, struct d3d12_timeline **out)
@@ -10,7 +12,7 @@ HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_valu
     VkSemaphoreTypeCreateInfo type_info = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
         .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
-        .initialValue = initial_value,
+        .initialValue = 0, /* virtual 0 stands for initial_value (fence_values.c) */
     };
     VkSemaphoreCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type_info};
     struct d3d12_timeline *timeline;
@@ -23,7 +25,7 @@ HRESULT d3d12_timeline_create(struct d3d12_device *device, uint64_t initial_valu
         return d3d12xs_hresult_from_vk(device, vr);
     }
     timeline->refcount = 1;
-    timeline->submitted_value = timeline->promised_value = timeline->gpu_signal_value = initial_value;
+    d3d12_fence_values_init(timeline, initial_value);
     snprintf(timeline->name, sizeof(timeline->name), "unnamed");
     *out = timeline;
     return S_OK;
@@ -41,6 +43,7 @@ static void destroy_timeline(struct d3d12_device *device, void *object)
 {
     struct d3d12_timeline *timeline = object;
     d3d12_bury_semaphore(device, timeline->semaphore);
+    d3d12_fence_values_cleanup(timeline);
     free(timeline);
 }
 
@@ -64,34 +67,4 @@ void d3d12_timeline_release(struct d3d12_device *device, struct d3d12_timeline *
     pthread_mutex_lock(&scheduler->lock);
     d3d12_timeline_release_locked(device, timeline);
     pthread_mutex_unlock(&scheduler->lock);
-}
-
-uint64_t d3d12_timeline_completed_value(struct d3d12_device *device, struct d3d12_timeline *timeline)
-{
-    uint64_t value = 0;
-    VkResult vr;
-
-    /* A removed device completes every fence, as D3D12 does, so that waits end. */
-    if (d3d12_device_removed_reason(device) != S_OK)
-        return UINT64_MAX;
-    if ((vr = vkGetSemaphoreCounterValue(device->vk_device, timeline->semaphore, &value)) != VK_SUCCESS) {
-        d3d12xs_hresult_from_vk(device, vr);
-        return UINT64_MAX;
-    }
-    return value;
-}
-
-bool d3d12_timeline_unreachable_locked(const struct d3d12_timeline *timeline, uint64_t value)
-{
-    return timeline->orphaned && timeline->promised_value < value;
-}
-
-bool d3d12_timeline_can_reach(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value)
-{
-    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
-    bool reachable;
-    pthread_mutex_lock(&scheduler->lock);
-    reachable = !d3d12_timeline_unreachable_locked(timeline, value);
-    pthread_mutex_unlock(&scheduler->lock);
-    return reachable;
 }

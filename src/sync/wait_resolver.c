@@ -133,10 +133,15 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
 bool d3d12_op_ready_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, struct d3d12_op *op, const size_t *simulated)
 {
     switch (op->kind) {
-    case D3D12_OP_WAIT_FENCE:
-        /* A wait on a released fence for a value no enqueued signal reaches is released with it. */
-        return op->u.wait_fence.timeline->submitted_value >= op->u.wait_fence.value
-                || d3d12_timeline_unreachable_locked(op->u.wait_fence.timeline, op->u.wait_fence.value);
+    case D3D12_OP_WAIT_FENCE: {
+        /* Ready once the value is reached or a signal of enough value is handed to Vulkan (or
+         * the fence is released and nothing enqueued reaches it); from then on it stays ready,
+         * even if a lower signal comes before it is submitted (a parked wait). */
+        struct d3d12_op_fence *wait = &op->u.wait_fence;
+        if (!wait->resolved)
+            wait->resolved = d3d12_fence_values_resolve_wait_locked(engine->device, wait->timeline, wait->value, &wait->wait_virtual);
+        return wait->resolved;
+    }
     case D3D12_OP_WAIT_MEMORY: {
         struct d3d12_op_wait_memory *wait = &op->u.wait_memory;
         wait->writer = NULL;

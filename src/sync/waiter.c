@@ -11,12 +11,15 @@
 #include <time.h>
 
 #include "sync/event.h"
+#include "sync/fence_values.h"
 #include "sync/waiter.h"
 
 struct registration {
     struct d3d12_timeline *timeline; /* holds a reference; only this thread drops it (but see host_wait) */
     uint64_t value;
     struct d3d12xs_event *event;     /* holds a reference; NULL for a host wait */
+    struct d3d12_fence_watch *watch; /* event registrations: linked into the timeline (fence_values.h) */
+    uint64_t wait_virtual;           /* the semaphore value to wake at, from the last look */
     uint64_t since_ns;
     const char *method;
     /* A host wait: its own thread waits on the semaphore and removes the registration;
@@ -33,6 +36,7 @@ struct d3d12_waiter {
     bool kicked;                /* work arrived since the last poll began */
     bool in_wait;               /* in vkWaitSemaphores */
     bool in_long_wait;          /* ...for a whole watch slice: memory waits are not being polled */
+    bool recheck;               /* a CPU Signal set a value without moving its semaphore */
     VkSemaphore wake_semaphore;
     uint64_t wake_value;
     struct registration *registrations;
@@ -47,6 +51,9 @@ struct d3d12_waiter {
  * Full polls at every 50 us took the scheduler lock and the driver's semaphore queries beside
  * the application's submissions in a cross-queue ping-pong. */
 #define FULL_POLL_NS (1000ull * 1000)
+/* A host wait on a fence with queue signals pending looks again this often: a CPU Signal cannot
+ * move the semaphore then (fence_values.c), and may still meet the wait at once. */
+#define PENDING_SLICE_NS (1000ull * 1000)
 
 static void wake_locked(struct d3d12_device *device, struct d3d12_waiter *waiter)
 {
@@ -75,18 +82,24 @@ static void fire_locked(struct d3d12_device *device, struct d3d12_waiter *waiter
          * needs no more: the registration goes, so it does not count as a hang. */
         if (d3d12xs_event_spent(registration->event)) {
             d3d12xs_event_release(registration->event, false);
+            d3d12_fence_watch_remove(registration->timeline, registration->watch);
+            free(registration->watch);
             d3d12_timeline_release(device, registration->timeline);
             continue;
         }
-        bool reached = all || d3d12_timeline_completed_value(device, registration->timeline) >= registration->value;
+        bool pending;
+        bool reached = d3d12_fence_watch_done(device, registration->timeline, registration->watch, &registration->wait_virtual, &pending)
+                || all;
         /* Destroying a fence sets the events waiting for values nothing can signal any more,
          * as on Windows (and the registration goes, so it does not count as a hang). */
-        bool unreachable = !reached && !d3d12_timeline_can_reach(device, registration->timeline, registration->value);
+        bool unreachable = !reached && !d3d12_fence_watch_can_complete(device, registration->timeline, registration->watch);
         if (reached || unreachable) {
             if (unreachable)
                 TRACE("%s: fence '%s' was released before reaching %llu and nothing can signal it now: its event is set",
                         registration->method, registration->timeline->name, (unsigned long long)registration->value);
             d3d12xs_event_release(registration->event, true);
+            d3d12_fence_watch_remove(registration->timeline, registration->watch);
+            free(registration->watch);
             d3d12_timeline_release(device, registration->timeline);
         } else {
             waiter->registrations[kept++] = *registration;
@@ -132,6 +145,7 @@ static void *waiter_main(void *context)
 
         /* Queue work first: a held wait is usually the cause of a host wait's hang. */
         waiter->kicked = false;
+        waiter->recheck = false;
         pthread_mutex_unlock(&waiter->lock);
         /* The policy: queue work, held or submitted, that made no progress for the hang
          * timeout marks the device hung, and held work is then dropped. */
@@ -189,9 +203,11 @@ static void *waiter_main(void *context)
                 if (waiter->registrations[i].host_wait)
                     continue;
                 semaphores[n] = waiter->registrations[i].timeline->semaphore;
-                values[n++] = waiter->registrations[i].value;
+                values[n++] = waiter->registrations[i].wait_virtual;
             }
         }
+        if (waiter->recheck)
+            continue; /* a value set since the events were looked at: look again first */
         waiter->in_wait = true;
         waiter->in_long_wait = !poll.memory_waits_held;
         pthread_mutex_unlock(&waiter->lock);
@@ -292,16 +308,30 @@ HRESULT d3d12_waiter_add(struct d3d12_device *device, struct d3d12_timeline *tim
         struct d3d12xs_event *event, const char *method)
 {
     struct d3d12_waiter *waiter = device->waiter;
+    struct d3d12_fence_watch *watch;
 
+    if (!(watch = malloc(sizeof(*watch)))) {
+        d3d12xs_event_release(event, false);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot record the event");
+    }
     pthread_mutex_lock(&waiter->lock);
     if (!d3d12xs_array_reserve((void **)&waiter->registrations, &waiter->registration_capacity,
             waiter->registration_count + 1, sizeof(*waiter->registrations))) {
         pthread_mutex_unlock(&waiter->lock);
+        free(watch);
         d3d12xs_event_release(event, false);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot record the event");
     }
+    /* From here every signal can meet it; reached meanwhile (or the device removed): set now. */
+    if (d3d12_fence_watch_add(device, timeline, watch, value)) {
+        pthread_mutex_unlock(&waiter->lock);
+        free(watch);
+        d3d12xs_event_release(event, true);
+        return S_OK;
+    }
     d3d12_timeline_add_ref(device, timeline);
-    waiter->registrations[waiter->registration_count++] = (struct registration){timeline, value, event, d3d12xs_now_ns(), method, NULL};
+    waiter->registrations[waiter->registration_count++]
+            = (struct registration){timeline, value, event, watch, 0, d3d12xs_now_ns(), method, NULL};
     wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
     return S_OK;
@@ -310,13 +340,16 @@ HRESULT d3d12_waiter_add(struct d3d12_device *device, struct d3d12_timeline *tim
 HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value, const char *method)
 {
     struct d3d12_waiter *waiter = device->waiter;
+    struct d3d12_fence_watch watch;
+    uint64_t wait_virtual = 0;
     VkSemaphoreWaitInfo wait_info = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
         .semaphoreCount = 1,
         .pSemaphores = &timeline->semaphore,
-        .pValues = &value,
+        .pValues = &wait_virtual,
     };
     char identity;
+    bool pending;
     VkResult vr;
 
     if (d3d12_timeline_completed_value(device, timeline) >= value)
@@ -329,17 +362,27 @@ HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *ti
         pthread_mutex_unlock(&waiter->lock);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot record the wait");
     }
+    if (d3d12_fence_watch_add(device, timeline, &watch, value)) {
+        pthread_mutex_unlock(&waiter->lock);
+        return d3d12_device_removed_reason(device);
+    }
     d3d12_timeline_add_ref(device, timeline);
-    waiter->registrations[waiter->registration_count++] = (struct registration){timeline, value, NULL, d3d12xs_now_ns(), method, &identity};
+    waiter->registrations[waiter->registration_count++]
+            = (struct registration){timeline, value, NULL, NULL, 0, d3d12xs_now_ns(), method, &identity};
     wake_locked(device, waiter);
     pthread_mutex_unlock(&waiter->lock);
 
-    /* Ends too when the fence is released with the value out of reach, as on Windows. */
-    do
-        vr = vkWaitSemaphores(device->vk_device, &wait_info, WATCH_SLICE_NS);
-    while (vr == VK_TIMEOUT && d3d12_device_removed_reason(device) == S_OK && d3d12_timeline_can_reach(device, timeline, value));
-    if (vr != VK_SUCCESS && vr != VK_TIMEOUT)
-        d3d12xs_hresult_from_vk(device, vr);
+    /* Each wake (its signal landed, or the next signal, which may resolve it) looks again. Ends
+     * too when the fence is released with the value out of reach, as on Windows. */
+    while (!d3d12_fence_watch_done(device, timeline, &watch, &wait_virtual, &pending) && d3d12_device_removed_reason(device) == S_OK
+            && d3d12_fence_watch_can_complete(device, timeline, &watch)) {
+        vr = vkWaitSemaphores(device->vk_device, &wait_info, pending ? PENDING_SLICE_NS : WATCH_SLICE_NS);
+        if (vr != VK_SUCCESS && vr != VK_TIMEOUT) {
+            d3d12xs_hresult_from_vk(device, vr);
+            break;
+        }
+    }
+    d3d12_fence_watch_remove(timeline, &watch);
 
     pthread_mutex_lock(&waiter->lock);
     for (size_t i = 0; i < waiter->registration_count; i++) {
@@ -351,6 +394,17 @@ HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *ti
     pthread_mutex_unlock(&waiter->lock);
     d3d12_timeline_release(device, timeline);
     return d3d12_device_removed_reason(device);
+}
+
+void d3d12_waiter_recheck(struct d3d12_device *device)
+{
+    struct d3d12_waiter *waiter = device->waiter;
+    if (!waiter)
+        return;
+    pthread_mutex_lock(&waiter->lock);
+    waiter->recheck = waiter->kicked = true;
+    wake_locked(device, waiter);
+    pthread_mutex_unlock(&waiter->lock);
 }
 
 void d3d12_waiter_kick(struct d3d12_device *device, bool memory_wait)

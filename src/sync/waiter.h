@@ -22,5 +22,8 @@ HRESULT d3d12_waiter_wait(struct d3d12_device *device, struct d3d12_timeline *ti
 /* New queue work: a sleeping waiter starts watching again. With memory_wait (the work waits
  * on a value in memory), a waiter in a long slice wakes to start polling. */
 void d3d12_waiter_kick(struct d3d12_device *device, bool memory_wait);
+/* A CPU Signal set a fence's value without moving its semaphore: the waiter looks at its events
+ * again now rather than at the end of its slice. */
+void d3d12_waiter_recheck(struct d3d12_device *device);
 
 #endif
