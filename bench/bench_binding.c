@@ -319,30 +319,27 @@ static ID3D12Resource *d3d_read_back(struct d3d *d, ID3D12Resource *buffer, unsi
 
 static uint32_t constant_output(uint32_t value, uint32_t j) { return value + j; }
 
+/* A root parameter of one table: `count` descriptors of one type from register 0 (*range is filled). */
+static D3D12_ROOT_PARAMETER1 table_parameter(D3D12_DESCRIPTOR_RANGE1 *range, D3D12_DESCRIPTOR_RANGE_TYPE type, UINT count)
+{
+    D3D12_ROOT_PARAMETER1 parameter;
+    memset(range, 0, sizeof(*range));
+    range->RangeType = type;
+    range->NumDescriptors = count;
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameter.DescriptorTable.NumDescriptorRanges = 1;
+    parameter.DescriptorTable.pDescriptorRanges = range;
+    return parameter;
+}
+
 static void d3d_init(struct d3d *d, const struct bench_vk *raw)
 {
     D3D12_ROOT_PARAMETER1 parameters[2];
     D3D12_DESCRIPTOR_RANGE1 range;
 
     memset(d, 0, sizeof(*d));
-#ifdef BENCH_VKD3D
-    bench_vkd3d_use_device_of(raw);
-    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
-    {
-        VkPhysicalDeviceProperties properties;
-        vkGetPhysicalDeviceProperties(vkd3d_get_vk_physical_device(d->device), &properties);
-        snprintf(d->device_name, sizeof(d->device_name), "%s", properties.deviceName);
-        d->cpu_device = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    }
-#else
-    D3D12XS_DEVICE_INFO info;
-    (void)raw;
-    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
-    HR(D3D12XSGetDeviceInfo(d->device, &info));
-    REQUIRE(!info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
-    snprintf(d->device_name, sizeof(d->device_name), "%s", info.DeviceName);
-    d->cpu_device = info.IsSoftwareRasterizer;
-#endif
+    d->device = bench_d3d_create_device(raw, d->device_name, &d->cpu_device);
     bench_d3d_queue_init(d->device, &d->q, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     bench_d3d_new_list(d->device, d->q.type, &d->allocator, &d->list);
     HR(ID3D12GraphicsCommandList_Close(d->list));
@@ -361,13 +358,8 @@ static void d3d_init(struct d3d *d, const struct bench_vk *raw)
 
     /* Figure 2: one table of UAVs u0-u3, the two tables' views made in the CPU-only heap and
      * copied into the shader-visible one (so the check covers CopyDescriptorsSimple too). */
-    memset(&range, 0, sizeof(range));
-    range.RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
-    range.NumDescriptors = TABLE_UAVS;
     memset(parameters, 0, sizeof(parameters));
-    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-    parameters[0].DescriptorTable.NumDescriptorRanges = 1;
-    parameters[0].DescriptorTable.pDescriptorRanges = &range;
+    parameters[0] = table_parameter(&range, D3D12_DESCRIPTOR_RANGE_TYPE_UAV, TABLE_UAVS);
     d->table_signature = bench_d3d_root_signature(d->device, parameters, 1);
     d->table_pipeline = d3d_pipeline(d->device, d->table_signature, table_hlsl, SM5(table_sm5));
     for (unsigned i = 0; i < 2 * TABLE_UAVS; i++) {
@@ -513,13 +505,8 @@ static void d3d_gpu_init(struct d3d *d, unsigned dispatches)
     D3D12_RESOURCE_BARRIER barrier;
     uint32_t *words = NULL;
 
-    memset(&range, 0, sizeof(range));
-    range.RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
-    range.NumDescriptors = GPU_TABLE_SIZE;
     memset(parameters, 0, sizeof(parameters));
-    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-    parameters[0].DescriptorTable.NumDescriptorRanges = 1;
-    parameters[0].DescriptorTable.pDescriptorRanges = &range;
+    parameters[0] = table_parameter(&range, D3D12_DESCRIPTOR_RANGE_TYPE_SRV, GPU_TABLE_SIZE);
     parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     d->gpu_signature = bench_d3d_root_signature(d->device, parameters, 2);
     d->gpu_pipeline = bench_d3d_pipeline(d->device, d->gpu_signature, gpu_table_hlsl, NULL);

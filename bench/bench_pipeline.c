@@ -96,28 +96,15 @@ struct d3d {
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
 };
 
-/* vkd3d runs on the raw side's physical device (bench_vkd3d_use_device_of). */
+/* vkd3d runs on the raw side's physical device (bench_d3d_create_device). */
 static void d3d_init(struct d3d *d, const struct bench_vk *raw, const struct bench_bytes *code)
 {
     D3D12_ROOT_PARAMETER1 parameter;
 
+    bool cpu_device;
+
     memset(d, 0, sizeof(*d));
-#ifdef BENCH_VKD3D
-    bench_vkd3d_use_device_of(raw);
-    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
-    {
-        VkPhysicalDeviceProperties properties;
-        vkGetPhysicalDeviceProperties(vkd3d_get_vk_physical_device(d->device), &properties);
-        snprintf(d->device_name, sizeof(d->device_name), "%s", properties.deviceName);
-    }
-#else
-    D3D12XS_DEVICE_INFO info;
-    (void)raw;
-    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
-    HR(D3D12XSGetDeviceInfo(d->device, &info));
-    REQUIRE(!info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
-    snprintf(d->device_name, sizeof(d->device_name), "%s", info.DeviceName);
-#endif
+    d->device = bench_d3d_create_device(raw, d->device_name, &cpu_device);
     memset(&parameter, 0, sizeof(parameter));
     parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     d->signature = bench_d3d_root_signature(d->device, &parameter, 1);

@@ -635,6 +635,31 @@ static inline void bench_vkd3d_use_device_of(const struct bench_vk *v)
 }
 #endif
 
+/* The D3D12 side's device: vkd3d's on the raw side's physical device (BENCH_VKD3D), or d3d12xs's,
+ * refused with its validation layer on (it would measure itself). Its name goes to `name`,
+ * and whether it is a CPU device (lavapipe) to *cpu_device. */
+static inline ID3D12Device *bench_d3d_create_device(const struct bench_vk *raw, char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE], bool *cpu_device)
+{
+    ID3D12Device *device = NULL;
+#ifdef BENCH_VKD3D
+    VkPhysicalDeviceProperties properties;
+    bench_vkd3d_use_device_of(raw);
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device));
+    vkGetPhysicalDeviceProperties(vkd3d_get_vk_physical_device(device), &properties);
+    snprintf(name, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "%s", properties.deviceName);
+    *cpu_device = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+#else
+    D3D12XS_DEVICE_INFO info;
+    (void)raw;
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device));
+    HR(D3D12XSGetDeviceInfo(device, &info));
+    REQUIRE(!info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
+    snprintf(name, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "%s", info.DeviceName);
+    *cpu_device = info.IsSoftwareRasterizer;
+#endif
+    return device;
+}
+
 /* Creates the raw device with one queue in each of the `family_count` families given (d3d12xs's
  * families for the queue types measured): bench_vk_open, then bench_vk_create_device. */
 static inline void bench_vk_init(struct bench_vk *v, const char *app_name, const uint32_t *families, uint32_t family_count,
