@@ -80,7 +80,7 @@ static struct sizes sizes_for(bool cpu_device)
 {
     /* lavapipe records and runs on this machine's CPU; a GPU affords more dispatches per sample. */
     if (cpu_device)
-        return (struct sizes){101, 5, 1000, 200, 15};
+        return (struct sizes){101, 5, 1000, 200, 31};
     return (struct sizes){201, 20, 1000, 10000, 31};
 }
 
@@ -975,14 +975,14 @@ static void print_figure(enum figure_id fig, const char *peer_why)
     printf("%s: %s %.*f %s", figure_names[fig], SIDE, p, a.median, unit);
 #ifndef BENCH_VKD3D
     if (have_peer)
-        printf(", vkd3d %.*f %s (ratio %.2f)", p, b.median, unit, a.median / b.median);
+        printf(", vkd3d %.*f %s (ratio %.3g)", p, b.median, unit, a.median / b.median);
     else
         printf(", vkd3d not measured (%s)", fig == FIG_GPU_TABLE ? "its SM5.1 descriptor array is beyond bench/dxbc_writer.c" : peer_why);
 #else
     (void)peer_why;
 #endif
     if (have_raw)
-        printf(", raw Vulkan %.*f %s (ratio %.2f)", p, c.median, unit, a.median / c.median);
+        printf(", raw Vulkan %.*f %s (ratio %.3g)", p, c.median, unit, a.median / c.median);
     printf("\n    minimum %s %.*f", SIDE, p, a.min);
     if (have_peer)
         printf(", vkd3d %.*f", p, b.min);
