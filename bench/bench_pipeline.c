@@ -17,13 +17,6 @@
  * Arguments used between the programs: first-d3d12, first-vulkan (a child's one timing) and
  * peer (bench_pipeline_vkd3d's figures as one line for bench_pipeline). D3D12XS_BENCH_OUT=<path>
  * also writes the figures as TSV. */
-#include <errno.h>
-#include <libgen.h>
-#include <limits.h>
-#include <sched.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #ifdef BENCH_VKD3D
 #define INITGUID /* vkd3d's headers define the IIDs in the one file that asks */
 #endif
@@ -65,17 +58,12 @@ static const struct dxbc_instruction store_sm5[] = {
 };
 #endif
 
-/* ---- shader bytes and child processes --------------------------------------------------- */
-
-struct bytes {
-    void *data;
-    size_t size;
-};
+/* ---- shader bytes ------------------------------------------------------------------------ */
 
 /* The D3D12 side's shader: D3DCompile's blob (compiled once, before any timing), or DXBC. */
-static struct bytes d3d_shader_bytes(void)
+static struct bench_bytes d3d_shader_bytes(void)
 {
-    struct bytes b;
+    struct bench_bytes b;
 #ifdef BENCH_VKD3D
     b.data = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, store_sm5, BENCH_ARRAY_SIZE(store_sm5), &b.size);
     REQUIRE(b.data, "the DXBC writer could not encode the shader");
@@ -89,92 +77,14 @@ static struct bytes d3d_shader_bytes(void)
     return b;
 }
 
-static struct bytes raw_shader_bytes(void)
+static struct bench_bytes raw_shader_bytes(void)
 {
     shaderc_compilation_result_t result = bench_spirv(store_hlsl, false, NULL);
-    struct bytes b = {malloc(shaderc_result_get_length(result)), shaderc_result_get_length(result)};
+    struct bench_bytes b = {malloc(shaderc_result_get_length(result)), shaderc_result_get_length(result)};
     REQUIRE(b.data, "out of memory");
     memcpy(b.data, shaderc_result_get_bytes(result), b.size);
     shaderc_result_release(result);
     return b;
-}
-
-static struct bytes read_all(int fd)
-{
-    struct bytes b = {NULL, 0};
-    size_t capacity = 0;
-    for (;;) {
-        if (b.size == capacity) {
-            capacity = capacity ? 2 * capacity : 65536;
-            REQUIRE((b.data = realloc(b.data, capacity + 1)), "out of memory");
-        }
-        ssize_t n = read(fd, (char *)b.data + b.size, capacity - b.size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        REQUIRE(n >= 0, "read failed: %s", strerror(errno));
-        if (!n)
-            break;
-        b.size += (size_t)n;
-    }
-    ((char *)b.data)[b.size] = 0; /* the output of a child is read as text */
-    return b;
-}
-
-/* Starts `program mode` with `input` on its standard input, puts what it wrote to its standard
- * output (a string) into *output and its wait status into *status; true when it exited with 0. */
-static bool run_program(const char *program, const char *mode, const struct bytes *input, struct bytes *output, int *status)
-{
-    int to_child[2], from_child[2];
-    pid_t pid;
-
-    REQUIRE(!pipe(to_child) && !pipe(from_child), "pipe failed: %s", strerror(errno));
-    fflush(stdout);
-    pid = fork();
-    REQUIRE(pid >= 0, "fork failed: %s", strerror(errno));
-    if (!pid) {
-        dup2(to_child[0], STDIN_FILENO);
-        dup2(from_child[1], STDOUT_FILENO);
-        close(to_child[0]);
-        close(to_child[1]);
-        close(from_child[0]);
-        close(from_child[1]);
-        execl(program, program, mode, (char *)NULL);
-        fprintf(stderr, "%s: cannot start %s: %s\n", bench_name, program, strerror(errno));
-        _exit(127);
-    }
-    close(to_child[0]);
-    close(from_child[1]);
-    /* The children read all their input before they write anything: no deadlock. */
-    for (size_t done = 0; done < input->size;) {
-        ssize_t n = write(to_child[1], (const char *)input->data + done, input->size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        REQUIRE(n > 0, "writing to %s failed: %s", program, strerror(errno));
-        done += (size_t)n;
-    }
-    close(to_child[1]);
-    *output = read_all(from_child[0]);
-    close(from_child[0]);
-    while (waitpid(pid, status, 0) < 0)
-        REQUIRE(errno == EINTR, "waitpid failed: %s", strerror(errno));
-    return WIFEXITED(*status) && !WEXITSTATUS(*status);
-}
-
-/* The value of `key=` in text; fails if it is missing. */
-static double field(const char *text, const char *key)
-{
-    char pattern[64];
-    const char *at;
-    snprintf(pattern, sizeof(pattern), "%s=", key);
-    REQUIRE((at = strstr(text, pattern)), "no %s in: %s", pattern, text);
-    return strtod(at + strlen(pattern), NULL);
-}
-
-static void self_path(char path[PATH_MAX])
-{
-    ssize_t length = readlink("/proc/self/exe", path, PATH_MAX - 1);
-    REQUIRE(length > 0, "readlink(/proc/self/exe) failed: %s", strerror(errno));
-    path[length] = 0;
 }
 
 /* ---- the D3D12 side ------------------------------------------------------------------------ */
@@ -186,39 +96,15 @@ struct d3d {
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
 };
 
-/* vkd3d picks its own physical device unless VKD3D_VULKAN_DEVICE gives its index: point it at
- * the one the raw side uses (d3d12xs's rule), unless the user did. */
-static void d3d_init(struct d3d *d, const struct bench_vk *raw, const struct bytes *code)
+/* vkd3d runs on the raw side's physical device (bench_d3d_create_device). */
+static void d3d_init(struct d3d *d, const struct bench_vk *raw, const struct bench_bytes *code)
 {
     D3D12_ROOT_PARAMETER1 parameter;
 
+    bool cpu_device;
+
     memset(d, 0, sizeof(*d));
-#ifdef BENCH_VKD3D
-    {
-        VkPhysicalDevice devices[16];
-        uint32_t count = BENCH_ARRAY_SIZE(devices);
-        char index[16];
-        vkEnumeratePhysicalDevices(raw->instance, &count, devices);
-        for (uint32_t i = 0; i < count; i++)
-            if (devices[i] == raw->physical_device) {
-                snprintf(index, sizeof(index), "%u", i);
-                setenv("VKD3D_VULKAN_DEVICE", index, 0);
-            }
-    }
-    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
-    {
-        VkPhysicalDeviceProperties properties;
-        vkGetPhysicalDeviceProperties(vkd3d_get_vk_physical_device(d->device), &properties);
-        snprintf(d->device_name, sizeof(d->device_name), "%s", properties.deviceName);
-    }
-#else
-    D3D12XS_DEVICE_INFO info;
-    (void)raw;
-    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
-    HR(D3D12XSGetDeviceInfo(d->device, &info));
-    REQUIRE(!info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
-    snprintf(d->device_name, sizeof(d->device_name), "%s", info.DeviceName);
-#endif
+    d->device = bench_d3d_create_device(raw, d->device_name, &cpu_device);
     memset(&parameter, 0, sizeof(parameter));
     parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     d->signature = bench_d3d_root_signature(d->device, &parameter, 1);
@@ -268,7 +154,6 @@ static void d3d_check(const struct d3d *d)
     ID3D12CommandQueue *queue;
     ID3D12Fence *fence;
     const uint32_t *words;
-    double start;
 
     HR(ID3D12Device_CreateCommandQueue(d->device, &queue_desc, &IID_ID3D12CommandQueue, (void **)&queue));
     HR(ID3D12Device_CreateFence(d->device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fence));
@@ -282,12 +167,7 @@ static void d3d_check(const struct d3d *d)
     HR(ID3D12GraphicsCommandList_Close(list));
     ID3D12CommandQueue_ExecuteCommandLists(queue, 1, (ID3D12CommandList **)&list);
     HR(ID3D12CommandQueue_Signal(queue, fence, 1));
-    /* Polled: vkd3d and d3d12xs differ in what SetEventOnCompletion does with a NULL event. */
-    start = bench_now_ns();
-    while (ID3D12Fence_GetCompletedValue(fence) < 1) {
-        REQUIRE(bench_now_ns() - start < 60e9, "the check dispatch did not finish in 60 s");
-        sched_yield();
-    }
+    bench_d3d_wait_polled(fence, 1, "the check dispatch");
     HR(ID3D12Resource_Map(readback, 0, &range, (void **)&words));
     for (uint32_t i = 0; i < WORDS; i++)
         REQUIRE(words[i] == i, "%s: word %u of the output is 0x%x, not %u", SIDE, i, words[i], i);
@@ -308,7 +188,7 @@ struct raw {
     struct bench_vk_queue queue;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
-    struct bytes spirv;
+    struct bench_bytes spirv;
 };
 
 /* The raw instance and physical device only: the D3D12 side takes its device from them. */
@@ -319,7 +199,7 @@ static void raw_open(struct raw *r)
 }
 
 /* The device and the pipeline layout: storage buffer 0 in a push-descriptor set. */
-static void raw_init(struct raw *r, const struct bytes *spirv)
+static void raw_init(struct raw *r, const struct bench_bytes *spirv)
 {
     VkQueueFamilyProperties families[16];
     uint32_t count = BENCH_ARRAY_SIZE(families), family = 0;
@@ -388,7 +268,7 @@ static double raw_sample(const struct raw *r)
 
 static int child_first(bool d3d)
 {
-    struct bytes code = read_all(STDIN_FILENO);
+    struct bench_bytes code = bench_read_all(STDIN_FILENO);
     struct raw r;
     double us;
 
@@ -411,26 +291,12 @@ static int child_first(bool d3d)
 
 /* ---- statistics and the parent ------------------------------------------------------------ */
 
-struct figure {
-    double median, min;
-    unsigned count;
-};
-
-static struct figure figure_of(double *samples, unsigned count)
-{
-    struct figure f = {0, 0, count};
-    qsort(samples, count, sizeof(*samples), bench_compare_doubles);
-    f.median = count % 2 ? samples[count / 2] : (samples[count / 2 - 1] + samples[count / 2]) / 2;
-    f.min = samples[0];
-    return f;
-}
-
 struct sizes {
     unsigned steady, warmup, children;
 };
 
 struct results {
-    struct figure steady, first;
+    struct bench_figure steady, first;
 };
 
 /* Steady state of the D3D12 side and (where raw is not NULL) raw Vulkan, alternating which
@@ -452,35 +318,35 @@ static void measure_steady(const struct d3d *d, const struct raw *raw, const str
         if (raw && !(i % 2))
             raw_samples[i] = raw_sample(raw);
     }
-    d3d_out->steady = figure_of(d3d_samples, n->steady);
+    d3d_out->steady = bench_figure_of(d3d_samples, n->steady);
     if (raw)
-        raw_out->steady = figure_of(raw_samples, n->steady);
+        raw_out->steady = bench_figure_of(raw_samples, n->steady);
 }
 
 /* First pipelines in n->children fresh processes per side, the sides alternating. */
-static void measure_first(const struct bytes *d3d_code, const struct bytes *spirv, const struct sizes *n, struct results *d3d_out,
+static void measure_first(const struct bench_bytes *d3d_code, const struct bench_bytes *spirv, const struct sizes *n, struct results *d3d_out,
         struct results *raw_out)
 {
     double d3d_samples[MAX_CHILDREN], raw_samples[MAX_CHILDREN];
     char self[PATH_MAX];
 
-    self_path(self);
+    bench_self_path(self);
     for (unsigned i = 0; i < n->children; i++)
         for (unsigned k = 0; k < 2; k++) {
             bool d3d = (i + k) % 2 == 0;
             if (!d3d && !spirv)
                 continue;
             const char *mode = d3d ? "first-d3d12" : "first-vulkan";
-            struct bytes out;
+            struct bench_bytes out;
             int status;
-            REQUIRE(run_program(self, mode, d3d ? d3d_code : spirv, &out, &status), "%s %s failed (wait status 0x%x)", self, mode,
+            REQUIRE(bench_run_program(self, mode, d3d ? d3d_code : spirv, &out, &status), "%s %s failed (wait status 0x%x)", self, mode,
                     (unsigned)status);
-            (d3d ? d3d_samples : raw_samples)[i] = field(out.data, "first_us");
+            (d3d ? d3d_samples : raw_samples)[i] = bench_field(out.data, "first_us");
             free(out.data);
         }
-    d3d_out->first = figure_of(d3d_samples, n->children);
+    d3d_out->first = bench_figure_of(d3d_samples, n->children);
     if (spirv)
-        raw_out->first = figure_of(raw_samples, n->children);
+        raw_out->first = bench_figure_of(raw_samples, n->children);
 }
 
 static struct sizes sizes_for(const struct bench_vk *vk)
@@ -496,7 +362,7 @@ static struct sizes sizes_for(const struct bench_vk *vk)
 /* bench_pipeline_vkd3d peer: vkd3d's figures only, on one line. */
 static int peer(void)
 {
-    struct bytes code = d3d_shader_bytes();
+    struct bench_bytes code = d3d_shader_bytes();
     struct results v;
     struct raw r;
     struct sizes n;
@@ -521,28 +387,14 @@ static int peer(void)
  * (a copied build tree needs vkd3d's libraries where it goes); else why not, in `why`. */
 static bool run_peer(struct results *v, char *device, size_t device_size, size_t *dxbc_bytes, char *why, size_t why_size)
 {
-    char self[PATH_MAX], program[PATH_MAX + 32];
-    struct bytes none = {NULL, 0}, out;
-    const char *line;
-    int status;
+    struct bench_bytes out;
 
-    self_path(self);
-    snprintf(program, sizeof(program), "%s/%s", dirname(self), PEER_PROGRAM);
-    if (access(program, X_OK)) {
-        snprintf(why, why_size, "%s was not built: no libvkd3d-dev", PEER_PROGRAM);
+    if (!bench_run_peer(PEER_PROGRAM, &out, why, why_size))
         return false;
-    }
-    if (!run_program(program, "peer", &none, &out, &status)) {
-        snprintf(why, why_size, "%s failed, wait status 0x%x%s", PEER_PROGRAM, (unsigned)status,
-                WIFEXITED(status) && WEXITSTATUS(status) == 127 ? ": vkd3d's libraries missing here?" : "");
-        free(out.data);
-        return false;
-    }
-    v->steady = (struct figure){field(out.data, "steady_us"), field(out.data, "steady_min_us"), (unsigned)field(out.data, "steady_count")};
-    v->first = (struct figure){field(out.data, "first_us"), field(out.data, "first_min_us"), (unsigned)field(out.data, "first_count")};
-    *dxbc_bytes = (size_t)field(out.data, "dxbc_bytes");
-    line = strstr(out.data, "device=");
-    snprintf(device, device_size, "%.*s", line ? (int)strcspn(line + 7, "\n") : 1, line ? line + 7 : "?");
+    v->steady = (struct bench_figure){bench_field(out.data, "steady_us"), bench_field(out.data, "steady_min_us"), (unsigned)bench_field(out.data, "steady_count")};
+    v->first = (struct bench_figure){bench_field(out.data, "first_us"), bench_field(out.data, "first_min_us"), (unsigned)bench_field(out.data, "first_count")};
+    *dxbc_bytes = (size_t)bench_field(out.data, "dxbc_bytes");
+    bench_text_field(out.data, "device", device, device_size);
     free(out.data);
     return true;
 }
@@ -560,8 +412,8 @@ static void write_tsv(const char *path, const char *device, const struct sizes *
             n->children);
     fprintf(f, "# figure\tunit\t%s\traw_vulkan\tratio_raw\tvkd3d\tratio_vkd3d\t%s_min\traw_min\tvkd3d_min\n", SIDE, SIDE);
     for (unsigned i = 0; i < 2; i++) {
-        const struct figure *a = i ? &d3d->first : &d3d->steady, *b = i ? &raw->first : &raw->steady;
-        const struct figure *c = peer ? (i ? &peer->first : &peer->steady) : NULL;
+        const struct bench_figure *a = i ? &d3d->first : &d3d->steady, *b = i ? &raw->first : &raw->steady;
+        const struct bench_figure *c = peer ? (i ? &peer->first : &peer->steady) : NULL;
         char peer_median[32] = "-", peer_ratio[32] = "-", peer_min[32] = "-";
         if (c) {
             snprintf(peer_median, sizeof(peer_median), "%.3f", c->median);
@@ -574,7 +426,7 @@ static void write_tsv(const char *path, const char *device, const struct sizes *
     REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
 }
 
-static void print_line(const char *name, const struct figure *d3d, const struct figure *raw, const struct figure *peer)
+static void print_line(const char *name, const struct bench_figure *d3d, const struct bench_figure *raw, const struct bench_figure *peer)
 {
     printf("pipeline %s: %s %.1f us, raw Vulkan %.1f us (%.2f)", name, SIDE, d3d->median, raw->median, d3d->median / raw->median);
 #ifndef BENCH_VKD3D
@@ -590,7 +442,7 @@ static void print_line(const char *name, const struct figure *d3d, const struct 
 
 int main(int argc, char **argv)
 {
-    struct bytes code, spirv;
+    struct bench_bytes code, spirv;
     struct results d3d_results, raw_results, peer_results;
     bool have_peer = false;
     char peer_device[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE] = "", why[PATH_MAX + 128] = "";

@@ -1,23 +1,29 @@
-/* Helpers shared by bench_compute.c, bench_launch.c, bench_copy.c and bench_pipeline.c: failure
- * macros, timing and medians, the D3D12 calls every figure needs, and a hand-written raw-Vulkan
- * device on the physical device and queue families d3d12xs uses (docs/benchmarks.md). Everything
- * is static inline so that a benchmark that uses only part of it builds without unused-function
- * warnings. */
+/* Helpers shared by the benchmarks (bench_compute.c, bench_launch.c, bench_copy.c,
+ * bench_pipeline.c, bench_binding.c, ...): failure macros, timing and medians, the D3D12 calls
+ * every figure needs, child processes and vkd3d peers, and a hand-written raw-Vulkan device on the
+ * physical device and queue families d3d12xs uses (docs/benchmarks.md). Everything is static
+ * inline so that a benchmark that uses only part of it builds without unused-function warnings. */
 #ifndef D3D12XS_BENCH_UTIL_H
 #define D3D12XS_BENCH_UTIL_H
 
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <shaderc/shaderc.h>
 #include <vulkan/vulkan.h>
 
-/* BENCH_VKD3D: the program is built against Wine's vkd3d instead (a peer for bench_pipeline):
+/* BENCH_VKD3D: the program is built against Wine's vkd3d instead (a peer, e.g. bench_pipeline_vkd3d):
  * its D3D12 API with D3D12CreateDevice from vkd3d-utils, and no D3DCompile. */
 #ifdef BENCH_VKD3D
 #ifndef COBJMACROS
@@ -88,6 +94,24 @@ static inline double bench_median(const double *values, unsigned count)
     return count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
 }
 
+/* A figure of many samples: their median and minimum. */
+struct bench_figure {
+    double median, min;
+    unsigned count;
+};
+
+/* Sorts the samples in place. */
+static inline struct bench_figure bench_figure_of(double *samples, unsigned count)
+{
+    struct bench_figure f = {0, 0, count};
+    if (!count)
+        return f;
+    qsort(samples, count, sizeof(*samples), bench_compare_doubles);
+    f.median = count % 2 ? samples[count / 2] : (samples[count / 2 - 1] + samples[count / 2]) / 2;
+    f.min = samples[0];
+    return f;
+}
+
 /* Rates of the two sides, sampled back to back in each repetition. */
 struct bench_rates {
     double d3d12xs, raw;          /* medians */
@@ -112,6 +136,133 @@ static inline struct bench_rates bench_rates(const double *d3d, const double *ra
     }
     r.paired = bench_median(pairs, count);
     return r;
+}
+
+/* ---- child processes and peers ------------------------------------------------------------ */
+
+struct bench_bytes {
+    void *data;
+    size_t size;
+};
+
+/* All of fd up to its end, followed by a 0 byte (not counted in size): a child's output is read as text. */
+static inline struct bench_bytes bench_read_all(int fd)
+{
+    struct bench_bytes b = {NULL, 0};
+    size_t capacity = 0;
+    for (;;) {
+        if (b.size == capacity) {
+            capacity = capacity ? 2 * capacity : 65536;
+            REQUIRE((b.data = realloc(b.data, capacity + 1)), "out of memory");
+        }
+        ssize_t n = read(fd, (char *)b.data + b.size, capacity - b.size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        REQUIRE(n >= 0, "read failed: %s", strerror(errno));
+        if (!n)
+            break;
+        b.size += (size_t)n;
+    }
+    ((char *)b.data)[b.size] = 0;
+    return b;
+}
+
+/* Starts `program mode` with `input` on its standard input, puts what it wrote to its standard
+ * output (a string) into *output and its wait status into *status; true when it exited with 0.
+ * The child must read all its input before it writes much, else both would wait. */
+static inline bool bench_run_program(const char *program, const char *mode, const struct bench_bytes *input, struct bench_bytes *output,
+        int *status)
+{
+    int to_child[2], from_child[2];
+    pid_t pid;
+
+    REQUIRE(!pipe(to_child) && !pipe(from_child), "pipe failed: %s", strerror(errno));
+    fflush(stdout);
+    pid = fork();
+    REQUIRE(pid >= 0, "fork failed: %s", strerror(errno));
+    if (!pid) {
+        dup2(to_child[0], STDIN_FILENO);
+        dup2(from_child[1], STDOUT_FILENO);
+        close(to_child[0]);
+        close(to_child[1]);
+        close(from_child[0]);
+        close(from_child[1]);
+        execl(program, program, mode, (char *)NULL);
+        fprintf(stderr, "%s: cannot start %s: %s\n", bench_name, program, strerror(errno));
+        _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    for (size_t done = 0; done < input->size;) {
+        ssize_t n = write(to_child[1], (const char *)input->data + done, input->size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        REQUIRE(n > 0, "writing to %s failed: %s", program, strerror(errno));
+        done += (size_t)n;
+    }
+    close(to_child[1]);
+    *output = bench_read_all(from_child[0]);
+    close(from_child[0]);
+    while (waitpid(pid, status, 0) < 0)
+        REQUIRE(errno == EINTR, "waitpid failed: %s", strerror(errno));
+    return WIFEXITED(*status) && !WEXITSTATUS(*status);
+}
+
+/* The number after `key=` in text; fails if it is missing. */
+static inline double bench_field(const char *text, const char *key)
+{
+    char pattern[96];
+    const char *at;
+    snprintf(pattern, sizeof(pattern), "%s=", key);
+    REQUIRE((at = strstr(text, pattern)), "no %s in: %s", pattern, text);
+    return strtod(at + strlen(pattern), NULL);
+}
+
+static inline void bench_self_path(char path[PATH_MAX])
+{
+    ssize_t length = readlink("/proc/self/exe", path, PATH_MAX - 1);
+    REQUIRE(length > 0, "readlink(/proc/self/exe) failed: %s", strerror(errno));
+    path[length] = 0;
+}
+
+/* Runs `program peer` from this program's folder (found through /proc/self/exe, so a copied build
+ * tree works) and puts its standard output into *out; false, with the reason in `why`, when it
+ * was not built or did not run to a clean exit (a copied tree may lack vkd3d's libraries). */
+static inline bool bench_run_peer(const char *program_name, struct bench_bytes *out, char *why, size_t why_size)
+{
+    char self[PATH_MAX], program[PATH_MAX + 64];
+    struct bench_bytes none = {NULL, 0};
+    int status;
+
+    bench_self_path(self);
+    snprintf(program, sizeof(program), "%s/%s", dirname(self), program_name);
+    if (access(program, X_OK)) {
+        snprintf(why, why_size, "%s was not built: no libvkd3d-dev", program_name);
+        return false;
+    }
+    if (!bench_run_program(program, "peer", &none, out, &status)) {
+        snprintf(why, why_size, "%s failed, wait status 0x%x%s", program_name, (unsigned)status,
+                WIFEXITED(status) && WEXITSTATUS(status) == 127 ? ": vkd3d's libraries missing here?" : "");
+        free(out->data);
+        out->data = NULL;
+        return false;
+    }
+    return true;
+}
+
+/* The text after `key=` in text, up to the end of its line, into out ("?" when missing). */
+static inline void bench_text_field(const char *text, const char *key, char *out, size_t out_size)
+{
+    char pattern[96];
+    const char *at;
+    snprintf(pattern, sizeof(pattern), "%s=", key);
+    at = strstr(text, pattern);
+    if (!at) {
+        snprintf(out, out_size, "?");
+        return;
+    }
+    at += strlen(pattern);
+    snprintf(out, out_size, "%.*s", (int)strcspn(at, "\n"), at);
 }
 
 /* ---- D3D12: d3d12xs (or vkd3d, BENCH_VKD3D) ---------------------------------------------- */
@@ -204,6 +355,28 @@ static inline D3D12_RESOURCE_BARRIER bench_d3d_transition(ID3D12Resource *resour
     return barrier;
 }
 
+/* The heap's first CPU and GPU handles. vkd3d's C interface returns them through a pointer (widl's
+ * aggregate-return convention), d3d12xs's by value. */
+static inline D3D12_CPU_DESCRIPTOR_HANDLE bench_d3d_heap_cpu_start(ID3D12DescriptorHeap *heap)
+{
+#ifdef BENCH_VKD3D
+    D3D12_CPU_DESCRIPTOR_HANDLE handle;
+    return *heap->lpVtbl->GetCPUDescriptorHandleForHeapStart(heap, &handle);
+#else
+    return ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+#endif
+}
+
+static inline D3D12_GPU_DESCRIPTOR_HANDLE bench_d3d_heap_gpu_start(ID3D12DescriptorHeap *heap)
+{
+#ifdef BENCH_VKD3D
+    D3D12_GPU_DESCRIPTOR_HANDLE handle;
+    return *heap->lpVtbl->GetGPUDescriptorHandleForHeapStart(heap, &handle);
+#else
+    return ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
+#endif
+}
+
 /* A queue of one type with its fence, a list and allocator for untimed work (uploads,
  * read-backs), and a READBACK buffer for resolved timestamps. */
 struct bench_d3d_queue {
@@ -242,6 +415,17 @@ static inline void bench_d3d_execute_and_wait(struct bench_d3d_queue *q, ID3D12G
     ID3D12CommandQueue_ExecuteCommandLists(q->queue, 1, lists);
     HR(ID3D12CommandQueue_Signal(q->queue, q->fence, ++q->fence_value));
     HR(ID3D12Fence_SetEventOnCompletion(q->fence, q->fence_value, NULL));
+}
+
+/* Waits for the fence to reach value by polling (vkd3d and d3d12xs differ in what
+ * SetEventOnCompletion does with a NULL event); fails after 60 s, naming `what`. */
+static inline void bench_d3d_wait_polled(ID3D12Fence *fence, UINT64 value, const char *what)
+{
+    double start = bench_now_ns();
+    while (ID3D12Fence_GetCompletedValue(fence) < value) {
+        REQUIRE(bench_now_ns() - start < 60e9, "%s did not finish in 60 s", what);
+        sched_yield();
+    }
 }
 
 /* Copies `size` bytes of a DEFAULT buffer in UNORDERED_ACCESS state into a new READBACK buffer
@@ -378,11 +562,10 @@ static inline void bench_vk_open(struct bench_vk *v, const char *app_name)
             && (v->properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
 }
 
-/* The second half: the device, with one queue in each of the `family_count` families given,
- * synchronization2, push descriptors and, where the device offers it, subgroup size control
- * (as d3d12xs enables it). */
-static inline void bench_vk_create_device(struct bench_vk *v, const uint32_t *families, uint32_t family_count,
-        struct bench_vk_queue *queues)
+/* bench_vk_create_device with more: `extra_extensions` enabled too, and `features` (a chain of
+ * feature structs, NULL for none) after synchronization2's. */
+static inline void bench_vk_create_device_with(struct bench_vk *v, const uint32_t *families, uint32_t family_count,
+        struct bench_vk_queue *queues, const char *const *extra_extensions, uint32_t extra_count, void *features)
 {
     VkDeviceQueueCreateInfo queue_infos[4];
     uint32_t unique = 0;
@@ -398,14 +581,17 @@ static inline void bench_vk_create_device(struct bench_vk *v, const uint32_t *fa
                     .queueFamilyIndex = families[i], .queueCount = 1, .pQueuePriorities = &priority};
     }
     VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-            .synchronization2 = VK_TRUE, .subgroupSizeControl = v->subgroup_size_control};
-    const char *extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+            .pNext = features, .synchronization2 = VK_TRUE, .subgroupSizeControl = v->subgroup_size_control};
+    const char *extensions[8] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    REQUIRE(extra_count < BENCH_ARRAY_SIZE(extensions), "too many device extensions");
+    for (uint32_t i = 0; i < extra_count; i++)
+        extensions[1 + i] = extra_extensions[i];
     VkDeviceCreateInfo device_info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &features13,
         .queueCreateInfoCount = unique,
         .pQueueCreateInfos = queue_infos,
-        .enabledExtensionCount = BENCH_ARRAY_SIZE(extensions),
+        .enabledExtensionCount = 1 + extra_count,
         .ppEnabledExtensionNames = extensions,
     };
     VK(vkCreateDevice(v->physical_device, &device_info, NULL, &v->device));
@@ -421,6 +607,57 @@ static inline void bench_vk_create_device(struct bench_vk *v, const uint32_t *fa
         VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = q->family};
         VK(vkCreateCommandPool(v->device, &pool_info, NULL, &q->pool));
     }
+}
+
+/* The second half: the device, with one queue in each of the `family_count` families given,
+ * synchronization2, push descriptors and, where the device offers it, subgroup size control
+ * (as d3d12xs enables it). */
+static inline void bench_vk_create_device(struct bench_vk *v, const uint32_t *families, uint32_t family_count,
+        struct bench_vk_queue *queues)
+{
+    bench_vk_create_device_with(v, families, family_count, queues, NULL, 0, NULL);
+}
+
+#ifdef BENCH_VKD3D
+/* vkd3d picks its own physical device unless VKD3D_VULKAN_DEVICE gives its index: point it at the
+ * raw side's (d3d12xs's rule), unless the user did. Call before D3D12CreateDevice. */
+static inline void bench_vkd3d_use_device_of(const struct bench_vk *v)
+{
+    VkPhysicalDevice devices[16];
+    uint32_t count = BENCH_ARRAY_SIZE(devices);
+    char index[16];
+    vkEnumeratePhysicalDevices(v->instance, &count, devices);
+    for (uint32_t i = 0; i < count; i++)
+        if (devices[i] == v->physical_device) {
+            snprintf(index, sizeof(index), "%u", i);
+            setenv("VKD3D_VULKAN_DEVICE", index, 0);
+        }
+}
+#endif
+
+/* The D3D12 side's device: vkd3d's on the raw side's physical device (BENCH_VKD3D), or d3d12xs's,
+ * refused with its validation layer on (it would measure itself). Its name goes to `name`,
+ * and whether it is a CPU device (lavapipe) to *cpu_device. */
+static inline ID3D12Device *bench_d3d_create_device(const struct bench_vk *raw, char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE], bool *cpu_device)
+{
+    ID3D12Device *device = NULL;
+#ifdef BENCH_VKD3D
+    VkPhysicalDeviceProperties properties;
+    bench_vkd3d_use_device_of(raw);
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device));
+    vkGetPhysicalDeviceProperties(vkd3d_get_vk_physical_device(device), &properties);
+    snprintf(name, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "%s", properties.deviceName);
+    *cpu_device = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+#else
+    D3D12XS_DEVICE_INFO info;
+    (void)raw;
+    HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&device));
+    HR(D3D12XSGetDeviceInfo(device, &info));
+    REQUIRE(!info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
+    snprintf(name, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "%s", info.DeviceName);
+    *cpu_device = info.IsSoftwareRasterizer;
+#endif
+    return device;
 }
 
 /* Creates the raw device with one queue in each of the `family_count` families given (d3d12xs's
@@ -467,9 +704,12 @@ static inline uint32_t bench_vk_memory_type(const struct bench_vk *v, uint32_t b
     bench_fail(__LINE__, "no memory type with flags 0x%x", (unsigned)required);
 }
 
-static inline struct bench_vk_buffer bench_vk_buffer(const struct bench_vk *v, VkDeviceSize size, VkBufferUsageFlags usage,
-        VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred)
+/* bench_vk_buffer with VkMemoryAllocateFlags (VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT for a buffer
+ * whose address shaders or descriptors take). */
+static inline struct bench_vk_buffer bench_vk_buffer_with_flags(const struct bench_vk *v, VkDeviceSize size, VkBufferUsageFlags usage,
+        VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, VkMemoryAllocateFlags allocate_flags)
 {
+    VkMemoryAllocateFlagsInfo flags_info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, NULL, allocate_flags, 0};
     VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage,
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkMemoryRequirements requirements;
@@ -479,12 +719,19 @@ static inline struct bench_vk_buffer bench_vk_buffer(const struct bench_vk *v, V
     vkGetBufferMemoryRequirements(v->device, b.buffer, &requirements);
     VkMemoryAllocateInfo allocate = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = allocate_flags ? &flags_info : NULL,
         .allocationSize = requirements.size,
         .memoryTypeIndex = bench_vk_memory_type(v, requirements.memoryTypeBits, required, preferred),
     };
     VK(vkAllocateMemory(v->device, &allocate, NULL, &b.memory));
     VK(vkBindBufferMemory(v->device, b.buffer, b.memory, 0));
     return b;
+}
+
+static inline struct bench_vk_buffer bench_vk_buffer(const struct bench_vk *v, VkDeviceSize size, VkBufferUsageFlags usage,
+        VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred)
+{
+    return bench_vk_buffer_with_flags(v, size, usage, required, preferred, 0);
 }
 
 static inline void bench_vk_free_buffer(const struct bench_vk *v, struct bench_vk_buffer *b)

@@ -12,8 +12,9 @@
 #define OPERAND_COMPONENTS_1 1u
 #define OPERAND_COMPONENTS_4 2u
 #define OPERAND_MODE_MASK (0u << 2)         /* bits 2-3: how they are named */
+#define OPERAND_MODE_SWIZZLE (1u << 2)
 #define OPERAND_MODE_SELECT_1 (2u << 2)
-#define OPERAND_COMPONENT_SHIFT 4           /* bits 4-7: the mask, or 4-5: the component */
+#define OPERAND_COMPONENT_SHIFT 4           /* bits 4-7: the mask, 4-11: the swizzle, or 4-5: the component */
 #define OPERAND_TYPE_SHIFT 12               /* bits 12-19 */
 #define OPERAND_INDEX_DIMENSION_SHIFT 20    /* bits 20-21; index representations (bits 22-30)
                                                stay 0: immediate 32-bit indices */
@@ -21,13 +22,14 @@
 #define INSTRUCTION_LENGTH_SHIFT 24
 #define INSTRUCTION_MAX_LENGTH 0x7fu
 
-/* How many register indices each operand type has (0: vThreadID, immediates). */
+/* How many register indices each operand type has (0: vThreadID, immediates; 2: cb#[element]). */
 static const struct {
     enum dxbc_operand_type type;
     unsigned index_dimension;
 } operand_types[] = {
     {DXBC_TEMP, 1},
     {DXBC_IMMEDIATE32, 0},
+    {DXBC_CONSTANT_BUFFER, 2},
     {DXBC_UAV, 1},
     {DXBC_THREAD_ID, 0},
 };
@@ -62,6 +64,11 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
             return 0;
         token |= OPERAND_COMPONENTS_4 | OPERAND_MODE_SELECT_1 | operand->components << OPERAND_COMPONENT_SHIFT;
         break;
+    case DXBC_SWIZZLE:
+        if (operand->components > 0xff)
+            return 0;
+        token |= OPERAND_COMPONENTS_4 | OPERAND_MODE_SWIZZLE | operand->components << OPERAND_COMPONENT_SHIFT;
+        break;
     case DXBC_SCALAR:
         if (operand->type != DXBC_IMMEDIATE32)
             return 0;
@@ -72,10 +79,15 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
     }
     if (out)
         out[0] = token;
-    /* The register index, or the immediate's value: one token either way. */
+    /* The register indices (one token each), or the immediate's value. */
     if (dimension || operand->form == DXBC_SCALAR) {
         if (out)
             out[count] = operand->index;
+        count++;
+    }
+    if (dimension == 2) {
+        if (out)
+            out[count] = operand->index2;
         count++;
     }
     return count;

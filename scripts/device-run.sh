@@ -2,10 +2,10 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
-# docs/benchmarks.md; pipeline: bench_pipeline of new and old); summary.txt, bench.txt, pipeline.txt, launch.txt, copy.txt and
-# logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
+# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old); summary.txt, bench.txt,
+# pipeline.txt, binding.txt, launch.txt, copy.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -107,6 +107,17 @@ if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = pipeline ]; then
         LD_LIBRARY_PATH=$root/$side timeout 200 "$root/$side/bench/bench_pipeline" >> "$out/pipeline.txt" 2>&1
     done
     cat "$out/pipeline.txt"
+fi
+if [ "$what" = binding ]; then
+    # Binding costs next to raw Vulkan and Wine's vkd3d (bench_binding_vkd3d; its libraries come from .gl/).
+    for side in new old; do
+        [ -x "$root/$side/bench/bench_binding" ] || continue
+        echo "== $side" >> "$out/binding.txt"
+        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/binding.$side.tsv timeout 300 "$root/$side/bench/bench_binding" >> "$out/binding.txt" 2>&1
+        echo "bench_binding ($side) rc=$?" >> "$out/summary.txt"
+        cat /tmp/binding.$side.tsv >> "$out/binding.txt" 2>/dev/null
+    done
+    cat "$out/binding.txt"
 fi
 tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
 cat "$out/summary.txt" 2>/dev/null
