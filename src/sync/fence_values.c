@@ -23,6 +23,8 @@ void d3d12_fence_values_cleanup(struct d3d12_timeline *timeline)
     pthread_mutex_destroy(&timeline->values_lock);
 }
 
+#define TRIM_EVERY 32
+
 static struct d3d12_fence_signal *signal_at(struct d3d12_timeline *timeline, size_t i)
 {
     return &timeline->signals[(timeline->signal_first + i) % timeline->signal_capacity];
@@ -91,11 +93,15 @@ bool d3d12_fence_values_reserve_locked(struct d3d12_timeline *timeline)
     return ok;
 }
 
-uint64_t d3d12_fence_values_add_signal_locked(struct d3d12_timeline *timeline, uint64_t value)
+uint64_t d3d12_fence_values_add_signal_locked(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value)
 {
     uint64_t virtual_value;
 
     pthread_mutex_lock(&timeline->values_lock);
+    /* Waits resolve without reading the semaphore, so nothing else may trim the pending list
+     * for a long time: every TRIM_EVERY signals it is read here (a driver call per that many). */
+    if (timeline->signal_count && !(timeline->signal_count % TRIM_EVERY))
+        update_values(device, timeline);
     virtual_value = ++timeline->virtual_next;
     timeline->signal_count++;
     *signal_at(timeline, timeline->signal_count - 1) = (struct d3d12_fence_signal){virtual_value, value};
@@ -173,6 +179,21 @@ static bool held_signal_reaches_locked(struct d3d12_scheduler *scheduler, const 
     return false;
 }
 
+/* Whether what has completed must be read from the semaphore to resolve a wait for value: only
+ * when a pending signal below value follows the completed value at or above it, or follows the
+ * first pending signal that reaches it (then whether that one ran before the lower one matters). */
+static bool needs_counter_locked(struct d3d12_timeline *timeline, uint64_t value)
+{
+    bool reached = timeline->completed_value >= value;
+    for (size_t i = 0; i < timeline->signal_count; i++) {
+        if (signal_at(timeline, i)->value >= value)
+            reached = true;
+        else if (reached)
+            return true;
+    }
+    return false;
+}
+
 bool d3d12_fence_values_resolve_wait_locked(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value,
         uint64_t *wait_virtual)
 {
@@ -182,7 +203,22 @@ bool d3d12_fence_values_resolve_wait_locked(struct d3d12_device *device, struct 
     if (timeline->cpu_signal_flush && timeline->cpu_signal_value >= value)
         return true; /* met by the CPU Signal being made */
     pthread_mutex_lock(&timeline->values_lock);
-    if (!update_values(device, timeline) || timeline->completed_value >= value) {
+    /* Reading the semaphore is a driver call (on the H200 a few us, three per cross-queue hop
+     * before this): it is needed only where a pending signal lowers the value below the wait's,
+     * after one that reaches it or below what has completed. Otherwise the pending signals
+     * alone say when the wait is met: the first one of enough value, or none yet. */
+    if (!needs_counter_locked(timeline, value)) {
+        if (timeline->completed_value >= value) {
+            resolved = true;
+        } else {
+            for (size_t i = 0; i < timeline->signal_count && !resolved; i++) {
+                if (signal_at(timeline, i)->value >= value) {
+                    *wait_virtual = signal_at(timeline, i)->virtual_value;
+                    resolved = true;
+                }
+            }
+        }
+    } else if (!update_values(device, timeline) || timeline->completed_value >= value) {
         resolved = true; /* reached (or the device is lost: nothing to wait for) */
     } else {
         /* Pending signals execute after this point: the first of enough value meets the wait. */

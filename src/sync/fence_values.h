@@ -29,7 +29,7 @@ void d3d12_fence_values_cleanup(struct d3d12_timeline *timeline);
 /* A queue signal is handed to Vulkan (scheduler lock held): reserve room first (false: out of
  * memory), then take the signal's virtual value; host watches it meets are resolved to it. */
 bool d3d12_fence_values_reserve_locked(struct d3d12_timeline *timeline);
-uint64_t d3d12_fence_values_add_signal_locked(struct d3d12_timeline *timeline, uint64_t value);
+uint64_t d3d12_fence_values_add_signal_locked(struct d3d12_device *device, struct d3d12_timeline *timeline, uint64_t value);
 /* The semaphore value the last signal handed out will reach (scheduler lock held). */
 uint64_t d3d12_fence_values_last_virtual_locked(const struct d3d12_timeline *timeline);
 

@@ -180,7 +180,7 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
                 pending->waits[pending->wait_count++] = semaphore_info(timeline->semaphore, previous);
             /* Every signal takes the next virtual value, whatever its D3D12 value (lower, equal). */
             pending->signals[pending->signal_count++]
-                    = semaphore_info(timeline->semaphore, d3d12_fence_values_add_signal_locked(timeline, op->u.signal.value));
+                    = semaphore_info(timeline->semaphore, d3d12_fence_values_add_signal_locked(device, timeline, op->u.signal.value));
             timeline->last_signal_engine = engine;
         }
     }
