@@ -461,10 +461,22 @@ void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLE
     write_descriptor(heap, dst, &descriptor);
 }
 
+/* count descriptors from src (in src_heap) to dst (in dst_heap): the CPU records, the
+ * descriptor bytes and the address table entries. */
+static void copy_run(struct d3d12_descriptor_heap *dst_heap, struct d3d12xs_descriptor *dst, struct d3d12_descriptor_heap *src_heap,
+        const struct d3d12xs_descriptor *src, UINT count)
+{
+    memmove(dst, src, count * sizeof(*dst));
+    d3d12_descriptor_heap_copy_slots(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap, (size_t)(src - src_heap->descriptors), count);
+    if (dst_heap->table)
+        d3d12_descriptor_heap_update_address_table(dst_heap, dst, count);
+}
+
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
         const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
         D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method)
 {
+    struct d3d12_descriptor_heap *small_heaps[16], **dst_heaps = small_heaps, **src_heaps = small_heaps + 8;
     uint64_t dst_total = 0, src_total = 0;
     UINT dst_index = 0, src_index = 0, dst_offset = 0, src_offset = 0;
     struct d3d12xs_descriptor *dst, *src;
@@ -477,22 +489,30 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
         ERR("%s: DescriptorHeapsType is %d (only CBV_SRV_UAV and SAMPLER descriptors exist here)", method, (int)type);
         return;
     }
+    /* Each range's heap is found once, when its handle is checked (CopyDescriptorsSimple: two look-ups). */
+    if ((dst_range_count > 8 || src_range_count > 8)
+            && !(dst_heaps = calloc((size_t)dst_range_count + src_range_count, sizeof(*dst_heaps)))) {
+        ERR("%s: cannot allocate the ranges' heap list", method);
+        return;
+    }
+    if (dst_heaps != small_heaps)
+        src_heaps = dst_heaps + dst_range_count;
     for (UINT i = 0; i < dst_range_count; i++) {
         UINT size = dst_sizes ? dst_sizes[i] : 1;
-        if (!d3d12xs_descriptor_from_cpu_handle(device, dst_starts[i], size, type, method, "pDestDescriptorRangeStarts[i]", NULL))
-            return;
+        if (!d3d12xs_descriptor_from_cpu_handle(device, dst_starts[i], size, type, method, "pDestDescriptorRangeStarts[i]", &dst_heaps[i]))
+            goto done;
         dst_total += size;
     }
     for (UINT i = 0; i < src_range_count; i++) {
         UINT size = src_sizes ? src_sizes[i] : 1;
-        if (!d3d12xs_descriptor_from_cpu_handle(device, src_starts[i], size, type, method, "pSrcDescriptorRangeStarts[i]", NULL))
-            return;
+        if (!d3d12xs_descriptor_from_cpu_handle(device, src_starts[i], size, type, method, "pSrcDescriptorRangeStarts[i]", &src_heaps[i]))
+            goto done;
         src_total += size;
     }
     if (dst_total != src_total) {
         ERR("%s: the destination ranges hold %llu descriptors and the source ranges %llu (they must match)", method,
                 (unsigned long long)dst_total, (unsigned long long)src_total);
-        return;
+        goto done;
     }
     while (dst_index < dst_range_count && src_index < src_range_count) {
         UINT dst_size = dst_sizes ? dst_sizes[dst_index] : 1, src_size = src_sizes ? src_sizes[src_index] : 1;
@@ -507,20 +527,11 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
         UINT count = dst_size - dst_offset < src_size - src_offset ? dst_size - dst_offset : src_size - src_offset;
         dst = (struct d3d12xs_descriptor *)dst_starts[dst_index].ptr + dst_offset;
         src = (struct d3d12xs_descriptor *)src_starts[src_index].ptr + src_offset;
-        memmove(dst, src, count * sizeof(*dst));
-        {
-            /* each range lies in one heap (checked above): copy its descriptor bytes too */
-            struct d3d12_descriptor_heap *dst_heap = NULL, *src_heap = NULL;
-            const char *reason;
-            if (d3d12xs_descriptor_lookup(device, dst_starts[dst_index], 1, type, &reason, &dst_heap)
-                    && d3d12xs_descriptor_lookup(device, src_starts[src_index], 1, type, &reason, &src_heap)) {
-                d3d12_descriptor_heap_copy_slots(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap,
-                        (size_t)(src - src_heap->descriptors), count);
-                if (dst_heap->table)
-                    d3d12_descriptor_heap_update_address_table(dst_heap, dst, count);
-            }
-        }
+        copy_run(dst_heaps[dst_index], dst, src_heaps[src_index], src, count);
         dst_offset += count;
         src_offset += count;
     }
+done:
+    if (dst_heaps != small_heaps)
+        free(dst_heaps);
 }

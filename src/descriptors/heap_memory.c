@@ -114,7 +114,8 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     else
         d3d12xs_write_buffer_descriptor(device, descriptor->vk_type, descriptor->null_view ? 0 : descriptor->address, descriptor->range,
                 format == VK_FORMAT_UNDEFINED ? VK_FORMAT_R32_UINT : format, slot);
-    if (counter) {
+    /* Only a UAV's counter slot is ever read (IncrementCounter, Append, Consume). */
+    if (counter && descriptor->kind == D3D12XS_DESCRIPTOR_UAV) {
         if (descriptor->counter_buffer)
             d3d12xs_write_buffer_descriptor(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                     address_of(device, descriptor->counter_buffer, descriptor->counter_offset), 4, VK_FORMAT_UNDEFINED, counter);
