@@ -67,6 +67,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12Graphics
     list->compute.constants_set = 0;
     memset(list->compute.table_starts, 0, sizeof(list->compute.table_starts));
     list->compute.constants_dirty = list->compute.descriptors_dirty = list->compute.tables_dirty = true;
+    list->compute.heap_offsets_dirty = true;
     list->compute.validated = false;
 }
 
@@ -98,7 +99,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     }
     list->compute.heaps[0] = bound[0];
     list->compute.heaps[1] = bound[1];
-    list->compute.descriptors_dirty = list->compute.tables_dirty = true;
+    list->compute.descriptors_dirty = list->compute.tables_dirty = list->compute.heap_offsets_dirty = true;
 }
 
 /* Checks that a root-argument call names an existing parameter of the expected type. */
@@ -461,12 +462,12 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, signature->push_constant_size,
                 state->push_constants);
     if (pipeline->reads_heaps) {
-        if (state->pipeline_dirty || state->tables_dirty) {
-            if (!push_table_starts(list, command))
-                return false;
+        if ((state->pipeline_dirty || state->tables_dirty) && !push_table_starts(list, command))
+            return false;
+        /* A table change alone moves only the table starts: the heap sets stay where they are. */
+        if (state->pipeline_dirty || state->heap_offsets_dirty)
             bind_heaps(list);
-        }
-        state->tables_dirty = false;
+        state->tables_dirty = state->heap_offsets_dirty = false;
     }
     if (state->pipeline_dirty || state->descriptors_dirty) {
         if (pipeline->descriptor_count || pipeline->address_count) {

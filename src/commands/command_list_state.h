@@ -30,6 +30,7 @@ struct d3d12_compute_state {
      * only when they or the command buffer changed. */
     VkCommandBuffer heaps_bound_in;
     struct d3d12_descriptor_heap *bound_heaps[2];
+    bool heap_offsets_dirty;                     /* the heap sets' offsets go again (pipeline, signature or heaps changed) */
     uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS]; /* heap index of each table's start, in table order */
     bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
     VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
