@@ -2,7 +2,7 @@
  * memory the shader reads when the dispatch runs, a table is an offset into it. Each case
  * checks what the GPU wrote: large heaps, an unbounded table indexed non-uniformly,
  * descriptors written after Close, arrays of descriptors and every buffer view kind, UAV counters,
- * and tables that do not fit the bound heap. */
+ * tables that do not fit the bound heap, and descriptors of a released resource. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,6 +575,47 @@ static void test_bad_tables(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* ---- views and root descriptors of a released resource ---- */
+
+static void test_released_resource(struct env *env)
+{
+    static const char source[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)] void main() { output.Store(0, 1); }\n";
+    D3D12_ROOT_PARAMETER1 parameter = root_parameter(D3D12_ROOT_PARAMETER_TYPE_UAV, 0, 0);
+    ID3D12Resource *buffer = harness_uav_buffer(env->device, 256);
+    D3D12_GPU_VIRTUAL_ADDRESS address = ID3D12Resource_GetGPUVirtualAddress(buffer);
+    ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, true);
+    D3D12_CONSTANT_BUFFER_VIEW_DESC cbv = {address, 256};
+    size_t mark;
+
+    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
+    ID3DBlob *code = compile(source);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    ID3D10Blob_Release(code);
+    ID3D12Resource_Release(buffer); /* its GPU virtual address names nothing now */
+
+    mark = harness_log_mark();
+    ID3D12Device_CreateConstantBufferView(env->device, &cbv, cpu_at(env, heap, 0));
+    harness_check_log(mark, __FILE__, __LINE__, "CreateConstantBufferView", "BufferLocation", "not inside one live buffer", NULL);
+
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    mark = harness_log_mark();
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, address);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    harness_check_log(mark, __FILE__, __LINE__, "Dispatch", "root parameter 0", "not an address in a live buffer", NULL);
+    mark = harness_log_mark();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    harness_check_log(mark, __FILE__, __LINE__, "Close", "Dispatch", NULL);
+
+    harness_release_list(&list);
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12PipelineState_Release(state);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     struct env env;
@@ -588,6 +629,7 @@ int main(void)
     test_arrays_of_each_kind(&env);
     test_counters(&env);
     test_bad_tables(&env);
+    test_released_resource(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);
     return harness_finish();
