@@ -73,6 +73,94 @@ static void test_feature_support(ID3D12Device *device)
     CHECK_LOG("Feature");
 }
 
+/* The features of later SDKs: each answered with its struct's size checked, and the values a
+ * program reads to decide what not to use. */
+static void test_newer_features(ID3D12Device *device)
+{
+    D3D12_FEATURE_DATA_D3D12_OPTIONS5 options5;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS7 options7;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS12 options12;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS19 options19;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS21 options21;
+    D3D12_FEATURE_DATA_D3D12_OPTIONS options;
+    D3D12_FEATURE_DATA_FORMAT_INFO format = {DXGI_FORMAT_R32G32B32A32_FLOAT, 0};
+    D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS quality = {DXGI_FORMAT_R8G8B8A8_UNORM, 4, D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_NONE, 7};
+    D3D12_FEATURE_DATA_EXISTING_HEAPS existing = {TRUE};
+    D3D12_FEATURE_DATA_SERIALIZATION serialization = {0, D3D12_HEAP_SERIALIZATION_TIER_10};
+    struct { D3D12_FEATURE feature; size_t size; } zeroed[] = {
+        {D3D12_FEATURE_D3D12_OPTIONS4, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS4)},
+        {D3D12_FEATURE_D3D12_OPTIONS6, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS6)},
+        {D3D12_FEATURE_D3D12_OPTIONS8, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS8)},
+        {D3D12_FEATURE_D3D12_OPTIONS9, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS9)},
+        {D3D12_FEATURE_D3D12_OPTIONS10, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS10)},
+        {D3D12_FEATURE_D3D12_OPTIONS11, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS11)},
+        {D3D12_FEATURE_D3D12_OPTIONS13, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS13)},
+        {D3D12_FEATURE_D3D12_OPTIONS14, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS14)},
+        {D3D12_FEATURE_D3D12_OPTIONS15, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS15)},
+        {D3D12_FEATURE_D3D12_OPTIONS16, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS16)},
+        {D3D12_FEATURE_D3D12_OPTIONS17, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS17)},
+        {D3D12_FEATURE_D3D12_OPTIONS18, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS18)},
+        {D3D12_FEATURE_D3D12_OPTIONS20, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS20)},
+    };
+    LOG_MARK();
+
+    for (size_t i = 0; i < sizeof(zeroed) / sizeof(zeroed[0]); i++) {
+        unsigned char bytes[64];
+        bool all_zero = true;
+        memset(bytes, 0xcc, sizeof(bytes));
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, zeroed[i].feature, bytes, (UINT)zeroed[i].size), S_OK);
+        for (size_t b = 0; b < zeroed[i].size; b++)
+            all_zero &= bytes[b] == 0;
+        CHECK_MSG(all_zero, "feature %d: every member should read FALSE / not supported", (int)zeroed[i].feature);
+        CHECK_MSG(bytes[zeroed[i].size] == 0xcc, "feature %d: written past its struct", (int)zeroed[i].feature);
+    }
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS5, &options5, sizeof(options5)), S_OK);
+    CHECK(options5.RaytracingTier == D3D12_RAYTRACING_TIER_NOT_SUPPORTED && options5.RenderPassesTier == D3D12_RENDER_PASS_TIER_0);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS7, &options7, sizeof(options7)), S_OK);
+    CHECK(options7.MeshShaderTier == D3D12_MESH_SHADER_TIER_NOT_SUPPORTED && options7.SamplerFeedbackTier == D3D12_SAMPLER_FEEDBACK_TIER_NOT_SUPPORTED);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS12, &options12, sizeof(options12)), S_OK);
+    CHECK(!options12.EnhancedBarriersSupported);
+    /* the largest view heap is what CreateDescriptorHeap takes: the next one up is refused */
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS19, &options19, sizeof(options19)), S_OK);
+    CHECK(options19.MaxSamplerDescriptorHeapSize == 2048 && options19.MaxViewDescriptorHeapSize >= 100000);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS, &options, sizeof(options)), S_OK);
+    CHECK((options19.MaxViewDescriptorHeapSize >= 1000000) == (options.ResourceBindingTier == D3D12_RESOURCE_BINDING_TIER_3));
+    CHECK_NO_LOG();
+    if (options19.MaxViewDescriptorHeapSize < 1000000) {
+        D3D12_DESCRIPTOR_HEAP_DESC desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, options19.MaxViewDescriptorHeapSize + 1,
+                D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+        ID3D12DescriptorHeap *heap = NULL;
+        CHECK_HR(ID3D12Device_CreateDescriptorHeap(device, &desc, &IID_ID3D12DescriptorHeap, (void **)&heap), E_INVALIDARG);
+        CHECK_LOG("CreateDescriptorHeap", "NumDescriptors");
+        RELOG_MARK();
+    }
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS21, &options21, sizeof(options21)), S_OK);
+    CHECK(options21.WorkGraphsTier == D3D12_WORK_GRAPHS_TIER_NOT_SUPPORTED && options21.ExecuteIndirectTier == D3D12_EXECUTE_INDIRECT_TIER_1_0);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_INFO, &format, sizeof(format)), S_OK);
+    CHECK(format.PlaneCount == 1);
+    format.Format = DXGI_FORMAT_D24_UNORM_S8_UINT;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_INFO, &format, sizeof(format)), S_OK);
+    CHECK(format.PlaneCount == 2);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &quality, sizeof(quality)), S_OK);
+    CHECK(quality.NumQualityLevels == 0); /* no multisampled textures */
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_EXISTING_HEAPS, &existing, sizeof(existing)), S_OK);
+    CHECK(!existing.Supported);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_SERIALIZATION, &serialization, sizeof(serialization)), S_OK);
+    CHECK(serialization.HeapSerializationTier == D3D12_HEAP_SERIALIZATION_TIER_0);
+    CHECK_NO_LOG();
+
+    format.Format = (DXGI_FORMAT)9999;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_INFO, &format, sizeof(format)), E_INVALIDARG);
+    CHECK_LOG("FORMAT_INFO", "Format");
+    RELOG_MARK();
+    serialization.NodeIndex = 1;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_SERIALIZATION, &serialization, sizeof(serialization)), E_INVALIDARG);
+    CHECK_LOG("NodeIndex");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS19, &options19, sizeof(options19) - 4), E_INVALIDARG);
+    CHECK_LOG("FeatureSupportDataSize", "OPTIONS19");
+}
+
 static void test_private_data(ID3D12Device *device)
 {
     UINT value = 0xdeadbeef, out = 0, size = sizeof(out);
@@ -215,6 +303,7 @@ int main(void)
     test_debug_interface();
     ID3D12Device *device = harness_create_device();
     test_feature_support(device);
+    test_newer_features(device);
     test_private_data(device);
     test_interfaces(device);
     test_misc_methods(device);

@@ -21,6 +21,139 @@ static bool is_uma(const struct d3d12_device *device)
             || device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
 }
 
+/* The planes of a format (depth-stencil formats have two), 0 for one d3d12xs does not know. */
+static UINT8 plane_count(DXGI_FORMAT format)
+{
+    switch (format) {
+    case DXGI_FORMAT_D24_UNORM_S8_UINT: case DXGI_FORMAT_R24G8_TYPELESS: case DXGI_FORMAT_R24_UNORM_X8_TYPELESS:
+    case DXGI_FORMAT_X24_TYPELESS_G8_UINT: case DXGI_FORMAT_D32_FLOAT_S8X24_UINT: case DXGI_FORMAT_R32G8X24_TYPELESS:
+    case DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS: case DXGI_FORMAT_X32_TYPELESS_G8X24_UINT:
+        return 2;
+    case DXGI_FORMAT_NV12: case DXGI_FORMAT_P010: case DXGI_FORMAT_P016: case DXGI_FORMAT_NV11:
+        return 2;
+    case DXGI_FORMAT_UNKNOWN:
+        return 1; /* buffers */
+    default:
+        return format > DXGI_FORMAT_UNKNOWN && format <= DXGI_FORMAT_B4G4R4A4_UNORM ? 1 : 0;
+    }
+}
+
+/* Features of the later Agility SDKs and the smaller ones: what d3d12xs has of each (most are
+ * graphics, texture, raytracing or mesh features it lacks, answered as not supported, which is
+ * how a D3D12 program finds out it must not use them). */
+static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE feature, void *data, UINT size)
+{
+    switch (feature) {
+    case D3D12_FEATURE_FORMAT_INFO: {
+        D3D12_FEATURE_DATA_FORMAT_INFO *info = data;
+        CHECK_SIZE("D3D12_FEATURE_FORMAT_INFO", *info);
+        if (!(info->PlaneCount = plane_count(info->Format)))
+            return d3d12xs_fail(E_INVALIDARG, METHOD, "FORMAT_INFO: Format %d is not a DXGI_FORMAT", (int)info->Format);
+        return S_OK;
+    }
+    case D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS: {
+        D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS *levels = data;
+        CHECK_SIZE("D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS", *levels);
+        /* No textures yet: only single-sampled (buffer) data exists. */
+        levels->NumQualityLevels = levels->SampleCount == 1 ? 1 : 0;
+        return S_OK;
+    }
+    case D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT: {
+        D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_SUPPORT *session = data;
+        CHECK_SIZE("D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT", *session);
+        if (session->NodeIndex)
+            return d3d12xs_fail(E_INVALIDARG, METHOD, "NodeIndex is %u (single-node device: must be 0)", session->NodeIndex);
+        session->Support = D3D12_PROTECTED_RESOURCE_SESSION_SUPPORT_FLAG_NONE;
+        return S_OK;
+    }
+    case D3D12_FEATURE_EXISTING_HEAPS: {
+        D3D12_FEATURE_DATA_EXISTING_HEAPS *heaps = data;
+        CHECK_SIZE("D3D12_FEATURE_EXISTING_HEAPS", *heaps);
+        heaps->Supported = FALSE; /* OpenExistingHeapFromAddress is not implemented */
+        return S_OK;
+    }
+    case D3D12_FEATURE_SERIALIZATION: {
+        D3D12_FEATURE_DATA_SERIALIZATION *serialization = data;
+        CHECK_SIZE("D3D12_FEATURE_SERIALIZATION", *serialization);
+        if (serialization->NodeIndex)
+            return d3d12xs_fail(E_INVALIDARG, METHOD, "NodeIndex is %u (single-node device: must be 0)", serialization->NodeIndex);
+        serialization->HeapSerializationTier = D3D12_HEAP_SERIALIZATION_TIER_0;
+        return S_OK;
+    }
+    case D3D12_FEATURE_CROSS_NODE: {
+        D3D12_FEATURE_DATA_CROSS_NODE *cross = data;
+        CHECK_SIZE("D3D12_FEATURE_CROSS_NODE", *cross);
+        cross->SharingTier = D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED;
+        cross->AtomicShaderInstructions = FALSE;
+        return S_OK;
+    }
+    case D3D12_FEATURE_DISPLAYABLE: {
+        D3D12_FEATURE_DATA_DISPLAYABLE *displayable = data;
+        CHECK_SIZE("D3D12_FEATURE_DISPLAYABLE", *displayable);
+        displayable->DisplayableTexture = FALSE;
+        displayable->SharedResourceCompatibilityTier = D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER_0;
+        return S_OK;
+    }
+    case D3D12_FEATURE_PREDICATION: {
+        D3D12_FEATURE_DATA_PREDICATION *predication = data;
+        CHECK_SIZE("D3D12_FEATURE_PREDICATION", *predication);
+        predication->Supported = FALSE;
+        return S_OK;
+    }
+#define NOT_SUPPORTED(name, type) \
+    case D3D12_FEATURE_##name: \
+        CHECK_SIZE("D3D12_FEATURE_" #name, type); \
+        memset(data, 0, sizeof(type)); \
+        return S_OK;
+    /* All zero: every BOOL false and every tier NOT_SUPPORTED (or TIER_0). */
+    NOT_SUPPORTED(D3D12_OPTIONS4, D3D12_FEATURE_DATA_D3D12_OPTIONS4)
+    NOT_SUPPORTED(D3D12_OPTIONS5, D3D12_FEATURE_DATA_D3D12_OPTIONS5)
+    NOT_SUPPORTED(D3D12_OPTIONS6, D3D12_FEATURE_DATA_D3D12_OPTIONS6)
+    NOT_SUPPORTED(D3D12_OPTIONS7, D3D12_FEATURE_DATA_D3D12_OPTIONS7)
+    NOT_SUPPORTED(D3D12_OPTIONS8, D3D12_FEATURE_DATA_D3D12_OPTIONS8)
+    NOT_SUPPORTED(D3D12_OPTIONS9, D3D12_FEATURE_DATA_D3D12_OPTIONS9) /* 64-bit atomics there need SM 6.6; d3d12xs has 6.0 */
+    NOT_SUPPORTED(D3D12_OPTIONS10, D3D12_FEATURE_DATA_D3D12_OPTIONS10)
+    NOT_SUPPORTED(D3D12_OPTIONS11, D3D12_FEATURE_DATA_D3D12_OPTIONS11)
+    NOT_SUPPORTED(D3D12_OPTIONS13, D3D12_FEATURE_DATA_D3D12_OPTIONS13)
+    NOT_SUPPORTED(D3D12_OPTIONS14, D3D12_FEATURE_DATA_D3D12_OPTIONS14)
+    NOT_SUPPORTED(D3D12_OPTIONS15, D3D12_FEATURE_DATA_D3D12_OPTIONS15)
+    NOT_SUPPORTED(D3D12_OPTIONS16, D3D12_FEATURE_DATA_D3D12_OPTIONS16)
+    NOT_SUPPORTED(D3D12_OPTIONS17, D3D12_FEATURE_DATA_D3D12_OPTIONS17)
+    NOT_SUPPORTED(D3D12_OPTIONS18, D3D12_FEATURE_DATA_D3D12_OPTIONS18)
+    NOT_SUPPORTED(D3D12_OPTIONS20, D3D12_FEATURE_DATA_D3D12_OPTIONS20)
+#undef NOT_SUPPORTED
+    case D3D12_FEATURE_D3D12_OPTIONS12: {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS12 *options = data;
+        CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS12", *options);
+        options->MSPrimitivesPipelineStatisticIncludesCulledPrimitives = D3D12_TRI_STATE_UNKNOWN; /* no mesh shaders */
+        options->EnhancedBarriersSupported = FALSE;
+        options->RelaxedFormatCastingSupported = FALSE;
+        return S_OK;
+    }
+    case D3D12_FEATURE_D3D12_OPTIONS19: {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS19 *options = data;
+        CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS19", *options);
+        memset(options, 0, sizeof(*options));
+        options->MaxSamplerDescriptorHeapSize = D3D12_MAX_SHADER_VISIBLE_SAMPLER_HEAP_SIZE;
+        options->MaxSamplerDescriptorHeapSizeWithStaticSamplers = D3D12_MAX_SHADER_VISIBLE_SAMPLER_HEAP_SIZE;
+        options->MaxViewDescriptorHeapSize = device->shader_visible_heap_capacity; /* docs/descriptors.md */
+        return S_OK;
+    }
+    case D3D12_FEATURE_D3D12_OPTIONS21: {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS21 *options = data;
+        CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS21", *options);
+        memset(options, 0, sizeof(*options));
+        options->WorkGraphsTier = D3D12_WORK_GRAPHS_TIER_NOT_SUPPORTED;
+        /* The enum has no "none": 1.0 is every D3D12 device's; ExecuteIndirect itself is still E_NOTIMPL here. */
+        options->ExecuteIndirectTier = D3D12_EXECUTE_INDIRECT_TIER_1_0;
+        return S_OK;
+    }
+    default:
+        /* E_INVALIDARG is what D3D12 answers for features it does not know, so probes work. */
+        return d3d12xs_fail(E_INVALIDARG, METHOD, "Feature %d is not one d3d12xs answers yet", (int)feature);
+    }
+}
+
 HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FEATURE feature, void *data, UINT size)
 {
     VkPhysicalDeviceFeatures vk_features;
@@ -158,7 +291,6 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         return S_OK;
     }
     default:
-        /* E_INVALIDARG is what D3D12 answers for features it does not know, so probes work. */
-        return d3d12xs_fail(E_INVALIDARG, METHOD, "Feature %d is not one d3d12xs answers yet", (int)feature);
+        return check_newer_feature(device, feature, data, size);
     }
 }
