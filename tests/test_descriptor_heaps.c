@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <d3dcompiler.h>
+#include <d3d12_xs.h>
 
 #include "harness.h"
 
@@ -616,6 +617,56 @@ static void test_released_resource(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* ---- DispatchX variants of a pipeline that reads tables ---- */
+
+static void test_dispatchx_variants(struct env *env)
+{
+    static const char source[] =
+        "RWBuffer<uint> output : register(u0);\n"
+        "cbuffer Add : register(b0) { uint add; };\n"
+        "[numthreads(64, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { output[id.x] = id.x + add; }\n";
+    D3D12_DESCRIPTOR_RANGE1 uav = range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE);
+    D3D12_ROOT_PARAMETER1 parameters[2] = {root_parameter(D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, 0, 1), table(&uav, 1)};
+    static const D3D12XBOX_DISPATCH_FLAGS flags[3] = {D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS,
+            D3D12XBOX_DISPATCH_FLAG_DISABLE_VOLATILE_VECTOR_L1, D3D12XBOX_DISPATCH_FLAG_NONE};
+    uint32_t words[256];
+    LOG_MARK();
+
+    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
+    ID3DBlob *code = compile(source);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    ID3D10Blob_Release(code);
+    ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+    for (int f = 0; f < 3; f++) {
+        ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(words));
+        unsigned wrong = 0;
+        buffer_uav(env, output, NULL, DXGI_FORMAT_R32_UINT, 0, 256, cpu_at(env, heap, 3));
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 1000, 0);
+        ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, gpu_at(env, heap, 3));
+        /* threads (USE_THREAD_DIMENSIONS: 100 threads) or groups (2 groups: 128 threads) */
+        ID3D12GraphicsCommandList_DispatchX((ID3D12GraphicsCommandList *)list.list, f ? 2 : 100, 1, 1, flags[f]);
+        {
+            ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+            harness_execute_and_wait(env->device, queue, &list);
+            ID3D12CommandQueue_Release(queue);
+        }
+        harness_read_back(env->device, env->queue, output, words, sizeof(words));
+        for (uint32_t i = 0; i < 256; i++)
+            wrong += words[i] != (i < (f ? 128u : 100u) ? i + 1000 : 0);
+        CHECK_MSG(!wrong, "DispatchX flags 0x%x through a table: %u of 256 words wrong", (unsigned)flags[f], wrong);
+        harness_release_list(&list);
+        ID3D12Resource_Release(output);
+    }
+    CHECK_NO_LOG();
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12PipelineState_Release(state);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     struct env env;
@@ -630,6 +681,7 @@ int main(void)
     test_counters(&env);
     test_bad_tables(&env);
     test_released_resource(&env);
+    test_dispatchx_variants(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);
     return harness_finish();
