@@ -414,27 +414,10 @@ static bool is_table_variable(uint32_t id, void *context)
 /* The old variables, their names and decorations go. */
 static void remove_old_variables(struct tables *t)
 {
-    static const struct {
-        enum d3d12xs_spirv_section section;
-        uint32_t at;
-    } places[] = {{D3D12XS_SPIRV_DEBUG, 1}, {D3D12XS_SPIRV_ANNOTATIONS, 1}, {D3D12XS_SPIRV_GLOBALS, 2}};
     struct d3d12xs_spirv_module *m = t->m;
     struct d3d12xs_spirv_inst *entry;
 
-    for (size_t p = 0; p < D3D12XS_ARRAY_SIZE(places); p++) {
-        struct d3d12xs_spirv_list *list = &m->sections[places[p].section];
-        for (size_t i = 0; i < list->count;) {
-            uint32_t op = d3d12xs_spirv_op(list->at[i]);
-            bool candidate = places[p].section == D3D12XS_SPIRV_DEBUG ? op == SpvOpName
-                    : places[p].section == D3D12XS_SPIRV_ANNOTATIONS ? op == SpvOpDecorate || op == SpvOpDecorateId || op == SpvOpDecorateString
-                    : op == SpvOpVariable;
-            if (candidate && d3d12xs_spirv_len(list->at[i]) > places[p].at && table_variable(t, list->at[i]->w[places[p].at]))
-                d3d12xs_spirv_remove(m, places[p].section, i);
-            else
-                i++;
-        }
-    }
-    d3d12xs_spirv_filter_interface(m, is_table_variable, t);
+    d3d12xs_spirv_remove_variables(m, is_table_variable, t);
     if (m->version >= 0x10400) {
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
             for (uint32_t k = 0; k < t->variable_count; k++)

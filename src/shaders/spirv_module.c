@@ -470,6 +470,29 @@ void d3d12xs_spirv_filter_interface(struct d3d12xs_spirv_module *m, bool (*drop)
         d3d12xs_spirv_filter_entry_point(inst, drop, context);
 }
 
+void d3d12xs_spirv_remove_variables(struct d3d12xs_spirv_module *m, bool (*drop)(uint32_t id, void *context), void *context)
+{
+    static const struct {
+        enum d3d12xs_spirv_section section;
+        uint32_t at; /* word of the id the instruction is about */
+    } places[] = {{D3D12XS_SPIRV_DEBUG, 1}, {D3D12XS_SPIRV_ANNOTATIONS, 1}, {D3D12XS_SPIRV_GLOBALS, 2}};
+
+    for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
+        struct d3d12xs_spirv_list *list = &m->sections[places[p].section];
+        for (size_t i = 0; i < list->count;) {
+            uint32_t op = d3d12xs_spirv_op(list->at[i]);
+            bool candidate = places[p].section == D3D12XS_SPIRV_DEBUG ? op == SpvOpName
+                    : places[p].section == D3D12XS_SPIRV_ANNOTATIONS ? op == SpvOpDecorate || op == SpvOpDecorateId || op == SpvOpDecorateString
+                    : op == SpvOpVariable;
+            if (candidate && d3d12xs_spirv_len(list->at[i]) > places[p].at && drop(list->at[i]->w[places[p].at], context))
+                d3d12xs_spirv_remove(m, places[p].section, i);
+            else
+                i++;
+        }
+    }
+    d3d12xs_spirv_filter_interface(m, drop, context);
+}
+
 uint32_t d3d12xs_spirv_global(struct d3d12xs_spirv_module *m, const uint32_t *words, uint32_t n, uint32_t result_index)
 {
     struct d3d12xs_spirv_inst *inst;

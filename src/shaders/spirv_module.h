@@ -110,6 +110,9 @@ size_t d3d12xs_spirv_index_of(const struct d3d12xs_spirv_module *m, const struct
  * is true; the second returns how many it removed. */
 uint32_t d3d12xs_spirv_filter_entry_point(struct d3d12xs_spirv_inst *inst, bool (*drop)(uint32_t id, void *context), void *context);
 void d3d12xs_spirv_filter_interface(struct d3d12xs_spirv_module *m, bool (*drop)(uint32_t id, void *context), void *context);
+/* Removes the OpVariable, OpName and decorations of every id for which drop(id, context) is
+ * true, and those ids from the entry points' interfaces (a pass that replaces variables). */
+void d3d12xs_spirv_remove_variables(struct d3d12xs_spirv_module *m, bool (*drop)(uint32_t id, void *context), void *context);
 
 /* ---- interned types and constants (find or add, at the end of the globals) ---- */
 /* A global instruction equal to words[0..n) but for its result id at word result_index, or a

@@ -306,27 +306,10 @@ static bool is_root_variable(uint32_t id, void *context)
 /* The root variables, their names and decorations go; the table joins the interface. */
 static void remove_variables(struct root_rewrite *r, const struct globals *g)
 {
-    static const struct {
-        enum d3d12xs_spirv_section section;
-        uint32_t at;
-    } places[] = {{D3D12XS_SPIRV_DEBUG, 1}, {D3D12XS_SPIRV_ANNOTATIONS, 1}, {D3D12XS_SPIRV_GLOBALS, 2}};
     struct d3d12xs_spirv_module *m = r->m;
     struct d3d12xs_spirv_inst *inst;
 
-    for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
-        struct d3d12xs_spirv_list *list = &m->sections[places[p].section];
-        for (size_t i = 0; i < list->count;) {
-            uint32_t op = d3d12xs_spirv_op(list->at[i]);
-            bool candidate = places[p].section == D3D12XS_SPIRV_DEBUG ? op == SpvOpName
-                    : places[p].section == D3D12XS_SPIRV_ANNOTATIONS ? op == SpvOpDecorate || op == SpvOpDecorateId || op == SpvOpDecorateString
-                    : op == SpvOpVariable;
-            if (candidate && d3d12xs_spirv_len(list->at[i]) > places[p].at && slot_of(r, list->at[i]->w[places[p].at]))
-                d3d12xs_spirv_remove(m, places[p].section, i);
-            else
-                i++;
-        }
-    }
-    d3d12xs_spirv_filter_interface(m, is_root_variable, r);
+    d3d12xs_spirv_remove_variables(m, is_root_variable, r);
     if (m->version >= 0x10400) {
         /* SPIR-V 1.4 and later list every global variable an entry point uses */
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
