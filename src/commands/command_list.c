@@ -118,11 +118,12 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
     d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_compute_state(list);
-    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
+    list->in_internal = false;
+    d3d12_barriers_reset(&list->barriers, d3d12_command_list_work_stages(list));
     if (initial_state)
         d3d12_command_list_set_pipeline_state(list, initial_state, method);
-    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    /* D3D12 makes every write visible between ExecuteCommandLists calls. */
+    d3d12_barriers_full(&list->barriers, list->vk_command_buffer);
     return S_OK;
 }
 
@@ -141,8 +142,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
                 d3d12xs_object_name(&list->object), list->error);
     }
     /* Host reads after a fence wait see the list's writes. */
-    d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-            VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
+    d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
     vr = vkEndCommandBuffer(list->vk_command_buffer);
     if (list->query_reset_count && !list->invalid)
         d3d12_command_list_record_query_resets(list);

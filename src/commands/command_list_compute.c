@@ -1,6 +1,7 @@
 /* Compute state on a command list: pipeline, root signature, descriptor heaps, root
  * arguments, and Dispatch, which turns what changed into Vulkan commands: the pipeline bind,
  * one vkCmdPushConstants for root constants, one push-descriptor write for everything else. */
+#include <assert.h>
 #include <string.h>
 
 #include "command_recording.h"
@@ -427,6 +428,7 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
     const struct d3d12_pipeline_state *pipeline = state->pipeline;
     const struct d3d12_root_signature *signature = state->root_signature;
 
+    assert(!list->in_internal); /* internal work ends before the application's next command */
     /* The checks depend only on what is bound and which arguments were ever set, so they
      * run again only after one of those changed: a constants-only Dispatch skips them. */
     if (!state->validated) {
@@ -503,7 +505,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
     if (!d3d12_command_list_flush_compute(list, command, VK_NULL_HANDLE))
         return;
     if (x && y && z) {
-        d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         vkCmdDispatch(list->vk_command_buffer, x, y, z);
         d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.bound_first, list->record.bound_count);
     }
@@ -542,7 +544,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
                 (int)descriptor->format);
         return;
     }
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
     struct d3d12_recorded_range range = {descriptor->buffer, descriptor->offset, descriptor->range, true};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);

@@ -132,32 +132,29 @@ static void write_bottom_of_pipe(struct d3d12_command_list *list, const char *co
             || dropped_write(list, command, address, &range, offset, size))
         return;
     buffer = range.buffer;
-    /* Work recorded since the last barrier that ordered everything before it (the list's
-     * start, a memory wait, FlushPipelineX) or waiting for a ResourceBarrier's; with none,
-     * that barrier already made earlier writes available and orders this write after them. */
-    VkPipelineStageFlags2 earlier = list->pending_stages | list->barrier_src;
+    /* The write waits for the work no barrier ordered yet (d3d12_barriers_unordered: recorded
+     * since the list's start, a memory wait or FlushPipelineX, or waiting for a ResourceBarrier's
+     * dependency); with none, that barrier already made earlier writes available and orders
+     * this write after them. Naming only those stages rather than ALL_COMMANDS spares a full
+     * pipeline drain where a GPU distinguishes the two. */
+    VkAccessFlags2 src_access = write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0;
     if (size == 4 && !write_back && device->has_buffer_marker) {
         /* The hardware's own bottom-of-pipe write: no pipeline drain. */
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        d3d12_barriers_note(&list->barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     } else if (d3d12_gpu_waits_possible(device, list->type, list->transfer_only) && !list->on_helper) {
         /* Another queue may spin on this value: a shader thread stores it, through the L2
          * the spin reads (a copy-engine write was never seen there on the H200). */
-        if (earlier)
-            d3d12_command_list_emit_barrier(list, earlier, write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
-                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        d3d12_gpu_value_write_record(device, list->vk_command_buffer, buffer, offset, size, value);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        /* The application's pipeline, root arguments and descriptors are bound again at its next Dispatch. */
-        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+        d3d12_barriers_after_unordered(&list->barriers, list->vk_command_buffer, src_access, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        d3d12_gpu_value_write_record(device, d3d12_command_list_begin_internal(list), buffer, offset, size, value);
+        d3d12_command_list_end_internal(list);
+        d3d12_barriers_note(&list->barriers, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     } else {
-        /* Only the stages with work not yet ordered by a barrier: naming them rather than
-         * ALL_COMMANDS spares a full pipeline drain where a GPU distinguishes the two. */
-        if (earlier)
-            d3d12_command_list_emit_barrier(list, earlier, write_back ? VK_ACCESS_2_MEMORY_WRITE_BIT : 0,
-                    VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        d3d12_barriers_after_unordered(&list->barriers, list->vk_command_buffer, src_access, VK_PIPELINE_STAGE_2_COPY_BIT,
+                VK_ACCESS_2_TRANSFER_WRITE_BIT);
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+        d3d12_barriers_note(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     }
     note_write(list, command, buffer, offset, size);
     d3d12_command_list_note_value_write(list, command, address, value, size);
@@ -188,8 +185,9 @@ static void write_timestamp(struct d3d12_command_list *list, const char *command
         d3d12_command_list_record_error(list, command, "cannot get a timestamp query (HRESULT 0x%08x)", (unsigned)hr);
         return;
     }
+    /* Emitted here, not as a request: the write-back must land before the timestamp is taken. */
     if (write_back)
-        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+        d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     if (system && FAILED(hr = d3d12_command_allocator_get_scratch(list->allocator, &ticks_buffer, &ticks_offset))) {
         d3d12_command_list_record_error(list, command, "cannot get scratch memory for the GPU clock (HRESULT 0x%08x)", (unsigned)hr);
@@ -199,16 +197,16 @@ static void write_timestamp(struct d3d12_command_list *list, const char *command
     vkCmdWriteTimestamp2(list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool, index);
     if (!system) {
         vkCmdCopyQueryPoolResults(list->vk_command_buffer, pool, index, 1, buffer, offset, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+        d3d12_barriers_note(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     } else {
         vkCmdCopyQueryPoolResults(list->vk_command_buffer, pool, index, 1, ticks_buffer, ticks_offset, 8,
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-        d3d12_system_timestamp_record(device, list->vk_command_buffer, ticks_buffer, ticks_offset, buffer, offset);
-        list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        /* The application's pipeline, root arguments and descriptors are bound again at its next Dispatch. */
-        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+        /* The command's own step: the conversion reads the ticks just copied. */
+        d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+        d3d12_system_timestamp_record(device, d3d12_command_list_begin_internal(list), ticks_buffer, ticks_offset, buffer, offset);
+        d3d12_command_list_end_internal(list);
+        d3d12_barriers_note(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     }
     note_write(list, command, buffer, offset, 8);
     if (write_back)
@@ -274,13 +272,12 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
             || dropped_write(list, command, address, &range, offset, size))
         return;
     buffer = range.buffer;
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     bool marker = size == 4 && device->has_buffer_marker;
     if (marker)
         device->vkCmdWriteBufferMarker2AMD(list->vk_command_buffer, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, buffer, offset, (uint32_t)value);
     else
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, size, &value);
-    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     note_write(list, command, buffer, offset, size);
     /* A copy-engine write is not one a GPU-side spin can rely on seeing: only publish it where
      * no spin can happen. */
@@ -358,8 +355,8 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
             && range.va == (uint64_t)(uintptr_t)range.host;
     if (spin_possible && device->gpu_wait_mode == D3D12_GPU_WAITS_INLINE) {
         /* The experiment of docs/sync.md: no cut, the spin runs where the wait is. */
-        d3d12_gpu_wait_record(device, list->vk_command_buffer, buffer, offset, size, comparison, value);
-        list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+        d3d12_gpu_wait_record(device, d3d12_command_list_begin_internal(list), buffer, offset, size, comparison, value);
+        d3d12_command_list_end_internal(list);
     } else {
         if (spin_possible && !(wait.gpu_command_buffer = record_gpu_wait(list, command, buffer, offset, &wait)))
             return;
@@ -370,11 +367,9 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
      * scope is everything submitted earlier to this VkQueue: the GPU-side wait's spin, and a
      * writer sharing the VkQueue, whose write this barrier then waits for (sync/scheduler.c).
      * Like a ResourceBarrier's, it is emitted before the next command of each stage that
-     * comes (d3d12_command_list_sync_before): a bottom-of-pipe write next needs it for the
-     * copy stage only. */
-    list->barrier_src = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    list->barrier_synced = 0;
-    list->pending_stages = 0;
+     * comes (d3d12_barriers_before): a bottom-of-pipe write next needs it for the copy stage
+     * only. */
+    d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT);
     struct d3d12_recorded_range read = {buffer, offset, size, false};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)
@@ -412,10 +407,7 @@ static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *ifa
     }
     if (!flush)
         return;
-    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-    /* Everything recorded so far is ordered before what follows: nothing is pending. */
-    list->pending_stages = list->barrier_src = list->barrier_synced = 0;
+    d3d12_barriers_full(&list->barriers, list->vk_command_buffer);
     d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
     if (flush & WRITEBACK_FLUSH_FLAGS)
         d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);

@@ -75,7 +75,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     if (!copy_endpoints_valid(list, METHOD(CopyBufferRegion), dst, src) || !byte_count)
         return;
     VkBufferCopy region = {src_offset, dst_offset, byte_count};
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
     note_copy(list, METHOD(CopyBufferRegion), src, src_offset, dst, dst_offset, byte_count);
 }
@@ -102,7 +102,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     if (!copy_endpoints_valid(list, METHOD(CopyResource), dst, src))
         return;
     VkBufferCopy region = {0, 0, dst->desc.Width};
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
     note_copy(list, METHOD(CopyResource), src, 0, dst, 0, dst->desc.Width);
 }
@@ -175,12 +175,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
     }
     /* Buffers have no layouts: all barriers of the call become one memory dependency from the
      * stages recorded since the last barrier, emitted before the next command of each stage
-     * (d3d12_command_list_sync_before). No command reads indirect arguments yet. */
-    if (needed && list->pending_stages) {
-        list->barrier_src |= list->pending_stages;
-        list->barrier_synced = 0;
-        list->pending_stages = 0;
-    }
+     * (d3d12_barriers_before). No command reads indirect arguments yet. */
+    if (needed)
+        d3d12_barriers_request_recorded(&list->barriers, VK_ACCESS_2_MEMORY_WRITE_BIT);
     if (count) {
         /* A D3D12 barrier completes earlier writes and makes them visible (console: its cache actions). */
         d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
@@ -227,9 +224,9 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
     }
     /* Marker writes land at the stage they name, so later barriers wait for every stage. */
     if (count) {
-        d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
         if (device->has_buffer_marker)
-            list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+            d3d12_barriers_note(&list->barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     }
     for (UINT i = 0; i < count; i++) {
         D3D12_WRITEBUFFERIMMEDIATE_MODE mode = modes ? modes[i] : D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT;
@@ -244,8 +241,8 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
          * MARKER_IN: no wait, so it lands as soon as the earlier commands have started.
          * DEFAULT: ordered like any other copy, through the application's barriers. */
         if (mode == D3D12_WRITEBUFFERIMMEDIATE_MODE_MARKER_OUT)
-            d3d12_command_list_emit_global_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                    VK_ACCESS_2_TRANSFER_WRITE_BIT);
+            d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, 4, &parameters[i].Value);
     }
     for (UINT i = 0; i < count; i++) {

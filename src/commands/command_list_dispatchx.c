@@ -64,12 +64,12 @@ static bool prepare_ordered_append(struct d3d12_command_list *list, const char *
         d3d12_command_list_record_error(list, command, "cannot allocate the ordered-append state (HRESULT 0x%08x)", (unsigned)hr);
         return false;
     }
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdFillBuffer(list->vk_command_buffer, buffer, offset, D3D12XS_SCRATCH_SLICE_SIZE, 0);
     vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset + ORDERED_APPEND_MODE_WORD * 4, sizeof(mode), &mode);
-    d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+    /* The dispatch's own step: its counters are cleared before it reads them. */
+    d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
-    list->pending_stages |= VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
     list->compute.ordered_append_buffer = buffer;
     list->compute.ordered_append_offset = offset;
     list->compute.descriptors_dirty = true;
@@ -127,7 +127,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         return;
     if (flags & INVALIDATE_VOLATILE_FLAGS) {
         /* Device-scope writes of earlier commands become visible to this dispatch's reads. */
-        d3d12_command_list_emit_barrier(list, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+        d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
     }
     if (!d3d12_command_list_flush_compute(list, command, vk_pipeline))
@@ -135,7 +135,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     if (variant & D3D12XS_VARIANT_THREAD_LIMIT)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, pipeline->thread_limit_offset,
                 sizeof(thread_end), thread_end);
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     if (base[0] || base[1] || base[2])
         vkCmdDispatchBase(list->vk_command_buffer, base[0], base[1], base[2], groups[0], groups[1], groups[2]);
     else

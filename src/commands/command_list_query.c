@@ -117,7 +117,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
     if (list->transfer_only && !d3d12_command_list_cut_segment(list, command, true, NULL))
         return;
     /* Queries are always available or being written (see query_heap.c), so waiting is safe. */
-    d3d12_command_list_sync_before(list, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     struct d3d12_recorded_range range = {dst->vk_buffer, dst_offset, (uint64_t)count * 8, true};

@@ -1,5 +1,5 @@
 /* Command lists: the structure every part of command recording shares, and the functions of
- * command_recording.c (errors, segments, the record, barriers). */
+ * command_recording.c (errors, segments, the record, internal work). */
 #ifndef D3D12XS_COMMAND_LIST_STATE_H
 #define D3D12XS_COMMAND_LIST_STATE_H
 
@@ -8,6 +8,7 @@
 #include "descriptors/descriptors.h"
 #include "shaders/pipeline_state.h"
 #include "commands/command_record.h"
+#include "commands/barrier_tracker.h"
 #include "sync/scheduler.h"
 #include "d3d12_xs.h"
 
@@ -76,12 +77,11 @@ struct d3d12_command_list {
     uint32_t commands_in_segment;
     uint64_t allocator_generation; /* allocator->reset_generation when recording began */
     bool transfer_only;   /* recorded for a transfer-only queue family */
-    /* Barriers are emitted lazily: ResourceBarrier records which stages must finish
-     * (barrier_src), and the next command of each stage gets one Vulkan barrier from those to
-     * its own stage, as a hand-written Vulkan barrier would be. */
-    VkPipelineStageFlags2 pending_stages; /* stages of commands recorded since the last barrier */
-    VkPipelineStageFlags2 barrier_src;    /* stages a barrier still has to wait for */
-    VkPipelineStageFlags2 barrier_synced; /* stages already ordered after barrier_src */
+    /* Every barrier of the list: what is recorded and requested, emitted lazily (barrier_tracker.h). */
+    struct d3d12_barrier_tracker barriers;
+    /* Between d3d12_command_list_begin_internal and _end_internal: internal work owns the
+     * command buffer's bindings (checked in Debug builds). */
+    bool in_internal;
     /* Transfer-only lists cannot reset queries: their resets run first, in a command buffer of
      * their own on the internal compute-capable engine (recorded at Close). */
     struct d3d12_query_reset *query_resets;
@@ -119,7 +119,8 @@ HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMM
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
-/* The stages a list's own commands run in: compute and transfer (no graphics work exists yet).
+/* The stages a list's own commands run in, the barrier tracker's work stages: compute and
+ * transfer (no graphics work exists yet; DIRECT lists add the graphics stages with draws).
  * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
 static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
 {
@@ -136,11 +137,6 @@ extern const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_con
 HRESULT d3d12_command_list_begin_command_buffer(struct d3d12_command_list *list, bool helper, VkCommandBuffer *command_buffer);
 HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool helper, const struct d3d12_memory_wait *wait, uint32_t first_call,
         const char *cut_by);
-void d3d12_command_list_emit_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access,
-        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
-void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
-        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access);
-void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage);
 void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count);
 /* Ends the current segment and starts the next (helper: on the internal compute engine;
  * wait: a memory wait before it). The compute state is bound again in the new segment. */

@@ -1,6 +1,8 @@
-/* What every recorded command shares: error reporting, the barrier tracker, segments and
- * the command record. The command files (command_list_{compute,copy,query}.c) reach these
- * through the inline helpers of command_recording.h; this file needs only the list's structure. */
+/* What every recorded command shares: error reporting, internal work inside a list, segments
+ * and the command record (barriers are the tracker's: barrier_tracker.c). The command files
+ * (command_list_*.c) reach these through the inline helpers of command_recording.h; this file
+ * needs only the list's structure. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,43 +30,30 @@ void d3d12_command_list_report_closed(struct d3d12_command_list *list, const cha
     ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
 }
 
-/* One memory dependency: buffers have no layouts, so a global barrier is all there is. */
-void d3d12_command_list_emit_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access,
-        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+/* ---- internal work in the application's command buffer ---- */
+
+/* Nothing the application bound is bound any more: its next Dispatch binds the pipeline,
+ * pushes the constants, table starts and descriptors, and binds the heaps' offsets again. */
+static void compute_state_unbound(struct d3d12_command_list *list)
 {
-    VkMemoryBarrier2 barrier = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = src_stages,
-        .srcAccessMask = src_access,
-        .dstStageMask = dst_stages,
-        .dstAccessMask = dst_access,
-    };
-    VkDependencyInfo dependency = {
-        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-        .memoryBarrierCount = 1,
-        .pMemoryBarriers = &barrier,
-    };
-    vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
+    struct d3d12_compute_state *state = &list->compute;
+    state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = true;
+    state->tables_dirty = state->heap_offsets_dirty = true;
+    state->bound_vk_pipeline = VK_NULL_HANDLE;
 }
 
-/* A full memory dependency: D3D12 makes every write visible between ExecuteCommandLists
- * calls and at barriers; buffers have no layouts, so one global barrier does it all. */
-void d3d12_command_list_emit_global_barrier(struct d3d12_command_list *list, VkPipelineStageFlags2 src_stages,
-        VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+VkCommandBuffer d3d12_command_list_begin_internal(struct d3d12_command_list *list)
 {
-    d3d12_command_list_emit_barrier(list, src_stages, VK_ACCESS_2_MEMORY_WRITE_BIT, dst_stages, dst_access);
+    assert(!list->in_internal);
+    list->in_internal = true;
+    return list->vk_command_buffer;
 }
 
-void d3d12_command_list_sync_slow(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
+void d3d12_command_list_end_internal(struct d3d12_command_list *list)
 {
-    VkAccessFlags2 access = stage == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
-            ? VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT
-            : VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
-
-    d3d12_command_list_emit_global_barrier(list, list->barrier_src, stage, access);
-    list->barrier_synced |= stage;
-    if ((list->barrier_synced & d3d12_command_list_work_stages(list)) == d3d12_command_list_work_stages(list))
-        list->barrier_src = 0;
+    assert(list->in_internal);
+    list->in_internal = false;
+    compute_state_unbound(list);
 }
 
 /* ---- segments and the command record ---- */
@@ -120,6 +109,7 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
     VkResult vr;
     HRESULT hr;
 
+    assert(!list->in_internal);
     if ((vr = vkEndCommandBuffer(list->vk_command_buffer)) != VK_SUCCESS) {
         d3d12_command_list_record_error(list, command, "vkEndCommandBuffer failed (VkResult %d)", vr);
         return false;
@@ -131,7 +121,7 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
         return false;
     }
     /* Vulkan state does not carry across command buffers: bind everything again. */
-    list->compute.pipeline_dirty = list->compute.constants_dirty = list->compute.descriptors_dirty = true;
+    compute_state_unbound(list);
     return true;
 }
 

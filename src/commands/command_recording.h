@@ -74,14 +74,14 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
 /* command_list_dispatchx.c: the console table's DispatchX. */
 void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags);
 
-/* Call before recording a command that runs in stage (COMPUTE_SHADER or ALL_TRANSFER): emits
- * the barrier a ResourceBarrier asked for, once per stage, then notes the command's stage. */
-static inline void d3d12_command_list_sync_before(struct d3d12_command_list *list, VkPipelineStageFlags2 stage)
-{
-    if (list->barrier_src && !(list->barrier_synced & stage))
-        d3d12_command_list_sync_slow(list, stage);
-    list->pending_stages |= stage;
-}
+/* Internal work recorded into the application's command buffer (a clock conversion, a
+ * shader-stored value write, an inline spin) binds its own pipeline, descriptors and push
+ * constants: it goes between these two, which return the command buffer to record into and
+ * then leave the application's compute state to be bound again at its next Dispatch (the
+ * console's FORCE_COMPUTE_2_SPILL_AREA guarantee, docs/design.md). Its barriers still go
+ * through list->barriers. */
+VkCommandBuffer d3d12_command_list_begin_internal(struct d3d12_command_list *list);
+void d3d12_command_list_end_internal(struct d3d12_command_list *list);
 
 /* Adds the command just recorded to the list's record (and cuts the segment when testing
  * with D3D12XS_SPLIT_LISTS). Inline: every command ends here. */
