@@ -11,6 +11,7 @@
 
 #include "memory/allocator.h"
 #include "sync/scheduler.h"
+#include "sync/waiter.h"
 
 #define FIRST_BLOCK_SIZE (8ull << 20) /* a pool's first block; each next one doubles, up to D3D12XS_BLOCK_SIZE */
 
@@ -528,6 +529,10 @@ HRESULT d3d12xs_allocation_zero(struct d3d12_device *device, const struct d3d12x
     }
     hr = d3d12_scheduler_run_internal(device, command_buffer, method);
     d3d12_scheduler_retire(device, destroy_gpu_clear, clear);
+    /* New work for the waiter to watch, as a queue's would be: without it a sleeping waiter
+     * would leave this clear, and every object retired behind it (a released resource's
+     * memory too), until other work woke it. */
+    d3d12_waiter_kick(device, false);
     if (SUCCEEDED(hr)) {
         pthread_mutex_lock(&allocator->lock);
         allocator->statistics.gpu_clears++;
