@@ -77,6 +77,21 @@ typedef struct D3D12XS_SYNC_STATISTICS {
 } D3D12XS_SYNC_STATISTICS;
 HRESULT D3D12XSGetSyncStatistics(ID3D12Device *device, D3D12XS_SYNC_STATISTICS *statistics);
 
+/* The device's memory allocator now (docs/design.md, "Memory"): the VkDeviceMemory objects it
+ * holds, blocks that buffers share and dedicated ones, and the allocations made from them
+ * (committed resources, heaps, descriptor heaps, d3d12xs's own buffers). Graphics memory's
+ * imports are not counted. E_INVALIDARG (one log line) for a foreign device or NULL. */
+typedef struct D3D12XS_MEMORY_STATISTICS {
+    UINT64 DeviceMemoryCount;       /* live VkDeviceMemory objects */
+    UINT64 DedicatedMemoryCount;    /* of which hold one allocation alone (large or driver-required) */
+    UINT64 PeakDeviceMemoryCount;   /* the most that were live at once since the device was made */
+    UINT64 AllocationCount;         /* live allocations, dedicated ones included */
+    UINT64 DeviceMemoryBytes;       /* bytes of the live VkDeviceMemory objects */
+    UINT64 AllocatedBytes;          /* bytes of them handed out */
+    UINT64 GpuClears;               /* reused device-only memory the GPU zeroed for a new resource or heap */
+} D3D12XS_MEMORY_STATISTICS;
+HRESULT D3D12XSGetMemoryStatistics(ID3D12Device *device, D3D12XS_MEMORY_STATISTICS *statistics);
+
 /* Messages the Khronos validation layer reported on this device so far (0 when it is off). */
 UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 

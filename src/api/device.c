@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "device/device.h"
+#include "memory/allocator.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
 #include "memory/graphics_memory.h"
@@ -51,8 +52,8 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     if (device->vk_device) {
         d3d12xs_sampler_cache_cleanup(device);
         d3d12xs_descriptor_buffers_cleanup(device);
-        vkDestroyBuffer(device->vk_device, device->null_buffer, NULL);
-        vkFreeMemory(device->vk_device, device->null_memory, NULL);
+        if (device->null_memory)
+            d3d12xs_free_buffer(device, &device->null_buffer, device->null_memory);
     }
     if (device->vk_device) {
         if (d3d12_device_removed_reason(device) == S_OK)
@@ -60,9 +61,13 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
         d3d12_console_validation_destroy(device);
+        /* Last before the VkDevice: everything that allocates memory is gone by now. */
+        d3d12xs_allocator_cleanup(device);
         vkDestroyDevice(device->vk_device, NULL);
     }
     d3d12xs_instance_destroy(device);
+    d3d12xs_allocator_cleanup(device); /* only its memory is left: the VkDevice never came */
+    free(device->null_memory);
     d3d12xs_sampler_cache_cleanup(device); /* only its memory is left: the VkDevice never came */
     d3d12xs_descriptor_heap_registry_cleanup(device);
     d3d12xs_va_map_cleanup(device);
@@ -491,25 +496,13 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
         .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    VkMemoryRequirements requirements;
-    void *mapped;
-    int type;
+    HRESULT hr;
 
-    if (vkCreateBuffer(device->vk_device, &buffer_info, NULL, &device->null_buffer) != VK_SUCCESS)
-        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot create the null-descriptor buffer");
-    vkGetBufferMemoryRequirements(device->vk_device, device->null_buffer, &requirements);
-    if ((type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &properties)) < 0)
-        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "no host-visible memory for the null-descriptor buffer");
-    VkMemoryAllocateFlagsInfo flags;
-    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
-            .allocationSize = requirements.size, .memoryTypeIndex = (uint32_t)type};
-    if (vkAllocateMemory(device->vk_device, &allocate_info, NULL, &device->null_memory) != VK_SUCCESS
-            || vkBindBufferMemory(device->vk_device, device->null_buffer, device->null_memory, 0) != VK_SUCCESS
-            || vkMapMemory(device->vk_device, device->null_memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
+    if (!(device->null_memory = calloc(1, sizeof(*device->null_memory))))
         return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the null-descriptor buffer");
-    memset(mapped, 0, requirements.size);
-    vkUnmapMemory(device->vk_device, device->null_memory);
-    return S_OK;
+    if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &properties, 0, 0, &device->null_buffer, device->null_memory, "D3D12CreateDevice")))
+        return hr;
+    return d3d12xs_allocation_zero(device, device->null_memory, "D3D12CreateDevice");
 }
 
 static HRESULT create_vk_device(struct d3d12_device *device)
@@ -696,6 +689,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     atomic_init(&device->validation_message_count, 0);
 
     if (FAILED(hr = d3d12xs_va_map_init(device))
+            || FAILED(hr = d3d12xs_allocator_init(device))
             || FAILED(hr = d3d12xs_descriptor_heap_registry_init(device))
             || FAILED(hr = d3d12xs_sampler_cache_init(device))
             || FAILED(hr = d3d12xs_instance_create(device))
@@ -756,6 +750,25 @@ HRESULT D3D12XSGetSyncStatistics(ID3D12Device *iface, D3D12XS_SYNC_STATISTICS *s
             && (device->gpu_waits || direct->family != compute->family || direct->vk_queue_count == 1);
     statistics->MemoryWaitsOnHost = on_host;
     statistics->MemoryWaitsOnGpu = on_gpu;
+    return S_OK;
+}
+
+HRESULT D3D12XSGetMemoryStatistics(ID3D12Device *iface, D3D12XS_MEMORY_STATISTICS *statistics)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetMemoryStatistics");
+    struct d3d12xs_allocator_statistics counts;
+    if (!device)
+        return E_INVALIDARG;
+    if (!statistics)
+        return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetMemoryStatistics", "statistics is NULL (must receive the counts)");
+    d3d12xs_allocator_get_statistics(device, &counts);
+    statistics->DeviceMemoryCount = counts.memory_count;
+    statistics->DedicatedMemoryCount = counts.dedicated_count;
+    statistics->PeakDeviceMemoryCount = counts.peak_memory_count;
+    statistics->AllocationCount = counts.allocation_count;
+    statistics->DeviceMemoryBytes = counts.memory_bytes;
+    statistics->AllocatedBytes = counts.allocated_bytes;
+    statistics->GpuClears = counts.gpu_clears;
     return S_OK;
 }
 

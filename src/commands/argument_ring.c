@@ -8,41 +8,23 @@
 static HRESULT add_chunk(struct d3d12_device *device, struct d3d12_argument_ring *ring, const char *method)
 {
     static const D3D12_HEAP_PROPERTIES upload = {D3D12_HEAP_TYPE_UPLOAD, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
-    struct d3d12_argument_chunk chunk = {VK_NULL_HANDLE, VK_NULL_HANDLE, NULL};
+    struct d3d12_argument_chunk chunk;
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = D3D12XS_ARGUMENT_CHUNK_SIZE,
         .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    VkMemoryRequirements requirements;
-    void *mapped;
-    int memory_type;
-    VkResult vr;
+    HRESULT hr;
 
     if (!d3d12xs_array_reserve((void **)&ring->chunks, &ring->chunk_capacity, ring->chunk_count + 1, sizeof(*ring->chunks)))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot grow the root argument memory");
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &chunk.buffer)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer for root arguments failed (VkResult %d)", vr);
-    vkGetBufferMemoryRequirements(device->vk_device, chunk.buffer, &requirements);
-    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &upload)) < 0) {
-        vkDestroyBuffer(device->vk_device, chunk.buffer, NULL);
+    if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &upload, 0, 0, &chunk.buffer, &chunk.memory, method)))
+        return hr;
+    if (!(chunk.mapped = chunk.memory.mapped)) {
+        d3d12xs_free_buffer(device, &chunk.buffer, &chunk.memory);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "no host-visible memory type for root arguments");
     }
-    VkMemoryAllocateInfo allocate_info = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = requirements.size,
-        .memoryTypeIndex = (uint32_t)memory_type,
-    };
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &chunk.memory)) != VK_SUCCESS
-            || (vr = vkBindBufferMemory(device->vk_device, chunk.buffer, chunk.memory, 0)) != VK_SUCCESS
-            || (vr = vkMapMemory(device->vk_device, chunk.memory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS) {
-        vkDestroyBuffer(device->vk_device, chunk.buffer, NULL);
-        vkFreeMemory(device->vk_device, chunk.memory, NULL);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "cannot make %u bytes of root argument memory (VkResult %d)",
-                D3D12XS_ARGUMENT_CHUNK_SIZE, vr);
-    }
-    chunk.mapped = mapped;
     ring->chunks[ring->chunk_count++] = chunk;
     return S_OK;
 }
@@ -80,10 +62,8 @@ void d3d12_argument_ring_reset(struct d3d12_argument_ring *ring)
 
 void d3d12_argument_ring_destroy(struct d3d12_device *device, struct d3d12_argument_ring *ring)
 {
-    for (size_t i = 0; i < ring->chunk_count; i++) {
-        vkDestroyBuffer(device->vk_device, ring->chunks[i].buffer, NULL);
-        vkFreeMemory(device->vk_device, ring->chunks[i].memory, NULL);
-    }
+    for (size_t i = 0; i < ring->chunk_count; i++)
+        d3d12xs_free_buffer(device, &ring->chunks[i].buffer, &ring->chunks[i].memory);
     free(ring->chunks);
     memset(ring, 0, sizeof(*ring));
 }

@@ -5,12 +5,13 @@
 #define D3D12XS_ARGUMENT_RING_H
 
 #include "device/device.h"
+#include "memory/allocator.h"
 
 #define D3D12XS_ARGUMENT_CHUNK_SIZE (64u << 10)
 
 struct d3d12_argument_chunk {
     VkBuffer buffer;
-    VkDeviceMemory memory;
+    struct d3d12xs_allocation memory;
     uint8_t *mapped;
 };
 

@@ -40,10 +40,8 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     for (size_t i = 0; i < allocator->timestamp_pool_count; i++)
         vkDestroyQueryPool(device->vk_device, allocator->timestamp_pools[i], NULL);
     free(allocator->timestamp_pools);
-    for (size_t i = 0; i < allocator->scratch_block_count; i++) {
-        vkDestroyBuffer(device->vk_device, allocator->scratch_blocks[i].buffer, NULL);
-        vkFreeMemory(device->vk_device, allocator->scratch_blocks[i].memory, NULL);
-    }
+    for (size_t i = 0; i < allocator->scratch_block_count; i++)
+        d3d12xs_free_buffer(device, &allocator->scratch_blocks[i].buffer, &allocator->scratch_blocks[i].memory);
     free(allocator->scratch_blocks);
     d3d12_argument_ring_destroy(device, &allocator->arguments);
     free(allocator->command_buffers);
@@ -202,29 +200,10 @@ static HRESULT create_scratch_block(struct d3d12_device *device, struct d3d12_sc
         .size = (VkDeviceSize)SCRATCH_SLICES_PER_BLOCK * D3D12XS_SCRATCH_SLICE_SIZE,
         .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
     };
-    VkMemoryRequirements requirements;
-    int memory_type;
-    VkResult vr;
 
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &block->buffer)) != VK_SUCCESS)
-        return d3d12xs_hresult_from_vk(device, vr);
-    vkGetBufferMemoryRequirements(device->vk_device, block->buffer, &requirements);
-    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &device_local)) < 0) {
-        vkDestroyBuffer(device->vk_device, block->buffer, NULL);
-        return E_OUTOFMEMORY;
-    }
-    VkMemoryAllocateInfo allocate_info = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = requirements.size,
-        .memoryTypeIndex = (uint32_t)memory_type,
-    };
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &block->memory)) != VK_SUCCESS
-            || (vr = vkBindBufferMemory(device->vk_device, block->buffer, block->memory, 0)) != VK_SUCCESS) {
-        vkDestroyBuffer(device->vk_device, block->buffer, NULL);
-        vkFreeMemory(device->vk_device, block->memory, NULL);
-        return d3d12xs_hresult_from_vk(device, vr);
-    }
-    return S_OK;
+    /* Every slice is cleared in the list before use, so the memory need not be zeroed. */
+    return d3d12xs_allocate_buffer(device, &buffer_info, &device_local, 0, 0, &block->buffer, &block->memory,
+            "ID3D12CommandAllocator (scratch memory of the recording list)");
 }
 
 HRESULT d3d12_command_allocator_get_scratch(struct d3d12_command_allocator *allocator, VkBuffer *buffer, VkDeviceSize *offset)

@@ -43,7 +43,7 @@ HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocato
 HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *allocator, VkQueryPool *pool, uint32_t *index);
 struct d3d12_scratch_block {
     VkBuffer buffer;
-    VkDeviceMemory memory;
+    struct d3d12xs_allocation memory;
 };
 #define D3D12XS_SCRATCH_SLICE_SIZE 256u
 /* A D3D12XS_SCRATCH_SLICE_SIZE-byte slice of device-local storage (STORAGE and TRANSFER_DST)

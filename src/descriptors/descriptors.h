@@ -41,7 +41,7 @@ struct d3d12_descriptor_heap {
     /* Shader-visible CBV_SRV_UAV heaps on devices with buffer addresses: the address table that
      * shaders indexing the heap directly read (heap_address_table.c). */
     VkBuffer table_buffer;
-    VkDeviceMemory table_memory;
+    struct d3d12xs_allocation table_memory;
     uint32_t (*table)[4];
     VkDeviceSize table_size;
     /* The descriptor bytes (heap_memory.c): mapped GPU memory of a shader-visible heap, CPU
@@ -50,7 +50,7 @@ struct d3d12_descriptor_heap {
     uint8_t *slots;
     VkDeviceSize slot_size, counter_slot_size, counters_offset, memory_size;
     VkBuffer memory_buffer;
-    VkDeviceMemory memory;
+    struct d3d12xs_allocation memory; /* of shader-visible heaps (memory.block is NULL otherwise) */
     VkDeviceAddress memory_address;
 };
 

@@ -25,33 +25,18 @@ HRESULT d3d12_descriptor_heap_create_address_table(struct d3d12_descriptor_heap 
         .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    VkMemoryAllocateFlagsInfo flags = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, NULL, VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, 0};
     VkBufferDeviceAddressInfo address_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, VK_NULL_HANDLE};
-    VkMemoryRequirements requirements;
     VkDeviceAddress scratch;
     void *mapped;
-    int memory_type;
-    VkResult vr;
+    HRESULT hr;
 
     if (!device->buffer_device_address || heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV
             || !(heap->desc.Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE))
         return S_OK;
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &heap->table_buffer)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer for the heap's address table failed (VkResult %d)", vr);
-    vkGetBufferMemoryRequirements(device->vk_device, heap->table_buffer, &requirements);
-    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &upload)) < 0)
+    if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &upload, 0, 0, &heap->table_buffer, &heap->table_memory, method)))
+        return hr;
+    if (!(mapped = heap->table_memory.mapped))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "no host-visible memory type for the heap's address table");
-    VkMemoryAllocateInfo allocate_info = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = &flags,
-        .allocationSize = requirements.size,
-        .memoryTypeIndex = (uint32_t)memory_type,
-    };
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &heap->table_memory)) != VK_SUCCESS
-            || (vr = vkBindBufferMemory(device->vk_device, heap->table_buffer, heap->table_memory, 0)) != VK_SUCCESS
-            || (vr = vkMapMemory(device->vk_device, heap->table_memory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "cannot make the heap's %llu-byte address table (VkResult %d)",
-                (unsigned long long)size, vr);
     memset(mapped, 0, size);
     heap->table = mapped;
     heap->table_size = size;
@@ -66,8 +51,7 @@ HRESULT d3d12_descriptor_heap_create_address_table(struct d3d12_descriptor_heap 
 void d3d12_descriptor_heap_destroy_address_table(struct d3d12_descriptor_heap *heap)
 {
     struct d3d12_device *device = heap->object.device;
-    vkDestroyBuffer(device->vk_device, heap->table_buffer, NULL);
-    vkFreeMemory(device->vk_device, heap->table_memory, NULL);
+    d3d12xs_free_buffer(device, &heap->table_buffer, &heap->table_memory);
     heap->table = NULL;
 }
 

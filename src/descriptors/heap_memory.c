@@ -21,7 +21,6 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
     bool samplers = heap->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER;
     bool shader_visible = heap->desc.Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
     VkDeviceSize size;
-    VkResult vr;
 
     if (heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && !samplers)
         return S_OK; /* RTV and DSV heaps: no shader reads them */
@@ -47,28 +46,15 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
                 | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    VkMemoryAllocateFlagsInfo flags = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, NULL, VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, 0};
-    VkMemoryRequirements requirements;
-    void *mapped;
-    int memory_type;
+    HRESULT hr;
 
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &heap->memory_buffer)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer of the heap's %llu bytes of descriptors failed (VkResult %d)",
-                (unsigned long long)size, vr);
-    vkGetBufferMemoryRequirements(device->vk_device, heap->memory_buffer, &requirements);
-    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &upload)) < 0)
+    /* Aligned for vkCmdBindDescriptorBuffersEXT, which takes the heap's address. */
+    if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &upload, buffers->offset_alignment, 0, &heap->memory_buffer, &heap->memory,
+            method)))
+        return hr;
+    void *mapped = heap->memory.mapped;
+    if (!mapped)
         return d3d12xs_fail(E_OUTOFMEMORY, method, "no host-visible memory type for the heap's descriptors");
-    VkMemoryAllocateInfo allocate_info = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = &flags,
-        .allocationSize = requirements.size,
-        .memoryTypeIndex = (uint32_t)memory_type,
-    };
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &heap->memory)) != VK_SUCCESS
-            || (vr = vkBindBufferMemory(device->vk_device, heap->memory_buffer, heap->memory, 0)) != VK_SUCCESS
-            || (vr = vkMapMemory(device->vk_device, heap->memory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "cannot allocate the heap's %llu bytes of descriptors (VkResult %d)",
-                (unsigned long long)size, vr);
     /* Zero: a never-written slot is undefined in D3D12; zeros are the least surprising. */
     memset(mapped, 0, size);
     heap->slots = mapped;
@@ -80,12 +66,10 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
 void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap)
 {
     struct d3d12_device *device = heap->object.device;
-    if (heap->memory) {
-        vkDestroyBuffer(device->vk_device, heap->memory_buffer, NULL);
-        vkFreeMemory(device->vk_device, heap->memory, NULL);
-    } else {
+    if (heap->memory_buffer)
+        d3d12xs_free_buffer(device, &heap->memory_buffer, &heap->memory);
+    else
         free(heap->slots);
-    }
     heap->slots = NULL;
 }
 

@@ -35,6 +35,8 @@ struct d3d12xs_va_map;
 struct d3d12xs_descriptor_heap_registry;
 struct d3d12xs_sampler_cache;
 struct d3d12xs_descriptor_buffers;
+struct d3d12xs_allocator;
+struct d3d12xs_allocation;
 
 #define D3D12XS_NULL_BUFFER_SIZE 65536
 
@@ -76,7 +78,7 @@ struct d3d12_device {
     /* Stands in for null descriptors where the device has no nullDescriptor: reads of a null
      * view see this zeroed buffer (D3D12XS_NULL_BUFFER_SIZE bytes). */
     VkBuffer null_buffer;
-    VkDeviceMemory null_memory;
+    struct d3d12xs_allocation *null_memory; /* from the allocator (memory/allocator.h) */
     PFN_vkGetCalibratedTimestampsEXT vkGetCalibratedTimestampsEXT;
     PFN_vkGetMemoryHostPointerPropertiesEXT vkGetMemoryHostPointerPropertiesEXT; /* NULL without VK_EXT_external_memory_host */
     PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT vkGetPhysicalDeviceCalibrateableTimeDomainsEXT;
@@ -96,6 +98,7 @@ struct d3d12_device {
     atomic_uint hang_timeout_ms; /* from config.hang_timeout_ms; D3D12XSSetHangTimeout changes it */
 
     /* The parts' own state, made and freed by their init and cleanup functions (api/device.c). */
+    struct d3d12xs_allocator *allocator;                /* every VkDeviceMemory bound to buffers (memory/allocator.c) */
     struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
     struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
     struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
@@ -117,8 +120,6 @@ HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device);
 void d3d12xs_instance_destroy(struct d3d12_device *device);
 bool d3d12xs_has_device_extension(VkPhysicalDevice physical_device, const char *name);
 
-/* Clears fresh host-visible memory, as D3D12 promises zeroed resources (unless CREATE_NOT_ZEROED). */
-void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory, int memory_type, VkDeviceSize size, D3D12_HEAP_FLAGS flags);
 int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, const D3D12_HEAP_PROPERTIES *properties);
 
 

@@ -1,5 +1,5 @@
 /* What every part asks of the device: whether it was removed (and marking it so), VkResult
- * to HRESULT, memory types and zeroed memory. Kept apart from device.c, which creates every
+ * to HRESULT, memory types. Kept apart from device.c, which creates every
  * object, so that the parts below it never call into it. */
 #include <string.h>
 
@@ -81,20 +81,3 @@ int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, co
     }
     return -1;
 }
-
-void d3d12xs_zero_new_memory(struct d3d12_device *device, VkDeviceMemory memory, int memory_type, VkDeviceSize size, D3D12_HEAP_FLAGS flags)
-{
-    void *mapped;
-
-    /* D3D12 hands out zeroed committed resources and heaps. Drivers zero device-local
-     * allocations themselves (the OS demands it); host-visible memory may be recycled, so
-     * it is cleared here. */
-    if ((flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED)
-            || !(device->vk_memory_properties.memoryTypes[memory_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
-        return;
-    if (vkMapMemory(device->vk_device, memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS)
-        return;
-    memset(mapped, 0, size);
-    vkUnmapMemory(device->vk_device, memory);
-}
-

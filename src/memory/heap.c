@@ -1,4 +1,4 @@
-/* ID3D12Heap: one VkDeviceMemory that placed resources bind into. */
+/* ID3D12Heap: one allocation of the device's allocator that placed resources bind into. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,8 +43,7 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_heap, ID3D12Heap, impl_from_ID3D12Heap, "ID3D
 static void destroy_heap(struct d3d12_device *device, void *object)
 {
     struct d3d12_heap *heap = object;
-    vkDestroyBuffer(device->vk_device, heap->vk_buffer, NULL);
-    vkFreeMemory(device->vk_device, heap->vk_memory, NULL);
+    d3d12xs_free_buffer(device, &heap->vk_buffer, &heap->memory);
     free(heap);
 }
 
@@ -178,31 +177,24 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
         hr = d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type matches these heap properties");
         goto fail;
     }
-    VkMemoryAllocateFlagsInfo flags;
-    VkMemoryAllocateInfo allocate_info = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
-        .allocationSize = requirements.size > desc->SizeInBytes ? requirements.size : desc->SizeInBytes,
-        .memoryTypeIndex = (uint32_t)memory_type,
-    };
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &heap->vk_memory)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkAllocateMemory of %llu bytes failed (VkResult %d)",
-                (unsigned long long)allocate_info.allocationSize, vr);
+    if (requirements.size < desc->SizeInBytes)
+        requirements.size = desc->SizeInBytes;
+    /* Aligned as D3D12 aligns the heap, so that placed resources' offsets (multiples of 64 KiB)
+     * stay as aligned in the VkDeviceMemory. Never dedicated by the driver's wish: the memory is
+     * bound to every placed resource too. Buffers only for now: textures will choose the kind. */
+    if (FAILED(hr = d3d12xs_allocate_memory(device, &requirements, heap->desc.Alignment, (uint32_t)memory_type, D3D12XS_ALLOCATION_LINEAR,
+            0, NULL, &heap->memory, method)))
         goto fail;
-    }
-    if ((vr = vkBindBufferMemory(device->vk_device, heap->vk_buffer, heap->vk_memory, 0)) != VK_SUCCESS) {
+    if ((vr = vkBindBufferMemory(device->vk_device, heap->vk_buffer, heap->memory.memory, heap->memory.offset)) != VK_SUCCESS) {
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
         goto fail;
     }
-    d3d12xs_zero_new_memory(device, heap->vk_memory, memory_type, allocate_info.allocationSize, desc->Flags);
-    if (device->vk_memory_properties.memoryTypes[memory_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
-            && (desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD || desc->Properties.Type == D3D12_HEAP_TYPE_READBACK
-                || (desc->Properties.Type == D3D12_HEAP_TYPE_CUSTOM && desc->Properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE))) {
-        if ((vr = vkMapMemory(device->vk_device, heap->vk_memory, 0, VK_WHOLE_SIZE, 0, &heap->mapped)) != VK_SUCCESS) {
-            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkMapMemory failed (VkResult %d)", vr);
-            goto fail;
-        }
-    }
+    /* Heaps start zeroed in D3D12 (placed resources then see what the heap holds). */
+    if (!(desc->Flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED) && FAILED(hr = d3d12xs_allocation_zero(device, &heap->memory, method)))
+        goto fail;
+    if (desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD || desc->Properties.Type == D3D12_HEAP_TYPE_READBACK
+            || (desc->Properties.Type == D3D12_HEAP_TYPE_CUSTOM && desc->Properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE))
+        heap->mapped = heap->memory.mapped;
     if (!(heap->va = d3d12xs_va_allocate(device, desc->SizeInBytes, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer,
             desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD, heap->mapped))) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");

@@ -28,8 +28,8 @@ static void destroy_resource(struct d3d12_device *device, void *object)
     for (size_t i = 0; i < resource->view_count; i++)
         vkDestroyBufferView(device->vk_device, resource->views[i].view, NULL);
     free(resource->views);
-    vkDestroyBuffer(device->vk_device, resource->vk_buffer, NULL);
-    vkFreeMemory(device->vk_device, resource->vk_memory, NULL);
+    /* Retirement is the moment the GPU is done with the buffer, so its memory goes now too. */
+    d3d12xs_free_buffer(device, &resource->vk_buffer, &resource->memory);
     free(resource);
 }
 
@@ -182,27 +182,26 @@ static HRESULT check_heap_usage(const char *method, D3D12_HEAP_TYPE heap_type, D
     return S_OK;
 }
 
-static HRESULT resource_init(struct d3d12_resource *resource, struct d3d12_device *device, const char *method,
-        const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state)
+static VkBufferCreateInfo buffer_info(const struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc)
 {
-    VkResult vr;
-    VkBufferCreateInfo buffer_info = {
+    VkBufferCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = desc->Width,
         .usage = d3d12xs_buffer_usage(device),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
+    return info;
+}
 
+static void resource_init(struct d3d12_resource *resource, struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc,
+        D3D12_RESOURCE_STATES initial_state)
+{
     resource->ID3D12Resource_iface.lpVtbl = &d3d12_resource_vtbl;
     d3d12xs_object_init(&resource->object, device);
     resource->desc = *desc;
     resource->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
     resource->initial_state = initial_state;
     atomic_init(&resource->map_count, 0);
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &resource->vk_buffer)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer of %llu bytes failed (VkResult %d)",
-                (unsigned long long)desc->Width, vr);
-    return S_OK;
 }
 
 static HRESULT resource_return(struct d3d12_resource *resource, const char *method, REFIID riid, void **out)
@@ -220,10 +219,8 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
 {
     static const char method[] = "ID3D12Device::CreateCommittedResource";
     struct d3d12_resource *resource;
-    VkMemoryRequirements requirements;
-    VkResult vr;
+    VkBufferCreateInfo info;
     HRESULT hr;
-    int memory_type;
 
     if (out)
         *out = NULL;
@@ -242,38 +239,21 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
 
     if (!(resource = calloc(1, sizeof(*resource))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
-    if (FAILED(hr = resource_init(resource, device, method, desc, initial_state)))
-        goto fail;
+    resource_init(resource, device, desc, initial_state);
     resource->heap_properties = *heap_properties;
     resource->heap_properties.CreationNodeMask = resource->heap_properties.VisibleNodeMask = 1; /* 0 reads back as 1, as in D3D12 */
     resource->heap_flags = heap_flags;
 
-    vkGetBufferMemoryRequirements(device->vk_device, resource->vk_buffer, &requirements);
-    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, heap_properties)) < 0) {
-        hr = d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type matches these heap properties");
+    info = buffer_info(device, desc);
+    if (FAILED(hr = d3d12xs_allocate_buffer(device, &info, heap_properties, 0, 0, &resource->vk_buffer, &resource->memory, method)))
         goto fail;
-    }
-    VkMemoryAllocateFlagsInfo flags;
-    VkMemoryAllocateInfo allocate_info = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = d3d12xs_buffer_memory_chain(device, &flags, NULL),
-        .allocationSize = requirements.size,
-        .memoryTypeIndex = (uint32_t)memory_type,
-    };
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &resource->vk_memory)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkAllocateMemory of %llu bytes failed (VkResult %d)",
-                (unsigned long long)requirements.size, vr);
+    /* Committed resources start zeroed in D3D12; suballocated memory may have held another one. */
+    if (!(heap_flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED) && FAILED(hr = d3d12xs_allocation_zero(device, &resource->memory, method)))
         goto fail;
-    }
-    if ((vr = vkBindBufferMemory(device->vk_device, resource->vk_buffer, resource->vk_memory, 0)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
-        goto fail;
-    }
-    d3d12xs_zero_new_memory(device, resource->vk_memory, memory_type, requirements.size, heap_flags);
     if (heap_properties->Type == D3D12_HEAP_TYPE_UPLOAD || heap_properties->Type == D3D12_HEAP_TYPE_READBACK
             || (heap_properties->Type == D3D12_HEAP_TYPE_CUSTOM && heap_properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE)) {
-        if ((vr = vkMapMemory(device->vk_device, resource->vk_memory, 0, VK_WHOLE_SIZE, 0, &resource->mapped)) != VK_SUCCESS) {
-            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkMapMemory failed (VkResult %d)", vr);
+        if (!(resource->mapped = resource->memory.mapped)) {
+            hr = d3d12xs_fail(E_INVALIDARG, method, "the memory type chosen for these heap properties is not host-visible");
             goto fail;
         }
     }
@@ -296,6 +276,7 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
     struct d3d12_resource *resource;
     struct d3d12_heap *heap;
     VkMemoryRequirements requirements;
+    VkBufferCreateInfo info;
     VkResult vr;
     HRESULT hr;
 
@@ -321,20 +302,31 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
 
     if (!(resource = calloc(1, sizeof(*resource))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
-    if (FAILED(hr = resource_init(resource, device, method, desc, initial_state)))
+    resource_init(resource, device, desc, initial_state);
+    info = buffer_info(device, desc);
+    if ((vr = vkCreateBuffer(device->vk_device, &info, NULL, &resource->vk_buffer)) != VK_SUCCESS) {
+        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer of %llu bytes failed (VkResult %d)",
+                (unsigned long long)desc->Width, vr);
         goto fail;
+    }
     resource->heap = heap;
     ID3D12Heap_AddRef(heap_iface);
     resource->heap_offset = heap_offset;
     resource->heap_properties = heap->desc.Properties;
     resource->heap_flags = heap->desc.Flags;
     vkGetBufferMemoryRequirements(device->vk_device, resource->vk_buffer, &requirements);
-    if (heap_offset % requirements.alignment) {
+    /* The heap's allocation starts at a multiple of its D3D12 alignment, so an aligned
+     * HeapOffset is an aligned offset in the VkDeviceMemory too. */
+    if ((heap->memory.offset + heap_offset) % requirements.alignment) {
         hr = d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu does not meet the device's %llu-byte buffer alignment",
                 (unsigned long long)heap_offset, (unsigned long long)requirements.alignment);
         goto fail;
     }
-    if ((vr = vkBindBufferMemory(device->vk_device, resource->vk_buffer, heap->vk_memory, heap_offset)) != VK_SUCCESS) {
+    if (!(requirements.memoryTypeBits & (1u << heap->memory.memory_type))) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "the heap's Vulkan memory type %u cannot hold this buffer", heap->memory.memory_type);
+        goto fail;
+    }
+    if ((vr = vkBindBufferMemory(device->vk_device, resource->vk_buffer, heap->memory.memory, heap->memory.offset + heap_offset)) != VK_SUCCESS) {
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindBufferMemory failed (VkResult %d)", vr);
         goto fail;
     }

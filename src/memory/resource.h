@@ -3,12 +3,13 @@
 #define D3D12XS_RESOURCE_H
 
 #include "device/device.h"
+#include "memory/allocator.h"
 
 struct d3d12_heap {
     ID3D12Heap ID3D12Heap_iface;
     struct d3d12xs_object object;
     D3D12_HEAP_DESC desc;
-    VkDeviceMemory vk_memory;
+    struct d3d12xs_allocation memory; /* one allocation of the device's allocator; placed resources bind into it */
     VkBuffer vk_buffer; /* spans the heap, for address lookups; VK_NULL_HANDLE if buffers are denied */
     uint64_t va;
     void *mapped;
@@ -26,7 +27,7 @@ struct d3d12_resource {
     D3D12_HEAP_FLAGS heap_flags;
     D3D12_RESOURCE_STATES initial_state;
     VkBuffer vk_buffer;
-    VkDeviceMemory vk_memory; /* owned by committed resources only */
+    struct d3d12xs_allocation memory; /* committed resources only (placed ones bind into their heap's) */
     struct d3d12_heap *heap;  /* placed resources hold a reference */
     uint64_t heap_offset;
     uint64_t va;
