@@ -149,6 +149,38 @@ static void test_newer_features(ID3D12Device *device)
     CHECK(serialization.HeapSerializationTier == D3D12_HEAP_SERIALIZATION_TIER_0);
     CHECK_NO_LOG();
 
+    {
+        D3D12_FEATURE_DATA_FORMAT_SUPPORT typed = {DXGI_FORMAT_R32_UINT, 0, 0}, compressed = {DXGI_FORMAT_BC1_UNORM, 0, 0};
+        D3D12_FEATURE_DATA_PLACED_RESOURCE_SUPPORT_INFO placed;
+        D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPE_COUNT sessions = {0, 7};
+        D3D12_FEATURE_DATA_HARDWARE_COPY copy = {TRUE};
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &typed, sizeof(typed)), S_OK);
+        CHECK((typed.Support1 & D3D12_FORMAT_SUPPORT1_BUFFER) && (typed.Support1 & D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW));
+        CHECK(typed.Support2 & D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE);
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &compressed, sizeof(compressed)), S_OK);
+        CHECK(compressed.Support1 == D3D12_FORMAT_SUPPORT1_NONE && compressed.Support2 == D3D12_FORMAT_SUPPORT2_NONE); /* no textures yet */
+        memset(&placed, 0, sizeof(placed));
+        placed.Format = DXGI_FORMAT_UNKNOWN;
+        placed.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+        placed.DestHeapProperties.Type = D3D12_HEAP_TYPE_DEFAULT;
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_PLACED_RESOURCE_SUPPORT_INFO, &placed, sizeof(placed)), S_OK);
+        CHECK(placed.Supported);
+        placed.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_PLACED_RESOURCE_SUPPORT_INFO, &placed, sizeof(placed)), S_OK);
+        CHECK(!placed.Supported);
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPE_COUNT, &sessions, sizeof(sessions)), S_OK);
+        CHECK(sessions.Count == 0);
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_HARDWARE_COPY, &copy, sizeof(copy)), S_OK);
+        CHECK(!copy.Supported);
+        CHECK_NO_LOG();
+    }
+    {
+        D3D12_FEATURE_DATA_QUERY_META_COMMAND meta;
+        memset(&meta, 0, sizeof(meta));
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_QUERY_META_COMMAND, &meta, sizeof(meta)), E_INVALIDARG);
+        CHECK_LOG("QUERY_META_COMMAND");
+        RELOG_MARK();
+    }
     format.Format = (DXGI_FORMAT)9999;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_INFO, &format, sizeof(format)), E_INVALIDARG);
     CHECK_LOG("FORMAT_INFO", "Format");

@@ -119,6 +119,9 @@ HRESULT d3d12xs_instance_create(struct d3d12_device *device);
 HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device);
 void d3d12xs_instance_destroy(struct d3d12_device *device);
 bool d3d12xs_has_device_extension(VkPhysicalDevice physical_device, const char *name);
+/* format.c: the Vulkan format of a DXGI format d3d12xs can view buffers with (its element size
+ * in *element_size, may be NULL); VK_FORMAT_UNDEFINED for the others. */
+VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size);
 
 int d3d12xs_find_memory_type(struct d3d12_device *device, uint32_t type_bits, const D3D12_HEAP_PROPERTIES *properties);
 

@@ -21,6 +21,35 @@ static bool is_uma(const struct d3d12_device *device)
             || device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
 }
 
+/* What buffers of a format can do here (textures do not exist yet): raw and structured buffers
+ * (DXGI_FORMAT_UNKNOWN) everything; typed formats what the device's texel-buffer features allow. */
+static void buffer_format_support(struct d3d12_device *device, D3D12_FEATURE_DATA_FORMAT_SUPPORT *format)
+{
+    VkFormatProperties properties;
+    VkFormat vk_format;
+
+    format->Support1 = D3D12_FORMAT_SUPPORT1_NONE;
+    format->Support2 = D3D12_FORMAT_SUPPORT2_NONE;
+    if (format->Format == DXGI_FORMAT_UNKNOWN) {
+        format->Support1 = D3D12_FORMAT_SUPPORT1_BUFFER;
+        return;
+    }
+    if ((vk_format = d3d12xs_vk_format_from_dxgi(format->Format, NULL)) == VK_FORMAT_UNDEFINED)
+        return;
+    vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, vk_format, &properties);
+    if (properties.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT)
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_BUFFER | D3D12_FORMAT_SUPPORT1_SHADER_LOAD;
+    if (properties.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) {
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_BUFFER | D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW;
+        /* shaderStorageImageReadWithoutFormat / WriteWithoutFormat are enabled where offered */
+        format->Support2 |= D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE | D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD;
+    }
+    if (properties.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT)
+        format->Support2 |= D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_ADD | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_BITWISE_OPS
+                | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_COMPARE_STORE_OR_COMPARE_EXCHANGE | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_EXCHANGE
+                | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_SIGNED_MIN_OR_MAX | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_UNSIGNED_MIN_OR_MAX;
+}
+
 /* The planes of a format (depth-stencil formats have two), 0 for one d3d12xs does not know. */
 static UINT8 plane_count(DXGI_FORMAT format)
 {
@@ -94,6 +123,38 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
         displayable->SharedResourceCompatibilityTier = D3D12_SHARED_RESOURCE_COMPATIBILITY_TIER_0;
         return S_OK;
     }
+    case D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPE_COUNT: {
+        D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPE_COUNT *count = data;
+        CHECK_SIZE("D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPE_COUNT", *count);
+        if (count->NodeIndex)
+            return d3d12xs_fail(E_INVALIDARG, METHOD, "NodeIndex is %u (single-node device: must be 0)", count->NodeIndex);
+        count->Count = 0;
+        return S_OK;
+    }
+    case D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPES: {
+        D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPES *types = data;
+        CHECK_SIZE("D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPES", *types);
+        if (types->NodeIndex || types->Count)
+            return d3d12xs_fail(E_INVALIDARG, METHOD, "PROTECTED_RESOURCE_SESSION_TYPES: NodeIndex %u, Count %u (there are 0 session types "
+                    "on the only node)", types->NodeIndex, types->Count);
+        return S_OK;
+    }
+    case D3D12_FEATURE_PLACED_RESOURCE_SUPPORT_INFO: {
+        D3D12_FEATURE_DATA_PLACED_RESOURCE_SUPPORT_INFO *placed = data;
+        CHECK_SIZE("D3D12_FEATURE_PLACED_RESOURCE_SUPPORT_INFO", *placed);
+        /* Placed buffers exist; placed textures come with textures. */
+        placed->Supported = placed->Dimension == D3D12_RESOURCE_DIMENSION_BUFFER && placed->Format == DXGI_FORMAT_UNKNOWN;
+        return S_OK;
+    }
+    case D3D12_FEATURE_HARDWARE_COPY: {
+        D3D12_FEATURE_DATA_HARDWARE_COPY *copy = data;
+        CHECK_SIZE("D3D12_FEATURE_HARDWARE_COPY", *copy);
+        copy->Supported = FALSE; /* no copy-engine-only paths are promised (docs/sync.md: COPY queues) */
+        return S_OK;
+    }
+    case D3D12_FEATURE_QUERY_META_COMMAND:
+        /* What Windows answers for a command it does not know: there are no meta commands here. */
+        return d3d12xs_fail(E_INVALIDARG, METHOD, "QUERY_META_COMMAND: no meta commands exist here (EnumerateMetaCommands reports 0)");
     case D3D12_FEATURE_PREDICATION: {
         D3D12_FEATURE_DATA_PREDICATION *predication = data;
         CHECK_SIZE("D3D12_FEATURE_PREDICATION", *predication);
@@ -285,9 +346,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
     case D3D12_FEATURE_FORMAT_SUPPORT: {
         D3D12_FEATURE_DATA_FORMAT_SUPPORT *format = data;
         CHECK_SIZE("D3D12_FEATURE_FORMAT_SUPPORT", *format);
-        /* Only buffers exist so far: structured/raw buffers use DXGI_FORMAT_UNKNOWN. */
-        format->Support1 = format->Format == DXGI_FORMAT_UNKNOWN ? D3D12_FORMAT_SUPPORT1_BUFFER : D3D12_FORMAT_SUPPORT1_NONE;
-        format->Support2 = D3D12_FORMAT_SUPPORT2_NONE;
+        buffer_format_support(device, format);
         return S_OK;
     }
     default:
