@@ -667,6 +667,62 @@ static void test_dispatchx_variants(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* ---- a heap released while work that reads it is in flight ---- */
+
+/* D3D12 makes that the application's fault; d3d12xs keeps the descriptor memory until the work
+ * enqueued before the Release is done, as it does for resources, so the dispatch still reads it. */
+static void test_heap_released_in_flight(struct env *env)
+{
+    static const char source[] =
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)] void main() { output.Store(12, 0xfeed); }\n";
+    D3D12_DESCRIPTOR_RANGE1 uav = range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE);
+    D3D12_ROOT_PARAMETER1 parameter = table(&uav, 1);
+    ID3D12Fence *gate = harness_create_fence(env->device, 0), *done = harness_create_fence(env->device, 0);
+    LOG_MARK();
+
+    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
+    ID3DBlob *code = compile(source);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    ID3D10Blob_Release(code);
+    ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+    ID3D12Resource *output = harness_uav_buffer(env->device, 256);
+    raw_uav(env, output, 0, 64, cpu_at(env, heap, 1));
+
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, gpu_at(env, heap, 1));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+    /* the list waits behind a gate, so the heap goes while the dispatch is surely pending */
+    CHECK_HR(ID3D12CommandQueue_Wait(env->queue, gate, 1), S_OK);
+    ID3D12CommandQueue_ExecuteCommandLists(env->queue, 1, (ID3D12CommandList **)&list.list);
+    CHECK_HR(ID3D12CommandQueue_Signal(env->queue, done, 1), S_OK);
+    ID3D12DescriptorHeap_Release(heap);
+    {
+        /* memory of a new heap must not be the old one's while the dispatch is pending */
+        ID3D12DescriptorHeap *other = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+        ID3D12Resource *decoy = harness_uav_buffer(env->device, 256);
+        raw_uav(env, decoy, 0, 64, cpu_at(env, other, 1));
+        CHECK_HR(ID3D12Fence_Signal(gate, 1), S_OK);
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(done, 1, NULL), S_OK);
+        CHECK_MSG(read_word(env, output, 3) == 0xfeed && read_word(env, decoy, 3) == 0,
+                "a heap released in flight: the dispatch wrote 0x%x to its buffer and 0x%x to a new heap's", read_word(env, output, 3),
+                read_word(env, decoy, 3));
+        ID3D12Resource_Release(decoy);
+        ID3D12DescriptorHeap_Release(other);
+    }
+    CHECK_NO_LOG();
+    harness_release_list(&list);
+    ID3D12Resource_Release(output);
+    ID3D12Fence_Release(gate);
+    ID3D12Fence_Release(done);
+    ID3D12PipelineState_Release(state);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     struct env env;
@@ -682,6 +738,7 @@ int main(void)
     test_bad_tables(&env);
     test_released_resource(&env);
     test_dispatchx_variants(&env);
+    test_heap_released_in_flight(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);
     return harness_finish();

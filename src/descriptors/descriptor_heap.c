@@ -5,6 +5,7 @@
 
 #include "descriptors/descriptors.h"
 #include "memory/va_map.h"
+#include "sync/scheduler.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12DescriptorHeap::" #name
@@ -75,18 +76,26 @@ static void unregister_heap(struct d3d12_device *device, struct d3d12_descriptor
     pthread_mutex_unlock(&registry->lock);
 }
 
+static void destroy_heap(struct d3d12_device *device, void *object)
+{
+    struct d3d12_descriptor_heap *heap = object;
+    heap->object.device = device; /* the object part was cleaned up at Release; its memory goes through the device */
+    d3d12_descriptor_heap_destroy_address_table(heap);
+    d3d12_descriptor_heap_destroy_memory(heap);
+    free(heap->descriptors);
+    free(heap);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHeap *iface)
 {
     struct d3d12_descriptor_heap *heap = impl_from_ID3D12DescriptorHeap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
     if (!refcount) {
+        /* Its handles stop resolving now; its descriptor memory, which dispatches enqueued so
+         * far may still read, goes when they are done (as resources go: Release never waits). */
         unregister_heap(heap->object.device, heap);
         d3d12xs_va_free(heap->object.device, heap->gpu_base);
-        d3d12_descriptor_heap_destroy_address_table(heap);
-        d3d12_descriptor_heap_destroy_memory(heap);
-        free(heap->descriptors);
-        d3d12xs_object_cleanup(&heap->object);
-        free(heap);
+        d3d12_scheduler_retire_object(&heap->object, destroy_heap, heap);
     }
     return refcount;
 }
