@@ -185,6 +185,19 @@ static void test_newer_features(ID3D12Device *device)
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_INFO, &format, sizeof(format)), E_INVALIDARG);
     CHECK_LOG("FORMAT_INFO", "Format");
     RELOG_MARK();
+    {
+        D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPE_COUNT count = {1, 0};
+        D3D12_FEATURE_DATA_PROTECTED_RESOURCE_SESSION_TYPES types = {0, 1, NULL};
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPE_COUNT, &count, sizeof(count)), E_INVALIDARG);
+        CHECK_LOG("NodeIndex");
+        RELOG_MARK();
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPES, &types, sizeof(types)), E_INVALIDARG);
+        CHECK_LOG("PROTECTED_RESOURCE_SESSION_TYPES", "Count");
+        RELOG_MARK();
+        types.Count = 0;
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_TYPES, &types, sizeof(types)), S_OK);
+        CHECK_NO_LOG();
+    }
     serialization.NodeIndex = 1;
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_SERIALIZATION, &serialization, sizeof(serialization)), E_INVALIDARG);
     CHECK_LOG("NodeIndex");
