@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <d3dcompiler.h>
+
 #include "harness.h"
 
 extern char **environ;
@@ -267,6 +269,39 @@ ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSi
     desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
     CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
     return state;
+}
+
+ID3D10Blob *harness_compile(const char *source)
+{
+    ID3D10Blob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "test.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
+    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+ID3D12RootSignature *harness_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count,
+        D3D12_ROOT_SIGNATURE_FLAGS flags)
+{
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    ID3D10Blob *blob = NULL, *errors = NULL;
+    ID3D12RootSignature *signature = NULL;
+
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = count;
+    desc.Desc_1_1.pParameters = parameters;
+    desc.Desc_1_1.Flags = flags;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors), S_OK);
+    if (errors)
+        ID3D10Blob_Release(errors);
+    if (!blob)
+        return NULL;
+    CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+            &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+    ID3D10Blob_Release(blob);
+    return signature;
 }
 
 void harness_read_back(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Resource *buffer, void *data, size_t size)

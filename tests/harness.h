@@ -55,6 +55,11 @@ ID3D12Fence *harness_create_fence(ID3D12Device *device, UINT64 initial_value);
 ID3D12Resource *harness_uav_buffer(ID3D12Device *device, UINT64 size);
 /* A compute pipeline from SPIR-V in a blob (e.g. D3DCompile's). */
 ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3D10Blob *code);
+/* HLSL through D3DCompile (entry "main", cs_6_0); NULL after a failed check. */
+ID3D10Blob *harness_compile(const char *source);
+/* A version 1.1 root signature of these parameters, serialized and created. */
+ID3D12RootSignature *harness_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count,
+        D3D12_ROOT_SIGNATURE_FLAGS flags);
 /* Copies size bytes of buffer into data through a READBACK buffer on queue (a DIRECT queue). */
 void harness_read_back(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Resource *buffer, void *data, size_t size);
 uint64_t harness_now_ms(void);

@@ -20,7 +20,7 @@ static void test_create(ID3D12Device *device)
     CHECK_LOG("pDesc");
     RELOG_MARK();
     desc.Type = D3D12_COMMAND_LIST_TYPE_BUNDLE;
-    CHECK_HR(ID3D12Device_CreateCommandQueue(device, &desc, &IID_ID3D12CommandQueue, (void **)&queue), E_NOTIMPL);
+    CHECK_HR(ID3D12Device_CreateCommandQueue(device, &desc, &IID_ID3D12CommandQueue, (void **)&queue), E_INVALIDARG);
     CHECK_LOG("pDesc->Type", "BUNDLE");
     RELOG_MARK();
     desc.Type = (D3D12_COMMAND_LIST_TYPE)42;

@@ -101,7 +101,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueue(ID3D12Device14 
         *queue = NULL;
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc is NULL (must describe the queue)");
-    if (FAILED(hr = d3d12_device_check_list_type(METHOD(CreateCommandQueue), "pDesc->Type", desc->Type)))
+    if (FAILED(hr = d3d12_device_check_queue_type(METHOD(CreateCommandQueue), "pDesc->Type", desc->Type)))
         return hr;
     if (desc->Flags & ~D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandQueue), "pDesc->Flags is 0x%x (only DISABLE_GPU_TIMEOUT is defined)", desc->Flags);
@@ -131,7 +131,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *
         *queue = NULL;
     if (!desc_x)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the queue)");
-    if (FAILED(hr = d3d12_device_check_list_type(method, "pDesc->Type", desc_x->Type)))
+    if (FAILED(hr = d3d12_device_check_queue_type(method, "pDesc->Type", desc_x->Type)))
         return hr;
     if (desc_x->Flags & ~(D3D12_COMMAND_QUEUE_FLAG_DISABLE_GPU_TIMEOUT | D3D12XBOX_COMMAND_QUEUE_FLAG_PRIORITY_LOW))
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (DISABLE_GPU_TIMEOUT and PRIORITY_LOW are defined)", desc_x->Flags);

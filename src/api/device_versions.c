@@ -24,10 +24,18 @@ HRESULT d3d12_device_check_node_mask(const char *method, const char *argument, U
 
 HRESULT d3d12_device_check_list_type(const char *method, const char *argument, D3D12_COMMAND_LIST_TYPE type)
 {
+    if (type == D3D12_COMMAND_LIST_TYPE_DIRECT || type == D3D12_COMMAND_LIST_TYPE_COMPUTE || type == D3D12_COMMAND_LIST_TYPE_COPY
+            || type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+        return S_OK;
+    return d3d12xs_fail(E_INVALIDARG, method, "%s is %d (must be DIRECT, BUNDLE, COMPUTE or COPY)", argument, (int)type);
+}
+
+HRESULT d3d12_device_check_queue_type(const char *method, const char *argument, D3D12_COMMAND_LIST_TYPE type)
+{
     if (type == D3D12_COMMAND_LIST_TYPE_DIRECT || type == D3D12_COMMAND_LIST_TYPE_COMPUTE || type == D3D12_COMMAND_LIST_TYPE_COPY)
         return S_OK;
     if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
-        return d3d12xs_fail(E_NOTIMPL, method, "%s is BUNDLE (bundles are not implemented)", argument);
+        return d3d12xs_fail(E_INVALIDARG, method, "%s is BUNDLE (no queue runs bundles: DIRECT lists execute them with ExecuteBundle)", argument);
     return d3d12xs_fail(E_INVALIDARG, method, "%s is %d (must be DIRECT, COMPUTE or COPY)", argument, (int)type);
 }
 

@@ -14,7 +14,10 @@ static inline struct d3d12_device *impl_from_ID3D12Device14(ID3D12Device14 *ifac
 
 /* Argument checks shared by the Create* methods of every version: one log line when they fail. */
 HRESULT d3d12_device_check_node_mask(const char *method, const char *argument, UINT mask);
+/* Allocators and lists: DIRECT, BUNDLE, COMPUTE or COPY. */
 HRESULT d3d12_device_check_list_type(const char *method, const char *argument, D3D12_COMMAND_LIST_TYPE type);
+/* Queues: DIRECT, COMPUTE or COPY. */
+HRESULT d3d12_device_check_queue_type(const char *method, const char *argument, D3D12_COMMAND_LIST_TYPE type);
 
 /* ID3D12Device methods whose later versions take more (or wider) arguments. */
 D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo(ID3D12Device14 *iface,

@@ -69,7 +69,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     VkResult vr;
 
     pthread_mutex_lock(&allocator->object.lock);
-    if (allocator->recording_list) {
+    if (allocator->recording_list || allocator->recording_bundle) {
         pthread_mutex_unlock(&allocator->object.lock);
         return d3d12xs_fail(E_FAIL, METHOD(Reset), "allocator '%s' has a command list recording into it (Close the list first)",
                 d3d12xs_object_name(&allocator->object));
@@ -79,7 +79,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
         return d3d12xs_fail(E_FAIL, METHOD(Reset), "allocator '%s' is still in use by the GPU (wait on a fence signalled after its lists first)",
                 d3d12xs_object_name(&allocator->object));
     }
-    if ((vr = vkResetCommandPool(device->vk_device, allocator->vk_pool, 0)) != VK_SUCCESS) {
+    if (allocator->vk_pool && (vr = vkResetCommandPool(device->vk_device, allocator->vk_pool, 0)) != VK_SUCCESS) {
         pthread_mutex_unlock(&allocator->object.lock);
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), METHOD(Reset), "vkResetCommandPool failed (VkResult %d)", vr);
     }
@@ -264,7 +264,8 @@ HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAN
     allocator->ID3D12CommandAllocator_iface.lpVtbl = &d3d12_command_allocator_vtbl;
     d3d12xs_object_init(&allocator->object, device);
     allocator->type = type;
-    if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &allocator->vk_pool)) != VK_SUCCESS) {
+    /* Bundles record plain structs that their callers replay (command_bundle.c): no pool. */
+    if (type != D3D12_COMMAND_LIST_TYPE_BUNDLE && (vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &allocator->vk_pool)) != VK_SUCCESS) {
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateCommandPool failed (VkResult %d)", vr);
         ID3D12CommandAllocator_Release(&allocator->ID3D12CommandAllocator_iface);
         return hr;

@@ -6,6 +6,8 @@
 #include "sync/scheduler.h"
 #include "commands/argument_ring.h"
 
+struct d3d12_bundle;
+
 struct d3d12_command_allocator {
     ID3D12CommandAllocator ID3D12CommandAllocator_iface;
     struct d3d12xs_object object;
@@ -29,6 +31,7 @@ struct d3d12_command_allocator {
     /* Root arguments of dispatches using the memory-based ABI, written while lists record. */
     struct d3d12_argument_ring arguments;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
+    struct d3d12_bundle *recording_bundle;     /* or the bundle (a BUNDLE allocator has no Vulkan pool) */
     /* last submission using it, to refuse a Reset while the GPU still runs it */
     struct d3d12_engine *last_engine; /* holds an engine reference, not the queue's */
     uint64_t last_serial;

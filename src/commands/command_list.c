@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/command_bundle.h"
 #include "commands/command_recording.h"
 #include "generated/d3d12_stubs.h"
 
@@ -233,6 +234,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .Dispatch = d3d12_command_list_Dispatch,
     .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
+    .ExecuteBundle = d3d12_command_list_ExecuteBundle,
     .d3d12xs_console = &d3d12_command_list_console_vtbl,
 };
 
@@ -284,6 +286,8 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     struct d3d12_command_list *list;
     HRESULT hr;
 
+    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+        return d3d12_bundle_create(device, allocator, initial_state, riid, out);
     if (!(list = command_list_alloc(device, type)))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
     /* D3D12 hands out new lists already recording. */
@@ -304,6 +308,8 @@ HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMM
     struct d3d12_command_list *list;
     HRESULT hr;
 
+    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+        return d3d12_bundle_create_closed(device, riid, out);
     if (!(list = command_list_alloc(device, type)))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
     hr = d3d12xs_hand_out(ID3D12GraphicsCommandList10_QueryInterface(&list->ID3D12GraphicsCommandList10_iface, riid, out), method);

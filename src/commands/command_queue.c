@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/command_bundle.h"
 #include "commands/command_list_state.h"
 #include "commands/command_queue.h"
 #include "sync/fence.h"
@@ -70,7 +71,9 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
     /* Every list is checked before any runs: a bad one cancels the whole call. */
     for (UINT i = 0; i < count; i++) {
         if (!(list = unsafe_impl_from_ID3D12CommandList(lists[i]))) {
-            ERR("%s: ppCommandLists[%u] is %s; nothing executed", METHOD(ExecuteCommandLists), i, lists[i] ? "not a d3d12xs command list" : "NULL");
+            ERR("%s: ppCommandLists[%u] is %s; nothing executed", METHOD(ExecuteCommandLists), i, !lists[i] ? "NULL"
+                    : d3d12_bundle_is_bundle(lists[i]) ? "a bundle (bundles run only through ExecuteBundle of a DIRECT list)"
+                    : "not a d3d12xs command list");
             return;
         }
         if (list->type != queue->desc.Type) {
