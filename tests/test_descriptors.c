@@ -2,6 +2,7 @@
  * resolves descriptor tables: results are read back through dispatches and clears, and
  * bad input must give the documented HRESULT or exactly one error line naming the rule. */
 #include <stdio.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <d3dcompiler.h>
@@ -1218,6 +1219,52 @@ static void test_dispatch_errors(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* Each thread remembers the heaps its handles resolved to: a released heap's handles must stop
+ * resolving at once, on the thread that used them and on others, and a heap created after
+ * must resolve. */
+struct lookup_thread {
+    struct env *env;
+    D3D12_CPU_DESCRIPTOR_HANDLE dst, src;
+    size_t log_mark;
+};
+
+static void *copy_from_released_heap(void *argument)
+{
+    struct lookup_thread *thread = argument;
+    ID3D12Device_CopyDescriptorsSimple(thread->env->device, 1, thread->dst, thread->src, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    return NULL;
+}
+
+static void test_lookup_after_release(struct env *env)
+{
+    ID3D12DescriptorHeap *dst = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+    ID3D12DescriptorHeap *src = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, false);
+    ID3D12DescriptorHeap *later;
+    D3D12_CPU_DESCRIPTOR_HANDLE gone = cpu_at(env, src, 1);
+    struct lookup_thread thread = {env, cpu_at(env, dst, 0), gone, 0};
+    pthread_t other;
+    LOG_MARK();
+
+    /* Resolve both heaps twice on this thread and once on another: each thread caches them. */
+    for (int i = 0; i < 2; i++)
+        ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, dst, 0), gone, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK(!pthread_create(&other, NULL, copy_from_released_heap, &thread) && !pthread_join(other, NULL));
+    CHECK_NO_LOG();
+    ID3D12DescriptorHeap_Release(src);
+    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, dst, 0), gone, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK_LOG("CopyDescriptorsSimple", "pSrcDescriptorRangeStarts", "not inside a live descriptor heap");
+    RELOG_MARK();
+    CHECK(!pthread_create(&other, NULL, copy_from_released_heap, &thread) && !pthread_join(other, NULL));
+    CHECK_LOG("CopyDescriptorsSimple", "pSrcDescriptorRangeStarts", "not inside a live descriptor heap");
+    RELOG_MARK();
+    /* A heap made after resolves at once, wherever its memory lies. */
+    later = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, false);
+    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, dst, 0), cpu_at(env, later, 3), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK_NO_LOG();
+    ID3D12DescriptorHeap_Release(later);
+    ID3D12DescriptorHeap_Release(dst);
+}
+
 int main(void)
 {
     struct env env;
@@ -1233,6 +1280,7 @@ int main(void)
     test_copies(&env);
     test_clears(&env);
     test_dispatch_errors(&env);
+    test_lookup_after_release(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);
     return harness_finish();

@@ -1,5 +1,6 @@
 /* ID3D12DescriptorHeap: an array of struct d3d12xs_descriptor. CPU handles are addresses in
  * that array; GPU handles of shader-visible heaps are offsets from a unique per-heap base. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,10 @@ static HRESULT STDMETHODCALLTYPE d3d12_descriptor_heap_QueryInterface(ID3D12Desc
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_descriptor_heap, ID3D12DescriptorHeap, impl_from_ID3D12DescriptorHeap, "ID3D12DescriptorHeap")
 
-/* The device's live heaps: what a CPU handle is checked against. */
+/* The device's live heaps: what a CPU handle is checked against. Each thread also keeps the
+ * last heaps its handles resolved to (lookup_cache below), valid while no heap of any device was
+ * created or released since: CopyDescriptorsSimple then finds both heaps without a lock. */
+static atomic_uint_least64_t heap_epoch = 1;
 struct d3d12xs_descriptor_heap_registry {
     pthread_mutex_t lock;
     struct d3d12_descriptor_heap **heaps;
@@ -59,6 +63,7 @@ static bool register_heap(struct d3d12_device *device, struct d3d12_descriptor_h
     registered = d3d12xs_array_reserve((void **)&registry->heaps, &registry->capacity, registry->count + 1, sizeof(*registry->heaps));
     if (registered)
         registry->heaps[registry->count++] = heap;
+    atomic_fetch_add_explicit(&heap_epoch, 1, memory_order_release);
     pthread_mutex_unlock(&registry->lock);
     return registered;
 }
@@ -73,6 +78,7 @@ static void unregister_heap(struct d3d12_device *device, struct d3d12_descriptor
             break;
         }
     }
+    atomic_fetch_add_explicit(&heap_epoch, 1, memory_order_release);
     pthread_mutex_unlock(&registry->lock);
 }
 
@@ -147,27 +153,77 @@ struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12Descri
     return impl_from_ID3D12DescriptorHeap(iface);
 }
 
+/* The heaps this thread's handles resolved to last, while heap_epoch stays what it was then. */
+#define LOOKUP_CACHE_SIZE 4
+static _Thread_local struct {
+    uint64_t epoch;
+    const struct d3d12xs_descriptor_heap_registry *registry;
+    struct d3d12_descriptor_heap *heaps[LOOKUP_CACHE_SIZE];
+    unsigned next;
+} lookup_cache;
+
+static struct d3d12_descriptor_heap *cached_heap(const struct d3d12xs_descriptor_heap_registry *registry, SIZE_T ptr)
+{
+    if (lookup_cache.registry != registry || lookup_cache.epoch != atomic_load_explicit(&heap_epoch, memory_order_acquire))
+        return NULL;
+    for (unsigned i = 0; i < LOOKUP_CACHE_SIZE; i++) {
+        struct d3d12_descriptor_heap *heap = lookup_cache.heaps[i];
+        if (heap && ptr - (SIZE_T)heap->descriptors < heap->desc.NumDescriptors * sizeof(*heap->descriptors))
+            return heap;
+    }
+    return NULL;
+}
+
+/* Called with the registry lock held, so the epoch read belongs to the heaps just searched. */
+static void cache_heap_locked(const struct d3d12xs_descriptor_heap_registry *registry, struct d3d12_descriptor_heap *heap)
+{
+    uint64_t epoch = atomic_load_explicit(&heap_epoch, memory_order_relaxed);
+    if (lookup_cache.registry != registry || lookup_cache.epoch != epoch) {
+        memset(&lookup_cache, 0, sizeof(lookup_cache));
+        lookup_cache.registry = registry;
+        lookup_cache.epoch = epoch;
+    }
+    lookup_cache.heaps[lookup_cache.next++ % LOOKUP_CACHE_SIZE] = heap;
+}
+
+/* The checks of a handle inside heap; NULL with the reason when one fails. */
+static struct d3d12xs_descriptor *check_handle(struct d3d12_descriptor_heap *heap, D3D12_CPU_DESCRIPTOR_HANDLE handle, UINT count,
+        D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason)
+{
+    SIZE_T start = (SIZE_T)heap->descriptors, end = start + heap->desc.NumDescriptors * sizeof(*heap->descriptors);
+    if ((handle.ptr - start) % sizeof(*heap->descriptors))
+        *reason = "not on a descriptor boundary (use GetDescriptorHandleIncrementSize)";
+    else if (heap->desc.Type != type)
+        *reason = "in a heap of another type";
+    else if (count > (end - handle.ptr) / sizeof(*heap->descriptors))
+        *reason = "too close to the end of its heap for the descriptors asked for";
+    else
+        return (struct d3d12xs_descriptor *)handle.ptr;
+    return NULL;
+}
+
 struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason, struct d3d12_descriptor_heap **heap_out)
 {
     struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
     struct d3d12xs_descriptor *descriptor = NULL;
+    struct d3d12_descriptor_heap *heap;
 
+    if ((heap = cached_heap(registry, handle.ptr))) {
+        if (heap_out)
+            *heap_out = heap;
+        return check_handle(heap, handle, count, type, reason);
+    }
     *reason = "not inside a live descriptor heap of this device";
     pthread_mutex_lock(&registry->lock);
     for (size_t i = 0; i < registry->count; i++) {
-        struct d3d12_descriptor_heap *heap = registry->heaps[i];
-        SIZE_T start = (SIZE_T)heap->descriptors, end = start + heap->desc.NumDescriptors * sizeof(*heap->descriptors);
+        SIZE_T start, end;
+        heap = registry->heaps[i];
+        start = (SIZE_T)heap->descriptors, end = start + heap->desc.NumDescriptors * sizeof(*heap->descriptors);
         if (handle.ptr < start || handle.ptr >= end)
             continue;
-        if ((handle.ptr - start) % sizeof(*heap->descriptors))
-            *reason = "not on a descriptor boundary (use GetDescriptorHandleIncrementSize)";
-        else if (heap->desc.Type != type)
-            *reason = "in a heap of another type";
-        else if (count > (end - handle.ptr) / sizeof(*heap->descriptors))
-            *reason = "too close to the end of its heap for the descriptors asked for";
-        else
-            descriptor = (struct d3d12xs_descriptor *)handle.ptr;
+        descriptor = check_handle(heap, handle, count, type, reason);
+        cache_heap_locked(registry, heap);
         if (heap_out)
             *heap_out = heap;
         break;
