@@ -429,6 +429,64 @@ static void test_views(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* Typed views start at any element, as D3D12 allows, where the device needs only one texel's
+ * alignment (Vulkan 1.3 texel buffer alignment; lavapipe and NVIDIA): offsets 4, 8 and 12 here,
+ * below the 16-byte minTexelBufferOffsetAlignment. */
+static void test_typed_views_at_any_element(struct env *env)
+{
+    static const char source[] =
+        "Buffer<uint> words : register(t0);\n"
+        "Buffer<uint2> pairs : register(t1);\n"
+        "RWBuffer<uint> output : register(u0);\n"
+        "[numthreads(16, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    output[id.x] = words[id.x] + 100 * pairs[id.x].y;\n"
+        "}\n";
+    D3D12_DESCRIPTOR_RANGE1 ranges[2] = {range(D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 2, 0, 0), range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 2)};
+    D3D12_ROOT_PARAMETER1 parameter = table_parameter(ranges, 2);
+    uint32_t input[64], out[20];
+    bool ok = true;
+    LOG_MARK();
+
+    if (ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV) == 0)
+        return;
+    for (uint32_t i = 0; i < 64; i++)
+        input[i] = i;
+    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
+    ID3DBlob *code = compile(source, 0);
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    ID3D10Blob_Release(code);
+    ID3D12Resource *in = upload_buffer(env->device, input, sizeof(input));
+    ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(out));
+    ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3, true);
+    make_srv(env, in, VIEW_TYPED, DXGI_FORMAT_R32_UINT, 1, 16, 0, cpu_at(env, heap, 0));      /* byte 4 */
+    make_srv(env, in, VIEW_TYPED, DXGI_FORMAT_R32G32_UINT, 1, 16, 0, cpu_at(env, heap, 1));   /* byte 8 */
+    make_uav(env, output, VIEW_TYPED, DXGI_FORMAT_R32_UINT, 3, 16, 0, cpu_at(env, heap, 2));  /* byte 12 */
+    CHECK_NO_LOG();
+
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, gpu_at(env, heap, 0));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_read_back(env->device, env->queue, output, out, sizeof(out));
+    for (uint32_t i = 0; i < 16 && ok; i++)
+        ok = out[3 + i] == (i + 1) + 100 * (2 * i + 3);
+    CHECK_MSG(ok && !out[0] && !out[1] && !out[2] && !out[19], "typed views at elements 1, 1 and 3: out = {%u %u %u %u ...}",
+            out[0], out[1], out[2], out[3]);
+    CHECK_NO_LOG();
+
+    harness_release_list(&list);
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12Resource_Release(in);
+    ID3D12Resource_Release(output);
+    ID3D12PipelineState_Release(state);
+    ID3D12RootSignature_Release(signature);
+}
+
 /* ---- bad views ---- */
 
 static void test_view_errors(struct env *env)
@@ -1278,6 +1336,7 @@ int main(void)
     test_view_errors(&env);
     test_samplers(&env);
     test_copies(&env);
+    test_typed_views_at_any_element(&env);
     test_clears(&env);
     test_dispatch_errors(&env);
     test_lookup_after_release(&env);

@@ -517,7 +517,7 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     uint32_t queue_info_count = 0;
     float priorities[16];
     struct d3d12xs_descriptor_buffer_features descriptor_buffer_features;
-    const char *extensions[16];
+    const char *extensions[24];
     uint32_t extension_count = 0;
     VkResult vr;
     HRESULT hr;
@@ -538,6 +538,10 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     device->max_subgroup_size = properties13.maxSubgroupSize;
     device->max_compute_workgroup_subgroups = properties13.maxComputeWorkgroupSubgroups;
     device->compute_subgroup_size_control = (properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+    device->texel_offset_alignment[0] = properties13.uniformTexelBufferOffsetAlignmentBytes;
+    device->texel_offset_alignment[1] = properties13.storageTexelBufferOffsetAlignmentBytes;
+    device->texel_offset_single_texel[0] = properties13.uniformTexelBufferOffsetSingleTexelAlignment;
+    device->texel_offset_single_texel[1] = properties13.storageTexelBufferOffsetSingleTexelAlignment;
     device->preserves_nan32 = properties12.shaderSignedZeroInfNanPreserveFloat32;
     device->preserves_nan64 = properties12.shaderSignedZeroInfNanPreserveFloat64;
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
@@ -594,6 +598,26 @@ static HRESULT create_vk_device(struct d3d12_device *device)
             clock_features = (VkPhysicalDeviceShaderClockFeaturesKHR){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
                     .pNext = enabled.vulkan13.pNext, .shaderDeviceClock = VK_TRUE};
             enabled.vulkan13.pNext = &clock_features;
+        }
+    }
+
+    /* Typed buffer views at any element, as D3D12 allows, where one texel's alignment is enough:
+     * the texel buffer alignment properties apply only with the feature enabled (the validation
+     * layer checks it through VK_EXT_texel_buffer_alignment's struct), else the core limit does. */
+    VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT texel_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &texel_features};
+        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+    }
+    if (texel_features.texelBufferAlignment) {
+        extensions[extension_count++] = VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME;
+        texel_features = (VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT,
+                .pNext = enabled.vulkan13.pNext, .texelBufferAlignment = VK_TRUE};
+        enabled.vulkan13.pNext = &texel_features;
+    } else {
+        for (int i = 0; i < 2; i++) {
+            device->texel_offset_alignment[i] = device->vk_properties.limits.minTexelBufferOffsetAlignment;
+            device->texel_offset_single_texel[i] = false;
         }
     }
 

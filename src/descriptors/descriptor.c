@@ -48,6 +48,21 @@ static bool offset_aligned(const char *method, const char *what, uint64_t offset
     return true;
 }
 
+/* The offset alignment of a typed buffer view: one texel (one component for three-component
+ * formats) where the device says that is enough, as D3D12 allows any FirstElement. */
+static uint64_t texel_offset_alignment(const struct d3d12_device *device, bool writable, uint32_t element_size)
+{
+    uint64_t bytes = device->texel_offset_alignment[writable];
+    uint64_t texel = element_size;
+    if (!bytes)
+        bytes = device->vk_properties.limits.minTexelBufferOffsetAlignment;
+    if (!device->texel_offset_single_texel[writable])
+        return bytes;
+    if (texel % 3 == 0)
+        texel /= 3;
+    return texel < bytes ? texel : bytes;
+}
+
 void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
         D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
@@ -133,7 +148,7 @@ static bool buffer_view(struct d3d12_device *device, const char *method, struct 
         return offset_aligned(method, "pDesc->FirstElement", offset, limits->minStorageBufferOffsetAlignment);
     }
     descriptor->vk_type = writable ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-    if (!offset_aligned(method, "pDesc->FirstElement", offset, limits->minTexelBufferOffsetAlignment))
+    if (!offset_aligned(method, "pDesc->FirstElement", offset, texel_offset_alignment(device, writable, element_size)))
         return false;
     if (!(descriptor->view = d3d12_resource_get_buffer_view(resource, vk_format, offset, range))) {
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be used for %s texel buffers on this device", (int)format,

@@ -61,6 +61,10 @@ struct d3d12_device {
     /* VK_EXT_subgroup_size_control (core in 1.3): the sizes a pipeline may require, and
      * whether compute pipelines may (the feature is enabled where offered: vk_features.c). */
     uint32_t min_subgroup_size, max_subgroup_size, max_compute_workgroup_subgroups;
+    /* Texel buffer offsets (Vulkan 1.3 texel buffer alignment): [0] uniform, [1] storage; the byte
+     * alignment that serves every format, and whether one texel's alignment is enough. */
+    VkDeviceSize texel_offset_alignment[2];
+    bool texel_offset_single_texel[2];
     bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
     bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
