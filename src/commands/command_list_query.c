@@ -26,8 +26,10 @@ static const char *query_type_name(D3D12_QUERY_TYPE type)
  * statistics on DIRECT and COMPUTE lists; timestamps on DIRECT and COMPUTE lists in TIMESTAMP
  * heaps and on COPY lists in COPY_QUEUE_TIMESTAMP heaps, with EndQuery only. Copy-queue
  * timestamp heaps are written by COPY lists only, but DIRECT and COMPUTE lists may resolve
- * them: that is how their timestamps leave a transfer-only Vulkan queue. Returns the heap, or
- * NULL after recording the error. */
+ * them: that is how their timestamps leave a transfer-only Vulkan queue. BeginQuery on a query
+ * already begun and EndQuery on one not begun are runtime errors that make Close fail (the
+ * BeginQuery remarks of the D3D12 documentation). Returns the heap, or NULL after recording
+ * the error. */
 static struct d3d12_query_heap *query_heap_argument(struct d3d12_command_list *list, const char *command,
         ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type, enum query_call call)
 {
