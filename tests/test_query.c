@@ -301,6 +301,26 @@ static void test_pipeline_statistics(ID3D12Device *device, D3D12_COMMAND_LIST_TY
         }
     }
 
+    /* One list resolves query 0, ends it again around one dispatch and resolves it again:
+     * each resolve sees the count ended before it. */
+    {
+        struct harness_list twice = harness_create_list(device, type);
+        uint64_t first[14], second[14];
+        ID3D12Resource *other = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
+        set_compute(twice.list, env);
+        ID3D12GraphicsCommandList2_ResolveQueryData(twice.list, heap, query, 0, 1, readback, 0);
+        ID3D12GraphicsCommandList2_BeginQuery(twice.list, heap, query, 0);
+        ID3D12GraphicsCommandList2_Dispatch(twice.list, 2, 1, 1);
+        ID3D12GraphicsCommandList2_EndQuery(twice.list, heap, query, 0);
+        ID3D12GraphicsCommandList2_ResolveQueryData(twice.list, heap, query, 0, 1, other, 0);
+        harness_execute_and_wait(device, queue, &twice);
+        read_words(readback, first, words);
+        read_words(other, second, words);
+        CHECK_MSG(first[10] == 192 && second[10] == 64, "resolved %llu then %llu, expected 192 then 64", (unsigned long long)first[10],
+                (unsigned long long)second[10]);
+        ID3D12Resource_Release(other);
+        harness_release_list(&twice);
+    }
     /* A later list ends query 0 again around one dispatch: the new count replaces the old. */
     {
         struct harness_list again = harness_create_list(device, type);

@@ -318,6 +318,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
     if (heap->results) {
         VkBufferCopy region = {(VkDeviceSize)start_index * heap->result_size, dst_offset, size};
         vkCmdCopyBuffer(list->vk_command_buffer, heap->results, dst->vk_buffer, 1, &region);
+        /* An EndQuery later in the list rewrites these results: it waits for this read. */
+        d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0);
     } else {
         vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
