@@ -416,6 +416,7 @@ static void test_query_rules(ID3D12Device *device)
     ID3D12QueryHeap *occlusion = create_query_heap(device, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 4);
     ID3D12QueryHeap *statistics = create_query_heap(device, D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 4);
     ID3D12QueryHeap *so = create_query_heap(device, D3D12_QUERY_HEAP_TYPE_SO_STATISTICS, 4);
+    ID3D12QueryHeap *statistics1 = create_query_heap(device, D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS1, 1);
     ID3D12Resource *readback = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST);
     const D3D12_COMMAND_LIST_TYPE direct = D3D12_COMMAND_LIST_TYPE_DIRECT, compute = D3D12_COMMAND_LIST_TYPE_COMPUTE,
             copy = D3D12_COMMAND_LIST_TYPE_COPY;
@@ -455,6 +456,8 @@ static void test_query_rules(ID3D12Device *device)
             OPS(B(so, so0 + 1, 0), E(so, so0, 0)), end);
     /* Vulkan has one active query per type in a command buffer. */
     bad_command(device, direct, "cannot overlap two queries of one type", record_ops, OPS(B(occlusion, occ, 0), B(occlusion, bin, 1)), begin);
+    bad_command(device, compute, "query 0 of a heap of type 7 is still open (d3d12xs cannot overlap", record_ops,
+            OPS(B(statistics1, D3D12_QUERY_TYPE_PIPELINE_STATISTICS1, 0), B(statistics, stats, 0)), begin);
     /* Resolve bounds, by the type's result size. */
     bad_command(device, direct, "3 results of 88 bytes at offset 0 pass the end of the 256-byte pDestinationBuffer", record_ops,
             OPS(R(statistics, stats, 0, 3, 0)), resolve);
@@ -530,6 +533,7 @@ static void test_query_rules(ID3D12Device *device)
     ID3D12QueryHeap_Release(occlusion);
     ID3D12QueryHeap_Release(statistics);
     ID3D12QueryHeap_Release(so);
+    ID3D12QueryHeap_Release(statistics1);
     ID3D12Resource_Release(readback);
 }
 

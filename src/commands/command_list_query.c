@@ -119,6 +119,13 @@ static struct d3d12_open_query *find_open_query(struct d3d12_command_list *list,
     return NULL;
 }
 
+/* Heap types whose queries are one Vulkan query type (PIPELINE_STATISTICS1 counts in a
+ * pipeline-statistics pool too). */
+static D3D12_QUERY_HEAP_TYPE vk_query_class(D3D12_QUERY_HEAP_TYPE type)
+{
+    return type == D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS1 ? D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS : type;
+}
+
 /* The Vulkan query that counts a D3D12 query begun in this list, or VK_NULL_HANDLE where none
  * counts (stream output; no pipelineStatisticsQuery). */
 static VkQueryPool counting_pool(const struct d3d12_command_list *list, const struct d3d12_query_heap *heap)
@@ -150,9 +157,10 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
     /* Vulkan lets one query of each type be active at a time in a command buffer; D3D12 lets
      * queries of a type overlap. Overlapping ones would need one Vulkan query per piece. */
     for (uint32_t i = 0; pool && i < list->open_query_count; i++) {
-        if (list->open_queries[i].vk_pool && list->open_queries[i].heap->desc.Type == heap->desc.Type) {
+        const struct d3d12_open_query *other = &list->open_queries[i];
+        if (other->vk_pool && vk_query_class(other->heap->desc.Type) == vk_query_class(heap->desc.Type)) {
             d3d12_command_list_record_error(list, command, "query %u of a heap of type %d is still open (d3d12xs cannot overlap two "
-                    "queries of one type: Vulkan has one active query per type)", list->open_queries[i].index, (int)heap->desc.Type);
+                    "queries of one type: Vulkan has one active query per type)", other->index, (int)other->heap->desc.Type);
             return;
         }
     }
