@@ -468,6 +468,10 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
          * resets by the host, resolves on the internal engine), so that path runs on any device. */
         if (type == D3D12_COMMAND_LIST_TYPE_COPY && device->config.copy_transfer_only)
             map->supports_compute = map->supports_graphics = false;
+        /* D3D12XS_COMPUTE_WITHOUT_GRAPHICS=1: COMPUTE lists as on a compute-only family (the
+         * H200's), whose pipeline statistics count compute invocations alone. */
+        if (type == D3D12_COMMAND_LIST_TYPE_COMPUTE && device->config.compute_without_graphics)
+            map->supports_graphics = false;
         bool already = false;
         for (int other = 0; other < type; other++) {
             if (by_type[other] == by_type[type]) {
