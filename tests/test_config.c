@@ -41,7 +41,7 @@ static void parse(const char *const *pairs, struct d3d12xs_config *config, struc
 static void check_defaults(const struct d3d12xs_config *c, const char *what)
 {
     CHECK_MSG(!c->device[0] && c->log_level == D3D12XS_LOG_LEVEL_ERROR && c->debug == D3D12XS_CONFIG_UNSET
-            && c->hang_timeout_ms == 20000 && !c->split_lists_every && !c->copy_transfer_only && c->gpu_waits == D3D12_GPU_WAITS_AUTO
+            && c->hang_timeout_ms == 20000 && !c->split_lists_every && !c->copy_transfer_only && !c->compute_without_graphics && c->gpu_waits == D3D12_GPU_WAITS_AUTO
             && c->console_validation == D3D12XS_CONFIG_UNSET && c->compile_timeout_ms == 60000 && !c->hlslc[0] && !c->no_vectorize,
             "%s: not the defaults (log %d, debug %d, hang %u, split %u, copy %d, gpu waits %d, console %d, compile %lld, vectorize %d)",
             what, c->log_level, c->debug, c->hang_timeout_ms, c->split_lists_every, c->copy_transfer_only, c->gpu_waits,
@@ -53,7 +53,7 @@ static void test_defaults(void)
     static const char *const nothing[] = {NULL};
     static const char *const empty[] = {
         "D3D12XS_DEVICE", "", "D3D12XS_LOG", "", "D3D12XS_DEBUG", "", "D3D12XS_HANG_TIMEOUT_MS", "", "D3D12XS_SPLIT_LISTS", "",
-        "D3D12XS_COPY_TRANSFER_ONLY", "", "D3D12XS_GPU_WAITS", "", "D3D12XS_CONSOLE_VALIDATION", "",
+        "D3D12XS_COPY_TRANSFER_ONLY", "", "D3D12XS_COMPUTE_WITHOUT_GRAPHICS", "", "D3D12XS_GPU_WAITS", "", "D3D12XS_CONSOLE_VALIDATION", "",
         "D3D12XS_COMPILE_TIMEOUT_MS", "", "D3D12XS_HLSLC", "", "D3D12XS_NO_VECTORIZE", "", NULL};
     struct d3d12xs_config config;
     struct d3d12xs_config_warnings warnings;
@@ -74,7 +74,7 @@ static void test_values(void)
 {
     static const char *const set[] = {
         "D3D12XS_DEVICE", "llvmpipe", "D3D12XS_LOG", "TRACE", "D3D12XS_DEBUG", "1", "D3D12XS_HANG_TIMEOUT_MS", "0",
-        "D3D12XS_SPLIT_LISTS", "3", "D3D12XS_COPY_TRANSFER_ONLY", "1", "D3D12XS_GPU_WAITS", "semaphore",
+        "D3D12XS_SPLIT_LISTS", "3", "D3D12XS_COPY_TRANSFER_ONLY", "1", "D3D12XS_COMPUTE_WITHOUT_GRAPHICS", "1", "D3D12XS_GPU_WAITS", "semaphore",
         "D3D12XS_CONSOLE_VALIDATION", "0", "D3D12XS_COMPILE_TIMEOUT_MS", "1500", "D3D12XS_HLSLC", "/opt/hlslc",
         "D3D12XS_NO_VECTORIZE", "1", NULL};
     static const struct {
@@ -96,6 +96,7 @@ static void test_values(void)
     CHECK(config.hang_timeout_ms == 0); /* 0 = never */
     CHECK(config.split_lists_every == 3);
     CHECK(config.copy_transfer_only);
+    CHECK(config.compute_without_graphics);
     CHECK(config.gpu_waits == D3D12_GPU_WAITS_SEMAPHORE);
     CHECK(config.console_validation == D3D12XS_CONFIG_OFF);
     CHECK(config.compile_timeout_ms == 1500);
@@ -162,6 +163,7 @@ static void test_refusals(void)
     check_refused("D3D12XS_SPLIT_LISTS", "1000000", "from 1 to 999999");
     check_refused("D3D12XS_SPLIT_LISTS", "2x", "from 1 to 999999");
     check_refused("D3D12XS_COPY_TRANSFER_ONLY", "yes", "1 or 0");
+    check_refused("D3D12XS_COMPUTE_WITHOUT_GRAPHICS", "2", "1 or 0");
     check_refused("D3D12XS_GPU_WAITS", "sometimes", "auto, spin, off, force, semaphore or inline");
     check_refused("D3D12XS_COMPILE_TIMEOUT_MS", "0", "above 0");
     check_refused("D3D12XS_COMPILE_TIMEOUT_MS", "ten", "above 0");

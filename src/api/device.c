@@ -463,10 +463,15 @@ static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCrea
             map->vk_queue_count = D3D12XS_ARRAY_SIZE(map->vk_queues);
         map->timestamps = families[map->family].timestampValidBits > 0;
         map->supports_compute = !!(families[map->family].queueFlags & VK_QUEUE_COMPUTE_BIT);
+        map->supports_graphics = !!(families[map->family].queueFlags & VK_QUEUE_GRAPHICS_BIT);
         /* D3D12XS_COPY_TRANSFER_ONLY=1 treats COPY lists as a transfer-only family would (query
          * resets by the host, resolves on the internal engine), so that path runs on any device. */
         if (type == D3D12_COMMAND_LIST_TYPE_COPY && device->config.copy_transfer_only)
-            map->supports_compute = false;
+            map->supports_compute = map->supports_graphics = false;
+        /* D3D12XS_COMPUTE_WITHOUT_GRAPHICS=1: COMPUTE lists as on a compute-only family (the
+         * H200's), whose pipeline statistics count compute invocations alone. */
+        if (type == D3D12_COMMAND_LIST_TYPE_COMPUTE && device->config.compute_without_graphics)
+            map->supports_graphics = false;
         bool already = false;
         for (int other = 0; other < type; other++) {
             if (by_type[other] == by_type[type]) {
@@ -572,6 +577,8 @@ static HRESULT create_vk_device(struct d3d12_device *device)
     d3d12xs_select_vk_features(&supported, &enabled);
     device->has_shader_int64 = enabled.core.features.shaderInt64;
     device->has_shader_float64 = enabled.core.features.shaderFloat64;
+    device->has_pipeline_statistics = enabled.core.features.pipelineStatisticsQuery;
+    device->has_precise_occlusion = enabled.core.features.occlusionQueryPrecise;
     device->compute_subgroup_size_control = device->compute_subgroup_size_control && enabled.vulkan13.subgroupSizeControl;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */

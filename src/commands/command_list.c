@@ -47,12 +47,15 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
     if (!refcount) {
         /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
         if (list->allocator) {
-            if (list->state == D3D12_COMMAND_LIST_RECORDING && list->vk_command_buffer)
+            if (list->state == D3D12_COMMAND_LIST_RECORDING && list->vk_command_buffer) {
+                d3d12_command_list_end_open_queries(list, NULL, true);
                 vkEndCommandBuffer(list->vk_command_buffer);
+            }
             detach_allocator(list);
             ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
         }
         free(list->query_resets);
+        free(list->open_queries);
         free(list->segments);
         free(list->value_writes);
         d3d12_command_record_cleanup(&list->record);
@@ -114,6 +117,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->error[0] = 0;
     list->query_reset_count = 0;
     list->query_reset_command_buffer = VK_NULL_HANDLE;
+    list->open_query_count = 0;
     list->call_count = 0;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
@@ -142,6 +146,9 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
         return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
     }
+    /* D3D12 ends every query in the list that began it. */
+    if (list->open_query_count)
+        d3d12_command_list_end_open_queries(list, METHOD(Close), true);
     /* Host reads after a fence wait see the list's writes. */
     d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
             VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);

@@ -57,6 +57,14 @@ struct d3d12_query_reset {
     uint32_t index;
 };
 
+/* A query between BeginQuery and EndQuery in this list (D3D12 keeps both in one list). */
+struct d3d12_open_query {
+    struct d3d12_query_heap *heap; /* not referenced: the list may not outlive its heaps' use */
+    uint32_t index;
+    D3D12_QUERY_TYPE type;
+    VkQueryPool vk_pool; /* the Vulkan query active in the current command buffer, or VK_NULL_HANDLE */
+};
+
 struct d3d12_command_list {
     ID3D12GraphicsCommandList10 ID3D12GraphicsCommandList10_iface;
     struct d3d12xs_object object;
@@ -88,6 +96,11 @@ struct d3d12_command_list {
     uint32_t query_reset_count;
     size_t query_reset_capacity;
     VkCommandBuffer query_reset_command_buffer;
+    /* Queries begun and not yet ended: a segment is not cut under an active Vulkan query,
+     * which cannot span command buffers (command_list_query.c). */
+    struct d3d12_open_query *open_queries;
+    uint32_t open_query_count;
+    size_t open_query_capacity;
     /* Known values the list writes (value writes), by segment: what lets the scheduler wait
      * out another queue's memory wait on the GPU (sync/gpu_wait.h). */
     struct d3d12_value_write *value_writes;
@@ -143,6 +156,20 @@ void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_re
 bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char *command, bool helper, const struct d3d12_memory_wait *wait);
 /* At Close: records the resets of a transfer-only list's queries (command_list_query.c). */
 void d3d12_command_list_record_query_resets(struct d3d12_command_list *list);
+/* Ends the Vulkan queries active in the current command buffer, which must not end with one
+ * active. close: at Close, where every open query is an error (D3D12 ends each in its list);
+ * else before a segment cut, where an active Vulkan query is one (d3d12xs cannot split a
+ * query across command buffers). command names the call for the error; NULL records none
+ * (Release). */
+void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const char *command, bool close);
+static inline bool d3d12_command_list_has_active_queries(const struct d3d12_command_list *list)
+{
+    for (uint32_t i = 0; i < list->open_query_count; i++) {
+        if (list->open_queries[i].vk_pool)
+            return true;
+    }
+    return false;
+}
 /* Notes a known value the current segment writes (after the command that writes it). */
 void d3d12_command_list_note_value_write(struct d3d12_command_list *list, const char *command, uint64_t gpu_address, uint64_t value,
         uint32_t size);

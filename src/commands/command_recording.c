@@ -110,6 +110,8 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
     HRESULT hr;
 
     assert(!list->in_internal);
+    if (d3d12_command_list_has_active_queries(list))
+        d3d12_command_list_end_open_queries(list, command, false);
     if ((vr = vkEndCommandBuffer(list->vk_command_buffer)) != VK_SUCCESS) {
         d3d12_command_list_record_error(list, command, "vkEndCommandBuffer failed (VkResult %d)", vr);
         return false;
@@ -141,7 +143,8 @@ void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_re
 {
     if (!d3d12_command_record_add(&list->record, kind, list->call_count - 1, (uint32_t)list->segment_count - 1, first_range, range_count))
         d3d12_command_list_record_error(list, d3d12_recorded_kind_name(kind), "out of memory for the command record");
-    if (list->split_every && ++list->commands_in_segment >= list->split_every && !list->invalid)
+    /* Not under an active Vulkan query, which cannot span command buffers: the cut waits for its EndQuery. */
+    if (list->split_every && ++list->commands_in_segment >= list->split_every && !list->invalid && !d3d12_command_list_has_active_queries(list))
         d3d12_command_list_cut_segment(list, d3d12_recorded_kind_name(kind), list->on_helper, NULL);
 }
 

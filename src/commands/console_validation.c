@@ -194,6 +194,7 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
             }
             continue;
         case D3D12_RECORDED_BARRIER:
+        case D3D12_RECORDED_BEGIN_QUERY:
         case D3D12_RECORDED_END_QUERY:
             continue;
         default:

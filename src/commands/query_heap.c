@@ -1,4 +1,5 @@
-/* ID3D12QueryHeap: a VkQueryPool (timestamps). */
+/* ID3D12QueryHeap: a VkQueryPool for timestamps; for the other types, Vulkan query pools and
+ * the buffer of D3D12 results that EndQuery fills (query_heap.h). */
 #include <stdlib.h>
 
 #include "commands/query_heap.h"
@@ -24,6 +25,8 @@ static void destroy_query_heap(struct d3d12_device *device, void *object)
 {
     struct d3d12_query_heap *heap = object;
     vkDestroyQueryPool(device->vk_device, heap->vk_pool, NULL);
+    vkDestroyQueryPool(device->vk_device, heap->compute_pool, NULL);
+    d3d12xs_free_buffer(device, &heap->results, &heap->results_memory);
     vkDestroyCommandPool(device->vk_device, heap->init_pool, NULL);
     free(heap);
 }
@@ -72,7 +75,6 @@ static HRESULT make_queries_available(struct d3d12_query_heap *heap, const char 
     VkCommandBuffer command_buffer;
     VkResult vr;
 
-    vkResetQueryPool(device->vk_device, heap->vk_pool, 0, heap->desc.Count);
     if (!device->queue_map[D3D12_COMMAND_LIST_TYPE_DIRECT].timestamps)
         return S_OK; /* nothing can write timestamps on this device's DIRECT queues */
     if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &heap->init_pool)) != VK_SUCCESS)
@@ -92,22 +94,115 @@ failed:
     return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "initialising the %u queries failed (VkResult %d)", heap->desc.Count, vr);
 }
 
+uint32_t d3d12_query_result_size(D3D12_QUERY_HEAP_TYPE type)
+{
+    switch (type) {
+    case D3D12_QUERY_HEAP_TYPE_OCCLUSION:
+    case D3D12_QUERY_HEAP_TYPE_TIMESTAMP:
+    case D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP:
+        return sizeof(UINT64);
+    case D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS:
+        return sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS);
+    case D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS1:
+        return sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS1);
+    case D3D12_QUERY_HEAP_TYPE_SO_STATISTICS:
+        return sizeof(D3D12_QUERY_DATA_SO_STATISTICS);
+    default:
+        return 0;
+    }
+}
+
+/* Vulkan's pipeline statistics bits 0-10 are D3D12_QUERY_DATA_PIPELINE_STATISTICS's fields in
+ * the same order (IAVertices ... CSInvocations), and a result packs the enabled bits in bit
+ * order: with all eleven, a Vulkan result is the D3D12 structure. */
+#define ALL_PIPELINE_STATISTICS 0x7ffu
+
+static HRESULT create_pool(struct d3d12_query_heap *heap, VkQueryType type, VkQueryPipelineStatisticFlags statistics, VkQueryPool *pool,
+        const char *method)
+{
+    struct d3d12_device *device = heap->object.device;
+    VkQueryPoolCreateInfo pool_info = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+        .queryType = type,
+        .queryCount = heap->desc.Count,
+        .pipelineStatistics = statistics,
+    };
+    VkResult vr;
+
+    if ((vr = vkCreateQueryPool(device->vk_device, &pool_info, NULL, pool)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateQueryPool failed (VkResult %d)", vr);
+    /* Queries start reset, a defined state; lists reset each again before they write it. */
+    vkResetQueryPool(device->vk_device, *pool, 0, heap->desc.Count);
+    return S_OK;
+}
+
+/* The pools and result buffer of the types other than timestamps. */
+static HRESULT create_result_storage(struct d3d12_query_heap *heap, const char *method)
+{
+    static const D3D12_HEAP_PROPERTIES device_local = {.Type = D3D12_HEAP_TYPE_DEFAULT};
+    struct d3d12_device *device = heap->object.device;
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = (VkDeviceSize)heap->desc.Count * heap->result_size,
+        .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    HRESULT hr;
+
+    switch (heap->desc.Type) {
+    case D3D12_QUERY_HEAP_TYPE_OCCLUSION:
+        /* DIRECT lists (the only ones that take occlusion queries) run on a graphics family.
+         * Without draws nothing passes, so each query counts 0; with draws they count for real. */
+        if (FAILED(hr = create_pool(heap, VK_QUERY_TYPE_OCCLUSION, 0, &heap->vk_pool, method)))
+            return hr;
+        break;
+    case D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS:
+    case D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS1:
+        if (!device->has_pipeline_statistics) {
+            WARN("%s: the Vulkan device has no pipelineStatisticsQuery: the %u queries of this PIPELINE_STATISTICS heap read 0",
+                    method, heap->desc.Count);
+            break;
+        }
+        /* Graphics statistics may only be counted on graphics families: a COMPUTE list on a
+         * compute-only family counts in a pool of compute invocations alone. */
+        if (FAILED(hr = create_pool(heap, VK_QUERY_TYPE_PIPELINE_STATISTICS, ALL_PIPELINE_STATISTICS, &heap->vk_pool, method)))
+            return hr;
+        if (!device->queue_map[D3D12_COMMAND_LIST_TYPE_COMPUTE].supports_graphics
+                && FAILED(hr = create_pool(heap, VK_QUERY_TYPE_PIPELINE_STATISTICS, VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT,
+                        &heap->compute_pool, method)))
+            return hr;
+        break;
+    default:
+        /* SO_STATISTICS: nothing streams out before graphics pipelines exist, so {0, 0} is exact.
+         * Stream output will bring a VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT pool, whose
+         * result is the same two counters in the same order, copied by EndQuery like the others. */
+        break;
+    }
+    if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &device_local, 0, 0, &heap->results, &heap->results_memory, method)))
+        return hr;
+    /* A query never ended resolves to 0. */
+    return d3d12xs_allocation_zero(device, &heap->results_memory, method);
+}
+
 HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **out)
 {
     static const char method[] = "ID3D12Device::CreateQueryHeap";
     struct d3d12_query_heap *heap;
-    VkResult vr;
+    bool timestamps;
     HRESULT hr;
 
     if (out)
         *out = NULL;
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the query heap)");
-    if (desc->Type != D3D12_QUERY_HEAP_TYPE_TIMESTAMP && desc->Type != D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP) {
-        if (desc->Type <= D3D12_QUERY_HEAP_TYPE_VIDEO_DECODE_STATISTICS)
-            return d3d12xs_fail(E_NOTIMPL, method, "pDesc->Type is %d (only TIMESTAMP and COPY_QUEUE_TIMESTAMP are implemented)", (int)desc->Type);
+    /* Video decode statistics are written by video decode command lists only, which need an
+     * ID3D12VideoDevice: d3d12xs has none, so, as Windows on an adapter without video decode,
+     * the type is one this device does not offer (E_INVALIDARG, like COPY_QUEUE_TIMESTAMP
+     * without copy-queue timestamps). */
+    if (desc->Type == D3D12_QUERY_HEAP_TYPE_VIDEO_DECODE_STATISTICS)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Type is VIDEO_DECODE_STATISTICS (needs video decode command lists, which d3d12xs lacks)");
+    if (!d3d12_query_result_size(desc->Type))
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Type is %d (not a D3D12_QUERY_HEAP_TYPE)", (int)desc->Type);
-    }
     if (!desc->Count)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Count is 0 (a heap holds at least one query)");
     if (desc->NodeMask > 1)
@@ -124,17 +219,15 @@ HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_H
     heap->ID3D12QueryHeap_iface.lpVtbl = &d3d12_query_heap_vtbl;
     d3d12xs_object_init(&heap->object, device);
     heap->desc = *desc;
-    VkQueryPoolCreateInfo pool_info = {
-        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-        .queryType = VK_QUERY_TYPE_TIMESTAMP,
-        .queryCount = desc->Count,
-    };
-    if ((vr = vkCreateQueryPool(device->vk_device, &pool_info, NULL, &heap->vk_pool)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateQueryPool failed (VkResult %d)", vr);
-        ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
-        return hr;
+    heap->result_size = d3d12_query_result_size(desc->Type);
+    timestamps = desc->Type == D3D12_QUERY_HEAP_TYPE_TIMESTAMP || desc->Type == D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP;
+    if (timestamps) {
+        if (SUCCEEDED(hr = create_pool(heap, VK_QUERY_TYPE_TIMESTAMP, 0, &heap->vk_pool, method)))
+            hr = make_queries_available(heap, method);
+    } else {
+        hr = create_result_storage(heap, method);
     }
-    if (FAILED(hr = make_queries_available(heap, method))) {
+    if (FAILED(hr)) {
         ID3D12QueryHeap_Release(&heap->ID3D12QueryHeap_iface);
         return hr;
     }

@@ -96,6 +96,16 @@ static bool parse_copy_transfer_only(const char *value, struct d3d12xs_config_wa
     return false;
 }
 
+static bool parse_compute_without_graphics(const char *value, struct d3d12xs_config_warnings *warnings)
+{
+    if (!value || !strcmp(value, "0"))
+        return false;
+    if (!strcmp(value, "1"))
+        return true;
+    add_warning(warnings, "D3D12XS_COMPUTE_WITHOUT_GRAPHICS is '%s' (1 or 0); using 0", value);
+    return false;
+}
+
 static enum d3d12_gpu_wait_mode parse_gpu_waits(const char *value, struct d3d12xs_config_warnings *warnings)
 {
     static const struct {
@@ -143,6 +153,7 @@ void d3d12xs_config_parse(d3d12xs_config_lookup lookup, void *context, struct d3
     config->hang_timeout_ms = parse_hang_timeout(VALUE("D3D12XS_HANG_TIMEOUT_MS"), warnings);
     config->split_lists_every = parse_split_lists(VALUE("D3D12XS_SPLIT_LISTS"), warnings);
     config->copy_transfer_only = parse_copy_transfer_only(VALUE("D3D12XS_COPY_TRANSFER_ONLY"), warnings);
+    config->compute_without_graphics = parse_compute_without_graphics(VALUE("D3D12XS_COMPUTE_WITHOUT_GRAPHICS"), warnings);
     config->gpu_waits = parse_gpu_waits(VALUE("D3D12XS_GPU_WAITS"), warnings);
     config->console_validation = parse_switch(VALUE("D3D12XS_CONSOLE_VALIDATION"));
     config->compile_timeout_ms = parse_compile_timeout(VALUE("D3D12XS_COMPILE_TIMEOUT_MS"), warnings);

@@ -41,6 +41,7 @@ struct d3d12xs_config {
     unsigned hang_timeout_ms;            /* D3D12XS_HANG_TIMEOUT_MS (0 = never) */
     uint32_t split_lists_every;          /* D3D12XS_SPLIT_LISTS (0 = lists are not cut) */
     bool copy_transfer_only;             /* D3D12XS_COPY_TRANSFER_ONLY */
+    bool compute_without_graphics;       /* D3D12XS_COMPUTE_WITHOUT_GRAPHICS */
     enum d3d12_gpu_wait_mode gpu_waits;  /* D3D12XS_GPU_WAITS */
     enum d3d12xs_config_switch console_validation; /* D3D12XS_CONSOLE_VALIDATION (unset: with the validation layer) */
     int64_t compile_timeout_ms;          /* D3D12XS_COMPILE_TIMEOUT_MS */

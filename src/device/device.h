@@ -24,6 +24,7 @@ struct d3d12_queue_family_map {
     bool shared;
     bool timestamps;
     bool supports_compute; /* false for transfer-only families */
+    bool supports_graphics; /* graphics queries (occlusion, graphics statistics) need it */
 };
 
 struct d3d12_scheduler;
@@ -73,6 +74,8 @@ struct d3d12_device {
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
     bool has_shader_int64;
     bool has_shader_float64;
+    bool has_pipeline_statistics; /* pipelineStatisticsQuery: PIPELINE_STATISTICS heaps count (else read 0) */
+    bool has_precise_occlusion;   /* occlusionQueryPrecise: OCCLUSION queries count samples, not just 0 or not */
     atomic_ullong validation_message_count;
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;

@@ -1,7 +1,7 @@
 /* The Vulkan features a d3d12xs device turns on: those that the SPIR-V D3DCompile produces
  * and the runtime's own commands can use, where the device offers them, and nothing else.
  * Features nobody uses are not free: drivers may keep extra state per dispatch for them
- * (pipeline statistics, update-after-bind descriptors, buffer device addresses, robustness). */
+ * (update-after-bind descriptors, buffer device addresses, robustness). */
 #include <string.h>
 
 #include "device/device.h"
@@ -63,4 +63,7 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(vulkan12.timelineSemaphore);
     TAKE(vulkan12.hostQueryReset);
     TAKE(vulkan13.synchronization2);
+    /* Query heaps of type PIPELINE_STATISTICS(1) and OCCLUSION (commands/query_heap.c). */
+    TAKE(core.features.pipelineStatisticsQuery);
+    TAKE(core.features.occlusionQueryPrecise);
 }
