@@ -70,6 +70,7 @@ struct d3d12_device {
     bool has_shader_int64;
     bool has_shader_float64;
     atomic_ullong validation_message_count;
+    atomic_ullong pipeline_layout_count; /* live root signatures' layouts (D3D12XSGetPipelineLayoutCount) */
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
     uint32_t push_descriptor_limit;
