@@ -3,9 +3,13 @@
  * samplers declared), a static sampler, root constants (through memory under the memory-based
  * ABI), a descriptor table, the directly indexed heap, DispatchX's ordered-append state. Creating
  * pipelines adds no layout (D3D12XSGetPipelineLayoutCount); each pipeline still computes the
- * right words with the validation layer on; the layout goes with the last of them. */
+ * right words with the validation layer on; the layout goes with the last of them. A root
+ * signature declaring more push descriptors than the device holds refuses only the pipelines
+ * that need one it left out. */
 #include <stdio.h>
 #include <string.h>
+
+#include <spirv/unified1/spirv.h>
 
 #include <d3dcompiler.h>
 #include <d3d12xs.h>
@@ -23,11 +27,7 @@ static const char *const sources[SHADER_COUNT] = {
         "RWByteAddressBuffer output : register(u0);\n"
         "[numthreads(64, 1, 1)]\n"
         "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x + 1); }\n",
-    [STATIC_SAMPLER] =
-        "SamplerState linear_clamp : register(s1);\n" /* declared, so bound: an immutable sampler */
-        "RWByteAddressBuffer output : register(u0);\n"
-        "[numthreads(64, 1, 1)]\n"
-        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x + 2); }\n",
+    [STATIC_SAMPLER] = NULL, /* sampler_spirv: D3DCompile drops samplers that no texture sample uses */
     [CONSTANTS] =
         "cbuffer Root : register(b0) { uint scale; uint bias; };\n"
         "RWByteAddressBuffer output : register(u0);\n"
@@ -52,6 +52,47 @@ static const char *const sources[SHADER_COUNT] = {
         "}\n",
 };
 
+/* A shader that loads sampler s<reg>, space0 and does nothing else: with no textures yet, a
+ * load is the one use a shader can make of a static sampler, and it makes the sampler
+ * statically used, so the validation layer checks its binding. */
+static size_t sampler_spirv(uint32_t *words, uint32_t reg)
+{
+    const uint32_t code[] = {
+        SpvMagicNumber, 0x10000, 0, 9, 0,
+        2u << 16 | SpvOpCapability, SpvCapabilityShader,
+        3u << 16 | SpvOpMemoryModel, SpvAddressingModelLogical, SpvMemoryModelGLSL450,
+        5u << 16 | SpvOpEntryPoint, SpvExecutionModelGLCompute, 1, 0x6e69616d /* "main" */, 0,
+        6u << 16 | SpvOpExecutionMode, 1, SpvExecutionModeLocalSize, 64, 1, 1,
+        4u << 16 | SpvOpDecorate, 6, SpvDecorationDescriptorSet, 0,
+        4u << 16 | SpvOpDecorate, 6, SpvDecorationBinding, 3u << 14 | reg, /* register class s: 3 */
+        2u << 16 | SpvOpTypeVoid, 2,
+        3u << 16 | SpvOpTypeFunction, 3, 2,
+        2u << 16 | SpvOpTypeSampler, 4,
+        4u << 16 | SpvOpTypePointer, 5, SpvStorageClassUniformConstant, 4,
+        4u << 16 | SpvOpVariable, 5, 6, SpvStorageClassUniformConstant,
+        5u << 16 | SpvOpFunction, 2, 1, SpvFunctionControlMaskNone, 3,
+        2u << 16 | SpvOpLabel, 7,
+        4u << 16 | SpvOpLoad, 4, 8, 6,
+        1u << 16 | SpvOpReturn,
+        1u << 16 | SpvOpFunctionEnd,
+    };
+    memcpy(words, code, sizeof(code));
+    return sizeof(code);
+}
+
+static ID3D12PipelineState *create_pipeline(ID3D12Device *device, ID3D12RootSignature *signature, const void *code, size_t size,
+        HRESULT *hr)
+{
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = signature;
+    desc.CS.pShaderBytecode = code;
+    desc.CS.BytecodeLength = size;
+    *hr = ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state);
+    return state;
+}
+
 /* harness_compile with the standard include handler, which finds d3d12xs's own headers. */
 static ID3D10Blob *compile(const char *source)
 {
@@ -68,7 +109,7 @@ static uint32_t expected(enum shader_kind kind, uint32_t t)
 {
     switch (kind) {
     case ROOT_UAV: return t + 1;
-    case STATIC_SAMPLER: return t + 2;
+    case STATIC_SAMPLER: return 0; /* writes nothing: the buffer stays zeroed */
     case CONSTANTS: return t * 3 + 7;
     case TABLE: return t + 4;
     case HEAP: return t + 5;
@@ -189,7 +230,10 @@ static void run(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12RootSigna
 
 static void test_one_layout(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D10Blob *const *code, bool memory_abi)
 {
+    uint32_t sampler_words[64];
+    size_t sampler_size = sampler_spirv(sampler_words, 1);
     const char *abi = memory_abi ? "memory-based ABI" : "push ABI";
+    HRESULT hr = S_OK;
     ID3D12PipelineState *pipelines[SHADER_COUNT][2];
     UINT64 before = layout_count(device);
     ID3D12RootSignature *signature = create_signature(device, memory_abi ? D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI : 0);
@@ -201,8 +245,17 @@ static void test_one_layout(ID3D12Device *device, ID3D12CommandQueue *queue, ID3
             (unsigned long long)(with_signature - before));
     /* Two of each: none of them may make a layout. */
     for (int kind = 0; kind < SHADER_COUNT; kind++)
-        for (int copy = 0; copy < 2; copy++)
-            pipelines[kind][copy] = code[kind] ? harness_compute_pipeline(device, signature, code[kind]) : NULL;
+        for (int copy = 0; copy < 2; copy++) {
+            pipelines[kind][copy] = NULL;
+            if (kind == STATIC_SAMPLER)
+                pipelines[kind][copy] = create_pipeline(device, signature, sampler_words, sampler_size, &hr);
+            else if (code[kind])
+                pipelines[kind][copy] = create_pipeline(device, signature, ID3D10Blob_GetBufferPointer(code[kind]),
+                        ID3D10Blob_GetBufferSize(code[kind]), &hr);
+            else
+                continue;
+            CHECK_MSG(hr == S_OK, "%s: pipeline of shader %d: 0x%08x", abi, kind, (unsigned)hr);
+        }
     CHECK_MSG(layout_count(device) == with_signature, "%s: %d pipelines of one root signature made %lld layouts, expected 0", abi,
             2 * SHADER_COUNT, (long long)(layout_count(device) - with_signature));
 
@@ -228,11 +281,75 @@ static void test_one_layout(ID3D12Device *device, ID3D12CommandQueue *queue, ID3
         for (int copy = 0; copy < 2; copy++)
             if (pipelines[kind][copy])
                 ID3D12PipelineState_Release(pipelines[kind][copy]);
+    /* Retired pipelines go once the device collects them, soon after their work completed. */
+    UINT64 now = 0;
     uint64_t deadline = harness_now_ms() + 5000;
-    while (layout_count(device) != before && harness_now_ms() < deadline)
+    while (SUCCEEDED(D3D12XSGetPipelineLayoutCount(device, &now)) && now != before && harness_now_ms() < deadline)
         harness_sleep_ms(5);
     CHECK_MSG(layout_count(device) == before, "%s: %llu layouts left after every pipeline was released", abi,
             (unsigned long long)(layout_count(device) - before));
+}
+
+/* 32 root UAVs (D3D12's whole root cost) fill lavapipe's and NVIDIA's 32 push descriptors: the
+ * static sampler is left out of the layout, and only a shader that uses it is refused. */
+static void test_full_push_set(ID3D12Device *device)
+{
+    static const char uses_last_uav[] =
+        "RWByteAddressBuffer output : register(u31);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x); }\n";
+    D3D12_ROOT_PARAMETER1 parameters[32];
+    D3D12_STATIC_SAMPLER_DESC sampler;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    ID3D12RootSignature *signature = NULL;
+    ID3D12PipelineState *pipeline = NULL;
+    ID3D10Blob *blob = NULL, *code;
+    uint32_t sampler_words[64];
+    size_t sampler_size = sampler_spirv(sampler_words, 0);
+    HRESULT hr;
+
+    memset(parameters, 0, sizeof(parameters));
+    for (UINT i = 0; i < 32; i++) {
+        parameters[i].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+        parameters[i].Descriptor.ShaderRegister = i;
+    }
+    memset(&sampler, 0, sizeof(sampler));
+    sampler.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = 32;
+    desc.Desc_1_1.pParameters = parameters;
+    desc.Desc_1_1.NumStaticSamplers = 1;
+    desc.Desc_1_1.pStaticSamplers = &sampler;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, NULL), S_OK);
+    if (!blob)
+        return;
+    CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+            &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+    ID3D10Blob_Release(blob);
+    if (!signature)
+        return;
+
+    if ((code = compile(uses_last_uav))) {
+        pipeline = harness_compute_pipeline(device, signature, code);
+        if (pipeline)
+            ID3D12PipelineState_Release(pipeline);
+        ID3D10Blob_Release(code);
+    }
+    {
+        LOG_MARK();
+        pipeline = create_pipeline(device, signature, sampler_words, sampler_size, &hr);
+        /* A device with more than 32 push descriptors has room for the sampler. */
+        CHECK_MSG(hr == E_NOTIMPL || hr == S_OK, "CreateComputePipelineState returned 0x%08x", (unsigned)hr);
+        if (hr == E_NOTIMPL) {
+            CHECK(!pipeline);
+            CHECK_LOG("CreateComputePipelineState", "s0, space0", "no room");
+        }
+        if (pipeline)
+            ID3D12PipelineState_Release(pipeline);
+    }
+    ID3D12RootSignature_Release(signature);
 }
 
 int main(void)
@@ -247,10 +364,11 @@ int main(void)
         return harness_finish();
     queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     for (int kind = 0; kind < SHADER_COUNT; kind++)
-        code[kind] = compile(sources[kind]);
+        code[kind] = sources[kind] ? compile(sources[kind]) : NULL;
 
     test_one_layout(device, queue, code, false);
     test_one_layout(device, queue, code, true);
+    test_full_push_set(device);
 
     {
         LOG_MARK();
