@@ -92,6 +92,13 @@ typedef struct D3D12XS_MEMORY_STATISTICS {
 } D3D12XS_MEMORY_STATISTICS;
 HRESULT D3D12XSGetMemoryStatistics(ID3D12Device *device, D3D12XS_MEMORY_STATISTICS *statistics);
 
+/* The VkPipelineLayouts of root signatures live on this device now: each root signature makes one
+ * and every pipeline made with it shares it (docs/descriptors.md), so creating pipelines adds
+ * none. A layout goes with the last of its root signature and the pipelines made with it (after
+ * their recorded work). d3d12xs's own internal pipelines are not counted. E_INVALIDARG (and one
+ * log line) when device is not a d3d12xs device or count is NULL. */
+HRESULT D3D12XSGetPipelineLayoutCount(ID3D12Device *device, UINT64 *count);
+
 /* Messages the Khronos validation layer reported on this device so far (0 when it is off). */
 UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 

@@ -803,6 +803,17 @@ HRESULT D3D12XSGetMemoryStatistics(ID3D12Device *iface, D3D12XS_MEMORY_STATISTIC
     return S_OK;
 }
 
+HRESULT D3D12XSGetPipelineLayoutCount(ID3D12Device *iface, UINT64 *count)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetPipelineLayoutCount");
+    if (!device)
+        return E_INVALIDARG;
+    if (!count)
+        return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetPipelineLayoutCount", "count is NULL (must receive the count)");
+    *count = atomic_load(&device->pipeline_layout_count);
+    return S_OK;
+}
+
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
 {
     struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetDeviceInfo");

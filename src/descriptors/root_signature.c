@@ -1,5 +1,5 @@
 /* ID3D12RootSignature: the parsed (1.1) description plus the push-constant layout of its
- * root constants, and the pipeline layouts of its pipelines (root_signature_layout.c). */
+ * root constants, and the pipeline layout all its pipelines share (root_signature_layout.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +30,7 @@ static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature 
     if (!refcount) {
         /* Static samplers come from the device's sampler cache, which owns them. */
         free(signature->static_samplers);
-        d3d12_root_signature_destroy_layouts(signature);
+        d3d12_root_signature_destroy_layout(signature);
         d3d12xs_root_signature_desc_free(signature->desc);
         free(signature->blob);
         d3d12xs_object_cleanup(&signature->object);
@@ -187,7 +187,7 @@ HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask,
     }
     memcpy(signature->blob, blob, size);
     signature->blob_size = size;
-    if (FAILED(hr = build_layout(signature, method)) || FAILED(hr = d3d12_root_signature_make_root_layout(signature, method)))
+    if (FAILED(hr = build_layout(signature, method)) || FAILED(hr = d3d12_root_signature_make_layout(signature, method)))
         goto fail;
     hr = d3d12xs_hand_out(ID3D12RootSignature_QueryInterface(&signature->ID3D12RootSignature_iface, riid, out), method);
     ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);

@@ -7,13 +7,21 @@
 #define D3D12XS_MAX_ROOT_PARAMETERS 64 /* D3D12's root cost limit allows at most 64 */
 #define D3D12XS_MAX_ROOT_CONSTANT_BYTES 256 /* 64 DWORDs, the root cost limit, with their packing */
 
-/* One push-descriptor binding of a pipeline layout, as a key: padding-free, compared bytewise. */
-struct d3d12xs_root_layout_binding {
-    uint32_t binding;
-    VkDescriptorType type;
-    uint32_t count;
-    uint32_t reserved; /* zero: keeps the sampler 8-byte aligned without padding */
-    VkSampler immutable_sampler; /* a static sampler, or VK_NULL_HANDLE */
+/* The bindings of a root signature's push-descriptor set, fixed by the root signature alone so
+ * that all its pipelines share one layout: each root CBV/SRV/UAV at its parameter index, then
+ * d3d12xs's own bindings, then the static samplers (immutable samplers) in their order. */
+#define D3D12XS_PUSH_BINDING_ORDERED_APPEND D3D12XS_MAX_ROOT_PARAMETERS /* DispatchX's ordered-append state */
+#define D3D12XS_PUSH_BINDING_HEAP_TABLE (D3D12XS_MAX_ROOT_PARAMETERS + 1) /* DIRECTLY_INDEXED: the heap's address table */
+#define D3D12XS_PUSH_BINDING_ARGUMENTS (D3D12XS_MAX_ROOT_PARAMETERS + 2) /* memory-based ABI: the argument buffer */
+#define D3D12XS_PUSH_BINDING_STATIC_SAMPLERS (D3D12XS_MAX_ROOT_PARAMETERS + 3) /* + the static sampler's index */
+
+/* The root signature's pipeline layout. The root signature holds one reference, each pipeline
+ * made with it another, so it outlives the root signature while a retired pipeline may still be
+ * in recorded work. */
+struct d3d12xs_root_layout {
+    atomic_uint refcount;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
 };
 
 struct d3d12_root_signature {
@@ -44,40 +52,38 @@ struct d3d12_root_signature {
      * name. Pipeline layouts take their stage masks from it (compute is never denied). */
     VkShaderStageFlags vk_stages;
     VkSampler *static_samplers;
-    /* The pipeline layouts made for its pipelines, one per binding shape (root_signature_layout.c),
-     * under object.lock. */
-    struct d3d12xs_root_layout *layouts;
-    /* Its own layout, made with it where its root constants travel as push constants: the heap
-     * sets where it has tables, every root CBV/SRV/UAV a push descriptor at its parameter index.
-     * Pipelines whose shaders bind only root descriptors and tables use it. */
-    bool has_root_layout;
-    struct d3d12xs_root_layout_binding root_layout_bindings[D3D12XS_MAX_ROOT_PARAMETERS];
-    uint32_t root_layout_binding_count;
+    /* Its pipeline layout, made with it (root_signature_layout.c) and shared by all its
+     * pipelines. A push-descriptor set holds at most the device's push_descriptor_limit
+     * descriptors: what did not fit is left out, in this order, and a pipeline whose shader
+     * needs it is refused (E_NOTIMPL). The argument buffer (memory-based ABI) and the heap's
+     * address table (DIRECTLY_INDEXED) come first, then the root CBV/SRV/UAV, the
+     * ordered-append state and the static samplers. */
+    struct d3d12xs_root_layout *layout;
+    uint64_t pushed_root_mask;      /* bit per root CBV/SRV/UAV in the layout */
+    bool has_ordered_append_binding, has_heap_table_binding, has_arguments_binding;
+    uint32_t static_sampler_bindings; /* the first this many static samplers are in the layout */
 };
 
 
 struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface);
 HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out);
-/* The root signature's pipeline layout for a push-descriptor set of these bindings and
- * push_constant_size bytes of push constants: made on first request, shared afterwards. The
- * caller gets a reference (*layout, released with d3d12xs_root_layout_release) that keeps
- * *vk_layout valid after the root signature goes, as a pipeline's retirement needs. Thread-safe. */
-HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, const struct d3d12xs_root_layout_binding *bindings,
-        uint32_t binding_count, uint32_t push_constant_size, struct d3d12xs_root_layout **layout, VkPipelineLayout *vk_layout,
-        const char *method);
+/* A reference to the root signature's layout for a pipeline (released with
+ * d3d12xs_root_layout_release): it keeps *vk_layout valid after the root signature goes, as a
+ * pipeline's retirement needs. Thread-safe. */
+struct d3d12xs_root_layout *d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, VkPipelineLayout *vk_layout);
 void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout);
-/* At creation: makes the root signature's own layout where it can have one (has_root_layout). */
-HRESULT d3d12_root_signature_make_root_layout(struct d3d12_root_signature *signature, const char *method);
+/* At creation: makes the root signature's layout. */
+HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature, const char *method);
 /* The push-constant bytes of its pipeline layouts: the root constants and table starts, then
  * (where the device has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset
  * (else UINT32_MAX). */
 uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset);
 /* The set of its pipelines' push descriptors: after the heap sets where it has tables. */
 uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature);
-/* The descriptor type of root CBV/SRV/UAV parameter index in the root signature's own layout. */
+/* The descriptor type of root CBV/SRV/UAV parameter index in the root signature's layout. */
 VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature *signature, uint32_t index);
-/* The root signature's own references, at its destruction. */
-void d3d12_root_signature_destroy_layouts(struct d3d12_root_signature *signature);
+/* The root signature's own reference, at its destruction. */
+void d3d12_root_signature_destroy_layout(struct d3d12_root_signature *signature);
 bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b);
 
 #endif

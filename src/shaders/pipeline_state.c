@@ -1,6 +1,6 @@
 /* ID3D12PipelineState (compute): the shader's registers are matched against the root
- * signature, the SPIR-V is remapped so every descriptor lands in one push-descriptor set
- * and root constants in the push-constant block, and a VkPipeline is built. */
+ * signature, the SPIR-V is remapped onto the root signature's layout (every pushed descriptor at
+ * its fixed binding, root constants in the push-constant block), and a VkPipeline is built. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,64 +297,46 @@ const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, cons
     return NULL;
 }
 
-/* Whether the pipeline binds nothing but root descriptors, each as the root signature's own
- * layout has it: it then uses that layout, made with the root signature. */
-static bool binds_like_root_signature(const struct d3d12_pipeline_state *state)
+/* Variables outside the layout (tables, root constants and addresses, the heap's memory marker)
+ * are rewritten away by later passes; their binding numbers need only differ from the layout's. */
+#define REWRITTEN_BINDING 4096u
+
+/* The binding of a shader register in the root signature's layout (root_signature.h), or
+ * E_NOTIMPL where the layout had no room for it. */
+static HRESULT layout_binding(const struct d3d12_pipeline_state *state, struct d3d12xs_pipeline_binding *binding, uint32_t index,
+        const char *method)
 {
     const struct d3d12_root_signature *signature = state->root_signature;
+    bool fits = true;
 
-    if (!signature->has_root_layout || state->memory_abi)
-        return false;
-    for (uint32_t i = 0; i < state->binding_count; i++) {
-        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
-        if (!binding->array_size)
-            continue; /* root constants */
-        if (binding->source != D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->vk_type != d3d12_root_descriptor_vk_type(signature, binding->root_index))
-            return false;
-        for (uint32_t j = 0; j < i; j++)
-            if (state->bindings[j].array_size && state->bindings[j].vk_binding == binding->vk_binding)
-                return false; /* two variables of one register */
+    binding->vk_binding = REWRITTEN_BINDING + index;
+    if (!binding->array_size)
+        return S_OK;
+    switch (binding->source) {
+    case D3D12XS_BINDING_ROOT_DESCRIPTOR:
+        fits = signature->pushed_root_mask & (1ull << binding->root_index);
+        binding->vk_binding = binding->root_index;
+        break;
+    case D3D12XS_BINDING_STATIC_SAMPLER:
+        fits = binding->root_index < signature->static_sampler_bindings;
+        binding->vk_binding = D3D12XS_PUSH_BINDING_STATIC_SAMPLERS + binding->root_index;
+        break;
+    case D3D12XS_BINDING_ORDERED_APPEND:
+        fits = signature->has_ordered_append_binding;
+        binding->vk_binding = D3D12XS_PUSH_BINDING_ORDERED_APPEND;
+        break;
+    case D3D12XS_BINDING_HEAP_TABLE:
+        fits = signature->has_heap_table_binding;
+        binding->vk_binding = D3D12XS_PUSH_BINDING_HEAP_TABLE;
+        break;
+    default:
+        break;
     }
-    return true;
-}
-
-/* The pipeline's layout, from its root signature's layouts: the root signature's own where the
- * shader binds only root descriptors, else one shared by the pipelines that bind alike. */
-static HRESULT create_layouts(struct d3d12_pipeline_state *state, const char *method)
-{
-    struct d3d12_root_signature *signature = state->root_signature;
-    struct d3d12xs_root_layout_binding *bindings = NULL;
-    uint32_t push_constant_size = d3d12_root_signature_push_constant_range(signature, &state->thread_limit_offset);
-    uint32_t binding_count = 0;
-    HRESULT hr;
-
-    if (binds_like_root_signature(state))
-        return d3d12_root_signature_get_layout(signature, signature->root_layout_bindings, signature->root_layout_binding_count,
-                push_constant_size, &state->layout, &state->vk_layout, method);
-    if (!(bindings = calloc(state->binding_count + 1, sizeof(*bindings))))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the set layout");
-    for (uint32_t i = 0; i < state->binding_count; i++) {
-        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
-        if (!binding->array_size)
-            continue; /* root constants */
-        bindings[binding_count++] = (struct d3d12xs_root_layout_binding){
-            .binding = binding->vk_binding,
-            .type = binding->vk_type,
-            .count = binding->array_size,
-            .immutable_sampler = binding->source == D3D12XS_BINDING_STATIC_SAMPLER
-                    ? signature->static_samplers[binding->root_index] : VK_NULL_HANDLE,
-        };
-    }
-    if (state->memory_abi)
-        bindings[binding_count++] = (struct d3d12xs_root_layout_binding){
-            .binding = state->argument_binding,
-            .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-            .count = 1,
-        };
-    hr = d3d12_root_signature_get_layout(signature, bindings, binding_count, push_constant_size, &state->layout,
-            &state->vk_layout, method);
-    free(bindings);
-    return hr;
+    if (!fits)
+        return d3d12xs_fail(E_NOTIMPL, method, "shader register %s: pDesc->pRootSignature's layout has no room for it "
+                "(its push descriptors hold %u on this device, filled in the order of docs/descriptors.md)",
+                binding->register_name, state->object.device->push_descriptor_limit);
+    return S_OK;
 }
 
 /* The memory-based ABI routes root descriptors through memory where the device can reach
@@ -458,7 +440,6 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             state->bindings[i].array_size = 0;
             root_variables[state->address_count++] = info.bindings[i].variable_id;
             state->memory_abi = true;
-            state->argument_binding = info.binding_count;
         }
         if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant)
             state->pushed_root_descriptor_count++;
@@ -478,31 +459,27 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
-        if (targets[i].push_constant && state->root_signature->memory_abi) {
+        if (targets[i].push_constant && state->root_signature->memory_abi)
             state->memory_abi = true;
-            state->argument_binding = info.binding_count; /* after every binding of the shader */
-        }
     }
-    /* Binding numbers: a pushed root descriptor's is its parameter index, as in the root
-     * signature's own layout; the shader's other registers follow all parameters. */
     for (uint32_t i = 0; i < info.binding_count; i++) {
-        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
-        state->bindings[i].vk_binding = binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR && binding->array_size
-                ? binding->root_index : state->root_signature->parameter_count + i;
+        if (FAILED(hr = layout_binding(state, &state->bindings[i], i, method)))
+            goto done;
         targets[i].binding = state->bindings[i].vk_binding;
     }
-    if (state->memory_abi)
-        state->argument_binding += state->root_signature->parameter_count;
+    if (state->memory_abi && !state->root_signature->has_arguments_binding) {
+        hr = d3d12xs_fail(E_NOTIMPL, method, "pDesc->pRootSignature's layout has no room for the root argument buffer the shader "
+                "reads (its push descriptors hold %u on this device)", device->push_descriptor_limit);
+        goto done;
+    }
+    state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
     state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
     state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
             : state->root_signature->push_constant_size;
-    if (state->descriptor_count + state->memory_abi > device->push_descriptor_limit) {
-        hr = d3d12xs_fail(E_NOTIMPL, method, "the shader uses %u descriptors%s; push descriptors on this device hold %u",
-                state->descriptor_count, state->memory_abi ? " and the root argument buffer" : "", device->push_descriptor_limit);
-        goto done;
-    }
-    if (FAILED(hr = create_layouts(state, method)))
-        goto done;
+    /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
+     * lists may use the pipeline, after the root signature itself may have gone. */
+    d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
+    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
     if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, heap_marker, root_variables, method)))
         goto done;
     {

@@ -24,7 +24,7 @@ struct d3d12xs_pipeline_binding {
     uint32_t heap_set;       /* TABLE: D3D12XS_HEAP_SET_RESOURCES, _COUNTERS or _SAMPLERS */
     uint32_t table_extent;   /* TABLE: descriptors it reads from table_offset on (an unbounded array: 1) */
     uint32_t array_size;     /* push descriptors it takes (0 for TABLE, constants and HEAP_MEMORY) */
-    uint32_t vk_binding;     /* in the push-descriptor set: a root descriptor's is its parameter index */
+    uint32_t vk_binding;     /* in the root signature's push-descriptor set (root_signature.h) */
     VkDescriptorType vk_type;
     bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
     uint32_t address_slot;   /* ROOT_ADDRESS: its entry in the argument buffer's address table */
@@ -36,11 +36,11 @@ struct d3d12_pipeline_state {
     struct d3d12xs_object object;
     struct d3d12_root_signature *root_signature; /* holds a reference */
     VkPipeline vk_pipeline;
-    /* From the root signature, shared with its pipelines that bind alike; the reference keeps it
-     * while recorded lists may use it, after the root signature itself may have gone. */
+    /* The root signature's, shared with all its pipelines; the reference keeps it while recorded
+     * lists may use it, after the root signature itself may have gone. */
     struct d3d12xs_root_layout *layout;
     VkPipelineLayout vk_layout;
-    uint32_t push_set;         /* the set of its push descriptors (after the heap sets where it reads tables) */
+    uint32_t push_set;         /* the set of its push descriptors (after the heap sets where the root signature has tables) */
     bool reads_heaps;          /* its shader reads descriptor tables: the list binds the heaps */
     uint32_t local_size[3];
     uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
@@ -61,9 +61,10 @@ struct d3d12_pipeline_state {
     uint32_t descriptor_count; /* sum of array sizes */
     uint64_t used_root_mask;
     /* Memory-based ABI (root signature flag): the root constants the shader reads come from a
-     * uniform buffer at this binding of the push-descriptor set, written per dispatch: the
-     * constants (root_signature->push_constant_size bytes), then at address_offset one 16-byte
-     * entry per root descriptor (ROOT_ADDRESS bindings), argument_size bytes in all. */
+     * uniform buffer at this binding of the push-descriptor set (D3D12XS_PUSH_BINDING_ARGUMENTS),
+     * written per dispatch: the constants (root_signature->push_constant_size bytes), then at
+     * address_offset one 16-byte entry per root descriptor (ROOT_ADDRESS bindings),
+     * argument_size bytes in all. */
     bool memory_abi;
     uint32_t argument_binding;
     uint32_t address_count, address_offset, argument_size;
