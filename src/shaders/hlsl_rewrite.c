@@ -25,6 +25,8 @@
  *    multiplications.
  *  - function-scope `static` variables keep their value between calls: glslang initialises
  *    them at each call. They become (renamed) globals declared before the function.
+ *  - arrays of (RW)StructuredBuffer / (RW)ByteAddressBuffer, which glslang cannot index, are
+ *    one buffer of a marker struct (hlsl_rewrite_arrays.c, a pass before the others).
  *  - flattened initialisers of vector arrays (`float4 a[2] = {1, 2, 3, 4, 5, 6, 7, 8}`) get
  *    their inner braces when every element is a scalar (known from the count, or from
  *    literals when the array is unsized): glslang takes one item per vector.
