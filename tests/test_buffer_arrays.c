@@ -1,7 +1,8 @@
 /* Arrays of raw and structured buffers read through descriptor tables (docs/descriptors.md):
  * StructuredBuffer<T> a[N], RWStructuredBuffer, ByteAddressBuffer and RWByteAddressBuffer,
  * bounded and unbounded, indexed dynamically and with NonUniformResourceIndex, with element
- * and member access, Load/Store/Interlocked and GetDimensions of one element; every case checks
+ * and member access (struct elements of a 12-byte stride), Load/Store/Interlocked and
+ * GetDimensions of one element; every case checks
  * what the GPU wrote. Misuses D3DCompile cannot translate are refused with a message. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +379,76 @@ static void test_unbounded(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* ---- struct elements: member writes, atomics on a member, a modifier on the array ---- */
+
+static void test_struct_elements(struct env *env)
+{
+    static const char source[] =
+        "struct Cell { uint count; float2 v; };\n"
+        "globallycoherent RWStructuredBuffer<Cell>\n"
+        "    cells[2] : register(u0, space5);\n"
+        "RWStructuredBuffer<uint> unused : register(u0);\n"
+        "[numthreads(16, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint t = id.x;\n"
+        "    InterlockedAdd(cells[NonUniformResourceIndex(t % 2)][0].count, t + 1);\n"
+        "    cells[NonUniformResourceIndex(t % 2)][1 + t / 2].v.y = t * 0.5;\n"
+        "    cells[0][20 + t].v = float2(t, 1);\n"
+        "}\n";
+    D3D12_DESCRIPTOR_RANGE1 r = range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 2, 5, 0);
+    D3D12_ROOT_PARAMETER1 parameters[2] = {table(&r, 1), root_uav(0)};
+    uint32_t cells[2][40 * 3];
+    ID3D12Resource *buffers[2];
+    unsigned wrong = 0;
+    UINT start = 1;
+    LOG_MARK();
+
+    ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    ID3DBlob *code = compile(source, 0);
+    ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
+    if (code)
+        ID3D10Blob_Release(code);
+    if (!state) {
+        CHECK_MSG(false, "struct elements: no pipeline");
+        if (signature)
+            ID3D12RootSignature_Release(signature);
+        return;
+    }
+    ID3D12DescriptorHeap *heap = create_heap(env->device, 3);
+    ID3D12Resource *unused = harness_uav_buffer(env->device, 16);
+    for (uint32_t k = 0; k < 2; k++) {
+        buffers[k] = harness_uav_buffer(env->device, sizeof(cells[k]));
+        uav(env, buffers[k], 12, 0, 40, cpu_at(env, heap, 1 + k));
+    }
+    run(env, signature, state, heap, &start, 1, unused, 1);
+    for (uint32_t k = 0; k < 2; k++) {
+        float y;
+        harness_read_back(env->device, env->queue, buffers[k], cells[k], sizeof(cells[k]));
+        if (cells[k][0] != (k ? 72u : 64u) && wrong++ < 8)
+            CHECK_MSG(false, "struct elements: cells[%u][0].count is %u, expected %u", k, cells[k][0], k ? 72u : 64u);
+        for (uint32_t e = 1; e <= 8; e++) {
+            memcpy(&y, &cells[k][e * 3 + 2], 4);
+            if (y != (float)(2 * (e - 1) + k) * 0.5f && wrong++ < 8)
+                CHECK_MSG(false, "struct elements: cells[%u][%u].v.y is %g, expected %g", k, e, y, (2 * (e - 1) + k) * 0.5);
+        }
+    }
+    for (uint32_t t = 0; t < 16; t++) {
+        float v[2];
+        memcpy(v, &cells[0][(20 + t) * 3 + 1], 8);
+        if ((v[0] != (float)t || v[1] != 1.0f) && wrong++ < 8)
+            CHECK_MSG(false, "struct elements: cells[0][%u].v is (%g, %g), expected (%u, 1)", 20 + t, v[0], v[1], t);
+    }
+    CHECK_MSG(!wrong, "struct elements: %u wrong values", wrong);
+    CHECK_NO_LOG();
+
+    for (uint32_t k = 0; k < 2; k++)
+        ID3D12Resource_Release(buffers[k]);
+    ID3D12Resource_Release(unused);
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12PipelineState_Release(state);
+    ID3D12RootSignature_Release(signature);
+}
+
 /* ---- what D3DCompile refuses, with a message naming the construct ---- */
 
 static void check_refused(const char *source, const char *needle)
@@ -423,6 +494,7 @@ int main(void)
     test_bounded(&env, 0, "bounded arrays");
     test_bounded(&env, D3DCOMPILE_SKIP_OPTIMIZATION, "bounded arrays, -Od");
     test_unbounded(&env);
+    test_struct_elements(&env);
     test_refused();
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);

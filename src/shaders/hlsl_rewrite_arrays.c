@@ -147,11 +147,16 @@ static bool parse_declaration(struct rewriter *r, size_t t, int paren_depth, int
 static void rewrite_declaration(struct rewriter *r, const struct buffer_array *a, size_t semicolon)
 {
     size_t from = r->tokens[a->type].at, to = r->tokens[a->close].at + 1, count_length = 0, newlines = 0;
+    size_t modifiers = a->type;
     const char *name = r->s + r->tokens[a->name].at;
     int name_length = (int)r->tokens[a->name].length;
     struct text helpers = {0};
     char *name_text;
 
+    while (modifiers && hlsl_is_ident(r, modifiers - 1) && !r->tokens[modifiers - 1].directive
+            && (hlsl_is(r, modifiers - 1, "globallycoherent") || hlsl_is(r, modifiers - 1, "uniform")
+                || hlsl_is(r, modifiers - 1, "extern")))
+        modifiers--;
     for (size_t at = from; at < to; at++)
         newlines += r->s[at] == '\n';
     if (a->close > a->name + 2)
@@ -164,12 +169,13 @@ static void rewrite_declaration(struct rewriter *r, const struct buffer_array *a
     name_text[name_length] = 0;
     if (newlines > 16)
         newlines = 16;
-    hlsl_add_edit(r, from, to - from, "struct __d3d12xs_array_%s { %.*s e[%.*s]; uint n[%uu]; }; %sStructuredBuffer<"
-            "__d3d12xs_array_%s> %s%.*s", name_text,
+    /* the struct goes before the declaration's modifiers (globallycoherent...), which are the buffer's */
+    hlsl_add_edit(r, r->tokens[modifiers].at, 0, "struct __d3d12xs_array_%s { %.*s e[%.*s]; uint n[%uu]; }; ", name_text,
             a->raw ? 4 : hlsl_text_length(r, a->type + 2, a->name - 2), a->raw ? "uint" : r->s + r->tokens[a->type + 2].at,
             count_length ? (int)count_length : 5, count_length ? r->s + r->tokens[a->name + 2].at : "65536",
-            count_length ? D3D12XS_BUFFER_ARRAY_MARKER : D3D12XS_BUFFER_ARRAY_MARKER + 1,
-            a->writable ? "RW" : "", name_text, name_text, (int)newlines, "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n");
+            count_length ? D3D12XS_BUFFER_ARRAY_MARKER : D3D12XS_BUFFER_ARRAY_MARKER + 1);
+    hlsl_add_edit(r, from, to - from, "%sStructuredBuffer<__d3d12xs_array_%s> %s%.*s", a->writable ? "RW" : "", name_text,
+            name_text, (int)newlines, "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n");
     if (a->raw)
         append_raw_helpers(&helpers, name_text, a->writable);
     else if (a->stride)

@@ -773,9 +773,9 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
-    /* ByteAddressBuffer Load4 / Store4 as 16-byte accesses (src/shaders/spirv_vectorize.c), then
-     * arrays of raw and structured buffers as arrays of blocks (src/shaders/spirv_buffer_arrays.c);
-     * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones (for measurements) */
+    /* ByteAddressBuffer Load4 / Store4 as 16-byte accesses (src/shaders/spirv_vectorize.c;
+     * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones, for measurements), then arrays of
+     * raw and structured buffers as arrays of blocks (src/shaders/spirv_buffer_arrays.c) */
     finish_args.wave32 = wave32;
     if ((!no_vectorize() && FAILED(hr = d3d12xs_spirv_pass_vectorize(module, &vectorize_args, error, sizeof(error))))
             || FAILED(hr = d3d12xs_spirv_pass_buffer_arrays(module, &buffer_arrays_args, error, sizeof(error)))
