@@ -108,6 +108,21 @@ static uint32_t make_array_type(struct d3d12xs_spirv_module *m, const struct mar
     return d3d12xs_spirv_type_pointer(m, b->storage_class, array);
 }
 
+/* An instruction that may take the buffer variable as an operand other than through an access
+ * chain (its literals are not ids, so only these are checked). */
+static bool takes_pointer(uint32_t op)
+{
+    switch (op) {
+    case SpvOpLoad: case SpvOpStore: case SpvOpCopyObject: case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+    case SpvOpFunctionCall: case SpvOpArrayLength: case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+    case SpvOpPhi: case SpvOpSelect: case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange:
+    case SpvOpAtomicCompareExchange: case SpvOpAtomicIAdd: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Turns every access to b into one of the array; the lengths' loads become OpArrayLength. */
 static HRESULT rewrite_accesses(struct d3d12xs_spirv_module *m, const struct marker_buffer *b, uint32_t block_pointer,
         char *error, size_t error_size)
@@ -152,8 +167,8 @@ static HRESULT rewrite_accesses(struct d3d12xs_spirv_module *m, const struct mar
             }
             continue;
         }
-        for (uint32_t k = 1; k < n; k++)
-            if (inst->w[k] == b->variable && op != SpvOpLine && op != SpvOpNoLine)
+        for (uint32_t k = 1; takes_pointer(op) && k < n; k++)
+            if (inst->w[k] == b->variable)
                 return fail(error, error_size, "instruction %u (opcode %u) uses the array of buffers (variable %u) other "
                         "than through an access chain", inst->offset, op, b->variable);
     }
