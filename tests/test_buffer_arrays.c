@@ -482,6 +482,17 @@ static void test_refused(void)
         "RWStructuredBuffer<uint> o : register(u0);\n"
         "[numthreads(1, 1, 1)] void main() { r[0].Store(0, 1); o[0] = 0; }\n",
         "the method Store of an element of an array of buffers is not supported");
+    check_refused(
+        "RWByteAddressBuffer w[2] : register(u0, space1);\n"
+        "void clear(RWByteAddressBuffer b[2]) { b[0].Store(0, 0); }\n"
+        "[numthreads(1, 1, 1)] void main() { clear(w); }\n",
+        "the array of buffers b is a function parameter");
+    check_refused(
+        "struct P { double d; uint u; };\n"
+        "StructuredBuffer<P> ps[2] : register(t0, space1);\n"
+        "RWStructuredBuffer<uint> o : register(u0);\n"
+        "[numthreads(1, 1, 1)] void main() { uint c, s; ps[1].GetDimensions(c, s); o[0] = c + s; }\n",
+        "GetDimensions of an element of the array of StructuredBuffer ps needs an element type");
 }
 
 int main(void)

@@ -223,10 +223,11 @@ static void rewrite_use(struct rewriter *r, const struct buffer_array *a, size_t
     }
     if (a->raw ? !is_raw_method(r, method, a->writable)
             : !(hlsl_is(r, method, "Load") || (hlsl_is(r, method, "GetDimensions") && a->stride))) {
-        hlsl_refuse(r, method, a->raw || !hlsl_is(r, method, "GetDimensions")
-                ? "the method %.*s of an element of an array of buffers is not supported"
-                : "GetDimensions of an element of an array of StructuredBuffer needs an element type whose D3D size "
-                "D3DCompile knows (%.*s: a scalar, vector, matrix or struct of those, 32- and 64-bit not mixed)");
+        if (a->raw || !hlsl_is(r, method, "GetDimensions"))
+            hlsl_refuse(r, method, "the method %.*s of an element of an array of buffers is not supported");
+        else
+            hlsl_refuse(r, t, "GetDimensions of an element of the array of StructuredBuffer %.*s needs an element type "
+                    "whose D3D size D3DCompile knows (a scalar, vector, matrix or struct of those, 32- and 64-bit not mixed)");
         return;
     }
     if (hlsl_is(r, method, "Load") && !a->raw)
