@@ -25,6 +25,7 @@
 
 struct buffer_array {
     size_t type, name, close; /* tokens: the type name, the array's name, the `]` of its size */
+    size_t semicolon;         /* the token ending the declaration */
     bool raw, writable;
     unsigned stride;          /* structured: D3D's element stride, 0 when not known */
 };
@@ -139,12 +140,13 @@ static bool parse_declaration(struct rewriter *r, size_t t, int paren_depth, int
                 "supported: declare one one-dimensional array per declaration");
         return false;
     }
+    a->semicolon = end;
     return true;
 }
 
 /* Declares a's marker struct and buffer in place of its declaration (newlines kept) and its
  * helpers after it; a macro for element access goes to the front. */
-static void rewrite_declaration(struct rewriter *r, const struct buffer_array *a, size_t semicolon)
+static void rewrite_declaration(struct rewriter *r, const struct buffer_array *a)
 {
     size_t from = r->tokens[a->type].at, to = r->tokens[a->close].at + 1, count_length = 0, newlines = 0;
     size_t modifiers = a->type;
@@ -184,7 +186,7 @@ static void rewrite_declaration(struct rewriter *r, const struct buffer_array *a
     if (helpers.failed)
         r->failed = true;
     else if (helpers.length)
-        hlsl_add_edit(r, r->tokens[semicolon].at + 1, 0, "%s", helpers.data);
+        hlsl_add_edit(r, r->tokens[a->semicolon].at + 1, 0, "%s", helpers.data);
     if (!a->raw)
         hlsl_append(r->front, "#define __d3d12xs_at_%s(i, j) %s[j].e[i]\n", name_text, name_text);
     free(helpers.data);
@@ -251,7 +253,6 @@ void hlsl_rewrite_buffer_arrays(struct rewriter *r)
 
     for (size_t t = 0; t < r->token_count; t++) {
         struct buffer_array a;
-        size_t semicolon;
         if (r->tokens[t].directive)
             continue;
         if (hlsl_is(r, t, "("))
@@ -277,11 +278,8 @@ void hlsl_rewrite_buffer_arrays(struct rewriter *r)
             r->failed = true;
             break;
         }
-        for (semicolon = a.close; !hlsl_is(r, semicolon, ";"); semicolon++)
-            if (hlsl_is(r, semicolon, "("))
-                semicolon = hlsl_closing(r, semicolon);
-        rewrite_declaration(r, &a, semicolon);
-        t = semicolon;
+        rewrite_declaration(r, &a);
+        t = a.semicolon;
     }
     for (size_t t = 0; count && !r->failed && t < r->token_count; t++) {
         int value = hlsl_names_get(r, &names, t);
