@@ -25,6 +25,8 @@
  *    multiplications.
  *  - function-scope `static` variables keep their value between calls: glslang initialises
  *    them at each call. They become (renamed) globals declared before the function.
+ *  - arrays of (RW)StructuredBuffer / (RW)ByteAddressBuffer, which glslang cannot index, are
+ *    one buffer of a marker struct (hlsl_rewrite_arrays.c, a pass before the others).
  *  - flattened initialisers of vector arrays (`float4 a[2] = {1, 2, 3, 4, 5, 6, 7, 8}`) get
  *    their inner braces when every element is a scalar (known from the count, or from
  *    literals when the array is unsized): glslang takes one item per vector.
@@ -400,6 +402,7 @@ static void prelude(struct text *b, uint64_t needs)
 
 enum rewrite_pass_kind {
     PASS_FILE,         /* one file, before the preprocessor */
+    PASS_ARRAYS,       /* the translation unit: arrays of raw and structured buffers */
     PASS_CALLS,        /* the translation unit: calls, constants, types, matrices */
     PASS_DECLARATIONS, /* the translation unit: initialisers, function statics */
 };
@@ -424,6 +427,8 @@ static void rewrite_pass(const char *source, size_t length, enum rewrite_pass_ki
     }
     if (kind == PASS_FILE) {
         hlsl_rewrite_file_literals(&r);
+    } else if (kind == PASS_ARRAYS) {
+        hlsl_rewrite_buffer_arrays(&r);
     } else if (kind == PASS_CALLS) {
         rewrite_calls(&r);
         hlsl_rewrite_literals(&r);
@@ -456,11 +461,16 @@ static void rewrite_pass(const char *source, size_t length, enum rewrite_pass_ki
 
 char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length, unsigned *serial)
 {
-    struct text first = {0}, second = {0}, front = {0}, out = {0};
+    struct text arrays = {0}, first = {0}, second = {0}, front = {0}, out = {0};
     uint64_t needs = 0;
 
-    /* calls and types first, so that moved statics carry their rewritten text */
-    rewrite_pass(source, length, PASS_CALLS, serial, &needs, &first, &front);
+    /* buffer arrays first: their uses become calls and macros the other rewrites see */
+    rewrite_pass(source, length, PASS_ARRAYS, serial, &needs, &arrays, &front);
+    /* calls and types next, so that moved statics carry their rewritten text */
+    if (!arrays.failed)
+        rewrite_pass(arrays.data ? arrays.data : "", arrays.length, PASS_CALLS, serial, &needs, &first, &front);
+    else
+        first.failed = true;
     if (!first.failed)
         rewrite_pass(first.data ? first.data : "", first.length, PASS_DECLARATIONS, serial, &needs, &second, &front);
     if (needs || front.length) {
@@ -476,6 +486,7 @@ char *d3d12xs_hlsl_rewrite(const char *source, size_t length, size_t *out_length
     if (!out.data)
         hlsl_append_bytes(&out, "", 0);
     free(first.data);
+    free(arrays.data);
     if (first.failed || out.failed) {
         free(out.data);
         return NULL;

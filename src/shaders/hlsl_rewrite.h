@@ -18,4 +18,9 @@ char *d3d12xs_hlsl_rewrite_file(const char *source, size_t length, size_t *out_l
  * turns each such add into a NonUniform-decorated copy of i. */
 #define D3D12XS_NONUNIFORM_SPEC_ID 2000
 
+/* An array of (RW)StructuredBuffer<T> / (RW)ByteAddressBuffer (hlsl_rewrite_arrays.c) is one
+ * buffer of struct { T e[N]; uint n[D3D12XS_BUFFER_ARRAY_MARKER]; } (n[MARKER + 1]: unbounded,
+ * declared as e[65536]); spirv_buffer_arrays.c recognises it by that length. */
+#define D3D12XS_BUFFER_ARRAY_MARKER 0xD3D12u
+
 #endif

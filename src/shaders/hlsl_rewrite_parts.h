@@ -20,5 +20,12 @@ void hlsl_rewrite_types(struct rewriter *r);
 /* The part of them that runs on each file before the preprocessor: literals it would split. */
 void hlsl_rewrite_file_literals(struct rewriter *r);
 void hlsl_prelude_types(struct text *b, uint64_t needs);
+/* D3D's stride of a structured buffer element of type token t, 0 when not known. */
+unsigned hlsl_structured_stride(const struct rewriter *r, size_t t);
+
+/* hlsl_rewrite_arrays.c: arrays of (RW)StructuredBuffer and (RW)ByteAddressBuffer, which
+ * glslang cannot index, as one buffer of a marker struct (spirv_buffer_arrays.c undoes it).
+ * Runs before the other rewrites, on the translation unit. */
+void hlsl_rewrite_buffer_arrays(struct rewriter *r);
 
 #endif

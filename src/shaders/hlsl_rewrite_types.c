@@ -17,8 +17,7 @@
  *    converts it to float).
  *
  * Refused with an `#error` put before the line of the construct (the message has the user's
- * file and line number): arrays of
- * RWStructuredBuffer / RWByteAddressBuffer, int64_t and 64-bit integer vectors (glslang knows
+ * file and line number): int64_t and 64-bit integer vectors (glslang knows
  * only the uint64_t scalar; the suffixes l and ll), 1xN and Nx1 matrices, integer and bool
  * matrices (matrix swizzles and intrinsics are in hlsl_rewrite_matrix.c). The rewrites see the
  * preprocessed translation unit (hlsl_rewrite.c), so buffers declared in an include and
@@ -110,6 +109,13 @@ static unsigned long long element_size(const struct rewriter *r, size_t t, unsig
     return 0;
 }
 
+unsigned hlsl_structured_stride(const struct rewriter *r, size_t t)
+{
+    unsigned budget = 256, widths = 0;
+    unsigned long long size = element_size(r, t, &budget, &widths);
+    return size <= 2048 ? (unsigned)size : 0;
+}
+
 /* The buffer named by token t: false when none is (or the name is a conflict). */
 static bool find_buffer(const struct rewriter *r, const struct hlsl_names *buffers, size_t t, enum buffer_kind *kind,
         unsigned *stride)
@@ -123,7 +129,7 @@ static bool find_buffer(const struct rewriter *r, const struct hlsl_names *buffe
     return true;
 }
 
-/* Buffer declarations (globals and parameters), arrays of RW buffers refused. */
+/* Buffer declarations (globals and parameters; arrays are gone: hlsl_rewrite_arrays.c). */
 static void collect_buffers(struct rewriter *r, struct hlsl_names *buffers)
 {
     unsigned budget = 256; /* struct lookups of the file's element sizes */
@@ -156,12 +162,6 @@ static void collect_buffers(struct rewriter *r, struct hlsl_names *buffers)
         }
         if (!hlsl_is_ident(r, name))
             continue;
-        if (hlsl_is(r, name + 1, "[") && (hlsl_is(r, t, "RWByteAddressBuffer") || hlsl_is(r, t, "RWStructuredBuffer"))
-                && !r->tokens[t].directive) {
-            hlsl_refuse(r, t, "arrays of %.*s are not supported (glslang cannot index them): declare one buffer "
-                    "per register");
-            continue;
-        }
         if (element) {
             unsigned widths = 0;
             stride = (unsigned)element_size(r, element, &budget, &widths);

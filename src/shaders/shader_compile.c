@@ -677,6 +677,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     unsigned vector_loads = 0, vector_stores = 0;
     struct d3d12xs_spirv_vectorize_args vectorize_args = {&vector_loads, &vector_stores};
     struct d3d12xs_spirv_finish_hlsl_args finish_args = {false};
+    struct d3d12xs_spirv_buffer_arrays_args buffer_arrays_args = {0};
     uint32_t *words = NULL;
     size_t word_count = 0, source_length = 0;
     char error[1024], *source = NULL;
@@ -772,10 +773,12 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
                 error);
         goto done;
     }
-    /* ByteAddressBuffer Load4 / Store4 as 16-byte accesses (src/shaders/spirv_vectorize.c);
-     * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones (for measurements) */
+    /* ByteAddressBuffer Load4 / Store4 as 16-byte accesses (src/shaders/spirv_vectorize.c;
+     * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones, for measurements), then arrays of
+     * raw and structured buffers as arrays of blocks (src/shaders/spirv_buffer_arrays.c) */
     finish_args.wave32 = wave32;
     if ((!no_vectorize() && FAILED(hr = d3d12xs_spirv_pass_vectorize(module, &vectorize_args, error, sizeof(error))))
+            || FAILED(hr = d3d12xs_spirv_pass_buffer_arrays(module, &buffer_arrays_args, error, sizeof(error)))
             || FAILED(hr = d3d12xs_spirv_pass_finish_hlsl(module, &finish_args, error, sizeof(error)))
             || FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))
             /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout

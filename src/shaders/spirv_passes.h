@@ -111,6 +111,15 @@ struct d3d12xs_spirv_vectorize_args {
 HRESULT d3d12xs_spirv_pass_vectorize(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_vectorize_args *args,
         char *error, size_t error_size);
 
+/* spirv_buffer_arrays.c: the marker buffers of hlsl_rewrite_arrays.c become the arrays of
+ * storage-buffer blocks they stand for. E_INVALIDARG for an access the pass cannot turn into
+ * an array access. */
+struct d3d12xs_spirv_buffer_arrays_args {
+    int unused;
+};
+HRESULT d3d12xs_spirv_pass_buffer_arrays(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_buffer_arrays_args *args,
+        char *error, size_t error_size);
+
 /* spirv_finish_hlsl.c: UAV counters get their binding encoding (spirv.h), what glslang's HLSL
  * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER. E_FAIL
  * for a counter whose UAV has no u register. */
