@@ -271,10 +271,11 @@ ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSi
     return state;
 }
 
-ID3D10Blob *harness_compile(const char *source)
+ID3D10Blob *harness_compile(const char *source, UINT flags)
 {
     ID3D10Blob *code = NULL, *errors = NULL;
-    HRESULT hr = D3DCompile(source, strlen(source), "test.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
+    HRESULT hr = D3DCompile(source, strlen(source), "test.hlsl", NULL, D3D_COMPILE_STANDARD_FILE_INCLUDE, "main", "cs_6_0", flags, 0,
+            &code, &errors);
     CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
     if (errors)
         ID3D10Blob_Release(errors);

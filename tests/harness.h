@@ -55,8 +55,9 @@ ID3D12Fence *harness_create_fence(ID3D12Device *device, UINT64 initial_value);
 ID3D12Resource *harness_uav_buffer(ID3D12Device *device, UINT64 size);
 /* A compute pipeline from SPIR-V in a blob (e.g. D3DCompile's). */
 ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSignature *signature, ID3D10Blob *code);
-/* HLSL through D3DCompile (entry "main", cs_6_0); NULL after a failed check. */
-ID3D10Blob *harness_compile(const char *source);
+/* HLSL through D3DCompile (entry "main", cs_6_0, the standard include handler, D3DCOMPILE_*
+ * flags); NULL after a failed check. */
+ID3D10Blob *harness_compile(const char *source, UINT flags);
 /* A version 1.1 root signature of these parameters, serialized and created. */
 ID3D12RootSignature *harness_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count,
         D3D12_ROOT_SIGNATURE_FLAGS flags);

@@ -19,17 +19,6 @@ struct env {
     UINT increment;
 };
 
-static ID3DBlob *compile(const char *source, UINT flags)
-{
-    ID3DBlob *code = NULL, *errors = NULL;
-    HRESULT hr = D3DCompile(source, strlen(source), "buffer_arrays.hlsl", NULL, NULL, "main", "cs_6_0", flags, 0, &code,
-            &errors);
-    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
-    if (errors)
-        ID3D10Blob_Release(errors);
-    return code;
-}
-
 static D3D12_DESCRIPTOR_RANGE1 range(D3D12_DESCRIPTOR_RANGE_TYPE type, UINT count, UINT space, UINT offset)
 {
     D3D12_DESCRIPTOR_RANGE1 r = {type, count, 0, space, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, offset};
@@ -198,7 +187,7 @@ static void test_bounded(struct env *env, UINT flags, const char *what)
             word_data[k][w] = 100 * k + w;
 
     ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
-    ID3DBlob *code = compile(source, flags);
+    ID3DBlob *code = harness_compile(source, flags);
     ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
     if (code)
         ID3D10Blob_Release(code);
@@ -324,7 +313,7 @@ static void test_unbounded(struct env *env)
     for (uint32_t i = 0; i < INPUTS * 4; i++)
         data[i] = i * 3;
     ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 5, D3D12_ROOT_SIGNATURE_FLAG_NONE);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
     if (code)
         ID3D10Blob_Release(code);
@@ -404,7 +393,7 @@ static void test_struct_elements(struct env *env)
     LOG_MARK();
 
     ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, signature, code) : NULL;
     if (code)
         ID3D10Blob_Release(code);

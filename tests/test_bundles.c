@@ -380,11 +380,11 @@ int main(void)
     parameters[0].Constants.Num32BitValues = 2;
     parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     env.signature = harness_root_signature(env.device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
-    if ((code = harness_compile(store_source))) {
+    if ((code = harness_compile(store_source, 0))) {
         env.pipeline = harness_compute_pipeline(env.device, env.signature, code);
         ID3D10Blob_Release(code);
     }
-    if ((code = harness_compile(double_source))) {
+    if ((code = harness_compile(double_source, 0))) {
         env.pipeline_double = harness_compute_pipeline(env.device, env.signature, code);
         ID3D10Blob_Release(code);
     }

@@ -18,37 +18,6 @@ struct env {
     UINT increment;
 };
 
-static ID3DBlob *compile(const char *source)
-{
-    ID3DBlob *code = NULL, *errors = NULL;
-    HRESULT hr = D3DCompile(source, strlen(source), "descriptor_heaps.hlsl", NULL, NULL, "main", "cs_6_0", 0, 0, &code, &errors);
-    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
-    if (errors)
-        ID3D10Blob_Release(errors);
-    return code;
-}
-
-static ID3D12RootSignature *root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count)
-{
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
-    ID3DBlob *blob = NULL, *errors = NULL;
-    ID3D12RootSignature *signature = NULL;
-
-    memset(&desc, 0, sizeof(desc));
-    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    desc.Desc_1_1.NumParameters = count;
-    desc.Desc_1_1.pParameters = parameters;
-    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors), S_OK);
-    if (errors)
-        ID3D10Blob_Release(errors);
-    if (!blob)
-        return NULL;
-    CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
-            &IID_ID3D12RootSignature, (void **)&signature), S_OK);
-    ID3D10Blob_Release(blob);
-    return signature;
-}
-
 static D3D12_DESCRIPTOR_RANGE1 range(D3D12_DESCRIPTOR_RANGE_TYPE type, UINT count, UINT base_register, UINT space, UINT offset,
         D3D12_DESCRIPTOR_RANGE_FLAGS flags)
 {
@@ -176,8 +145,8 @@ static void test_large_heap(struct env *env)
     const uint32_t value = 41;
     LOG_MARK();
 
-    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, count, true);
@@ -234,8 +203,8 @@ static void test_unbounded_nonuniform(struct env *env)
     }
     for (uint32_t i = 0; i < MANY; i++)
         data[i * SLICE_WORDS + 1] = i * 3 + 1;
-    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     /* the table starts at 5: heap index = 5 + the shader's index */
@@ -312,9 +281,9 @@ static void test_written_after_close(struct env *env)
         "[numthreads(1, 1, 1)] void main() { output.Store(8, 0x5eed); }\n";
     D3D12_DESCRIPTOR_RANGE1 volatile_uav = range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_DESCRIPTORS_VOLATILE);
     D3D12_ROOT_PARAMETER1 parameter = table(&volatile_uav, 1);
-    ID3D12RootSignature *signatures[2] = {root_signature_1_0_table(env->device), root_signature(env->device, &parameter, 1)};
+    ID3D12RootSignature *signatures[2] = {root_signature_1_0_table(env->device), harness_root_signature(env->device, &parameter, 1, 0)};
     static const char *const names[2] = {"root signature 1.0", "root signature 1.1, DESCRIPTORS_VOLATILE"};
-    ID3DBlob *code = compile(source);
+    ID3DBlob *code = harness_compile(source, 0);
     LOG_MARK();
 
     for (int s = 0; s < 2; s++) {
@@ -398,8 +367,8 @@ static void test_arrays_of_each_kind(struct env *env)
     ID3D12Resource *inputs[6], *outputs[4];
     LOG_MARK();
 
-    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 10, true);
@@ -465,8 +434,8 @@ static void test_counters(struct env *env)
     bool seen[2][64];
     LOG_MARK();
 
-    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, &parameter, 1, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3, true);
@@ -535,8 +504,8 @@ static void test_bad_tables(struct env *env)
     D3D12_ROOT_PARAMETER1 parameter = table(&uavs, 1);
     size_t mark;
 
-    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, &parameter, 1, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, true);
@@ -590,8 +559,8 @@ static void test_released_resource(struct env *env)
     D3D12_CONSTANT_BUFFER_VIEW_DESC cbv = {address, 256};
     size_t mark;
 
-    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, &parameter, 1, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12Resource_Release(buffer); /* its GPU virtual address names nothing now */
@@ -632,8 +601,8 @@ static void test_dispatchx_variants(struct env *env)
     uint32_t words[256];
     LOG_MARK();
 
-    ID3D12RootSignature *signature = root_signature(env->device, parameters, 2);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
@@ -681,8 +650,8 @@ static void test_heap_released_in_flight(struct env *env)
     ID3D12Fence *gate = harness_create_fence(env->device, 0), *done = harness_create_fence(env->device, 0);
     LOG_MARK();
 
-    ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1);
-    ID3DBlob *code = compile(source);
+    ID3D12RootSignature *signature = harness_root_signature(env->device, &parameter, 1, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);

@@ -18,16 +18,6 @@ struct env {
 
 /* ---- helpers ---- */
 
-static ID3DBlob *compile(const char *source, UINT flags)
-{
-    ID3DBlob *code = NULL, *errors = NULL;
-    HRESULT hr = D3DCompile(source, strlen(source), "descriptors.hlsl", NULL, NULL, "main", "cs_6_0", flags, 0, &code, &errors);
-    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
-    if (errors)
-        ID3D10Blob_Release(errors);
-    return code;
-}
-
 static ID3D12RootSignature *root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count,
         const D3D12_STATIC_SAMPLER_DESC *samplers, UINT sampler_count)
 {
@@ -333,7 +323,7 @@ static void test_views(struct env *env)
     ranges[2] = range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 5, 0, 8);
     parameter = table_parameter(ranges, 3);
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
 
@@ -454,7 +444,7 @@ static void test_typed_views_at_any_element(struct env *env)
     for (uint32_t i = 0; i < 64; i++)
         input[i] = i;
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12Resource *in = upload_buffer(env->device, input, sizeof(input));
@@ -768,7 +758,7 @@ static void test_samplers(struct env *env)
     static_sampler.ShaderRegister = 1;
     static_sampler.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
     ID3D12RootSignature *signature = root_signature(env->device, parameters, 2, &static_sampler, 1);
-    ID3DBlob *code = compile(source, D3DCOMPILE_SKIP_OPTIMIZATION);
+    ID3DBlob *code = harness_compile(source, D3DCOMPILE_SKIP_OPTIMIZATION);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     CHECK_NO_LOG();
@@ -827,7 +817,7 @@ static void test_copies(struct env *env)
     LOG_MARK();
 
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     for (uint32_t i = 0; i < 4; i++) {
@@ -1053,7 +1043,7 @@ static void test_clears(struct env *env)
 
     /* Order: clear, barrier, dispatch reads the cleared data, barrier, clear again. */
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     make_uav(env, buffers[0], VIEW_RAW, 0, 0, 64, 0, cpu_at(env, gpu_heap, 8));
@@ -1158,7 +1148,7 @@ static void test_dispatch_errors(struct env *env)
     LOG_MARK();
 
     ID3D12RootSignature *signature = root_signature(env->device, &parameter, 1, NULL, 0);
-    ID3DBlob *code = compile(source, 0);
+    ID3DBlob *code = harness_compile(source, 0);
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, true);

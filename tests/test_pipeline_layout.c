@@ -93,18 +93,6 @@ static ID3D12PipelineState *create_pipeline(ID3D12Device *device, ID3D12RootSign
     return state;
 }
 
-/* harness_compile with the standard include handler, which finds d3d12xs's own headers. */
-static ID3D10Blob *compile(const char *source)
-{
-    ID3D10Blob *code = NULL, *errors = NULL;
-    HRESULT hr = D3DCompile(source, strlen(source), "layout.hlsl", NULL, D3D_COMPILE_STANDARD_FILE_INCLUDE, "main", "cs_6_0", 0, 0,
-            &code, &errors);
-    CHECK_MSG(SUCCEEDED(hr), "D3DCompile failed: %s", errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
-    if (errors)
-        ID3D10Blob_Release(errors);
-    return code;
-}
-
 static uint32_t expected(enum shader_kind kind, uint32_t t)
 {
     switch (kind) {
@@ -331,7 +319,7 @@ static void test_full_push_set(ID3D12Device *device)
     if (!signature)
         return;
 
-    if ((code = compile(uses_last_uav))) {
+    if ((code = harness_compile(uses_last_uav, 0))) {
         pipeline = harness_compute_pipeline(device, signature, code);
         if (pipeline)
             ID3D12PipelineState_Release(pipeline);
@@ -364,7 +352,7 @@ int main(void)
         return harness_finish();
     queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     for (int kind = 0; kind < SHADER_COUNT; kind++)
-        code[kind] = sources[kind] ? compile(sources[kind]) : NULL;
+        code[kind] = sources[kind] ? harness_compile(sources[kind], 0) : NULL;
 
     test_one_layout(device, queue, code, false);
     test_one_layout(device, queue, code, true);

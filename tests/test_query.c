@@ -619,7 +619,7 @@ int main(void)
         D3D12_ROOT_PARAMETER1 parameter = {.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV};
         struct compute_env env = {harness_root_signature(device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_NONE), NULL,
                 harness_uav_buffer(device, 64 * 64 * 4)};
-        ID3D10Blob *code = harness_compile(count_source);
+        ID3D10Blob *code = harness_compile(count_source, 0);
         if (code && env.signature) {
             env.pipeline = harness_compute_pipeline(device, env.signature, code);
             test_pipeline_statistics(device, D3D12_COMMAND_LIST_TYPE_DIRECT, &env, false);
