@@ -115,6 +115,8 @@ static uint64_t buffer_address(struct d3d12_device *device, VkBuffer buffer)
     return vkGetBufferDeviceAddress(device->vk_device, &info);
 }
 
+static bool reserve_region_locked(struct d3d12_device *device);
+
 HRESULT d3d12xs_va_map_init_gpu(struct d3d12_device *device, const char *method)
 {
     struct d3d12xs_va_map *map = device->va_map;
@@ -128,7 +130,12 @@ HRESULT d3d12xs_va_map_init_gpu(struct d3d12_device *device, const char *method)
         return hr;
     map->gpu_l1 = mapped;
     map->gpu_address = buffer_address(device, map->buffer);
-    return S_OK;
+    /* the first region and its page now, not at the application's first resource */
+    pthread_mutex_lock(&map->lock);
+    if (!reserve_region_locked(device))
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
+    pthread_mutex_unlock(&map->lock);
+    return hr;
 }
 
 void d3d12xs_va_map_release_gpu(struct d3d12_device *device)
@@ -266,26 +273,63 @@ bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer 
 
 /* ---- writers: under the map's mutex ---- */
 
-#define VA_RESERVATION (64ull << 30)
+/* Resource addresses come in regions of 4 GiB aligned to 4 GiB: one level-2 page each, made
+ * with the region, so that a device's first page is there from its creation and a new one
+ * comes only when 4 GiB of addresses are spent (not in the middle of an application's frame).
+ * Larger resources get address space of their own. */
+#define VA_REGION (1ull << L1_SHIFT)
 
-/* Address space for resource addresses, reserved from the process so that nothing else can
- * live there (the device unmaps its reservations when it goes). */
-static bool reserve_locked(struct d3d12xs_va_map *map, uint64_t size)
+static bool add_reservation_locked(struct d3d12xs_va_map *map, void *base, uint64_t bytes)
 {
-    uint64_t bytes = size + VA_ALIGNMENT > VA_RESERVATION ? size + VA_ALIGNMENT : VA_RESERVATION;
-    void *base = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED)
-        return false;
     if (!d3d12xs_array_reserve((void **)&map->reservations, &map->reservation_capacity, map->reservation_count + 1,
             sizeof(*map->reservations))) {
         munmap(base, bytes);
         return false;
     }
     map->reservations[map->reservation_count++] = (struct d3d12xs_va_reservation){base, bytes};
-    /* The first address is a multiple of the alignment and never 0. */
-    map->next = ((uintptr_t)base + VA_ALIGNMENT) & ~(VA_ALIGNMENT - 1);
-    map->end = (uintptr_t)base + bytes;
     return true;
+}
+
+static struct va_page *page_locked(struct d3d12_device *device, uint64_t va);
+
+/* A new region for resource addresses, reserved from the process so that nothing else can
+ * live there (the device unmaps its reservations when it goes). */
+static bool reserve_region_locked(struct d3d12_device *device)
+{
+    struct d3d12xs_va_map *map = device->va_map;
+    char *base = mmap(NULL, 2 * VA_REGION, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *region;
+    if (base == MAP_FAILED)
+        return false;
+    region = (char *)(((uintptr_t)base + VA_REGION - 1) & ~(VA_REGION - 1));
+    if (region > base)
+        munmap(base, region - base);
+    if (region + VA_REGION < base + 2 * VA_REGION)
+        munmap(region + VA_REGION, base + 2 * VA_REGION - (region + VA_REGION));
+    if (!add_reservation_locked(map, region, VA_REGION))
+        return false;
+    /* The first 64 KiB stay unused: a guard below the first range, as after every range. */
+    map->next = (uintptr_t)region + VA_ALIGNMENT;
+    map->end = (uintptr_t)region + VA_REGION;
+    return page_locked(device, (uintptr_t)region) != NULL;
+}
+
+/* span bytes of addresses (64 KiB aligned, guard gap included), 0 when none can be had. */
+static uint64_t take_addresses_locked(struct d3d12_device *device, uint64_t span)
+{
+    struct d3d12xs_va_map *map = device->va_map;
+    uint64_t va;
+    if (span > VA_REGION - VA_ALIGNMENT) {
+        void *base = mmap(NULL, span + VA_ALIGNMENT, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (base == MAP_FAILED || !add_reservation_locked(map, base, span + VA_ALIGNMENT))
+            return 0;
+        return ((uintptr_t)base + VA_ALIGNMENT) & ~(VA_ALIGNMENT - 1);
+    }
+    if (map->next + span > map->end && !reserve_region_locked(device))
+        return 0;
+    va = map->next;
+    map->next += span;
+    return va;
 }
 
 static uint64_t last_page(const struct d3d12xs_va_range *range)
@@ -373,17 +417,12 @@ static bool insert_locked(struct d3d12_device *device, const struct d3d12xs_va_r
 uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host)
 {
     struct d3d12xs_va_map *map = device->va_map;
+    /* A guard gap after each range makes off-by-one addresses miss every resource. */
     uint64_t va, span = ((size + VA_ALIGNMENT - 1) & ~(VA_ALIGNMENT - 1)) + VA_ALIGNMENT;
 
     pthread_mutex_lock(&map->lock);
-    if (map->next + span > map->end && !reserve_locked(map, span)) {
-        pthread_mutex_unlock(&map->lock);
-        return 0;
-    }
-    va = map->next;
-    /* A guard gap after each range makes off-by-one addresses miss every resource. */
-    map->next += span;
-    if (!insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, 0}))
+    if ((va = take_addresses_locked(device, span))
+            && !insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, 0}))
         va = 0;
     pthread_mutex_unlock(&map->lock);
     return va;
