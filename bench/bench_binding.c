@@ -6,6 +6,9 @@
  *   copy_descriptors_1/_64  CPU ns per CopyDescriptorsSimple of 1 / 64 descriptors into a shader-visible heap
  *   create_srv              CPU ns per CreateShaderResourceView (raw buffer) into a shader-visible heap;
  *                           raw Vulkan: vkGetDescriptorEXT of a storage buffer into a descriptor buffer
+ *   root_uav_dispatch       CPU ns per SetComputeRootUnorderedAccessView (two buffers in turn) + Dispatch(1,1,1):
+ *                           the address's lookup in the GPU virtual address map, then a push descriptor
+ *   create_cbv              CPU ns per CreateConstantBufferView (256 bytes, by address) into a shader-visible heap
  *   gpu_table_1000          GPU us per dispatch of a shader reading through a 1,000-descriptor table;
  *                           raw Vulkan: the same HLSL, its descriptors in a descriptor buffer
  *
@@ -52,12 +55,14 @@ const char *bench_name = "bench_binding";
 #define STAGING_TABLE_UAVS COPY_MAX
 #define STAGING_SLOTS (COPY_MAX + 2 * TABLE_UAVS)
 
-enum figure_id { FIG_ROOT_CONSTANT, FIG_TABLE, FIG_COPY_1, FIG_COPY_64, FIG_CREATE_SRV, FIG_GPU_TABLE, FIG_COUNT };
+enum figure_id { FIG_ROOT_CONSTANT, FIG_TABLE, FIG_COPY_1, FIG_COPY_64, FIG_CREATE_SRV, FIG_ROOT_UAV, FIG_CREATE_CBV, FIG_GPU_TABLE,
+    FIG_COUNT };
 static const char *const figure_names[FIG_COUNT] = {
-    "root_constant_dispatch", "table_dispatch", "copy_descriptors_1", "copy_descriptors_64", "create_srv", "gpu_table_1000",
+    "root_constant_dispatch", "table_dispatch", "copy_descriptors_1", "copy_descriptors_64", "create_srv", "root_uav_dispatch",
+    "create_cbv", "gpu_table_1000",
 };
-static const char *const figure_units[FIG_COUNT] = {"ns", "ns", "ns", "ns", "ns", "us"};
-static const int figure_decimals[FIG_COUNT] = {1, 1, 1, 1, 1, 3};
+static const char *const figure_units[FIG_COUNT] = {"ns", "ns", "ns", "ns", "ns", "ns", "ns", "us"};
+static const int figure_decimals[FIG_COUNT] = {1, 1, 1, 1, 1, 1, 1, 3};
 
 enum side_id { SIDE_D3D, SIDE_PEER, SIDE_RAW, SIDE_COUNT };
 
@@ -490,6 +495,44 @@ static double d3d_sample_create_srv(struct d3d *d, unsigned calls)
     return (bench_now_ns() - start) / calls;
 }
 
+/* ns per SetComputeRootUnorderedAccessView (figure 1's output and table 0's first, in turn) +
+ * Dispatch; Reset, binding and Close untimed. */
+static double d3d_sample_root_uav(struct d3d *d)
+{
+    ID3D12GraphicsCommandList *list = d->list;
+    D3D12_GPU_VIRTUAL_ADDRESS outputs[2] = {ID3D12Resource_GetGPUVirtualAddress(d->constant_output),
+            ID3D12Resource_GetGPUVirtualAddress(d->table_outputs[0])};
+    double start, end;
+
+    HR(ID3D12CommandAllocator_Reset(d->allocator));
+    HR(ID3D12GraphicsCommandList_Reset(list, d->allocator, NULL));
+    ID3D12GraphicsCommandList_SetComputeRootSignature(list, d->constant_signature);
+    ID3D12GraphicsCommandList_SetPipelineState(list, d->constant_pipeline);
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(list, 0, 0, 0);
+    start = bench_now_ns();
+    for (unsigned i = 0; i < PAIRS; i++) {
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(list, 1, outputs[i & 1]);
+        ID3D12GraphicsCommandList_Dispatch(list, 1, 1, 1);
+    }
+    end = bench_now_ns();
+    HR(ID3D12GraphicsCommandList_Close(list));
+    return (end - start) / PAIRS;
+}
+
+/* ns per CreateConstantBufferView of 256 bytes of the view buffer, to figure 4's 64 slots in turn. */
+static double d3d_sample_create_cbv(struct d3d *d, unsigned calls)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE first = cpu_slot(d, d->visible, SLOT_CREATED), slot;
+    D3D12_CONSTANT_BUFFER_VIEW_DESC desc = {ID3D12Resource_GetGPUVirtualAddress(d->view_buffer), 256};
+    double start = bench_now_ns();
+
+    for (unsigned i = 0; i < calls; i++) {
+        slot.ptr = first.ptr + (SIZE_T)(i % CREATED_SLOTS) * d->increment;
+        ID3D12Device_CreateConstantBufferView(d->device, &desc, slot);
+    }
+    return (bench_now_ns() - start) / calls;
+}
+
 #ifndef BENCH_VKD3D
 /* Figure 5 (d3d12xs only): the 1,000 typed views in the shader-visible heap, the list between
  * two timestamps, and a check of its output. */
@@ -649,6 +692,16 @@ static void d3d_measure_cpu(struct d3d *d, struct raw *raw, const struct sizes *
             if (raw)
                 add_sample(SIDE_RAW, FIG_CREATE_SRV, raw_ns);
         }
+    }
+    for (unsigned i = 0; i < n->warmup + n->samples; i++) {
+        double v = d3d_sample_root_uav(d);
+        if (i >= n->warmup)
+            add_sample(side, FIG_ROOT_UAV, v);
+    }
+    for (unsigned i = 0; i < n->warmup + n->samples; i++) {
+        double v = d3d_sample_create_cbv(d, n->calls);
+        if (i >= n->warmup)
+            add_sample(side, FIG_CREATE_CBV, v);
     }
 }
 

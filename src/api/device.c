@@ -61,6 +61,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
         d3d12_console_validation_destroy(device);
+        d3d12xs_va_map_release_gpu(device);
         /* Last before the VkDevice: everything that allocates memory is gone by now. */
         d3d12xs_allocator_cleanup(device);
         vkDestroyDevice(device->vk_device, NULL);
@@ -727,7 +728,8 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
             || FAILED(hr = d3d12xs_instance_select_physical_device(device))
             || FAILED(hr = create_vk_device(device))
             || FAILED(hr = d3d12_scheduler_create(device))
-            || FAILED(hr = d3d12_waiter_create(device))) {
+            || FAILED(hr = d3d12_waiter_create(device))
+            || FAILED(hr = d3d12xs_va_map_init_gpu(device, method))) {
         d3d12_device_destroy(device);
         return hr;
     }

@@ -1,22 +1,18 @@
 /* Root arguments through memory (root signatures with FORCE_MEMORY_BASED_ABI / RAYTRACING):
- * at Dispatch record time the root constants and the root descriptors' addresses are copied
- * into the allocator's argument memory and that copy is bound as the uniform buffer the
- * pipeline's shader reads them from (spirv_memory_abi.c, spirv_root_pointers.c). */
+ * at Dispatch record time the root constants and the root descriptors' D3D12 addresses are
+ * copied into the allocator's argument memory and that copy is bound as the uniform buffer the
+ * pipeline's shader reads them from (spirv_memory_abi.c, spirv_root_pointers.c); the shader
+ * translates the addresses through the device's GPU virtual address table (memory/va_map.c). */
 #include <string.h>
 
 #include "command_recording.h"
-
-uint64_t d3d12_command_list_buffer_address(struct d3d12_command_list *list, VkBuffer buffer)
-{
-    VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, buffer};
-    return vkGetBufferDeviceAddress(list->object.device->vk_device, &info);
-}
 
 bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, const char *command)
 {
     const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
     uint32_t size = pipeline->argument_size, constants = list->compute.root_signature->push_constant_size;
     VkDescriptorBufferInfo buffer_info = {VK_NULL_HANDLE, 0, size};
+    uint64_t table = d3d12xs_va_table_address(list->object.device);
     uint8_t *data;
     void *slice;
 
@@ -27,10 +23,13 @@ bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, 
     }
     data = slice;
     memcpy(data, list->compute.push_constants, constants < size ? constants : size);
-    /* One entry per root descriptor: address low and high, bytes to the end of its buffer, 0. */
+    /* One entry per root descriptor: VA low and high, the address table's device address low
+     * and high. The table's address rides in every entry, not in a push or specialisation
+     * constant: the prologue loads the entry anyway, so it costs the shader no extra load, the
+     * layout needs no new binding, and pipelines stay free of device addresses. */
     for (uint32_t k = 0; k < pipeline->address_count; k++) {
-        const struct d3d12_root_address *root = &list->compute.root_addresses[k];
-        uint32_t entry[4] = {(uint32_t)root->address, (uint32_t)(root->address >> 32), root->size, 0};
+        uint64_t va = list->compute.root_addresses[k];
+        uint32_t entry[4] = {(uint32_t)va, (uint32_t)(va >> 32), (uint32_t)table, (uint32_t)(table >> 32)};
         memcpy(data + pipeline->address_offset + 16 * k, entry, sizeof(entry));
     }
     VkWriteDescriptorSet write = {

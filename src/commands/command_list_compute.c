@@ -279,13 +279,12 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     for (uint32_t i = 0; i < pipeline->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *binding = &pipeline->bindings[i];
         if (binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
-            /* Memory-based ABI: checked and recorded as a push descriptor would be; its address
-             * goes to the argument buffer (command_list_arguments.c). */
+            /* Memory-based ABI: checked and recorded as a push descriptor would be; its D3D12
+             * address goes to the argument buffer (command_list_arguments.c). */
             VkDescriptorBufferInfo info;
             if (!resolve_descriptor(list, command, binding, &info, &ranges[range_count]))
                 return false;
-            list->compute.root_addresses[binding->address_slot] = (struct d3d12_root_address){
-                d3d12_command_list_buffer_address(list, info.buffer) + info.offset, info.range > UINT32_MAX ? UINT32_MAX : (uint32_t)info.range};
+            list->compute.root_addresses[binding->address_slot] = list->compute.arguments[binding->root_index].value;
             range_count++;
             continue;
         }

@@ -39,12 +39,9 @@ struct d3d12_compute_state {
     /* The ordered-append state of the DispatchX being recorded (VK_NULL_HANDLE otherwise). */
     VkBuffer ordered_append_buffer;
     VkDeviceSize ordered_append_offset;
-    /* Memory-based ABI: the root descriptors resolved by the last descriptor flush, by the
-     * pipeline's address slot: device address and bytes to the end of the buffer. */
-    struct d3d12_root_address {
-        uint64_t address;
-        uint32_t size;
-    } root_addresses[D3D12XS_MAX_ROOT_PARAMETERS];
+    /* Memory-based ABI: the root descriptors' D3D12 addresses checked by the last descriptor
+     * flush, by the pipeline's address slot (the shader translates them itself). */
+    uint64_t root_addresses[D3D12XS_MAX_ROOT_PARAMETERS];
 };
 
 enum d3d12_command_list_state {

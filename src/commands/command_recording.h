@@ -44,8 +44,6 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
  * (compute.root_addresses) into argument memory and binds it (pipelines using the memory-based
  * ABI); false after recording the error. */
 bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, const char *command);
-/* The device address of byte 0 of buffer (which has SHADER_DEVICE_ADDRESS usage). */
-uint64_t d3d12_command_list_buffer_address(struct d3d12_command_list *list, VkBuffer buffer);
 
 /* command_list_compute.c */
 void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list);

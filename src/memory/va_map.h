@@ -18,6 +18,19 @@ struct d3d12xs_va_range {
  * address space it reserved, when it goes. */
 HRESULT d3d12xs_va_map_init(struct d3d12_device *device);
 void d3d12xs_va_map_cleanup(struct d3d12_device *device);
+/* The GPU copy of the table (see va_map.c), made once the VkDevice exists, before any range is
+ * added; nothing where the device lacks bufferDeviceAddress. Released before the allocator. */
+HRESULT d3d12xs_va_map_init_gpu(struct d3d12_device *device, const char *method);
+void d3d12xs_va_map_release_gpu(struct d3d12_device *device);
+/* The device address of the GPU table's level 1, 0 without one. A shader translates va:
+ *   l2 = u64 at table + ((va >> 32) & 0xffff) * 8
+ *   e  = l2 ? l2 + ((va >> 16) & 0xffff) * 32 : table + D3D12XS_VA_TABLE_ZERO_OFFSET
+ *   (start, size, address) = u64 at e, e + 8, e + 16
+ *   va - start < size ? address + (va - start) : not mapped (table + D3D12XS_VA_TABLE_SCRATCH_OFFSET) */
+uint64_t d3d12xs_va_table_address(struct d3d12_device *device);
+#define D3D12XS_VA_TABLE_ZERO_OFFSET (0x10000ull * 8)                   /* one zeroed level-2 entry */
+#define D3D12XS_VA_TABLE_SCRATCH_OFFSET (D3D12XS_VA_TABLE_ZERO_OFFSET + 64) /* where accesses through unmapped addresses go */
+#define D3D12XS_VA_TABLE_SCRATCH_SIZE 0x10000ull
 
 uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffer buffer, bool upload_heap, void *host);
 /* Graphics memory: its GPU address is its CPU pointer. */

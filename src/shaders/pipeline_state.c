@@ -10,6 +10,7 @@
 
 #include "shaders/pipeline_state.h"
 #include "descriptors/descriptor_buffer.h"
+#include "memory/va_map.h"
 #include "sync/scheduler.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
@@ -358,7 +359,7 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     const struct d3d12xs_spirv_heap_pointers_args heap = {heap_marker};
     const struct d3d12xs_spirv_memory_abi_args memory_abi = {state->push_set, state->argument_binding};
     const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
-            state->address_offset};
+            state->address_offset, D3D12XS_VA_TABLE_ZERO_OFFSET, D3D12XS_VA_TABLE_SCRATCH_OFFSET};
     const struct d3d12xs_spirv_float_controls_args float_controls = {device->preserves_nan32, device->preserves_nan64};
     char error[512];
     HRESULT hr;

@@ -45,14 +45,16 @@ HRESULT d3d12xs_spirv_pass_memory_abi(struct d3d12xs_spirv_module *m, const stru
 
 /* spirv_root_pointers.c: root descriptors of the memory-based ABI. variables[k] (k < count, at
  * most 62) is the Uniform or StorageBuffer variable of root descriptor k; each goes, and its
- * accesses go through a PhysicalStorageBuffer pointer loaded from entry k of the table at byte
- * table_offset (a multiple of 16) of the uniform buffer at set/binding: {address low, address
- * high, bytes from the address to the end of its buffer, 0}. E_INVALIDARG with a reason for a
- * use of such a variable the rewrite does not handle. */
+ * accesses go through a PhysicalStorageBuffer pointer made from entry k of the table at byte
+ * table_offset (a multiple of 16) of the uniform buffer at set/binding: {D3D12 VA low, high,
+ * device address of the GPU virtual address table low, high}, the VA translated through that
+ * table (memory/va_map.h; zero_offset and scratch_offset are its D3D12XS_VA_TABLE_* offsets).
+ * E_INVALIDARG with a reason for a use of such a variable the rewrite does not handle. */
 struct d3d12xs_spirv_root_pointers_args {
     const uint32_t *variables;
     uint32_t count;
     uint32_t set, binding, table_offset;
+    uint64_t zero_offset, scratch_offset;
 };
 HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_root_pointers_args *args,
         char *error, size_t error_size);

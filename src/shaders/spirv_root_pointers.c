@@ -1,26 +1,34 @@
 /* SPIR-V for root descriptors of the memory-based ABI (root signatures with
  * FORCE_MEMORY_BASED_ABI / RAYTRACING): each root CBV, SRV or UAV variable goes; the functions
- * that use it load its address from the root argument buffer and reach its memory through a
- * PhysicalStorageBuffer pointer instead.
+ * that use it load its D3D12 virtual address from the root argument buffer, translate it
+ * through the device's GPU virtual address table (memory/va_map.h) and reach its memory
+ * through a PhysicalStorageBuffer pointer instead.
  *
  * The root argument buffer (a uniform buffer at set/binding, written per dispatch by
  * command_list_arguments.c) holds at table_offset one 16-byte entry per root descriptor:
- * address low, address high, bytes from the address to the end of its buffer, 0. The rewrite
- * adds a variable for that table (it aliases the binding of the root constants' block, whose
- * members end before table_offset):
+ * VA low, VA high, the address table's device address low, high. The rewrite adds a variable
+ * for that table (it aliases the binding of the root constants' block, whose members end
+ * before table_offset):
  *
  *   %table = OpVariable %ptr_Uniform_struct{uvec4[count]} Uniform
  *
  * and at the start of each function using root variable %v of slot k:
  *
- *   %e = OpAccessChain %ptr_Uniform_uvec4 %table %c0 %ck    %entry = OpLoad %uvec4 %e
- *   %lo, %hi, %size = OpCompositeExtract %entry 0, 1, 2
- *   %p = OpConvertUToPtr %ptr_PSB_S (hi << 32 | lo)
+ *   %entry = OpLoad %uvec4 (OpAccessChain %table 0 k);  va, table = the two 64-bit halves
+ *   l2 = u64 at table + ((va >> 32) & 0xffff) * 8
+ *   e = l2 ? l2 + ((va >> 16) & 0xffff) * 32 : table + zero_offset
+ *   start, size, base = u64 at e, e + 8, e + 16;  off = va - start
+ *   %p = OpConvertUToPtr %ptr_PSB_S (off < size ? base + off : table + scratch_offset)
+ *   %size = off < size ? min(size - off, 0xffffffff) : 0
+ *
+ * so an address of no live range (released, in a guard gap, garbage) reaches the scratch
+ * area with size 0 instead of faulting; no branch is added, so the function's blocks stay
+ * as they were (OpPhi operands and all).
  *
  * Access chains on %v (and on those chains) then start from %p and get PhysicalStorageBuffer
  * result types; loads and stores through them get an Aligned operand (the smallest scalar
  * size in the accessed type, at most 4: scalar layout puts 64-bit members on 4-byte offsets);
- * OpArrayLength %v m becomes (size - offset of member m) / its array stride. Atomics need
+ * OpArrayLength %v m becomes (%size - offset of member m) / its array stride. Atomics need
  * nothing more. Any other use of a root variable or of a chain made from it (a pointer
  * passed to a function, copied or selected) is refused: glslang's HLSL output has none. */
 #include <stdarg.h>
@@ -216,6 +224,7 @@ static HRESULT scan(struct root_rewrite *r)
 
 struct globals {
     uint32_t u32, u64, uvec4, c32, array, block, block_ptr, entry_ptr, table;
+    uint32_t boolean, psb_u64, c0, c8, c16, c_page, c_max32, c_zero, c_scratch; /* of the translation */
     uint32_t index[MAX_ROOT_POINTERS]; /* u32 constants 0 .. count - 1 */
 };
 
@@ -237,6 +246,18 @@ static void add_table(struct root_rewrite *r, struct globals *g, const struct d3
         g->index[k] = d3d12xs_spirv_constant(m, g->u32, k);
     length = d3d12xs_spirv_constant(m, g->u32, args->count);
     g->c32 = d3d12xs_spirv_constant64(m, g->u64, 32);
+    {
+        uint32_t boolean[2] = {SpvOpTypeBool, 0};
+        g->boolean = d3d12xs_spirv_global(m, boolean, 2, 1);
+    }
+    g->psb_u64 = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, g->u64);
+    g->c0 = d3d12xs_spirv_constant64(m, g->u64, 0);
+    g->c8 = d3d12xs_spirv_constant64(m, g->u64, 8);
+    g->c16 = d3d12xs_spirv_constant64(m, g->u64, 16);
+    g->c_page = d3d12xs_spirv_constant64(m, g->u64, 0xffff);
+    g->c_max32 = d3d12xs_spirv_constant64(m, g->u64, UINT32_MAX);
+    g->c_zero = d3d12xs_spirv_constant64(m, g->u64, args->zero_offset);
+    g->c_scratch = d3d12xs_spirv_constant64(m, g->u64, args->scratch_offset);
     g->array = d3d12xs_spirv_new_id(m);
     g->block = d3d12xs_spirv_new_id(m);
     g->table = d3d12xs_spirv_new_id(m);
@@ -262,8 +283,44 @@ static void add_table(struct root_rewrite *r, struct globals *g, const struct d3
     }
 }
 
-/* Inserts at index of the functions the loads of the pointers (and sizes) of the slots in uses;
- * returns how many instructions it inserted. */
+/* Instructions of a prologue being built (one result each but for none here). */
+struct code {
+    struct d3d12xs_spirv_module *m;
+    uint32_t words[512];
+    uint32_t length;
+};
+
+/* Appends opcode with result type type, a new result id (returned) and count operands. */
+static uint32_t emit(struct code *c, uint32_t opcode, uint32_t type, uint32_t count, ...)
+{
+    uint32_t result = d3d12xs_spirv_new_id(c->m);
+    va_list args;
+    if (c->length + 3 + count > sizeof(c->words) / 4)
+        return result; /* never: a prologue is about 40 instructions of at most 6 words */
+    c->words[c->length++] = ((3 + count) << 16) | opcode;
+    c->words[c->length++] = type;
+    c->words[c->length++] = result;
+    va_start(args, count);
+    for (uint32_t k = 0; k < count; k++)
+        c->words[c->length++] = va_arg(args, uint32_t);
+    va_end(args);
+    return result;
+}
+
+static uint32_t join64(struct code *c, const struct globals *g, uint32_t lo, uint32_t hi)
+{
+    uint32_t a = emit(c, SpvOpUConvert, g->u64, 1, lo), b = emit(c, SpvOpUConvert, g->u64, 1, hi);
+    return emit(c, SpvOpBitwiseOr, g->u64, 2, emit(c, SpvOpShiftLeftLogical, g->u64, 2, b, g->c32), a);
+}
+
+static uint32_t load64(struct code *c, const struct globals *g, uint32_t address)
+{
+    uint32_t pointer = emit(c, SpvOpConvertUToPtr, g->psb_u64, 1, address);
+    return emit(c, SpvOpLoad, g->u64, 3, pointer, (uint32_t)SpvMemoryAccessAlignedMask, 8u);
+}
+
+/* Inserts at index of the functions the translations of the slots in uses (see the file
+ * comment); returns how many instructions it inserted. */
 static size_t add_prologue(struct root_rewrite *r, const struct globals *g, size_t index, uint64_t uses, uint32_t *pointers,
         uint32_t *sizes)
 {
@@ -271,28 +328,34 @@ static size_t add_prologue(struct root_rewrite *r, const struct globals *g, size
     size_t inserted = 0;
 
     for (uint32_t k = 0; uses >> k; k++) {
-        uint32_t e, v, lo, hi, a, b, c, d, psb;
+        struct code c = {m, {0}, 0};
+        uint32_t e, v, va, table, l2, present, entry, start, size, off, ok, remaining, clamped, psb;
         if (!(uses >> k & 1))
             continue;
-        e = d3d12xs_spirv_new_id(m), v = d3d12xs_spirv_new_id(m), lo = d3d12xs_spirv_new_id(m), hi = d3d12xs_spirv_new_id(m);
-        a = d3d12xs_spirv_new_id(m), b = d3d12xs_spirv_new_id(m), c = d3d12xs_spirv_new_id(m), d = d3d12xs_spirv_new_id(m);
-        pointers[k] = d3d12xs_spirv_new_id(m);
-        sizes[k] = d3d12xs_spirv_new_id(m);
         psb = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, r->pointee[r->variables[k]]);
-        uint32_t code[] = {
-            (6u << 16) | SpvOpAccessChain, g->entry_ptr, e, g->table, g->index[0], g->index[k],
-            (4u << 16) | SpvOpLoad, g->uvec4, v, e,
-            (5u << 16) | SpvOpCompositeExtract, g->u32, lo, v, 0,
-            (5u << 16) | SpvOpCompositeExtract, g->u32, hi, v, 1,
-            (5u << 16) | SpvOpCompositeExtract, g->u32, sizes[k], v, 2,
-            (4u << 16) | SpvOpUConvert, g->u64, a, lo,
-            (4u << 16) | SpvOpUConvert, g->u64, b, hi,
-            (5u << 16) | SpvOpShiftLeftLogical, g->u64, c, b, g->c32,
-            (5u << 16) | SpvOpBitwiseOr, g->u64, d, c, a,
-            (4u << 16) | SpvOpConvertUToPtr, psb, pointers[k], d,
-        };
-        for (uint32_t at = 0; at < sizeof(code) / 4; at += code[at] >> 16)
-            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, &code[at], code[at] >> 16);
+        e = emit(&c, SpvOpAccessChain, g->entry_ptr, 3, g->table, g->index[0], g->index[k]);
+        v = emit(&c, SpvOpLoad, g->uvec4, 1, e);
+        va = join64(&c, g, emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 0u), emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 1u));
+        table = join64(&c, g, emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 2u), emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 3u));
+        l2 = load64(&c, g, emit(&c, SpvOpIAdd, g->u64, 2, table, emit(&c, SpvOpIMul, g->u64, 2,
+                emit(&c, SpvOpBitwiseAnd, g->u64, 2, emit(&c, SpvOpShiftRightLogical, g->u64, 2, va, g->c32), g->c_page), g->c8)));
+        present = emit(&c, SpvOpINotEqual, g->boolean, 2, l2, g->c0);
+        entry = emit(&c, SpvOpSelect, g->u64, 3, present,
+                emit(&c, SpvOpIAdd, g->u64, 2, l2, emit(&c, SpvOpIMul, g->u64, 2,
+                        emit(&c, SpvOpBitwiseAnd, g->u64, 2, emit(&c, SpvOpShiftRightLogical, g->u64, 2, va, g->c16), g->c_page), g->c32)),
+                emit(&c, SpvOpIAdd, g->u64, 2, table, g->c_zero));
+        start = load64(&c, g, entry);
+        size = load64(&c, g, emit(&c, SpvOpIAdd, g->u64, 2, entry, g->c8));
+        off = emit(&c, SpvOpISub, g->u64, 2, va, start);
+        ok = emit(&c, SpvOpULessThan, g->boolean, 2, off, size);
+        pointers[k] = emit(&c, SpvOpConvertUToPtr, psb, 1, emit(&c, SpvOpSelect, g->u64, 3, ok,
+                emit(&c, SpvOpIAdd, g->u64, 2, load64(&c, g, emit(&c, SpvOpIAdd, g->u64, 2, entry, g->c16)), off),
+                emit(&c, SpvOpIAdd, g->u64, 2, table, g->c_scratch)));
+        remaining = emit(&c, SpvOpISub, g->u64, 2, size, off);
+        clamped = emit(&c, SpvOpSelect, g->u64, 3, emit(&c, SpvOpUGreaterThan, g->boolean, 2, remaining, g->c_max32), g->c_max32, remaining);
+        sizes[k] = emit(&c, SpvOpUConvert, g->u32, 1, emit(&c, SpvOpSelect, g->u64, 3, ok, clamped, g->c0));
+        for (uint32_t at = 0; at < c.length; at += c.words[at] >> 16)
+            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, &c.words[at], c.words[at] >> 16);
     }
     return inserted;
 }
