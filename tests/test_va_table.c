@@ -54,7 +54,7 @@ static const char add_source[] =
 static void env_init(struct env *env)
 {
     D3D12_ROOT_PARAMETER1 parameters[2];
-    ID3D10Blob *store = harness_compile(store_source), *add = harness_compile(add_source);
+    ID3D10Blob *store = harness_compile(store_source, 0), *add = harness_compile(add_source, 0);
 
     memset(env, 0, sizeof(*env));
     env->device = harness_create_device();
