@@ -21,6 +21,7 @@
 #include "commands/command_allocator.h"
 #include "commands/command_queue.h"
 #include "commands/command_list_state.h"
+#include "commands/command_bundle.h"
 #include "commands/query_heap.h"
 #include "generated/d3d12_stubs.h"
 #include "api/device_versions.h"
@@ -205,6 +206,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList(ID3D12Device14 *
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateCommandList), "riid is NULL (must name the command list interface)");
     if (!list)
         return d3d12xs_fail(E_POINTER, METHOD(CreateCommandList), "ppCommandList is NULL (must receive the list)");
+    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+        return d3d12_bundle_create(impl_from_ID3D12Device14(iface), allocator, initial_state, riid, list);
     return d3d12_command_list_create(impl_from_ID3D12Device14(iface), type, allocator, initial_state, riid, list);
 }
 

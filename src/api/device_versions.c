@@ -12,6 +12,7 @@
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
 #include "commands/command_list_state.h"
+#include "commands/command_bundle.h"
 
 /* ---- shared checks ---- */
 
@@ -264,6 +265,8 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList1(ID3D12Device14 *iface,
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the command list interface)");
     if (!list)
         return d3d12xs_fail(E_POINTER, method, "ppCommandList is NULL (must receive the list)");
+    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
+        return d3d12_bundle_create_closed(impl_from_ID3D12Device14(iface), riid, list);
     return d3d12_command_list_create_closed(impl_from_ID3D12Device14(iface), type, riid, list);
 }
 

@@ -688,7 +688,8 @@ static void replay(struct d3d12_command_list *list, const struct d3d12_bundle *b
             d3d12_command_list_Dispatch(iface, command->u.dispatch.x, command->u.dispatch.y, command->u.dispatch.z);
             break;
         case BUNDLE_DISPATCH_X:
-            d3d12_command_list_DispatchX((ID3D12GraphicsCommandList *)iface, command->u.dispatch.x, command->u.dispatch.y,
+            /* Through the list's console table, as the application calls it. */
+            iface->lpVtbl->d3d12xs_console->DispatchX((ID3D12GraphicsCommandList *)iface, command->u.dispatch.x, command->u.dispatch.y,
                     command->u.dispatch.z, command->u.dispatch.flags);
             break;
         case BUNDLE_WRITE_IMMEDIATE:
@@ -716,7 +717,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteBundle(ID3D12GraphicsCommandLis
     }
     if (!(bundle = unsafe_bundle_from(bundle_iface))) {
         d3d12_command_list_record_error(list, command, "pCommandList is %s (must be a closed BUNDLE list)",
-                !bundle_iface ? "NULL" : unsafe_impl_from_ID3D12CommandList((ID3D12CommandList *)bundle_iface) ? "not a bundle" : "not a d3d12xs command list");
+                !bundle_iface ? "NULL" : "not a bundle");
         return;
     }
     if (bundle->recording) {

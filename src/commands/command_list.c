@@ -293,8 +293,6 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
     struct d3d12_command_list *list;
     HRESULT hr;
 
-    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
-        return d3d12_bundle_create(device, allocator, initial_state, riid, out);
     if (!(list = command_list_alloc(device, type)))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
     /* D3D12 hands out new lists already recording. */
@@ -315,8 +313,6 @@ HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMM
     struct d3d12_command_list *list;
     HRESULT hr;
 
-    if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
-        return d3d12_bundle_create_closed(device, riid, out);
     if (!(list = command_list_alloc(device, type)))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the command list");
     hr = d3d12xs_hand_out(ID3D12GraphicsCommandList10_QueryInterface(&list->ID3D12GraphicsCommandList10_iface, riid, out), method);

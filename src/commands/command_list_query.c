@@ -13,13 +13,6 @@ enum query_call {
     QUERY_RESOLVE,
 };
 
-static const char *query_type_name(D3D12_QUERY_TYPE type)
-{
-    static const char *const names[] = {"OCCLUSION", "BINARY_OCCLUSION", "TIMESTAMP", "PIPELINE_STATISTICS", "SO_STATISTICS_STREAM0",
-            "SO_STATISTICS_STREAM1", "SO_STATISTICS_STREAM2", "SO_STATISTICS_STREAM3", "VIDEO_DECODE_STATISTICS", "9", "PIPELINE_STATISTICS1"};
-    return (unsigned)type < D3D12XS_ARRAY_SIZE(names) ? names[type] : "unknown";
-}
-
 /* D3D12's rules on which heap each query type uses and which list types take it (the
  * D3D12_QUERY_TYPE and D3D12_QUERY_HEAP_TYPE documentation, "Queries" in the D3D12
  * programming guide): occlusion and stream-output queries on DIRECT lists; pipeline
@@ -90,13 +83,13 @@ static struct d3d12_query_heap *query_heap_argument(struct d3d12_command_list *l
         return NULL;
     }
     if (lists) {
-        d3d12_command_list_record_error(list, command, "Type is %s, which %s take (this list is %s)", query_type_name(type), lists,
+        d3d12_command_list_record_error(list, command, "Type is %s, which %s take (this list is %s)", d3d12_query_type_name(type), lists,
                 copy_list ? "COPY" : "COMPUTE");
         return NULL;
     }
     if (heap->desc.Type != wanted) {
         d3d12_command_list_record_error(list, command, "pQueryHeap has type %d; Type %s needs a heap of type %d", (int)heap->desc.Type,
-                query_type_name(type), (int)wanted);
+                d3d12_query_type_name(type), (int)wanted);
         return NULL;
     }
     return heap;
@@ -150,7 +143,7 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
         return;
     if ((open = find_open_query(list, heap, index))) {
         d3d12_command_list_record_error(list, command, "query %u of pQueryHeap is already begun (as %s; EndQuery it before it begins again)",
-                index, query_type_name(open->type));
+                index, d3d12_query_type_name(open->type));
         return;
     }
     pool = counting_pool(list, heap);
@@ -224,12 +217,12 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *
         VkQueryPool pool;
         if (!(open = find_open_query(list, heap, index))) {
             d3d12_command_list_record_error(list, command, "query %u of pQueryHeap was not begun in this list (BeginQuery and EndQuery "
-                    "of a %s query go in one list)", index, query_type_name(type));
+                    "of a %s query go in one list)", index, d3d12_query_type_name(type));
             return;
         }
         if (open->type != type) {
             d3d12_command_list_record_error(list, command, "Type is %s but query %u was begun as %s (they must match)",
-                    query_type_name(type), index, query_type_name(open->type));
+                    d3d12_query_type_name(type), index, d3d12_query_type_name(open->type));
             return;
         }
         pool = open->vk_pool;
@@ -252,31 +245,6 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *
     }
     vkCmdWriteTimestamp2(list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, heap->vk_pool, index);
     d3d12_command_list_note(list, D3D12_RECORDED_END_QUERY, 0, 0);
-}
-
-void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const char *command, bool close)
-{
-    bool reported = !command;
-
-    for (uint32_t i = 0; i < list->open_query_count; i++) {
-        struct d3d12_open_query *open = &list->open_queries[i];
-        if (!reported && close) {
-            /* Close's own line reports it: one line for the one call. */
-            if (!list->invalid) {
-                list->invalid = true;
-                snprintf(list->error, sizeof(list->error), "%s: query %u (%s) is still open (EndQuery it in the list that began it)",
-                        command, open->index, query_type_name(open->type));
-            }
-            reported = true;
-        } else if (!reported && open->vk_pool) {
-            d3d12_command_list_record_error(list, command, "query %u (%s) is open across this command, which starts a new Vulkan "
-                    "command buffer (d3d12xs cannot split a query: EndQuery it before)", open->index, query_type_name(open->type));
-            reported = true;
-        }
-        if (open->vk_pool && list->vk_command_buffer)
-            vkCmdEndQuery(list->vk_command_buffer, open->vk_pool, open->index);
-        open->vk_pool = VK_NULL_HANDLE;
-    }
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands/command_list_state.h"
+#include "commands/query_heap.h"
 
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
 {
@@ -155,3 +156,29 @@ void d3d12_command_list_walk(const struct d3d12_command_list *list,
         visit(&list->record.commands[i], list->record.ranges + list->record.commands[i].first_range, context);
 }
 
+/* Ends the list's open Vulkan queries: at Close (an error D3D12 defines: Close's own line
+ * reports it), or where a new command buffer starts under one (d3d12xs cannot split a query). */
+void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const char *command, bool close)
+{
+    bool reported = !command;
+
+    for (uint32_t i = 0; i < list->open_query_count; i++) {
+        struct d3d12_open_query *open = &list->open_queries[i];
+        if (!reported && close) {
+            /* Close's own line reports it: one line for the one call. */
+            if (!list->invalid) {
+                list->invalid = true;
+                snprintf(list->error, sizeof(list->error), "%s: query %u (%s) is still open (EndQuery it in the list that began it)",
+                        command, open->index, d3d12_query_type_name(open->type));
+            }
+            reported = true;
+        } else if (!reported && open->vk_pool) {
+            d3d12_command_list_record_error(list, command, "query %u (%s) is open across this command, which starts a new Vulkan "
+                    "command buffer (d3d12xs cannot split a query: EndQuery it before)", open->index, d3d12_query_type_name(open->type));
+            reported = true;
+        }
+        if (open->vk_pool && list->vk_command_buffer)
+            vkCmdEndQuery(list->vk_command_buffer, open->vk_pool, open->index);
+        open->vk_pool = VK_NULL_HANDLE;
+    }
+}

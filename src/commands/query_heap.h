@@ -33,4 +33,12 @@ uint32_t d3d12_query_result_size(D3D12_QUERY_HEAP_TYPE type);
 struct d3d12_query_heap *unsafe_impl_from_ID3D12QueryHeap(ID3D12QueryHeap *iface);
 HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **heap);
 
+/* D3D12_QUERY_TYPE's name, for messages. */
+static inline const char *d3d12_query_type_name(D3D12_QUERY_TYPE type)
+{
+    static const char *const names[] = {"OCCLUSION", "BINARY_OCCLUSION", "TIMESTAMP", "PIPELINE_STATISTICS", "SO_STATISTICS_STREAM0",
+            "SO_STATISTICS_STREAM1", "SO_STATISTICS_STREAM2", "SO_STATISTICS_STREAM3", "VIDEO_DECODE_STATISTICS", "9", "PIPELINE_STATISTICS1"};
+    return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
+}
+
 #endif
