@@ -10,65 +10,70 @@
  *     uint old = D3D12XSHeapInterlockedAdd(i, byteOffset, 1);
  *
  * i is the descriptor's index from the start of the heap bound with SetDescriptorHeaps (not
- * from a table). Every CBV, raw or structured SRV and UAV of the heap can be read this way
- * (structured element k of stride s is at byte k * s); typed views, samplers, null views and
- * descriptors never written have size 0. The root signature must have
+ * from a table); it may differ between threads. The shader reads the heap's own descriptors
+ * when the dispatch runs, as tables do (docs/descriptors.md): slot i must hold a raw or
+ * structured SRV or UAV (structured element k of stride s is at byte k * s) or a null view, as
+ * ResourceDescriptorHeap[i] read as a ByteAddressBuffer must in D3D12; a CBV, typed view or
+ * sampler there is undefined behaviour. The root signature must have
  * D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED, else pipeline creation fails.
  *
- * Bounds (never outside application memory): a descriptor index past the heap, or an access
- * not wholly inside the view, loads 0, and stores and atomics go to a 16-byte scratch area of
- * the heap's own (d3d12xs) memory. Byte offsets are rounded down to a multiple of 4.
+ * Bounds: a descriptor index at or past the heap's size, or a 4-byte access not wholly inside
+ * the view, loads 0, and such stores and atomics do nothing (the descriptor is never read for an
+ * index past the heap). Byte offsets are rounded down to a multiple of 4.
  *
- * The heap's contents are read when the GPU runs the dispatch (as D3D12 does), not when it is
- * recorded. How it works (docs/descriptors.md): the heap keeps a table of buffer addresses;
- * D3D12XS_HEAP_TABLE below is that table, and each access to D3D12XS_HEAP_MEMORY is turned by
- * D3DCompile's consumer, CreateComputePipelineState, into an access through a
- * PhysicalStorageBuffer pointer whose address is (first index, second index).
- *
- * Register t16381 and u16381 of space62 are reserved for this header.
+ * Register u16381 and b16381 of space62 are reserved for this header: the first is the heap
+ * itself (each slot seen as a raw buffer), the second its size, which Dispatch pushes.
  */
 #ifndef D3D12XS_HEAP_HLSLI
 #define D3D12XS_HEAP_HLSLI
 
-/* Entry 0: (descriptor count, 0, scratch address low, high). Entry i + 1: (address low, high,
- * size in bytes, 0) of descriptor i; entry count + 1 is zero. */
-StructuredBuffer<uint4> D3D12XS_HEAP_TABLE : register(t16381, space62);
-
-/* Not a buffer: D3D12XS_HEAP_MEMORY[low].w[high] is the 32-bit word at address high:low. */
-struct D3D12XS_HEAP_WORDS { uint w[16384]; };
-RWStructuredBuffer<D3D12XS_HEAP_WORDS> D3D12XS_HEAP_MEMORY : register(u16381, space62);
+RWByteAddressBuffer D3D12XS_HEAP_RAW[] : register(u16381, space62);
+cbuffer D3D12XS_HEAP_INFO : register(b16381, space62) { uint D3D12XS_HEAP_SIZE; };
+/* Set by pipeline creation where the device answers a view-size query with a non-uniform index
+ * for one thread only (Mesa's lavapipe): each thread's index is then queried by every thread in
+ * turn, so that each query's index is the same for all. */
+[[vk::constant_id(2001)]] const uint D3D12XS_HEAP_SIZE_BY_INDEX = 0u;
 
 /* The number of descriptors in the bound heap. */
 uint D3D12XSHeapCount()
 {
-    return D3D12XS_HEAP_TABLE[0].x;
+    return D3D12XS_HEAP_SIZE;
 }
 
-/* The size in bytes of descriptor index's view (0 for views this header cannot read). */
+/* The size in bytes of descriptor index's view (0 for an index past the heap and for a null view). */
 uint D3D12XSHeapViewSize(uint index)
 {
-    uint4 header = D3D12XS_HEAP_TABLE[0];
-    return D3D12XS_HEAP_TABLE[min(index, header.x) + 1].z;
+    uint bytes = 0u;
+    if (index < D3D12XS_HEAP_SIZE) {
+        if (D3D12XS_HEAP_SIZE_BY_INDEX != 0u) {
+            uint last = D3D12XS_HEAP_SIZE - 1u, self = WaveGetLaneIndex();
+            [loop] for (uint lane = 0u; lane < WaveGetLaneCount(); lane++) {
+                /* an inactive thread's index is undefined: kept inside the heap */
+                uint other = min(WaveReadLaneAt(index, lane), last), size;
+                D3D12XS_HEAP_RAW[other].GetDimensions(size);
+                if (lane == self)
+                    bytes = size;
+            }
+        } else {
+            D3D12XS_HEAP_RAW[NonUniformResourceIndex(index)].GetDimensions(bytes);
+        }
+    }
+    return bytes;
 }
 
-/* (address low, high, inside): where the word at byteOffset of descriptor index lives, or the
- * scratch area with inside 0 when that word is not in the view. */
-uint3 D3D12XSHeapAddress(uint index, uint byteOffset)
+/* Whether the 4 bytes at offset (a multiple of 4) lie inside descriptor index's view. */
+bool D3D12XSHeapInside(uint index, uint offset)
 {
-    uint4 header = D3D12XS_HEAP_TABLE[0];
-    uint4 entry = D3D12XS_HEAP_TABLE[min(index, header.x) + 1];
-    uint offset = byteOffset & ~3u;
-    bool inside = index < header.x && offset < entry.z && entry.z - offset >= 4u;
-    uint low = entry.x + offset;
-    uint high = entry.y + (low < offset ? 1u : 0u);
-    return inside ? uint3(low, high, 1u) : uint3(header.z, header.w, 0u);
+    uint bytes = D3D12XSHeapViewSize(index);
+    return bytes >= 4u && offset <= bytes - 4u;
 }
 
 uint D3D12XSHeapLoad(uint index, uint byteOffset)
 {
-    uint3 a = D3D12XSHeapAddress(index, byteOffset);
-    uint value = D3D12XS_HEAP_MEMORY[a.x].w[a.y];
-    return a.z != 0u ? value : 0u;
+    uint offset = byteOffset & ~3u, value = 0u;
+    if (D3D12XSHeapInside(index, offset))
+        value = D3D12XS_HEAP_RAW[NonUniformResourceIndex(index)].Load(offset);
+    return value;
 }
 
 uint2 D3D12XSHeapLoad2(uint index, uint byteOffset)
@@ -88,8 +93,9 @@ float D3D12XSHeapLoadFloat(uint index, uint byteOffset)
 
 void D3D12XSHeapStore(uint index, uint byteOffset, uint value)
 {
-    uint3 a = D3D12XSHeapAddress(index, byteOffset);
-    D3D12XS_HEAP_MEMORY[a.x].w[a.y] = value;
+    uint offset = byteOffset & ~3u;
+    if (D3D12XSHeapInside(index, offset))
+        D3D12XS_HEAP_RAW[NonUniformResourceIndex(index)].Store(offset, value);
 }
 
 void D3D12XSHeapStore2(uint index, uint byteOffset, uint2 value)
@@ -109,13 +115,13 @@ void D3D12XSHeapStoreFloat(uint index, uint byteOffset, float value)
     D3D12XSHeapStore(index, byteOffset, asuint(value));
 }
 
-/* Returns the value before the addition (0 outside the view). */
+/* Returns the value before the addition (0 outside the view, where nothing is added). */
 uint D3D12XSHeapInterlockedAdd(uint index, uint byteOffset, uint value)
 {
-    uint3 a = D3D12XSHeapAddress(index, byteOffset);
-    uint original;
-    InterlockedAdd(D3D12XS_HEAP_MEMORY[a.x].w[a.y], value, original);
-    return a.z != 0u ? original : 0u;
+    uint offset = byteOffset & ~3u, original = 0u;
+    if (D3D12XSHeapInside(index, offset))
+        D3D12XS_HEAP_RAW[NonUniformResourceIndex(index)].InterlockedAdd(offset, value, original);
+    return original;
 }
 
 #endif

@@ -238,6 +238,100 @@ static void test_heap_read_at_execution(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* Views of different sizes picked per thread (NonUniformResourceIndex inside the header), a null
+ * view, and a descriptor table read alongside, on both root ABIs: thread t reads word t of
+ * heap[t % 8] (view k holds 8 * (k + 1) words, so some reads fall past it) and the table's
+ * UAV gets the sum of what it saw, the view size and the heap's size. */
+static void test_sizes_nonuniform_with_table(struct env *env, D3D12_ROOT_SIGNATURE_FLAGS abi, UINT compile_flags)
+{
+    static const char source[] =
+        "#include <d3d12xs_heap.hlsli>\n"
+        "cbuffer Root : register(b0) { uint bias; };\n"
+        "RWStructuredBuffer<uint> output : register(u0, space1);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint t = id.x, k = t % 8u;\n"
+        "    uint v = D3D12XSHeapLoad(k, t * 4u);\n"
+        "    output[t] = v + bias + (D3D12XSHeapViewSize(k) << 16) + D3D12XSHeapCount() * 1000000u\n"
+        "            + D3D12XSHeapLoad(8u, 0u) + D3D12XSHeapViewSize(8u);\n"
+        "}\n";
+    D3D12_DESCRIPTOR_RANGE1 range = {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 1, D3D12_DESCRIPTOR_RANGE_FLAG_DESCRIPTORS_VOLATILE, 0};
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    ID3D12RootSignature *signature;
+    ID3D10Blob *code = harness_compile(source, compile_flags);
+    ID3D12PipelineState *state;
+    ID3D12Resource *views[8], *output = harness_uav_buffer(env->device, 64 * 4);
+    D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+    D3D12_SHADER_RESOURCE_VIEW_DESC null_view;
+    uint32_t result[64], bias = 7, *mapped;
+    bool ok = true;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[1].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[1].DescriptorTable.pDescriptorRanges = &range;
+    signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED | abi);
+    state = code && signature ? harness_compute_pipeline(env->device, signature, code) : NULL;
+    CHECK_MSG(state != NULL, "a pipeline with the header and a table (root signature flags 0x%x)", (unsigned)abi);
+    for (UINT k = 0; k < 8; k++) {
+        UINT words = 8 * (k + 1);
+        views[k] = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+        CHECK_HR(ID3D12Resource_Map(views[k], 0, NULL, (void **)&mapped), S_OK);
+        for (UINT w = 0; w < 64; w++)
+            mapped[w] = 100 * k + w; /* also past the view: nothing there may be read */
+        ID3D12Resource_Unmap(views[k], 0, NULL);
+        raw_view(env, views[k], 0, words, false, cpu_at(env, env->heap, k));
+    }
+    /* heap[8]: a null raw view (size 0, reads 0) */
+    memset(&null_view, 0, sizeof(null_view));
+    null_view.Format = DXGI_FORMAT_R32_TYPELESS;
+    null_view.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+    null_view.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    null_view.Buffer.NumElements = 1;
+    null_view.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+    ID3D12Device_CreateShaderResourceView(env->device, NULL, &null_view, cpu_at(env, env->heap, 8));
+    /* the table's UAV at heap[9] */
+    memset(&uav, 0, sizeof(uav));
+    uav.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    uav.Buffer.NumElements = 64;
+    uav.Buffer.StructureByteStride = 4;
+    ID3D12Device_CreateUnorderedAccessView(env->device, output, NULL, &uav, cpu_at(env, env->heap, 9));
+    if (state) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        D3D12_GPU_DESCRIPTOR_HANDLE table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->heap);
+        table.ptr += 9 * (UINT64)env->increment;
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->heap);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 0, 1, &bias, 0);
+        ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, table);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+    }
+    harness_read_back(env->device, env->queue, output, result, sizeof(result));
+    for (UINT t = 0; t < 64 && ok; t++) {
+        UINT k = t % 8, words = 8 * (k + 1);
+        uint32_t expected = (t < words ? 100 * k + t : 0) + bias + (words * 4 << 16) + HEAP_SIZE * 1000000u;
+        ok = result[t] == expected;
+        CHECK_MSG(ok, "flags 0x%x: thread %u wrote 0x%x, expected 0x%x (view %u of %u words)", (unsigned)abi, t, result[t], expected, k, words);
+    }
+    CHECK_MSG(ok, "flags 0x%x: views of 8 sizes picked per thread, a null view and a table", (unsigned)abi);
+
+    for (UINT k = 0; k < 8; k++)
+        ID3D12Resource_Release(views[k]);
+    ID3D12Resource_Release(output);
+    if (state)
+        ID3D12PipelineState_Release(state);
+    if (code)
+        ID3D10Blob_Release(code);
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+}
+
 /* Without the flag, a shader that indexes the heap is refused; a dispatch without a heap set
  * is a recording error. */
 static void test_refusals(struct env *env)
@@ -297,6 +391,9 @@ int main(void)
     if (env.heap) {
         test_hundreds_of_descriptors(&env);
         test_heap_read_at_execution(&env);
+        test_sizes_nonuniform_with_table(&env, D3D12_ROOT_SIGNATURE_FLAG_NONE, 0);
+        test_sizes_nonuniform_with_table(&env, D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI, 0);
+        test_sizes_nonuniform_with_table(&env, D3D12_ROOT_SIGNATURE_FLAG_NONE, D3DCOMPILE_SKIP_OPTIMIZATION);
         test_refusals(&env);
         ID3D12DescriptorHeap_Release(env.heap);
     }

@@ -224,20 +224,6 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         buffer_info->range = D3D12XS_SCRATCH_SLICE_SIZE;
         return true;
     }
-    if (binding->source == D3D12XS_BINDING_HEAP_TABLE) {
-        /* The shader indexes the heap itself: it gets the heap's address table. What it reads
-         * and writes through it is not in the command record. */
-        struct d3d12_descriptor_heap *heap = list->compute.heaps[0];
-        if (!heap || !heap->table) {
-            d3d12_command_list_record_error(list, command, "the shader indexes the CBV_SRV_UAV heap directly but %s",
-                    heap ? "the bound heap has no address table (the device lacks bufferDeviceAddress)" : "no CBV_SRV_UAV heap is set (SetDescriptorHeaps)");
-            return false;
-        }
-        buffer_info->buffer = heap->table_buffer;
-        buffer_info->offset = 0;
-        buffer_info->range = heap->table_size;
-        return true;
-    }
     if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
         /* A root SRV/UAV reached by address needs only D3D12's 4 bytes (its accesses claim no more). */
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
@@ -366,7 +352,8 @@ static void bind_heaps(struct d3d12_command_list *list)
 }
 
 /* Each table's start as a heap index, checked against the bound heap of its type where the
- * shader reads it; pushed with the root constants' push-constant range. */
+ * shader reads it, then the CBV_SRV_UAV heap's size for d3d12xs_heap.hlsli (root signatures
+ * with CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED); pushed after the root constants. */
 static bool push_table_starts(struct d3d12_command_list *list, const char *command)
 {
     struct d3d12_compute_state *state = &list->compute;
@@ -415,8 +402,17 @@ static bool push_table_starts(struct d3d12_command_list *list, const char *comma
             return false;
         }
     }
-    vkCmdPushConstants(list->vk_command_buffer, state->pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, signature->tables_offset,
-            4 * signature->table_count, state->table_starts);
+    if (signature->heap_size_offset != UINT32_MAX) {
+        if (state->pipeline->indexes_heap && !state->heaps[0]) {
+            d3d12_command_list_record_error(list, command, "the shader indexes the CBV_SRV_UAV heap directly (d3d12xs_heap.hlsli) but no "
+                    "CBV_SRV_UAV heap is set (SetDescriptorHeaps)");
+            return false;
+        }
+        state->table_starts[table++] = state->heaps[0] ? state->heaps[0]->desc.NumDescriptors : 0;
+    }
+    if (table)
+        vkCmdPushConstants(list->vk_command_buffer, state->pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, signature->tables_offset,
+                4 * table, state->table_starts);
     return true;
 }
 

@@ -32,7 +32,8 @@ struct d3d12_compute_state {
     VkCommandBuffer heaps_bound_in;
     struct d3d12_descriptor_heap *bound_heaps[2];
     bool heap_offsets_dirty;                     /* the heap sets' offsets go again (pipeline, signature or heaps changed) */
-    uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS]; /* heap index of each table's start, in table order */
+    uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS + 1]; /* heap index of each table's start, in table order; then
+                                                                   * the heap size where d3d12xs_heap.hlsli reads it */
     bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
     VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
     uint32_t start_group[3];                     /* D3D12XSSetDispatchStartGroup: DispatchX's first SV_GroupID */

@@ -22,7 +22,7 @@ uint32_t d3d12_command_record_add_ranges(struct d3d12_command_record *record, co
 {
     uint32_t first = (uint32_t)record->range_count;
     if (!count)
-        return first; /* e.g. a dispatch whose only descriptor is a heap's address table */
+        return first; /* e.g. a dispatch that reads only tables or the directly indexed heap */
     if (!d3d12xs_array_reserve((void **)&record->ranges, &record->range_capacity, record->range_count + count, sizeof(*record->ranges)))
         return UINT32_MAX;
     memcpy(record->ranges + record->range_count, ranges, count * sizeof(*ranges));

@@ -23,7 +23,7 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
     struct d3d12_device *device = heap->object.device;
     struct d3d12xs_descriptor descriptor = *src;
 
-    /* Buffer views keep their address, so heap address tables copy it (CopyDescriptors). */
+    /* The Vulkan descriptor is made from the view's address (heap_memory.c). */
     if (device->buffer_device_address && descriptor.buffer && !descriptor.null_view) {
         VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor.buffer};
         descriptor.address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor.offset;
@@ -33,8 +33,6 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
     /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
     *dst = descriptor;
     d3d12_descriptor_heap_write_slot(heap, (size_t)(dst - heap->descriptors), dst);
-    if (heap->table)
-        d3d12_descriptor_heap_update_address_table(heap, dst, 1);
 }
 
 /* Checks an offset against a Vulkan buffer-offset alignment and logs the rule when broken. */
@@ -419,15 +417,13 @@ void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLE
     write_descriptor(heap, dst, &descriptor);
 }
 
-/* count descriptors from src (in src_heap) to dst (in dst_heap): the CPU records, the
- * descriptor bytes and the address table entries. */
+/* count descriptors from src (in src_heap) to dst (in dst_heap): the CPU records and the
+ * descriptor bytes. */
 static void copy_run(struct d3d12_descriptor_heap *dst_heap, struct d3d12xs_descriptor *dst, struct d3d12_descriptor_heap *src_heap,
         const struct d3d12xs_descriptor *src, UINT count)
 {
     memmove(dst, src, count * sizeof(*dst));
     d3d12_descriptor_heap_copy_slots(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap, (size_t)(src - src_heap->descriptors), count);
-    if (dst_heap->table)
-        d3d12_descriptor_heap_update_address_table(dst_heap, dst, count);
 }
 
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,

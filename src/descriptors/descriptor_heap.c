@@ -86,7 +86,6 @@ static void destroy_heap(struct d3d12_device *device, void *object)
 {
     struct d3d12_descriptor_heap *heap = object;
     heap->object.device = device; /* the object part was cleaned up at Release; its memory goes through the device */
-    d3d12_descriptor_heap_destroy_address_table(heap);
     d3d12_descriptor_heap_destroy_memory(heap);
     free(heap->descriptors);
     free(heap);
@@ -282,8 +281,7 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
     heap->desc = *desc;
     if (desc->Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE)
         heap->gpu_base = d3d12xs_va_allocate(device, (uint64_t)desc->NumDescriptors * sizeof(*heap->descriptors), VK_NULL_HANDLE, false, NULL);
-    if (FAILED(hr = d3d12_descriptor_heap_create_memory(heap, method))
-            || FAILED(hr = d3d12_descriptor_heap_create_address_table(heap, method))) {
+    if (FAILED(hr = d3d12_descriptor_heap_create_memory(heap, method))) {
         ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
         return hr;
     }

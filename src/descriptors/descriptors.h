@@ -38,12 +38,6 @@ struct d3d12_descriptor_heap {
     D3D12_DESCRIPTOR_HEAP_DESC desc;
     uint64_t gpu_base; /* unique GPU handle range of shader-visible heaps */
     struct d3d12xs_descriptor *descriptors;
-    /* Shader-visible CBV_SRV_UAV heaps on devices with buffer addresses: the address table that
-     * shaders indexing the heap directly read (heap_address_table.c). */
-    VkBuffer table_buffer;
-    struct d3d12xs_allocation table_memory;
-    uint32_t (*table)[4];
-    VkDeviceSize table_size;
     /* The descriptor bytes (heap_memory.c): mapped GPU memory of a shader-visible heap, CPU
      * memory otherwise; view slots of slot_size bytes, then (CBV_SRV_UAV) from counters_offset
      * the counter slots. */
@@ -72,12 +66,6 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device
 struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap);
 
-/* heap_address_table.c: the table of a shader-visible CBV_SRV_UAV heap (include/d3d12xs_heap.hlsli
- * says what it holds). create: nothing to do (S_OK) where the device has no buffer addresses. */
-HRESULT d3d12_descriptor_heap_create_address_table(struct d3d12_descriptor_heap *heap, const char *method);
-void d3d12_descriptor_heap_destroy_address_table(struct d3d12_descriptor_heap *heap);
-/* Rewrites the entries of count descriptors from descriptor (in heap) after they changed. */
-void d3d12_descriptor_heap_update_address_table(struct d3d12_descriptor_heap *heap, const struct d3d12xs_descriptor *descriptor, UINT count);
 /* heap_memory.c: the heap's descriptor bytes; write_slot encodes descriptor into slot index
  * (and its counter slot), copy_slots copies count slots between heaps of one type. */
 HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, const char *method);

@@ -125,6 +125,13 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
             signature->table_push_offsets[i] = signature->tables_offset + 4 * signature->table_count++;
         }
     signature->push_bytes = signature->tables_offset + 4 * signature->table_count;
+    /* <d3d12xs_heap.hlsli> reads the bound heap's size from the push constant after the table starts. */
+    signature->heap_size_offset = UINT32_MAX;
+    if (desc->Flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED) {
+        signature->heap_size_offset = signature->push_bytes;
+        signature->push_bytes += 4;
+    }
+    signature->reads_heaps = signature->table_count || signature->heap_size_offset != UINT32_MAX;
     if (signature->push_bytes > device->vk_properties.limits.maxPushConstantsSize)
         return d3d12xs_fail(E_INVALIDARG, method, "root constants and the %u descriptor tables' starts take %u bytes; this device's push "
                 "constants hold %u", signature->table_count, signature->push_bytes, device->vk_properties.limits.maxPushConstantsSize);

@@ -11,7 +11,6 @@
  * that all its pipelines share one layout: each root CBV/SRV/UAV at its parameter index, then
  * d3d12xs's own bindings, then the static samplers (immutable samplers) in their order. */
 #define D3D12XS_PUSH_BINDING_ORDERED_APPEND D3D12XS_MAX_ROOT_PARAMETERS /* DispatchX's ordered-append state */
-#define D3D12XS_PUSH_BINDING_HEAP_TABLE (D3D12XS_MAX_ROOT_PARAMETERS + 1) /* DIRECTLY_INDEXED: the heap's address table */
 #define D3D12XS_PUSH_BINDING_ARGUMENTS (D3D12XS_MAX_ROOT_PARAMETERS + 2) /* memory-based ABI: the argument buffer */
 #define D3D12XS_PUSH_BINDING_STATIC_SAMPLERS (D3D12XS_MAX_ROOT_PARAMETERS + 3) /* + the static sampler's index */
 
@@ -45,6 +44,10 @@ struct d3d12_root_signature {
     uint64_t sampler_table_mask; /* bit per table parameter of SAMPLER ranges */
     uint32_t table_push_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t tables_offset, push_bytes;
+    /* CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED: the bound heap's size is a push constant at this byte
+     * offset, after the table starts (else UINT32_MAX). */
+    uint32_t heap_size_offset;
+    bool reads_heaps; /* tables or a directly indexed heap: the layout starts with the heap sets */
     /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
      * shaders through a per-dispatch argument buffer instead of push constants. */
     bool memory_abi;
@@ -55,12 +58,11 @@ struct d3d12_root_signature {
     /* Its pipeline layout, made with it (root_signature_layout.c) and shared by all its
      * pipelines. A push-descriptor set holds at most the device's push_descriptor_limit
      * descriptors: what did not fit is left out, in this order, and a pipeline whose shader
-     * needs it is refused (E_NOTIMPL). The argument buffer (memory-based ABI) and the heap's
-     * address table (DIRECTLY_INDEXED) come first, then the root CBV/SRV/UAV, the
-     * ordered-append state and the static samplers. */
+     * needs it is refused (E_NOTIMPL). The argument buffer (memory-based ABI) comes first,
+     * then the root CBV/SRV/UAV, the ordered-append state and the static samplers. */
     struct d3d12xs_root_layout *layout;
     uint64_t pushed_root_mask;      /* bit per root CBV/SRV/UAV in the layout */
-    bool has_ordered_append_binding, has_heap_table_binding, has_arguments_binding;
+    bool has_ordered_append_binding, has_arguments_binding;
     uint32_t static_sampler_bindings; /* the first this many static samplers are in the layout */
 };
 

@@ -46,7 +46,7 @@ uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signat
 
 uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature)
 {
-    return signature->table_count ? D3D12XS_HEAP_SET_PUSH : 0;
+    return signature->reads_heaps ? D3D12XS_HEAP_SET_PUSH : 0;
 }
 
 VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature *signature, uint32_t index)
@@ -59,7 +59,6 @@ VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature
  * a pipeline cannot do without first (root_signature.h). Records what went in. */
 static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescriptorSetLayoutBinding *bindings, uint32_t limit)
 {
-    const D3D12_ROOT_SIGNATURE_FLAGS flags = signature->desc->Desc_1_1.Flags;
     /* The stages that the root signature lets see root arguments (DENY_* flags), of compute. */
     const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT & signature->vk_stages;
     uint32_t count = 0;
@@ -68,8 +67,6 @@ static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescri
         ? (bindings[count++] = (VkDescriptorSetLayoutBinding){(number), (vk_type), 1, stages, (sampler)}, true) : false)
     if (signature->memory_abi)
         signature->has_arguments_binding = ADD(D3D12XS_PUSH_BINDING_ARGUMENTS, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, NULL);
-    if (flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED)
-        signature->has_heap_table_binding = ADD(D3D12XS_PUSH_BINDING_HEAP_TABLE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL);
     for (uint32_t i = 0; i < signature->parameter_count; i++) {
         D3D12_ROOT_PARAMETER_TYPE type = signature->parameter_types[i];
         if (type != D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE && type != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS
@@ -99,9 +96,9 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline layout");
     }
     atomic_init(&layout->refcount, 1);
-    /* With tables the layout starts with the heap sets, and every set of it is then of the
-     * descriptor-buffer kind (VUID-VkPipelineLayoutCreateInfo-pSetLayouts-08008). */
-    const bool heaps = signature->table_count != 0;
+    /* With tables or a directly indexed heap the layout starts with the heap sets, and every set
+     * of it is then of the descriptor-buffer kind (VUID-VkPipelineLayoutCreateInfo-pSetLayouts-08008). */
+    const bool heaps = signature->reads_heaps;
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR | (heaps ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0),

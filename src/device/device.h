@@ -81,7 +81,8 @@ struct d3d12_device {
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
     uint32_t push_descriptor_limit;
-    /* bufferDeviceAddress is on: every buffer has a device address (directly indexed heaps). */
+    /* bufferDeviceAddress is on: every buffer has a device address (descriptor buffers, the
+     * memory-based ABI's root descriptors). */
     bool buffer_device_address;
     /* Stands in for null descriptors where the device has no nullDescriptor: reads of a null
      * view see this zeroed buffer (D3D12XS_NULL_BUFFER_SIZE bytes). */

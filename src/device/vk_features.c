@@ -51,8 +51,8 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(vulkan12.uniformBufferStandardLayout);
     TAKE(vulkan12.samplerMirrorClampToEdge);
     TAKE(vulkan12.samplerFilterMinmax);
-    /* Shaders of root signatures with CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED read the heap's buffers
-     * through their addresses (docs/descriptors.md). */
+    /* Descriptor buffers take views by address; the memory-based ABI's root descriptors and
+     * the GPU virtual address table are read through addresses (docs/descriptors.md). */
     TAKE(vulkan12.bufferDeviceAddress);
     TAKE(vulkan13.subgroupSizeControl);
     TAKE(vulkan13.computeFullSubgroups);

@@ -192,35 +192,28 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             count > 1 ? " (with its array)" : "");
 }
 
-/* The two registers of include/d3d12xs_heap.hlsli: the address table (an SRV bound to the heap's
- * table at Dispatch) and the memory marker (no descriptor; its accesses become pointer accesses). */
+/* The two registers of include/d3d12xs_heap.hlsli: the heap (an unbounded array of raw buffers,
+ * read from the bound CBV_SRV_UAV heap's memory like a table starting at its first descriptor)
+ * and its size (a cbuffer that becomes the push constant after the table starts). */
 static HRESULT match_heap_binding(struct d3d12_pipeline_state *state, const struct d3d12xs_shader_binding *binding,
-        struct d3d12xs_pipeline_binding *out, uint32_t *marker, const char *method)
+        struct d3d12xs_pipeline_binding *out, const char *method)
 {
-    struct d3d12_device *device = state->object.device;
-    VkPhysicalDeviceFeatures features;
-
     snprintf(out->register_name, sizeof(out->register_name), "%c%u, space%u", register_letters[binding->register_class],
             binding->register_index, binding->space);
     out->vk_type = binding->descriptor_type;
+    out->array_size = 0; /* no push descriptor */
     if (!(state->root_signature->desc->Desc_1_1.Flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED))
         return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the descriptor heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
                 "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED", out->register_name);
-    vkGetPhysicalDeviceFeatures(device->vk_physical_device, &features);
-    if (!device->buffer_device_address || !features.shaderInt64)
-        return d3d12xs_fail(E_NOTIMPL, method, "the shader indexes the descriptor heap directly, which needs the Vulkan features "
-                "bufferDeviceAddress and shaderInt64; %s lacks one", device->vk_properties.deviceName);
-    if (binding->register_class == D3D12XS_REGISTER_SRV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-            && binding->array_size == 1) {
-        out->source = D3D12XS_BINDING_HEAP_TABLE;
-        out->array_size = 1;
+    if (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            && binding->array_size == 0) {
+        out->source = D3D12XS_BINDING_HEAP_INDEXED;
+        out->heap_set = D3D12XS_HEAP_SET_RESOURCES;
         return S_OK;
     }
-    if (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+    if (binding->register_class == D3D12XS_REGISTER_CBV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
             && binding->array_size == 1) {
-        out->source = D3D12XS_BINDING_HEAP_MEMORY;
-        out->array_size = 0; /* not a descriptor */
-        *marker = binding->variable_id;
+        out->source = D3D12XS_BINDING_HEAP_SIZE;
         return S_OK;
     }
     return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is reserved for " D3D12XS_HEAP_INCLUDE " and declared otherwise here",
@@ -326,10 +319,6 @@ static HRESULT layout_binding(const struct d3d12_pipeline_state *state, struct d
         fits = signature->has_ordered_append_binding;
         binding->vk_binding = D3D12XS_PUSH_BINDING_ORDERED_APPEND;
         break;
-    case D3D12XS_BINDING_HEAP_TABLE:
-        fits = signature->has_heap_table_binding;
-        binding->vk_binding = D3D12XS_PUSH_BINDING_HEAP_TABLE;
-        break;
     default:
         break;
     }
@@ -351,12 +340,11 @@ static bool root_descriptors_through_memory(const struct d3d12_pipeline_state *s
 /* The passes of pipeline creation over the shader's module, in order: bindings to where the
  * root signature puts them, then the memory-based rewrites, then what the device needs. */
 static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
-        const struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, uint32_t heap_marker,
-        const uint32_t *root_variables, const char *method)
+        const struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const uint32_t *root_variables,
+        const char *method)
 {
     struct d3d12_device *device = state->object.device;
     const struct d3d12xs_spirv_remap_args remap = {info, targets};
-    const struct d3d12xs_spirv_heap_pointers_args heap = {heap_marker};
     const struct d3d12xs_spirv_memory_abi_args memory_abi = {state->push_set, state->argument_binding};
     const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
             state->address_offset, D3D12XS_VA_TABLE_ZERO_OFFSET, D3D12XS_VA_TABLE_SCRATCH_OFFSET};
@@ -366,8 +354,6 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
 
     if (FAILED(hr = d3d12xs_spirv_pass_remap(module, &remap, error, sizeof(error))))
         return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
-    if (heap_marker && FAILED(hr = d3d12xs_spirv_pass_heap_pointers(module, &heap, error, sizeof(error))))
-        return d3d12xs_fail(hr, method, "pDesc->CS: directly indexed heap: %s", error);
     if (state->memory_abi && FAILED(hr = d3d12xs_spirv_pass_memory_abi(module, &memory_abi, error, sizeof(error))))
         return d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
     if (state->address_count && FAILED(hr = d3d12xs_spirv_pass_root_pointers(module, &root_pointers, error, sizeof(error))))
@@ -385,7 +371,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12xs_binding_target *targets = NULL;
     struct d3d12xs_spirv_heap_table_binding *heap_bindings = NULL;
     uint32_t heap_count = 0;
-    uint32_t *words = NULL, heap_marker = 0, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint32_t *words = NULL, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
     bool root_addresses = root_descriptors_through_memory(state);
     size_t word_count = 0;
     char error[512];
@@ -424,7 +410,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     }
     for (uint32_t i = 0; i < info.binding_count; i++) {
         if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index == D3D12XS_HEAP_REGISTER) {
-            if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], &heap_marker, method)))
+            if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], method)))
                 goto done;
         } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i],
                 &state->used_root_mask, method))) {
@@ -457,6 +443,19 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                     };
             }
             state->reads_heaps = true;
+        } else if (state->bindings[i].source == D3D12XS_BINDING_HEAP_INDEXED || state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE) {
+            bool size = state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE;
+            for (int alias = 0; alias < 2; alias++) {
+                uint32_t variable = alias ? info.bindings[i].alias_variable_id : info.bindings[i].variable_id;
+                if (variable)
+                    heap_bindings[heap_count++] = (struct d3d12xs_spirv_heap_table_binding){
+                        .variable_id = variable,
+                        .kind = size ? D3D12XS_HEAP_BINDING_SIZE : D3D12XS_HEAP_BINDING_TABLE,
+                        .set = D3D12XS_HEAP_SET_RESOURCES,
+                        .push_offset = size ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
+                    };
+            }
+            state->reads_heaps = state->indexes_heap = true;
         }
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
@@ -481,10 +480,12 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
      * lists may use the pipeline, after the root signature itself may have gone. */
     d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
     state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
-    if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, heap_marker, root_variables, method)))
+    if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, root_variables, method)))
         goto done;
     {
-        const struct d3d12xs_spirv_heap_tables_args tables = {heap_bindings, heap_count};
+        /* lavapipe answers a non-uniformly indexed OpArrayLength with one thread's size */
+        const struct d3d12xs_spirv_heap_tables_args tables = {heap_bindings, heap_count,
+                device->vk_driver_properties.driverID == VK_DRIVER_ID_MESA_LLVMPIPE};
         if (FAILED(hr = d3d12xs_spirv_pass_heap_tables(module, &tables, error, sizeof(error)))) {
             d3d12xs_fail(hr, method, "pDesc->CS: descriptor tables: %s", error);
             goto done;

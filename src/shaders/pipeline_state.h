@@ -11,8 +11,8 @@ enum d3d12xs_binding_source {
     D3D12XS_BINDING_TABLE,           /* descriptors of a table, read by the shader from the bound heap's memory */
     D3D12XS_BINDING_STATIC_SAMPLER,  /* an immutable sampler of the set layout */
     D3D12XS_BINDING_ORDERED_APPEND,  /* the ordered-append state of the DispatchX (d3d12xs_ordered_append.hlsli) */
-    D3D12XS_BINDING_HEAP_TABLE,      /* the bound CBV_SRV_UAV heap's address table (d3d12xs_heap.hlsli) */
-    D3D12XS_BINDING_HEAP_MEMORY,     /* d3d12xs_heap.hlsli's memory marker: no descriptor, rewritten away */
+    D3D12XS_BINDING_HEAP_INDEXED,    /* d3d12xs_heap.hlsli's heap: the bound CBV_SRV_UAV heap's memory from its start */
+    D3D12XS_BINDING_HEAP_SIZE,       /* d3d12xs_heap.hlsli's heap size: a push constant after the table starts */
     D3D12XS_BINDING_ROOT_ADDRESS,    /* a root CBV/SRV/UAV of the memory-based ABI: its address goes in the argument buffer */
 };
 
@@ -23,7 +23,7 @@ struct d3d12xs_pipeline_binding {
     uint32_t table_offset;   /* descriptor index from the table start, for array element 0 */
     uint32_t heap_set;       /* TABLE: D3D12XS_HEAP_SET_RESOURCES, _COUNTERS or _SAMPLERS */
     uint32_t table_extent;   /* TABLE: descriptors it reads from table_offset on (an unbounded array: 1) */
-    uint32_t array_size;     /* push descriptors it takes (0 for TABLE, constants and HEAP_MEMORY) */
+    uint32_t array_size;     /* push descriptors it takes (0 for TABLE, constants and the HEAP_* ones) */
     uint32_t vk_binding;     /* in the root signature's push-descriptor set (root_signature.h) */
     VkDescriptorType vk_type;
     bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
@@ -41,7 +41,8 @@ struct d3d12_pipeline_state {
     struct d3d12xs_root_layout *layout;
     VkPipelineLayout vk_layout;
     uint32_t push_set;         /* the set of its push descriptors (after the heap sets where the root signature has tables) */
-    bool reads_heaps;          /* its shader reads descriptor tables: the list binds the heaps */
+    bool reads_heaps;          /* its shader reads descriptor tables or indexes the heap: the list binds the heaps */
+    bool indexes_heap;         /* its shader indexes the CBV_SRV_UAV heap directly (d3d12xs_heap.hlsli) */
     uint32_t local_size[3];
     uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
     uint32_t subgroup_size;    /* what it runs with on this device (docs/dispatch.md) */

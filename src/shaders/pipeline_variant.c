@@ -52,7 +52,7 @@ static HRESULT build_vk_pipeline(struct d3d12_pipeline_state *state, const uint3
          * needs this flag. Only the variant that does so gets it: the H200's GPU time per
          * dispatch was 0.28 us with the flag on every pipeline, 0.16 without. */
         .flags = (dispatch_base ? VK_PIPELINE_CREATE_DISPATCH_BASE_BIT : 0)
-                | (state->root_signature->table_count ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0),
+                | (state->root_signature->reads_heaps ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0),
         .stage = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .pNext = state->required_subgroup_size ? &subgroup_info : NULL,

@@ -53,10 +53,13 @@
 #define D3D12XS_SPIRV_WAVE32_MARKER "d3d12xs.wave32"
 #define D3D12XS_WAVE32_DEFINE "__XBOX_ENABLE_WAVE32"
 /* Directly indexed heaps (include/d3d12xs_heap.hlsli): the header's two resources use these
- * registers, t<REGISTER> (the address table) and u<REGISTER> (the memory marker). */
+ * registers, u<REGISTER> (the heap, an unbounded array of raw buffers) and b<REGISTER> (its size). */
 #define D3D12XS_HEAP_INCLUDE "d3d12xs_heap.hlsli"
 #define D3D12XS_HEAP_SPACE 62u /* the highest space D3DCompile maps (glslang: 63 means none) */
 #define D3D12XS_HEAP_REGISTER 16381u /* 16382 is the ordered-append state's (below) */
+/* The header's switch to query view sizes one index at a time (devices that mishandle a
+ * non-uniform one), a specialization constant set by pipeline creation. */
+#define D3D12XS_HEAP_SIZE_BY_INDEX_SPEC_ID 2001u
 #define D3D12XS_DXBC_UNSUPPORTED_MESSAGE \
     "DXBC/DXIL bytecode is not supported: pass SPIR-V, or HLSL compiled with D3DCompile"
 

@@ -15,7 +15,12 @@
  * access chain on an array of descriptors gets %heap_T as base and %b + its first index (an
  * OpIAdd before it, NonUniform when that index is). The push-constant block gets one uint
  * member per table (at the root signature's offset for it), or is made when the module has none.
- * Any other use of an array of descriptors is refused. */
+ * Any other use of an array of descriptors is refused.
+ *
+ * A table without a push constant (D3D12XS_HEAP_BINDING_NO_PUSH: d3d12xs_heap.hlsli's heap)
+ * starts at the heap's first descriptor: its base is the register's index, a constant. A SIZE
+ * binding's cbuffer goes too: each access chain to its one uint member becomes one to a
+ * push-constant member at the binding's offset. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +31,15 @@
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
 
-#define MAX_TABLE_MEMBERS 64
+#define MAX_TABLE_MEMBERS 65 /* a table start per root parameter, and the heap size */
+#define NO_MEMBER UINT32_MAX
 
 struct heap_variable {
     uint32_t old_variable, heap_variable;
     uint32_t storage_class, element_type, element_pointer;
     bool array;
-    uint32_t member;         /* index into the push members */
+    bool size;               /* a SIZE binding: no heap variable, reads of the push member */
+    uint32_t member;         /* index into the push members, or NO_MEMBER (the table starts at 0) */
     uint32_t register_index; /* constant id */
 };
 
@@ -151,9 +158,18 @@ static HRESULT add_heap_variable(struct tables *t, const struct d3d12xs_spirv_he
         return fail(t, "table variable %u is not a variable", b->variable_id);
     h->old_variable = b->variable_id;
     h->storage_class = variable->w[3];
+    if (b->kind == D3D12XS_HEAP_BINDING_SIZE) {
+        const struct d3d12xs_spirv_inst *member = d3d12xs_spirv_op(pointee) == SpvOpTypeStruct && d3d12xs_spirv_len(pointee) == 3
+                ? d3d12xs_spirv_def_op(m, pointee->w[2], SpvOpTypeInt, 4) : NULL;
+        if (!member || member->w[2] != 32 || b->push_offset == D3D12XS_HEAP_BINDING_NO_PUSH)
+            return fail(t, "heap size variable %u is not a cbuffer of one uint", b->variable_id);
+        h->size = true;
+        return push_member(t, b->push_offset, &h->member);
+    }
     h->array = d3d12xs_spirv_op(pointee) == SpvOpTypeArray || d3d12xs_spirv_op(pointee) == SpvOpTypeRuntimeArray;
     h->element_type = h->array ? pointee->w[2] : pointer->w[3];
-    if (FAILED(hr = push_member(t, b->push_offset, &h->member)))
+    h->member = NO_MEMBER;
+    if (b->push_offset != D3D12XS_HEAP_BINDING_NO_PUSH && FAILED(hr = push_member(t, b->push_offset, &h->member)))
         return hr;
     h->register_index = d3d12xs_spirv_constant(m, t->uint_type, b->table_offset);
     /* A new runtime array: the module's own may carry an ArrayStride, which descriptor arrays must not. */
@@ -299,7 +315,11 @@ static size_t add_prologue(struct tables *t, size_t index, uint32_t *bases, uint
 
     for (uint32_t k = 0; k < t->variable_count; k++) {
         const struct heap_variable *h = &t->variables[k];
-        if (!starts[h->member]) {
+        if (h->size)
+            continue;
+        if (h->member == NO_MEMBER) {
+            bases[k] = h->register_index; /* from the heap's first descriptor: a constant */
+        } else if (!starts[h->member]) {
             uint32_t chain = d3d12xs_spirv_new_id(m);
             starts[h->member] = d3d12xs_spirv_new_id(m);
             uint32_t code[] = {
@@ -310,9 +330,8 @@ static size_t add_prologue(struct tables *t, size_t index, uint32_t *bases, uint
             for (uint32_t at = 0; at < sizeof(code) / 4; at += code[at] >> 16)
                 d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, &code[at], code[at] >> 16);
         }
-        bases[k] = d3d12xs_spirv_new_id(m);
-        {
-            uint32_t add[5] = {(5u << 16) | SpvOpIAdd, t->uint_type, bases[k], starts[h->member], h->register_index};
+        if (h->member != NO_MEMBER) {
+            uint32_t add[5] = {(5u << 16) | SpvOpIAdd, t->uint_type, bases[k] = d3d12xs_spirv_new_id(m), starts[h->member], h->register_index};
             d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, add, 5);
         }
         if (!h->array) {
@@ -361,6 +380,17 @@ static HRESULT rewrite_functions(struct tables *t)
         memcpy(copy, inst->w, n * 4);
         if (is_access_chain_op(op) && n >= 4 && (h = table_variable(t, copy[3]))) {
             uint32_t k = (uint32_t)(h - t->variables);
+            if (h->size) {
+                /* the cbuffer's one member: the push constant */
+                if (n != 5) {
+                    hr = fail(t, "access chain %u into the heap size has %u indices", copy[2], n - 4);
+                    goto done;
+                }
+                uint32_t chain[5] = {(5u << 16) | SpvOpAccessChain, d3d12xs_spirv_type_pointer(m, SpvStorageClassPushConstant, t->uint_type),
+                        copy[2], t->push_variable, d3d12xs_spirv_constant_u32(m, t->member_index[h->member])};
+                d3d12xs_spirv_rewrite(m, inst, chain, 5);
+                continue;
+            }
             if (!h->array) {
                 copy[3] = elements[k];
             } else {
@@ -390,8 +420,9 @@ static HRESULT rewrite_functions(struct tables *t)
         for (uint32_t k = first; k <= last; k++) {
             if (!(h = table_variable(t, copy[k])))
                 continue;
-            if (h->array) {
-                hr = fail(t, "an array of descriptors (variable %u) is used whole by instruction %u", copy[k], op);
+            if (h->array || h->size) {
+                hr = fail(t, "%s (variable %u) is used whole by instruction %u", h->size ? "the heap size block"
+                        : "an array of descriptors", copy[k], op);
                 goto done;
             }
             copy[k] = elements[h - t->variables];
@@ -421,7 +452,8 @@ static void remove_old_variables(struct tables *t)
     if (m->version >= 0x10400) {
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
             for (uint32_t k = 0; k < t->variable_count; k++)
-                d3d12xs_spirv_append_operand(m, entry, t->variables[k].heap_variable);
+                if (!t->variables[k].size)
+                    d3d12xs_spirv_append_operand(m, entry, t->variables[k].heap_variable);
     }
 }
 
@@ -432,6 +464,8 @@ static void add_capabilities(struct tables *t)
     struct d3d12xs_spirv_module *m = t->m;
     d3d12xs_spirv_add_capability(m, SpvCapabilityRuntimeDescriptorArray);
     for (uint32_t k = 0; k < t->variable_count; k++) {
+        if (t->variables[k].size)
+            continue;
         static const uint32_t capabilities[] = {
             [ACCESS_STORAGE_BUFFER] = SpvCapabilityStorageBufferArrayDynamicIndexing,
             [ACCESS_UNIFORM_BUFFER] = SpvCapabilityUniformBufferArrayDynamicIndexing,
@@ -456,6 +490,19 @@ static void add_capabilities(struct tables *t)
     }
     if (m->version < 0x10500)
         d3d12xs_spirv_add_extension(m, "SPV_EXT_descriptor_indexing");
+}
+
+/* The default of d3d12xs_heap.hlsli's size-query switch, where the module has it. */
+static void set_heap_size_by_index(struct d3d12xs_spirv_module *m)
+{
+    struct d3d12xs_spirv_inst *inst, *constant;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationSpecId
+                && inst->w[3] == D3D12XS_HEAP_SIZE_BY_INDEX_SPEC_ID
+                && (constant = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpSpecConstant, 4))) {
+            uint32_t words[4] = {constant->w[0], constant->w[1], constant->w[2], 1};
+            d3d12xs_spirv_rewrite(m, constant, words, 4);
+        }
 }
 
 HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_tables_args *args,
@@ -494,6 +541,8 @@ HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const str
         propagate_nonuniform(&t);
     remove_old_variables(&t);
     add_capabilities(&t);
+    if (args->heap_size_by_index)
+        set_heap_size_by_index(m);
     if (m->out_of_memory)
         hr = E_OUTOFMEMORY;
 done:

@@ -5,7 +5,7 @@
  * may be half rewritten: the caller drops it. Reflection only reads the module.
  *
  * Who runs what: D3DCompile (shader_compile.c), pipeline creation (pipeline_state.c: reflect,
- * remap, heap pointers, memory ABI, root pointers, float controls) and the DispatchX variants
+ * remap, memory ABI, root pointers, float controls, heap tables) and the DispatchX variants
  * (pipeline_variant.c). */
 #ifndef D3D12XS_SPIRV_PASSES_H
 #define D3D12XS_SPIRV_PASSES_H
@@ -23,15 +23,6 @@ struct d3d12xs_spirv_remap_args {
     const struct d3d12xs_binding_target *targets;
 };
 HRESULT d3d12xs_spirv_pass_remap(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_remap_args *args,
-        char *error, size_t error_size);
-
-/* spirv_heap.c: turns each access to the heap memory marker variable (include/d3d12xs_heap.hlsli)
- * into a PhysicalStorageBuffer pointer access and removes the variable. E_INVALIDARG with a reason
- * for a use of the marker other than the header's. */
-struct d3d12xs_spirv_heap_pointers_args {
-    uint32_t marker;
-};
-HRESULT d3d12xs_spirv_pass_heap_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_pointers_args *args,
         char *error, size_t error_size);
 
 /* spirv_memory_abi.c: turns the module's push-constant block (from the remap) into a uniform
@@ -61,9 +52,14 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
 
 /* spirv_heap_tables.c: the variables of descriptor tables become indexes into the heap's
  * runtime arrays at (set, binding 0), from the table start in the push constants at push_offset
- * plus table_offset (the register's index in the table). */
+ * (D3D12XS_HEAP_BINDING_NO_PUSH: from the heap's first descriptor) plus table_offset (the
+ * register's index in the table). A SIZE binding is a cbuffer of one uint (d3d12xs_heap.hlsli's
+ * heap size) whose reads become reads of the push constant at push_offset. */
+#define D3D12XS_HEAP_BINDING_NO_PUSH UINT32_MAX
+enum d3d12xs_heap_binding_kind { D3D12XS_HEAP_BINDING_TABLE, D3D12XS_HEAP_BINDING_SIZE };
 struct d3d12xs_spirv_heap_table_binding {
     uint32_t variable_id;
+    enum d3d12xs_heap_binding_kind kind;
     uint32_t set;
     uint32_t push_offset;
     uint32_t table_offset;
@@ -71,6 +67,9 @@ struct d3d12xs_spirv_heap_table_binding {
 struct d3d12xs_spirv_heap_tables_args {
     const struct d3d12xs_spirv_heap_table_binding *bindings;
     uint32_t count;
+    /* d3d12xs_heap.hlsli queries view sizes one index at a time (its spec constant
+     * D3D12XS_HEAP_SIZE_BY_INDEX_SPEC_ID becomes 1) */
+    bool heap_size_by_index;
 };
 HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_tables_args *args,
         char *error, size_t error_size);

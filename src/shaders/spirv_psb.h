@@ -1,6 +1,6 @@
 /* What the SPIR-V rewrites that turn resource accesses into accesses through
- * PhysicalStorageBuffer pointers share (spirv_heap.c: directly indexed heaps;
- * spirv_root_pointers.c: root descriptors of the memory-based ABI): the capabilities,
+ * PhysicalStorageBuffer pointers share (spirv_root_pointers.c: root descriptors of the
+ * memory-based ABI): the capabilities,
  * extension and addressing model such a module declares, and the Aligned memory operand its
  * loads and stores need. */
 #ifndef D3D12XS_SPIRV_PSB_H
