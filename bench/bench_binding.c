@@ -1,8 +1,11 @@
 /* bench_binding: what binding costs since descriptor heaps became descriptor buffers, next to Wine's
  * vkd3d 1.2 running the same D3D12 program and, where stated, raw Vulkan doing the same work:
  *
- *   root_constant_dispatch  CPU ns per SetComputeRoot32BitConstant + Dispatch(1,1,1)
- *   table_dispatch          CPU ns per SetComputeRootDescriptorTable (4 UAVs, two tables in turn) + Dispatch
+ *   root_constant_dispatch  CPU ns per SetComputeRoot32BitConstant + Dispatch(1,1,1);
+ *                           raw Vulkan: vkCmdPushConstants of 4 bytes + vkCmdDispatch(1,1,1)
+ *   table_dispatch          CPU ns per SetComputeRootDescriptorTable (4 UAVs, two tables in turn) + Dispatch;
+ *                           raw Vulkan: vkCmdPushConstants of the table's start (two in turn) + vkCmdDispatch
+ *                           of a descriptor-buffer pipeline, what d3d12xs records per table change
  *   copy_descriptors_1/_64  CPU ns per CopyDescriptorsSimple of 1 / 64 descriptors into a shader-visible heap
  *   create_srv              CPU ns per CreateShaderResourceView (raw buffer) into a shader-visible heap;
  *                           raw Vulkan: vkGetDescriptorEXT of a storage buffer into a descriptor buffer
@@ -137,6 +140,23 @@ static const char gpu_table_glsl[] =
     "layout(set = 0, binding = 0) uniform usamplerBuffer inputs[1000];\n"
     "layout(set = 0, binding = 1) writeonly buffer Output { uint words[]; };\n"
     "void main() { uint i = gl_GlobalInvocationID.x; words[i] = texelFetch(inputs[nonuniformEXT(i)], 0).x; }\n";
+
+/* Figure 2 for raw Vulkan as d3d12xs runs it: the table is its start, a push constant, into an
+ * array of storage buffers in a descriptor buffer (d3d12xs's heap: one array for the whole heap),
+ * and UAV k is element start + k. Binding 0: the two tables' 2 x 4 output buffers. */
+static const char table_glsl[] =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(push_constant) uniform Table { uint start; };\n"
+    "layout(set = 0, binding = 0) writeonly buffer Output { uint words[]; } outputs[8];\n"
+    "void main()\n"
+    "{\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    outputs[start].words[i] = 0x10000u | i;\n"
+    "    outputs[start + 1u].words[i] = 0x20000u | i;\n"
+    "    outputs[start + 2u].words[i] = 0x30000u | i;\n"
+    "    outputs[start + 3u].words[i] = 0x40000u | i;\n"
+    "}\n";
 #endif
 
 #ifdef BENCH_VKD3D
@@ -656,21 +676,41 @@ static void d3d_destroy(struct d3d *d)
 }
 
 /* The CPU figures of the D3D12 side, `n->samples` of each after `n->warmup` untimed ones; where
- * raw is given, create_srv's raw Vulkan samples alternate with them (raw_sample_create_srv). */
+ * raw is given, the raw Vulkan samples of root_constant_dispatch, table_dispatch and create_srv
+ * alternate with them (raw_sample_root_constant, raw_sample_table, raw_sample_create_srv). */
 struct raw;
+static double raw_sample_root_constant(struct raw *r);
+static double raw_sample_table(struct raw *r);
 static double raw_sample_create_srv(struct raw *r, unsigned calls);
 
 static void d3d_measure_cpu(struct d3d *d, struct raw *raw, const struct sizes *n, enum side_id side)
 {
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
-        double v = d3d_sample_root_constant(d);
-        if (i >= n->warmup)
-            add_sample(side, FIG_ROOT_CONSTANT, v);
+        double raw_ns = 0, d3d_ns;
+        /* Which side goes first alternates, as for create_srv below. */
+        if (raw && i % 2)
+            raw_ns = raw_sample_root_constant(raw);
+        d3d_ns = d3d_sample_root_constant(d);
+        if (raw && !(i % 2))
+            raw_ns = raw_sample_root_constant(raw);
+        if (i >= n->warmup) {
+            add_sample(side, FIG_ROOT_CONSTANT, d3d_ns);
+            if (raw)
+                add_sample(SIDE_RAW, FIG_ROOT_CONSTANT, raw_ns);
+        }
     }
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
-        double v = d3d_sample_table(d);
-        if (i >= n->warmup)
-            add_sample(side, FIG_TABLE, v);
+        double raw_ns = 0, d3d_ns;
+        if (raw && i % 2)
+            raw_ns = raw_sample_table(raw);
+        d3d_ns = d3d_sample_table(d);
+        if (raw && !(i % 2))
+            raw_ns = raw_sample_table(raw);
+        if (i >= n->warmup) {
+            add_sample(side, FIG_TABLE, d3d_ns);
+            if (raw)
+                add_sample(SIDE_RAW, FIG_TABLE, raw_ns);
+        }
     }
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
         double one = d3d_sample_copy(d, 1, n->calls), many = d3d_sample_copy(d, COPY_MAX, n->calls);
@@ -715,10 +755,11 @@ struct raw {
     PFN_vkGetDescriptorEXT vkGetDescriptorEXT;
     PFN_vkCmdBindDescriptorBuffersEXT vkCmdBindDescriptorBuffersEXT;
     PFN_vkCmdSetDescriptorBufferOffsetsEXT vkCmdSetDescriptorBufferOffsetsEXT;
-    struct bench_vk_buffer descriptors;     /* host-visible descriptor buffer: figure 5's set, then figure 4's slots */
+    struct bench_vk_buffer descriptors;     /* host-visible descriptor buffer: figure 5's set, figure 4's slots, figure 2's set */
     uint8_t *descriptors_mapped;
     VkDeviceAddress descriptors_address;
     VkDeviceSize created_offset;            /* figure 4's 64 slots */
+    VkDeviceSize table_set_offset;          /* figure 2's set */
     struct bench_vk_buffer view_buffer, inputs, output;
     VkDescriptorAddressInfoEXT view_address; /* figure 4's storage buffer */
     VkDescriptorSetLayout set_layout;
@@ -726,10 +767,25 @@ struct raw {
     VkPipeline pipeline;
     VkQueryPool queries;
     VkCommandBuffer timed_cmd;
+
+    /* Figures 1 and 2: their pipelines and outputs, and the command buffer their samples record into. */
+    struct bench_vk_kernel constant;        /* push-descriptor set of the output, 4 bytes of push constants */
+    VkDescriptorSetLayout table_set_layout;
+    VkPipelineLayout table_layout;
+    VkPipeline table_pipeline;
+    struct bench_vk_buffer constant_output, table_outputs[2 * TABLE_UAVS];
+    VkCommandPool cpu_pool;
+    VkCommandBuffer cpu_cmd;
 #endif
 };
 
 #ifndef BENCH_VKD3D
+/* Figures 1 and 2's raw command buffer is had as d3d12xs has its lists' (command_allocator.c,
+ * command_recording.c): from a pool made without flags, reset with vkResetCommandPool before
+ * each sample (ID3D12CommandAllocator::Reset), begun with SIMULTANEOUS_USE. */
+#define RAW_CPU_POOL_FLAGS 0
+#define RAW_CPU_BEGIN_FLAGS VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT
+
 static VkDeviceAddress raw_address(const struct raw *r, VkBuffer buffer)
 {
     VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, buffer};
@@ -746,9 +802,13 @@ static void raw_get_descriptor(const struct raw *r, VkDescriptorType type, const
     r->vkGetDescriptorEXT(r->vk.device, &info, size, out);
 }
 
+static void raw_check(struct raw *r);
+
 /* The device (descriptor buffers, buffer addresses, non-uniform texel-buffer indexing: what
- * figure 5's shader and descriptors need), figure 5's pipeline, buffers and descriptors, figure
- * 4's storage buffer; the command buffer of figure 5 and a check of its output. */
+ * figure 5's shader and descriptors need; dynamic indexing of storage-buffer arrays: figure 2's),
+ * figure 5's pipeline, buffers and descriptors, figure 4's storage buffer, figures 1 and 2's
+ * pipelines, outputs and descriptors; the command buffer of figure 5 and a check of its output,
+ * then figures 1 and 2's check (raw_check). */
 static void raw_init(struct raw *r, unsigned dispatches)
 {
     static const char *const extensions[] = {VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME};
@@ -759,11 +819,13 @@ static void raw_init(struct raw *r, unsigned dispatches)
     VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &buffer_features,
             .bufferDeviceAddress = VK_TRUE, .shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE,
             .shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features12,
+            .features = {.shaderStorageBufferArrayDynamicIndexing = VK_TRUE}};
     VkQueueFamilyProperties families[16];
     uint32_t count = BENCH_ARRAY_SIZE(families), family = 0;
     PFN_vkGetDescriptorSetLayoutSizeEXT get_layout_size;
     PFN_vkGetDescriptorSetLayoutBindingOffsetEXT get_binding_offset;
-    VkDeviceSize set_size, input_offset, output_offset;
+    VkDeviceSize set_size, input_offset, output_offset, table_set_size, table_binding_offset;
     struct bench_vk_buffer staging;
     VkCommandBuffer cmd;
     uint32_t *words;
@@ -780,7 +842,7 @@ static void raw_init(struct raw *r, unsigned dispatches)
         }
     REQUIRE(any_compute >= 0, "no compute queue family");
     family = (uint32_t)(compute_only >= 0 ? compute_only : any_compute);
-    bench_vk_create_device_with(&r->vk, &family, 1, &r->q, extensions, BENCH_ARRAY_SIZE(extensions), &features12);
+    bench_vk_create_device_with(&r->vk, &family, 1, &r->q, extensions, BENCH_ARRAY_SIZE(extensions), &features);
     r->db.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT;
     VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &r->db};
     vkGetPhysicalDeviceProperties2(r->vk.physical_device, &properties);
@@ -817,8 +879,30 @@ static void raw_init(struct raw *r, unsigned dispatches)
     get_layout_size(r->vk.device, r->set_layout, &set_size);
     get_binding_offset(r->vk.device, r->set_layout, 0, &input_offset);
     get_binding_offset(r->vk.device, r->set_layout, 1, &output_offset);
+
+    /* Figure 1's pipeline: the same HLSL, its output a push descriptor, its constant 4 bytes of push constants. */
+    r->constant = bench_vk_kernel(&r->vk, bench_vk_shader(&r->vk, constant_hlsl, false, NULL), 1, 4, 0);
+    /* Figure 2's: one descriptor-buffer set of the two tables' 8 storage buffers, the table's start 4 bytes of push constants. */
+    VkDescriptorSetLayoutBinding table_binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * TABLE_UAVS, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo table_set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+            .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, .bindingCount = 1, .pBindings = &table_binding};
+    VK(vkCreateDescriptorSetLayout(r->vk.device, &table_set_info, NULL, &r->table_set_layout));
+    VkPushConstantRange table_range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo table_layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+            .pSetLayouts = &r->table_set_layout, .pushConstantRangeCount = 1, .pPushConstantRanges = &table_range};
+    VK(vkCreatePipelineLayout(r->vk.device, &table_layout_info, NULL, &r->table_layout));
+    pipeline_info.stage.module = bench_vk_shader(&r->vk, table_glsl, true, NULL);
+    pipeline_info.layout = r->table_layout;
+    VK(vkCreateComputePipelines(r->vk.device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &r->table_pipeline));
+    vkDestroyShaderModule(r->vk.device, pipeline_info.stage.module, NULL);
+    get_layout_size(r->vk.device, r->table_set_layout, &table_set_size);
+    get_binding_offset(r->vk.device, r->table_set_layout, 0, &table_binding_offset);
+
     r->created_offset = (set_size + 255) / 256 * 256;
-    r->descriptors = bench_vk_buffer_with_flags(&r->vk, r->created_offset + CREATED_SLOTS * r->db.storageBufferDescriptorSize,
+    r->table_set_offset = r->created_offset + CREATED_SLOTS * r->db.storageBufferDescriptorSize;
+    r->table_set_offset = (r->table_set_offset + r->db.descriptorBufferOffsetAlignment - 1) / r->db.descriptorBufferOffsetAlignment
+            * r->db.descriptorBufferOffsetAlignment;
+    r->descriptors = bench_vk_buffer_with_flags(&r->vk, r->table_set_offset + table_set_size,
             VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, host, 0,
             VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT);
     VK(vkMapMemory(r->vk.device, r->descriptors.memory, 0, VK_WHOLE_SIZE, 0, (void **)&r->descriptors_mapped));
@@ -844,6 +928,23 @@ static void raw_init(struct raw *r, unsigned dispatches)
         raw_get_descriptor(r, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &address, r->db.storageBufferDescriptorSize,
                 r->descriptors_mapped + output_offset);
     }
+    r->constant_output = bench_vk_buffer(&r->vk, THREADS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0,
+            VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    for (uint32_t k = 0; k < 2 * TABLE_UAVS; k++) {
+        r->table_outputs[k] = bench_vk_buffer_with_flags(&r->vk, THREADS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT);
+        VkDescriptorAddressInfoEXT address = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
+                .address = raw_address(r, r->table_outputs[k].buffer), .range = THREADS * 4};
+        raw_get_descriptor(r, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &address, r->db.storageBufferDescriptorSize,
+                r->descriptors_mapped + r->table_set_offset + table_binding_offset + k * r->db.storageBufferDescriptorSize);
+    }
+    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = RAW_CPU_POOL_FLAGS,
+            .queueFamilyIndex = r->q.family};
+    VK(vkCreateCommandPool(r->vk.device, &pool_info, NULL, &r->cpu_pool));
+    VkCommandBufferAllocateInfo cmd_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = r->cpu_pool,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    VK(vkAllocateCommandBuffers(r->vk.device, &cmd_info, &r->cpu_cmd));
 
     /* The inputs, through a staging buffer. */
     staging = bench_vk_buffer(&r->vk, input_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, host, 0);
@@ -883,6 +984,103 @@ static void raw_init(struct raw *r, unsigned dispatches)
     for (uint32_t k = 0; k < GPU_TABLE_SIZE; k++)
         REQUIRE(words[k] == table_input(k), "raw Vulkan: gpu_table_1000's output word %u is 0x%x, not 0x%x", k, words[k], table_input(k));
     bench_vk_free_buffer(&r->vk, &staging);
+    raw_check(r);
+}
+
+/* Reads `words` words of a storage buffer back and compares word j with expect(context, j). */
+static void raw_check_words(struct raw *r, VkBuffer buffer, unsigned words, uint32_t (*expect)(uint32_t, uint32_t), uint32_t context,
+        const char *what)
+{
+    uint32_t *mapped;
+    struct bench_vk_buffer staging = bench_vk_read_back(&r->vk, &r->q, buffer, (VkDeviceSize)words * 4, (void **)&mapped);
+    for (uint32_t j = 0; j < words; j++)
+        REQUIRE(mapped[j] == expect(context, j), "raw Vulkan: %s word %u is 0x%x, not 0x%x", what, j, mapped[j], expect(context, j));
+    bench_vk_free_buffer(&r->vk, &staging);
+}
+
+/* Begins figures 1 and 2's command buffer, as a sample does: the pool reset, then SIMULTANEOUS_USE. */
+static VkCommandBuffer raw_begin_cpu(struct raw *r)
+{
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = RAW_CPU_BEGIN_FLAGS};
+    VK(vkResetCommandPool(r->vk.device, r->cpu_pool, 0));
+    VK(vkBeginCommandBuffer(r->cpu_cmd, &begin));
+    return r->cpu_cmd;
+}
+
+/* Figure 2's binding, untimed in a sample: the pipeline, the descriptor buffer and the set's offset in it. */
+static void raw_bind_table(struct raw *r, VkCommandBuffer cmd)
+{
+    VkDescriptorBufferBindingInfoEXT binding = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT,
+            .address = r->descriptors_address, .usage = VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT};
+    uint32_t buffer_index = 0;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->table_pipeline);
+    r->vkCmdBindDescriptorBuffersEXT(cmd, 1, &binding);
+    r->vkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->table_layout, 0, 1, &buffer_index, &r->table_set_offset);
+}
+
+/* Figures 1 and 2 on raw Vulkan, as d3d_check runs them: the constant 7, then each table, in
+ * figures 1 and 2's command buffer; every word of the 9 outputs checked. */
+static void raw_check(struct raw *r)
+{
+    VkCommandBuffer cmd = raw_begin_cpu(r);
+    uint32_t value = 7;
+
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->constant.pipeline);
+    bench_vk_push_buffers(&r->vk, cmd, &r->constant, &r->constant_output.buffer, 1);
+    vkCmdPushConstants(cmd, r->constant.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &value);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    raw_bind_table(r, cmd);
+    for (uint32_t start = 0; start < 2 * TABLE_UAVS; start += TABLE_UAVS) {
+        vkCmdPushConstants(cmd, r->table_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &start);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    VK(vkEndCommandBuffer(cmd));
+    bench_vk_submit_and_wait(&r->vk, &r->q, cmd);
+
+    raw_check_words(r, r->constant_output.buffer, THREADS, constant_output, 7, "root_constant_dispatch's output");
+    for (unsigned i = 0; i < 2 * TABLE_UAVS; i++) {
+        char what[64];
+        snprintf(what, sizeof(what), "table %u's UAV u%u", i / TABLE_UAVS, i % TABLE_UAVS);
+        raw_check_words(r, r->table_outputs[i].buffer, THREADS, table_output, i % TABLE_UAVS, what);
+    }
+}
+
+/* Figure 1, raw: ns per vkCmdPushConstants of 4 bytes + vkCmdDispatch(1,1,1); the pool reset,
+ * vkBeginCommandBuffer, the pipeline and the output's push descriptor untimed, as is vkEndCommandBuffer. */
+static double raw_sample_root_constant(struct raw *r)
+{
+    VkCommandBuffer cmd = raw_begin_cpu(r);
+    double start, end;
+
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->constant.pipeline);
+    bench_vk_push_buffers(&r->vk, cmd, &r->constant, &r->constant_output.buffer, 1);
+    start = bench_now_ns();
+    for (uint32_t i = 0; i < PAIRS; i++) {
+        vkCmdPushConstants(cmd, r->constant.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &i);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    end = bench_now_ns();
+    VK(vkEndCommandBuffer(cmd));
+    return (end - start) / PAIRS;
+}
+
+/* Figure 2, raw: ns per vkCmdPushConstants of the table's start (0 and 4 in turn) + vkCmdDispatch,
+ * what d3d12xs records per table change; the pipeline, descriptor buffer and set offset untimed. */
+static double raw_sample_table(struct raw *r)
+{
+    static const uint32_t starts[2] = {0, TABLE_UAVS};
+    VkCommandBuffer cmd = raw_begin_cpu(r);
+    double start, end;
+
+    raw_bind_table(r, cmd);
+    start = bench_now_ns();
+    for (unsigned i = 0; i < PAIRS; i++) {
+        vkCmdPushConstants(cmd, r->table_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &starts[i & 1]);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    end = bench_now_ns();
+    VK(vkEndCommandBuffer(cmd));
+    return (end - start) / PAIRS;
 }
 
 /* Figure 4, raw: ns per vkGetDescriptorEXT of the storage-buffer descriptor of the same view into
@@ -909,6 +1107,14 @@ static double raw_sample_gpu(struct raw *r, unsigned dispatches)
 
 static void raw_destroy(struct raw *r)
 {
+    vkDestroyCommandPool(r->vk.device, r->cpu_pool, NULL);
+    for (unsigned i = 0; i < 2 * TABLE_UAVS; i++)
+        bench_vk_free_buffer(&r->vk, &r->table_outputs[i]);
+    bench_vk_free_buffer(&r->vk, &r->constant_output);
+    vkDestroyPipeline(r->vk.device, r->table_pipeline, NULL);
+    vkDestroyPipelineLayout(r->vk.device, r->table_layout, NULL);
+    vkDestroyDescriptorSetLayout(r->vk.device, r->table_set_layout, NULL);
+    bench_vk_destroy_kernel(&r->vk, &r->constant);
     vkDestroyQueryPool(r->vk.device, r->queries, NULL);
     vkDestroyPipeline(r->vk.device, r->pipeline, NULL);
     vkDestroyPipelineLayout(r->vk.device, r->layout, NULL);
@@ -935,6 +1141,18 @@ static void measure_gpu(struct d3d *d, struct raw *r, const struct sizes *n)
     }
 }
 #else
+static double raw_sample_root_constant(struct raw *r)
+{
+    (void)r;
+    return 0;
+}
+
+static double raw_sample_table(struct raw *r)
+{
+    (void)r;
+    return 0;
+}
+
 static double raw_sample_create_srv(struct raw *r, unsigned calls)
 {
     (void)r, (void)calls;
@@ -1122,7 +1340,7 @@ int main(int argc, char **argv)
     printf("check          : %s's dispatches of root_constant_dispatch and table_dispatch (both tables) wrote every word right%s\n",
             SIDE,
 #ifndef BENCH_VKD3D
-            "; gpu_table_1000's too, on both sides"
+            "; raw Vulkan's of both, and gpu_table_1000's on both sides"
 #else
             ""
 #endif
