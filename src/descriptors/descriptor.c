@@ -23,8 +23,9 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
     struct d3d12_device *device = heap->object.device;
     struct d3d12xs_descriptor descriptor = *src;
 
-    /* The Vulkan descriptor is made from the view's address (heap_memory.c). */
-    if (device->buffer_device_address && descriptor.buffer && !descriptor.null_view) {
+    /* The Vulkan descriptor is made from the view's address (heap_memory.c), which the view's
+     * resource or address range usually knows already. */
+    if (device->buffer_device_address && descriptor.buffer && !descriptor.null_view && !descriptor.address) {
         VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor.buffer};
         descriptor.address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor.offset;
     }
@@ -68,7 +69,7 @@ void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const
     struct d3d12xs_descriptor *dst, descriptor;
     struct d3d12_descriptor_heap *heap;
     uint64_t offset;
-    VkBuffer buffer;
+    struct d3d12xs_va_range range;
 
     if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, method, "DestDescriptor", &heap)))
         return;
@@ -86,16 +87,17 @@ void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const
                 method, (unsigned long long)desc->BufferLocation, desc->SizeInBytes);
         return;
     }
-    if (!d3d12xs_va_lookup(device, desc->BufferLocation, desc->SizeInBytes, &buffer, &offset)) {
+    if (!d3d12xs_va_find(device, desc->BufferLocation, desc->SizeInBytes, &range, &offset)) {
         ERR("%s: pDesc->BufferLocation 0x%llx + SizeInBytes %u is not inside one live buffer", method,
                 (unsigned long long)desc->BufferLocation, desc->SizeInBytes);
         return;
     }
     if (!offset_aligned(method, "pDesc->BufferLocation", offset, device->vk_properties.limits.minUniformBufferOffsetAlignment))
         return;
-    descriptor.buffer = buffer;
+    descriptor.buffer = range.buffer;
     descriptor.offset = offset;
     descriptor.range = desc->SizeInBytes;
+    descriptor.address = range.device_address ? range.device_address + offset : 0;
     write_descriptor(heap, dst, &descriptor);
 }
 
@@ -138,6 +140,7 @@ static bool buffer_view(struct d3d12_device *device, const char *method, struct 
     descriptor->buffer = resource->vk_buffer;
     descriptor->offset = offset;
     descriptor->range = range;
+    descriptor->address = resource->device_address ? resource->device_address + offset : 0;
     descriptor->format = format;
     descriptor->structure_stride = stride;
     descriptor->raw = raw;

@@ -206,7 +206,13 @@ static void resource_init(struct d3d12_resource *resource, struct d3d12_device *
 
 static HRESULT resource_return(struct d3d12_resource *resource, const char *method, REFIID riid, void **out)
 {
+    struct d3d12_device *device = resource->object.device;
     HRESULT hr = S_OK;
+    /* Asked once here rather than at every view of the resource (descriptors are made from it). */
+    if (device->buffer_device_address && resource->vk_buffer) {
+        VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, resource->vk_buffer};
+        resource->device_address = vkGetBufferDeviceAddress(device->vk_device, &info);
+    }
     if (out)
         hr = d3d12xs_hand_out(ID3D12Resource_QueryInterface(&resource->ID3D12Resource_iface, riid, out), method);
     ID3D12Resource_Release(&resource->ID3D12Resource_iface);

@@ -31,6 +31,7 @@ struct d3d12_resource {
     struct d3d12_heap *heap;  /* placed resources hold a reference */
     uint64_t heap_offset;
     uint64_t va;
+    VkDeviceAddress device_address; /* of vk_buffer, where the device has bufferDeviceAddress (else 0) */
     void *mapped; /* CPU address of byte 0 when the heap is CPU-visible */
     atomic_uint map_count;
     struct d3d12xs_buffer_view *views; /* under object.lock */

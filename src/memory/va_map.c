@@ -398,8 +398,9 @@ static bool insert_locked(struct d3d12_device *device, const struct d3d12xs_va_r
     record->range = *range;
     record->range.allocation = ++map->allocations;
     atomic_init(&record->live, true);
-    if (map->gpu_l1 && range->buffer)
+    if (device->buffer_device_address && range->buffer)
         device_address = buffer_address(device, range->buffer);
+    record->range.device_address = device_address;
     for (uint64_t p = first; p <= last; p++) {
         struct va_page *page = atomic_load_explicit(&map->pages[p >> (L1_SHIFT - VA_PAGE_SHIFT)], memory_order_relaxed);
         atomic_store_explicit(&page->entries[p & (L2_COUNT - 1)], record, memory_order_release);
@@ -422,7 +423,7 @@ uint64_t d3d12xs_va_allocate(struct d3d12_device *device, uint64_t size, VkBuffe
 
     pthread_mutex_lock(&map->lock);
     if ((va = take_addresses_locked(device, span))
-            && !insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, 0}))
+            && !insert_locked(device, &(struct d3d12xs_va_range){va, size, buffer, upload_heap, host, false, 0, 0}))
         va = 0;
     pthread_mutex_unlock(&map->lock);
     return va;
@@ -433,7 +434,7 @@ bool d3d12xs_va_register_host(struct d3d12_device *device, void *host, uint64_t 
     struct d3d12xs_va_map *map = device->va_map;
     bool ok;
     pthread_mutex_lock(&map->lock);
-    ok = insert_locked(device, &(struct d3d12xs_va_range){(uintptr_t)host, size, buffer, false, host, gpu_read_only, 0});
+    ok = insert_locked(device, &(struct d3d12xs_va_range){(uintptr_t)host, size, buffer, false, host, gpu_read_only, 0, 0});
     pthread_mutex_unlock(&map->lock);
     return ok;
 }

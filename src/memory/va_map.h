@@ -12,6 +12,7 @@ struct d3d12xs_va_range {
     void *host;       /* the CPU's view of byte 0 where the memory is mapped, else NULL */
     bool gpu_read_only; /* graphics memory the GPU only reads: the console drops GPU writes */
     uint64_t allocation; /* unique per allocation: tells memory apart from memory later at the same address */
+    uint64_t device_address; /* of buffer, where the device has bufferDeviceAddress (else 0): views need it */
 };
 
 /* The map the device holds (device->va_map), made at its creation and freed, with the
