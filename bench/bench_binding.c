@@ -683,35 +683,42 @@ static double raw_sample_root_constant(struct raw *r);
 static double raw_sample_table(struct raw *r);
 static double raw_sample_create_srv(struct raw *r, unsigned calls);
 
-static void d3d_measure_cpu(struct d3d *d, struct raw *raw, const struct sizes *n, enum side_id side)
+/* One sample of a figure that raw Vulkan also records, from the D3D12 side or the raw side. */
+static double sample_paired(struct d3d *d, struct raw *raw, enum figure_id figure, bool raw_side, unsigned calls)
+{
+    switch (figure) {
+    case FIG_ROOT_CONSTANT:
+        return raw_side ? raw_sample_root_constant(raw) : d3d_sample_root_constant(d);
+    case FIG_TABLE:
+        return raw_side ? raw_sample_table(raw) : d3d_sample_table(d);
+    default:
+        return raw_side ? raw_sample_create_srv(raw, calls) : d3d_sample_create_srv(d, calls);
+    }
+}
+
+/* A figure with a raw Vulkan side: which side goes first alternates sample by sample, so that
+ * drift of the machine hits both alike. */
+static void measure_paired(struct d3d *d, struct raw *raw, const struct sizes *n, enum side_id side, enum figure_id figure)
 {
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
         double raw_ns = 0, d3d_ns;
-        /* Which side goes first alternates, as for create_srv below. */
         if (raw && i % 2)
-            raw_ns = raw_sample_root_constant(raw);
-        d3d_ns = d3d_sample_root_constant(d);
+            raw_ns = sample_paired(d, raw, figure, true, n->calls);
+        d3d_ns = sample_paired(d, raw, figure, false, n->calls);
         if (raw && !(i % 2))
-            raw_ns = raw_sample_root_constant(raw);
+            raw_ns = sample_paired(d, raw, figure, true, n->calls);
         if (i >= n->warmup) {
-            add_sample(side, FIG_ROOT_CONSTANT, d3d_ns);
+            add_sample(side, figure, d3d_ns);
             if (raw)
-                add_sample(SIDE_RAW, FIG_ROOT_CONSTANT, raw_ns);
+                add_sample(SIDE_RAW, figure, raw_ns);
         }
     }
-    for (unsigned i = 0; i < n->warmup + n->samples; i++) {
-        double raw_ns = 0, d3d_ns;
-        if (raw && i % 2)
-            raw_ns = raw_sample_table(raw);
-        d3d_ns = d3d_sample_table(d);
-        if (raw && !(i % 2))
-            raw_ns = raw_sample_table(raw);
-        if (i >= n->warmup) {
-            add_sample(side, FIG_TABLE, d3d_ns);
-            if (raw)
-                add_sample(SIDE_RAW, FIG_TABLE, raw_ns);
-        }
-    }
+}
+
+static void d3d_measure_cpu(struct d3d *d, struct raw *raw, const struct sizes *n, enum side_id side)
+{
+    measure_paired(d, raw, n, side, FIG_ROOT_CONSTANT);
+    measure_paired(d, raw, n, side, FIG_TABLE);
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
         double one = d3d_sample_copy(d, 1, n->calls), many = d3d_sample_copy(d, COPY_MAX, n->calls);
         if (i >= n->warmup) {
@@ -719,20 +726,7 @@ static void d3d_measure_cpu(struct d3d *d, struct raw *raw, const struct sizes *
             add_sample(side, FIG_COPY_64, many);
         }
     }
-    for (unsigned i = 0; i < n->warmup + n->samples; i++) {
-        double raw_ns = 0, d3d_ns;
-        /* Which side goes first alternates, so that drift of the machine hits both alike. */
-        if (raw && i % 2)
-            raw_ns = raw_sample_create_srv(raw, n->calls);
-        d3d_ns = d3d_sample_create_srv(d, n->calls);
-        if (raw && !(i % 2))
-            raw_ns = raw_sample_create_srv(raw, n->calls);
-        if (i >= n->warmup) {
-            add_sample(side, FIG_CREATE_SRV, d3d_ns);
-            if (raw)
-                add_sample(SIDE_RAW, FIG_CREATE_SRV, raw_ns);
-        }
-    }
+    measure_paired(d, raw, n, side, FIG_CREATE_SRV);
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
         double v = d3d_sample_root_uav(d);
         if (i >= n->warmup)
