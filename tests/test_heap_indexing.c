@@ -377,6 +377,51 @@ static void test_refusals(struct env *env)
     ID3D12RootSignature_Release(indexed);
 }
 
+/* The header's registers declared otherwise by the application: refused at pipeline creation
+ * with a line naming the register or what is wrong. */
+static void test_reserved_registers(struct env *env)
+{
+    static const struct {
+        const char *source, *expected;
+    } cases[] = {
+        {"ByteAddressBuffer taken : register(t16381, space62);\n"
+         "RWByteAddressBuffer output : register(u0);\n"
+         "[numthreads(1, 1, 1)] void main() { output.Store(0, taken.Load(0)); }\n",
+                "register t16381, space62 is reserved for d3d12xs_heap.hlsli"},
+        {"RWByteAddressBuffer taken : register(u16381, space62);\n"
+         "[numthreads(1, 1, 1)] void main() { taken.Store(0, 1u); }\n",
+                "register u16381, space62 is reserved for d3d12xs_heap.hlsli"},
+        {"cbuffer Taken : register(b16381, space62) { uint a; uint b; };\n"
+         "RWByteAddressBuffer output : register(u0);\n"
+         "[numthreads(1, 1, 1)] void main() { output.Store(0, a + b); }\n",
+                "is not a cbuffer of one uint"},
+    };
+    D3D12_ROOT_PARAMETER1 parameter;
+    ID3D12RootSignature *signature;
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    signature = harness_root_signature(env->device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]) && signature; i++) {
+        ID3D10Blob *code = harness_compile(cases[i].source, 0);
+        D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+        ID3D12PipelineState *state = NULL;
+        if (!code)
+            continue;
+        memset(&desc, 0, sizeof(desc));
+        desc.pRootSignature = signature;
+        desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(code);
+        desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(code);
+        LOG_MARK();
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
+        CHECK_LOG("CreateComputePipelineState", cases[i].expected);
+        CHECK(!state);
+        ID3D10Blob_Release(code);
+    }
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, HEAP_SIZE, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
@@ -395,6 +440,7 @@ int main(void)
         test_sizes_nonuniform_with_table(&env, D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI, 0);
         test_sizes_nonuniform_with_table(&env, D3D12_ROOT_SIGNATURE_FLAG_NONE, D3DCOMPILE_SKIP_OPTIMIZATION);
         test_refusals(&env);
+        test_reserved_registers(&env);
         ID3D12DescriptorHeap_Release(env.heap);
     }
     ID3D12CommandQueue_Release(env.queue);

@@ -430,32 +430,25 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         }
         if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant)
             state->pushed_root_descriptor_count++;
-        if (state->bindings[i].source == D3D12XS_BINDING_TABLE) {
+        if (state->bindings[i].source == D3D12XS_BINDING_TABLE || state->bindings[i].source == D3D12XS_BINDING_HEAP_INDEXED
+                || state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE) {
+            const struct d3d12xs_pipeline_binding *b = &state->bindings[i];
+            /* What the heap tables pass makes of it: a table at its start's push constant, the
+             * header's heap from the heap's first descriptor, or the header's heap size. */
+            struct d3d12xs_spirv_heap_table_binding heap_binding = {
+                .kind = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_BINDING_SIZE : D3D12XS_HEAP_BINDING_TABLE,
+                .set = b->source == D3D12XS_BINDING_TABLE ? b->heap_set : D3D12XS_HEAP_SET_RESOURCES,
+                .push_offset = b->source == D3D12XS_BINDING_TABLE ? state->root_signature->table_push_offsets[b->root_index]
+                        : b->source == D3D12XS_BINDING_HEAP_SIZE ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
+                .table_offset = b->source == D3D12XS_BINDING_TABLE ? b->table_offset : 0,
+            };
             /* D3DCompile's uvec4 view of a raw buffer (alias_variable_id) reads the same slot */
             for (int alias = 0; alias < 2; alias++) {
-                uint32_t variable = alias ? info.bindings[i].alias_variable_id : info.bindings[i].variable_id;
-                if (variable)
-                    heap_bindings[heap_count++] = (struct d3d12xs_spirv_heap_table_binding){
-                        .variable_id = variable,
-                        .set = state->bindings[i].heap_set,
-                        .push_offset = state->root_signature->table_push_offsets[state->bindings[i].root_index],
-                        .table_offset = state->bindings[i].table_offset,
-                    };
+                if ((heap_binding.variable_id = alias ? info.bindings[i].alias_variable_id : info.bindings[i].variable_id))
+                    heap_bindings[heap_count++] = heap_binding;
             }
             state->reads_heaps = true;
-        } else if (state->bindings[i].source == D3D12XS_BINDING_HEAP_INDEXED || state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE) {
-            bool size = state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE;
-            for (int alias = 0; alias < 2; alias++) {
-                uint32_t variable = alias ? info.bindings[i].alias_variable_id : info.bindings[i].variable_id;
-                if (variable)
-                    heap_bindings[heap_count++] = (struct d3d12xs_spirv_heap_table_binding){
-                        .variable_id = variable,
-                        .kind = size ? D3D12XS_HEAP_BINDING_SIZE : D3D12XS_HEAP_BINDING_TABLE,
-                        .set = D3D12XS_HEAP_SET_RESOURCES,
-                        .push_offset = size ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
-                    };
-            }
-            state->reads_heaps = state->indexes_heap = true;
+            state->indexes_heap |= b->source != D3D12XS_BINDING_TABLE;
         }
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;

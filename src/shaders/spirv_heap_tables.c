@@ -162,7 +162,7 @@ static HRESULT add_heap_variable(struct tables *t, const struct d3d12xs_spirv_he
         const struct d3d12xs_spirv_inst *member = d3d12xs_spirv_op(pointee) == SpvOpTypeStruct && d3d12xs_spirv_len(pointee) == 3
                 ? d3d12xs_spirv_def_op(m, pointee->w[2], SpvOpTypeInt, 4) : NULL;
         if (!member || member->w[2] != 32 || b->push_offset == D3D12XS_HEAP_BINDING_NO_PUSH)
-            return fail(t, "heap size variable %u is not a cbuffer of one uint", b->variable_id);
+            return fail(t, "the cbuffer at d3d12xs_heap.hlsli's size register (b16381, space62; variable %u) is not a cbuffer of one uint", b->variable_id);
         h->size = true;
         return push_member(t, b->push_offset, &h->member);
     }
