@@ -16,7 +16,7 @@
  *                           raw Vulkan: the same HLSL, its descriptors in a descriptor buffer
  *
  * vkd3d's column comes from this program built a second time against vkd3d (bench_binding_vkd3d,
- * BENCH_VKD3D defined, its shaders from bench/dxbc_writer.c), which the d3d12xs build runs beside
+ * BENCH_VKD3D defined, its shaders from tests/dxbc_writer.c), which the d3d12xs build runs beside
  * itself with the argument `peer`, in rounds that alternate with its own. Before timing, each D3D12
  * side runs the figures' dispatches and checks every word they wrote. See docs/benchmarks.md.
  * D3D12XS_BENCH_OUT=<path> also writes the figures as TSV. */
@@ -1242,7 +1242,7 @@ static void print_figure(enum figure_id fig, const char *peer_why)
     if (have_peer)
         printf(", vkd3d %.*f %s (ratio %.3g)", p, b.median, unit, a.median / b.median);
     else
-        printf(", vkd3d not measured (%s)", fig == FIG_GPU_TABLE ? "its SM5.1 descriptor array is beyond bench/dxbc_writer.c" : peer_why);
+        printf(", vkd3d not measured (%s)", fig == FIG_GPU_TABLE ? "its SM5.1 descriptor array is beyond tests/dxbc_writer.c" : peer_why);
 #else
     (void)peer_why;
 #endif
@@ -1356,7 +1356,7 @@ int main(int argc, char **argv)
             memset(sample_counts[SIDE_PEER], 0, sizeof(sample_counts[SIDE_PEER]));
     }
     if (have_peer)
-        printf("vkd3d          : %s (%s, DXBC from bench/dxbc_writer.c, its output checked), %u rounds alternating with d3d12xs's%s\n",
+        printf("vkd3d          : %s (%s, DXBC from tests/dxbc_writer.c, its output checked), %u rounds alternating with d3d12xs's%s\n",
                 peer_device, PEER_PROGRAM, ROUNDS, strcmp(peer_device, d.device_name) ? "; WARNING: another device" : "");
     else
         printf("vkd3d          : not measured (%s)\n", why);

@@ -9,7 +9,7 @@
  * same HLSL (vkCreateShaderModule + vkCreateComputePipelines, then both destroyed), in the
  * same run, and next to Wine's vkd3d: this program built a second time against vkd3d 1.2
  * (bench_pipeline_vkd3d, BENCH_VKD3D defined), run beside it. vkd3d 1.2 takes only DXBC, so its
- * shader is written by bench/dxbc_writer.c. Before timing, each D3D12 side dispatches its
+ * shader is written by tests/dxbc_writer.c. Before timing, each D3D12 side dispatches its
  * pipeline once and checks every word it wrote. See docs/benchmarks.md.
  *
  *   bench_pipeline          d3d12xs, raw Vulkan and (where built) vkd3d
@@ -480,7 +480,7 @@ int main(int argc, char **argv)
     printf("kernel         : numthreads(64, 1, 1), u0.Store(id * 4, id); one root UAV / one push-descriptor storage buffer\n");
     printf("shader bytes   : %s %zu (%s), raw Vulkan %zu (SPIR-V from shaderc)\n", SIDE, code.size,
 #ifdef BENCH_VKD3D
-            "DXBC from bench/dxbc_writer.c",
+            "DXBC from tests/dxbc_writer.c",
 #else
             "D3DCompile cs_6_0, compiled once before timing",
 #endif
@@ -497,7 +497,7 @@ int main(int argc, char **argv)
 #ifndef BENCH_VKD3D
     have_peer = run_peer(&peer_results, peer_device, sizeof(peer_device), &peer_code_size, why, sizeof(why));
     if (have_peer)
-        printf("vkd3d          : %s (%s, DXBC %zu bytes from bench/dxbc_writer.c, its output checked), run after the others%s\n",
+        printf("vkd3d          : %s (%s, DXBC %zu bytes from tests/dxbc_writer.c, its output checked), run after the others%s\n",
                 peer_device, PEER_PROGRAM, peer_code_size, strcmp(peer_device, d.device_name) ? "; WARNING: another device" : "");
     else
         printf("vkd3d          : not measured (%s)\n", why);

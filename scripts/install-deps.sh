@@ -33,7 +33,7 @@ packages=(
     vulkan-validationlayers  # used by the tests (D3D12XS_DEBUG=1)
     vulkan-tools             # vulkaninfo
     libclang-rt-14-dev       # ASan/UBSan/libFuzzer runtimes for clang 14
-    libvkd3d-dev             # Wine's vkd3d 1.2 (D3D12CreateDevice in its vkd3d-utils): bench_pipeline's peer; the build does not need it
+    libvkd3d-dev             # Wine's vkd3d 1.2: libvkd3d-shader translates DXBC shaders; vkd3d-utils is the benchmarks' peer
 )
 
 if [[ "${D3D12XS_SKIP_DEPS:-0}" == 1 ]]; then

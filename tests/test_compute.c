@@ -338,7 +338,7 @@ static void test_errors(struct env *env)
     desc.CS.pShaderBytecode = dxbc;
     desc.CS.BytecodeLength = sizeof(dxbc);
     CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
-    CHECK_LOG("DXBC", "SPIR-V");
+    CHECK_LOG("pDesc->CS", "DXBC", "bytes"); /* a DXBC header and nothing else (test_dxbc has the rest) */
     RELOG_MARK();
     desc.pRootSignature = NULL;
     CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);

@@ -28,6 +28,15 @@
  *   parent -> helper  HLSLC_SOURCE   str the source to compile in its place
  *   helper -> parent  HLSLC_RESULT   u32 shaderc status, str messages, str SPIR-V bytes
  *
+ * DXBC translations (pipeline creation, src/shaders/dxbc_translate.c) take the same process, for
+ * the same reason: libvkd3d-shader asserts and crashes on malformed token streams.
+ *   parent -> helper  HLSLC_DXBC_REQUEST  str DXBC container, u32 binding count, then per
+ *                                    binding (struct vkd3d_shader_resource_binding): u32 type,
+ *                                    u32 space, u32 register, u32 flags, u32 set, u32 binding,
+ *                                    u32 count
+ *   helper -> parent  HLSLC_RESULT   u32 status (0, or libvkd3d-shader's negative error as
+ *                                    u32), str messages, str SPIR-V bytes
+ *
  * Includes go back to the parent because ID3DInclude is the application's object; the
  * helper never reads files itself. With HLSLC_REWRITE_PREPROCESSED the parent rewrites the
  * whole preprocessed translation unit (src/shaders/hlsl_rewrite.c) between the two steps, in
@@ -61,6 +70,7 @@ enum hlslc_message {
     HLSLC_RESULT,
     HLSLC_PREPROCESSED,
     HLSLC_SOURCE,
+    HLSLC_DXBC_REQUEST,
 };
 
 enum hlslc_flags {

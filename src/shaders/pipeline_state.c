@@ -14,6 +14,7 @@
 #include "sync/scheduler.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
+#include "shaders/dxbc_translate.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12PipelineState::" #name
@@ -377,9 +378,14 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     char error[512];
     HRESULT hr;
 
-    /* The module is parsed once; reflection reads it, the passes rewrite it, it is emitted once. */
+    /* The module is parsed once (DXBC: translated once); reflection reads it, the passes rewrite
+     * it, it is emitted once. */
     memset(&info, 0, sizeof(info));
-    if (FAILED(hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error))))
+    if (d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength))
+        hr = d3d12xs_dxbc_translate(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
+    else
+        hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
+    if (FAILED(hr))
         return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
     if (FAILED(hr = d3d12xs_spirv_reflect_module(module, &info, error, sizeof(error)))) {
         d3d12xs_spirv_module_destroy(module);
@@ -514,7 +520,7 @@ HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D
 HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
 {
-    struct d3d12_root_signature *signature;
+    struct d3d12_root_signature *signature = NULL;
     struct d3d12_pipeline_state *state;
     HRESULT hr;
 
@@ -522,12 +528,10 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
         *out = NULL;
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the pipeline)");
-    if (!desc->pRootSignature)
-        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL (root signatures embedded in shaders are not supported)");
-    if (!(signature = unsafe_impl_from_ID3D12RootSignature(desc->pRootSignature)))
+    if (desc->pRootSignature && !(signature = unsafe_impl_from_ID3D12RootSignature(desc->pRootSignature)))
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is not a d3d12xs root signature");
     if (!desc->CS.pShaderBytecode || !desc->CS.BytecodeLength)
-        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is empty (must hold SPIR-V, e.g. from D3DCompile)");
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is empty (must hold DXBC or SPIR-V, e.g. from D3DCompile)");
     if (desc->NodeMask > 1)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->NodeMask is 0x%x (must be 0 or 1)", desc->NodeMask);
     if (desc->Flags != D3D12_PIPELINE_STATE_FLAG_NONE)
@@ -538,15 +542,30 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
     if (!out)
         return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
+    if (!desc->pRootSignature) {
+        /* The shader's own root signature (a DXBC container's RTS0 part), as D3D12 takes it. */
+        ID3D12RootSignature *embedded;
+        if (!d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
+            return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
+                    "DXBC container's RTS0 part)");
+        if (FAILED(hr = d3d12_root_signature_create(device, 0, desc->CS.pShaderBytecode, desc->CS.BytecodeLength,
+                &IID_ID3D12RootSignature, (void **)&embedded)))
+            return d3d12xs_fail(hr, method, "pDesc->pRootSignature is NULL and the root signature in pDesc->CS (RTS0) is not "
+                    "usable: the line above says why");
+        signature = unsafe_impl_from_ID3D12RootSignature(embedded);
+    } else {
+        ID3D12RootSignature_AddRef(desc->pRootSignature);
+    }
 
-    if (!(state = calloc(1, sizeof(*state))))
+    if (!(state = calloc(1, sizeof(*state)))) {
+        ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    }
     state->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
     d3d12xs_object_init(&state->object, device);
     state->root_signature = signature;
     if ((state->has_shader_limits = limits != NULL))
         state->shader_limits = *limits;
-    ID3D12RootSignature_AddRef(desc->pRootSignature);
     if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
         ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
         return hr;

@@ -24,6 +24,7 @@
 #include "common/log.h"
 #include "shaders/hlsl_rewrite.h"
 #include "shaders/hlslc_protocol.h"
+#include "shaders/shader_helper.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
 #include "d3d12xs_heap_hlsli.h" /* generated: const char d3d12xs_heap_hlsli[] */
@@ -490,9 +491,10 @@ static void serve_release(struct include_context *context, const uint8_t *payloa
 
 /* Runs the helper on one compilation. Fails (E_FAIL, reason in error[]) when the helper
  * cannot be started, crashes, hangs past the timeout or answers nonsense. */
-static HRESULT run_helper(const struct hlslc_buffer *request, struct include_context *context,
+static HRESULT run_helper(uint32_t request_type, const struct hlslc_buffer *request, struct include_context *context,
         struct helper_result *out, char *error, size_t error_size)
 {
+    const bool dxbc = request_type == HLSLC_DXBC_REQUEST;
     static const char *const no_args[] = {HLSLC_EXECUTABLE, NULL};
     posix_spawn_file_actions_t actions;
     int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
@@ -529,14 +531,16 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
                 "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
     }
 
-    if (hlslc_send(fds[0], HLSLC_REQUEST, request)) {
+    if (hlslc_send(fds[0], request_type, request)) {
         for (;;) {
             uint32_t type = 0;
             uint8_t *payload;
             size_t size;
             if ((got = hlslc_receive(fds[0], &type, &payload, &size, deadline)) != 1)
                 break;
-            if (type == HLSLC_INCLUDE) {
+            if ((type == HLSLC_INCLUDE || type == HLSLC_RELEASE || type == HLSLC_PREPROCESSED) && !context) {
+                protocol_error = true; /* a DXBC translation has no includes */
+            } else if (type == HLSLC_INCLUDE) {
                 if (!serve_include(fds[0], context, payload, size))
                     protocol_error = true;
             } else if (type == HLSLC_RELEASE) {
@@ -570,20 +574,23 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     /* includes still open when the helper died */
-    while (context->newest)
+    while (context && context->newest)
         include_release(context, &context->newest->result);
     if (answered)
         return S_OK;
     free(out->messages);
     free(out->spirv);
     memset(out, 0, sizeof(*out));
-    if (context->out_of_memory)
+    if (context && context->out_of_memory)
         return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory for the rewritten source");
     if (timed_out)
         return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
                 "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
     if ((WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) > 128)) {
         int sig = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
+        if (dxbc)
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader crashed (%s) translating this DXBC "
+                    "shader; it ran in a separate process, so only this pipeline creation failed", signal_name(sig));
         return d3d12xs_write_error(E_FAIL, error, error_size, "glslang's HLSL front end crashed (%s) on this "
                 "source; D3DCompile ran it in a separate process, so only this compilation failed. Constructs "
                 "known to crash it: [numthreads] without constant arguments, mul() of a 1-component vector and "
@@ -592,6 +599,21 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler '%s' ended without an answer "
             "(%s %d)", helper_path_buffer, WIFEXITED(status) ? "exit status" : "signal",
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+}
+
+HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
+        size_t *spirv_size, char *error, size_t error_size)
+{
+    struct helper_result result;
+    HRESULT hr;
+
+    if (FAILED(hr = run_helper(HLSLC_DXBC_REQUEST, request, NULL, &result, error, error_size)))
+        return hr;
+    *status = result.status;
+    *messages = result.messages;
+    *spirv = result.spirv;
+    *spirv_size = result.spirv_size;
+    return S_OK;
 }
 
 /* The request of one compilation (src/shaders/hlslc_protocol.h), the defines' values with their
@@ -636,7 +658,7 @@ static void cbuffer_problem_message(shaderc_shader_kind kind, uint32_t flags, co
     snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
     put_request(&request, kind, (flags & ~HLSLC_REWRITE_PREPROCESSED) | HLSLC_OPTIMIZE_NONE, source_name, entry,
             context->rewritten, context->rewritten_length, NULL);
-    if (!request.failed && SUCCEEDED(run_helper(&request, context, &named, ignored, sizeof(ignored)))
+    if (!request.failed && SUCCEEDED(run_helper(HLSLC_REQUEST, &request, context, &named, ignored, sizeof(ignored)))
             && named.status == shaderc_compilation_status_success && named.spirv_size >= 20 && !(named.spirv_size % 4)) {
         if (!d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, problem, name,
                 sizeof(name)))
@@ -728,7 +750,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     include_context.include = pInclude;
     include_context.top_name = source_name;
 
-    if (FAILED(hr = run_helper(&request, &include_context, &result, error, sizeof(error)))) {
+    if (FAILED(hr = run_helper(HLSLC_REQUEST, &request, &include_context, &result, error, sizeof(error)))) {
         set_error_blob(ppErrorMsgs, error);
         d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s) failed: %s", source_name, pEntrypoint,
                 pTarget, error);

@@ -61,7 +61,7 @@
  * non-uniform one), a specialization constant set by pipeline creation. */
 #define D3D12XS_HEAP_SIZE_BY_INDEX_SPEC_ID 2001u
 #define D3D12XS_DXBC_UNSUPPORTED_MESSAGE \
-    "DXBC/DXIL bytecode is not supported: pass SPIR-V, or HLSL compiled with D3DCompile"
+    "DXBC/DXIL bytecode is not SPIR-V (pipeline creation translates DXBC; this takes SPIR-V, e.g. from D3DCompile)"
 
 enum d3d12xs_register_class {
     D3D12XS_REGISTER_CBV,         /* b */

@@ -211,8 +211,18 @@ static HRESULT add_thread_limit(struct d3d12xs_spirv_module *m, const struct mod
     new_entry = d3d12xs_spirv_new_id(m);
     return_label = d3d12xs_spirv_new_id(m);
     uint32_t gid_value = d3d12xs_spirv_new_id(m), limit_pointer = d3d12xs_spirv_new_id(m), limit_value = d3d12xs_spirv_new_id(m);
-    uint32_t below = d3d12xs_spirv_new_id(m), inside = d3d12xs_spirv_new_id(m);
-    if (!inside)
+    uint32_t below = d3d12xs_spirv_new_id(m), inside = d3d12xs_spirv_new_id(m), gid_loaded = d3d12xs_spirv_new_id(m);
+    /* the application's GlobalInvocationId may be an int3 (libvkd3d-shader's is): loaded as
+     * declared, compared as uint3 */
+    uint32_t gid_type = uint3_type;
+    if (f->global_id_variable) {
+        const struct d3d12xs_spirv_inst *variable = d3d12xs_spirv_def(m, global_id);
+        const struct d3d12xs_spirv_inst *pointer = variable && d3d12xs_spirv_len(variable) >= 2
+                ? d3d12xs_spirv_def_op(m, variable->w[1], SpvOpTypePointer, 4) : NULL;
+        if (pointer)
+            gid_type = pointer->w[3];
+    }
+    if (!gid_loaded)
         return E_OUTOFMEMORY;
     {
         uint32_t entry[2] = {SpvOpLabel, new_entry};
@@ -225,7 +235,8 @@ static HRESULT add_thread_limit(struct d3d12xs_spirv_module *m, const struct mod
     }
     {
         uint32_t code[] = {
-            (4u << 16) | SpvOpLoad, uint3_type, gid_value, global_id,
+            (4u << 16) | SpvOpLoad, gid_type, gid_loaded, global_id,
+            (4u << 16) | (gid_type == uint3_type ? SpvOpCopyObject : SpvOpBitcast), uint3_type, gid_value, gid_loaded,
             (5u << 16) | SpvOpAccessChain, push_pointer, limit_pointer, push_variable, member_constant,
             (4u << 16) | SpvOpLoad, uint3_type, limit_value, limit_pointer,
             (5u << 16) | SpvOpULessThan, bool3_type, below, gid_value, limit_value,

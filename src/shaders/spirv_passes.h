@@ -130,6 +130,23 @@ struct d3d12xs_spirv_finish_hlsl_args {
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
 
+/* spirv_raw_views.c (libvkd3d-shader's output for DXBC): the raw and structured views named by
+ * views[k] (set = space, binding = the encoded register: spirv.h), which libvkd3d-shader declares
+ * as texel buffers of 32-bit words, become storage buffers of words, as D3DCompile's are and
+ * as descriptor heaps hold them: fetches, reads and writes become loads and stores, texel
+ * pointers (atomics) access chains, size queries OpArrayLength. Arrays of them (shader model
+ * 5.1 ranges) too. E_INVALIDARG with a reason for a use the rewrite does not handle. */
+struct d3d12xs_spirv_raw_view {
+    uint32_t set, binding;
+    bool writable;          /* a UAV; an SRV gets NonWritable */
+};
+struct d3d12xs_spirv_raw_views_args {
+    const struct d3d12xs_spirv_raw_view *views;
+    uint32_t count;
+};
+HRESULT d3d12xs_spirv_pass_raw_views(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_raw_views_args *args,
+        char *error, size_t error_size);
+
 /* ---- DispatchX ---- */
 
 /* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */

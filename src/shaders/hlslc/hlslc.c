@@ -1,6 +1,6 @@
-/* d3d12xs-hlslc: runs glslang's HLSL front end (through shaderc) for one D3DCompile call, in
- * a process of its own, so that a crash of the compiler fails the compilation and not the
- * application. Started by D3DCompile with the socket of src/shaders/hlslc_protocol.h as fd 3;
+/* d3d12xs-hlslc: runs glslang's HLSL front end (through shaderc) for one D3DCompile call, or
+ * libvkd3d-shader for one DXBC translation of pipeline creation, in a process of its own, so
+ * that a crash of the compiler fails the compilation and not the application. Started by D3DCompile with the socket of src/shaders/hlslc_protocol.h as fd 3;
  * not meant to be run by hand.
  *
  * A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, stack overflow included: the
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <shaderc/shaderc.h>
+#include <vkd3d_shader.h>
 
 #include "shaders/hlslc_protocol.h"
 #include "shaders/spirv.h"
@@ -148,6 +149,69 @@ static char *exchange_preprocessed(shaderc_compilation_result_t preprocessed, si
     return source;
 }
 
+/* One DXBC translation (HLSLC_DXBC_REQUEST): libvkd3d-shader's SPIR-V with the bindings asked
+ * for; its raw and structured UAVs stay texel buffers (the parent rewrites them). */
+static int translate_dxbc(struct hlslc_reader *r)
+{
+    struct vkd3d_shader_resource_binding *bindings;
+    struct vkd3d_shader_code spirv = {NULL, 0};
+    struct hlslc_buffer answer = {0};
+    const char *dxbc;
+    char *messages = NULL;
+    size_t dxbc_size;
+    uint32_t count;
+    int ret;
+
+    if (!hlslc_get_str(r, &dxbc, &dxbc_size) || !hlslc_get_u32(r, &count) || count > 65536
+            || !(bindings = calloc(count ? count : 1, sizeof(*bindings))))
+        return 2;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v[7];
+        for (unsigned k = 0; k < 7; k++)
+            if (!hlslc_get_u32(r, &v[k]))
+                return 2;
+        bindings[i].type = (enum vkd3d_shader_descriptor_type)v[0];
+        bindings[i].register_space = v[1];
+        bindings[i].register_index = v[2];
+        bindings[i].shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+        bindings[i].flags = v[3];
+        bindings[i].binding.set = v[4];
+        bindings[i].binding.binding = v[5];
+        bindings[i].binding.count = v[6];
+    }
+    {
+        struct vkd3d_shader_spirv_target_info target = {
+            .type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO,
+            .entry_point = "main",
+            .environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0,
+        };
+        struct vkd3d_shader_interface_info interface = {
+            .type = VKD3D_SHADER_STRUCTURE_TYPE_INTERFACE_INFO,
+            .next = &target,
+            .bindings = bindings,
+            .binding_count = count,
+        };
+        struct vkd3d_shader_compile_option strip = {VKD3D_SHADER_COMPILE_OPTION_STRIP_DEBUG, 1};
+        struct vkd3d_shader_compile_info info = {
+            .type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO,
+            .next = &interface,
+            .source = {dxbc, dxbc_size},
+            .source_type = VKD3D_SHADER_SOURCE_DXBC_TPF,
+            .target_type = VKD3D_SHADER_TARGET_SPIRV_BINARY,
+            .options = &strip,
+            .option_count = 1,
+            .log_level = VKD3D_SHADER_LOG_ERROR,
+        };
+        ret = vkd3d_shader_compile(&info, &spirv, &messages);
+    }
+    hlslc_put_u32(&answer, (uint32_t)ret);
+    hlslc_put_str(&answer, messages ? messages : "", messages ? strlen(messages) : 0);
+    hlslc_put_str(&answer, ret < 0 ? "" : spirv.code, ret < 0 ? 0 : spirv.size);
+    if (!hlslc_send(HLSLC_FD, HLSLC_RESULT, &answer))
+        return 2;
+    _exit(0);
+}
+
 int main(void)
 {
     struct hlslc_buffer answer = {0};
@@ -162,12 +226,14 @@ int main(void)
     const char *message;
 
     install_crash_handlers();
-    if (hlslc_receive(HLSLC_FD, &type, &payload, &size, -1) != 1 || type != HLSLC_REQUEST) {
-        fprintf(stderr, "d3d12xs-hlslc: started by D3DCompile only (no request on fd %d)\n", HLSLC_FD);
+    if (hlslc_receive(HLSLC_FD, &type, &payload, &size, -1) != 1 || (type != HLSLC_REQUEST && type != HLSLC_DXBC_REQUEST)) {
+        fprintf(stderr, "d3d12xs-hlslc: started by D3DCompile and pipeline creation only (no request on fd %d)\n", HLSLC_FD);
         return 2;
     }
     r.data = payload;
     r.size = size;
+    if (type == HLSLC_DXBC_REQUEST)
+        return translate_dxbc(&r);
     if (!hlslc_get_u32(&r, &kind) || !hlslc_get_u32(&r, &flags) || !(name = hlslc_get_strdup(&r, NULL))
             || !(entry = hlslc_get_strdup(&r, NULL)) || !(source = hlslc_get_strdup(&r, &source_length))
             || !hlslc_get_u32(&r, &define_count))

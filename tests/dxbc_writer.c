@@ -1,6 +1,7 @@
 /* The DXBC writer (dxbc_writer.h). Token layouts are those of the D3D10/11 tokenized program
  * format; the container checksum is the library's (src/descriptors/dxbc_checksum.c, compiled
  * into the programs that use this writer). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +30,15 @@ static const struct {
 } operand_types[] = {
     {DXBC_TEMP, 1},
     {DXBC_IMMEDIATE32, 0},
+    {DXBC_RESOURCE_SRV, 1},
     {DXBC_CONSTANT_BUFFER, 2},
+    {DXBC_NULL, 0},
     {DXBC_UAV, 1},
+    {DXBC_GROUP_SHARED, 1},
     {DXBC_THREAD_ID, 0},
+    {DXBC_THREAD_GROUP_ID, 0},
+    {DXBC_THREAD_ID_IN_GROUP, 0},
+    {DXBC_THREAD_INDEX_IN_GROUP, 0},
 };
 
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
@@ -48,7 +55,9 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
             break;
     if (i == sizeof(operand_types) / sizeof(operand_types[0]))
         return 0;
-    dimension = operand_types[i].index_dimension;
+    dimension = operand->index_count ? operand->index_count : operand_types[i].index_dimension;
+    if (dimension > 3)
+        return 0;
     token = (uint32_t)operand->type << OPERAND_TYPE_SHIFT | (uint32_t)dimension << OPERAND_INDEX_DIMENSION_SHIFT;
     switch (operand->form) {
     case DXBC_WHOLE:
@@ -74,21 +83,31 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
             return 0;
         token |= OPERAND_COMPONENTS_1;
         break;
+    case DXBC_VECTOR:
+        if (operand->type != DXBC_IMMEDIATE32)
+            return 0;
+        token |= OPERAND_COMPONENTS_4;
+        break;
     default:
         return 0;
     }
     if (out)
         out[0] = token;
-    /* The register indices (one token each), or the immediate's value. */
-    if (dimension || operand->form == DXBC_SCALAR) {
-        if (out)
-            out[count] = operand->index;
-        count++;
+    /* The register indices (one token each), or the immediate's values. */
+    if (operand->form == DXBC_VECTOR) {
+        const uint32_t values[4] = {operand->index, operand->index2, operand->index3, operand->index4};
+        for (unsigned k = 0; k < 4; k++, count++)
+            if (out)
+                out[count] = values[k];
+        return count;
     }
-    if (dimension == 2) {
-        if (out)
-            out[count] = operand->index2;
-        count++;
+    if (operand->form == DXBC_SCALAR)
+        dimension = 1;
+    {
+        const uint32_t indices[3] = {operand->index, operand->index2, operand->index3};
+        for (unsigned k = 0; k < dimension; k++, count++)
+            if (out)
+                out[count] = indices[k];
     }
     return count;
 }
@@ -98,8 +117,9 @@ static unsigned encode_instruction(const struct dxbc_instruction *instruction, u
 {
     unsigned length = 1;
 
+    /* bits 24-30 hold the length, bit 31 says extended: the control bits end at 23 */
     if (instruction->operand_count > DXBC_MAX_OPERANDS || instruction->literal_count > DXBC_MAX_LITERALS
-            || (uint32_t)instruction->opcode > 0x7ff)
+            || instruction->opcode > 0xffffffu)
         return 0;
     for (unsigned i = 0; i < instruction->operand_count; i++) {
         unsigned n = encode_operand(&instruction->operands[i], out ? out + length : NULL);
@@ -113,7 +133,7 @@ static unsigned encode_instruction(const struct dxbc_instruction *instruction, u
     if (length > INSTRUCTION_MAX_LENGTH)
         return 0;
     if (out)
-        out[0] = (uint32_t)instruction->opcode | (uint32_t)length << INSTRUCTION_LENGTH_SHIFT;
+        out[0] = instruction->opcode | (uint32_t)length << INSTRUCTION_LENGTH_SHIFT;
     return length;
 }
 
@@ -122,17 +142,53 @@ static void put32(uint8_t *p, uint32_t v)
     memcpy(p, &v, 4); /* DXBC is little-endian, as every target of d3d12xs is */
 }
 
+/* The RTS0 part of a serialized root signature: its bytes and size, or false. */
+static bool find_root_signature_part(const uint8_t *container, size_t size, const uint8_t **part, uint32_t *part_size)
+{
+    uint32_t count, offset;
+    if (size < 32)
+        return false;
+    memcpy(&count, container + 28, 4);
+    for (uint32_t i = 0; i < count && 32 + 4 * (size_t)i + 4 <= size; i++) {
+        memcpy(&offset, container + 32 + 4 * i, 4);
+        if (offset > size || size - offset < 8)
+            return false;
+        if (!memcmp(container + offset, "RTS0", 4)) {
+            memcpy(part_size, container + offset + 4, 4);
+            if (*part_size > size - offset - 8)
+                return false;
+            *part = container + offset + 8;
+            return true;
+        }
+    }
+    return false;
+}
+
 void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned minor, const struct dxbc_instruction *program,
         size_t instruction_count, size_t *size)
 {
-    /* Chunks in the order FXC writes them (less RDEF and STAT, which no runtime needs). */
-    enum { INPUT_SIGNATURE, OUTPUT_SIGNATURE, SHADER, CHUNK_COUNT };
-    static const uint32_t tags[CHUNK_COUNT] = {FOURCC('I', 'S', 'G', 'N'), FOURCC('O', 'S', 'G', 'N'), FOURCC('S', 'H', 'E', 'X')};
-    const size_t header_size = 32 + 4 * CHUNK_COUNT, empty_signature_size = 8;
-    size_t token_count = 2, chunk_sizes[CHUNK_COUNT], offset;
+    return dxbc_write_shader_with_root_signature(type, major, minor, program, instruction_count, NULL, 0, size);
+}
+
+void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigned major, unsigned minor,
+        const struct dxbc_instruction *program, size_t instruction_count, const void *root_signature,
+        size_t root_signature_size, size_t *size)
+{
+    /* Chunks in the order FXC writes them (less RDEF and STAT, which no runtime needs), then the
+     * root signature where there is one. */
+    enum { INPUT_SIGNATURE, OUTPUT_SIGNATURE, SHADER, ROOT_SIGNATURE, CHUNK_MAX };
+    static const uint32_t tags[CHUNK_MAX] = {FOURCC('I', 'S', 'G', 'N'), FOURCC('O', 'S', 'G', 'N'), FOURCC('S', 'H', 'E', 'X'),
+            FOURCC('R', 'T', 'S', '0')};
+    const uint8_t *root_part = NULL;
+    uint32_t root_part_size = 0;
+    const unsigned chunk_count = root_signature ? CHUNK_MAX : ROOT_SIGNATURE;
+    const size_t header_size = 32 + 4 * chunk_count, empty_signature_size = 8;
+    size_t token_count = 2, chunk_sizes[CHUNK_MAX], offset;
     uint8_t *container;
     uint32_t *tokens;
 
+    if (root_signature && !find_root_signature_part(root_signature, root_signature_size, &root_part, &root_part_size))
+        return NULL;
     for (size_t i = 0; i < instruction_count; i++) {
         unsigned n = encode_instruction(&program[i], NULL);
         if (!n)
@@ -141,8 +197,9 @@ void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned mi
     }
     chunk_sizes[INPUT_SIGNATURE] = chunk_sizes[OUTPUT_SIGNATURE] = empty_signature_size;
     chunk_sizes[SHADER] = 4 * token_count;
+    chunk_sizes[ROOT_SIGNATURE] = root_part_size;
     *size = header_size;
-    for (unsigned c = 0; c < CHUNK_COUNT; c++)
+    for (unsigned c = 0; c < chunk_count; c++)
         *size += 8 + chunk_sizes[c];
     if (!(container = calloc(1, *size)) || !(tokens = malloc(4 * token_count))) {
         free(container);
@@ -158,9 +215,9 @@ void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned mi
     memcpy(container, "DXBC", 4);
     put32(container + 20, 1);               /* container version */
     put32(container + 24, (uint32_t)*size);
-    put32(container + 28, CHUNK_COUNT);
+    put32(container + 28, chunk_count);
     offset = header_size;
-    for (unsigned c = 0; c < CHUNK_COUNT; c++) {
+    for (unsigned c = 0; c < chunk_count; c++) {
         uint8_t *chunk = container + offset;
         put32(container + 32 + 4 * c, (uint32_t)offset);
         put32(chunk, tags[c]);
@@ -168,6 +225,8 @@ void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned mi
         if (c == SHADER)
             for (size_t i = 0; i < token_count; i++)
                 put32(chunk + 8 + 4 * i, tokens[i]);
+        else if (c == ROOT_SIGNATURE)
+            memcpy(chunk + 8, root_part, root_part_size);
         else
             put32(chunk + 8 + 4, 8);        /* no elements; they would start 8 bytes in */
         offset += 8 + chunk_sizes[c];

@@ -1,0 +1,51 @@
+/* libFuzzer target for DXBC containers: d3d12xs_dxbc_parse (the checks that stand before
+ * libvkd3d-shader) on arbitrary bytes, signed with the right checksum so that the fuzzer reaches
+ * the part table and the token stream. What parses must keep dxbc.h's promises: a compute
+ * shader of model 5.x with a thread group, resources with sound register ranges. Any broken
+ * promise aborts. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "d3d12_xs.h"
+#include "descriptors/root_signature_blob.h"
+#include "shaders/dxbc.h"
+
+#define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct d3d12xs_dxbc_shader shader;
+    uint8_t *copy = malloc(size ? size : 1);
+    char error[512];
+    HRESULT hr;
+
+    if (!copy)
+        return 0;
+    memcpy(copy, data, size);
+    if (size >= 32) {
+        uint32_t total;
+        memcpy(&total, copy + 24, 4);
+        if (total >= 20 && total <= size)
+            d3d12xs_dxbc_checksum(copy, total, copy + 4);
+    }
+    error[0] = 0;
+    hr = d3d12xs_dxbc_parse(copy, size, &shader, error, sizeof(error));
+    if (SUCCEEDED(hr)) {
+        REQUIRE(shader.program_type == 5 && shader.major == 5 && shader.minor <= 1);
+        REQUIRE(shader.thread_group[0] && shader.thread_group[1] && shader.thread_group[2]);
+        for (uint32_t i = 0; i < shader.resource_count; i++) {
+            const struct d3d12xs_dxbc_resource *r = &shader.resources[i];
+            REQUIRE(r->first <= r->last && r->first <= D3D12XS_MAX_REGISTER);
+            REQUIRE(r->register_class <= D3D12XS_REGISTER_SAMPLER);
+            REQUIRE(r->view != D3D12XS_DXBC_VIEW_STRUCTURED || (r->stride && r->stride % 4 == 0));
+        }
+        d3d12xs_dxbc_shader_cleanup(&shader);
+    } else {
+        REQUIRE(error[0] && (hr == E_INVALIDARG || hr == E_NOTIMPL || hr == E_OUTOFMEMORY));
+        REQUIRE(!shader.resources && !shader.resource_count);
+    }
+    free(copy);
+    return 0;
+}
