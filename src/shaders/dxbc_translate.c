@@ -7,6 +7,8 @@
  * follows (reflection, the root-signature remap, the memory ABI, DispatchX variants) is the
  * path D3DCompile's modules take. Its raw and structured views (texel buffers of words) then
  * become storage buffers (spirv_raw_views.c), which is what d3d12xs's views of those kinds are. */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,51 @@ static uint32_t descriptor_type(enum d3d12xs_register_class register_class)
     case D3D12XS_REGISTER_UAV: return VKD3D_UAV;
     default: return VKD3D_SAMPLER;
     }
+}
+
+/* Translations already made, by container checksum and size (the checksum was checked): the
+ * same DXBC in another pipeline (another root signature, a re-created PSO) skips the helper
+ * process, which costs milliseconds. A few dozen shaders; the oldest entry makes room. */
+#define CACHE_ENTRIES 64
+static struct cached_translation {
+    uint8_t checksum[16];
+    size_t size;
+    uint8_t *spirv;
+    size_t spirv_size;
+} cache[CACHE_ENTRIES];
+static unsigned cache_next;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A copy of the cached SPIR-V of this container (malloc()ed), or NULL. */
+static uint8_t *cache_find(const uint8_t *container, size_t size, size_t *spirv_size)
+{
+    uint8_t *copy = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (unsigned i = 0; i < CACHE_ENTRIES && !copy; i++) {
+        if (cache[i].spirv && cache[i].size == size && !memcmp(cache[i].checksum, container + 4, 16)
+                && (copy = malloc(cache[i].spirv_size))) {
+            memcpy(copy, cache[i].spirv, cache[i].spirv_size);
+            *spirv_size = cache[i].spirv_size;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return copy;
+}
+
+static void cache_add(const uint8_t *container, size_t size, const uint8_t *spirv, size_t spirv_size)
+{
+    uint8_t *copy = malloc(spirv_size);
+    if (!copy)
+        return;
+    memcpy(copy, spirv, spirv_size);
+    pthread_mutex_lock(&cache_lock);
+    free(cache[cache_next].spirv);
+    memcpy(cache[cache_next].checksum, container + 4, 16);
+    cache[cache_next].size = size;
+    cache[cache_next].spirv = copy;
+    cache[cache_next].spirv_size = spirv_size;
+    cache_next = (cache_next + 1) % CACHE_ENTRIES;
+    pthread_mutex_unlock(&cache_lock);
 }
 
 /* The first line of libvkd3d-shader's messages (they end in a newline), or a placeholder. */
@@ -85,13 +132,16 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         goto done;
     }
-    if (FAILED(hr = d3d12xs_helper_translate_dxbc(&request, &status, &messages, &spirv, &spirv_size, error, error_size)))
-        goto done;
-    if (status) {
-        first_line(messages, line, sizeof(line));
-        hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader cannot translate the DXBC shader (error %d: %s)",
-                (int)status, line);
-        goto done;
+    if (!(spirv = cache_find(code, size, &spirv_size))) {
+        if (FAILED(hr = d3d12xs_helper_translate_dxbc(&request, &status, &messages, &spirv, &spirv_size, error, error_size)))
+            goto done;
+        if (status) {
+            first_line(messages, line, sizeof(line));
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader cannot translate the DXBC shader (error %d: %s)",
+                    (int)status, line);
+            goto done;
+        }
+        cache_add(code, size, spirv, spirv_size);
     }
     if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
         goto done;
