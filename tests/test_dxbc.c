@@ -603,6 +603,77 @@ static void test_dispatchx(struct env *env)
         ID3D10Blob_Release(blob);
 }
 
+/* Root constants of one and two values read by DXBC cbuffers that FXC declares as whole rows:
+ * b0 and b1 hold one value each (push offsets 0 and 4), b2 two (offset 16); the row of b2 is
+ * read whole, and its values past the root constants read 0. */
+static void test_root_constants_in_rows(struct env *env)
+{
+    static const struct dxbc_instruction program[] = {
+        {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(0, 1)}, 0, {0}},
+        {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(1, 1)}, 0, {0}},
+        {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(2, 1)}, 0, {0}},
+        {DXBC_OP_DCL_UAV_RAW, 1, {DXBC_RESOURCE(DXBC_UAV, 0)}, 0, {0}},
+        DCL_TEMPS(1), DCL_GROUP,
+        {DXBC_OP_MOV, 2, {W(0, 0xf), {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, 2, 0, 0, 0, 0}}, 0, {0}},
+        {DXBC_OP_IADD, 3, {W(0, X), R(0, 0), DXBC_CB_SRC(0, 0, 0)}, 0, {0}},
+        {DXBC_OP_IADD, 3, {W(0, Y), R(0, 1), DXBC_CB_SRC(1, 0, 0)}, 0, {0}},
+        {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, 0xf), DXBC_IMM(0), DXBC_SRC4(DXBC_TEMP, 0)}, 0, {0}},
+        END,
+    };
+    static const char hlsl[] =
+        "cbuffer A : register(b0) { uint a; };\n"
+        "cbuffer B : register(b1) { uint b; };\n"
+        "cbuffer C : register(b2) { uint2 c; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)] void main() { output.Store4(0, uint4(c.x + a, c.y + b, 0, 0)); }\n";
+    static const uint32_t expected[4] = {105, 207, 0, 0};
+    D3D12_ROOT_PARAMETER1 parameters[4];
+    size_t size;
+    void *dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, ARRAY_SIZE(program), &size);
+    ID3D10Blob *code = harness_compile(hlsl, 0);
+
+    memset(parameters, 0, sizeof(parameters));
+    for (unsigned i = 0; i < 3; i++) {
+        parameters[i].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+        parameters[i].Constants.Num32BitValues = i == 2 ? 2 : 1;
+        parameters[i].Constants.ShaderRegister = i;
+    }
+    parameters[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    for (int memory_abi = 0; memory_abi < 2 && dxbc && code; memory_abi++) {
+        ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 4,
+                memory_abi ? D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI : D3D12_ROOT_SIGNATURE_FLAG_NONE);
+        for (int from_hlsl = 0; from_hlsl < 2 && signature; from_hlsl++) {
+            static const uint32_t c0 = 5, c1 = 7, c2[2] = {100, 200};
+            ID3D12PipelineState *state = create_pipeline(env->device, signature, from_hlsl ? ID3D10Blob_GetBufferPointer(code) : dxbc,
+                    from_hlsl ? ID3D10Blob_GetBufferSize(code) : size, S_OK);
+            ID3D12Resource *output = harness_uav_buffer(env->device, 16);
+            struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+            uint32_t data[4] = {0};
+            if (state) {
+                ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+                ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+                ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, c0, 0);
+                ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 1, c1, 0);
+                ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 2, 2, c2, 0);
+                ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 3, ID3D12Resource_GetGPUVirtualAddress(output));
+                ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+                harness_execute_and_wait(env->device, env->queue, &list);
+                harness_read_back(env->device, env->queue, output, data, sizeof(data));
+                CHECK_MSG(!memcmp(data, expected, sizeof(data)), "root constants in rows (%s, %s ABI): %u %u %u %u", from_hlsl ? "HLSL" : "DXBC",
+                        memory_abi ? "memory" : "push", data[0], data[1], data[2], data[3]);
+                ID3D12PipelineState_Release(state);
+            }
+            harness_release_list(&list);
+            ID3D12Resource_Release(output);
+        }
+        if (signature)
+            ID3D12RootSignature_Release(signature);
+    }
+    free(dxbc);
+    if (code)
+        ID3D10Blob_Release(code);
+}
+
 /* Writes program with one token changed (index from the start of the shader chunk's tokens) and
  * the checksum made right again: what a malformed FXC output looks like. */
 static void *with_token(const struct dxbc_instruction *program, size_t count, size_t token, uint32_t value, size_t *size)
@@ -748,6 +819,7 @@ int main(void)
     test_programs(&env);
     test_embedded_root_signature(&env);
     test_dispatchx(&env);
+    test_root_constants_in_rows(&env);
     test_refusals(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);

@@ -135,7 +135,9 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             if (binding->register_class != D3D12XS_REGISTER_CBV || parameter->Constants.ShaderRegister != reg
                     || parameter->Constants.RegisterSpace != space)
                 continue;
-            if (binding->block_size > parameter->Constants.Num32BitValues * 4)
+            /* DXBC declares whole rows of four values: the root constants may end inside the last */
+            if (binding->block_size > (binding->in_rows ? (parameter->Constants.Num32BitValues * 4 + 15) & ~15u
+                    : parameter->Constants.Num32BitValues * 4))
                 return d3d12xs_fail(E_INVALIDARG, method, "shader cbuffer %s reads %u bytes but root parameter %u holds %u constants",
                         out->register_name, binding->block_size, i, parameter->Constants.Num32BitValues);
             target->push_constant = true;
@@ -364,6 +366,36 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     return S_OK;
 }
 
+/* DXBC cbuffers bound to root constants: exactly their root constants, not FXC's whole rows
+ * (which would overlap the push constants after them). */
+static HRESULT dxbc_root_constants(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const char *method)
+{
+    uint32_t *variables, *counts, count = 0;
+    char error[512];
+    HRESULT hr;
+
+    if (!(variables = calloc(info->binding_count + 1, sizeof(*variables))) || !(counts = calloc(info->binding_count + 1, sizeof(*counts)))) {
+        free(variables);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the root constants' list");
+    }
+    for (uint32_t i = 0; i < info->binding_count; i++) {
+        if (!targets[i].push_constant)
+            continue;
+        variables[count] = info->bindings[i].variable_id;
+        counts[count++] = state->root_signature->constant_counts[state->bindings[i].root_index];
+        info->bindings[i].block_size = 4 * state->root_signature->constant_counts[state->bindings[i].root_index];
+    }
+    {
+        const struct d3d12xs_spirv_dxbc_constants_args args = {variables, counts, count};
+        if (FAILED(hr = d3d12xs_spirv_pass_dxbc_constants(module, &args, error, sizeof(error))))
+            d3d12xs_fail(hr, method, "pDesc->CS: root constants: %s", error);
+    }
+    free(variables);
+    free(counts);
+    return hr;
+}
+
 static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
 {
     struct d3d12_device *device = state->object.device;
@@ -373,7 +405,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12xs_spirv_heap_table_binding *heap_bindings = NULL;
     uint32_t heap_count = 0;
     uint32_t *words = NULL, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
-    bool root_addresses = root_descriptors_through_memory(state);
+    bool root_addresses = root_descriptors_through_memory(state), from_dxbc;
     size_t word_count = 0;
     char error[512];
     HRESULT hr;
@@ -381,7 +413,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     /* The module is parsed once (DXBC: translated once); reflection reads it, the passes rewrite
      * it, it is emitted once. */
     memset(&info, 0, sizeof(info));
-    if (d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength))
+    if ((from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength)))
         hr = d3d12xs_dxbc_translate(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
     else
         hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
@@ -404,6 +436,8 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             goto done;
         }
     }
+    for (uint32_t i = 0; i < info.binding_count; i++)
+        info.bindings[i].in_rows = from_dxbc && info.bindings[i].register_class == D3D12XS_REGISTER_CBV;
     memcpy(state->local_size, info.local_size, sizeof(state->local_size));
     state->push_set = d3d12_root_signature_push_set(state->root_signature);
     state->wave_size = info.wave_size;
@@ -471,6 +505,8 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                 "reads (its push descriptors hold %u on this device)", device->push_descriptor_limit);
         goto done;
     }
+    if (from_dxbc && FAILED(hr = dxbc_root_constants(state, module, &info, targets, method)))
+        goto done;
     state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
     state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
     state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count

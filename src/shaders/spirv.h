@@ -83,6 +83,8 @@ struct d3d12xs_shader_binding {
     uint32_t alias_variable_id;       /* a second variable of the same set and binding (storage buffers only:
                                        * D3DCompile's uvec4 view of a raw buffer), remapped with it; else 0 */
     uint32_t block_size;              /* cbuffers: bytes up to the end of the last member; else 0 */
+    bool in_rows;                     /* a DXBC cbuffer (rows of four values): its root constants may end
+                                       * inside its last row (pipeline creation sets it) */
 };
 
 struct d3d12xs_shader_info {

@@ -147,6 +147,18 @@ struct d3d12xs_spirv_raw_views_args {
 HRESULT d3d12xs_spirv_pass_raw_views(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_raw_views_args *args,
         char *error, size_t error_size);
 
+/* spirv_dxbc_constants.c (pipeline creation, DXBC modules): each cbuffer variables[k], which
+ * libvkd3d-shader declared as rows of four values and the root signature binds to counts[k]
+ * root constants, becomes a struct of counts[k] scalars; reads past them give 0. E_INVALIDARG
+ * for a row index that is not a constant. */
+struct d3d12xs_spirv_dxbc_constants_args {
+    const uint32_t *variables;
+    const uint32_t *counts;
+    uint32_t count;
+};
+HRESULT d3d12xs_spirv_pass_dxbc_constants(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dxbc_constants_args *args,
+        char *error, size_t error_size);
+
 /* ---- DispatchX ---- */
 
 /* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */
