@@ -21,8 +21,8 @@
 #define INITGUID /* vkd3d's headers define the IIDs in the one file that asks */
 #endif
 #include "bench_util.h"
-#ifdef BENCH_VKD3D
 #include "dxbc_writer.h"
+#ifdef BENCH_VKD3D
 #define SIDE "vkd3d"
 #else
 #define SIDE "d3d12xs"
@@ -43,8 +43,8 @@ static const char store_hlsl[] = BENCH_HLSL_PROLOGUE
     "[numthreads(64, 1, 1)]\n"
     "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x); }\n";
 
-#ifdef BENCH_VKD3D
-/* The same kernel in shader model 5.0, as FXC would compile it:
+/* The same kernel in shader model 5.0, as FXC would compile it (vkd3d's shader, and d3d12xs's
+ * DXBC figures):
  *   dcl_uav_raw u0; dcl_input vThreadID.x; dcl_temps 1; dcl_thread_group 64, 1, 1
  *   ishl r0.x, vThreadID.x, l(2); store_raw u0.x, r0.x, vThreadID.x; ret */
 static const struct dxbc_instruction store_sm5[] = {
@@ -56,17 +56,33 @@ static const struct dxbc_instruction store_sm5[] = {
     {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, DXBC_X), DXBC_SRC(DXBC_TEMP, 0, 0), DXBC_SRC(DXBC_THREAD_ID, 0, 0)}, 0, {0}},
     {DXBC_OP_RET, 0, {{0}}, 0, {0}},
 };
-#endif
 
 /* ---- shader bytes ------------------------------------------------------------------------ */
+
+/* The DXBC kernel; with temps > 1 it declares that many temporary registers (another shader to
+ * a translation cache, the same work). */
+static struct bench_bytes dxbc_shader_bytes_with(uint32_t temps)
+{
+    struct dxbc_instruction program[BENCH_ARRAY_SIZE(store_sm5)];
+    struct bench_bytes b;
+    memcpy(program, store_sm5, sizeof(program));
+    program[2].literals[0] = temps;
+    b.data = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, BENCH_ARRAY_SIZE(program), &b.size);
+    REQUIRE(b.data, "the DXBC writer could not encode the shader");
+    return b;
+}
+
+static struct bench_bytes dxbc_shader_bytes(void)
+{
+    return dxbc_shader_bytes_with(1);
+}
 
 /* The D3D12 side's shader: D3DCompile's blob (compiled once, before any timing), or DXBC. */
 static struct bench_bytes d3d_shader_bytes(void)
 {
     struct bench_bytes b;
 #ifdef BENCH_VKD3D
-    b.data = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, store_sm5, BENCH_ARRAY_SIZE(store_sm5), &b.size);
-    REQUIRE(b.data, "the DXBC writer could not encode the shader");
+    b = dxbc_shader_bytes();
 #else
     ID3DBlob *blob = bench_d3d_compile(store_hlsl, NULL);
     b.size = ID3D10Blob_GetBufferSize(blob);
@@ -323,6 +339,27 @@ static void measure_steady(const struct d3d *d, const struct raw *raw, const str
         raw_out->steady = bench_figure_of(raw_samples, n->steady);
 }
 
+#ifndef BENCH_VKD3D
+/* d3d12xs from DXBC, each creation a shader not translated before in the process (its
+ * translation kept by no cache): the running helper process translates it. */
+static struct bench_figure measure_distinct_dxbc(struct d3d *d, const struct sizes *n)
+{
+    static double samples[MAX_SAMPLES];
+    unsigned count = n->steady < 1000 ? n->steady : 1000;
+    for (unsigned i = 0; i < count + n->warmup; i++) {
+        struct bench_bytes code = dxbc_shader_bytes_with(2 + i);
+        double us;
+        d->desc.CS.pShaderBytecode = code.data;
+        d->desc.CS.BytecodeLength = code.size;
+        us = d3d_sample(d);
+        if (i >= n->warmup)
+            samples[i - n->warmup] = us;
+        free(code.data);
+    }
+    return bench_figure_of(samples, count);
+}
+#endif
+
 /* First pipelines in n->children fresh processes per side, the sides alternating. */
 static void measure_first(const struct bench_bytes *d3d_code, const struct bench_bytes *spirv, const struct sizes *n, struct results *d3d_out,
         struct results *raw_out)
@@ -444,6 +481,11 @@ int main(int argc, char **argv)
 {
     struct bench_bytes code, spirv;
     struct results d3d_results, raw_results, peer_results;
+#ifndef BENCH_VKD3D
+    struct bench_bytes dxbc = {NULL, 0};
+    struct results dxbc_results;
+    struct bench_figure dxbc_distinct;
+#endif
     bool have_peer = false;
     char peer_device[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE] = "", why[PATH_MAX + 128] = "";
     size_t peer_code_size = 0;
@@ -492,8 +534,25 @@ int main(int argc, char **argv)
     printf("check          : the %s pipeline wrote all %u words right\n", SIDE, WORDS);
     measure_steady(&d, &r, &n, &d3d_results, &raw_results);
     d3d_destroy(&d);
+#ifndef BENCH_VKD3D
+    /* d3d12xs again from the DXBC vkd3d gets: steady creations find the translation kept (no
+     * helper process), a fresh process's first one starts the helper and translates */
+    {
+        struct d3d dxbc_side;
+        dxbc = dxbc_shader_bytes();
+        d3d_init(&dxbc_side, &r.vk, &dxbc);
+        d3d_check(&dxbc_side);
+        printf("check          : the %s pipeline from DXBC wrote all %u words right\n", SIDE, WORDS);
+        measure_steady(&dxbc_side, NULL, &n, &dxbc_results, NULL);
+        dxbc_distinct = measure_distinct_dxbc(&dxbc_side, &n);
+        d3d_destroy(&dxbc_side);
+    }
+#endif
     raw_destroy(&r);
     measure_first(&code, &spirv, &n, &d3d_results, &raw_results);
+#ifndef BENCH_VKD3D
+    measure_first(&dxbc, NULL, &n, &dxbc_results, NULL);
+#endif
 #ifndef BENCH_VKD3D
     have_peer = run_peer(&peer_results, peer_device, sizeof(peer_device), &peer_code_size, why, sizeof(why));
     if (have_peer)
@@ -510,6 +569,12 @@ int main(int argc, char **argv)
     printf("\n");
     print_line("steady", &d3d_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
     print_line("first", &d3d_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
+#ifndef BENCH_VKD3D
+    print_line("steady from DXBC", &dxbc_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
+    print_line("first from DXBC", &dxbc_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
+    print_line("new DXBC each", &dxbc_distinct, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
+    free(dxbc.data);
+#endif
     printf("minimum: steady %s %.1f, raw Vulkan %.1f", SIDE, d3d_results.steady.min, raw_results.steady.min);
     if (have_peer)
         printf(", vkd3d %.1f", peer_results.steady.min);

@@ -28,8 +28,11 @@
  *   parent -> helper  HLSLC_SOURCE   str the source to compile in its place
  *   helper -> parent  HLSLC_RESULT   u32 shaderc status, str messages, str SPIR-V bytes
  *
- * DXBC translations (pipeline creation, src/shaders/dxbc_translate.c) take the same process, for
- * the same reason: libvkd3d-shader asserts and crashes on malformed token streams.
+ * DXBC translations (pipeline creation, src/shaders/dxbc_translate.c) take the same program, for
+ * the same reason: libvkd3d-shader asserts and crashes on malformed token streams. A helper
+ * that gets HLSLC_DXBC_REQUEST first stays and serves one translation after another (each
+ * request, then its HLSLC_RESULT) until the parent closes the socket; the parent starts a new
+ * one after a crash or a timeout.
  *   parent -> helper  HLSLC_DXBC_REQUEST  str DXBC container, u32 binding count, then per
  *                                    binding (struct vkd3d_shader_resource_binding): u32 type,
  *                                    u32 space, u32 register, u32 flags, u32 set, u32 binding,

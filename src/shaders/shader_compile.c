@@ -489,23 +489,16 @@ static void serve_release(struct include_context *context, const uint8_t *payloa
         }
 }
 
-/* Runs the helper on one compilation. Fails (E_FAIL, reason in error[]) when the helper
- * cannot be started, crashes, hangs past the timeout or answers nonsense. */
-static HRESULT run_helper(uint32_t request_type, const struct hlslc_buffer *request, struct include_context *context,
-        struct helper_result *out, char *error, size_t error_size)
+/* Starts the helper with its end of a new socket pair as fd 3; *fd gets ours. */
+static HRESULT spawn_helper(int *fd, pid_t *pid, char *error, size_t error_size)
 {
-    const bool dxbc = request_type == HLSLC_DXBC_REQUEST;
     static const char *const no_args[] = {HLSLC_EXECUTABLE, NULL};
     posix_spawn_file_actions_t actions;
-    int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
-    int fds[2], status = 0, spawn_err, got = 0;
-    bool answered = false, protocol_error = false, timed_out = false;
-    pid_t pid;
+    int fds[2], spawn_err;
 
-    memset(out, 0, sizeof(*out));
     pthread_once(&helper_path_once, find_helper_path);
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: socketpair: %s",
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper: socketpair: %s",
                 strerror(errno));
     if (fds[1] == HLSLC_FD) {
         /* dup2 onto itself would keep close-on-exec */
@@ -517,30 +510,46 @@ static HRESULT run_helper(uint32_t request_type, const struct hlslc_buffer *requ
         close(fds[0]);
         if (fds[1] >= 0)
             close(fds[1]);
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the HLSL compiler: out of descriptors");
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper: out of descriptors");
     }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, fds[1], HLSLC_FD);
-    spawn_err = posix_spawn(&pid, helper_path_buffer, &actions, NULL, (char *const *)no_args, environ);
+    spawn_err = posix_spawn(pid, helper_path_buffer, &actions, NULL, (char *const *)no_args, environ);
     posix_spawn_file_actions_destroy(&actions);
     close(fds[1]);
     if (spawn_err) {
         close(fds[0]);
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the HLSL compiler '%s' (%s); "
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper '%s' (%s); "
                 "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
     }
+    *fd = fds[0];
+    return S_OK;
+}
 
-    if (hlslc_send(fds[0], request_type, request)) {
+/* Runs the helper on one compilation. Fails (E_FAIL, reason in error[]) when the helper
+ * cannot be started, crashes, hangs past the timeout or answers nonsense. */
+static HRESULT run_helper(const struct hlslc_buffer *request, struct include_context *context,
+        struct helper_result *out, char *error, size_t error_size)
+{
+    int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
+    int fds[1], status = 0, got = 0;
+    bool answered = false, protocol_error = false, timed_out = false;
+    pid_t pid;
+    HRESULT hr;
+
+    memset(out, 0, sizeof(*out));
+    if (FAILED(hr = spawn_helper(&fds[0], &pid, error, error_size)))
+        return hr;
+
+    if (hlslc_send(fds[0], HLSLC_REQUEST, request)) {
         for (;;) {
             uint32_t type = 0;
             uint8_t *payload;
             size_t size;
             if ((got = hlslc_receive(fds[0], &type, &payload, &size, deadline)) != 1)
                 break;
-            if ((type == HLSLC_INCLUDE || type == HLSLC_RELEASE || type == HLSLC_PREPROCESSED) && !context) {
-                protocol_error = true; /* a DXBC translation has no includes */
-            } else if (type == HLSLC_INCLUDE) {
+            if (type == HLSLC_INCLUDE) {
                 if (!serve_include(fds[0], context, payload, size))
                     protocol_error = true;
             } else if (type == HLSLC_RELEASE) {
@@ -574,23 +583,20 @@ static HRESULT run_helper(uint32_t request_type, const struct hlslc_buffer *requ
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     /* includes still open when the helper died */
-    while (context && context->newest)
+    while (context->newest)
         include_release(context, &context->newest->result);
     if (answered)
         return S_OK;
     free(out->messages);
     free(out->spirv);
     memset(out, 0, sizeof(*out));
-    if (context && context->out_of_memory)
+    if (context->out_of_memory)
         return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory for the rewritten source");
     if (timed_out)
         return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
                 "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
     if ((WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) > 128)) {
         int sig = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
-        if (dxbc)
-            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader crashed (%s) translating this DXBC "
-                    "shader; it ran in a separate process, so only this pipeline creation failed", signal_name(sig));
         return d3d12xs_write_error(E_FAIL, error, error_size, "glslang's HLSL front end crashed (%s) on this "
                 "source; D3DCompile ran it in a separate process, so only this compilation failed. Constructs "
                 "known to crash it: [numthreads] without constant arguments, mul() of a 1-component vector and "
@@ -601,19 +607,77 @@ static HRESULT run_helper(uint32_t request_type, const struct hlslc_buffer *requ
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 }
 
+/* ---- the DXBC translator: one helper process serves the process's DXBC translations ---- */
+
+/* Started at the first translation, one request at a time, and started again after one that
+ * crashed it or ran past the timeout: a translation costs the request and libvkd3d-shader's
+ * work, not a process start (about 10 ms on lavapipe's machine: docs/benchmarks.md). */
+static pthread_mutex_t translator_lock = PTHREAD_MUTEX_INITIALIZER;
+static int translator_fd = -1;
+static pid_t translator_pid;
+
+/* Ends the translator (killed unless it already died); its wait status, for the message. */
+static int stop_translator_locked(void)
+{
+    int status = 0;
+    close(translator_fd);
+    translator_fd = -1;
+    kill(translator_pid, SIGKILL);
+    while (waitpid(translator_pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return status;
+}
+
 HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
         size_t *spirv_size, char *error, size_t error_size)
 {
-    struct helper_result result;
-    HRESULT hr;
+    int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
+    uint32_t type = 0;
+    uint8_t *payload = NULL;
+    size_t size = 0;
+    int got = 0;
+    HRESULT hr = S_OK;
 
-    if (FAILED(hr = run_helper(HLSLC_DXBC_REQUEST, request, NULL, &result, error, error_size)))
+    *messages = NULL;
+    *spirv = NULL;
+    *spirv_size = 0;
+    pthread_mutex_lock(&translator_lock);
+    if (translator_fd < 0 && FAILED(hr = spawn_helper(&translator_fd, &translator_pid, error, error_size))) {
+        translator_fd = -1;
+        pthread_mutex_unlock(&translator_lock);
         return hr;
-    *status = result.status;
-    *messages = result.messages;
-    *spirv = result.spirv;
-    *spirv_size = result.spirv_size;
-    return S_OK;
+    }
+    if (hlslc_send(translator_fd, HLSLC_DXBC_REQUEST, request)
+            && (got = hlslc_receive(translator_fd, &type, &payload, &size, deadline)) == 1 && type == HLSLC_RESULT) {
+        struct hlslc_reader r = {.data = payload, .size = size};
+        const char *words;
+        if (hlslc_get_u32(&r, status) && (*messages = hlslc_get_strdup(&r, NULL)) && hlslc_get_str(&r, &words, spirv_size)
+                && (*spirv = malloc(*spirv_size ? *spirv_size : 1))) {
+            memcpy(*spirv, words, *spirv_size);
+        } else {
+            free(*messages);
+            *messages = NULL;
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper answered a DXBC translation with "
+                    "nonsense");
+            stop_translator_locked();
+        }
+    } else {
+        int wait_status = stop_translator_locked();
+        if (got < 0)
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "libvkd3d-shader did not translate this DXBC shader within %lld ms "
+                    "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
+        else if ((WIFSIGNALED(wait_status) && WTERMSIG(wait_status) != SIGKILL)
+                || (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) > 128))
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader crashed (%s) translating this DXBC "
+                    "shader; it ran in a separate process, so only this pipeline creation failed",
+                    signal_name(WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status) - 128));
+        else
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper '%s' ended without translating "
+                    "this DXBC shader", helper_path_buffer);
+    }
+    free(payload);
+    pthread_mutex_unlock(&translator_lock);
+    return hr;
 }
 
 /* The request of one compilation (src/shaders/hlslc_protocol.h), the defines' values with their
@@ -658,7 +722,7 @@ static void cbuffer_problem_message(shaderc_shader_kind kind, uint32_t flags, co
     snprintf(name, sizeof(name), "member %u", problem->depth ? problem->path[problem->depth - 1] : 0);
     put_request(&request, kind, (flags & ~HLSLC_REWRITE_PREPROCESSED) | HLSLC_OPTIMIZE_NONE, source_name, entry,
             context->rewritten, context->rewritten_length, NULL);
-    if (!request.failed && SUCCEEDED(run_helper(HLSLC_REQUEST, &request, context, &named, ignored, sizeof(ignored)))
+    if (!request.failed && SUCCEEDED(run_helper(&request, context, &named, ignored, sizeof(ignored)))
             && named.status == shaderc_compilation_status_success && named.spirv_size >= 20 && !(named.spirv_size % 4)) {
         if (!d3d12xs_spirv_cbuffer_member_name((const uint32_t *)named.spirv, named.spirv_size / 4, problem, name,
                 sizeof(name)))
@@ -750,7 +814,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     include_context.include = pInclude;
     include_context.top_name = source_name;
 
-    if (FAILED(hr = run_helper(HLSLC_REQUEST, &request, &include_context, &result, error, sizeof(error)))) {
+    if (FAILED(hr = run_helper(&request, &include_context, &result, error, sizeof(error)))) {
         set_error_blob(ppErrorMsgs, error);
         d3d12xs_fail(hr, compile_method, "compiling '%s' (entry '%s', %s) failed: %s", source_name, pEntrypoint,
                 pTarget, error);

@@ -150,7 +150,8 @@ static char *exchange_preprocessed(shaderc_compilation_result_t preprocessed, si
 }
 
 /* One DXBC translation (HLSLC_DXBC_REQUEST): libvkd3d-shader's SPIR-V with the bindings asked
- * for; its raw and structured UAVs stay texel buffers (the parent rewrites them). */
+ * for; its raw and structured UAVs stay texel buffers (the parent rewrites them). 0 when
+ * answered. */
 static int translate_dxbc(struct hlslc_reader *r)
 {
     struct vkd3d_shader_resource_binding *bindings;
@@ -207,9 +208,30 @@ static int translate_dxbc(struct hlslc_reader *r)
     hlslc_put_u32(&answer, (uint32_t)ret);
     hlslc_put_str(&answer, messages ? messages : "", messages ? strlen(messages) : 0);
     hlslc_put_str(&answer, ret < 0 ? "" : spirv.code, ret < 0 ? 0 : spirv.size);
+    vkd3d_shader_free_messages(messages);
+    vkd3d_shader_free_shader_code(&spirv);
+    free(bindings);
     if (!hlslc_send(HLSLC_FD, HLSLC_RESULT, &answer))
         return 2;
-    _exit(0);
+    free(answer.data);
+    return 0;
+}
+
+/* DXBC translations, one request after another, until the parent closes the socket. */
+static int serve_dxbc(uint8_t *payload, size_t size)
+{
+    for (;;) {
+        struct hlslc_reader r = {.data = payload, .size = size};
+        uint32_t type = 0;
+        int status = translate_dxbc(&r);
+        free(payload);
+        if (status)
+            return status;
+        if (hlslc_receive(HLSLC_FD, &type, &payload, &size, -1) != 1)
+            _exit(0); /* the parent closed its end: no more work */
+        if (type != HLSLC_DXBC_REQUEST)
+            return 2;
+    }
 }
 
 int main(void)
@@ -230,10 +252,10 @@ int main(void)
         fprintf(stderr, "d3d12xs-hlslc: started by D3DCompile and pipeline creation only (no request on fd %d)\n", HLSLC_FD);
         return 2;
     }
+    if (type == HLSLC_DXBC_REQUEST)
+        return serve_dxbc(payload, size);
     r.data = payload;
     r.size = size;
-    if (type == HLSLC_DXBC_REQUEST)
-        return translate_dxbc(&r);
     if (!hlslc_get_u32(&r, &kind) || !hlslc_get_u32(&r, &flags) || !(name = hlslc_get_strdup(&r, NULL))
             || !(entry = hlslc_get_strdup(&r, NULL)) || !(source = hlslc_get_strdup(&r, &source_length))
             || !hlslc_get_u32(&r, &define_count))
