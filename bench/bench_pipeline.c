@@ -59,22 +59,31 @@ static const struct dxbc_instruction store_sm5[] = {
 
 /* ---- shader bytes ------------------------------------------------------------------------ */
 
-/* The DXBC kernel; with temps > 1 it declares that many temporary registers (another shader to
- * a translation cache, the same work). */
-static struct bench_bytes dxbc_shader_bytes_with(uint32_t temps)
+/* The DXBC kernel storing id ^ k (k = 0: the kernel itself): with another k, another shader
+ * to a translation cache and to the driver, the same work. */
+static struct bench_bytes dxbc_shader_bytes_with(uint32_t k)
 {
-    struct dxbc_instruction program[BENCH_ARRAY_SIZE(store_sm5)];
+    struct dxbc_instruction program[BENCH_ARRAY_SIZE(store_sm5) + 1];
+    struct dxbc_instruction xor_k = {DXBC_OP_XOR, 3, {DXBC_DST(DXBC_TEMP, 0, DXBC_Y), DXBC_SRC(DXBC_THREAD_ID, 0, 0), DXBC_IMM(k)}, 0, {0}};
     struct bench_bytes b;
-    memcpy(program, store_sm5, sizeof(program));
-    program[2].literals[0] = temps;
-    b.data = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, BENCH_ARRAY_SIZE(program), &b.size);
+    size_t count = BENCH_ARRAY_SIZE(store_sm5);
+
+    memcpy(program, store_sm5, sizeof(store_sm5));
+    if (k) {
+        /* ... ishl r0.x; xor r0.y, vThreadID.x, l(k); store_raw u0.x, r0.x, r0.y; ret */
+        memmove(&program[5], &program[4], (count - 4) * sizeof(program[0]));
+        program[4] = xor_k;
+        program[6].operands[2] = (struct dxbc_operand)DXBC_SRC(DXBC_TEMP, 0, 1);
+        count++;
+    }
+    b.data = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, count, &b.size);
     REQUIRE(b.data, "the DXBC writer could not encode the shader");
     return b;
 }
 
 static struct bench_bytes dxbc_shader_bytes(void)
 {
-    return dxbc_shader_bytes_with(1);
+    return dxbc_shader_bytes_with(0);
 }
 
 /* The D3D12 side's shader: D3DCompile's blob (compiled once, before any timing), or DXBC. */
@@ -340,14 +349,20 @@ static void measure_steady(const struct d3d *d, const struct raw *raw, const str
 }
 
 #ifndef BENCH_VKD3D
+/* The count of distinct-shader samples (each needs its own shader, compiled before its sample). */
+static unsigned distinct_count(const struct sizes *n)
+{
+    return n->steady < 1000 ? n->steady : 1000;
+}
+
 /* d3d12xs from DXBC, each creation a shader not translated before in the process (its
  * translation kept by no cache): the running helper process translates it. */
 static struct bench_figure measure_distinct_dxbc(struct d3d *d, const struct sizes *n)
 {
     static double samples[MAX_SAMPLES];
-    unsigned count = n->steady < 1000 ? n->steady : 1000;
+    unsigned count = distinct_count(n);
     for (unsigned i = 0; i < count + n->warmup; i++) {
-        struct bench_bytes code = dxbc_shader_bytes_with(2 + i);
+        struct bench_bytes code = dxbc_shader_bytes_with(1000003u + i);
         double us;
         d->desc.CS.pShaderBytecode = code.data;
         d->desc.CS.BytecodeLength = code.size;
@@ -356,6 +371,36 @@ static struct bench_figure measure_distinct_dxbc(struct d3d *d, const struct siz
             samples[i - n->warmup] = us;
         free(code.data);
     }
+    return bench_figure_of(samples, count);
+}
+#endif
+
+#ifndef BENCH_VKD3D
+/* Raw Vulkan with a module it has not seen in each creation (the kernel XORing its value with a
+ * different constant): the driver's cost of a new shader, beside d3d12xs's new DXBC each. */
+static struct bench_figure measure_distinct_raw(struct raw *r, const struct sizes *n)
+{
+    static double samples[MAX_SAMPLES];
+    static const char variant_hlsl[] = BENCH_HLSL_PROLOGUE
+        "BINDING(0) RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x ^ %uu); }\n";
+    const struct bench_bytes saved = r->spirv;
+    unsigned count = distinct_count(n);
+
+    for (unsigned i = 0; i < count + n->warmup; i++) {
+        char source[sizeof(variant_hlsl) + 16];
+        snprintf(source, sizeof(source), variant_hlsl, 1000003u + i);
+        shaderc_compilation_result_t result = bench_spirv(source, false, NULL);
+        double us;
+        r->spirv.data = (void *)shaderc_result_get_bytes(result);
+        r->spirv.size = shaderc_result_get_length(result);
+        us = raw_sample(r);
+        if (i >= n->warmup)
+            samples[i - n->warmup] = us;
+        shaderc_result_release(result);
+    }
+    r->spirv = saved;
     return bench_figure_of(samples, count);
 }
 #endif
@@ -484,7 +529,7 @@ int main(int argc, char **argv)
 #ifndef BENCH_VKD3D
     struct bench_bytes dxbc = {NULL, 0};
     struct results dxbc_results;
-    struct bench_figure dxbc_distinct;
+    struct bench_figure dxbc_distinct, raw_distinct;
 #endif
     bool have_peer = false;
     char peer_device[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE] = "", why[PATH_MAX + 128] = "";
@@ -545,6 +590,7 @@ int main(int argc, char **argv)
         printf("check          : the %s pipeline from DXBC wrote all %u words right\n", SIDE, WORDS);
         measure_steady(&dxbc_side, NULL, &n, &dxbc_results, NULL);
         dxbc_distinct = measure_distinct_dxbc(&dxbc_side, &n);
+        raw_distinct = measure_distinct_raw(&r, &n);
         d3d_destroy(&dxbc_side);
     }
 #endif
@@ -572,7 +618,7 @@ int main(int argc, char **argv)
 #ifndef BENCH_VKD3D
     print_line("steady from DXBC", &dxbc_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
     print_line("first from DXBC", &dxbc_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
-    print_line("new DXBC each", &dxbc_distinct, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
+    print_line("new DXBC each (raw: new SPIR-V each)", &dxbc_distinct, &raw_distinct, have_peer ? &peer_results.steady : NULL);
     free(dxbc.data);
 #endif
     printf("minimum: steady %s %.1f, raw Vulkan %.1f", SIDE, d3d_results.steady.min, raw_results.steady.min);
