@@ -294,6 +294,26 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap1(ID3D12Device14 *iface, const 
     return d3d12_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
+/* ---- ID3D12Device3 and 13: heaps over the application's memory ---- */
+
+HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress(ID3D12Device14 *iface, const void *address, REFIID riid, void **heap)
+{
+    return d3d12_heap_open_existing(impl_from_ID3D12Device14(iface), address, 0, riid, heap,
+            "ID3D12Device3::OpenExistingHeapFromAddress");
+}
+
+HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device14 *iface, const void *address, SIZE_T size,
+        REFIID riid, void **heap)
+{
+    if (!size) {
+        if (heap)
+            *heap = NULL;
+        return d3d12xs_fail(E_INVALIDARG, "ID3D12Device13::OpenExistingHeapFromAddress1", "size is 0 (must be the size of the memory at pAddress)");
+    }
+    return d3d12_heap_open_existing(impl_from_ID3D12Device14(iface), address, size, riid, heap,
+            "ID3D12Device13::OpenExistingHeapFromAddress1");
+}
+
 /* ---- ID3D12Device5 ---- */
 
 /* The device is removed as by a lost GPU: later calls return DXGI_ERROR_DEVICE_REMOVED

@@ -34,6 +34,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_SetResidencyPriority(ID3D12Device14 *ifac
 /* ID3D12Device3 */
 HRESULT STDMETHODCALLTYPE d3d12_device_EnqueueMakeResident(ID3D12Device14 *iface, D3D12_RESIDENCY_FLAGS flags, UINT count,
         ID3D12Pageable *const *objects, ID3D12Fence *fence, UINT64 value);
+HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress(ID3D12Device14 *iface, const void *address, REFIID riid, void **heap);
 /* ID3D12Device4 */
 HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList1(ID3D12Device14 *iface, UINT node_mask, D3D12_COMMAND_LIST_TYPE type,
         D3D12_COMMAND_LIST_FLAGS flags, REFIID riid, void **list);
@@ -79,11 +80,17 @@ D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocat
         UINT count, const D3D12_RESOURCE_DESC1 *descs, const UINT32 *castable_format_counts, const DXGI_FORMAT *const *castable_formats,
         D3D12_RESOURCE_ALLOCATION_INFO1 *infos);
 
+/* ID3D12Device13 */
+HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device14 *iface, const void *address, SIZE_T size,
+        REFIID riid, void **heap);
+
 /* The implemented slots of ID3D12Device1-14 (the others keep their generated stubs). */
 #define D3D12XS_DEVICE_VERSION_VTBL_ENTRIES \
     .SetEventOnMultipleFenceCompletion = d3d12_device_SetEventOnMultipleFenceCompletion, \
     .SetResidencyPriority = d3d12_device_SetResidencyPriority, \
     .EnqueueMakeResident = d3d12_device_EnqueueMakeResident, \
+    .OpenExistingHeapFromAddress = d3d12_device_OpenExistingHeapFromAddress, \
+    .OpenExistingHeapFromAddress1 = d3d12_device_OpenExistingHeapFromAddress1, \
     .CreateCommandList1 = d3d12_device_CreateCommandList1, \
     .CreateCommittedResource1 = d3d12_device_CreateCommittedResource1, \
     .CreateHeap1 = d3d12_device_CreateHeap1, \

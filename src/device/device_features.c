@@ -98,7 +98,8 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
     case D3D12_FEATURE_EXISTING_HEAPS: {
         D3D12_FEATURE_DATA_EXISTING_HEAPS *heaps = data;
         CHECK_SIZE("D3D12_FEATURE_EXISTING_HEAPS", *heaps);
-        heaps->Supported = FALSE; /* OpenExistingHeapFromAddress is not implemented */
+        /* OpenExistingHeapFromAddress imports the application's pages */
+        heaps->Supported = device->vkGetMemoryHostPointerPropertiesEXT != NULL;
         return S_OK;
     }
     case D3D12_FEATURE_SERIALIZATION: {

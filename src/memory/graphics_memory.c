@@ -110,47 +110,9 @@ static void undo_import(struct d3d12_device *device, struct block_import *import
 
 static HRESULT import_vk_memory(struct d3d12_device *device, struct block_import *import, const char *method)
 {
-    struct graphics_block *block = import->block;
-    VkExternalMemoryBufferCreateInfo external_info = {
-        .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
-        .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-    };
-    VkBufferCreateInfo buffer_info = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .pNext = &external_info,
-        .size = block->size,
-        .usage = d3d12xs_buffer_usage(device),
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-    };
-    VkMemoryHostPointerPropertiesEXT pointer_properties = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-    VkImportMemoryHostPointerInfoEXT import_info = {
-        .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
-        .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-        .pHostPointer = block->host,
-    };
-    VkMemoryAllocateFlagsInfo flags;
-    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-            .pNext = d3d12xs_buffer_memory_chain(device, &flags, &import_info), .allocationSize = block->size};
-    const char *name = device->vk_properties.deviceName;
-    VkMemoryRequirements requirements;
-    uint32_t types;
-    VkResult vr;
-
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &import->buffer)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkCreateBuffer for graphics memory failed (VkResult %d)", name, vr);
-    vkGetBufferMemoryRequirements(device->vk_device, import->buffer, &requirements);
-    if ((vr = device->vkGetMemoryHostPointerPropertiesEXT(device->vk_device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-            block->host, &pointer_properties)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkGetMemoryHostPointerPropertiesEXT failed (VkResult %d)", name, vr);
-    if (!(types = pointer_properties.memoryTypeBits & requirements.memoryTypeBits))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "%s: no memory type can hold both a buffer and host memory", name);
-    allocate_info.memoryTypeIndex = (uint32_t)__builtin_ctz(types);
-    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, &import->memory)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: importing %llu bytes of host memory failed (VkResult %d)",
-                name, (unsigned long long)block->size, vr);
-    if ((vr = vkBindBufferMemory(device->vk_device, import->buffer, import->memory, 0)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkBindBufferMemory failed (VkResult %d)", name, vr);
-    return S_OK;
+    uint32_t memory_type;
+    return d3d12xs_import_host_memory(device, import->block->host, import->block->size, &import->buffer, &import->memory,
+            &memory_type, method);
 }
 
 /* Imports block into entry's device and registers its addresses there. */

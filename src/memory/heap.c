@@ -1,4 +1,5 @@
 /* ID3D12Heap: one allocation of the device's allocator that placed resources bind into. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,13 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_heap, ID3D12Heap, impl_from_ID3D12Heap, "ID3D
 static void destroy_heap(struct d3d12_device *device, void *object)
 {
     struct d3d12_heap *heap = object;
-    d3d12xs_free_buffer(device, &heap->vk_buffer, &heap->memory);
+    if (heap->imported) {
+        /* the pages stay the application's: only the import goes */
+        vkDestroyBuffer(device->vk_device, heap->vk_buffer, NULL);
+        vkFreeMemory(device->vk_device, heap->memory.memory, NULL);
+    } else {
+        d3d12xs_free_buffer(device, &heap->vk_buffer, &heap->memory);
+    }
     free(heap);
 }
 
@@ -114,6 +121,167 @@ HRESULT d3d12xs_validate_heap_properties(struct d3d12_device *device, const char
     if (properties->CreationNodeMask > 1 || properties->VisibleNodeMask > 1)
         return d3d12xs_fail(E_INVALIDARG, method, "heap properties: node masks must be 0 or 1 on a single-node device");
     return S_OK;
+}
+
+const void *d3d12xs_host_import_buffer_info(VkExternalMemoryBufferCreateInfo *info, const void *next)
+{
+    *info = (VkExternalMemoryBufferCreateInfo){VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, next,
+            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
+    return info;
+}
+
+VkDeviceSize d3d12xs_host_import_alignment(struct d3d12_device *device)
+{
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &host};
+    if (!device->vkGetMemoryHostPointerPropertiesEXT)
+        return 0;
+    vkGetPhysicalDeviceProperties2(device->vk_physical_device, &properties);
+    return host.minImportedHostPointerAlignment ? host.minImportedHostPointerAlignment : 4096;
+}
+
+HRESULT d3d12xs_import_host_memory(struct d3d12_device *device, void *host, VkDeviceSize size, VkBuffer *buffer,
+        VkDeviceMemory *memory, uint32_t *memory_type, const char *method)
+{
+    VkExternalMemoryBufferCreateInfo external_info;
+    VkBufferCreateInfo buffer_info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .pNext = d3d12xs_host_import_buffer_info(&external_info, NULL),
+        .size = size,
+        .usage = d3d12xs_buffer_usage(device),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    VkMemoryHostPointerPropertiesEXT pointer_properties = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+    VkImportMemoryHostPointerInfoEXT import_info = {
+        .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+        .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+        .pHostPointer = host,
+    };
+    VkMemoryAllocateFlagsInfo flags;
+    VkMemoryAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+            .pNext = d3d12xs_buffer_memory_chain(device, &flags, &import_info), .allocationSize = size};
+    const char *name = device->vk_properties.deviceName;
+    VkMemoryRequirements requirements;
+    uint32_t types;
+    VkResult vr;
+
+    *buffer = VK_NULL_HANDLE;
+    *memory = VK_NULL_HANDLE;
+    if (!device->vkGetMemoryHostPointerPropertiesEXT)
+        return d3d12xs_fail(E_NOTIMPL, method, "%s lacks VK_EXT_external_memory_host", name);
+    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, buffer)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkCreateBuffer over host memory failed (VkResult %d)", name, vr);
+    vkGetBufferMemoryRequirements(device->vk_device, *buffer, &requirements);
+    if ((vr = device->vkGetMemoryHostPointerPropertiesEXT(device->vk_device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+            host, &pointer_properties)) != VK_SUCCESS) {
+        vkDestroyBuffer(device->vk_device, *buffer, NULL);
+        *buffer = VK_NULL_HANDLE;
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkGetMemoryHostPointerPropertiesEXT failed (VkResult %d)", name, vr);
+    }
+    if (!(types = pointer_properties.memoryTypeBits & requirements.memoryTypeBits)) {
+        vkDestroyBuffer(device->vk_device, *buffer, NULL);
+        *buffer = VK_NULL_HANDLE;
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "%s: no memory type can hold both a buffer and host memory", name);
+    }
+    allocate_info.memoryTypeIndex = *memory_type = (uint32_t)__builtin_ctz(types);
+    if ((vr = vkAllocateMemory(device->vk_device, &allocate_info, NULL, memory)) != VK_SUCCESS) {
+        vkDestroyBuffer(device->vk_device, *buffer, NULL);
+        *buffer = VK_NULL_HANDLE;
+        *memory = VK_NULL_HANDLE;
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: importing %llu bytes of host memory failed (VkResult %d)",
+                name, (unsigned long long)size, vr);
+    }
+    if ((vr = vkBindBufferMemory(device->vk_device, *buffer, *memory, 0)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkBindBufferMemory failed (VkResult %d)", name, vr);
+    return S_OK;
+}
+
+/* The end of the mapping of this process that holds address (/proc/self/maps), or 0. */
+static uintptr_t mapping_end(uintptr_t address)
+{
+    unsigned long start, end;
+    char line[512];
+    uintptr_t found = 0;
+    FILE *maps = fopen("/proc/self/maps", "r");
+
+    if (!maps)
+        return 0;
+    while (!found && fgets(line, sizeof(line), maps)) {
+        if (sscanf(line, "%lx-%lx", &start, &end) == 2 && address >= start && address < end)
+            found = end;
+        /* a line longer than the buffer: skip its rest */
+        while (!strchr(line, '\n') && fgets(line, sizeof(line), maps))
+            ;
+    }
+    fclose(maps);
+    return found;
+}
+
+HRESULT d3d12_heap_open_existing(struct d3d12_device *device, const void *address, SIZE_T size, REFIID riid, void **out,
+        const char *method)
+{
+    VkDeviceSize alignment = d3d12xs_host_import_alignment(device);
+    struct d3d12_heap *heap;
+    uint32_t memory_type;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (!address)
+        return d3d12xs_fail(E_INVALIDARG, method, "pAddress is NULL (must be memory the application allocated)");
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the heap interface)");
+    if (!out)
+        return d3d12xs_fail(E_POINTER, method, "ppvHeap is NULL (must receive the heap)");
+    if (!alignment)
+        return d3d12xs_fail(E_NOTIMPL, method, "%s lacks VK_EXT_external_memory_host (CheckFeatureSupport EXISTING_HEAPS says so)",
+                device->vk_properties.deviceName);
+    if ((uintptr_t)address % alignment)
+        return d3d12xs_fail(E_INVALIDARG, method, "pAddress %p is not a multiple of %llu bytes (the start of an allocation the "
+                "device can import)", address, (unsigned long long)alignment);
+    if (!size) {
+        uintptr_t end = mapping_end((uintptr_t)address);
+        if (!end)
+            return d3d12xs_fail(E_INVALIDARG, method, "pAddress %p is not in memory this process has mapped", address);
+        size = end - (uintptr_t)address;
+    } else if (size % alignment) {
+        return d3d12xs_fail(E_INVALIDARG, method, "size %llu is not a multiple of %llu bytes", (unsigned long long)size,
+                (unsigned long long)alignment);
+    } else if (mapping_end((uintptr_t)address) < (uintptr_t)address + size) {
+        return d3d12xs_fail(E_INVALIDARG, method, "pAddress %p + size %llu runs past the memory mapped there", address,
+                (unsigned long long)size);
+    }
+
+    if (!(heap = calloc(1, sizeof(*heap))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the heap");
+    heap->ID3D12Heap_iface.lpVtbl = &d3d12_heap_vtbl;
+    d3d12xs_object_init(&heap->object, device);
+    heap->imported = true;
+    /* system memory the CPU reaches, as Windows makes such a heap */
+    heap->desc.SizeInBytes = size;
+    heap->desc.Properties.Type = D3D12_HEAP_TYPE_CUSTOM;
+    heap->desc.Properties.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK;
+    heap->desc.Properties.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
+    heap->desc.Properties.CreationNodeMask = heap->desc.Properties.VisibleNodeMask = 1;
+    heap->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    heap->desc.Flags = D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER;
+    if (FAILED(hr = d3d12xs_import_host_memory(device, (void *)address, size, &heap->vk_buffer, &heap->memory.memory, &memory_type,
+            method)))
+        goto fail;
+    heap->memory.size = size;
+    heap->memory.memory_type = memory_type;
+    heap->memory.mapped = heap->mapped = (void *)address;
+    if (!(heap->va = d3d12xs_va_allocate(device, size, heap->vk_buffer, false, heap->mapped))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
+        goto fail;
+    }
+    hr = d3d12xs_hand_out(ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out), method);
+    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
+    return hr;
+
+fail:
+    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
+    return hr;
 }
 
 HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **out)

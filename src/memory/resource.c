@@ -310,7 +310,15 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
     resource_init(resource, device, desc, initial_state);
     info = buffer_info(device, desc);
-    if ((vr = vkCreateBuffer(device->vk_device, &info, NULL, &resource->vk_buffer)) != VK_SUCCESS) {
+    if (heap->imported) {
+        /* a heap over the application's memory: its buffers must say so (external host memory) */
+        VkExternalMemoryBufferCreateInfo external;
+        info.pNext = d3d12xs_host_import_buffer_info(&external, info.pNext);
+        vr = vkCreateBuffer(device->vk_device, &info, NULL, &resource->vk_buffer);
+    } else {
+        vr = vkCreateBuffer(device->vk_device, &info, NULL, &resource->vk_buffer);
+    }
+    if (vr != VK_SUCCESS) {
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer of %llu bytes failed (VkResult %d)",
                 (unsigned long long)desc->Width, vr);
         goto fail;

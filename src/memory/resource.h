@@ -13,10 +13,26 @@ struct d3d12_heap {
     VkBuffer vk_buffer; /* spans the heap, for address lookups; VK_NULL_HANDLE if buffers are denied */
     uint64_t va;
     void *mapped;
+    bool imported; /* opened from an address: memory.memory is the application's pages, not the allocator's */
 };
+
+/* Host memory (size bytes at host, both multiples of the device's imported-pointer alignment) as
+ * device memory through VK_EXT_external_memory_host, with a buffer spanning it: graphics memory
+ * and heaps opened from an address. *memory_type gets the type chosen. Buffers bound to such
+ * memory later must chain d3d12xs_host_import_buffer_info. One line naming what failed. */
+HRESULT d3d12xs_import_host_memory(struct d3d12_device *device, void *host, VkDeviceSize size, VkBuffer *buffer,
+        VkDeviceMemory *memory, uint32_t *memory_type, const char *method);
+/* The VkExternalMemoryBufferCreateInfo a buffer bound to imported host memory needs. */
+const void *d3d12xs_host_import_buffer_info(VkExternalMemoryBufferCreateInfo *info, const void *next);
+/* The alignment VK_EXT_external_memory_host asks of imported pointers and sizes (0: no import). */
+VkDeviceSize d3d12xs_host_import_alignment(struct d3d12_device *device);
 
 struct d3d12_heap *unsafe_impl_from_ID3D12Heap(ID3D12Heap *iface);
 HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap);
+/* OpenExistingHeapFromAddress(1): a heap over the application's memory at address (size 0: to
+ * the end of the mapping that holds it, as Windows wraps the whole VirtualAlloc region). */
+HRESULT d3d12_heap_open_existing(struct d3d12_device *device, const void *address, SIZE_T size, REFIID riid, void **heap,
+        const char *method);
 HRESULT d3d12xs_validate_heap_properties(struct d3d12_device *device, const char *method, const D3D12_HEAP_PROPERTIES *properties);
 
 struct d3d12_resource {
