@@ -103,11 +103,24 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
     }
     if (operand->form == DXBC_SCALAR)
         dimension = 1;
+    if (operand->relative_index > dimension)
+        return 0;
     {
         const uint32_t indices[3] = {operand->index, operand->index2, operand->index3};
-        for (unsigned k = 0; k < dimension; k++, count++)
+        for (unsigned k = 0; k < dimension; k++, count++) {
             if (out)
                 out[count] = indices[k];
+            if (operand->relative_index == k + 1) {
+                /* representation "immediate plus relative": the immediate, then r#.c as an operand */
+                if (out) {
+                    out[0] |= 3u << (22 + 3 * k);
+                    out[count + 1] = (uint32_t)DXBC_TEMP << OPERAND_TYPE_SHIFT | 1u << OPERAND_INDEX_DIMENSION_SHIFT
+                            | OPERAND_COMPONENTS_4 | OPERAND_MODE_SELECT_1 | (operand->relative_component & 3) << OPERAND_COMPONENT_SHIFT;
+                    out[count + 2] = operand->relative_temp;
+                }
+                count += 2;
+            }
+        }
     }
     return count;
 }

@@ -129,6 +129,9 @@ struct dxbc_operand {
     uint32_t index3;        /* the third index (shader model 5.1: cb#[register][element], a range's upper bound) */
     uint32_t index_count;   /* 0: the type's own count in shader model 5.0; else 1-3 (5.1's ranges) */
     uint32_t index4;        /* DXBC_VECTOR: the fourth component */
+    /* Relative addressing: index number relative_index (1-based; 0: none) is its immediate plus
+     * component relative_component of temp register r<relative_temp> (5.1: t[5 + r0.x]). */
+    uint32_t relative_index, relative_temp, relative_component;
 };
 
 #define DXBC_MAX_OPERANDS 5
@@ -143,26 +146,29 @@ struct dxbc_instruction {
 };
 
 /* Builders for the table of a program. */
-#define DXBC_OPERAND(type_, form_, components_, index_) {(type_), (form_), (components_), (index_), 0, 0, 0, 0}
+#define DXBC_OPERAND(type_, form_, components_, index_) {(type_), (form_), (components_), (index_), 0, 0, 0, 0, 0, 0, 0}
 #define DXBC_DST(type_, index_, mask_) DXBC_OPERAND(type_, DXBC_MASK, mask_, index_)
 #define DXBC_SRC(type_, index_, component_) DXBC_OPERAND(type_, DXBC_SELECT, component_, index_)
 #define DXBC_SRC4(type_, index_) DXBC_OPERAND(type_, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, index_)
 #define DXBC_RESOURCE(type_, index_) DXBC_OPERAND(type_, DXBC_WHOLE, 0, index_)
 #define DXBC_IMM(value_) DXBC_OPERAND(DXBC_IMMEDIATE32, DXBC_SCALAR, 0, value_)
-#define DXBC_IMM4(x_, y_, z_, w_) {DXBC_IMMEDIATE32, DXBC_VECTOR, 0, (x_), (y_), (z_), 0, (w_)}
+#define DXBC_IMM4(x_, y_, z_, w_) {DXBC_IMMEDIATE32, DXBC_VECTOR, 0, (x_), (y_), (z_), 0, (w_), 0, 0, 0}
 /* A resource read by an instruction: ld_raw's t0 / u0 (a swizzle of xyzw). */
 #define DXBC_READ(type_, index_) DXBC_OPERAND(type_, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, index_)
 /* cb<slot>[<element>]: a component of a constant buffer as a source, and its declaration. */
-#define DXBC_CB_SRC(slot_, element_, component_) {DXBC_CONSTANT_BUFFER, DXBC_SELECT, (component_), (slot_), (element_), 0, 0, 0}
-#define DXBC_CB_DECL(slot_, vectors_) {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (slot_), (vectors_), 0, 0, 0}
+#define DXBC_CB_SRC(slot_, element_, component_) {DXBC_CONSTANT_BUFFER, DXBC_SELECT, (component_), (slot_), (element_), 0, 0, 0, 0, 0, 0}
+#define DXBC_CB_DECL(slot_, vectors_) {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (slot_), (vectors_), 0, 0, 0, 0, 0, 0}
 /* Shader model 5.1: a declaration names a range (id, first, last register) and a space literal
  * follows it; an instruction names (id, register) and, for constant buffers, the element. */
-#define DXBC51_DECL(type_, id_, first_, last_) {(type_), DXBC_WHOLE, 0, (id_), (first_), (last_), 3, 0}
-#define DXBC51_CB_DECL(id_, first_, last_) {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (id_), (first_), (last_), 3, 0}
-#define DXBC51_RESOURCE(type_, id_, register_) {(type_), DXBC_WHOLE, 0, (id_), (register_), 0, 2, 0}
-#define DXBC51_READ(type_, id_, register_) {(type_), DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (id_), (register_), 0, 2, 0}
+#define DXBC51_DECL(type_, id_, first_, last_) {(type_), DXBC_WHOLE, 0, (id_), (first_), (last_), 3, 0, 0, 0, 0}
+#define DXBC51_CB_DECL(id_, first_, last_) {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (id_), (first_), (last_), 3, 0, 0, 0, 0}
+#define DXBC51_RESOURCE(type_, id_, register_) {(type_), DXBC_WHOLE, 0, (id_), (register_), 0, 2, 0, 0, 0, 0}
+#define DXBC51_READ(type_, id_, register_) {(type_), DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (id_), (register_), 0, 2, 0, 0, 0, 0}
+/* t<register_ + r<temp_>.<component_>> of range id_ (shader model 5.1, a swizzle of xyzw) */
+#define DXBC51_READ_DYNAMIC(type_, id_, register_, temp_, component_) \
+    {(type_), DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, (id_), (register_), 0, 2, 0, 2, (temp_), (component_)}
 #define DXBC51_CB_SRC(id_, register_, element_, component_) \
-    {DXBC_CONSTANT_BUFFER, DXBC_SELECT, (component_), (id_), (register_), (element_), 3, 0}
+    {DXBC_CONSTANT_BUFFER, DXBC_SELECT, (component_), (id_), (register_), (element_), 3, 0, 0, 0, 0}
 
 /* Encodes the program (shader model major.minor of the given type) into a DXBC container. On
  * success returns a malloc()ed container (free() it) and its size in *size; NULL when the table

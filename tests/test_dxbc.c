@@ -285,7 +285,7 @@ static const struct dxbc_instruction spaces_program[] = {
     {DXBC_OP_ISHL, 3, {W(0, X), TID, DXBC_IMM(2)}, 0, {0}},
     {DXBC_OP_LD_RAW, 3, {W(1, X), R(0, 0), DXBC51_READ(DXBC_RESOURCE_SRV, 0, 5)}, 0, {0}},
     {DXBC_OP_IMAD, 4, {W(1, X), R(1, 0), DXBC51_CB_SRC(0, 3, 0, 0), DXBC51_CB_SRC(0, 3, 0, 1)}, 0, {0}},
-    {DXBC_OP_STORE_RAW, 3, {{DXBC_UAV, DXBC_MASK, X, 0, 2, 0, 2, 0}, R(0, 0), R(1, 0)}, 0, {0}},
+    {DXBC_OP_STORE_RAW, 3, {{DXBC_UAV, DXBC_MASK, X, 0, 2, 0, 2, 0, 0, 0, 0}, R(0, 0), R(1, 0)}, 0, {0}},
     END,
 };
 static const char spaces_hlsl[] =
@@ -614,7 +614,7 @@ static void test_root_constants_in_rows(struct env *env)
         {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(2, 1)}, 0, {0}},
         {DXBC_OP_DCL_UAV_RAW, 1, {DXBC_RESOURCE(DXBC_UAV, 0)}, 0, {0}},
         DCL_TEMPS(1), DCL_GROUP,
-        {DXBC_OP_MOV, 2, {W(0, 0xf), {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, 2, 0, 0, 0, 0}}, 0, {0}},
+        {DXBC_OP_MOV, 2, {W(0, 0xf), {DXBC_CONSTANT_BUFFER, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, 2, 0, 0, 0, 0, 0, 0, 0}}, 0, {0}},
         {DXBC_OP_IADD, 3, {W(0, X), R(0, 0), DXBC_CB_SRC(0, 0, 0)}, 0, {0}},
         {DXBC_OP_IADD, 3, {W(0, Y), R(0, 1), DXBC_CB_SRC(1, 0, 0)}, 0, {0}},
         {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, 0xf), DXBC_IMM(0), DXBC_SRC4(DXBC_TEMP, 0)}, 0, {0}},
@@ -672,6 +672,53 @@ static void test_root_constants_in_rows(struct env *env)
     free(dxbc);
     if (code)
         ID3D10Blob_Release(code);
+}
+
+static void expect_refused(struct env *env, ID3D12RootSignature *signature, const void *code, size_t size, HRESULT expected,
+        const char *what, const char *words);
+
+/* A shader model 5.1 range of more than one register (t5..t6, indexed by a value known when the
+ * shader runs) is refused with a line: libvkd3d-shader 1.2 binds one register per declaration.
+ * The writer's relative addressing (t[5 + r0.x]) is what such shaders use. */
+static void test_register_range_refused(struct env *env)
+{
+    static const struct dxbc_instruction program[] = {
+        {DXBC_OP_DCL_RESOURCE_RAW, 1, {DXBC51_DECL(DXBC_RESOURCE_SRV, 0, 5, 6)}, 1, {1}},
+        {DXBC_OP_DCL_UAV_RAW, 1, {DXBC51_DECL(DXBC_UAV, 0, 2, 2)}, 1, {3}},
+        DCL_THREAD_ID,
+        {DXBC_OP_DCL_INPUT, 1, {DXBC_OPERAND(DXBC_THREAD_GROUP_ID, DXBC_MASK, DXBC_X, 0)}, 0, {0}},
+        DCL_TEMPS(2), DCL_GROUP,
+        {DXBC_OP_AND, 3, {W(0, X), DXBC_SRC(DXBC_THREAD_GROUP_ID, 0, 0), DXBC_IMM(1)}, 0, {0}},
+        {DXBC_OP_ISHL, 3, {W(0, Y), TID, DXBC_IMM(2)}, 0, {0}},
+        {DXBC_OP_LD_RAW, 3, {W(1, X), R(0, 1), DXBC51_READ_DYNAMIC(DXBC_RESOURCE_SRV, 0, 5, 0, 0)}, 0, {0}},
+        {DXBC_OP_STORE_RAW, 3, {{DXBC_UAV, DXBC_MASK, X, 0, 2, 0, 2, 0, 0, 0, 0}, R(0, 1), R(1, 0)}, 0, {0}},
+        END,
+    };
+    D3D12_DESCRIPTOR_RANGE1 range;
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    size_t size;
+    void *dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 1, program, ARRAY_SIZE(program), &size);
+    ID3D12RootSignature *signature;
+
+    memset(&range, 0, sizeof(range));
+    range.RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
+    range.NumDescriptors = 2;
+    range.BaseShaderRegister = 5;
+    range.RegisterSpace = 1;
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[0].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[0].DescriptorTable.pDescriptorRanges = &range;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[1].Descriptor.ShaderRegister = 2;
+    parameters[1].Descriptor.RegisterSpace = 3;
+    signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    CHECK(dxbc != NULL);
+    if (dxbc && signature)
+        expect_refused(env, signature, dxbc, size, E_NOTIMPL, "register range", "t5 to t6");
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+    free(dxbc);
 }
 
 /* Writes program with one token changed (index from the start of the shader chunk's tokens) and
@@ -820,6 +867,7 @@ int main(void)
     test_embedded_root_signature(&env);
     test_dispatchx(&env);
     test_root_constants_in_rows(&env);
+    test_register_range_refused(&env);
     test_refusals(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);

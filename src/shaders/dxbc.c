@@ -149,6 +149,12 @@ static HRESULT read_declaration(struct d3d12xs_dxbc_shader *shader, uint32_t opc
         return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                 "declaration at token %u: registers %c%u to %u (registers 0 to %u are supported, last not below first)",
                 offset, letters[resource.register_class], resource.first, resource.last, D3D12XS_MAX_REGISTER);
+    /* libvkd3d-shader 1.2 binds one descriptor per declaration (E2002 "unsupported count") */
+    if (resource.last != resource.first)
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size,
+                "%c%u to %c%u (a shader model 5.1 register range of more than one register) at token %u: libvkd3d-shader 1.2, "
+                "which translates DXBC here, binds one register per declaration", letters[resource.register_class], resource.first,
+                letters[resource.register_class], resource.last, offset);
     /* What follows the operand: cbuffer size (5.1), stride, return type; then the space (5.1). */
     if ((opcode == OP_DCL_CONSTANT_BUFFER && sm51) || opcode == OP_DCL_RESOURCE_STRUCTURED || opcode == OP_DCL_UAV_STRUCTURED
             || opcode == OP_DCL_RESOURCE || opcode == OP_DCL_UAV_TYPED) {

@@ -134,8 +134,8 @@ HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const str
  * views[k] (set = space, binding = the encoded register: spirv.h), which libvkd3d-shader declares
  * as texel buffers of 32-bit words, become storage buffers of words, as D3DCompile's are and
  * as descriptor heaps hold them: fetches, reads and writes become loads and stores, texel
- * pointers (atomics) access chains, size queries OpArrayLength. Arrays of them (shader model
- * 5.1 ranges) too. E_INVALIDARG with a reason for a use the rewrite does not handle. */
+ * pointers (atomics) access chains, size queries OpArrayLength. E_INVALIDARG with a reason for
+ * a use the rewrite does not handle (an array of views among them: libvkd3d-shader 1.2 makes none). */
 struct d3d12xs_spirv_raw_view {
     uint32_t set, binding;
     bool writable;          /* a UAV; an SRV gets NonWritable */

@@ -11,7 +11,8 @@
  *     OpImageWrite i, c, t                -> store of t.x at word c
  *     OpImageTexelPointer p, c, 0         -> access chain to word c (atomics keep their pointer)
  *     OpImageQuerySize i                  -> OpArrayLength
- * The callers only read component x of a fetch and write one word per write. */
+ * The callers only read component x of a fetch and write one word per write. A view is one
+ * variable (libvkd3d-shader 1.2 binds no arrays: dxbc.c refuses register ranges). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,20 +25,14 @@ struct raw_views {
     struct d3d12xs_spirv_module *m;
     const struct d3d12xs_spirv_raw_views_args *args;
     uint32_t uint_type, zero, uint_pointer;
-    /* per id: which converted variable it is or stands for (+1), and its array index id */
+    /* per id: which converted variable it is or stands for (+1) */
     uint32_t *variable_of;
-    uint32_t *index_of;
     uint8_t *kind;          /* KIND_* */
     char *error;
     size_t error_size;
 };
 
-enum { KIND_NONE, KIND_VARIABLE, KIND_IMAGE_POINTER, KIND_IMAGE };
-
-struct converted {
-    uint32_t variable, block, block_pointer;
-    bool arrayed;
-};
+enum { KIND_NONE, KIND_VARIABLE, KIND_IMAGE };
 
 static HRESULT fail(struct raw_views *r, const char *fmt, uint32_t a, uint32_t b)
 {
@@ -81,21 +76,16 @@ static void drop_image_decorations(struct d3d12xs_spirv_module *m, uint32_t vari
 }
 
 /* Gives the variable its storage-buffer type. */
-static HRESULT convert_variable(struct raw_views *r, struct d3d12xs_spirv_inst *variable, const struct d3d12xs_spirv_raw_view *view,
-        struct converted *out)
+static HRESULT convert_variable(struct raw_views *r, struct d3d12xs_spirv_inst *variable, const struct d3d12xs_spirv_raw_view *view)
 {
     struct d3d12xs_spirv_module *m = r->m;
     const struct d3d12xs_spirv_inst *pointer = d3d12xs_spirv_def_op(m, variable->w[1], SpvOpTypePointer, 4);
-    const struct d3d12xs_spirv_inst *image, *array = NULL, *sampled;
-    uint32_t runtime, block, outer, words[4];
+    const struct d3d12xs_spirv_inst *image, *sampled;
+    uint32_t runtime, block, words[4], id = variable->w[2];
 
     if (!pointer)
         return fail(r, "raw or structured view %u has no pointer type (type %u)", variable->w[2], variable->w[1]);
     image = d3d12xs_spirv_def(m, pointer->w[3]);
-    if (image && (d3d12xs_spirv_op(image) == SpvOpTypeArray || d3d12xs_spirv_op(image) == SpvOpTypeRuntimeArray)) {
-        array = image;
-        image = d3d12xs_spirv_def(m, array->w[2]);
-    }
     if (!image || d3d12xs_spirv_op(image) != SpvOpTypeImage || d3d12xs_spirv_len(image) < 9 || image->w[3] != SpvDimBuffer)
         return fail(r, "raw or structured view %u is not a texel buffer (type %u)", variable->w[2], pointer->w[3]);
     if (!(sampled = d3d12xs_spirv_def_op(m, image->w[2], SpvOpTypeInt, 4)) || sampled->w[2] != 32)
@@ -114,29 +104,17 @@ static HRESULT convert_variable(struct raw_views *r, struct d3d12xs_spirv_inst *
     decorate_member(m, block, SpvDecorationOffset, 0);
     if (!view->writable)
         decorate_member(m, block, SpvDecorationNonWritable, -1);
-    outer = block;
-    if (array) {
-        if (!(outer = d3d12xs_spirv_new_id(m)))
-            return E_OUTOFMEMORY;
-        words[0] = d3d12xs_spirv_op(array) | d3d12xs_spirv_len(array) << 16, words[1] = outer, words[2] = block;
-        words[3] = d3d12xs_spirv_len(array) >= 4 ? array->w[3] : 0;
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, words, d3d12xs_spirv_len(array) >= 4 ? 4 : 3);
-    }
-    drop_image_decorations(m, variable->w[2]);
-    out->variable = variable->w[2];
-    out->block = block;
-    out->block_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassUniform, block);
-    out->arrayed = array != NULL;
+    drop_image_decorations(m, id);
     /* the variable moves after its new types */
     words[0] = SpvOpVariable | 4u << 16;
-    words[1] = d3d12xs_spirv_type_pointer(m, SpvStorageClassUniform, outer);
-    words[2] = variable->w[2];
+    words[1] = d3d12xs_spirv_type_pointer(m, SpvStorageClassUniform, block);
+    words[2] = id;
     words[3] = SpvStorageClassUniform;
     d3d12xs_spirv_remove(m, D3D12XS_SPIRV_GLOBALS, d3d12xs_spirv_index_of(m, variable));
     if (!d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, words, 4))
         return E_OUTOFMEMORY;
-    r->variable_of[out->variable] = out->variable + 1;
-    r->kind[out->variable] = KIND_VARIABLE;
+    r->variable_of[id] = id + 1;
+    r->kind[id] = KIND_VARIABLE;
     return S_OK;
 }
 
@@ -149,8 +127,6 @@ static uint32_t chain_words(const struct raw_views *r, uint32_t result, uint32_t
     words[n++] = r->uint_pointer;
     words[n++] = result;
     words[n++] = r->variable_of[id] - 1;
-    if (r->index_of[id])
-        words[n++] = r->index_of[id];
     words[n++] = r->zero;
     words[n++] = coordinate;
     words[0] |= n << 16;
@@ -173,7 +149,7 @@ static bool tracked(const struct raw_views *r, uint32_t id)
 }
 
 /* Rewrites the instruction at index i of the functions; *i ends at its last replacement. */
-static HRESULT rewrite_use(struct raw_views *r, size_t *i, const struct converted *views, uint32_t view_count)
+static HRESULT rewrite_use(struct raw_views *r, size_t *i)
 {
     struct d3d12xs_spirv_module *m = r->m;
     struct d3d12xs_spirv_inst *inst = m->sections[D3D12XS_SPIRV_FUNCTIONS].at[*i];
@@ -184,18 +160,12 @@ static HRESULT rewrite_use(struct raw_views *r, size_t *i, const struct converte
     case SpvOpInBoundsAccessChain:
         if (n < 4 || !tracked(r, w[3]))
             return S_OK;
-        if (r->kind[w[3]] != KIND_VARIABLE || n != 5)
-            return fail(r, "access chain %u into raw or structured view %u is not one array index", w[2], w[3]);
-        r->variable_of[w[2]] = r->variable_of[w[3]];
-        r->index_of[w[2]] = w[4];
-        r->kind[w[2]] = KIND_IMAGE_POINTER;
-        d3d12xs_spirv_remove(m, D3D12XS_SPIRV_FUNCTIONS, (*i)--);
-        return S_OK;
+        return fail(r, "access chain %u into raw or structured view %u (an array of views, which libvkd3d-shader 1.2 does not "
+                "make)", w[2], w[3]);
     case SpvOpLoad:
         if (n < 4 || !tracked(r, w[3]))
             return S_OK;
         r->variable_of[w[2]] = r->variable_of[w[3]];
-        r->index_of[w[2]] = r->index_of[w[3]];
         r->kind[w[2]] = KIND_IMAGE;
         d3d12xs_spirv_remove(m, D3D12XS_SPIRV_FUNCTIONS, (*i)--);
         return S_OK;
@@ -242,25 +212,11 @@ static HRESULT rewrite_use(struct raw_views *r, size_t *i, const struct converte
         return d3d12xs_spirv_rewrite(m, inst, words, k) ? S_OK : E_OUTOFMEMORY;
     }
     case SpvOpImageQuerySize: {
-        uint32_t result_type = w[1], result = w[2], image = w[3], length[5], block = r->variable_of[image] - 1;
-        if (n < 4 || !tracked(r, image))
+        uint32_t length[5];
+        if (n < 4 || !tracked(r, w[3]))
             return S_OK;
-        if (r->index_of[image]) {
-            const struct converted *v = NULL;
-            uint32_t element, access[5];
-            for (uint32_t k = 0; k < view_count && !v; k++)
-                if (views[k].variable == block)
-                    v = &views[k];
-            if (!v || !(element = d3d12xs_spirv_new_id(m)))
-                return E_OUTOFMEMORY;
-            access[0] = SpvOpAccessChain | 5u << 16, access[1] = v->block_pointer, access[2] = element;
-            access[3] = block, access[4] = r->index_of[image];
-            if (!d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, (*i)++, access, 5))
-                return E_OUTOFMEMORY;
-            block = element;
-        }
-        length[0] = SpvOpArrayLength | 5u << 16, length[1] = result_type, length[2] = result, length[3] = block, length[4] = 0;
-        return d3d12xs_spirv_rewrite(m, m->sections[D3D12XS_SPIRV_FUNCTIONS].at[*i], length, 5) ? S_OK : E_OUTOFMEMORY;
+        length[0] = SpvOpArrayLength | 5u << 16, length[1] = w[1], length[2] = w[2], length[3] = r->variable_of[w[3]] - 1, length[4] = 0;
+        return d3d12xs_spirv_rewrite(m, inst, length, 5) ? S_OK : E_OUTOFMEMORY;
     }
     case SpvOpStore: case SpvOpCopyObject: case SpvOpFunctionCall: case SpvOpPhi: case SpvOpSelect:
     case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: case SpvOpImageQuerySamples: case SpvOpImageSparseFetch:
@@ -278,8 +234,7 @@ static HRESULT rewrite_use(struct raw_views *r, size_t *i, const struct converte
 HRESULT d3d12xs_spirv_pass_raw_views(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_raw_views_args *args,
         char *error, size_t error_size)
 {
-    struct raw_views r = {m, args, 0, 0, 0, NULL, NULL, NULL, error, error_size};
-    struct converted *views = NULL;
+    struct raw_views r = {m, args, 0, 0, 0, NULL, NULL, error, error_size};
     struct d3d12xs_spirv_inst **found = NULL;
     uint32_t view_count = 0;
     struct d3d12xs_spirv_inst *inst;
@@ -290,16 +245,13 @@ HRESULT d3d12xs_spirv_pass_raw_views(struct d3d12xs_spirv_module *m, const struc
     r.uint_type = d3d12xs_spirv_type_int(m, 32, 0);
     r.zero = d3d12xs_spirv_constant_u32(m, 0);
     r.uint_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassUniform, r.uint_type);
-    if (!(views = calloc(args->count, sizeof(*views))) || !(found = calloc(args->count, sizeof(*found)))) {
-        free(views);
+    if (!(found = calloc(args->count, sizeof(*found))))
         return E_OUTOFMEMORY;
-    }
     {
         /* One table size for every id the pass makes: a view's types (under 16 ids) and at most
          * three ids per instruction of the functions. */
         size_t ids = (size_t)m->bound + 16 * (size_t)args->count + 3 * m->sections[D3D12XS_SPIRV_FUNCTIONS].count + 64;
-        if (!(r.variable_of = calloc(ids, sizeof(*r.variable_of))) || !(r.index_of = calloc(ids, sizeof(*r.index_of)))
-                || !(r.kind = calloc(ids, 1))) {
+        if (!(r.variable_of = calloc(ids, sizeof(*r.variable_of))) || !(r.kind = calloc(ids, 1))) {
             hr = E_OUTOFMEMORY;
             goto done;
         }
@@ -316,19 +268,17 @@ HRESULT d3d12xs_spirv_pass_raw_views(struct d3d12xs_spirv_module *m, const struc
         found[view_count++] = inst;
     }
     for (uint32_t k = 0; k < view_count; k++)
-        if (FAILED(hr = convert_variable(&r, found[k], view_of(&r, found[k]->w[2]), &views[k])))
+        if (FAILED(hr = convert_variable(&r, found[k], view_of(&r, found[k]->w[2]))))
             goto done;
     for (size_t i = 0; i < m->sections[D3D12XS_SPIRV_FUNCTIONS].count; i++)
-        if (FAILED(hr = rewrite_use(&r, &i, views, view_count)))
+        if (FAILED(hr = rewrite_use(&r, &i)))
             goto done;
     if (m->out_of_memory)
         hr = E_OUTOFMEMORY;
 
 done:
-    free(views);
     free(found);
     free(r.variable_of);
-    free(r.index_of);
     free(r.kind);
     return hr;
 }
