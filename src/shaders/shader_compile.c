@@ -3,10 +3,8 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +27,6 @@
 #include "shaders/spirv_passes.h"
 #include "d3d12xs_heap_hlsli.h" /* generated: const char d3d12xs_heap_hlsli[] */
 
-extern char **environ;
 
 static const char compile_method[] = "D3DCompile";
 
@@ -359,33 +356,7 @@ static bool define_is_true(const char *definition)
     return !*end && value != 0;
 }
 
-/* ---- the compiler process (src/shaders/hlslc_protocol.h says why) ---- */
-
-static char helper_path_buffer[4096];
-static pthread_once_t helper_path_once = PTHREAD_ONCE_INIT;
-
-/* D3D12XS_HLSLC names the helper; by default it is d3d12xs-hlslc in the folder of this
- * library (the build tree, or the install's library folder). */
-static void find_helper_path(void)
-{
-    const char *env = d3d12xs_config()->hlslc;
-    Dl_info info;
-
-    if (*env) {
-        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%s", env);
-    } else if (dladdr((void *)D3DCompile, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
-        const char *slash = strrchr(info.dli_fname, '/');
-        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%.*s/%s", (int)(slash - info.dli_fname),
-                info.dli_fname, HLSLC_EXECUTABLE);
-    } else {
-        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "./%s", HLSLC_EXECUTABLE);
-    }
-}
-
-static int64_t compile_timeout_ms(void)
-{
-    return d3d12xs_config()->compile_timeout_ms;
-}
+/* ---- the compiler process (src/shaders/hlslc_protocol.h says why; started by shader_helper.c) ---- */
 
 struct helper_result {
     uint32_t status;     /* shaderc_compilation_status */
@@ -393,19 +364,6 @@ struct helper_result {
     uint8_t *spirv;
     size_t spirv_size;
 };
-
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGFPE: return "SIGFPE";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGKILL: return "SIGKILL";
-    default: return "a fatal signal";
-    }
-}
 
 static bool serve_include(int fd, struct include_context *context, const uint8_t *payload, size_t size)
 {
@@ -489,57 +447,19 @@ static void serve_release(struct include_context *context, const uint8_t *payloa
         }
 }
 
-/* Starts the helper with its end of a new socket pair as fd 3; *fd gets ours. */
-static HRESULT spawn_helper(int *fd, pid_t *pid, char *error, size_t error_size)
-{
-    static const char *const no_args[] = {HLSLC_EXECUTABLE, NULL};
-    posix_spawn_file_actions_t actions;
-    int fds[2], spawn_err;
-
-    pthread_once(&helper_path_once, find_helper_path);
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper: socketpair: %s",
-                strerror(errno));
-    if (fds[1] == HLSLC_FD) {
-        /* dup2 onto itself would keep close-on-exec */
-        int moved = fcntl(fds[1], F_DUPFD_CLOEXEC, HLSLC_FD + 1);
-        close(fds[1]);
-        fds[1] = moved;
-    }
-    if (fds[1] < 0 || posix_spawn_file_actions_init(&actions)) {
-        close(fds[0]);
-        if (fds[1] >= 0)
-            close(fds[1]);
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper: out of descriptors");
-    }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], HLSLC_FD);
-    spawn_err = posix_spawn(pid, helper_path_buffer, &actions, NULL, (char *const *)no_args, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(fds[1]);
-    if (spawn_err) {
-        close(fds[0]);
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper '%s' (%s); "
-                "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
-    }
-    *fd = fds[0];
-    return S_OK;
-}
-
 /* Runs the helper on one compilation. Fails (E_FAIL, reason in error[]) when the helper
  * cannot be started, crashes, hangs past the timeout or answers nonsense. */
 static HRESULT run_helper(const struct hlslc_buffer *request, struct include_context *context,
         struct helper_result *out, char *error, size_t error_size)
 {
-    int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
+    int64_t deadline = hlslc_now_ms() + d3d12xs_helper_timeout_ms();
     int fds[1], status = 0, got = 0;
     bool answered = false, protocol_error = false, timed_out = false;
     pid_t pid;
     HRESULT hr;
 
     memset(out, 0, sizeof(*out));
-    if (FAILED(hr = spawn_helper(&fds[0], &pid, error, error_size)))
+    if (FAILED(hr = d3d12xs_helper_spawn(&fds[0], &pid, error, error_size)))
         return hr;
 
     if (hlslc_send(fds[0], HLSLC_REQUEST, request)) {
@@ -594,90 +514,17 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
         return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory for the rewritten source");
     if (timed_out)
         return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler did not finish within %lld ms "
-                "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
+                "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)d3d12xs_helper_timeout_ms());
     if ((WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) > 128)) {
         int sig = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
         return d3d12xs_write_error(E_FAIL, error, error_size, "glslang's HLSL front end crashed (%s) on this "
                 "source; D3DCompile ran it in a separate process, so only this compilation failed. Constructs "
                 "known to crash it: [numthreads] without constant arguments, mul() of a 1-component vector and "
-                "a matrix, non-constant case labels, very deep nesting", signal_name(sig));
+                "a matrix, non-constant case labels, very deep nesting", d3d12xs_helper_signal_name(sig));
     }
     return d3d12xs_write_error(E_FAIL, error, error_size, "the HLSL compiler '%s' ended without an answer "
-            "(%s %d)", helper_path_buffer, WIFEXITED(status) ? "exit status" : "signal",
+            "(%s %d)", d3d12xs_helper_path(), WIFEXITED(status) ? "exit status" : "signal",
             WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
-}
-
-/* ---- the DXBC translator: one helper process serves the process's DXBC translations ---- */
-
-/* Started at the first translation, one request at a time, and started again after one that
- * crashed it or ran past the timeout: a translation costs the request and libvkd3d-shader's
- * work, not a process start (about 10 ms on lavapipe's machine: docs/benchmarks.md). */
-static pthread_mutex_t translator_lock = PTHREAD_MUTEX_INITIALIZER;
-static int translator_fd = -1;
-static pid_t translator_pid;
-
-/* Ends the translator (killed unless it already died); its wait status, for the message. */
-static int stop_translator_locked(void)
-{
-    int status = 0;
-    close(translator_fd);
-    translator_fd = -1;
-    kill(translator_pid, SIGKILL);
-    while (waitpid(translator_pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    return status;
-}
-
-HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
-        size_t *spirv_size, char *error, size_t error_size)
-{
-    int64_t deadline = hlslc_now_ms() + compile_timeout_ms();
-    uint32_t type = 0;
-    uint8_t *payload = NULL;
-    size_t size = 0;
-    int got = 0;
-    HRESULT hr = S_OK;
-
-    *messages = NULL;
-    *spirv = NULL;
-    *spirv_size = 0;
-    pthread_mutex_lock(&translator_lock);
-    if (translator_fd < 0 && FAILED(hr = spawn_helper(&translator_fd, &translator_pid, error, error_size))) {
-        translator_fd = -1;
-        pthread_mutex_unlock(&translator_lock);
-        return hr;
-    }
-    if (hlslc_send(translator_fd, HLSLC_DXBC_REQUEST, request)
-            && (got = hlslc_receive(translator_fd, &type, &payload, &size, deadline)) == 1 && type == HLSLC_RESULT) {
-        struct hlslc_reader r = {.data = payload, .size = size};
-        const char *words;
-        if (hlslc_get_u32(&r, status) && (*messages = hlslc_get_strdup(&r, NULL)) && hlslc_get_str(&r, &words, spirv_size)
-                && (*spirv = malloc(*spirv_size ? *spirv_size : 1))) {
-            memcpy(*spirv, words, *spirv_size);
-        } else {
-            free(*messages);
-            *messages = NULL;
-            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper answered a DXBC translation with "
-                    "nonsense");
-            stop_translator_locked();
-        }
-    } else {
-        int wait_status = stop_translator_locked();
-        if (got < 0)
-            hr = d3d12xs_write_error(E_FAIL, error, error_size, "libvkd3d-shader did not translate this DXBC shader within %lld ms "
-                    "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)compile_timeout_ms());
-        else if ((WIFSIGNALED(wait_status) && WTERMSIG(wait_status) != SIGKILL)
-                || (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) > 128))
-            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader crashed (%s) translating this DXBC "
-                    "shader; it ran in a separate process, so only this pipeline creation failed",
-                    signal_name(WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status) - 128));
-        else
-            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper '%s' ended without translating "
-                    "this DXBC shader", helper_path_buffer);
-    }
-    free(payload);
-    pthread_mutex_unlock(&translator_lock);
-    return hr;
 }
 
 /* The request of one compilation (src/shaders/hlslc_protocol.h), the defines' values with their
