@@ -196,6 +196,19 @@ HRESULT d3d12xs_import_host_memory(struct d3d12_device *device, void *host, VkDe
     return S_OK;
 }
 
+/* The last step of making a heap (its memory bound): its GPU virtual addresses, then the
+ * interface asked for; the creation reference goes either way. */
+static HRESULT hand_out_heap(struct d3d12_heap *heap, VkBuffer addressable, bool upload, REFIID riid, void **out, const char *method)
+{
+    HRESULT hr;
+    if (!(heap->va = d3d12xs_va_allocate(heap->object.device, heap->desc.SizeInBytes, addressable, upload, heap->mapped)))
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
+    else
+        hr = d3d12xs_hand_out(ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out), method);
+    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
+    return hr;
+}
+
 /* The end of the mapping of this process that holds address (/proc/self/maps), or 0. */
 static uintptr_t mapping_end(uintptr_t address)
 {
@@ -271,13 +284,7 @@ HRESULT d3d12_heap_open_existing(struct d3d12_device *device, const void *addres
     heap->memory.size = size;
     heap->memory.memory_type = memory_type;
     heap->memory.mapped = heap->mapped = (void *)address;
-    if (!(heap->va = d3d12xs_va_allocate(device, size, heap->vk_buffer, false, heap->mapped))) {
-        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
-        goto fail;
-    }
-    hr = d3d12xs_hand_out(ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out), method);
-    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
-    return hr;
+    return hand_out_heap(heap, heap->vk_buffer, false, riid, out, method);
 
 fail:
     ID3D12Heap_Release(&heap->ID3D12Heap_iface);
@@ -363,14 +370,8 @@ HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *de
     if (desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD || desc->Properties.Type == D3D12_HEAP_TYPE_READBACK
             || (desc->Properties.Type == D3D12_HEAP_TYPE_CUSTOM && desc->Properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE))
         heap->mapped = heap->memory.mapped;
-    if (!(heap->va = d3d12xs_va_allocate(device, desc->SizeInBytes, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer,
-            desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD, heap->mapped))) {
-        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot reserve GPU virtual addresses");
-        goto fail;
-    }
-    hr = d3d12xs_hand_out(ID3D12Heap_QueryInterface(&heap->ID3D12Heap_iface, riid, out), method);
-    ID3D12Heap_Release(&heap->ID3D12Heap_iface);
-    return hr;
+    return hand_out_heap(heap, (desc->Flags & D3D12_HEAP_FLAG_DENY_BUFFERS) ? VK_NULL_HANDLE : heap->vk_buffer,
+            desc->Properties.Type == D3D12_HEAP_TYPE_UPLOAD, riid, out, method);
 
 fail:
     ID3D12Heap_Release(&heap->ID3D12Heap_iface);

@@ -92,6 +92,24 @@ static void first_line(const char *messages, char *line, size_t size)
     line[n] = 0;
 }
 
+/* HLSLC_DXBC_REQUEST's payload: the container and one binding per declaration (dxbc.c lets
+ * through single registers only: libvkd3d-shader 1.2 binds no ranges). */
+static void put_request(struct hlslc_buffer *request, const void *code, size_t size, const struct d3d12xs_dxbc_shader *shader)
+{
+    hlslc_put_str(request, code, size);
+    hlslc_put_u32(request, shader->resource_count);
+    for (uint32_t i = 0; i < shader->resource_count; i++) {
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
+        hlslc_put_u32(request, descriptor_type(r->register_class));
+        hlslc_put_u32(request, r->space);
+        hlslc_put_u32(request, r->first);
+        hlslc_put_u32(request, r->register_class == D3D12XS_REGISTER_SAMPLER ? 0 : VKD3D_BINDING_FLAG_BUFFER);
+        hlslc_put_u32(request, r->space);
+        hlslc_put_u32(request, D3D12XS_ENCODE_BINDING(r->register_class, r->first));
+        hlslc_put_u32(request, 1);
+    }
+}
+
 HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
 {
     struct d3d12xs_dxbc_shader shader;
@@ -110,29 +128,21 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         goto done;
     }
-    hlslc_put_str(&request, code, size);
-    hlslc_put_u32(&request, shader.resource_count);
     for (uint32_t i = 0; i < shader.resource_count; i++) {
         const struct d3d12xs_dxbc_resource *r = &shader.resources[i];
-        uint32_t binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
-        hlslc_put_u32(&request, descriptor_type(r->register_class));
-        hlslc_put_u32(&request, r->space);
-        hlslc_put_u32(&request, r->first);
-        hlslc_put_u32(&request, r->register_class == D3D12XS_REGISTER_SAMPLER ? 0 : VKD3D_BINDING_FLAG_BUFFER);
-        hlslc_put_u32(&request, r->space);
-        hlslc_put_u32(&request, binding);
-        hlslc_put_u32(&request, r->last == UINT32_MAX ? UINT32_MAX : r->last - r->first + 1);
         if (r->view != D3D12XS_DXBC_VIEW_TYPED) {
             raw_views[raw_count].set = r->space;
-            raw_views[raw_count].binding = binding;
+            raw_views[raw_count].binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
             raw_views[raw_count++].writable = r->register_class == D3D12XS_REGISTER_UAV;
         }
     }
-    if (request.failed) {
-        hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
-        goto done;
-    }
+    /* a translation kept: no request, no helper */
     if (!(spirv = cache_find(code, size, &spirv_size))) {
+        put_request(&request, code, size, &shader);
+        if (request.failed) {
+            hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+            goto done;
+        }
         if (FAILED(hr = d3d12xs_helper_translate_dxbc(&request, &status, &messages, &spirv, &spirv_size, error, error_size)))
             goto done;
         if (status) {
