@@ -677,6 +677,37 @@ static void test_root_constants_in_rows(struct env *env)
 static void expect_refused(struct env *env, ID3D12RootSignature *signature, const void *code, size_t size, HRESULT expected,
         const char *what, const char *words);
 
+/* Root constants read at a row known only when the shader runs (cb0[r0.x]) are refused with a
+ * line: they become one scalar per value, which no run-time row index can pick. */
+static void test_root_constants_dynamic_row_refused(struct env *env)
+{
+    static const struct dxbc_instruction program[] = {
+        {DXBC_OP_DCL_CONSTANT_BUFFER | (1u << 11) /* dynamicIndexed */, 1, {DXBC_CB_DECL(0, 1)}, 0, {0}},
+        {DXBC_OP_DCL_UAV_RAW, 1, {DXBC_RESOURCE(DXBC_UAV, 0)}, 0, {0}},
+        DCL_THREAD_ID, DCL_TEMPS(1), DCL_GROUP,
+        {DXBC_OP_AND, 3, {W(0, X), TID, DXBC_IMM(0)}, 0, {0}},
+        {DXBC_OP_MOV, 2, {W(0, Y), {DXBC_CONSTANT_BUFFER, DXBC_SELECT, 0, 0, 0, 0, 0, 0, 2, 0, 0}}, 0, {0}},
+        {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, X), DXBC_IMM(0), R(0, 1)}, 0, {0}},
+        END,
+    };
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    size_t size;
+    void *dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, ARRAY_SIZE(program), &size);
+    ID3D12RootSignature *signature;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 4;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    CHECK(dxbc != NULL);
+    if (dxbc && signature)
+        expect_refused(env, signature, dxbc, size, E_INVALIDARG, "dynamic root constant row", "known only when the shader runs");
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+    free(dxbc);
+}
+
 /* A shader model 5.1 range of more than one register (t5..t6, indexed by a value known when the
  * shader runs) is refused with a line: libvkd3d-shader 1.2 binds one register per declaration.
  * The writer's relative addressing (t[5 + r0.x]) is what such shaders use. */
@@ -868,6 +899,7 @@ int main(void)
     test_dispatchx(&env);
     test_root_constants_in_rows(&env);
     test_register_range_refused(&env);
+    test_root_constants_dynamic_row_refused(&env);
     test_refusals(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);
