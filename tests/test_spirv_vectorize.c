@@ -14,6 +14,7 @@
 
 #include "harness.h"
 #include "shaders/spirv.h"
+#include "shaders/spirv_passes.h"
 
 /* the header's inline definition gets its external one here (C99 6.7.4) */
 extern void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);
@@ -205,6 +206,127 @@ static void test_view_variable(void)
     ID3D10Blob_Release(blob);
 }
 
+/* The (buffer, uvec4 view) pairs of a parsed module, as pipeline creation finds them. */
+static uint32_t view_pairs(struct d3d12xs_spirv_module *m, uint32_t *variables, uint32_t *aliases, uint32_t max)
+{
+    struct d3d12xs_shader_info info;
+    uint32_t count = 0;
+    char error[512];
+    HRESULT hr = d3d12xs_spirv_reflect_module(m, &info, error, sizeof(error));
+
+    CHECK_MSG(hr == S_OK, "reflect: 0x%08x %s", (unsigned)hr, error);
+    if (FAILED(hr))
+        return 0;
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        if (info.bindings[i].alias_variable_id && count < max) {
+            variables[count] = info.bindings[i].variable_id;
+            aliases[count++] = info.bindings[i].alias_variable_id;
+        }
+    }
+    d3d12xs_shader_info_cleanup(&info);
+    return count;
+}
+
+static unsigned count_nonuniform(const uint32_t *w, size_t count)
+{
+    unsigned n = 0;
+    for (size_t o = 5; o < count && (w[o] >> 16); o += w[o] >> 16)
+        n += (w[o] & 0xffff) == SpvOpDecorate && (w[o] >> 16) >= 3 && w[o + 2] == SpvDecorationNonUniform;
+    return n;
+}
+
+/* Marks the vector index and the result of the first access chain into view NonUniform, as the
+ * merge of a NonUniformResourceIndex address would. */
+static void mark_nonuniform(struct d3d12xs_spirv_module *m, uint32_t view)
+{
+    struct d3d12xs_spirv_inst *inst;
+    d3d12xs_spirv_add_capability(m, SpvCapabilityShaderNonUniform);
+    if (m->version < 0x10500)
+        d3d12xs_spirv_add_extension(m, "SPV_EXT_descriptor_indexing");
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_FUNCTIONS, i, inst)) {
+        if (d3d12xs_spirv_op(inst) == SpvOpAccessChain && d3d12xs_spirv_len(inst) == 6 && inst->w[3] == view) {
+            uint32_t index[3] = {SpvOpDecorate, inst->w[5], SpvDecorationNonUniform};
+            uint32_t chain[3] = {SpvOpDecorate, inst->w[2], SpvDecorationNonUniform};
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, index, 3);
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, chain, 3);
+            return;
+        }
+    }
+    CHECK_MSG(false, "no access chain into view %u", view);
+}
+
+/* spirv_scalarize.c undoes the merges: every uvec4 access becomes four word accesses, the views go. */
+static void test_scalarize(void)
+{
+    /* two 16-byte loads (one copied, one used component-wise) and two 16-byte stores (the copy, computed
+     * values); the word store keeps the output's word variable in use next to its view */
+    static const char source[] = PROLOGUE
+            "{ output.Store4(id.x * 16, input.Load4(id.x * 16));\n"
+            "  uint4 v = input.Load4(id.x * 16 + 256);\n"
+            "  output.Store(1024 + id.x * 4, v.x + v.y * v.z - v.w);\n"
+            "  output.Store4(2048 + id.x * 16, v * 3); }\n";
+    struct d3d12xs_spirv_scalarize_args args;
+    struct d3d12xs_spirv_module *m = NULL;
+    uint32_t variables[4], aliases[4], *words = NULL;
+    size_t count = 0;
+    char error[512] = "";
+    ID3DBlob *blob = compile(source);
+    struct counts c = count_blob(blob);
+    unsigned nonuniform;
+    HRESULT hr;
+
+    if (!blob)
+        return;
+    CHECK_MSG(c.vector_loads == 2 && c.vector_stores == 2 && c.scalar_loads == 0 && c.scalar_stores == 1 && c.views == 2,
+            "before: %u / %u 16-byte loads / stores, %u / %u word loads / stores, %u views", c.vector_loads, c.vector_stores,
+            c.scalar_loads, c.scalar_stores, c.views);
+    nonuniform = count_nonuniform(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob) / 4);
+    hr = d3d12xs_spirv_module_parse(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob), &m, error, sizeof(error));
+    CHECK_MSG(hr == S_OK, "parse: 0x%08x %s", (unsigned)hr, error);
+    if (SUCCEEDED(hr)) {
+        args.variables = variables;
+        args.aliases = aliases;
+        args.count = view_pairs(m, variables, aliases, 4);
+        CHECK_MSG(args.count == 2, "%u views reflected", args.count);
+        if (args.count)
+            mark_nonuniform(m, aliases[0]);
+        hr = d3d12xs_spirv_pass_scalarize(m, &args, error, sizeof(error));
+        CHECK_MSG(hr == S_OK, "scalarize: 0x%08x %s", (unsigned)hr, error);
+        if (SUCCEEDED(hr))
+            CHECK_HR(d3d12xs_spirv_module_emit(m, &words, &count), S_OK);
+        d3d12xs_spirv_module_destroy(m);
+    }
+    if (words) {
+        CHECK_MSG(d3d12xs_spirv_validate(words, count, true, error, sizeof(error)) == S_OK, "%s", error);
+        c = count_module(words, count);
+        CHECK_MSG(!c.vector_loads && !c.vector_stores && c.scalar_loads == 8 && c.scalar_stores == 9 && !c.views,
+                "after: %u / %u 16-byte loads / stores, %u / %u word loads / stores, %u views", c.vector_loads,
+                c.vector_stores, c.scalar_loads, c.scalar_stores, c.views);
+        /* the marked index keeps its NonUniform and gives it to the four word indexes, the marked chain
+         * (gone) to its four word chains */
+        CHECK_MSG(count_nonuniform(words, count) == nonuniform + 9, "%u NonUniform decorations, %u before marking",
+                count_nonuniform(words, count), nonuniform);
+        free(words);
+    }
+
+    /* a use of a view other than a vector's load or store is refused, naming it */
+    if (SUCCEEDED(d3d12xs_spirv_module_parse(ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob), &m, NULL, 0))) {
+        struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
+        args.count = view_pairs(m, variables, aliases, 4);
+        for (size_t i = 0; i < functions->count && args.count; i++) {
+            if (d3d12xs_spirv_op(functions->at[i]) == SpvOpLoad) {
+                uint32_t length[5] = {SpvOpArrayLength, d3d12xs_spirv_type_int(m, 32, 0), d3d12xs_spirv_new_id(m), aliases[0], 0};
+                d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, i, length, 5);
+                break;
+            }
+        }
+        hr = d3d12xs_spirv_pass_scalarize(m, &args, error, sizeof(error));
+        CHECK_MSG(hr == E_INVALIDARG && strstr(error, "opcode 68"), "OpArrayLength of a view: 0x%08x %s", (unsigned)hr, error);
+        d3d12xs_spirv_module_destroy(m);
+    }
+    ID3D10Blob_Release(blob);
+}
+
 static void test_turned_off(void)
 {
     static const char source[] = PROLOGUE "{ output.Store4(id.x * 16, input.Load4(id.x * 16)); }\n";
@@ -247,6 +369,7 @@ int main(int argc, char **argv)
     }
     test_which_merge();
     test_view_variable();
+    test_scalarize();
     CHECK_MSG(harness_run_self("turned_off", no_vectorize), "the D3D12XS_NO_VECTORIZE=1 case failed (its lines above say why)");
     test_malformed();
     return harness_finish();

@@ -3,7 +3,8 @@
  * ABIs (the memory-based one translates addresses on the GPU); released resources' addresses
  * refused; resources created and released from 4 threads while 4 others look addresses up
  * through SetComputeRoot*View + Dispatch and CreateConstantBufferView; a memory-ABI dispatch
- * whose resource goes before it runs reaches nothing and does not fault. */
+ * whose resource goes before it runs reaches nothing and does not fault; a root view between two
+ * of the shader's elements is refused where it is a push descriptor. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -226,6 +227,57 @@ static void test_released_refused(struct env *env)
     ID3D12Resource_Release(live);
 }
 
+/* A root UAV of 12-byte structures 4 bytes into its buffer: between two elements, so no
+ * aligned descriptor start lies a whole number of elements before it (16-byte storage-buffer
+ * alignment): refused with one line at Dispatch on the push-descriptor ABI. The memory-based ABI
+ * reaches it by address and needs no such start. */
+static void test_root_view_between_elements(struct env *env)
+{
+    static const char source[] =
+        "cbuffer Root : register(b0) { uint value; };\n"
+        "struct E { uint a, b, c; };\n"
+        "RWStructuredBuffer<E> output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { E e; e.a = value; e.b = 2; e.c = 3; output[0] = e; }\n";
+    ID3D10Blob *code = harness_compile(source, 0);
+    ID3D12Resource *value = constant_buffer(env->device, 7);
+    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+
+    for (int a = 0; code && value && buffer && a < 2; a++) {
+        ID3D12PipelineState *pipeline = harness_compute_pipeline(env->device, env->signatures[a], code);
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        D3D12_GPU_VIRTUAL_ADDRESS at = ID3D12Resource_GetGPUVirtualAddress(buffer);
+        if (!pipeline)
+            break;
+        LOG_MARK();
+        record(env, &list, a, pipeline, ID3D12Resource_GetGPUVirtualAddress(value), at + 4);
+        if (a) {
+            CHECK_NO_LOG();
+            CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+        } else {
+            CHECK_LOG("Dispatch", "root parameter 1", "4 bytes into its buffer", "whole number of the shader's elements");
+            RELOG_MARK();
+            CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+            CHECK_LOG("Close", "Dispatch");
+        }
+        /* 12 bytes in is a whole element from the buffer's start: it runs on both ABIs */
+        harness_release_list(&list);
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        RELOG_MARK();
+        record(env, &list, a, pipeline, ID3D12Resource_GetGPUVirtualAddress(value), at + 12);
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+        CHECK_NO_LOG();
+        harness_release_list(&list);
+        ID3D12PipelineState_Release(pipeline);
+    }
+    if (code)
+        ID3D10Blob_Release(code);
+    if (value)
+        ID3D12Resource_Release(value);
+    if (buffer)
+        ID3D12Resource_Release(buffer);
+}
+
 /* ---- creators and readers at once ---- */
 
 struct creator {
@@ -402,6 +454,7 @@ int main(void)
         test_placed_middle(&env);
         test_graphics_memory(&env);
         test_released_refused(&env);
+        test_root_view_between_elements(&env);
         test_threads(&env);
         test_released_before_execution(&env);
     }

@@ -6,6 +6,7 @@
 
 #include "command_recording.h"
 #include "descriptors/descriptor_buffer.h"
+#include "shaders/spirv.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 #define MAX_PUSH_WRITES 128
@@ -205,14 +206,36 @@ static const char *kind_name(enum d3d12xs_descriptor_kind kind)
     return names[kind];
 }
 
+/* Where a root SRV/UAV push descriptor starts: offset bytes into its buffer, or up to a few
+ * elements before where the device's alignment wants it (docs/descriptors.md, "Views at any
+ * offset"); *misalignment gets how many bytes before. */
+static bool root_view_start(struct d3d12_command_list *list, const char *command, const struct d3d12xs_pipeline_binding *binding,
+        uint64_t offset, uint64_t alignment, uint32_t *misalignment)
+{
+    *misalignment = 0;
+    if (!(offset % alignment))
+        return true;
+    if (binding->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && binding->view_offsets
+            && (*misalignment = d3d12xs_view_misalignment(offset, binding->view_stride, alignment)) != UINT32_MAX)
+        return true;
+    d3d12_command_list_record_error(list, command, "root parameter %u (register %s) address is %llu bytes into its buffer, not a multiple of "
+            "this device's %llu-byte buffer alignment%s", binding->root_index, binding->register_name, (unsigned long long)offset, (unsigned long long)alignment,
+            binding->vk_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ? ""
+            : !binding->view_offsets ? " (the root signature's push constants have no room for the view's offset, or the shader passes the "
+                    "buffer to a function that is not inlined)"
+            : " and not a whole number of the shader's elements from such a multiple");
+    return false;
+}
+
 /* Fills the Vulkan descriptor of a pushed binding (root descriptors and d3d12xs's own). */
 static bool resolve_descriptor(struct d3d12_command_list *list, const char *command, const struct d3d12xs_pipeline_binding *binding,
-        VkDescriptorBufferInfo *buffer_info, struct d3d12_recorded_range *range)
+        VkDescriptorBufferInfo *buffer_info, struct d3d12_recorded_range *range, uint32_t *misalignment)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12_root_argument *argument = &list->compute.arguments[binding->root_index];
     const VkPhysicalDeviceLimits *limits = &device->vk_properties.limits;
 
+    *misalignment = 0;
     if (binding->source == D3D12XS_BINDING_ORDERED_APPEND) {
         if (!list->compute.ordered_append_buffer) {
             d3d12_command_list_record_error(list, command, "the shader uses d3d12xs_ordered_append.hlsli's counters (register %s): "
@@ -234,14 +257,12 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
                     binding->root_index, binding->register_name, (unsigned long long)argument->value);
             return false;
         }
-        if (offset % alignment) {
-            d3d12_command_list_record_error(list, command, "root parameter %u (register %s) address is %llu bytes into its buffer, not a multiple of this device's %llu",
-                    binding->root_index, binding->register_name, (unsigned long long)offset, (unsigned long long)alignment);
+        if (!root_view_start(list, command, binding, offset, alignment, misalignment))
             return false;
-        }
-        buffer_info->offset = offset;
         buffer_info->range = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && remaining > 65536 ? 65536 : remaining;
         *range = (struct d3d12_recorded_range){buffer_info->buffer, offset, buffer_info->range, binding->register_name[0] == 'u'};
+        buffer_info->offset = offset - *misalignment;
+        buffer_info->range += *misalignment;
         return true;
     }
 
@@ -249,14 +270,30 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
     return false;
 }
 
+/* A root view's misalignment, for the push constant the shader reads it from. */
+static void note_root_view(struct d3d12_compute_state *state, const struct d3d12xs_pipeline_binding *binding, uint32_t misalignment)
+{
+    const struct d3d12_root_signature *signature = state->pipeline->root_signature;
+    uint32_t index = (signature->root_view_offsets[binding->root_index] - signature->root_views_offset) / 4;
+
+    if (state->root_view_misalignments[index] != misalignment) {
+        state->root_view_misalignments[index] = misalignment;
+        state->root_view_misalignments_dirty = true;
+    }
+    /* D3DCompile's uvec4 accesses to a raw buffer need its view on a 16-byte boundary */
+    state->root_views_scalar |= binding->alias_variable_id && misalignment % 16;
+}
+
 static bool push_descriptors(struct d3d12_command_list *list, const char *command)
 {
+    struct d3d12_compute_state *state = &list->compute;
     const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
     VkWriteDescriptorSet writes[MAX_PUSH_WRITES];
     VkDescriptorBufferInfo buffer_infos[MAX_PUSH_WRITES];
     struct d3d12_recorded_range ranges[MAX_PUSH_WRITES];
     uint32_t write_count = 0, element_count = 0, range_count = 0, first;
 
+    state->root_views_scalar = false;
     if (pipeline->descriptor_count + pipeline->address_count > MAX_PUSH_WRITES) {
         d3d12_command_list_record_error(list, command, "the pipeline uses %u descriptors and %u root addresses (at most %u in all)",
                 pipeline->descriptor_count, pipeline->address_count, MAX_PUSH_WRITES);
@@ -268,7 +305,8 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
             /* Memory-based ABI: checked and recorded as a push descriptor would be; its D3D12
              * address goes to the argument buffer (command_list_arguments.c). */
             VkDescriptorBufferInfo info;
-            if (!resolve_descriptor(list, command, binding, &info, &ranges[range_count]))
+            uint32_t misalignment;
+            if (!resolve_descriptor(list, command, binding, &info, &ranges[range_count], &misalignment))
                 return false;
             list->compute.root_addresses[binding->address_slot] = list->compute.arguments[binding->root_index].value;
             range_count++;
@@ -284,11 +322,14 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
             .pBufferInfo = &buffer_infos[element_count],
         };
         for (uint32_t e = 0; e < binding->array_size; e++, element_count++) {
+            uint32_t misalignment;
             ranges[range_count].buffer = VK_NULL_HANDLE;
-            if (!resolve_descriptor(list, command, binding, &buffer_infos[element_count], &ranges[range_count]))
+            if (!resolve_descriptor(list, command, binding, &buffer_infos[element_count], &ranges[range_count], &misalignment))
                 return false;
             if (ranges[range_count].buffer)
                 range_count++;
+            if (binding->view_offsets)
+                note_root_view(state, binding, misalignment);
         }
         write_count++;
     }
@@ -417,8 +458,9 @@ static bool push_table_starts(struct d3d12_command_list *list, const char *comma
 }
 
 /* Brings the Vulkan state up to date for a dispatch; false (after recording the error) if it cannot run. */
-bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, VkPipeline vk_pipeline)
+bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant)
 {
+    VkPipeline vk_pipeline;
     struct d3d12_compute_state *state = &list->compute;
     const struct d3d12_pipeline_state *pipeline = state->pipeline;
     const struct d3d12_root_signature *signature = state->root_signature;
@@ -449,8 +491,27 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
         }
         state->validated = true;
     }
-    if (!vk_pipeline)
-        vk_pipeline = pipeline->vk_pipeline;
+    /* Root descriptors first: they decide whether the SCALAR variant runs. */
+    if (state->pipeline_dirty || state->descriptors_dirty) {
+        if (pipeline->descriptor_count || pipeline->address_count) {
+            if (!push_descriptors(list, command))
+                return false;
+        } else {
+            list->record.bound_count = 0;
+            state->root_views_scalar = false;
+        }
+    }
+    if (state->root_views_scalar)
+        variant |= D3D12XS_VARIANT_SCALAR;
+    vk_pipeline = pipeline->vk_pipeline;
+    if (variant) {
+        char error[320];
+        if (!(vk_pipeline = d3d12_pipeline_state_variant(state->pipeline, variant, error, sizeof(error)))) {
+            d3d12_command_list_record_error(list, command, "the pipeline cannot run as variant 0x%x (DispatchX flags, root views "
+                    "off 16-byte boundaries): %s", variant, error);
+            return false;
+        }
+    }
     if (state->pipeline_dirty || state->bound_vk_pipeline != vk_pipeline) {
         vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
@@ -466,13 +527,10 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
             bind_heaps(list);
         state->tables_dirty = state->heap_offsets_dirty = false;
     }
-    if (state->pipeline_dirty || state->descriptors_dirty) {
-        if (pipeline->descriptor_count || pipeline->address_count) {
-            if (!push_descriptors(list, command))
-                return false;
-        } else {
-            list->record.bound_count = 0;
-        }
+    if (signature->root_view_count && (state->pipeline_dirty || state->root_view_misalignments_dirty)) {
+        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, signature->root_views_offset,
+                4 * signature->root_view_count, state->root_view_misalignments);
+        state->root_view_misalignments_dirty = false;
     }
     /* Memory-based ABI: a fresh copy of the root constants whenever any binding input changed. */
     if (pipeline->memory_abi && (state->pipeline_dirty || state->constants_dirty || state->descriptors_dirty)
@@ -497,7 +555,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
         d3d12_command_list_record_error(list, command, "ThreadGroupCount %u x %u x %u exceeds 65535 in a dimension", x, y, z);
         return;
     }
-    if (!d3d12_command_list_flush_compute(list, command, VK_NULL_HANDLE))
+    if (!d3d12_command_list_flush_compute(list, command, 0))
         return;
     if (x && y && z) {
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);

@@ -84,8 +84,6 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     struct d3d12_pipeline_state *pipeline;
     uint32_t counts[3] = {x, y, z}, groups[3], base[3] = {0, 0, 0}, thread_end[4] = {0, 0, 0, 0};
     unsigned variant = 0;
-    VkPipeline vk_pipeline;
-    char error[320];
 
     if (!d3d12_command_list_compute_list(list, command))
         return;
@@ -118,10 +116,6 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         variant |= D3D12XS_VARIANT_COHERENT;
     if (base[0] || base[1] || base[2])
         variant |= D3D12XS_VARIANT_DISPATCH_BASE;
-    if (!(vk_pipeline = d3d12_pipeline_state_variant(pipeline, variant, error, sizeof(error)))) {
-        d3d12_command_list_record_error(list, command, "the pipeline cannot run with Flags 0x%x: %s", (unsigned)flags, error);
-        return;
-    }
     if ((flags & D3D12XBOX_DISPATCH_FLAG_ENABLE_ORDERED_APPEND) && pipeline->ordered_append
             && !prepare_ordered_append(list, command, flags & D3D12XBOX_DISPATCH_FLAG_ORDERED_APPEND_WAVEID_PER_THREADGROUP))
         return;
@@ -130,7 +124,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
     }
-    if (!d3d12_command_list_flush_compute(list, command, vk_pipeline))
+    if (!d3d12_command_list_flush_compute(list, command, variant))
         goto done;
     if (variant & D3D12XS_VARIANT_THREAD_LIMIT)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, pipeline->thread_limit_offset,

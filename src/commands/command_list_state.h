@@ -43,6 +43,11 @@ struct d3d12_compute_state {
     /* Memory-based ABI: the root descriptors' D3D12 addresses checked by the last descriptor
      * flush, by the pipeline's address slot (the shader translates them itself). */
     uint64_t root_addresses[D3D12XS_MAX_ROOT_PARAMETERS];
+    /* Root SRVs and UAVs: how many bytes before the argument their descriptor starts, in the
+     * root signature's order of them (its root_view_offsets), as last pushed; and whether one
+     * that D3DCompile reads as uvec4s starts off a 16-byte boundary (the SCALAR variant runs). */
+    uint32_t root_view_misalignments[D3D12XS_MAX_ROOT_PARAMETERS];
+    bool root_view_misalignments_dirty, root_views_scalar;
 };
 
 enum d3d12_command_list_state {

@@ -65,10 +65,11 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12Gr
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
 
 /* For command_list_dispatchx.c: the checks every compute command starts with, and bringing
- * the Vulkan state up to date for a dispatch with vk_pipeline (the bound pipeline state's own,
- * or one of its DispatchX variants). False (after recording the error) when it cannot run. */
+ * the Vulkan state up to date for a dispatch of the bound pipeline state's variant (DispatchX's
+ * D3D12XS_VARIANT_* bits, 0 for Dispatch; SCALAR is added where root views need it). False
+ * (after recording the error) when it cannot run. */
 bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command);
-bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, VkPipeline vk_pipeline);
+bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant);
 /* command_list_dispatchx.c: the console table's DispatchX. */
 void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags);
 

@@ -40,3 +40,17 @@ HRESULT d3d12xs_write_error(HRESULT hr, char *error, size_t error_size, const ch
     }
     return hr;
 }
+
+uint32_t d3d12xs_view_misalignment(uint64_t offset, uint32_t element_size, uint64_t alignment)
+{
+    if (alignment <= 1 || !(offset % alignment))
+        return 0;
+    if (!element_size)
+        return UINT32_MAX;
+    /* The candidates are offset mod alignment + j * alignment; they repeat modulo element_size
+     * after element_size of them. */
+    for (uint64_t j = 0, bytes = offset % alignment; j < element_size && bytes <= offset; j++, bytes += alignment)
+        if (!(bytes % element_size))
+            return bytes <= UINT32_MAX ? (uint32_t)bytes : UINT32_MAX;
+    return UINT32_MAX;
+}

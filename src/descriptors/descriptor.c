@@ -146,7 +146,8 @@ static bool buffer_view(struct d3d12_device *device, const char *method, struct 
     descriptor->raw = raw;
     if (vk_format == VK_FORMAT_UNDEFINED) {
         descriptor->vk_type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        return offset_aligned(method, "pDesc->FirstElement", offset, limits->minStorageBufferOffsetAlignment);
+        descriptor->view_misalignment = d3d12xs_view_misalignment(offset, element_size, limits->minStorageBufferOffsetAlignment);
+        return true;
     }
     descriptor->vk_type = writable ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     if (!offset_aligned(method, "pDesc->FirstElement", offset, texel_offset_alignment(device, writable, element_size)))

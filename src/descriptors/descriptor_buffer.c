@@ -151,13 +151,16 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
     if (stage_limit < 2 * 1024 + sampler_slots + PUSH_DESCRIPTOR_ROOM)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, METHOD, "%s lets a shader stage see %u descriptors (too few for descriptor heaps)",
                 device->vk_properties.deviceName, stage_limit);
-    if (resource_slots > (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM) / 2)
-        resource_slots = (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM) / 2;
-    buffers->capacity[D3D12XS_HEAP_SET_RESOURCES] = buffers->capacity[D3D12XS_HEAP_SET_COUNTERS] = resource_slots;
+    /* The counter set holds one slot more than the view set: the view-offset table's. */
+    if (resource_slots > (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM - D3D12XS_COUNTER_SET_FIRST_COUNTER) / 2)
+        resource_slots = (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM - D3D12XS_COUNTER_SET_FIRST_COUNTER) / 2;
+    buffers->capacity[D3D12XS_HEAP_SET_RESOURCES] = resource_slots;
+    buffers->capacity[D3D12XS_HEAP_SET_COUNTERS] = resource_slots + D3D12XS_COUNTER_SET_FIRST_COUNTER;
     buffers->capacity[D3D12XS_HEAP_SET_SAMPLERS] = sampler_slots;
     device->shader_visible_heap_capacity = resource_slots;
     if (FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, resource_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_RESOURCES]))
-            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, resource_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_COUNTERS]))
+            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers->capacity[D3D12XS_HEAP_SET_COUNTERS],
+                    &buffers->set_layouts[D3D12XS_HEAP_SET_COUNTERS]))
             || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_SAMPLER, sampler_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_SAMPLERS])))
         return hr;
     /* Slots are as large as a set of n of them takes over n, which is what the shader's array

@@ -4,7 +4,10 @@
  * of root signatures with descriptor tables see the bound heaps as three descriptor sets:
  *
  *   set 0  the CBV_SRV_UAV heap: one array of mutable descriptors, slot i = heap descriptor i;
- *   set 1  the same heap's UAV counters: storage-buffer descriptors, slot i = descriptor i's counter;
+ *   set 1  the same heap's view offsets and UAV counters, storage-buffer descriptors: slot 0 is the
+ *          heap's view-offset table (one uint per heap descriptor: how many bytes before the view
+ *          its Vulkan descriptor starts, so that views may start at any offset D3D12 allows),
+ *          slot i + 1 is descriptor i's counter;
  *   set 2  the SAMPLER heap: one array of samplers;
  *   set 3  the push descriptors (root CBV/SRV/UAV and d3d12xs's own bindings).
  *
@@ -22,6 +25,10 @@ enum {
     D3D12XS_HEAP_SET_PUSH = 3,   /* push descriptors of pipelines that also read heaps */
     D3D12XS_HEAP_SET_COUNT = 3,  /* sets that are heap memory */
 };
+
+/* Set 1: the view-offset table's descriptor, then the counters. */
+#define D3D12XS_COUNTER_SET_OFFSETS_SLOT 0
+#define D3D12XS_COUNTER_SET_FIRST_COUNTER 1
 
 /* The feature structs D3D12CreateDevice chains into VkDeviceCreateInfo. */
 struct d3d12xs_descriptor_buffer_features {

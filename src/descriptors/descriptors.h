@@ -30,6 +30,9 @@ struct d3d12xs_descriptor {
     uint32_t structure_stride;
     bool raw;
     VkDeviceAddress address;          /* of buffer + offset, where the device gives buffers addresses */
+    /* Raw and structured views: the Vulkan descriptor starts this many bytes before the view, at
+     * an address the device's storage-buffer alignment allows (heap_memory.c); 0 for the rest. */
+    uint32_t view_misalignment;
 };
 
 struct d3d12_descriptor_heap {
@@ -40,9 +43,10 @@ struct d3d12_descriptor_heap {
     struct d3d12xs_descriptor *descriptors;
     /* The descriptor bytes (heap_memory.c): mapped GPU memory of a shader-visible heap, CPU
      * memory otherwise; view slots of slot_size bytes, then (CBV_SRV_UAV) from counters_offset
-     * the counter slots. */
+     * set 1's slots (the view-offset table's descriptor, the counters), from view_offsets_offset
+     * the view-offset table. */
     uint8_t *slots;
-    VkDeviceSize slot_size, counter_slot_size, counters_offset, memory_size;
+    VkDeviceSize slot_size, counter_slot_size, counters_offset, view_offsets_offset, memory_size;
     VkBuffer memory_buffer;
     struct d3d12xs_allocation memory; /* of shader-visible heaps (memory.block is NULL otherwise) */
     VkDeviceAddress memory_address;

@@ -1,7 +1,14 @@
 /* The descriptor bytes of a heap (descriptor_buffer.h): for a shader-visible heap, GPU memory
  * the shaders read when a dispatch runs; for the others, CPU memory that CopyDescriptors copies
- * from. A CBV_SRV_UAV heap holds its N view slots, then N counter slots (the UAV counter of
- * descriptor i, if it has one); a SAMPLER heap holds N sampler slots. */
+ * from. A CBV_SRV_UAV heap holds its N view slots; then set 1's N + 1 slots: the descriptor of
+ * its view-offset table, then the UAV counter of each descriptor (if it has one); then the
+ * view-offset table, one uint per descriptor. A SAMPLER heap holds N sampler slots.
+ *
+ * The view-offset table is what lets raw and structured views start where D3D12 allows (any
+ * element) on devices whose storage-buffer descriptors must start at a multiple of
+ * minStorageBufferOffsetAlignment: such a view's descriptor starts up to that many bytes
+ * earlier, at an aligned address, and the table says how many; the shader adds them to every
+ * index (shaders/spirv_view_offsets.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +34,12 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
     heap->slot_size = buffers->slot_size[samplers ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES];
     heap->counter_slot_size = samplers ? 0 : buffers->slot_size[D3D12XS_HEAP_SET_COUNTERS];
     heap->counters_offset = align_up((VkDeviceSize)heap->desc.NumDescriptors * heap->slot_size, buffers->offset_alignment);
-    size = heap->counters_offset + (VkDeviceSize)heap->desc.NumDescriptors * heap->counter_slot_size;
+    size = heap->counters_offset;
+    if (!samplers) {
+        size += ((VkDeviceSize)heap->desc.NumDescriptors + D3D12XS_COUNTER_SET_FIRST_COUNTER) * heap->counter_slot_size;
+        heap->view_offsets_offset = size = align_up(size, device->vk_properties.limits.minStorageBufferOffsetAlignment);
+        size += (VkDeviceSize)heap->desc.NumDescriptors * sizeof(uint32_t);
+    }
     heap->memory_size = size;
     if (shader_visible && heap->desc.NumDescriptors > buffers->capacity[samplers ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES])
         return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u; shaders on %s see at most %u descriptors of a heap",
@@ -42,7 +54,8 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = size,
-        .usage = (samplers ? VK_BUFFER_USAGE_SAMPLER_DESCRIPTOR_BUFFER_BIT_EXT : VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT)
+        .usage = (samplers ? VK_BUFFER_USAGE_SAMPLER_DESCRIPTOR_BUFFER_BIT_EXT
+                        : VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) /* the view offsets */
                 | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
@@ -60,6 +73,10 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
     heap->slots = mapped;
     VkBufferDeviceAddressInfo address_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, heap->memory_buffer};
     heap->memory_address = vkGetBufferDeviceAddress(device->vk_device, &address_info);
+    if (!samplers)
+        d3d12xs_write_buffer_descriptor(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, heap->memory_address + heap->view_offsets_offset,
+                (VkDeviceSize)heap->desc.NumDescriptors * sizeof(uint32_t), VK_FORMAT_UNDEFINED,
+                heap->slots + heap->counters_offset + D3D12XS_COUNTER_SET_OFFSETS_SLOT * heap->counter_slot_size);
     return S_OK;
 }
 
@@ -88,16 +105,20 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     if (!heap->slots)
         return;
     slot = heap->slots + index * heap->slot_size;
-    counter = heap->counter_slot_size ? heap->slots + heap->counters_offset + index * heap->counter_slot_size : NULL;
+    counter = heap->counter_slot_size
+            ? heap->slots + heap->counters_offset + (index + D3D12XS_COUNTER_SET_FIRST_COUNTER) * heap->counter_slot_size : NULL;
     if (descriptor->kind == D3D12XS_DESCRIPTOR_SAMPLER) {
         d3d12xs_write_sampler_descriptor(device, descriptor->sampler, slot);
         return;
     }
     if (descriptor->kind == D3D12XS_DESCRIPTOR_EMPTY)
         memset(slot, 0, heap->slot_size);
+    else if (descriptor->null_view)
+        d3d12xs_write_buffer_descriptor(device, descriptor->vk_type, 0, 0, format == VK_FORMAT_UNDEFINED ? VK_FORMAT_R32_UINT : format, slot);
     else
-        d3d12xs_write_buffer_descriptor(device, descriptor->vk_type, descriptor->null_view ? 0 : descriptor->address, descriptor->range,
-                format == VK_FORMAT_UNDEFINED ? VK_FORMAT_R32_UINT : format, slot);
+        d3d12xs_write_buffer_descriptor(device, descriptor->vk_type, descriptor->address - descriptor->view_misalignment,
+                descriptor->range + descriptor->view_misalignment, format == VK_FORMAT_UNDEFINED ? VK_FORMAT_R32_UINT : format, slot);
+    memcpy(heap->slots + heap->view_offsets_offset + index * sizeof(uint32_t), &descriptor->view_misalignment, sizeof(uint32_t));
     /* Only a UAV's counter slot is ever read (IncrementCounter, Append, Consume). */
     if (counter && descriptor->kind == D3D12XS_DESCRIPTOR_UAV) {
         if (descriptor->counter_buffer)
@@ -114,7 +135,11 @@ void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t 
     if (!dst->slots || !src->slots)
         return;
     memmove(dst->slots + dst_index * dst->slot_size, src->slots + src_index * src->slot_size, count * dst->slot_size);
-    if (dst->counter_slot_size)
-        memmove(dst->slots + dst->counters_offset + dst_index * dst->counter_slot_size,
-                src->slots + src->counters_offset + src_index * src->counter_slot_size, count * dst->counter_slot_size);
+    if (dst->counter_slot_size) {
+        memmove(dst->slots + dst->counters_offset + (dst_index + D3D12XS_COUNTER_SET_FIRST_COUNTER) * dst->counter_slot_size,
+                src->slots + src->counters_offset + (src_index + D3D12XS_COUNTER_SET_FIRST_COUNTER) * src->counter_slot_size,
+                count * dst->counter_slot_size);
+        memmove(dst->slots + dst->view_offsets_offset + dst_index * sizeof(uint32_t),
+                src->slots + src->view_offsets_offset + src_index * sizeof(uint32_t), count * sizeof(uint32_t));
+    }
 }

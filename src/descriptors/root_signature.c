@@ -135,6 +135,22 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
     if (signature->push_bytes > device->vk_properties.limits.maxPushConstantsSize)
         return d3d12xs_fail(E_INVALIDARG, method, "root constants and the %u descriptor tables' starts take %u bytes; this device's push "
                 "constants hold %u", signature->table_count, signature->push_bytes, device->vk_properties.limits.maxPushConstantsSize);
+    signature->root_views_offset = signature->push_bytes;
+    for (UINT i = 0; i < desc->NumParameters; i++) {
+        D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
+        signature->root_view_offsets[i] = UINT32_MAX;
+        if (type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV)
+            signature->root_view_count++;
+    }
+    /* Where they fit: without them, root SRVs and UAVs need aligned addresses, nothing more. */
+    if (signature->push_bytes + 4 * signature->root_view_count <= device->vk_properties.limits.maxPushConstantsSize) {
+        for (UINT i = 0, view = 0; i < desc->NumParameters; i++)
+            if (desc->pParameters[i].ParameterType == D3D12_ROOT_PARAMETER_TYPE_SRV || desc->pParameters[i].ParameterType == D3D12_ROOT_PARAMETER_TYPE_UAV)
+                signature->root_view_offsets[i] = signature->root_views_offset + 4 * view++;
+        signature->push_bytes += 4 * signature->root_view_count;
+    } else {
+        signature->root_view_count = 0;
+    }
 
     if (desc->NumStaticSamplers && !(signature->static_samplers = calloc(desc->NumStaticSamplers, sizeof(VkSampler))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate static samplers");

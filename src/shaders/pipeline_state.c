@@ -366,6 +366,23 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     return S_OK;
 }
 
+/* A root raw buffer that D3DCompile also reads as uvec4s, with room for its view offset: the
+ * SCALAR variant will start from the SPIR-V as it is before the view offsets. */
+static HRESULT keep_scalar_source(struct d3d12_pipeline_state *state, const struct d3d12xs_spirv_module *module, const char *method)
+{
+    HRESULT hr;
+    for (uint32_t i = 0; i < state->binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
+        if (binding->source != D3D12XS_BINDING_ROOT_DESCRIPTOR || !binding->alias_variable_id
+                || state->root_signature->root_view_offsets[binding->root_index] == UINT32_MAX)
+            continue;
+        if (FAILED(hr = d3d12xs_spirv_module_emit(module, &state->scalar_source, &state->scalar_source_word_count)))
+            return d3d12xs_fail(hr, method, "pDesc->CS: cannot keep the SPIR-V of the scalar variant");
+        return S_OK;
+    }
+    return S_OK;
+}
+
 /* DXBC cbuffers bound to root constants: exactly their root constants, not FXC's whole rows
  * (which would overlap the push constants after them). */
 static HRESULT dxbc_root_constants(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
@@ -403,7 +420,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     struct d3d12xs_spirv_module *module = NULL;
     struct d3d12xs_binding_target *targets = NULL;
     struct d3d12xs_spirv_heap_table_binding *heap_bindings = NULL;
-    uint32_t heap_count = 0;
+    uint32_t heap_count = 0, *table_raws = NULL, *table_aliases, table_alias_count = 0;
     uint32_t *words = NULL, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
     bool root_addresses = root_descriptors_through_memory(state), from_dxbc;
     size_t word_count = 0;
@@ -444,10 +461,12 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     state->binding_count = info.binding_count;
     if ((info.binding_count && !(state->bindings = calloc(info.binding_count, sizeof(*state->bindings))))
             || (info.binding_count && !(targets = calloc(info.binding_count, sizeof(*targets))))
-            || (info.binding_count && !(heap_bindings = calloc(2 * info.binding_count, sizeof(*heap_bindings))))) {
+            || (info.binding_count && !(heap_bindings = calloc(info.binding_count, sizeof(*heap_bindings))))
+            || (info.binding_count && !(table_raws = calloc(2 * info.binding_count, sizeof(*table_raws))))) {
         hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate bindings");
         goto done;
     }
+    table_aliases = table_raws ? table_raws + info.binding_count : NULL;
     for (uint32_t i = 0; i < info.binding_count; i++) {
         if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index == D3D12XS_HEAP_REGISTER) {
             if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], method)))
@@ -468,8 +487,11 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             root_variables[state->address_count++] = info.bindings[i].variable_id;
             state->memory_abi = true;
         }
-        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant)
+        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant) {
             state->pushed_root_descriptor_count++;
+            state->bindings[i].variable_id = info.bindings[i].variable_id;
+            state->bindings[i].alias_variable_id = info.bindings[i].alias_variable_id;
+        }
         if (state->bindings[i].source == D3D12XS_BINDING_TABLE || state->bindings[i].source == D3D12XS_BINDING_HEAP_INDEXED
                 || state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE) {
             const struct d3d12xs_pipeline_binding *b = &state->bindings[i];
@@ -480,12 +502,18 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                 .set = b->source == D3D12XS_BINDING_TABLE ? b->heap_set : D3D12XS_HEAP_SET_RESOURCES,
                 .push_offset = b->source == D3D12XS_BINDING_TABLE ? state->root_signature->table_push_offsets[b->root_index]
                         : b->source == D3D12XS_BINDING_HEAP_SIZE ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
-                .table_offset = b->source == D3D12XS_BINDING_TABLE ? b->table_offset : 0,
+                /* counter i is slot i + 1 of its set (descriptor_buffer.h) */
+                .table_offset = (b->source == D3D12XS_BINDING_TABLE ? b->table_offset : 0)
+                        + (b->heap_set == D3D12XS_HEAP_SET_COUNTERS ? D3D12XS_COUNTER_SET_FIRST_COUNTER : 0),
             };
-            /* D3DCompile's uvec4 view of a raw buffer (alias_variable_id) reads the same slot */
-            for (int alias = 0; alias < 2; alias++) {
-                if ((heap_binding.variable_id = alias ? info.bindings[i].alias_variable_id : info.bindings[i].variable_id))
-                    heap_bindings[heap_count++] = heap_binding;
+            /* D3DCompile's uvec4 view of a raw buffer (alias_variable_id) goes first: a heap view
+             * may start at any 4 bytes (spirv_view_offsets.c) */
+            heap_binding.variable_id = info.bindings[i].variable_id;
+            heap_bindings[heap_count++] = heap_binding;
+            if (info.bindings[i].alias_variable_id) {
+                table_aliases[table_alias_count] = info.bindings[i].alias_variable_id;
+                table_raws[table_alias_count++] = info.bindings[i].variable_id;
+                info.bindings[i].alias_variable_id = 0;
             }
             state->reads_heaps = true;
             state->indexes_heap |= b->source != D3D12XS_BINDING_TABLE;
@@ -494,6 +522,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
         if (targets[i].push_constant && state->root_signature->memory_abi)
             state->memory_abi = true;
+    }
+    if (table_alias_count) {
+        const struct d3d12xs_spirv_scalarize_args scalarize = {table_raws, table_aliases, table_alias_count};
+        if (FAILED(hr = d3d12xs_spirv_pass_scalarize(module, &scalarize, error, sizeof(error)))) {
+            d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+            goto done;
+        }
     }
     for (uint32_t i = 0; i < info.binding_count; i++) {
         if (FAILED(hr = layout_binding(state, &state->bindings[i], i, method)))
@@ -526,6 +561,12 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             goto done;
         }
     }
+    if (FAILED(hr = keep_scalar_source(state, module, method)))
+        goto done;
+    if (FAILED(hr = d3d12_pipeline_state_apply_view_offsets(state, module, false, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
     if (FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))) {
         d3d12xs_fail(hr, method, "pDesc->CS: cannot write the SPIR-V");
         goto done;
@@ -543,6 +584,7 @@ done:
     free(words);
     free(targets);
     free(heap_bindings);
+    free(table_raws);
     d3d12xs_spirv_module_destroy(module);
     d3d12xs_shader_info_cleanup(&info);
     return hr;

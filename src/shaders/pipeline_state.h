@@ -28,6 +28,12 @@ struct d3d12xs_pipeline_binding {
     VkDescriptorType vk_type;
     bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
     uint32_t address_slot;   /* ROOT_ADDRESS: its entry in the argument buffer's address table */
+    /* Root SRV/UAV push descriptors: the shader's variable (and the uvec4 alias D3DCompile may
+     * read the same raw buffer through), the ArrayStride of its runtime array, and whether the
+     * shader adds the view's misalignment (spirv_view_offsets.c): else the address must be aligned. */
+    uint32_t variable_id, alias_variable_id;
+    uint32_t view_stride;
+    bool view_offsets;
     char register_name[32];  /* "t3, space1", for messages */
 };
 
@@ -50,9 +56,13 @@ struct d3d12_pipeline_state {
     bool ordered_append;       /* the shader uses d3d12xs_ordered_append.hlsli's state */
     /* DispatchX variants (pipeline_variant.c), built on first use from the remapped SPIR-V:
      * variants[0] is vk_pipeline, the others VK_NULL_HANDLE until then. */
-    VkPipeline variants[8]; /* D3D12XS_VARIANT_COUNT (shaders/spirv.h) */
+    VkPipeline variants[16]; /* D3D12XS_VARIANT_COUNT (shaders/spirv.h) */
     uint32_t *spirv;
     size_t spirv_word_count;
+    /* The SPIR-V before the view offsets, kept where a root raw buffer has a uvec4 alias: the
+     * SCALAR variants start from it (pipeline_view_offsets.c). */
+    uint32_t *scalar_source;
+    size_t scalar_source_word_count;
     char entry_point[64];
     uint32_t thread_limit_offset; /* byte offset of the thread limit in the push constants; UINT32_MAX: no room */
     D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC shader_limits; /* CreateComputePipelineStateX, advisory (docs/dispatch.md) */
@@ -84,6 +94,16 @@ HRESULT d3d12_pipeline_state_build(struct d3d12_pipeline_state *state, uint32_t 
  * *required: Vulkan is asked for it (else it is the device's default). */
 uint32_t d3d12xs_subgroup_size_for_wave(const struct d3d12_device *device, uint32_t wave_size, const uint32_t local_size[3], bool *required);
 void d3d12_pipeline_state_destroy_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state);
+struct d3d12xs_spirv_module;
+/* pipeline_view_offsets.c: the last pass of pipeline creation over module (after the heap
+ * tables): raw and structured views at any element (spirv_view_offsets.c); sets the root
+ * bindings' view_stride and view_offsets. With scalar, the root raw buffers' uvec4 aliases
+ * become 32-bit accesses first. */
+HRESULT d3d12_pipeline_state_apply_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool scalar,
+        char *error, size_t error_size);
+/* The SPIR-V of the SCALAR variant (from scalar_source), malloc()ed. */
+HRESULT d3d12_pipeline_state_scalar_spirv(struct d3d12_pipeline_state *state, uint32_t **words, size_t *word_count,
+        char *error, size_t error_size);
 /* pipeline_state_x.c: ID3D12Device::CreateComputePipelineStateX. */
 HRESULT d3d12_pipeline_state_create_compute_x(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         UINT extension_count, const D3D12XBOX_EXTENDED_COMPUTE_PIPELINE_STATE_DESC *extensions, REFIID riid, void **out);

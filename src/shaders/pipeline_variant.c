@@ -104,8 +104,19 @@ VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsi
     }
     pthread_mutex_lock(&state->object.lock);
     if (!(pipeline = state->variants[variant])) {
-        if (SUCCEEDED(d3d12xs_spirv_dispatch_variant(state->spirv, state->spirv_word_count, variant, state->thread_limit_offset,
-                &words, &word_count, error, error_size))
+        uint32_t *scalar = NULL;
+        size_t scalar_count = 0;
+        HRESULT hr = S_OK;
+        /* SCALAR starts from its own SPIR-V; the DispatchX bits apply to either */
+        if (variant & D3D12XS_VARIANT_SCALAR)
+            hr = d3d12_pipeline_state_scalar_spirv(state, &scalar, &scalar_count, error, error_size);
+        if (SUCCEEDED(hr) && !(variant & ~D3D12XS_VARIANT_SCALAR))
+            words = scalar, word_count = scalar_count, scalar = NULL;
+        else if (SUCCEEDED(hr))
+            hr = d3d12xs_spirv_dispatch_variant(scalar ? scalar : state->spirv, scalar ? scalar_count : state->spirv_word_count,
+                    variant & ~D3D12XS_VARIANT_SCALAR, state->thread_limit_offset, &words, &word_count, error, error_size);
+        free(scalar);
+        if (SUCCEEDED(hr)
                 && (!d3d12xs_config_validates_spirv(&state->object.device->config)
                     || SUCCEEDED(d3d12xs_spirv_validate(words, word_count, true, error, error_size)))
                 && SUCCEEDED(build_vk_pipeline(state, words, word_count, variant & D3D12XS_VARIANT_DISPATCH_BASE, &pipeline, error, error_size)))
@@ -121,4 +132,5 @@ void d3d12_pipeline_state_destroy_variants(struct d3d12_device *device, struct d
     for (unsigned i = 1; i < D3D12XS_VARIANT_COUNT; i++)
         vkDestroyPipeline(device->vk_device, state->variants[i], NULL);
     free(state->spirv);
+    free(state->scalar_source);
 }

@@ -208,7 +208,11 @@ const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, cons
 #define D3D12XS_VARIANT_THREAD_LIMIT 0x1u
 #define D3D12XS_VARIANT_COHERENT 0x2u
 #define D3D12XS_VARIANT_DISPATCH_BASE 0x4u /* created with DISPATCH_BASE: a non-zero start group (the SPIR-V only gets a marker) */
-#define D3D12XS_VARIANT_COUNT 8
+/* Root raw buffers read as uvec4s only through four 32-bit accesses: for a root SRV/UAV whose
+ * view starts off a 16-byte boundary (shaders/pipeline_view_offsets.c; not a DispatchX bit,
+ * dispatch_variant() never sees it) */
+#define D3D12XS_VARIANT_SCALAR 0x8u
+#define D3D12XS_VARIANT_COUNT 16
 HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count, unsigned variant, uint32_t limit_offset,
         uint32_t **out_words, size_t *out_count, char *error, size_t error_size);
 

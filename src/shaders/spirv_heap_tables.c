@@ -30,6 +30,7 @@
 
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
+#include "shaders/spirv_push_block.h"
 
 #define MAX_TABLE_MEMBERS 65 /* a table start per root parameter, and the heap size */
 #define NO_MEMBER UINT32_MAX
@@ -49,7 +50,7 @@ struct tables {
     uint32_t *variable_of;   /* old variable id -> index + 1 into variables */
     struct heap_variable *variables;
     uint32_t variable_count;
-    uint32_t push_variable, push_struct, uint_type;
+    uint32_t push_variable, uint_type;
     uint32_t member_offsets[MAX_TABLE_MEMBERS], member_index[MAX_TABLE_MEMBERS], member_count;
     uint8_t *nonuniform;     /* id -> decorated NonUniform (ids of the module as it grows: see mark_nonuniform) */
     size_t nonuniform_size;
@@ -74,29 +75,11 @@ static struct heap_variable *table_variable(const struct tables *t, uint32_t id)
     return id < t->bound && t->variable_of[id] ? &t->variables[t->variable_of[id] - 1] : NULL;
 }
 
-/* The module's push-constant variable and its struct, or NULL ids when it has none. */
-static HRESULT find_push_block(struct tables *t)
-{
-    struct d3d12xs_spirv_inst *inst;
-    for (D3D12XS_SPIRV_EACH(t->m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
-        const struct d3d12xs_spirv_inst *pointer;
-        if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4 || inst->w[3] != SpvStorageClassPushConstant)
-            continue;
-        if (!(pointer = d3d12xs_spirv_def_op(t->m, inst->w[1], SpvOpTypePointer, 4))
-                || !d3d12xs_spirv_def_op(t->m, pointer->w[3], SpvOpTypeStruct, 2))
-            return fail(t, "the push-constant block is not a struct");
-        t->push_variable = inst->w[2];
-        t->push_struct = pointer->w[3];
-        return S_OK;
-    }
-    return S_OK;
-}
-
 /* The push member holding the table start at byte offset, added on first use. */
 static HRESULT push_member(struct tables *t, uint32_t offset, uint32_t *member)
 {
-    struct d3d12xs_spirv_module *m = t->m;
-    struct d3d12xs_spirv_inst *def;
+    struct d3d12xs_spirv_push_member push;
+    HRESULT hr;
 
     for (uint32_t k = 0; k < t->member_count; k++) {
         if (t->member_offsets[k] == offset) {
@@ -106,36 +89,10 @@ static HRESULT push_member(struct tables *t, uint32_t offset, uint32_t *member)
     }
     if (t->member_count == MAX_TABLE_MEMBERS)
         return fail(t, "more than %u descriptor tables", MAX_TABLE_MEMBERS);
-    if (!t->push_variable) {
-        uint32_t block = d3d12xs_spirv_new_id(m), variable = d3d12xs_spirv_new_id(m);
-        uint32_t type[3] = {SpvOpTypeStruct, block, t->uint_type};
-        uint32_t decoration[3] = {SpvOpDecorate, block, SpvDecorationBlock};
-        if (!block || !variable)
-            return E_OUTOFMEMORY;
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, type, 3);
-        uint32_t declaration[4] = {SpvOpVariable, d3d12xs_spirv_type_pointer(m, SpvStorageClassPushConstant, block), variable,
-                SpvStorageClassPushConstant};
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, declaration, 4);
-        decoration[0] |= 3u << 16;
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 3);
-        if (m->version >= 0x10400) {
-            struct d3d12xs_spirv_inst *entry;
-            for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
-                d3d12xs_spirv_append_operand(m, entry, variable);
-        }
-        t->push_variable = variable;
-        t->push_struct = block;
-        t->member_index[t->member_count] = 0;
-    } else {
-        if (!(def = d3d12xs_spirv_def_op(m, t->push_struct, SpvOpTypeStruct, 2)))
-            return fail(t, "the push-constant block is not a struct");
-        t->member_index[t->member_count] = d3d12xs_spirv_len(def) - 2;
-        d3d12xs_spirv_append_operand(m, def, t->uint_type);
-    }
-    {
-        uint32_t decoration[5] = {(5u << 16) | SpvOpMemberDecorate, t->push_struct, t->member_index[t->member_count], SpvDecorationOffset, offset};
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 5);
-    }
+    if (FAILED(hr = d3d12xs_spirv_push_member(t->m, offset, &push, t->error, t->error_size)))
+        return hr;
+    t->push_variable = push.variable;
+    t->member_index[t->member_count] = push.member;
     t->member_offsets[t->member_count] = offset;
     *member = t->member_count++;
     return S_OK;
@@ -523,7 +480,7 @@ HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const str
         goto done;
     }
     t.uint_type = d3d12xs_spirv_type_int(m, 32, 0);
-    if (FAILED(hr = find_nonuniform(&t)) || FAILED(hr = find_push_block(&t)))
+    if (FAILED(hr = find_nonuniform(&t)))
         goto done;
     for (uint32_t k = 0; k < args->count; k++) {
         const struct d3d12xs_spirv_heap_table_binding *b = &args->bindings[k];

@@ -74,6 +74,42 @@ struct d3d12xs_spirv_heap_tables_args {
 HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_heap_tables_args *args,
         char *error, size_t error_size);
 
+/* spirv_scalarize.c: every access through a uvec4 alias of a raw buffer (spirv_vectorize.c)
+ * becomes four 32-bit accesses of the buffer's own variable, and the alias goes (for a view
+ * that may start at a 4-byte offset). A pair whose alias is 0 or not in the module is skipped.
+ * E_INVALIDARG with a reason for a use of the alias other than a load or store of one vector. */
+struct d3d12xs_spirv_scalarize_args {
+    const uint32_t *variables;  /* the raw buffer's variable ids ... */
+    const uint32_t *aliases;    /* ... and their uvec4 alias variable ids, pairwise */
+    uint32_t count;
+};
+HRESULT d3d12xs_spirv_pass_scalarize(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_scalarize_args *args,
+        char *error, size_t error_size);
+
+/* spirv_view_offsets.c: raw and structured views whose Vulkan descriptor starts before the view
+ * (at an aligned address): every index into such a buffer's runtime array adds the view's
+ * misalignment in its elements, every OpArrayLength subtracts it. With heap, the runtime arrays
+ * of storage-buffer blocks at (heap_set, binding 0) read it from the heap's view-offset table at
+ * (offsets_set, binding 0) (run after the heap tables pass); roots[k] are root SRV/UAV
+ * variables (a raw buffer's uvec4 alias too) that read it from the push constant at
+ * push_offset. root_strides (may be NULL) gets each root variable's ArrayStride (0: no runtime
+ * array to adjust); unfollowed[k] (root_count + 1 of them, the last for the heap) is set where
+ * the variable's pointer is passed to a function, whose accesses are not adjusted. */
+struct d3d12xs_spirv_view_offset_root {
+    uint32_t variable_id;
+    uint32_t push_offset;
+};
+struct d3d12xs_spirv_view_offsets_args {
+    bool heap;
+    uint32_t heap_set, offsets_set;
+    const struct d3d12xs_spirv_view_offset_root *roots;
+    uint32_t root_count;
+    uint32_t *root_strides;
+    bool *unfollowed;
+};
+HRESULT d3d12xs_spirv_pass_view_offsets(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_view_offsets_args *args,
+        char *error, size_t error_size);
+
 /* spirv_float_controls.c: adds SignedZeroInfNanPreserve for the 32- and 64-bit floats the module
  * uses, where the device can preserve them. */
 struct d3d12xs_spirv_float_controls_args {
