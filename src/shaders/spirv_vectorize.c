@@ -21,9 +21,10 @@
  *
  * Alignment: only indices proven to be multiples of 4 words are merged, so the vector is at
  * a 16-byte offset from the view's start; a Load4 at an address only known to be 4-byte
- * aligned (a root constant, id * 4 + 4, ...) keeps its four scalar loads. The view's start is
- * the descriptor's offset, which d3d12xs keeps a multiple of minStorageBufferOffsetAlignment
- * (16 on lavapipe and NVIDIA); Vulkan defines the uvec4 access for any valid offset anyway.
+ * aligned (a root constant, id * 4 + 4, ...) keeps its four scalar loads. The view itself may
+ * start 4, 8 or 12 bytes off a 16-byte boundary (D3D12 allows it): pipeline creation then
+ * turns the uvec4 accesses back into 32-bit ones (spirv_scalarize.c: always for heap views, in
+ * the SCALAR variant for root views; docs/descriptors.md, "Views at any offset").
  *
  * Order: merging moves the later loads of a group up to the first one, and the earlier stores
  * down to the last. That is done only when nothing in between could observe the difference:
