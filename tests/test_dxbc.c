@@ -118,9 +118,10 @@ static ID3D12Resource *upload_buffer(struct env *env, const void *data, size_t s
     return buffer;
 }
 
-static void create_run(struct env *env, struct run *run)
+/* shift: the raw SRV starts that many words into its buffer (4 words of zeros follow the input). */
+static void create_run(struct env *env, struct run *run, uint32_t shift)
 {
-    uint32_t words[INPUT_WORDS], zeros[OUTPUT_WORDS] = {0};
+    uint32_t words[INPUT_WORDS + 4] = {0}, zeros[OUTPUT_WORDS] = {0};
     float floats[INPUT_WORDS];
     D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 8, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
     D3D12_SHADER_RESOURCE_VIEW_DESC srv;
@@ -144,11 +145,13 @@ static void create_run(struct env *env, struct run *run)
     srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
     srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
     srv.Format = DXGI_FORMAT_R32_TYPELESS;
+    srv.Buffer.FirstElement = shift;
     srv.Buffer.NumElements = INPUT_WORDS;
     srv.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
     ID3D12Device_CreateShaderResourceView(env->device, run->input, &srv, handle);
     handle.ptr += increment;
     srv.Format = DXGI_FORMAT_UNKNOWN;
+    srv.Buffer.FirstElement = 0;
     srv.Buffer.NumElements = INPUT_WORDS / 2;
     srv.Buffer.StructureByteStride = 8;
     srv.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_NONE;
@@ -183,9 +186,9 @@ static void release_run(struct run *run)
 }
 
 /* Dispatches THREADS threads of state with the root arguments every case uses; reads both
- * outputs back. */
+ * outputs back. shift: the raw SRV and the root UAV start that many words into their buffers. */
 static void dispatch_threads(struct env *env, ID3D12RootSignature *signature, ID3D12PipelineState *state, uint32_t *output,
-        uint32_t *output2, uint32_t console_threads)
+        uint32_t *output2, uint32_t console_threads, uint32_t shift)
 {
     static const uint32_t constants[4] = {3, 7, 11, 13};
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
@@ -193,14 +196,14 @@ static void dispatch_threads(struct env *env, ID3D12RootSignature *signature, ID
     D3D12_GPU_DESCRIPTOR_HANDLE table;
     UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
 
-    create_run(env, &run);
+    create_run(env, &run, shift);
     table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(run.heap);
     ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &run.heap);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
     ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
     ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 0, 4, constants, 0);
     ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, table);
-    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(run.output));
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(run.output) + 4 * shift);
     table.ptr += 3 * increment;
     ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 3, table);
     if (console_threads)
@@ -217,7 +220,7 @@ static void dispatch_threads(struct env *env, ID3D12RootSignature *signature, ID
 
 static void dispatch(struct env *env, ID3D12RootSignature *signature, ID3D12PipelineState *state, uint32_t *output, uint32_t *output2)
 {
-    dispatch_threads(env, signature, state, output, output2, 0);
+    dispatch_threads(env, signature, state, output, output2, 0, 0);
 }
 
 typedef void (*expect_fn)(uint32_t *output, uint32_t *output2);
@@ -528,6 +531,49 @@ static void test_programs(struct env *env)
     }
 }
 
+/* The raw program with its SRV (a table view) and its root UAV 4 and 12 bytes into their
+ * buffers: D3D12 allows any 4 bytes; the device's storage buffers want 16
+ * (docs/descriptors.md, "Views at any offset"). DXBC and HLSL, both root ABIs. */
+static void test_views_at_any_element(struct env *env)
+{
+    static uint32_t output[OUTPUT_WORDS], output2[OUTPUT_WORDS];
+    size_t size;
+    void *dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, raw_program, ARRAY_SIZE(raw_program), &size);
+    ID3D10Blob *hlsl = harness_compile(raw_hlsl, 0);
+
+    for (int memory_abi = 0; dxbc && hlsl && memory_abi < 2; memory_abi++) {
+        ID3D10Blob *blob = serialize_root_signature(&default_layout,
+                memory_abi ? D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI : D3D12_ROOT_SIGNATURE_FLAG_NONE);
+        ID3D12RootSignature *signature = blob ? create_root_signature(env->device, ID3D10Blob_GetBufferPointer(blob),
+                ID3D10Blob_GetBufferSize(blob)) : NULL;
+        for (int from_hlsl = 0; from_hlsl < 2 && signature; from_hlsl++) {
+            ID3D12PipelineState *state = from_hlsl
+                    ? create_pipeline(env->device, signature, ID3D10Blob_GetBufferPointer(hlsl), ID3D10Blob_GetBufferSize(hlsl), S_OK)
+                    : create_pipeline(env->device, signature, dxbc, size, S_OK);
+            for (uint32_t shift = 1; state && shift <= 3; shift += 2) {
+                LOG_MARK();
+                dispatch_threads(env, signature, state, output, output2, 0, shift);
+                CHECK_NO_LOG();
+                for (uint32_t i = 0, reported = 0; i < OUTPUT_WORDS; i++) {
+                    uint32_t expected = i >= shift && i < THREADS + shift ? input_word(i) * 3 + 7 : 0;
+                    if (output[i] != expected && reported++ < 4)
+                        CHECK_MSG(false, "views %u words in (%s, %s ABI): word %u is 0x%x, expected 0x%x", shift,
+                                from_hlsl ? "HLSL" : "DXBC", memory_abi ? "memory" : "push", i, output[i], expected);
+                }
+            }
+            if (state)
+                ID3D12PipelineState_Release(state);
+        }
+        if (signature)
+            ID3D12RootSignature_Release(signature);
+        if (blob)
+            ID3D10Blob_Release(blob);
+    }
+    if (hlsl)
+        ID3D10Blob_Release(hlsl);
+    free(dxbc);
+}
+
 /* pRootSignature NULL: the pipeline takes the shader's RTS0 part; the list binds a root
  * signature created from the same shader bytecode, as D3D12 programs do. */
 static void test_embedded_root_signature(struct env *env)
@@ -590,7 +636,7 @@ static void test_dispatchx(struct env *env)
         raw_expect(expected, expected2);
         for (uint32_t i = 200; i < OUTPUT_WORDS; i++)
             expected[i] = 0;
-        dispatch_threads(env, signature, state, output, output2, 200);
+        dispatch_threads(env, signature, state, output, output2, 200, 0);
         CHECK_NO_LOG();
         CHECK_MSG(!memcmp(output, expected, sizeof(output)), "DispatchX of 200 threads: words 0x%x 0x%x 0x%x, expected 0x%x 0x%x 0x%x",
                 output[0], output[199], output[200], expected[0], expected[199], expected[200]);
@@ -895,6 +941,7 @@ int main(void)
     env.device = harness_create_device();
     env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     test_programs(&env);
+    test_views_at_any_element(&env);
     test_embedded_root_signature(&env);
     test_dispatchx(&env);
     test_root_constants_in_rows(&env);
