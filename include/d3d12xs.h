@@ -62,6 +62,16 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);
  * for a foreign list, a COPY list or a value above 65534; E_FAIL when the list is closed. */
 HRESULT D3D12XSSetDispatchStartGroup(ID3D12GraphicsCommandList *pCommandList, UINT X, UINT Y, UINT Z);
 
+/* Queue timelines (docs/trace.md): a capture of what the queues and the API do, written to
+ * pFileName as Chrome trace-event JSON (Perfetto, chrome://tracing, tools/trace-viewer.html
+ * open it). One capture per process at a time; D3D12XS_TRACE=FILE starts one when the first
+ * device is created. The file is valid JSON at every moment a batch is not being written.
+ * E_INVALIDARG (one log line) for a NULL or unwritable path or while a capture runs. */
+HRESULT D3D12XSStartTrace(const char *pFileName);
+/* Ends the capture, the file complete (after what the queues finished by then). S_FALSE when
+ * no capture ran. */
+HRESULT D3D12XSStopTrace(void);
+
 /* How long a host wait, or GPU work that makes no progress, may take before the device
  * reports itself hung (DXGI_ERROR_DEVICE_HUNG). Default: D3D12XS_HANG_TIMEOUT_MS or 20000.
  * 0 means never. */

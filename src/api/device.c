@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "device/device.h"
+#include "device/gpu_clock.h"
 #include "memory/allocator.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
@@ -18,6 +19,7 @@
 #include "commands/console_validation.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
+#include "trace/trace.h"
 #include "commands/command_allocator.h"
 #include "commands/command_queue.h"
 #include "commands/command_list_state.h"
@@ -61,6 +63,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
             vkDeviceWaitIdle(device->vk_device);
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
+        d3d12xs_gpu_clock_destroy(device);
         d3d12_console_validation_destroy(device);
         d3d12xs_va_map_release_gpu(device);
         /* Last before the VkDevice: everything that allocates memory is gone by now. */
@@ -703,6 +706,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     HRESULT hr;
 
     d3d12xs_log_config_warnings(); /* a refused D3D12XS_* value is news at the first device */
+    d3d12xs_trace_start_from_config();
     if (out)
         *out = NULL;
     if (adapter)
@@ -737,6 +741,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return hr;
     }
     d3d12_gpu_waits_create(device);
+    d3d12xs_gpu_clock_create(device);
     d3d12_system_timestamps_create(device);
     d3d12_console_validation_create(device);
     if (FAILED(hr = d3d12xs_graphics_memory_add_device(device))) {

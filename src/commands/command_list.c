@@ -54,6 +54,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
             detach_allocator(list);
             ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
         }
+        d3d12_command_list_pix_reset(list);
         free(list->query_resets);
         free(list->open_queries);
         free(list->segments);
@@ -107,6 +108,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     }
     list->segment_count = 0;
     list->value_write_count = 0;
+    d3d12_command_list_pix_reset(list);
     if (FAILED(hr = d3d12_command_list_start_segment(list, false, NULL, 0, NULL))) {
         detach_allocator(list);
         list->vk_command_buffer = VK_NULL_HANDLE;
@@ -146,6 +148,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
         return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
     }
+    d3d12_command_list_pix_close(list);
     /* D3D12 ends every query in the list that began it. */
     if (list->open_query_count)
         d3d12_command_list_end_open_queries(list, METHOD(Close), true);
@@ -186,22 +189,6 @@ static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsComman
     d3d12_command_list_reset_compute_state(list);
     if (state)
         d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
-}
-
-static void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size)
-{
-    /* PIX markers: nothing to do without a capture tool. */
-    (void)iface, (void)metadata, (void)data, (void)size;
-}
-
-static void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size)
-{
-    (void)iface, (void)metadata, (void)data, (void)size;
-}
-
-static void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList10 *iface)
-{
-    (void)iface;
 }
 
 #if defined(__clang__)

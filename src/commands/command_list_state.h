@@ -106,6 +106,11 @@ struct d3d12_command_list {
     size_t open_query_capacity;
     /* Known values the list writes (value writes), by segment: what lets the scheduler wait
      * out another queue's memory wait on the GPU (sync/gpu_wait.h). */
+    /* PIX events recorded while a capture runs (command_list_pix.c): their timestamps and the
+     * events still open (indexes into trace_marks->marks). */
+    struct d3d12_trace_marks *trace_marks;
+    uint32_t pix_open[16];
+    unsigned pix_depth;
     struct d3d12_value_write *value_writes;
     size_t value_write_count, value_write_capacity;
     struct d3d12_compute_state compute;

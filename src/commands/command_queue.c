@@ -9,6 +9,8 @@
 #include "sync/waiter.h"
 #include "commands/console_validation.h"
 #include "commands/console_flags.h"
+#include "commands/pix_event.h"
+#include "trace/trace.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12CommandQueue::" #name
@@ -35,6 +37,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_queue_Release(ID3D12CommandQueue *i
         if (queue->engine)
             d3d12_engine_orphan(queue->engine);
         d3d12xs_object_cleanup(&queue->object);
+        pthread_mutex_destroy(&queue->pix_lock);
         free(queue);
     }
     return refcount;
@@ -51,6 +54,14 @@ static const char *list_type_name(D3D12_COMMAND_LIST_TYPE type)
     }
 }
 
+/* The call index of a segment's last command; below its first_call when it has none (a list
+ * that starts with a wait). */
+static uint32_t last_call_of(const struct d3d12_command_list *list, size_t segment)
+{
+    uint32_t end = segment + 1 < list->segment_count ? list->segments[segment + 1].first_call : list->call_count;
+    return end > list->segments[segment].first_call ? end - 1 : UINT32_MAX;
+}
+
 static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12CommandQueue *iface, UINT count, ID3D12CommandList *const *lists)
 {
     struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
@@ -59,7 +70,7 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
     struct d3d12_command_list *list;
     uint32_t segment_count = 0;
     bool memory_waits = false;
-    uint64_t serial;
+    uint64_t serial, begin_ns = d3d12xs_trace_begin();
     bool stale;
 
     if (!count)
@@ -141,15 +152,24 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
                 .list_name = d3d12xs_object_name(&list->object),
                 .index = s,
                 .first_call = segment->first_call,
+                .last_call = last_call_of(list, s),
                 .cut_by = segment->cut_by,
                 .writes = segment->write_count ? list->value_writes + segment->first_write : NULL,
                 .write_count = segment->write_count,
+                .trace_marks = list->trace_marks,
             };
         }
         d3d12_console_validation_execute(device, list, queue->engine, d3d12xs_object_name(&queue->object));
     }
     if (FAILED(d3d12_scheduler_execute(queue->engine, segments, segment_count, &serial)))
         goto done;
+    if (begin_ns) {
+        struct d3d12xs_trace_args args = {.length = 0};
+        d3d12xs_trace_arg_string(&args, "queue", d3d12xs_object_name(&queue->object));
+        d3d12xs_trace_arg_u64(&args, "lists", count);
+        d3d12xs_trace_arg_u64(&args, "segments", segment_count);
+        d3d12xs_trace_end(begin_ns, "ID3D12CommandQueue::ExecuteCommandLists", &args);
+    }
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);
         d3d12_command_allocator_note_submission(list->allocator, queue->engine, serial);
@@ -160,20 +180,42 @@ done:
         free(segments);
 }
 
+/* PIX events of a queue: spans on the calling thread's track of the trace file (docs/trace.md). */
 static void STDMETHODCALLTYPE d3d12_command_queue_SetMarker(ID3D12CommandQueue *iface, UINT metadata, const void *data, UINT size)
 {
-    /* PIX markers: nothing to do without a capture tool. */
-    (void)iface, (void)metadata, (void)data, (void)size;
+    char name[64];
+    (void)iface;
+    if (!d3d12xs_trace_on())
+        return;
+    d3d12_pix_event_name(metadata, data, size, name, sizeof(name));
+    d3d12xs_trace_instant(d3d12xs_trace_cpu_track(), "pix", name, d3d12xs_now_ns(), NULL);
 }
 
 static void STDMETHODCALLTYPE d3d12_command_queue_BeginEvent(ID3D12CommandQueue *iface, UINT metadata, const void *data, UINT size)
 {
-    (void)iface, (void)metadata, (void)data, (void)size;
+    struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
+    if (!d3d12xs_trace_on())
+        return;
+    pthread_mutex_lock(&queue->pix_lock);
+    if (queue->pix_depth < D3D12XS_ARRAY_SIZE(queue->pix_events)) {
+        struct d3d12_queue_pix_event *event = &queue->pix_events[queue->pix_depth];
+        d3d12_pix_event_name(metadata, data, size, event->name, sizeof(event->name));
+        event->begin_ns = d3d12xs_now_ns();
+    }
+    queue->pix_depth++;
+    pthread_mutex_unlock(&queue->pix_lock);
 }
 
 static void STDMETHODCALLTYPE d3d12_command_queue_EndEvent(ID3D12CommandQueue *iface)
 {
-    (void)iface;
+    struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
+    struct d3d12_queue_pix_event event = {0, ""};
+    pthread_mutex_lock(&queue->pix_lock);
+    if (queue->pix_depth && --queue->pix_depth < D3D12XS_ARRAY_SIZE(queue->pix_events))
+        event = queue->pix_events[queue->pix_depth];
+    pthread_mutex_unlock(&queue->pix_lock);
+    if (event.begin_ns)
+        d3d12xs_trace_span(d3d12xs_trace_cpu_track(), "pix", event.name, event.begin_ns, d3d12xs_now_ns(), NULL);
 }
 
 static HRESULT fence_argument(struct d3d12_command_queue *queue, const char *method, ID3D12Fence *fence_iface, struct d3d12_fence **fence)
@@ -193,10 +235,12 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Signal(ID3D12CommandQueue *
     struct d3d12_fence *fence;
     HRESULT hr;
 
+    uint64_t begin_ns = d3d12xs_trace_begin();
     if ((hr = fence_argument(queue, METHOD(Signal), fence_iface, &fence)) != S_OK)
         return hr;
     hr = d3d12_scheduler_signal(queue->engine, fence->timeline, value);
     d3d12_waiter_kick(queue->object.device, false);
+    d3d12_fence_trace_call(begin_ns, "ID3D12CommandQueue::Signal", fence, value);
     return hr;
 }
 
@@ -206,6 +250,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *if
     struct d3d12_fence *fence;
     HRESULT hr;
 
+    uint64_t begin_ns = d3d12xs_trace_begin();
     if ((hr = fence_argument(queue, METHOD(Wait), fence_iface, &fence)) != S_OK)
         return hr;
     bool parked = false;
@@ -213,6 +258,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *if
     /* A parked wait is submitted by the waiter if nothing follows it soon: wake it from a long
      * slice then (a host call), else only nudge it. */
     d3d12_waiter_kick(queue->object.device, parked);
+    d3d12_fence_trace_call(begin_ns, "ID3D12CommandQueue::Wait", fence, value);
     return hr;
 }
 
@@ -353,6 +399,7 @@ HRESULT d3d12_command_queue_create(struct d3d12_device *device, const D3D12_COMM
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the queue");
     queue->ID3D12CommandQueue_iface.lpVtbl = &d3d12_command_queue_vtbl;
     d3d12xs_object_init(&queue->object, device);
+    pthread_mutex_init(&queue->pix_lock, NULL);
     queue->desc = *desc;
     if (!queue->desc.NodeMask)
         queue->desc.NodeMask = 1;

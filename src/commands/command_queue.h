@@ -10,6 +10,13 @@ struct d3d12_command_queue {
     struct d3d12xs_object object;
     D3D12_COMMAND_QUEUE_DESC desc;
     struct d3d12_engine *engine;
+    /* Its open PIX events (BeginEvent), for their spans in the trace file. */
+    pthread_mutex_t pix_lock;
+    unsigned pix_depth;
+    struct d3d12_queue_pix_event {
+        uint64_t begin_ns;
+        char name[64];
+    } pix_events[16];
 };
 
 struct d3d12_command_queue *unsafe_impl_from_ID3D12CommandQueue(ID3D12CommandQueue *iface);

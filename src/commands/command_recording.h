@@ -70,6 +70,14 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12Gr
  * (after recording the error) when it cannot run. */
 bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command);
 bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant);
+
+/* command_list_pix.c: PIX events (timestamped into the trace while a capture runs); close ends
+ * the events left open, reset drops the recording's timestamps. */
+void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size);
+void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList10 *iface);
+void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size);
+void d3d12_command_list_pix_close(struct d3d12_command_list *list);
+void d3d12_command_list_pix_reset(struct d3d12_command_list *list);
 /* command_list_dispatchx.c: the console table's DispatchX. */
 void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags);
 

@@ -3,17 +3,13 @@
 #include <string.h>
 
 #include "commands/system_timestamp.h"
+#include "device/gpu_clock.h"
 #include "device/internal_pipeline.h"
 #include "system_timestamp_spirv.h"
-
-/* GPU and host clocks drift apart slowly; a pair older than this is taken again. */
-#define RECALIBRATE_NS (100ull * 1000 * 1000)
 
 struct d3d12_system_timestamps {
     struct d3d12xs_internal_layout layout; /* ticks, destination; struct calibration_constants */
     VkPipeline pipeline;
-    pthread_mutex_t lock;
-    uint64_t gpu_reference, host_reference, calibrated_at_ns;
     const char *unavailable; /* why SYSTEM_TIMESTAMP cannot be written, or NULL */
 };
 
@@ -25,23 +21,6 @@ struct calibration_constants {
     uint32_t index;
     uint32_t unused;
 };
-
-static bool has_time_domains(struct d3d12_device *device)
-{
-    VkTimeDomainEXT domains[8];
-    uint32_t count = 8;
-    bool device_domain = false, monotonic = false;
-
-    if (!device->has_calibrated_timestamps || !device->vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)
-        return false;
-    if (device->vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(device->vk_physical_device, &count, domains) < 0)
-        return false;
-    for (uint32_t i = 0; i < count; i++) {
-        device_domain |= domains[i] == VK_TIME_DOMAIN_DEVICE_EXT;
-        monotonic |= domains[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
-    }
-    return device_domain && monotonic;
-}
 
 static bool create_pipeline(struct d3d12_device *device, struct d3d12_system_timestamps *timestamps)
 {
@@ -56,8 +35,7 @@ void d3d12_system_timestamps_create(struct d3d12_device *device)
 
     if (!(device->system_timestamps = timestamps))
         return;
-    pthread_mutex_init(&timestamps->lock, NULL);
-    if (!has_time_domains(device))
+    if (!d3d12xs_gpu_clock_available(device))
         timestamps->unavailable = "the Vulkan device cannot calibrate its clock against CLOCK_MONOTONIC (VK_EXT_calibrated_timestamps)";
     else if (!device->has_shader_int64 || !device->has_shader_float64)
         timestamps->unavailable = "the Vulkan device lacks shaderInt64 or shaderFloat64, which the clock conversion needs";
@@ -72,7 +50,6 @@ void d3d12_system_timestamps_destroy(struct d3d12_device *device)
         return;
     vkDestroyPipeline(device->vk_device, timestamps->pipeline, NULL);
     d3d12xs_internal_layout_destroy(device, &timestamps->layout);
-    pthread_mutex_destroy(&timestamps->lock);
     free(timestamps);
     device->system_timestamps = NULL;
 }
@@ -82,31 +59,6 @@ const char *d3d12_system_timestamps_unavailable(const struct d3d12_device *devic
     if (!device->system_timestamps)
         return "out of memory when the device was created";
     return device->system_timestamps->unavailable;
-}
-
-/* A GPU/host clock pair no older than RECALIBRATE_NS. */
-static void calibration(struct d3d12_device *device, uint64_t *gpu_reference, uint64_t *host_reference)
-{
-    struct d3d12_system_timestamps *timestamps = device->system_timestamps;
-    VkCalibratedTimestampInfoEXT infos[2] = {
-        {.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT},
-        {.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT},
-    };
-    uint64_t now = d3d12xs_now_ns(), pair[2], deviation;
-
-    pthread_mutex_lock(&timestamps->lock);
-    if (!timestamps->calibrated_at_ns || now - timestamps->calibrated_at_ns > RECALIBRATE_NS) {
-        if (device->vkGetCalibratedTimestampsEXT(device->vk_device, 2, infos, pair, &deviation) == VK_SUCCESS) {
-            timestamps->gpu_reference = pair[0];
-            timestamps->host_reference = pair[1];
-            timestamps->calibrated_at_ns = now;
-        } else {
-            WARN("vkGetCalibratedTimestampsEXT failed: SYSTEM_TIMESTAMP values use the previous calibration");
-        }
-    }
-    *gpu_reference = timestamps->gpu_reference;
-    *host_reference = timestamps->host_reference;
-    pthread_mutex_unlock(&timestamps->lock);
 }
 
 void d3d12_system_timestamp_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer ticks_buffer, uint64_t ticks_offset,
@@ -125,7 +77,7 @@ void d3d12_system_timestamp_record(struct d3d12_device *device, VkCommandBuffer 
                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_infos[1]},
     };
 
-    calibration(device, &constants.gpu_reference, &constants.host_reference);
+    d3d12xs_gpu_clock_calibration(device, &constants.gpu_reference, &constants.host_reference);
     vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->pipeline);
     device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->layout.layout, 0, 2, writes);
     vkCmdPushConstants(command_buffer, timestamps->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);

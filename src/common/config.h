@@ -47,6 +47,7 @@ struct d3d12xs_config {
     int64_t compile_timeout_ms;          /* D3D12XS_COMPILE_TIMEOUT_MS */
     char hlslc[4096];                    /* D3D12XS_HLSLC: the compiler helper; "" = next to the library */
     bool no_vectorize;                   /* D3D12XS_NO_VECTORIZE */
+    char trace[4096];                    /* D3D12XS_TRACE: the trace file written from the first device on; "" = none */
 };
 
 /* The values a variable has, or NULL where it is unset (getenv, or a test's table). */

@@ -45,7 +45,7 @@ void D3D12XSSetLogCallback(PFN_D3D12XS_LOG_CALLBACK callback, void *user)
 static void log_va(D3D12XS_LOG_LEVEL level, const char *fmt, va_list args)
 {
     static const char *const prefixes[] = {"err", "warn", "info", "trace"};
-    char line[1024];
+    char line[2048]; /* a hang's line names every queue's work */
     /* Before the lock: the first read of the configuration may log its own warnings. */
     bool enabled = d3d12xs_log_enabled(level);
 

@@ -31,6 +31,7 @@ struct d3d12_scheduler;
 struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
+struct d3d12xs_gpu_clock;
 struct d3d12_console_validation;
 struct d3d12xs_va_map;
 struct d3d12xs_descriptor_heap_registry;
@@ -100,6 +101,7 @@ struct d3d12_device {
     struct d3d12_gpu_waits *gpu_waits; /* the spin pipeline of GPU-side memory waits (sync/gpu_wait.c) */
     enum d3d12_gpu_wait_mode gpu_wait_mode;
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
+    struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
     atomic_int removed_reason; /* S_OK while alive */

@@ -5,6 +5,7 @@
 #include "memory/resource.h"
 #include "memory/va_map.h"
 #include "sync/scheduler.h"
+#include "trace/trace.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12Resource::" #name
@@ -67,6 +68,13 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "pReadRange [%zu, %zu) is not within the %llu-byte buffer",
                 (size_t)read_range->Begin, (size_t)read_range->End, (unsigned long long)resource->desc.Width);
     atomic_fetch_add(&resource->map_count, 1);
+    /* Reading back is what programs wait for: an instant on the calling thread's track. */
+    if (d3d12xs_trace_on() && resource->heap_properties.Type != D3D12_HEAP_TYPE_UPLOAD) {
+        struct d3d12xs_trace_args args = {.length = 0};
+        d3d12xs_trace_arg_string(&args, "resource", d3d12xs_object_name(&resource->object));
+        d3d12xs_trace_arg_u64(&args, "bytes", resource->desc.Width);
+        d3d12xs_trace_instant(d3d12xs_trace_cpu_track(), "api", METHOD(Map), d3d12xs_now_ns(), &args);
+    }
     /* Memory is host-coherent, so read and written ranges need no flush or invalidate. */
     if (data)
         *data = resource->mapped;

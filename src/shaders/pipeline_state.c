@@ -14,6 +14,7 @@
 #include "sync/scheduler.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
+#include "trace/trace.h"
 #include "shaders/dxbc_translate.h"
 #include "generated/d3d12_stubs.h"
 
@@ -644,9 +645,18 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
     state->root_signature = signature;
     if ((state->has_shader_limits = limits != NULL))
         state->shader_limits = *limits;
+    uint64_t begin_ns = d3d12xs_trace_begin();
     if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
         ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
         return hr;
+    }
+    if (begin_ns) {
+        /* the translation, passes and driver compile: a pipeline made mid-frame shows */
+        struct d3d12xs_trace_args args = {.length = 0};
+        d3d12xs_trace_arg_u64(&args, "compile_us", (d3d12xs_now_ns() - begin_ns) / 1000);
+        d3d12xs_trace_arg_string(&args, "bytecode", d3d12xs_dxbc_is_container(desc->CS.pShaderBytecode, desc->CS.BytecodeLength)
+                ? "DXBC" : "SPIR-V");
+        d3d12xs_trace_end(begin_ns, method, &args);
     }
     hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&state->ID3D12PipelineState_iface, riid, out), method);
     ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sync/scheduler_state.h"
+#include "trace/trace.h"
 
 bool d3d12_engine_serial_done_soon(struct d3d12_engine *engine, uint64_t serial, uint64_t timeout_ns)
 {
@@ -53,6 +54,8 @@ struct d3d12_engine *d3d12_engine_new(struct d3d12_device *device, D3D12_COMMAND
     engine->type = type;
     engine->family = map->family;
     snprintf(engine->name, sizeof(engine->name), internal ? "d3d12xs internal" : "unnamed");
+    engine->trace_track = d3d12xs_trace_new_queue_track();
+    d3d12_queue_trace_name_engine(engine);
     if ((vr = vkCreateSemaphore(device->vk_device, &create_info, NULL, &engine->serial_semaphore)) != VK_SUCCESS) {
         d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateSemaphore failed (VkResult %d)", vr);
         free(engine);
@@ -105,6 +108,7 @@ void d3d12_engine_set_name(struct d3d12_engine *engine, const char *name)
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(engine->device);
     pthread_mutex_lock(&scheduler->lock);
     snprintf(engine->name, sizeof(engine->name), "%s", name);
+    d3d12_queue_trace_name_engine(engine);
     pthread_mutex_unlock(&scheduler->lock);
 }
 
@@ -132,6 +136,8 @@ void d3d12_engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
     /* Another queue's submission may still wait on this serial semaphore (a memory wait met
      * by it): it is buried once all work submitted so far has finished. */
     d3d12_retire_locked(scheduler, engine->device, bury_serial_semaphore, (void *)engine->serial_semaphore);
+    d3d12_queue_trace_engine_free(engine);
+    d3d12xs_trace_forget_track(engine->trace_track);
     free(engine->held_buffer);
     free(engine);
 }

@@ -7,6 +7,7 @@
 #include "sync/event.h"
 #include "sync/fence.h"
 #include "sync/waiter.h"
+#include "trace/trace.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12Fence::" #name
@@ -47,14 +48,29 @@ static UINT64 STDMETHODCALLTYPE d3d12_fence_GetCompletedValue(ID3D12Fence *iface
     return d3d12_timeline_completed_value(fence->object.device, fence->timeline);
 }
 
+void d3d12_fence_trace_call(uint64_t begin_ns, const char *name, struct d3d12_fence *fence, uint64_t value)
+{
+    struct d3d12xs_trace_args args = {.length = 0};
+    if (!begin_ns)
+        return;
+    d3d12xs_trace_arg_string(&args, "fence", d3d12xs_object_name(&fence->object));
+    d3d12xs_trace_arg_u64(&args, "value", value);
+    d3d12xs_trace_end(begin_ns, name, &args);
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_fence_SetEventOnCompletion(ID3D12Fence *iface, UINT64 value, HANDLE event_handle)
 {
     struct d3d12_fence *fence = impl_from_ID3D12Fence(iface);
     struct d3d12_device *device = fence->object.device;
     struct d3d12xs_event *event;
 
-    if (!event_handle)
-        return d3d12_waiter_wait(device, fence->timeline, value, METHOD(SetEventOnCompletion));
+    if (!event_handle) {
+        /* the time it blocked, in the trace */
+        uint64_t begin_ns = d3d12xs_trace_begin();
+        HRESULT hr = d3d12_waiter_wait(device, fence->timeline, value, METHOD(SetEventOnCompletion));
+        d3d12_fence_trace_call(begin_ns, METHOD(SetEventOnCompletion), fence, value);
+        return hr;
+    }
     if (!(event = d3d12xs_event_acquire(event_handle)))
         return d3d12xs_fail(E_INVALIDARG, METHOD(SetEventOnCompletion), "hEvent %p is not an open event from CreateEvent", event_handle);
     if (d3d12_timeline_completed_value(device, fence->timeline) >= value) {
@@ -71,6 +87,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_Signal(ID3D12Fence *iface, UINT64 v
     HRESULT hr;
 
     bool waiters_must_look = false;
+    uint64_t begin_ns = d3d12xs_trace_begin();
 
     if ((hr = d3d12_device_removed_reason(device)) != S_OK)
         return hr;
@@ -82,6 +99,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_fence_Signal(ID3D12Fence *iface, UINT64 v
         else
             d3d12_waiter_kick(device, false);
     }
+    d3d12_fence_trace_call(begin_ns, METHOD(Signal), fence, value);
     return hr;
 }
 

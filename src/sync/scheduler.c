@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sync/scheduler_state.h"
+#include "trace/trace.h"
 
 /* How long a ready queue Wait may wait for the next operation of its queue (enqueue_locked). */
 #define PARK_NS (20ull * 1000)
@@ -28,6 +29,7 @@ void d3d12_op_cleanup_locked(struct d3d12_device *device, struct d3d12_op *op)
     case D3D12_OP_EXECUTE:
         free(op->u.execute.command_buffers);
         free(op->u.execute.writes);
+        d3d12_queue_trace_free(op->trace);
         break;
     case D3D12_OP_SIGNAL:
         d3d12_timeline_release_locked(device, op->u.signal.timeline);
@@ -258,6 +260,13 @@ HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_
         pthread_mutex_unlock(&scheduler->lock);
         return hr;
     }
+    /* The trace's arrow from this Signal to the queue waits it releases (queue_trace.c). */
+    if (d3d12xs_trace_on()) {
+        static _Atomic uint64_t cpu_signals;
+        timeline->trace_cpu_flow = ((atomic_fetch_add(&cpu_signals, 1) + 1) << 1) | (1ull << 51);
+        timeline->trace_cpu_value = value;
+        d3d12xs_trace_flow(d3d12xs_trace_cpu_track(), true, timeline->trace_cpu_flow, d3d12xs_now_ns());
+    }
     /* Held queue waits for at most value are met now, even if a queue signal pending before this
      * one lands meanwhile with a lower value (fence_values.c reads cpu_signal_value). */
     if (scheduler->held_engine_count) {
@@ -271,6 +280,23 @@ HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_
 }
 
 /* ---- queue operations ---- */
+
+/* An execute op's segments, for hang reports: "list 'a' segments 0-2 (calls 0-30)", or from one
+ * list's segment to another's. */
+static void describe_run(struct d3d12_op *op, const struct d3d12_submit_segment *first, const struct d3d12_submit_segment *last)
+{
+    const char *first_list = first->list_name ? first->list_name : "?", *last_list = last->list_name ? last->list_name : "?";
+    if (first == last && last->last_call == UINT32_MAX)
+        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (no commands)", first_list, first->index);
+    else if (first == last)
+        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (calls %u-%u)", first_list, first->index, first->first_call, last->last_call);
+    else if (!strcmp(first_list, last_list))
+        snprintf(op->what, sizeof(op->what), "list '%s' segments %u-%u (calls %u-%u)", first_list, first->index, last->index,
+                first->first_call, last->last_call);
+    else
+        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (call %u) to list '%s' segment %u (call %u)", first_list, first->index,
+                first->first_call, last_list, last->index, last->last_call);
+}
 
 static void describe_segment(struct d3d12_op *op, const struct d3d12_submit_segment *segment)
 {
@@ -286,7 +312,7 @@ static void free_unqueued(struct d3d12_op *ops, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++)
         if (ops[i].kind == D3D12_OP_EXECUTE)
-            free(ops[i].u.execute.command_buffers), free(ops[i].u.execute.writes);
+            free(ops[i].u.execute.command_buffers), free(ops[i].u.execute.writes), d3d12_queue_trace_free(ops[i].trace);
 }
 
 HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_submit_segment *segments, uint32_t segment_count,
@@ -294,6 +320,7 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
 {
     struct d3d12_op stack_ops[4], *ops = stack_ops;
     uint32_t op_count = 0, max_ops = segment_count * 2 + 1;
+    const struct d3d12_submit_segment *run_first = segments;
     HRESULT hr = S_OK;
 
     if (max_ops > D3D12XS_ARRAY_SIZE(stack_ops) && !(ops = calloc(max_ops, sizeof(*ops))))
@@ -319,9 +346,20 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
                 break;
             }
             describe_segment(op, segment);
+            /* the trace names every segment of the op: those up to the next wait or helper segment */
+            if (d3d12xs_trace_on() && !segment->on_helper) {
+                uint32_t n = 1;
+                while (i + n < segment_count && !segments[i + n].wait && !segments[i + n].on_helper)
+                    n++;
+                op->trace = d3d12_queue_trace_describe(segment, n);
+            }
         }
         struct d3d12_op_execute *execute = &op->u.execute;
+        if (!execute->command_buffer_count)
+            run_first = segment;
         execute->command_buffers[execute->command_buffer_count++] = segment->command_buffer;
+        if (!segment->on_helper)
+            describe_run(op, run_first, segment);
         if (segment->write_count) {
             struct d3d12_value_write *writes = realloc(execute->writes, (execute->write_count + segment->write_count) * sizeof(*writes));
             if (!writes) {
@@ -480,6 +518,69 @@ static bool find_stall_locked(struct d3d12_scheduler *scheduler, struct d3d12_de
     return busy;
 }
 
+/* The newest work of the engine known finished (the inflight ring), or NULL. */
+static const struct d3d12_inflight *last_finished(const struct d3d12_engine *engine, uint64_t completed)
+{
+    const struct d3d12_inflight *best = NULL;
+    for (unsigned i = 0; i < D3D12_INFLIGHT_RING; i++) {
+        const struct d3d12_inflight *slot = &engine->inflight[i];
+        if (slot->serial && slot->serial <= completed && (!best || slot->serial > best->serial))
+            best = slot;
+    }
+    return best;
+}
+
+/* The first unfinished work of an engine, briefly: the op and what holds it. */
+static void describe_unfinished(const struct d3d12_engine *engine, uint64_t completed, char *out, size_t size)
+{
+    const struct d3d12_op *held = engine->held_count ? &engine->held[0] : NULL;
+    if (held && held->kind == D3D12_OP_WAIT_FENCE)
+        snprintf(out, size, "a Wait for fence '%s' to reach %llu, held", held->u.wait_fence.timeline->name,
+                (unsigned long long)held->u.wait_fence.value);
+    else if (held && held->kind == D3D12_OP_WAIT_MEMORY)
+        snprintf(out, size, "%s, held until the value at 0x%llx is %s %llu", held->what, (unsigned long long)held->u.wait_memory.memory.gpu_address,
+                d3d12_comparison_name(held->u.wait_memory.memory.comparison), (unsigned long long)held->u.wait_memory.memory.value);
+    else if (held)
+        snprintf(out, size, "%s, held", held->what);
+    else
+        describe_running(engine, completed, out, size);
+}
+
+void d3d12_scheduler_describe_hang(struct d3d12_device *device, char *out, size_t size)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    uint64_t now = d3d12xs_now_ns();
+    size_t length = 0;
+
+    out[0] = 0;
+    lock(scheduler);
+    if (d3d12xs_trace_on())
+        d3d12_queue_trace_collect_locked(scheduler, now, false);
+    for (size_t i = 0; i < scheduler->engine_count && length + 1 < size; i++) {
+        struct d3d12_engine *engine = scheduler->engines[i];
+        uint64_t completed = d3d12_engine_completed(engine);
+        const struct d3d12_inflight *finished = last_finished(engine, completed);
+        char unfinished[320];
+        int n;
+
+        if (!engine->held_count && completed >= engine->submitted_serial)
+            continue; /* idle: nothing of it is stuck */
+        describe_unfinished(engine, completed, unfinished, sizeof(unfinished));
+        n = snprintf(out + length, size - length, "; queue '%s' last finished %s, first not finished %s", engine->name,
+                finished ? finished->what : "nothing of its last 8 submissions", unfinished);
+        length = n > 0 && (size_t)n < size - length ? length + (size_t)n : size - 1;
+        if (d3d12xs_trace_on()) {
+            struct d3d12xs_trace_args args = {.length = 0};
+            uint64_t since = engine->held_count ? engine->held[0].enqueued_ns : engine->watch_since_ns ? engine->watch_since_ns : now;
+            d3d12xs_trace_arg_string(&args, "last_finished", finished ? finished->what : "?");
+            d3d12xs_trace_arg_string(&args, "first_not_finished", unfinished);
+            d3d12xs_trace_span(engine->trace_track, "hang", "hang", since, now, &args);
+        }
+    }
+    pthread_mutex_unlock(&scheduler->lock);
+    d3d12xs_trace_flush();
+}
+
 void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, uint64_t timeout_ns, struct d3d12_scheduler_poll *result)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
@@ -490,6 +591,8 @@ void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now, uint64_t ti
     if (scheduler->memory_wait_count || (scheduler->parked_count && now - scheduler->parked_since_ns > PARK_NS))
         flush_held_locked(scheduler);
     result->busy = find_stall_locked(scheduler, device, now, timeout_ns, result->stall, sizeof(result->stall));
+    if (d3d12xs_trace_on())
+        d3d12_queue_trace_collect_locked(scheduler, now, false);
     if (d3d12_device_removed_reason(device) != S_OK) {
         for (size_t i = 0; i < scheduler->engine_count; i++)
             d3d12_engine_drop_held_locked(scheduler->engines[i], "the device is removed");
@@ -535,6 +638,16 @@ unsigned d3d12_scheduler_flush_memory_waits(struct d3d12_device *device, uint64_
 
 /* ---- creation and destruction ---- */
 
+/* D3D12XSStopTrace: what the queues finished so far goes into the file. */
+static void drain_trace(void *context)
+{
+    struct d3d12_device *device = context;
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    lock(scheduler);
+    d3d12_queue_trace_collect_locked(scheduler, d3d12xs_now_ns(), false);
+    pthread_mutex_unlock(&scheduler->lock);
+}
+
 HRESULT d3d12_scheduler_create(struct d3d12_device *device)
 {
     struct d3d12_scheduler *scheduler;
@@ -556,6 +669,7 @@ HRESULT d3d12_scheduler_create(struct d3d12_device *device)
         device->scheduler = NULL;
         return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot create the scheduler's internal engine");
     }
+    d3d12xs_trace_add_drain(drain_trace, device);
     return S_OK;
 }
 
@@ -572,6 +686,7 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
 
     if (!scheduler)
         return;
+    d3d12xs_trace_remove_drain(drain_trace, device);
     lock(scheduler);
     for (size_t i = 0; i < scheduler->engine_count; i++)
         d3d12_engine_drop_held_locked(scheduler->engines[i], "the device is destroyed");
@@ -607,6 +722,10 @@ void d3d12_scheduler_destroy(struct d3d12_device *device)
     d3d12_retirement_collect(device, true);
     lock(scheduler);
     d3d12_submission_discard_locked(scheduler);
+    if (d3d12xs_trace_on()) {
+        d3d12_queue_trace_collect_locked(scheduler, d3d12xs_now_ns(), true);
+        d3d12xs_trace_flush();
+    }
     while (scheduler->engine_count)
         d3d12_engine_free_locked(scheduler, scheduler->engines[0]);
     pthread_mutex_unlock(&scheduler->lock);

@@ -38,6 +38,9 @@ struct d3d12_timeline {
     const struct d3d12_engine *last_signal_engine; /* identity only */
     bool orphaned;                /* the fence is gone: only queued signals can still move it */
     char name[64];                /* the fence's name, for messages */
+    /* The trace (queue_trace.c): the flow of the latest CPU Signal and its value, so a queue
+     * wait it releases ends that arrow (scheduler lock). */
+    uint64_t trace_cpu_flow, trace_cpu_value;
     /* A CPU Signal's flush of held work (scheduler lock): the waits it meets go even if a queue
      * signal, pending before it, lands meanwhile and sets a lower value. */
     bool cpu_signal_flush;
@@ -75,6 +78,28 @@ struct d3d12_value_write {
 };
 
 /* One run of recorded commands that executes as a unit. */
+/* A command list's PIX events while a capture runs (commands/command_list_pix.c records them
+ * with GPU timestamps into its pool; queue_trace.c reads them once the segment that ends each
+ * one has run). Reference-counted: the list and every traced execution hold one. */
+struct d3d12_trace_mark {
+    bool marker;                  /* SetMarker: an instant at begin_query */
+    uint32_t begin_query, end_query; /* end_query is UINT32_MAX while the event is open */
+    uint32_t end_segment;         /* the list's segment in which it ended */
+    char name[64];
+};
+struct d3d12_trace_marks {
+    _Atomic unsigned refcount;
+    struct d3d12_device *device;
+    VkQueryPool pool;
+    uint32_t query_count, queries_used;
+    struct d3d12_trace_mark *marks;
+    uint32_t count;
+    size_t capacity;
+};
+struct d3d12_trace_marks *d3d12_trace_marks_create(struct d3d12_device *device, uint32_t query_count);
+void d3d12_trace_marks_add_ref(struct d3d12_trace_marks *marks);
+void d3d12_trace_marks_release(struct d3d12_trace_marks *marks);
+
 struct d3d12_submit_segment {
     VkCommandBuffer command_buffer;
     bool on_helper;               /* needs a compute-capable queue (transfer-only engines) */
@@ -82,9 +107,11 @@ struct d3d12_submit_segment {
     const char *list_name;        /* for hang reports */
     uint32_t index;               /* segment index in its list */
     uint32_t first_call;          /* call index of its first command */
+    uint32_t last_call;           /* and of its last (UINT32_MAX: it has none) */
     const char *cut_by;           /* the command that started it, for hang reports (or NULL) */
     const struct d3d12_value_write *writes; /* known values it writes, in order */
     uint32_t write_count;
+    struct d3d12_trace_marks *trace_marks;  /* its list's PIX events (or NULL) */
 };
 
 HRESULT d3d12_scheduler_create(struct d3d12_device *device);
@@ -157,6 +184,11 @@ struct d3d12_scheduler_poll {
 void d3d12_scheduler_poll(struct d3d12_device *device, uint64_t now_ns, uint64_t timeout_ns, struct d3d12_scheduler_poll *result);
 /* Drops every engine's held work (the device is removed). */
 void d3d12_scheduler_drop_held(struct d3d12_device *device, const char *why);
+/* For the line of DXGI_ERROR_DEVICE_HUNG: for every queue with work not finished, the last work
+ * known finished and the first not finished (list, segments, calls; a held wait with what it
+ * waits for), as "; queue 'a' last finished ..., first not finished ..." in out; with a capture
+ * running, a hang span on each such queue's track (the file written at once). */
+void d3d12_scheduler_describe_hang(struct d3d12_device *device, char *out, size_t size);
 
 /* Submits held work whose memory waits are met now, and parked fence waits that nothing came
  * to join since before now_ns - 20 us; returns how many memory waits stay held and, in

@@ -59,15 +59,18 @@ enum d3d12_memory_wait_met_by {
 struct d3d12_op_wait_memory {
     struct d3d12_memory_wait memory;
     enum d3d12_memory_wait_met_by met_by;
-    struct d3d12_engine *writer;         /* BY_SEMAPHORE: the engine whose serial... */
+    struct d3d12_engine *writer;         /* met on the GPU: the engine whose serial (BY_SEMAPHORE: waited for)... */
     uint64_t writer_serial;              /* ...reaches this */
 };
+
+struct d3d12_op_trace;
 
 struct d3d12_op {
     enum d3d12_op_kind kind;
     uint64_t serial;
     uint64_t enqueued_ns;
     char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
+    struct d3d12_op_trace *trace;        /* EXECUTE while a capture runs: its segments' names (queue_trace.c) */
     union {
         struct d3d12_op_execute execute;
         struct d3d12_op_fence signal;
@@ -129,6 +132,8 @@ struct d3d12_engine {
     struct d3d12_published_write reached[D3D12_PUBLISHED_RING]; /* the newest writes of held[0, reach) in a flush's pass */
     unsigned reached_next;
     char name[64];
+    uint32_t trace_track;               /* its track in trace files (queue_trace.c) */
+    struct d3d12_engine_trace *trace;   /* what a capture needs of it, made on first use */
 };
 
 /* ---- the submission queue (submission.c) ---- */
@@ -198,6 +203,21 @@ void d3d12_engine_free_locked(struct d3d12_scheduler *scheduler, struct d3d12_en
 void d3d12_engine_free_finished_locked(struct d3d12_scheduler *scheduler);
 void d3d12_engine_note_inflight_locked(struct d3d12_engine *engine, const struct d3d12_op *op);
 void d3d12_engine_publish_writes_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, const struct d3d12_op *op);
+
+/* queue_trace.c: the queues' tracks of the trace file (docs/trace.md). describe is NULL while no
+ * capture runs; the others do nothing for ops without trace or with no capture running. */
+struct d3d12_op_trace *d3d12_queue_trace_describe(const struct d3d12_submit_segment *segments, uint32_t count);
+void d3d12_queue_trace_free(struct d3d12_op_trace *trace);
+/* The command buffers an EXECUTE op submits (timestamps around its segments while traced)... */
+uint32_t d3d12_queue_trace_buffer_count(const struct d3d12_op *op);
+/* ...written to out; the op's trace moves to the engine's records. */
+uint32_t d3d12_queue_trace_execute_locked(struct d3d12_engine *engine, struct d3d12_op *op, VkCommandBuffer *out);
+void d3d12_queue_trace_wait_locked(struct d3d12_scheduler *scheduler, struct d3d12_engine *engine, const struct d3d12_op *op);
+void d3d12_queue_trace_signal_locked(struct d3d12_engine *engine, const struct d3d12_op *op, uint64_t virtual_value);
+/* Events of the recorded work that finished (all: everything recorded, at device destruction). */
+void d3d12_queue_trace_collect_locked(struct d3d12_scheduler *scheduler, uint64_t now_ns, bool all);
+void d3d12_queue_trace_name_engine(struct d3d12_engine *engine);
+void d3d12_queue_trace_engine_free(struct d3d12_engine *engine);
 
 /* timeline.c */
 void d3d12_timeline_release_locked(struct d3d12_device *device, struct d3d12_timeline *timeline);

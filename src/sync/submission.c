@@ -111,7 +111,7 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
     }
     /* What may follow the first operation in the same submission. */
     if (ops[0].kind == D3D12_OP_EXECUTE)
-        buffer_count = ops[0].u.execute.command_buffer_count;
+        buffer_count = d3d12_queue_trace_buffer_count(&ops[0]);
     if (ops[0].kind == D3D12_OP_WAIT_MEMORY && ops[0].u.wait_memory.met_by == D3D12_MET_BY_SPIN)
         buffer_count = 1;
     if (ops[0].kind == D3D12_OP_SIGNAL)
@@ -135,7 +135,7 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
         if (op->kind == D3D12_OP_SIGNAL)
             signalled[signalled_count++] = op->u.signal.timeline;
         else
-            buffer_count += op->u.execute.command_buffer_count;
+            buffer_count += d3d12_queue_trace_buffer_count(op);
         n++;
     }
     /* Room in each signalled fence's map first, so nothing fails once the run is decided. */
@@ -164,11 +164,29 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
         pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_memory.writer->serial_semaphore, ops[0].u.wait_memory.writer_serial);
     for (size_t i = 0; i < n; i++) {
         struct d3d12_op *op = &ops[i];
+        if (op->kind == D3D12_OP_WAIT_MEMORY || op->kind == D3D12_OP_WAIT_FENCE)
+            d3d12_queue_trace_wait_locked(scheduler, engine, op);
         if (op->kind == D3D12_OP_WAIT_MEMORY && op->u.wait_memory.met_by == D3D12_MET_BY_SPIN) {
             add_buffer(pending, op->u.wait_memory.memory.gpu_command_buffer);
-        } else if (op->kind == D3D12_OP_EXECUTE) {
+        } else if (op->kind == D3D12_OP_EXECUTE && !op->trace) {
             for (uint32_t b = 0; b < op->u.execute.command_buffer_count; b++)
                 add_buffer(pending, op->u.execute.command_buffers[b]);
+        } else if (op->kind == D3D12_OP_EXECUTE) {
+            /* traced: timestamps around each segment */
+            VkCommandBuffer stack[48], *buffers = stack;
+            uint32_t count = d3d12_queue_trace_buffer_count(op);
+            if (count > D3D12XS_ARRAY_SIZE(stack) && !(buffers = malloc(count * sizeof(*buffers)))) {
+                d3d12_queue_trace_free(op->trace);
+                op->trace = NULL;
+                for (uint32_t b = 0; b < op->u.execute.command_buffer_count; b++)
+                    add_buffer(pending, op->u.execute.command_buffers[b]);
+                continue;
+            }
+            count = d3d12_queue_trace_execute_locked(engine, op, buffers);
+            for (uint32_t b = 0; b < count; b++)
+                add_buffer(pending, buffers[b]);
+            if (buffers != stack)
+                free(buffers);
         } else if (op->kind == D3D12_OP_SIGNAL) {
             struct d3d12_timeline *timeline = op->u.signal.timeline;
             uint64_t previous = d3d12_fence_values_last_virtual_locked(timeline), counter = 0;
@@ -179,8 +197,9 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
                     && (vkGetSemaphoreCounterValue(device->vk_device, timeline->semaphore, &counter) != VK_SUCCESS || counter < previous))
                 pending->waits[pending->wait_count++] = semaphore_info(timeline->semaphore, previous);
             /* Every signal takes the next virtual value, whatever its D3D12 value (lower, equal). */
-            pending->signals[pending->signal_count++]
-                    = semaphore_info(timeline->semaphore, d3d12_fence_values_add_signal_locked(device, timeline, op->u.signal.value));
+            uint64_t virtual_value = d3d12_fence_values_add_signal_locked(device, timeline, op->u.signal.value);
+            pending->signals[pending->signal_count++] = semaphore_info(timeline->semaphore, virtual_value);
+            d3d12_queue_trace_signal_locked(engine, op, virtual_value);
             timeline->last_signal_engine = engine;
         }
     }

@@ -123,7 +123,7 @@ static bool gpu_waitable_locked(struct d3d12_scheduler *scheduler, struct d3d12_
         if (!write || !d3d12_comparison_holds(wait->comparison, write->value, wait->value))
             continue;
         op->met_by = semaphore ? D3D12_MET_BY_SEMAPHORE : spin ? D3D12_MET_BY_SPIN : D3D12_MET_BY_QUEUE_ORDER;
-        op->writer = semaphore ? writer : NULL;
+        op->writer = writer;
         op->writer_serial = serial;
         return true;
     }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sync/event.h"
+#include "trace/trace.h"
 #include "sync/fence_values.h"
 #include "sync/waiter.h"
 
@@ -108,7 +109,19 @@ static void fire_locked(struct d3d12_device *device, struct d3d12_waiter *waiter
     waiter->registration_count = kept;
 }
 
-static void check_registration_timeouts_locked(struct d3d12_device *device, struct d3d12_waiter *waiter, uint64_t now)
+/* DXGI_ERROR_DEVICE_HUNG, its one line naming why and what every queue did. */
+static void mark_hung(struct d3d12_device *device, const char *why)
+{
+    char line[1536];
+    size_t length = (size_t)snprintf(line, sizeof(line), "%s", why);
+    if (length < sizeof(line))
+        d3d12_scheduler_describe_hang(device, line + length, sizeof(line) - length);
+    d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, line);
+}
+
+/* A host wait past the hang timeout: why, for the loop to remove the device outside the lock. */
+static void check_registration_timeouts_locked(struct d3d12_device *device, struct d3d12_waiter *waiter, uint64_t now, char *hang_why,
+        size_t hang_why_size)
 {
     uint64_t timeout_ns = (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000;
     if (!timeout_ns)
@@ -118,11 +131,9 @@ static void check_registration_timeouts_locked(struct d3d12_device *device, stru
         if (registration->event && d3d12xs_event_spent(registration->event))
             continue; /* goes at the next fire_locked */
         if (now > registration->since_ns && now - registration->since_ns > timeout_ns) {
-            char why[256];
-            snprintf(why, sizeof(why), "%s waited %llu ms for fence '%s' to reach %llu (it is at %llu)", registration->method,
+            snprintf(hang_why, hang_why_size, "%s waited %llu ms for fence '%s' to reach %llu (it is at %llu)", registration->method,
                     (unsigned long long)(timeout_ns / 1000000), registration->timeline->name, (unsigned long long)registration->value,
                     (unsigned long long)d3d12_timeline_completed_value(device, registration->timeline));
-            d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, why);
             return;
         }
     }
@@ -138,6 +149,7 @@ static void *waiter_main(void *context)
     uint64_t last_release_ns = d3d12xs_now_ns(), last_full_poll_ns = 0;
     unsigned memory_waits = 0;
     struct d3d12_scheduler_poll poll = {0};
+    char hang_why[256] = "";
 
     pthread_mutex_lock(&waiter->lock);
     while (!waiter->stop) {
@@ -147,13 +159,19 @@ static void *waiter_main(void *context)
         waiter->kicked = false;
         waiter->recheck = false;
         pthread_mutex_unlock(&waiter->lock);
+        /* A host wait that timed out (check_registration_timeouts_locked): the device is
+         * removed here, outside the waiter's lock, with what each queue did. */
+        if (hang_why[0]) {
+            mark_hung(device, hang_why);
+            hang_why[0] = 0;
+        }
         /* The policy: queue work, held or submitted, that made no progress for the hang
-         * timeout marks the device hung, and held work is then dropped. */
+         * timeout marks the device hung, and held work is then dropped (after the line names it). */
         if (!poll.memory_waits_held || now - last_full_poll_ns >= FULL_POLL_NS) {
             d3d12_scheduler_poll(device, now, (uint64_t)atomic_load(&device->hang_timeout_ms) * 1000000, &poll);
             last_full_poll_ns = now;
             if (poll.stall[0]) {
-                d3d12_device_mark_removed(device, DXGI_ERROR_DEVICE_HUNG, poll.stall);
+                mark_hung(device, poll.stall);
                 d3d12_scheduler_drop_held(device, "the device is removed");
             }
         }
@@ -161,14 +179,22 @@ static void *waiter_main(void *context)
             unsigned held = d3d12_scheduler_flush_memory_waits(device, now, &poll.memory_waits_held);
             if (held < memory_waits || (held && !memory_waits))
                 last_release_ns = d3d12xs_now_ns(); /* released, or new: worth a spin */
+            if (held < memory_waits && d3d12xs_trace_on()) {
+                struct d3d12xs_trace_args args = {.length = 0};
+                d3d12xs_trace_arg_u64(&args, "released", memory_waits - held);
+                d3d12xs_trace_instant(D3D12XS_TRACE_WAITER_TRACK, "waiter", "memory waits released", last_release_ns, &args);
+            }
             memory_waits = held;
         }
+        d3d12xs_trace_tick(now);
         pthread_mutex_lock(&waiter->lock);
         if (waiter->stop)
             break;
         /* The same instant as the full poll: work held since before a registration is named first. */
-        if (last_full_poll_ns == now)
-            check_registration_timeouts_locked(device, waiter, now);
+        if (last_full_poll_ns == now && d3d12_device_removed_reason(device) == S_OK)
+            check_registration_timeouts_locked(device, waiter, now, hang_why, sizeof(hang_why));
+        if (hang_why[0])
+            continue; /* removed at once, above, then the events fire */
         fire_locked(device, waiter, d3d12_device_removed_reason(device) != S_OK);
 
         if (!waiter->registration_count && !poll.busy && !poll.memory_waits_held && !waiter->kicked) {
@@ -256,6 +282,7 @@ static void *waiter_main(void *context)
 
 HRESULT d3d12_waiter_create(struct d3d12_device *device)
 {
+    d3d12xs_trace_name_track(D3D12XS_TRACE_WAITER_TRACK, "d3d12xs waiter");
     struct d3d12_waiter *waiter;
     VkSemaphoreTypeCreateInfo type_info = {
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
