@@ -2,7 +2,8 @@
 #
 #   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
 #   make build     gcc RelWithDebInfo build in build/
-#   make demo      build, then run build/examples/demo and build/examples/console_sync
+#   make demo      build, then run build/examples/demo and build/examples/console_sync (which writes
+#                  its trace, build/console_sync.trace.json, and a page that shows it)
 #   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
 #                  runs each libFuzzer target 60 s from its seed corpus);
 #                  prints "N passed, M failed, K skipped" and fails if M > 0
@@ -70,7 +71,10 @@ demo: build
 	@if [ ! -x $(BUILD_DIR)/examples/demo ]; then \
 		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
 	./$(BUILD_DIR)/examples/demo
-	./$(BUILD_DIR)/examples/console_sync
+	D3D12XS_TRACE=$(BUILD_DIR)/console_sync.trace.json ./$(BUILD_DIR)/examples/console_sync
+	@bash tools/trace-to-html.sh $(BUILD_DIR)/console_sync.trace.json $(BUILD_DIR)/console_sync.trace.html
+	@echo "console_sync's queue timeline: $(BUILD_DIR)/console_sync.trace.json (docs/trace.md); open it with:"
+	@echo "    xdg-open $(BUILD_DIR)/console_sync.trace.html"
 
 # --- tests ---------------------------------------------------------------------
 # $(call run_ctest,DIR,ENV): runs ctest in DIR with ENV, never fails, and

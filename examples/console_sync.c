@@ -51,6 +51,9 @@ static void init(struct gpu *g)
     CHECK_HR(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&g->device));
     CHECK_HR(ID3D12Device_CreateCommandQueueX(g->device, &direct, &IID_ID3D12CommandQueue, (void **)&g->direct));
     CHECK_HR(ID3D12Device_CreateCommandQueueX(g->device, &compute, &IID_ID3D12CommandQueue, (void **)&g->compute));
+    /* the names a trace shows (D3D12XS_TRACE, docs/trace.md) */
+    ID3D12CommandQueue_SetName(g->direct, L"gfx");
+    ID3D12CommandQueue_SetName(g->compute, L"async compute");
     memset(parameters, 0, sizeof(parameters));
     parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
     parameters[0].Constants.Num32BitValues = 2;
@@ -76,8 +79,16 @@ static void init(struct gpu *g)
         CHECK_HR(ID3D12Device_CreateCommandAllocator(g->device, type, &IID_ID3D12CommandAllocator, (void **)&g->allocators[i]));
         CHECK_HR(ID3D12Device_CreateCommandList(g->device, 0, type, g->allocators[i], NULL, &IID_ID3D12GraphicsCommandList, (void **)&g->lists[i]));
         CHECK_HR(ID3D12GraphicsCommandList_Close(g->lists[i]));
+        ID3D12GraphicsCommandList_SetName(g->lists[i], i ? L"compute list" : L"gfx list");
     }
     CHECK_HR(ID3D12Device_CreateFence(g->device, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&g->fence));
+    ID3D12Fence_SetName(g->fence, L"idle");
+}
+
+/* A PIX event around what a list does (shown on its queue's track in a trace). */
+static void begin_event(ID3D12GraphicsCommandList *list, const char *name)
+{
+    ID3D12GraphicsCommandList_BeginEvent(list, 1 /* an ANSI string */, name, (UINT)strlen(name) + 1);
 }
 
 static ID3D12GraphicsCommandList *begin(struct gpu *g, int which)
@@ -135,10 +146,14 @@ static void handshake(struct gpu *g)
     for (uint64_t n = 1; n <= ROUNDS; n++) {
         /* DIRECT waits mid-list for the COMPUTE side's value, then reads its data (mul 1, add 0: a copy). */
         ID3D12GraphicsCommandList *direct = begin(g, 0);
+        begin_event(direct, "handshake round");
         ID3D12GraphicsCommandList_Wait64BitValueX(direct, to_gfx, D3D12_COMPARISON_FUNC_GREATER_EQUAL, n, D3D12XBOX_WAIT_FLAG_NONE);
+        begin_event(direct, "read compute's data");
         dispatch(direct, (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)data, (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)seen, 1, 0);
+        ID3D12GraphicsCommandList_EndEvent(direct);
         ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(direct, to_compute, n, D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK,
                 D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+        ID3D12GraphicsCommandList_EndEvent(direct);
         submit(g, 0);
 
         ID3D12GraphicsCommandList *compute = begin(g, 1);
@@ -184,7 +199,9 @@ static void pipelined_post_process(struct gpu *g)
         D3D12_GPU_VIRTUAL_ADDRESS frame = (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)&frames[(n % 2) * ELEMENTS];
         ID3D12GraphicsCommandList *direct = begin(g, 0);
         ID3D12GraphicsCommandList_Wait64BitValueX(direct, post_done, D3D12_COMPARISON_FUNC_EQUAL, n - 1, D3D12XBOX_WAIT_FLAG_NONE);
+        begin_event(direct, "render frame");
         dispatch(direct, frame, frame, 0, (UINT)n);
+        ID3D12GraphicsCommandList_EndEvent(direct);
         ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(direct, rendered, n, D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK,
                 D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
         submit(g, 0);

@@ -34,6 +34,10 @@ packages=(
     vulkan-tools             # vulkaninfo
     libclang-rt-14-dev       # ASan/UBSan/libFuzzer runtimes for clang 14
     libvkd3d-dev             # Wine's vkd3d 1.2: libvkd3d-shader translates DXBC shaders; vkd3d-utils is the benchmarks' peer
+    chromium                 # the trace viewer's browser test (tests/viewer), headless
+    fonts-dejavu-core        # its text in the screenshot
+    nodejs                   # runs that test (puppeteer-core, from the npm registry)
+    npm                      # (a node and npm on the PATH from elsewhere count too)
 )
 
 if [[ "${D3D12XS_SKIP_DEPS:-0}" == 1 ]]; then
@@ -50,6 +54,10 @@ fi
 
 missing=()
 for pkg in "${packages[@]}"; do
+    # Node.js from another source (NodeSource, nvm) brings its own npm: Debian's would conflict.
+    if [[ "$pkg" == nodejs || "$pkg" == npm ]] && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+        continue
+    fi
     status=$(dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null || true)
     case "$status" in
         *"install ok installed"*) ;;
