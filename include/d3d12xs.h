@@ -71,6 +71,11 @@ HRESULT D3D12XSStartTrace(const char *pFileName);
 /* Ends the capture, the file complete (after what the queues finished by then). S_FALSE when
  * no capture ran. */
 HRESULT D3D12XSStopTrace(void);
+/* PIX events of the calling thread (<pix3.h>'s PIXBeginEvent etc. without a queue or list):
+ * spans on its track in a running capture; nothing otherwise. */
+void D3D12XSBeginCpuEvent(const char *pName);
+void D3D12XSEndCpuEvent(void);
+void D3D12XSSetCpuMarker(const char *pName);
 
 /* How long a host wait, or GPU work that makes no progress, may take before the device
  * reports itself hung (DXGI_ERROR_DEVICE_HUNG). Default: D3D12XS_HANG_TIMEOUT_MS or 20000.

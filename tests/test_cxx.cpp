@@ -2,6 +2,7 @@
 // macros, so they mix with the standard library as Windows code expects.
 #include <d3d12.h>
 #include <d3d12_xs.h>
+#include <pix3.h>
 
 #include <algorithm>
 #include <cstring>
@@ -41,6 +42,17 @@ int main()
     CHECK_HR(list->QueryInterface(IID_PPV_ARGS(&list2)), S_OK);
     D3D12_WRITEBUFFERIMMEDIATE_PARAMETER parameter = {buffer->GetGPUVirtualAddress() + 8, 1234};
     list2->WriteBufferImmediate(1, &parameter, nullptr);
+    // pix3.h's overloads as console and Windows code calls them (no capture runs: no-ops)
+    PIXBeginEvent(list, PIX_COLOR(255, 0, 0), "frame %d", 1);
+    PIXBeginEvent(list2, PIX_COLOR_DEFAULT, L"wide %d", 2);
+    PIXSetMarker(list, PIX_COLOR_INDEX(3), "marker");
+    PIXEndEvent(list2);
+    PIXEndEvent(list);
+    PIXBeginEvent(queue, PIX_COLOR_DEFAULT, "queue event");
+    PIXEndEvent(queue);
+    PIXBeginEvent(PIX_COLOR_DEFAULT, "cpu %s", "event");
+    PIXSetMarker(PIX_COLOR_DEFAULT, "cpu marker");
+    PIXEndEvent();
     CHECK_HR(list->Close(), S_OK);
     ID3D12CommandList *lists[] = {list};
     queue->ExecuteCommandLists(1, lists);

@@ -14,6 +14,7 @@
 
 #include <d3d12_xs.h>
 #include <d3d12xs.h>
+#include <pix3.h>
 
 #include "harness.h"
 #include "json_reader.h"
@@ -159,16 +160,17 @@ static void record_and_run(struct handshake *h)
     D3D12_GPU_VIRTUAL_ADDRESS to_compute = (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)&h->values[0];
     D3D12_GPU_VIRTUAL_ADDRESS to_direct = (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)&h->values[1];
     ID3D12GraphicsCommandList *d = (ID3D12GraphicsCommandList *)direct.list, *c = (ID3D12GraphicsCommandList *)compute.list;
-    static const char frame[] = "frame", inner[] = "publish", marker[] = "after the wait";
+    static const char frame[] = "frame", inner[] = "publish";
 
     ID3D12Object_SetName((ID3D12Object *)direct.list, L"gfx list");
     ID3D12Object_SetName((ID3D12Object *)compute.list, L"compute list");
+    /* the list's own methods, and <pix3.h>'s names for them */
     ID3D12GraphicsCommandList_BeginEvent(d, 1, frame, sizeof(frame));
-    ID3D12GraphicsCommandList_BeginEvent(d, 1, inner, sizeof(inner));
+    PIXBeginEvent(d, PIX_COLOR(0, 128, 255), "%s", inner);
     ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(d, to_compute, 1, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
-    ID3D12GraphicsCommandList_EndEvent(d);
+    PIXEndEvent(d);
     ID3D12GraphicsCommandList_Wait64BitValueX(d, to_direct, D3D12_COMPARISON_FUNC_GREATER_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE);
-    ID3D12GraphicsCommandList_SetMarker(d, 1, marker, sizeof(marker));
+    PIXSetMarker(direct.list, PIX_COLOR_DEFAULT, "after the %s", "wait");
     ID3D12GraphicsCommandList_EndEvent(d);
     CHECK_HR(ID3D12GraphicsCommandList_Close(d), S_OK);
 
@@ -180,8 +182,10 @@ static void record_and_run(struct handshake *h)
     CHECK_HR(ID3D12CommandQueue_Wait(h->compute, h->fence, 1), S_OK);
     ID3D12CommandQueue_ExecuteCommandLists(h->compute, 1, (ID3D12CommandList **)&compute.list);
     ID3D12CommandQueue_ExecuteCommandLists(h->direct, 1, (ID3D12CommandList **)&direct.list);
+    PIXBeginCpuEvent(PIX_COLOR_DEFAULT, "cpu release %d", 1);
     harness_sleep_ms(20);
     CHECK_HR(ID3D12Fence_Signal(h->fence, 1), S_OK);
+    PIXEndCpuEvent();
     CHECK_HR(ID3D12CommandQueue_Signal(h->direct, h->done, 1), S_OK);
     CHECK_HR(ID3D12CommandQueue_Signal(h->compute, h->done, 2), S_OK);
     CHECK_HR(ID3D12Fence_SetEventOnCompletion(h->done, 2, NULL), S_OK);
@@ -230,6 +234,7 @@ static void check_handshake(const char *path)
     CHECK_MSG(find(&events, "i", direct, "signal", "Signal done = 1") != NULL, "no signal instant on the DIRECT track");
     CHECK_MSG(find(&events, "X", -1, "api", "ExecuteCommandLists") != NULL, "no ExecuteCommandLists span");
     CHECK_MSG(find(&events, "X", -1, "api", "SetEventOnCompletion") != NULL, "no blocking SetEventOnCompletion span");
+    CHECK_MSG(cpu < 0 || find(&events, "X", cpu, "pix", "cpu release 1") != NULL, "no CPU PIX event on the main thread's track");
 
     /* PIX: "publish" inside "frame", the marker inside "frame", on the DIRECT track. */
     {
