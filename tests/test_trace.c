@@ -5,8 +5,9 @@
  * segments are in order and do not overlap, each wait ends an arrow that starts at the write or
  * signal that released it (the CPU Signal on the CPU track), the list's PIX events nest, the API
  * calls are on the CPU track; a second capture (D3D12XSStartTrace again) starts a new file; the
- * misuse of the capture calls is refused with one line; and a hang's one line names each
- * queue's last finished and first unfinished work, which the trace marks too. */
+ * misuse of the capture calls is refused with one line; a hang's one line names each queue's
+ * last finished and first unfinished work, which the trace marks too; and a program started
+ * with D3D12XS_TRACE that dies mid-run leaves a file that parses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,11 +404,47 @@ static void test_hang_report(void)
     harness_release_device(device);
 }
 
-int main(void)
+/* The child of test_crash: D3D12XS_TRACE starts the capture with the device; it runs a list
+ * and leaves without any ending (no StopTrace, no release, no exit handlers), as a crash would. */
+static void child_crash(void)
+{
+    ID3D12Device *device = harness_create_device();
+    ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12Object_SetName((ID3D12Object *)list.list, L"before the crash");
+    harness_execute_and_wait(device, queue, &list); /* closes it */
+    harness_sleep_ms(400);
+    fflush(NULL);
+    _exit(harness_finish());
+}
+
+/* A program that dies mid-capture leaves a file that parses, with what happened until 100 ms
+ * before (the waiter writes what is buffered then). */
+static void test_crash(void)
+{
+    char variable[80], path[64];
+    const char *const environment[] = {variable, NULL};
+    struct events events;
+
+    snprintf(path, sizeof(path), "/tmp/d3d12xs-trace-crash-%d.json", (int)getpid());
+    snprintf(variable, sizeof(variable), "D3D12XS_TRACE=%s", path);
+    CHECK_MSG(harness_run_self("crash", environment), "the child that dies mid-capture failed (its lines above say why)");
+    if (load(path, &events)) {
+        check_format(&events);
+        CHECK_MSG(find(&events, "X", -1, "segment", "before the crash") != NULL, "the file lacks the segment that ran 400 ms before the end");
+        json_free(events.root);
+    }
+    remove(path);
+}
+
+int main(int argc, char **argv)
 {
     harness_init();
+    if (argc > 1 && !strcmp(argv[1], "crash"))
+        child_crash();
     test_misuse();
     test_handshake();
     test_hang_report();
+    test_crash();
     return harness_finish();
 }

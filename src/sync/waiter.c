@@ -199,7 +199,17 @@ static void *waiter_main(void *context)
 
         if (!waiter->registration_count && !poll.busy && !poll.memory_waits_held && !waiter->kicked) {
             waiter->sleeping = true;
-            pthread_cond_wait(&waiter->cond, &waiter->lock);
+            if (d3d12xs_trace_batch_pending()) {
+                /* the trace's last events reach the file within 100 ms, even if the program dies */
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 100 * 1000 * 1000;
+                until.tv_sec += until.tv_nsec / 1000000000;
+                until.tv_nsec %= 1000000000;
+                pthread_cond_timedwait(&waiter->cond, &waiter->lock, &until);
+            } else {
+                pthread_cond_wait(&waiter->cond, &waiter->lock);
+            }
             waiter->sleeping = false;
             continue;
         }

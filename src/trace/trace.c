@@ -23,6 +23,7 @@
 #define CLOSING "\n]}\n"
 
 atomic_bool d3d12xs_trace_running;
+static atomic_bool batch_pending; /* events buffered, not written yet (the waiter's hint) */
 
 struct track_name {
     uint32_t track;
@@ -139,6 +140,7 @@ static void write_batch_locked(uint64_t now_ns)
 {
     trace.written_ns = now_ns;
     trace.buffered = 0;
+    atomic_store_explicit(&batch_pending, false, memory_order_relaxed);
     if (!trace.file || !trace.length)
         return;
     if (fseek(trace.file, trace.data_end, SEEK_SET) || fwrite(trace.buffer, 1, trace.length, trace.file) != trace.length) {
@@ -164,9 +166,11 @@ static void begin_event_locked(const char *phase, uint32_t track, uint64_t at_ns
 
 static void end_event_locked(void)
 {
+    uint64_t now = d3d12xs_now_ns();
     append("}", 1);
-    if (++trace.buffered >= FLUSH_EVENTS)
-        write_batch_locked(d3d12xs_now_ns());
+    atomic_store_explicit(&batch_pending, true, memory_order_relaxed);
+    if (++trace.buffered >= FLUSH_EVENTS || now - trace.written_ns > FLUSH_NS)
+        write_batch_locked(now);
 }
 
 static void name_track_locked(uint32_t track, const char *name)
@@ -285,6 +289,11 @@ void d3d12xs_trace_tick(uint64_t now_ns)
     if (trace.buffered && now_ns - trace.written_ns > FLUSH_NS)
         write_batch_locked(now_ns);
     pthread_mutex_unlock(&trace.lock);
+}
+
+bool d3d12xs_trace_batch_pending(void)
+{
+    return atomic_load_explicit(&batch_pending, memory_order_relaxed);
 }
 
 void d3d12xs_trace_flush(void)

@@ -40,6 +40,8 @@ void d3d12xs_trace_remove_drain(d3d12xs_trace_drain_fn drain, void *context);
 void d3d12xs_trace_tick(uint64_t now_ns);
 /* ...or now (a device's last events, at its destruction). */
 void d3d12xs_trace_flush(void);
+/* Events wait to be written: the waiter then sleeps at most 100 ms. */
+bool d3d12xs_trace_batch_pending(void);
 
 /* A new queue track's id; its name (and the waiter's) shown from now on and in later captures. */
 uint32_t d3d12xs_trace_new_queue_track(void);
