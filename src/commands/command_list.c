@@ -54,7 +54,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
             detach_allocator(list);
             ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
         }
-        d3d12_command_list_pix_reset(list);
+        d3d12_command_list_pix_release(list);
         free(list->query_resets);
         free(list->open_queries);
         free(list->segments);

@@ -16,13 +16,16 @@ static struct d3d12_trace_marks *marks_for_recording(struct d3d12_command_list *
     struct d3d12_device *device = list->object.device;
     const struct d3d12_queue_family_map *map = &device->queue_map[list->type];
 
-    if (list->trace_marks)
-        return list->trace_marks->queries_used < list->trace_marks->query_count ? list->trace_marks : NULL;
     if (!d3d12xs_trace_on() || !list->vk_command_buffer || !map->timestamps || !map->supports_compute
-            || list->type == D3D12_COMMAND_LIST_TYPE_BUNDLE || !(list->trace_marks = d3d12_trace_marks_create(device, MARK_QUERIES)))
+            || list->type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
         return NULL;
-    vkCmdResetQueryPool(list->vk_command_buffer, list->trace_marks->pool, 0, MARK_QUERIES);
-    return list->trace_marks;
+    if (!list->trace_marks && !(list->trace_marks = d3d12_trace_marks_create(device, MARK_QUERIES)))
+        return NULL;
+    if (!list->trace_marks->reset_recorded) {
+        vkCmdResetQueryPool(list->vk_command_buffer, list->trace_marks->pool, 0, MARK_QUERIES);
+        list->trace_marks->reset_recorded = true;
+    }
+    return list->trace_marks->queries_used < list->trace_marks->query_count ? list->trace_marks : NULL;
 }
 
 static uint32_t write_timestamp(struct d3d12_command_list *list, struct d3d12_trace_marks *marks)
@@ -105,8 +108,25 @@ void d3d12_command_list_pix_close(struct d3d12_command_list *list)
 
 void d3d12_command_list_pix_reset(struct d3d12_command_list *list)
 {
+    struct d3d12_trace_marks *marks = list->trace_marks;
+    list->pix_depth = 0;
+    if (!marks)
+        return;
+    /* No traced execution holds it any more: the next recording writes it again (its first
+     * event resets the queries in the command buffer), rather than make a pool per recording. */
+    if (atomic_load(&marks->refcount) == 1) {
+        marks->count = 0;
+        marks->queries_used = 0;
+        marks->reset_recorded = false;
+        return;
+    }
+    d3d12_trace_marks_release(marks);
+    list->trace_marks = NULL;
+}
+
+void d3d12_command_list_pix_release(struct d3d12_command_list *list)
+{
     if (list->trace_marks)
         d3d12_trace_marks_release(list->trace_marks);
     list->trace_marks = NULL;
-    list->pix_depth = 0;
 }

@@ -26,6 +26,10 @@ struct d3d12_compute_state {
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     bool pipeline_dirty, constants_dirty, descriptors_dirty;
+    /* Root SRVs and UAVs (root_view_misalignments, below): a misalignment changed since pushed;
+     * one that D3DCompile reads as uvec4s starts off a 16-byte boundary (the SCALAR variant runs).
+     * With the flags every Dispatch reads. */
+    bool root_view_misalignments_dirty, root_views_scalar;
     bool tables_dirty;                           /* a table or the heaps changed: the table starts go again */
     /* The heaps as bound in the command buffer (descriptor_buffer.h), so a dispatch binds them
      * only when they or the command buffer changed. */
@@ -44,10 +48,8 @@ struct d3d12_compute_state {
      * flush, by the pipeline's address slot (the shader translates them itself). */
     uint64_t root_addresses[D3D12XS_MAX_ROOT_PARAMETERS];
     /* Root SRVs and UAVs: how many bytes before the argument their descriptor starts, in the
-     * root signature's order of them (its root_view_offsets), as last pushed; and whether one
-     * that D3DCompile reads as uvec4s starts off a 16-byte boundary (the SCALAR variant runs). */
+     * root signature's order of them (its root_view_offsets), as last pushed. */
     uint32_t root_view_misalignments[D3D12XS_MAX_ROOT_PARAMETERS];
-    bool root_view_misalignments_dirty, root_views_scalar;
 };
 
 enum d3d12_command_list_state {

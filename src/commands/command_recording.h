@@ -78,6 +78,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList10 *
 void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size);
 void d3d12_command_list_pix_close(struct d3d12_command_list *list);
 void d3d12_command_list_pix_reset(struct d3d12_command_list *list);
+void d3d12_command_list_pix_release(struct d3d12_command_list *list);
 /* command_list_dispatchx.c: the console table's DispatchX. */
 void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags);
 

@@ -44,6 +44,7 @@ struct d3d12_root_signature {
     uint64_t sampler_table_mask; /* bit per table parameter of SAMPLER ranges */
     uint32_t table_push_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t tables_offset, push_bytes;
+    uint32_t root_views_offset, root_view_count; /* below: with what every Dispatch reads */
     /* CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED: the bound heap's size is a push constant at this byte
      * offset, after the table starts (else UINT32_MAX). */
     uint32_t heap_size_offset;
@@ -53,7 +54,6 @@ struct d3d12_root_signature {
      * heap size: UINT32_MAX where the push constants have no room (such arguments must then be
      * aligned). */
     uint32_t root_view_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
-    uint32_t root_views_offset, root_view_count;
     bool reads_heaps; /* tables or a directly indexed heap: the layout starts with the heap sets */
     /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
      * shaders through a per-dispatch argument buffer instead of push constants. */

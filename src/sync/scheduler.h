@@ -92,6 +92,7 @@ struct d3d12_trace_marks {
     struct d3d12_device *device;
     VkQueryPool pool;
     uint32_t query_count, queries_used;
+    bool reset_recorded;          /* the recording reset the pool before its first timestamp */
     struct d3d12_trace_mark *marks;
     uint32_t count;
     size_t capacity;
