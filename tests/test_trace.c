@@ -353,6 +353,14 @@ static void test_hang_report(void)
     ID3D12Object_SetName((ID3D12Object *)other.list, L"other list");
     CHECK_HR(D3D12XSAllocateGraphicsMemory(device, 65536, FALSE, (void **)&memory), S_OK);
     CHECK_HR(D3D12XSSetHangTimeout(device, 300), S_OK);
+    {
+        /* two GPU commands in the first list, one in the other: the report names the last */
+        D3D12_WRITEBUFFERIMMEDIATE_PARAMETER write = {(D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)&memory[100], 1};
+        ID3D12GraphicsCommandList2_WriteBufferImmediate(first.list, 1, &write, NULL);
+        ID3D12GraphicsCommandList2_WriteBufferImmediate(first.list, 1, &write, NULL);
+        ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX((ID3D12GraphicsCommandList *)other.list,
+                (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)&memory[101], 1, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    }
     CHECK_HR(ID3D12GraphicsCommandList2_Close(first.list), S_OK);
     CHECK_HR(ID3D12GraphicsCommandList2_Close(other.list), S_OK);
     ID3D12GraphicsCommandList_Wait64BitValueX((ID3D12GraphicsCommandList *)stuck.list, (D3D12_GPU_VIRTUAL_ADDRESS)(uintptr_t)memory,
@@ -371,10 +379,12 @@ static void test_hang_report(void)
         CHECK_HR(ID3D12CommandQueue_Wait(compute, never, 1), S_OK);
         CHECK_HR(ID3D12CommandQueue_Signal(direct, done, 2), S_OK);
         CHECK_HR(ID3D12Fence_SetEventOnCompletion(done, 2, NULL), DXGI_ERROR_DEVICE_HUNG);
-        /* the stuck list's first segment, before its wait, has no commands and finished */
-        CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "queue 'gfx' last finished list 'stuck list' segment 0 (no commands)",
+        /* the last work with GPU commands: the stuck list's first segment (no calls) finished later */
+        CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "queue 'gfx' last finished list 'first list' segment 0 (calls 0-1; first command "
+                "WriteBufferImmediate at call 0, last WriteBufferImmediate at call 1)",
                 "first not finished list 'stuck list' call 0 (ID3D12GraphicsCommandList::Wait64BitValueX), held until the value at",
-                "queue 'async compute' last finished list 'other list' segment 0", "first not finished a Wait for fence 'never' to reach 1, held");
+                "queue 'async compute' last finished list 'other list' segment 0 (calls 0-0; first command value write at call 0, last value "
+                "write at call 0)", "first not finished a Wait for fence 'never' to reach 1, held");
     }
     CHECK_HR(D3D12XSStopTrace(), S_OK);
     if (load(path, &events)) {

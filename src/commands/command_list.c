@@ -149,6 +149,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
                 d3d12xs_object_name(&list->object), list->error);
     }
     d3d12_command_list_pix_close(list);
+    d3d12_command_list_index_segments(list);
     /* D3D12 ends every query in the list that began it. */
     if (list->open_query_count)
         d3d12_command_list_end_open_queries(list, METHOD(Close), true);

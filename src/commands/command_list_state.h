@@ -131,6 +131,10 @@ struct d3d12_list_segment {
     uint32_t first_call;
     const char *cut_by;             /* the command that started it (NULL for the first) */
     uint32_t first_write, write_count; /* its entries of the list's value_writes */
+    /* Its first and last recorded command (set at Close from the record, for hang reports):
+     * kind names, and call indexes; NULL when it has none. */
+    const char *first_command, *last_command;
+    uint32_t first_command_call, last_command_call;
 };
 
 struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList *iface);

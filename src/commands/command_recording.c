@@ -140,6 +140,26 @@ void d3d12_command_list_note_value_write(struct d3d12_command_list *list, const 
     list->segments[list->segment_count - 1].write_count++;
 }
 
+void d3d12_command_list_index_segments(struct d3d12_command_list *list)
+{
+    const struct d3d12_command_record *record = &list->record;
+    for (size_t s = 0; s < list->segment_count; s++)
+        list->segments[s].first_command = list->segments[s].last_command = NULL;
+    for (size_t i = 0; i < record->command_count; i++) {
+        const struct d3d12_recorded_command *command = &record->commands[i];
+        struct d3d12_list_segment *segment;
+        if (command->segment >= list->segment_count)
+            continue;
+        segment = &list->segments[command->segment];
+        if (!segment->first_command) {
+            segment->first_command = d3d12_recorded_kind_name(command->kind);
+            segment->first_command_call = command->call_index;
+        }
+        segment->last_command = d3d12_recorded_kind_name(command->kind);
+        segment->last_command_call = command->call_index;
+    }
+}
+
 void d3d12_command_list_note_slow(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range, uint32_t range_count)
 {
     if (!d3d12_command_record_add(&list->record, kind, list->call_count - 1, (uint32_t)list->segment_count - 1, first_range, range_count))

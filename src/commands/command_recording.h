@@ -105,6 +105,9 @@ static inline void d3d12_command_list_note(struct d3d12_command_list *list, enum
     d3d12_command_list_note_slow(list, kind, first_range, range_count);
 }
 
+/* At Close: each segment's first and last recorded command, from the record. */
+void d3d12_command_list_index_segments(struct d3d12_command_list *list);
+
 /* Adds flags (enum d3d12_recorded_flags) to the command just noted, if it was. */
 static inline void d3d12_command_list_flag_last(struct d3d12_command_list *list, uint32_t call_index, uint32_t flags)
 {

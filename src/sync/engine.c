@@ -162,6 +162,7 @@ void d3d12_engine_note_inflight_locked(struct d3d12_engine *engine, const struct
     if (slot->on_gpu_wait)
         slot->memory = op->u.wait_memory.memory;
     memcpy(slot->what, op->what, sizeof(slot->what));
+    slot->has_commands = op->kind == D3D12_OP_EXECUTE && op->has_commands;
 }
 
 /* Known values of a run just handed over, newest last. */

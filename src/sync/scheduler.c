@@ -281,21 +281,39 @@ HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_
 
 /* ---- queue operations ---- */
 
-/* An execute op's segments, for hang reports: "list 'a' segments 0-2 (calls 0-30)", or from one
- * list's segment to another's. */
+/* An execute op's segments, for hang reports: "list 'a' segments 0-2 (calls 0-30; first command
+ * Dispatch at call 3, last copy at call 29)", or from one list's segment to another's. */
 static void describe_run(struct d3d12_op *op, const struct d3d12_submit_segment *first, const struct d3d12_submit_segment *last)
 {
     const char *first_list = first->list_name ? first->list_name : "?", *last_list = last->list_name ? last->list_name : "?";
+    char commands[96] = "";
+    size_t n;
+
+    const struct d3d12_submit_segment *with_first = first, *with_last = last;
+    /* the segments between them are contiguous: the first and the last that hold a command */
+    while (with_first < last && !with_first->first_command)
+        with_first++;
+    while (with_last > first && !with_last->last_command)
+        with_last--;
+    op->has_commands = with_first->first_command && with_last->last_command;
+    if (op->has_commands)
+        snprintf(commands, sizeof(commands), "; first command %s at call %u, last %s at call %u", with_first->first_command,
+                with_first->first_command_call, with_last->last_command, with_last->last_command_call);
+    else
+        snprintf(commands, sizeof(commands), "; no GPU commands");
     if (first == last && last->last_call == UINT32_MAX)
-        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (no commands)", first_list, first->index);
+        n = (size_t)snprintf(op->what, sizeof(op->what), "list '%s' segment %u (no calls", first_list, first->index);
     else if (first == last)
-        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (calls %u-%u)", first_list, first->index, first->first_call, last->last_call);
+        n = (size_t)snprintf(op->what, sizeof(op->what), "list '%s' segment %u (calls %u-%u", first_list, first->index, first->first_call,
+                last->last_call);
     else if (!strcmp(first_list, last_list))
-        snprintf(op->what, sizeof(op->what), "list '%s' segments %u-%u (calls %u-%u)", first_list, first->index, last->index,
+        n = (size_t)snprintf(op->what, sizeof(op->what), "list '%s' segments %u-%u (calls %u-%u", first_list, first->index, last->index,
                 first->first_call, last->last_call);
     else
-        snprintf(op->what, sizeof(op->what), "list '%s' segment %u (call %u) to list '%s' segment %u (call %u)", first_list, first->index,
-                first->first_call, last_list, last->index, last->last_call);
+        n = (size_t)snprintf(op->what, sizeof(op->what), "list '%s' segment %u (call %u) to list '%s' segment %u (call %u", first_list,
+                first->index, first->first_call, last_list, last->index, last->last_call);
+    if (n < sizeof(op->what))
+        snprintf(op->what + n, sizeof(op->what) - n, "%s)", commands);
 }
 
 static void describe_segment(struct d3d12_op *op, const struct d3d12_submit_segment *segment)
@@ -518,16 +536,21 @@ static bool find_stall_locked(struct d3d12_scheduler *scheduler, struct d3d12_de
     return busy;
 }
 
-/* The newest work of the engine known finished (the inflight ring), or NULL. */
+/* The newest work of the engine known finished (the inflight ring) that ran GPU commands, else
+ * the newest at all; NULL when none is in the ring. */
 static const struct d3d12_inflight *last_finished(const struct d3d12_engine *engine, uint64_t completed)
 {
-    const struct d3d12_inflight *best = NULL;
+    const struct d3d12_inflight *best = NULL, *best_with_commands = NULL;
     for (unsigned i = 0; i < D3D12_INFLIGHT_RING; i++) {
         const struct d3d12_inflight *slot = &engine->inflight[i];
-        if (slot->serial && slot->serial <= completed && (!best || slot->serial > best->serial))
+        if (!slot->serial || slot->serial > completed)
+            continue;
+        if (!best || slot->serial > best->serial)
             best = slot;
+        if (slot->has_commands && (!best_with_commands || slot->serial > best_with_commands->serial))
+            best_with_commands = slot;
     }
-    return best;
+    return best_with_commands ? best_with_commands : best;
 }
 
 /* The first unfinished work of an engine, briefly: the op and what holds it. */

@@ -110,6 +110,8 @@ struct d3d12_submit_segment {
     uint32_t first_call;          /* call index of its first command */
     uint32_t last_call;           /* and of its last (UINT32_MAX: it has none) */
     const char *cut_by;           /* the command that started it, for hang reports (or NULL) */
+    const char *first_command, *last_command; /* its first and last GPU command (kind names, or NULL) */
+    uint32_t first_command_call, last_command_call;
     const struct d3d12_value_write *writes; /* known values it writes, in order */
     uint32_t write_count;
     struct d3d12_trace_marks *trace_marks;  /* its list's PIX events (or NULL) */

@@ -69,7 +69,8 @@ struct d3d12_op {
     enum d3d12_op_kind kind;
     uint64_t serial;
     uint64_t enqueued_ns;
-    char what[96];                       /* "list 'x' segment 2 (call 17)": for hang reports */
+    char what[192];                      /* "list 'x' segment 2 (calls 17-30; ...)": for hang reports */
+    bool has_commands;                   /* EXECUTE: its segments hold a GPU command (hang reports name those) */
     struct d3d12_op_trace *trace;        /* EXECUTE while a capture runs: its segments' names (queue_trace.c) */
     union {
         struct d3d12_op_execute execute;
@@ -95,7 +96,8 @@ struct d3d12_inflight {
     uint64_t serial;
     bool on_gpu_wait;                    /* a GPU-side memory wait: the report reads memory */
     struct d3d12_memory_wait memory;
-    char what[96];
+    char what[192];
+    bool has_commands;
 };
 
 /* A known value handed to Vulkan: later memory waits for it may wait on the GPU. */
