@@ -71,7 +71,9 @@ demo: build
 	@if [ ! -x $(BUILD_DIR)/examples/demo ]; then \
 		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
 	./$(BUILD_DIR)/examples/demo
-	D3D12XS_TRACE=$(BUILD_DIR)/console_sync.trace.json ./$(BUILD_DIR)/examples/console_sync
+	./$(BUILD_DIR)/examples/console_sync
+	@echo "the same with a trace capture (50 rounds; its timestamps slow lavapipe, docs/benchmarks.md):"
+	D3D12XS_TRACE=$(BUILD_DIR)/console_sync.trace.json ./$(BUILD_DIR)/examples/console_sync rounds=50
 	@bash tools/trace-to-html.sh $(BUILD_DIR)/console_sync.trace.json $(BUILD_DIR)/console_sync.trace.html
 	@echo "console_sync's queue timeline: $(BUILD_DIR)/console_sync.trace.json (docs/trace.md); open it with:"
 	@echo "    xdg-open $(BUILD_DIR)/console_sync.trace.html"

@@ -13,8 +13,10 @@
 #include <d3dcompiler.h>
 
 #define ELEMENTS 1024
-#define ROUNDS 1000
+#define ROUNDS 1000 /* `console_sync rounds=N` runs N */
 #define FRAMES 100
+
+static unsigned rounds = ROUNDS;
 
 static int failures;
 #define CHECK_HR(expr) do { HRESULT hr_ = (expr); if (FAILED(hr_)) { fprintf(stderr, "console_sync: %s failed: 0x%08x\n", #expr, (unsigned)hr_); exit(1); } } while (0)
@@ -143,7 +145,7 @@ static void handshake(struct gpu *g)
     }
     QueryPerformanceFrequency(&frequency);
     QueryPerformanceCounter(&start);
-    for (uint64_t n = 1; n <= ROUNDS; n++) {
+    for (uint64_t n = 1; n <= rounds; n++) {
         /* DIRECT waits mid-list for the COMPUTE side's value, then reads its data (mul 1, add 0: a copy). */
         ID3D12GraphicsCommandList *direct = begin(g, 0);
         begin_event(direct, "handshake round");
@@ -172,8 +174,8 @@ static void handshake(struct gpu *g)
     }
     QueryPerformanceCounter(&end);
     wait_idle(g);
-    printf("  handshake: %u rounds, DIRECT and COMPUTE waiting mid-list on each other, %.1f us per round, %s\n", ROUNDS,
-            (double)(end.QuadPart - start.QuadPart) * 1e6 / (double)frequency.QuadPart / ROUNDS, bad ? "WRONG DATA" : "data verified");
+    printf("  handshake: %u rounds, DIRECT and COMPUTE waiting mid-list on each other, %.1f us per round, %s\n", rounds,
+            (double)(end.QuadPart - start.QuadPart) * 1e6 / (double)frequency.QuadPart / rounds, bad ? "WRONG DATA" : "data verified");
     failures += bad != 0;
     VirtualFree(fences, 0, MEM_RELEASE);
     VirtualFree(data, 0, MEM_RELEASE);
@@ -228,11 +230,15 @@ static void pipelined_post_process(struct gpu *g)
     VirtualFree(post, 0, MEM_RELEASE);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     struct gpu g;
     D3D12XS_DEVICE_INFO info;
 
+    if (argc > 1 && (sscanf(argv[1], "rounds=%u", &rounds) != 1 || !rounds)) {
+        fprintf(stderr, "usage: %s [rounds=N] (N > 0 handshake rounds, default %u)\n", argv[0], ROUNDS);
+        return 2;
+    }
     init(&g);
     CHECK_HR(D3D12XSGetDeviceInfo(g.device, &info));
     printf("d3d12xs console synchronisation on %s (DIRECT family %u, COMPUTE family %u)\n", info.DeviceName,
