@@ -338,7 +338,6 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
 {
     struct d3d12_op stack_ops[4], *ops = stack_ops;
     uint32_t op_count = 0, max_ops = segment_count * 2 + 1;
-    const struct d3d12_submit_segment *run_first = segments;
     HRESULT hr = S_OK;
 
     if (max_ops > D3D12XS_ARRAY_SIZE(stack_ops) && !(ops = calloc(max_ops, sizeof(*ops))))
@@ -363,21 +362,21 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
                 hr = E_OUTOFMEMORY;
                 break;
             }
-            describe_segment(op, segment);
-            /* the trace names every segment of the op: those up to the next wait or helper segment */
-            if (d3d12xs_trace_on() && !segment->on_helper) {
+            if (segment->on_helper) {
+                describe_segment(op, segment);
+            } else {
+                /* the op's segments: those up to the next wait or helper segment, described once
+                 * (hang reports) and named for the trace */
                 uint32_t n = 1;
                 while (i + n < segment_count && !segments[i + n].wait && !segments[i + n].on_helper)
                     n++;
-                op->trace = d3d12_queue_trace_describe(segment, n);
+                describe_run(op, segment, segment + n - 1);
+                if (d3d12xs_trace_on())
+                    op->trace = d3d12_queue_trace_describe(segment, n);
             }
         }
         struct d3d12_op_execute *execute = &op->u.execute;
-        if (!execute->command_buffer_count)
-            run_first = segment;
         execute->command_buffers[execute->command_buffer_count++] = segment->command_buffer;
-        if (!segment->on_helper)
-            describe_run(op, run_first, segment);
         if (segment->write_count) {
             struct d3d12_value_write *writes = realloc(execute->writes, (execute->write_count + segment->write_count) * sizeof(*writes));
             if (!writes) {
