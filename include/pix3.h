@@ -28,6 +28,13 @@
 #define D3D12XS_PIX_UNICODE 0u
 #define D3D12XS_PIX_TEXT_MAX 256
 
+/* What a PIX call does: one function formats the text and hands it on. */
+enum d3d12xs_pix_action {
+    D3D12XS_PIX_LIST_BEGIN, D3D12XS_PIX_LIST_MARKER, D3D12XS_PIX_LIST_END,
+    D3D12XS_PIX_QUEUE_BEGIN, D3D12XS_PIX_QUEUE_MARKER, D3D12XS_PIX_QUEUE_END,
+    D3D12XS_PIX_CPU_BEGIN, D3D12XS_PIX_CPU_MARKER,
+};
+
 #ifdef __cplusplus
 #define D3D12XS_PIX_CALL(object, method, ...) (object)->method(__VA_ARGS__)
 #define D3D12XS_PIX_END(object) (object)->EndEvent()
@@ -36,118 +43,63 @@
 #define D3D12XS_PIX_END(object) (object)->lpVtbl->EndEvent(object)
 #endif
 
-static inline void d3d12xs_pix_format(char *text, const char *format, va_list args)
+static inline void d3d12xs_pix(enum d3d12xs_pix_action action, void *context, const char *format, ...)
 {
-    vsnprintf(text, D3D12XS_PIX_TEXT_MAX, format ? format : "", args);
-}
-
-static inline void d3d12xs_pix_begin_list(ID3D12GraphicsCommandList *list, UINT64 color, const char *format, ...)
-{
-    char text[D3D12XS_PIX_TEXT_MAX];
+    ID3D12GraphicsCommandList *list = (ID3D12GraphicsCommandList *)context;
+    ID3D12CommandQueue *queue = (ID3D12CommandQueue *)context;
+    char text[D3D12XS_PIX_TEXT_MAX] = "";
+    UINT size;
     va_list args;
-    (void)color;
+
     va_start(args, format);
-    d3d12xs_pix_format(text, format, args);
+    if (format)
+        vsnprintf(text, sizeof(text), format, args);
     va_end(args);
-    D3D12XS_PIX_CALL(list, BeginEvent, D3D12XS_PIX_ANSI, text, (UINT)strlen(text) + 1);
+    size = (UINT)strlen(text) + 1;
+    switch (action) {
+    case D3D12XS_PIX_LIST_BEGIN: D3D12XS_PIX_CALL(list, BeginEvent, D3D12XS_PIX_ANSI, text, size); break;
+    case D3D12XS_PIX_LIST_MARKER: D3D12XS_PIX_CALL(list, SetMarker, D3D12XS_PIX_ANSI, text, size); break;
+    case D3D12XS_PIX_LIST_END: D3D12XS_PIX_END(list); break;
+    case D3D12XS_PIX_QUEUE_BEGIN: D3D12XS_PIX_CALL(queue, BeginEvent, D3D12XS_PIX_ANSI, text, size); break;
+    case D3D12XS_PIX_QUEUE_MARKER: D3D12XS_PIX_CALL(queue, SetMarker, D3D12XS_PIX_ANSI, text, size); break;
+    case D3D12XS_PIX_QUEUE_END: D3D12XS_PIX_END(queue); break;
+    case D3D12XS_PIX_CPU_BEGIN: D3D12XSBeginCpuEvent(text); break;
+    case D3D12XS_PIX_CPU_MARKER: D3D12XSSetCpuMarker(text); break;
+    }
 }
 
-static inline void d3d12xs_pix_begin_queue(ID3D12CommandQueue *queue, UINT64 color, const char *format, ...)
-{
-    char text[D3D12XS_PIX_TEXT_MAX];
-    va_list args;
-    (void)color;
-    va_start(args, format);
-    d3d12xs_pix_format(text, format, args);
-    va_end(args);
-    D3D12XS_PIX_CALL(queue, BeginEvent, D3D12XS_PIX_ANSI, text, (UINT)strlen(text) + 1);
-}
-
-static inline void d3d12xs_pix_marker_list(ID3D12GraphicsCommandList *list, UINT64 color, const char *format, ...)
-{
-    char text[D3D12XS_PIX_TEXT_MAX];
-    va_list args;
-    (void)color;
-    va_start(args, format);
-    d3d12xs_pix_format(text, format, args);
-    va_end(args);
-    D3D12XS_PIX_CALL(list, SetMarker, D3D12XS_PIX_ANSI, text, (UINT)strlen(text) + 1);
-}
-
-static inline void d3d12xs_pix_marker_queue(ID3D12CommandQueue *queue, UINT64 color, const char *format, ...)
-{
-    char text[D3D12XS_PIX_TEXT_MAX];
-    va_list args;
-    (void)color;
-    va_start(args, format);
-    d3d12xs_pix_format(text, format, args);
-    va_end(args);
-    D3D12XS_PIX_CALL(queue, SetMarker, D3D12XS_PIX_ANSI, text, (UINT)strlen(text) + 1);
-}
-
-static inline void d3d12xs_pix_end_list(ID3D12GraphicsCommandList *list)
-{
-    D3D12XS_PIX_END(list);
-}
-
-static inline void d3d12xs_pix_end_queue(ID3D12CommandQueue *queue)
-{
-    D3D12XS_PIX_END(queue);
-}
-
-static inline void PIXBeginCpuEvent(UINT64 color, const char *format, ...)
-{
-    char text[D3D12XS_PIX_TEXT_MAX];
-    va_list args;
-    (void)color;
-    va_start(args, format);
-    d3d12xs_pix_format(text, format, args);
-    va_end(args);
-    D3D12XSBeginCpuEvent(text);
-}
-
-static inline void PIXEndCpuEvent(void)
-{
-    D3D12XSEndCpuEvent();
-}
-
-static inline void PIXSetCpuMarker(UINT64 color, const char *format, ...)
-{
-    char text[D3D12XS_PIX_TEXT_MAX];
-    va_list args;
-    (void)color;
-    va_start(args, format);
-    d3d12xs_pix_format(text, format, args);
-    va_end(args);
-    D3D12XSSetCpuMarker(text);
-}
+/* The CPU's own events in C (C++ also takes PIXBeginEvent(color, format, ...) and friends);
+ * the color is not shown. */
+#define PIXBeginCpuEvent(color, ...) d3d12xs_pix(D3D12XS_PIX_CPU_BEGIN, NULL, __VA_ARGS__)
+#define PIXSetCpuMarker(color, ...) d3d12xs_pix(D3D12XS_PIX_CPU_MARKER, NULL, __VA_ARGS__)
+#define PIXEndCpuEvent() D3D12XSEndCpuEvent()
 
 #ifdef __cplusplus
 
 /* Every pix3.h form: a context (list, queue or none), a color, a narrow or wide format. */
-template <typename... Args> inline void PIXBeginEvent(ID3D12GraphicsCommandList *list, UINT64 color, const char *format, Args... args)
+template <typename... Args> inline void PIXBeginEvent(ID3D12GraphicsCommandList *list, UINT64, const char *format, Args... args)
 {
-    d3d12xs_pix_begin_list(list, color, format, args...);
+    d3d12xs_pix(D3D12XS_PIX_LIST_BEGIN, list, format, args...);
 }
-template <typename... Args> inline void PIXBeginEvent(ID3D12CommandQueue *queue, UINT64 color, const char *format, Args... args)
+template <typename... Args> inline void PIXBeginEvent(ID3D12CommandQueue *queue, UINT64, const char *format, Args... args)
 {
-    d3d12xs_pix_begin_queue(queue, color, format, args...);
+    d3d12xs_pix(D3D12XS_PIX_QUEUE_BEGIN, queue, format, args...);
 }
-template <typename... Args> inline void PIXBeginEvent(UINT64 color, const char *format, Args... args)
+template <typename... Args> inline void PIXBeginEvent(UINT64, const char *format, Args... args)
 {
-    PIXBeginCpuEvent(color, format, args...);
+    d3d12xs_pix(D3D12XS_PIX_CPU_BEGIN, nullptr, format, args...);
 }
-template <typename... Args> inline void PIXSetMarker(ID3D12GraphicsCommandList *list, UINT64 color, const char *format, Args... args)
+template <typename... Args> inline void PIXSetMarker(ID3D12GraphicsCommandList *list, UINT64, const char *format, Args... args)
 {
-    d3d12xs_pix_marker_list(list, color, format, args...);
+    d3d12xs_pix(D3D12XS_PIX_LIST_MARKER, list, format, args...);
 }
-template <typename... Args> inline void PIXSetMarker(ID3D12CommandQueue *queue, UINT64 color, const char *format, Args... args)
+template <typename... Args> inline void PIXSetMarker(ID3D12CommandQueue *queue, UINT64, const char *format, Args... args)
 {
-    d3d12xs_pix_marker_queue(queue, color, format, args...);
+    d3d12xs_pix(D3D12XS_PIX_QUEUE_MARKER, queue, format, args...);
 }
-template <typename... Args> inline void PIXSetMarker(UINT64 color, const char *format, Args... args)
+template <typename... Args> inline void PIXSetMarker(UINT64, const char *format, Args... args)
 {
-    PIXSetCpuMarker(color, format, args...);
+    d3d12xs_pix(D3D12XS_PIX_CPU_MARKER, nullptr, format, args...);
 }
 /* Wide formats, as Windows code often writes them: narrowed (ASCII; others as '?'). */
 inline void d3d12xs_pix_narrow(char *text, const wchar_t *wide)
@@ -171,24 +123,22 @@ template <typename... Args> inline void PIXBeginEvent(UINT64 color, const wchar_
     char text[D3D12XS_PIX_TEXT_MAX];
     swprintf(wide, D3D12XS_PIX_TEXT_MAX, format, args...);
     d3d12xs_pix_narrow(text, wide);
-    PIXBeginCpuEvent(color, "%s", text);
+    PIXBeginEvent(color, "%s", text);
 }
-inline void PIXEndEvent(ID3D12GraphicsCommandList *list) { d3d12xs_pix_end_list(list); }
-inline void PIXEndEvent(ID3D12CommandQueue *queue) { d3d12xs_pix_end_queue(queue); }
-inline void PIXEndEvent() { PIXEndCpuEvent(); }
+inline void PIXEndEvent(ID3D12GraphicsCommandList *list) { d3d12xs_pix(D3D12XS_PIX_LIST_END, list, nullptr); }
+inline void PIXEndEvent(ID3D12CommandQueue *queue) { d3d12xs_pix(D3D12XS_PIX_QUEUE_END, queue, nullptr); }
+inline void PIXEndEvent() { D3D12XSEndCpuEvent(); }
 
 #else
 
 /* C: the context's type picks the form (a queue, else a list of any version). */
-#define PIXBeginEvent(context, ...) _Generic((context), \
-        ID3D12CommandQueue *: d3d12xs_pix_begin_queue((ID3D12CommandQueue *)(void *)(context), __VA_ARGS__), \
-        default: d3d12xs_pix_begin_list((ID3D12GraphicsCommandList *)(void *)(context), __VA_ARGS__))
-#define PIXSetMarker(context, ...) _Generic((context), \
-        ID3D12CommandQueue *: d3d12xs_pix_marker_queue((ID3D12CommandQueue *)(void *)(context), __VA_ARGS__), \
-        default: d3d12xs_pix_marker_list((ID3D12GraphicsCommandList *)(void *)(context), __VA_ARGS__))
-#define PIXEndEvent(context) _Generic((context), \
-        ID3D12CommandQueue *: d3d12xs_pix_end_queue((ID3D12CommandQueue *)(void *)(context)), \
-        default: d3d12xs_pix_end_list((ID3D12GraphicsCommandList *)(void *)(context)))
+#define D3D12XS_PIX_PICK(context, list_action, queue_action) _Generic((context), \
+        ID3D12CommandQueue *: queue_action, default: list_action)
+#define PIXBeginEvent(context, color, ...) \
+    d3d12xs_pix(D3D12XS_PIX_PICK(context, D3D12XS_PIX_LIST_BEGIN, D3D12XS_PIX_QUEUE_BEGIN), (void *)(context), __VA_ARGS__)
+#define PIXSetMarker(context, color, ...) \
+    d3d12xs_pix(D3D12XS_PIX_PICK(context, D3D12XS_PIX_LIST_MARKER, D3D12XS_PIX_QUEUE_MARKER), (void *)(context), __VA_ARGS__)
+#define PIXEndEvent(context) d3d12xs_pix(D3D12XS_PIX_PICK(context, D3D12XS_PIX_LIST_END, D3D12XS_PIX_QUEUE_END), (void *)(context), NULL)
 
 #endif
 
