@@ -101,7 +101,11 @@ static HRESULT find_sources(struct offsets *o)
     uint32_t member, stride;
     HRESULT hr;
 
-    if (!(o->sources = calloc(m->bound, sizeof(*o->sources))))
+    size_t count = args->root_count + 1;
+    /* at most one source per global variable and per root */
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst))
+        count += d3d12xs_spirv_op(inst) == SpvOpVariable;
+    if (!(o->sources = calloc(count, sizeof(*o->sources))))
         return E_OUTOFMEMORY;
     if (args->heap) {
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
