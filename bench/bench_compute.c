@@ -2,13 +2,15 @@
  * on the same physical device, in the same run. See docs/benchmarks.md.
  *
  *   1. CPU ns per recorded Dispatch that also changes a root constant
- *   2. GPU us per back-to-back Dispatch (1 group of 64 threads), without and with a UAV barrier
+ *   2. GPU us per back-to-back Dispatch (1 group of 64 threads), without and with a UAV barrier,
+ *      and with a value written after each (64-bit bottom-of-pipe write; 32-bit marker write:
+ *      what a breadcrumb after every command would cost, docs/trace.md)
  *   3. GB/s of an HLSL buffer-copy kernel (bytes read + written / GPU time)
  *
  * Each ratio is d3d12xs's cost over raw Vulkan's (time / time, or raw GB/s / d3d12xs GB/s) in
  * one repetition, the two sides back to back, median over repetitions: above 1 means d3d12xs
  * is slower. D3D12XS_BENCH_OUT=<path> also writes the table as TSV. Arguments (cpu, gpu,
- * gpu_barrier, copy) run only those figures. */
+ * gpu_barrier, copy, gpu_bop, gpu_marker, cpu_bop, cpu_wait) run only those figures. */
 #include <malloc.h>
 
 #include "bench_util.h"
@@ -59,6 +61,11 @@ static const char copy_hlsl[] = BENCH_HLSL_PROLOGUE
     "}\n";
 
 #define TINY_THREADS 64
+/* The timed lists (command buffers): no barrier, barrier, copy, 64-bit bottom-of-pipe writes,
+ * 32-bit bottom-of-pipe marker writes. */
+#define TIMED_SLOTS 5
+#define SLOT_BOP 3
+#define SLOT_MARKER 4
 #define COPY_GROUPS_X 1024u
 
 /* ---- parameters ---- */
@@ -77,8 +84,8 @@ struct d3d {
     ID3D12Device *device;
     D3D12XS_DEVICE_INFO info;
     struct bench_d3d_queue q;      /* COMPUTE */
-    ID3D12QueryHeap *queries;      /* 0-1 no barrier, 2-3 barrier, 4-5 copy */
-    ID3D12Resource *query_results; /* READBACK, 6 UINT64 */
+    ID3D12QueryHeap *queries;      /* two per timed list: no barrier, barrier, copy, BOP writes, marker writes */
+    ID3D12Resource *query_results; /* READBACK, 10 UINT64 */
 
     ID3D12RootSignature *tiny_signature, *copy_signature;
     ID3D12PipelineState *tiny_pipeline, *copy_pipeline;
@@ -86,8 +93,8 @@ struct d3d {
 
     ID3D12CommandAllocator *record_allocator; /* figure 1 */
     ID3D12GraphicsCommandList *record_list;
-    ID3D12CommandAllocator *timed_allocators[4];
-    ID3D12GraphicsCommandList *timed_lists[4];  /* no barrier, barrier, copy, bottom-of-pipe writes */
+    ID3D12CommandAllocator *timed_allocators[TIMED_SLOTS];
+    ID3D12GraphicsCommandList *timed_lists[TIMED_SLOTS];
     ID3D12Resource *sync_memory;                /* READBACK: the CPU figures' value writes and waits */
 
     ID3D12Resource *copy_src, *copy_dst;
@@ -97,7 +104,7 @@ struct d3d {
 
 static void d3d_init(struct d3d *d)
 {
-    D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, 8, 0};
+    D3D12_QUERY_HEAP_DESC query_desc = {D3D12_QUERY_HEAP_TYPE_TIMESTAMP, TIMED_SLOTS * 2, 0};
     D3D12_ROOT_PARAMETER1 parameters[3];
 
     memset(d, 0, sizeof(*d));
@@ -106,7 +113,7 @@ static void d3d_init(struct d3d *d)
     REQUIRE(!d->info.ValidationLayerEnabled, "the validation layer is on (D3D12XS_DEBUG): the figures would be meaningless");
     bench_d3d_queue_init(d->device, &d->q, D3D12_COMMAND_LIST_TYPE_COMPUTE);
     HR(ID3D12Device_CreateQueryHeap(d->device, &query_desc, &IID_ID3D12QueryHeap, (void **)&d->queries));
-    d->query_results = bench_d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, 8 * sizeof(UINT64), D3D12_RESOURCE_FLAG_NONE,
+    d->query_results = bench_d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, TIMED_SLOTS * 2 * sizeof(UINT64), D3D12_RESOURCE_FLAG_NONE,
             D3D12_RESOURCE_STATE_COPY_DEST);
     d->sync_memory = bench_d3d_buffer(d->device, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
 
@@ -197,9 +204,12 @@ static void d3d_build_dispatch_list(struct d3d *d, unsigned slot, bool barrier, 
         if (barrier && i)
             ID3D12GraphicsCommandList_ResourceBarrier(list, 1, &uav);
         ID3D12GraphicsCommandList_Dispatch(list, 1, 1, 1);
-        if (slot == 3)
+        if (slot == SLOT_BOP)
             ID3D12GraphicsCommandList_Write64BitValueBottomOfPipeX(list, ID3D12Resource_GetGPUVirtualAddress(d->tiny_output) + 128,
                     i, D3D12XBOX_FLUSH_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+        if (slot == SLOT_MARKER)
+            ID3D12GraphicsCommandList_Write32BitValueBottomOfPipe2X(list, ID3D12Resource_GetGPUVirtualAddress(d->tiny_output) + 128,
+                    i, D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE, D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
     }
     ID3D12GraphicsCommandList_EndQuery(list, d->queries, D3D12_QUERY_TYPE_TIMESTAMP, slot * 2 + 1);
     ID3D12GraphicsCommandList_ResolveQueryData(list, d->queries, D3D12_QUERY_TYPE_TIMESTAMP, slot * 2, 2, d->query_results,
@@ -276,7 +286,7 @@ static void d3d_destroy(struct d3d *d)
 {
     if (d->sync_memory)
         ID3D12Resource_Release(d->sync_memory);
-    for (unsigned i = 0; i < 4; i++) {
+    for (unsigned i = 0; i < TIMED_SLOTS; i++) {
         if (d->timed_lists[i])
             ID3D12GraphicsCommandList_Release(d->timed_lists[i]);
         if (d->timed_allocators[i])
@@ -306,13 +316,14 @@ static void d3d_destroy(struct d3d *d)
 struct raw {
     struct bench_vk vk;
     struct bench_vk_queue q;            /* the compute family's queue, command pool and fence */
-    VkQueryPool queries;                /* 0-1 no barrier, 2-3 barrier, 4-5 copy */
+    VkQueryPool queries;                /* two per timed command buffer (TIMED_SLOTS) */
+    PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD; /* where the device has VK_AMD_buffer_marker */
 
     struct bench_vk_kernel tiny, copy;
     struct bench_vk_buffer tiny_output;
 
     VkCommandBuffer record_cmd;         /* figure 1 */
-    VkCommandBuffer timed_cmds[4];      /* no barrier, barrier, copy, bottom-of-pipe writes */
+    VkCommandBuffer timed_cmds[TIMED_SLOTS];
     VkCommandBuffer *split_cmds;        /* the CPU figure of waits: a command buffer per wait */
     unsigned split_count;
 
@@ -354,13 +365,21 @@ static uint32_t raw_compute_family(VkPhysicalDevice physical_device)
 static void raw_init(struct raw *r)
 {
     VkQueryPoolCreateInfo query_info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
-            .queryCount = 8};
+            .queryCount = TIMED_SLOTS * 2};
+    const char *marker_extension = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
     uint32_t family;
 
     memset(r, 0, sizeof(*r));
     bench_vk_open(&r->vk, "bench_compute (raw Vulkan)");
     family = raw_compute_family(r->vk.physical_device);
-    bench_vk_create_device(&r->vk, &family, 1, &r->q);
+    /* The marker figure writes with vkCmdWriteBufferMarker2AMD where the device has it, as
+     * d3d12xs does (docs/sync.md), and with a barrier and vkCmdUpdateBuffer where it has not. */
+    if (bench_vk_has_device_extension(r->vk.physical_device, marker_extension)) {
+        bench_vk_create_device_with(&r->vk, &family, 1, &r->q, &marker_extension, 1, NULL);
+        r->vkCmdWriteBufferMarker2AMD = (PFN_vkCmdWriteBufferMarker2AMD)vkGetDeviceProcAddr(r->vk.device, "vkCmdWriteBufferMarker2AMD");
+    } else {
+        bench_vk_create_device(&r->vk, &family, 1, &r->q);
+    }
     VK(vkCreateQueryPool(r->vk.device, &query_info, NULL, &r->queries));
 
     /* 4 bytes of push constants; the device's subgroup size. */
@@ -442,11 +461,13 @@ static void raw_build_dispatch_cmd(struct raw *r, unsigned slot, bool barrier, u
             bench_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         vkCmdDispatch(cmd, 1, 1, 1);
-        if (slot == 3) {
+        if (slot == SLOT_MARKER && r->vkCmdWriteBufferMarker2AMD) {
+            r->vkCmdWriteBufferMarker2AMD(cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, r->tiny_output.buffer, 128, i);
+        } else if (slot == SLOT_BOP || slot == SLOT_MARKER) {
             uint64_t written = i;
             bench_vk_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0,
                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-            vkCmdUpdateBuffer(cmd, r->tiny_output.buffer, 128, 8, &written);
+            vkCmdUpdateBuffer(cmd, r->tiny_output.buffer, 128, slot == SLOT_BOP ? 8 : 4, &written);
         }
     }
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, r->queries, slot * 2 + 1);
@@ -580,7 +601,8 @@ static void write_tsv(const char *path, const struct figure *figures, unsigned c
     REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
 }
 
-enum {FIGURE_CPU, FIGURE_GPU, FIGURE_GPU_BARRIER, FIGURE_COPY, FIGURE_GPU_BOP, FIGURE_CPU_BOP, FIGURE_CPU_WAIT, FIGURE_COUNT};
+enum {FIGURE_CPU, FIGURE_GPU, FIGURE_GPU_BARRIER, FIGURE_COPY, FIGURE_GPU_BOP, FIGURE_GPU_MARKER, FIGURE_CPU_BOP, FIGURE_CPU_WAIT,
+      FIGURE_COUNT};
 
 /* Both sides run their timed work untimed this long first, so the GPU is at its working clock. */
 #define GPU_WARM_UP_NS 1e9
@@ -595,6 +617,8 @@ int main(int argc, char **argv)
         {.arg = "copy", .key = "copy_kernel_gbps", .label = "copy kernel GB/s (read+write)", .unit = "GB/s", .higher_is_better = true,
                 .target = 1.05},
         {.arg = "gpu_bop", .key = "gpu_us_per_dispatch_bop_write", .label = "GPU us / Dispatch + BOP write", .unit = "us", .target = 1.05},
+        {.arg = "gpu_marker", .key = "gpu_us_per_dispatch_marker_write", .label = "GPU us / Dispatch + 32-bit marker", .unit = "us",
+                .target = 1.05},
         {.arg = "cpu_bop", .key = "cpu_ns_per_bop_write", .label = "CPU ns / Write64BitValueBottomOfPipeX", .unit = "ns", .target = 1.2},
         {.arg = "cpu_wait", .key = "cpu_ns_per_wait_value", .label = "CPU ns / Wait64BitValueX", .unit = "ns", .target = 1.5},
     };
@@ -613,7 +637,7 @@ int main(int argc, char **argv)
         while (i < FIGURE_COUNT && strcmp(argv[a], figures[i].arg))
             i++;
         if (i == FIGURE_COUNT) {
-            fprintf(stderr, "usage: %s [cpu] [gpu] [gpu_barrier] [copy] [gpu_bop] [cpu_bop] [cpu_wait]   (no argument: all)\n", argv[0]);
+            fprintf(stderr, "usage: %s [cpu] [gpu] [gpu_barrier] [copy] [gpu_bop] [gpu_marker] [cpu_bop] [cpu_wait]   (no argument: all)\n", argv[0]);
             return 2;
         }
         run[i] = true;
@@ -643,9 +667,9 @@ int main(int argc, char **argv)
             p.cpu_dispatches, p.cpu_reps, p.gpu_dispatches, p.gpu_reps, (unsigned long long)(p.copy_bytes >> 20), p.copy_reps);
 
     /* 2. GPU time per tiny dispatch, without and with barriers between dispatches, and with a
-     * bottom-of-pipe value write after each (slot 3). */
-    for (unsigned slot = 0; slot < 4; slot++) {
-        unsigned figure = slot == 3 ? FIGURE_GPU_BOP : FIGURE_GPU + slot;
+     * bottom-of-pipe value write after each (64-bit, then 32-bit). */
+    for (unsigned slot = 0; slot < TIMED_SLOTS; slot++) {
+        unsigned figure = slot == SLOT_MARKER ? FIGURE_GPU_MARKER : slot == SLOT_BOP ? FIGURE_GPU_BOP : FIGURE_GPU + slot;
         if (slot == 2 || !run[figure])
             continue;
         d3d_build_dispatch_list(&d, slot, slot == 1, p.gpu_dispatches);

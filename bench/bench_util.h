@@ -562,6 +562,23 @@ static inline void bench_vk_open(struct bench_vk *v, const char *app_name)
             && (v->properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
 }
 
+/* Whether the physical device offers a device extension. */
+static inline bool bench_vk_has_device_extension(VkPhysicalDevice physical_device, const char *name)
+{
+    VkExtensionProperties *properties;
+    uint32_t count = 0;
+    bool found = false;
+
+    VK(vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, NULL));
+    properties = calloc(count ? count : 1, sizeof(*properties));
+    REQUIRE(properties, "out of memory");
+    VK(vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, properties));
+    for (uint32_t i = 0; i < count && !found; i++)
+        found = !strcmp(properties[i].extensionName, name);
+    free(properties);
+    return found;
+}
+
 /* bench_vk_create_device with more: `extra_extensions` enabled too, and `features` (a chain of
  * feature structs, NULL for none) after synchronization2's. */
 static inline void bench_vk_create_device_with(struct bench_vk *v, const uint32_t *families, uint32_t family_count,

@@ -2,9 +2,9 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|trace] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
-# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old); summary.txt, bench.txt,
+# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; trace: issue 19's trace figures); summary.txt, bench.txt,
 # pipeline.txt, binding.txt, launch.txt, copy.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
@@ -78,6 +78,31 @@ if [ "$what" = final ]; then
     timeout 120 "$root/new/bench/bench_launch" > "$out/launch.txt" 2>&1; echo "bench_launch rc=$?" >> "$out/summary.txt"
     timeout 120 "$root/new/bench/bench_copy" > "$out/copy.txt" 2>&1; echo "bench_copy rc=$?" >> "$out/summary.txt"
     timeout 60 "$root/new/bench/bench_root_abi" > "$out/root_abi.txt" 2>&1; echo "bench_root_abi rc=$?" >> "$out/summary.txt"
+fi
+if [ "$what" = trace ]; then
+    # Issue 19's figures: the trace and hang tests, the handshake demo timed with no capture and
+    # with one (new and, where build-h200/old exists, the library before tracing), a traced
+    # demo's file for the viewer test, and bench_compute's CPU and GPU figures, new and old
+    # (gpu_bop minus gpu is what a breadcrumb write after every command would cost).
+    export LD_LIBRARY_PATH=$root/new
+    for t in trace hang console_sync scheduler fence_values; do
+        timeout 120 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1; echo "test_$t rc=$? $(tail -1 "$logs/log.$t")" >> "$out/summary.txt"
+    done
+    for rep in 1 2 3; do
+        for side in new old; do
+            [ -x "$root/$side/examples/console_sync" ] || continue
+            echo "$side no capture: $(LD_LIBRARY_PATH=$root/$side timeout 120 "$root/$side/examples/console_sync" 2>&1 | grep handshake)" >> "$out/trace.txt"
+        done
+        echo "new capture: $(D3D12XS_TRACE=/tmp/cs.json timeout 120 "$root/new/examples/console_sync" 2>&1 | grep handshake) $(stat -c %s /tmp/cs.json) bytes" >> "$out/trace.txt"
+    done
+    D3D12XS_TRACE=$out/console_sync.h200.trace.json timeout 120 "$root/new/examples/console_sync" rounds=50 > "$logs/log.traced_demo" 2>&1
+    echo "traced demo rc=$?" >> "$out/summary.txt"
+    for side in new old new old; do
+        [ -x "$root/$side/bench/bench_compute" ] || continue
+        echo "== $side" >> "$out/bench.txt"
+        LD_LIBRARY_PATH=$root/$side timeout 200 "$root/$side/bench/bench_compute" cpu gpu gpu_bop cpu_bop >> "$out/bench.txt" 2>&1
+    done
+    cat "$out/trace.txt"
 fi
 if [ "$what" = launch ]; then
     export LD_LIBRARY_PATH=$root/i8
