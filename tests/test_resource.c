@@ -422,9 +422,10 @@ static void test_bad_creation(ID3D12Device *device)
     {
         D3D12_RESOURCE_DESC texture = desc;
         texture.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-        texture.Width = 64, texture.Height = 64, texture.Format = DXGI_FORMAT_R8G8B8A8_UNORM, texture.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
-        CHECK_HR(COMMITTED(&properties, D3D12_HEAP_FLAG_NONE, &texture, D3D12_RESOURCE_STATE_COMMON), E_NOTIMPL);
-        CHECK_LOG("CreateCommittedResource", "Dimension", "texture");
+        /* Textures (test_texture.c): one described with a buffer's ROW_MAJOR layout is refused. */
+        texture.Width = 64, texture.Height = 64, texture.Format = DXGI_FORMAT_R8G8B8A8_UNORM, texture.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        CHECK_HR(COMMITTED(&properties, D3D12_HEAP_FLAG_NONE, &texture, D3D12_RESOURCE_STATE_COMMON), E_INVALIDARG);
+        CHECK_LOG("CreateCommittedResource", "ROW_MAJOR");
         RELOG_MARK();
         texture.Dimension = (D3D12_RESOURCE_DIMENSION)77;
         CHECK_HR(COMMITTED(&properties, D3D12_HEAP_FLAG_NONE, &texture, D3D12_RESOURCE_STATE_COMMON), E_INVALIDARG);

@@ -8,6 +8,8 @@
 
 #include "api/device_versions.h"
 #include "memory/resource.h"
+#include "memory/texture_layout.h"
+#include "memory/texture.h"
 #include "descriptors/descriptors.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
@@ -56,8 +58,8 @@ static HRESULT desc_from_desc1(const char *method, const char *argument, const D
     if (!desc1)
         return d3d12xs_fail(E_INVALIDARG, method, "%s is NULL (must describe the resource)", argument);
     if (desc1->SamplerFeedbackMipRegion.Width || desc1->SamplerFeedbackMipRegion.Height || desc1->SamplerFeedbackMipRegion.Depth)
-        return d3d12xs_fail(E_INVALIDARG, method, "%s->SamplerFeedbackMipRegion is %ux%ux%u (must be 0x0x0: sampler feedback needs "
-                "textures, which are not implemented)", argument, desc1->SamplerFeedbackMipRegion.Width,
+        return d3d12xs_fail(E_INVALIDARG, method, "%s->SamplerFeedbackMipRegion is %ux%ux%u (must be 0x0x0: sampler feedback is not "
+                "implemented)", argument, desc1->SamplerFeedbackMipRegion.Width,
                 desc1->SamplerFeedbackMipRegion.Height, desc1->SamplerFeedbackMipRegion.Depth);
     desc->Dimension = desc1->Dimension;
     desc->Alignment = desc1->Alignment;
@@ -78,10 +80,10 @@ static HRESULT state_from_layout(const char *method, D3D12_BARRIER_LAYOUT layout
         const DXGI_FORMAT *castable_formats, D3D12_HEAP_TYPE heap_type, D3D12_RESOURCE_STATES *state)
 {
     if (layout != D3D12_BARRIER_LAYOUT_UNDEFINED)
-        return d3d12xs_fail(E_INVALIDARG, method, "InitialLayout is %d (buffers, the only resources implemented, must start UNDEFINED)",
+        return d3d12xs_fail(E_INVALIDARG, method, "InitialLayout is %d (only UNDEFINED is implemented: resources created with a layout start in it)",
                 (int)layout);
     if (castable_format_count)
-        return d3d12xs_fail(E_INVALIDARG, method, "NumCastableFormats is %u (buffers have no castable formats: must be 0)",
+        return d3d12xs_fail(E_INVALIDARG, method, "NumCastableFormats is %u (castable format lists are not implemented: must be 0)",
                 castable_format_count);
     (void)castable_formats;
     *state = heap_type == D3D12_HEAP_TYPE_UPLOAD ? D3D12_RESOURCE_STATE_GENERIC_READ
@@ -91,12 +93,12 @@ static HRESULT state_from_layout(const char *method, D3D12_BARRIER_LAYOUT layout
 
 /* ---- allocation info and footprints (ID3D12Device, Device4, Device8, Device12) ---- */
 
-/* Either descs or descs1 (one of them NULL). infos, when given, gets each resource's place. */
-static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(const char *method, UINT visible_mask, UINT count,
+/* Either descs or descs1 (one of them NULL). infos, when given, gets each resource's place:
+ * each at a multiple of its own alignment, after the one before. */
+static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(struct d3d12_device *device, const char *method, UINT visible_mask, UINT count,
         const D3D12_RESOURCE_DESC *descs, const D3D12_RESOURCE_DESC1 *descs1, D3D12_RESOURCE_ALLOCATION_INFO1 *infos)
 {
-    const uint64_t alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
-    D3D12_RESOURCE_ALLOCATION_INFO info = {0, alignment};
+    D3D12_RESOURCE_ALLOCATION_INFO info = {0, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT};
 
     if (d3d12_device_check_node_mask(method, "visibleMask", visible_mask) != S_OK) {
         info.SizeInBytes = UINT64_MAX;
@@ -109,7 +111,7 @@ static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(const char *method, UINT v
     }
     for (UINT i = 0; i < count; i++) {
         D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
-        uint64_t offset, size;
+        uint64_t offset, size, alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
         char argument[32];
         snprintf(argument, sizeof(argument), "pResourceDescs[%u]", i);
         if (descs)
@@ -118,12 +120,20 @@ static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(const char *method, UINT v
             info.SizeInBytes = UINT64_MAX;
             return info;
         }
-        if (FAILED(d3d12xs_validate_buffer_desc(method, &desc))) {
+        if (desc.Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc.Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D) {
+            if (FAILED(d3d12xs_texture_allocation_info(device, &desc, &size, &alignment, method))) {
+                info.SizeInBytes = UINT64_MAX;
+                return info;
+            }
+        } else if (FAILED(d3d12xs_validate_buffer_desc(method, &desc))) {
             info.SizeInBytes = UINT64_MAX;
             return info;
+        } else {
+            size = (desc.Width + alignment - 1) & ~(alignment - 1);
         }
+        if (alignment > info.Alignment)
+            info.Alignment = alignment;
         offset = (info.SizeInBytes + alignment - 1) & ~(alignment - 1);
-        size = (desc.Width + alignment - 1) & ~(alignment - 1);
         if (infos)
             infos[i] = (D3D12_RESOURCE_ALLOCATION_INFO1){offset, alignment, size};
         info.SizeInBytes = offset + size;
@@ -134,22 +144,19 @@ static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(const char *method, UINT v
 D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo(ID3D12Device14 *iface,
         UINT visible_mask, UINT count, const D3D12_RESOURCE_DESC *descs)
 {
-    (void)iface;
-    return allocation_info("ID3D12Device::GetResourceAllocationInfo", visible_mask, count, descs, NULL, NULL);
+    return allocation_info(impl_from_ID3D12Device14(iface), "ID3D12Device::GetResourceAllocationInfo", visible_mask, count, descs, NULL, NULL);
 }
 
 D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo1(ID3D12Device14 *iface, UINT visible_mask,
         UINT count, const D3D12_RESOURCE_DESC *descs, D3D12_RESOURCE_ALLOCATION_INFO1 *infos)
 {
-    (void)iface;
-    return allocation_info("ID3D12Device4::GetResourceAllocationInfo1", visible_mask, count, descs, NULL, infos);
+    return allocation_info(impl_from_ID3D12Device14(iface), "ID3D12Device4::GetResourceAllocationInfo1", visible_mask, count, descs, NULL, infos);
 }
 
 D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo2(ID3D12Device14 *iface, UINT visible_mask,
         UINT count, const D3D12_RESOURCE_DESC1 *descs, D3D12_RESOURCE_ALLOCATION_INFO1 *infos)
 {
-    (void)iface;
-    return allocation_info("ID3D12Device8::GetResourceAllocationInfo2", visible_mask, count, NULL, descs, infos);
+    return allocation_info(impl_from_ID3D12Device14(iface), "ID3D12Device8::GetResourceAllocationInfo2", visible_mask, count, NULL, descs, infos);
 }
 
 D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo3(ID3D12Device14 *iface, UINT visible_mask,
@@ -158,15 +165,14 @@ D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocat
 {
     static const char method[] = "ID3D12Device12::GetResourceAllocationInfo3";
     D3D12_RESOURCE_ALLOCATION_INFO failed = {UINT64_MAX, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT};
-    (void)iface;
     (void)castable_formats;
     for (UINT i = 0; castable_format_counts && i < count; i++) {
         if (castable_format_counts[i]) {
-            ERR("%s: pNumCastableFormats[%u] is %u (buffers have no castable formats: must be 0)", method, i, castable_format_counts[i]);
+            ERR("%s: pNumCastableFormats[%u] is %u (castable format lists are not implemented: must be 0)", method, i, castable_format_counts[i]);
             return failed;
         }
     }
-    return allocation_info(method, visible_mask, count, NULL, descs, infos);
+    return allocation_info(impl_from_ID3D12Device14(iface), method, visible_mask, count, NULL, descs, infos);
 }
 
 static void copyable_footprints(const char *method, const D3D12_RESOURCE_DESC *desc, UINT first_subresource, UINT subresource_count,
@@ -178,8 +184,15 @@ static void copyable_footprints(const char *method, const D3D12_RESOURCE_DESC *d
         ERR("%s: pResourceDesc is NULL (must describe the resource)", method);
         return;
     }
+    if (desc->Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc->Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D) {
+        /* On failure only the total says so (UINT64_MAX); the other outputs are left as they are. */
+        if (SUCCEEDED(d3d12xs_validate_texture_desc(method, desc)))
+            d3d12xs_texture_footprints(method, desc, first_subresource, subresource_count, base_offset, layouts, row_counts, row_sizes,
+                    total_bytes);
+        return;
+    }
     if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
-        ERR("%s: pResourceDesc->Dimension is %d (only buffers are implemented)", method, (int)desc->Dimension);
+        ERR("%s: pResourceDesc->Dimension is %d (not a D3D12_RESOURCE_DIMENSION)", method, (int)desc->Dimension);
         return;
     }
     if (first_subresource != 0 || subresource_count > 1) {

@@ -1,5 +1,7 @@
 /* The barrier tracker (barrier_tracker.h): the only code that records vkCmdPipelineBarrier2
  * for a command list's work. */
+#include <string.h>
+
 #include "commands/barrier_tracker.h"
 
 #define SHADER_STAGES (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT \
@@ -7,8 +9,7 @@
         | VK_PIPELINE_STAGE_2_GEOMETRY_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT \
         | VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT | VK_PIPELINE_STAGE_2_TASK_SHADER_BIT_EXT \
         | VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT)
-#define TRANSFER_STAGES (VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT \
-        | VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT)
+#define TRANSFER_STAGES D3D12_TRANSFER_STAGES
 #define VERTEX_INPUT_STAGES (VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT \
         | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT)
 #define DEPTH_STAGES (VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
@@ -113,4 +114,98 @@ void d3d12_barriers_full(struct d3d12_barrier_tracker *tracker, VkCommandBuffer 
     /* Everything recorded so far is ordered before what follows. */
     tracker->recorded = tracker->src_stages = tracker->synced = 0;
     tracker->src_access = 0;
+}
+
+static VkImageMemoryBarrier2 layout_barrier(VkImage image, const VkImageSubresourceRange *range, VkImageLayout from, VkImageLayout to,
+        VkPipelineStageFlags2 src_stages, VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stages, VkAccessFlags2 dst_access)
+{
+    return (VkImageMemoryBarrier2){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stages,
+        .srcAccessMask = src_access,
+        .dstStageMask = dst_stages,
+        .dstAccessMask = dst_access,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = *range,
+    };
+}
+
+static void emit_image_barriers(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, const VkImageMemoryBarrier2 *barriers,
+        uint32_t count)
+{
+    VkDependencyInfo dependency = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .imageMemoryBarrierCount = count,
+        .pImageMemoryBarriers = barriers,
+    };
+    vkCmdPipelineBarrier2(command_buffer, &dependency);
+    tracker->emitted++;
+}
+
+void d3d12_barriers_restore_layouts(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer)
+{
+    VkImageMemoryBarrier2 barriers[D3D12_TRANSFER_LAYOUTS];
+    uint32_t count = tracker->transfer_layout_count;
+
+    if (!count)
+        return;
+    /* Into every stage: a later D3D12 barrier's source stages (the transfer among them) chain
+     * through this one whatever command comes next. */
+    for (uint32_t i = 0; i < count; i++) {
+        const struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[i];
+        barriers[i] = layout_barrier(entry->image, &entry->range, entry->layout, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    }
+    emit_image_barriers(tracker, command_buffer, barriers, count);
+    tracker->transfer_layout_count = 0;
+}
+
+static bool ranges_overlap(const VkImageSubresourceRange *a, const VkImageSubresourceRange *b)
+{
+    return (a->aspectMask & b->aspectMask) && a->baseMipLevel < b->baseMipLevel + b->levelCount && b->baseMipLevel < a->baseMipLevel + a->levelCount
+            && a->baseArrayLayer < b->baseArrayLayer + b->layerCount && b->baseArrayLayer < a->baseArrayLayer + a->layerCount;
+}
+
+void d3d12_barriers_transfer_layout(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkImage image,
+        const VkImageSubresourceRange *range, VkImageLayout layout)
+{
+    const VkAccessFlags2 transfer_access = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    VkImageLayout from = VK_IMAGE_LAYOUT_GENERAL;
+    VkImageMemoryBarrier2 barrier;
+    uint32_t found = UINT32_MAX;
+
+    for (uint32_t i = 0; i < tracker->transfer_layout_count; i++) {
+        struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[i];
+        if (entry->image != image || !ranges_overlap(&entry->range, range))
+            continue;
+        if (memcmp(&entry->range, range, sizeof(*range))) {
+            /* Part of what a copy left: everything goes back first, then this range moves. */
+            d3d12_barriers_restore_layouts(tracker, command_buffer);
+            found = UINT32_MAX;
+            break;
+        }
+        found = i;
+    }
+    if (found != UINT32_MAX) {
+        struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[found];
+        if (entry->layout == layout)
+            return;
+        /* A copy wrote it and this one reads it, or the other way round. */
+        from = entry->layout;
+        barrier = layout_barrier(image, range, from, layout, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, transfer_access);
+        emit_image_barriers(tracker, command_buffer, &barrier, 1);
+        entry->layout = layout;
+        return;
+    }
+    if (tracker->transfer_layout_count == D3D12_TRANSFER_LAYOUTS)
+        d3d12_barriers_restore_layouts(tracker, command_buffer);
+    barrier = layout_barrier(image, range, from, layout, d3d12_barriers_unordered(tracker) | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+            VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, transfer_access);
+    emit_image_barriers(tracker, command_buffer, &barrier, 1);
+    tracker->transfer_layouts[tracker->transfer_layout_count++] = (struct d3d12_transfer_layout){image, *range, layout};
 }

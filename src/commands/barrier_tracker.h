@@ -4,7 +4,10 @@
  * emits a Vulkan barrier only where a command needs one: lazily, once per destination stage, as
  * a hand-written Vulkan barrier would be.
  *
- * Buffers have no layouts, so every barrier is one global memory dependency. The tracker knows
+ * Buffers have no layouts, and images stay in GENERAL between commands (memory/texture.h), so
+ * every D3D12 barrier is one global memory dependency. Copies put the subresources they touch in
+ * a transfer layout, and the tracker puts them back lazily: before the next command that is not
+ * a transfer, and at the end of the command buffer (d3d12_barriers_restore_layouts). The tracker knows
  * nothing of lists, segments or devices (only Vulkan's types), so tests drive its decisions
  * without a device (tests/test_barrier_tracker.c) and graphics stages can use it unchanged:
  * stages are VkPipelineStageFlags2, whatever they are. Its fields are written here and in
@@ -15,6 +18,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <vulkan/vulkan.h>
+
+#define D3D12_TRANSFER_STAGES (VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT \
+        | VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT)
+
+/* Subresources a copy left in a transfer layout, to go back to GENERAL. */
+struct d3d12_transfer_layout {
+    VkImage image;
+    VkImageSubresourceRange range;
+    VkImageLayout layout;
+};
+#define D3D12_TRANSFER_LAYOUTS 8
 
 struct d3d12_barrier_tracker {
     /* The stages the list's commands run in (compute and transfer today, the graphics stages
@@ -28,16 +42,10 @@ struct d3d12_barrier_tracker {
     VkAccessFlags2 src_access;
     VkPipelineStageFlags2 synced;
     uint32_t emitted; /* barriers emitted since the last reset (tests, diagnostics) */
+    uint32_t transfer_layout_count;
+    struct d3d12_transfer_layout transfer_layouts[D3D12_TRANSFER_LAYOUTS];
 };
 
-/* Images will need a layout per subresource, kept per list next to the memory dependencies
- * (a transition is a layout change plus such a dependency). A hook for textures, which come
- * later: declared so that the tracker is where that table goes; nothing uses it yet. */
-struct d3d12_subresource_layouts {
-    VkImage image;
-    uint32_t subresource_count;
-    VkImageLayout *layouts; /* per subresource: the layout the list's last command left it in */
-};
 
 /* A new list or Reset: nothing recorded, nothing requested. work_stages: the stages the
  * list's commands can run in. */
@@ -70,11 +78,25 @@ void d3d12_barriers_request_recorded(struct d3d12_barrier_tracker *tracker, VkAc
 
 void d3d12_barriers_before_slow(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkPipelineStageFlags2 stage);
 
+/* Puts every subresource a copy left in a transfer layout back in GENERAL, in one barrier
+ * after which every stage may use them: before a command that is not a transfer, and before
+ * the command buffer ends (a list's segments and lists leave images in GENERAL). */
+void d3d12_barriers_restore_layouts(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer);
+
+/* For a transfer command recorded next (after d3d12_barriers_before(ALL_TRANSFER)): puts range
+ * of image in layout (TRANSFER_SRC_OPTIMAL or TRANSFER_DST_OPTIMAL), from GENERAL or from the
+ * other transfer layout; nothing when a copy already left it there. It waits for the unordered
+ * stages (the image's last users may be reading it). */
+void d3d12_barriers_transfer_layout(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkImage image,
+        const VkImageSubresourceRange *range, VkImageLayout layout);
+
 /* Call before recording a command that runs in stage into command_buffer: emits the requested
  * dependency into stage if stage has not waited for it yet, then notes the command's stage.
  * Inline: every command comes here. */
 static inline void d3d12_barriers_before(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkPipelineStageFlags2 stage)
 {
+    if (__builtin_expect(tracker->transfer_layout_count, 0) && (stage & ~D3D12_TRANSFER_STAGES))
+        d3d12_barriers_restore_layouts(tracker, command_buffer);
     if (tracker->src_stages && (stage & ~tracker->synced))
         d3d12_barriers_before_slow(tracker, command_buffer, stage);
     tracker->recorded |= stage;

@@ -454,6 +454,13 @@ static void STDMETHODCALLTYPE d3d12_bundle_CopyResource(ID3D12GraphicsCommandLis
     refuse(iface, METHOD(CopyResource));
 }
 
+static void STDMETHODCALLTYPE d3d12_bundle_CopyTextureRegion(ID3D12GraphicsCommandList10 *iface, const D3D12_TEXTURE_COPY_LOCATION *dst,
+        UINT dst_x, UINT dst_y, UINT dst_z, const D3D12_TEXTURE_COPY_LOCATION *src, const D3D12_BOX *src_box)
+{
+    (void)dst, (void)dst_x, (void)dst_y, (void)dst_z, (void)src, (void)src_box;
+    refuse(iface, METHOD(CopyTextureRegion));
+}
+
 static void STDMETHODCALLTYPE d3d12_bundle_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
 {
     (void)count, (void)barriers;
@@ -562,6 +569,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_bundle_vtbl = {
     .ClearState = d3d12_bundle_ClearState,
     .CopyBufferRegion = d3d12_bundle_CopyBufferRegion,
     .CopyResource = d3d12_bundle_CopyResource,
+    .CopyTextureRegion = d3d12_bundle_CopyTextureRegion,
     .ResourceBarrier = d3d12_bundle_ResourceBarrier,
     .BeginQuery = d3d12_bundle_BeginQuery,
     .EndQuery = d3d12_bundle_EndQuery,

@@ -153,6 +153,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
     /* D3D12 ends every query in the list that began it. */
     if (list->open_query_count)
         d3d12_command_list_end_open_queries(list, METHOD(Close), true);
+    d3d12_barriers_restore_layouts(&list->barriers, list->vk_command_buffer);
     /* Host reads after a fence wait see the list's writes. */
     d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
             VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT | VK_ACCESS_2_HOST_WRITE_BIT);
@@ -209,6 +210,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .ClearState = d3d12_command_list_ClearState,
     .CopyBufferRegion = d3d12_command_list_CopyBufferRegion,
     .CopyResource = d3d12_command_list_CopyResource,
+    .CopyTextureRegion = d3d12_command_list_CopyTextureRegion,
     .ResourceBarrier = d3d12_command_list_ResourceBarrier,
     .BeginQuery = d3d12_command_list_BeginQuery,
     .EndQuery = d3d12_command_list_EndQuery,

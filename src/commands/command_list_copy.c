@@ -1,5 +1,6 @@
-/* Buffer copies, barriers and WriteBufferImmediate. */
+/* Buffer copies, barriers and WriteBufferImmediate (texture copies: command_list_texture_copy.c). */
 #include "command_recording.h"
+#include "memory/texture_layout.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
@@ -94,6 +95,10 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
         d3d12_command_list_record_error(list, METHOD(CopyResource), "pDstResource and pSrcResource are the same resource");
         return;
     }
+    if (dst->vk_image || src->vk_image) {
+        d3d12_command_list_copy_texture_resource(list, dst, src);
+        return;
+    }
     if (dst->desc.Width != src->desc.Width) {
         d3d12_command_list_record_error(list, METHOD(CopyResource), "pDstResource is %llu bytes and pSrcResource %llu (sizes must match)",
                 (unsigned long long)dst->desc.Width, (unsigned long long)src->desc.Width);
@@ -119,14 +124,17 @@ static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D
     switch (barrier->Type) {
     case D3D12_RESOURCE_BARRIER_TYPE_TRANSITION: {
         const D3D12_RESOURCE_TRANSITION_BARRIER *transition = &barrier->Transition;
-        if (!unsafe_impl_from_ID3D12Resource(transition->pResource)) {
+        struct d3d12_resource *resource = unsafe_impl_from_ID3D12Resource(transition->pResource);
+        uint32_t subresources;
+        if (!resource) {
             d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.pResource is %s", index,
                     transition->pResource ? "not a d3d12xs resource" : "NULL");
             return false;
         }
-        if (transition->Subresource != 0 && transition->Subresource != D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES) {
-            d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.Subresource is %u (a buffer has only subresource 0)",
-                    index, transition->Subresource);
+        subresources = resource->vk_image ? d3d12xs_texture_subresource_count(&resource->desc) : 1;
+        if (transition->Subresource >= subresources && transition->Subresource != D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES) {
+            d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.Subresource is %u (resource '%s' has %u)",
+                    index, transition->Subresource, d3d12xs_object_name(&resource->object), subresources);
             return false;
         }
         if (transition->StateBefore == transition->StateAfter) {
@@ -173,8 +181,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
         if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY))
             needed = true;
     }
-    /* Buffers have no layouts: all barriers of the call become one memory dependency from the
-     * stages recorded since the last barrier, emitted before the next command of each stage
+    /* Buffers have no layouts and images keep GENERAL (memory/texture.h): all barriers of the
+     * call become one memory dependency from the stages recorded since the last barrier,
+     * emitted before the next command of each stage
      * (d3d12_barriers_before). No command reads indirect arguments yet. */
     if (needed)
         d3d12_barriers_request_recorded(&list->barriers, VK_ACCESS_2_MEMORY_WRITE_BIT);

@@ -113,6 +113,8 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
     assert(!list->in_internal);
     if (d3d12_command_list_has_active_queries(list))
         d3d12_command_list_end_open_queries(list, command, false);
+    /* Other queues may run between segments: images go back to their one layout. */
+    d3d12_barriers_restore_layouts(&list->barriers, list->vk_command_buffer);
     if ((vr = vkEndCommandBuffer(list->vk_command_buffer)) != VK_SUCCESS) {
         d3d12_command_list_record_error(list, command, "vkEndCommandBuffer failed (VkResult %d)", vr);
         return false;

@@ -240,7 +240,10 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         options->ConservativeRasterizationTier = D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED;
         options->MaxGPUVirtualAddressBitsPerResource = 40;
         options->CrossNodeSharingTier = D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED;
-        options->ResourceHeapTier = D3D12_RESOURCE_HEAP_TIER_1;
+        /* A heap holds buffers and textures together where Vulkan's granularity between linear
+         * and optimal resources is within D3D12's 64 KiB placement alignment. */
+        options->ResourceHeapTier = device->vk_properties.limits.bufferImageGranularity <= D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT
+                ? D3D12_RESOURCE_HEAP_TIER_2 : D3D12_RESOURCE_HEAP_TIER_1;
         return S_OK;
     }
     case D3D12_FEATURE_ARCHITECTURE: {

@@ -1,60 +1,16 @@
-/* DXGI formats as Vulkan formats: the typed buffer views of descriptors/ and the format
- * answers of CheckFeatureSupport (device_features.c) read one table. */
+/* DXGI formats as Vulkan formats for typed buffer views (descriptors/) and the format answers of
+ * CheckFeatureSupport (device_features.c): the formats of the DXGI table (dxgi_format.c) marked
+ * buffer_view. */
 #include "device/device.h"
+#include "device/dxgi_format.h"
 
 VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size)
 {
-    static const struct { DXGI_FORMAT dxgi; VkFormat vk; uint32_t size; } formats[] = {
-        {DXGI_FORMAT_R32G32B32A32_FLOAT, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
-        {DXGI_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32G32B32A32_UINT, 16},
-        {DXGI_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SINT, 16},
-        {DXGI_FORMAT_R32G32B32_FLOAT, VK_FORMAT_R32G32B32_SFLOAT, 12},
-        {DXGI_FORMAT_R32G32B32_UINT, VK_FORMAT_R32G32B32_UINT, 12},
-        {DXGI_FORMAT_R32G32B32_SINT, VK_FORMAT_R32G32B32_SINT, 12},
-        {DXGI_FORMAT_R16G16B16A16_FLOAT, VK_FORMAT_R16G16B16A16_SFLOAT, 8},
-        {DXGI_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_R16G16B16A16_UNORM, 8},
-        {DXGI_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_UINT, 8},
-        {DXGI_FORMAT_R16G16B16A16_SNORM, VK_FORMAT_R16G16B16A16_SNORM, 8},
-        {DXGI_FORMAT_R16G16B16A16_SINT, VK_FORMAT_R16G16B16A16_SINT, 8},
-        {DXGI_FORMAT_R32G32_FLOAT, VK_FORMAT_R32G32_SFLOAT, 8},
-        {DXGI_FORMAT_R32G32_UINT, VK_FORMAT_R32G32_UINT, 8},
-        {DXGI_FORMAT_R32G32_SINT, VK_FORMAT_R32G32_SINT, 8},
-        {DXGI_FORMAT_R10G10B10A2_UNORM, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4},
-        {DXGI_FORMAT_R10G10B10A2_UINT, VK_FORMAT_A2B10G10R10_UINT_PACK32, 4},
-        {DXGI_FORMAT_R11G11B10_FLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32, 4},
-        {DXGI_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, 4},
-        {DXGI_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R8G8B8A8_UINT, 4},
-        {DXGI_FORMAT_R8G8B8A8_SNORM, VK_FORMAT_R8G8B8A8_SNORM, 4},
-        {DXGI_FORMAT_R8G8B8A8_SINT, VK_FORMAT_R8G8B8A8_SINT, 4},
-        {DXGI_FORMAT_R16G16_FLOAT, VK_FORMAT_R16G16_SFLOAT, 4},
-        {DXGI_FORMAT_R16G16_UNORM, VK_FORMAT_R16G16_UNORM, 4},
-        {DXGI_FORMAT_R16G16_UINT, VK_FORMAT_R16G16_UINT, 4},
-        {DXGI_FORMAT_R16G16_SNORM, VK_FORMAT_R16G16_SNORM, 4},
-        {DXGI_FORMAT_R16G16_SINT, VK_FORMAT_R16G16_SINT, 4},
-        {DXGI_FORMAT_R32_FLOAT, VK_FORMAT_R32_SFLOAT, 4},
-        {DXGI_FORMAT_R32_UINT, VK_FORMAT_R32_UINT, 4},
-        {DXGI_FORMAT_R32_SINT, VK_FORMAT_R32_SINT, 4},
-        {DXGI_FORMAT_R8G8_UNORM, VK_FORMAT_R8G8_UNORM, 2},
-        {DXGI_FORMAT_R8G8_UINT, VK_FORMAT_R8G8_UINT, 2},
-        {DXGI_FORMAT_R8G8_SNORM, VK_FORMAT_R8G8_SNORM, 2},
-        {DXGI_FORMAT_R8G8_SINT, VK_FORMAT_R8G8_SINT, 2},
-        {DXGI_FORMAT_R16_FLOAT, VK_FORMAT_R16_SFLOAT, 2},
-        {DXGI_FORMAT_R16_UNORM, VK_FORMAT_R16_UNORM, 2},
-        {DXGI_FORMAT_R16_UINT, VK_FORMAT_R16_UINT, 2},
-        {DXGI_FORMAT_R16_SNORM, VK_FORMAT_R16_SNORM, 2},
-        {DXGI_FORMAT_R16_SINT, VK_FORMAT_R16_SINT, 2},
-        {DXGI_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM, 1},
-        {DXGI_FORMAT_R8_UINT, VK_FORMAT_R8_UINT, 1},
-        {DXGI_FORMAT_R8_SNORM, VK_FORMAT_R8_SNORM, 1},
-        {DXGI_FORMAT_R8_SINT, VK_FORMAT_R8_SINT, 1},
-        {DXGI_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, 4},
-    };
-    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(formats); i++) {
-        if (formats[i].dxgi == format) {
-            if (element_size)
-                *element_size = formats[i].size;
-            return formats[i].vk;
-        }
-    }
-    return VK_FORMAT_UNDEFINED;
+    const struct d3d12xs_format *entry = d3d12xs_format(format);
+
+    if (!entry || !entry->buffer_view)
+        return VK_FORMAT_UNDEFINED;
+    if (element_size)
+        *element_size = entry->block_bytes;
+    return entry->vk;
 }

@@ -1,8 +1,11 @@
-/* ID3D12Resource: buffers, committed (own memory) or placed (in an ID3D12Heap). */
+/* ID3D12Resource: buffers and textures, committed (own memory) or placed (in an ID3D12Heap).
+ * What textures do differently is in texture.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "memory/resource.h"
+#include "memory/texture.h"
+#include "memory/texture_layout.h"
 #include "memory/va_map.h"
 #include "sync/scheduler.h"
 #include "trace/trace.h"
@@ -23,14 +26,22 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_QueryInterface(ID3D12Resource *i
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_resource, ID3D12Resource, impl_from_ID3D12Resource, "ID3D12Resource")
 
+static uint32_t subresource_count(const struct d3d12_resource *resource)
+{
+    return resource->vk_image ? d3d12xs_texture_subresource_count(&resource->desc) : 1;
+}
+
 static void destroy_resource(struct d3d12_device *device, void *object)
 {
     struct d3d12_resource *resource = object;
     for (size_t i = 0; i < resource->view_count; i++)
         vkDestroyBufferView(device->vk_device, resource->views[i].view, NULL);
     free(resource->views);
-    /* Retirement is the moment the GPU is done with the buffer, so its memory goes now too. */
-    d3d12xs_free_buffer(device, &resource->vk_buffer, &resource->memory);
+    /* Retirement is the moment the GPU is done with the buffer or image, so its memory goes now too. */
+    if (resource->vk_image)
+        d3d12xs_texture_destroy(device, resource);
+    else
+        d3d12xs_free_buffer(device, &resource->vk_buffer, &resource->memory);
     free(resource);
 }
 
@@ -58,8 +69,9 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
     /* A failed Map hands out no address (as on Windows). */
     if (data)
         *data = NULL;
-    if (subresource)
-        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (a buffer has only subresource 0)", subresource);
+    if (subresource >= subresource_count(resource))
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (resource '%s' has %u)", subresource,
+                d3d12xs_object_name(&resource->object), subresource_count(resource));
     if (!resource->mapped)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "resource '%s' is in a heap the CPU cannot access (use UPLOAD, READBACK or a CPU-visible CUSTOM heap)",
                 d3d12xs_object_name(&resource->object));
@@ -86,8 +98,9 @@ static void STDMETHODCALLTYPE d3d12_resource_Unmap(ID3D12Resource *iface, UINT s
     struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
     unsigned count;
 
-    if (subresource) {
-        ERR("%s: Subresource is %u (a buffer has only subresource 0)", METHOD(Unmap), subresource);
+    if (subresource >= subresource_count(resource)) {
+        ERR("%s: Subresource is %u (resource '%s' has %u)", METHOD(Unmap), subresource, d3d12xs_object_name(&resource->object),
+                subresource_count(resource));
         return;
     }
     if (written_range && (written_range->Begin > written_range->End || written_range->End > resource->desc.Width))
@@ -156,7 +169,7 @@ HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DE
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the resource)");
     if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
         if (desc->Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc->Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D)
-            return d3d12xs_fail(E_NOTIMPL, method, "pDesc->Dimension is a texture (only buffers are implemented)");
+            return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Dimension is a texture (this takes buffers only)");
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Dimension is %d (not a D3D12_RESOURCE_DIMENSION)", (int)desc->Dimension);
     }
     if (!desc->Width)
@@ -207,9 +220,36 @@ static void resource_init(struct d3d12_resource *resource, struct d3d12_device *
     resource->ID3D12Resource_iface.lpVtbl = &d3d12_resource_vtbl;
     d3d12xs_object_init(&resource->object, device);
     resource->desc = *desc;
-    resource->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    if (desc->Dimension == D3D12_RESOURCE_DIMENSION_BUFFER) {
+        resource->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    } else {
+        /* GetDesc reads back what D3D12 fills in: the full mip count and the alignment. */
+        resource->desc.MipLevels = (UINT16)d3d12xs_texture_mip_levels(desc);
+        if (!resource->desc.Alignment)
+            resource->desc.Alignment = desc->SampleDesc.Count > 1 ? D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT
+                    : D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    }
     resource->initial_state = initial_state;
     atomic_init(&resource->map_count, 0);
+}
+
+/* A new resource object (no Vulkan object yet): committed resources pass their heap properties,
+ * placed ones NULL (they take their heap's). */
+static HRESULT new_resource(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_HEAP_PROPERTIES *heap_properties, D3D12_HEAP_FLAGS heap_flags, const char *method, struct d3d12_resource **out)
+{
+    struct d3d12_resource *resource;
+
+    if (!(resource = calloc(1, sizeof(*resource))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
+    resource_init(resource, device, desc, initial_state);
+    if (heap_properties) {
+        resource->heap_properties = *heap_properties;
+        resource->heap_properties.CreationNodeMask = resource->heap_properties.VisibleNodeMask = 1; /* 0 reads back as 1, as in D3D12 */
+        resource->heap_flags = heap_flags;
+    }
+    *out = resource;
+    return S_OK;
 }
 
 static HRESULT resource_return(struct d3d12_resource *resource, const char *method, REFIID riid, void **out)
@@ -227,6 +267,69 @@ static HRESULT resource_return(struct d3d12_resource *resource, const char *meth
     return out ? hr : S_FALSE; /* a NULL out pointer only checks the arguments, as in D3D12 */
 }
 
+static bool is_texture(const D3D12_RESOURCE_DESC *desc)
+{
+    return desc && desc->Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc->Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+}
+
+static HRESULT create_committed_texture(struct d3d12_device *device, const D3D12_HEAP_PROPERTIES *heap_properties,
+        D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
+        const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out, const char *method)
+{
+    struct d3d12_resource *resource;
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_texture_check_creation(device, method, desc, heap_properties->Type, heap_flags, clear_value)))
+        return hr;
+    /* Textures in CPU-visible memory need linear images and WriteToSubresource: not yet. */
+    if (heap_properties->Type == D3D12_HEAP_TYPE_CUSTOM && heap_properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE)
+        return d3d12xs_fail(E_NOTIMPL, method, "a texture in a CUSTOM heap the CPU can access is not implemented (use CPU_PAGE_PROPERTY_NOT_AVAILABLE)");
+    if (out && !riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
+
+    if (FAILED(hr = new_resource(device, desc, initial_state, heap_properties, heap_flags, method, &resource)))
+        return hr;
+    if (FAILED(hr = d3d12xs_texture_create_image(device, resource, method))
+            || FAILED(hr = d3d12xs_texture_bind_committed(device, resource, heap_properties, method))
+            || FAILED(hr = d3d12xs_texture_initialize(device, resource, !(heap_flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED), method))) {
+        ID3D12Resource_Release(&resource->ID3D12Resource_iface);
+        return hr;
+    }
+    return resource_return(resource, method, riid, out);
+}
+
+static HRESULT create_placed_texture(struct d3d12_device *device, struct d3d12_heap *heap, UINT64 heap_offset,
+        const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *clear_value, REFIID riid,
+        void **out, const char *method)
+{
+    struct d3d12_resource *resource;
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_texture_check_creation(device, method, desc, heap->desc.Properties.Type, heap->desc.Flags, clear_value)))
+        return hr;
+    if (heap->mapped)
+        return d3d12xs_fail(E_NOTIMPL, method, "a texture in a heap the CPU can access is not implemented (pHeap is CPU-visible)");
+    if (out && !riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
+
+    if (FAILED(hr = new_resource(device, desc, initial_state, NULL, 0, method, &resource)))
+        return hr;
+    resource->heap = heap;
+    ID3D12Heap_AddRef(&heap->ID3D12Heap_iface);
+    resource->heap_offset = heap_offset;
+    resource->heap_properties = heap->desc.Properties;
+    resource->heap_flags = heap->desc.Flags;
+    /* A placed texture starts with what the heap holds: D3D12 asks for a discard or clear
+     * first, so the layout change alone (no zeroing) is right. */
+    if (FAILED(hr = d3d12xs_texture_create_image(device, resource, method))
+            || FAILED(hr = d3d12xs_texture_bind_placed(device, resource, heap, heap_offset, method))
+            || FAILED(hr = d3d12xs_texture_initialize(device, resource, false, method))) {
+        ID3D12Resource_Release(&resource->ID3D12Resource_iface);
+        return hr;
+    }
+    return resource_return(resource, method, riid, out);
+}
+
 HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12_HEAP_PROPERTIES *heap_properties,
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out)
@@ -240,6 +343,8 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         *out = NULL;
     if (FAILED(hr = d3d12xs_validate_heap_properties(device, method, heap_properties)))
         return hr;
+    if (is_texture(desc))
+        return create_committed_texture(device, heap_properties, heap_flags, desc, initial_state, clear_value, riid, out, method);
     if (FAILED(hr = d3d12xs_validate_buffer_desc(method, desc)))
         return hr;
     if (heap_flags & (D3D12_HEAP_FLAG_DENY_BUFFERS | D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER))
@@ -251,12 +356,8 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
     if (out && !riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
 
-    if (!(resource = calloc(1, sizeof(*resource))))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
-    resource_init(resource, device, desc, initial_state);
-    resource->heap_properties = *heap_properties;
-    resource->heap_properties.CreationNodeMask = resource->heap_properties.VisibleNodeMask = 1; /* 0 reads back as 1, as in D3D12 */
-    resource->heap_flags = heap_flags;
+    if (FAILED(hr = new_resource(device, desc, initial_state, heap_properties, heap_flags, method, &resource)))
+        return hr;
 
     info = buffer_info(device, desc);
     if (FAILED(hr = d3d12xs_allocate_buffer(device, &info, heap_properties, 0, 0, &resource->vk_buffer, &resource->memory, method)))
@@ -298,6 +399,8 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
         *out = NULL;
     if (!(heap = unsafe_impl_from_ID3D12Heap(heap_iface)))
         return d3d12xs_fail(E_INVALIDARG, method, "pHeap is %s (must be a heap from CreateHeap)", heap_iface ? "not a d3d12xs heap" : "NULL");
+    if (is_texture(desc))
+        return create_placed_texture(device, heap, heap_offset, desc, initial_state, clear_value, riid, out, method);
     if (FAILED(hr = d3d12xs_validate_buffer_desc(method, desc)))
         return hr;
     if (heap->desc.Flags & D3D12_HEAP_FLAG_DENY_BUFFERS)
@@ -314,9 +417,8 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
     if (out && !riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
 
-    if (!(resource = calloc(1, sizeof(*resource))))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
-    resource_init(resource, device, desc, initial_state);
+    if (FAILED(hr = new_resource(device, desc, initial_state, NULL, 0, method, &resource)))
+        return hr;
     info = buffer_info(device, desc);
     if (heap->imported) {
         /* a heap over the application's memory: its buffers must say so (external host memory) */

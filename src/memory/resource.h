@@ -1,8 +1,9 @@
-/* Heaps and buffer resources (heap.c, resource.c). */
+/* Heaps and resources (heap.c, resource.c; textures' own parts in texture.c). */
 #ifndef D3D12XS_RESOURCE_H
 #define D3D12XS_RESOURCE_H
 
 #include "device/device.h"
+#include "device/dxgi_format.h"
 #include "memory/allocator.h"
 
 struct d3d12_heap {
@@ -52,6 +53,13 @@ struct d3d12_resource {
     atomic_uint map_count;
     struct d3d12xs_buffer_view *views; /* under object.lock */
     size_t view_count, view_capacity;
+    /* Textures (texture.c; vk_buffer, va and mapped stay empty): the image, its format's
+     * entry, the Vulkan format it was made with, and its shape. */
+    VkImage vk_image;
+    const struct d3d12xs_format *format;
+    VkFormat vk_format;
+    VkImageAspectFlags aspects; /* of vk_format: COLOR, or DEPTH and/or STENCIL */
+    uint32_t mip_levels, layers, planes;
 };
 
 struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface);

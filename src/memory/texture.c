@@ -1,0 +1,439 @@
+/* Texture resources: the VkImage behind a TEXTURE1D/2D/3D ID3D12Resource (texture.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory/texture.h"
+#include "memory/texture_layout.h"
+#include "sync/scheduler.h"
+#include "sync/waiter.h"
+
+/* D3D12's placement alignments: 64 KiB, 4 MiB for multisampled textures. */
+#define MSAA_PLACEMENT_ALIGNMENT D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT
+
+static const char *dimension_name(D3D12_RESOURCE_DIMENSION dimension)
+{
+    switch (dimension) {
+    case D3D12_RESOURCE_DIMENSION_TEXTURE1D: return "TEXTURE1D";
+    case D3D12_RESOURCE_DIMENSION_TEXTURE2D: return "TEXTURE2D";
+    case D3D12_RESOURCE_DIMENSION_TEXTURE3D: return "TEXTURE3D";
+    default: return "BUFFER";
+    }
+}
+
+static bool is_render_target_or_depth(const D3D12_RESOURCE_DESC *desc)
+{
+    return !!(desc->Flags & (D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET | D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL));
+}
+
+static uint64_t placement_alignment(const D3D12_RESOURCE_DESC *desc)
+{
+    return desc->SampleDesc.Count > 1 ? MSAA_PLACEMENT_ALIGNMENT : D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+}
+
+HRESULT d3d12xs_texture_check_creation(struct d3d12_device *device, const char *method, const D3D12_RESOURCE_DESC *desc,
+        D3D12_HEAP_TYPE heap_type, D3D12_HEAP_FLAGS heap_flags, const D3D12_CLEAR_VALUE *clear_value)
+{
+    HRESULT hr;
+
+    (void)device;
+    if (FAILED(hr = d3d12xs_validate_texture_desc(method, desc)))
+        return hr;
+    /* Texture support of these formats is optional in D3D12; Vulkan copies their texels only at
+     * 12-byte-aligned buffer offsets, which 256-byte-pitched footprints do not keep. */
+    if (d3d12xs_format(desc->Format)->block_bytes == 12)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d has 12-byte texels, which d3d12xs does not make textures of "
+                "(CheckFeatureSupport D3D12_FEATURE_FORMAT_SUPPORT reports no texture support for it)", (int)desc->Format);
+    if (heap_type == D3D12_HEAP_TYPE_UPLOAD || heap_type == D3D12_HEAP_TYPE_READBACK)
+        return d3d12xs_fail(E_INVALIDARG, method, "a %s cannot be in %s heaps (textures are uploaded and read back through buffers and CopyTextureRegion)",
+                dimension_name(desc->Dimension), heap_type == D3D12_HEAP_TYPE_UPLOAD ? "UPLOAD" : "READBACK");
+    if (heap_flags & D3D12_HEAP_FLAG_DENY_RT_DS_TEXTURES && is_render_target_or_depth(desc))
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapFlags deny render-target and depth-stencil textures, and pDesc->Flags 0x%x make one", desc->Flags);
+    if (heap_flags & D3D12_HEAP_FLAG_DENY_NON_RT_DS_TEXTURES && !is_render_target_or_depth(desc))
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapFlags deny textures that are not render targets or depth-stencil, and pDesc->Flags 0x%x make one",
+                desc->Flags);
+    if (heap_flags & (D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER))
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapFlags 0x%x ask for sharing, which d3d12xs does not implement", heap_flags);
+    if (clear_value && !is_render_target_or_depth(desc))
+        return d3d12xs_fail(E_INVALIDARG, method, "pOptimizedClearValue is given for a texture without ALLOW_RENDER_TARGET or ALLOW_DEPTH_STENCIL (must be NULL)");
+    return S_OK;
+}
+
+/* The depth format a typeless family is made with when the texture is a depth-stencil target. */
+static VkFormat image_format(const D3D12_RESOURCE_DESC *desc, const struct d3d12xs_format *format)
+{
+    if (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL) {
+        if (format->dxgi == DXGI_FORMAT_R32_TYPELESS)
+            return VK_FORMAT_D32_SFLOAT;
+        if (format->dxgi == DXGI_FORMAT_R16_TYPELESS)
+            return VK_FORMAT_D16_UNORM;
+    }
+    return format->vk;
+}
+
+/* The queue families that use images: textures are CONCURRENT among them, as D3D12 lets any
+ * queue touch a resource without ownership transfers. */
+static uint32_t image_families(struct d3d12_device *device, uint32_t families[5])
+{
+    static const D3D12_COMMAND_LIST_TYPE types[] = {D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_LIST_TYPE_COPY};
+    uint32_t count = 0, candidates[4];
+
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(types); i++)
+        candidates[i] = device->queue_map[types[i]].family;
+    candidates[3] = d3d12_scheduler_internal_family(device);
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(candidates); i++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < count; k++)
+            seen |= families[k] == candidates[i];
+        if (!seen)
+            families[count++] = candidates[i];
+    }
+    return count;
+}
+
+struct image_desc {
+    VkImageCreateInfo info;
+    uint32_t families[5];
+};
+
+static void image_create_info(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, const struct d3d12xs_format *format,
+        struct image_desc *image)
+{
+    VkImageCreateInfo *info = &image->info;
+    uint32_t family_count = image_families(device, image->families);
+
+    memset(info, 0, sizeof(*info));
+    info->sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+    info->imageType = desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D ? VK_IMAGE_TYPE_1D
+            : desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE2D ? VK_IMAGE_TYPE_2D : VK_IMAGE_TYPE_3D;
+    info->format = image_format(desc, format);
+    info->extent.width = (uint32_t)desc->Width;
+    info->extent.height = desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D ? 1 : desc->Height;
+    info->extent.depth = desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D ? desc->DepthOrArraySize : 1;
+    info->mipLevels = d3d12xs_texture_mip_levels(desc);
+    info->arrayLayers = d3d12xs_texture_array_size(desc);
+    info->samples = (VkSampleCountFlagBits)desc->SampleDesc.Count;
+    info->tiling = VK_IMAGE_TILING_OPTIMAL;
+    info->usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (!(desc->Flags & D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE))
+        info->usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS)
+        info->usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    if (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET)
+        info->usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    if (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)
+        info->usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    /* Typeless resources are viewed through any member of their family; the usage may then be
+     * one only some members support (storage of B8G8R8A8_TYPELESS as R32_UINT...). */
+    if (format->typeless_format) {
+        info->flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+        if (format->block_compressed)
+            info->flags |= VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
+        else
+            info->flags |= VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+    }
+    /* D3D12 may view any square 2D array of six or more layers as a cube. */
+    if (info->imageType == VK_IMAGE_TYPE_2D && info->arrayLayers >= 6 && info->extent.width == info->extent.height
+            && info->samples == VK_SAMPLE_COUNT_1_BIT)
+        info->flags |= VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+    if (family_count > 1) {
+        info->sharingMode = VK_SHARING_MODE_CONCURRENT;
+        info->queueFamilyIndexCount = family_count;
+        info->pQueueFamilyIndices = image->families;
+    } else {
+        info->sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    }
+    info->initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+}
+
+/* Whether the device can make this image: the format with this usage, and the sizes. */
+static HRESULT check_image_support(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, const VkImageCreateInfo *info,
+        const char *method)
+{
+    VkImageFormatProperties properties;
+    VkResult vr;
+
+    if (info->format == VK_FORMAT_UNDEFINED)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d has no Vulkan format d3d12xs can make textures of", (int)desc->Format);
+    vr = vkGetPhysicalDeviceImageFormatProperties(device->vk_physical_device, info->format, info->imageType, info->tiling, info->usage,
+            info->flags, &properties);
+    if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d (VkFormat %d) with Flags 0x%x cannot be a %s on this device "
+                "(CheckFeatureSupport D3D12_FEATURE_FORMAT_SUPPORT says what it can be)", (int)desc->Format, (int)info->format, desc->Flags,
+                dimension_name(desc->Dimension));
+    if (vr != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkGetPhysicalDeviceImageFormatProperties failed (VkResult %d)", vr);
+    if (info->extent.width > properties.maxExtent.width || info->extent.height > properties.maxExtent.height
+            || info->extent.depth > properties.maxExtent.depth)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc's %ux%ux%u texels pass this device's %ux%ux%u for format %d", info->extent.width,
+                info->extent.height, info->extent.depth, properties.maxExtent.width, properties.maxExtent.height,
+                properties.maxExtent.depth, (int)desc->Format);
+    if (info->arrayLayers > properties.maxArrayLayers)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->DepthOrArraySize %u passes this device's %u layers for format %d",
+                info->arrayLayers, properties.maxArrayLayers, (int)desc->Format);
+    if (!(properties.sampleCounts & info->samples))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->SampleDesc.Count %u is not a sample count this device has for format %d "
+                "(CheckFeatureSupport D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS lists them)", desc->SampleDesc.Count, (int)desc->Format);
+    return S_OK;
+}
+
+static VkImageAspectFlags format_aspects(VkFormat format)
+{
+    switch (format) {
+    case VK_FORMAT_D16_UNORM: case VK_FORMAT_X8_D24_UNORM_PACK32: case VK_FORMAT_D32_SFLOAT:
+        return VK_IMAGE_ASPECT_DEPTH_BIT;
+    case VK_FORMAT_S8_UINT:
+        return VK_IMAGE_ASPECT_STENCIL_BIT;
+    case VK_FORMAT_D16_UNORM_S8_UINT: case VK_FORMAT_D24_UNORM_S8_UINT: case VK_FORMAT_D32_SFLOAT_S8_UINT:
+        return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    default:
+        return VK_IMAGE_ASPECT_COLOR_BIT;
+    }
+}
+
+HRESULT d3d12xs_texture_create_image(struct d3d12_device *device, struct d3d12_resource *resource, const char *method)
+{
+    const D3D12_RESOURCE_DESC *desc = &resource->desc;
+    const struct d3d12xs_format *format = d3d12xs_format(desc->Format);
+    struct image_desc image;
+    VkResult vr;
+    HRESULT hr;
+
+    image_create_info(device, desc, format, &image);
+    if (FAILED(hr = check_image_support(device, desc, &image.info, method)))
+        return hr;
+    if ((vr = vkCreateImage(device->vk_device, &image.info, NULL, &resource->vk_image)) != VK_SUCCESS) {
+        resource->vk_image = VK_NULL_HANDLE;
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateImage of a %ux%ux%u %s failed (VkResult %d)",
+                image.info.extent.width, image.info.extent.height, image.info.extent.depth, dimension_name(desc->Dimension), vr);
+    }
+    resource->format = format;
+    resource->vk_format = image.info.format;
+    resource->aspects = format_aspects(image.info.format);
+    resource->mip_levels = image.info.mipLevels;
+    resource->layers = image.info.arrayLayers;
+    resource->planes = format->plane_count ? format->plane_count : 1;
+    return S_OK;
+}
+
+HRESULT d3d12xs_texture_bind_committed(struct d3d12_device *device, struct d3d12_resource *resource,
+        const D3D12_HEAP_PROPERTIES *properties, const char *method)
+{
+    VkMemoryDedicatedRequirements dedicated_requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &dedicated_requirements};
+    VkImageMemoryRequirementsInfo2 requirements_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2,
+            .image = resource->vk_image};
+    VkMemoryDedicatedAllocateInfo dedicated = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+    uint32_t flags = 0;
+    int memory_type;
+    VkResult vr;
+    HRESULT hr;
+
+    vkGetImageMemoryRequirements2(device->vk_device, &requirements_info, &requirements);
+    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryRequirements.memoryTypeBits, properties)) < 0)
+        return d3d12xs_fail(E_INVALIDARG, method, "no Vulkan memory type for this texture matches these heap properties");
+    /* Images the driver would rather have alone get it: unlike buffers, there are few of them,
+     * and a dedicated image may be compressed or laid out better. */
+    if (dedicated_requirements.requiresDedicatedAllocation || dedicated_requirements.prefersDedicatedAllocation) {
+        flags |= D3D12XS_ALLOCATE_DEDICATED;
+        dedicated.image = resource->vk_image;
+    }
+    if (FAILED(hr = d3d12xs_allocate_memory(device, &requirements.memoryRequirements, placement_alignment(&resource->desc),
+            (uint32_t)memory_type, D3D12XS_ALLOCATION_OPTIMAL, flags, dedicated.image ? &dedicated : NULL, &resource->memory, method)))
+        return hr;
+    if ((vr = vkBindImageMemory(device->vk_device, resource->vk_image, resource->memory.memory, resource->memory.offset)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindImageMemory at offset %llu failed (VkResult %d)",
+                (unsigned long long)resource->memory.offset, vr);
+    return S_OK;
+}
+
+HRESULT d3d12xs_texture_bind_placed(struct d3d12_device *device, struct d3d12_resource *resource, struct d3d12_heap *heap,
+        uint64_t heap_offset, const char *method)
+{
+    const uint64_t alignment = placement_alignment(&resource->desc);
+    VkMemoryRequirements requirements;
+    VkResult vr;
+
+    if (heap->imported)
+        return d3d12xs_fail(E_INVALIDARG, method, "pHeap was opened from an address (OpenExistingHeapFromAddress): such heaps hold buffers only");
+    if (heap_offset % alignment)
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu is not a multiple of %llu (this texture's placement alignment)",
+                (unsigned long long)heap_offset, (unsigned long long)alignment);
+    vkGetImageMemoryRequirements(device->vk_device, resource->vk_image, &requirements);
+    if (heap_offset > heap->desc.SizeInBytes || requirements.size > heap->desc.SizeInBytes - heap_offset)
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu + the texture's %llu bytes (GetResourceAllocationInfo) pass the end of the %llu-byte heap",
+                (unsigned long long)heap_offset, (unsigned long long)requirements.size, (unsigned long long)heap->desc.SizeInBytes);
+    if (!(requirements.memoryTypeBits & (1u << heap->memory.memory_type)))
+        return d3d12xs_fail(E_INVALIDARG, method, "the heap's Vulkan memory type %u cannot hold this texture", heap->memory.memory_type);
+    /* The heap's memory starts at a multiple of its D3D12 alignment, so an aligned HeapOffset
+     * is as aligned in the VkDeviceMemory; a driver asking more is told here. */
+    if ((heap->memory.offset + heap_offset) % requirements.alignment)
+        return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu does not meet the device's %llu-byte alignment for this texture",
+                (unsigned long long)heap_offset, (unsigned long long)requirements.alignment);
+    if ((vr = vkBindImageMemory(device->vk_device, resource->vk_image, heap->memory.memory, heap->memory.offset + heap_offset)) != VK_SUCCESS)
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindImageMemory failed (VkResult %d)", vr);
+    return S_OK;
+}
+
+/* ---- the first layout, and zero ---- */
+
+struct image_init {
+    VkCommandPool pool;
+};
+
+static void destroy_image_init(struct d3d12_device *device, void *object)
+{
+    struct image_init *init = object;
+    vkDestroyCommandPool(device->vk_device, init->pool, NULL);
+    free(init);
+}
+
+/* Whether the internal engine's family can clear depth and stencil (a graphics queue's command). */
+static bool internal_family_has_graphics(struct d3d12_device *device)
+{
+    uint32_t family = d3d12_scheduler_internal_family(device), count = 0;
+    VkQueueFamilyProperties properties[16];
+
+    vkGetPhysicalDeviceQueueFamilyProperties(device->vk_physical_device, &count, NULL);
+    if (count > D3D12XS_ARRAY_SIZE(properties))
+        count = D3D12XS_ARRAY_SIZE(properties);
+    vkGetPhysicalDeviceQueueFamilyProperties(device->vk_physical_device, &count, properties);
+    return family < count && (properties[family].queueFlags & VK_QUEUE_GRAPHICS_BIT);
+}
+
+static void record_initialize(struct d3d12_device *device, struct d3d12_resource *resource, bool zero, VkCommandBuffer command_buffer)
+{
+    VkImageSubresourceRange range = {resource->aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+    VkImageMemoryBarrier2 barrier = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
+        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = resource->vk_image,
+        .subresourceRange = range,
+    };
+    VkDependencyInfo dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
+            .pImageMemoryBarriers = &barrier};
+    bool cleared = false;
+
+    vkCmdPipelineBarrier2(command_buffer, &dependency);
+    /* Compressed images cannot be cleared by Vulkan: fresh memory reads as zero blocks there. */
+    if (zero && !resource->format->block_compressed) {
+        if (range.aspectMask == VK_IMAGE_ASPECT_COLOR_BIT) {
+            VkClearColorValue color;
+            memset(&color, 0, sizeof(color));
+            vkCmdClearColorImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
+            cleared = true;
+        } else if (internal_family_has_graphics(device)) {
+            VkClearDepthStencilValue depth = {0.0f, 0};
+            vkCmdClearDepthStencilImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &depth, 1, &range);
+            cleared = true;
+        }
+    }
+    if (cleared) {
+        VkMemoryBarrier2 after = {
+            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+            .srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT,
+            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+        };
+        VkDependencyInfo after_dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &after};
+        vkCmdPipelineBarrier2(command_buffer, &after_dependency);
+    }
+}
+
+HRESULT d3d12xs_texture_initialize(struct d3d12_device *device, struct d3d12_resource *resource, bool zero, const char *method)
+{
+    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+            .queueFamilyIndex = d3d12_scheduler_internal_family(device)};
+    VkCommandBufferAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+            .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VkCommandBuffer command_buffer;
+    struct image_init *init;
+    VkResult vr;
+    HRESULT hr;
+
+    if (!(init = calloc(1, sizeof(*init))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the texture's initialisation");
+    if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &init->pool)) != VK_SUCCESS) {
+        free(init);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateCommandPool for the texture's initialisation failed (VkResult %d)", vr);
+    }
+    allocate_info.commandPool = init->pool;
+    if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &command_buffer)) != VK_SUCCESS
+            || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
+        destroy_image_init(device, init);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "recording the texture's initialisation failed (VkResult %d)", vr);
+    }
+    record_initialize(device, resource, zero, command_buffer);
+    if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS) {
+        destroy_image_init(device, init);
+        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "recording the texture's initialisation failed (VkResult %d)", vr);
+    }
+    /* Every queue's next submission waits for the internal engine's: no list can touch the
+     * image before it is in its layout. The pool goes once that work has finished. */
+    hr = d3d12_scheduler_run_internal(device, command_buffer, method);
+    d3d12_scheduler_retire(device, destroy_image_init, init);
+    d3d12_waiter_kick(device, false);
+    return hr;
+}
+
+void d3d12xs_texture_destroy(struct d3d12_device *device, struct d3d12_resource *resource)
+{
+    /* The image first: memory goes only once nothing is bound to it. */
+    vkDestroyImage(device->vk_device, resource->vk_image, NULL);
+    resource->vk_image = VK_NULL_HANDLE;
+    d3d12xs_free_memory(device, &resource->memory);
+}
+
+HRESULT d3d12xs_texture_allocation_info(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, uint64_t *size,
+        uint64_t *alignment, const char *method)
+{
+    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+    VkDeviceImageMemoryRequirements requirements_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_IMAGE_MEMORY_REQUIREMENTS};
+    struct image_desc image;
+    uint64_t d3d12_alignment;
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_validate_texture_desc(method, desc)))
+        return hr;
+    image_create_info(device, desc, d3d12xs_format(desc->Format), &image);
+    if (FAILED(hr = check_image_support(device, desc, &image.info, method)))
+        return hr;
+    requirements_info.pCreateInfo = &image.info;
+    vkGetDeviceImageMemoryRequirements(device->vk_device, &requirements_info, &requirements);
+    d3d12_alignment = placement_alignment(desc);
+    /* A driver asking more than D3D12's alignment gets it (placed textures check it too). */
+    while (d3d12_alignment < requirements.memoryRequirements.alignment)
+        d3d12_alignment *= 2;
+    *alignment = d3d12_alignment;
+    *size = (requirements.memoryRequirements.size + d3d12_alignment - 1) & ~(d3d12_alignment - 1);
+    return S_OK;
+}
+
+VkImageSubresourceLayers d3d12xs_texture_subresource_layers(const struct d3d12_resource *resource, uint32_t index)
+{
+    VkImageSubresourceLayers layers = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    uint32_t mip, layer, plane;
+    VkImageAspectFlagBits aspect;
+    uint32_t bytes;
+    DXGI_FORMAT plane_format;
+
+    d3d12xs_texture_subresource(&resource->desc, index, &mip, &layer, &plane);
+    /* A colour typeless family made a depth image (R32_TYPELESS with ALLOW_DEPTH_STENCIL) has
+     * one plane, its depth. */
+    if (resource->aspects == VK_IMAGE_ASPECT_COLOR_BIT || !d3d12xs_format_plane(resource->format, plane, &aspect, &bytes, &plane_format)
+            || aspect == VK_IMAGE_ASPECT_COLOR_BIT)
+        layers.aspectMask = resource->aspects == VK_IMAGE_ASPECT_COLOR_BIT ? VK_IMAGE_ASPECT_COLOR_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+    else
+        layers.aspectMask = aspect;
+    layers.mipLevel = mip;
+    layers.baseArrayLayer = layer;
+    return layers;
+}
