@@ -22,15 +22,25 @@
 static struct recorded_barrier {
     VkCommandBuffer command_buffer;
     VkMemoryBarrier2 barrier;
+    VkImageMemoryBarrier2 images[D3D12_TRANSFER_LAYOUTS];
     uint32_t memory, buffer, image;
 } barriers[16];
 static unsigned barrier_count;
 
 VKAPI_ATTR void VKAPI_CALL recorded_vkCmdPipelineBarrier2(VkCommandBuffer command_buffer, const VkDependencyInfo *dependency)
 {
-    if (barrier_count < sizeof(barriers) / sizeof(*barriers))
-        barriers[barrier_count] = (struct recorded_barrier){command_buffer, dependency->pMemoryBarriers[0], dependency->memoryBarrierCount,
-                dependency->bufferMemoryBarrierCount, dependency->imageMemoryBarrierCount};
+    if (barrier_count < sizeof(barriers) / sizeof(*barriers)) {
+        struct recorded_barrier *b = &barriers[barrier_count];
+        memset(b, 0, sizeof(*b));
+        b->command_buffer = command_buffer;
+        if (dependency->memoryBarrierCount)
+            b->barrier = dependency->pMemoryBarriers[0];
+        b->memory = dependency->memoryBarrierCount;
+        b->buffer = dependency->bufferMemoryBarrierCount;
+        b->image = dependency->imageMemoryBarrierCount;
+        for (uint32_t i = 0; i < b->image && i < D3D12_TRANSFER_LAYOUTS; i++)
+            b->images[i] = dependency->pImageMemoryBarriers[i];
+    }
     barrier_count++;
 }
 
@@ -280,6 +290,88 @@ static void test_reset(void)
     CHECK_COUNT(0);
 }
 
+/* Image barrier i of barrier n: the image's range goes from one layout to another. */
+static void check_layout(unsigned n, unsigned i, VkImage image, uint32_t mip, VkImageLayout from, VkImageLayout to, int line)
+{
+    const VkImageMemoryBarrier2 *b = &barriers[n].images[i];
+    harness_check(n < barrier_count && i < barriers[n].image && !barriers[n].memory, __FILE__, line,
+            "barrier %u has no image barrier %u (%u barriers, %u image barriers)", n, i, barrier_count, n < barrier_count ? barriers[n].image : 0);
+    if (n >= barrier_count || i >= barriers[n].image)
+        return;
+    harness_check(b->image == image && b->subresourceRange.baseMipLevel == mip && b->oldLayout == from && b->newLayout == to, __FILE__, line,
+            "image barrier %u.%u: mip %u, layout %d -> %d; expected mip %u, %d -> %d", n, i, b->subresourceRange.baseMipLevel, b->oldLayout,
+            b->newLayout, mip, from, to);
+}
+#define CHECK_LAYOUT(n, i, image, mip, from, to) check_layout(n, i, image, mip, from, to, __LINE__)
+#define GENERAL VK_IMAGE_LAYOUT_GENERAL
+#define DST VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL
+#define SRC VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+
+static VkImageSubresourceRange mip_range(uint32_t mip)
+{
+    return (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, 0, 1};
+}
+
+/* Copies move what they touch into transfer layouts once; back-to-back copies of the same range
+ * need nothing more; the next command that is not a transfer gets everything back in GENERAL
+ * in one barrier into every stage; a restore with nothing moved emits nothing. */
+static void test_transfer_layouts(void)
+{
+    VkImage a = (VkImage)(uintptr_t)0xa0, b = (VkImage)(uintptr_t)0xb0;
+    VkImageSubresourceRange mip0 = mip_range(0), mip1 = mip_range(1), both = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 2, 0, 1};
+    struct d3d12_barrier_tracker tracker;
+
+    start(&tracker, COMPUTE | TRANSFER);
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &mip0, DST);
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &mip0, DST);
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &mip1, DST);
+    CHECK_COUNT(2);
+    CHECK_LAYOUT(0, 0, a, 0, GENERAL, DST);
+    CHECK(barriers[0].images[0].srcStageMask & TRANSFER && barriers[0].images[0].dstStageMask == TRANSFER);
+    CHECK_LAYOUT(1, 0, a, 1, GENERAL, DST);
+    /* Written, then read by the next copy: DST -> SRC, transfer to transfer. */
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &mip0, SRC);
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, b, &mip0, DST);
+    CHECK_COUNT(4);
+    CHECK_LAYOUT(2, 0, a, 0, DST, SRC);
+    CHECK(barriers[2].images[0].srcStageMask == TRANSFER && barriers[2].images[0].srcAccessMask == VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    CHECK_LAYOUT(3, 0, b, 0, GENERAL, DST);
+    CHECK(tracker.transfer_layout_count == 3);
+    /* A transfer command restores nothing; a dispatch gets all three back at once. */
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    CHECK_COUNT(4);
+    d3d12_barriers_before(&tracker, command_buffer, COMPUTE);
+    CHECK_COUNT(5);
+    CHECK(barriers[4].image == 3 && !barriers[4].memory);
+    CHECK_LAYOUT(4, 0, a, 0, SRC, GENERAL);
+    CHECK_LAYOUT(4, 1, a, 1, DST, GENERAL);
+    CHECK_LAYOUT(4, 2, b, 0, DST, GENERAL);
+    CHECK(barriers[4].images[0].dstStageMask == ALL && tracker.transfer_layout_count == 0);
+    d3d12_barriers_restore_layouts(&tracker, command_buffer);
+    CHECK_COUNT(5);
+
+    /* A range that overlaps one a copy left, without being it: everything goes back first. */
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &mip1, DST);
+    d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &both, SRC);
+    CHECK_COUNT(8);
+    CHECK_LAYOUT(5, 0, a, 1, GENERAL, DST);
+    CHECK_LAYOUT(6, 0, a, 1, DST, GENERAL);
+    CHECK_LAYOUT(7, 0, a, 0, GENERAL, SRC);
+    CHECK(barriers[7].images[0].subresourceRange.levelCount == 2 && tracker.transfer_layout_count == 1);
+
+    /* A full table is emptied before the next entry. */
+    start(&tracker, COMPUTE | TRANSFER);
+    for (uint32_t mip = 0; mip <= D3D12_TRANSFER_LAYOUTS; mip++) {
+        VkImageSubresourceRange range = mip_range(mip);
+        d3d12_barriers_transfer_layout(&tracker, command_buffer, a, &range, DST);
+    }
+    CHECK_COUNT(D3D12_TRANSFER_LAYOUTS + 2);
+    CHECK(barriers[D3D12_TRANSFER_LAYOUTS].image == D3D12_TRANSFER_LAYOUTS && tracker.transfer_layout_count == 1);
+}
+
 int main(void)
 {
     harness_init();
@@ -291,5 +383,6 @@ int main(void)
     test_emit_now();
     test_work_stages();
     test_reset();
+    test_transfer_layouts();
     return harness_finish();
 }

@@ -158,7 +158,13 @@ static void test_newer_features(ID3D12Device *device)
         CHECK((typed.Support1 & D3D12_FORMAT_SUPPORT1_BUFFER) && (typed.Support1 & D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW));
         CHECK(typed.Support2 & D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE);
         CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &compressed, sizeof(compressed)), S_OK);
-        CHECK(compressed.Support1 == D3D12_FORMAT_SUPPORT1_NONE && compressed.Support2 == D3D12_FORMAT_SUPPORT2_NONE); /* no textures yet */
+        /* BC1: a 2D, 3D and cube texture with mips, never a buffer, a 1D texture or (views not implemented) a shader resource. */
+        CHECK(compressed.Support1 == (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | D3D12_FORMAT_SUPPORT1_TEXTURECUBE | D3D12_FORMAT_SUPPORT1_MIP)
+                && compressed.Support2 == D3D12_FORMAT_SUPPORT2_NONE);
+        compressed.Format = DXGI_FORMAT_R32G32B32_FLOAT; /* 12-byte texels: buffers only */
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &compressed, sizeof(compressed)), S_OK);
+        CHECK(!(compressed.Support1 & (D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D)));
+        CHECK(typed.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE3D);
         memset(&placed, 0, sizeof(placed));
         placed.Format = DXGI_FORMAT_UNKNOWN;
         placed.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;

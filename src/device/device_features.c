@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "device/device.h"
+#include "device/dxgi_format.h"
 
 #define METHOD "ID3D12Device::CheckFeatureSupport"
 
@@ -21,8 +22,8 @@ static bool is_uma(const struct d3d12_device *device)
             || device->vk_properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
 }
 
-/* What buffers of a format can do here (textures do not exist yet): raw and structured buffers
- * (DXGI_FORMAT_UNKNOWN) everything; typed formats what the device's texel-buffer features allow. */
+/* What buffers of a format can do here: raw and structured buffers (DXGI_FORMAT_UNKNOWN)
+ * everything; typed formats what the device's texel-buffer features allow. */
 static void buffer_format_support(struct d3d12_device *device, D3D12_FEATURE_DATA_FORMAT_SUPPORT *format)
 {
     VkFormatProperties properties;
@@ -48,6 +49,27 @@ static void buffer_format_support(struct d3d12_device *device, D3D12_FEATURE_DAT
         format->Support2 |= D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_ADD | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_BITWISE_OPS
                 | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_COMPARE_STORE_OR_COMPARE_EXCHANGE | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_EXCHANGE
                 | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_SIGNED_MIN_OR_MAX | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_UNSIGNED_MIN_OR_MAX;
+}
+
+/* What textures of a format can be: the dimensions and mip chains of resources d3d12xs makes
+ * and copies (memory/texture.c). Views of textures are not implemented, so no shader or
+ * attachment bit is claimed for them. */
+static void texture_format_support(struct d3d12_device *device, D3D12_FEATURE_DATA_FORMAT_SUPPORT *format)
+{
+    const VkFormatFeatureFlags copyable = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    const struct d3d12xs_format *info = d3d12xs_format(format->Format);
+    VkFormatProperties properties;
+
+    if (!info || info->vk == VK_FORMAT_UNDEFINED || info->planar || info->block_bytes == 12)
+        return;
+    vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, info->vk, &properties);
+    if ((properties.optimalTilingFeatures & copyable) != copyable)
+        return;
+    format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURECUBE | D3D12_FORMAT_SUPPORT1_MIP;
+    if (!info->block_compressed)
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE1D;
+    if (!(info->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)))
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE3D;
 }
 
 /* The planes of a format (depth-stencil formats have two), 0 for one d3d12xs does not know. */
@@ -351,6 +373,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         D3D12_FEATURE_DATA_FORMAT_SUPPORT *format = data;
         CHECK_SIZE("D3D12_FEATURE_FORMAT_SUPPORT", *format);
         buffer_format_support(device, format);
+        texture_format_support(device, format);
         return S_OK;
     }
     default:
