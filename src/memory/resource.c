@@ -238,7 +238,7 @@ static void resource_init(struct d3d12_resource *resource, struct d3d12_device *
 static HRESULT new_resource(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_HEAP_PROPERTIES *heap_properties, D3D12_HEAP_FLAGS heap_flags, const char *method, struct d3d12_resource **out)
 {
-    struct d3d12_resource *resource;
+    struct d3d12_resource *resource = NULL;
 
     if (!(resource = calloc(1, sizeof(*resource))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the resource");
@@ -276,7 +276,7 @@ static HRESULT create_committed_texture(struct d3d12_device *device, const D3D12
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out, const char *method)
 {
-    struct d3d12_resource *resource;
+    struct d3d12_resource *resource = NULL;
     HRESULT hr;
 
     if (FAILED(hr = d3d12xs_texture_check_creation(device, method, desc, heap_properties->Type, heap_flags, clear_value)))
@@ -302,7 +302,7 @@ static HRESULT create_placed_texture(struct d3d12_device *device, struct d3d12_h
         const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *clear_value, REFIID riid,
         void **out, const char *method)
 {
-    struct d3d12_resource *resource;
+    struct d3d12_resource *resource = NULL;
     HRESULT hr;
 
     if (FAILED(hr = d3d12xs_texture_check_creation(device, method, desc, heap->desc.Properties.Type, heap->desc.Flags, clear_value)))
@@ -335,7 +335,7 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out)
 {
     static const char method[] = "ID3D12Device::CreateCommittedResource";
-    struct d3d12_resource *resource;
+    struct d3d12_resource *resource = NULL;
     VkBufferCreateInfo info;
     HRESULT hr;
 
@@ -388,7 +388,7 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out)
 {
     static const char method[] = "ID3D12Device::CreatePlacedResource";
-    struct d3d12_resource *resource;
+    struct d3d12_resource *resource = NULL;
     struct d3d12_heap *heap;
     VkMemoryRequirements requirements;
     VkBufferCreateInfo info;
