@@ -203,20 +203,31 @@ void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D1
     }
     if (resource_iface && !(resource = view_resource(device, method, "pResource", resource_iface)))
         return;
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_SRV;
+    if (resource && resource->vk_image) {
+        if (d3d12xs_texture_srv(device, method, resource, desc, &descriptor))
+            write_descriptor(heap, dst, &descriptor);
+        return;
+    }
     if (!desc) {
         ERR("%s: pDesc is NULL (buffer views need a description)", method);
         return;
     }
     if (desc->ViewDimension != D3D12_SRV_DIMENSION_BUFFER) {
-        ERR("%s: pDesc->ViewDimension is %d (only BUFFER views are implemented)", method, (int)desc->ViewDimension);
+        if (resource)
+            ERR("%s: pDesc->ViewDimension is %d, but pResource '%s' is a buffer (BUFFER views)", method, (int)desc->ViewDimension,
+                    d3d12xs_object_name(&resource->object));
+        else if (desc->ViewDimension < D3D12_SRV_DIMENSION_TEXTURE1D || desc->ViewDimension > D3D12_SRV_DIMENSION_TEXTURECUBEARRAY)
+            ERR("%s: pDesc->ViewDimension is %d (BUFFER or a texture dimension)", method, (int)desc->ViewDimension);
+        else if (d3d12xs_texture_null_view(device, method, false, &descriptor))
+            write_descriptor(heap, dst, &descriptor);
         return;
     }
     if (desc->Buffer.Flags & ~D3D12_BUFFER_SRV_FLAG_RAW) {
         ERR("%s: pDesc->Buffer.Flags is 0x%x (only RAW is defined)", method, desc->Buffer.Flags);
         return;
     }
-    memset(&descriptor, 0, sizeof(descriptor));
-    descriptor.kind = D3D12XS_DESCRIPTOR_SRV;
     write_buffer_view(device, method, heap, dst, &descriptor, resource, desc->Format, desc->Buffer.FirstElement, desc->Buffer.NumElements,
             desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_SRV_FLAG_RAW, false);
 }
@@ -239,12 +250,31 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
         return;
     if (counter_iface && !(counter = view_resource(device, method, "pCounterResource", counter_iface)))
         return;
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_UAV;
+    if (resource && resource->vk_image) {
+        if (counter)
+            ERR("%s: pCounterResource is given for a texture UAV (counters belong to structured buffer views)", method);
+        else if (!(resource->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS))
+            ERR("%s: pResource '%s' was created without D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS", method, d3d12xs_object_name(&resource->object));
+        else if (d3d12xs_texture_uav(device, method, resource, desc, &descriptor))
+            write_descriptor(heap, dst, &descriptor);
+        return;
+    }
     if (!desc) {
         ERR("%s: pDesc is NULL (buffer views need a description)", method);
         return;
     }
     if (desc->ViewDimension != D3D12_UAV_DIMENSION_BUFFER) {
-        ERR("%s: pDesc->ViewDimension is %d (only BUFFER views are implemented)", method, (int)desc->ViewDimension);
+        if (resource)
+            ERR("%s: pDesc->ViewDimension is %d, but pResource '%s' is a buffer (BUFFER views)", method, (int)desc->ViewDimension,
+                    d3d12xs_object_name(&resource->object));
+        else if (counter)
+            ERR("%s: pCounterResource is given for a null texture UAV", method);
+        else if (desc->ViewDimension < D3D12_UAV_DIMENSION_TEXTURE1D || desc->ViewDimension > D3D12_UAV_DIMENSION_TEXTURE3D)
+            ERR("%s: pDesc->ViewDimension is %d (BUFFER or a texture dimension)", method, (int)desc->ViewDimension);
+        else if (d3d12xs_texture_null_view(device, method, true, &descriptor))
+            write_descriptor(heap, dst, &descriptor);
         return;
     }
     if (desc->Buffer.Flags & ~D3D12_BUFFER_UAV_FLAG_RAW) {
@@ -255,8 +285,6 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
         ERR("%s: pResource '%s' was created without D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS", method, d3d12xs_object_name(&resource->object));
         return;
     }
-    memset(&descriptor, 0, sizeof(descriptor));
-    descriptor.kind = D3D12XS_DESCRIPTOR_UAV;
     if (counter) {
         if (!desc->Buffer.StructureByteStride || !resource) {
             ERR("%s: pCounterResource is only allowed with a structured buffer view", method);

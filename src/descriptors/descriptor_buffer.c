@@ -7,12 +7,14 @@
 
 #define METHOD "D3D12CreateDevice"
 
-/* The view kinds a CBV_SRV_UAV slot holds (textures join when they exist). */
+/* The view kinds a CBV_SRV_UAV slot holds: buffer views and texture views. */
 static const VkDescriptorType resource_types[] = {
     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
     VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
     VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+    VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+    VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
 };
 
 /* D3D12's largest shader-visible heaps (resource binding tier 1-3 and sampler heaps). */
@@ -137,6 +139,8 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
     buffers->uniform_texel_size = properties.uniformTexelBufferDescriptorSize;
     buffers->storage_texel_size = properties.storageTexelBufferDescriptorSize;
     buffers->sampler_size = properties.samplerDescriptorSize;
+    buffers->sampled_image_size = properties.sampledImageDescriptorSize;
+    buffers->storage_image_size = properties.storageImageDescriptorSize;
     buffers->offset_alignment = properties.descriptorBufferOffsetAlignment;
     buffers->null_descriptor = features->mutable_type.pNext == &features->robustness2 && features->robustness2.nullDescriptor;
 
@@ -146,8 +150,13 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
     uint32_t sampler_slots = MAX_SAMPLER_SLOTS, resource_slots = MAX_RESOURCE_SLOTS, stage_limit = limits->maxPerStageResources;
     if (sampler_slots > limits->maxPerStageDescriptorSamplers)
         sampler_slots = limits->maxPerStageDescriptorSamplers;
+    /* A mutable slot counts against the limit of each kind it may hold. */
     if (stage_limit > limits->maxPerStageDescriptorStorageBuffers)
         stage_limit = limits->maxPerStageDescriptorStorageBuffers;
+    if (stage_limit > limits->maxPerStageDescriptorSampledImages)
+        stage_limit = limits->maxPerStageDescriptorSampledImages;
+    if (stage_limit > limits->maxPerStageDescriptorStorageImages)
+        stage_limit = limits->maxPerStageDescriptorStorageImages;
     if (stage_limit < 2 * 1024 + sampler_slots + PUSH_DESCRIPTOR_ROOM)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, METHOD, "%s lets a shader stage see %u descriptors (too few for descriptor heaps)",
                 device->vk_properties.deviceName, stage_limit);
@@ -170,8 +179,8 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
         get_layout_size(device->vk_device, buffers->set_layouts[set], &size);
         buffers->slot_size[set] = size / buffers->capacity[set];
     }
-    size_t resource_size = largest(largest(buffers->uniform_buffer_size, buffers->storage_buffer_size),
-            largest(buffers->uniform_texel_size, buffers->storage_texel_size));
+    size_t resource_size = largest(largest(largest(buffers->uniform_buffer_size, buffers->storage_buffer_size),
+            largest(buffers->uniform_texel_size, buffers->storage_texel_size)), largest(buffers->sampled_image_size, buffers->storage_image_size));
     if (buffers->slot_size[D3D12XS_HEAP_SET_RESOURCES] < resource_size
             || buffers->slot_size[D3D12XS_HEAP_SET_COUNTERS] < buffers->storage_buffer_size
             || buffers->slot_size[D3D12XS_HEAP_SET_SAMPLERS] < buffers->sampler_size)
@@ -226,4 +235,20 @@ void d3d12xs_write_sampler_descriptor(struct d3d12_device *device, VkSampler sam
     VkDescriptorGetInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT, .type = VK_DESCRIPTOR_TYPE_SAMPLER};
     info.data.pSampler = &sampler;
     buffers->vkGetDescriptorEXT(device->vk_device, &info, buffers->sampler_size, out);
+}
+
+void d3d12xs_write_image_descriptor(struct d3d12_device *device, VkDescriptorType type, VkImageView view, void *out)
+{
+    const struct d3d12xs_descriptor_buffers *buffers = device->descriptor_buffers;
+    VkDescriptorImageInfo image_info = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+    VkDescriptorGetInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT, .type = type};
+    size_t size = type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ? buffers->storage_image_size : buffers->sampled_image_size;
+
+    /* A null texture view (view VK_NULL_HANDLE) needs nullDescriptor; descriptor.c refuses it
+     * on devices without. */
+    if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+        info.data.pStorageImage = view ? &image_info : NULL;
+    else
+        info.data.pSampledImage = view ? &image_info : NULL;
+    buffers->vkGetDescriptorEXT(device->vk_device, &info, size, out);
 }

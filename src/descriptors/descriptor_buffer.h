@@ -45,6 +45,7 @@ struct d3d12xs_descriptor_buffers {
     VkDeviceSize slot_size[D3D12XS_HEAP_SET_COUNT];  /* bytes per slot in each set's memory */
     uint32_t capacity[D3D12XS_HEAP_SET_COUNT];       /* slots each set layout declares */
     size_t uniform_buffer_size, storage_buffer_size, uniform_texel_size, storage_texel_size, sampler_size;
+    size_t sampled_image_size, storage_image_size;
     VkDeviceSize offset_alignment;                   /* descriptorBufferOffsetAlignment */
     bool null_descriptor;                            /* robustness2's nullDescriptor: null views read 0, drop writes */
     bool push_descriptors_need_buffer;               /* !bufferlessPushDescriptors: not handled, refused */
@@ -64,5 +65,8 @@ void d3d12xs_descriptor_buffers_cleanup(struct d3d12_device *device);
 void d3d12xs_write_buffer_descriptor(struct d3d12_device *device, VkDescriptorType type, VkDeviceAddress address,
         VkDeviceSize range, VkFormat format, void *out);
 void d3d12xs_write_sampler_descriptor(struct d3d12_device *device, VkSampler sampler, void *out);
+/* A SAMPLED_IMAGE or STORAGE_IMAGE descriptor of view (in GENERAL, images' one layout), written to
+ * out; VK_NULL_HANDLE writes a null descriptor (devices with nullDescriptor). */
+void d3d12xs_write_image_descriptor(struct d3d12_device *device, VkDescriptorType type, VkImageView view, void *out);
 
 #endif

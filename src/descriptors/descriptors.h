@@ -21,6 +21,8 @@ struct d3d12xs_descriptor {
     VkBuffer buffer;
     VkDeviceSize offset, range;
     VkBufferView view;                /* typed buffer views */
+    VkImageView image_view;           /* texture views (the resource's, memory/texture_view.c) */
+    VkImageSubresourceRange image_range; /* ... and the mips, layers and aspect they see */
     VkSampler sampler;
     VkBuffer counter_buffer;          /* UAV counter, when given */
     VkDeviceSize counter_offset;
@@ -51,6 +53,16 @@ struct d3d12_descriptor_heap {
     struct d3d12xs_allocation memory; /* of shader-visible heaps (memory.block is NULL otherwise) */
     VkDeviceAddress memory_address;
 };
+
+/* texture_descriptor.c: the texture part of an SRV or UAV (pDesc NULL: the whole resource, as
+ * D3D12 defines it): checked against the resource, made into descriptor; false after one line. */
+bool d3d12xs_texture_srv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
+        const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
+bool d3d12xs_texture_uav(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
+        const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
+/* A null texture view (pResource NULL): reads 0, writes dropped; false (one line) on devices
+ * without null descriptors. */
+bool d3d12xs_texture_null_view(struct d3d12_device *device, const char *method, bool writable, struct d3d12xs_descriptor *descriptor);
 
 /* The device's registry of live heaps (device->descriptor_heaps) and its sampler cache
  * (device->samplers), made at device creation and freed when it goes (api/device.c). */

@@ -113,6 +113,8 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     }
     if (descriptor->kind == D3D12XS_DESCRIPTOR_EMPTY)
         memset(slot, 0, heap->slot_size);
+    else if (descriptor->vk_type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || descriptor->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+        d3d12xs_write_image_descriptor(device, descriptor->vk_type, descriptor->null_view ? VK_NULL_HANDLE : descriptor->image_view, slot);
     else if (descriptor->null_view)
         d3d12xs_write_buffer_descriptor(device, descriptor->vk_type, 0, 0, format == VK_FORMAT_UNDEFINED ? VK_FORMAT_R32_UINT : format, slot);
     else

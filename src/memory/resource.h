@@ -60,6 +60,8 @@ struct d3d12_resource {
     VkFormat vk_format;
     VkImageAspectFlags aspects; /* of vk_format: COLOR, or DEPTH and/or STENCIL */
     uint32_t mip_levels, layers, planes;
+    struct d3d12xs_image_view *image_views; /* under object.lock (texture_view.c) */
+    size_t image_view_count, image_view_capacity;
 };
 
 struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface);
@@ -84,5 +86,24 @@ struct d3d12xs_buffer_view {
 };
 /* Returns the resource's VkBufferView for (format, offset, range), creating it once. */
 VkBufferView d3d12_resource_get_buffer_view(struct d3d12_resource *resource, VkFormat format, uint64_t offset, uint64_t range);
+
+/* A view of part of a texture (texture_view.c), cached on the resource as buffer views are:
+ * descriptors hold the VkImageView while the resource lives. */
+struct d3d12xs_image_view_key {
+    VkImageViewType type;
+    VkFormat format;
+    VkImageUsageFlags usage;            /* SAMPLED (SRV) or STORAGE (UAV): what the view format must support */
+    VkComponentMapping components;
+    VkImageSubresourceRange range;
+};
+struct d3d12xs_image_view {
+    struct d3d12xs_image_view_key key;
+    VkImageView view;
+};
+/* The texture's VkImageView for key, created once; VK_NULL_HANDLE (after one line under method)
+ * when Vulkan refuses it. */
+VkImageView d3d12_resource_get_image_view(struct d3d12_resource *resource, const struct d3d12xs_image_view_key *key, const char *method);
+/* Destroys the texture's views (its retirement). */
+void d3d12xs_texture_destroy_views(struct d3d12_device *device, struct d3d12_resource *resource);
 
 #endif

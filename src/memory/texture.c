@@ -386,6 +386,7 @@ HRESULT d3d12xs_texture_initialize(struct d3d12_device *device, struct d3d12_res
 
 void d3d12xs_texture_destroy(struct d3d12_device *device, struct d3d12_resource *resource)
 {
+    d3d12xs_texture_destroy_views(device, resource);
     /* The image first: memory goes only once nothing is bound to it. */
     vkDestroyImage(device->vk_device, resource->vk_image, NULL);
     resource->vk_image = VK_NULL_HANDLE;

@@ -1,6 +1,6 @@
 /* The last pass of D3DCompile over glslang's module: strips what SPV_GOOGLE_hlsl_functionality1
  * and its kin added (after using its CounterBuffer links to give UAV counters their binding
- * encoding, spirv.h) and adds the wave32 marker when asked. */
+ * encoding, spirv.h), gives typed UAVs the view's format, and adds the wave32 marker when asked. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +120,44 @@ static void resolve_nonuniform(struct d3d12xs_spirv_module *m)
     }
 }
 
+/* HLSL's typed UAVs (RWTexture2D<float4>, RWBuffer<uint>) read and write in whatever format
+ * their view has; glslang names a format from the element type (Rgba32f, R32ui). Storage
+ * images become format Unknown (StorageImageRead/WriteWithoutFormat), except those atomics
+ * reach through OpImageTexelPointer, which Vulkan wants in their 32-bit format (the view's). */
+static void unknown_storage_formats(struct d3d12xs_spirv_module *m)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    uint8_t *atomic;
+    bool changed = false;
+
+    if (!(atomic = calloc(m->bound, 1))) {
+        m->out_of_memory = true;
+        return;
+    }
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_FUNCTIONS, i, inst)) {
+        const struct d3d12xs_spirv_inst *pointer, *pointer_type;
+        if (d3d12xs_spirv_op(inst) != SpvOpImageTexelPointer || d3d12xs_spirv_len(inst) < 4)
+            continue;
+        if ((pointer = d3d12xs_spirv_def(m, inst->w[3])) && d3d12xs_spirv_len(pointer) > 1
+                && (pointer_type = d3d12xs_spirv_def(m, pointer->w[1])) && d3d12xs_spirv_op(pointer_type) == SpvOpTypePointer
+                && pointer_type->w[3] < m->bound)
+            atomic[pointer_type->w[3]] = 1;
+    }
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        uint32_t *w = inst->w;
+        if (d3d12xs_spirv_op(inst) != SpvOpTypeImage || d3d12xs_spirv_len(inst) < 9 || w[7] != 2 || w[3] == SpvDimSubpassData
+                || w[8] == SpvImageFormatUnknown || atomic[w[1]])
+            continue;
+        w[8] = SpvImageFormatUnknown;
+        changed = true;
+    }
+    free(atomic);
+    if (changed) {
+        d3d12xs_spirv_add_capability(m, SpvCapabilityStorageImageReadWithoutFormat);
+        d3d12xs_spirv_add_capability(m, SpvCapabilityStorageImageWriteWithoutFormat);
+    }
+}
+
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size)
 {
@@ -129,6 +167,7 @@ HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const str
     if (FAILED(hr = bind_counters(m, error, error_size)))
         return hr;
     resolve_nonuniform(m);
+    unknown_storage_formats(m);
     for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
         for (size_t i = 0; i < m->sections[sections[s]].count;) {
             if (is_stripped(m->sections[sections[s]].at[i]))

@@ -1,0 +1,610 @@
+/* Views of textures read and written by compute shaders: SRVs of every dimension (1D, 2D and 3D,
+ * arrays, cubes, a mip range, a swizzle, a typeless family member, a null view), loads, samples
+ * through a heap sampler and a static one, GetDimensions; UAVs written by RWTexture stores in
+ * formats other than the shader's element type; UAV clears; and the view rules with the line each
+ * breach logs. Every value read is checked against what was uploaded. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define SRV_SLOTS 8
+#define UAV_SLOTS 4
+#define OUTPUT_BYTES 4096
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12RootSignature *signature;
+    ID3D12DescriptorHeap *views, *samplers;
+    UINT view_increment;
+    ID3D12Resource *output;
+};
+
+static D3D12_CPU_DESCRIPTOR_HANDLE cpu_at(struct env *env, UINT slot)
+{
+    D3D12_CPU_DESCRIPTOR_HANDLE handle = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->views);
+    handle.ptr += (SIZE_T)slot * env->view_increment;
+    return handle;
+}
+
+/* t0-t7 and u0-u3 in one table, s0 in a sampler table, s1 static (linear, clamp), u4 the root
+ * output buffer. */
+static ID3D12RootSignature *create_signature(ID3D12Device *device)
+{
+    D3D12_DESCRIPTOR_RANGE1 ranges[3] = {
+        {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, SRV_SLOTS, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_DESCRIPTORS_VOLATILE, 0},
+        {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, UAV_SLOTS, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_DESCRIPTORS_VOLATILE, SRV_SLOTS},
+        {D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0},
+    };
+    D3D12_ROOT_PARAMETER1 parameters[3];
+    D3D12_STATIC_SAMPLER_DESC linear;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
+    ID3D10Blob *blob = NULL, *errors = NULL;
+    ID3D12RootSignature *signature = NULL;
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[0].DescriptorTable.NumDescriptorRanges = 2;
+    parameters[0].DescriptorTable.pDescriptorRanges = ranges;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[1].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[1].DescriptorTable.pDescriptorRanges = &ranges[2];
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[2].Descriptor.ShaderRegister = 4;
+    memset(&linear, 0, sizeof(linear));
+    linear.Filter = D3D12_FILTER_MIN_MAG_MIP_LINEAR;
+    linear.AddressU = linear.AddressV = linear.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    linear.MaxLOD = 1000.0f;
+    linear.ShaderRegister = 1;
+    memset(&desc, 0, sizeof(desc));
+    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    desc.Desc_1_1.NumParameters = 3;
+    desc.Desc_1_1.pParameters = parameters;
+    desc.Desc_1_1.NumStaticSamplers = 1;
+    desc.Desc_1_1.pStaticSamplers = &linear;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors), S_OK);
+    if (blob) {
+        CHECK_HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+                &IID_ID3D12RootSignature, (void **)&signature), S_OK);
+        ID3D10Blob_Release(blob);
+    }
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return signature;
+}
+
+static ID3D12DescriptorHeap *create_heap(ID3D12Device *device, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT count)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC desc = {type, count, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    ID3D12DescriptorHeap *heap = NULL;
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(device, &desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    return heap;
+}
+
+static D3D12_RESOURCE_DESC texture_desc(D3D12_RESOURCE_DIMENSION dimension, DXGI_FORMAT format, UINT64 width, UINT height,
+        UINT16 depth_or_array, UINT16 mips, D3D12_RESOURCE_FLAGS flags)
+{
+    D3D12_RESOURCE_DESC desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = dimension;
+    desc.Width = width;
+    desc.Height = height;
+    desc.DepthOrArraySize = depth_or_array;
+    desc.MipLevels = mips;
+    desc.Format = format;
+    desc.SampleDesc.Count = 1;
+    desc.Flags = flags;
+    return desc;
+}
+
+/* A texture whose subresources hold data (each tightly packed, texel_bytes a texel), left in
+ * `state`. */
+static ID3D12Resource *create_texture(struct env *env, const D3D12_RESOURCE_DESC *desc, const void *data, UINT texel_bytes,
+        D3D12_RESOURCE_STATES state)
+{
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT layouts[16];
+    UINT rows[16], count;
+    UINT64 row_sizes[16], total;
+    ID3D12Resource *texture = NULL, *upload;
+    D3D12_RESOURCE_DESC actual;
+    struct harness_list list;
+    const uint8_t *src = data;
+    uint8_t *mapped = NULL;
+    D3D12_RESOURCE_BARRIER barrier;
+
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, desc, D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+            &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (!texture)
+        return NULL;
+    actual = ID3D12Resource_GetDesc(texture);
+    count = actual.MipLevels * (desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D ? 1 : desc->DepthOrArraySize);
+    ID3D12Device_GetCopyableFootprints(env->device, &actual, 0, count, 0, layouts, rows, row_sizes, &total);
+    upload = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, total, D3D12_RESOURCE_STATE_GENERIC_READ);
+    CHECK_HR(ID3D12Resource_Map(upload, 0, NULL, (void **)&mapped), S_OK);
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    for (UINT s = 0; s < count; s++) {
+        D3D12_TEXTURE_COPY_LOCATION dst = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = s}};
+        D3D12_TEXTURE_COPY_LOCATION from = {upload, D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT, {.PlacedFootprint = layouts[s]}};
+        UINT row_bytes = layouts[s].Footprint.Width * texel_bytes;
+        for (UINT z = 0; z < layouts[s].Footprint.Depth; z++)
+            for (UINT r = 0; r < rows[s]; r++, src += row_bytes)
+                memcpy(mapped + layouts[s].Offset + ((UINT64)z * rows[s] + r) * layouts[s].Footprint.RowPitch, src, row_bytes);
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &from, NULL);
+    }
+    ID3D12Resource_Unmap(upload, 0, NULL);
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = texture;
+    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    barrier.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_DEST;
+    barrier.Transition.StateAfter = state;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    ID3D12Resource_Release(upload);
+    return texture;
+}
+
+/* Runs source over groups x 1 x 1 groups with the heaps bound; out gets the first `bytes` of u4. */
+static void run(struct env *env, const char *source, UINT groups, void *out, size_t bytes)
+{
+    ID3D10Blob *code = harness_compile(source, 0);
+    ID3D12PipelineState *state = code ? harness_compute_pipeline(env->device, env->signature, code) : NULL;
+    ID3D12DescriptorHeap *heaps[2] = {env->views, env->samplers};
+    struct harness_list list;
+    uint8_t zeros[OUTPUT_BYTES] = {0};
+    ID3D12Resource *reset;
+    uint8_t *mapped = NULL;
+
+    if (code)
+        ID3D10Blob_Release(code);
+    memset(out, 0xcd, bytes);
+    if (!state)
+        return;
+    /* Zero the output first, so a value not written reads 0, not the last case's. */
+    reset = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, OUTPUT_BYTES, D3D12_RESOURCE_STATE_GENERIC_READ);
+    CHECK_HR(ID3D12Resource_Map(reset, 0, NULL, (void **)&mapped), S_OK);
+    memcpy(mapped, zeros, OUTPUT_BYTES);
+    ID3D12Resource_Unmap(reset, 0, NULL);
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, env->output, 0, reset, 0, OUTPUT_BYTES);
+    {
+        D3D12_RESOURCE_BARRIER barrier = {D3D12_RESOURCE_BARRIER_TYPE_UAV, 0, {.UAV = {env->output}}};
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    }
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 2, heaps);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views));
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->samplers));
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(env->output));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, groups, 1, 1);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    ID3D12Resource_Release(reset);
+    ID3D12PipelineState_Release(state);
+    harness_read_back(env->device, env->queue, env->output, out, bytes);
+}
+
+static void srv(struct env *env, ID3D12Resource *texture, const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, UINT slot)
+{
+    LOG_MARK();
+    ID3D12Device_CreateShaderResourceView(env->device, texture, desc, cpu_at(env, slot));
+    CHECK_NO_LOG();
+}
+
+static D3D12_SHADER_RESOURCE_VIEW_DESC srv_desc(DXGI_FORMAT format, D3D12_SRV_DIMENSION dimension)
+{
+    D3D12_SHADER_RESOURCE_VIEW_DESC desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.Format = format;
+    desc.ViewDimension = dimension;
+    desc.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    desc.Texture2DArray.MipLevels = UINT32_MAX; /* the same place in every mip-ranged member */
+    return desc;
+}
+
+static bool close_to(float a, float b)
+{
+    return fabsf(a - b) < 1.0f / 256.0f;
+}
+
+/* 2D loads of RGBA8 (default view), a swizzled view, GetDimensions, point and linear samples. */
+static void test_2d(struct env *env)
+{
+    static const char source[] =
+        "Texture2D<float4> plain : register(t0);\n"
+        "Texture2D<float4> swizzled : register(t1);\n"
+        "SamplerState point_sampler : register(s0);\n"
+        "SamplerState linear_sampler : register(s1);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(16, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint2 xy = uint2(id.x % 4, id.x / 4);\n"
+        "    output.Store4(id.x * 16, asuint(plain.Load(int3(xy, 0))));\n"
+        "    output.Store4(256 + id.x * 16, asuint(swizzled.Load(int3(xy, 0))));\n"
+        "    float2 uv = (float2(xy) + 0.5) / 4.0;\n"
+        "    output.Store4(512 + id.x * 16, asuint(plain.SampleLevel(point_sampler, uv, 0)));\n"
+        "    if (id.x == 0) {\n"
+        "        uint w, h, levels;\n"
+        "        plain.GetDimensions(0, w, h, levels);\n"
+        "        output.Store3(768, uint3(w, h, levels));\n"
+        "        output.Store4(784, asuint(plain.SampleLevel(linear_sampler, float2(0.5, 0.5), 0)));\n"
+        "    }\n"
+        "}\n";
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1, 1, D3D12_RESOURCE_FLAG_NONE);
+    uint8_t texels[16][4];
+    D3D12_SHADER_RESOURCE_VIEW_DESC swizzle = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2D);
+    ID3D12Resource *texture;
+    float out[16 * 4 * 3 + 8];
+    unsigned bad = 0;
+
+    for (unsigned i = 0; i < 16; i++)
+        texels[i][0] = (uint8_t)(i * 16), texels[i][1] = (uint8_t)(255 - i * 8), texels[i][2] = (uint8_t)(i * 3), texels[i][3] = 200;
+    if (!(texture = create_texture(env, &desc, texels, 4, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE)))
+        return;
+    srv(env, texture, NULL, 0);
+    swizzle.Shader4ComponentMapping = D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING(2, 1, 0, D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_1);
+    srv(env, texture, &swizzle, 1);
+    run(env, source, 1, out, sizeof(out));
+    for (unsigned i = 0; i < 16; i++) {
+        float r = texels[i][0] / 255.0f, g = texels[i][1] / 255.0f, b = texels[i][2] / 255.0f, a = texels[i][3] / 255.0f;
+        bad += !close_to(out[i * 4], r) || !close_to(out[i * 4 + 1], g) || !close_to(out[i * 4 + 2], b) || !close_to(out[i * 4 + 3], a);
+        bad += !close_to(out[64 + i * 4], b) || !close_to(out[64 + i * 4 + 1], g) || !close_to(out[64 + i * 4 + 2], r)
+                || out[64 + i * 4 + 3] != 1.0f;
+        bad += !close_to(out[128 + i * 4], r) || !close_to(out[128 + i * 4 + 3], a);
+    }
+    CHECK_MSG(!bad, "2D RGBA8 loads, swizzled loads and point samples: %u texels wrong", bad);
+    {
+        const uint32_t *dims = (const uint32_t *)&out[192];
+        /* The centre of a 4x4 texture lies between texels 5, 6, 9 and 10: linear filtering averages them. */
+        float expected = (texels[5][0] + texels[6][0] + texels[9][0] + texels[10][0]) / 4.0f / 255.0f;
+        CHECK_MSG(dims[0] == 4 && dims[1] == 4 && dims[2] == 1, "GetDimensions: %u x %u, %u mips", dims[0], dims[1], dims[2]);
+        CHECK_MSG(fabsf(out[196] - expected) < 2.0f / 255.0f, "linear sample at the centre: %f, expected %f", out[196], expected);
+    }
+    ID3D12Resource_Release(texture);
+}
+
+/* Arrays, a 3D texture, a mip range, a typeless family member and a null view, each loaded. */
+static void test_dimensions(struct env *env)
+{
+    static const char source[] =
+        "Texture2DArray<float> layers : register(t0);\n"
+        "Texture3D<float> volume : register(t1);\n"
+        "Texture2D<float> second_mip : register(t2);\n"
+        "Texture2D<uint4> raw_bytes : register(t3);\n"
+        "Texture2D<float4> nothing : register(t4);\n"
+        "Texture1DArray<float> lines : register(t5);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(1, 1, 1)] void main()\n"
+        "{\n"
+        "    for (uint i = 0; i < 12; i++)\n"
+        "        output.Store(i * 4, asuint(layers.Load(int4(i % 2, (i / 2) % 2, i / 4, 0))));\n"
+        "    for (uint j = 0; j < 8; j++)\n"
+        "        output.Store(64 + j * 4, asuint(volume.Load(int4(j % 2, (j / 2) % 2, j / 4, 0))));\n"
+        "    output.Store(128, asuint(second_mip.Load(int3(1, 0, 0))));\n"
+        "    output.Store4(144, raw_bytes.Load(int3(0, 0, 0)));\n"
+        "    output.Store4(160, asuint(nothing.Load(int3(0, 0, 0))));\n"
+        "    output.Store2(176, asuint(float2(lines.Load(int3(2, 1, 0)), lines.Load(int3(0, 2, 0)))));\n"
+        "}\n";
+    D3D12_RESOURCE_DESC array_desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_FLOAT, 2, 2, 3, 1, 0);
+    D3D12_RESOURCE_DESC volume_desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R16_FLOAT, 2, 2, 2, 1, 0);
+    D3D12_RESOURCE_DESC mips_desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_FLOAT, 4, 2, 1, 2, 0);
+    D3D12_RESOURCE_DESC typeless_desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_TYPELESS, 1, 1, 1, 1, 0);
+    D3D12_RESOURCE_DESC lines_desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE1D, DXGI_FORMAT_R32_FLOAT, 3, 1, 3, 1, 0);
+    float array_data[12], mip_data[8 + 2], line_data[9];
+    uint16_t volume_data[8] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800}; /* 1..8 as halves */
+    uint8_t bytes[4] = {1, 2, 250, 251};
+    ID3D12Resource *array, *volume, *mips, *typeless, *lines;
+    D3D12_SHADER_RESOURCE_VIEW_DESC view;
+    uint32_t out[48];
+    float *f = (float *)out;
+    unsigned bad = 0;
+
+    for (unsigned i = 0; i < 12; i++)
+        array_data[i] = 10.0f + i;
+    for (unsigned i = 0; i < 10; i++)
+        mip_data[i] = 100.0f + i;
+    for (unsigned i = 0; i < 9; i++)
+        line_data[i] = 50.0f + i;
+    array = create_texture(env, &array_desc, array_data, 4, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    volume = create_texture(env, &volume_desc, volume_data, 2, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    mips = create_texture(env, &mips_desc, mip_data, 4, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    typeless = create_texture(env, &typeless_desc, bytes, 4, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    lines = create_texture(env, &lines_desc, line_data, 4, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    if (!array || !volume || !mips || !typeless || !lines)
+        goto done;
+    srv(env, array, NULL, 0);
+    srv(env, volume, NULL, 1);
+    view = srv_desc(DXGI_FORMAT_R32_FLOAT, D3D12_SRV_DIMENSION_TEXTURE2D);
+    view.Texture2D.MostDetailedMip = 1;
+    view.Texture2D.MipLevels = 1;
+    srv(env, mips, &view, 2);
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UINT, D3D12_SRV_DIMENSION_TEXTURE2D);
+    srv(env, typeless, &view, 3);
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2D);
+    srv(env, NULL, &view, 4);
+    srv(env, lines, NULL, 5);
+    run(env, source, 1, out, sizeof(out));
+    for (unsigned i = 0; i < 12; i++)
+        bad += f[i] != array_data[i];
+    for (unsigned j = 0; j < 8; j++)
+        bad += f[16 + j] != (float)(j + 1);
+    CHECK_MSG(!bad, "2D array and 3D loads: %u values wrong", bad);
+    CHECK_MSG(f[32] == 109.0f, "mip 1 through a MostDetailedMip view: %f, expected 109 (mip 1 is 2x1: 108, 109)", f[32]);
+    CHECK_MSG(out[36] == 1 && out[37] == 2 && out[38] == 250 && out[39] == 251, "R8G8B8A8_TYPELESS viewed as UINT: %u %u %u %u",
+            out[36], out[37], out[38], out[39]);
+    CHECK_MSG(!out[40] && !out[41] && !out[42] && !out[43], "a null SRV reads 0: %08x %08x %08x %08x", out[40], out[41], out[42], out[43]);
+    CHECK_MSG(f[44] == 55.0f && f[45] == 56.0f, "1D array loads: %f %f, expected 55 56", f[44], f[45]);
+done:
+    if (array) ID3D12Resource_Release(array);
+    if (volume) ID3D12Resource_Release(volume);
+    if (mips) ID3D12Resource_Release(mips);
+    if (typeless) ID3D12Resource_Release(typeless);
+    if (lines) ID3D12Resource_Release(lines);
+}
+
+/* A cube's six faces, each one colour: SampleLevel along each axis reads its face. */
+static void test_cube(struct env *env)
+{
+    static const char source[] =
+        "TextureCube<float> cube : register(t0);\n"
+        "SamplerState point_sampler : register(s0);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(1, 1, 1)] void main()\n"
+        "{\n"
+        "    static const float3 axes[6] = {float3(1, 0, 0), float3(-1, 0, 0), float3(0, 1, 0), float3(0, -1, 0),\n"
+        "            float3(0, 0, 1), float3(0, 0, -1)};\n"
+        "    for (uint i = 0; i < 6; i++)\n"
+        "        output.Store(i * 4, asuint(cube.SampleLevel(point_sampler, axes[i], 0)));\n"
+        "}\n";
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_FLOAT, 2, 2, 6, 1, 0);
+    D3D12_SHADER_RESOURCE_VIEW_DESC view = srv_desc(DXGI_FORMAT_R32_FLOAT, D3D12_SRV_DIMENSION_TEXTURECUBE);
+    float faces[24], out[6];
+    ID3D12Resource *texture;
+    unsigned bad = 0;
+
+    for (unsigned i = 0; i < 24; i++)
+        faces[i] = (float)(i / 4 + 1);
+    if (!(texture = create_texture(env, &desc, faces, 4, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE)))
+        return;
+    view.TextureCube.MipLevels = 1;
+    srv(env, texture, &view, 0);
+    run(env, source, 1, out, sizeof(out));
+    for (unsigned i = 0; i < 6; i++)
+        bad += out[i] != (float)(i + 1);
+    CHECK_MSG(!bad, "cube faces +X -X +Y -Y +Z -Z read %g %g %g %g %g %g, expected 1-6", out[0], out[1], out[2], out[3], out[4], out[5]);
+    ID3D12Resource_Release(texture);
+}
+
+/* Reads back subresource 0 of a texture (tightly packed rows of texel_bytes texels). */
+static void read_texture(struct env *env, ID3D12Resource *texture, D3D12_RESOURCE_STATES state, void *out, UINT texel_bytes)
+{
+    D3D12_RESOURCE_DESC desc = ID3D12Resource_GetDesc(texture);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT layout;
+    UINT rows;
+    UINT64 total;
+    ID3D12Resource *readback;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_RESOURCE_BARRIER barrier;
+    uint8_t *mapped = NULL;
+
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, 0, 1, 0, &layout, &rows, NULL, &total);
+    readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = texture;
+    barrier.Transition.StateBefore = state;
+    barrier.Transition.StateAfter = D3D12_RESOURCE_STATE_COPY_SOURCE;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    {
+        D3D12_TEXTURE_COPY_LOCATION dst = {readback, D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT, {.PlacedFootprint = layout}};
+        D3D12_TEXTURE_COPY_LOCATION src = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+    }
+    barrier.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_SOURCE;
+    barrier.Transition.StateAfter = state;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&mapped), S_OK);
+    for (UINT r = 0; r < rows; r++)
+        memcpy((uint8_t *)out + (size_t)r * layout.Footprint.Width * texel_bytes, mapped + (size_t)r * layout.Footprint.RowPitch,
+                (size_t)layout.Footprint.Width * texel_bytes);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    ID3D12Resource_Release(readback);
+    harness_release_list(&list);
+}
+
+static ID3D12Resource *create_uav_texture(struct env *env, DXGI_FORMAT format, UINT width, UINT height)
+{
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, width, height, 1, 1,
+            D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    ID3D12Resource *texture = NULL;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+            NULL, &IID_ID3D12Resource, (void **)&texture), S_OK);
+    return texture;
+}
+
+/* RWTexture2D stores through views whose formats differ from the shader's element type (the
+ * view decides), then clears of whole views. */
+static void test_uavs(struct env *env)
+{
+    static const char source[] =
+        "RWTexture2D<float4> colours : register(u0);\n"
+        "RWTexture2D<uint> bytes : register(u1);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(8, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint2 xy = uint2(id.x % 4, id.x / 4);\n"
+        "    colours[xy] = float4(xy.x / 4.0, xy.y / 2.0, 1.0, 0.25);\n"
+        "    bytes[xy] = id.x * 30 + 7;\n"
+        "    output.Store(0, 1);\n"
+        "}\n";
+    ID3D12Resource *colours = create_uav_texture(env, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 2), *bytes = create_uav_texture(env, DXGI_FORMAT_R8_UINT, 4, 2);
+    uint8_t colour_out[8][4], byte_out[8];
+    uint32_t out;
+    unsigned bad = 0;
+    LOG_MARK();
+
+    if (!colours || !bytes)
+        goto done;
+    ID3D12Device_CreateUnorderedAccessView(env->device, colours, NULL, NULL, cpu_at(env, SRV_SLOTS));
+    ID3D12Device_CreateUnorderedAccessView(env->device, bytes, NULL, NULL, cpu_at(env, SRV_SLOTS + 1));
+    CHECK_NO_LOG();
+    run(env, source, 1, &out, sizeof(out));
+    read_texture(env, colours, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, colour_out, 4);
+    read_texture(env, bytes, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, byte_out, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned x = i % 4, y = i / 4;
+        uint8_t expected[4] = {(uint8_t)lrintf(x / 4.0f * 255), (uint8_t)lrintf(y / 2.0f * 255), 255, (uint8_t)lrintf(0.25f * 255)};
+        bad += abs(colour_out[i][0] - expected[0]) > 1 || abs(colour_out[i][1] - expected[1]) > 1 || colour_out[i][2] != 255
+                || abs(colour_out[i][3] - expected[3]) > 1;
+        bad += byte_out[i] != (uint8_t)(i * 30 + 7);
+    }
+    CHECK_MSG(!bad, "RWTexture2D<float4> into RGBA8_UNORM and RWTexture2D<uint> into R8_UINT: %u texels wrong", bad);
+
+    /* Whole-view clears: Float for the UNORM view, Uint for the integer one. */
+    {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12DescriptorHeap *heaps[1] = {env->views};
+        D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
+        const FLOAT grey[4] = {0.5f, 0.0f, 1.0f, 1.0f};
+        const UINT nine[4] = {9, 0, 0, 0};
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, heaps);
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewFloat(list.list, gpu, cpu_at(env, SRV_SLOTS), colours, grey, 0, NULL);
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS + 1), bytes, nine, 0, NULL);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        read_texture(env, colours, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, colour_out, 4);
+        read_texture(env, bytes, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, byte_out, 1);
+        bad = 0;
+        for (unsigned i = 0; i < 8; i++)
+            bad += abs(colour_out[i][0] - 128) > 1 || colour_out[i][1] || colour_out[i][2] != 255 || colour_out[i][3] != 255 || byte_out[i] != 9;
+        CHECK_MSG(!bad, "ClearUnorderedAccessViewFloat/Uint of texture UAVs: %u texels wrong", bad);
+        CHECK_NO_LOG();
+    }
+    /* A Uint clear of a UNORM view is refused with its line. */
+    {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        const UINT nine[4] = {9, 0, 0, 0};
+        D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), colours, nine, 0, NULL);
+        CHECK_LOG("ClearUnorderedAccessViewUint", "not implemented");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        CHECK_LOG("Close", "ClearUnorderedAccessViewUint");
+        harness_release_list(&list);
+    }
+done:
+    if (colours) ID3D12Resource_Release(colours);
+    if (bytes) ID3D12Resource_Release(bytes);
+}
+
+/* Each rule a view breaks: one line naming it; the slot keeps what it held. */
+static void test_bad_views(struct env *env)
+{
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 8, 4, 2, 2, 0);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_SHADER_RESOURCE_VIEW_DESC view;
+    D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+    ID3D12Resource *texture = NULL, *volume = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&texture), S_OK);
+    desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R32_FLOAT, 4, 4, 4, 1, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&volume), S_OK);
+    if (!texture || !volume)
+        goto done;
+    RELOG_MARK();
+
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2DARRAY);
+    view.Texture2DArray.MostDetailedMip = 2;
+    ID3D12Device_CreateShaderResourceView(env->device, texture, &view, cpu_at(env, 6));
+    CHECK_LOG("CreateShaderResourceView", "mips 2");
+    RELOG_MARK();
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2DARRAY);
+    view.Texture2DArray.FirstArraySlice = 1;
+    view.Texture2DArray.ArraySize = 2;
+    ID3D12Device_CreateShaderResourceView(env->device, texture, &view, cpu_at(env, 6));
+    CHECK_LOG("CreateShaderResourceView", "array slices 1");
+    RELOG_MARK();
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UINT, D3D12_SRV_DIMENSION_TEXTURE2D);
+    ID3D12Device_CreateShaderResourceView(env->device, texture, &view, cpu_at(env, 6));
+    CHECK_LOG("CreateShaderResourceView", "Format", "cannot view");
+    RELOG_MARK();
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE3D);
+    ID3D12Device_CreateShaderResourceView(env->device, texture, &view, cpu_at(env, 6));
+    CHECK_LOG("CreateShaderResourceView", "views a TEXTURE3D", "is a TEXTURE2D");
+    RELOG_MARK();
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURECUBE);
+    ID3D12Device_CreateShaderResourceView(env->device, texture, &view, cpu_at(env, 6));
+    CHECK_LOG("CreateShaderResourceView", "cube view");
+    RELOG_MARK();
+    view = srv_desc(DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2D);
+    view.Shader4ComponentMapping = 0x688;
+    ID3D12Device_CreateShaderResourceView(env->device, texture, &view, cpu_at(env, 6));
+    CHECK_LOG("CreateShaderResourceView", "Shader4ComponentMapping");
+    RELOG_MARK();
+    ID3D12Device_CreateUnorderedAccessView(env->device, texture, NULL, NULL, cpu_at(env, SRV_SLOTS + 2));
+    CHECK_LOG("CreateUnorderedAccessView", "ALLOW_UNORDERED_ACCESS");
+    RELOG_MARK();
+    memset(&uav, 0, sizeof(uav));
+    uav.Format = DXGI_FORMAT_R32_FLOAT;
+    uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE3D;
+    uav.Texture3D.FirstWSlice = 1;
+    uav.Texture3D.WSize = 2;
+    ID3D12Device_CreateUnorderedAccessView(env->device, volume, NULL, &uav, cpu_at(env, SRV_SLOTS + 2));
+    CHECK_LOG("CreateUnorderedAccessView", "W slices 1");
+    RELOG_MARK();
+    uav.Texture3D.FirstWSlice = 0;
+    uav.Texture3D.WSize = UINT32_MAX;
+    ID3D12Device_CreateUnorderedAccessView(env->device, volume, NULL, &uav, cpu_at(env, SRV_SLOTS + 2));
+    CHECK_NO_LOG();
+done:
+    if (texture) ID3D12Resource_Release(texture);
+    if (volume) ID3D12Resource_Release(volume);
+}
+
+int main(void)
+{
+    struct env env;
+    D3D12_SAMPLER_DESC point;
+
+    harness_init();
+    memset(&env, 0, sizeof(env));
+    env.device = harness_create_device();
+    env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env.signature = create_signature(env.device);
+    env.views = create_heap(env.device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, SRV_SLOTS + UAV_SLOTS);
+    env.samplers = create_heap(env.device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 1);
+    env.view_increment = ID3D12Device_GetDescriptorHandleIncrementSize(env.device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    env.output = harness_uav_buffer(env.device, OUTPUT_BYTES);
+    memset(&point, 0, sizeof(point));
+    point.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    point.AddressU = point.AddressV = point.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    point.MaxLOD = 1000.0f;
+    if (env.samplers)
+        ID3D12Device_CreateSampler(env.device, &point, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env.samplers));
+
+    if (env.signature && env.views && env.samplers) {
+        test_2d(&env);
+        test_dimensions(&env);
+        test_cube(&env);
+        test_uavs(&env);
+        test_bad_views(&env);
+    }
+
+    ID3D12Resource_Release(env.output);
+    if (env.samplers) ID3D12DescriptorHeap_Release(env.samplers);
+    if (env.views) ID3D12DescriptorHeap_Release(env.views);
+    if (env.signature) ID3D12RootSignature_Release(env.signature);
+    ID3D12CommandQueue_Release(env.queue);
+    harness_release_device(env.device);
+    return harness_finish();
+}
