@@ -2,8 +2,9 @@
 #
 #   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
 #   make build     gcc RelWithDebInfo build in build/
-#   make demo      build, then run build/examples/demo and build/examples/console_sync (which writes
-#                  its trace, build/console_sync.trace.json, and a page that shows it)
+#   make demo      build, then run build/examples/demo, build/examples/console_sync (which writes
+#                  its trace, build/console_sync.trace.json, and a page that shows it) and
+#                  build/examples/postprocess (which writes build/postprocess.png)
 #   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
 #                  runs each libFuzzer target 60 s from its seed corpus);
 #                  prints "N passed, M failed, K skipped" and fails if M > 0
@@ -72,6 +73,8 @@ demo: build
 		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
 	./$(BUILD_DIR)/examples/demo
 	./$(BUILD_DIR)/examples/console_sync
+	./$(BUILD_DIR)/examples/postprocess $(BUILD_DIR)/postprocess.png
+	@echo "the async post-process's image (docs/textures.md): $(BUILD_DIR)/postprocess.png"
 	@echo "the same with a trace capture (50 rounds; its timestamps slow lavapipe, docs/benchmarks.md):"
 	D3D12XS_TRACE=$(BUILD_DIR)/console_sync.trace.json ./$(BUILD_DIR)/examples/console_sync rounds=50
 	@bash tools/trace-to-html.sh $(BUILD_DIR)/console_sync.trace.json $(BUILD_DIR)/console_sync.trace.html

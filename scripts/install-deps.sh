@@ -34,6 +34,7 @@ packages=(
     vulkan-tools             # vulkaninfo
     libclang-rt-14-dev       # ASan/UBSan/libFuzzer runtimes for clang 14
     libvkd3d-dev             # Wine's vkd3d 1.2: libvkd3d-shader translates DXBC shaders; vkd3d-utils is the benchmarks' peer
+    libpng-dev               # examples/postprocess writes its image as a PNG
     chromium                 # the trace viewer's browser test (tests/viewer), headless
     fonts-dejavu-core        # its text in the screenshot
     nodejs                   # runs that test (puppeteer-core, from the npm registry)
