@@ -142,7 +142,10 @@ static void test_newer_features(ID3D12Device *device)
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_INFO, &format, sizeof(format)), S_OK);
     CHECK(format.PlaneCount == 2);
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &quality, sizeof(quality)), S_OK);
-    CHECK(quality.NumQualityLevels == 0); /* no multisampled textures */
+    CHECK(quality.NumQualityLevels == 1); /* 4x RGBA8 render targets: lavapipe and the H200 have them */
+    quality.SampleCount = 3;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &quality, sizeof(quality)), S_OK);
+    CHECK(quality.NumQualityLevels == 0); /* not a power of two */
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_EXISTING_HEAPS, &existing, sizeof(existing)), S_OK);
     CHECK(existing.Supported); /* OpenExistingHeapFromAddress: both devices import host memory (test_existing_heap) */
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_SERIALIZATION, &serialization, sizeof(serialization)), S_OK);

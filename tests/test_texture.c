@@ -391,6 +391,38 @@ static void test_placed(ID3D12Device *device, ID3D12CommandQueue *queue)
     ID3D12Heap_Release(heap);
 }
 
+/* A multisampled render target is made where CheckFeatureSupport says it can be, and its GetDesc
+ * keeps the sample count; without ALLOW_RENDER_TARGET it is refused. */
+static void test_multisampled(ID3D12Device *device)
+{
+    D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS quality = {DXGI_FORMAT_R8G8B8A8_UNORM, 4, D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_NONE, 0};
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_RESOURCE_ALLOCATION_INFO info;
+    ID3D12Resource *texture = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &quality, sizeof(quality)), S_OK);
+    if (!quality.NumQualityLevels)
+        return;
+    desc.SampleDesc.Count = 4;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    info = ID3D12Device_GetResourceAllocationInfo(device, 0, 1, &desc);
+    CHECK_MSG(info.Alignment == D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT, "a 4x texture's alignment is %llu", (unsigned long long)info.Alignment);
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_RENDER_TARGET, NULL,
+            &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (texture) {
+        D3D12_RESOURCE_DESC got = ID3D12Resource_GetDesc(texture);
+        CHECK(got.SampleDesc.Count == 4 && got.Alignment == D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT);
+        ID3D12Resource_Release(texture);
+    }
+    CHECK_NO_LOG();
+    desc.Flags = D3D12_RESOURCE_FLAG_NONE;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&texture), E_INVALIDARG);
+    CHECK_LOG("CreateCommittedResource", "SampleDesc");
+}
+
 static void test_bad_creation(ID3D12Device *device)
 {
     D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
@@ -548,6 +580,7 @@ int main(void)
     test_zeroed(device, queue);
     test_texture_to_texture(device, queue);
     test_placed(device, queue);
+    test_multisampled(device);
     test_bad_creation(device);
     test_bad_copies(device);
 

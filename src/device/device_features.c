@@ -72,6 +72,28 @@ static void texture_format_support(struct d3d12_device *device, D3D12_FEATURE_DA
         format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE3D;
 }
 
+/* One quality level where the device makes 2D textures of the format with that many samples
+ * (render targets or depth buffers, as D3D12 requires of multisampled textures), else none. */
+static UINT multisample_quality_levels(struct d3d12_device *device, const D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS *levels)
+{
+    const struct d3d12xs_format *info = d3d12xs_format(levels->Format);
+    VkImageFormatProperties properties;
+    VkImageUsageFlags usage;
+
+    if (levels->SampleCount == 1)
+        return 1;
+    if (!info || info->vk == VK_FORMAT_UNDEFINED || info->planar || info->block_compressed || levels->SampleCount > 64
+            || (levels->SampleCount & (levels->SampleCount - 1)) || (levels->Flags & D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_TILED_RESOURCE))
+        return 0;
+    usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT
+            | (info->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT) ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+            : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    if (vkGetPhysicalDeviceImageFormatProperties(device->vk_physical_device, info->vk, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage,
+            info->typeless_format ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0, &properties) != VK_SUCCESS)
+        return 0;
+    return (properties.sampleCounts & levels->SampleCount) ? 1 : 0;
+}
+
 /* The planes of a format (depth-stencil formats have two), 0 for one d3d12xs does not know. */
 static UINT8 plane_count(DXGI_FORMAT format)
 {
@@ -105,8 +127,7 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
     case D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS: {
         D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS *levels = data;
         CHECK_SIZE("D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS", *levels);
-        /* No textures yet: only single-sampled (buffer) data exists. */
-        levels->NumQualityLevels = levels->SampleCount == 1 ? 1 : 0;
+        levels->NumQualityLevels = multisample_quality_levels(device, levels);
         return S_OK;
     }
     case D3D12_FEATURE_PROTECTED_RESOURCE_SESSION_SUPPORT: {
