@@ -2,10 +2,11 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|trace] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|trace|texture] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
-# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; trace: issue 19's trace figures); summary.txt, bench.txt,
-# pipeline.txt, binding.txt, launch.txt, copy.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
+# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; trace: issue 19's trace figures;
+# texture: bench_texture of new, twice, which bench and all run too); summary.txt, bench.txt,
+# pipeline.txt, binding.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -123,6 +124,20 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     if [ -x "$root/new/bench/bench_sync" ]; then
         LD_LIBRARY_PATH=$root/new timeout 300 "$root/new/bench/bench_sync" >> "$out/bench.txt" 2>&1
     fi
+fi
+if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = texture ]; then
+    # Texture copies (CopyTextureRegion) next to raw Vulkan, twice, each with its TSV.
+    if [ -x "$root/new/bench/bench_texture" ]; then
+        for rep in 1 2; do
+            echo "== new, run $rep" >> "$out/texture.txt"
+            LD_LIBRARY_PATH=$root/new D3D12XS_BENCH_OUT=/tmp/texture.$rep.tsv timeout 200 "$root/new/bench/bench_texture" >> "$out/texture.txt" 2>&1
+            echo "bench_texture (run $rep) rc=$?" >> "$out/summary.txt"
+            cat /tmp/texture.$rep.tsv >> "$out/texture.txt" 2>/dev/null
+        done
+    else
+        echo "bench_texture: not in $root/new/bench (scripts/device-tree.sh copies it)" >> "$out/summary.txt"
+    fi
+    cat "$out/texture.txt" 2>/dev/null
 fi
 if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = pipeline ]; then
     # Pipeline creation next to raw Vulkan and Wine's vkd3d (its libraries come from .gl/).

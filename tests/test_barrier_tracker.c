@@ -370,6 +370,18 @@ static void test_transfer_layouts(void)
     }
     CHECK_COUNT(D3D12_TRANSFER_LAYOUTS + 2);
     CHECK(barriers[D3D12_TRANSFER_LAYOUTS].image == D3D12_TRANSFER_LAYOUTS && tracker.transfer_layout_count == 1);
+
+    /* The two images of one copy move in one barrier; asked again, nothing. */
+    start(&tracker, COMPUTE | TRANSFER);
+    {
+        struct d3d12_transfer_layout pair[2] = {{a, mip0, SRC}, {b, mip0, DST}};
+        d3d12_barriers_transfer_layouts(&tracker, command_buffer, pair, 2);
+        d3d12_barriers_transfer_layouts(&tracker, command_buffer, pair, 2);
+    }
+    CHECK_COUNT(1);
+    CHECK(barriers[0].image == 2);
+    CHECK_LAYOUT(0, 0, a, 0, GENERAL, SRC);
+    CHECK_LAYOUT(0, 1, b, 0, GENERAL, DST);
 }
 
 int main(void)

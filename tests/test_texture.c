@@ -550,6 +550,23 @@ static void test_bad_copies(ID3D12Device *device)
     bad.needle = "is a texture";
     check_bad_copy(device, &bad);
 
+    /* DiscardResource: any subresources the texture has, nothing else. */
+    list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    {
+        D3D12_DISCARD_REGION region = {0, NULL, 1, 1};
+        LOG_MARK();
+        ID3D12GraphicsCommandList2_DiscardResource(list.list, texture, NULL);
+        ID3D12GraphicsCommandList2_DiscardResource(list.list, texture, &region);
+        CHECK_NO_LOG();
+        region.NumSubresources = 2;
+        ID3D12GraphicsCommandList2_DiscardResource(list.list, texture, &region);
+        CHECK_LOG("DiscardResource", "subresources 1 (+2)");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        CHECK_LOG("Close", "DiscardResource");
+    }
+    harness_release_list(&list);
+
     /* Barriers name subresources the texture has. */
     list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     {

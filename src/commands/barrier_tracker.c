@@ -170,42 +170,55 @@ static bool ranges_overlap(const VkImageSubresourceRange *a, const VkImageSubres
             && a->baseArrayLayer < b->baseArrayLayer + b->layerCount && b->baseArrayLayer < a->baseArrayLayer + a->layerCount;
 }
 
-void d3d12_barriers_transfer_layout(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkImage image,
-        const VkImageSubresourceRange *range, VkImageLayout layout)
+/* The entry a request matches exactly, UINT32_MAX for none; *partial when one overlaps it without
+ * being it. */
+static uint32_t find_entry(const struct d3d12_barrier_tracker *tracker, const struct d3d12_transfer_layout *request, bool *partial)
+{
+    for (uint32_t i = 0; i < tracker->transfer_layout_count; i++) {
+        const struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[i];
+        if (entry->image != request->image || !ranges_overlap(&entry->range, &request->range))
+            continue;
+        if (memcmp(&entry->range, &request->range, sizeof(entry->range))) {
+            *partial = true;
+            return UINT32_MAX;
+        }
+        return i;
+    }
+    return UINT32_MAX;
+}
+
+void d3d12_barriers_transfer_layouts(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer,
+        const struct d3d12_transfer_layout *requests, uint32_t count)
 {
     const VkAccessFlags2 transfer_access = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    VkImageLayout from = VK_IMAGE_LAYOUT_GENERAL;
-    VkImageMemoryBarrier2 barrier;
-    uint32_t found = UINT32_MAX;
+    VkImageMemoryBarrier2 barriers[D3D12_TRANSFER_LAYOUTS];
+    uint32_t barrier_count = 0;
+    bool partial = false;
 
-    for (uint32_t i = 0; i < tracker->transfer_layout_count; i++) {
-        struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[i];
-        if (entry->image != image || !ranges_overlap(&entry->range, range))
-            continue;
-        if (memcmp(&entry->range, range, sizeof(*range))) {
-            /* Part of what a copy left: everything goes back first, then this range moves. */
-            d3d12_barriers_restore_layouts(tracker, command_buffer);
-            found = UINT32_MAX;
-            break;
-        }
-        found = i;
-    }
-    if (found != UINT32_MAX) {
-        struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[found];
-        if (entry->layout == layout)
-            return;
-        /* A copy wrote it and this one reads it, or the other way round. */
-        from = entry->layout;
-        barrier = layout_barrier(image, range, from, layout, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, transfer_access);
-        emit_image_barriers(tracker, command_buffer, &barrier, 1);
-        entry->layout = layout;
-        return;
-    }
-    if (tracker->transfer_layout_count == D3D12_TRANSFER_LAYOUTS)
+    /* What a copy left of one of these images in other ranges goes back first, as does a full
+     * table: then every request finds its entry or room. */
+    for (uint32_t r = 0; r < count; r++)
+        find_entry(tracker, &requests[r], &partial);
+    if (partial || tracker->transfer_layout_count + count > D3D12_TRANSFER_LAYOUTS)
         d3d12_barriers_restore_layouts(tracker, command_buffer);
-    barrier = layout_barrier(image, range, from, layout, d3d12_barriers_unordered(tracker) | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-            VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, transfer_access);
-    emit_image_barriers(tracker, command_buffer, &barrier, 1);
-    tracker->transfer_layouts[tracker->transfer_layout_count++] = (struct d3d12_transfer_layout){image, *range, layout};
+    for (uint32_t r = 0; r < count && barrier_count < D3D12_TRANSFER_LAYOUTS; r++) {
+        const struct d3d12_transfer_layout *request = &requests[r];
+        uint32_t found = find_entry(tracker, request, &partial);
+        if (found != UINT32_MAX) {
+            struct d3d12_transfer_layout *entry = &tracker->transfer_layouts[found];
+            if (entry->layout == request->layout)
+                continue;
+            /* A copy wrote it and this one reads it, or the other way round. */
+            barriers[barrier_count++] = layout_barrier(request->image, &request->range, entry->layout, request->layout,
+                    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, transfer_access);
+            entry->layout = request->layout;
+            continue;
+        }
+        barriers[barrier_count++] = layout_barrier(request->image, &request->range, VK_IMAGE_LAYOUT_GENERAL, request->layout,
+                d3d12_barriers_unordered(tracker) | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, transfer_access);
+        tracker->transfer_layouts[tracker->transfer_layout_count++] = *request;
+    }
+    if (barrier_count)
+        emit_image_barriers(tracker, command_buffer, barriers, barrier_count);
 }

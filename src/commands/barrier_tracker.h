@@ -83,12 +83,19 @@ void d3d12_barriers_before_slow(struct d3d12_barrier_tracker *tracker, VkCommand
  * the command buffer ends (a list's segments and lists leave images in GENERAL). */
 void d3d12_barriers_restore_layouts(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer);
 
-/* For a transfer command recorded next (after d3d12_barriers_before(ALL_TRANSFER)): puts range
- * of image in layout (TRANSFER_SRC_OPTIMAL or TRANSFER_DST_OPTIMAL), from GENERAL or from the
- * other transfer layout; nothing when a copy already left it there. It waits for the unordered
- * stages (the image's last users may be reading it). */
-void d3d12_barriers_transfer_layout(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkImage image,
-        const VkImageSubresourceRange *range, VkImageLayout layout);
+/* For a transfer command recorded next (after d3d12_barriers_before(ALL_TRANSFER)): puts each
+ * request's range of its image in its layout (TRANSFER_SRC_OPTIMAL or TRANSFER_DST_OPTIMAL), from
+ * GENERAL or from the other transfer layout, in one barrier; nothing for a range a copy already
+ * left there. A move from GENERAL waits for the unordered stages (the image's last users may be
+ * reading it). At most D3D12_TRANSFER_LAYOUTS requests. */
+void d3d12_barriers_transfer_layouts(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer,
+        const struct d3d12_transfer_layout *requests, uint32_t count);
+static inline void d3d12_barriers_transfer_layout(struct d3d12_barrier_tracker *tracker, VkCommandBuffer command_buffer, VkImage image,
+        const VkImageSubresourceRange *range, VkImageLayout layout)
+{
+    struct d3d12_transfer_layout request = {image, *range, layout};
+    d3d12_barriers_transfer_layouts(tracker, command_buffer, &request, 1);
+}
 
 /* Call before recording a command that runs in stage into command_buffer: emits the requested
  * dependency into stage if stage has not waited for it yet, then notes the command's stage.

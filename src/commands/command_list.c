@@ -211,6 +211,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .CopyBufferRegion = d3d12_command_list_CopyBufferRegion,
     .CopyResource = d3d12_command_list_CopyResource,
     .CopyTextureRegion = d3d12_command_list_CopyTextureRegion,
+    .DiscardResource = d3d12_command_list_DiscardResource,
     .ResourceBarrier = d3d12_command_list_ResourceBarrier,
     .BeginQuery = d3d12_command_list_BeginQuery,
     .EndQuery = d3d12_command_list_EndQuery,

@@ -194,6 +194,32 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
     }
 }
 
+/* D3D12 lets a discard leave the contents as they are: images keep their one layout and their
+ * bytes, so after the checks there is nothing to record. */
+void STDMETHODCALLTYPE d3d12_command_list_DiscardResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *resource_iface,
+        const D3D12_DISCARD_REGION *region)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_resource *resource;
+    uint32_t count;
+
+    if (!d3d12_command_list_check_recording(list, METHOD(DiscardResource)))
+        return;
+    if (!(resource = resource_argument(list, METHOD(DiscardResource), "pResource", resource_iface)))
+        return;
+    count = resource->vk_image ? d3d12xs_texture_subresource_count(&resource->desc) : 1;
+    if (region && (region->FirstSubresource >= count || region->NumSubresources > count - region->FirstSubresource)) {
+        d3d12_command_list_record_error(list, METHOD(DiscardResource), "pRegion's subresources %u (+%u) are not within the %u of '%s'",
+                region->FirstSubresource, region->NumSubresources, count, d3d12xs_object_name(&resource->object));
+        return;
+    }
+    if (region && region->NumRects && (!region->pRects || resource->desc.Dimension != D3D12_RESOURCE_DIMENSION_TEXTURE2D)) {
+        d3d12_command_list_record_error(list, METHOD(DiscardResource), "pRegion has %u rectangles %s", region->NumRects,
+                region->pRects ? "for a resource that is not a 2D texture" : "and pRects is NULL");
+        return;
+    }
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList10 *iface, UINT count,
         const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes)
 {

@@ -241,23 +241,30 @@ static bool copy_compatible(struct d3d12_command_list *list, const struct copy_s
     return true;
 }
 
-/* The layout range of a copy's subresource: both aspects of a depth-stencil image, whose
- * planes change layout together (separateDepthStencilLayouts is not used). */
-static VkImageSubresourceRange range_of(const struct d3d12_resource *texture, const VkImageSubresourceLayers *layers)
+/* The range a copy moves to a transfer layout: the whole image (both aspects of a depth-stencil
+ * one, whose planes change layout together), so that copies of one subresource after another,
+ * a mip chain's upload, need one barrier in all. A copy within one image moves only its two
+ * subresources, which sit in different layouts. */
+static VkImageSubresourceRange layout_range(const struct d3d12_resource *texture, const VkImageSubresourceLayers *layers, bool whole)
 {
+    if (whole)
+        return (VkImageSubresourceRange){texture->aspects, 0, texture->mip_levels, 0, texture->layers};
     return (VkImageSubresourceRange){texture->aspects, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount};
 }
 
-/* Transfer layouts for the images of one copy (both are in the tracker's table at once). */
-static void transfer_layouts(struct d3d12_command_list *list, VkImage src, const VkImageSubresourceRange *src_range, VkImage dst,
-        const VkImageSubresourceRange *dst_range)
+/* Transfer layouts for the images of one copy, in one barrier (src and dst may be NULL). */
+static void transfer_layouts(struct d3d12_command_list *list, const struct d3d12_resource *src, const VkImageSubresourceLayers *src_layers,
+        const struct d3d12_resource *dst, const VkImageSubresourceLayers *dst_layers)
 {
-    if (list->barriers.transfer_layout_count + 2 > D3D12_TRANSFER_LAYOUTS)
-        d3d12_barriers_restore_layouts(&list->barriers, list->vk_command_buffer);
+    struct d3d12_transfer_layout requests[2];
+    bool whole = src != dst;
+    uint32_t count = 0;
+
     if (src)
-        d3d12_barriers_transfer_layout(&list->barriers, list->vk_command_buffer, src, src_range, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        requests[count++] = (struct d3d12_transfer_layout){src->vk_image, layout_range(src, src_layers, whole), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
     if (dst)
-        d3d12_barriers_transfer_layout(&list->barriers, list->vk_command_buffer, dst, dst_range, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        requests[count++] = (struct d3d12_transfer_layout){dst->vk_image, layout_range(dst, dst_layers, whole), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
+    d3d12_barriers_transfer_layouts(&list->barriers, list->vk_command_buffer, requests, count);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsCommandList10 *iface, const D3D12_TEXTURE_COPY_LOCATION *dst_location,
@@ -324,12 +331,11 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
             region.extent.width = dst_extent.width;
         if (dst_extent.height < region.extent.height)
             region.extent.height = dst_extent.height;
-        VkImageSubresourceRange src_range = range_of(src.resource, &src.layers), dst_range = range_of(dst.resource, &dst.layers);
         if (dst.resource == src.resource && dst.subresource == src.subresource) {
             d3d12_command_list_record_error(list, METHOD(CopyTextureRegion), "pDst and pSrc are the same subresource");
             return;
         }
-        transfer_layouts(list, src.resource->vk_image, &src_range, dst.resource->vk_image, &dst_range);
+        transfer_layouts(list, src.resource, &src.layers, dst.resource, &dst.layers);
         vkCmdCopyImage(list->vk_command_buffer, src.resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.resource->vk_image,
                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
         d3d12_command_list_note(list, D3D12_RECORDED_COPY, 0, 0);
@@ -351,9 +357,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
             return;
         }
         region = buffer_image_region(buffer, texture, &buffer_box, image_x, image_y, image_z);
-        VkImageSubresourceRange range = range_of(texture->resource, &texture->layers);
-        transfer_layouts(list, upload ? VK_NULL_HANDLE : texture->resource->vk_image, &range, upload ? texture->resource->vk_image : VK_NULL_HANDLE,
-                &range);
+        transfer_layouts(list, upload ? NULL : texture->resource, &texture->layers, upload ? texture->resource : NULL, &texture->layers);
         if (upload)
             vkCmdCopyBufferToImage(list->vk_command_buffer, buffer->resource->vk_buffer, texture->resource->vk_image,
                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
@@ -403,10 +407,8 @@ bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, s
             regions[count++] = (VkImageCopy){layers, {0, 0, 0}, layers, {0, 0, 0}, {width, height, depth}};
         }
     }
-    VkImageSubresourceRange src_range = {src->aspects, 0, src->mip_levels, 0, src->layers};
-    VkImageSubresourceRange dst_range = {dst->aspects, 0, dst->mip_levels, 0, dst->layers};
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    transfer_layouts(list, src->vk_image, &src_range, dst->vk_image, &dst_range);
+    transfer_layouts(list, src, NULL, dst, NULL);
     vkCmdCopyImage(list->vk_command_buffer, src->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             count, regions);
     d3d12_command_list_note(list, D3D12_RECORDED_COPY, 0, 0);

@@ -31,6 +31,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
         ID3D12Resource *src, UINT64 src_offset, UINT64 byte_count);
 void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, ID3D12Resource *src);
 void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers);
+void STDMETHODCALLTYPE d3d12_command_list_DiscardResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *resource,
+        const D3D12_DISCARD_REGION *region);
 void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList10 *iface, UINT count,
         const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes);
 
