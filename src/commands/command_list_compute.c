@@ -290,8 +290,9 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
     const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
     VkWriteDescriptorSet writes[MAX_PUSH_WRITES];
     VkDescriptorBufferInfo buffer_infos[MAX_PUSH_WRITES];
+    VkDescriptorImageInfo sampler_infos[MAX_PUSH_WRITES];
     struct d3d12_recorded_range ranges[MAX_PUSH_WRITES];
-    uint32_t write_count = 0, element_count = 0, range_count = 0, first;
+    uint32_t write_count = 0, element_count = 0, sampler_count = 0, range_count = 0, first;
 
     state->root_views_scalar = false;
     if (pipeline->descriptor_count + pipeline->address_count > MAX_PUSH_WRITES) {
@@ -312,8 +313,22 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
             range_count++;
             continue;
         }
-        if (!binding->array_size || binding->source == D3D12XS_BINDING_STATIC_SAMPLER)
+        if (!binding->array_size)
             continue;
+        if (binding->source == D3D12XS_BINDING_STATIC_SAMPLER) {
+            /* An immutable sampler of a push-descriptor set is taken from the layout, but only
+             * once a write names its binding (NVIDIA reads nothing otherwise). */
+            sampler_infos[sampler_count] = (VkDescriptorImageInfo){state->root_signature->static_samplers[binding->root_index], VK_NULL_HANDLE,
+                    VK_IMAGE_LAYOUT_UNDEFINED};
+            writes[write_count++] = (VkWriteDescriptorSet){
+                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                .dstBinding = binding->vk_binding,
+                .descriptorCount = 1,
+                .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER,
+                .pImageInfo = &sampler_infos[sampler_count++],
+            };
+            continue;
+        }
         writes[write_count] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
             .dstBinding = binding->vk_binding,
