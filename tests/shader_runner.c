@@ -26,6 +26,8 @@
 #define MAX_BUFFERS 32
 #define MAX_VIEWS 256
 #define MAX_NEEDLES 4
+#define MAX_TEXTURES 32
+#define MAX_SAMPLER_VIEWS 64
 
 /* ---- small utilities ---- */
 
@@ -84,10 +86,20 @@ struct value {
     double f;
 };
 
+/* How the packed bytes of a texture's subresource map to texels, for the names x y z c layer mip
+ * of expressions (NULL for buffers). */
+struct texel_space {
+    UINT width, height, depth; /* of the subresource, in texels (blocks of block-compressed formats) */
+    UINT texel_bytes, mip, layer;
+};
+
 struct expr {
     const char *p;
     int64_t index, lanes;
     const char *error;
+    const struct texel_space *space; /* a texture's subresource, or NULL */
+    size_t offset;                   /* textures: the element's byte offset in the subresource */
+    unsigned value_size;             /* textures: the element's size in bytes */
 };
 
 /* "let NAME = EXPRESSION" definitions of the current file, usable in later expressions. */
@@ -180,10 +192,32 @@ static struct value parse_primary(struct expr *e)
         return int_value(e->index);
     if (!strcmp(name, "lanes"))
         return int_value(e->lanes);
+    if (e->space) {
+        const struct texel_space *s = e->space;
+        size_t texel = e->offset / s->texel_bytes;
+        if (!strcmp(name, "x"))
+            return int_value((int64_t)(texel % s->width));
+        if (!strcmp(name, "y"))
+            return int_value((int64_t)(texel / s->width % s->height));
+        if (!strcmp(name, "z"))
+            return int_value((int64_t)(texel / s->width / s->height));
+        if (!strcmp(name, "c"))
+            return int_value((int64_t)(e->offset % s->texel_bytes / (e->value_size ? e->value_size : 1)));
+        if (!strcmp(name, "layer"))
+            return int_value(s->layer);
+        if (!strcmp(name, "mip"))
+            return int_value(s->mip);
+        if (!strcmp(name, "width"))
+            return int_value(s->width);
+        if (!strcmp(name, "height"))
+            return int_value(s->height);
+    }
     for (unsigned l = let_count; l-- > 0;) {
         if (!strcmp(name, lets[l].name)) {
-            struct expr inner = {lets[l].text, e->index, e->lanes, NULL};
+            struct expr inner = *e;
             struct value v;
+            inner.p = lets[l].text;
+            inner.error = NULL;
             if (let_depth > 16) {
                 e->error = "'let' definitions nest too deep";
                 return int_value(0);
@@ -204,7 +238,8 @@ static struct value parse_primary(struct expr *e)
     int count = 0;
     if (!accept(e, "(")) {
         if (!e->error)
-            e->error = "unknown name (i, lanes, a 'let' name, or a function: min max abs floor sqrt exp2 log2 sin cos pow fmod float int countbits)";
+            e->error = "unknown name (i, lanes, in textures x y z c layer mip width height, a 'let' name, or a function: min max abs "
+                    "floor sqrt exp2 log2 sin cos pow fmod float int countbits)";
         return int_value(0);
     }
     if (!accept(e, ")")) {
@@ -427,10 +462,12 @@ static struct value parse_ternary(struct expr *e)
     return truth(c) ? a : b;
 }
 
-/* Evaluates text for element index; false with *error set on a syntax error. */
-static bool evaluate(const char *text, int64_t index, int64_t lanes, struct value *out, const char **error)
+/* Evaluates text for element index (of a texture: the texel index, with space and the element's
+ * byte offset and size giving x y z c layer mip); false with *error set on a syntax error. */
+static bool evaluate(const char *text, int64_t index, int64_t lanes, const struct texel_space *space, size_t offset,
+        unsigned value_size, struct value *out, const char **error)
 {
-    struct expr e = {text, index, lanes, NULL};
+    struct expr e = {text, index, lanes, NULL, space, offset, value_size};
     *out = parse_ternary(&e);
     skip_space(&e);
     if (!e.error && *e.p)
@@ -439,9 +476,88 @@ static bool evaluate(const char *text, int64_t index, int64_t lanes, struct valu
     return !e.error;
 }
 
+/* The DXGI formats buffers' typed views and textures name: bytes of a texel (of a 4x4 block for
+ * block-compressed ones). */
+#define FORMAT(name, bytes, block) {#name, DXGI_FORMAT_##name, bytes, block}
+static const struct format_info {
+    const char *name;
+    DXGI_FORMAT format;
+    UINT bytes, block;
+} format_names[] = {
+    FORMAT(R32G32B32A32_TYPELESS, 16, 1), FORMAT(R32G32B32A32_FLOAT, 16, 1), FORMAT(R32G32B32A32_UINT, 16, 1),
+    FORMAT(R32G32B32A32_SINT, 16, 1),
+    FORMAT(R16G16B16A16_TYPELESS, 8, 1), FORMAT(R16G16B16A16_FLOAT, 8, 1), FORMAT(R16G16B16A16_UNORM, 8, 1),
+    FORMAT(R16G16B16A16_UINT, 8, 1), FORMAT(R16G16B16A16_SNORM, 8, 1), FORMAT(R16G16B16A16_SINT, 8, 1),
+    FORMAT(R32G32_TYPELESS, 8, 1), FORMAT(R32G32_FLOAT, 8, 1), FORMAT(R32G32_UINT, 8, 1), FORMAT(R32G32_SINT, 8, 1),
+    FORMAT(R10G10B10A2_TYPELESS, 4, 1), FORMAT(R10G10B10A2_UNORM, 4, 1), FORMAT(R10G10B10A2_UINT, 4, 1),
+    FORMAT(R11G11B10_FLOAT, 4, 1),
+    FORMAT(R8G8B8A8_TYPELESS, 4, 1), FORMAT(R8G8B8A8_UNORM, 4, 1), FORMAT(R8G8B8A8_UNORM_SRGB, 4, 1),
+    FORMAT(R8G8B8A8_UINT, 4, 1), FORMAT(R8G8B8A8_SNORM, 4, 1), FORMAT(R8G8B8A8_SINT, 4, 1),
+    FORMAT(R16G16_TYPELESS, 4, 1), FORMAT(R16G16_FLOAT, 4, 1), FORMAT(R16G16_UNORM, 4, 1), FORMAT(R16G16_UINT, 4, 1),
+    FORMAT(R16G16_SNORM, 4, 1), FORMAT(R16G16_SINT, 4, 1),
+    FORMAT(R32_TYPELESS, 4, 1), FORMAT(D32_FLOAT, 4, 1), FORMAT(R32_FLOAT, 4, 1), FORMAT(R32_UINT, 4, 1), FORMAT(R32_SINT, 4, 1),
+    FORMAT(R8G8_TYPELESS, 2, 1), FORMAT(R8G8_UNORM, 2, 1), FORMAT(R8G8_UINT, 2, 1), FORMAT(R8G8_SNORM, 2, 1),
+    FORMAT(R8G8_SINT, 2, 1),
+    FORMAT(R16_TYPELESS, 2, 1), FORMAT(R16_FLOAT, 2, 1), FORMAT(D16_UNORM, 2, 1), FORMAT(R16_UNORM, 2, 1),
+    FORMAT(R16_UINT, 2, 1), FORMAT(R16_SNORM, 2, 1), FORMAT(R16_SINT, 2, 1),
+    FORMAT(R8_TYPELESS, 1, 1), FORMAT(R8_UNORM, 1, 1), FORMAT(R8_UINT, 1, 1), FORMAT(R8_SNORM, 1, 1), FORMAT(R8_SINT, 1, 1),
+    FORMAT(A8_UNORM, 1, 1), FORMAT(R9G9B9E5_SHAREDEXP, 4, 1), FORMAT(B5G6R5_UNORM, 2, 1), FORMAT(B5G5R5A1_UNORM, 2, 1),
+    FORMAT(B8G8R8A8_TYPELESS, 4, 1), FORMAT(B8G8R8A8_UNORM, 4, 1), FORMAT(B8G8R8A8_UNORM_SRGB, 4, 1),
+    FORMAT(B8G8R8X8_UNORM, 4, 1), FORMAT(B4G4R4A4_UNORM, 2, 1),
+    FORMAT(BC1_TYPELESS, 8, 4), FORMAT(BC1_UNORM, 8, 4), FORMAT(BC1_UNORM_SRGB, 8, 4),
+    FORMAT(BC2_TYPELESS, 16, 4), FORMAT(BC2_UNORM, 16, 4), FORMAT(BC2_UNORM_SRGB, 16, 4),
+    FORMAT(BC3_TYPELESS, 16, 4), FORMAT(BC3_UNORM, 16, 4), FORMAT(BC3_UNORM_SRGB, 16, 4),
+    FORMAT(BC4_TYPELESS, 8, 4), FORMAT(BC4_UNORM, 8, 4), FORMAT(BC4_SNORM, 8, 4),
+    FORMAT(BC5_TYPELESS, 16, 4), FORMAT(BC5_UNORM, 16, 4), FORMAT(BC5_SNORM, 16, 4),
+    FORMAT(BC7_TYPELESS, 16, 4), FORMAT(BC7_UNORM, 16, 4), FORMAT(BC7_UNORM_SRGB, 16, 4),
+};
+#undef FORMAT
+
+static const struct format_info *find_format(const char *name)
+{
+    if (!strncasecmp(name, "DXGI_FORMAT_", 12))
+        name += 12;
+    for (size_t f = 0; f < sizeof(format_names) / sizeof(format_names[0]); f++)
+        if (!strcasecmp(name, format_names[f].name))
+            return &format_names[f];
+    return NULL;
+}
+
+static const struct format_info *format_info(DXGI_FORMAT format)
+{
+    for (size_t f = 0; f < sizeof(format_names) / sizeof(format_names[0]); f++)
+        if (format_names[f].format == format)
+            return &format_names[f];
+    return NULL;
+}
+
+static UINT format_size(DXGI_FORMAT format)
+{
+    const struct format_info *info = format_info(format);
+    return info ? info->bytes : 4;
+}
+
 /* ---- the parsed test ---- */
 
-enum value_type { TYPE_UINT, TYPE_INT, TYPE_FLOAT };
+/* The element types of [buffer], [texture] and [expect] lines: 32-bit uint int float, and the
+ * smaller ones textures hold. "real" types take and compare numbers (unorm and snorm ones their
+ * value in [0, 1] or [-1, 1]); the others take integers, compared bit for bit. */
+enum value_type {
+    TYPE_UINT, TYPE_INT, TYPE_FLOAT, TYPE_HALF, TYPE_UINT16, TYPE_INT16, TYPE_UNORM16, TYPE_SNORM16,
+    TYPE_UINT8, TYPE_INT8, TYPE_UNORM8, TYPE_SNORM8,
+};
+
+static const struct {
+    const char *name;
+    unsigned size;
+    bool real;
+} value_types[] = {
+    [TYPE_UINT] = {"uint", 4, false},       [TYPE_INT] = {"int", 4, false},         [TYPE_FLOAT] = {"float", 4, true},
+    [TYPE_HALF] = {"half", 2, true},        [TYPE_UINT16] = {"uint16", 2, false},   [TYPE_INT16] = {"int16", 2, false},
+    [TYPE_UNORM16] = {"unorm16", 2, true},  [TYPE_SNORM16] = {"snorm16", 2, true},  [TYPE_UINT8] = {"uint8", 1, false},
+    [TYPE_INT8] = {"int8", 1, false},       [TYPE_UNORM8] = {"unorm8", 1, true},    [TYPE_SNORM8] = {"snorm8", 1, true},
+};
+#define VALUE_TYPE_NAMES "uint|int|float|half|uint16|int16|unorm16|snorm16|uint8|int8|unorm8|snorm8"
 
 struct shader_def {
     char name[64], entry[64], profile[16];
@@ -464,8 +580,26 @@ struct buffer_def {
     ID3D12Resource *resource, *staging, *readback;
 };
 
+/* [texture NAME ...]: a texture and the packed bytes of each subresource (mip + layer * mips). */
+struct texture_def {
+    char name[64];
+    unsigned dimension; /* 1, 2 or 3 */
+    bool cube, uav, depth_stencil, expected;
+    const struct format_info *format;
+    UINT width, height, depth, mips, layers;
+    struct buffer_def *subresources;
+    unsigned subresource_count;
+    int line;
+    ID3D12Resource *resource, *upload, *readback;
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layouts;
+    UINT *rows;
+};
+
 enum view_kind { VIEW_SRV, VIEW_UAV, VIEW_CBV };
-enum view_form { FORM_RAW, FORM_STRUCTURED, FORM_TYPED };
+enum view_form { FORM_RAW, FORM_STRUCTURED, FORM_TYPED, FORM_TEXTURE, FORM_NULL };
+/* View dimensions of textures ([views] dim=). */
+enum view_dimension { VDIM_DEFAULT, VDIM_1D, VDIM_1DARRAY, VDIM_2D, VDIM_2DARRAY, VDIM_3D, VDIM_CUBE, VDIM_CUBEARRAY };
+static const char *const view_dimension_names[] = {"", "1d", "1darray", "2d", "2darray", "3d", "cube", "cubearray"};
 
 struct view_def {
     unsigned index;
@@ -478,6 +612,19 @@ struct view_def {
     UINT64 offset; /* CBV */
     UINT size;     /* CBV */
     bool has_count, has_size;
+    /* Textures (FORM_TEXTURE, FORM_NULL) */
+    int texture;
+    enum view_dimension dimension;
+    UINT first_mip, mip_count, first_layer, layer_count, plane, mapping;
+    bool has_layers;
+    float min_lod_clamp;
+    int line;
+};
+
+/* [samplers]: one sampler of the SAMPLER heap. */
+struct sampler_def {
+    unsigned index;
+    D3D12_SAMPLER_DESC desc;
     int line;
 };
 
@@ -498,7 +645,8 @@ struct step {
 enum expect_kind { EXPECT_LIST, EXPECT_EACH };
 
 struct expect_item {
-    int buffer;
+    int buffer, texture;    /* one of them is -1 */
+    unsigned subresource;   /* textures */
     enum expect_kind kind;
     enum value_type type;
     size_t offset, stride;
@@ -536,6 +684,13 @@ struct test {
     unsigned view_count, heap_size;
     bool has_views;
 
+    struct texture_def textures[MAX_TEXTURES];
+    unsigned texture_count;
+
+    struct sampler_def sampler_views[MAX_SAMPLER_VIEWS];
+    unsigned sampler_view_count, sampler_heap_size;
+    bool has_samplers;
+
     struct step *steps;
     unsigned step_count, step_capacity;
     bool has_run;
@@ -552,7 +707,10 @@ struct test {
     int fail_line;
 };
 
-enum section { SECTION_NONE, SECTION_SHADER, SECTION_ROOT_SIGNATURE, SECTION_BUFFER, SECTION_VIEWS, SECTION_RUN, SECTION_EXPECT, SECTION_FAIL };
+enum section {
+    SECTION_NONE, SECTION_SHADER, SECTION_ROOT_SIGNATURE, SECTION_BUFFER, SECTION_TEXTURE, SECTION_VIEWS, SECTION_SAMPLERS, SECTION_RUN,
+    SECTION_EXPECT, SECTION_FAIL
+};
 
 /* ---- tokens ---- */
 
@@ -613,15 +771,133 @@ static const char *option(const char *token, const char *key)
 
 static bool parse_type(const char *text, enum value_type *type)
 {
-    if (!strcmp(text, "uint"))
-        *type = TYPE_UINT;
-    else if (!strcmp(text, "int"))
-        *type = TYPE_INT;
-    else if (!strcmp(text, "float"))
-        *type = TYPE_FLOAT;
-    else
-        return false;
-    return true;
+    for (size_t i = 0; i < sizeof(value_types) / sizeof(value_types[0]); i++) {
+        if (!strcmp(text, value_types[i].name)) {
+            *type = (enum value_type)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* IEEE binary16 <-> binary32, rounding to nearest even. */
+static uint16_t float_to_half(float f)
+{
+    uint32_t bits, sign, exponent, mantissa;
+    memcpy(&bits, &f, 4);
+    sign = (bits >> 16) & 0x8000;
+    exponent = (bits >> 23) & 0xff;
+    mantissa = bits & 0x7fffff;
+    if (exponent == 0xff)
+        return (uint16_t)(sign | 0x7c00 | (mantissa ? 0x200 | (mantissa >> 13) : 0));
+    int e = (int)exponent - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00);
+    if (e <= 0) {
+        /* A subnormal half (or zero): shift the mantissa with its implicit 1 in. */
+        if (e < -10)
+            return (uint16_t)sign;
+        mantissa |= 0x800000;
+        unsigned shift = (unsigned)(14 - e);
+        uint32_t half = mantissa >> shift, rest = mantissa & ((1u << shift) - 1), midpoint = 1u << (shift - 1);
+        if (rest > midpoint || (rest == midpoint && (half & 1)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t half = ((uint32_t)e << 10) | (mantissa >> 13), rest = mantissa & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+        half++; /* may carry into the exponent, up to infinity: right */
+    return (uint16_t)(sign | half);
+}
+
+static float half_to_float(uint16_t h)
+{
+    unsigned exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    float f = exponent == 0 ? ldexpf((float)mantissa, -24)
+            : exponent == 31 ? (mantissa ? NAN : INFINITY) : ldexpf((float)(mantissa | 0x400), (int)exponent - 25);
+    return (h & 0x8000) ? -f : f;
+}
+
+static int64_t round_normalized(double v, double lo, double scale)
+{
+    if (isnan(v))
+        return 0;
+    v = v < lo ? lo : v > 1.0 ? 1.0 : v;
+    return (int64_t)floor(v * scale + 0.5);
+}
+
+/* Writes v as type into out (value_types[type].size bytes, little-endian). */
+static void encode_value(struct value v, enum value_type type, uint8_t *out)
+{
+    int64_t i = v.is_float ? (int64_t)v.f : v.i;
+    double d = as_double(v);
+    uint32_t bits;
+    switch (type) {
+    case TYPE_FLOAT: {
+        float f = (float)d;
+        memcpy(&bits, &f, 4);
+        break;
+    }
+    case TYPE_HALF: bits = float_to_half((float)d); break;
+    case TYPE_UNORM16: bits = (uint32_t)round_normalized(d, 0.0, 65535.0); break;
+    case TYPE_SNORM16: bits = (uint32_t)round_normalized(d, -1.0, 32767.0); break;
+    case TYPE_UNORM8: bits = (uint32_t)round_normalized(d, 0.0, 255.0); break;
+    case TYPE_SNORM8: bits = (uint32_t)round_normalized(d, -1.0, 127.0); break;
+    default: bits = (uint32_t)i; break;
+    }
+    for (unsigned b = 0; b < value_types[type].size; b++)
+        out[b] = (uint8_t)(bits >> (8 * b));
+}
+
+/* The value of type held at data: an integer, or a number for the real types. */
+static struct value decode_value(const uint8_t *data, enum value_type type)
+{
+    uint32_t bits = 0;
+    float f;
+    for (unsigned b = 0; b < value_types[type].size; b++)
+        bits |= (uint32_t)data[b] << (8 * b);
+    switch (type) {
+    case TYPE_UINT: return int_value(bits);
+    case TYPE_INT: return int_value((int32_t)bits);
+    case TYPE_FLOAT: memcpy(&f, &bits, 4); return float_value(f);
+    case TYPE_HALF: return float_value(half_to_float((uint16_t)bits));
+    case TYPE_UINT16: case TYPE_UINT8: return int_value(bits);
+    case TYPE_INT16: return int_value((int16_t)bits);
+    case TYPE_INT8: return int_value((int8_t)bits);
+    case TYPE_UNORM16: return float_value(bits / 65535.0);
+    case TYPE_SNORM16: return float_value(fmax((int16_t)bits / 32767.0, -1.0));
+    case TYPE_UNORM8: return float_value(bits / 255.0);
+    case TYPE_SNORM8: return float_value(fmax((int8_t)bits / 127.0, -1.0));
+    }
+    return int_value(0);
+}
+
+/* A literal of type: a number ("1.5", "-inf", "nan") for the real types, else an integer that
+ * fits the type's bits as unsigned or signed ("0xff", "-1"). */
+static bool parse_literal(const char *text, enum value_type type, struct value *out)
+{
+    char *end;
+    unsigned bits = value_types[type].size * 8;
+    errno = 0;
+    if (value_types[type].real) {
+        double d = strtod(text, &end);
+        if (end != text && *end == 'f')
+            end++;
+        *out = float_value(d);
+        return end != text && !*end;
+    }
+    if (*text == '-') {
+        long long v = strtoll(text, &end, 0);
+        if (v < -(1ll << (bits - 1)))
+            return false;
+        *out = int_value(v);
+    } else {
+        unsigned long long v = strtoull(text, &end, 0);
+        if (v > (bits == 32 ? UINT32_MAX : (1ull << bits) - 1))
+            return false;
+        *out = int_value((int64_t)v);
+    }
+    return end != text && !*end && !errno;
 }
 
 /* A 32-bit literal: "1.5" / "1e3" / "2.0f" are floats, others integers (0x.. and negative allowed). */
@@ -671,6 +947,181 @@ static int find_shader(struct test *t, const char *name)
     return -1;
 }
 
+static void parse_buffer_line(struct buffer_def *b, char *text, int line, const struct texel_space *space);
+
+static int find_texture(struct test *t, const char *name)
+{
+    for (unsigned i = 0; i < t->texture_count; i++)
+        if (!strcmp(t->textures[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* The texels of subresource (mip + layer * mips) of a texture, and the bytes they pack into. */
+static struct texel_space texture_space(const struct texture_def *tex, unsigned subresource, size_t *bytes)
+{
+    struct texel_space space;
+    UINT block = tex->format ? tex->format->block : 1;
+    space.mip = subresource % tex->mips;
+    space.layer = subresource / tex->mips;
+    space.width = ((tex->width >> space.mip ? tex->width >> space.mip : 1) + block - 1) / block;
+    space.height = ((tex->height >> space.mip ? tex->height >> space.mip : 1) + block - 1) / block;
+    space.depth = tex->depth >> space.mip ? tex->depth >> space.mip : 1;
+    space.texel_bytes = tex->format ? tex->format->bytes : 4;
+    if (bytes)
+        *bytes = (size_t)space.width * space.height * space.depth * space.texel_bytes;
+    return space;
+}
+
+/* "N" or "FIRST,COUNT" (COUNT may be "all" or -1: the rest) */
+static bool parse_range(const char *text, UINT *first, UINT *count, bool *has_count)
+{
+    char *end;
+    unsigned long long a = strtoull(text, &end, 0);
+    if (end == text || *text == '-')
+        return false;
+    *first = (UINT)a;
+    if (!*end) {
+        if (has_count)
+            *has_count = false;
+        return true;
+    }
+    if (*end != ',' || !count)
+        return false;
+    text = end + 1;
+    if (!strcmp(text, "all") || !strcmp(text, "-1"))
+        *count = UINT32_MAX;
+    else if (!parse_uint(text, count))
+        return false;
+    if (has_count)
+        *has_count = true;
+    return true;
+}
+
+/* "[texture NAME dim=1d|2d|3d|cube format=F size=W[,H[,D]] mips=N layers=N uav depth]" */
+static void parse_texture_header(struct test *t, char **tokens, unsigned count, int line)
+{
+    struct texture_def *tex;
+    bool has_layers = false;
+    if (!count || t->texture_count == MAX_TEXTURES || find_texture(t, tokens[0]) >= 0 || find_buffer(t, tokens[0]) >= 0) {
+        FAIL_AT(line, "expected '[texture NAME format=DXGI_FORMAT size=W[,H[,D]] [dim=1d|2d|3d|cube] [mips=N] [layers=N] [uav] "
+                "[depth]]' with a new name (at most %d textures)", MAX_TEXTURES);
+        return;
+    }
+    tex = &t->textures[t->texture_count++];
+    copy_name(tex->name, sizeof(tex->name), tokens[0]);
+    tex->line = line;
+    tex->dimension = 2;
+    tex->width = tex->height = tex->depth = tex->mips = tex->layers = 1;
+    for (unsigned i = 1; i < count; i++) {
+        const char *o;
+        if ((o = option(tokens[i], "dim"))) {
+            if (!strcmp(o, "1d"))
+                tex->dimension = 1;
+            else if (!strcmp(o, "2d"))
+                tex->dimension = 2;
+            else if (!strcmp(o, "3d"))
+                tex->dimension = 3;
+            else if (!strcmp(o, "cube"))
+                tex->dimension = 2, tex->cube = true;
+            else
+                FAIL_AT(line, "bad texture dim '%s' (1d, 2d, 3d, cube)", o);
+        } else if ((o = option(tokens[i], "format"))) {
+            if (!(tex->format = find_format(o)))
+                FAIL_AT(line, "unknown format '%s' (DXGI_FORMAT names without the prefix: R8G8B8A8_UNORM, ...)", o);
+        } else if ((o = option(tokens[i], "size"))) {
+            UINT sizes[3] = {1, 1, 1};
+            unsigned n = 0;
+            char *end;
+            const char *p = o;
+            do {
+                if (n == 3 || !isdigit((unsigned char)*p))
+                    break;
+                sizes[n++] = (UINT)strtoul(p, &end, 10);
+                p = end;
+            } while (*p == ',' && *++p);
+            if (!n || *p || !sizes[0] || !sizes[1] || !sizes[2])
+                FAIL_AT(line, "bad texture size '%s' (W[,H[,D]], each at least 1)", o);
+            tex->width = sizes[0], tex->height = sizes[1], tex->depth = sizes[2];
+        } else if ((o = option(tokens[i], "mips"))) {
+            if (!parse_uint(o, &tex->mips) || tex->mips > 16)
+                FAIL_AT(line, "bad mips '%s' (0 for the full chain, up to 16)", o);
+        } else if ((o = option(tokens[i], "layers"))) {
+            if (!parse_uint(o, &tex->layers) || !tex->layers || tex->layers > 2048)
+                FAIL_AT(line, "bad layers '%s' (1 to 2048)", o);
+            has_layers = true;
+        } else if (!strcmp(tokens[i], "uav")) {
+            tex->uav = true;
+        } else if (!strcmp(tokens[i], "depth")) {
+            tex->depth_stencil = true;
+        } else {
+            FAIL_AT(line, "bad texture option '%s' (dim=, format=, size=, mips=, layers=, uav, depth)", tokens[i]);
+        }
+    }
+    if (!tex->format)
+        FAIL_AT(line, "texture '%s' needs format=DXGI_FORMAT", tex->name);
+    if (tex->dimension == 1 && tex->height > 1)
+        FAIL_AT(line, "a 1d texture has size=W");
+    if (tex->dimension != 3 && tex->depth > 1)
+        FAIL_AT(line, "only 3d textures have a depth (size=W,H,D); 1d and 2d ones take layers=N");
+    if (tex->dimension == 3 && tex->layers > 1)
+        FAIL_AT(line, "3d textures have no layers");
+    if (tex->cube) {
+        if (!has_layers)
+            tex->layers = 6;
+        if (tex->layers % 6 || tex->width != tex->height)
+            FAIL_AT(line, "a cube texture is square with 6k layers (%ux%u with %u layers)", tex->width, tex->height, tex->layers);
+    }
+    if (!tex->mips) {
+        UINT largest = tex->width > tex->height ? tex->width : tex->height;
+        if (tex->depth > largest)
+            largest = tex->depth;
+        while (largest >> tex->mips)
+            tex->mips++;
+    }
+    tex->subresource_count = tex->mips * tex->layers;
+    tex->subresources = xcalloc(tex->subresource_count, sizeof(*tex->subresources));
+    for (unsigned i = 0; i < tex->subresource_count; i++)
+        tex->subresources[i].line = line;
+}
+
+/* A line of a [texture]: "subresource N" or "mip M [layer L]" picks the subresource the next
+ * lines fill (subresource 0 at first); the rest is [buffer] syntax. */
+static void parse_texture_line(struct texture_def *tex, unsigned *current, char *text, int line)
+{
+    char copy[256], *tokens[8];
+    unsigned count;
+    struct texel_space space;
+
+    copy_name(copy, sizeof(copy), text);
+    count = tokenize(copy, tokens, 8);
+    if (count && (!strcmp(tokens[0], "subresource") || !strcmp(tokens[0], "mip") || !strcmp(tokens[0], "layer"))) {
+        UINT mip = 0, layer = 0, index;
+        bool ok = true;
+        if (!strcmp(tokens[0], "subresource")) {
+            ok = count == 2 && parse_uint(tokens[1], &index);
+        } else {
+            for (unsigned i = 0; ok && i < count; i += 2) {
+                ok = i + 1 < count && (!strcmp(tokens[i], "mip") || !strcmp(tokens[i], "layer"));
+                if (ok)
+                    ok = parse_uint(tokens[i + 1], !strcmp(tokens[i], "mip") ? &mip : &layer);
+            }
+            index = mip + layer * tex->mips;
+            ok = ok && mip < tex->mips;
+        }
+        if (!ok || index >= tex->subresource_count) {
+            FAIL_AT(line, "expected 'subresource N' or 'mip M [layer L]' of texture '%s' (%u mips, %u layers)", tex->name, tex->mips,
+                    tex->layers);
+            return;
+        }
+        *current = index;
+        tex->subresources[index].line = line;
+        return;
+    }
+    space = texture_space(tex, *current, NULL);
+    parse_buffer_line(&tex->subresources[*current], text, line, &space);
+}
+
 /* "name" or "name+offset" */
 static bool parse_buffer_ref(struct test *t, const char *text, int *buffer, UINT64 *offset, int line)
 {
@@ -705,33 +1156,152 @@ static bool parse_register(const char *text, char expected_class, UINT *reg, int
     return true;
 }
 
-static const struct {
-    const char *name;
-    DXGI_FORMAT format;
-} format_names[] = {
-    {"R32_UINT", DXGI_FORMAT_R32_UINT},
-    {"R32_SINT", DXGI_FORMAT_R32_SINT},
-    {"R32_FLOAT", DXGI_FORMAT_R32_FLOAT},
-    {"R32G32_UINT", DXGI_FORMAT_R32G32_UINT},
-    {"R32G32_FLOAT", DXGI_FORMAT_R32G32_FLOAT},
-    {"R32G32B32A32_UINT", DXGI_FORMAT_R32G32B32A32_UINT},
-    {"R32G32B32A32_SINT", DXGI_FORMAT_R32G32B32A32_SINT},
-    {"R32G32B32A32_FLOAT", DXGI_FORMAT_R32G32B32A32_FLOAT},
-    {"R16G16B16A16_FLOAT", DXGI_FORMAT_R16G16B16A16_FLOAT},
-    {"R16_UINT", DXGI_FORMAT_R16_UINT},
-    {"R16_FLOAT", DXGI_FORMAT_R16_FLOAT},
-    {"R8G8B8A8_UNORM", DXGI_FORMAT_R8G8B8A8_UNORM},
-    {"R8G8B8A8_UINT", DXGI_FORMAT_R8G8B8A8_UINT},
-};
-
-static UINT format_size(DXGI_FORMAT format)
+/* Sampler options shared by [samplers] lines and static samplers: desc starts with the defaults
+ * (point, clamp, MaxLOD 1000, no comparison) and takes each option of tokens. */
+static void sampler_defaults(D3D12_SAMPLER_DESC *desc)
 {
-    switch (format) {
-    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32A32_FLOAT: return 16;
-    case DXGI_FORMAT_R32G32_UINT: case DXGI_FORMAT_R32G32_FLOAT: case DXGI_FORMAT_R16G16B16A16_FLOAT: return 8;
-    case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R16_FLOAT: return 2;
-    default: return 4;
+    memset(desc, 0, sizeof(*desc));
+    desc->Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    desc->AddressU = desc->AddressV = desc->AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    desc->ComparisonFunc = D3D12_COMPARISON_FUNC_NEVER;
+    desc->MaxLOD = 1000.0f;
+}
+
+static bool parse_address_mode(const char *text, D3D12_TEXTURE_ADDRESS_MODE *mode)
+{
+    static const struct { const char *name; D3D12_TEXTURE_ADDRESS_MODE mode; } names[] = {
+        {"wrap", D3D12_TEXTURE_ADDRESS_MODE_WRAP}, {"mirror", D3D12_TEXTURE_ADDRESS_MODE_MIRROR},
+        {"clamp", D3D12_TEXTURE_ADDRESS_MODE_CLAMP}, {"border", D3D12_TEXTURE_ADDRESS_MODE_BORDER},
+        {"mirror_once", D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!strcmp(text, names[i].name)) {
+            *mode = names[i].mode;
+            return true;
+        }
     }
+    return false;
+}
+
+static bool parse_floats(const char *text, float *out, unsigned n)
+{
+    char *end;
+    for (unsigned i = 0; i < n; i++) {
+        out[i] = strtof(text, &end);
+        if (end == text || (i + 1 < n ? *end != ',' : *end != 0))
+            return false;
+        text = end + 1;
+    }
+    return true;
+}
+
+static bool parse_sampler_options(char **tokens, unsigned count, D3D12_SAMPLER_DESC *desc, int line)
+{
+    static const struct { const char *name; unsigned filter; } filters[] = {
+        {"point", 0x00}, {"min_mag_mip_point", 0x00}, {"min_mag_point_mip_linear", 0x01}, {"min_point_mag_linear_mip_point", 0x04},
+        {"min_point_mag_mip_linear", 0x05}, {"min_linear_mag_mip_point", 0x10}, {"min_linear_mag_point_mip_linear", 0x11},
+        {"min_mag_linear_mip_point", 0x14}, {"linear", 0x15}, {"min_mag_mip_linear", 0x15}, {"min_mag_anisotropic_mip_point", 0x54},
+        {"aniso", 0x55}, {"anisotropic", 0x55},
+    };
+    static const char *const compares[] = {"never", "less", "equal", "less_equal", "greater", "not_equal", "greater_equal", "always"};
+    static const char *const reductions[] = {"standard", "comparison", "min", "max"};
+    unsigned filter = 0, reduction = 0;
+    bool has_reduction = false, has_anisotropy = false, ok = true;
+
+    for (unsigned i = 0; i < count; i++) {
+        const char *o;
+        bool found = false;
+        if ((o = option(tokens[i], "filter"))) {
+            for (size_t f = 0; f < sizeof(filters) / sizeof(filters[0]); f++)
+                if (!strcmp(o, filters[f].name))
+                    filter = filters[f].filter, found = true;
+            if (!found) {
+                FAIL_AT(line, "unknown filter '%s' (point, linear, aniso, min_mag_point_mip_linear, min_point_mag_linear_mip_point, "
+                        "min_point_mag_mip_linear, min_linear_mag_mip_point, min_linear_mag_point_mip_linear, "
+                        "min_mag_linear_mip_point, min_mag_anisotropic_mip_point)", o);
+                ok = false;
+            }
+        } else if ((o = option(tokens[i], "address")) || (o = option(tokens[i], "address_u")) || (o = option(tokens[i], "address_v"))
+                || (o = option(tokens[i], "address_w"))) {
+            D3D12_TEXTURE_ADDRESS_MODE modes[3];
+            char text[64], *parts[3];
+            unsigned n = 0, total = 0;
+            copy_name(text, sizeof(text), o);
+            for (char *p = strtok(text, ","); p; p = strtok(NULL, ","), total++)
+                if (n < 3)
+                    parts[n++] = p;
+            found = total == 1 || (total == 3 && tokens[i][7] == '=');
+            for (unsigned k = 0; found && k < n; k++)
+                found = parse_address_mode(parts[k], &modes[k]);
+            if (!found) {
+                FAIL_AT(line, "bad address mode '%s' (wrap, clamp, mirror, border, mirror_once; address= takes one or U,V,W)", o);
+                ok = false;
+            } else if (tokens[i][7] == '=') {
+                desc->AddressU = modes[0];
+                desc->AddressV = modes[n == 3 ? 1 : 0];
+                desc->AddressW = modes[n == 3 ? 2 : 0];
+            } else if (tokens[i][8] == 'u') {
+                desc->AddressU = modes[0];
+            } else if (tokens[i][8] == 'v') {
+                desc->AddressV = modes[0];
+            } else {
+                desc->AddressW = modes[0];
+            }
+        } else if ((o = option(tokens[i], "border"))) {
+            static const struct { const char *name; float colour[4]; } named[] = {
+                {"transparent_black", {0, 0, 0, 0}}, {"opaque_black", {0, 0, 0, 1}}, {"opaque_white", {1, 1, 1, 1}},
+            };
+            for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++)
+                if (!strcmp(o, named[k].name))
+                    memcpy(desc->BorderColor, named[k].colour, sizeof(desc->BorderColor)), found = true;
+            if (!found && !parse_floats(o, desc->BorderColor, 4)) {
+                FAIL_AT(line, "bad border '%s' (R,G,B,A, or transparent_black, opaque_black, opaque_white)", o);
+                ok = false;
+            }
+        } else if ((o = option(tokens[i], "lod_bias")) || (o = option(tokens[i], "min_lod")) || (o = option(tokens[i], "max_lod"))) {
+            float *target = tokens[i][1] == 'o' ? &desc->MipLODBias : tokens[i][1] == 'i' ? &desc->MinLOD : &desc->MaxLOD;
+            if (!parse_floats(o, target, 1)) {
+                FAIL_AT(line, "bad number in '%s'", tokens[i]);
+                ok = false;
+            }
+        } else if ((o = option(tokens[i], "anisotropy"))) {
+            if (!parse_uint(o, &desc->MaxAnisotropy)) {
+                FAIL_AT(line, "bad anisotropy '%s' (1 to 16)", o);
+                ok = false;
+            }
+            has_anisotropy = true;
+        } else if ((o = option(tokens[i], "compare"))) {
+            for (size_t k = 0; k < sizeof(compares) / sizeof(compares[0]); k++)
+                if (!strcmp(o, compares[k]))
+                    desc->ComparisonFunc = (D3D12_COMPARISON_FUNC)(D3D12_COMPARISON_FUNC_NEVER + k), found = true;
+            if (!found) {
+                FAIL_AT(line, "unknown comparison '%s' (never, less, equal, less_equal, greater, not_equal, greater_equal, always)", o);
+                ok = false;
+            }
+            if (has_reduction && reduction != 1) {
+                FAIL_AT(line, "compare= makes a comparison sampler; reduction= says otherwise");
+                ok = false;
+            }
+            reduction = 1, has_reduction = true;
+        } else if ((o = option(tokens[i], "reduction"))) {
+            for (size_t k = 0; k < sizeof(reductions) / sizeof(reductions[0]); k++)
+                if (!strcmp(o, reductions[k]))
+                    reduction = (unsigned)k, found = true;
+            if (!found || (has_reduction && reduction != 1)) {
+                FAIL_AT(line, "bad reduction '%s' (standard, comparison, min, max; compare= implies comparison)", o);
+                ok = false;
+            }
+            has_reduction = true;
+        } else {
+            FAIL_AT(line, "unknown sampler option '%s' (filter=, address=, address_u/v/w=, border=, lod_bias=, min_lod=, max_lod=, "
+                    "anisotropy=, compare=, reduction=)", tokens[i]);
+            ok = false;
+        }
+    }
+    desc->Filter = (D3D12_FILTER)(filter | reduction << 7);
+    if ((filter & 0x40) && !has_anisotropy)
+        desc->MaxAnisotropy = 16;
+    return ok;
 }
 
 static bool parse_hresult(const char *text, HRESULT *hr)
@@ -881,18 +1451,41 @@ static void parse_root_signature_line(struct test *t, char **tokens, unsigned co
     }
     if (!strcmp(kind, "sampler")) {
         D3D12_STATIC_SAMPLER_DESC *s;
+        D3D12_SAMPLER_DESC desc;
+        char *options[MAX_TOKENS];
+        unsigned option_count = 0;
         if (t->sampler_count == MAX_SAMPLERS || count < 2) {
-            FAIL_AT(line, "sampler: expected 'sampler sN [space=N]'");
+            FAIL_AT(line, "sampler: expected 'sampler sN [space=N] [filter=...] [address=...] [border=...] ...'");
             return;
         }
         s = &t->samplers[t->sampler_count++];
         memset(s, 0, sizeof(*s));
-        s->Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
-        s->AddressU = s->AddressV = s->AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
-        s->ComparisonFunc = D3D12_COMPARISON_FUNC_NEVER;
-        s->MaxLOD = 1000.0f;
         parse_register(tokens[1], 's', &s->ShaderRegister, line);
         parse_space_option(tokens + 2, count - 2, &s->RegisterSpace, line);
+        for (unsigned i = 2; i < count; i++)
+            if (!option(tokens[i], "space"))
+                options[option_count++] = tokens[i];
+        sampler_defaults(&desc);
+        parse_sampler_options(options, option_count, &desc, line);
+        s->Filter = desc.Filter;
+        s->AddressU = desc.AddressU;
+        s->AddressV = desc.AddressV;
+        s->AddressW = desc.AddressW;
+        s->MipLODBias = desc.MipLODBias;
+        s->MaxAnisotropy = desc.MaxAnisotropy;
+        s->ComparisonFunc = desc.ComparisonFunc;
+        s->MinLOD = desc.MinLOD;
+        s->MaxLOD = desc.MaxLOD;
+        s->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+        /* Static samplers have three border colours. */
+        if (desc.BorderColor[0] == 0.0f && desc.BorderColor[1] == 0.0f && desc.BorderColor[2] == 0.0f && desc.BorderColor[3] == 0.0f)
+            s->BorderColor = D3D12_STATIC_BORDER_COLOR_TRANSPARENT_BLACK;
+        else if (desc.BorderColor[0] == 0.0f && desc.BorderColor[1] == 0.0f && desc.BorderColor[2] == 0.0f && desc.BorderColor[3] == 1.0f)
+            s->BorderColor = D3D12_STATIC_BORDER_COLOR_OPAQUE_BLACK;
+        else if (desc.BorderColor[0] == 1.0f && desc.BorderColor[1] == 1.0f && desc.BorderColor[2] == 1.0f && desc.BorderColor[3] == 1.0f)
+            s->BorderColor = D3D12_STATIC_BORDER_COLOR_OPAQUE_WHITE;
+        else
+            FAIL_AT(line, "a static sampler's border is transparent_black (0,0,0,0), opaque_black (0,0,0,1) or opaque_white (1,1,1,1)");
         return;
     }
 
@@ -948,17 +1541,6 @@ static void buffer_write(struct buffer_def *b, const void *data, size_t size)
         b->size = b->cursor;
 }
 
-static uint32_t value_bits(struct value v, enum value_type type)
-{
-    uint32_t bits;
-    if (type == TYPE_FLOAT) {
-        float f = (float)as_double(v);
-        memcpy(&bits, &f, 4);
-        return bits;
-    }
-    return (uint32_t)(v.is_float ? (int64_t)v.f : v.i);
-}
-
 /* "fill TYPE COUNT [stride=S]: EXPR" / "each TYPE COUNT [stride=S] [tol=X]: EXPR": the tokens before ':'. */
 static bool parse_formula_head(char **tokens, unsigned count, enum value_type *type, size_t *n, size_t *stride, double *tolerance, int line)
 {
@@ -966,13 +1548,14 @@ static bool parse_formula_head(char **tokens, unsigned count, enum value_type *t
     *stride = 4;
     *tolerance = 0.0;
     if (count < 3 || !parse_type(tokens[1], type) || !parse_u64(tokens[2], &v)) {
-        FAIL_AT(line, "expected '%s uint|int|float COUNT [stride=BYTES] [tol=X]: EXPRESSION'", tokens[0]);
+        FAIL_AT(line, "expected '%s " VALUE_TYPE_NAMES " COUNT [stride=BYTES] [tol=X]: EXPRESSION'", tokens[0]);
         return false;
     }
     *n = v;
+    *stride = value_types[*type].size;
     for (unsigned i = 3; i < count; i++) {
         const char *o;
-        if ((o = option(tokens[i], "stride")) && parse_u64(o, &v) && v >= 4)
+        if ((o = option(tokens[i], "stride")) && parse_u64(o, &v) && v >= value_types[*type].size)
             *stride = v;
         else if ((o = option(tokens[i], "tol")))
             *tolerance = strtod(o, NULL);
@@ -1011,7 +1594,9 @@ static bool parse_let(char *text, int line)
     return true;
 }
 
-static void parse_buffer_line(struct buffer_def *b, char *text, int line)
+/* A line of a [buffer], or of a [texture]'s subresource (space: its texels, for the names x y z c
+ * layer mip of expressions, and `i` the texel index). */
+static void parse_buffer_line(struct buffer_def *b, char *text, int line, const struct texel_space *space)
 {
     char *tokens[MAX_TOKENS], *colon = strchr(text, ':');
     unsigned count;
@@ -1055,30 +1640,126 @@ static void parse_buffer_line(struct buffer_def *b, char *text, int line)
         for (size_t i = 0; i < n; i++) {
             struct value v;
             const char *error;
-            uint32_t bits;
-            if (!evaluate(colon + 1, (int64_t)i, 0, &v, &error)) {
+            uint8_t bytes[4];
+            size_t offset = start + i * stride;
+            if (!evaluate(colon + 1, space ? (int64_t)(offset / space->texel_bytes) : (int64_t)i, 0, space, offset,
+                    value_types[type].size, &v, &error)) {
                 FAIL_AT(line, "expression '%s': %s", colon + 1, error);
                 return;
             }
-            bits = value_bits(v, type);
-            b->cursor = start + i * stride;
-            buffer_write(b, &bits, 4);
+            encode_value(v, type, bytes);
+            b->cursor = offset;
+            buffer_write(b, bytes, value_types[type].size);
         }
         b->cursor = start + n * stride; /* like 'each' in [expect]: the next line starts after the last element */
         return;
     }
     if (parse_type(tokens[0], &type)) {
         for (unsigned i = 1; i < count; i++) {
-            uint32_t bits;
-            if (!parse_bits32(tokens[i], type, &bits)) {
+            struct value v;
+            uint8_t bytes[4];
+            if (!parse_literal(tokens[i], type, &v)) {
                 FAIL_AT(line, "bad %s value '%s'", tokens[0], tokens[i]);
                 return;
             }
-            buffer_write(b, &bits, 4);
+            encode_value(v, type, bytes);
+            buffer_write(b, bytes, value_types[type].size);
         }
         return;
     }
-    FAIL_AT(line, "unknown buffer line '%s' (uint/int/float VALUES, fill TYPE COUNT: EXPR, at OFFSET)", tokens[0]);
+    FAIL_AT(line, "unknown %s line '%s' (" VALUE_TYPE_NAMES " VALUES, fill TYPE COUNT: EXPR, at OFFSET%s)", space ? "texture" : "buffer",
+            tokens[0], space ? ", subresource N, mip M layer L" : "");
+}
+
+/* The options of a texture or null view: [format=F] [dim=D] [mips=FIRST,COUNT] [layers=FIRST,COUNT]
+ * [swizzle=rgba01] [plane=N] [min_lod_clamp=X] for SRVs, [format=F] [dim=D] [mip=N] [layers=FIRST,COUNT] [plane=N] for
+ * UAVs. */
+static void parse_texture_view_options(struct test *t, struct view_def *v, char **tokens, unsigned count, int line)
+{
+    bool srv = v->kind == VIEW_SRV;
+    for (unsigned i = 0; i < count; i++) {
+        const char *o;
+        if ((o = option(tokens[i], "format"))) {
+            const struct format_info *info = find_format(o);
+            if (info)
+                v->format = info->format;
+            else
+                FAIL_AT(line, "unknown format '%s'", o);
+        } else if ((o = option(tokens[i], "dim"))) {
+            v->dimension = VDIM_DEFAULT;
+            for (unsigned d = VDIM_1D; d <= VDIM_CUBEARRAY; d++)
+                if (!strcmp(o, view_dimension_names[d]))
+                    v->dimension = (enum view_dimension)d;
+            if (v->dimension == VDIM_DEFAULT || (!srv && v->dimension >= VDIM_CUBE))
+                FAIL_AT(line, "bad view dim '%s' (1d, 1darray, 2d, 2darray, 3d%s)", o, srv ? ", cube, cubearray" : "");
+        } else if (srv && (o = option(tokens[i], "mips"))) {
+            if (!parse_range(o, &v->first_mip, &v->mip_count, NULL))
+                FAIL_AT(line, "bad mips '%s' (FIRST or FIRST,COUNT; COUNT 'all' or -1 for the rest)", o);
+        } else if (!srv && (o = option(tokens[i], "mip"))) {
+            if (!parse_uint(o, &v->first_mip))
+                FAIL_AT(line, "bad mip '%s'", o);
+        } else if ((o = option(tokens[i], "layers"))) {
+            bool has_count;
+            v->has_layers = true;
+            if (!parse_range(o, &v->first_layer, &v->layer_count, &has_count))
+                FAIL_AT(line, "bad layers '%s' (FIRST or FIRST,COUNT)", o);
+            else if (!has_count)
+                v->layer_count = UINT32_MAX;
+        } else if ((o = option(tokens[i], "plane"))) {
+            if (!parse_uint(o, &v->plane))
+                FAIL_AT(line, "bad plane '%s'", o);
+        } else if (srv && (o = option(tokens[i], "swizzle"))) {
+            static const char sources[] = "rgba01";
+            UINT c[4];
+            bool ok = strlen(o) == 4;
+            for (unsigned k = 0; ok && k < 4; k++) {
+                const char *at = o[k] ? strchr(sources, o[k]) : NULL;
+                ok = at != NULL;
+                c[k] = ok ? (UINT)(at - sources) : 0;
+            }
+            if (ok)
+                v->mapping = D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING(c[0], c[1], c[2], c[3]);
+            else
+                FAIL_AT(line, "bad swizzle '%s' (four of r g b a 0 1, e.g. bgr1)", o);
+        } else if (srv && (o = option(tokens[i], "min_lod_clamp"))) {
+            if (!parse_floats(o, &v->min_lod_clamp, 1))
+                FAIL_AT(line, "bad min_lod_clamp '%s'", o);
+        } else {
+            FAIL_AT(line, "bad texture view option '%s' (%s)", tokens[i],
+                    srv ? "format=, dim=, mips=FIRST,COUNT, layers=FIRST,COUNT, swizzle=, plane=, min_lod_clamp="
+                        : "format=, dim=, mip=N, layers=FIRST,COUNT, plane=");
+        }
+    }
+    if (v->form == FORM_NULL) {
+        if (v->dimension == VDIM_DEFAULT || v->format == DXGI_FORMAT_UNKNOWN)
+            FAIL_AT(line, "null views need dim= and format=");
+        return;
+    }
+    const struct texture_def *tex = &t->textures[v->texture];
+    if (v->kind == VIEW_UAV && !tex->uav)
+        FAIL_AT(line, "texture '%s' needs the uav flag for a UAV", tex->name);
+}
+
+/* A [samplers] line: "INDEX [filter=...] [address=...] ...", a sampler of the SAMPLER heap. */
+static void parse_sampler_line(struct test *t, char **tokens, unsigned count, int line)
+{
+    struct sampler_def *s;
+    if (t->sampler_view_count == MAX_SAMPLER_VIEWS) {
+        FAIL_AT(line, "at most %d samplers", MAX_SAMPLER_VIEWS);
+        return;
+    }
+    s = &t->sampler_views[t->sampler_view_count];
+    s->line = line;
+    if (!parse_uint(tokens[0], &s->index)) {
+        FAIL_AT(line, "expected 'INDEX [filter=...] [address=...] [border=R,G,B,A] [lod_bias=X] [min_lod=X] [max_lod=X] "
+                "[anisotropy=N] [compare=FUNC] [reduction=min|max]'");
+        return;
+    }
+    sampler_defaults(&s->desc);
+    parse_sampler_options(tokens + 1, count - 1, &s->desc, line);
+    if (s->index >= t->sampler_heap_size)
+        t->sampler_heap_size = s->index + 1;
+    t->sampler_view_count++;
 }
 
 static void parse_view_line(struct test *t, char **tokens, unsigned count, int line)
@@ -1093,8 +1774,12 @@ static void parse_view_line(struct test *t, char **tokens, unsigned count, int l
     v = &t->views[t->view_count];
     memset(v, 0, sizeof(*v));
     v->line = line;
+    v->texture = -1;
+    v->mip_count = UINT32_MAX;
+    v->mapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
     if (count < 3 || !parse_uint(tokens[0], &v->index)) {
-        FAIL_AT(line, "expected 'INDEX srv|uav raw|structured|typed BUFFER [options]' or 'INDEX cbv BUFFER [offset=N] [size=N]'");
+        FAIL_AT(line, "expected 'INDEX srv|uav raw|structured|typed BUFFER [options]', 'INDEX srv|uav texture NAME [options]', "
+                "'INDEX srv|uav null dim=D format=F' or 'INDEX cbv BUFFER [offset=N] [size=N]'");
         return;
     }
     if (!strcmp(tokens[1], "cbv")) {
@@ -1111,24 +1796,43 @@ static void parse_view_line(struct test *t, char **tokens, unsigned count, int l
             FAIL_AT(line, "unknown view kind '%s' (srv, uav, cbv)", tokens[1]);
             return;
         }
-        if (count < 4) {
-            FAIL_AT(line, "expected 'INDEX %s raw|structured|typed BUFFER [options]'", tokens[1]);
+        if (!strcmp(tokens[2], "null")) {
+            v->form = FORM_NULL;
+            i = 3;
+        } else if (count < 4) {
+            FAIL_AT(line, "expected 'INDEX %s raw|structured|typed BUFFER [options]' or 'INDEX %s texture NAME [options]'", tokens[1],
+                    tokens[1]);
             return;
+        } else if (!strcmp(tokens[2], "texture")) {
+            v->form = FORM_TEXTURE;
+            if ((v->texture = find_texture(t, tokens[3])) < 0) {
+                FAIL_AT(line, "no texture named '%s' (declare it with [texture %s ...] before use)", tokens[3], tokens[3]);
+                return;
+            }
+            i = 4;
+        } else {
+            if (!strcmp(tokens[2], "raw"))
+                v->form = FORM_RAW;
+            else if (!strcmp(tokens[2], "structured"))
+                v->form = FORM_STRUCTURED;
+            else if (!strcmp(tokens[2], "typed"))
+                v->form = FORM_TYPED;
+            else {
+                FAIL_AT(line, "unknown view form '%s' (raw, structured, typed, texture, null)", tokens[2]);
+                return;
+            }
+            UINT64 unused;
+            if (!parse_buffer_ref(t, tokens[3], &v->buffer, &unused, line))
+                return;
+            i = 4;
         }
-        if (!strcmp(tokens[2], "raw"))
-            v->form = FORM_RAW;
-        else if (!strcmp(tokens[2], "structured"))
-            v->form = FORM_STRUCTURED;
-        else if (!strcmp(tokens[2], "typed"))
-            v->form = FORM_TYPED;
-        else {
-            FAIL_AT(line, "unknown view form '%s' (raw, structured, typed)", tokens[2]);
-            return;
-        }
-        UINT64 unused;
-        if (!parse_buffer_ref(t, tokens[3], &v->buffer, &unused, line))
-            return;
-        i = 4;
+    }
+    if (v->form == FORM_TEXTURE || v->form == FORM_NULL) {
+        parse_texture_view_options(t, v, tokens + i, count - i, line);
+        if (v->index >= t->heap_size)
+            t->heap_size = v->index + 1;
+        t->view_count++;
+        return;
     }
     for (; i < count; i++) {
         const char *o;
@@ -1143,14 +1847,10 @@ static void parse_view_line(struct test *t, char **tokens, unsigned count, int l
         } else if ((o = option(tokens[i], "size")) && parse_uint(o, &v->size)) {
             v->has_size = true;
         } else if ((o = option(tokens[i], "format"))) {
-            bool found = false;
-            for (size_t f = 0; f < sizeof(format_names) / sizeof(format_names[0]); f++) {
-                if (!strcasecmp(o, format_names[f].name)) {
-                    v->format = format_names[f].format;
-                    found = true;
-                }
-            }
-            if (!found)
+            const struct format_info *info = find_format(o);
+            if (info)
+                v->format = info->format;
+            else
                 FAIL_AT(line, "unknown format '%s'", o);
         } else {
             FAIL_AT(line, "bad view option '%s'", tokens[i]);
@@ -1260,7 +1960,8 @@ static void parse_run_line(struct test *t, char **tokens, unsigned count, int li
     }
 }
 
-static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *text, int line)
+/* A line of [expect BUFFER] or of [expect texture NAME ...] (texture >= 0, its subresource). */
+static void parse_expect_line(struct test *t, int buffer, int texture, unsigned subresource, size_t *cursor, char *text, int line)
 {
     char *tokens[MAX_TOKENS], *colon = strchr(text, ':');
     struct expect_item *item;
@@ -1298,9 +1999,37 @@ static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *
     item = &t->expects[t->expect_count];
     memset(item, 0, sizeof(*item));
     item->buffer = buffer;
-    item->offset = *cursor;
+    item->texture = texture;
+    item->subresource = subresource;
     item->line = line;
     item->stride = 4;
+    bool probe = !strcmp(tokens[0], "probe");
+    if (probe) {
+        /* "probe X [Y [Z]] TYPE [tol=X] V...": a list from texel (X, Y, Z). */
+        UINT xyz[3] = {0, 0, 0};
+        unsigned n = 1;
+        struct texel_space space;
+        if (texture < 0) {
+            FAIL_AT(line, "'probe' checks textures; buffers take 'at BYTE_OFFSET'");
+            return;
+        }
+        space = texture_space(&t->textures[texture], subresource, NULL);
+        while (n < count && n < 4 && parse_uint(tokens[n], &xyz[n - 1]))
+            n++;
+        if (n == 1 || n == count || !parse_type(tokens[n], &type)) {
+            FAIL_AT(line, "expected 'probe X [Y [Z]] " VALUE_TYPE_NAMES " [tol=X] VALUES...'");
+            return;
+        }
+        if (xyz[0] >= space.width || xyz[1] >= space.height || xyz[2] >= space.depth) {
+            FAIL_AT(line, "probe (%u, %u, %u) is outside the %ux%ux%u subresource", xyz[0], xyz[1], xyz[2], space.width, space.height,
+                    space.depth);
+            return;
+        }
+        *cursor = (((size_t)xyz[2] * space.height + xyz[1]) * space.width + xyz[0]) * space.texel_bytes;
+        memmove(tokens, tokens + n, (count - n) * sizeof(*tokens));
+        count -= n;
+    }
+    item->offset = *cursor;
     if (!strcmp(tokens[0], "each")) {
         if (!colon) {
             FAIL_AT(line, "each needs ': EXPRESSION'");
@@ -1315,6 +2044,7 @@ static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *
         const char *o;
         item->kind = EXPECT_LIST;
         item->type = type;
+        item->stride = value_types[type].size;
         if (count > 1 && (o = option(tokens[1], "tol"))) {
             item->tolerance = strtod(o, NULL);
             first = 2;
@@ -1322,8 +2052,11 @@ static void parse_expect_line(struct test *t, int buffer, size_t *cursor, char *
         item->values = xcalloc(count, sizeof(*item->values));
         for (unsigned i = first; i < count; i++)
             item->values[item->count++] = xstrdup(tokens[i]);
+        if (probe && !item->count)
+            FAIL_AT(line, "'probe' needs the values of the texel");
     } else {
-        FAIL_AT(line, "unknown expect line '%s' (uint/int/float [tol=X] VALUES, each TYPE COUNT: EXPR, at OFFSET)", tokens[0]);
+        FAIL_AT(line, "unknown expect line '%s' (" VALUE_TYPE_NAMES " [tol=X] VALUES, each TYPE COUNT: EXPR, at OFFSET%s)", tokens[0],
+                texture >= 0 ? ", probe X [Y [Z]] TYPE VALUES" : "");
         return;
     }
     *cursor += item->count * item->stride;
@@ -1351,8 +2084,8 @@ static void parse_fail_line(struct test *t, char **tokens, unsigned count, int l
 
 static bool is_section(const char *line, const char **name_end, const char **keyword)
 {
-    static const char *const keywords[] = {"shader", "root_signature", "buffer", "views", "run", "expect", "fail", "known_bug",
-            "test", "require"};
+    static const char *const keywords[] = {"shader", "root_signature", "buffer", "texture", "views", "samplers", "run", "expect", "fail",
+            "known_bug", "test", "require"};
     if (line[0] != '[')
         return false;
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
@@ -1373,9 +2106,11 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
     ssize_t length;
     int number = 0;
     enum section section = SECTION_NONE;
-    int expect_buffer = -1;
+    int expect_buffer = -1, expect_texture = -1;
+    unsigned expect_subresource = 0, texture_subresource = 0;
     size_t expect_cursor = 0;
     struct buffer_def *buffer = NULL;
+    struct texture_def *texture = NULL;
 
     if (!file) {
         fprintf(stderr, "shader_runner: cannot open %s: %s\n", path, strerror(errno));
@@ -1426,6 +2161,23 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
                     else
                         FAIL_AT(number, "bad buffer option '%s'", tokens[i]);
                 }
+            } else if (!strcmp(keyword, "texture")) {
+                unsigned before = t->texture_count;
+                section = SECTION_TEXTURE;
+                parse_texture_header(t, tokens, count, number);
+                texture = t->texture_count > before ? &t->textures[t->texture_count - 1] : NULL;
+                texture_subresource = 0;
+            } else if (!strcmp(keyword, "samplers")) {
+                section = SECTION_SAMPLERS;
+                t->has_samplers = true;
+                for (unsigned i = 0; i < count; i++) {
+                    const char *o = option(tokens[i], "size");
+                    UINT size;
+                    if (o && parse_uint(o, &size) && size > t->sampler_heap_size)
+                        t->sampler_heap_size = size;
+                    else if (!o || !parse_uint(o, &size))
+                        FAIL_AT(number, "bad samplers option '%s' (size=N)", tokens[i]);
+                }
             } else if (!strcmp(keyword, "views")) {
                 section = SECTION_VIEWS;
                 t->has_views = true;
@@ -1451,8 +2203,37 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
             } else if (!strcmp(keyword, "expect")) {
                 section = SECTION_EXPECT;
                 expect_cursor = 0;
-                if (count != 1 || (expect_buffer = find_buffer(t, tokens[0])) < 0) {
-                    FAIL_AT(number, "expected '[expect BUFFER]' naming a declared buffer");
+                expect_buffer = expect_texture = -1;
+                expect_subresource = 0;
+                if (count >= 2 && !strcmp(tokens[0], "texture")) {
+                    UINT mip = 0, layer = 0, index = UINT32_MAX;
+                    bool ok = (expect_texture = find_texture(t, tokens[1])) >= 0;
+                    for (unsigned i = 2; ok && i < count; i++) {
+                        const char *o;
+                        if ((o = option(tokens[i], "subresource")))
+                            ok = parse_uint(o, &index);
+                        else if ((o = option(tokens[i], "mip")))
+                            ok = parse_uint(o, &mip);
+                        else if ((o = option(tokens[i], "layer")))
+                            ok = parse_uint(o, &layer);
+                        else
+                            ok = false;
+                    }
+                    if (ok) {
+                        struct texture_def *tex = &t->textures[expect_texture];
+                        if (index == UINT32_MAX)
+                            index = mip < tex->mips ? mip + layer * tex->mips : UINT32_MAX;
+                        ok = index < tex->subresource_count;
+                        tex->expected = true;
+                        expect_subresource = index;
+                    }
+                    if (!ok) {
+                        FAIL_AT(number, "expected '[expect texture NAME [subresource=N | mip=M layer=L]]' naming a declared texture "
+                                "and one of its subresources");
+                        expect_texture = -1;
+                    }
+                } else if (count != 1 || (expect_buffer = find_buffer(t, tokens[0])) < 0) {
+                    FAIL_AT(number, "expected '[expect BUFFER]' naming a declared buffer, or '[expect texture NAME ...]'");
                     expect_buffer = -1;
                 } else {
                     t->buffers[expect_buffer].expected = true;
@@ -1509,12 +2290,17 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
         }
         if (section == SECTION_BUFFER) {
             if (buffer)
-                parse_buffer_line(buffer, line, number);
+                parse_buffer_line(buffer, line, number, NULL);
+            continue;
+        }
+        if (section == SECTION_TEXTURE) {
+            if (texture)
+                parse_texture_line(texture, &texture_subresource, line, number);
             continue;
         }
         if (section == SECTION_EXPECT) {
-            if (expect_buffer >= 0)
-                parse_expect_line(t, expect_buffer, &expect_cursor, line, number);
+            if (expect_buffer >= 0 || expect_texture >= 0)
+                parse_expect_line(t, expect_buffer, expect_texture, expect_subresource, &expect_cursor, line, number);
             continue;
         }
         unsigned count = tokenize(line, tokens, MAX_TOKENS);
@@ -1523,6 +2309,7 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
         switch (section) {
         case SECTION_ROOT_SIGNATURE: parse_root_signature_line(t, tokens, count, number); break;
         case SECTION_VIEWS: parse_view_line(t, tokens, count, number); break;
+        case SECTION_SAMPLERS: parse_sampler_line(t, tokens, count, number); break;
         case SECTION_RUN: parse_run_line(t, tokens, count, number); break;
         case SECTION_FAIL: parse_fail_line(t, tokens, count, number); break;
         default: FAIL_AT(number, "text outside a section: '%s'", tokens[0]); break;
@@ -1542,6 +2329,21 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
             FAIL_AT(b->line, "buffer '%s' is empty (give data or size=BYTES)", b->name);
         if (b->upload && (b->uav_use || b->expected))
             FAIL_AT(b->line, "upload buffer '%s' cannot be a UAV or be checked (the GPU cannot write it)", b->name);
+    }
+    for (unsigned i = 0; i < t->texture_count; i++) {
+        struct texture_def *tex = &t->textures[i];
+        for (unsigned s = 0; s < tex->subresource_count && tex->format; s++) {
+            struct buffer_def *data = &tex->subresources[s];
+            size_t size;
+            texture_space(tex, s, &size);
+            if (data->size > size) {
+                FAIL_AT(data->line, "subresource %u of texture '%s' holds %zu bytes of data but is %zu bytes", s, tex->name, data->size, size);
+            } else if (data->size < size) {
+                uint8_t zero = 0;
+                data->cursor = size - 1;
+                buffer_write(data, &zero, 1);
+            }
+        }
     }
     if (!t->shader_count)
         FAIL_AT(number, "no [shader] section");
@@ -1573,6 +2375,20 @@ static void free_test(struct test *t)
             ID3D12Resource_Release(b->staging);
         if (b->readback)
             ID3D12Resource_Release(b->readback);
+    }
+    for (unsigned i = 0; i < t->texture_count; i++) {
+        struct texture_def *tex = &t->textures[i];
+        for (unsigned s = 0; s < tex->subresource_count; s++)
+            free(tex->subresources[s].data);
+        free(tex->subresources);
+        free(tex->layouts);
+        free(tex->rows);
+        if (tex->resource)
+            ID3D12Resource_Release(tex->resource);
+        if (tex->upload)
+            ID3D12Resource_Release(tex->upload);
+        if (tex->readback)
+            ID3D12Resource_Release(tex->readback);
     }
     for (unsigned i = 0; i < t->step_count; i++)
         free(t->steps[i].values);
@@ -1776,6 +2592,94 @@ static bool create_buffers(struct runner *r, struct test *t)
     return true;
 }
 
+/* Each texture in a DEFAULT heap (COPY_DEST), its subresources' packed bytes in an UPLOAD buffer laid
+ * out by GetCopyableFootprints, and a READBACK buffer of the same layout for checked ones. */
+static bool create_textures(struct runner *r, struct test *t)
+{
+    for (unsigned i = 0; i < t->texture_count; i++) {
+        struct texture_def *tex = &t->textures[i];
+        D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+        D3D12_RESOURCE_DESC desc;
+        UINT64 total = 0, *row_sizes;
+        uint8_t *mapped = NULL;
+        HRESULT hr;
+
+        memset(&desc, 0, sizeof(desc));
+        desc.Dimension = tex->dimension == 1 ? D3D12_RESOURCE_DIMENSION_TEXTURE1D
+                : tex->dimension == 2 ? D3D12_RESOURCE_DIMENSION_TEXTURE2D : D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+        desc.Width = tex->width;
+        desc.Height = tex->height;
+        desc.DepthOrArraySize = (UINT16)(tex->dimension == 3 ? tex->depth : tex->layers);
+        desc.MipLevels = (UINT16)tex->mips;
+        desc.Format = tex->format->format;
+        desc.SampleDesc.Count = 1;
+        desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
+        desc.Flags = (tex->uav ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : 0)
+                | (tex->depth_stencil ? D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL : 0);
+        hr = ID3D12Device_CreateCommittedResource(r->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+                &IID_ID3D12Resource, (void **)&tex->resource);
+        if (FAILED(hr)) {
+            FAIL_AT(tex->line, "CreateCommittedResource of texture '%s' returned 0x%08x", tex->name, (unsigned)hr);
+            return false;
+        }
+        tex->layouts = xcalloc(tex->subresource_count, sizeof(*tex->layouts));
+        tex->rows = xcalloc(tex->subresource_count, sizeof(*tex->rows));
+        row_sizes = xcalloc(tex->subresource_count, sizeof(*row_sizes));
+        ID3D12Device_GetCopyableFootprints(r->device, &desc, 0, tex->subresource_count, 0, tex->layouts, tex->rows, row_sizes, &total);
+        tex->upload = harness_create_buffer(r->device, D3D12_HEAP_TYPE_UPLOAD, total, D3D12_RESOURCE_STATE_GENERIC_READ);
+        if (tex->expected)
+            tex->readback = harness_create_buffer(r->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+        if (!tex->upload || (tex->expected && !tex->readback)) {
+            free(row_sizes);
+            return false;
+        }
+        CHECK_HR(ID3D12Resource_Map(tex->upload, 0, NULL, (void **)&mapped), S_OK);
+        for (unsigned s = 0; s < tex->subresource_count && mapped; s++) {
+            const D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layout = &tex->layouts[s];
+            struct texel_space space = texture_space(tex, s, NULL);
+            size_t row_bytes = (size_t)space.width * space.texel_bytes;
+            if (row_bytes != row_sizes[s] || tex->rows[s] != space.height || layout->Footprint.Depth != space.depth) {
+                FAIL_AT(tex->line, "subresource %u of texture '%s': the footprint has %u rows of %llu bytes and %u slices, the runner "
+                        "packs %u of %zu and %u", s, tex->name, tex->rows[s], (unsigned long long)row_sizes[s], layout->Footprint.Depth,
+                        space.height, row_bytes, space.depth);
+                break;
+            }
+            for (UINT z = 0; z < space.depth; z++)
+                for (UINT y = 0; y < space.height; y++)
+                    memcpy(mapped + layout->Offset + ((UINT64)z * tex->rows[s] + y) * layout->Footprint.RowPitch,
+                            tex->subresources[s].data + ((size_t)z * space.height + y) * row_bytes, row_bytes);
+        }
+        ID3D12Resource_Unmap(tex->upload, 0, NULL);
+        free(row_sizes);
+    }
+    return true;
+}
+
+static D3D12_RESOURCE_STATES texture_state(const struct texture_def *tex)
+{
+    return tex->uav ? D3D12_RESOURCE_STATE_UNORDERED_ACCESS : D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE;
+}
+
+/* Copies between a texture and its footprints in buffer: to the texture (upload) or from it. */
+static void copy_texture(ID3D12GraphicsCommandList2 *list, const struct texture_def *tex, ID3D12Resource *buffer, bool upload)
+{
+    for (unsigned s = 0; s < tex->subresource_count; s++) {
+        D3D12_TEXTURE_COPY_LOCATION texture_location, buffer_location;
+        memset(&texture_location, 0, sizeof(texture_location));
+        memset(&buffer_location, 0, sizeof(buffer_location));
+        texture_location.pResource = tex->resource;
+        texture_location.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+        texture_location.SubresourceIndex = s;
+        buffer_location.pResource = buffer;
+        buffer_location.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+        buffer_location.PlacedFootprint = tex->layouts[s];
+        if (upload)
+            ID3D12GraphicsCommandList2_CopyTextureRegion(list, &texture_location, 0, 0, 0, &buffer_location, NULL);
+        else
+            ID3D12GraphicsCommandList2_CopyTextureRegion(list, &buffer_location, 0, 0, 0, &texture_location, NULL);
+    }
+}
+
 static D3D12_RESOURCE_STATES use_state(const struct buffer_def *b)
 {
     if (b->uav_use)
@@ -1808,6 +2712,143 @@ static void uav_barrier(ID3D12GraphicsCommandList2 *list)
     ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
 }
 
+/* An SRV or UAV of a texture (or a null one) from the [views] line's options; what it leaves out
+ * is the whole resource: all mips from the first, all layers from the first. */
+static void create_texture_view(struct runner *r, struct test *t, const struct view_def *v, D3D12_CPU_DESCRIPTOR_HANDLE cpu)
+{
+    const struct texture_def *tex = v->texture >= 0 ? &t->textures[v->texture] : NULL;
+    enum view_dimension dimension = v->dimension;
+    UINT layers = tex ? tex->layers : 1;
+    UINT layer_count = v->has_layers && v->layer_count != UINT32_MAX ? v->layer_count
+            : layers > v->first_layer ? layers - v->first_layer : 1;
+    DXGI_FORMAT format = v->format != DXGI_FORMAT_UNKNOWN ? v->format : tex->format->format;
+
+    if (dimension == VDIM_DEFAULT) {
+        if (tex->dimension == 1)
+            dimension = tex->layers > 1 ? VDIM_1DARRAY : VDIM_1D;
+        else if (tex->dimension == 3)
+            dimension = VDIM_3D;
+        else if (tex->cube && v->kind == VIEW_SRV)
+            dimension = tex->layers > 6 ? VDIM_CUBEARRAY : VDIM_CUBE;
+        else
+            dimension = tex->layers > 1 ? VDIM_2DARRAY : VDIM_2D;
+    }
+    if (v->kind == VIEW_SRV) {
+        D3D12_SHADER_RESOURCE_VIEW_DESC srv;
+        memset(&srv, 0, sizeof(srv));
+        srv.Format = format;
+        srv.Shader4ComponentMapping = v->mapping;
+        switch (dimension) {
+        case VDIM_1D:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE1D;
+            srv.Texture1D.MostDetailedMip = v->first_mip;
+            srv.Texture1D.MipLevels = v->mip_count;
+            srv.Texture1D.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        case VDIM_1DARRAY:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE1DARRAY;
+            srv.Texture1DArray.MostDetailedMip = v->first_mip;
+            srv.Texture1DArray.MipLevels = v->mip_count;
+            srv.Texture1DArray.FirstArraySlice = v->first_layer;
+            srv.Texture1DArray.ArraySize = layer_count;
+            srv.Texture1DArray.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        case VDIM_2D:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2D;
+            srv.Texture2D.MostDetailedMip = v->first_mip;
+            srv.Texture2D.MipLevels = v->mip_count;
+            srv.Texture2D.PlaneSlice = v->plane;
+            srv.Texture2D.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        case VDIM_2DARRAY:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2DARRAY;
+            srv.Texture2DArray.MostDetailedMip = v->first_mip;
+            srv.Texture2DArray.MipLevels = v->mip_count;
+            srv.Texture2DArray.FirstArraySlice = v->first_layer;
+            srv.Texture2DArray.ArraySize = layer_count;
+            srv.Texture2DArray.PlaneSlice = v->plane;
+            srv.Texture2DArray.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        case VDIM_3D:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE3D;
+            srv.Texture3D.MostDetailedMip = v->first_mip;
+            srv.Texture3D.MipLevels = v->mip_count;
+            srv.Texture3D.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        case VDIM_CUBE:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURECUBE;
+            srv.TextureCube.MostDetailedMip = v->first_mip;
+            srv.TextureCube.MipLevels = v->mip_count;
+            srv.TextureCube.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        default:
+            srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURECUBEARRAY;
+            srv.TextureCubeArray.MostDetailedMip = v->first_mip;
+            srv.TextureCubeArray.MipLevels = v->mip_count;
+            srv.TextureCubeArray.First2DArrayFace = v->first_layer;
+            srv.TextureCubeArray.NumCubes = layer_count / 6;
+            srv.TextureCubeArray.ResourceMinLODClamp = v->min_lod_clamp;
+            break;
+        }
+        ID3D12Device_CreateShaderResourceView(r->device, tex ? tex->resource : NULL, &srv, cpu);
+    } else {
+        D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+        memset(&uav, 0, sizeof(uav));
+        uav.Format = format;
+        switch (dimension) {
+        case VDIM_1D:
+            uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE1D;
+            uav.Texture1D.MipSlice = v->first_mip;
+            break;
+        case VDIM_1DARRAY:
+            uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE1DARRAY;
+            uav.Texture1DArray.MipSlice = v->first_mip;
+            uav.Texture1DArray.FirstArraySlice = v->first_layer;
+            uav.Texture1DArray.ArraySize = layer_count;
+            break;
+        case VDIM_2D:
+            uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE2D;
+            uav.Texture2D.MipSlice = v->first_mip;
+            uav.Texture2D.PlaneSlice = v->plane;
+            break;
+        case VDIM_3D:
+            uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE3D;
+            uav.Texture3D.MipSlice = v->first_mip;
+            uav.Texture3D.FirstWSlice = 0;
+            uav.Texture3D.WSize = UINT32_MAX;
+            break;
+        default:
+            uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE2DARRAY;
+            uav.Texture2DArray.MipSlice = v->first_mip;
+            uav.Texture2DArray.FirstArraySlice = v->first_layer;
+            uav.Texture2DArray.ArraySize = layer_count;
+            uav.Texture2DArray.PlaneSlice = v->plane;
+            break;
+        }
+        ID3D12Device_CreateUnorderedAccessView(r->device, tex ? tex->resource : NULL, NULL, &uav, cpu);
+    }
+}
+
+/* The shader-visible SAMPLER heap of [samplers]. */
+static ID3D12DescriptorHeap *create_samplers(struct runner *r, struct test *t)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, t->sampler_heap_size ? t->sampler_heap_size : 1,
+            D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    ID3D12DescriptorHeap *heap = NULL;
+    UINT increment;
+
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(r->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    if (!heap)
+        return NULL;
+    increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER);
+    for (unsigned i = 0; i < t->sampler_view_count; i++) {
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        cpu.ptr += (SIZE_T)t->sampler_views[i].index * increment;
+        ID3D12Device_CreateSampler(r->device, &t->sampler_views[i].desc, cpu);
+    }
+    return heap;
+}
+
 static ID3D12DescriptorHeap *create_views(struct runner *r, struct test *t)
 {
     D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, t->heap_size ? t->heap_size : 1,
@@ -1821,11 +2862,15 @@ static ID3D12DescriptorHeap *create_views(struct runner *r, struct test *t)
     increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     for (unsigned i = 0; i < t->view_count; i++) {
         const struct view_def *v = &t->views[i];
-        const struct buffer_def *b = &t->buffers[v->buffer];
         D3D12_CPU_DESCRIPTOR_HANDLE cpu = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        cpu.ptr += (SIZE_T)v->index * increment;
+        if (v->form == FORM_TEXTURE || v->form == FORM_NULL) {
+            create_texture_view(r, t, v, cpu);
+            continue;
+        }
+        const struct buffer_def *b = &t->buffers[v->buffer];
         UINT element_size = v->form == FORM_RAW ? 4 : v->form == FORM_STRUCTURED ? v->stride : format_size(v->format);
         UINT count = v->has_count ? v->count : (UINT)(b->size / element_size > v->first ? b->size / element_size - v->first : 0);
-        cpu.ptr += (SIZE_T)v->index * increment;
         if (v->kind == VIEW_CBV) {
             D3D12_CONSTANT_BUFFER_VIEW_DESC cbv;
             cbv.BufferLocation = ID3D12Resource_GetGPUVirtualAddress(b->resource) + v->offset;
@@ -1857,17 +2902,34 @@ static ID3D12DescriptorHeap *create_views(struct runner *r, struct test *t)
     return heap;
 }
 
+/* True when root parameter param is a table of samplers (then 'table' indexes the SAMPLER heap). */
+static bool is_sampler_table(const struct test *t, unsigned param)
+{
+    return param < t->param_count && t->params[param].ParameterType == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE
+            && t->params[param].DescriptorTable.NumDescriptorRanges
+            && t->ranges[param][0].RangeType == D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER;
+}
+
 static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommandList2 *list, ID3D12RootSignature *signature,
-        ID3D12DescriptorHeap *heap)
+        ID3D12DescriptorHeap *heap, ID3D12DescriptorHeap *sampler_heap)
 {
     bool explicit_pipeline = false, dispatched = false;
-    D3D12_GPU_DESCRIPTOR_HANDLE heap_start = {0};
+    D3D12_GPU_DESCRIPTOR_HANDLE heap_start = {0}, sampler_start = {0};
     UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    UINT sampler_increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER);
+    ID3D12DescriptorHeap *heaps[2];
+    UINT heap_count = 0;
 
     if (heap) {
-        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list, 1, &heap);
+        heaps[heap_count++] = heap;
         heap_start = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
     }
+    if (sampler_heap) {
+        heaps[heap_count++] = sampler_heap;
+        sampler_start = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(sampler_heap);
+    }
+    if (heap_count)
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list, heap_count, heaps);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list, signature);
     for (unsigned i = 0; i < t->step_count; i++)
         if (t->steps[i].type == STEP_PIPELINE)
@@ -1900,10 +2962,11 @@ static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommand
             ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list, s->param, address);
             break;
         case STEP_TABLE: {
-            D3D12_GPU_DESCRIPTOR_HANDLE handle = heap_start;
-            if (!heap)
-                FAIL_AT(s->line, "'table' needs a [views] section");
-            handle.ptr += s->offset * increment;
+            bool samplers = is_sampler_table(t, s->param);
+            D3D12_GPU_DESCRIPTOR_HANDLE handle = samplers ? sampler_start : heap_start;
+            if (samplers ? !sampler_heap : !heap)
+                FAIL_AT(s->line, "'table' needs a [%s] section", samplers ? "samplers" : "views");
+            handle.ptr += s->offset * (samplers ? sampler_increment : increment);
             ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list, s->param, handle);
             break;
         }
@@ -1930,6 +2993,89 @@ static bool float_close(float got, double expected, double tolerance)
     return fabs((double)got - expected) <= tolerance;
 }
 
+/* Checks the items of [expect] sections that name this buffer, or this texture's subresource,
+ * against data (size bytes: a buffer, or a subresource's texels packed). */
+static void check_items(struct runner *r, struct test *t, int buffer, int texture, unsigned subresource, const uint8_t *data,
+        size_t size, const char *name)
+{
+    struct texel_space space;
+    const struct texel_space *texels = NULL;
+    char where[96];
+
+    if (texture >= 0) {
+        space = texture_space(&t->textures[texture], subresource, NULL);
+        texels = &space;
+    }
+    for (unsigned e = 0; e < t->expect_count; e++) {
+        const struct expect_item *item = &t->expects[e];
+        unsigned mismatches = 0, type_size = value_types[item->type].size;
+        if (item->buffer != buffer || item->texture != texture || (texture >= 0 && item->subresource != subresource))
+            continue;
+        if (item->count && item->offset + (item->count - 1) * item->stride + type_size > size) {
+            FAIL_AT(item->line, "expectation passes the end of the %zu bytes of %s '%s'", size, texture >= 0 ? "the subresource of" : "buffer",
+                    name);
+            continue;
+        }
+        for (size_t i = 0; i < item->count; i++) {
+            size_t offset = item->offset + i * item->stride;
+            uint8_t want_bytes[4];
+            struct value got = decode_value(data + offset, item->type), want;
+            const char *error;
+            bool ok;
+            char got_text[64], want_text[64];
+
+            if (item->kind == EXPECT_EACH) {
+                if (!evaluate(item->formula, texels ? (int64_t)(offset / texels->texel_bytes) : (int64_t)i, r->lanes, texels, offset,
+                        type_size, &want, &error)) {
+                    FAIL_AT(item->line, "expression '%s': %s", item->formula, error);
+                    break;
+                }
+            } else if (!parse_literal(item->values[i], item->type, &want)) {
+                FAIL_AT(item->line, "bad %s value '%s'", value_types[item->type].name, item->values[i]);
+                break;
+            }
+            encode_value(want, item->type, want_bytes);
+            if (item->type == TYPE_FLOAT || item->type == TYPE_HALF || (value_types[item->type].real && item->tolerance > 0.0)) {
+                /* Numbers within the tolerance (unorm and snorm ones with tol=; without, their
+                 * encoding); without one, a float or half equals the expected value rounded to it. */
+                double expected = item->tolerance > 0.0 ? as_double(want) : decode_value(want_bytes, item->type).f;
+                ok = float_close((float)got.f, expected, item->tolerance);
+                snprintf(got_text, sizeof(got_text), "%.9g", got.f);
+                snprintf(want_text, sizeof(want_text), "%.9g (tol %g)", as_double(want), item->tolerance);
+            } else {
+                ok = !memcmp(data + offset, want_bytes, type_size);
+                if (value_types[item->type].real) {
+                    struct value encoded = decode_value(want_bytes, item->type);
+                    snprintf(got_text, sizeof(got_text), "%.9g", got.f);
+                    snprintf(want_text, sizeof(want_text), "%.9g (%.9g encoded)", as_double(want), encoded.f);
+                } else if (item->type == TYPE_INT || item->type == TYPE_INT16 || item->type == TYPE_INT8) {
+                    snprintf(got_text, sizeof(got_text), "%lld", (long long)got.i);
+                    snprintf(want_text, sizeof(want_text), "%lld", (long long)decode_value(want_bytes, item->type).i);
+                } else {
+                    uint64_t w = (uint64_t)decode_value(want_bytes, item->type).i;
+                    snprintf(got_text, sizeof(got_text), "%llu (0x%llx)", (unsigned long long)got.i, (unsigned long long)got.i);
+                    snprintf(want_text, sizeof(want_text), "%llu (0x%llx)", (unsigned long long)w, (unsigned long long)w);
+                }
+            }
+            if (texels) {
+                size_t texel = offset / texels->texel_bytes;
+                snprintf(where, sizeof(where), "texel (%zu, %zu, %zu) component %zu", texel % texels->width,
+                        texel / texels->width % texels->height, texel / texels->width / texels->height,
+                        offset % texels->texel_bytes / type_size);
+            } else {
+                snprintf(where, sizeof(where), "[%zu]", i);
+            }
+            if (!ok && ++mismatches <= 8)
+                fprintf(stderr, "%s:%d: %s%s%s (byte %zu): got %s, expected %s\n", current_file, item->line, name, texels ? " " : "",
+                        where, offset, got_text, want_text);
+        }
+        if (mismatches)
+            FAIL_AT(item->line, "%u of %zu values of '%s' differ (lanes = %u)", mismatches, item->count, name, r->lanes);
+        else
+            harness_check(true, current_file, item->line, "ok");
+    }
+}
+
 static void check_expectations(struct runner *r, struct test *t)
 {
     for (unsigned b = 0; b < t->buffer_count; b++) {
@@ -1940,71 +3086,39 @@ static void check_expectations(struct runner *r, struct test *t)
         CHECK_HR(ID3D12Resource_Map(buffer->readback, 0, NULL, (void **)&data), S_OK);
         if (!data)
             continue;
-        for (unsigned e = 0; e < t->expect_count; e++) {
-            const struct expect_item *item = &t->expects[e];
-            unsigned mismatches = 0;
-            if (item->buffer != (int)b)
-                continue;
-            if (item->count && item->offset + (item->count - 1) * item->stride + 4 > buffer->size) {
-                FAIL_AT(item->line, "expectation passes the end of the %zu-byte buffer '%s'", buffer->size, buffer->name);
-                continue;
-            }
-            for (size_t i = 0; i < item->count; i++) {
-                size_t offset = item->offset + i * item->stride;
-                uint32_t got_bits, want_bits = 0;
-                double want = 0.0;
-                struct value v;
-                const char *error;
-                bool ok;
-                char got_text[64], want_text[64];
-
-                memcpy(&got_bits, data + offset, 4);
-                if (item->kind == EXPECT_EACH) {
-                    if (!evaluate(item->formula, (int64_t)i, r->lanes, &v, &error)) {
-                        FAIL_AT(item->line, "expression '%s': %s", item->formula, error);
-                        break;
-                    }
-                    want = as_double(v);
-                    want_bits = value_bits(v, item->type);
-                } else if (item->type == TYPE_FLOAT) {
-                    want = strtod(item->values[i], NULL);
-                } else if (!parse_bits32(item->values[i], item->type, &want_bits)) {
-                    FAIL_AT(item->line, "bad %s value '%s'", item->type == TYPE_INT ? "int" : "uint", item->values[i]);
-                    break;
-                }
-                if (item->type == TYPE_FLOAT) {
-                    float got;
-                    memcpy(&got, &got_bits, 4);
-                    ok = float_close(got, want, item->tolerance);
-                    snprintf(got_text, sizeof(got_text), "%.9g", got);
-                    snprintf(want_text, sizeof(want_text), "%.9g (tol %g)", want, item->tolerance);
-                } else {
-                    ok = got_bits == want_bits;
-                    if (item->type == TYPE_INT) {
-                        snprintf(got_text, sizeof(got_text), "%d", (int32_t)got_bits);
-                        snprintf(want_text, sizeof(want_text), "%d", (int32_t)want_bits);
-                    } else {
-                        snprintf(got_text, sizeof(got_text), "%u (0x%x)", got_bits, got_bits);
-                        snprintf(want_text, sizeof(want_text), "%u (0x%x)", want_bits, want_bits);
-                    }
-                }
-                if (!ok && ++mismatches <= 8)
-                    fprintf(stderr, "%s:%d: %s[%zu] (byte %zu): got %s, expected %s\n", current_file, item->line, buffer->name,
-                            i, offset, got_text, want_text);
-            }
-            if (mismatches)
-                FAIL_AT(item->line, "%u of %zu values of '%s' differ (lanes = %u)", mismatches, item->count, buffer->name, r->lanes);
-            else
-                harness_check(true, current_file, item->line, "ok");
-        }
+        check_items(r, t, (int)b, -1, 0, data, buffer->size, buffer->name);
         ID3D12Resource_Unmap(buffer->readback, 0, NULL);
+    }
+    for (unsigned k = 0; k < t->texture_count; k++) {
+        struct texture_def *tex = &t->textures[k];
+        uint8_t *mapped = NULL;
+        if (!tex->expected)
+            continue;
+        CHECK_HR(ID3D12Resource_Map(tex->readback, 0, NULL, (void **)&mapped), S_OK);
+        if (!mapped)
+            continue;
+        for (unsigned s = 0; s < tex->subresource_count; s++) {
+            size_t size;
+            struct texel_space space = texture_space(tex, s, &size);
+            size_t row_bytes = (size_t)space.width * space.texel_bytes;
+            uint8_t *packed = xcalloc(size, 1);
+            char name[96];
+            for (UINT z = 0; z < space.depth; z++)
+                for (UINT y = 0; y < space.height; y++)
+                    memcpy(packed + ((size_t)z * space.height + y) * row_bytes,
+                            mapped + tex->layouts[s].Offset + ((UINT64)z * tex->rows[s] + y) * tex->layouts[s].Footprint.RowPitch, row_bytes);
+            snprintf(name, sizeof(name), "%s mip %u layer %u", tex->name, space.mip, space.layer);
+            check_items(r, t, -1, (int)k, s, packed, size, name);
+            free(packed);
+        }
+        ID3D12Resource_Unmap(tex->readback, 0, NULL);
     }
 }
 
 static void run_test(struct runner *r, struct test *t)
 {
     ID3D12RootSignature *signature = NULL;
-    ID3D12DescriptorHeap *heap = NULL;
+    ID3D12DescriptorHeap *heap = NULL, *sampler_heap = NULL;
     struct harness_list list = {NULL, NULL};
 
     if (!compile_shaders(t))
@@ -2014,9 +3128,11 @@ static void run_test(struct runner *r, struct test *t)
             ID3D12RootSignature_Release(signature);
         return;
     }
-    if (!create_pipelines(r, t, signature) || !create_buffers(r, t))
+    if (!create_pipelines(r, t, signature) || !create_buffers(r, t) || !create_textures(r, t))
         goto done;
     if (t->has_views && !(heap = create_views(r, t)))
+        goto done;
+    if (t->has_samplers && !(sampler_heap = create_samplers(r, t)))
         goto done;
 
     list = harness_create_list(r->device, t->queue_type);
@@ -2028,13 +3144,17 @@ static void run_test(struct runner *r, struct test *t)
         if (!b->upload)
             ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b->resource, 0, b->staging, 0, b->size);
     }
+    for (unsigned i = 0; i < t->texture_count; i++)
+        copy_texture(list.list, &t->textures[i], t->textures[i].upload, true);
     for (unsigned i = 0; i < t->buffer_count; i++)
         if (!t->buffers[i].upload)
             transition(list.list, t->buffers[i].resource, D3D12_RESOURCE_STATE_COPY_DEST, use_state(&t->buffers[i]));
+    for (unsigned i = 0; i < t->texture_count; i++)
+        transition(list.list, t->textures[i].resource, D3D12_RESOURCE_STATE_COPY_DEST, texture_state(&t->textures[i]));
 
     {
         LOG_MARK();
-        record_steps(r, t, list.list, signature, heap);
+        record_steps(r, t, list.list, signature, heap, sampler_heap);
         if (t->fail == FAIL_CLOSE) {
             harness_check_log(log_mark_, current_file, t->fail_line, t->fail_needle_count > 0 ? t->fail_needles[0] : "",
                     t->fail_needle_count > 1 ? t->fail_needles[1] : "", t->fail_needle_count > 2 ? t->fail_needles[2] : "",
@@ -2055,6 +3175,13 @@ static void run_test(struct runner *r, struct test *t)
             continue;
         transition(list.list, b->resource, use_state(b), D3D12_RESOURCE_STATE_COPY_SOURCE);
         ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b->readback, 0, b->resource, 0, b->size);
+    }
+    for (unsigned i = 0; i < t->texture_count; i++) {
+        struct texture_def *tex = &t->textures[i];
+        if (!tex->expected)
+            continue;
+        transition(list.list, tex->resource, texture_state(tex), D3D12_RESOURCE_STATE_COPY_SOURCE);
+        copy_texture(list.list, tex, tex->readback, false);
     }
     {
         /* Every dispatch took the ABI the root signature flags ask for. */
@@ -2079,6 +3206,8 @@ done:
     harness_release_list(&list);
     if (heap)
         ID3D12DescriptorHeap_Release(heap);
+    if (sampler_heap)
+        ID3D12DescriptorHeap_Release(sampler_heap);
     if (signature)
         ID3D12RootSignature_Release(signature);
 }

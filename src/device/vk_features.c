@@ -22,6 +22,7 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(core.features.shaderStorageImageWriteWithoutFormat);
     TAKE(core.features.shaderStorageImageExtendedFormats);
     TAKE(core.features.shaderImageGatherExtended);
+    TAKE(core.features.imageCubeArray); /* TextureCubeArray SRVs */
     TAKE(core.features.samplerAnisotropy);
     TAKE(vulkan11.storageBuffer16BitAccess);
     TAKE(vulkan11.uniformAndStorageBuffer16BitAccess);
