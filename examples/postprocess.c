@@ -298,7 +298,10 @@ int main(int argc, char **argv)
 
     for (uint64_t frame = 1; frame <= FRAMES; frame++) {
         float constants[2];
-        ID3D12GraphicsCommandList *compute = begin(&g, 1), *direct;
+        ID3D12GraphicsCommandList *compute, *direct;
+        /* One allocator per queue: the last frame's lists must have finished before they reset. */
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(g.fence, g.fence_value, NULL));
+        compute = begin(&g, 1);
         strength = 1.2f + 0.4f * (float)frame;
         constants[0] = strength, constants[1] = SIZE;
         ID3D12GraphicsCommandList_SetDescriptorHeaps(compute, 1, &g.heap);

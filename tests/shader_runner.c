@@ -112,7 +112,13 @@ static unsigned let_count;
 static unsigned let_depth;
 
 static struct value int_value(int64_t i) { struct value v = {false, i, (double)i}; return v; }
-static struct value float_value(double f) { struct value v = {true, (int64_t)f, f}; return v; }
+/* The integer view of a float is only defined within int64's range (NaN, infinities and huge
+ * values read 0 there: nothing uses it for them, and C makes the conversion undefined). */
+static struct value float_value(double f)
+{
+    struct value v = {true, f > -9.2e18 && f < 9.2e18 ? (int64_t)f : 0, f};
+    return v;
+}
 static double as_double(struct value v) { return v.is_float ? v.f : (double)v.i; }
 
 static void skip_space(struct expr *e)
@@ -280,7 +286,7 @@ static struct value parse_primary(struct expr *e)
     if (!strcmp(name, "float") && count == 1)
         return float_value(as_double(args[0]));
     if (!strcmp(name, "int") && count == 1)
-        return int_value(args[0].is_float ? (int64_t)args[0].f : args[0].i);
+        return int_value(args[0].i); /* a float's integer view truncates (float_value) */
     if (!strcmp(name, "countbits") && count == 1 && !args[0].is_float)
         return int_value(__builtin_popcountll((unsigned long long)args[0].i));
     if (!e->error)
@@ -829,7 +835,7 @@ static int64_t round_normalized(double v, double lo, double scale)
 /* Writes v as type into out (value_types[type].size bytes, little-endian). */
 static void encode_value(struct value v, enum value_type type, uint8_t *out)
 {
-    int64_t i = v.is_float ? (int64_t)v.f : v.i;
+    int64_t i = v.i; /* of a float, its integer view (float_value) */
     double d = as_double(v);
     uint32_t bits;
     switch (type) {

@@ -615,6 +615,20 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         }
     }
 
+    /* Samplers' custom border colours (D3D12_SAMPLER_DESC::BorderColor), where offered. */
+    VkPhysicalDeviceCustomBorderColorFeaturesEXT border_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &border_features};
+        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+        if ((device->has_custom_border_color = border_features.customBorderColors && border_features.customBorderColorWithoutFormat)) {
+            extensions[extension_count++] = VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME;
+            border_features = (VkPhysicalDeviceCustomBorderColorFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT, .pNext = enabled.vulkan13.pNext,
+                    .customBorderColors = VK_TRUE, .customBorderColorWithoutFormat = VK_TRUE};
+            enabled.vulkan13.pNext = &border_features;
+        }
+    }
+
     /* Typed buffer views at any element, as D3D12 allows, where one texel's alignment is enough:
      * the texel buffer alignment properties apply only with the feature enabled (the validation
      * layer checks it through VK_EXT_texel_buffer_alignment's struct), else the core limit does. */

@@ -341,6 +341,8 @@ VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SA
     unsigned reduction = (filter >> 7) & 3;
 
     VkSamplerReductionModeCreateInfo reduction_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO};
+    VkSamplerCustomBorderColorCreateInfoEXT border_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
+            .format = VK_FORMAT_UNDEFINED};
 
     /* D3D12_FILTER packs (reduction << 7) | anisotropic 0x40 | (min << 4) | (mag << 2) | mip. */
     if (filter & ~0x1d5u || (filter & 0x40 && (filter & 0x14) != 0x14)) {
@@ -385,9 +387,26 @@ VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SA
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->MinLOD %g is above MaxLOD %g", desc->MinLOD, desc->MaxLOD);
         return VK_NULL_HANDLE;
     }
-    /* Vulkan has three fixed border colours; custom ones round to the nearest. */
-    info.borderColor = desc->BorderColor[3] < 0.5f ? VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK
-            : desc->BorderColor[0] < 0.5f ? VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+    /* Vulkan's three fixed border colours where the colour is one of them; others are custom
+     * colours where the device has them, else rounded to the nearest fixed one. */
+    {
+        const float *c = desc->BorderColor;
+        bool transparent_black = !c[0] && !c[1] && !c[2] && !c[3], opaque_black = !c[0] && !c[1] && !c[2] && c[3] == 1.0f;
+        bool opaque_white = c[0] == 1.0f && c[1] == 1.0f && c[2] == 1.0f && c[3] == 1.0f;
+        bool uses_border = desc->AddressU == D3D12_TEXTURE_ADDRESS_MODE_BORDER || desc->AddressV == D3D12_TEXTURE_ADDRESS_MODE_BORDER
+                || desc->AddressW == D3D12_TEXTURE_ADDRESS_MODE_BORDER;
+        info.borderColor = c[3] < 0.5f ? VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK
+                : c[0] < 0.5f ? VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+        if (uses_border && !transparent_black && !opaque_black && !opaque_white && device->has_custom_border_color) {
+            border_info.customBorderColor.float32[0] = c[0];
+            border_info.customBorderColor.float32[1] = c[1];
+            border_info.customBorderColor.float32[2] = c[2];
+            border_info.customBorderColor.float32[3] = c[3];
+            border_info.pNext = info.pNext;
+            info.pNext = &border_info;
+            info.borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+        }
+    }
 
     pthread_mutex_lock(&cache->lock);
     for (size_t i = 0; i < cache->count; i++) {
