@@ -11,7 +11,6 @@
 
 #include "memory/allocator.h"
 #include "sync/scheduler.h"
-#include "sync/waiter.h"
 
 #define FIRST_BLOCK_SIZE (8ull << 20) /* a pool's first block; each next one doubles, up to D3D12XS_BLOCK_SIZE */
 
@@ -454,34 +453,27 @@ void d3d12xs_free_buffer(struct d3d12_device *device, VkBuffer *buffer, struct d
     d3d12xs_free_memory(device, allocation);
 }
 
-struct gpu_clear {
-    VkCommandPool pool;
-    VkBuffer buffer; /* over the allocation's bytes, so that the clear reaches the padding too */
-};
-
-static void destroy_gpu_clear(struct d3d12_device *device, void *object)
+static void destroy_clear_buffer(struct d3d12_device *device, void *object)
 {
-    struct gpu_clear *clear = object;
-    vkDestroyBuffer(device->vk_device, clear->buffer, NULL);
-    vkDestroyCommandPool(device->vk_device, clear->pool, NULL);
-    free(clear);
+    VkBuffer *buffer = object;
+    vkDestroyBuffer(device->vk_device, *buffer, NULL);
+    free(buffer);
+}
+
+static void record_fill(VkCommandBuffer command_buffer, void *context)
+{
+    vkCmdFillBuffer(command_buffer, *(VkBuffer *)context, 0, VK_WHOLE_SIZE, 0);
 }
 
 HRESULT d3d12xs_allocation_zero(struct d3d12_device *device, const struct d3d12xs_allocation *allocation, const char *method)
 {
-    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT};
-    VkCommandBufferAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
-    VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-            .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     /* vkCmdFillBuffer writes whole words: every allocation is a multiple of 4 bytes long on the
      * drivers d3d12xs meets (their buffer alignments are), and a partial word is left alone. */
     VkBufferCreateInfo buffer_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = allocation->size & ~(VkDeviceSize)3,
             .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     struct d3d12xs_allocator *allocator = device->allocator;
     VkMemoryRequirements requirements;
-    VkCommandBuffer command_buffer;
-    struct gpu_clear *clear;
+    VkBuffer *buffer;
     VkResult vr;
     HRESULT hr;
 
@@ -494,45 +486,29 @@ HRESULT d3d12xs_allocation_zero(struct d3d12_device *device, const struct d3d12x
     if (!allocation->reused || !buffer_info.size)
         return S_OK; /* fresh VkDeviceMemory: drivers zero it (the OS demands it) */
 
-    /* Device-only memory that held another resource: the GPU clears it. The command buffer runs
-     * on the internal engine before any queue's next work; the pool and the buffer are retired
-     * at once, so they go when that work has finished. */
-    if (!(clear = calloc(1, sizeof(*clear))))
+    /* Device-only memory that held another resource: the GPU clears it, through a buffer over
+     * the allocation's bytes (so that the clear reaches the padding too), on the internal
+     * engine before any queue's next work; the buffer is retired at once, so it goes when that
+     * work has finished. */
+    if (!(buffer = calloc(1, sizeof(*buffer))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the clear of reused memory");
-    pool_info.queueFamilyIndex = d3d12_scheduler_internal_family(device);
-    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, &clear->buffer)) != VK_SUCCESS) {
-        free(clear);
+    if ((vr = vkCreateBuffer(device->vk_device, &buffer_info, NULL, buffer)) != VK_SUCCESS) {
+        free(buffer);
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateBuffer for the clear of reused memory failed (VkResult %d)", vr);
     }
-    vkGetBufferMemoryRequirements(device->vk_device, clear->buffer, &requirements);
+    vkGetBufferMemoryRequirements(device->vk_device, *buffer, &requirements);
     if (!(requirements.memoryTypeBits & (1u << allocation->memory_type)) || allocation->offset % requirements.alignment
             || allocation->offset + requirements.size > allocation->block->size) {
-        destroy_gpu_clear(device, clear);
+        destroy_clear_buffer(device, buffer);
         return d3d12xs_fail(E_FAIL, method, "reused memory at offset %llu of memory type %u cannot be cleared by a transfer buffer",
                 (unsigned long long)allocation->offset, allocation->memory_type);
     }
-    if ((vr = vkBindBufferMemory(device->vk_device, clear->buffer, allocation->memory, allocation->offset)) != VK_SUCCESS
-            || (vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &clear->pool)) != VK_SUCCESS) {
-        destroy_gpu_clear(device, clear);
+    if ((vr = vkBindBufferMemory(device->vk_device, *buffer, allocation->memory, allocation->offset)) != VK_SUCCESS) {
+        destroy_clear_buffer(device, buffer);
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "preparing the clear of reused memory failed (VkResult %d)", vr);
     }
-    allocate_info.commandPool = clear->pool;
-    if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &command_buffer)) != VK_SUCCESS
-            || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
-        destroy_gpu_clear(device, clear);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "recording the clear of reused memory failed (VkResult %d)", vr);
-    }
-    vkCmdFillBuffer(command_buffer, clear->buffer, 0, VK_WHOLE_SIZE, 0);
-    if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS) {
-        destroy_gpu_clear(device, clear);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "recording the clear of reused memory failed (VkResult %d)", vr);
-    }
-    hr = d3d12_scheduler_run_internal(device, command_buffer, method);
-    d3d12_scheduler_retire(device, destroy_gpu_clear, clear);
-    /* New work for the waiter to watch, as a queue's would be: without it a sleeping waiter
-     * would leave this clear, and every object retired behind it (a released resource's
-     * memory too), until other work woke it. */
-    d3d12_waiter_kick(device, false);
+    hr = d3d12_scheduler_record_internal(device, record_fill, buffer, "the clear of reused memory", method);
+    d3d12_scheduler_retire(device, destroy_clear_buffer, buffer);
     if (SUCCEEDED(hr)) {
         pthread_mutex_lock(&allocator->lock);
         allocator->statistics.gpu_clears++;

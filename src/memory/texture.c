@@ -1,11 +1,9 @@
 /* Texture resources: the VkImage behind a TEXTURE1D/2D/3D ID3D12Resource (texture.h). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "memory/texture.h"
 #include "memory/texture_layout.h"
 #include "sync/scheduler.h"
-#include "sync/waiter.h"
 
 /* D3D12's placement alignments: 64 KiB, 4 MiB for multisampled textures. */
 #define MSAA_PLACEMENT_ALIGNMENT D3D12_DEFAULT_MSAA_RESOURCE_PLACEMENT_ALIGNMENT
@@ -276,17 +274,6 @@ HRESULT d3d12xs_texture_bind_placed(struct d3d12_device *device, struct d3d12_re
 
 /* ---- the first layout, and zero ---- */
 
-struct image_init {
-    VkCommandPool pool;
-};
-
-static void destroy_image_init(struct d3d12_device *device, void *object)
-{
-    struct image_init *init = object;
-    vkDestroyCommandPool(device->vk_device, init->pool, NULL);
-    free(init);
-}
-
 /* Whether the internal engine's family can clear depth and stencil (a graphics queue's command). */
 static bool internal_family_has_graphics(struct d3d12_device *device)
 {
@@ -346,42 +333,24 @@ static void record_initialize(struct d3d12_device *device, struct d3d12_resource
     }
 }
 
+struct image_init {
+    struct d3d12_device *device;
+    struct d3d12_resource *resource;
+    bool zero;
+};
+
+static void record_image_init(VkCommandBuffer command_buffer, void *context)
+{
+    struct image_init *init = context;
+    record_initialize(init->device, init->resource, init->zero, command_buffer);
+}
+
 HRESULT d3d12xs_texture_initialize(struct d3d12_device *device, struct d3d12_resource *resource, bool zero, const char *method)
 {
-    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
-            .queueFamilyIndex = d3d12_scheduler_internal_family(device)};
-    VkCommandBufferAllocateInfo allocate_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
-    VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-            .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    VkCommandBuffer command_buffer;
-    struct image_init *init;
-    VkResult vr;
-    HRESULT hr;
-
-    if (!(init = calloc(1, sizeof(*init))))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the texture's initialisation");
-    if ((vr = vkCreateCommandPool(device->vk_device, &pool_info, NULL, &init->pool)) != VK_SUCCESS) {
-        free(init);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateCommandPool for the texture's initialisation failed (VkResult %d)", vr);
-    }
-    allocate_info.commandPool = init->pool;
-    if ((vr = vkAllocateCommandBuffers(device->vk_device, &allocate_info, &command_buffer)) != VK_SUCCESS
-            || (vr = vkBeginCommandBuffer(command_buffer, &begin_info)) != VK_SUCCESS) {
-        destroy_image_init(device, init);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "recording the texture's initialisation failed (VkResult %d)", vr);
-    }
-    record_initialize(device, resource, zero, command_buffer);
-    if ((vr = vkEndCommandBuffer(command_buffer)) != VK_SUCCESS) {
-        destroy_image_init(device, init);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "recording the texture's initialisation failed (VkResult %d)", vr);
-    }
+    struct image_init init = {device, resource, zero};
     /* Every queue's next submission waits for the internal engine's: no list can touch the
-     * image before it is in its layout. The pool goes once that work has finished. */
-    hr = d3d12_scheduler_run_internal(device, command_buffer, method);
-    d3d12_scheduler_retire(device, destroy_image_init, init);
-    d3d12_waiter_kick(device, false);
-    return hr;
+     * image before it is in its layout. */
+    return d3d12_scheduler_record_internal(device, record_image_init, &init, "the texture's initialisation", method);
 }
 
 void d3d12xs_texture_destroy(struct d3d12_device *device, struct d3d12_resource *resource)

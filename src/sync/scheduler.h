@@ -159,6 +159,11 @@ HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_tim
 /* Runs one command buffer on an internal compute-capable engine and waits for it (query
  * heap initialisation). */
 HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffer command_buffer, const char *method);
+/* internal_work.c: record(command_buffer, context) into a command buffer of a pool of its own,
+ * run it as d3d12_scheduler_run_internal does, and retire the pool once it has run (objects the
+ * work uses are retired by the caller after this returns). what names the work in messages. */
+HRESULT d3d12_scheduler_record_internal(struct d3d12_device *device, void (*record)(VkCommandBuffer command_buffer, void *context),
+        void *context, const char *what, const char *method);
 /* The internal engine's queue family, for command pools of d3d12_scheduler_run_internal. */
 uint32_t d3d12_scheduler_internal_family(struct d3d12_device *device);
 
