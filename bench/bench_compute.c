@@ -551,39 +551,7 @@ static void raw_destroy(struct raw *r)
 /* the table                                                                               */
 /* ======================================================================================= */
 
-struct figure {
-    const char *arg;     /* the command-line argument that selects the figure */
-    const char *key;     /* TSV name */
-    const char *label;
-    const char *unit;
-    bool higher_is_better;
-    double target;       /* ratio at or below which the figure is on target */
-    bool measured;
-    struct bench_rates rates; /* paired: median over repetitions of (d3d12xs cost / raw cost) of the same repetition */
-};
-
-static void set_samples(struct figure *f, const double *d3d_samples, const double *raw_samples, unsigned count)
-{
-    struct bench_rates s;
-
-    f->measured = true;
-    if (!f->higher_is_better) {
-        f->rates = bench_rates(d3d_samples, raw_samples, count);
-        return;
-    }
-    /* A rate's cost is its inverse: pair raw / d3d12xs, then put each side back in its place. */
-    s = bench_rates(raw_samples, d3d_samples, count);
-    f->rates = (struct bench_rates){.d3d12xs = s.raw, .raw = s.d3d12xs, .paired = s.paired, .d3d12xs_min = s.raw_min,
-            .d3d12xs_max = s.raw_max, .raw_min = s.d3d12xs_min, .raw_max = s.d3d12xs_max};
-}
-
-/* d3d12xs's cost over raw Vulkan's from the medians: above 1 means d3d12xs is slower. */
-static double ratio(const struct figure *f)
-{
-    return f->higher_is_better ? f->rates.raw / f->rates.d3d12xs : f->rates.d3d12xs / f->rates.raw;
-}
-
-static void write_tsv(const char *path, const struct figure *figures, unsigned count, const struct d3d *d, const struct raw *r,
+static void write_tsv(const char *path, const struct bench_row *figures, unsigned count, const struct d3d *d, const struct raw *r,
         const struct params *p)
 {
     FILE *f = fopen(path, "w");
@@ -591,13 +559,7 @@ static void write_tsv(const char *path, const struct figure *figures, unsigned c
     fprintf(f, "# bench_compute\tdevice=%s\tdriver=%s %s\traw_device=%s\tcpu_n=%u\tcpu_reps=%u\tgpu_n=%u\tgpu_reps=%u\tcopy_bytes=%llu\tcopy_reps=%u\n",
             d->info.DeviceName, d->info.DriverName, d->info.DriverInfo, r->vk.properties.deviceName, p->cpu_dispatches, p->cpu_reps,
             p->gpu_dispatches, p->gpu_reps, (unsigned long long)p->copy_bytes, p->copy_reps);
-    fprintf(f, "# figure\tunit\td3d12xs\traw_vulkan\tratio\ttarget\tratio_of_medians\td3d12xs_min\td3d12xs_max\traw_min\traw_max\n");
-    for (unsigned i = 0; i < count; i++) {
-        const struct figure *g = &figures[i];
-        if (g->measured)
-            fprintf(f, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", g->key, g->unit, g->rates.d3d12xs, g->rates.raw,
-                    g->rates.paired, g->target, ratio(g), g->rates.d3d12xs_min, g->rates.d3d12xs_max, g->rates.raw_min, g->rates.raw_max);
-    }
+    bench_rows_tsv(f, figures, count);
     REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
 }
 
@@ -609,7 +571,7 @@ enum {FIGURE_CPU, FIGURE_GPU, FIGURE_GPU_BARRIER, FIGURE_COPY, FIGURE_GPU_BOP, F
 
 int main(int argc, char **argv)
 {
-    struct figure figures[FIGURE_COUNT] = {
+    struct bench_row figures[FIGURE_COUNT] = {
         {.arg = "cpu", .key = "cpu_ns_per_dispatch_root_constant", .label = "CPU ns / Dispatch + root constant", .unit = "ns", .target = 1.2},
         {.arg = "gpu", .key = "gpu_us_per_dispatch", .label = "GPU us / Dispatch, no barrier", .unit = "us", .target = 1.05},
         {.arg = "gpu_barrier", .key = "gpu_us_per_dispatch_uav_barrier", .label = "GPU us / Dispatch, UAV barrier", .unit = "us",
@@ -688,7 +650,7 @@ int main(int argc, char **argv)
                     d3d_samples[i ? i - 1 : 0] = d3d_run_timed(&d, slot) / p.gpu_dispatches / 1e3;
             }
         }
-        set_samples(&figures[figure], d3d_samples, raw_samples, p.gpu_reps);
+        bench_row_set(&figures[figure], d3d_samples, raw_samples, p.gpu_reps);
     }
 
     /* 3. Copy kernel bandwidth; the first run of each side is checked word by word. */
@@ -711,7 +673,7 @@ int main(int argc, char **argv)
                     d3d_samples[i] = 2.0 * (double)p.copy_bytes / d3d_run_timed(&d, 2);
             }
         }
-        set_samples(&figures[FIGURE_COPY], d3d_samples, raw_samples, p.copy_reps);
+        bench_row_set(&figures[FIGURE_COPY], d3d_samples, raw_samples, p.copy_reps);
     }
 
     /* 1. CPU recording cost, measured last: measured first, it left the H200 running d3d12xs's
@@ -729,7 +691,7 @@ int main(int argc, char **argv)
                     d3d_samples[i ? i - 1 : 0] = d3d_record(&d, p.cpu_dispatches);
             }
         }
-        set_samples(&figures[FIGURE_CPU], d3d_samples, raw_samples, p.cpu_reps);
+        bench_row_set(&figures[FIGURE_CPU], d3d_samples, raw_samples, p.cpu_reps);
         HR(ID3D12CommandAllocator_Reset(d.record_allocator));
         VK(vkResetCommandPool(r.vk.device, r.q.pool, 0));
     }
@@ -748,20 +710,11 @@ int main(int argc, char **argv)
                     d3d_samples[i ? i - 1 : 0] = d3d_record_console(&d, n, waits);
             }
         }
-        set_samples(&figures[figure], d3d_samples, raw_samples, p.cpu_reps);
+        bench_row_set(&figures[figure], d3d_samples, raw_samples, p.cpu_reps);
         HR(ID3D12CommandAllocator_Reset(d.record_allocator));
     }
 
-    printf("\n%-34s %10s %11s %7s %8s %8s   %s\n", "figure", "d3d12xs", "raw Vulkan", "ratio", "target", "med/med",
-            "range d3d12xs | raw");
-    for (unsigned i = 0; i < FIGURE_COUNT; i++) {
-        const struct figure *f = &figures[i];
-        const struct bench_rates *s = &f->rates;
-        if (!f->measured)
-            continue;
-        printf("%-34s %10.3f %11.3f %7.3f %5s%.2f %8.3f   %.3f-%.3f | %.3f-%.3f%s\n", f->label, s->d3d12xs, s->raw, s->paired, "<= ",
-                f->target, ratio(f), s->d3d12xs_min, s->d3d12xs_max, s->raw_min, s->raw_max, s->paired > f->target ? "   OVER TARGET" : "");
-    }
+    bench_rows_print(figures, FIGURE_COUNT, 34);
     printf("d3d12xs, raw Vulkan: medians. ratio: d3d12xs cost / raw Vulkan cost (GB/s: raw / d3d12xs) per repetition, the two\n"
            "sides back to back, median over repetitions; above 1 means d3d12xs is slower. med/med: the ratio of the medians.\n");
     if (out && *out)

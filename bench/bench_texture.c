@@ -698,34 +698,7 @@ static void raw_destroy(struct raw *r)
 /* the table                                                                               */
 /* ======================================================================================= */
 
-struct figure {
-    const char *arg;     /* the command-line argument that selects the figure */
-    const char *key;     /* TSV name */
-    const char *label;
-    const char *unit;
-    double target;       /* ratio at or below which the figure is on target */
-    bool measured;
-    struct bench_rates rates; /* paired: median over repetitions of (raw GB/s / d3d12xs GB/s) of the same repetition */
-};
-
-/* Every figure is a rate, whose cost is its inverse: pair raw / d3d12xs, then put each side
- * back in its place. */
-static void set_samples(struct figure *f, const double *d3d_samples, const double *raw_samples, unsigned count)
-{
-    struct bench_rates s = bench_rates(raw_samples, d3d_samples, count);
-
-    f->measured = true;
-    f->rates = (struct bench_rates){.d3d12xs = s.raw, .raw = s.d3d12xs, .paired = s.paired, .d3d12xs_min = s.raw_min,
-            .d3d12xs_max = s.raw_max, .raw_min = s.d3d12xs_min, .raw_max = s.d3d12xs_max};
-}
-
-/* d3d12xs's cost over raw Vulkan's from the medians: above 1 means d3d12xs is slower. */
-static double ratio(const struct figure *f)
-{
-    return f->rates.raw / f->rates.d3d12xs;
-}
-
-static void write_tsv(const char *path, const struct figure *figures, unsigned count, const struct d3d *d, const struct raw *r,
+static void write_tsv(const char *path, const struct bench_row *figures, unsigned count, const struct d3d *d, const struct raw *r,
         const struct params *p)
 {
     FILE *f = fopen(path, "w");
@@ -733,13 +706,7 @@ static void write_tsv(const char *path, const struct figure *figures, unsigned c
     fprintf(f, "# bench_texture\tdevice=%s\tdriver=%s %s\traw_device=%s\tsize=%u\tmips=%u\tbytes=%llu\tchain_bytes=%llu\treps=%u\n",
             d->info.DeviceName, d->info.DriverName, d->info.DriverInfo, r->vk.properties.deviceName, p->size, p->mips,
             (unsigned long long)p->mip0.texel_bytes, (unsigned long long)p->chain.texel_bytes, p->reps);
-    fprintf(f, "# figure\tunit\td3d12xs\traw_vulkan\tratio\ttarget\tratio_of_medians\td3d12xs_min\td3d12xs_max\traw_min\traw_max\n");
-    for (unsigned i = 0; i < count; i++) {
-        const struct figure *g = &figures[i];
-        if (g->measured)
-            fprintf(f, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", g->key, g->unit, g->rates.d3d12xs, g->rates.raw,
-                    g->rates.paired, g->target, ratio(g), g->rates.d3d12xs_min, g->rates.d3d12xs_max, g->rates.raw_min, g->rates.raw_max);
-    }
+    bench_rows_tsv(f, figures, count);
     REQUIRE(fclose(f) == 0, "cannot write D3D12XS_BENCH_OUT=%s", path);
 }
 
@@ -748,12 +715,15 @@ static void write_tsv(const char *path, const struct figure *figures, unsigned c
 
 int main(int argc, char **argv)
 {
-    struct figure figures[FIGURE_COUNT] = {
-        {.arg = "upload", .key = "upload_gbps", .label = "upload GB/s (DEFAULT buffer -> texture)", .unit = "GB/s", .target = 1.05},
-        {.arg = "readback", .key = "readback_gbps", .label = "readback GB/s (texture -> DEFAULT buffer)", .unit = "GB/s", .target = 1.05},
-        {.arg = "texture", .key = "texture_copy_gbps", .label = "texture GB/s (texture -> texture)", .unit = "GB/s", .target = 1.05},
+    struct bench_row figures[FIGURE_COUNT] = {
+        {.arg = "upload", .key = "upload_gbps", .label = "upload GB/s (DEFAULT buffer -> texture)", .unit = "GB/s",
+                .higher_is_better = true, .target = 1.05},
+        {.arg = "readback", .key = "readback_gbps", .label = "readback GB/s (texture -> DEFAULT buffer)", .unit = "GB/s",
+                .higher_is_better = true, .target = 1.05},
+        {.arg = "texture", .key = "texture_copy_gbps", .label = "texture GB/s (texture -> texture)", .unit = "GB/s",
+                .higher_is_better = true, .target = 1.05},
         {.arg = "upload_mips", .key = "upload_mips_gbps", .label = "upload_mips GB/s (every mip, DEFAULT buf)", .unit = "GB/s",
-                .target = 1.05},
+                .higher_is_better = true, .target = 1.05},
     };
     bool run[FIGURE_COUNT], named = false;
     double d3d_samples[BENCH_MAX_REPS], raw_samples[BENCH_MAX_REPS];
@@ -831,19 +801,10 @@ int main(int argc, char **argv)
                     d3d_samples[i] = bytes / d3d_run_timed(&d, f);
             }
         }
-        set_samples(&figures[f], d3d_samples, raw_samples, p.reps);
+        bench_row_set(&figures[f], d3d_samples, raw_samples, p.reps);
     }
 
-    printf("\n%-42s %10s %11s %7s %8s %8s   %s\n", "figure", "d3d12xs", "raw Vulkan", "ratio", "target", "med/med",
-            "range d3d12xs | raw");
-    for (unsigned i = 0; i < FIGURE_COUNT; i++) {
-        const struct figure *f = &figures[i];
-        const struct bench_rates *s = &f->rates;
-        if (!f->measured)
-            continue;
-        printf("%-42s %10.3f %11.3f %7.3f %5s%.2f %8.3f   %.3f-%.3f | %.3f-%.3f%s\n", f->label, s->d3d12xs, s->raw, s->paired, "<= ",
-                f->target, ratio(f), s->d3d12xs_min, s->d3d12xs_max, s->raw_min, s->raw_max, s->paired > f->target ? "   OVER TARGET" : "");
-    }
+    bench_rows_print(figures, FIGURE_COUNT, 42);
     printf("GB/s: bytes of the texels copied / GPU time between the timestamps around the copies, medians. ratio: raw GB/s /\n"
            "d3d12xs GB/s per repetition, the two sides back to back, median over repetitions; above 1 means d3d12xs is slower.\n"
            "med/med: the ratio of the medians. Each figure's first copy was read back and checked word by word on both sides.\n");

@@ -138,6 +138,68 @@ static inline struct bench_rates bench_rates(const double *d3d, const double *ra
     return r;
 }
 
+/* One row of a benchmark's table: a figure of d3d12xs next to raw Vulkan's. */
+struct bench_row {
+    const char *arg;       /* the command-line argument that selects the figure */
+    const char *key;       /* TSV name */
+    const char *label;
+    const char *unit;
+    bool higher_is_better; /* a rate (GB/s), whose cost is its inverse */
+    double target;         /* ratio at or below which the figure is on target */
+    bool measured;
+    struct bench_rates rates; /* paired: median over repetitions of (d3d12xs cost / raw cost) of the same repetition */
+};
+
+static inline void bench_row_set(struct bench_row *f, const double *d3d_samples, const double *raw_samples, unsigned count)
+{
+    struct bench_rates s;
+
+    f->measured = true;
+    if (!f->higher_is_better) {
+        f->rates = bench_rates(d3d_samples, raw_samples, count);
+        return;
+    }
+    /* A rate's cost is its inverse: pair raw / d3d12xs, then put each side back in its place. */
+    s = bench_rates(raw_samples, d3d_samples, count);
+    f->rates = (struct bench_rates){.d3d12xs = s.raw, .raw = s.d3d12xs, .paired = s.paired, .d3d12xs_min = s.raw_min,
+            .d3d12xs_max = s.raw_max, .raw_min = s.d3d12xs_min, .raw_max = s.d3d12xs_max};
+}
+
+/* d3d12xs's cost over raw Vulkan's from the medians: above 1 means d3d12xs is slower. */
+static inline double bench_row_ratio(const struct bench_row *f)
+{
+    return f->higher_is_better ? f->rates.raw / f->rates.d3d12xs : f->rates.d3d12xs / f->rates.raw;
+}
+
+/* The table of the measured figures, labels label_width wide. */
+static inline void bench_rows_print(const struct bench_row *figures, unsigned count, int label_width)
+{
+    printf("\n%-*s %10s %11s %7s %8s %8s   %s\n", label_width, "figure", "d3d12xs", "raw Vulkan", "ratio", "target", "med/med",
+            "range d3d12xs | raw");
+    for (unsigned i = 0; i < count; i++) {
+        const struct bench_row *f = &figures[i];
+        const struct bench_rates *s = &f->rates;
+        if (!f->measured)
+            continue;
+        printf("%-*s %10.3f %11.3f %7.3f %5s%.2f %8.3f   %.3f-%.3f | %.3f-%.3f%s\n", label_width, f->label, s->d3d12xs, s->raw, s->paired,
+                "<= ", f->target, bench_row_ratio(f), s->d3d12xs_min, s->d3d12xs_max, s->raw_min, s->raw_max,
+                s->paired > f->target ? "   OVER TARGET" : "");
+    }
+}
+
+/* The TSV rows of the measured figures (after the caller's "#" lines), and their header. */
+static inline void bench_rows_tsv(FILE *file, const struct bench_row *figures, unsigned count)
+{
+    fprintf(file, "# figure\tunit\td3d12xs\traw_vulkan\tratio\ttarget\tratio_of_medians\td3d12xs_min\td3d12xs_max\traw_min\traw_max\n");
+    for (unsigned i = 0; i < count; i++) {
+        const struct bench_row *g = &figures[i];
+        if (g->measured)
+            fprintf(file, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", g->key, g->unit, g->rates.d3d12xs, g->rates.raw,
+                    g->rates.paired, g->target, bench_row_ratio(g), g->rates.d3d12xs_min, g->rates.d3d12xs_max, g->rates.raw_min,
+                    g->rates.raw_max);
+    }
+}
+
 /* ---- child processes and peers ------------------------------------------------------------ */
 
 struct bench_bytes {
