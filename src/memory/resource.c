@@ -72,11 +72,15 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
     if (subresource >= subresource_count(resource))
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (resource '%s' has %u)", subresource,
                 d3d12xs_object_name(&resource->object), subresource_count(resource));
-    if (!resource->mapped)
+    if (!resource->mapped && !resource->cpu_accessible)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "resource '%s' is in a heap the CPU cannot access (use UPLOAD, READBACK or a CPU-visible CUSTOM heap)",
                 d3d12xs_object_name(&resource->object));
+    /* A texture's layout is the device's: D3D12 gives it no address, only Read/WriteToSubresource. */
+    if (resource->vk_image && data)
+        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "ppData is not NULL but resource '%s' is a texture of layout UNKNOWN, which has no "
+                "CPU address (Map it with ppData NULL and use WriteToSubresource / ReadFromSubresource)", d3d12xs_object_name(&resource->object));
     /* End <= Begin is D3D12's way of saying the CPU reads nothing. */
-    if (read_range && read_range->End > read_range->Begin && read_range->End > resource->desc.Width)
+    if (!resource->vk_image && read_range && read_range->End > read_range->Begin && read_range->End > resource->desc.Width)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "pReadRange [%zu, %zu) is not within the %llu-byte buffer",
                 (size_t)read_range->Begin, (size_t)read_range->End, (unsigned long long)resource->desc.Width);
     atomic_fetch_add(&resource->map_count, 1);
@@ -103,7 +107,7 @@ static void STDMETHODCALLTYPE d3d12_resource_Unmap(ID3D12Resource *iface, UINT s
                 subresource_count(resource));
         return;
     }
-    if (written_range && (written_range->Begin > written_range->End || written_range->End > resource->desc.Width))
+    if (!resource->vk_image && written_range && (written_range->Begin > written_range->End || written_range->End > resource->desc.Width))
         ERR("%s: pWrittenRange [%zu, %zu) is not within the %llu-byte buffer", METHOD(Unmap),
                 (size_t)written_range->Begin, (size_t)written_range->End, (unsigned long long)resource->desc.Width);
     count = atomic_load(&resource->map_count);
@@ -111,6 +115,20 @@ static void STDMETHODCALLTYPE d3d12_resource_Unmap(ID3D12Resource *iface, UINT s
         ;
     if (!count)
         ERR("%s: resource '%s' is not mapped (Unmap must follow Map)", METHOD(Unmap), d3d12xs_object_name(&resource->object));
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_resource_WriteToSubresource(ID3D12Resource *iface, UINT dst_subresource, const D3D12_BOX *dst_box,
+        const void *src_data, UINT src_row_pitch, UINT src_depth_pitch)
+{
+    return d3d12xs_texture_write_subresource(impl_from_ID3D12Resource(iface), dst_subresource, dst_box, src_data, src_row_pitch,
+            src_depth_pitch, METHOD(WriteToSubresource));
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_resource_ReadFromSubresource(ID3D12Resource *iface, void *dst_data, UINT dst_row_pitch,
+        UINT dst_depth_pitch, UINT src_subresource, const D3D12_BOX *src_box)
+{
+    return d3d12xs_texture_read_subresource(impl_from_ID3D12Resource(iface), dst_data, dst_row_pitch, dst_depth_pitch, src_subresource,
+            src_box, METHOD(ReadFromSubresource));
 }
 
 static D3D12_RESOURCE_DESC STDMETHODCALLTYPE d3d12_resource_GetDesc(ID3D12Resource *iface)
@@ -148,6 +166,8 @@ static const ID3D12ResourceVtbl d3d12_resource_vtbl = {
     .Release = d3d12_resource_Release,
     .Map = d3d12_resource_Map,
     .Unmap = d3d12_resource_Unmap,
+    .WriteToSubresource = d3d12_resource_WriteToSubresource,
+    .ReadFromSubresource = d3d12_resource_ReadFromSubresource,
     .GetDesc = d3d12_resource_GetDesc,
     .GetGPUVirtualAddress = d3d12_resource_GetGPUVirtualAddress,
     .GetHeapProperties = d3d12_resource_GetHeapProperties,
@@ -276,21 +296,23 @@ static HRESULT create_committed_texture(struct d3d12_device *device, const D3D12
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **out, const char *method)
 {
+    static const D3D12_HEAP_PROPERTIES device_local = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     struct d3d12_resource *resource = NULL;
     HRESULT hr;
 
     if (FAILED(hr = d3d12xs_texture_check_creation(device, method, desc, heap_properties->Type, heap_flags, clear_value)))
         return hr;
-    /* Textures in CPU-visible memory need linear images and WriteToSubresource: not yet. */
-    if (heap_properties->Type == D3D12_HEAP_TYPE_CUSTOM && heap_properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE)
-        return d3d12xs_fail(E_NOTIMPL, method, "a texture in a CUSTOM heap the CPU can access is not implemented (use CPU_PAGE_PROPERTY_NOT_AVAILABLE)");
     if (out && !riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
 
     if (FAILED(hr = new_resource(device, desc, initial_state, heap_properties, heap_flags, method, &resource)))
         return hr;
+    /* The CPU reaches a texture only through Read/WriteToSubresource (texture_cpu_access.c), never
+     * by address: its image can live where the GPU reads it fastest whatever the page property. */
+    resource->cpu_accessible = heap_properties->Type == D3D12_HEAP_TYPE_CUSTOM
+            && heap_properties->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE;
     if (FAILED(hr = d3d12xs_texture_create_image(device, resource, method))
-            || FAILED(hr = d3d12xs_texture_bind_committed(device, resource, heap_properties, method))
+            || FAILED(hr = d3d12xs_texture_bind_committed(device, resource, resource->cpu_accessible ? &device_local : heap_properties, method))
             || FAILED(hr = d3d12xs_texture_initialize(device, resource, !(heap_flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED), method))) {
         ID3D12Resource_Release(&resource->ID3D12Resource_iface);
         return hr;
@@ -307,8 +329,6 @@ static HRESULT create_placed_texture(struct d3d12_device *device, struct d3d12_h
 
     if (FAILED(hr = d3d12xs_texture_check_creation(device, method, desc, heap->desc.Properties.Type, heap->desc.Flags, clear_value)))
         return hr;
-    if (heap->mapped)
-        return d3d12xs_fail(E_NOTIMPL, method, "a texture in a heap the CPU can access is not implemented (pHeap is CPU-visible)");
     if (out && !riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
 
@@ -319,6 +339,7 @@ static HRESULT create_placed_texture(struct d3d12_device *device, struct d3d12_h
     resource->heap_offset = heap_offset;
     resource->heap_properties = heap->desc.Properties;
     resource->heap_flags = heap->desc.Flags;
+    resource->cpu_accessible = heap->mapped != NULL;
     /* A placed texture starts with what the heap holds: D3D12 asks for a discard or clear
      * first, so the layout change alone (no zeroing) is right. */
     if (FAILED(hr = d3d12xs_texture_create_image(device, resource, method))

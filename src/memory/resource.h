@@ -60,6 +60,7 @@ struct d3d12_resource {
     VkFormat vk_format;
     VkImageAspectFlags aspects; /* of vk_format: COLOR, or DEPTH and/or STENCIL */
     uint32_t mip_levels, layers, planes;
+    bool cpu_accessible; /* in a CPU-visible CUSTOM heap: Read/WriteToSubresource reach it (texture_cpu_access.c) */
     struct d3d12xs_image_view *image_views; /* under object.lock (texture_view.c) */
     size_t image_view_count, image_view_capacity;
 };

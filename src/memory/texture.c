@@ -274,8 +274,7 @@ HRESULT d3d12xs_texture_bind_placed(struct d3d12_device *device, struct d3d12_re
 
 /* ---- the first layout, and zero ---- */
 
-/* Whether the internal engine's family can clear depth and stencil (a graphics queue's command). */
-static bool internal_family_has_graphics(struct d3d12_device *device)
+bool d3d12xs_texture_internal_engine_copies_depth(struct d3d12_device *device)
 {
     uint32_t family = d3d12_scheduler_internal_family(device), count = 0;
     VkQueueFamilyProperties properties[16];
@@ -314,7 +313,7 @@ static void record_initialize(struct d3d12_device *device, struct d3d12_resource
             memset(&color, 0, sizeof(color));
             vkCmdClearColorImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
             cleared = true;
-        } else if (internal_family_has_graphics(device)) {
+        } else if (d3d12xs_texture_internal_engine_copies_depth(device)) {
             VkClearDepthStencilValue depth = {0.0f, 0};
             vkCmdClearDepthStencilImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &depth, 1, &range);
             cleared = true;

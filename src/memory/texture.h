@@ -31,6 +31,9 @@ HRESULT d3d12xs_texture_bind_placed(struct d3d12_device *device, struct d3d12_re
  * start zeroed in D3D12): one command buffer on the internal engine, which every queue's next
  * work waits for. */
 HRESULT d3d12xs_texture_initialize(struct d3d12_device *device, struct d3d12_resource *resource, bool zero, const char *method);
+/* Whether the internal engine's family is a graphics one, which Vulkan asks of depth and
+ * stencil clears and buffer copies. */
+bool d3d12xs_texture_internal_engine_copies_depth(struct d3d12_device *device);
 /* Destroys the image and frees the memory of a committed texture (at retirement). */
 void d3d12xs_texture_destroy(struct d3d12_device *device, struct d3d12_resource *resource);
 
@@ -41,5 +44,13 @@ HRESULT d3d12xs_texture_allocation_info(struct d3d12_device *device, const D3D12
 
 /* The Vulkan subresource range of D3D12 subresource `index` (one mip, one layer, one plane's aspect). */
 VkImageSubresourceLayers d3d12xs_texture_subresource_layers(const struct d3d12_resource *resource, uint32_t index);
+
+/* texture_cpu_access.c: WriteToSubresource / ReadFromSubresource of a texture in a CPU-accessible
+ * heap (resource->cpu_accessible), through a staging copy the CPU waits for. E_INVALIDARG and one
+ * line for a buffer, a texture the CPU cannot access, a NULL pointer, a bad subresource or box. */
+HRESULT d3d12xs_texture_write_subresource(struct d3d12_resource *resource, UINT subresource, const D3D12_BOX *box, const void *data,
+        UINT row_pitch, UINT depth_pitch, const char *method);
+HRESULT d3d12xs_texture_read_subresource(struct d3d12_resource *resource, void *data, UINT row_pitch, UINT depth_pitch, UINT subresource,
+        const D3D12_BOX *box, const char *method);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "sync/scheduler.h"
+#include "sync/scheduler_state.h"
 #include "sync/waiter.h"
 
 static void destroy_pool(struct d3d12_device *device, void *object)
@@ -49,4 +50,25 @@ HRESULT d3d12_scheduler_record_internal(struct d3d12_device *device, void (*reco
      * would leave this work, and every object retired behind it, until other work woke it. */
     d3d12_waiter_kick(device, false);
     return hr;
+}
+
+/* Slices of the CPU wait for internal work: between them the wait looks whether the watchdog
+ * declared the device removed (its timeout is the one that applies, not a second one here). */
+#define INTERNAL_WAIT_SLICE_NS 50000000ull
+
+HRESULT d3d12_scheduler_finish_internal(struct d3d12_device *device, const char *what, const char *method)
+{
+    struct d3d12_scheduler *scheduler = d3d12_scheduler_of(device);
+    struct d3d12_engine *engine;
+    uint64_t serial;
+    HRESULT hr;
+
+    pthread_mutex_lock(&scheduler->lock);
+    engine = scheduler->internal;
+    serial = scheduler->internal_serial;
+    pthread_mutex_unlock(&scheduler->lock);
+    while (!d3d12_engine_serial_done_soon(engine, serial, INTERNAL_WAIT_SLICE_NS))
+        if (FAILED(hr = d3d12_device_removed_reason(device)))
+            return d3d12xs_fail(hr, method, "the device was removed before %s finished", what);
+    return d3d12_device_removed_reason(device);
 }

@@ -164,6 +164,10 @@ HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffe
  * work uses are retired by the caller after this returns). what names the work in messages. */
 HRESULT d3d12_scheduler_record_internal(struct d3d12_device *device, void (*record)(VkCommandBuffer command_buffer, void *context),
         void *context, const char *what, const char *method);
+/* Waits on the CPU until the internal engine's work enqueued so far has run (CPU access to
+ * textures goes through it); the watchdog's hang timeout applies. The device's removal reason
+ * (one line naming what) when it was removed meanwhile. */
+HRESULT d3d12_scheduler_finish_internal(struct d3d12_device *device, const char *what, const char *method);
 /* The internal engine's queue family, for command pools of d3d12_scheduler_run_internal. */
 uint32_t d3d12_scheduler_internal_family(struct d3d12_device *device);
 
