@@ -1,7 +1,7 @@
 /* Views of textures read and written by compute shaders: SRVs of every dimension (1D, 2D and 3D,
  * arrays, cubes, a mip range, a swizzle, a typeless family member, a null view), loads, samples
  * through a heap sampler and a static one, GetDimensions; UAVs written by RWTexture stores in
- * formats other than the shader's element type; UAV clears; and the view rules with the line each
+ * formats other than the shader's element type; UAV clears, whole and of rectangles; and the view rules with the line each
  * breach logs. Every value read is checked against what was uploaded. */
 #include <math.h>
 #include <stdlib.h>
@@ -504,6 +504,129 @@ done:
     if (bytes) ID3D12Resource_Release(bytes);
 }
 
+/* UAV clears of rectangles: each rectangle of each slice of the view (clipped to its mip) takes
+ * the value, everything else keeps what it held. The textures are CPU-accessible, so every
+ * subresource is written and checked from the CPU. */
+static void clear_and_check(struct env *env, ID3D12Resource *texture, const D3D12_UNORDERED_ACCESS_VIEW_DESC *view, bool use_float,
+        const void *values, const D3D12_RECT *rects, UINT rect_count, UINT texel_bytes, const uint8_t *cleared_texel, const char *what)
+{
+    D3D12_RESOURCE_DESC desc = ID3D12Resource_GetDesc(texture);
+    UINT layers = desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D ? 1 : desc.DepthOrArraySize, count = desc.MipLevels * layers;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
+    ID3D12DescriptorHeap *heaps[1] = {env->views};
+    UINT view_mip = desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D ? view->Texture3D.MipSlice : view->Texture2DArray.MipSlice;
+    UINT first = view->Texture2DArray.FirstArraySlice, slices = view->Texture2DArray.ArraySize;
+    unsigned bad = 0, changed = 0;
+
+    if (desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D)
+        first = 0, slices = 1;
+    for (UINT s = 0; s < count; s++) {
+        UINT mip = s % desc.MipLevels, width = (UINT)(desc.Width >> mip), height = desc.Height >> mip, depth = 1;
+        if (desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D)
+            depth = desc.DepthOrArraySize >> mip ? desc.DepthOrArraySize >> mip : 1;
+        uint8_t *data = malloc((size_t)width * height * depth * texel_bytes);
+        for (size_t i = 0; i < (size_t)width * height * depth * texel_bytes; i++)
+            data[i] = (uint8_t)(i * 7 + s * 31 + 1);
+        CHECK_HR(ID3D12Resource_WriteToSubresource(texture, s, NULL, data, width * texel_bytes, width * height * texel_bytes), S_OK);
+        free(data);
+    }
+    ID3D12Device_CreateUnorderedAccessView(env->device, texture, NULL, view, cpu_at(env, SRV_SLOTS + 2));
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, heaps);
+    if (use_float)
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewFloat(list.list, gpu, cpu_at(env, SRV_SLOTS + 2), texture, values, rect_count, rects);
+    else
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS + 2), texture, values, rect_count, rects);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+
+    for (UINT s = 0; s < count; s++) {
+        UINT mip = s % desc.MipLevels, layer = s / desc.MipLevels, width = (UINT)(desc.Width >> mip), height = desc.Height >> mip, depth = 1;
+        if (desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D)
+            depth = desc.DepthOrArraySize >> mip ? desc.DepthOrArraySize >> mip : 1;
+        uint8_t *data = malloc((size_t)width * height * depth * texel_bytes);
+        CHECK_HR(ID3D12Resource_ReadFromSubresource(texture, data, width * texel_bytes, width * height * texel_bytes, s, NULL), S_OK);
+        for (UINT z = 0; z < depth; z++)
+            for (UINT y = 0; y < height; y++)
+                for (UINT x = 0; x < width; x++) {
+                    size_t at = (((size_t)z * height + y) * width + x) * texel_bytes;
+                    bool inside = false;
+                    for (UINT r = 0; r < rect_count && mip == view_mip && layer >= first && layer < first + slices; r++)
+                        inside |= (LONG)x >= rects[r].left && (LONG)x < rects[r].right && (LONG)y >= rects[r].top && (LONG)y < rects[r].bottom;
+                    for (UINT b = 0; b < texel_bytes; b++) {
+                        uint8_t original = (uint8_t)(at + b) * 7 + s * 31 + 1;
+                        uint8_t expected = inside ? cleared_texel[b] : original;
+                        bad += data[at + b] != expected;
+                    }
+                    changed += inside;
+                }
+        free(data);
+    }
+    CHECK_MSG(!bad, "%s: %u bytes wrong", what, bad);
+    CHECK_MSG(changed > 0, "%s: no texel lies in the rectangles (the test checks nothing)", what);
+}
+
+static void test_uav_clear_rects(struct env *env)
+{
+    D3D12_HEAP_PROPERTIES cpu_heap = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 1, 1};
+    D3D12_RESOURCE_DESC array = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_UINT, 16, 8, 3, 2,
+            D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    D3D12_RESOURCE_DESC volume = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R16G16B16A16_FLOAT, 8, 8, 4, 1,
+            D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    /* Inside, past the right edge, from negative coordinates, and an empty one. */
+    const D3D12_RECT array_rects[] = {{1, 1, 3, 3}, {6, 0, 20, 2}, {-2, 3, 1, 10}, {5, 5, 5, 6}};
+    const D3D12_RECT volume_rects[] = {{2, 2, 5, 7}};
+    const UINT value[4] = {0xabc, 1, 2, 3};
+    const uint8_t value_bytes[4] = {0xbc, 0x0a, 0, 0};
+    const FLOAT colour[4] = {0.5f, 0.25f, -1.0f, 2.0f};
+    const uint8_t half_bytes[8] = {0x00, 0x38, 0x00, 0x34, 0x00, 0xbc, 0x00, 0x40};
+    D3D12_UNORDERED_ACCESS_VIEW_DESC view;
+    ID3D12Resource *texture = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &cpu_heap, D3D12_HEAP_FLAG_NONE, &array, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+            NULL, &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (texture) {
+        memset(&view, 0, sizeof(view));
+        view.Format = DXGI_FORMAT_R32_UINT;
+        view.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE2DARRAY;
+        view.Texture2DArray.MipSlice = 1;
+        view.Texture2DArray.FirstArraySlice = 1;
+        view.Texture2DArray.ArraySize = 2;
+        clear_and_check(env, texture, &view, false, value, array_rects, 4, 4, value_bytes, "Uint clear of 4 rectangles, mip 1, slices 1-2");
+        ID3D12Resource_Release(texture);
+        texture = NULL;
+    }
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &cpu_heap, D3D12_HEAP_FLAG_NONE, &volume, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+            NULL, &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (texture) {
+        memset(&view, 0, sizeof(view));
+        view.Format = DXGI_FORMAT_R16G16B16A16_FLOAT;
+        view.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE3D;
+        view.Texture3D.WSize = UINT_MAX;
+        clear_and_check(env, texture, &view, true, colour, volume_rects, 1, 8, half_bytes, "Float clear of a rectangle through a 3D view");
+        ID3D12Resource_Release(texture);
+    }
+    CHECK_NO_LOG();
+
+    /* NumRects without pRects is the list's error. */
+    {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
+        ID3D12Resource *plain = create_uav_texture(env, DXGI_FORMAT_R32_UINT, 4, 4);
+        if (plain) {
+            ID3D12Device_CreateUnorderedAccessView(env->device, plain, NULL, NULL, cpu_at(env, SRV_SLOTS + 2));
+            ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS + 2), plain, value, 2, NULL);
+            CHECK_LOG("ClearUnorderedAccessViewUint", "pRects is NULL");
+            RELOG_MARK();
+            CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+            CHECK_LOG("Close", "ClearUnorderedAccessViewUint");
+            ID3D12Resource_Release(plain);
+        }
+        harness_release_list(&list);
+    }
+}
+
 /* Each rule a view breaks: one line naming it; the slot keeps what it held. */
 static void test_bad_views(struct env *env)
 {
@@ -597,6 +720,7 @@ int main(void)
         test_dimensions(&env);
         test_cube(&env);
         test_uavs(&env);
+        test_uav_clear_rects(&env);
         test_bad_views(&env);
     }
 

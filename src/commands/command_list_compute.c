@@ -579,50 +579,11 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
     }
 }
 
-static bool is_integer_format(DXGI_FORMAT format)
-{
-    switch (format) {
-    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32_UINT: case DXGI_FORMAT_R32G32B32_SINT:
-    case DXGI_FORMAT_R16G16B16A16_UINT: case DXGI_FORMAT_R16G16B16A16_SINT: case DXGI_FORMAT_R32G32_UINT: case DXGI_FORMAT_R32G32_SINT:
-    case DXGI_FORMAT_R10G10B10A2_UINT: case DXGI_FORMAT_R8G8B8A8_UINT: case DXGI_FORMAT_R8G8B8A8_SINT: case DXGI_FORMAT_R16G16_UINT:
-    case DXGI_FORMAT_R16G16_SINT: case DXGI_FORMAT_R32_UINT: case DXGI_FORMAT_R32_SINT: case DXGI_FORMAT_R8G8_UINT: case DXGI_FORMAT_R8G8_SINT:
-    case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R16_SINT: case DXGI_FORMAT_R8_UINT: case DXGI_FORMAT_R8_SINT:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Texture UAV clears: the whole view becomes vkCmdClearColorImage, the values taken as the
- * view's format takes them (Uint for integer formats, Float for the others). */
-static void clear_texture_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
-        const VkClearColorValue *color, bool float_values, UINT rect_count)
-{
-    struct d3d12_resource *resource = descriptor->resource;
-    DXGI_FORMAT format = descriptor->format ? descriptor->format : resource->desc.Format;
-
-    if (rect_count) {
-        d3d12_command_list_record_error(list, command, "NumRects is %u: clearing rectangles of a texture UAV is not implemented (NumRects 0 "
-                "clears the whole view)", rect_count);
-        return;
-    }
-    if (is_integer_format(format) == float_values || descriptor->vk_format != resource->vk_format) {
-        d3d12_command_list_record_error(list, command, "clearing a texture UAV of format %d %s is not implemented (integer formats take "
-                "ClearUnorderedAccessViewUint, the others ClearUnorderedAccessViewFloat, in the resource's own format)", (int)format,
-                descriptor->vk_format != resource->vk_format ? "through another format of its family" : "with these values");
-        return;
-    }
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    d3d12_barriers_transfer_layout(&list->barriers, list->vk_command_buffer, resource->vk_image, &descriptor->image_range,
-            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    vkCmdClearColorImage(list->vk_command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, color, 1, &descriptor->image_range);
-    d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, 0, 0);
-}
-
-/* Buffer UAV clears with one 32-bit pattern become vkCmdFillBuffer. */
+/* Buffer UAV clears with one 32-bit pattern become vkCmdFillBuffer; texture UAV clears are
+ * command_list_texture_clear.c's. */
 static void clear_uav(struct d3d12_command_list *list, const char *command, D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle,
-        ID3D12Resource *resource_iface, uint32_t pattern, bool pattern_uniform, UINT rect_count, const VkClearColorValue *color,
-        bool float_values)
+        ID3D12Resource *resource_iface, uint32_t pattern, bool pattern_uniform, UINT rect_count, const D3D12_RECT *rects,
+        const VkClearColorValue *color, bool float_values)
 {
     struct d3d12xs_descriptor *descriptor;
     uint32_t element_size = 4;
@@ -643,7 +604,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         return;
     }
     if (descriptor->image_view) {
-        clear_texture_uav(list, command, descriptor, color, float_values, rect_count);
+        d3d12_command_list_clear_texture_uav(list, command, descriptor, color, float_values, rect_count, rects);
         return;
     }
     if (rect_count) {
@@ -670,7 +631,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12Gra
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     VkClearColorValue color;
-    (void)gpu_handle, (void)rects;
+    (void)gpu_handle;
     if (!values) {
         if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewUint)))
             d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewUint), "Values is NULL");
@@ -678,7 +639,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12Gra
     }
     /* Raw, structured and 32-bit typed views take the first value for every 32-bit word. */
     memcpy(color.uint32, values, sizeof(color.uint32));
-    clear_uav(list, METHOD(ClearUnorderedAccessViewUint), cpu_handle, resource, values[0], true, rect_count, &color, false);
+    clear_uav(list, METHOD(ClearUnorderedAccessViewUint), cpu_handle, resource, values[0], true, rect_count, rects, &color, false);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
@@ -687,7 +648,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12Gr
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     VkClearColorValue color;
     uint32_t bits;
-    (void)gpu_handle, (void)rects;
+    (void)gpu_handle;
     if (!values) {
         if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewFloat)))
             d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewFloat), "Values is NULL");
@@ -695,5 +656,5 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12Gr
     }
     memcpy(&bits, &values[0], sizeof(bits));
     memcpy(color.float32, values, sizeof(color.float32));
-    clear_uav(list, METHOD(ClearUnorderedAccessViewFloat), cpu_handle, resource, bits, true, rect_count, &color, true);
+    clear_uav(list, METHOD(ClearUnorderedAccessViewFloat), cpu_handle, resource, bits, true, rect_count, rects, &color, true);
 }

@@ -42,6 +42,11 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
 /* CopyResource when either side is a texture; false after recording the error. */
 bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, struct d3d12_resource *dst, struct d3d12_resource *src);
 
+/* command_list_texture_clear.c: a UAV clear of the texture view `descriptor` (whole, or the
+ * rectangles of each of its slices), values taken as its format takes them. */
+void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
+        const VkClearColorValue *color, bool float_values, UINT rect_count, const D3D12_RECT *rects);
+
 /* command_list_query.c */
 void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
 void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
