@@ -629,6 +629,158 @@ static void memory_model_case(ID3D12Device *device, int settle, bool reader_firs
     ID3D12RootSignature_Release(signature);
 }
 
+/* The memory model over textures. Writer direction A: a COMPUTE dispatch stores into mip 0 of a
+ * texture through a descriptor-table UAV, then a bottom-of-pipe value; the DIRECT list waits
+ * and copies subresource `read_subresource` out. Direction B: a COMPUTE copy uploads into the
+ * texture; the DIRECT list waits and a dispatch loads it through a table SRV. Reported only
+ * without a write-back and where the read meets what was written (mip 1 was never written). */
+enum texture_direction { DISPATCH_THEN_COPY, COPY_THEN_DISPATCH };
+
+static void texture_memory_model_case(ID3D12Device *device, enum texture_direction direction, bool write_back, UINT read_subresource,
+        bool expect_report)
+{
+    static const char store_source[] =
+        "RWTexture2D<uint> texels : register(u0);\n"
+        "[numthreads(8, 8, 1)] void main(uint3 id : SV_DispatchThreadID) { texels[id.xy] = id.y * 16 + id.x + 5; }\n";
+    static const char load_source[] =
+        "Texture2D<uint> texels : register(t0);\n"
+        "RWByteAddressBuffer output : register(u1);\n"
+        "[numthreads(8, 8, 1)] void main(uint3 id : SV_DispatchThreadID) { output.Store((id.y * 16 + id.x) * 4, texels.Load(int3(id.xy, 0))); }\n";
+    D3D12_DESCRIPTOR_RANGE1 range = {direction == DISPATCH_THEN_COPY ? D3D12_DESCRIPTOR_RANGE_TYPE_UAV : D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0,
+            D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    D3D12_HEAP_PROPERTIES default_heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_RESOURCE_DESC desc;
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    ID3D12CommandQueue *compute_queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *direct_queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    struct harness_list writer = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    struct harness_list reader = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *w = (ID3D12GraphicsCommandList *)writer.list, *r = (ID3D12GraphicsCommandList *)reader.list;
+    ID3D12CommandList *lists[2] = {(ID3D12CommandList *)writer.list, (ID3D12CommandList *)reader.list};
+    ID3D12Resource *texture = NULL, *buffer, *output = harness_uav_buffer(device, 16 * 16 * 4), *values;
+    ID3D12DescriptorHeap *heap = NULL;
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    ID3D12RootSignature *signature;
+    ID3D12PipelineState *pipeline;
+    ID3D10Blob *code;
+    D3D12_TEXTURE_COPY_LOCATION buffer_location, texture_location;
+    void *values_cpu = NULL;
+    uint32_t *seen = NULL;
+    LOG_MARK();
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[0].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[0].DescriptorTable.pDescriptorRanges = &range;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[1].Descriptor.ShaderRegister = 1;
+    signature = harness_root_signature(device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    code = harness_compile(direction == DISPATCH_THEN_COPY ? store_source : load_source, 0);
+    pipeline = harness_compute_pipeline(device, signature, code);
+    ID3D10Blob_Release(code);
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    desc.Width = desc.Height = 16;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 2;
+    desc.Format = DXGI_FORMAT_R32_UINT;
+    desc.SampleDesc.Count = 1;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &default_heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&texture), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    buffer = harness_create_buffer(device, direction == DISPATCH_THEN_COPY ? D3D12_HEAP_TYPE_READBACK : D3D12_HEAP_TYPE_UPLOAD, 256 * 16,
+            direction == DISPATCH_THEN_COPY ? D3D12_RESOURCE_STATE_COPY_DEST : D3D12_RESOURCE_STATE_GENERIC_READ);
+    values = shared_memory(device, 4096, &values_cpu);
+    if (!texture || !heap || !pipeline)
+        goto done;
+    if (direction == DISPATCH_THEN_COPY) {
+        ID3D12Device_CreateUnorderedAccessView(device, texture, NULL, NULL, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap));
+    } else {
+        uint32_t *upload = NULL;
+        ID3D12Device_CreateShaderResourceView(device, texture, NULL, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap));
+        CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&upload), S_OK);
+        for (unsigned y = 0; upload && y < 16; y++)
+            for (unsigned x = 0; x < 16; x++)
+                upload[y * 64 + x] = y * 16 + x + 5;
+        ID3D12Resource_Unmap(buffer, 0, NULL);
+    }
+    memset(&buffer_location, 0, sizeof(buffer_location));
+    buffer_location.pResource = buffer;
+    buffer_location.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    buffer_location.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R32_UINT, 16 >> read_subresource, 16 >> read_subresource, 1, 256};
+    memset(&texture_location, 0, sizeof(texture_location));
+    texture_location.pResource = texture;
+    texture_location.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    texture_location.SubresourceIndex = read_subresource;
+
+    /* The writer: the store dispatch or the upload copy, then the value. */
+    if (direction == DISPATCH_THEN_COPY) {
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(w, 1, &heap);
+        ID3D12GraphicsCommandList_SetComputeRootSignature(w, signature);
+        ID3D12GraphicsCommandList_SetPipelineState(w, pipeline);
+        ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(w, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap));
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(w, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+        ID3D12GraphicsCommandList_Dispatch(w, 2, 2, 1);
+    } else {
+        ID3D12GraphicsCommandList_CopyTextureRegion(w, &texture_location, 0, 0, 0, &buffer_location, NULL);
+    }
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(w, ID3D12Resource_GetGPUVirtualAddress(values), 1,
+            write_back ? D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK : D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+            D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    /* The reader: wait, then the copy out or the load dispatch. */
+    ID3D12GraphicsCommandList_Wait64BitValueX(r, ID3D12Resource_GetGPUVirtualAddress(values), D3D12_COMPARISON_FUNC_GREATER_EQUAL, 1,
+            D3D12XBOX_WAIT_FLAG_NONE);
+    if (direction == DISPATCH_THEN_COPY) {
+        ID3D12GraphicsCommandList_CopyTextureRegion(r, &buffer_location, 0, 0, 0, &texture_location, NULL);
+    } else {
+        ID3D12GraphicsCommandList_SetDescriptorHeaps(r, 1, &heap);
+        ID3D12GraphicsCommandList_SetComputeRootSignature(r, signature);
+        ID3D12GraphicsCommandList_SetPipelineState(r, pipeline);
+        ID3D12GraphicsCommandList_SetComputeRootDescriptorTable(r, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap));
+        ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(r, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+        ID3D12GraphicsCommandList_Dispatch(r, 2, 2, 1);
+    }
+    CHECK_HR(ID3D12GraphicsCommandList_Close(w), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList_Close(r), S_OK);
+    ID3D12CommandQueue_ExecuteCommandLists(compute_queue, 1, &lists[0]);
+    ID3D12CommandQueue_ExecuteCommandLists(direct_queue, 1, &lists[1]);
+    CHECK_HR(ID3D12CommandQueue_Signal(direct_queue, fence, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+    /* Right on Vulkan either way: what was written is what is read. */
+    if (direction == DISPATCH_THEN_COPY && read_subresource == 0) {
+        CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&seen), S_OK);
+        CHECK(seen && seen[0] == 5 && seen[15 * 64 + 15] == 15 * 16 + 15 + 5);
+        ID3D12Resource_Unmap(buffer, 0, NULL);
+    } else if (direction == COPY_THEN_DISPATCH) {
+        uint32_t loaded[256];
+        harness_read_back(device, direct_queue, output, loaded, sizeof(loaded));
+        CHECK(loaded[0] == 5 && loaded[255] == 255 + 5);
+    }
+    if (expect_report && direction == DISPATCH_THEN_COPY)
+        CHECK_LOG("console memory model", "(copy) reads subresources [0, +1) of texture", "(Dispatch) wrote", "no write-back", "stale");
+    else if (expect_report)
+        CHECK_LOG("console memory model", "(Dispatch) reads subresources [0, +2) of texture", "(copy) wrote", "no write-back", "stale");
+    else
+        CHECK_NO_LOG();
+
+done:
+    ID3D12Fence_Release(fence);
+    ID3D12Resource_Unmap(values, 0, NULL);
+    ID3D12Resource_Release(values);
+    ID3D12Resource_Release(buffer);
+    ID3D12Resource_Release(output);
+    if (texture) ID3D12Resource_Release(texture);
+    if (heap) ID3D12DescriptorHeap_Release(heap);
+    if (pipeline) ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(signature);
+    harness_release_list(&writer);
+    harness_release_list(&reader);
+    ID3D12CommandQueue_Release(compute_queue);
+    ID3D12CommandQueue_Release(direct_queue);
+}
+
 /* Runs in a process started with D3D12XS_CONSOLE_VALIDATION=1 (main): on whatever D3D12XS_DEBUG says. */
 static void test_memory_model(void)
 {
@@ -640,6 +792,11 @@ static void test_memory_model(void)
         memory_model_case(device, 1, reader_first, false); /* GL2_WRITEBACK */
         memory_model_case(device, 2, reader_first, false); /* a UAV barrier before the value write */
     }
+    texture_memory_model_case(device, DISPATCH_THEN_COPY, false, 0, true);  /* the written mip, no write-back: reported */
+    texture_memory_model_case(device, DISPATCH_THEN_COPY, true, 0, false);  /* GL2_WRITEBACK */
+    texture_memory_model_case(device, DISPATCH_THEN_COPY, false, 1, false); /* mip 1 was not written */
+    texture_memory_model_case(device, COPY_THEN_DISPATCH, false, 0, true);  /* a table SRV reads what the copy wrote */
+    texture_memory_model_case(device, COPY_THEN_DISPATCH, true, 0, false);
     harness_release_device(device);
 }
 

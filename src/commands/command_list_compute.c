@@ -260,7 +260,7 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         if (!root_view_start(list, command, binding, offset, alignment, misalignment))
             return false;
         buffer_info->range = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && remaining > 65536 ? 65536 : remaining;
-        *range = (struct d3d12_recorded_range){buffer_info->buffer, offset, buffer_info->range, binding->register_name[0] == 'u'};
+        *range = (struct d3d12_recorded_range){buffer_info->buffer, offset, buffer_info->range, binding->register_name[0] == 'u', VK_NULL_HANDLE};
         buffer_info->offset = offset - *misalignment;
         buffer_info->range += *misalignment;
         return true;
@@ -555,6 +555,11 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
     list->dispatch_counts[signature->memory_abi]++;
     list->root_descriptor_counts[0] += pipeline->pushed_root_descriptor_count;
     list->root_descriptor_counts[1] += pipeline->address_count;
+    /* With the console validation on, a dispatch also records what its tables hold. */
+    if (__builtin_expect(list->object.device->console_validation != NULL, 0))
+        return d3d12_command_list_note_dispatch_ranges(list, command);
+    list->record.dispatch_first = list->record.bound_first;
+    list->record.dispatch_count = list->record.bound_count;
     return true;
 }
 
@@ -575,7 +580,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
     if (x && y && z) {
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         vkCmdDispatch(list->vk_command_buffer, x, y, z);
-        d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.bound_first, list->record.bound_count);
+        d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
     }
 }
 
@@ -620,7 +625,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
     }
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
-    struct d3d12_recorded_range range = {descriptor->buffer, descriptor->offset, descriptor->range, true};
+    struct d3d12_recorded_range range = {descriptor->buffer, descriptor->offset, descriptor->range, true, VK_NULL_HANDLE};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
     if (first != UINT32_MAX)
         d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, first, 1);

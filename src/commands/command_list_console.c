@@ -98,7 +98,7 @@ static bool write_flags_valid(struct d3d12_command_list *list, const char *comma
 
 static void note_write(struct d3d12_command_list *list, const char *command, VkBuffer buffer, uint64_t offset, uint32_t size)
 {
-    struct d3d12_recorded_range range = {buffer, offset, size, true};
+    struct d3d12_recorded_range range = {buffer, offset, size, true, VK_NULL_HANDLE};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
     if (first != UINT32_MAX)
         d3d12_command_list_note(list, D3D12_RECORDED_WRITE_VALUE, first, 1);
@@ -370,7 +370,7 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
      * comes (d3d12_barriers_before): a bottom-of-pipe write next needs it for the copy stage
      * only. */
     d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT);
-    struct d3d12_recorded_range read = {buffer, offset, size, false};
+    struct d3d12_recorded_range read = {buffer, offset, size, false, VK_NULL_HANDLE};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)
         d3d12_command_list_note(list, D3D12_RECORDED_WAIT_VALUE, first, 1);

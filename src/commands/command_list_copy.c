@@ -25,8 +25,8 @@ static void note_copy(struct d3d12_command_list *list, const char *command, stru
         struct d3d12_resource *dst, uint64_t dst_offset, uint64_t size)
 {
     struct d3d12_recorded_range ranges[2] = {
-        {src->vk_buffer, src_offset, size, false},
-        {dst->vk_buffer, dst_offset, size, true},
+        {src->vk_buffer, src_offset, size, false, VK_NULL_HANDLE},
+        {dst->vk_buffer, dst_offset, size, true, VK_NULL_HANDLE},
     };
     uint32_t first = d3d12_command_list_note_ranges(list, command, ranges, 2);
     if (first != UINT32_MAX)
@@ -281,7 +281,7 @@ void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCom
         vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, 4, &parameters[i].Value);
     }
     for (UINT i = 0; i < count; i++) {
-        struct d3d12_recorded_range range = {VK_NULL_HANDLE, 0, 4, true};
+        struct d3d12_recorded_range range = {VK_NULL_HANDLE, 0, 4, true, VK_NULL_HANDLE};
         uint32_t first;
         d3d12xs_va_lookup(device, parameters[i].Dest, 4, &range.buffer, &range.offset);
         if ((first = d3d12_command_list_note_ranges(list, command, &range, 1)) == UINT32_MAX)

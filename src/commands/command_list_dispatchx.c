@@ -134,7 +134,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         vkCmdDispatchBase(list->vk_command_buffer, base[0], base[1], base[2], groups[0], groups[1], groups[2]);
     else
         vkCmdDispatch(list->vk_command_buffer, groups[0], groups[1], groups[2]);
-    d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.bound_first, list->record.bound_count);
+    d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
 done:
     if (list->compute.ordered_append_buffer) {
         /* The state belongs to this dispatch only: a later one gets its own, or an error. */

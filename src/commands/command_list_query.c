@@ -300,7 +300,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
         vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     }
-    struct d3d12_recorded_range range = {dst->vk_buffer, dst_offset, size, true};
+    struct d3d12_recorded_range range = {dst->vk_buffer, dst_offset, size, true, VK_NULL_HANDLE};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
     if (first != UINT32_MAX)
         d3d12_command_list_note(list, D3D12_RECORDED_RESOLVE_QUERY, first, 1);

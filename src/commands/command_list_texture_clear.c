@@ -118,6 +118,7 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
 {
     struct d3d12_resource *resource = descriptor->resource;
     DXGI_FORMAT format = descriptor->format ? descriptor->format : resource->desc.Format;
+    const struct d3d12_recorded_range written = d3d12_recorded_texture_range(resource, &descriptor->image_range, true);
     uint32_t width, height, depth, clipped_count;
     VkExtent2D largest;
     VkRect2D *clipped;
@@ -138,7 +139,7 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         vkCmdClearColorImage(list->vk_command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, color, 1,
                 &descriptor->image_range);
-        d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, 0, 0);
+        d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
         return;
     }
     /* Rectangles are in the view's mip; a 3D view covers all of its depth (texture_descriptor.c). */
@@ -149,7 +150,7 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
     }
     if ((clipped_count = clip_rects(rects, rect_count, width, height, clipped, &largest))) {
         clear_rects(list, command, descriptor, color, clipped, clipped_count, largest, depth);
-        d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, 0, 0);
+        d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
     }
     free(clipped);
 }

@@ -217,15 +217,19 @@ static void footprint_range(const struct copy_side *buffer, const D3D12_BOX *box
     *size = (uint64_t)(box->back - box->front - 1) * slice_pitch + (uint64_t)(rows - 1) * f->RowPitch + row_bytes;
 }
 
-static void note_buffer_side(struct d3d12_command_list *list, const struct copy_side *buffer, const D3D12_BOX *box, bool write)
+/* For the console memory-model validation: the subresource a texture side reads or writes. */
+static struct d3d12_recorded_range texture_side_range(const struct copy_side *texture, bool write)
 {
-    struct d3d12_recorded_range range = {buffer->resource->vk_buffer, 0, 0, write};
-    uint32_t first;
+    return (struct d3d12_recorded_range){VK_NULL_HANDLE, texture->subresource, 1, write, texture->resource->vk_image};
+}
 
-    footprint_range(buffer, box, &range.offset, &range.size);
-    first = d3d12_command_list_note_ranges(list, METHOD(CopyTextureRegion), &range, 1);
-    if (first != UINT32_MAX)
-        d3d12_command_list_note(list, D3D12_RECORDED_COPY, first, 1);
+static void note_buffer_copy(struct d3d12_command_list *list, const struct copy_side *buffer, const struct copy_side *texture,
+        const D3D12_BOX *box, bool upload)
+{
+    struct d3d12_recorded_range ranges[2] = {{buffer->resource->vk_buffer, 0, 0, !upload, VK_NULL_HANDLE}, texture_side_range(texture, upload)};
+
+    footprint_range(buffer, box, &ranges[0].offset, &ranges[0].size);
+    d3d12_command_list_note_with_ranges(list, METHOD(CopyTextureRegion), D3D12_RECORDED_COPY, ranges, 2);
 }
 
 /* Copies between formats need the same block shape and size (D3D12's copy-compatible formats,
@@ -338,7 +342,10 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
         transfer_layouts(list, src.resource, &src.layers, dst.resource, &dst.layers);
         vkCmdCopyImage(list->vk_command_buffer, src.resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.resource->vk_image,
                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-        d3d12_command_list_note(list, D3D12_RECORDED_COPY, 0, 0);
+        {
+            struct d3d12_recorded_range ranges[2] = {texture_side_range(&src, false), texture_side_range(&dst, true)};
+            d3d12_command_list_note_with_ranges(list, METHOD(CopyTextureRegion), D3D12_RECORDED_COPY, ranges, 2);
+        }
     } else {
         VkBufferImageCopy region;
         bool upload = !!dst.resource->vk_image;
@@ -364,7 +371,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
         else
             vkCmdCopyImageToBuffer(list->vk_command_buffer, texture->resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                     buffer->resource->vk_buffer, 1, &region);
-        note_buffer_side(list, buffer, &buffer_box, !upload);
+        note_buffer_copy(list, buffer, texture, &buffer_box, upload);
     }
 }
 
@@ -411,6 +418,11 @@ bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, s
     transfer_layouts(list, src, NULL, dst, NULL);
     vkCmdCopyImage(list->vk_command_buffer, src->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             count, regions);
-    d3d12_command_list_note(list, D3D12_RECORDED_COPY, 0, 0);
+    {
+        uint32_t subresources = d3d12xs_texture_subresource_count(d);
+        struct d3d12_recorded_range ranges[2] = {{VK_NULL_HANDLE, 0, subresources, false, src->vk_image},
+                {VK_NULL_HANDLE, 0, subresources, true, dst->vk_image}};
+        d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_COPY, ranges, 2);
+    }
     return true;
 }

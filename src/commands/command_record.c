@@ -9,6 +9,7 @@ void d3d12_command_record_reset(struct d3d12_command_record *record)
 {
     record->command_count = record->range_count = 0;
     record->bound_first = record->bound_count = 0;
+    record->dispatch_first = record->dispatch_count = 0;
 }
 
 void d3d12_command_record_cleanup(struct d3d12_command_record *record)

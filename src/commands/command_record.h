@@ -24,10 +24,13 @@ enum d3d12_recorded_kind {
     D3D12_RECORDED_BEGIN_QUERY,
 };
 
+/* Bytes of a buffer, or (image set, buffer VK_NULL_HANDLE) subresources of a texture: offset
+ * and size then count D3D12 subresource indices, a span that covers the ones used. */
 struct d3d12_recorded_range {
     VkBuffer buffer;
     uint64_t offset, size;
     bool write;
+    VkImage image;
 };
 
 /* What the console memory-model validation needs to know beyond the kind. */
@@ -50,7 +53,10 @@ struct d3d12_command_record {
     size_t command_count, command_capacity;
     struct d3d12_recorded_range *ranges;
     size_t range_count, range_capacity;
-    uint32_t bound_first, bound_count;  /* ranges of the last descriptor push: what dispatches read */
+    uint32_t bound_first, bound_count;  /* ranges of the last descriptor push (root descriptors) */
+    /* What the next dispatch reads and writes: the push's ranges and, with the console
+     * validation on, what its descriptor tables hold (command_list_table_ranges.c). */
+    uint32_t dispatch_first, dispatch_count;
 };
 
 void d3d12_command_record_reset(struct d3d12_command_record *record);

@@ -7,6 +7,7 @@
 #include "memory/resource.h"
 #include "memory/va_map.h"
 #include "commands/query_heap.h"
+#include "memory/texture.h"
 
 static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList10(ID3D12GraphicsCommandList10 *iface)
 {
@@ -46,6 +47,11 @@ bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, s
  * rectangles of each of its slices), values taken as its format takes them. */
 void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
         const VkClearColorValue *color, bool float_values, UINT rect_count, const D3D12_RECT *rects);
+
+/* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
+ * and writes) to the root descriptors' and what the bound descriptor tables hold; false after
+ * recording the error. Called by the flush only while the console validation is on. */
+bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, const char *command);
 
 /* command_list_query.c */
 void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
@@ -138,6 +144,24 @@ static inline uint32_t d3d12_command_list_note_ranges(struct d3d12_command_list 
     if (first == UINT32_MAX)
         d3d12_command_list_record_error(list, command, "out of memory for the command record");
     return first;
+}
+
+/* The recorded range of the subresources of resource (a texture) that a Vulkan range reaches. */
+static inline struct d3d12_recorded_range d3d12_recorded_texture_range(const struct d3d12_resource *resource,
+        const VkImageSubresourceRange *range, bool write)
+{
+    uint32_t first, count;
+    d3d12xs_texture_subresource_span(resource, range, &first, &count);
+    return (struct d3d12_recorded_range){VK_NULL_HANDLE, first, count, write, resource->vk_image};
+}
+
+/* Notes a command with the ranges it uses (none when noting them failed, which marks the list invalid). */
+static inline void d3d12_command_list_note_with_ranges(struct d3d12_command_list *list, const char *command, enum d3d12_recorded_kind kind,
+        const struct d3d12_recorded_range *ranges, uint32_t count)
+{
+    uint32_t first = d3d12_command_list_note_ranges(list, command, ranges, count);
+    if (first != UINT32_MAX)
+        d3d12_command_list_note(list, kind, first, count);
 }
 
 #endif

@@ -11,6 +11,7 @@
 
 struct validated_range {
     VkBuffer buffer;
+    VkImage image;          /* textures: offset and size count subresources */
     uint64_t offset, size;
     uint32_t call_index;
     enum d3d12_recorded_kind kind;
@@ -83,12 +84,12 @@ static void keep_range(struct validated_range *ranges, uint32_t *count, const st
     /* Beyond MAX_RANGES the oldest go: the newest writes are the likeliest to be read. */
     if (*count == MAX_RANGES)
         memmove(ranges, ranges + 1, (MAX_RANGES - 1) * sizeof(*ranges)), (*count)--;
-    ranges[(*count)++] = (struct validated_range){range->buffer, range->offset, range->size, command->call_index, command->kind};
+    ranges[(*count)++] = (struct validated_range){range->buffer, range->image, range->offset, range->size, command->call_index, command->kind};
 }
 
 static bool overlaps(const struct validated_range *a, const struct validated_range *b)
 {
-    return a->buffer == b->buffer && a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+    return a->buffer == b->buffer && a->image == b->image && a->offset < b->offset + b->size && b->offset < a->offset + a->size;
 }
 
 /* Of two values that both satisfy the wait, the one that releases it first in a counter's
@@ -123,11 +124,18 @@ static void check_locked(struct waiting_reader *reader, const struct published_v
             const struct validated_range *read = &reader->reads[r], *write = &value->unsettled[w];
             if (!overlaps(read, write))
                 continue;
-            ERR("console memory model: %s call %u (%s) reads bytes [%llu, +%llu) of buffer %p after waiting (call %u) for the value "
+            char what[96];
+            if (read->image)
+                snprintf(what, sizeof(what), "subresources [%llu, +%llu) of texture 0x%llx", (unsigned long long)read->offset,
+                        (unsigned long long)read->size, (unsigned long long)(uintptr_t)read->image);
+            else
+                snprintf(what, sizeof(what), "bytes [%llu, +%llu) of buffer 0x%llx", (unsigned long long)read->offset,
+                        (unsigned long long)read->size, (unsigned long long)(uintptr_t)read->buffer);
+            ERR("console memory model: %s call %u (%s) reads %s after waiting (call %u) for the value "
                     "that %s call %u writes (%llu at 0x%llx); that value write has no write-back (GL2_WRITEBACK, "
-                    "D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK or IDLE) or barrier after call %u (%s) wrote those bytes, so on the console "
+                    "D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK or IDLE) or barrier after call %u (%s) wrote them, so on the console "
                     "the read could see stale data", reader->where, read->call_index, d3d12_recorded_kind_name(read->kind),
-                    (unsigned long long)read->offset, (unsigned long long)read->size, (void *)read->buffer, reader->call_index, value->where,
+                    what, reader->call_index, value->where,
                     value->call_index, (unsigned long long)value->value, (unsigned long long)value->gpu_address, write->call_index,
                     d3d12_recorded_kind_name(write->kind));
             found = 1;

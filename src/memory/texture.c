@@ -386,6 +386,21 @@ HRESULT d3d12xs_texture_allocation_info(struct d3d12_device *device, const D3D12
     return S_OK;
 }
 
+void d3d12xs_texture_subresource_span(const struct d3d12_resource *resource, const VkImageSubresourceRange *range, uint32_t *first,
+        uint32_t *count)
+{
+    uint32_t mips = resource->mip_levels, layers = resource->layers;
+    uint32_t level_count = range->levelCount == VK_REMAINING_MIP_LEVELS ? mips - range->baseMipLevel : range->levelCount;
+    uint32_t layer_count = range->layerCount == VK_REMAINING_ARRAY_LAYERS ? layers - range->baseArrayLayer : range->layerCount;
+    /* Depth-stencil images: stencil is plane 1, after all of depth's subresources. */
+    uint32_t first_plane = resource->aspects != VK_IMAGE_ASPECT_COLOR_BIT && !(range->aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) ? 1 : 0;
+    uint32_t last_plane = resource->planes > 1 && (range->aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT) ? 1 : first_plane;
+    uint32_t plane_size = mips * layers;
+
+    *first = first_plane * plane_size + range->baseArrayLayer * mips + range->baseMipLevel;
+    *count = last_plane * plane_size + (range->baseArrayLayer + layer_count - 1) * mips + range->baseMipLevel + level_count - *first;
+}
+
 VkImageSubresourceLayers d3d12xs_texture_subresource_layers(const struct d3d12_resource *resource, uint32_t index)
 {
     VkImageSubresourceLayers layers = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};

@@ -42,6 +42,10 @@ void d3d12xs_texture_destroy(struct d3d12_device *device, struct d3d12_resource 
 HRESULT d3d12xs_texture_allocation_info(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, uint64_t *size,
         uint64_t *alignment, const char *method);
 
+/* The D3D12 subresource indices a Vulkan range of the texture reaches, as the span
+ * [*first, *first + *count) that covers them (plane, then layer, then mip order). */
+void d3d12xs_texture_subresource_span(const struct d3d12_resource *resource, const VkImageSubresourceRange *range, uint32_t *first,
+        uint32_t *count);
 /* The Vulkan subresource range of D3D12 subresource `index` (one mip, one layer, one plane's aspect). */
 VkImageSubresourceLayers d3d12xs_texture_subresource_layers(const struct d3d12_resource *resource, uint32_t index);
 
