@@ -30,6 +30,7 @@ static const struct {
 } operand_types[] = {
     {DXBC_TEMP, 1},
     {DXBC_IMMEDIATE32, 0},
+    {DXBC_SAMPLER, 1},
     {DXBC_RESOURCE_SRV, 1},
     {DXBC_CONSTANT_BUFFER, 2},
     {DXBC_NULL, 0},

@@ -73,11 +73,19 @@ enum dxbc_opcode {
     DXBC_OP_IMM_ATOMIC_EXCH = 0xb8,
     DXBC_OP_SYNC = 0xbe,                /* DXBC_SYNC_* in the control bits */
     DXBC_OP_BUFINFO = 0x79,
+    DXBC_OP_DCL_SAMPLER = 0x5a,         /* DXBC_SAMPLER_MODE_* in the control bits */
+    DXBC_OP_SAMPLE_L = 0x48,            /* dst, coordinates, t#, s#, LOD */
+    DXBC_OP_RESINFO = 0x3d,             /* dst, mip, t# or u# (width, height, depth or layers, mips) */
 };
 
 /* Control bits of an instruction (bits 11-23 of its first token), ORed into `opcode`. */
 #define DXBC_IF_NONZERO (1u << 18)
 #define DXBC_RESOURCE_DIMENSION_BUFFER (1u << 11)
+#define DXBC_RESOURCE_DIMENSION_TEXTURE1D (2u << 11)
+#define DXBC_RESOURCE_DIMENSION_TEXTURE2D (3u << 11)
+#define DXBC_RESOURCE_DIMENSION_TEXTURE3D (5u << 11)
+#define DXBC_RESOURCE_DIMENSION_TEXTURE2DARRAY (8u << 11)
+#define DXBC_SAMPLER_MODE_DEFAULT (0u << 11)
 #define DXBC_SYNC_THREADS_IN_GROUP (0x1u << 11)
 #define DXBC_SYNC_GROUP_SHARED_MEMORY (0x2u << 11)
 #define DXBC_SYNC_UAV_GLOBAL (0x8u << 11)
@@ -92,6 +100,7 @@ enum dxbc_opcode {
 enum dxbc_operand_type {
     DXBC_TEMP = 0x00,               /* r# */
     DXBC_IMMEDIATE32 = 0x04,        /* l(...) */
+    DXBC_SAMPLER = 0x06,            /* s# */
     DXBC_RESOURCE_SRV = 0x07,       /* t# */
     DXBC_CONSTANT_BUFFER = 0x08,    /* cb#[element]: two indices (5.1: three) */
     DXBC_NULL = 0x0d,               /* null: an unused destination */

@@ -825,8 +825,9 @@ static void expect_refused(struct env *env, ID3D12RootSignature *signature, cons
 
 static void test_refusals(struct env *env)
 {
-    static const struct dxbc_instruction texture_program[] = {
-        {DXBC_OP_DCL_RESOURCE | (3u << 11) /* TEXTURE2D */, 1, {DXBC_RESOURCE(DXBC_RESOURCE_SRV, 2)}, 1, {DXBC_RETURN_FLOAT}},
+    /* resource dimension 11 (RAW_BUFFER) does not belong in a typed declaration (textures are 2-10: test_dxbc_texture) */
+    static const struct dxbc_instruction bad_dimension_program[] = {
+        {DXBC_OP_DCL_RESOURCE | (11u << 11), 1, {DXBC_RESOURCE(DXBC_RESOURCE_SRV, 2)}, 1, {DXBC_RETURN_FLOAT}},
         DCL_GROUP, END,
     };
     static const struct dxbc_instruction counter_program[] = {
@@ -869,7 +870,7 @@ static void test_refusals(struct env *env)
     expect_refused(env, signature, copy, size, E_INVALIDARG, "DXIL", "DXIL");
     free(copy);
 
-    /* a pixel shader; shader model 4.0; an instruction running past the end; a texture; a counter */
+    /* a pixel shader; shader model 4.0; an instruction running past the end; a bad dimension; a counter */
     if ((copy = with_token(raw_program, ARRAY_SIZE(raw_program), 0, 0x00000050u, &size)))
         expect_refused(env, signature, copy, size, E_INVALIDARG, "pixel shader", "only compute shaders");
     free(copy);
@@ -879,8 +880,8 @@ static void test_refusals(struct env *env)
     if ((copy = with_token(raw_program, ARRAY_SIZE(raw_program), 2, 0x7f000059u, &size)))
         expect_refused(env, signature, copy, size, E_INVALIDARG, "instruction length", "past the end");
     free(copy);
-    if ((copy = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, texture_program, ARRAY_SIZE(texture_program), &size)))
-        expect_refused(env, signature, copy, size, E_NOTIMPL, "texture", "textures are not supported yet");
+    if ((copy = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, bad_dimension_program, ARRAY_SIZE(bad_dimension_program), &size)))
+        expect_refused(env, signature, copy, size, E_INVALIDARG, "resource dimension", "resource dimension 11");
     free(copy);
     if ((copy = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, counter_program, ARRAY_SIZE(counter_program), &size)))
         expect_refused(env, signature, copy, size, E_NOTIMPL, "counter", "UAV counters");

@@ -28,6 +28,7 @@ enum {
     OP_DCL_RESOURCE_STRUCTURED = 0xa2,
 };
 #define RESOURCE_DIMENSION_BUFFER 1u
+#define RESOURCE_DIMENSION_TEXTURECUBEARRAY 10u
 /* D3D11's limits for shader model 5 (D3D11_COMMONSHADER_TEMP_REGISTER_COUNT, the compute shader's
  * thread group and group shared memory): libvkd3d-shader declares what it is told, so a count
  * past them (a malformed shader) would make it build a huge module. */
@@ -172,10 +173,13 @@ static HRESULT read_declaration(struct d3d12xs_dxbc_shader *shader, uint32_t opc
     if (sm51 && resource.space >= D3D12XS_HEAP_SPACE)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                 "declaration at token %u: space%u (spaces 0 to %u are supported)", offset, resource.space, D3D12XS_HEAP_SPACE - 1);
-    if ((opcode == OP_DCL_RESOURCE || opcode == OP_DCL_UAV_TYPED) && dimension != RESOURCE_DIMENSION_BUFFER)
-        return d3d12xs_write_error(E_NOTIMPL, error, error_size,
-                "%c%u, space%u is a texture (resource dimension %u): d3d12xs has buffers only, textures are not supported yet",
-                letters[resource.register_class], resource.first, resource.space, dimension);
+    /* Typed declarations of another dimension than a buffer are textures (1D to cube arrays, MS). */
+    if (opcode == OP_DCL_RESOURCE || opcode == OP_DCL_UAV_TYPED) {
+        if (dimension < RESOURCE_DIMENSION_BUFFER || dimension > RESOURCE_DIMENSION_TEXTURECUBEARRAY)
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "declaration at token %u: resource dimension %u (1 to %u)",
+                    offset, dimension, RESOURCE_DIMENSION_TEXTURECUBEARRAY);
+        resource.texture = dimension != RESOURCE_DIMENSION_BUFFER;
+    }
     if ((opcode == OP_DCL_UAV_RAW || opcode == OP_DCL_UAV_STRUCTURED || opcode == OP_DCL_UAV_TYPED) && opcode_token & UAV_FLAG_COUNTER)
         return d3d12xs_write_error(E_NOTIMPL, error, error_size,
                 "u%u, space%u has a counter (IncrementCounter, Append, Consume): UAV counters are not supported in DXBC "

@@ -32,6 +32,7 @@ struct d3d12xs_dxbc_resource {
     uint32_t space, first, last;
     enum d3d12xs_dxbc_view view;
     uint32_t stride;                /* structured views */
+    bool texture;                   /* a typed SRV or UAV of a texture dimension (an image in SPIR-V) */
 };
 
 struct d3d12xs_dxbc_shader {
@@ -51,7 +52,7 @@ bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
 
 /* Checks the container and the compute shader in it and reads its declarations. E_INVALIDARG
  * with a reason for anything malformed, DXIL, a shader that is not a compute shader of model
- * 5.x, and what d3d12xs's translation does not take (textures: not yet; UAV counters);
+ * 5.x, and what d3d12xs's translation does not take (register ranges; UAV counters);
  * E_OUTOFMEMORY. On failure shader is zeroed. */
 HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);

@@ -21,7 +21,7 @@
 
 /* libvkd3d-shader's enum vkd3d_shader_descriptor_type and VKD3D_SHADER_BINDING_FLAG_BUFFER
  * (vkd3d_shader.h; the helper links libvkd3d-shader, the library does not) */
-enum { VKD3D_SRV = 0, VKD3D_UAV = 1, VKD3D_CBV = 2, VKD3D_SAMPLER = 3, VKD3D_BINDING_FLAG_BUFFER = 1 };
+enum { VKD3D_SRV = 0, VKD3D_UAV = 1, VKD3D_CBV = 2, VKD3D_SAMPLER = 3, VKD3D_BINDING_FLAG_BUFFER = 1, VKD3D_BINDING_FLAG_IMAGE = 2 };
 
 static uint32_t descriptor_type(enum d3d12xs_register_class register_class)
 {
@@ -103,7 +103,7 @@ static void put_request(struct hlslc_buffer *request, const void *code, size_t s
         hlslc_put_u32(request, descriptor_type(r->register_class));
         hlslc_put_u32(request, r->space);
         hlslc_put_u32(request, r->first);
-        hlslc_put_u32(request, r->register_class == D3D12XS_REGISTER_SAMPLER ? 0 : VKD3D_BINDING_FLAG_BUFFER);
+        hlslc_put_u32(request, r->register_class == D3D12XS_REGISTER_SAMPLER || r->texture ? VKD3D_BINDING_FLAG_IMAGE : VKD3D_BINDING_FLAG_BUFFER);
         hlslc_put_u32(request, r->space);
         hlslc_put_u32(request, D3D12XS_ENCODE_BINDING(r->register_class, r->first));
         hlslc_put_u32(request, 1);
