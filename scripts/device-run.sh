@@ -5,7 +5,7 @@
 # Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|trace|texture] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
 # docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; trace: issue 19's trace figures;
-# texture: bench_texture of new, twice, which bench and all run too); summary.txt, bench.txt,
+# texture: bench_texture and bench_sample of new, twice each, which bench and all run too); summary.txt, bench.txt,
 # pipeline.txt, binding.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
@@ -136,6 +136,17 @@ if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = texture ]; then
         done
     else
         echo "bench_texture: not in $root/new/bench (scripts/device-tree.sh copies it)" >> "$out/summary.txt"
+    fi
+    # A compute kernel sampling a texture (bilinear) into a UAV texture next to raw Vulkan, the same way.
+    if [ -x "$root/new/bench/bench_sample" ]; then
+        for rep in 1 2; do
+            echo "== new, bench_sample run $rep" >> "$out/texture.txt"
+            LD_LIBRARY_PATH=$root/new D3D12XS_BENCH_OUT=/tmp/sample.$rep.tsv timeout 200 "$root/new/bench/bench_sample" >> "$out/texture.txt" 2>&1
+            echo "bench_sample (run $rep) rc=$?" >> "$out/summary.txt"
+            cat /tmp/sample.$rep.tsv >> "$out/texture.txt" 2>/dev/null
+        done
+    else
+        echo "bench_sample: not in $root/new/bench (scripts/device-tree.sh copies it)" >> "$out/summary.txt"
     fi
     cat "$out/texture.txt" 2>/dev/null
 fi
