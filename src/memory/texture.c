@@ -260,8 +260,12 @@ HRESULT d3d12xs_texture_bind_placed(struct d3d12_device *device, struct d3d12_re
     if (heap_offset > heap->desc.SizeInBytes || requirements.size > heap->desc.SizeInBytes - heap_offset)
         return d3d12xs_fail(E_INVALIDARG, method, "HeapOffset %llu + the texture's %llu bytes (GetResourceAllocationInfo) pass the end of the %llu-byte heap",
                 (unsigned long long)heap_offset, (unsigned long long)requirements.size, (unsigned long long)heap->desc.SizeInBytes);
+    /* Drivers may keep optimally tiled images out of CPU-visible memory (NVIDIA does, of its
+     * cached types): a committed texture of the same heap properties still works there. */
     if (!(requirements.memoryTypeBits & (1u << heap->memory.memory_type)))
-        return d3d12xs_fail(E_INVALIDARG, method, "the heap's Vulkan memory type %u cannot hold this texture", heap->memory.memory_type);
+        return d3d12xs_fail(E_INVALIDARG, method, "the heap's Vulkan memory type %u cannot hold this texture on this device%s",
+                heap->memory.memory_type, heap->mapped ? " (a CPU-visible heap: create the texture committed, or place it in a heap "
+                "without CPU pages)" : "");
     /* The heap's memory starts at a multiple of its D3D12 alignment, so an aligned HeapOffset
      * is as aligned in the VkDeviceMemory; a driver asking more is told here. */
     if ((heap->memory.offset + heap_offset) % requirements.alignment)
