@@ -21,8 +21,22 @@
  * the view, loads 0, and such stores and atomics do nothing (the descriptor is never read for an
  * index past the heap). Byte offsets are rounded down to a multiple of 4.
  *
- * Register u16381 and b16381 of space62 are reserved for this header: the first is the heap
- * itself (each slot seen as a raw buffer), the second its size, which Dispatch pushes.
+ * Textures and samplers (shader model 6.6's ResourceDescriptorHeap[i] and SamplerDescriptorHeap[i]
+ * as textures and samplers): define D3D12XS_HEAP_TEXTURES before the include, then
+ *
+ *     float4 c = D3D12XSHeapTexture2D(t).SampleLevel(D3D12XSHeapSampler(s), uv, 0);
+ *     D3D12XSHeapRWTexture2D(u)[xy] = c;
+ *
+ * D3D12XSHeapTexture2D, ...Texture2DArray, ...Texture3D, ...TextureCube (float4 texels),
+ * ...Texture2DUint (uint4), ...RWTexture2D (float4), ...RWTexture2DUint (uint4) name slot i of
+ * the CBV_SRV_UAV heap as that kind of view; D3D12XSHeapSampler and D3D12XSHeapComparisonSampler
+ * name slot i of the bound SAMPLER heap, which needs D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED.
+ * The slot must hold a view of that kind, as in D3D12 (no bounds check: an index past the heap is
+ * undefined, as there).
+ *
+ * Registers 16370 to 16381 of space62 (t, u, s and b16381) are reserved for this header: u16381
+ * is the heap itself (each slot seen as a raw buffer), b16381 its size, which Dispatch pushes, the
+ * others the views above.
  */
 #ifndef D3D12XS_HEAP_HLSLI
 #define D3D12XS_HEAP_HLSLI
@@ -33,6 +47,27 @@ cbuffer D3D12XS_HEAP_INFO : register(b16381, space62) { uint D3D12XS_HEAP_SIZE; 
  * for one thread only (Mesa's lavapipe): each thread's index is then queried by every thread in
  * turn, so that each query's index is the same for all. */
 [[vk::constant_id(2001)]] const uint D3D12XS_HEAP_SIZE_BY_INDEX = 0u;
+
+#ifdef D3D12XS_HEAP_TEXTURES
+Texture2D<float4> D3D12XS_HEAP_TEXTURE2D[] : register(t16381, space62);
+Texture2DArray<float4> D3D12XS_HEAP_TEXTURE2DARRAY[] : register(t16380, space62);
+Texture3D<float4> D3D12XS_HEAP_TEXTURE3D[] : register(t16379, space62);
+TextureCube<float4> D3D12XS_HEAP_TEXTURECUBE[] : register(t16378, space62);
+Texture2D<uint4> D3D12XS_HEAP_TEXTURE2D_UINT[] : register(t16377, space62);
+RWTexture2D<float4> D3D12XS_HEAP_RWTEXTURE2D[] : register(u16380, space62);
+RWTexture2D<uint4> D3D12XS_HEAP_RWTEXTURE2D_UINT[] : register(u16379, space62);
+SamplerState D3D12XS_HEAP_SAMPLER[] : register(s16381, space62);
+SamplerComparisonState D3D12XS_HEAP_COMPARISON_SAMPLER[] : register(s16380, space62);
+#define D3D12XSHeapTexture2D(i) D3D12XS_HEAP_TEXTURE2D[NonUniformResourceIndex(i)]
+#define D3D12XSHeapTexture2DArray(i) D3D12XS_HEAP_TEXTURE2DARRAY[NonUniformResourceIndex(i)]
+#define D3D12XSHeapTexture3D(i) D3D12XS_HEAP_TEXTURE3D[NonUniformResourceIndex(i)]
+#define D3D12XSHeapTextureCube(i) D3D12XS_HEAP_TEXTURECUBE[NonUniformResourceIndex(i)]
+#define D3D12XSHeapTexture2DUint(i) D3D12XS_HEAP_TEXTURE2D_UINT[NonUniformResourceIndex(i)]
+#define D3D12XSHeapRWTexture2D(i) D3D12XS_HEAP_RWTEXTURE2D[NonUniformResourceIndex(i)]
+#define D3D12XSHeapRWTexture2DUint(i) D3D12XS_HEAP_RWTEXTURE2D_UINT[NonUniformResourceIndex(i)]
+#define D3D12XSHeapSampler(i) D3D12XS_HEAP_SAMPLER[NonUniformResourceIndex(i)]
+#define D3D12XSHeapComparisonSampler(i) D3D12XS_HEAP_COMPARISON_SAMPLER[NonUniformResourceIndex(i)]
+#endif
 
 /* The number of descriptors in the bound heap. */
 uint D3D12XSHeapCount()

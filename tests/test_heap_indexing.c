@@ -1,6 +1,8 @@
 /* Root signatures with CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED: shaders index the bound heap
  * through <d3d12xs_heap.hlsli>, hundreds of descriptors at a time, with bounds that never
- * reach application memory; without the flag such shaders are refused. */
+ * reach application memory; textures and samplers of the heaps by slot (with
+ * SAMPLER_HEAP_DIRECTLY_INDEXED too); without the flags such shaders are refused. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -422,6 +424,167 @@ static void test_reserved_registers(struct env *env)
         ID3D12RootSignature_Release(signature);
 }
 
+/* Textures and samplers straight from the heaps (D3D12XS_HEAP_TEXTURES): a Texture2D sampled
+ * through slot s of the SAMPLER heap (point, then linear), a Texture2D<uint4> loaded, the sum
+ * stored through a RWTexture2D; all chosen by slot index, no table. */
+static const char texture_heap_source[] =
+    "#define D3D12XS_HEAP_TEXTURES\n"
+    "#include <d3d12xs_heap.hlsli>\n"
+    "cbuffer Root : register(b0) { uint sampler_slot; uint unused; };\n"
+    "[numthreads(4, 4, 1)]\n"
+    "void main(uint3 id : SV_DispatchThreadID)\n"
+    "{\n"
+    "    float2 uv = (float2(id.xy) + 0.75) / 4.0;\n"
+    "    float4 c = D3D12XSHeapTexture2D(0).SampleLevel(D3D12XSHeapSampler(sampler_slot), uv, 0);\n"
+    "    uint4 u = D3D12XSHeapTexture2DUint(2).Load(int3(id.xy, 0));\n"
+    "    D3D12XSHeapRWTexture2D(1)[id.xy] = c + float4(u.x * 1000.0, 0, 0, 0);\n"
+    "}\n";
+
+static ID3D12Resource *small_texture(struct env *env, DXGI_FORMAT format, bool uav, const void *data, UINT texel_bytes)
+{
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 1, 1};
+    D3D12_RESOURCE_DESC desc;
+    ID3D12Resource *texture = NULL;
+
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    desc.Width = desc.Height = 4;
+    desc.DepthOrArraySize = desc.MipLevels = 1;
+    desc.Format = format;
+    desc.SampleDesc.Count = 1;
+    desc.Flags = uav ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : D3D12_RESOURCE_FLAG_NONE;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (texture && data)
+        CHECK_HR(ID3D12Resource_WriteToSubresource(texture, 0, NULL, data, 4 * texel_bytes, 16 * texel_bytes), S_OK);
+    return texture;
+}
+
+static void test_textures_and_samplers(struct env *env)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC view_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC sampler_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 2, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    const D3D12_ROOT_SIGNATURE_FLAGS both = D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED
+            | D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED;
+    ID3D12RootSignature *signature = root_signature(env->device, both);
+    ID3D12RootSignature *views_only = root_signature(env->device, D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED);
+    ID3D12DescriptorHeap *views = NULL, *samplers = NULL;
+    ID3D12Resource *source, *indices, *output;
+    ID3D12PipelineState *state = NULL, *refused = NULL;
+    ID3DBlob *code = compile(texture_heap_source);
+    float texels[16][4], result[16][4];
+    uint32_t index_texels[16];
+    D3D12_SAMPLER_DESC sampler;
+    LOG_MARK();
+
+    for (unsigned i = 0; i < 16; i++) {
+        texels[i][0] = (float)(i % 4);
+        texels[i][1] = (float)(i / 4);
+        texels[i][2] = 0.0f;
+        texels[i][3] = 1.0f;
+        index_texels[i] = i;
+    }
+    source = small_texture(env, DXGI_FORMAT_R32G32B32A32_FLOAT, false, texels, 16);
+    indices = small_texture(env, DXGI_FORMAT_R32_UINT, false, index_texels, 4);
+    output = small_texture(env, DXGI_FORMAT_R32G32B32A32_FLOAT, true, NULL, 16);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &view_desc, &IID_ID3D12DescriptorHeap, (void **)&views), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &sampler_desc, &IID_ID3D12DescriptorHeap, (void **)&samplers), S_OK);
+    if (!signature || !views_only || !views || !samplers || !source || !indices || !output || !code)
+        goto done;
+    ID3D12Device_CreateShaderResourceView(env->device, source, NULL, cpu_at(env, views, 0));
+    ID3D12Device_CreateUnorderedAccessView(env->device, output, NULL, NULL, cpu_at(env, views, 1));
+    ID3D12Device_CreateShaderResourceView(env->device, indices, NULL, cpu_at(env, views, 2));
+    memset(&sampler, 0, sizeof(sampler));
+    sampler.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+    sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+    sampler.MaxLOD = D3D12_FLOAT32_MAX;
+    ID3D12Device_CreateSampler(env->device, &sampler, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(samplers));
+    sampler.Filter = D3D12_FILTER_MIN_MAG_MIP_LINEAR;
+    {
+        D3D12_CPU_DESCRIPTOR_HANDLE second = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(samplers);
+        second.ptr += ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER);
+        ID3D12Device_CreateSampler(env->device, &sampler, second);
+    }
+    {
+        D3D12_COMPUTE_PIPELINE_STATE_DESC desc = {signature, {ID3D10Blob_GetBufferPointer(code), ID3D10Blob_GetBufferSize(code)}, 0,
+                {NULL, 0}, D3D12_PIPELINE_STATE_FLAG_NONE};
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+        /* Sampler slots need the SAMPLER flag too. */
+        desc.pRootSignature = views_only;
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&refused), E_INVALIDARG);
+        CHECK_LOG("CreateComputePipelineState", "indexes the sampler heap directly", "SAMPLER_HEAP_DIRECTLY_INDEXED");
+        RELOG_MARK();
+    }
+    for (UINT slot = 0; slot < 2 && state; slot++) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12DescriptorHeap *heaps[2] = {views, samplers};
+        unsigned bad = 0;
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 2, heaps);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, slot, 0);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        CHECK_NO_LOG();
+        CHECK_HR(ID3D12Resource_ReadFromSubresource(output, result, 64, 256, 0, NULL), S_OK);
+        for (unsigned i = 0; i < 16; i++) {
+            /* texel coordinate x + 0.75: point reads texel x; linear blends x and x + 1 3:1 (clamped at 3) */
+            float x = (float)(i % 4), y = (float)(i / 4);
+            float ex = slot ? fminf(x + 0.25f, 3.0f) : x, ey = slot ? fminf(y + 0.25f, 3.0f) : y;
+            bad += fabsf(result[i][0] - (ex + i * 1000.0f)) > 0.01f || fabsf(result[i][1] - ey) > 0.01f || result[i][3] != 1.0f;
+        }
+        CHECK_MSG(!bad, "heap %s sampler: %u texels wrong (texel 5: %g %g)", slot ? "linear" : "point", bad, result[5][0], result[5][1]);
+    }
+    /* A shader of the header's textures that samples nothing needs only the CBV_SRV_UAV flag. */
+    {
+        static const char loads_only[] =
+            "#define D3D12XS_HEAP_TEXTURES\n"
+            "#include <d3d12xs_heap.hlsli>\n"
+            "[numthreads(4, 4, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+            "{ D3D12XSHeapRWTexture2D(1)[id.xy] = float4(D3D12XSHeapTexture2DUint(2).Load(int3(id.xy, 0))); }\n";
+        for (int skip = 0; skip < 2; skip++) { /* unoptimised too: what is declared but unused stays out */
+            ID3DBlob *loads = harness_compile(loads_only, skip ? D3DCOMPILE_SKIP_OPTIMIZATION : 0);
+            ID3D12PipelineState *loader = NULL;
+            D3D12_COMPUTE_PIPELINE_STATE_DESC desc = {views_only, {NULL, 0}, 0, {NULL, 0}, D3D12_PIPELINE_STATE_FLAG_NONE};
+            if (!loads)
+                continue;
+            desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(loads);
+            desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(loads);
+            CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&loader), S_OK);
+            if (loader)
+                ID3D12PipelineState_Release(loader);
+            ID3D10Blob_Release(loads);
+        }
+    }
+    /* Without a SAMPLER heap set, Dispatch says what is missing. */
+    if (state) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &views);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, 0, 0);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        CHECK_LOG("Dispatch", "indexes the SAMPLER heap directly", "no SAMPLER heap is set");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        CHECK_LOG("Close", "Dispatch");
+        harness_release_list(&list);
+    }
+
+done:
+    if (code) ID3D10Blob_Release(code);
+    if (state) ID3D12PipelineState_Release(state);
+    if (refused) ID3D12PipelineState_Release(refused);
+    if (signature) ID3D12RootSignature_Release(signature);
+    if (views_only) ID3D12RootSignature_Release(views_only);
+    if (views) ID3D12DescriptorHeap_Release(views);
+    if (samplers) ID3D12DescriptorHeap_Release(samplers);
+    if (source) ID3D12Resource_Release(source);
+    if (indices) ID3D12Resource_Release(indices);
+    if (output) ID3D12Resource_Release(output);
+}
+
 int main(void)
 {
     D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, HEAP_SIZE, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
@@ -441,6 +604,7 @@ int main(void)
         test_sizes_nonuniform_with_table(&env, D3D12_ROOT_SIGNATURE_FLAG_NONE, D3DCOMPILE_SKIP_OPTIMIZATION);
         test_refusals(&env);
         test_reserved_registers(&env);
+        test_textures_and_samplers(&env);
         ID3D12DescriptorHeap_Release(env.heap);
     }
     ID3D12CommandQueue_Release(env.queue);

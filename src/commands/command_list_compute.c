@@ -458,6 +458,11 @@ static bool push_table_starts(struct d3d12_command_list *list, const char *comma
             return false;
         }
     }
+    if (state->pipeline->indexes_sampler_heap && !state->heaps[1]) {
+        d3d12_command_list_record_error(list, command, "the shader indexes the SAMPLER heap directly (d3d12xs_heap.hlsli) but no "
+                "SAMPLER heap is set (SetDescriptorHeaps)");
+        return false;
+    }
     if (signature->heap_size_offset != UINT32_MAX) {
         if (state->pipeline->indexes_heap && !state->heaps[0]) {
             d3d12_command_list_record_error(list, command, "the shader indexes the CBV_SRV_UAV heap directly (d3d12xs_heap.hlsli) but no "

@@ -131,7 +131,8 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
         signature->heap_size_offset = signature->push_bytes;
         signature->push_bytes += 4;
     }
-    signature->reads_heaps = signature->table_count || signature->heap_size_offset != UINT32_MAX;
+    signature->reads_heaps = signature->table_count || signature->heap_size_offset != UINT32_MAX
+            || (desc->Flags & D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED);
     if (signature->push_bytes > device->vk_properties.limits.maxPushConstantsSize)
         return d3d12xs_fail(E_INVALIDARG, method, "root constants and the %u descriptor tables' starts take %u bytes; this device's push "
                 "constants hold %u", signature->table_count, signature->push_bytes, device->vk_properties.limits.maxPushConstantsSize);

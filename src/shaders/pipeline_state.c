@@ -196,27 +196,40 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
             count > 1 ? " (with its array)" : "");
 }
 
-/* The two registers of include/d3d12xs_heap.hlsli: the heap (an unbounded array of raw buffers,
- * read from the bound CBV_SRV_UAV heap's memory like a table starting at its first descriptor)
- * and its size (a cbuffer that becomes the push constant after the table starts). */
+/* The registers of include/d3d12xs_heap.hlsli: the heaps (unbounded arrays of raw buffers,
+ * textures, storage images or samplers, read from the bound heap's memory like a table starting
+ * at its first descriptor) and the CBV_SRV_UAV heap's size (a cbuffer that becomes the push
+ * constant after the table starts). */
 static HRESULT match_heap_binding(struct d3d12_pipeline_state *state, const struct d3d12xs_shader_binding *binding,
         struct d3d12xs_pipeline_binding *out, const char *method)
 {
+    const D3D12_ROOT_SIGNATURE_FLAGS flags = state->root_signature->desc->Desc_1_1.Flags;
+    const bool sampler = binding->register_class == D3D12XS_REGISTER_SAMPLER;
+    /* The raw heap is an unbounded array; texture and sampler arrays may have any size, since
+     * glslang sizes an unbounded array indexed only by constants to those constants. */
+    const bool heap_view = (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                    && binding->array_size == 0)
+            || (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+            || (binding->register_class == D3D12XS_REGISTER_SRV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
+            || (sampler && binding->descriptor_type == VK_DESCRIPTOR_TYPE_SAMPLER);
+
     snprintf(out->register_name, sizeof(out->register_name), "%c%u, space%u", register_letters[binding->register_class],
             binding->register_index, binding->space);
     out->vk_type = binding->descriptor_type;
     out->array_size = 0; /* no push descriptor */
-    if (!(state->root_signature->desc->Desc_1_1.Flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED))
+    if (sampler && !(flags & D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED))
+        return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the sampler heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
+                "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED", out->register_name);
+    if (!sampler && !(flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED))
         return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the descriptor heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
                 "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED", out->register_name);
-    if (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-            && binding->array_size == 0) {
+    if (heap_view) {
         out->source = D3D12XS_BINDING_HEAP_INDEXED;
-        out->heap_set = D3D12XS_HEAP_SET_RESOURCES;
+        out->heap_set = sampler ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES;
         return S_OK;
     }
     if (binding->register_class == D3D12XS_REGISTER_CBV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-            && binding->array_size == 1) {
+            && binding->array_size == 1 && binding->register_index == D3D12XS_HEAP_REGISTER) {
         out->source = D3D12XS_BINDING_HEAP_SIZE;
         return S_OK;
     }
@@ -469,7 +482,8 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     }
     table_aliases = table_raws ? table_raws + info.binding_count : NULL;
     for (uint32_t i = 0; i < info.binding_count; i++) {
-        if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index == D3D12XS_HEAP_REGISTER) {
+        if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index >= D3D12XS_HEAP_REGISTER_FIRST
+                && info.bindings[i].register_index <= D3D12XS_HEAP_REGISTER) {
             if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], method)))
                 goto done;
         } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i],
@@ -500,7 +514,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
              * header's heap from the heap's first descriptor, or the header's heap size. */
             struct d3d12xs_spirv_heap_table_binding heap_binding = {
                 .kind = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_BINDING_SIZE : D3D12XS_HEAP_BINDING_TABLE,
-                .set = b->source == D3D12XS_BINDING_TABLE ? b->heap_set : D3D12XS_HEAP_SET_RESOURCES,
+                .set = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_SET_RESOURCES : b->heap_set,
                 .push_offset = b->source == D3D12XS_BINDING_TABLE ? state->root_signature->table_push_offsets[b->root_index]
                         : b->source == D3D12XS_BINDING_HEAP_SIZE ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
                 /* counter i is slot i + 1 of its set (descriptor_buffer.h) */
@@ -517,7 +531,8 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                 info.bindings[i].alias_variable_id = 0;
             }
             state->reads_heaps = true;
-            state->indexes_heap |= b->source != D3D12XS_BINDING_TABLE;
+            state->indexes_heap |= b->source != D3D12XS_BINDING_TABLE && b->heap_set != D3D12XS_HEAP_SET_SAMPLERS;
+            state->indexes_sampler_heap |= b->source == D3D12XS_BINDING_HEAP_INDEXED && b->heap_set == D3D12XS_HEAP_SET_SAMPLERS;
         }
         state->descriptor_count += state->bindings[i].array_size;
         state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;

@@ -49,6 +49,7 @@ struct d3d12_pipeline_state {
     uint32_t push_set;         /* the set of its push descriptors (after the heap sets where the root signature has tables) */
     bool reads_heaps;          /* its shader reads descriptor tables or indexes the heap: the list binds the heaps */
     bool indexes_heap;         /* its shader indexes the CBV_SRV_UAV heap directly (d3d12xs_heap.hlsli) */
+    bool indexes_sampler_heap; /* ... and the SAMPLER heap */
     uint32_t local_size[3];
     uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
     uint32_t subgroup_size;    /* what it runs with on this device (docs/dispatch.md) */

@@ -57,6 +57,7 @@
 #define D3D12XS_HEAP_INCLUDE "d3d12xs_heap.hlsli"
 #define D3D12XS_HEAP_SPACE 62u /* the highest space D3DCompile maps (glslang: 63 means none) */
 #define D3D12XS_HEAP_REGISTER 16381u /* 16382 is the ordered-append state's (below) */
+#define D3D12XS_HEAP_REGISTER_FIRST 16370u /* 16370-16381 of the space: d3d12xs_heap.hlsli's views of the heaps */
 /* The header's switch to query view sizes one index at a time (devices that mishandle a
  * non-uniform one), a specialization constant set by pipeline creation. */
 #define D3D12XS_HEAP_SIZE_BY_INDEX_SPEC_ID 2001u
