@@ -264,12 +264,13 @@ HRESULT d3d12_command_allocator_get_transient_image(struct d3d12_command_allocat
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    struct d3d12_transient_image transient = {VK_NULL_HANDLE};
+    struct d3d12_transient_image transient;
     VkMemoryRequirements requirements;
     int memory_type;
     VkResult vr;
     HRESULT hr;
 
+    memset(&transient, 0, sizeof(transient));
     if ((vr = vkCreateImage(device->vk_device, &info, NULL, &transient.image)) != VK_SUCCESS)
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateImage of a %ux%ux%u scratch image failed (VkResult %d)",
                 extent.width, extent.height, extent.depth, vr);
