@@ -338,30 +338,6 @@ static void raw_begin(VkCommandBuffer cmd)
     VK(vkBeginCommandBuffer(cmd, &info));
 }
 
-/* Kept: the raw side picks its family itself (bench_vk_init takes d3d12xs's), so the printed
- * families check d3d12xs's choice: compute-only where there is one (as D3D12 COMPUTE queues
- * get), else any compute family. */
-static uint32_t raw_compute_family(VkPhysicalDevice physical_device)
-{
-    VkQueueFamilyProperties families[16];
-    uint32_t family_count = BENCH_ARRAY_SIZE(families), family;
-    int compute_only = -1, any_compute = -1;
-
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families);
-    for (uint32_t i = 0; i < family_count; i++) {
-        if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
-            continue;
-        if (any_compute < 0)
-            any_compute = (int)i;
-        if (compute_only < 0 && !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
-            compute_only = (int)i;
-    }
-    REQUIRE(any_compute >= 0, "the device has no compute queue");
-    family = (uint32_t)(compute_only >= 0 ? compute_only : any_compute);
-    REQUIRE(families[family].timestampValidBits, "queue family %u has no timestamps", family);
-    return family;
-}
-
 static void raw_init(struct raw *r)
 {
     VkQueryPoolCreateInfo query_info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
@@ -371,7 +347,7 @@ static void raw_init(struct raw *r)
 
     memset(r, 0, sizeof(*r));
     bench_vk_open(&r->vk, "bench_compute (raw Vulkan)");
-    family = raw_compute_family(r->vk.physical_device);
+    family = bench_vk_compute_family(r->vk.physical_device);
     /* The marker figure writes with vkCmdWriteBufferMarker2AMD where the device has it, as
      * d3d12xs does (docs/sync.md), and with a barrier and vkCmdUpdateBuffer where it has not. */
     if (bench_vk_has_device_extension(r->vk.physical_device, marker_extension)) {

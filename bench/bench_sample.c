@@ -418,30 +418,6 @@ struct raw {
     VkCommandBuffer cmd;              /* the timed one */
 };
 
-/* The raw side picks its family itself, by d3d12xs's rule for COMPUTE queues (compute-only
- * where there is one, else the first compute family), so that the printed families check
- * each other. */
-static uint32_t raw_compute_family(VkPhysicalDevice physical_device)
-{
-    VkQueueFamilyProperties families[16];
-    uint32_t family_count = BENCH_ARRAY_SIZE(families), family;
-    int compute_only = -1, any_compute = -1;
-
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families);
-    for (uint32_t i = 0; i < family_count; i++) {
-        if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
-            continue;
-        if (any_compute < 0)
-            any_compute = (int)i;
-        if (compute_only < 0 && !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
-            compute_only = (int)i;
-    }
-    REQUIRE(any_compute >= 0, "the device has no compute queue");
-    family = (uint32_t)(compute_only >= 0 ? compute_only : any_compute);
-    REQUIRE(families[family].timestampValidBits, "queue family %u has no timestamps", family);
-    return family;
-}
-
 /* The kernel's SPIR-V with its storage image declared Rgba8, the output's format, as a
  * hand-written program declares it: glslang's HLSL front end infers Rgba32f from float4 (and
  * ignores [[vk::image_format]]), which does not match an RGBA8 view. d3d12xs declares it
@@ -526,7 +502,7 @@ static void raw_init(struct raw *r)
 
     memset(r, 0, sizeof(*r));
     bench_vk_open(&r->vk, "bench_sample (raw Vulkan)");
-    family = raw_compute_family(r->vk.physical_device);
+    family = bench_vk_compute_family(r->vk.physical_device);
     bench_vk_create_device(&r->vk, &family, 1, &r->q);
     VK(vkCreateQueryPool(r->vk.device, &query_info, NULL, &r->queries));
     raw_kernel(r);

@@ -760,6 +760,30 @@ static inline void bench_vk_destroy(struct bench_vk *v)
     vkDestroyInstance(v->instance, NULL);
 }
 
+/* The raw side picks its compute family itself (bench_vk_init takes d3d12xs's), so that the
+ * printed families check d3d12xs's choice: compute-only where there is one (as D3D12 COMPUTE
+ * queues get), else any compute family; it must have timestamps. */
+static inline uint32_t bench_vk_compute_family(VkPhysicalDevice physical_device)
+{
+    VkQueueFamilyProperties families[16];
+    uint32_t family_count = BENCH_ARRAY_SIZE(families), family;
+    int compute_only = -1, any_compute = -1;
+
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families);
+    for (uint32_t i = 0; i < family_count; i++) {
+        if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
+            continue;
+        if (any_compute < 0)
+            any_compute = (int)i;
+        if (compute_only < 0 && !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+            compute_only = (int)i;
+    }
+    REQUIRE(any_compute >= 0, "the device has no compute queue");
+    family = (uint32_t)(compute_only >= 0 ? compute_only : any_compute);
+    REQUIRE(families[family].timestampValidBits, "queue family %u has no timestamps", family);
+    return family;
+}
+
 /* The subgroup size a pipeline of `wave_size` lanes and `threads` threads per group gets, by
  * d3d12xs's rule (src/shaders/pipeline_variant.c): required where the device can require it
  * and the size is in range, else the device's default. */
