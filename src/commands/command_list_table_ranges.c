@@ -13,7 +13,9 @@
 /* Descriptors looked at per dispatch: unbounded ranges over large heaps stop here. */
 #define MAX_TABLE_DESCRIPTORS 4096u
 
-/* The range a view's descriptor uses, if it names a resource. */
+/* The range a view's descriptor uses, if it names a resource. Only what the descriptor holds
+ * is read: a table may hold descriptors of released resources, which D3D12 allows where the
+ * shader does not read them. */
 static bool descriptor_range(const struct d3d12xs_descriptor *descriptor, struct d3d12_recorded_range *range)
 {
     bool write = descriptor->kind == D3D12XS_DESCRIPTOR_UAV;
@@ -22,7 +24,8 @@ static bool descriptor_range(const struct d3d12xs_descriptor *descriptor, struct
             || (descriptor->kind != D3D12XS_DESCRIPTOR_SRV && descriptor->kind != D3D12XS_DESCRIPTOR_UAV && descriptor->kind != D3D12XS_DESCRIPTOR_CBV))
         return false;
     if (descriptor->image_view)
-        *range = d3d12_recorded_texture_range(descriptor->resource, &descriptor->image_range, write);
+        *range = (struct d3d12_recorded_range){VK_NULL_HANDLE, descriptor->first_subresource, descriptor->subresource_count, write,
+                descriptor->image};
     else if (descriptor->buffer)
         *range = (struct d3d12_recorded_range){descriptor->buffer, descriptor->offset, descriptor->range, write, VK_NULL_HANDLE};
     else
@@ -78,7 +81,8 @@ bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, co
         return false;
     }
     /* The push's ranges first: the record's array may move when the new ranges go in. */
-    memcpy(ranges, record->ranges + record->bound_first, record->bound_count * sizeof(*ranges));
+    if (record->bound_count)
+        memcpy(ranges, record->ranges + record->bound_first, record->bound_count * sizeof(*ranges));
     count = record->bound_count;
     increment = d3d12_device_get_descriptor_increment(list->object.device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     for (UINT p = 0; p < desc->NumParameters && budget; p++) {

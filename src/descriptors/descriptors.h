@@ -23,6 +23,8 @@ struct d3d12xs_descriptor {
     VkBufferView view;                /* typed buffer views */
     VkImageView image_view;           /* texture views (the resource's, memory/texture_view.c) */
     VkImageSubresourceRange image_range; /* ... and the mips, layers and aspect they see */
+    VkImage image;                    /* ... the resource's image, and the D3D12 subresources the range spans */
+    uint32_t first_subresource, subresource_count;
     VkSampler sampler;
     VkBuffer counter_buffer;          /* UAV counter, when given */
     VkDeviceSize counter_offset;

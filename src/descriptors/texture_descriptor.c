@@ -6,6 +6,7 @@
 #include "descriptors/descriptor_buffer.h"
 #include "descriptors/descriptors.h"
 #include "device/dxgi_format.h"
+#include "memory/texture.h"
 #include "memory/texture_layout.h"
 
 /* What a view description selects, whatever its dimension. */
@@ -174,6 +175,9 @@ static bool make_view(struct d3d12_device *device, const char *method, struct d3
         return false;
     descriptor->resource = resource;
     descriptor->image_range = key->range;
+    /* For the console validation, which must not follow the resource pointer of a stale descriptor. */
+    descriptor->image = resource->vk_image;
+    d3d12xs_texture_subresource_span(resource, &key->range, &descriptor->first_subresource, &descriptor->subresource_count);
     descriptor->format = format;
     descriptor->vk_format = key->format;
     descriptor->vk_type = writable ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
