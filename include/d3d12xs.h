@@ -51,6 +51,7 @@ typedef struct D3D12XS_DEVICE_INFO {
     UINT Wave64SubgroupSize;
     UINT MinSubgroupSize;       /* the range Vulkan lets a pipeline require */
     UINT MaxSubgroupSize;
+    BOOL ResourceMinLODClampSupported; /* SRVs' ResourceMinLODClamp is applied (VK_EXT_image_view_min_lod), else logged as not */
 } D3D12XS_DEVICE_INFO;
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);

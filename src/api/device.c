@@ -629,6 +629,19 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         }
     }
 
+    /* SRVs' ResourceMinLODClamp, where offered. */
+    VkPhysicalDeviceImageViewMinLodFeaturesEXT min_lod_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_VIEW_MIN_LOD_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_IMAGE_VIEW_MIN_LOD_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &min_lod_features};
+        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+        if ((device->has_image_view_min_lod = min_lod_features.minLod)) {
+            extensions[extension_count++] = VK_EXT_IMAGE_VIEW_MIN_LOD_EXTENSION_NAME;
+            min_lod_features = (VkPhysicalDeviceImageViewMinLodFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_VIEW_MIN_LOD_FEATURES_EXT,
+                    .pNext = enabled.vulkan13.pNext, .minLod = VK_TRUE};
+            enabled.vulkan13.pNext = &min_lod_features;
+        }
+    }
+
     /* Typed buffer views at any element, as D3D12 allows, where one texel's alignment is enough:
      * the texel buffer alignment properties apply only with the feature enabled (the validation
      * layer checks it through VK_EXT_texel_buffer_alignment's struct), else the core limit does. */
@@ -862,6 +875,7 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
     info->Wave64SubgroupSize = d3d12xs_subgroup_size_for_wave(device, 64, one_thread, &required);
     info->MinSubgroupSize = device->min_subgroup_size;
     info->MaxSubgroupSize = device->max_subgroup_size;
+    info->ResourceMinLODClampSupported = device->has_image_view_min_lod;
     for (int type = 0; type < 4; type++) {
         if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
             continue;

@@ -162,15 +162,19 @@ static bool resolve_format(const char *method, const struct d3d12_resource *reso
 static bool make_view(struct d3d12_device *device, const char *method, struct d3d12_resource *resource, const struct view_shape *shape,
         struct d3d12xs_image_view_key *key, struct d3d12xs_descriptor *descriptor, DXGI_FORMAT format, bool writable)
 {
-    (void)device;
     key->type = shape->type;
     key->usage = writable ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT;
     key->range.baseMipLevel = shape->first_mip;
     key->range.levelCount = shape->mip_count;
     key->range.baseArrayLayer = shape->first_layer;
     key->range.layerCount = shape->layer_count;
-    if (shape->min_lod != 0.0f)
-        WARN("%s: pDesc's ResourceMinLODClamp %g is not applied (views clamp no LOD yet); sampling may read finer mips", method, shape->min_lod);
+    /* D3D12's LOD clamp of a view is Vulkan's view minLod (VK_EXT_image_view_min_lod), which
+     * clamps sampling and fetches alike, as D3D12's does. */
+    if (shape->min_lod != 0.0f && !writable && device->has_image_view_min_lod)
+        key->min_lod = shape->min_lod;
+    else if (shape->min_lod != 0.0f && !writable)
+        WARN("%s: pDesc's ResourceMinLODClamp %g is not applied (%s lacks VK_EXT_image_view_min_lod); sampling may read finer mips", method,
+                shape->min_lod, device->vk_properties.deviceName);
     if (!(descriptor->image_view = d3d12_resource_get_image_view(resource, key, method)))
         return false;
     descriptor->resource = resource;

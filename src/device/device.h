@@ -74,6 +74,7 @@ struct d3d12_device {
     bool has_calibrated_timestamps;
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
     bool has_custom_border_color; /* VK_EXT_custom_border_color, without a format */
+    bool has_image_view_min_lod;  /* VK_EXT_image_view_min_lod: SRVs' ResourceMinLODClamp */
     bool has_shader_int64;
     bool has_shader_float64;
     bool has_pipeline_statistics; /* pipelineStatisticsQuery: PIPELINE_STATISTICS heaps count (else read 0) */

@@ -96,6 +96,7 @@ struct d3d12xs_image_view_key {
     VkImageUsageFlags usage;            /* SAMPLED (SRV) or STORAGE (UAV): what the view format must support */
     VkComponentMapping components;
     VkImageSubresourceRange range;
+    float min_lod;                      /* ResourceMinLODClamp (VK_EXT_image_view_min_lod; 0 without it) */
 };
 struct d3d12xs_image_view {
     struct d3d12xs_image_view_key key;

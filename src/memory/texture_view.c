@@ -22,7 +22,9 @@ VkImageView d3d12_resource_get_image_view(struct d3d12_resource *resource, const
     if (!view && d3d12xs_array_reserve((void **)&resource->image_views, &resource->image_view_capacity, resource->image_view_count + 1,
             sizeof(*resource->image_views))) {
         /* The view's own usage: a typeless image may have usages its view format lacks. */
-        VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, .usage = key->usage};
+        VkImageViewMinLodCreateInfoEXT min_lod = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_MIN_LOD_CREATE_INFO_EXT, .minLod = key->min_lod};
+        VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, .pNext = key->min_lod != 0.0f ? &min_lod : NULL,
+                .usage = key->usage};
         VkImageViewCreateInfo info = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
             .pNext = &usage,
