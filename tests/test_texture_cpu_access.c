@@ -321,7 +321,7 @@ static void test_bad_arguments(ID3D12Device *device)
     CHECK_LOG("ReadFromSubresource", "pDstData is NULL");
     RELOG_MARK();
     CHECK_HR(ID3D12Resource_WriteToSubresource(texture, 2, NULL, data, 64, 1024), E_INVALIDARG);
-    CHECK_LOG("WriteToSubresource", "subresource index is 2");
+    CHECK_LOG("WriteToSubresource", "DstSubresource is 2");
     RELOG_MARK();
     box = (D3D12_BOX){0, 0, 0, 9, 8, 1}; /* mip 1 is 8x8 */
     CHECK_HR(ID3D12Resource_ReadFromSubresource(texture, data, 64, 1024, 1, &box), E_INVALIDARG);
@@ -341,6 +341,22 @@ static void test_bad_arguments(ID3D12Device *device)
             CHECK_HR(ID3D12Resource_WriteToSubresource(compressed, 0, &box, data, 64, 1024), E_INVALIDARG);
             CHECK_LOG("WriteToSubresource", "blocks");
             ID3D12Resource_Release(compressed);
+        }
+        RELOG_MARK();
+    }
+
+    /* Multisampled: no sample of it is reachable from the CPU. */
+    {
+        D3D12_RESOURCE_DESC ms = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
+        ID3D12Resource *multisampled = NULL;
+        ms.SampleDesc.Count = 4;
+        ms.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+        CHECK_HR(ID3D12Device_CreateCommittedResource(device, &write_back, D3D12_HEAP_FLAG_NONE, &ms, D3D12_RESOURCE_STATE_COMMON, NULL,
+                &IID_ID3D12Resource, (void **)&multisampled), S_OK);
+        if (multisampled) {
+            CHECK_HR(ID3D12Resource_ReadFromSubresource(multisampled, data, 64, 1024, 0, NULL), E_INVALIDARG);
+            CHECK_LOG("ReadFromSubresource", "multisampled", "SampleDesc.Count 4");
+            ID3D12Resource_Release(multisampled);
         }
         RELOG_MARK();
     }

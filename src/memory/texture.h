@@ -50,7 +50,7 @@ void d3d12xs_texture_subresource_span(const struct d3d12_resource *resource, con
 VkImageSubresourceLayers d3d12xs_texture_subresource_layers(const struct d3d12_resource *resource, uint32_t index);
 
 /* texture_cpu_access.c: WriteToSubresource / ReadFromSubresource of a texture in a CPU-accessible
- * heap (resource->cpu_accessible), through a staging copy the CPU waits for. E_INVALIDARG and one
+ * heap (d3d12_resource_in_cpu_custom_heap), through a staging copy the CPU waits for. E_INVALIDARG and one
  * line for a buffer, a texture the CPU cannot access, a NULL pointer, a bad subresource or box. */
 HRESULT d3d12xs_texture_write_subresource(struct d3d12_resource *resource, UINT subresource, const D3D12_BOX *box, const void *data,
         UINT row_pitch, UINT depth_pitch, const char *method);

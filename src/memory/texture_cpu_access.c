@@ -25,8 +25,8 @@ struct cpu_region {
 
 /* Resolves (subresource, box) against the texture; the box rules are CopyTextureRegion's. A box
  * that is empty (D3D12: left >= right, top >= bottom or front >= back) leaves *empty set. */
-static HRESULT resolve_region(struct d3d12_resource *resource, UINT subresource, const D3D12_BOX *box, const char *box_name,
-        struct cpu_region *region, bool *empty, const char *method)
+static HRESULT resolve_region(struct d3d12_resource *resource, UINT subresource, const char *subresource_name, const D3D12_BOX *box,
+        const char *box_name, struct cpu_region *region, bool *empty, const char *method)
 {
     const struct d3d12xs_format *format = resource->format;
     uint32_t mip, layer, plane, width, height, depth;
@@ -36,10 +36,10 @@ static HRESULT resolve_region(struct d3d12_resource *resource, UINT subresource,
 
     *empty = false;
     if (subresource >= d3d12xs_texture_subresource_count(&resource->desc))
-        return d3d12xs_fail(E_INVALIDARG, method, "the subresource index is %u (the texture has %u)", subresource,
+        return d3d12xs_fail(E_INVALIDARG, method, "%s is %u (the texture has %u subresources)", subresource_name, subresource,
                 d3d12xs_texture_subresource_count(&resource->desc));
     if (resource->desc.SampleDesc.Count > 1)
-        return d3d12xs_fail(E_INVALIDARG, method, "the texture is multisampled (%u samples): the CPU cannot reach its samples",
+        return d3d12xs_fail(E_INVALIDARG, method, "the texture is multisampled (SampleDesc.Count %u): the CPU cannot reach its samples",
                 resource->desc.SampleDesc.Count);
     d3d12xs_texture_subresource(&resource->desc, subresource, &mip, &layer, &plane);
     d3d12xs_texture_mip_extent(&resource->desc, mip, &width, &height, &depth);
@@ -82,7 +82,7 @@ static HRESULT check_access(struct d3d12_resource *resource, const void *data, c
     if (!resource->vk_image)
         return d3d12xs_fail(E_INVALIDARG, method, "resource '%s' is a buffer (Map it and use its address)",
                 d3d12xs_object_name(&resource->object));
-    if (!resource->cpu_accessible)
+    if (!d3d12_resource_in_cpu_custom_heap(resource))
         return d3d12xs_fail(E_INVALIDARG, method, "texture '%s' is in a heap the CPU cannot access (use a CUSTOM heap with "
                 "CPU_PAGE_PROPERTY_WRITE_COMBINE or WRITE_BACK)", d3d12xs_object_name(&resource->object));
     if (!data)
@@ -213,7 +213,7 @@ HRESULT d3d12xs_texture_write_subresource(struct d3d12_resource *resource, UINT 
     HRESULT hr;
 
     if (FAILED(hr = check_access(resource, data, "pSrcData", method))
-            || FAILED(hr = resolve_region(resource, subresource, box, "pDstBox", &region, &empty, method)) || empty)
+            || FAILED(hr = resolve_region(resource, subresource, "DstSubresource", box, "pDstBox", &region, &empty, method)) || empty)
         return hr;
     return copy_through_staging(resource->object.device, resource, &region, true, (uint8_t *)(uintptr_t)data, row_pitch, depth_pitch,
             method);
@@ -227,7 +227,7 @@ HRESULT d3d12xs_texture_read_subresource(struct d3d12_resource *resource, void *
     HRESULT hr;
 
     if (FAILED(hr = check_access(resource, data, "pDstData", method))
-            || FAILED(hr = resolve_region(resource, subresource, box, "pSrcBox", &region, &empty, method)) || empty)
+            || FAILED(hr = resolve_region(resource, subresource, "SrcSubresource", box, "pSrcBox", &region, &empty, method)) || empty)
         return hr;
     return copy_through_staging(resource->object.device, resource, &region, false, data, row_pitch, depth_pitch, method);
 }
