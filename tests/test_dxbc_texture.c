@@ -71,6 +71,34 @@ struct env {
 static ID3D12Resource *create_texture_shaped(struct env *env, D3D12_RESOURCE_DIMENSION dimension, UINT16 depth_or_layers, DXGI_FORMAT format,
         D3D12_RESOURCE_FLAGS flags, const void *data, UINT texel_bytes);
 
+/* The program written as DXBC and made a pipeline of (NULL after a failed check). */
+static ID3D12PipelineState *dxbc_pipeline(struct env *env, ID3D12RootSignature *signature, const struct dxbc_instruction *program,
+        size_t count)
+{
+    ID3D12PipelineState *state = NULL;
+    size_t size;
+    void *dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, count, &size);
+
+    CHECK_MSG(dxbc != NULL, "the writer cannot encode the program");
+    if (dxbc && signature) {
+        D3D12_COMPUTE_PIPELINE_STATE_DESC desc = {signature, {dxbc, size}, 0, {NULL, 0}, D3D12_PIPELINE_STATE_FLAG_NONE};
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    }
+    free(dxbc);
+    return state;
+}
+
+/* One group, the table at the heap's start; executed and waited for. */
+static void dispatch_table(struct env *env, struct harness_list *list, ID3D12RootSignature *signature, ID3D12PipelineState *state)
+{
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list->list, 1, &env->heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list->list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list->list, state);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list->list, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->heap));
+    ID3D12GraphicsCommandList2_Dispatch(list->list, 1, 1, 1);
+    harness_execute_and_wait(env->device, env->queue, list);
+}
+
 static D3D12_CPU_DESCRIPTOR_HANDLE cpu_slot(struct env *env, UINT slot)
 {
     D3D12_CPU_DESCRIPTOR_HANDLE handle = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->heap);
@@ -128,8 +156,6 @@ static void run_array_to_volume(struct env *env)
     ID3D12Resource *array, *volume;
     ID3D12PipelineState *state = NULL;
     unsigned bad = 0;
-    size_t size;
-    void *dxbc;
     LOG_MARK();
 
     for (unsigned l = 0; l < 2; l++)
@@ -139,23 +165,14 @@ static void run_array_to_volume(struct env *env)
     array = create_texture_shaped(env, D3D12_RESOURCE_DIMENSION_TEXTURE2D, 2, DXGI_FORMAT_R32_UINT, D3D12_RESOURCE_FLAG_NONE, NULL, 4);
     volume = create_texture_shaped(env, D3D12_RESOURCE_DIMENSION_TEXTURE3D, 2, DXGI_FORMAT_R32_UINT, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
             NULL, 4);
-    dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, array_to_volume, sizeof(array_to_volume) / sizeof(array_to_volume[0]), &size);
-    if (dxbc && signature) {
-        D3D12_COMPUTE_PIPELINE_STATE_DESC desc = {signature, {dxbc, size}, 0, {NULL, 0}, D3D12_PIPELINE_STATE_FLAG_NONE};
-        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
-    }
+    state = dxbc_pipeline(env, signature, array_to_volume, sizeof(array_to_volume) / sizeof(array_to_volume[0]));
     if (!state || !array || !volume)
         goto done;
     for (UINT l = 0; l < 2; l++)
         CHECK_HR(ID3D12Resource_WriteToSubresource(array, l, NULL, layers[l], SIZE * 4, SIZE * SIZE * 4), S_OK);
     ID3D12Device_CreateShaderResourceView(env->device, array, NULL, cpu_slot(env, 0));
     ID3D12Device_CreateUnorderedAccessView(env->device, volume, NULL, NULL, cpu_slot(env, 1));
-    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->heap);
-    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
-    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
-    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->heap));
-    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
-    harness_execute_and_wait(env->device, env->queue, &list);
+    dispatch_table(env, &list, signature, state);
     CHECK_NO_LOG();
     CHECK_HR(ID3D12Resource_ReadFromSubresource(volume, slices, SIZE * 4, SIZE * SIZE * 4, 0, NULL), S_OK);
     for (unsigned y = 0; y < SIZE; y++)
@@ -164,7 +181,6 @@ static void run_array_to_volume(struct env *env)
     CHECK_MSG(!bad, "Texture2DArray layer 1 into RWTexture3D slice 1: %u texels wrong", bad);
 
 done:
-    free(dxbc);
     if (state) ID3D12PipelineState_Release(state);
     if (signature) ID3D12RootSignature_Release(signature);
     if (array) ID3D12Resource_Release(array);
@@ -206,8 +222,6 @@ static void run_program(struct env *env, bool memory_abi)
     D3D12_UNORDERED_ACCESS_VIEW_DESC raw;
     ID3D12PipelineState *state = NULL;
     unsigned bad = 0;
-    size_t size;
-    void *dxbc;
     LOG_MARK();
 
     for (unsigned y = 0; y < SIZE; y++)
@@ -219,12 +233,7 @@ static void run_program(struct env *env, bool memory_abi)
         }
     texture = create_texture(env, DXGI_FORMAT_R32G32B32A32_FLOAT, D3D12_RESOURCE_FLAG_NONE, source, 16);
     target = create_texture(env, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS, NULL, 4);
-    dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, load_sample_store, sizeof(load_sample_store) / sizeof(load_sample_store[0]), &size);
-    CHECK_MSG(dxbc != NULL, "the writer cannot encode the program");
-    if (dxbc && signature) {
-        D3D12_COMPUTE_PIPELINE_STATE_DESC desc = {signature, {dxbc, size}, 0, {NULL, 0}, D3D12_PIPELINE_STATE_FLAG_NONE};
-        CHECK_HR(ID3D12Device_CreateComputePipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
-    }
+    state = dxbc_pipeline(env, signature, load_sample_store, sizeof(load_sample_store) / sizeof(load_sample_store[0]));
     if (!state || !texture || !target)
         goto done;
     ID3D12Device_CreateShaderResourceView(env->device, texture, NULL, cpu_slot(env, 0));
@@ -235,12 +244,7 @@ static void run_program(struct env *env, bool memory_abi)
     raw.Buffer.NumElements = (4096 + 16) / 4;
     raw.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
     ID3D12Device_CreateUnorderedAccessView(env->device, output, NULL, &raw, cpu_slot(env, 2));
-    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->heap);
-    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
-    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
-    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->heap));
-    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
-    harness_execute_and_wait(env->device, env->queue, &list);
+    dispatch_table(env, &list, signature, state);
     CHECK_NO_LOG();
 
     /* ld + store_uav_typed: texel / 16 as UNORM8 */
@@ -273,7 +277,6 @@ static void run_program(struct env *env, bool memory_abi)
     }
 
 done:
-    free(dxbc);
     if (state) ID3D12PipelineState_Release(state);
     if (signature) ID3D12RootSignature_Release(signature);
     if (texture) ID3D12Resource_Release(texture);
