@@ -72,7 +72,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
     if (subresource >= subresource_count(resource))
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (resource '%s' has %u)", subresource,
                 d3d12xs_object_name(&resource->object), subresource_count(resource));
-    if (!resource->mapped && !(resource->vk_image && d3d12_resource_in_cpu_custom_heap(resource)))
+    if (!resource->mapped && !(resource->vk_image && d3d12xs_texture_in_cpu_custom_heap(resource)))
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "resource '%s' is in a heap the CPU cannot access (use UPLOAD, READBACK or a CPU-visible CUSTOM heap)",
                 d3d12xs_object_name(&resource->object));
     /* A texture's layout is the device's: D3D12 gives it no address, only Read/WriteToSubresource. */
@@ -310,7 +310,7 @@ static HRESULT create_committed_texture(struct d3d12_device *device, const D3D12
     /* The CPU reaches a texture only through Read/WriteToSubresource (texture_cpu_access.c), never
      * by address: its image can live where the GPU reads it fastest whatever the page property. */
     if (FAILED(hr = d3d12xs_texture_create_image(device, resource, method))
-            || FAILED(hr = d3d12xs_texture_bind_committed(device, resource, d3d12_resource_in_cpu_custom_heap(resource) ? &device_local : heap_properties, method))
+            || FAILED(hr = d3d12xs_texture_bind_committed(device, resource, d3d12xs_texture_in_cpu_custom_heap(resource) ? &device_local : heap_properties, method))
             || FAILED(hr = d3d12xs_texture_initialize(device, resource, !(heap_flags & D3D12_HEAP_FLAG_CREATE_NOT_ZEROED), method))) {
         ID3D12Resource_Release(&resource->ID3D12Resource_iface);
         return hr;

@@ -64,15 +64,6 @@ struct d3d12_resource {
     size_t image_view_count, image_view_capacity;
 };
 
-/* In a CUSTOM heap with CPU pages (committed, or placed in such a heap): the CPU reaches a texture
- * there through Read/WriteToSubresource (texture_cpu_access.c). Textures are never in UPLOAD or
- * READBACK heaps, so this is every CPU-visible heap a texture can be in. */
-static inline bool d3d12_resource_in_cpu_custom_heap(const struct d3d12_resource *resource)
-{
-    return resource->heap_properties.Type == D3D12_HEAP_TYPE_CUSTOM
-            && resource->heap_properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE;
-}
-
 struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface);
 HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12_HEAP_PROPERTIES *heap_properties,
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,

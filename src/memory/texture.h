@@ -49,8 +49,17 @@ void d3d12xs_texture_subresource_span(const struct d3d12_resource *resource, con
 /* The Vulkan subresource range of D3D12 subresource `index` (one mip, one layer, one plane's aspect). */
 VkImageSubresourceLayers d3d12xs_texture_subresource_layers(const struct d3d12_resource *resource, uint32_t index);
 
+/* In a CUSTOM heap with CPU pages (committed, or placed in such a heap): the CPU reaches the
+ * texture through Read/WriteToSubresource (texture_cpu_access.c). Textures are never in UPLOAD
+ * or READBACK heaps, so this is every CPU-visible heap a texture can be in. */
+static inline bool d3d12xs_texture_in_cpu_custom_heap(const struct d3d12_resource *resource)
+{
+    return resource->heap_properties.Type == D3D12_HEAP_TYPE_CUSTOM
+            && resource->heap_properties.CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE;
+}
+
 /* texture_cpu_access.c: WriteToSubresource / ReadFromSubresource of a texture in a CPU-accessible
- * heap (d3d12_resource_in_cpu_custom_heap), through a staging copy the CPU waits for. E_INVALIDARG and one
+ * heap (d3d12xs_texture_in_cpu_custom_heap), through a staging copy the CPU waits for. E_INVALIDARG and one
  * line for a buffer, a texture the CPU cannot access, a NULL pointer, a bad subresource or box. */
 HRESULT d3d12xs_texture_write_subresource(struct d3d12_resource *resource, UINT subresource, const D3D12_BOX *box, const void *data,
         UINT row_pitch, UINT depth_pitch, const char *method);

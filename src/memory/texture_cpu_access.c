@@ -82,7 +82,7 @@ static HRESULT check_access(struct d3d12_resource *resource, const void *data, c
     if (!resource->vk_image)
         return d3d12xs_fail(E_INVALIDARG, method, "resource '%s' is a buffer (Map it and use its address)",
                 d3d12xs_object_name(&resource->object));
-    if (!d3d12_resource_in_cpu_custom_heap(resource))
+    if (!d3d12xs_texture_in_cpu_custom_heap(resource))
         return d3d12xs_fail(E_INVALIDARG, method, "texture '%s' is in a heap the CPU cannot access (use a CUSTOM heap with "
                 "CPU_PAGE_PROPERTY_WRITE_COMBINE or WRITE_BACK)", d3d12xs_object_name(&resource->object));
     if (!data)
