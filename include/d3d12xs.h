@@ -52,6 +52,11 @@ typedef struct D3D12XS_DEVICE_INFO {
     UINT MinSubgroupSize;       /* the range Vulkan lets a pipeline require */
     UINT MaxSubgroupSize;
     BOOL ResourceMinLODClampSupported; /* SRVs' ResourceMinLODClamp is applied (VK_EXT_image_view_min_lod), else logged as not */
+    /* Shader model 6.6 compute shaders may take derivatives (Sample, CalculateLevelOfDetail,
+     * ddx...) over 2x2 quads / 4 consecutive threads (VK_NV_ or VK_KHR_compute_shader_derivatives);
+     * else creating a pipeline whose shader does fails with E_INVALIDARG. */
+    BOOL ComputeDerivativeQuadsSupported;
+    BOOL ComputeDerivativeLinearSupported;
 } D3D12XS_DEVICE_INFO;
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);

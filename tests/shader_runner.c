@@ -670,7 +670,7 @@ struct test {
     bool has_known_bug;
     char name[128];         /* [test NAME]; empty for a file of one test */
     /* [require]: what the device must offer, else the test is skipped */
-    bool need_int64, need_float64, need_min_lod_clamp;
+    bool need_int64, need_float64, need_min_lod_clamp, need_derivative_quads, need_derivative_linear;
     unsigned min_lanes, max_lanes; /* 0: any */
 
     struct shader_def shaders[MAX_SHADERS];
@@ -2273,6 +2273,10 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
                         t->need_float64 = true;
                     else if (!strcmp(tokens[i], "min_lod_clamp"))
                         t->need_min_lod_clamp = true;
+                    else if (!strcmp(tokens[i], "derivative_quads"))
+                        t->need_derivative_quads = true;
+                    else if (!strcmp(tokens[i], "derivative_linear"))
+                        t->need_derivative_linear = true;
                     else if ((o = option(tokens[i], "lanes")) && parse_uint(o, &t->min_lanes))
                         t->max_lanes = t->min_lanes;
                     else if ((o = option(tokens[i], "min_lanes")) && parse_uint(o, &t->min_lanes))
@@ -2280,7 +2284,7 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
                     else if ((o = option(tokens[i], "max_lanes")) && parse_uint(o, &t->max_lanes))
                         ;
                     else
-                        FAIL_AT(number, "unknown requirement '%s' (int64, float64, min_lod_clamp, lanes=N, min_lanes=N, "
+                        FAIL_AT(number, "unknown requirement '%s' (int64, float64, min_lod_clamp, derivative_quads, derivative_linear, lanes=N, min_lanes=N, "
                                 "max_lanes=N)", tokens[i]);
                 }
             } else if (!strcmp(keyword, "known_bug")) {
@@ -3299,10 +3303,16 @@ static const char *unmet_requirement(struct runner *r, const struct test *t, cha
         return "int64 (Int64ShaderOps)";
     if (t->need_float64 && !options.DoublePrecisionFloatShaderOps)
         return "float64 (DoublePrecisionFloatShaderOps)";
-    if (t->need_min_lod_clamp) {
+    if (t->need_min_lod_clamp || t->need_derivative_quads || t->need_derivative_linear) {
         D3D12XS_DEVICE_INFO info;
-        if (FAILED(D3D12XSGetDeviceInfo(r->device, &info)) || !info.ResourceMinLODClampSupported)
+        if (FAILED(D3D12XSGetDeviceInfo(r->device, &info)))
+            return "D3D12XSGetDeviceInfo";
+        if (t->need_min_lod_clamp && !info.ResourceMinLODClampSupported)
             return "min_lod_clamp (D3D12XS_DEVICE_INFO::ResourceMinLODClampSupported: VK_EXT_image_view_min_lod)";
+        if (t->need_derivative_quads && !info.ComputeDerivativeQuadsSupported)
+            return "derivative_quads (D3D12XS_DEVICE_INFO::ComputeDerivativeQuadsSupported: compute_shader_derivatives)";
+        if (t->need_derivative_linear && !info.ComputeDerivativeLinearSupported)
+            return "derivative_linear (D3D12XS_DEVICE_INFO::ComputeDerivativeLinearSupported: compute_shader_derivatives)";
     }
     if ((t->min_lanes && r->lanes < t->min_lanes) || (t->max_lanes && r->lanes > t->max_lanes)) {
         snprintf(text, size, "a wave size in [%u, %u] (the device's is %u)", t->min_lanes, t->max_lanes ? t->max_lanes : ~0u,

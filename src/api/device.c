@@ -642,6 +642,30 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         }
     }
 
+    /* Shader model 6.6 compute derivatives. NV first: the extension and its SPIR-V name that
+     * older validation layers know; the KHR one (Vulkan headers 1.3.295, lavapipe) has the same
+     * feature structure, sType included. */
+    static const char khr_compute_derivatives[] = "VK_KHR_compute_shader_derivatives";
+    VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivative_features = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
+    const char *derivative_extension = NULL;
+    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME))
+        derivative_extension = VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME;
+    else if (d3d12xs_has_device_extension(device->vk_physical_device, khr_compute_derivatives))
+        derivative_extension = khr_compute_derivatives;
+    if (derivative_extension) {
+        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &derivative_features};
+        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+        device->compute_derivative_quads = derivative_features.computeDerivativeGroupQuads;
+        device->compute_derivative_linear = derivative_features.computeDerivativeGroupLinear;
+        if (device->compute_derivative_quads || device->compute_derivative_linear) {
+            extensions[extension_count++] = derivative_extension;
+            device->compute_derivatives_khr = derivative_extension == khr_compute_derivatives;
+            derivative_features.pNext = enabled.vulkan13.pNext;
+            enabled.vulkan13.pNext = &derivative_features;
+        }
+    }
+
     /* Typed buffer views at any element, as D3D12 allows, where one texel's alignment is enough:
      * the texel buffer alignment properties apply only with the feature enabled (the validation
      * layer checks it through VK_EXT_texel_buffer_alignment's struct), else the core limit does. */
@@ -753,6 +777,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     atomic_init(&device->removed_reason, S_OK);
     atomic_init(&device->hang_timeout_ms, device->config.hang_timeout_ms);
     atomic_init(&device->validation_message_count, 0);
+    atomic_init(&device->outdated_layer_reported, false);
 
     if (FAILED(hr = d3d12xs_va_map_init(device))
             || FAILED(hr = d3d12xs_allocator_init(device))
@@ -876,6 +901,8 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
     info->MinSubgroupSize = device->min_subgroup_size;
     info->MaxSubgroupSize = device->max_subgroup_size;
     info->ResourceMinLODClampSupported = device->has_image_view_min_lod;
+    info->ComputeDerivativeQuadsSupported = device->compute_derivative_quads;
+    info->ComputeDerivativeLinearSupported = device->compute_derivative_linear;
     for (int type = 0; type < 4; type++) {
         if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
             continue;

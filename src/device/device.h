@@ -70,11 +70,17 @@ struct d3d12_device {
     bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
     bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
+    uint32_t validation_layer_version; /* its VkLayerProperties::specVersion */
+    atomic_bool outdated_layer_reported; /* device/instance.c: said once that the layer predates an extension */
     bool has_buffer_marker;
     bool has_calibrated_timestamps;
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
     bool has_custom_border_color; /* VK_EXT_custom_border_color, without a format */
     bool has_image_view_min_lod;  /* VK_EXT_image_view_min_lod: SRVs' ResourceMinLODClamp */
+    /* VK_NV_ or VK_KHR_compute_shader_derivatives: shader model 6.6 compute derivatives over
+     * 2x2 quads / 4 consecutive threads; khr: only the KHR extension is enabled, so modules
+     * name SPV_KHR_compute_shader_derivatives (shaders/spirv_compute_derivatives.c) */
+    bool compute_derivative_quads, compute_derivative_linear, compute_derivatives_khr;
     bool has_shader_int64;
     bool has_shader_float64;
     bool has_pipeline_statistics; /* pipelineStatisticsQuery: PIPELINE_STATISTICS heaps count (else read 0) */

@@ -5,11 +5,46 @@
 
 #include "device/device.h"
 
+/* The first validation layer that knows VK_KHR_compute_shader_derivatives and its SPIR-V
+ * extension (Vulkan headers 1.3.295). */
+#define LAYER_KNOWS_KHR_COMPUTE_DERIVATIVES VK_MAKE_API_VERSION(0, 1, 3, 295)
+
+/* A message of a layer older than VK_KHR_compute_shader_derivatives about a module that uses it
+ * on a device where only the KHR extension is enabled (lavapipe): such a layer says it does not
+ * support the device extension, calls the KHR SPIR-V extension unsupported by Vulkan and the
+ * capability inconsistent, and checks nothing more of that module. Exactly these three
+ * messages, from exactly such a layer, are not counted; the device says so once. */
+static bool is_outdated_layer_message(struct d3d12_device *device, const VkDebugUtilsMessengerCallbackDataEXT *data)
+{
+    const char *id = data->pMessageIdName, *text = data->pMessage;
+    bool about_derivatives;
+
+    if (!device->compute_derivatives_khr || device->validation_layer_version >= LAYER_KNOWS_KHR_COMPUTE_DERIVATIVES
+            || !id || !text)
+        return false;
+    about_derivatives = (!strcmp(id, "VUID_Undefined")
+            && strstr(text, "Device Extension VK_KHR_compute_shader_derivatives is not supported by this layer"))
+            || (!strcmp(id, "VUID-VkShaderModuleCreateInfo-pCode-04146")
+            && strstr(text, "(SPV_KHR_compute_shader_derivatives) was declared that is not supported by Vulkan"))
+            || (!strcmp(id, "UNASSIGNED-CoreValidation-Shader-InconsistentSpirv")
+            && strstr(text, "ComputeDerivativeGroup") && strstr(text, "requires one of these extensions: SPV_NV_compute_shader_derivatives"));
+    if (about_derivatives && !atomic_exchange(&device->outdated_layer_reported, true))
+        INFO("the validation layer (%u.%u.%u) predates VK_KHR_compute_shader_derivatives: its messages calling that "
+                "extension's SPIR-V unsupported are not counted, and it cannot check compute shaders with derivatives",
+                VK_API_VERSION_MAJOR(device->validation_layer_version), VK_API_VERSION_MINOR(device->validation_layer_version),
+                VK_API_VERSION_PATCH(device->validation_layer_version));
+    return about_derivatives;
+}
+
 static VKAPI_ATTR VkBool32 VKAPI_CALL debug_messenger_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
         VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
     struct d3d12_device *device = user;
     (void)types;
+    if (is_outdated_layer_message(device, data)) {
+        TRACE("vulkan validation (not counted, see above): %s", data->pMessage);
+        return VK_FALSE;
+    }
     if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
         atomic_fetch_add(&device->validation_message_count, 1);
         ERR("vulkan validation: %s", data->pMessage ? data->pMessage : "(no message)");
@@ -17,7 +52,8 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL debug_messenger_callback(VkDebugUtilsMessa
     return VK_FALSE;
 }
 
-static bool has_layer(const char *name)
+/* Whether the layer is installed; *version gets its Vulkan header version. */
+static bool has_layer(const char *name, uint32_t *version)
 {
     uint32_t count = 0;
     VkLayerProperties *layers;
@@ -29,7 +65,8 @@ static bool has_layer(const char *name)
         return false;
     if (vkEnumerateInstanceLayerProperties(&count, layers) == VK_SUCCESS)
         for (uint32_t i = 0; i < count && !found; i++)
-            found = !strcmp(layers[i].layerName, name);
+            if ((found = !strcmp(layers[i].layerName, name)))
+                *version = layers[i].specVersion;
     free(layers);
     return found;
 }
@@ -70,7 +107,7 @@ HRESULT d3d12xs_instance_create(struct d3d12_device *device)
     VkResult vr;
 
     if (device->config.debug == D3D12XS_CONFIG_ON) {
-        if (has_layer(validation_layer)) {
+        if (has_layer(validation_layer, &device->validation_layer_version)) {
             layers[layer_count++] = validation_layer;
             device->validation_enabled = true;
         } else {

@@ -83,6 +83,9 @@ enum hlslc_flags {
     /* preprocess (defines and includes), send HLSLC_PREPROCESSED, compile the HLSLC_SOURCE
      * answer without the defines; without it the source is compiled as it is */
     HLSLC_REWRITE_PREPROCESSED = 1u << 3,
+    /* the target is shader model 6.6 or later: compute shaders may use derivatives, over the
+     * quads their numthreads implies (src/shaders/hlslc/derivative_group.cpp) */
+    HLSLC_COMPUTE_DERIVATIVES = 1u << 4,
 };
 
 /* A growing message payload. */

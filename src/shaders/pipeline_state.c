@@ -366,6 +366,8 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
             state->address_offset, D3D12XS_VA_TABLE_ZERO_OFFSET, D3D12XS_VA_TABLE_SCRATCH_OFFSET};
     const struct d3d12xs_spirv_float_controls_args float_controls = {device->preserves_nan32, device->preserves_nan64};
+    const struct d3d12xs_spirv_compute_derivatives_args derivatives = {device->compute_derivative_quads,
+            device->compute_derivative_linear};
     char error[512];
     HRESULT hr;
 
@@ -377,6 +379,8 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
         return d3d12xs_fail(hr, method, "pDesc->CS: root descriptors through memory: %s", error);
     if (FAILED(hr = d3d12xs_spirv_pass_float_controls(module, &float_controls, error, sizeof(error))))
         return d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
+    if (FAILED(hr = d3d12xs_spirv_pass_compute_derivatives(module, &derivatives, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
     return S_OK;
 }
 

@@ -31,14 +31,17 @@ static HRESULT build_vk_pipeline(struct d3d12_pipeline_state *state, const uint3
 {
     struct d3d12_device *device = state->object.device;
     VkShaderModule module = VK_NULL_HANDLE;
+    uint32_t *device_words = d3d12xs_spirv_words_for_device(words, word_count, device->compute_derivatives_khr);
     VkResult vr;
 
     VkShaderModuleCreateInfo module_info = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
         .codeSize = word_count * 4,
-        .pCode = words,
+        .pCode = device_words ? device_words : words,
     };
-    if ((vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module)) != VK_SUCCESS) {
+    vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module);
+    free(device_words);
+    if (vr != VK_SUCCESS) {
         d3d12xs_write_error(E_FAIL, error, error_size, "vkCreateShaderModule failed (VkResult %d)", vr);
         return d3d12xs_hresult_from_vk(device, vr);
     }

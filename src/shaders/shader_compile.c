@@ -644,6 +644,9 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
         flags |= HLSLC_DEBUG_INFO;
     if (Flags1 & D3DCOMPILE_WARNINGS_ARE_ERRORS)
         flags |= HLSLC_WARNINGS_ARE_ERRORS;
+    /* shader model 6.6 gives compute shaders derivatives; earlier ones sample at LOD 0 */
+    if (pTarget[3] == '6' && pTarget[5] >= '6')
+        flags |= HLSLC_COMPUTE_DERIVATIVES;
     memset(&include_context, 0, sizeof(include_context));
     /* the rewrites run once, on the preprocessed translation unit, in serve_preprocessed */
     if (!(source = d3d12xs_hlsl_rewrite_file(pSrcData, SrcDataSize, &source_length)))

@@ -135,6 +135,12 @@ HRESULT d3d12xs_spirv_remap(const void *code, size_t size, const struct d3d12xs_
 HRESULT d3d12xs_spirv_validate(const uint32_t *words, size_t word_count, bool scalar_block_layout, char *error,
         size_t error_size);
 
+/* The words to hand the driver, where they differ from the module's (spirv_compute_derivatives.c):
+ * a malloc()ed copy that names SPV_KHR_compute_shader_derivatives where the module names the NV
+ * extension and only the KHR one is enabled (khr_compute_derivatives); NULL when the words go
+ * as they are (or no memory: the driver then sees the NV name). */
+uint32_t *d3d12xs_spirv_words_for_device(const uint32_t *words, size_t word_count, bool khr_compute_derivatives);
+
 /* ---- internal to src/shaders/spirv_*.c and src/shaders/shader_compile.c; the passes over a
  * parsed module are in spirv_module.h and spirv_passes.h ---- */
 

@@ -5,7 +5,7 @@
  * may be half rewritten: the caller drops it. Reflection only reads the module.
  *
  * Who runs what: D3DCompile (shader_compile.c), pipeline creation (pipeline_state.c: reflect,
- * remap, memory ABI, root pointers, float controls, heap tables) and the DispatchX variants
+ * remap, memory ABI, root pointers, float controls, compute derivatives, heap tables) and the DispatchX variants
  * (pipeline_variant.c). */
 #ifndef D3D12XS_SPIRV_PASSES_H
 #define D3D12XS_SPIRV_PASSES_H
@@ -109,6 +109,13 @@ struct d3d12xs_spirv_view_offsets_args {
 };
 HRESULT d3d12xs_spirv_pass_view_offsets(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_view_offsets_args *args,
         char *error, size_t error_size);
+
+/* spirv_compute_derivatives.c: refuses a compute derivative group the device cannot run. */
+struct d3d12xs_spirv_compute_derivatives_args {
+    bool quads, linear;
+};
+HRESULT d3d12xs_spirv_pass_compute_derivatives(struct d3d12xs_spirv_module *m,
+        const struct d3d12xs_spirv_compute_derivatives_args *args, char *error, size_t error_size);
 
 /* spirv_float_controls.c: adds SignedZeroInfNanPreserve for the 32- and 64-bit floats the module
  * uses, where the device can preserve them. */

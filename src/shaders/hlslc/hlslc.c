@@ -18,6 +18,7 @@
 #include <vkd3d_shader.h>
 
 #include "shaders/hlslc_protocol.h"
+#include "shaders/hlslc/derivative_group.h"
 #include "shaders/spirv.h"
 
 static void on_fatal_signal(int sig)
@@ -262,6 +263,9 @@ int main(void)
         return 2;
     if (!(compiler = shaderc_compiler_initialize()) || !(options = shaderc_compile_options_initialize()))
         return 3;
+#ifdef D3D12XS_HLSLC_DERIVATIVE_GROUPS
+    hlslc_derivative_groups_enable(flags & HLSLC_COMPUTE_DERIVATIVES);
+#endif
     shaderc_compile_options_set_source_language(options, shaderc_source_language_hlsl);
     shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
     shaderc_compile_options_set_target_spirv(options, shaderc_spirv_version_1_3);
@@ -316,6 +320,18 @@ int main(void)
         return 3;
     }
     message = shaderc_result_get_error_message(result);
+#ifdef D3D12XS_HLSLC_DERIVATIVE_GROUPS
+    if (hlslc_derivative_group_error()) {
+        /* derivatives without quads: glslang's module (SampleLevel 0, or none) is not the shader */
+        message = hlslc_derivative_group_error();
+        hlslc_put_u32(&answer, (uint32_t)shaderc_compilation_status_compilation_error);
+        hlslc_put_str(&answer, message, strlen(message));
+        hlslc_put_str(&answer, "", 0);
+        if (!hlslc_send(HLSLC_FD, HLSLC_RESULT, &answer))
+            return 2;
+        _exit(0);
+    }
+#endif
     hlslc_put_u32(&answer, (uint32_t)shaderc_result_get_compilation_status(result));
     hlslc_put_str(&answer, message ? message : "", message ? strlen(message) : 0);
     hlslc_put_str(&answer, shaderc_result_get_bytes(result), shaderc_result_get_length(result));

@@ -1,0 +1,24 @@
+/* Derivative groups for shader model 6.6 compute shaders (derivative_group.cpp): the HLSL
+ * compiler helper turns them on for a compilation whose target allows them. */
+#ifndef D3D12XS_HLSLC_DERIVATIVE_GROUP_H
+#define D3D12XS_HLSLC_DERIVATIVE_GROUP_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Compute shaders compiled from now on get the derivative group their numthreads implies
+ * (D3D12's shader model 6.6 rules) when they use derivatives: implicit-LOD sampling,
+ * CalculateLevelOfDetail, ddx/ddy/fwidth. */
+void hlslc_derivative_groups_enable(bool enable);
+
+/* NULL, or why the last compute shader's derivatives cannot have a group (its numthreads). */
+const char *hlslc_derivative_group_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
