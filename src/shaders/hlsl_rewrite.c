@@ -434,7 +434,6 @@ static void rewrite_pass(const char *source, size_t length, enum rewrite_pass_ki
         hlsl_rewrite_literals(&r);
         hlsl_rewrite_types(&r);
         hlsl_rewrite_matrices(&r);
-        hlsl_rewrite_texture_methods(&r);
     } else {
         rewrite_flattened_initialisers(&r);
         rewrite_function_statics(&r);

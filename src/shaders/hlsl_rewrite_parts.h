@@ -23,9 +23,6 @@ void hlsl_prelude_types(struct text *b, uint64_t needs);
 /* D3D's stride of a structured buffer element of type token t, 0 when not known. */
 unsigned hlsl_structured_stride(const struct rewriter *r, size_t t);
 
-/* hlsl_rewrite_textures.c: texture methods glslang mistranslates (GatherCmp without an offset). */
-void hlsl_rewrite_texture_methods(struct rewriter *r);
-
 /* hlsl_rewrite_arrays.c: arrays of (RW)StructuredBuffer and (RW)ByteAddressBuffer, which
  * glslang cannot index, as one buffer of a marker struct (spirv_buffer_arrays.c undoes it).
  * Runs before the other rewrites, on the translation unit. */

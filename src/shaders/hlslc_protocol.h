@@ -84,7 +84,7 @@ enum hlslc_flags {
      * answer without the defines; without it the source is compiled as it is */
     HLSLC_REWRITE_PREPROCESSED = 1u << 3,
     /* the target is shader model 6.6 or later: compute shaders may use derivatives, over the
-     * quads their numthreads implies (src/shaders/hlslc/derivative_group.cpp) */
+     * quads their numthreads implies (src/shaders/hlslc/glslang_hook.cpp) */
     HLSLC_COMPUTE_DERIVATIVES = 1u << 4,
 };
 

@@ -1,5 +1,5 @@
 /* Compute shaders with derivatives (shader model 6.6; D3DCompile gives them a derivative group,
- * src/shaders/hlslc/derivative_group.cpp), at pipeline creation where the device is known: a
+ * src/shaders/hlslc/glslang_hook.cpp), at pipeline creation where the device is known: a
  * module whose group the device cannot run is refused with the reason. Modules name the NV
  * SPIR-V extension, which SPIRV-Tools and validation layers before 2024 know; where only
  * VK_KHR_compute_shader_derivatives is enabled, the words handed to the driver name the KHR

@@ -18,7 +18,7 @@
 #include <vkd3d_shader.h>
 
 #include "shaders/hlslc_protocol.h"
-#include "shaders/hlslc/derivative_group.h"
+#include "shaders/hlslc/glslang_hook.h"
 #include "shaders/spirv.h"
 
 static void on_fatal_signal(int sig)

@@ -1,25 +1,28 @@
-/* Shader model 6.6 gives compute shaders derivatives: a thread group is cut into quads of
- * four threads by its numthreads, and Sample, CalculateLevelOfDetail and ddx/ddy work over
- * them as in pixel shaders. SPIR-V says the same with a DerivativeGroupQuads or
- * DerivativeGroupLinear execution mode (SPV_NV/KHR_compute_shader_derivatives). glslang
- * supports the mode (its GLSL front end sets it from a layout qualifier, and its SPIR-V
- * generator then emits implicit-LOD sampling in compute), but its HLSL front end has no
- * syntax for it and shaderc no option: without the mode, Sample becomes SampleLevel 0 and
- * ddx fails validation.
+/* The compiler helper's hook between glslang's intermediate tree and shaderc's validation and
+ * legalization. shaderc compiles in one call and offers no place to act on what glslang makes,
+ * so the helper is linked with --wrap=<glslang::GlslangToSpv> (CMakeLists.txt, static shaderc
+ * only): shaderc's call to glslang::GlslangToSpv comes here, which generates through the real
+ * one and does two things glslang's HLSL front end cannot.
  *
- * The one place to set it is glslang's intermediate tree between parsing and SPIR-V
- * generation, inside shaderc's compile call. The helper is linked with
- * --wrap=<GlslangToSpv> (CMakeLists.txt, static shaderc only), so shaderc's call to
- * glslang::GlslangToSpv comes here first: we set the mode D3D12 defines for the
- * numthreads, generate, and keep the mode only if the module uses derivatives (a compute
- * shader without them must not ask the device for the feature). */
+ * Derivative groups. Shader model 6.6 gives compute shaders derivatives: a thread group is cut
+ * into quads by its numthreads, and Sample, CalculateLevelOfDetail and ddx/ddy work over them as
+ * in pixel shaders. SPIR-V says so with a DerivativeGroupQuads or DerivativeGroupLinear execution
+ * mode (SPV_NV/KHR_compute_shader_derivatives). glslang supports the mode (its GLSL front end
+ * sets it from a layout qualifier, and its SPIR-V generator then emits implicit-LOD sampling in
+ * compute), but its HLSL front end has no syntax for it: without the mode, Sample becomes
+ * SampleLevel 0 and ddx fails validation. For a cs_6_6 compute shader the hook sets the mode
+ * D3D12 defines for the numthreads on the tree, generates, and keeps the mode only if the module
+ * uses derivatives (a compute shader without them must not ask the device for the feature).
+ *
+ * GatherCmp without an offset, which glslang mistranslates: gather_compare.c, on every module. */
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
 #include <glslang/MachineIndependent/localintermediate.h>
 
-#include "shaders/hlslc/derivative_group.h"
+#include "shaders/hlslc/gather_compare.h"
+#include "shaders/hlslc/glslang_hook.h"
 
 namespace glslang {
 struct SpvOptions;
@@ -71,6 +74,20 @@ static bool uses_derivatives(const std::vector<unsigned int> &spirv)
     return false;
 }
 
+/* glslang's words for the tree as it is, with GatherCmp fixed. */
+static void generate(const glslang::TIntermediate &intermediate, std::vector<unsigned int> &spirv,
+        glslang::SpvOptions *options)
+{
+    size_t word_count;
+
+    spirv.clear();
+    __real__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vectorIjSaIjEEPNS_10SpvOptionsE(intermediate, spirv,
+            options);
+    word_count = spirv.size();
+    hlslc_fix_gather_compare(spirv.data(), &word_count);
+    spirv.resize(word_count);
+}
+
 extern "C" void __wrap__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vectorIjSaIjEEPNS_10SpvOptionsE(
         const glslang::TIntermediate &intermediate, std::vector<unsigned int> &spirv, glslang::SpvOptions *options)
 {
@@ -82,8 +99,7 @@ extern "C" void __wrap__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vector
     derivative_group_error[0] = 0;
     if (!derivative_groups_enabled || tree.getStage() != EShLangCompute
             || tree.getLayoutDerivativeModeNone() != glslang::LayoutDerivativeNone) {
-        __real__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vectorIjSaIjEEPNS_10SpvOptionsE(intermediate,
-                spirv, options);
+        generate(intermediate, spirv, options);
         return;
     }
     /* D3D12's rules: X a multiple of 4 with Y = Z = 1 makes quads of 4 consecutive threads;
@@ -92,8 +108,7 @@ extern "C" void __wrap__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vector
     linear = !(x % 4) && y == 1 && z == 1;
     has_quads = linear || (!(x % 2) && !(y % 2));
     tree.setLayoutDerivativeMode(linear ? glslang::LayoutDerivativeGroupLinear : glslang::LayoutDerivativeGroupQuads);
-    __real__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vectorIjSaIjEEPNS_10SpvOptionsE(intermediate, spirv,
-            options);
+    generate(intermediate, spirv, options);
     if (uses_derivatives(spirv)) {
         if (has_quads)
             return;
@@ -104,7 +119,5 @@ extern "C" void __wrap__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vector
     }
     /* no derivatives, or no quads for them: generate without the mode */
     tree.setLayoutDerivativeMode(glslang::LayoutDerivativeNone);
-    spirv.clear();
-    __real__ZN7glslang12GlslangToSpvERKNS_13TIntermediateERSt6vectorIjSaIjEEPNS_10SpvOptionsE(intermediate, spirv,
-            options);
+    generate(intermediate, spirv, options);
 }

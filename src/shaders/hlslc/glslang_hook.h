@@ -1,7 +1,8 @@
-/* Derivative groups for shader model 6.6 compute shaders (derivative_group.cpp): the HLSL
- * compiler helper turns them on for a compilation whose target allows them. */
-#ifndef D3D12XS_HLSLC_DERIVATIVE_GROUP_H
-#define D3D12XS_HLSLC_DERIVATIVE_GROUP_H
+/* The compiler helper's hook on glslang's SPIR-V generation (glslang_hook.cpp): derivative
+ * groups for shader model 6.6 compute shaders, turned on for a compilation whose target allows
+ * them. */
+#ifndef D3D12XS_HLSLC_GLSLANG_HOOK_H
+#define D3D12XS_HLSLC_GLSLANG_HOOK_H
 
 #include <stdbool.h>
 
