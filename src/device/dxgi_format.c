@@ -181,6 +181,24 @@ const struct d3d12xs_format *d3d12xs_format(DXGI_FORMAT format)
     return &formats[format];
 }
 
+uint32_t d3d12xs_format_family_views(DXGI_FORMAT family, VkFormat *view_formats, uint32_t capacity)
+{
+    uint32_t count = 0;
+
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(formats); i++) {
+        const struct d3d12xs_format *member = &formats[i];
+        bool known = false;
+        if (member->dxgi != (DXGI_FORMAT)i || member->typeless != family || member->typeless_format
+                || member->vk == VK_FORMAT_UNDEFINED || member->aspects != VK_IMAGE_ASPECT_COLOR_BIT)
+            continue;
+        for (uint32_t j = 0; j < count && !known; j++)
+            known = view_formats[j] == member->vk;
+        if (!known && count < capacity)
+            view_formats[count++] = member->vk;
+    }
+    return count;
+}
+
 static bool depth_stencil_family(const struct d3d12xs_format *format)
 {
     return format->typeless == DXGI_FORMAT_R24G8_TYPELESS || format->typeless == DXGI_FORMAT_R32G8X24_TYPELESS;

@@ -29,6 +29,11 @@ struct d3d12xs_format {
 /* The format's entry, or NULL for a value that is not a DXGI format d3d12xs knows. */
 const struct d3d12xs_format *d3d12xs_format(DXGI_FORMAT format);
 
+/* The Vulkan formats of the typed colour members of a typeless family (R8G8B8A8_TYPELESS: UNORM,
+ * UNORM_SRGB, UINT, SNORM, SINT), each once, at most capacity: what views of a typeless colour
+ * image may use (its VkImageFormatListCreateInfo). */
+uint32_t d3d12xs_format_family_views(DXGI_FORMAT family, VkFormat *view_formats, uint32_t capacity);
+
 /* Plane `plane` of a format as a copy sees it: its Vulkan aspect, bytes per texel (per block for
  * a colour format) and the footprint's DXGI format. Depth-stencil families copy depth as
  * R32_TYPELESS words (D24 in the low 24 bits) and stencil as R8_TYPELESS (D3D12's planar depth

@@ -89,8 +89,10 @@ static uint32_t image_families(struct d3d12_device *device, uint32_t families[5]
 }
 
 struct image_desc {
-    VkImageCreateInfo info;
+    VkImageCreateInfo info; /* its pNext may point at format_list: the struct stays where it is filled */
     uint32_t families[5];
+    VkImageFormatListCreateInfo format_list;
+    VkFormat view_formats[8];
 };
 
 static void image_create_info(struct d3d12_device *device, const D3D12_RESOURCE_DESC *desc, const struct d3d12xs_format *format,
@@ -121,13 +123,24 @@ static void image_create_info(struct d3d12_device *device, const D3D12_RESOURCE_
     if (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)
         info->usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
     /* Typeless resources are viewed through any member of their family; the usage may then be
-     * one only some members support (storage of B8G8R8A8_TYPELESS as R32_UINT...). */
+     * one only some members support (storage of R8G8B8A8_TYPELESS, which its sRGB member lacks).
+     * A colour family's images list those members (the only views texture_descriptor.c makes),
+     * so a driver that keeps images compressed need not give that up for every format of the
+     * size; a depth image (R32_TYPELESS made D32) is only ever viewed as its depth format. */
     if (format->typeless_format) {
         info->flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
         if (format->block_compressed)
             info->flags |= VK_IMAGE_CREATE_BLOCK_TEXEL_VIEW_COMPATIBLE_BIT;
         else
             info->flags |= VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+        if (format->aspects == VK_IMAGE_ASPECT_COLOR_BIT && info->format == format->vk) {
+            image->format_list = (VkImageFormatListCreateInfo){.sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO,
+                    .viewFormatCount = d3d12xs_format_family_views(format->dxgi, image->view_formats,
+                            D3D12XS_ARRAY_SIZE(image->view_formats)),
+                    .pViewFormats = image->view_formats};
+            if (image->format_list.viewFormatCount)
+                info->pNext = &image->format_list;
+        }
     }
     /* D3D12 may view any square 2D array of six or more layers as a cube. */
     if (info->imageType == VK_IMAGE_TYPE_2D && info->arrayLayers >= 6 && info->extent.width == info->extent.height
