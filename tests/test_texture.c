@@ -468,6 +468,67 @@ static void test_bad_creation(ID3D12Device *device)
     }
 }
 
+/* Reserved (tiled) resources are refused, after their arguments: E_NOTIMPL with the feature tier
+ * named, E_INVALIDARG with the argument named, from each version's method. */
+static void test_reserved_refused(ID3D12Device *device)
+{
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 256, 256, 1, 1);
+    D3D12_FEATURE_DATA_D3D12_OPTIONS options;
+    ID3D12Resource *resource = (ID3D12Resource *)(uintptr_t)1;
+    ID3D12Device4 *device4 = NULL;
+    ID3D12Device10 *device10 = NULL;
+    LOG_MARK();
+
+    memset(&options, 0xff, sizeof(options));
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS, &options, sizeof(options)), S_OK);
+    CHECK(options.TiledResourcesTier == D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED);
+
+    desc.Layout = D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE;
+    CHECK_HR(ID3D12Device_CreateReservedResource(device, &desc, D3D12_RESOURCE_STATE_COMMON, NULL, &IID_ID3D12Resource,
+            (void **)&resource), E_NOTIMPL);
+    CHECK(!resource);
+    CHECK_LOG("CreateReservedResource", "TiledResourcesTier NOT_SUPPORTED");
+    RELOG_MARK();
+    desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
+    CHECK_HR(ID3D12Device_CreateReservedResource(device, &desc, D3D12_RESOURCE_STATE_COMMON, NULL, &IID_ID3D12Resource,
+            (void **)&resource), E_INVALIDARG);
+    CHECK_LOG("CreateReservedResource", "pDesc->Layout", "64KB_UNDEFINED_SWIZZLE");
+    RELOG_MARK();
+    CHECK_HR(ID3D12Device_CreateReservedResource(device, NULL, D3D12_RESOURCE_STATE_COMMON, NULL, &IID_ID3D12Resource,
+            (void **)&resource), E_INVALIDARG);
+    CHECK_LOG("CreateReservedResource", "pDesc is NULL");
+    RELOG_MARK();
+    desc.Layout = D3D12_TEXTURE_LAYOUT_64KB_UNDEFINED_SWIZZLE;
+    desc.Width = 0;
+    CHECK_HR(ID3D12Device_CreateReservedResource(device, &desc, D3D12_RESOURCE_STATE_COMMON, NULL, &IID_ID3D12Resource,
+            (void **)&resource), E_INVALIDARG);
+    CHECK_LOG("CreateReservedResource", "Width");
+    RELOG_MARK();
+    desc = (D3D12_RESOURCE_DESC){.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER, .Width = 1 << 20, .Height = 1, .DepthOrArraySize = 1,
+            .MipLevels = 1, .SampleDesc = {1, 0}, .Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR};
+    CHECK_HR(ID3D12Device_CreateReservedResource(device, &desc, D3D12_RESOURCE_STATE_COMMON, NULL, &IID_ID3D12Resource,
+            (void **)&resource), E_NOTIMPL);
+    CHECK_LOG("CreateReservedResource", "TiledResourcesTier NOT_SUPPORTED");
+
+    CHECK_HR(ID3D12Device_QueryInterface(device, &IID_ID3D12Device4, (void **)&device4), S_OK);
+    if (device4) {
+        RELOG_MARK();
+        CHECK_HR(ID3D12Device4_CreateReservedResource1(device4, &desc, D3D12_RESOURCE_STATE_COMMON, NULL, NULL, &IID_ID3D12Resource,
+                (void **)&resource), E_NOTIMPL);
+        CHECK_LOG("CreateReservedResource1", "TiledResourcesTier NOT_SUPPORTED");
+        ID3D12Device4_Release(device4);
+    }
+    CHECK_HR(ID3D12Device_QueryInterface(device, &IID_ID3D12Device10, (void **)&device10), S_OK);
+    if (device10) {
+        RELOG_MARK();
+        CHECK_HR(ID3D12Device10_CreateReservedResource2(device10, &desc, D3D12_BARRIER_LAYOUT_UNDEFINED, NULL, NULL, 0, NULL,
+                &IID_ID3D12Resource, (void **)&resource), E_NOTIMPL);
+        CHECK_LOG("CreateReservedResource2", "TiledResourcesTier NOT_SUPPORTED");
+        ID3D12Device10_Release(device10);
+    }
+    CHECK(!resource);
+}
+
 /* One bad CopyTextureRegion (or barrier) per case: the line names the rule, Close refuses the list. */
 struct bad_copy {
     const char *needle;
@@ -594,6 +655,7 @@ int main(void)
     test_placed(device, queue);
     test_multisampled(device);
     test_bad_creation(device);
+    test_reserved_refused(device);
     test_bad_copies(device);
 
     ID3D12CommandQueue_Release(queue);

@@ -270,6 +270,14 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource(ID3D12Device1
             optimized_clear_value, riid, resource);
 }
 
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateReservedResource(ID3D12Device14 *iface, const D3D12_RESOURCE_DESC *desc,
+        D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *optimized_clear_value, REFIID riid, void **resource)
+{
+    (void)iface;
+    (void)initial_state;
+    return d3d12_resource_create_reserved(METHOD(CreateReservedResource), desc, optimized_clear_value, riid, resource);
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_device_MakeResident(ID3D12Device14 *iface, UINT count, ID3D12Pageable *const *objects)
 {
     (void)iface;
@@ -409,6 +417,7 @@ static const ID3D12Device14Vtbl d3d12_device_vtbl = {
     .CreateCommittedResource = d3d12_device_CreateCommittedResource,
     .CreateHeap = d3d12_device_CreateHeap,
     .CreatePlacedResource = d3d12_device_CreatePlacedResource,
+    .CreateReservedResource = d3d12_device_CreateReservedResource,
     .MakeResident = d3d12_device_MakeResident,
     .Evict = d3d12_device_Evict,
     .CreateFence = d3d12_device_CreateFence,

@@ -296,6 +296,21 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource1(ID3D12Device14 *
             clear_value, riid, resource);
 }
 
+HRESULT STDMETHODCALLTYPE d3d12_device_CreateReservedResource1(ID3D12Device14 *iface, const D3D12_RESOURCE_DESC *desc,
+        D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session,
+        REFIID riid, void **resource)
+{
+    static const char method[] = "ID3D12Device4::CreateReservedResource1";
+    HRESULT hr;
+    (void)iface;
+    (void)initial_state;
+    if (resource)
+        *resource = NULL;
+    if (FAILED(hr = check_no_session(method, session)))
+        return hr;
+    return d3d12_resource_create_reserved(method, desc, clear_value, riid, resource);
+}
+
 HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap1(ID3D12Device14 *iface, const D3D12_HEAP_DESC *desc,
         ID3D12ProtectedResourceSession *session, REFIID riid, void **heap)
 {
@@ -442,6 +457,22 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource2(ID3D12Device14 *ifa
             || FAILED(hr = state_from_layout(method, initial_layout, castable_format_count, castable_formats, heap->desc.Properties.Type, &state)))
         return hr;
     return d3d12_resource_create_placed(impl_from_ID3D12Device14(iface), heap_iface, heap_offset, &desc, state, clear_value, riid, resource);
+}
+
+HRESULT STDMETHODCALLTYPE d3d12_device_CreateReservedResource2(ID3D12Device14 *iface, const D3D12_RESOURCE_DESC *desc,
+        D3D12_BARRIER_LAYOUT initial_layout, const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session,
+        UINT32 castable_format_count, const DXGI_FORMAT *castable_formats, REFIID riid, void **resource)
+{
+    static const char method[] = "ID3D12Device10::CreateReservedResource2";
+    D3D12_RESOURCE_STATES state;
+    HRESULT hr;
+    (void)iface;
+    if (resource)
+        *resource = NULL;
+    if (FAILED(hr = check_no_session(method, session))
+            || FAILED(hr = state_from_layout(method, initial_layout, castable_format_count, castable_formats, D3D12_HEAP_TYPE_DEFAULT, &state)))
+        return hr;
+    return d3d12_resource_create_reserved(method, desc, clear_value, riid, resource);
 }
 
 /* ---- ID3D12Device11 ---- */

@@ -41,6 +41,9 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList1(ID3D12Device14 *iface,
 HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource1(ID3D12Device14 *iface, const D3D12_HEAP_PROPERTIES *heap_properties,
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session, REFIID riid, void **resource);
+HRESULT STDMETHODCALLTYPE d3d12_device_CreateReservedResource1(ID3D12Device14 *iface, const D3D12_RESOURCE_DESC *desc,
+        D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session,
+        REFIID riid, void **resource);
 HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap1(ID3D12Device14 *iface, const D3D12_HEAP_DESC *desc,
         ID3D12ProtectedResourceSession *session, REFIID riid, void **heap);
 D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocationInfo1(ID3D12Device14 *iface, UINT visible_mask,
@@ -73,6 +76,9 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource3(ID3D12Device14 *
 HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource2(ID3D12Device14 *iface, ID3D12Heap *heap, UINT64 heap_offset,
         const D3D12_RESOURCE_DESC1 *desc, D3D12_BARRIER_LAYOUT initial_layout, const D3D12_CLEAR_VALUE *clear_value,
         UINT32 castable_format_count, const DXGI_FORMAT *castable_formats, REFIID riid, void **resource);
+HRESULT STDMETHODCALLTYPE d3d12_device_CreateReservedResource2(ID3D12Device14 *iface, const D3D12_RESOURCE_DESC *desc,
+        D3D12_BARRIER_LAYOUT initial_layout, const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session,
+        UINT32 castable_format_count, const DXGI_FORMAT *castable_formats, REFIID riid, void **resource);
 /* ID3D12Device11 */
 void STDMETHODCALLTYPE d3d12_device_CreateSampler2(ID3D12Device14 *iface, const D3D12_SAMPLER_DESC2 *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 /* ID3D12Device12 */
@@ -94,6 +100,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device
     .CreateCommandList1 = d3d12_device_CreateCommandList1, \
     .CreateCommittedResource1 = d3d12_device_CreateCommittedResource1, \
     .CreateHeap1 = d3d12_device_CreateHeap1, \
+    .CreateReservedResource1 = d3d12_device_CreateReservedResource1, \
     .GetResourceAllocationInfo1 = d3d12_device_GetResourceAllocationInfo1, \
     .RemoveDevice = d3d12_device_RemoveDevice, \
     .EnumerateMetaCommands = d3d12_device_EnumerateMetaCommands, \
@@ -105,6 +112,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device
     .CreateCommandQueue1 = d3d12_device_CreateCommandQueue1, \
     .CreateCommittedResource3 = d3d12_device_CreateCommittedResource3, \
     .CreatePlacedResource2 = d3d12_device_CreatePlacedResource2, \
+    .CreateReservedResource2 = d3d12_device_CreateReservedResource2, \
     .CreateSampler2 = d3d12_device_CreateSampler2, \
     .GetResourceAllocationInfo3 = d3d12_device_GetResourceAllocationInfo3
 

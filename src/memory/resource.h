@@ -71,6 +71,9 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
 HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *heap, UINT64 heap_offset,
         const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *clear_value, REFIID riid, void **resource);
+/* resource_reserved.c: CreateReservedResource(1, 2) check their arguments, then refuse. */
+HRESULT d3d12_resource_create_reserved(const char *method, const D3D12_RESOURCE_DESC *desc, const D3D12_CLEAR_VALUE *clear_value,
+        REFIID riid, void **resource);
 HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DESC *desc);
 VkBufferUsageFlags d3d12xs_buffer_usage(const struct d3d12_device *device);
 /* Memory that buffers of d3d12xs_buffer_usage() are bound to: *flags chained before next when
