@@ -1,8 +1,10 @@
 /* Views of textures read and written by compute shaders: SRVs of every dimension (1D, 2D and 3D,
  * arrays, cubes, a mip range, a swizzle, a typeless family member, a null view), loads, samples
  * through a heap sampler and a static one, GetDimensions; UAVs written by RWTexture stores in
- * formats other than the shader's element type; UAV clears, whole and of rectangles; and the view rules with the line each
- * breach logs. Every value read is checked against what was uploaded. */
+ * formats other than the shader's element type; UAV clears, whole and of rectangles; render
+ * target views and their clears (an sRGB member of a typeless family, integers, rectangles, a
+ * multisampled texture read back by Texture2DMS.Load); and the view rules with the line each
+ * breach logs. Every value read is checked against what was uploaded or cleared. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +79,9 @@ static ID3D12RootSignature *create_signature(ID3D12Device *device)
 
 static ID3D12DescriptorHeap *create_heap(ID3D12Device *device, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT count)
 {
-    D3D12_DESCRIPTOR_HEAP_DESC desc = {type, count, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    /* RTV heaps are never shader-visible */
+    D3D12_DESCRIPTOR_HEAP_DESC desc = {type, count, type == D3D12_DESCRIPTOR_HEAP_TYPE_RTV ? D3D12_DESCRIPTOR_HEAP_FLAG_NONE
+            : D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
     ID3D12DescriptorHeap *heap = NULL;
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(device, &desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
     return heap;
@@ -694,6 +698,195 @@ done:
     if (volume) ID3D12Resource_Release(volume);
 }
 
+/* A render-target texture (committed, in RENDER_TARGET) and an RTV heap slot for it. */
+static ID3D12Resource *create_render_target(struct env *env, DXGI_FORMAT format, UINT width, UINT height, UINT samples)
+{
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, width, height, 1, 1,
+            D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    ID3D12Resource *texture = NULL;
+    desc.SampleDesc.Count = samples;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_RENDER_TARGET,
+            NULL, &IID_ID3D12Resource, (void **)&texture), S_OK);
+    return texture;
+}
+
+/* Clears the view at rtv of texture (whole with first, then rects with second when given) on a
+ * DIRECT list, leaving it in RENDER_TARGET. */
+static void clear_render_target(struct env *env, D3D12_CPU_DESCRIPTOR_HANDLE rtv, const float first[4], const float second[4],
+        UINT rect_count, const D3D12_RECT *rects)
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    LOG_MARK();
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, rtv, first, 0, NULL);
+    if (second)
+        ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, rtv, second, rect_count, rects);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    CHECK_NO_LOG();
+}
+
+/* ClearRenderTargetView: the value in the view's format (UNORM, an sRGB view of a typeless
+ * texture, integers), rectangles clipped to the view, and every sample of a multisampled texture
+ * as Texture2DMS.Load reads them. */
+static void test_render_targets(struct env *env)
+{
+    static const float grey[4] = {0.25f, 0.5f, 0.75f, 1.0f}, green[4] = {0, 1, 0, 1};
+    static const D3D12_RECT rects[2] = {{1, 1, 3, 3}, {6, 6, 20, 20}};
+    ID3D12DescriptorHeap *rtvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 4);
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv;
+    D3D12_RENDER_TARGET_VIEW_DESC view;
+    ID3D12Resource *texture;
+    uint8_t texels[8 * 8 * 4];
+
+    if (!rtvs)
+        return;
+    rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rtvs);
+
+    /* UNORM, whole then two rectangles (the second clipped to the 8x8 view) */
+    if ((texture = create_render_target(env, DXGI_FORMAT_R8G8B8A8_UNORM, 8, 8, 1))) {
+        ID3D12Device_CreateRenderTargetView(env->device, texture, NULL, rtv);
+        clear_render_target(env, rtv, grey, green, 2, rects);
+        read_texture(env, texture, D3D12_RESOURCE_STATE_RENDER_TARGET, texels, 4);
+        for (UINT y = 0; y < 8; y++) {
+            for (UINT x = 0; x < 8; x++) {
+                const uint8_t *t = &texels[(y * 8 + x) * 4];
+                bool in_rect = (x >= 1 && x < 3 && y >= 1 && y < 3) || (x >= 6 && y >= 6);
+                uint8_t expect[4] = {64, 128, 191, 255};
+                if (in_rect)
+                    expect[0] = 0, expect[1] = 255, expect[2] = 0;
+                CHECK_MSG(abs(t[0] - expect[0]) <= 1 && abs(t[1] - expect[1]) <= 1 && abs(t[2] - expect[2]) <= 1 && t[3] == expect[3],
+                        "texel (%u, %u) is %u %u %u %u", x, y, t[0], t[1], t[2], t[3]);
+            }
+        }
+        ID3D12Resource_Release(texture);
+    }
+
+    /* an sRGB view of a typeless texture stores 0.5 encoded (188), a UNORM view as 128 */
+    if ((texture = create_render_target(env, DXGI_FORMAT_R8G8B8A8_TYPELESS, 8, 8, 1))) {
+        static const float half[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+        memset(&view, 0, sizeof(view));
+        view.Format = DXGI_FORMAT_R8G8B8A8_UNORM_SRGB;
+        view.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE2D;
+        ID3D12Device_CreateRenderTargetView(env->device, texture, &view, rtv);
+        clear_render_target(env, rtv, half, NULL, 0, NULL);
+        read_texture(env, texture, D3D12_RESOURCE_STATE_RENDER_TARGET, texels, 4);
+        CHECK_MSG(abs(texels[0] - 188) <= 1 && abs(texels[2] - 188) <= 1 && abs(texels[3] - 128) <= 1,
+                "an sRGB clear of 0.5 stored %u %u %u %u (188 188 188 128)", texels[0], texels[1], texels[2], texels[3]);
+        view.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        ID3D12Device_CreateRenderTargetView(env->device, texture, &view, rtv);
+        clear_render_target(env, rtv, half, NULL, 0, NULL);
+        read_texture(env, texture, D3D12_RESOURCE_STATE_RENDER_TARGET, texels, 4);
+        CHECK_MSG(abs(texels[0] - 128) <= 1, "a UNORM clear of 0.5 stored %u (128)", texels[0]);
+        ID3D12Resource_Release(texture);
+    }
+
+    /* an integer format takes the floats as integers */
+    if ((texture = create_render_target(env, DXGI_FORMAT_R32_UINT, 4, 4, 1))) {
+        static const float seven[4] = {7.0f, 0, 0, 0};
+        uint32_t words[16];
+        ID3D12Device_CreateRenderTargetView(env->device, texture, NULL, rtv);
+        clear_render_target(env, rtv, seven, NULL, 0, NULL);
+        read_texture(env, texture, D3D12_RESOURCE_STATE_RENDER_TARGET, words, 4);
+        CHECK_MSG(words[0] == 7 && words[15] == 7, "an R32_UINT clear of 7.0 stored %u and %u", words[0], words[15]);
+        ID3D12Resource_Release(texture);
+    }
+
+    /* 4 samples: the left half cleared again; Texture2DMS.Load reads each sample of (0, 1) and
+     * (3, 2), and GetDimensions the size and sample count */
+    {
+        D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS quality = {DXGI_FORMAT_R32G32B32A32_FLOAT, 4,
+                D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_NONE, 0};
+        static const float first[4] = {1, 2, 3, 4}, second[4] = {5, 6, 7, 8};
+        static const D3D12_RECT left = {0, 0, 2, 4};
+        D3D12_SHADER_RESOURCE_VIEW_DESC srv_view = srv_desc(DXGI_FORMAT_R32G32B32A32_FLOAT, D3D12_SRV_DIMENSION_TEXTURE2DMS);
+        float out[2 * 4 * 4 + 4];
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_MULTISAMPLE_QUALITY_LEVELS, &quality, sizeof(quality)), S_OK);
+        if (quality.NumQualityLevels && (texture = create_render_target(env, DXGI_FORMAT_R32G32B32A32_FLOAT, 4, 4, 4))) {
+            D3D12_RESOURCE_BARRIER barrier = {D3D12_RESOURCE_BARRIER_TYPE_TRANSITION, 0, {.Transition = {texture,
+                    D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_RENDER_TARGET,
+                    D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE}}};
+            struct harness_list list;
+            ID3D12Device_CreateRenderTargetView(env->device, texture, NULL, rtv);
+            clear_render_target(env, rtv, first, second, 1, &left);
+            list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+            ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+            harness_execute_and_wait(env->device, env->queue, &list);
+            harness_release_list(&list);
+            srv(env, texture, &srv_view, 0);
+            run(env,
+                "Texture2DMS<float4> t : register(t0);\n"
+                "RWByteAddressBuffer o : register(u4);\n"
+                "[numthreads(4, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+                "{\n"
+                "    uint w, h, n;\n"
+                "    o.Store4(id.x * 16, asuint(t.Load(int2(0, 1), id.x)));\n"
+                "    o.Store4(64 + id.x * 16, asuint(t.Load(int2(3, 2), id.x)));\n"
+                "    t.GetDimensions(w, h, n);\n"
+                "    if (!id.x) o.Store3(128, uint3(w, h, n));\n"
+                "}\n", 1, out, sizeof(out));
+            for (UINT i = 0; i < 4; i++) {
+                CHECK_MSG(out[i * 4] == 5 && out[i * 4 + 3] == 8, "sample %u of (0, 1) is %g .. %g (5 .. 8)", i, out[i * 4], out[i * 4 + 3]);
+                CHECK_MSG(out[16 + i * 4] == 1 && out[16 + i * 4 + 3] == 4, "sample %u of (3, 2) is %g .. %g (1 .. 4)", i,
+                        out[16 + i * 4], out[16 + i * 4 + 3]);
+            }
+            {
+                uint32_t dimensions[3];
+                memcpy(dimensions, &out[32], sizeof(dimensions));
+                CHECK_MSG(dimensions[0] == 4 && dimensions[1] == 4 && dimensions[2] == 4, "GetDimensions gave %u x %u, %u samples",
+                        dimensions[0], dimensions[1], dimensions[2]);
+            }
+            ID3D12Resource_Release(texture);
+        }
+    }
+    ID3D12DescriptorHeap_Release(rtvs);
+}
+
+/* A ClearRenderTargetView of rtv on a list of this type logs needle, and Close refuses the list. */
+static void check_refused_clear(struct env *env, D3D12_COMMAND_LIST_TYPE type, D3D12_CPU_DESCRIPTOR_HANDLE rtv, const char *needle)
+{
+    static const float zero[4] = {0};
+    struct harness_list list = harness_create_list(env->device, type);
+    LOG_MARK();
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, rtv, zero, 0, NULL);
+    CHECK_LOG("ClearRenderTargetView", needle);
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", "ClearRenderTargetView");
+    harness_release_list(&list);
+}
+
+/* The render-target rules, each with its line: a texture without ALLOW_RENDER_TARGET, a handle
+ * outside an RTV heap, a clear on a COMPUTE list (refused at Close). */
+static void test_bad_render_targets(struct env *env)
+{
+    ID3D12DescriptorHeap *rtvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1);
+    ID3D12Resource *plain = create_uav_texture(env, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4), *target;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv;
+
+    if (!rtvs || !plain)
+        goto done;
+    rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rtvs);
+    LOG_MARK();
+    ID3D12Device_CreateRenderTargetView(env->device, plain, NULL, rtv);
+    CHECK_LOG("CreateRenderTargetView", "ALLOW_RENDER_TARGET");
+    RELOG_MARK();
+    ID3D12Device_CreateRenderTargetView(env->device, plain, NULL, cpu_at(env, 0));
+    CHECK_LOG("CreateRenderTargetView", "DestDescriptor", "another type");
+
+    check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_DIRECT, rtv, "never written");
+    if ((target = create_render_target(env, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1))) {
+        ID3D12Device_CreateRenderTargetView(env->device, target, NULL, rtv);
+        check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_COMPUTE, rtv, "only DIRECT lists");
+        ID3D12Resource_Release(target);
+    }
+done:
+    if (plain)
+        ID3D12Resource_Release(plain);
+    if (rtvs)
+        ID3D12DescriptorHeap_Release(rtvs);
+}
+
 int main(void)
 {
     struct env env;
@@ -722,6 +915,8 @@ int main(void)
         test_uavs(&env);
         test_uav_clear_rects(&env);
         test_bad_views(&env);
+        test_render_targets(&env);
+        test_bad_render_targets(&env);
     }
 
     ID3D12Resource_Release(env.output);

@@ -493,6 +493,13 @@ static void STDMETHODCALLTYPE d3d12_bundle_ClearUnorderedAccessViewUint(ID3D12Gr
     refuse(iface, METHOD(ClearUnorderedAccessViewUint));
 }
 
+static void STDMETHODCALLTYPE d3d12_bundle_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects)
+{
+    (void)view, (void)color, (void)rect_count, (void)rects;
+    refuse(iface, METHOD(ClearRenderTargetView));
+}
+
 static void STDMETHODCALLTYPE d3d12_bundle_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects)
 {
@@ -591,6 +598,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_bundle_vtbl = {
     .Dispatch = d3d12_bundle_Dispatch,
     .ClearUnorderedAccessViewUint = d3d12_bundle_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_bundle_ClearUnorderedAccessViewFloat,
+    .ClearRenderTargetView = d3d12_bundle_ClearRenderTargetView,
     .d3d12xs_console = &d3d12_bundle_console_vtbl,
 };
 

@@ -232,6 +232,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .Dispatch = d3d12_command_list_Dispatch,
     .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
+    .ClearRenderTargetView = d3d12_command_list_ClearRenderTargetView,
     .ExecuteBundle = d3d12_command_list_ExecuteBundle,
     .d3d12xs_console = &d3d12_command_list_console_vtbl,
 };

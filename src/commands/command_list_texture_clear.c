@@ -1,26 +1,39 @@
-/* ClearUnorderedAccessViewUint/Float of texture UAVs. The values are taken as the view's format
- * takes them (Uint for integer formats, Float for the others) and converted by the device, never
- * by d3d12xs: a whole view is one vkCmdClearColorImage in the transfer layout the barrier
- * tracker keeps; rectangles clear a scratch image of the view's format (the allocator's, sized
- * to the largest rectangle) and copy it into each rectangle of each slice, since Vulkan clears
- * only whole subresources. */
+/* Clears of texture views. ClearUnorderedAccessViewUint/Float of texture UAVs: the values are
+ * taken as the view's format takes them (Uint for integer formats, Float for the others) and
+ * converted by the device, never by d3d12xs: a whole view is one vkCmdClearColorImage in the
+ * transfer layout the barrier tracker keeps; rectangles clear a scratch image of the view's
+ * format (the allocator's, sized to the largest rectangle) and copy it into each rectangle of
+ * each slice, since Vulkan clears only whole subresources. ClearRenderTargetView renders: one
+ * dynamic-rendering pass over the view (in the view's own format, every sample of a
+ * multisampled one) that clears it on load, or clears its rectangles as attachments. */
 #include <stdlib.h>
 
 #include "command_recording.h"
 #include "memory/texture_layout.h"
 
-static bool is_integer_format(DXGI_FORMAT format)
+/* Whether a format holds integers; *is_signed tells SINT from UINT. */
+static bool integer_format(DXGI_FORMAT format, bool *is_signed)
 {
+    *is_signed = false;
     switch (format) {
-    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32_UINT: case DXGI_FORMAT_R32G32B32_SINT:
-    case DXGI_FORMAT_R16G16B16A16_UINT: case DXGI_FORMAT_R16G16B16A16_SINT: case DXGI_FORMAT_R32G32_UINT: case DXGI_FORMAT_R32G32_SINT:
-    case DXGI_FORMAT_R10G10B10A2_UINT: case DXGI_FORMAT_R8G8B8A8_UINT: case DXGI_FORMAT_R8G8B8A8_SINT: case DXGI_FORMAT_R16G16_UINT:
-    case DXGI_FORMAT_R16G16_SINT: case DXGI_FORMAT_R32_UINT: case DXGI_FORMAT_R32_SINT: case DXGI_FORMAT_R8G8_UINT: case DXGI_FORMAT_R8G8_SINT:
-    case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R16_SINT: case DXGI_FORMAT_R8_UINT: case DXGI_FORMAT_R8_SINT:
+    case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32_SINT: case DXGI_FORMAT_R16G16B16A16_SINT: case DXGI_FORMAT_R32G32_SINT:
+    case DXGI_FORMAT_R8G8B8A8_SINT: case DXGI_FORMAT_R16G16_SINT: case DXGI_FORMAT_R32_SINT: case DXGI_FORMAT_R8G8_SINT:
+    case DXGI_FORMAT_R16_SINT: case DXGI_FORMAT_R8_SINT:
+        *is_signed = true;
+        return true;
+    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32_UINT: case DXGI_FORMAT_R16G16B16A16_UINT: case DXGI_FORMAT_R32G32_UINT:
+    case DXGI_FORMAT_R10G10B10A2_UINT: case DXGI_FORMAT_R8G8B8A8_UINT: case DXGI_FORMAT_R16G16_UINT: case DXGI_FORMAT_R32_UINT:
+    case DXGI_FORMAT_R8G8_UINT: case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R8_UINT:
         return true;
     default:
         return false;
     }
+}
+
+static bool is_integer_format(DXGI_FORMAT format)
+{
+    bool is_signed;
+    return integer_format(format, &is_signed);
 }
 
 static VkImageType image_type(D3D12_RESOURCE_DIMENSION dimension)
@@ -153,4 +166,88 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
         d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
     }
     free(clipped);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects)
+{
+    static const char command[] = "ID3D12GraphicsCommandList::ClearRenderTargetView";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    const struct d3d12xs_descriptor *descriptor;
+    uint32_t width, height, depth, clipped_count = 0;
+    VkClearValue value = {0};
+    VkClearRect *clear_rects = NULL;
+    VkRect2D *clipped = NULL;
+    VkExtent2D largest;
+    const char *reason;
+    bool is_signed;
+
+    if (!d3d12_command_list_check_recording(list, command))
+        return;
+    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
+        d3d12_command_list_record_error(list, command, "only DIRECT lists clear render targets");
+        return;
+    }
+    if (!color || (rect_count && !rects)) {
+        d3d12_command_list_record_error(list, command, color ? "NumRects is %u but pRects is NULL" : "ColorRGBA is NULL", rect_count);
+        return;
+    }
+    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, view, 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, &reason, NULL))) {
+        d3d12_command_list_record_error(list, command, "RenderTargetView 0x%zx is %s", (size_t)view.ptr, reason);
+        return;
+    }
+    if (descriptor->kind != D3D12XS_DESCRIPTOR_RTV) {
+        d3d12_command_list_record_error(list, command, "RenderTargetView 0x%zx was never written (CreateRenderTargetView)", (size_t)view.ptr);
+        return;
+    }
+    /* D3D12 converts the floats to the view's format: integer formats take them as integers */
+    if (integer_format(descriptor->format, &is_signed)) {
+        for (int i = 0; i < 4; i++) {
+            if (is_signed)
+                value.color.int32[i] = (int32_t)color[i];
+            else
+                value.color.uint32[i] = color[i] <= 0.0f ? 0 : (uint32_t)color[i];
+        }
+    } else {
+        memcpy(value.color.float32, color, sizeof(value.color.float32));
+    }
+    d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
+    if (rect_count) {
+        if (!(clipped = malloc(rect_count * sizeof(*clipped))) || !(clear_rects = malloc(rect_count * sizeof(*clear_rects)))) {
+            d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
+            goto done;
+        }
+        if (!(clipped_count = clip_rects(rects, rect_count, width, height, clipped, &largest)))
+            goto done; /* every rectangle lies outside the view */
+        for (uint32_t i = 0; i < clipped_count; i++)
+            clear_rects[i] = (VkClearRect){clipped[i], 0, descriptor->image_range.layerCount};
+    }
+
+    VkRenderingAttachmentInfo attachment = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = descriptor->image_view,
+        .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
+        .loadOp = rect_count ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue = value,
+    };
+    VkRenderingInfo rendering = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {width, height}},
+        .layerCount = descriptor->image_range.layerCount,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &attachment,
+    };
+    const struct d3d12_recorded_range written = d3d12_recorded_texture_range(descriptor->resource, &descriptor->image_range, true);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
+    vkCmdBeginRendering(list->vk_command_buffer, &rendering);
+    if (clipped_count) {
+        VkClearAttachment clear = {VK_IMAGE_ASPECT_COLOR_BIT, 0, value};
+        vkCmdClearAttachments(list->vk_command_buffer, 1, &clear, clipped_count, clear_rects);
+    }
+    vkCmdEndRendering(list->vk_command_buffer);
+    d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_RENDER_TARGET, &written, 1);
+done:
+    free(clipped);
+    free(clear_rects);
 }

@@ -44,9 +44,11 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
 bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, struct d3d12_resource *dst, struct d3d12_resource *src);
 
 /* command_list_texture_clear.c: a UAV clear of the texture view `descriptor` (whole, or the
- * rectangles of each of its slices), values taken as its format takes them. */
+ * rectangles of each of its slices), values taken as its format takes them; render-target clears. */
 void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
         const VkClearColorValue *color, bool float_values, UINT rect_count, const D3D12_RECT *rects);
+void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects);
 
 /* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
  * and writes) to the root descriptors' and what the bound descriptor tables hold; false after

@@ -540,3 +540,29 @@ done:
     if (dst_heaps != small_heaps)
         free(dst_heaps);
 }
+
+void d3d12_device_create_render_target_view(struct d3d12_device *device, ID3D12Resource *resource_iface,
+        const D3D12_RENDER_TARGET_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    const char *method = METHOD(CreateRenderTargetView);
+    struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_descriptor_heap *heap;
+    struct d3d12_resource *resource;
+
+    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, method, "DestDescriptor", &heap)))
+        return;
+    if (!resource_iface) {
+        ERR("%s: pResource is NULL (null render target views come with graphics, which is not implemented)", method);
+        return;
+    }
+    if (!(resource = view_resource(device, method, "pResource", resource_iface)))
+        return;
+    if (!resource->vk_image) {
+        ERR("%s: pResource '%s' is a buffer (buffer render targets are not implemented)", method, d3d12xs_object_name(&resource->object));
+        return;
+    }
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_RTV;
+    if (d3d12xs_texture_rtv(device, method, resource, desc, &descriptor))
+        write_descriptor(heap, dst, &descriptor);
+}

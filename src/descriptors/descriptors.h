@@ -11,6 +11,7 @@ enum d3d12xs_descriptor_kind {
     D3D12XS_DESCRIPTOR_SRV,
     D3D12XS_DESCRIPTOR_UAV,
     D3D12XS_DESCRIPTOR_SAMPLER,
+    D3D12XS_DESCRIPTOR_RTV,       /* in RTV heaps: the view a render-target clear renders to */
 };
 
 /* What a CPU descriptor handle points at: the Vulkan pieces a push-descriptor write needs. */
@@ -62,6 +63,9 @@ bool d3d12xs_texture_srv(struct d3d12_device *device, const char *method, struct
         const D3D12_SHADER_RESOURCE_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
 bool d3d12xs_texture_uav(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
         const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
+/* texture_descriptor.c: a render target view (pDesc NULL: mip 0 of every slice), the same way. */
+bool d3d12xs_texture_rtv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
+        const D3D12_RENDER_TARGET_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
 /* A null texture view (pResource NULL): reads 0, writes dropped; false (one line) on devices
  * without null descriptors. */
 bool d3d12xs_texture_null_view(struct d3d12_device *device, const char *method, bool writable, struct d3d12xs_descriptor *descriptor);
@@ -99,6 +103,8 @@ void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D1
 void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D12Resource *resource, ID3D12Resource *counter,
         const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_render_target_view(struct d3d12_device *device, ID3D12Resource *resource,
+        const D3D12_RENDER_TARGET_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method);
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
         const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,

@@ -1,6 +1,6 @@
-/* SRVs and UAVs of textures: a D3D12 view description checked against its resource and made
- * into a cached VkImageView (memory/texture_view.c) that the heap slot's SAMPLED_IMAGE or
- * STORAGE_IMAGE descriptor points at. */
+/* SRVs, UAVs and RTVs of textures: a D3D12 view description checked against its resource and
+ * made into a cached VkImageView (memory/texture_view.c) that the heap slot's SAMPLED_IMAGE or
+ * STORAGE_IMAGE descriptor points at, or that a render-target clear renders to. */
 #include <string.h>
 
 #include "descriptors/descriptor_buffer.h"
@@ -160,10 +160,12 @@ static bool resolve_format(const char *method, const struct d3d12_resource *reso
 
 /* Fills the key and the descriptor from a resolved shape and format. */
 static bool make_view(struct d3d12_device *device, const char *method, struct d3d12_resource *resource, const struct view_shape *shape,
-        struct d3d12xs_image_view_key *key, struct d3d12xs_descriptor *descriptor, DXGI_FORMAT format, bool writable)
+        struct d3d12xs_image_view_key *key, struct d3d12xs_descriptor *descriptor, DXGI_FORMAT format, VkImageUsageFlags usage)
 {
+    bool writable = usage != VK_IMAGE_USAGE_SAMPLED_BIT;
+
     key->type = shape->type;
-    key->usage = writable ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT;
+    key->usage = usage;
     key->range.baseMipLevel = shape->first_mip;
     key->range.levelCount = shape->mip_count;
     key->range.baseArrayLayer = shape->first_layer;
@@ -184,7 +186,9 @@ static bool make_view(struct d3d12_device *device, const char *method, struct d3
     d3d12xs_texture_subresource_span(resource, &key->range, &descriptor->first_subresource, &descriptor->subresource_count);
     descriptor->format = format;
     descriptor->vk_format = key->format;
-    descriptor->vk_type = writable ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    /* render targets are not shader descriptors: their heaps have no Vulkan descriptor bytes */
+    descriptor->vk_type = usage == VK_IMAGE_USAGE_STORAGE_BIT ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+            : usage == VK_IMAGE_USAGE_SAMPLED_BIT ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE : VK_DESCRIPTOR_TYPE_MAX_ENUM;
     return true;
 }
 
@@ -314,7 +318,18 @@ bool d3d12xs_texture_srv(struct d3d12_device *device, const char *method, struct
         d3d12xs_fail(E_INVALIDARG, method, "pResource '%s' was created with D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE", d3d12xs_object_name(&resource->object));
         return false;
     }
-    return make_view(device, method, resource, &shape, &key, descriptor, desc->Format, false);
+    return make_view(device, method, resource, &shape, &key, descriptor, desc->Format, VK_IMAGE_USAGE_SAMPLED_BIT);
+}
+
+/* The shape of a view of one mip of 1D or 2D slices: what UAVs and RTVs of those dimensions
+ * select, from members laid out alike in both descriptions. */
+static bool one_mip_shape(VkImageViewType type, uint32_t mip, uint32_t first_layer, uint32_t layer_count, uint32_t plane,
+        struct view_shape *s)
+{
+    bool one_d = type == VK_IMAGE_VIEW_TYPE_1D || type == VK_IMAGE_VIEW_TYPE_1D_ARRAY;
+    *s = (struct view_shape){one_d ? D3D12_RESOURCE_DIMENSION_TEXTURE1D : D3D12_RESOURCE_DIMENSION_TEXTURE2D, type, false, false, mip, 1,
+            first_layer, layer_count, plane, 0.0f};
+    return true;
 }
 
 static bool uav_shape(const char *method, const struct d3d12_resource *resource, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc,
@@ -322,20 +337,15 @@ static bool uav_shape(const char *method, const struct d3d12_resource *resource,
 {
     switch (desc->ViewDimension) {
     case D3D12_UAV_DIMENSION_TEXTURE1D:
-        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE1D, VK_IMAGE_VIEW_TYPE_1D, false, false, desc->Texture1D.MipSlice, 1, 0, 1, 0, 0.0f};
-        return true;
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_1D, desc->Texture1D.MipSlice, 0, 1, 0, s);
     case D3D12_UAV_DIMENSION_TEXTURE1DARRAY:
-        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE1D, VK_IMAGE_VIEW_TYPE_1D_ARRAY, false, false, desc->Texture1DArray.MipSlice, 1,
-                desc->Texture1DArray.FirstArraySlice, desc->Texture1DArray.ArraySize, 0, 0.0f};
-        return true;
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_1D_ARRAY, desc->Texture1DArray.MipSlice, desc->Texture1DArray.FirstArraySlice,
+                desc->Texture1DArray.ArraySize, 0, s);
     case D3D12_UAV_DIMENSION_TEXTURE2D:
-        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, VK_IMAGE_VIEW_TYPE_2D, false, false, desc->Texture2D.MipSlice, 1, 0, 1,
-                desc->Texture2D.PlaneSlice, 0.0f};
-        return true;
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D, desc->Texture2D.MipSlice, 0, 1, desc->Texture2D.PlaneSlice, s);
     case D3D12_UAV_DIMENSION_TEXTURE2DARRAY:
-        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY, false, false, desc->Texture2DArray.MipSlice, 1,
-                desc->Texture2DArray.FirstArraySlice, desc->Texture2DArray.ArraySize, desc->Texture2DArray.PlaneSlice, 0.0f};
-        return true;
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
+                desc->Texture2DArray.ArraySize, desc->Texture2DArray.PlaneSlice, s);
     case D3D12_UAV_DIMENSION_TEXTURE3D: {
         uint32_t width, height, depth;
         d3d12xs_texture_mip_extent(&resource->desc, desc->Texture3D.MipSlice < resource->mip_levels ? desc->Texture3D.MipSlice : 0,
@@ -393,7 +403,85 @@ bool d3d12xs_texture_uav(struct d3d12_device *device, const char *method, struct
                 "D3D12_FEATURE_FORMAT_SUPPORT says which can)", (int)(desc->Format ? desc->Format : resource->desc.Format));
         return false;
     }
-    return make_view(device, method, resource, &shape, &key, descriptor, desc->Format, true);
+    return make_view(device, method, resource, &shape, &key, descriptor, desc->Format, VK_IMAGE_USAGE_STORAGE_BIT);
+}
+
+static bool rtv_shape(const char *method, const D3D12_RENDER_TARGET_VIEW_DESC *desc, struct view_shape *s)
+{
+    switch (desc->ViewDimension) {
+    case D3D12_RTV_DIMENSION_TEXTURE1D:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_1D, desc->Texture1D.MipSlice, 0, 1, 0, s);
+    case D3D12_RTV_DIMENSION_TEXTURE1DARRAY:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_1D_ARRAY, desc->Texture1DArray.MipSlice, desc->Texture1DArray.FirstArraySlice,
+                desc->Texture1DArray.ArraySize, 0, s);
+    case D3D12_RTV_DIMENSION_TEXTURE2D:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D, desc->Texture2D.MipSlice, 0, 1, desc->Texture2D.PlaneSlice, s);
+    case D3D12_RTV_DIMENSION_TEXTURE2DARRAY:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
+                desc->Texture2DArray.ArraySize, desc->Texture2DArray.PlaneSlice, s);
+    case D3D12_RTV_DIMENSION_TEXTURE2DMS:
+        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, VK_IMAGE_VIEW_TYPE_2D, true, false, 0, 1, 0, 1, 0, 0.0f};
+        return true;
+    case D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY:
+        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY, true, false, 0, 1,
+                desc->Texture2DMSArray.FirstArraySlice, desc->Texture2DMSArray.ArraySize, 0, 0.0f};
+        return true;
+    default:
+        /* a 3D texture's slices are attachments through 2D-array views of the 3D image, which
+         * needs VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT on every render-target 3D texture */
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->ViewDimension is %d (TEXTURE1D(ARRAY), TEXTURE2D(ARRAY), TEXTURE2DMS(ARRAY); buffer "
+                "and 3D render targets are not implemented)", (int)desc->ViewDimension);
+        return false;
+    }
+}
+
+bool d3d12xs_texture_rtv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
+        const D3D12_RENDER_TARGET_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor)
+{
+    D3D12_RENDER_TARGET_VIEW_DESC whole;
+    struct d3d12xs_image_view_key key;
+    VkComponentSwizzle base[4];
+    VkFormatProperties properties;
+    struct view_shape shape;
+
+    if (!(resource->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET)) {
+        d3d12xs_fail(E_INVALIDARG, method, "pResource '%s' was created without D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET",
+                d3d12xs_object_name(&resource->object));
+        return false;
+    }
+    if (!desc) {
+        /* D3D12: mip 0 of every slice, in the resource's format */
+        bool array = resource->layers > 1, multisampled = resource->desc.SampleDesc.Count > 1;
+        memset(&whole, 0, sizeof(whole));
+        whole.Format = resource->desc.Format;
+        if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D)
+            whole.ViewDimension = array ? D3D12_RTV_DIMENSION_TEXTURE1DARRAY : D3D12_RTV_DIMENSION_TEXTURE1D;
+        else if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE2D)
+            whole.ViewDimension = multisampled ? (array ? D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY : D3D12_RTV_DIMENSION_TEXTURE2DMS)
+                    : array ? D3D12_RTV_DIMENSION_TEXTURE2DARRAY : D3D12_RTV_DIMENSION_TEXTURE2D;
+        else
+            whole.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE3D;
+        /* ArraySize sits at the same place in each array member of the union */
+        whole.Texture2DArray.ArraySize = resource->layers;
+        if (whole.ViewDimension == D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY)
+            whole.Texture2DMSArray.ArraySize = resource->layers;
+        desc = &whole;
+    }
+    if (!rtv_shape(method, desc, &shape) || !resolve_range(method, resource, &shape))
+        return false;
+    memset(&key, 0, sizeof(key));
+    if (!resolve_format(method, resource, desc->Format, shape.plane, &key, base))
+        return false;
+    key.components = (VkComponentMapping){VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+            VK_COMPONENT_SWIZZLE_IDENTITY};
+    vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, key.format, &properties);
+    if (key.range.aspectMask != VK_IMAGE_ASPECT_COLOR_BIT || !(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be a render target on this device (CheckFeatureSupport "
+                "D3D12_FEATURE_FORMAT_SUPPORT says which can)", (int)(desc->Format ? desc->Format : resource->desc.Format));
+        return false;
+    }
+    return make_view(device, method, resource, &shape, &key, descriptor, desc->Format ? desc->Format : resource->desc.Format,
+            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
 }
 
 bool d3d12xs_texture_null_view(struct d3d12_device *device, const char *method, bool writable, struct d3d12xs_descriptor *descriptor)

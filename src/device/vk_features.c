@@ -59,6 +59,8 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(vulkan13.computeFullSubgroups);
     TAKE(vulkan13.shaderIntegerDotProduct);
     TAKE(vulkan13.maintenance4);
+    /* ClearRenderTargetView renders its clear (commands/command_list_texture_clear.c) */
+    TAKE(vulkan13.dynamicRendering);
     /* What the runtime itself needs (D3D12CreateDevice refuses devices without them). */
     TAKE(vulkan12.scalarBlockLayout);
     TAKE(vulkan12.timelineSemaphore);
