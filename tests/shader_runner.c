@@ -668,6 +668,7 @@ enum fail_stage { FAIL_NONE, FAIL_COMPILE, FAIL_ROOT_SIGNATURE, FAIL_PIPELINE, F
 struct test {
     char known_bug[512];
     bool has_known_bug;
+    bool known_bug_on_lavapipe; /* [known_bug lavapipe: ...]: the test runs on other devices */
     char name[128];         /* [test NAME]; empty for a file of one test */
     /* [require]: what the device must offer, else the test is skipped */
     bool need_int64, need_float64, need_min_lod_clamp, need_derivative_quads, need_derivative_linear;
@@ -2293,6 +2294,7 @@ static bool parse_file(struct test *t, FILE *file, const char *path)
                 copy_name(t->known_bug, sizeof(t->known_bug), rest + 1);
                 if (strrchr(t->known_bug, ']'))
                     *strrchr(t->known_bug, ']') = 0;
+                t->known_bug_on_lavapipe = !strncmp(t->known_bug, "lavapipe:", 9);
             }
             continue;
         }
@@ -3326,6 +3328,7 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
 {
     struct runner r;
     D3D12_FEATURE_DATA_D3D12_OPTIONS1 options1;
+    D3D12XS_DEVICE_INFO info;
     struct file_lines f;
     unsigned passed = 0, failed = 0, skipped = 0;
     size_t tests;
@@ -3343,6 +3346,8 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
     CHECK_HR(ID3D12Device_CheckFeatureSupport(r.device, D3D12_FEATURE_D3D12_OPTIONS1, &options1, sizeof(options1)), S_OK);
     r.lanes = options1.WaveLaneCountMin;
     CHECK_MSG(r.lanes >= 4, "WaveLaneCountMin is %u", r.lanes);
+    memset(&info, 0, sizeof(info));
+    CHECK_HR(D3D12XSGetDeviceInfo(r.device, &info), S_OK);
 
     for (size_t k = 0; k < tests; k++) {
         struct test *t = xcalloc(1, sizeof(*t));
@@ -3358,7 +3363,7 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
         parse_file(t, stream, path);
         fclose(stream);
         free(text);
-        if (t->has_known_bug && !run_known_bugs) {
+        if (t->has_known_bug && !run_known_bugs && (!t->known_bug_on_lavapipe || info.IsSoftwareRasterizer)) {
             printf("%s%s%s: SKIPPED: known bug %s\n", current_file, *t->name ? " " : "", t->name, t->known_bug);
             skipped++;
         } else if (!file_errors && (unmet = unmet_requirement(&r, t, why, sizeof(why)))) {
@@ -3378,7 +3383,8 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
             else
                 passed++;
             printf("%s%s%s: %s (wave lanes %u)%s\n", current_file, *t->name ? " " : "", t->name,
-                    file_errors ? "FAILED" : "done", r.lanes, t->has_known_bug ? " [known bug, run anyway]" : "");
+                    file_errors ? "FAILED" : "done", r.lanes, t->has_known_bug && (!t->known_bug_on_lavapipe || info.IsSoftwareRasterizer)
+                    ? " [known bug, run anyway]" : "");
         }
         free_test(t);
         free(t);
