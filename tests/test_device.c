@@ -161,13 +161,41 @@ static void test_newer_features(ID3D12Device *device)
         CHECK((typed.Support1 & D3D12_FORMAT_SUPPORT1_BUFFER) && (typed.Support1 & D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW));
         CHECK(typed.Support2 & D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE);
         CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &compressed, sizeof(compressed)), S_OK);
-        /* BC1: a 2D, 3D and cube texture with mips, never a buffer, a 1D texture or (views not implemented) a shader resource. */
-        CHECK(compressed.Support1 == (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | D3D12_FORMAT_SUPPORT1_TEXTURECUBE | D3D12_FORMAT_SUPPORT1_MIP)
+        /* BC1: a 2D, 3D and cube texture with mips that shaders load, sample and gather (both
+         * devices decode BC), cast within BC1_TYPELESS; never a buffer, a 1D texture, a UAV or a
+         * render target. */
+        CHECK(compressed.Support1 == (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D | D3D12_FORMAT_SUPPORT1_TEXTURECUBE
+                | D3D12_FORMAT_SUPPORT1_MIP | D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE
+                | D3D12_FORMAT_SUPPORT1_SHADER_GATHER | D3D12_FORMAT_SUPPORT1_CAST_WITHIN_BIT_LAYOUT)
                 && compressed.Support2 == D3D12_FORMAT_SUPPORT2_NONE);
         compressed.Format = DXGI_FORMAT_R32G32B32_FLOAT; /* 12-byte texels: buffers only */
         CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &compressed, sizeof(compressed)), S_OK);
         CHECK(!(compressed.Support1 & (D3D12_FORMAT_SUPPORT1_TEXTURE1D | D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURE3D)));
         CHECK(typed.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE3D);
+        /* R32_UINT textures: loads and gathers, typed UAVs with atomics, render targets; no filtered samples */
+        CHECK((typed.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_LOAD) && (typed.Support1 & D3D12_FORMAT_SUPPORT1_RENDER_TARGET)
+                && !(typed.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) && (typed.Support2 & D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_ADD)
+                && (typed.Support2 & D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD));
+        {
+            D3D12_FEATURE_DATA_FORMAT_SUPPORT rgba8 = {DXGI_FORMAT_R8G8B8A8_UNORM, 0, 0}, srgb = {DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, 0, 0};
+            D3D12_FEATURE_DATA_FORMAT_SUPPORT depth = {DXGI_FORMAT_D32_FLOAT, 0, 0}, r32f = {DXGI_FORMAT_R32_FLOAT, 0, 0};
+            const UINT rgba8_expected = D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE
+                    | D3D12_FORMAT_SUPPORT1_SHADER_GATHER | D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW
+                    | D3D12_FORMAT_SUPPORT1_RENDER_TARGET | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET
+                    | D3D12_FORMAT_SUPPORT1_MULTISAMPLE_LOAD | D3D12_FORMAT_SUPPORT1_CAST_WITHIN_BIT_LAYOUT;
+            CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &rgba8, sizeof(rgba8)), S_OK);
+            CHECK((rgba8.Support1 & rgba8_expected) == rgba8_expected && !(rgba8.Support1 & D3D12_FORMAT_SUPPORT1_BLENDABLE));
+            /* sRGB: sampled and rendered to, never a typed UAV (Vulkan stores no sRGB) */
+            CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &srgb, sizeof(srgb)), S_OK);
+            CHECK((srgb.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE) && (srgb.Support1 & D3D12_FORMAT_SUPPORT1_RENDER_TARGET)
+                    && !(srgb.Support1 & D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW));
+            /* D32_FLOAT is a depth buffer that shaders read as R32_FLOAT, which compares */
+            CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &depth, sizeof(depth)), S_OK);
+            CHECK((depth.Support1 & D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL) && !(depth.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_LOAD)
+                    && !(depth.Support1 & D3D12_FORMAT_SUPPORT1_TEXTURE3D));
+            CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_FORMAT_SUPPORT, &r32f, sizeof(r32f)), S_OK);
+            CHECK((r32f.Support1 & D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE_COMPARISON) && !(r32f.Support1 & D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL));
+        }
         memset(&placed, 0, sizeof(placed));
         placed.Format = DXGI_FORMAT_UNKNOWN;
         placed.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;

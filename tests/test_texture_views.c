@@ -3,7 +3,8 @@
  * through a heap sampler and a static one, GetDimensions; UAVs written by RWTexture stores in
  * formats other than the shader's element type; UAV clears, whole and of rectangles; render
  * target views and their clears (an sRGB member of a typeless family, integers, rectangles, a
- * multisampled texture read back by Texture2DMS.Load); and the view rules with the line each
+ * multisampled texture read back by Texture2DMS.Load); depth stencil views and their clears (depth
+ * and stencil planes read back); and the view rules with the line each
  * breach logs. Every value read is checked against what was uploaded or cleared. */
 #include <math.h>
 #include <stdlib.h>
@@ -79,9 +80,9 @@ static ID3D12RootSignature *create_signature(ID3D12Device *device)
 
 static ID3D12DescriptorHeap *create_heap(ID3D12Device *device, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT count)
 {
-    /* RTV heaps are never shader-visible */
-    D3D12_DESCRIPTOR_HEAP_DESC desc = {type, count, type == D3D12_DESCRIPTOR_HEAP_TYPE_RTV ? D3D12_DESCRIPTOR_HEAP_FLAG_NONE
-            : D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    /* RTV and DSV heaps are never shader-visible */
+    bool visible = type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV || type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER;
+    D3D12_DESCRIPTOR_HEAP_DESC desc = {type, count, visible ? D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE : D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
     ID3D12DescriptorHeap *heap = NULL;
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(device, &desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
     return heap;
@@ -385,7 +386,17 @@ static void test_cube(struct env *env)
 }
 
 /* Reads back subresource 0 of a texture (tightly packed rows of texel_bytes texels). */
+static void read_subresource(struct env *env, ID3D12Resource *texture, D3D12_RESOURCE_STATES state, UINT subresource, void *out,
+        UINT texel_bytes);
+
 static void read_texture(struct env *env, ID3D12Resource *texture, D3D12_RESOURCE_STATES state, void *out, UINT texel_bytes)
+{
+    read_subresource(env, texture, state, 0, out, texel_bytes);
+}
+
+/* Subresource `subresource` of texture (in state), tightly packed into out. */
+static void read_subresource(struct env *env, ID3D12Resource *texture, D3D12_RESOURCE_STATES state, UINT subresource, void *out,
+        UINT texel_bytes)
 {
     D3D12_RESOURCE_DESC desc = ID3D12Resource_GetDesc(texture);
     D3D12_PLACED_SUBRESOURCE_FOOTPRINT layout;
@@ -396,7 +407,7 @@ static void read_texture(struct env *env, ID3D12Resource *texture, D3D12_RESOURC
     D3D12_RESOURCE_BARRIER barrier;
     uint8_t *mapped = NULL;
 
-    ID3D12Device_GetCopyableFootprints(env->device, &desc, 0, 1, 0, &layout, &rows, NULL, &total);
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, subresource, 1, 0, &layout, &rows, NULL, &total);
     readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
     memset(&barrier, 0, sizeof(barrier));
     barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
@@ -406,7 +417,7 @@ static void read_texture(struct env *env, ID3D12Resource *texture, D3D12_RESOURC
     ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
     {
         D3D12_TEXTURE_COPY_LOCATION dst = {readback, D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT, {.PlacedFootprint = layout}};
-        D3D12_TEXTURE_COPY_LOCATION src = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        D3D12_TEXTURE_COPY_LOCATION src = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = subresource}};
         ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
     }
     barrier.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_SOURCE;
@@ -842,6 +853,123 @@ static void test_render_targets(struct env *env)
     ID3D12DescriptorHeap_Release(rtvs);
 }
 
+/* A depth-stencil texture (committed, in DEPTH_WRITE), or NULL where the device cannot make one. */
+static ID3D12Resource *create_depth_buffer(struct env *env, DXGI_FORMAT format, UINT width, UINT height)
+{
+    D3D12_FEATURE_DATA_FORMAT_SUPPORT support = {format, 0, 0};
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, width, height, 1, 1,
+            D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    ID3D12Resource *texture = NULL;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_FORMAT_SUPPORT, &support, sizeof(support)), S_OK);
+    if (!(support.Support1 & D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL))
+        return NULL;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_DEPTH_WRITE,
+            NULL, &IID_ID3D12Resource, (void **)&texture), S_OK);
+    return texture;
+}
+
+/* ClearDepthStencilView: depth whole then in a rectangle (D32_FLOAT), depth and stencil together
+ * then stencil alone in a rectangle (D24_UNORM_S8_UINT, read back plane by plane). */
+static void test_depth_stencil(struct env *env)
+{
+    static const D3D12_RECT left = {0, 0, 4, 8}, corner = {0, 0, 2, 2};
+    ID3D12DescriptorHeap *dsvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1);
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv;
+    struct harness_list list;
+    ID3D12Resource *texture;
+
+    if (!dsvs)
+        return;
+    dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(dsvs);
+    if ((texture = create_depth_buffer(env, DXGI_FORMAT_D32_FLOAT, 8, 8))) {
+        float depths[64];
+        LOG_MARK();
+        ID3D12Device_CreateDepthStencilView(env->device, texture, NULL, dsv);
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH, 0.75f, 0, 0, NULL);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH, 0.25f, 0, 1, &left);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        CHECK_NO_LOG();
+        read_texture(env, texture, D3D12_RESOURCE_STATE_DEPTH_WRITE, depths, 4);
+        for (UINT i = 0; i < 64; i++)
+            CHECK_MSG(depths[i] == (i % 8 < 4 ? 0.25f : 0.75f), "depth %u is %g", i, depths[i]);
+        ID3D12Resource_Release(texture);
+    }
+    if ((texture = create_depth_buffer(env, DXGI_FORMAT_D24_UNORM_S8_UINT, 4, 4))) {
+        uint32_t depth_words[16];
+        uint8_t stencils[16];
+        LOG_MARK();
+        ID3D12Device_CreateDepthStencilView(env->device, texture, NULL, dsv);
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH | D3D12_CLEAR_FLAG_STENCIL, 0.5f, 7, 0, NULL);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_STENCIL, 0.0f, 9, 1, &corner);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        CHECK_NO_LOG();
+        read_subresource(env, texture, D3D12_RESOURCE_STATE_DEPTH_WRITE, 0, depth_words, 4);
+        read_subresource(env, texture, D3D12_RESOURCE_STATE_DEPTH_WRITE, 1, stencils, 1);
+        for (UINT i = 0; i < 16; i++) {
+            uint32_t d24 = depth_words[i] & 0xffffff;
+            CHECK_MSG(d24 >= 0x7fffff && d24 <= 0x800000, "depth %u is 0x%06x (0.5 of 0xffffff)", i, d24);
+            CHECK_MSG(stencils[i] == (i % 4 < 2 && i / 4 < 2 ? 9 : 7), "stencil %u is %u", i, stencils[i]);
+        }
+        ID3D12Resource_Release(texture);
+    }
+    ID3D12DescriptorHeap_Release(dsvs);
+}
+
+/* The depth-stencil rules, each with its line: a texture without ALLOW_DEPTH_STENCIL, no clear
+ * flags, a depth outside [0, 1], a stencil clear of a format without one, a read-only plane. */
+static void test_bad_depth_stencil(struct env *env)
+{
+    ID3D12DescriptorHeap *dsvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 2);
+    ID3D12Resource *plain = create_uav_texture(env, DXGI_FORMAT_R32_FLOAT, 4, 4), *texture;
+    static const struct {
+        D3D12_CLEAR_FLAGS flags;
+        float depth;
+        bool read_only;
+        const char *needle;
+    } cases[] = {
+        {0, 0.5f, false, "ClearFlags is 0x0"},
+        {D3D12_CLEAR_FLAG_DEPTH, 1.5f, false, "Depth is 1.5"},
+        {D3D12_CLEAR_FLAG_STENCIL, 0.5f, false, "has no stencil"},
+        {D3D12_CLEAR_FLAG_DEPTH, 0.5f, true, "read-only"},
+    };
+    D3D12_DEPTH_STENCIL_VIEW_DESC read_only = {DXGI_FORMAT_D32_FLOAT, D3D12_DSV_DIMENSION_TEXTURE2D, D3D12_DSV_FLAG_READ_ONLY_DEPTH,
+            {.Texture2D = {0}}};
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv[2];
+
+    if (!dsvs || !plain)
+        goto done;
+    dsv[0] = dsv[1] = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(dsvs);
+    dsv[1].ptr += ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_DSV);
+    LOG_MARK();
+    ID3D12Device_CreateDepthStencilView(env->device, plain, NULL, dsv[0]);
+    CHECK_LOG("CreateDepthStencilView", "ALLOW_DEPTH_STENCIL");
+    if ((texture = create_depth_buffer(env, DXGI_FORMAT_D32_FLOAT, 4, 4))) {
+        ID3D12Device_CreateDepthStencilView(env->device, texture, NULL, dsv[0]);
+        ID3D12Device_CreateDepthStencilView(env->device, texture, &read_only, dsv[1]);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+            struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+            RELOG_MARK();
+            ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv[cases[i].read_only], cases[i].flags, cases[i].depth, 0, 0, NULL);
+            CHECK_LOG("ClearDepthStencilView", cases[i].needle);
+            RELOG_MARK();
+            CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+            CHECK_LOG("Close", "ClearDepthStencilView");
+            harness_release_list(&list);
+        }
+        ID3D12Resource_Release(texture);
+    }
+done:
+    if (plain)
+        ID3D12Resource_Release(plain);
+    if (dsvs)
+        ID3D12DescriptorHeap_Release(dsvs);
+}
+
 /* A ClearRenderTargetView of rtv on a list of this type logs needle, and Close refuses the list. */
 static void check_refused_clear(struct env *env, D3D12_COMMAND_LIST_TYPE type, D3D12_CPU_DESCRIPTOR_HANDLE rtv, const char *needle)
 {
@@ -917,6 +1045,8 @@ int main(void)
         test_bad_views(&env);
         test_render_targets(&env);
         test_bad_render_targets(&env);
+        test_depth_stencil(&env);
+        test_bad_depth_stencil(&env);
     }
 
     ID3D12Resource_Release(env.output);

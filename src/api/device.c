@@ -338,6 +338,12 @@ static void STDMETHODCALLTYPE d3d12_device_CreateRenderTargetView(ID3D12Device14
     d3d12_device_create_render_target_view(impl_from_ID3D12Device14(iface), resource, desc, handle);
 }
 
+static void STDMETHODCALLTYPE d3d12_device_CreateDepthStencilView(ID3D12Device14 *iface, ID3D12Resource *resource,
+        const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    d3d12_device_create_depth_stencil_view(impl_from_ID3D12Device14(iface), resource, desc, handle);
+}
+
 static void STDMETHODCALLTYPE d3d12_device_CreateUnorderedAccessView(ID3D12Device14 *iface, ID3D12Resource *resource,
         ID3D12Resource *counter, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
@@ -436,6 +442,7 @@ static const ID3D12Device14Vtbl d3d12_device_vtbl = {
     .CreateShaderResourceView = d3d12_device_CreateShaderResourceView,
     .CreateUnorderedAccessView = d3d12_device_CreateUnorderedAccessView,
     .CreateRenderTargetView = d3d12_device_CreateRenderTargetView,
+    .CreateDepthStencilView = d3d12_device_CreateDepthStencilView,
     .CreateSampler = d3d12_device_CreateSampler,
     .CopyDescriptors = d3d12_device_CopyDescriptors,
     .CopyDescriptorsSimple = d3d12_device_CopyDescriptorsSimple,

@@ -500,6 +500,13 @@ static void STDMETHODCALLTYPE d3d12_bundle_ClearRenderTargetView(ID3D12GraphicsC
     refuse(iface, METHOD(ClearRenderTargetView));
 }
 
+static void STDMETHODCALLTYPE d3d12_bundle_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT rect_count, const D3D12_RECT *rects)
+{
+    (void)view, (void)flags, (void)depth, (void)stencil, (void)rect_count, (void)rects;
+    refuse(iface, METHOD(ClearDepthStencilView));
+}
+
 static void STDMETHODCALLTYPE d3d12_bundle_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects)
 {
@@ -599,6 +606,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_bundle_vtbl = {
     .ClearUnorderedAccessViewUint = d3d12_bundle_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_bundle_ClearUnorderedAccessViewFloat,
     .ClearRenderTargetView = d3d12_bundle_ClearRenderTargetView,
+    .ClearDepthStencilView = d3d12_bundle_ClearDepthStencilView,
     .d3d12xs_console = &d3d12_bundle_console_vtbl,
 };
 

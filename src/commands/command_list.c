@@ -233,6 +233,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
     .ClearRenderTargetView = d3d12_command_list_ClearRenderTargetView,
+    .ClearDepthStencilView = d3d12_command_list_ClearDepthStencilView,
     .ExecuteBundle = d3d12_command_list_ExecuteBundle,
     .d3d12xs_console = &d3d12_command_list_console_vtbl,
 };

@@ -202,7 +202,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12Gr
 
 static const char *kind_name(enum d3d12xs_descriptor_kind kind)
 {
-    static const char *const names[] = {"never written", "a CBV", "an SRV", "a UAV", "a sampler", "a render target view"};
+    static const char *const names[] = {"never written", "a CBV", "an SRV", "a UAV", "a sampler", "a render target view", "a depth stencil view"};
     return names[kind];
 }
 

@@ -3,9 +3,10 @@
  * converted by the device, never by d3d12xs: a whole view is one vkCmdClearColorImage in the
  * transfer layout the barrier tracker keeps; rectangles clear a scratch image of the view's
  * format (the allocator's, sized to the largest rectangle) and copy it into each rectangle of
- * each slice, since Vulkan clears only whole subresources. ClearRenderTargetView renders: one
- * dynamic-rendering pass over the view (in the view's own format, every sample of a
- * multisampled one) that clears it on load, or clears its rectangles as attachments. */
+ * each slice, since Vulkan clears only whole subresources. ClearRenderTargetView and
+ * ClearDepthStencilView render: one dynamic-rendering pass over the view (in the view's own
+ * format, every sample of a multisampled one) that clears it on load, or clears its rectangles
+ * as attachments. */
 #include <stdlib.h>
 
 #include "command_recording.h"
@@ -168,49 +169,19 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
     free(clipped);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
-        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects)
+/* Renders the clear of the RTV or DSV `descriptor`: the aspects in `aspects` (COLOR, or DEPTH and
+ * STENCIL) of the whole view cleared on load, or of its rectangles (clipped to the view) cleared
+ * as attachments; the others kept. */
+static void clear_by_rendering(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
+        VkImageAspectFlags aspects, const VkClearValue *value, UINT rect_count, const D3D12_RECT *rects)
 {
-    static const char command[] = "ID3D12GraphicsCommandList::ClearRenderTargetView";
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    const struct d3d12xs_descriptor *descriptor;
+    bool color = descriptor->kind == D3D12XS_DESCRIPTOR_RTV;
+    VkImageAspectFlags view_aspects = descriptor->image_range.aspectMask;
     uint32_t width, height, depth, clipped_count = 0;
-    VkClearValue value = {0};
     VkClearRect *clear_rects = NULL;
     VkRect2D *clipped = NULL;
     VkExtent2D largest;
-    const char *reason;
-    bool is_signed;
 
-    if (!d3d12_command_list_check_recording(list, command))
-        return;
-    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
-        d3d12_command_list_record_error(list, command, "only DIRECT lists clear render targets");
-        return;
-    }
-    if (!color || (rect_count && !rects)) {
-        d3d12_command_list_record_error(list, command, color ? "NumRects is %u but pRects is NULL" : "ColorRGBA is NULL", rect_count);
-        return;
-    }
-    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, view, 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, &reason, NULL))) {
-        d3d12_command_list_record_error(list, command, "RenderTargetView 0x%zx is %s", (size_t)view.ptr, reason);
-        return;
-    }
-    if (descriptor->kind != D3D12XS_DESCRIPTOR_RTV) {
-        d3d12_command_list_record_error(list, command, "RenderTargetView 0x%zx was never written (CreateRenderTargetView)", (size_t)view.ptr);
-        return;
-    }
-    /* D3D12 converts the floats to the view's format: integer formats take them as integers */
-    if (integer_format(descriptor->format, &is_signed)) {
-        for (int i = 0; i < 4; i++) {
-            if (is_signed)
-                value.color.int32[i] = (int32_t)color[i];
-            else
-                value.color.uint32[i] = color[i] <= 0.0f ? 0 : (uint32_t)color[i];
-        }
-    } else {
-        memcpy(value.color.float32, color, sizeof(value.color.float32));
-    }
     d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
     if (rect_count) {
         if (!(clipped = malloc(rect_count * sizeof(*clipped))) || !(clear_rects = malloc(rect_count * sizeof(*clear_rects)))) {
@@ -223,26 +194,33 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
             clear_rects[i] = (VkClearRect){clipped[i], 0, descriptor->image_range.layerCount};
     }
 
-    VkRenderingAttachmentInfo attachment = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = descriptor->image_view,
-        .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
-        .loadOp = rect_count ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .clearValue = value,
-    };
+    VkRenderingAttachmentInfo attachments[3];
+    for (int i = 0; i < 3; i++) {
+        static const VkImageAspectFlags attachment_aspects[3] = {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_ASPECT_STENCIL_BIT};
+        attachments[i] = (VkRenderingAttachmentInfo){
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+            .imageView = descriptor->image_view,
+            .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
+            .loadOp = !rect_count && (aspects & attachment_aspects[i]) ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD,
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+            .clearValue = *value,
+        };
+    }
     VkRenderingInfo rendering = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
         .renderArea = {{0, 0}, {width, height}},
         .layerCount = descriptor->image_range.layerCount,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &attachment,
+        .colorAttachmentCount = color ? 1 : 0,
+        .pColorAttachments = color ? &attachments[0] : NULL,
+        .pDepthAttachment = view_aspects & VK_IMAGE_ASPECT_DEPTH_BIT ? &attachments[1] : NULL,
+        .pStencilAttachment = view_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &attachments[2] : NULL,
     };
     const struct d3d12_recorded_range written = d3d12_recorded_texture_range(descriptor->resource, &descriptor->image_range, true);
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT
+            : VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT);
     vkCmdBeginRendering(list->vk_command_buffer, &rendering);
     if (clipped_count) {
-        VkClearAttachment clear = {VK_IMAGE_ASPECT_COLOR_BIT, 0, value};
+        VkClearAttachment clear = {aspects, 0, *value};
         vkCmdClearAttachments(list->vk_command_buffer, 1, &clear, clipped_count, clear_rects);
     }
     vkCmdEndRendering(list->vk_command_buffer);
@@ -250,4 +228,108 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
 done:
     free(clipped);
     free(clear_rects);
+}
+
+/* The view a target clear names: in a heap of `type`, written as `kind`; NULL after the error. */
+static const struct d3d12xs_descriptor *target_view(struct d3d12_command_list *list, const char *command, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        D3D12_DESCRIPTOR_HEAP_TYPE type, enum d3d12xs_descriptor_kind kind, const char *argument)
+{
+    const struct d3d12xs_descriptor *descriptor;
+    const char *reason;
+
+    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, view, 1, type, &reason, NULL))) {
+        d3d12_command_list_record_error(list, command, "%s 0x%zx is %s", argument, (size_t)view.ptr, reason);
+        return NULL;
+    }
+    if (descriptor->kind != kind) {
+        d3d12_command_list_record_error(list, command, "%s 0x%zx was never written (Create%sView)", argument, (size_t)view.ptr,
+                kind == D3D12XS_DESCRIPTOR_RTV ? "RenderTarget" : "DepthStencil");
+        return NULL;
+    }
+    return descriptor;
+}
+
+/* The checks both target clears start with: a DIRECT list that records, rectangles given. */
+static bool target_clear_list(struct d3d12_command_list *list, const char *command, UINT rect_count, const D3D12_RECT *rects)
+{
+    if (!d3d12_command_list_check_recording(list, command))
+        return false;
+    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
+        d3d12_command_list_record_error(list, command, "only DIRECT lists clear render targets and depth buffers");
+        return false;
+    }
+    if (rect_count && !rects) {
+        d3d12_command_list_record_error(list, command, "NumRects is %u but pRects is NULL", rect_count);
+        return false;
+    }
+    return true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects)
+{
+    static const char command[] = "ID3D12GraphicsCommandList::ClearRenderTargetView";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    const struct d3d12xs_descriptor *descriptor;
+    VkClearValue value = {0};
+    bool is_signed;
+
+    if (!target_clear_list(list, command, rect_count, rects))
+        return;
+    if (!color) {
+        d3d12_command_list_record_error(list, command, "ColorRGBA is NULL");
+        return;
+    }
+    if (!(descriptor = target_view(list, command, view, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, D3D12XS_DESCRIPTOR_RTV, "RenderTargetView")))
+        return;
+    /* D3D12 converts the floats to the view's format: integer formats take them as integers */
+    if (integer_format(descriptor->format, &is_signed)) {
+        for (int i = 0; i < 4; i++) {
+            if (is_signed)
+                value.color.int32[i] = (int32_t)color[i];
+            else
+                value.color.uint32[i] = color[i] <= 0.0f ? 0 : (uint32_t)color[i];
+        }
+    } else {
+        memcpy(value.color.float32, color, sizeof(value.color.float32));
+    }
+    clear_by_rendering(list, command, descriptor, VK_IMAGE_ASPECT_COLOR_BIT, &value, rect_count, rects);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT rect_count, const D3D12_RECT *rects)
+{
+    static const char command[] = "ID3D12GraphicsCommandList::ClearDepthStencilView";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    const struct d3d12xs_descriptor *descriptor;
+    VkImageAspectFlags aspects = 0;
+    VkClearValue value = {.depthStencil = {depth, stencil}};
+
+    if (!target_clear_list(list, command, rect_count, rects))
+        return;
+    if (!flags || (flags & ~(D3D12_CLEAR_FLAG_DEPTH | D3D12_CLEAR_FLAG_STENCIL))) {
+        d3d12_command_list_record_error(list, command, "ClearFlags is 0x%x (DEPTH, STENCIL or both)", flags);
+        return;
+    }
+    if ((flags & D3D12_CLEAR_FLAG_DEPTH) && !(depth >= 0.0f && depth <= 1.0f)) {
+        d3d12_command_list_record_error(list, command, "Depth is %g (must be within [0, 1])", depth);
+        return;
+    }
+    if (!(descriptor = target_view(list, command, view, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, D3D12XS_DESCRIPTOR_DSV, "DepthStencilView")))
+        return;
+    if (flags & D3D12_CLEAR_FLAG_DEPTH)
+        aspects |= VK_IMAGE_ASPECT_DEPTH_BIT;
+    if (flags & D3D12_CLEAR_FLAG_STENCIL)
+        aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+    if (aspects & ~descriptor->image_range.aspectMask) {
+        d3d12_command_list_record_error(list, command, "ClearFlags asks for STENCIL, but the view's format %d has no stencil", (int)descriptor->format);
+        return;
+    }
+    if (((flags & D3D12_CLEAR_FLAG_DEPTH) && (descriptor->dsv_flags & D3D12_DSV_FLAG_READ_ONLY_DEPTH))
+            || ((flags & D3D12_CLEAR_FLAG_STENCIL) && (descriptor->dsv_flags & D3D12_DSV_FLAG_READ_ONLY_STENCIL))) {
+        d3d12_command_list_record_error(list, command, "ClearFlags 0x%x clears a plane the view made read-only (its Flags 0x%x)", flags,
+                descriptor->dsv_flags);
+        return;
+    }
+    clear_by_rendering(list, command, descriptor, aspects, &value, rect_count, rects);
 }

@@ -49,6 +49,8 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
         const VkClearColorValue *color, bool float_values, UINT rect_count, const D3D12_RECT *rects);
 void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
         const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects);
+void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
+        D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT rect_count, const D3D12_RECT *rects);
 
 /* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
  * and writes) to the root descriptors' and what the bound descriptor tables hold; false after

@@ -541,6 +541,27 @@ done:
         free(dst_heaps);
 }
 
+/* The part RTVs and DSVs share: the handle in a heap of its type and a texture to view. */
+static struct d3d12_resource *target_view_resource(struct d3d12_device *device, const char *method, ID3D12Resource *resource_iface,
+        D3D12_CPU_DESCRIPTOR_HANDLE handle, D3D12_DESCRIPTOR_HEAP_TYPE type, struct d3d12xs_descriptor **dst, struct d3d12_descriptor_heap **heap)
+{
+    struct d3d12_resource *resource;
+
+    if (!(*dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, type, method, "DestDescriptor", heap)))
+        return NULL;
+    if (!resource_iface) {
+        ERR("%s: pResource is NULL (null views of render targets and depth buffers come with graphics, which is not implemented)", method);
+        return NULL;
+    }
+    if (!(resource = view_resource(device, method, "pResource", resource_iface)))
+        return NULL;
+    if (!resource->vk_image) {
+        ERR("%s: pResource '%s' is a buffer (views of textures only)", method, d3d12xs_object_name(&resource->object));
+        return NULL;
+    }
+    return resource;
+}
+
 void d3d12_device_create_render_target_view(struct d3d12_device *device, ID3D12Resource *resource_iface,
         const D3D12_RENDER_TARGET_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
@@ -549,20 +570,26 @@ void d3d12_device_create_render_target_view(struct d3d12_device *device, ID3D12R
     struct d3d12_descriptor_heap *heap;
     struct d3d12_resource *resource;
 
-    if (!(dst = d3d12xs_descriptor_from_cpu_handle(device, handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, method, "DestDescriptor", &heap)))
+    if (!(resource = target_view_resource(device, method, resource_iface, handle, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, &dst, &heap)))
         return;
-    if (!resource_iface) {
-        ERR("%s: pResource is NULL (null render target views come with graphics, which is not implemented)", method);
-        return;
-    }
-    if (!(resource = view_resource(device, method, "pResource", resource_iface)))
-        return;
-    if (!resource->vk_image) {
-        ERR("%s: pResource '%s' is a buffer (buffer render targets are not implemented)", method, d3d12xs_object_name(&resource->object));
-        return;
-    }
     memset(&descriptor, 0, sizeof(descriptor));
     descriptor.kind = D3D12XS_DESCRIPTOR_RTV;
     if (d3d12xs_texture_rtv(device, method, resource, desc, &descriptor))
+        write_descriptor(heap, dst, &descriptor);
+}
+
+void d3d12_device_create_depth_stencil_view(struct d3d12_device *device, ID3D12Resource *resource_iface,
+        const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    const char *method = METHOD(CreateDepthStencilView);
+    struct d3d12xs_descriptor *dst, descriptor;
+    struct d3d12_descriptor_heap *heap;
+    struct d3d12_resource *resource;
+
+    if (!(resource = target_view_resource(device, method, resource_iface, handle, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, &dst, &heap)))
+        return;
+    memset(&descriptor, 0, sizeof(descriptor));
+    descriptor.kind = D3D12XS_DESCRIPTOR_DSV;
+    if (d3d12xs_texture_dsv(device, method, resource, desc, &descriptor))
         write_descriptor(heap, dst, &descriptor);
 }

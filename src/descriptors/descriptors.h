@@ -12,6 +12,7 @@ enum d3d12xs_descriptor_kind {
     D3D12XS_DESCRIPTOR_UAV,
     D3D12XS_DESCRIPTOR_SAMPLER,
     D3D12XS_DESCRIPTOR_RTV,       /* in RTV heaps: the view a render-target clear renders to */
+    D3D12XS_DESCRIPTOR_DSV,       /* in DSV heaps: the view a depth-stencil clear renders to */
 };
 
 /* What a CPU descriptor handle points at: the Vulkan pieces a push-descriptor write needs. */
@@ -38,6 +39,7 @@ struct d3d12xs_descriptor {
     /* Raw and structured views: the Vulkan descriptor starts this many bytes before the view, at
      * an address the device's storage-buffer alignment allows (heap_memory.c); 0 for the rest. */
     uint32_t view_misalignment;
+    D3D12_DSV_FLAGS dsv_flags;        /* DSVs: the read-only aspects */
 };
 
 struct d3d12_descriptor_heap {
@@ -66,6 +68,9 @@ bool d3d12xs_texture_uav(struct d3d12_device *device, const char *method, struct
 /* texture_descriptor.c: a render target view (pDesc NULL: mip 0 of every slice), the same way. */
 bool d3d12xs_texture_rtv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
         const D3D12_RENDER_TARGET_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
+/* texture_descriptor.c: a depth stencil view (pDesc NULL: mip 0 of every slice), the same way. */
+bool d3d12xs_texture_dsv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
+        const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor);
 /* A null texture view (pResource NULL): reads 0, writes dropped; false (one line) on devices
  * without null descriptors. */
 bool d3d12xs_texture_null_view(struct d3d12_device *device, const char *method, bool writable, struct d3d12xs_descriptor *descriptor);
@@ -105,6 +110,8 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
 void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 void d3d12_device_create_render_target_view(struct d3d12_device *device, ID3D12Resource *resource,
         const D3D12_RENDER_TARGET_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_depth_stencil_view(struct d3d12_device *device, ID3D12Resource *resource,
+        const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method);
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
         const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,

@@ -1,6 +1,7 @@
-/* SRVs, UAVs and RTVs of textures: a D3D12 view description checked against its resource and
- * made into a cached VkImageView (memory/texture_view.c) that the heap slot's SAMPLED_IMAGE or
- * STORAGE_IMAGE descriptor points at, or that a render-target clear renders to. */
+/* SRVs, UAVs, RTVs and DSVs of textures: a D3D12 view description checked against its resource
+ * and made into a cached VkImageView (memory/texture_view.c) that the heap slot's SAMPLED_IMAGE
+ * or STORAGE_IMAGE descriptor points at, or that a render-target or depth-stencil clear renders
+ * to. */
 #include <string.h>
 
 #include "descriptors/descriptor_buffer.h"
@@ -186,7 +187,8 @@ static bool make_view(struct d3d12_device *device, const char *method, struct d3
     d3d12xs_texture_subresource_span(resource, &key->range, &descriptor->first_subresource, &descriptor->subresource_count);
     descriptor->format = format;
     descriptor->vk_format = key->format;
-    /* render targets are not shader descriptors: their heaps have no Vulkan descriptor bytes */
+    /* render targets and depth buffers are not shader descriptors: their heaps have no Vulkan
+     * descriptor bytes */
     descriptor->vk_type = usage == VK_IMAGE_USAGE_STORAGE_BIT ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
             : usage == VK_IMAGE_USAGE_SAMPLED_BIT ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE : VK_DESCRIPTOR_TYPE_MAX_ENUM;
     return true;
@@ -332,6 +334,13 @@ static bool one_mip_shape(VkImageViewType type, uint32_t mip, uint32_t first_lay
     return true;
 }
 
+/* The shape of a view of multisampled 2D slices (one mip): RTVs and DSVs of them. */
+static bool multisampled_shape(VkImageViewType type, uint32_t first_layer, uint32_t layer_count, struct view_shape *s)
+{
+    *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, type, true, false, 0, 1, first_layer, layer_count, 0, 0.0f};
+    return true;
+}
+
 static bool uav_shape(const char *method, const struct d3d12_resource *resource, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc,
         struct view_shape *s)
 {
@@ -420,12 +429,9 @@ static bool rtv_shape(const char *method, const D3D12_RENDER_TARGET_VIEW_DESC *d
         return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
                 desc->Texture2DArray.ArraySize, desc->Texture2DArray.PlaneSlice, s);
     case D3D12_RTV_DIMENSION_TEXTURE2DMS:
-        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, VK_IMAGE_VIEW_TYPE_2D, true, false, 0, 1, 0, 1, 0, 0.0f};
-        return true;
+        return multisampled_shape(VK_IMAGE_VIEW_TYPE_2D, 0, 1, s);
     case D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY:
-        *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY, true, false, 0, 1,
-                desc->Texture2DMSArray.FirstArraySlice, desc->Texture2DMSArray.ArraySize, 0, 0.0f};
-        return true;
+        return multisampled_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DMSArray.FirstArraySlice, desc->Texture2DMSArray.ArraySize, s);
     default:
         /* a 3D texture's slices are attachments through 2D-array views of the 3D image, which
          * needs VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT on every render-target 3D texture */
@@ -482,6 +488,84 @@ bool d3d12xs_texture_rtv(struct d3d12_device *device, const char *method, struct
     }
     return make_view(device, method, resource, &shape, &key, descriptor, desc->Format ? desc->Format : resource->desc.Format,
             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+}
+
+static bool dsv_shape(const char *method, const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, struct view_shape *s)
+{
+    switch (desc->ViewDimension) {
+    case D3D12_DSV_DIMENSION_TEXTURE1D:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_1D, desc->Texture1D.MipSlice, 0, 1, 0, s);
+    case D3D12_DSV_DIMENSION_TEXTURE1DARRAY:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_1D_ARRAY, desc->Texture1DArray.MipSlice, desc->Texture1DArray.FirstArraySlice,
+                desc->Texture1DArray.ArraySize, 0, s);
+    case D3D12_DSV_DIMENSION_TEXTURE2D:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D, desc->Texture2D.MipSlice, 0, 1, 0, s);
+    case D3D12_DSV_DIMENSION_TEXTURE2DARRAY:
+        return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
+                desc->Texture2DArray.ArraySize, 0, s);
+    case D3D12_DSV_DIMENSION_TEXTURE2DMS:
+        return multisampled_shape(VK_IMAGE_VIEW_TYPE_2D, 0, 1, s);
+    case D3D12_DSV_DIMENSION_TEXTURE2DMSARRAY:
+        return multisampled_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DMSArray.FirstArraySlice, desc->Texture2DMSArray.ArraySize, s);
+    default:
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->ViewDimension is %d (TEXTURE1D(ARRAY), TEXTURE2D(ARRAY), TEXTURE2DMS(ARRAY))",
+                (int)desc->ViewDimension);
+        return false;
+    }
+}
+
+bool d3d12xs_texture_dsv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
+        const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor)
+{
+    D3D12_DEPTH_STENCIL_VIEW_DESC whole;
+    const struct d3d12xs_format *format;
+    struct d3d12xs_image_view_key key;
+    VkComponentSwizzle base[4];
+    struct view_shape shape;
+
+    if (!(resource->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)) {
+        d3d12xs_fail(E_INVALIDARG, method, "pResource '%s' was created without D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL",
+                d3d12xs_object_name(&resource->object));
+        return false;
+    }
+    if (!desc) {
+        /* D3D12: mip 0 of every slice, in the resource's format */
+        bool array = resource->layers > 1, multisampled = resource->desc.SampleDesc.Count > 1;
+        memset(&whole, 0, sizeof(whole));
+        whole.Format = resource->desc.Format;
+        if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D)
+            whole.ViewDimension = array ? D3D12_DSV_DIMENSION_TEXTURE1DARRAY : D3D12_DSV_DIMENSION_TEXTURE1D;
+        else
+            whole.ViewDimension = multisampled ? (array ? D3D12_DSV_DIMENSION_TEXTURE2DMSARRAY : D3D12_DSV_DIMENSION_TEXTURE2DMS)
+                    : array ? D3D12_DSV_DIMENSION_TEXTURE2DARRAY : D3D12_DSV_DIMENSION_TEXTURE2D;
+        whole.Texture2DArray.ArraySize = resource->layers;
+        if (whole.ViewDimension == D3D12_DSV_DIMENSION_TEXTURE2DMSARRAY)
+            whole.Texture2DMSArray.ArraySize = resource->layers;
+        desc = &whole;
+    }
+    if (desc->Flags & ~(D3D12_DSV_FLAG_READ_ONLY_DEPTH | D3D12_DSV_FLAG_READ_ONLY_STENCIL)) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (READ_ONLY_DEPTH and READ_ONLY_STENCIL are defined)", desc->Flags);
+        return false;
+    }
+    if (!(format = d3d12xs_format(desc->Format ? desc->Format : resource->desc.Format))
+            || !(format->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT))) {
+        d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d is not a depth-stencil format (D32_FLOAT, D24_UNORM_S8_UINT, D16_UNORM, "
+                "D32_FLOAT_S8X24_UINT)", (int)(desc->Format ? desc->Format : resource->desc.Format));
+        return false;
+    }
+    if (!dsv_shape(method, desc, &shape) || !resolve_range(method, resource, &shape))
+        return false;
+    memset(&key, 0, sizeof(key));
+    if (!resolve_format(method, resource, format->dxgi, 0, &key, base))
+        return false;
+    /* the view is the whole depth-stencil attachment: every aspect the image has */
+    key.range.aspectMask = resource->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+    key.components = (VkComponentMapping){VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+            VK_COMPONENT_SWIZZLE_IDENTITY};
+    if (!make_view(device, method, resource, &shape, &key, descriptor, format->dxgi, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT))
+        return false;
+    descriptor->dsv_flags = desc->Flags;
+    return true;
 }
 
 bool d3d12xs_texture_null_view(struct d3d12_device *device, const char *method, bool writable, struct d3d12xs_descriptor *descriptor)

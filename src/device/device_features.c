@@ -51,25 +51,94 @@ static void buffer_format_support(struct d3d12_device *device, D3D12_FEATURE_DAT
                 | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_SIGNED_MIN_OR_MAX | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_UNSIGNED_MIN_OR_MAX;
 }
 
-/* What textures of a format can be: the dimensions and mip chains of resources d3d12xs makes
- * and copies (memory/texture.c). Views of textures are not implemented, so no shader or
- * attachment bit is claimed for them. */
+/* The depth format whose SRVs a colour format is (R32_FLOAT reads D32_FLOAT...): what
+ * comparison sampling of that format needs from the device. UNDEFINED for the others. */
+static VkFormat depth_read_format(DXGI_FORMAT format)
+{
+    switch (format) {
+    case DXGI_FORMAT_R32_FLOAT: return VK_FORMAT_D32_SFLOAT;
+    case DXGI_FORMAT_R16_UNORM: return VK_FORMAT_D16_UNORM;
+    case DXGI_FORMAT_R24_UNORM_X8_TYPELESS: return VK_FORMAT_D24_UNORM_S8_UINT;
+    case DXGI_FORMAT_R32_FLOAT_X8X24_TYPELESS: return VK_FORMAT_D32_SFLOAT_S8_UINT;
+    default: return VK_FORMAT_UNDEFINED;
+    }
+}
+
+/* Whether 2D images of the format with this usage may have more than one sample. */
+static bool multisampled(struct d3d12_device *device, VkFormat format, VkImageUsageFlags usage)
+{
+    VkImageFormatProperties properties;
+    return vkGetPhysicalDeviceImageFormatProperties(device->vk_physical_device, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+            usage, 0, &properties) == VK_SUCCESS && (properties.sampleCounts & ~VK_SAMPLE_COUNT_1_BIT);
+}
+
+/* What textures of a format can do here: the dimensions and mip chains of resources d3d12xs
+ * makes and copies (memory/texture.c), and what views of them do (descriptors/texture_descriptor.c),
+ * each as the device's format features say: loads, gathers and (filtered) samples of SRVs,
+ * comparisons where the format reads a depth texture the device compares, typed UAV loads,
+ * stores and atomics, render targets and depth buffers (which views and clears exist for),
+ * multisampled ones, and casts within a typeless family. Not claimed: blending and resolves,
+ * which come with graphics. */
 static void texture_format_support(struct d3d12_device *device, D3D12_FEATURE_DATA_FORMAT_SUPPORT *format)
 {
     const VkFormatFeatureFlags copyable = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
     const struct d3d12xs_format *info = d3d12xs_format(format->Format);
-    VkFormatProperties properties;
+    bool depth = info && (info->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT));
+    VkFormatProperties properties, compared;
+    VkFormatFeatureFlags features;
+    VkFormat depth_read;
 
     if (!info || info->vk == VK_FORMAT_UNDEFINED || info->planar || info->block_bytes == 12)
         return;
     vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, info->vk, &properties);
-    if ((properties.optimalTilingFeatures & copyable) != copyable)
+    features = properties.optimalTilingFeatures;
+    if ((features & copyable) != copyable)
         return;
     format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURECUBE | D3D12_FORMAT_SUPPORT1_MIP;
     if (!info->block_compressed)
         format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE1D;
-    if (!(info->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)))
+    if (!depth)
         format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE3D;
+    if (info->typeless != DXGI_FORMAT_UNKNOWN && !info->typeless_format)
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_CAST_WITHIN_BIT_LAYOUT;
+    if (info->typeless_format)
+        return; /* typeless formats make resources; only their typed members make views */
+    if (depth) {
+        /* a depth format is a depth buffer; shaders read it through its colour family member */
+        if (features & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
+            format->Support1 |= D3D12_FORMAT_SUPPORT1_DEPTH_STENCIL;
+            if (multisampled(device, info->vk, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT))
+                format->Support1 |= D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET;
+        }
+        return;
+    }
+    if (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) {
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_GATHER;
+        if (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)
+            format->Support1 |= D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE;
+        if ((depth_read = depth_read_format(format->Format)) != VK_FORMAT_UNDEFINED) {
+            vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, depth_read, &compared);
+            if (compared.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
+                format->Support1 |= D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE_COMPARISON | D3D12_FORMAT_SUPPORT1_SHADER_GATHER_COMPARISON;
+        }
+    }
+    if (features & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) {
+        /* shaderStorageImageReadWithoutFormat / WriteWithoutFormat are enabled where offered */
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW;
+        format->Support2 |= D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD | D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE;
+    }
+    if (features & VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT)
+        format->Support2 |= D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_ADD | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_BITWISE_OPS
+                | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_COMPARE_STORE_OR_COMPARE_EXCHANGE | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_EXCHANGE
+                | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_SIGNED_MIN_OR_MAX | D3D12_FORMAT_SUPPORT2_UAV_ATOMIC_UNSIGNED_MIN_OR_MAX;
+    if (features & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT) {
+        format->Support1 |= D3D12_FORMAT_SUPPORT1_RENDER_TARGET;
+        if (multisampled(device, info->vk, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT)) {
+            format->Support1 |= D3D12_FORMAT_SUPPORT1_MULTISAMPLE_RENDERTARGET;
+            if (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
+                format->Support1 |= D3D12_FORMAT_SUPPORT1_MULTISAMPLE_LOAD;
+        }
+    }
 }
 
 /* One quality level where the device makes 2D textures of the format with that many samples
