@@ -191,9 +191,6 @@ static ID3D12RootSignature *d3d_root_signature(ID3D12Device *device)
     };
     D3D12_ROOT_PARAMETER1 parameters[2];
     D3D12_STATIC_SAMPLER_DESC sampler;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
-    ID3DBlob *blob = NULL, *errors = NULL;
-    ID3D12RootSignature *signature = NULL;
 
     memset(parameters, 0, sizeof(parameters));
     parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
@@ -205,19 +202,7 @@ static ID3D12RootSignature *d3d_root_signature(ID3D12Device *device)
     sampler.Filter = D3D12_FILTER_MIN_MAG_MIP_LINEAR;
     sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
     sampler.MaxLOD = D3D12_FLOAT32_MAX;
-    memset(&desc, 0, sizeof(desc));
-    desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
-    desc.Desc_1_1.NumParameters = 2;
-    desc.Desc_1_1.pParameters = parameters;
-    desc.Desc_1_1.NumStaticSamplers = 1;
-    desc.Desc_1_1.pStaticSamplers = &sampler;
-    HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors));
-    HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
-            &IID_ID3D12RootSignature, (void **)&signature));
-    ID3D10Blob_Release(blob);
-    if (errors)
-        ID3D10Blob_Release(errors);
-    return signature;
+    return bench_d3d_root_signature_with_samplers(device, parameters, 2, &sampler, 1);
 }
 
 static void d3d_init(struct d3d *d, bool validating)
@@ -512,36 +497,8 @@ static void raw_init(struct raw *r)
  * exclusive to its one queue family, memory of its own where the driver prefers it, a view. */
 static struct raw_image raw_image_create(struct raw *r, uint32_t size, VkImageUsageFlags usage)
 {
-    struct raw_image t;
-    VkImageCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {size, size, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-    VkMemoryDedicatedRequirements dedicated_requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
-    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &dedicated_requirements};
-
-    VK(vkCreateImage(r->vk.device, &info, NULL, &t.image));
-    VkImageMemoryRequirementsInfo2 requirements_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, .image = t.image};
-    vkGetImageMemoryRequirements2(r->vk.device, &requirements_info, &requirements);
-    VkMemoryDedicatedAllocateInfo dedicated = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO, .image = t.image};
-    VkMemoryAllocateInfo allocate = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = dedicated_requirements.prefersDedicatedAllocation || dedicated_requirements.requiresDedicatedAllocation ? &dedicated : NULL,
-        .allocationSize = requirements.memoryRequirements.size,
-        .memoryTypeIndex = bench_vk_memory_type(&r->vk, requirements.memoryRequirements.memoryTypeBits, 0,
-                VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT),
-    };
-    VK(vkAllocateMemory(r->vk.device, &allocate, NULL, &t.memory));
-    VK(vkBindImageMemory(r->vk.device, t.image, t.memory, 0));
+    struct bench_vk_image image = bench_vk_rgba8_image(&r->vk, size, 1, usage);
+    struct raw_image t = {image.image, image.memory, VK_NULL_HANDLE};
     VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = t.image,
             .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UNORM, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
     VK(vkCreateImageView(r->vk.device, &view_info, NULL, &t.view));
@@ -550,9 +507,9 @@ static struct raw_image raw_image_create(struct raw *r, uint32_t size, VkImageUs
 
 static void raw_image_destroy(struct raw *r, struct raw_image *t)
 {
+    struct bench_vk_image image = {t->image, t->memory};
     vkDestroyImageView(r->vk.device, t->view, NULL);
-    vkDestroyImage(r->vk.device, t->image, NULL);
-    vkFreeMemory(r->vk.device, t->memory, NULL);
+    bench_vk_free_image(&r->vk, &image);
 }
 
 /* Records a layout change of an image. */

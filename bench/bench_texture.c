@@ -390,44 +390,15 @@ static uint32_t raw_direct_family(VkPhysicalDevice physical_device)
  * exclusive to its one queue family, memory of its own where the driver prefers it. */
 static struct raw_image raw_image_create(struct raw *r, uint32_t size, uint32_t mips)
 {
-    struct raw_image t = {.mips = mips};
-    VkImageCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {size, size, 1},
-        .mipLevels = mips,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-    VkMemoryDedicatedRequirements dedicated_requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
-    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &dedicated_requirements};
-    VkMemoryDedicatedAllocateInfo dedicated = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-
-    VK(vkCreateImage(r->vk.device, &info, NULL, &t.image));
-    VkImageMemoryRequirementsInfo2 requirements_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, .image = t.image};
-    vkGetImageMemoryRequirements2(r->vk.device, &requirements_info, &requirements);
-    dedicated.image = t.image;
-    VkMemoryAllocateInfo allocate = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = dedicated_requirements.prefersDedicatedAllocation || dedicated_requirements.requiresDedicatedAllocation ? &dedicated : NULL,
-        .allocationSize = requirements.memoryRequirements.size,
-        .memoryTypeIndex = bench_vk_memory_type(&r->vk, requirements.memoryRequirements.memoryTypeBits, 0,
-                VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT),
-    };
-    VK(vkAllocateMemory(r->vk.device, &allocate, NULL, &t.memory));
-    VK(vkBindImageMemory(r->vk.device, t.image, t.memory, 0));
-    return t;
+    struct bench_vk_image image = bench_vk_rgba8_image(&r->vk, size, mips,
+            VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    return (struct raw_image){image.image, image.memory, mips};
 }
 
 static void raw_image_destroy(struct raw *r, struct raw_image *t)
 {
-    vkDestroyImage(r->vk.device, t->image, NULL);
-    vkFreeMemory(r->vk.device, t->memory, NULL);
+    struct bench_vk_image image = {t->image, t->memory};
+    bench_vk_free_image(&r->vk, &image);
 }
 
 /* A layout change of every mip of an image. */

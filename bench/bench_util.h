@@ -329,7 +329,9 @@ static inline void bench_text_field(const char *text, const char *key, char *out
 
 /* ---- D3D12: d3d12xs (or vkd3d, BENCH_VKD3D) ---------------------------------------------- */
 
-static inline ID3D12RootSignature *bench_d3d_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count)
+/* A version 1.1 root signature of these parameters and static samplers. */
+static inline ID3D12RootSignature *bench_d3d_root_signature_with_samplers(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters,
+        UINT count, const D3D12_STATIC_SAMPLER_DESC *samplers, UINT sampler_count)
 {
     D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc;
     ID3DBlob *blob = NULL, *errors = NULL;
@@ -339,6 +341,8 @@ static inline ID3D12RootSignature *bench_d3d_root_signature(ID3D12Device *device
     desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
     desc.Desc_1_1.NumParameters = count;
     desc.Desc_1_1.pParameters = parameters;
+    desc.Desc_1_1.NumStaticSamplers = sampler_count;
+    desc.Desc_1_1.pStaticSamplers = samplers;
     HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors));
     HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
             &IID_ID3D12RootSignature, (void **)&signature));
@@ -346,6 +350,11 @@ static inline ID3D12RootSignature *bench_d3d_root_signature(ID3D12Device *device
     if (errors)
         ID3D10Blob_Release(errors);
     return signature;
+}
+
+static inline ID3D12RootSignature *bench_d3d_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count)
+{
+    return bench_d3d_root_signature_with_samplers(device, parameters, count, NULL, 0);
 }
 
 #ifndef BENCH_VKD3D /* D3DCompile is d3d12xs's */
@@ -842,6 +851,54 @@ static inline void bench_vk_free_buffer(const struct bench_vk *v, struct bench_v
     vkDestroyBuffer(v->device, b->buffer, NULL);
     vkFreeMemory(v->device, b->memory, NULL);
     memset(b, 0, sizeof(*b));
+}
+
+/* A square RGBA8_UNORM 2D image of device-local memory (its own allocation where the driver
+ * prefers one), in UNDEFINED layout: the raw side of the texture benchmarks. */
+struct bench_vk_image {
+    VkImage image;
+    VkDeviceMemory memory;
+};
+
+static inline struct bench_vk_image bench_vk_rgba8_image(const struct bench_vk *v, uint32_t size, uint32_t mips, VkImageUsageFlags usage)
+{
+    struct bench_vk_image t;
+    VkImageCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {size, size, 1},
+        .mipLevels = mips,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    VkMemoryDedicatedRequirements dedicated_requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &dedicated_requirements};
+
+    VK(vkCreateImage(v->device, &info, NULL, &t.image));
+    VkImageMemoryRequirementsInfo2 requirements_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, .image = t.image};
+    vkGetImageMemoryRequirements2(v->device, &requirements_info, &requirements);
+    VkMemoryDedicatedAllocateInfo dedicated = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO, .image = t.image};
+    VkMemoryAllocateInfo allocate = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = dedicated_requirements.prefersDedicatedAllocation || dedicated_requirements.requiresDedicatedAllocation ? &dedicated : NULL,
+        .allocationSize = requirements.memoryRequirements.size,
+        .memoryTypeIndex = bench_vk_memory_type(v, requirements.memoryRequirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT),
+    };
+    VK(vkAllocateMemory(v->device, &allocate, NULL, &t.memory));
+    VK(vkBindImageMemory(v->device, t.image, t.memory, 0));
+    return t;
+}
+
+static inline void bench_vk_free_image(const struct bench_vk *v, struct bench_vk_image *t)
+{
+    vkDestroyImage(v->device, t->image, NULL);
+    vkFreeMemory(v->device, t->memory, NULL);
+    memset(t, 0, sizeof(*t));
 }
 
 /* SPIR-V from shaderc with the options D3DCompile uses (Vulkan 1.1 environment, SPIR-V 1.3,
