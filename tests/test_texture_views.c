@@ -949,6 +949,16 @@ static void test_bad_depth_stencil(struct env *env)
     ID3D12Device_CreateDepthStencilView(env->device, plain, NULL, dsv[0]);
     CHECK_LOG("CreateDepthStencilView", "ALLOW_DEPTH_STENCIL");
     if ((texture = create_depth_buffer(env, DXGI_FORMAT_D32_FLOAT, 4, 4))) {
+        D3D12_DEPTH_STENCIL_VIEW_DESC bad = read_only;
+        bad.Flags = 0x4;
+        RELOG_MARK();
+        ID3D12Device_CreateDepthStencilView(env->device, texture, &bad, dsv[0]);
+        CHECK_LOG("CreateDepthStencilView", "pDesc->Flags is 0x4");
+        bad.Flags = 0;
+        bad.Format = DXGI_FORMAT_R32_FLOAT;
+        RELOG_MARK();
+        ID3D12Device_CreateDepthStencilView(env->device, texture, &bad, dsv[0]);
+        CHECK_LOG("CreateDepthStencilView", "not a depth-stencil format");
         ID3D12Device_CreateDepthStencilView(env->device, texture, NULL, dsv[0]);
         ID3D12Device_CreateDepthStencilView(env->device, texture, &read_only, dsv[1]);
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -970,13 +980,14 @@ done:
         ID3D12DescriptorHeap_Release(dsvs);
 }
 
-/* A ClearRenderTargetView of rtv on a list of this type logs needle, and Close refuses the list. */
-static void check_refused_clear(struct env *env, D3D12_COMMAND_LIST_TYPE type, D3D12_CPU_DESCRIPTOR_HANDLE rtv, const char *needle)
+/* A ClearRenderTargetView of rtv with color (NULL too) on a list of this type logs needle, and
+ * Close refuses the list. */
+static void check_refused_clear(struct env *env, D3D12_COMMAND_LIST_TYPE type, D3D12_CPU_DESCRIPTOR_HANDLE rtv, const float *color,
+        const char *needle)
 {
-    static const float zero[4] = {0};
     struct harness_list list = harness_create_list(env->device, type);
     LOG_MARK();
-    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, rtv, zero, 0, NULL);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, rtv, color, 0, NULL);
     CHECK_LOG("ClearRenderTargetView", needle);
     RELOG_MARK();
     CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
@@ -988,6 +999,7 @@ static void check_refused_clear(struct env *env, D3D12_COMMAND_LIST_TYPE type, D
  * outside an RTV heap, a clear on a COMPUTE list (refused at Close). */
 static void test_bad_render_targets(struct env *env)
 {
+    static const float zero[4] = {0};
     ID3D12DescriptorHeap *rtvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1);
     ID3D12Resource *plain = create_uav_texture(env, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4), *target;
     D3D12_CPU_DESCRIPTOR_HANDLE rtv;
@@ -1001,12 +1013,36 @@ static void test_bad_render_targets(struct env *env)
     RELOG_MARK();
     ID3D12Device_CreateRenderTargetView(env->device, plain, NULL, cpu_at(env, 0));
     CHECK_LOG("CreateRenderTargetView", "DestDescriptor", "another type");
+    RELOG_MARK();
+    ID3D12Device_CreateRenderTargetView(env->device, NULL, NULL, rtv);
+    CHECK_LOG("CreateRenderTargetView", "pResource is NULL");
+    RELOG_MARK();
+    ID3D12Device_CreateRenderTargetView(env->device, env->output, NULL, rtv);
+    CHECK_LOG("CreateRenderTargetView", "is a buffer");
 
-    check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_DIRECT, rtv, "never written");
+    check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_DIRECT, rtv, zero, "never written");
     if ((target = create_render_target(env, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1))) {
+        D3D12_RENDER_TARGET_VIEW_DESC buffer_view = {DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RTV_DIMENSION_BUFFER, {.Buffer = {0, 4}}};
+        RELOG_MARK();
+        ID3D12Device_CreateRenderTargetView(env->device, target, &buffer_view, rtv);
+        CHECK_LOG("CreateRenderTargetView", "pDesc->ViewDimension", "not implemented");
         ID3D12Device_CreateRenderTargetView(env->device, target, NULL, rtv);
-        check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_COMPUTE, rtv, "only DIRECT lists");
+        check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_COMPUTE, rtv, zero, "only DIRECT lists");
+        check_refused_clear(env, D3D12_COMMAND_LIST_TYPE_DIRECT, rtv, NULL, "ColorRGBA is NULL");
         ID3D12Resource_Release(target);
+    }
+    {
+        D3D12_RESOURCE_DESC volume = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 4, 1,
+                D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET);
+        D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+        CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &volume,
+                D3D12_RESOURCE_STATE_RENDER_TARGET, NULL, &IID_ID3D12Resource, (void **)&target), S_OK);
+        if (target) {
+            RELOG_MARK();
+            ID3D12Device_CreateRenderTargetView(env->device, target, NULL, rtv);
+            CHECK_LOG("CreateRenderTargetView", "3D render targets are not implemented");
+            ID3D12Resource_Release(target);
+        }
     }
 done:
     if (plain)

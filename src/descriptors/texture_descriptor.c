@@ -415,6 +415,23 @@ bool d3d12xs_texture_uav(struct d3d12_device *device, const char *method, struct
     return make_view(device, method, resource, &shape, &key, descriptor, desc->Format, VK_IMAGE_USAGE_STORAGE_BIT);
 }
 
+/* What an RTV or DSV without a description views: mip 0 of every slice (D3D12's rule). */
+static bool whole_target_shape(const char *method, const struct d3d12_resource *resource, struct view_shape *s)
+{
+    bool array = resource->layers > 1;
+
+    if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D)
+        return one_mip_shape(array ? VK_IMAGE_VIEW_TYPE_1D_ARRAY : VK_IMAGE_VIEW_TYPE_1D, 0, 0, resource->layers, 0, s);
+    if (resource->desc.Dimension != D3D12_RESOURCE_DIMENSION_TEXTURE2D) {
+        d3d12xs_fail(E_INVALIDARG, method, "pResource '%s' is a 3D texture (3D render targets are not implemented)",
+                d3d12xs_object_name(&resource->object));
+        return false;
+    }
+    if (resource->desc.SampleDesc.Count > 1)
+        return multisampled_shape(array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, 0, resource->layers, s);
+    return one_mip_shape(array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D, 0, 0, resource->layers, 0, s);
+}
+
 static bool rtv_shape(const char *method, const D3D12_RENDER_TARGET_VIEW_DESC *desc, struct view_shape *s)
 {
     switch (desc->ViewDimension) {
@@ -444,8 +461,8 @@ static bool rtv_shape(const char *method, const D3D12_RENDER_TARGET_VIEW_DESC *d
 bool d3d12xs_texture_rtv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
         const D3D12_RENDER_TARGET_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor)
 {
-    D3D12_RENDER_TARGET_VIEW_DESC whole;
     struct d3d12xs_image_view_key key;
+    DXGI_FORMAT format;
     VkComponentSwizzle base[4];
     VkFormatProperties properties;
     struct view_shape shape;
@@ -455,39 +472,23 @@ bool d3d12xs_texture_rtv(struct d3d12_device *device, const char *method, struct
                 d3d12xs_object_name(&resource->object));
         return false;
     }
-    if (!desc) {
-        /* D3D12: mip 0 of every slice, in the resource's format */
-        bool array = resource->layers > 1, multisampled = resource->desc.SampleDesc.Count > 1;
-        memset(&whole, 0, sizeof(whole));
-        whole.Format = resource->desc.Format;
-        if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D)
-            whole.ViewDimension = array ? D3D12_RTV_DIMENSION_TEXTURE1DARRAY : D3D12_RTV_DIMENSION_TEXTURE1D;
-        else if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE2D)
-            whole.ViewDimension = multisampled ? (array ? D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY : D3D12_RTV_DIMENSION_TEXTURE2DMS)
-                    : array ? D3D12_RTV_DIMENSION_TEXTURE2DARRAY : D3D12_RTV_DIMENSION_TEXTURE2D;
-        else
-            whole.ViewDimension = D3D12_RTV_DIMENSION_TEXTURE3D;
-        /* ArraySize sits at the same place in each array member of the union */
-        whole.Texture2DArray.ArraySize = resource->layers;
-        if (whole.ViewDimension == D3D12_RTV_DIMENSION_TEXTURE2DMSARRAY)
-            whole.Texture2DMSArray.ArraySize = resource->layers;
-        desc = &whole;
-    }
-    if (!rtv_shape(method, desc, &shape) || !resolve_range(method, resource, &shape))
+    if (desc ? !rtv_shape(method, desc, &shape) : !whole_target_shape(method, resource, &shape))
         return false;
+    if (!resolve_range(method, resource, &shape))
+        return false;
+    format = desc && desc->Format ? desc->Format : resource->desc.Format;
     memset(&key, 0, sizeof(key));
-    if (!resolve_format(method, resource, desc->Format, shape.plane, &key, base))
+    if (!resolve_format(method, resource, format, shape.plane, &key, base))
         return false;
     key.components = (VkComponentMapping){VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
             VK_COMPONENT_SWIZZLE_IDENTITY};
     vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, key.format, &properties);
     if (key.range.aspectMask != VK_IMAGE_ASPECT_COLOR_BIT || !(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)) {
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be a render target on this device (CheckFeatureSupport "
-                "D3D12_FEATURE_FORMAT_SUPPORT says which can)", (int)(desc->Format ? desc->Format : resource->desc.Format));
+                "D3D12_FEATURE_FORMAT_SUPPORT says which can)", (int)format);
         return false;
     }
-    return make_view(device, method, resource, &shape, &key, descriptor, desc->Format ? desc->Format : resource->desc.Format,
-            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    return make_view(device, method, resource, &shape, &key, descriptor, format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
 }
 
 static bool dsv_shape(const char *method, const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, struct view_shape *s)
@@ -517,7 +518,6 @@ static bool dsv_shape(const char *method, const D3D12_DEPTH_STENCIL_VIEW_DESC *d
 bool d3d12xs_texture_dsv(struct d3d12_device *device, const char *method, struct d3d12_resource *resource,
         const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, struct d3d12xs_descriptor *descriptor)
 {
-    D3D12_DEPTH_STENCIL_VIEW_DESC whole;
     const struct d3d12xs_format *format;
     struct d3d12xs_image_view_key key;
     VkComponentSwizzle base[4];
@@ -528,32 +528,19 @@ bool d3d12xs_texture_dsv(struct d3d12_device *device, const char *method, struct
                 d3d12xs_object_name(&resource->object));
         return false;
     }
-    if (!desc) {
-        /* D3D12: mip 0 of every slice, in the resource's format */
-        bool array = resource->layers > 1, multisampled = resource->desc.SampleDesc.Count > 1;
-        memset(&whole, 0, sizeof(whole));
-        whole.Format = resource->desc.Format;
-        if (resource->desc.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D)
-            whole.ViewDimension = array ? D3D12_DSV_DIMENSION_TEXTURE1DARRAY : D3D12_DSV_DIMENSION_TEXTURE1D;
-        else
-            whole.ViewDimension = multisampled ? (array ? D3D12_DSV_DIMENSION_TEXTURE2DMSARRAY : D3D12_DSV_DIMENSION_TEXTURE2DMS)
-                    : array ? D3D12_DSV_DIMENSION_TEXTURE2DARRAY : D3D12_DSV_DIMENSION_TEXTURE2D;
-        whole.Texture2DArray.ArraySize = resource->layers;
-        if (whole.ViewDimension == D3D12_DSV_DIMENSION_TEXTURE2DMSARRAY)
-            whole.Texture2DMSArray.ArraySize = resource->layers;
-        desc = &whole;
-    }
-    if (desc->Flags & ~(D3D12_DSV_FLAG_READ_ONLY_DEPTH | D3D12_DSV_FLAG_READ_ONLY_STENCIL)) {
+    if (desc && (desc->Flags & ~(D3D12_DSV_FLAG_READ_ONLY_DEPTH | D3D12_DSV_FLAG_READ_ONLY_STENCIL))) {
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (READ_ONLY_DEPTH and READ_ONLY_STENCIL are defined)", desc->Flags);
         return false;
     }
-    if (!(format = d3d12xs_format(desc->Format ? desc->Format : resource->desc.Format))
+    if (!(format = d3d12xs_format(desc && desc->Format ? desc->Format : resource->desc.Format))
             || !(format->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT))) {
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d is not a depth-stencil format (D32_FLOAT, D24_UNORM_S8_UINT, D16_UNORM, "
-                "D32_FLOAT_S8X24_UINT)", (int)(desc->Format ? desc->Format : resource->desc.Format));
+                "D32_FLOAT_S8X24_UINT)", (int)(desc && desc->Format ? desc->Format : resource->desc.Format));
         return false;
     }
-    if (!dsv_shape(method, desc, &shape) || !resolve_range(method, resource, &shape))
+    if (desc ? !dsv_shape(method, desc, &shape) : !whole_target_shape(method, resource, &shape))
+        return false;
+    if (!resolve_range(method, resource, &shape))
         return false;
     memset(&key, 0, sizeof(key));
     if (!resolve_format(method, resource, format->dxgi, 0, &key, base))
@@ -564,7 +551,7 @@ bool d3d12xs_texture_dsv(struct d3d12_device *device, const char *method, struct
             VK_COMPONENT_SWIZZLE_IDENTITY};
     if (!make_view(device, method, resource, &shape, &key, descriptor, format->dxgi, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT))
         return false;
-    descriptor->dsv_flags = desc->Flags;
+    descriptor->dsv_flags = desc ? desc->Flags : D3D12_DSV_FLAG_NONE;
     return true;
 }
 
