@@ -384,7 +384,7 @@ static void test_bad_copies(struct env *env)
 static void test_execute_invalid(struct env *env)
 {
     ID3D12CommandQueue *queue = env->queues[0];
-    struct harness_list bad = list_with_valid_copy(env), recording, good;
+    struct harness_list bad = list_with_valid_copy(env), good;
     LOG_MARK();
 
     fill_readback(env, 0xee);
@@ -400,13 +400,7 @@ static void test_execute_invalid(struct env *env)
     wait_queue(env, queue);
     CHECK(readback_word(env, 0) == 0xeeeeeeee);
 
-    /* A still-recording list is refused the same way. */
-    recording = list_with_valid_copy(env);
-    RELOG_MARK();
-    execute(queue, recording.list);
-    CHECK_LOG("ExecuteCommandLists", "still recording", "nothing executed");
-    wait_queue(env, queue);
-    CHECK(readback_word(env, 0) == 0xeeeeeeee);
+    /* A still-recording list removes the device, as on Windows: test_windows_corners.c. */
 
     /* One bad list among good ones cancels the whole call. */
     good = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
@@ -456,8 +450,6 @@ static void test_execute_invalid(struct env *env)
     CHECK_NO_LOG();
     CHECK(readback_word(env, 0) == 0x10000);
 
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(recording.list), S_OK);
-    harness_release_list(&recording);
     harness_release_list(&good);
     harness_release_list(&bad);
 }

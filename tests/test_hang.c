@@ -19,12 +19,12 @@ static void check_elapsed(uint64_t start, unsigned low, unsigned high, const cha
 #define CHECK_ELAPSED(start, low, high, what) check_elapsed(start, low, high, what, __LINE__)
 
 /* What holds after any hang: the reason, fences at UINT64_MAX, calls that fail without
- * noise, waits that end at once. */
-static void check_after_hang(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Fence *fence)
+ * noise, waits that end at once, nothing new created (as on Windows). */
+static void check_after_hang(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12Fence *fence, struct harness_list list)
 {
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL);
-    struct harness_list list = harness_create_list(device, ID3D12CommandQueue_GetDesc(queue).Type);
     ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
+    ID3D12CommandAllocator *allocator = (ID3D12CommandAllocator *)(uintptr_t)1;
     uint64_t start;
     LOG_MARK();
 
@@ -53,6 +53,10 @@ static void check_after_hang(ID3D12Device *device, ID3D12CommandQueue *queue, ID
     CHECK_LOG("ExecuteCommandLists", "removed");
     RELOG_MARK();
     CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), DXGI_ERROR_DEVICE_HUNG);
+    CHECK_HR(ID3D12Device_CreateCommandAllocator(device, ID3D12CommandQueue_GetDesc(queue).Type, &IID_ID3D12CommandAllocator,
+            (void **)&allocator), DXGI_ERROR_DEVICE_REMOVED);
+    CHECK(!allocator);
+    CHECK_LOG("CreateCommandAllocator", "device was removed", "0x887a0006");
     harness_release_list(&list);
     CloseHandle(event);
 }
@@ -63,6 +67,7 @@ static void test_blocking_wait_hangs(void)
 {
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT); /* before the hang: none after */
     ID3D12Fence *never = harness_create_fence(device, 0), *second = harness_create_fence(device, 0);
     uint64_t start;
     LOG_MARK();
@@ -85,7 +90,7 @@ static void test_blocking_wait_hangs(void)
     CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "fence 'never' to reach 1", "no queue or CPU signal");
     CHECK(ID3D12Fence_GetCompletedValue(never) == UINT64_MAX);
     CHECK(ID3D12Fence_GetCompletedValue(second) == UINT64_MAX);
-    check_after_hang(device, queue, second);
+    check_after_hang(device, queue, second, list);
 
     /* Everything can be released; the queue drops its held-back operations. */
     CHECK(ID3D12CommandQueue_Release(queue) == 0);
@@ -99,6 +104,7 @@ static void test_event_hangs(void)
 {
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COMPUTE); /* before the hang: none after */
     ID3D12Fence *never = harness_create_fence(device, 0), *second = harness_create_fence(device, 0), *idle = harness_create_fence(device, 7);
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL), manual = CreateEvent(NULL, TRUE, FALSE, NULL);
     uint64_t start;
@@ -120,7 +126,7 @@ static void test_event_hangs(void)
     CHECK(WaitForSingleObject(manual, 0) == WAIT_OBJECT_0);
     CHECK(WaitForSingleObject(event, 0) == WAIT_TIMEOUT);
     CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "fence 'never'");
-    check_after_hang(device, queue, idle);
+    check_after_hang(device, queue, idle, list);
 
     CloseHandle(event);
     CloseHandle(manual);
@@ -136,6 +142,7 @@ static void test_timeout_lowered_while_waiting(void)
 {
     ID3D12Device *device = harness_create_device();
     ID3D12CommandQueue *queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_COPY);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_COPY); /* before the hang: none after */
     ID3D12Fence *never = harness_create_fence(device, 0), *second = harness_create_fence(device, 0);
     HANDLE event = CreateEvent(NULL, FALSE, FALSE, NULL);
     uint64_t start;
@@ -155,7 +162,7 @@ static void test_timeout_lowered_while_waiting(void)
     CHECK_ELAPSED(start, 0, 10000, "the event after lowering the timeout");
     CHECK_HR(ID3D12Device_GetDeviceRemovedReason(device), DXGI_ERROR_DEVICE_HUNG);
     CHECK_LOG("DXGI_ERROR_DEVICE_HUNG", "200 ms");
-    check_after_hang(device, queue, second);
+    check_after_hang(device, queue, second, list);
 
     CloseHandle(event);
     CHECK(ID3D12CommandQueue_Release(queue) == 0);

@@ -111,6 +111,7 @@ static void test_committed_heaps(ID3D12Device *device, ID3D12CommandQueue *queue
         data = (void *)1;
         CHECK_HR(ID3D12Resource_Map(def, 0, NULL, &data), E_INVALIDARG);
         CHECK_LOG("Map", "CPU cannot access");
+        CHECK(data == (void *)1); /* a failed Map leaves *ppData as it was, as on Windows */
     }
 
     /* GetHeapProperties round-trips the heap type; zero node masks read back as 1. */
@@ -384,15 +385,17 @@ static void test_placed(ID3D12Device *device, ID3D12CommandQueue *queue)
         free(result);
     }
 
-    /* The placed resource keeps the heap alive after the application lets go of it. */
-    ID3D12Heap_AddRef(upload_heap);
-    CHECK(ID3D12Heap_Release(upload_heap) > 1);
+    /* Placed resources keep their heap alive privately: its public count stays the application's,
+     * as in D3D12, and the resources work after the application lets go of the heap. */
+    CHECK(ID3D12Heap_AddRef(upload_heap) == 2);
+    CHECK(ID3D12Heap_Release(upload_heap) == 1);
+    CHECK(ID3D12Heap_Release(upload_heap) == 0);
+    CHECK(map_a && map_a[0] == expected_a[0] && ID3D12Resource_GetGPUVirtualAddress(a) != 0);
 
     ID3D12Resource_Release(a);
     ID3D12Resource_Release(b);
     ID3D12Resource_Release(c);
     ID3D12Resource_Release(d);
-    CHECK(ID3D12Heap_Release(upload_heap) == 0);
     CHECK(ID3D12Heap_Release(default_heap) == 0);
 }
 
@@ -442,9 +445,9 @@ static void test_bad_creation(ID3D12Device *device)
     CHECK_LOG("CreateCommittedResource", "Format");
     desc.Format = DXGI_FORMAT_UNKNOWN;
     RELOG_MARK();
-    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL; /* buffers may be render targets (buffer RTVs), never depth buffers */
     CHECK_HR(COMMITTED(&properties, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON), E_INVALIDARG);
-    CHECK_LOG("CreateCommittedResource", "Flags");
+    CHECK_LOG("CreateCommittedResource", "Flags", "depth-stencil");
     desc.Flags = D3D12_RESOURCE_FLAG_NONE;
 
     /* Initial states the heap type does not allow. */

@@ -102,6 +102,7 @@ static UINT STDMETHODCALLTYPE d3d12_device_GetNodeCount(ID3D12Device14 *iface)
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueue(ID3D12Device14 *iface, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **queue)
 {
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateCommandQueue), queue);
     if (queue)
         *queue = NULL;
     if (!desc)
@@ -131,6 +132,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *
     static const char method[] = "ID3D12Device::CreateCommandQueueX";
     D3D12_COMMAND_QUEUE_DESC desc;
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device(iface), method, queue);
 
     if (queue)
         *queue = NULL;
@@ -158,6 +160,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandQueueX(ID3D12Device *
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineStateX(ID3D12Device *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         UINT extension_count, const D3D12XBOX_EXTENDED_COMPUTE_PIPELINE_STATE_DESC *extensions, REFIID riid, void **pipeline_state)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device(iface), "ID3D12Device::CreateComputePipelineStateX", pipeline_state);
     return d3d12_pipeline_state_create_compute_x(impl_from_ID3D12Device(iface), desc, extension_count, extensions, riid, pipeline_state);
 }
 
@@ -182,6 +185,7 @@ static const D3D12XS_ID3D12DeviceConsoleVtbl d3d12_device_console_vtbl = {
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandAllocator(ID3D12Device14 *iface, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator)
 {
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateCommandAllocator), allocator);
     if (allocator)
         *allocator = NULL;
     if (FAILED(hr = d3d12_device_check_list_type(METHOD(CreateCommandAllocator), "type", type)))
@@ -197,6 +201,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList(ID3D12Device14 *
         ID3D12CommandAllocator *allocator, ID3D12PipelineState *initial_state, REFIID riid, void **list)
 {
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateCommandList), list);
     if (list)
         *list = NULL;
     if (FAILED(hr = d3d12_device_check_node_mask(METHOD(CreateCommandList), "nodeMask", node_mask)))
@@ -251,6 +256,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource(ID3D12Devi
         D3D12_HEAP_FLAGS heap_flags, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state,
         const D3D12_CLEAR_VALUE *optimized_clear_value, REFIID riid, void **resource)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateCommittedResource), resource);
     return d3d12_resource_create_committed(impl_from_ID3D12Device14(iface), heap_properties, heap_flags, desc, initial_state,
             optimized_clear_value, riid, resource);
 }
@@ -259,6 +265,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource(ID3D12Devi
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap(ID3D12Device14 *iface, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateHeap), heap);
     return d3d12_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
@@ -266,6 +273,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource(ID3D12Device1
         const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *optimized_clear_value,
         REFIID riid, void **resource)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreatePlacedResource), resource);
     return d3d12_resource_create_placed(impl_from_ID3D12Device14(iface), heap, heap_offset, desc, initial_state,
             optimized_clear_value, riid, resource);
 }
@@ -297,21 +305,23 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_Evict(ID3D12Device14 *iface, UINT 
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateFence(ID3D12Device14 *iface, UINT64 initial_value, D3D12_FENCE_FLAGS flags, REFIID riid, void **fence)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateFence), fence);
     if (fence)
         *fence = NULL;
     if (flags & ~(D3D12_FENCE_FLAG_SHARED | D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER | D3D12_FENCE_FLAG_NON_MONITORED))
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateFence), "Flags is 0x%x (only SHARED, SHARED_CROSS_ADAPTER, NON_MONITORED are defined)", flags);
     if (flags & (D3D12_FENCE_FLAG_SHARED | D3D12_FENCE_FLAG_SHARED_CROSS_ADAPTER))
         return d3d12xs_fail(E_NOTIMPL, METHOD(CreateFence), "Flags 0x%x asks for a shared fence (sharing is not implemented)", flags);
+    if (!fence)
+        return S_FALSE; /* D3D12's capability check, whatever riid names: the arguments are valid, nothing is made */
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, METHOD(CreateFence), "riid is NULL (must name the fence interface)");
-    if (!fence)
-        return d3d12xs_fail(E_POINTER, METHOD(CreateFence), "ppFence is NULL (must receive the fence)");
     return d3d12_fence_create(impl_from_ID3D12Device14(iface), initial_value, flags, riid, fence);
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateDescriptorHeap(ID3D12Device14 *iface, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateDescriptorHeap), heap);
     return d3d12_descriptor_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
@@ -372,12 +382,14 @@ static void STDMETHODCALLTYPE d3d12_device_CopyDescriptorsSimple(ID3D12Device14 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateRootSignature(ID3D12Device14 *iface, UINT node_mask, const void *blob, SIZE_T size,
         REFIID riid, void **root_signature)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateRootSignature), root_signature);
     return d3d12_root_signature_create(impl_from_ID3D12Device14(iface), node_mask, blob, size, riid, root_signature);
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineState(ID3D12Device14 *iface, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         REFIID riid, void **pipeline_state)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateComputePipelineState), pipeline_state);
     return d3d12_pipeline_state_create_compute(impl_from_ID3D12Device14(iface), desc, riid, pipeline_state);
 }
 
@@ -388,6 +400,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_GetDeviceRemovedReason(ID3D12Devic
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateQueryHeap(ID3D12Device14 *iface, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **heap)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateQueryHeap), heap);
     return d3d12_query_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
@@ -789,7 +802,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         return d3d12xs_fail(E_INVALIDARG, method, "MinimumFeatureLevel is 0x%x (not a D3D_FEATURE_LEVEL)", minimum_feature_level);
     if (minimum_feature_level > D3D_FEATURE_LEVEL_12_1)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, method, "MinimumFeatureLevel is 0x%x (d3d12xs offers up to 12_1)", minimum_feature_level);
-    if (!riid)
+    if (out && !riid) /* a NULL ppDevice asks only whether a device could be made: riid is not read */
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must be IID_ID3D12Device)");
 
     if (!(device = calloc(1, sizeof(*device))))

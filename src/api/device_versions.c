@@ -266,6 +266,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandList1(ID3D12Device14 *iface,
 {
     static const char method[] = "ID3D12Device4::CreateCommandList1";
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), method, list);
     if (list)
         *list = NULL;
     if (FAILED(hr = d3d12_device_check_node_mask(method, "nodeMask", node_mask)))
@@ -288,6 +289,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource1(ID3D12Device14 *
         const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session, REFIID riid, void **resource)
 {
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device4::CreateCommittedResource1", resource);
     if (resource)
         *resource = NULL;
     if (FAILED(hr = check_no_session("ID3D12Device4::CreateCommittedResource1", session)))
@@ -315,6 +317,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap1(ID3D12Device14 *iface, const 
         ID3D12ProtectedResourceSession *session, REFIID riid, void **heap)
 {
     HRESULT hr;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device4::CreateHeap1", heap);
     if (heap)
         *heap = NULL;
     if (FAILED(hr = check_no_session("ID3D12Device4::CreateHeap1", session)))
@@ -326,6 +329,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateHeap1(ID3D12Device14 *iface, const 
 
 HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress(ID3D12Device14 *iface, const void *address, REFIID riid, void **heap)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device3::OpenExistingHeapFromAddress", heap);
     return d3d12_heap_open_existing(impl_from_ID3D12Device14(iface), address, 0, riid, heap,
             "ID3D12Device3::OpenExistingHeapFromAddress");
 }
@@ -333,6 +337,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress(ID3D12Device1
 HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device14 *iface, const void *address, SIZE_T size,
         REFIID riid, void **heap)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device13::OpenExistingHeapFromAddress1", heap);
     if (!size) {
         if (heap)
             *heap = NULL;
@@ -381,6 +386,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource2(ID3D12Device14 *
         const D3D12_CLEAR_VALUE *clear_value, ID3D12ProtectedResourceSession *session, REFIID riid, void **resource)
 {
     static const char method[] = "ID3D12Device8::CreateCommittedResource2";
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), method, resource);
     D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
@@ -395,6 +401,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource1(ID3D12Device14 *ifa
         const D3D12_RESOURCE_DESC1 *desc1, D3D12_RESOURCE_STATES initial_state, const D3D12_CLEAR_VALUE *clear_value,
         REFIID riid, void **resource)
 {
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device8::CreatePlacedResource1", resource);
     D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
@@ -427,6 +434,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommittedResource3(ID3D12Device14 *
 {
     static const char method[] = "ID3D12Device10::CreateCommittedResource3";
     D3D12_RESOURCE_STATES state = D3D12_RESOURCE_STATE_COMMON;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), method, resource);
     D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)
@@ -447,6 +455,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreatePlacedResource2(ID3D12Device14 *ifa
     static const char method[] = "ID3D12Device10::CreatePlacedResource2";
     struct d3d12_heap *heap = unsafe_impl_from_ID3D12Heap(heap_iface);
     D3D12_RESOURCE_STATES state = D3D12_RESOURCE_STATE_COMMON;
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), method, resource);
     D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     HRESULT hr;
     if (resource)

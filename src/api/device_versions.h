@@ -12,6 +12,14 @@ static inline struct d3d12_device *impl_from_ID3D12Device14(ID3D12Device14 *ifac
     return D3D12XS_CONTAINING(iface, struct d3d12_device, ID3D12Device14_iface);
 }
 
+/* Creating an object on a removed device fails as on Windows (DXGI_ERROR_DEVICE_REMOVED, the out
+ * pointer NULL, one line): the first step of every Create*. */
+#define D3D12XS_RETURN_IF_REMOVED(device, method, out) do { \
+        HRESULT removed_hr_ = d3d12_device_check_creation((device), (method), (void **)(out)); \
+        if (FAILED(removed_hr_)) \
+            return removed_hr_; \
+    } while (0)
+
 /* Argument checks shared by the Create* methods of every version: one log line when they fail. */
 HRESULT d3d12_device_check_node_mask(const char *method, const char *argument, UINT mask);
 /* Allocators and lists: DIRECT, BUNDLE, COMPUTE or COPY. */

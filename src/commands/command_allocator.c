@@ -60,16 +60,27 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     free(allocator);
 }
 
+void d3d12_command_allocator_add_private_ref(struct d3d12_command_allocator *allocator)
+{
+    d3d12xs_object_add_private_ref(&allocator->object);
+}
+
+void d3d12_command_allocator_release_private_ref(struct d3d12_command_allocator *allocator)
+{
+    if (!d3d12xs_object_release_private_ref(&allocator->object))
+        return;
+    /* Its command buffers may still be queued or running: the pools go once they are done. */
+    if (allocator->last_engine)
+        d3d12_engine_release(allocator->last_engine);
+    d3d12_scheduler_retire_object(&allocator->object, destroy_allocator, allocator);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_command_allocator_Release(ID3D12CommandAllocator *iface)
 {
     struct d3d12_command_allocator *allocator = impl_from_ID3D12CommandAllocator(iface);
     unsigned refcount = d3d12xs_object_release(&allocator->object);
-    if (!refcount) {
-        /* Its command buffers may still be queued or running: the pools go once they are done. */
-        if (allocator->last_engine)
-            d3d12_engine_release(allocator->last_engine);
-        d3d12_scheduler_retire_object(&allocator->object, destroy_allocator, allocator);
-    }
+    if (!refcount)
+        d3d12_command_allocator_release_private_ref(allocator);
     return refcount;
 }
 

@@ -43,6 +43,10 @@ struct d3d12_command_allocator {
 };
 
 struct d3d12_command_allocator *unsafe_impl_from_ID3D12CommandAllocator(ID3D12CommandAllocator *iface);
+/* The references lists and bundles hold on their allocator: D3D12 keeps them out of the
+ * allocator's public count. */
+void d3d12_command_allocator_add_private_ref(struct d3d12_command_allocator *allocator);
+void d3d12_command_allocator_release_private_ref(struct d3d12_command_allocator *allocator);
 HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **allocator);
 /* A command buffer for the next segment of a list; helper: one for the internal engine. */
 HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, bool helper, VkCommandBuffer *command_buffer);

@@ -172,7 +172,7 @@ static ULONG STDMETHODCALLTYPE d3d12_bundle_Release(ID3D12GraphicsCommandList10 
         /* Nothing of a bundle reaches the GPU but through its callers' command buffers. */
         if (bundle->allocator) {
             detach_allocator(bundle);
-            ID3D12CommandAllocator_Release(&bundle->allocator->ID3D12CommandAllocator_iface);
+            d3d12_command_allocator_release_private_ref(bundle->allocator);
         }
         free(bundle->commands);
         free(bundle->values);
@@ -214,10 +214,10 @@ static HRESULT begin_recording(struct d3d12_bundle *bundle, const char *method, 
     pthread_mutex_unlock(&allocator->object.lock);
 
     if (bundle->allocator != allocator) {
-        ID3D12CommandAllocator_AddRef(allocator_iface);
+        d3d12_command_allocator_add_private_ref(allocator);
         if (bundle->allocator) {
             detach_allocator(bundle);
-            ID3D12CommandAllocator_Release(&bundle->allocator->ID3D12CommandAllocator_iface);
+            d3d12_command_allocator_release_private_ref(bundle->allocator);
         }
         bundle->allocator = allocator;
     }

@@ -52,7 +52,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
                 vkEndCommandBuffer(list->vk_command_buffer);
             }
             detach_allocator(list);
-            ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
+            d3d12_command_allocator_release_private_ref(list->allocator);
         }
         d3d12_command_list_pix_release(list);
         free(list->query_resets);
@@ -99,10 +99,10 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     pthread_mutex_unlock(&allocator->object.lock);
 
     if (list->allocator != allocator) {
-        ID3D12CommandAllocator_AddRef(allocator_iface);
+        d3d12_command_allocator_add_private_ref(allocator);
         if (list->allocator) {
             detach_allocator(list);
-            ID3D12CommandAllocator_Release(&list->allocator->ID3D12CommandAllocator_iface);
+            d3d12_command_allocator_release_private_ref(list->allocator);
         }
         list->allocator = allocator;
     }

@@ -1,4 +1,5 @@
 /* ID3D12CommandQueue: checks its arguments and hands the work to its scheduler engine. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,8 +94,11 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
             return;
         }
         if (list->state != D3D12_COMMAND_LIST_CLOSED) {
-            ERR("%s: ppCommandLists[%u] '%s' is still recording (Close it first); nothing executed", METHOD(ExecuteCommandLists), i,
-                    d3d12xs_object_name(&list->object));
+            /* Windows removes the device for this (GetDeviceRemovedReason: DXGI_ERROR_INVALID_CALL). */
+            char why[256];
+            snprintf(why, sizeof(why), "%s: ppCommandLists[%u] '%s' is still recording (Close it first); nothing executed",
+                    METHOD(ExecuteCommandLists), i, d3d12xs_object_name(&list->object));
+            d3d12_device_mark_removed(device, DXGI_ERROR_INVALID_CALL, why);
             return;
         }
         if (list->invalid) {

@@ -209,10 +209,10 @@ HRESULT d3d12_query_heap_create(struct d3d12_device *device, const D3D12_QUERY_H
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->NodeMask is 0x%x (must be 0 or 1)", desc->NodeMask);
     if (desc->Type == D3D12_QUERY_HEAP_TYPE_COPY_QUEUE_TIMESTAMP && !device->queue_map[D3D12_COMMAND_LIST_TYPE_COPY].timestamps)
         return d3d12xs_fail(E_INVALIDARG, method, "COPY_QUEUE_TIMESTAMP heaps need copy-queue timestamps, which this device lacks");
+    if (!out)
+        return S_FALSE; /* D3D12's capability check: the arguments are valid, nothing is made */
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the query heap interface)");
-    if (!out)
-        return d3d12xs_fail(E_POINTER, method, "ppvHeap is NULL (must receive the query heap)");
 
     if (!(heap = calloc(1, sizeof(*heap))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the query heap");

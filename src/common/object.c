@@ -12,6 +12,7 @@ void d3d12xs_object_init(struct d3d12xs_object *object, struct d3d12_device *dev
 {
     memset(object, 0, sizeof(*object));
     atomic_init(&object->refcount, 1);
+    atomic_init(&object->private_refcount, 1);
     pthread_mutex_init(&object->lock, NULL);
     object->device = device;
     if (device)

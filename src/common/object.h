@@ -27,7 +27,11 @@ struct d3d12xs_private_entry {
 
 /* Refcount, private data and name: what every ID3D12Object has. */
 struct d3d12xs_object {
-    atomic_uint refcount;
+    atomic_uint refcount; /* the application's: what AddRef and Release return */
+    /* d3d12xs's own references (a list's allocator, a placed resource's heap, a pipeline's root
+     * signature), which D3D12 keeps out of the public count; the public count holds one while
+     * it is above zero, and the object goes when this reaches zero. */
+    atomic_uint private_refcount;
     pthread_mutex_t lock;
     struct d3d12xs_private_entry *entries;
     size_t entry_count;
@@ -101,6 +105,15 @@ static inline unsigned d3d12xs_object_add_ref(struct d3d12xs_object *object)
 static inline unsigned d3d12xs_object_release(struct d3d12xs_object *object)
 {
     return atomic_fetch_sub(&object->refcount, 1) - 1;
+}
+static inline void d3d12xs_object_add_private_ref(struct d3d12xs_object *object)
+{
+    atomic_fetch_add(&object->private_refcount, 1);
+}
+/* True when that was the last reference of either kind: the caller destroys the object. */
+static inline bool d3d12xs_object_release_private_ref(struct d3d12xs_object *object)
+{
+    return atomic_fetch_sub(&object->private_refcount, 1) == 1;
 }
 
 #endif

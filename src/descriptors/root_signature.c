@@ -23,19 +23,30 @@ static HRESULT STDMETHODCALLTYPE d3d12_root_signature_QueryInterface(ID3D12RootS
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_root_signature, ID3D12RootSignature, impl_from_ID3D12RootSignature, "ID3D12RootSignature")
 
+void d3d12_root_signature_add_private_ref(struct d3d12_root_signature *signature)
+{
+    d3d12xs_object_add_private_ref(&signature->object);
+}
+
+void d3d12_root_signature_release_private_ref(struct d3d12_root_signature *signature)
+{
+    if (!d3d12xs_object_release_private_ref(&signature->object))
+        return;
+    /* Static samplers come from the device's sampler cache, which owns them. */
+    free(signature->static_samplers);
+    d3d12_root_signature_destroy_layout(signature);
+    d3d12xs_root_signature_desc_free(signature->desc);
+    free(signature->blob);
+    d3d12xs_object_cleanup(&signature->object);
+    free(signature);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature *iface)
 {
     struct d3d12_root_signature *signature = impl_from_ID3D12RootSignature(iface);
     unsigned refcount = d3d12xs_object_release(&signature->object);
-    if (!refcount) {
-        /* Static samplers come from the device's sampler cache, which owns them. */
-        free(signature->static_samplers);
-        d3d12_root_signature_destroy_layout(signature);
-        d3d12xs_root_signature_desc_free(signature->desc);
-        free(signature->blob);
-        d3d12xs_object_cleanup(&signature->object);
-        free(signature);
-    }
+    if (!refcount)
+        d3d12_root_signature_release_private_ref(signature);
     return refcount;
 }
 

@@ -75,6 +75,9 @@ struct d3d12_root_signature {
 
 
 struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSignature *iface);
+/* The reference a pipeline holds on its root signature: D3D12 keeps it out of the public count. */
+void d3d12_root_signature_add_private_ref(struct d3d12_root_signature *signature);
+void d3d12_root_signature_release_private_ref(struct d3d12_root_signature *signature);
 HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out);
 /* A reference to the root signature's layout for a pipeline (released with
  * d3d12xs_root_layout_release): it keeps *vk_layout valid after the root signature goes, as a

@@ -15,13 +15,25 @@ HRESULT d3d12_device_removed_reason(struct d3d12_device *device)
     return atomic_load(&device->removed_reason);
 }
 
+HRESULT d3d12_device_check_creation(struct d3d12_device *device, const char *method, void **out)
+{
+    HRESULT reason = d3d12_device_removed_reason(device);
+    if (reason == S_OK)
+        return S_OK;
+    if (out)
+        *out = NULL;
+    return d3d12xs_fail(DXGI_ERROR_DEVICE_REMOVED, method, "the device was removed (GetDeviceRemovedReason answers 0x%08x): "
+            "nothing can be created on it", (unsigned)reason);
+}
+
 void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why)
 {
     bool expected = false;
     /* The line first, then the state: a wait that ends on the removal finds its reason logged
      * (on the H200 a host wait returned DEVICE_HUNG before the waiter's line was out). */
     if (atomic_compare_exchange_strong(&device->removal_claimed, &expected, true)) {
-        ERR("device removed (%s): %s", reason == DXGI_ERROR_DEVICE_HUNG ? "DXGI_ERROR_DEVICE_HUNG" : "DXGI_ERROR_DEVICE_REMOVED", why);
+        ERR("device removed (%s): %s", reason == DXGI_ERROR_DEVICE_HUNG ? "DXGI_ERROR_DEVICE_HUNG"
+                : reason == DXGI_ERROR_INVALID_CALL ? "DXGI_ERROR_INVALID_CALL" : "DXGI_ERROR_DEVICE_REMOVED", why);
         atomic_store(&device->removed_reason, reason);
     }
 }

@@ -54,15 +54,26 @@ static void destroy_heap(struct d3d12_device *device, void *object)
     free(heap);
 }
 
+void d3d12_heap_add_private_ref(struct d3d12_heap *heap)
+{
+    d3d12xs_object_add_private_ref(&heap->object);
+}
+
+void d3d12_heap_release_private_ref(struct d3d12_heap *heap)
+{
+    if (!d3d12xs_object_release_private_ref(&heap->object))
+        return;
+    /* Its addresses stop resolving now; the memory goes once the GPU is done with it. */
+    d3d12xs_va_free(heap->object.device, heap->va);
+    d3d12_scheduler_retire_object(&heap->object, destroy_heap, heap);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
 {
     struct d3d12_heap *heap = impl_from_ID3D12Heap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
-    if (!refcount) {
-        /* Its addresses stop resolving now; the memory goes once the GPU is done with it. */
-        d3d12xs_va_free(heap->object.device, heap->va);
-        d3d12_scheduler_retire_object(&heap->object, destroy_heap, heap);
-    }
+    if (!refcount)
+        d3d12_heap_release_private_ref(heap);
     return refcount;
 }
 

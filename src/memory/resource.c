@@ -56,7 +56,7 @@ static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
         if (!resource->heap)
             d3d12xs_va_free(resource->object.device, resource->va);
         if (resource->heap)
-            ID3D12Heap_Release(&resource->heap->ID3D12Heap_iface);
+            d3d12_heap_release_private_ref(resource->heap);
         d3d12_scheduler_retire_object(&resource->object, destroy_resource, resource);
     }
     return refcount;
@@ -66,9 +66,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
 {
     struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
 
-    /* A failed Map hands out no address (as on Windows). */
-    if (data)
-        *data = NULL;
+    /* A failed Map leaves *ppData as it was, as on Windows (unlike the creation methods). */
     if (subresource >= subresource_count(resource))
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "Subresource is %u (resource '%s' has %u)", subresource,
                 d3d12xs_object_name(&resource->object), subresource_count(resource));
@@ -182,8 +180,10 @@ struct d3d12_resource *unsafe_impl_from_ID3D12Resource(ID3D12Resource *iface)
 
 HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DESC *desc)
 {
+    /* ALLOW_RENDER_TARGET is valid on a buffer (D3D12 has buffer RTVs); a depth buffer is not. */
     const D3D12_RESOURCE_FLAGS buffer_flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS | D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER
-            | D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE;
+            | D3D12_RESOURCE_FLAG_ALLOW_SIMULTANEOUS_ACCESS | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE
+            | D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
 
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the resource)");
@@ -206,7 +206,7 @@ HRESULT d3d12xs_validate_buffer_desc(const char *method, const D3D12_RESOURCE_DE
     if (desc->Layout != D3D12_TEXTURE_LAYOUT_ROW_MAJOR)
         return d3d12xs_fail(E_INVALIDARG, method, "buffer Layout is %d (must be D3D12_TEXTURE_LAYOUT_ROW_MAJOR)", (int)desc->Layout);
     if (desc->Flags & ~buffer_flags)
-        return d3d12xs_fail(E_INVALIDARG, method, "buffer Flags 0x%x include render-target, depth-stencil or undefined bits", desc->Flags);
+        return d3d12xs_fail(E_INVALIDARG, method, "buffer Flags 0x%x include depth-stencil or undefined bits", desc->Flags);
     return S_OK;
 }
 
@@ -333,7 +333,7 @@ static HRESULT create_placed_texture(struct d3d12_device *device, struct d3d12_h
     if (FAILED(hr = new_resource(device, desc, initial_state, NULL, 0, method, &resource)))
         return hr;
     resource->heap = heap;
-    ID3D12Heap_AddRef(&heap->ID3D12Heap_iface);
+    d3d12_heap_add_private_ref(heap);
     resource->heap_offset = heap_offset;
     resource->heap_properties = heap->desc.Properties;
     resource->heap_flags = heap->desc.Flags;
@@ -371,7 +371,9 @@ HRESULT d3d12_resource_create_committed(struct d3d12_device *device, const D3D12
         return hr;
     if (clear_value)
         return d3d12xs_fail(E_INVALIDARG, method, "pOptimizedClearValue must be NULL for buffers");
-    if (out && !riid)
+    if (!out)
+        return S_FALSE; /* D3D12's capability check: the arguments are valid, nothing is made */
+    if (!riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the resource interface)");
 
     if (FAILED(hr = new_resource(device, desc, initial_state, heap_properties, heap_flags, method, &resource)))
@@ -452,7 +454,7 @@ HRESULT d3d12_resource_create_placed(struct d3d12_device *device, ID3D12Heap *he
         goto fail;
     }
     resource->heap = heap;
-    ID3D12Heap_AddRef(heap_iface);
+    d3d12_heap_add_private_ref(heap);
     resource->heap_offset = heap_offset;
     resource->heap_properties = heap->desc.Properties;
     resource->heap_flags = heap->desc.Flags;

@@ -29,6 +29,9 @@ const void *d3d12xs_host_import_buffer_info(VkExternalMemoryBufferCreateInfo *in
 VkDeviceSize d3d12xs_host_import_alignment(struct d3d12_device *device);
 
 struct d3d12_heap *unsafe_impl_from_ID3D12Heap(ID3D12Heap *iface);
+/* The reference a placed resource holds on its heap: D3D12 keeps it out of the heap's public count. */
+void d3d12_heap_add_private_ref(struct d3d12_heap *heap);
+void d3d12_heap_release_private_ref(struct d3d12_heap *heap);
 HRESULT d3d12_heap_create(struct d3d12_device *device, const D3D12_HEAP_DESC *desc, REFIID riid, void **heap);
 /* OpenExistingHeapFromAddress(1): a heap over the application's memory at address (size 0: to
  * the end of the mapping that holds it, as Windows wraps the whole VirtualAlloc region). */

@@ -50,7 +50,7 @@ static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState 
     unsigned refcount = d3d12xs_object_release(&state->object);
     if (!refcount) {
         if (state->root_signature)
-            ID3D12RootSignature_Release(&state->root_signature->ID3D12RootSignature_iface);
+            d3d12_root_signature_release_private_ref(state->root_signature);
         /* Recorded lists may still run the pipeline: it goes once their work is done. */
         d3d12_scheduler_retire_object(&state->object, destroy_pipeline_state, state);
     }
@@ -651,12 +651,15 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
             return d3d12xs_fail(hr, method, "pDesc->pRootSignature is NULL and the root signature in pDesc->CS (RTS0) is not "
                     "usable: the line above says why");
         signature = unsafe_impl_from_ID3D12RootSignature(embedded);
+        /* the pipeline keeps it alive privately, as it does an application's signature */
+        d3d12_root_signature_add_private_ref(signature);
+        ID3D12RootSignature_Release(embedded);
     } else {
-        ID3D12RootSignature_AddRef(desc->pRootSignature);
+        d3d12_root_signature_add_private_ref(signature);
     }
 
     if (!(state = calloc(1, sizeof(*state)))) {
-        ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
+        d3d12_root_signature_release_private_ref(signature);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
     }
     state->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
