@@ -20,10 +20,19 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char **error_lines;
 static bool *claimed;
 static size_t error_count, error_capacity;
+static size_t warning_count;
+static char last_warning[512];
 
 static void log_callback(D3D12XS_LOG_LEVEL level, const char *line, void *user)
 {
     (void)user;
+    if (level == D3D12XS_LOG_LEVEL_WARN) {
+        pthread_mutex_lock(&lock);
+        warning_count++;
+        snprintf(last_warning, sizeof(last_warning), "%s", line);
+        pthread_mutex_unlock(&lock);
+        return;
+    }
     if (level != D3D12XS_LOG_LEVEL_ERROR)
         return;
     pthread_mutex_lock(&lock);
@@ -62,6 +71,24 @@ void harness_check(bool ok, const char *file, int line, const char *fmt, ...)
         fputc('\n', stderr);
     }
     pthread_mutex_unlock(&lock);
+}
+
+size_t harness_warning_count(void)
+{
+    size_t count;
+    pthread_mutex_lock(&lock);
+    count = warning_count;
+    pthread_mutex_unlock(&lock);
+    return count;
+}
+
+bool harness_last_warning_has(const char *needle)
+{
+    bool found;
+    pthread_mutex_lock(&lock);
+    found = strstr(last_warning, needle) != NULL;
+    pthread_mutex_unlock(&lock);
+    return found;
 }
 
 size_t harness_log_mark(void)

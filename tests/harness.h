@@ -18,6 +18,10 @@ extern "C" {
 void harness_check(bool ok, const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Number of error lines logged so far: a mark for harness_check_log. */
 size_t harness_log_mark(void);
+/* Warning lines (debug-layer warnings: never a failed call) logged so far, and whether the
+ * latest contains needle. */
+size_t harness_warning_count(void);
+bool harness_last_warning_has(const char *needle);
 /* Exactly one error line since mark, and it contains every NULL-terminated needle. */
 void harness_check_log(size_t mark, const char *file, int line, ...);
 /* Exactly n error lines since mark (claims them). */

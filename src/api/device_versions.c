@@ -93,21 +93,29 @@ static HRESULT state_from_layout(const char *method, D3D12_BARRIER_LAYOUT layout
 
 /* ---- allocation info and footprints (ID3D12Device, Device4, Device8, Device12) ---- */
 
+/* What Windows answers for a description it refuses: a UINT64_MAX size, at least 64 KiB alignment. */
+static D3D12_RESOURCE_ALLOCATION_INFO allocation_failed(D3D12_RESOURCE_ALLOCATION_INFO info)
+{
+    info.SizeInBytes = UINT64_MAX;
+    if (info.Alignment < D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT)
+        info.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+    return info;
+}
+
 /* Either descs or descs1 (one of them NULL). infos, when given, gets each resource's place:
  * each at a multiple of its own alignment, after the one before. */
 static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(struct d3d12_device *device, const char *method, UINT visible_mask, UINT count,
         const D3D12_RESOURCE_DESC *descs, const D3D12_RESOURCE_DESC1 *descs1, D3D12_RESOURCE_ALLOCATION_INFO1 *infos)
 {
-    D3D12_RESOURCE_ALLOCATION_INFO info = {0, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT};
+    /* The alignment is the largest of the resources' (64 KiB when there are none or on failure). */
+    D3D12_RESOURCE_ALLOCATION_INFO info = {0, count ? 0 : D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT};
 
     if (d3d12_device_check_node_mask(method, "visibleMask", visible_mask) != S_OK) {
-        info.SizeInBytes = UINT64_MAX;
-        return info;
+        return allocation_failed(info);
     }
     if (count && !descs && !descs1) {
         ERR("%s: pResourceDescs is NULL with %u descriptions", method, count);
-        info.SizeInBytes = UINT64_MAX;
-        return info;
+        return allocation_failed(info);
     }
     for (UINT i = 0; i < count; i++) {
         D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
@@ -117,17 +125,14 @@ static D3D12_RESOURCE_ALLOCATION_INFO allocation_info(struct d3d12_device *devic
         if (descs)
             desc = descs[i];
         else if (FAILED(desc_from_desc1(method, argument, &descs1[i], &desc))) {
-            info.SizeInBytes = UINT64_MAX;
-            return info;
+            return allocation_failed(info);
         }
         if (desc.Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc.Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D) {
             if (FAILED(d3d12xs_texture_allocation_info(device, &desc, &size, &alignment, method))) {
-                info.SizeInBytes = UINT64_MAX;
-                return info;
+                return allocation_failed(info);
             }
         } else if (FAILED(d3d12xs_validate_buffer_desc(method, &desc))) {
-            info.SizeInBytes = UINT64_MAX;
-            return info;
+            return allocation_failed(info);
         } else {
             size = (desc.Width + alignment - 1) & ~(alignment - 1);
         }
@@ -175,6 +180,25 @@ D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE d3d12_device_GetResourceAllocat
     return allocation_info(impl_from_ID3D12Device14(iface), method, visible_mask, count, NULL, descs, infos);
 }
 
+/* What Windows writes for a description or range it refuses: every bit set in each of the
+ * NumSubresources entries asked for, and a total of UINT64_MAX. A count past the most
+ * subresources any resource has (D3D12_REQ_SUBRESOURCES) cannot describe the caller's arrays:
+ * then only the total is written. */
+static void footprints_failed(UINT subresource_count, D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layouts, UINT *row_counts,
+        UINT64 *row_sizes, UINT64 *total_bytes)
+{
+    if (subresource_count > D3D12_REQ_SUBRESOURCES)
+        subresource_count = 0;
+    if (layouts)
+        memset(layouts, 0xff, sizeof(*layouts) * subresource_count);
+    if (row_counts)
+        memset(row_counts, 0xff, sizeof(*row_counts) * subresource_count);
+    if (row_sizes)
+        memset(row_sizes, 0xff, sizeof(*row_sizes) * subresource_count);
+    if (total_bytes)
+        *total_bytes = UINT64_MAX;
+}
+
 static void copyable_footprints(const char *method, const D3D12_RESOURCE_DESC *desc, UINT first_subresource, UINT subresource_count,
         UINT64 base_offset, D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layouts, UINT *row_counts, UINT64 *row_sizes, UINT64 *total_bytes)
 {
@@ -182,21 +206,27 @@ static void copyable_footprints(const char *method, const D3D12_RESOURCE_DESC *d
         *total_bytes = UINT64_MAX;
     if (!desc) {
         ERR("%s: pResourceDesc is NULL (must describe the resource)", method);
+        footprints_failed(subresource_count, layouts, row_counts, row_sizes, total_bytes);
         return;
     }
     if (desc->Dimension >= D3D12_RESOURCE_DIMENSION_TEXTURE1D && desc->Dimension <= D3D12_RESOURCE_DIMENSION_TEXTURE3D) {
-        /* On failure only the total says so (UINT64_MAX); the other outputs are left as they are. */
-        if (SUCCEEDED(d3d12xs_validate_texture_desc(method, desc)))
-            d3d12xs_texture_footprints(method, desc, first_subresource, subresource_count, base_offset, layouts, row_counts, row_sizes,
-                    total_bytes);
+        if (FAILED(d3d12xs_validate_texture_desc(method, desc)) || !d3d12xs_texture_footprints(method, desc, first_subresource,
+                subresource_count, base_offset, layouts, row_counts, row_sizes, total_bytes))
+            footprints_failed(subresource_count, layouts, row_counts, row_sizes, total_bytes);
         return;
     }
     if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
         ERR("%s: pResourceDesc->Dimension is %d (not a D3D12_RESOURCE_DIMENSION)", method, (int)desc->Dimension);
+        footprints_failed(subresource_count, layouts, row_counts, row_sizes, total_bytes);
+        return;
+    }
+    if (FAILED(d3d12xs_validate_buffer_desc(method, desc))) {
+        footprints_failed(subresource_count, layouts, row_counts, row_sizes, total_bytes);
         return;
     }
     if (first_subresource != 0 || subresource_count > 1) {
         ERR("%s: FirstSubresource %u / NumSubresources %u (a buffer has only subresource 0)", method, first_subresource, subresource_count);
+        footprints_failed(subresource_count, layouts, row_counts, row_sizes, total_bytes);
         return;
     }
     if (subresource_count) {
@@ -234,8 +264,7 @@ void STDMETHODCALLTYPE d3d12_device_GetCopyableFootprints1(ID3D12Device14 *iface
     D3D12_RESOURCE_DESC desc = {0}; /* set by desc_from_desc1; zeroed for the optimiser's flow analysis */
     (void)iface;
     if (desc1 && FAILED(desc_from_desc1(method, "pResourceDesc", desc1, &desc))) {
-        if (total_bytes)
-            *total_bytes = UINT64_MAX;
+        footprints_failed(subresource_count, layouts, row_counts, row_sizes, total_bytes);
         return;
     }
     copyable_footprints(method, desc1 ? &desc : NULL, first_subresource, subresource_count, base_offset, layouts, row_counts,

@@ -66,6 +66,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12Graphics
     /* A new root signature starts with no arguments set, as in D3D12. */
     list->compute.root_signature = signature;
     memset(list->compute.arguments, 0, sizeof(list->compute.arguments));
+    memset(list->compute.push_constants, 0, sizeof(list->compute.push_constants)); /* constants never set read 0 */
     list->compute.constants_set = 0;
     memset(list->compute.table_starts, 0, sizeof(list->compute.table_starts));
     list->compute.constants_dirty = list->compute.descriptors_dirty = list->compute.tables_dirty = true;
@@ -247,6 +248,16 @@ static bool resolve_descriptor(struct d3d12_command_list *list, const char *comm
         buffer_info->range = D3D12XS_SCRATCH_SLICE_SIZE;
         return true;
     }
+    if ((binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->source == D3D12XS_BINDING_ROOT_ADDRESS) && !argument->value) {
+        /* Never set (or 0): a null descriptor, whose reads give 0 (debug-layer warning at validation). */
+        bool null_descriptor = device->descriptor_buffers->null_descriptor && binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR;
+        buffer_info->buffer = null_descriptor ? VK_NULL_HANDLE : device->null_buffer;
+        buffer_info->offset = 0;
+        buffer_info->range = null_descriptor ? VK_WHOLE_SIZE
+                : binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? 65536 : D3D12XS_NULL_BUFFER_SIZE;
+        range->buffer = VK_NULL_HANDLE;
+        return true;
+    }
     if (binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR || binding->source == D3D12XS_BINDING_ROOT_ADDRESS) {
         /* A root SRV/UAV reached by address needs only D3D12's 4 bytes (its accesses claim no more). */
         uint64_t offset, remaining, alignment = binding->vk_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
@@ -309,7 +320,12 @@ static bool push_descriptors(struct d3d12_command_list *list, const char *comman
             uint32_t misalignment;
             if (!resolve_descriptor(list, command, binding, &info, &ranges[range_count], &misalignment))
                 return false;
-            list->compute.root_addresses[binding->address_slot] = list->compute.arguments[binding->root_index].value;
+            if (!(list->compute.root_addresses[binding->address_slot] = list->compute.arguments[binding->root_index].value)) {
+                /* never set: the shader reads the device's zeroed buffer instead of address 0 */
+                VkBufferDeviceAddressInfo null_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, list->object.device->null_buffer};
+                list->compute.root_addresses[binding->address_slot] = vkGetBufferDeviceAddress(list->object.device->vk_device, &null_info);
+                continue;
+            }
             range_count++;
             continue;
         }
@@ -497,17 +513,26 @@ bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const cha
             d3d12_command_list_record_error(list, command, "no compute root signature is set (SetComputeRootSignature)");
             return false;
         }
+        /* D3D12 leaves both below undefined (its debug layer reports them): a warning, and the
+         * dispatch runs where it safely can. */
         if (!d3d12_root_signatures_compatible(signature, pipeline->root_signature)) {
-            d3d12_command_list_record_error(list, command, "the pipeline was built for another root signature than the one set");
+            d3d12_command_list_debug_warn(list, command, "the pipeline was built for a root signature of another layout than the one "
+                    "set: the dispatch is skipped");
             return false;
         }
         for (uint64_t used = pipeline->used_root_mask; used; used &= used - 1) {
             unsigned index = (unsigned)__builtin_ctzll(used);
             bool constants = signature->constants_mask >> index & 1;
-            if (constants ? !(state->constants_set >> index & 1) : !state->arguments[index].set) {
-                d3d12_command_list_record_error(list, command, "root parameter %u is read by the shader but was never set", index);
+            bool table = signature->parameter_types[index] == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+            if (constants ? state->constants_set >> index & 1 : state->arguments[index].set)
+                continue;
+            if (table) {
+                d3d12_command_list_debug_warn(list, command, "root parameter %u (a descriptor table) is read by the shader but was never "
+                        "set: the dispatch is skipped", index);
                 return false;
             }
+            d3d12_command_list_debug_warn(list, command, "root parameter %u is read by the shader but was never set: it reads %s", index,
+                    constants ? "zeros" : "a null descriptor");
         }
         state->validated = true;
     }

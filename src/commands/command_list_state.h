@@ -146,6 +146,10 @@ HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMM
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
+/* What D3D12 leaves undefined and only its debug layer reports: one warning line, and only with
+ * the debug layer on (EnableDebugLayer or D3D12XS_DEBUG=1); the list stays valid. */
+void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 /* The stages a list's own commands run in, the barrier tracker's work stages: compute and
  * transfer (no graphics work exists yet; DIRECT lists add the graphics stages with draws).
  * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */

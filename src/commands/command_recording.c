@@ -26,6 +26,19 @@ void d3d12_command_list_record_error(struct d3d12_command_list *list, const char
     }
 }
 
+void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+{
+    char reason[400];
+    va_list args;
+
+    if (list->object.device->config.debug != D3D12XS_CONFIG_ON)
+        return;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof(reason), fmt, args);
+    va_end(args);
+    WARN("%s: %s (list '%s'; D3D12 leaves this undefined)", command, reason, d3d12xs_object_name(&list->object));
+}
+
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)
 {
     ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));

@@ -490,8 +490,9 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
         ERR("%s: %s is NULL with a non-zero range count", method, dst_range_count && !dst_starts ? "pDestDescriptorRangeStarts" : "pSrcDescriptorRangeStarts");
         return;
     }
-    if (type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER) {
-        ERR("%s: DescriptorHeapsType is %d (only CBV_SRV_UAV and SAMPLER descriptors exist here)", method, (int)type);
+    if (type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER
+            && type != D3D12_DESCRIPTOR_HEAP_TYPE_RTV && type != D3D12_DESCRIPTOR_HEAP_TYPE_DSV) {
+        ERR("%s: DescriptorHeapsType is %d (not a D3D12_DESCRIPTOR_HEAP_TYPE)", method, (int)type);
         return;
     }
     /* Each range's heap is found once, when its handle is checked (CopyDescriptorsSimple: two look-ups). */

@@ -70,9 +70,45 @@ struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSign
     return impl_from_ID3D12RootSignature(iface);
 }
 
+/* Two parameters bind the same registers the same way; the flags of descriptors and ranges
+ * (volatility hints, which versions 1.0 and 1.1 spell differently) do not change a binding. */
+static bool same_parameter_layout(const D3D12_ROOT_PARAMETER1 *a, const D3D12_ROOT_PARAMETER1 *b)
+{
+    if (a->ParameterType != b->ParameterType || a->ShaderVisibility != b->ShaderVisibility)
+        return false;
+    switch (a->ParameterType) {
+    case D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE:
+        if (a->DescriptorTable.NumDescriptorRanges != b->DescriptorTable.NumDescriptorRanges)
+            return false;
+        for (UINT i = 0; i < a->DescriptorTable.NumDescriptorRanges; i++) {
+            const D3D12_DESCRIPTOR_RANGE1 *ra = &a->DescriptorTable.pDescriptorRanges[i], *rb = &b->DescriptorTable.pDescriptorRanges[i];
+            if (ra->RangeType != rb->RangeType || ra->NumDescriptors != rb->NumDescriptors || ra->BaseShaderRegister != rb->BaseShaderRegister
+                    || ra->RegisterSpace != rb->RegisterSpace || ra->OffsetInDescriptorsFromTableStart != rb->OffsetInDescriptorsFromTableStart)
+                return false;
+        }
+        return true;
+    case D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS:
+        return !memcmp(&a->Constants, &b->Constants, sizeof(a->Constants));
+    default:
+        return a->Descriptor.ShaderRegister == b->Descriptor.ShaderRegister && a->Descriptor.RegisterSpace == b->Descriptor.RegisterSpace;
+    }
+}
+
+/* D3D12 runs a pipeline with another root signature object of the same layout; equal blobs are
+ * the quick answer, equal layouts (flags of descriptors and ranges aside) the full one. */
 bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b)
 {
-    return a == b || (a->blob_size == b->blob_size && !memcmp(a->blob, b->blob, a->blob_size));
+    const D3D12_ROOT_SIGNATURE_DESC1 *da, *db;
+    if (a == b || (a->blob_size == b->blob_size && !memcmp(a->blob, b->blob, a->blob_size)))
+        return true;
+    da = &a->desc->Desc_1_1, db = &b->desc->Desc_1_1;
+    if (da->Flags != db->Flags || da->NumParameters != db->NumParameters || da->NumStaticSamplers != db->NumStaticSamplers
+            || (da->NumStaticSamplers && memcmp(da->pStaticSamplers, db->pStaticSamplers, da->NumStaticSamplers * sizeof(*da->pStaticSamplers))))
+        return false;
+    for (UINT i = 0; i < da->NumParameters; i++)
+        if (!same_parameter_layout(&da->pParameters[i], &db->pParameters[i]))
+            return false;
+    return true;
 }
 
 /* DENY_*_SHADER_ROOT_ACCESS leave their stages out. */

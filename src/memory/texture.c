@@ -23,9 +23,50 @@ static bool is_render_target_or_depth(const D3D12_RESOURCE_DESC *desc)
     return !!(desc->Flags & (D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET | D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL));
 }
 
+/* Bytes of the most detailed mip of one array layer (all its depth slices), in D3D12's
+ * footprint terms: what D3D12's small-resource rule measures. */
+static uint64_t most_detailed_mip_bytes(const D3D12_RESOURCE_DESC *desc)
+{
+    uint32_t width, height, depth;
+    UINT64 row_size = 0;
+    UINT rows = 0;
+    if (!d3d12xs_texture_footprints("GetResourceAllocationInfo", desc, 0, 1, 0, NULL, &rows, &row_size, NULL))
+        return UINT64_MAX;
+    d3d12xs_texture_mip_extent(desc, 0, &width, &height, &depth);
+    return (uint64_t)rows * row_size * depth;
+}
+
+/* A texture asking for a small placement (4 KiB; 64 KiB when multisampled) gets it when its
+ * most detailed mip fits in 64 KiB (4 MiB when multisampled), as D3D12 defines. */
+static bool asks_small_placement(const D3D12_RESOURCE_DESC *desc)
+{
+    return desc->SampleDesc.Count > 1 ? desc->Alignment == D3D12_SMALL_MSAA_RESOURCE_PLACEMENT_ALIGNMENT
+            : desc->Alignment == D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT;
+}
+
+static uint64_t small_placement_limit(const D3D12_RESOURCE_DESC *desc)
+{
+    return desc->SampleDesc.Count > 1 ? 4u << 20 : 64u << 10;
+}
+
 static uint64_t placement_alignment(const D3D12_RESOURCE_DESC *desc)
 {
+    if (asks_small_placement(desc) && most_detailed_mip_bytes(desc) <= small_placement_limit(desc))
+        return desc->Alignment;
     return desc->SampleDesc.Count > 1 ? MSAA_PLACEMENT_ALIGNMENT : D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+}
+
+/* The small placement asked of a texture too large for it: D3D12 refuses (E_INVALIDARG; a
+ * UINT64_MAX size from GetResourceAllocationInfo). */
+static HRESULT check_small_placement(const D3D12_RESOURCE_DESC *desc, const char *method)
+{
+    uint64_t bytes;
+    if (!asks_small_placement(desc) || (bytes = most_detailed_mip_bytes(desc)) <= small_placement_limit(desc))
+        return S_OK;
+    return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Alignment is %llu but the most detailed mip holds %llu bytes (at most %llu "
+            "for that placement: use 0 or %u)", (unsigned long long)desc->Alignment, (unsigned long long)bytes,
+            (unsigned long long)small_placement_limit(desc), desc->SampleDesc.Count > 1 ? MSAA_PLACEMENT_ALIGNMENT
+            : D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT);
 }
 
 HRESULT d3d12xs_texture_check_creation(struct d3d12_device *device, const char *method, const D3D12_RESOURCE_DESC *desc,
@@ -34,7 +75,7 @@ HRESULT d3d12xs_texture_check_creation(struct d3d12_device *device, const char *
     HRESULT hr;
 
     (void)device;
-    if (FAILED(hr = d3d12xs_validate_texture_desc(method, desc)))
+    if (FAILED(hr = d3d12xs_validate_texture_desc(method, desc)) || FAILED(hr = check_small_placement(desc, method)))
         return hr;
     /* Texture support of these formats is optional in D3D12; Vulkan copies their texels only at
      * 12-byte-aligned buffer offsets, which 256-byte-pitched footprints do not keep. */
@@ -387,7 +428,7 @@ HRESULT d3d12xs_texture_allocation_info(struct d3d12_device *device, const D3D12
     uint64_t d3d12_alignment;
     HRESULT hr;
 
-    if (FAILED(hr = d3d12xs_validate_texture_desc(method, desc)))
+    if (FAILED(hr = d3d12xs_validate_texture_desc(method, desc)) || FAILED(hr = check_small_placement(desc, method)))
         return hr;
     image_create_info(device, desc, d3d12xs_format(desc->Format), &image);
     if (FAILED(hr = check_image_support(device, desc, &image.info, method)))
