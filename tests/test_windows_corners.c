@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include <d3dcompiler.h>
 
@@ -175,6 +176,47 @@ static void test_execute_recording_list(void)
     harness_release_list(&list);
     ID3D12CommandQueue_Release(queue);
     harness_release_device(device);
+}
+
+/* Private data and names as Windows keeps them: removing what is not there is S_FALSE, a NULL
+ * interface is stored, SetName is WKPDID_D3DDebugObjectNameW data and that data names the object. */
+static void test_private_data(ID3D12Device *device)
+{
+    static const GUID guid = {0xfdb37466, 0x428f, 0x4edf, {0xa3, 0x7f, 0x9b, 0x1d, 0xf4, 0x88, 0xc5, 0xfc}};
+    ID3D12Fence *fence = harness_create_fence(device, 0);
+    ID3D12Resource *named = harness_create_buffer(device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COMMON);
+    void *mapped = NULL;
+    IUnknown *pointer = (IUnknown *)(uintptr_t)0xdeadbeef;
+    WCHAR name[16];
+    UINT size;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Fence_SetPrivateData(fence, &guid, 0, NULL), S_FALSE);
+    CHECK_HR(ID3D12Fence_SetPrivateDataInterface(fence, &guid, NULL), S_OK);
+    size = sizeof(pointer) * 2;
+    CHECK_HR(ID3D12Fence_GetPrivateData(fence, &guid, &size, &pointer), S_OK);
+    CHECK(pointer == NULL && size == sizeof(IUnknown *));
+    CHECK_HR(ID3D12Fence_SetPrivateData(fence, &guid, ~0u, NULL), S_OK); /* removes the entry */
+    CHECK_HR(ID3D12Fence_SetPrivateData(fence, &guid, ~0u, NULL), S_FALSE);
+    CHECK_NO_LOG();
+
+    CHECK_HR(ID3D12Fence_SetName(fence, L"deadbeef"), S_OK);
+    size = 1;
+    CHECK_HR(ID3D12Fence_GetPrivateData(fence, &WKPDID_D3DDebugObjectNameW, &size, NULL), S_OK);
+    CHECK(size == 9 * sizeof(WCHAR));
+    CHECK_HR(ID3D12Fence_GetPrivateData(fence, &WKPDID_D3DDebugObjectNameW, &size, name), S_OK);
+    CHECK(!wcscmp(name, L"deadbeef"));
+    size = 1;
+    CHECK_HR(ID3D12Fence_GetPrivateData(fence, &WKPDID_D3DDebugObjectName, &size, NULL), DXGI_ERROR_NOT_FOUND);
+    CHECK(size == 0);
+    CHECK_NO_LOG();
+
+    /* A name given as private data names the object in log lines. */
+    CHECK_HR(ID3D12Resource_SetPrivateData(named, &WKPDID_D3DDebugObjectName, 4, "Test"), S_OK);
+    CHECK_HR(ID3D12Resource_Map(named, 0, NULL, &mapped), E_INVALIDARG);
+    CHECK_LOG("'Test'", "CPU cannot access");
+    ID3D12Fence_Release(fence);
+    ID3D12Resource_Release(named);
 }
 
 static ID3D12DescriptorHeap *descriptor_heap(ID3D12Device *device, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT count)
@@ -540,6 +582,7 @@ int main(void)
     device = harness_create_device();
     queue = harness_create_queue(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     test_capability_checks(device);
+    test_private_data(device);
     test_public_refcounts();
     test_execute_recording_list();
     test_copy_target_descriptors(device, queue);

@@ -74,8 +74,9 @@ HRESULT d3d12xs_object_get_private_data(struct d3d12xs_object *object, const cha
         if (*size < needed) {
             hr = d3d12xs_fail(DXGI_ERROR_MORE_DATA, method, "*pDataSize is %u (must be at least %u for this data)", *size, needed);
         } else if (entry->is_interface) {
-            IUnknown *unknown = entry->data;
-            IUnknown_AddRef(unknown);
+            IUnknown *unknown = entry->data; /* SetPrivateDataInterface may have stored NULL */
+            if (unknown)
+                IUnknown_AddRef(unknown);
             memcpy(data, &unknown, sizeof(unknown));
         } else {
             memcpy(data, entry->data, entry->size);
@@ -86,6 +87,23 @@ HRESULT d3d12xs_object_get_private_data(struct d3d12xs_object *object, const cha
     return hr;
 }
 
+/* SetPrivateData with NULL data: S_OK when it removed an entry, S_FALSE when there was none (Windows). */
+static HRESULT remove_entry(struct d3d12xs_object *object, REFGUID guid)
+{
+    struct d3d12xs_private_entry *entry;
+    HRESULT hr = S_FALSE;
+
+    pthread_mutex_lock(&object->lock);
+    if ((entry = find_entry_locked(object, guid))) {
+        private_entry_clear(entry);
+        *entry = object->entries[--object->entry_count];
+        hr = S_OK;
+    }
+    pthread_mutex_unlock(&object->lock);
+    return hr;
+}
+
+/* Stores data (owned from here on) under guid; an interface entry may hold NULL. */
 static HRESULT set_entry(struct d3d12xs_object *object, REFGUID guid, bool is_interface, UINT size, void *data)
 {
     struct d3d12xs_private_entry *entry;
@@ -93,17 +111,7 @@ static HRESULT set_entry(struct d3d12xs_object *object, REFGUID guid, bool is_in
     pthread_mutex_lock(&object->lock);
     if ((entry = find_entry_locked(object, guid))) {
         private_entry_clear(entry);
-        if (!data) {
-            /* Setting NULL data removes the entry. */
-            *entry = object->entries[--object->entry_count];
-            pthread_mutex_unlock(&object->lock);
-            return S_OK;
-        }
     } else {
-        if (!data) {
-            pthread_mutex_unlock(&object->lock);
-            return S_OK;
-        }
         size_t capacity = object->entry_count;
         struct d3d12xs_private_entry *entries = realloc(object->entries, (capacity + 1) * sizeof(*entries));
         if (!entries) {
@@ -121,6 +129,28 @@ static HRESULT set_entry(struct d3d12xs_object *object, REFGUID guid, bool is_in
     return S_OK;
 }
 
+/* The log lines' name of the object, from up to count units of a string that need not end in NUL. */
+static void set_log_name(struct d3d12xs_object *object, const WCHAR *wide, const char *narrow, size_t count)
+{
+    char *utf8;
+    size_t length = 0;
+
+    while (length < count && (wide ? wide[length] : narrow[length]))
+        length++;
+    if (!(utf8 = malloc(length + 1)))
+        return; /* the name is for log lines only: the old one stays */
+    /* anything outside ASCII becomes '?' */
+    for (size_t i = 0; i < length; i++) {
+        unsigned c = wide ? (unsigned)wide[i] : (unsigned char)narrow[i];
+        utf8[i] = c > 0 && c < 0x80 ? (char)c : '?';
+    }
+    utf8[length] = 0;
+    pthread_mutex_lock(&object->lock);
+    free(object->name);
+    object->name = utf8;
+    pthread_mutex_unlock(&object->lock);
+}
+
 HRESULT d3d12xs_object_set_private_data(struct d3d12xs_object *object, const char *method, REFGUID guid, UINT size, const void *data)
 {
     void *copy = NULL;
@@ -128,16 +158,23 @@ HRESULT d3d12xs_object_set_private_data(struct d3d12xs_object *object, const cha
 
     if (!guid)
         return d3d12xs_fail(E_INVALIDARG, method, "guid is NULL (must name the data to store)");
-    if (data && !size)
+    if (!data)
+        return remove_entry(object, guid);
+    if (!size)
         return d3d12xs_fail(E_INVALIDARG, method, "DataSize is 0 with non-NULL pData (pass NULL to remove the data)");
-    if (data) {
-        if (!(copy = malloc(size)))
-            return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate %u bytes of private data", size);
-        memcpy(copy, data, size);
-    }
-    if (FAILED(hr = set_entry(object, guid, false, size, copy)))
+    if (!(copy = malloc(size)))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate %u bytes of private data", size);
+    memcpy(copy, data, size);
+    if (FAILED(hr = set_entry(object, guid, false, size, copy))) {
         free(copy);
-    return hr;
+        return hr;
+    }
+    /* The debug names Windows' tools read are the object's name too. */
+    if (!memcmp(guid, &WKPDID_D3DDebugObjectNameW, sizeof(GUID)))
+        set_log_name(object, data, NULL, size / sizeof(WCHAR));
+    else if (!memcmp(guid, &WKPDID_D3DDebugObjectName, sizeof(GUID)))
+        set_log_name(object, NULL, data, size);
+    return S_OK;
 }
 
 HRESULT d3d12xs_object_set_private_data_interface(struct d3d12xs_object *object, const char *method, REFGUID guid, const IUnknown *data)
@@ -147,6 +184,7 @@ HRESULT d3d12xs_object_set_private_data_interface(struct d3d12xs_object *object,
 
     if (!guid)
         return d3d12xs_fail(E_INVALIDARG, method, "guid is NULL (must name the interface to store)");
+    /* NULL is stored too (GetPrivateData then hands out NULL), as on Windows. */
     if (unknown)
         IUnknown_AddRef(unknown);
     if (FAILED(hr = set_entry(object, guid, true, sizeof(IUnknown *), unknown)) && unknown)
@@ -154,27 +192,13 @@ HRESULT d3d12xs_object_set_private_data_interface(struct d3d12xs_object *object,
     return hr;
 }
 
+/* SetName is SetPrivateData of WKPDID_D3DDebugObjectNameW with the string and its NUL, as on
+ * Windows: GetPrivateData reads it back, and it names the object in log lines. */
 HRESULT d3d12xs_object_set_name(struct d3d12xs_object *object, const char *method, LPCWSTR name)
 {
-    char *utf8;
-    size_t length;
-    const wchar_t *source = name;
-
     if (!name)
         return d3d12xs_fail(E_INVALIDARG, method, "Name is NULL (must be a NUL-terminated wide string)");
-    length = wcslen(name);
-    if (!(utf8 = malloc(length * 4 + 1)))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot copy the name");
-    /* Names are for log lines only: anything not representable becomes '?'. */
-    size_t out = 0;
-    for (size_t i = 0; i < length; i++)
-        utf8[out++] = (source[i] > 0 && source[i] < 0x80) ? (char)source[i] : '?';
-    utf8[out] = 0;
-    pthread_mutex_lock(&object->lock);
-    free(object->name);
-    object->name = utf8;
-    pthread_mutex_unlock(&object->lock);
-    return S_OK;
+    return d3d12xs_object_set_private_data(object, method, &WKPDID_D3DDebugObjectNameW, (UINT)((wcslen(name) + 1) * sizeof(WCHAR)), name);
 }
 
 const char *d3d12xs_object_name(const struct d3d12xs_object *object)
