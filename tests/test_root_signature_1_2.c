@@ -350,7 +350,7 @@ static void test_refusals(ID3D12Device *device)
         ID3DBlob *blob = NULL, *error_blob = NULL;
         LOG_MARK();
         CHECK_HR(D3D12SerializeRootSignature(&empty, D3D_ROOT_SIGNATURE_VERSION_1_2, &blob, &error_blob), E_INVALIDARG);
-        CHECK_LOG("D3D12SerializeRootSignature", "Version is 1_1 or 1_2");
+        CHECK_LOG("D3D12SerializeRootSignature", "Version is 1_2");
         CHECK(blob == NULL);
         if (error_blob)
             ID3D10Blob_Release(error_blob);

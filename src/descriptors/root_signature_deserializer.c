@@ -54,9 +54,10 @@ HRESULT WINAPI D3D12SerializeRootSignature(const D3D12_ROOT_SIGNATURE_DESC *desc
         return serialize_fail(E_INVALIDARG, method, error_blob, "", "pRootSignature is NULL (must describe the root signature)");
     if (version != D3D_ROOT_SIGNATURE_VERSION_1_0)
         return serialize_fail(E_INVALIDARG, method, error_blob, "",
-                version == D3D_ROOT_SIGNATURE_VERSION_1_1 || version == D3D_ROOT_SIGNATURE_VERSION_1_2
-                ? "Version is 1_1 or 1_2 (this function serializes D3D12_ROOT_SIGNATURE_DESC, version 1_0; use "
-                  "D3D12SerializeVersionedRootSignature for later versions)"
+                version == D3D_ROOT_SIGNATURE_VERSION_1_1 ? "Version is 1_1 (this function serializes D3D12_ROOT_SIGNATURE_DESC, "
+                "version 1_0; use D3D12SerializeVersionedRootSignature for 1_1)"
+                : version == D3D_ROOT_SIGNATURE_VERSION_1_2 ? "Version is 1_2 (this function serializes D3D12_ROOT_SIGNATURE_DESC, "
+                "version 1_0; use D3D12SerializeVersionedRootSignature for 1_2)"
                 : "Version is not 1_0 (this function serializes D3D12_ROOT_SIGNATURE_DESC, version 1_0)");
     if (!blob)
         return d3d12xs_fail(E_POINTER, method, "ppBlob is NULL (must receive the blob)");

@@ -49,7 +49,7 @@ struct rs_param {
     uint32_t range_count; /* tables */
     const void *ranges;
     uint32_t shader_register, register_space, value_count; /* constants, root descriptors */
-    uint32_t flags;       /* root descriptors (1.1) */
+    uint32_t flags;       /* root descriptors (1.1, 1.2) */
 };
 
 bool d3d12xs_rs_version_known(D3D_ROOT_SIGNATURE_VERSION version);
