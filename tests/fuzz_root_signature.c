@@ -1,6 +1,6 @@
 /* libFuzzer target for serialized root signatures: d3d12xs_root_signature_parse on arbitrary
- * bytes. Whatever parses is validated, converted to 1.0 and 1.1, serialized and parsed again, and
- * must come back equal; the deserializer objects get the same bytes. Any broken promise aborts.
+ * bytes. Whatever parses is validated, converted to 1.0, 1.1 and 1.2, serialized and parsed again,
+ * and must come back equal; the deserializer objects get the same bytes. Any broken promise aborts.
  * Seeds: tests/fuzz_corpus/root_signature. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,6 +68,8 @@ static void deserializers(const uint8_t *data, size_t size, bool valid)
         REQUIRE(desc && desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_0);
         REQUIRE(ID3D12VersionedRootSignatureDeserializer_GetRootSignatureDescAtVersion(versioned, D3D_ROOT_SIGNATURE_VERSION_1_1, &desc) == S_OK);
         REQUIRE(desc && desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_1);
+        REQUIRE(ID3D12VersionedRootSignatureDeserializer_GetRootSignatureDescAtVersion(versioned, D3D_ROOT_SIGNATURE_VERSION_1_2, &desc) == S_OK);
+        REQUIRE(desc && desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_2);
         REQUIRE(ID3D12VersionedRootSignatureDeserializer_Release(versioned) == 0);
     }
     hr = D3D12CreateRootSignatureDeserializer(data, size, &IID_ID3D12RootSignatureDeserializer, (void **)&plain);
@@ -80,7 +82,7 @@ static void deserializers(const uint8_t *data, size_t size, bool valid)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc = NULL, *v10 = NULL, *v11 = NULL, *back = NULL;
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc = NULL, *v10 = NULL, *v11 = NULL, *v12 = NULL, *back = NULL, *down = NULL;
     char error[512];
     HRESULT hr;
     bool valid;
@@ -89,12 +91,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hr = d3d12xs_root_signature_parse(data, size, &desc, error, sizeof(error));
     REQUIRE(memchr(error, 0, sizeof(error)));
     if (FAILED(hr)) {
-        REQUIRE(!desc && (hr == E_INVALIDARG || hr == E_NOTIMPL) && error[0]);
+        REQUIRE(!desc && hr == E_INVALIDARG && error[0]);
         if (size)
             deserializers(data, size, false);
         return 0;
     }
-    REQUIRE(desc && (desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_0 || desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_1));
+    REQUIRE(desc && (desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_0 || desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_1
+            || desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_2));
     hr = d3d12xs_root_signature_validate(desc, error, sizeof(error));
     REQUIRE(hr == S_OK || hr == E_INVALIDARG);
     valid = hr == S_OK;
@@ -103,21 +106,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     round_trip(desc);
     REQUIRE(d3d12xs_root_signature_convert(desc, D3D_ROOT_SIGNATURE_VERSION_1_0, &v10, error, sizeof(error)) == S_OK);
     REQUIRE(d3d12xs_root_signature_convert(desc, D3D_ROOT_SIGNATURE_VERSION_1_1, &v11, error, sizeof(error)) == S_OK);
+    REQUIRE(d3d12xs_root_signature_convert(desc, D3D_ROOT_SIGNATURE_VERSION_1_2, &v12, error, sizeof(error)) == S_OK);
     round_trip(v10);
     round_trip(v11);
-    /* Converting keeps a valid description valid (1.0 -> 1.1 adds valid flags, 1.1 -> 1.0 drops them). */
+    round_trip(v12);
+    /* Converting keeps a valid description valid (1.0 -> 1.1 or 1.2 adds valid flags, going down
+     * drops flags, whose rules then no longer apply). */
     if (valid) {
         REQUIRE(d3d12xs_root_signature_validate(v10, error, sizeof(error)) == S_OK);
         REQUIRE(d3d12xs_root_signature_validate(v11, error, sizeof(error)) == S_OK);
+        REQUIRE(d3d12xs_root_signature_validate(v12, error, sizeof(error)) == S_OK);
     }
+    /* 1.2 holds all that 1.1 does: whatever the source, 1.2 -> 1.1 is the source at 1.1. */
+    REQUIRE(d3d12xs_root_signature_convert(v12, D3D_ROOT_SIGNATURE_VERSION_1_1, &down, error, sizeof(error)) == S_OK);
+    REQUIRE(d3d12xs_root_signature_desc_equal(down, v11));
     /* 1.0 -> 1.1 -> 1.0 is lossless; so is 1.1 -> 1.0 -> 1.1 -> 1.0. */
     REQUIRE(d3d12xs_root_signature_convert(v11, D3D_ROOT_SIGNATURE_VERSION_1_0, &back, error, sizeof(error)) == S_OK);
     REQUIRE(d3d12xs_root_signature_desc_equal(back, v10));
     if (desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_0)
         REQUIRE(d3d12xs_root_signature_desc_equal(back, desc));
-    else
+    else if (desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_1)
         REQUIRE(d3d12xs_root_signature_desc_equal(v11, desc));
+    else
+        REQUIRE(d3d12xs_root_signature_desc_equal(v12, desc));
 
+    d3d12xs_root_signature_desc_free(down);
+    d3d12xs_root_signature_desc_free(v12);
     d3d12xs_root_signature_desc_free(back);
     d3d12xs_root_signature_desc_free(v11);
     d3d12xs_root_signature_desc_free(v10);

@@ -347,12 +347,13 @@ static void test_small_methods(ID3D12Device *device)
     CHECK_LOG("EnqueueMakeResident", "ppObjects");
     CHECK(ID3D12Fence_GetCompletedValue(fence) == 6);
 
-    /* CreateSampler2 without flags is CreateSampler; with flags it is refused. */
+    /* CreateSampler2 without flags is CreateSampler; its flags (test_root_signature_1_2 samples
+     * through them) are accepted, bits that are not flags refused. */
     RELOG_MARK();
     memset(&sampler, 0, sizeof(sampler));
     sampler.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
     sampler.AddressU = sampler.AddressV = sampler.AddressW = D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
-    sampler.Flags = D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR;
+    sampler.Flags = (D3D12_SAMPLER_FLAGS)4;
     {
         D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
         ID3D12DescriptorHeap *heap = NULL;
@@ -360,9 +361,11 @@ static void test_small_methods(ID3D12Device *device)
         if (heap) {
             D3D12_CPU_DESCRIPTOR_HANDLE handle = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
             ID3D12Device14_CreateSampler2(d, &sampler, handle);
-            CHECK_LOG("CreateSampler2", "Flags");
+            CHECK_LOG("CreateSampler2", "Flags is 0x4");
             RELOG_MARK();
             sampler.Flags = D3D12_SAMPLER_FLAG_NONE;
+            ID3D12Device14_CreateSampler2(d, &sampler, handle);
+            sampler.Flags = D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR;
             ID3D12Device14_CreateSampler2(d, &sampler, handle);
             CHECK_NO_LOG();
             ID3D12DescriptorHeap_Release(heap);

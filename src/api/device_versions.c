@@ -515,30 +515,12 @@ HRESULT STDMETHODCALLTYPE d3d12_device_CreateReservedResource2(ID3D12Device14 *i
 
 /* ---- ID3D12Device11 ---- */
 
-void STDMETHODCALLTYPE d3d12_device_CreateSampler2(ID3D12Device14 *iface, const D3D12_SAMPLER_DESC2 *desc2, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+void STDMETHODCALLTYPE d3d12_device_CreateSampler2(ID3D12Device14 *iface, const D3D12_SAMPLER_DESC2 *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
-    static const char method[] = "ID3D12Device11::CreateSampler2";
-    D3D12_SAMPLER_DESC desc;
-    if (!desc2) {
-        ERR("%s: pDesc is NULL (must describe the sampler); no descriptor written", method);
+    if (!desc) {
+        ERR("ID3D12Device11::CreateSampler2: pDesc is NULL (must describe the sampler); no descriptor written");
         return;
     }
-    /* Without flags it is a D3D12_SAMPLER_DESC; integer border colours and non-normalized
-     * coordinates have no path here yet. */
-    if (desc2->Flags != D3D12_SAMPLER_FLAG_NONE) {
-        ERR("%s: pDesc->Flags is 0x%x (UINT_BORDER_COLOR and NON_NORMALIZED_COORDINATES are not implemented: must be NONE); "
-                "no descriptor written", method, desc2->Flags);
-        return;
-    }
-    desc.Filter = desc2->Filter;
-    desc.AddressU = desc2->AddressU;
-    desc.AddressV = desc2->AddressV;
-    desc.AddressW = desc2->AddressW;
-    desc.MipLODBias = desc2->MipLODBias;
-    desc.MaxAnisotropy = desc2->MaxAnisotropy;
-    desc.ComparisonFunc = desc2->ComparisonFunc;
-    memcpy(desc.BorderColor, desc2->FloatBorderColor, sizeof(desc.BorderColor));
-    desc.MinLOD = desc2->MinLOD;
-    desc.MaxLOD = desc2->MaxLOD;
-    d3d12_device_create_sampler(impl_from_ID3D12Device14(iface), &desc, handle);
+    /* Flags (UINT_BORDER_COLOR, NON_NORMALIZED_COORDINATES) and their rules: sampler.c. */
+    d3d12_device_create_sampler2(impl_from_ID3D12Device14(iface), desc, handle);
 }

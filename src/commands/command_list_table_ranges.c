@@ -66,7 +66,7 @@ bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, co
     const struct d3d12_root_signature *signature = state->root_signature;
     const struct d3d12_descriptor_heap *heap = state->heaps[0];
     struct d3d12_command_record *record = &list->record;
-    const D3D12_ROOT_SIGNATURE_DESC1 *desc;
+    const D3D12_ROOT_SIGNATURE_DESC2 *desc;
     struct d3d12_recorded_range *ranges;
     uint32_t count, budget = MAX_TABLE_DESCRIPTORS;
     UINT increment;
@@ -75,7 +75,7 @@ bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, co
     record->dispatch_count = record->bound_count;
     if (!signature->table_count || !heap || !heap->descriptors)
         return true;
-    desc = &signature->desc->Desc_1_1;
+    desc = &signature->desc->Desc_1_2;
     if (!(ranges = malloc((record->bound_count + MAX_TABLE_DESCRIPTORS) * sizeof(*ranges)))) {
         d3d12_command_list_record_error(list, command, "out of memory for the console validation's record");
         return false;

@@ -307,150 +307,10 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
             desc->Buffer.StructureByteStride, desc->Buffer.Flags & D3D12_BUFFER_UAV_FLAG_RAW, true);
 }
 
-static VkSamplerAddressMode vk_address_mode(D3D12_TEXTURE_ADDRESS_MODE mode)
+/* CreateSampler and CreateSampler2: one path, D3D12_SAMPLER_DESC2 (a D3D12_SAMPLER_DESC is one
+ * without flags). */
+static void create_sampler(struct d3d12_device *device, const char *method, const D3D12_SAMPLER_DESC2 *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
-    switch (mode) {
-    case D3D12_TEXTURE_ADDRESS_MODE_WRAP: return VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    case D3D12_TEXTURE_ADDRESS_MODE_MIRROR: return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
-    case D3D12_TEXTURE_ADDRESS_MODE_CLAMP: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    case D3D12_TEXTURE_ADDRESS_MODE_BORDER: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
-    case D3D12_TEXTURE_ADDRESS_MODE_MIRROR_ONCE: return VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
-    default: return VK_SAMPLER_ADDRESS_MODE_MAX_ENUM;
-    }
-}
-
-/* Returns the device's sampler for desc, creating it once; VK_NULL_HANDLE (logged) on a bad desc. */
-/* Samplers are immutable Vulkan objects: the device keeps one per distinct description. */
-struct sampler_entry {
-    D3D12_SAMPLER_DESC desc;
-    VkSampler sampler;
-};
-
-struct d3d12xs_sampler_cache {
-    pthread_mutex_t lock;
-    struct sampler_entry *entries;
-    size_t count, capacity;
-};
-
-VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method)
-{
-    struct d3d12xs_sampler_cache *cache = device->samplers;
-    VkSamplerCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    VkSampler sampler = VK_NULL_HANDLE;
-    unsigned filter = desc->Filter;
-    unsigned reduction = (filter >> 7) & 3;
-
-    VkSamplerReductionModeCreateInfo reduction_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO};
-    VkSamplerCustomBorderColorCreateInfoEXT border_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
-            .format = VK_FORMAT_UNDEFINED};
-
-    /* D3D12_FILTER packs (reduction << 7) | anisotropic 0x40 | (min << 4) | (mag << 2) | mip. */
-    if (filter & ~0x1d5u || (filter & 0x40 && (filter & 0x14) != 0x14)) {
-        d3d12xs_fail(E_INVALIDARG, method, "pDesc->Filter 0x%x is not a D3D12_FILTER", filter);
-        return VK_NULL_HANDLE;
-    }
-    info.magFilter = (filter & 0x04) ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
-    info.minFilter = (filter & 0x10) ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
-    info.mipmapMode = (filter & 0x01) ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    info.addressModeU = vk_address_mode(desc->AddressU);
-    info.addressModeV = vk_address_mode(desc->AddressV);
-    info.addressModeW = vk_address_mode(desc->AddressW);
-    if (info.addressModeU == VK_SAMPLER_ADDRESS_MODE_MAX_ENUM || info.addressModeV == VK_SAMPLER_ADDRESS_MODE_MAX_ENUM
-            || info.addressModeW == VK_SAMPLER_ADDRESS_MODE_MAX_ENUM) {
-        d3d12xs_fail(E_INVALIDARG, method, "pDesc->AddressU/V/W must be WRAP, MIRROR, CLAMP, BORDER or MIRROR_ONCE");
-        return VK_NULL_HANDLE;
-    }
-    info.mipLodBias = desc->MipLODBias;
-    if (filter & 0x40) {
-        if (desc->MaxAnisotropy < 1 || desc->MaxAnisotropy > 16) {
-            d3d12xs_fail(E_INVALIDARG, method, "pDesc->MaxAnisotropy is %u (anisotropic filters need 1..16)", desc->MaxAnisotropy);
-            return VK_NULL_HANDLE;
-        }
-        info.anisotropyEnable = VK_TRUE;
-        info.maxAnisotropy = fminf((float)desc->MaxAnisotropy, device->vk_properties.limits.maxSamplerAnisotropy);
-    }
-    if (reduction == 1) {
-        if (desc->ComparisonFunc < D3D12_COMPARISON_FUNC_NEVER || desc->ComparisonFunc > D3D12_COMPARISON_FUNC_ALWAYS) {
-            d3d12xs_fail(E_INVALIDARG, method, "pDesc->ComparisonFunc is %d (a comparison filter needs NEVER..ALWAYS)", (int)desc->ComparisonFunc);
-            return VK_NULL_HANDLE;
-        }
-        info.compareEnable = VK_TRUE;
-        info.compareOp = (VkCompareOp)(desc->ComparisonFunc - 1);
-    }
-    if (reduction >= 2) {
-        reduction_info.reductionMode = reduction == 2 ? VK_SAMPLER_REDUCTION_MODE_MIN : VK_SAMPLER_REDUCTION_MODE_MAX;
-        info.pNext = &reduction_info;
-    }
-    info.minLod = desc->MinLOD;
-    info.maxLod = desc->MaxLOD;
-    if (!(info.minLod <= info.maxLod)) {
-        d3d12xs_fail(E_INVALIDARG, method, "pDesc->MinLOD %g is above MaxLOD %g", desc->MinLOD, desc->MaxLOD);
-        return VK_NULL_HANDLE;
-    }
-    /* Vulkan's three fixed border colours where the colour is one of them; others are custom
-     * colours where the device has them, else rounded to the nearest fixed one. */
-    {
-        const float *c = desc->BorderColor;
-        bool transparent_black = !c[0] && !c[1] && !c[2] && !c[3], opaque_black = !c[0] && !c[1] && !c[2] && c[3] == 1.0f;
-        bool opaque_white = c[0] == 1.0f && c[1] == 1.0f && c[2] == 1.0f && c[3] == 1.0f;
-        bool uses_border = desc->AddressU == D3D12_TEXTURE_ADDRESS_MODE_BORDER || desc->AddressV == D3D12_TEXTURE_ADDRESS_MODE_BORDER
-                || desc->AddressW == D3D12_TEXTURE_ADDRESS_MODE_BORDER;
-        info.borderColor = c[3] < 0.5f ? VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK
-                : c[0] < 0.5f ? VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-        if (uses_border && !transparent_black && !opaque_black && !opaque_white && device->has_custom_border_color) {
-            border_info.customBorderColor.float32[0] = c[0];
-            border_info.customBorderColor.float32[1] = c[1];
-            border_info.customBorderColor.float32[2] = c[2];
-            border_info.customBorderColor.float32[3] = c[3];
-            border_info.pNext = info.pNext;
-            info.pNext = &border_info;
-            info.borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
-        }
-    }
-
-    pthread_mutex_lock(&cache->lock);
-    for (size_t i = 0; i < cache->count; i++) {
-        if (!memcmp(&cache->entries[i].desc, desc, sizeof(*desc))) {
-            sampler = cache->entries[i].sampler;
-            break;
-        }
-    }
-    if (!sampler && d3d12xs_array_reserve((void **)&cache->entries, &cache->capacity, cache->count + 1, sizeof(*cache->entries))) {
-        if (vkCreateSampler(device->vk_device, &info, NULL, &sampler) == VK_SUCCESS)
-            cache->entries[cache->count++] = (struct sampler_entry){*desc, sampler};
-        else
-            d3d12xs_fail(E_OUTOFMEMORY, method, "vkCreateSampler failed");
-    }
-    pthread_mutex_unlock(&cache->lock);
-    return sampler;
-}
-
-HRESULT d3d12xs_sampler_cache_init(struct d3d12_device *device)
-{
-    struct d3d12xs_sampler_cache *cache = calloc(1, sizeof(*cache));
-    if (!cache)
-        return E_OUTOFMEMORY;
-    pthread_mutex_init(&cache->lock, NULL);
-    device->samplers = cache;
-    return S_OK;
-}
-
-void d3d12xs_sampler_cache_cleanup(struct d3d12_device *device)
-{
-    struct d3d12xs_sampler_cache *cache = device->samplers;
-    if (!cache)
-        return;
-    for (size_t i = 0; i < cache->count; i++)
-        vkDestroySampler(device->vk_device, cache->entries[i].sampler, NULL);
-    free(cache->entries);
-    pthread_mutex_destroy(&cache->lock);
-    free(cache);
-    device->samplers = NULL;
-}
-
-void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
-{
-    const char *method = METHOD(CreateSampler);
     struct d3d12xs_descriptor *dst, descriptor;
     struct d3d12_descriptor_heap *heap;
 
@@ -466,6 +326,20 @@ void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLE
     if (!(descriptor.sampler = d3d12xs_device_get_sampler(device, desc, method)))
         return;
     write_descriptor(heap, dst, &descriptor);
+}
+
+void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    D3D12_SAMPLER_DESC2 desc2;
+
+    if (desc)
+        d3d12xs_sampler_desc2_from_desc(desc, &desc2);
+    create_sampler(device, METHOD(CreateSampler), desc ? &desc2 : NULL, handle);
+}
+
+void d3d12_device_create_sampler2(struct d3d12_device *device, const D3D12_SAMPLER_DESC2 *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
+{
+    create_sampler(device, "ID3D12Device11::CreateSampler2", desc, handle);
 }
 
 /* count descriptors from src (in src_heap) to dst (in dst_heap): the CPU records and the

@@ -108,11 +108,19 @@ void d3d12_device_create_shader_resource_view(struct d3d12_device *device, ID3D1
 void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D12Resource *resource, ID3D12Resource *counter,
         const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
+void d3d12_device_create_sampler2(struct d3d12_device *device, const D3D12_SAMPLER_DESC2 *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 void d3d12_device_create_render_target_view(struct d3d12_device *device, ID3D12Resource *resource,
         const D3D12_RENDER_TARGET_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
 void d3d12_device_create_depth_stencil_view(struct d3d12_device *device, ID3D12Resource *resource,
         const D3D12_DEPTH_STENCIL_VIEW_DESC *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle);
-VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC *desc, const char *method);
+/* sampler.c: the device's Vulkan sampler for desc, made once per distinct description and owned
+ * by the device; VK_NULL_HANDLE (one line logged under method) for a description D3D12 refuses. */
+VkSampler d3d12xs_device_get_sampler(struct d3d12_device *device, const D3D12_SAMPLER_DESC2 *desc, const char *method);
+/* The D3D12_SAMPLER_DESC2 of a D3D12_SAMPLER_DESC: float border colour, no flags. */
+void d3d12xs_sampler_desc2_from_desc(const D3D12_SAMPLER_DESC *desc, D3D12_SAMPLER_DESC2 *desc2);
+/* The D3D12_SAMPLER_DESC2 of a static sampler: the border colour the enum names (UINT colours
+ * with UINT_BORDER_COLOR), the sampler's flags. */
+void d3d12xs_sampler_desc2_from_static(const D3D12_STATIC_SAMPLER_DESC1 *desc, D3D12_SAMPLER_DESC2 *desc2);
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
         const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
         D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method);

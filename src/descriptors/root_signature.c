@@ -1,4 +1,4 @@
-/* ID3D12RootSignature: the parsed (1.1) description plus the push-constant layout of its
+/* ID3D12RootSignature: the parsed description (converted to 1.2) plus the push-constant layout of its
  * root constants, and the pipeline layout all its pipelines share (root_signature_layout.c). */
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +134,7 @@ static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS fla
 static HRESULT build_layout(struct d3d12_root_signature *signature, const char *method)
 {
     struct d3d12_device *device = signature->object.device;
-    const D3D12_ROOT_SIGNATURE_DESC1 *desc = &signature->desc->Desc_1_1;
+    const D3D12_ROOT_SIGNATURE_DESC2 *desc = &signature->desc->Desc_1_2;
     uint32_t offset = 0;
 
     if (desc->NumParameters > D3D12XS_MAX_ROOT_PARAMETERS)
@@ -203,12 +203,8 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
     if (desc->NumStaticSamplers && !(signature->static_samplers = calloc(desc->NumStaticSamplers, sizeof(VkSampler))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate static samplers");
     for (UINT i = 0; i < desc->NumStaticSamplers; i++) {
-        const D3D12_STATIC_SAMPLER_DESC *s = &desc->pStaticSamplers[i];
-        static const float borders[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
-        D3D12_SAMPLER_DESC sampler = {s->Filter, s->AddressU, s->AddressV, s->AddressW, s->MipLODBias, s->MaxAnisotropy,
-                s->ComparisonFunc, {0, 0, 0, 0}, s->MinLOD, s->MaxLOD};
-        memcpy(sampler.BorderColor, borders[s->BorderColor == D3D12_STATIC_BORDER_COLOR_OPAQUE_BLACK ? 1
-                : s->BorderColor == D3D12_STATIC_BORDER_COLOR_OPAQUE_WHITE ? 2 : 0], sizeof(sampler.BorderColor));
+        D3D12_SAMPLER_DESC2 sampler;
+        d3d12xs_sampler_desc2_from_static(&desc->pStaticSamplers[i], &sampler);
         if (!(signature->static_samplers[i] = d3d12xs_device_get_sampler(device, &sampler, method)))
             return E_INVALIDARG;
     }
@@ -246,7 +242,7 @@ HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask,
     }
     signature->ID3D12RootSignature_iface.lpVtbl = &d3d12_root_signature_vtbl;
     d3d12xs_object_init(&signature->object, device);
-    hr = d3d12xs_root_signature_convert(parsed, D3D_ROOT_SIGNATURE_VERSION_1_1, &signature->desc, error, sizeof(error));
+    hr = d3d12xs_root_signature_convert(parsed, D3D_ROOT_SIGNATURE_VERSION_1_2, &signature->desc, error, sizeof(error));
     d3d12xs_root_signature_desc_free(parsed);
     if (FAILED(hr)) {
         d3d12xs_fail(hr, method, "%s", error);

@@ -26,7 +26,7 @@ struct d3d12xs_root_layout {
 struct d3d12_root_signature {
     ID3D12RootSignature ID3D12RootSignature_iface;
     struct d3d12xs_object object;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc; /* converted to 1.1 */
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc; /* converted to 1.2, which holds every version's fields */
     void *blob;                                /* the serialized form: equal blobs mean compatible signatures */
     size_t blob_size;
     uint32_t push_constant_size;               /* root constants, packed in parameter order */

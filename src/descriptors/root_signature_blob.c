@@ -1,15 +1,16 @@
 /* Root signature descriptions and their serialized form: a DXBC container with one RTS0 part.
  *
  * RTS0 layout (little-endian uint32 words; offsets count from the start of the part):
- *   header      Version (1 = 1.0, 2 = 1.1), NumParameters, ParametersOffset,
+ *   header      Version (1 = 1.0, 2 = 1.1, 3 = 1.2), NumParameters, ParametersOffset,
  *               NumStaticSamplers, StaticSamplersOffset, Flags
  *   parameter   ParameterType, ShaderVisibility, PayloadOffset
  *   payloads    table: NumDescriptorRanges, DescriptorRangesOffset
  *               range 1.0: RangeType, NumDescriptors, BaseShaderRegister, RegisterSpace, Offset
- *               range 1.1: RangeType, NumDescriptors, BaseShaderRegister, RegisterSpace, Flags, Offset
+ *               range 1.1, 1.2: RangeType, NumDescriptors, BaseShaderRegister, RegisterSpace, Flags, Offset
  *               constants: ShaderRegister, RegisterSpace, Num32BitValues
- *               root descriptor: ShaderRegister, RegisterSpace (1.1: Flags)
- *   sampler     the 13 fields of D3D12_STATIC_SAMPLER_DESC in order
+ *               root descriptor: ShaderRegister, RegisterSpace (1.1, 1.2: Flags)
+ *   sampler     the 13 fields of D3D12_STATIC_SAMPLER_DESC in order; 1.2 adds Flags after
+ *               ShaderVisibility (the 14 fields of D3D12_STATIC_SAMPLER_DESC1)
  * We write header, parameters, then each parameter's payload in order (a table's ranges right
  * after its header), then the static samplers: the layout Microsoft's compilers produce. */
 #include <stdio.h>
@@ -25,7 +26,7 @@ struct rs_builder {
     D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc;
     void *params;
     void *ranges;
-    D3D12_STATIC_SAMPLER_DESC *samplers;
+    void *samplers; /* D3D12_STATIC_SAMPLER_DESC, or D3D12_STATIC_SAMPLER_DESC1 for 1.2 */
     size_t next_range;
 };
 
@@ -40,6 +41,7 @@ static HRESULT rs_builder_init(struct rs_builder *b, D3D_ROOT_SIGNATURE_VERSION 
     bool v10 = version == D3D_ROOT_SIGNATURE_VERSION_1_0;
     size_t param_size = v10 ? sizeof(D3D12_ROOT_PARAMETER) : sizeof(D3D12_ROOT_PARAMETER1);
     size_t range_size = v10 ? sizeof(D3D12_DESCRIPTOR_RANGE) : sizeof(D3D12_DESCRIPTOR_RANGE1);
+    size_t sampler_size = version == D3D_ROOT_SIGNATURE_VERSION_1_2 ? sizeof(D3D12_STATIC_SAMPLER_DESC1) : sizeof(D3D12_STATIC_SAMPLER_DESC);
     size_t params_at, ranges_at, samplers_at, total;
     char *memory;
 
@@ -50,14 +52,14 @@ static HRESULT rs_builder_init(struct rs_builder *b, D3D_ROOT_SIGNATURE_VERSION 
     params_at = rs_align(sizeof(*b->desc));
     ranges_at = params_at + rs_align(param_count * param_size);
     samplers_at = ranges_at + rs_align(range_count * range_size);
-    total = samplers_at + sampler_count * sizeof(D3D12_STATIC_SAMPLER_DESC);
+    total = samplers_at + sampler_count * sampler_size;
     if (total < samplers_at || !(memory = calloc(1, total)))
         return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "cannot allocate %zu bytes for the root signature description", total);
 
     b->desc = (D3D12_VERSIONED_ROOT_SIGNATURE_DESC *)memory;
     b->params = param_count ? memory + params_at : NULL;
     b->ranges = range_count ? memory + ranges_at : NULL;
-    b->samplers = sampler_count ? (D3D12_STATIC_SAMPLER_DESC *)(memory + samplers_at) : NULL;
+    b->samplers = sampler_count ? memory + samplers_at : NULL;
     b->desc->Version = version;
     if (v10) {
         b->desc->Desc_1_0.NumParameters = (UINT)param_count;
@@ -65,6 +67,12 @@ static HRESULT rs_builder_init(struct rs_builder *b, D3D_ROOT_SIGNATURE_VERSION 
         b->desc->Desc_1_0.NumStaticSamplers = (UINT)sampler_count;
         b->desc->Desc_1_0.pStaticSamplers = b->samplers;
         b->desc->Desc_1_0.Flags = (D3D12_ROOT_SIGNATURE_FLAGS)flags;
+    } else if (version == D3D_ROOT_SIGNATURE_VERSION_1_2) {
+        b->desc->Desc_1_2.NumParameters = (UINT)param_count;
+        b->desc->Desc_1_2.pParameters = b->params;
+        b->desc->Desc_1_2.NumStaticSamplers = (UINT)sampler_count;
+        b->desc->Desc_1_2.pStaticSamplers = b->samplers;
+        b->desc->Desc_1_2.Flags = (D3D12_ROOT_SIGNATURE_FLAGS)flags;
     } else {
         b->desc->Desc_1_1.NumParameters = (UINT)param_count;
         b->desc->Desc_1_1.pParameters = b->params;
@@ -127,6 +135,15 @@ static void rs_builder_range(struct rs_builder *b, size_t index, const D3D12_DES
     } else {
         ((D3D12_DESCRIPTOR_RANGE1 *)b->ranges)[index] = *r;
     }
+}
+
+/* Sets static sampler i; versions before 1.2 have no Flags to keep. */
+static void rs_builder_sampler(struct rs_builder *b, UINT i, const D3D12_STATIC_SAMPLER_DESC1 *s)
+{
+    if (b->desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_2)
+        ((D3D12_STATIC_SAMPLER_DESC1 *)b->samplers)[i] = *s;
+    else
+        memcpy(&((D3D12_STATIC_SAMPLER_DESC *)b->samplers)[i], s, sizeof(D3D12_STATIC_SAMPLER_DESC));
 }
 
 void d3d12xs_root_signature_desc_free(D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc)
@@ -242,7 +259,7 @@ static HRESULT rs_parse_params(const struct rs_reader *r, D3D_ROOT_SIGNATURE_VER
 
 static HRESULT rs_parse_rts0(const struct rs_reader *r, D3D12_VERSIONED_ROOT_SIGNATURE_DESC **desc, char *error, size_t error_size)
 {
-    uint32_t header[6], version, param_count, param_offset, sampler_count, sampler_offset;
+    uint32_t header[6], version, param_count, param_offset, sampler_count, sampler_offset, sampler_size;
     struct rs_builder b;
     size_t range_total;
     HRESULT hr;
@@ -254,14 +271,13 @@ static HRESULT rs_parse_rts0(const struct rs_reader *r, D3D12_VERSIONED_ROOT_SIG
     param_offset = header[2];
     sampler_count = header[3];
     sampler_offset = header[4];
-    if (version == D3D_ROOT_SIGNATURE_VERSION_1_2)
-        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the RTS0 part is version 1.2 (not implemented; serialize it as 1.0 or 1.1)");
     if (!d3d12xs_rs_version_known((D3D_ROOT_SIGNATURE_VERSION)version))
-        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the RTS0 version is %u (must be 1 for 1.0 or 2 for 1.1)", version);
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the RTS0 version is %u (must be 1 for 1.0, 2 for 1.1 or 3 for 1.2)", version);
+    sampler_size = version == D3D_ROOT_SIGNATURE_VERSION_1_2 ? RS_SAMPLER1_SIZE : RS_SAMPLER_SIZE;
     if (param_count && !rs_fits(r, param_offset, param_count, RS_PARAMETER_SIZE))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters: %u parameters at offset %u run past the end of the %zu-byte RTS0 part",
                 param_count, param_offset, r->size);
-    if (sampler_count && !rs_fits(r, sampler_offset, sampler_count, RS_SAMPLER_SIZE))
+    if (sampler_count && !rs_fits(r, sampler_offset, sampler_count, sampler_size))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers: %u samplers at offset %u run past the end of the %zu-byte RTS0 part",
                 sampler_count, sampler_offset, r->size);
 
@@ -274,9 +290,9 @@ static HRESULT rs_parse_rts0(const struct rs_reader *r, D3D12_VERSIONED_ROOT_SIG
         return hr;
     }
     for (uint32_t i = 0; i < sampler_count; i++) {
-        uint32_t w[13] = {0};
-        D3D12_STATIC_SAMPLER_DESC *s = &b.samplers[i];
-        rs_read(r, (uint64_t)sampler_offset + (uint64_t)i * RS_SAMPLER_SIZE, w, 13); /* checked above */
+        uint32_t w[14] = {0};
+        D3D12_STATIC_SAMPLER_DESC1 sampler, *s = &sampler;
+        rs_read(r, (uint64_t)sampler_offset + (uint64_t)i * sampler_size, w, sampler_size / 4); /* checked above */
         s->Filter = (D3D12_FILTER)w[0];
         s->AddressU = (D3D12_TEXTURE_ADDRESS_MODE)w[1];
         s->AddressV = (D3D12_TEXTURE_ADDRESS_MODE)w[2];
@@ -290,6 +306,8 @@ static HRESULT rs_parse_rts0(const struct rs_reader *r, D3D12_VERSIONED_ROOT_SIG
         s->ShaderRegister = w[10];
         s->RegisterSpace = w[11];
         s->ShaderVisibility = (D3D12_SHADER_VISIBILITY)w[12];
+        s->Flags = (D3D12_SAMPLER_FLAGS)w[13];
+        rs_builder_sampler(&b, i, s);
     }
     *desc = b.desc;
     return S_OK;
@@ -344,7 +362,7 @@ HRESULT d3d12xs_root_signature_parse(const void *data, size_t size, D3D12_VERSIO
 HRESULT d3d12xs_root_signature_convert(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *src, D3D_ROOT_SIGNATURE_VERSION version,
         D3D12_VERSIONED_ROOT_SIGNATURE_DESC **dst, char *error, size_t error_size)
 {
-    bool add_flags = version == D3D_ROOT_SIGNATURE_VERSION_1_1;
+    bool add_flags = version != D3D_ROOT_SIGNATURE_VERSION_1_0;
     struct rs_builder b;
     struct rs_view view;
     size_t range_total;
@@ -380,8 +398,13 @@ HRESULT d3d12xs_root_signature_convert(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC
             rs_builder_range(&b, first_range + j, &range);
         }
     }
-    if (view.sampler_count)
-        memcpy(b.samplers, view.samplers, view.sampler_count * sizeof(*view.samplers));
+    /* Down to 1.0 or 1.1 the samplers' Flags go, as D3D12 drops them (not an error); up to 1.2
+     * they are NONE. */
+    for (UINT i = 0; i < view.sampler_count; i++) {
+        D3D12_STATIC_SAMPLER_DESC1 sampler;
+        d3d12xs_rs_get_sampler(&view, i, &sampler);
+        rs_builder_sampler(&b, i, &sampler);
+    }
     *dst = b.desc;
     return S_OK;
 }
@@ -416,8 +439,15 @@ bool d3d12xs_root_signature_desc_equal(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC
                 return false;
         }
     }
-    /* D3D12_STATIC_SAMPLER_DESC is 13 four-byte fields, no padding: compare bits (NaN included). */
-    return !va.sampler_count || !memcmp(va.samplers, vb.samplers, va.sampler_count * sizeof(*va.samplers));
+    /* D3D12_STATIC_SAMPLER_DESC1 is 14 four-byte fields, no padding: compare bits (NaN included). */
+    for (UINT i = 0; i < va.sampler_count; i++) {
+        D3D12_STATIC_SAMPLER_DESC1 sa, sb;
+        d3d12xs_rs_get_sampler(&va, i, &sa);
+        d3d12xs_rs_get_sampler(&vb, i, &sb);
+        if (memcmp(&sa, &sb, sizeof(sa)))
+            return false;
+    }
+    return true;
 }
 
 /* ---- serializing ---- */
@@ -473,7 +503,8 @@ HRESULT d3d12xs_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DE
             payload_size += descriptor_size;
     }
     payload_at = RS_HEADER_SIZE + (uint64_t)view.param_count * RS_PARAMETER_SIZE;
-    part_size = payload_at + payload_size + (uint64_t)view.sampler_count * RS_SAMPLER_SIZE;
+    part_size = payload_at + payload_size
+            + (uint64_t)view.sampler_count * (view.version == D3D_ROOT_SIGNATURE_VERSION_1_2 ? RS_SAMPLER1_SIZE : RS_SAMPLER_SIZE);
     if (part_at + part_size > UINT32_MAX)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the serialized root signature would be %llu bytes (a DXBC container holds at most 4 GiB)",
                 (unsigned long long)(part_at + part_size));
@@ -519,7 +550,7 @@ HRESULT d3d12xs_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DE
                 rs_put(part, &payload, r.NumDescriptors);
                 rs_put(part, &payload, r.BaseShaderRegister);
                 rs_put(part, &payload, r.RegisterSpace);
-                if (view.version == D3D_ROOT_SIGNATURE_VERSION_1_1)
+                if (view.version != D3D_ROOT_SIGNATURE_VERSION_1_0)
                     rs_put(part, &payload, r.Flags);
                 rs_put(part, &payload, r.OffsetInDescriptorsFromTableStart);
             }
@@ -528,14 +559,15 @@ HRESULT d3d12xs_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DE
             rs_put(part, &payload, p.register_space);
             if (p.type == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS)
                 rs_put(part, &payload, p.value_count);
-            else if (view.version == D3D_ROOT_SIGNATURE_VERSION_1_1)
+            else if (view.version != D3D_ROOT_SIGNATURE_VERSION_1_0)
                 rs_put(part, &payload, p.flags);
         }
         payload_cursor = payload;
     }
     at = payload_cursor;
     for (UINT i = 0; i < view.sampler_count; i++) {
-        const D3D12_STATIC_SAMPLER_DESC *s = &view.samplers[i];
+        D3D12_STATIC_SAMPLER_DESC1 sampler, *s = &sampler;
+        d3d12xs_rs_get_sampler(&view, i, s);
         rs_put(part, &at, s->Filter);
         rs_put(part, &at, s->AddressU);
         rs_put(part, &at, s->AddressV);
@@ -549,6 +581,8 @@ HRESULT d3d12xs_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DE
         rs_put(part, &at, s->ShaderRegister);
         rs_put(part, &at, s->RegisterSpace);
         rs_put(part, &at, s->ShaderVisibility);
+        if (view.version == D3D_ROOT_SIGNATURE_VERSION_1_2)
+            rs_put(part, &at, s->Flags);
     }
 
     d3d12xs_dxbc_checksum(out, total, out + 4);

@@ -1,4 +1,4 @@
-/* Serialized root signatures: the DXBC container with one RTS0 part (versions 1.0 and 1.1),
+/* Serialized root signatures: the DXBC container with one RTS0 part (versions 1.0, 1.1 and 1.2),
  * and the D3D12 rules a root signature description must follow.
  *
  * None of these functions logs an error: they write the reason (naming the field, e.g.
@@ -14,24 +14,24 @@
 #include "d3d12.h"
 #include "common/blob.h" /* the ID3DBlob that serialized root signatures come back in */
 
-/* Parses a DXBC container holding an RTS0 part (version 1.0 or 1.1). On success *desc is one
- * heap allocation (free with d3d12xs_root_signature_desc_free) in its ORIGINAL version. Never
+/* Parses a DXBC container holding an RTS0 part (version 1.0, 1.1 or 1.2). On success *desc is
+ * one heap allocation (free with d3d12xs_root_signature_desc_free) in its ORIGINAL version. Never
  * reads out of bounds; the checksum is not checked (blobs from other tools must load). A
- * malformed blob gives E_INVALIDARG, a version 1.2 one E_NOTIMPL. Does not check the D3D12
- * rules: call d3d12xs_root_signature_validate on the result. */
+ * malformed blob gives E_INVALIDARG. Does not check the D3D12 rules: call
+ * d3d12xs_root_signature_validate on the result. */
 HRESULT d3d12xs_root_signature_parse(const void *data, size_t size, D3D12_VERSIONED_ROOT_SIGNATURE_DESC **desc,
         char *error, size_t error_size);
 
-/* Copies src into *dst (one allocation) at version 1_0 or 1_1. 1.0 -> 1.1 adds the flags that
- * mean 1.0 semantics (CBV/SRV/UAV ranges DESCRIPTORS_VOLATILE | DATA_VOLATILE, sampler ranges
- * DESCRIPTORS_VOLATILE, root descriptors DATA_VOLATILE); 1.1 -> 1.0 drops range and root
- * descriptor flags, as D3D12 documents. Needs src to be structurally sound (arrays present,
- * known parameter types), not otherwise valid. */
+/* Copies src into *dst (one allocation) at version 1_0, 1_1 or 1_2. 1.0 -> 1.1 or 1.2 adds the
+ * flags that mean 1.0 semantics (CBV/SRV/UAV ranges DESCRIPTORS_VOLATILE | DATA_VOLATILE, sampler
+ * ranges DESCRIPTORS_VOLATILE, root descriptors DATA_VOLATILE); 1.1 or 1.2 -> 1.0 drops range and
+ * root descriptor flags, as D3D12 documents; 1.2 -> 1.0 or 1.1 drops the static samplers' Flags
+ * (as D3D12 does, without an error) and 1.0 or 1.1 -> 1.2 gives them NONE. Needs src to be
+ * structurally sound (arrays present, known parameter types), not otherwise valid. */
 HRESULT d3d12xs_root_signature_convert(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *src, D3D_ROOT_SIGNATURE_VERSION version,
         D3D12_VERSIONED_ROOT_SIGNATURE_DESC **dst, char *error, size_t error_size);
 
-/* Checks the D3D12 rules; E_INVALIDARG (E_NOTIMPL for version 1_2) and a reason naming the field
- * on failure. Logs a warning (not an error) for the console's internal-only INTERNAL_XDXR flags. */
+/* Checks the D3D12 rules; E_INVALIDARG and a reason naming the field on failure. Logs a warning (not an error) for the console's internal-only INTERNAL_XDXR flags. */
 HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc, char *error, size_t error_size);
 
 /* Serializes to the standard container (DXBC header with the DXBC checksum, one RTS0 part), laid

@@ -53,8 +53,11 @@ HRESULT WINAPI D3D12SerializeRootSignature(const D3D12_ROOT_SIGNATURE_DESC *desc
     if (!desc)
         return serialize_fail(E_INVALIDARG, method, error_blob, "", "pRootSignature is NULL (must describe the root signature)");
     if (version != D3D_ROOT_SIGNATURE_VERSION_1_0)
-        return serialize_fail(E_INVALIDARG, method, error_blob, "", version == D3D_ROOT_SIGNATURE_VERSION_1_1
-                ? "Version is 1_1 (this function serializes D3D12_ROOT_SIGNATURE_DESC, version 1_0; use D3D12SerializeVersionedRootSignature for 1_1)"
+        return serialize_fail(E_INVALIDARG, method, error_blob, "",
+                version == D3D_ROOT_SIGNATURE_VERSION_1_1 ? "Version is 1_1 (this function serializes D3D12_ROOT_SIGNATURE_DESC, "
+                "version 1_0; use D3D12SerializeVersionedRootSignature for 1_1)"
+                : version == D3D_ROOT_SIGNATURE_VERSION_1_2 ? "Version is 1_2 (this function serializes D3D12_ROOT_SIGNATURE_DESC, "
+                "version 1_0; use D3D12SerializeVersionedRootSignature for 1_2)"
                 : "Version is not 1_0 (this function serializes D3D12_ROOT_SIGNATURE_DESC, version 1_0)");
     if (!blob)
         return d3d12xs_fail(E_POINTER, method, "ppBlob is NULL (must receive the blob)");
@@ -80,6 +83,7 @@ HRESULT WINAPI D3D12SerializeVersionedRootSignature(const D3D12_VERSIONED_ROOT_S
     switch (desc->Version) {
     case D3D_ROOT_SIGNATURE_VERSION_1_0: prefix = "pRootSignature->Desc_1_0."; break;
     case D3D_ROOT_SIGNATURE_VERSION_1_1: prefix = "pRootSignature->Desc_1_1."; break;
+    case D3D_ROOT_SIGNATURE_VERSION_1_2: prefix = "pRootSignature->Desc_1_2."; break;
     default: prefix = "pRootSignature->"; break;
     }
     return serialize(method, desc, prefix, blob, error_blob);
@@ -166,7 +170,7 @@ struct d3d12_versioned_root_signature_deserializer {
     atomic_uint refcount;
     D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc; /* as serialized */
     pthread_mutex_t lock;
-    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *converted[2]; /* 1_0, 1_1; made on first request */
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC *converted[3]; /* 1_0, 1_1, 1_2; made on first request */
 };
 
 static struct d3d12_versioned_root_signature_deserializer *impl_from_ID3D12VersionedRootSignatureDeserializer(
@@ -214,10 +218,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_versioned_root_signature_deserializer_Get
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, method, "ppDesc is NULL (must receive the description)");
     *desc = NULL;
-    if (version == D3D_ROOT_SIGNATURE_VERSION_1_2)
-        return d3d12xs_fail(E_NOTIMPL, method, "convertToVersion is 1_2 (root signature 1.2 is not implemented; ask for 1_0 or 1_1)");
-    if (version != D3D_ROOT_SIGNATURE_VERSION_1_0 && version != D3D_ROOT_SIGNATURE_VERSION_1_1)
-        return d3d12xs_fail(E_INVALIDARG, method, "convertToVersion is %d (must be 1_0 or 1_1)", (int)version);
+    if (version != D3D_ROOT_SIGNATURE_VERSION_1_0 && version != D3D_ROOT_SIGNATURE_VERSION_1_1 && version != D3D_ROOT_SIGNATURE_VERSION_1_2)
+        return d3d12xs_fail(E_INVALIDARG, method, "convertToVersion is %d (must be 1_0, 1_1 or 1_2)", (int)version);
     if (version == deserializer->desc->Version) {
         *desc = deserializer->desc;
         return S_OK;
@@ -270,7 +272,8 @@ HRESULT WINAPI D3D12CreateRootSignatureDeserializer(LPCVOID data, SIZE_T size, R
 
     if (FAILED(hr = deserialize(method, data, size, riid, out, &IID_ID3D12RootSignatureDeserializer, &desc)))
         return hr;
-    /* A 1.1 blob comes back as 1.0: D3D12 drops the range and root descriptor flags. */
+    /* A 1.1 or 1.2 blob comes back as 1.0: D3D12 drops the range and root descriptor flags and
+     * the static samplers' flags. */
     if (desc->Version != D3D_ROOT_SIGNATURE_VERSION_1_0) {
         hr = d3d12xs_root_signature_convert(desc, D3D_ROOT_SIGNATURE_VERSION_1_0, &desc_1_0, error, sizeof(error));
         d3d12xs_root_signature_desc_free(desc);

@@ -74,7 +74,7 @@ static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescri
             signature->pushed_root_mask |= 1ull << i;
     }
     signature->has_ordered_append_binding = ADD(D3D12XS_PUSH_BINDING_ORDERED_APPEND, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL);
-    for (uint32_t i = 0; i < signature->desc->Desc_1_1.NumStaticSamplers
+    for (uint32_t i = 0; i < signature->desc->Desc_1_2.NumStaticSamplers
             && ADD(D3D12XS_PUSH_BINDING_STATIC_SAMPLERS + i, VK_DESCRIPTOR_TYPE_SAMPLER, &signature->static_samplers[i]); i++)
         signature->static_sampler_bindings++;
 #undef ADD

@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "descriptors/root_signature_blob.h"
 #include "descriptors/root_signature_view.h"
+#include "descriptors/sampler_flags.h"
 
 /* ---- the D3D12 rules ---- */
 
@@ -89,10 +90,11 @@ static bool rs_filter_is_comparison(uint32_t filter)
     return ((filter >> 7) & 3) == D3D12_FILTER_REDUCTION_TYPE_COMPARISON;
 }
 
-static HRESULT rs_validate_sampler(const D3D12_STATIC_SAMPLER_DESC *s, UINT k, char *error, size_t error_size)
+static HRESULT rs_validate_sampler(const D3D12_STATIC_SAMPLER_DESC1 *s, UINT k, char *error, size_t error_size)
 {
     const uint32_t addresses[3] = {s->AddressU, s->AddressV, s->AddressW};
     static const char *const address_names[3] = {"AddressU", "AddressV", "AddressW"};
+    const char *problem;
 
     if (!rs_filter_known(s->Filter))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].Filter is 0x%x (not a D3D12_FILTER)", k, (unsigned)s->Filter);
@@ -122,6 +124,13 @@ static HRESULT rs_validate_sampler(const D3D12_STATIC_SAMPLER_DESC *s, UINT k, c
     if ((uint32_t)s->ShaderVisibility > D3D12_SHADER_VISIBILITY_MESH)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].ShaderVisibility is %u (must be ALL..MESH)",
                 k, (unsigned)s->ShaderVisibility);
+    if ((problem = d3d12xs_sampler_flags_problem(s->Flags, s->Filter, s->AddressU, s->AddressV, s->MinLOD, s->MaxLOD)))
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].Flags is 0x%x: %s", k, (unsigned)s->Flags, problem);
+    /* A static sampler's border colour is the enum's: the flag may only repeat what a UINT colour says. */
+    if ((s->Flags & D3D12_SAMPLER_FLAG_UINT_BORDER_COLOR) && s->BorderColor != D3D12_STATIC_BORDER_COLOR_OPAQUE_BLACK_UINT
+            && s->BorderColor != D3D12_STATIC_BORDER_COLOR_OPAQUE_WHITE_UINT)
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "pStaticSamplers[%u].Flags has UINT_BORDER_COLOR but BorderColor is %u "
+                "(a float colour; UINT_BORDER_COLOR needs OPAQUE_BLACK_UINT or OPAQUE_WHITE_UINT)", k, (unsigned)s->BorderColor);
     return S_OK;
 }
 
@@ -187,7 +196,7 @@ static HRESULT rs_validate_table(const struct rs_view *view, const struct rs_par
             return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                     "pParameters[%u].DescriptorTable.pDescriptorRanges[%u].RegisterSpace is 0x%x (spaces 0xfffffff0 and up are reserved)",
                     i, j, r.RegisterSpace);
-        if (view->version == D3D_ROOT_SIGNATURE_VERSION_1_1 && FAILED(hr = rs_validate_range_flags(r.Flags, r.RangeType, i, j, error, error_size)))
+        if (view->version != D3D_ROOT_SIGNATURE_VERSION_1_0 && FAILED(hr = rs_validate_range_flags(r.Flags, r.RangeType, i, j, error, error_size)))
             return hr;
         if (r.OffsetInDescriptorsFromTableStart == D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND) {
             if (previous_unbounded)
@@ -276,7 +285,7 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
                 hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "pParameters[%u].Descriptor.ShaderRegister is 0xffffffff (not a register)", i);
                 goto done;
             }
-            if (view.version == D3D_ROOT_SIGNATURE_VERSION_1_1
+            if (view.version != D3D_ROOT_SIGNATURE_VERSION_1_0
                     && ((p.flags & ~RS_ROOT_DESCRIPTOR_KNOWN_FLAGS) || (p.flags & (p.flags - 1)))) {
                 hr = d3d12xs_write_error(E_INVALIDARG, error, error_size,
                         "pParameters[%u].Descriptor.Flags is 0x%x (must be NONE or one of DATA_VOLATILE, DATA_STATIC_WHILE_SET_AT_EXECUTE, DATA_STATIC)",
@@ -305,7 +314,8 @@ HRESULT d3d12xs_root_signature_validate(const D3D12_VERSIONED_ROOT_SIGNATURE_DES
         goto done;
     }
     for (UINT k = 0; k < view.sampler_count; k++) {
-        const D3D12_STATIC_SAMPLER_DESC *s = &view.samplers[k];
+        D3D12_STATIC_SAMPLER_DESC1 sampler, *s = &sampler;
+        d3d12xs_rs_get_sampler(&view, k, s);
         if (FAILED(hr = rs_validate_sampler(s, k, error, error_size)))
             goto done;
         struct rs_binding *binding = &bindings[binding_count++];

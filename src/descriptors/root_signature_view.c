@@ -1,19 +1,18 @@
 /* The version-independent view of a root signature description (root_signature_view.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "descriptors/root_signature_view.h"
 
 bool d3d12xs_rs_version_known(D3D_ROOT_SIGNATURE_VERSION version)
 {
-    return version == D3D_ROOT_SIGNATURE_VERSION_1_0 || version == D3D_ROOT_SIGNATURE_VERSION_1_1;
+    return version == D3D_ROOT_SIGNATURE_VERSION_1_0 || version == D3D_ROOT_SIGNATURE_VERSION_1_1
+            || version == D3D_ROOT_SIGNATURE_VERSION_1_2;
 }
 
-/* E_NOTIMPL for 1.2, E_INVALIDARG for the rest; field names the version argument. */
 HRESULT d3d12xs_rs_version_error(D3D_ROOT_SIGNATURE_VERSION version, const char *field, char *error, size_t error_size)
 {
-    if (version == D3D_ROOT_SIGNATURE_VERSION_1_2)
-        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "%s is 1_2 (root signature 1.2 is not implemented; use 1_0 or 1_1)", field);
-    return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s is %d (must be 1_0 or 1_1)", field, (int)version);
+    return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%s is %d (must be 1_0, 1_1 or 1_2)", field, (int)version);
 }
 
 const char *d3d12xs_rs_range_type_name(uint32_t type)
@@ -42,6 +41,12 @@ void d3d12xs_rs_view_init(struct rs_view *view, const D3D12_VERSIONED_ROOT_SIGNA
         view->sampler_count = desc->Desc_1_0.NumStaticSamplers;
         view->samplers = desc->Desc_1_0.pStaticSamplers;
         view->flags = desc->Desc_1_0.Flags;
+    } else if (desc->Version == D3D_ROOT_SIGNATURE_VERSION_1_2) {
+        view->param_count = desc->Desc_1_2.NumParameters;
+        view->params = desc->Desc_1_2.pParameters;
+        view->sampler_count = desc->Desc_1_2.NumStaticSamplers;
+        view->samplers = desc->Desc_1_2.pStaticSamplers;
+        view->flags = desc->Desc_1_2.Flags;
     } else {
         view->param_count = desc->Desc_1_1.NumParameters;
         view->params = desc->Desc_1_1.pParameters;
@@ -92,6 +97,20 @@ void d3d12xs_rs_get_param(const struct rs_view *view, UINT i, struct rs_param *p
             p->flags = src->Descriptor.Flags;
         }
     }
+}
+
+_Static_assert(offsetof(D3D12_STATIC_SAMPLER_DESC1, Flags) == sizeof(D3D12_STATIC_SAMPLER_DESC)
+        && sizeof(D3D12_STATIC_SAMPLER_DESC1) == RS_SAMPLER1_SIZE, "a 1.2 static sampler is a 1.0 one and its Flags");
+
+void d3d12xs_rs_get_sampler(const struct rs_view *view, UINT i, D3D12_STATIC_SAMPLER_DESC1 *s)
+{
+    if (view->version == D3D_ROOT_SIGNATURE_VERSION_1_2) {
+        *s = ((const D3D12_STATIC_SAMPLER_DESC1 *)view->samplers)[i];
+        return;
+    }
+    /* D3D12_STATIC_SAMPLER_DESC1 is D3D12_STATIC_SAMPLER_DESC with Flags appended. */
+    memcpy(s, &((const D3D12_STATIC_SAMPLER_DESC *)view->samplers)[i], sizeof(D3D12_STATIC_SAMPLER_DESC));
+    s->Flags = D3D12_SAMPLER_FLAG_NONE;
 }
 
 /* Range j of a table as a 1.1 range (flags 0 for 1.0). */

@@ -409,10 +409,13 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
     case D3D12_FEATURE_ROOT_SIGNATURE: {
         D3D12_FEATURE_DATA_ROOT_SIGNATURE *root = data;
         CHECK_SIZE("D3D12_FEATURE_ROOT_SIGNATURE", *root);
-        if (root->HighestVersion < D3D_ROOT_SIGNATURE_VERSION_1_0)
-            return d3d12xs_fail(E_INVALIDARG, METHOD, "HighestVersion 0x%x is not a D3D_ROOT_SIGNATURE_VERSION", root->HighestVersion);
-        if (root->HighestVersion > D3D_ROOT_SIGNATURE_VERSION_1_1)
-            root->HighestVersion = D3D_ROOT_SIGNATURE_VERSION_1_1;
+        /* A version the runtime does not know is refused, which is how applications (d3dx12's
+         * CD3DX12FeatureSupport) find the highest one: they ask again one version lower. */
+        if (root->HighestVersion < D3D_ROOT_SIGNATURE_VERSION_1_0 || root->HighestVersion > D3D_ROOT_SIGNATURE_VERSION_1_2)
+            return d3d12xs_fail(E_INVALIDARG, METHOD, "HighestVersion 0x%x is not a D3D_ROOT_SIGNATURE_VERSION (1_0, 1_1 or 1_2)",
+                    root->HighestVersion);
+        /* Every version is supported (1.2: static samplers with flags), so the answer is the
+         * version asked for: the lower of what the application and the device know, as on Windows. */
         return S_OK;
     }
     case D3D12_FEATURE_D3D12_OPTIONS1: {

@@ -103,7 +103,7 @@ static D3D12_ROOT_PARAMETER_TYPE root_descriptor_type_of(enum d3d12xs_register_c
 static HRESULT match_binding(const struct d3d12_root_signature *signature, const struct d3d12xs_shader_binding *binding,
         struct d3d12xs_pipeline_binding *out, struct d3d12xs_binding_target *target, uint64_t *used_root_mask, const char *method)
 {
-    const D3D12_ROOT_SIGNATURE_DESC1 *desc = &signature->desc->Desc_1_1;
+    const D3D12_ROOT_SIGNATURE_DESC2 *desc = &signature->desc->Desc_1_2;
     uint32_t count = binding->array_size ? binding->array_size : 1;
     uint32_t reg = binding->register_index, space = binding->space;
 
@@ -203,7 +203,7 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
 static HRESULT match_heap_binding(struct d3d12_pipeline_state *state, const struct d3d12xs_shader_binding *binding,
         struct d3d12xs_pipeline_binding *out, const char *method)
 {
-    const D3D12_ROOT_SIGNATURE_FLAGS flags = state->root_signature->desc->Desc_1_1.Flags;
+    const D3D12_ROOT_SIGNATURE_FLAGS flags = state->root_signature->desc->Desc_1_2.Flags;
     const bool sampler = binding->register_class == D3D12XS_REGISTER_SAMPLER;
     /* The raw heap is an unbounded array; texture and sampler arrays may have any size, since
      * glslang sizes an unbounded array indexed only by constants to those constants. */
