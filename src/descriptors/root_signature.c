@@ -98,10 +98,10 @@ static bool same_parameter_layout(const D3D12_ROOT_PARAMETER1 *a, const D3D12_RO
  * the quick answer, equal layouts (flags of descriptors and ranges aside) the full one. */
 bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b)
 {
-    const D3D12_ROOT_SIGNATURE_DESC1 *da, *db;
+    const D3D12_ROOT_SIGNATURE_DESC2 *da, *db;
     if (a == b || (a->blob_size == b->blob_size && !memcmp(a->blob, b->blob, a->blob_size)))
         return true;
-    da = &a->desc->Desc_1_1, db = &b->desc->Desc_1_1;
+    da = &a->desc->Desc_1_2, db = &b->desc->Desc_1_2;
     if (da->Flags != db->Flags || da->NumParameters != db->NumParameters || da->NumStaticSamplers != db->NumStaticSamplers
             || (da->NumStaticSamplers && memcmp(da->pStaticSamplers, db->pStaticSamplers, da->NumStaticSamplers * sizeof(*da->pStaticSamplers))))
         return false;
