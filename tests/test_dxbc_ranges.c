@@ -2,8 +2,8 @@
  * tests/dxbc_writer.c: no FXC runs here), bound through root-signature descriptor tables as
  * D3DCompile's arrays and counters are: a bounded SRV range indexed by a value known when the
  * shader runs (beside the same HLSL through D3DCompile), the same index marked
- * NonUniformResourceIndex, an unbounded UAV range, an array of CBVs, ranges in non-zero spaces,
- * constant indices into ranges, and counters incremented and decremented (imm_atomic_alloc,
+ * NonUniformResourceIndex, an unbounded UAV range, an array of CBVs, typed buffer SRV and UAV
+ * ranges, texture and sampler ranges, ranges in non-zero spaces, constant indices into ranges, and counters incremented and decremented (imm_atomic_alloc,
  * imm_atomic_consume) and read back through the counter resource. Then what is refused. */
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +337,197 @@ static void test_cbv_array(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* ---- typed ranges: Buffer<uint> t[2] : register(t3, space4), RWBuffer<uint> u[2] : register(u0, space4) ---- */
+
+/* u[group & 1][i] = t[3 + (group & 1)][i] + 5 (ld and store_uav_typed: texel buffers) */
+#define TID4 DXBC_OPERAND(DXBC_THREAD_ID, DXBC_SWIZZLE, DXBC_SWIZZLE_XXXX, 0)
+static const struct dxbc_instruction typed_range_program[] = {
+    {DXBC_OP_DCL_RESOURCE | DXBC_RESOURCE_DIMENSION_BUFFER, 1, {DXBC51_DECL(DXBC_RESOURCE_SRV, 0, 3, 4)}, 2, {DXBC_RETURN_UINT, 4}},
+    {DXBC_OP_DCL_UAV_TYPED | DXBC_RESOURCE_DIMENSION_BUFFER, 1, {DXBC51_DECL(DXBC_UAV, 0, 0, 1)}, 2, {DXBC_RETURN_UINT, 4}},
+    DCL_THREAD_ID, DCL_GROUP_ID, DCL_TEMPS(2), DCL_GROUP,
+    {DXBC_OP_AND, 3, {W(0, X), GROUP, DXBC_IMM(1)}, 0, {0}},
+    {DXBC_OP_LD, 3, {W(1, X), TID4, DXBC51_READ_DYNAMIC(DXBC_RESOURCE_SRV, 0, 3, 0, 0)}, 0, {0}},
+    {DXBC_OP_IADD, 3, {W(1, X), R(1, 0), DXBC_IMM(5)}, 0, {0}},
+    {DXBC_OP_STORE_UAV_TYPED, 3, {{DXBC_UAV, DXBC_MASK, 0xf, 0, 0, 0, 2, 0, 2, 0, 0}, TID4,
+            DXBC_OPERAND(DXBC_TEMP, DXBC_SWIZZLE, DXBC_SWIZZLE_XXXX, 1)}, 0, {0}},
+    END,
+};
+
+static void test_typed_ranges(struct env *env)
+{
+    D3D12_DESCRIPTOR_RANGE1 ranges[2] = {
+        {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 2, 3, 4, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0},
+        {D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 2, 0, 4, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 2},
+    };
+    D3D12_ROOT_PARAMETER1 parameter;
+    ID3D12RootSignature *signature;
+    ID3D12DescriptorHeap *heap = create_heap(env);
+    ID3D12Resource *sources[2], *outputs[2];
+    ID3D12PipelineState *state;
+    uint32_t words[WORDS];
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameter.DescriptorTable.NumDescriptorRanges = 2;
+    parameter.DescriptorTable.pDescriptorRanges = ranges;
+    signature = harness_root_signature(env->device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    for (uint32_t j = 0; j < 2; j++) {
+        D3D12_SHADER_RESOURCE_VIEW_DESC srv;
+        D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+        for (uint32_t i = 0; i < WORDS; i++)
+            words[i] = source_word(j, i);
+        sources[j] = upload_buffer(env, words, sizeof(words));
+        outputs[j] = zeroed_buffer(env, sizeof(words));
+        memset(&srv, 0, sizeof(srv));
+        srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+        srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        srv.Format = DXGI_FORMAT_R32_UINT;
+        srv.Buffer.NumElements = WORDS;
+        ID3D12Device_CreateShaderResourceView(env->device, sources[j], &srv, slot(env, heap, j));
+        memset(&uav, 0, sizeof(uav));
+        uav.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+        uav.Format = DXGI_FORMAT_R32_UINT;
+        uav.Buffer.NumElements = WORDS;
+        ID3D12Device_CreateUnorderedAccessView(env->device, outputs[j], NULL, &uav, slot(env, heap, 2 + j));
+    }
+    if (signature && (state = create_pipeline(env, signature, typed_range_program, ARRAY_SIZE(typed_range_program), 1, S_OK))) {
+        dispatch(env, signature, state, heap, NULL);
+        for (uint32_t j = 0; j < 2; j++) {
+            harness_read_back(env->device, env->queue, outputs[j], words, sizeof(words));
+            for (uint32_t i = 0; i < WORDS; i++) {
+                uint32_t expected = (uniform_pick(i) & 1) == j ? source_word(j, i) + 5 : 0;
+                CHECK_MSG(words[i] == expected, "typed ranges: u%u word %u is %u, expected %u", j, i, words[i], expected);
+            }
+        }
+        ID3D12PipelineState_Release(state);
+    }
+    for (uint32_t j = 0; j < 2; j++) {
+        ID3D12Resource_Release(sources[j]);
+        ID3D12Resource_Release(outputs[j]);
+    }
+    ID3D12DescriptorHeap_Release(heap);
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+}
+
+/* ---- texture and sampler ranges: Texture2D t[2] : register(t0), SamplerState s[2] : register(s0) ---- */
+
+/* out[i] = t[group & 1].SampleLevel(s[group >> 1], (1.25, 0.5), 0): texture j holds (10, 20) + 100 j,
+ * sampler 0 clamps (texel 1), sampler 1 wraps (texel 0); point filtering. */
+static const struct dxbc_instruction sampler_range_program[] = {
+    {DXBC_OP_DCL_SAMPLER | DXBC_SAMPLER_MODE_DEFAULT, 1, {DXBC51_DECL(DXBC_SAMPLER, 0, 0, 1)}, 1, {0}},
+    {DXBC_OP_DCL_RESOURCE | DXBC_RESOURCE_DIMENSION_TEXTURE2D, 1, {DXBC51_DECL(DXBC_RESOURCE_SRV, 0, 0, 1)}, 2, {DXBC_RETURN_FLOAT, 0}},
+    {DXBC_OP_DCL_UAV_RAW, 1, {DXBC51_DECL(DXBC_UAV, 0, 0, 0)}, 1, {0}},
+    DCL_THREAD_ID, DCL_GROUP_ID, DCL_TEMPS(3), DCL_GROUP,
+    PICK_AND_ADDRESS(GROUP),
+    {DXBC_OP_AND, 3, {W(0, X), R(0, 0), DXBC_IMM(1)}, 0, {0}},
+    {DXBC_OP_USHR, 3, {DXBC_DST(DXBC_TEMP, 0, DXBC_Z), GROUP, DXBC_IMM(1)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_TEMP, 1, X | Y), DXBC_IMM4(0x3fa00000u, 0x3f000000u, 0, 0)}, 0, {0}},
+    {DXBC_OP_SAMPLE_L, 5, {DXBC_DST(DXBC_TEMP, 2, 0xf), DXBC_SRC4(DXBC_TEMP, 1), DXBC51_READ_DYNAMIC(DXBC_RESOURCE_SRV, 0, 0, 0, 0),
+            {DXBC_SAMPLER, DXBC_WHOLE, 0, 0, 0, 0, 2, 0, 2, 0, 2}, DXBC_IMM(0)}, 0, {0}},
+    {DXBC_OP_FTOU, 2, {W(2, X), R(2, 0)}, 0, {0}},
+    {DXBC_OP_STORE_RAW, 3, {U51_DST(0, 0), R(0, 1), R(2, 0)}, 0, {0}},
+    END,
+};
+
+static ID3D12Resource *two_texel_texture(struct env *env, float first, float second)
+{
+    D3D12_HEAP_PROPERTIES properties = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 1, 1};
+    const float texels[2] = {first, second};
+    D3D12_RESOURCE_DESC desc;
+    ID3D12Resource *texture = NULL;
+
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    desc.Width = 2;
+    desc.Height = 1;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 1;
+    desc.Format = DXGI_FORMAT_R32_FLOAT;
+    desc.SampleDesc.Count = 1;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &properties, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON,
+            NULL, &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (texture)
+        CHECK_HR(ID3D12Resource_WriteToSubresource(texture, 0, NULL, texels, sizeof(texels), sizeof(texels)), S_OK);
+    return texture;
+}
+
+static void test_sampler_ranges(struct env *env)
+{
+    D3D12_DESCRIPTOR_RANGE1 textures = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 2, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_RANGE1 samplers = {D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER, 2, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC sampler_heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER, 2, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    D3D12_ROOT_PARAMETER1 parameters[3];
+    ID3D12RootSignature *signature;
+    ID3D12DescriptorHeap *heap = create_heap(env), *sampler_heap = NULL, *heaps[2];
+    ID3D12Resource *texture[2], *output = zeroed_buffer(env, 4 * WORDS);
+    ID3D12PipelineState *state;
+    uint32_t result[WORDS];
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[0].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[0].DescriptorTable.pDescriptorRanges = &textures;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[1].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[1].DescriptorTable.pDescriptorRanges = &samplers;
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    signature = harness_root_signature(env->device, parameters, 3, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &sampler_heap_desc, &IID_ID3D12DescriptorHeap, (void **)&sampler_heap), S_OK);
+    for (uint32_t j = 0; j < 2; j++) {
+        D3D12_SHADER_RESOURCE_VIEW_DESC srv;
+        D3D12_SAMPLER_DESC sampler;
+        D3D12_CPU_DESCRIPTOR_HANDLE handle;
+        texture[j] = two_texel_texture(env, 10.0f + 100.0f * (float)j, 20.0f + 100.0f * (float)j);
+        memset(&srv, 0, sizeof(srv));
+        srv.ViewDimension = D3D12_SRV_DIMENSION_TEXTURE2D;
+        srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        srv.Format = DXGI_FORMAT_R32_FLOAT;
+        srv.Texture2D.MipLevels = 1;
+        ID3D12Device_CreateShaderResourceView(env->device, texture[j], &srv, slot(env, heap, j));
+        memset(&sampler, 0, sizeof(sampler));
+        sampler.Filter = D3D12_FILTER_MIN_MAG_MIP_POINT;
+        sampler.AddressU = sampler.AddressV = sampler.AddressW = j ? D3D12_TEXTURE_ADDRESS_MODE_WRAP : D3D12_TEXTURE_ADDRESS_MODE_CLAMP;
+        sampler.MaxLOD = D3D12_FLOAT32_MAX;
+        if (sampler_heap) {
+            handle = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(sampler_heap);
+            handle.ptr += j * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER);
+            ID3D12Device_CreateSampler(env->device, &sampler, handle);
+        }
+    }
+    if (signature && sampler_heap
+            && (state = create_pipeline(env, signature, sampler_range_program, ARRAY_SIZE(sampler_range_program), 1, S_OK))) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        heaps[0] = heap;
+        heaps[1] = sampler_heap;
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 2, heaps);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap));
+        ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1,
+                ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(sampler_heap));
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 2, ID3D12Resource_GetGPUVirtualAddress(output));
+        ID3D12GraphicsCommandList2_Dispatch(list.list, WORDS / 64, 1, 1);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        harness_read_back(env->device, env->queue, output, result, sizeof(result));
+        for (uint32_t i = 0; i < WORDS; i++) {
+            uint32_t group = i / 64, expected = ((group >> 1) ? 10 : 20) + 100 * (group & 1);
+            CHECK_MSG(result[i] == expected, "texture and sampler ranges: word %u is %u, expected %u", i, result[i], expected);
+        }
+        ID3D12PipelineState_Release(state);
+    }
+    for (uint32_t j = 0; j < 2; j++)
+        if (texture[j])
+            ID3D12Resource_Release(texture[j]);
+    ID3D12Resource_Release(output);
+    if (sampler_heap)
+        ID3D12DescriptorHeap_Release(sampler_heap);
+    ID3D12DescriptorHeap_Release(heap);
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+}
+
 /* ---- UAV counters ---- */
 
 #define FIRST_COUNT 5u
@@ -450,6 +641,8 @@ int main(void)
     test_srv_range(&env, true);
     test_unbounded_uav_range(&env);
     test_cbv_array(&env);
+    test_typed_ranges(&env);
+    test_sampler_ranges(&env);
     test_counters(&env);
     test_refusals(&env);
     ID3D12CommandQueue_Release(env.queue);

@@ -306,7 +306,7 @@ done:
 }
 
 /* The declarations of the sites and their markers, put where the first range was declared. */
-static void put_site_declarations(struct rewriter *w, struct tokens *t, bool add_temps)
+static HRESULT put_site_declarations(struct rewriter *w, struct tokens *t, bool add_temps)
 {
     const struct d3d12xs_dxbc_ranges *out = w->out;
     if (add_temps) {
@@ -318,12 +318,17 @@ static void put_site_declarations(struct rewriter *w, struct tokens *t, bool add
         const uint32_t length = d[0] >> LENGTH_SHIFT & 0x7f;
         uint32_t at = 2, start = (uint32_t)t->count;
         /* a copy of the range's declaration: indices (id, first, last) = (site id, k, k), space SITE_SPACE */
+        if (d[1] & EXTENDED_BIT) {
+            while (at < length && d[at] & EXTENDED_BIT)
+                at++;
+            at++;
+        }
+        if (at + 3 >= length)
+            return d3d12xs_write_error(E_INVALIDARG, w->error, w->error_size, "the declaration of a register range is %u tokens long, "
+                    "too short for its operand and space", length);
         put_all(t, d, length);
         if (t->failed)
-            return;
-        if (d[1] & EXTENDED_BIT)
-            while (d[at++] & EXTENDED_BIT)
-                ;
+            return d3d12xs_write_error(E_OUTOFMEMORY, w->error, w->error_size, "out of memory");
         t->at[start + at] = w->first_fresh_id + 2 * k;
         t->at[start + at + 1] = k;
         t->at[start + at + 2] = k;
@@ -339,6 +344,7 @@ static void put_site_declarations(struct rewriter *w, struct tokens *t, bool add
             put(t, D3D12XS_DXBC_SITE_SPACE);
         }
     }
+    return S_OK;
 }
 
 /* The container with its shader part's tokens replaced, and a new checksum. */
@@ -465,7 +471,8 @@ HRESULT d3d12xs_dxbc_rewrite_ranges(const void *code, const struct d3d12xs_dxbc_
     if (any_dynamic && temps_at != SIZE_MAX)
         body.at[temps_at + 1]++;
     put_all(&final, body.at, site_declarations_at);
-    put_site_declarations(&w, &final, any_dynamic && temps_at == SIZE_MAX);
+    if (FAILED(hr = put_site_declarations(&w, &final, any_dynamic && temps_at == SIZE_MAX)))
+        goto done;
     put_all(&final, body.at + site_declarations_at, body.count - site_declarations_at);
     if (final.failed) {
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
