@@ -250,13 +250,15 @@ static void test_srv_range(struct env *env, bool nonuniform)
 
 /* ---- an unbounded UAV range: u1.. of space 1 ---- */
 
-/* u[1 + (group & 3)].Store(4 i, 7 i + 1), the range declared u1 to u4294967295. */
+/* u[1 + (group & 3)].Store(4 i, 7 i + 1), then InterlockedAdd(4 i, 1000) there: the range
+ * declared u1 to u4294967295. */
 static const struct dxbc_instruction uav_range_program[] = {
     {DXBC_OP_DCL_UAV_RAW, 1, {DXBC51_DECL(DXBC_UAV, 3, 1, 0xffffffffu)}, 1, {1}},
     DCL_THREAD_ID, DCL_GROUP_ID, DCL_TEMPS(2), DCL_GROUP,
     PICK_AND_ADDRESS(GROUP),
     {DXBC_OP_IMAD, 4, {W(1, X), TID, DXBC_IMM(7), DXBC_IMM(1)}, 0, {0}},
     {DXBC_OP_STORE_RAW, 3, {{DXBC_UAV, DXBC_MASK, X, 3, 1, 0, 2, 0, 2, 0, 0}, R(0, 1), R(1, 0)}, 0, {0}},
+    {DXBC_OP_ATOMIC_IADD, 3, {{DXBC_UAV, DXBC_WHOLE, 0, 3, 1, 0, 2, 0, 2, 0, 0}, R(0, 1), DXBC_IMM(1000)}, 0, {0}},
     END,
 };
 
@@ -277,7 +279,7 @@ static void test_unbounded_uav_range(struct env *env)
         for (uint32_t j = 0; j < BUFFERS; j++) {
             harness_read_back(env->device, env->queue, outputs[j], result, sizeof(result));
             for (uint32_t i = 0; i < WORDS; i++) {
-                uint32_t expected = uniform_pick(i) == j ? 7 * i + 1 : 0;
+                uint32_t expected = uniform_pick(i) == j ? 7 * i + 1 + 1000 : 0;
                 CHECK_MSG(result[i] == expected, "unbounded UAV range: u%u word %u is %u, expected %u", j + 1, i, result[i], expected);
             }
         }
