@@ -255,6 +255,9 @@ static HRESULT rewrite_operand(struct rewriter *w, const uint32_t *p, uint32_t n
         put(markers, D3D12XS_DXBC_MARKER_REGISTER + k);
         put(markers, immediate - range->first);
         put_all(markers, p + relative_at, relative_length);
+        if (markers->count - start > 0x7f)
+            return d3d12xs_write_error(E_INVALIDARG, w->error, w->error_size, "instruction at token %u: the index of its register "
+                    "range is too long to copy (%u tokens)", offset, relative_length);
         if (!markers->failed)
             markers->at[start] |= (uint32_t)(markers->count - start) << LENGTH_SHIFT;
     }
