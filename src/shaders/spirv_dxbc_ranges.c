@@ -31,6 +31,7 @@ struct ranges {
     uint32_t *array_variable, *element_pointer;              /* per range */
     uint32_t *marker_site;      /* per id: the site (+1) whose marker it is or is a chain of */
     uint32_t *site_of;          /* per id: the site (+1) whose variable it is */
+    size_t id_count;            /* of marker_site and site_of: ids made by the pass past it are neither */
     char *error;
     size_t error_size;
 };
@@ -42,6 +43,16 @@ static HRESULT fail(struct ranges *r, const char *fmt, uint32_t a, uint32_t b)
 
 /* Instructions whose operands are all ids, which could pass a variable or pointer on (others
  * have literals, which may equal any id). */
+static bool is_site(const struct ranges *r, uint32_t id)
+{
+    return id < r->id_count && r->site_of[id];
+}
+
+static bool is_marker(const struct ranges *r, uint32_t id)
+{
+    return id < r->id_count && r->marker_site[id];
+}
+
 static bool takes_ids_only(uint32_t op)
 {
     return op == SpvOpStore || op == SpvOpCopyObject || op == SpvOpFunctionCall || op == SpvOpPhi || op == SpvOpSelect
@@ -84,7 +95,8 @@ static HRESULT resolve_markers(struct ranges *r)
     for (size_t i = 0; i < functions->count; i++) {
         struct d3d12xs_spirv_inst *inst = functions->at[i];
         uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), site;
-        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 4 && (site = r->marker_site[inst->w[3]])) {
+        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 4 && is_marker(r, inst->w[3])) {
+            site = r->marker_site[inst->w[3]];
             if (r->marker_variable[site - 1] == inst->w[3]) {
                 /* marker.member0[index]: the index */
                 if (n < 6 || r->site_index[site - 1])
@@ -93,13 +105,13 @@ static HRESULT resolve_markers(struct ranges *r)
             }
             r->marker_site[inst->w[2]] = site;
             d3d12xs_spirv_remove(m, D3D12XS_SPIRV_FUNCTIONS, i--);
-        } else if (op == SpvOpLoad && n >= 4 && r->marker_site[inst->w[3]]) {
+        } else if (op == SpvOpLoad && n >= 4 && is_marker(r, inst->w[3])) {
             uint32_t undef[3] = {SpvOpUndef, inst->w[1], inst->w[2]};
             if (!d3d12xs_spirv_rewrite(m, inst, undef, 3))
                 return E_OUTOFMEMORY;
         } else if (takes_ids_only(op)) {
             for (uint32_t k = 1; k < n; k++)
-                if (inst->w[k] < m->bound && r->marker_site[inst->w[k]])
+                if (is_marker(r, inst->w[k]))
                     return fail(r, "marker %u of register range access %u is used otherwise", inst->w[k], r->marker_site[inst->w[k]] - 1);
         }
     }
@@ -171,11 +183,12 @@ static HRESULT rewrite_uses(struct ranges *r)
                 || op == SpvOpImageTexelPointer;
 
         for (uint32_t k = 1; k < n && !pointer_use && takes_ids_only(op); k++)
-            if (inst->w[k] < m->bound && r->site_of[inst->w[k]])
+            if (is_site(r, inst->w[k]))
                 return fail(r, "register range access %u: its variable is used by an instruction of opcode %u, which the rewrite to "
                         "an array does not handle", r->site_of[inst->w[k]] - 1, op);
-        if (!pointer_use || n < 4 || inst->w[3] >= m->bound || !(site = r->site_of[inst->w[3]]))
+        if (!pointer_use || n < 4 || !is_site(r, inst->w[3]))
             continue;
+        site = r->site_of[inst->w[3]];
         s = &r->args->sites[site - 1];
         index = s->dynamic ? r->site_index[site - 1] : d3d12xs_spirv_constant_u32(m, s->constant_index);
         if (s->nonuniform) {
@@ -212,14 +225,13 @@ static HRESULT rewrite_uses(struct ranges *r)
 static bool is_site_or_marker(uint32_t id, void *context)
 {
     const struct ranges *r = context;
-    return id < r->m->bound && (r->site_of[id] || r->marker_site[id]);
+    return is_site(r, id) || is_marker(r, id);
 }
 
 HRESULT d3d12xs_spirv_pass_dxbc_ranges(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dxbc_ranges_args *args,
         char *error, size_t error_size)
 {
-    struct ranges r = {m, args, NULL, NULL, NULL, NULL, NULL, NULL, NULL, error, error_size};
-    const uint32_t bound = m->bound;
+    struct ranges r = {m, args, NULL, NULL, NULL, NULL, NULL, NULL, NULL, m->bound, error, error_size};
     HRESULT hr;
 
     if (!args->site_count)
@@ -229,10 +241,9 @@ HRESULT d3d12xs_spirv_pass_dxbc_ranges(struct d3d12xs_spirv_module *m, const str
     r.site_index = calloc(args->site_count, sizeof(uint32_t));
     r.array_variable = calloc(args->range_count + 1, sizeof(uint32_t));
     r.element_pointer = calloc(args->range_count + 1, sizeof(uint32_t));
-    /* ids made here are never sites or markers: the tables need only the bound before the pass,
-     * but the chains of markers removed below are looked up by id, so they get room to grow */
-    r.marker_site = calloc(bound + 4 * (size_t)m->sections[D3D12XS_SPIRV_FUNCTIONS].count + 64, sizeof(uint32_t));
-    r.site_of = calloc(bound + 4 * (size_t)m->sections[D3D12XS_SPIRV_FUNCTIONS].count + 64, sizeof(uint32_t));
+    /* ids made here are never sites or markers (nor chains of markers, which libvkd3d-shader made) */
+    r.marker_site = calloc(r.id_count, sizeof(uint32_t));
+    r.site_of = calloc(r.id_count, sizeof(uint32_t));
     if (!r.site_variable || !r.marker_variable || !r.site_index || !r.array_variable || !r.element_pointer || !r.marker_site || !r.site_of)
         hr = E_OUTOFMEMORY;
     else if (SUCCEEDED(hr = find_variables(&r)) && SUCCEEDED(hr = resolve_markers(&r)) && SUCCEEDED(hr = make_arrays(&r))
