@@ -614,8 +614,8 @@ static void test_counters(struct env *env)
 
 /* ---- refused ---- */
 
-/* A constant index outside the declared range (t7 of t2..t5) is malformed DXBC. (A counter on a
- * range is refused with E_NOTIMPL: test_dxbc's refusals.) */
+/* A constant index outside the declared range (t7 of t2..t5) and a range id declared twice are
+ * malformed DXBC. (A counter on a range is refused with E_NOTIMPL: test_dxbc's refusals.) */
 static void test_refusals(struct env *env)
 {
     struct dxbc_instruction program[ARRAY_SIZE(srv_range_program)];
@@ -630,6 +630,15 @@ static void test_refusals(struct env *env)
     if (state)
         ID3D12PipelineState_Release(state);
     CHECK_LOG("CreateComputePipelineState", "pDesc->CS", "register 7 of a range of registers 2 to 5");
+    /* two declarations of one range id: which one an instruction names is ambiguous */
+    memcpy(program, srv_range_program, sizeof(program));
+    program[1] = (struct dxbc_instruction){DXBC_OP_DCL_RESOURCE_RAW, 1, {DXBC51_DECL(DXBC_RESOURCE_SRV, 0, 6, 6)}, 1, {2}};
+    RELOG_MARK();
+    state = create_pipeline(env, signature, program, ARRAY_SIZE(program), 1, E_INVALIDARG);
+    CHECK(state == NULL);
+    if (state)
+        ID3D12PipelineState_Release(state);
+    CHECK_LOG("CreateComputePipelineState", "pDesc->CS", "range id 0 is declared twice");
     ID3D12RootSignature_Release(signature);
 }
 
