@@ -92,6 +92,13 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
     default:
         return 0;
     }
+    if (operand->relative_index & DXBC_NONUNIFORM) {
+        /* an extended operand token: a modifier (type 1) with the non-uniform bit (17) */
+        token |= 1u << 31;
+        if (out)
+            out[count] = 1u | 1u << 17;
+        count++;
+    }
     if (out)
         out[0] = token;
     /* The register indices (one token each), or the immediate's values. */
@@ -104,14 +111,14 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
     }
     if (operand->form == DXBC_SCALAR)
         dimension = 1;
-    if (operand->relative_index > dimension)
+    if ((operand->relative_index & ~DXBC_NONUNIFORM) > dimension)
         return 0;
     {
         const uint32_t indices[3] = {operand->index, operand->index2, operand->index3};
         for (unsigned k = 0; k < dimension; k++, count++) {
             if (out)
                 out[count] = indices[k];
-            if (operand->relative_index == k + 1) {
+            if ((operand->relative_index & ~DXBC_NONUNIFORM) == k + 1) {
                 /* representation "immediate plus relative": the immediate, then r#.c as an operand */
                 if (out) {
                     out[0] |= 3u << (22 + 3 * k);

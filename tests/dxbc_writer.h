@@ -69,6 +69,8 @@ enum dxbc_opcode {
     DXBC_OP_STORE_STRUCTURED = 0xa8,
     DXBC_OP_ATOMIC_IADD = 0xad,
     DXBC_OP_ATOMIC_UMAX = 0xb0,
+    DXBC_OP_IMM_ATOMIC_ALLOC = 0xb2,    /* dst, u# with a counter: the counter before its increment */
+    DXBC_OP_IMM_ATOMIC_CONSUME = 0xb3,  /* dst, u# with a counter: the counter after its decrement */
     DXBC_OP_IMM_ATOMIC_IADD = 0xb4,
     DXBC_OP_IMM_ATOMIC_EXCH = 0xb8,
     DXBC_OP_SYNC = 0xbe,                /* DXBC_SYNC_* in the control bits */
@@ -142,6 +144,9 @@ struct dxbc_operand {
      * component relative_component of temp register r<relative_temp> (5.1: t[5 + r0.x]). */
     uint32_t relative_index, relative_temp, relative_component;
 };
+/* ORed into relative_index: the operand is marked NonUniformResourceIndex (shader model 5.1: an
+ * extended operand token with the non-uniform bit). */
+#define DXBC_NONUNIFORM 0x100u
 
 #define DXBC_MAX_OPERANDS 5
 #define DXBC_MAX_LITERALS 3

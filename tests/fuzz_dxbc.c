@@ -2,7 +2,8 @@
  * libvkd3d-shader) on arbitrary bytes, signed with the right checksum so that the fuzzer reaches
  * the part table and the token stream. What parses must keep dxbc.h's promises: a compute
  * shader of model 5.x with a thread group, resources with sound register ranges. Any broken
- * promise aborts. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
+ * promise aborts; so does a register-range rewrite (dxbc_ranges.h) that names no range or
+ * makes no container. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "d3d12_xs.h"
 #include "descriptors/root_signature_blob.h"
 #include "shaders/dxbc.h"
+#include "shaders/dxbc_ranges.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -40,6 +42,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             REQUIRE(r->first <= r->last && r->first <= D3D12XS_MAX_REGISTER);
             REQUIRE(r->register_class <= D3D12XS_REGISTER_SAMPLER);
             REQUIRE(r->view != D3D12XS_DXBC_VIEW_STRUCTURED || (r->stride && r->stride % 4 == 0));
+        }
+        /* the rewrite of register ranges (dxbc_ranges.h): sites of ranges, a sound container */
+        {
+            struct d3d12xs_dxbc_ranges ranges;
+            error[0] = 0;
+            if (SUCCEEDED(d3d12xs_dxbc_rewrite_ranges(copy, &shader, &ranges, error, sizeof(error)))) {
+                for (uint32_t k = 0; k < ranges.site_count; k++) {
+                    const struct d3d12xs_dxbc_resource *r;
+                    REQUIRE(ranges.sites[k].resource < shader.resource_count);
+                    r = &shader.resources[ranges.sites[k].resource];
+                    REQUIRE(r->first != r->last);
+                    REQUIRE(ranges.sites[k].dynamic || ranges.sites[k].constant_index <= r->last - r->first);
+                }
+                REQUIRE(!ranges.container == !ranges.site_count);
+                REQUIRE(!ranges.container || (ranges.size >= 32 && d3d12xs_dxbc_is_container(ranges.container, ranges.size)));
+                d3d12xs_dxbc_ranges_cleanup(&ranges);
+            } else {
+                REQUIRE(error[0] && !ranges.container && !ranges.site_count);
+            }
         }
         d3d12xs_dxbc_shader_cleanup(&shader);
     } else {

@@ -150,12 +150,11 @@ static HRESULT read_declaration(struct d3d12xs_dxbc_shader *shader, uint32_t opc
         return d3d12xs_write_error(E_INVALIDARG, error, error_size,
                 "declaration at token %u: registers %c%u to %u (registers 0 to %u are supported, last not below first)",
                 offset, letters[resource.register_class], resource.first, resource.last, D3D12XS_MAX_REGISTER);
-    /* libvkd3d-shader 1.2 binds one descriptor per declaration (E2002 "unsupported count") */
-    if (resource.last != resource.first)
-        return d3d12xs_write_error(E_NOTIMPL, error, error_size,
-                "%c%u to %c%u (a shader model 5.1 register range of more than one register) at token %u: libvkd3d-shader 1.2, "
-                "which translates DXBC here, binds one register per declaration", letters[resource.register_class], resource.first,
-                letters[resource.register_class], resource.last, offset);
+    resource.id = indices[0];
+    for (uint32_t i = 0; i < shader->resource_count; i++)
+        if (shader->resources[i].register_class == resource.register_class && shader->resources[i].id == resource.id)
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "declaration at token %u: %c range id %u is declared twice",
+                    offset, letters[resource.register_class], resource.id);
     /* What follows the operand: cbuffer size (5.1), stride, return type; then the space (5.1). */
     if ((opcode == OP_DCL_CONSTANT_BUFFER && sm51) || opcode == OP_DCL_RESOURCE_STRUCTURED || opcode == OP_DCL_UAV_STRUCTURED
             || opcode == OP_DCL_RESOURCE || opcode == OP_DCL_UAV_TYPED) {
@@ -180,10 +179,14 @@ static HRESULT read_declaration(struct d3d12xs_dxbc_shader *shader, uint32_t opc
                     offset, dimension, RESOURCE_DIMENSION_TEXTURECUBEARRAY);
         resource.texture = dimension != RESOURCE_DIMENSION_BUFFER;
     }
-    if ((opcode == OP_DCL_UAV_RAW || opcode == OP_DCL_UAV_STRUCTURED || opcode == OP_DCL_UAV_TYPED) && opcode_token & UAV_FLAG_COUNTER)
+    resource.counter = (opcode == OP_DCL_UAV_RAW || opcode == OP_DCL_UAV_STRUCTURED || opcode == OP_DCL_UAV_TYPED)
+            && opcode_token & UAV_FLAG_COUNTER;
+    /* HLSL through D3DCompile refuses counters of arrays too (docs/descriptors.md): one counter
+     * per descriptor of a range would need the counter's index, which libvkd3d-shader 1.2 drops */
+    if (resource.counter && resource.last != resource.first)
         return d3d12xs_write_error(E_NOTIMPL, error, error_size,
-                "u%u, space%u has a counter (IncrementCounter, Append, Consume): UAV counters are not supported in DXBC "
-                "shaders (they are in HLSL through D3DCompile)", resource.first, resource.space);
+                "u%u to u%u, space%u has a counter (IncrementCounter, Append, Consume): UAV counters of a register range are not "
+                "supported in DXBC shaders (single UAVs' counters are)", resource.first, resource.last, resource.space);
     if (FAILED(hr = add_resource(shader, &resource)))
         return d3d12xs_write_error(hr, error, error_size, "out of memory");
     return S_OK;

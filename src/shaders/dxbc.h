@@ -33,6 +33,8 @@ struct d3d12xs_dxbc_resource {
     enum d3d12xs_dxbc_view view;
     uint32_t stride;                /* structured views */
     bool texture;                   /* a typed SRV or UAV of a texture dimension (an image in SPIR-V) */
+    uint32_t id;                    /* what instructions name it by: 5.1 its range id, 5.0 its register */
+    bool counter;                   /* a UAV with a counter (IncrementCounter, Append, Consume) */
 };
 
 struct d3d12xs_dxbc_shader {
@@ -52,8 +54,8 @@ bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
 
 /* Checks the container and the compute shader in it and reads its declarations. E_INVALIDARG
  * with a reason for anything malformed, DXIL, a shader that is not a compute shader of model
- * 5.x, and what d3d12xs's translation does not take (register ranges; UAV counters);
- * E_OUTOFMEMORY. On failure shader is zeroed. */
+ * 5.x; E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register
+ * range); E_OUTOFMEMORY. On failure shader is zeroed. */
 HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);
 

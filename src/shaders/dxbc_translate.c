@@ -6,7 +6,10 @@
  * own binding encoding (set = space, binding = class << 14 | register: spirv.h), so that what
  * follows (reflection, the root-signature remap, the memory ABI, DispatchX variants) is the
  * path D3DCompile's modules take. Its raw and structured views (texel buffers of words) then
- * become storage buffers (spirv_raw_views.c), which is what d3d12xs's views of those kinds are. */
+ * become storage buffers (spirv_raw_views.c), which is what d3d12xs's views of those kinds are.
+ * Shader model 5.1 register ranges, which libvkd3d-shader 1.2 cannot bind, are rewritten around
+ * it (dxbc_ranges.h, spirv_dxbc_ranges.c); its UAV counters become D3DCompile's kind
+ * (spirv_dxbc_counters.c). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 
 
 #include "shaders/dxbc_translate.h"
+#include "shaders/dxbc_ranges.h"
 #include "shaders/spirv_passes.h"
 #include "shaders/shader_helper.h"
 #include "common/util.h"
@@ -92,30 +96,161 @@ static void first_line(const char *messages, char *line, size_t size)
     line[n] = 0;
 }
 
-/* HLSLC_DXBC_REQUEST's payload: the container and one binding per declaration (dxbc.c lets
- * through single registers only: libvkd3d-shader 1.2 binds no ranges). */
-static void put_request(struct hlslc_buffer *request, const void *code, size_t size, const struct d3d12xs_dxbc_shader *shader)
+static void put_binding(struct hlslc_buffer *request, const struct d3d12xs_dxbc_resource *r, uint32_t space, uint32_t reg,
+        uint32_t set, uint32_t binding)
 {
+    hlslc_put_u32(request, descriptor_type(r->register_class));
+    hlslc_put_u32(request, space);
+    hlslc_put_u32(request, reg);
+    hlslc_put_u32(request, r->register_class == D3D12XS_REGISTER_SAMPLER || r->texture ? VKD3D_BINDING_FLAG_IMAGE : VKD3D_BINDING_FLAG_BUFFER);
+    hlslc_put_u32(request, set);
+    hlslc_put_u32(request, binding);
+    hlslc_put_u32(request, 1);
+}
+
+static bool is_range(const struct d3d12xs_dxbc_resource *r)
+{
+    return r->first != r->last;
+}
+
+/* HLSLC_DXBC_REQUEST's payload: the container (rewritten where it reads ranges), one binding per
+ * single-register declaration at d3d12xs's encoding, one per range access site and marker
+ * (dxbc_ranges.h), then the UAV counters, counter k at (D3D12XS_DXBC_COUNTER_SET, k). */
+static void put_request(struct hlslc_buffer *request, const void *code, size_t size, const struct d3d12xs_dxbc_shader *shader,
+        const struct d3d12xs_dxbc_ranges *ranges)
+{
+    static const struct d3d12xs_dxbc_resource marker = {D3D12XS_REGISTER_CBV, 0, 0, 0, D3D12XS_DXBC_VIEW_TYPED, 0, false, 0, false};
+    uint32_t count = 0, counters = 0;
+
     hlslc_put_str(request, code, size);
-    hlslc_put_u32(request, shader->resource_count);
+    for (uint32_t i = 0; i < shader->resource_count; i++)
+        count += !is_range(&shader->resources[i]);
+    for (uint32_t k = 0; k < ranges->site_count; k++)
+        count += ranges->sites[k].dynamic ? 2 : 1;
+    hlslc_put_u32(request, count);
     for (uint32_t i = 0; i < shader->resource_count; i++) {
         const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
-        hlslc_put_u32(request, descriptor_type(r->register_class));
+        if (!is_range(r))
+            put_binding(request, r, r->space, r->first, r->space, D3D12XS_ENCODE_BINDING(r->register_class, r->first));
+    }
+    for (uint32_t k = 0; k < ranges->site_count; k++) {
+        put_binding(request, &shader->resources[ranges->sites[k].resource], D3D12XS_DXBC_SITE_SPACE, k, D3D12XS_DXBC_SITE_SET, k);
+        if (ranges->sites[k].dynamic)
+            put_binding(request, &marker, D3D12XS_DXBC_SITE_SPACE, D3D12XS_DXBC_MARKER_REGISTER + k, D3D12XS_DXBC_MARKER_SET, k);
+    }
+    for (uint32_t i = 0; i < shader->resource_count; i++)
+        counters += shader->resources[i].counter;
+    hlslc_put_u32(request, counters);
+    for (uint32_t i = 0, k = 0; i < shader->resource_count; i++) {
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
+        if (!r->counter)
+            continue;
         hlslc_put_u32(request, r->space);
         hlslc_put_u32(request, r->first);
-        hlslc_put_u32(request, r->register_class == D3D12XS_REGISTER_SAMPLER || r->texture ? VKD3D_BINDING_FLAG_IMAGE : VKD3D_BINDING_FLAG_BUFFER);
-        hlslc_put_u32(request, r->space);
-        hlslc_put_u32(request, D3D12XS_ENCODE_BINDING(r->register_class, r->first));
-        hlslc_put_u32(request, 1);
+        hlslc_put_u32(request, D3D12XS_DXBC_COUNTER_SET);
+        hlslc_put_u32(request, k++);
     }
+}
+
+/* What the passes after the translation need: the raw and structured views (single registers
+ * and range sites), the ranges and their sites, the counters' UAVs. */
+struct pass_inputs {
+    struct d3d12xs_spirv_raw_view *raw_views;
+    uint32_t raw_count;
+    struct d3d12xs_spirv_dxbc_range *ranges;
+    uint32_t range_count;
+    struct d3d12xs_spirv_dxbc_site *sites;
+    struct d3d12xs_spirv_dxbc_counter *counters;
+    uint32_t counter_count;
+};
+
+static HRESULT make_pass_inputs(const struct d3d12xs_dxbc_shader *shader, const struct d3d12xs_dxbc_ranges *ranges,
+        struct pass_inputs *in)
+{
+    const size_t n = (size_t)shader->resource_count + ranges->site_count + 1;
+    uint32_t *range_of_resource;
+
+    memset(in, 0, sizeof(*in));
+    in->raw_views = calloc(n, sizeof(*in->raw_views));
+    in->ranges = calloc(n, sizeof(*in->ranges));
+    in->sites = calloc(n, sizeof(*in->sites));
+    in->counters = calloc(n, sizeof(*in->counters));
+    range_of_resource = calloc(n, sizeof(*range_of_resource));
+    if (!in->raw_views || !in->ranges || !in->sites || !in->counters || !range_of_resource) {
+        free(range_of_resource);
+        return E_OUTOFMEMORY;
+    }
+    for (uint32_t i = 0; i < shader->resource_count; i++) {
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
+        if (r->view != D3D12XS_DXBC_VIEW_TYPED && !is_range(r)) {
+            in->raw_views[in->raw_count].set = r->space;
+            in->raw_views[in->raw_count].binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
+            in->raw_views[in->raw_count++].writable = r->register_class == D3D12XS_REGISTER_UAV;
+        }
+        if (r->counter) {
+            in->counters[in->counter_count].uav_set = r->space;
+            in->counters[in->counter_count++].uav_binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
+        }
+    }
+    for (uint32_t k = 0; k < ranges->site_count; k++) {
+        const struct d3d12xs_dxbc_site *site = &ranges->sites[k];
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[site->resource];
+        if (!range_of_resource[site->resource]) {
+            struct d3d12xs_spirv_dxbc_range *range = &in->ranges[in->range_count];
+            range->set = r->space;
+            range->binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
+            range->count = r->last == UINT32_MAX ? 0 : r->last - r->first + 1;
+            range_of_resource[site->resource] = ++in->range_count;
+        }
+        in->sites[k].range = range_of_resource[site->resource] - 1;
+        in->sites[k].dynamic = site->dynamic;
+        in->sites[k].nonuniform = site->nonuniform;
+        in->sites[k].constant_index = site->constant_index;
+        if (r->view != D3D12XS_DXBC_VIEW_TYPED) {
+            in->raw_views[in->raw_count].set = D3D12XS_DXBC_SITE_SET;
+            in->raw_views[in->raw_count].binding = k;
+            in->raw_views[in->raw_count++].writable = r->register_class == D3D12XS_REGISTER_UAV;
+        }
+    }
+    free(range_of_resource);
+    return S_OK;
+}
+
+static void free_pass_inputs(struct pass_inputs *in)
+{
+    free(in->raw_views);
+    free(in->ranges);
+    free(in->sites);
+    free(in->counters);
+}
+
+/* The passes over libvkd3d-shader's module: raw views first (the sites of raw ranges are then
+ * storage buffers like any), then ranges, then counters (their UAVs are storage buffers too). */
+static HRESULT run_passes(struct d3d12xs_spirv_module *module, const struct pass_inputs *in, uint32_t site_count, char *error,
+        size_t error_size)
+{
+    const struct d3d12xs_spirv_raw_views_args raw_args = {in->raw_views, in->raw_count};
+    const struct d3d12xs_spirv_dxbc_ranges_args range_args = {in->ranges, in->range_count, in->sites, site_count};
+    const struct d3d12xs_spirv_dxbc_counters_args counter_args = {in->counters, in->counter_count};
+    char reason[384];
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_pass_raw_views(module, &raw_args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "raw and structured views of the translated DXBC: %s", reason);
+    if (FAILED(hr = d3d12xs_spirv_pass_dxbc_ranges(module, &range_args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "register ranges of the translated DXBC: %s", reason);
+    if (FAILED(hr = d3d12xs_spirv_pass_dxbc_counters(module, &counter_args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "UAV counters of the translated DXBC: %s", reason);
+    return S_OK;
 }
 
 HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
 {
     struct d3d12xs_dxbc_shader shader;
-    struct d3d12xs_spirv_raw_view *raw_views = NULL;
+    struct d3d12xs_dxbc_ranges ranges = {0};
+    struct pass_inputs inputs = {0};
     struct hlslc_buffer request = {0};
-    uint32_t raw_count = 0, status = 0;
+    uint32_t status = 0;
     uint8_t *spirv = NULL;
     size_t spirv_size = 0;
     char *messages = NULL, line[256];
@@ -124,21 +259,18 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
     *module = NULL;
     if (FAILED(hr = d3d12xs_dxbc_parse(code, size, &shader, error, error_size)))
         return hr;
-    if (shader.resource_count && !(raw_views = calloc(shader.resource_count, sizeof(*raw_views)))) {
+    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(code, &shader, &ranges, error, error_size)))
+        goto done;
+    if (FAILED(hr = make_pass_inputs(&shader, &ranges, &inputs))) {
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < shader.resource_count; i++) {
-        const struct d3d12xs_dxbc_resource *r = &shader.resources[i];
-        if (r->view != D3D12XS_DXBC_VIEW_TYPED) {
-            raw_views[raw_count].set = r->space;
-            raw_views[raw_count].binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
-            raw_views[raw_count++].writable = r->register_class == D3D12XS_REGISTER_UAV;
-        }
-    }
     /* a translation kept: no request, no helper */
     if (!(spirv = cache_find(code, size, &spirv_size))) {
-        put_request(&request, code, size, &shader);
+        if (ranges.container)
+            put_request(&request, ranges.container, ranges.size, &shader, &ranges);
+        else
+            put_request(&request, code, size, &shader, &ranges);
         if (request.failed) {
             hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
             goto done;
@@ -155,21 +287,17 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
     }
     if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
         goto done;
-    {
-        const struct d3d12xs_spirv_raw_views_args args = {raw_views, raw_count};
-        char reason[384];
-        if (FAILED(hr = d3d12xs_spirv_pass_raw_views(*module, &args, reason, sizeof(reason)))) {
-            d3d12xs_write_error(hr, error, error_size, "raw and structured views of the translated DXBC: %s", reason);
-            d3d12xs_spirv_module_destroy(*module);
-            *module = NULL;
-        }
+    if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))) {
+        d3d12xs_spirv_module_destroy(*module);
+        *module = NULL;
     }
 
 done:
     free(request.data);
     free(messages);
     free(spirv);
-    free(raw_views);
+    free_pass_inputs(&inputs);
+    d3d12xs_dxbc_ranges_cleanup(&ranges);
     d3d12xs_dxbc_shader_cleanup(&shader);
     return hr;
 }

@@ -36,7 +36,9 @@
  *   parent -> helper  HLSLC_DXBC_REQUEST  str DXBC container, u32 binding count, then per
  *                                    binding (struct vkd3d_shader_resource_binding): u32 type,
  *                                    u32 space, u32 register, u32 flags, u32 set, u32 binding,
- *                                    u32 count
+ *                                    u32 count; then u32 UAV counter count, then per counter
+ *                                    (struct vkd3d_shader_uav_counter_binding): u32 space,
+ *                                    u32 register, u32 set, u32 binding
  *   helper -> parent  HLSLC_RESULT   u32 status (0, or libvkd3d-shader's negative error as
  *                                    u32), str messages, str SPIR-V bytes
  *

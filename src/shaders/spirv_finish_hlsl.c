@@ -33,8 +33,9 @@ static bool is_stripped(const struct d3d12xs_spirv_inst *inst)
     return op == SpvOpMemberDecorateString && n >= 4 && is_google_decoration(inst->w[3]);
 }
 
-/* Gives each counter buffer the set of its UAV and the binding (UAV_COUNTER << 14) | register. */
-static HRESULT bind_counters(struct d3d12xs_spirv_module *m, char *error, size_t error_size)
+/* Gives each counter buffer the set of its UAV and the binding (UAV_COUNTER << 14) | register
+ * (DXBC's counters come here too: spirv_dxbc_counters.c). */
+HRESULT d3d12xs_spirv_bind_counters(struct d3d12xs_spirv_module *m, char *error, size_t error_size)
 {
     const struct d3d12xs_spirv_inst *inst;
     uint32_t *counter_of, bound = m->bound; /* counter_of[counter variable] = UAV variable + 1 */
@@ -164,7 +165,7 @@ HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const str
     static const enum d3d12xs_spirv_section sections[] = {D3D12XS_SPIRV_EXTENSIONS, D3D12XS_SPIRV_ANNOTATIONS};
     HRESULT hr;
 
-    if (FAILED(hr = bind_counters(m, error, error_size)))
+    if (FAILED(hr = d3d12xs_spirv_bind_counters(m, error, error_size)))
         return hr;
     resolve_nonuniform(m);
     unknown_storage_formats(m);

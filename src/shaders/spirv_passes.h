@@ -172,6 +172,11 @@ struct d3d12xs_spirv_finish_hlsl_args {
 };
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
+/* The UAV counters' binding, for D3DCompile's modules and DXBC's alike: each counter buffer
+ * linked to its UAV by a CounterBuffer decoration (OpDecorateId UAV CounterBuffer counter) gets
+ * the UAV's set and the binding (D3D12XS_REGISTER_UAV_COUNTER << 14) | register. The links stay.
+ * E_FAIL for a counter whose UAV has no u register. */
+HRESULT d3d12xs_spirv_bind_counters(struct d3d12xs_spirv_module *m, char *error, size_t error_size);
 
 /* spirv_raw_views.c (libvkd3d-shader's output for DXBC): the raw and structured views named by
  * views[k] (set = space, binding = the encoded register: spirv.h), which libvkd3d-shader declares
@@ -188,6 +193,45 @@ struct d3d12xs_spirv_raw_views_args {
     uint32_t count;
 };
 HRESULT d3d12xs_spirv_pass_raw_views(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_raw_views_args *args,
+        char *error, size_t error_size);
+
+/* spirv_dxbc_ranges.c (libvkd3d-shader's output for DXBC rewritten by dxbc_ranges.c, after
+ * spirv_raw_views.c): each range becomes one array variable at (set, binding), count
+ * descriptors (0: unbounded), and each access site an access chain into it. E_FAIL with a
+ * reason for a module that is not what the rewrite expects. */
+struct d3d12xs_spirv_dxbc_range {
+    uint32_t set, binding, count;
+};
+struct d3d12xs_spirv_dxbc_site {
+    uint32_t range;             /* index into ranges */
+    bool dynamic;               /* the index is the site's marker's, else constant_index */
+    bool nonuniform;
+    uint32_t constant_index;
+};
+struct d3d12xs_spirv_dxbc_ranges_args {
+    const struct d3d12xs_spirv_dxbc_range *ranges;
+    uint32_t range_count;
+    const struct d3d12xs_spirv_dxbc_site *sites;
+    uint32_t site_count;
+};
+HRESULT d3d12xs_spirv_pass_dxbc_ranges(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dxbc_ranges_args *args,
+        char *error, size_t error_size);
+
+/* spirv_dxbc_counters.c (libvkd3d-shader's output for DXBC, after spirv_raw_views.c): each UAV
+ * counter, which libvkd3d-shader declares as a storage texel buffer of one word at
+ * (D3D12XS_DXBC_COUNTER_SET, k), becomes the block glslang makes of an HLSL counter (a uint in a
+ * storage buffer), linked to its UAV at (uav_set, uav_binding) and bound by
+ * d3d12xs_spirv_bind_counters as D3DCompile's counters are. E_FAIL with a reason for a module
+ * that is not what libvkd3d-shader writes. */
+#define D3D12XS_DXBC_COUNTER_SET 0x7ff2u
+struct d3d12xs_spirv_dxbc_counter {
+    uint32_t uav_set, uav_binding;
+};
+struct d3d12xs_spirv_dxbc_counters_args {
+    const struct d3d12xs_spirv_dxbc_counter *counters;
+    uint32_t count;
+};
+HRESULT d3d12xs_spirv_pass_dxbc_counters(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dxbc_counters_args *args,
         char *error, size_t error_size);
 
 /* spirv_dxbc_constants.c (pipeline creation, DXBC modules): each cbuffer variables[k], which

@@ -12,7 +12,8 @@
  *     OpImageTexelPointer p, c, 0         -> access chain to word c (atomics keep their pointer)
  *     OpImageQuerySize i                  -> OpArrayLength
  * The callers only read component x of a fetch and write one word per write. A view is one
- * variable (libvkd3d-shader 1.2 binds no arrays: dxbc.c refuses register ranges). */
+ * variable (libvkd3d-shader 1.2 binds no arrays: a register range reaches here as one variable
+ * per access, dxbc_ranges.h, made an array after this pass by spirv_dxbc_ranges.c). */
 #include <stdlib.h>
 #include <string.h>
 

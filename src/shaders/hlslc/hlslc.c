@@ -156,12 +156,13 @@ static char *exchange_preprocessed(shaderc_compilation_result_t preprocessed, si
 static int translate_dxbc(struct hlslc_reader *r)
 {
     struct vkd3d_shader_resource_binding *bindings;
+    struct vkd3d_shader_uav_counter_binding *counters = NULL;
     struct vkd3d_shader_code spirv = {NULL, 0};
     struct hlslc_buffer answer = {0};
     const char *dxbc;
     char *messages = NULL;
     size_t dxbc_size;
-    uint32_t count;
+    uint32_t count, counter_count;
     int ret;
 
     if (!hlslc_get_str(r, &dxbc, &dxbc_size) || !hlslc_get_u32(r, &count) || count > 65536
@@ -181,6 +182,22 @@ static int translate_dxbc(struct hlslc_reader *r)
         bindings[i].binding.binding = v[5];
         bindings[i].binding.count = v[6];
     }
+    /* the UAV counters: space, register, set, binding */
+    if (!hlslc_get_u32(r, &counter_count) || counter_count > 65536
+            || !(counters = calloc(counter_count ? counter_count : 1, sizeof(*counters))))
+        return 2;
+    for (uint32_t i = 0; i < counter_count; i++) {
+        uint32_t v[4];
+        for (unsigned k = 0; k < 4; k++)
+            if (!hlslc_get_u32(r, &v[k]))
+                return 2;
+        counters[i].register_space = v[0];
+        counters[i].register_index = v[1];
+        counters[i].shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
+        counters[i].binding.set = v[2];
+        counters[i].binding.binding = v[3];
+        counters[i].binding.count = 1;
+    }
     {
         struct vkd3d_shader_spirv_target_info target = {
             .type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO,
@@ -192,6 +209,8 @@ static int translate_dxbc(struct hlslc_reader *r)
             .next = &target,
             .bindings = bindings,
             .binding_count = count,
+            .uav_counters = counters,
+            .uav_counter_count = counter_count,
         };
         struct vkd3d_shader_compile_option strip = {VKD3D_SHADER_COMPILE_OPTION_STRIP_DEBUG, 1};
         struct vkd3d_shader_compile_info info = {
@@ -212,6 +231,7 @@ static int translate_dxbc(struct hlslc_reader *r)
     vkd3d_shader_free_messages(messages);
     vkd3d_shader_free_shader_code(&spirv);
     free(bindings);
+    free(counters);
     if (!hlslc_send(HLSLC_FD, HLSLC_RESULT, &answer))
         return 2;
     free(answer.data);
