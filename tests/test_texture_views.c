@@ -502,17 +502,24 @@ static void test_uavs(struct env *env)
         CHECK_MSG(!bad, "ClearUnorderedAccessViewFloat/Uint of texture UAVs: %u texels wrong", bad);
         CHECK_NO_LOG();
     }
-    /* A Uint clear of a UNORM view is refused with its line. */
+    /* A Uint clear of a UNORM view writes the low bits of each value, unconverted (D3D12's rule;
+     * test_uav_clear_formats has every format). */
     {
         struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-        const UINT nine[4] = {9, 0, 0, 0};
+        ID3D12DescriptorHeap *heaps[1] = {env->views};
+        const UINT bits[4] = {9, 0x1ff, 0x80, 0x12345604};
         D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
-        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), colours, nine, 0, NULL);
-        CHECK_LOG("ClearUnorderedAccessViewUint", "not implemented");
-        RELOG_MARK();
-        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
-        CHECK_LOG("Close", "ClearUnorderedAccessViewUint");
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, heaps);
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), colours, bits, 0, NULL);
+        harness_execute_and_wait(env->device, env->queue, &list);
         harness_release_list(&list);
+        read_texture(env, colours, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, colour_out, 4);
+        bad = 0;
+        for (unsigned i = 0; i < 8; i++)
+            bad += colour_out[i][0] != 9 || colour_out[i][1] != 0xff || colour_out[i][2] != 0x80 || colour_out[i][3] != 4;
+        CHECK_MSG(!bad, "ClearUnorderedAccessViewUint of an RGBA8_UNORM view: %u texels wrong (%02x %02x %02x %02x)", bad,
+                colour_out[0][0], colour_out[0][1], colour_out[0][2], colour_out[0][3]);
+        CHECK_NO_LOG();
     }
 done:
     if (colours) ID3D12Resource_Release(colours);
