@@ -1058,6 +1058,123 @@ done:
         ID3D12DescriptorHeap_Release(rtvs);
 }
 
+/* A8_UNORM: one byte a texel (footprints, FORMAT_INFO), uploaded and read back through
+ * footprints, copied texture to texture, read by Load and Sample as (0, 0, 0, a) and through a
+ * component mapping, its RTV cleared with the colour's alpha (whole and a rectangle); no typed
+ * UAVs where the device stores A8 as R8 (FORMAT_SUPPORT says so; the UAV flag is refused). */
+static void test_a8(struct env *env)
+{
+    static const char source[] =
+        "Texture2D<float4> alpha : register(t0);\n"
+        "Texture2D<float4> mapped : register(t1);\n"
+        "SamplerState point_sampler : register(s0);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(8, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint2 xy = uint2(id.x % 4, id.x / 4);\n"
+        "    output.Store4(id.x * 16, asuint(alpha.Load(int3(xy, 0))));\n"
+        "    output.Store4(128 + id.x * 16, asuint(alpha.SampleLevel(point_sampler, (float2(xy) + 0.5) / float2(4, 2), 0)));\n"
+        "    output.Store4(256 + id.x * 16, asuint(mapped.Load(int3(xy, 0))));\n"
+        "}\n";
+    static const uint8_t texels[8] = {0, 17, 51, 100, 128, 200, 254, 255};
+    static const float first[4] = {1.0f, 1.0f, 1.0f, 0.2f}, second[4] = {0.0f, 0.0f, 0.0f, 0.6f};
+    static const D3D12_RECT rect = {1, 0, 3, 1};
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_A8_UNORM, 4, 2, 1, 1, D3D12_RESOURCE_FLAG_NONE);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_FEATURE_DATA_FORMAT_SUPPORT support = {DXGI_FORMAT_A8_UNORM, 0, 0};
+    D3D12_FEATURE_DATA_FORMAT_INFO info = {DXGI_FORMAT_A8_UNORM, 0};
+    D3D12_SHADER_RESOURCE_VIEW_DESC mapping = srv_desc(DXGI_FORMAT_A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2D);
+    ID3D12DescriptorHeap *rtvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1);
+    ID3D12Resource *texture = NULL, *copy = NULL, *target = NULL, *refused = NULL;
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT layout;
+    UINT rows;
+    UINT64 row_size, total;
+    uint8_t bytes[8];
+    float out[8 * 4 * 3];
+    unsigned bad = 0;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_FORMAT_SUPPORT, &support, sizeof(support)), S_OK);
+    CHECK_MSG((support.Support1 & (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE
+            | D3D12_FORMAT_SUPPORT1_RENDER_TARGET)) == (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_SHADER_LOAD
+            | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE | D3D12_FORMAT_SUPPORT1_RENDER_TARGET)
+            && !(support.Support1 & (D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW | D3D12_FORMAT_SUPPORT1_BUFFER))
+            && !(support.Support2 & (D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE | D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD)),
+            "FORMAT_SUPPORT of A8_UNORM: Support1 0x%x, Support2 0x%x", support.Support1, support.Support2);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_FORMAT_INFO, &info, sizeof(info)), S_OK);
+    CHECK_MSG(info.PlaneCount == 1, "FORMAT_INFO of A8_UNORM: %u planes", info.PlaneCount);
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, 0, 1, 0, &layout, &rows, &row_size, &total);
+    CHECK_MSG(row_size == 4 && rows == 2 && layout.Footprint.Format == DXGI_FORMAT_A8_UNORM && layout.Footprint.RowPitch == 256 && total == 260,
+            "A8_UNORM 4x2 footprint: %u rows of %llu bytes, pitch %u, format %d, total %llu", rows, (unsigned long long)row_size,
+            layout.Footprint.RowPitch, (int)layout.Footprint.Format, (unsigned long long)total);
+
+    /* Uploaded through a footprint, read back through one, and copied to a second texture. */
+    if (!(texture = create_texture(env, &desc, texels, 1, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE)))
+        goto done;
+    read_texture(env, texture, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE, bytes, 1);
+    CHECK_MSG(!memcmp(bytes, texels, sizeof(texels)), "A8_UNORM round trip: %u %u ... %u", bytes[0], bytes[1], bytes[7]);
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+            &IID_ID3D12Resource, (void **)&copy), S_OK);
+    if (copy) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        D3D12_TEXTURE_COPY_LOCATION dst = {copy, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        D3D12_TEXTURE_COPY_LOCATION src = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        D3D12_RESOURCE_BARRIER barrier = {D3D12_RESOURCE_BARRIER_TYPE_TRANSITION, 0,
+                .Transition = {texture, 0, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_COPY_SOURCE}};
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+        barrier.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_SOURCE;
+        barrier.Transition.StateAfter = D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE;
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        read_texture(env, copy, D3D12_RESOURCE_STATE_COPY_DEST, bytes, 1);
+        CHECK_MSG(!memcmp(bytes, texels, sizeof(texels)), "A8_UNORM texture-to-texture copy: %u %u ... %u", bytes[0], bytes[1], bytes[7]);
+    }
+
+    /* Loads and samples read (0, 0, 0, a); a mapping of alpha to R and 1 to B reads (a, 0, 1, a). */
+    srv(env, texture, NULL, 0);
+    mapping.Shader4ComponentMapping = D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING(3, D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_0,
+            D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_1, 3);
+    srv(env, texture, &mapping, 1);
+    run(env, source, 1, out, sizeof(out));
+    for (unsigned i = 0; i < 8; i++) {
+        float a = texels[i] / 255.0f;
+        for (unsigned view = 0; view < 2; view++) /* Load, then Sample */
+            bad += out[view * 32 + i * 4] != 0.0f || out[view * 32 + i * 4 + 1] != 0.0f || out[view * 32 + i * 4 + 2] != 0.0f
+                    || !close_to(out[view * 32 + i * 4 + 3], a);
+        bad += !close_to(out[64 + i * 4], a) || out[64 + i * 4 + 1] != 0.0f || out[64 + i * 4 + 2] != 1.0f || !close_to(out[64 + i * 4 + 3], a);
+    }
+    CHECK_MSG(!bad, "A8_UNORM loads, samples and a component mapping: %u texels wrong (texel 1 loads %g %g %g %g)", bad, out[4], out[5],
+            out[6], out[7]);
+
+    /* The RTV clear writes the colour's alpha: 0.2 everywhere, then 0.6 in the rectangle. */
+    if (rtvs && (target = create_render_target(env, DXGI_FORMAT_A8_UNORM, 4, 2, 1))) {
+        D3D12_CPU_DESCRIPTOR_HANDLE rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rtvs);
+        ID3D12Device_CreateRenderTargetView(env->device, target, NULL, rtv);
+        CHECK_NO_LOG();
+        clear_render_target(env, rtv, first, second, 1, &rect);
+        read_texture(env, target, D3D12_RESOURCE_STATE_RENDER_TARGET, bytes, 1);
+        bad = 0;
+        for (unsigned i = 0; i < 8; i++)
+            bad += bytes[i] != (i >= 1 && i < 3 ? 153 : 51);
+        CHECK_MSG(!bad, "ClearRenderTargetView of A8_UNORM: %u texels wrong (%u %u %u %u / %u %u %u %u)", bad, bytes[0], bytes[1], bytes[2],
+                bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]);
+    }
+
+    /* No UAVs where A8 is R8 underneath: the flag is refused, as FORMAT_SUPPORT says. */
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&refused), E_INVALIDARG);
+    CHECK_LOG("CreateCommittedResource", "A8_UNORM", "ALLOW_UNORDERED_ACCESS");
+    CHECK(!refused);
+done:
+    if (texture) ID3D12Resource_Release(texture);
+    if (copy) ID3D12Resource_Release(copy);
+    if (target) ID3D12Resource_Release(target);
+    if (rtvs) ID3D12DescriptorHeap_Release(rtvs);
+}
+
 int main(void)
 {
     struct env env;
@@ -1090,6 +1207,7 @@ int main(void)
         test_bad_render_targets(&env);
         test_depth_stencil(&env);
         test_bad_depth_stencil(&env);
+        test_a8(&env);
     }
 
     ID3D12Resource_Release(env.output);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "commands/uav_clear_value.h"
 
 #define SIZE 4 /* the textures are SIZE x SIZE */
 
@@ -240,6 +241,30 @@ static void test_texture(struct env *env, const struct format_case *c, DXGI_FORM
     ID3D12Resource_Release(texture);
 }
 
+/* The element d3d12xs_uav_clear_element computes, for every format, without a device. */
+static void test_elements(void)
+{
+    static const UINT raw[4] = {0xdeadbeef, 1, 2, 3};
+    uint8_t element[16];
+    uint32_t float_bits[4], size = 0;
+
+    memcpy(float_bits, float_values, sizeof(float_bits));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        for (int use_float = 0; use_float < 2; use_float++) {
+            bool made = d3d12xs_uav_clear_element(cases[i].format, use_float ? float_bits : uint_values, use_float, element, &size);
+            CHECK_MSG(made && size == cases[i].bytes && !memcmp(element, use_float ? cases[i].float_element : cases[i].uint_element, size),
+                    "%s element of format %d: %u bytes, first %02x", use_float ? "Float" : "Uint", (int)cases[i].format, size, element[0]);
+        }
+    }
+    /* raw and structured views: 32-bit words of the first value, Float's bits unconverted */
+    CHECK(d3d12xs_uav_clear_element(DXGI_FORMAT_R32_TYPELESS, raw, false, element, &size) && size == 4 && !memcmp(element, raw, 4));
+    CHECK(d3d12xs_uav_clear_element(DXGI_FORMAT_R32_TYPELESS, float_bits, true, element, &size) && size == 4
+            && !memcmp(element, float_bits, 4));
+    /* formats with no UAVs */
+    CHECK(!d3d12xs_uav_clear_element(DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, raw, false, element, &size));
+    CHECK(!d3d12xs_uav_clear_element(DXGI_FORMAT_BC1_UNORM, raw, false, element, &size));
+}
+
 static const struct format_case *find_case(DXGI_FORMAT format)
 {
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -267,6 +292,7 @@ int main(void)
     heap_desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env.device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&env.gpu_heap), S_OK);
 
+    test_elements();
     if (env.cpu_heap && env.gpu_heap) {
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
             /* D3D12 has typed buffer views of the formats with a typed buffer SRV (not A8 or the 16-bit BGR ones) */

@@ -171,6 +171,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
     } else {
         memcpy(value.color.float32, color, sizeof(value.color.float32));
     }
+    /* A8 stored as R8 (dxgi_format.h): the texel takes the colour's alpha */
+    if (d3d12xs_format(descriptor->format ? descriptor->format : descriptor->resource->desc.Format)->alpha_in_red)
+        value.color.float32[0] = color[3];
     clear_by_rendering(list, command, descriptor, VK_IMAGE_ASPECT_COLOR_BIT, &value, rect_count, rects);
 }
 

@@ -156,6 +156,11 @@ static bool resolve_format(const char *method, const struct d3d12_resource *reso
     /* X formats have no alpha in memory: it reads 1. */
     if (dxgi == DXGI_FORMAT_B8G8R8X8_UNORM || dxgi == DXGI_FORMAT_B8G8R8X8_UNORM_SRGB)
         base[3] = VK_COMPONENT_SWIZZLE_ONE;
+    /* A8 stored as R8: alpha comes from R, the colour is 0 (D3D12 reads A8 as (0, 0, 0, a)). */
+    if (view->alpha_in_red) {
+        base[0] = base[1] = base[2] = VK_COMPONENT_SWIZZLE_ZERO;
+        base[3] = VK_COMPONENT_SWIZZLE_R;
+    }
     return true;
 }
 
