@@ -157,7 +157,7 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
     DXGI_FORMAT format = descriptor->format ? descriptor->format : resource->desc.Format;
     const struct d3d12_recorded_range written = d3d12_recorded_texture_range(resource, &descriptor->image_range, true);
     uint8_t element[D3D12XS_UAV_CLEAR_MAX_BYTES];
-    uint32_t element_size, width, height, depth, clipped_count;
+    uint32_t element_size, width, height, depth, clipped_count, first_slice, slice_count;
     VkClearColorValue color;
     VkExtent2D largest;
     VkRect2D *clipped;
@@ -169,9 +169,12 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
     if (!view_element(list, command, format, values, float_values, element, &element_size))
         return;
     d3d12xs_texture_mip_extent(&resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
+    /* a 3D view of some of its mip's depth clears only those slices */
+    first_slice = descriptor->w_slice_count ? descriptor->first_w_slice : 0;
+    slice_count = descriptor->w_slice_count ? descriptor->w_slice_count : depth;
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    /* The device clears the image in its own format: the view's, or R8 for an A8 view. */
-    if (!rect_count && descriptor->vk_format == resource->vk_format
+    /* The device clears whole subresources, in the image's own format: the view's, or R8 for A8. */
+    if (!rect_count && !descriptor->w_slice_count && descriptor->vk_format == resource->vk_format
             && d3d12xs_uav_clear_color(descriptor->vk_format == VK_FORMAT_R8_UNORM ? DXGI_FORMAT_R8_UNORM : format, element, &color)) {
         d3d12_barriers_transfer_layout(&list->barriers, list->vk_command_buffer, resource->vk_image, &descriptor->image_range,
                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
@@ -182,17 +185,17 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
     }
     if (!rect_count) {
         VkRect2D whole = {{0, 0}, {width, height}};
-        copy_element_to_texture(list, command, descriptor, element, element_size, &whole, 1, 0, depth);
+        copy_element_to_texture(list, command, descriptor, element, element_size, &whole, 1, first_slice, slice_count);
         d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
         return;
     }
-    /* Rectangles are in the view's mip, clipped to it; a 3D view covers all of its depth (texture_descriptor.c). */
+    /* Rectangles are in the view's mip, clipped to it, on each of a 3D view's W slices. */
     if (!(clipped = malloc(rect_count * sizeof(*clipped)))) {
         d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
         return;
     }
     if ((clipped_count = d3d12_command_list_clip_rects(rects, rect_count, width, height, clipped, &largest))) {
-        copy_element_to_texture(list, command, descriptor, element, element_size, clipped, clipped_count, 0, depth);
+        copy_element_to_texture(list, command, descriptor, element, element_size, clipped, clipped_count, first_slice, slice_count);
         d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
     }
     free(clipped);
