@@ -23,6 +23,7 @@ static bool pattern_chunk(struct d3d12_command_list *list, const char *command, 
 
     if (*bytes > D3D12XS_ARGUMENT_CHUNK_SIZE)
         *bytes = D3D12XS_ARGUMENT_CHUNK_SIZE; /* a multiple of every element size (1 to 16 bytes) */
+    *bytes -= *bytes % element_size; /* whole elements (views are whole elements: this keeps the loop below inside) */
     if (FAILED(d3d12_argument_ring_allocate(list->object.device, &list->allocator->arguments, (uint32_t)*bytes, buffer, offset, &mapped,
             command))) {
         d3d12_command_list_record_error(list, command, "no staging memory for the clear value");
