@@ -4,8 +4,9 @@
  * formats other than the shader's element type; UAV clears, whole and of rectangles; render
  * target views and their clears (an sRGB member of a typeless family, integers, rectangles, a
  * multisampled texture read back by Texture2DMS.Load); depth stencil views and their clears (depth
- * and stencil planes read back); and the view rules with the line each
- * breach logs. Every value read is checked against what was uploaded or cleared. */
+ * and stencil planes read back); A8_UNORM textures (R8 with alpha in R underneath); 3D UAVs of
+ * some of a mip's W slices; and the view rules with the line each breach logs. Every value read
+ * is checked against what was uploaded or cleared. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
