@@ -57,6 +57,10 @@ typedef struct D3D12XS_DEVICE_INFO {
      * else creating a pipeline whose shader does fails with E_INVALIDARG. */
     BOOL ComputeDerivativeQuadsSupported;
     BOOL ComputeDerivativeLinearSupported;
+    /* UAVs of some of a 3D texture's depth (D3D12_TEX3D_UAV FirstWSlice / WSize short of the
+     * mip's depth) work (VK_EXT_image_sliced_view_of_3d, left off under a validation layer that
+     * predates it); else CreateUnorderedAccessView refuses them with a line saying which. */
+    BOOL SlicedUAVsOf3DSupported;
 } D3D12XS_DEVICE_INFO;
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);

@@ -4,9 +4,11 @@
  * formats other than the shader's element type; UAV clears, whole and of rectangles; render
  * target views and their clears (an sRGB member of a typeless family, integers, rectangles, a
  * multisampled texture read back by Texture2DMS.Load); depth stencil views and their clears (depth
- * and stencil planes read back); and the view rules with the line each
- * breach logs. Every value read is checked against what was uploaded or cleared. */
+ * and stencil planes read back); A8_UNORM textures (R8 with alpha in R underneath); 3D UAVs of
+ * some of a mip's W slices; and the view rules with the line each breach logs. Every value read
+ * is checked against what was uploaded or cleared. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -502,17 +504,24 @@ static void test_uavs(struct env *env)
         CHECK_MSG(!bad, "ClearUnorderedAccessViewFloat/Uint of texture UAVs: %u texels wrong", bad);
         CHECK_NO_LOG();
     }
-    /* A Uint clear of a UNORM view is refused with its line. */
+    /* A Uint clear of a UNORM view writes the low bits of each value, unconverted (D3D12's rule;
+     * test_uav_clear_formats has every format). */
     {
         struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-        const UINT nine[4] = {9, 0, 0, 0};
+        ID3D12DescriptorHeap *heaps[1] = {env->views};
+        const UINT bits[4] = {9, 0x1ff, 0x80, 0x12345604};
         D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
-        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), colours, nine, 0, NULL);
-        CHECK_LOG("ClearUnorderedAccessViewUint", "not implemented");
-        RELOG_MARK();
-        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
-        CHECK_LOG("Close", "ClearUnorderedAccessViewUint");
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, heaps);
+        ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), colours, bits, 0, NULL);
+        harness_execute_and_wait(env->device, env->queue, &list);
         harness_release_list(&list);
+        read_texture(env, colours, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, colour_out, 4);
+        bad = 0;
+        for (unsigned i = 0; i < 8; i++)
+            bad += colour_out[i][0] != 9 || colour_out[i][1] != 0xff || colour_out[i][2] != 0x80 || colour_out[i][3] != 4;
+        CHECK_MSG(!bad, "ClearUnorderedAccessViewUint of an RGBA8_UNORM view: %u texels wrong (%02x %02x %02x %02x)", bad,
+                colour_out[0][0], colour_out[0][1], colour_out[0][2], colour_out[0][3]);
+        CHECK_NO_LOG();
     }
 done:
     if (colours) ID3D12Resource_Release(colours);
@@ -695,10 +704,21 @@ static void test_bad_views(struct env *env)
     memset(&uav, 0, sizeof(uav));
     uav.Format = DXGI_FORMAT_R32_FLOAT;
     uav.ViewDimension = D3D12_UAV_DIMENSION_TEXTURE3D;
-    uav.Texture3D.FirstWSlice = 1;
+    /* W slices past the mip's depth, or none (test_sliced_3d_uavs has the ranges that work) */
+    uav.Texture3D.FirstWSlice = 3;
     uav.Texture3D.WSize = 2;
     ID3D12Device_CreateUnorderedAccessView(env->device, volume, NULL, &uav, cpu_at(env, SRV_SLOTS + 2));
-    CHECK_LOG("CreateUnorderedAccessView", "W slices 1");
+    CHECK_LOG("CreateUnorderedAccessView", "W slices 3 (+2)", "4 deep");
+    RELOG_MARK();
+    uav.Texture3D.FirstWSlice = 4;
+    uav.Texture3D.WSize = UINT32_MAX;
+    ID3D12Device_CreateUnorderedAccessView(env->device, volume, NULL, &uav, cpu_at(env, SRV_SLOTS + 2));
+    CHECK_LOG("CreateUnorderedAccessView", "W slices 4 (+-1)", "4 deep");
+    RELOG_MARK();
+    uav.Texture3D.FirstWSlice = 1;
+    uav.Texture3D.WSize = 0;
+    ID3D12Device_CreateUnorderedAccessView(env->device, volume, NULL, &uav, cpu_at(env, SRV_SLOTS + 2));
+    CHECK_LOG("CreateUnorderedAccessView", "W slices 1 (+0)");
     RELOG_MARK();
     uav.Texture3D.FirstWSlice = 0;
     uav.Texture3D.WSize = UINT32_MAX;
@@ -1051,8 +1071,264 @@ done:
         ID3D12DescriptorHeap_Release(rtvs);
 }
 
-int main(void)
+/* A8_UNORM: one byte a texel (footprints, FORMAT_INFO), uploaded and read back through
+ * footprints, copied texture to texture, read by Load and Sample as (0, 0, 0, a) and through a
+ * component mapping, its RTV cleared with the colour's alpha (whole and a rectangle); no typed
+ * UAVs where the device stores A8 as R8 (FORMAT_SUPPORT says so; the UAV flag is refused). */
+static void test_a8(struct env *env)
 {
+    static const char source[] =
+        "Texture2D<float4> alpha : register(t0);\n"
+        "Texture2D<float4> mapped : register(t1);\n"
+        "SamplerState point_sampler : register(s0);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(8, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint2 xy = uint2(id.x % 4, id.x / 4);\n"
+        "    output.Store4(id.x * 16, asuint(alpha.Load(int3(xy, 0))));\n"
+        "    output.Store4(128 + id.x * 16, asuint(alpha.SampleLevel(point_sampler, (float2(xy) + 0.5) / float2(4, 2), 0)));\n"
+        "    output.Store4(256 + id.x * 16, asuint(mapped.Load(int3(xy, 0))));\n"
+        "}\n";
+    static const uint8_t texels[8] = {0, 17, 51, 100, 128, 200, 254, 255};
+    static const float first[4] = {1.0f, 1.0f, 1.0f, 0.2f}, second[4] = {0.0f, 0.0f, 0.0f, 0.6f};
+    static const D3D12_RECT rect = {1, 0, 3, 1};
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_A8_UNORM, 4, 2, 1, 1, D3D12_RESOURCE_FLAG_NONE);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_FEATURE_DATA_FORMAT_SUPPORT support = {DXGI_FORMAT_A8_UNORM, 0, 0};
+    D3D12_FEATURE_DATA_FORMAT_INFO info = {DXGI_FORMAT_A8_UNORM, 0};
+    D3D12_SHADER_RESOURCE_VIEW_DESC mapping = srv_desc(DXGI_FORMAT_A8_UNORM, D3D12_SRV_DIMENSION_TEXTURE2D);
+    ID3D12DescriptorHeap *rtvs = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1);
+    ID3D12Resource *texture = NULL, *copy = NULL, *target = NULL, *refused = NULL;
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT layout;
+    UINT rows;
+    UINT64 row_size, total;
+    uint8_t bytes[8];
+    float out[8 * 4 * 3];
+    unsigned bad = 0;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_FORMAT_SUPPORT, &support, sizeof(support)), S_OK);
+    CHECK_MSG((support.Support1 & (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_SHADER_LOAD | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE
+            | D3D12_FORMAT_SUPPORT1_RENDER_TARGET)) == (D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_SHADER_LOAD
+            | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE | D3D12_FORMAT_SUPPORT1_RENDER_TARGET)
+            && !(support.Support1 & (D3D12_FORMAT_SUPPORT1_TYPED_UNORDERED_ACCESS_VIEW | D3D12_FORMAT_SUPPORT1_BUFFER))
+            && !(support.Support2 & (D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE | D3D12_FORMAT_SUPPORT2_UAV_TYPED_LOAD)),
+            "FORMAT_SUPPORT of A8_UNORM: Support1 0x%x, Support2 0x%x", support.Support1, support.Support2);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_FORMAT_INFO, &info, sizeof(info)), S_OK);
+    CHECK_MSG(info.PlaneCount == 1, "FORMAT_INFO of A8_UNORM: %u planes", info.PlaneCount);
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, 0, 1, 0, &layout, &rows, &row_size, &total);
+    CHECK_MSG(row_size == 4 && rows == 2 && layout.Footprint.Format == DXGI_FORMAT_A8_UNORM && layout.Footprint.RowPitch == 256 && total == 260,
+            "A8_UNORM 4x2 footprint: %u rows of %llu bytes, pitch %u, format %d, total %llu", rows, (unsigned long long)row_size,
+            layout.Footprint.RowPitch, (int)layout.Footprint.Format, (unsigned long long)total);
+
+    /* Uploaded through a footprint, read back through one, and copied to a second texture. */
+    if (!(texture = create_texture(env, &desc, texels, 1, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE)))
+        goto done;
+    read_texture(env, texture, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE, bytes, 1);
+    CHECK_MSG(!memcmp(bytes, texels, sizeof(texels)), "A8_UNORM round trip: %u %u ... %u", bytes[0], bytes[1], bytes[7]);
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST, NULL,
+            &IID_ID3D12Resource, (void **)&copy), S_OK);
+    if (copy) {
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        D3D12_TEXTURE_COPY_LOCATION dst = {copy, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        D3D12_TEXTURE_COPY_LOCATION src = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        D3D12_RESOURCE_BARRIER barrier = {D3D12_RESOURCE_BARRIER_TYPE_TRANSITION, 0,
+                .Transition = {texture, 0, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_COPY_SOURCE}};
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+        barrier.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_SOURCE;
+        barrier.Transition.StateAfter = D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE;
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        read_texture(env, copy, D3D12_RESOURCE_STATE_COPY_DEST, bytes, 1);
+        CHECK_MSG(!memcmp(bytes, texels, sizeof(texels)), "A8_UNORM texture-to-texture copy: %u %u ... %u", bytes[0], bytes[1], bytes[7]);
+    }
+
+    /* Loads and samples read (0, 0, 0, a); a mapping of alpha to R and 1 to B reads (a, 0, 1, a). */
+    srv(env, texture, NULL, 0);
+    mapping.Shader4ComponentMapping = D3D12_ENCODE_SHADER_4_COMPONENT_MAPPING(3, D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_0,
+            D3D12_SHADER_COMPONENT_MAPPING_FORCE_VALUE_1, 3);
+    srv(env, texture, &mapping, 1);
+    run(env, source, 1, out, sizeof(out));
+    for (unsigned i = 0; i < 8; i++) {
+        float a = texels[i] / 255.0f;
+        for (unsigned view = 0; view < 2; view++) /* Load, then Sample */
+            bad += out[view * 32 + i * 4] != 0.0f || out[view * 32 + i * 4 + 1] != 0.0f || out[view * 32 + i * 4 + 2] != 0.0f
+                    || !close_to(out[view * 32 + i * 4 + 3], a);
+        bad += !close_to(out[64 + i * 4], a) || out[64 + i * 4 + 1] != 0.0f || out[64 + i * 4 + 2] != 1.0f || !close_to(out[64 + i * 4 + 3], a);
+    }
+    CHECK_MSG(!bad, "A8_UNORM loads, samples and a component mapping: %u texels wrong (texel 1 loads %g %g %g %g)", bad, out[4], out[5],
+            out[6], out[7]);
+
+    /* The RTV clear writes the colour's alpha: 0.2 everywhere, then 0.6 in the rectangle. */
+    if (rtvs && (target = create_render_target(env, DXGI_FORMAT_A8_UNORM, 4, 2, 1))) {
+        D3D12_CPU_DESCRIPTOR_HANDLE rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rtvs);
+        ID3D12Device_CreateRenderTargetView(env->device, target, NULL, rtv);
+        CHECK_NO_LOG();
+        clear_render_target(env, rtv, first, second, 1, &rect);
+        read_texture(env, target, D3D12_RESOURCE_STATE_RENDER_TARGET, bytes, 1);
+        bad = 0;
+        for (unsigned i = 0; i < 8; i++)
+            bad += bytes[i] != (i >= 1 && i < 3 ? 153 : 51);
+        CHECK_MSG(!bad, "ClearRenderTargetView of A8_UNORM: %u texels wrong (%u %u %u %u / %u %u %u %u)", bad, bytes[0], bytes[1], bytes[2],
+                bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]);
+    }
+
+    /* No UAVs where A8 is R8 underneath: the flag is refused, as FORMAT_SUPPORT says. */
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&refused), E_INVALIDARG);
+    CHECK_LOG("CreateCommittedResource", "A8_UNORM", "ALLOW_UNORDERED_ACCESS");
+    CHECK(!refused);
+done:
+    if (texture) ID3D12Resource_Release(texture);
+    if (copy) ID3D12Resource_Release(copy);
+    if (target) ID3D12Resource_Release(target);
+    if (rtvs) ID3D12DescriptorHeap_Release(rtvs);
+}
+
+/* The texels of every slice of a 3D texture's mip 0 (in UNORDERED_ACCESS), 4-byte texels packed. */
+static void read_volume(struct env *env, ID3D12Resource *texture, uint32_t *out)
+{
+    D3D12_RESOURCE_DESC desc = ID3D12Resource_GetDesc(texture);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT layout;
+    UINT rows;
+    UINT64 total;
+    ID3D12Resource *readback;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_RESOURCE_BARRIER barrier = {D3D12_RESOURCE_BARRIER_TYPE_TRANSITION, 0,
+            .Transition = {texture, 0, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE}};
+    uint8_t *mapped = NULL;
+
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, 0, 1, 0, &layout, &rows, NULL, &total);
+    readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    {
+        D3D12_TEXTURE_COPY_LOCATION dst = {readback, D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT, {.PlacedFootprint = layout}};
+        D3D12_TEXTURE_COPY_LOCATION src = {texture, D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX, {.SubresourceIndex = 0}};
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+    }
+    barrier.Transition.StateBefore = D3D12_RESOURCE_STATE_COPY_SOURCE;
+    barrier.Transition.StateAfter = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&mapped), S_OK);
+    for (UINT z = 0; mapped && z < layout.Footprint.Depth; z++)
+        for (UINT r = 0; r < rows; r++)
+            memcpy(out + ((size_t)z * rows + r) * layout.Footprint.Width, mapped + ((size_t)z * rows + r) * layout.Footprint.RowPitch,
+                    (size_t)layout.Footprint.Width * 4);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    ID3D12Resource_Release(readback);
+    harness_release_list(&list);
+}
+
+/* UAVs of some of a 3D texture's depth (D3D12_TEX3D_UAV FirstWSlice / WSize): a shader writes
+ * slices 2 and 3 of a 4x4x8 texture through a view of them (its slice 0 is W slice 2, and
+ * GetDimensions says 2 deep), whole and rectangle clears of the view reach those slices only, and
+ * WSize -1 views the rest from FirstWSlice. Where D3D12XS_DEVICE_INFO says these views do not
+ * work (no VK_EXT_image_sliced_view_of_3d, or a validation layer that predates it: Debian 12's)
+ * the view is refused with the line naming why; main runs this case again without the layer. */
+static void test_sliced_3d_uavs(struct env *env)
+{
+    static const char source[] =
+        "RWTexture3D<uint> part : register(u0);\n"
+        "RWByteAddressBuffer output : register(u4);\n"
+        "[numthreads(32, 1, 1)] void main(uint3 id : SV_DispatchThreadID)\n"
+        "{\n"
+        "    uint3 xyz = uint3(id.x % 4, (id.x / 4) % 4, id.x / 16);\n"
+        "    part[xyz] = 100 + xyz.z * 16 + xyz.y * 4 + xyz.x;\n"
+        "    if (id.x == 0) {\n"
+        "        uint w, h, d;\n"
+        "        part.GetDimensions(w, h, d);\n"
+        "        output.Store3(0, uint3(w, h, d));\n"
+        "    }\n"
+        "}\n";
+    static const UINT eleven[4] = {0x11, 0, 0, 0}, seven[4] = {7, 0, 0, 0}, nine[4] = {9, 0, 0, 0};
+    static const FLOAT five[4] = {5.0f, 0, 0, 0};
+    static const D3D12_RECT rect = {1, 1, 3, 3};
+    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R32_UINT, 4, 4, 8, 1,
+            D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
+    D3D12_UNORDERED_ACCESS_VIEW_DESC part = {DXGI_FORMAT_R32_UINT, D3D12_UAV_DIMENSION_TEXTURE3D, .Texture3D = {0, 2, 2}};
+    D3D12_UNORDERED_ACCESS_VIEW_DESC rest = {DXGI_FORMAT_R32_UINT, D3D12_UAV_DIMENSION_TEXTURE3D, .Texture3D = {0, 6, UINT32_MAX}};
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(env->views);
+    ID3D12Resource *texture = NULL;
+    struct harness_list list;
+    uint32_t texels[8][4][4], dims[3];
+    D3D12XS_DEVICE_INFO info;
+    unsigned bad = 0;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, NULL,
+            &IID_ID3D12Resource, (void **)&texture), S_OK);
+    if (!texture)
+        return;
+    ID3D12Device_CreateUnorderedAccessView(env->device, texture, NULL, NULL, cpu_at(env, SRV_SLOTS + 1));
+    CHECK_NO_LOG();
+    CHECK_HR(D3D12XSGetDeviceInfo(env->device, &info), S_OK);
+    ID3D12Device_CreateUnorderedAccessView(env->device, texture, NULL, &part, cpu_at(env, SRV_SLOTS));
+    if (!info.SlicedUAVsOf3DSupported) {
+        CHECK_LOG("CreateUnorderedAccessView", "W slices 2 to 3 of 8", "VK_EXT_image_sliced_view_of_3d",
+                info.ValidationLayerEnabled ? "" : "lacks");
+        printf("UAVs of part of a 3D texture refused here (%s); %s\n", info.ValidationLayerEnabled ? "validation layer on" : "no layer",
+                info.ValidationLayerEnabled ? "the case without the layer runs them" : "the device lacks VK_EXT_image_sliced_view_of_3d");
+        ID3D12Resource_Release(texture);
+        return;
+    }
+    ID3D12Device_CreateUnorderedAccessView(env->device, texture, NULL, &rest, cpu_at(env, SRV_SLOTS + 2));
+    CHECK_NO_LOG();
+
+    /* 0x11 everywhere, then the shader writes slices 2 and 3 through the view. */
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->views);
+    ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS + 1), texture, eleven, 0, NULL);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    run(env, source, 1, dims, sizeof(dims));
+    CHECK_MSG(dims[0] == 4 && dims[1] == 4 && dims[2] == 2, "GetDimensions of a 3D UAV of W slices 2..3: %u x %u x %u", dims[0], dims[1],
+            dims[2]);
+    read_volume(env, texture, &texels[0][0][0]);
+    for (unsigned z = 0; z < 8; z++)
+        for (unsigned y = 0; y < 4; y++)
+            for (unsigned x = 0; x < 4; x++)
+                bad += texels[z][y][x] != (z == 2 || z == 3 ? 100 + (z - 2) * 16 + y * 4 + x : 0x11);
+    CHECK_MSG(!bad, "a shader writing W slices 2..3 through their view: %u texels wrong (slice 2 starts %u, slice 1 %u)", bad,
+            texels[2][0][0], texels[1][0][0]);
+
+    /* Clears of the view: 7 over its slices, 9 in a rectangle of them; 5 (Float) from slice 6 on. */
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &env->views);
+    ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), texture, seven, 0, NULL);
+    {
+        D3D12_RESOURCE_BARRIER barrier = {D3D12_RESOURCE_BARRIER_TYPE_UAV, 0, {.UAV = {texture}}};
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    }
+    ID3D12GraphicsCommandList2_ClearUnorderedAccessViewUint(list.list, gpu, cpu_at(env, SRV_SLOTS), texture, nine, 1, &rect);
+    ID3D12GraphicsCommandList2_ClearUnorderedAccessViewFloat(list.list, gpu, cpu_at(env, SRV_SLOTS + 2), texture, five, 0, NULL);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    read_volume(env, texture, &texels[0][0][0]);
+    bad = 0;
+    for (unsigned z = 0; z < 8; z++)
+        for (unsigned y = 0; y < 4; y++)
+            for (unsigned x = 0; x < 4; x++) {
+                bool in_rect = x >= 1 && x < 3 && y >= 1 && y < 3;
+                uint32_t expected = z == 2 || z == 3 ? (in_rect ? 9 : 7) : z >= 6 ? 5 : 0x11;
+                bad += texels[z][y][x] != expected;
+            }
+    CHECK_MSG(!bad, "clears of 3D UAVs of W slices 2..3 and 6..: %u texels wrong (slices 0, 2, 6 start %u %u %u; (1,1) of slice 3: %u)", bad,
+            texels[0][0][0], texels[2][0][0], texels[6][0][0], texels[3][1][1]);
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(texture);
+}
+
+/* With an argument ("no_layer"), the process is the child main starts without the validation
+ * layer (D3D12XS_DEBUG=0), which runs the sliced 3D UAVs that an outdated layer keeps off. */
+int main(int argc, char **argv)
+{
+    static const char *const no_layer[] = {"D3D12XS_DEBUG=0", NULL};
+    bool child = argc > 1 && !strcmp(argv[1], "no_layer");
     struct env env;
     D3D12_SAMPLER_DESC point;
 
@@ -1072,7 +1348,10 @@ int main(void)
     if (env.samplers)
         ID3D12Device_CreateSampler(env.device, &point, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env.samplers));
 
-    if (env.signature && env.views && env.samplers) {
+    if (child) {
+        if (env.signature && env.views && env.samplers)
+            test_sliced_3d_uavs(&env);
+    } else if (env.signature && env.views && env.samplers) {
         test_2d(&env);
         test_dimensions(&env);
         test_cube(&env);
@@ -1083,6 +1362,9 @@ int main(void)
         test_bad_render_targets(&env);
         test_depth_stencil(&env);
         test_bad_depth_stencil(&env);
+        test_a8(&env);
+        test_sliced_3d_uavs(&env);
+        CHECK_MSG(harness_run_self("no_layer", no_layer), "the sliced 3D UAVs without the validation layer failed (their lines above say why)");
     }
 
     ID3D12Resource_Release(env.output);

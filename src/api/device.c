@@ -5,6 +5,7 @@
 
 #include "device/device.h"
 #include "device/gpu_clock.h"
+#include "device/vk_sliced_view_of_3d.h"
 #include "memory/allocator.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
@@ -678,6 +679,26 @@ static HRESULT create_vk_device(struct d3d12_device *device)
         }
     }
 
+    /* UAVs of some of a 3D texture's depth slices (D3D12_TEX3D_UAV FirstWSlice / WSize), where
+     * offered. A validation layer that predates the extension copies each create-info chain
+     * without the structures it does not know, so the driver would never see the slice range:
+     * under such a layer the extension stays off (and those UAVs are refused, saying why). */
+    VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT sliced_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_SLICED_VIEW_OF_3D_FEATURES_EXT};
+    bool sliced_offered = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_IMAGE_SLICED_VIEW_OF_3D_EXTENSION_NAME);
+    device->sliced_view_of_3d_hidden_by_layer = sliced_offered && device->validation_enabled
+            && device->validation_layer_version < D3D12XS_LAYER_KNOWS_SLICED_VIEW_OF_3D;
+    if (sliced_offered && !device->sliced_view_of_3d_hidden_by_layer) {
+        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &sliced_features};
+        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+        if ((device->has_sliced_view_of_3d = sliced_features.imageSlicedViewOf3D)) {
+            extensions[extension_count++] = VK_EXT_IMAGE_SLICED_VIEW_OF_3D_EXTENSION_NAME;
+            sliced_features = (VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_SLICED_VIEW_OF_3D_FEATURES_EXT, .pNext = enabled.vulkan13.pNext,
+                    .imageSlicedViewOf3D = VK_TRUE};
+            enabled.vulkan13.pNext = &sliced_features;
+        }
+    }
+
     /* Shader model 6.6 compute derivatives. NV first: the extension and its SPIR-V name that
      * older validation layers know; the KHR one (Vulkan headers 1.3.295, lavapipe) has the same
      * feature structure, sType included. */
@@ -937,6 +958,7 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
     info->MinSubgroupSize = device->min_subgroup_size;
     info->MaxSubgroupSize = device->max_subgroup_size;
     info->ResourceMinLODClampSupported = device->has_image_view_min_lod;
+    info->SlicedUAVsOf3DSupported = device->has_sliced_view_of_3d;
     info->ComputeDerivativeQuadsSupported = device->compute_derivative_quads;
     info->ComputeDerivativeLinearSupported = device->compute_derivative_linear;
     for (int type = 0; type < 4; type++) {

@@ -12,7 +12,8 @@ static HRESULT add_chunk(struct d3d12_device *device, struct d3d12_argument_ring
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = D3D12XS_ARGUMENT_CHUNK_SIZE,
-        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+        /* TRANSFER_SRC: UAV clears copy their repeated value from here (command_list_uav_clear.c) */
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     HRESULT hr;

@@ -1,6 +1,7 @@
 /* Per-allocator memory for root arguments that travel through memory (root signatures with
  * D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI): host-visible, coherent uniform
- * buffers handed out linearly while lists record, reused after the allocator's Reset. */
+ * buffers handed out linearly while lists record, reused after the allocator's Reset. UAV clears
+ * take their staging values from it too (transfer sources). */
 #ifndef D3D12XS_ARGUMENT_RING_H
 #define D3D12XS_ARGUMENT_RING_H
 

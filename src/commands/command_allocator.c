@@ -32,20 +32,9 @@ static bool allocator_is_idle(struct d3d12_command_allocator *allocator)
     return !allocator->last_engine || d3d12_engine_serial_done_soon(allocator->last_engine, allocator->last_serial, ALLOCATOR_GRACE_NS);
 }
 
-static void destroy_transient_images(struct d3d12_device *device, struct d3d12_command_allocator *allocator)
-{
-    for (size_t i = 0; i < allocator->transient_image_count; i++) {
-        vkDestroyImage(device->vk_device, allocator->transient_images[i].image, NULL);
-        d3d12xs_free_memory(device, &allocator->transient_images[i].memory);
-    }
-    allocator->transient_image_count = 0;
-}
-
 static void destroy_allocator(struct d3d12_device *device, void *object)
 {
     struct d3d12_command_allocator *allocator = object;
-    destroy_transient_images(device, allocator);
-    free(allocator->transient_images);
     vkDestroyCommandPool(device->vk_device, allocator->vk_pool, NULL);
     vkDestroyCommandPool(device->vk_device, allocator->helper_pool, NULL);
     for (size_t i = 0; i < allocator->timestamp_pool_count; i++)
@@ -112,7 +101,6 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     allocator->next_free = allocator->helper_next_free = 0;
     allocator->next_timestamp = 0;
     allocator->next_scratch_slice = 0;
-    destroy_transient_images(device, allocator);
     d3d12_argument_ring_reset(&allocator->arguments);
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
@@ -215,9 +203,6 @@ HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *al
 
 #define SCRATCH_SLICES_PER_BLOCK 256u
 
-static const D3D12_HEAP_PROPERTIES scratch_heap_properties = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN,
-        D3D12_MEMORY_POOL_UNKNOWN, 0, 0};
-
 static HRESULT create_scratch_block(struct d3d12_device *device, struct d3d12_scratch_block *block)
 {
     static const D3D12_HEAP_PROPERTIES device_local = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 0, 0};
@@ -255,62 +240,6 @@ HRESULT d3d12_command_allocator_get_scratch(struct d3d12_command_allocator *allo
     *buffer = allocator->scratch_blocks[block_index].buffer;
     *offset = (VkDeviceSize)(allocator->next_scratch_slice++ % SCRATCH_SLICES_PER_BLOCK) * D3D12XS_SCRATCH_SLICE_SIZE;
     pthread_mutex_unlock(&allocator->object.lock);
-    return S_OK;
-}
-
-HRESULT d3d12_command_allocator_get_transient_image(struct d3d12_command_allocator *allocator, VkImageType type, VkFormat format,
-        VkExtent3D extent, VkImage *image, const char *method)
-{
-    struct d3d12_device *device = allocator->object.device;
-    VkImageCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = type,
-        .format = format,
-        .extent = extent,
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-    struct d3d12_transient_image transient;
-    VkMemoryRequirements requirements;
-    int memory_type;
-    VkResult vr;
-    HRESULT hr;
-
-    memset(&transient, 0, sizeof(transient));
-    if ((vr = vkCreateImage(device->vk_device, &info, NULL, &transient.image)) != VK_SUCCESS)
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateImage of a %ux%ux%u scratch image failed (VkResult %d)",
-                extent.width, extent.height, extent.depth, vr);
-    vkGetImageMemoryRequirements(device->vk_device, transient.image, &requirements);
-    if ((memory_type = d3d12xs_find_memory_type(device, requirements.memoryTypeBits, &scratch_heap_properties)) < 0) {
-        vkDestroyImage(device->vk_device, transient.image, NULL);
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "no device-local memory type holds a scratch image");
-    }
-    if (FAILED(hr = d3d12xs_allocate_memory(device, &requirements, 0, (uint32_t)memory_type, D3D12XS_ALLOCATION_OPTIMAL, 0, NULL,
-            &transient.memory, method))) {
-        vkDestroyImage(device->vk_device, transient.image, NULL);
-        return hr;
-    }
-    if ((vr = vkBindImageMemory(device->vk_device, transient.image, transient.memory.memory, transient.memory.offset)) != VK_SUCCESS) {
-        vkDestroyImage(device->vk_device, transient.image, NULL);
-        d3d12xs_free_memory(device, &transient.memory);
-        return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkBindImageMemory of a scratch image failed (VkResult %d)", vr);
-    }
-    pthread_mutex_lock(&allocator->object.lock);
-    if (!d3d12xs_array_reserve((void **)&allocator->transient_images, &allocator->transient_image_capacity,
-            allocator->transient_image_count + 1, sizeof(*allocator->transient_images))) {
-        pthread_mutex_unlock(&allocator->object.lock);
-        vkDestroyImage(device->vk_device, transient.image, NULL);
-        d3d12xs_free_memory(device, &transient.memory);
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "out of memory");
-    }
-    allocator->transient_images[allocator->transient_image_count++] = transient;
-    pthread_mutex_unlock(&allocator->object.lock);
-    *image = transient.image;
     return S_OK;
 }
 

@@ -28,10 +28,6 @@ struct d3d12_command_allocator {
     struct d3d12_scratch_block *scratch_blocks;
     size_t scratch_block_count, scratch_block_capacity;
     uint32_t next_scratch_slice;
-    /* Images one recording needs for itself (the cleared source of a UAV clear's rectangles):
-     * made while the list records, destroyed at Reset (the GPU is done then) or Release. */
-    struct d3d12_transient_image *transient_images;
-    size_t transient_image_count, transient_image_capacity;
     /* Root arguments of dispatches using the memory-based ABI, written while lists record. */
     struct d3d12_argument_ring arguments;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
@@ -60,15 +56,6 @@ struct d3d12_scratch_block {
 /* A D3D12XS_SCRATCH_SLICE_SIZE-byte slice of device-local storage (STORAGE and TRANSFER_DST)
  * for the recording list, valid until the allocator's Reset or Release. */
 HRESULT d3d12_command_allocator_get_scratch(struct d3d12_command_allocator *allocator, VkBuffer *buffer, VkDeviceSize *offset);
-struct d3d12_transient_image {
-    VkImage image;
-    struct d3d12xs_allocation memory;
-};
-/* A new image (optimal tiling, TRANSFER_SRC and TRANSFER_DST, layout UNDEFINED) of `type`,
- * `format` and `extent` for the recording list, valid until the allocator's Reset or Release.
- * One line under method when it fails. */
-HRESULT d3d12_command_allocator_get_transient_image(struct d3d12_command_allocator *allocator, VkImageType type, VkFormat format,
-        VkExtent3D extent, VkImage *image, const char *method);
 void d3d12_command_allocator_note_submission(struct d3d12_command_allocator *allocator, struct d3d12_engine *engine, uint64_t serial);
 
 #endif

@@ -614,14 +614,11 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
     }
 }
 
-/* Buffer UAV clears with one 32-bit pattern become vkCmdFillBuffer; texture UAV clears are
- * command_list_texture_clear.c's. */
+/* The UAV clears' checks; the clear itself is command_list_uav_clear.c's. */
 static void clear_uav(struct d3d12_command_list *list, const char *command, D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle,
-        ID3D12Resource *resource_iface, uint32_t pattern, bool pattern_uniform, UINT rect_count, const D3D12_RECT *rects,
-        const VkClearColorValue *color, bool float_values)
+        ID3D12Resource *resource_iface, const uint32_t values[4], bool float_values, UINT rect_count, const D3D12_RECT *rects)
 {
     struct d3d12xs_descriptor *descriptor;
-    uint32_t element_size = 4;
     const char *reason;
 
     if (!d3d12_command_list_compute_list(list, command))
@@ -639,57 +636,40 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         return;
     }
     if (descriptor->image_view) {
-        d3d12_command_list_clear_texture_uav(list, command, descriptor, color, float_values, rect_count, rects);
+        d3d12_command_list_clear_texture_uav(list, command, descriptor, values, float_values, rect_count, rects);
         return;
     }
     if (rect_count) {
         d3d12_command_list_record_error(list, command, "NumRects is %u (buffer views take no rectangles)", rect_count);
         return;
     }
-    if (!descriptor->raw && !descriptor->structure_stride)
-        d3d12xs_vk_format_from_dxgi(descriptor->format, &element_size);
-    if (element_size != 4 || !pattern_uniform) {
-        d3d12_command_list_record_error(list, command, "clearing a view of format %d with these values is not implemented (32-bit elements with one value only)",
-                (int)descriptor->format);
-        return;
-    }
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    vkCmdFillBuffer(list->vk_command_buffer, descriptor->buffer, descriptor->offset, descriptor->range, pattern);
-    struct d3d12_recorded_range range = {descriptor->buffer, descriptor->offset, descriptor->range, true, VK_NULL_HANDLE};
-    uint32_t first = d3d12_command_list_note_ranges(list, command, &range, 1);
-    if (first != UINT32_MAX)
-        d3d12_command_list_note(list, D3D12_RECORDED_CLEAR_UAV, first, 1);
+    d3d12_command_list_clear_buffer_uav(list, command, descriptor, values, float_values);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    VkClearColorValue color;
     (void)gpu_handle;
     if (!values) {
         if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewUint)))
             d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewUint), "Values is NULL");
         return;
     }
-    /* Raw, structured and 32-bit typed views take the first value for every 32-bit word. */
-    memcpy(color.uint32, values, sizeof(color.uint32));
-    clear_uav(list, METHOD(ClearUnorderedAccessViewUint), cpu_handle, resource, values[0], true, rect_count, rects, &color, false);
+    clear_uav(list, METHOD(ClearUnorderedAccessViewUint), cpu_handle, resource, values, false, rect_count, rects);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    VkClearColorValue color;
-    uint32_t bits;
+    uint32_t bits[4];
     (void)gpu_handle;
     if (!values) {
         if (d3d12_command_list_compute_list(list, METHOD(ClearUnorderedAccessViewFloat)))
             d3d12_command_list_record_error(list, METHOD(ClearUnorderedAccessViewFloat), "Values is NULL");
         return;
     }
-    memcpy(&bits, &values[0], sizeof(bits));
-    memcpy(color.float32, values, sizeof(color.float32));
-    clear_uav(list, METHOD(ClearUnorderedAccessViewFloat), cpu_handle, resource, bits, true, rect_count, rects, &color, true);
+    memcpy(bits, values, sizeof(bits));
+    clear_uav(list, METHOD(ClearUnorderedAccessViewFloat), cpu_handle, resource, bits, true, rect_count, rects);
 }

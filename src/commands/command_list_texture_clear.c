@@ -1,10 +1,5 @@
-/* Clears of texture views. ClearUnorderedAccessViewUint/Float of texture UAVs: the values are
- * taken as the view's format takes them (Uint for integer formats, Float for the others) and
- * converted by the device, never by d3d12xs: a whole view is one vkCmdClearColorImage in the
- * transfer layout the barrier tracker keeps; rectangles clear a scratch image of the view's
- * format (the allocator's, sized to the largest rectangle) and copy it into each rectangle of
- * each slice, since Vulkan clears only whole subresources. ClearRenderTargetView and
- * ClearDepthStencilView render: one dynamic-rendering pass over the view (in the view's own
+/* Clears of render target and depth stencil views (UAV clears are command_list_uav_clear.c's).
+ * ClearRenderTargetView and ClearDepthStencilView render: one dynamic-rendering pass over the view (in the view's own
  * format, every sample of a multisampled one) that clears it on load, or clears its rectangles
  * as attachments. */
 #include <stdlib.h>
@@ -31,21 +26,7 @@ static bool integer_format(DXGI_FORMAT format, bool *is_signed)
     }
 }
 
-static bool is_integer_format(DXGI_FORMAT format)
-{
-    bool is_signed;
-    return integer_format(format, &is_signed);
-}
-
-static VkImageType image_type(D3D12_RESOURCE_DIMENSION dimension)
-{
-    return dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D ? VK_IMAGE_TYPE_1D
-            : dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
-}
-
-/* The rectangles clipped to the mip (D3D12 clears what lies inside it); empty ones dropped.
- * Returns how many are left in clipped, and the largest width and height in *extent. */
-static uint32_t clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped, VkExtent2D *extent)
+uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped, VkExtent2D *extent)
 {
     uint32_t count = 0;
 
@@ -64,109 +45,6 @@ static uint32_t clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t wi
         count++;
     }
     return count;
-}
-
-/* Clears a scratch image and copies it into every clipped rectangle of every slice of the view. */
-static void clear_rects(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
-        const VkClearColorValue *color, const VkRect2D *rects, uint32_t rect_count, VkExtent2D largest, uint32_t depth)
-{
-    struct d3d12_resource *resource = descriptor->resource;
-    const VkImageSubresourceRange *range = &descriptor->image_range;
-    VkImageSubresourceRange scratch_range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    uint32_t layers = range->layerCount == VK_REMAINING_ARRAY_LAYERS ? resource->layers - range->baseArrayLayer : range->layerCount;
-    VkImageMemoryBarrier2 scratch_barrier = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT,
-        .dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .subresourceRange = scratch_range,
-    };
-    VkDependencyInfo dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
-            .pImageMemoryBarriers = &scratch_barrier};
-    VkImageCopy *regions;
-    VkImage scratch;
-    HRESULT hr;
-
-    if (!(regions = calloc((size_t)rect_count * layers, sizeof(*regions)))) {
-        d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
-        return;
-    }
-    if (FAILED(hr = d3d12_command_allocator_get_transient_image(list->allocator, image_type(resource->desc.Dimension), resource->vk_format,
-            (VkExtent3D){largest.width, largest.height, depth}, &scratch, command))) {
-        d3d12_command_list_record_error(list, command, "the scratch image of the rectangles could not be made (HRESULT 0x%08x)", (unsigned)hr);
-        free(regions);
-        return;
-    }
-    scratch_barrier.image = scratch;
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
-    vkCmdClearColorImage(list->vk_command_buffer, scratch, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, color, 1, &scratch_range);
-    scratch_barrier.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-    scratch_barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    scratch_barrier.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    scratch_barrier.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-    scratch_barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    scratch_barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    vkCmdPipelineBarrier2(list->vk_command_buffer, &dependency);
-
-    for (uint32_t layer = 0; layer < layers; layer++)
-        for (uint32_t r = 0; r < rect_count; r++)
-            regions[layer * rect_count + r] = (VkImageCopy){
-                .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, range->baseMipLevel, range->baseArrayLayer + layer, 1},
-                .dstOffset = {rects[r].offset.x, rects[r].offset.y, 0},
-                .extent = {rects[r].extent.width, rects[r].extent.height, depth},
-            };
-    d3d12_barriers_transfer_layout(&list->barriers, list->vk_command_buffer, resource->vk_image, range, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    vkCmdCopyImage(list->vk_command_buffer, scratch, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, resource->vk_image,
-            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, rect_count * layers, regions);
-    free(regions);
-}
-
-void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
-        const VkClearColorValue *color, bool float_values, UINT rect_count, const D3D12_RECT *rects)
-{
-    struct d3d12_resource *resource = descriptor->resource;
-    DXGI_FORMAT format = descriptor->format ? descriptor->format : resource->desc.Format;
-    const struct d3d12_recorded_range written = d3d12_recorded_texture_range(resource, &descriptor->image_range, true);
-    uint32_t width, height, depth, clipped_count;
-    VkExtent2D largest;
-    VkRect2D *clipped;
-
-    if (rect_count && !rects) {
-        d3d12_command_list_record_error(list, command, "NumRects is %u but pRects is NULL", rect_count);
-        return;
-    }
-    if (is_integer_format(format) == float_values || descriptor->vk_format != resource->vk_format) {
-        d3d12_command_list_record_error(list, command, "clearing a texture UAV of format %d %s is not implemented (integer formats take "
-                "ClearUnorderedAccessViewUint, the others ClearUnorderedAccessViewFloat, in the resource's own format)", (int)format,
-                descriptor->vk_format != resource->vk_format ? "through another format of its family" : "with these values");
-        return;
-    }
-    if (!rect_count) {
-        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-        d3d12_barriers_transfer_layout(&list->barriers, list->vk_command_buffer, resource->vk_image, &descriptor->image_range,
-                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        vkCmdClearColorImage(list->vk_command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, color, 1,
-                &descriptor->image_range);
-        d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
-        return;
-    }
-    /* Rectangles are in the view's mip; a 3D view covers all of its depth (texture_descriptor.c). */
-    d3d12xs_texture_mip_extent(&resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
-    if (!(clipped = malloc(rect_count * sizeof(*clipped)))) {
-        d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
-        return;
-    }
-    if ((clipped_count = clip_rects(rects, rect_count, width, height, clipped, &largest))) {
-        clear_rects(list, command, descriptor, color, clipped, clipped_count, largest, depth);
-        d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_UAV, &written, 1);
-    }
-    free(clipped);
 }
 
 /* Renders the clear of the RTV or DSV `descriptor`: the aspects in `aspects` (COLOR, or DEPTH and
@@ -188,7 +66,7 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
             d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
             goto done;
         }
-        if (!(clipped_count = clip_rects(rects, rect_count, width, height, clipped, &largest)))
+        if (!(clipped_count = d3d12_command_list_clip_rects(rects, rect_count, width, height, clipped, &largest)))
             goto done; /* every rectangle lies outside the view */
         for (uint32_t i = 0; i < clipped_count; i++)
             clear_rects[i] = (VkClearRect){clipped[i], 0, descriptor->image_range.layerCount};
@@ -293,6 +171,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
     } else {
         memcpy(value.color.float32, color, sizeof(value.color.float32));
     }
+    /* A8 stored as R8 (dxgi_format.h): the texel takes the colour's alpha */
+    if (d3d12xs_format(descriptor->format ? descriptor->format : descriptor->resource->desc.Format)->alpha_in_red)
+        value.color.float32[0] = color[3];
     clear_by_rendering(list, command, descriptor, VK_IMAGE_ASPECT_COLOR_BIT, &value, rect_count, rects);
 }
 

@@ -43,10 +43,18 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
 /* CopyResource when either side is a texture; false after recording the error. */
 bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, struct d3d12_resource *dst, struct d3d12_resource *src);
 
-/* command_list_texture_clear.c: a UAV clear of the texture view `descriptor` (whole, or the
- * rectangles of each of its slices), values taken as its format takes them; render-target clears. */
+/* command_list_uav_clear.c: UAV clears of the buffer or texture view `descriptor` (a texture's
+ * whole view, or the rectangles of each of its slices) with ClearUnorderedAccessViewUint's values
+ * (float_values false) or the bits of ...Float's, converted as D3D12 does (uav_clear_value.h). */
+void d3d12_command_list_clear_buffer_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
+        const uint32_t values[4], bool float_values);
 void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
-        const VkClearColorValue *color, bool float_values, UINT rect_count, const D3D12_RECT *rects);
+        const uint32_t values[4], bool float_values, UINT rect_count, const D3D12_RECT *rects);
+/* command_list_texture_clear.c: render-target clears, and the rectangles of a clear clipped to a
+ * width x height mip (D3D12 clears what lies inside it; empty ones dropped): how many are left in
+ * clipped, and the largest width and height in *extent. */
+uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped,
+        VkExtent2D *extent);
 void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
         const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects);
 void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,

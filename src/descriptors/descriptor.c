@@ -152,6 +152,17 @@ static bool buffer_view(struct d3d12_device *device, const char *method, struct 
     descriptor->vk_type = writable ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     if (!offset_aligned(method, "pDesc->FirstElement", offset, texel_offset_alignment(device, writable, element_size)))
         return false;
+    /* A UAV's format must be one the device stores texel buffers in (Vulkan's rule for the view
+     * of a buffer with storage usage): asked before the view is made, not left to the driver. */
+    if (writable) {
+        VkFormatProperties properties;
+        vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, vk_format, &properties);
+        if (!(properties.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT)) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be used for storage texel buffers on this device "
+                    "(CheckFeatureSupport D3D12_FEATURE_FORMAT_SUPPORT says which can)", (int)format);
+            return false;
+        }
+    }
     if (!(descriptor->view = d3d12_resource_get_buffer_view(resource, vk_format, offset, range))) {
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be used for %s texel buffers on this device", (int)format,
                 writable ? "storage" : "uniform");

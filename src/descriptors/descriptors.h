@@ -25,6 +25,7 @@ struct d3d12xs_descriptor {
     VkBufferView view;                /* typed buffer views */
     VkImageView image_view;           /* texture views (the resource's, memory/texture_view.c) */
     VkImageSubresourceRange image_range; /* ... and the mips, layers and aspect they see */
+    uint32_t first_w_slice, w_slice_count; /* ... and of a 3D UAV, its W slices (count 0: the mip's whole depth) */
     VkImage image;                    /* ... the resource's image, and the D3D12 subresources the range spans */
     uint32_t first_subresource, subresource_count;
     VkSampler sampler;

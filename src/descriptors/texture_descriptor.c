@@ -156,6 +156,11 @@ static bool resolve_format(const char *method, const struct d3d12_resource *reso
     /* X formats have no alpha in memory: it reads 1. */
     if (dxgi == DXGI_FORMAT_B8G8R8X8_UNORM || dxgi == DXGI_FORMAT_B8G8R8X8_UNORM_SRGB)
         base[3] = VK_COMPONENT_SWIZZLE_ONE;
+    /* A8 stored as R8: alpha comes from R, the colour is 0 (D3D12 reads A8 as (0, 0, 0, a)). */
+    if (view->alpha_in_red) {
+        base[0] = base[1] = base[2] = VK_COMPONENT_SWIZZLE_ZERO;
+        base[3] = VK_COMPONENT_SWIZZLE_R;
+    }
     return true;
 }
 
@@ -182,6 +187,8 @@ static bool make_view(struct d3d12_device *device, const char *method, struct d3
         return false;
     descriptor->resource = resource;
     descriptor->image_range = key->range;
+    descriptor->first_w_slice = key->first_w_slice;
+    descriptor->w_slice_count = key->w_slice_count;
     /* For the console validation, which must not follow the resource pointer of a stale descriptor. */
     descriptor->image = resource->vk_image;
     d3d12xs_texture_subresource_span(resource, &key->range, &descriptor->first_subresource, &descriptor->subresource_count);
@@ -341,8 +348,9 @@ static bool multisampled_shape(VkImageViewType type, uint32_t first_layer, uint3
     return true;
 }
 
-static bool uav_shape(const char *method, const struct d3d12_resource *resource, const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc,
-        struct view_shape *s)
+/* The view's shape; a 3D view of some of its mip's depth also sets the key's W slices. */
+static bool uav_shape(struct d3d12_device *device, const char *method, const struct d3d12_resource *resource,
+        const D3D12_UNORDERED_ACCESS_VIEW_DESC *desc, struct view_shape *s, struct d3d12xs_image_view_key *key)
 {
     switch (desc->ViewDimension) {
     case D3D12_UAV_DIMENSION_TEXTURE1D:
@@ -356,16 +364,30 @@ static bool uav_shape(const char *method, const struct d3d12_resource *resource,
         return one_mip_shape(VK_IMAGE_VIEW_TYPE_2D_ARRAY, desc->Texture2DArray.MipSlice, desc->Texture2DArray.FirstArraySlice,
                 desc->Texture2DArray.ArraySize, desc->Texture2DArray.PlaneSlice, s);
     case D3D12_UAV_DIMENSION_TEXTURE3D: {
-        uint32_t width, height, depth;
+        uint32_t width, height, depth, first = desc->Texture3D.FirstWSlice, count = desc->Texture3D.WSize;
         d3d12xs_texture_mip_extent(&resource->desc, desc->Texture3D.MipSlice < resource->mip_levels ? desc->Texture3D.MipSlice : 0,
                 &width, &height, &depth);
-        /* A UAV of some of a mip's depth slices needs VK_EXT_image_sliced_view_of_3d. */
-        if (desc->Texture3D.FirstWSlice || (desc->Texture3D.WSize != UINT32_MAX && desc->Texture3D.WSize != depth)) {
-            d3d12xs_fail(E_INVALIDARG, method, "pDesc->Texture3D selects W slices %u (+%d) of %u: UAVs of part of a 3D mip are not implemented "
-                    "(FirstWSlice 0, WSize -1 or the mip's depth)", desc->Texture3D.FirstWSlice, (int)desc->Texture3D.WSize, depth);
+        /* WSize -1: every slice from FirstWSlice on */
+        if (count == UINT32_MAX && first < depth)
+            count = depth - first;
+        if (!count || first >= depth || count > depth - first) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc->Texture3D selects W slices %u (+%d) of a mip %u deep (FirstWSlice + WSize must lie in "
+                    "the mip, WSize -1 for the rest)", first, (int)desc->Texture3D.WSize, depth);
             return false;
         }
         *s = (struct view_shape){D3D12_RESOURCE_DIMENSION_TEXTURE3D, VK_IMAGE_VIEW_TYPE_3D, false, false, desc->Texture3D.MipSlice, 1, 0, 1, 0, 0.0f};
+        if (count == depth)
+            return true;
+        /* Part of the mip's depth: a sliced view, the shader's slice 0 at FirstWSlice. */
+        if (!device->has_sliced_view_of_3d) {
+            d3d12xs_fail(E_INVALIDARG, method, "pDesc->Texture3D selects W slices %u to %u of %u: UAVs of part of a 3D mip need "
+                    "VK_EXT_image_sliced_view_of_3d, %s", first, first + count - 1, depth, device->sliced_view_of_3d_hidden_by_layer
+                    ? "left off: the validation layer predates it and would drop its slice range (D3D12XS_DEBUG=0 turns the layer off)"
+                    : "which this device lacks");
+            return false;
+        }
+        key->first_w_slice = first;
+        key->w_slice_count = count;
         return true;
     }
     default:
@@ -399,9 +421,9 @@ bool d3d12xs_texture_uav(struct d3d12_device *device, const char *method, struct
             whole.Texture1DArray.ArraySize = resource->layers;
         desc = &whole;
     }
-    if (!uav_shape(method, resource, desc, &shape) || !resolve_range(method, resource, &shape))
-        return false;
     memset(&key, 0, sizeof(key));
+    if (!uav_shape(device, method, resource, desc, &shape, &key) || !resolve_range(method, resource, &shape))
+        return false;
     if (!resolve_format(method, resource, desc->Format, shape.plane, &key, base))
         return false;
     key.components = (VkComponentMapping){VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,

@@ -77,6 +77,8 @@ struct d3d12_device {
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
     bool has_custom_border_color; /* VK_EXT_custom_border_color, without a format */
     bool has_image_view_min_lod;  /* VK_EXT_image_view_min_lod: SRVs' ResourceMinLODClamp */
+    bool has_sliced_view_of_3d;   /* VK_EXT_image_sliced_view_of_3d: UAVs of some of a 3D mip's W slices */
+    bool sliced_view_of_3d_hidden_by_layer; /* offered, but left off: the validation layer predates it */
     /* VK_NV_ or VK_KHR_compute_shader_derivatives: shader model 6.6 compute derivatives over
      * 2x2 quads / 4 consecutive threads; khr: only the KHR extension is enabled, so modules
      * name SPV_KHR_compute_shader_derivatives (shaders/spirv_compute_derivatives.c) */

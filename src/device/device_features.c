@@ -92,6 +92,9 @@ static void texture_format_support(struct d3d12_device *device, D3D12_FEATURE_DA
         return;
     vkGetPhysicalDeviceFormatProperties(device->vk_physical_device, info->vk, &properties);
     features = properties.optimalTilingFeatures;
+    /* A8 stored as R8 cannot be a storage view (dxgi_format.h): no typed UAVs or atomics */
+    if (info->alpha_in_red)
+        features &= ~(VkFormatFeatureFlags)(VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT);
     if ((features & copyable) != copyable)
         return;
     format->Support1 |= D3D12_FORMAT_SUPPORT1_TEXTURE2D | D3D12_FORMAT_SUPPORT1_TEXTURECUBE | D3D12_FORMAT_SUPPORT1_MIP;

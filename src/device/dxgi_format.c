@@ -5,13 +5,6 @@
 
 #include "common/util.h"
 
-/* VK_KHR_maintenance5 brings the one Vulkan format with A8_UNORM's meaning (alpha, not red). */
-#ifdef VK_KHR_maintenance5
-#define VK_A8 VK_FORMAT_A8_UNORM_KHR
-#else
-#define VK_A8 VK_FORMAT_UNDEFINED
-#endif
-
 enum {
     F_SRGB = 1 << 0,
     F_TYPELESS = 1 << 1,
@@ -19,6 +12,7 @@ enum {
     F_PLANAR = 1 << 3,
     F_BUFFER = 1 << 4, /* typed buffer views (the set d3d12xs_vk_format_from_dxgi always answered) */
     F_VIDEO = 1 << 5,  /* YUV and palette formats: no Vulkan image format backs them here */
+    F_ALPHA_IN_RED = 1 << 6, /* A8_UNORM stored as R8_UNORM (d3d12xs_format::alpha_in_red) */
 };
 
 #define COLOR_ASPECT VK_IMAGE_ASPECT_COLOR_BIT
@@ -29,7 +23,7 @@ enum {
 #define ENTRY(name, vk_format, family, bw, bh, bytes, planes, aspect, flags) \
     [DXGI_FORMAT_##name] = {DXGI_FORMAT_##name, vk_format, DXGI_FORMAT_##family, bw, bh, bytes, planes, aspect, \
             !!((flags) & F_SRGB), !!((flags) & F_TYPELESS), !!((flags) & F_BC), !!((flags) & F_PLANAR), !!((flags) & F_BUFFER), \
-            !!((flags) & F_VIDEO)}
+            !!((flags) & F_VIDEO), !!((flags) & F_ALPHA_IN_RED)}
 /* One texel per block, one colour plane. */
 #define COLOR(name, vk_format, family, bytes, flags) ENTRY(name, vk_format, family, 1, 1, bytes, 1, COLOR_ASPECT, flags)
 #define BC(name, vk_format, family, bytes, flags) ENTRY(name, vk_format, family, 4, 4, bytes, 1, COLOR_ASPECT, (flags) | F_BC)
@@ -107,7 +101,9 @@ static const struct d3d12xs_format formats[DXGI_FORMAT_A4B4G4R4_UNORM + 1] = {
     COLOR(R8_UINT, VK_FORMAT_R8_UINT, R8_TYPELESS, 1, F_BUFFER),
     COLOR(R8_SNORM, VK_FORMAT_R8_SNORM, R8_TYPELESS, 1, F_BUFFER),
     COLOR(R8_SINT, VK_FORMAT_R8_SINT, R8_TYPELESS, 1, F_BUFFER),
-    COLOR(A8_UNORM, VK_A8, UNKNOWN, 1, 0),
+    /* VK_KHR_maintenance5's VK_FORMAT_A8_UNORM_KHR is not in the Vulkan headers (1.3.239) nor known
+     * to the validation layer d3d12xs is built and checked with: A8 is R8_UNORM, alpha in R. */
+    COLOR(A8_UNORM, VK_FORMAT_R8_UNORM, UNKNOWN, 1, F_ALPHA_IN_RED),
     /* One bit per texel: rows are whole bytes of 8 texels. No Vulkan format. */
     ENTRY(R1_UNORM, VK_FORMAT_UNDEFINED, UNKNOWN, 8, 1, 1, 1, COLOR_ASPECT, 0),
     COLOR(R9G9B9E5_SHAREDEXP, VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, UNKNOWN, 4, 0),

@@ -24,6 +24,11 @@ struct d3d12xs_format {
     VkImageAspectFlags aspects;     /* COLOR, or DEPTH and/or STENCIL */
     bool srgb, typeless_format, block_compressed, planar, buffer_view; /* buffer_view: typed buffer views may use it */
     bool video;                     /* YUV or palette format (planar: the multi-plane ones); refused for now */
+    /* A8_UNORM: stored as R8_UNORM (the Vulkan headers d3d12xs builds with predate
+     * VK_KHR_maintenance5's A8 format), its one channel, alpha, in R. Sampled views swizzle it to
+     * (0, 0, 0, R); render-target clears write the alpha value into R; storage views cannot
+     * swizzle, so such textures have no UAVs. */
+    bool alpha_in_red;
 };
 
 /* The format's entry, or NULL for a value that is not a DXGI format d3d12xs knows. */

@@ -102,6 +102,9 @@ struct d3d12xs_image_view_key {
     VkComponentMapping components;
     VkImageSubresourceRange range;
     float min_lod;                      /* ResourceMinLODClamp (VK_EXT_image_view_min_lod; 0 without it) */
+    /* 3D UAVs of some of a mip's depth (VK_EXT_image_sliced_view_of_3d): the first W slice and
+     * how many; a count of 0 is every slice, no sliced view */
+    uint32_t first_w_slice, w_slice_count;
 };
 struct d3d12xs_image_view {
     struct d3d12xs_image_view_key key;

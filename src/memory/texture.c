@@ -206,6 +206,11 @@ static HRESULT check_image_support(struct d3d12_device *device, const D3D12_RESO
 
     if (info->format == VK_FORMAT_UNDEFINED)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d has no Vulkan format d3d12xs can make textures of", (int)desc->Format);
+    /* A8 stored as R8 has no UAVs (dxgi_format.h), so no UAV flag, as FORMAT_SUPPORT says */
+    if ((desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS) && d3d12xs_format(desc->Format)
+            && d3d12xs_format(desc->Format)->alpha_in_red)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format A8_UNORM with ALLOW_UNORDERED_ACCESS: this device has no A8 UAVs (A8 is "
+                "stored as R8_UNORM without VK_KHR_maintenance5's A8 format; CheckFeatureSupport D3D12_FEATURE_FORMAT_SUPPORT says so)");
     vr = vkGetPhysicalDeviceImageFormatProperties(device->vk_physical_device, info->format, info->imageType, info->tiling, info->usage,
             info->flags, &properties);
     if (vr == VK_ERROR_FORMAT_NOT_SUPPORTED)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/vk_sliced_view_of_3d.h"
 #include "memory/resource.h"
 
 VkImageView d3d12_resource_get_image_view(struct d3d12_resource *resource, const struct d3d12xs_image_view_key *key, const char *method)
@@ -23,8 +24,11 @@ VkImageView d3d12_resource_get_image_view(struct d3d12_resource *resource, const
             sizeof(*resource->image_views))) {
         /* The view's own usage: a typeless image may have usages its view format lacks. */
         VkImageViewMinLodCreateInfoEXT min_lod = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_MIN_LOD_CREATE_INFO_EXT, .minLod = key->min_lod};
-        VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, .pNext = key->min_lod != 0.0f ? &min_lod : NULL,
-                .usage = key->usage};
+        /* the shader's slice 0 is the view's first W slice */
+        VkImageViewSlicedCreateInfoEXT sliced = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_SLICED_CREATE_INFO_EXT,
+                .pNext = key->min_lod != 0.0f ? &min_lod : NULL, .sliceOffset = key->first_w_slice, .sliceCount = key->w_slice_count};
+        VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+                .pNext = key->w_slice_count ? (const void *)&sliced : key->min_lod != 0.0f ? (const void *)&min_lod : NULL, .usage = key->usage};
         VkImageViewCreateInfo info = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
             .pNext = &usage,
