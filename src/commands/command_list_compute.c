@@ -386,7 +386,7 @@ static void bind_heaps(struct d3d12_command_list *list)
         } else {
             indices[D3D12XS_HEAP_SET_RESOURCES] = indices[D3D12XS_HEAP_SET_COUNTERS] = buffer_count;
             offsets[D3D12XS_HEAP_SET_RESOURCES] = 0;
-            offsets[D3D12XS_HEAP_SET_COUNTERS] = heap->counters_offset;
+            offsets[D3D12XS_HEAP_SET_COUNTERS] = heap->side_set_offset;
         }
         buffer_count++;
     }
