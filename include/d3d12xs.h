@@ -57,6 +57,12 @@ typedef struct D3D12XS_DEVICE_INFO {
      * else creating a pipeline whose shader does fails with E_INVALIDARG. */
     BOOL ComputeDerivativeQuadsSupported;
     BOOL ComputeDerivativeLinearSupported;
+    /* How many descriptors of a shader-visible CBV_SRV_UAV / SAMPLER heap shaders can address:
+     * heaps hold D3D12's 1,000,000 / 2,048 on every device, and a dispatch whose descriptor
+     * table reaches past these counts is a recording error (docs/descriptors.md; lavapipe:
+     * 997,823 views, so resource binding tier 2; tier 3 where this is 1,000,000). */
+    UINT ShaderAddressableViewDescriptors;
+    UINT ShaderAddressableSamplerDescriptors;
 } D3D12XS_DEVICE_INFO;
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);

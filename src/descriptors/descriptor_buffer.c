@@ -149,7 +149,8 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
 
     /* Sets 0 and 2 hold as many slots as shaders may address, within what the device lets a
      * stage see, next to set 1's one descriptor (the side table) and the push descriptors
-     * (lavapipe: 1,000,000 in all). */
+     * (lavapipe: 1,000,000 in all). Heaps are created at D3D12's sizes whatever these are; a
+     * dispatch whose tables reach past them is refused (command_list_compute.c). */
     uint32_t sampler_slots = MAX_SAMPLER_SLOTS, resource_slots = MAX_RESOURCE_SLOTS, stage_limit = limits->maxPerStageResources;
     if (sampler_slots > limits->maxPerStageDescriptorSamplers)
         sampler_slots = limits->maxPerStageDescriptorSamplers;

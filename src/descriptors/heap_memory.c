@@ -66,10 +66,6 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
         size += (VkDeviceSize)heap->desc.NumDescriptors * SIDE_ENTRY_SIZE;
     }
     heap->memory_size = size;
-    if (shader_visible && heap->desc.NumDescriptors > buffers->capacity[samplers ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES])
-        return d3d12xs_fail(E_INVALIDARG, method, "pDescriptorHeapDesc->NumDescriptors is %u; shaders on %s see at most %u descriptors of a heap",
-                heap->desc.NumDescriptors, device->vk_properties.deviceName,
-                buffers->capacity[samplers ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES]);
     if (!shader_visible) {
         if (!(heap->slots = calloc(1, size)))
             return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate %llu bytes of descriptors", (unsigned long long)size);
