@@ -138,8 +138,9 @@ static void test_highest_descriptor(struct env *env, ID3D12DescriptorHeap *heap)
     ID3D12RootSignature_Release(signature);
 }
 
-/* d3d12xs_heap.hlsli over the same heap: its size is what shaders can address, and an index
- * past that loads 0 as an index past the heap does (reads no descriptor). */
+/* d3d12xs_heap.hlsli over the same heap: its size is what shaders can address, the highest
+ * addressable descriptor (a raw SRV 4 bytes into its buffer) loads, and the next index loads 0
+ * as an index past the heap does (reads no descriptor). */
 static void test_directly_indexed(struct env *env, ID3D12DescriptorHeap *heap)
 {
     static const char source[] =
@@ -148,10 +149,12 @@ static void test_directly_indexed(struct env *env, ID3D12DescriptorHeap *heap)
         "cbuffer top : register(b0) { uint high; }\n"
         "[numthreads(1, 1, 1)] void main()\n"
         "{\n"
-        "    output.Store2(0, uint2(D3D12XSHeapCount(), D3D12XSHeapLoad(high + 1, 0) + 5));\n"
+        "    output.Store3(0, uint3(D3D12XSHeapCount(), D3D12XSHeapLoad(high, 4), D3D12XSHeapLoad(high + 1, 0) + 5));\n"
         "}\n";
     D3D12_ROOT_PARAMETER1 parameters[2];
-    uint32_t words[2] = {0};
+    D3D12_SHADER_RESOURCE_VIEW_DESC view;
+    uint32_t words[3] = {0}, data[THREADS];
+    void *mapped = NULL;
     LOG_MARK();
 
     memset(parameters, 0, sizeof(parameters));
@@ -163,21 +166,38 @@ static void test_directly_indexed(struct env *env, ID3D12DescriptorHeap *heap)
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12Resource *output = harness_uav_buffer(env->device, 256);
+    ID3D12Resource *input = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, sizeof(data), D3D12_RESOURCE_STATE_GENERIC_READ);
+    for (uint32_t i = 0; i < THREADS; i++)
+        data[i] = 3 * i + 1;
+    CHECK_HR(ID3D12Resource_Map(input, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, data, sizeof(data));
+    ID3D12Resource_Unmap(input, 0, NULL);
+    memset(&view, 0, sizeof(view));
+    view.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+    view.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    view.Format = DXGI_FORMAT_R32_TYPELESS;
+    view.Buffer.FirstElement = 1;
+    view.Buffer.NumElements = THREADS - 1;
+    view.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+    ID3D12Device_CreateShaderResourceView(env->device, input, &view, cpu_at(env, heap, env->addressable - 1));
 
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
     ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
     ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, ID3D12Resource_GetGPUVirtualAddress(output));
-    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 1, env->addressable - 1, 0);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 1, env->addressable - 1, 0); /* high */
     ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_read_back(env->device, env->queue, output, words, sizeof(words));
     CHECK_MSG(words[0] == env->addressable, "D3D12XSHeapCount() of a %u-descriptor heap is %u, expected %u", D3D12_VIEWS, words[0], env->addressable);
-    CHECK_MSG(words[1] == 5, "D3D12XSHeapLoad past the addressable descriptors: %u, expected 0", words[1] - 5);
+    CHECK_MSG(words[1] == 7, "D3D12XSHeapLoad of descriptor %u: %u, expected 7", env->addressable - 1, words[1]);
+    CHECK_MSG(words[2] == 5, "D3D12XSHeapLoad past the addressable descriptors: %u, expected 0", words[2] - 5);
     CHECK_NO_LOG();
 
     harness_release_list(&list);
+    ID3D12Resource_Release(input);
     ID3D12Resource_Release(output);
     ID3D12PipelineState_Release(state);
     ID3D12RootSignature_Release(signature);
