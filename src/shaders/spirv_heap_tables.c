@@ -30,7 +30,9 @@
  *
  * Access chains from %e get PhysicalStorageBuffer result types, loads and stores through them
  * an Aligned operand; atomics (IncrementCounter, Append, Consume) work as they are. A counter
- * passed to a function or copied, and arrays of counters, are refused. */
+ * declared as a storage texel buffer (libvkd3d-shader's default for DXBC) is a pointer to its
+ * texel type instead, and its OpImageTexelPointer becomes a copy of %e (a counter is one value).
+ * A counter passed to a function or copied, and arrays of counters, are refused. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,7 @@ struct heap_variable {
     bool array;
     bool size;               /* a SIZE binding: no heap variable, reads of the push member */
     bool counter;            /* a COUNTER binding: no heap variable, a pointer from the side table */
+    bool texel_counter;      /* ... declared as a storage texel buffer */
     uint32_t member;         /* index into the push members, or NO_MEMBER (the table starts at 0) */
     uint32_t register_index; /* constant id */
 };
@@ -154,6 +157,9 @@ static HRESULT add_heap_variable(struct tables *t, const struct d3d12xs_spirv_he
         if (!t->side_table.variable)
             d3d12xs_spirv_side_table(m, b->set, &t->side_table);
         h->counter = true;
+        const struct d3d12xs_spirv_inst *image = d3d12xs_spirv_def_op(m, h->element_type, SpvOpTypeImage, 3);
+        if ((h->texel_counter = image != NULL))
+            h->element_type = image->w[2]; /* the texel's type */
         h->element_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, h->element_type);
         return S_OK;
     }
@@ -392,12 +398,22 @@ static bool rewrite_counter_use(struct tables *t, struct d3d12xs_spirv_inst *ins
         d3d12xs_spirv_rewrite(m, inst, copy, n);
         return true;
     }
+    if (op == SpvOpImageTexelPointer && n >= 4 && (h = table_variable(t, copy[3])) && h->counter) {
+        uint32_t same[4] = {SpvOpCopyObject, h->element_pointer, copy[2], elements[h - t->variables]};
+        mark_by_address(t, copy[2]);
+        d3d12xs_spirv_rewrite(m, inst, same, 4);
+        return true;
+    }
     if (!pointer_operands(op, n, &first, &last))
         return false;
     for (uint32_t k = first; k <= last; k++) {
         bool variable = (h = table_variable(t, copy[k])) && h->counter;
         if (!variable && !is_by_address(t, copy[k]))
             continue;
+        if (variable && h->texel_counter) {
+            *hr = fail(t, "a UAV counter declared as a texel buffer (%u) is used by instruction %u, not by OpImageTexelPointer", copy[k], op);
+            return true;
+        }
         if (op != SpvOpLoad && op != SpvOpStore && op != SpvOpArrayLength && !(op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor)) {
             *hr = fail(t, "a UAV counter's pointer (%u) is used by instruction %u, which only loads, stores and atomics may", copy[k], op);
             return true;
