@@ -414,7 +414,7 @@ static bool rewrite_counter_use(struct tables *t, struct d3d12xs_spirv_inst *ins
             *hr = fail(t, "a UAV counter declared as a texel buffer (%u) is used by instruction %u, not by OpImageTexelPointer", copy[k], op);
             return true;
         }
-        if (op != SpvOpLoad && op != SpvOpStore && op != SpvOpArrayLength && !(op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor)) {
+        if (op != SpvOpLoad && op != SpvOpStore && !(op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor)) {
             *hr = fail(t, "a UAV counter's pointer (%u) is used by instruction %u, which only loads, stores and atomics may", copy[k], op);
             return true;
         }
