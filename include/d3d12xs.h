@@ -61,6 +61,12 @@ typedef struct D3D12XS_DEVICE_INFO {
      * mip's depth) work (VK_EXT_image_sliced_view_of_3d, left off under a validation layer that
      * predates it); else CreateUnorderedAccessView refuses them with a line saying which. */
     BOOL SlicedUAVsOf3DSupported;
+    /* How many descriptors of a shader-visible CBV_SRV_UAV / SAMPLER heap shaders can address:
+     * heaps hold D3D12's 1,000,000 / 2,048 on every device, and a dispatch whose descriptor
+     * table reaches past these counts is a recording error (docs/descriptors.md; lavapipe:
+     * 997,823 views, so resource binding tier 2; tier 3 where this is 1,000,000). */
+    UINT ShaderAddressableViewDescriptors;
+    UINT ShaderAddressableSamplerDescriptors;
 } D3D12XS_DEVICE_INFO;
 
 HRESULT D3D12XSGetDeviceInfo(ID3D12Device *device, D3D12XS_DEVICE_INFO *info);

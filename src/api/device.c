@@ -961,6 +961,8 @@ HRESULT D3D12XSGetDeviceInfo(ID3D12Device *iface, D3D12XS_DEVICE_INFO *info)
     info->SlicedUAVsOf3DSupported = device->has_sliced_view_of_3d;
     info->ComputeDerivativeQuadsSupported = device->compute_derivative_quads;
     info->ComputeDerivativeLinearSupported = device->compute_derivative_linear;
+    info->ShaderAddressableViewDescriptors = device->descriptor_buffers->capacity[D3D12XS_HEAP_SET_RESOURCES];
+    info->ShaderAddressableSamplerDescriptors = device->descriptor_buffers->capacity[D3D12XS_HEAP_SET_SAMPLERS];
     for (int type = 0; type < 4; type++) {
         if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
             continue;

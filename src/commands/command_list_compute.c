@@ -402,7 +402,7 @@ static void bind_heaps(struct d3d12_command_list *list)
         } else {
             indices[D3D12XS_HEAP_SET_RESOURCES] = indices[D3D12XS_HEAP_SET_COUNTERS] = buffer_count;
             offsets[D3D12XS_HEAP_SET_RESOURCES] = 0;
-            offsets[D3D12XS_HEAP_SET_COUNTERS] = heap->counters_offset;
+            offsets[D3D12XS_HEAP_SET_COUNTERS] = heap->side_set_offset;
         }
         buffer_count++;
     }
@@ -431,6 +431,7 @@ static bool push_table_starts(struct d3d12_command_list *list, const char *comma
     struct d3d12_compute_state *state = &list->compute;
     const struct d3d12_root_signature *signature = state->root_signature;
     const uint64_t increment = sizeof(struct d3d12xs_descriptor);
+    const struct d3d12xs_descriptor_buffers *buffers = list->object.device->descriptor_buffers;
     uint32_t table = 0;
 
     for (uint32_t i = 0; i < signature->parameter_count; i++) {
@@ -473,6 +474,19 @@ static bool push_table_starts(struct d3d12_command_list *list, const char *comma
                     heap->desc.NumDescriptors);
             return false;
         }
+        /* Heaps hold D3D12's sizes on every device; shaders reach the first capacity[set] of
+         * them (descriptor_buffer.c). Past that a read would be undefined: refused like a table
+         * past its heap. */
+        uint32_t addressable = buffers->capacity[binding->heap_set == D3D12XS_HEAP_SET_SAMPLERS ? D3D12XS_HEAP_SET_SAMPLERS
+                : D3D12XS_HEAP_SET_RESOURCES];
+        if (start + binding->table_offset + binding->table_extent > addressable) {
+            d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) reads descriptors %llu to %llu of the "
+                    "bound %s heap, past the %u that shaders on %s can address", binding->root_index, binding->register_name,
+                    (unsigned long long)(start + binding->table_offset), (unsigned long long)(start + binding->table_offset + binding->table_extent - 1),
+                    binding->heap_set == D3D12XS_HEAP_SET_SAMPLERS ? "SAMPLER" : "CBV_SRV_UAV", addressable,
+                    list->object.device->vk_properties.deviceName);
+            return false;
+        }
     }
     if (state->pipeline->indexes_sampler_heap && !state->heaps[1]) {
         d3d12_command_list_record_error(list, command, "the shader indexes the SAMPLER heap directly (d3d12xs_heap.hlsli) but no "
@@ -485,7 +499,11 @@ static bool push_table_starts(struct d3d12_command_list *list, const char *comma
                     "CBV_SRV_UAV heap is set (SetDescriptorHeaps)");
             return false;
         }
-        state->table_starts[table++] = state->heaps[0] ? state->heaps[0]->desc.NumDescriptors : 0;
+        /* The size d3d12xs_heap.hlsli checks indices against: no more than shaders can address,
+         * so an index past that loads 0 as one past the heap does. */
+        uint32_t size = state->heaps[0] ? state->heaps[0]->desc.NumDescriptors : 0;
+        state->table_starts[table++] = size < buffers->capacity[D3D12XS_HEAP_SET_RESOURCES] ? size
+                : buffers->capacity[D3D12XS_HEAP_SET_RESOURCES];
     }
     if (table)
         vkCmdPushConstants(list->vk_command_buffer, state->pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, signature->tables_offset,

@@ -22,6 +22,8 @@ static const VkDescriptorType resource_types[] = {
 #define MAX_SAMPLER_SLOTS 2048u
 /* What a layout's push-descriptor set may add: root descriptors and d3d12xs's own bindings. */
 #define PUSH_DESCRIPTOR_ROOM 128u
+/* Set 1: the side table's one storage-buffer descriptor. */
+#define SIDE_TABLE_SLOTS 1u
 
 HRESULT d3d12xs_descriptor_buffers_select(struct d3d12_device *device, struct d3d12xs_descriptor_buffer_features *features,
         void **chain, const char **extensions, uint32_t *extension_count)
@@ -71,7 +73,8 @@ HRESULT d3d12xs_descriptor_buffers_select(struct d3d12_device *device, struct d3
     return S_OK;
 }
 
-static HRESULT make_set_layout(struct d3d12_device *device, VkDescriptorType type, uint32_t count, VkDescriptorSetLayout *out)
+static HRESULT make_set_layout(struct d3d12_device *device, VkDescriptorType type, uint32_t count, bool variable_count,
+        VkDescriptorSetLayout *out)
 {
     const VkMutableDescriptorTypeListEXT list = {D3D12XS_ARRAY_SIZE(resource_types), resource_types};
     const VkMutableDescriptorTypeCreateInfoEXT mutable_info = {
@@ -87,7 +90,7 @@ static HRESULT make_set_layout(struct d3d12_device *device, VkDescriptorType typ
     };
     /* Variable-count: a heap's memory holds its own descriptors only, not the layout's largest
      * count (VUID-vkCmdSetDescriptorBufferOffsetsEXT-pOffsets-08062 spares such bindings). */
-    const VkDescriptorBindingFlags binding_flags = VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
+    const VkDescriptorBindingFlags binding_flags = variable_count ? VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT : 0;
     const VkDescriptorSetLayoutBindingFlagsCreateInfo flags_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
         .pNext = type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT ? &mutable_info : NULL,
@@ -144,9 +147,10 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
     buffers->offset_alignment = properties.descriptorBufferOffsetAlignment;
     buffers->null_descriptor = features->mutable_type.pNext == &features->robustness2 && features->robustness2.nullDescriptor;
 
-    /* A set layout holds as many slots as the largest heap, within what the device lets a stage
-     * see: the view and counter sets count twice against maxPerStageResources, next to the
-     * samplers and the push descriptors (lavapipe: 1,000,000 in all, so heaps of ~500,000). */
+    /* Sets 0 and 2 hold as many slots as shaders may address, within what the device lets a
+     * stage see, next to set 1's one descriptor (the side table) and the push descriptors
+     * (lavapipe: 1,000,000 in all). Heaps are created at D3D12's sizes whatever these are; a
+     * dispatch whose tables reach past them is refused (command_list_compute.c). */
     uint32_t sampler_slots = MAX_SAMPLER_SLOTS, resource_slots = MAX_RESOURCE_SLOTS, stage_limit = limits->maxPerStageResources;
     if (sampler_slots > limits->maxPerStageDescriptorSamplers)
         sampler_slots = limits->maxPerStageDescriptorSamplers;
@@ -160,17 +164,16 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
     if (stage_limit < 2 * 1024 + sampler_slots + PUSH_DESCRIPTOR_ROOM)
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, METHOD, "%s lets a shader stage see %u descriptors (too few for descriptor heaps)",
                 device->vk_properties.deviceName, stage_limit);
-    /* The counter set holds one slot more than the view set: the view-offset table's. */
-    if (resource_slots > (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM - D3D12XS_COUNTER_SET_FIRST_COUNTER) / 2)
-        resource_slots = (stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM - D3D12XS_COUNTER_SET_FIRST_COUNTER) / 2;
+    if (resource_slots > stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM - SIDE_TABLE_SLOTS)
+        resource_slots = stage_limit - sampler_slots - PUSH_DESCRIPTOR_ROOM - SIDE_TABLE_SLOTS;
     buffers->capacity[D3D12XS_HEAP_SET_RESOURCES] = resource_slots;
-    buffers->capacity[D3D12XS_HEAP_SET_COUNTERS] = resource_slots + D3D12XS_COUNTER_SET_FIRST_COUNTER;
+    buffers->capacity[D3D12XS_HEAP_SET_COUNTERS] = SIDE_TABLE_SLOTS;
     buffers->capacity[D3D12XS_HEAP_SET_SAMPLERS] = sampler_slots;
     device->shader_visible_heap_capacity = resource_slots;
-    if (FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, resource_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_RESOURCES]))
-            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers->capacity[D3D12XS_HEAP_SET_COUNTERS],
+    if (FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, resource_slots, true, &buffers->set_layouts[D3D12XS_HEAP_SET_RESOURCES]))
+            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SIDE_TABLE_SLOTS, false,
                     &buffers->set_layouts[D3D12XS_HEAP_SET_COUNTERS]))
-            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_SAMPLER, sampler_slots, &buffers->set_layouts[D3D12XS_HEAP_SET_SAMPLERS])))
+            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_SAMPLER, sampler_slots, true, &buffers->set_layouts[D3D12XS_HEAP_SET_SAMPLERS])))
         return hr;
     /* Slots are as large as a set of n of them takes over n, which is what the shader's array
      * indexing steps by (a mutable slot: the largest of its types). */

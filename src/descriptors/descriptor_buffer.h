@@ -4,10 +4,12 @@
  * of root signatures with descriptor tables see the bound heaps as three descriptor sets:
  *
  *   set 0  the CBV_SRV_UAV heap: one array of mutable descriptors, slot i = heap descriptor i;
- *   set 1  the same heap's view offsets and UAV counters, storage-buffer descriptors: slot 0 is the
- *          heap's view-offset table (one uint per heap descriptor: how many bytes before the view
- *          its Vulkan descriptor starts, so that views may start at any offset D3D12 allows),
- *          slot i + 1 is descriptor i's counter;
+ *   set 1  one storage-buffer descriptor: the same heap's side table, one entry per heap
+ *          descriptor (below): the device address of its UAV counter and how many bytes before
+ *          the view its Vulkan descriptor starts (so that views may start at any offset D3D12
+ *          allows). Shaders reach counters through the address (PhysicalStorageBuffer), so the
+ *          set counts one descriptor against the device's per-stage limit, not one per heap
+ *          descriptor: set 0 gets the rest of that limit;
  *   set 2  the SAMPLER heap: one array of samplers;
  *   set 3  the push descriptors (root CBV/SRV/UAV and d3d12xs's own bindings).
  *
@@ -26,9 +28,10 @@ enum {
     D3D12XS_HEAP_SET_COUNT = 3,  /* sets that are heap memory */
 };
 
-/* Set 1: the view-offset table's descriptor, then the counters. */
-#define D3D12XS_COUNTER_SET_OFFSETS_SLOT 0
-#define D3D12XS_COUNTER_SET_FIRST_COUNTER 1
+/* Set 1's side table: entry i (D3D12XS_SIDE_ENTRY_WORDS uints) belongs to heap descriptor i. */
+#define D3D12XS_SIDE_ENTRY_WORDS 4
+#define D3D12XS_SIDE_ENTRY_COUNTER 0      /* words 0-1: the UAV counter's device address (low, high) */
+#define D3D12XS_SIDE_ENTRY_MISALIGNMENT 2 /* word 2: the view's misalignment in bytes; word 3 unused */
 
 /* The feature structs D3D12CreateDevice chains into VkDeviceCreateInfo. */
 struct d3d12xs_descriptor_buffer_features {
@@ -43,7 +46,9 @@ struct d3d12xs_descriptor_buffers {
     PFN_vkCmdSetDescriptorBufferOffsetsEXT vkCmdSetDescriptorBufferOffsetsEXT;
     VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT];
     VkDeviceSize slot_size[D3D12XS_HEAP_SET_COUNT];  /* bytes per slot in each set's memory */
-    uint32_t capacity[D3D12XS_HEAP_SET_COUNT];       /* slots each set layout declares */
+    /* slots each set layout declares: of sets 0 and 2, how many descriptors of a heap shaders can
+     * address (heaps may hold more: D3D12's sizes are created on every device) */
+    uint32_t capacity[D3D12XS_HEAP_SET_COUNT];
     size_t uniform_buffer_size, storage_buffer_size, uniform_texel_size, storage_texel_size, sampler_size;
     size_t sampled_image_size, storage_image_size;
     VkDeviceSize offset_alignment;                   /* descriptorBufferOffsetAlignment */

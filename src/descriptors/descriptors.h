@@ -50,11 +50,11 @@ struct d3d12_descriptor_heap {
     uint64_t gpu_base; /* unique GPU handle range of shader-visible heaps */
     struct d3d12xs_descriptor *descriptors;
     /* The descriptor bytes (heap_memory.c): mapped GPU memory of a shader-visible heap, CPU
-     * memory otherwise; view slots of slot_size bytes, then (CBV_SRV_UAV) from counters_offset
-     * set 1's slots (the view-offset table's descriptor, the counters), from view_offsets_offset
-     * the view-offset table. */
+     * memory otherwise; view slots of slot_size bytes, then (CBV_SRV_UAV) from side_set_offset
+     * set 1's slot (the side table's descriptor), from side_table_offset the side table (UAV
+     * counter addresses and view offsets). */
     uint8_t *slots;
-    VkDeviceSize slot_size, counter_slot_size, counters_offset, view_offsets_offset, memory_size;
+    VkDeviceSize slot_size, side_set_offset, side_table_offset, memory_size;
     VkBuffer memory_buffer;
     struct d3d12xs_allocation memory; /* of shader-visible heaps (memory.block is NULL otherwise) */
     VkDeviceAddress memory_address;
@@ -95,7 +95,7 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_devic
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap);
 
 /* heap_memory.c: the heap's descriptor bytes; write_slot encodes descriptor into slot index
- * (and its counter slot), copy_slots copies count slots between heaps of one type. */
+ * (and its side-table entry), copy_slots copies count slots between heaps of one type. */
 HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, const char *method);
 void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap);
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor);

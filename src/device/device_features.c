@@ -313,7 +313,8 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
         memset(options, 0, sizeof(*options));
         options->MaxSamplerDescriptorHeapSize = D3D12_MAX_SHADER_VISIBLE_SAMPLER_HEAP_SIZE;
         options->MaxSamplerDescriptorHeapSizeWithStaticSamplers = D3D12_MAX_SHADER_VISIBLE_SAMPLER_HEAP_SIZE;
-        options->MaxViewDescriptorHeapSize = device->shader_visible_heap_capacity; /* docs/descriptors.md */
+        /* what CreateDescriptorHeap takes on every device; shaders may address fewer (docs/descriptors.md) */
+        options->MaxViewDescriptorHeapSize = D3D12_MAX_SHADER_VISIBLE_DESCRIPTOR_HEAP_SIZE_TIER_2;
         return S_OK;
     }
     case D3D12_FEATURE_D3D12_OPTIONS21: {
@@ -348,8 +349,9 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         options->MinPrecisionSupport = D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE;
         options->TiledResourcesTier = D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED;
         /* Tables index heaps in GPU memory with no per-shader limit, unbounded arrays of every
-         * view kind, unpopulated slots allowed: tier 3, where heaps reach D3D12's 1,000,000
-         * descriptors (lavapipe lets a stage see fewer: tier 2, docs/descriptors.md). */
+         * view kind, unpopulated slots allowed: tier 3, where shaders can address all of D3D12's
+         * 1,000,000 descriptors of a heap (lavapipe lets a stage see fewer: tier 2, with heaps of
+         * 1,000,000 all the same, docs/descriptors.md). */
         options->ResourceBindingTier = device->shader_visible_heap_capacity >= 1000000 ? D3D12_RESOURCE_BINDING_TIER_3
                 : D3D12_RESOURCE_BINDING_TIER_2;
         options->ConservativeRasterizationTier = D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED;

@@ -517,13 +517,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
             /* What the heap tables pass makes of it: a table at its start's push constant, the
              * header's heap from the heap's first descriptor, or the header's heap size. */
             struct d3d12xs_spirv_heap_table_binding heap_binding = {
-                .kind = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_BINDING_SIZE : D3D12XS_HEAP_BINDING_TABLE,
+                .kind = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_BINDING_SIZE
+                        : b->heap_set == D3D12XS_HEAP_SET_COUNTERS ? D3D12XS_HEAP_BINDING_COUNTER : D3D12XS_HEAP_BINDING_TABLE,
                 .set = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_SET_RESOURCES : b->heap_set,
                 .push_offset = b->source == D3D12XS_BINDING_TABLE ? state->root_signature->table_push_offsets[b->root_index]
                         : b->source == D3D12XS_BINDING_HEAP_SIZE ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
-                /* counter i is slot i + 1 of its set (descriptor_buffer.h) */
-                .table_offset = (b->source == D3D12XS_BINDING_TABLE ? b->table_offset : 0)
-                        + (b->heap_set == D3D12XS_HEAP_SET_COUNTERS ? D3D12XS_COUNTER_SET_FIRST_COUNTER : 0),
+                /* a counter is the side-table entry of its UAV's descriptor (descriptor_buffer.h) */
+                .table_offset = b->source == D3D12XS_BINDING_TABLE ? b->table_offset : 0,
             };
             /* D3DCompile's uvec4 view of a raw buffer (alias_variable_id) goes first: a heap view
              * may start at any 4 bytes (spirv_view_offsets.c) */

@@ -20,7 +20,19 @@
  * A table without a push constant (D3D12XS_HEAP_BINDING_NO_PUSH: d3d12xs_heap.hlsli's heap)
  * starts at the heap's first descriptor: its base is the register's index, a constant. A SIZE
  * binding's cbuffer goes too: each access chain to its one uint member becomes one to a
- * push-constant member at the binding's offset. */
+ * push-constant member at the binding's offset.
+ *
+ * A COUNTER binding (a UAV's counter, HLSL's and DXBC's alike) has no descriptor: the prologue
+ * loads the counter's device address from the heap's side table (spirv_side_table.h) at %b and
+ * makes a PhysicalStorageBuffer pointer of it:
+ *
+ *   %lo, %hi = the entry's counter words      %e = OpBitcast %ptr_PSB_T (uvec2 %lo %hi)
+ *
+ * Access chains from %e get PhysicalStorageBuffer result types, loads and stores through them
+ * an Aligned operand; atomics (IncrementCounter, Append, Consume) work as they are. A counter
+ * declared as a storage texel buffer (libvkd3d-shader's default for DXBC) is a pointer to its
+ * texel type instead, and its OpImageTexelPointer becomes a copy of %e (a counter is one value).
+ * A counter passed to a function or copied, and arrays of counters, are refused. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +40,12 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "descriptors/descriptor_buffer.h"
 #include "shaders/spirv.h"
 #include "shaders/spirv_passes.h"
+#include "shaders/spirv_psb.h"
 #include "shaders/spirv_push_block.h"
+#include "shaders/spirv_side_table.h"
 
 #define MAX_TABLE_MEMBERS 65 /* a table start per root parameter, and the heap size */
 #define NO_MEMBER UINT32_MAX
@@ -40,6 +55,8 @@ struct heap_variable {
     uint32_t storage_class, element_type, element_pointer;
     bool array;
     bool size;               /* a SIZE binding: no heap variable, reads of the push member */
+    bool counter;            /* a COUNTER binding: no heap variable, a pointer from the side table */
+    bool texel_counter;      /* ... declared as a storage texel buffer */
     uint32_t member;         /* index into the push members, or NO_MEMBER (the table starts at 0) */
     uint32_t register_index; /* constant id */
 };
@@ -55,6 +72,9 @@ struct tables {
     uint8_t *nonuniform;     /* id -> decorated NonUniform (ids of the module as it grows: see mark_nonuniform) */
     size_t nonuniform_size;
     uint32_t nonuniform_kinds; /* bit per heap_variable kind (enum access_kind) indexed non-uniformly */
+    struct d3d12xs_spirv_side_table side_table; /* where the module has counters (side_table.variable != 0) */
+    uint8_t *by_address;     /* id -> a pointer made from a counter's (PhysicalStorageBuffer) */
+    size_t by_address_size;
     char *error;
     size_t error_size;
 };
@@ -129,6 +149,20 @@ static HRESULT add_heap_variable(struct tables *t, const struct d3d12xs_spirv_he
     if (b->push_offset != D3D12XS_HEAP_BINDING_NO_PUSH && FAILED(hr = push_member(t, b->push_offset, &h->member)))
         return hr;
     h->register_index = d3d12xs_spirv_constant(m, t->uint_type, b->table_offset);
+    if (b->kind == D3D12XS_HEAP_BINDING_COUNTER) {
+        if (h->array)
+            return fail(t, "the UAV counters of an array of UAVs (variable %u) are not supported", b->variable_id);
+        if (FAILED(hr = d3d12xs_spirv_check_addressing(m, t->error, t->error_size)))
+            return hr;
+        if (!t->side_table.variable)
+            d3d12xs_spirv_side_table(m, b->set, &t->side_table);
+        h->counter = true;
+        const struct d3d12xs_spirv_inst *image = d3d12xs_spirv_def_op(m, h->element_type, SpvOpTypeImage, 3);
+        if ((h->texel_counter = image != NULL))
+            h->element_type = image->w[2]; /* the texel's type */
+        h->element_pointer = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, h->element_type);
+        return S_OK;
+    }
     /* A new runtime array: the module's own may carry an ArrayStride, which descriptor arrays must not. */
     runtime_array = d3d12xs_spirv_new_id(m);
     h->heap_variable = d3d12xs_spirv_new_id(m);
@@ -291,13 +325,111 @@ static size_t add_prologue(struct tables *t, size_t index, uint32_t *bases, uint
             uint32_t add[5] = {(5u << 16) | SpvOpIAdd, t->uint_type, bases[k] = d3d12xs_spirv_new_id(m), starts[h->member], h->register_index};
             d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, add, 5);
         }
-        if (!h->array) {
+        if (h->counter) {
+            size_t at = index + inserted;
+            uint32_t low = d3d12xs_spirv_side_table_load(m, &t->side_table, bases[k], D3D12XS_SIDE_ENTRY_COUNTER, &at);
+            uint32_t high = d3d12xs_spirv_side_table_load(m, &t->side_table, bases[k], D3D12XS_SIDE_ENTRY_COUNTER + 1, &at);
+            uint32_t vector[4] = {SpvOpTypeVector, 0, t->uint_type, 2}, words = d3d12xs_spirv_new_id(m);
+            uint32_t uvec2 = d3d12xs_spirv_global(m, vector, 4, 1);
+            elements[k] = d3d12xs_spirv_new_id(m);
+            uint32_t code[] = {
+                (5u << 16) | SpvOpCompositeConstruct, uvec2, words, low, high,
+                (4u << 16) | SpvOpBitcast, h->element_pointer, elements[k], words,
+            };
+            for (uint32_t w = 0; w < sizeof(code) / 4; w += code[w] >> 16)
+                d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, at++, &code[w], code[w] >> 16);
+            inserted = at - index;
+        } else if (!h->array) {
             elements[k] = d3d12xs_spirv_new_id(m);
             uint32_t chain[5] = {(5u << 16) | SpvOpAccessChain, h->element_pointer, elements[k], h->heap_variable, bases[k]};
             d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + inserted++, chain, 5);
         }
     }
     return inserted;
+}
+
+/* Pointers made from a counter's PhysicalStorageBuffer pointer (see the file comment). */
+static bool is_by_address(const struct tables *t, uint32_t id)
+{
+    return id < t->by_address_size && t->by_address[id];
+}
+
+static void mark_by_address(struct tables *t, uint32_t id)
+{
+    if (id >= t->by_address_size) {
+        size_t size = t->m->bound + 256;
+        uint8_t *bigger = realloc(t->by_address, size);
+        if (!bigger) {
+            t->m->out_of_memory = true;
+            return;
+        }
+        memset(bigger + t->by_address_size, 0, size - t->by_address_size);
+        t->by_address = bigger;
+        t->by_address_size = size;
+    }
+    t->by_address[id] = 1;
+}
+
+/* The PhysicalStorageBuffer pointer type to what pointer type `type` points at. */
+static uint32_t psb_pointer_like(struct tables *t, uint32_t type)
+{
+    const struct d3d12xs_spirv_inst *pointer = d3d12xs_spirv_def_op(t->m, type, SpvOpTypePointer, 4);
+    return pointer ? d3d12xs_spirv_type_pointer(t->m, SpvStorageClassPhysicalStorageBuffer, pointer->w[3]) : type;
+}
+
+/* An instruction using a counter's pointer (the counter variable or a chain made from it): an
+ * access chain takes a PhysicalStorageBuffer result type, a load or store the Aligned operand of
+ * the counter's 4 bytes. Returns whether inst was one (*hr: a refused use). */
+static bool rewrite_counter_use(struct tables *t, struct d3d12xs_spirv_inst *inst, const uint32_t *elements, HRESULT *hr)
+{
+    struct d3d12xs_spirv_module *m = t->m;
+    uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), copy[64], first, last;
+    struct heap_variable *h;
+    bool any = false;
+
+    if (n > 64)
+        return false;
+    memcpy(copy, inst->w, n * 4);
+    if (is_access_chain_op(op) && n >= 4 && (is_by_address(t, copy[3]) || ((h = table_variable(t, copy[3])) && h->counter))) {
+        if (!is_by_address(t, copy[3]))
+            copy[3] = elements[h - t->variables];
+        copy[1] = psb_pointer_like(t, copy[1]);
+        mark_by_address(t, copy[2]);
+        d3d12xs_spirv_rewrite(m, inst, copy, n);
+        return true;
+    }
+    if (op == SpvOpImageTexelPointer && n >= 4 && (h = table_variable(t, copy[3])) && h->counter) {
+        uint32_t same[4] = {SpvOpCopyObject, h->element_pointer, copy[2], elements[h - t->variables]};
+        mark_by_address(t, copy[2]);
+        d3d12xs_spirv_rewrite(m, inst, same, 4);
+        return true;
+    }
+    if (!pointer_operands(op, n, &first, &last))
+        return false;
+    for (uint32_t k = first; k <= last; k++) {
+        bool variable = (h = table_variable(t, copy[k])) && h->counter;
+        if (!variable && !is_by_address(t, copy[k]))
+            continue;
+        if (variable && h->texel_counter) {
+            *hr = fail(t, "a UAV counter declared as a texel buffer (%u) is used by instruction %u, not by OpImageTexelPointer", copy[k], op);
+            return true;
+        }
+        if (op != SpvOpLoad && op != SpvOpStore && !(op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor)) {
+            *hr = fail(t, "a UAV counter's pointer (%u) is used by instruction %u, which only loads, stores and atomics may", copy[k], op);
+            return true;
+        }
+        if (variable)
+            copy[k] = elements[h - t->variables];
+        any = true;
+    }
+    if (!any)
+        return false;
+    d3d12xs_spirv_rewrite(m, inst, copy, n);
+    if (op == SpvOpLoad)
+        d3d12xs_spirv_set_aligned(m, inst, 4, 4);
+    else if (op == SpvOpStore)
+        d3d12xs_spirv_set_aligned(m, inst, 3, 4);
+    return true;
 }
 
 static HRESULT rewrite_functions(struct tables *t)
@@ -331,6 +463,11 @@ static HRESULT rewrite_functions(struct tables *t)
             i += add_prologue(t, i, bases, elements);
             prologue_pending = false;
             inst = functions->at[i];
+        }
+        if (t->side_table.variable && rewrite_counter_use(t, inst, elements, &hr)) {
+            if (FAILED(hr))
+                goto done;
+            continue;
         }
         if (n > 64)
             continue;
@@ -409,7 +546,7 @@ static void remove_old_variables(struct tables *t)
     if (m->version >= 0x10400) {
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
             for (uint32_t k = 0; k < t->variable_count; k++)
-                if (!t->variables[k].size)
+                if (!t->variables[k].size && !t->variables[k].counter)
                     d3d12xs_spirv_append_operand(m, entry, t->variables[k].heap_variable);
     }
 }
@@ -421,7 +558,7 @@ static void add_capabilities(struct tables *t)
     struct d3d12xs_spirv_module *m = t->m;
     d3d12xs_spirv_add_capability(m, SpvCapabilityRuntimeDescriptorArray);
     for (uint32_t k = 0; k < t->variable_count; k++) {
-        if (t->variables[k].size)
+        if (t->variables[k].size || t->variables[k].counter)
             continue;
         static const uint32_t capabilities[] = {
             [ACCESS_STORAGE_BUFFER] = SpvCapabilityStorageBufferArrayDynamicIndexing,
@@ -498,6 +635,8 @@ HRESULT d3d12xs_spirv_pass_heap_tables(struct d3d12xs_spirv_module *m, const str
         propagate_nonuniform(&t);
     remove_old_variables(&t);
     add_capabilities(&t);
+    if (t.side_table.variable)
+        d3d12xs_spirv_use_psb_addressing(m);
     if (args->heap_size_by_index)
         set_heap_size_by_index(m);
     if (m->out_of_memory)
@@ -506,5 +645,6 @@ done:
     free(t.variable_of);
     free(t.variables);
     free(t.nonuniform);
+    free(t.by_address);
     return hr;
 }

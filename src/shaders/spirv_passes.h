@@ -56,7 +56,9 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
  * register's index in the table). A SIZE binding is a cbuffer of one uint (d3d12xs_heap.hlsli's
  * heap size) whose reads become reads of the push constant at push_offset. */
 #define D3D12XS_HEAP_BINDING_NO_PUSH UINT32_MAX
-enum d3d12xs_heap_binding_kind { D3D12XS_HEAP_BINDING_TABLE, D3D12XS_HEAP_BINDING_SIZE };
+/* A COUNTER binding is a UAV's counter: read through the address in the heap's side table at
+ * (set, binding 0), entry table start + table_offset (descriptors/descriptor_buffer.h). */
+enum d3d12xs_heap_binding_kind { D3D12XS_HEAP_BINDING_TABLE, D3D12XS_HEAP_BINDING_SIZE, D3D12XS_HEAP_BINDING_COUNTER };
 struct d3d12xs_spirv_heap_table_binding {
     uint32_t variable_id;
     enum d3d12xs_heap_binding_kind kind;

@@ -19,9 +19,14 @@ HRESULT d3d12xs_spirv_check_addressing(const struct d3d12xs_spirv_module *m, cha
 
 void d3d12xs_spirv_use_psb(struct d3d12xs_spirv_module *m)
 {
+    d3d12xs_spirv_add_capability(m, SpvCapabilityInt64);
+    d3d12xs_spirv_use_psb_addressing(m);
+}
+
+void d3d12xs_spirv_use_psb_addressing(struct d3d12xs_spirv_module *m)
+{
     struct d3d12xs_spirv_inst *inst;
     d3d12xs_spirv_add_capability(m, SpvCapabilityPhysicalStorageBufferAddresses);
-    d3d12xs_spirv_add_capability(m, SpvCapabilityInt64);
     d3d12xs_spirv_add_extension(m, "SPV_KHR_physical_storage_buffer");
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_MEMORY_MODEL, i, inst)) {
         uint32_t model[3] = {SpvOpMemoryModel, SpvAddressingModelPhysicalStorageBuffer64,

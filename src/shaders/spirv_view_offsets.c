@@ -10,8 +10,8 @@
  * and every OpArrayLength of it loses as much. The misalignment of
  *   - a view read through the CBV_SRV_UAV heap (tables, d3d12xs_heap.hlsli; after the heap
  *     tables pass, a runtime array of storage-buffer blocks at (heap_set, binding 0)) is the
- *     heap's view-offset table entry of the view's slot, a storage buffer at (offsets_set,
- *     binding 0) element 0 (descriptors/descriptor_buffer.h);
+ *     misalignment word of the heap's side-table entry of the view's slot, a storage buffer at
+ *     (offsets_set, binding 0) (descriptors/descriptor_buffer.h, shaders/spirv_side_table.h);
  *   - a root SRV or UAV (push descriptor) is a push constant the dispatch writes.
  *
  * The index is found by following pointers from the variable: each access chain walks down
@@ -28,7 +28,9 @@
 
 #include "common/util.h"
 #include "shaders/spirv_passes.h"
+#include "descriptors/descriptor_buffer.h"
 #include "shaders/spirv_push_block.h"
+#include "shaders/spirv_side_table.h"
 
 enum level { LEVEL_HEAP, LEVEL_BLOCK, LEVEL_ARRAY, LEVEL_PAST };
 
@@ -54,7 +56,8 @@ struct offsets {
     uint32_t source_count;
     struct pointer_info *pointers; /* by id, up to pointer_count */
     size_t pointer_count;
-    uint32_t uint_type, offsets_variable, offsets_pointer, zero;
+    uint32_t uint_type, zero;
+    struct d3d12xs_spirv_side_table side_table; /* the heap's, where heap views are followed */
     char *error;
     size_t error_size;
 };
@@ -147,66 +150,25 @@ static struct pointer_info *pointer_of(struct offsets *o, uint32_t id)
     return &o->pointers[id];
 }
 
-/* The heap's view-offset table: a storage buffer of uints at (offsets_set, binding 0) element 0. */
-static void add_offsets_variable(struct offsets *o)
-{
-    struct d3d12xs_spirv_module *m = o->m;
-    bool storage_buffer = m->version >= 0x10300;
-    uint32_t storage = storage_buffer ? SpvStorageClassStorageBuffer : SpvStorageClassUniform;
-    uint32_t words_array = d3d12xs_spirv_new_id(m), block = d3d12xs_spirv_new_id(m), blocks = d3d12xs_spirv_new_id(m);
-    o->offsets_variable = d3d12xs_spirv_new_id(m);
-    {
-        uint32_t code[][5] = {
-            {SpvOpTypeRuntimeArray, words_array, o->uint_type},
-            {SpvOpTypeStruct, block, words_array},
-            {SpvOpTypeRuntimeArray, blocks, block},
-        };
-        for (unsigned k = 0; k < 3; k++)
-            d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, code[k], 3);
-        uint32_t variable[4] = {SpvOpVariable, d3d12xs_spirv_type_pointer(m, storage, blocks), o->offsets_variable, storage};
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, variable, 4);
-    }
-    {
-        uint32_t decorations[][5] = {
-            {SpvOpDecorate, words_array, SpvDecorationArrayStride, 4},
-            {SpvOpDecorate, block, storage_buffer ? SpvDecorationBlock : SpvDecorationBufferBlock},
-            {SpvOpMemberDecorate, block, 0, SpvDecorationOffset, 0},
-            {SpvOpMemberDecorate, block, 0, SpvDecorationNonWritable},
-            {SpvOpDecorate, o->offsets_variable, SpvDecorationDescriptorSet, o->args->offsets_set},
-            {SpvOpDecorate, o->offsets_variable, SpvDecorationBinding, 0},
-        };
-        static const uint32_t lengths[] = {4, 3, 5, 4, 4, 4};
-        for (unsigned k = 0; k < D3D12XS_ARRAY_SIZE(lengths); k++)
-            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decorations[k], lengths[k]);
-    }
-    if (m->version >= 0x10400) {
-        struct d3d12xs_spirv_inst *entry;
-        for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, entry))
-            d3d12xs_spirv_append_operand(m, entry, o->offsets_variable);
-    }
-    o->offsets_pointer = d3d12xs_spirv_type_pointer(m, storage, o->uint_type);
-    d3d12xs_spirv_add_capability(m, SpvCapabilityRuntimeDescriptorArray);
-}
-
 /* Inserts at *index of the functions the code that computes, in elements of s, the
  * misalignment of the view (slot: its heap index); returns its id. */
 static uint32_t add_element_offset(struct offsets *o, const struct view_source *s, uint32_t slot, size_t *index)
 {
     struct d3d12xs_spirv_module *m = o->m;
-    uint32_t code[16], n = 0, pointer = d3d12xs_spirv_new_id(m), bytes = d3d12xs_spirv_new_id(m), elements = d3d12xs_spirv_new_id(m);
+    uint32_t code[16], n = 0, bytes, elements;
 
     if (s->heap) {
-        uint32_t chain[7] = {(7u << 16) | SpvOpAccessChain, o->offsets_pointer, pointer, o->offsets_variable, o->zero, o->zero, slot};
-        memcpy(code, chain, sizeof(chain)), n = 7;
+        bytes = d3d12xs_spirv_side_table_load(m, &o->side_table, slot, D3D12XS_SIDE_ENTRY_MISALIGNMENT, index);
     } else {
+        uint32_t pointer = d3d12xs_spirv_new_id(m);
+        bytes = d3d12xs_spirv_new_id(m);
         uint32_t chain[5] = {(5u << 16) | SpvOpAccessChain, s->push.pointer, pointer, s->push.variable,
                 d3d12xs_spirv_constant_u32(m, s->push.member)};
-        memcpy(code, chain, sizeof(chain)), n = 5;
-    }
-    {
         uint32_t load[4] = {(4u << 16) | SpvOpLoad, o->uint_type, bytes, pointer};
+        memcpy(code, chain, sizeof(chain)), n = 5;
         memcpy(&code[n], load, sizeof(load)), n += 4;
     }
+    elements = d3d12xs_spirv_new_id(m);
     {
         /* ArrayStride is a constant: a shift where it is a power of two */
         bool shift = !(s->stride & (s->stride - 1));
@@ -358,7 +320,7 @@ HRESULT d3d12xs_spirv_pass_view_offsets(struct d3d12xs_spirv_module *m, const st
         any_heap |= o.sources[k].heap;
     }
     if (any_heap)
-        add_offsets_variable(&o);
+        d3d12xs_spirv_side_table(m, args->offsets_set, &o.side_table);
     if (o.source_count)
         hr = rewrite_functions(&o);
     if (SUCCEEDED(hr) && m->out_of_memory)
