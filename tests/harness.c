@@ -178,6 +178,22 @@ ID3D12CommandQueue *harness_create_queue(ID3D12Device *device, D3D12_COMMAND_LIS
     return queue;
 }
 
+D3D12_RESOURCE_DESC harness_texture_desc(D3D12_RESOURCE_DIMENSION dimension, DXGI_FORMAT format, UINT64 width, UINT height,
+        UINT16 depth_or_array, UINT16 mips)
+{
+    D3D12_RESOURCE_DESC desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.Dimension = dimension;
+    desc.Width = width;
+    desc.Height = height;
+    desc.DepthOrArraySize = depth_or_array;
+    desc.MipLevels = mips;
+    desc.Format = format;
+    desc.SampleDesc.Count = 1;
+    desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
+    return desc;
+}
+
 D3D12_HEAP_PROPERTIES harness_heap_properties(D3D12_HEAP_TYPE type)
 {
     D3D12_HEAP_PROPERTIES properties;

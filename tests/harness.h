@@ -45,6 +45,9 @@ ID3D12CommandQueue *harness_create_queue(ID3D12Device *device, D3D12_COMMAND_LIS
 ID3D12Resource *harness_create_buffer(ID3D12Device *device, D3D12_HEAP_TYPE heap_type, UINT64 size, D3D12_RESOURCE_STATES state);
 D3D12_RESOURCE_DESC harness_buffer_desc(UINT64 size);
 D3D12_HEAP_PROPERTIES harness_heap_properties(D3D12_HEAP_TYPE type);
+/* A single-sampled texture of layout UNKNOWN without flags. */
+D3D12_RESOURCE_DESC harness_texture_desc(D3D12_RESOURCE_DIMENSION dimension, DXGI_FORMAT format, UINT64 width, UINT height,
+        UINT16 depth_or_array, UINT16 mips);
 
 struct harness_list {
     ID3D12CommandAllocator *allocator;

@@ -9,22 +9,6 @@
 
 #define MAX_SUBRESOURCES 64
 
-static D3D12_RESOURCE_DESC texture_desc(D3D12_RESOURCE_DIMENSION dimension, DXGI_FORMAT format, UINT64 width, UINT height, UINT16 depth_or_array,
-        UINT16 mips)
-{
-    D3D12_RESOURCE_DESC desc;
-    memset(&desc, 0, sizeof(desc));
-    desc.Dimension = dimension;
-    desc.Width = width;
-    desc.Height = height;
-    desc.DepthOrArraySize = depth_or_array;
-    desc.MipLevels = mips;
-    desc.Format = format;
-    desc.SampleDesc.Count = 1;
-    desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
-    return desc;
-}
-
 static ID3D12Resource *create_texture(ID3D12Device *device, const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES state)
 {
     D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
@@ -182,20 +166,20 @@ static void test_round_trips(ID3D12Device *device)
 {
     static const D3D12_COMMAND_LIST_TYPE types[] = {D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_TYPE_COMPUTE, D3D12_COMMAND_LIST_TYPE_COPY};
     const struct { D3D12_RESOURCE_DESC desc; const char *what; } cases[] = {
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 100, 70, 2, 3), "2D RGBA8 100x70, 2 layers, 3 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE1D, DXGI_FORMAT_R32_FLOAT, 300, 1, 3, 1), "1D R32_FLOAT 300, 3 layers"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R16G16B16A16_FLOAT, 17, 9, 5, 2), "3D RGBA16F 17x9x5, 2 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 64, 32, 1, 0), "2D BC1 64x32, full chain"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC7_UNORM_SRGB, 16, 16, 2, 0), "2D BC7 sRGB 16x16, 2 layers, full chain"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8_TYPELESS, 257, 3, 1, 2), "2D R8_TYPELESS 257x3, 2 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_B8G8R8A8_UNORM, 1, 1, 6, 1), "2D BGRA8 1x1, 6 layers"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 100, 70, 2, 3), "2D RGBA8 100x70, 2 layers, 3 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE1D, DXGI_FORMAT_R32_FLOAT, 300, 1, 3, 1), "1D R32_FLOAT 300, 3 layers"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R16G16B16A16_FLOAT, 17, 9, 5, 2), "3D RGBA16F 17x9x5, 2 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 64, 32, 1, 0), "2D BC1 64x32, full chain"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC7_UNORM_SRGB, 16, 16, 2, 0), "2D BC7 sRGB 16x16, 2 layers, full chain"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8_TYPELESS, 257, 3, 1, 2), "2D R8_TYPELESS 257x3, 2 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_B8G8R8A8_UNORM, 1, 1, 6, 1), "2D BGRA8 1x1, 6 layers"},
     };
 
     /* Depth and stencil planes: copied on DIRECT lists (a graphics family). */
     D3D12_RESOURCE_DESC depth_cases[] = {
-        texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_D32_FLOAT, 30, 20, 2, 2),
-        texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_TYPELESS, 16, 16, 1, 1),
-        texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 20, 12, 1, 1),
+        harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_D32_FLOAT, 30, 20, 2, 2),
+        harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_TYPELESS, 16, 16, 1, 1),
+        harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_D32_FLOAT_S8X24_UINT, 20, 12, 1, 1),
     };
     ID3D12CommandQueue *direct;
 
@@ -216,7 +200,7 @@ static void test_round_trips(ID3D12Device *device)
 /* A committed texture reads back as zeros before anything writes it. */
 static void test_zeroed(ID3D12Device *device, ID3D12CommandQueue *queue)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32G32B32A32_UINT, 64, 64, 1, 2);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32G32B32A32_UINT, 64, 64, 1, 2);
     ID3D12Resource *texture = create_texture(device, &desc, D3D12_RESOURCE_STATE_COPY_SOURCE), *readback;
     struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     struct footprints *f = calloc(1, sizeof(*f));
@@ -244,8 +228,8 @@ static void test_zeroed(ID3D12Device *device, ID3D12CommandQueue *queue)
 /* A box of one texture into another at an offset, and CopyResource of a whole texture. */
 static void test_texture_to_texture(ID3D12Device *device, ID3D12CommandQueue *queue)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 32, 16, 1, 1);
-    D3D12_RESOURCE_DESC uint_desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_UINT, 32, 16, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 32, 16, 1, 1);
+    D3D12_RESOURCE_DESC uint_desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_UINT, 32, 16, 1, 1);
     ID3D12Resource *a = create_texture(device, &desc, D3D12_RESOURCE_STATE_COPY_DEST);
     ID3D12Resource *b = create_texture(device, &uint_desc, D3D12_RESOURCE_STATE_COPY_DEST);
     ID3D12Resource *c = create_texture(device, &desc, D3D12_RESOURCE_STATE_COPY_DEST);
@@ -311,7 +295,7 @@ static void test_texture_to_texture(ID3D12Device *device, ID3D12CommandQueue *qu
 
 static void test_desc_and_allocation_info(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 256, 128, 1, 0);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 256, 128, 1, 0);
     D3D12_RESOURCE_DESC descs[2];
     D3D12_RESOURCE_ALLOCATION_INFO1 infos[2];
     D3D12_RESOURCE_ALLOCATION_INFO info;
@@ -332,7 +316,7 @@ static void test_desc_and_allocation_info(ID3D12Device *device)
             "allocation info of a 256x128 RGBA8 chain: %llu bytes, alignment %llu", (unsigned long long)info.SizeInBytes,
             (unsigned long long)info.Alignment);
 
-    descs[0] = texture_desc(D3D12_RESOURCE_DIMENSION_BUFFER, DXGI_FORMAT_UNKNOWN, 1000, 1, 1, 1);
+    descs[0] = harness_texture_desc(D3D12_RESOURCE_DIMENSION_BUFFER, DXGI_FORMAT_UNKNOWN, 1000, 1, 1, 1);
     descs[0].Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
     descs[1] = desc;
     CHECK_HR(ID3D12Device_QueryInterface(device, &IID_ID3D12Device4, (void **)&device4), S_OK);
@@ -354,7 +338,7 @@ static void test_desc_and_allocation_info(ID3D12Device *device)
 
 static void test_placed(ID3D12Device *device, ID3D12CommandQueue *queue)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R16G16_UINT, 40, 30, 1, 2);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R16G16_UINT, 40, 30, 1, 2);
     D3D12_RESOURCE_ALLOCATION_INFO info = ID3D12Device_GetResourceAllocationInfo(device, 0, 1, &desc);
     D3D12_HEAP_DESC heap_desc;
     ID3D12Heap *heap = NULL;
@@ -396,7 +380,7 @@ static void test_placed(ID3D12Device *device, ID3D12CommandQueue *queue)
 static void test_multisampled(ID3D12Device *device)
 {
     D3D12_FEATURE_DATA_MULTISAMPLE_QUALITY_LEVELS quality = {DXGI_FORMAT_R8G8B8A8_UNORM, 4, D3D12_MULTISAMPLE_QUALITY_LEVELS_FLAG_NONE, 0};
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1);
     D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     D3D12_RESOURCE_ALLOCATION_INFO info;
     ID3D12Resource *texture = NULL;
@@ -425,7 +409,7 @@ static void test_multisampled(ID3D12Device *device)
 
 static void test_bad_creation(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
     D3D12_HEAP_PROPERTIES upload = {D3D12_HEAP_TYPE_UPLOAD, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     D3D12_HEAP_PROPERTIES def = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     D3D12_CLEAR_VALUE clear;
@@ -472,7 +456,7 @@ static void test_bad_creation(ID3D12Device *device)
  * named, E_INVALIDARG with the argument named, from each version's method. */
 static void test_reserved_refused(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 256, 256, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 256, 256, 1, 1);
     D3D12_FEATURE_DATA_D3D12_OPTIONS options;
     ID3D12Resource *resource = (ID3D12Resource *)(uintptr_t)1;
     ID3D12Device4 *device4 = NULL;
@@ -551,8 +535,8 @@ static void check_bad_copy(ID3D12Device *device, const struct bad_copy *bad)
 
 static void test_bad_copies(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 2);
-    D3D12_RESOURCE_DESC r16 = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R16_UINT, 16, 16, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 2);
+    D3D12_RESOURCE_DESC r16 = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R16_UINT, 16, 16, 1, 1);
     ID3D12Resource *texture = create_texture(device, &desc, D3D12_RESOURCE_STATE_COMMON);
     ID3D12Resource *narrow = create_texture(device, &r16, D3D12_RESOURCE_STATE_COMMON);
     ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_READBACK, 65536, D3D12_RESOURCE_STATE_COPY_DEST);

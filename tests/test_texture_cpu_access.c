@@ -11,22 +11,6 @@
 static const D3D12_HEAP_PROPERTIES write_back = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 1, 1};
 static const D3D12_HEAP_PROPERTIES write_combine = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_COMBINE, D3D12_MEMORY_POOL_L0, 1, 1};
 
-static D3D12_RESOURCE_DESC texture_desc(D3D12_RESOURCE_DIMENSION dimension, DXGI_FORMAT format, UINT64 width, UINT height, UINT16 depth_or_array,
-        UINT16 mips)
-{
-    D3D12_RESOURCE_DESC desc;
-    memset(&desc, 0, sizeof(desc));
-    desc.Dimension = dimension;
-    desc.Width = width;
-    desc.Height = height;
-    desc.DepthOrArraySize = depth_or_array;
-    desc.MipLevels = mips;
-    desc.Format = format;
-    desc.SampleDesc.Count = 1;
-    desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
-    return desc;
-}
-
 static ID3D12Resource *cpu_texture(ID3D12Device *device, const D3D12_HEAP_PROPERTIES *heap, const D3D12_RESOURCE_DESC *desc)
 {
     ID3D12Resource *texture = NULL;
@@ -117,13 +101,13 @@ static void round_trip(ID3D12Device *device, const D3D12_HEAP_PROPERTIES *heap, 
 static void test_round_trips(ID3D12Device *device)
 {
     const struct { D3D12_RESOURCE_DESC desc; const char *what; } cases[] = {
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 100, 70, 2, 3), "2D RGBA8 100x70, 2 layers, 3 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE1D, DXGI_FORMAT_R32_FLOAT, 300, 1, 3, 1), "1D R32_FLOAT 300, 3 layers"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R16G16B16A16_FLOAT, 17, 9, 5, 2), "3D RGBA16F 17x9x5, 2 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 64, 32, 1, 0), "2D BC1 64x32, full chain"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC7_UNORM_SRGB, 20, 12, 1, 3), "2D BC7 sRGB 20x12, 3 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8_TYPELESS, 257, 3, 1, 2), "2D R8_TYPELESS 257x3, 2 mips"},
-        {texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32G32B32A32_UINT, 8, 8, 6, 1), "2D RGBA32UI 8x8, 6 layers (cube-able)"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 100, 70, 2, 3), "2D RGBA8 100x70, 2 layers, 3 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE1D, DXGI_FORMAT_R32_FLOAT, 300, 1, 3, 1), "1D R32_FLOAT 300, 3 layers"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R16G16B16A16_FLOAT, 17, 9, 5, 2), "3D RGBA16F 17x9x5, 2 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 64, 32, 1, 0), "2D BC1 64x32, full chain"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC7_UNORM_SRGB, 20, 12, 1, 3), "2D BC7 sRGB 20x12, 3 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8_TYPELESS, 257, 3, 1, 2), "2D R8_TYPELESS 257x3, 2 mips"},
+        {harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32G32B32A32_UINT, 8, 8, 6, 1), "2D RGBA32UI 8x8, 6 layers (cube-able)"},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
         round_trip(device, c % 2 ? &write_combine : &write_back, &cases[c].desc, (uint32_t)c, cases[c].what);
@@ -132,7 +116,7 @@ static void test_round_trips(ID3D12Device *device)
 /* A box in the middle of a subresource changes those texels only; a box read returns them. */
 static void test_boxes(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R8G8B8A8_UINT, 16, 12, 6, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE3D, DXGI_FORMAT_R8G8B8A8_UINT, 16, 12, 6, 1);
     D3D12_BOX box = {3, 2, 1, 11, 9, 4};
     const UINT row_pitch = 16 * 4, depth_pitch = row_pitch * 12;
     ID3D12Resource *texture = cpu_texture(device, &write_back, &desc);
@@ -169,7 +153,7 @@ static void test_boxes(ID3D12Device *device)
 
     /* Compressed boxes in whole blocks: block (1, 1) of an 8x8 BC1 texture. */
     {
-        D3D12_RESOURCE_DESC bc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 8, 8, 1, 1);
+        D3D12_RESOURCE_DESC bc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 8, 8, 1, 1);
         ID3D12Resource *compressed = cpu_texture(device, &write_combine, &bc);
         uint8_t blocks[32], block[8], back[32];
         D3D12_BOX bc_box = {4, 4, 0, 8, 8, 1};
@@ -196,7 +180,7 @@ static void test_boxes(ID3D12Device *device)
 /* The CPU's write is what the next list's copy reads; a list's write is what the CPU then reads. */
 static void test_queue_sees_cpu(ID3D12Device *device, ID3D12CommandQueue *queue)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_UINT, 64, 16, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_UINT, 64, 16, 1, 1);
     ID3D12Resource *texture = cpu_texture(device, &write_back, &desc), *readback, *upload;
     struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     D3D12_TEXTURE_COPY_LOCATION buffer_location, texture_location;
@@ -252,7 +236,7 @@ static void test_queue_sees_cpu(ID3D12Device *device, ID3D12CommandQueue *queue)
 /* A texture placed in a CPU-visible CUSTOM heap is reached the same way. */
 static void test_placed(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R16G16_UNORM, 40, 40, 1, 1);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R16G16_UNORM, 40, 40, 1, 1);
     D3D12_RESOURCE_ALLOCATION_INFO info = ID3D12Device_GetResourceAllocationInfo(device, 0, 1, &desc);
     D3D12_HEAP_DESC heap_desc = {info.SizeInBytes * 2, write_back, info.Alignment, D3D12_HEAP_FLAG_ALLOW_ONLY_NON_RT_DS_TEXTURES};
     ID3D12Resource *texture = NULL;
@@ -289,7 +273,7 @@ static void test_placed(ID3D12Device *device)
 
 static void test_bad_arguments(ID3D12Device *device)
 {
-    D3D12_RESOURCE_DESC desc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 2);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 2);
     D3D12_HEAP_PROPERTIES default_heap = {D3D12_HEAP_TYPE_DEFAULT, D3D12_CPU_PAGE_PROPERTY_UNKNOWN, D3D12_MEMORY_POOL_UNKNOWN, 1, 1};
     ID3D12Resource *texture = cpu_texture(device, &write_back, &desc), *gpu_only = NULL, *buffer;
     D3D12_HEAP_PROPERTIES properties;
@@ -334,7 +318,7 @@ static void test_bad_arguments(ID3D12Device *device)
 
     /* Block-compressed boxes must fall on blocks. */
     {
-        D3D12_RESOURCE_DESC bc = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC3_UNORM, 16, 16, 1, 1);
+        D3D12_RESOURCE_DESC bc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC3_UNORM, 16, 16, 1, 1);
         ID3D12Resource *compressed = cpu_texture(device, &write_back, &bc);
         box = (D3D12_BOX){2, 0, 0, 6, 4, 1};
         if (compressed) {
@@ -347,7 +331,7 @@ static void test_bad_arguments(ID3D12Device *device)
 
     /* Multisampled: no sample of it is reachable from the CPU. */
     {
-        D3D12_RESOURCE_DESC ms = texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
+        D3D12_RESOURCE_DESC ms = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
         ID3D12Resource *multisampled = NULL;
         ms.SampleDesc.Count = 4;
         ms.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;

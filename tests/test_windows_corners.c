@@ -20,21 +20,6 @@ static ULONG refcount_of(IUnknown *object)
 }
 #define REFCOUNT(o) refcount_of((IUnknown *)(o))
 
-static D3D12_RESOURCE_DESC texture_desc(UINT64 width, UINT height, UINT16 depth_or_array, UINT16 mips, DXGI_FORMAT format)
-{
-    D3D12_RESOURCE_DESC desc;
-    memset(&desc, 0, sizeof(desc));
-    desc.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
-    desc.Width = width;
-    desc.Height = height;
-    desc.DepthOrArraySize = depth_or_array;
-    desc.MipLevels = mips;
-    desc.Format = format;
-    desc.SampleDesc.Count = 1;
-    desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
-    return desc;
-}
-
 /* 1. A NULL out pointer checks the arguments, makes nothing and answers S_FALSE. */
 static void test_capability_checks(ID3D12Device *device)
 {
@@ -274,8 +259,8 @@ static uint32_t first_texel(ID3D12Device *device, ID3D12CommandQueue *queue, ID3
 static void test_copy_target_descriptors(ID3D12Device *device, ID3D12CommandQueue *queue)
 {
     D3D12_HEAP_PROPERTIES properties = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC colour_desc = texture_desc(4, 4, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM);
-    D3D12_RESOURCE_DESC depth_desc = texture_desc(4, 4, 1, 1, DXGI_FORMAT_D32_FLOAT);
+    D3D12_RESOURCE_DESC colour_desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1, 1);
+    D3D12_RESOURCE_DESC depth_desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_D32_FLOAT, 4, 4, 1, 1);
     ID3D12DescriptorHeap *rtvs = descriptor_heap(device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2);
     ID3D12DescriptorHeap *rtv_copies = descriptor_heap(device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 4);
     ID3D12DescriptorHeap *dsvs = descriptor_heap(device, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1);
@@ -380,7 +365,7 @@ static void test_failure_outputs(ID3D12Device *device)
     CHECK(layouts[1].Offset == 0 && row_counts[1] == 0); /* only the entries asked for */
 
     /* Two subresources of a one-subresource texture: both entries. */
-    desc = texture_desc(4, 4, 1, 1, DXGI_FORMAT_R32_UINT);
+    desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R32_UINT, 4, 4, 1, 1);
     memset(layouts, 0, sizeof(layouts)), memset(row_counts, 0, sizeof(row_counts)), memset(row_sizes, 0, sizeof(row_sizes)), total = 0;
     ID3D12Device_GetCopyableFootprints(device, &desc, 0, 2, 0, layouts, row_counts, row_sizes, &total);
     CHECK_LOG("GetCopyableFootprints");
@@ -389,7 +374,7 @@ static void test_failure_outputs(ID3D12Device *device)
             && total == UINT64_MAX);
 
     /* A block-compressed texture whose width is not whole blocks. */
-    desc = texture_desc(3, 1, 1, 1, DXGI_FORMAT_BC1_UNORM);
+    desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_BC1_UNORM, 3, 1, 1, 1);
     memset(layouts, 0, sizeof(layouts)), total = 0;
     ID3D12Device_GetCopyableFootprints(device, &desc, 0, 1, 0, layouts, NULL, NULL, &total);
     CHECK_LOG("GetCopyableFootprints");
@@ -430,7 +415,8 @@ static void test_small_resources(ID3D12Device *device)
     LOG_MARK();
 
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        D3D12_RESOURCE_DESC desc = texture_desc(tests[i].width, tests[i].height, tests[i].array_size, tests[i].mips, tests[i].format);
+        D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, tests[i].format, tests[i].width,
+                tests[i].height, tests[i].array_size, tests[i].mips);
         desc.Alignment = D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT;
         info = ID3D12Device_GetResourceAllocationInfo(device, 0, 1, &desc);
         if (tests[i].small) {
@@ -451,7 +437,7 @@ static void test_small_resources(ID3D12Device *device)
 
     /* Two small textures 4 KiB apart in one heap, both usable. */
     {
-        D3D12_RESOURCE_DESC desc = texture_desc(16, 16, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM);
+        D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1);
         desc.Alignment = D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT;
         memset(&heap_desc, 0, sizeof(heap_desc));
         heap_desc.SizeInBytes = 65536;
