@@ -36,7 +36,7 @@ void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *
     va_start(args, fmt);
     vsnprintf(reason, sizeof(reason), fmt, args);
     va_end(args);
-    WARN("%s: %s (list '%s'; D3D12 leaves this undefined)", command, reason, d3d12xs_object_name(&list->object));
+    d3d12_device_debug_warn(list->object.device, command, "%s (list '%s')", reason, d3d12xs_object_name(&list->object));
 }
 
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)

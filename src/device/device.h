@@ -132,6 +132,9 @@ _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/o
 struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface);
 void d3d12_device_mark_removed(struct d3d12_device *device, HRESULT reason, const char *why);
 HRESULT d3d12_device_removed_reason(struct d3d12_device *device);
+/* What D3D12 leaves undefined and only its debug layer reports: one warning line "method: why",
+ * and only while the debug layer is on (EnableDebugLayer or D3D12XS_DEBUG=1). Never a failure. */
+void d3d12_device_debug_warn(struct d3d12_device *device, const char *method, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* DXGI_ERROR_DEVICE_REMOVED with one line naming method (and *out NULL) once the device is removed, else S_OK. */
 HRESULT d3d12_device_check_creation(struct d3d12_device *device, const char *method, void **out);
 /* Maps a VkResult from a call that creates or submits something onto an HRESULT. */

@@ -1,6 +1,8 @@
 /* What every part asks of the device: whether it was removed (and marking it so), VkResult
  * to HRESULT, memory types. Kept apart from device.c, which creates every
  * object, so that the parts below it never call into it. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "device/device.h"
@@ -13,6 +15,19 @@ struct d3d12_device *impl_from_ID3D12Device(ID3D12Device *iface)
 HRESULT d3d12_device_removed_reason(struct d3d12_device *device)
 {
     return atomic_load(&device->removed_reason);
+}
+
+void d3d12_device_debug_warn(struct d3d12_device *device, const char *method, const char *fmt, ...)
+{
+    char why[400];
+    va_list args;
+
+    if (device->config.debug != D3D12XS_CONFIG_ON)
+        return;
+    va_start(args, fmt);
+    vsnprintf(why, sizeof(why), fmt, args);
+    va_end(args);
+    WARN("%s: %s (D3D12 leaves this undefined; its debug layer reports it)", method, why);
 }
 
 HRESULT d3d12_device_check_creation(struct d3d12_device *device, const char *method, void **out)

@@ -77,10 +77,12 @@ static HRESULT STDMETHODCALLTYPE d3d12_resource_Map(ID3D12Resource *iface, UINT 
     if (resource->vk_image && data)
         return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "ppData is not NULL but resource '%s' is a texture of layout UNKNOWN, which has no "
                 "CPU address (Map it with ppData NULL and use WriteToSubresource / ReadFromSubresource)", d3d12xs_object_name(&resource->object));
-    /* End <= Begin is D3D12's way of saying the CPU reads nothing. */
+    /* End <= Begin is D3D12's way of saying the CPU reads nothing. A range past the end is the
+     * debug layer's to report (MAP_INVALIDRANGE): the whole buffer is mapped anyway. */
     if (!resource->vk_image && read_range && read_range->End > read_range->Begin && read_range->End > resource->desc.Width)
-        return d3d12xs_fail(E_INVALIDARG, METHOD(Map), "pReadRange [%zu, %zu) is not within the %llu-byte buffer",
-                (size_t)read_range->Begin, (size_t)read_range->End, (unsigned long long)resource->desc.Width);
+        d3d12_device_debug_warn(resource->object.device, METHOD(Map), "pReadRange [%zu, %zu) is not within the %llu-byte buffer '%s'",
+                (size_t)read_range->Begin, (size_t)read_range->End, (unsigned long long)resource->desc.Width,
+                d3d12xs_object_name(&resource->object));
     atomic_fetch_add(&resource->map_count, 1);
     /* Reading back is what programs wait for: an instant on the calling thread's track. */
     if (d3d12xs_trace_on() && resource->heap_properties.Type != D3D12_HEAP_TYPE_UPLOAD) {
@@ -100,19 +102,22 @@ static void STDMETHODCALLTYPE d3d12_resource_Unmap(ID3D12Resource *iface, UINT s
     struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
     unsigned count;
 
+    /* Unmap cannot fail: its misuse is the debug layer's to report. */
     if (subresource >= subresource_count(resource)) {
-        ERR("%s: Subresource is %u (resource '%s' has %u)", METHOD(Unmap), subresource, d3d12xs_object_name(&resource->object),
-                subresource_count(resource));
+        d3d12_device_debug_warn(resource->object.device, METHOD(Unmap), "Subresource is %u (resource '%s' has %u)", subresource,
+                d3d12xs_object_name(&resource->object), subresource_count(resource));
         return;
     }
-    if (!resource->vk_image && written_range && (written_range->Begin > written_range->End || written_range->End > resource->desc.Width))
-        ERR("%s: pWrittenRange [%zu, %zu) is not within the %llu-byte buffer", METHOD(Unmap),
-                (size_t)written_range->Begin, (size_t)written_range->End, (unsigned long long)resource->desc.Width);
+    if (!resource->vk_image && written_range && written_range->End > written_range->Begin && written_range->End > resource->desc.Width)
+        d3d12_device_debug_warn(resource->object.device, METHOD(Unmap), "pWrittenRange [%zu, %zu) is not within the %llu-byte buffer '%s'",
+                (size_t)written_range->Begin, (size_t)written_range->End, (unsigned long long)resource->desc.Width,
+                d3d12xs_object_name(&resource->object));
     count = atomic_load(&resource->map_count);
     while (count && !atomic_compare_exchange_weak(&resource->map_count, &count, count - 1))
         ;
     if (!count)
-        ERR("%s: resource '%s' is not mapped (Unmap must follow Map)", METHOD(Unmap), d3d12xs_object_name(&resource->object));
+        d3d12_device_debug_warn(resource->object.device, METHOD(Unmap), "resource '%s' is not mapped (Unmap must follow Map)",
+                d3d12xs_object_name(&resource->object));
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_resource_WriteToSubresource(ID3D12Resource *iface, UINT dst_subresource, const D3D12_BOX *dst_box,
