@@ -91,6 +91,14 @@ bool harness_last_warning_has(const char *needle)
     return found;
 }
 
+void harness_check_debug_warnings(size_t before, size_t n, const char *needle, const char *file, int line)
+{
+    const char *debug = getenv("D3D12XS_DEBUG");
+    size_t expected = debug && strcmp(debug, "0") ? n : 0, got = harness_warning_count() - before;
+    harness_check(got == expected && (!expected || harness_last_warning_has(needle)), file, line,
+            "expected %zu debug-layer warning(s) holding \"%s\", got %zu (last: %s)", expected, needle, got, last_warning);
+}
+
 size_t harness_log_mark(void)
 {
     size_t mark;

@@ -22,6 +22,10 @@ size_t harness_log_mark(void);
  * latest contains needle. */
 size_t harness_warning_count(void);
 bool harness_last_warning_has(const char *needle);
+/* Debug-layer warnings come only with the debug layer on (D3D12XS_DEBUG set and not 0): exactly
+ * n warning lines since the count `before`, the latest holding needle; none with it off. */
+void harness_check_debug_warnings(size_t before, size_t n, const char *needle, const char *file, int line);
+#define CHECK_DEBUG_WARNINGS(before, n, needle) harness_check_debug_warnings(before, n, needle, __FILE__, __LINE__)
 /* Exactly one error line since mark, and it contains every NULL-terminated needle. */
 void harness_check_log(size_t mark, const char *file, int line, ...);
 /* Exactly n error lines since mark (claims them). */
