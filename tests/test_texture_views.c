@@ -93,15 +93,7 @@ static ID3D12DescriptorHeap *create_heap(ID3D12Device *device, D3D12_DESCRIPTOR_
 static D3D12_RESOURCE_DESC texture_desc(D3D12_RESOURCE_DIMENSION dimension, DXGI_FORMAT format, UINT64 width, UINT height,
         UINT16 depth_or_array, UINT16 mips, D3D12_RESOURCE_FLAGS flags)
 {
-    D3D12_RESOURCE_DESC desc;
-    memset(&desc, 0, sizeof(desc));
-    desc.Dimension = dimension;
-    desc.Width = width;
-    desc.Height = height;
-    desc.DepthOrArraySize = depth_or_array;
-    desc.MipLevels = mips;
-    desc.Format = format;
-    desc.SampleDesc.Count = 1;
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(dimension, format, width, height, depth_or_array, mips);
     desc.Flags = flags;
     return desc;
 }
