@@ -664,7 +664,7 @@ static bool heaps_match(struct d3d12_command_list *list, const struct bundle_com
     for (uint32_t i = 0; i < command->index; i++) {
         struct d3d12_descriptor_heap *heap = unsafe_impl_from_ID3D12DescriptorHeap(command->u.heaps[i]);
         if (!heap || (heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER)
-                || list->compute.heaps[heap->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER] != heap)
+                || list->bindings.heaps[heap->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER] != heap)
             return false;
     }
     return true;

@@ -124,7 +124,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
     d3d12_command_record_reset(&list->record);
-    d3d12_command_list_reset_compute_state(list);
+    d3d12_command_list_reset_bindings(list);
     list->in_internal = false;
     d3d12_barriers_reset(&list->barriers, d3d12_command_list_work_stages(list));
     if (initial_state)
@@ -188,7 +188,7 @@ static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsComman
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     if (!d3d12_command_list_check_recording(list, METHOD(ClearState)))
         return;
-    d3d12_command_list_reset_compute_state(list);
+    d3d12_command_list_reset_bindings(list);
     if (state)
         d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
 }
@@ -229,6 +229,13 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .SetComputeRootShaderResourceView = d3d12_command_list_SetComputeRootShaderResourceView,
     .SetComputeRootUnorderedAccessView = d3d12_command_list_SetComputeRootUnorderedAccessView,
     .SetComputeRootDescriptorTable = d3d12_command_list_SetComputeRootDescriptorTable,
+    .SetGraphicsRootSignature = d3d12_command_list_SetGraphicsRootSignature,
+    .SetGraphicsRoot32BitConstant = d3d12_command_list_SetGraphicsRoot32BitConstant,
+    .SetGraphicsRoot32BitConstants = d3d12_command_list_SetGraphicsRoot32BitConstants,
+    .SetGraphicsRootConstantBufferView = d3d12_command_list_SetGraphicsRootConstantBufferView,
+    .SetGraphicsRootShaderResourceView = d3d12_command_list_SetGraphicsRootShaderResourceView,
+    .SetGraphicsRootUnorderedAccessView = d3d12_command_list_SetGraphicsRootUnorderedAccessView,
+    .SetGraphicsRootDescriptorTable = d3d12_command_list_SetGraphicsRootDescriptorTable,
     .Dispatch = d3d12_command_list_Dispatch,
     .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
     .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,

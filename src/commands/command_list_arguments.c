@@ -7,10 +7,12 @@
 
 #include "command_recording.h"
 
-bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, const char *command)
+bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
 {
-    const struct d3d12_pipeline_state *pipeline = list->compute.pipeline;
-    uint32_t size = pipeline->argument_size, constants = list->compute.root_signature->push_constant_size;
+    static const VkPipelineBindPoint vk_bind_points[D3D12_BIND_POINT_COUNT] = {VK_PIPELINE_BIND_POINT_COMPUTE, VK_PIPELINE_BIND_POINT_GRAPHICS};
+    const struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    uint32_t size = pipeline->argument_size, constants = point->root_signature->push_constant_size;
     VkDescriptorBufferInfo buffer_info = {VK_NULL_HANDLE, 0, size};
     uint64_t table = d3d12xs_va_table_address(list->object.device);
     uint8_t *data;
@@ -22,13 +24,13 @@ bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, 
         return false;
     }
     data = slice;
-    memcpy(data, list->compute.push_constants, constants < size ? constants : size);
+    memcpy(data, point->push_constants, constants < size ? constants : size);
     /* One entry per root descriptor: VA low and high, the address table's device address low
      * and high. The table's address rides in every entry, not in a push or specialisation
      * constant: the prologue loads the entry anyway, so it costs the shader no extra load, the
      * layout needs no new binding, and pipelines stay free of device addresses. */
     for (uint32_t k = 0; k < pipeline->address_count; k++) {
-        uint64_t va = list->compute.root_addresses[k];
+        uint64_t va = point->root_addresses[k];
         uint32_t entry[4] = {(uint32_t)va, (uint32_t)(va >> 32), (uint32_t)table, (uint32_t)(table >> 32)};
         memcpy(data + pipeline->address_offset + 16 * k, entry, sizeof(entry));
     }
@@ -39,7 +41,7 @@ bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, 
         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
         .pBufferInfo = &buffer_info,
     };
-    list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->vk_layout, pipeline->push_set,
+    list->object.device->vkCmdPushDescriptorSetKHR(list->vk_command_buffer, vk_bind_points[bind_point], pipeline->vk_layout, pipeline->push_set,
             1, &write);
     return true;
 }

@@ -70,9 +70,9 @@ static bool prepare_ordered_append(struct d3d12_command_list *list, const char *
     /* The dispatch's own step: its counters are cleared before it reads them. */
     d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
-    list->compute.ordered_append_buffer = buffer;
-    list->compute.ordered_append_offset = offset;
-    list->compute.descriptors_dirty = true;
+    list->bindings.ordered_append_buffer = buffer;
+    list->bindings.ordered_append_offset = offset;
+    list->bindings.points[D3D12_BIND_POINT_COMPUTE].descriptors_dirty = true;
     return true;
 }
 
@@ -87,11 +87,11 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
 
     if (!d3d12_command_list_compute_list(list, command))
         return;
-    pipeline = list->compute.pipeline;
+    pipeline = list->bindings.pipeline;
     if (!flags_valid(list, command, pipeline, flags))
         return;
     if (!(flags & D3D12XBOX_DISPATCH_FLAG_FORCE_START_AT_000))
-        memcpy(base, list->compute.start_group, sizeof(base));
+        memcpy(base, list->bindings.start_group, sizeof(base));
     for (int i = 0; i < 3; i++) {
         groups[i] = counts[i];
         if (flags & D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS) {
@@ -136,10 +136,10 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         vkCmdDispatch(list->vk_command_buffer, groups[0], groups[1], groups[2]);
     d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
 done:
-    if (list->compute.ordered_append_buffer) {
+    if (list->bindings.ordered_append_buffer) {
         /* The state belongs to this dispatch only: a later one gets its own, or an error. */
-        list->compute.ordered_append_buffer = VK_NULL_HANDLE;
-        list->compute.descriptors_dirty = true;
+        list->bindings.ordered_append_buffer = VK_NULL_HANDLE;
+        list->bindings.points[D3D12_BIND_POINT_COMPUTE].descriptors_dirty = true;
     }
 }
 
@@ -157,8 +157,8 @@ HRESULT D3D12XSSetDispatchStartGroup(ID3D12GraphicsCommandList *iface, UINT x, U
     if (x >= D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION || y >= D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
             || z >= D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION)
         return d3d12xs_fail(E_INVALIDARG, method, "start group %u, %u, %u is past 65534 in a dimension (a dispatch may reach group 65534)", x, y, z);
-    list->compute.start_group[0] = x;
-    list->compute.start_group[1] = y;
-    list->compute.start_group[2] = z;
+    list->bindings.start_group[0] = x;
+    list->bindings.start_group[1] = y;
+    list->bindings.start_group[2] = z;
     return S_OK;
 }

@@ -17,33 +17,37 @@ struct d3d12_root_argument {
     uint64_t value; /* GPU virtual address of a root descriptor, or GPU handle of a table */
 };
 
-/* Compute bindings of a command list; what Dispatch turns into Vulkan state. */
-struct d3d12_compute_state {
+/* The two places a list binds root signatures and root arguments, as in D3D12 (and as Vulkan's
+ * VK_PIPELINE_BIND_POINT_COMPUTE / _GRAPHICS). SetComputeRoot* and SetGraphicsRoot* are one
+ * implementation over a bind point (command_list_root_arguments.c), and one flush brings a bind
+ * point's Vulkan state up to date before a dispatch or a draw (command_list_flush.c). */
+enum d3d12_bind_point {
+    D3D12_BIND_POINT_COMPUTE,
+    D3D12_BIND_POINT_GRAPHICS,
+    D3D12_BIND_POINT_COUNT,
+};
+
+/* What a bind point holds: its root signature, the root arguments set against it, what of them
+ * the Vulkan command buffer does not have yet, and what its last flush pushed. */
+struct d3d12_bind_point_state {
     struct d3d12_root_signature *root_signature; /* not referenced, as in D3D12 */
-    struct d3d12_pipeline_state *pipeline;
-    struct d3d12_descriptor_heap *heaps[2];      /* CBV_SRV_UAV, SAMPLER */
     uint32_t push_constants[D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4];
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     bool pipeline_dirty, constants_dirty, descriptors_dirty;
     /* Root SRVs and UAVs (root_view_misalignments, below): a misalignment changed since pushed;
      * one that D3DCompile reads as uvec4s starts off a 16-byte boundary (the SCALAR variant runs).
-     * With the flags every Dispatch reads. */
+     * With the flags every flush reads. */
     bool root_view_misalignments_dirty, root_views_scalar;
     bool tables_dirty;                           /* a table or the heaps changed: the table starts go again */
-    /* The heaps as bound in the command buffer (descriptor_buffer.h), so a dispatch binds them
-     * only when they or the command buffer changed. */
-    VkCommandBuffer heaps_bound_in;
-    struct d3d12_descriptor_heap *bound_heaps[2];
     bool heap_offsets_dirty;                     /* the heap sets' offsets go again (pipeline, signature or heaps changed) */
+    bool validated; /* the bound pipeline, signature and set arguments passed the flush's checks */
+    /* Root constants changed since the last push, as a range of 32-bit values: a flush pushes
+     * only those (pipeline_dirty pushes them all). */
+    uint32_t constants_dirty_first, constants_dirty_end;
+    VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
     uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS + 1]; /* heap index of each table's start, in table order; then
                                                                    * the heap size where d3d12xs_heap.hlsli reads it */
-    bool validated; /* the bound pipeline, signature and set arguments passed Dispatch's checks */
-    VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
-    uint32_t start_group[3];                     /* D3D12XSSetDispatchStartGroup: DispatchX's first SV_GroupID */
-    /* The ordered-append state of the DispatchX being recorded (VK_NULL_HANDLE otherwise). */
-    VkBuffer ordered_append_buffer;
-    VkDeviceSize ordered_append_offset;
     /* Memory-based ABI: the root descriptors' D3D12 addresses checked by the last descriptor
      * flush, by the pipeline's address slot (the shader translates them itself). */
     uint64_t root_addresses[D3D12XS_MAX_ROOT_PARAMETERS];
@@ -51,6 +55,29 @@ struct d3d12_compute_state {
      * root signature's order of them (its root_view_offsets), as last pushed. */
     uint32_t root_view_misalignments[D3D12XS_MAX_ROOT_PARAMETERS];
 };
+
+/* What a list binds: list-wide state (the pipeline, the descriptor heaps and the DispatchX
+ * state), and each bind point's. */
+struct d3d12_list_bindings {
+    struct d3d12_pipeline_state *pipeline;       /* D3D12's one pipeline state of the list */
+    struct d3d12_descriptor_heap *heaps[2];      /* CBV_SRV_UAV, SAMPLER */
+    /* The heaps as bound in the command buffer (descriptor_buffer.h), so a flush binds them
+     * only when they or the command buffer changed (both bind points read the same buffers). */
+    VkCommandBuffer heaps_bound_in;
+    struct d3d12_descriptor_heap *bound_heaps[2];
+    uint32_t start_group[3];                     /* D3D12XSSetDispatchStartGroup: DispatchX's first SV_GroupID */
+    /* The ordered-append state of the DispatchX being recorded (VK_NULL_HANDLE otherwise). */
+    VkBuffer ordered_append_buffer;
+    VkDeviceSize ordered_append_offset;
+    struct d3d12_bind_point_state points[D3D12_BIND_POINT_COUNT];
+};
+
+/* The bind point a pipeline state runs at: every pipeline d3d12xs creates today is a compute one. */
+static inline enum d3d12_bind_point d3d12_pipeline_bind_point(const struct d3d12_pipeline_state *pipeline)
+{
+    (void)pipeline;
+    return D3D12_BIND_POINT_COMPUTE;
+}
 
 enum d3d12_command_list_state {
     D3D12_COMMAND_LIST_RECORDING,
@@ -115,7 +142,7 @@ struct d3d12_command_list {
     unsigned pix_depth;
     struct d3d12_value_write *value_writes;
     size_t value_write_count, value_write_capacity;
-    struct d3d12_compute_state compute;
+    struct d3d12_list_bindings bindings;
     /* Dispatches recorded since creation or Reset: [0] push-constant ABI, [1] memory-based ABI
      * (D3D12XSGetCommandListDispatchCounters). */
     uint64_t dispatch_counts[2];

@@ -60,11 +60,11 @@ static uint32_t table_ranges(const D3D12_ROOT_DESCRIPTOR_TABLE1 *table, const st
     return looked;
 }
 
-bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, const char *command)
+bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
 {
-    const struct d3d12_compute_state *state = &list->compute;
+    const struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = state->root_signature;
-    const struct d3d12_descriptor_heap *heap = state->heaps[0];
+    const struct d3d12_descriptor_heap *heap = list->bindings.heaps[0];
     struct d3d12_command_record *record = &list->record;
     const D3D12_ROOT_SIGNATURE_DESC2 *desc;
     struct d3d12_recorded_range *ranges;

@@ -46,14 +46,17 @@ void d3d12_command_list_report_closed(struct d3d12_command_list *list, const cha
 
 /* ---- internal work in the application's command buffer ---- */
 
-/* Nothing the application bound is bound any more: its next Dispatch binds the pipeline,
- * pushes the constants, table starts and descriptors, and binds the heaps' offsets again. */
-static void compute_state_unbound(struct d3d12_command_list *list)
+/* Nothing the application bound is bound any more, at either bind point: its next dispatch or
+ * draw binds the pipeline, pushes the constants, table starts and descriptors, and binds the
+ * heaps' offsets again. */
+static void bindings_unbound(struct d3d12_command_list *list)
 {
-    struct d3d12_compute_state *state = &list->compute;
-    state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = true;
-    state->tables_dirty = state->heap_offsets_dirty = true;
-    state->bound_vk_pipeline = VK_NULL_HANDLE;
+    for (int p = 0; p < D3D12_BIND_POINT_COUNT; p++) {
+        struct d3d12_bind_point_state *state = &list->bindings.points[p];
+        state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = true;
+        state->tables_dirty = state->heap_offsets_dirty = true;
+        state->bound_vk_pipeline = VK_NULL_HANDLE;
+    }
 }
 
 VkCommandBuffer d3d12_command_list_begin_internal(struct d3d12_command_list *list)
@@ -67,7 +70,7 @@ void d3d12_command_list_end_internal(struct d3d12_command_list *list)
 {
     assert(list->in_internal);
     list->in_internal = false;
-    compute_state_unbound(list);
+    bindings_unbound(list);
 }
 
 /* ---- segments and the command record ---- */
@@ -139,7 +142,7 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
         return false;
     }
     /* Vulkan state does not carry across command buffers: bind everything again. */
-    compute_state_unbound(list);
+    bindings_unbound(list);
     return true;
 }
 

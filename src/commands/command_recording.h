@@ -63,7 +63,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCo
 /* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
  * and writes) to the root descriptors' and what the bound descriptor tables hold; false after
  * recording the error. Called by the flush only while the console validation is on. */
-bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, const char *command);
+bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
 
 /* command_list_query.c */
 void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
@@ -72,35 +72,48 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
         UINT start_index, UINT count, ID3D12Resource *dst, UINT64 dst_offset);
 
 /* command_list_arguments.c: writes the root constants and the root descriptors' addresses
- * (compute.root_addresses) into argument memory and binds it (pipelines using the memory-based
+ * (the bind point's root_addresses) into argument memory and binds it (pipelines using the memory-based
  * ABI); false after recording the error. */
-bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, const char *command);
+bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
 
-/* command_list_compute.c */
-void d3d12_command_list_reset_compute_state(struct d3d12_command_list *list);
+/* command_list_bindings.c: the pipeline, the heaps and each bind point's root signature and
+ * root arguments (SetComputeRoot* and SetGraphicsRoot* are one implementation over a bind point). */
+void d3d12_command_list_reset_bindings(struct d3d12_command_list *list);
+/* The checks every compute command starts with (a recording list that is not a COPY list). */
+bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command);
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature);
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, UINT offset);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count,
-        const void *data, UINT offset);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_VIRTUAL_ADDRESS address);
-void STDMETHODCALLTYPE d3d12_command_list_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE handle);
+#define D3D12XS_ROOT_ARGUMENT_METHODS(Kind) \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature); \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, UINT offset); \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count, \
+        const void *data, UINT offset); \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_VIRTUAL_ADDRESS address); \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_VIRTUAL_ADDRESS address); \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_VIRTUAL_ADDRESS address); \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_DESCRIPTOR_HANDLE handle);
+D3D12XS_ROOT_ARGUMENT_METHODS(Compute)
+D3D12XS_ROOT_ARGUMENT_METHODS(Graphics)
+#undef D3D12XS_ROOT_ARGUMENT_METHODS
+
+/* command_list_flush.c: brings a bind point's Vulkan state up to date for a dispatch or a draw
+ * of the bound pipeline state's variant (DispatchX's D3D12XS_VARIANT_* bits, 0 otherwise; SCALAR
+ * is added where root views need it). False (after recording the error) when it cannot run.
+ * flush_compute is the compute bind point's, which also counts the dispatch. */
+bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, unsigned variant);
+bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant);
+
+/* command_list_compute.c */
 void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z);
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects);
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
         D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
-
-/* For command_list_dispatchx.c: the checks every compute command starts with, and bringing
- * the Vulkan state up to date for a dispatch of the bound pipeline state's variant (DispatchX's
- * D3D12XS_VARIANT_* bits, 0 for Dispatch; SCALAR is added where root views need it). False
- * (after recording the error) when it cannot run. */
-bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command);
-bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant);
 
 /* command_list_pix.c: PIX events (timestamped into the trace while a capture runs); close ends
  * the events left open, reset drops the recording's timestamps. */

@@ -1,0 +1,242 @@
+/* What a command list binds: the pipeline state and descriptor heaps (list-wide), and the root
+ * signature and root arguments of each bind point. SetComputeRoot* and SetGraphicsRoot* are one
+ * implementation here over enum d3d12_bind_point; the flush that turns them into Vulkan state is
+ * command_list_flush.c. */
+#include <string.h>
+
+#include "command_recording.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+void d3d12_command_list_reset_bindings(struct d3d12_command_list *list)
+{
+    memset(&list->bindings, 0, sizeof(list->bindings));
+}
+
+bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording(list, command))
+        return false;
+    if (list->type == D3D12_COMMAND_LIST_TYPE_COPY) {
+        d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
+        return false;
+    }
+    return true;
+}
+
+/* The checks of a call that binds at a bind point: a COPY list binds nothing; graphics state on a
+ * COMPUTE list is kept (it is never read there), as D3D12 leaves it to the debug layer. */
+static bool binding_list(struct d3d12_command_list *list, enum d3d12_bind_point point, const char *command)
+{
+    if (!d3d12_command_list_compute_list(list, command))
+        return false;
+    if (point == D3D12_BIND_POINT_GRAPHICS && __builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COMPUTE, 0))
+        d3d12_command_list_debug_warn(list, command, "a COMPUTE list draws nothing: its graphics root arguments are never read");
+    return true;
+}
+
+/* The pipeline is list-wide, as in D3D12; the bind point it runs at binds it at its next flush. */
+void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
+{
+    struct d3d12_pipeline_state *state = unsafe_impl_from_ID3D12PipelineState(iface);
+    struct d3d12_bind_point_state *point;
+
+    if (!state) {
+        d3d12_command_list_record_error(list, command, "pPipelineState is %s (must be a pipeline from this device)", iface ? "not a d3d12xs pipeline" : "NULL");
+        return;
+    }
+    if (list->bindings.pipeline != state) {
+        list->bindings.pipeline = state;
+        point = &list->bindings.points[d3d12_pipeline_bind_point(state)];
+        point->pipeline_dirty = true;
+        point->validated = false;
+    }
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    if (d3d12_command_list_compute_list(list, METHOD(SetPipelineState)))
+        d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_descriptor_heap *bound[2] = {NULL, NULL};
+    const char *command = METHOD(SetDescriptorHeaps);
+
+    if (!d3d12_command_list_compute_list(list, command))
+        return;
+    if (count > 2 || (count && !heaps)) {
+        d3d12_command_list_record_error(list, command, "NumDescriptorHeaps is %u with ppDescriptorHeaps %s (at most one CBV_SRV_UAV and one SAMPLER heap)",
+                count, heaps ? "set" : "NULL");
+        return;
+    }
+    for (UINT i = 0; i < count; i++) {
+        struct d3d12_descriptor_heap *heap = unsafe_impl_from_ID3D12DescriptorHeap(heaps[i]);
+        if (!heap || !(heap->desc.Flags & D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE) || heap->desc.Type > D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER) {
+            d3d12_command_list_record_error(list, command, "ppDescriptorHeaps[%u] is %s", i,
+                    !heap ? "not a d3d12xs descriptor heap" : "not a shader-visible CBV_SRV_UAV or SAMPLER heap");
+            return;
+        }
+        if (bound[heap->desc.Type]) {
+            d3d12_command_list_record_error(list, command, "ppDescriptorHeaps holds two heaps of type %d (one of each type)", (int)heap->desc.Type);
+            return;
+        }
+        bound[heap->desc.Type] = heap;
+    }
+    list->bindings.heaps[0] = bound[0];
+    list->bindings.heaps[1] = bound[1];
+    for (int p = 0; p < D3D12_BIND_POINT_COUNT; p++) {
+        struct d3d12_bind_point_state *point = &list->bindings.points[p];
+        point->descriptors_dirty = point->tables_dirty = point->heap_offsets_dirty = true;
+    }
+}
+
+static void set_root_signature(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, ID3D12RootSignature *signature_iface,
+        const char *command)
+{
+    struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+    struct d3d12_root_signature *signature;
+
+    if (!binding_list(list, bind_point, command))
+        return;
+    if (!(signature = unsafe_impl_from_ID3D12RootSignature(signature_iface))) {
+        d3d12_command_list_record_error(list, command, "pRootSignature is %s", signature_iface ? "not a d3d12xs root signature" : "NULL");
+        return;
+    }
+    if (point->root_signature == signature)
+        return;
+    /* A new root signature starts with no arguments set, as in D3D12. */
+    point->root_signature = signature;
+    memset(point->arguments, 0, sizeof(point->arguments));
+    memset(point->push_constants, 0, sizeof(point->push_constants)); /* constants never set read 0 */
+    point->constants_set = 0;
+    memset(point->table_starts, 0, sizeof(point->table_starts));
+    point->constants_dirty = point->descriptors_dirty = point->tables_dirty = true;
+    point->constants_dirty_first = 0;
+    point->constants_dirty_end = signature->push_constant_size / 4;
+    point->heap_offsets_dirty = true;
+    point->validated = false;
+}
+
+/* Checks that a root-argument call names an existing parameter of the expected type. */
+static bool root_parameter_valid(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
+        D3D12_ROOT_PARAMETER_TYPE type)
+{
+    static const char *const type_names[] = {"DESCRIPTOR_TABLE", "32BIT_CONSTANTS", "CBV", "SRV", "UAV"};
+    const struct d3d12_root_signature *signature = list->bindings.points[bind_point].root_signature;
+
+    if (__builtin_expect(signature && index < signature->parameter_count && signature->parameter_types[index] == type, 1))
+        return true;
+    if (!signature)
+        d3d12_command_list_record_error(list, command, "no %s root signature is set (call %s first)",
+                bind_point == D3D12_BIND_POINT_COMPUTE ? "compute" : "graphics",
+                bind_point == D3D12_BIND_POINT_COMPUTE ? "SetComputeRootSignature" : "SetGraphicsRootSignature");
+    else if (index >= signature->parameter_count)
+        d3d12_command_list_record_error(list, command, "RootParameterIndex %u is past the root signature's %u parameters", index,
+                signature->parameter_count);
+    else
+        d3d12_command_list_record_error(list, command, "root parameter %u is a %s, not a %s", index,
+                type_names[signature->parameter_types[index]], type_names[type]);
+    return false;
+}
+
+static void set_constants(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index, UINT count,
+        const void *data, UINT offset)
+{
+    struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+    uint32_t limit, first;
+
+    if (!binding_list(list, bind_point, command) || !root_parameter_valid(list, bind_point, command, index, D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS))
+        return;
+    if (count && !data) {
+        d3d12_command_list_record_error(list, command, "pSrcData is NULL with Num32BitValuesToSet %u", count);
+        return;
+    }
+    limit = point->root_signature->constant_counts[index];
+    if (offset > limit || count > limit - offset) {
+        d3d12_command_list_record_error(list, command, "DestOffsetIn32BitValues %u + %u values pass root parameter %u's %u constants",
+                offset, count, index, limit);
+        return;
+    }
+    first = point->root_signature->constant_offsets[index] / 4 + offset;
+    memcpy(&point->push_constants[first], data, count * 4);
+    if (!(point->constants_set >> index & 1)) {
+        point->constants_set |= 1ull << index;
+        point->validated = false;
+    }
+    if (!point->constants_dirty) {
+        point->constants_dirty = true;
+        point->constants_dirty_first = first;
+        point->constants_dirty_end = first + count;
+        return;
+    }
+    if (first < point->constants_dirty_first)
+        point->constants_dirty_first = first;
+    if (first + count > point->constants_dirty_end)
+        point->constants_dirty_end = first + count;
+}
+
+static void set_argument(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
+        D3D12_ROOT_PARAMETER_TYPE type, uint64_t value)
+{
+    struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+
+    if (!binding_list(list, bind_point, command) || !root_parameter_valid(list, bind_point, command, index, type))
+        return;
+    if (!point->arguments[index].set)
+        point->validated = false;
+    point->arguments[index].set = true;
+    point->arguments[index].value = value;
+    /* A table is an offset into the bound heap, checked and pushed at the next flush. */
+    if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
+        point->tables_dirty = true;
+    else
+        point->descriptors_dirty = true;
+}
+
+/* The entry points of one bind point: SetComputeRoot* or SetGraphicsRoot*. */
+#define ROOT_ARGUMENT_METHODS(Kind, bind_point) \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature) \
+{ \
+    set_root_signature(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, signature, METHOD(Set##Kind##RootSignature)); \
+} \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, \
+        UINT offset) \
+{ \
+    set_constants(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##Root32BitConstant), index, 1, &value, offset); \
+} \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count, \
+        const void *data, UINT offset) \
+{ \
+    set_constants(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##Root32BitConstants), index, count, data, offset); \
+} \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_VIRTUAL_ADDRESS address) \
+{ \
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##RootConstantBufferView), index, \
+            D3D12_ROOT_PARAMETER_TYPE_CBV, address); \
+} \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_VIRTUAL_ADDRESS address) \
+{ \
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##RootShaderResourceView), index, \
+            D3D12_ROOT_PARAMETER_TYPE_SRV, address); \
+} \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_VIRTUAL_ADDRESS address) \
+{ \
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##RootUnorderedAccessView), index, \
+            D3D12_ROOT_PARAMETER_TYPE_UAV, address); \
+} \
+void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, \
+        D3D12_GPU_DESCRIPTOR_HANDLE handle) \
+{ \
+    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##RootDescriptorTable), index, \
+            D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE, handle.ptr); \
+}
+
+ROOT_ARGUMENT_METHODS(Compute, D3D12_BIND_POINT_COMPUTE)
+ROOT_ARGUMENT_METHODS(Graphics, D3D12_BIND_POINT_GRAPHICS)
