@@ -13,20 +13,14 @@ void d3d12_command_list_reset_bindings(struct d3d12_command_list *list)
     memset(&list->bindings, 0, sizeof(list->bindings));
 }
 
-bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
+void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command)
 {
-    if (!d3d12_command_list_check_recording(list, command))
-        return false;
-    if (list->type == D3D12_COMMAND_LIST_TYPE_COPY) {
-        d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
-        return false;
-    }
-    return true;
+    d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
 }
 
 /* The checks of a call that binds at a bind point: a COPY list binds nothing; graphics state on a
  * COMPUTE list is kept (it is never read there), as D3D12 leaves it to the debug layer. */
-static bool binding_list(struct d3d12_command_list *list, enum d3d12_bind_point point, const char *command)
+static inline bool binding_list(struct d3d12_command_list *list, enum d3d12_bind_point point, const char *command)
 {
     if (!d3d12_command_list_compute_list(list, command))
         return false;
@@ -39,17 +33,15 @@ static bool binding_list(struct d3d12_command_list *list, enum d3d12_bind_point 
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
 {
     struct d3d12_pipeline_state *state = unsafe_impl_from_ID3D12PipelineState(iface);
-    struct d3d12_bind_point_state *point;
-
     if (!state) {
         d3d12_command_list_record_error(list, command, "pPipelineState is %s (must be a pipeline from this device)", iface ? "not a d3d12xs pipeline" : "NULL");
         return;
     }
     if (list->bindings.pipeline != state) {
+        /* Both bind points check the pipeline again: it may no longer be of their kind. */
         list->bindings.pipeline = state;
-        point = &list->bindings.points[d3d12_pipeline_bind_point(state)];
-        point->pipeline_dirty = true;
-        point->validated = false;
+        list->bindings.points[d3d12_pipeline_bind_point(state)].dirty |= D3D12_DIRTY_PIPELINE;
+        list->bindings.points[D3D12_BIND_POINT_COMPUTE].validated = list->bindings.points[D3D12_BIND_POINT_GRAPHICS].validated = false;
     }
 }
 
@@ -90,7 +82,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     list->bindings.heaps[1] = bound[1];
     for (int p = 0; p < D3D12_BIND_POINT_COUNT; p++) {
         struct d3d12_bind_point_state *point = &list->bindings.points[p];
-        point->descriptors_dirty = point->tables_dirty = point->heap_offsets_dirty = true;
+        point->dirty |= D3D12_DIRTY_DESCRIPTORS | D3D12_DIRTY_TABLES | D3D12_DIRTY_HEAP_OFFSETS;
     }
 }
 
@@ -114,10 +106,9 @@ static void set_root_signature(struct d3d12_command_list *list, enum d3d12_bind_
     memset(point->push_constants, 0, sizeof(point->push_constants)); /* constants never set read 0 */
     point->constants_set = 0;
     memset(point->table_starts, 0, sizeof(point->table_starts));
-    point->constants_dirty = point->descriptors_dirty = point->tables_dirty = true;
+    point->dirty |= D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS | D3D12_DIRTY_TABLES | D3D12_DIRTY_HEAP_OFFSETS;
     point->constants_dirty_first = 0;
     point->constants_dirty_end = signature->push_constant_size / 4;
-    point->heap_offsets_dirty = true;
     point->validated = false;
 }
 
@@ -167,8 +158,8 @@ static void set_constants(struct d3d12_command_list *list, enum d3d12_bind_point
         point->constants_set |= 1ull << index;
         point->validated = false;
     }
-    if (!point->constants_dirty) {
-        point->constants_dirty = true;
+    if (!(point->dirty & D3D12_DIRTY_CONSTANTS)) {
+        point->dirty |= D3D12_DIRTY_CONSTANTS;
         point->constants_dirty_first = first;
         point->constants_dirty_end = first + count;
         return;
@@ -191,10 +182,12 @@ static void set_argument(struct d3d12_command_list *list, enum d3d12_bind_point 
     point->arguments[index].set = true;
     point->arguments[index].value = value;
     /* A table is an offset into the bound heap, checked and pushed at the next flush. */
-    if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
-        point->tables_dirty = true;
+    if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
+        point->dirty |= D3D12_DIRTY_TABLES;
+        point->tables_changed |= 1ull << index;
+    }
     else
-        point->descriptors_dirty = true;
+        point->dirty |= D3D12_DIRTY_DESCRIPTORS;
 }
 
 /* The entry points of one bind point: SetComputeRoot* or SetGraphicsRoot*. */

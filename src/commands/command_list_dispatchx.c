@@ -72,7 +72,7 @@ static bool prepare_ordered_append(struct d3d12_command_list *list, const char *
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
     list->bindings.ordered_append_buffer = buffer;
     list->bindings.ordered_append_offset = offset;
-    list->bindings.points[D3D12_BIND_POINT_COMPUTE].descriptors_dirty = true;
+    list->bindings.points[D3D12_BIND_POINT_COMPUTE].dirty |= D3D12_DIRTY_DESCRIPTORS;
     return true;
 }
 
@@ -139,7 +139,7 @@ done:
     if (list->bindings.ordered_append_buffer) {
         /* The state belongs to this dispatch only: a later one gets its own, or an error. */
         list->bindings.ordered_append_buffer = VK_NULL_HANDLE;
-        list->bindings.points[D3D12_BIND_POINT_COMPUTE].descriptors_dirty = true;
+        list->bindings.points[D3D12_BIND_POINT_COMPUTE].dirty |= D3D12_DIRTY_DESCRIPTORS;
     }
 }
 

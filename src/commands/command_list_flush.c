@@ -106,7 +106,7 @@ static void note_root_view(struct d3d12_bind_point_state *state, const struct d3
 
     if (state->root_view_misalignments[index] != misalignment) {
         state->root_view_misalignments[index] = misalignment;
-        state->root_view_misalignments_dirty = true;
+        state->dirty |= D3D12_DIRTY_ROOT_VIEW_OFFSETS;
     }
     /* D3DCompile's uvec4 accesses to a raw buffer need its view on a 16-byte boundary */
     state->root_views_scalar |= binding->alias_variable_id && misalignment % 16;
@@ -273,6 +273,8 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
             }
             start = (uint32_t)((handle - heap->gpu_base) / increment);
         }
+        state->table_slot[i] = (uint8_t)table;
+        state->table_reach[i] = 0;
         state->table_starts[table++] = start;
     }
     /* Every register the shader reads through a table inside the heap (an unbounded array: its first). */
@@ -282,6 +284,8 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
         uint64_t start;
         if (binding->source != D3D12XS_BINDING_TABLE)
             continue;
+        if (binding->table_offset + binding->table_extent > state->table_reach[binding->root_index])
+            state->table_reach[binding->root_index] = binding->table_offset + binding->table_extent;
         heap = bindings->heaps[signature->sampler_table_mask >> binding->root_index & 1];
         start = (state->arguments[binding->root_index].value - heap->gpu_base) / increment;
         if (start + binding->table_offset + binding->table_extent > heap->desc.NumDescriptors) {
@@ -329,6 +333,49 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
     return true;
 }
 
+/* After only tables changed (same pipeline, signature and heaps): each changed table's start,
+ * checked against the reach the last full push found, and one push of the starts that moved.
+ * false when a check fails: the full push then finds and reports what is wrong. */
+static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+{
+    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    const struct d3d12_root_signature *signature = state->root_signature;
+    const struct d3d12xs_descriptor_buffers *buffers = list->object.device->descriptor_buffers;
+    uint32_t first = UINT32_MAX, end = 0;
+
+    for (uint64_t changed = state->tables_changed; changed; changed &= changed - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(changed);
+        bool sampler = signature->sampler_table_mask >> i & 1;
+        const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
+        uint64_t offset = state->arguments[i].value - (heap ? heap->gpu_base : 0), start;
+        uint32_t slot = state->table_slot[i];
+        if (!(list->bindings.pipeline->used_root_mask >> i & 1))
+            continue; /* not read: its start stays 0 */
+        start = offset / sizeof(struct d3d12xs_descriptor);
+        if (!heap || state->arguments[i].value < heap->gpu_base || offset % sizeof(struct d3d12xs_descriptor)
+                || start >= heap->desc.NumDescriptors || start + state->table_reach[i] > heap->desc.NumDescriptors
+                || start + state->table_reach[i] > buffers->capacity[sampler ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES])
+            return false;
+        state->table_starts[slot] = (uint32_t)start;
+        first = slot < first ? slot : first;
+        end = slot + 1 > end ? slot + 1 : end;
+    }
+    if (end)
+        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point),
+                signature->tables_offset + 4 * first, 4 * (end - first), &state->table_starts[first]);
+    return true;
+}
+
+/* Root constants first..end (32-bit values) of the bind point's block, where the layout has them. */
+static inline void push_constants(struct d3d12_command_list *list, const struct d3d12_bind_point_state *state, enum d3d12_bind_point bind_point,
+        uint32_t first, uint32_t end)
+{
+    const struct d3d12_root_signature *signature = state->root_signature;
+    if (end > first)
+        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point), 4 * first,
+                4 * (end - first), &state->push_constants[first]);
+}
+
 /* Brings a bind point's Vulkan state up to date for a dispatch or a draw of the bound pipeline
  * state's variant (D3D12XS_VARIANT_* bits); false (after recording the error, or the debug
  * layer's warning) if it cannot run. */
@@ -338,8 +385,19 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_root_signature *signature = state->root_signature;
+    uint32_t dirty = state->dirty;
 
     assert(!list->in_internal); /* internal work ends before the application's next command */
+    /* The short way, for a stream of dispatches or draws between which only root constants change. */
+    if (__builtin_expect(!(dirty & ~D3D12_DIRTY_CONSTANTS) && state->validated && state->constants_only && !variant, 1)) {
+        if (dirty) {
+            push_constants(list, state, bind_point, state->constants_dirty_first, state->constants_dirty_end);
+            state->dirty = 0;
+        }
+        list->record.dispatch_first = list->record.bound_first;
+        list->record.dispatch_count = list->record.bound_count;
+        return true;
+    }
     /* The checks depend only on what is bound and which arguments were ever set, so they
      * run again only after one of those changed: a constants-only flush skips them. */
     if (__builtin_expect(!state->validated, 0)) {
@@ -381,10 +439,11 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
         state->validated = true;
     }
     /* Root descriptors first: they decide whether the SCALAR variant runs. */
-    if (state->pipeline_dirty || state->descriptors_dirty) {
+    if (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_DESCRIPTORS)) {
         if (pipeline->descriptor_count || pipeline->address_count) {
             if (!push_descriptors(list, bind_point, command))
                 return false;
+            dirty |= state->dirty & D3D12_DIRTY_ROOT_VIEW_OFFSETS;
         } else {
             list->record.bound_count = 0;
             state->root_views_scalar = false;
@@ -401,39 +460,40 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
             return false;
         }
     }
-    if (state->pipeline_dirty || state->bound_vk_pipeline != vk_pipeline) {
+    if ((dirty & D3D12_DIRTY_PIPELINE) || state->bound_vk_pipeline != vk_pipeline) {
         vkCmdBindPipeline(list->vk_command_buffer, vk_bind_points[bind_point], vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
     }
     /* Only the constants that changed since the last push (all of them after a pipeline bind). */
-    if ((state->pipeline_dirty || state->constants_dirty) && signature->push_constant_size && !signature->memory_abi) {
-        uint32_t first = state->pipeline_dirty ? 0 : state->constants_dirty_first;
-        uint32_t end = state->pipeline_dirty ? signature->push_constant_size / 4 : state->constants_dirty_end;
-        if (end > first)
-            vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), 4 * first, 4 * (end - first),
-                    &state->push_constants[first]);
-    }
+    if ((dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS)) && !signature->memory_abi)
+        push_constants(list, state, bind_point, dirty & D3D12_DIRTY_PIPELINE ? 0 : state->constants_dirty_first,
+                dirty & D3D12_DIRTY_PIPELINE ? signature->push_constant_size / 4 : state->constants_dirty_end);
     if (pipeline->reads_heaps) {
-        if ((state->pipeline_dirty || state->tables_dirty) && !push_table_starts(list, bind_point, command))
+        if (!(dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS))) {
+            if ((dirty & D3D12_DIRTY_TABLES) && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
+                return false;
+        } else if (!push_table_starts(list, bind_point, command)) {
             return false;
+        }
+        state->tables_changed = 0;
         /* A table change alone moves only the table starts: the heap sets stay where they are. */
-        if (state->pipeline_dirty || state->heap_offsets_dirty)
+        if (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS))
             bind_heaps(list, bind_point);
-        state->tables_dirty = state->heap_offsets_dirty = false;
     }
-    if (signature->root_view_count && (state->pipeline_dirty || state->root_view_misalignments_dirty)) {
+    if (signature->root_view_count && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_ROOT_VIEW_OFFSETS)))
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), signature->root_views_offset,
                 4 * signature->root_view_count, state->root_view_misalignments);
-        state->root_view_misalignments_dirty = false;
-    }
     /* Memory-based ABI: a fresh copy of the root constants whenever any binding input changed. */
-    if (pipeline->memory_abi && (state->pipeline_dirty || state->constants_dirty || state->descriptors_dirty)
+    if (pipeline->memory_abi && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS))
             && !d3d12_command_list_write_memory_arguments(list, bind_point, command))
         return false;
-    state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = false;
-    /* With the console validation on, the work also records what its tables hold. */
-    if (__builtin_expect(list->object.device->console_validation != NULL, 0))
+    state->dirty = 0;
+    /* With the console validation on, the work also records what its tables hold (each time). */
+    if (__builtin_expect(list->object.device->console_validation != NULL, 0)) {
+        state->constants_only = false;
         return d3d12_command_list_note_dispatch_ranges(list, bind_point, command);
+    }
+    state->constants_only = !variant && !pipeline->memory_abi;
     list->record.dispatch_first = list->record.bound_first;
     list->record.dispatch_count = list->record.bound_count;
     return true;

@@ -27,25 +27,42 @@ enum d3d12_bind_point {
     D3D12_BIND_POINT_COUNT,
 };
 
+/* What of a bind point's bindings the Vulkan command buffer does not have yet. */
+enum d3d12_bind_point_dirty {
+    D3D12_DIRTY_PIPELINE = 0x1,          /* everything goes again: a pipeline bind, or a new command buffer */
+    D3D12_DIRTY_CONSTANTS = 0x2,         /* root constants, in constants_dirty_first..end */
+    D3D12_DIRTY_DESCRIPTORS = 0x4,       /* root descriptors (a push-descriptor write) */
+    D3D12_DIRTY_TABLES = 0x8,            /* a table or the heaps changed: the table starts go again */
+    D3D12_DIRTY_HEAP_OFFSETS = 0x10,     /* the heap sets' offsets go again (signature or heaps changed) */
+    D3D12_DIRTY_ROOT_VIEW_OFFSETS = 0x20,/* a root view's misalignment changed since pushed */
+};
+
 /* What a bind point holds: its root signature, the root arguments set against it, what of them
- * the Vulkan command buffer does not have yet, and what its last flush pushed. */
+ * the Vulkan command buffer does not have yet, and what its last flush pushed. The fields every
+ * flush reads come first, in one cache line. */
 struct d3d12_bind_point_state {
+    uint32_t dirty;                              /* enum d3d12_bind_point_dirty */
+    /* Root constants changed since the last push, as a range of 32-bit values: a flush pushes
+     * only those (D3D12_DIRTY_PIPELINE pushes them all). */
+    uint32_t constants_dirty_first, constants_dirty_end;
+    bool validated; /* the bound pipeline, signature and set arguments passed the flush's checks */
+    /* The last full flush found nothing but root constants can change the next one's work (no
+     * variant, memory-based ABI or console validation): a constants-only flush takes the short way. */
+    bool constants_only;
+    /* One root view that D3DCompile reads as uvec4s starts off a 16-byte boundary: the SCALAR
+     * variant runs (root_view_misalignments, below). */
+    bool root_views_scalar;
     struct d3d12_root_signature *root_signature; /* not referenced, as in D3D12 */
+    VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
+    uint64_t constants_set;                      /* bit per constants parameter that has values */
+    uint64_t tables_changed;                     /* bit per table set since the table starts were pushed */
+    /* Of the pipeline and signature of the last full push of the table starts: per root parameter,
+     * how many descriptors from its table's start the shader reads (0: none) and where its start
+     * goes among table_starts. */
+    uint32_t table_reach[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint8_t table_slot[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t push_constants[D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4];
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
-    uint64_t constants_set;                      /* bit per constants parameter that has values */
-    bool pipeline_dirty, constants_dirty, descriptors_dirty;
-    /* Root SRVs and UAVs (root_view_misalignments, below): a misalignment changed since pushed;
-     * one that D3DCompile reads as uvec4s starts off a 16-byte boundary (the SCALAR variant runs).
-     * With the flags every flush reads. */
-    bool root_view_misalignments_dirty, root_views_scalar;
-    bool tables_dirty;                           /* a table or the heaps changed: the table starts go again */
-    bool heap_offsets_dirty;                     /* the heap sets' offsets go again (pipeline, signature or heaps changed) */
-    bool validated; /* the bound pipeline, signature and set arguments passed the flush's checks */
-    /* Root constants changed since the last push, as a range of 32-bit values: a flush pushes
-     * only those (pipeline_dirty pushes them all). */
-    uint32_t constants_dirty_first, constants_dirty_end;
-    VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
     uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS + 1]; /* heap index of each table's start, in table order; then
                                                                    * the heap size where d3d12xs_heap.hlsli reads it */
     /* Memory-based ABI: the root descriptors' D3D12 addresses checked by the last descriptor

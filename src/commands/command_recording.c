@@ -53,8 +53,8 @@ static void bindings_unbound(struct d3d12_command_list *list)
 {
     for (int p = 0; p < D3D12_BIND_POINT_COUNT; p++) {
         struct d3d12_bind_point_state *state = &list->bindings.points[p];
-        state->pipeline_dirty = state->constants_dirty = state->descriptors_dirty = true;
-        state->tables_dirty = state->heap_offsets_dirty = true;
+        state->dirty = D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS | D3D12_DIRTY_TABLES
+                | D3D12_DIRTY_HEAP_OFFSETS | D3D12_DIRTY_ROOT_VIEW_OFFSETS;
         state->bound_vk_pipeline = VK_NULL_HANDLE;
     }
 }

@@ -79,8 +79,19 @@ bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, 
 /* command_list_bindings.c: the pipeline, the heaps and each bind point's root signature and
  * root arguments (SetComputeRoot* and SetGraphicsRoot* are one implementation over a bind point). */
 void d3d12_command_list_reset_bindings(struct d3d12_command_list *list);
-/* The checks every compute command starts with (a recording list that is not a COPY list). */
-bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command);
+void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command);
+/* The checks every compute command starts with (a recording list that is not a COPY list).
+ * Inline: every binding call and dispatch starts here. */
+static inline bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording(list, command))
+        return false;
+    if (__builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COPY, 0)) {
+        d3d12_command_list_report_copy_list(list, command);
+        return false;
+    }
+    return true;
+}
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state);
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps);
