@@ -13,7 +13,7 @@
 #include "descriptors/descriptors.h"
 #include "descriptors/descriptor_buffer.h"
 #include "descriptors/root_signature.h"
-#include "shaders/pipeline_state.h"
+#include "pipelines/pipeline_state.h"
 #include "sync/fence.h"
 #include "sync/gpu_wait.h"
 #include "commands/system_timestamp.h"

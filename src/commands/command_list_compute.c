@@ -6,7 +6,7 @@
 
 #include "command_recording.h"
 #include "descriptors/descriptor_buffer.h"
-#include "shaders/spirv.h"
+#include "spirv/spirv.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 #define MAX_PUSH_WRITES 128
