@@ -280,7 +280,7 @@ static const struct capability_feature *find_capability_feature(uint32_t capabil
     return NULL;
 }
 
-/* The device enables every feature it offers (device.c), so offered = enabled here. */
+/* The device enables every feature it offers (device/vk_device_create.c, device/vk_features.c), so offered = enabled here. */
 const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
         const char **capability_name)
 {
