@@ -12,7 +12,7 @@
  * dispatch. Each d3d12xs form's ratio is its GB/s over the best raw kernel's (best median) in
  * the same repetition, median over repetitions; the target is >= 0.97. The ByteAddressBuffer
  * form runs a second time compiled with D3D12XS_NO_VECTORIZE=1 (glslang's four 32-bit accesses
- * per Load4/Store4, before src/shaders/spirv_vectorize.c), for comparison, without a target.
+ * per Load4/Store4, before src/spirv/spirv_vectorize.c), for comparison, without a target.
  *
  * Arguments: mib=N (bytes copied, default 1024 on a GPU, 64 on a CPU device), groups=N
  * (default: one group per 16 x 256 elements, at most 65535). */

@@ -794,7 +794,7 @@ static inline uint32_t bench_vk_compute_family(VkPhysicalDevice physical_device)
 }
 
 /* The subgroup size a pipeline of `wave_size` lanes and `threads` threads per group gets, by
- * d3d12xs's rule (src/shaders/pipeline_variant.c): required where the device can require it
+ * d3d12xs's rule (src/pipelines/pipeline_variant.c): required where the device can require it
  * and the size is in range, else the device's default. */
 static inline uint32_t bench_vk_subgroup_size(const struct bench_vk *v, uint32_t wave_size, uint32_t threads, bool *required)
 {

@@ -2,7 +2,7 @@
  * its first byte is odd, with optimisation off and a define). Whatever the source, D3DCompile
  * must return S_OK with a SPIR-V blob that reflects, or E_FAIL / E_OUTOFMEMORY with a message
  * in ppErrorMsgs; a crash or hang of glslang must stay in the compiler process
- * (src/shaders/hlslc_protocol.h). Seeds: tests/fuzz_corpus/d3dcompile. */
+ * (src/frontends/hlslc_protocol.h). Seeds: tests/fuzz_corpus/d3dcompile. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include <d3dcompiler.h>
 
 #include "d3d12xs.h"
-#include "shaders/spirv.h"
+#include "spirv/spirv.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 

@@ -11,8 +11,8 @@
 
 #include "d3d12_xs.h"
 #include "descriptors/root_signature_blob.h"
-#include "shaders/dxbc.h"
-#include "shaders/dxbc_ranges.h"
+#include "frontends/dxbc.h"
+#include "frontends/dxbc_ranges.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 

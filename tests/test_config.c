@@ -12,7 +12,7 @@
 #include "common/blob.h"
 #include "common/config.h"
 #include "device/device.h"
-#include "shaders/spirv.h"
+#include "spirv/spirv.h"
 
 /* ---- the parser, fed by a table ---- */
 

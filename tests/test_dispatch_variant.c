@@ -1,4 +1,4 @@
-/* The coherent variant of DispatchX's DISABLE_VOLATILE_*_L1 flags (src/shaders/spirv_dispatch_variant.c):
+/* The coherent variant of DispatchX's DISABLE_VOLATILE_*_L1 flags (src/spirv/spirv_dispatch_variant.c):
  * every UAV (storage buffer) variable of the module is decorated Coherent, including the ones
  * glslang left incoherent, and the result is valid SPIR-V. lavapipe has no caches to show the
  * difference at run time (tests/test_dispatchx.c runs the flags), so this looks at the words. */
@@ -11,7 +11,7 @@
 #include <d3dcompiler.h>
 
 #include "harness.h"
-#include "shaders/spirv.h"
+#include "spirv/spirv.h"
 
 static const char source[] =
     "RWByteAddressBuffer raw : register(u0);\n"

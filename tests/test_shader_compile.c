@@ -13,7 +13,8 @@
 
 #include "harness.h"
 #include "common/config.h"
-#include "shaders/spirv.h"
+#include "pipelines/pipeline_state.h" /* d3d12xs_missing_capability_feature */
+#include "spirv/spirv.h"
 
 /* ---- helpers ---- */
 

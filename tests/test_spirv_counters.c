@@ -1,4 +1,4 @@
-/* UAV counters read by address (src/shaders/spirv_heap_tables.c, COUNTER bindings): a counter
+/* UAV counters read by address (src/spirv/spirv_heap_tables.c, COUNTER bindings): a counter
  * declared as a storage texel buffer, as libvkd3d-shader declares DXBC's by default, becomes a
  * PhysicalStorageBuffer pointer from the heap's side table, its OpImageTexelPointer a copy of
  * that pointer, and the module stays valid; any other use of such a counter is refused. HLSL's
@@ -10,8 +10,8 @@
 #include <spirv/unified1/spirv.h>
 
 #include "harness.h"
-#include "shaders/spirv.h"
-#include "shaders/spirv_passes.h"
+#include "spirv/spirv.h"
+#include "spirv/spirv_passes.h"
 
 #define W(n, op) (((uint32_t)(n) << 16) | (op))
 

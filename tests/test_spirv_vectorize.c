@@ -1,4 +1,4 @@
-/* D3DCompile's 16-byte ByteAddressBuffer accesses (src/shaders/spirv_vectorize.c): which
+/* D3DCompile's 16-byte ByteAddressBuffer accesses (src/spirv/spirv_vectorize.c): which
  * Load4 / Store4 become one uvec4 access and which stay four 32-bit ones, the uvec4 view's
  * variable (same binding, ArrayStride 16, reported as the binding's alias, remapped with it,
  * Aliased where the buffer is still accessed by words), and D3D12XS_NO_VECTORIZE. What the
@@ -13,8 +13,8 @@
 #include <d3dcompiler.h>
 
 #include "harness.h"
-#include "shaders/spirv.h"
-#include "shaders/spirv_passes.h"
+#include "spirv/spirv.h"
+#include "spirv/spirv_passes.h"
 
 /* the header's inline definition gets its external one here (C99 6.7.4) */
 extern void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);

@@ -5,7 +5,7 @@
 
 #include "device/device.h"
 #include "device/gpu_clock.h"
-#include "device/vk_sliced_view_of_3d.h"
+#include "device/vk_device_create.h"
 #include "memory/allocator.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
@@ -13,7 +13,7 @@
 #include "descriptors/descriptors.h"
 #include "descriptors/descriptor_buffer.h"
 #include "descriptors/root_signature.h"
-#include "shaders/pipeline_state.h"
+#include "pipelines/pipeline_state.h"
 #include "sync/fence.h"
 #include "sync/gpu_wait.h"
 #include "commands/system_timestamp.h"
@@ -470,71 +470,6 @@ static const ID3D12Device14Vtbl d3d12_device_vtbl = {
 
 /* ---- creation ---- */
 
-/* DIRECT takes a graphics family; COMPUTE and COPY take families of their own where the
- * device has them, since queues of one family wait on each other slowly (SPEC §3). */
-static HRESULT map_queue_families(struct d3d12_device *device, VkDeviceQueueCreateInfo *queue_infos, uint32_t *queue_info_count, float *priorities)
-{
-    VkQueueFamilyProperties families[32];
-    uint32_t count = D3D12XS_ARRAY_SIZE(families);
-    int direct = -1, compute = -1, copy = -1;
-
-    vkGetPhysicalDeviceQueueFamilyProperties(device->vk_physical_device, &count, families);
-    for (uint32_t i = 0; i < count; i++) {
-        VkQueueFlags flags = families[i].queueFlags;
-        if (direct < 0 && (flags & VK_QUEUE_GRAPHICS_BIT) && (flags & VK_QUEUE_COMPUTE_BIT))
-            direct = (int)i;
-        if (compute < 0 && (flags & VK_QUEUE_COMPUTE_BIT) && !(flags & VK_QUEUE_GRAPHICS_BIT))
-            compute = (int)i;
-        if (copy < 0 && (flags & VK_QUEUE_TRANSFER_BIT) && !(flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
-            copy = (int)i;
-    }
-    if (direct < 0)
-        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "the Vulkan device has no graphics+compute queue family");
-    if (compute < 0)
-        compute = direct;
-    if (copy < 0)
-        copy = compute;
-
-    const int by_type[4] = {direct, -1, compute, copy};
-    *queue_info_count = 0;
-    for (int type = 0; type < 4; type++) {
-        struct d3d12_queue_family_map *map = &device->queue_map[type];
-        if (by_type[type] < 0)
-            continue;
-        map->family = (uint32_t)by_type[type];
-        map->vk_queue_count = families[map->family].queueCount;
-        if (map->vk_queue_count > D3D12XS_ARRAY_SIZE(map->vk_queues))
-            map->vk_queue_count = D3D12XS_ARRAY_SIZE(map->vk_queues);
-        map->timestamps = families[map->family].timestampValidBits > 0;
-        map->supports_compute = !!(families[map->family].queueFlags & VK_QUEUE_COMPUTE_BIT);
-        map->supports_graphics = !!(families[map->family].queueFlags & VK_QUEUE_GRAPHICS_BIT);
-        /* D3D12XS_COPY_TRANSFER_ONLY=1 treats COPY lists as a transfer-only family would (query
-         * resets by the host, resolves on the internal engine), so that path runs on any device. */
-        if (type == D3D12_COMMAND_LIST_TYPE_COPY && device->config.copy_transfer_only)
-            map->supports_compute = map->supports_graphics = false;
-        /* D3D12XS_COMPUTE_WITHOUT_GRAPHICS=1: COMPUTE lists as on a compute-only family (the
-         * H200's), whose pipeline statistics count compute invocations alone. */
-        if (type == D3D12_COMMAND_LIST_TYPE_COMPUTE && device->config.compute_without_graphics)
-            map->supports_graphics = false;
-        bool already = false;
-        for (int other = 0; other < type; other++) {
-            if (by_type[other] == by_type[type]) {
-                map->shared = device->queue_map[other].shared = true;
-                already = true;
-            }
-        }
-        if (!already) {
-            VkDeviceQueueCreateInfo *info = &queue_infos[(*queue_info_count)++];
-            memset(info, 0, sizeof(*info));
-            info->sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-            info->queueFamilyIndex = map->family;
-            info->queueCount = map->vk_queue_count;
-            info->pQueuePriorities = priorities;
-        }
-    }
-    return S_OK;
-}
-
 /* A zeroed, host-visible buffer that null descriptors point at, so their reads give 0. */
 static HRESULT create_null_buffer(struct d3d12_device *device)
 {
@@ -554,242 +489,19 @@ static HRESULT create_null_buffer(struct d3d12_device *device)
     return d3d12xs_allocation_zero(device, device->null_memory, "D3D12CreateDevice");
 }
 
+/* The VkDevice (device/vk_device_create.c), with the descriptor buffers' extensions and
+ * features, then what needs the device: the descriptor buffers' state and the null buffer. */
 static HRESULT create_vk_device(struct d3d12_device *device)
 {
-    struct d3d12xs_vk_features supported, enabled;
-    VkPhysicalDevicePushDescriptorPropertiesKHR push_properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
-    VkPhysicalDeviceVulkan11Properties properties11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-    VkPhysicalDeviceVulkan12Properties properties12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
-    VkPhysicalDeviceVulkan13Properties properties13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
-    VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties11};
-    VkDeviceQueueCreateInfo queue_infos[3];
-    uint32_t queue_info_count = 0;
-    float priorities[16];
+    struct d3d12xs_vk_device_plan plan;
     struct d3d12xs_descriptor_buffer_features descriptor_buffer_features;
-    const char *extensions[24];
-    uint32_t extension_count = 0;
-    VkResult vr;
     HRESULT hr;
 
-    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(priorities); i++)
-        priorities[i] = 1.0f;
-    if (FAILED(hr = map_queue_families(device, queue_infos, &queue_info_count, priorities)))
-        return hr;
-
-    device->vk_driver_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
-    properties11.pNext = &device->vk_driver_properties;
-    device->vk_driver_properties.pNext = &push_properties;
-    push_properties.pNext = &properties12;
-    properties12.pNext = &properties13;
-    vkGetPhysicalDeviceProperties2(device->vk_physical_device, &properties);
-    device->subgroup_size = properties11.subgroupSize;
-    device->min_subgroup_size = properties13.minSubgroupSize;
-    device->max_subgroup_size = properties13.maxSubgroupSize;
-    device->max_compute_workgroup_subgroups = properties13.maxComputeWorkgroupSubgroups;
-    device->compute_subgroup_size_control = (properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
-    device->texel_offset_alignment[0] = properties13.uniformTexelBufferOffsetAlignmentBytes;
-    device->texel_offset_alignment[1] = properties13.storageTexelBufferOffsetAlignmentBytes;
-    device->texel_offset_single_texel[0] = properties13.uniformTexelBufferOffsetSingleTexelAlignment;
-    device->texel_offset_single_texel[1] = properties13.storageTexelBufferOffsetSingleTexelAlignment;
-    device->preserves_nan32 = properties12.shaderSignedZeroInfNanPreserveFloat32;
-    device->preserves_nan64 = properties12.shaderSignedZeroInfNanPreserveFloat64;
-    vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
-
-    memset(&supported, 0, sizeof(supported));
-    supported.core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    supported.core.pNext = &supported.vulkan11;
-    supported.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-    supported.vulkan11.pNext = &supported.vulkan12;
-    supported.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-    supported.vulkan12.pNext = &supported.vulkan13;
-    supported.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
-    vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &supported.core);
-    /* scalarBlockLayout: D3DCompile lays structured buffers out tightly, as D3D12 does. */
-    if (!supported.vulkan12.timelineSemaphore || !supported.vulkan13.synchronization2 || !supported.vulkan12.hostQueryReset
-            || !supported.vulkan12.scalarBlockLayout)
-        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice",
-                "%s lacks timelineSemaphore, synchronization2, hostQueryReset or scalarBlockLayout (all required)",
-                device->vk_properties.deviceName);
-    memset(&enabled, 0, sizeof(enabled));
-    enabled.core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    enabled.core.pNext = &enabled.vulkan11;
-    enabled.vulkan11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-    enabled.vulkan11.pNext = &enabled.vulkan12;
-    enabled.vulkan12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-    enabled.vulkan12.pNext = &enabled.vulkan13;
-    enabled.vulkan13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
-    d3d12xs_select_vk_features(&supported, &enabled);
-    device->has_shader_int64 = enabled.core.features.shaderInt64;
-    device->has_shader_float64 = enabled.core.features.shaderFloat64;
-    device->has_pipeline_statistics = enabled.core.features.pipelineStatisticsQuery;
-    device->has_precise_occlusion = enabled.core.features.occlusionQueryPrecise;
-    device->compute_subgroup_size_control = device->compute_subgroup_size_control && enabled.vulkan13.subgroupSizeControl;
-
-    /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
-    if (!d3d12xs_has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
-    extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-    device->push_descriptor_limit = push_properties.maxPushDescriptors;
-    device->buffer_device_address = enabled.vulkan12.bufferDeviceAddress;
-    if ((device->has_buffer_marker = d3d12xs_has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
-        extensions[extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
-    bool has_host_memory = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
-    if (has_host_memory) /* graphics memory from the CPU */
-        extensions[extension_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
-    if ((device->has_calibrated_timestamps = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
-        extensions[extension_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
-
-    /* The device clock bounds GPU-side memory waits (sync/gpu_wait.c). */
-    VkPhysicalDeviceShaderClockFeaturesKHR clock_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
-        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &clock_features};
-        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
-        if ((device->has_shader_clock = clock_features.shaderDeviceClock)) {
-            extensions[extension_count++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
-            clock_features = (VkPhysicalDeviceShaderClockFeaturesKHR){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
-                    .pNext = enabled.vulkan13.pNext, .shaderDeviceClock = VK_TRUE};
-            enabled.vulkan13.pNext = &clock_features;
-        }
-    }
-
-    /* Samplers' custom border colours (D3D12_SAMPLER_DESC::BorderColor), where offered. */
-    VkPhysicalDeviceCustomBorderColorFeaturesEXT border_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
-        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &border_features};
-        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
-        if ((device->has_custom_border_color = border_features.customBorderColors && border_features.customBorderColorWithoutFormat)) {
-            extensions[extension_count++] = VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME;
-            border_features = (VkPhysicalDeviceCustomBorderColorFeaturesEXT){
-                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT, .pNext = enabled.vulkan13.pNext,
-                    .customBorderColors = VK_TRUE, .customBorderColorWithoutFormat = VK_TRUE};
-            enabled.vulkan13.pNext = &border_features;
-        }
-    }
-
-    /* SRVs' ResourceMinLODClamp, where offered. */
-    VkPhysicalDeviceImageViewMinLodFeaturesEXT min_lod_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_VIEW_MIN_LOD_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_IMAGE_VIEW_MIN_LOD_EXTENSION_NAME)) {
-        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &min_lod_features};
-        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
-        if ((device->has_image_view_min_lod = min_lod_features.minLod)) {
-            extensions[extension_count++] = VK_EXT_IMAGE_VIEW_MIN_LOD_EXTENSION_NAME;
-            min_lod_features = (VkPhysicalDeviceImageViewMinLodFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_VIEW_MIN_LOD_FEATURES_EXT,
-                    .pNext = enabled.vulkan13.pNext, .minLod = VK_TRUE};
-            enabled.vulkan13.pNext = &min_lod_features;
-        }
-    }
-
-    /* UAVs of some of a 3D texture's depth slices (D3D12_TEX3D_UAV FirstWSlice / WSize), where
-     * offered. A validation layer that predates the extension copies each create-info chain
-     * without the structures it does not know, so the driver would never see the slice range:
-     * under such a layer the extension stays off (and those UAVs are refused, saying why). */
-    VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT sliced_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_SLICED_VIEW_OF_3D_FEATURES_EXT};
-    bool sliced_offered = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_IMAGE_SLICED_VIEW_OF_3D_EXTENSION_NAME);
-    device->sliced_view_of_3d_hidden_by_layer = sliced_offered && device->validation_enabled
-            && device->validation_layer_version < D3D12XS_LAYER_KNOWS_SLICED_VIEW_OF_3D;
-    if (sliced_offered && !device->sliced_view_of_3d_hidden_by_layer) {
-        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &sliced_features};
-        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
-        if ((device->has_sliced_view_of_3d = sliced_features.imageSlicedViewOf3D)) {
-            extensions[extension_count++] = VK_EXT_IMAGE_SLICED_VIEW_OF_3D_EXTENSION_NAME;
-            sliced_features = (VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT){
-                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_SLICED_VIEW_OF_3D_FEATURES_EXT, .pNext = enabled.vulkan13.pNext,
-                    .imageSlicedViewOf3D = VK_TRUE};
-            enabled.vulkan13.pNext = &sliced_features;
-        }
-    }
-
-    /* Shader model 6.6 compute derivatives. NV first: the extension and its SPIR-V name that
-     * older validation layers know; the KHR one (Vulkan headers 1.3.295, lavapipe) has the same
-     * feature structure, sType included. */
-    static const char khr_compute_derivatives[] = "VK_KHR_compute_shader_derivatives";
-    VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivative_features = {
-            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
-    const char *derivative_extension = NULL;
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME))
-        derivative_extension = VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME;
-    else if (d3d12xs_has_device_extension(device->vk_physical_device, khr_compute_derivatives))
-        derivative_extension = khr_compute_derivatives;
-    if (derivative_extension) {
-        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &derivative_features};
-        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
-        device->compute_derivative_quads = derivative_features.computeDerivativeGroupQuads;
-        device->compute_derivative_linear = derivative_features.computeDerivativeGroupLinear;
-        if (device->compute_derivative_quads || device->compute_derivative_linear) {
-            extensions[extension_count++] = derivative_extension;
-            device->compute_derivatives_khr = derivative_extension == khr_compute_derivatives;
-            derivative_features.pNext = enabled.vulkan13.pNext;
-            enabled.vulkan13.pNext = &derivative_features;
-        }
-    }
-
-    /* Typed buffer views at any element, as D3D12 allows, where one texel's alignment is enough:
-     * the texel buffer alignment properties apply only with the feature enabled (the validation
-     * layer checks it through VK_EXT_texel_buffer_alignment's struct), else the core limit does. */
-    VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT texel_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME)) {
-        VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &texel_features};
-        vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
-    }
-    if (texel_features.texelBufferAlignment) {
-        extensions[extension_count++] = VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME;
-        texel_features = (VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT,
-                .pNext = enabled.vulkan13.pNext, .texelBufferAlignment = VK_TRUE};
-        enabled.vulkan13.pNext = &texel_features;
-    } else {
-        for (int i = 0; i < 2; i++) {
-            device->texel_offset_alignment[i] = device->vk_properties.limits.minTexelBufferOffsetAlignment;
-            device->texel_offset_single_texel[i] = false;
-        }
-    }
-
-    if (!enabled.vulkan12.bufferDeviceAddress || !enabled.vulkan12.runtimeDescriptorArray || !enabled.vulkan12.descriptorBindingVariableDescriptorCount
-            || !enabled.core.features.shaderStorageBufferArrayDynamicIndexing || !enabled.core.features.shaderUniformBufferArrayDynamicIndexing
-            || !enabled.vulkan12.shaderStorageTexelBufferArrayDynamicIndexing || !enabled.vulkan12.shaderUniformTexelBufferArrayDynamicIndexing
-            || !enabled.core.features.shaderSampledImageArrayDynamicIndexing
-            || !enabled.vulkan12.shaderStorageBufferArrayNonUniformIndexing || !enabled.vulkan12.shaderUniformBufferArrayNonUniformIndexing
-            || !enabled.vulkan12.shaderStorageTexelBufferArrayNonUniformIndexing || !enabled.vulkan12.shaderUniformTexelBufferArrayNonUniformIndexing
-            || !enabled.vulkan12.shaderSampledImageArrayNonUniformIndexing)
-        return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks bufferDeviceAddress, runtimeDescriptorArray, "
-                "descriptorBindingVariableDescriptorCount or dynamic and non-uniform indexing of buffer and sampler arrays (required: descriptor heaps "
-                "are descriptor buffers that shaders index)", device->vk_properties.deviceName);
-    if (FAILED(hr = d3d12xs_descriptor_buffers_select(device, &descriptor_buffer_features, &enabled.vulkan13.pNext, extensions, &extension_count)))
-        return hr;
-
-    VkDeviceCreateInfo create_info = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &enabled.core,
-        .queueCreateInfoCount = queue_info_count,
-        .pQueueCreateInfos = queue_infos,
-        .enabledExtensionCount = extension_count,
-        .ppEnabledExtensionNames = extensions,
-    };
-    if ((vr = vkCreateDevice(device->vk_physical_device, &create_info, NULL, &device->vk_device)) != VK_SUCCESS)
-        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "vkCreateDevice failed (VkResult %d)", vr);
-
-    for (int type = 0; type < 4; type++) {
-        struct d3d12_queue_family_map *map = &device->queue_map[type];
-        if (type == D3D12_COMMAND_LIST_TYPE_BUNDLE)
-            continue;
-        for (uint32_t i = 0; i < map->vk_queue_count; i++)
-            vkGetDeviceQueue(device->vk_device, map->family, i, &map->vk_queues[i]);
-    }
-    device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
-    if (has_host_memory)
-        device->vkGetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(device->vk_device,
-                "vkGetMemoryHostPointerPropertiesEXT");
-    if (device->has_buffer_marker)
-        device->vkCmdWriteBufferMarker2AMD = (PFN_vkCmdWriteBufferMarker2AMD)vkGetDeviceProcAddr(device->vk_device, "vkCmdWriteBufferMarker2AMD");
-    if (!device->vkCmdWriteBufferMarker2AMD)
-        device->has_buffer_marker = false;
-    if (device->has_calibrated_timestamps) {
-        device->vkGetCalibratedTimestampsEXT = (PFN_vkGetCalibratedTimestampsEXT)vkGetDeviceProcAddr(device->vk_device, "vkGetCalibratedTimestampsEXT");
-        device->vkGetPhysicalDeviceCalibrateableTimeDomainsEXT = (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)
-                vkGetInstanceProcAddr(device->vk_instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
-        if (!device->vkGetCalibratedTimestampsEXT)
-            device->has_calibrated_timestamps = false;
-    }
-    if (FAILED(hr = d3d12xs_descriptor_buffers_init(device, &descriptor_buffer_features)))
+    if (FAILED(hr = d3d12xs_vk_device_describe(device, &plan))
+            || FAILED(hr = d3d12xs_descriptor_buffers_select(device, &descriptor_buffer_features, &plan.enabled.vulkan13.pNext,
+                    plan.extensions, &plan.extension_count))
+            || FAILED(hr = d3d12xs_vk_device_create(device, &plan))
+            || FAILED(hr = d3d12xs_descriptor_buffers_init(device, &descriptor_buffer_features)))
         return hr;
     return create_null_buffer(device);
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands/command_recording.h"
-#include "shaders/spirv.h"
+#include "spirv/spirv.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 

@@ -7,7 +7,7 @@
 
 #include "command_recording.h"
 #include "descriptors/descriptor_buffer.h"
-#include "shaders/spirv.h"
+#include "spirv/spirv.h"
 
 #define MAX_PUSH_WRITES 128
 

@@ -6,7 +6,7 @@
 #include "device/device.h"
 #include "commands/command_allocator.h"
 #include "descriptors/descriptors.h"
-#include "shaders/pipeline_state.h"
+#include "pipelines/pipeline_state.h"
 #include "commands/command_record.h"
 #include "commands/barrier_tracker.h"
 #include "sync/scheduler.h"

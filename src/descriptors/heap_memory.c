@@ -6,7 +6,7 @@
  *
  * The side table holds per descriptor what its Vulkan descriptor cannot:
  *   - the device address of a UAV's counter, which shaders reach through a PhysicalStorageBuffer
- *     pointer (shaders/spirv_heap_tables.c), so counters take no descriptor of their own and no
+ *     pointer (spirv/spirv_heap_tables.c), so counters take no descriptor of their own and no
  *     share of the device's per-stage descriptor limit. A UAV without a counter, and every other
  *     slot, points at the device's scratch area: a counter used where the view has none (undefined
  *     in D3D12) neither faults nor writes anything that matters;
@@ -14,7 +14,7 @@
  *     element) on devices whose storage-buffer descriptors must start at a multiple of
  *     minStorageBufferOffsetAlignment: such a view's descriptor starts up to that many bytes
  *     earlier, at an aligned address, and the table says how many; the shader adds them to every
- *     index (shaders/spirv_view_offsets.c). */
+ *     index (spirv/spirv_view_offsets.c). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -81,7 +81,7 @@ struct d3d12_device {
     bool sliced_view_of_3d_hidden_by_layer; /* offered, but left off: the validation layer predates it */
     /* VK_NV_ or VK_KHR_compute_shader_derivatives: shader model 6.6 compute derivatives over
      * 2x2 quads / 4 consecutive threads; khr: only the KHR extension is enabled, so modules
-     * name SPV_KHR_compute_shader_derivatives (shaders/spirv_compute_derivatives.c) */
+     * name SPV_KHR_compute_shader_derivatives (spirv/spirv_compute_derivatives.c) */
     bool compute_derivative_quads, compute_derivative_linear, compute_derivatives_khr;
     bool has_shader_int64;
     bool has_shader_float64;

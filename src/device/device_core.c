@@ -1,5 +1,5 @@
 /* What every part asks of the device: whether it was removed (and marking it so), VkResult
- * to HRESULT, memory types. Kept apart from device.c, which creates every
+ * to HRESULT, memory types. Kept apart from api/device.c, which creates every
  * object, so that the parts below it never call into it. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,62 @@
+/* DXBC shader containers (FXC's output, shader model 5.0 and 5.1): the container is checked
+ * whole (size, checksum, every part inside it) and the shader's token stream walked once
+ * (every instruction inside the stream) before libvkd3d-shader sees it, and the resource
+ * declarations are read out, which is what the translation (dxbc_translate.c) needs beyond
+ * what libvkd3d-shader's scan reports: whether a buffer view is raw, structured or typed.
+ *
+ * None of these functions logs: the reason goes into error, and the caller logs it once. */
+#ifndef D3D12XS_DXBC_H
+#define D3D12XS_DXBC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "d3d12.h"
+#include "spirv/spirv.h"
+
+#define D3D12XS_DXIL_UNSUPPORTED_MESSAGE \
+    "DXIL (shader model 6, DXC's output) is not supported: no DXIL translator is packaged for this platform; " \
+    "pass DXBC (FXC, shader model 5.0 or 5.1), HLSL compiled with D3DCompile, or SPIR-V"
+
+enum d3d12xs_dxbc_view {
+    D3D12XS_DXBC_VIEW_TYPED,        /* Buffer<T>, RWBuffer<T>; cbuffers and samplers too */
+    D3D12XS_DXBC_VIEW_RAW,          /* (RW)ByteAddressBuffer */
+    D3D12XS_DXBC_VIEW_STRUCTURED,   /* (RW)StructuredBuffer<T> */
+};
+
+/* One declared resource: registers first..last of a class in a space (shader model 5.0: one
+ * register in space 0; 5.1: a range, last UINT32_MAX when unbounded). */
+struct d3d12xs_dxbc_resource {
+    enum d3d12xs_register_class register_class;
+    uint32_t space, first, last;
+    enum d3d12xs_dxbc_view view;
+    uint32_t stride;                /* structured views */
+    bool texture;                   /* a typed SRV or UAV of a texture dimension (an image in SPIR-V) */
+    uint32_t id;                    /* what instructions name it by: 5.1 its range id, 5.0 its register */
+    bool counter;                   /* a UAV with a counter (IncrementCounter, Append, Consume) */
+};
+
+struct d3d12xs_dxbc_shader {
+    uint32_t program_type;          /* 5: compute */
+    uint32_t major, minor;
+    uint32_t thread_group[3];
+    struct d3d12xs_dxbc_resource *resources;
+    uint32_t resource_count;
+    bool has_root_signature;        /* an RTS0 part */
+};
+
+/* True when code starts like a DXBC container (it may still be malformed, or hold DXIL). */
+bool d3d12xs_dxbc_is_container(const void *code, size_t size);
+/* True when the container's header and part table are sound and it has a part with tag (e.g.
+ * "RTS0"); nothing else is checked. */
+bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
+
+/* Checks the container and the compute shader in it and reads its declarations. E_INVALIDARG
+ * with a reason for anything malformed, DXIL, a shader that is not a compute shader of model
+ * 5.x; E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register
+ * range); E_OUTOFMEMORY. On failure shader is zeroed. */
+HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
+void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);
+
+#endif

@@ -1,0 +1,303 @@
+/* DXBC to the one SPIR-V module every shader ends in (dxbc_translate.h).
+ *
+ * libvkd3d-shader (Wine's D3D shader translator, libvkd3d-shader1) turns the shader-model-5
+ * token stream into SPIR-V, in the compiler helper process (it asserts on some malformed
+ * streams that the checks of dxbc.c let through); d3d12xs tells it where each declared register goes in d3d12xs's
+ * own binding encoding (set = space, binding = class << 14 | register: spirv/spirv.h), so that what
+ * follows (reflection, the root-signature remap, the memory ABI, DispatchX variants) is the
+ * path D3DCompile's modules take. Its raw and structured views (texel buffers of words) then
+ * become storage buffers (spirv/spirv_raw_views.c), which is what d3d12xs's views of those kinds are.
+ * Shader model 5.1 register ranges, which libvkd3d-shader 1.2 cannot bind, are rewritten around
+ * it (dxbc_ranges.h, spirv/spirv_dxbc_ranges.c); its UAV counters become D3DCompile's kind
+ * (spirv/spirv_dxbc_counters.c). */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#include "frontends/dxbc_translate.h"
+#include "frontends/dxbc_ranges.h"
+#include "spirv/spirv_passes.h"
+#include "frontends/shader_helper.h"
+#include "common/util.h"
+
+/* libvkd3d-shader's enum vkd3d_shader_descriptor_type and VKD3D_SHADER_BINDING_FLAG_BUFFER
+ * (vkd3d_shader.h; the helper links libvkd3d-shader, the library does not) */
+enum { VKD3D_SRV = 0, VKD3D_UAV = 1, VKD3D_CBV = 2, VKD3D_SAMPLER = 3, VKD3D_BINDING_FLAG_BUFFER = 1, VKD3D_BINDING_FLAG_IMAGE = 2 };
+
+static uint32_t descriptor_type(enum d3d12xs_register_class register_class)
+{
+    switch (register_class) {
+    case D3D12XS_REGISTER_CBV: return VKD3D_CBV;
+    case D3D12XS_REGISTER_SRV: return VKD3D_SRV;
+    case D3D12XS_REGISTER_UAV: return VKD3D_UAV;
+    default: return VKD3D_SAMPLER;
+    }
+}
+
+/* Translations already made, by container checksum and size (the checksum was checked): the
+ * same DXBC in another pipeline (another root signature, a re-created PSO) skips the helper
+ * process, which costs milliseconds. A few dozen shaders; the oldest entry makes room. */
+#define CACHE_ENTRIES 64
+static struct cached_translation {
+    uint8_t checksum[16];
+    size_t size;
+    uint8_t *spirv;
+    size_t spirv_size;
+} cache[CACHE_ENTRIES];
+static unsigned cache_next;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A copy of the cached SPIR-V of this container (malloc()ed), or NULL. */
+static uint8_t *cache_find(const uint8_t *container, size_t size, size_t *spirv_size)
+{
+    uint8_t *copy = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (unsigned i = 0; i < CACHE_ENTRIES && !copy; i++) {
+        if (cache[i].spirv && cache[i].size == size && !memcmp(cache[i].checksum, container + 4, 16)
+                && (copy = malloc(cache[i].spirv_size))) {
+            memcpy(copy, cache[i].spirv, cache[i].spirv_size);
+            *spirv_size = cache[i].spirv_size;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return copy;
+}
+
+static void cache_add(const uint8_t *container, size_t size, const uint8_t *spirv, size_t spirv_size)
+{
+    uint8_t *copy = malloc(spirv_size);
+    if (!copy)
+        return;
+    memcpy(copy, spirv, spirv_size);
+    pthread_mutex_lock(&cache_lock);
+    free(cache[cache_next].spirv);
+    memcpy(cache[cache_next].checksum, container + 4, 16);
+    cache[cache_next].size = size;
+    cache[cache_next].spirv = copy;
+    cache[cache_next].spirv_size = spirv_size;
+    cache_next = (cache_next + 1) % CACHE_ENTRIES;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+/* The first line of libvkd3d-shader's messages (they end in a newline), or a placeholder. */
+static void first_line(const char *messages, char *line, size_t size)
+{
+    size_t n = 0;
+    if (!messages || !*messages) {
+        snprintf(line, size, "no message");
+        return;
+    }
+    while (messages[n] && messages[n] != '\n' && n + 1 < size)
+        n++;
+    memcpy(line, messages, n);
+    line[n] = 0;
+}
+
+static void put_binding(struct hlslc_buffer *request, const struct d3d12xs_dxbc_resource *r, uint32_t space, uint32_t reg,
+        uint32_t set, uint32_t binding)
+{
+    hlslc_put_u32(request, descriptor_type(r->register_class));
+    hlslc_put_u32(request, space);
+    hlslc_put_u32(request, reg);
+    hlslc_put_u32(request, r->register_class == D3D12XS_REGISTER_SAMPLER || r->texture ? VKD3D_BINDING_FLAG_IMAGE : VKD3D_BINDING_FLAG_BUFFER);
+    hlslc_put_u32(request, set);
+    hlslc_put_u32(request, binding);
+    hlslc_put_u32(request, 1);
+}
+
+static bool is_range(const struct d3d12xs_dxbc_resource *r)
+{
+    return r->first != r->last;
+}
+
+/* HLSLC_DXBC_REQUEST's payload: the container (rewritten where it reads ranges), one binding per
+ * single-register declaration at d3d12xs's encoding, one per range access site and marker
+ * (dxbc_ranges.h), then the UAV counters, counter k at (D3D12XS_DXBC_COUNTER_SET, k). */
+static void put_request(struct hlslc_buffer *request, const void *code, size_t size, const struct d3d12xs_dxbc_shader *shader,
+        const struct d3d12xs_dxbc_ranges *ranges)
+{
+    static const struct d3d12xs_dxbc_resource marker = {D3D12XS_REGISTER_CBV, 0, 0, 0, D3D12XS_DXBC_VIEW_TYPED, 0, false, 0, false};
+    uint32_t count = 0, counters = 0;
+
+    hlslc_put_str(request, code, size);
+    for (uint32_t i = 0; i < shader->resource_count; i++)
+        count += !is_range(&shader->resources[i]);
+    for (uint32_t k = 0; k < ranges->site_count; k++)
+        count += ranges->sites[k].dynamic ? 2 : 1;
+    hlslc_put_u32(request, count);
+    for (uint32_t i = 0; i < shader->resource_count; i++) {
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
+        if (!is_range(r))
+            put_binding(request, r, r->space, r->first, r->space, D3D12XS_ENCODE_BINDING(r->register_class, r->first));
+    }
+    for (uint32_t k = 0; k < ranges->site_count; k++) {
+        put_binding(request, &shader->resources[ranges->sites[k].resource], D3D12XS_DXBC_SITE_SPACE, k, D3D12XS_DXBC_SITE_SET, k);
+        if (ranges->sites[k].dynamic)
+            put_binding(request, &marker, D3D12XS_DXBC_SITE_SPACE, D3D12XS_DXBC_MARKER_REGISTER + k, D3D12XS_DXBC_MARKER_SET, k);
+    }
+    for (uint32_t i = 0; i < shader->resource_count; i++)
+        counters += shader->resources[i].counter;
+    hlslc_put_u32(request, counters);
+    for (uint32_t i = 0, k = 0; i < shader->resource_count; i++) {
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
+        if (!r->counter)
+            continue;
+        hlslc_put_u32(request, r->space);
+        hlslc_put_u32(request, r->first);
+        hlslc_put_u32(request, D3D12XS_DXBC_COUNTER_SET);
+        hlslc_put_u32(request, k++);
+    }
+}
+
+/* What the passes after the translation need: the raw and structured views (single registers
+ * and range sites), the ranges and their sites, the counters' UAVs. */
+struct pass_inputs {
+    struct d3d12xs_spirv_raw_view *raw_views;
+    uint32_t raw_count;
+    struct d3d12xs_spirv_dxbc_range *ranges;
+    uint32_t range_count;
+    struct d3d12xs_spirv_dxbc_site *sites;
+    struct d3d12xs_spirv_dxbc_counter *counters;
+    uint32_t counter_count;
+};
+
+static HRESULT make_pass_inputs(const struct d3d12xs_dxbc_shader *shader, const struct d3d12xs_dxbc_ranges *ranges,
+        struct pass_inputs *in)
+{
+    const size_t n = (size_t)shader->resource_count + ranges->site_count + 1;
+    uint32_t *range_of_resource;
+
+    memset(in, 0, sizeof(*in));
+    in->raw_views = calloc(n, sizeof(*in->raw_views));
+    in->ranges = calloc(n, sizeof(*in->ranges));
+    in->sites = calloc(n, sizeof(*in->sites));
+    in->counters = calloc(n, sizeof(*in->counters));
+    range_of_resource = calloc(n, sizeof(*range_of_resource));
+    if (!in->raw_views || !in->ranges || !in->sites || !in->counters || !range_of_resource) {
+        free(range_of_resource);
+        return E_OUTOFMEMORY;
+    }
+    for (uint32_t i = 0; i < shader->resource_count; i++) {
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[i];
+        if (r->view != D3D12XS_DXBC_VIEW_TYPED && !is_range(r)) {
+            in->raw_views[in->raw_count].set = r->space;
+            in->raw_views[in->raw_count].binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
+            in->raw_views[in->raw_count++].writable = r->register_class == D3D12XS_REGISTER_UAV;
+        }
+        if (r->counter) {
+            in->counters[in->counter_count].uav_set = r->space;
+            in->counters[in->counter_count++].uav_binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
+        }
+    }
+    for (uint32_t k = 0; k < ranges->site_count; k++) {
+        const struct d3d12xs_dxbc_site *site = &ranges->sites[k];
+        const struct d3d12xs_dxbc_resource *r = &shader->resources[site->resource];
+        if (!range_of_resource[site->resource]) {
+            struct d3d12xs_spirv_dxbc_range *range = &in->ranges[in->range_count];
+            range->set = r->space;
+            range->binding = D3D12XS_ENCODE_BINDING(r->register_class, r->first);
+            range->count = r->last == UINT32_MAX ? 0 : r->last - r->first + 1;
+            range_of_resource[site->resource] = ++in->range_count;
+        }
+        in->sites[k].range = range_of_resource[site->resource] - 1;
+        in->sites[k].dynamic = site->dynamic;
+        in->sites[k].nonuniform = site->nonuniform;
+        in->sites[k].constant_index = site->constant_index;
+        if (r->view != D3D12XS_DXBC_VIEW_TYPED) {
+            in->raw_views[in->raw_count].set = D3D12XS_DXBC_SITE_SET;
+            in->raw_views[in->raw_count].binding = k;
+            in->raw_views[in->raw_count++].writable = r->register_class == D3D12XS_REGISTER_UAV;
+        }
+    }
+    free(range_of_resource);
+    return S_OK;
+}
+
+static void free_pass_inputs(struct pass_inputs *in)
+{
+    free(in->raw_views);
+    free(in->ranges);
+    free(in->sites);
+    free(in->counters);
+}
+
+/* The passes over libvkd3d-shader's module: raw views first (the sites of raw ranges are then
+ * storage buffers like any), then ranges, then counters (their UAVs are storage buffers too). */
+static HRESULT run_passes(struct d3d12xs_spirv_module *module, const struct pass_inputs *in, uint32_t site_count, char *error,
+        size_t error_size)
+{
+    const struct d3d12xs_spirv_raw_views_args raw_args = {in->raw_views, in->raw_count};
+    const struct d3d12xs_spirv_dxbc_ranges_args range_args = {in->ranges, in->range_count, in->sites, site_count};
+    const struct d3d12xs_spirv_dxbc_counters_args counter_args = {in->counters, in->counter_count};
+    char reason[384];
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_pass_raw_views(module, &raw_args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "raw and structured views of the translated DXBC: %s", reason);
+    if (FAILED(hr = d3d12xs_spirv_pass_dxbc_ranges(module, &range_args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "register ranges of the translated DXBC: %s", reason);
+    if (FAILED(hr = d3d12xs_spirv_pass_dxbc_counters(module, &counter_args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "UAV counters of the translated DXBC: %s", reason);
+    return S_OK;
+}
+
+HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
+{
+    struct d3d12xs_dxbc_shader shader;
+    struct d3d12xs_dxbc_ranges ranges = {0};
+    struct pass_inputs inputs = {0};
+    struct hlslc_buffer request = {0};
+    uint32_t status = 0;
+    uint8_t *spirv = NULL;
+    size_t spirv_size = 0;
+    char *messages = NULL, line[256];
+    HRESULT hr;
+
+    *module = NULL;
+    if (FAILED(hr = d3d12xs_dxbc_parse(code, size, &shader, error, error_size)))
+        return hr;
+    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(code, &shader, &ranges, error, error_size)))
+        goto done;
+    if (FAILED(hr = make_pass_inputs(&shader, &ranges, &inputs))) {
+        hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+        goto done;
+    }
+    /* a translation kept: no request, no helper */
+    if (!(spirv = cache_find(code, size, &spirv_size))) {
+        if (ranges.container)
+            put_request(&request, ranges.container, ranges.size, &shader, &ranges);
+        else
+            put_request(&request, code, size, &shader, &ranges);
+        if (request.failed) {
+            hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+            goto done;
+        }
+        if (FAILED(hr = d3d12xs_helper_translate_dxbc(&request, &status, &messages, &spirv, &spirv_size, error, error_size)))
+            goto done;
+        if (status) {
+            first_line(messages, line, sizeof(line));
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader cannot translate the DXBC shader (error %d: %s)",
+                    (int)status, line);
+            goto done;
+        }
+        cache_add(code, size, spirv, spirv_size);
+    }
+    if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
+        goto done;
+    if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))) {
+        d3d12xs_spirv_module_destroy(*module);
+        *module = NULL;
+    }
+
+done:
+    free(request.data);
+    free(messages);
+    free(spirv);
+    free_pass_inputs(&inputs);
+    d3d12xs_dxbc_ranges_cleanup(&ranges);
+    d3d12xs_dxbc_shader_cleanup(&shader);
+    return hr;
+}

@@ -1,0 +1,15 @@
+/* DXBC compute shaders (FXC, shader model 5.0 and 5.1) to d3d12xs's SPIR-V module, through
+ * libvkd3d-shader. The container is checked first (dxbc.h); the module that comes back follows
+ * d3d12xs's binding encoding (spirv/spirv.h) with raw and structured views as storage buffers, ready
+ * for reflection and pipeline creation's passes. */
+#ifndef D3D12XS_DXBC_TRANSLATE_H
+#define D3D12XS_DXBC_TRANSLATE_H
+
+#include "frontends/dxbc.h"
+#include "spirv/spirv_module.h"
+
+/* E_INVALIDARG (malformed, DXIL, not a compute shader of model 5.x, or refused by
+ * libvkd3d-shader) or E_NOTIMPL (textures, UAV counters) with a reason in error; E_OUTOFMEMORY. */
+HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size);
+
+#endif

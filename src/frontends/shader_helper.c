@@ -1,0 +1,177 @@
+/* The compiler helper process (d3d12xs-hlslc; hlslc_protocol.h says why it exists): where it
+ * is, how long it may take, starting one, and the DXBC translator that one of them stays to be.
+ * D3DCompile (shader_compile.c) runs one per compilation; pipeline creation's DXBC translations
+ * (dxbc_translate.c) share one. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "frontends/shader_helper.h"
+#include "common/config.h"
+
+extern char **environ;
+
+static char helper_path_buffer[4096];
+static pthread_once_t helper_path_once = PTHREAD_ONCE_INIT;
+
+/* D3D12XS_HLSLC names the helper; by default it is d3d12xs-hlslc in the folder of this
+ * library (the build tree, or the install's library folder). */
+static void find_helper_path(void)
+{
+    const char *env = d3d12xs_config()->hlslc;
+    Dl_info info;
+
+    if (*env) {
+        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%s", env);
+    } else if (dladdr((void *)d3d12xs_helper_spawn, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%.*s/%s", (int)(slash - info.dli_fname),
+                info.dli_fname, HLSLC_EXECUTABLE);
+    } else {
+        snprintf(helper_path_buffer, sizeof(helper_path_buffer), "./%s", HLSLC_EXECUTABLE);
+    }
+}
+
+int64_t d3d12xs_helper_timeout_ms(void)
+{
+    return d3d12xs_config()->compile_timeout_ms;
+}
+
+const char *d3d12xs_helper_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGFPE: return "SIGFPE";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    default: return "a fatal signal";
+    }
+}
+
+const char *d3d12xs_helper_path(void)
+{
+    pthread_once(&helper_path_once, find_helper_path);
+    return helper_path_buffer;
+}
+
+/* Starts the helper with its end of a new socket pair as fd 3; *fd gets ours. */
+HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size)
+{
+    static const char *const no_args[] = {HLSLC_EXECUTABLE, NULL};
+    posix_spawn_file_actions_t actions;
+    int fds[2], spawn_err;
+
+    pthread_once(&helper_path_once, find_helper_path);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper: socketpair: %s",
+                strerror(errno));
+    if (fds[1] == HLSLC_FD) {
+        /* dup2 onto itself would keep close-on-exec */
+        int moved = fcntl(fds[1], F_DUPFD_CLOEXEC, HLSLC_FD + 1);
+        close(fds[1]);
+        fds[1] = moved;
+    }
+    if (fds[1] < 0 || posix_spawn_file_actions_init(&actions)) {
+        close(fds[0]);
+        if (fds[1] >= 0)
+            close(fds[1]);
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper: out of descriptors");
+    }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], HLSLC_FD);
+    spawn_err = posix_spawn(pid, helper_path_buffer, &actions, NULL, (char *const *)no_args, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    if (spawn_err) {
+        close(fds[0]);
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper '%s' (%s); "
+                "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
+    }
+    *fd = fds[0];
+    return S_OK;
+}
+
+/* ---- the DXBC translator: one helper process serves the process's DXBC translations ---- */
+
+/* Started at the first translation, one request at a time, and started again after one that
+ * crashed it or ran past the timeout: a translation costs the request and libvkd3d-shader's
+ * work, not a process start (about 10 ms on lavapipe's machine: docs/benchmarks.md). */
+static pthread_mutex_t translator_lock = PTHREAD_MUTEX_INITIALIZER;
+static int translator_fd = -1;
+static pid_t translator_pid;
+
+/* Ends the translator (killed unless it already died); its wait status, for the message. */
+static int stop_translator_locked(void)
+{
+    int status = 0;
+    close(translator_fd);
+    translator_fd = -1;
+    kill(translator_pid, SIGKILL);
+    while (waitpid(translator_pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return status;
+}
+
+HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
+        size_t *spirv_size, char *error, size_t error_size)
+{
+    int64_t deadline = hlslc_now_ms() + d3d12xs_helper_timeout_ms();
+    uint32_t type = 0;
+    uint8_t *payload = NULL;
+    size_t size = 0;
+    int got = 0;
+    HRESULT hr = S_OK;
+
+    *messages = NULL;
+    *spirv = NULL;
+    *spirv_size = 0;
+    pthread_mutex_lock(&translator_lock);
+    if (translator_fd < 0 && FAILED(hr = d3d12xs_helper_spawn(&translator_fd, &translator_pid, error, error_size))) {
+        translator_fd = -1;
+        pthread_mutex_unlock(&translator_lock);
+        return hr;
+    }
+    if (hlslc_send(translator_fd, HLSLC_DXBC_REQUEST, request)
+            && (got = hlslc_receive(translator_fd, &type, &payload, &size, deadline)) == 1 && type == HLSLC_RESULT) {
+        struct hlslc_reader r = {.data = payload, .size = size};
+        const char *words;
+        if (hlslc_get_u32(&r, status) && (*messages = hlslc_get_strdup(&r, NULL)) && hlslc_get_str(&r, &words, spirv_size)
+                && (*spirv = malloc(*spirv_size ? *spirv_size : 1))) {
+            memcpy(*spirv, words, *spirv_size);
+        } else {
+            free(*messages);
+            *messages = NULL;
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper answered a DXBC translation with "
+                    "nonsense");
+            stop_translator_locked();
+        }
+    } else {
+        int wait_status = stop_translator_locked();
+        if (got < 0)
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "libvkd3d-shader did not translate this DXBC shader within %lld ms "
+                    "(D3D12XS_COMPILE_TIMEOUT_MS) and was stopped", (long long)d3d12xs_helper_timeout_ms());
+        else if ((WIFSIGNALED(wait_status) && WTERMSIG(wait_status) != SIGKILL)
+                || (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) > 128))
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader crashed (%s) translating this DXBC "
+                    "shader; it ran in a separate process, so only this pipeline creation failed",
+                    d3d12xs_helper_signal_name(WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status) - 128));
+        else
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper '%s' ended without translating "
+                    "this DXBC shader", helper_path_buffer);
+    }
+    free(payload);
+    pthread_mutex_unlock(&translator_lock);
+    return hr;
+}

@@ -1,0 +1,28 @@
+/* The compiler helper process (d3d12xs-hlslc; hlslc_protocol.h says why one exists):
+ * shader_helper.c. D3DCompile starts one per compilation; DXBC translations share one. */
+#ifndef D3D12XS_SHADER_HELPER_H
+#define D3D12XS_SHADER_HELPER_H
+
+#include "frontends/hlslc_protocol.h"
+#include "common/util.h"
+
+#include <sys/types.h>
+
+/* The helper's path: D3D12XS_HLSLC, else d3d12xs-hlslc beside this library. */
+const char *d3d12xs_helper_path(void);
+/* How long a compilation or translation may take (D3D12XS_COMPILE_TIMEOUT_MS). */
+int64_t d3d12xs_helper_timeout_ms(void);
+/* A fatal signal's name, for messages. */
+const char *d3d12xs_helper_signal_name(int sig);
+/* Starts a helper with its end of a new socket pair as fd 3; *fd gets ours (close-on-exec).
+ * E_FAIL with the reason when it cannot start. */
+HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size);
+
+/* Sends request (HLSLC_DXBC_REQUEST's payload) to a new helper and returns its answer: status 0
+ * with the SPIR-V, or libvkd3d-shader's error with its messages (both malloc()ed: free them).
+ * E_INVALIDARG when libvkd3d-shader crashed, E_FAIL when the helper could not run or did not
+ * answer in time (D3D12XS_COMPILE_TIMEOUT_MS); the reason in error. */
+HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
+        size_t *spirv_size, char *error, size_t error_size);
+
+#endif

@@ -1,0 +1,686 @@
+/* ID3D12PipelineState (compute): the shader's registers are matched against the root
+ * signature, the SPIR-V is remapped onto the root signature's layout (every pushed descriptor at
+ * its fixed binding, root constants in the push-constant block), and a VkPipeline is built. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "pipelines/pipeline_state.h"
+#include "descriptors/descriptor_buffer.h"
+#include "memory/va_map.h"
+#include "sync/scheduler.h"
+#include "spirv/spirv.h"
+#include "spirv/spirv_passes.h"
+#include "trace/trace.h"
+#include "frontends/dxbc_translate.h"
+#include "generated/d3d12_stubs.h"
+
+#define METHOD(name) "ID3D12PipelineState::" #name
+
+static struct d3d12_pipeline_state *impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
+{
+    return D3D12XS_CONTAINING(iface, struct d3d12_pipeline_state, ID3D12PipelineState_iface);
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_QueryInterface(ID3D12PipelineState *iface, REFIID riid, void **object)
+{
+    static const IID *const iids[] = {&IID_ID3D12PipelineState, &IID_ID3D12Pageable, &IID_ID3D12DeviceChild, &IID_ID3D12Object, &IID_IUnknown, NULL};
+    return d3d12xs_query_interface(iface, METHOD(QueryInterface), iids, riid, object);
+}
+
+D3D12XS_DEVICE_CHILD_METHODS(d3d12_pipeline_state, ID3D12PipelineState, impl_from_ID3D12PipelineState, "ID3D12PipelineState")
+
+static void destroy_pipeline_state(struct d3d12_device *device, void *object)
+{
+    struct d3d12_pipeline_state *state = object;
+    vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
+    d3d12_pipeline_state_destroy_variants(device, state);
+    if (state->layout)
+        d3d12xs_root_layout_release(device, state->layout);
+    free(state->bindings);
+    free(state);
+}
+
+static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState *iface)
+{
+    struct d3d12_pipeline_state *state = impl_from_ID3D12PipelineState(iface);
+    unsigned refcount = d3d12xs_object_release(&state->object);
+    if (!refcount) {
+        if (state->root_signature)
+            d3d12_root_signature_release_private_ref(state->root_signature);
+        /* Recorded lists may still run the pipeline: it goes once their work is done. */
+        d3d12_scheduler_retire_object(&state->object, destroy_pipeline_state, state);
+    }
+    return refcount;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+static const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
+    D3D12XS_STUB_VTBL_ID3D12PipelineState,
+    .QueryInterface = d3d12_pipeline_state_QueryInterface,
+    D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_pipeline_state),
+    .Release = d3d12_pipeline_state_Release,
+};
+
+struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_pipeline_state_vtbl)
+        return NULL;
+    return impl_from_ID3D12PipelineState(iface);
+}
+
+static const char register_letters[] = "btusu";
+
+static D3D12_DESCRIPTOR_RANGE_TYPE range_type_of(enum d3d12xs_register_class register_class)
+{
+    switch (register_class) {
+    case D3D12XS_REGISTER_CBV: return D3D12_DESCRIPTOR_RANGE_TYPE_CBV;
+    case D3D12XS_REGISTER_SRV: return D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
+    case D3D12XS_REGISTER_UAV:
+    case D3D12XS_REGISTER_UAV_COUNTER: return D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+    default: return D3D12_DESCRIPTOR_RANGE_TYPE_SAMPLER;
+    }
+}
+
+static D3D12_ROOT_PARAMETER_TYPE root_descriptor_type_of(enum d3d12xs_register_class register_class)
+{
+    switch (register_class) {
+    case D3D12XS_REGISTER_CBV: return D3D12_ROOT_PARAMETER_TYPE_CBV;
+    case D3D12XS_REGISTER_SRV: return D3D12_ROOT_PARAMETER_TYPE_SRV;
+    default: return D3D12_ROOT_PARAMETER_TYPE_UAV;
+    }
+}
+
+/* Finds the root-signature entry that feeds one shader register (compute ignores visibility). */
+static HRESULT match_binding(const struct d3d12_root_signature *signature, const struct d3d12xs_shader_binding *binding,
+        struct d3d12xs_pipeline_binding *out, struct d3d12xs_binding_target *target, uint64_t *used_root_mask, const char *method)
+{
+    const D3D12_ROOT_SIGNATURE_DESC2 *desc = &signature->desc->Desc_1_2;
+    uint32_t count = binding->array_size ? binding->array_size : 1;
+    uint32_t reg = binding->register_index, space = binding->space;
+
+    out->counter = binding->register_class == D3D12XS_REGISTER_UAV_COUNTER;
+    snprintf(out->register_name, sizeof(out->register_name), "%c%u%s, space%u", register_letters[binding->register_class], reg,
+            out->counter ? " counter" : "", space);
+    out->array_size = count;
+    out->vk_type = binding->descriptor_type;
+    if (binding->register_class == D3D12XS_REGISTER_UAV && space == D3D12XS_ORDERED_APPEND_SPACE && reg == D3D12XS_ORDERED_APPEND_REGISTER) {
+        /* d3d12xs_ordered_append.hlsli's state: DispatchX binds it, not the root signature. */
+        if (count != 1 || binding->descriptor_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+            return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is reserved for d3d12xs_ordered_append.hlsli's RWByteAddressBuffer",
+                    out->register_name);
+        out->source = D3D12XS_BINDING_ORDERED_APPEND;
+        return S_OK;
+    }
+
+    if (binding->register_class == D3D12XS_REGISTER_SAMPLER) {
+        for (UINT i = 0; i < desc->NumStaticSamplers; i++) {
+            if (desc->pStaticSamplers[i].ShaderRegister == reg && desc->pStaticSamplers[i].RegisterSpace == space && count == 1) {
+                out->source = D3D12XS_BINDING_STATIC_SAMPLER;
+                out->root_index = i;
+                return S_OK;
+            }
+        }
+    }
+    for (UINT i = 0; i < desc->NumParameters; i++) {
+        const D3D12_ROOT_PARAMETER1 *parameter = &desc->pParameters[i];
+        if (parameter->ParameterType == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
+            if (binding->register_class != D3D12XS_REGISTER_CBV || parameter->Constants.ShaderRegister != reg
+                    || parameter->Constants.RegisterSpace != space)
+                continue;
+            /* DXBC declares whole rows of four values: the root constants may end inside the last */
+            if (binding->block_size > (binding->in_rows ? (parameter->Constants.Num32BitValues * 4 + 15) & ~15u
+                    : parameter->Constants.Num32BitValues * 4))
+                return d3d12xs_fail(E_INVALIDARG, method, "shader cbuffer %s reads %u bytes but root parameter %u holds %u constants",
+                        out->register_name, binding->block_size, i, parameter->Constants.Num32BitValues);
+            target->push_constant = true;
+            target->push_offset = signature->constant_offsets[i];
+            out->source = D3D12XS_BINDING_ROOT_DESCRIPTOR; /* unused: constants are not descriptors */
+            out->root_index = i;
+            out->array_size = 0;
+            *used_root_mask |= 1ull << i;
+            return S_OK;
+        }
+        if (parameter->ParameterType == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE) {
+            uint32_t offset = 0;
+            for (UINT r = 0; r < parameter->DescriptorTable.NumDescriptorRanges; r++) {
+                const D3D12_DESCRIPTOR_RANGE1 *range = &parameter->DescriptorTable.pDescriptorRanges[r];
+                if (range->OffsetInDescriptorsFromTableStart != D3D12_DESCRIPTOR_RANGE_OFFSET_APPEND)
+                    offset = range->OffsetInDescriptorsFromTableStart;
+                /* An unbounded shader array (count 0) may sit in any range holding its first register:
+                 * what it reads past the range is the application's to keep inside the heap. */
+                if (range->RangeType == range_type_of(binding->register_class) && range->RegisterSpace == space
+                        && reg >= range->BaseShaderRegister
+                        && (range->NumDescriptors == UINT32_MAX || reg - range->BaseShaderRegister + (uint64_t)(binding->array_size ? count : 1)
+                                <= range->NumDescriptors)) {
+                    out->source = D3D12XS_BINDING_TABLE;
+                    out->root_index = i;
+                    out->table_offset = offset + (reg - range->BaseShaderRegister);
+                    out->heap_set = binding->register_class == D3D12XS_REGISTER_SAMPLER ? D3D12XS_HEAP_SET_SAMPLERS
+                            : out->counter ? D3D12XS_HEAP_SET_COUNTERS : D3D12XS_HEAP_SET_RESOURCES;
+                    out->table_extent = binding->array_size ? count : 1;
+                    out->array_size = 0; /* no push descriptor: the shader reads the heap */
+                    *used_root_mask |= 1ull << i;
+                    return S_OK;
+                }
+                offset += range->NumDescriptors == UINT32_MAX ? 0 : range->NumDescriptors;
+            }
+            continue;
+        }
+        if (binding->register_class != D3D12XS_REGISTER_SAMPLER && parameter->ParameterType == root_descriptor_type_of(binding->register_class)
+                && parameter->Descriptor.ShaderRegister == reg && parameter->Descriptor.RegisterSpace == space) {
+            if (out->counter)
+                return d3d12xs_fail(E_INVALIDARG, method, "shader register %s uses the UAV's counter; root UAVs have no counters (use a descriptor table)",
+                        out->register_name);
+            if (count != 1 || (binding->descriptor_type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && binding->descriptor_type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER))
+                return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is a typed buffer or an array; root descriptors hold only raw, structured or constant buffers",
+                        out->register_name);
+            out->source = D3D12XS_BINDING_ROOT_DESCRIPTOR;
+            out->root_index = i;
+            *used_root_mask |= 1ull << i;
+            return S_OK;
+        }
+    }
+    if (!binding->array_size)
+        return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is an unbounded array outside every descriptor table of the root signature",
+                out->register_name);
+    return d3d12xs_fail(E_INVALIDARG, method, "shader register %s%s is not in the root signature", out->register_name,
+            count > 1 ? " (with its array)" : "");
+}
+
+/* The registers of include/d3d12xs_heap.hlsli: the heaps (unbounded arrays of raw buffers,
+ * textures, storage images or samplers, read from the bound heap's memory like a table starting
+ * at its first descriptor) and the CBV_SRV_UAV heap's size (a cbuffer that becomes the push
+ * constant after the table starts). */
+static HRESULT match_heap_binding(struct d3d12_pipeline_state *state, const struct d3d12xs_shader_binding *binding,
+        struct d3d12xs_pipeline_binding *out, const char *method)
+{
+    const D3D12_ROOT_SIGNATURE_FLAGS flags = state->root_signature->desc->Desc_1_2.Flags;
+    const bool sampler = binding->register_class == D3D12XS_REGISTER_SAMPLER;
+    /* The raw heap is an unbounded array; texture and sampler arrays may have any size, since
+     * glslang sizes an unbounded array indexed only by constants to those constants. */
+    const bool heap_view = (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                    && binding->array_size == 0)
+            || (binding->register_class == D3D12XS_REGISTER_UAV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+            || (binding->register_class == D3D12XS_REGISTER_SRV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
+            || (sampler && binding->descriptor_type == VK_DESCRIPTOR_TYPE_SAMPLER);
+
+    snprintf(out->register_name, sizeof(out->register_name), "%c%u, space%u", register_letters[binding->register_class],
+            binding->register_index, binding->space);
+    out->vk_type = binding->descriptor_type;
+    out->array_size = 0; /* no push descriptor */
+    if (sampler && !(flags & D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED))
+        return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the sampler heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
+                "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_SAMPLER_HEAP_DIRECTLY_INDEXED", out->register_name);
+    if (!sampler && !(flags & D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED))
+        return d3d12xs_fail(E_INVALIDARG, method, "the shader indexes the descriptor heap directly (" D3D12XS_HEAP_INCLUDE ", register %s) "
+                "but the root signature lacks D3D12_ROOT_SIGNATURE_FLAG_CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED", out->register_name);
+    if (heap_view) {
+        out->source = D3D12XS_BINDING_HEAP_INDEXED;
+        out->heap_set = sampler ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES;
+        return S_OK;
+    }
+    if (binding->register_class == D3D12XS_REGISTER_CBV && binding->descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+            && binding->array_size == 1 && binding->register_index == D3D12XS_HEAP_REGISTER) {
+        out->source = D3D12XS_BINDING_HEAP_SIZE;
+        return S_OK;
+    }
+    return d3d12xs_fail(E_INVALIDARG, method, "shader register %s is reserved for " D3D12XS_HEAP_INCLUDE " and declared otherwise here",
+            out->register_name);
+}
+
+/* SPIR-V capabilities that Vulkan only allows with a device feature (the SPIR-V environment
+ * appendix of the Vulkan spec): dynamic and non-uniform indexing of descriptor arrays. A module
+ * declaring one without the feature is invalid (VUID-VkShaderModuleCreateInfo-pCode-01091), so
+ * such a pipeline is refused with E_NOTIMPL. HLSL makes these from arrays of resources indexed
+ * with a non-constant (e.g. RWBuffer<uint> outputs[4]; outputs[which][i] = ...). */
+struct capability_feature {
+    uint32_t capability;
+    const char *capability_name, *feature_name;
+    bool vulkan12;   /* member of VkPhysicalDeviceVulkan12Features, else VkPhysicalDeviceFeatures */
+    size_t offset;   /* of the VkBool32 in that struct */
+};
+
+#define CORE_FEATURE(cap, feature) \
+    {SpvCapability##cap, #cap, #feature, false, offsetof(VkPhysicalDeviceFeatures, feature)}
+#define V12_FEATURE(cap, feature) \
+    {SpvCapability##cap, #cap, #feature, true, offsetof(VkPhysicalDeviceVulkan12Features, feature)}
+static const struct capability_feature capability_features[] = {
+    CORE_FEATURE(UniformBufferArrayDynamicIndexing, shaderUniformBufferArrayDynamicIndexing),
+    CORE_FEATURE(SampledImageArrayDynamicIndexing, shaderSampledImageArrayDynamicIndexing),
+    CORE_FEATURE(StorageBufferArrayDynamicIndexing, shaderStorageBufferArrayDynamicIndexing),
+    CORE_FEATURE(StorageImageArrayDynamicIndexing, shaderStorageImageArrayDynamicIndexing),
+    V12_FEATURE(InputAttachmentArrayDynamicIndexing, shaderInputAttachmentArrayDynamicIndexing),
+    V12_FEATURE(UniformTexelBufferArrayDynamicIndexing, shaderUniformTexelBufferArrayDynamicIndexing),
+    V12_FEATURE(StorageTexelBufferArrayDynamicIndexing, shaderStorageTexelBufferArrayDynamicIndexing),
+    V12_FEATURE(UniformBufferArrayNonUniformIndexing, shaderUniformBufferArrayNonUniformIndexing),
+    V12_FEATURE(SampledImageArrayNonUniformIndexing, shaderSampledImageArrayNonUniformIndexing),
+    V12_FEATURE(StorageBufferArrayNonUniformIndexing, shaderStorageBufferArrayNonUniformIndexing),
+    V12_FEATURE(StorageImageArrayNonUniformIndexing, shaderStorageImageArrayNonUniformIndexing),
+    V12_FEATURE(InputAttachmentArrayNonUniformIndexing, shaderInputAttachmentArrayNonUniformIndexing),
+    V12_FEATURE(UniformTexelBufferArrayNonUniformIndexing, shaderUniformTexelBufferArrayNonUniformIndexing),
+    V12_FEATURE(StorageTexelBufferArrayNonUniformIndexing, shaderStorageTexelBufferArrayNonUniformIndexing),
+};
+#undef CORE_FEATURE
+#undef V12_FEATURE
+
+static const struct capability_feature *find_capability_feature(uint32_t capability)
+{
+    for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(capability_features); i++)
+        if (capability_features[i].capability == capability)
+            return &capability_features[i];
+    return NULL;
+}
+
+/* The device enables every feature it offers (device/vk_device_create.c, device/vk_features.c), so offered = enabled here. */
+const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
+        const char **capability_name)
+{
+    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features12};
+    bool queried = false;
+
+    for (uint32_t i = 0; i < info->capability_count; i++) {
+        const struct capability_feature *entry = find_capability_feature(info->capabilities[i]);
+        VkBool32 offered;
+        if (!entry)
+            continue;
+        if (!queried) {
+            vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &features);
+            queried = true;
+        }
+        memcpy(&offered, (const char *)(entry->vulkan12 ? (const void *)&features12 : (const void *)&features.features)
+                + entry->offset, sizeof(offered));
+        if (!offered) {
+            if (capability_name)
+                *capability_name = entry->capability_name;
+            return entry->feature_name;
+        }
+    }
+    return NULL;
+}
+
+/* Variables outside the layout (tables, root constants and addresses, the heap's memory marker)
+ * are rewritten away by later passes; their binding numbers need only differ from the layout's. */
+#define REWRITTEN_BINDING 4096u
+
+/* The binding of a shader register in the root signature's layout (root_signature.h), or
+ * E_NOTIMPL where the layout had no room for it. */
+static HRESULT layout_binding(const struct d3d12_pipeline_state *state, struct d3d12xs_pipeline_binding *binding, uint32_t index,
+        const char *method)
+{
+    const struct d3d12_root_signature *signature = state->root_signature;
+    bool fits = true;
+
+    binding->vk_binding = REWRITTEN_BINDING + index;
+    if (!binding->array_size)
+        return S_OK;
+    switch (binding->source) {
+    case D3D12XS_BINDING_ROOT_DESCRIPTOR:
+        fits = signature->pushed_root_mask & (1ull << binding->root_index);
+        binding->vk_binding = binding->root_index;
+        break;
+    case D3D12XS_BINDING_STATIC_SAMPLER:
+        fits = binding->root_index < signature->static_sampler_bindings;
+        binding->vk_binding = D3D12XS_PUSH_BINDING_STATIC_SAMPLERS + binding->root_index;
+        break;
+    case D3D12XS_BINDING_ORDERED_APPEND:
+        fits = signature->has_ordered_append_binding;
+        binding->vk_binding = D3D12XS_PUSH_BINDING_ORDERED_APPEND;
+        break;
+    default:
+        break;
+    }
+    if (!fits)
+        return d3d12xs_fail(E_NOTIMPL, method, "shader register %s: pDesc->pRootSignature's layout has no room for it "
+                "(its push descriptors hold %u on this device, filled in the order of docs/descriptors.md)",
+                binding->register_name, state->object.device->push_descriptor_limit);
+    return S_OK;
+}
+
+/* The memory-based ABI routes root descriptors through memory where the device can reach
+ * buffers by address; elsewhere they stay push descriptors (docs/descriptors.md). */
+static bool root_descriptors_through_memory(const struct d3d12_pipeline_state *state)
+{
+    return state->root_signature->memory_abi && state->object.device->buffer_device_address
+            && state->object.device->has_shader_int64;
+}
+
+/* The passes of pipeline creation over the shader's module, in order: bindings to where the
+ * root signature puts them, then the memory-based rewrites, then what the device needs. */
+static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        const struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const uint32_t *root_variables,
+        const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    const struct d3d12xs_spirv_remap_args remap = {info, targets};
+    const struct d3d12xs_spirv_memory_abi_args memory_abi = {state->push_set, state->argument_binding};
+    const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
+            state->address_offset, D3D12XS_VA_TABLE_ZERO_OFFSET, D3D12XS_VA_TABLE_SCRATCH_OFFSET};
+    const struct d3d12xs_spirv_float_controls_args float_controls = {device->preserves_nan32, device->preserves_nan64};
+    const struct d3d12xs_spirv_compute_derivatives_args derivatives = {device->compute_derivative_quads,
+            device->compute_derivative_linear};
+    char error[512];
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_pass_remap(module, &remap, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    if (state->memory_abi && FAILED(hr = d3d12xs_spirv_pass_memory_abi(module, &memory_abi, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
+    if (state->address_count && FAILED(hr = d3d12xs_spirv_pass_root_pointers(module, &root_pointers, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: root descriptors through memory: %s", error);
+    if (FAILED(hr = d3d12xs_spirv_pass_float_controls(module, &float_controls, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
+    if (FAILED(hr = d3d12xs_spirv_pass_compute_derivatives(module, &derivatives, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    return S_OK;
+}
+
+/* A root raw buffer that D3DCompile also reads as uvec4s, with room for its view offset: the
+ * SCALAR variant will start from the SPIR-V as it is before the view offsets. */
+static HRESULT keep_scalar_source(struct d3d12_pipeline_state *state, const struct d3d12xs_spirv_module *module, const char *method)
+{
+    HRESULT hr;
+    for (uint32_t i = 0; i < state->binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
+        if (binding->source != D3D12XS_BINDING_ROOT_DESCRIPTOR || !binding->alias_variable_id
+                || state->root_signature->root_view_offsets[binding->root_index] == UINT32_MAX)
+            continue;
+        if (FAILED(hr = d3d12xs_spirv_module_emit(module, &state->scalar_source, &state->scalar_source_word_count)))
+            return d3d12xs_fail(hr, method, "pDesc->CS: cannot keep the SPIR-V of the scalar variant");
+        return S_OK;
+    }
+    return S_OK;
+}
+
+/* DXBC cbuffers bound to root constants: exactly their root constants, not FXC's whole rows
+ * (which would overlap the push constants after them). */
+static HRESULT dxbc_root_constants(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const char *method)
+{
+    uint32_t *variables, *counts, count = 0;
+    char error[512];
+    HRESULT hr;
+
+    if (!(variables = calloc(info->binding_count + 1, sizeof(*variables))) || !(counts = calloc(info->binding_count + 1, sizeof(*counts)))) {
+        free(variables);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the root constants' list");
+    }
+    for (uint32_t i = 0; i < info->binding_count; i++) {
+        if (!targets[i].push_constant)
+            continue;
+        variables[count] = info->bindings[i].variable_id;
+        counts[count++] = state->root_signature->constant_counts[state->bindings[i].root_index];
+        info->bindings[i].block_size = 4 * state->root_signature->constant_counts[state->bindings[i].root_index];
+    }
+    {
+        const struct d3d12xs_spirv_dxbc_constants_args args = {variables, counts, count};
+        if (FAILED(hr = d3d12xs_spirv_pass_dxbc_constants(module, &args, error, sizeof(error))))
+            d3d12xs_fail(hr, method, "pDesc->CS: root constants: %s", error);
+    }
+    free(variables);
+    free(counts);
+    return hr;
+}
+
+static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
+{
+    struct d3d12_device *device = state->object.device;
+    struct d3d12xs_shader_info info;
+    struct d3d12xs_spirv_module *module = NULL;
+    struct d3d12xs_binding_target *targets = NULL;
+    struct d3d12xs_spirv_heap_table_binding *heap_bindings = NULL;
+    uint32_t heap_count = 0, *table_raws = NULL, *table_aliases, table_alias_count = 0;
+    uint32_t *words = NULL, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
+    bool root_addresses = root_descriptors_through_memory(state), from_dxbc;
+    size_t word_count = 0;
+    char error[512];
+    HRESULT hr;
+
+    /* The module is parsed once (DXBC: translated once); reflection reads it, the passes rewrite
+     * it, it is emitted once. */
+    memset(&info, 0, sizeof(info));
+    if ((from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength)))
+        hr = d3d12xs_dxbc_translate(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
+    else
+        hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
+    if (FAILED(hr))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    if (FAILED(hr = d3d12xs_spirv_reflect_module(module, &info, error, sizeof(error)))) {
+        d3d12xs_spirv_module_destroy(module);
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    }
+    if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is not a compute shader");
+        goto done;
+    }
+    {
+        const char *capability = NULL, *feature = d3d12xs_missing_capability_feature(device, &info, &capability);
+        if (feature) {
+            hr = d3d12xs_fail(E_NOTIMPL, method, "pDesc->CS declares the SPIR-V capability %s, which needs the Vulkan feature %s; "
+                    "%s does not offer it (dynamic or non-uniform indexing of that kind of resource array is not supported here)",
+                    capability, feature, device->vk_properties.deviceName);
+            goto done;
+        }
+    }
+    for (uint32_t i = 0; i < info.binding_count; i++)
+        info.bindings[i].in_rows = from_dxbc && info.bindings[i].register_class == D3D12XS_REGISTER_CBV;
+    memcpy(state->local_size, info.local_size, sizeof(state->local_size));
+    state->push_set = d3d12_root_signature_push_set(state->root_signature);
+    state->wave_size = info.wave_size;
+    state->binding_count = info.binding_count;
+    if ((info.binding_count && !(state->bindings = calloc(info.binding_count, sizeof(*state->bindings))))
+            || (info.binding_count && !(targets = calloc(info.binding_count, sizeof(*targets))))
+            || (info.binding_count && !(heap_bindings = calloc(info.binding_count, sizeof(*heap_bindings))))
+            || (info.binding_count && !(table_raws = calloc(2 * info.binding_count, sizeof(*table_raws))))) {
+        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate bindings");
+        goto done;
+    }
+    table_aliases = table_raws ? table_raws + info.binding_count : NULL;
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        if (info.bindings[i].space == D3D12XS_HEAP_SPACE && info.bindings[i].register_index >= D3D12XS_HEAP_REGISTER_FIRST
+                && info.bindings[i].register_index <= D3D12XS_HEAP_REGISTER) {
+            if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], method)))
+                goto done;
+        } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i],
+                &state->used_root_mask, method))) {
+            goto done;
+        }
+        targets[i].set = state->push_set;
+        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant && root_addresses
+                && !info.bindings[i].alias_variable_id) {
+            /* memory-based ABI: the root descriptor's address travels in the argument buffer (not
+             * for a buffer D3DCompile also reads as uint4s through an alias variable: that one
+             * stays a push descriptor) */
+            state->bindings[i].source = D3D12XS_BINDING_ROOT_ADDRESS;
+            state->bindings[i].address_slot = state->address_count;
+            state->bindings[i].array_size = 0;
+            root_variables[state->address_count++] = info.bindings[i].variable_id;
+            state->memory_abi = true;
+        }
+        if (state->bindings[i].source == D3D12XS_BINDING_ROOT_DESCRIPTOR && !targets[i].push_constant) {
+            state->pushed_root_descriptor_count++;
+            state->bindings[i].variable_id = info.bindings[i].variable_id;
+            state->bindings[i].alias_variable_id = info.bindings[i].alias_variable_id;
+        }
+        if (state->bindings[i].source == D3D12XS_BINDING_TABLE || state->bindings[i].source == D3D12XS_BINDING_HEAP_INDEXED
+                || state->bindings[i].source == D3D12XS_BINDING_HEAP_SIZE) {
+            const struct d3d12xs_pipeline_binding *b = &state->bindings[i];
+            /* What the heap tables pass makes of it: a table at its start's push constant, the
+             * header's heap from the heap's first descriptor, or the header's heap size. */
+            struct d3d12xs_spirv_heap_table_binding heap_binding = {
+                .kind = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_BINDING_SIZE
+                        : b->heap_set == D3D12XS_HEAP_SET_COUNTERS ? D3D12XS_HEAP_BINDING_COUNTER : D3D12XS_HEAP_BINDING_TABLE,
+                .set = b->source == D3D12XS_BINDING_HEAP_SIZE ? D3D12XS_HEAP_SET_RESOURCES : b->heap_set,
+                .push_offset = b->source == D3D12XS_BINDING_TABLE ? state->root_signature->table_push_offsets[b->root_index]
+                        : b->source == D3D12XS_BINDING_HEAP_SIZE ? state->root_signature->heap_size_offset : D3D12XS_HEAP_BINDING_NO_PUSH,
+                /* a counter is the side-table entry of its UAV's descriptor (descriptor_buffer.h) */
+                .table_offset = b->source == D3D12XS_BINDING_TABLE ? b->table_offset : 0,
+            };
+            /* D3DCompile's uvec4 view of a raw buffer (alias_variable_id) goes first: a heap view
+             * may start at any 4 bytes (spirv/spirv_view_offsets.c) */
+            heap_binding.variable_id = info.bindings[i].variable_id;
+            heap_bindings[heap_count++] = heap_binding;
+            if (info.bindings[i].alias_variable_id) {
+                table_aliases[table_alias_count] = info.bindings[i].alias_variable_id;
+                table_raws[table_alias_count++] = info.bindings[i].variable_id;
+                info.bindings[i].alias_variable_id = 0;
+            }
+            state->reads_heaps = true;
+            state->indexes_heap |= b->source != D3D12XS_BINDING_TABLE && b->heap_set != D3D12XS_HEAP_SET_SAMPLERS;
+            state->indexes_sampler_heap |= b->source == D3D12XS_BINDING_HEAP_INDEXED && b->heap_set == D3D12XS_HEAP_SET_SAMPLERS;
+        }
+        state->descriptor_count += state->bindings[i].array_size;
+        state->ordered_append |= state->bindings[i].source == D3D12XS_BINDING_ORDERED_APPEND;
+        if (targets[i].push_constant && state->root_signature->memory_abi)
+            state->memory_abi = true;
+    }
+    if (table_alias_count) {
+        const struct d3d12xs_spirv_scalarize_args scalarize = {table_raws, table_aliases, table_alias_count};
+        if (FAILED(hr = d3d12xs_spirv_pass_scalarize(module, &scalarize, error, sizeof(error)))) {
+            d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+            goto done;
+        }
+    }
+    for (uint32_t i = 0; i < info.binding_count; i++) {
+        if (FAILED(hr = layout_binding(state, &state->bindings[i], i, method)))
+            goto done;
+        targets[i].binding = state->bindings[i].vk_binding;
+    }
+    if (state->memory_abi && !state->root_signature->has_arguments_binding) {
+        hr = d3d12xs_fail(E_NOTIMPL, method, "pDesc->pRootSignature's layout has no room for the root argument buffer the shader "
+                "reads (its push descriptors hold %u on this device)", device->push_descriptor_limit);
+        goto done;
+    }
+    if (from_dxbc && FAILED(hr = dxbc_root_constants(state, module, &info, targets, method)))
+        goto done;
+    state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
+    state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
+    state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
+            : state->root_signature->push_constant_size;
+    /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
+     * lists may use the pipeline, after the root signature itself may have gone. */
+    d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
+    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, root_variables, method)))
+        goto done;
+    {
+        /* lavapipe answers a non-uniformly indexed OpArrayLength with one thread's size */
+        const struct d3d12xs_spirv_heap_tables_args tables = {heap_bindings, heap_count,
+                device->vk_driver_properties.driverID == VK_DRIVER_ID_MESA_LLVMPIPE};
+        if (FAILED(hr = d3d12xs_spirv_pass_heap_tables(module, &tables, error, sizeof(error)))) {
+            d3d12xs_fail(hr, method, "pDesc->CS: descriptor tables: %s", error);
+            goto done;
+        }
+    }
+    if (FAILED(hr = keep_scalar_source(state, module, method)))
+        goto done;
+    if (FAILED(hr = d3d12_pipeline_state_apply_view_offsets(state, module, false, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    if (FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: cannot write the SPIR-V");
+        goto done;
+    }
+    /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), not the pass's. */
+    if (d3d12xs_config_validates_spirv(&device->config)
+            && FAILED(hr = d3d12xs_spirv_validate(words, word_count, true, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        goto done;
+    }
+    hr = d3d12_pipeline_state_build(state, words, word_count, info.entry_point, method);
+    words = NULL; /* the pipeline keeps it for its DispatchX variants */
+
+done:
+    free(words);
+    free(targets);
+    free(heap_bindings);
+    free(table_raws);
+    d3d12xs_spirv_module_destroy(module);
+    d3d12xs_shader_info_cleanup(&info);
+    return hr;
+}
+
+HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out)
+{
+    return d3d12_pipeline_state_create(device, desc, NULL, "ID3D12Device::CreateComputePipelineState", riid, out);
+}
+
+HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
+{
+    struct d3d12_root_signature *signature = NULL;
+    struct d3d12_pipeline_state *state;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (!desc)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the pipeline)");
+    if (desc->pRootSignature && !(signature = unsafe_impl_from_ID3D12RootSignature(desc->pRootSignature)))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is not a d3d12xs root signature");
+    if (!desc->CS.pShaderBytecode || !desc->CS.BytecodeLength)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is empty (must hold DXBC or SPIR-V, e.g. from D3DCompile)");
+    if (desc->NodeMask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->NodeMask is 0x%x (must be 0 or 1)", desc->NodeMask);
+    if (desc->Flags != D3D12_PIPELINE_STATE_FLAG_NONE)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (must be NONE)", desc->Flags);
+    if (desc->CachedPSO.pCachedBlob && desc->CachedPSO.CachedBlobSizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO is not empty (d3d12xs produces no cached blobs)");
+    if (!riid)
+        return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
+    if (!out)
+        return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
+    if (!desc->pRootSignature) {
+        /* The shader's own root signature (a DXBC container's RTS0 part), as D3D12 takes it. */
+        ID3D12RootSignature *embedded;
+        if (!d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
+            return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
+                    "DXBC container's RTS0 part)");
+        if (FAILED(hr = d3d12_root_signature_create(device, 0, desc->CS.pShaderBytecode, desc->CS.BytecodeLength,
+                &IID_ID3D12RootSignature, (void **)&embedded)))
+            return d3d12xs_fail(hr, method, "pDesc->pRootSignature is NULL and the root signature in pDesc->CS (RTS0) is not "
+                    "usable: the line above says why");
+        signature = unsafe_impl_from_ID3D12RootSignature(embedded);
+        /* the pipeline keeps it alive privately, as it does an application's signature */
+        d3d12_root_signature_add_private_ref(signature);
+        ID3D12RootSignature_Release(embedded);
+    } else {
+        d3d12_root_signature_add_private_ref(signature);
+    }
+
+    if (!(state = calloc(1, sizeof(*state)))) {
+        d3d12_root_signature_release_private_ref(signature);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    }
+    state->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
+    d3d12xs_object_init(&state->object, device);
+    state->root_signature = signature;
+    if ((state->has_shader_limits = limits != NULL))
+        state->shader_limits = *limits;
+    uint64_t begin_ns = d3d12xs_trace_begin();
+    if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
+        ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
+        return hr;
+    }
+    if (begin_ns) {
+        /* the translation, passes and driver compile: a pipeline made mid-frame shows */
+        struct d3d12xs_trace_args args = {.length = 0};
+        d3d12xs_trace_arg_u64(&args, "compile_us", (d3d12xs_now_ns() - begin_ns) / 1000);
+        d3d12xs_trace_arg_string(&args, "bytecode", d3d12xs_dxbc_is_container(desc->CS.pShaderBytecode, desc->CS.BytecodeLength)
+                ? "DXBC" : "SPIR-V");
+        d3d12xs_trace_end(begin_ns, method, &args);
+    }
+    hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&state->ID3D12PipelineState_iface, riid, out), method);
+    ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
+    return hr;
+}

@@ -1,0 +1,123 @@
+/* Compute pipeline states: the Vulkan pipeline and how its bindings map to root arguments. */
+#ifndef D3D12XS_PIPELINE_STATE_H
+#define D3D12XS_PIPELINE_STATE_H
+
+#include "device/device.h"
+#include "descriptors/root_signature.h"
+#include "d3d12_xs.h"
+
+enum d3d12xs_binding_source {
+    D3D12XS_BINDING_ROOT_DESCRIPTOR, /* a root CBV/SRV/UAV: a GPU virtual address */
+    D3D12XS_BINDING_TABLE,           /* descriptors of a table, read by the shader from the bound heap's memory */
+    D3D12XS_BINDING_STATIC_SAMPLER,  /* an immutable sampler of the set layout */
+    D3D12XS_BINDING_ORDERED_APPEND,  /* the ordered-append state of the DispatchX (d3d12xs_ordered_append.hlsli) */
+    D3D12XS_BINDING_HEAP_INDEXED,    /* d3d12xs_heap.hlsli's heap: the bound CBV_SRV_UAV heap's memory from its start */
+    D3D12XS_BINDING_HEAP_SIZE,       /* d3d12xs_heap.hlsli's heap size: a push constant after the table starts */
+    D3D12XS_BINDING_ROOT_ADDRESS,    /* a root CBV/SRV/UAV of the memory-based ABI: its address goes in the argument buffer */
+};
+
+/* One push-descriptor binding of a pipeline and where its descriptors come from. */
+struct d3d12xs_pipeline_binding {
+    enum d3d12xs_binding_source source;
+    uint32_t root_index;
+    uint32_t table_offset;   /* descriptor index from the table start, for array element 0 */
+    uint32_t heap_set;       /* TABLE: D3D12XS_HEAP_SET_RESOURCES, _COUNTERS or _SAMPLERS */
+    uint32_t table_extent;   /* TABLE: descriptors it reads from table_offset on (an unbounded array: 1) */
+    uint32_t array_size;     /* push descriptors it takes (0 for TABLE, constants and the HEAP_* ones) */
+    uint32_t vk_binding;     /* in the root signature's push-descriptor set (root_signature.h) */
+    VkDescriptorType vk_type;
+    bool counter;            /* the hidden counter buffer of a UAV (IncrementCounter, Append, Consume) */
+    uint32_t address_slot;   /* ROOT_ADDRESS: its entry in the argument buffer's address table */
+    /* Root SRV/UAV push descriptors: the shader's variable (and the uvec4 alias D3DCompile may
+     * read the same raw buffer through), the ArrayStride of its runtime array, and whether the
+     * shader adds the view's misalignment (spirv/spirv_view_offsets.c): else the address must be aligned. */
+    uint32_t variable_id, alias_variable_id;
+    uint32_t view_stride;
+    bool view_offsets;
+    char register_name[32];  /* "t3, space1", for messages */
+};
+
+struct d3d12_pipeline_state {
+    ID3D12PipelineState ID3D12PipelineState_iface;
+    struct d3d12xs_object object;
+    struct d3d12_root_signature *root_signature; /* holds a reference */
+    VkPipeline vk_pipeline;
+    /* The root signature's, shared with all its pipelines; the reference keeps it while recorded
+     * lists may use it, after the root signature itself may have gone. */
+    struct d3d12xs_root_layout *layout;
+    VkPipelineLayout vk_layout;
+    uint32_t push_set;         /* the set of its push descriptors (after the heap sets where the root signature has tables) */
+    bool reads_heaps;          /* its shader reads descriptor tables or indexes the heap: the list binds the heaps */
+    bool indexes_heap;         /* its shader indexes the CBV_SRV_UAV heap directly (d3d12xs_heap.hlsli) */
+    bool indexes_sampler_heap; /* ... and the SAMPLER heap */
+    uint32_t local_size[3];
+    uint32_t wave_size;        /* what the shader was built for: 32 or 64 */
+    uint32_t subgroup_size;    /* what it runs with on this device (docs/dispatch.md) */
+    bool required_subgroup_size; /* subgroup_size is required of Vulkan, not the device default */
+    bool ordered_append;       /* the shader uses d3d12xs_ordered_append.hlsli's state */
+    /* DispatchX variants (pipeline_variant.c), built on first use from the remapped SPIR-V:
+     * variants[0] is vk_pipeline, the others VK_NULL_HANDLE until then. */
+    VkPipeline variants[16]; /* D3D12XS_VARIANT_COUNT (spirv/spirv.h) */
+    uint32_t *spirv;
+    size_t spirv_word_count;
+    /* The SPIR-V before the view offsets, kept where a root raw buffer has a uvec4 alias: the
+     * SCALAR variants start from it (pipeline_view_offsets.c). */
+    uint32_t *scalar_source;
+    size_t scalar_source_word_count;
+    char entry_point[64];
+    uint32_t thread_limit_offset; /* byte offset of the thread limit in the push constants; UINT32_MAX: no room */
+    D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC shader_limits; /* CreateComputePipelineStateX, advisory (docs/dispatch.md) */
+    bool has_shader_limits;
+    struct d3d12xs_pipeline_binding *bindings;
+    uint32_t binding_count;
+    uint32_t descriptor_count; /* sum of array sizes */
+    uint64_t used_root_mask;
+    /* Memory-based ABI (root signature flag): the root constants the shader reads come from a
+     * uniform buffer at this binding of the push-descriptor set (D3D12XS_PUSH_BINDING_ARGUMENTS),
+     * written per dispatch: the constants (root_signature->push_constant_size bytes), then at
+     * address_offset one 16-byte entry per root descriptor (ROOT_ADDRESS bindings),
+     * argument_size bytes in all. */
+    bool memory_abi;
+    uint32_t argument_binding;
+    uint32_t address_count, address_offset, argument_size;
+    uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
+};
+
+struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
+/* The pipeline of DispatchX variant `variant` (D3D12XS_VARIANT_* bits), built on first use;
+ * VK_NULL_HANDLE with the reason in error when it cannot be. Thread-safe. */
+VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsigned variant, char *error, size_t error_size);
+/* pipeline_variant.c, for pipeline_state.c: decides the subgroup size and the push-constant room
+ * of the thread limit, then builds the base pipeline from the remapped SPIR-V (kept). */
+HRESULT d3d12_pipeline_state_build(struct d3d12_pipeline_state *state, uint32_t *spirv, size_t word_count, const char *entry_point,
+        const char *method);
+/* The subgroup size a pipeline of wave_size (32 or 64) and local_size runs with on device;
+ * *required: Vulkan is asked for it (else it is the device's default). */
+uint32_t d3d12xs_subgroup_size_for_wave(const struct d3d12_device *device, uint32_t wave_size, const uint32_t local_size[3], bool *required);
+void d3d12_pipeline_state_destroy_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state);
+struct d3d12xs_spirv_module;
+/* pipeline_view_offsets.c: the last pass of pipeline creation over module (after the heap
+ * tables): raw and structured views at any element (spirv/spirv_view_offsets.c); sets the root
+ * bindings' view_stride and view_offsets. With scalar, the root raw buffers' uvec4 aliases
+ * become 32-bit accesses first. */
+HRESULT d3d12_pipeline_state_apply_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool scalar,
+        char *error, size_t error_size);
+/* The SPIR-V of the SCALAR variant (from scalar_source), malloc()ed. */
+HRESULT d3d12_pipeline_state_scalar_spirv(struct d3d12_pipeline_state *state, uint32_t **words, size_t *word_count,
+        char *error, size_t error_size);
+/* The first capability of info (from d3d12xs_spirv_reflect) that needs a Vulkan feature the
+ * device does not offer: returns the feature's name (e.g.
+ * "shaderStorageTexelBufferArrayDynamicIndexing") and its capability's in *capability_name;
+ * NULL when the device offers all of them. Exported for the tests. */
+struct d3d12xs_shader_info;
+const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, const struct d3d12xs_shader_info *info,
+        const char **capability_name);
+/* pipeline_state_x.c: ID3D12Device::CreateComputePipelineStateX. */
+HRESULT d3d12_pipeline_state_create_compute_x(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        UINT extension_count, const D3D12XBOX_EXTENDED_COMPUTE_PIPELINE_STATE_DESC *extensions, REFIID riid, void **out);
+/* The shared creation path; limits may be NULL. */
+HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out);
+HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out);
+
+#endif
