@@ -14,12 +14,28 @@
 /* The Vulkan side of each bind point. */
 static const VkPipelineBindPoint vk_bind_points[D3D12_BIND_POINT_COUNT] = {VK_PIPELINE_BIND_POINT_COMPUTE, VK_PIPELINE_BIND_POINT_GRAPHICS};
 
-/* The stages a bind point's push constants reach: those of its kind the root signature lets see
- * root arguments (DENY_* flags), as its pipeline layout declares them. */
-static VkShaderStageFlags push_stages(const struct d3d12_root_signature *signature, enum d3d12_bind_point bind_point)
+/* The stages a push of constants names: all those of the layout's one push-constant range, which
+ * the root signature owns (Vulkan wants every stage of a range the push overlaps). Push constants
+ * are command-buffer state, not a bind point's: see claim_push_constants. */
+static inline VkShaderStageFlags push_stages(const struct d3d12_root_signature *signature, enum d3d12_bind_point bind_point)
 {
-    (void)signature;
-    return bind_point == D3D12_BIND_POINT_COMPUTE ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS & signature->vk_stages;
+    (void)bind_point;
+    return signature->vk_push_stages;
+}
+
+/* Push constants (root constants, table starts, root views' offsets) are one block per command
+ * buffer that both bind points push into: after the other bind point pushed, this one pushes
+ * all of its own again before its work. */
+static void claim_push_constants(struct d3d12_list_bindings *bindings, enum d3d12_bind_point bind_point)
+{
+    struct d3d12_bind_point_state *state = &bindings->points[bind_point];
+    bindings->push_owner = bind_point;
+    if (!state->root_signature)
+        return;
+    state->dirty |= D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES | D3D12_DIRTY_ROOT_VIEW_OFFSETS;
+    state->constants_dirty_first = 0;
+    state->constants_dirty_end = state->root_signature->push_constant_size / 4;
+    state->tables_changed = ~0ull;
 }
 
 /* Where a root SRV/UAV push descriptor starts: offset bytes into its buffer, or up to a few
@@ -349,8 +365,9 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
         const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
         uint64_t offset = state->arguments[i].value - (heap ? heap->gpu_base : 0), start;
         uint32_t slot = state->table_slot[i];
-        if (!(list->bindings.pipeline->used_root_mask >> i & 1))
-            continue; /* not read: its start stays 0 */
+        if (!(list->bindings.pipeline->used_root_mask >> i & 1) || i >= signature->parameter_count
+                || signature->parameter_types[i] != D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
+            continue; /* not a table, or not read: its start stays 0 */
         start = offset / sizeof(struct d3d12xs_descriptor);
         if (!heap || state->arguments[i].value < heap->gpu_base || offset % sizeof(struct d3d12xs_descriptor)
                 || start >= heap->desc.NumDescriptors || start + state->table_reach[i] > heap->desc.NumDescriptors
@@ -385,9 +402,12 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_root_signature *signature = state->root_signature;
-    uint32_t dirty = state->dirty;
+    uint32_t dirty;
 
     assert(!list->in_internal); /* internal work ends before the application's next command */
+    if (__builtin_expect(list->bindings.push_owner != bind_point, 0))
+        claim_push_constants(&list->bindings, bind_point);
+    dirty = state->dirty;
     /* The short way, for a stream of dispatches or draws between which only root constants change. */
     if (__builtin_expect(!(dirty & ~D3D12_DIRTY_CONSTANTS) && state->validated && state->constants_only && !variant, 1)) {
         if (dirty) {

@@ -82,6 +82,7 @@ struct d3d12_list_bindings {
      * only when they or the command buffer changed (both bind points read the same buffers). */
     VkCommandBuffer heaps_bound_in;
     struct d3d12_descriptor_heap *bound_heaps[2];
+    enum d3d12_bind_point push_owner;            /* the bind point whose values the push constants hold */
     uint32_t start_group[3];                     /* D3D12XSSetDispatchStartGroup: DispatchX's first SV_GroupID */
     /* The ordered-append state of the DispatchX being recorded (VK_NULL_HANDLE otherwise). */
     VkBuffer ordered_append_buffer;

@@ -61,6 +61,8 @@ struct d3d12_root_signature {
     /* The Vulkan stages that may see root arguments: every stage but those the DENY_* flags
      * name. Pipeline layouts take their stage masks from it (compute is never denied). */
     VkShaderStageFlags vk_stages;
+    /* The stages of its layout's push-constant range: every vkCmdPushConstants names them all. */
+    VkShaderStageFlags vk_push_stages;
     VkSampler *static_samplers;
     /* Its pipeline layout, made with it (root_signature_layout.c) and shared by all its
      * pipelines. A push-descriptor set holds at most the device's push_descriptor_limit

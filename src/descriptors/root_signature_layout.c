@@ -87,6 +87,7 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
     const uint32_t limit = device->push_descriptor_limit;
     uint32_t thread_limit_offset, push_constant_size = d3d12_root_signature_push_constant_range(signature, &thread_limit_offset);
     const VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT & signature->vk_stages, 0, push_constant_size};
+    signature->vk_push_stages = push_range.stageFlags;
     VkDescriptorSetLayoutBinding *bindings;
     struct d3d12xs_root_layout *layout;
     VkResult vr;
