@@ -1,7 +1,7 @@
 /* Bundles: CreateCommandAllocator/CreateCommandList(BUNDLE), ExecuteBundle from DIRECT lists,
  * D3D12's inheritance rules (everything but the pipeline state comes from the caller; what the
- * bundle sets stays set in the caller), the calls a bundle refuses, and every misuse of
- * ExecuteBundle. */
+ * bundle sets stays set in the caller, at the compute and the graphics bind point), the calls a
+ * bundle refuses, and every misuse of ExecuteBundle. */
 #include <string.h>
 
 #include "harness.h"
@@ -12,6 +12,7 @@ struct env {
     ID3D12Device *device;
     ID3D12CommandQueue *queue;
     ID3D12RootSignature *signature; /* 0: constants (base, value), 1: root UAV */
+    ID3D12RootSignature *graphics_signature; /* 0: 2 constants, 1: root UAV, 2: 3 constants */
     ID3D12PipelineState *pipeline;  /* output[base + id] = value, 64 threads a group */
     ID3D12PipelineState *pipeline_double; /* output[base + id] = 2 * value */
     ID3D12CommandAllocator *bundle_allocator;
@@ -49,6 +50,22 @@ static bool range_is(const uint32_t *data, uint32_t first, uint32_t count, uint3
         if (data[i] != value)
             return false;
     return true;
+}
+
+/* Records list again from its start. */
+static void restart_list(struct harness_list *list)
+{
+    CHECK_HR(ID3D12CommandAllocator_Reset(list->allocator), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList2_Reset(list->list, list->allocator, NULL), S_OK);
+}
+
+/* The call on list since log_mark_ was refused: it logged why, and the list's Close fails naming it. */
+static void expect_refused(size_t log_mark_, struct harness_list *list, const char *command, const char *why)
+{
+    CHECK_LOG(command, why);
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list->list), E_INVALIDARG);
+    CHECK_LOG("Close", why);
 }
 
 static void test_create(struct env *env)
@@ -143,8 +160,7 @@ static void test_inherits_root_arguments(struct env *env)
     CHECK_MSG(range_is(data, 128, 64, 0), "nothing else written: data[128] = %u", data[128]);
 
     /* The bundle can be executed by another list too, and again after that list ran. */
-    CHECK_HR(ID3D12CommandAllocator_Reset(list.allocator), S_OK);
-    CHECK_HR(ID3D12GraphicsCommandList2_Reset(list.list, list.allocator, NULL), S_OK);
+    restart_list(&list);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->signature);
     ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
     constants[0] = 128, constants[1] = 13;
@@ -201,7 +217,7 @@ static void test_state_flows_back(struct env *env)
     ID3D12Resource_Release(output);
 }
 
-/* DispatchX and WriteBufferImmediate replay like Dispatch. */
+/* DispatchX, WriteBufferImmediate and PIX events replay like Dispatch. */
 static void test_console_dispatch_and_immediate_writes(struct env *env)
 {
     ID3D12Resource *output = harness_uav_buffer(env->device, ELEMENTS * 4);
@@ -211,7 +227,10 @@ static void test_console_dispatch_and_immediate_writes(struct env *env)
     uint32_t constants[2] = {0, 21}, data[ELEMENTS];
     LOG_MARK();
 
+    ID3D12GraphicsCommandList_BeginEvent(bundle, 1 /* PIX's ANSI metadata */, "bundle", 7);
     ID3D12GraphicsCommandList_DispatchX(bundle, 2, 1, 1, (D3D12XBOX_DISPATCH_FLAGS)0);
+    ID3D12GraphicsCommandList_SetMarker(bundle, 1, "dispatched", 11);
+    ID3D12GraphicsCommandList_EndEvent(bundle);
     write.Dest = ID3D12Resource_GetGPUVirtualAddress(output) + 1000 * 4;
     write.Value = 0xabcd;
     {
@@ -231,6 +250,66 @@ static void test_console_dispatch_and_immediate_writes(struct env *env)
     CHECK_MSG(data[1000] == 0xabcd, "WriteBufferImmediate in a bundle: 0x%x", data[1000]);
     CHECK_NO_LOG();
 
+    ID3D12GraphicsCommandList_Release(bundle);
+    harness_release_list(&list);
+    ID3D12Resource_Release(output);
+}
+
+/* SetGraphicsRoot* in a bundle reach the caller's graphics bind point, as in D3D12, and leave
+ * its compute bind point alone. No draws exist yet: what the graphics bind point holds shows in
+ * which of the caller's own SetGraphicsRoot* calls it accepts. */
+static void test_graphics_root_arguments(struct env *env)
+{
+    ID3D12Resource *output = harness_uav_buffer(env->device, ELEMENTS * 4);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *bundle = create_bundle(env, NULL), *inheriting;
+    uint32_t graphics_constants[3] = {1, 2, 3}, constants[2] = {0, 17}, data[ELEMENTS];
+    LOG_MARK();
+
+    /* Constants at graphics parameter 0, offset 1: at the compute bind point they would be the
+     * dispatch's value. */
+    ID3D12GraphicsCommandList_SetGraphicsRootSignature(bundle, env->graphics_signature);
+    ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstants(bundle, 2, 3, graphics_constants, 0);
+    ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstant(bundle, 0, 5, 1);
+    ID3D12GraphicsCommandList_SetGraphicsRootUnorderedAccessView(bundle, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    CHECK_HR(ID3D12GraphicsCommandList_Close(bundle), S_OK);
+
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, env->pipeline);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->signature);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 0, 2, constants, 0);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, bundle);
+    /* The bundle's graphics signature is the caller's now: its third parameter, 3 constants, is
+     * there (the compute signature has 2 parameters). */
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 2, 4, 2);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    run_and_read(env, &list, output, data);
+    CHECK_MSG(range_is(data, 0, 64, 17), "the dispatch after the bundle: data[0] = %u, expected the compute constant 17", data[0]);
+    CHECK_NO_LOG();
+
+    /* A parameter past the bundle's signature is refused against its count. */
+    restart_list(&list);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, bundle);
+    CHECK_NO_LOG();
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 3, 0, 0);
+    expect_refused(log_mark_, &list, "SetGraphicsRoot32BitConstant", "RootParameterIndex 3 is past the root signature's 3 parameters");
+    RELOG_MARK();
+
+    /* A bundle's graphics arguments without a signature of its own need the caller's. */
+    inheriting = create_bundle(env, NULL);
+    ID3D12GraphicsCommandList_SetGraphicsRoot32BitConstants(inheriting, 2, 1, graphics_constants, 2);
+    CHECK_HR(ID3D12GraphicsCommandList_Close(inheriting), S_OK);
+    restart_list(&list);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->graphics_signature);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, inheriting);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+    CHECK_NO_LOG();
+    restart_list(&list);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->graphics_signature);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, inheriting);
+    expect_refused(log_mark_, &list, "SetGraphicsRoot32BitConstants", "no graphics root signature is set");
+
+    ID3D12GraphicsCommandList_Release(inheriting);
     ID3D12GraphicsCommandList_Release(bundle);
     harness_release_list(&list);
     ID3D12Resource_Release(output);
@@ -269,6 +348,13 @@ static void test_refused_calls(struct env *env)
     ID3D12GraphicsCommandList_ExecuteBundle(bundle, bundle);
     CHECK_LOG("ExecuteBundle", "cannot be recorded in a bundle");
     RELOG_MARK();
+    ID3D12GraphicsCommandList_DiscardResource(bundle, output, NULL);
+    CHECK_LOG("DiscardResource", "cannot be recorded in a bundle");
+    RELOG_MARK();
+    /* An array argument is copied when recorded: it must be there. */
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstants(bundle, 0, 2, NULL, 0);
+    CHECK_LOG("SetComputeRoot32BitConstants", "pSrcData is NULL with Num32BitValuesToSet 2");
+    RELOG_MARK();
     ID3D12GraphicsCommandList_Wait32BitValueX(bundle, ID3D12Resource_GetGPUVirtualAddress(output), D3D12_COMPARISON_FUNC_EQUAL, 1,
             (D3D12XBOX_WAIT_FLAGS)0);
     CHECK_LOG("Wait32BitValueX", "cannot be recorded in a bundle");
@@ -288,10 +374,7 @@ static void expect_caller_invalid(struct env *env, D3D12_COMMAND_LIST_TYPE type,
     struct harness_list list = harness_create_list(env->device, type);
     LOG_MARK();
     ID3D12GraphicsCommandList2_ExecuteBundle(list.list, bundle);
-    CHECK_LOG("ExecuteBundle", why);
-    RELOG_MARK();
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
-    CHECK_LOG("Close", why);
+    expect_refused(log_mark_, &list, "ExecuteBundle", why);
     harness_release_list(&list);
 }
 
@@ -367,7 +450,7 @@ static void test_execute_bundle_misuse(struct env *env)
 int main(void)
 {
     struct env env;
-    D3D12_ROOT_PARAMETER1 parameters[2];
+    D3D12_ROOT_PARAMETER1 parameters[3];
     ID3D10Blob *code;
 
     harness_init();
@@ -380,6 +463,10 @@ int main(void)
     parameters[0].Constants.Num32BitValues = 2;
     parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     env.signature = harness_root_signature(env.device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[2].Constants.ShaderRegister = 1;
+    parameters[2].Constants.Num32BitValues = 3;
+    env.graphics_signature = harness_root_signature(env.device, parameters, 3, D3D12_ROOT_SIGNATURE_FLAG_NONE);
     if ((code = harness_compile(store_source, 0))) {
         env.pipeline = harness_compute_pipeline(env.device, env.signature, code);
         ID3D10Blob_Release(code);
@@ -390,11 +477,12 @@ int main(void)
     }
     CHECK_HR(ID3D12Device_CreateCommandAllocator(env.device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
             (void **)&env.bundle_allocator), S_OK);
-    if (env.signature && env.pipeline && env.pipeline_double && env.bundle_allocator) {
+    if (env.signature && env.graphics_signature && env.pipeline && env.pipeline_double && env.bundle_allocator) {
         test_create(&env);
         test_inherits_root_arguments(&env);
         test_state_flows_back(&env);
         test_console_dispatch_and_immediate_writes(&env);
+        test_graphics_root_arguments(&env);
         test_refused_calls(&env);
         test_execute_bundle_misuse(&env);
     }
@@ -406,6 +494,8 @@ int main(void)
         ID3D12PipelineState_Release(env.pipeline_double);
     if (env.signature)
         ID3D12RootSignature_Release(env.signature);
+    if (env.graphics_signature)
+        ID3D12RootSignature_Release(env.graphics_signature);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);
     return harness_finish();

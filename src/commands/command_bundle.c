@@ -1,12 +1,17 @@
-/* Bundles: ID3D12GraphicsCommandList objects of type BUNDLE. A bundle records its calls as plain
- * structs, not into a Vulkan command buffer: ExecuteBundle replays them into the calling DIRECT
- * list through the list's own methods. So one path checks and emits every command, and D3D12's
- * rules for bundles hold by construction:
+/* Bundles: ID3D12GraphicsCommandList objects of type BUNDLE. A bundle keeps its calls, not a
+ * Vulkan command buffer: each allowed call's arguments (with copies of the arrays they point to)
+ * become one record of the bundle's stream, and ExecuteBundle replays the records into the
+ * calling DIRECT list through the list's own methods. So one path checks and emits every command,
+ * and D3D12's rules for bundles hold by construction:
  *   - a bundle inherits everything from the calling list except the pipeline state (it starts
  *     with its own initial state, or must set one before it dispatches);
- *   - what the bundle sets (pipeline, root signature, root arguments) stays set in the caller;
+ *   - what the bundle sets (pipeline, compute and graphics root signatures and root arguments)
+ *     stays set in the caller;
  *   - SetDescriptorHeaps in a bundle must name the caller's heaps (checked at ExecuteBundle);
- *   - copies, barriers, queries, clears, ClearState and nested bundles cannot be recorded.
+ *   - copies, barriers, queries, clears, ClearState, nested bundles and the console's waits,
+ *     value writes and FlushPipelineX cannot be recorded.
+ * What a bundle does with each command, and every entry point, record layout and replay case
+ * below, comes from D3D12XS_COMMANDS (command_table.h); this file holds the rules that need code.
  * A bad call marks the bundle invalid and its Close fails; a bad ExecuteBundle marks the caller
  * invalid (D3D12 drops the call and the caller's Close returns E_INVALIDARG). */
 #include <stdarg.h>
@@ -20,38 +25,14 @@
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name " (bundle)"
 
-enum bundle_op {
-    BUNDLE_SET_PIPELINE,
-    BUNDLE_SET_ROOT_SIGNATURE,
-    BUNDLE_SET_HEAPS,
-    BUNDLE_SET_CONSTANTS,
-    BUNDLE_SET_CBV,
-    BUNDLE_SET_SRV,
-    BUNDLE_SET_UAV,
-    BUNDLE_SET_TABLE,
-    BUNDLE_DISPATCH,
-    BUNDLE_DISPATCH_X,
-    BUNDLE_WRITE_IMMEDIATE,
+/* One kept command in the bundle's stream: this header, the rest of its struct
+ * bundle_args_<Method>, then the arrays its arguments point to, each at a multiple of
+ * BUNDLE_ALIGN from the record's start (which is one too). */
+struct bundle_record {
+    uint32_t op;   /* enum bundle_op */
+    uint32_t size; /* bytes to the next record */
 };
-
-struct bundle_command {
-    enum bundle_op op;
-    uint32_t index;  /* root parameter index, or the count of heaps / immediate writes */
-    union {
-        ID3D12PipelineState *pipeline;
-        ID3D12RootSignature *signature;
-        ID3D12DescriptorHeap *heaps[2];
-        struct { uint32_t count, offset, first_value; } constants; /* first_value: into bundle->values */
-        uint64_t address;                                          /* root CBV/SRV/UAV, table handle */
-        struct { uint32_t x, y, z; D3D12XBOX_DISPATCH_FLAGS flags; } dispatch;
-        uint32_t first_write;                                      /* into bundle->writes */
-    } u;
-};
-
-struct bundle_write {
-    D3D12_WRITEBUFFERIMMEDIATE_PARAMETER parameter;
-    D3D12_WRITEBUFFERIMMEDIATE_MODE mode;
-};
+#define BUNDLE_ALIGN 8
 
 struct d3d12_bundle {
     ID3D12GraphicsCommandList10 ID3D12GraphicsCommandList10_iface;
@@ -63,12 +44,8 @@ struct d3d12_bundle {
     uint64_t allocator_generation;             /* its reset_generation when recording began */
     ID3D12PipelineState *initial_state;        /* not referenced, as D3D12 does not */
     bool pipeline_set;                         /* a dispatch may follow: the bundle has its own pipeline */
-    struct bundle_command *commands;
-    size_t command_count, command_capacity;
-    uint32_t *values;                          /* root constants of BUNDLE_SET_CONSTANTS */
-    size_t value_count, value_capacity;
-    struct bundle_write *writes;               /* of BUNDLE_WRITE_IMMEDIATE */
-    size_t write_count, write_capacity;
+    uint8_t *stream;                           /* the records, one after another */
+    size_t stream_size, stream_capacity;
 };
 
 static const ID3D12GraphicsCommandList10Vtbl d3d12_bundle_vtbl;
@@ -107,37 +84,254 @@ static void bundle_error(struct d3d12_bundle *bundle, const char *command, const
     }
 }
 
-/* The next command slot, or NULL (after the error) when the bundle is closed or out of memory. */
-static struct bundle_command *add_command(struct d3d12_bundle *bundle, const char *command, enum bundle_op op, uint32_t index)
+/* True while the bundle records; a closed bundle logs and ignores the call. */
+static bool bundle_recording(struct d3d12_bundle *bundle, const char *command)
 {
-    struct bundle_command *slot;
-
-    if (!bundle->recording) {
-        ERR("%s: the bundle '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&bundle->object));
-        return NULL;
-    }
-    if (!d3d12xs_array_reserve((void **)&bundle->commands, &bundle->command_capacity, bundle->command_count + 1, sizeof(*bundle->commands))) {
-        bundle_error(bundle, command, "out of memory for the bundle's commands");
-        return NULL;
-    }
-    slot = &bundle->commands[bundle->command_count++];
-    memset(slot, 0, sizeof(*slot));
-    slot->op = op;
-    slot->index = index;
-    return slot;
+    if (__builtin_expect(bundle->recording, 1))
+        return true;
+    ERR("%s: the bundle '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&bundle->object));
+    return false;
 }
 
 /* A command D3D12 does not allow in bundles. */
-static void refuse(ID3D12GraphicsCommandList10 *iface, const char *command)
+static void refuse(struct d3d12_bundle *bundle, const char *command)
 {
-    struct d3d12_bundle *bundle = impl_from_bundle(iface);
-    if (!bundle->recording) {
-        ERR("%s: the bundle '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&bundle->object));
-        return;
-    }
-    bundle_error(bundle, command, "cannot be recorded in a bundle (D3D12 allows only state, root argument, dispatch and "
-            "immediate-write calls there; record it in the DIRECT list that executes the bundle)");
+    if (bundle_recording(bundle, command))
+        bundle_error(bundle, command, "cannot be recorded in a bundle (D3D12 allows only state, root argument, dispatch and "
+                "immediate-write calls there; record it in the DIRECT list that executes the bundle)");
 }
+
+static size_t bundle_align(size_t size)
+{
+    return (size + BUNDLE_ALIGN - 1) & ~(size_t)(BUNDLE_ALIGN - 1);
+}
+
+/* Adds what an array argument of count elements takes to a record's *size; false (after the
+ * error) for a NULL array with elements that D3D12 requires, or one too large to keep. */
+static bool bundle_array_size(struct d3d12_bundle *bundle, const char *command, const char *name, const char *count_name, const void *array,
+        size_t count, size_t element_size, bool optional, size_t *size)
+{
+    if (!array) {
+        if (!count || optional)
+            return true;
+        bundle_error(bundle, command, "%s is NULL with %s %zu", name, count_name, count);
+        return false;
+    }
+    *size = bundle_align(*size) + count * element_size;
+    if (*size > UINT32_MAX) {
+        bundle_error(bundle, command, "%s holds %zu elements, more than a bundle keeps in one call", name, count);
+        return false;
+    }
+    return true;
+}
+
+/* Copies an array argument after the record's first *size bytes, as bundle_array_size counted
+ * it; returns its offset from the record's start (0 for NULL, which no array is at). */
+static uint32_t bundle_store_array(void *record, size_t *size, const void *array, size_t bytes)
+{
+    size_t offset;
+
+    if (!array)
+        return 0;
+    offset = bundle_align(*size);
+    if (bytes)
+        memcpy((uint8_t *)record + offset, array, bytes);
+    *size = offset + bytes;
+    return (uint32_t)offset;
+}
+
+/* An array argument of a kept record, as bundle_store_array kept it. */
+static const void *bundle_array(const void *record, uint32_t offset)
+{
+    return offset ? (const uint8_t *)record + offset : NULL;
+}
+
+/* A new record of size bytes at the end of the stream, or NULL (after the error). */
+static void *bundle_add_record(struct d3d12_bundle *bundle, const char *command, uint32_t op, size_t size)
+{
+    struct bundle_record *record;
+
+    size = bundle_align(size);
+    if (!d3d12xs_array_reserve((void **)&bundle->stream, &bundle->stream_capacity, bundle->stream_size + size, 1)) {
+        bundle_error(bundle, command, "out of memory for the bundle's commands");
+        return NULL;
+    }
+    record = (struct bundle_record *)(bundle->stream + bundle->stream_size);
+    record->op = op;
+    record->size = (uint32_t)size;
+    bundle->stream_size += size;
+    return record;
+}
+
+/* ---- the rules of bundles that need code (command_table.h's CHECK and MATCH) ---- */
+
+static bool bundle_check_SetPipelineState(struct d3d12_bundle *bundle, const char *command, ID3D12PipelineState *state)
+{
+    if (!unsafe_impl_from_ID3D12PipelineState(state)) {
+        bundle_error(bundle, command, "pPipelineState is %s (must be a pipeline state made by this device)",
+                state ? "not a d3d12xs pipeline state" : "NULL");
+        return false;
+    }
+    bundle->pipeline_set = true;
+    return true;
+}
+
+/* A bundle dispatches with its own pipeline state, never the caller's. */
+static bool bundle_has_pipeline(struct d3d12_bundle *bundle, const char *command)
+{
+    if (bundle->pipeline_set)
+        return true;
+    bundle_error(bundle, command, "no pipeline state is set in the bundle (bundles do not inherit the caller's: pass "
+            "pInitialState to CreateCommandList or Reset, or call SetPipelineState in the bundle)");
+    return false;
+}
+
+static bool bundle_check_Dispatch(struct d3d12_bundle *bundle, const char *command, UINT x, UINT y, UINT z)
+{
+    (void)x, (void)y, (void)z;
+    return bundle_has_pipeline(bundle, command);
+}
+
+static bool bundle_check_DispatchX(struct d3d12_bundle *bundle, const char *command, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags)
+{
+    (void)x, (void)y, (void)z, (void)flags;
+    return bundle_has_pipeline(bundle, command);
+}
+
+/* More constants than any root signature holds would be read past the caller's array. */
+static bool root_constant_count_valid(struct d3d12_bundle *bundle, const char *command, UINT count)
+{
+    if (count <= D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4)
+        return true;
+    bundle_error(bundle, command, "Num32BitValuesToSet is %u (a root signature holds at most %u)", count, D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4);
+    return false;
+}
+
+static bool bundle_check_SetComputeRoot32BitConstants(struct d3d12_bundle *bundle, const char *command, UINT index, UINT count,
+        const void *data, UINT offset)
+{
+    (void)index, (void)data, (void)offset;
+    return root_constant_count_valid(bundle, command, count);
+}
+
+static bool bundle_check_SetGraphicsRoot32BitConstants(struct d3d12_bundle *bundle, const char *command, UINT index, UINT count,
+        const void *data, UINT offset)
+{
+    (void)index, (void)data, (void)offset;
+    return root_constant_count_valid(bundle, command, count);
+}
+
+static bool bundle_check_SetDescriptorHeaps(struct d3d12_bundle *bundle, const char *command, UINT count, ID3D12DescriptorHeap *const *heaps)
+{
+    (void)heaps;
+    if (count <= 2)
+        return true;
+    bundle_error(bundle, command, "NumDescriptorHeaps is %u (at most one CBV_SRV_UAV and one SAMPLER heap)", count);
+    return false;
+}
+
+/* SetDescriptorHeaps in a bundle only names the caller's heaps (D3D12's rule): it binds nothing. */
+static void bundle_match_SetDescriptorHeaps(struct d3d12_command_list *list, const struct d3d12_bundle *bundle, UINT count,
+        ID3D12DescriptorHeap *const *heaps)
+{
+    for (UINT i = 0; i < count; i++) {
+        struct d3d12_descriptor_heap *heap = unsafe_impl_from_ID3D12DescriptorHeap(heaps[i]);
+        if (!heap || (heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER)
+                || list->bindings.heaps[heap->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER] != heap) {
+            d3d12_command_list_record_error(list, "ID3D12GraphicsCommandList::ExecuteBundle",
+                    "the bundle '%s' sets descriptor heaps other than the ones bound in this list (a bundle's heaps must "
+                    "match its caller's)", d3d12xs_object_name(&bundle->object));
+            return;
+        }
+    }
+}
+
+/* ---- what a bundle keeps and refuses, from command_table.h ---- */
+
+/* BUNDLE_<Method>: the commands a bundle keeps (RECORD, CHECK and MATCH). */
+#define BUNDLE_OP(Method, table, rule, parameters) BUNDLE_OP_##rule(Method)
+#define BUNDLE_OP_RECORD(Method) BUNDLE_##Method,
+#define BUNDLE_OP_CHECK BUNDLE_OP_RECORD
+#define BUNDLE_OP_MATCH BUNDLE_OP_RECORD
+#define BUNDLE_OP_REFUSE(Method)
+enum bundle_op {
+    D3D12XS_COMMANDS(BUNDLE_OP)
+};
+
+/* struct bundle_args_<Method>: a kept command's record; an ARG is kept as it was passed, an
+ * array as its offset (bundle_store_array). */
+#define BUNDLE_ARGS(Method, table, rule, parameters) BUNDLE_ARGS_##rule(Method, parameters)
+#define BUNDLE_ARGS_RECORD(Method, parameters) \
+    struct bundle_args_##Method { \
+        struct bundle_record record; \
+        D3D12XS_COMMAND_PARAMS(BUNDLE_MEMBER, parameters) \
+    }; \
+    _Static_assert(_Alignof(struct bundle_args_##Method) <= BUNDLE_ALIGN, #Method "'s record needs a wider alignment");
+#define BUNDLE_ARGS_CHECK BUNDLE_ARGS_RECORD
+#define BUNDLE_ARGS_MATCH BUNDLE_ARGS_RECORD
+#define BUNDLE_ARGS_REFUSE(Method, parameters)
+#define BUNDLE_MEMBER(parameter) BUNDLE_MEMBER_##parameter
+#define BUNDLE_MEMBER_ARG(type, name) type name;
+#define BUNDLE_MEMBER_ARRAY(type, name, element, count) \
+    uint32_t name; \
+    _Static_assert(_Alignof(element) <= BUNDLE_ALIGN, #name "'s elements need a wider alignment");
+#define BUNDLE_MEMBER_OPTIONAL_ARRAY BUNDLE_MEMBER_ARRAY
+#define BUNDLE_MEMBER_
+D3D12XS_COMMANDS(BUNDLE_ARGS)
+
+/* d3d12_bundle_<Method>: a kept command's entry point (after bundle_check_<Method> for CHECK
+ * and MATCH) sizes its record, then fills it; a refused one's marks the bundle invalid. */
+#define BUNDLE_ENTRY(Method, table, rule, parameters) BUNDLE_ENTRY_##rule(Method, table, parameters)
+#define BUNDLE_ENTRY_RECORD(Method, table, parameters) BUNDLE_KEEP(Method, table, parameters, true)
+#define BUNDLE_ENTRY_CHECK(Method, table, parameters) \
+    BUNDLE_KEEP(Method, table, parameters, bundle_check_##Method(bundle, command D3D12XS_COMMAND_PARAMS(BUNDLE_NAME, parameters)))
+#define BUNDLE_ENTRY_MATCH BUNDLE_ENTRY_CHECK
+#define BUNDLE_KEEP(Method, table, parameters, accepted) \
+    static void STDMETHODCALLTYPE d3d12_bundle_##Method(D3D12XS_COMMAND_IFACE_##table iface \
+            D3D12XS_COMMAND_PARAMS(D3D12XS_PARAM_DECL, parameters)) \
+    { \
+        static const char command[] = METHOD(Method); \
+        struct d3d12_bundle *bundle = impl_from_bundle((ID3D12GraphicsCommandList10 *)iface); \
+        struct bundle_args_##Method *args; \
+        size_t size = sizeof(*args); \
+        if (!bundle_recording(bundle, command) || !(accepted)) \
+            return; \
+        D3D12XS_COMMAND_PARAMS(BUNDLE_SIZE, parameters) \
+        if (!(args = bundle_add_record(bundle, command, BUNDLE_##Method, size))) \
+            return; \
+        size = sizeof(*args); \
+        D3D12XS_COMMAND_PARAMS(BUNDLE_STORE, parameters) \
+    }
+#define BUNDLE_ENTRY_REFUSE(Method, table, parameters) \
+    static void STDMETHODCALLTYPE d3d12_bundle_##Method(D3D12XS_COMMAND_IFACE_##table iface \
+            D3D12XS_COMMAND_PARAMS(BUNDLE_UNUSED_DECL, parameters)) \
+    { \
+        refuse(impl_from_bundle((ID3D12GraphicsCommandList10 *)iface), METHOD(Method)); \
+    }
+#define BUNDLE_NAME(parameter) BUNDLE_NAME_##parameter
+#define BUNDLE_NAME_ARG(type, name) , name
+#define BUNDLE_NAME_ARRAY(type, name, element, count) , name
+#define BUNDLE_NAME_OPTIONAL_ARRAY BUNDLE_NAME_ARRAY
+#define BUNDLE_NAME_
+#define BUNDLE_SIZE(parameter) BUNDLE_SIZE_##parameter
+#define BUNDLE_SIZE_ARG(type, name)
+#define BUNDLE_SIZE_ARRAY(type, name, element, count) BUNDLE_SIZE_OF(name, element, count, false)
+#define BUNDLE_SIZE_OPTIONAL_ARRAY(type, name, element, count) BUNDLE_SIZE_OF(name, element, count, true)
+#define BUNDLE_SIZE_OF(name, element, count, optional) \
+    if (!bundle_array_size(bundle, command, #name, #count, name, count, sizeof(element), optional, &size)) \
+        return;
+#define BUNDLE_SIZE_
+#define BUNDLE_STORE(parameter) BUNDLE_STORE_##parameter
+#define BUNDLE_STORE_ARG(type, name) args->name = name;
+#define BUNDLE_STORE_ARRAY(type, name, element, count) args->name = bundle_store_array(args, &size, name, (size_t)(count) * sizeof(element));
+#define BUNDLE_STORE_OPTIONAL_ARRAY BUNDLE_STORE_ARRAY
+#define BUNDLE_STORE_
+#define BUNDLE_UNUSED_DECL(parameter) BUNDLE_UNUSED_DECL_##parameter
+#define BUNDLE_UNUSED_DECL_ARG(type, name) , type name __attribute__((unused))
+#define BUNDLE_UNUSED_DECL_ARRAY(type, name, element, count) BUNDLE_UNUSED_DECL_ARG(type, name)
+#define BUNDLE_UNUSED_DECL_OPTIONAL_ARRAY BUNDLE_UNUSED_DECL_ARRAY
+#define BUNDLE_UNUSED_DECL_
+D3D12XS_COMMANDS(BUNDLE_ENTRY)
 
 /* ---- IUnknown, ID3D12Object, ID3D12DeviceChild, ID3D12CommandList ---- */
 
@@ -174,9 +368,7 @@ static ULONG STDMETHODCALLTYPE d3d12_bundle_Release(ID3D12GraphicsCommandList10 
             detach_allocator(bundle);
             d3d12_command_allocator_release_private_ref(bundle->allocator);
         }
-        free(bundle->commands);
-        free(bundle->values);
-        free(bundle->writes);
+        free(bundle->stream);
         d3d12xs_object_cleanup(&bundle->object);
         free(bundle);
     }
@@ -224,7 +416,7 @@ static HRESULT begin_recording(struct d3d12_bundle *bundle, const char *method, 
     bundle->recording = true;
     bundle->invalid = false;
     bundle->error[0] = 0;
-    bundle->command_count = bundle->value_count = bundle->write_count = 0;
+    bundle->stream_size = 0;
     bundle->initial_state = initial_state;
     bundle->pipeline_set = initial_state != NULL;
     return S_OK;
@@ -255,321 +447,19 @@ static HRESULT STDMETHODCALLTYPE d3d12_bundle_Reset(ID3D12GraphicsCommandList10 
     return begin_recording(bundle, METHOD(Reset), allocator, initial_state);
 }
 
-/* ---- what a bundle records ---- */
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
-{
-    struct d3d12_bundle *bundle = impl_from_bundle(iface);
-    struct bundle_command *command;
-
-    if (!(command = add_command(bundle, METHOD(SetPipelineState), BUNDLE_SET_PIPELINE, 0)))
-        return;
-    if (!unsafe_impl_from_ID3D12PipelineState(state)) {
-        bundle_error(bundle, METHOD(SetPipelineState), "pPipelineState is %s (must be a pipeline state made by this device)",
-                state ? "not a d3d12xs pipeline state" : "NULL");
-        return;
-    }
-    command->u.pipeline = state;
-    bundle->pipeline_set = true;
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature)
-{
-    struct bundle_command *command;
-    if ((command = add_command(impl_from_bundle(iface), METHOD(SetComputeRootSignature), BUNDLE_SET_ROOT_SIGNATURE, 0)))
-        command->u.signature = signature; /* checked where it is replayed, as in the caller */
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
-{
-    struct d3d12_bundle *bundle = impl_from_bundle(iface);
-    struct bundle_command *command;
-
-    if (!(command = add_command(bundle, METHOD(SetDescriptorHeaps), BUNDLE_SET_HEAPS, count)))
-        return;
-    if (count > 2) {
-        bundle_error(bundle, METHOD(SetDescriptorHeaps), "NumDescriptorHeaps is %u (at most one CBV_SRV_UAV and one SAMPLER heap)", count);
-        return;
-    }
-    if (count && !heaps) {
-        bundle_error(bundle, METHOD(SetDescriptorHeaps), "ppDescriptorHeaps is NULL with NumDescriptorHeaps %u", count);
-        return;
-    }
-    for (UINT i = 0; i < count; i++)
-        command->u.heaps[i] = heaps[i];
-}
-
-static void record_constants(struct d3d12_bundle *bundle, const char *method, UINT index, UINT count, const void *data, UINT offset)
-{
-    struct bundle_command *command;
-
-    if (!(command = add_command(bundle, method, BUNDLE_SET_CONSTANTS, index)))
-        return;
-    if (count && !data) {
-        bundle_error(bundle, method, "pSrcData is NULL with Num32BitValuesToSet %u", count);
-        return;
-    }
-    if (count > D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4) {
-        bundle_error(bundle, method, "Num32BitValuesToSet is %u (a root signature holds at most %u)", count, D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4);
-        return;
-    }
-    if (!d3d12xs_array_reserve((void **)&bundle->values, &bundle->value_capacity, bundle->value_count + count, sizeof(*bundle->values))) {
-        bundle_error(bundle, method, "out of memory for the bundle's root constants");
-        return;
-    }
-    command->u.constants.count = count;
-    command->u.constants.offset = offset;
-    command->u.constants.first_value = (uint32_t)bundle->value_count;
-    if (count)
-        memcpy(&bundle->values[bundle->value_count], data, count * sizeof(uint32_t));
-    bundle->value_count += count;
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRoot32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, UINT offset)
-{
-    record_constants(impl_from_bundle(iface), METHOD(SetComputeRoot32BitConstant), index, 1, &value, offset);
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRoot32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count,
-        const void *data, UINT offset)
-{
-    record_constants(impl_from_bundle(iface), METHOD(SetComputeRoot32BitConstants), index, count, data, offset);
-}
-
-static void record_address(ID3D12GraphicsCommandList10 *iface, const char *method, enum bundle_op op, UINT index, uint64_t address)
-{
-    struct bundle_command *command;
-    if ((command = add_command(impl_from_bundle(iface), method, op, index)))
-        command->u.address = address;
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index,
-        D3D12_GPU_VIRTUAL_ADDRESS address)
-{
-    record_address(iface, METHOD(SetComputeRootConstantBufferView), BUNDLE_SET_CBV, index, address);
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index,
-        D3D12_GPU_VIRTUAL_ADDRESS address)
-{
-    record_address(iface, METHOD(SetComputeRootShaderResourceView), BUNDLE_SET_SRV, index, address);
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index,
-        D3D12_GPU_VIRTUAL_ADDRESS address)
-{
-    record_address(iface, METHOD(SetComputeRootUnorderedAccessView), BUNDLE_SET_UAV, index, address);
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_SetComputeRootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index,
-        D3D12_GPU_DESCRIPTOR_HANDLE handle)
-{
-    record_address(iface, METHOD(SetComputeRootDescriptorTable), BUNDLE_SET_TABLE, index, handle.ptr);
-}
-
-static void record_dispatch(struct d3d12_bundle *bundle, const char *method, enum bundle_op op, UINT x, UINT y, UINT z,
-        D3D12XBOX_DISPATCH_FLAGS flags)
-{
-    struct bundle_command *command;
-
-    if (!(command = add_command(bundle, method, op, 0)))
-        return;
-    if (!bundle->pipeline_set) {
-        bundle_error(bundle, method, "no pipeline state is set in the bundle (bundles do not inherit the caller's: pass "
-                "pInitialState to CreateCommandList or Reset, or call SetPipelineState in the bundle)");
-        return;
-    }
-    command->u.dispatch.x = x;
-    command->u.dispatch.y = y;
-    command->u.dispatch.z = z;
-    command->u.dispatch.flags = flags;
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z)
-{
-    record_dispatch(impl_from_bundle(iface), METHOD(Dispatch), BUNDLE_DISPATCH, x, y, z, 0);
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags)
-{
-    record_dispatch(impl_from_bundle((ID3D12GraphicsCommandList10 *)iface), "ID3D12GraphicsCommandList::DispatchX (bundle)",
-            BUNDLE_DISPATCH_X, x, y, z, flags);
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_WriteBufferImmediate(ID3D12GraphicsCommandList10 *iface, UINT count,
-        const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes)
-{
-    struct d3d12_bundle *bundle = impl_from_bundle(iface);
-    struct bundle_command *command;
-
-    if (!(command = add_command(bundle, METHOD(WriteBufferImmediate), BUNDLE_WRITE_IMMEDIATE, count)))
-        return;
-    if (count && !parameters) {
-        bundle_error(bundle, METHOD(WriteBufferImmediate), "pParams is NULL with Count %u", count);
-        return;
-    }
-    if (!d3d12xs_array_reserve((void **)&bundle->writes, &bundle->write_capacity, bundle->write_count + count, sizeof(*bundle->writes))) {
-        bundle_error(bundle, METHOD(WriteBufferImmediate), "out of memory for the bundle's writes");
-        return;
-    }
-    command->u.first_write = (uint32_t)bundle->write_count;
-    for (UINT i = 0; i < count; i++)
-        bundle->writes[bundle->write_count++] = (struct bundle_write){parameters[i], modes ? modes[i] : D3D12_WRITEBUFFERIMMEDIATE_MODE_DEFAULT};
-}
-
-/* PIX markers are no-ops in lists too. */
-static void STDMETHODCALLTYPE d3d12_bundle_SetMarker(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size)
-{
-    (void)iface, (void)metadata, (void)data, (void)size;
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_BeginEvent(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size)
-{
-    (void)iface, (void)metadata, (void)data, (void)size;
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_EndEvent(ID3D12GraphicsCommandList10 *iface)
-{
-    (void)iface;
-}
-
-/* ---- what a bundle refuses ---- */
-
-static void STDMETHODCALLTYPE d3d12_bundle_ClearState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
-{
-    (void)state;
-    refuse(iface, METHOD(ClearState));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_CopyBufferRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT64 dst_offset,
-        ID3D12Resource *src, UINT64 src_offset, UINT64 byte_count)
-{
-    (void)dst, (void)dst_offset, (void)src, (void)src_offset, (void)byte_count;
-    refuse(iface, METHOD(CopyBufferRegion));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_CopyResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, ID3D12Resource *src)
-{
-    (void)dst, (void)src;
-    refuse(iface, METHOD(CopyResource));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_CopyTextureRegion(ID3D12GraphicsCommandList10 *iface, const D3D12_TEXTURE_COPY_LOCATION *dst,
-        UINT dst_x, UINT dst_y, UINT dst_z, const D3D12_TEXTURE_COPY_LOCATION *src, const D3D12_BOX *src_box)
-{
-    (void)dst, (void)dst_x, (void)dst_y, (void)dst_z, (void)src, (void)src_box;
-    refuse(iface, METHOD(CopyTextureRegion));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
-{
-    (void)count, (void)barriers;
-    refuse(iface, METHOD(ResourceBarrier));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index)
-{
-    (void)heap, (void)type, (void)index;
-    refuse(iface, METHOD(BeginQuery));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_EndQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index)
-{
-    (void)heap, (void)type, (void)index;
-    refuse(iface, METHOD(EndQuery));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ResolveQueryData(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
-        UINT start_index, UINT count, ID3D12Resource *dst, UINT64 dst_offset)
-{
-    (void)heap, (void)type, (void)start_index, (void)count, (void)dst, (void)dst_offset;
-    refuse(iface, METHOD(ResolveQueryData));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
-        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects)
-{
-    (void)gpu_handle, (void)cpu_handle, (void)resource, (void)values, (void)rect_count, (void)rects;
-    refuse(iface, METHOD(ClearUnorderedAccessViewUint));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
-        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects)
-{
-    (void)view, (void)color, (void)rect_count, (void)rects;
-    refuse(iface, METHOD(ClearRenderTargetView));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
-        D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT rect_count, const D3D12_RECT *rects)
-{
-    (void)view, (void)flags, (void)depth, (void)stencil, (void)rect_count, (void)rects;
-    refuse(iface, METHOD(ClearDepthStencilView));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
-        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects)
-{
-    (void)gpu_handle, (void)cpu_handle, (void)resource, (void)values, (void)rect_count, (void)rects;
-    refuse(iface, METHOD(ClearUnorderedAccessViewFloat));
-}
-
-static void STDMETHODCALLTYPE d3d12_bundle_ExecuteBundle(ID3D12GraphicsCommandList10 *iface, ID3D12GraphicsCommandList *bundle)
-{
-    (void)bundle;
-    refuse(iface, METHOD(ExecuteBundle));
-}
-
-/* The console's synchronisation commands cut or wait inside a list: they belong to the list
- * that executes the bundle. DispatchX is a dispatch and is recorded. */
-/* Their parameters are all ignored: the call only marks the bundle invalid. */
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunused-parameter"
-#elif defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#endif
-#define REFUSE_CONSOLE(name, ...) \
-static void STDMETHODCALLTYPE d3d12_bundle_##name(ID3D12GraphicsCommandList *iface, __VA_ARGS__) \
-{ \
-    refuse((ID3D12GraphicsCommandList10 *)iface, "ID3D12GraphicsCommandList::" #name " (bundle)"); \
-}
-REFUSE_CONSOLE(Write32BitValueBottomOfPipe2X, D3D12_GPU_VIRTUAL_ADDRESS a, UINT v, D3D12XBOX_SYNC_FLAGS s, D3D12XBOX_SYNC_CONTROL_FLAGS c,
-        D3D12XBOX_WRITE_VALUE_BOP_FLAGS w)
-REFUSE_CONSOLE(Write64BitValueBottomOfPipe2X, D3D12_GPU_VIRTUAL_ADDRESS a, UINT64 v, D3D12XBOX_SYNC_FLAGS s, D3D12XBOX_SYNC_CONTROL_FLAGS c,
-        D3D12XBOX_WRITE_VALUE_BOP_FLAGS w)
-REFUSE_CONSOLE(Write32BitValueBottomOfPipeX, D3D12_GPU_VIRTUAL_ADDRESS a, UINT v, D3D12XBOX_FLUSH f, D3D12XBOX_WRITE_VALUE_BOP_FLAGS w)
-REFUSE_CONSOLE(Write64BitValueBottomOfPipeX, D3D12_GPU_VIRTUAL_ADDRESS a, UINT64 v, D3D12XBOX_FLUSH f, D3D12XBOX_WRITE_VALUE_BOP_FLAGS w)
-REFUSE_CONSOLE(Write32BitValueTopOfPipeX, D3D12_GPU_VIRTUAL_ADDRESS a, UINT v)
-REFUSE_CONSOLE(Write64BitValueTopOfPipeX, D3D12_GPU_VIRTUAL_ADDRESS a, UINT64 v)
-REFUSE_CONSOLE(Wait32BitValueX, D3D12_GPU_VIRTUAL_ADDRESS a, D3D12_COMPARISON_FUNC c, UINT v, D3D12XBOX_WAIT_FLAGS f)
-REFUSE_CONSOLE(Wait64BitValueX, D3D12_GPU_VIRTUAL_ADDRESS a, D3D12_COMPARISON_FUNC c, UINT64 v, D3D12XBOX_WAIT_FLAGS f)
-REFUSE_CONSOLE(FlushPipelineX, D3D12XBOX_FLUSH f, D3D12_GPU_VIRTUAL_ADDRESS a, SIZE_T s)
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#elif defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Winitializer-overrides"
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Woverride-init"
 #endif
 
+/* Each command's slot holds its generated entry point, d3d12_bundle_<Method>. */
+#define BUNDLE_LIST_SLOT(Method, table, rule, parameters) D3D12XS_COMMAND_SLOT(Method, table, LIST, d3d12_bundle_##Method)
+#define BUNDLE_CONSOLE_SLOT(Method, table, rule, parameters) D3D12XS_COMMAND_SLOT(Method, table, CONSOLE, d3d12_bundle_##Method)
+
 static const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_bundle_console_vtbl = {
     D3D12XS_STUB_CONSOLE_VTBL_ID3D12GraphicsCommandList,
-    .DispatchX = d3d12_bundle_DispatchX,
-    .Write32BitValueBottomOfPipe2X = d3d12_bundle_Write32BitValueBottomOfPipe2X,
-    .Write64BitValueBottomOfPipe2X = d3d12_bundle_Write64BitValueBottomOfPipe2X,
-    .Write32BitValueBottomOfPipeX = d3d12_bundle_Write32BitValueBottomOfPipeX,
-    .Write64BitValueBottomOfPipeX = d3d12_bundle_Write64BitValueBottomOfPipeX,
-    .Write32BitValueTopOfPipeX = d3d12_bundle_Write32BitValueTopOfPipeX,
-    .Write64BitValueTopOfPipeX = d3d12_bundle_Write64BitValueTopOfPipeX,
-    .Wait32BitValueX = d3d12_bundle_Wait32BitValueX,
-    .Wait64BitValueX = d3d12_bundle_Wait64BitValueX,
-    .FlushPipelineX = d3d12_bundle_FlushPipelineX,
+    D3D12XS_COMMANDS(BUNDLE_CONSOLE_SLOT)
 };
 
 static const ID3D12GraphicsCommandList10Vtbl d3d12_bundle_vtbl = {
@@ -580,33 +470,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_bundle_vtbl = {
     .GetType = d3d12_bundle_GetType,
     .Close = d3d12_bundle_Close,
     .Reset = d3d12_bundle_Reset,
-    .ClearState = d3d12_bundle_ClearState,
-    .CopyBufferRegion = d3d12_bundle_CopyBufferRegion,
-    .CopyResource = d3d12_bundle_CopyResource,
-    .CopyTextureRegion = d3d12_bundle_CopyTextureRegion,
-    .ResourceBarrier = d3d12_bundle_ResourceBarrier,
-    .BeginQuery = d3d12_bundle_BeginQuery,
-    .EndQuery = d3d12_bundle_EndQuery,
-    .ResolveQueryData = d3d12_bundle_ResolveQueryData,
-    .ExecuteBundle = d3d12_bundle_ExecuteBundle,
-    .SetMarker = d3d12_bundle_SetMarker,
-    .BeginEvent = d3d12_bundle_BeginEvent,
-    .EndEvent = d3d12_bundle_EndEvent,
-    .WriteBufferImmediate = d3d12_bundle_WriteBufferImmediate,
-    .SetPipelineState = d3d12_bundle_SetPipelineState,
-    .SetComputeRootSignature = d3d12_bundle_SetComputeRootSignature,
-    .SetDescriptorHeaps = d3d12_bundle_SetDescriptorHeaps,
-    .SetComputeRoot32BitConstant = d3d12_bundle_SetComputeRoot32BitConstant,
-    .SetComputeRoot32BitConstants = d3d12_bundle_SetComputeRoot32BitConstants,
-    .SetComputeRootConstantBufferView = d3d12_bundle_SetComputeRootConstantBufferView,
-    .SetComputeRootShaderResourceView = d3d12_bundle_SetComputeRootShaderResourceView,
-    .SetComputeRootUnorderedAccessView = d3d12_bundle_SetComputeRootUnorderedAccessView,
-    .SetComputeRootDescriptorTable = d3d12_bundle_SetComputeRootDescriptorTable,
-    .Dispatch = d3d12_bundle_Dispatch,
-    .ClearUnorderedAccessViewUint = d3d12_bundle_ClearUnorderedAccessViewUint,
-    .ClearUnorderedAccessViewFloat = d3d12_bundle_ClearUnorderedAccessViewFloat,
-    .ClearRenderTargetView = d3d12_bundle_ClearRenderTargetView,
-    .ClearDepthStencilView = d3d12_bundle_ClearDepthStencilView,
+    D3D12XS_COMMANDS(BUNDLE_LIST_SLOT)
     .d3d12xs_console = &d3d12_bundle_console_vtbl,
 };
 
@@ -658,69 +522,42 @@ HRESULT d3d12_bundle_create_closed(struct d3d12_device *device, REFIID riid, voi
 
 /* ---- ExecuteBundle: the replay into the calling list ---- */
 
-/* SetDescriptorHeaps in a bundle only names the caller's heaps (D3D12's rule): it binds nothing. */
-static bool heaps_match(struct d3d12_command_list *list, const struct bundle_command *command)
-{
-    for (uint32_t i = 0; i < command->index; i++) {
-        struct d3d12_descriptor_heap *heap = unsafe_impl_from_ID3D12DescriptorHeap(command->u.heaps[i]);
-        if (!heap || (heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && heap->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER)
-                || list->bindings.heaps[heap->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER] != heap)
-            return false;
+/* A kept command's case of the replay: the caller's emitter with the kept arguments, or for
+ * MATCH the comparison with the caller's state. */
+#define BUNDLE_REPLAY(Method, table, rule, parameters) BUNDLE_REPLAY_##rule(Method, table, parameters)
+#define BUNDLE_REPLAY_RECORD(Method, table, parameters) \
+    BUNDLE_REPLAY_CASE(Method, d3d12_command_list_##Method(BUNDLE_CALLER_##table D3D12XS_COMMAND_PARAMS(BUNDLE_KEPT, parameters)))
+#define BUNDLE_REPLAY_CHECK BUNDLE_REPLAY_RECORD
+#define BUNDLE_REPLAY_MATCH(Method, table, parameters) \
+    BUNDLE_REPLAY_CASE(Method, bundle_match_##Method(list, bundle D3D12XS_COMMAND_PARAMS(BUNDLE_KEPT, parameters)))
+#define BUNDLE_REPLAY_REFUSE(Method, table, parameters)
+#define BUNDLE_REPLAY_CASE(Method, call) \
+    case BUNDLE_##Method: { \
+        const struct bundle_args_##Method *args = (const void *)record; \
+        (void)args; \
+        call; \
+        break; \
     }
-    return true;
-}
+#define BUNDLE_CALLER_LIST iface
+#define BUNDLE_CALLER_CONSOLE (ID3D12GraphicsCommandList *)iface
+#define BUNDLE_KEPT(parameter) BUNDLE_KEPT_##parameter
+#define BUNDLE_KEPT_ARG(type, name) , args->name
+#define BUNDLE_KEPT_ARRAY(type, name, element, count) , (type)bundle_array(args, args->name)
+#define BUNDLE_KEPT_OPTIONAL_ARRAY BUNDLE_KEPT_ARRAY
+#define BUNDLE_KEPT_
 
 static void replay(struct d3d12_command_list *list, const struct d3d12_bundle *bundle)
 {
     ID3D12GraphicsCommandList10 *iface = &list->ID3D12GraphicsCommandList10_iface;
+    const struct bundle_record *record;
 
     /* The pipeline state is the one thing a bundle does not inherit. */
     if (bundle->initial_state)
         d3d12_command_list_SetPipelineState(iface, bundle->initial_state);
-    for (size_t i = 0; i < bundle->command_count && !list->invalid; i++) {
-        const struct bundle_command *command = &bundle->commands[i];
-        switch (command->op) {
-        case BUNDLE_SET_PIPELINE:
-            d3d12_command_list_SetPipelineState(iface, command->u.pipeline);
-            break;
-        case BUNDLE_SET_ROOT_SIGNATURE:
-            d3d12_command_list_SetComputeRootSignature(iface, command->u.signature);
-            break;
-        case BUNDLE_SET_HEAPS:
-            if (!heaps_match(list, command))
-                d3d12_command_list_record_error(list, "ID3D12GraphicsCommandList::ExecuteBundle",
-                        "the bundle '%s' sets descriptor heaps other than the ones bound in this list (a bundle's heaps must "
-                        "match its caller's)", d3d12xs_object_name(&bundle->object));
-            break;
-        case BUNDLE_SET_CONSTANTS:
-            d3d12_command_list_SetComputeRoot32BitConstants(iface, command->index, command->u.constants.count,
-                    &bundle->values[command->u.constants.first_value], command->u.constants.offset);
-            break;
-        case BUNDLE_SET_CBV:
-            d3d12_command_list_SetComputeRootConstantBufferView(iface, command->index, command->u.address);
-            break;
-        case BUNDLE_SET_SRV:
-            d3d12_command_list_SetComputeRootShaderResourceView(iface, command->index, command->u.address);
-            break;
-        case BUNDLE_SET_UAV:
-            d3d12_command_list_SetComputeRootUnorderedAccessView(iface, command->index, command->u.address);
-            break;
-        case BUNDLE_SET_TABLE:
-            d3d12_command_list_SetComputeRootDescriptorTable(iface, command->index, (D3D12_GPU_DESCRIPTOR_HANDLE){command->u.address});
-            break;
-        case BUNDLE_DISPATCH:
-            d3d12_command_list_Dispatch(iface, command->u.dispatch.x, command->u.dispatch.y, command->u.dispatch.z);
-            break;
-        case BUNDLE_DISPATCH_X:
-            /* Through the list's console table, as the application calls it. */
-            iface->lpVtbl->d3d12xs_console->DispatchX((ID3D12GraphicsCommandList *)iface, command->u.dispatch.x, command->u.dispatch.y,
-                    command->u.dispatch.z, command->u.dispatch.flags);
-            break;
-        case BUNDLE_WRITE_IMMEDIATE:
-            for (uint32_t w = 0; w < command->index; w++)
-                d3d12_command_list_WriteBufferImmediate(iface, 1, &bundle->writes[command->u.first_write + w].parameter,
-                        &bundle->writes[command->u.first_write + w].mode);
-            break;
+    for (size_t offset = 0; offset < bundle->stream_size && !list->invalid; offset += record->size) {
+        record = (const struct bundle_record *)(bundle->stream + offset);
+        switch ((enum bundle_op)record->op) {
+        D3D12XS_COMMANDS(BUNDLE_REPLAY)
         }
     }
 }

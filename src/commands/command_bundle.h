@@ -15,7 +15,5 @@ HRESULT d3d12_bundle_create(struct d3d12_device *device, ID3D12CommandAllocator 
 HRESULT d3d12_bundle_create_closed(struct d3d12_device *device, REFIID riid, void **out);
 /* Whether iface is a d3d12xs bundle (ExecuteCommandLists says so when one is passed to it). */
 bool d3d12_bundle_is_bundle(ID3D12CommandList *iface);
-/* ID3D12GraphicsCommandList::ExecuteBundle of a DIRECT list. */
-void STDMETHODCALLTYPE d3d12_command_list_ExecuteBundle(ID3D12GraphicsCommandList10 *iface, ID3D12GraphicsCommandList *bundle);
 
 #endif

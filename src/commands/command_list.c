@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/command_bundle.h"
 #include "commands/command_recording.h"
 #include "generated/d3d12_stubs.h"
 
@@ -183,7 +182,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandL
     return begin_recording(list, METHOD(Reset), allocator, initial_state);
 }
 
-static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
+void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     if (!d3d12_command_list_check_recording(list, METHOD(ClearState)))
@@ -199,6 +198,15 @@ static void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsComman
 #pragma GCC diagnostic ignored "-Woverride-init"
 #endif
 
+/* Each command's slot holds its emitter, d3d12_command_list_<Method> (command_table.h). */
+#define LIST_SLOT(Method, table, bundle, parameters) D3D12XS_COMMAND_SLOT(Method, table, LIST, d3d12_command_list_##Method)
+#define CONSOLE_SLOT(Method, table, bundle, parameters) D3D12XS_COMMAND_SLOT(Method, table, CONSOLE, d3d12_command_list_##Method)
+
+static const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl = {
+    D3D12XS_STUB_CONSOLE_VTBL_ID3D12GraphicsCommandList,
+    D3D12XS_COMMANDS(CONSOLE_SLOT)
+};
+
 static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12GraphicsCommandList10,
     .QueryInterface = d3d12_command_list_QueryInterface,
@@ -207,41 +215,7 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .GetType = d3d12_command_list_GetType,
     .Close = d3d12_command_list_Close,
     .Reset = d3d12_command_list_Reset,
-    .ClearState = d3d12_command_list_ClearState,
-    .CopyBufferRegion = d3d12_command_list_CopyBufferRegion,
-    .CopyResource = d3d12_command_list_CopyResource,
-    .CopyTextureRegion = d3d12_command_list_CopyTextureRegion,
-    .DiscardResource = d3d12_command_list_DiscardResource,
-    .ResourceBarrier = d3d12_command_list_ResourceBarrier,
-    .BeginQuery = d3d12_command_list_BeginQuery,
-    .EndQuery = d3d12_command_list_EndQuery,
-    .ResolveQueryData = d3d12_command_list_ResolveQueryData,
-    .SetMarker = d3d12_command_list_SetMarker,
-    .BeginEvent = d3d12_command_list_BeginEvent,
-    .EndEvent = d3d12_command_list_EndEvent,
-    .WriteBufferImmediate = d3d12_command_list_WriteBufferImmediate,
-    .SetPipelineState = d3d12_command_list_SetPipelineState,
-    .SetComputeRootSignature = d3d12_command_list_SetComputeRootSignature,
-    .SetDescriptorHeaps = d3d12_command_list_SetDescriptorHeaps,
-    .SetComputeRoot32BitConstant = d3d12_command_list_SetComputeRoot32BitConstant,
-    .SetComputeRoot32BitConstants = d3d12_command_list_SetComputeRoot32BitConstants,
-    .SetComputeRootConstantBufferView = d3d12_command_list_SetComputeRootConstantBufferView,
-    .SetComputeRootShaderResourceView = d3d12_command_list_SetComputeRootShaderResourceView,
-    .SetComputeRootUnorderedAccessView = d3d12_command_list_SetComputeRootUnorderedAccessView,
-    .SetComputeRootDescriptorTable = d3d12_command_list_SetComputeRootDescriptorTable,
-    .SetGraphicsRootSignature = d3d12_command_list_SetGraphicsRootSignature,
-    .SetGraphicsRoot32BitConstant = d3d12_command_list_SetGraphicsRoot32BitConstant,
-    .SetGraphicsRoot32BitConstants = d3d12_command_list_SetGraphicsRoot32BitConstants,
-    .SetGraphicsRootConstantBufferView = d3d12_command_list_SetGraphicsRootConstantBufferView,
-    .SetGraphicsRootShaderResourceView = d3d12_command_list_SetGraphicsRootShaderResourceView,
-    .SetGraphicsRootUnorderedAccessView = d3d12_command_list_SetGraphicsRootUnorderedAccessView,
-    .SetGraphicsRootDescriptorTable = d3d12_command_list_SetGraphicsRootDescriptorTable,
-    .Dispatch = d3d12_command_list_Dispatch,
-    .ClearUnorderedAccessViewUint = d3d12_command_list_ClearUnorderedAccessViewUint,
-    .ClearUnorderedAccessViewFloat = d3d12_command_list_ClearUnorderedAccessViewFloat,
-    .ClearRenderTargetView = d3d12_command_list_ClearRenderTargetView,
-    .ClearDepthStencilView = d3d12_command_list_ClearDepthStencilView,
-    .ExecuteBundle = d3d12_command_list_ExecuteBundle,
+    D3D12XS_COMMANDS(LIST_SLOT)
     .d3d12xs_console = &d3d12_command_list_console_vtbl,
 };
 

@@ -1,6 +1,6 @@
 /* The console's synchronisation commands on a list (SPEC §2.3, §2.4, §2.6): bottom- and
- * top-of-pipe value writes, mid-list waits on a value in memory, and FlushPipelineX; the
- * table of console methods (DispatchX is in command_list_dispatchx.c).
+ * top-of-pipe value writes, mid-list waits on a value in memory, and FlushPipelineX (the console
+ * table's other command, DispatchX, is in command_list_dispatchx.c).
  * docs/sync.md says how each maps to Vulkan. Bad input marks the list invalid (SPEC §4). */
 #include <string.h>
 
@@ -8,7 +8,6 @@
 #include "commands/console_flags.h"
 #include "commands/system_timestamp.h"
 #include "sync/gpu_wait.h"
-#include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
@@ -213,7 +212,7 @@ static void write_timestamp(struct d3d12_command_list *list, const char *command
         d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
 }
 
-static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+void STDMETHODCALLTYPE d3d12_command_list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
         UINT value, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
 {
     struct d3d12_command_list *list = list_from(iface);
@@ -223,7 +222,7 @@ static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipe2X(ID3D12GraphicsC
         write_bottom_of_pipe(list, command, destination, value, 4, sync & WRITEBACK_SYNC_FLAGS);
 }
 
-static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+void STDMETHODCALLTYPE d3d12_command_list_Write64BitValueBottomOfPipe2X(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
         UINT64 value, D3D12XBOX_SYNC_FLAGS sync, D3D12XBOX_SYNC_CONTROL_FLAGS control, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
 {
     struct d3d12_command_list *list = list_from(iface);
@@ -237,7 +236,7 @@ static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipe2X(ID3D12GraphicsC
     }
 }
 
-static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+void STDMETHODCALLTYPE d3d12_command_list_Write32BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
         UINT value, D3D12XBOX_FLUSH flush, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
 {
     struct d3d12_command_list *list = list_from(iface);
@@ -246,7 +245,7 @@ static void STDMETHODCALLTYPE list_Write32BitValueBottomOfPipeX(ID3D12GraphicsCo
         write_bottom_of_pipe(list, command, destination, value, 4, flush & WRITEBACK_FLUSH_FLAGS);
 }
 
-static void STDMETHODCALLTYPE list_Write64BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
+void STDMETHODCALLTYPE d3d12_command_list_Write64BitValueBottomOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination,
         UINT64 value, D3D12XBOX_FLUSH flush, D3D12XBOX_WRITE_VALUE_BOP_FLAGS flags)
 {
     struct d3d12_command_list *list = list_from(iface);
@@ -287,12 +286,12 @@ static void write_top_of_pipe(struct d3d12_command_list *list, const char *comma
     }
 }
 
-static void STDMETHODCALLTYPE list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
+void STDMETHODCALLTYPE d3d12_command_list_Write32BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT value)
 {
     write_top_of_pipe(list_from(iface), METHOD(Write32BitValueTopOfPipeX), destination, value, 4);
 }
 
-static void STDMETHODCALLTYPE list_Write64BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT64 value)
+void STDMETHODCALLTYPE d3d12_command_list_Write64BitValueTopOfPipeX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS destination, UINT64 value)
 {
     write_top_of_pipe(list_from(iface), METHOD(Write64BitValueTopOfPipeX), destination, value, 8);
 }
@@ -376,13 +375,13 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
         d3d12_command_list_note(list, D3D12_RECORDED_WAIT_VALUE, first, 1);
 }
 
-static void STDMETHODCALLTYPE list_Wait32BitValueX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS address,
+void STDMETHODCALLTYPE d3d12_command_list_Wait32BitValueX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS address,
         D3D12_COMPARISON_FUNC comparison, UINT value, D3D12XBOX_WAIT_FLAGS flags)
 {
     wait_value(list_from(iface), METHOD(Wait32BitValueX), address, comparison, value, 4, flags);
 }
 
-static void STDMETHODCALLTYPE list_Wait64BitValueX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS address,
+void STDMETHODCALLTYPE d3d12_command_list_Wait64BitValueX(ID3D12GraphicsCommandList *iface, D3D12_GPU_VIRTUAL_ADDRESS address,
         D3D12_COMPARISON_FUNC comparison, UINT64 value, D3D12XBOX_WAIT_FLAGS flags)
 {
     wait_value(list_from(iface), METHOD(Wait64BitValueX), address, comparison, value, 8, flags);
@@ -390,7 +389,7 @@ static void STDMETHODCALLTYPE list_Wait64BitValueX(ID3D12GraphicsCommandList *if
 
 /* A barrier the console way: IDLE or the compute masks wait for earlier work; the cache
  * actions make its writes reach memory and later reads see memory. */
-static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *iface, D3D12XBOX_FLUSH flush, D3D12_GPU_VIRTUAL_ADDRESS address,
+void STDMETHODCALLTYPE d3d12_command_list_FlushPipelineX(ID3D12GraphicsCommandList *iface, D3D12XBOX_FLUSH flush, D3D12_GPU_VIRTUAL_ADDRESS address,
         SIZE_T size)
 {
     struct d3d12_command_list *list = list_from(iface);
@@ -412,23 +411,3 @@ static void STDMETHODCALLTYPE list_FlushPipelineX(ID3D12GraphicsCommandList *ifa
     if (flush & WRITEBACK_FLUSH_FLAGS)
         d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
 }
-
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Winitializer-overrides"
-#elif defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Woverride-init"
-#endif
-
-const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl = {
-    D3D12XS_STUB_CONSOLE_VTBL_ID3D12GraphicsCommandList,
-    .DispatchX = d3d12_command_list_DispatchX,
-    .Write32BitValueBottomOfPipe2X = list_Write32BitValueBottomOfPipe2X,
-    .Write64BitValueBottomOfPipe2X = list_Write64BitValueBottomOfPipe2X,
-    .Write32BitValueBottomOfPipeX = list_Write32BitValueBottomOfPipeX,
-    .Write64BitValueBottomOfPipeX = list_Write64BitValueBottomOfPipeX,
-    .Write32BitValueTopOfPipeX = list_Write32BitValueTopOfPipeX,
-    .Write64BitValueTopOfPipeX = list_Write64BitValueTopOfPipeX,
-    .Wait32BitValueX = list_Wait32BitValueX,
-    .Wait64BitValueX = list_Wait64BitValueX,
-    .FlushPipelineX = list_FlushPipelineX,
-};

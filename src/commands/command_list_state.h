@@ -204,9 +204,6 @@ static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct 
             : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 }
 
-/* command_list_console.c: the console methods' table, which the list's vtable points to. */
-extern const D3D12XS_ID3D12GraphicsCommandListConsoleVtbl d3d12_command_list_console_vtbl;
-
 /* command_recording.c */
 /* A command buffer from the list's allocator (helper: its pool on the internal engine's family),
  * begun for simultaneous use. */

@@ -44,8 +44,10 @@ bool d3d12_command_record_add(struct d3d12_command_record *record, enum d3d12_re
 
 const char *d3d12_recorded_kind_name(enum d3d12_recorded_kind kind)
 {
-    static const char *const names[] = {"Dispatch", "copy", "ResourceBarrier", "WriteBufferImmediate", "ClearUnorderedAccessView",
-            "EndQuery", "ResolveQueryData",
-            "value write", "wait on memory", "BeginQuery"};
+    static const char *const names[] = {
+#define D3D12XS_RECORDED_KIND_NAME(name, report_name) [D3D12_RECORDED_##name] = report_name,
+        D3D12XS_RECORDED_KINDS(D3D12XS_RECORDED_KIND_NAME)
+#undef D3D12XS_RECORDED_KIND_NAME
+    };
     return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }

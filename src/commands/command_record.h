@@ -11,18 +11,13 @@
 
 #include <vulkan/vulkan.h>
 
+#include "commands/command_table.h"
+
+/* D3D12_RECORDED_DISPATCH, ...: one per line of D3D12XS_RECORDED_KINDS (command_table.h). */
 enum d3d12_recorded_kind {
-    D3D12_RECORDED_DISPATCH,
-    D3D12_RECORDED_COPY,
-    D3D12_RECORDED_BARRIER,
-    D3D12_RECORDED_WRITE_IMMEDIATE,
-    D3D12_RECORDED_CLEAR_UAV,
-    D3D12_RECORDED_END_QUERY,
-    D3D12_RECORDED_RESOLVE_QUERY,
-    D3D12_RECORDED_WRITE_VALUE,   /* the console's top/bottom-of-pipe value writes */
-    D3D12_RECORDED_WAIT_VALUE,    /* the console's mid-list waits on memory */
-    D3D12_RECORDED_BEGIN_QUERY,
-    D3D12_RECORDED_CLEAR_RENDER_TARGET,
+#define D3D12XS_RECORDED_KIND_ENUM(name, report_name) D3D12_RECORDED_##name,
+    D3D12XS_RECORDED_KINDS(D3D12XS_RECORDED_KIND_ENUM)
+#undef D3D12XS_RECORDED_KIND_ENUM
 };
 
 /* Bytes of a buffer, or (image set, buffer VK_NULL_HANDLE) subresources of a texture: offset
@@ -66,6 +61,7 @@ void d3d12_command_record_cleanup(struct d3d12_command_record *record);
 uint32_t d3d12_command_record_add_ranges(struct d3d12_command_record *record, const struct d3d12_recorded_range *ranges, uint32_t count);
 bool d3d12_command_record_add(struct d3d12_command_record *record, enum d3d12_recorded_kind kind, uint32_t call_index,
         uint32_t segment, uint32_t first_range, uint32_t range_count);
+/* Its name in reports (D3D12XS_RECORDED_KINDS). */
 const char *d3d12_recorded_kind_name(enum d3d12_recorded_kind kind);
 
 #endif

@@ -14,6 +14,15 @@ static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList10(I
     return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList10_iface);
 }
 
+/* The emitter of every command of D3D12XS_COMMANDS (command_table.h), d3d12_command_list_<Method>:
+ * it checks the call and records it into the list's command buffer. Each is written by hand in the
+ * command_list_*.c file of its kind of work (ClearState with Reset in command_list.c, ExecuteBundle
+ * in command_bundle.c); the lists' vtables and the bundles' replay call them. */
+#define D3D12XS_DECLARE_EMITTER(Method, table, bundle, parameters) \
+    void STDMETHODCALLTYPE d3d12_command_list_##Method(D3D12XS_COMMAND_IFACE_##table iface \
+            D3D12XS_COMMAND_PARAMS(D3D12XS_PARAM_DECL, parameters));
+D3D12XS_COMMANDS(D3D12XS_DECLARE_EMITTER)
+#undef D3D12XS_DECLARE_EMITTER
 
 /* True when commands may be recorded; logs and returns false on a closed list. Inline: every
  * recorded command starts here. */
@@ -27,19 +36,7 @@ static inline bool d3d12_command_list_check_recording(struct d3d12_command_list 
     return false;
 }
 
-/* command_list_copy.c */
-void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT64 dst_offset,
-        ID3D12Resource *src, UINT64 src_offset, UINT64 byte_count);
-void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, ID3D12Resource *src);
-void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers);
-void STDMETHODCALLTYPE d3d12_command_list_DiscardResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *resource,
-        const D3D12_DISCARD_REGION *region);
-void STDMETHODCALLTYPE d3d12_command_list_WriteBufferImmediate(ID3D12GraphicsCommandList10 *iface, UINT count,
-        const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *parameters, const D3D12_WRITEBUFFERIMMEDIATE_MODE *modes);
-
 /* command_list_texture_copy.c */
-void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsCommandList10 *iface, const D3D12_TEXTURE_COPY_LOCATION *dst,
-        UINT dst_x, UINT dst_y, UINT dst_z, const D3D12_TEXTURE_COPY_LOCATION *src, const D3D12_BOX *src_box);
 /* CopyResource when either side is a texture; false after recording the error. */
 bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, struct d3d12_resource *dst, struct d3d12_resource *src);
 
@@ -55,21 +52,11 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
  * clipped, and the largest width and height in *extent. */
 uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped,
         VkExtent2D *extent);
-void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
-        const FLOAT color[4], UINT rect_count, const D3D12_RECT *rects);
-void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
-        D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT rect_count, const D3D12_RECT *rects);
 
 /* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
  * and writes) to the root descriptors' and what the bound descriptor tables hold; false after
  * recording the error. Called by the flush only while the console validation is on. */
 bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
-
-/* command_list_query.c */
-void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
-void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type, UINT index);
-void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
-        UINT start_index, UINT count, ID3D12Resource *dst, UINT64 dst_offset);
 
 /* command_list_arguments.c: writes the root constants and the root descriptors' addresses
  * (the bind point's root_addresses) into argument memory and binds it (pipelines using the memory-based
@@ -93,24 +80,6 @@ static inline bool d3d12_command_list_compute_list(struct d3d12_command_list *li
     return true;
 }
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
-void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state);
-void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps);
-#define D3D12XS_ROOT_ARGUMENT_METHODS(Kind) \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootSignature(ID3D12GraphicsCommandList10 *iface, ID3D12RootSignature *signature); \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstant(ID3D12GraphicsCommandList10 *iface, UINT index, UINT value, UINT offset); \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count, \
-        const void *data, UINT offset); \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, \
-        D3D12_GPU_VIRTUAL_ADDRESS address); \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootShaderResourceView(ID3D12GraphicsCommandList10 *iface, UINT index, \
-        D3D12_GPU_VIRTUAL_ADDRESS address); \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootUnorderedAccessView(ID3D12GraphicsCommandList10 *iface, UINT index, \
-        D3D12_GPU_VIRTUAL_ADDRESS address); \
-void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, \
-        D3D12_GPU_DESCRIPTOR_HANDLE handle);
-D3D12XS_ROOT_ARGUMENT_METHODS(Compute)
-D3D12XS_ROOT_ARGUMENT_METHODS(Graphics)
-#undef D3D12XS_ROOT_ARGUMENT_METHODS
 
 /* command_list_flush.c: brings a bind point's Vulkan state up to date for a dispatch or a draw
  * of the bound pipeline state's variant (DispatchX's D3D12XS_VARIANT_* bits, 0 otherwise; SCALAR
@@ -119,23 +88,11 @@ D3D12XS_ROOT_ARGUMENT_METHODS(Graphics)
 bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, unsigned variant);
 bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant);
 
-/* command_list_compute.c */
-void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z);
-void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
-        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const UINT values[4], UINT rect_count, const D3D12_RECT *rects);
-void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewFloat(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,
-        D3D12_CPU_DESCRIPTOR_HANDLE cpu_handle, ID3D12Resource *resource, const FLOAT values[4], UINT rect_count, const D3D12_RECT *rects);
-
 /* command_list_pix.c: PIX events (timestamped into the trace while a capture runs); close ends
  * the events left open, reset drops the recording's timestamps. */
-void STDMETHODCALLTYPE d3d12_command_list_BeginEvent(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size);
-void STDMETHODCALLTYPE d3d12_command_list_EndEvent(ID3D12GraphicsCommandList10 *iface);
-void STDMETHODCALLTYPE d3d12_command_list_SetMarker(ID3D12GraphicsCommandList10 *iface, UINT metadata, const void *data, UINT size);
 void d3d12_command_list_pix_close(struct d3d12_command_list *list);
 void d3d12_command_list_pix_reset(struct d3d12_command_list *list);
 void d3d12_command_list_pix_release(struct d3d12_command_list *list);
-/* command_list_dispatchx.c: the console table's DispatchX. */
-void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *iface, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags);
 
 /* Internal work recorded into the application's command buffer (a clock conversion, a
  * shader-stored value write, an inline spin) binds its own pipeline, descriptors and push
