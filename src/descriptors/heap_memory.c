@@ -113,12 +113,6 @@ void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap)
     heap->slots = NULL;
 }
 
-static VkDeviceAddress address_of(struct d3d12_device *device, VkBuffer buffer, VkDeviceSize offset)
-{
-    VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, buffer};
-    return vkGetBufferDeviceAddress(device->vk_device, &info) + offset;
-}
-
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor)
 {
     struct d3d12_device *device = heap->object.device;
@@ -145,17 +139,23 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     entry = side_entry(heap, index);
     entry[D3D12XS_SIDE_ENTRY_MISALIGNMENT] = descriptor->view_misalignment;
     /* Only a UAV's counter is ever read (IncrementCounter, Append, Consume). */
-    set_counter_address(entry, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && descriptor->counter_buffer
-            ? address_of(device, descriptor->counter_buffer, descriptor->counter_offset) : no_counter_address(device));
+    set_counter_address(entry, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && d3d12xs_descriptor_is_buffer(descriptor)
+            && descriptor->counter_address ? descriptor->counter_address : no_counter_address(device));
 }
 
 void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t dst_index, const struct d3d12_descriptor_heap *src,
         size_t src_index, size_t count)
 {
-    if (!dst->slots || !src->slots)
+    /* RTV and DSV heaps have no descriptor bytes: their records are the whole descriptor. */
+    if (!dst->slots)
         return;
+    /* memmove: overlapping ranges of one heap (undefined in D3D12) copy as if through a temporary. */
     memmove(dst->slots + dst_index * dst->slot_size, src->slots + src_index * src->slot_size, count * dst->slot_size);
     /* the side table's entries (counters, view offsets) go with their descriptors */
-    if (dst->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
+    if (dst->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
+        return;
+    if (count == 1)
+        memmove(side_entry(dst, dst_index), side_entry(src, src_index), SIDE_ENTRY_SIZE); /* inlined: one 16-byte move */
+    else
         memmove(side_entry(dst, dst_index), side_entry(src, src_index), count * SIDE_ENTRY_SIZE);
 }
