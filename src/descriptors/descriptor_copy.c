@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "descriptors/descriptors.h"
+#include "descriptors/heap_memory.h"
 #include "descriptors/heap_registry.h"
 
 #define METHOD(name) "ID3D12Device::" #name
@@ -25,16 +25,11 @@ static bool known_type(D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method)
     return false;
 }
 
-/* count descriptors from src (in src_heap) to dst (in dst_heap): the records, then the heap's
- * descriptor bytes and side-table entries. */
+/* count descriptors from src (in src_heap) to dst (in dst_heap). */
 static inline void copy_run(struct d3d12_descriptor_heap *dst_heap, struct d3d12xs_descriptor *dst,
         const struct d3d12_descriptor_heap *src_heap, const struct d3d12xs_descriptor *src, size_t count)
 {
-    if (count == 1)
-        *dst = *src; /* an exact overlap (a descriptor onto itself) is a valid assignment */
-    else
-        memmove(dst, src, count * sizeof(*dst));
-    d3d12_descriptor_heap_copy_slots(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap, (size_t)(src - src_heap->descriptors), count);
+    d3d12_descriptor_heap_copy(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap, (size_t)(src - src_heap->descriptors), count);
 }
 
 /* Whether [a, a + a_count) and [b, b + b_count) share a descriptor. */
@@ -60,29 +55,45 @@ static void debug_check_source(struct d3d12_device *device, const char *method, 
     }
 }
 
+/* Out of the copies' way (cold, not inlined): the line that says which check a range failed. */
+static void __attribute__((cold, noinline)) report_ranges(struct d3d12_device *device, const char *method, const char *dst_argument,
+        const char *src_argument, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start, D3D12_CPU_DESCRIPTOR_HANDLE src_start,
+        D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    if (known_type(type, method) && d3d12xs_descriptor_from_cpu_handle(device, dst_start, count, type, method, dst_argument, NULL))
+        d3d12xs_descriptor_from_cpu_handle(device, src_start, count, type, method, src_argument, NULL);
+}
+
+/* The debug layer's checks of CopyDescriptorsSimple's ranges, out of the way too. */
+static void __attribute__((cold, noinline)) debug_check_range(struct d3d12_device *device, const char *method, const char *src_argument,
+        const struct d3d12_descriptor_heap *src_heap, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start, D3D12_CPU_DESCRIPTOR_HANDLE src_start)
+{
+    debug_check_source(device, method, src_argument, src_heap, (const struct d3d12xs_descriptor *)src_start.ptr, count, &dst_start, &count, 1);
+}
+
+/* One destination and one source range of count descriptors: both checked inline
+ * (d3d12xs_descriptor_heap_of_range; the look-up that explains a failure runs only on one),
+ * then copied. */
+static inline void copy_range(struct d3d12_device *device, const char *method, const char *dst_argument, const char *src_argument,
+        UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start, D3D12_CPU_DESCRIPTOR_HANDLE src_start, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    struct d3d12_descriptor_heap *dst_heap, *src_heap;
+
+    if (__builtin_expect(!(dst_heap = d3d12xs_descriptor_heap_of_range(device, dst_start.ptr, count, type))
+            || !(src_heap = d3d12xs_descriptor_heap_of_range(device, src_start.ptr, count, type)), 0)) {
+        report_ranges(device, method, dst_argument, src_argument, count, dst_start, src_start, type);
+        return;
+    }
+    if (__builtin_expect(device->config.debug == D3D12XS_CONFIG_ON, 0))
+        debug_check_range(device, method, src_argument, src_heap, count, dst_start, src_start);
+    if (count)
+        copy_run(dst_heap, (struct d3d12xs_descriptor *)dst_start.ptr, src_heap, (const struct d3d12xs_descriptor *)src_start.ptr, count);
+}
+
 void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start,
         D3D12_CPU_DESCRIPTOR_HANDLE src_start, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    const char *method = METHOD(CopyDescriptorsSimple);
-    struct d3d12_descriptor_heap *dst_heap, *src_heap;
-    const struct d3d12xs_descriptor *src;
-    struct d3d12xs_descriptor *dst;
-
-    /* The checks inline (d3d12xs_descriptor_heap_of_range); the look-up that explains a failure
-     * only when one fails. */
-    if (!(dst_heap = d3d12xs_descriptor_heap_of_range(device, dst_start.ptr, count, type))
-            || !(src_heap = d3d12xs_descriptor_heap_of_range(device, src_start.ptr, count, type))) {
-        if (known_type(type, method)
-                && d3d12xs_descriptor_from_cpu_handle(device, dst_start, count, type, method, "DestDescriptorRangeStart", NULL))
-            d3d12xs_descriptor_from_cpu_handle(device, src_start, count, type, method, "SrcDescriptorRangeStart", NULL);
-        return;
-    }
-    dst = (struct d3d12xs_descriptor *)dst_start.ptr;
-    src = (const struct d3d12xs_descriptor *)src_start.ptr;
-    if (device->config.debug == D3D12XS_CONFIG_ON)
-        debug_check_source(device, method, "SrcDescriptorRangeStart", src_heap, src, count, &dst_start, &count, 1);
-    if (count)
-        copy_run(dst_heap, dst, src_heap, src, count);
+    copy_range(device, METHOD(CopyDescriptorsSimple), "DestDescriptorRangeStart", "SrcDescriptorRangeStart", count, dst_start, src_start, type);
 }
 
 /* Finds each range's heap, checking its handle once; false after one line. */
@@ -119,6 +130,12 @@ void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_c
 
     if ((dst_range_count && !dst_starts) || (src_range_count && !src_starts)) {
         ERR("%s: %s is NULL with a non-zero range count", method, dst_range_count && !dst_starts ? "pDestDescriptorRangeStarts" : "pSrcDescriptorRangeStarts");
+        return;
+    }
+    /* One range on each side, of one size (the common call): CopyDescriptorsSimple's path. */
+    if (dst_range_count == 1 && src_range_count == 1 && (dst_sizes ? dst_sizes[0] : 1) == (src_sizes ? src_sizes[0] : 1)) {
+        copy_range(device, method, "pDestDescriptorRangeStarts[i]", "pSrcDescriptorRangeStarts[i]", dst_sizes ? dst_sizes[0] : 1,
+                dst_starts[0], src_starts[0], type);
         return;
     }
     if (!known_type(type, method))

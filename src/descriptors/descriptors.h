@@ -15,13 +15,16 @@ enum d3d12xs_descriptor_kind {
     D3D12XS_DESCRIPTOR_DSV,       /* in DSV heaps: the view a depth-stencil clear renders to */
 };
 
+/* The vk_type of RTVs and DSVs: render targets and depth buffers have no Vulkan descriptor. */
+#define D3D12XS_NO_VK_DESCRIPTOR 0xff
+
 /* The CPU-side record of one descriptor: what a CPU handle points at, 80 bytes. A plain value
  * that owns nothing and references nothing (D3D12 descriptors do not hold their resources), so
  * copying a descriptor copies these bytes (descriptor_copy.c). The union holds the part of the
  * view's kind: d3d12xs_descriptor_is_texture and d3d12xs_descriptor_is_buffer say which. */
 struct d3d12xs_descriptor {
     uint8_t kind;                     /* enum d3d12xs_descriptor_kind */
-    uint8_t vk_type;                  /* VkDescriptorType of the Vulkan descriptor (a core type: below 256) */
+    uint8_t vk_type;                  /* VkDescriptorType of the Vulkan descriptor (a core type: below 256), or D3D12XS_NO_VK_DESCRIPTOR */
     bool null_view;                   /* written with a NULL resource: reads give 0 */
     bool raw;
     DXGI_FORMAT format;
@@ -119,12 +122,10 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_devic
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap);
 
 /* heap_memory.c: the heap's descriptor bytes; write_slot encodes descriptor into slot index
- * (and its side-table entry), copy_slots copies count slots between heaps of one type. */
+ * (and its side-table entry); copies are heap_memory.h's. */
 HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, const char *method);
 void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap);
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor);
-void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t dst_index, const struct d3d12_descriptor_heap *src,
-        size_t src_index, size_t count);
 UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type);
 void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
         D3D12_CPU_DESCRIPTOR_HANDLE handle);

@@ -18,11 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "descriptors/descriptors.h"
-#include "descriptors/descriptor_buffer.h"
+#include "descriptors/heap_memory.h"
 #include "memory/va_map.h"
 
-#define SIDE_ENTRY_SIZE (D3D12XS_SIDE_ENTRY_WORDS * sizeof(uint32_t))
+#define SIDE_ENTRY_SIZE D3D12XS_SIDE_ENTRY_SIZE
 
 static VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment)
 {
@@ -31,7 +30,7 @@ static VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment)
 
 static uint32_t *side_entry(const struct d3d12_descriptor_heap *heap, size_t index)
 {
-    return (uint32_t *)(heap->slots + heap->side_table_offset + index * SIDE_ENTRY_SIZE);
+    return (uint32_t *)d3d12_descriptor_heap_side_entry(heap, index);
 }
 
 static void set_counter_address(uint32_t *entry, VkDeviceAddress address)
@@ -141,21 +140,4 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     /* Only a UAV's counter is ever read (IncrementCounter, Append, Consume). */
     set_counter_address(entry, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && d3d12xs_descriptor_is_buffer(descriptor)
             && descriptor->counter_address ? descriptor->counter_address : no_counter_address(device));
-}
-
-void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t dst_index, const struct d3d12_descriptor_heap *src,
-        size_t src_index, size_t count)
-{
-    /* RTV and DSV heaps have no descriptor bytes: their records are the whole descriptor. */
-    if (!dst->slots)
-        return;
-    /* memmove: overlapping ranges of one heap (undefined in D3D12) copy as if through a temporary. */
-    memmove(dst->slots + dst_index * dst->slot_size, src->slots + src_index * src->slot_size, count * dst->slot_size);
-    /* the side table's entries (counters, view offsets) go with their descriptors */
-    if (dst->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
-        return;
-    if (count == 1)
-        memmove(side_entry(dst, dst_index), side_entry(src, src_index), SIDE_ENTRY_SIZE); /* inlined: one 16-byte move */
-    else
-        memmove(side_entry(dst, dst_index), side_entry(src, src_index), count * SIDE_ENTRY_SIZE);
 }

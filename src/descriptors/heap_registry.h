@@ -57,9 +57,10 @@ static inline struct d3d12_descriptor_heap *d3d12xs_descriptor_heap_find(struct 
 static inline bool d3d12xs_descriptor_heap_holds(const struct d3d12_descriptor_heap *heap, SIZE_T handle, UINT count,
         D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    SIZE_T offset = handle - (SIZE_T)heap->descriptors;
-    return offset < heap->desc.NumDescriptors * sizeof(*heap->descriptors) && !(offset % sizeof(*heap->descriptors))
-            && heap->desc.Type == type && count <= heap->desc.NumDescriptors - offset / sizeof(*heap->descriptors);
+    SIZE_T offset = handle - (SIZE_T)heap->descriptors, size = heap->desc.NumDescriptors * sizeof(*heap->descriptors);
+    /* count fits after the offset: no division (count * 80 cannot wrap: count is 32-bit) */
+    return offset < size && !(offset % sizeof(*heap->descriptors)) && heap->desc.Type == type
+            && (uint64_t)count * sizeof(*heap->descriptors) <= size - offset;
 }
 
 /* The registered heap of the device that holds count descriptors of type from handle, or NULL
