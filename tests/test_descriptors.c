@@ -897,16 +897,16 @@ static void test_copies(struct env *env)
     CHECK_LOG("CopyDescriptors", "must match");
     RELOG_MARK();
     ID3D12Device_CopyDescriptorsSimple(env->device, 3, cpu_at(env, visible, 30), cpu_at(env, staging, 13), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "pDestDescriptorRangeStarts", "end of its heap");
+    CHECK_LOG("CopyDescriptorsSimple", "DestDescriptorRangeStart", "end of its heap");
     RELOG_MARK();
     ID3D12Device_CopyDescriptorsSimple(env->device, 3, cpu_at(env, visible, 8), cpu_at(env, staging, 18), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "pSrcDescriptorRangeStarts", "end of its heap");
+    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "end of its heap");
     RELOG_MARK();
     ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, visible, 1), cpu_at(env, staging, 13), D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER);
     CHECK_LOG("CopyDescriptorsSimple", "heap of another type");
     RELOG_MARK();
     ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, visible, 1), cpu_at(env, samplers, 0), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "pSrcDescriptorRangeStarts", "heap of another type");
+    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "heap of another type");
     RELOG_MARK();
     ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, visible, 1), cpu_at(env, staging, 13), D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
     CHECK_LOG("CopyDescriptorsSimple", "heap of another type"); /* RTV copies exist: test_windows_corners.c */
@@ -1260,9 +1260,9 @@ static void test_dispatch_errors(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
-/* Each thread remembers the heaps its handles resolved to: a released heap's handles must stop
- * resolving at once, on the thread that used them and on others, and a heap created after
- * must resolve. */
+/* Handles resolve through the device's registry of heaps, on every thread: a released heap's
+ * handles must stop resolving at once, on the thread that used them and on others, and a heap
+ * created after must resolve. */
 struct lookup_thread {
     struct env *env;
     D3D12_CPU_DESCRIPTOR_HANDLE dst, src;
@@ -1293,10 +1293,10 @@ static void test_lookup_after_release(struct env *env)
     CHECK_NO_LOG();
     ID3D12DescriptorHeap_Release(src);
     ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env, dst, 0), gone, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "pSrcDescriptorRangeStarts", "not inside a live descriptor heap");
+    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     RELOG_MARK();
     CHECK(!pthread_create(&other, NULL, copy_from_released_heap, &thread) && !pthread_join(other, NULL));
-    CHECK_LOG("CopyDescriptorsSimple", "pSrcDescriptorRangeStarts", "not inside a live descriptor heap");
+    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     RELOG_MARK();
     /* A heap made after resolves at once, wherever its memory lies. */
     later = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, false);

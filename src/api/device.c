@@ -371,13 +371,13 @@ static void STDMETHODCALLTYPE d3d12_device_CopyDescriptors(ID3D12Device14 *iface
         const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
     d3d12_device_copy_descriptors(impl_from_ID3D12Device14(iface), dst_range_count, dst_starts, dst_sizes, src_range_count,
-            src_starts, src_sizes, type, METHOD(CopyDescriptors));
+            src_starts, src_sizes, type);
 }
 
 static void STDMETHODCALLTYPE d3d12_device_CopyDescriptorsSimple(ID3D12Device14 *iface, UINT count,
         D3D12_CPU_DESCRIPTOR_HANDLE dst, D3D12_CPU_DESCRIPTOR_HANDLE src, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    d3d12_device_copy_descriptors(impl_from_ID3D12Device14(iface), 1, &dst, &count, 1, &src, &count, type, METHOD(CopyDescriptorsSimple));
+    d3d12_device_copy_descriptors_simple(impl_from_ID3D12Device14(iface), count, dst, src, type);
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_device_CreateRootSignature(ID3D12Device14 *iface, UINT node_mask, const void *blob, SIZE_T size,

@@ -54,7 +54,7 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         d3d12_command_list_record_error(list, command, "pResource is not the resource the view describes");
         return;
     }
-    if (descriptor->image_view) {
+    if (d3d12xs_descriptor_is_texture(descriptor)) {
         d3d12_command_list_clear_texture_uav(list, command, descriptor, values, float_values, rect_count, rects);
         return;
     }

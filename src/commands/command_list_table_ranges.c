@@ -23,7 +23,7 @@ static bool descriptor_range(const struct d3d12xs_descriptor *descriptor, struct
     if (descriptor->null_view || !descriptor->resource
             || (descriptor->kind != D3D12XS_DESCRIPTOR_SRV && descriptor->kind != D3D12XS_DESCRIPTOR_UAV && descriptor->kind != D3D12XS_DESCRIPTOR_CBV))
         return false;
-    if (descriptor->image_view)
+    if (d3d12xs_descriptor_is_texture(descriptor))
         *range = (struct d3d12_recorded_range){VK_NULL_HANDLE, descriptor->first_subresource, descriptor->subresource_count, write,
                 descriptor->image};
     else if (descriptor->buffer)

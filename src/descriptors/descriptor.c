@@ -1,4 +1,4 @@
-/* Descriptor creation and copies (ID3D12Device::Create*View, CreateSampler, CopyDescriptors*). */
+/* Descriptor creation (ID3D12Device::Create*View, CreateSampler); copies are descriptor_copy.c's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +25,8 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
 
     /* The Vulkan descriptor is made from the view's address (heap_memory.c), which the view's
      * resource or address range usually knows already. */
-    if (device->buffer_device_address && descriptor.buffer && !descriptor.null_view && !descriptor.address) {
+    if (device->buffer_device_address && d3d12xs_descriptor_is_buffer(&descriptor) && descriptor.buffer && !descriptor.null_view
+            && !descriptor.address) {
         VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, descriptor.buffer};
         descriptor.address = vkGetBufferDeviceAddress(device->vk_device, &info) + descriptor.offset;
     }
@@ -34,6 +35,13 @@ static void write_descriptor(struct d3d12_descriptor_heap *heap, struct d3d12xs_
     /* Whole-struct stores: a reader never sees a half-written descriptor kind. */
     *dst = descriptor;
     d3d12_descriptor_heap_write_slot(heap, (size_t)(dst - heap->descriptors), dst);
+}
+
+/* A buffer resource's device address (kept from its creation where the device gives one). */
+static VkDeviceAddress buffer_address(struct d3d12_device *device, const struct d3d12_resource *resource)
+{
+    VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, resource->vk_buffer};
+    return resource->device_address ? resource->device_address : vkGetBufferDeviceAddress(device->vk_device, &info);
 }
 
 /* Checks an offset against a Vulkan buffer-offset alignment and logs the rule when broken. */
@@ -163,7 +171,8 @@ static bool buffer_view(struct d3d12_device *device, const char *method, struct 
             return false;
         }
     }
-    if (!(descriptor->view = d3d12_resource_get_buffer_view(resource, vk_format, offset, range))) {
+    /* The descriptor is made from the address; the view proves the device takes the format. */
+    if (!d3d12_resource_get_buffer_view(resource, vk_format, offset, range)) {
         d3d12xs_fail(E_INVALIDARG, method, "pDesc->Format %d cannot be used for %s texel buffers on this device", (int)format,
                 writable ? "storage" : "uniform");
         return false;
@@ -307,8 +316,7 @@ void d3d12_device_create_unordered_access_view(struct d3d12_device *device, ID3D
                     (unsigned long long)desc->Buffer.CounterOffsetInBytes);
             return;
         }
-        descriptor.counter_buffer = counter->vk_buffer;
-        descriptor.counter_offset = desc->Buffer.CounterOffsetInBytes;
+        descriptor.counter_address = buffer_address(device, counter) + desc->Buffer.CounterOffsetInBytes;
     } else if (desc->Buffer.CounterOffsetInBytes) {
         ERR("%s: pDesc->Buffer.CounterOffsetInBytes is %llu without pCounterResource (must be 0)", method,
                 (unsigned long long)desc->Buffer.CounterOffsetInBytes);
@@ -351,80 +359,6 @@ void d3d12_device_create_sampler(struct d3d12_device *device, const D3D12_SAMPLE
 void d3d12_device_create_sampler2(struct d3d12_device *device, const D3D12_SAMPLER_DESC2 *desc, D3D12_CPU_DESCRIPTOR_HANDLE handle)
 {
     create_sampler(device, "ID3D12Device11::CreateSampler2", desc, handle);
-}
-
-/* count descriptors from src (in src_heap) to dst (in dst_heap): the CPU records and the
- * descriptor bytes. */
-static void copy_run(struct d3d12_descriptor_heap *dst_heap, struct d3d12xs_descriptor *dst, struct d3d12_descriptor_heap *src_heap,
-        const struct d3d12xs_descriptor *src, UINT count)
-{
-    memmove(dst, src, count * sizeof(*dst));
-    d3d12_descriptor_heap_copy_slots(dst_heap, (size_t)(dst - dst_heap->descriptors), src_heap, (size_t)(src - src_heap->descriptors), count);
-}
-
-void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
-        const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
-        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method)
-{
-    struct d3d12_descriptor_heap *small_heaps[16], **dst_heaps = small_heaps, **src_heaps = small_heaps + 8;
-    uint64_t dst_total = 0, src_total = 0;
-    UINT dst_index = 0, src_index = 0, dst_offset = 0, src_offset = 0;
-    struct d3d12xs_descriptor *dst, *src;
-
-    if ((dst_range_count && !dst_starts) || (src_range_count && !src_starts)) {
-        ERR("%s: %s is NULL with a non-zero range count", method, dst_range_count && !dst_starts ? "pDestDescriptorRangeStarts" : "pSrcDescriptorRangeStarts");
-        return;
-    }
-    if (type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV && type != D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER
-            && type != D3D12_DESCRIPTOR_HEAP_TYPE_RTV && type != D3D12_DESCRIPTOR_HEAP_TYPE_DSV) {
-        ERR("%s: DescriptorHeapsType is %d (not a D3D12_DESCRIPTOR_HEAP_TYPE)", method, (int)type);
-        return;
-    }
-    /* Each range's heap is found once, when its handle is checked (CopyDescriptorsSimple: two look-ups). */
-    if ((dst_range_count > 8 || src_range_count > 8)
-            && !(dst_heaps = calloc((size_t)dst_range_count + src_range_count, sizeof(*dst_heaps)))) {
-        ERR("%s: cannot allocate the ranges' heap list", method);
-        return;
-    }
-    if (dst_heaps != small_heaps)
-        src_heaps = dst_heaps + dst_range_count;
-    for (UINT i = 0; i < dst_range_count; i++) {
-        UINT size = dst_sizes ? dst_sizes[i] : 1;
-        if (!d3d12xs_descriptor_from_cpu_handle(device, dst_starts[i], size, type, method, "pDestDescriptorRangeStarts[i]", &dst_heaps[i]))
-            goto done;
-        dst_total += size;
-    }
-    for (UINT i = 0; i < src_range_count; i++) {
-        UINT size = src_sizes ? src_sizes[i] : 1;
-        if (!d3d12xs_descriptor_from_cpu_handle(device, src_starts[i], size, type, method, "pSrcDescriptorRangeStarts[i]", &src_heaps[i]))
-            goto done;
-        src_total += size;
-    }
-    if (dst_total != src_total) {
-        ERR("%s: the destination ranges hold %llu descriptors and the source ranges %llu (they must match)", method,
-                (unsigned long long)dst_total, (unsigned long long)src_total);
-        goto done;
-    }
-    while (dst_index < dst_range_count && src_index < src_range_count) {
-        UINT dst_size = dst_sizes ? dst_sizes[dst_index] : 1, src_size = src_sizes ? src_sizes[src_index] : 1;
-        if (dst_offset == dst_size) {
-            dst_index++, dst_offset = 0;
-            continue;
-        }
-        if (src_offset == src_size) {
-            src_index++, src_offset = 0;
-            continue;
-        }
-        UINT count = dst_size - dst_offset < src_size - src_offset ? dst_size - dst_offset : src_size - src_offset;
-        dst = (struct d3d12xs_descriptor *)dst_starts[dst_index].ptr + dst_offset;
-        src = (struct d3d12xs_descriptor *)src_starts[src_index].ptr + src_offset;
-        copy_run(dst_heaps[dst_index], dst, src_heaps[src_index], src, count);
-        dst_offset += count;
-        src_offset += count;
-    }
-done:
-    if (dst_heaps != small_heaps)
-        free(dst_heaps);
 }
 
 /* The part RTVs and DSVs share: the handle in a heap of its type and a texture to view. */

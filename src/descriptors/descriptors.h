@@ -15,33 +15,59 @@ enum d3d12xs_descriptor_kind {
     D3D12XS_DESCRIPTOR_DSV,       /* in DSV heaps: the view a depth-stencil clear renders to */
 };
 
-/* What a CPU descriptor handle points at: the Vulkan pieces a push-descriptor write needs. */
+/* The vk_type of RTVs and DSVs: render targets and depth buffers have no Vulkan descriptor. */
+#define D3D12XS_NO_VK_DESCRIPTOR 0xff
+
+/* The CPU-side record of one descriptor: what a CPU handle points at, 80 bytes. A plain value
+ * that owns nothing and references nothing (D3D12 descriptors do not hold their resources), so
+ * copying a descriptor copies these bytes (descriptor_copy.c). The union holds the part of the
+ * view's kind: d3d12xs_descriptor_is_texture and d3d12xs_descriptor_is_buffer say which. */
 struct d3d12xs_descriptor {
-    enum d3d12xs_descriptor_kind kind;
-    VkDescriptorType vk_type;
+    uint8_t kind;                     /* enum d3d12xs_descriptor_kind */
+    uint8_t vk_type;                  /* VkDescriptorType of the Vulkan descriptor (a core type: below 256), or D3D12XS_NO_VK_DESCRIPTOR */
     bool null_view;                   /* written with a NULL resource: reads give 0 */
-    VkBuffer buffer;
-    VkDeviceSize offset, range;
-    VkBufferView view;                /* typed buffer views */
-    VkImageView image_view;           /* texture views (the resource's, memory/texture_view.c) */
-    VkImageSubresourceRange image_range; /* ... and the mips, layers and aspect they see */
-    uint32_t first_w_slice, w_slice_count; /* ... and of a 3D UAV, its W slices (count 0: the mip's whole depth) */
-    VkImage image;                    /* ... the resource's image, and the D3D12 subresources the range spans */
-    uint32_t first_subresource, subresource_count;
-    VkSampler sampler;
-    VkBuffer counter_buffer;          /* UAV counter, when given */
-    VkDeviceSize counter_offset;
-    struct d3d12_resource *resource;  /* not referenced: D3D12 descriptors do not hold resources */
+    bool raw;
     DXGI_FORMAT format;
     VkFormat vk_format;               /* of typed views: what the descriptor encodes */
-    uint32_t structure_stride;
-    bool raw;
-    VkDeviceAddress address;          /* of buffer + offset, where the device gives buffers addresses */
     /* Raw and structured views: the Vulkan descriptor starts this many bytes before the view, at
      * an address the device's storage-buffer alignment allows (heap_memory.c); 0 for the rest. */
     uint32_t view_misalignment;
-    D3D12_DSV_FLAGS dsv_flags;        /* DSVs: the read-only aspects */
+    struct d3d12_resource *resource;  /* not referenced: D3D12 descriptors do not hold resources */
+    union {
+        struct { /* CBVs and buffer SRVs and UAVs */
+            VkBuffer buffer;
+            VkDeviceSize offset, range;
+            VkDeviceAddress address;  /* of buffer + offset */
+            VkDeviceAddress counter_address; /* of a UAV's counter, 0 without one */
+            uint32_t structure_stride;
+        };
+        struct { /* texture SRVs and UAVs, RTVs and DSVs */
+            VkImageView image_view;   /* the resource's (memory/texture_view.c) */
+            VkImage image;            /* ... the resource's image, and the D3D12 subresources the range spans */
+            VkImageSubresourceRange image_range; /* the mips, layers and aspect the view sees */
+            uint32_t first_w_slice, w_slice_count; /* of a 3D UAV, its W slices (count 0: the mip's whole depth) */
+            uint32_t first_subresource, subresource_count;
+            D3D12_DSV_FLAGS dsv_flags; /* DSVs: the read-only aspects */
+        };
+        VkSampler sampler;            /* samplers (the device's, sampler.c) */
+    };
 };
+
+/* What every copy moves per descriptor, besides the Vulkan descriptor: keep it small. */
+_Static_assert(sizeof(struct d3d12xs_descriptor) <= 80, "a descriptor record is at most 80 bytes");
+
+static inline bool d3d12xs_descriptor_is_texture(const struct d3d12xs_descriptor *descriptor)
+{
+    return descriptor->kind == D3D12XS_DESCRIPTOR_RTV || descriptor->kind == D3D12XS_DESCRIPTOR_DSV
+            || descriptor->vk_type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || descriptor->vk_type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+}
+
+/* CBVs and buffer SRVs and UAVs, null views included (their buffer is VK_NULL_HANDLE). */
+static inline bool d3d12xs_descriptor_is_buffer(const struct d3d12xs_descriptor *descriptor)
+{
+    return (descriptor->kind == D3D12XS_DESCRIPTOR_CBV || descriptor->kind == D3D12XS_DESCRIPTOR_SRV
+            || descriptor->kind == D3D12XS_DESCRIPTOR_UAV) && !d3d12xs_descriptor_is_texture(descriptor);
+}
 
 struct d3d12_descriptor_heap {
     ID3D12DescriptorHeap ID3D12DescriptorHeap_iface;
@@ -76,8 +102,8 @@ bool d3d12xs_texture_dsv(struct d3d12_device *device, const char *method, struct
  * without null descriptors. */
 bool d3d12xs_texture_null_view(struct d3d12_device *device, const char *method, bool writable, struct d3d12xs_descriptor *descriptor);
 
-/* The device's registry of live heaps (device->descriptor_heaps) and its sampler cache
- * (device->samplers), made at device creation and freed when it goes (api/device.c). */
+/* The device's registry of live heaps (device->descriptor_heaps, heap_registry.c) and its
+ * sampler cache (device->samplers), made at device creation and freed when it goes (api/device.c). */
 HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device);
 void d3d12xs_descriptor_heap_registry_cleanup(struct d3d12_device *device);
 HRESULT d3d12xs_sampler_cache_init(struct d3d12_device *device);
@@ -86,21 +112,20 @@ void d3d12xs_sampler_cache_cleanup(struct d3d12_device *device);
 
 struct d3d12_descriptor_heap *unsafe_impl_from_ID3D12DescriptorHeap(ID3D12DescriptorHeap *iface);
 HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **heap);
-/* Validates a CPU handle from the application; NULL (with one log line) when it is not one of ours. */
-/* Finds the descriptor a CPU handle names without logging; *reason says why when it fails. */
+/* Finds the descriptor a CPU handle names without logging (one registry look-up, then range
+ * checks); *reason says why when it fails. *heap is set where the handle is inside a live heap. */
 struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char **reason, struct d3d12_descriptor_heap **heap);
-/* count descriptors from handle must lie in one heap of that type. */
+/* The same for a CPU handle from the application, with one log line naming argument when it fails:
+ * count descriptors from handle must lie in one heap of that type. */
 struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap);
 
 /* heap_memory.c: the heap's descriptor bytes; write_slot encodes descriptor into slot index
- * (and its side-table entry), copy_slots copies count slots between heaps of one type. */
+ * (and its side-table entry); copies are heap_memory.h's. */
 HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, const char *method);
 void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap);
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor);
-void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t dst_index, const struct d3d12_descriptor_heap *src,
-        size_t src_index, size_t count);
 UINT d3d12_device_get_descriptor_increment(struct d3d12_device *device, D3D12_DESCRIPTOR_HEAP_TYPE type);
 void d3d12_device_create_constant_buffer_view(struct d3d12_device *device, const D3D12_CONSTANT_BUFFER_VIEW_DESC *desc,
         D3D12_CPU_DESCRIPTOR_HANDLE handle);
@@ -122,8 +147,11 @@ void d3d12xs_sampler_desc2_from_desc(const D3D12_SAMPLER_DESC *desc, D3D12_SAMPL
 /* The D3D12_SAMPLER_DESC2 of a static sampler: the border colour the enum names (UINT colours
  * with UINT_BORDER_COLOR), the sampler's flags. */
 void d3d12xs_sampler_desc2_from_static(const D3D12_STATIC_SAMPLER_DESC1 *desc, D3D12_SAMPLER_DESC2 *desc2);
+/* descriptor_copy.c: CopyDescriptors and CopyDescriptorsSimple. */
 void d3d12_device_copy_descriptors(struct d3d12_device *device, UINT dst_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *dst_starts,
         const UINT *dst_sizes, UINT src_range_count, const D3D12_CPU_DESCRIPTOR_HANDLE *src_starts, const UINT *src_sizes,
-        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method);
+        D3D12_DESCRIPTOR_HEAP_TYPE type);
+void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start,
+        D3D12_CPU_DESCRIPTOR_HANDLE src_start, D3D12_DESCRIPTOR_HEAP_TYPE type);
 
 #endif

@@ -18,11 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "descriptors/descriptors.h"
-#include "descriptors/descriptor_buffer.h"
+#include "descriptors/heap_memory.h"
 #include "memory/va_map.h"
 
-#define SIDE_ENTRY_SIZE (D3D12XS_SIDE_ENTRY_WORDS * sizeof(uint32_t))
+#define SIDE_ENTRY_SIZE D3D12XS_SIDE_ENTRY_SIZE
 
 static VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment)
 {
@@ -31,7 +30,7 @@ static VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment)
 
 static uint32_t *side_entry(const struct d3d12_descriptor_heap *heap, size_t index)
 {
-    return (uint32_t *)(heap->slots + heap->side_table_offset + index * SIDE_ENTRY_SIZE);
+    return (uint32_t *)d3d12_descriptor_heap_side_entry(heap, index);
 }
 
 static void set_counter_address(uint32_t *entry, VkDeviceAddress address)
@@ -113,12 +112,6 @@ void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap)
     heap->slots = NULL;
 }
 
-static VkDeviceAddress address_of(struct d3d12_device *device, VkBuffer buffer, VkDeviceSize offset)
-{
-    VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, buffer};
-    return vkGetBufferDeviceAddress(device->vk_device, &info) + offset;
-}
-
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor)
 {
     struct d3d12_device *device = heap->object.device;
@@ -145,17 +138,6 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     entry = side_entry(heap, index);
     entry[D3D12XS_SIDE_ENTRY_MISALIGNMENT] = descriptor->view_misalignment;
     /* Only a UAV's counter is ever read (IncrementCounter, Append, Consume). */
-    set_counter_address(entry, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && descriptor->counter_buffer
-            ? address_of(device, descriptor->counter_buffer, descriptor->counter_offset) : no_counter_address(device));
-}
-
-void d3d12_descriptor_heap_copy_slots(struct d3d12_descriptor_heap *dst, size_t dst_index, const struct d3d12_descriptor_heap *src,
-        size_t src_index, size_t count)
-{
-    if (!dst->slots || !src->slots)
-        return;
-    memmove(dst->slots + dst_index * dst->slot_size, src->slots + src_index * src->slot_size, count * dst->slot_size);
-    /* the side table's entries (counters, view offsets) go with their descriptors */
-    if (dst->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
-        memmove(side_entry(dst, dst_index), side_entry(src, src_index), count * SIDE_ENTRY_SIZE);
+    set_counter_address(entry, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && d3d12xs_descriptor_is_buffer(descriptor)
+            && descriptor->counter_address ? descriptor->counter_address : no_counter_address(device));
 }

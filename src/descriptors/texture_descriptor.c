@@ -197,7 +197,7 @@ static bool make_view(struct d3d12_device *device, const char *method, struct d3
     /* render targets and depth buffers are not shader descriptors: their heaps have no Vulkan
      * descriptor bytes */
     descriptor->vk_type = usage == VK_IMAGE_USAGE_STORAGE_BIT ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
-            : usage == VK_IMAGE_USAGE_SAMPLED_BIT ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE : VK_DESCRIPTOR_TYPE_MAX_ENUM;
+            : usage == VK_IMAGE_USAGE_SAMPLED_BIT ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE : D3D12XS_NO_VK_DESCRIPTOR;
     return true;
 }
 
