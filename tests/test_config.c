@@ -369,7 +369,7 @@ static void child_debug_layer(void)
         desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(invalid);
         desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(invalid);
         RELOG_MARK();
-        CHECK_HR(ID3D12Device_CreateComputePipelineState(after, &desc, &IID_ID3D12PipelineState, (void **)&state), E_FAIL);
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(after, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
         CHECK_LOG("CreateComputePipelineState", "SPIR-V validation failed", "not been defined");
         RELOG_MARK();
         CHECK(state == NULL);

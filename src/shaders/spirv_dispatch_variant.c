@@ -16,8 +16,8 @@
  * Types the thread limit needs (uint, bool, uint3, bool3) go to the start of the globals, the
  * existing ones moved there (a definition moved earlier breaks no reference), so that the
  * push-constant struct, wherever it is defined, may use them. Everything else that is new goes
- * at the end of the globals. Variants are rare: each is made from the pipeline's SPIR-V, parsed
- * again, rather than the pipeline keeping a parsed module for its whole life. */
+ * at the end of the globals. Pipeline creation (pipeline_variant.c) runs the pass on the pipeline's
+ * emitted SPIR-V parsed again, once for all its variants. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,10 +97,12 @@ static HRESULT read_facts(struct d3d12xs_spirv_module *m, struct module_facts *f
 }
 
 /* Variables whose accesses may go through a device-incoherent cache: storage buffers (and
- * glslang's Uniform BufferBlock ones), storage images and storage texel buffers. */
-static void add_coherent_decorations(struct d3d12xs_spirv_module *m)
+ * glslang's Uniform BufferBlock ones), storage images and storage texel buffers. Those not yet
+ * Coherent are counted, and with apply decorated. */
+static unsigned coherent_decorations(struct d3d12xs_spirv_module *m, bool apply)
 {
     const struct d3d12xs_spirv_inst *inst;
+    unsigned count = 0;
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
         const struct d3d12xs_spirv_inst *pointer, *type;
         uint32_t variable, storage, words[3] = {SpvOpDecorate, 0, SpvDecorationCoherent};
@@ -116,10 +118,18 @@ static void add_coherent_decorations(struct d3d12xs_spirv_module *m)
                 || (storage == SpvStorageClassUniform && d3d12xs_spirv_decoration(m, pointer->w[3], SpvDecorationBufferBlock, NULL))
                 || (storage == SpvStorageClassUniformConstant && type && d3d12xs_spirv_op(type) == SpvOpTypeImage
                         && d3d12xs_spirv_len(type) >= 8 && type->w[7] == 2)) {
+            count++;
             words[1] = variable;
-            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, words, 3);
+            if (apply)
+                d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, words, 3);
         }
     }
+    return count;
+}
+
+unsigned d3d12xs_spirv_incoherent_storage_count(struct d3d12xs_spirv_module *m)
+{
+    return coherent_decorations(m, false);
 }
 
 /* The basic type `existing` (or a new one of words) at index of the globals: returns its id. */
@@ -276,10 +286,17 @@ HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, cons
         static const char marker[] = "d3d12xs.dispatch_base";
         uint32_t words[1 + (sizeof(marker) + 3) / 4] = {SpvOpModuleProcessed};
         memcpy(&words[1], marker, sizeof(marker));
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
+        if (m->version >= 0x10100) {
+            d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
+        } else {
+            /* OpModuleProcessed came with SPIR-V 1.1 (libvkd3d-shader's DXBC modules are 1.0);
+             * OpSourceExtension goes first among the debug instructions */
+            words[0] = SpvOpSourceExtension;
+            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_DEBUG, 0, words, sizeof(words) / 4);
+        }
     }
     if (args->variant & D3D12XS_VARIANT_COHERENT)
-        add_coherent_decorations(m);
+        coherent_decorations(m, true);
     if (limit && FAILED(hr = add_thread_limit(m, &f, args->limit_offset, error, error_size)))
         return hr;
     return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;

@@ -257,5 +257,8 @@ struct d3d12xs_spirv_dispatch_variant_args {
 };
 HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dispatch_variant_args *args,
         char *error, size_t error_size);
+/* The storage buffers and images COHERENT would decorate (those not Coherent yet): with none,
+ * the coherent variant is the module itself. */
+unsigned d3d12xs_spirv_incoherent_storage_count(struct d3d12xs_spirv_module *m);
 
 #endif
