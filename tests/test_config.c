@@ -247,10 +247,11 @@ static ID3D10Blob *invalid_shader(void)
         return NULL;
     words = ID3D10Blob_GetBufferPointer(code);
     count = ID3D10Blob_GetBufferSize(code) / 4;
-    /* Before the first annotation or type: where debug instructions go. */
+    /* Before the first OpModuleProcessed (d3d12xs's markers), annotation or type: where OpName goes. */
     while (at < count) {
         uint32_t op = words[at] & 0xffff;
-        if (op == 71 /* OpDecorate */ || op == 72 /* OpMemberDecorate */ || (op >= 19 && op <= 39) /* types */)
+        if (op == 330 /* OpModuleProcessed */ || op == 71 /* OpDecorate */ || op == 72 /* OpMemberDecorate */
+                || (op >= 19 && op <= 39) /* types */)
             break;
         at += words[at] >> 16;
     }

@@ -3,16 +3,19 @@
  * its own reference count, name and private data, and both run the same VkPipelines; releasing
  * either leaves the other working. What counts as identical: the root signature's serialized
  * blob (another root signature object of the same blob finds it too), the shader bytecode, the
- * flags and CreateComputePipelineStateX's limits. Another root signature, other bytecode or
- * other limits make another pipeline. Many threads creating the same description end with one
+ * flags and CreateComputePipelineStateX's limits; a DXBC shader carrying its root signature (no
+ * pRootSignature) finds the live pipeline of the same bytecode. Another root signature, other
+ * bytecode or other limits make another pipeline. Many threads creating the same description end with one
  * pipeline. D3D12XSGetPipelineStatistics says which happened. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <d3dcompiler.h>
 #include <d3d12_xs.h>
 
+#include "dxbc_writer.h"
 #include "harness.h"
 
 #define THREADS 64
@@ -211,6 +214,77 @@ static void test_different(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D
     CHECK_NO_LOG();
 }
 
+/* u0.Store(id * 4, id * cb0[0].x + 1) in shader model 5.0, carrying root_signature (RTS0):
+ *   dcl_constantbuffer cb0[1]; dcl_uav_raw u0; dcl_input vThreadID.x; dcl_temps 1;
+ *   dcl_thread_group 64, 1, 1; imad r0.x, vThreadID.x, cb0[0].x, l(1);
+ *   ishl r0.y, vThreadID.x, l(2); store_raw u0.x, r0.y, r0.x; ret */
+static void *dxbc_with_root_signature(ID3DBlob *root_signature, size_t *size)
+{
+    static const struct dxbc_instruction program[] = {
+        {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(0, 1)}, 0, {0}},
+        {DXBC_OP_DCL_UAV_RAW, 1, {DXBC_RESOURCE(DXBC_UAV, 0)}, 0, {0}},
+        {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_THREAD_ID, 0, DXBC_X)}, 0, {0}},
+        {DXBC_OP_DCL_TEMPS, 0, {{0}}, 1, {1}},
+        {DXBC_OP_DCL_THREAD_GROUP, 0, {{0}}, 3, {THREADS, 1, 1}},
+        {DXBC_OP_IMAD, 4, {DXBC_DST(DXBC_TEMP, 0, DXBC_X), DXBC_SRC(DXBC_THREAD_ID, 0, 0), DXBC_CB_SRC(0, 0, 0), DXBC_IMM(1)}, 0, {0}},
+        {DXBC_OP_ISHL, 3, {DXBC_DST(DXBC_TEMP, 0, DXBC_Y), DXBC_SRC(DXBC_THREAD_ID, 0, 0), DXBC_IMM(2)}, 0, {0}},
+        {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, DXBC_X), DXBC_SRC(DXBC_TEMP, 0, 1), DXBC_SRC(DXBC_TEMP, 0, 0)}, 0, {0}},
+        {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+    };
+    return dxbc_write_shader_with_root_signature(DXBC_COMPUTE_SHADER, 5, 0, program, sizeof(program) / sizeof(program[0]),
+            ID3D10Blob_GetBufferPointer(root_signature), ID3D10Blob_GetBufferSize(root_signature), size);
+}
+
+/* pRootSignature NULL: the shader's RTS0 part is the root signature, and the second creation
+ * finds the first's pipeline without making a root signature. */
+static void test_embedded_root_signature(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12RootSignature *signature)
+{
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC root_desc;
+    D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *pipelines[2] = {NULL, NULL};
+    D3D12XS_PIPELINE_STATISTICS before, after;
+    ID3DBlob *blob = NULL, *errors = NULL;
+    size_t size = 0;
+    void *dxbc;
+    LOG_MARK();
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    memset(&root_desc, 0, sizeof(root_desc));
+    root_desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    root_desc.Desc_1_1.NumParameters = 2;
+    root_desc.Desc_1_1.pParameters = parameters;
+    CHECK_HR(D3D12SerializeVersionedRootSignature(&root_desc, &blob, &errors), S_OK);
+    if (!blob)
+        return;
+    dxbc = dxbc_with_root_signature(blob, &size);
+    CHECK(dxbc != NULL);
+    memset(&desc, 0, sizeof(desc));
+    desc.CS.pShaderBytecode = dxbc;
+    desc.CS.BytecodeLength = size;
+    before = statistics_of(device);
+    for (int i = 0; i < 2 && dxbc; i++)
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&pipelines[i]), S_OK);
+    after = statistics_of(device);
+    CHECK_MSG(after.LivePipelines == before.LivePipelines + 1 && after.IdenticalPipelinesFound == before.IdenticalPipelinesFound + 1,
+            "two creations of a shader with its root signature: %llu pipelines made, %llu found (1 and 1 expected)",
+            (unsigned long long)(after.LivePipelines - before.LivePipelines),
+            (unsigned long long)(after.IdenticalPipelinesFound - before.IdenticalPipelinesFound));
+    if (pipelines[0] && pipelines[1]) {
+        /* the shader's root signature has the layout of `signature` */
+        ID3D12PipelineState_Release(pipelines[0]);
+        check_runs(device, queue, signature, pipelines[1], 6, 1, "a pipeline of a shader's own root signature");
+        ID3D12PipelineState_Release(pipelines[1]);
+    }
+    CHECK(statistics_of(device).LivePipelines == before.LivePipelines);
+    CHECK_NO_LOG();
+    free(dxbc);
+    ID3D10Blob_Release(blob);
+}
+
 struct creator {
     ID3D12Device *device;
     ID3D12RootSignature *signature;
@@ -286,6 +360,7 @@ int main(void)
         test_identical(device, queue, signature, code);
         test_different(device, queue, signature, code, other_code);
         test_threads(device, queue, signature, code);
+        test_embedded_root_signature(device, queue, signature);
     }
     CHECK(statistics_of(device).LivePipelines == 0);
     if (code)

@@ -1,10 +1,11 @@
 /* Recording never builds a pipeline (docs/design.md, "Pipelines"): CreateComputePipelineState
  * makes every VkPipeline its shader can need, and D3D12XSGetPipelineStatistics counts them.
  *
- * - What creation makes: a shader writing a root UAV gets three (Dispatch's, DispatchX's for
- *   start groups and thread limits, and its coherent one); one that also reads a root raw
- *   buffer with Load4 a fourth (root views off 16-byte boundaries); one with no storage at all
- *   two (its coherent DispatchX variant is its DispatchX one).
+ * - What creation makes: a shader writing a root UAV gets two (Dispatch's, and DispatchX's for
+ *   start groups and thread limits), a third where it declares a UAV globallycoherent
+ *   (DISABLE_VOLATILE's coherent variant), from HLSL and from DXBC alike; one that also reads a
+ *   root raw buffer with Load4 another (root views off 16-byte boundaries); one with no storage
+ *   at all two whatever its source.
  * - Recording a list that runs every variant (Dispatch; a root SRV 4 and 8 bytes off a 16-byte
  *   boundary; DispatchX with a start group, a partial group, DISABLE_VOLATILE, a start group with
  *   a misaligned view) makes none, and each dispatch computes its words.
@@ -12,6 +13,7 @@
  *   recording error naming why, and builds nothing either.
  * - D3D12XSGetPipelineStatistics' argument checks. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -19,6 +21,7 @@
 #include <d3dcompiler.h>
 #include <d3d12_xs.h>
 
+#include "dxbc_writer.h"
 #include "harness.h"
 
 #define GROUP 64
@@ -41,6 +44,11 @@ static const char copy_source[] =
 
 static const char store_source[] =
     "RWByteAddressBuffer output : register(u0);\n"
+    "[numthreads(64, 1, 1)]\n"
+    "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x); }\n";
+
+static const char coherent_source[] =
+    "globallycoherent RWByteAddressBuffer output : register(u0);\n"
     "[numthreads(64, 1, 1)]\n"
     "void main(uint3 id : SV_DispatchThreadID) { output.Store(id.x * 4, id.x); }\n";
 
@@ -69,6 +77,23 @@ static const uint32_t empty_spirv[] = {
     1u << 16 | SpvOpReturn,
     1u << 16 | SpvOpFunctionEnd,
 };
+
+/* store_source in shader model 5.0, its UAV declared globally coherent (dcl_uav_raw_glc) or not:
+ *   dcl_uav_raw u0; dcl_input vThreadID.x; dcl_temps 1; dcl_thread_group 64, 1, 1
+ *   ishl r0.x, vThreadID.x, l(2); store_raw u0.x, r0.x, vThreadID.x; ret */
+static void *dxbc_store(bool globally_coherent, size_t *size)
+{
+    const struct dxbc_instruction program[] = {
+        {DXBC_OP_DCL_UAV_RAW | (globally_coherent ? 1u << 16 : 0), 1, {DXBC_RESOURCE(DXBC_UAV, 0)}, 0, {0}},
+        {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_THREAD_ID, 0, DXBC_X)}, 0, {0}},
+        {DXBC_OP_DCL_TEMPS, 0, {{0}}, 1, {1}},
+        {DXBC_OP_DCL_THREAD_GROUP, 0, {{0}}, 3, {64, 1, 1}},
+        {DXBC_OP_ISHL, 3, {DXBC_DST(DXBC_TEMP, 0, DXBC_X), DXBC_SRC(DXBC_THREAD_ID, 0, 0), DXBC_IMM(2)}, 0, {0}},
+        {DXBC_OP_STORE_RAW, 3, {DXBC_DST(DXBC_UAV, 0, DXBC_X), DXBC_SRC(DXBC_TEMP, 0, 0), DXBC_SRC(DXBC_THREAD_ID, 0, 0)}, 0, {0}},
+        {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+    };
+    return dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, program, sizeof(program) / sizeof(program[0]), size);
+}
 
 static uint64_t vk_pipelines_created(ID3D12Device *device)
 {
@@ -101,38 +126,59 @@ static ID3D12PipelineState *pipeline_from_hlsl(ID3D12Device *device, ID3D12RootS
     return pipeline;
 }
 
-static void test_what_creation_makes(ID3D12Device *device, ID3D12RootSignature *signature)
+/* The VkPipelines CreateComputePipelineState made for the shader. */
+static uint64_t vk_pipelines_of(ID3D12Device *device, ID3D12RootSignature *signature, const void *code, size_t size)
 {
     D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
-    ID3D12PipelineState *pipeline;
-    uint64_t before;
-    LOG_MARK();
-
-    before = vk_pipelines_created(device);
-    pipeline = pipeline_from_hlsl(device, signature, store_source);
-    CHECK_MSG(vk_pipelines_created(device) - before == 3, "a root UAV store made %llu VkPipelines (3 expected)",
-            (unsigned long long)(vk_pipelines_created(device) - before));
-    if (pipeline)
-        ID3D12PipelineState_Release(pipeline);
-
-    before = vk_pipelines_created(device);
-    pipeline = pipeline_from_hlsl(device, signature, copy_source);
-    CHECK_MSG(vk_pipelines_created(device) - before == 4, "a root raw buffer read with Load4 made %llu VkPipelines (4 expected)",
-            (unsigned long long)(vk_pipelines_created(device) - before));
-    if (pipeline)
-        ID3D12PipelineState_Release(pipeline);
+    ID3D12PipelineState *pipeline = NULL;
+    uint64_t before = vk_pipelines_created(device);
 
     memset(&desc, 0, sizeof(desc));
     desc.pRootSignature = signature;
-    desc.CS.pShaderBytecode = empty_spirv;
-    desc.CS.BytecodeLength = sizeof(empty_spirv);
-    before = vk_pipelines_created(device);
-    pipeline = NULL;
+    desc.CS.pShaderBytecode = code;
+    desc.CS.BytecodeLength = size;
     CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&pipeline), S_OK);
-    CHECK_MSG(vk_pipelines_created(device) - before == 2, "a shader without storage made %llu VkPipelines (2 expected)",
-            (unsigned long long)(vk_pipelines_created(device) - before));
     if (pipeline)
         ID3D12PipelineState_Release(pipeline);
+    return vk_pipelines_created(device) - before;
+}
+
+static void test_what_creation_makes(ID3D12Device *device, ID3D12RootSignature *signature)
+{
+    static const struct {
+        const char *name, *source;
+        uint64_t expected;
+    } shaders[] = {
+        {"a root UAV store", store_source, 2},
+        {"a globallycoherent root UAV store", coherent_source, 3},
+        {"a root raw buffer read with Load4", copy_source, 3},
+    };
+    LOG_MARK();
+
+    for (unsigned i = 0; i < sizeof(shaders) / sizeof(shaders[0]); i++) {
+        ID3D10Blob *code = harness_compile(shaders[i].source, 0);
+        uint64_t made;
+        if (!code)
+            continue;
+        made = vk_pipelines_of(device, signature, ID3D10Blob_GetBufferPointer(code), ID3D10Blob_GetBufferSize(code));
+        CHECK_MSG(made == shaders[i].expected, "%s made %llu VkPipelines (%llu expected)", shaders[i].name, (unsigned long long)made,
+                (unsigned long long)shaders[i].expected);
+        ID3D10Blob_Release(code);
+    }
+    for (int coherent = 0; coherent < 2; coherent++) {
+        size_t size = 0;
+        void *dxbc = dxbc_store(coherent, &size);
+        uint64_t made;
+        CHECK(dxbc != NULL);
+        if (!dxbc)
+            continue;
+        made = vk_pipelines_of(device, signature, dxbc, size);
+        CHECK_MSG(made == 2u + coherent, "a DXBC root UAV store%s made %llu VkPipelines (%u expected)", coherent ? " (_glc)" : "",
+                (unsigned long long)made, 2 + coherent);
+        free(dxbc);
+    }
+    CHECK_MSG(vk_pipelines_of(device, signature, empty_spirv, sizeof(empty_spirv)) == 2, "a shader without storage made other than 2 "
+            "VkPipelines");
     CHECK_NO_LOG();
 }
 
@@ -217,6 +263,41 @@ static void test_recording_builds_nothing(ID3D12Device *device, ID3D12CommandQue
     ID3D12PipelineState_Release(pipeline);
 }
 
+/* A globallycoherent shader's coherent DispatchX variant runs, made at creation too. */
+static void test_coherent_runs(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12RootSignature *signature)
+{
+    ID3D12PipelineState *pipeline = pipeline_from_hlsl(device, signature, coherent_source);
+    ID3D12Resource *output = harness_uav_buffer(device, 4 * THREADS);
+    struct harness_list list = harness_create_list(device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList *l = (ID3D12GraphicsCommandList *)list.list;
+    uint64_t before = vk_pipelines_created(device);
+    uint32_t data[THREADS];
+    unsigned wrong = 0;
+    LOG_MARK();
+
+    if (!pipeline)
+        return;
+    ID3D12GraphicsCommandList_SetComputeRootSignature(l, signature);
+    ID3D12GraphicsCommandList_SetPipelineState(l, pipeline);
+    ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(l, 0, 0, 0);
+    ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(l, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    ID3D12GraphicsCommandList_DispatchX(l, 1, 1, 1, D3D12XBOX_DISPATCH_FLAG_DISABLE_VOLATILE_VECTOR_L1);
+    CHECK_HR(D3D12XSSetDispatchStartGroup(l, 1, 0, 0), S_OK);
+    ID3D12GraphicsCommandList_DispatchX(l, THREADS - GROUP - 3, 1, 1,
+            D3D12XBOX_DISPATCH_FLAG_DISABLE_VOLATILE_SCALAR_L1 | D3D12XBOX_DISPATCH_FLAG_USE_THREAD_DIMENSIONS);
+    CHECK(vk_pipelines_created(device) == before);
+    harness_execute_and_wait(device, queue, &list);
+    harness_read_back(device, queue, output, data, sizeof(data));
+    /* threads 0-63, then 64 on to 64 + THREADS - GROUP - 3 */
+    for (uint32_t i = 0; i < THREADS; i++)
+        wrong += data[i] != (i < THREADS - 3 ? i : 0);
+    CHECK_MSG(!wrong, "coherent variant: %u of %u words wrong", wrong, THREADS);
+    CHECK_NO_LOG();
+    harness_release_list(&list);
+    ID3D12Resource_Release(output);
+    ID3D12PipelineState_Release(pipeline);
+}
+
 static void test_refused_variant(ID3D12Device *device, ID3D12RootSignature *signature)
 {
     ID3D12PipelineState *pipeline = pipeline_from_hlsl(device, signature, barrier_source);
@@ -273,6 +354,7 @@ int main(void)
     if (signature) {
         test_what_creation_makes(device, signature);
         test_recording_builds_nothing(device, queue, signature);
+        test_coherent_runs(device, queue, signature);
         test_refused_variant(device, signature);
         ID3D12RootSignature_Release(signature);
     }

@@ -684,6 +684,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     for (uint32_t i = 0; i < info.binding_count; i++)
         info.bindings[i].in_rows = from_dxbc && info.bindings[i].register_class == D3D12XS_REGISTER_CBV;
     memcpy(state->local_size, info.local_size, sizeof(state->local_size));
+    state->no_volatile = info.no_volatile;
     state->push_set = d3d12_root_signature_push_set(state->root_signature);
     state->wave_size = info.wave_size;
     state->binding_count = info.binding_count;

@@ -84,6 +84,9 @@ struct d3d12_pipeline_state {
      * its VkPipeline, VK_NULL_HANDLE where the shader needs none (SCALAR without uvec4 root views). */
     VkPipeline variants[D3D12XS_PIPELINE_VARIANT_COUNT];
     bool dispatchx_thread_limit; /* the DISPATCHX variants read the thread limit: DispatchX pushes it */
+    /* Its source declared nothing globallycoherent (spirv.h's marker): DISABLE_VOLATILE has no
+     * access to act on, and DISPATCHX_COHERENT is DISPATCHX. */
+    bool no_volatile;
     /* Why a DispatchX needing a thread limit or coherent accesses cannot run (a group barrier,
      * no push-constant room, the Vulkan memory model); NULL where it can. */
     char *thread_limit_error, *coherent_error;

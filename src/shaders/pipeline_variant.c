@@ -10,7 +10,8 @@
  *    from SCALAR's SPIR-V where there is one: one VkPipeline serves every DispatchX that needs a
  *    start group, a partial group or both, and any root view alignment;
  *  - DISPATCHX_COHERENT: DISPATCHX with every storage buffer and image Coherent, for the
- *    DISABLE_VOLATILE flags; DISPATCHX's own VkPipeline where the shader has none to decorate.
+ *    DISABLE_VOLATILE flags; DISPATCHX's own VkPipeline where the shader has none to decorate
+ *    or its source declared nothing globallycoherent (no volatile access: spirv.h).
  *
  * Each distinct one is a driver compile at creation, so the DispatchX flags share variants
  * rather than each combination having its own: a DispatchX with only a partial group also runs
@@ -93,7 +94,7 @@ static HRESULT dispatchx_code(struct d3d12_pipeline_state *state, const uint32_t
             || FAILED(hr = d3d12xs_spirv_module_emit(module, &code->words[D3D12XS_PIPELINE_DISPATCHX],
                     &code->word_counts[D3D12XS_PIPELINE_DISPATCHX])))
         goto done;
-    if (d3d12xs_spirv_incoherent_storage_count(module)) {
+    if (!state->no_volatile && d3d12xs_spirv_incoherent_storage_count(module)) {
         args.variant = D3D12XS_VARIANT_COHERENT;
         if (SUCCEEDED(hr = d3d12xs_spirv_pass_dispatch_variant(module, &args, reason, sizeof(reason))))
             hr = d3d12xs_spirv_module_emit(module, &code->words[D3D12XS_PIPELINE_DISPATCHX_COHERENT],
@@ -180,8 +181,8 @@ HRESULT d3d12_pipeline_state_build(struct d3d12_pipeline_state *state, uint32_t 
         const char *method)
 {
     struct d3d12_device *device = state->device;
-    static const char *const names[D3D12XS_PIPELINE_VARIANT_COUNT] = {"the pipeline", "its variant for root views off 16-byte "
-            "boundaries", "its DispatchX variant", "its coherent DispatchX variant"};
+    static const char *const names[D3D12XS_PIPELINE_VARIANT_COUNT] = {"the pipeline",
+            "its variant for root views off 16-byte boundaries", "its DispatchX variant", "its coherent DispatchX variant"};
     struct variant_code code = {{spirv}, {word_count}};
     unsigned failed = D3D12XS_PIPELINE_BASE, source = D3D12XS_PIPELINE_BASE;
     char error[512];

@@ -283,17 +283,7 @@ HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, cons
         /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
          * for the same module without the flag: SV_GroupID then ignored the start group.
          * A marker of no semantic effect makes the module differ. */
-        static const char marker[] = "d3d12xs.dispatch_base";
-        uint32_t words[1 + (sizeof(marker) + 3) / 4] = {SpvOpModuleProcessed};
-        memcpy(&words[1], marker, sizeof(marker));
-        if (m->version >= 0x10100) {
-            d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
-        } else {
-            /* OpModuleProcessed came with SPIR-V 1.1 (libvkd3d-shader's DXBC modules are 1.0);
-             * OpSourceExtension goes first among the debug instructions */
-            words[0] = SpvOpSourceExtension;
-            d3d12xs_spirv_insert(m, D3D12XS_SPIRV_DEBUG, 0, words, sizeof(words) / 4);
-        }
+        d3d12xs_spirv_add_marker(m, "d3d12xs.dispatch_base");
     }
     if (args->variant & D3D12XS_VARIANT_COHERENT)
         coherent_decorations(m, true);

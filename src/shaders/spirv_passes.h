@@ -167,10 +167,12 @@ HRESULT d3d12xs_spirv_pass_buffer_arrays(struct d3d12xs_spirv_module *m, const s
         char *error, size_t error_size);
 
 /* spirv_finish_hlsl.c: UAV counters get their binding encoding (spirv.h), what glslang's HLSL
- * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER. E_FAIL
- * for a counter whose UAV has no u register. */
+ * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER, with
+ * no_volatile (the source declares nothing globallycoherent) D3D12XS_SPIRV_NO_VOLATILE_MARKER.
+ * E_FAIL for a counter whose UAV has no u register. */
 struct d3d12xs_spirv_finish_hlsl_args {
     bool wave32;
+    bool no_volatile;
 };
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
