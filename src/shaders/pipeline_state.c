@@ -62,7 +62,7 @@ struct d3d12xs_pipeline_table {
 
 /* What a description is compared by. */
 struct pipeline_key {
-    const struct d3d12_root_signature *signature; /* NULL: the shader carries it */
+    struct d3d12_root_signature *signature; /* NULL: the shader carries it */
     const void *bytecode;
     size_t bytecode_size;
     D3D12_PIPELINE_STATE_FLAGS flags;
@@ -853,7 +853,7 @@ static void discard_pipeline(struct d3d12_pipeline_state *state)
 static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const struct pipeline_key *key,
         const char *method, struct d3d12_pipeline_state **out)
 {
-    struct d3d12_root_signature *signature = (struct d3d12_root_signature *)key->signature;
+    struct d3d12_root_signature *signature = key->signature;
     struct d3d12_pipeline_state *state, *entered;
     HRESULT hr;
 

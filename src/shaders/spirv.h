@@ -229,7 +229,8 @@ const char *d3d12xs_missing_capability_feature(struct d3d12_device *device, cons
  * view starts off a 16-byte boundary (shaders/pipeline_view_offsets.c; not a DispatchX bit,
  * dispatch_variant() never sees it) */
 #define D3D12XS_VARIANT_SCALAR 0x8u
-#define D3D12XS_VARIANT_COUNT 16
+/* A dispatch asks with these bits; d3d12_pipeline_state_variant (pipeline_variant.c) maps them
+ * onto the few VkPipelines its pipeline made. */
 HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count, unsigned variant, uint32_t limit_offset,
         uint32_t **out_words, size_t *out_count, char *error, size_t error_size);
 
