@@ -2,7 +2,10 @@
  *
  *   steady: the same pipeline created and released many times in one process, after warm-up;
  *   first:  the first pipeline of a process, timed in fresh child processes (this program
- *           started again with an argument, the shader bytes on its standard input).
+ *           started again with an argument, the shader bytes on its standard input);
+ *   create_identical: the CPU time of creating and releasing a pipeline while one of the same
+ *           description is alive (d3d12xs finds the live one; raw Vulkan keeps a twin pipeline
+ *           of the same module alive, which some drivers find).
  *
  * Each D3D12 figure stands next to raw Vulkan making a pipeline of the same layout shape (one
  * storage buffer in a push-descriptor set, as d3d12xs makes of one root UAV) from SPIR-V of the
@@ -161,6 +164,20 @@ static double d3d_sample(const struct d3d *d)
     return (bench_now_ns() - start) / 1e3;
 }
 
+#define IDENTICAL_BATCH 20
+
+/* CPU microseconds of one CreateComputePipelineState + Release while a pipeline of the same
+ * description is alive, over a batch (one creation is a few us: a clock read would weigh). */
+static double d3d_identical_sample(const struct d3d *d)
+{
+    double start = bench_thread_cpu_ns();
+    for (unsigned i = 0; i < IDENTICAL_BATCH; i++) {
+        ID3D12PipelineState *state = d3d_create(d);
+        ID3D12PipelineState_Release(state);
+    }
+    return (bench_thread_cpu_ns() - start) / 1e3 / IDENTICAL_BATCH;
+}
+
 /* Dispatches the pipeline over WORDS threads and checks that word i of the output holds i:
  * the shader bytes (DXBC from our writer on vkd3d) do what the HLSL says. */
 static void d3d_check(const struct d3d *d)
@@ -259,9 +276,8 @@ static void raw_destroy(struct raw *r)
     bench_vk_destroy(&r->vk);
 }
 
-/* Microseconds of vkCreateShaderModule + vkCreateComputePipelines + destroying both: what
- * CreateComputePipelineState + Release do at the least. */
-static double raw_sample(const struct raw *r)
+/* vkCreateShaderModule + vkCreateComputePipelines, the module destroyed. */
+static VkPipeline raw_create(const struct raw *r)
 {
     VkShaderModuleCreateInfo module_info = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -270,7 +286,6 @@ static double raw_sample(const struct raw *r)
     };
     VkShaderModule module;
     VkPipeline pipeline;
-    double start = bench_now_ns();
 
     VK(vkCreateShaderModule(r->vk.device, &module_info, NULL, &module));
     VkComputePipelineCreateInfo pipeline_info = {
@@ -285,8 +300,25 @@ static double raw_sample(const struct raw *r)
     };
     VK(vkCreateComputePipelines(r->vk.device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &pipeline));
     vkDestroyShaderModule(r->vk.device, module, NULL);
-    vkDestroyPipeline(r->vk.device, pipeline, NULL);
+    return pipeline;
+}
+
+/* Microseconds of vkCreateShaderModule + vkCreateComputePipelines + destroying both: what
+ * CreateComputePipelineState + Release do at the least. */
+static double raw_sample(const struct raw *r)
+{
+    double start = bench_now_ns();
+    vkDestroyPipeline(r->vk.device, raw_create(r), NULL);
     return (bench_now_ns() - start) / 1e3;
+}
+
+/* CPU microseconds of the same, over a batch (raw Vulkan's create_identical). */
+static double raw_identical_sample(const struct raw *r)
+{
+    double start = bench_thread_cpu_ns();
+    for (unsigned i = 0; i < IDENTICAL_BATCH; i++)
+        vkDestroyPipeline(r->vk.device, raw_create(r), NULL);
+    return (bench_thread_cpu_ns() - start) / 1e3 / IDENTICAL_BATCH;
 }
 
 /* ---- children: one first pipeline each ---------------------------------------------------- */
@@ -321,7 +353,7 @@ struct sizes {
 };
 
 struct results {
-    struct bench_figure steady, first;
+    struct bench_figure steady, first, identical;
 };
 
 /* Steady state of the D3D12 side and (where raw is not NULL) raw Vulkan, alternating which
@@ -346,6 +378,35 @@ static void measure_steady(const struct d3d *d, const struct raw *raw, const str
     d3d_out->steady = bench_figure_of(d3d_samples, n->steady);
     if (raw)
         raw_out->steady = bench_figure_of(raw_samples, n->steady);
+}
+
+/* create_identical: creations while a pipeline of the same description (raw Vulkan: of the
+ * same module) stays alive, in batches, the sides alternating as in measure_steady. */
+static void measure_identical(const struct d3d *d, const struct raw *raw, const struct sizes *n, struct results *d3d_out,
+        struct results *raw_out)
+{
+    static double d3d_samples[MAX_SAMPLES], raw_samples[MAX_SAMPLES];
+    ID3D12PipelineState *live = d3d_create(d);
+    VkPipeline raw_live = raw ? raw_create(raw) : VK_NULL_HANDLE;
+
+    for (unsigned i = 0; i < n->warmup; i++) {
+        d3d_identical_sample(d);
+        if (raw)
+            raw_identical_sample(raw);
+    }
+    for (unsigned i = 0; i < n->steady; i++) {
+        if (raw && i % 2)
+            raw_samples[i] = raw_identical_sample(raw);
+        d3d_samples[i] = d3d_identical_sample(d);
+        if (raw && !(i % 2))
+            raw_samples[i] = raw_identical_sample(raw);
+    }
+    d3d_out->identical = bench_figure_of(d3d_samples, n->steady);
+    if (raw) {
+        raw_out->identical = bench_figure_of(raw_samples, n->steady);
+        vkDestroyPipeline(raw->vk.device, raw_live, NULL);
+    }
+    ID3D12PipelineState_Release(live);
 }
 
 #ifndef BENCH_VKD3D
@@ -455,11 +516,14 @@ static int peer(void)
     d3d_init(&d, &r.vk, &code);
     d3d_check(&d);
     measure_steady(&d, NULL, &n, &v, NULL);
+    measure_identical(&d, NULL, &n, &v, NULL);
     d3d_destroy(&d);
     measure_first(&code, NULL, &n, &v, NULL);
     printf("device=%s\n", d.device_name);
-    printf("steady_us=%.3f steady_min_us=%.3f steady_count=%u first_us=%.3f first_min_us=%.3f first_count=%u dxbc_bytes=%zu\n",
-            v.steady.median, v.steady.min, v.steady.count, v.first.median, v.first.min, v.first.count, code.size);
+    printf("steady_us=%.3f steady_min_us=%.3f steady_count=%u first_us=%.3f first_min_us=%.3f first_count=%u dxbc_bytes=%zu "
+            "identical_us=%.3f identical_min_us=%.3f identical_count=%u\n",
+            v.steady.median, v.steady.min, v.steady.count, v.first.median, v.first.min, v.first.count, code.size,
+            v.identical.median, v.identical.min, v.identical.count);
     vkDestroyInstance(r.vk.instance, NULL);
     free(code.data);
     return 0;
@@ -475,6 +539,8 @@ static bool run_peer(struct results *v, char *device, size_t device_size, size_t
         return false;
     v->steady = (struct bench_figure){bench_field(out.data, "steady_us"), bench_field(out.data, "steady_min_us"), (unsigned)bench_field(out.data, "steady_count")};
     v->first = (struct bench_figure){bench_field(out.data, "first_us"), bench_field(out.data, "first_min_us"), (unsigned)bench_field(out.data, "first_count")};
+    v->identical = (struct bench_figure){bench_field(out.data, "identical_us"), bench_field(out.data, "identical_min_us"),
+            (unsigned)bench_field(out.data, "identical_count")};
     *dxbc_bytes = (size_t)bench_field(out.data, "dxbc_bytes");
     bench_text_field(out.data, "device", device, device_size);
     free(out.data);
@@ -486,16 +552,17 @@ static bool run_peer(struct results *v, char *device, size_t device_size, size_t
 static void write_tsv(const char *path, const char *device, const struct sizes *n, const struct results *d3d, const struct results *raw,
         const struct results *peer)
 {
-    static const char *const keys[2] = {"pipeline_steady_us", "pipeline_first_us"};
+    static const char *const keys[3] = {"pipeline_steady_us", "pipeline_first_us", "pipeline_create_identical_us"};
     FILE *f = fopen(path, "w");
 
     REQUIRE(f, "cannot write D3D12XS_BENCH_OUT=%s", path);
     fprintf(f, "# bench_pipeline\tside=%s\tdevice=%s\tsteady_count=%u\twarmup=%u\tchildren=%u\n", SIDE, device, n->steady, n->warmup,
             n->children);
     fprintf(f, "# figure\tunit\t%s\traw_vulkan\tratio_raw\tvkd3d\tratio_vkd3d\t%s_min\traw_min\tvkd3d_min\n", SIDE, SIDE);
-    for (unsigned i = 0; i < 2; i++) {
-        const struct bench_figure *a = i ? &d3d->first : &d3d->steady, *b = i ? &raw->first : &raw->steady;
-        const struct bench_figure *c = peer ? (i ? &peer->first : &peer->steady) : NULL;
+    for (unsigned i = 0; i < 3; i++) {
+        const struct bench_figure *a = i == 2 ? &d3d->identical : i ? &d3d->first : &d3d->steady;
+        const struct bench_figure *b = i == 2 ? &raw->identical : i ? &raw->first : &raw->steady;
+        const struct bench_figure *c = peer ? (i == 2 ? &peer->identical : i ? &peer->first : &peer->steady) : NULL;
         char peer_median[32] = "-", peer_ratio[32] = "-", peer_min[32] = "-";
         if (c) {
             snprintf(peer_median, sizeof(peer_median), "%.3f", c->median);
@@ -510,10 +577,13 @@ static void write_tsv(const char *path, const char *device, const struct sizes *
 
 static void print_line(const char *name, const struct bench_figure *d3d, const struct bench_figure *raw, const struct bench_figure *peer)
 {
-    printf("pipeline %s: %s %.1f us, raw Vulkan %.1f us (%.2f)", name, SIDE, d3d->median, raw->median, d3d->median / raw->median);
+    /* create_identical is a few us: two decimals there */
+    int digits = d3d->median < 10 ? 2 : 1;
+    printf("pipeline %s: %s %.*f us, raw Vulkan %.1f us (%.*f)", name, SIDE, digits, d3d->median, raw->median, digits + 1,
+            d3d->median / raw->median);
 #ifndef BENCH_VKD3D
     if (peer)
-        printf(", vkd3d %.1f us (%.2f)\n", peer->median, d3d->median / peer->median);
+        printf(", vkd3d %.1f us (%.*f)\n", peer->median, digits + 1, d3d->median / peer->median);
     else
         printf(", vkd3d not measured\n");
 #else
@@ -572,12 +642,15 @@ int main(int argc, char **argv)
             "D3DCompile cs_6_0, compiled once before timing",
 #endif
             spirv.size);
-    printf("samples        : steady %u creations + Release per side after %u warm-up, sides alternating; first: %u fresh processes per side\n",
-            n.steady, n.warmup, n.children);
+    printf("samples        : steady %u creations + Release per side after %u warm-up, sides alternating; first: %u fresh processes per side;\n"
+           "                 create_identical: %u samples of %u creations + Release each with one of the same description alive,\n"
+           "                 this thread's CPU time\n",
+            n.steady, n.warmup, n.children, n.steady, IDENTICAL_BATCH);
 
     d3d_check(&d);
     printf("check          : the %s pipeline wrote all %u words right\n", SIDE, WORDS);
     measure_steady(&d, &r, &n, &d3d_results, &raw_results);
+    measure_identical(&d, &r, &n, &d3d_results, &raw_results);
     d3d_destroy(&d);
 #ifndef BENCH_VKD3D
     /* d3d12xs again from the DXBC vkd3d gets: steady creations find the translation kept (no
@@ -615,6 +688,7 @@ int main(int argc, char **argv)
     printf("\n");
     print_line("steady", &d3d_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
     print_line("first", &d3d_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
+    print_line("create_identical (CPU)", &d3d_results.identical, &raw_results.identical, have_peer ? &peer_results.identical : NULL);
 #ifndef BENCH_VKD3D
     print_line("steady from DXBC", &dxbc_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
     print_line("first from DXBC", &dxbc_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);

@@ -130,6 +130,18 @@ HRESULT D3D12XSGetMemoryStatistics(ID3D12Device *device, D3D12XS_MEMORY_STATISTI
  * log line) when device is not a d3d12xs device or count is NULL. */
 HRESULT D3D12XSGetPipelineLayoutCount(ID3D12Device *device, UINT64 *count);
 
+/* The device's compute pipelines (docs/design.md, "Pipelines"): the VkPipelines made for them,
+ * variants included, all at Create*PipelineState (recording never makes one), and the creations
+ * that found a live pipeline of an identical description and share its VkPipelines.
+ * d3d12xs's own internal pipelines are not counted. E_INVALIDARG (and one log line) when device
+ * is not a d3d12xs device or statistics is NULL. */
+typedef struct D3D12XS_PIPELINE_STATISTICS {
+    UINT64 VkPipelinesCreated;       /* since the device was made */
+    UINT64 LivePipelines;            /* distinct pipelines alive now: pipeline states that share one count once */
+    UINT64 IdenticalPipelinesFound;  /* Create*PipelineState calls that found a live identical pipeline */
+} D3D12XS_PIPELINE_STATISTICS;
+HRESULT D3D12XSGetPipelineStatistics(ID3D12Device *device, D3D12XS_PIPELINE_STATISTICS *statistics);
+
 /* Messages the Khronos validation layer reported on this device so far (0 when it is off). */
 UINT64 D3D12XSGetValidationMessageCount(ID3D12Device *device);
 

@@ -247,10 +247,11 @@ static ID3D10Blob *invalid_shader(void)
         return NULL;
     words = ID3D10Blob_GetBufferPointer(code);
     count = ID3D10Blob_GetBufferSize(code) / 4;
-    /* Before the first annotation or type: where debug instructions go. */
+    /* Before the first OpModuleProcessed (d3d12xs's markers), annotation or type: where OpName goes. */
     while (at < count) {
         uint32_t op = words[at] & 0xffff;
-        if (op == 71 /* OpDecorate */ || op == 72 /* OpMemberDecorate */ || (op >= 19 && op <= 39) /* types */)
+        if (op == 330 /* OpModuleProcessed */ || op == 71 /* OpDecorate */ || op == 72 /* OpMemberDecorate */
+                || (op >= 19 && op <= 39) /* types */)
             break;
         at += words[at] >> 16;
     }
@@ -369,7 +370,7 @@ static void child_debug_layer(void)
         desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(invalid);
         desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(invalid);
         RELOG_MARK();
-        CHECK_HR(ID3D12Device_CreateComputePipelineState(after, &desc, &IID_ID3D12PipelineState, (void **)&state), E_FAIL);
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(after, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
         CHECK_LOG("CreateComputePipelineState", "SPIR-V validation failed", "not been defined");
         RELOG_MARK();
         CHECK(state == NULL);

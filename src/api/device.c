@@ -75,6 +75,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     d3d12xs_allocator_cleanup(device); /* only its memory is left: the VkDevice never came */
     free(device->null_memory);
     d3d12xs_sampler_cache_cleanup(device); /* only its memory is left: the VkDevice never came */
+    d3d12xs_pipeline_table_cleanup(device); /* empty: every pipeline state held the device */
     d3d12xs_descriptor_heap_registry_cleanup(device);
     d3d12xs_va_map_cleanup(device);
     d3d12xs_object_cleanup(&device->object);
@@ -552,6 +553,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
             || FAILED(hr = d3d12xs_allocator_init(device))
             || FAILED(hr = d3d12xs_descriptor_heap_registry_init(device))
             || FAILED(hr = d3d12xs_sampler_cache_init(device))
+            || FAILED(hr = d3d12xs_pipeline_table_init(device))
             || FAILED(hr = d3d12xs_instance_create(device))
             || FAILED(hr = d3d12xs_instance_select_physical_device(device))
             || FAILED(hr = create_vk_device(device))
@@ -642,6 +644,17 @@ HRESULT D3D12XSGetPipelineLayoutCount(ID3D12Device *iface, UINT64 *count)
     if (!count)
         return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetPipelineLayoutCount", "count is NULL (must receive the count)");
     *count = atomic_load(&device->pipeline_layout_count);
+    return S_OK;
+}
+
+HRESULT D3D12XSGetPipelineStatistics(ID3D12Device *iface, D3D12XS_PIPELINE_STATISTICS *statistics)
+{
+    struct d3d12_device *device = device_from_extension_arg(iface, "D3D12XSGetPipelineStatistics");
+    if (!device)
+        return E_INVALIDARG;
+    if (!statistics)
+        return d3d12xs_fail(E_INVALIDARG, "D3D12XSGetPipelineStatistics", "statistics is NULL (must receive the counts)");
+    d3d12xs_pipeline_table_statistics(device, statistics);
     return S_OK;
 }
 

@@ -82,7 +82,8 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     const VkPhysicalDeviceLimits *limits = &list->object.device->vk_properties.limits;
     const char *command = METHOD(DispatchX);
     struct d3d12_pipeline_state *pipeline;
-    uint32_t counts[3] = {x, y, z}, groups[3], base[3] = {0, 0, 0}, thread_end[4] = {0, 0, 0, 0};
+    /* the thread limit: none where the counts are groups (the DispatchX variant checks it always) */
+    uint32_t counts[3] = {x, y, z}, groups[3], base[3] = {0, 0, 0}, thread_end[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, 0};
     unsigned variant = 0;
 
     if (!d3d12_command_list_compute_list(list, command))
@@ -126,7 +127,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     }
     if (!d3d12_command_list_flush_compute(list, command, variant))
         goto done;
-    if (variant & D3D12XS_VARIANT_THREAD_LIMIT)
+    if (variant && pipeline->dispatchx_thread_limit)
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, VK_SHADER_STAGE_COMPUTE_BIT, pipeline->thread_limit_offset,
                 sizeof(thread_end), thread_end);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);

@@ -36,6 +36,7 @@ struct d3d12_console_validation;
 struct d3d12xs_va_map;
 struct d3d12xs_descriptor_heap_registry;
 struct d3d12xs_sampler_cache;
+struct d3d12xs_pipeline_table;
 struct d3d12xs_descriptor_buffers;
 struct d3d12xs_allocator;
 struct d3d12xs_allocation;
@@ -123,6 +124,7 @@ struct d3d12_device {
     struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
     struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
     struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
+    struct d3d12xs_pipeline_table *pipeline_table;      /* live compute pipelines by description (pipelines/pipeline_state.c) */
     struct d3d12xs_descriptor_buffers *descriptor_buffers; /* heaps as descriptor buffers (descriptors/descriptor_buffer.c) */
     uint32_t shader_visible_heap_capacity; /* the largest shader-visible CBV_SRV_UAV heap (descriptor_buffer.c) */
 };

@@ -35,6 +35,7 @@ enum {
 #define MAX_TEMPS 4096u
 #define MAX_GROUP_SHARED_BYTES 32768u
 #define UAV_FLAG_COUNTER (1u << 23)
+#define UAV_FLAG_GLOBALLY_COHERENT (1u << 16)
 static const char *const program_names[] = {"pixel", "vertex", "geometry", "hull", "domain", "compute"};
 
 struct token_reader {
@@ -181,6 +182,7 @@ static HRESULT read_declaration(struct d3d12xs_dxbc_shader *shader, uint32_t opc
     }
     resource.counter = (opcode == OP_DCL_UAV_RAW || opcode == OP_DCL_UAV_STRUCTURED || opcode == OP_DCL_UAV_TYPED)
             && opcode_token & UAV_FLAG_COUNTER;
+    resource.globally_coherent = resource.register_class == D3D12XS_REGISTER_UAV && opcode_token & UAV_FLAG_GLOBALLY_COHERENT;
     /* HLSL through D3DCompile refuses counters of arrays too (docs/descriptors.md): one counter
      * per descriptor of a range would need the counter's index, which libvkd3d-shader 1.2 drops */
     if (resource.counter && resource.last != resource.first)

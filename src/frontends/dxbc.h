@@ -35,6 +35,7 @@ struct d3d12xs_dxbc_resource {
     bool texture;                   /* a typed SRV or UAV of a texture dimension (an image in SPIR-V) */
     uint32_t id;                    /* what instructions name it by: 5.1 its range id, 5.0 its register */
     bool counter;                   /* a UAV with a counter (IncrementCounter, Append, Consume) */
+    bool globally_coherent;         /* a UAV declared globallycoherent (_glc): its accesses are volatile */
 };
 
 struct d3d12xs_dxbc_shader {

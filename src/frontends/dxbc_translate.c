@@ -119,7 +119,7 @@ static bool is_range(const struct d3d12xs_dxbc_resource *r)
 static void put_request(struct hlslc_buffer *request, const void *code, size_t size, const struct d3d12xs_dxbc_shader *shader,
         const struct d3d12xs_dxbc_ranges *ranges)
 {
-    static const struct d3d12xs_dxbc_resource marker = {D3D12XS_REGISTER_CBV, 0, 0, 0, D3D12XS_DXBC_VIEW_TYPED, 0, false, 0, false};
+    static const struct d3d12xs_dxbc_resource marker = {D3D12XS_REGISTER_CBV, 0, 0, 0, D3D12XS_DXBC_VIEW_TYPED, 0, false, 0, false, false};
     uint32_t count = 0, counters = 0;
 
     hlslc_put_str(request, code, size);
@@ -290,6 +290,15 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
     if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))) {
         d3d12xs_spirv_module_destroy(*module);
         *module = NULL;
+        goto done;
+    }
+    {
+        /* no UAV declared globallycoherent: no volatile access (spirv.h) */
+        bool volatile_access = false;
+        for (uint32_t i = 0; i < shader.resource_count; i++)
+            volatile_access |= shader.resources[i].globally_coherent;
+        if (!volatile_access)
+            d3d12xs_spirv_add_marker(*module, D3D12XS_SPIRV_NO_VOLATILE_MARKER);
     }
 
 done:

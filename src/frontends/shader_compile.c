@@ -84,17 +84,24 @@ struct include_context {
     bool out_of_memory;   /* for the rewrite */
     bool places_constants; /* the preprocessed source uses packoffset / register(cN) */
     bool names_numthreads; /* the preprocessed source spells `numthreads` */
+    /* ... and never `globallycoherent`: no volatile access (D3D12XS_SPIRV_NO_VOLATILE_MARKER) */
+    bool no_globallycoherent;
 };
+
+static bool spells(const char *text, size_t length, const char *word)
+{
+    size_t word_length = strlen(word);
+    for (size_t i = 0; i + word_length <= length; i++)
+        if (!memcmp(&text[i], word, word_length))
+            return true;
+    return false;
+}
 
 /* True when the preprocessed text spells `numthreads`. glslang gives a compute shader without
  * the attribute 1x1x1 threads, as if it had [numthreads(1, 1, 1)]. */
 static bool names_numthreads(const char *text, size_t length)
 {
-    static const char word[] = "numthreads";
-    for (size_t i = 0; i + sizeof(word) - 1 <= length; i++)
-        if (!memcmp(&text[i], word, sizeof(word) - 1))
-            return true;
-    return false;
+    return spells(text, length, "numthreads");
 }
 
 /* True when the preprocessed text places constants by hand: it has `packoffset`, or a
@@ -423,6 +430,7 @@ static bool serve_preprocessed(int fd, struct include_context *context, const ui
         return false;
     context->places_constants = places_constants(text, length);
     context->names_numthreads = names_numthreads(text, length);
+    context->no_globallycoherent = !spells(text, length, "globallycoherent");
     if (!(context->rewritten = d3d12xs_hlsl_rewrite(text, length, &context->rewritten_length, &serial))
             || context->rewritten_length > HLSLC_MAX_MESSAGE / 2) {
         context->out_of_memory = true;
@@ -713,6 +721,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
      * D3D12XS_NO_VECTORIZE=1 keeps glslang's four 32-bit ones, for measurements), then arrays of
      * raw and structured buffers as arrays of blocks (src/spirv/spirv_buffer_arrays.c) */
     finish_args.wave32 = wave32;
+    finish_args.no_volatile = include_context.no_globallycoherent;
     if ((!no_vectorize() && FAILED(hr = d3d12xs_spirv_pass_vectorize(module, &vectorize_args, error, sizeof(error))))
             || FAILED(hr = d3d12xs_spirv_pass_buffer_arrays(module, &buffer_arrays_args, error, sizeof(error)))
             || FAILED(hr = d3d12xs_spirv_pass_finish_hlsl(module, &finish_args, error, sizeof(error)))

@@ -1,6 +1,9 @@
 /* ID3D12PipelineState (compute): the shader's registers are matched against the root
  * signature, the SPIR-V is remapped onto the root signature's layout (every pushed descriptor at
- * its fixed binding, root constants in the push-constant block), and a VkPipeline is built. */
+ * its fixed binding, root constants in the push-constant block), and its VkPipelines are built
+ * (pipeline_variant.c). A description identical to a live pipeline's finds that one in the
+ * device's table of live pipelines, and the new COM object shares it. */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +23,18 @@
 
 #define METHOD(name) "ID3D12PipelineState::" #name
 
-static struct d3d12_pipeline_state *impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
+/* What Create*PipelineState hands out: a COM object of its own per call (its own refcount, name
+ * and private data, as Windows gives), standing for a pipeline that objects made from identical
+ * descriptions share. */
+struct d3d12_pipeline_state_object {
+    ID3D12PipelineState ID3D12PipelineState_iface;
+    struct d3d12xs_object object;
+    struct d3d12_pipeline_state *pipeline; /* one of its share_count */
+};
+
+static struct d3d12_pipeline_state_object *impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
 {
-    return D3D12XS_CONTAINING(iface, struct d3d12_pipeline_state, ID3D12PipelineState_iface);
+    return D3D12XS_CONTAINING(iface, struct d3d12_pipeline_state_object, ID3D12PipelineState_iface);
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_QueryInterface(ID3D12PipelineState *iface, REFIID riid, void **object)
@@ -33,26 +45,224 @@ static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_QueryInterface(ID3D12Pipel
 
 D3D12XS_DEVICE_CHILD_METHODS(d3d12_pipeline_state, ID3D12PipelineState, impl_from_ID3D12PipelineState, "ID3D12PipelineState")
 
+/* ---- the device's table of live pipelines ----
+ * Creating a pipeline of a description identical to a live one's finds that one: a hash of
+ * everything the pipeline is made from (the root signature's serialized blob, or the shader's own
+ * RTS0 part; the shader bytecode; flags; the CreateComputePipelineStateX limits), then a full
+ * compare of the same. Node masks 0 and 1 name the one node; a cached blob is refused. Entries
+ * are the live pipelines themselves, chained per bucket; one lock guards the buckets and every
+ * pipeline's share_count, so a pipeline found is never one whose last object is going. */
+struct d3d12xs_pipeline_table {
+    pthread_mutex_t lock;
+    struct d3d12_pipeline_state **buckets;
+    size_t bucket_count; /* a power of two */
+    size_t count;
+    uint64_t vk_pipelines_created, identical_found;
+};
+
+/* What a description is compared by. */
+struct pipeline_key {
+    struct d3d12_root_signature *signature; /* NULL: the shader carries it */
+    const void *bytecode;
+    size_t bytecode_size;
+    D3D12_PIPELINE_STATE_FLAGS flags;
+    const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits; /* NULL: CreateComputePipelineState */
+    uint64_t hash;
+};
+
+/* 64-bit multiply-xorshift over 8-byte words: a few hundred ns for a 4 KiB shader; a
+ * collision costs only the full compare. */
+static uint64_t hash_bytes(uint64_t hash, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    uint64_t word;
+    size_t i = 0;
+
+    for (; i + 8 <= size; i += 8) {
+        memcpy(&word, bytes + i, 8);
+        hash = (hash ^ word) * 0x9e3779b97f4a7c15ull;
+        hash ^= hash >> 29;
+    }
+    word = size;
+    for (size_t shift = 8; i < size; i++, shift += 8)
+        word ^= (uint64_t)bytes[i] << (shift % 64);
+    hash = (hash ^ word) * 0xd6e8feb86659fd93ull;
+    return hash ^ hash >> 32;
+}
+
+static void pipeline_key_hash(struct pipeline_key *key)
+{
+    uint64_t hash = hash_bytes(0x243f6a8885a308d3ull, key->bytecode, key->bytecode_size);
+    if (key->signature)
+        hash = hash_bytes(hash, key->signature->blob, key->signature->blob_size);
+    hash = hash_bytes(hash, &key->flags, sizeof(key->flags));
+    if (key->limits)
+        hash = hash_bytes(hash, key->limits, sizeof(*key->limits));
+    key->hash = hash;
+}
+
+static bool pipeline_matches(const struct d3d12_pipeline_state *state, const struct pipeline_key *key)
+{
+    if (state->key_hash != key->hash || state->bytecode_size != key->bytecode_size || state->flags != key->flags
+            || state->embedded_root_signature != !key->signature || state->has_shader_limits != !!key->limits)
+        return false;
+    if (key->limits && memcmp(&state->shader_limits, key->limits, sizeof(*key->limits)))
+        return false;
+    if (key->signature && state->root_signature != key->signature && (state->root_signature->blob_size != key->signature->blob_size
+            || memcmp(state->root_signature->blob, key->signature->blob, key->signature->blob_size)))
+        return false;
+    return !memcmp(state->bytecode, key->bytecode, key->bytecode_size);
+}
+
+HRESULT d3d12xs_pipeline_table_init(struct d3d12_device *device)
+{
+    struct d3d12xs_pipeline_table *table;
+
+    if (!(table = calloc(1, sizeof(*table))) || !(table->buckets = calloc(64, sizeof(*table->buckets)))) {
+        free(table);
+        return d3d12xs_fail(E_OUTOFMEMORY, "D3D12CreateDevice", "cannot allocate the table of live pipelines");
+    }
+    table->bucket_count = 64;
+    pthread_mutex_init(&table->lock, NULL);
+    device->pipeline_table = table;
+    return S_OK;
+}
+
+void d3d12xs_pipeline_table_cleanup(struct d3d12_device *device)
+{
+    struct d3d12xs_pipeline_table *table = device->pipeline_table;
+
+    if (!table)
+        return;
+    /* Every pipeline state holds the device: none is left. */
+    assert(!table->count);
+    pthread_mutex_destroy(&table->lock);
+    free(table->buckets);
+    free(table);
+    device->pipeline_table = NULL;
+}
+
+void d3d12xs_pipeline_table_statistics(struct d3d12_device *device, D3D12XS_PIPELINE_STATISTICS *statistics)
+{
+    struct d3d12xs_pipeline_table *table = device->pipeline_table;
+
+    pthread_mutex_lock(&table->lock);
+    statistics->VkPipelinesCreated = table->vk_pipelines_created;
+    statistics->LivePipelines = table->count;
+    statistics->IdenticalPipelinesFound = table->identical_found;
+    pthread_mutex_unlock(&table->lock);
+}
+
+static struct d3d12_pipeline_state *table_find_locked(struct d3d12xs_pipeline_table *table, const struct pipeline_key *key)
+{
+    for (struct d3d12_pipeline_state *state = table->buckets[key->hash & (table->bucket_count - 1)]; state; state = state->next_in_bucket)
+        if (pipeline_matches(state, key))
+            return state;
+    return NULL;
+}
+
+/* A live pipeline of key's description with one more share, or NULL. */
+static struct d3d12_pipeline_state *table_find(struct d3d12_device *device, const struct pipeline_key *key)
+{
+    struct d3d12xs_pipeline_table *table = device->pipeline_table;
+    struct d3d12_pipeline_state *state;
+
+    pthread_mutex_lock(&table->lock);
+    if ((state = table_find_locked(table, key))) {
+        state->share_count++;
+        table->identical_found++;
+    }
+    pthread_mutex_unlock(&table->lock);
+    return state;
+}
+
+static void table_grow_locked(struct d3d12xs_pipeline_table *table)
+{
+    size_t count = table->bucket_count * 2;
+    struct d3d12_pipeline_state **buckets = calloc(count, sizeof(*buckets));
+
+    if (!buckets)
+        return; /* longer chains, still right */
+    for (size_t i = 0; i < table->bucket_count; i++)
+        for (struct d3d12_pipeline_state *state = table->buckets[i], *next; state; state = next) {
+            next = state->next_in_bucket;
+            state->next_in_bucket = buckets[state->key_hash & (count - 1)];
+            buckets[state->key_hash & (count - 1)] = state;
+        }
+    free(table->buckets);
+    table->buckets = buckets;
+    table->bucket_count = count;
+}
+
+/* Enters the new pipeline `made` (share_count 1) and returns it; where another thread entered an
+ * identical one meanwhile, returns that one with one more share and made is the caller's to destroy. */
+static struct d3d12_pipeline_state *table_insert(struct d3d12_device *device, struct d3d12_pipeline_state *made, const struct pipeline_key *key,
+        unsigned vk_pipeline_count)
+{
+    struct d3d12xs_pipeline_table *table = device->pipeline_table;
+    struct d3d12_pipeline_state *state;
+
+    pthread_mutex_lock(&table->lock);
+    table->vk_pipelines_created += vk_pipeline_count;
+    if ((state = table_find_locked(table, key))) {
+        state->share_count++;
+        table->identical_found++;
+    } else {
+        if (table->count >= table->bucket_count)
+            table_grow_locked(table);
+        state = made;
+        state->next_in_bucket = table->buckets[key->hash & (table->bucket_count - 1)];
+        table->buckets[key->hash & (table->bucket_count - 1)] = state;
+        table->count++;
+    }
+    pthread_mutex_unlock(&table->lock);
+    return state;
+}
+
 static void destroy_pipeline_state(struct d3d12_device *device, void *object)
 {
     struct d3d12_pipeline_state *state = object;
-    vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
     d3d12_pipeline_state_destroy_variants(device, state);
     if (state->layout)
         d3d12xs_root_layout_release(device, state->layout);
     free(state->bindings);
+    free(state->bytecode);
     free(state);
+}
+
+/* One pipeline state object lets go of the pipeline: the last takes it out of the table. */
+static void release_pipeline(struct d3d12_pipeline_state *state)
+{
+    struct d3d12xs_pipeline_table *table = state->device->pipeline_table;
+    bool last;
+
+    pthread_mutex_lock(&table->lock);
+    if ((last = !--state->share_count)) {
+        struct d3d12_pipeline_state **link = &table->buckets[state->key_hash & (table->bucket_count - 1)];
+        while (*link && *link != state)
+            link = &(*link)->next_in_bucket;
+        if (*link) {
+            *link = state->next_in_bucket;
+            table->count--;
+        }
+    }
+    pthread_mutex_unlock(&table->lock);
+    if (!last)
+        return;
+    d3d12_root_signature_release_private_ref(state->root_signature);
+    /* Recorded lists may still run the pipeline: it goes once their work is done. */
+    d3d12_scheduler_retire(state->device, destroy_pipeline_state, state);
 }
 
 static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState *iface)
 {
-    struct d3d12_pipeline_state *state = impl_from_ID3D12PipelineState(iface);
-    unsigned refcount = d3d12xs_object_release(&state->object);
+    struct d3d12_pipeline_state_object *object = impl_from_ID3D12PipelineState(iface);
+    unsigned refcount = d3d12xs_object_release(&object->object);
     if (!refcount) {
-        if (state->root_signature)
-            d3d12_root_signature_release_private_ref(state->root_signature);
-        /* Recorded lists may still run the pipeline: it goes once their work is done. */
-        d3d12_scheduler_retire_object(&state->object, destroy_pipeline_state, state);
+        /* first: the object's reference keeps the device while the pipeline is retired */
+        release_pipeline(object->pipeline);
+        d3d12xs_object_cleanup(&object->object);
+        free(object);
     }
     return refcount;
 }
@@ -74,7 +284,7 @@ struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12Pipeline
 {
     if (!iface || iface->lpVtbl != &d3d12_pipeline_state_vtbl)
         return NULL;
-    return impl_from_ID3D12PipelineState(iface);
+    return impl_from_ID3D12PipelineState(iface)->pipeline;
 }
 
 static const char register_letters[] = "btusu";
@@ -342,7 +552,7 @@ static HRESULT layout_binding(const struct d3d12_pipeline_state *state, struct d
     if (!fits)
         return d3d12xs_fail(E_NOTIMPL, method, "shader register %s: pDesc->pRootSignature's layout has no room for it "
                 "(its push descriptors hold %u on this device, filled in the order of docs/descriptors.md)",
-                binding->register_name, state->object.device->push_descriptor_limit);
+                binding->register_name, state->device->push_descriptor_limit);
     return S_OK;
 }
 
@@ -350,8 +560,8 @@ static HRESULT layout_binding(const struct d3d12_pipeline_state *state, struct d
  * buffers by address; elsewhere they stay push descriptors (docs/descriptors.md). */
 static bool root_descriptors_through_memory(const struct d3d12_pipeline_state *state)
 {
-    return state->root_signature->memory_abi && state->object.device->buffer_device_address
-            && state->object.device->has_shader_int64;
+    return state->root_signature->memory_abi && state->device->buffer_device_address
+            && state->device->has_shader_int64;
 }
 
 /* The passes of pipeline creation over the shader's module, in order: bindings to where the
@@ -360,7 +570,7 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
         const struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const uint32_t *root_variables,
         const char *method)
 {
-    struct d3d12_device *device = state->object.device;
+    struct d3d12_device *device = state->device;
     const struct d3d12xs_spirv_remap_args remap = {info, targets};
     const struct d3d12xs_spirv_memory_abi_args memory_abi = {state->push_set, state->argument_binding};
     const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
@@ -433,7 +643,7 @@ static HRESULT dxbc_root_constants(struct d3d12_pipeline_state *state, struct d3
 
 static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
 {
-    struct d3d12_device *device = state->object.device;
+    struct d3d12_device *device = state->device;
     struct d3d12xs_shader_info info;
     struct d3d12xs_spirv_module *module = NULL;
     struct d3d12xs_binding_target *targets = NULL;
@@ -474,6 +684,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     for (uint32_t i = 0; i < info.binding_count; i++)
         info.bindings[i].in_rows = from_dxbc && info.bindings[i].register_class == D3D12XS_REGISTER_CBV;
     memcpy(state->local_size, info.local_size, sizeof(state->local_size));
+    state->no_volatile = info.no_volatile;
     state->push_set = d3d12_root_signature_push_set(state->root_signature);
     state->wave_size = info.wave_size;
     state->binding_count = info.binding_count;
@@ -593,12 +804,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     }
     /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), not the pass's. */
     if (d3d12xs_config_validates_spirv(&device->config)
-            && FAILED(hr = d3d12xs_spirv_validate(words, word_count, true, error, sizeof(error)))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+            && FAILED(d3d12xs_spirv_validate(words, word_count, true, error, sizeof(error)))) {
+        /* Windows' answer for a shader it cannot build */
+        hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS: %s", error);
         goto done;
     }
     hr = d3d12_pipeline_state_build(state, words, word_count, info.entry_point, method);
-    words = NULL; /* the pipeline keeps it for its DispatchX variants */
+    words = NULL; /* the build took it */
 
 done:
     free(words);
@@ -615,11 +827,84 @@ HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D
     return d3d12_pipeline_state_create(device, desc, NULL, "ID3D12Device::CreateComputePipelineState", riid, out);
 }
 
+/* A distinct VkPipeline is counted once. */
+static unsigned vk_pipeline_count(const struct d3d12_pipeline_state *state)
+{
+    unsigned count = 0;
+    for (unsigned i = 0; i < D3D12XS_PIPELINE_VARIANT_COUNT; i++) {
+        bool seen = !state->variants[i];
+        for (unsigned k = 0; k < i && !seen; k++)
+            seen = state->variants[k] == state->variants[i];
+        count += !seen;
+    }
+    return count;
+}
+
+/* A pipeline no list has seen: destroyed at once. */
+static void discard_pipeline(struct d3d12_pipeline_state *state)
+{
+    if (state->root_signature)
+        d3d12_root_signature_release_private_ref(state->root_signature);
+    destroy_pipeline_state(state->device, state);
+}
+
+/* Makes the pipeline of key's description and enters it in the table (or, where another thread
+ * entered an identical one first, takes that one instead). */
+static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const struct pipeline_key *key,
+        const char *method, struct d3d12_pipeline_state **out)
+{
+    struct d3d12_root_signature *signature = key->signature;
+    struct d3d12_pipeline_state *state, *entered;
+    HRESULT hr;
+
+    if (!signature) {
+        /* The shader's own root signature (a DXBC container's RTS0 part), as D3D12 takes it. */
+        ID3D12RootSignature *embedded;
+        if (FAILED(hr = d3d12_root_signature_create(device, 0, desc->CS.pShaderBytecode, desc->CS.BytecodeLength,
+                &IID_ID3D12RootSignature, (void **)&embedded)))
+            return d3d12xs_fail(hr, method, "pDesc->pRootSignature is NULL and the root signature in pDesc->CS (RTS0) is not "
+                    "usable: the line above says why");
+        signature = unsafe_impl_from_ID3D12RootSignature(embedded);
+        /* the pipeline keeps it alive privately, as it does an application's signature */
+        d3d12_root_signature_add_private_ref(signature);
+        ID3D12RootSignature_Release(embedded);
+    } else {
+        d3d12_root_signature_add_private_ref(signature);
+    }
+    if (!(state = calloc(1, sizeof(*state))) || !(state->bytecode = malloc(key->bytecode_size))) {
+        free(state);
+        d3d12_root_signature_release_private_ref(signature);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    }
+    state->device = device;
+    state->share_count = 1;
+    state->root_signature = signature;
+    state->key_hash = key->hash;
+    memcpy(state->bytecode, key->bytecode, key->bytecode_size);
+    state->bytecode_size = key->bytecode_size;
+    state->embedded_root_signature = !key->signature;
+    state->flags = key->flags;
+    if ((state->has_shader_limits = key->limits != NULL))
+        state->shader_limits = *key->limits;
+    if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
+        discard_pipeline(state);
+        return hr;
+    }
+    if ((entered = table_insert(device, state, key, vk_pipeline_count(state))) != state)
+        discard_pipeline(state);
+    *out = entered;
+    return S_OK;
+}
+
 HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
 {
     struct d3d12_root_signature *signature = NULL;
-    struct d3d12_pipeline_state *state;
+    struct d3d12_pipeline_state_object *object;
+    struct d3d12_pipeline_state *pipeline;
+    struct pipeline_key key;
+    uint64_t begin_ns;
+    bool found;
     HRESULT hr;
 
     if (out)
@@ -640,47 +925,33 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
     if (!out)
         return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
-    if (!desc->pRootSignature) {
-        /* The shader's own root signature (a DXBC container's RTS0 part), as D3D12 takes it. */
-        ID3D12RootSignature *embedded;
-        if (!d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
-            return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
-                    "DXBC container's RTS0 part)");
-        if (FAILED(hr = d3d12_root_signature_create(device, 0, desc->CS.pShaderBytecode, desc->CS.BytecodeLength,
-                &IID_ID3D12RootSignature, (void **)&embedded)))
-            return d3d12xs_fail(hr, method, "pDesc->pRootSignature is NULL and the root signature in pDesc->CS (RTS0) is not "
-                    "usable: the line above says why");
-        signature = unsafe_impl_from_ID3D12RootSignature(embedded);
-        /* the pipeline keeps it alive privately, as it does an application's signature */
-        d3d12_root_signature_add_private_ref(signature);
-        ID3D12RootSignature_Release(embedded);
-    } else {
-        d3d12_root_signature_add_private_ref(signature);
-    }
+    if (!signature && !d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
+                "DXBC container's RTS0 part)");
 
-    if (!(state = calloc(1, sizeof(*state)))) {
-        d3d12_root_signature_release_private_ref(signature);
+    key = (struct pipeline_key){signature, desc->CS.pShaderBytecode, desc->CS.BytecodeLength, desc->Flags, limits, 0};
+    pipeline_key_hash(&key);
+    begin_ns = d3d12xs_trace_begin();
+    if (!(found = (pipeline = table_find(device, &key)) != NULL) && FAILED(hr = make_pipeline(device, desc, &key, method, &pipeline)))
+        return hr;
+    if (!(object = calloc(1, sizeof(*object)))) {
+        release_pipeline(pipeline);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
     }
-    state->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
-    d3d12xs_object_init(&state->object, device);
-    state->root_signature = signature;
-    if ((state->has_shader_limits = limits != NULL))
-        state->shader_limits = *limits;
-    uint64_t begin_ns = d3d12xs_trace_begin();
-    if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
-        ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
-        return hr;
-    }
+    object->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
+    d3d12xs_object_init(&object->object, device);
+    object->pipeline = pipeline;
     if (begin_ns) {
-        /* the translation, passes and driver compile: a pipeline made mid-frame shows */
+        /* the translation, passes and driver compiles: a pipeline made mid-frame shows */
         struct d3d12xs_trace_args args = {.length = 0};
-        d3d12xs_trace_arg_u64(&args, "compile_us", (d3d12xs_now_ns() - begin_ns) / 1000);
+        d3d12xs_trace_arg_u64(&args, "compile_us", found ? 0 : (d3d12xs_now_ns() - begin_ns) / 1000);
         d3d12xs_trace_arg_string(&args, "bytecode", d3d12xs_dxbc_is_container(desc->CS.pShaderBytecode, desc->CS.BytecodeLength)
                 ? "DXBC" : "SPIR-V");
+        if (found)
+            d3d12xs_trace_arg_string(&args, "found", "a live identical pipeline");
         d3d12xs_trace_end(begin_ns, method, &args);
     }
-    hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&state->ID3D12PipelineState_iface, riid, out), method);
-    ID3D12PipelineState_Release(&state->ID3D12PipelineState_iface);
+    hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&object->ID3D12PipelineState_iface, riid, out), method);
+    ID3D12PipelineState_Release(&object->ID3D12PipelineState_iface);
     return hr;
 }

@@ -37,9 +37,34 @@ struct d3d12xs_pipeline_binding {
     char register_name[32];  /* "t3, space1", for messages */
 };
 
+/* The VkPipelines of a compute pipeline (pipeline_variant.c). */
+enum d3d12xs_pipeline_variant {
+    D3D12XS_PIPELINE_BASE,     /* Dispatch, and DispatchX when none of the below is needed */
+    D3D12XS_PIPELINE_SCALAR,   /* root raw views read as 32-bit words: a root SRV/UAV off a 16-byte boundary */
+    /* Every DispatchX that needs a start group (DISPATCH_BASE) or a thread limit: both in one
+     * pipeline, with SCALAR's root views where the shader has uvec4 ones (pipeline_variant.c). */
+    D3D12XS_PIPELINE_DISPATCHX,
+    D3D12XS_PIPELINE_DISPATCHX_COHERENT, /* the same with every storage buffer and image Coherent */
+    D3D12XS_PIPELINE_VARIANT_COUNT
+};
+
+/* A compute pipeline: its VkPipelines and how its bindings map to root arguments, what a
+ * command list binds. Create*PipelineState hands out a COM object of its own per call
+ * (pipeline_state.c); objects made from identical descriptions share one of these, found in the
+ * device's table of live pipelines. Nothing in it changes after creation, so recording reads it
+ * without a lock. */
 struct d3d12_pipeline_state {
-    ID3D12PipelineState ID3D12PipelineState_iface;
-    struct d3d12xs_object object;
+    struct d3d12_device *device;
+    /* The pipeline state objects sharing it; changed under the device's pipeline table lock. */
+    unsigned share_count;
+    /* Its entry in the device's table of live pipelines (pipeline_state.c): the hash of what
+     * made it and the whole of it, compared on a hit. */
+    struct d3d12_pipeline_state *next_in_bucket;
+    uint64_t key_hash;
+    void *bytecode;
+    size_t bytecode_size;
+    bool embedded_root_signature; /* pRootSignature was NULL: the shader's RTS0 part made it */
+    D3D12_PIPELINE_STATE_FLAGS flags;
     struct d3d12_root_signature *root_signature; /* holds a reference */
     VkPipeline vk_pipeline;
     /* The root signature's, shared with all its pipelines; the reference keeps it while recorded
@@ -55,13 +80,18 @@ struct d3d12_pipeline_state {
     uint32_t subgroup_size;    /* what it runs with on this device (docs/dispatch.md) */
     bool required_subgroup_size; /* subgroup_size is required of Vulkan, not the device default */
     bool ordered_append;       /* the shader uses d3d12xs_ordered_append.hlsli's state */
-    /* DispatchX variants (pipeline_variant.c), built on first use from the remapped SPIR-V:
-     * variants[0] is vk_pipeline, the others VK_NULL_HANDLE until then. */
-    VkPipeline variants[16]; /* D3D12XS_VARIANT_COUNT (spirv/spirv.h) */
-    uint32_t *spirv;
-    size_t spirv_word_count;
-    /* The SPIR-V before the view offsets, kept where a root raw buffer has a uvec4 alias: the
-     * SCALAR variants start from it (pipeline_view_offsets.c). */
+    /* All made with the pipeline (pipeline_variant.c); variants identical to another share
+     * its VkPipeline, VK_NULL_HANDLE where the shader needs none (SCALAR without uvec4 root views). */
+    VkPipeline variants[D3D12XS_PIPELINE_VARIANT_COUNT];
+    bool dispatchx_thread_limit; /* the DISPATCHX variants read the thread limit: DispatchX pushes it */
+    /* Its source declared nothing globallycoherent (spirv.h's marker): DISABLE_VOLATILE has no
+     * access to act on, and DISPATCHX_COHERENT is DISPATCHX. */
+    bool no_volatile;
+    /* Why a DispatchX needing a thread limit or coherent accesses cannot run (a group barrier,
+     * no push-constant room, the Vulkan memory model); NULL where it can. */
+    char *thread_limit_error, *coherent_error;
+    /* Creation only: where a root raw buffer has a uvec4 alias, the SPIR-V before the view
+     * offsets, which SCALAR starts from (pipeline_view_offsets.c). */
     uint32_t *scalar_source;
     size_t scalar_source_word_count;
     char entry_point[64];
@@ -83,12 +113,16 @@ struct d3d12_pipeline_state {
     uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
 };
 
+/* The pipeline an ID3D12PipelineState of this library stands for, or NULL. */
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
-/* The pipeline of DispatchX variant `variant` (D3D12XS_VARIANT_* bits), built on first use;
- * VK_NULL_HANDLE with the reason in error when it cannot be. Thread-safe. */
-VkPipeline d3d12_pipeline_state_variant(struct d3d12_pipeline_state *state, unsigned variant, char *error, size_t error_size);
+/* The record path's look-up: the ready VkPipeline of DispatchX variant `variant`
+ * (D3D12XS_VARIANT_* bits); VK_NULL_HANDLE with the reason in error when the shader cannot run
+ * that way. Never builds anything and takes no lock. */
+VkPipeline d3d12_pipeline_state_variant(const struct d3d12_pipeline_state *state, unsigned variant, char *error, size_t error_size);
 /* pipeline_variant.c, for pipeline_state.c: decides the subgroup size and the push-constant room
- * of the thread limit, then builds the base pipeline from the remapped SPIR-V (kept). */
+ * of the thread limit, then builds every VkPipeline the shader can need from the remapped SPIR-V
+ * (taken over and freed). E_INVALIDARG (OOM: E_OUTOFMEMORY) with one line naming method where
+ * one cannot be built. */
 HRESULT d3d12_pipeline_state_build(struct d3d12_pipeline_state *state, uint32_t *spirv, size_t word_count, const char *entry_point,
         const char *method);
 /* The subgroup size a pipeline of wave_size (32 or 64) and local_size runs with on device;
@@ -119,5 +153,10 @@ HRESULT d3d12_pipeline_state_create_compute_x(struct d3d12_device *device, const
 HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out);
 HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out);
+/* pipeline_state.c: the device's table of live pipelines, made and freed with the device
+ * (api/device.c), and what it counted (D3D12XSGetPipelineStatistics). */
+HRESULT d3d12xs_pipeline_table_init(struct d3d12_device *device);
+void d3d12xs_pipeline_table_cleanup(struct d3d12_device *device);
+void d3d12xs_pipeline_table_statistics(struct d3d12_device *device, D3D12XS_PIPELINE_STATISTICS *statistics);
 
 #endif

@@ -68,7 +68,7 @@ HRESULT d3d12_pipeline_state_apply_view_offsets(struct d3d12_pipeline_state *sta
     if (unfollowed[count])
         WARN("a pipeline's shader passes a descriptor table's raw or structured buffer to a function that is not inlined "
                 "(D3DCOMPILE_SKIP_OPTIMIZATION?): those views must start at multiples of %llu bytes",
-                (unsigned long long)state->object.device->vk_properties.limits.minStorageBufferOffsetAlignment);
+                (unsigned long long)state->device->vk_properties.limits.minStorageBufferOffsetAlignment);
     for (uint32_t i = 0, k = 0; i < state->binding_count; i++) {
         struct d3d12xs_pipeline_binding *binding = &state->bindings[i];
         if (!is_root_view(state, binding))

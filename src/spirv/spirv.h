@@ -30,6 +30,14 @@
  * 64 (the console default) otherwise. OpModuleProcessed has no semantic effect, survives
  * Vulkan drivers and spirv-opt, and is legal in SPIR-V 1.1 and later.
  *
+ * No-volatile marker (ours). A module whose source declared no `globallycoherent` resource
+ * (D3DCompile: no such token in the preprocessed source; DXBC: no UAV declared globally
+ * coherent) carries "d3d12xs.no_globallycoherent" in an OpModuleProcessed (OpSourceExtension
+ * in SPIR-V 1.0, which has no OpModuleProcessed). Reflection reports it as no_volatile: the
+ * shader makes no volatile access, so DispatchX's DISABLE_VOLATILE flags change nothing for it,
+ * and it needs no coherent DispatchX variant. glslang shares one block type between buffers of
+ * one element type and loses `globallycoherent` on them, so the module alone cannot tell.
+ *
  * Only native-endian (little-endian) SPIR-V is accepted. None of these functions log:
  * they return the reason in error[] and the caller logs it with the method name.
  */
@@ -51,6 +59,7 @@
 #define D3D12XS_ENCODE_BINDING(register_class, register_index) \
     (((uint32_t)(register_class) << D3D12XS_BINDING_CLASS_SHIFT) | (uint32_t)(register_index))
 #define D3D12XS_SPIRV_WAVE32_MARKER "d3d12xs.wave32"
+#define D3D12XS_SPIRV_NO_VOLATILE_MARKER "d3d12xs.no_globallycoherent"
 #define D3D12XS_WAVE32_DEFINE "__XBOX_ENABLE_WAVE32"
 /* Directly indexed heaps (include/d3d12xs_heap.hlsli): the header's two resources use these
  * registers, u<REGISTER> (the heap, an unbounded array of raw buffers) and b<REGISTER> (its size). */
@@ -93,6 +102,7 @@ struct d3d12xs_shader_info {
     char entry_point[64];
     uint32_t local_size[3];           /* numthreads (compute), 0 0 0 otherwise */
     uint32_t wave_size;               /* 32 if marked wave32, else 64 (the console default) */
+    bool no_volatile;                 /* marked: its source declared nothing globallycoherent */
     struct d3d12xs_shader_binding *bindings;
     uint32_t binding_count;
     uint32_t *capabilities;           /* the SpvCapability of every OpCapability, in module order */
@@ -211,7 +221,8 @@ bool d3d12xs_spirv_cbuffer_member_name(const uint32_t *words, size_t word_count,
  * view starts off a 16-byte boundary (pipelines/pipeline_view_offsets.c; not a DispatchX bit,
  * dispatch_variant() never sees it) */
 #define D3D12XS_VARIANT_SCALAR 0x8u
-#define D3D12XS_VARIANT_COUNT 16
+/* A dispatch asks with these bits; d3d12_pipeline_state_variant (pipeline_variant.c) maps them
+ * onto the few VkPipelines its pipeline made. */
 HRESULT d3d12xs_spirv_dispatch_variant(const uint32_t *words, size_t word_count, unsigned variant, uint32_t limit_offset,
         uint32_t **out_words, size_t *out_count, char *error, size_t error_size);
 

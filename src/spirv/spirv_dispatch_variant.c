@@ -16,8 +16,8 @@
  * Types the thread limit needs (uint, bool, uint3, bool3) go to the start of the globals, the
  * existing ones moved there (a definition moved earlier breaks no reference), so that the
  * push-constant struct, wherever it is defined, may use them. Everything else that is new goes
- * at the end of the globals. Variants are rare: each is made from the pipeline's SPIR-V, parsed
- * again, rather than the pipeline keeping a parsed module for its whole life. */
+ * at the end of the globals. Pipeline creation (pipeline_variant.c) runs the pass on the pipeline's
+ * emitted SPIR-V parsed again, once for all its variants. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,10 +97,12 @@ static HRESULT read_facts(struct d3d12xs_spirv_module *m, struct module_facts *f
 }
 
 /* Variables whose accesses may go through a device-incoherent cache: storage buffers (and
- * glslang's Uniform BufferBlock ones), storage images and storage texel buffers. */
-static void add_coherent_decorations(struct d3d12xs_spirv_module *m)
+ * glslang's Uniform BufferBlock ones), storage images and storage texel buffers. Those not yet
+ * Coherent are counted, and with apply decorated. */
+static unsigned coherent_decorations(struct d3d12xs_spirv_module *m, bool apply)
 {
     const struct d3d12xs_spirv_inst *inst;
+    unsigned count = 0;
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
         const struct d3d12xs_spirv_inst *pointer, *type;
         uint32_t variable, storage, words[3] = {SpvOpDecorate, 0, SpvDecorationCoherent};
@@ -116,10 +118,18 @@ static void add_coherent_decorations(struct d3d12xs_spirv_module *m)
                 || (storage == SpvStorageClassUniform && d3d12xs_spirv_decoration(m, pointer->w[3], SpvDecorationBufferBlock, NULL))
                 || (storage == SpvStorageClassUniformConstant && type && d3d12xs_spirv_op(type) == SpvOpTypeImage
                         && d3d12xs_spirv_len(type) >= 8 && type->w[7] == 2)) {
+            count++;
             words[1] = variable;
-            d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, words, 3);
+            if (apply)
+                d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, words, 3);
         }
     }
+    return count;
+}
+
+unsigned d3d12xs_spirv_incoherent_storage_count(struct d3d12xs_spirv_module *m)
+{
+    return coherent_decorations(m, false);
 }
 
 /* The basic type `existing` (or a new one of words) at index of the globals: returns its id. */
@@ -273,13 +283,10 @@ HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, cons
         /* The NVIDIA driver (580) handed a DISPATCH_BASE pipeline the code it had compiled
          * for the same module without the flag: SV_GroupID then ignored the start group.
          * A marker of no semantic effect makes the module differ. */
-        static const char marker[] = "d3d12xs.dispatch_base";
-        uint32_t words[1 + (sizeof(marker) + 3) / 4] = {SpvOpModuleProcessed};
-        memcpy(&words[1], marker, sizeof(marker));
-        d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
+        d3d12xs_spirv_add_marker(m, "d3d12xs.dispatch_base");
     }
     if (args->variant & D3D12XS_VARIANT_COHERENT)
-        add_coherent_decorations(m);
+        coherent_decorations(m, true);
     if (limit && FAILED(hr = add_thread_limit(m, &f, args->limit_offset, error, error_size)))
         return hr;
     return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;

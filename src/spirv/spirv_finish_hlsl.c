@@ -182,5 +182,7 @@ HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const str
         memcpy(&words[1], marker, sizeof(marker));
         d3d12xs_spirv_append(m, D3D12XS_SPIRV_DEBUG, words, sizeof(words) / 4);
     }
+    if (args->no_volatile)
+        d3d12xs_spirv_add_marker(m, D3D12XS_SPIRV_NO_VOLATILE_MARKER);
     return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
 }

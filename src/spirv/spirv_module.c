@@ -425,6 +425,21 @@ bool d3d12xs_spirv_rewrite(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_
     return true;
 }
 
+void d3d12xs_spirv_add_marker(struct d3d12xs_spirv_module *m, const char *marker)
+{
+    uint32_t words[1 + 64 / 4] = {0};
+    size_t length = strlen(marker);
+
+    if (length >= 64) {
+        m->out_of_memory = true; /* never: the markers are short */
+        return;
+    }
+    memcpy(&words[1], marker, length);
+    words[0] = m->version >= 0x10100 ? SpvOpModuleProcessed : SpvOpSourceExtension;
+    d3d12xs_spirv_insert(m, D3D12XS_SPIRV_DEBUG, m->version >= 0x10100 ? m->sections[D3D12XS_SPIRV_DEBUG].count : 0, words,
+            (uint32_t)(1 + (length + 4) / 4));
+}
+
 bool d3d12xs_spirv_append_operand(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, uint32_t word)
 {
     uint32_t n = d3d12xs_spirv_len(inst), *copy;

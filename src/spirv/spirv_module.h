@@ -104,6 +104,10 @@ void d3d12xs_spirv_remove(struct d3d12xs_spirv_module *m, enum d3d12xs_spirv_sec
 bool d3d12xs_spirv_rewrite(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, const uint32_t *words, uint32_t n);
 /* Adds one operand word at the end of inst (an interface id, a struct member, ...). */
 bool d3d12xs_spirv_append_operand(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, uint32_t word);
+/* A marker string of no semantic effect (d3d12xs's, spirv.h): OpModuleProcessed at the end of
+ * the debug section, or in SPIR-V 1.0, which has no OpModuleProcessed, OpSourceExtension at
+ * its start. */
+void d3d12xs_spirv_add_marker(struct d3d12xs_spirv_module *m, const char *marker);
 /* The index of inst in its section (a linear search); SIZE_MAX when it is not there. */
 size_t d3d12xs_spirv_index_of(const struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_inst *inst);
 /* Removes from the interface of every OpEntryPoint (of inst) each id for which drop(id, context)

@@ -175,10 +175,12 @@ HRESULT d3d12xs_spirv_pass_buffer_arrays(struct d3d12xs_spirv_module *m, const s
  * spirv_finish_hlsl.c turns each such add into a NonUniform-decorated copy of i. */
 #define D3D12XS_NONUNIFORM_SPEC_ID 2000
 /* spirv_finish_hlsl.c: UAV counters get their binding encoding (spirv.h), what glslang's HLSL
- * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER. E_FAIL
- * for a counter whose UAV has no u register. */
+ * extensions added goes, and with wave32 the module gets D3D12XS_SPIRV_WAVE32_MARKER, with
+ * no_volatile (the source declares nothing globallycoherent) D3D12XS_SPIRV_NO_VOLATILE_MARKER.
+ * E_FAIL for a counter whose UAV has no u register. */
 struct d3d12xs_spirv_finish_hlsl_args {
     bool wave32;
+    bool no_volatile;
 };
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
@@ -269,5 +271,8 @@ struct d3d12xs_spirv_dispatch_variant_args {
 };
 HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dispatch_variant_args *args,
         char *error, size_t error_size);
+/* The storage buffers and images COHERENT would decorate (those not Coherent yet): with none,
+ * the coherent variant is the module itself. */
+unsigned d3d12xs_spirv_incoherent_storage_count(struct d3d12xs_spirv_module *m);
 
 #endif

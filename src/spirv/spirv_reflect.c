@@ -351,12 +351,15 @@ static HRESULT read_preamble(struct reflect *r, struct d3d12xs_shader_info *info
             *entry = inst;
     }
     for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_DEBUG, i, inst)) {
-        if (d3d12xs_spirv_op(inst) != SpvOpModuleProcessed)
+        if (d3d12xs_spirv_op(inst) != SpvOpModuleProcessed && d3d12xs_spirv_op(inst) != SpvOpSourceExtension)
             continue;
         if (d3d12xs_spirv_len(inst) < 2 || !d3d12xs_spirv_inst_string(inst, 1, &string, NULL))
-            return reflect_fail(r, "malformed OpModuleProcessed at word %u", inst->offset);
-        if (!strcmp(string, D3D12XS_SPIRV_WAVE32_MARKER))
+            return reflect_fail(r, "malformed %s at word %u", d3d12xs_spirv_op(inst) == SpvOpModuleProcessed ? "OpModuleProcessed"
+                    : "OpSourceExtension", inst->offset);
+        if (!strcmp(string, D3D12XS_SPIRV_WAVE32_MARKER) && d3d12xs_spirv_op(inst) == SpvOpModuleProcessed)
             info->wave_size = 32;
+        if (!strcmp(string, D3D12XS_SPIRV_NO_VOLATILE_MARKER))
+            info->no_volatile = true;
     }
     return S_OK;
 }
