@@ -90,11 +90,10 @@ struct d3d12_list_bindings {
     struct d3d12_bind_point_state points[D3D12_BIND_POINT_COUNT];
 };
 
-/* The bind point a pipeline state runs at: every pipeline d3d12xs creates today is a compute one. */
+/* The bind point a pipeline state runs at. */
 static inline enum d3d12_bind_point d3d12_pipeline_bind_point(const struct d3d12_pipeline_state *pipeline)
 {
-    (void)pipeline;
-    return D3D12_BIND_POINT_COMPUTE;
+    return pipeline->graphics ? D3D12_BIND_POINT_GRAPHICS : D3D12_BIND_POINT_COMPUTE;
 }
 
 enum d3d12_command_list_state {

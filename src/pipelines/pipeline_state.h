@@ -1,4 +1,6 @@
-/* Compute pipeline states: the Vulkan pipeline and how its bindings map to root arguments. */
+/* Pipeline states: the Vulkan pipeline and how its bindings map to root arguments. Compute
+ * pipelines are made here (pipeline_state.c); graphics pipelines (graphics_pipeline.c) are the
+ * same object with their stages' bindings merged and the graphics part at `graphics`. */
 #ifndef D3D12XS_PIPELINE_STATE_H
 #define D3D12XS_PIPELINE_STATE_H
 
@@ -81,6 +83,10 @@ struct d3d12_pipeline_state {
     uint32_t argument_binding;
     uint32_t address_count, address_offset, argument_size;
     uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
+    /* Graphics pipelines (graphics_pipeline.h): what the list needs to draw with it, freed by
+     * destroy_graphics when the pipeline goes; NULL for compute pipelines. */
+    struct d3d12_graphics_pipeline *graphics;
+    void (*destroy_graphics)(struct d3d12_device *device, struct d3d12_graphics_pipeline *graphics);
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
@@ -119,5 +125,19 @@ HRESULT d3d12_pipeline_state_create_compute_x(struct d3d12_device *device, const
 HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
         const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out);
 HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out);
+/* A pipeline state object with nothing built yet, holding a private reference on signature
+ * (taken here), for graphics_pipeline.c; NULL when out of memory. Release it as any. */
+struct d3d12_pipeline_state *d3d12_pipeline_state_new(struct d3d12_device *device, struct d3d12_root_signature *signature);
+/* One stage's module (parsed or translated: from_dxbc) bound to the root signature's layout:
+ * reflected (it must be a `stage` shader), its registers matched against the root parameters
+ * and static samplers visible to the stage, remapped, the memory-based ABI's, float-control and
+ * heap-table passes run (compute: also derivatives, view offsets and the SCALAR source), emitted
+ * and validated where the device asks. Fills state's bindings and their summary (used_root_mask,
+ * descriptor_count, reads_heaps...), *out_words (malloc()ed) and entry_point. argument names the
+ * shader in log lines ("pDesc->VS"). The module stays the caller's. */
+struct d3d12xs_spirv_module;
+HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool from_dxbc,
+        VkShaderStageFlagBits stage, const char *argument, const char *method, uint32_t **out_words, size_t *out_word_count,
+        char entry_point[64]);
 
 #endif
