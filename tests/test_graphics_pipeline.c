@@ -4,11 +4,13 @@
  * CreatePipelineState streams; and one test per rule D3D12 checks, each refusal with its
  * HRESULT and its one line. Drawing is tests/test_draw.c's. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "harness.h"
+#include "dxbc_writer.h"
 #include "spirv/spirv_module.h"
 #include "spirv/spirv_stage_io.h"
 #include "pipelines/graphics_link.h"
@@ -314,6 +316,64 @@ static void test_stages(void)
     ID3D10Blob_Release(h);
     ID3D10Blob_Release(d);
     ID3D10Blob_Release(p);
+}
+
+/* DXBC stages (FXC's shader model 5): linked by their signatures' semantics, with each other and
+ * with D3DCompile's stages; hull and domain shaders are refused for now. */
+static void test_dxbc_stages(void)
+{
+    static const struct dxbc_instruction vs_program[] = {
+        {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_INPUT, 0, DXBC_X | DXBC_Y | DXBC_Z)}, 0, {0}},
+        {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_INPUT, 1, 0xf)}, 0, {0}},
+        {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 0, 0xf)}, 1, {1}},
+        {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 1, 0xf)}, 0, {0}},
+        {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 0, DXBC_X | DXBC_Y | DXBC_Z), DXBC_SRC4(DXBC_INPUT, 0)}, 0, {0}},
+        {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 0, DXBC_W), DXBC_IMM(0x3f800000)}, 0, {0}},
+        {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 1, 0xf), DXBC_SRC4(DXBC_INPUT, 1)}, 0, {0}},
+        {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+    };
+    static const struct dxbc_signature_element vs_inputs[] = {{"POSITION", 0, 0, 3, 0, 0x7, 0x7}, {"COLOR", 0, 0, 3, 1, 0xf, 0xf}};
+    static const struct dxbc_signature_element vs_outputs[] = {{"SV_Position", 0, 1, 3, 0, 0xf, 0}, {"COLOR", 0, 0, 3, 1, 0xf, 0}};
+    static const struct dxbc_instruction ps_program[] = {
+        {DXBC_OP_DCL_INPUT_PS | DXBC_INTERPOLATION_LINEAR, 1, {DXBC_DST(DXBC_INPUT, 1, 0xf)}, 0, {0}},
+        {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 0, 0xf)}, 0, {0}},
+        {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 0, 0xf), DXBC_SRC4(DXBC_INPUT, 1)}, 0, {0}},
+        {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+    };
+    static const struct dxbc_signature_element ps_inputs[] = {{"SV_Position", 0, 1, 3, 0, 0xf, 0}, {"COLOR", 0, 0, 3, 1, 0xf, 0xf}};
+    static const struct dxbc_signature_element ps_outputs[] = {{"SV_Target", 0, 64, 3, 0, 0xf, 0}};
+    static const char hlsl_ps[] = "float4 main(float4 pos : SV_Position, float4 color : COLOR) : SV_Target { return color; }\n";
+    ID3D10Blob *hlsl = harness_compile_stage(hlsl_ps, "main", "ps_5_0");
+    size_t vs_size, ps_size, hs_size;
+    void *vs_code = dxbc_write_shader_with_signatures(DXBC_VERTEX_SHADER, 5, 0, vs_program, sizeof(vs_program) / sizeof(vs_program[0]), vs_inputs, 2,
+            vs_outputs, 2, &vs_size);
+    void *ps_code = dxbc_write_shader_with_signatures(DXBC_PIXEL_SHADER, 5, 0, ps_program, sizeof(ps_program) / sizeof(ps_program[0]), ps_inputs, 2,
+            ps_outputs, 1, &ps_size);
+    void *hs_code = dxbc_write_shader_with_signatures(3, 5, 0, ps_program + 3, 1, NULL, 0, NULL, 0, &hs_size);
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state;
+
+    base_desc(&desc);
+    desc.InputLayout.NumElements = 2;
+    desc.VS.pShaderBytecode = vs_code;
+    desc.VS.BytecodeLength = vs_size;
+    desc.PS.pShaderBytecode = ps_code;
+    desc.PS.BytecodeLength = ps_size;
+    if ((state = create(&desc, S_OK)))
+        ID3D12PipelineState_Release(state);
+    /* the HLSL pixel shader's COLOR is at Location 0, the DXBC vertex shader's at 1 */
+    set_shader(&desc.PS, hlsl);
+    if ((state = create(&desc, S_OK)))
+        ID3D12PipelineState_Release(state);
+    desc.HS.pShaderBytecode = hs_code;
+    desc.HS.BytecodeLength = hs_size;
+    desc.DS = desc.HS;
+    desc.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
+    REFUSED(&desc, E_NOTIMPL, "DXBC hull and domain shaders are not supported yet");
+    ID3D10Blob_Release(hlsl);
+    free(vs_code);
+    free(ps_code);
+    free(hs_code);
 }
 
 /* Every rule D3D12 checks in a description, one line each. */
@@ -676,6 +736,7 @@ int main(void)
     test_link_refusals();
     test_visibility_and_deny();
     test_stages();
+    test_dxbc_stages();
     test_rules();
     test_streams();
 

@@ -1,6 +1,7 @@
 /* A graphics stage's inputs and outputs, with the semantics D3DCompile kept (spirv_stage_io.h),
  * and the pass that gives them the Locations linking chose. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +202,45 @@ HRESULT d3d12xs_spirv_pass_locations(struct d3d12xs_spirv_module *m, const struc
             else
                 i++;
         }
+    }
+    return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
+}
+
+HRESULT d3d12xs_spirv_pass_semantics(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_semantics_args *args,
+        char *error, size_t error_size)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    bool added = false;
+
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        const struct d3d12xs_spirv_semantic *found = NULL;
+        uint32_t location, matches = 0, words[2 + 4 + 64 / 4 + 1] = {0};
+        char semantic[80];
+        size_t length;
+        bool output;
+        if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4
+                || (inst->w[3] != SpvStorageClassInput && inst->w[3] != SpvStorageClassOutput)
+                || !d3d12xs_spirv_decoration(m, inst->w[2], SpvDecorationLocation, &location))
+            continue;
+        output = inst->w[3] == SpvStorageClassOutput;
+        for (uint32_t k = 0; k < args->count; k++)
+            if (args->semantics[k].output == output && args->semantics[k].reg == location && matches++ == 0)
+                found = &args->semantics[k];
+        if (matches != 1)
+            continue;
+        length = (size_t)snprintf(semantic, sizeof(semantic), "%s%u", found->name, found->index);
+        if (length >= 64)
+            continue;
+        words[0] = SpvOpDecorateString | (uint32_t)(3 + (length + 4) / 4) << 16;
+        words[1] = inst->w[2];
+        words[2] = SpvDecorationUserSemantic;
+        memcpy(&words[3], semantic, length);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, words, 3 + (uint32_t)(length + 4) / 4);
+        added = true;
+    }
+    if (added) {
+        d3d12xs_spirv_add_extension(m, "SPV_GOOGLE_hlsl_functionality1");
+        d3d12xs_spirv_add_extension(m, "SPV_GOOGLE_decorate_string");
     }
     return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
 }

@@ -47,6 +47,22 @@ void d3d12xs_stage_interface_cleanup(struct d3d12xs_stage_interface *iface);
  * digits). false when it does not fit name_size. */
 bool d3d12xs_split_semantic(const char *semantic, char *name, size_t name_size, uint32_t *index);
 
+/* The semantics of a module made from DXBC (frontends/dxbc_translate.c): each input and output
+ * variable at Location L gets the semantic of the one signature element of its direction with
+ * register L and no system value (where several share a register, none: it links by Location). */
+struct d3d12xs_spirv_semantic {
+    bool output;
+    uint32_t reg;
+    const char *name;
+    uint32_t index;
+};
+struct d3d12xs_spirv_semantics_args {
+    const struct d3d12xs_spirv_semantic *semantics;
+    uint32_t count;
+};
+HRESULT d3d12xs_spirv_pass_semantics(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_semantics_args *args,
+        char *error, size_t error_size);
+
 /* The pass that settles Locations (pipeline creation, after linking): variable_ids[k] gets
  * Location locations[k] (and, where indices[k] is not UINT32_MAX, Index indices[k]: dual-source
  * blending's second output). Then every UserSemantic decoration goes, and with the last of them
