@@ -8,6 +8,7 @@
 
 #include "commands/command_bundle.h"
 #include "commands/command_recording.h"
+#include "commands/command_list_graphics.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -48,6 +49,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
         /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
         if (list->allocator) {
             if (list->state == D3D12_COMMAND_LIST_RECORDING && list->vk_command_buffer) {
+                d3d12_command_list_end_rendering(list);
                 d3d12_command_list_end_open_queries(list, NULL, true);
                 vkEndCommandBuffer(list->vk_command_buffer);
             }
@@ -148,6 +150,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
         return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
     }
+    d3d12_command_list_end_rendering(list);
     d3d12_command_list_pix_close(list);
     d3d12_command_list_index_segments(list);
     /* D3D12 ends every query in the list that began it. */
@@ -242,6 +245,17 @@ static const ID3D12GraphicsCommandList10Vtbl d3d12_command_list_vtbl = {
     .ClearRenderTargetView = d3d12_command_list_ClearRenderTargetView,
     .ClearDepthStencilView = d3d12_command_list_ClearDepthStencilView,
     .ExecuteBundle = d3d12_command_list_ExecuteBundle,
+    .DrawInstanced = d3d12_command_list_DrawInstanced,
+    .DrawIndexedInstanced = d3d12_command_list_DrawIndexedInstanced,
+    .IASetPrimitiveTopology = d3d12_command_list_IASetPrimitiveTopology,
+    .IASetVertexBuffers = d3d12_command_list_IASetVertexBuffers,
+    .IASetIndexBuffer = d3d12_command_list_IASetIndexBuffer,
+    .RSSetViewports = d3d12_command_list_RSSetViewports,
+    .RSSetScissorRects = d3d12_command_list_RSSetScissorRects,
+    .OMSetBlendFactor = d3d12_command_list_OMSetBlendFactor,
+    .OMSetStencilRef = d3d12_command_list_OMSetStencilRef,
+    .OMSetDepthBounds = d3d12_command_list_OMSetDepthBounds,
+    .OMSetRenderTargets = d3d12_command_list_OMSetRenderTargets,
     .d3d12xs_console = &d3d12_command_list_console_vtbl,
 };
 

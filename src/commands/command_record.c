@@ -46,6 +46,6 @@ const char *d3d12_recorded_kind_name(enum d3d12_recorded_kind kind)
 {
     static const char *const names[] = {"Dispatch", "copy", "ResourceBarrier", "WriteBufferImmediate", "ClearUnorderedAccessView",
             "EndQuery", "ResolveQueryData",
-            "value write", "wait on memory", "BeginQuery"};
+            "value write", "wait on memory", "BeginQuery", "ClearRenderTargetView", "draw"};
     return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }

@@ -23,6 +23,7 @@ enum d3d12_recorded_kind {
     D3D12_RECORDED_WAIT_VALUE,    /* the console's mid-list waits on memory */
     D3D12_RECORDED_BEGIN_QUERY,
     D3D12_RECORDED_CLEAR_RENDER_TARGET,
+    D3D12_RECORDED_DRAW,
 };
 
 /* Bytes of a buffer, or (image set, buffer VK_NULL_HANDLE) subresources of a texture: offset

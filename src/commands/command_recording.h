@@ -16,8 +16,9 @@ static inline struct d3d12_command_list *impl_from_ID3D12GraphicsCommandList10(I
 
 
 /* True when commands may be recorded; logs and returns false on a closed list. Inline: every
- * recorded command starts here. */
-static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+ * recorded command starts here. For the calls that may stand inside a rendering pass (draws and
+ * calls that only set state), which keep the pass draws left open. */
+static inline bool d3d12_command_list_check_recording_in_pass(struct d3d12_command_list *list, const char *command)
 {
     if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
         list->call_count++;
@@ -25,6 +26,18 @@ static inline bool d3d12_command_list_check_recording(struct d3d12_command_list 
     }
     d3d12_command_list_report_closed(list, command);
     return false;
+}
+
+/* The same for every other command: the one place where the rendering pass that draws left
+ * open ends before a command that cannot be inside one (copies, barriers, dispatches, clears,
+ * queries, console waits and writes, PIX events...). */
+static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording_in_pass(list, command))
+        return false;
+    if (__builtin_expect(list->bindings.graphics.rendering, 0))
+        d3d12_command_list_end_rendering(list);
+    return true;
 }
 
 /* command_list_copy.c */
@@ -85,6 +98,19 @@ void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const 
 static inline bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
 {
     if (!d3d12_command_list_check_recording(list, command))
+        return false;
+    if (__builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COPY, 0)) {
+        d3d12_command_list_report_copy_list(list, command);
+        return false;
+    }
+    return true;
+}
+
+/* The same for the calls that only bind (SetPipelineState, SetDescriptorHeaps, Set*Root*):
+ * they record nothing into the command buffer, so an open rendering pass stays open. */
+static inline bool d3d12_command_list_binding_list(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording_in_pass(list, command))
         return false;
     if (__builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COPY, 0)) {
         d3d12_command_list_report_copy_list(list, command);

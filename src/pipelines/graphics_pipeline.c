@@ -276,6 +276,8 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
     const VkGraphicsPipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .pNext = &output->rendering,
+        /* the layout's heap sets are descriptor buffers */
+        .flags = state->root_signature->reads_heaps ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0,
         .stageCount = stage_count,
         .pStages = stage_infos,
         .pVertexInputState = &input->info,
