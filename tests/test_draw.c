@@ -493,8 +493,8 @@ static void test_pass_boundaries(struct env *env, ID3D12RootSignature *signature
     static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f}, blue[4] = {0.0f, 0.0f, 1.0f, 1.0f};
     struct vertex vertices[12];
     ID3D12PipelineState *state = pipeline(env, signature, color_source, vertex_layout, 2, NULL);
-    ID3D12PipelineState *compute = harness_compute_pipeline(env->device, signature,
-            harness_compile("[numthreads(1, 1, 1)] void main() {}", 0));
+    ID3D10Blob *empty = harness_compile("[numthreads(1, 1, 1)] void main() {}", 0);
+    ID3D12PipelineState *compute = harness_compute_pipeline(env->device, signature, empty);
     ID3D12Resource *vb, *scratch = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COMMON);
     ID3D12Resource *scratch2 = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COMMON);
     struct harness_list list;
@@ -530,6 +530,7 @@ static void test_pass_boundaries(struct env *env, ID3D12RootSignature *signature
     ID3D12Resource_Release(scratch2);
     ID3D12PipelineState_Release(compute);
     ID3D12PipelineState_Release(state);
+    ID3D10Blob_Release(empty);
 }
 
 /* Draws whose state D3D12 leaves undefined are skipped with a debug-layer warning; wrong

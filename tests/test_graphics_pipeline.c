@@ -318,6 +318,51 @@ static void test_stages(void)
     ID3D10Blob_Release(p);
 }
 
+/* System values through Vulkan's built-ins: clip and cull distances, the render-target array
+ * index and viewport index from the vertex shader, front face, sample index, primitive id,
+ * coverage in and out, depth and its conservative form. */
+static void test_system_values(void)
+{
+    static const char source[] =
+        "struct V { float4 pos : SV_Position; float clip : SV_ClipDistance0; float cull : SV_CullDistance0; float4 color : COLOR; };\n"
+        "V vs(float3 pos : POSITION) { V o; o.pos = float4(pos, 1); o.clip = pos.x; o.cull = pos.y; o.color = 1; return o; }\n"
+        "struct L { float4 pos : SV_Position; uint layer : SV_RenderTargetArrayIndex; uint viewport : SV_ViewportArrayIndex; };\n"
+        "L vs_layer(float3 pos : POSITION) { L o; o.pos = float4(pos, 1); o.layer = 0; o.viewport = 0; return o; }\n"
+        "struct P { float4 color : SV_Target0; float depth : SV_Depth; uint coverage : SV_Coverage; };\n"
+        "P ps(V i, bool front : SV_IsFrontFace, uint sample : SV_SampleIndex, uint primitive : SV_PrimitiveID, uint mask : SV_Coverage)\n"
+        "{ P o; o.color = i.color * (front ? 1 : 0.5) + sample + primitive; o.depth = i.pos.z * 0.5; o.coverage = mask; return o; }\n"
+        "float4 ps_ge(float4 pos : SV_Position, out float depth : SV_DepthGreaterEqual) : SV_Target { depth = pos.z; return 1; }\n";
+    ID3D10Blob *v = harness_compile_stage(source, "vs", "vs_5_0"), *p = harness_compile_stage(source, "ps", "ps_5_0");
+    ID3D10Blob *p_ge = harness_compile_stage(source, "ps_ge", "ps_5_0");
+    D3D12_FEATURE_DATA_D3D12_OPTIONS options;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state;
+
+    harness_graphics_desc(&desc, signature, v, p);
+    desc.InputLayout.pInputElementDescs = elements;
+    desc.InputLayout.NumElements = 1;
+    desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    desc.SampleDesc.Count = 4;
+    if ((state = create(&desc, S_OK)))
+        ID3D12PipelineState_Release(state);
+    set_shader(&desc.PS, p_ge);
+    if ((state = create(&desc, S_OK)))
+        ID3D12PipelineState_Release(state);
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS, &options, sizeof(options)), S_OK);
+    if (options.VPAndRTArrayIndexFromAnyShaderFeedingRasterizerSupportedWithoutGSEmulation) {
+        ID3D10Blob *layer = harness_compile_stage(source, "vs_layer", "vs_5_0");
+        set_shader(&desc.VS, layer);
+        desc.PS.pShaderBytecode = NULL;
+        desc.PS.BytecodeLength = 0;
+        if ((state = create(&desc, S_OK)))
+            ID3D12PipelineState_Release(state);
+        ID3D10Blob_Release(layer);
+    }
+    ID3D10Blob_Release(v);
+    ID3D10Blob_Release(p);
+    ID3D10Blob_Release(p_ge);
+}
+
 /* DXBC stages (FXC's shader model 5): linked by their signatures' semantics, with each other and
  * with D3DCompile's stages; hull and domain shaders are refused for now. */
 static void test_dxbc_stages(void)
@@ -736,6 +781,7 @@ int main(void)
     test_link_refusals();
     test_visibility_and_deny();
     test_stages();
+    test_system_values();
     test_dxbc_stages();
     test_rules();
     test_streams();

@@ -140,6 +140,15 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
         }
     }
 
+    /* SV_RenderTargetArrayIndex and SV_ViewportArrayIndex from vertex and domain shaders: glslang
+     * declares ShaderViewportIndexLayerEXT, which needs the extension (Vulkan 1.2's features
+     * alone cover SPIR-V 1.5's ShaderLayer and ShaderViewportIndex). */
+    if (caps->output_layer && caps->output_viewport_index
+            && d3d12xs_has_device_extension(physical, VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME))
+        plan->extensions[plan->extension_count++] = VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME;
+    else
+        caps->output_layer = caps->output_viewport_index = false;
+
     /* SV_StencilRef (PSSpecifiedStencilRefSupported). */
     if ((caps->stencil_export = d3d12xs_has_device_extension(physical, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME;
