@@ -98,6 +98,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsComma
         bind_target(&depth_stencil, descriptor);
     }
     /* The open pass, if any, ends at the next draw when these are not its targets. */
+    graphics->rendering_checked_for = NULL;
     graphics->rt_count = count;
     memcpy(graphics->rts, targets, count * sizeof(*targets));
     graphics->has_depth_stencil = dsv != NULL;
@@ -199,6 +200,12 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
     const VkPipelineStageFlags2 stages = d3d12_draw_stages(list->object.device);
     struct d3d12_rendering_key key;
 
+    /* The common case: another draw with the pipeline into the open pass, no barrier waiting. */
+    if (__builtin_expect(graphics->rendering && graphics->rendering_checked_for == pipeline && graphics->rendering_in == list->vk_command_buffer
+            && !list->barriers.transfer_layout_count && !(list->barriers.src_stages && (stages & ~list->barriers.synced)), 1)) {
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
+        return true;
+    }
     if (!rendering_key(list, pipeline, command, &key))
         return false;
     if (graphics->rendering && (graphics->rendering_in != list->vk_command_buffer || memcmp(&key, &graphics->rendering_key, sizeof(key))))
@@ -209,5 +216,6 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
     if (!graphics->rendering)
         begin_rendering(list, &key);
+    graphics->rendering_checked_for = pipeline;
     return true;
 }

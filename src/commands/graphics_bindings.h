@@ -66,6 +66,9 @@ struct d3d12_graphics_bindings {
     bool rendering;
     VkCommandBuffer rendering_in;
     struct d3d12_rendering_key rendering_key;
+    /* The pipeline whose draws the open pass was last found to fit: the next draw with it skips
+     * the comparison (OMSetRenderTargets clears it). */
+    const void *rendering_checked_for;
     /* The list's state (command_list_graphics.c) and what the command buffer lacks of it */
     uint32_t dirty;                /* enum d3d12_graphics_dirty */
     VkCommandBuffer applied_in;    /* the command buffer it was last applied in */
