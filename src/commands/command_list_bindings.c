@@ -13,11 +13,6 @@ void d3d12_command_list_reset_bindings(struct d3d12_command_list *list)
     memset(&list->bindings, 0, sizeof(list->bindings));
 }
 
-void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command)
-{
-    d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
-}
-
 /* The checks of a call that binds at a bind point: a COPY list binds nothing; graphics state on a
  * COMPUTE list is kept (it is never read there), as D3D12 leaves it to the debug layer. */
 static inline bool binding_list(struct d3d12_command_list *list, enum d3d12_bind_point point, const char *command)

@@ -39,6 +39,11 @@ void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *
     d3d12_device_debug_warn(list->object.device, command, "%s (list '%s')", reason, d3d12xs_object_name(&list->object));
 }
 
+void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command)
+{
+    d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
+}
+
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)
 {
     ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));

@@ -89,10 +89,11 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
  * ABI); false after recording the error. */
 bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
 
+/* command_recording.c: the error of a compute or binding call on a COPY list. */
+void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command);
 /* command_list_bindings.c: the pipeline, the heaps and each bind point's root signature and
  * root arguments (SetComputeRoot* and SetGraphicsRoot* are one implementation over a bind point). */
 void d3d12_command_list_reset_bindings(struct d3d12_command_list *list);
-void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command);
 /* The checks every compute command starts with (a recording list that is not a COPY list).
  * Inline: every binding call and dispatch starts here. */
 static inline bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
