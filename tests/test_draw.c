@@ -533,6 +533,48 @@ static void test_pass_boundaries(struct env *env, ID3D12RootSignature *signature
     ID3D10Blob_Release(empty);
 }
 
+/* Occlusion queries count what draws pass: a 16 x 16 rectangle, then one hidden behind it. The
+ * query's begin and end stand outside rendering passes (each ends the open one). */
+static void test_occlusion(struct env *env, ID3D12RootSignature *signature)
+{
+    static const uint8_t red[4] = {255, 0, 0, 255};
+    static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    D3D12_QUERY_HEAP_DESC heap_desc = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 2, 0};
+    struct vertex vertices[12];
+    ID3D12PipelineState *state = pipeline(env, signature, color_source, vertex_layout, 2, NULL);
+    ID3D12Resource *vb, *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 16, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12QueryHeap *heap = NULL;
+    struct harness_list list;
+    D3D12_VERTEX_BUFFER_VIEW view;
+    uint64_t counts[2] = {0, 0};
+
+    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
+    rectangle(&vertices[0], 8, 8, 24, 24, 0.5f, red);
+    rectangle(&vertices[6], 8, 8, 24, 24, 0.9f, red);
+    vb = upload(env->device, vertices, sizeof(vertices));
+    view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
+    list = begin(env, clear);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 6, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0, 2, results, 0);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, results, counts, sizeof(counts));
+    CHECK_MSG(counts[0] == 256, "the visible rectangle passed %llu samples (256 expected)", (unsigned long long)counts[0]);
+    CHECK_MSG(counts[1] == 0, "the hidden rectangle passed %llu samples", (unsigned long long)counts[1]);
+    ID3D12QueryHeap_Release(heap);
+    ID3D12Resource_Release(results);
+    ID3D12Resource_Release(vb);
+    ID3D12PipelineState_Release(state);
+}
+
 /* Draws whose state D3D12 leaves undefined are skipped with a debug-layer warning; wrong
  * arguments make the list invalid. */
 static void test_draw_errors(struct env *env, ID3D12RootSignature *signature)
@@ -590,6 +632,7 @@ int main(void)
     test_indexed_instanced(&env, signature);
     test_root_arguments(&env);
     test_pass_boundaries(&env, signature);
+    test_occlusion(&env, signature);
     test_draw_errors(&env, signature);
 
     ID3D12RootSignature_Release(signature);
