@@ -40,6 +40,8 @@ static const struct {
     {DXBC_THREAD_GROUP_ID, 0},
     {DXBC_THREAD_ID_IN_GROUP, 0},
     {DXBC_THREAD_INDEX_IN_GROUP, 0},
+    {DXBC_INPUT, 1},
+    {DXBC_OUTPUT, 1},
 };
 
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
@@ -191,9 +193,54 @@ void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned mi
     return dxbc_write_shader_with_root_signature(type, major, minor, program, instruction_count, NULL, 0, size);
 }
 
+/* A signature chunk's bytes (NULL: count only): the element count, the offset of the elements,
+ * 24 bytes per element, then the semantic names. */
+static size_t encode_signature(const struct dxbc_signature_element *elements, size_t count, uint8_t *out)
+{
+    size_t names = 8 + 24 * count, size = names;
+    for (size_t i = 0; i < count; i++) {
+        if (out) {
+            uint8_t *e = out + 8 + 24 * i;
+            put32(e, (uint32_t)size);
+            put32(e + 4, elements[i].semantic_index);
+            put32(e + 8, elements[i].system_value);
+            put32(e + 12, elements[i].component_type);
+            put32(e + 16, elements[i].reg);
+            e[20] = elements[i].mask;
+            e[21] = elements[i].used;
+            memcpy(out + size, elements[i].semantic, strlen(elements[i].semantic) + 1);
+        }
+        size += strlen(elements[i].semantic) + 1;
+    }
+    size = (size + 3) & ~(size_t)3;
+    if (out) {
+        put32(out, (uint32_t)count);
+        put32(out + 4, 8);
+    }
+    return size;
+}
+
+static void *write_container(enum dxbc_program_type type, unsigned major, unsigned minor, const struct dxbc_instruction *program,
+        size_t instruction_count, const void *root_signature, size_t root_signature_size, const struct dxbc_signature_element *inputs,
+        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size);
+
+void *dxbc_write_shader_with_signatures(enum dxbc_program_type type, unsigned major, unsigned minor,
+        const struct dxbc_instruction *program, size_t instruction_count, const struct dxbc_signature_element *inputs,
+        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size)
+{
+    return write_container(type, major, minor, program, instruction_count, NULL, 0, inputs, input_count, outputs, output_count, size);
+}
+
 void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigned major, unsigned minor,
         const struct dxbc_instruction *program, size_t instruction_count, const void *root_signature,
         size_t root_signature_size, size_t *size)
+{
+    return write_container(type, major, minor, program, instruction_count, root_signature, root_signature_size, NULL, 0, NULL, 0, size);
+}
+
+static void *write_container(enum dxbc_program_type type, unsigned major, unsigned minor, const struct dxbc_instruction *program,
+        size_t instruction_count, const void *root_signature, size_t root_signature_size, const struct dxbc_signature_element *inputs,
+        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size)
 {
     /* Chunks in the order FXC writes them (less RDEF and STAT, which no runtime needs), then the
      * root signature where there is one. */
@@ -216,7 +263,8 @@ void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigne
             return NULL;
         token_count += n;
     }
-    chunk_sizes[INPUT_SIGNATURE] = chunk_sizes[OUTPUT_SIGNATURE] = empty_signature_size;
+    chunk_sizes[INPUT_SIGNATURE] = input_count ? encode_signature(inputs, input_count, NULL) : empty_signature_size;
+    chunk_sizes[OUTPUT_SIGNATURE] = output_count ? encode_signature(outputs, output_count, NULL) : empty_signature_size;
     chunk_sizes[SHADER] = 4 * token_count;
     chunk_sizes[ROOT_SIGNATURE] = root_part_size;
     *size = header_size;
@@ -248,6 +296,10 @@ void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigne
                 put32(chunk + 8 + 4 * i, tokens[i]);
         else if (c == ROOT_SIGNATURE)
             memcpy(chunk + 8, root_part, root_part_size);
+        else if (c == INPUT_SIGNATURE && input_count)
+            encode_signature(inputs, input_count, chunk + 8);
+        else if (c == OUTPUT_SIGNATURE && output_count)
+            encode_signature(outputs, output_count, chunk + 8);
         else
             put32(chunk + 8 + 4, 8);        /* no elements; they would start 8 bytes in */
         offset += 8 + chunk_sizes[c];

@@ -20,6 +20,7 @@ extern "C" {
 enum dxbc_program_type {
     DXBC_PIXEL_SHADER = 0,
     DXBC_VERTEX_SHADER = 1,
+    DXBC_GEOMETRY_SHADER = 2,
     DXBC_COMPUTE_SHADER = 5,
 };
 
@@ -53,6 +54,10 @@ enum dxbc_opcode {
     DXBC_OP_DCL_RESOURCE = 0x58,        /* typed SRV: DXBC_RESOURCE_DIMENSION_BUFFER in the control bits */
     DXBC_OP_DCL_CONSTANT_BUFFER = 0x59, /* immediateIndexed (bit 11 clear) */
     DXBC_OP_DCL_INPUT = 0x5f,
+    DXBC_OP_DCL_INPUT_SGV = 0x60,       /* v#, then the system value literal (SV_VertexID 6, SV_InstanceID 8) */
+    DXBC_OP_DCL_INPUT_PS = 0x62,        /* interpolation mode in bits 11-14 (DXBC_INTERPOLATION_*) */
+    DXBC_OP_DCL_OUTPUT = 0x65,
+    DXBC_OP_DCL_OUTPUT_SIV = 0x67,      /* o#, then the system value literal (SV_Position 1) */
     DXBC_OP_DCL_TEMPS = 0x68,
     DXBC_OP_DCL_THREAD_GROUP = 0x9b,
     DXBC_OP_DCL_UAV_TYPED = 0x9c,       /* DXBC_RESOURCE_DIMENSION_BUFFER in the control bits */
@@ -80,6 +85,9 @@ enum dxbc_opcode {
     DXBC_OP_RESINFO = 0x3d,             /* dst, mip, t# or u# (width, height, depth or layers, mips) */
 };
 
+/* dcl_input_ps's interpolation modes (control bits) */
+#define DXBC_INTERPOLATION_CONSTANT (1u << 11)
+#define DXBC_INTERPOLATION_LINEAR (2u << 11)
 /* Control bits of an instruction (bits 11-23 of its first token), ORed into `opcode`. */
 #define DXBC_IF_NONZERO (1u << 18)
 #define DXBC_RESOURCE_DIMENSION_BUFFER (1u << 11)
@@ -112,6 +120,8 @@ enum dxbc_operand_type {
     DXBC_THREAD_GROUP_ID = 0x21,    /* vThreadGroupID: SV_GroupID */
     DXBC_THREAD_ID_IN_GROUP = 0x22, /* vThreadIDInGroup: SV_GroupThreadID */
     DXBC_THREAD_INDEX_IN_GROUP = 0x24, /* vThreadIDInGroupFlattened: SV_GroupIndex */
+    DXBC_INPUT = 0x01,              /* v#: an input register of a graphics stage */
+    DXBC_OUTPUT = 0x02,             /* o#: an output register */
 };
 
 /* How an operand names its components. */
@@ -196,6 +206,21 @@ void *dxbc_write_shader(enum dxbc_program_type type, unsigned major, unsigned mi
 void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigned major, unsigned minor,
         const struct dxbc_instruction *program, size_t instruction_count, const void *root_signature,
         size_t root_signature_size, size_t *size);
+
+/* One element of an input or output signature (ISGN, OSGN): what a register holds. */
+struct dxbc_signature_element {
+    const char *semantic;
+    uint32_t semantic_index;
+    uint32_t system_value;   /* D3D_NAME: 0 none, 1 SV_Position, 6 SV_VertexID, 8 SV_InstanceID, 64 SV_Target */
+    uint32_t component_type; /* 1 uint, 2 int, 3 float */
+    uint32_t reg;
+    uint8_t mask, used;      /* components it has; components read (inputs) or never written (outputs) */
+};
+
+/* A graphics stage's shader with its input and output signatures. */
+void *dxbc_write_shader_with_signatures(enum dxbc_program_type type, unsigned major, unsigned minor,
+        const struct dxbc_instruction *program, size_t instruction_count, const struct dxbc_signature_element *inputs,
+        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size);
 
 #ifdef __cplusplus
 }

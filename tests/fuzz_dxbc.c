@@ -1,7 +1,8 @@
 /* libFuzzer target for DXBC containers: d3d12xs_dxbc_parse (the checks that stand before
  * libvkd3d-shader) on arbitrary bytes, signed with the right checksum so that the fuzzer reaches
- * the part table and the token stream. What parses must keep dxbc.h's promises: a compute
- * shader of model 5.x with a thread group, resources with sound register ranges. Any broken
+ * the part table and the token stream. What parses must keep dxbc.h's promises: a shader of
+ * model 5.x (a compute one with a thread group), signatures of named elements, resources with
+ * sound register ranges. Any broken
  * promise aborts; so does a register-range rewrite (dxbc_ranges.h) that names no range or
  * makes no container. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
 #include <stdbool.h>
@@ -35,8 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     error[0] = 0;
     hr = d3d12xs_dxbc_parse(copy, size, &shader, error, sizeof(error));
     if (SUCCEEDED(hr)) {
-        REQUIRE(shader.program_type == 5 && shader.major == 5 && shader.minor <= 1);
-        REQUIRE(shader.thread_group[0] && shader.thread_group[1] && shader.thread_group[2]);
+        /* compute, vertex, geometry or pixel shaders (hull and domain shaders are refused) */
+        REQUIRE((shader.program_type == 5 || shader.program_type <= 2) && shader.major == 5 && shader.minor <= 1);
+        REQUIRE(shader.program_type != 5 || (shader.thread_group[0] && shader.thread_group[1] && shader.thread_group[2]));
+        for (uint32_t i = 0; i < shader.input_count + shader.output_count + shader.patch_count; i++)
+            REQUIRE(memchr(shader.signature[i].semantic, 0, sizeof(shader.signature[i].semantic)) && shader.signature[i].semantic[0]);
         for (uint32_t i = 0; i < shader.resource_count; i++) {
             const struct d3d12xs_dxbc_resource *r = &shader.resources[i];
             REQUIRE(r->first <= r->last && r->first <= D3D12XS_MAX_REGISTER);

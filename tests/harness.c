@@ -333,6 +333,53 @@ ID3D10Blob *harness_compile(const char *source, UINT flags)
     return code;
 }
 
+ID3D10Blob *harness_compile_stage(const char *source, const char *entry, const char *target)
+{
+    ID3D10Blob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(source, strlen(source), "stage.hlsl", NULL, D3D_COMPILE_STANDARD_FILE_INCLUDE, entry, target, 0, 0, &code,
+            &errors);
+    CHECK_MSG(SUCCEEDED(hr), "D3DCompile(%s, %s) failed: %s", entry, target, errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+void harness_graphics_desc(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, ID3D12RootSignature *signature, ID3D10Blob *vs, ID3D10Blob *ps)
+{
+    memset(desc, 0, sizeof(*desc));
+    desc->pRootSignature = signature;
+    if (vs) {
+        desc->VS.pShaderBytecode = ID3D10Blob_GetBufferPointer(vs);
+        desc->VS.BytecodeLength = ID3D10Blob_GetBufferSize(vs);
+    }
+    if (ps) {
+        desc->PS.pShaderBytecode = ID3D10Blob_GetBufferPointer(ps);
+        desc->PS.BytecodeLength = ID3D10Blob_GetBufferSize(ps);
+    }
+    for (int i = 0; i < D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
+        D3D12_RENDER_TARGET_BLEND_DESC *rt = &desc->BlendState.RenderTarget[i];
+        rt->SrcBlend = rt->SrcBlendAlpha = D3D12_BLEND_ONE;
+        rt->DestBlend = rt->DestBlendAlpha = D3D12_BLEND_ZERO;
+        rt->BlendOp = rt->BlendOpAlpha = D3D12_BLEND_OP_ADD;
+        rt->LogicOp = D3D12_LOGIC_OP_NOOP;
+        rt->RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    }
+    desc->SampleMask = UINT32_MAX;
+    desc->RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    desc->RasterizerState.CullMode = D3D12_CULL_MODE_BACK;
+    desc->RasterizerState.DepthClipEnable = TRUE;
+    desc->DepthStencilState.DepthEnable = TRUE;
+    desc->DepthStencilState.DepthWriteMask = D3D12_DEPTH_WRITE_MASK_ALL;
+    desc->DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_LESS;
+    desc->DepthStencilState.StencilReadMask = desc->DepthStencilState.StencilWriteMask = 0xff;
+    desc->DepthStencilState.FrontFace = desc->DepthStencilState.BackFace = (D3D12_DEPTH_STENCILOP_DESC){D3D12_STENCIL_OP_KEEP,
+            D3D12_STENCIL_OP_KEEP, D3D12_STENCIL_OP_KEEP, D3D12_COMPARISON_FUNC_ALWAYS};
+    desc->PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    desc->NumRenderTargets = 1;
+    desc->RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc->SampleDesc.Count = 1;
+}
+
 ID3D12RootSignature *harness_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count,
         D3D12_ROOT_SIGNATURE_FLAGS flags)
 {

@@ -69,6 +69,12 @@ ID3D12PipelineState *harness_compute_pipeline(ID3D12Device *device, ID3D12RootSi
 /* HLSL through D3DCompile (entry "main", cs_6_0, the standard include handler, D3DCOMPILE_*
  * flags); NULL after a failed check. */
 ID3D10Blob *harness_compile(const char *source, UINT flags);
+/* HLSL through D3DCompile for any stage (entry, target such as "vs_5_0"); NULL after a failed check. */
+ID3D10Blob *harness_compile_stage(const char *source, const char *entry, const char *target);
+/* A graphics pipeline description with D3D12's defaults (d3dx12's D3D12_DEFAULT blend,
+ * rasterizer and depth-stencil states, SampleMask UINT_MAX, one sample, triangles), the given
+ * root signature and shaders (ps may be NULL), one RGBA8 render target and no depth format. */
+void harness_graphics_desc(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, ID3D12RootSignature *signature, ID3D10Blob *vs, ID3D10Blob *ps);
 /* A version 1.1 root signature of these parameters, serialized and created. */
 ID3D12RootSignature *harness_root_signature(ID3D12Device *device, const D3D12_ROOT_PARAMETER1 *parameters, UINT count,
         D3D12_ROOT_SIGNATURE_FLAGS flags);

@@ -830,7 +830,7 @@ static void test_refusals(struct env *env)
 
     /* a pixel shader; shader model 4.0; an instruction running past the end; a bad dimension; a counter */
     if ((copy = with_token(raw_program, ARRAY_SIZE(raw_program), 0, 0x00000050u, &size)))
-        expect_refused(env, signature, copy, size, E_INVALIDARG, "pixel shader", "only compute shaders");
+        expect_refused(env, signature, copy, size, E_INVALIDARG, "pixel shader", "is a pixel shader, not a compute shader");
     free(copy);
     if ((copy = with_token(raw_program, ARRAY_SIZE(raw_program), 0, 0x00050040u, &size)))
         expect_refused(env, signature, copy, size, E_INVALIDARG, "shader model 4.0", "shader model 4.0");

@@ -14,6 +14,7 @@
 #include "descriptors/descriptor_buffer.h"
 #include "descriptors/root_signature.h"
 #include "pipelines/pipeline_state.h"
+#include "pipelines/graphics_pipeline.h"
 #include "sync/fence.h"
 #include "sync/gpu_wait.h"
 #include "commands/system_timestamp.h"
@@ -395,6 +396,13 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateComputePipelineState(ID3D12D
     return d3d12_pipeline_state_create_compute(impl_from_ID3D12Device14(iface), desc, riid, pipeline_state);
 }
 
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateGraphicsPipelineState(ID3D12Device14 *iface, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc,
+        REFIID riid, void **pipeline_state)
+{
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateGraphicsPipelineState), pipeline_state);
+    return d3d12_graphics_pipeline_create_from_desc(impl_from_ID3D12Device14(iface), desc, riid, pipeline_state);
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_device_GetDeviceRemovedReason(ID3D12Device14 *iface)
 {
     return d3d12_device_removed_reason(impl_from_ID3D12Device14(iface));
@@ -450,6 +458,7 @@ static const ID3D12Device14Vtbl d3d12_device_vtbl = {
     .CreateFence = d3d12_device_CreateFence,
     .GetDeviceRemovedReason = d3d12_device_GetDeviceRemovedReason,
     .CreateRootSignature = d3d12_device_CreateRootSignature,
+    .CreateGraphicsPipelineState = d3d12_device_CreateGraphicsPipelineState,
     .CreateComputePipelineState = d3d12_device_CreateComputePipelineState,
     .CreateDescriptorHeap = d3d12_device_CreateDescriptorHeap,
     .GetDescriptorHandleIncrementSize = d3d12_device_GetDescriptorHandleIncrementSize,

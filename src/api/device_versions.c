@@ -15,6 +15,7 @@
 #include "sync/waiter.h"
 #include "commands/command_list_state.h"
 #include "commands/command_bundle.h"
+#include "pipelines/graphics_pipeline.h"
 
 /* ---- shared checks ---- */
 
@@ -286,6 +287,15 @@ HRESULT STDMETHODCALLTYPE d3d12_device_SetResidencyPriority(ID3D12Device14 *ifac
         if (!objects[i])
             return d3d12xs_fail(E_INVALIDARG, method, "ppObjects[%u] is NULL", i);
     return S_OK; /* Vulkan memory is always resident: priorities change nothing. */
+}
+
+/* ---- ID3D12Device2 ---- */
+
+HRESULT STDMETHODCALLTYPE d3d12_device_CreatePipelineState(ID3D12Device14 *iface, const D3D12_PIPELINE_STATE_STREAM_DESC *desc, REFIID riid,
+        void **pipeline_state)
+{
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device2::CreatePipelineState", pipeline_state);
+    return d3d12_pipeline_state_create_from_stream(impl_from_ID3D12Device14(iface), desc, riid, pipeline_state);
 }
 
 /* ---- ID3D12Device4 ---- */

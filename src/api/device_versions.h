@@ -39,6 +39,9 @@ HRESULT STDMETHODCALLTYPE d3d12_device_SetEventOnMultipleFenceCompletion(ID3D12D
         const UINT64 *values, UINT count, D3D12_MULTIPLE_FENCE_WAIT_FLAGS flags, HANDLE event);
 HRESULT STDMETHODCALLTYPE d3d12_device_SetResidencyPriority(ID3D12Device14 *iface, UINT count, ID3D12Pageable *const *objects,
         const D3D12_RESIDENCY_PRIORITY *priorities);
+/* ID3D12Device2 */
+HRESULT STDMETHODCALLTYPE d3d12_device_CreatePipelineState(ID3D12Device14 *iface, const D3D12_PIPELINE_STATE_STREAM_DESC *desc, REFIID riid,
+        void **pipeline_state);
 /* ID3D12Device3 */
 HRESULT STDMETHODCALLTYPE d3d12_device_EnqueueMakeResident(ID3D12Device14 *iface, D3D12_RESIDENCY_FLAGS flags, UINT count,
         ID3D12Pageable *const *objects, ID3D12Fence *fence, UINT64 value);
@@ -102,6 +105,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device
 #define D3D12XS_DEVICE_VERSION_VTBL_ENTRIES \
     .SetEventOnMultipleFenceCompletion = d3d12_device_SetEventOnMultipleFenceCompletion, \
     .SetResidencyPriority = d3d12_device_SetResidencyPriority, \
+    .CreatePipelineState = d3d12_device_CreatePipelineState, \
     .EnqueueMakeResident = d3d12_device_EnqueueMakeResident, \
     .OpenExistingHeapFromAddress = d3d12_device_OpenExistingHeapFromAddress, \
     .OpenExistingHeapFromAddress1 = d3d12_device_OpenExistingHeapFromAddress1, \

@@ -44,6 +44,7 @@ struct d3d12_bundle {
     uint64_t allocator_generation;             /* its reset_generation when recording began */
     ID3D12PipelineState *initial_state;        /* not referenced, as D3D12 does not */
     bool pipeline_set;                         /* a dispatch may follow: the bundle has its own pipeline */
+    bool topology_set;                         /* with pipeline_set, a draw may follow */
     uint8_t *stream;                           /* the records, one after another */
     size_t stream_size, stream_capacity;
 };
@@ -190,6 +191,39 @@ static bool bundle_check_Dispatch(struct d3d12_bundle *bundle, const char *comma
 {
     (void)x, (void)y, (void)z;
     return bundle_has_pipeline(bundle, command);
+}
+
+/* A bundle draws with its own pipeline state and primitive topology, never the caller's. */
+static bool bundle_can_draw(struct d3d12_bundle *bundle, const char *command)
+{
+    if (!bundle_has_pipeline(bundle, command))
+        return false;
+    if (bundle->topology_set)
+        return true;
+    bundle_error(bundle, command, "no primitive topology is set in the bundle (bundles do not inherit the caller's: call "
+            "IASetPrimitiveTopology in the bundle)");
+    return false;
+}
+
+static bool bundle_check_DrawInstanced(struct d3d12_bundle *bundle, const char *command, UINT vertex_count, UINT instance_count,
+        UINT first_vertex, UINT first_instance)
+{
+    (void)vertex_count, (void)instance_count, (void)first_vertex, (void)first_instance;
+    return bundle_can_draw(bundle, command);
+}
+
+static bool bundle_check_DrawIndexedInstanced(struct d3d12_bundle *bundle, const char *command, UINT index_count, UINT instance_count,
+        UINT first_index, INT base_vertex, UINT first_instance)
+{
+    (void)index_count, (void)instance_count, (void)first_index, (void)base_vertex, (void)first_instance;
+    return bundle_can_draw(bundle, command);
+}
+
+static bool bundle_check_IASetPrimitiveTopology(struct d3d12_bundle *bundle, const char *command, D3D12_PRIMITIVE_TOPOLOGY topology)
+{
+    (void)command, (void)topology;
+    bundle->topology_set = true;
+    return true;
 }
 
 static bool bundle_check_DispatchX(struct d3d12_bundle *bundle, const char *command, UINT x, UINT y, UINT z, D3D12XBOX_DISPATCH_FLAGS flags)
@@ -419,6 +453,7 @@ static HRESULT begin_recording(struct d3d12_bundle *bundle, const char *method, 
     bundle->stream_size = 0;
     bundle->initial_state = initial_state;
     bundle->pipeline_set = initial_state != NULL;
+    bundle->topology_set = false;
     return S_OK;
 }
 

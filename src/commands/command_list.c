@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands/command_recording.h"
+#include "commands/command_list_graphics.h"
 #include "generated/d3d12_stubs.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -47,6 +48,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
         /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
         if (list->allocator) {
             if (list->state == D3D12_COMMAND_LIST_RECORDING && list->vk_command_buffer) {
+                d3d12_command_list_end_rendering(list);
                 d3d12_command_list_end_open_queries(list, NULL, true);
                 vkEndCommandBuffer(list->vk_command_buffer);
             }
@@ -147,6 +149,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
         return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
     }
+    d3d12_command_list_end_rendering(list);
     d3d12_command_list_pix_close(list);
     d3d12_command_list_index_segments(list);
     /* D3D12 ends every query in the list that began it. */

@@ -13,16 +13,11 @@ void d3d12_command_list_reset_bindings(struct d3d12_command_list *list)
     memset(&list->bindings, 0, sizeof(list->bindings));
 }
 
-void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command)
-{
-    d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
-}
-
 /* The checks of a call that binds at a bind point: a COPY list binds nothing; graphics state on a
  * COMPUTE list is kept (it is never read there), as D3D12 leaves it to the debug layer. */
 static inline bool binding_list(struct d3d12_command_list *list, enum d3d12_bind_point point, const char *command)
 {
-    if (!d3d12_command_list_compute_list(list, command))
+    if (!d3d12_command_list_binding_list(list, command))
         return false;
     if (point == D3D12_BIND_POINT_GRAPHICS && __builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COMPUTE, 0))
         d3d12_command_list_debug_warn(list, command, "a COMPUTE list draws nothing: its graphics root arguments are never read");
@@ -48,7 +43,7 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    if (d3d12_command_list_compute_list(list, METHOD(SetPipelineState)))
+    if (d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
         d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
 }
 
@@ -58,7 +53,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     struct d3d12_descriptor_heap *bound[2] = {NULL, NULL};
     const char *command = METHOD(SetDescriptorHeaps);
 
-    if (!d3d12_command_list_compute_list(list, command))
+    if (!d3d12_command_list_binding_list(list, command))
         return;
     if (count > 2 || (count && !heaps)) {
         d3d12_command_list_record_error(list, command, "NumDescriptorHeaps is %u with ppDescriptorHeaps %s (at most one CBV_SRV_UAV and one SAMPLER heap)",

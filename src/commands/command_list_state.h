@@ -9,6 +9,7 @@
 #include "pipelines/pipeline_state.h"
 #include "commands/command_record.h"
 #include "commands/barrier_tracker.h"
+#include "commands/graphics_bindings.h"
 #include "sync/scheduler.h"
 #include "d3d12_xs.h"
 
@@ -88,13 +89,15 @@ struct d3d12_list_bindings {
     VkBuffer ordered_append_buffer;
     VkDeviceSize ordered_append_offset;
     struct d3d12_bind_point_state points[D3D12_BIND_POINT_COUNT];
+    /* Render targets, the rendering pass, the input assembler's buffers and the dynamic state
+     * draws apply (graphics_bindings.h). */
+    struct d3d12_graphics_bindings graphics;
 };
 
-/* The bind point a pipeline state runs at: every pipeline d3d12xs creates today is a compute one. */
+/* The bind point a pipeline state runs at. */
 static inline enum d3d12_bind_point d3d12_pipeline_bind_point(const struct d3d12_pipeline_state *pipeline)
 {
-    (void)pipeline;
-    return D3D12_BIND_POINT_COMPUTE;
+    return pipeline->graphics ? D3D12_BIND_POINT_GRAPHICS : D3D12_BIND_POINT_COMPUTE;
 }
 
 enum d3d12_command_list_state {
@@ -195,16 +198,34 @@ void d3d12_command_list_report_closed(struct d3d12_command_list *list, const cha
  * the debug layer on (EnableDebugLayer or D3D12XS_DEBUG=1); the list stays valid. */
 void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
+/* The stages a draw runs in on this device: vertex input, every shader stage it has, the
+ * fragment tests and the colour output (no stage whose feature is off: barriers may not name it). */
+static inline VkPipelineStageFlags2 d3d12_draw_stages(const struct d3d12_device *device)
+{
+    return VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
+            | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT
+            | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT
+            | (device->graphics.geometry_shader ? VK_PIPELINE_STAGE_2_GEOMETRY_SHADER_BIT : 0)
+            | (device->graphics.tessellation_shader ? VK_PIPELINE_STAGE_2_TESSELLATION_CONTROL_SHADER_BIT
+                    | VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT : 0);
+}
+
 /* The stages a list's own commands run in, the barrier tracker's work stages: compute and
- * transfer (no graphics work exists yet; DIRECT lists add the graphics stages with draws).
+ * transfer, and on DIRECT lists the draws' stages (a request is done once each has waited).
  * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
 static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
 {
-    return list->transfer_only ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
-            : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    if (list->transfer_only)
+        return VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    return VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+            | (list->type == D3D12_COMMAND_LIST_TYPE_DIRECT ? d3d12_draw_stages(list->object.device) : 0);
 }
 
 /* command_recording.c */
+/* Ends the rendering pass draws left open in the command buffer (graphics_bindings.h), before
+ * anything that cannot be recorded inside one: every command but draws and the calls that only
+ * set state (d3d12_command_list_check_recording), segment cuts, internal work and Close. */
+void d3d12_command_list_end_rendering(struct d3d12_command_list *list);
 /* A command buffer from the list's allocator (helper: its pool on the internal engine's family),
  * begun for simultaneous use. */
 HRESULT d3d12_command_list_begin_command_buffer(struct d3d12_command_list *list, bool helper, VkCommandBuffer *command_buffer);

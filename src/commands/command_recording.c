@@ -39,6 +39,11 @@ void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *
     d3d12_device_debug_warn(list->object.device, command, "%s (list '%s')", reason, d3d12xs_object_name(&list->object));
 }
 
+void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command)
+{
+    d3d12_command_list_record_error(list, command, "COPY lists cannot bind or run compute work");
+}
+
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command)
 {
     ERR("%s: the list '%s' is closed (Reset it before recording); command ignored", command, d3d12xs_object_name(&list->object));
@@ -59,9 +64,20 @@ static void bindings_unbound(struct d3d12_command_list *list)
     }
 }
 
+void d3d12_command_list_end_rendering(struct d3d12_command_list *list)
+{
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    if (!graphics->rendering)
+        return;
+    if (graphics->rendering_in == list->vk_command_buffer && list->vk_command_buffer)
+        vkCmdEndRendering(list->vk_command_buffer);
+    graphics->rendering = false;
+}
+
 VkCommandBuffer d3d12_command_list_begin_internal(struct d3d12_command_list *list)
 {
     assert(!list->in_internal);
+    d3d12_command_list_end_rendering(list);
     list->in_internal = true;
     return list->vk_command_buffer;
 }
@@ -127,6 +143,7 @@ bool d3d12_command_list_cut_segment(struct d3d12_command_list *list, const char 
     HRESULT hr;
 
     assert(!list->in_internal);
+    d3d12_command_list_end_rendering(list);
     if (d3d12_command_list_has_active_queries(list))
         d3d12_command_list_end_open_queries(list, command, false);
     /* Other queues may run between segments: images go back to their one layout. */

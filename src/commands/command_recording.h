@@ -25,8 +25,9 @@ D3D12XS_COMMANDS(D3D12XS_DECLARE_EMITTER)
 #undef D3D12XS_DECLARE_EMITTER
 
 /* True when commands may be recorded; logs and returns false on a closed list. Inline: every
- * recorded command starts here. */
-static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+ * recorded command starts here. For the calls that may stand inside a rendering pass (draws and
+ * calls that only set state), which keep the pass draws left open. */
+static inline bool d3d12_command_list_check_recording_in_pass(struct d3d12_command_list *list, const char *command)
 {
     if (__builtin_expect(list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
         list->call_count++;
@@ -34,6 +35,18 @@ static inline bool d3d12_command_list_check_recording(struct d3d12_command_list 
     }
     d3d12_command_list_report_closed(list, command);
     return false;
+}
+
+/* The same for every other command: the one place where the rendering pass that draws left
+ * open ends before a command that cannot be inside one (copies, barriers, dispatches, clears,
+ * queries, console waits and writes, PIX events...). */
+static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording_in_pass(list, command))
+        return false;
+    if (__builtin_expect(list->bindings.graphics.rendering, 0))
+        d3d12_command_list_end_rendering(list);
+    return true;
 }
 
 /* command_list_texture_copy.c */
@@ -63,15 +76,29 @@ bool d3d12_command_list_note_dispatch_ranges(struct d3d12_command_list *list, en
  * ABI); false after recording the error. */
 bool d3d12_command_list_write_memory_arguments(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
 
+/* command_recording.c: the error of a compute or binding call on a COPY list. */
+void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command);
 /* command_list_bindings.c: the pipeline, the heaps and each bind point's root signature and
  * root arguments (SetComputeRoot* and SetGraphicsRoot* are one implementation over a bind point). */
 void d3d12_command_list_reset_bindings(struct d3d12_command_list *list);
-void d3d12_command_list_report_copy_list(struct d3d12_command_list *list, const char *command);
 /* The checks every compute command starts with (a recording list that is not a COPY list).
  * Inline: every binding call and dispatch starts here. */
 static inline bool d3d12_command_list_compute_list(struct d3d12_command_list *list, const char *command)
 {
     if (!d3d12_command_list_check_recording(list, command))
+        return false;
+    if (__builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COPY, 0)) {
+        d3d12_command_list_report_copy_list(list, command);
+        return false;
+    }
+    return true;
+}
+
+/* The same for the calls that only bind (SetPipelineState, SetDescriptorHeaps, Set*Root*):
+ * they record nothing into the command buffer, so an open rendering pass stays open. */
+static inline bool d3d12_command_list_binding_list(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording_in_pass(list, command))
         return false;
     if (__builtin_expect(list->type == D3D12_COMMAND_LIST_TYPE_COPY, 0)) {
         d3d12_command_list_report_copy_list(list, command);

@@ -94,7 +94,29 @@
     COMMAND(Wait64BitValueX, CONSOLE, REFUSE, (ARG(D3D12_GPU_VIRTUAL_ADDRESS, Address), ARG(D3D12_COMPARISON_FUNC, Function), \
             ARG(UINT64, Value), ARG(D3D12XBOX_WAIT_FLAGS, Flags))) \
     COMMAND(FlushPipelineX, CONSOLE, REFUSE, (ARG(D3D12XBOX_FLUSH, Flush), ARG(D3D12_GPU_VIRTUAL_ADDRESS, Address), \
-            ARG(SIZE_T, SizeInBytes)))
+            ARG(SIZE_T, SizeInBytes))) \
+    D3D12XS_GRAPHICS_COMMANDS(COMMAND)
+
+/* Draws and the input assembler, rasterizer and output merger state (command_list_graphics.c,
+ * command_list_render_pass.c). A bundle inherits neither the pipeline state nor the primitive
+ * topology: its draws are CHECKed for both. */
+#define D3D12XS_GRAPHICS_COMMANDS(COMMAND) \
+    COMMAND(DrawInstanced, LIST, CHECK, (ARG(UINT, VertexCountPerInstance), ARG(UINT, InstanceCount), ARG(UINT, StartVertexLocation), \
+            ARG(UINT, StartInstanceLocation))) \
+    COMMAND(DrawIndexedInstanced, LIST, CHECK, (ARG(UINT, IndexCountPerInstance), ARG(UINT, InstanceCount), ARG(UINT, StartIndexLocation), \
+            ARG(INT, BaseVertexLocation), ARG(UINT, StartInstanceLocation))) \
+    COMMAND(IASetPrimitiveTopology, LIST, CHECK, (ARG(D3D12_PRIMITIVE_TOPOLOGY, PrimitiveTopology))) \
+    COMMAND(IASetVertexBuffers, LIST, RECORD, (ARG(UINT, StartSlot), ARG(UINT, NumViews), \
+            OPTIONAL_ARRAY(const D3D12_VERTEX_BUFFER_VIEW *, pViews, D3D12_VERTEX_BUFFER_VIEW, NumViews))) \
+    COMMAND(IASetIndexBuffer, LIST, RECORD, (OPTIONAL_ARRAY(const D3D12_INDEX_BUFFER_VIEW *, pView, D3D12_INDEX_BUFFER_VIEW, 1))) \
+    COMMAND(OMSetBlendFactor, LIST, RECORD, (OPTIONAL_ARRAY(const FLOAT *, BlendFactor, FLOAT, 4))) \
+    COMMAND(OMSetStencilRef, LIST, RECORD, (ARG(UINT, StencilRef))) \
+    COMMAND(OMSetDepthBounds, LIST, RECORD, (ARG(FLOAT, Min), ARG(FLOAT, Max))) \
+    COMMAND(RSSetViewports, LIST, REFUSE, (ARG(UINT, NumViewports), ARG(const D3D12_VIEWPORT *, pViewports))) \
+    COMMAND(RSSetScissorRects, LIST, REFUSE, (ARG(UINT, NumRects), ARG(const D3D12_RECT *, pRects))) \
+    COMMAND(OMSetRenderTargets, LIST, REFUSE, (ARG(UINT, NumRenderTargetDescriptors), \
+            ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pRenderTargetDescriptors), ARG(BOOL, RTsSingleHandleToDescriptorRange), \
+            ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pDepthStencilDescriptor)))
 
 /* SetComputeRoot* or SetGraphicsRoot* (Kind): a bind point's signature and root arguments,
  * which bundles record (a signature is checked where it is replayed, as in the caller). */
@@ -128,7 +150,8 @@
     KIND(WRITE_VALUE, "value write")                 /* the console's top/bottom-of-pipe value writes */ \
     KIND(WAIT_VALUE, "wait on memory")               /* the console's mid-list waits on memory */ \
     KIND(BEGIN_QUERY, "BeginQuery") \
-    KIND(CLEAR_RENDER_TARGET, "render target clear") /* ClearRenderTargetView, ClearDepthStencilView */
+    KIND(CLEAR_RENDER_TARGET, "render target clear") /* ClearRenderTargetView, ClearDepthStencilView */ \
+    KIND(DRAW, "draw")
 
 /* ---- expanding a command's parameters ---- */
 

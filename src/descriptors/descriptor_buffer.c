@@ -74,7 +74,7 @@ HRESULT d3d12xs_descriptor_buffers_select(struct d3d12_device *device, struct d3
 }
 
 static HRESULT make_set_layout(struct d3d12_device *device, VkDescriptorType type, uint32_t count, bool variable_count,
-        VkDescriptorSetLayout *out)
+        VkShaderStageFlags stages, VkDescriptorSetLayout *out)
 {
     const VkMutableDescriptorTypeListEXT list = {D3D12XS_ARRAY_SIZE(resource_types), resource_types};
     const VkMutableDescriptorTypeCreateInfoEXT mutable_info = {
@@ -86,7 +86,7 @@ static HRESULT make_set_layout(struct d3d12_device *device, VkDescriptorType typ
         .binding = 0,
         .descriptorType = type,
         .descriptorCount = count,
-        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        .stageFlags = stages,
     };
     /* Variable-count: a heap's memory holds its own descriptors only, not the layout's largest
      * count (VUID-vkCmdSetDescriptorBufferOffsetsEXT-pOffsets-08062 spares such bindings). */
@@ -109,6 +109,55 @@ static HRESULT make_set_layout(struct d3d12_device *device, VkDescriptorType typ
     if ((vr = vkCreateDescriptorSetLayout(device->vk_device, &info, NULL, out)) != VK_SUCCESS)
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), METHOD, "vkCreateDescriptorSetLayout of a heap set failed (VkResult %d)", vr);
     return S_OK;
+}
+
+/* The three heap sets' layouts, seen by `stages`. */
+static HRESULT make_heap_set_layouts(struct d3d12_device *device, VkShaderStageFlags stages, VkDescriptorSetLayout layouts[D3D12XS_HEAP_SET_COUNT])
+{
+    const struct d3d12xs_descriptor_buffers *buffers = device->descriptor_buffers;
+    HRESULT hr;
+
+    memset(layouts, 0, D3D12XS_HEAP_SET_COUNT * sizeof(*layouts));
+    if (FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, buffers->resource_slots, true, stages,
+                    &layouts[D3D12XS_HEAP_SET_RESOURCES]))
+            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SIDE_TABLE_SLOTS, false, stages,
+                    &layouts[D3D12XS_HEAP_SET_COUNTERS]))
+            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_SAMPLER, buffers->sampler_slots, true, stages,
+                    &layouts[D3D12XS_HEAP_SET_SAMPLERS]))) {
+        for (int set = 0; set < D3D12XS_HEAP_SET_COUNT; set++)
+            vkDestroyDescriptorSetLayout(device->vk_device, layouts[set], NULL);
+        return hr;
+    }
+    return S_OK;
+}
+
+HRESULT d3d12xs_descriptor_buffers_heap_layouts(struct d3d12_device *device, VkShaderStageFlags stages,
+        VkDescriptorSetLayout layouts[D3D12XS_HEAP_SET_COUNT])
+{
+    struct d3d12xs_descriptor_buffers *buffers = device->descriptor_buffers;
+    struct d3d12xs_heap_stage_layouts *entry = NULL;
+    HRESULT hr = S_OK;
+
+    if (stages == device->graphics.stages) {
+        memcpy(layouts, buffers->set_layouts, sizeof(buffers->set_layouts));
+        return S_OK;
+    }
+    pthread_mutex_lock(&buffers->stage_layouts_lock);
+    for (uint32_t i = 0; i < buffers->stage_layout_count && !entry; i++)
+        if (buffers->stage_layouts[i].stages == stages)
+            entry = &buffers->stage_layouts[i];
+    /* At most one entry per subset of the six stages that keeps compute: 32 */
+    if (!entry && buffers->stage_layout_count < D3D12XS_ARRAY_SIZE(buffers->stage_layouts)
+            && SUCCEEDED(hr = make_heap_set_layouts(device, stages, buffers->stage_layouts[buffers->stage_layout_count].set_layouts))) {
+        entry = &buffers->stage_layouts[buffers->stage_layout_count++];
+        entry->stages = stages;
+    }
+    if (entry)
+        memcpy(layouts, entry->set_layouts, sizeof(entry->set_layouts));
+    else if (SUCCEEDED(hr))
+        hr = d3d12xs_fail(E_OUTOFMEMORY, METHOD, "more than %zu combinations of DENY_* flags", D3D12XS_ARRAY_SIZE(buffers->stage_layouts));
+    pthread_mutex_unlock(&buffers->stage_layouts_lock);
+    return hr;
 }
 
 static size_t largest(size_t a, size_t b) { return a > b ? a : b; }
@@ -170,10 +219,10 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
     buffers->capacity[D3D12XS_HEAP_SET_COUNTERS] = SIDE_TABLE_SLOTS;
     buffers->capacity[D3D12XS_HEAP_SET_SAMPLERS] = sampler_slots;
     device->shader_visible_heap_capacity = resource_slots;
-    if (FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_MUTABLE_EXT, resource_slots, true, &buffers->set_layouts[D3D12XS_HEAP_SET_RESOURCES]))
-            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SIDE_TABLE_SLOTS, false,
-                    &buffers->set_layouts[D3D12XS_HEAP_SET_COUNTERS]))
-            || FAILED(hr = make_set_layout(device, VK_DESCRIPTOR_TYPE_SAMPLER, sampler_slots, true, &buffers->set_layouts[D3D12XS_HEAP_SET_SAMPLERS])))
+    buffers->resource_slots = resource_slots;
+    buffers->sampler_slots = sampler_slots;
+    pthread_mutex_init(&buffers->stage_layouts_lock, NULL);
+    if (FAILED(hr = make_heap_set_layouts(device, device->graphics.stages, buffers->set_layouts)))
         return hr;
     /* Slots are as large as a set of n of them takes over n, which is what the shader's array
      * indexing steps by (a mutable slot: the largest of its types). */
@@ -198,6 +247,11 @@ void d3d12xs_descriptor_buffers_cleanup(struct d3d12_device *device)
         return;
     for (int set = 0; set < D3D12XS_HEAP_SET_COUNT; set++)
         vkDestroyDescriptorSetLayout(device->vk_device, buffers->set_layouts[set], NULL);
+    for (uint32_t i = 0; i < buffers->stage_layout_count; i++)
+        for (int set = 0; set < D3D12XS_HEAP_SET_COUNT; set++)
+            vkDestroyDescriptorSetLayout(device->vk_device, buffers->stage_layouts[i].set_layouts[set], NULL);
+    if (buffers->resource_slots)
+        pthread_mutex_destroy(&buffers->stage_layouts_lock);
     free(buffers);
     device->descriptor_buffers = NULL;
 }

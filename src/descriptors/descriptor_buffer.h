@@ -44,7 +44,16 @@ struct d3d12xs_descriptor_buffers {
     PFN_vkGetDescriptorEXT vkGetDescriptorEXT;
     PFN_vkCmdBindDescriptorBuffersEXT vkCmdBindDescriptorBuffersEXT;
     PFN_vkCmdSetDescriptorBufferOffsetsEXT vkCmdSetDescriptorBufferOffsetsEXT;
-    VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT];
+    VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT]; /* seen by every stage of the device (graphics.stages) */
+    /* The same sets seen by fewer stages, for root signatures with DENY_* flags, made on first
+     * request (d3d12xs_descriptor_buffers_heap_layouts) and kept until the device goes. */
+    pthread_mutex_t stage_layouts_lock;
+    struct d3d12xs_heap_stage_layouts {
+        VkShaderStageFlags stages;
+        VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT];
+    } stage_layouts[32];
+    uint32_t stage_layout_count;
+    uint32_t resource_slots, sampler_slots; /* what each heap set layout declares */
     VkDeviceSize slot_size[D3D12XS_HEAP_SET_COUNT];  /* bytes per slot in each set's memory */
     /* slots each set layout declares: of sets 0 and 2, how many descriptors of a heap shaders can
      * address (heaps may hold more: D3D12's sizes are created on every device) */
@@ -63,6 +72,10 @@ HRESULT d3d12xs_descriptor_buffers_select(struct d3d12_device *device, struct d3
 /* After vkCreateDevice: the function pointers, the descriptor sizes and the heap set layouts. */
 HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struct d3d12xs_descriptor_buffer_features *features);
 void d3d12xs_descriptor_buffers_cleanup(struct d3d12_device *device);
+/* The heap sets' layouts as `stages` (a subset of device->graphics.stages) see them: a root
+ * signature's pipeline layout gives its heap sets the stages its DENY_* flags leave. Thread-safe. */
+HRESULT d3d12xs_descriptor_buffers_heap_layouts(struct d3d12_device *device, VkShaderStageFlags stages,
+        VkDescriptorSetLayout layouts[D3D12XS_HEAP_SET_COUNT]);
 
 /* The Vulkan descriptor of a buffer view (type: uniform/storage buffer or texel buffer; format
  * for texel buffers) at address with range bytes, written to out (slot_size bytes); address 0

@@ -59,7 +59,8 @@ struct d3d12_root_signature {
      * shaders through a per-dispatch argument buffer instead of push constants. */
     bool memory_abi;
     /* The Vulkan stages that may see root arguments: every stage but those the DENY_* flags
-     * name. Pipeline layouts take their stage masks from it (compute is never denied). */
+     * name. Pipeline layouts take their stage masks from it, within the device's stages
+     * (d3d12_root_signature_layout_stages; compute is never denied). */
     VkShaderStageFlags vk_stages;
     /* The stages of its layout's push-constant range: every vkCmdPushConstants names them all. */
     VkShaderStageFlags vk_push_stages;
@@ -92,6 +93,9 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
  * (where the device has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset
  * (else UINT32_MAX). */
 uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset);
+/* The stages its layout serves (push constants, push descriptors, heap sets): compute and the
+ * graphics stages the device has that no DENY_* flag takes away. */
+VkShaderStageFlags d3d12_root_signature_layout_stages(const struct d3d12_root_signature *signature);
 /* The set of its pipelines' push descriptors: after the heap sets where it has tables. */
 uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature);
 /* The descriptor type of root CBV/SRV/UAV parameter index in the root signature's layout. */

@@ -44,6 +44,11 @@ uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signat
     return limit_offset + 16;
 }
 
+VkShaderStageFlags d3d12_root_signature_layout_stages(const struct d3d12_root_signature *signature)
+{
+    return signature->vk_stages & signature->object.device->graphics.stages;
+}
+
 uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature)
 {
     return signature->reads_heaps ? D3D12XS_HEAP_SET_PUSH : 0;
@@ -59,8 +64,8 @@ VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature
  * a pipeline cannot do without first (root_signature.h). Records what went in. */
 static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescriptorSetLayoutBinding *bindings, uint32_t limit)
 {
-    /* The stages that the root signature lets see root arguments (DENY_* flags), of compute. */
-    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT & signature->vk_stages;
+    /* The stages that the root signature lets see root arguments (DENY_* flags). */
+    const VkShaderStageFlags stages = d3d12_root_signature_layout_stages(signature);
     uint32_t count = 0;
 
 #define ADD(number, vk_type, sampler) (count < limit \
@@ -86,7 +91,9 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
     struct d3d12_device *device = signature->object.device;
     const uint32_t limit = device->push_descriptor_limit;
     uint32_t thread_limit_offset, push_constant_size = d3d12_root_signature_push_constant_range(signature, &thread_limit_offset);
-    const VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT & signature->vk_stages, 0, push_constant_size};
+    /* One range for every stage the layout serves: compute and graphics pipelines share the
+     * layout, and a push names all its stages (command_list_flush.c). */
+    const VkPushConstantRange push_range = {d3d12_root_signature_layout_stages(signature), 0, push_constant_size};
     signature->vk_push_stages = push_range.stageFlags;
     VkDescriptorSetLayoutBinding *bindings;
     struct d3d12xs_root_layout *layout;
@@ -115,9 +122,15 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
     }
     VkDescriptorSetLayout set_layouts[D3D12XS_HEAP_SET_COUNT + 1];
     uint32_t set_count = 0;
-    if (heaps)
-        for (; set_count < D3D12XS_HEAP_SET_COUNT; set_count++)
-            set_layouts[set_count] = device->descriptor_buffers->set_layouts[set_count];
+    if (heaps) {
+        HRESULT hr;
+        if (FAILED(hr = d3d12xs_descriptor_buffers_heap_layouts(device, push_range.stageFlags, set_layouts))) {
+            vkDestroyDescriptorSetLayout(device->vk_device, layout->set_layout, NULL);
+            free(layout);
+            return d3d12xs_fail(hr, method, "pBlobWithRootSignature: the heap sets' layouts for its stages cannot be made");
+        }
+        set_count = D3D12XS_HEAP_SET_COUNT;
+    }
     set_layouts[set_count++] = layout->set_layout;
     VkPipelineLayoutCreateInfo layout_info = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,

@@ -27,6 +27,28 @@ struct d3d12_queue_family_map {
     bool supports_graphics; /* graphics queries (occlusion, graphics statistics) need it */
 };
 
+/* What graphics can use on this device (device/vk_graphics_features.c): the enabled core features
+ * and extensions that pipeline creation, the draw path and CheckFeatureSupport consult. */
+struct d3d12xs_graphics_caps {
+    VkShaderStageFlags stages;   /* stages pipelines may have: compute, vertex, fragment, and geometry and
+                                  * tessellation where enabled (root signatures' layouts use no others) */
+    bool geometry_shader, tessellation_shader;
+    bool sample_rate_shading, dual_source_blend, logic_op, independent_blend;
+    bool depth_clamp, depth_bias_clamp, depth_bounds, fill_mode_non_solid, multi_viewport;
+    bool clip_distance, cull_distance, vertex_stores, fragment_stores, full_draw_index_uint32;
+    bool variable_multisample_rate, draw_parameters, output_viewport_index, output_layer;
+    bool depth_clip_enable;                  /* VK_EXT_depth_clip_enable */
+    bool vertex_divisor, vertex_divisor_zero; /* VK_EXT_vertex_attribute_divisor: step rates, and 0 */
+    uint32_t max_vertex_divisor;
+    bool line_rectangular, line_bresenham, line_smooth; /* VK_EXT_line_rasterization's modes */
+    bool patch_control_points;               /* VK_EXT_extended_dynamic_state2: patch lists set on the list */
+    bool stencil_export;                     /* VK_EXT_shader_stencil_export: SV_StencilRef */
+    /* VK_EXT_conservative_rasterization: D3D12's tier (0: none) and the overestimation size */
+    unsigned conservative_tier;
+    float conservative_overestimation;
+    PFN_vkCmdSetPatchControlPointsEXT vkCmdSetPatchControlPointsEXT;
+};
+
 struct d3d12_scheduler;
 struct d3d12_waiter;
 struct d3d12_gpu_waits;
@@ -127,6 +149,7 @@ struct d3d12_device {
     struct d3d12xs_pipeline_table *pipeline_table;      /* live compute pipelines by description (pipelines/pipeline_state.c) */
     struct d3d12xs_descriptor_buffers *descriptor_buffers; /* heaps as descriptor buffers (descriptors/descriptor_buffer.c) */
     uint32_t shader_visible_heap_capacity; /* the largest shader-visible CBV_SRV_UAV heap (descriptor_buffer.c) */
+    struct d3d12xs_graphics_caps graphics;
 };
 
 _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");

@@ -346,6 +346,11 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS", *options);
         memset(options, 0, sizeof(*options));
         options->DoublePrecisionFloatShaderOps = vk_features.shaderFloat64;
+        /* What graphics pipelines can ask for here (device->graphics, device/vk_graphics_features.c). */
+        options->OutputMergerLogicOp = device->graphics.logic_op;
+        options->PSSpecifiedStencilRefSupported = device->graphics.stencil_export;
+        options->VPAndRTArrayIndexFromAnyShaderFeedingRasterizerSupportedWithoutGSEmulation = device->graphics.output_layer
+                && device->graphics.output_viewport_index;
         options->MinPrecisionSupport = D3D12_SHADER_MIN_PRECISION_SUPPORT_NONE;
         options->TiledResourcesTier = D3D12_TILED_RESOURCES_TIER_NOT_SUPPORTED;
         /* Tables index heaps in GPU memory with no per-shader limit, unbounded arrays of every
@@ -354,7 +359,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
          * 1,000,000 all the same, docs/descriptors.md). */
         options->ResourceBindingTier = device->shader_visible_heap_capacity >= 1000000 ? D3D12_RESOURCE_BINDING_TIER_3
                 : D3D12_RESOURCE_BINDING_TIER_2;
-        options->ConservativeRasterizationTier = D3D12_CONSERVATIVE_RASTERIZATION_TIER_NOT_SUPPORTED;
+        options->ConservativeRasterizationTier = (D3D12_CONSERVATIVE_RASTERIZATION_TIER)device->graphics.conservative_tier;
         options->MaxGPUVirtualAddressBitsPerResource = 40;
         options->CrossNodeSharingTier = D3D12_CROSS_NODE_SHARING_TIER_NOT_SUPPORTED;
         /* A heap holds buffers and textures together where Vulkan's granularity between linear
@@ -438,7 +443,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
     case D3D12_FEATURE_D3D12_OPTIONS2: {
         D3D12_FEATURE_DATA_D3D12_OPTIONS2 *options = data;
         CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS2", *options);
-        options->DepthBoundsTestSupported = FALSE;
+        options->DepthBoundsTestSupported = device->graphics.depth_bounds;
         options->ProgrammableSamplePositionsTier = D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_NOT_SUPPORTED;
         return S_OK;
     }

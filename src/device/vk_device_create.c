@@ -252,6 +252,8 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
         }
     }
 
+    d3d12xs_vk_device_plan_graphics(device, plan);
+
     if (!plan->enabled.vulkan12.bufferDeviceAddress || !plan->enabled.vulkan12.runtimeDescriptorArray || !plan->enabled.vulkan12.descriptorBindingVariableDescriptorCount
             || !plan->enabled.core.features.shaderStorageBufferArrayDynamicIndexing || !plan->enabled.core.features.shaderUniformBufferArrayDynamicIndexing
             || !plan->enabled.vulkan12.shaderStorageTexelBufferArrayDynamicIndexing || !plan->enabled.vulkan12.shaderUniformTexelBufferArrayDynamicIndexing
@@ -288,6 +290,7 @@ HRESULT d3d12xs_vk_device_create(struct d3d12_device *device, const struct d3d12
             vkGetDeviceQueue(device->vk_device, map->family, i, &map->vk_queues[i]);
     }
     device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
+    d3d12xs_vk_device_load_graphics(device);
     if (plan->has_host_memory)
         device->vkGetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(device->vk_device,
                 "vkGetMemoryHostPointerPropertiesEXT");

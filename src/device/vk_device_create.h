@@ -8,7 +8,7 @@
 #include "device/device.h"
 #include "device/vk_sliced_view_of_3d.h" /* VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT */
 
-#define D3D12XS_MAX_DEVICE_EXTENSIONS 24
+#define D3D12XS_MAX_DEVICE_EXTENSIONS 32
 
 struct d3d12xs_vk_device_plan {
     /* chained from enabled.core; more structures go after enabled.vulkan13 (its pNext) */
@@ -26,12 +26,23 @@ struct d3d12xs_vk_device_plan {
     VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT sliced_view_of_3d;
     VkPhysicalDeviceComputeShaderDerivativesFeaturesNV compute_derivatives;
     VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT texel_buffer_alignment;
+    /* graphics (vk_graphics_features.c) */
+    VkPhysicalDeviceDepthClipEnableFeaturesEXT depth_clip;
+    VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT vertex_divisor;
+    VkPhysicalDeviceLineRasterizationFeaturesEXT line_rasterization;
+    VkPhysicalDeviceExtendedDynamicState2FeaturesEXT dynamic_state2;
 };
 
 /* Chooses the queue families (device->queue_map), reads the properties and limits the device
  * keeps, and fills plan with the features and extensions to enable. DXGI_ERROR_UNSUPPORTED with
  * one line naming what the device lacks. plan points into itself: it must stay where it is. */
 HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_vk_device_plan *plan);
+/* vk_graphics_features.c, for d3d12xs_vk_device_describe: the graphics extensions d3d12xs uses
+ * where the device offers them, into plan, and what graphics can use into device->graphics
+ * (after d3d12xs_select_vk_features chose the core features). */
+void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs_vk_device_plan *plan);
+/* ... and after vkCreateDevice, their entry points. */
+void d3d12xs_vk_device_load_graphics(struct d3d12_device *device);
 /* vkCreateDevice from plan, then the queues and the extensions' entry points. */
 HRESULT d3d12xs_vk_device_create(struct d3d12_device *device, const struct d3d12xs_vk_device_plan *plan);
 

@@ -59,7 +59,8 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(vulkan13.computeFullSubgroups);
     TAKE(vulkan13.shaderIntegerDotProduct);
     TAKE(vulkan13.maintenance4);
-    /* ClearRenderTargetView renders its clear (commands/command_list_texture_clear.c) */
+    /* ClearRenderTargetView renders its clear (commands/command_list_texture_clear.c); draws render
+     * in dynamic-rendering passes (commands/command_list_render_pass.c) */
     TAKE(vulkan13.dynamicRendering);
     /* What the runtime itself needs (D3D12CreateDevice refuses devices without them). */
     TAKE(vulkan12.scalarBlockLayout);
@@ -69,4 +70,28 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     /* Query heaps of type PIPELINE_STATISTICS(1) and OCCLUSION (commands/query_heap.c). */
     TAKE(core.features.pipelineStatisticsQuery);
     TAKE(core.features.occlusionQueryPrecise);
+    /* Graphics pipelines (pipelines/graphics_pipeline.c): the stages D3D12 has, the blend,
+     * rasterizer and depth-stencil state it can describe, and what its shaders' system values and
+     * UAVs need. What is missing is refused where a pipeline asks for it, naming the feature, and
+     * CheckFeatureSupport says so (device/device_features.c). */
+    TAKE(core.features.geometryShader);
+    TAKE(core.features.tessellationShader);
+    TAKE(core.features.sampleRateShading);      /* SV_SampleIndex, sample-frequency inputs */
+    TAKE(core.features.dualSrcBlend);           /* SRC1 blend factors */
+    TAKE(core.features.logicOp);                /* LogicOpEnable */
+    TAKE(core.features.independentBlend);       /* IndependentBlendEnable */
+    TAKE(core.features.depthClamp);             /* DepthClipEnable FALSE where VK_EXT_depth_clip_enable is missing */
+    TAKE(core.features.depthBiasClamp);         /* DepthBiasClamp */
+    TAKE(core.features.depthBounds);            /* DepthBoundsTestEnable, OMSetDepthBounds */
+    TAKE(core.features.fillModeNonSolid);       /* D3D12_FILL_MODE_WIREFRAME */
+    TAKE(core.features.multiViewport);          /* 16 viewports and scissors, SV_ViewportArrayIndex */
+    TAKE(core.features.shaderClipDistance);     /* SV_ClipDistance */
+    TAKE(core.features.shaderCullDistance);     /* SV_CullDistance */
+    TAKE(core.features.vertexPipelineStoresAndAtomics); /* UAVs in vertex, hull, domain and geometry shaders */
+    TAKE(core.features.fragmentStoresAndAtomics); /* UAVs in pixel shaders */
+    TAKE(core.features.fullDrawIndexUint32);    /* 32-bit indices up to 0xfffffffe */
+    TAKE(core.features.variableMultisampleRate); /* UAV-only rendering with ForcedSampleCount */
+    TAKE(vulkan11.shaderDrawParameters);        /* SV_InstanceID counts from 0: InstanceIndex - BaseInstance */
+    TAKE(vulkan12.shaderOutputViewportIndex);   /* SV_ViewportArrayIndex from vertex and domain shaders */
+    TAKE(vulkan12.shaderOutputLayer);           /* SV_RenderTargetArrayIndex from vertex and domain shaders */
 }

@@ -1,4 +1,4 @@
-/* DXBC containers and the declarations of their compute shaders (dxbc.h). Token layouts are those
+/* DXBC containers, the declarations of their shaders and their signatures (dxbc.h). Token layouts are those
  * of the D3D10/11 tokenized program format (shader models 4 and 5). */
 #include <stdlib.h>
 #include <string.h>
@@ -209,9 +209,13 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
     shader->program_type = version >> 16;
     shader->major = version >> 4 & 0xf;
     shader->minor = version & 0xf;
-    if (shader->program_type != 5)
-        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC shader is a %s shader (program type %u): only compute shaders are supported",
-                shader->program_type < 5 ? program_names[shader->program_type] : "unknown", shader->program_type);
+    if (shader->program_type > 5)
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC shader's program type is %u (0 to 5)", shader->program_type);
+    /* A domain shader's translation needs its hull shader's tessellator state (libvkd3d-shader's
+     * domain shader target info), which d3d12xs does not pass yet. */
+    if (shader->program_type == 3 || shader->program_type == 4)
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the DXBC shader is a %s shader: DXBC hull and domain shaders are not "
+                "supported yet (HLSL through D3DCompile or SPIR-V are)", program_names[shader->program_type]);
     if (shader->major != 5 || shader->minor > 1)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC shader is shader model %u.%u (5.0 and 5.1 are supported)",
                 shader->major, shader->minor);
@@ -281,8 +285,73 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         }
         offset += instruction_length;
     }
-    if (!shader->thread_group[0] || !shader->thread_group[1] || !shader->thread_group[2])
+    if (shader->program_type == 5 && (!shader->thread_group[0] || !shader->thread_group[1] || !shader->thread_group[2]))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the compute shader declares no thread group size (dcl_thread_group)");
+    return S_OK;
+}
+
+/* A signature part: its elements appended to shader->signature. ISGN, OSGN and PCSG have 24
+ * bytes per element, OSG5 a leading stream word (28), ISG1/OSG1/PSG1 a stream word and a
+ * minimum precision (32). */
+static HRESULT read_signature(struct d3d12xs_dxbc_shader *shader, uint32_t tag, const uint8_t *part, uint32_t part_size, uint32_t *count,
+        char *error, size_t error_size)
+{
+    const uint32_t stride = tag == TAG('O', 'S', 'G', '5') ? 28 : (tag == TAG('I', 'S', 'G', '1') || tag == TAG('O', 'S', 'G', '1')
+            || tag == TAG('P', 'S', 'G', '1')) ? 32 : 24;
+    const uint32_t skip = stride == 24 ? 0 : 4; /* the stream word */
+    uint32_t element_count, first, total = shader->input_count + shader->output_count + shader->patch_count;
+    struct d3d12xs_dxbc_signature_element *elements;
+
+    if (part_size < 8)
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "a signature part is %u bytes (at least 8)", part_size);
+    element_count = le32(part);
+    first = le32(part + 4);
+    if (element_count > 128 || first > part_size || (uint64_t)element_count * stride > part_size - first)
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "a signature part lists %u elements its %u bytes cannot hold",
+                element_count, part_size);
+    if (!(elements = realloc(shader->signature, (total + element_count + 1) * sizeof(*elements))))
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    shader->signature = elements;
+    for (uint32_t i = 0; i < element_count; i++) {
+        const uint8_t *e = part + first + i * stride + skip;
+        struct d3d12xs_dxbc_signature_element *out = &elements[total + i];
+        uint32_t name = le32(e), length;
+        if (name >= part_size || !(length = (uint32_t)strnlen((const char *)part + name, part_size - name)) || name + length >= part_size
+                || length >= sizeof(out->semantic))
+            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "signature element %u's semantic name lies outside its part", i);
+        memcpy(out->semantic, part + name, length + 1);
+        out->semantic_index = le32(e + 4);
+        out->system_value = le32(e + 8);
+        out->reg = le32(e + 16);
+        out->mask = e[20];
+    }
+    *count += element_count;
+    return S_OK;
+}
+
+/* Signature parts must come in the order their elements are stored: inputs, outputs, patch
+ * constants. */
+static HRESULT read_signatures(struct d3d12xs_dxbc_shader *shader, const uint8_t *bytes, uint32_t part_count, char *error,
+        size_t error_size)
+{
+    static const uint32_t kinds[3][3] = {
+        {TAG('I', 'S', 'G', 'N'), TAG('I', 'S', 'G', '1'), 0},
+        {TAG('O', 'S', 'G', 'N'), TAG('O', 'S', 'G', '5'), TAG('O', 'S', 'G', '1')},
+        {TAG('P', 'C', 'S', 'G'), TAG('P', 'S', 'G', '1'), 0},
+    };
+    uint32_t *counts[3] = {&shader->input_count, &shader->output_count, &shader->patch_count};
+    HRESULT hr;
+
+    for (unsigned kind = 0; kind < 3; kind++) {
+        for (uint32_t i = 0; i < part_count; i++) {
+            uint32_t offset = le32(bytes + CONTAINER_HEADER_SIZE + 4 * i), tag = le32(bytes + offset);
+            if (tag != kinds[kind][0] && tag != kinds[kind][1] && (!kinds[kind][2] || tag != kinds[kind][2]))
+                continue;
+            if (FAILED(hr = read_signature(shader, tag, bytes + offset + 8, le32(bytes + offset + 4), counts[kind], error, error_size)))
+                return hr;
+            break;
+        }
+    }
     return S_OK;
 }
 
@@ -329,7 +398,8 @@ HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_sh
     }
     if (!program)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC container holds no shader (no SHEX or SHDR part)");
-    if (FAILED(hr = read_program(shader, program, program_size, error, error_size))) {
+    if (FAILED(hr = read_program(shader, program, program_size, error, error_size))
+            || (shader->program_type != 5 && FAILED(hr = read_signatures(shader, bytes, part_count, error, error_size)))) {
         d3d12xs_dxbc_shader_cleanup(shader);
         return hr;
     }
@@ -339,5 +409,6 @@ HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_sh
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader)
 {
     free(shader->resources);
+    free(shader->signature);
     memset(shader, 0, sizeof(*shader));
 }

@@ -38,13 +38,27 @@ struct d3d12xs_dxbc_resource {
     bool globally_coherent;         /* a UAV declared globallycoherent (_glc): its accesses are volatile */
 };
 
+/* One element of an input, output or patch-constant signature (ISGN/OSGN/PCSG and their
+ * 5.0 and 5.1 forms): the semantic a register's components hold. */
+struct d3d12xs_dxbc_signature_element {
+    char semantic[64];
+    uint32_t semantic_index;
+    uint32_t system_value;          /* D3D_NAME */
+    uint32_t reg;
+    uint8_t mask;
+};
+
 struct d3d12xs_dxbc_shader {
-    uint32_t program_type;          /* 5: compute */
+    uint32_t program_type;          /* 0 pixel, 1 vertex, 2 geometry, 3 hull, 4 domain, 5 compute */
     uint32_t major, minor;
     uint32_t thread_group[3];
     struct d3d12xs_dxbc_resource *resources;
     uint32_t resource_count;
     bool has_root_signature;        /* an RTS0 part */
+    /* Graphics stages: the signatures (inputs, outputs, then the patch constants of hull and
+     * domain shaders), what their registers are linked by. */
+    struct d3d12xs_dxbc_signature_element *signature;
+    uint32_t input_count, output_count, patch_count;
 };
 
 /* True when code starts like a DXBC container (it may still be malformed, or hold DXIL). */
@@ -53,10 +67,10 @@ bool d3d12xs_dxbc_is_container(const void *code, size_t size);
  * "RTS0"); nothing else is checked. */
 bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
 
-/* Checks the container and the compute shader in it and reads its declarations. E_INVALIDARG
- * with a reason for anything malformed, DXIL, a shader that is not a compute shader of model
- * 5.x; E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register
- * range); E_OUTOFMEMORY. On failure shader is zeroed. */
+/* Checks the container and the shader in it and reads its declarations and signatures.
+ * E_INVALIDARG with a reason for anything malformed, DXIL, a shader that is not of model 5.x;
+ * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range,
+ * hull and domain shaders); E_OUTOFMEMORY. On failure shader is zeroed. */
 HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);
 

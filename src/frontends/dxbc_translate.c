@@ -20,6 +20,7 @@
 #include "frontends/dxbc_translate.h"
 #include "frontends/dxbc_ranges.h"
 #include "spirv/spirv_passes.h"
+#include "spirv/spirv_stage_io.h"
 #include "frontends/shader_helper.h"
 #include "common/util.h"
 
@@ -244,6 +245,25 @@ static HRESULT run_passes(struct d3d12xs_spirv_module *module, const struct pass
     return S_OK;
 }
 
+/* A graphics stage's signatures as the semantics of its module's inputs and outputs, which
+ * graphics pipelines link stages by (spirv/spirv_stage_io.h). System values are built-ins. */
+static HRESULT add_semantics(struct d3d12xs_spirv_module *module, const struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size)
+{
+    struct d3d12xs_spirv_semantic semantics[256];
+    uint32_t count = 0;
+
+    for (uint32_t i = 0; i < shader->input_count + shader->output_count && count < 256; i++) {
+        const struct d3d12xs_dxbc_signature_element *e = &shader->signature[i];
+        if (e->system_value)
+            continue;
+        semantics[count++] = (struct d3d12xs_spirv_semantic){i >= shader->input_count, e->reg, e->semantic, e->semantic_index};
+    }
+    {
+        const struct d3d12xs_spirv_semantics_args args = {semantics, count};
+        return d3d12xs_spirv_pass_semantics(module, &args, error, error_size);
+    }
+}
+
 HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
 {
     struct d3d12xs_dxbc_shader shader;
@@ -287,7 +307,8 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
     }
     if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
         goto done;
-    if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))) {
+    if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))
+            || (shader.program_type != 5 && FAILED(hr = add_semantics(*module, &shader, error, error_size)))) {
         d3d12xs_spirv_module_destroy(*module);
         *module = NULL;
         goto done;

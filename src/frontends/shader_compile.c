@@ -725,6 +725,7 @@ HRESULT WINAPI D3DCompile(LPCVOID pSrcData, SIZE_T SrcDataSize, LPCSTR pSourceNa
     if ((!no_vectorize() && FAILED(hr = d3d12xs_spirv_pass_vectorize(module, &vectorize_args, error, sizeof(error))))
             || FAILED(hr = d3d12xs_spirv_pass_buffer_arrays(module, &buffer_arrays_args, error, sizeof(error)))
             || FAILED(hr = d3d12xs_spirv_pass_finish_hlsl(module, &finish_args, error, sizeof(error)))
+            || FAILED(hr = d3d12xs_spirv_pass_system_values(module, NULL, error, sizeof(error)))
             || FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))
             /* with D3D12XS_DEBUG=1, the blob is checked by the SPIR-V validator with the layout
              * rules it was made for */

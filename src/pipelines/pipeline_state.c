@@ -222,6 +222,10 @@ static struct d3d12_pipeline_state *table_insert(struct d3d12_device *device, st
 static void destroy_pipeline_state(struct d3d12_device *device, void *object)
 {
     struct d3d12_pipeline_state *state = object;
+    if (state->graphics)
+        state->destroy_graphics(device, state->graphics);
+    if (!state->variants[0]) /* a graphics pipeline: its one VkPipeline is vk_pipeline */
+        vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
     d3d12_pipeline_state_destroy_variants(device, state);
     if (state->layout)
         d3d12xs_root_layout_release(device, state->layout);
@@ -309,9 +313,20 @@ static D3D12_ROOT_PARAMETER_TYPE root_descriptor_type_of(enum d3d12xs_register_c
     }
 }
 
-/* Finds the root-signature entry that feeds one shader register (compute ignores visibility). */
+/* Whether a root parameter or static sampler of visibility reaches stage (compute sees them all). */
+static bool visible_to(D3D12_SHADER_VISIBILITY visibility, VkShaderStageFlagBits stage)
+{
+    static const VkShaderStageFlagBits stages[] = {0, VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+            VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, VK_SHADER_STAGE_GEOMETRY_BIT, VK_SHADER_STAGE_FRAGMENT_BIT};
+    return stage == VK_SHADER_STAGE_COMPUTE_BIT || visibility == D3D12_SHADER_VISIBILITY_ALL
+            || ((unsigned)visibility < D3D12XS_ARRAY_SIZE(stages) && stages[visibility] == stage);
+}
+
+/* Finds the root-signature entry that feeds one shader register of a stage: among the root
+ * parameters and static samplers visible to it (compute ignores visibility). */
 static HRESULT match_binding(const struct d3d12_root_signature *signature, const struct d3d12xs_shader_binding *binding,
-        struct d3d12xs_pipeline_binding *out, struct d3d12xs_binding_target *target, uint64_t *used_root_mask, const char *method)
+        VkShaderStageFlagBits stage, struct d3d12xs_pipeline_binding *out, struct d3d12xs_binding_target *target, uint64_t *used_root_mask,
+        const char *method)
 {
     const D3D12_ROOT_SIGNATURE_DESC2 *desc = &signature->desc->Desc_1_2;
     uint32_t count = binding->array_size ? binding->array_size : 1;
@@ -333,7 +348,8 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
 
     if (binding->register_class == D3D12XS_REGISTER_SAMPLER) {
         for (UINT i = 0; i < desc->NumStaticSamplers; i++) {
-            if (desc->pStaticSamplers[i].ShaderRegister == reg && desc->pStaticSamplers[i].RegisterSpace == space && count == 1) {
+            if (desc->pStaticSamplers[i].ShaderRegister == reg && desc->pStaticSamplers[i].RegisterSpace == space && count == 1
+                    && visible_to(desc->pStaticSamplers[i].ShaderVisibility, stage)) {
                 out->source = D3D12XS_BINDING_STATIC_SAMPLER;
                 out->root_index = i;
                 return S_OK;
@@ -342,6 +358,8 @@ static HRESULT match_binding(const struct d3d12_root_signature *signature, const
     }
     for (UINT i = 0; i < desc->NumParameters; i++) {
         const D3D12_ROOT_PARAMETER1 *parameter = &desc->pParameters[i];
+        if (!visible_to(parameter->ShaderVisibility, stage))
+            continue;
         if (parameter->ParameterType == D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
             if (binding->register_class != D3D12XS_REGISTER_CBV || parameter->Constants.ShaderRegister != reg
                     || parameter->Constants.RegisterSpace != space)
@@ -568,7 +586,7 @@ static bool root_descriptors_through_memory(const struct d3d12_pipeline_state *s
  * root signature puts them, then the memory-based rewrites, then what the device needs. */
 static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
         const struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const uint32_t *root_variables,
-        const char *method)
+        const char *argument, const char *method)
 {
     struct d3d12_device *device = state->device;
     const struct d3d12xs_spirv_remap_args remap = {info, targets};
@@ -582,21 +600,22 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     HRESULT hr;
 
     if (FAILED(hr = d3d12xs_spirv_pass_remap(module, &remap, error, sizeof(error))))
-        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        return d3d12xs_fail(hr, method, "%s: %s", argument, error);
     if (state->memory_abi && FAILED(hr = d3d12xs_spirv_pass_memory_abi(module, &memory_abi, error, sizeof(error))))
-        return d3d12xs_fail(hr, method, "pDesc->CS: root constants through memory: %s", error);
+        return d3d12xs_fail(hr, method, "%s: root constants through memory: %s", argument, error);
     if (state->address_count && FAILED(hr = d3d12xs_spirv_pass_root_pointers(module, &root_pointers, error, sizeof(error))))
-        return d3d12xs_fail(hr, method, "pDesc->CS: root descriptors through memory: %s", error);
+        return d3d12xs_fail(hr, method, "%s: root descriptors through memory: %s", argument, error);
     if (FAILED(hr = d3d12xs_spirv_pass_float_controls(module, &float_controls, error, sizeof(error))))
-        return d3d12xs_fail(hr, method, "pDesc->CS: cannot add NaN preservation to the SPIR-V");
-    if (FAILED(hr = d3d12xs_spirv_pass_compute_derivatives(module, &derivatives, error, sizeof(error))))
-        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+        return d3d12xs_fail(hr, method, "%s: cannot add NaN preservation to the SPIR-V", argument);
+    if (info->stage == VK_SHADER_STAGE_COMPUTE_BIT && FAILED(hr = d3d12xs_spirv_pass_compute_derivatives(module, &derivatives, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "%s: %s", argument, error);
     return S_OK;
 }
 
 /* A root raw buffer that D3DCompile also reads as uvec4s, with room for its view offset: the
  * SCALAR variant will start from the SPIR-V as it is before the view offsets. */
-static HRESULT keep_scalar_source(struct d3d12_pipeline_state *state, const struct d3d12xs_spirv_module *module, const char *method)
+static HRESULT keep_scalar_source(struct d3d12_pipeline_state *state, const struct d3d12xs_spirv_module *module, const char *argument,
+        const char *method)
 {
     HRESULT hr;
     for (uint32_t i = 0; i < state->binding_count; i++) {
@@ -605,7 +624,7 @@ static HRESULT keep_scalar_source(struct d3d12_pipeline_state *state, const stru
                 || state->root_signature->root_view_offsets[binding->root_index] == UINT32_MAX)
             continue;
         if (FAILED(hr = d3d12xs_spirv_module_emit(module, &state->scalar_source, &state->scalar_source_word_count)))
-            return d3d12xs_fail(hr, method, "pDesc->CS: cannot keep the SPIR-V of the scalar variant");
+            return d3d12xs_fail(hr, method, "%s: cannot keep the SPIR-V of the scalar variant", argument);
         return S_OK;
     }
     return S_OK;
@@ -614,7 +633,7 @@ static HRESULT keep_scalar_source(struct d3d12_pipeline_state *state, const stru
 /* DXBC cbuffers bound to root constants: exactly their root constants, not FXC's whole rows
  * (which would overlap the push constants after them). */
 static HRESULT dxbc_root_constants(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
-        struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const char *method)
+        struct d3d12xs_shader_info *info, const struct d3d12xs_binding_target *targets, const char *argument, const char *method)
 {
     uint32_t *variables, *counts, count = 0;
     char error[512];
@@ -634,50 +653,55 @@ static HRESULT dxbc_root_constants(struct d3d12_pipeline_state *state, struct d3
     {
         const struct d3d12xs_spirv_dxbc_constants_args args = {variables, counts, count};
         if (FAILED(hr = d3d12xs_spirv_pass_dxbc_constants(module, &args, error, sizeof(error))))
-            d3d12xs_fail(hr, method, "pDesc->CS: root constants: %s", error);
+            d3d12xs_fail(hr, method, "%s: root constants: %s", argument, error);
     }
     free(variables);
     free(counts);
     return hr;
 }
 
-static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
+static const char *stage_name(VkShaderStageFlagBits stage)
+{
+    switch (stage) {
+    case VK_SHADER_STAGE_VERTEX_BIT: return "vertex";
+    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return "hull";
+    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT: return "domain";
+    case VK_SHADER_STAGE_GEOMETRY_BIT: return "geometry";
+    case VK_SHADER_STAGE_FRAGMENT_BIT: return "pixel";
+    default: return "compute";
+    }
+}
+
+HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool from_dxbc,
+        VkShaderStageFlagBits stage, const char *argument, const char *method, uint32_t **out_words, size_t *out_word_count,
+        char entry_point[64])
 {
     struct d3d12_device *device = state->device;
     struct d3d12xs_shader_info info;
-    struct d3d12xs_spirv_module *module = NULL;
     struct d3d12xs_binding_target *targets = NULL;
     struct d3d12xs_spirv_heap_table_binding *heap_bindings = NULL;
     uint32_t heap_count = 0, *table_raws = NULL, *table_aliases, table_alias_count = 0;
     uint32_t *words = NULL, root_variables[D3D12XS_MAX_ROOT_PARAMETERS];
-    bool root_addresses = root_descriptors_through_memory(state), from_dxbc;
+    bool root_addresses = root_descriptors_through_memory(state);
     size_t word_count = 0;
     char error[512];
     HRESULT hr;
 
-    /* The module is parsed once (DXBC: translated once); reflection reads it, the passes rewrite
-     * it, it is emitted once. */
+    *out_words = NULL;
+    *out_word_count = 0;
     memset(&info, 0, sizeof(info));
-    if ((from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength)))
-        hr = d3d12xs_dxbc_translate(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
-    else
-        hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
-    if (FAILED(hr))
-        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
-    if (FAILED(hr = d3d12xs_spirv_reflect_module(module, &info, error, sizeof(error)))) {
-        d3d12xs_spirv_module_destroy(module);
-        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
-    }
-    if (info.stage != VK_SHADER_STAGE_COMPUTE_BIT) {
-        hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS is not a compute shader");
+    if (FAILED(hr = d3d12xs_spirv_reflect_module(module, &info, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "%s: %s", argument, error);
+    if (info.stage != stage) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "%s is a %s shader, not a %s shader", argument, stage_name(info.stage), stage_name(stage));
         goto done;
     }
     {
         const char *capability = NULL, *feature = d3d12xs_missing_capability_feature(device, &info, &capability);
         if (feature) {
-            hr = d3d12xs_fail(E_NOTIMPL, method, "pDesc->CS declares the SPIR-V capability %s, which needs the Vulkan feature %s; "
+            hr = d3d12xs_fail(E_NOTIMPL, method, "%s declares the SPIR-V capability %s, which needs the Vulkan feature %s; "
                     "%s does not offer it (dynamic or non-uniform indexing of that kind of resource array is not supported here)",
-                    capability, feature, device->vk_properties.deviceName);
+                    argument, capability, feature, device->vk_properties.deviceName);
             goto done;
         }
     }
@@ -701,7 +725,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                 && info.bindings[i].register_index <= D3D12XS_HEAP_REGISTER) {
             if (FAILED(hr = match_heap_binding(state, &info.bindings[i], &state->bindings[i], method)))
                 goto done;
-        } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], &state->bindings[i], &targets[i],
+        } else if (FAILED(hr = match_binding(state->root_signature, &info.bindings[i], stage, &state->bindings[i], &targets[i],
                 &state->used_root_mask, method))) {
             goto done;
         }
@@ -757,9 +781,13 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     if (table_alias_count) {
         const struct d3d12xs_spirv_scalarize_args scalarize = {table_raws, table_aliases, table_alias_count};
         if (FAILED(hr = d3d12xs_spirv_pass_scalarize(module, &scalarize, error, sizeof(error)))) {
-            d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+            d3d12xs_fail(hr, method, "%s: %s", argument, error);
             goto done;
         }
+    }
+    if (state->ordered_append && stage != VK_SHADER_STAGE_COMPUTE_BIT) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "%s uses d3d12xs_ordered_append.hlsli's counters, which only DispatchX binds", argument);
+        goto done;
     }
     for (uint32_t i = 0; i < info.binding_count; i++) {
         if (FAILED(hr = layout_binding(state, &state->bindings[i], i, method)))
@@ -771,55 +799,98 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
                 "reads (its push descriptors hold %u on this device)", device->push_descriptor_limit);
         goto done;
     }
-    if (from_dxbc && FAILED(hr = dxbc_root_constants(state, module, &info, targets, method)))
+    if (from_dxbc && FAILED(hr = dxbc_root_constants(state, module, &info, targets, argument, method)))
         goto done;
     state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
     state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
     state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
             : state->root_signature->push_constant_size;
-    /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
-     * lists may use the pipeline, after the root signature itself may have gone. */
-    d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
-    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
-    if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, root_variables, method)))
+    if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, root_variables, argument, method)))
         goto done;
     {
         /* lavapipe answers a non-uniformly indexed OpArrayLength with one thread's size */
         const struct d3d12xs_spirv_heap_tables_args tables = {heap_bindings, heap_count,
                 device->vk_driver_properties.driverID == VK_DRIVER_ID_MESA_LLVMPIPE};
         if (FAILED(hr = d3d12xs_spirv_pass_heap_tables(module, &tables, error, sizeof(error)))) {
-            d3d12xs_fail(hr, method, "pDesc->CS: descriptor tables: %s", error);
+            d3d12xs_fail(hr, method, "%s: descriptor tables: %s", argument, error);
             goto done;
         }
     }
-    if (FAILED(hr = keep_scalar_source(state, module, method)))
-        goto done;
-    if (FAILED(hr = d3d12_pipeline_state_apply_view_offsets(state, module, false, error, sizeof(error)))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
-        goto done;
+    /* Root raw buffers at any element and the SCALAR variant: DispatchX's, so compute only
+     * (a graphics pipeline's root views are aligned as the device wants). */
+    if (stage == VK_SHADER_STAGE_COMPUTE_BIT) {
+        if (FAILED(hr = keep_scalar_source(state, module, argument, method)))
+            goto done;
+        if (FAILED(hr = d3d12_pipeline_state_apply_view_offsets(state, module, false, error, sizeof(error)))) {
+            d3d12xs_fail(hr, method, "%s: %s", argument, error);
+            goto done;
+        }
     }
     if (FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))) {
-        d3d12xs_fail(hr, method, "pDesc->CS: cannot write the SPIR-V");
+        d3d12xs_fail(hr, method, "%s: cannot write the SPIR-V", argument);
         goto done;
     }
     /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), not the pass's. */
     if (d3d12xs_config_validates_spirv(&device->config)
-            && FAILED(d3d12xs_spirv_validate(words, word_count, true, error, sizeof(error)))) {
-        /* Windows' answer for a shader it cannot build */
-        hr = d3d12xs_fail(E_INVALIDARG, method, "pDesc->CS: %s", error);
+            && FAILED(hr = d3d12xs_spirv_validate(words, word_count, true, error, sizeof(error)))) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "%s: %s", argument, error); /* Windows' answer for a shader it cannot build */
         goto done;
     }
-    hr = d3d12_pipeline_state_build(state, words, word_count, info.entry_point, method);
-    words = NULL; /* the build took it */
+    snprintf(entry_point, 64, "%s", info.entry_point);
+    *out_words = words;
+    *out_word_count = word_count;
+    words = NULL;
 
 done:
     free(words);
     free(targets);
     free(heap_bindings);
     free(table_raws);
-    d3d12xs_spirv_module_destroy(module);
     d3d12xs_shader_info_cleanup(&info);
     return hr;
+}
+
+static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_SHADER_BYTECODE *bytecode, const char *method)
+{
+    struct d3d12xs_spirv_module *module = NULL;
+    uint32_t *words;
+    size_t word_count;
+    char error[512], entry_point[64];
+    bool from_dxbc;
+    HRESULT hr;
+
+    /* The module is parsed once (DXBC: translated once); reflection reads it, the passes rewrite
+     * it, it is emitted once. */
+    if ((from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength)))
+        hr = d3d12xs_dxbc_translate(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
+    else
+        hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &module, error, sizeof(error));
+    if (FAILED(hr))
+        return d3d12xs_fail(hr, method, "pDesc->CS: %s", error);
+    hr = d3d12_pipeline_state_bind_stage(state, module, from_dxbc, VK_SHADER_STAGE_COMPUTE_BIT, "pDesc->CS", method, &words, &word_count,
+            entry_point);
+    d3d12xs_spirv_module_destroy(module);
+    if (FAILED(hr))
+        return hr;
+    /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
+     * lists may use the pipeline, after the root signature itself may have gone. */
+    d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
+    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    /* the pipeline keeps the words for its DispatchX variants */
+    return d3d12_pipeline_state_build(state, words, word_count, entry_point, method);
+}
+
+struct d3d12_pipeline_state *d3d12_pipeline_state_new(struct d3d12_device *device, struct d3d12_root_signature *signature)
+{
+    struct d3d12_pipeline_state *state;
+
+    if (!(state = calloc(1, sizeof(*state))))
+        return NULL;
+    state->device = device;
+    state->share_count = 1;
+    d3d12_root_signature_add_private_ref(signature);
+    state->root_signature = signature;
+    return state;
 }
 
 HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid, void **out)
@@ -841,7 +912,7 @@ static unsigned vk_pipeline_count(const struct d3d12_pipeline_state *state)
 }
 
 /* A pipeline no list has seen: destroyed at once. */
-static void discard_pipeline(struct d3d12_pipeline_state *state)
+void d3d12_pipeline_state_discard(struct d3d12_pipeline_state *state)
 {
     if (state->root_signature)
         d3d12_root_signature_release_private_ref(state->root_signature);
@@ -887,11 +958,11 @@ static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PI
     if ((state->has_shader_limits = key->limits != NULL))
         state->shader_limits = *key->limits;
     if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
-        discard_pipeline(state);
+        d3d12_pipeline_state_discard(state);
         return hr;
     }
     if ((entered = table_insert(device, state, key, vk_pipeline_count(state))) != state)
-        discard_pipeline(state);
+        d3d12_pipeline_state_discard(state);
     *out = entered;
     return S_OK;
 }
@@ -900,7 +971,6 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
         const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
 {
     struct d3d12_root_signature *signature = NULL;
-    struct d3d12_pipeline_state_object *object;
     struct d3d12_pipeline_state *pipeline;
     struct pipeline_key key;
     uint64_t begin_ns;
@@ -934,13 +1004,6 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
     begin_ns = d3d12xs_trace_begin();
     if (!(found = (pipeline = table_find(device, &key)) != NULL) && FAILED(hr = make_pipeline(device, desc, &key, method, &pipeline)))
         return hr;
-    if (!(object = calloc(1, sizeof(*object)))) {
-        release_pipeline(pipeline);
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
-    }
-    object->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
-    d3d12xs_object_init(&object->object, device);
-    object->pipeline = pipeline;
     if (begin_ns) {
         /* the translation, passes and driver compiles: a pipeline made mid-frame shows */
         struct d3d12xs_trace_args args = {.length = 0};
@@ -951,6 +1014,22 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
             d3d12xs_trace_arg_string(&args, "found", "a live identical pipeline");
         d3d12xs_trace_end(begin_ns, method, &args);
     }
+    return d3d12_pipeline_state_hand_out(pipeline, method, riid, out);
+}
+
+/* Each creation's own object over the (possibly shared) pipeline, as Windows gives a new object per call. */
+HRESULT d3d12_pipeline_state_hand_out(struct d3d12_pipeline_state *pipeline, const char *method, REFIID riid, void **out)
+{
+    struct d3d12_pipeline_state_object *object;
+    HRESULT hr;
+
+    if (!(object = calloc(1, sizeof(*object)))) {
+        release_pipeline(pipeline);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    }
+    object->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;
+    d3d12xs_object_init(&object->object, pipeline->device);
+    object->pipeline = pipeline;
     hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&object->ID3D12PipelineState_iface, riid, out), method);
     ID3D12PipelineState_Release(&object->ID3D12PipelineState_iface);
     return hr;

@@ -1,4 +1,6 @@
-/* Compute pipeline states: the Vulkan pipeline and how its bindings map to root arguments. */
+/* Pipeline states: the Vulkan pipeline and how its bindings map to root arguments. Compute
+ * pipelines are made here (pipeline_state.c); graphics pipelines (graphics_pipeline.c) are the
+ * same object with their stages' bindings merged and the graphics part at `graphics`. */
 #ifndef D3D12XS_PIPELINE_STATE_H
 #define D3D12XS_PIPELINE_STATE_H
 
@@ -111,6 +113,10 @@ struct d3d12_pipeline_state {
     uint32_t argument_binding;
     uint32_t address_count, address_offset, argument_size;
     uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
+    /* Graphics pipelines (graphics_pipeline.h): what the list needs to draw with it, freed by
+     * destroy_graphics when the pipeline goes; NULL for compute pipelines. */
+    struct d3d12_graphics_pipeline *graphics;
+    void (*destroy_graphics)(struct d3d12_device *device, struct d3d12_graphics_pipeline *graphics);
 };
 
 /* The pipeline an ID3D12PipelineState of this library stands for, or NULL. */
@@ -158,5 +164,23 @@ HRESULT d3d12_pipeline_state_create_compute(struct d3d12_device *device, const D
 HRESULT d3d12xs_pipeline_table_init(struct d3d12_device *device);
 void d3d12xs_pipeline_table_cleanup(struct d3d12_device *device);
 void d3d12xs_pipeline_table_statistics(struct d3d12_device *device, D3D12XS_PIPELINE_STATISTICS *statistics);
+/* A pipeline with nothing built yet and outside the table of live pipelines, holding a private
+ * reference on signature (taken here), for graphics_pipeline.c; NULL when out of memory.
+ * d3d12_pipeline_state_discard destroys it while no list has seen it; d3d12_pipeline_state_hand_out
+ * gives the application an object of it (the object's last release lets it go). */
+struct d3d12_pipeline_state *d3d12_pipeline_state_new(struct d3d12_device *device, struct d3d12_root_signature *signature);
+void d3d12_pipeline_state_discard(struct d3d12_pipeline_state *state);
+HRESULT d3d12_pipeline_state_hand_out(struct d3d12_pipeline_state *pipeline, const char *method, REFIID riid, void **out);
+/* One stage's module (parsed or translated: from_dxbc) bound to the root signature's layout:
+ * reflected (it must be a `stage` shader), its registers matched against the root parameters
+ * and static samplers visible to the stage, remapped, the memory-based ABI's, float-control and
+ * heap-table passes run (compute: also derivatives, view offsets and the SCALAR source), emitted
+ * and validated where the device asks. Fills state's bindings and their summary (used_root_mask,
+ * descriptor_count, reads_heaps...), *out_words (malloc()ed) and entry_point. argument names the
+ * shader in log lines ("pDesc->VS"). The module stays the caller's. */
+struct d3d12xs_spirv_module;
+HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool from_dxbc,
+        VkShaderStageFlagBits stage, const char *argument, const char *method, uint32_t **out_words, size_t *out_word_count,
+        char entry_point[64]);
 
 #endif

@@ -1,6 +1,8 @@
 /* The last pass of D3DCompile over glslang's module: strips what SPV_GOOGLE_hlsl_functionality1
  * and its kin added (after using its CounterBuffer links to give UAV counters their binding
- * encoding, spirv.h), gives typed UAVs the view's format, and adds the wave32 marker when asked. */
+ * encoding, spirv.h), but for the semantics of located inputs and outputs, which graphics
+ * pipelines link stages by (spirv_stage_io.h); gives typed UAVs the view's format, and adds the
+ * wave32 marker when asked. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,14 +23,27 @@ static bool is_google_decoration(uint32_t decoration)
             || decoration == SpvDecorationUserTypeGOOGLE;
 }
 
-static bool is_stripped(const struct d3d12xs_spirv_inst *inst)
+/* The semantic of an input or output with a Location: what D3D12 links it by. Built-ins are
+ * known by their BuiltIn decoration, everything else by the semantic alone. */
+static bool is_linked_semantic(const struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_inst *inst)
+{
+    const struct d3d12xs_spirv_inst *variable;
+    if (d3d12xs_spirv_op(inst) != SpvOpDecorateString || d3d12xs_spirv_len(inst) < 4 || inst->w[2] != SpvDecorationUserSemantic)
+        return false;
+    variable = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpVariable, 4);
+    return variable && (variable->w[3] == SpvStorageClassInput || variable->w[3] == SpvStorageClassOutput)
+            && d3d12xs_spirv_decoration(m, inst->w[1], SpvDecorationLocation, NULL);
+}
+
+static bool is_stripped(const struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_inst *inst, bool keeps_semantics)
 {
     uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
     const char *name;
     if (op == SpvOpExtension)
-        return d3d12xs_spirv_inst_string(inst, 1, &name, NULL) && is_stripped_extension(name);
+        return d3d12xs_spirv_inst_string(inst, 1, &name, NULL) && is_stripped_extension(name)
+                && !(keeps_semantics && (!strcmp(name, "SPV_GOOGLE_hlsl_functionality1") || !strcmp(name, "SPV_GOOGLE_decorate_string")));
     if (op == SpvOpDecorateId || op == SpvOpDecorateString)
-        return n >= 3 && is_google_decoration(inst->w[2]);
+        return n >= 3 && is_google_decoration(inst->w[2]) && !is_linked_semantic(m, inst);
     return op == SpvOpMemberDecorateString && n >= 4 && is_google_decoration(inst->w[3]);
 }
 
@@ -161,16 +176,20 @@ static void unknown_storage_formats(struct d3d12xs_spirv_module *m)
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size)
 {
-    static const enum d3d12xs_spirv_section sections[] = {D3D12XS_SPIRV_EXTENSIONS, D3D12XS_SPIRV_ANNOTATIONS};
+    static const enum d3d12xs_spirv_section sections[] = {D3D12XS_SPIRV_ANNOTATIONS, D3D12XS_SPIRV_EXTENSIONS};
+    const struct d3d12xs_spirv_inst *inst;
+    bool keeps_semantics = false;
     HRESULT hr;
 
     if (FAILED(hr = d3d12xs_spirv_bind_counters(m, error, error_size)))
         return hr;
     resolve_nonuniform(m);
     unknown_storage_formats(m);
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        keeps_semantics |= is_linked_semantic(m, inst);
     for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
         for (size_t i = 0; i < m->sections[sections[s]].count;) {
-            if (is_stripped(m->sections[sections[s]].at[i]))
+            if (is_stripped(m, m->sections[sections[s]].at[i], keeps_semantics))
                 d3d12xs_spirv_remove(m, sections[s], i);
             else
                 i++;

@@ -184,6 +184,14 @@ struct d3d12xs_spirv_finish_hlsl_args {
 };
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
+/* spirv_hlsl_system_values.c (D3DCompile, after finish): SV_VertexID and SV_InstanceID without
+ * the draw's bases, SV_Position.w in pixel shaders as w, not Vulkan's 1/w. *fixed (fixed may be
+ * NULL) gets how many loads changed. */
+struct d3d12xs_spirv_system_values_args {
+    unsigned *fixed;
+};
+HRESULT d3d12xs_spirv_pass_system_values(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_system_values_args *args,
+        char *error, size_t error_size);
 /* The UAV counters' binding, for D3DCompile's modules and DXBC's alike: each counter buffer
  * linked to its UAV by a CounterBuffer decoration (OpDecorateId UAV CounterBuffer counter) gets
  * the UAV's set and the binding (D3D12XS_REGISTER_UAV_COUNTER << 14) | register. The links stay.

@@ -1,0 +1,403 @@
+/* Draws, and the list state they read: the input assembler (topology, vertex and index buffers),
+ * the rasterizer (viewports, scissors) and the output merger (blend factor, stencil reference,
+ * depth bounds). The state calls keep values in the list (graphics_bindings.h) and record
+ * nothing; a draw flushes the graphics bind point (command_list_flush.c), sets the Vulkan dynamic
+ * state the command buffer lacks, waits for its barriers and draws inside a rendering pass over
+ * the render targets (command_list_render_pass.c). Only DIRECT lists draw. */
+#include <stdio.h>
+#include <string.h>
+
+#include "command_recording.h"
+#include "commands/command_list_graphics.h"
+#include "descriptors/descriptor_buffer.h"
+#include "pipelines/graphics_pipeline.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+static bool direct_list(struct d3d12_command_list *list, const char *command)
+{
+    if (!d3d12_command_list_check_recording_in_pass(list, command))
+        return false;
+    if (__builtin_expect(list->type != D3D12_COMMAND_LIST_TYPE_DIRECT, 0)) {
+        d3d12_command_list_record_error(list, command, "only DIRECT lists draw (this is a %s list)",
+                list->type == D3D12_COMMAND_LIST_TYPE_COMPUTE ? "COMPUTE" : list->type == D3D12_COMMAND_LIST_TYPE_COPY ? "COPY" : "BUNDLE");
+        return false;
+    }
+    return true;
+}
+
+/* ---- the input assembler ---- */
+
+/* D3D12's topology as Vulkan's, and its topology type; false for a value that is not one. */
+static bool vk_topology(D3D_PRIMITIVE_TOPOLOGY topology, VkPrimitiveTopology *out, D3D12_PRIMITIVE_TOPOLOGY_TYPE *type)
+{
+    switch (topology) {
+    case D3D_PRIMITIVE_TOPOLOGY_POINTLIST: *out = VK_PRIMITIVE_TOPOLOGY_POINT_LIST; *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT; return true;
+    case D3D_PRIMITIVE_TOPOLOGY_LINELIST: *out = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE; return true;
+    case D3D_PRIMITIVE_TOPOLOGY_LINESTRIP: *out = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE; return true;
+    case D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST:
+        *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+        return true;
+    case D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP:
+        *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+        *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+        return true;
+    case D3D_PRIMITIVE_TOPOLOGY_LINELIST_ADJ:
+        *out = VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY;
+        *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE;
+        return true;
+    case D3D_PRIMITIVE_TOPOLOGY_LINESTRIP_ADJ:
+        *out = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY;
+        *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE;
+        return true;
+    case D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST_ADJ:
+        *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY;
+        *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+        return true;
+    case D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP_ADJ:
+        *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY;
+        *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+        return true;
+    default:
+        if (topology >= D3D_PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST && topology <= D3D_PRIMITIVE_TOPOLOGY_32_CONTROL_POINT_PATCHLIST) {
+            *out = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+            *type = D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
+            return true;
+        }
+        return false;
+    }
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_IASetPrimitiveTopology(ID3D12GraphicsCommandList10 *iface, D3D12_PRIMITIVE_TOPOLOGY topology)
+{
+    static const char command[] = METHOD(IASetPrimitiveTopology);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE type;
+    VkPrimitiveTopology vk;
+
+    if (!direct_list(list, command))
+        return;
+    if (!vk_topology(topology, &vk, &type)) {
+        d3d12_command_list_record_error(list, command, "PrimitiveTopology is %d, not a D3D_PRIMITIVE_TOPOLOGY", (int)topology);
+        return;
+    }
+    if (vk >= VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY && vk <= VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY
+            && !list->object.device->graphics.geometry_shader) {
+        d3d12_command_list_record_error(list, command, "PrimitiveTopology %d has adjacency, which %s cannot draw (no geometryShader)",
+                (int)topology, list->object.device->vk_properties.deviceName);
+        return;
+    }
+    list->bindings.graphics.topology = topology;
+    list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_TOPOLOGY;
+}
+
+/* A buffer view's address as a buffer and offset, with the bytes D3D12 says it spans (within
+ * the buffer); false after the error for an address in no live buffer. */
+static bool resolve_view(struct d3d12_command_list *list, const char *command, const char *argument, D3D12_GPU_VIRTUAL_ADDRESS address,
+        UINT size, VkBuffer *buffer, VkDeviceSize *offset, VkDeviceSize *range)
+{
+    uint64_t remaining;
+    if (!d3d12xs_va_lookup_range(list->object.device, address, buffer, offset, &remaining)) {
+        d3d12_command_list_record_error(list, command, "%s.BufferLocation 0x%llx is not an address in a live buffer", argument,
+                (unsigned long long)address);
+        return false;
+    }
+    *range = size < remaining ? size : remaining;
+    return true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsCommandList10 *iface, UINT start, UINT count,
+        const D3D12_VERTEX_BUFFER_VIEW *views)
+{
+    static const char command[] = METHOD(IASetVertexBuffers);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    struct d3d12_vertex_buffer buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    char argument[32];
+
+    if (!direct_list(list, command))
+        return;
+    if (start >= D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT || count > D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT - start) {
+        d3d12_command_list_record_error(list, command, "StartSlot %u + NumViews %u pass the %u input slots", start, count,
+                D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT);
+        return;
+    }
+    memset(buffers, 0, sizeof(buffers));
+    for (UINT i = 0; views && i < count; i++) {
+        snprintf(argument, sizeof(argument), "pViews[%u]", i);
+        if (views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES) {
+            d3d12_command_list_record_error(list, command, "%s.StrideInBytes is %u (at most %u)", argument, views[i].StrideInBytes,
+                    D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
+            return;
+        }
+        buffers[i].stride = views[i].StrideInBytes;
+        /* address 0: no buffer, reads give 0 */
+        if (views[i].BufferLocation && !resolve_view(list, command, argument, views[i].BufferLocation, views[i].SizeInBytes,
+                &buffers[i].buffer, &buffers[i].offset, &buffers[i].size))
+            return;
+    }
+    memcpy(&graphics->vertex_buffers[start], buffers, count * sizeof(*buffers));
+    if (start + count > graphics->vertex_buffer_count)
+        graphics->vertex_buffer_count = start + count;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommandList10 *iface, const D3D12_INDEX_BUFFER_VIEW *view)
+{
+    static const char command[] = METHOD(IASetIndexBuffer);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+
+    if (!direct_list(list, command))
+        return;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
+    if (!view || !view->BufferLocation) {
+        graphics->index_buffer = VK_NULL_HANDLE;
+        return;
+    }
+    if (view->Format != DXGI_FORMAT_R16_UINT && view->Format != DXGI_FORMAT_R32_UINT) {
+        d3d12_command_list_record_error(list, command, "pView->Format is %d (R16_UINT or R32_UINT)", (int)view->Format);
+        return;
+    }
+    if (view->BufferLocation % (view->Format == DXGI_FORMAT_R16_UINT ? 2 : 4)) {
+        d3d12_command_list_record_error(list, command, "pView->BufferLocation 0x%llx is not aligned to its index size",
+                (unsigned long long)view->BufferLocation);
+        return;
+    }
+    if (!resolve_view(list, command, "pView", view->BufferLocation, view->SizeInBytes, &graphics->index_buffer, &graphics->index_offset,
+            &graphics->index_size))
+        return;
+    graphics->index_type = view->Format == DXGI_FORMAT_R16_UINT ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+}
+
+/* ---- the rasterizer and the output merger ---- */
+
+void STDMETHODCALLTYPE d3d12_command_list_RSSetViewports(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_VIEWPORT *viewports)
+{
+    static const char command[] = METHOD(RSSetViewports);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+
+    if (!direct_list(list, command))
+        return;
+    if (count > D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE || (count && !viewports)) {
+        d3d12_command_list_record_error(list, command, "NumViewports is %u with pViewports %s (at most %u)", count, viewports ? "set" : "NULL",
+                D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE);
+        return;
+    }
+    for (UINT i = 0; i < count; i++) {
+        const D3D12_VIEWPORT *v = &viewports[i];
+        if (!(v->Width >= 0.0f && v->Height >= 0.0f && v->MinDepth >= 0.0f && v->MaxDepth <= 1.0f && v->MinDepth <= v->MaxDepth)) {
+            d3d12_command_list_record_error(list, command, "pViewports[%u] is %g x %g, depth %g to %g (sizes at least 0, depths within "
+                    "[0, 1] and in order)", i, v->Width, v->Height, v->MinDepth, v->MaxDepth);
+            return;
+        }
+        /* D3D12's y goes down the target: Vulkan's viewport is flipped (a negative height), so
+         * clip space maps as in D3D12 and winding is the same on the target. */
+        graphics->viewports[i] = (VkViewport){v->TopLeftX, v->TopLeftY + v->Height, v->Width, -v->Height, v->MinDepth, v->MaxDepth};
+    }
+    graphics->viewport_count = count;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_VIEWPORTS;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_RSSetScissorRects(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RECT *rects)
+{
+    static const char command[] = METHOD(RSSetScissorRects);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+
+    if (!direct_list(list, command))
+        return;
+    if (count > D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE || (count && !rects)) {
+        d3d12_command_list_record_error(list, command, "NumRects is %u with pRects %s (at most %u)", count, rects ? "set" : "NULL",
+                D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE);
+        return;
+    }
+    for (UINT i = 0; i < count; i++) {
+        /* Vulkan's scissors start at 0 or more; what lies left of or above the target draws nothing anyway */
+        LONG left = rects[i].left < 0 ? 0 : rects[i].left, top = rects[i].top < 0 ? 0 : rects[i].top;
+        graphics->scissors[i] = (VkRect2D){{left, top}, {rects[i].right > left ? (uint32_t)(rects[i].right - left) : 0,
+                rects[i].bottom > top ? (uint32_t)(rects[i].bottom - top) : 0}};
+    }
+    graphics->scissor_count = count;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_VIEWPORTS;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_OMSetBlendFactor(ID3D12GraphicsCommandList10 *iface, const FLOAT *factor)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    static const float ones[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+
+    if (!direct_list(list, METHOD(OMSetBlendFactor)))
+        return;
+    memcpy(graphics->blend_factor, factor ? factor : ones, sizeof(graphics->blend_factor)); /* NULL: D3D12's default, ones */
+    graphics->blend_factor_set = true;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_BLEND_FACTOR;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_OMSetStencilRef(ID3D12GraphicsCommandList10 *iface, UINT reference)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    if (!direct_list(list, METHOD(OMSetStencilRef)))
+        return;
+    list->bindings.graphics.stencil_ref = reference;
+    list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_STENCIL_REF;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommandList10 *iface, FLOAT min, FLOAT max)
+{
+    static const char command[] = "ID3D12GraphicsCommandList1::OMSetDepthBounds";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    if (!direct_list(list, command))
+        return;
+    if (!(min >= 0.0f && max <= 1.0f && min <= max)) {
+        d3d12_command_list_record_error(list, command, "Min %g and Max %g (within [0, 1], Min at most Max)", min, max);
+        return;
+    }
+    list->bindings.graphics.depth_bounds[0] = min;
+    list->bindings.graphics.depth_bounds[1] = max;
+    list->bindings.graphics.depth_bounds_set = true;
+    list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS;
+}
+
+/* ---- draws ---- */
+
+/* The list state as the command buffer's dynamic state: all of it in a new command buffer, after
+ * a pipeline bind what pipelines may have static (strides, depth bounds, patch control points),
+ * else what changed. */
+static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline, VkPrimitiveTopology topology,
+        bool indexed)
+{
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_graphics_pipeline *g = pipeline->graphics;
+    struct d3d12_device *device = list->object.device;
+    VkCommandBuffer cb = list->vk_command_buffer;
+
+    if (graphics->applied_in != cb) {
+        graphics->dirty = D3D12_GRAPHICS_DIRTY_ALL;
+        graphics->applied_in = cb;
+        graphics->applied_pipeline = VK_NULL_HANDLE;
+    }
+    if (graphics->applied_pipeline != pipeline->vk_pipeline) {
+        graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_TOPOLOGY;
+        graphics->applied_pipeline = pipeline->vk_pipeline;
+    }
+    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_VIEWPORTS) {
+        VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
+        VkRect2D scissors[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
+        /* D3D12 always scissors: a viewport without a scissor rectangle draws nothing, as does an
+         * empty viewport (Vulkan's may not be empty: 1 x 1 with nothing let through) */
+        for (uint32_t i = 0; i < graphics->viewport_count; i++) {
+            viewports[i] = graphics->viewports[i];
+            scissors[i] = i < graphics->scissor_count ? graphics->scissors[i] : (VkRect2D){{0, 0}, {0, 0}};
+            if (viewports[i].width == 0.0f || viewports[i].height == 0.0f) {
+                viewports[i].width = 1.0f;
+                viewports[i].height = -1.0f;
+                scissors[i] = (VkRect2D){{0, 0}, {0, 0}};
+            }
+        }
+        vkCmdSetViewportWithCount(cb, graphics->viewport_count, viewports);
+        vkCmdSetScissorWithCount(cb, graphics->viewport_count, scissors);
+    }
+    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_BLEND_FACTOR) {
+        static const float ones[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+        vkCmdSetBlendConstants(cb, graphics->blend_factor_set ? graphics->blend_factor : ones);
+    }
+    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_STENCIL_REF)
+        vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_AND_BACK, graphics->stencil_ref);
+    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS) && g->depth_bounds_test)
+        vkCmdSetDepthBounds(cb, graphics->depth_bounds_set ? graphics->depth_bounds[0] : 0.0f,
+                graphics->depth_bounds_set ? graphics->depth_bounds[1] : 1.0f);
+    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_TOPOLOGY) {
+        bool strip = topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
+                || topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY;
+        vkCmdSetPrimitiveTopology(cb, topology);
+        /* IBStripCutValue: strips restart at the index of all ones (D3D12 pairs 0xFFFF with 16-bit
+         * indices and 0xFFFFFFFF with 32-bit ones, as Vulkan does) */
+        vkCmdSetPrimitiveRestartEnable(cb, strip && g->strip_cut_value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED);
+        if (g->tessellation)
+            device->graphics.vkCmdSetPatchControlPointsEXT(cb, graphics->topology - D3D_PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST + 1);
+    }
+    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS) && g->vertex_slots) {
+        VkBuffer buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+        VkDeviceSize offsets[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT], sizes[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+        VkDeviceSize strides[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+        uint32_t count = 32 - (uint32_t)__builtin_clz(g->vertex_slots);
+        bool null_descriptor = device->descriptor_buffers->null_descriptor;
+        for (uint32_t i = 0; i < count; i++) {
+            const struct d3d12_vertex_buffer *vb = &graphics->vertex_buffers[i];
+            bool bound = i < graphics->vertex_buffer_count && vb->buffer;
+            /* an unbound slot reads 0: a null buffer, or the device's zeroed one */
+            buffers[i] = bound ? vb->buffer : null_descriptor ? VK_NULL_HANDLE : device->null_buffer;
+            offsets[i] = bound ? vb->offset : 0;
+            sizes[i] = bound ? vb->size : null_descriptor ? VK_WHOLE_SIZE : D3D12XS_NULL_BUFFER_SIZE;
+            strides[i] = bound ? vb->stride : 0;
+        }
+        vkCmdBindVertexBuffers2(cb, 0, count, buffers, offsets, sizes, strides);
+    }
+    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_INDEX_BUFFER) && indexed)
+        vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
+    graphics->dirty &= indexed ? 0 : D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
+}
+
+/* What every draw does before its Vulkan draw: checks, the graphics bind point's flush, the
+ * dynamic state, barriers and the rendering pass. false when the draw cannot (or need not) run. */
+static bool prepare_draw(struct d3d12_command_list *list, const char *command, bool indexed)
+{
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE type;
+    VkPrimitiveTopology topology;
+
+    if (!pipeline || !pipeline->graphics) {
+        d3d12_command_list_record_error(list, command, "%s", !pipeline ? "no pipeline state is set (SetPipelineState)"
+                : "the pipeline state set is a compute pipeline (SetPipelineState)");
+        return false;
+    }
+    /* What D3D12 leaves undefined and its debug layer reports: a warning, and no draw. */
+    if (!vk_topology(graphics->topology, &topology, &type) || type != pipeline->graphics->topology_type) {
+        d3d12_command_list_debug_warn(list, command, "the primitive topology %d (IASetPrimitiveTopology) is not of the pipeline's type %d: "
+                "the draw is skipped", (int)graphics->topology, (int)pipeline->graphics->topology_type);
+        return false;
+    }
+    if (!graphics->viewport_count) {
+        d3d12_command_list_debug_warn(list, command, "no viewport is set (RSSetViewports): the draw is skipped");
+        return false;
+    }
+    if (indexed && !graphics->index_buffer) {
+        d3d12_command_list_debug_warn(list, command, "no index buffer is set (IASetIndexBuffer): the draw is skipped");
+        return false;
+    }
+    if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
+        return false;
+    apply_state(list, pipeline, topology, indexed);
+    return d3d12_command_list_prepare_rendering(list, pipeline->graphics, command);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
+        UINT first_vertex, UINT first_instance)
+{
+    static const char command[] = METHOD(DrawInstanced);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    if (!direct_list(list, command) || !vertex_count || !instance_count || !prepare_draw(list, command, false))
+        return;
+    vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
+        UINT first_index, INT base_vertex, UINT first_instance)
+{
+    static const char command[] = METHOD(DrawIndexedInstanced);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    if (!direct_list(list, command) || !index_count || !instance_count || !prepare_draw(list, command, true))
+        return;
+    vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+}

@@ -1,0 +1,34 @@
+/* The graphics commands of a list: render targets and rendering passes
+ * (command_list_render_pass.c), the input assembler, rasterizer and output merger state and the
+ * draws (command_list_graphics.c). */
+#ifndef D3D12XS_COMMAND_LIST_GRAPHICS_H
+#define D3D12XS_COMMAND_LIST_GRAPHICS_H
+
+#include "commands/command_list_state.h"
+
+struct d3d12_graphics_pipeline;
+
+/* command_list_render_pass.c */
+void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsCommandList10 *iface, UINT count,
+        const D3D12_CPU_DESCRIPTOR_HANDLE *rtvs, BOOL single_range, const D3D12_CPU_DESCRIPTOR_HANDLE *dsv);
+/* Before a draw with pipeline: its barriers, then a rendering pass over the list's targets as the
+ * pipeline renders them (the open one if it fits). False after the debug layer's warning when a
+ * bound target is not of the pipeline's format or sample count (the draw is skipped). */
+bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command);
+
+/* command_list_graphics.c */
+void STDMETHODCALLTYPE d3d12_command_list_IASetPrimitiveTopology(ID3D12GraphicsCommandList10 *iface, D3D12_PRIMITIVE_TOPOLOGY topology);
+void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsCommandList10 *iface, UINT start, UINT count,
+        const D3D12_VERTEX_BUFFER_VIEW *views);
+void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommandList10 *iface, const D3D12_INDEX_BUFFER_VIEW *view);
+void STDMETHODCALLTYPE d3d12_command_list_RSSetViewports(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_VIEWPORT *viewports);
+void STDMETHODCALLTYPE d3d12_command_list_RSSetScissorRects(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RECT *rects);
+void STDMETHODCALLTYPE d3d12_command_list_OMSetBlendFactor(ID3D12GraphicsCommandList10 *iface, const FLOAT *factor);
+void STDMETHODCALLTYPE d3d12_command_list_OMSetStencilRef(ID3D12GraphicsCommandList10 *iface, UINT reference);
+void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommandList10 *iface, FLOAT min, FLOAT max);
+void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
+        UINT first_vertex, UINT first_instance);
+void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
+        UINT first_index, INT base_vertex, UINT first_instance);
+
+#endif

@@ -1,0 +1,221 @@
+/* Render targets and rendering passes: OMSetRenderTargets reads the views (both descriptor
+ * forms), and a draw begins a dynamic-rendering pass over them when none that fits is open. The
+ * pass stays open across draws and the calls that only set state, and ends before anything else
+ * (d3d12_command_list_check_recording, segment cuts, internal work, Close:
+ * d3d12_command_list_end_rendering in command_recording.c). Images stay in GENERAL, which dynamic
+ * rendering takes, so passes need no layout transitions; attachments load and store, so what a
+ * target holds carries across passes, segment cuts and mid-list waits. */
+#include <stdio.h>
+#include <string.h>
+
+#include "command_recording.h"
+#include "commands/command_list_graphics.h"
+#include "memory/texture_layout.h"
+#include "pipelines/graphics_pipeline.h"
+
+#define METHOD(name) "ID3D12GraphicsCommandList::" #name
+
+/* A view as the list keeps it: D3D12 reads the descriptor at the call. */
+static void bind_target(struct d3d12_bound_target *target, const struct d3d12xs_descriptor *descriptor)
+{
+    uint32_t width = 0, height = 0, depth = 0;
+
+    memset(target, 0, sizeof(*target));
+    if (descriptor->null_view || !descriptor->resource)
+        return;
+    d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
+    target->view = descriptor->image_view;
+    target->format = descriptor->vk_format;
+    target->range = descriptor->image_range;
+    target->extent = (VkExtent2D){width, height};
+    target->samples = (VkSampleCountFlagBits)(descriptor->resource->desc.SampleDesc.Count ? descriptor->resource->desc.SampleDesc.Count : 1);
+    target->resource = descriptor->resource;
+    target->dsv_flags = descriptor->dsv_flags;
+}
+
+static const struct d3d12xs_descriptor *target_descriptor(struct d3d12_command_list *list, D3D12_CPU_DESCRIPTOR_HANDLE handle, UINT count,
+        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *argument)
+{
+    static const char command[] = METHOD(OMSetRenderTargets);
+    const struct d3d12xs_descriptor *descriptor;
+    const char *reason;
+
+    if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, handle, count, type, &reason, NULL))) {
+        d3d12_command_list_record_error(list, command, "%s 0x%zx is %s", argument, (size_t)handle.ptr, reason);
+        return NULL;
+    }
+    return descriptor;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsCommandList10 *iface, UINT count,
+        const D3D12_CPU_DESCRIPTOR_HANDLE *rtvs, BOOL single_range, const D3D12_CPU_DESCRIPTOR_HANDLE *dsv)
+{
+    static const char command[] = METHOD(OMSetRenderTargets);
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    struct d3d12_bound_target targets[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT], depth_stencil;
+    const struct d3d12xs_descriptor *range = NULL, *descriptor;
+    char argument[48];
+
+    if (!d3d12_command_list_check_recording_in_pass(list, command))
+        return;
+    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
+        d3d12_command_list_record_error(list, command, "only DIRECT lists render (this is a %s list)",
+                list->type == D3D12_COMMAND_LIST_TYPE_COMPUTE ? "COMPUTE" : list->type == D3D12_COMMAND_LIST_TYPE_COPY ? "COPY" : "BUNDLE");
+        return;
+    }
+    if (count > D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT) {
+        d3d12_command_list_record_error(list, command, "NumRenderTargetDescriptors is %u (at most %u)", count,
+                D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT);
+        return;
+    }
+    if (count && !rtvs) {
+        d3d12_command_list_record_error(list, command, "pRenderTargetDescriptors is NULL with NumRenderTargetDescriptors %u", count);
+        return;
+    }
+    /* One handle to count consecutive descriptors of one heap, or count handles. */
+    if (count && single_range && !(range = target_descriptor(list, rtvs[0], count, D3D12_DESCRIPTOR_HEAP_TYPE_RTV,
+            "pRenderTargetDescriptors[0] (a range)")))
+        return;
+    for (UINT i = 0; i < count; i++) {
+        snprintf(argument, sizeof(argument), "pRenderTargetDescriptors[%u]", i);
+        if (!(descriptor = range ? range + i : target_descriptor(list, rtvs[i], 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, argument)))
+            return;
+        if (descriptor->kind != D3D12XS_DESCRIPTOR_RTV) {
+            d3d12_command_list_record_error(list, command, "render target %u was never written (CreateRenderTargetView)", i);
+            return;
+        }
+        bind_target(&targets[i], descriptor);
+    }
+    memset(&depth_stencil, 0, sizeof(depth_stencil));
+    if (dsv) {
+        if (!(descriptor = target_descriptor(list, *dsv, 1, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, "pDepthStencilDescriptor")))
+            return;
+        if (descriptor->kind != D3D12XS_DESCRIPTOR_DSV) {
+            d3d12_command_list_record_error(list, command, "pDepthStencilDescriptor was never written (CreateDepthStencilView)");
+            return;
+        }
+        bind_target(&depth_stencil, descriptor);
+    }
+    /* The open pass, if any, ends at the next draw when these are not its targets. */
+    graphics->rendering_checked_for = NULL;
+    graphics->rt_count = count;
+    memcpy(graphics->rts, targets, count * sizeof(*targets));
+    graphics->has_depth_stencil = dsv != NULL;
+    graphics->depth_stencil = depth_stencil;
+}
+
+/* Whether a view of `format` and samples may stand where the pipeline renders `pipeline_format`. */
+static bool target_fits(const struct d3d12_bound_target *target, VkFormat pipeline_format, VkSampleCountFlagBits samples)
+{
+    return target->format == pipeline_format && target->samples == samples;
+}
+
+/* The pass the pipeline draws into with the list's targets; false (after the debug layer's
+ * warning: D3D12 leaves it undefined) where a bound target's format or sample count is not the
+ * pipeline's. */
+static bool rendering_key(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command,
+        struct d3d12_rendering_key *key)
+{
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const VkPhysicalDeviceLimits *limits = &list->object.device->vk_properties.limits;
+    uint32_t width = limits->maxFramebufferWidth, height = limits->maxFramebufferHeight, layers = UINT32_MAX;
+    bool attached = false;
+
+    memset(key, 0, sizeof(*key));
+    key->color_count = pipeline->rt_count;
+    for (uint32_t i = 0; i < pipeline->rt_count; i++) {
+        const struct d3d12_bound_target *target = i < graphics->rt_count ? &graphics->rts[i] : NULL;
+        /* UNKNOWN in the pipeline, or no view bound: nothing is written there */
+        if (!pipeline->rt_formats[i] || !target || !target->view)
+            continue;
+        if (!target_fits(target, pipeline->rt_formats[i], pipeline->samples)) {
+            d3d12_command_list_debug_warn(list, command, "render target %u (Vulkan format %d, %u samples) is not what the pipeline renders "
+                    "(RTVFormats[%u] %d, %u samples): the draw is skipped", i, (int)target->format, (unsigned)target->samples, i,
+                    (int)pipeline->rtv_formats[i], (unsigned)pipeline->samples);
+            return false;
+        }
+        key->colors[i] = target->view;
+        width = target->extent.width < width ? target->extent.width : width;
+        height = target->extent.height < height ? target->extent.height : height;
+        layers = target->range.layerCount < layers ? target->range.layerCount : layers;
+        attached = true;
+    }
+    if (pipeline->depth_stencil_format && graphics->has_depth_stencil && graphics->depth_stencil.view) {
+        const struct d3d12_bound_target *target = &graphics->depth_stencil;
+        if (!target_fits(target, pipeline->depth_stencil_format, pipeline->samples)) {
+            d3d12_command_list_debug_warn(list, command, "the depth-stencil view (Vulkan format %d, %u samples) is not what the pipeline "
+                    "renders (DSVFormat %d, %u samples): the draw is skipped", (int)target->format, (unsigned)target->samples,
+                    (int)pipeline->dsv_format, (unsigned)pipeline->samples);
+            return false;
+        }
+        key->depth_stencil = target->view;
+        key->depth_stencil_aspects = target->range.aspectMask;
+        width = target->extent.width < width ? target->extent.width : width;
+        height = target->extent.height < height ? target->extent.height : height;
+        layers = target->range.layerCount < layers ? target->range.layerCount : layers;
+        attached = true;
+    }
+    /* Without attachments (UAV-only rendering) the viewports and scissors bound the draw. */
+    key->area = (VkRect2D){{0, 0}, {width, height}};
+    key->layers = attached ? layers : 1;
+    return true;
+}
+
+static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_rendering_key *key)
+{
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    VkRenderingAttachmentInfo colors[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT], depth, stencil;
+    const VkRenderingAttachmentInfo attachment = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+
+    for (uint32_t i = 0; i < key->color_count; i++) {
+        colors[i] = attachment;
+        colors[i].imageView = key->colors[i];
+    }
+    depth = stencil = attachment;
+    depth.imageView = stencil.imageView = key->depth_stencil;
+    const VkRenderingInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = key->area,
+        .layerCount = key->layers,
+        .colorAttachmentCount = key->color_count,
+        .pColorAttachments = colors,
+        .pDepthAttachment = key->depth_stencil_aspects & VK_IMAGE_ASPECT_DEPTH_BIT ? &depth : NULL,
+        .pStencilAttachment = key->depth_stencil_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &stencil : NULL,
+    };
+    vkCmdBeginRendering(list->vk_command_buffer, &info);
+    graphics->rendering = true;
+    graphics->rendering_in = list->vk_command_buffer;
+    graphics->rendering_key = *key;
+}
+
+bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command)
+{
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const VkPipelineStageFlags2 stages = d3d12_draw_stages(list->object.device);
+    struct d3d12_rendering_key key;
+
+    /* The common case: another draw with the pipeline into the open pass, no barrier waiting. */
+    if (__builtin_expect(graphics->rendering && graphics->rendering_checked_for == pipeline && graphics->rendering_in == list->vk_command_buffer
+            && !list->barriers.transfer_layout_count && !(list->barriers.src_stages && (stages & ~list->barriers.synced)), 1)) {
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
+        return true;
+    }
+    if (!rendering_key(list, pipeline, command, &key))
+        return false;
+    if (graphics->rendering && (graphics->rendering_in != list->vk_command_buffer || memcmp(&key, &graphics->rendering_key, sizeof(key))))
+        d3d12_command_list_end_rendering(list);
+    /* A barrier cannot stand inside the pass: one the draw waits for ends it first. */
+    if (graphics->rendering && (list->barriers.transfer_layout_count || (list->barriers.src_stages && (stages & ~list->barriers.synced))))
+        d3d12_command_list_end_rendering(list);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
+    if (!graphics->rendering)
+        begin_rendering(list, &key);
+    graphics->rendering_checked_for = pipeline;
+    return true;
+}

@@ -1,0 +1,92 @@
+/* What a command list binds for draws, list-wide as in D3D12 (struct d3d12_list_bindings'
+ * `graphics`): render targets and the rendering pass open in the command buffer
+ * (command_list_render_pass.c), and the input assembler, rasterizer and output merger state the
+ * list sets (command_list_graphics.c), which is Vulkan dynamic state. Reset and ClearState
+ * zero it with the rest of the bindings. */
+#ifndef D3D12XS_GRAPHICS_BINDINGS_H
+#define D3D12XS_GRAPHICS_BINDINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "d3d12.h"
+
+struct d3d12_resource;
+
+/* A render target or depth-stencil view as OMSetRenderTargets read it (D3D12 reads the
+ * descriptors at the call: the heap slots may be rewritten after). */
+struct d3d12_bound_target {
+    VkImageView view;              /* VK_NULL_HANDLE: a null view (nothing written) */
+    VkFormat format;
+    VkImageSubresourceRange range;
+    VkExtent2D extent;             /* of the view's mip */
+    VkSampleCountFlagBits samples;
+    struct d3d12_resource *resource; /* not referenced, as D3D12 descriptors are not */
+    D3D12_DSV_FLAGS dsv_flags;
+};
+
+/* What the open rendering pass renders into: a draw whose pipeline and targets need another
+ * pass ends it and begins one. */
+struct d3d12_rendering_key {
+    uint32_t color_count;
+    VkImageView colors[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    VkImageView depth_stencil;
+    VkImageAspectFlags depth_stencil_aspects;
+    VkRect2D area;
+    uint32_t layers;
+};
+
+/* The list state a draw applies as dynamic state: what changed since it was set in the
+ * current command buffer. */
+enum d3d12_graphics_dirty {
+    D3D12_GRAPHICS_DIRTY_VIEWPORTS = 0x1,      /* viewports and scissors (one count) */
+    D3D12_GRAPHICS_DIRTY_BLEND_FACTOR = 0x2,
+    D3D12_GRAPHICS_DIRTY_STENCIL_REF = 0x4,
+    D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS = 0x8,
+    D3D12_GRAPHICS_DIRTY_TOPOLOGY = 0x10,      /* topology, primitive restart, patch control points */
+    D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS = 0x20,
+    D3D12_GRAPHICS_DIRTY_INDEX_BUFFER = 0x40,
+    D3D12_GRAPHICS_DIRTY_ALL = 0x7f,
+};
+
+struct d3d12_vertex_buffer {
+    VkBuffer buffer;               /* VK_NULL_HANDLE: none (reads give 0) */
+    VkDeviceSize offset, size, stride;
+};
+
+struct d3d12_graphics_bindings {
+    /* OMSetRenderTargets */
+    uint32_t rt_count;
+    struct d3d12_bound_target rts[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    bool has_depth_stencil;
+    struct d3d12_bound_target depth_stencil;
+    /* The rendering pass open in `rendering_in` (command_list_render_pass.c) */
+    bool rendering;
+    VkCommandBuffer rendering_in;
+    struct d3d12_rendering_key rendering_key;
+    /* The pipeline whose draws the open pass was last found to fit: the next draw with it skips
+     * the comparison (OMSetRenderTargets clears it). */
+    const void *rendering_checked_for;
+    /* The list's state (command_list_graphics.c) and what the command buffer lacks of it */
+    uint32_t dirty;                /* enum d3d12_graphics_dirty */
+    VkCommandBuffer applied_in;    /* the command buffer it was last applied in */
+    VkPipeline applied_pipeline;   /* the graphics pipeline bound when it was applied */
+    uint32_t viewport_count, scissor_count;
+    VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
+    VkRect2D scissors[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
+    bool blend_factor_set;
+    float blend_factor[4];
+    uint32_t stencil_ref;
+    bool depth_bounds_set;
+    float depth_bounds[2];
+    D3D_PRIMITIVE_TOPOLOGY topology;
+    uint32_t vertex_buffer_count;  /* slots 0 to this minus 1 were set (IASetVertexBuffers) */
+    struct d3d12_vertex_buffer vertex_buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */
+    VkDeviceSize index_offset, index_size;
+    VkIndexType index_type;
+};
+
+#endif

@@ -1,0 +1,164 @@
+/* What graphics needs of the VkDevice beyond the core features vk_features.c turns on: the
+ * extensions that carry D3D12 pipeline state Vulkan's core lacks, where the device offers them,
+ * and the summary of it all in device->graphics that pipeline creation, the draw path and
+ * CheckFeatureSupport read.
+ *
+ * Not enabled, on purpose: VK_EXT_extended_dynamic_state3. Everything D3D12 sets on a list is
+ * core Vulkan 1.3 dynamic state (viewports and scissors with counts, blend constants, stencil
+ * reference, depth bounds, topology, vertex strides, primitive restart) or extended dynamic state
+ * 2's patch control points; the state extended dynamic state 3 makes dynamic is pipeline state in
+ * D3D12 too, so nothing would use it (and drivers keep state for what is enabled). */
+#include <string.h>
+
+#include "device/vk_device_create.h"
+
+/* Chains an extension's feature structure into the device's create info (after vulkan13). */
+#define CHAIN(plan, structure) do { (structure).pNext = (plan)->enabled.vulkan13.pNext; (plan)->enabled.vulkan13.pNext = &(structure); } while (0)
+
+static void query_features(const struct d3d12_device *device, void *features)
+{
+    VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = features};
+    vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
+}
+
+/* D3D12's conservative rasterization tiers from Vulkan's properties: tier 1 overestimates by at
+ * most half a pixel, tier 2 by 1/256 and culls post-snap degenerate triangles, tier 3 adds the
+ * inner-coverage input. */
+static unsigned conservative_tier(const VkPhysicalDeviceConservativeRasterizationPropertiesEXT *properties)
+{
+    if (properties->primitiveOverestimationSize > 0.5f)
+        return 0;
+    if (properties->primitiveOverestimationSize > 1.0f / 256.0f || properties->degenerateTrianglesRasterized)
+        return 1;
+    return properties->fullyCoveredFragmentShaderInputVariable ? 3 : 2;
+}
+
+void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs_vk_device_plan *plan)
+{
+    const VkPhysicalDeviceFeatures *core = &plan->enabled.core.features;
+    struct d3d12xs_graphics_caps *caps = &device->graphics;
+    VkPhysicalDevice physical = device->vk_physical_device;
+
+    memset(caps, 0, sizeof(*caps));
+    caps->geometry_shader = core->geometryShader;
+    caps->tessellation_shader = core->tessellationShader;
+    caps->stages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT
+            | (caps->geometry_shader ? VK_SHADER_STAGE_GEOMETRY_BIT : 0)
+            | (caps->tessellation_shader ? VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT : 0);
+    caps->sample_rate_shading = core->sampleRateShading;
+    caps->dual_source_blend = core->dualSrcBlend;
+    caps->logic_op = core->logicOp;
+    caps->independent_blend = core->independentBlend;
+    caps->depth_clamp = core->depthClamp;
+    caps->depth_bias_clamp = core->depthBiasClamp;
+    caps->depth_bounds = core->depthBounds;
+    caps->fill_mode_non_solid = core->fillModeNonSolid;
+    caps->multi_viewport = core->multiViewport;
+    caps->clip_distance = core->shaderClipDistance;
+    caps->cull_distance = core->shaderCullDistance;
+    caps->vertex_stores = core->vertexPipelineStoresAndAtomics;
+    caps->fragment_stores = core->fragmentStoresAndAtomics;
+    caps->full_draw_index_uint32 = core->fullDrawIndexUint32;
+    caps->variable_multisample_rate = core->variableMultisampleRate;
+    caps->draw_parameters = plan->enabled.vulkan11.shaderDrawParameters;
+    caps->output_viewport_index = plan->enabled.vulkan12.shaderOutputViewportIndex;
+    caps->output_layer = plan->enabled.vulkan12.shaderOutputLayer;
+
+    /* DepthClipEnable: Vulkan clips unless depth clamp is on; the extension separates the two. */
+    plan->depth_clip = (VkPhysicalDeviceDepthClipEnableFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(physical, VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME)) {
+        query_features(device, &plan->depth_clip);
+        if ((caps->depth_clip_enable = plan->depth_clip.depthClipEnable)) {
+            plan->extensions[plan->extension_count++] = VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME;
+            plan->depth_clip = (VkPhysicalDeviceDepthClipEnableFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT, .depthClipEnable = VK_TRUE};
+            CHAIN(plan, plan->depth_clip);
+        }
+    }
+
+    /* InstanceDataStepRate above 1 (and 0, which D3D12 also allows: every instance reads element 0). */
+    plan->vertex_divisor = (VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(physical, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME)) {
+        VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT properties = {
+                .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT};
+        VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
+        query_features(device, &plan->vertex_divisor);
+        vkGetPhysicalDeviceProperties2(physical, &query);
+        if ((caps->vertex_divisor = plan->vertex_divisor.vertexAttributeInstanceRateDivisor)) {
+            caps->vertex_divisor_zero = plan->vertex_divisor.vertexAttributeInstanceRateZeroDivisor;
+            caps->max_vertex_divisor = properties.maxVertexAttribDivisor;
+            plan->extensions[plan->extension_count++] = VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME;
+            plan->vertex_divisor = (VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT,
+                    .vertexAttributeInstanceRateDivisor = VK_TRUE, .vertexAttributeInstanceRateZeroDivisor = caps->vertex_divisor_zero};
+            CHAIN(plan, plan->vertex_divisor);
+        }
+    }
+
+    /* D3D12's line modes: aliased lines follow the diamond-exit rule (Bresenham), MultisampleEnable
+     * draws quadrilaterals (rectangular), AntialiasedLineEnable alpha-antialiased lines (smooth). */
+    plan->line_rasterization = (VkPhysicalDeviceLineRasterizationFeaturesEXT){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(physical, VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME)) {
+        query_features(device, &plan->line_rasterization);
+        caps->line_rectangular = plan->line_rasterization.rectangularLines;
+        caps->line_bresenham = plan->line_rasterization.bresenhamLines;
+        caps->line_smooth = plan->line_rasterization.smoothLines;
+        if (caps->line_rectangular || caps->line_bresenham || caps->line_smooth) {
+            plan->extensions[plan->extension_count++] = VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME;
+            plan->line_rasterization = (VkPhysicalDeviceLineRasterizationFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT, .rectangularLines = caps->line_rectangular,
+                    .bresenhamLines = caps->line_bresenham, .smoothLines = caps->line_smooth};
+            CHAIN(plan, plan->line_rasterization);
+        }
+    }
+
+    /* IASetPrimitiveTopology's N-control-point patch lists: the count is list state in D3D12. */
+    plan->dynamic_state2 = (VkPhysicalDeviceExtendedDynamicState2FeaturesEXT){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
+    if (caps->tessellation_shader && d3d12xs_has_device_extension(physical, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME)) {
+        query_features(device, &plan->dynamic_state2);
+        if ((caps->patch_control_points = plan->dynamic_state2.extendedDynamicState2PatchControlPoints)) {
+            plan->extensions[plan->extension_count++] = VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME;
+            plan->dynamic_state2 = (VkPhysicalDeviceExtendedDynamicState2FeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT,
+                    .extendedDynamicState2PatchControlPoints = VK_TRUE};
+            CHAIN(plan, plan->dynamic_state2);
+        }
+    }
+
+    /* ConservativeRaster, where the device rasterizes conservatively within a D3D12 tier. */
+    if (d3d12xs_has_device_extension(physical, VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME)) {
+        VkPhysicalDeviceConservativeRasterizationPropertiesEXT properties = {
+                .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONSERVATIVE_RASTERIZATION_PROPERTIES_EXT};
+        VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
+        vkGetPhysicalDeviceProperties2(physical, &query);
+        if ((caps->conservative_tier = conservative_tier(&properties))) {
+            caps->conservative_overestimation = properties.primitiveOverestimationSize;
+            plan->extensions[plan->extension_count++] = VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME;
+        }
+    }
+
+    /* SV_RenderTargetArrayIndex and SV_ViewportArrayIndex from vertex and domain shaders: glslang
+     * declares ShaderViewportIndexLayerEXT, which needs the extension (Vulkan 1.2's features
+     * alone cover SPIR-V 1.5's ShaderLayer and ShaderViewportIndex). */
+    if (caps->output_layer && caps->output_viewport_index
+            && d3d12xs_has_device_extension(physical, VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME))
+        plan->extensions[plan->extension_count++] = VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME;
+    else
+        caps->output_layer = caps->output_viewport_index = false;
+
+    /* SV_StencilRef (PSSpecifiedStencilRefSupported). */
+    if ((caps->stencil_export = d3d12xs_has_device_extension(physical, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
+        plan->extensions[plan->extension_count++] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME;
+}
+
+void d3d12xs_vk_device_load_graphics(struct d3d12_device *device)
+{
+    struct d3d12xs_graphics_caps *caps = &device->graphics;
+    if (caps->patch_control_points
+            && !(caps->vkCmdSetPatchControlPointsEXT = (PFN_vkCmdSetPatchControlPointsEXT)vkGetDeviceProcAddr(device->vk_device,
+                    "vkCmdSetPatchControlPointsEXT")))
+        caps->patch_control_points = false;
+}

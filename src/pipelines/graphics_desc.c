@@ -1,0 +1,111 @@
+/* The newest form of a graphics pipeline's description (graphics_desc.h): older rasterizer and
+ * depth-stencil descriptions converted, and D3D12's defaults for what a stream leaves out. */
+#include <string.h>
+
+#include "pipelines/graphics_desc.h"
+
+/* D3D12_RASTERIZER_DESC1's line flags as D3D12_RASTERIZER_DESC2's mode (D3D12's table):
+ * MultisampleEnable draws quadrilaterals 1.4 pixels wide, AntialiasedLineEnable alone
+ * alpha-antialiased lines, neither aliased ones. */
+static D3D12_LINE_RASTERIZATION_MODE line_mode(BOOL multisample, BOOL antialiased)
+{
+    if (multisample)
+        return D3D12_LINE_RASTERIZATION_MODE_QUADRILATERAL_WIDE;
+    return antialiased ? D3D12_LINE_RASTERIZATION_MODE_ALPHA_ANTIALIASED : D3D12_LINE_RASTERIZATION_MODE_ALIASED;
+}
+
+void d3d12_rasterizer_desc2_from_desc1(const D3D12_RASTERIZER_DESC1 *desc, D3D12_RASTERIZER_DESC2 *out)
+{
+    out->FillMode = desc->FillMode;
+    out->CullMode = desc->CullMode;
+    out->FrontCounterClockwise = desc->FrontCounterClockwise;
+    out->DepthBias = desc->DepthBias;
+    out->DepthBiasClamp = desc->DepthBiasClamp;
+    out->SlopeScaledDepthBias = desc->SlopeScaledDepthBias;
+    out->DepthClipEnable = desc->DepthClipEnable;
+    out->LineRasterizationMode = line_mode(desc->MultisampleEnable, desc->AntialiasedLineEnable);
+    out->ForcedSampleCount = desc->ForcedSampleCount;
+    out->ConservativeRaster = desc->ConservativeRaster;
+}
+
+static void rasterizer_desc2_from_desc(const D3D12_RASTERIZER_DESC *desc, D3D12_RASTERIZER_DESC2 *out)
+{
+    const D3D12_RASTERIZER_DESC1 desc1 = {desc->FillMode, desc->CullMode, desc->FrontCounterClockwise, (FLOAT)desc->DepthBias,
+            desc->DepthBiasClamp, desc->SlopeScaledDepthBias, desc->DepthClipEnable, desc->MultisampleEnable, desc->AntialiasedLineEnable,
+            desc->ForcedSampleCount, desc->ConservativeRaster};
+    d3d12_rasterizer_desc2_from_desc1(&desc1, out);
+}
+
+static void stencil_op1(const D3D12_DEPTH_STENCILOP_DESC *op, UINT8 read_mask, UINT8 write_mask, D3D12_DEPTH_STENCILOP_DESC1 *out)
+{
+    out->StencilFailOp = op->StencilFailOp;
+    out->StencilDepthFailOp = op->StencilDepthFailOp;
+    out->StencilPassOp = op->StencilPassOp;
+    out->StencilFunc = op->StencilFunc;
+    out->StencilReadMask = read_mask;
+    out->StencilWriteMask = write_mask;
+}
+
+void d3d12_depth_stencil_desc2_from_desc1(const D3D12_DEPTH_STENCIL_DESC1 *desc, D3D12_DEPTH_STENCIL_DESC2 *out)
+{
+    out->DepthEnable = desc->DepthEnable;
+    out->DepthWriteMask = desc->DepthWriteMask;
+    out->DepthFunc = desc->DepthFunc;
+    out->StencilEnable = desc->StencilEnable;
+    stencil_op1(&desc->FrontFace, desc->StencilReadMask, desc->StencilWriteMask, &out->FrontFace);
+    stencil_op1(&desc->BackFace, desc->StencilReadMask, desc->StencilWriteMask, &out->BackFace);
+    out->DepthBoundsTestEnable = desc->DepthBoundsTestEnable;
+}
+
+void d3d12_graphics_desc_from_desc(const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, struct d3d12_graphics_desc *out)
+{
+    const D3D12_DEPTH_STENCIL_DESC *ds = &desc->DepthStencilState;
+    const D3D12_DEPTH_STENCIL_DESC1 ds1 = {ds->DepthEnable, ds->DepthWriteMask, ds->DepthFunc, ds->StencilEnable, ds->StencilReadMask,
+            ds->StencilWriteMask, ds->FrontFace, ds->BackFace, FALSE};
+
+    memset(out, 0, sizeof(*out));
+    out->prefix = "pDesc->";
+    out->root_signature = desc->pRootSignature;
+    out->vs = desc->VS;
+    out->ps = desc->PS;
+    out->ds = desc->DS;
+    out->hs = desc->HS;
+    out->gs = desc->GS;
+    out->stream_output = desc->StreamOutput;
+    out->blend = desc->BlendState;
+    out->sample_mask = desc->SampleMask;
+    rasterizer_desc2_from_desc(&desc->RasterizerState, &out->rasterizer);
+    d3d12_depth_stencil_desc2_from_desc1(&ds1, &out->depth_stencil);
+    out->input_layout = desc->InputLayout;
+    out->strip_cut_value = desc->IBStripCutValue;
+    out->topology_type = desc->PrimitiveTopologyType;
+    out->rt_count = desc->NumRenderTargets;
+    memcpy(out->rtv_formats, desc->RTVFormats, sizeof(out->rtv_formats));
+    out->dsv_format = desc->DSVFormat;
+    out->sample_desc = desc->SampleDesc;
+    out->node_mask = desc->NodeMask;
+    out->cached_pso = desc->CachedPSO;
+    out->flags = desc->Flags;
+}
+
+void d3d12_graphics_desc_defaults(struct d3d12_graphics_desc *out)
+{
+    static const D3D12_DEPTH_STENCILOP_DESC1 keep = {D3D12_STENCIL_OP_KEEP, D3D12_STENCIL_OP_KEEP, D3D12_STENCIL_OP_KEEP,
+            D3D12_COMPARISON_FUNC_ALWAYS, D3D12_DEFAULT_STENCIL_READ_MASK, D3D12_DEFAULT_STENCIL_WRITE_MASK};
+
+    memset(out, 0, sizeof(*out));
+    out->prefix = "the stream's ";
+    for (unsigned i = 0; i < D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
+        D3D12_RENDER_TARGET_BLEND_DESC *rt = &out->blend.RenderTarget[i];
+        rt->SrcBlend = rt->SrcBlendAlpha = D3D12_BLEND_ONE;
+        rt->DestBlend = rt->DestBlendAlpha = D3D12_BLEND_ZERO;
+        rt->BlendOp = rt->BlendOpAlpha = D3D12_BLEND_OP_ADD;
+        rt->LogicOp = D3D12_LOGIC_OP_NOOP;
+        rt->RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    }
+    out->sample_mask = UINT32_MAX;
+    out->rasterizer = (D3D12_RASTERIZER_DESC2){D3D12_FILL_MODE_SOLID, D3D12_CULL_MODE_BACK, FALSE, 0.0f, 0.0f, 0.0f, TRUE,
+            D3D12_LINE_RASTERIZATION_MODE_ALIASED, 0, D3D12_CONSERVATIVE_RASTERIZATION_MODE_OFF};
+    out->depth_stencil = (D3D12_DEPTH_STENCIL_DESC2){TRUE, D3D12_DEPTH_WRITE_MASK_ALL, D3D12_COMPARISON_FUNC_LESS, FALSE, keep, keep, FALSE};
+    out->sample_desc.Count = 1;
+}

@@ -1,0 +1,55 @@
+/* Graphics pipeline states (graphics_pipeline.c): D3D12's description checked (graphics_rules.c),
+ * its stages linked by semantic (graphics_link.c) and bound to the root signature's one layout as
+ * compute shaders are (pipeline_state.c), its fixed state turned into Vulkan's (input_layout.c,
+ * rasterizer_state.c, output_merger_state.c) and one VkPipeline built for dynamic rendering.
+ * What D3D12 sets on a list (viewports, scissors, blend factor, stencil reference, depth bounds,
+ * topology within its type, vertex strides, primitive restart, patch control points) is dynamic
+ * state, so list state never multiplies pipelines. */
+#ifndef D3D12XS_GRAPHICS_PIPELINE_H
+#define D3D12XS_GRAPHICS_PIPELINE_H
+
+#include "pipelines/pipeline_state.h"
+#include "pipelines/graphics_desc.h"
+
+/* What a command list needs of a graphics pipeline to draw with it (the pipeline state's
+ * `graphics`). */
+struct d3d12_graphics_pipeline {
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE topology_type;
+    D3D12_INDEX_BUFFER_STRIP_CUT_VALUE strip_cut_value;
+    /* The rendering it draws into (VkPipelineRenderingCreateInfo): colour attachments 0 to
+     * rt_count - 1 (UNDEFINED where RTVFormats is UNKNOWN), the depth-stencil format, samples. */
+    uint32_t rt_count;
+    VkFormat rt_formats[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    DXGI_FORMAT rtv_formats[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    VkFormat depth_stencil_format;
+    DXGI_FORMAT dsv_format;
+    VkSampleCountFlagBits samples;
+    uint32_t vertex_slots;          /* bit per input slot its input layout reads */
+    uint32_t per_instance_slots;    /* ... of which per-instance */
+    bool depth_bounds_test;         /* DepthBoundsTestEnable: OMSetDepthBounds' values apply */
+    bool tessellation;              /* patch lists: the list's N control points are dynamic */
+};
+
+/* A parsed pipeline state stream (pipeline_stream.c). */
+struct d3d12_pipeline_stream {
+    struct d3d12_graphics_desc graphics; /* with D3D12's defaults for what the stream leaves out */
+    D3D12_SHADER_BYTECODE cs;
+    bool has_cs, has_graphics_stage;
+};
+
+/* ID3D12Device::CreateGraphicsPipelineState. */
+HRESULT d3d12_graphics_pipeline_create_from_desc(struct d3d12_device *device, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, REFIID riid,
+        void **out);
+/* The shared path of both ways of describing one; method names the entry point in log lines. */
+HRESULT d3d12_graphics_pipeline_create(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method, REFIID riid,
+        void **out);
+/* pipeline_stream.c: ID3D12Device2::CreatePipelineState (compute or graphics). */
+HRESULT d3d12_pipeline_state_create_from_stream(struct d3d12_device *device, const D3D12_PIPELINE_STATE_STREAM_DESC *desc, REFIID riid,
+        void **out);
+HRESULT d3d12_pipeline_stream_parse(const D3D12_PIPELINE_STATE_STREAM_DESC *desc, struct d3d12_pipeline_stream *out, const char *method);
+
+/* graphics_rules.c: D3D12's rules for a graphics description, before anything is built:
+ * E_INVALIDARG (or E_NOTIMPL for what d3d12xs does not do) with one line naming the field. */
+HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method);
+
+#endif

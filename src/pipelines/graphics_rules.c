@@ -1,0 +1,71 @@
+/* D3D12's rules for a graphics pipeline's description, checked before anything is built: the
+ * stages and topology type, flags and the parts d3d12xs does not do (stream output, view
+ * instancing, cached blobs), then each state's own rules (graphics_state.h). One line each. */
+#include "pipelines/graphics_pipeline.h"
+#include "pipelines/graphics_state.h"
+
+static bool has_code(const D3D12_SHADER_BYTECODE *bytecode)
+{
+    return bytecode->pShaderBytecode && bytecode->BytecodeLength;
+}
+
+static HRESULT check_bytecode(const D3D12_SHADER_BYTECODE *bytecode, const char *p, const char *name, const char *method)
+{
+    if (!bytecode->pShaderBytecode != !bytecode->BytecodeLength)
+        return d3d12xs_fail(E_INVALIDARG, method, "%s%s has %s (both or neither)", p, name,
+                bytecode->pShaderBytecode ? "a pointer but BytecodeLength 0" : "BytecodeLength but pShaderBytecode NULL");
+    return S_OK;
+}
+
+HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method)
+{
+    static const char *const names[] = {"VS", "PS", "DS", "HS", "GS"};
+    const D3D12_SHADER_BYTECODE *shaders[] = {&desc->vs, &desc->ps, &desc->ds, &desc->hs, &desc->gs};
+    const struct d3d12xs_graphics_caps *caps = &device->graphics;
+    const char *p = desc->prefix;
+    uint32_t offsets[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT];
+    HRESULT hr;
+
+    for (unsigned i = 0; i < D3D12XS_ARRAY_SIZE(shaders); i++)
+        if (FAILED(hr = check_bytecode(shaders[i], p, names[i], method)))
+            return hr;
+    if (!has_code(&desc->vs))
+        return d3d12xs_fail(E_INVALIDARG, method, "%sVS is empty (a graphics pipeline starts with a vertex shader)", p);
+    if (has_code(&desc->hs) != has_code(&desc->ds))
+        return d3d12xs_fail(E_INVALIDARG, method, "%s%s is empty but %s%s is not (tessellation takes both)", p,
+                has_code(&desc->hs) ? "DS" : "HS", p, has_code(&desc->hs) ? "HS" : "DS");
+    if (has_code(&desc->hs) && !caps->tessellation_shader)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sHS and %sDS: %s lacks tessellationShader", p, p, device->vk_properties.deviceName);
+    if (has_code(&desc->gs) && !caps->geometry_shader)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sGS: %s lacks geometryShader", p, device->vk_properties.deviceName);
+    if (desc->topology_type < D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT || desc->topology_type > D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sPrimitiveTopologyType is %d (POINT, LINE, TRIANGLE or PATCH)", p, (int)desc->topology_type);
+    if ((desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH) != has_code(&desc->hs))
+        return d3d12xs_fail(E_INVALIDARG, method, "%sPrimitiveTopologyType is %s%s (PATCH goes with a hull and a domain shader, and "
+                "only with them)", p, desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH ? "PATCH" : "not PATCH",
+                has_code(&desc->hs) ? " with an HS" : " without an HS");
+    if (desc->strip_cut_value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED && desc->strip_cut_value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFF
+            && desc->strip_cut_value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFFFFFF)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sIBStripCutValue is 0x%x (DISABLED, 0xFFFF or 0xFFFFFFFF)", p, (unsigned)desc->strip_cut_value);
+    if (desc->node_mask > 1)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sNodeMask is 0x%x (must be 0 or 1)", p, desc->node_mask);
+    if (desc->flags & ~(D3D12_PIPELINE_STATE_FLAG_TOOL_DEBUG | D3D12_PIPELINE_STATE_FLAG_DYNAMIC_DEPTH_BIAS
+            | D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT))
+        return d3d12xs_fail(E_INVALIDARG, method, "%sFlags is 0x%x (TOOL_DEBUG, DYNAMIC_DEPTH_BIAS, DYNAMIC_INDEX_BUFFER_STRIP_CUT)", p,
+                (unsigned)desc->flags);
+    if (desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sFlags has DYNAMIC_INDEX_BUFFER_STRIP_CUT: IASetIndexBufferStripCutValue is not "
+                "implemented", p);
+    if (desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO is not empty (d3d12xs produces no cached blobs)", p);
+    if (desc->stream_output.NumEntries || desc->stream_output.NumStrides)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sStreamOutput has %u entries: stream output (VK_EXT_transform_feedback) is not "
+                "implemented", p, desc->stream_output.NumEntries);
+    if (desc->view_instancing.ViewInstanceCount)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing has %u views: view instancing is not implemented "
+                "(ViewInstancingTier is NOT_SUPPORTED)", p, desc->view_instancing.ViewInstanceCount);
+    if (FAILED(hr = d3d12_input_layout_check(device, desc, offsets, method)) || FAILED(hr = d3d12_rasterizer_check(device, desc, method))
+            || FAILED(hr = d3d12_output_merger_check(device, desc, method)))
+        return hr;
+    return S_OK;
+}
