@@ -1,4 +1,4 @@
-/* The barrier tracker's decisions (src/commands/barrier_tracker.h), without a device: the
+/* The barrier tracker's decisions (src/sync/barrier_tracker.h), without a device: the
  * tracker is compiled into this test with vkCmdPipelineBarrier2 replaced by a recorder, so
  * each case checks exactly which barriers a sequence of commands gets (how many, which
  * stages and accesses, into which command buffer), not merely that nothing crashed. */
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define vkCmdPipelineBarrier2 recorded_vkCmdPipelineBarrier2
-#include "commands/barrier_tracker.c"
+#include "sync/barrier_tracker.c"
 #undef vkCmdPipelineBarrier2
 
 #include "harness.h"

@@ -8,7 +8,7 @@
 #include "descriptors/descriptors.h"
 #include "shaders/pipeline_state.h"
 #include "commands/command_record.h"
-#include "commands/barrier_tracker.h"
+#include "sync/barrier_tracker.h"
 #include "sync/scheduler.h"
 #include "d3d12_xs.h"
 

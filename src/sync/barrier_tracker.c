@@ -2,7 +2,7 @@
  * for a command list's work. */
 #include <string.h>
 
-#include "commands/barrier_tracker.h"
+#include "sync/barrier_tracker.h"
 
 #define SHADER_STAGES (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT \
         | VK_PIPELINE_STAGE_2_TESSELLATION_CONTROL_SHADER_BIT | VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT \
