@@ -150,13 +150,24 @@ void d3d12_command_list_report_closed(struct d3d12_command_list *list, const cha
  * the debug layer on (EnableDebugLayer or D3D12XS_DEBUG=1); the list stays valid. */
 void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
-/* The stages a list's own commands run in, the barrier tracker's work stages: compute and
- * transfer (no graphics work exists yet; DIRECT lists add the graphics stages with draws).
- * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
+/* The stages a list's own commands run in, the barrier tracker's work stages: COPY lists
+ * transfer; COMPUTE lists compute, transfer and indirect arguments; DIRECT lists those and a
+ * draw's stages (tessellation, geometry, transform feedback and conditional rendering join
+ * once the device enables them: a barrier may name them only then). Barriers name these
+ * instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. Internal dispatches
+ * of a COPY list order themselves (d3d12_barriers_after_unordered). */
 static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
 {
-    return list->transfer_only ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
-            : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+            | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
+
+    if (list->transfer_only || list->type == D3D12_COMMAND_LIST_TYPE_COPY)
+        return VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT)
+        return compute;
+    return compute | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT
+            | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT
+            | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
 }
 
 /* command_list_console.c: the console methods' table, which the list's vtable points to. */
