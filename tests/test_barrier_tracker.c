@@ -377,6 +377,32 @@ static void test_state_table(void)
     }
 }
 
+/* What one ResourceBarrier asks for: a transition its state after's stages and accesses, a UAV
+ * barrier the UAV stages with all their accesses (so a copy after a copy, with a UAV barrier
+ * between as applications write it, sees the first copy's write), an aliasing barrier every
+ * stage. */
+static void test_barrier_sync(void)
+{
+    D3D12_RESOURCE_BARRIER transition = {.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION, .Transition = {NULL,
+            D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE}};
+    D3D12_RESOURCE_BARRIER uav = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV}, aliasing = {.Type = D3D12_RESOURCE_BARRIER_TYPE_ALIASING};
+    struct d3d12_state_sync sync = d3d12_resource_barrier_sync(&transition);
+    struct d3d12_barrier_tracker tracker;
+
+    CHECK(sync.stages == TRANSFER && sync.access == VK_ACCESS_2_TRANSFER_READ_BIT);
+    sync = d3d12_resource_barrier_sync(&aliasing);
+    CHECK(sync.stages == ALL && sync.access == MEMORY_ACCESS);
+    sync = d3d12_resource_barrier_sync(&uav);
+    CHECK(sync.stages == (ANY_SHADER | TRANSFER) && sync.access == MEMORY_ACCESS);
+    start(&tracker, COMPUTE | TRANSFER | INDIRECT);
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    d3d12_barriers_request_recorded(&tracker, MEMORY_WRITE, sync.stages, sync.access);
+    CHECK(tracker.waiting == (COMPUTE | TRANSFER));
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    CHECK_COUNT(1);
+    CHECK_BARRIER(0, TRANSFER, MEMORY_WRITE, TRANSFER, TRANSFER_ACCESS);
+}
+
 /* A ResourceBarrier the way command_list_barrier.c asks for it: into the stages of the state after. */
 static void barrier_to(struct d3d12_barrier_tracker *tracker, D3D12_RESOURCE_STATES after)
 {
@@ -660,6 +686,7 @@ int main(void)
     test_reset();
     test_tracked_stages();
     test_state_table();
+    test_barrier_sync();
     test_clear_after_compute_write();
     test_compute_after_clear();
     test_unrequested_work();

@@ -57,21 +57,6 @@ static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D
     }
 }
 
-/* The stages and accesses that must see earlier writes after one barrier: a transition's state
- * after, a UAV barrier's UAV accesses; after an aliasing barrier the new resource may be used
- * anywhere. */
-static struct d3d12_state_sync barrier_destination(const D3D12_RESOURCE_BARRIER *barrier)
-{
-    switch (barrier->Type) {
-    case D3D12_RESOURCE_BARRIER_TYPE_TRANSITION:
-        return d3d12_resource_state_sync(barrier->Transition.StateAfter);
-    case D3D12_RESOURCE_BARRIER_TYPE_UAV:
-        return d3d12_resource_state_sync(D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-    default:
-        return d3d12_resource_state_sync(D3D12_RESOURCE_STATE_COMMON);
-    }
-}
-
 void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
@@ -89,7 +74,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
             return;
         /* The first half of a split barrier does nothing; the second half synchronises. */
         if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY)) {
-            struct d3d12_state_sync sync = barrier_destination(&barriers[i]);
+            struct d3d12_state_sync sync = d3d12_resource_barrier_sync(&barriers[i]);
             dst_stages |= sync.stages;
             dst_access |= sync.access;
         }

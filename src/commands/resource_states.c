@@ -84,3 +84,21 @@ struct d3d12_state_sync d3d12_resource_state_sync(D3D12_RESOURCE_STATES state)
         sync.layout = VK_IMAGE_LAYOUT_GENERAL;
     return sync;
 }
+
+struct d3d12_state_sync d3d12_resource_barrier_sync(const D3D12_RESOURCE_BARRIER *barrier)
+{
+    struct d3d12_state_sync sync;
+
+    switch (barrier->Type) {
+    case D3D12_RESOURCE_BARRIER_TYPE_TRANSITION:
+        return d3d12_resource_state_sync(barrier->Transition.StateAfter);
+    case D3D12_RESOURCE_BARRIER_TYPE_UAV:
+        /* Applications use UAV barriers as a general wait (between two copies of one buffer,
+         * say) more than D3D12 promises: the stages wait with all their accesses. */
+        sync = d3d12_resource_state_sync(D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        sync.access = EVERY_ACCESS;
+        return sync;
+    default:
+        return d3d12_resource_state_sync(D3D12_RESOURCE_STATE_COMMON);
+    }
+}

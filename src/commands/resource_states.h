@@ -25,4 +25,9 @@ struct d3d12_state_sync {
 /* The sync of a state (a combination of D3D12_RESOURCE_STATE_* bits): the union of its bits'. */
 struct d3d12_state_sync d3d12_resource_state_sync(D3D12_RESOURCE_STATES state);
 
+/* What must see earlier writes after one ResourceBarrier (the end of a split one): a
+ * transition's state after; a UAV barrier's UNORDERED_ACCESS stages with every access of
+ * theirs; anything after an aliasing barrier. */
+struct d3d12_state_sync d3d12_resource_barrier_sync(const D3D12_RESOURCE_BARRIER *barrier);
+
 #endif
