@@ -368,7 +368,8 @@ static void wait_value(struct d3d12_command_list *list, const char *command, uin
      * Like a ResourceBarrier's, it is emitted before the next command of each stage that
      * comes (d3d12_barriers_before): a bottom-of-pipe write next needs it for the copy stage
      * only. */
-    d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT);
+    d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, D3D12_EVERY_ACCESS);
     struct d3d12_recorded_range read = {buffer, offset, size, false, VK_NULL_HANDLE};
     uint32_t first = d3d12_command_list_note_ranges(list, command, &read, 1);
     if (first != UINT32_MAX)

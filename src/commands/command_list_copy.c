@@ -1,4 +1,5 @@
-/* Buffer copies, barriers and WriteBufferImmediate (texture copies: command_list_texture_copy.c). */
+/* Buffer copies, DiscardResource and WriteBufferImmediate (texture copies: command_list_texture_copy.c; barriers:
+ * command_list_barrier.c). */
 #include "command_recording.h"
 #include "memory/texture_layout.h"
 
@@ -110,88 +111,6 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
     note_copy(list, METHOD(CopyResource), src, 0, dst, 0, dst->desc.Width);
-}
-
-static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D12_RESOURCE_BARRIER *barrier)
-{
-    const char *command = METHOD(ResourceBarrier);
-
-    if (barrier->Flags & ~(D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY)
-            || barrier->Flags == (D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY | D3D12_RESOURCE_BARRIER_FLAG_END_ONLY)) {
-        d3d12_command_list_record_error(list, command, "pBarriers[%u].Flags is 0x%x (NONE, BEGIN_ONLY or END_ONLY)", index, barrier->Flags);
-        return false;
-    }
-    switch (barrier->Type) {
-    case D3D12_RESOURCE_BARRIER_TYPE_TRANSITION: {
-        const D3D12_RESOURCE_TRANSITION_BARRIER *transition = &barrier->Transition;
-        struct d3d12_resource *resource = unsafe_impl_from_ID3D12Resource(transition->pResource);
-        uint32_t subresources;
-        if (!resource) {
-            d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.pResource is %s", index,
-                    transition->pResource ? "not a d3d12xs resource" : "NULL");
-            return false;
-        }
-        subresources = resource->vk_image ? d3d12xs_texture_subresource_count(&resource->desc) : 1;
-        if (transition->Subresource >= subresources && transition->Subresource != D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES) {
-            d3d12_command_list_record_error(list, command, "pBarriers[%u].Transition.Subresource is %u (resource '%s' has %u)",
-                    index, transition->Subresource, d3d12xs_object_name(&resource->object), subresources);
-            return false;
-        }
-        if (transition->StateBefore == transition->StateAfter) {
-            d3d12_command_list_record_error(list, command, "pBarriers[%u] transitions from state 0x%x to the same state", index,
-                    transition->StateBefore);
-            return false;
-        }
-        return true;
-    }
-    case D3D12_RESOURCE_BARRIER_TYPE_ALIASING:
-        if ((barrier->Aliasing.pResourceBefore && !unsafe_impl_from_ID3D12Resource(barrier->Aliasing.pResourceBefore))
-                || (barrier->Aliasing.pResourceAfter && !unsafe_impl_from_ID3D12Resource(barrier->Aliasing.pResourceAfter))) {
-            d3d12_command_list_record_error(list, command, "pBarriers[%u].Aliasing names something that is not a d3d12xs resource", index);
-            return false;
-        }
-        return true;
-    case D3D12_RESOURCE_BARRIER_TYPE_UAV:
-        if (barrier->UAV.pResource && !unsafe_impl_from_ID3D12Resource(barrier->UAV.pResource)) {
-            d3d12_command_list_record_error(list, command, "pBarriers[%u].UAV.pResource is not a d3d12xs resource", index);
-            return false;
-        }
-        return true;
-    default:
-        d3d12_command_list_record_error(list, command, "pBarriers[%u].Type is %d (TRANSITION, ALIASING or UAV)", index, (int)barrier->Type);
-        return false;
-    }
-}
-
-void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
-{
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    bool needed = false;
-
-    if (!d3d12_command_list_check_recording(list, METHOD(ResourceBarrier)))
-        return;
-    if (count && !barriers) {
-        d3d12_command_list_record_error(list, METHOD(ResourceBarrier), "pBarriers is NULL with NumBarriers %u", count);
-        return;
-    }
-    for (UINT i = 0; i < count; i++) {
-        if (!barrier_valid(list, i, &barriers[i]))
-            return;
-        /* The first half of a split barrier does nothing; the second half synchronises. */
-        if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY))
-            needed = true;
-    }
-    /* Buffers have no layouts and images keep GENERAL (memory/texture.h): all barriers of the
-     * call become one memory dependency from the stages recorded since the last barrier,
-     * emitted before the next command of each stage
-     * (d3d12_barriers_before). No command reads indirect arguments yet. */
-    if (needed)
-        d3d12_barriers_request_recorded(&list->barriers, VK_ACCESS_2_MEMORY_WRITE_BIT);
-    if (count) {
-        /* A D3D12 barrier completes earlier writes and makes them visible (console: its cache actions). */
-        d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
-        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
-    }
 }
 
 /* D3D12 lets a discard leave the contents as they are: images keep their one layout and their

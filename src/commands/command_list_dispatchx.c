@@ -121,9 +121,10 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
             && !prepare_ordered_append(list, command, flags & D3D12XBOX_DISPATCH_FLAG_ORDERED_APPEND_WAVEID_PER_THREADGROUP))
         return;
     if (flags & INVALIDATE_VOLATILE_FLAGS) {
-        /* Device-scope writes of earlier commands become visible to this dispatch's reads. */
+        /* Device-scope writes of earlier commands become visible to this dispatch's reads, its
+         * constant buffers' (uniform reads: the scalar cache) among them. */
         d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
     }
     if (!d3d12_command_list_flush_compute(list, command, variant))
         goto done;

@@ -202,7 +202,7 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
 
     /* The common case: another draw with the pipeline into the open pass, no barrier waiting. */
     if (__builtin_expect(graphics->rendering && graphics->rendering_checked_for == pipeline && graphics->rendering_in == list->vk_command_buffer
-            && !list->barriers.transfer_layout_count && !(list->barriers.src_stages && (stages & ~list->barriers.synced)), 1)) {
+            && !d3d12_barriers_pending(&list->barriers, stages), 1)) {
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
         return true;
     }
@@ -211,7 +211,7 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
     if (graphics->rendering && (graphics->rendering_in != list->vk_command_buffer || memcmp(&key, &graphics->rendering_key, sizeof(key))))
         d3d12_command_list_end_rendering(list);
     /* A barrier cannot stand inside the pass: one the draw waits for ends it first. */
-    if (graphics->rendering && (list->barriers.transfer_layout_count || (list->barriers.src_stages && (stages & ~list->barriers.synced))))
+    if (graphics->rendering && d3d12_barriers_pending(&list->barriers, stages))
         d3d12_command_list_end_rendering(list);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
     if (!graphics->rendering)

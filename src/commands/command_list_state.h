@@ -8,7 +8,7 @@
 #include "descriptors/descriptors.h"
 #include "pipelines/pipeline_state.h"
 #include "commands/command_record.h"
-#include "commands/barrier_tracker.h"
+#include "sync/barrier_tracker.h"
 #include "commands/graphics_bindings.h"
 #include "sync/scheduler.h"
 #include "d3d12_xs.h"
@@ -210,15 +210,24 @@ static inline VkPipelineStageFlags2 d3d12_draw_stages(const struct d3d12_device 
                     | VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT : 0);
 }
 
-/* The stages a list's own commands run in, the barrier tracker's work stages: compute and
- * transfer, and on DIRECT lists the draws' stages (a request is done once each has waited).
- * Barriers name these instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. */
+/* The stages a list's own commands run in, the barrier tracker's work stages: COPY lists
+ * transfer; COMPUTE lists compute, transfer and indirect arguments; DIRECT lists those and a
+ * draw's stages (tessellation, geometry, transform feedback and conditional rendering join
+ * once the device enables them: a barrier may name them only then). Barriers name these
+ * instead of ALL_COMMANDS, which costs a full pipeline drain on some GPUs. Internal dispatches
+ * of a COPY list order themselves (d3d12_barriers_after_unordered). */
 static inline VkPipelineStageFlags2 d3d12_command_list_work_stages(const struct d3d12_command_list *list)
 {
-    if (list->transfer_only)
+    const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+            | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
+
+    if (list->transfer_only || list->type == D3D12_COMMAND_LIST_TYPE_COPY)
         return VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-    return VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
-            | (list->type == D3D12_COMMAND_LIST_TYPE_DIRECT ? d3d12_draw_stages(list->object.device) : 0);
+    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT)
+        return compute;
+    /* the draw stages as the tracker's slots: vertex input is index and attribute input */
+    return compute | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT
+            | (d3d12_draw_stages(list->object.device) & ~VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT);
 }
 
 /* command_recording.c */

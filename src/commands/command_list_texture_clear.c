@@ -94,6 +94,9 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
         .pStencilAttachment = view_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &attachments[2] : NULL,
     };
     const struct d3d12_recorded_range written = d3d12_recorded_texture_range(descriptor->resource, &descriptor->image_range, true);
+    /* The stages the pass touches the view in, which a barrier into RENDER_TARGET or DEPTH_WRITE
+     * waits in (commands/resource_states.c): a colour load, clear and store in the colour output
+     * stage; a depth-stencil load or clear in the early fragment tests, its store in the late. */
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT
             : VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT);
     vkCmdBeginRendering(list->vk_command_buffer, &rendering);

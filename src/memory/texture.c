@@ -3,6 +3,7 @@
 
 #include "memory/texture.h"
 #include "memory/texture_layout.h"
+#include "sync/barrier_tracker.h"
 #include "sync/scheduler.h"
 
 /* D3D12's placement alignments: 64 KiB, 4 MiB for multisampled textures. */
@@ -352,47 +353,31 @@ bool d3d12xs_texture_internal_engine_copies_depth(struct d3d12_device *device)
 static void record_initialize(struct d3d12_device *device, struct d3d12_resource *resource, bool zero, VkCommandBuffer command_buffer)
 {
     VkImageSubresourceRange range = {resource->aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
-    VkImageMemoryBarrier2 barrier = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_NONE,
-        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_GENERAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = resource->vk_image,
-        .subresourceRange = range,
-    };
-    VkDependencyInfo dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
-            .pImageMemoryBarriers = &barrier};
-    bool cleared = false;
-
-    vkCmdPipelineBarrier2(command_buffer, &dependency);
     /* Compressed images cannot be cleared by Vulkan: fresh memory reads as zero blocks there. */
-    if (zero && !resource->format->block_compressed) {
-        if (range.aspectMask == VK_IMAGE_ASPECT_COLOR_BIT) {
-            VkClearColorValue color;
-            memset(&color, 0, sizeof(color));
-            vkCmdClearColorImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
-            cleared = true;
-        } else if (d3d12xs_texture_internal_engine_copies_depth(device)) {
-            VkClearDepthStencilValue depth = {0.0f, 0};
-            vkCmdClearDepthStencilImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &depth, 1, &range);
-            cleared = true;
-        }
+    bool clear = zero && !resource->format->block_compressed
+            && (range.aspectMask == VK_IMAGE_ASPECT_COLOR_BIT || d3d12xs_texture_internal_engine_copies_depth(device));
+    struct d3d12_barrier_tracker barriers;
+
+    /* The first users are the clear, or any later work of any queue: ALL_COMMANDS, so that the
+     * next list's first barrier (from ALL_COMMANDS) orders its commands after the move, where the
+     * queues share this engine's VkQueue. */
+    d3d12_barriers_reset(&barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_first_layout(&barriers, command_buffer, resource->vk_image, &range,
+            clear ? VK_PIPELINE_STAGE_2_CLEAR_BIT : VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    if (!clear)
+        return;
+    d3d12_barriers_before(&barriers, command_buffer, VK_PIPELINE_STAGE_2_CLEAR_BIT);
+    if (range.aspectMask == VK_IMAGE_ASPECT_COLOR_BIT) {
+        VkClearColorValue color;
+        memset(&color, 0, sizeof(color));
+        vkCmdClearColorImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
+    } else {
+        VkClearDepthStencilValue depth = {0.0f, 0};
+        vkCmdClearDepthStencilImage(command_buffer, resource->vk_image, VK_IMAGE_LAYOUT_GENERAL, &depth, 1, &range);
     }
-    if (cleared) {
-        VkMemoryBarrier2 after = {
-            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT,
-            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-            .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
-        };
-        VkDependencyInfo after_dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &after};
-        vkCmdPipelineBarrier2(command_buffer, &after_dependency);
-    }
+    /* The zeros reach whatever uses the image next, on any queue (as the move above). */
+    d3d12_barriers_emit(&barriers, command_buffer, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
 struct image_init {

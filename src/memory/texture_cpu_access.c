@@ -11,6 +11,7 @@
 
 #include "memory/texture.h"
 #include "memory/texture_layout.h"
+#include "sync/barrier_tracker.h"
 #include "sync/scheduler.h"
 
 /* The part of one subresource a call reaches, in texels and in blocks of its plane. */
@@ -102,50 +103,26 @@ static void record_staging_copy(VkCommandBuffer command_buffer, void *context)
     const struct staging_copy *copy = context;
     const VkImageLayout transfer_layout = copy->to_image ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     const VkImageSubresourceLayers *layers = &copy->region.imageSubresource;
+    VkImageSubresourceRange range = {layers->aspectMask, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount};
+    struct d3d12_barrier_tracker barriers;
+
     /* Into the transfer layout and back to the image's one layout (texture.h), for this
      * subresource only. Before: writes of work that finished before this call (the application
-     * waited for it, as D3D12 asks) become visible to the copy. After: a write reaches the
-     * queues' next work (which waits for this engine); a read reaches the host. */
-    VkImageMemoryBarrier2 before = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_GENERAL,
-        .newLayout = transfer_layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = copy->image,
-        .subresourceRange = {layers->aspectMask, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount},
-    };
-    VkImageMemoryBarrier2 after = before;
-    VkMemoryBarrier2 to_host = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT,
-        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT,
-        .dstAccessMask = VK_ACCESS_2_HOST_READ_BIT,
-    };
-    VkDependencyInfo dependency = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &before};
-
-    vkCmdPipelineBarrier2(command_buffer, &dependency);
+     * waited for it, as D3D12 asks: earlier work of every stage) become visible to the copy.
+     * After: a write reaches the queues' next work (which waits for this engine); a read
+     * reaches the host. */
+    d3d12_barriers_reset(&barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_note(&barriers, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    d3d12_barriers_before(&barriers, command_buffer, VK_PIPELINE_STAGE_2_COPY_BIT);
+    d3d12_barriers_transfer_layout(&barriers, command_buffer, copy->image, &range, transfer_layout);
     if (copy->to_image)
         vkCmdCopyBufferToImage(command_buffer, copy->buffer, copy->image, transfer_layout, 1, &copy->region);
     else
         vkCmdCopyImageToBuffer(command_buffer, copy->image, transfer_layout, copy->buffer, 1, &copy->region);
-    after.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    after.srcAccessMask = copy->to_image ? VK_ACCESS_2_TRANSFER_WRITE_BIT : VK_ACCESS_2_NONE;
-    after.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    after.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-    after.oldLayout = transfer_layout;
-    after.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-    dependency.pImageMemoryBarriers = &after;
-    if (!copy->to_image) {
-        dependency.memoryBarrierCount = 1;
-        dependency.pMemoryBarriers = &to_host;
-    }
-    vkCmdPipelineBarrier2(command_buffer, &dependency);
+    d3d12_barriers_restore_layouts(&barriers, command_buffer);
+    if (!copy->to_image)
+        d3d12_barriers_emit(&barriers, command_buffer, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                VK_ACCESS_2_HOST_READ_BIT);
 }
 
 struct retired_staging {
