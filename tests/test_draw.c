@@ -617,6 +617,68 @@ static void test_draw_errors(struct env *env, ID3D12RootSignature *signature)
     ID3D12PipelineState_Release(state);
 }
 
+/* Bundles draw: their own pipeline and topology (never inherited), the caller's render targets,
+ * viewport and graphics root signature; a draw in a bundle without either is refused there. */
+static void test_bundle_draws(struct env *env, ID3D12RootSignature *signature)
+{
+    static const uint8_t red[4] = {255, 0, 0, 255};
+    static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    static const int expect_red[4] = {255, 0, 0, 255}, expect_black[4] = {0, 0, 0, 255};
+    struct vertex vertices[6];
+    ID3D12PipelineState *state = pipeline(env, signature, color_source, vertex_layout, 2, NULL);
+    ID3D12Resource *vb;
+    ID3D12CommandAllocator *allocator;
+    ID3D12GraphicsCommandList2 *bundle;
+    struct harness_list list;
+    D3D12_VERTEX_BUFFER_VIEW view;
+    LOG_MARK();
+
+    rectangle(vertices, 8, 8, 24, 40, 0.5f, red);
+    vb = upload(env->device, vertices, sizeof(vertices));
+    view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
+    CHECK_HR(ID3D12Device_CreateCommandAllocator(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
+            (void **)&allocator), S_OK);
+    CHECK_HR(ID3D12Device_CreateCommandList(env->device, 0, D3D12_COMMAND_LIST_TYPE_BUNDLE, allocator, state, &IID_ID3D12GraphicsCommandList2,
+            (void **)&bundle), S_OK);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(bundle, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(bundle, 0, 1, &view);
+    ID3D12GraphicsCommandList2_DrawInstanced(bundle, 6, 1, 0, 0);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(bundle), S_OK);
+
+    list = begin(env, clear);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, (ID3D12GraphicsCommandList *)bundle);
+    finish(env, &list);
+    CHECK_NO_LOG();
+    CHECK(pixel_is(env, 10, 10, expect_red, 0));
+    CHECK(pixel_is(env, 22, 38, expect_red, 0));
+    CHECK(pixel_is(env, 30, 10, expect_black, 0));
+    CHECK(pixel_is(env, 10, 45, expect_black, 0));
+
+    /* No topology of its own: the draw is refused in the bundle, which then fails to close. */
+    CHECK_HR(ID3D12CommandAllocator_Reset(allocator), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList2_Reset(bundle, allocator, state), S_OK);
+    ID3D12GraphicsCommandList2_DrawInstanced(bundle, 6, 1, 0, 0);
+    CHECK_LOG("DrawInstanced", "no primitive topology is set in the bundle");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(bundle), E_INVALIDARG);
+    CHECK_LOG("Close", "no primitive topology");
+    /* Render targets are the caller's alone. */
+    CHECK_HR(ID3D12CommandAllocator_Reset(allocator), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList2_Reset(bundle, allocator, state), S_OK);
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(bundle, 1, &env->rtv, TRUE, NULL);
+    CHECK_LOG("OMSetRenderTargets", "bundle");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(bundle), E_INVALIDARG);
+    CHECK_LOG("Close", "OMSetRenderTargets");
+
+    ID3D12GraphicsCommandList2_Release(bundle);
+    ID3D12CommandAllocator_Release(allocator);
+    ID3D12Resource_Release(vb);
+    ID3D12PipelineState_Release(state);
+}
+
 int main(void)
 {
     struct env env;
@@ -634,6 +696,7 @@ int main(void)
     test_pass_boundaries(&env, signature);
     test_occlusion(&env, signature);
     test_draw_errors(&env, signature);
+    test_bundle_draws(&env, signature);
 
     ID3D12RootSignature_Release(signature);
     teardown(&env);

@@ -98,8 +98,8 @@ static bool bundle_recording(struct d3d12_bundle *bundle, const char *command)
 static void refuse(struct d3d12_bundle *bundle, const char *command)
 {
     if (bundle_recording(bundle, command))
-        bundle_error(bundle, command, "cannot be recorded in a bundle (D3D12 allows only state, root argument, dispatch and "
-                "immediate-write calls there; record it in the DIRECT list that executes the bundle)");
+        bundle_error(bundle, command, "cannot be recorded in a bundle (D3D12 allows only state, root argument, draw, dispatch "
+                "and immediate-write calls there; record it in the DIRECT list that executes the bundle)");
 }
 
 static size_t bundle_align(size_t size)
