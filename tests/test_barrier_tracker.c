@@ -271,6 +271,15 @@ static void test_emit_now(void)
     d3d12_barriers_request_recorded(&tracker, MEMORY_WRITE, COMPUTE, EVERY);
     d3d12_barriers_before(&tracker, command_buffer, COMPUTE);
     CHECK(d3d12_barriers_unordered(&tracker, VK_PIPELINE_STAGE_2_HOST_BIT) == COMPUTE);
+    /* Nor is a stage outside the work stages: a COPY list's internal dispatch (a value write)
+     * after a memory wait waits for everything earlier, as the transfer stage will. */
+    start(&tracker, TRANSFER);
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    d3d12_barriers_request(&tracker, ALL, MEMORY_WRITE, ALL, EVERY);
+    CHECK(tracker.waiting == TRANSFER && !tracker.stages[stage_slot(COMPUTE)].src_stages);
+    CHECK(d3d12_barriers_unordered(&tracker, COMPUTE) == ALL);
+    d3d12_barriers_before(&tracker, command_buffer, TRANSFER);
+    CHECK(d3d12_barriers_unordered(&tracker, COMPUTE) == TRANSFER);
 }
 
 /* Reset forgets everything: what was recorded and requested, and the count. */

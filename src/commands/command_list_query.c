@@ -199,8 +199,9 @@ static void end_counted_query(struct d3d12_command_list *list, struct d3d12_quer
         vkCmdEndQuery(command_buffer, pool, index);
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset, size, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     }
+    /* Into the transfer stage: a resolve reads the results, a later EndQuery rewrites them. */
     d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+            VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *iface, ID3D12QueryHeap *heap_iface, D3D12_QUERY_TYPE type, UINT index)
@@ -295,9 +296,10 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
     if (heap->results) {
         VkBufferCopy region = {(VkDeviceSize)start_index * heap->result_size, dst_offset, size};
         vkCmdCopyBuffer(list->vk_command_buffer, heap->results, dst->vk_buffer, 1, &region);
-        /* An EndQuery later in the list rewrites these results: it waits for this read. */
-        d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        /* An EndQuery later in the list rewrites these results: it waits for this read; a later
+         * resolve into the same bytes, for this write. */
+        d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     } else {
         vkCmdCopyQueryPoolResults(list->vk_command_buffer, heap->vk_pool, start_index, count, dst->vk_buffer, dst_offset, 8,
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);

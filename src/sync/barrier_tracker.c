@@ -119,8 +119,11 @@ VkPipelineStageFlags2 d3d12_barriers_unordered(const struct d3d12_barrier_tracke
 {
     VkPipelineStageFlags2 unordered = tracker->recorded, tracked = d3d12_tracked_stages(stages);
 
-    /* A stage the tracker does not keep (the host's) is ordered after none of it. */
-    for (VkPipelineStageFlags2 rest = tracked ? tracked : D3D12_TRACKED_STAGES; rest; rest &= rest - 1) {
+    /* A stage outside the list's work (an internal dispatch of a COPY list, the host), which no
+     * request reaches, is ordered after none of what any stage still waits for. */
+    if (!tracked || (tracked & ~tracker->work_stages))
+        tracked = D3D12_TRACKED_STAGES;
+    for (VkPipelineStageFlags2 rest = tracked; rest; rest &= rest - 1) {
         const struct d3d12_stage_wait *wait = &tracker->stages[stage_slot(rest & -rest)];
         unordered |= wait->src_stages | wait->unrequested;
     }

@@ -114,8 +114,9 @@ static inline void d3d12_barriers_note(struct d3d12_barrier_tracker *tracker, Vk
 }
 
 /* The stages whose work no barrier has ordered before the next command of `stages` yet:
- * recorded work, and what a request still waits for. A write at that point (bottom of pipe,
- * a layout change) waits for exactly these. */
+ * recorded work, and what a request still waits for (any stage's, for stages outside the work
+ * stages, which requests do not reach). A write at that point (bottom of pipe, a layout change)
+ * waits for exactly these. */
 VkPipelineStageFlags2 d3d12_barriers_unordered(const struct d3d12_barrier_tracker *tracker, VkPipelineStageFlags2 stages);
 
 /* A dependency from src_stages, making src_access writes available, to the next command of
