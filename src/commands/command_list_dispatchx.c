@@ -55,7 +55,7 @@ static bool flags_valid(struct d3d12_command_list *list, const char *command, co
  * ordering unit (wave or group) for the include to read. */
 static bool prepare_ordered_append(struct d3d12_command_list *list, const char *command, bool per_group)
 {
-    uint32_t mode = per_group ? ORDERED_APPEND_MODE_PER_GROUP : 0;
+    uint32_t head[ORDERED_APPEND_MODE_WORD + 1] = {0}; /* the counters before the mode word, and the mode */
     VkBuffer buffer;
     VkDeviceSize offset;
     HRESULT hr;
@@ -64,9 +64,12 @@ static bool prepare_ordered_append(struct d3d12_command_list *list, const char *
         d3d12_command_list_record_error(list, command, "cannot allocate the ordered-append state (HRESULT 0x%08x)", (unsigned)hr);
         return false;
     }
+    head[ORDERED_APPEND_MODE_WORD] = per_group ? ORDERED_APPEND_MODE_PER_GROUP : 0;
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    vkCmdFillBuffer(list->vk_command_buffer, buffer, offset, D3D12XS_SCRATCH_SLICE_SIZE, 0);
-    vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset + ORDERED_APPEND_MODE_WORD * 4, sizeof(mode), &mode);
+    /* The words up to the mode in one update, the rest zeroed by a fill: two transfer writes
+     * to the same bytes would need a barrier between them (Vulkan does not order them). */
+    vkCmdUpdateBuffer(list->vk_command_buffer, buffer, offset, sizeof(head), head);
+    vkCmdFillBuffer(list->vk_command_buffer, buffer, offset + sizeof(head), D3D12XS_SCRATCH_SLICE_SIZE - sizeof(head), 0);
     /* The dispatch's own step: its counters are cleared before it reads them. */
     d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
