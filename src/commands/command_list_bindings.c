@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "descriptors/descriptor_buffer.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
@@ -73,8 +74,11 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
         }
         bound[heap->desc.Type] = heap;
     }
-    list->bindings.heaps[0] = bound[0];
-    list->bindings.heaps[1] = bound[1];
+    for (int t = 0; t < 2; t++) {
+        uint32_t capacity = list->object.device->descriptor_buffers->capacity[t ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES];
+        list->bindings.heaps[t] = bound[t];
+        list->bindings.table_limits[t] = !bound[t] ? 0 : bound[t]->desc.NumDescriptors < capacity ? bound[t]->desc.NumDescriptors : capacity;
+    }
     for (int p = 0; p < D3D12_BIND_POINT_COUNT; p++) {
         struct d3d12_bind_point_state *point = &list->bindings.points[p];
         point->dirty |= D3D12_DIRTY_DESCRIPTORS | D3D12_DIRTY_TABLES | D3D12_DIRTY_HEAP_OFFSETS;
@@ -148,7 +152,10 @@ static void set_constants(struct d3d12_command_list *list, enum d3d12_bind_point
         return;
     }
     first = point->root_signature->constant_offsets[index] / 4 + offset;
-    memcpy(&point->push_constants[first], data, count * 4);
+    if (count == 1) /* SetComputeRoot32BitConstant's value, without a call to memcpy */
+        memcpy(&point->push_constants[first], data, 4);
+    else
+        memcpy(&point->push_constants[first], data, count * 4);
     if (!(point->constants_set >> index & 1)) {
         point->constants_set |= 1ull << index;
         point->validated = false;

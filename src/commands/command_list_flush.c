@@ -14,13 +14,15 @@
 /* The Vulkan side of each bind point. */
 static const VkPipelineBindPoint vk_bind_points[D3D12_BIND_POINT_COUNT] = {VK_PIPELINE_BIND_POINT_COMPUTE, VK_PIPELINE_BIND_POINT_GRAPHICS};
 
-/* The stages a push of constants names: all those of the layout's one push-constant range, which
- * the root signature owns (Vulkan wants every stage of a range the push overlaps). Push constants
- * are command-buffer state, not a bind point's: see claim_push_constants. */
+/* The stages a push of constants names: all those of the push-constant range of the bind point's
+ * layout, which the root signature owns (Vulkan wants every stage of a range the push overlaps):
+ * compute alone for a dispatch. Push constants are command-buffer state, not a bind point's: see
+ * claim_push_constants. */
+_Static_assert((int)D3D12_BIND_POINT_COMPUTE == (int)D3D12XS_LAYOUT_COMPUTE && (int)D3D12_BIND_POINT_GRAPHICS == (int)D3D12XS_LAYOUT_GRAPHICS,
+        "a bind point indexes its root signature's layout kinds");
 static inline VkShaderStageFlags push_stages(const struct d3d12_root_signature *signature, enum d3d12_bind_point bind_point)
 {
-    (void)bind_point;
-    return signature->vk_push_stages;
+    return signature->vk_push_stages[bind_point];
 }
 
 /* Push constants (root constants, table starts, root views' offsets) are one block per command
@@ -356,22 +358,23 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = state->root_signature;
-    const struct d3d12xs_descriptor_buffers *buffers = list->object.device->descriptor_buffers;
+    const uint64_t used = list->bindings.pipeline->used_root_mask;
     uint32_t first = UINT32_MAX, end = 0;
 
     for (uint64_t changed = state->tables_changed; changed; changed &= changed - 1) {
         unsigned i = (unsigned)__builtin_ctzll(changed);
         bool sampler = signature->sampler_table_mask >> i & 1;
         const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
-        uint64_t offset = state->arguments[i].value - (heap ? heap->gpu_base : 0), start;
+        uint64_t offset, start;
         uint32_t slot = state->table_slot[i];
-        if (!(list->bindings.pipeline->used_root_mask >> i & 1) || i >= signature->parameter_count
-                || signature->parameter_types[i] != D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
+        if (!(used >> i & 1) || i >= signature->parameter_count || signature->parameter_types[i] != D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
             continue; /* not a table, or not read: its start stays 0 */
+        /* Inside the heap, on a descriptor, and its reach (at least one) inside what the heap
+         * holds and shaders address (table_limits): a wrapped offset is a huge start. */
+        offset = state->arguments[i].value - (heap ? heap->gpu_base : 0);
         start = offset / sizeof(struct d3d12xs_descriptor);
-        if (!heap || state->arguments[i].value < heap->gpu_base || offset % sizeof(struct d3d12xs_descriptor)
-                || start >= heap->desc.NumDescriptors || start + state->table_reach[i] > heap->desc.NumDescriptors
-                || start + state->table_reach[i] > buffers->capacity[sampler ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES])
+        if (!heap || offset % sizeof(struct d3d12xs_descriptor) || start + state->table_reach[i] > list->bindings.table_limits[sampler]
+                || start >= list->bindings.table_limits[sampler])
             return false;
         state->table_starts[slot] = (uint32_t)start;
         first = slot < first ? slot : first;
@@ -408,12 +411,19 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
     if (__builtin_expect(list->bindings.push_owner != bind_point, 0))
         claim_push_constants(&list->bindings, bind_point);
     dirty = state->dirty;
-    /* The short way, for a stream of dispatches or draws between which only root constants change. */
-    if (__builtin_expect(!(dirty & ~D3D12_DIRTY_CONSTANTS) && state->validated && state->constants_only && !variant, 1)) {
-        if (dirty) {
-            push_constants(list, state, bind_point, state->constants_dirty_first, state->constants_dirty_end);
-            state->dirty = 0;
+    /* The short way, for a stream of dispatches or draws between which only root constants or
+     * tables change (same pipeline, signature and heaps; no variant, no memory-based ABI, no
+     * console validation: constants_only). */
+    if (__builtin_expect(!(dirty & ~(D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES)) && state->validated && state->constants_only && !variant, 1)) {
+        if (dirty & D3D12_DIRTY_TABLES) {
+            /* A failed check: the full push finds and reports what is wrong. */
+            if (pipeline->reads_heaps && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
+                return false;
+            state->tables_changed = 0;
         }
+        if (dirty & D3D12_DIRTY_CONSTANTS)
+            push_constants(list, state, bind_point, state->constants_dirty_first, state->constants_dirty_end);
+        state->dirty = 0;
         list->record.dispatch_first = list->record.bound_first;
         list->record.dispatch_count = list->record.bound_count;
         return true;

@@ -79,6 +79,9 @@ struct d3d12_bind_point_state {
 struct d3d12_list_bindings {
     struct d3d12_pipeline_state *pipeline;       /* D3D12's one pipeline state of the list */
     struct d3d12_descriptor_heap *heaps[2];      /* CBV_SRV_UAV, SAMPLER */
+    /* Per heap: how many of its descriptors a table may reach, the fewer of its own and of
+     * what shaders can address (descriptor_buffer.h); 0 with none bound. */
+    uint32_t table_limits[2];
     /* The heaps as bound in the command buffer (descriptor_buffer.h), so a flush binds them
      * only when they or the command buffer changed (both bind points read the same buffers). */
     VkCommandBuffer heaps_bound_in;

@@ -14,13 +14,20 @@
 #define D3D12XS_PUSH_BINDING_ARGUMENTS (D3D12XS_MAX_ROOT_PARAMETERS + 2) /* memory-based ABI: the argument buffer */
 #define D3D12XS_PUSH_BINDING_STATIC_SAMPLERS (D3D12XS_MAX_ROOT_PARAMETERS + 3) /* + the static sampler's index */
 
-/* The root signature's pipeline layout. The root signature holds one reference, each pipeline
- * made with it another, so it outlives the root signature while a retired pipeline may still be
- * in recorded work. */
+/* A root signature's pipeline layout of one kind. The root signature holds one reference, each
+ * pipeline made with it another, so it outlives the root signature while a retired pipeline may
+ * still be in recorded work. */
 struct d3d12xs_root_layout {
     atomic_uint refcount;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
+};
+
+/* The kinds of pipeline layout a root signature has, indexed like the command list's bind points. */
+enum d3d12xs_layout_kind {
+    D3D12XS_LAYOUT_COMPUTE,
+    D3D12XS_LAYOUT_GRAPHICS,
+    D3D12XS_LAYOUT_KIND_COUNT,
 };
 
 struct d3d12_root_signature {
@@ -62,15 +69,16 @@ struct d3d12_root_signature {
      * name. Pipeline layouts take their stage masks from it, within the device's stages
      * (d3d12_root_signature_layout_stages; compute is never denied). */
     VkShaderStageFlags vk_stages;
-    /* The stages of its layout's push-constant range: every vkCmdPushConstants names them all. */
-    VkShaderStageFlags vk_push_stages;
+    /* The stages of each kind's push-constant range: every vkCmdPushConstants names them all. */
+    VkShaderStageFlags vk_push_stages[D3D12XS_LAYOUT_KIND_COUNT];
     VkSampler *static_samplers;
-    /* Its pipeline layout, made with it (root_signature_layout.c) and shared by all its
-     * pipelines. A push-descriptor set holds at most the device's push_descriptor_limit
+    /* Its pipeline layouts, one per kind (root_signature_layout.c): compute's made with it, the
+     * graphics one with its first graphics pipeline; each shared by all its pipelines of that
+     * kind. Both have the same bindings, seen by their own stages. A push-descriptor set holds at most the device's push_descriptor_limit
      * descriptors: what did not fit is left out, in this order, and a pipeline whose shader
      * needs it is refused (E_NOTIMPL). The argument buffer (memory-based ABI) comes first,
      * then the root CBV/SRV/UAV, the ordered-append state and the static samplers. */
-    struct d3d12xs_root_layout *layout;
+    _Atomic(struct d3d12xs_root_layout *) layouts[D3D12XS_LAYOUT_KIND_COUNT];
     uint64_t pushed_root_mask;      /* bit per root CBV/SRV/UAV in the layout */
     bool has_ordered_append_binding, has_arguments_binding;
     uint32_t static_sampler_bindings; /* the first this many static samplers are in the layout */
@@ -82,12 +90,14 @@ struct d3d12_root_signature *unsafe_impl_from_ID3D12RootSignature(ID3D12RootSign
 void d3d12_root_signature_add_private_ref(struct d3d12_root_signature *signature);
 void d3d12_root_signature_release_private_ref(struct d3d12_root_signature *signature);
 HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask, const void *blob, SIZE_T size, REFIID riid, void **out);
-/* A reference to the root signature's layout for a pipeline (released with
+/* A reference to the root signature's layout of a kind for a pipeline (released with
  * d3d12xs_root_layout_release): it keeps *vk_layout valid after the root signature goes, as a
- * pipeline's retirement needs. Thread-safe. */
-struct d3d12xs_root_layout *d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, VkPipelineLayout *vk_layout);
+ * pipeline's retirement needs. Makes the graphics layout the first time (a failure, logged for
+ * `method`, if Vulkan refuses it). Thread-safe. */
+HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind, const char *method,
+        struct d3d12xs_root_layout **layout, VkPipelineLayout *vk_layout);
 void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout);
-/* At creation: makes the root signature's layout. */
+/* At creation: makes the root signature's compute layout. */
 HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature, const char *method);
 /* The push-constant bytes of its pipeline layouts: the root constants and table starts, then
  * (where the device has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset
@@ -96,6 +106,8 @@ uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signat
 /* The stages its layout serves (push constants, push descriptors, heap sets): compute and the
  * graphics stages the device has that no DENY_* flag takes away. */
 VkShaderStageFlags d3d12_root_signature_layout_stages(const struct d3d12_root_signature *signature);
+/* The stages of its layout of one kind: compute alone, or the graphics stages of the above. */
+VkShaderStageFlags d3d12_root_signature_kind_stages(const struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind);
 /* The set of its pipelines' push descriptors: after the heap sets where it has tables. */
 uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature);
 /* The descriptor type of root CBV/SRV/UAV parameter index in the root signature's layout. */

@@ -1,6 +1,10 @@
-/* The pipeline layout of a root signature: one, made with it, shared by every pipeline made with
- * it. Its bindings follow from the root signature alone (root_signature.h), so a pipeline's
- * shader is remapped onto it and never needs a layout of its own. Making a VkPipelineLayout is
+/* The pipeline layouts of a root signature: one per kind of pipeline (compute, graphics), each
+ * shared by every pipeline of that kind made with it. Their bindings follow from the root
+ * signature alone (root_signature.h), so a pipeline's shader is remapped onto them and never
+ * needs a layout of its own. Two, not one for every stage: a push-constant range names its
+ * stages, every vkCmdPushConstants must name them all, and the NVIDIA driver's push costs more
+ * for each stage named (about 9 ns of a 290 ns push + dispatch on the H100 for the five graphics
+ * stages next to compute; docs/benchmarks.md), so a dispatch pushes to compute alone. Making a VkPipelineLayout is
  * not cheap: on the H200 a new one cost about 350 us the first time and 11 us after, a third of
  * CreateComputePipelineState (docs/benchmarks.md), and D3D12 programs create root signatures
  * ahead of pipelines. */
@@ -11,11 +15,29 @@
 #include "descriptors/root_signature.h"
 #include "descriptors/descriptor_buffer.h"
 
-struct d3d12xs_root_layout *d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, VkPipelineLayout *vk_layout)
+static HRESULT make_layout(struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind, const char *method,
+        struct d3d12xs_root_layout **out);
+
+HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind, const char *method,
+        struct d3d12xs_root_layout **out, VkPipelineLayout *vk_layout)
 {
-    atomic_fetch_add(&signature->layout->refcount, 1);
-    *vk_layout = signature->layout->layout;
-    return signature->layout;
+    struct d3d12xs_root_layout *layout = atomic_load(&signature->layouts[kind]), *expected = NULL;
+    HRESULT hr;
+
+    /* The graphics layout comes with the first graphics pipeline: a compute program never pays
+     * for it. Two threads may make one at once; the first to publish it wins. */
+    if (!layout) {
+        if (FAILED(hr = make_layout(signature, kind, method, &layout)))
+            return hr;
+        if (!atomic_compare_exchange_strong(&signature->layouts[kind], &expected, layout)) {
+            d3d12xs_root_layout_release(signature->object.device, layout);
+            layout = expected;
+        }
+    }
+    atomic_fetch_add(&layout->refcount, 1);
+    *vk_layout = layout->layout;
+    *out = layout;
+    return S_OK;
 }
 
 void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_root_layout *layout)
@@ -61,12 +83,18 @@ VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature
 }
 
 /* The push-descriptor bindings, each of one descriptor, while they fit the device's limit: what
- * a pipeline cannot do without first (root_signature.h). Records what went in. */
-static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescriptorSetLayoutBinding *bindings, uint32_t limit)
+ * a pipeline cannot do without first (root_signature.h), seen by `stages`. The first call (the
+ * compute layout's, at creation) records what went in; both kinds choose alike. */
+static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescriptorSetLayoutBinding *bindings, uint32_t limit,
+        VkShaderStageFlags stages, bool record)
 {
-    /* The stages that the root signature lets see root arguments (DENY_* flags). */
-    const VkShaderStageFlags stages = d3d12_root_signature_layout_stages(signature);
+    struct d3d12_root_signature scratch;
     uint32_t count = 0;
+
+    if (!record) { /* the same choices into a copy nobody reads, so the shared fields stay as made */
+        scratch = *signature;
+        signature = &scratch;
+    }
 
 #define ADD(number, vk_type, sampler) (count < limit \
         ? (bindings[count++] = (VkDescriptorSetLayoutBinding){(number), (vk_type), 1, stages, (sampler)}, true) : false)
@@ -86,15 +114,24 @@ static uint32_t choose_bindings(struct d3d12_root_signature *signature, VkDescri
     return count;
 }
 
-HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature, const char *method)
+VkShaderStageFlags d3d12_root_signature_kind_stages(const struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind)
+{
+    VkShaderStageFlags graphics = d3d12_root_signature_layout_stages(signature) & ~VK_SHADER_STAGE_COMPUTE_BIT;
+    if (kind == D3D12XS_LAYOUT_COMPUTE)
+        return VK_SHADER_STAGE_COMPUTE_BIT;
+    /* Every graphics stage denied still makes a valid layout (a range names some stage): the
+     * vertex stage's, which then reads no root argument. */
+    return graphics ? graphics : VK_SHADER_STAGE_VERTEX_BIT;
+}
+
+static HRESULT make_layout(struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind, const char *method,
+        struct d3d12xs_root_layout **out)
 {
     struct d3d12_device *device = signature->object.device;
     const uint32_t limit = device->push_descriptor_limit;
     uint32_t thread_limit_offset, push_constant_size = d3d12_root_signature_push_constant_range(signature, &thread_limit_offset);
-    /* One range for every stage the layout serves: compute and graphics pipelines share the
-     * layout, and a push names all its stages (command_list_flush.c). */
-    const VkPushConstantRange push_range = {d3d12_root_signature_layout_stages(signature), 0, push_constant_size};
-    signature->vk_push_stages = push_range.stageFlags;
+    /* One range for the stages of the kind: a push names them all (command_list_flush.c). */
+    const VkPushConstantRange push_range = {d3d12_root_signature_kind_stages(signature, kind), 0, push_constant_size};
     VkDescriptorSetLayoutBinding *bindings;
     struct d3d12xs_root_layout *layout;
     VkResult vr;
@@ -110,7 +147,7 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
     VkDescriptorSetLayoutCreateInfo set_info = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR | (heaps ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0),
-        .bindingCount = choose_bindings(signature, bindings, limit),
+        .bindingCount = choose_bindings(signature, bindings, limit, push_range.stageFlags, kind == D3D12XS_LAYOUT_COMPUTE),
         .pBindings = bindings,
     };
     vr = vkCreateDescriptorSetLayout(device->vk_device, &set_info, NULL, &layout->set_layout);
@@ -146,13 +183,32 @@ HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature,
                 "signature's pipeline layout (vkCreatePipelineLayout: VkResult %d)", vr);
     }
     atomic_fetch_add(&device->pipeline_layout_count, 1);
-    signature->layout = layout;
+    *out = layout;
+    return S_OK;
+}
+
+HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature, const char *method)
+{
+    struct d3d12xs_root_layout *layout;
+    HRESULT hr;
+
+    for (int kind = 0; kind < D3D12XS_LAYOUT_KIND_COUNT; kind++) {
+        signature->vk_push_stages[kind] = d3d12_root_signature_kind_stages(signature, kind);
+        atomic_init(&signature->layouts[kind], NULL);
+    }
+    /* The compute layout at once: it records the push-descriptor choices both kinds share, and
+     * a root signature whose layout Vulkan refuses fails at its creation. */
+    if (FAILED(hr = make_layout(signature, D3D12XS_LAYOUT_COMPUTE, method, &layout)))
+        return hr;
+    atomic_store(&signature->layouts[D3D12XS_LAYOUT_COMPUTE], layout);
     return S_OK;
 }
 
 void d3d12_root_signature_destroy_layout(struct d3d12_root_signature *signature)
 {
-    if (signature->layout)
-        d3d12xs_root_layout_release(signature->object.device, signature->layout);
-    signature->layout = NULL;
+    for (int kind = 0; kind < D3D12XS_LAYOUT_KIND_COUNT; kind++) {
+        struct d3d12xs_root_layout *layout = atomic_exchange(&signature->layouts[kind], NULL);
+        if (layout)
+            d3d12xs_root_layout_release(signature->object.device, layout);
+    }
 }

@@ -362,7 +362,8 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
     }
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded lists
      * may use the pipeline, after the root signature itself may have gone. */
-    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout, &state->vk_layout)))
+        goto done;
     state->thread_limit_offset = UINT32_MAX;
     hr = build_pipeline(state, desc, stages, stage_count, words, word_counts, entry_points, offsets, element_locations, method);
 

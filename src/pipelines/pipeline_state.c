@@ -875,7 +875,10 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
      * lists may use the pipeline, after the root signature itself may have gone. */
     d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
-    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_COMPUTE, method, &state->layout, &state->vk_layout))) {
+        free(words);
+        return hr;
+    }
     /* the pipeline keeps the words for its DispatchX variants */
     return d3d12_pipeline_state_build(state, words, word_count, entry_point, method);
 }
