@@ -386,6 +386,15 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
     return true;
 }
 
+bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
+{
+    /* A failed check: the full push finds and reports what is wrong. */
+    if (list->bindings.pipeline->reads_heaps && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
+        return false;
+    list->bindings.points[bind_point].tables_changed = 0;
+    return true;
+}
+
 /* Root constants first..end (32-bit values) of the bind point's block, where the layout has them. */
 static inline void push_constants(struct d3d12_command_list *list, const struct d3d12_bind_point_state *state, enum d3d12_bind_point bind_point,
         uint32_t first, uint32_t end)
@@ -399,7 +408,7 @@ static inline void push_constants(struct d3d12_command_list *list, const struct 
 /* Brings a bind point's Vulkan state up to date for a dispatch or a draw of the bound pipeline
  * state's variant (D3D12XS_VARIANT_* bits); false (after recording the error, or the debug
  * layer's warning) if it cannot run. */
-bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, unsigned variant)
+bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, unsigned variant)
 {
     VkPipeline vk_pipeline;
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
@@ -415,12 +424,8 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
      * tables change (same pipeline, signature and heaps; no variant, no memory-based ABI, no
      * console validation: constants_only). */
     if (__builtin_expect(!(dirty & ~(D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES)) && state->validated && state->constants_only && !variant, 1)) {
-        if (dirty & D3D12_DIRTY_TABLES) {
-            /* A failed check: the full push finds and reports what is wrong. */
-            if (pipeline->reads_heaps && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
-                return false;
-            state->tables_changed = 0;
-        }
+        if ((dirty & D3D12_DIRTY_TABLES) && !d3d12_command_list_flush_tables(list, bind_point, command))
+            return false;
         if (dirty & D3D12_DIRTY_CONSTANTS)
             push_constants(list, state, bind_point, state->constants_dirty_first, state->constants_dirty_end);
         state->dirty = 0;
@@ -529,15 +534,3 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
     return true;
 }
 
-bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant)
-{
-    const struct d3d12_pipeline_state *pipeline;
-
-    if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_COMPUTE, command, variant))
-        return false;
-    pipeline = list->bindings.pipeline;
-    list->dispatch_counts[list->bindings.points[D3D12_BIND_POINT_COMPUTE].root_signature->memory_abi]++;
-    list->root_descriptor_counts[0] += pipeline->pushed_root_descriptor_count;
-    list->root_descriptor_counts[1] += pipeline->address_count;
-    return true;
-}
