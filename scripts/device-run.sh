@@ -17,6 +17,10 @@ ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export D3D12XS_DEBUG=0 D3D12XS_LOG=warn
 root=$PWD/build-h200
+# CPU figures of one recording thread are steadier on one core: unpinned, the H100 host's
+# per-call figures wander by 10% between runs as the thread migrates (docs/benchmarks.md).
+pin=""
+command -v taskset > /dev/null && pin="taskset -c 2"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
@@ -164,7 +168,7 @@ if [ "$what" = binding ]; then
     for side in new old; do
         [ -x "$root/$side/bench/bench_binding" ] || continue
         echo "== $side" >> "$out/binding.txt"
-        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/binding.$side.tsv timeout 300 "$root/$side/bench/bench_binding" >> "$out/binding.txt" 2>&1
+        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/binding.$side.tsv timeout 300 $pin "$root/$side/bench/bench_binding" >> "$out/binding.txt" 2>&1
         echo "bench_binding ($side) rc=$?" >> "$out/summary.txt"
         cat /tmp/binding.$side.tsv >> "$out/binding.txt" 2>/dev/null
     done
