@@ -402,8 +402,8 @@ static void note_draw(struct d3d12_command_list *list, const char *command)
         d3d12_command_list_record_error(list, command, "out of memory for the console validation's record");
         return;
     }
-    memcpy(ranges, record->ranges + record->dispatch_first, record->dispatch_count * sizeof(*ranges));
-    count = record->dispatch_count;
+    if ((count = record->dispatch_count)) /* the record's array may not exist yet */
+        memcpy(ranges, record->ranges + record->dispatch_first, count * sizeof(*ranges));
     for (uint32_t i = 0; i < key->color_count && i < graphics->rt_count; i++)
         if (key->colors[i] && graphics->rts[i].resource)
             ranges[count++] = d3d12_recorded_texture_range(graphics->rts[i].resource, &graphics->rts[i].range, true);
