@@ -3,7 +3,8 @@
  * for it and reads every pixel of the target); FlushPipelineX orders draws before what follows;
  * a mid-list wait between two draws into one target keeps the first draw's pixels; and the
  * console memory-model validation follows a render target written by draws on a DIRECT list
- * and read by a COMPUTE-queue list after a value write without the console's ordering. */
+ * and read by a COMPUTE-queue list after a value write without the console's ordering (and a
+ * draw on a DIRECT list that loads what a COMPUTE-queue copy wrote). */
 #include <stdio.h>
 #include <string.h>
 
@@ -403,6 +404,52 @@ static void memory_model_case(struct env *env, ID3D12PipelineState *load, ID3D12
     harness_release_list(&writer);
 }
 
+/* The other direction: a COMPUTE list uploads the target with a copy and publishes a value;
+ * a DIRECT list waits for it and blends a draw over the target, which loads what the copy
+ * wrote. Without a write-back the draw is the stale read reported. */
+static void draw_reader_case(struct env *env, ID3D12Resource *upload, bool write_back)
+{
+    const float uploaded[4] = {40 / 255.0f, 80 / 255.0f, 120 / 255.0f, 1.0f};
+    const struct rect rect = {8, 8, 56, 40, {1.0f, 1.0f, 0.0f, 0.5f}};
+    struct harness_list writer = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    struct harness_list reader = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    const UINT64 value = 300 + write_back;
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_SetName(writer.list, L"upload");
+    ID3D12GraphicsCommandList2_SetName(reader.list, L"blend");
+    ID3D12GraphicsCommandList_Wait64BitValueX(console(&reader), env->value_address + 24, D3D12_COMPARISON_FUNC_GREATER_EQUAL, value,
+            D3D12XBOX_WAIT_FLAG_NONE);
+    begin_drawing(env, &reader, NULL);
+    draw_rect(&reader, &rect);
+    copy_target(env, &reader);
+    execute(env->direct, &reader);
+
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = env->target;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    memset(&src, 0, sizeof(src));
+    src.pResource = upload;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    src.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
+    ID3D12GraphicsCommandList2_CopyTextureRegion(writer.list, &dst, 0, 0, 0, &src, NULL);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X(console(&writer), env->value_address + 24, value,
+            write_back ? D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK : D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+            D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    execute(env->compute, &writer);
+    finish_queue(env, env->compute);
+    finish_queue(env, env->direct);
+    check_pixels(env, write_back ? "a draw over an upload, write-back" : "a draw over an upload", uploaded, &rect, 1);
+    if (!write_back)
+        CHECK_LOG("console memory model", "list 'blend' on queue 'gfx'", "(draw) reads subresources [0, +1) of texture",
+                "list 'upload' on queue 'async'", "(copy) wrote", "no write-back", "stale");
+    else
+        CHECK_NO_LOG();
+    harness_release_list(&writer);
+    harness_release_list(&reader);
+}
+
 /* Runs in a process started with D3D12XS_CONSOLE_VALIDATION=1 (main). */
 static void test_memory_model(void)
 {
@@ -441,6 +488,17 @@ static void test_memory_model(void)
     memory_model_case(&env, pipeline, signature, heap, output, 0); /* no write-back: reported */
     memory_model_case(&env, pipeline, signature, heap, output, 1); /* GL2_WRITEBACK */
     memory_model_case(&env, pipeline, signature, heap, output, 2); /* a barrier after the draws */
+    {
+        uint8_t *texels = NULL;
+        ID3D12Resource *upload = harness_create_buffer(env.device, D3D12_HEAP_TYPE_UPLOAD, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_GENERIC_READ);
+        CHECK_HR(ID3D12Resource_Map(upload, 0, NULL, (void **)&texels), S_OK);
+        for (unsigned i = 0; texels && i < WIDTH * HEIGHT; i++)
+            texels[i * 4] = 40, texels[i * 4 + 1] = 80, texels[i * 4 + 2] = 120, texels[i * 4 + 3] = 255;
+        ID3D12Resource_Unmap(upload, 0, NULL);
+        draw_reader_case(&env, upload, false); /* reported: the draw loads what the copy wrote */
+        draw_reader_case(&env, upload, true);
+        ID3D12Resource_Release(upload);
+    }
 
     ID3D12DescriptorHeap_Release(heap);
     ID3D12Resource_Release(output);
