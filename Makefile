@@ -2,7 +2,8 @@
 #
 #   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
 #   make build     gcc RelWithDebInfo build in build/
-#   make demo      build, then run build/examples/demo, build/examples/console_sync (which writes
+#   make demo      build, then run build/examples/scene (which renders, grades and checks a frame and
+#                  writes build/scene.png), build/examples/demo, build/examples/console_sync (which writes
 #                  its trace, build/console_sync.trace.json, and a page that shows it) and
 #                  build/examples/postprocess (which writes build/postprocess.png)
 #   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
@@ -71,6 +72,8 @@ _build-asan:
 demo: build
 	@if [ ! -x $(BUILD_DIR)/examples/demo ]; then \
 		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
+	./$(BUILD_DIR)/examples/scene $(BUILD_DIR)/scene.png
+	@echo "the rendered scene, graded on the COMPUTE queue (docs/graphics.md): $(BUILD_DIR)/scene.png"
 	./$(BUILD_DIR)/examples/demo
 	./$(BUILD_DIR)/examples/console_sync
 	./$(BUILD_DIR)/examples/postprocess $(BUILD_DIR)/postprocess.png

@@ -282,6 +282,46 @@ static void test_emit_now(void)
     CHECK(d3d12_barriers_unordered(&tracker, COMPUTE) == TRANSFER);
 }
 
+/* The console's commands after draws (on a device: tests/test_console_graphics.c). A
+ * bottom-of-pipe write waits for every stage the draws ran in, fragment shaders, depth tests and
+ * colour writes among them, and with a write-back makes their writes available; after
+ * FlushPipelineX it needs no barrier of its own; after a mid-list wait the next draw waits for
+ * everything earlier, in every stage it runs. */
+static void test_console_after_draws(void)
+{
+    /* what a draw notes (commands/command_list_state.h, d3d12_draw_stages, this device) */
+    const VkPipelineStageFlags2 a_draw = VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VERTEX | FRAGMENT | DEPTH | COLOR;
+    const VkPipelineStageFlags2 draw_slots = VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VERTEX
+            | FRAGMENT | DEPTH | COLOR;
+    struct d3d12_barrier_tracker tracker;
+
+    start(&tracker, DIRECT_WORK);
+    d3d12_barriers_before(&tracker, command_buffer, a_draw);
+    d3d12_barriers_before(&tracker, command_buffer, a_draw);
+    CHECK(d3d12_barriers_unordered(&tracker, COMPUTE) == a_draw);
+    d3d12_barriers_after_unordered(&tracker, command_buffer, MEMORY_WRITE, COMPUTE, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    CHECK_COUNT(1);
+    CHECK_BARRIER(0, a_draw, MEMORY_WRITE, COMPUTE, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+
+    /* FlushPipelineX: a full barrier, after which the value write waits for nothing more. */
+    d3d12_barriers_before(&tracker, command_buffer, a_draw);
+    d3d12_barriers_full(&tracker, command_buffer);
+    d3d12_barriers_after_unordered(&tracker, command_buffer, 0, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    CHECK_COUNT(2);
+    CHECK_BARRIER(1, ALL, MEMORY_WRITE, ALL, MEMORY_ACCESS);
+
+    /* A mid-list wait between draws: the next draw cannot be in the open pass (a barrier is
+     * pending for its stages), and waits for everything, with every access its stages make. */
+    d3d12_barriers_before(&tracker, command_buffer, a_draw);
+    d3d12_barriers_request(&tracker, ALL, MEMORY_WRITE, ALL, EVERY);
+    CHECK(d3d12_barriers_pending(&tracker, a_draw));
+    d3d12_barriers_before(&tracker, command_buffer, a_draw);
+    CHECK_COUNT(3);
+    CHECK_BARRIER(2, ALL, MEMORY_WRITE, draw_slots, VK_ACCESS_2_INDEX_READ_BIT | VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | SHADER_ACCESS
+            | DEPTH_ACCESS | COLOR_ACCESS);
+    CHECK(!d3d12_barriers_pending(&tracker, a_draw));
+}
+
 /* Reset forgets everything: what was recorded and requested, and the count. */
 static void test_reset(void)
 {
@@ -692,6 +732,7 @@ int main(void)
     test_request_all_commands();
     test_full_clears();
     test_emit_now();
+    test_console_after_draws();
     test_reset();
     test_tracked_stages();
     test_state_table();

@@ -5,6 +5,7 @@
  * state the command buffer lacks, waits for its barriers and draws inside a rendering pass over
  * the render targets (command_list_render_pass.c). Only DIRECT lists draw. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "command_recording.h"
@@ -378,6 +379,44 @@ static bool prepare_draw(struct d3d12_command_list *list, const char *command, b
     return d3d12_command_list_prepare_rendering(list, pipeline->graphics, command);
 }
 
+/* Notes the draw in the record: what its tables and root views use (the flush left them as the
+ * dispatch ranges) and, with the console validation on, the attachments of its rendering pass,
+ * which it writes (a depth-stencil view read-only in both aspects it only reads): another queue
+ * reading them after a value write is what that validation follows (console_validation.h). */
+static void note_draw(struct d3d12_command_list *list, const char *command)
+{
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_rendering_key *key = &graphics->rendering_key;
+    const D3D12_DSV_FLAGS read_only = D3D12_DSV_FLAG_READ_ONLY_DEPTH | D3D12_DSV_FLAG_READ_ONLY_STENCIL;
+    struct d3d12_command_record *record = &list->record;
+    struct d3d12_recorded_range *ranges;
+    uint32_t count, first;
+
+    if (__builtin_expect(!list->object.device->console_validation, 1)) {
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, record->dispatch_first, record->dispatch_count);
+        return;
+    }
+    /* One run in the record: the tables' ranges (copied: they may be older entries) and the
+     * attachments after them. */
+    if (!(ranges = malloc((record->dispatch_count + D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT + 1) * sizeof(*ranges)))) {
+        d3d12_command_list_record_error(list, command, "out of memory for the console validation's record");
+        return;
+    }
+    if ((count = record->dispatch_count)) /* the record's array may not exist yet */
+        memcpy(ranges, record->ranges + record->dispatch_first, count * sizeof(*ranges));
+    for (uint32_t i = 0; i < key->color_count && i < graphics->rt_count; i++)
+        if (key->colors[i] && graphics->rts[i].resource)
+            ranges[count++] = d3d12_recorded_texture_range(graphics->rts[i].resource, &graphics->rts[i].range, true);
+    if (key->depth_stencil && graphics->depth_stencil.resource)
+        ranges[count++] = d3d12_recorded_texture_range(graphics->depth_stencil.resource, &graphics->depth_stencil.range,
+                (graphics->depth_stencil.dsv_flags & read_only) != read_only);
+    if (count && (first = d3d12_command_list_note_ranges(list, command, ranges, count)) != UINT32_MAX)
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, first, count);
+    else if (!count)
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, 0, 0);
+    free(ranges);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
@@ -387,7 +426,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     if (!direct_list(list, command) || !vertex_count || !instance_count || !prepare_draw(list, command, false))
         return;
     vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
-    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+    note_draw(list, command);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -399,5 +438,5 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     if (!direct_list(list, command) || !index_count || !instance_count || !prepare_draw(list, command, true))
         return;
     vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
-    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+    note_draw(list, command);
 }

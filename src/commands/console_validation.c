@@ -208,11 +208,12 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
         default:
             break;
         }
-        /* Dispatches read what they bind (and may write it); copies read their source. */
+        /* Dispatches and draws read what they bind (and may write it), draws load their render
+         * targets (and blend with them); copies read their source. */
         for (uint32_t r = 0; r < command->range_count; r++) {
             if (ranges[r].write)
                 keep_range(unsettled, &unsettled_count, &ranges[r], command);
-            if (reader && (!ranges[r].write || command->kind == D3D12_RECORDED_DISPATCH))
+            if (reader && (!ranges[r].write || command->kind == D3D12_RECORDED_DISPATCH || command->kind == D3D12_RECORDED_DRAW))
                 keep_range(reader->reads, &reader->read_count, &ranges[r], command);
         }
     }

@@ -2,7 +2,7 @@
  * (D3D12XS_DEBUG) or D3D12XS_CONSOLE_VALIDATION=1 (=0 turns it off). It reads the command
  * record of each executed list and reports, once per case, a read that on the console could
  * see stale data even where the PC GPU gives the right answer: a queue writes memory (a
- * dispatch, a copy, a clear), then publishes a value with a bottom- or top-of-pipe write
+ * dispatch, a draw's render targets, a copy, a clear), then publishes a value with a bottom- or top-of-pipe write
  * that has no write-back (GL2_WRITEBACK, D3D12XBOX_FLUSH_BOP_TEXTURE_L2_WRITEBACK or IDLE)
  * and no barrier in between; another queue's list waits for that value (Wait32/64BitValueX)
  * and then reads what was written. On the console such a value can land before the writes
