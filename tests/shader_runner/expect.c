@@ -26,15 +26,22 @@ static void check_items(struct runner *r, struct test *t, int buffer, int textur
     for (unsigned e = 0; e < t->expect_count; e++) {
         const struct expect_item *item = &t->expects[e];
         unsigned mismatches = 0, type_size = value_types[item->type].size;
+        /* probe rect / probe all: the item's values again at each texel of the rectangle. */
+        size_t texels_checked = item->rect_width ? (size_t)item->rect_width * item->rect_height : 1;
+        size_t row_bytes = texels ? (size_t)texels->width * texels->texel_bytes : 0;
         if (item->buffer != buffer || item->texture != texture || (texture >= 0 && item->subresource != subresource))
             continue;
-        if (item->count && item->offset + (item->count - 1) * item->stride + type_size > size) {
+        if (item->count && item->offset + (item->rect_height ? (item->rect_height - 1) * row_bytes
+                + (item->rect_width - 1) * (size_t)texels->texel_bytes : 0) + (item->count - 1) * item->stride + type_size > size) {
             FAIL_AT(item->line, "expectation passes the end of the %zu bytes of %s '%s'", size, texture >= 0 ? "the subresource of" : "buffer",
                     name);
             continue;
         }
-        for (size_t i = 0; i < item->count; i++) {
+        for (size_t k = 0; k < item->count * texels_checked; k++) {
+            size_t i = k % item->count, repeat = k / item->count;
             size_t offset = item->offset + i * item->stride;
+            if (item->rect_width)
+                offset += repeat / item->rect_width * row_bytes + repeat % item->rect_width * texels->texel_bytes;
             uint8_t want_bytes[4];
             struct value got = decode_value(data + offset, item->type), want;
             const char *error;
@@ -87,7 +94,7 @@ static void check_items(struct runner *r, struct test *t, int buffer, int textur
                         where, offset, got_text, want_text);
         }
         if (mismatches)
-            FAIL_AT(item->line, "%u of %zu values of '%s' differ (lanes = %u)", mismatches, item->count, name, r->lanes);
+            FAIL_AT(item->line, "%u of %zu values of '%s' differ (lanes = %u)", mismatches, item->count * texels_checked, name, r->lanes);
         else
             harness_check(true, current_file, item->line, "ok");
     }

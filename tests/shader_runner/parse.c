@@ -3,7 +3,7 @@
 
 /* ---- section parsers ---- */
 
-static void shader_append(struct shader_def *s, const char *line)
+void shader_append(struct shader_def *s, const char *line)
 {
     size_t n = strlen(line);
     if (s->source_length + n + 2 > s->source_capacity) {
@@ -21,7 +21,7 @@ static void shader_append(struct shader_def *s, const char *line)
     s->source[s->source_length] = 0;
 }
 
-static void parse_shader_header(struct test *t, char **tokens, unsigned count, int line)
+void parse_shader_header(struct test *t, char **tokens, unsigned count, enum shader_stage stage, int line)
 {
     struct shader_def *s;
     if (t->shader_count == MAX_SHADERS) {
@@ -31,7 +31,8 @@ static void parse_shader_header(struct test *t, char **tokens, unsigned count, i
     s = &t->shaders[t->shader_count++];
     snprintf(s->name, sizeof(s->name), "shader%u", t->shader_count - 1);
     copy_name(s->entry, sizeof(s->entry), "main");
-    copy_name(s->profile, sizeof(s->profile), "cs_6_0");
+    copy_name(s->profile, sizeof(s->profile), default_profile(stage));
+    s->stage = stage;
     s->line = line;
     /* Blank lines so the compiler's line numbers are the file's. */
     for (int i = 0; i < line; i++)
@@ -78,6 +79,25 @@ static void parse_root_signature_line(struct test *t, char **tokens, unsigned co
 {
     D3D12_ROOT_PARAMETER1 *p;
     const char *kind = tokens[0];
+    D3D12_SHADER_VISIBILITY visibility = D3D12_SHADER_VISIBILITY_ALL;
+    unsigned kept = 0;
+
+    /* visibility= applies to any parameter and static sampler; the other options see the rest. */
+    for (unsigned i = 0; i < count; i++) {
+        static const char *const names[] = {"all", "vertex", "hull", "domain", "geometry", "pixel"};
+        const char *v = option(tokens[i], "visibility");
+        bool known = false;
+        if (!v) {
+            tokens[kept++] = tokens[i];
+            continue;
+        }
+        for (unsigned n = 0; n < sizeof(names) / sizeof(names[0]); n++)
+            if (!strcmp(v, names[n]))
+                visibility = (D3D12_SHADER_VISIBILITY)n, known = true;
+        if (!known)
+            FAIL_AT(line, "bad visibility '%s' (all, vertex, hull, domain, geometry, pixel)", v);
+    }
+    count = kept;
 
     if (!strcmp(kind, "range")) {
         D3D12_DESCRIPTOR_RANGE1 *r;
@@ -153,7 +173,7 @@ static void parse_root_signature_line(struct test *t, char **tokens, unsigned co
         s->ComparisonFunc = desc.ComparisonFunc;
         s->MinLOD = desc.MinLOD;
         s->MaxLOD = desc.MaxLOD;
-        s->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+        s->ShaderVisibility = visibility;
         /* Static samplers have three border colours. */
         if (desc.BorderColor[0] == 0.0f && desc.BorderColor[1] == 0.0f && desc.BorderColor[2] == 0.0f && desc.BorderColor[3] == 0.0f)
             s->BorderColor = D3D12_STATIC_BORDER_COLOR_TRANSPARENT_BLACK;
@@ -172,7 +192,7 @@ static void parse_root_signature_line(struct test *t, char **tokens, unsigned co
     }
     p = &t->params[t->param_count];
     memset(p, 0, sizeof(*p));
-    p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    p->ShaderVisibility = visibility;
     t->current_table = -1;
     if (!strcmp(kind, "table")) {
         p->ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
@@ -201,7 +221,7 @@ static void parse_root_signature_line(struct test *t, char **tokens, unsigned co
     t->param_count++;
 }
 
-static struct step *new_step(struct test *t, enum step_type type, int line)
+struct step *new_step(struct test *t, enum step_type type, int line)
 {
     struct step *s;
     if (t->step_count == t->step_capacity) {
@@ -230,10 +250,16 @@ static void parse_run_line(struct test *t, char **tokens, unsigned count, int li
             FAIL_AT(line, "expected 'pipeline SHADER_NAME|none'");
             return;
         }
+        int pipeline = find_pipeline(t, tokens[1]);
+        if (pipeline >= 0) {
+            s = new_step(t, STEP_GRAPHICS_PIPELINE, line);
+            s->param = (unsigned)pipeline;
+            return;
+        }
         s = new_step(t, STEP_PIPELINE, line);
         s->shader = -1;
         if (strcmp(tokens[1], "none") && (s->shader = find_shader(t, tokens[1])) < 0)
-            FAIL_AT(line, "no shader named '%s'", tokens[1]);
+            FAIL_AT(line, "no shader or [pipeline] named '%s'", tokens[1]);
     } else if (!strcmp(cmd, "constants") || !strcmp(cmd, "constant")) {
         bool single = !strcmp(cmd, "constant");
         unsigned first = 2;
@@ -287,8 +313,9 @@ static void parse_run_line(struct test *t, char **tokens, unsigned count, int li
                 FAIL_AT(line, "bad group count '%s'", tokens[i]);
     } else if (!strcmp(cmd, "barrier")) {
         new_step(t, STEP_BARRIER, line);
-    } else {
-        FAIL_AT(line, "unknown run command '%s' (pipeline, constants, constant, cbv, srv, uav, table, dispatch, barrier)", cmd);
+    } else if (!parse_graphics_run_line(t, tokens, count, line)) {
+        FAIL_AT(line, "unknown run command '%s' (pipeline, constants, constant, cbv, srv, uav, table, dispatch, barrier, draw, "
+                "draw_indexed, viewport, scissor, blend_factor, stencil_ref, clear_rt, clear_ds)", cmd);
     }
 }
 
@@ -346,8 +373,25 @@ static void parse_expect_line(struct test *t, int buffer, int texture, unsigned 
             return;
         }
         space = texture_space(&t->textures[texture], subresource, NULL);
-        while (n < count && n < 4 && parse_uint(tokens[n], &xyz[n - 1]))
-            n++;
+        if (count > 1 && !strcmp(tokens[1], "all")) {
+            /* "probe all TYPE [tol=X] V...": every texel of the subresource's first slice. */
+            item->rect_width = space.width, item->rect_height = space.height;
+            n = 2;
+        } else if (count > 1 && !strcmp(tokens[1], "rect")) {
+            /* "probe rect X Y W H TYPE [tol=X] V...": every texel of the rectangle. */
+            if (count < 7 || !parse_uint(tokens[2], &xyz[0]) || !parse_uint(tokens[3], &xyz[1])
+                    || !parse_uint(tokens[4], &item->rect_width) || !parse_uint(tokens[5], &item->rect_height)
+                    || !item->rect_width || !item->rect_height || xyz[0] + item->rect_width > space.width
+                    || xyz[1] + item->rect_height > space.height) {
+                FAIL_AT(line, "expected 'probe rect X Y WIDTH HEIGHT TYPE [tol=X] VALUES...' inside the %ux%u subresource", space.width,
+                        space.height);
+                return;
+            }
+            n = 6;
+        } else {
+            while (n < count && n < 4 && parse_uint(tokens[n], &xyz[n - 1]))
+                n++;
+        }
         if (n == 1 || n == count || !parse_type(tokens[n], &type)) {
             FAIL_AT(line, "expected 'probe X [Y [Z]] " VALUE_TYPE_NAMES " [tol=X] VALUES...'");
             return;
@@ -392,6 +436,10 @@ static void parse_expect_line(struct test *t, int buffer, int texture, unsigned 
         return;
     }
     *cursor += item->count * item->stride;
+    if (item->rect_width && item->kind != EXPECT_LIST) {
+        FAIL_AT(line, "'probe rect' and 'probe all' take a list of values, not 'each'");
+        return;
+    }
     t->expect_count++;
 }
 
@@ -417,7 +465,8 @@ static void parse_fail_line(struct test *t, char **tokens, unsigned count, int l
 static bool is_section(const char *line, const char **name_end, const char **keyword)
 {
     static const char *const keywords[] = {"shader", "root_signature", "buffer", "texture", "views", "samplers", "run", "expect", "fail",
-            "known_bug", "test", "require"};
+            "known_bug", "test", "require", "vertex shader", "pixel shader", "geometry shader", "hull shader", "domain shader",
+            "input_layout", "vertex_buffer", "index_buffer", "render_target", "depth_stencil", "pipeline"};
     if (line[0] != '[')
         return false;
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
@@ -443,6 +492,7 @@ bool parse_file(struct test *t, FILE *file, const char *path)
     size_t expect_cursor = 0;
     struct buffer_def *buffer = NULL;
     struct texture_def *texture = NULL;
+    struct pipeline_def *pipeline = NULL;
 
     if (!file) {
         fprintf(stderr, "shader_runner: cannot open %s: %s\n", path, strerror(errno));
@@ -450,6 +500,7 @@ bool parse_file(struct test *t, FILE *file, const char *path)
     }
     t->current_table = -1;
     t->queue_type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+    graphics_init(&t->graphics);
     while ((length = getline(&line, &capacity, file)) >= 0) {
         const char *keyword, *rest;
         number++;
@@ -462,9 +513,26 @@ bool parse_file(struct test *t, FILE *file, const char *path)
             if (strchr(header, ']'))
                 *strchr(header, ']') = 0;
             count = tokenize(header, tokens, MAX_TOKENS);
-            if (!strcmp(keyword, "shader")) {
+            if (strstr(keyword, "shader")) {
                 section = SECTION_SHADER;
-                parse_shader_header(t, tokens, count, number);
+                parse_shader_header(t, tokens, count, shader_stage_from_keyword(keyword), number);
+            } else if (!strcmp(keyword, "input_layout")) {
+                section = SECTION_INPUT_LAYOUT;
+                if (count)
+                    FAIL_AT(number, "[input_layout] takes no options");
+            } else if (!strcmp(keyword, "vertex_buffer") || !strcmp(keyword, "index_buffer")) {
+                section = SECTION_BUFFER;
+                buffer = keyword[0] == 'v' ? parse_vertex_buffer_header(t, tokens, count, number)
+                        : parse_index_buffer_header(t, tokens, count, number);
+            } else if (!strcmp(keyword, "render_target")) {
+                section = SECTION_NONE;
+                parse_render_target_header(t, tokens, count, number);
+            } else if (!strcmp(keyword, "depth_stencil")) {
+                section = SECTION_NONE;
+                parse_depth_stencil_header(t, tokens, count, number);
+            } else if (!strcmp(keyword, "pipeline")) {
+                section = SECTION_PIPELINE;
+                pipeline = parse_pipeline_header(t, tokens, count, number);
             } else if (!strcmp(keyword, "root_signature")) {
                 section = SECTION_ROOT_SIGNATURE;
                 for (unsigned i = 0; i < count; i++) {
@@ -537,7 +605,10 @@ bool parse_file(struct test *t, FILE *file, const char *path)
                 expect_cursor = 0;
                 expect_buffer = expect_texture = -1;
                 expect_subresource = 0;
-                if (count >= 2 && !strcmp(tokens[0], "texture")) {
+                if (count >= 1 && (!strcmp(tokens[0], "render_target") || !strcmp(tokens[0], "depth_stencil"))) {
+                    if ((expect_texture = expected_target(t, tokens, count, number)) >= 0)
+                        t->textures[expect_texture].expected = true;
+                } else if (count >= 2 && !strcmp(tokens[0], "texture")) {
                     UINT mip = 0, layer = 0, index = UINT32_MAX;
                     bool ok = (expect_texture = find_texture(t, tokens[1])) >= 0;
                     for (unsigned i = 2; ok && i < count; i++) {
@@ -603,6 +674,8 @@ bool parse_file(struct test *t, FILE *file, const char *path)
                         t->need_derivative_quads = true;
                     else if (!strcmp(tokens[i], "derivative_linear"))
                         t->need_derivative_linear = true;
+                    else if (!strcmp(tokens[i], "logic_op"))
+                        t->need_logic_op = true;
                     else if ((o = option(tokens[i], "lanes")) && parse_uint(o, &t->min_lanes))
                         t->max_lanes = t->min_lanes;
                     else if ((o = option(tokens[i], "min_lanes")) && parse_uint(o, &t->min_lanes))
@@ -610,7 +683,7 @@ bool parse_file(struct test *t, FILE *file, const char *path)
                     else if ((o = option(tokens[i], "max_lanes")) && parse_uint(o, &t->max_lanes))
                         ;
                     else
-                        FAIL_AT(number, "unknown requirement '%s' (int64, float64, min_lod_clamp, derivative_quads, derivative_linear, lanes=N, min_lanes=N, "
+                        FAIL_AT(number, "unknown requirement '%s' (int64, float64, min_lod_clamp, derivative_quads, derivative_linear, logic_op, lanes=N, min_lanes=N, "
                                 "max_lanes=N)", tokens[i]);
                 }
             } else if (!strcmp(keyword, "known_bug")) {
@@ -651,10 +724,16 @@ bool parse_file(struct test *t, FILE *file, const char *path)
         case SECTION_SAMPLERS: parse_sampler_line(t, tokens, count, number); break;
         case SECTION_RUN: parse_run_line(t, tokens, count, number); break;
         case SECTION_FAIL: parse_fail_line(t, tokens, count, number); break;
+        case SECTION_INPUT_LAYOUT: parse_input_layout_line(t, tokens, count, number); break;
+        case SECTION_PIPELINE:
+            if (pipeline)
+                parse_pipeline_line(t, pipeline, tokens, count, number);
+            break;
         default: FAIL_AT(number, "text outside a section: '%s'", tokens[0]); break;
         }
     }
     free(line);
+    finish_graphics(t, number);
     for (unsigned i = 0; i < t->buffer_count; i++) {
         struct buffer_def *b = &t->buffers[i];
         if (b->declared_size > b->size) {
@@ -685,7 +764,7 @@ bool parse_file(struct test *t, FILE *file, const char *path)
         }
     }
     if (!t->shader_count)
-        FAIL_AT(number, "no [shader] section");
+        FAIL_AT(number, "no [shader] section (or [vertex shader], [pixel shader], ...)");
     if (t->fail == FAIL_NONE && !t->has_run)
         FAIL_AT(number, "no [run] section");
     if (t->fail != FAIL_NONE && !t->fail_needle_count)
@@ -705,6 +784,9 @@ void free_test(struct test *t)
         if (s->pipeline)
             ID3D12PipelineState_Release(s->pipeline);
     }
+    for (unsigned i = 0; i < t->graphics.pipeline_count; i++)
+        if (t->graphics.pipelines[i].state)
+            ID3D12PipelineState_Release(t->graphics.pipelines[i].state);
     for (unsigned i = 0; i < t->buffer_count; i++) {
         struct buffer_def *b = &t->buffers[i];
         free(b->data);

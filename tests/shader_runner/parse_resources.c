@@ -251,7 +251,7 @@ static bool parse_address_mode(const char *text, D3D12_TEXTURE_ADDRESS_MODE *mod
     return false;
 }
 
-static bool parse_floats(const char *text, float *out, unsigned n)
+bool parse_floats(const char *text, float *out, unsigned n)
 {
     char *end;
     for (unsigned i = 0; i < n; i++) {

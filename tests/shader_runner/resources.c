@@ -52,9 +52,11 @@ bool create_textures(struct runner *r, struct test *t)
         desc.SampleDesc.Count = 1;
         desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
         desc.Flags = (tex->uav ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : 0)
-                | (tex->depth_stencil ? D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL : 0);
-        hr = ID3D12Device_CreateCommittedResource(r->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST, NULL,
-                &IID_ID3D12Resource, (void **)&tex->resource);
+                | (tex->depth_stencil || tex->depth_target ? D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL : 0)
+                | (tex->render_target ? D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET : 0);
+        /* Targets start cleared rather than uploaded. */
+        hr = ID3D12Device_CreateCommittedResource(r->device, &heap, D3D12_HEAP_FLAG_NONE, &desc,
+                is_target(tex) ? texture_state(tex) : D3D12_RESOURCE_STATE_COPY_DEST, NULL, &IID_ID3D12Resource, (void **)&tex->resource);
         if (FAILED(hr)) {
             FAIL_AT(tex->line, "CreateCommittedResource of texture '%s' returned 0x%08x", tex->name, (unsigned)hr);
             return false;
@@ -63,9 +65,15 @@ bool create_textures(struct runner *r, struct test *t)
         tex->rows = xcalloc(tex->subresource_count, sizeof(*tex->rows));
         row_sizes = xcalloc(tex->subresource_count, sizeof(*row_sizes));
         ID3D12Device_GetCopyableFootprints(r->device, &desc, 0, tex->subresource_count, 0, tex->layouts, tex->rows, row_sizes, &total);
-        tex->upload = harness_create_buffer(r->device, D3D12_HEAP_TYPE_UPLOAD, total, D3D12_RESOURCE_STATE_GENERIC_READ);
         if (tex->expected)
             tex->readback = harness_create_buffer(r->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+        if (is_target(tex)) {
+            free(row_sizes);
+            if (tex->expected && !tex->readback)
+                return false;
+            continue;
+        }
+        tex->upload = harness_create_buffer(r->device, D3D12_HEAP_TYPE_UPLOAD, total, D3D12_RESOURCE_STATE_GENERIC_READ);
         if (!tex->upload || (tex->expected && !tex->readback)) {
             free(row_sizes);
             return false;
@@ -92,9 +100,20 @@ bool create_textures(struct runner *r, struct test *t)
     return true;
 }
 
+bool is_target(const struct texture_def *tex)
+{
+    return tex->render_target || tex->depth_target;
+}
+
 D3D12_RESOURCE_STATES texture_state(const struct texture_def *tex)
 {
-    return tex->uav ? D3D12_RESOURCE_STATE_UNORDERED_ACCESS : D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE;
+    if (tex->render_target)
+        return D3D12_RESOURCE_STATE_RENDER_TARGET;
+    if (tex->depth_target)
+        return D3D12_RESOURCE_STATE_DEPTH_WRITE;
+    if (tex->uav)
+        return D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+    return D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE | (tex->pixel_use ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE : 0);
 }
 
 /* Copies between a texture and its footprints in buffer: to the texture (upload) or from it. */
@@ -121,8 +140,11 @@ D3D12_RESOURCE_STATES use_state(const struct buffer_def *b)
 {
     if (b->uav_use)
         return D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
-    if (b->read_use)
-        return D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE | D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER;
+    if (b->read_use || b->vertex_use || b->index_use)
+        return (b->read_use ? D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE | D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER : 0)
+                | (b->read_use && b->pixel_use ? D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE : 0)
+                | (b->vertex_use ? D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER : 0)
+                | (b->index_use ? D3D12_RESOURCE_STATE_INDEX_BUFFER : 0);
     return D3D12_RESOURCE_STATE_COPY_SOURCE;
 }
 

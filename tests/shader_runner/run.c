@@ -4,7 +4,7 @@
 /* D3D12XS_TEST_ROOT_SIGNATURE_FLAGS (a number, e.g. 0x01000000): OR-ed into the flags of every
  * root signature, so the same shader tests run with console flags such as
  * FORCE_MEMORY_BASED_ABI (CMake registers those runs as shader/NAME/memory_abi). */
-static D3D12_ROOT_SIGNATURE_FLAGS extra_root_signature_flags(void)
+D3D12_ROOT_SIGNATURE_FLAGS extra_root_signature_flags(void)
 {
     const char *env = getenv("D3D12XS_TEST_ROOT_SIGNATURE_FLAGS");
     return env ? (D3D12_ROOT_SIGNATURE_FLAGS)strtoul(env, NULL, 0) : D3D12_ROOT_SIGNATURE_FLAG_NONE;
@@ -17,10 +17,13 @@ static ID3D12RootSignature *create_root_signature(struct runner *r, struct test 
     D3D12_DESCRIPTOR_RANGE ranges10[MAX_PARAMS][MAX_RANGES];
     ID3DBlob *blob = NULL, *errors = NULL;
     ID3D12RootSignature *signature = NULL;
+    D3D12_ROOT_SIGNATURE_FLAGS flags;
     HRESULT hr;
     LOG_MARK();
 
     memset(&desc, 0, sizeof(desc));
+    /* Graphics tests read vertex buffers through an input layout. */
+    flags = extra_root_signature_flags() | (t->graphics.used ? D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT : 0);
     if (t->rs_version_1_0) {
         for (unsigned i = 0; i < t->param_count; i++) {
             const D3D12_ROOT_PARAMETER1 *p = &t->params[i];
@@ -50,14 +53,14 @@ static ID3D12RootSignature *create_root_signature(struct runner *r, struct test 
         desc.Desc_1_0.pParameters = params10;
         desc.Desc_1_0.NumStaticSamplers = t->sampler_count;
         desc.Desc_1_0.pStaticSamplers = t->samplers;
-        desc.Desc_1_0.Flags = extra_root_signature_flags();
+        desc.Desc_1_0.Flags = flags;
     } else {
         desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
         desc.Desc_1_1.NumParameters = t->param_count;
         desc.Desc_1_1.pParameters = t->params;
         desc.Desc_1_1.NumStaticSamplers = t->sampler_count;
         desc.Desc_1_1.pStaticSamplers = t->samplers;
-        desc.Desc_1_1.Flags = extra_root_signature_flags();
+        desc.Desc_1_1.Flags = flags;
     }
     hr = D3D12SerializeVersionedRootSignature(&desc, &blob, &errors);
     if (SUCCEEDED(hr))
@@ -91,7 +94,7 @@ static bool compile_shaders(struct test *t)
         size_t mark = harness_log_mark();
         HRESULT hr = D3DCompile(s->source, s->source_length, current_file, s->define_count ? s->defines : NULL, NULL, s->entry,
                 s->profile, 0, 0, &s->code, &errors);
-        if (t->fail == FAIL_COMPILE && i == t->shader_count - 1) {
+        if (t->fail == FAIL_COMPILE && i == t->graphics.user_shader_count - 1) {
             /* The last shader is the one that must not compile. */
             if (hr != (t->fail_has_hr ? t->fail_hr : E_FAIL))
                 FAIL_AT(t->fail_line, "D3DCompile of shader '%s' returned 0x%08x, expected 0x%08x", s->name,
@@ -125,13 +128,15 @@ static bool create_pipelines(struct runner *r, struct test *t, ID3D12RootSignatu
         struct shader_def *s = &t->shaders[i];
         D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
         HRESULT hr;
+        if (s->stage != STAGE_COMPUTE)
+            continue;
         LOG_MARK();
         memset(&desc, 0, sizeof(desc));
         desc.pRootSignature = signature;
         desc.CS.pShaderBytecode = ID3D10Blob_GetBufferPointer(s->code);
         desc.CS.BytecodeLength = ID3D10Blob_GetBufferSize(s->code);
         hr = ID3D12Device_CreateComputePipelineState(r->device, &desc, &IID_ID3D12PipelineState, (void **)&s->pipeline);
-        if (t->fail == FAIL_PIPELINE && i == t->shader_count - 1) {
+        if (t->fail == FAIL_PIPELINE && !t->graphics.used && i == t->shader_count - 1) {
             /* The last shader is the one that must fail. */
             if (t->fail_has_hr && hr != t->fail_hr)
                 FAIL_AT(t->fail_line, "CreateComputePipelineState(%s) returned 0x%08x, expected 0x%08x", s->name, (unsigned)hr,
@@ -160,8 +165,9 @@ static bool is_sampler_table(const struct test *t, unsigned param)
 }
 
 static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommandList2 *list, ID3D12RootSignature *signature,
-        ID3D12DescriptorHeap *heap, ID3D12DescriptorHeap *sampler_heap)
+        ID3D12DescriptorHeap *heap, ID3D12DescriptorHeap *sampler_heap, const struct target_views *views)
 {
+    bool graphics = t->graphics.used; /* root arguments go to the graphics bind point */
     bool explicit_pipeline = false, dispatched = false;
     D3D12_GPU_DESCRIPTOR_HANDLE heap_start = {0}, sampler_start = {0};
     UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(r->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
@@ -179,11 +185,16 @@ static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommand
     }
     if (heap_count)
         ID3D12GraphicsCommandList2_SetDescriptorHeaps(list, heap_count, heaps);
-    ID3D12GraphicsCommandList2_SetComputeRootSignature(list, signature);
+    if (graphics)
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list, signature);
+    else
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list, signature);
     for (unsigned i = 0; i < t->step_count; i++)
         if (t->steps[i].type == STEP_PIPELINE)
             explicit_pipeline = true;
-    if (!explicit_pipeline)
+    if (graphics)
+        record_graphics_setup(t, list, views);
+    else if (!explicit_pipeline)
         ID3D12GraphicsCommandList2_SetPipelineState(list, t->shaders[0].pipeline);
     for (unsigned i = 0; i < t->step_count; i++) {
         const struct step *s = &t->steps[i];
@@ -196,19 +207,34 @@ static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommand
                 ID3D12GraphicsCommandList2_SetPipelineState(list, t->shaders[s->shader].pipeline);
             break;
         case STEP_CONSTANTS:
-            ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list, s->param, s->value_count, s->values, s->value_offset);
+            if (graphics)
+                ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list, s->param, s->value_count, s->values, s->value_offset);
+            else
+                ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list, s->param, s->value_count, s->values, s->value_offset);
             break;
         case STEP_CONSTANT:
-            ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list, s->param, s->values[0], s->value_offset);
+            if (graphics)
+                ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list, s->param, s->values[0], s->value_offset);
+            else
+                ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list, s->param, s->values[0], s->value_offset);
             break;
         case STEP_CBV:
-            ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list, s->param, address);
+            if (graphics)
+                ID3D12GraphicsCommandList2_SetGraphicsRootConstantBufferView(list, s->param, address);
+            else
+                ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list, s->param, address);
             break;
         case STEP_SRV:
-            ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list, s->param, address);
+            if (graphics)
+                ID3D12GraphicsCommandList2_SetGraphicsRootShaderResourceView(list, s->param, address);
+            else
+                ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list, s->param, address);
             break;
         case STEP_UAV:
-            ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list, s->param, address);
+            if (graphics)
+                ID3D12GraphicsCommandList2_SetGraphicsRootUnorderedAccessView(list, s->param, address);
+            else
+                ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list, s->param, address);
             break;
         case STEP_TABLE: {
             bool samplers = is_sampler_table(t, s->param);
@@ -216,7 +242,10 @@ static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommand
             if (samplers ? !sampler_heap : !heap)
                 FAIL_AT(s->line, "'table' needs a [%s] section", samplers ? "samplers" : "views");
             handle.ptr += s->offset * (samplers ? sampler_increment : increment);
-            ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list, s->param, handle);
+            if (graphics)
+                ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list, s->param, handle);
+            else
+                ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list, s->param, handle);
             break;
         }
         case STEP_DISPATCH:
@@ -229,6 +258,9 @@ static void record_steps(struct runner *r, struct test *t, ID3D12GraphicsCommand
         case STEP_BARRIER:
             uav_barrier(list);
             break;
+        default:
+            record_graphics_step(t, list, views, s);
+            break;
         }
     }
 }
@@ -238,7 +270,9 @@ void run_test(struct runner *r, struct test *t)
     ID3D12RootSignature *signature = NULL;
     ID3D12DescriptorHeap *heap = NULL, *sampler_heap = NULL;
     struct harness_list list = {NULL, NULL};
+    struct target_views views;
 
+    memset(&views, 0, sizeof(views));
     if (!compile_shaders(t))
         return;
     if (!(signature = create_root_signature(r, t)) || t->fail == FAIL_ROOT_SIGNATURE) {
@@ -246,7 +280,8 @@ void run_test(struct runner *r, struct test *t)
             ID3D12RootSignature_Release(signature);
         return;
     }
-    if (!create_pipelines(r, t, signature) || !create_buffers(r, t) || !create_textures(r, t))
+    if (!create_pipelines(r, t, signature) || (t->graphics.used && !create_graphics_pipelines(r, t, signature))
+            || !create_buffers(r, t) || !create_textures(r, t) || (t->graphics.used && !create_target_views(r, t, &views)))
         goto done;
     if (t->has_views && !(heap = create_views(r, t)))
         goto done;
@@ -263,16 +298,18 @@ void run_test(struct runner *r, struct test *t)
             ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, b->resource, 0, b->staging, 0, b->size);
     }
     for (unsigned i = 0; i < t->texture_count; i++)
-        copy_texture(list.list, &t->textures[i], t->textures[i].upload, true);
+        if (!is_target(&t->textures[i]))
+            copy_texture(list.list, &t->textures[i], t->textures[i].upload, true);
     for (unsigned i = 0; i < t->buffer_count; i++)
         if (!t->buffers[i].upload)
             transition(list.list, t->buffers[i].resource, D3D12_RESOURCE_STATE_COPY_DEST, use_state(&t->buffers[i]));
     for (unsigned i = 0; i < t->texture_count; i++)
-        transition(list.list, t->textures[i].resource, D3D12_RESOURCE_STATE_COPY_DEST, texture_state(&t->textures[i]));
+        if (!is_target(&t->textures[i]))
+            transition(list.list, t->textures[i].resource, D3D12_RESOURCE_STATE_COPY_DEST, texture_state(&t->textures[i]));
 
     {
         LOG_MARK();
-        record_steps(r, t, list.list, signature, heap, sampler_heap);
+        record_steps(r, t, list.list, signature, heap, sampler_heap, &views);
         if (t->fail == FAIL_CLOSE) {
             harness_check_log(log_mark_, current_file, t->fail_line, t->fail_needle_count > 0 ? t->fail_needles[0] : "",
                     t->fail_needle_count > 1 ? t->fail_needles[1] : "", t->fail_needle_count > 2 ? t->fail_needles[2] : "",
@@ -322,6 +359,7 @@ void run_test(struct runner *r, struct test *t)
 
 done:
     harness_release_list(&list);
+    release_target_views(&views);
     if (heap)
         ID3D12DescriptorHeap_Release(heap);
     if (sampler_heap)

@@ -91,7 +91,11 @@ struct value_type_info {
 extern const struct value_type_info value_types[TYPE_SNORM8 + 1];
 #define VALUE_TYPE_NAMES "uint|int|float|half|uint16|int16|unorm16|snorm16|uint8|int8|unorm8|snorm8"
 
+/* The stage of a [shader] section: [shader] is compute, [vertex shader] and so on the others. */
+enum shader_stage { STAGE_COMPUTE, STAGE_VERTEX, STAGE_HULL, STAGE_DOMAIN, STAGE_GEOMETRY, STAGE_PIXEL, STAGE_COUNT };
+
 struct shader_def {
+    enum shader_stage stage;
     char name[64], entry[64], profile[16];
     char *source;
     size_t source_length, source_capacity;
@@ -108,6 +112,8 @@ struct buffer_def {
     uint8_t *data;
     size_t size, capacity, cursor, declared_size;
     bool upload, uav_use, read_use, expected;
+    bool vertex_use, index_use; /* [vertex_buffer], [index_buffer] */
+    bool pixel_use; /* a graphics test: pixel shaders may read it too */
     int line;
     ID3D12Resource *resource, *staging, *readback;
 };
@@ -117,6 +123,8 @@ struct texture_def {
     char name[64];
     unsigned dimension; /* 1, 2 or 3 */
     bool cube, uav, depth_stencil, expected;
+    bool render_target, depth_target; /* [render_target], [depth_stencil] */
+    bool pixel_use; /* a graphics test: pixel shaders may read it too */
     const struct format_info *format;
     UINT width, height, depth, mips, layers;
     struct buffer_def *subresources;
@@ -160,7 +168,11 @@ struct sampler_def {
     int line;
 };
 
-enum step_type { STEP_PIPELINE, STEP_CONSTANTS, STEP_CONSTANT, STEP_CBV, STEP_SRV, STEP_UAV, STEP_TABLE, STEP_DISPATCH, STEP_BARRIER };
+enum step_type {
+    STEP_PIPELINE, STEP_CONSTANTS, STEP_CONSTANT, STEP_CBV, STEP_SRV, STEP_UAV, STEP_TABLE, STEP_DISPATCH, STEP_BARRIER,
+    STEP_GRAPHICS_PIPELINE, STEP_DRAW, STEP_DRAW_INDEXED, STEP_VIEWPORT, STEP_SCISSOR, STEP_BLEND_FACTOR, STEP_STENCIL_REF,
+    STEP_CLEAR_RT, STEP_CLEAR_DS,
+};
 
 struct step {
     enum step_type type;
@@ -171,6 +183,12 @@ struct step {
     uint32_t *values;
     unsigned value_count, value_offset;
     UINT groups[3];
+    /* draws: vertex or index count, instance count, first vertex or index, first instance; scissor rectangles; the
+     * stencil reference */
+    UINT counts[4];
+    INT base_vertex;
+    D3D_PRIMITIVE_TOPOLOGY topology;
+    float floats[6]; /* viewports, blend factors, clear values */
     int line;
 };
 
@@ -186,10 +204,54 @@ struct expect_item {
     char **values; /* EXPECT_LIST: the literal tokens */
     size_t count;
     char *formula;
+    UINT rect_width, rect_height; /* probe rect and probe all: the values repeat over a rectangle of texels */
     int line;
 };
 
 enum fail_stage { FAIL_NONE, FAIL_COMPILE, FAIL_ROOT_SIGNATURE, FAIL_PIPELINE, FAIL_CLOSE };
+
+#define MAX_ELEMENTS 32
+#define MAX_VERTEX_SLOTS 16
+#define MAX_RENDER_TARGETS 8
+#define MAX_PIPELINES 8
+#define DEFAULT_TARGET_SIZE 64
+
+/* [pipeline NAME]: one graphics pipeline state over the test's graphics shaders. */
+struct pipeline_def {
+    char name[64];
+    int line;
+    int shaders[STAGE_COUNT]; /* per graphics stage: a shader index, or -1 */
+    bool has_shaders[STAGE_COUNT]; /* a 'shaders' line named the stage ('none' included) */
+    bool has_topology, has_depth;
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE topology;
+    D3D12_BLEND_DESC blend;
+    D3D12_RASTERIZER_DESC rasterizer;
+    D3D12_DEPTH_STENCIL_DESC depth_stencil;
+    UINT sample_mask;
+    ID3D12PipelineState *state;
+};
+
+/* What a test draws with: input layout, vertex and index buffers, targets, pipelines. */
+struct graphics_def {
+    bool used; /* a graphics-stage shader is declared */
+    D3D12_INPUT_ELEMENT_DESC elements[MAX_ELEMENTS];
+    char element_names[MAX_ELEMENTS][32];
+    unsigned element_count;
+    int vertex_buffers[MAX_VERTEX_SLOTS]; /* buffer index per input slot, or -1 */
+    UINT vertex_strides[MAX_VERTEX_SLOTS];
+    int index_buffer;
+    DXGI_FORMAT index_format;
+    int render_targets[MAX_RENDER_TARGETS]; /* texture index per slot, or -1 */
+    float clear_colours[MAX_RENDER_TARGETS][4];
+    int depth_stencil; /* texture index, or -1 */
+    float clear_depth;
+    UINT8 clear_stencil;
+    struct pipeline_def pipelines[MAX_PIPELINES];
+    unsigned pipeline_count;
+    int first_draw_line;
+    D3D12_PRIMITIVE_TOPOLOGY first_topology;
+    unsigned user_shader_count; /* shaders before the built-in full-screen vertex shader */
+};
 
 struct test {
     char known_bug[512];
@@ -197,7 +259,7 @@ struct test {
     bool known_bug_on_lavapipe; /* [known_bug lavapipe: ...]: the test runs on other devices */
     char name[128];         /* [test NAME]; empty for a file of one test */
     /* [require]: what the device must offer, else the test is skipped */
-    bool need_int64, need_float64, need_min_lod_clamp, need_derivative_quads, need_derivative_linear;
+    bool need_int64, need_float64, need_min_lod_clamp, need_derivative_quads, need_derivative_linear, need_logic_op;
     unsigned min_lanes, max_lanes; /* 0: any */
 
     struct shader_def shaders[MAX_SHADERS];
@@ -229,6 +291,8 @@ struct test {
     bool has_run;
     D3D12_COMMAND_LIST_TYPE queue_type;
 
+    struct graphics_def graphics;
+
     struct expect_item *expects;
     unsigned expect_count, expect_capacity;
 
@@ -242,7 +306,14 @@ struct test {
 
 enum section {
     SECTION_NONE, SECTION_SHADER, SECTION_ROOT_SIGNATURE, SECTION_BUFFER, SECTION_TEXTURE, SECTION_VIEWS, SECTION_SAMPLERS, SECTION_RUN,
-    SECTION_EXPECT, SECTION_FAIL
+    SECTION_EXPECT, SECTION_FAIL, SECTION_INPUT_LAYOUT, SECTION_PIPELINE
+};
+
+/* The non-shader-visible heaps of a graphics test's render target and depth views. */
+struct target_views {
+    ID3D12DescriptorHeap *rtv_heap, *dsv_heap;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtvs[MAX_RENDER_TARGETS], dsv;
+    UINT rtv_count;
 };
 
 struct runner {
@@ -284,6 +355,7 @@ void parse_texture_line(struct texture_def *tex, unsigned *current, char *text, 
 bool parse_buffer_ref(struct test *t, const char *text, int *buffer, UINT64 *offset, int line);
 bool parse_register(const char *text, char expected_class, UINT *reg, int line);
 void sampler_defaults(D3D12_SAMPLER_DESC *desc);
+bool parse_floats(const char *text, float *out, unsigned n);
 bool parse_sampler_options(char **tokens, unsigned count, D3D12_SAMPLER_DESC *desc, int line);
 bool parse_hresult(const char *text, HRESULT *hr);
 void buffer_write(struct buffer_def *b, const void *data, size_t size);
@@ -294,12 +366,16 @@ void parse_sampler_line(struct test *t, char **tokens, unsigned count, int line)
 void parse_view_line(struct test *t, char **tokens, unsigned count, int line);
 
 /* parse.c */
+void shader_append(struct shader_def *s, const char *line);
+void parse_shader_header(struct test *t, char **tokens, unsigned count, enum shader_stage stage, int line);
+struct step *new_step(struct test *t, enum step_type type, int line);
 bool parse_file(struct test *t, FILE *file, const char *path);
 void free_test(struct test *t);
 
 /* resources.c */
 bool create_buffers(struct runner *r, struct test *t);
 bool create_textures(struct runner *r, struct test *t);
+bool is_target(const struct texture_def *tex);
 D3D12_RESOURCE_STATES texture_state(const struct texture_def *tex);
 void copy_texture(ID3D12GraphicsCommandList2 *list, const struct texture_def *tex, ID3D12Resource *buffer, bool upload);
 D3D12_RESOURCE_STATES use_state(const struct buffer_def *b);
@@ -308,7 +384,33 @@ void uav_barrier(ID3D12GraphicsCommandList2 *list);
 ID3D12DescriptorHeap *create_samplers(struct runner *r, struct test *t);
 ID3D12DescriptorHeap *create_views(struct runner *r, struct test *t);
 
+/* parse_graphics.c */
+enum shader_stage shader_stage_from_keyword(const char *keyword);
+const char *default_profile(enum shader_stage stage);
+void graphics_init(struct graphics_def *g);
+void parse_input_layout_line(struct test *t, char **tokens, unsigned count, int line);
+struct buffer_def *parse_vertex_buffer_header(struct test *t, char **tokens, unsigned count, int line);
+struct buffer_def *parse_index_buffer_header(struct test *t, char **tokens, unsigned count, int line);
+void parse_render_target_header(struct test *t, char **tokens, unsigned count, int line);
+void parse_depth_stencil_header(struct test *t, char **tokens, unsigned count, int line);
+int expected_target(struct test *t, char **tokens, unsigned count, int line);
+void add_default_render_target(struct test *t, int line);
+struct pipeline_def *parse_pipeline_header(struct test *t, char **tokens, unsigned count, int line);
+int find_pipeline(const struct test *t, const char *name);
+void parse_pipeline_line(struct test *t, struct pipeline_def *p, char **tokens, unsigned count, int line);
+D3D12_PRIMITIVE_TOPOLOGY_TYPE topology_type(D3D_PRIMITIVE_TOPOLOGY topology);
+bool parse_graphics_run_line(struct test *t, char **tokens, unsigned count, int line);
+void finish_graphics(struct test *t, int line);
+
+/* graphics.c */
+bool create_graphics_pipelines(struct runner *r, struct test *t, ID3D12RootSignature *signature);
+bool create_target_views(struct runner *r, struct test *t, struct target_views *views);
+void release_target_views(struct target_views *views);
+void record_graphics_setup(struct test *t, ID3D12GraphicsCommandList2 *list, const struct target_views *views);
+void record_graphics_step(struct test *t, ID3D12GraphicsCommandList2 *list, const struct target_views *views, const struct step *s);
+
 /* run.c */
+D3D12_ROOT_SIGNATURE_FLAGS extra_root_signature_flags(void);
 void run_test(struct runner *r, struct test *t);
 
 /* expect.c */
