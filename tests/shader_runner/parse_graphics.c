@@ -665,8 +665,12 @@ bool parse_graphics_run_line(struct test *t, char **tokens, unsigned count, int 
         if (count != 6 || !parse_uint(tokens[1], &s->param) || s->param >= MAX_RENDER_TARGETS
                 || !parse_float_tokens(tokens + 2, 4, s->floats, line))
             FAIL_AT(line, "expected 'clear_rt N R G B A'");
-        else if (t->graphics.render_targets[s->param] < 0)
-            FAIL_AT(line, "no [render_target %u] (declare it before [run])", s->param);
+        else {
+            if (!s->param)
+                add_default_render_target(t, line);
+            if (t->graphics.render_targets[s->param] < 0)
+                FAIL_AT(line, "no [render_target %u] (declare it before [run])", s->param);
+        }
     } else if (!strcmp(cmd, "clear_ds")) {
         s = new_step(t, STEP_CLEAR_DS, line);
         if (count != 3 || !parse_float_tokens(tokens + 1, 2, s->floats, line))
