@@ -14,12 +14,6 @@ enum shader_stage shader_stage_from_keyword(const char *keyword)
     return STAGE_COMPUTE;
 }
 
-const char *default_profile(enum shader_stage stage)
-{
-    static const char *const profiles[STAGE_COUNT] = {"cs_6_0", "vs_5_1", "hs_5_1", "ds_5_1", "gs_5_1", "ps_5_1"};
-    return profiles[stage];
-}
-
 void graphics_init(struct graphics_def *g)
 {
     memset(g, 0, sizeof(*g));

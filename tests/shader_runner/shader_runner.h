@@ -365,10 +365,13 @@ void parse_buffer_line(struct buffer_def *b, char *text, int line, const struct 
 void parse_sampler_line(struct test *t, char **tokens, unsigned count, int line);
 void parse_view_line(struct test *t, char **tokens, unsigned count, int line);
 
-/* parse.c */
+/* parse_blocks.c */
+const char *default_profile(enum shader_stage stage);
 void shader_append(struct shader_def *s, const char *line);
 void parse_shader_header(struct test *t, char **tokens, unsigned count, enum shader_stage stage, int line);
 struct step *new_step(struct test *t, enum step_type type, int line);
+
+/* parse.c */
 bool parse_file(struct test *t, FILE *file, const char *path);
 void free_test(struct test *t);
 
@@ -386,7 +389,6 @@ ID3D12DescriptorHeap *create_views(struct runner *r, struct test *t);
 
 /* parse_graphics.c */
 enum shader_stage shader_stage_from_keyword(const char *keyword);
-const char *default_profile(enum shader_stage stage);
 void graphics_init(struct graphics_def *g);
 void parse_input_layout_line(struct test *t, char **tokens, unsigned count, int line);
 struct buffer_def *parse_vertex_buffer_header(struct test *t, char **tokens, unsigned count, int line);
