@@ -42,7 +42,13 @@ bool create_graphics_pipelines(struct runner *r, struct test *t, ID3D12RootSigna
             }
         if (g->depth_stencil >= 0)
             desc.DSVFormat = t->textures[g->depth_stencil].format->format;
+        /* The targets' sample count (they all have the same one, as D3D12 wants). */
         desc.SampleDesc.Count = 1;
+        for (unsigned rt = 0; rt < MAX_RENDER_TARGETS; rt++)
+            if (g->render_targets[rt] >= 0 && t->textures[g->render_targets[rt]].samples > 1)
+                desc.SampleDesc.Count = t->textures[g->render_targets[rt]].samples;
+        if (g->depth_stencil >= 0 && t->textures[g->depth_stencil].samples > 1)
+            desc.SampleDesc.Count = t->textures[g->depth_stencil].samples;
         hr = ID3D12Device_CreateGraphicsPipelineState(r->device, &desc, &IID_ID3D12PipelineState, (void **)&p->state);
         if (t->fail == FAIL_PIPELINE && i == g->pipeline_count - 1) {
             if (t->fail_has_hr && hr != t->fail_hr)

@@ -162,7 +162,7 @@ void parse_render_target_header(struct test *t, char **tokens, unsigned count, i
 {
     struct graphics_def *g = &t->graphics;
     const char *format = "R32G32B32A32_FLOAT";
-    UINT slot, width = DEFAULT_TARGET_SIZE, height = DEFAULT_TARGET_SIZE;
+    UINT slot, width = DEFAULT_TARGET_SIZE, height = DEFAULT_TARGET_SIZE, samples = 1;
     float clear[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     char name[64];
     int texture;
@@ -180,14 +180,18 @@ void parse_render_target_header(struct test *t, char **tokens, unsigned count, i
         } else if ((o = option(tokens[i], "clear"))) {
             if (!parse_floats(o, clear, 4))
                 FAIL_AT(line, "bad clear colour '%s' (R,G,B,A)", o);
+        } else if ((o = option(tokens[i], "samples"))) {
+            if (!parse_uint(o, &samples) || !samples || (samples & (samples - 1)) || samples > 16)
+                FAIL_AT(line, "bad samples '%s' (1, 2, 4, 8 or 16)", o);
         } else {
-            FAIL_AT(line, "bad render_target option '%s' (format=, size=, clear=)", tokens[i]);
+            FAIL_AT(line, "bad render_target option '%s' (format=, size=, clear=, samples=)", tokens[i]);
         }
     }
     snprintf(name, sizeof(name), "render_target %u", slot);
     if ((texture = new_target(t, name, format, width, height, line)) < 0)
         return;
     t->textures[texture].render_target = true;
+    t->textures[texture].samples = samples;
     g->render_targets[slot] = texture;
     memcpy(g->clear_colours[slot], clear, sizeof(clear));
 }
@@ -197,7 +201,7 @@ void parse_depth_stencil_header(struct test *t, char **tokens, unsigned count, i
 {
     struct graphics_def *g = &t->graphics;
     const char *format = "D32_FLOAT";
-    UINT width = 0, height = 0;
+    UINT width = 0, height = 0, samples = 1;
     float clear[2] = {1.0f, 0.0f};
     int texture;
     if (g->depth_stencil >= 0) {
@@ -214,8 +218,11 @@ void parse_depth_stencil_header(struct test *t, char **tokens, unsigned count, i
         } else if ((o = option(tokens[i], "clear"))) {
             if (!parse_floats(o, clear, 2))
                 FAIL_AT(line, "bad clear values '%s' (DEPTH,STENCIL)", o);
+        } else if ((o = option(tokens[i], "samples"))) {
+            if (!parse_uint(o, &samples) || !samples || (samples & (samples - 1)) || samples > 16)
+                FAIL_AT(line, "bad samples '%s' (1, 2, 4, 8 or 16)", o);
         } else {
-            FAIL_AT(line, "bad depth_stencil option '%s' (format=, size=, clear=)", tokens[i]);
+            FAIL_AT(line, "bad depth_stencil option '%s' (format=, size=, clear=, samples=)", tokens[i]);
         }
     }
     if (!width) {
@@ -231,6 +238,7 @@ void parse_depth_stencil_header(struct test *t, char **tokens, unsigned count, i
     if ((texture = new_target(t, "depth_stencil", format, width, height, line)) < 0)
         return;
     t->textures[texture].depth_target = true;
+    t->textures[texture].samples = samples;
     g->depth_stencil = texture;
     g->clear_depth = clear[0];
     g->clear_stencil = (UINT8)clear[1];
@@ -244,6 +252,8 @@ int expected_target(struct test *t, char **tokens, unsigned count, int line)
     if (!strcmp(tokens[0], "depth_stencil") && count == 1) {
         if (g->depth_stencil < 0)
             FAIL_AT(line, "[expect depth_stencil] without a [depth_stencil]");
+        else if (t->textures[g->depth_stencil].samples > 1)
+            FAIL_AT(line, "a multisampled depth buffer cannot be read back");
         else if (t->textures[g->depth_stencil].format->format != DXGI_FORMAT_D32_FLOAT
                 && t->textures[g->depth_stencil].format->format != DXGI_FORMAT_D16_UNORM)
             FAIL_AT(line, "[expect depth_stencil] reads D32_FLOAT and D16_UNORM targets (one plane) only");
@@ -257,8 +267,14 @@ int expected_target(struct test *t, char **tokens, unsigned count, int line)
     }
     if (g->render_targets[slot] < 0 && slot == 0)
         add_default_render_target(t, line);
-    if (g->render_targets[slot] < 0)
+    if (g->render_targets[slot] < 0) {
         FAIL_AT(line, "no [render_target %u]", slot);
+        return -1;
+    }
+    if (t->textures[g->render_targets[slot]].samples > 1) {
+        FAIL_AT(line, "a multisampled target cannot be read back (check what the shaders see through a UAV)");
+        return -1;
+    }
     return g->render_targets[slot];
 }
 

@@ -49,7 +49,7 @@ bool create_textures(struct runner *r, struct test *t)
         desc.DepthOrArraySize = (UINT16)(tex->dimension == 3 ? tex->depth : tex->layers);
         desc.MipLevels = (UINT16)tex->mips;
         desc.Format = tex->format->format;
-        desc.SampleDesc.Count = 1;
+        desc.SampleDesc.Count = tex->samples > 1 ? tex->samples : 1;
         desc.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
         desc.Flags = (tex->uav ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : 0)
                 | (tex->depth_stencil || tex->depth_target ? D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL : 0)

@@ -124,6 +124,7 @@ struct texture_def {
     unsigned dimension; /* 1, 2 or 3 */
     bool cube, uav, depth_stencil, expected;
     bool render_target, depth_target; /* [render_target], [depth_stencil] */
+    UINT samples; /* targets: the sample count (0 or 1: one) */
     bool pixel_use; /* a graphics test: pixel shaders may read it too */
     const struct format_info *format;
     UINT width, height, depth, mips, layers;
