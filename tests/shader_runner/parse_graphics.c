@@ -712,8 +712,13 @@ void finish_graphics(struct test *t, int line)
         last[t->shaders[i].stage] = (int)i;
     }
     if (!(g->used = has_stage[STAGE_VERTEX] || has_stage[STAGE_PIXEL] || has_stage[STAGE_GEOMETRY] || has_stage[STAGE_HULL]
-            || has_stage[STAGE_DOMAIN]))
+            || has_stage[STAGE_DOMAIN])) {
+        if (g->first_draw_line)
+            FAIL_AT(g->first_draw_line, "draws need a graphics shader ([vertex shader], [pixel shader], ...)");
         return;
+    }
+    if (t->queue_type != D3D12_COMMAND_LIST_TYPE_DIRECT)
+        FAIL_AT(line, "graphics tests run on a DIRECT queue");
     if (!has_stage[STAGE_VERTEX]) {
         /* A full-screen vertex shader for 'draw quad': a 4-vertex triangle strip over the viewport. */
         static const char source[] = "float4 main(uint id : SV_VertexID) : SV_Position\n"
