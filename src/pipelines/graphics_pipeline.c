@@ -187,6 +187,34 @@ static HRESULT bind_stage(struct d3d12_pipeline_state *state, struct d3d12_graph
     return hr;
 }
 
+/* Whether stages[s] is the last stage before the rasterizer (the one whose outputs stream out). */
+static bool is_last_before_rasterizer(const struct d3d12_graphics_stage *stages, uint32_t count, uint32_t s)
+{
+    return stages[s].stage != VK_SHADER_STAGE_FRAGMENT_BIT && (s + 1 == count || stages[s + 1].stage == VK_SHADER_STAGE_FRAGMENT_BIT);
+}
+
+/* StreamOutput: the declaration matched against the stage's outputs, and the captures written
+ * into its module (spirv/spirv_stream_output.c). */
+static HRESULT stream_out_stage(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, struct d3d12_graphics_stage *stage,
+        const char *method)
+{
+    struct d3d12xs_spirv_xfb_capture *captures;
+    struct d3d12xs_spirv_stream_output_args args;
+    char error[512];
+    HRESULT hr;
+
+    if (!(captures = calloc(desc->stream_output.NumEntries, sizeof(*captures))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the stream output's captures");
+    args.captures = captures;
+    if (SUCCEEDED(hr = d3d12_stream_output_match(state->device, desc, stage, captures, &args.count, &args.first_location, method))
+            && FAILED(hr = d3d12xs_spirv_pass_stream_output(stage->module, &args, error, sizeof(error))))
+        d3d12xs_fail(hr, method, "%s (stream output): %s", stage->argument, error);
+    for (uint32_t k = 0; SUCCEEDED(hr) && k < args.count; k++)
+        state->graphics->stream_output_slots |= 1u << captures[k].buffer;
+    free(captures);
+    return hr;
+}
+
 static VkPrimitiveTopology base_topology(D3D12_PRIMITIVE_TOPOLOGY_TYPE type)
 {
     switch (type) {
@@ -240,6 +268,17 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
     }
     d3d12_vertex_input_init(desc, offsets, element_locations, input);
     d3d12_rasterizer_state_init(device, desc, rasterizer);
+    /* StreamOutput.RasterizedStream: none discards every primitive after streaming out; another
+     * stream than 0 is rasterized in its place (a geometry shader's). */
+    VkPipelineRasterizationStateStreamCreateInfoEXT rasterized_stream = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT,
+        .pNext = rasterizer->rasterization.pNext,
+        .rasterizationStream = desc->stream_output.RasterizedStream,
+    };
+    if (desc->stream_output.NumEntries && desc->stream_output.RasterizedStream == D3D12_SO_NO_RASTERIZED_STREAM)
+        rasterizer->rasterization.rasterizerDiscardEnable = VK_TRUE;
+    else if (desc->stream_output.NumEntries && desc->stream_output.RasterizedStream)
+        rasterizer->rasterization.pNext = &rasterized_stream;
     d3d12_output_merger_state_init(desc, output);
 
     const VkPipelineInputAssemblyStateCreateInfo input_assembly = {
@@ -357,6 +396,9 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
             d3d12xs_fail(hr, method, "%s: %s", stages[s].argument, error);
             goto done;
         }
+        if (desc->stream_output.NumEntries && is_last_before_rasterizer(stages, stage_count, s)
+                && FAILED(hr = stream_out_stage(state, desc, &stages[s], method)))
+            goto done;
         if (FAILED(hr = bind_stage(state, &stages[s], deny, &words[s], &word_counts[s], entry_points[s], method)))
             goto done;
     }
