@@ -127,7 +127,7 @@ static bool same_binding(const struct d3d12xs_pipeline_binding *a, const struct 
 {
     return a->source == b->source && a->root_index == b->root_index && a->vk_binding == b->vk_binding && a->counter == b->counter
             && a->table_offset == b->table_offset && a->heap_set == b->heap_set && a->table_extent == b->table_extent
-            && a->array_size == b->array_size;
+            && a->array_size == b->array_size && (a->source != D3D12XS_BINDING_ROOT_ADDRESS || a->address_slot == b->address_slot);
 }
 
 /* One stage's bindings into the pipeline's: the flush pushes each descriptor once for all stages. */
@@ -152,6 +152,8 @@ static HRESULT merge_bindings(struct d3d12_pipeline_state *state, const struct d
         state->pushed_root_descriptor_count += b->source == D3D12XS_BINDING_ROOT_DESCRIPTOR && b->array_size;
     }
     state->used_root_mask |= stage_state->used_root_mask;
+    state->memory_abi |= stage_state->memory_abi;
+    state->address_count += stage_state->address_count;
     state->reads_heaps |= stage_state->reads_heaps;
     state->indexes_heap |= stage_state->indexes_heap;
     state->indexes_sampler_heap |= stage_state->indexes_sampler_heap;
@@ -168,11 +170,17 @@ static HRESULT bind_stage(struct d3d12_pipeline_state *state, struct d3d12_graph
     memset(&scratch, 0, sizeof(scratch));
     scratch.device = state->device;
     scratch.root_signature = state->root_signature;
+    /* Memory-based ABI: each stage's root descriptor addresses go after the earlier stages' in
+     * the one argument buffer the draw writes (command_list_arguments.c). */
+    scratch.address_base = state->address_count;
     hr = d3d12_pipeline_state_bind_stage(&scratch, stage->module, stage->from_dxbc, stage->stage, stage->argument, method, words, word_count,
             entry_point);
-    if (SUCCEEDED(hr) && scratch.memory_abi)
-        hr = d3d12xs_fail(E_NOTIMPL, method, "%s reads root arguments through the memory-based ABI "
-                "(D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI), which graphics pipelines do not have yet", stage->argument);
+    if (SUCCEEDED(hr) && state->address_count + scratch.address_count > D3D12XS_MAX_ROOT_PARAMETERS)
+        hr = d3d12xs_fail(E_NOTIMPL, method, "%s: the stages read root descriptors through memory %u times, past the %u entries of the "
+                "argument buffer's address table", stage->argument, state->address_count + scratch.address_count, D3D12XS_MAX_ROOT_PARAMETERS);
+    for (uint32_t i = 0; SUCCEEDED(hr) && i < scratch.binding_count; i++)
+        if (scratch.bindings[i].source == D3D12XS_BINDING_ROOT_ADDRESS)
+            scratch.bindings[i].address_slot += scratch.address_base;
     /* DENY_*_SHADER_ROOT_ACCESS: the stage sees no root arguments, tables or heaps */
     if (SUCCEEDED(hr) && (state->root_signature->desc->Desc_1_2.Flags & deny) && scratch.binding_count)
         hr = d3d12xs_fail(E_INVALIDARG, method, "%s reads register %s, but the root signature denies that stage root access "
@@ -402,6 +410,12 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
         if (FAILED(hr = bind_stage(state, &stages[s], deny, &words[s], &word_counts[s], entry_points[s], method)))
             goto done;
     }
+    /* The argument buffer of the memory-based ABI, as the stages read it: the root constants,
+     * then every stage's root descriptor addresses. */
+    state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
+    state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
+    state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
+            : state->root_signature->push_constant_size;
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded lists
      * may use the pipeline, after the root signature itself may have gone. */
     state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);

@@ -802,7 +802,7 @@ HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, stru
     if (from_dxbc && FAILED(hr = dxbc_root_constants(state, module, &info, targets, argument, method)))
         goto done;
     state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
-    state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
+    state->address_offset = ((state->root_signature->push_constant_size + 15) & ~15u) + 16 * state->address_base;
     state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
             : state->root_signature->push_constant_size;
     if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, root_variables, argument, method)))

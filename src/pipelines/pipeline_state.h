@@ -112,6 +112,9 @@ struct d3d12_pipeline_state {
     bool memory_abi;
     uint32_t argument_binding;
     uint32_t address_count, address_offset, argument_size;
+    /* Binding a graphics stage: the address table entries earlier stages took, after which
+     * this stage's go (0 for compute). */
+    uint32_t address_base;
     uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
     /* Graphics pipelines (graphics_pipeline.h): what the list needs to draw with it, freed by
      * destroy_graphics when the pipeline goes; NULL for compute pipelines. */
