@@ -1,8 +1,8 @@
 /* Root arguments in graphics stages under both ABIs: root constants, a root CBV and a root SRV
  * (structured and raw) read by the vertex and the pixel shader, with push constants and push
  * descriptors and with the console's memory-based ABI (FORCE_MEMORY_BASED_ABI: the arguments
- * through a buffer the draw writes, the views through their addresses), there also with the
- * root SRV at 4-byte offsets off the device's alignment. Values are checked on the render
+ * through a buffer the draw writes, the views through their addresses); and the root SRV at
+ * 4-byte offsets off the device's alignment under both. Values are checked on the render
  * target. */
 #include <stdio.h>
 #include <string.h>
@@ -240,6 +240,9 @@ int main(void)
     check_abi(&env, "raw, memory ABI", D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI, raw_source, aligned, 2);
     check_abi(&env, "structured off alignment, memory ABI", D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI, structured_source, unaligned, 5);
     check_abi(&env, "raw off alignment, memory ABI", D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI, raw_source, unaligned, 5);
+    /* push descriptors start at the device's alignment and the shaders add the view's offset
+     * (a structured buffer of float4s can only be whole elements off: 16 bytes, aligned here) */
+    check_abi(&env, "raw off alignment, push ABI", 0, raw_source, unaligned, 5);
     teardown(&env);
     return harness_finish();
 }

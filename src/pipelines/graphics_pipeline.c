@@ -130,6 +130,17 @@ static bool same_binding(const struct d3d12xs_pipeline_binding *a, const struct 
             && a->array_size == b->array_size && (a->source != D3D12XS_BINDING_ROOT_ADDRESS || a->address_slot == b->address_slot);
 }
 
+static uint32_t lcm(uint32_t a, uint32_t b)
+{
+    uint32_t x = a, y = b;
+    while (y) {
+        uint32_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return x ? a / x * b : 0;
+}
+
 /* One stage's bindings into the pipeline's: the flush pushes each descriptor once for all stages. */
 static HRESULT merge_bindings(struct d3d12_pipeline_state *state, const struct d3d12_pipeline_state *stage_state, const char *method)
 {
@@ -143,8 +154,15 @@ static HRESULT merge_bindings(struct d3d12_pipeline_state *state, const struct d
     for (uint32_t i = 0; i < stage_state->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *b = &stage_state->bindings[i];
         bool known = false;
-        for (uint32_t j = 0; j < state->binding_count && !known; j++)
-            known = same_binding(&state->bindings[j], b);
+        for (uint32_t j = 0; j < state->binding_count && !known; j++) {
+            if (!(known = same_binding(&state->bindings[j], b)))
+                continue;
+            /* one descriptor for both stages: it starts off the device's alignment only where
+             * every stage that reads it adds the view's offset, and by whole elements of each */
+            if (b->view_offsets && state->bindings[j].view_offsets && b->view_stride != state->bindings[j].view_stride)
+                state->bindings[j].view_stride = lcm(b->view_stride, state->bindings[j].view_stride);
+            state->bindings[j].view_offsets &= b->view_offsets;
+        }
         if (known)
             continue;
         state->bindings[state->binding_count++] = *b;

@@ -145,6 +145,11 @@ struct d3d12xs_spirv_module;
  * become 32-bit accesses first. */
 HRESULT d3d12_pipeline_state_apply_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool scalar,
         char *error, size_t error_size);
+/* The same for a graphics stage, which has no variants: its root raw buffers' uvec4 aliases
+ * become 32-bit accesses for good (their bindings lose the alias), so a root view 4, 8 or 12
+ * bytes past a 16-byte boundary needs no SCALAR variant. */
+HRESULT d3d12_pipeline_state_apply_graphics_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        char *error, size_t error_size);
 /* The SPIR-V of the SCALAR variant (from scalar_source), malloc()ed. */
 HRESULT d3d12_pipeline_state_scalar_spirv(struct d3d12_pipeline_state *state, uint32_t **words, size_t *word_count,
         char *error, size_t error_size);
