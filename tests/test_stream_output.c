@@ -2,7 +2,7 @@
  * outputs, a gap, two buffers with their own strides, SV_Position) and read back; the filled size
  * at BufferFilledSizeLocation after two draws, and appends going on in a second list and over
  * new targets; an SO_STATISTICS query; a geometry shader's emitted vertices captured; a stream
- * rasterized as it streams out; each rule of the declaration refused with its line, and
+ * rasterized as it streams out; a vertex shader's point list; each rule of the declaration refused with its line, and
  * SOSetTargets' recording errors and warnings. */
 #include <stdio.h>
 #include <string.h>
@@ -48,8 +48,7 @@ struct env {
     ID3D12QueryHeap *query_heap;
 };
 
-/* Triangles from the vertex shader (a point list would need PointSize, which D3D12 shaders do
- * not write), points into the geometry shader. */
+/* Triangles from the vertex shader, points into the geometry shader. */
 static HRESULT create_pipeline(struct env *env, const D3D12_SO_DECLARATION_ENTRY *entries, UINT entry_count, const UINT *strides,
         UINT stride_count, UINT rasterized, bool gs, ID3D12PipelineState **state)
 {
@@ -273,6 +272,35 @@ static void test_geometry_capture(struct env *env)
     ID3D12PipelineState_Release(state);
 }
 
+/* A point list from the vertex shader alone (Vulkan wants a point size written there, which
+ * pipeline creation adds): each point streams out. */
+static void test_vertex_points(struct env *env)
+{
+    static uint32_t words[SO_SIZE / 4];
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+    struct harness_list list;
+
+    harness_graphics_desc(&desc, env->signature, env->vs, NULL);
+    desc.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    desc.DepthStencilState.DepthEnable = FALSE;
+    desc.StreamOutput = (D3D12_STREAM_OUTPUT_DESC){vs_entries, 4, vs_strides, 2, D3D12_SO_NO_RASTERIZED_STREAM};
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (!state)
+        return;
+    reset_so_buffer(env);
+    list = begin_list(env, state, D3D_PRIMITIVE_TOPOLOGY_POINTLIST);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 2, 1, 0, 0);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    read_so(env, words);
+    CHECK_MSG(words[COUNTER0 / 4] == 2 * 20 && words[COUNTER1 / 4] == 2 * 16, "two points' filled sizes are %u and %u (40, 32)",
+            words[COUNTER0 / 4], words[COUNTER1 / 4]);
+    check_vertex(words, 0, 0);
+    check_vertex(words, 1, 1);
+    ID3D12PipelineState_Release(state);
+}
+
 /* RasterizedStream 0: the triangle streams out and is drawn too. */
 static void test_rasterized(struct env *env)
 {
@@ -474,6 +502,7 @@ int main(void)
         test_vertex_capture(&env);
         test_geometry_capture(&env);
         test_rasterized(&env);
+        test_vertex_points(&env);
         test_refusals(&env);
         test_set_targets_errors(&env);
     }

@@ -425,6 +425,14 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
         if (desc->stream_output.NumEntries && is_last_before_rasterizer(stages, stage_count, s)
                 && FAILED(hr = stream_out_stage(state, desc, &stages[s], method)))
             goto done;
+        if (desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT && stages[s].stage == VK_SHADER_STAGE_VERTEX_BIT
+                && is_last_before_rasterizer(stages, stage_count, s)) {
+            const struct d3d12xs_spirv_point_size_args point_size = {1.0f};
+            if (FAILED(hr = d3d12xs_spirv_pass_point_size(stages[s].module, &point_size, error, sizeof(error)))) {
+                d3d12xs_fail(hr, method, "%s: %s", stages[s].argument, error);
+                goto done;
+            }
+        }
         if (FAILED(hr = bind_stage(state, &stages[s], deny, &words[s], &word_counts[s], entry_points[s], method)))
             goto done;
     }

@@ -293,6 +293,15 @@ struct d3d12xs_spirv_stream_output_args {
 HRESULT d3d12xs_spirv_pass_stream_output(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_stream_output_args *args,
         char *error, size_t error_size);
 
+/* spirv_point_size.c (pipeline creation, a point-list pipeline's vertex shader when no
+ * tessellation or geometry shader follows it): a PointSize output of `size` (D3D12's points are
+ * one pixel), which Vulkan requires there; nothing when the module writes PointSize itself. */
+struct d3d12xs_spirv_point_size_args {
+    float size;
+};
+HRESULT d3d12xs_spirv_pass_point_size(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_point_size_args *args,
+        char *error, size_t error_size);
+
 /* ---- DispatchX ---- */
 
 /* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */
