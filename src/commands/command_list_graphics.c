@@ -373,10 +373,18 @@ static bool prepare_draw(struct d3d12_command_list *list, const char *command, b
         d3d12_command_list_debug_warn(list, command, "no index buffer is set (IASetIndexBuffer): the draw is skipped");
         return false;
     }
+    /* Vulkan binds no pipeline and no stream output targets while transform feedback is active:
+     * another pipeline, or new targets, end it with the pass. */
+    if (graphics->xfb_active && (graphics->so_targets_changed || graphics->xfb_pipeline != pipeline->vk_pipeline))
+        d3d12_command_list_end_rendering(list);
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
     apply_state(list, pipeline, topology, indexed);
-    return d3d12_command_list_prepare_rendering(list, pipeline->graphics, command);
+    if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
+        return false;
+    if (pipeline->graphics->stream_output_slots)
+        d3d12_command_list_begin_stream_output(list, pipeline);
+    return true;
 }
 
 /* Notes the draw in the record: what its tables and root views use (the flush left them as the

@@ -1,6 +1,6 @@
 /* The graphics commands of a list: render targets and rendering passes
- * (command_list_render_pass.c), the input assembler, rasterizer and output merger state and the
- * draws (command_list_graphics.c). */
+ * (command_list_render_pass.c), stream output (command_list_stream_output.c), the input
+ * assembler, rasterizer and output merger state and the draws (command_list_graphics.c). */
 #ifndef D3D12XS_COMMAND_LIST_GRAPHICS_H
 #define D3D12XS_COMMAND_LIST_GRAPHICS_H
 
@@ -15,6 +15,11 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsComma
  * pipeline renders them (the open one if it fits). False after the debug layer's warning when a
  * bound target is not of the pipeline's format or sample count (the draw is skipped). */
 bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command);
+
+/* command_list_stream_output.c: in a draw, once its rendering pass is open, transform feedback
+ * over the SO targets where the pipeline streams out and it is not active yet. */
+struct d3d12_pipeline_state;
+void d3d12_command_list_begin_stream_output(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline);
 
 /* command_list_graphics.c */
 void STDMETHODCALLTYPE d3d12_command_list_IASetPrimitiveTopology(ID3D12GraphicsCommandList10 *iface, D3D12_PRIMITIVE_TOPOLOGY topology);

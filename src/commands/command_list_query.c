@@ -112,6 +112,12 @@ static struct d3d12_open_query *find_open_query(struct d3d12_command_list *list,
     return NULL;
 }
 
+/* The stream an SO_STATISTICS query type counts. */
+static uint32_t so_stream(D3D12_QUERY_TYPE type)
+{
+    return type - D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0;
+}
+
 /* Heap types whose queries are one Vulkan query type (PIPELINE_STATISTICS1 counts in a
  * pipeline-statistics pool too). */
 static D3D12_QUERY_HEAP_TYPE vk_query_class(D3D12_QUERY_HEAP_TYPE type)
@@ -120,7 +126,7 @@ static D3D12_QUERY_HEAP_TYPE vk_query_class(D3D12_QUERY_HEAP_TYPE type)
 }
 
 /* The Vulkan query that counts a D3D12 query begun in this list, or VK_NULL_HANDLE where none
- * counts (stream output; no pipelineStatisticsQuery). */
+ * counts (no transform feedback queries; no pipelineStatisticsQuery). */
 static VkQueryPool counting_pool(const struct d3d12_command_list *list, const struct d3d12_query_heap *heap)
 {
     if (heap->compute_pool && !list->object.device->queue_map[list->type].supports_graphics)
@@ -151,7 +157,9 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
      * queries of a type overlap. Overlapping ones would need one Vulkan query per piece. */
     for (uint32_t i = 0; pool && i < list->open_query_count; i++) {
         const struct d3d12_open_query *other = &list->open_queries[i];
-        if (other->vk_pool && vk_query_class(other->heap->desc.Type) == vk_query_class(heap->desc.Type)) {
+        /* stream queries are one per stream */
+        if (other->vk_pool && vk_query_class(other->heap->desc.Type) == vk_query_class(heap->desc.Type)
+                && (heap->desc.Type != D3D12_QUERY_HEAP_TYPE_SO_STATISTICS || other->type == type)) {
             d3d12_command_list_record_error(list, command, "query %u of a heap of type %d is still open (d3d12xs cannot overlap two "
                     "queries of one type: Vulkan has one active query per type)", other->index, (int)other->heap->desc.Type);
             return;
@@ -167,7 +175,10 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
         if (type == D3D12_QUERY_TYPE_OCCLUSION && list->object.device->has_precise_occlusion)
             flags = VK_QUERY_CONTROL_PRECISE_BIT; /* BINARY_OCCLUSION needs only zero or not */
         vkCmdResetQueryPool(list->vk_command_buffer, pool, index, 1);
-        vkCmdBeginQuery(list->vk_command_buffer, pool, index, flags);
+        if (heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS)
+            list->object.device->graphics.vkCmdBeginQueryIndexedEXT(list->vk_command_buffer, pool, index, flags, so_stream(type));
+        else
+            vkCmdBeginQuery(list->vk_command_buffer, pool, index, flags);
     }
     d3d12_command_list_note(list, D3D12_RECORDED_BEGIN_QUERY, 0, 0);
 }
@@ -175,7 +186,8 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
 /* EndQuery of a begun query: ends the Vulkan query and copies its result into the heap's
  * results in D3D12's layout. Later commands of the list that read the results (a resolve)
  * wait for the copy through the barrier tracker. */
-static void end_counted_query(struct d3d12_command_list *list, struct d3d12_query_heap *heap, uint32_t index, VkQueryPool pool)
+static void end_counted_query(struct d3d12_command_list *list, struct d3d12_query_heap *heap, uint32_t index, VkQueryPool pool,
+        D3D12_QUERY_TYPE type)
 {
     VkCommandBuffer command_buffer = list->vk_command_buffer;
     VkDeviceSize offset = (VkDeviceSize)index * heap->result_size;
@@ -189,6 +201,10 @@ static void end_counted_query(struct d3d12_command_list *list, struct d3d12_quer
         vkCmdEndQuery(command_buffer, pool, index);
         vkCmdFillBuffer(command_buffer, heap->results, offset, cs_offset, 0);
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset + cs_offset, sizeof(UINT64),
+                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    } else if (heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS) {
+        list->object.device->graphics.vkCmdEndQueryIndexedEXT(command_buffer, pool, index, so_stream(type));
+        vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset, sizeof(D3D12_QUERY_DATA_SO_STATISTICS),
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     } else {
         /* Occlusion: one count. Pipeline statistics: the 11 fields of D3D12's structure (see
@@ -229,7 +245,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *
         }
         pool = open->vk_pool;
         *open = list->open_queries[--list->open_query_count];
-        end_counted_query(list, heap, index, pool);
+        end_counted_query(list, heap, index, pool, type);
         d3d12_command_list_note(list, D3D12_RECORDED_END_QUERY, 0, 0);
         return;
     }

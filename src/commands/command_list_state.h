@@ -201,14 +201,15 @@ void d3d12_command_list_report_closed(struct d3d12_command_list *list, const cha
  * the debug layer on (EnableDebugLayer or D3D12XS_DEBUG=1); the list stays valid. */
 void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
-/* The stages a draw runs in on this device: vertex input, every shader stage it has, the
- * fragment tests and the colour output (no stage whose feature is off: barriers may not name it). */
+/* The stages a draw runs in on this device: vertex input, every shader stage it has, transform
+ * feedback where enabled, the fragment tests and the colour output (no stage whose feature is off: barriers may not name it). */
 static inline VkPipelineStageFlags2 d3d12_draw_stages(const struct d3d12_device *device)
 {
     return VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
             | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT
             | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT
             | (device->graphics.geometry_shader ? VK_PIPELINE_STAGE_2_GEOMETRY_SHADER_BIT : 0)
+            | (device->graphics.transform_feedback ? VK_PIPELINE_STAGE_2_TRANSFORM_FEEDBACK_BIT_EXT : 0)
             | (device->graphics.tessellation_shader ? VK_PIPELINE_STAGE_2_TESSELLATION_CONTROL_SHADER_BIT
                     | VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT : 0);
 }

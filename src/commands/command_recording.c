@@ -64,13 +64,41 @@ static void bindings_unbound(struct d3d12_command_list *list)
     }
 }
 
+/* Transform feedback ends with the pass (Vulkan ends no pass with it active): each slot's byte
+ * count goes to its BufferFilledSizeLocation, which the next draw that streams out reads when it
+ * begins again; so that read (and the writes after it) wait for this write. */
+static void end_transform_feedback(struct d3d12_command_list *list)
+{
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
+    VkBuffer counters[D3D12_SO_BUFFER_SLOT_COUNT];
+    VkDeviceSize offsets[D3D12_SO_BUFFER_SLOT_COUNT];
+
+    uint32_t count = graphics->xfb_slots ? 32 - (uint32_t)__builtin_clz(graphics->xfb_slots) : 0;
+
+    for (uint32_t slot = 0; slot < count; slot++) {
+        bool written = graphics->xfb_slots & (1u << slot);
+        counters[slot] = written ? graphics->xfb_targets[slot].filled_size_buffer : VK_NULL_HANDLE;
+        offsets[slot] = written ? graphics->xfb_targets[slot].filled_size_offset : 0;
+    }
+    caps->vkCmdEndTransformFeedbackEXT(list->vk_command_buffer, 0, count, counters, offsets);
+    d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_TRANSFORM_FEEDBACK_BIT_EXT,
+            VK_ACCESS_2_TRANSFORM_FEEDBACK_WRITE_BIT_EXT | VK_ACCESS_2_TRANSFORM_FEEDBACK_COUNTER_WRITE_BIT_EXT,
+            VK_PIPELINE_STAGE_2_TRANSFORM_FEEDBACK_BIT_EXT, VK_ACCESS_2_TRANSFORM_FEEDBACK_WRITE_BIT_EXT
+            | VK_ACCESS_2_TRANSFORM_FEEDBACK_COUNTER_READ_BIT_EXT | VK_ACCESS_2_TRANSFORM_FEEDBACK_COUNTER_WRITE_BIT_EXT);
+}
+
 void d3d12_command_list_end_rendering(struct d3d12_command_list *list)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     if (!graphics->rendering)
         return;
-    if (graphics->rendering_in == list->vk_command_buffer && list->vk_command_buffer)
+    if (graphics->rendering_in == list->vk_command_buffer && list->vk_command_buffer) {
+        if (graphics->xfb_active)
+            end_transform_feedback(list);
         vkCmdEndRendering(list->vk_command_buffer);
+    }
+    graphics->xfb_active = false;
     graphics->rendering = false;
 }
 

@@ -98,8 +98,9 @@
     D3D12XS_GRAPHICS_COMMANDS(COMMAND)
 
 /* Draws and the input assembler, rasterizer and output merger state (command_list_graphics.c,
- * command_list_render_pass.c). A bundle inherits neither the pipeline state nor the primitive
- * topology: its draws are CHECKed for both. */
+ * command_list_render_pass.c), and stream output's targets (command_list_stream_output.c). A
+ * bundle inherits neither the pipeline state nor the primitive topology: its draws are CHECKed
+ * for both. */
 #define D3D12XS_GRAPHICS_COMMANDS(COMMAND) \
     COMMAND(DrawInstanced, LIST, CHECK, (ARG(UINT, VertexCountPerInstance), ARG(UINT, InstanceCount), ARG(UINT, StartVertexLocation), \
             ARG(UINT, StartInstanceLocation))) \
@@ -116,7 +117,8 @@
     COMMAND(RSSetScissorRects, LIST, REFUSE, (ARG(UINT, NumRects), ARG(const D3D12_RECT *, pRects))) \
     COMMAND(OMSetRenderTargets, LIST, REFUSE, (ARG(UINT, NumRenderTargetDescriptors), \
             ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pRenderTargetDescriptors), ARG(BOOL, RTsSingleHandleToDescriptorRange), \
-            ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pDepthStencilDescriptor)))
+            ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pDepthStencilDescriptor))) \
+    COMMAND(SOSetTargets, LIST, REFUSE, (ARG(UINT, StartSlot), ARG(UINT, NumViews), ARG(const D3D12_STREAM_OUTPUT_BUFFER_VIEW *, pViews)))
 
 /* SetComputeRoot* or SetGraphicsRoot* (Kind): a bind point's signature and root arguments,
  * which bundles record (a signature is checked where it is replayed, as in the caller). */

@@ -56,6 +56,16 @@ struct d3d12_vertex_buffer {
     VkDeviceSize offset, size, stride;
 };
 
+/* A stream output target as SOSetTargets read it: the buffer range written and the 4 bytes at
+ * BufferFilledSizeLocation, the byte count written so far, which transform feedback reads as its
+ * counter when it begins and writes when it ends (so appends go on across draws and lists). */
+struct d3d12_stream_output_target {
+    VkBuffer buffer;               /* VK_NULL_HANDLE: no target in the slot */
+    VkDeviceSize offset, size;
+    VkBuffer filled_size_buffer;
+    VkDeviceSize filled_size_offset;
+};
+
 struct d3d12_graphics_bindings {
     /* OMSetRenderTargets */
     uint32_t rt_count;
@@ -87,6 +97,15 @@ struct d3d12_graphics_bindings {
     VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */
     VkDeviceSize index_offset, index_size;
     VkIndexType index_type;
+    /* SOSetTargets (command_list_stream_output.c) */
+    struct d3d12_stream_output_target so_targets[D3D12_SO_BUFFER_SLOT_COUNT];
+    /* Transform feedback active in the open rendering pass: begun by a draw with stream output,
+     * for xfb_pipeline and the targets as they were then, xfb_targets (SOSetTargets ends it at
+     * the next draw); the pass's end ends it, writing the counters of slots xfb_slots. */
+    bool xfb_active, so_targets_changed;
+    VkPipeline xfb_pipeline;
+    uint32_t xfb_slots;
+    struct d3d12_stream_output_target xfb_targets[D3D12_SO_BUFFER_SLOT_COUNT];
 };
 
 #endif

@@ -172,10 +172,15 @@ static HRESULT create_result_storage(struct d3d12_query_heap *heap, const char *
                         &heap->compute_pool, method)))
             return hr;
         break;
+    case D3D12_QUERY_HEAP_TYPE_SO_STATISTICS:
+        /* A transform feedback stream query counts D3D12's two values in D3D12's order
+         * (primitives written, primitives the stream output), for the stream its begin names.
+         * Without the extension's queries nothing streams out either, and {0, 0} is exact. */
+        if (device->graphics.transform_feedback_queries
+                && FAILED(hr = create_pool(heap, VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT, 0, &heap->vk_pool, method)))
+            return hr;
+        break;
     default:
-        /* SO_STATISTICS: nothing streams out before graphics pipelines exist, so {0, 0} is exact.
-         * Stream output will bring a VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT pool, whose
-         * result is the same two counters in the same order, copied by EndQuery like the others. */
         break;
     }
     if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &device_local, 0, 0, &heap->results, &heap->results_memory, method)))

@@ -9,15 +9,16 @@
  * query's D3D12 result in a buffer (results): EndQuery copies the Vulkan query's result
  * there, in D3D12's layout, and ResolveQueryData copies from it. That one place is what lets
  * two pools feed one query (pipeline statistics on families with and without graphics) and
- * types with no Vulkan query yet (stream output) write their exact zeros. */
+ * types no Vulkan query counts on the device write their exact zeros. */
 struct d3d12_query_heap {
     ID3D12QueryHeap ID3D12QueryHeap_iface;
     struct d3d12xs_object object;
     D3D12_QUERY_HEAP_DESC desc;
     /* TIMESTAMP, COPY_QUEUE_TIMESTAMP: the timestamps. OCCLUSION: an occlusion pool.
      * PIPELINE_STATISTICS(1): the 11 statistics of D3D12_QUERY_DATA_PIPELINE_STATISTICS, for
-     * lists on graphics families. VK_NULL_HANDLE where nothing can count (SO_STATISTICS, no
-     * pipelineStatisticsQuery). */
+     * lists on graphics families. SO_STATISTICS: a transform feedback stream pool (the
+     * stream is the query type's). VK_NULL_HANDLE where nothing can count (no transform
+     * feedback queries, no pipelineStatisticsQuery). */
     VkQueryPool vk_pool;
     VkQueryPool compute_pool; /* PIPELINE_STATISTICS(1): compute invocations only, for compute-only families */
     VkCommandPool init_pool; /* the command buffer that makes every query available once */

@@ -46,7 +46,16 @@ struct d3d12xs_graphics_caps {
     /* VK_EXT_conservative_rasterization: D3D12's tier (0: none) and the overestimation size */
     unsigned conservative_tier;
     float conservative_overestimation;
+    /* VK_EXT_transform_feedback: stream output; geometry_streams: GS streams 1 to 3 (and their
+     * Stream decoration); rasterization_stream_select: a RasterizedStream other than 0 */
+    bool transform_feedback, geometry_streams, rasterization_stream_select, transform_feedback_queries;
+    uint32_t max_transform_feedback_buffers, max_transform_feedback_stride;
     PFN_vkCmdSetPatchControlPointsEXT vkCmdSetPatchControlPointsEXT;
+    PFN_vkCmdBindTransformFeedbackBuffersEXT vkCmdBindTransformFeedbackBuffersEXT;
+    PFN_vkCmdBeginTransformFeedbackEXT vkCmdBeginTransformFeedbackEXT;
+    PFN_vkCmdEndTransformFeedbackEXT vkCmdEndTransformFeedbackEXT;
+    PFN_vkCmdBeginQueryIndexedEXT vkCmdBeginQueryIndexedEXT;
+    PFN_vkCmdEndQueryIndexedEXT vkCmdEndQueryIndexedEXT;
 };
 
 struct d3d12_scheduler;

@@ -149,6 +149,31 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     else
         caps->output_layer = caps->output_viewport_index = false;
 
+    /* Stream output (D3D12_STREAM_OUTPUT_DESC, SOSetTargets): D3D12 requires it of every device,
+     * so pipelines with it are refused (E_NOTIMPL) only where the device lacks the extension. */
+    plan->transform_feedback = (VkPhysicalDeviceTransformFeedbackFeaturesEXT){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(physical, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)) {
+        VkPhysicalDeviceTransformFeedbackPropertiesEXT properties = {
+                .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
+        VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
+        query_features(device, &plan->transform_feedback);
+        vkGetPhysicalDeviceProperties2(physical, &query);
+        if ((caps->transform_feedback = plan->transform_feedback.transformFeedback)) {
+            caps->geometry_streams = plan->transform_feedback.geometryStreams && caps->geometry_shader
+                    && properties.maxTransformFeedbackStreams >= D3D12_SO_STREAM_COUNT;
+            caps->rasterization_stream_select = caps->geometry_streams && properties.transformFeedbackRasterizationStreamSelect;
+            caps->transform_feedback_queries = properties.transformFeedbackQueries;
+            caps->max_transform_feedback_buffers = properties.maxTransformFeedbackBuffers;
+            caps->max_transform_feedback_stride = properties.maxTransformFeedbackBufferDataStride;
+            plan->extensions[plan->extension_count++] = VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
+            plan->transform_feedback = (VkPhysicalDeviceTransformFeedbackFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, .transformFeedback = VK_TRUE,
+                    .geometryStreams = caps->geometry_streams};
+            CHAIN(plan, plan->transform_feedback);
+        }
+    }
+
     /* SV_StencilRef (PSSpecifiedStencilRefSupported). */
     if ((caps->stencil_export = d3d12xs_has_device_extension(physical, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME;
@@ -161,4 +186,17 @@ void d3d12xs_vk_device_load_graphics(struct d3d12_device *device)
             && !(caps->vkCmdSetPatchControlPointsEXT = (PFN_vkCmdSetPatchControlPointsEXT)vkGetDeviceProcAddr(device->vk_device,
                     "vkCmdSetPatchControlPointsEXT")))
         caps->patch_control_points = false;
+    if (caps->transform_feedback) {
+        caps->vkCmdBindTransformFeedbackBuffersEXT = (PFN_vkCmdBindTransformFeedbackBuffersEXT)vkGetDeviceProcAddr(device->vk_device,
+                "vkCmdBindTransformFeedbackBuffersEXT");
+        caps->vkCmdBeginTransformFeedbackEXT = (PFN_vkCmdBeginTransformFeedbackEXT)vkGetDeviceProcAddr(device->vk_device,
+                "vkCmdBeginTransformFeedbackEXT");
+        caps->vkCmdEndTransformFeedbackEXT = (PFN_vkCmdEndTransformFeedbackEXT)vkGetDeviceProcAddr(device->vk_device,
+                "vkCmdEndTransformFeedbackEXT");
+        caps->vkCmdBeginQueryIndexedEXT = (PFN_vkCmdBeginQueryIndexedEXT)vkGetDeviceProcAddr(device->vk_device, "vkCmdBeginQueryIndexedEXT");
+        caps->vkCmdEndQueryIndexedEXT = (PFN_vkCmdEndQueryIndexedEXT)vkGetDeviceProcAddr(device->vk_device, "vkCmdEndQueryIndexedEXT");
+        if (!caps->vkCmdBindTransformFeedbackBuffersEXT || !caps->vkCmdBeginTransformFeedbackEXT || !caps->vkCmdEndTransformFeedbackEXT)
+            caps->transform_feedback = false;
+        caps->transform_feedback_queries &= caps->vkCmdBeginQueryIndexedEXT && caps->vkCmdEndQueryIndexedEXT;
+    }
 }

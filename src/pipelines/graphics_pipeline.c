@@ -127,7 +127,18 @@ static bool same_binding(const struct d3d12xs_pipeline_binding *a, const struct 
 {
     return a->source == b->source && a->root_index == b->root_index && a->vk_binding == b->vk_binding && a->counter == b->counter
             && a->table_offset == b->table_offset && a->heap_set == b->heap_set && a->table_extent == b->table_extent
-            && a->array_size == b->array_size;
+            && a->array_size == b->array_size && (a->source != D3D12XS_BINDING_ROOT_ADDRESS || a->address_slot == b->address_slot);
+}
+
+static uint32_t lcm(uint32_t a, uint32_t b)
+{
+    uint32_t x = a, y = b;
+    while (y) {
+        uint32_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return x ? a / x * b : 0;
 }
 
 /* One stage's bindings into the pipeline's: the flush pushes each descriptor once for all stages. */
@@ -143,8 +154,15 @@ static HRESULT merge_bindings(struct d3d12_pipeline_state *state, const struct d
     for (uint32_t i = 0; i < stage_state->binding_count; i++) {
         const struct d3d12xs_pipeline_binding *b = &stage_state->bindings[i];
         bool known = false;
-        for (uint32_t j = 0; j < state->binding_count && !known; j++)
-            known = same_binding(&state->bindings[j], b);
+        for (uint32_t j = 0; j < state->binding_count && !known; j++) {
+            if (!(known = same_binding(&state->bindings[j], b)))
+                continue;
+            /* one descriptor for both stages: it starts off the device's alignment only where
+             * every stage that reads it adds the view's offset, and by whole elements of each */
+            if (b->view_offsets && state->bindings[j].view_offsets && b->view_stride != state->bindings[j].view_stride)
+                state->bindings[j].view_stride = lcm(b->view_stride, state->bindings[j].view_stride);
+            state->bindings[j].view_offsets &= b->view_offsets;
+        }
         if (known)
             continue;
         state->bindings[state->binding_count++] = *b;
@@ -152,6 +170,8 @@ static HRESULT merge_bindings(struct d3d12_pipeline_state *state, const struct d
         state->pushed_root_descriptor_count += b->source == D3D12XS_BINDING_ROOT_DESCRIPTOR && b->array_size;
     }
     state->used_root_mask |= stage_state->used_root_mask;
+    state->memory_abi |= stage_state->memory_abi;
+    state->address_count += stage_state->address_count;
     state->reads_heaps |= stage_state->reads_heaps;
     state->indexes_heap |= stage_state->indexes_heap;
     state->indexes_sampler_heap |= stage_state->indexes_sampler_heap;
@@ -168,11 +188,17 @@ static HRESULT bind_stage(struct d3d12_pipeline_state *state, struct d3d12_graph
     memset(&scratch, 0, sizeof(scratch));
     scratch.device = state->device;
     scratch.root_signature = state->root_signature;
+    /* Memory-based ABI: each stage's root descriptor addresses go after the earlier stages' in
+     * the one argument buffer the draw writes (command_list_arguments.c). */
+    scratch.address_base = state->address_count;
     hr = d3d12_pipeline_state_bind_stage(&scratch, stage->module, stage->from_dxbc, stage->stage, stage->argument, method, words, word_count,
             entry_point);
-    if (SUCCEEDED(hr) && scratch.memory_abi)
-        hr = d3d12xs_fail(E_NOTIMPL, method, "%s reads root arguments through the memory-based ABI "
-                "(D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI), which graphics pipelines do not have yet", stage->argument);
+    if (SUCCEEDED(hr) && state->address_count + scratch.address_count > D3D12XS_MAX_ROOT_PARAMETERS)
+        hr = d3d12xs_fail(E_NOTIMPL, method, "%s: the stages read root descriptors through memory %u times, past the %u entries of the "
+                "argument buffer's address table", stage->argument, state->address_count + scratch.address_count, D3D12XS_MAX_ROOT_PARAMETERS);
+    for (uint32_t i = 0; SUCCEEDED(hr) && i < scratch.binding_count; i++)
+        if (scratch.bindings[i].source == D3D12XS_BINDING_ROOT_ADDRESS)
+            scratch.bindings[i].address_slot += scratch.address_base;
     /* DENY_*_SHADER_ROOT_ACCESS: the stage sees no root arguments, tables or heaps */
     if (SUCCEEDED(hr) && (state->root_signature->desc->Desc_1_2.Flags & deny) && scratch.binding_count)
         hr = d3d12xs_fail(E_INVALIDARG, method, "%s reads register %s, but the root signature denies that stage root access "
@@ -184,6 +210,34 @@ static HRESULT bind_stage(struct d3d12_pipeline_state *state, struct d3d12_graph
         free(*words);
         *words = NULL;
     }
+    return hr;
+}
+
+/* Whether stages[s] is the last stage before the rasterizer (the one whose outputs stream out). */
+static bool is_last_before_rasterizer(const struct d3d12_graphics_stage *stages, uint32_t count, uint32_t s)
+{
+    return stages[s].stage != VK_SHADER_STAGE_FRAGMENT_BIT && (s + 1 == count || stages[s + 1].stage == VK_SHADER_STAGE_FRAGMENT_BIT);
+}
+
+/* StreamOutput: the declaration matched against the stage's outputs, and the captures written
+ * into its module (spirv/spirv_stream_output.c). */
+static HRESULT stream_out_stage(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, struct d3d12_graphics_stage *stage,
+        const char *method)
+{
+    struct d3d12xs_spirv_xfb_capture *captures;
+    struct d3d12xs_spirv_stream_output_args args;
+    char error[512];
+    HRESULT hr;
+
+    if (!(captures = calloc(desc->stream_output.NumEntries, sizeof(*captures))))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the stream output's captures");
+    args.captures = captures;
+    if (SUCCEEDED(hr = d3d12_stream_output_match(state->device, desc, stage, captures, &args.count, &args.first_location, method))
+            && FAILED(hr = d3d12xs_spirv_pass_stream_output(stage->module, &args, error, sizeof(error))))
+        d3d12xs_fail(hr, method, "%s (stream output): %s", stage->argument, error);
+    for (uint32_t k = 0; SUCCEEDED(hr) && k < args.count; k++)
+        state->graphics->stream_output_slots |= 1u << captures[k].buffer;
+    free(captures);
     return hr;
 }
 
@@ -240,6 +294,17 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
     }
     d3d12_vertex_input_init(desc, offsets, element_locations, input);
     d3d12_rasterizer_state_init(device, desc, rasterizer);
+    /* StreamOutput.RasterizedStream: none discards every primitive after streaming out; another
+     * stream than 0 is rasterized in its place (a geometry shader's). */
+    VkPipelineRasterizationStateStreamCreateInfoEXT rasterized_stream = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT,
+        .pNext = rasterizer->rasterization.pNext,
+        .rasterizationStream = desc->stream_output.RasterizedStream,
+    };
+    if (desc->stream_output.NumEntries && desc->stream_output.RasterizedStream == D3D12_SO_NO_RASTERIZED_STREAM)
+        rasterizer->rasterization.rasterizerDiscardEnable = VK_TRUE;
+    else if (desc->stream_output.NumEntries && desc->stream_output.RasterizedStream)
+        rasterizer->rasterization.pNext = &rasterized_stream;
     d3d12_output_merger_state_init(desc, output);
 
     const VkPipelineInputAssemblyStateCreateInfo input_assembly = {
@@ -357,9 +422,26 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
             d3d12xs_fail(hr, method, "%s: %s", stages[s].argument, error);
             goto done;
         }
+        if (desc->stream_output.NumEntries && is_last_before_rasterizer(stages, stage_count, s)
+                && FAILED(hr = stream_out_stage(state, desc, &stages[s], method)))
+            goto done;
+        if (desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT && stages[s].stage == VK_SHADER_STAGE_VERTEX_BIT
+                && is_last_before_rasterizer(stages, stage_count, s)) {
+            const struct d3d12xs_spirv_point_size_args point_size = {1.0f};
+            if (FAILED(hr = d3d12xs_spirv_pass_point_size(stages[s].module, &point_size, error, sizeof(error)))) {
+                d3d12xs_fail(hr, method, "%s: %s", stages[s].argument, error);
+                goto done;
+            }
+        }
         if (FAILED(hr = bind_stage(state, &stages[s], deny, &words[s], &word_counts[s], entry_points[s], method)))
             goto done;
     }
+    /* The argument buffer of the memory-based ABI, as the stages read it: the root constants,
+     * then every stage's root descriptor addresses. */
+    state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
+    state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
+    state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
+            : state->root_signature->push_constant_size;
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded lists
      * may use the pipeline, after the root signature itself may have gone. */
     if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout, &state->vk_layout)))

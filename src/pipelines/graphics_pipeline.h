@@ -28,6 +28,7 @@ struct d3d12_graphics_pipeline {
     uint32_t per_instance_slots;    /* ... of which per-instance */
     bool depth_bounds_test;         /* DepthBoundsTestEnable: OMSetDepthBounds' values apply */
     bool tessellation;              /* patch lists: the list's N control points are dynamic */
+    uint32_t stream_output_slots;   /* bit per SO buffer slot its StreamOutput writes (0: none) */
 };
 
 /* A parsed pipeline state stream (pipeline_stream.c). */

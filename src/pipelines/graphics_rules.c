@@ -1,5 +1,5 @@
 /* D3D12's rules for a graphics pipeline's description, checked before anything is built: the
- * stages and topology type, flags and the parts d3d12xs does not do (stream output, view
+ * stages and topology type, flags, stream output (stream_output.c) and the parts d3d12xs does not do (view
  * instancing, cached blobs), then each state's own rules (graphics_state.h). One line each. */
 #include "pipelines/graphics_pipeline.h"
 #include "pipelines/graphics_state.h"
@@ -58,9 +58,8 @@ HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d1
                 "implemented", p);
     if (desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
         return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO is not empty (d3d12xs produces no cached blobs)", p);
-    if (desc->stream_output.NumEntries || desc->stream_output.NumStrides)
-        return d3d12xs_fail(E_NOTIMPL, method, "%sStreamOutput has %u entries: stream output (VK_EXT_transform_feedback) is not "
-                "implemented", p, desc->stream_output.NumEntries);
+    if (FAILED(hr = d3d12_stream_output_check(device, desc, has_code(&desc->gs), method)))
+        return hr;
     if (desc->view_instancing.ViewInstanceCount)
         return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing has %u views: view instancing is not implemented "
                 "(ViewInstancingTier is NOT_SUPPORTED)", p, desc->view_instancing.ViewInstanceCount);

@@ -57,4 +57,17 @@ bool d3d12_blend_uses_dual_source(const D3D12_BLEND_DESC *blend);
 /* The Vulkan format a render target (or depth-stencil) format renders in (UNDEFINED for UNKNOWN). */
 VkFormat d3d12_target_vk_format(DXGI_FORMAT format);
 
+/* ---- stream_output.c ---- */
+struct d3d12_graphics_stage;
+struct d3d12xs_spirv_xfb_capture;
+/* D3D12's rules for StreamOutput that need no shader (entries, strides, slots, streams,
+ * RasterizedStream), and what the device lacks for it (E_NOTIMPL). */
+HRESULT d3d12_stream_output_check(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, bool has_gs, const char *method);
+/* The declaration matched against the outputs of `stage`, the last before the rasterizer: one
+ * capture per entry that is not a gap (captures: NumEntries of them), at Locations from
+ * *first_location on. E_INVALIDARG for an entry whose semantic the stage does not write or whose
+ * components pass the output's; E_NOTIMPL for outputs d3d12xs cannot capture. */
+HRESULT d3d12_stream_output_match(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const struct d3d12_graphics_stage *stage,
+        struct d3d12xs_spirv_xfb_capture *captures, uint32_t *count, uint32_t *first_location, const char *method);
+
 #endif

@@ -802,7 +802,7 @@ HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, stru
     if (from_dxbc && FAILED(hr = dxbc_root_constants(state, module, &info, targets, argument, method)))
         goto done;
     state->argument_binding = D3D12XS_PUSH_BINDING_ARGUMENTS;
-    state->address_offset = (state->root_signature->push_constant_size + 15) & ~15u;
+    state->address_offset = ((state->root_signature->push_constant_size + 15) & ~15u) + 16 * state->address_base;
     state->argument_size = state->address_count ? state->address_offset + 16 * state->address_count
             : state->root_signature->push_constant_size;
     if (FAILED(hr = run_pipeline_passes(state, module, &info, targets, root_variables, argument, method)))
@@ -816,8 +816,8 @@ HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, stru
             goto done;
         }
     }
-    /* Root raw buffers at any element and the SCALAR variant: DispatchX's, so compute only
-     * (a graphics pipeline's root views are aligned as the device wants). */
+    /* Raw and structured views at any element; the SCALAR variant for root raw buffers read as
+     * uvec4s is compute's (a graphics stage reads them as scalars from the start). */
     if (stage == VK_SHADER_STAGE_COMPUTE_BIT) {
         if (FAILED(hr = keep_scalar_source(state, module, argument, method)))
             goto done;
@@ -825,6 +825,9 @@ HRESULT d3d12_pipeline_state_bind_stage(struct d3d12_pipeline_state *state, stru
             d3d12xs_fail(hr, method, "%s: %s", argument, error);
             goto done;
         }
+    } else if (FAILED(hr = d3d12_pipeline_state_apply_graphics_view_offsets(state, module, error, sizeof(error)))) {
+        d3d12xs_fail(hr, method, "%s: %s", argument, error);
+        goto done;
     }
     if (FAILED(hr = d3d12xs_spirv_module_emit(module, &words, &word_count))) {
         d3d12xs_fail(hr, method, "%s: cannot write the SPIR-V", argument);

@@ -112,6 +112,9 @@ struct d3d12_pipeline_state {
     bool memory_abi;
     uint32_t argument_binding;
     uint32_t address_count, address_offset, argument_size;
+    /* Binding a graphics stage: the address table entries earlier stages took, after which
+     * this stage's go (0 for compute). */
+    uint32_t address_base;
     uint32_t pushed_root_descriptor_count; /* root CBV/SRV/UAV bindings that stay push descriptors */
     /* Graphics pipelines (graphics_pipeline.h): what the list needs to draw with it, freed by
      * destroy_graphics when the pipeline goes; NULL for compute pipelines. */
@@ -141,6 +144,11 @@ struct d3d12xs_spirv_module;
  * bindings' view_stride and view_offsets. With scalar, the root raw buffers' uvec4 aliases
  * become 32-bit accesses first. */
 HRESULT d3d12_pipeline_state_apply_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module, bool scalar,
+        char *error, size_t error_size);
+/* The same for a graphics stage, which has no variants: its root raw buffers' uvec4 aliases
+ * become 32-bit accesses for good (their bindings lose the alias), so a root view 4, 8 or 12
+ * bytes past a 16-byte boundary needs no SCALAR variant. */
+HRESULT d3d12_pipeline_state_apply_graphics_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
         char *error, size_t error_size);
 /* The SPIR-V of the SCALAR variant (from scalar_source), malloc()ed. */
 HRESULT d3d12_pipeline_state_scalar_spirv(struct d3d12_pipeline_state *state, uint32_t **words, size_t *word_count,

@@ -2,7 +2,8 @@
  * (docs/descriptors.md, "Views at any offset"): which variables the shader adds a view's
  * misalignment to (spirv/spirv_view_offsets.c), and the SCALAR variant, whose root raw buffers are
  * never read as uvec4s: a 16-byte access would straddle the view's start when the root
- * argument is 4, 8 or 12 bytes past a 16-byte boundary, so the dispatch picks that variant then. */
+ * argument is 4, 8 or 12 bytes past a 16-byte boundary, so the dispatch picks that variant then.
+ * Graphics stages have no variants: theirs are scalar from the start. */
 #include <stdlib.h>
 
 #include "descriptors/descriptor_buffer.h"
@@ -84,6 +85,19 @@ done:
     free(strides);
     free(unfollowed);
     return hr;
+}
+
+HRESULT d3d12_pipeline_state_apply_graphics_view_offsets(struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        char *error, size_t error_size)
+{
+    HRESULT hr;
+
+    if (FAILED(hr = scalarize_root_views(state, module, error, error_size)))
+        return hr;
+    for (uint32_t i = 0; i < state->binding_count; i++)
+        if (is_root_view(state, &state->bindings[i]))
+            state->bindings[i].alias_variable_id = 0;
+    return d3d12_pipeline_state_apply_view_offsets(state, module, false, error, error_size);
 }
 
 HRESULT d3d12_pipeline_state_scalar_spirv(struct d3d12_pipeline_state *state, uint32_t **words, size_t *word_count,

@@ -270,6 +270,38 @@ struct d3d12xs_spirv_dxbc_constants_args {
 HRESULT d3d12xs_spirv_pass_dxbc_constants(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_dxbc_constants_args *args,
         char *error, size_t error_size);
 
+/* ---- graphics ---- */
+
+/* spirv_stream_output.c (pipeline creation, the last stage before the rasterizer): stream
+ * output through Vulkan's transform feedback. Each captures[k] copies components
+ * [first_component, first_component + component_count) of the output variable variable_id into a
+ * new output variable of its own (at Location first_location + k, which no later stage reads),
+ * decorated XfbBuffer buffer, XfbStride stride, Offset offset (and Stream stream when not 0):
+ * D3D12 captures parts of an output, Vulkan only whole variables. The copies happen before each
+ * OpReturn of the entry point and, in geometry shaders, before each vertex emitted. The module
+ * gets the TransformFeedback capability (GeometryStreams with a stream above 0) and the Xfb
+ * execution mode. E_INVALIDARG for a variable that is not a 32-bit scalar or vector output. */
+struct d3d12xs_spirv_xfb_capture {
+    uint32_t variable_id, first_component, component_count;
+    uint32_t buffer, stride, offset, stream;
+};
+struct d3d12xs_spirv_stream_output_args {
+    const struct d3d12xs_spirv_xfb_capture *captures;
+    uint32_t count;
+    uint32_t first_location;
+};
+HRESULT d3d12xs_spirv_pass_stream_output(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_stream_output_args *args,
+        char *error, size_t error_size);
+
+/* spirv_point_size.c (pipeline creation, a point-list pipeline's vertex shader when no
+ * tessellation or geometry shader follows it): a PointSize output of `size` (D3D12's points are
+ * one pixel), which Vulkan requires there; nothing when the module writes PointSize itself. */
+struct d3d12xs_spirv_point_size_args {
+    float size;
+};
+HRESULT d3d12xs_spirv_pass_point_size(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_point_size_args *args,
+        char *error, size_t error_size);
+
 /* ---- DispatchX ---- */
 
 /* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */
