@@ -1,6 +1,6 @@
 /* D3D12's rules for a graphics pipeline's description, checked before anything is built: the
  * stages and topology type, flags and the parts d3d12xs does not do (stream output, view
- * instancing, cached blobs), then each state's own rules (graphics_state.h). One line each. */
+ * instancing), then each state's own rules (graphics_state.h). One line each. */
 #include "pipelines/graphics_pipeline.h"
 #include "pipelines/graphics_state.h"
 
@@ -56,8 +56,9 @@ HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d1
     if (desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT)
         return d3d12xs_fail(E_NOTIMPL, method, "%sFlags has DYNAMIC_INDEX_BUFFER_STRIP_CUT: IASetIndexBufferStripCutValue is not "
                 "implemented", p);
-    if (desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
-        return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO is not empty (d3d12xs produces no cached blobs)", p);
+    if (!desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO has CachedBlobSizeInBytes %zu but pCachedBlob NULL", p,
+                (size_t)desc->cached_pso.CachedBlobSizeInBytes);
     if (desc->stream_output.NumEntries || desc->stream_output.NumStrides)
         return d3d12xs_fail(E_NOTIMPL, method, "%sStreamOutput has %u entries: stream output (VK_EXT_transform_feedback) is not "
                 "implemented", p, desc->stream_output.NumEntries);
