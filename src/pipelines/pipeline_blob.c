@@ -179,11 +179,12 @@ HRESULT d3d12_pipeline_blob_check_header(struct d3d12_device *device, const char
     if (load_u32(header + 4) != D3D12XS_PIPELINE_BLOB_FORMAT || strcmp(version, D3D12XS_VERSION))
         return d3d12xs_fail(D3D12_ERROR_DRIVER_VERSION_MISMATCH, method, "%s was made by d3d12xs %s (format %u), this is %s (format %u)",
                 argument, version, load_u32(header + 4), D3D12XS_VERSION, D3D12XS_PIPELINE_BLOB_FORMAT);
-    if (load_u32(header + 32) != properties->driverVersion
-            || memcmp(header + D3D12XS_PIPELINE_BLOB_UUID_OFFSET, properties->pipelineCacheUUID, VK_UUID_SIZE))
+    if (load_u32(header + 32) != properties->driverVersion)
         return d3d12xs_fail(D3D12_ERROR_DRIVER_VERSION_MISMATCH, method, "%s was made with another driver version (driverVersion "
-                "0x%x and pipelineCacheUUID differ from %s's 0x%x)", argument, load_u32(header + 32), properties->deviceName,
-                properties->driverVersion);
+                "0x%x, %s has 0x%x)", argument, load_u32(header + 32), properties->deviceName, properties->driverVersion);
+    if (memcmp(header + D3D12XS_PIPELINE_BLOB_UUID_OFFSET, properties->pipelineCacheUUID, VK_UUID_SIZE))
+        return d3d12xs_fail(D3D12_ERROR_DRIVER_VERSION_MISMATCH, method, "%s was made with another driver version (its "
+                "pipelineCacheUUID is not %s's)", argument, properties->deviceName);
     if (load_u64(header + 64) != size - D3D12XS_PIPELINE_BLOB_HEADER_SIZE
             || load_u64(header + 72) != payload_hash(header + D3D12XS_PIPELINE_BLOB_HEADER_SIZE, size - D3D12XS_PIPELINE_BLOB_HEADER_SIZE))
         return d3d12xs_fail(E_INVALIDARG, method, "%s is damaged (%zu bytes: its size or contents are not what its header says)",
@@ -194,6 +195,11 @@ HRESULT d3d12_pipeline_blob_check_header(struct d3d12_device *device, const char
 uint64_t d3d12_pipeline_blob_desc_hash(const void *blob, size_t size)
 {
     return size >= D3D12XS_PIPELINE_BLOB_HEADER_SIZE ? load_u64((const unsigned char *)blob + D3D12XS_PIPELINE_BLOB_DESC_HASH_OFFSET) : 0;
+}
+
+bool d3d12_pipeline_blob_is_graphics(const void *blob, size_t size)
+{
+    return size >= D3D12XS_PIPELINE_BLOB_HEADER_SIZE + 4 && load_u32((const unsigned char *)blob + D3D12XS_PIPELINE_BLOB_HEADER_SIZE) == BLOB_GRAPHICS;
 }
 
 HRESULT d3d12_pipeline_blob_check(struct d3d12_device *device, const void *blob, size_t size, uint64_t key_hash, bool graphics,

@@ -63,6 +63,8 @@ HRESULT d3d12_pipeline_blob_check(struct d3d12_device *device, const void *blob,
 HRESULT d3d12_pipeline_blob_load(struct d3d12_pipeline_state *state, const void *blob, size_t size,
         struct d3d12_pipeline_blob_contents *contents, const char *method);
 void d3d12_pipeline_blob_contents_cleanup(struct d3d12_pipeline_blob_contents *contents);
+/* Whether a blob (its header checked) holds a graphics pipeline. */
+bool d3d12_pipeline_blob_is_graphics(const void *blob, size_t size);
 /* The description hash in a blob's header (0 when it is too short to have one). */
 uint64_t d3d12_pipeline_blob_desc_hash(const void *blob, size_t size);
 

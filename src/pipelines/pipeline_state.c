@@ -249,8 +249,8 @@ static void destroy_pipeline_state(struct d3d12_device *device, void *object)
     free(state);
 }
 
-/* One pipeline state object lets go of the pipeline: the last takes it out of the table. */
-static void release_pipeline(struct d3d12_pipeline_state *state)
+/* One pipeline state object (or library entry) lets go of the pipeline: the last takes it out of the table. */
+void d3d12_pipeline_state_release_share(struct d3d12_pipeline_state *state)
 {
     struct d3d12xs_pipeline_table *table = state->device->pipeline_table;
     bool last;
@@ -279,7 +279,7 @@ static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState 
     unsigned refcount = d3d12xs_object_release(&object->object);
     if (!refcount) {
         /* first: the object's reference keeps the device while the pipeline is retired */
-        release_pipeline(object->pipeline);
+        d3d12_pipeline_state_release_share(object->pipeline);
         d3d12xs_object_cleanup(&object->object);
         free(object);
     }
@@ -1016,18 +1016,11 @@ static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PI
     return S_OK;
 }
 
-HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
-        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
+HRESULT d3d12_compute_pipeline_key(const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits,
+        struct d3d12_pipeline_key *key, const char *method)
 {
     struct d3d12_root_signature *signature = NULL;
-    struct d3d12_pipeline_state *pipeline;
-    struct d3d12_pipeline_key key;
-    uint64_t begin_ns;
-    bool found;
-    HRESULT hr;
 
-    if (out)
-        *out = NULL;
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the pipeline)");
     if (desc->pRootSignature && !(signature = unsafe_impl_from_ID3D12RootSignature(desc->pRootSignature)))
@@ -1041,16 +1034,31 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
     if (!desc->CachedPSO.pCachedBlob && desc->CachedPSO.CachedBlobSizeInBytes)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO has CachedBlobSizeInBytes %zu but pCachedBlob NULL",
                 (size_t)desc->CachedPSO.CachedBlobSizeInBytes);
+    if (!signature && !d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
+                "DXBC container's RTS0 part)");
+    *key = (struct d3d12_pipeline_key){signature, desc->CS.pShaderBytecode, desc->CS.BytecodeLength, desc->Flags, limits, false, 0};
+    d3d12_pipeline_key_hash(key);
+    return S_OK;
+}
+
+HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
+{
+    struct d3d12_pipeline_state *pipeline;
+    struct d3d12_pipeline_key key;
+    uint64_t begin_ns;
+    bool found;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (FAILED(hr = d3d12_compute_pipeline_key(desc, limits, &key, method)))
+        return hr;
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
     if (!out)
         return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
-    if (!signature && !d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
-        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
-                "DXBC container's RTS0 part)");
-
-    key = (struct d3d12_pipeline_key){signature, desc->CS.pShaderBytecode, desc->CS.BytecodeLength, desc->Flags, limits, false, 0};
-    d3d12_pipeline_key_hash(&key);
     /* checked even where a live pipeline is found: the answer does not depend on what is alive */
     if (desc->CachedPSO.CachedBlobSizeInBytes && FAILED(hr = d3d12_pipeline_blob_check(device, desc->CachedPSO.pCachedBlob,
             desc->CachedPSO.CachedBlobSizeInBytes, key.hash, false, "pDesc->CachedPSO", method)))
@@ -1079,7 +1087,7 @@ HRESULT d3d12_pipeline_state_hand_out(struct d3d12_pipeline_state *pipeline, con
     HRESULT hr;
 
     if (!(object = calloc(1, sizeof(*object)))) {
-        release_pipeline(pipeline);
+        d3d12_pipeline_state_release_share(pipeline);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
     }
     object->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;

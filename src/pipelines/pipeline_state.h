@@ -150,6 +150,12 @@ struct d3d12_pipeline_state *d3d12_pipeline_table_insert(struct d3d12_device *de
         const struct d3d12_pipeline_key *key, unsigned vk_pipeline_count);
 /* One more share of a live pipeline, for another object (d3d12_pipeline_state_hand_out takes it over). */
 void d3d12_pipeline_state_add_share(struct d3d12_pipeline_state *state);
+/* Lets go of one share: the last takes the pipeline out of the table and retires it. */
+void d3d12_pipeline_state_release_share(struct d3d12_pipeline_state *state);
+/* D3D12's rules for a compute description, then the key it is compared by (borrowing desc's
+ * root signature and bytecode; limits may be NULL). */
+HRESULT d3d12_compute_pipeline_key(const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits,
+        struct d3d12_pipeline_key *key, const char *method);
 /* Copies key's description into state (the table compares by it) and takes its hash. */
 HRESULT d3d12_pipeline_state_set_key(struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key, const char *method);
 
