@@ -897,14 +897,18 @@ int main(int argc, char **argv)
     print_line("steady from DXBC", &dxbc_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
     print_line("first from DXBC", &dxbc_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
     print_line("new DXBC each (raw: new SPIR-V each)", &dxbc_distinct, &raw_distinct, have_peer ? &peer_results.steady : NULL);
-    printf("pipeline steady from cached blob: %s %.1f us (HLSL %.1f, DXBC %.1f)\n", SIDE, blob_results.steady.median,
-            d3d_results.steady.median, dxbc_results.steady.median);
-    printf("pipeline first from cached blob: %s %.1f us (HLSL %.1f, DXBC %.1f)\n", SIDE, blob_results.first.median,
-            d3d_results.first.median, dxbc_results.first.median);
-    printf("pipeline steady / first from the DXBC description's cached blob: %s %.1f / %.1f us\n", SIDE,
-            dxbc_blob_results.steady.median, dxbc_blob_results.first.median);
-    printf("graphics pipeline (VS + PS, 2 input elements) steady: %s %.1f us, from cached blob %.1f us, create_identical (CPU) %.2f us\n",
-            SIDE, graphics.steady.median, graphics.from_blob.median, graphics.identical.median);
+    /* medians (minima): the machine may be shared */
+    printf("pipeline steady from cached blob: %s %.1f (%.1f) us; from HLSL %.1f (%.1f), from DXBC %.1f (%.1f)\n", SIDE,
+            blob_results.steady.median, blob_results.steady.min, d3d_results.steady.median, d3d_results.steady.min,
+            dxbc_results.steady.median, dxbc_results.steady.min);
+    printf("pipeline first from cached blob: %s %.1f (%.1f) us; from HLSL %.1f (%.1f), from DXBC %.1f (%.1f)\n", SIDE,
+            blob_results.first.median, blob_results.first.min, d3d_results.first.median, d3d_results.first.min,
+            dxbc_results.first.median, dxbc_results.first.min);
+    printf("pipeline from the DXBC description's cached blob: steady %s %.1f (%.1f) us, first %.1f (%.1f) us\n", SIDE,
+            dxbc_blob_results.steady.median, dxbc_blob_results.steady.min, dxbc_blob_results.first.median, dxbc_blob_results.first.min);
+    printf("graphics pipeline (VS + PS, 2 input elements): steady %s %.1f (%.1f) us, from cached blob %.1f (%.1f) us, "
+            "create_identical (CPU) %.2f (%.2f) us\n", SIDE, graphics.steady.median, graphics.steady.min, graphics.from_blob.median,
+            graphics.from_blob.min, graphics.identical.median, graphics.identical.min);
     free(dxbc.data);
 #endif
     printf("minimum: steady %s %.1f, raw Vulkan %.1f", SIDE, d3d_results.steady.min, raw_results.steady.min);
