@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pipelines/pipeline_blob.h"
+#include "common/hash.h"
 
 #ifndef D3D12XS_VERSION
 #define D3D12XS_VERSION "unknown"

@@ -14,6 +14,7 @@
 #include "pipelines/pipeline_state.h"
 #include "pipelines/pipeline_blob.h"
 #include "common/blob.h"
+#include "common/hash.h"
 #include "descriptors/descriptor_buffer.h"
 #include "memory/va_map.h"
 #include "sync/scheduler.h"
@@ -61,26 +62,6 @@ struct d3d12xs_pipeline_table {
     size_t count;
     uint64_t vk_pipelines_created, identical_found;
 };
-
-/* 64-bit multiply-xorshift over 8-byte words: a few hundred ns for a 4 KiB shader; a
- * collision costs only the full compare. */
-uint64_t d3d12xs_hash_bytes(uint64_t hash, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    uint64_t word;
-    size_t i = 0;
-
-    for (; i + 8 <= size; i += 8) {
-        memcpy(&word, bytes + i, 8);
-        hash = (hash ^ word) * 0x9e3779b97f4a7c15ull;
-        hash ^= hash >> 29;
-    }
-    word = size;
-    for (size_t shift = 8; i < size; i++, shift += 8)
-        word ^= (uint64_t)bytes[i] << (shift % 64);
-    hash = (hash ^ word) * 0xd6e8feb86659fd93ull;
-    return hash ^ hash >> 32;
-}
 
 void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key)
 {

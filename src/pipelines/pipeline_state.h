@@ -139,8 +139,6 @@ struct d3d12_pipeline_key {
 void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key);
 /* Whether state was made from key's description. */
 bool d3d12_pipeline_state_matches(const struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key);
-/* 64-bit multiply-xorshift hash of size bytes, continuing from hash. */
-uint64_t d3d12xs_hash_bytes(uint64_t hash, const void *data, size_t size);
 /* The table of live pipelines: a live pipeline of key's description with one more share, or NULL. */
 struct d3d12_pipeline_state *d3d12_pipeline_table_find(struct d3d12_device *device, const struct d3d12_pipeline_key *key);
 /* Enters made (share_count 1, key_hash, bytecode and flags set from key) and returns it; where
