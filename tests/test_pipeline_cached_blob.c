@@ -14,6 +14,7 @@
 #include <d3d12_xs.h>
 
 #include "harness.h"
+#include "common/hash.h"
 #include "pipelines/pipeline_blob.h"
 
 #define THREADS 64
@@ -341,6 +342,28 @@ static void test_compute(ID3D12Device *device, ID3D12CommandQueue *queue, ID3D12
         compute_desc(&desc, signature, code, bad);
         CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&refused), E_INVALIDARG);
         CHECK_LOG("pDesc->CachedPSO is damaged");
+        free(bad.data);
+        /* a payload whose hash holds but whose binding names a root parameter the signature lacks */
+        RELOG_MARK();
+        bad = patched(blob, D3D12XS_PIPELINE_BLOB_FIRST_ROOT_INDEX_OFFSET, 60);
+        {
+            unsigned char *data = bad.data;
+            uint64_t hash = d3d12xs_hash_bytes(D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_SEED, data + D3D12XS_PIPELINE_BLOB_HEADER_SIZE,
+                    bad.size - D3D12XS_PIPELINE_BLOB_HEADER_SIZE);
+            for (int b = 0; b < 8; b++)
+                data[D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_OFFSET + b] = (unsigned char)(hash >> (8 * b));
+        }
+        compute_desc(&desc, signature, code, bad);
+        CHECK_HR(ID3D12Device_CreateComputePipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&refused),
+                alive ? S_OK : E_INVALIDARG);
+        if (alive) {
+            /* the live pipeline is found before the blob's contents are read */
+            CHECK_NO_LOG();
+            if (refused)
+                ID3D12PipelineState_Release(refused);
+        } else {
+            CHECK_LOG("pDesc->CachedPSO does not fit its description: a binding does not fit the root signature");
+        }
         free(bad.data);
         RELOG_MARK();
         compute_desc(&desc, signature, code, bytes_of(code));

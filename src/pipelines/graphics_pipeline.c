@@ -413,7 +413,9 @@ static HRESULT create_graphics_from_blob(struct d3d12_pipeline_state *state, con
 
     if (FAILED(hr = init_graphics(state, desc, method)) || FAILED(hr = d3d12_input_layout_check(state->device, desc, offsets, method)))
         return hr;
-    if (FAILED(hr = d3d12_pipeline_blob_load(state, desc->cached_pso.pCachedBlob, desc->cached_pso.CachedBlobSizeInBytes, &contents, method)))
+    snprintf(arguments[0], sizeof(arguments[0]), "%sCachedPSO", desc->prefix);
+    if (FAILED(hr = d3d12_pipeline_blob_load(state, desc->cached_pso.pCachedBlob, desc->cached_pso.CachedBlobSizeInBytes, &contents,
+            arguments[0], method)))
         return hr;
     memset(stages, 0, sizeof(stages));
     for (uint32_t s = 0; s < contents.stage_count; s++) {

@@ -7,6 +7,8 @@
 
 #include "pipelines/pipeline_blob.h"
 #include "common/hash.h"
+#include "descriptors/descriptor_buffer.h"
+#include "spirv/spirv.h"
 
 #ifndef D3D12XS_VERSION
 #define D3D12XS_VERSION "unknown"
@@ -141,7 +143,7 @@ static uint64_t load_u64(const unsigned char *in)
 
 static uint64_t payload_hash(const void *payload, size_t size)
 {
-    return d3d12xs_hash_bytes(0x452821e638d01377ull, payload, size);
+    return d3d12xs_hash_bytes(D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_SEED, payload, size);
 }
 
 void d3d12_pipeline_blob_write_header(struct d3d12_device *device, const char magic[4], uint64_t desc_hash, const void *payload,
@@ -159,7 +161,7 @@ void d3d12_pipeline_blob_write_header(struct d3d12_device *device, const char ma
     memcpy(header + D3D12XS_PIPELINE_BLOB_UUID_OFFSET, properties->pipelineCacheUUID, VK_UUID_SIZE);
     store_u64(header + D3D12XS_PIPELINE_BLOB_DESC_HASH_OFFSET, desc_hash);
     store_u64(header + 64, payload_size);
-    store_u64(header + 72, payload_hash(payload, payload_size));
+    store_u64(header + D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_OFFSET, payload_hash(payload, payload_size));
 }
 
 HRESULT d3d12_pipeline_blob_check_header(struct d3d12_device *device, const char magic[4], const void *data, size_t size,
@@ -187,7 +189,7 @@ HRESULT d3d12_pipeline_blob_check_header(struct d3d12_device *device, const char
         return d3d12xs_fail(D3D12_ERROR_DRIVER_VERSION_MISMATCH, method, "%s was made with another driver version (its "
                 "pipelineCacheUUID is not %s's)", argument, properties->deviceName);
     if (load_u64(header + 64) != size - D3D12XS_PIPELINE_BLOB_HEADER_SIZE
-            || load_u64(header + 72) != payload_hash(header + D3D12XS_PIPELINE_BLOB_HEADER_SIZE, size - D3D12XS_PIPELINE_BLOB_HEADER_SIZE))
+            || load_u64(header + D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_OFFSET) != payload_hash(header + D3D12XS_PIPELINE_BLOB_HEADER_SIZE, size - D3D12XS_PIPELINE_BLOB_HEADER_SIZE))
         return d3d12xs_fail(E_INVALIDARG, method, "%s is damaged (%zu bytes: its size or contents are not what its header says)",
                 argument, size);
     return S_OK;
@@ -310,6 +312,74 @@ HRESULT d3d12_pipeline_blob_capture(struct d3d12_pipeline_state *state, const st
     return S_OK;
 }
 
+/* A blob's payload hash is no signature: what recording indexes by (root indices, push-descriptor
+ * bindings, the argument buffer's size) must fit the root signature as creation would have made
+ * it, or a crafted blob would send recording out of its arrays. NULL when it fits, else why not. */
+static const char *contents_misfit(struct d3d12_pipeline_state *state)
+{
+    const struct d3d12_root_signature *signature = state->root_signature;
+    const D3D12_ROOT_SIGNATURE_DESC2 *desc = &signature->desc->Desc_1_2;
+    uint32_t descriptors = 0, pushed = 0;
+
+    if (!state->graphics && state->wave_size != 32 && state->wave_size != 64)
+        return "its wave size is neither 32 nor 64";
+    if (state->graphics && (state->memory_abi || state->address_count))
+        return "it is a graphics pipeline reading root arguments through memory";
+    if (state->address_count > D3D12XS_MAX_ROOT_PARAMETERS)
+        return "it has more root addresses than root parameters";
+    for (uint32_t i = 0; i < state->binding_count; i++) {
+        const struct d3d12xs_pipeline_binding *b = &state->bindings[i];
+        uint32_t expected_binding = UINT32_MAX;
+        bool fits;
+        switch (b->source) {
+        case D3D12XS_BINDING_ROOT_DESCRIPTOR:
+            fits = b->root_index < desc->NumParameters;
+            if (fits && b->array_size) {
+                fits = signature->pushed_root_mask & (1ull << b->root_index);
+                expected_binding = b->root_index;
+            }
+            break;
+        case D3D12XS_BINDING_TABLE:
+        case D3D12XS_BINDING_ROOT_ADDRESS:
+            fits = b->root_index < desc->NumParameters && !b->array_size && b->heap_set < D3D12XS_HEAP_SET_COUNT
+                    && (b->source != D3D12XS_BINDING_ROOT_ADDRESS || b->address_slot < state->address_count);
+            break;
+        case D3D12XS_BINDING_STATIC_SAMPLER:
+            fits = b->root_index < signature->static_sampler_bindings && b->array_size == 1;
+            expected_binding = D3D12XS_PUSH_BINDING_STATIC_SAMPLERS + b->root_index;
+            break;
+        case D3D12XS_BINDING_ORDERED_APPEND:
+            fits = signature->has_ordered_append_binding && b->array_size == 1;
+            expected_binding = D3D12XS_PUSH_BINDING_ORDERED_APPEND;
+            break;
+        case D3D12XS_BINDING_HEAP_INDEXED:
+        case D3D12XS_BINDING_HEAP_SIZE:
+            fits = !b->array_size && b->heap_set < D3D12XS_HEAP_SET_COUNT;
+            break;
+        default:
+            fits = false;
+            break;
+        }
+        if (!fits || b->array_size > 1 || (b->array_size && b->vk_binding != expected_binding))
+            return "a binding does not fit the root signature";
+        descriptors += b->array_size;
+        pushed += b->source == D3D12XS_BINDING_ROOT_DESCRIPTOR && b->array_size;
+    }
+    if (desc->NumParameters < 64 && state->used_root_mask >> desc->NumParameters)
+        return "it uses root parameters the root signature lacks";
+    if (descriptors != state->descriptor_count || pushed != state->pushed_root_descriptor_count)
+        return "its binding counts are not its bindings'";
+    /* what creation derives from the root signature alone (graphics pipelines have no argument buffer) */
+    if (state->push_set != d3d12_root_signature_push_set(state->root_signature))
+        return "its push-descriptor set is not the root signature's";
+    if (!state->graphics && (state->argument_binding != D3D12XS_PUSH_BINDING_ARGUMENTS
+            || state->address_offset != ((signature->push_constant_size + 15) & ~15u)
+            || state->argument_size != (state->address_count ? state->address_offset + 16 * state->address_count
+                    : signature->push_constant_size)))
+        return "its argument layout is not the root signature's";
+    return NULL;
+}
+
 void d3d12_pipeline_blob_contents_cleanup(struct d3d12_pipeline_blob_contents *contents)
 {
     for (uint32_t s = 0; s < D3D12XS_PIPELINE_BLOB_MAX_STAGES; s++) {
@@ -319,9 +389,10 @@ void d3d12_pipeline_blob_contents_cleanup(struct d3d12_pipeline_blob_contents *c
 }
 
 HRESULT d3d12_pipeline_blob_load(struct d3d12_pipeline_state *state, const void *blob, size_t size,
-        struct d3d12_pipeline_blob_contents *contents, const char *method)
+        struct d3d12_pipeline_blob_contents *contents, const char *argument, const char *method)
 {
     struct reader r = {blob, size, D3D12XS_PIPELINE_BLOB_HEADER_SIZE, false};
+    const char *misfit;
     uint32_t *locations;
     size_t count;
 
@@ -373,12 +444,27 @@ HRESULT d3d12_pipeline_blob_load(struct d3d12_pipeline_state *state, const void 
         memcpy(contents->element_locations, locations, count * sizeof(*locations));
     contents->element_count = count;
     free(locations);
-    if (!r.failed && !(state->cached_blob = malloc(size)))
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline's cached blob");
-    if (r.failed) {
+    if (r.failed || r.offset != size) {
         d3d12_pipeline_blob_contents_cleanup(contents);
         /* the header's hash held: a blob of a d3d12xs that wrote something else under this format */
-        return d3d12xs_fail(E_INVALIDARG, method, "the cached blob's contents are not readable (%zu bytes)", size);
+        return d3d12xs_fail(E_INVALIDARG, method, "%s's contents are not readable (%zu bytes)", argument, size);
+    }
+    if ((misfit = contents_misfit(state))) {
+        d3d12_pipeline_blob_contents_cleanup(contents);
+        return d3d12xs_fail(E_INVALIDARG, method, "%s does not fit its description: %s", argument, misfit);
+    }
+    /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), as for SPIR-V from the front end. */
+    for (uint32_t s = 0; s < contents->stage_count && d3d12xs_config_validates_spirv(&state->device->config); s++) {
+        char error[512];
+        if (FAILED(d3d12xs_spirv_validate(contents->stages[s].words, contents->stages[s].word_count, true, error, sizeof(error)))) {
+            d3d12_pipeline_blob_contents_cleanup(contents);
+            return d3d12xs_fail(E_INVALIDARG, method, "%s's SPIR-V of stage 0x%x: %s", argument,
+                    contents->stages[s].stage, error);
+        }
+    }
+    if (!(state->cached_blob = malloc(size))) {
+        d3d12_pipeline_blob_contents_cleanup(contents);
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline's cached blob");
     }
     memcpy(state->cached_blob, blob, size);
     state->cached_blob_size = size;

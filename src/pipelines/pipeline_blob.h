@@ -32,6 +32,9 @@
 #define D3D12XS_PIPELINE_BLOB_DEVICE_ID_OFFSET 28u
 #define D3D12XS_PIPELINE_BLOB_UUID_OFFSET 36u
 #define D3D12XS_PIPELINE_BLOB_DESC_HASH_OFFSET 56u
+#define D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_OFFSET 72u
+#define D3D12XS_PIPELINE_BLOB_PAYLOAD_HASH_SEED 0x452821e638d01377ull /* common/hash.h's seed for the payload */
+#define D3D12XS_PIPELINE_BLOB_FIRST_ROOT_INDEX_OFFSET 168u /* the first binding's root_index (pipeline_blob.c's order) */
 #define D3D12XS_PIPELINE_BLOB_MAX_STAGES 5u
 
 /* One stage's final SPIR-V. */
@@ -61,7 +64,7 @@ HRESULT d3d12_pipeline_blob_check(struct d3d12_device *device, const void *blob,
         const char *argument, const char *method);
 /* A checked blob into state (bindings, their summary, scalar_source, cached_blob) and contents. */
 HRESULT d3d12_pipeline_blob_load(struct d3d12_pipeline_state *state, const void *blob, size_t size,
-        struct d3d12_pipeline_blob_contents *contents, const char *method);
+        struct d3d12_pipeline_blob_contents *contents, const char *argument, const char *method);
 void d3d12_pipeline_blob_contents_cleanup(struct d3d12_pipeline_blob_contents *contents);
 /* Whether a blob (its header checked) holds a graphics pipeline. */
 bool d3d12_pipeline_blob_is_graphics(const void *blob, size_t size);

@@ -907,7 +907,8 @@ static HRESULT create_pipeline_from_blob(struct d3d12_pipeline_state *state, con
     struct d3d12_pipeline_blob_contents contents;
     HRESULT hr;
 
-    if (FAILED(hr = d3d12_pipeline_blob_load(state, cached->pCachedBlob, cached->CachedBlobSizeInBytes, &contents, method)))
+    if (FAILED(hr = d3d12_pipeline_blob_load(state, cached->pCachedBlob, cached->CachedBlobSizeInBytes, &contents, "pDesc->CachedPSO",
+            method)))
         return hr;
     if (contents.stage_count != 1 || contents.stages[0].stage != VK_SHADER_STAGE_COMPUTE_BIT) {
         d3d12_pipeline_blob_contents_cleanup(&contents);
