@@ -1,5 +1,6 @@
 /* The newest form of a graphics pipeline's description (graphics_desc.h): older rasterizer and
- * depth-stencil descriptions converted, and D3D12's defaults for what a stream leaves out. */
+ * depth-stencil descriptions converted, D3D12's defaults for what a stream leaves out, and the
+ * bytes the table of live pipelines and cached blobs compare a description by. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
