@@ -3,7 +3,8 @@
  * LoadGraphicsPipeline and LoadPipeline (E_INVALIDARG when the name is absent, names the other
  * kind of pipeline, or the description differs) hand out the stored pipeline, which computes
  * what it did; GetSerializedSize and Serialize; a library created from the serialized bytes
- * makes its pipelines from their blobs when loaded (no live pipeline left) and serializes to
+ * makes its pipelines from their blobs when loaded (no live pipeline left), finds a graphics
+ * entry stored from a description through an equal stream (LoadPipeline), and serializes to
  * the same bytes; serialized libraries of another adapter or driver, damaged or cut short, get
  * Windows' answers; a NULL ppPipelineLibrary only checks the blob (S_FALSE). Threads storing
  * and loading at once each get their own pipelines. */
@@ -93,6 +94,38 @@ static void check_dispatch(const struct env *env, ID3D12PipelineState *pipeline,
     CHECK_MSG(!wrong, "%s: %u of %u words wrong (word 1 is %u, not %u)", what, wrong, THREADS, data[1], scale + 1);
     harness_release_list(&list);
     ID3D12Resource_Release(output);
+}
+
+/* Pipeline state streams: a subobject per part. */
+struct stream_builder {
+    _Alignas(void *) unsigned char bytes[1024];
+    size_t size;
+};
+
+static void add_subobject(struct stream_builder *b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE type, const void *inner, size_t size, size_t align)
+{
+    size_t offset = (b->size + sizeof(void *) - 1) & ~(sizeof(void *) - 1), at;
+    memcpy(b->bytes + offset, &type, sizeof(type));
+    at = (offset + sizeof(type) + align - 1) & ~(align - 1);
+    memcpy(b->bytes + at, inner, size);
+    b->size = (at + size + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+}
+#define ADD(b, type, value) add_subobject(b, type, &(value), sizeof(value), _Alignof(__typeof__(value)))
+
+/* The graphics description as a stream (D3D12's defaults for the parts it leaves out). */
+static void graphics_stream(const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, struct stream_builder *b)
+{
+    D3D12_RT_FORMAT_ARRAY formats = {{DXGI_FORMAT_R8G8B8A8_UNORM}, 1};
+    memset(b, 0, sizeof(*b));
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_ROOT_SIGNATURE, desc->pRootSignature);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_VS, desc->VS);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PS, desc->PS);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_BLEND, desc->BlendState);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_RASTERIZER, desc->RasterizerState);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DEPTH_STENCIL, desc->DepthStencilState);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_INPUT_LAYOUT, desc->InputLayout);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PRIMITIVE_TOPOLOGY, desc->PrimitiveTopologyType);
+    ADD(b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_RENDER_TARGET_FORMATS, formats);
 }
 
 static ID3D12PipelineLibrary1 *create_library(const struct env *env, const void *blob, size_t size, HRESULT expected)
@@ -267,6 +300,24 @@ static void test_serialized(const struct env *env, const void *serialized, size_
             check_dispatch(env, loaded, 7, "a compute pipeline loaded through a stream");
             ID3D12PipelineState_Release(loaded);
         }
+    }
+    /* LoadPipeline: the graphics entry (stored from a description) through a stream of the same
+     * state, and a stream of other state refused. */
+    {
+        struct stream_builder b;
+        D3D12_PIPELINE_STATE_STREAM_DESC stream_desc;
+        graphics_stream(&graphics, &b);
+        stream_desc = (D3D12_PIPELINE_STATE_STREAM_DESC){b.size, b.bytes};
+        CHECK_HR(ID3D12PipelineLibrary1_LoadPipeline(library, L"graphics", &stream_desc, &IID_ID3D12PipelineState, (void **)&loaded), S_OK);
+        if (loaded)
+            ID3D12PipelineState_Release(loaded);
+        graphics.RasterizerState.CullMode = D3D12_CULL_MODE_BACK;
+        graphics_stream(&graphics, &b);
+        stream_desc = (D3D12_PIPELINE_STATE_STREAM_DESC){b.size, b.bytes};
+        CHECK_HR(ID3D12PipelineLibrary1_LoadPipeline(library, L"graphics", &stream_desc, &IID_ID3D12PipelineState, (void **)&loaded),
+                E_INVALIDARG);
+        CHECK_LOG("pDesc does not match the description of \"graphics\" in the library");
+        RELOG_MARK();
     }
     /* The same entries serialize to the same bytes. */
     reserialized = serialize(library, &reserialized_size);
