@@ -5,7 +5,8 @@
  * do not fit: another adapter (D3D12_ERROR_ADAPTER_NOT_FOUND), another driver or d3d12xs
  * version (D3D12_ERROR_DRIVER_VERSION_MISMATCH), another description, a damaged or foreign blob
  * (E_INVALIDARG), each with its one line; the answer is the same while a live pipeline of the
- * description exists. */
+ * description exists. A payload rehashed after a binding was changed to a root parameter the
+ * signature lacks is refused too (E_INVALIDARG) when the blob is read, i.e. with no live pipeline. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
