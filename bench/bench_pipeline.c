@@ -5,7 +5,11 @@
  *           started again with an argument, the shader bytes on its standard input);
  *   create_identical: the CPU time of creating and releasing a pipeline while one of the same
  *           description is alive (d3d12xs finds the live one; raw Vulkan keeps a twin pipeline
- *           of the same module alive, which some drivers find).
+ *           of the same module alive, which some drivers find);
+ *   from cached blob (d3d12xs only): steady and first creations of the HLSL kernel's description
+ *           with the CachedPSO its pipeline's GetCachedBlob gave;
+ *   graphics (d3d12xs only): a VS + PS pipeline's steady creations from HLSL and from its
+ *           cached blob, and create_identical.
  *
  * Each D3D12 figure stands next to raw Vulkan making a pipeline of the same layout shape (one
  * storage buffer in a push-descriptor set, as d3d12xs makes of one root UAV) from SPIR-V of the
@@ -323,16 +327,35 @@ static double raw_identical_sample(const struct raw *r)
 
 /* ---- children: one first pipeline each ---------------------------------------------------- */
 
-static int child_first(bool d3d)
+/* The child's input for a first creation from a cached blob: the shader's size (8 bytes), the
+ * shader, then the blob. */
+static struct bench_bytes split_blob_input(struct bench_bytes *input)
 {
-    struct bench_bytes code = bench_read_all(STDIN_FILENO);
+    struct bench_bytes blob;
+    uint64_t size;
+    REQUIRE(input->size >= 8, "no shader size on the standard input");
+    memcpy(&size, input->data, 8);
+    REQUIRE(size <= input->size - 8, "the shader size passes the input's end");
+    blob = (struct bench_bytes){(char *)input->data + 8 + size, input->size - 8 - size};
+    input->data = (char *)input->data + 8;
+    input->size = size;
+    return blob;
+}
+
+static int child_first(bool d3d, bool from_blob)
+{
+    struct bench_bytes input = bench_read_all(STDIN_FILENO), code = input, blob = {NULL, 0};
     struct raw r;
     double us;
 
+    if (from_blob)
+        blob = split_blob_input(&code);
     raw_open(&r);
     if (d3d) {
         struct d3d d;
         d3d_init(&d, &r.vk, &code);
+        d.desc.CachedPSO.pCachedBlob = blob.data;
+        d.desc.CachedPSO.CachedBlobSizeInBytes = blob.size;
         us = d3d_sample(&d);
         d3d_destroy(&d);
         vkDestroyInstance(r.vk.instance, NULL);
@@ -342,7 +365,7 @@ static int child_first(bool d3d)
         raw_destroy(&r);
     }
     printf("first_us=%.3f\n", us);
-    free(code.data);
+    free(input.data);
     return 0;
 }
 
@@ -467,8 +490,8 @@ static struct bench_figure measure_distinct_raw(struct raw *r, const struct size
 #endif
 
 /* First pipelines in n->children fresh processes per side, the sides alternating. */
-static void measure_first(const struct bench_bytes *d3d_code, const struct bench_bytes *spirv, const struct sizes *n, struct results *d3d_out,
-        struct results *raw_out)
+static void measure_first_mode(const char *d3d_mode, const struct bench_bytes *d3d_code, const struct bench_bytes *spirv, const struct sizes *n,
+        struct results *d3d_out, struct results *raw_out)
 {
     double d3d_samples[MAX_CHILDREN], raw_samples[MAX_CHILDREN];
     char self[PATH_MAX];
@@ -479,7 +502,7 @@ static void measure_first(const struct bench_bytes *d3d_code, const struct bench
             bool d3d = (i + k) % 2 == 0;
             if (!d3d && !spirv)
                 continue;
-            const char *mode = d3d ? "first-d3d12" : "first-vulkan";
+            const char *mode = d3d ? d3d_mode : "first-vulkan";
             struct bench_bytes out;
             int status;
             REQUIRE(bench_run_program(self, mode, d3d ? d3d_code : spirv, &out, &status), "%s %s failed (wait status 0x%x)", self, mode,
@@ -491,6 +514,179 @@ static void measure_first(const struct bench_bytes *d3d_code, const struct bench
     if (spirv)
         raw_out->first = bench_figure_of(raw_samples, n->children);
 }
+
+static void measure_first(const struct bench_bytes *d3d_code, const struct bench_bytes *spirv, const struct sizes *n, struct results *d3d_out,
+        struct results *raw_out)
+{
+    measure_first_mode("first-d3d12", d3d_code, spirv, n, d3d_out, raw_out);
+}
+
+#ifndef BENCH_VKD3D
+/* ---- cached blobs and graphics pipelines (d3d12xs only) ----------------------------------- */
+
+/* The cached blob of d's pipeline (GetCachedBlob), malloc()ed. */
+static struct bench_bytes d3d_cached_blob(const struct d3d *d)
+{
+    ID3D12PipelineState *state = d3d_create(d);
+    ID3DBlob *blob = NULL;
+    struct bench_bytes b;
+
+    HR(ID3D12PipelineState_GetCachedBlob(state, &blob));
+    b.size = ID3D10Blob_GetBufferSize(blob);
+    REQUIRE((b.data = malloc(b.size)), "out of memory");
+    memcpy(b.data, ID3D10Blob_GetBufferPointer(blob), b.size);
+    ID3D10Blob_Release(blob);
+    ID3D12PipelineState_Release(state);
+    return b;
+}
+
+/* Steady and first creations from the pipeline's cached blob (the HLSL kernel's description
+ * with its CachedPSO): the SPIR-V after d3d12xs's passes goes straight to the driver. */
+static void measure_from_blob(struct d3d *d, const struct bench_bytes *code, const struct sizes *n, struct results *out)
+{
+    struct bench_bytes blob = d3d_cached_blob(d), input;
+    uint64_t size = code->size;
+
+    d->desc.CachedPSO.pCachedBlob = blob.data;
+    d->desc.CachedPSO.CachedBlobSizeInBytes = blob.size;
+    d3d_check(d);
+    printf("check          : the %s pipeline from its cached blob (%zu bytes) wrote all %u words right\n", SIDE, blob.size, WORDS);
+    measure_steady(d, NULL, n, out, NULL);
+    d->desc.CachedPSO.pCachedBlob = NULL;
+    d->desc.CachedPSO.CachedBlobSizeInBytes = 0;
+    REQUIRE((input.data = malloc(8 + code->size + blob.size)), "out of memory");
+    input.size = 8 + code->size + blob.size;
+    memcpy(input.data, &size, 8);
+    memcpy((char *)input.data + 8, code->data, code->size);
+    memcpy((char *)input.data + 8 + code->size, blob.data, blob.size);
+    measure_first_mode("first-d3d12-blob", &input, NULL, n, out, NULL);
+    free(input.data);
+    free(blob.data);
+}
+
+/* A graphics pipeline of one vertex and one pixel shader from D3DCompile (vs_6_0, ps_6_0), an
+ * input layout of two elements, one render target: creations from HLSL, from the cached blob,
+ * and with one of the same description alive. */
+static const char graphics_hlsl[] =
+    "cbuffer Root : register(b0) { float4 tint; };\n"
+    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
+    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
+    "float4 ps(V i) : SV_Target { return i.color * tint; }\n";
+
+struct graphics_figures {
+    struct bench_figure steady, from_blob, identical;
+};
+
+static ID3DBlob *compile_stage(const char *entry, const char *target)
+{
+    ID3DBlob *code = NULL, *errors = NULL;
+    HRESULT hr = D3DCompile(graphics_hlsl, strlen(graphics_hlsl), "graphics.hlsl", NULL, NULL, entry, target, 0, 0, &code, &errors);
+    if (FAILED(hr))
+        bench_fail(__LINE__, "D3DCompile %s failed (0x%08x): %s", target, (unsigned)hr,
+                errors ? (const char *)ID3D10Blob_GetBufferPointer(errors) : "?");
+    if (errors)
+        ID3D10Blob_Release(errors);
+    return code;
+}
+
+static double graphics_sample(ID3D12Device *device, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
+{
+    double start = bench_now_ns();
+    ID3D12PipelineState *state = NULL;
+    HR(ID3D12Device_CreateGraphicsPipelineState(device, desc, &IID_ID3D12PipelineState, (void **)&state));
+    ID3D12PipelineState_Release(state);
+    return (bench_now_ns() - start) / 1e3;
+}
+
+static struct bench_figure graphics_steady(ID3D12Device *device, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, const struct sizes *n)
+{
+    static double samples[MAX_SAMPLES];
+    for (unsigned i = 0; i < n->warmup; i++)
+        graphics_sample(device, desc);
+    for (unsigned i = 0; i < n->steady; i++)
+        samples[i] = graphics_sample(device, desc);
+    return bench_figure_of(samples, n->steady);
+}
+
+static void measure_graphics(const struct bench_vk *raw, const struct sizes *n, struct graphics_figures *out)
+{
+    static const D3D12_INPUT_ELEMENT_DESC layout[] = {
+        {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, 12, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    };
+    static double samples[MAX_SAMPLES];
+    ID3DBlob *vs = compile_stage("vs", "vs_6_0"), *ps = compile_stage("ps", "ps_6_0"), *blob = NULL;
+    char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    D3D12_VERSIONED_ROOT_SIGNATURE_DESC root_desc;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    D3D12_ROOT_PARAMETER1 parameter;
+    ID3D12RootSignature *signature = NULL;
+    ID3D12PipelineState *live = NULL;
+    ID3DBlob *serialized = NULL;
+    ID3D12Device *device;
+    bool cpu_device;
+
+    device = bench_d3d_create_device(raw, name, &cpu_device);
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameter.Constants.Num32BitValues = 4;
+    memset(&root_desc, 0, sizeof(root_desc));
+    root_desc.Version = D3D_ROOT_SIGNATURE_VERSION_1_1;
+    root_desc.Desc_1_1.NumParameters = 1;
+    root_desc.Desc_1_1.pParameters = &parameter;
+    root_desc.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT;
+    HR(D3D12SerializeVersionedRootSignature(&root_desc, &serialized, NULL));
+    HR(ID3D12Device_CreateRootSignature(device, 0, ID3D10Blob_GetBufferPointer(serialized), ID3D10Blob_GetBufferSize(serialized),
+            &IID_ID3D12RootSignature, (void **)&signature));
+    ID3D10Blob_Release(serialized);
+
+    memset(&desc, 0, sizeof(desc));
+    desc.pRootSignature = signature;
+    desc.VS = (D3D12_SHADER_BYTECODE){ID3D10Blob_GetBufferPointer(vs), ID3D10Blob_GetBufferSize(vs)};
+    desc.PS = (D3D12_SHADER_BYTECODE){ID3D10Blob_GetBufferPointer(ps), ID3D10Blob_GetBufferSize(ps)};
+    for (unsigned i = 0; i < D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
+        D3D12_RENDER_TARGET_BLEND_DESC *rt = &desc.BlendState.RenderTarget[i];
+        rt->SrcBlend = rt->SrcBlendAlpha = D3D12_BLEND_ONE;
+        rt->DestBlend = rt->DestBlendAlpha = D3D12_BLEND_ZERO;
+        rt->BlendOp = rt->BlendOpAlpha = D3D12_BLEND_OP_ADD;
+        rt->LogicOp = D3D12_LOGIC_OP_NOOP;
+        rt->RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+    }
+    desc.SampleMask = UINT32_MAX;
+    desc.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.RasterizerState.DepthClipEnable = TRUE;
+    desc.InputLayout = (D3D12_INPUT_LAYOUT_DESC){layout, 2};
+    desc.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    desc.NumRenderTargets = 1;
+    desc.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc.Count = 1;
+
+    out->steady = graphics_steady(device, &desc, n);
+    HR(ID3D12Device_CreateGraphicsPipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&live));
+    HR(ID3D12PipelineState_GetCachedBlob(live, &blob));
+    /* create_identical: CPU time of a creation + Release with `live` alive, in batches */
+    for (unsigned i = 0; i < n->warmup + n->steady; i++) {
+        double start = bench_thread_cpu_ns();
+        for (unsigned k = 0; k < IDENTICAL_BATCH; k++) {
+            ID3D12PipelineState *state = NULL;
+            HR(ID3D12Device_CreateGraphicsPipelineState(device, &desc, &IID_ID3D12PipelineState, (void **)&state));
+            ID3D12PipelineState_Release(state);
+        }
+        if (i >= n->warmup)
+            samples[i - n->warmup] = (bench_thread_cpu_ns() - start) / 1e3 / IDENTICAL_BATCH;
+    }
+    out->identical = bench_figure_of(samples, n->steady);
+    ID3D12PipelineState_Release(live);
+    desc.CachedPSO = (D3D12_CACHED_PIPELINE_STATE){ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob)};
+    out->from_blob = graphics_steady(device, &desc, n);
+    ID3D10Blob_Release(blob);
+    ID3D12RootSignature_Release(signature);
+    ID3D10Blob_Release(vs);
+    ID3D10Blob_Release(ps);
+    ID3D12Device_Release(device);
+}
+#endif
 
 static struct sizes sizes_for(const struct bench_vk *vk)
 {
@@ -598,8 +794,9 @@ int main(int argc, char **argv)
     struct results d3d_results, raw_results, peer_results;
 #ifndef BENCH_VKD3D
     struct bench_bytes dxbc = {NULL, 0};
-    struct results dxbc_results;
+    struct results dxbc_results, blob_results, dxbc_blob_results;
     struct bench_figure dxbc_distinct, raw_distinct;
+    struct graphics_figures graphics;
 #endif
     bool have_peer = false;
     char peer_device[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE] = "", why[PATH_MAX + 128] = "";
@@ -611,9 +808,11 @@ int main(int argc, char **argv)
     /* No validation layer: it would measure itself. The children inherit this. */
     setenv("D3D12XS_DEBUG", "0", 1);
     if (argc == 2 && !strcmp(argv[1], "first-d3d12"))
-        return child_first(true);
+        return child_first(true, false);
+    if (argc == 2 && !strcmp(argv[1], "first-d3d12-blob"))
+        return child_first(true, true);
     if (argc == 2 && !strcmp(argv[1], "first-vulkan"))
-        return child_first(false);
+        return child_first(false, false);
 #ifdef BENCH_VKD3D
     if (argc == 2 && !strcmp(argv[1], "peer"))
         return peer();
@@ -651,6 +850,9 @@ int main(int argc, char **argv)
     printf("check          : the %s pipeline wrote all %u words right\n", SIDE, WORDS);
     measure_steady(&d, &r, &n, &d3d_results, &raw_results);
     measure_identical(&d, &r, &n, &d3d_results, &raw_results);
+#ifndef BENCH_VKD3D
+    measure_from_blob(&d, &code, &n, &blob_results);
+#endif
     d3d_destroy(&d);
 #ifndef BENCH_VKD3D
     /* d3d12xs again from the DXBC vkd3d gets: steady creations find the translation kept (no
@@ -662,10 +864,12 @@ int main(int argc, char **argv)
         d3d_check(&dxbc_side);
         printf("check          : the %s pipeline from DXBC wrote all %u words right\n", SIDE, WORDS);
         measure_steady(&dxbc_side, NULL, &n, &dxbc_results, NULL);
+        measure_from_blob(&dxbc_side, &dxbc, &n, &dxbc_blob_results);
         dxbc_distinct = measure_distinct_dxbc(&dxbc_side, &n);
         raw_distinct = measure_distinct_raw(&r, &n);
         d3d_destroy(&dxbc_side);
     }
+    measure_graphics(&r.vk, &n, &graphics);
 #endif
     raw_destroy(&r);
     measure_first(&code, &spirv, &n, &d3d_results, &raw_results);
@@ -693,6 +897,18 @@ int main(int argc, char **argv)
     print_line("steady from DXBC", &dxbc_results.steady, &raw_results.steady, have_peer ? &peer_results.steady : NULL);
     print_line("first from DXBC", &dxbc_results.first, &raw_results.first, have_peer ? &peer_results.first : NULL);
     print_line("new DXBC each (raw: new SPIR-V each)", &dxbc_distinct, &raw_distinct, have_peer ? &peer_results.steady : NULL);
+    /* medians (minima): the machine may be shared */
+    printf("pipeline steady from cached blob: %s %.1f (%.1f) us; from HLSL %.1f (%.1f), from DXBC %.1f (%.1f)\n", SIDE,
+            blob_results.steady.median, blob_results.steady.min, d3d_results.steady.median, d3d_results.steady.min,
+            dxbc_results.steady.median, dxbc_results.steady.min);
+    printf("pipeline first from cached blob: %s %.1f (%.1f) us; from HLSL %.1f (%.1f), from DXBC %.1f (%.1f)\n", SIDE,
+            blob_results.first.median, blob_results.first.min, d3d_results.first.median, d3d_results.first.min,
+            dxbc_results.first.median, dxbc_results.first.min);
+    printf("pipeline from the DXBC description's cached blob: steady %s %.1f (%.1f) us, first %.1f (%.1f) us\n", SIDE,
+            dxbc_blob_results.steady.median, dxbc_blob_results.steady.min, dxbc_blob_results.first.median, dxbc_blob_results.first.min);
+    printf("graphics pipeline (VS + PS, 2 input elements): steady %s %.1f (%.1f) us, from cached blob %.1f (%.1f) us, "
+            "create_identical (CPU) %.2f (%.2f) us\n", SIDE, graphics.steady.median, graphics.steady.min, graphics.from_blob.median,
+            graphics.from_blob.min, graphics.identical.median, graphics.identical.min);
     free(dxbc.data);
 #endif
     printf("minimum: steady %s %.1f, raw Vulkan %.1f", SIDE, d3d_results.steady.min, raw_results.steady.min);

@@ -471,7 +471,7 @@ static void test_rules(void)
     base_desc(&desc);
     desc.CachedPSO.pCachedBlob = &desc;
     desc.CachedPSO.CachedBlobSizeInBytes = 16;
-    REFUSED(&desc, E_INVALIDARG, "CachedPSO is not empty");
+    REFUSED(&desc, E_INVALIDARG, "CachedPSO is not a d3d12xs cached pipeline blob");
     base_desc(&desc);
     desc.StreamOutput.NumEntries = 1;
     REFUSED(&desc, E_INVALIDARG, "StreamOutput.pSODeclaration is NULL with NumEntries 1"); /* the rest: test_stream_output.c */

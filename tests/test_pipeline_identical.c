@@ -6,7 +6,9 @@
  * flags and CreateComputePipelineStateX's limits; a DXBC shader carrying its root signature (no
  * pRootSignature) finds the live pipeline of the same bytecode. Another root signature, other
  * bytecode or other limits make another pipeline. Many threads creating the same description end with one
- * pipeline. D3D12XSGetPipelineStatistics says which happened. */
+ * pipeline. Graphics pipelines are found the same way: another pixel shader, blend field, input
+ * element, render target format or root signature makes another one. D3D12XSGetPipelineStatistics
+ * says which happened. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +287,111 @@ static void test_embedded_root_signature(ID3D12Device *device, ID3D12CommandQueu
     ID3D10Blob_Release(blob);
 }
 
+static const char graphics_source[] =
+    "cbuffer Root : register(b0) { float4 color; };\n"
+    "float4 vs(float2 pos : POSITION) : SV_Position { return float4(pos, 0.5, 1); }\n"
+    "float4 ps() : SV_Target { return color; }\n"
+    "float4 other_ps() : SV_Target { return color * 0.5; }\n";
+
+static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
+    {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
+
+/* Creates desc and checks whether it found a live pipeline (found) or made one. */
+static ID3D12PipelineState *create_graphics(ID3D12Device *device, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, bool found,
+        const char *what)
+{
+    D3D12XS_PIPELINE_STATISTICS before = statistics_of(device), after;
+    ID3D12PipelineState *pipeline = NULL;
+
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(device, desc, &IID_ID3D12PipelineState, (void **)&pipeline), S_OK);
+    after = statistics_of(device);
+    if (found)
+        CHECK_MSG(after.LivePipelines == before.LivePipelines && after.VkPipelinesCreated == before.VkPipelinesCreated
+                && after.IdenticalPipelinesFound == before.IdenticalPipelinesFound + 1, "%s made a pipeline", what);
+    else
+        CHECK_MSG(after.LivePipelines == before.LivePipelines + 1 && after.VkPipelinesCreated == before.VkPipelinesCreated + 1
+                && after.IdenticalPipelinesFound == before.IdenticalPipelinesFound, "%s found the live pipeline", what);
+    return pipeline;
+}
+
+/* Graphics pipelines: the root signature (by blob), every stage's bytes and every state are the
+ * description; each kind of difference makes another pipeline. */
+static void test_graphics(ID3D12Device *device)
+{
+    ID3D10Blob *vs = harness_compile_stage(graphics_source, "vs", "vs_5_0"), *ps = harness_compile_stage(graphics_source, "ps", "ps_5_0");
+    ID3D10Blob *other_ps = harness_compile_stage(graphics_source, "other_ps", "ps_5_0");
+    D3D12_INPUT_ELEMENT_DESC other_layout[1];
+    D3D12_ROOT_PARAMETER1 parameter;
+    ID3D12RootSignature *signature, *same_blob, *other_signature;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC base, desc;
+    ID3D12PipelineState *first, *pipelines[8];
+    D3D12XS_PIPELINE_STATISTICS before;
+    unsigned count = 0;
+    LOG_MARK();
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameter.Constants.Num32BitValues = 4;
+    signature = harness_root_signature(device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    same_blob = harness_root_signature(device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    other_signature = harness_root_signature(device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT
+            | D3D12_ROOT_SIGNATURE_FLAG_DENY_HULL_SHADER_ROOT_ACCESS);
+    if (!vs || !ps || !other_ps || !signature || !same_blob || !other_signature)
+        return;
+    harness_graphics_desc(&base, signature, vs, ps);
+    base.InputLayout.pInputElementDescs = vertex_layout;
+    base.InputLayout.NumElements = 1;
+    before = statistics_of(device);
+    first = create_graphics(device, &base, false, "the first description");
+
+    /* Identical: the same description, a copy of it with its own input layout array and
+     * another root signature object of the same blob. */
+    pipelines[count++] = create_graphics(device, &base, true, "the same description");
+    desc = base;
+    memcpy(other_layout, vertex_layout, sizeof(vertex_layout));
+    desc.InputLayout.pInputElementDescs = other_layout;
+    desc.NodeMask = 1;
+    pipelines[count++] = create_graphics(device, &desc, true, "a copy of the description (node mask 1)");
+    desc = base;
+    desc.pRootSignature = same_blob;
+    pipelines[count++] = create_graphics(device, &desc, true, "a root signature of the same blob");
+    CHECK(pipelines[0] != first);
+
+    /* Each difference: another pipeline. */
+    desc = base;
+    desc.PS.pShaderBytecode = ID3D10Blob_GetBufferPointer(other_ps);
+    desc.PS.BytecodeLength = ID3D10Blob_GetBufferSize(other_ps);
+    pipelines[count++] = create_graphics(device, &desc, false, "another pixel shader");
+    desc = base;
+    desc.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_RED;
+    pipelines[count++] = create_graphics(device, &desc, false, "another blend write mask");
+    desc = base;
+    other_layout[0].Format = DXGI_FORMAT_R16G16_FLOAT;
+    desc.InputLayout.pInputElementDescs = other_layout;
+    pipelines[count++] = create_graphics(device, &desc, false, "another input element format");
+    desc = base;
+    desc.RTVFormats[0] = DXGI_FORMAT_B8G8R8A8_UNORM;
+    pipelines[count++] = create_graphics(device, &desc, false, "another render target format");
+    desc = base;
+    desc.pRootSignature = other_signature;
+    pipelines[count++] = create_graphics(device, &desc, false, "another root signature");
+
+    for (unsigned i = 0; i < count; i++)
+        if (pipelines[i])
+            ID3D12PipelineState_Release(pipelines[i]);
+    if (first)
+        ID3D12PipelineState_Release(first);
+    CHECK(statistics_of(device).LivePipelines == before.LivePipelines);
+    CHECK_NO_LOG();
+    ID3D12RootSignature_Release(signature);
+    ID3D12RootSignature_Release(same_blob);
+    ID3D12RootSignature_Release(other_signature);
+    ID3D10Blob_Release(vs);
+    ID3D10Blob_Release(ps);
+    ID3D10Blob_Release(other_ps);
+}
+
 struct creator {
     ID3D12Device *device;
     ID3D12RootSignature *signature;
@@ -361,6 +468,7 @@ int main(void)
         test_different(device, queue, signature, code, other_code);
         test_threads(device, queue, signature, code);
         test_embedded_root_signature(device, queue, signature);
+        test_graphics(device);
     }
     CHECK(statistics_of(device).LivePipelines == 0);
     if (code)

@@ -16,6 +16,7 @@
 #include "commands/command_list_state.h"
 #include "commands/command_bundle.h"
 #include "pipelines/graphics_pipeline.h"
+#include "pipelines/pipeline_library.h"
 
 /* ---- shared checks ---- */
 
@@ -287,6 +288,13 @@ HRESULT STDMETHODCALLTYPE d3d12_device_SetResidencyPriority(ID3D12Device14 *ifac
         if (!objects[i])
             return d3d12xs_fail(E_INVALIDARG, method, "ppObjects[%u] is NULL", i);
     return S_OK; /* Vulkan memory is always resident: priorities change nothing. */
+}
+
+HRESULT STDMETHODCALLTYPE d3d12_device_CreatePipelineLibrary(ID3D12Device14 *iface, const void *blob, SIZE_T size, REFIID riid,
+        void **library)
+{
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), "ID3D12Device1::CreatePipelineLibrary", library);
+    return d3d12_pipeline_library_create(impl_from_ID3D12Device14(iface), blob, size, riid, library);
 }
 
 /* ---- ID3D12Device2 ---- */

@@ -35,6 +35,8 @@ void STDMETHODCALLTYPE d3d12_device_GetCopyableFootprints(ID3D12Device14 *iface,
         UINT *row_counts, UINT64 *row_sizes, UINT64 *total_bytes);
 
 /* ID3D12Device1 */
+HRESULT STDMETHODCALLTYPE d3d12_device_CreatePipelineLibrary(ID3D12Device14 *iface, const void *blob, SIZE_T size, REFIID riid,
+        void **library);
 HRESULT STDMETHODCALLTYPE d3d12_device_SetEventOnMultipleFenceCompletion(ID3D12Device14 *iface, ID3D12Fence *const *fences,
         const UINT64 *values, UINT count, D3D12_MULTIPLE_FENCE_WAIT_FLAGS flags, HANDLE event);
 HRESULT STDMETHODCALLTYPE d3d12_device_SetResidencyPriority(ID3D12Device14 *iface, UINT count, ID3D12Pageable *const *objects,
@@ -105,6 +107,7 @@ HRESULT STDMETHODCALLTYPE d3d12_device_OpenExistingHeapFromAddress1(ID3D12Device
 #define D3D12XS_DEVICE_VERSION_VTBL_ENTRIES \
     .SetEventOnMultipleFenceCompletion = d3d12_device_SetEventOnMultipleFenceCompletion, \
     .SetResidencyPriority = d3d12_device_SetResidencyPriority, \
+    .CreatePipelineLibrary = d3d12_device_CreatePipelineLibrary, \
     .CreatePipelineState = d3d12_device_CreatePipelineState, \
     .EnqueueMakeResident = d3d12_device_EnqueueMakeResident, \
     .OpenExistingHeapFromAddress = d3d12_device_OpenExistingHeapFromAddress, \

@@ -469,7 +469,8 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
     case D3D12_FEATURE_SHADER_CACHE: {
         D3D12_FEATURE_DATA_SHADER_CACHE *cache = data;
         CHECK_SIZE("D3D12_FEATURE_SHADER_CACHE", *cache);
-        cache->SupportFlags = D3D12_SHADER_CACHE_SUPPORT_NONE;
+        /* cached blobs and pipeline libraries (pipelines/pipeline_blob.c, pipeline_library.c) */
+        cache->SupportFlags = D3D12_SHADER_CACHE_SUPPORT_SINGLE_PSO | D3D12_SHADER_CACHE_SUPPORT_LIBRARY;
         return S_OK;
     }
     case D3D12_FEATURE_FORMAT_SUPPORT: {

@@ -1,5 +1,8 @@
 /* The newest form of a graphics pipeline's description (graphics_desc.h): older rasterizer and
- * depth-stencil descriptions converted, and D3D12's defaults for what a stream leaves out. */
+ * depth-stencil descriptions converted, D3D12's defaults for what a stream leaves out, and the
+ * bytes the table of live pipelines and cached blobs compare a description by. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipelines/graphics_desc.h"
@@ -108,4 +111,106 @@ void d3d12_graphics_desc_defaults(struct d3d12_graphics_desc *out)
             D3D12_LINE_RASTERIZATION_MODE_ALIASED, 0, D3D12_CONSERVATIVE_RASTERIZATION_MODE_OFF};
     out->depth_stencil = (D3D12_DEPTH_STENCIL_DESC2){TRUE, D3D12_DEPTH_WRITE_MASK_ALL, D3D12_COMPARISON_FUNC_LESS, FALSE, keep, keep, FALSE};
     out->sample_desc.Count = 1;
+}
+
+/* ---- the bytes the table of live pipelines compares (graphics_desc.h) ---- */
+
+struct key_writer {
+    unsigned char *data;
+    size_t size; /* with data NULL: only counted */
+};
+
+static void key_put(struct key_writer *w, const void *bytes, size_t size)
+{
+    if (w->data && size)
+        memcpy(w->data + w->size, bytes, size);
+    w->size += size;
+}
+
+static void key_put_u32(struct key_writer *w, uint32_t value)
+{
+    key_put(w, &value, sizeof(value));
+}
+
+static void key_put_stencil_op(struct key_writer *w, const D3D12_DEPTH_STENCILOP_DESC1 *op)
+{
+    key_put_u32(w, op->StencilFailOp);
+    key_put_u32(w, op->StencilDepthFailOp);
+    key_put_u32(w, op->StencilPassOp);
+    key_put_u32(w, op->StencilFunc);
+    key_put_u32(w, op->StencilReadMask);
+    key_put_u32(w, op->StencilWriteMask);
+}
+
+/* Field by field (no struct padding), strings by value; one pass counts, the next writes. */
+static void write_key(const struct d3d12_graphics_desc *desc, struct key_writer *w)
+{
+    const D3D12_SHADER_BYTECODE *shaders[] = {&desc->vs, &desc->ps, &desc->ds, &desc->hs, &desc->gs};
+    const D3D12_DEPTH_STENCIL_DESC2 *ds = &desc->depth_stencil;
+    const D3D12_RASTERIZER_DESC2 *rs = &desc->rasterizer;
+
+    for (size_t i = 0; i < sizeof(shaders) / sizeof(shaders[0]); i++) {
+        size_t length = shaders[i]->pShaderBytecode ? shaders[i]->BytecodeLength : 0;
+        key_put(w, &length, sizeof(length));
+        key_put(w, shaders[i]->pShaderBytecode, length);
+    }
+    key_put_u32(w, desc->blend.AlphaToCoverageEnable);
+    key_put_u32(w, desc->blend.IndependentBlendEnable);
+    for (unsigned i = 0; i < D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT; i++) {
+        const D3D12_RENDER_TARGET_BLEND_DESC *rt = &desc->blend.RenderTarget[i];
+        const uint32_t fields[] = {rt->BlendEnable, rt->LogicOpEnable, rt->SrcBlend, rt->DestBlend, rt->BlendOp, rt->SrcBlendAlpha,
+                rt->DestBlendAlpha, rt->BlendOpAlpha, rt->LogicOp, rt->RenderTargetWriteMask};
+        key_put(w, fields, sizeof(fields));
+    }
+    key_put_u32(w, desc->sample_mask);
+    {
+        uint32_t fields[10];
+        const uint32_t integers[] = {rs->FillMode, rs->CullMode, rs->FrontCounterClockwise, rs->DepthClipEnable,
+                rs->LineRasterizationMode, rs->ForcedSampleCount, rs->ConservativeRaster};
+        memcpy(fields, integers, sizeof(integers));
+        memcpy(&fields[7], &rs->DepthBias, 4);
+        memcpy(&fields[8], &rs->DepthBiasClamp, 4);
+        memcpy(&fields[9], &rs->SlopeScaledDepthBias, 4);
+        key_put(w, fields, sizeof(fields));
+    }
+    key_put_u32(w, ds->DepthEnable);
+    key_put_u32(w, ds->DepthWriteMask);
+    key_put_u32(w, ds->DepthFunc);
+    key_put_u32(w, ds->StencilEnable);
+    key_put_stencil_op(w, &ds->FrontFace);
+    key_put_stencil_op(w, &ds->BackFace);
+    key_put_u32(w, ds->DepthBoundsTestEnable);
+    key_put_u32(w, desc->input_layout.pInputElementDescs ? desc->input_layout.NumElements : 0);
+    for (UINT i = 0; desc->input_layout.pInputElementDescs && i < desc->input_layout.NumElements; i++) {
+        const D3D12_INPUT_ELEMENT_DESC *e = &desc->input_layout.pInputElementDescs[i];
+        const char *name = e->SemanticName ? e->SemanticName : "";
+        key_put(w, name, strlen(name) + 1);
+        key_put_u32(w, e->SemanticIndex);
+        key_put_u32(w, e->Format);
+        key_put_u32(w, e->InputSlot);
+        key_put_u32(w, e->AlignedByteOffset);
+        key_put_u32(w, e->InputSlotClass);
+        key_put_u32(w, e->InstanceDataStepRate);
+    }
+    key_put_u32(w, desc->strip_cut_value);
+    key_put_u32(w, desc->topology_type);
+    key_put_u32(w, desc->rt_count);
+    for (unsigned i = 0; i < D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT; i++)
+        key_put_u32(w, desc->rtv_formats[i]);
+    key_put_u32(w, desc->dsv_format);
+    key_put_u32(w, desc->sample_desc.Count);
+    key_put_u32(w, desc->sample_desc.Quality);
+}
+
+void *d3d12_graphics_desc_key_bytes(const struct d3d12_graphics_desc *desc, size_t *size)
+{
+    struct key_writer w = {NULL, 0};
+
+    write_key(desc, &w);
+    if (!(w.data = malloc(w.size)))
+        return NULL;
+    *size = w.size;
+    w.size = 0;
+    write_key(desc, &w);
+    return w.data;
 }

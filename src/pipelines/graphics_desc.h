@@ -34,6 +34,10 @@ struct d3d12_graphics_desc {
 void d3d12_graphics_desc_from_desc(const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, struct d3d12_graphics_desc *out);
 /* D3D12's defaults of each part a stream leaves out (prefix "the stream's "). */
 void d3d12_graphics_desc_defaults(struct d3d12_graphics_desc *out);
+/* The bytes a graphics pipeline is compared by (struct d3d12_pipeline_key): every stage's
+ * bytecode and every state the pipeline is made from, field by field (not the root signature,
+ * node mask, cached blob or log prefix). malloc()ed; NULL when out of memory. */
+void *d3d12_graphics_desc_key_bytes(const struct d3d12_graphics_desc *desc, size_t *size);
 /* The newer forms of the older rasterizer and depth-stencil descriptions. */
 void d3d12_rasterizer_desc2_from_desc1(const D3D12_RASTERIZER_DESC1 *desc, D3D12_RASTERIZER_DESC2 *out);
 void d3d12_depth_stencil_desc2_from_desc1(const D3D12_DEPTH_STENCIL_DESC1 *desc, D3D12_DEPTH_STENCIL_DESC2 *out);

@@ -14,6 +14,7 @@
 #include "pipelines/graphics_pipeline.h"
 #include "pipelines/graphics_link.h"
 #include "pipelines/graphics_state.h"
+#include "pipelines/pipeline_blob.h"
 #include "frontends/dxbc.h"
 #include "frontends/dxbc_translate.h"
 #include "spirv/spirv_passes.h"
@@ -379,15 +380,10 @@ done:
     return hr;
 }
 
-static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const char *method)
+/* What the list needs of the pipeline, from the description. */
+static HRESULT init_graphics(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const char *method)
 {
     struct d3d12_device *device = state->device;
-    struct d3d12_graphics_stage stages[D3D12XS_GRAPHICS_STAGE_COUNT];
-    char arguments[D3D12XS_GRAPHICS_STAGE_COUNT][32], entry_points[D3D12XS_GRAPHICS_STAGE_COUNT][64], error[512];
-    uint32_t *words[D3D12XS_GRAPHICS_STAGE_COUNT] = {0}, stage_count = 0;
-    size_t word_counts[D3D12XS_GRAPHICS_STAGE_COUNT] = {0};
-    uint32_t offsets[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT], element_locations[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT];
-    HRESULT hr;
 
     if (!(state->graphics = calloc(1, sizeof(*state->graphics))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the graphics pipeline");
@@ -398,13 +394,40 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
     memcpy(state->graphics->rtv_formats, desc->rtv_formats, sizeof(desc->rtv_formats));
     state->graphics->dsv_format = desc->dsv_format;
     state->graphics->tessellation = desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
-    if (state->graphics->tessellation && !device->graphics.patch_control_points) {
-        hr = d3d12xs_fail(E_NOTIMPL, method, "%sHS and %sDS: %s lacks extended dynamic state 2's patch control points, which "
+    if (state->graphics->tessellation && !device->graphics.patch_control_points)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sHS and %sDS: %s lacks extended dynamic state 2's patch control points, which "
                 "IASetPrimitiveTopology's patch lists need here", desc->prefix, desc->prefix, device->vk_properties.deviceName);
-        goto done;
+    return S_OK;
+}
+
+/* The cached blob of the bound stages, before the build. */
+static HRESULT capture_blob(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const struct d3d12_graphics_stage *stages,
+        uint32_t stage_count, uint32_t *const *words, const size_t *word_counts, char (*entry_points)[64], const uint32_t *element_locations,
+        const char *method)
+{
+    struct d3d12_pipeline_blob_stage blob_stages[D3D12XS_GRAPHICS_STAGE_COUNT];
+
+    for (uint32_t s = 0; s < stage_count; s++) {
+        blob_stages[s] = (struct d3d12_pipeline_blob_stage){stages[s].stage, words[s], word_counts[s], {0}};
+        memcpy(blob_stages[s].entry_point, entry_points[s], sizeof(blob_stages[s].entry_point));
     }
+    return d3d12_pipeline_blob_capture(state, blob_stages, stage_count, element_locations,
+            desc->input_layout.pInputElementDescs ? desc->input_layout.NumElements : 0, method);
+}
+
+static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const char *method)
+{
+    struct d3d12_device *device = state->device;
+    struct d3d12_graphics_stage stages[D3D12XS_GRAPHICS_STAGE_COUNT];
+    char arguments[D3D12XS_GRAPHICS_STAGE_COUNT][32], entry_points[D3D12XS_GRAPHICS_STAGE_COUNT][64], error[512];
+    uint32_t *words[D3D12XS_GRAPHICS_STAGE_COUNT] = {0}, stage_count = 0;
+    size_t word_counts[D3D12XS_GRAPHICS_STAGE_COUNT] = {0};
+    uint32_t offsets[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT], element_locations[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT];
+    HRESULT hr;
 
     memset(stages, 0, sizeof(stages));
+    if (FAILED(hr = init_graphics(state, desc, method)))
+        goto done;
     if (FAILED(hr = load_stages(stages, &stage_count, desc, arguments, method)))
         goto done;
     if (FAILED(hr = d3d12_input_layout_check(device, desc, offsets, method))
@@ -447,7 +470,8 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
     if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout, &state->vk_layout)))
         goto done;
     state->thread_limit_offset = UINT32_MAX;
-    hr = build_pipeline(state, desc, stages, stage_count, words, word_counts, entry_points, offsets, element_locations, method);
+    if (SUCCEEDED(hr = capture_blob(state, desc, stages, stage_count, words, word_counts, entry_points, element_locations, method)))
+        hr = build_pipeline(state, desc, stages, stage_count, words, word_counts, entry_points, offsets, element_locations, method);
 
 done:
     for (uint32_t s = 0; s < D3D12XS_GRAPHICS_STAGE_COUNT; s++) {
@@ -458,11 +482,102 @@ done:
     return hr;
 }
 
+/* From a checked cached blob: each stage's final SPIR-V, the bindings they were matched to and
+ * the input elements' Locations, straight to the driver (no translation, linking or passes). */
+static HRESULT create_graphics_from_blob(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const char *method)
+{
+    struct d3d12_graphics_stage stages[D3D12XS_GRAPHICS_STAGE_COUNT];
+    struct d3d12_pipeline_blob_contents contents;
+    char arguments[D3D12XS_GRAPHICS_STAGE_COUNT][32], entry_points[D3D12XS_GRAPHICS_STAGE_COUNT][64];
+    uint32_t *words[D3D12XS_GRAPHICS_STAGE_COUNT];
+    size_t word_counts[D3D12XS_GRAPHICS_STAGE_COUNT];
+    uint32_t offsets[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT];
+    HRESULT hr;
+
+    if (FAILED(hr = init_graphics(state, desc, method)) || FAILED(hr = d3d12_input_layout_check(state->device, desc, offsets, method)))
+        return hr;
+    snprintf(arguments[0], sizeof(arguments[0]), "%sCachedPSO", desc->prefix);
+    if (FAILED(hr = d3d12_pipeline_blob_load(state, desc->cached_pso.pCachedBlob, desc->cached_pso.CachedBlobSizeInBytes, &contents,
+            arguments[0], method)))
+        return hr;
+    memset(stages, 0, sizeof(stages));
+    for (uint32_t s = 0; s < contents.stage_count; s++) {
+        const char *name = "?";
+        for (unsigned t = 0; t < D3D12XS_GRAPHICS_STAGE_COUNT; t++)
+            if (stage_table[t].stage == contents.stages[s].stage)
+                name = stage_table[t].name;
+        snprintf(arguments[s], sizeof(arguments[s]), "%sCachedPSO's %s", desc->prefix, name);
+        stages[s].argument = arguments[s];
+        stages[s].stage = contents.stages[s].stage;
+        words[s] = contents.stages[s].words;
+        word_counts[s] = contents.stages[s].word_count;
+        memcpy(entry_points[s], contents.stages[s].entry_point, sizeof(entry_points[s]));
+    }
+    if (contents.element_count != (desc->input_layout.pInputElementDescs ? desc->input_layout.NumElements : 0)) {
+        hr = d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO links %u input elements, the description has %u", desc->prefix,
+                contents.element_count, desc->input_layout.NumElements);
+    } else {
+        state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+        state->thread_limit_offset = UINT32_MAX;
+        hr = build_pipeline(state, desc, stages, contents.stage_count, words, word_counts, entry_points, offsets,
+                contents.element_locations, method);
+    }
+    d3d12_pipeline_blob_contents_cleanup(&contents);
+    return hr;
+}
+
+/* Makes the pipeline of key's description and enters it in the table of live pipelines (or,
+ * where another thread entered an identical one first, takes that one instead). */
+static HRESULT make_graphics(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, struct d3d12_root_signature *signature,
+        const struct d3d12_pipeline_key *key, const char *method, struct d3d12_pipeline_state **out)
+{
+    struct d3d12_pipeline_state *state, *entered;
+    HRESULT hr;
+
+    if (!(state = d3d12_pipeline_state_new(device, signature)))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    if (FAILED(hr = d3d12_pipeline_state_set_key(state, key, method))
+            || FAILED(hr = desc->cached_pso.CachedBlobSizeInBytes ? create_graphics_from_blob(state, desc, method)
+                    : create_graphics(state, desc, method))) {
+        d3d12_pipeline_state_discard(state);
+        return hr;
+    }
+    if ((entered = d3d12_pipeline_table_insert(device, state, key, 1)) != state)
+        d3d12_pipeline_state_discard(state);
+    *out = entered;
+    return S_OK;
+}
+
+HRESULT d3d12_graphics_pipeline_key(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, struct d3d12_pipeline_key *key,
+        struct d3d12_root_signature **signature, const char *method)
+{
+    HRESULT hr;
+
+    memset(key, 0, sizeof(*key));
+    *signature = NULL;
+    if (FAILED(hr = d3d12_graphics_desc_check(device, desc, method)) || FAILED(hr = resolve_root_signature(device, desc, signature, method)))
+        return hr;
+    if (!(key->bytes = d3d12_graphics_desc_key_bytes(desc, &key->size))) {
+        ID3D12RootSignature_Release(&(*signature)->ID3D12RootSignature_iface);
+        *signature = NULL;
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline's description");
+    }
+    /* a shader's RTS0 part is in the stages' bytes */
+    key->signature = desc->root_signature ? *signature : NULL;
+    key->flags = desc->flags;
+    key->graphics = true;
+    d3d12_pipeline_key_hash(key);
+    return S_OK;
+}
+
 HRESULT d3d12_graphics_pipeline_create(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method, REFIID riid,
         void **out)
 {
     struct d3d12_root_signature *signature;
-    struct d3d12_pipeline_state *state;
+    struct d3d12_pipeline_state *pipeline;
+    struct d3d12_pipeline_key key;
+    uint64_t begin_ns;
+    bool found = false;
     HRESULT hr;
 
     if (out)
@@ -471,25 +586,34 @@ HRESULT d3d12_graphics_pipeline_create(struct d3d12_device *device, const struct
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
     if (!out)
         return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
-    if (FAILED(hr = d3d12_graphics_desc_check(device, desc, method)) || FAILED(hr = resolve_root_signature(device, desc, &signature, method)))
+    if (FAILED(hr = d3d12_graphics_pipeline_key(device, desc, &key, &signature, method)))
         return hr;
-    state = d3d12_pipeline_state_new(device, signature);
-    ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
-    if (!state)
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
-    uint64_t begin_ns = d3d12xs_trace_begin();
-    if (FAILED(hr = create_graphics(state, desc, method))) {
-        d3d12_pipeline_state_discard(state);
-        return hr;
+    /* checked even where a live pipeline is found: the answer does not depend on what is alive */
+    if (desc->cached_pso.CachedBlobSizeInBytes) {
+        char argument[40];
+        snprintf(argument, sizeof(argument), "%sCachedPSO", desc->prefix);
+        hr = d3d12_pipeline_blob_check(device, desc->cached_pso.pCachedBlob, desc->cached_pso.CachedBlobSizeInBytes, key.hash, true,
+                argument, method);
     }
+    begin_ns = d3d12xs_trace_begin();
+    if (SUCCEEDED(hr) && !(found = (pipeline = d3d12_pipeline_table_find(device, &key)) != NULL))
+        hr = make_graphics(device, desc, signature, &key, method, &pipeline);
+    ID3D12RootSignature_Release(&signature->ID3D12RootSignature_iface);
+    free((void *)key.bytes);
+    if (FAILED(hr))
+        return hr;
     if (begin_ns) {
         /* the translation, linking, passes and driver compile: a pipeline made mid-frame shows */
         struct d3d12xs_trace_args args = {.length = 0};
-        d3d12xs_trace_arg_u64(&args, "compile_us", (d3d12xs_now_ns() - begin_ns) / 1000);
+        d3d12xs_trace_arg_u64(&args, "compile_us", found ? 0 : (d3d12xs_now_ns() - begin_ns) / 1000);
         d3d12xs_trace_arg_string(&args, "kind", "graphics");
+        if (desc->cached_pso.CachedBlobSizeInBytes)
+            d3d12xs_trace_arg_string(&args, "bytecode", "cached blob");
+        if (found)
+            d3d12xs_trace_arg_string(&args, "found", "a live identical pipeline");
         d3d12xs_trace_end(begin_ns, method, &args);
     }
-    return d3d12_pipeline_state_hand_out(state, method, riid, out);
+    return d3d12_pipeline_state_hand_out(pipeline, method, riid, out);
 }
 
 HRESULT d3d12_graphics_pipeline_create_from_desc(struct d3d12_device *device, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, REFIID riid,

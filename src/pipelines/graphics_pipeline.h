@@ -44,6 +44,11 @@ HRESULT d3d12_graphics_pipeline_create_from_desc(struct d3d12_device *device, co
 /* The shared path of both ways of describing one; method names the entry point in log lines. */
 HRESULT d3d12_graphics_pipeline_create(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method, REFIID riid,
         void **out);
+/* The key a description is compared by (struct d3d12_pipeline_key) after D3D12's rules for it,
+ * and its root signature (the description's or a shader's RTS0 part), a reference the caller
+ * releases; key->bytes is malloc()ed, the caller's to free. */
+HRESULT d3d12_graphics_pipeline_key(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, struct d3d12_pipeline_key *key,
+        struct d3d12_root_signature **signature, const char *method);
 /* pipeline_stream.c: ID3D12Device2::CreatePipelineState (compute or graphics). */
 HRESULT d3d12_pipeline_state_create_from_stream(struct d3d12_device *device, const D3D12_PIPELINE_STATE_STREAM_DESC *desc, REFIID riid,
         void **out);

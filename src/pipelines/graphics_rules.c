@@ -1,6 +1,7 @@
 /* D3D12's rules for a graphics pipeline's description, checked before anything is built: the
- * stages and topology type, flags, stream output (stream_output.c) and the parts d3d12xs does not do (view
- * instancing, cached blobs), then each state's own rules (graphics_state.h). One line each. */
+ * stages and topology type, flags, the cached blob's size, stream output (stream_output.c) and the
+ * parts d3d12xs does not do (view instancing), then each state's own rules (graphics_state.h). One
+ * line each. */
 #include "pipelines/graphics_pipeline.h"
 #include "pipelines/graphics_state.h"
 
@@ -56,8 +57,9 @@ HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d1
     if (desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT)
         return d3d12xs_fail(E_NOTIMPL, method, "%sFlags has DYNAMIC_INDEX_BUFFER_STRIP_CUT: IASetIndexBufferStripCutValue is not "
                 "implemented", p);
-    if (desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
-        return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO is not empty (d3d12xs produces no cached blobs)", p);
+    if (!desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO has CachedBlobSizeInBytes %zu but pCachedBlob NULL", p,
+                (size_t)desc->cached_pso.CachedBlobSizeInBytes);
     if (FAILED(hr = d3d12_stream_output_check(device, desc, has_code(&desc->gs), method)))
         return hr;
     if (desc->view_instancing.ViewInstanceCount)

@@ -12,6 +12,9 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipelines/pipeline_state.h"
+#include "pipelines/pipeline_blob.h"
+#include "common/blob.h"
+#include "common/hash.h"
 #include "descriptors/descriptor_buffer.h"
 #include "memory/va_map.h"
 #include "sync/scheduler.h"
@@ -49,7 +52,7 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_pipeline_state, ID3D12PipelineState, impl_fro
  * Creating a pipeline of a description identical to a live one's finds that one: a hash of
  * everything the pipeline is made from (the root signature's serialized blob, or the shader's own
  * RTS0 part; the shader bytecode; flags; the CreateComputePipelineStateX limits), then a full
- * compare of the same. Node masks 0 and 1 name the one node; a cached blob is refused. Entries
+ * compare of the same (struct d3d12_pipeline_key: graphics pipelines too). Entries
  * are the live pipelines themselves, chained per bucket; one lock guards the buckets and every
  * pipeline's share_count, so a pipeline found is never one whose last object is going. */
 struct d3d12xs_pipeline_table {
@@ -60,58 +63,44 @@ struct d3d12xs_pipeline_table {
     uint64_t vk_pipelines_created, identical_found;
 };
 
-/* What a description is compared by. */
-struct pipeline_key {
-    struct d3d12_root_signature *signature; /* NULL: the shader carries it */
-    const void *bytecode;
-    size_t bytecode_size;
-    D3D12_PIPELINE_STATE_FLAGS flags;
-    const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits; /* NULL: CreateComputePipelineState */
-    uint64_t hash;
-};
-
-/* 64-bit multiply-xorshift over 8-byte words: a few hundred ns for a 4 KiB shader; a
- * collision costs only the full compare. */
-static uint64_t hash_bytes(uint64_t hash, const void *data, size_t size)
+void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key)
 {
-    const unsigned char *bytes = data;
-    uint64_t word;
-    size_t i = 0;
-
-    for (; i + 8 <= size; i += 8) {
-        memcpy(&word, bytes + i, 8);
-        hash = (hash ^ word) * 0x9e3779b97f4a7c15ull;
-        hash ^= hash >> 29;
-    }
-    word = size;
-    for (size_t shift = 8; i < size; i++, shift += 8)
-        word ^= (uint64_t)bytes[i] << (shift % 64);
-    hash = (hash ^ word) * 0xd6e8feb86659fd93ull;
-    return hash ^ hash >> 32;
-}
-
-static void pipeline_key_hash(struct pipeline_key *key)
-{
-    uint64_t hash = hash_bytes(0x243f6a8885a308d3ull, key->bytecode, key->bytecode_size);
+    /* graphics and compute keys start apart: their bytes mean different things */
+    uint64_t hash = d3d12xs_hash_bytes(key->graphics ? 0x13198a2e03707344ull : 0x243f6a8885a308d3ull, key->bytes, key->size);
     if (key->signature)
-        hash = hash_bytes(hash, key->signature->blob, key->signature->blob_size);
-    hash = hash_bytes(hash, &key->flags, sizeof(key->flags));
+        hash = d3d12xs_hash_bytes(hash, key->signature->blob, key->signature->blob_size);
+    hash = d3d12xs_hash_bytes(hash, &key->flags, sizeof(key->flags));
     if (key->limits)
-        hash = hash_bytes(hash, key->limits, sizeof(*key->limits));
+        hash = d3d12xs_hash_bytes(hash, key->limits, sizeof(*key->limits));
     key->hash = hash;
 }
 
-static bool pipeline_matches(const struct d3d12_pipeline_state *state, const struct pipeline_key *key)
+bool d3d12_pipeline_state_matches(const struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key)
 {
-    if (state->key_hash != key->hash || state->bytecode_size != key->bytecode_size || state->flags != key->flags
-            || state->embedded_root_signature != !key->signature || state->has_shader_limits != !!key->limits)
+    if (state->key_hash != key->hash || state->bytecode_size != key->size || state->flags != key->flags
+            || state->embedded_root_signature != !key->signature || state->has_shader_limits != !!key->limits
+            || !!state->graphics != key->graphics)
         return false;
     if (key->limits && memcmp(&state->shader_limits, key->limits, sizeof(*key->limits)))
         return false;
     if (key->signature && state->root_signature != key->signature && (state->root_signature->blob_size != key->signature->blob_size
             || memcmp(state->root_signature->blob, key->signature->blob, key->signature->blob_size)))
         return false;
-    return !memcmp(state->bytecode, key->bytecode, key->bytecode_size);
+    return !memcmp(state->bytecode, key->bytes, key->size);
+}
+
+HRESULT d3d12_pipeline_state_set_key(struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key, const char *method)
+{
+    if (!(state->bytecode = malloc(key->size ? key->size : 1)))
+        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
+    memcpy(state->bytecode, key->bytes, key->size);
+    state->bytecode_size = key->size;
+    state->key_hash = key->hash;
+    state->embedded_root_signature = !key->signature;
+    state->flags = key->flags;
+    if ((state->has_shader_limits = key->limits != NULL))
+        state->shader_limits = *key->limits;
+    return S_OK;
 }
 
 HRESULT d3d12xs_pipeline_table_init(struct d3d12_device *device)
@@ -153,16 +142,15 @@ void d3d12xs_pipeline_table_statistics(struct d3d12_device *device, D3D12XS_PIPE
     pthread_mutex_unlock(&table->lock);
 }
 
-static struct d3d12_pipeline_state *table_find_locked(struct d3d12xs_pipeline_table *table, const struct pipeline_key *key)
+static struct d3d12_pipeline_state *table_find_locked(struct d3d12xs_pipeline_table *table, const struct d3d12_pipeline_key *key)
 {
     for (struct d3d12_pipeline_state *state = table->buckets[key->hash & (table->bucket_count - 1)]; state; state = state->next_in_bucket)
-        if (pipeline_matches(state, key))
+        if (d3d12_pipeline_state_matches(state, key))
             return state;
     return NULL;
 }
 
-/* A live pipeline of key's description with one more share, or NULL. */
-static struct d3d12_pipeline_state *table_find(struct d3d12_device *device, const struct pipeline_key *key)
+struct d3d12_pipeline_state *d3d12_pipeline_table_find(struct d3d12_device *device, const struct d3d12_pipeline_key *key)
 {
     struct d3d12xs_pipeline_table *table = device->pipeline_table;
     struct d3d12_pipeline_state *state;
@@ -194,10 +182,8 @@ static void table_grow_locked(struct d3d12xs_pipeline_table *table)
     table->bucket_count = count;
 }
 
-/* Enters the new pipeline `made` (share_count 1) and returns it; where another thread entered an
- * identical one meanwhile, returns that one with one more share and made is the caller's to destroy. */
-static struct d3d12_pipeline_state *table_insert(struct d3d12_device *device, struct d3d12_pipeline_state *made, const struct pipeline_key *key,
-        unsigned vk_pipeline_count)
+struct d3d12_pipeline_state *d3d12_pipeline_table_insert(struct d3d12_device *device, struct d3d12_pipeline_state *made,
+        const struct d3d12_pipeline_key *key, unsigned vk_pipeline_count)
 {
     struct d3d12xs_pipeline_table *table = device->pipeline_table;
     struct d3d12_pipeline_state *state;
@@ -219,6 +205,15 @@ static struct d3d12_pipeline_state *table_insert(struct d3d12_device *device, st
     return state;
 }
 
+void d3d12_pipeline_state_add_share(struct d3d12_pipeline_state *state)
+{
+    struct d3d12xs_pipeline_table *table = state->device->pipeline_table;
+
+    pthread_mutex_lock(&table->lock);
+    state->share_count++;
+    pthread_mutex_unlock(&table->lock);
+}
+
 static void destroy_pipeline_state(struct d3d12_device *device, void *object)
 {
     struct d3d12_pipeline_state *state = object;
@@ -231,11 +226,12 @@ static void destroy_pipeline_state(struct d3d12_device *device, void *object)
         d3d12xs_root_layout_release(device, state->layout);
     free(state->bindings);
     free(state->bytecode);
+    free(state->cached_blob);
     free(state);
 }
 
-/* One pipeline state object lets go of the pipeline: the last takes it out of the table. */
-static void release_pipeline(struct d3d12_pipeline_state *state)
+/* One pipeline state object (or library entry) lets go of the pipeline: the last takes it out of the table. */
+void d3d12_pipeline_state_release_share(struct d3d12_pipeline_state *state)
 {
     struct d3d12xs_pipeline_table *table = state->device->pipeline_table;
     bool last;
@@ -264,11 +260,25 @@ static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState 
     unsigned refcount = d3d12xs_object_release(&object->object);
     if (!refcount) {
         /* first: the object's reference keeps the device while the pipeline is retired */
-        release_pipeline(object->pipeline);
+        d3d12_pipeline_state_release_share(object->pipeline);
         d3d12xs_object_cleanup(&object->object);
         free(object);
     }
     return refcount;
+}
+
+static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_GetCachedBlob(ID3D12PipelineState *iface, ID3DBlob **blob)
+{
+    const struct d3d12_pipeline_state *pipeline = impl_from_ID3D12PipelineState(iface)->pipeline;
+    HRESULT hr;
+
+    if (!blob)
+        return d3d12xs_fail(E_POINTER, METHOD(GetCachedBlob), "ppBlob is NULL (must receive the blob)");
+    *blob = NULL;
+    /* made with the pipeline (pipeline_blob.c): a copy of it */
+    if (FAILED(hr = d3d12xs_blob_create(pipeline->cached_blob, pipeline->cached_blob_size, blob)))
+        return d3d12xs_fail(hr, METHOD(GetCachedBlob), "cannot allocate the blob (%zu bytes)", pipeline->cached_blob_size);
+    return S_OK;
 }
 
 #if defined(__clang__)
@@ -282,6 +292,7 @@ static const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
     .QueryInterface = d3d12_pipeline_state_QueryInterface,
     D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_pipeline_state),
     .Release = d3d12_pipeline_state_Release,
+    .GetCachedBlob = d3d12_pipeline_state_GetCachedBlob,
 };
 
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
@@ -875,6 +886,15 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     d3d12xs_spirv_module_destroy(module);
     if (FAILED(hr))
         return hr;
+    {
+        /* before the build, which takes the words and the SCALAR source */
+        struct d3d12_pipeline_blob_stage stage = {VK_SHADER_STAGE_COMPUTE_BIT, words, word_count, {0}};
+        memcpy(stage.entry_point, entry_point, sizeof(stage.entry_point));
+        if (FAILED(hr = d3d12_pipeline_blob_capture(state, &stage, 1, NULL, 0, method))) {
+            free(words);
+            return hr;
+        }
+    }
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
      * lists may use the pipeline, after the root signature itself may have gone. */
     d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
@@ -884,6 +904,28 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     }
     /* the pipeline keeps the words for its DispatchX variants */
     return d3d12_pipeline_state_build(state, words, word_count, entry_point, method);
+}
+
+/* From a checked cached blob: the final SPIR-V and the bindings it was matched to, straight to
+ * the driver (no translation, reflection or passes). */
+static HRESULT create_pipeline_from_blob(struct d3d12_pipeline_state *state, const D3D12_CACHED_PIPELINE_STATE *cached, const char *method)
+{
+    struct d3d12_pipeline_blob_contents contents;
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12_pipeline_blob_load(state, cached->pCachedBlob, cached->CachedBlobSizeInBytes, &contents, "pDesc->CachedPSO",
+            method)))
+        return hr;
+    if (contents.stage_count != 1 || contents.stages[0].stage != VK_SHADER_STAGE_COMPUTE_BIT) {
+        d3d12_pipeline_blob_contents_cleanup(&contents);
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO holds no compute shader");
+    }
+    d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
+    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    hr = d3d12_pipeline_state_build(state, contents.stages[0].words, contents.stages[0].word_count, contents.stages[0].entry_point, method);
+    contents.stages[0].words = NULL; /* the build took them */
+    d3d12_pipeline_blob_contents_cleanup(&contents);
+    return hr;
 }
 
 struct d3d12_pipeline_state *d3d12_pipeline_state_new(struct d3d12_device *device, struct d3d12_root_signature *signature)
@@ -927,8 +969,8 @@ void d3d12_pipeline_state_discard(struct d3d12_pipeline_state *state)
 
 /* Makes the pipeline of key's description and enters it in the table (or, where another thread
  * entered an identical one first, takes that one instead). */
-static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const struct pipeline_key *key,
-        const char *method, struct d3d12_pipeline_state **out)
+static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const struct d3d12_pipeline_key *key, const char *method, struct d3d12_pipeline_state **out)
 {
     struct d3d12_root_signature *signature = key->signature;
     struct d3d12_pipeline_state *state, *entered;
@@ -943,48 +985,30 @@ static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PI
                     "usable: the line above says why");
         signature = unsafe_impl_from_ID3D12RootSignature(embedded);
         /* the pipeline keeps it alive privately, as it does an application's signature */
-        d3d12_root_signature_add_private_ref(signature);
+        state = d3d12_pipeline_state_new(device, signature);
         ID3D12RootSignature_Release(embedded);
     } else {
-        d3d12_root_signature_add_private_ref(signature);
+        state = d3d12_pipeline_state_new(device, signature);
     }
-    if (!(state = calloc(1, sizeof(*state))) || !(state->bytecode = malloc(key->bytecode_size))) {
-        free(state);
-        d3d12_root_signature_release_private_ref(signature);
+    if (!state)
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
-    }
-    state->device = device;
-    state->share_count = 1;
-    state->root_signature = signature;
-    state->key_hash = key->hash;
-    memcpy(state->bytecode, key->bytecode, key->bytecode_size);
-    state->bytecode_size = key->bytecode_size;
-    state->embedded_root_signature = !key->signature;
-    state->flags = key->flags;
-    if ((state->has_shader_limits = key->limits != NULL))
-        state->shader_limits = *key->limits;
-    if (FAILED(hr = create_pipeline(state, &desc->CS, method))) {
+    if (FAILED(hr = d3d12_pipeline_state_set_key(state, key, method))
+            || FAILED(hr = desc->CachedPSO.CachedBlobSizeInBytes ? create_pipeline_from_blob(state, &desc->CachedPSO, method)
+                    : create_pipeline(state, &desc->CS, method))) {
         d3d12_pipeline_state_discard(state);
         return hr;
     }
-    if ((entered = table_insert(device, state, key, vk_pipeline_count(state))) != state)
+    if ((entered = d3d12_pipeline_table_insert(device, state, key, vk_pipeline_count(state))) != state)
         d3d12_pipeline_state_discard(state);
     *out = entered;
     return S_OK;
 }
 
-HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
-        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
+HRESULT d3d12_compute_pipeline_key(const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits,
+        struct d3d12_pipeline_key *key, const char *method)
 {
     struct d3d12_root_signature *signature = NULL;
-    struct d3d12_pipeline_state *pipeline;
-    struct pipeline_key key;
-    uint64_t begin_ns;
-    bool found;
-    HRESULT hr;
 
-    if (out)
-        *out = NULL;
     if (!desc)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc is NULL (must describe the pipeline)");
     if (desc->pRootSignature && !(signature = unsafe_impl_from_ID3D12RootSignature(desc->pRootSignature)))
@@ -995,27 +1019,48 @@ HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COM
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->NodeMask is 0x%x (must be 0 or 1)", desc->NodeMask);
     if (desc->Flags != D3D12_PIPELINE_STATE_FLAG_NONE)
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->Flags is 0x%x (must be NONE)", desc->Flags);
-    if (desc->CachedPSO.pCachedBlob && desc->CachedPSO.CachedBlobSizeInBytes)
-        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO is not empty (d3d12xs produces no cached blobs)");
+    if (!desc->CachedPSO.pCachedBlob && desc->CachedPSO.CachedBlobSizeInBytes)
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO has CachedBlobSizeInBytes %zu but pCachedBlob NULL",
+                (size_t)desc->CachedPSO.CachedBlobSizeInBytes);
+    if (!signature && !d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
+        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
+                "DXBC container's RTS0 part)");
+    *key = (struct d3d12_pipeline_key){signature, desc->CS.pShaderBytecode, desc->CS.BytecodeLength, desc->Flags, limits, false, 0};
+    d3d12_pipeline_key_hash(key);
+    return S_OK;
+}
+
+HRESULT d3d12_pipeline_state_create(struct d3d12_device *device, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
+        const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits, const char *method, REFIID riid, void **out)
+{
+    struct d3d12_pipeline_state *pipeline;
+    struct d3d12_pipeline_key key;
+    uint64_t begin_ns;
+    bool found;
+    HRESULT hr;
+
+    if (out)
+        *out = NULL;
+    if (FAILED(hr = d3d12_compute_pipeline_key(desc, limits, &key, method)))
+        return hr;
     if (!riid)
         return d3d12xs_fail(E_INVALIDARG, method, "riid is NULL (must name the pipeline state interface)");
     if (!out)
         return d3d12xs_fail(E_POINTER, method, "ppPipelineState is NULL (must receive the pipeline)");
-    if (!signature && !d3d12xs_dxbc_has_part(desc->CS.pShaderBytecode, desc->CS.BytecodeLength, "RTS0"))
-        return d3d12xs_fail(E_INVALIDARG, method, "pDesc->pRootSignature is NULL and pDesc->CS carries no root signature (a "
-                "DXBC container's RTS0 part)");
-
-    key = (struct pipeline_key){signature, desc->CS.pShaderBytecode, desc->CS.BytecodeLength, desc->Flags, limits, 0};
-    pipeline_key_hash(&key);
+    /* checked even where a live pipeline is found: the answer does not depend on what is alive */
+    if (desc->CachedPSO.CachedBlobSizeInBytes && FAILED(hr = d3d12_pipeline_blob_check(device, desc->CachedPSO.pCachedBlob,
+            desc->CachedPSO.CachedBlobSizeInBytes, key.hash, false, "pDesc->CachedPSO", method)))
+        return hr;
     begin_ns = d3d12xs_trace_begin();
-    if (!(found = (pipeline = table_find(device, &key)) != NULL) && FAILED(hr = make_pipeline(device, desc, &key, method, &pipeline)))
+    if (!(found = (pipeline = d3d12_pipeline_table_find(device, &key)) != NULL)
+            && FAILED(hr = make_pipeline(device, desc, &key, method, &pipeline)))
         return hr;
     if (begin_ns) {
         /* the translation, passes and driver compiles: a pipeline made mid-frame shows */
         struct d3d12xs_trace_args args = {.length = 0};
         d3d12xs_trace_arg_u64(&args, "compile_us", found ? 0 : (d3d12xs_now_ns() - begin_ns) / 1000);
-        d3d12xs_trace_arg_string(&args, "bytecode", d3d12xs_dxbc_is_container(desc->CS.pShaderBytecode, desc->CS.BytecodeLength)
-                ? "DXBC" : "SPIR-V");
+        d3d12xs_trace_arg_string(&args, "bytecode", desc->CachedPSO.CachedBlobSizeInBytes ? "cached blob"
+                : d3d12xs_dxbc_is_container(desc->CS.pShaderBytecode, desc->CS.BytecodeLength) ? "DXBC" : "SPIR-V");
         if (found)
             d3d12xs_trace_arg_string(&args, "found", "a live identical pipeline");
         d3d12xs_trace_end(begin_ns, method, &args);
@@ -1030,7 +1075,7 @@ HRESULT d3d12_pipeline_state_hand_out(struct d3d12_pipeline_state *pipeline, con
     HRESULT hr;
 
     if (!(object = calloc(1, sizeof(*object)))) {
-        release_pipeline(pipeline);
+        d3d12_pipeline_state_release_share(pipeline);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline state");
     }
     object->ID3D12PipelineState_iface.lpVtbl = &d3d12_pipeline_state_vtbl;

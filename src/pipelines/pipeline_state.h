@@ -63,7 +63,7 @@ struct d3d12_pipeline_state {
      * made it and the whole of it, compared on a hit. */
     struct d3d12_pipeline_state *next_in_bucket;
     uint64_t key_hash;
-    void *bytecode;
+    void *bytecode; /* the key's bytes (struct d3d12_pipeline_key) */
     size_t bytecode_size;
     bool embedded_root_signature; /* pRootSignature was NULL: the shader's RTS0 part made it */
     D3D12_PIPELINE_STATE_FLAGS flags;
@@ -120,7 +120,45 @@ struct d3d12_pipeline_state {
      * destroy_graphics when the pipeline goes; NULL for compute pipelines. */
     struct d3d12_graphics_pipeline *graphics;
     void (*destroy_graphics)(struct d3d12_device *device, struct d3d12_graphics_pipeline *graphics);
+    /* What GetCachedBlob hands out (pipeline_blob.c), made with the pipeline. */
+    void *cached_blob;
+    size_t cached_blob_size;
 };
+
+/* What the device's table of live pipelines, cached blobs and pipeline libraries compare a
+ * description by: the root signature's serialized blob (NULL: a shader carries it in its RTS0
+ * part), the description's bytes (compute: the CS bytecode; graphics: graphics_desc.c's bytes of
+ * every stage and state), flags and CreateComputePipelineStateX's limits. Node masks 0 and 1 name
+ * the one node, and the cached blob is not part of it. */
+struct d3d12_pipeline_key {
+    struct d3d12_root_signature *signature;
+    const void *bytes;
+    size_t size;
+    D3D12_PIPELINE_STATE_FLAGS flags;
+    const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits; /* NULL: not CreateComputePipelineStateX */
+    bool graphics;
+    uint64_t hash; /* d3d12_pipeline_key_hash */
+};
+void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key);
+/* Whether state was made from key's description. */
+bool d3d12_pipeline_state_matches(const struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key);
+/* The table of live pipelines: a live pipeline of key's description with one more share, or NULL. */
+struct d3d12_pipeline_state *d3d12_pipeline_table_find(struct d3d12_device *device, const struct d3d12_pipeline_key *key);
+/* Enters made (share_count 1, key_hash, bytecode and flags set from key) and returns it; where
+ * another thread entered an identical one meanwhile, returns that one with one more share and
+ * made is the caller's to discard. */
+struct d3d12_pipeline_state *d3d12_pipeline_table_insert(struct d3d12_device *device, struct d3d12_pipeline_state *made,
+        const struct d3d12_pipeline_key *key, unsigned vk_pipeline_count);
+/* One more share of a live pipeline, for another object (d3d12_pipeline_state_hand_out takes it over). */
+void d3d12_pipeline_state_add_share(struct d3d12_pipeline_state *state);
+/* Lets go of one share: the last takes the pipeline out of the table and retires it. */
+void d3d12_pipeline_state_release_share(struct d3d12_pipeline_state *state);
+/* D3D12's rules for a compute description, then the key it is compared by (borrowing desc's
+ * root signature and bytecode; limits may be NULL). */
+HRESULT d3d12_compute_pipeline_key(const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, const D3D12XBOX_COMPUTE_SHADER_LIMITS_DESC *limits,
+        struct d3d12_pipeline_key *key, const char *method);
+/* Copies key's description into state (the table compares by it) and takes its hash. */
+HRESULT d3d12_pipeline_state_set_key(struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key, const char *method);
 
 /* The pipeline an ID3D12PipelineState of this library stands for, or NULL. */
 struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
