@@ -516,8 +516,8 @@ static HRESULT create_graphics_from_blob(struct d3d12_pipeline_state *state, con
     if (contents.element_count != (desc->input_layout.pInputElementDescs ? desc->input_layout.NumElements : 0)) {
         hr = d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO links %u input elements, the description has %u", desc->prefix,
                 contents.element_count, desc->input_layout.NumElements);
-    } else {
-        state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    } else if (SUCCEEDED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout,
+            &state->vk_layout))) {
         state->thread_limit_offset = UINT32_MAX;
         hr = build_pipeline(state, desc, stages, contents.stage_count, words, word_counts, entry_points, offsets,
                 contents.element_locations, method);

@@ -921,7 +921,10 @@ static HRESULT create_pipeline_from_blob(struct d3d12_pipeline_state *state, con
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO holds no compute shader");
     }
     d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
-    state->layout = d3d12_root_signature_get_layout(state->root_signature, &state->vk_layout);
+    if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_COMPUTE, method, &state->layout, &state->vk_layout))) {
+        d3d12_pipeline_blob_contents_cleanup(&contents);
+        return hr;
+    }
     hr = d3d12_pipeline_state_build(state, contents.stages[0].words, contents.stages[0].word_count, contents.stages[0].entry_point, method);
     contents.stages[0].words = NULL; /* the build took them */
     d3d12_pipeline_blob_contents_cleanup(&contents);

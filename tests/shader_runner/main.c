@@ -144,12 +144,6 @@ static enum file_result run_file(const char *path, bool run_known_bugs)
         parse_file(t, stream, path);
         fclose(stream);
         free(text);
-        if (t->graphics.used && !t->has_known_bug
-                && (extra_root_signature_flags() & D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI)) {
-            /* CreateGraphicsPipelineState refuses it (E_NOTIMPL): docs/graphics.md, "Not there yet". */
-            t->has_known_bug = true;
-            copy_name(t->known_bug, sizeof(t->known_bug), "the memory-based ABI in graphics stages (E_NOTIMPL)");
-        }
         if (t->has_known_bug && !run_known_bugs && (!t->known_bug_on_lavapipe || info.IsSoftwareRasterizer)) {
             printf("%s%s%s: SKIPPED: known bug %s\n", current_file, *t->name ? " " : "", t->name, t->known_bug);
             skipped++;
