@@ -55,7 +55,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyBufferRegion)))
         return;
     if (!(dst = resource_argument(list, METHOD(CopyBufferRegion), "pDstBuffer", dst_iface))
             || !(src = resource_argument(list, METHOD(CopyBufferRegion), "pSrcBuffer", src_iface)))
@@ -87,7 +87,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyResource)))
         return;
     if (!(dst = resource_argument(list, METHOD(CopyResource), "pDstResource", dst_iface))
             || !(src = resource_argument(list, METHOD(CopyResource), "pSrcResource", src_iface)))
@@ -122,7 +122,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DiscardResource(ID3D12GraphicsCommandL
     struct d3d12_resource *resource;
     uint32_t count;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(DiscardResource)))
+    if (!d3d12_command_list_check_recording(list, METHOD(DiscardResource)) || !d3d12_command_list_outside_render_pass(list, METHOD(DiscardResource)))
         return;
     if (!(resource = resource_argument(list, METHOD(DiscardResource), "pResource", resource_iface)))
         return;

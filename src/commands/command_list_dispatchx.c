@@ -89,7 +89,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     uint32_t counts[3] = {x, y, z}, groups[3], base[3] = {0, 0, 0}, thread_end[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, 0};
     unsigned variant = 0;
 
-    if (!d3d12_command_list_compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     pipeline = list->bindings.pipeline;
     if (!flags_valid(list, command, pipeline, flags))

@@ -258,7 +258,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
     struct d3d12_resource *dst;
     uint64_t size;
 
-    if (!d3d12_command_list_check_recording(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (!(heap = query_heap_argument(list, command, heap_iface, type, QUERY_RESOLVE)))
         return;

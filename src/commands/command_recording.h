@@ -65,6 +65,29 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
  * clipped, and the largest width and height in *extent. */
 uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped,
         VkExtent2D *extent);
+/* Whether a DXGI format holds integers (render-target clears convert their floats to them);
+ * *is_signed tells SINT from UINT. */
+bool d3d12_command_list_integer_format(DXGI_FORMAT format, bool *is_signed);
+/* The same clear's colour as Vulkan's value for a view of `format`. */
+VkClearColorValue d3d12_command_list_clear_color(DXGI_FORMAT format, const float color[4]);
+
+/* command_list_resolve.c: a resolve's arguments checked (ResolveSubresource(Region), a render
+ * pass's ENDING_ACCESS_RESOLVE) into *resolve; false after recording the error. */
+bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const char *command, ID3D12Resource *dst, UINT dst_subresource,
+        UINT dst_x, UINT dst_y, ID3D12Resource *src, UINT src_subresource, const D3D12_RECT *src_rect, DXGI_FORMAT format,
+        D3D12_RESOLVE_MODE mode, struct d3d12_pass_resolve *resolve);
+/* Records a checked resolve (outside any rendering pass). */
+void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve);
+
+/* A D3D12 render pass refuses the calls D3D12 does not allow in one (copies, clears, Dispatch,
+ * OMSetRenderTargets, SetDescriptorHeaps...): false after the error. */
+static inline bool d3d12_command_list_outside_render_pass(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(!list->render_pass.active, 1))
+        return true;
+    d3d12_command_list_record_error(list, command, "is not allowed inside a render pass (between BeginRenderPass and EndRenderPass)");
+    return false;
+}
 
 /* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
  * and writes) to the root descriptors' and what the bound descriptor tables hold; false after

@@ -116,7 +116,15 @@
     COMMAND(RSSetScissorRects, LIST, REFUSE, (ARG(UINT, NumRects), ARG(const D3D12_RECT *, pRects))) \
     COMMAND(OMSetRenderTargets, LIST, REFUSE, (ARG(UINT, NumRenderTargetDescriptors), \
             ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pRenderTargetDescriptors), ARG(BOOL, RTsSingleHandleToDescriptorRange), \
-            ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pDepthStencilDescriptor)))
+            ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pDepthStencilDescriptor))) \
+    COMMAND(BeginRenderPass, LIST, REFUSE, (ARG(UINT, NumRenderTargets), ARG(const D3D12_RENDER_PASS_RENDER_TARGET_DESC *, pRenderTargets), \
+            ARG(const D3D12_RENDER_PASS_DEPTH_STENCIL_DESC *, pDepthStencil), ARG(D3D12_RENDER_PASS_FLAGS, Flags))) \
+    COMMAND(EndRenderPass, LIST, REFUSE, ()) \
+    COMMAND(ResolveSubresource, LIST, REFUSE, (ARG(ID3D12Resource *, pDstResource), ARG(UINT, DstSubresource), \
+            ARG(ID3D12Resource *, pSrcResource), ARG(UINT, SrcSubresource), ARG(DXGI_FORMAT, Format))) \
+    COMMAND(ResolveSubresourceRegion, LIST, REFUSE, (ARG(ID3D12Resource *, pDstResource), ARG(UINT, DstSubresource), ARG(UINT, DstX), \
+            ARG(UINT, DstY), ARG(ID3D12Resource *, pSrcResource), ARG(UINT, SrcSubresource), ARG(D3D12_RECT *, pSrcRect), \
+            ARG(DXGI_FORMAT, Format), ARG(D3D12_RESOLVE_MODE, ResolveMode)))
 
 /* SetComputeRoot* or SetGraphicsRoot* (Kind): a bind point's signature and root arguments,
  * which bundles record (a signature is checked where it is replayed, as in the caller). */
