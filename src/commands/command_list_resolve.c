@@ -165,21 +165,20 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsComma
     static const char command[] = METHOD(ResolveSubresource);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_pass_resolve resolve;
-    uint32_t src_width, src_height, dst_width, dst_height, depth, mip, layer, plane;
+    uint32_t dst_width, dst_height, depth, mip, layer, plane;
 
     if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
+    /* The whole source subresource into the whole destination one: their sizes match, or the
+     * region's check (within the destination) refuses it. */
     if (!d3d12_command_list_check_resolve(list, command, dst, dst_subresource, 0, 0, src, src_subresource, NULL, format,
             D3D12_RESOLVE_MODE_AVERAGE, &resolve))
         return;
-    /* The whole subresource: both the same size. */
-    d3d12xs_texture_subresource(&resolve.src->desc, src_subresource, &mip, &layer, &plane);
-    d3d12xs_texture_mip_extent(&resolve.src->desc, mip, &src_width, &src_height, &depth);
     d3d12xs_texture_subresource(&resolve.dst->desc, dst_subresource, &mip, &layer, &plane);
     d3d12xs_texture_mip_extent(&resolve.dst->desc, mip, &dst_width, &dst_height, &depth);
-    if (src_width != dst_width || src_height != dst_height) {
-        d3d12_command_list_record_error(list, command, "the source subresource is %ux%u and the destination %ux%u (they must match)",
-                src_width, src_height, dst_width, dst_height);
+    if ((uint32_t)resolve.src_rect.right != dst_width || (uint32_t)resolve.src_rect.bottom != dst_height) {
+        d3d12_command_list_record_error(list, command, "the source subresource is %ldx%ld and the destination %ux%u (they must match)",
+                (long)resolve.src_rect.right, (long)resolve.src_rect.bottom, dst_width, dst_height);
         return;
     }
     d3d12_command_list_resolve(list, command, &resolve);
