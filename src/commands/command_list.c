@@ -122,6 +122,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->error[0] = 0;
     list->render_pass.active = false;
     list->render_pass.resolve_count = 0;
+    list->predication.active = false; /* D3D12 lists start unpredicated */
     list->query_reset_count = 0;
     list->query_reset_command_buffer = VK_NULL_HANDLE;
     list->open_query_count = 0;

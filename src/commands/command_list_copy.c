@@ -55,7 +55,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyBufferRegion)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyBufferRegion))
+            || !d3d12_command_list_unpredicated(list, METHOD(CopyBufferRegion)))
         return;
     if (!(dst = resource_argument(list, METHOD(CopyBufferRegion), "pDstBuffer", dst_iface))
             || !(src = resource_argument(list, METHOD(CopyBufferRegion), "pSrcBuffer", src_iface)))
@@ -87,7 +88,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyResource)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyResource))
+            || !d3d12_command_list_unpredicated(list, METHOD(CopyResource)))
         return;
     if (!(dst = resource_argument(list, METHOD(CopyResource), "pDstResource", dst_iface))
             || !(src = resource_argument(list, METHOD(CopyResource), "pSrcResource", src_iface)))

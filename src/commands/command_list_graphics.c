@@ -386,7 +386,9 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
 
     if (!direct_list(list, command) || !vertex_count || !instance_count || !prepare_draw(list, command, false))
         return;
+    d3d12_command_list_begin_predicated(list);
     vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    d3d12_command_list_end_predicated(list);
     d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
 }
 
@@ -398,6 +400,8 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
 
     if (!direct_list(list, command) || !index_count || !instance_count || !prepare_draw(list, command, true))
         return;
+    d3d12_command_list_begin_predicated(list);
     vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    d3d12_command_list_end_predicated(list);
     d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
 }

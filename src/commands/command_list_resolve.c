@@ -167,7 +167,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsComma
     struct d3d12_pass_resolve resolve;
     uint32_t dst_width, dst_height, depth, mip, layer, plane;
 
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command)
+            || !d3d12_command_list_unpredicated(list, command))
         return;
     /* The whole source subresource into the whole destination one: their sizes match, or the
      * region's check (within the destination) refuses it. */
@@ -191,7 +192,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresourceRegion(ID3D12Graphic
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_pass_resolve resolve;
 
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command)
+            || !d3d12_command_list_unpredicated(list, command))
         return;
     if (d3d12_command_list_check_resolve(list, command, dst, dst_subresource, dst_x, dst_y, src, src_subresource, src_rect, format, mode,
             &resolve))

@@ -137,6 +137,15 @@ struct d3d12_render_pass {
     size_t resolve_capacity;
 };
 
+/* SetPredication's state (command_list_predication.c): the 32-bit condition its fold wrote, which
+ * the predicated commands read through conditional rendering. */
+struct d3d12_predication {
+    bool active;
+    bool inverted;          /* NOT_EQUAL_ZERO: the commands run where the value is zero */
+    VkBuffer condition;     /* in the allocator's argument memory */
+    VkDeviceSize offset;
+};
+
 struct d3d12_command_list {
     ID3D12GraphicsCommandList10 ID3D12GraphicsCommandList10_iface;
     struct d3d12xs_object object;
@@ -146,6 +155,7 @@ struct d3d12_command_list {
     HRESULT error_hr;     /* what Close returns for it: E_INVALIDARG, or E_NOTIMPL for what d3d12xs lacks */
     char error[512];      /* the first recording error, repeated by Close */
     struct d3d12_render_pass render_pass;
+    struct d3d12_predication predication;
     struct d3d12_command_allocator *allocator; /* holds a reference */
     VkCommandBuffer vk_command_buffer;    /* the current segment's */
     /* A list is a sequence of segments, each its own command buffer, cut where a

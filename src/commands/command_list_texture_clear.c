@@ -82,8 +82,15 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
     VkClearRect *clear_rects = NULL;
     VkRect2D *clipped = NULL;
     VkExtent2D largest;
+    D3D12_RECT whole;
 
     d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
+    /* Predicated (SetPredication): conditional rendering covers attachment clears, not load ops. */
+    if (list->predication.active && !rect_count) {
+        whole = (D3D12_RECT){0, 0, (LONG)width, (LONG)height};
+        rect_count = 1;
+        rects = &whole;
+    }
     if (rect_count) {
         if (!(clipped = malloc(rect_count * sizeof(*clipped))) || !(clear_rects = malloc(rect_count * sizeof(*clear_rects)))) {
             d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
@@ -125,7 +132,9 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
     vkCmdBeginRendering(list->vk_command_buffer, &rendering);
     if (clipped_count) {
         VkClearAttachment clear = {aspects, 0, *value};
+        d3d12_command_list_begin_predicated(list);
         vkCmdClearAttachments(list->vk_command_buffer, 1, &clear, clipped_count, clear_rects);
+        d3d12_command_list_end_predicated(list);
     }
     vkCmdEndRendering(list->vk_command_buffer);
     d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_RENDER_TARGET, &written, 1);

@@ -79,6 +79,36 @@ bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const cha
 /* Records a checked resolve (outside any rendering pass). */
 void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve);
 
+/* command_list_predication.c: while SetPredication holds, the Vulkan commands of a predicated
+ * call (a draw, a dispatch, an attachment clear) go between these two, under the condition. */
+static inline void d3d12_command_list_begin_predicated(struct d3d12_command_list *list)
+{
+    if (__builtin_expect(!list->predication.active, 1))
+        return;
+    const VkConditionalRenderingBeginInfoEXT info = {
+        .sType = VK_STRUCTURE_TYPE_CONDITIONAL_RENDERING_BEGIN_INFO_EXT,
+        .buffer = list->predication.condition,
+        .offset = list->predication.offset,
+        .flags = list->predication.inverted ? VK_CONDITIONAL_RENDERING_INVERTED_BIT_EXT : 0,
+    };
+    list->object.device->graphics.vkCmdBeginConditionalRenderingEXT(list->vk_command_buffer, &info);
+}
+static inline void d3d12_command_list_end_predicated(struct d3d12_command_list *list)
+{
+    if (__builtin_expect(list->predication.active, 0))
+        list->object.device->graphics.vkCmdEndConditionalRenderingEXT(list->vk_command_buffer);
+}
+/* The predicated calls conditional rendering does not cover (copies, resolves, UAV clears) fail
+ * Close with E_NOTIMPL while SetPredication holds: false after the line. */
+static inline bool d3d12_command_list_unpredicated(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(!list->predication.active, 1))
+        return true;
+    d3d12_command_list_record_unsupported(list, command, "is predicated (SetPredication), and d3d12xs skips only draws, dispatches and "
+            "render-target and depth-stencil clears on the GPU (Vulkan's conditional rendering)");
+    return false;
+}
+
 /* A D3D12 render pass refuses the calls D3D12 does not allow in one (copies, clears, Dispatch,
  * OMSetRenderTargets, SetDescriptorHeaps...): false after the error. */
 static inline bool d3d12_command_list_outside_render_pass(struct d3d12_command_list *list, const char *command)

@@ -122,6 +122,8 @@
     COMMAND(EndRenderPass, LIST, REFUSE, ()) \
     COMMAND(ResolveSubresource, LIST, REFUSE, (ARG(ID3D12Resource *, pDstResource), ARG(UINT, DstSubresource), \
             ARG(ID3D12Resource *, pSrcResource), ARG(UINT, SrcSubresource), ARG(DXGI_FORMAT, Format))) \
+    COMMAND(SetPredication, LIST, REFUSE, (ARG(ID3D12Resource *, pBuffer), ARG(UINT64, AlignedBufferOffset), \
+            ARG(D3D12_PREDICATION_OP, Operation))) \
     COMMAND(ResolveSubresourceRegion, LIST, REFUSE, (ARG(ID3D12Resource *, pDstResource), ARG(UINT, DstSubresource), ARG(UINT, DstX), \
             ARG(UINT, DstY), ARG(ID3D12Resource *, pSrcResource), ARG(UINT, SrcSubresource), ARG(D3D12_RECT *, pSrcRect), \
             ARG(DXGI_FORMAT, Format), ARG(D3D12_RESOLVE_MODE, ResolveMode)))

@@ -31,6 +31,7 @@ struct d3d12xs_vk_device_plan {
     VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT vertex_divisor;
     VkPhysicalDeviceLineRasterizationFeaturesEXT line_rasterization;
     VkPhysicalDeviceExtendedDynamicState2FeaturesEXT dynamic_state2;
+    VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional_rendering;
 };
 
 /* Chooses the queue families (device->queue_map), reads the properties and limits the device
