@@ -23,13 +23,15 @@ struct d3d12_predicate_fold {
 struct fold_indexes {
     uint32_t predicate_index;
     uint32_t condition_index;
+    uint32_t clear_high;
 };
 
 void d3d12_predicate_fold_create(struct d3d12_device *device)
 {
     struct d3d12_predicate_fold *fold;
 
-    if (!device->graphics.conditional_rendering || !(fold = calloc(1, sizeof(*fold))))
+    /* BINARY_OCCLUSION queries fold their counts with it on every device. */
+    if (!(fold = calloc(1, sizeof(*fold))))
         return;
     if (!d3d12xs_internal_layout_create(device, 2, sizeof(struct fold_indexes), &fold->layout)
             || !d3d12xs_internal_pipeline_create(device, &fold->layout, d3d12_predicate_fold_spirv, sizeof(d3d12_predicate_fold_spirv),
@@ -53,17 +55,17 @@ void d3d12_predicate_fold_destroy(struct d3d12_device *device)
     device->predicate_fold = NULL;
 }
 
-/* Records the fold of the value at predicate + offset into condition + condition_offset. */
-static void record_fold(struct d3d12_command_list *list, VkBuffer predicate, uint64_t offset, VkBuffer condition, VkDeviceSize condition_offset)
+void d3d12_command_list_fold_value(struct d3d12_command_list *list, VkCommandBuffer command_buffer, VkBuffer source, uint64_t offset,
+        VkBuffer destination, VkDeviceSize destination_offset, bool clear_high)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12_predicate_fold *fold = device->predicate_fold;
     uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
     uint64_t base = alignment > 1 ? offset / alignment * alignment : offset;
-    struct fold_indexes indexes = {(uint32_t)((offset - base) / 4), 0};
+    struct fold_indexes indexes = {(uint32_t)((offset - base) / 4), 0, clear_high};
     VkDescriptorBufferInfo buffer_infos[2] = {
-        {predicate, base, offset - base + 8},
-        d3d12xs_internal_value_range(device, condition, condition_offset, 4, &indexes.condition_index),
+        {source, base, offset - base + 8},
+        d3d12xs_internal_value_range(device, destination, destination_offset, 4, &indexes.condition_index),
     };
     VkWriteDescriptorSet writes[2] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
@@ -71,6 +73,18 @@ static void record_fold(struct d3d12_command_list *list, VkBuffer predicate, uin
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_infos[1]},
     };
+
+    if (clear_high)
+        buffer_infos[1].range += 4;
+    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->pipeline);
+    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->layout.layout, 0, 2, writes);
+    vkCmdPushConstants(command_buffer, fold->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(indexes), &indexes);
+    vkCmdDispatch(command_buffer, 1, 1, 1);
+}
+
+/* Records the fold of the predicate at predicate + offset into condition + condition_offset. */
+static void record_fold(struct d3d12_command_list *list, VkBuffer predicate, uint64_t offset, VkBuffer condition, VkDeviceSize condition_offset)
+{
     VkCommandBuffer command_buffer = d3d12_command_list_begin_internal(list);
 
     /* The application's barrier into PREDICATION waits in the indirect-argument stage; this read
@@ -78,10 +92,7 @@ static void record_fold(struct d3d12_command_list *list, VkBuffer predicate, uin
     d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     d3d12_barriers_after_unordered(&list->barriers, command_buffer, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->pipeline);
-    device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->layout.layout, 0, 2, writes);
-    vkCmdPushConstants(command_buffer, fold->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(indexes), &indexes);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    d3d12_command_list_fold_value(list, command_buffer, predicate, offset, condition, condition_offset, false);
     /* the condition, before the commands that read it */
     d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             VK_PIPELINE_STAGE_2_CONDITIONAL_RENDERING_BIT_EXT, VK_ACCESS_2_CONDITIONAL_RENDERING_READ_BIT_EXT);
@@ -122,7 +133,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPredication(ID3D12GraphicsCommandLi
                 "%llu-byte pBuffer", (unsigned long long)offset, (unsigned long long)buffer->desc.Width);
         return;
     }
-    if (!list->object.device->predicate_fold) {
+    if (!list->object.device->graphics.conditional_rendering || !list->object.device->predicate_fold) {
         d3d12_command_list_record_unsupported(list, command, "%s has no conditional rendering (VK_EXT_conditional_rendering), which "
                 "predication needs", list->object.device->vk_properties.deviceName);
         return;

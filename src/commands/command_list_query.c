@@ -175,7 +175,8 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
 /* EndQuery of a begun query: ends the Vulkan query and copies its result into the heap's
  * results in D3D12's layout. Later commands of the list that read the results (a resolve)
  * wait for the copy through the barrier tracker. */
-static void end_counted_query(struct d3d12_command_list *list, struct d3d12_query_heap *heap, uint32_t index, VkQueryPool pool)
+static void end_counted_query(struct d3d12_command_list *list, struct d3d12_query_heap *heap, uint32_t index, D3D12_QUERY_TYPE type,
+        VkQueryPool pool)
 {
     VkCommandBuffer command_buffer = list->vk_command_buffer;
     VkDeviceSize offset = (VkDeviceSize)index * heap->result_size;
@@ -193,11 +194,22 @@ static void end_counted_query(struct d3d12_command_list *list, struct d3d12_quer
     } else {
         /* Occlusion: one count. Pipeline statistics: the 11 fields of D3D12's structure (see
          * query_heap.c); PIPELINE_STATISTICS1's mesh and amplification fields after them stay 0
-         * until mesh shaders exist. BINARY_OCCLUSION will need its count made 0 or 1 at resolve
-         * once draws can pass samples; with no draws it is 0. */
+         * until mesh shaders exist. */
         VkDeviceSize size = heap->desc.Type == D3D12_QUERY_HEAP_TYPE_OCCLUSION ? sizeof(UINT64) : sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS);
         vkCmdEndQuery(command_buffer, pool, index);
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset, size, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        /* BINARY_OCCLUSION: the count becomes exactly 0 or 1, folded in place by one internal
+         * thread (a statistics query open meanwhile counts its one invocation). */
+        if (type == D3D12_QUERY_TYPE_BINARY_OCCLUSION && list->object.device->predicate_fold) {
+            command_buffer = d3d12_command_list_begin_internal(list);
+            d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+            d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+            d3d12_command_list_fold_value(list, command_buffer, heap->results, offset, heap->results, offset, true);
+            d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+            d3d12_command_list_end_internal(list);
+        }
     }
     /* Into the transfer stage: a resolve reads the results, a later EndQuery rewrites them. */
     d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -229,7 +241,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *
         }
         pool = open->vk_pool;
         *open = list->open_queries[--list->open_query_count];
-        end_counted_query(list, heap, index, pool);
+        end_counted_query(list, heap, index, type, pool);
         d3d12_command_list_note(list, D3D12_RECORDED_END_QUERY, 0, 0);
         return;
     }

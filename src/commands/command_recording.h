@@ -109,6 +109,13 @@ static inline bool d3d12_command_list_unpredicated(struct d3d12_command_list *li
     return false;
 }
 
+/* Records into command_buffer (between begin_internal and end_internal; the caller orders it) the
+ * fold of the 64-bit value at source + offset (8-aligned) into 1 where it is not zero, else 0, as
+ * 32 bits at destination + destination_offset (4-aligned), or 64 with clear_high. Only where the
+ * device made the fold's pipeline (device->predicate_fold). */
+void d3d12_command_list_fold_value(struct d3d12_command_list *list, VkCommandBuffer command_buffer, VkBuffer source, uint64_t offset,
+        VkBuffer destination, VkDeviceSize destination_offset, bool clear_high);
+
 /* A D3D12 render pass refuses the calls D3D12 does not allow in one (copies, clears, Dispatch,
  * OMSetRenderTargets, SetDescriptorHeaps...): false after the error. */
 static inline bool d3d12_command_list_outside_render_pass(struct d3d12_command_list *list, const char *command)
