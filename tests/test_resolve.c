@@ -1,7 +1,8 @@
 /* ResolveSubresource and ResolveSubresourceRegion: a triangle drawn into a 4x MSAA render target
  * and resolved (AVERAGE) into a single-sampled texture: pixels wholly inside are the triangle's
  * colour, wholly outside the clear colour, and pixels its edges cross take averages of their
- * samples (values between the two); a region resolved to an offset; DECOMPRESS in place; and the
+ * samples (values between the two); a region resolved to an offset; a 4x depth buffer resolved
+ * by AVERAGE (and by MIN where the device can); DECOMPRESS in place; and the
  * refusals: Windows' E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes
  * that differ, a call inside a render pass; E_NOTIMPL for MIN/MAX and sampler feedback, which
  * d3d12xs lacks. */
@@ -308,6 +309,130 @@ static void test_resolve_average(struct env *env)
     ID3D12Resource_Release(vb);
 }
 
+/* Reads back a D32_FLOAT resource (in `state`) into floats. */
+static void read_depth(struct env *env, ID3D12Resource *resource, D3D12_RESOURCE_STATES state, float values[HEIGHT][WIDTH])
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    void *mapped = NULL;
+
+    transition(list.list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = env->readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R32_FLOAT, WIDTH, HEIGHT, 1, ROW_PITCH};
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+    transition(list.list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(values[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(values[y]));
+    ID3D12Resource_Unmap(env->readback, 0, NULL);
+}
+
+/* A 4x depth buffer cleared to 1.0 with a triangle at 0.5 drawn into it, resolved into a
+ * single-sampled depth buffer by AVERAGE: 0.5 inside, 1.0 outside, and where an edge crosses a
+ * pixel the mean of its samples (0.625, 0.75 or 0.875) or one of them. By MIN (the nearer sample) where the
+ * device resolves depth so, else Close fails with E_NOTIMPL naming it (lavapipe: AVERAGE only). */
+static void test_depth_resolve(struct env *env)
+{
+    static const float corners[3][2] = {{3.0f, 2.0f}, {29.0f, 9.0f}, {7.0f, 30.0f}};
+    static float depths[HEIGHT][WIDTH];
+    ID3D12Resource *msaa_depth = texture(env->device, 4, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL,
+            D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    ID3D12Resource *resolved = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+    ID3D12DescriptorHeap *dsv_heap = NULL;
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv;
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *vb = triangle(env, corners, &view);
+    LOG_MARK();
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.SampleDesc.Count = 4;
+    desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&dsv_heap), S_OK);
+    dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(dsv_heap);
+    ID3D12Device_CreateDepthStencilView(env->device, msaa_depth, NULL, dsv);
+
+    for (int pass = 0; pass < 2; pass++) {
+        D3D12_RESOLVE_MODE mode = pass ? D3D12_RESOLVE_MODE_MIN : D3D12_RESOLVE_MODE_AVERAGE;
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        unsigned inside = 0, edges = 0, wrong = 0;
+        HRESULT hr;
+
+        ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->msaa_rtv, black_f, 0, NULL);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+        ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->msaa_rtv, TRUE, &dsv);
+        draw_state(env, &list, state, &view);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+        transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        RELOG_MARK();
+        ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, resolved, 0, 0, 0, msaa_depth, 0, NULL,
+                DXGI_FORMAT_D32_FLOAT, mode);
+        transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        if (pass && harness_log_mark() != log_mark_) {
+            /* the device has no MIN resolve of depth */
+            CHECK_LOG("ResolveSubresourceRegion", "depth plane's MIN resolve", "no such resolve");
+            RELOG_MARK();
+            CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+            CHECK_LOG("Close", "MIN");
+            harness_release_list(&list);
+            continue;
+        }
+        hr = ID3D12GraphicsCommandList2_Close(list.list);
+        CHECK_HR(hr, S_OK);
+        if (SUCCEEDED(hr)) {
+            ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
+            ID3D12Fence *fence = harness_create_fence(env->device, 0);
+            ID3D12CommandQueue_ExecuteCommandLists(env->queue, 1, lists);
+            CHECK_HR(ID3D12CommandQueue_Signal(env->queue, fence, 1), S_OK);
+            CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+            ID3D12Fence_Release(fence);
+        }
+        harness_release_list(&list);
+        read_depth(env, resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, depths);
+        for (int y = 0; y < HEIGHT; y++) {
+            for (int x = 0; x < WIDTH; x++) {
+                float d = depths[y][x];
+                bool edge = pass ? false : d == 0.625f || d == 0.75f || d == 0.875f;
+                if (d != 0.5f && d != 1.0f && !edge && wrong++ < 5)
+                    CHECK_MSG(false, "%s: pixel (%d, %d) is %g", pass ? "MIN" : "AVERAGE", x, y, d);
+                inside += d == 0.5f;
+                edges += edge;
+            }
+        }
+        CHECK_MSG(!wrong, "%u pixels wrong", wrong);
+        /* lavapipe's depth AVERAGE gives one sample's value on edges (no pixel averaged): only
+         * which values may appear is held here */
+        CHECK_MSG(inside > 150, "%u pixels at 0.5, %u averaged", inside, edges);
+        printf("depth %s resolve: %u pixels at 0.5, %u averaged\n", pass ? "MIN" : "AVERAGE", inside, edges);
+        CHECK(depths[0][0] == 1.0f && depths[12][12] == 0.5f);
+        CHECK_NO_LOG();
+    }
+
+    ID3D12Resource_Release(vb);
+    ID3D12DescriptorHeap_Release(dsv_heap);
+    ID3D12PipelineState_Release(state);
+    ID3D12Resource_Release(resolved);
+    ID3D12Resource_Release(msaa_depth);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+}
+
 /* One list with one resolve that fails Close with hr, its line holding needle. */
 static void check_refused(struct env *env, ID3D12Resource *dst, ID3D12Resource *src, DXGI_FORMAT format, D3D12_RESOLVE_MODE mode, bool region,
         HRESULT hr, const char *needle)
@@ -389,6 +514,7 @@ int main(void)
     memset(&env, 0, sizeof(env));
     setup(&env);
     test_resolve_average(&env);
+    test_depth_resolve(&env);
     test_resolve_errors(&env);
     teardown(&env);
     return harness_finish();

@@ -1,9 +1,10 @@
 /* ResolveSubresource and ResolveSubresourceRegion, and the resolves a render pass ends with
  * (ENDING_ACCESS_RESOLVE, command_list_render_pass.c). AVERAGE of colour formats is Vulkan's
- * vkCmdResolveImage; DECOMPRESS is a copy (d3d12xs never compresses, so a decompression in place
- * has nothing to do). MIN, MAX and the depth plane's AVERAGE need an internal pipeline d3d12xs
- * lacks yet, and sampler feedback is not there: those fail Close with E_NOTIMPL. Resolves run in
- * the transfer stage, where RESOLVE_SOURCE and RESOLVE_DEST barriers wait (resource_states.c). */
+ * vkCmdResolveImage, in the transfer stage where RESOLVE_SOURCE and RESOLVE_DEST barriers wait
+ * (resource_states.c); depth and stencil planes resolve (MIN, MAX, depth's AVERAGE) at the end of
+ * a rendering pass over the source; DECOMPRESS is a copy (d3d12xs never compresses, so a
+ * decompression in place has nothing to do). Colour MIN and MAX would need an internal pipeline
+ * d3d12xs lacks yet, and sampler feedback is not there: those fail Close with E_NOTIMPL. */
 #include <string.h>
 
 #include "command_recording.h"
@@ -35,6 +36,41 @@ static bool format_fits(const struct d3d12_resource *resource, DXGI_FORMAT forma
     if (!info || !own)
         return false;
     return format == resource->desc.Format || (own->typeless != DXGI_FORMAT_UNKNOWN && info->typeless == own->typeless);
+}
+
+static VkResolveModeFlagBits vk_resolve_mode(D3D12_RESOLVE_MODE mode)
+{
+    return mode == D3D12_RESOLVE_MODE_MIN ? VK_RESOLVE_MODE_MIN_BIT : mode == D3D12_RESOLVE_MODE_MAX ? VK_RESOLVE_MODE_MAX_BIT
+            : VK_RESOLVE_MODE_AVERAGE_BIT;
+}
+
+/* Depth and stencil planes resolve at the end of a rendering pass over the source (Vulkan 1.2's
+ * depth-stencil resolve): where the device has the mode for the plane, the destination can be a
+ * depth-stencil attachment (ALLOW_DEPTH_STENCIL), the region lands where it is in the source (a
+ * pass resolves in place), and the other plane of a two-plane format may stay unresolved. The
+ * rest fails Close with E_NOTIMPL. */
+static bool plane_resolvable(struct d3d12_command_list *list, const char *command, const struct d3d12_resource *src,
+        const struct d3d12_resource *dst, uint32_t plane, const D3D12_RECT *rect, UINT dst_x, UINT dst_y, D3D12_RESOLVE_MODE mode)
+{
+    const struct d3d12_device *device = list->object.device;
+    bool stencil = plane == 1 || !(src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkResolveModeFlags modes = stencil ? device->stencil_resolve_modes : device->depth_resolve_modes;
+    const char *why = NULL;
+
+    if (!(modes & vk_resolve_mode(mode)))
+        why = "the device has no such resolve of the plane";
+    else if (!(dst->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL))
+        why = "the destination is no depth-stencil attachment (ALLOW_DEPTH_STENCIL)";
+    else if (dst_x != (UINT)rect->left || dst_y != (UINT)rect->top)
+        why = "the region moves (a pass resolves in place)";
+    else if ((src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (src->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) && !device->independent_resolve_none)
+        why = "the device cannot resolve one plane of two";
+    if (why) {
+        d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s", stencil ? "stencil" : "depth",
+                mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX" : "AVERAGE", why);
+        return false;
+    }
+    return true;
 }
 
 bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const char *command, ID3D12Resource *dst_iface, UINT dst_subresource,
@@ -102,10 +138,12 @@ bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const cha
                 (long)(rect.right - rect.left), (long)(rect.bottom - rect.top), dst_x, dst_y, dst_width, dst_height);
         return false;
     }
-    if (mode == D3D12_RESOLVE_MODE_MIN || mode == D3D12_RESOLVE_MODE_MAX || (src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT)) {
-        d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of format %d: d3d12xs resolves colour formats by AVERAGE "
-                "(or DECOMPRESS) only", mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX"
-                : mode == D3D12_RESOLVE_MODE_AVERAGE ? "AVERAGE" : "DECOMPRESS", (int)format);
+    if (src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) {
+        if (mode != D3D12_RESOLVE_MODE_DECOMPRESS && !plane_resolvable(list, command, src, dst, plane, &rect, dst_x, dst_y, mode))
+            return false;
+    } else if (mode == D3D12_RESOLVE_MODE_MIN || mode == D3D12_RESOLVE_MODE_MAX) {
+        d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of colour format %d: Vulkan resolves colours by average "
+                "alone, and d3d12xs has no pipeline of its own for it yet", mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : "MAX", (int)format);
         return false;
     }
     if (src->vk_format != dst->vk_format) {
@@ -123,6 +161,71 @@ static VkImageSubresourceLayers subresource_layers(const struct d3d12_resource *
 
     d3d12xs_texture_subresource(&resource->desc, subresource, &mip, &layer, &plane);
     return (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, mip, layer, 1};
+}
+
+/* A depth or stencil plane's resolve (checked by plane_resolvable): a rendering pass over the
+ * source plane, loaded, with the destination as its resolve attachment. Resolves happen in the
+ * colour output stage; the barriers around it are this command's own (the application's
+ * RESOLVE_SOURCE and RESOLVE_DEST name the transfer stage). */
+static void resolve_plane(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve)
+{
+    const VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT
+            | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    uint32_t mip, layer, plane, dst_mip, dst_layer, dst_plane;
+    struct d3d12xs_image_view_key key;
+    VkImageView src_view, dst_view;
+    VkImageAspectFlags aspect;
+
+    d3d12xs_texture_subresource(&resolve->src->desc, resolve->src_subresource, &mip, &layer, &plane);
+    d3d12xs_texture_subresource(&resolve->dst->desc, resolve->dst_subresource, &dst_mip, &dst_layer, &dst_plane);
+    aspect = plane == 1 || !(resolve->src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+    memset(&key, 0, sizeof(key));
+    key.type = VK_IMAGE_VIEW_TYPE_2D;
+    key.format = resolve->src->vk_format;
+    key.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    key.range = (VkImageSubresourceRange){aspect, mip, 1, layer, 1};
+    src_view = d3d12_resource_get_image_view(resolve->src, &key, command);
+    key.range = (VkImageSubresourceRange){aspect, dst_mip, 1, dst_layer, 1};
+    dst_view = d3d12_resource_get_image_view(resolve->dst, &key, command);
+    if (!src_view || !dst_view) {
+        d3d12_command_list_record_error(list, command, "no view of the %s plane for its resolve", src_view ? "destination" : "source");
+        return;
+    }
+
+    const VkRenderingAttachmentInfo attachment = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = src_view,
+        .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
+        .resolveMode = vk_resolve_mode(resolve->mode),
+        .resolveImageView = dst_view,
+        .resolveImageLayout = VK_IMAGE_LAYOUT_GENERAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    const VkRenderingInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{resolve->src_rect.left, resolve->src_rect.top},
+                {(uint32_t)(resolve->src_rect.right - resolve->src_rect.left), (uint32_t)(resolve->src_rect.bottom - resolve->src_rect.top)}},
+        .layerCount = 1,
+        .pDepthAttachment = aspect == VK_IMAGE_ASPECT_DEPTH_BIT ? &attachment : NULL,
+        .pStencilAttachment = aspect == VK_IMAGE_ASPECT_STENCIL_BIT ? &attachment : NULL,
+    };
+    const VkImageSubresourceRange src_range = {aspect, mip, 1, layer, 1}, dst_range = {aspect, dst_mip, 1, dst_layer, 1};
+    struct d3d12_recorded_range ranges[2] = {
+        d3d12_recorded_texture_range(resolve->src, &src_range, false),
+        d3d12_recorded_texture_range(resolve->dst, &dst_range, true),
+    };
+
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    d3d12_barriers_after_unordered(&list->barriers, list->vk_command_buffer, VK_ACCESS_2_MEMORY_WRITE_BIT, stages,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    vkCmdBeginRendering(list->vk_command_buffer, &info);
+    vkCmdEndRendering(list->vk_command_buffer);
+    /* What reads the destination next (after a barrier naming the transfer stage) sees the resolve. */
+    d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, d3d12_command_list_work_stages(list),
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_COPY, ranges, 2);
 }
 
 void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve)
@@ -145,6 +248,10 @@ void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *com
     /* A decompression in place: nothing is compressed. */
     if (resolve->src == resolve->dst && resolve->src_subresource == resolve->dst_subresource)
         return;
+    if ((resolve->src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) && resolve->mode != D3D12_RESOLVE_MODE_DECOMPRESS) {
+        resolve_plane(list, command, resolve);
+        return;
+    }
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     d3d12_barriers_transfer_layouts(&list->barriers, list->vk_command_buffer, layouts, 2);
     if (resolve->mode == D3D12_RESOLVE_MODE_DECOMPRESS) {

@@ -96,6 +96,10 @@ struct d3d12_device {
     bool texel_offset_single_texel[2];
     bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
+    /* Depth and stencil resolves at a rendering pass's end (Vulkan 1.2): the modes, and whether one
+     * plane may resolve while the other does not (commands/command_list_resolve.c) */
+    VkResolveModeFlags depth_resolve_modes, stencil_resolve_modes;
+    bool independent_resolve_none;
     bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
     uint32_t validation_layer_version; /* its VkLayerProperties::specVersion */
     atomic_bool outdated_layer_reported; /* device/instance.c: said once that the layer predates an extension */
