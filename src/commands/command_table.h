@@ -34,7 +34,8 @@
  * Draws and the IA/OM/RS state come with their emitters. By D3D12's rules DrawInstanced,
  * DrawIndexedInstanced, IASetPrimitiveTopology, IASetVertexBuffers (OPTIONAL_ARRAY of
  * D3D12_VERTEX_BUFFER_VIEW), IASetIndexBuffer (OPTIONAL_ARRAY of 1), OMSetBlendFactor
- * (OPTIONAL_ARRAY of 4), OMSetStencilRef, ExecuteIndirect and SetViewInstanceMask are kept (a
+ * (OPTIONAL_ARRAY of 4), OMSetStencilRef, OMSetFrontAndBackStencilRef, RSSetDepthBias,
+ * IASetIndexBufferStripCutValue, ExecuteIndirect and SetViewInstanceMask are kept (a
  * bundle inherits neither the pipeline state nor the primitive topology, so a draw is CHECKed
  * for both), and OMSetRenderTargets, RSSetViewports, RSSetScissorRects, SOSetTargets,
  * ResolveSubresource(Region), SetPredication, the render passes and every copy, clear or
