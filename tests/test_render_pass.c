@@ -1,7 +1,8 @@
 /* D3D12 render passes (BeginRenderPass, EndRenderPass): every beginning access (CLEAR with its
  * value, PRESERVE, DISCARD, NO_ACCESS) and ending access (PRESERVE, RESOLVE of a 4x target into
  * a single-sampled one), depth clears the draws test against, a pass suspended in one list and
- * resumed in the next of one ExecuteCommandLists (the resuming pass does not clear again), and
+ * resumed in the next of one ExecuteCommandLists (the resuming pass does not clear again), a pass
+ * whose Vulkan pass ends early (a barrier, a query, a marker) and goes on loading, and
  * the recording errors D3D12 reports at Close: nesting, EndRenderPass without a pass, Close
  * inside one, the calls D3D12 disallows inside a pass, non-DIRECT lists, bad access types, and
  * bundles. Pixels are read back and checked. */
@@ -410,6 +411,53 @@ static void test_suspend_resume(struct env *env)
     CHECK_NO_LOG();
 }
 
+/* A pass whose Vulkan pass ends early (a barrier, an occlusion query around a draw, a PIX event)
+ * goes on by loading: the beginning CLEAR stays under the draws after them, and the query counts
+ * its draw's 128 samples. */
+static void test_pass_interrupted(struct env *env)
+{
+    D3D12_QUERY_HEAP_DESC heap_desc = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1, 0};
+    D3D12_VERTEX_BUFFER_VIEW left_view, right_view;
+    ID3D12Resource *left = rectangle(env, 0, 0, 8, 16, 0.5f, white, &left_view);
+    ID3D12Resource *right = rectangle(env, 24, 16, 32, 32, 0.5f, red, &right_view);
+    ID3D12Resource *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 8, D3D12_RESOURCE_STATE_COPY_DEST);
+    D3D12_RENDER_PASS_RENDER_TARGET_DESC rt = rt_desc(env->rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR, green_f,
+            D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12QueryHeap *heap = NULL;
+    uint64_t count = 0;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
+    ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
+    transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_DEPTH_READ);
+    draw_state(env, &list, env->pipeline, &left_view);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_SetMarker(list.list, 0, "marker", 7);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &right_view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_READ, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0, 1, results, 0);
+    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    read_pixels(env);
+    harness_read_back(env->device, env->queue, results, &count, sizeof(count));
+    CHECK_PIXEL(env, 4, 8, white, 0);
+    CHECK_PIXEL(env, 28, 28, red, 0);
+    CHECK_PIXEL(env, 16, 16, green, 0);
+    CHECK_PIXEL(env, 4, 28, green, 0);
+    CHECK_MSG(count == 128, "the query in the pass counted %llu samples (128 expected)", (unsigned long long)count);
+    CHECK_NO_LOG();
+    ID3D12QueryHeap_Release(heap);
+    ID3D12Resource_Release(results);
+    ID3D12Resource_Release(left);
+    ID3D12Resource_Release(right);
+}
+
 /* One list that records `call` inside a render pass: the call's line names it, Close fails with
  * E_INVALIDARG. */
 static void check_refused_in_pass(struct env *env, void (*call)(struct env *env, struct harness_list *list), const char *method)
@@ -572,6 +620,7 @@ int main(void)
     test_depth_clear(&env);
     test_ending_resolve(&env);
     test_suspend_resume(&env);
+    test_pass_interrupted(&env);
     test_errors(&env);
     teardown(&env);
     return harness_finish();
