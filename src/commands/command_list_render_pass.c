@@ -274,9 +274,11 @@ static bool keep_resolves(struct d3d12_command_list *list, const char *command, 
     }
     for (UINT i = 0; i < resolve->SubresourceCount; i++) {
         const D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS *p = &resolve->pSubresourceParameters[i];
-        const D3D12_RECT *rect = p->SrcRect.right > p->SrcRect.left || p->SrcRect.bottom > p->SrcRect.top ? &p->SrcRect : NULL;
+        /* an empty rectangle resolves nothing */
+        if (p->SrcRect.right == p->SrcRect.left || p->SrcRect.bottom == p->SrcRect.top)
+            continue;
         if (!d3d12_command_list_check_resolve(list, command, resolve->pDstResource, p->DstSubresource, p->DstX, p->DstY, resolve->pSrcResource,
-                p->SrcSubresource, rect, resolve->Format, resolve->ResolveMode, &pass->resolves[pass->resolve_count]))
+                p->SrcSubresource, &p->SrcRect, resolve->Format, resolve->ResolveMode, &pass->resolves[pass->resolve_count]))
             return false;
         pass->resolve_count++;
     }
