@@ -530,16 +530,30 @@ static void test_errors(struct env *env)
         harness_release_list(&list);
     }
 
-    /* A barrier and a query are allowed inside a pass. */
-    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
-    transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
-    transition(list.list, env->depth, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
-    ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-    RELOG_MARK();
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
-    CHECK_NO_LOG();
-    harness_release_list(&list);
+    /* Barriers are allowed inside a pass; the ones D3D12's render passes call non-conformant (a
+     * UAV barrier, a bound target leaving RENDER_TARGET) are a debug-layer warning each. */
+    {
+        D3D12_RESOURCE_BARRIER uav;
+        size_t warnings = harness_warning_count();
+        memset(&uav, 0, sizeof(uav));
+        uav.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
+        transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        transition(list.list, env->depth, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        CHECK_DEBUG_WARNINGS(warnings, 0, "");
+        ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &uav);
+        CHECK_DEBUG_WARNINGS(warnings, 1, "a UAV barrier inside a render pass");
+        warnings = harness_warning_count();
+        transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        CHECK_DEBUG_WARNINGS(warnings, 1, "a target of the open render pass");
+        transition(list.list, env->target, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+        CHECK_NO_LOG();
+        harness_release_list(&list);
+    }
 
     /* EndRenderPass without a pass */
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
