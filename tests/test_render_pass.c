@@ -382,6 +382,7 @@ static void test_suspend_resume(struct env *env)
     struct harness_list b = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12CommandList *lists[2] = {(ID3D12CommandList *)a.list, (ID3D12CommandList *)b.list};
     struct harness_list copy;
+    size_t warnings;
     LOG_MARK();
 
     ID3D12GraphicsCommandList4_BeginRenderPass(list4(&a), 1, &first, NULL, D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS);
@@ -394,7 +395,9 @@ static void test_suspend_resume(struct env *env)
     ID3D12GraphicsCommandList2_DrawInstanced(b.list, 6, 1, 0, 0);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&b));
     CHECK_HR(ID3D12GraphicsCommandList2_Close(b.list), S_OK);
+    warnings = harness_warning_count();
     ID3D12CommandQueue_ExecuteCommandLists(env->queue, 2, lists);
+    CHECK_DEBUG_WARNINGS(warnings, 0, "");
 
     copy = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     copy_out(env, &copy, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
@@ -404,6 +407,20 @@ static void test_suspend_resume(struct env *env)
     CHECK_PIXEL(env, 2, 16, white, 0);
     CHECK_PIXEL(env, 28, 16, green, 0);
     CHECK_PIXEL(env, 16, 16, blue, 0); /* the first pass's clear, not the resuming one's red */
+
+    /* the suspending list alone: its pass is never resumed (the debug layer's warning; it runs) */
+    {
+        ID3D12Fence *fence = harness_create_fence(env->device, 0);
+        warnings = harness_warning_count();
+        ID3D12CommandQueue_ExecuteCommandLists(env->queue, 1, lists);
+        CHECK_DEBUG_WARNINGS(warnings, 1, "suspended render pass that no list after it");
+        warnings = harness_warning_count();
+        ID3D12CommandQueue_ExecuteCommandLists(env->queue, 1, &lists[1]);
+        CHECK_DEBUG_WARNINGS(warnings, 1, "no list before it in this call suspended one");
+        CHECK_HR(ID3D12CommandQueue_Signal(env->queue, fence, 1), S_OK);
+        CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+        ID3D12Fence_Release(fence);
+    }
     harness_release_list(&a);
     harness_release_list(&b);
     ID3D12Resource_Release(left);

@@ -120,7 +120,8 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->invalid = false;
     list->error_hr = S_OK;
     list->error[0] = 0;
-    list->render_pass.active = false;
+    list->render_pass.active = list->render_pass.begun = false;
+    list->render_pass.begins_resuming = list->render_pass.ends_suspended = false;
     list->render_pass.resolve_count = 0;
     list->predication.active = false; /* D3D12 lists start unpredicated */
     list->query_reset_count = 0;

@@ -390,6 +390,10 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginRenderPass(ID3D12GraphicsCommandL
     graphics->depth_stencil = depth_stencil;
     list->render_pass.active = true;
     list->render_pass.flags = flags;
+    if (!list->render_pass.begun)
+        list->render_pass.begins_resuming = flags & D3D12_RENDER_PASS_FLAG_RESUMING_PASS;
+    list->render_pass.begun = true;
+    list->render_pass.ends_suspended = false;
 
     /* The beginning accesses happen now, whether or not anything draws: a Vulkan rendering pass
      * over the targets with their load ops, which the pass's draws go on in when their pipeline
@@ -427,6 +431,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndRenderPass(ID3D12GraphicsCommandLis
         return;
     }
     pass->active = false;
+    pass->ends_suspended = pass->flags & D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS;
     /* Every attachment was stored (a DISCARD ending leaves the contents undefined: as they are
      * will do); the resolves run now, unless the pass suspends and a later pass ends it. */
     if (pass->flags & D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS)

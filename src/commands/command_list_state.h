@@ -132,6 +132,9 @@ struct d3d12_pass_resolve {
 struct d3d12_render_pass {
     bool active;
     D3D12_RENDER_PASS_FLAGS flags;
+    /* The list's first pass resumes one, its last suspends: ExecuteCommandLists checks that
+     * neighbouring lists pair them (the debug layer's check) */
+    bool begun, begins_resuming, ends_suspended;
     struct d3d12_pass_resolve *resolves; /* done at EndRenderPass, unless the pass suspends */
     uint32_t resolve_count;
     size_t resolve_capacity;
