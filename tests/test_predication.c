@@ -2,8 +2,10 @@
  * predicate, the usual way (occlusion queries resolved into a buffer: a visible draw's count lets
  * EQUAL_ZERO-predicated work run, a hidden one's 0 skips it, NOT_EQUAL_ZERO the other way round),
  * a value whose low word is 0 and high word is not (it is not zero), NULL turning predication
- * off, and the refusals: Windows' E_INVALIDARG for a misaligned offset, a COPY list, a bundle;
- * E_NOTIMPL for a copy under a predicate (Vulkan's conditional rendering does not cover it). */
+ * off, buffer copies under a predicate (an internal dispatch under the condition), and the
+ * refusals: Windows' E_INVALIDARG for a misaligned offset, a COPY list, a bundle; E_NOTIMPL for a
+ * texture copy or a copy of partial words under a predicate (conditional rendering skips no
+ * transfers). */
 #include <stdio.h>
 #include <string.h>
 
@@ -351,6 +353,55 @@ static void test_dispatches(struct env *env, ID3D12Resource *buffer)
         ID3D10Blob_Release(code);
 }
 
+/* Buffer copies under a predicate (an internal dispatch under the condition): CopyBufferRegion
+ * and CopyResource run where the predicate lets them and leave the destination alone where not. */
+static void test_copies(struct env *env, ID3D12Resource *buffer)
+{
+    ID3D12Resource *source = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *region = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *whole_run = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *whole_skip = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    uint32_t words[64], got[64];
+    bool ok = true;
+    void *mapped = NULL;
+    LOG_MARK();
+
+    for (uint32_t i = 0; i < 64; i++)
+        words[i] = 0x1000 + i;
+    CHECK_HR(ID3D12Resource_Map(source, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, words, sizeof(words));
+    ID3D12Resource_Unmap(source, 0, NULL);
+    /* visible: runs (bytes 0-63 of source to 16-79); hidden: skipped (to 128-191) */
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, region, 16, source, 0, 64);
+    ID3D12GraphicsCommandList2_CopyResource(list.list, whole_run, source);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, region, 128, source, 0, 64);
+    ID3D12GraphicsCommandList2_CopyResource(list.list, whole_skip, source);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+
+    harness_read_back(env->device, env->queue, region, got, sizeof(got));
+    for (uint32_t i = 0; i < 64; i++)
+        ok &= got[i] == (i >= 4 && i < 20 ? 0x1000 + i - 4 : 0);
+    CHECK_MSG(ok, "predicated CopyBufferRegion: words %#x %#x %#x %#x %#x", got[3], got[4], got[19], got[20], got[32]);
+    harness_read_back(env->device, env->queue, whole_run, got, sizeof(got));
+    CHECK_MSG(!memcmp(got, words, sizeof(words)), "predicated CopyResource that runs: word 0 %#x, word 63 %#x", got[0], got[63]);
+    harness_read_back(env->device, env->queue, whole_skip, got, sizeof(got));
+    ok = true;
+    for (uint32_t i = 0; i < 64; i++)
+        ok &= !got[i];
+    CHECK_MSG(ok, "predicated CopyResource that is skipped wrote word 0 %#x", got[0]);
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(source);
+    ID3D12Resource_Release(region);
+    ID3D12Resource_Release(whole_run);
+    ID3D12Resource_Release(whole_skip);
+}
+
 static void test_errors(struct env *env, ID3D12Resource *buffer)
 {
     struct harness_list list;
@@ -383,12 +434,21 @@ static void test_errors(struct env *env, ID3D12Resource *buffer)
     CHECK_LOG("Close");
     harness_release_list(&list);
 
-    /* a copy under a predicate: not skippable here, E_NOTIMPL */
+    /* a buffer copy of unaligned bytes under a predicate, and a texture copy: E_NOTIMPL */
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
     RELOG_MARK();
-    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, env->readback, 0, env->readback, 1024, 16);
-    CHECK_LOG("CopyBufferRegion", "predicated");
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, env->readback, 2, buffer, 0, 16);
+    CHECK_LOG("CopyBufferRegion", "whole 32-bit words");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+    CHECK_LOG("Close", "predicated");
+    harness_release_list(&list);
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    RELOG_MARK();
+    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    CHECK_LOG("CopyTextureRegion", "predicated");
     RELOG_MARK();
     CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
     CHECK_LOG("Close", "predicated");
@@ -424,6 +484,7 @@ int main(void)
     buffer = predicates(&env);
     test_draws_and_clears(&env, buffer);
     test_dispatches(&env, buffer);
+    test_copies(&env, buffer);
     test_errors(&env, buffer);
     ID3D12Resource_Release(buffer);
     teardown(&env);
