@@ -4,7 +4,9 @@
  * (d3d12_command_list_check_recording, segment cuts, internal work, Close:
  * d3d12_command_list_end_rendering in command_recording.c). Images stay in GENERAL, which dynamic
  * rendering takes, so passes need no layout transitions; attachments load and store, so what a
- * target holds carries across passes, segment cuts and mid-list waits. */
+ * target holds carries across passes, segment cuts and mid-list waits. D3D12's own render passes
+ * (BeginRenderPass, EndRenderPass, at the end of the file) open such a pass with their beginning
+ * accesses as load ops and resolve at their end (docs/graphics.md, "Render passes"). */
 #include <stdio.h>
 #include <string.h>
 
