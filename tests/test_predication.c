@@ -256,8 +256,8 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
         {16, D3D12_PREDICATION_OP_NOT_EQUAL_ZERO, false},
         {24, D3D12_PREDICATION_OP_EQUAL_ZERO, false},
     };
-    ID3D12Resource *vbs[8];
-    D3D12_VERTEX_BUFFER_VIEW views[8];
+    ID3D12Resource *vbs[8], *after_clear;
+    D3D12_VERTEX_BUFFER_VIEW views[8], after_clear_view;
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     LOG_MARK();
 
@@ -265,6 +265,7 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
     ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
     for (size_t i = 0; i < 8; i++)
         vbs[i] = rectangle(env, (int)i * 4, 0, (int)i * 4 + 4, 32, 0.5f, green, &views[i]);
+    after_clear = rectangle(env, 4, 24, 8, 32, 0.5f, green, &after_clear_view);
     draw_state(env, &list, env->pipeline, &views[0]);
     for (size_t i = 0; i < (sizeof(cases) / sizeof(cases[0])); i++) {
         ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, cases[i].offset, cases[i].op);
@@ -275,6 +276,13 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
     ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &views[7]);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    /* ClearState: the new list's state, no predicate (the hidden one set before it skips nothing):
+     * the bottom of case 1's column is drawn */
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_ClearState(list.list, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
+    draw_state(env, &list, env->pipeline, &after_clear_view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
@@ -282,8 +290,10 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
     for (size_t i = 0; i < (sizeof(cases) / sizeof(cases[0])); i++)
         CHECK_PIXEL(env, (int)i * 4 + 2, 16, cases[i].runs ? green : black, 0);
     CHECK_PIXEL(env, 30, 16, green, 0);
+    CHECK_PIXEL(env, 6, 28, green, 0);
     for (size_t i = 0; i < 8; i++)
         ID3D12Resource_Release(vbs[i]);
+    ID3D12Resource_Release(after_clear);
 
     /* clears: the hidden draw's predicate skips the first (the view stays red), the visible's runs the second */
     {

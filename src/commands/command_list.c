@@ -204,6 +204,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList10
     if (!d3d12_command_list_check_recording(list, METHOD(ClearState)) || !d3d12_command_list_outside_render_pass(list, METHOD(ClearState)))
         return;
     d3d12_command_list_reset_bindings(list);
+    list->predication.active = false; /* the state of a new list: no predicate */
     if (state)
         d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
 }
