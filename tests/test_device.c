@@ -96,8 +96,6 @@ static void test_newer_features(ID3D12Device *device)
         {D3D12_FEATURE_D3D12_OPTIONS11, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS11)},
         {D3D12_FEATURE_D3D12_OPTIONS13, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS13)},
         {D3D12_FEATURE_D3D12_OPTIONS14, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS14)},
-        {D3D12_FEATURE_D3D12_OPTIONS15, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS15)},
-        {D3D12_FEATURE_D3D12_OPTIONS16, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS16)},
         {D3D12_FEATURE_D3D12_OPTIONS17, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS17)},
         {D3D12_FEATURE_D3D12_OPTIONS18, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS18)},
         {D3D12_FEATURE_D3D12_OPTIONS20, sizeof(D3D12_FEATURE_DATA_D3D12_OPTIONS20)},
@@ -113,6 +111,17 @@ static void test_newer_features(ID3D12Device *device)
             all_zero &= bytes[b] == 0;
         CHECK_MSG(all_zero, "feature %d: every member should read FALSE / not supported", (int)zeroed[i].feature);
         CHECK_MSG(bytes[zeroed[i].size] == 0xcc, "feature %d: written past its struct", (int)zeroed[i].feature);
+    }
+    {
+        /* IASetIndexBufferStripCutValue and RSSetDepthBias are there (list state is dynamic state) */
+        D3D12_FEATURE_DATA_D3D12_OPTIONS15 options15;
+        D3D12_FEATURE_DATA_D3D12_OPTIONS16 options16;
+        memset(&options15, 0xcc, sizeof(options15));
+        memset(&options16, 0xcc, sizeof(options16));
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS15, &options15, sizeof(options15)), S_OK);
+        CHECK(!options15.TriangleFanSupported && options15.DynamicIndexBufferStripCutSupported);
+        CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS16, &options16, sizeof(options16)), S_OK);
+        CHECK(options16.DynamicDepthBiasSupported && !options16.GPUUploadHeapSupported);
     }
     CHECK_HR(ID3D12Device_CheckFeatureSupport(device, D3D12_FEATURE_D3D12_OPTIONS5, &options5, sizeof(options5)), S_OK);
     CHECK(options5.RaytracingTier == D3D12_RAYTRACING_TIER_NOT_SUPPORTED && options5.RenderPassesTier == D3D12_RENDER_PASS_TIER_0);

@@ -12,8 +12,10 @@ static HRESULT add_chunk(struct d3d12_device *device, struct d3d12_argument_ring
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = D3D12XS_ARGUMENT_CHUNK_SIZE,
-        /* TRANSFER_SRC: UAV clears copy their repeated value from here (command_list_uav_clear.c) */
-        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+        /* TRANSFER_SRC: UAV clears copy their repeated value from here (command_list_uav_clear.c);
+         * STORAGE and CONDITIONAL_RENDERING: SetPredication's conditions (command_list_predication.c) */
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                | (device->graphics.conditional_rendering ? VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT : 0),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     HRESULT hr;

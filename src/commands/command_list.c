@@ -58,6 +58,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
         d3d12_command_list_pix_release(list);
         free(list->query_resets);
         free(list->open_queries);
+        free(list->render_pass.resolves);
         free(list->segments);
         free(list->value_writes);
         d3d12_command_record_cleanup(&list->record);
@@ -117,7 +118,12 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     }
     list->state = D3D12_COMMAND_LIST_RECORDING;
     list->invalid = false;
+    list->error_hr = S_OK;
     list->error[0] = 0;
+    list->render_pass.active = list->render_pass.begun = false;
+    list->render_pass.begins_resuming = list->render_pass.ends_suspended = false;
+    list->render_pass.resolve_count = 0;
+    list->predication.active = false; /* D3D12 lists start unpredicated */
     list->query_reset_count = 0;
     list->query_reset_command_buffer = VK_NULL_HANDLE;
     list->open_query_count = 0;
@@ -149,6 +155,13 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
         return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
     }
+    /* D3D12 ends every render pass in the list that began it; Close's own line reports it. */
+    if (list->render_pass.active && !list->invalid) {
+        list->invalid = true;
+        list->error_hr = E_INVALIDARG;
+        snprintf(list->error, sizeof(list->error), "%s: a render pass is still open (EndRenderPass it before Close)", METHOD(Close));
+    }
+    list->render_pass.active = false;
     d3d12_command_list_end_rendering(list);
     d3d12_command_list_pix_close(list);
     d3d12_command_list_index_segments(list);
@@ -165,7 +178,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
     list->state = D3D12_COMMAND_LIST_CLOSED;
     detach_allocator(list);
     if (list->invalid)
-        return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
+        return d3d12xs_fail(list->error_hr, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
     if (vr != VK_SUCCESS) {
         list->invalid = true;
@@ -188,9 +201,10 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Reset(ID3D12GraphicsCommandL
 void STDMETHODCALLTYPE d3d12_command_list_ClearState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    if (!d3d12_command_list_check_recording(list, METHOD(ClearState)))
+    if (!d3d12_command_list_check_recording(list, METHOD(ClearState)) || !d3d12_command_list_outside_render_pass(list, METHOD(ClearState)))
         return;
     d3d12_command_list_reset_bindings(list);
+    list->predication.active = false; /* the state of a new list: no predicate */
     if (state)
         d3d12_command_list_set_pipeline_state(list, state, METHOD(ClearState));
 }

@@ -57,6 +57,31 @@ static bool barrier_valid(struct d3d12_command_list *list, UINT index, const D3D
     }
 }
 
+/* Inside a D3D12 render pass the barriers its specification calls non-conformant (a UAV or
+ * aliasing barrier; a bound render target or depth-stencil leaving RENDER_TARGET or DEPTH_WRITE:
+ * writes of the pass are not to be read in it) are the debug layer's to report: one warning. */
+static void check_render_pass_barrier(struct d3d12_command_list *list, UINT index, const D3D12_RESOURCE_BARRIER *barrier)
+{
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_resource *resource;
+    bool bound = false;
+
+    if (barrier->Type != D3D12_RESOURCE_BARRIER_TYPE_TRANSITION) {
+        d3d12_command_list_debug_warn(list, METHOD(ResourceBarrier), "pBarriers[%u] is %s barrier inside a render pass, which D3D12's render "
+                "passes do not allow", index, barrier->Type == D3D12_RESOURCE_BARRIER_TYPE_UAV ? "a UAV" : "an aliasing");
+        return;
+    }
+    if (!(barrier->Transition.StateBefore & (D3D12_RESOURCE_STATE_RENDER_TARGET | D3D12_RESOURCE_STATE_DEPTH_WRITE)))
+        return;
+    resource = unsafe_impl_from_ID3D12Resource(barrier->Transition.pResource);
+    for (uint32_t i = 0; i < graphics->rt_count; i++)
+        bound |= graphics->rts[i].resource == resource;
+    bound |= graphics->has_depth_stencil && graphics->depth_stencil.resource == resource;
+    if (bound)
+        d3d12_command_list_debug_warn(list, METHOD(ResourceBarrier), "pBarriers[%u] moves a target of the open render pass out of state 0x%x "
+                "(what the pass writes may not be read before EndRenderPass)", index, barrier->Transition.StateBefore);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandList10 *iface, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
@@ -72,6 +97,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
     for (UINT i = 0; i < count; i++) {
         if (!barrier_valid(list, i, &barriers[i]))
             return;
+        if (list->render_pass.active)
+            check_render_pass_barrier(list, i, &barriers[i]);
         /* The first half of a split barrier does nothing; the second half synchronises. */
         if (!(barriers[i].Flags & D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY)) {
             struct d3d12_state_sync sync = d3d12_resource_barrier_sync(&barriers[i]);

@@ -54,7 +54,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsComma
     struct d3d12_descriptor_heap *bound[2] = {NULL, NULL};
     const char *command = METHOD(SetDescriptorHeaps);
 
-    if (!d3d12_command_list_binding_list(list, command))
+    if (!d3d12_command_list_binding_list(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (count > 2 || (count && !heaps)) {
         d3d12_command_list_record_error(list, command, "NumDescriptorHeaps is %u with ppDescriptorHeaps %s (at most one CBV_SRV_UAV and one SAMPLER heap)",

@@ -17,7 +17,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     const char *command = METHOD(Dispatch);
 
-    if (!d3d12_command_list_compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (x > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION || y > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
             || z > D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION) {
@@ -28,7 +28,9 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
         return;
     if (x && y && z) {
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+        d3d12_command_list_begin_predicated(list);
         vkCmdDispatch(list->vk_command_buffer, x, y, z);
+        d3d12_command_list_end_predicated(list);
         d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
     }
 }
@@ -40,7 +42,8 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
     struct d3d12xs_descriptor *descriptor;
     const char *reason;
 
-    if (!d3d12_command_list_compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command)
+            || !d3d12_command_list_unpredicated(list, command))
         return;
     if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason, NULL))) {
         d3d12_command_list_record_error(list, command, "ViewCPUHandle 0x%zx is %s", (size_t)cpu_handle.ptr, reason);

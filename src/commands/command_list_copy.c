@@ -55,7 +55,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyBufferRegion)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyBufferRegion)))
         return;
     if (!(dst = resource_argument(list, METHOD(CopyBufferRegion), "pDstBuffer", dst_iface))
             || !(src = resource_argument(list, METHOD(CopyBufferRegion), "pSrcBuffer", src_iface)))
@@ -76,6 +76,12 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     }
     if (!copy_endpoints_valid(list, METHOD(CopyBufferRegion), dst, src) || !byte_count)
         return;
+    if (list->predication.active) {
+        if (d3d12_command_list_copy_buffer_predicated(list, METHOD(CopyBufferRegion), dst->vk_buffer, dst_offset, src->vk_buffer, src_offset,
+                byte_count))
+            note_copy(list, METHOD(CopyBufferRegion), src, src_offset, dst, dst_offset, byte_count);
+        return;
+    }
     VkBufferCopy region = {src_offset, dst_offset, byte_count};
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
@@ -87,7 +93,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_resource *dst, *src;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyResource)) || !d3d12_command_list_outside_render_pass(list, METHOD(CopyResource)))
         return;
     if (!(dst = resource_argument(list, METHOD(CopyResource), "pDstResource", dst_iface))
             || !(src = resource_argument(list, METHOD(CopyResource), "pSrcResource", src_iface)))
@@ -97,7 +103,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
         return;
     }
     if (dst->vk_image || src->vk_image) {
-        d3d12_command_list_copy_texture_resource(list, dst, src);
+        if (d3d12_command_list_unpredicated(list, METHOD(CopyResource)))
+            d3d12_command_list_copy_texture_resource(list, dst, src);
         return;
     }
     if (dst->desc.Width != src->desc.Width) {
@@ -107,6 +114,11 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     }
     if (!copy_endpoints_valid(list, METHOD(CopyResource), dst, src))
         return;
+    if (list->predication.active) {
+        if (d3d12_command_list_copy_buffer_predicated(list, METHOD(CopyResource), dst->vk_buffer, 0, src->vk_buffer, 0, dst->desc.Width))
+            note_copy(list, METHOD(CopyResource), src, 0, dst, 0, dst->desc.Width);
+        return;
+    }
     VkBufferCopy region = {0, 0, dst->desc.Width};
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
@@ -122,7 +134,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DiscardResource(ID3D12GraphicsCommandL
     struct d3d12_resource *resource;
     uint32_t count;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(DiscardResource)))
+    if (!d3d12_command_list_check_recording(list, METHOD(DiscardResource)) || !d3d12_command_list_outside_render_pass(list, METHOD(DiscardResource)))
         return;
     if (!(resource = resource_argument(list, METHOD(DiscardResource), "pResource", resource_iface)))
         return;

@@ -89,7 +89,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     uint32_t counts[3] = {x, y, z}, groups[3], base[3] = {0, 0, 0}, thread_end[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, 0};
     unsigned variant = 0;
 
-    if (!d3d12_command_list_compute_list(list, command))
+    if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     pipeline = list->bindings.pipeline;
     if (!flags_valid(list, command, pipeline, flags))
@@ -135,10 +135,12 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_COMPUTE], pipeline->thread_limit_offset,
                 sizeof(thread_end), thread_end);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    d3d12_command_list_begin_predicated(list);
     if (base[0] || base[1] || base[2])
         vkCmdDispatchBase(list->vk_command_buffer, base[0], base[1], base[2], groups[0], groups[1], groups[2]);
     else
         vkCmdDispatch(list->vk_command_buffer, groups[0], groups[1], groups[2]);
+    d3d12_command_list_end_predicated(list);
     d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
 done:
     if (list->bindings.ordered_append_buffer) {

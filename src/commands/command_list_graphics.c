@@ -244,8 +244,62 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetStencilRef(ID3D12GraphicsCommandL
 
     if (!direct_list(list, METHOD(OMSetStencilRef)))
         return;
-    list->bindings.graphics.stencil_ref = reference;
+    list->bindings.graphics.stencil_ref = list->bindings.graphics.back_stencil_ref = reference;
     list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_STENCIL_REF;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_OMSetFrontAndBackStencilRef(ID3D12GraphicsCommandList10 *iface, UINT front, UINT back)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    if (!direct_list(list, "ID3D12GraphicsCommandList8::OMSetFrontAndBackStencilRef"))
+        return;
+    list->bindings.graphics.stencil_ref = front;
+    list->bindings.graphics.back_stencil_ref = back;
+    list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_STENCIL_REF;
+}
+
+/* D3D12 takes the values whatever the pipeline; they apply to pipelines made with
+ * DYNAMIC_DEPTH_BIAS (the others keep their rasterizer state's). */
+void STDMETHODCALLTYPE d3d12_command_list_RSSetDepthBias(ID3D12GraphicsCommandList10 *iface, FLOAT bias, FLOAT clamp, FLOAT slope)
+{
+    static const char command[] = "ID3D12GraphicsCommandList9::RSSetDepthBias";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+
+    if (!direct_list(list, command))
+        return;
+    if (clamp != 0.0f && !list->object.device->graphics.depth_bias_clamp) {
+        d3d12_command_list_record_unsupported(list, command, "DepthBiasClamp is %g: %s lacks depthBiasClamp", clamp,
+                list->object.device->vk_properties.deviceName);
+        return;
+    }
+    graphics->depth_bias[0] = bias;
+    graphics->depth_bias[1] = clamp;
+    graphics->depth_bias[2] = slope;
+    graphics->depth_bias_set = true;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
+}
+
+/* Applies to pipelines made with DYNAMIC_INDEX_BUFFER_STRIP_CUT. Vulkan restarts strips at the
+ * index of all ones of the bound index type: 0xFFFF pairs with 16-bit indices and 0xFFFFFFFF
+ * with 32-bit ones, as the pipelines' IBStripCutValue does. */
+void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBufferStripCutValue(ID3D12GraphicsCommandList10 *iface, D3D12_INDEX_BUFFER_STRIP_CUT_VALUE value)
+{
+    static const char command[] = "ID3D12GraphicsCommandList9::IASetIndexBufferStripCutValue";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+
+    if (!direct_list(list, command))
+        return;
+    if (value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED && value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFF
+            && value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFFFFFF) {
+        d3d12_command_list_record_error(list, command, "IBStripCutValue is 0x%x (DISABLED, 0xFFFF or 0xFFFFFFFF)", (unsigned)value);
+        return;
+    }
+    graphics->strip_cut_value = value;
+    graphics->strip_cut_set = true;
+    graphics->dirty |= D3D12_GRAPHICS_DIRTY_TOPOLOGY;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommandList10 *iface, FLOAT min, FLOAT max)
@@ -284,7 +338,8 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         graphics->applied_pipeline = VK_NULL_HANDLE;
     }
     if (graphics->applied_pipeline != pipeline->vk_pipeline) {
-        graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_TOPOLOGY;
+        graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_TOPOLOGY
+                | D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
     }
     if (graphics->dirty & D3D12_GRAPHICS_DIRTY_VIEWPORTS) {
@@ -308,8 +363,14 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         static const float ones[4] = {1.0f, 1.0f, 1.0f, 1.0f};
         vkCmdSetBlendConstants(cb, graphics->blend_factor_set ? graphics->blend_factor : ones);
     }
-    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_STENCIL_REF)
-        vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_AND_BACK, graphics->stencil_ref);
+    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_STENCIL_REF) {
+        vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_BIT, graphics->stencil_ref);
+        vkCmdSetStencilReference(cb, VK_STENCIL_FACE_BACK_BIT, graphics->back_stencil_ref);
+    }
+    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_DEPTH_BIAS) && g->dynamic_depth_bias) {
+        const float *bias = graphics->depth_bias_set ? graphics->depth_bias : g->depth_bias;
+        vkCmdSetDepthBias(cb, bias[0], bias[1], bias[2]);
+    }
     if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS) && g->depth_bounds_test)
         vkCmdSetDepthBounds(cb, graphics->depth_bounds_set ? graphics->depth_bounds[0] : 0.0f,
                 graphics->depth_bounds_set ? graphics->depth_bounds[1] : 1.0f);
@@ -319,7 +380,8 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         vkCmdSetPrimitiveTopology(cb, topology);
         /* IBStripCutValue: strips restart at the index of all ones (D3D12 pairs 0xFFFF with 16-bit
          * indices and 0xFFFFFFFF with 32-bit ones, as Vulkan does) */
-        vkCmdSetPrimitiveRestartEnable(cb, strip && g->strip_cut_value != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED);
+        D3D12_INDEX_BUFFER_STRIP_CUT_VALUE cut = g->dynamic_strip_cut && graphics->strip_cut_set ? graphics->strip_cut_value : g->strip_cut_value;
+        vkCmdSetPrimitiveRestartEnable(cb, strip && cut != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED);
         if (g->tessellation)
             device->graphics.vkCmdSetPatchControlPointsEXT(cb, graphics->topology - D3D_PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST + 1);
     }
@@ -433,7 +495,9 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
 
     if (!direct_list(list, command) || !vertex_count || !instance_count || !prepare_draw(list, command, false))
         return;
+    d3d12_command_list_begin_predicated(list);
     vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    d3d12_command_list_end_predicated(list);
     note_draw(list, command);
 }
 
@@ -445,6 +509,8 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
 
     if (!direct_list(list, command) || !index_count || !instance_count || !prepare_draw(list, command, true))
         return;
+    d3d12_command_list_begin_predicated(list);
     vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    d3d12_command_list_end_predicated(list);
     note_draw(list, command);
 }

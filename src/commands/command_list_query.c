@@ -209,11 +209,22 @@ static void end_counted_query(struct d3d12_command_list *list, struct d3d12_quer
     } else {
         /* Occlusion: one count. Pipeline statistics: the 11 fields of D3D12's structure (see
          * query_heap.c); PIPELINE_STATISTICS1's mesh and amplification fields after them stay 0
-         * until mesh shaders exist. BINARY_OCCLUSION will need its count made 0 or 1 at resolve
-         * once draws can pass samples; with no draws it is 0. */
+         * until mesh shaders exist. */
         VkDeviceSize size = heap->desc.Type == D3D12_QUERY_HEAP_TYPE_OCCLUSION ? sizeof(UINT64) : sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS);
         vkCmdEndQuery(command_buffer, pool, index);
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset, size, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        /* BINARY_OCCLUSION: the count becomes exactly 0 or 1, folded in place by one internal
+         * thread (a statistics query open meanwhile counts its one invocation). */
+        if (type == D3D12_QUERY_TYPE_BINARY_OCCLUSION && list->object.device->predicate_fold) {
+            command_buffer = d3d12_command_list_begin_internal(list);
+            d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+            d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+            d3d12_command_list_fold_value(list, command_buffer, heap->results, offset, heap->results, offset, true);
+            d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+            d3d12_command_list_end_internal(list);
+        }
     }
     /* Into the transfer stage: a resolve reads the results, a later EndQuery rewrites them. */
     d3d12_barriers_request(&list->barriers, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -274,7 +285,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveQueryData(ID3D12GraphicsCommand
     struct d3d12_resource *dst;
     uint64_t size;
 
-    if (!d3d12_command_list_check_recording(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (!(heap = query_heap_argument(list, command, heap_iface, type, QUERY_RESOLVE)))
         return;

@@ -4,7 +4,9 @@
  * (d3d12_command_list_check_recording, segment cuts, internal work, Close:
  * d3d12_command_list_end_rendering in command_recording.c). Images stay in GENERAL, which dynamic
  * rendering takes, so passes need no layout transitions; attachments load and store, so what a
- * target holds carries across passes, segment cuts and mid-list waits. */
+ * target holds carries across passes, segment cuts and mid-list waits. D3D12's own render passes
+ * (BeginRenderPass, EndRenderPass, at the end of the file) open such a pass with their beginning
+ * accesses as load ops and resolve at their end (docs/graphics.md, "Render passes"). */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,10 +35,9 @@ static void bind_target(struct d3d12_bound_target *target, const struct d3d12xs_
     target->dsv_flags = descriptor->dsv_flags;
 }
 
-static const struct d3d12xs_descriptor *target_descriptor(struct d3d12_command_list *list, D3D12_CPU_DESCRIPTOR_HANDLE handle, UINT count,
-        D3D12_DESCRIPTOR_HEAP_TYPE type, const char *argument)
+static const struct d3d12xs_descriptor *target_descriptor(struct d3d12_command_list *list, const char *command, D3D12_CPU_DESCRIPTOR_HANDLE handle,
+        UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *argument)
 {
-    static const char command[] = METHOD(OMSetRenderTargets);
     const struct d3d12xs_descriptor *descriptor;
     const char *reason;
 
@@ -57,7 +58,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsComma
     const struct d3d12xs_descriptor *range = NULL, *descriptor;
     char argument[48];
 
-    if (!d3d12_command_list_check_recording_in_pass(list, command))
+    if (!d3d12_command_list_check_recording_in_pass(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
         d3d12_command_list_record_error(list, command, "only DIRECT lists render (this is a %s list)",
@@ -74,12 +75,12 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsComma
         return;
     }
     /* One handle to count consecutive descriptors of one heap, or count handles. */
-    if (count && single_range && !(range = target_descriptor(list, rtvs[0], count, D3D12_DESCRIPTOR_HEAP_TYPE_RTV,
+    if (count && single_range && !(range = target_descriptor(list, command, rtvs[0], count, D3D12_DESCRIPTOR_HEAP_TYPE_RTV,
             "pRenderTargetDescriptors[0] (a range)")))
         return;
     for (UINT i = 0; i < count; i++) {
         snprintf(argument, sizeof(argument), "pRenderTargetDescriptors[%u]", i);
-        if (!(descriptor = range ? range + i : target_descriptor(list, rtvs[i], 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, argument)))
+        if (!(descriptor = range ? range + i : target_descriptor(list, command, rtvs[i], 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, argument)))
             return;
         if (descriptor->kind != D3D12XS_DESCRIPTOR_RTV) {
             d3d12_command_list_record_error(list, command, "render target %u was never written (CreateRenderTargetView)", i);
@@ -89,7 +90,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsComma
     }
     memset(&depth_stencil, 0, sizeof(depth_stencil));
     if (dsv) {
-        if (!(descriptor = target_descriptor(list, *dsv, 1, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, "pDepthStencilDescriptor")))
+        if (!(descriptor = target_descriptor(list, command, *dsv, 1, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, "pDepthStencilDescriptor")))
             return;
         if (descriptor->kind != D3D12XS_DESCRIPTOR_DSV) {
             d3d12_command_list_record_error(list, command, "pDepthStencilDescriptor was never written (CreateDepthStencilView)");
@@ -218,4 +219,226 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
         begin_rendering(list, &key);
     graphics->rendering_checked_for = pipeline;
     return true;
+}
+
+/* ---- D3D12 render passes: BeginRenderPass, EndRenderPass ---- */
+
+/* The beginning access as a Vulkan load op: CLEAR clears, DISCARD need not load, the rest load
+ * (PRESERVE and the PRESERVE_LOCAL_* kinds keep what is there; NO_ACCESS touches nothing, and
+ * loading and storing it again keeps it so). A resuming pass continues the suspended one: it
+ * loads whatever its accesses say, and neither clears nor discards again. */
+static VkAttachmentLoadOp load_op(const D3D12_RENDER_PASS_BEGINNING_ACCESS *access, D3D12_RENDER_PASS_FLAGS flags)
+{
+    if (flags & D3D12_RENDER_PASS_FLAG_RESUMING_PASS)
+        return VK_ATTACHMENT_LOAD_OP_LOAD;
+    if (access->Type == D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR)
+        return VK_ATTACHMENT_LOAD_OP_CLEAR;
+    if (access->Type == D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_DISCARD)
+        return VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    return VK_ATTACHMENT_LOAD_OP_LOAD;
+}
+
+static bool check_accesses(struct d3d12_command_list *list, const char *command, const char *argument,
+        const D3D12_RENDER_PASS_BEGINNING_ACCESS *beginning, const D3D12_RENDER_PASS_ENDING_ACCESS *ending)
+{
+    if ((unsigned)beginning->Type > D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_PRESERVE_LOCAL_UAV
+            || (unsigned)ending->Type > D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE_LOCAL_UAV) {
+        d3d12_command_list_record_error(list, command, "%s's BeginningAccess.Type %d or EndingAccess.Type %d is not an access type", argument,
+                (int)beginning->Type, (int)ending->Type);
+        return false;
+    }
+    /* NO_ACCESS pairs with NO_ACCESS (D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE) */
+    if ((beginning->Type == D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_NO_ACCESS) != (ending->Type == D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_NO_ACCESS)) {
+        d3d12_command_list_record_error(list, command, "%s: a NO_ACCESS beginning pairs with a NO_ACCESS ending (they are %d and %d)", argument,
+                (int)beginning->Type, (int)ending->Type);
+        return false;
+    }
+    return true;
+}
+
+/* An ending RESOLVE's subresources as resolves kept for EndRenderPass. */
+static bool keep_resolves(struct d3d12_command_list *list, const char *command, const char *argument, const D3D12_RENDER_PASS_ENDING_ACCESS *ending)
+{
+    const D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_PARAMETERS *resolve = &ending->Resolve;
+    struct d3d12_render_pass *pass = &list->render_pass;
+
+    if (ending->Type != D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_RESOLVE)
+        return true;
+    if (resolve->SubresourceCount && !resolve->pSubresourceParameters) {
+        d3d12_command_list_record_error(list, command, "%s's EndingAccess.Resolve.pSubresourceParameters is NULL with SubresourceCount %u",
+                argument, resolve->SubresourceCount);
+        return false;
+    }
+    if (!d3d12xs_array_reserve((void **)&pass->resolves, &pass->resolve_capacity, pass->resolve_count + resolve->SubresourceCount,
+            sizeof(*pass->resolves))) {
+        d3d12_command_list_record_error(list, command, "out of memory for %u resolves", resolve->SubresourceCount);
+        return false;
+    }
+    for (UINT i = 0; i < resolve->SubresourceCount; i++) {
+        const D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS *p = &resolve->pSubresourceParameters[i];
+        /* an empty rectangle resolves nothing */
+        if (p->SrcRect.right == p->SrcRect.left || p->SrcRect.bottom == p->SrcRect.top)
+            continue;
+        if (!d3d12_command_list_check_resolve(list, command, resolve->pDstResource, p->DstSubresource, p->DstX, p->DstY, resolve->pSrcResource,
+                p->SrcSubresource, &p->SrcRect, resolve->Format, resolve->ResolveMode, &pass->resolves[pass->resolve_count]))
+            return false;
+        pass->resolve_count++;
+    }
+    return true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_BeginRenderPass(ID3D12GraphicsCommandList10 *iface, UINT count,
+        const D3D12_RENDER_PASS_RENDER_TARGET_DESC *rts, const D3D12_RENDER_PASS_DEPTH_STENCIL_DESC *ds, D3D12_RENDER_PASS_FLAGS flags)
+{
+    static const char command[] = "ID3D12GraphicsCommandList4::BeginRenderPass";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const VkPhysicalDeviceLimits *limits = &list->object.device->vk_properties.limits;
+    VkRenderingAttachmentInfo colors[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT], depth, stencil;
+    struct d3d12_bound_target targets[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT], depth_stencil;
+    const struct d3d12xs_descriptor *descriptor;
+    struct d3d12_rendering_key key;
+    uint32_t width = limits->maxFramebufferWidth, height = limits->maxFramebufferHeight, layers = UINT32_MAX;
+    char argument[32];
+
+    if (!d3d12_command_list_check_recording(list, command))
+        return;
+    if (list->render_pass.active) {
+        d3d12_command_list_record_error(list, command, "a render pass is already open (render passes do not nest: EndRenderPass first)");
+        return;
+    }
+    if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
+        d3d12_command_list_record_error(list, command, "only DIRECT lists have render passes");
+        return;
+    }
+    if (count > D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT || (count && !rts)) {
+        d3d12_command_list_record_error(list, command, "NumRenderTargets is %u with pRenderTargets %s (at most %u)", count, rts ? "set" : "NULL",
+                D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT);
+        return;
+    }
+    if (flags & ~(D3D12_RENDER_PASS_FLAG_ALLOW_UAV_WRITES | D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS | D3D12_RENDER_PASS_FLAG_RESUMING_PASS
+            | D3D12_RENDER_PASS_FLAG_BIND_READ_ONLY_DEPTH | D3D12_RENDER_PASS_FLAG_BIND_READ_ONLY_STENCIL)) {
+        d3d12_command_list_record_error(list, command, "Flags 0x%x has bits that are not D3D12_RENDER_PASS_FLAGS", (unsigned)flags);
+        return;
+    }
+    list->render_pass.resolve_count = 0;
+    memset(&key, 0, sizeof(key));
+    memset(&depth_stencil, 0, sizeof(depth_stencil));
+    for (UINT i = 0; i < count; i++) {
+        snprintf(argument, sizeof(argument), "pRenderTargets[%u]", i);
+        if (!check_accesses(list, command, argument, &rts[i].BeginningAccess, &rts[i].EndingAccess)
+                || !(descriptor = target_descriptor(list, command, rts[i].cpuDescriptor, 1, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, argument)))
+            return;
+        if (descriptor->kind != D3D12XS_DESCRIPTOR_RTV) {
+            d3d12_command_list_record_error(list, command, "%s.cpuDescriptor was never written (CreateRenderTargetView)", argument);
+            return;
+        }
+        bind_target(&targets[i], descriptor);
+        if (!keep_resolves(list, command, argument, &rts[i].EndingAccess))
+            return;
+        colors[i] = (VkRenderingAttachmentInfo){
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+            .imageView = targets[i].view,
+            .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
+            .loadOp = load_op(&rts[i].BeginningAccess, flags),
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        };
+        if (colors[i].loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR)
+            colors[i].clearValue.color = d3d12_command_list_clear_color(descriptor->format, rts[i].BeginningAccess.Clear.ClearValue.Color);
+        key.colors[i] = targets[i].view;
+        if (targets[i].view) {
+            width = targets[i].extent.width < width ? targets[i].extent.width : width;
+            height = targets[i].extent.height < height ? targets[i].extent.height : height;
+            layers = targets[i].range.layerCount < layers ? targets[i].range.layerCount : layers;
+        }
+    }
+    if (ds) {
+        if (!check_accesses(list, command, "pDepthStencil (depth)", &ds->DepthBeginningAccess, &ds->DepthEndingAccess)
+                || !check_accesses(list, command, "pDepthStencil (stencil)", &ds->StencilBeginningAccess, &ds->StencilEndingAccess)
+                || !(descriptor = target_descriptor(list, command, ds->cpuDescriptor, 1, D3D12_DESCRIPTOR_HEAP_TYPE_DSV, "pDepthStencil->cpuDescriptor")))
+            return;
+        if (descriptor->kind != D3D12XS_DESCRIPTOR_DSV) {
+            d3d12_command_list_record_error(list, command, "pDepthStencil->cpuDescriptor was never written (CreateDepthStencilView)");
+            return;
+        }
+        bind_target(&depth_stencil, descriptor);
+        if (!keep_resolves(list, command, "pDepthStencil (depth)", &ds->DepthEndingAccess)
+                || !keep_resolves(list, command, "pDepthStencil (stencil)", &ds->StencilEndingAccess))
+            return;
+        depth = stencil = (VkRenderingAttachmentInfo){
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+            .imageView = depth_stencil.view,
+            .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        };
+        depth.loadOp = load_op(&ds->DepthBeginningAccess, flags);
+        depth.clearValue.depthStencil.depth = ds->DepthBeginningAccess.Clear.ClearValue.DepthStencil.Depth;
+        stencil.loadOp = load_op(&ds->StencilBeginningAccess, flags);
+        stencil.clearValue.depthStencil.stencil = ds->StencilBeginningAccess.Clear.ClearValue.DepthStencil.Stencil;
+        key.depth_stencil = depth_stencil.view;
+        key.depth_stencil_aspects = depth_stencil.view ? depth_stencil.range.aspectMask : 0;
+        if (depth_stencil.view) {
+            width = depth_stencil.extent.width < width ? depth_stencil.extent.width : width;
+            height = depth_stencil.extent.height < height ? depth_stencil.extent.height : height;
+            layers = depth_stencil.range.layerCount < layers ? depth_stencil.range.layerCount : layers;
+        }
+    }
+
+    /* The targets bound for the pass's draws, as OMSetRenderTargets binds them. */
+    graphics->rendering_checked_for = NULL;
+    graphics->rt_count = count;
+    memcpy(graphics->rts, targets, count * sizeof(*targets));
+    graphics->has_depth_stencil = ds != NULL;
+    graphics->depth_stencil = depth_stencil;
+    list->render_pass.active = true;
+    list->render_pass.flags = flags;
+    if (!list->render_pass.begun)
+        list->render_pass.begins_resuming = flags & D3D12_RENDER_PASS_FLAG_RESUMING_PASS;
+    list->render_pass.begun = true;
+    list->render_pass.ends_suspended = false;
+
+    /* The beginning accesses happen now, whether or not anything draws: a Vulkan rendering pass
+     * over the targets with their load ops, which the pass's draws go on in when their pipeline
+     * renders these targets (the key is the one a draw computes for them). Where one ends early (a
+     * draw of other targets, a barrier, a query), the next begins by loading, as all do. */
+    key.color_count = count;
+    key.area = (VkRect2D){{0, 0}, {width, height}};
+    key.layers = layers == UINT32_MAX ? 1 : layers;
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, d3d12_draw_stages(list->object.device));
+    const VkRenderingInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = key.area,
+        .layerCount = key.layers,
+        .colorAttachmentCount = count,
+        .pColorAttachments = colors,
+        .pDepthAttachment = key.depth_stencil_aspects & VK_IMAGE_ASPECT_DEPTH_BIT ? &depth : NULL,
+        .pStencilAttachment = key.depth_stencil_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &stencil : NULL,
+    };
+    vkCmdBeginRendering(list->vk_command_buffer, &info);
+    graphics->rendering = true;
+    graphics->rendering_in = list->vk_command_buffer;
+    graphics->rendering_key = key;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_EndRenderPass(ID3D12GraphicsCommandList10 *iface)
+{
+    static const char command[] = "ID3D12GraphicsCommandList4::EndRenderPass";
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    struct d3d12_render_pass *pass = &list->render_pass;
+
+    if (!d3d12_command_list_check_recording(list, command))
+        return;
+    if (!pass->active) {
+        d3d12_command_list_record_error(list, command, "no render pass is open (BeginRenderPass first)");
+        return;
+    }
+    pass->active = false;
+    pass->ends_suspended = pass->flags & D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS;
+    /* Every attachment was stored (a DISCARD ending leaves the contents undefined: as they are
+     * will do); the resolves run now, unless the pass suspends and a later pass ends it. */
+    if (pass->flags & D3D12_RENDER_PASS_FLAG_SUSPENDING_PASS)
+        return;
+    for (uint32_t i = 0; i < pass->resolve_count; i++)
+        d3d12_command_list_resolve(list, command, &pass->resolves[i]);
+    pass->resolve_count = 0;
 }

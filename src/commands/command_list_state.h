@@ -121,13 +121,47 @@ struct d3d12_open_query {
     VkQueryPool vk_pool; /* the Vulkan query active in the current command buffer, or VK_NULL_HANDLE */
 };
 
+/* One resolve a D3D12 render pass does at its EndRenderPass (ENDING_ACCESS_RESOLVE), copied at
+ * BeginRenderPass: D3D12 reads the parameters there. */
+struct d3d12_pass_resolve {
+    struct d3d12_resource *src, *dst; /* not referenced, as D3D12 does not */
+    UINT src_subresource, dst_subresource, dst_x, dst_y;
+    D3D12_RECT src_rect;
+    DXGI_FORMAT format;
+    D3D12_RESOLVE_MODE mode;
+};
+
+/* The D3D12 render pass between BeginRenderPass and EndRenderPass (command_list_render_pass.c). */
+struct d3d12_render_pass {
+    bool active;
+    D3D12_RENDER_PASS_FLAGS flags;
+    /* The list's first pass resumes one, its last suspends: ExecuteCommandLists checks that
+     * neighbouring lists pair them (the debug layer's check) */
+    bool begun, begins_resuming, ends_suspended;
+    struct d3d12_pass_resolve *resolves; /* done at EndRenderPass, unless the pass suspends */
+    uint32_t resolve_count;
+    size_t resolve_capacity;
+};
+
+/* SetPredication's state (command_list_predication.c): the 32-bit condition its fold wrote, which
+ * the predicated commands read through conditional rendering. */
+struct d3d12_predication {
+    bool active;
+    bool inverted;          /* NOT_EQUAL_ZERO: the commands run where the value is zero */
+    VkBuffer condition;     /* in the allocator's argument memory */
+    VkDeviceSize offset;
+};
+
 struct d3d12_command_list {
     ID3D12GraphicsCommandList10 ID3D12GraphicsCommandList10_iface;
     struct d3d12xs_object object;
     D3D12_COMMAND_LIST_TYPE type;
     enum d3d12_command_list_state state;
     bool invalid;         /* a recording error happened; Close fails */
+    HRESULT error_hr;     /* what Close returns for it: E_INVALIDARG, or E_NOTIMPL for what d3d12xs lacks */
     char error[512];      /* the first recording error, repeated by Close */
+    struct d3d12_render_pass render_pass;
+    struct d3d12_predication predication;
     struct d3d12_command_allocator *allocator; /* holds a reference */
     VkCommandBuffer vk_command_buffer;    /* the current segment's */
     /* A list is a sequence of segments, each its own command buffer, cut where a
@@ -195,6 +229,9 @@ HRESULT d3d12_command_list_create(struct d3d12_device *device, D3D12_COMMAND_LIS
 HRESULT d3d12_command_list_create_closed(struct d3d12_device *device, D3D12_COMMAND_LIST_TYPE type, REFIID riid, void **list);
 /* Marks the list invalid: logs "<command>: <why>" and keeps the first error for Close. */
 void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* The same for a call Windows accepts and d3d12xs cannot do yet: Close fails with E_NOTIMPL. */
+void d3d12_command_list_record_unsupported(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 void d3d12_command_list_report_closed(struct d3d12_command_list *list, const char *command);
 /* What D3D12 leaves undefined and only its debug layer reports: one warning line, and only with

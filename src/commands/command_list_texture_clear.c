@@ -3,12 +3,12 @@
  * format, every sample of a multisampled one) that clears it on load, or clears its rectangles
  * as attachments. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "command_recording.h"
 #include "memory/texture_layout.h"
 
-/* Whether a format holds integers; *is_signed tells SINT from UINT. */
-static bool integer_format(DXGI_FORMAT format, bool *is_signed)
+bool d3d12_command_list_integer_format(DXGI_FORMAT format, bool *is_signed)
 {
     *is_signed = false;
     switch (format) {
@@ -24,6 +24,29 @@ static bool integer_format(DXGI_FORMAT format, bool *is_signed)
     default:
         return false;
     }
+}
+
+VkClearColorValue d3d12_command_list_clear_color(DXGI_FORMAT format, const float color[4])
+{
+    VkClearColorValue value;
+    bool is_signed;
+
+    memset(&value, 0, sizeof(value));
+    /* D3D12 converts the floats to the view's format: integer formats take them as integers */
+    if (d3d12_command_list_integer_format(format, &is_signed)) {
+        for (int i = 0; i < 4; i++) {
+            if (is_signed)
+                value.int32[i] = (int32_t)color[i];
+            else
+                value.uint32[i] = color[i] <= 0.0f ? 0 : (uint32_t)color[i];
+        }
+    } else {
+        memcpy(value.float32, color, sizeof(value.float32));
+    }
+    /* A8 stored as R8 (dxgi_format.h): the texel takes the colour's alpha */
+    if (d3d12xs_format(format) && d3d12xs_format(format)->alpha_in_red)
+        value.float32[0] = color[3];
+    return value;
 }
 
 uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped, VkExtent2D *extent)
@@ -59,8 +82,15 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
     VkClearRect *clear_rects = NULL;
     VkRect2D *clipped = NULL;
     VkExtent2D largest;
+    D3D12_RECT whole;
 
     d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
+    /* Predicated (SetPredication): conditional rendering covers attachment clears, not load ops. */
+    if (list->predication.active && !rect_count) {
+        whole = (D3D12_RECT){0, 0, (LONG)width, (LONG)height};
+        rect_count = 1;
+        rects = &whole;
+    }
     if (rect_count) {
         if (!(clipped = malloc(rect_count * sizeof(*clipped))) || !(clear_rects = malloc(rect_count * sizeof(*clear_rects)))) {
             d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
@@ -102,7 +132,9 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
     vkCmdBeginRendering(list->vk_command_buffer, &rendering);
     if (clipped_count) {
         VkClearAttachment clear = {aspects, 0, *value};
+        d3d12_command_list_begin_predicated(list);
         vkCmdClearAttachments(list->vk_command_buffer, 1, &clear, clipped_count, clear_rects);
+        d3d12_command_list_end_predicated(list);
     }
     vkCmdEndRendering(list->vk_command_buffer);
     d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_RENDER_TARGET, &written, 1);
@@ -133,7 +165,7 @@ static const struct d3d12xs_descriptor *target_view(struct d3d12_command_list *l
 /* The checks both target clears start with: a DIRECT list that records, rectangles given. */
 static bool target_clear_list(struct d3d12_command_list *list, const char *command, UINT rect_count, const D3D12_RECT *rects)
 {
-    if (!d3d12_command_list_check_recording(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return false;
     if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
         d3d12_command_list_record_error(list, command, "only DIRECT lists clear render targets and depth buffers");
@@ -153,7 +185,6 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     const struct d3d12xs_descriptor *descriptor;
     VkClearValue value = {0};
-    bool is_signed;
 
     if (!target_clear_list(list, command, rect_count, rects))
         return;
@@ -163,20 +194,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
     }
     if (!(descriptor = target_view(list, command, view, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, D3D12XS_DESCRIPTOR_RTV, "RenderTargetView")))
         return;
-    /* D3D12 converts the floats to the view's format: integer formats take them as integers */
-    if (integer_format(descriptor->format, &is_signed)) {
-        for (int i = 0; i < 4; i++) {
-            if (is_signed)
-                value.color.int32[i] = (int32_t)color[i];
-            else
-                value.color.uint32[i] = color[i] <= 0.0f ? 0 : (uint32_t)color[i];
-        }
-    } else {
-        memcpy(value.color.float32, color, sizeof(value.color.float32));
-    }
-    /* A8 stored as R8 (dxgi_format.h): the texel takes the colour's alpha */
-    if (d3d12xs_format(descriptor->format ? descriptor->format : descriptor->resource->desc.Format)->alpha_in_red)
-        value.color.float32[0] = color[3];
+    value.color = d3d12_command_list_clear_color(descriptor->format ? descriptor->format : descriptor->resource->desc.Format, color);
     clear_by_rendering(list, command, descriptor, VK_IMAGE_ASPECT_COLOR_BIT, &value, rect_count, rects);
 }
 

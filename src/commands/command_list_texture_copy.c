@@ -279,7 +279,8 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
     D3D12_BOX box;
     uint32_t width, height, depth;
 
-    if (!d3d12_command_list_check_recording(list, METHOD(CopyTextureRegion)))
+    if (!d3d12_command_list_check_recording(list, METHOD(CopyTextureRegion))
+            || !d3d12_command_list_outside_render_pass(list, METHOD(CopyTextureRegion)) || !d3d12_command_list_unpredicated(list, METHOD(CopyTextureRegion)))
         return;
     if (!resolve_location(list, "pDst", dst_location, &dst) || !resolve_location(list, "pSrc", src_location, &src))
         return;

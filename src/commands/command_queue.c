@@ -125,6 +125,21 @@ static void STDMETHODCALLTYPE d3d12_command_queue_ExecuteCommandLists(ID3D12Comm
         ERR("%s: the device is removed; nothing executed", METHOD(ExecuteCommandLists));
         return;
     }
+    /* A render pass suspended at the end of one list resumes at the start of the next of the
+     * same call (D3D12's debug layer checks it; d3d12xs renders either way, its passes load). */
+    for (UINT i = 0; i < count; i++) {
+        const struct d3d12_command_list *next = i + 1 < count ? unsafe_impl_from_ID3D12CommandList(lists[i + 1]) : NULL;
+        list = unsafe_impl_from_ID3D12CommandList(lists[i]);
+        if (list->render_pass.ends_suspended && (!next || !next->render_pass.begins_resuming))
+            d3d12_device_debug_warn(device, METHOD(ExecuteCommandLists), "ppCommandLists[%u] '%s' ends with a suspended render pass that "
+                    "no list after it in this call resumes", i, d3d12xs_object_name(&list->object));
+        if (next && next->render_pass.begins_resuming && !list->render_pass.ends_suspended)
+            d3d12_device_debug_warn(device, METHOD(ExecuteCommandLists), "ppCommandLists[%u] '%s' begins by resuming a render pass that "
+                    "ppCommandLists[%u] did not suspend", i + 1, d3d12xs_object_name(&next->object), i);
+    }
+    if (count && unsafe_impl_from_ID3D12CommandList(lists[0])->render_pass.begins_resuming)
+        d3d12_device_debug_warn(device, METHOD(ExecuteCommandLists), "ppCommandLists[0] begins by resuming a render pass, but no list "
+                "before it in this call suspended one");
 
     for (UINT i = 0; i < count; i++) {
         list = unsafe_impl_from_ID3D12CommandList(lists[i]);

@@ -11,19 +11,35 @@
 #include "commands/command_list_state.h"
 #include "commands/query_heap.h"
 
-void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+static void record_failure(struct d3d12_command_list *list, HRESULT hr, const char *command, const char *fmt, va_list args)
 {
     char reason[400];
-    va_list args;
 
-    va_start(args, fmt);
     vsnprintf(reason, sizeof(reason), fmt, args);
-    va_end(args);
     ERR("%s: %s (the list '%s' is now invalid; Close will fail)", command, reason, d3d12xs_object_name(&list->object));
     if (!list->invalid) {
         list->invalid = true;
+        list->error_hr = hr;
         snprintf(list->error, sizeof(list->error), "%s: %s", command, reason);
     }
+}
+
+void d3d12_command_list_record_error(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+{
+    va_list args;
+
+    va_start(args, fmt);
+    record_failure(list, E_INVALIDARG, command, fmt, args);
+    va_end(args);
+}
+
+void d3d12_command_list_record_unsupported(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
+{
+    va_list args;
+
+    va_start(args, fmt);
+    record_failure(list, E_NOTIMPL, command, fmt, args);
+    va_end(args);
 }
 
 void d3d12_command_list_debug_warn(struct d3d12_command_list *list, const char *command, const char *fmt, ...)
@@ -251,6 +267,7 @@ void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const 
             /* Close's own line reports it: one line for the one call. */
             if (!list->invalid) {
                 list->invalid = true;
+                list->error_hr = E_INVALIDARG;
                 snprintf(list->error, sizeof(list->error), "%s: query %u (%s) is still open (EndQuery it in the list that began it)",
                         command, open->index, d3d12_query_type_name(open->type));
             }

@@ -65,6 +65,71 @@ void d3d12_command_list_clear_texture_uav(struct d3d12_command_list *list, const
  * clipped, and the largest width and height in *extent. */
 uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count, uint32_t width, uint32_t height, VkRect2D *clipped,
         VkExtent2D *extent);
+/* Whether a DXGI format holds integers (render-target clears convert their floats to them);
+ * *is_signed tells SINT from UINT. */
+bool d3d12_command_list_integer_format(DXGI_FORMAT format, bool *is_signed);
+/* The same clear's colour as Vulkan's value for a view of `format`. */
+VkClearColorValue d3d12_command_list_clear_color(DXGI_FORMAT format, const float color[4]);
+
+/* command_list_resolve.c: a resolve's arguments checked (ResolveSubresource(Region), a render
+ * pass's ENDING_ACCESS_RESOLVE) into *resolve; false after recording the error. */
+bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const char *command, ID3D12Resource *dst, UINT dst_subresource,
+        UINT dst_x, UINT dst_y, ID3D12Resource *src, UINT src_subresource, const D3D12_RECT *src_rect, DXGI_FORMAT format,
+        D3D12_RESOLVE_MODE mode, struct d3d12_pass_resolve *resolve);
+/* Records a checked resolve (outside any rendering pass). */
+void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve);
+
+/* command_list_predication.c: while SetPredication holds, the Vulkan commands of a predicated
+ * call (a draw, a dispatch, an attachment clear) go between these two, under the condition. */
+static inline void d3d12_command_list_begin_predicated(struct d3d12_command_list *list)
+{
+    if (__builtin_expect(!list->predication.active, 1))
+        return;
+    const VkConditionalRenderingBeginInfoEXT info = {
+        .sType = VK_STRUCTURE_TYPE_CONDITIONAL_RENDERING_BEGIN_INFO_EXT,
+        .buffer = list->predication.condition,
+        .offset = list->predication.offset,
+        .flags = list->predication.inverted ? VK_CONDITIONAL_RENDERING_INVERTED_BIT_EXT : 0,
+    };
+    list->object.device->graphics.vkCmdBeginConditionalRenderingEXT(list->vk_command_buffer, &info);
+}
+static inline void d3d12_command_list_end_predicated(struct d3d12_command_list *list)
+{
+    if (__builtin_expect(list->predication.active, 0))
+        list->object.device->graphics.vkCmdEndConditionalRenderingEXT(list->vk_command_buffer);
+}
+/* A buffer copy of whole 32-bit words under the predicate: an internal dispatch under the
+ * condition (conditional rendering skips no transfers). False after the E_NOTIMPL line for other
+ * sizes and offsets. */
+bool d3d12_command_list_copy_buffer_predicated(struct d3d12_command_list *list, const char *command, VkBuffer dst, uint64_t dst_offset,
+        VkBuffer src, uint64_t src_offset, uint64_t size);
+/* The predicated calls conditional rendering does not cover (texture copies, resolves, UAV clears)
+ * fail Close with E_NOTIMPL while SetPredication holds: false after the line. */
+static inline bool d3d12_command_list_unpredicated(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(!list->predication.active, 1))
+        return true;
+    d3d12_command_list_record_unsupported(list, command, "is predicated (SetPredication), and d3d12xs skips only draws, dispatches, "
+            "render-target and depth-stencil clears and buffer copies on the GPU");
+    return false;
+}
+
+/* Records into command_buffer (between begin_internal and end_internal; the caller orders it) the
+ * fold of the 64-bit value at source + offset (8-aligned) into 1 where it is not zero, else 0, as
+ * 32 bits at destination + destination_offset (4-aligned), or 64 with clear_high. Only where the
+ * device made the fold's pipeline (device->predicate_fold). */
+void d3d12_command_list_fold_value(struct d3d12_command_list *list, VkCommandBuffer command_buffer, VkBuffer source, uint64_t offset,
+        VkBuffer destination, VkDeviceSize destination_offset, bool clear_high);
+
+/* A D3D12 render pass refuses the calls D3D12 does not allow in one (copies, clears, Dispatch,
+ * OMSetRenderTargets, SetDescriptorHeaps...): false after the error. */
+static inline bool d3d12_command_list_outside_render_pass(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(!list->render_pass.active, 1))
+        return true;
+    d3d12_command_list_record_error(list, command, "is not allowed inside a render pass (between BeginRenderPass and EndRenderPass)");
+    return false;
+}
 
 /* command_list_table_ranges.c: sets the record's dispatch ranges (what the next dispatch reads
  * and writes) to the root descriptors' and what the bound descriptor tables hold; false after

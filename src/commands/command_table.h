@@ -34,7 +34,8 @@
  * Draws and the IA/OM/RS state come with their emitters. By D3D12's rules DrawInstanced,
  * DrawIndexedInstanced, IASetPrimitiveTopology, IASetVertexBuffers (OPTIONAL_ARRAY of
  * D3D12_VERTEX_BUFFER_VIEW), IASetIndexBuffer (OPTIONAL_ARRAY of 1), OMSetBlendFactor
- * (OPTIONAL_ARRAY of 4), OMSetStencilRef, ExecuteIndirect and SetViewInstanceMask are kept (a
+ * (OPTIONAL_ARRAY of 4), OMSetStencilRef, OMSetFrontAndBackStencilRef, RSSetDepthBias,
+ * IASetIndexBufferStripCutValue, ExecuteIndirect and SetViewInstanceMask are kept (a
  * bundle inherits neither the pipeline state nor the primitive topology, so a draw is CHECKed
  * for both), and OMSetRenderTargets, RSSetViewports, RSSetScissorRects, SOSetTargets,
  * ResolveSubresource(Region), SetPredication, the render passes and every copy, clear or
@@ -113,12 +114,25 @@
     COMMAND(OMSetBlendFactor, LIST, RECORD, (OPTIONAL_ARRAY(const FLOAT *, BlendFactor, FLOAT, 4))) \
     COMMAND(OMSetStencilRef, LIST, RECORD, (ARG(UINT, StencilRef))) \
     COMMAND(OMSetDepthBounds, LIST, RECORD, (ARG(FLOAT, Min), ARG(FLOAT, Max))) \
+    COMMAND(OMSetFrontAndBackStencilRef, LIST, RECORD, (ARG(UINT, FrontStencilRef), ARG(UINT, BackStencilRef))) \
+    COMMAND(RSSetDepthBias, LIST, RECORD, (ARG(FLOAT, DepthBias), ARG(FLOAT, DepthBiasClamp), ARG(FLOAT, SlopeScaledDepthBias))) \
+    COMMAND(IASetIndexBufferStripCutValue, LIST, RECORD, (ARG(D3D12_INDEX_BUFFER_STRIP_CUT_VALUE, IBStripCutValue))) \
     COMMAND(RSSetViewports, LIST, REFUSE, (ARG(UINT, NumViewports), ARG(const D3D12_VIEWPORT *, pViewports))) \
     COMMAND(RSSetScissorRects, LIST, REFUSE, (ARG(UINT, NumRects), ARG(const D3D12_RECT *, pRects))) \
     COMMAND(OMSetRenderTargets, LIST, REFUSE, (ARG(UINT, NumRenderTargetDescriptors), \
             ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pRenderTargetDescriptors), ARG(BOOL, RTsSingleHandleToDescriptorRange), \
             ARG(const D3D12_CPU_DESCRIPTOR_HANDLE *, pDepthStencilDescriptor))) \
-    COMMAND(SOSetTargets, LIST, REFUSE, (ARG(UINT, StartSlot), ARG(UINT, NumViews), ARG(const D3D12_STREAM_OUTPUT_BUFFER_VIEW *, pViews)))
+    COMMAND(SOSetTargets, LIST, REFUSE, (ARG(UINT, StartSlot), ARG(UINT, NumViews), ARG(const D3D12_STREAM_OUTPUT_BUFFER_VIEW *, pViews))) \
+    COMMAND(BeginRenderPass, LIST, REFUSE, (ARG(UINT, NumRenderTargets), ARG(const D3D12_RENDER_PASS_RENDER_TARGET_DESC *, pRenderTargets), \
+            ARG(const D3D12_RENDER_PASS_DEPTH_STENCIL_DESC *, pDepthStencil), ARG(D3D12_RENDER_PASS_FLAGS, Flags))) \
+    COMMAND(EndRenderPass, LIST, REFUSE, ()) \
+    COMMAND(ResolveSubresource, LIST, REFUSE, (ARG(ID3D12Resource *, pDstResource), ARG(UINT, DstSubresource), \
+            ARG(ID3D12Resource *, pSrcResource), ARG(UINT, SrcSubresource), ARG(DXGI_FORMAT, Format))) \
+    COMMAND(SetPredication, LIST, REFUSE, (ARG(ID3D12Resource *, pBuffer), ARG(UINT64, AlignedBufferOffset), \
+            ARG(D3D12_PREDICATION_OP, Operation))) \
+    COMMAND(ResolveSubresourceRegion, LIST, REFUSE, (ARG(ID3D12Resource *, pDstResource), ARG(UINT, DstSubresource), ARG(UINT, DstX), \
+            ARG(UINT, DstY), ARG(ID3D12Resource *, pSrcResource), ARG(UINT, SrcSubresource), ARG(D3D12_RECT *, pSrcRect), \
+            ARG(DXGI_FORMAT, Format), ARG(D3D12_RESOLVE_MODE, ResolveMode)))
 
 /* SetComputeRoot* or SetGraphicsRoot* (Kind): a bind point's signature and root arguments,
  * which bundles record (a signature is checked where it is replayed, as in the caller). */

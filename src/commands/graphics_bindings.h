@@ -48,7 +48,8 @@ enum d3d12_graphics_dirty {
     D3D12_GRAPHICS_DIRTY_TOPOLOGY = 0x10,      /* topology, primitive restart, patch control points */
     D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS = 0x20,
     D3D12_GRAPHICS_DIRTY_INDEX_BUFFER = 0x40,
-    D3D12_GRAPHICS_DIRTY_ALL = 0x7f,
+    D3D12_GRAPHICS_DIRTY_DEPTH_BIAS = 0x80,
+    D3D12_GRAPHICS_DIRTY_ALL = 0xff,
 };
 
 struct d3d12_vertex_buffer {
@@ -88,7 +89,11 @@ struct d3d12_graphics_bindings {
     VkRect2D scissors[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
     bool blend_factor_set;
     float blend_factor[4];
-    uint32_t stencil_ref;
+    uint32_t stencil_ref, back_stencil_ref; /* OMSetStencilRef sets both; OMSetFrontAndBackStencilRef each */
+    bool strip_cut_set;            /* IASetIndexBufferStripCutValue (pipelines with DYNAMIC_INDEX_BUFFER_STRIP_CUT) */
+    D3D12_INDEX_BUFFER_STRIP_CUT_VALUE strip_cut_value;
+    bool depth_bias_set;           /* RSSetDepthBias (pipelines with DYNAMIC_DEPTH_BIAS) */
+    float depth_bias[3];           /* DepthBias, DepthBiasClamp, SlopeScaledDepthBias */
     bool depth_bounds_set;
     float depth_bounds[2];
     D3D_PRIMITIVE_TOPOLOGY topology;

@@ -43,6 +43,7 @@ struct d3d12xs_graphics_caps {
     bool line_rectangular, line_bresenham, line_smooth; /* VK_EXT_line_rasterization's modes */
     bool patch_control_points;               /* VK_EXT_extended_dynamic_state2: patch lists set on the list */
     bool stencil_export;                     /* VK_EXT_shader_stencil_export: SV_StencilRef */
+    bool conditional_rendering;              /* VK_EXT_conditional_rendering: SetPredication (command_list_predication.c) */
     /* VK_EXT_conservative_rasterization: D3D12's tier (0: none) and the overestimation size */
     unsigned conservative_tier;
     float conservative_overestimation;
@@ -56,12 +57,15 @@ struct d3d12xs_graphics_caps {
     PFN_vkCmdEndTransformFeedbackEXT vkCmdEndTransformFeedbackEXT;
     PFN_vkCmdBeginQueryIndexedEXT vkCmdBeginQueryIndexedEXT;
     PFN_vkCmdEndQueryIndexedEXT vkCmdEndQueryIndexedEXT;
+    PFN_vkCmdBeginConditionalRenderingEXT vkCmdBeginConditionalRenderingEXT;
+    PFN_vkCmdEndConditionalRenderingEXT vkCmdEndConditionalRenderingEXT;
 };
 
 struct d3d12_scheduler;
 struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
+struct d3d12_predicate_fold;
 struct d3d12xs_gpu_clock;
 struct d3d12_console_validation;
 struct d3d12xs_va_map;
@@ -101,6 +105,10 @@ struct d3d12_device {
     bool texel_offset_single_texel[2];
     bool compute_subgroup_size_control;
     bool preserves_nan32, preserves_nan64; /* SignedZeroInfNanPreserve is honoured (D3D's NaN rules) */
+    /* Depth and stencil resolves at a rendering pass's end (Vulkan 1.2): the modes, and whether one
+     * plane may resolve while the other does not (commands/command_list_resolve.c) */
+    VkResolveModeFlags depth_resolve_modes, stencil_resolve_modes;
+    bool independent_resolve_none;
     bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
     uint32_t validation_layer_version; /* its VkLayerProperties::specVersion */
     atomic_bool outdated_layer_reported; /* device/instance.c: said once that the layer predates an extension */
@@ -143,6 +151,7 @@ struct d3d12_device {
     struct d3d12_gpu_waits *gpu_waits; /* the spin pipeline of GPU-side memory waits (sync/gpu_wait.c) */
     enum d3d12_gpu_wait_mode gpu_wait_mode;
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
+    struct d3d12_predicate_fold *predicate_fold;       /* SetPredication's fold (commands/command_list_predication.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 

@@ -293,8 +293,6 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
     NOT_SUPPORTED(D3D12_OPTIONS11, D3D12_FEATURE_DATA_D3D12_OPTIONS11)
     NOT_SUPPORTED(D3D12_OPTIONS13, D3D12_FEATURE_DATA_D3D12_OPTIONS13)
     NOT_SUPPORTED(D3D12_OPTIONS14, D3D12_FEATURE_DATA_D3D12_OPTIONS14)
-    NOT_SUPPORTED(D3D12_OPTIONS15, D3D12_FEATURE_DATA_D3D12_OPTIONS15)
-    NOT_SUPPORTED(D3D12_OPTIONS16, D3D12_FEATURE_DATA_D3D12_OPTIONS16)
     NOT_SUPPORTED(D3D12_OPTIONS17, D3D12_FEATURE_DATA_D3D12_OPTIONS17)
     NOT_SUPPORTED(D3D12_OPTIONS18, D3D12_FEATURE_DATA_D3D12_OPTIONS18)
     NOT_SUPPORTED(D3D12_OPTIONS20, D3D12_FEATURE_DATA_D3D12_OPTIONS20)
@@ -305,6 +303,20 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
         options->MSPrimitivesPipelineStatisticIncludesCulledPrimitives = D3D12_TRI_STATE_UNKNOWN; /* no mesh shaders */
         options->EnhancedBarriersSupported = FALSE;
         options->RelaxedFormatCastingSupported = FALSE;
+        return S_OK;
+    }
+    case D3D12_FEATURE_D3D12_OPTIONS15: {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS15 *options = data;
+        CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS15", *options);
+        memset(options, 0, sizeof(*options));
+        options->DynamicIndexBufferStripCutSupported = TRUE; /* IASetIndexBufferStripCutValue: primitive restart is dynamic state */
+        return S_OK;
+    }
+    case D3D12_FEATURE_D3D12_OPTIONS16: {
+        D3D12_FEATURE_DATA_D3D12_OPTIONS16 *options = data;
+        CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS16", *options);
+        memset(options, 0, sizeof(*options));
+        options->DynamicDepthBiasSupported = TRUE; /* RSSetDepthBias: Vulkan's depth bias is core dynamic state */
         return S_OK;
     }
     case D3D12_FEATURE_D3D12_OPTIONS19: {

@@ -103,6 +103,9 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
     device->texel_offset_single_texel[1] = properties13.storageTexelBufferOffsetSingleTexelAlignment;
     device->preserves_nan32 = properties12.shaderSignedZeroInfNanPreserveFloat32;
     device->preserves_nan64 = properties12.shaderSignedZeroInfNanPreserveFloat64;
+    device->depth_resolve_modes = properties12.supportedDepthResolveModes;
+    device->stencil_resolve_modes = properties12.supportedStencilResolveModes;
+    device->independent_resolve_none = properties12.independentResolveNone;
     vkGetPhysicalDeviceMemoryProperties(device->vk_physical_device, &device->vk_memory_properties);
 
     memset(&supported, 0, sizeof(supported));

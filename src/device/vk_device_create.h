@@ -32,6 +32,7 @@ struct d3d12xs_vk_device_plan {
     VkPhysicalDeviceLineRasterizationFeaturesEXT line_rasterization;
     VkPhysicalDeviceExtendedDynamicState2FeaturesEXT dynamic_state2;
     VkPhysicalDeviceTransformFeedbackFeaturesEXT transform_feedback;
+    VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional_rendering;
 };
 
 /* Chooses the queue families (device->queue_map), reads the properties and limits the device

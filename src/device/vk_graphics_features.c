@@ -177,6 +177,19 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     /* SV_StencilRef (PSSpecifiedStencilRefSupported). */
     if ((caps->stencil_export = d3d12xs_has_device_extension(physical, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME;
+
+    /* SetPredication: draws, dispatches and attachment clears under a 32-bit condition. */
+    plan->conditional_rendering = (VkPhysicalDeviceConditionalRenderingFeaturesEXT){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
+    if (d3d12xs_has_device_extension(physical, VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME)) {
+        query_features(device, &plan->conditional_rendering);
+        if ((caps->conditional_rendering = plan->conditional_rendering.conditionalRendering)) {
+            plan->extensions[plan->extension_count++] = VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME;
+            plan->conditional_rendering = (VkPhysicalDeviceConditionalRenderingFeaturesEXT){
+                    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT, .conditionalRendering = VK_TRUE};
+            CHAIN(plan, plan->conditional_rendering);
+        }
+    }
 }
 
 void d3d12xs_vk_device_load_graphics(struct d3d12_device *device)
@@ -199,4 +212,10 @@ void d3d12xs_vk_device_load_graphics(struct d3d12_device *device)
             caps->transform_feedback = false;
         caps->transform_feedback_queries &= caps->vkCmdBeginQueryIndexedEXT && caps->vkCmdEndQueryIndexedEXT;
     }
+    if (caps->conditional_rendering
+            && (!(caps->vkCmdBeginConditionalRenderingEXT = (PFN_vkCmdBeginConditionalRenderingEXT)vkGetDeviceProcAddr(device->vk_device,
+                    "vkCmdBeginConditionalRenderingEXT"))
+            || !(caps->vkCmdEndConditionalRenderingEXT = (PFN_vkCmdEndConditionalRenderingEXT)vkGetDeviceProcAddr(device->vk_device,
+                    "vkCmdEndConditionalRenderingEXT"))))
+        caps->conditional_rendering = false;
 }

@@ -390,6 +390,11 @@ static HRESULT init_graphics(struct d3d12_pipeline_state *state, const struct d3
     state->destroy_graphics = destroy_graphics;
     state->graphics->topology_type = desc->topology_type;
     state->graphics->strip_cut_value = desc->strip_cut_value;
+    state->graphics->dynamic_strip_cut = desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT;
+    state->graphics->dynamic_depth_bias = desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_DEPTH_BIAS;
+    state->graphics->depth_bias[0] = desc->rasterizer.DepthBias;
+    state->graphics->depth_bias[1] = desc->rasterizer.DepthBiasClamp;
+    state->graphics->depth_bias[2] = desc->rasterizer.SlopeScaledDepthBias;
     state->graphics->rt_count = desc->rt_count;
     memcpy(state->graphics->rtv_formats, desc->rtv_formats, sizeof(desc->rtv_formats));
     state->graphics->dsv_format = desc->dsv_format;

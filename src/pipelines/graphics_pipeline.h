@@ -29,6 +29,12 @@ struct d3d12_graphics_pipeline {
     bool depth_bounds_test;         /* DepthBoundsTestEnable: OMSetDepthBounds' values apply */
     bool tessellation;              /* patch lists: the list's N control points are dynamic */
     uint32_t stream_output_slots;   /* bit per SO buffer slot its StreamOutput writes (0: none) */
+    /* DYNAMIC_INDEX_BUFFER_STRIP_CUT: IASetIndexBufferStripCutValue's value applies, not strip_cut_value */
+    bool dynamic_strip_cut;
+    /* DYNAMIC_DEPTH_BIAS: RSSetDepthBias' values apply; until the list sets them, these (the
+     * rasterizer state's DepthBias, DepthBiasClamp, SlopeScaledDepthBias) */
+    bool dynamic_depth_bias;
+    float depth_bias[3];
 };
 
 /* A parsed pipeline state stream (pipeline_stream.c). */

@@ -54,9 +54,6 @@ HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d1
             | D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT))
         return d3d12xs_fail(E_INVALIDARG, method, "%sFlags is 0x%x (TOOL_DEBUG, DYNAMIC_DEPTH_BIAS, DYNAMIC_INDEX_BUFFER_STRIP_CUT)", p,
                 (unsigned)desc->flags);
-    if (desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT)
-        return d3d12xs_fail(E_NOTIMPL, method, "%sFlags has DYNAMIC_INDEX_BUFFER_STRIP_CUT: IASetIndexBufferStripCutValue is not "
-                "implemented", p);
     if (!desc->cached_pso.pCachedBlob && desc->cached_pso.CachedBlobSizeInBytes)
         return d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO has CachedBlobSizeInBytes %zu but pCachedBlob NULL", p,
                 (size_t)desc->cached_pso.CachedBlobSizeInBytes);

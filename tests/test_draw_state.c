@@ -1,0 +1,473 @@
+/* The draw state of ID3D12GraphicsCommandList8 and 9 and the smaller pieces of draws, read back:
+ * RSSetDepthBias (pipelines with DYNAMIC_DEPTH_BIAS take it, others keep their own),
+ * IASetIndexBufferStripCutValue (pipelines with DYNAMIC_INDEX_BUFFER_STRIP_CUT restart strips at
+ * the cut), OMSetFrontAndBackStencilRef (front and back faces tested against their own
+ * reference), BINARY_OCCLUSION queries (exactly 0 or 1), pipeline statistics of a known draw, and
+ * render-target and depth-stencil clears of rectangles between two draws into one target. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define WIDTH 32
+#define HEIGHT 32
+#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12RootSignature *signature;
+    ID3D12Resource *target, *depth, *stencil, *readback;
+    ID3D12DescriptorHeap *rtv_heap, *dsv_heap;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv, dsv, stencil_dsv;
+    uint8_t pixels[HEIGHT][WIDTH][4];
+};
+
+struct vertex {
+    float x, y, z;
+    uint8_t color[4];
+};
+
+static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
+    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
+
+static const char color_source[] =
+    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
+    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
+    "float4 ps(V i) : SV_Target { return i.color; }\n";
+
+static const uint8_t black[4] = {0, 0, 0, 255}, green[4] = {0, 255, 0, 255}, red[4] = {255, 0, 0, 255}, blue[4] = {0, 0, 255, 255};
+static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f}, blue_f[4] = {0.0f, 0.0f, 1.0f, 1.0f};
+
+static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
+{
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
+    ID3D12Resource *resource = NULL;
+    desc.Flags = flags;
+    desc.SampleDesc.Count = samples;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
+            (void **)&resource), S_OK);
+    return resource;
+}
+
+/* A pipeline drawing colour_source into the RGBA8 target with `dsv` (adjust changes the rest). */
+static ID3D12PipelineState *pipeline(struct env *env, DXGI_FORMAT dsv, void (*adjust)(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc))
+{
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.DSVFormat = dsv;
+    if (adjust)
+        adjust(&desc);
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
+static void setup(struct env *env)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC rtv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC dsv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+
+    env->device = harness_create_device();
+    env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->stencil = texture(env->device, 1, DXGI_FORMAT_D24_UNORM_S8_UINT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
+    env->rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->rtv_heap);
+    env->dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->dsv_heap);
+    env->stencil_dsv.ptr = env->dsv.ptr + ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_DSV);
+    ID3D12Device_CreateRenderTargetView(env->device, env->target, NULL, env->rtv);
+    ID3D12Device_CreateDepthStencilView(env->device, env->depth, NULL, env->dsv);
+    ID3D12Device_CreateDepthStencilView(env->device, env->stencil, NULL, env->stencil_dsv);
+}
+
+static void teardown(struct env *env)
+{
+    ID3D12DescriptorHeap_Release(env->rtv_heap);
+    ID3D12DescriptorHeap_Release(env->dsv_heap);
+    ID3D12Resource_Release(env->readback);
+    ID3D12Resource_Release(env->stencil);
+    ID3D12Resource_Release(env->depth);
+    ID3D12Resource_Release(env->target);
+    ID3D12RootSignature_Release(env->signature);
+    ID3D12CommandQueue_Release(env->queue);
+    harness_release_device(env->device);
+}
+
+static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = resource;
+    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    barrier.Transition.StateBefore = before;
+    barrier.Transition.StateAfter = after;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
+}
+
+/* An upload buffer holding a rectangle in pixels [x0, x1) x [y0, y1) (two triangles) at depth z. */
+static ID3D12Resource *rectangle(struct env *env, int x0, int y0, int x1, int y1, float z, const uint8_t color[4], D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    const float l = 2.0f * x0 / WIDTH - 1.0f, r = 2.0f * x1 / WIDTH - 1.0f, t = 1.0f - 2.0f * y0 / HEIGHT, b = 1.0f - 2.0f * y1 / HEIGHT;
+    const float corners[6][2] = {{l, t}, {r, t}, {l, b}, {l, b}, {r, t}, {r, b}};
+    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 6 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
+    struct vertex *v = NULL;
+
+    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
+    for (int i = 0; v && i < 6; i++)
+        v[i] = (struct vertex){corners[i][0], corners[i][1], z, {color[0], color[1], color[2], color[3]}};
+    ID3D12Resource_Unmap(buffer, 0, NULL);
+    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 6 * sizeof(struct vertex), sizeof(struct vertex)};
+    return buffer;
+}
+
+/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
+static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
+{
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+
+    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = env->readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
+    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+}
+
+static void read_pixels(struct env *env)
+{
+    void *mapped = NULL;
+    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
+    ID3D12Resource_Unmap(env->readback, 0, NULL);
+}
+
+static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
+{
+    for (int c = 0; c < 4; c++) {
+        int d = env->pixels[y][x][c] - expected[c];
+        if (d > tolerance || d < -tolerance)
+            return false;
+    }
+    return true;
+}
+
+#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
+        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
+        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
+
+
+/* A list drawing into the target (cleared black) with `dsv` (or none), whole viewport and scissor. */
+static struct harness_list begin(struct env *env, const D3D12_CPU_DESCRIPTOR_HANDLE *dsv)
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, black_f, 0, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, dsv);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+    ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    return list;
+}
+
+static void finish(struct env *env, struct harness_list *list)
+{
+    copy_out(env, list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    harness_execute_and_wait(env->device, env->queue, list);
+    harness_release_list(list);
+    read_pixels(env);
+}
+
+static void draw(struct harness_list *list, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    ID3D12GraphicsCommandList2_SetPipelineState(list->list, state);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list->list, 0, 1, view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list->list, 6, 1, 0, 0);
+}
+
+static void dynamic_depth_bias(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
+{
+    desc->Flags = D3D12_PIPELINE_STATE_FLAG_DYNAMIC_DEPTH_BIAS;
+}
+
+/* A red rectangle at depth 0.5 everywhere; then green at 0.5 on the left with a pipeline taking
+ * RSSetDepthBias' bias (nearer: it passes LESS) and blue at 0.5 on the right with one that keeps
+ * its own (none: it fails LESS). */
+static void test_depth_bias(struct env *env)
+{
+    ID3D12PipelineState *plain = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL), *biased = pipeline(env, DXGI_FORMAT_D32_FLOAT, dynamic_depth_bias);
+    D3D12_VERTEX_BUFFER_VIEW all_view, left_view, right_view;
+    ID3D12Resource *all = rectangle(env, 0, 0, 32, 32, 0.5f, red, &all_view);
+    ID3D12Resource *left = rectangle(env, 0, 0, 16, 32, 0.5f, green, &left_view);
+    ID3D12Resource *right = rectangle(env, 16, 0, 32, 32, 0.5f, blue, &right_view);
+    struct harness_list list = begin(env, &env->dsv);
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+    draw(&list, plain, &all_view);
+    /* 2^-24 per unit at depths in [0.5, 1): 100000 units is about 0.006 nearer */
+    ID3D12GraphicsCommandList9_RSSetDepthBias((ID3D12GraphicsCommandList9 *)list.list, -100000.0f, 0.0f, 0.0f);
+    draw(&list, biased, &left_view);
+    draw(&list, plain, &right_view);
+    finish(env, &list);
+    CHECK_PIXEL(env, 4, 16, green, 0);
+    CHECK_PIXEL(env, 28, 16, red, 0);
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(all);
+    ID3D12Resource_Release(left);
+    ID3D12Resource_Release(right);
+    ID3D12PipelineState_Release(plain);
+    ID3D12PipelineState_Release(biased);
+}
+
+static void strip_pipeline(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
+{
+    desc->DepthStencilState.DepthEnable = FALSE;
+    desc->IBStripCutValue = D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED;
+    desc->Flags = D3D12_PIPELINE_STATE_FLAG_DYNAMIC_INDEX_BUFFER_STRIP_CUT;
+}
+
+static void plain_strip_pipeline(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
+{
+    desc->DepthStencilState.DepthEnable = FALSE;
+    desc->IBStripCutValue = D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED;
+}
+
+/* A 16-bit strip 0 1 2 0xFFFF 3 4 5 over 65536 vertices: cut at 0xFFFF, two small triangles;
+ * not cut, triangles through vertex 65535 (top right) also cover the top middle. */
+static void test_strip_cut(struct env *env)
+{
+    static const uint16_t indices[7] = {0, 1, 2, 0xffff, 3, 4, 5};
+    static const float corners[7][2] = {{2, 2}, {10, 2}, {2, 10}, {22, 22}, {30, 22}, {22, 30}, {30, 2}};
+    ID3D12PipelineState *dynamic = pipeline(env, DXGI_FORMAT_UNKNOWN, strip_pipeline), *plain = pipeline(env, DXGI_FORMAT_UNKNOWN, plain_strip_pipeline);
+    ID3D12Resource *vb = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 65536 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *ib = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, sizeof(indices), D3D12_RESOURCE_STATE_GENERIC_READ);
+    D3D12_VERTEX_BUFFER_VIEW view = {ID3D12Resource_GetGPUVirtualAddress(vb), 65536 * sizeof(struct vertex), sizeof(struct vertex)};
+    D3D12_INDEX_BUFFER_VIEW index_view = {ID3D12Resource_GetGPUVirtualAddress(ib), sizeof(indices), DXGI_FORMAT_R16_UINT};
+    struct vertex *v = NULL;
+    void *mapped = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Resource_Map(vb, 0, NULL, (void **)&v), S_OK);
+    for (int i = 0; v && i < 7; i++)
+        v[i < 6 ? i : 65535] = (struct vertex){2.0f * corners[i][0] / WIDTH - 1.0f, 1.0f - 2.0f * corners[i][1] / HEIGHT, 0.5f, {0, 255, 0, 255}};
+    ID3D12Resource_Unmap(vb, 0, NULL);
+    CHECK_HR(ID3D12Resource_Map(ib, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, indices, sizeof(indices));
+    ID3D12Resource_Unmap(ib, 0, NULL);
+
+    for (int pass = 0; pass < 3; pass++) {
+        /* 0: the dynamic pipeline, cut set; 1: the dynamic pipeline, cut never set (its own:
+         * DISABLED); 2: a pipeline without the flag, cut set (ignored) */
+        struct harness_list list = begin(env, NULL);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, pass == 2 ? plain : dynamic);
+        ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
+        ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+        ID3D12GraphicsCommandList2_IASetIndexBuffer(list.list, &index_view);
+        if (pass != 1)
+            ID3D12GraphicsCommandList9_IASetIndexBufferStripCutValue((ID3D12GraphicsCommandList9 *)list.list,
+                    D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFF);
+        ID3D12GraphicsCommandList2_DrawIndexedInstanced(list.list, 7, 1, 0, 0, 0);
+        finish(env, &list);
+        CHECK_PIXEL(env, 4, 4, green, 0);
+        CHECK_PIXEL(env, 24, 24, green, 0);
+        CHECK_PIXEL(env, 20, 3, pass ? green : black, 0);
+    }
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(ib);
+    ID3D12Resource_Release(vb);
+    ID3D12PipelineState_Release(dynamic);
+    ID3D12PipelineState_Release(plain);
+}
+
+static void stencil_equal(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
+{
+    desc->DepthStencilState.DepthEnable = FALSE;
+    desc->DepthStencilState.StencilEnable = TRUE;
+    desc->DepthStencilState.FrontFace.StencilFunc = D3D12_COMPARISON_FUNC_EQUAL;
+    desc->DepthStencilState.BackFace.StencilFunc = D3D12_COMPARISON_FUNC_EQUAL;
+}
+
+/* A rectangle's two triangles in the other winding: back-facing. */
+static void reverse(ID3D12Resource *buffer)
+{
+    struct vertex *v = NULL, t;
+    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
+    for (int i = 0; v && i < 6; i += 3)
+        t = v[i + 1], v[i + 1] = v[i + 2], v[i + 2] = t;
+    ID3D12Resource_Unmap(buffer, 0, NULL);
+}
+
+/* Stencil cleared to 5, EQUAL on both faces: front reference 5 and back 7 let the front-facing
+ * rectangle through and stop the back-facing one; 7 and 5 the other way round. */
+static void test_front_and_back_stencil_ref(struct env *env)
+{
+    ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D24_UNORM_S8_UINT, stencil_equal);
+    D3D12_VERTEX_BUFFER_VIEW views[4];
+    ID3D12Resource *quads[4] = {
+        rectangle(env, 0, 0, 16, 16, 0.5f, green, &views[0]), rectangle(env, 16, 0, 32, 16, 0.5f, green, &views[1]),
+        rectangle(env, 0, 16, 16, 32, 0.5f, blue, &views[2]), rectangle(env, 16, 16, 32, 32, 0.5f, blue, &views[3]),
+    };
+    struct harness_list list = begin(env, &env->stencil_dsv);
+    LOG_MARK();
+
+    reverse(quads[1]);
+    reverse(quads[3]);
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->stencil_dsv, D3D12_CLEAR_FLAG_DEPTH | D3D12_CLEAR_FLAG_STENCIL, 1.0f, 5, 0, NULL);
+    ID3D12GraphicsCommandList8_OMSetFrontAndBackStencilRef((ID3D12GraphicsCommandList8 *)list.list, 5, 7);
+    draw(&list, state, &views[0]);
+    draw(&list, state, &views[1]);
+    ID3D12GraphicsCommandList8_OMSetFrontAndBackStencilRef((ID3D12GraphicsCommandList8 *)list.list, 7, 5);
+    draw(&list, state, &views[2]);
+    draw(&list, state, &views[3]);
+    finish(env, &list);
+    CHECK_PIXEL(env, 8, 8, green, 0);   /* front, 5 = 5 */
+    CHECK_PIXEL(env, 24, 8, black, 0);  /* back, 7 != 5 */
+    CHECK_PIXEL(env, 8, 24, black, 0);  /* front, 7 != 5 */
+    CHECK_PIXEL(env, 24, 24, blue, 0);  /* back, 5 = 5 */
+    CHECK_NO_LOG();
+    for (int i = 0; i < 4; i++)
+        ID3D12Resource_Release(quads[i]);
+    ID3D12PipelineState_Release(state);
+}
+
+/* BINARY_OCCLUSION resolves to exactly 1 for a draw passing 256 samples and 0 for one passing
+ * none, where OCCLUSION counts the 256. Pipeline statistics of one draw of two triangles
+ * covering 16 x 16 pixels. */
+static void test_queries(struct env *env)
+{
+    D3D12_QUERY_HEAP_DESC occlusion_desc = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 3, 0};
+    D3D12_QUERY_HEAP_DESC statistics_desc = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
+    ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_UNKNOWN, plain_strip_pipeline);
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *quad = rectangle(env, 8, 8, 24, 24, 0.5f, green, &view);
+    ID3D12Resource *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 3 * 8 + sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS),
+            D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12QueryHeap *occlusion = NULL, *statistics = NULL;
+    const D3D12_RECT nothing = {0, 0, 0, 0};
+    struct harness_list list = begin(env, NULL);
+    uint64_t data[3 + sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS) / 8];
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &occlusion_desc, &IID_ID3D12QueryHeap, (void **)&occlusion), S_OK);
+    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &statistics_desc, &IID_ID3D12QueryHeap, (void **)&statistics), S_OK);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 0);
+    draw(&list, state, &view);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    draw(&list, state, &view);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    draw(&list, state, &view);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &nothing);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 2);
+    draw(&list, state, &view);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 2);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 0, 1, results, 0);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 1, 1, results, 8);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, occlusion, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 2, 1, results, 16);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 24);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, results, data, sizeof(data));
+    CHECK_MSG(data[0] == 1, "BINARY_OCCLUSION of a visible draw is %llu (1 expected)", (unsigned long long)data[0]);
+    CHECK_MSG(data[1] == 256, "OCCLUSION of the same draw is %llu (256 expected)", (unsigned long long)data[1]);
+    CHECK_MSG(data[2] == 0, "BINARY_OCCLUSION of a hidden draw is %llu (0 expected)", (unsigned long long)data[2]);
+    memcpy(&stats, &data[3], sizeof(stats));
+    printf("pipeline statistics of 6 vertices, 2 triangles, 256 pixels: IAVertices %llu IAPrimitives %llu VSInvocations %llu GSInvocations %llu "
+            "GSPrimitives %llu CInvocations %llu CPrimitives %llu PSInvocations %llu HSInvocations %llu DSInvocations %llu CSInvocations %llu\n",
+            (unsigned long long)stats.IAVertices, (unsigned long long)stats.IAPrimitives, (unsigned long long)stats.VSInvocations,
+            (unsigned long long)stats.GSInvocations, (unsigned long long)stats.GSPrimitives, (unsigned long long)stats.CInvocations,
+            (unsigned long long)stats.CPrimitives, (unsigned long long)stats.PSInvocations, (unsigned long long)stats.HSInvocations,
+            (unsigned long long)stats.DSInvocations, (unsigned long long)stats.CSInvocations);
+    /* exact on every device: what the input assembler reads and the clipper gets */
+    CHECK(stats.IAVertices == 6);
+    CHECK(stats.IAPrimitives == 2);
+    CHECK(stats.CInvocations == 2);
+    /* what leaves the clipper: lavapipe counts only primitives it had to clip (0 here) */
+    CHECK_MSG(stats.CPrimitives <= 2, "CPrimitives %llu", (unsigned long long)stats.CPrimitives);
+    CHECK(stats.GSInvocations == 0 && stats.GSPrimitives == 0 && stats.HSInvocations == 0 && stats.DSInvocations == 0 && stats.CSInvocations == 0);
+    /* at least one invocation per vertex and per covered pixel (implementations may shade more) */
+    CHECK_MSG(stats.VSInvocations >= 4 && stats.VSInvocations <= 6, "VSInvocations %llu", (unsigned long long)stats.VSInvocations);
+    CHECK_MSG(stats.PSInvocations >= 256, "PSInvocations %llu", (unsigned long long)stats.PSInvocations);
+    CHECK_NO_LOG();
+    ID3D12QueryHeap_Release(occlusion);
+    ID3D12QueryHeap_Release(statistics);
+    ID3D12Resource_Release(results);
+    ID3D12Resource_Release(quad);
+    ID3D12PipelineState_Release(state);
+}
+
+/* Two draws into one target around clears of rectangles: a red rectangle at depth 0.5 over
+ * everything; the left half's depth cleared to 1.0 and the top right quarter's colour to blue;
+ * then green at 0.7 over everything (LESS): it lands where the depth is 1.0 again. */
+static void test_clear_rects_between_draws(struct env *env)
+{
+    ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL);
+    D3D12_VERTEX_BUFFER_VIEW red_view, green_view;
+    ID3D12Resource *red_quad = rectangle(env, 0, 0, 32, 32, 0.5f, red, &red_view);
+    ID3D12Resource *green_quad = rectangle(env, 0, 0, 32, 32, 0.7f, green, &green_view);
+    const D3D12_RECT left = {0, 0, 16, 32}, top_right = {16, 0, 32, 16};
+    struct harness_list list = begin(env, &env->dsv);
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+    draw(&list, state, &red_view);
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 1, &left);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, blue_f, 1, &top_right);
+    draw(&list, state, &green_view);
+    finish(env, &list);
+    CHECK_PIXEL(env, 4, 4, green, 0);
+    CHECK_PIXEL(env, 12, 28, green, 0);
+    CHECK_PIXEL(env, 20, 4, blue, 0);
+    CHECK_PIXEL(env, 31, 15, blue, 0);
+    CHECK_PIXEL(env, 20, 20, red, 0);
+    CHECK_PIXEL(env, 16, 16, red, 0);
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(red_quad);
+    ID3D12Resource_Release(green_quad);
+    ID3D12PipelineState_Release(state);
+}
+
+int main(void)
+{
+    struct env env;
+
+    harness_init();
+    memset(&env, 0, sizeof(env));
+    setup(&env);
+    test_depth_bias(&env);
+    test_strip_cut(&env);
+    test_front_and_back_stencil_ref(&env);
+    test_queries(&env);
+    test_clear_rects_between_draws(&env);
+    teardown(&env);
+    return harness_finish();
+}

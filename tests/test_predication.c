@@ -1,0 +1,502 @@
+/* SetPredication: draws, dispatches and render-target clears skipped or run by a 64-bit
+ * predicate, the usual way (occlusion queries resolved into a buffer: a visible draw's count lets
+ * EQUAL_ZERO-predicated work run, a hidden one's 0 skips it, NOT_EQUAL_ZERO the other way round),
+ * a value whose low word is 0 and high word is not (it is not zero), NULL turning predication
+ * off, buffer copies under a predicate (an internal dispatch under the condition), and the
+ * refusals: Windows' E_INVALIDARG for a misaligned offset, a COPY list, a bundle; E_NOTIMPL for a
+ * texture copy or a copy of partial words under a predicate (conditional rendering skips no
+ * transfers). */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define WIDTH 32
+#define HEIGHT 32
+#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12RootSignature *signature;
+    ID3D12PipelineState *pipeline, *pipeline_msaa;
+    ID3D12Resource *target, *depth, *msaa, *readback;
+    ID3D12DescriptorHeap *rtv_heap, *dsv_heap;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv, msaa_rtv, dsv;
+    uint8_t pixels[HEIGHT][WIDTH][4];
+};
+
+struct vertex {
+    float x, y, z;
+    uint8_t color[4];
+};
+
+static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
+    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
+
+static const char color_source[] =
+    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
+    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
+    "float4 ps(V i) : SV_Target { return i.color; }\n";
+
+static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
+{
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
+    ID3D12Resource *resource = NULL;
+    desc.Flags = flags;
+    desc.SampleDesc.Count = samples;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
+            (void **)&resource), S_OK);
+    return resource;
+}
+
+static ID3D12PipelineState *pipeline(struct env *env, UINT samples)
+{
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.SampleDesc.Count = samples;
+    if (samples == 1)
+        desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
+static void setup(struct env *env)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC rtv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC dsv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+
+    env->device = harness_create_device();
+    env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    env->pipeline = pipeline(env, 1);
+    env->pipeline_msaa = pipeline(env, 4);
+    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->msaa = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
+    env->rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->rtv_heap);
+    env->msaa_rtv.ptr = env->rtv.ptr + ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
+    env->dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->dsv_heap);
+    ID3D12Device_CreateRenderTargetView(env->device, env->target, NULL, env->rtv);
+    ID3D12Device_CreateRenderTargetView(env->device, env->msaa, NULL, env->msaa_rtv);
+    ID3D12Device_CreateDepthStencilView(env->device, env->depth, NULL, env->dsv);
+}
+
+static void teardown(struct env *env)
+{
+    ID3D12DescriptorHeap_Release(env->rtv_heap);
+    ID3D12DescriptorHeap_Release(env->dsv_heap);
+    ID3D12Resource_Release(env->readback);
+    ID3D12Resource_Release(env->depth);
+    ID3D12Resource_Release(env->msaa);
+    ID3D12Resource_Release(env->target);
+    ID3D12PipelineState_Release(env->pipeline_msaa);
+    ID3D12PipelineState_Release(env->pipeline);
+    ID3D12RootSignature_Release(env->signature);
+    ID3D12CommandQueue_Release(env->queue);
+    harness_release_device(env->device);
+}
+
+static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = resource;
+    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    barrier.Transition.StateBefore = before;
+    barrier.Transition.StateAfter = after;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
+}
+
+/* An upload buffer holding a rectangle in pixels [x0, x1) x [y0, y1) (two triangles) at depth z. */
+static ID3D12Resource *rectangle(struct env *env, int x0, int y0, int x1, int y1, float z, const uint8_t color[4], D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    const float l = 2.0f * x0 / WIDTH - 1.0f, r = 2.0f * x1 / WIDTH - 1.0f, t = 1.0f - 2.0f * y0 / HEIGHT, b = 1.0f - 2.0f * y1 / HEIGHT;
+    const float corners[6][2] = {{l, t}, {r, t}, {l, b}, {l, b}, {r, t}, {r, b}};
+    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 6 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
+    struct vertex *v = NULL;
+
+    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
+    for (int i = 0; v && i < 6; i++)
+        v[i] = (struct vertex){corners[i][0], corners[i][1], z, {color[0], color[1], color[2], color[3]}};
+    ID3D12Resource_Unmap(buffer, 0, NULL);
+    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 6 * sizeof(struct vertex), sizeof(struct vertex)};
+    return buffer;
+}
+
+/* The draw state of a pass's draws (targets come from BeginRenderPass). */
+static void draw_state(struct env *env, struct harness_list *list, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list->list, env->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list->list, state);
+    ID3D12GraphicsCommandList2_RSSetViewports(list->list, 1, &viewport);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list->list, 1, &scissor);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list->list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list->list, 0, 1, view);
+}
+
+/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
+static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
+{
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+
+    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = env->readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
+    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+}
+
+static void read_pixels(struct env *env)
+{
+    void *mapped = NULL;
+    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
+    ID3D12Resource_Unmap(env->readback, 0, NULL);
+}
+
+static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
+{
+    for (int c = 0; c < 4; c++) {
+        int d = env->pixels[y][x][c] - expected[c];
+        if (d > tolerance || d < -tolerance)
+            return false;
+    }
+    return true;
+}
+
+#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
+        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
+        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
+
+
+
+static const uint8_t black[4] = {0, 0, 0, 255}, green[4] = {0, 255, 0, 255}, red[4] = {255, 0, 0, 255}, blue[4] = {0, 0, 255, 255};
+static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f}, blue_f[4] = {0.0f, 0.0f, 1.0f, 1.0f};
+
+/* A buffer holding four 64-bit predicates: [0] a visible draw's occlusion count, [1] a hidden
+ * (scissored-out) draw's, [2] 1 << 32, [3] 0; in the PREDICATION state. */
+static ID3D12Resource *predicates(struct env *env)
+{
+    D3D12_QUERY_HEAP_DESC heap_desc = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 2, 0};
+    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 32, D3D12_RESOURCE_STATE_COPY_DEST);
+    static const uint64_t fixed[2] = {1ull << 32, 0};
+    ID3D12Resource *upload = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 16, D3D12_RESOURCE_STATE_GENERIC_READ);
+    const D3D12_RECT nothing = {0, 0, 0, 0};
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *vb = rectangle(env, 0, 0, 8, 8, 0.5f, green, &view);
+    ID3D12QueryHeap *heap = NULL;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    uint64_t counts[4] = {0, 0, 0, 0};
+    void *mapped = NULL;
+
+    CHECK_HR(ID3D12Resource_Map(upload, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, fixed, sizeof(fixed));
+    ID3D12Resource_Unmap(upload, 0, NULL);
+    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
+    draw_state(env, &list, env->pipeline, &view);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &nothing);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0, 2, buffer, 0);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, buffer, 16, upload, 0, 16);
+    transition(list.list, buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PREDICATION);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, buffer, counts, sizeof(counts));
+    CHECK_MSG(counts[0] == 64 && counts[1] == 0 && counts[2] == 1ull << 32 && counts[3] == 0, "predicates %llu %llu %llu %llu",
+            (unsigned long long)counts[0], (unsigned long long)counts[1], (unsigned long long)counts[2], (unsigned long long)counts[3]);
+    ID3D12QueryHeap_Release(heap);
+    ID3D12Resource_Release(upload);
+    ID3D12Resource_Release(vb);
+    return buffer;
+}
+
+/* Draws and clears: each rectangle (x, 0)-(x + 4, 32) drawn under one predicate; pixels of the
+ * ones that ran are green, the others black. A clear under a false predicate clears nothing. */
+static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
+{
+    static const struct { UINT64 offset; D3D12_PREDICATION_OP op; bool runs; } cases[] = {
+        {0, D3D12_PREDICATION_OP_EQUAL_ZERO, true},       /* visible: not zero */
+        {8, D3D12_PREDICATION_OP_EQUAL_ZERO, false},      /* hidden: zero */
+        {0, D3D12_PREDICATION_OP_NOT_EQUAL_ZERO, false},
+        {8, D3D12_PREDICATION_OP_NOT_EQUAL_ZERO, true},
+        {16, D3D12_PREDICATION_OP_EQUAL_ZERO, true},      /* the high word alone */
+        {16, D3D12_PREDICATION_OP_NOT_EQUAL_ZERO, false},
+        {24, D3D12_PREDICATION_OP_EQUAL_ZERO, false},
+    };
+    ID3D12Resource *vbs[8], *after_clear;
+    D3D12_VERTEX_BUFFER_VIEW views[8], after_clear_view;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, black_f, 0, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
+    for (size_t i = 0; i < 8; i++)
+        vbs[i] = rectangle(env, (int)i * 4, 0, (int)i * 4 + 4, 32, 0.5f, green, &views[i]);
+    after_clear = rectangle(env, 4, 24, 8, 32, 0.5f, green, &after_clear_view);
+    draw_state(env, &list, env->pipeline, &views[0]);
+    for (size_t i = 0; i < (sizeof(cases) / sizeof(cases[0])); i++) {
+        ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, cases[i].offset, cases[i].op);
+        ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &views[i]);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    }
+    /* NULL: predication off */
+    ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &views[7]);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    /* ClearState: the new list's state, no predicate (the hidden one set before it skips nothing):
+     * the bottom of case 1's column is drawn */
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_ClearState(list.list, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
+    draw_state(env, &list, env->pipeline, &after_clear_view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    read_pixels(env);
+    for (size_t i = 0; i < (sizeof(cases) / sizeof(cases[0])); i++)
+        CHECK_PIXEL(env, (int)i * 4 + 2, 16, cases[i].runs ? green : black, 0);
+    CHECK_PIXEL(env, 30, 16, green, 0);
+    CHECK_PIXEL(env, 6, 28, green, 0);
+    for (size_t i = 0; i < 8; i++)
+        ID3D12Resource_Release(vbs[i]);
+    ID3D12Resource_Release(after_clear);
+
+    /* clears: the hidden draw's predicate skips the first (the view stays red), the visible's runs the second */
+    {
+        static const float red_f[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+        const D3D12_RECT left = {0, 0, 16, 32};
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, red_f, 0, NULL);
+        ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+        ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, black_f, 0, NULL);
+        ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+        ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, blue_f, 1, &left);
+        ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+        copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        read_pixels(env);
+        CHECK_PIXEL(env, 2, 2, blue, 0);
+        CHECK_PIXEL(env, 20, 2, red, 0);
+    }
+    CHECK_NO_LOG();
+}
+
+/* Dispatches: each writes its marker into its own word of a UAV buffer; only those that ran do. */
+static void test_dispatches(struct env *env, ID3D12Resource *buffer)
+{
+    static const char source[] =
+        "cbuffer Constants : register(b0) { uint slot; };\n"
+        "RWByteAddressBuffer output : register(u0);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { output.Store(slot * 4, slot + 100); }\n";
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    ID3D12RootSignature *signature;
+    ID3D10Blob *code = harness_compile(source, 0);
+    ID3D12PipelineState *state;
+    ID3D12Resource *output = harness_uav_buffer(env->device, 16);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    uint32_t data[4] = {1, 1, 1, 1};
+    LOG_MARK();
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    state = harness_compute_pipeline(env->device, signature, code);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 1, ID3D12Resource_GetGPUVirtualAddress(output));
+    for (UINT slot = 0; slot < 4; slot++) {
+        /* 0: visible (runs), 1: hidden (skipped), 2: high word (runs), 3: zero (skipped) */
+        ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, slot * 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 0, slot, 0);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    }
+    harness_execute_and_wait(env->device, queue, &list);
+    harness_read_back(env->device, env->queue, output, data, sizeof(data));
+    CHECK_MSG(data[0] == 100 && data[1] == 0 && data[2] == 102 && data[3] == 0, "dispatch markers %u %u %u %u", data[0], data[1], data[2],
+            data[3]);
+    CHECK_NO_LOG();
+    harness_release_list(&list);
+    ID3D12CommandQueue_Release(queue);
+    ID3D12Resource_Release(output);
+    ID3D12PipelineState_Release(state);
+    ID3D12RootSignature_Release(signature);
+    if (code)
+        ID3D10Blob_Release(code);
+}
+
+/* Buffer copies under a predicate (an internal dispatch under the condition): CopyBufferRegion
+ * and CopyResource run where the predicate lets them and leave the destination alone where not. */
+static void test_copies(struct env *env, ID3D12Resource *buffer)
+{
+    ID3D12Resource *source = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 256, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *region = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *whole_run = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *whole_skip = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    uint32_t words[64], got[64];
+    bool ok = true;
+    void *mapped = NULL;
+    LOG_MARK();
+
+    for (uint32_t i = 0; i < 64; i++)
+        words[i] = 0x1000 + i;
+    CHECK_HR(ID3D12Resource_Map(source, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, words, sizeof(words));
+    ID3D12Resource_Unmap(source, 0, NULL);
+    /* visible: runs (bytes 0-63 of source to 16-79); hidden: skipped (to 128-191) */
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, region, 16, source, 0, 64);
+    ID3D12GraphicsCommandList2_CopyResource(list.list, whole_run, source);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, region, 128, source, 0, 64);
+    ID3D12GraphicsCommandList2_CopyResource(list.list, whole_skip, source);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+
+    harness_read_back(env->device, env->queue, region, got, sizeof(got));
+    for (uint32_t i = 0; i < 64; i++)
+        ok &= got[i] == (i >= 4 && i < 20 ? 0x1000 + i - 4 : 0);
+    CHECK_MSG(ok, "predicated CopyBufferRegion: words %#x %#x %#x %#x %#x", got[3], got[4], got[19], got[20], got[32]);
+    harness_read_back(env->device, env->queue, whole_run, got, sizeof(got));
+    CHECK_MSG(!memcmp(got, words, sizeof(words)), "predicated CopyResource that runs: word 0 %#x, word 63 %#x", got[0], got[63]);
+    harness_read_back(env->device, env->queue, whole_skip, got, sizeof(got));
+    ok = true;
+    for (uint32_t i = 0; i < 64; i++)
+        ok &= !got[i];
+    CHECK_MSG(ok, "predicated CopyResource that is skipped wrote word 0 %#x", got[0]);
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(source);
+    ID3D12Resource_Release(region);
+    ID3D12Resource_Release(whole_run);
+    ID3D12Resource_Release(whole_skip);
+}
+
+static void test_errors(struct env *env, ID3D12Resource *buffer)
+{
+    struct harness_list list;
+    LOG_MARK();
+
+    /* a misaligned offset, and one past the end */
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 4, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    CHECK_LOG("SetPredication", "AlignedBufferOffset 4");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", "SetPredication");
+    harness_release_list(&list);
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 32, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    CHECK_LOG("SetPredication", "AlignedBufferOffset 32");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close");
+    harness_release_list(&list);
+
+    /* a COPY list */
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COPY);
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    CHECK_LOG("SetPredication", "COPY");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close");
+    harness_release_list(&list);
+
+    /* a buffer copy of unaligned bytes under a predicate, and a texture copy: E_NOTIMPL */
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, env->readback, 2, buffer, 0, 16);
+    CHECK_LOG("CopyBufferRegion", "whole 32-bit words");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+    CHECK_LOG("Close", "predicated");
+    harness_release_list(&list);
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    RELOG_MARK();
+    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    CHECK_LOG("CopyTextureRegion", "predicated");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+    CHECK_LOG("Close", "predicated");
+    harness_release_list(&list);
+
+    /* bundles inherit predication and may not set it */
+    {
+        ID3D12CommandAllocator *allocator;
+        ID3D12GraphicsCommandList2 *bundle;
+        CHECK_HR(ID3D12Device_CreateCommandAllocator(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
+                (void **)&allocator), S_OK);
+        CHECK_HR(ID3D12Device_CreateCommandList(env->device, 0, D3D12_COMMAND_LIST_TYPE_BUNDLE, allocator, NULL,
+                &IID_ID3D12GraphicsCommandList2, (void **)&bundle), S_OK);
+        RELOG_MARK();
+        ID3D12GraphicsCommandList2_SetPredication(bundle, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+        CHECK_LOG("SetPredication", "bundle");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(bundle), E_INVALIDARG);
+        CHECK_LOG("Close", "SetPredication");
+        ID3D12GraphicsCommandList2_Release(bundle);
+        ID3D12CommandAllocator_Release(allocator);
+    }
+}
+
+int main(void)
+{
+    struct env env;
+    ID3D12Resource *buffer;
+
+    harness_init();
+    memset(&env, 0, sizeof(env));
+    setup(&env);
+    buffer = predicates(&env);
+    test_draws_and_clears(&env, buffer);
+    test_dispatches(&env, buffer);
+    test_copies(&env, buffer);
+    test_errors(&env, buffer);
+    ID3D12Resource_Release(buffer);
+    teardown(&env);
+    return harness_finish();
+}

@@ -1,0 +1,521 @@
+/* ResolveSubresource and ResolveSubresourceRegion: a triangle drawn into a 4x MSAA render target
+ * and resolved (AVERAGE) into a single-sampled texture: pixels wholly inside are the triangle's
+ * colour, wholly outside the clear colour, and pixels its edges cross take averages of their
+ * samples (values between the two); a region resolved to an offset; a 4x depth buffer resolved
+ * by AVERAGE (and by MIN where the device can); DECOMPRESS in place; and the
+ * refusals: Windows' E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes
+ * that differ, a call inside a render pass; E_NOTIMPL for MIN/MAX and sampler feedback, which
+ * d3d12xs lacks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define WIDTH 32
+#define HEIGHT 32
+#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12RootSignature *signature;
+    ID3D12PipelineState *pipeline, *pipeline_msaa;
+    ID3D12Resource *target, *depth, *msaa, *readback;
+    ID3D12DescriptorHeap *rtv_heap, *dsv_heap;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv, msaa_rtv, dsv;
+    uint8_t pixels[HEIGHT][WIDTH][4];
+};
+
+struct vertex {
+    float x, y, z;
+    uint8_t color[4];
+};
+
+static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
+    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
+
+static const char color_source[] =
+    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
+    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
+    "float4 ps(V i) : SV_Target { return i.color; }\n";
+
+static ID3D12GraphicsCommandList4 *list4(struct harness_list *list)
+{
+    return (ID3D12GraphicsCommandList4 *)list->list;
+}
+
+static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
+{
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
+    ID3D12Resource *resource = NULL;
+    desc.Flags = flags;
+    desc.SampleDesc.Count = samples;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
+            (void **)&resource), S_OK);
+    return resource;
+}
+
+static ID3D12PipelineState *pipeline(struct env *env, UINT samples)
+{
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.SampleDesc.Count = samples;
+    if (samples == 1)
+        desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
+static void setup(struct env *env)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC rtv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_DESCRIPTOR_HEAP_DESC dsv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+
+    env->device = harness_create_device();
+    env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    env->pipeline = pipeline(env, 1);
+    env->pipeline_msaa = pipeline(env, 4);
+    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->msaa = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
+    env->rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->rtv_heap);
+    env->msaa_rtv.ptr = env->rtv.ptr + ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
+    env->dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->dsv_heap);
+    ID3D12Device_CreateRenderTargetView(env->device, env->target, NULL, env->rtv);
+    ID3D12Device_CreateRenderTargetView(env->device, env->msaa, NULL, env->msaa_rtv);
+    ID3D12Device_CreateDepthStencilView(env->device, env->depth, NULL, env->dsv);
+}
+
+static void teardown(struct env *env)
+{
+    ID3D12DescriptorHeap_Release(env->rtv_heap);
+    ID3D12DescriptorHeap_Release(env->dsv_heap);
+    ID3D12Resource_Release(env->readback);
+    ID3D12Resource_Release(env->depth);
+    ID3D12Resource_Release(env->msaa);
+    ID3D12Resource_Release(env->target);
+    ID3D12PipelineState_Release(env->pipeline_msaa);
+    ID3D12PipelineState_Release(env->pipeline);
+    ID3D12RootSignature_Release(env->signature);
+    ID3D12CommandQueue_Release(env->queue);
+    harness_release_device(env->device);
+}
+
+static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
+{
+    D3D12_RESOURCE_BARRIER barrier;
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    barrier.Transition.pResource = resource;
+    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    barrier.Transition.StateBefore = before;
+    barrier.Transition.StateAfter = after;
+    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
+}
+
+/* The draw state of a pass's draws (targets come from BeginRenderPass). */
+static void draw_state(struct env *env, struct harness_list *list, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list->list, env->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list->list, state);
+    ID3D12GraphicsCommandList2_RSSetViewports(list->list, 1, &viewport);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list->list, 1, &scissor);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list->list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list->list, 0, 1, view);
+}
+
+/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
+static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
+{
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+
+    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = env->readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
+    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+}
+
+static void read_pixels(struct env *env)
+{
+    void *mapped = NULL;
+    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
+    ID3D12Resource_Unmap(env->readback, 0, NULL);
+}
+
+static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
+{
+    for (int c = 0; c < 4; c++) {
+        int d = env->pixels[y][x][c] - expected[c];
+        if (d > tolerance || d < -tolerance)
+            return false;
+    }
+    return true;
+}
+
+#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
+        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
+        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
+
+
+
+static const uint8_t white[4] = {255, 255, 255, 255}, black[4] = {0, 0, 0, 255}, red[4] = {255, 0, 0, 255};
+static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f}, red_f[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+
+/* A triangle (x0, y0), (x1, y1), (x2, y2) in pixels, white. */
+static ID3D12Resource *triangle(struct env *env, const float corners[3][2], D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 3 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
+    struct vertex *v = NULL;
+
+    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
+    for (int i = 0; v && i < 3; i++)
+        v[i] = (struct vertex){2.0f * corners[i][0] / WIDTH - 1.0f, 1.0f - 2.0f * corners[i][1] / HEIGHT, 0.5f, {255, 255, 255, 255}};
+    ID3D12Resource_Unmap(buffer, 0, NULL);
+    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 3 * sizeof(struct vertex), sizeof(struct vertex)};
+    return buffer;
+}
+
+/* Draws the triangle into the 4x target (cleared black) and leaves it in RESOLVE_SOURCE, the
+ * single-sampled target cleared red and in RESOLVE_DEST. */
+static struct harness_list draw_msaa(struct env *env, const D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->msaa_rtv, black_f, 0, NULL);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, red_f, 0, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->msaa_rtv, TRUE, NULL);
+    draw_state(env, &list, env->pipeline_msaa, view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    transition(list.list, env->msaa, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    return list;
+}
+
+static void finish(struct env *env, struct harness_list *list)
+{
+    transition(list->list, env->msaa, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    copy_out(env, list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    transition(list->list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    harness_execute_and_wait(env->device, env->queue, list);
+    harness_release_list(list);
+    read_pixels(env);
+}
+
+/* Whether the pixel's square lies wholly on one side of the edge (a, b): 1 inside (left of it,
+ * for the clockwise-on-screen triangle below), -1 outside, 0 crossed. */
+static int side(const float a[2], const float b[2], int x, int y)
+{
+    int sign = 0;
+    for (int corner = 0; corner < 4; corner++) {
+        float px = (float)(x + (corner & 1)), py = (float)(y + (corner >> 1));
+        float cross = (b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0]);
+        int s = cross > 0.0f ? 1 : cross < 0.0f ? -1 : 0;
+        if (!s || (sign && s != sign))
+            return 0;
+        sign = s;
+    }
+    return sign;
+}
+
+static void test_resolve_average(struct env *env)
+{
+    static const float corners[3][2] = {{3.0f, 2.0f}, {29.0f, 9.0f}, {7.0f, 30.0f}};
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *vb = triangle(env, corners, &view);
+    struct harness_list list = draw_msaa(env, &view);
+    unsigned inside = 0, outside = 0, between = 0, wrong = 0;
+    int orientation = 0;
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_ResolveSubresource(list.list, env->target, 0, env->msaa, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+    finish(env, &list);
+    /* which side of each edge is inside: the side the third vertex lies on */
+    {
+        float cross = (corners[1][0] - corners[0][0]) * (corners[2][1] - corners[0][1]) - (corners[1][1] - corners[0][1]) * (corners[2][0] - corners[0][0]);
+        orientation = cross > 0.0f ? 1 : -1;
+    }
+    for (int y = 0; y < HEIGHT; y++) {
+        for (int x = 0; x < WIDTH; x++) {
+            int in = 0, out = 0;
+            for (int e = 0; e < 3; e++) {
+                int s = side(corners[e], corners[(e + 1) % 3], x, y) * orientation;
+                in += s > 0;
+                out |= s < 0;
+            }
+            if (in == 3) {
+                inside++;
+                if (!pixel_is(env, x, y, white, 0) && wrong++ < 5)
+                    CHECK_PIXEL(env, x, y, white, 0);
+            } else if (out) {
+                outside++;
+                if (!pixel_is(env, x, y, black, 0) && wrong++ < 5)
+                    CHECK_PIXEL(env, x, y, black, 0);
+            } else if (env->pixels[y][x][0] > 0 && env->pixels[y][x][0] < 255) {
+                between++;
+                /* an average of 4 samples of 0 or 255 (within rounding) */
+                CHECK_MSG(env->pixels[y][x][0] == env->pixels[y][x][1] && env->pixels[y][x][3] == 255, "edge pixel (%d, %d) is %u %u %u %u", x, y,
+                        env->pixels[y][x][0], env->pixels[y][x][1], env->pixels[y][x][2], env->pixels[y][x][3]);
+            }
+        }
+    }
+    CHECK_MSG(!wrong, "%u of %u whole pixels differ", wrong, inside + outside);
+    CHECK_MSG(inside > 150 && outside > 300, "judged %u inside, %u outside", inside, outside);
+    CHECK_MSG(between > 20, "only %u edge pixels hold an average", between);
+    CHECK_NO_LOG();
+
+    /* A region: source (0, 0)-(8, 8) of a fully covered target to (20, 20). */
+    {
+        static const float all[3][2] = {{-40.0f, -40.0f}, {120.0f, -40.0f}, {-40.0f, 120.0f}};
+        D3D12_RECT rect = {0, 0, 8, 8};
+        ID3D12Resource *cover = triangle(env, all, &view);
+        list = draw_msaa(env, &view);
+        ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, env->target, 0, 20, 20, env->msaa, 0, &rect,
+                DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE);
+        finish(env, &list);
+        CHECK_PIXEL(env, 20, 20, white, 0);
+        CHECK_PIXEL(env, 27, 27, white, 0);
+        CHECK_PIXEL(env, 19, 20, red, 0);
+        CHECK_PIXEL(env, 28, 27, red, 0);
+        CHECK_PIXEL(env, 0, 0, red, 0);
+        ID3D12Resource_Release(cover);
+    }
+    CHECK_NO_LOG();
+    ID3D12Resource_Release(vb);
+}
+
+/* Reads back a D32_FLOAT resource (in `state`) into floats. */
+static void read_depth(struct env *env, ID3D12Resource *resource, D3D12_RESOURCE_STATES state, float values[HEIGHT][WIDTH])
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    void *mapped = NULL;
+
+    transition(list.list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = env->readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R32_FLOAT, WIDTH, HEIGHT, 1, ROW_PITCH};
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+    transition(list.list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(values[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(values[y]));
+    ID3D12Resource_Unmap(env->readback, 0, NULL);
+}
+
+/* A 4x depth buffer cleared to 1.0 with a triangle at 0.5 drawn into it, resolved into a
+ * single-sampled depth buffer by AVERAGE: 0.5 inside, 1.0 outside, and where an edge crosses a
+ * pixel the mean of its samples (0.625, 0.75 or 0.875) or one of them. By MIN (the nearer sample) where the
+ * device resolves depth so, else Close fails with E_NOTIMPL naming it (lavapipe: AVERAGE only). */
+static void test_depth_resolve(struct env *env)
+{
+    static const float corners[3][2] = {{3.0f, 2.0f}, {29.0f, 9.0f}, {7.0f, 30.0f}};
+    static float depths[HEIGHT][WIDTH];
+    ID3D12Resource *msaa_depth = texture(env->device, 4, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL,
+            D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    ID3D12Resource *resolved = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+    ID3D12DescriptorHeap *dsv_heap = NULL;
+    D3D12_CPU_DESCRIPTOR_HANDLE dsv;
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *vb = triangle(env, corners, &view);
+    LOG_MARK();
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.SampleDesc.Count = 4;
+    desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&dsv_heap), S_OK);
+    dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(dsv_heap);
+    ID3D12Device_CreateDepthStencilView(env->device, msaa_depth, NULL, dsv);
+
+    for (int pass = 0; pass < 2; pass++) {
+        D3D12_RESOLVE_MODE mode = pass ? D3D12_RESOLVE_MODE_MIN : D3D12_RESOLVE_MODE_AVERAGE;
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        unsigned inside = 0, edges = 0, wrong = 0;
+        HRESULT hr;
+
+        ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->msaa_rtv, black_f, 0, NULL);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+        ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->msaa_rtv, TRUE, &dsv);
+        draw_state(env, &list, state, &view);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+        transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        RELOG_MARK();
+        ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, resolved, 0, 0, 0, msaa_depth, 0, NULL,
+                DXGI_FORMAT_D32_FLOAT, mode);
+        transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        if (pass && harness_log_mark() != log_mark_) {
+            /* the device has no MIN resolve of depth */
+            CHECK_LOG("ResolveSubresourceRegion", "depth plane's MIN resolve", "no such resolve");
+            RELOG_MARK();
+            CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+            CHECK_LOG("Close", "MIN");
+            harness_release_list(&list);
+            continue;
+        }
+        hr = ID3D12GraphicsCommandList2_Close(list.list);
+        CHECK_HR(hr, S_OK);
+        if (SUCCEEDED(hr)) {
+            ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list.list};
+            ID3D12Fence *fence = harness_create_fence(env->device, 0);
+            ID3D12CommandQueue_ExecuteCommandLists(env->queue, 1, lists);
+            CHECK_HR(ID3D12CommandQueue_Signal(env->queue, fence, 1), S_OK);
+            CHECK_HR(ID3D12Fence_SetEventOnCompletion(fence, 1, NULL), S_OK);
+            ID3D12Fence_Release(fence);
+        }
+        harness_release_list(&list);
+        read_depth(env, resolved, D3D12_RESOURCE_STATE_RESOLVE_DEST, depths);
+        for (int y = 0; y < HEIGHT; y++) {
+            for (int x = 0; x < WIDTH; x++) {
+                float d = depths[y][x];
+                bool edge = pass ? false : d == 0.625f || d == 0.75f || d == 0.875f;
+                if (d != 0.5f && d != 1.0f && !edge && wrong++ < 5)
+                    CHECK_MSG(false, "%s: pixel (%d, %d) is %g", pass ? "MIN" : "AVERAGE", x, y, d);
+                inside += d == 0.5f;
+                edges += edge;
+            }
+        }
+        CHECK_MSG(!wrong, "%u pixels wrong", wrong);
+        /* lavapipe's depth AVERAGE gives one sample's value on edges (no pixel averaged): only
+         * which values may appear is held here */
+        CHECK_MSG(inside > 150, "%u pixels at 0.5, %u averaged", inside, edges);
+        printf("depth %s resolve: %u pixels at 0.5, %u averaged\n", pass ? "MIN" : "AVERAGE", inside, edges);
+        CHECK(depths[0][0] == 1.0f && depths[12][12] == 0.5f);
+        CHECK_NO_LOG();
+    }
+
+    ID3D12Resource_Release(vb);
+    ID3D12DescriptorHeap_Release(dsv_heap);
+    ID3D12PipelineState_Release(state);
+    ID3D12Resource_Release(resolved);
+    ID3D12Resource_Release(msaa_depth);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+}
+
+/* One list with one resolve that fails Close with hr, its line holding needle. */
+static void check_refused(struct env *env, ID3D12Resource *dst, ID3D12Resource *src, DXGI_FORMAT format, D3D12_RESOLVE_MODE mode, bool region,
+        HRESULT hr, const char *needle)
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    LOG_MARK();
+
+    if (region)
+        ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, dst, 0, 0, 0, src, 0, NULL, format, mode);
+    else
+        ID3D12GraphicsCommandList2_ResolveSubresource(list.list, dst, 0, src, 0, format);
+    CHECK_LOG("Resolve", needle);
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), hr);
+    CHECK_LOG("Close", needle);
+    harness_release_list(&list);
+}
+
+static void test_resolve_errors(struct env *env)
+{
+    ID3D12Resource *msaa_uint = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
+            D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    ID3D12Resource *plain_uint = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH / 2, HEIGHT, 1, 1);
+    ID3D12Resource *narrow = NULL;
+    struct harness_list list;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_RESOLVE_DEST, NULL,
+            &IID_ID3D12Resource, (void **)&narrow), S_OK);
+    check_refused(env, env->target, env->target, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "1 samples");
+    check_refused(env, plain_uint, msaa_uint, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "holds integers");
+    check_refused(env, narrow, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "not within the 16x32 destination");
+    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "Format");
+    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_DECOMPRESS, true, E_INVALIDARG, "keeps the sample count");
+    check_refused(env, plain_uint, msaa_uint, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_MIN, true, E_NOTIMPL, "MIN");
+    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_MAX, true, E_NOTIMPL, "MAX");
+    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_ENCODE_SAMPLER_FEEDBACK, true, E_NOTIMPL,
+            "sampler feedback");
+
+    /* DECOMPRESS in place: nothing compressed, nothing to do, and accepted */
+    RELOG_MARK();
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, env->msaa, 0, 0, 0, env->msaa, 0, NULL,
+            DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_DECOMPRESS);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+    harness_release_list(&list);
+    CHECK_NO_LOG();
+
+    /* inside a render pass */
+    {
+        D3D12_RENDER_PASS_RENDER_TARGET_DESC rt;
+        memset(&rt, 0, sizeof(rt));
+        rt.cpuDescriptor = env->rtv;
+        rt.BeginningAccess.Type = D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_PRESERVE;
+        rt.EndingAccess.Type = D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE;
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
+        RELOG_MARK();
+        ID3D12GraphicsCommandList2_ResolveSubresource(list.list, narrow, 0, env->msaa, 0, DXGI_FORMAT_R8G8B8A8_UNORM);
+        CHECK_LOG("ResolveSubresource", "not allowed inside a render pass");
+        ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        CHECK_LOG("Close", "ResolveSubresource");
+        harness_release_list(&list);
+    }
+    ID3D12Resource_Release(narrow);
+    ID3D12Resource_Release(plain_uint);
+    ID3D12Resource_Release(msaa_uint);
+}
+
+int main(void)
+{
+    struct env env;
+
+    harness_init();
+    memset(&env, 0, sizeof(env));
+    setup(&env);
+    test_resolve_average(&env);
+    test_depth_resolve(&env);
+    test_resolve_errors(&env);
+    teardown(&env);
+    return harness_finish();
+}
