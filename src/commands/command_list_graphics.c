@@ -267,8 +267,8 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommand
 /* ---- draws ---- */
 
 /* The list state as the command buffer's dynamic state: all of it in a new command buffer, after
- * a pipeline bind what pipelines may have static (strides, depth bounds, patch control points),
- * else what changed. */
+ * a pipeline bind what that bind left undefined or the pipeline reads otherwise, else what
+ * changed. */
 static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline, VkPrimitiveTopology topology,
         bool indexed)
 {
@@ -283,8 +283,19 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         graphics->applied_pipeline = VK_NULL_HANDLE;
     }
     if (graphics->applied_pipeline != pipeline->vk_pipeline) {
-        graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_TOPOLOGY;
+        /* Topology and restart are dynamic in every pipeline, so a bind keeps them; restart's value
+         * follows the pipeline's strip cut, and patch control points are dynamic in tessellation
+         * pipelines only (another pipeline's bind leaves them undefined). Strides are dynamic only
+         * with vertex input, and the last binding covered its pipeline's slots. Depth bounds are
+         * dynamic only with the test on. */
+        if (g->tessellation || g->strip_cut_value != graphics->applied_strip_cut)
+            graphics->dirty |= D3D12_GRAPHICS_DIRTY_TOPOLOGY;
+        if (g->vertex_slots && (!graphics->applied_vertex_slots || __builtin_clz(g->vertex_slots) < __builtin_clz(graphics->applied_vertex_slots)))
+            graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
+        graphics->dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
+        graphics->applied_vertex_slots = g->vertex_slots;
+        graphics->applied_strip_cut = g->strip_cut_value;
     }
     if (graphics->dirty & D3D12_GRAPHICS_DIRTY_VIEWPORTS) {
         VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
