@@ -2,8 +2,9 @@
  * into an RGBA8 render target, read back and checked pixel by pixel against a CPU reference;
  * depth testing and blending; indexed and instanced draws (SV_VertexID and SV_InstanceID count
  * from 0 whatever the draw's bases); root constants read by the vertex and the pixel shader, a
- * root CBV and a descriptor-table SRV read by the pixel shader; a rendering pass that survives
- * the calls that only set state and ends before clears, copies and dispatches. */
+ * root CBV and a descriptor-table SRV read by the pixel shader; pipelines of different vertex
+ * inputs in turn; a rendering pass that survives the calls that only set state and ends before
+ * clears, copies and dispatches. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -388,6 +389,70 @@ static void test_indexed_instanced(struct env *env, ID3D12RootSignature *signatu
     ID3D12PipelineState_Release(state);
 }
 
+/* Pipelines of different vertex inputs in turn in one pass: one reading slot 0, one reading slots 0
+ * and 1, one reading none (its bind leaves the strides undefined), the first again. Each draw
+ * after a pipeline change reads the vertex buffers set before it (the strides go again where the
+ * last pipeline had none or fewer slots; the validation layer reports a draw without them). */
+static void test_pipeline_switches(struct env *env, ID3D12RootSignature *signature)
+{
+    static const char one_slot[] =
+        "float4 vs(float2 pos : POSITION) : SV_Position { return float4(pos, 0.5, 1); }\n"
+        "float4 ps() : SV_Target { return float4(0, 0, 1, 1); }\n";
+    static const char two_slots[] =
+        "float4 vs(float2 pos : POSITION, float2 offset : OFFSET) : SV_Position { return float4(pos + offset, 0.5, 1); }\n"
+        "float4 ps() : SV_Target { return float4(1, 0, 0, 1); }\n";
+    static const char no_input[] =
+        "static const float2 corners[3] = {float2(0.5, -1), float2(1, -1), float2(1, -0.5)};\n"
+        "float4 vs(uint id : SV_VertexID) : SV_Position { return float4(corners[id], 0.5, 1); }\n"
+        "float4 ps() : SV_Target { return float4(0, 1, 0, 1); }\n";
+    static const D3D12_INPUT_ELEMENT_DESC layout[] = {
+        {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"OFFSET", 0, DXGI_FORMAT_R32G32_FLOAT, 1, 0, D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA, 1},
+    };
+    /* two quads of 16 x 16 pixels: at the top left, and 32 pixels to its right */
+    static const float quads[12][2] = {
+        {-1.0f, 1.0f}, {-0.5f, 1.0f}, {-1.0f, 0.5f}, {-1.0f, 0.5f}, {-0.5f, 1.0f}, {-0.5f, 0.5f},
+        {0.0f, 1.0f}, {0.5f, 1.0f}, {0.0f, 0.5f}, {0.0f, 0.5f}, {0.5f, 1.0f}, {0.5f, 0.5f},
+    };
+    static const float offset[2] = {0.0f, -1.0f}; /* 32 pixels down */
+    static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    static const int blue[4] = {0, 0, 255, 255}, red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255}, black[4] = {0, 0, 0, 255};
+    ID3D12PipelineState *slot0 = pipeline(env, signature, one_slot, layout, 1, NULL);
+    ID3D12PipelineState *slots01 = pipeline(env, signature, two_slots, layout, 2, NULL);
+    ID3D12PipelineState *none = pipeline(env, signature, no_input, NULL, 0, NULL);
+    ID3D12Resource *vb = upload(env->device, quads, sizeof(quads)), *instances = upload(env->device, offset, sizeof(offset));
+    D3D12_VERTEX_BUFFER_VIEW views[2] = {
+        {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(quads), sizeof(quads[0])},
+        {ID3D12Resource_GetGPUVirtualAddress(instances), sizeof(offset), sizeof(offset)},
+    };
+    struct harness_list list = begin(env, clear);
+
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 2, views);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, slot0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);    /* blue at the top left */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, slots01);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);    /* red 32 pixels below it */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, none);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);    /* green at the bottom right */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, slot0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 6, 0);    /* blue at the top, right of the first */
+    finish(env, &list);
+
+    CHECK_MSG(pixel_is(env, 8, 8, blue, 0), "first quad: %u %u %u", env->pixels[8][8][0], env->pixels[8][8][1], env->pixels[8][8][2]);
+    CHECK_MSG(pixel_is(env, 8, 40, red, 0), "offset quad: %u %u %u", env->pixels[40][8][0], env->pixels[40][8][1], env->pixels[40][8][2]);
+    CHECK_MSG(pixel_is(env, 60, 60, green, 0), "no-input triangle: %u %u %u", env->pixels[60][60][0], env->pixels[60][60][1],
+            env->pixels[60][60][2]);
+    CHECK_MSG(pixel_is(env, 40, 8, blue, 0), "second quad: %u %u %u", env->pixels[8][40][0], env->pixels[8][40][1], env->pixels[8][40][2]);
+    CHECK(pixel_is(env, 40, 40, black, 0));
+    CHECK(pixel_is(env, 24, 8, black, 0));
+    ID3D12Resource_Release(vb);
+    ID3D12Resource_Release(instances);
+    ID3D12PipelineState_Release(none);
+    ID3D12PipelineState_Release(slots01);
+    ID3D12PipelineState_Release(slot0);
+}
+
 /* Root arguments of every kind a draw reads: root constants (the vertex shader's offset, the
  * pixel shader's scale, one parameter visible to all), a root CBV (the tint) and a table with an
  * SRV (a 1 x 1 texture) visible to the pixel shader. The constants change between two draws in
@@ -692,6 +757,7 @@ int main(void)
     test_triangle(&env, signature);
     test_depth_and_blend(&env, signature);
     test_indexed_instanced(&env, signature);
+    test_pipeline_switches(&env, signature);
     test_root_arguments(&env);
     test_pass_boundaries(&env, signature);
     test_occlusion(&env, signature);
