@@ -8,8 +8,8 @@
  *     pipeline_draw        SetPipelineState (two in turn) + DrawInstanced         raw: vkCmdBindPipeline + vkCmdDraw
  *     table_draw           SetGraphicsRootDescriptorTable (two in turn) + Draw    raw: vkCmdPushConstants of the table's start
  *                                                                                + vkCmdDraw (what d3d12xs records per table)
- *   GPU us per draw (timestamps around it), d3d12xs against raw Vulkan rendering into an image in
- *   GENERAL (d3d12xs's one layout) and into one in COLOR_ATTACHMENT_OPTIMAL:
+ *   GPU us per draw (timestamps around it; bench_draw_gpu.h), d3d12xs against raw Vulkan rendering
+ *   into an image in GENERAL (d3d12xs's one layout) and into one in COLOR_ATTACHMENT_OPTIMAL:
  *     fill_*               a full-screen triangle, many instances deep, into RGBA8_UNORM or RGBA16_FLOAT,
  *                          blending off or on
  *     vertices             many small triangles from a vertex buffer through an input layout
