@@ -1213,8 +1213,12 @@ static FILE *tsv;
 
 static void print_cpu(const struct sizes *n, const void *peer_results)
 {
+#ifndef BENCH_VKD3D
     printf("\nCPU ns per pair (%u pairs per list, %u samples per side, sides alternating; medians, ratio = %s / that side)\n", PAIRS,
             n->cpu_samples, SIDE);
+#else
+    printf("\nCPU ns per pair (%u pairs per list, %u samples; medians)\n", PAIRS, n->cpu_samples);
+#endif
     for (unsigned figure = 0; figure < CPU_COUNT; figure++) {
         struct cpu_row row = cpu_row_of((enum cpu_figure)figure, n->cpu_samples);
         printf("  %-20s %s %7.1f", cpu_names[figure], SIDE, row.side[SIDE_D3D].median);
@@ -1250,7 +1254,11 @@ static void print_create(const struct create_results *c, const struct create_res
     static const enum create_figure raw_of[CREATE_COUNT] = {CREATE_NEW_DXBC, CREATE_NEW_DXBC, CREATE_NEW_DXBC, CREATE_IDENTICAL,
             CREATE_FIRST_DXBC, CREATE_FIRST_DXBC};
 
-    printf("\ngraphics pipeline creation, us (VS + PS; medians, ratio = %s / that side; raw Vulkan: new SPIR-V each, identical, first)\n", SIDE);
+    if (raw)
+        printf("\ngraphics pipeline creation, us (VS + PS; medians, ratio = %s / that side; raw Vulkan: new SPIR-V each, identical, first)\n",
+                SIDE);
+    else
+        printf("\ngraphics pipeline creation, us (VS + PS; medians)\n");
     for (unsigned figure = 0; figure < CREATE_COUNT; figure++) {
         const struct bench_figure *a = &c->f[figure];
         if (!c->measured[figure])
