@@ -456,7 +456,8 @@ static void test_pipeline_switches(struct env *env, ID3D12RootSignature *signatu
 /* Root arguments of every kind a draw reads: root constants (the vertex shader's offset, the
  * pixel shader's scale, one parameter visible to all), a root CBV (the tint) and a table with an
  * SRV (a 1 x 1 texture) visible to the pixel shader. The constants change between two draws in
- * one rendering pass. */
+ * one rendering pass; then another pipeline of the signature draws with the arguments set before
+ * it (the scale, the CBV, the table) and a new offset. */
 static void test_root_arguments(struct env *env)
 {
     static const char source[] =
@@ -464,7 +465,8 @@ static void test_root_arguments(struct env *env)
         "cbuffer Tint : register(b1) { float4 tint; };\n"
         "Texture2D<float4> tex : register(t0);\n"
         "float4 vs(float3 pos : POSITION) : SV_Position { return float4(pos.xy + offset, pos.z, 1); }\n"
-        "float4 ps() : SV_Target { return tint * tex.Load(int3(0, 0, 0)) * scale; }\n";
+        "float4 ps() : SV_Target { return tint * tex.Load(int3(0, 0, 0)) * scale; }\n"
+        "float4 ps_swapped() : SV_Target { return (tint * tex.Load(int3(0, 0, 0)) * scale).bgra; }\n";
     static const D3D12_INPUT_ELEMENT_DESC layout[] = {{"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0,
             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0}};
     static const float clear[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -475,7 +477,7 @@ static void test_root_arguments(struct env *env)
     D3D12_ROOT_PARAMETER1 parameters[3];
     struct vertex vertices[6];
     ID3D12RootSignature *signature;
-    ID3D12PipelineState *state;
+    ID3D12PipelineState *state, *swapped;
     ID3D12Resource *vb, *cb, *tex, *staging;
     ID3D12DescriptorHeap *heap;
     struct harness_list list;
@@ -494,6 +496,21 @@ static void test_root_arguments(struct env *env)
             | D3D12_ROOT_SIGNATURE_FLAG_DENY_HULL_SHADER_ROOT_ACCESS | D3D12_ROOT_SIGNATURE_FLAG_DENY_DOMAIN_SHADER_ROOT_ACCESS
             | D3D12_ROOT_SIGNATURE_FLAG_DENY_GEOMETRY_SHADER_ROOT_ACCESS);
     state = pipeline(env, signature, source, layout, 1, NULL);
+    {
+        ID3D10Blob *vs = harness_compile_stage(source, "vs", "vs_5_0"), *ps = harness_compile_stage(source, "ps_swapped", "ps_5_0");
+        D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+        harness_graphics_desc(&desc, signature, vs, ps);
+        desc.InputLayout.pInputElementDescs = layout;
+        desc.InputLayout.NumElements = 1;
+        desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+        desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+        swapped = NULL;
+        CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&swapped), S_OK);
+        if (vs)
+            ID3D10Blob_Release(vs);
+        if (ps)
+            ID3D10Blob_Release(ps);
+    }
     rectangle(vertices, 0, 0, 16, 16, 0.5f, white);
     vb = upload(env->device, vertices, sizeof(vertices));
     cb = upload(env->device, tint, sizeof(tint));
@@ -515,7 +532,7 @@ static void test_root_arguments(struct env *env)
         transition(list.list, tex, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     }
     {
-        const float first[4] = {0.0f, 0.0f, 1.0f, 0.0f}, second[3] = {0.5f, -0.5f, 0.5f};
+        const float first[4] = {0.0f, 0.0f, 1.0f, 0.0f}, second[3] = {0.5f, -0.5f, 0.5f}, third[2] = {1.0f, -1.0f};
         D3D12_GPU_DESCRIPTOR_HANDLE table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
         D3D12_VERTEX_BUFFER_VIEW view = {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
         table.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
@@ -530,17 +547,25 @@ static void test_root_arguments(struct env *env)
         /* the second quad: moved by the vertex shader's constants, half as bright by the pixel shader's */
         ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 3, second, 0);
         ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        /* the third: another pipeline of the signature, only the offset set again (the scale stays 0.5) */
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, swapped);
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, third, 0);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     }
     finish(env, &list);
     {
         /* tint (1, 0.5, 0.25, 1) times the texel (1, 1, 0.5, 1): (255, 128, 32, 255), then half of it */
-        static const int full[4] = {255, 128, 32, 255}, half[4] = {128, 64, 16, 128}, none[4] = {0, 0, 0, 0};
+        static const int full[4] = {255, 128, 32, 255}, half[4] = {128, 64, 16, 128}, swapped_half[4] = {16, 64, 128, 128};
+        static const int none[4] = {0, 0, 0, 0};
         CHECK_MSG(pixel_is(env, 8, 8, full, 2), "first quad: %u %u %u %u", env->pixels[8][8][0], env->pixels[8][8][1], env->pixels[8][8][2],
                 env->pixels[8][8][3]);
         CHECK_MSG(pixel_is(env, 24, 24, half, 2), "second quad: %u %u %u %u", env->pixels[24][24][0], env->pixels[24][24][1],
                 env->pixels[24][24][2], env->pixels[24][24][3]);
-        CHECK(pixel_is(env, 40, 40, none, 0));
+        CHECK_MSG(pixel_is(env, 40, 40, swapped_half, 2), "third quad (another pipeline): %u %u %u %u", env->pixels[40][40][0],
+                env->pixels[40][40][1], env->pixels[40][40][2], env->pixels[40][40][3]);
+        CHECK(pixel_is(env, 56, 8, none, 0));
     }
+    ID3D12PipelineState_Release(swapped);
     ID3D12DescriptorHeap_Release(heap);
     ID3D12Resource_Release(tex);
     ID3D12Resource_Release(staging);
