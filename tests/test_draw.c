@@ -172,6 +172,27 @@ static ID3D12PipelineState *pipeline(struct env *env, ID3D12RootSignature *signa
     return state;
 }
 
+/* pipeline() with another pixel shader entry point than "ps". */
+static ID3D12PipelineState *pipeline_with_ps(struct env *env, ID3D12RootSignature *signature, const char *source, const char *ps_entry,
+        const D3D12_INPUT_ELEMENT_DESC *layout, UINT element_count)
+{
+    ID3D10Blob *vs = harness_compile_stage(source, "vs", "vs_5_0"), *ps = harness_compile_stage(source, ps_entry, "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = layout;
+    desc.InputLayout.NumElements = element_count;
+    desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
 static bool near(int a, int b, int tolerance)
 {
     return a - b <= tolerance && b - a <= tolerance;
@@ -457,7 +478,8 @@ static void test_pipeline_switches(struct env *env, ID3D12RootSignature *signatu
  * pixel shader's scale, one parameter visible to all), a root CBV (the tint) and a table with an
  * SRV (a 1 x 1 texture) visible to the pixel shader. The constants change between two draws in
  * one rendering pass; then another pipeline of the signature draws with the arguments set before
- * it (the scale, the CBV, the table) and a new offset. */
+ * it (the scale, the CBV, the table) and a new offset, and after a heap change, one that reads no
+ * table and then the first again, through the new heap. */
 static void test_root_arguments(struct env *env)
 {
     static const char source[] =
@@ -466,20 +488,22 @@ static void test_root_arguments(struct env *env)
         "Texture2D<float4> tex : register(t0);\n"
         "float4 vs(float3 pos : POSITION) : SV_Position { return float4(pos.xy + offset, pos.z, 1); }\n"
         "float4 ps() : SV_Target { return tint * tex.Load(int3(0, 0, 0)) * scale; }\n"
-        "float4 ps_swapped() : SV_Target { return (tint * tex.Load(int3(0, 0, 0)) * scale).bgra; }\n";
+        "float4 ps_swapped() : SV_Target { return (tint * tex.Load(int3(0, 0, 0)) * scale).bgra; }\n"
+        "float4 ps_untextured() : SV_Target { return tint * scale; }\n";
     static const D3D12_INPUT_ELEMENT_DESC layout[] = {{"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0,
             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0}};
     static const float clear[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     static const float tint[4] = {1.0f, 0.5f, 0.25f, 1.0f};
     static const uint8_t texel[256] = {255, 255, 128, 255}; /* one row, pitch 256 */
+    static const uint8_t green_texel[256] = {0, 255, 0, 255};
     static const uint8_t white[4] = {255, 255, 255, 255};
     D3D12_DESCRIPTOR_RANGE1 range = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
     D3D12_ROOT_PARAMETER1 parameters[3];
     struct vertex vertices[6];
     ID3D12RootSignature *signature;
-    ID3D12PipelineState *state, *swapped;
-    ID3D12Resource *vb, *cb, *tex, *staging;
-    ID3D12DescriptorHeap *heap;
+    ID3D12PipelineState *state, *swapped, *untextured;
+    ID3D12Resource *vb, *cb, *tex, *staging, *green_tex, *green_staging;
+    ID3D12DescriptorHeap *heap, *green_heap;
     struct harness_list list;
 
     memset(parameters, 0, sizeof(parameters));
@@ -496,31 +520,24 @@ static void test_root_arguments(struct env *env)
             | D3D12_ROOT_SIGNATURE_FLAG_DENY_HULL_SHADER_ROOT_ACCESS | D3D12_ROOT_SIGNATURE_FLAG_DENY_DOMAIN_SHADER_ROOT_ACCESS
             | D3D12_ROOT_SIGNATURE_FLAG_DENY_GEOMETRY_SHADER_ROOT_ACCESS);
     state = pipeline(env, signature, source, layout, 1, NULL);
-    {
-        ID3D10Blob *vs = harness_compile_stage(source, "vs", "vs_5_0"), *ps = harness_compile_stage(source, "ps_swapped", "ps_5_0");
-        D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
-        harness_graphics_desc(&desc, signature, vs, ps);
-        desc.InputLayout.pInputElementDescs = layout;
-        desc.InputLayout.NumElements = 1;
-        desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
-        desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-        swapped = NULL;
-        CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&swapped), S_OK);
-        if (vs)
-            ID3D10Blob_Release(vs);
-        if (ps)
-            ID3D10Blob_Release(ps);
-    }
+    swapped = pipeline_with_ps(env, signature, source, "ps_swapped", layout, 1);
+    untextured = pipeline_with_ps(env, signature, source, "ps_untextured", layout, 1);
     rectangle(vertices, 0, 0, 16, 16, 0.5f, white);
     vb = upload(env->device, vertices, sizeof(vertices));
     cb = upload(env->device, tint, sizeof(tint));
     staging = upload(env->device, texel, sizeof(texel));
     tex = texture(env->device, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
+    green_staging = upload(env->device, green_texel, sizeof(green_texel));
+    green_tex = texture(env->device, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
     heap = descriptor_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+    green_heap = descriptor_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
     {
         D3D12_CPU_DESCRIPTOR_HANDLE srv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        D3D12_CPU_DESCRIPTOR_HANDLE green_srv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(green_heap);
         srv.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        green_srv.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         ID3D12Device_CreateShaderResourceView(env->device, tex, NULL, srv);
+        ID3D12Device_CreateShaderResourceView(env->device, green_tex, NULL, green_srv);
     }
 
     list = begin(env, clear);
@@ -530,10 +547,17 @@ static void test_root_arguments(struct env *env)
                 {DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, 256}}}};
         ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
         transition(list.list, tex, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        dst.pResource = green_tex;
+        src.pResource = green_staging;
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+        transition(list.list, green_tex, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     }
     {
         const float first[4] = {0.0f, 0.0f, 1.0f, 0.0f}, second[3] = {0.5f, -0.5f, 0.5f}, third[2] = {1.0f, -1.0f};
+        const float fourth[2] = {1.5f, 0.0f}, fifth[2] = {1.5f, -1.5f};
         D3D12_GPU_DESCRIPTOR_HANDLE table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
+        D3D12_GPU_DESCRIPTOR_HANDLE green_table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(green_heap);
+        green_table.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         D3D12_VERTEX_BUFFER_VIEW view = {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
         table.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
@@ -551,21 +575,39 @@ static void test_root_arguments(struct env *env)
         ID3D12GraphicsCommandList2_SetPipelineState(list.list, swapped);
         ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, third, 0);
         ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        /* another heap, first under a pipeline that reads no table; then the textured pipeline
+         * again reads the same slot of the new heap (its sets must move to it) */
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &green_heap);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, untextured);
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, fourth, 0);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 2, green_table);
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, fifth, 0);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     }
     finish(env, &list);
     {
         /* tint (1, 0.5, 0.25, 1) times the texel (1, 1, 0.5, 1): (255, 128, 32, 255), then half of it */
         static const int full[4] = {255, 128, 32, 255}, half[4] = {128, 64, 16, 128}, swapped_half[4] = {16, 64, 128, 128};
-        static const int none[4] = {0, 0, 0, 0};
+        static const int half_tint[4] = {128, 64, 32, 128}, half_green[4] = {0, 64, 0, 128}, none[4] = {0, 0, 0, 0};
         CHECK_MSG(pixel_is(env, 8, 8, full, 2), "first quad: %u %u %u %u", env->pixels[8][8][0], env->pixels[8][8][1], env->pixels[8][8][2],
                 env->pixels[8][8][3]);
         CHECK_MSG(pixel_is(env, 24, 24, half, 2), "second quad: %u %u %u %u", env->pixels[24][24][0], env->pixels[24][24][1],
                 env->pixels[24][24][2], env->pixels[24][24][3]);
         CHECK_MSG(pixel_is(env, 40, 40, swapped_half, 2), "third quad (another pipeline): %u %u %u %u", env->pixels[40][40][0],
                 env->pixels[40][40][1], env->pixels[40][40][2], env->pixels[40][40][3]);
-        CHECK(pixel_is(env, 56, 8, none, 0));
+        CHECK_MSG(pixel_is(env, 56, 8, half_tint, 2), "fourth quad (no table): %u %u %u %u", env->pixels[8][56][0], env->pixels[8][56][1],
+                env->pixels[8][56][2], env->pixels[8][56][3]);
+        CHECK_MSG(pixel_is(env, 56, 56, half_green, 2), "fifth quad (the other heap): %u %u %u %u", env->pixels[56][56][0],
+                env->pixels[56][56][1], env->pixels[56][56][2], env->pixels[56][56][3]);
+        CHECK(pixel_is(env, 8, 56, none, 0));
     }
+    ID3D12PipelineState_Release(untextured);
     ID3D12PipelineState_Release(swapped);
+    ID3D12DescriptorHeap_Release(green_heap);
+    ID3D12Resource_Release(green_tex);
+    ID3D12Resource_Release(green_staging);
     ID3D12DescriptorHeap_Release(heap);
     ID3D12Resource_Release(tex);
     ID3D12Resource_Release(staging);

@@ -488,6 +488,10 @@ bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_p
      * (Vulkan disturbs neither for compatible layouts): a pipeline change within the layout the
      * constants were pushed and the heap sets bound with in this command buffer redoes neither. */
     constants_dirty = heap_sets_dirty = dirty;
+    /* heaps or signature changed: the sets go again at the next flush that reads the heaps, even
+     * if this one does not (it clears the flag) */
+    if (dirty & D3D12_DIRTY_HEAP_OFFSETS)
+        state->heap_sets_in = VK_NULL_HANDLE;
     if (state->constants_in == list->vk_command_buffer && state->constants_layout == pipeline->vk_layout)
         constants_dirty &= ~D3D12_DIRTY_PIPELINE;
     if (state->heap_sets_in == list->vk_command_buffer && state->heap_sets_layout == pipeline->vk_layout)
