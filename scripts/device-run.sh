@@ -2,11 +2,11 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|trace|texture] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|draw|trace|texture] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
-# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; trace: issue 19's trace figures;
+# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; draw: bench_draw of new and old; trace: issue 19's trace figures;
 # texture: bench_texture and bench_sample of new, twice each, which bench and all run too); summary.txt, bench.txt,
-# pipeline.txt, binding.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
+# pipeline.txt, binding.txt, draw.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
 set -u
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -173,6 +173,18 @@ if [ "$what" = binding ]; then
         cat /tmp/binding.$side.tsv >> "$out/binding.txt" 2>/dev/null
     done
     cat "$out/binding.txt"
+fi
+if [ "$what" = draw ]; then
+    # Draw costs (CPU recording, GPU time in GENERAL and attachment layouts, graphics pipeline
+    # creation) next to raw Vulkan and Wine's vkd3d (bench_draw_vkd3d; its libraries come from .gl/).
+    for side in new old; do
+        [ -x "$root/$side/bench/bench_draw" ] || continue
+        echo "== $side" >> "$out/draw.txt"
+        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/draw.$side.tsv timeout 300 "$root/$side/bench/bench_draw" >> "$out/draw.txt" 2>&1
+        echo "bench_draw ($side) rc=$?" >> "$out/summary.txt"
+        cat /tmp/draw.$side.tsv >> "$out/draw.txt" 2>/dev/null
+    done
+    cat "$out/draw.txt"
 fi
 tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
 cat "$out/summary.txt" 2>/dev/null

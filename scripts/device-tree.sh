@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies a release build (default build-rel) into the slim tree device-run.sh expects,
 # build-h200/new, stripped so it fits the device tool's 64 MiB carry. The bench_* glob takes the vkd3d
-# peers too (bench_pipeline_vkd3d, bench_binding_vkd3d), which bench_pipeline and bench_binding run from
+# peers too (bench_pipeline_vkd3d, bench_binding_vkd3d, bench_draw_vkd3d), which bench_pipeline, bench_binding and bench_draw run from
 # their own folder.
 set -eu
 src=${1:-build-rel}

@@ -2,8 +2,9 @@
  * into an RGBA8 render target, read back and checked pixel by pixel against a CPU reference;
  * depth testing and blending; indexed and instanced draws (SV_VertexID and SV_InstanceID count
  * from 0 whatever the draw's bases); root constants read by the vertex and the pixel shader, a
- * root CBV and a descriptor-table SRV read by the pixel shader; a rendering pass that survives
- * the calls that only set state and ends before clears, copies and dispatches. */
+ * root CBV and a descriptor-table SRV read by the pixel shader; pipelines of different vertex
+ * inputs in turn; a rendering pass that survives the calls that only set state and ends before
+ * clears, copies and dispatches. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -163,6 +164,27 @@ static ID3D12PipelineState *pipeline(struct env *env, ID3D12RootSignature *signa
     desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
     if (adjust)
         adjust(&desc);
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
+/* pipeline() with another pixel shader entry point than "ps". */
+static ID3D12PipelineState *pipeline_with_ps(struct env *env, ID3D12RootSignature *signature, const char *source, const char *ps_entry,
+        const D3D12_INPUT_ELEMENT_DESC *layout, UINT element_count)
+{
+    ID3D10Blob *vs = harness_compile_stage(source, "vs", "vs_5_0"), *ps = harness_compile_stage(source, ps_entry, "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = layout;
+    desc.InputLayout.NumElements = element_count;
+    desc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
     CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
     if (vs)
         ID3D10Blob_Release(vs);
@@ -388,10 +410,76 @@ static void test_indexed_instanced(struct env *env, ID3D12RootSignature *signatu
     ID3D12PipelineState_Release(state);
 }
 
+/* Pipelines of different vertex inputs in turn in one pass: one reading slot 0, one reading slots 0
+ * and 1, one reading none (its bind leaves the strides undefined), the first again. Each draw
+ * after a pipeline change reads the vertex buffers set before it (the strides go again where the
+ * last pipeline had none or fewer slots; the validation layer reports a draw without them). */
+static void test_pipeline_switches(struct env *env, ID3D12RootSignature *signature)
+{
+    static const char one_slot[] =
+        "float4 vs(float2 pos : POSITION) : SV_Position { return float4(pos, 0.5, 1); }\n"
+        "float4 ps() : SV_Target { return float4(0, 0, 1, 1); }\n";
+    static const char two_slots[] =
+        "float4 vs(float2 pos : POSITION, float2 offset : OFFSET) : SV_Position { return float4(pos + offset, 0.5, 1); }\n"
+        "float4 ps() : SV_Target { return float4(1, 0, 0, 1); }\n";
+    static const char no_input[] =
+        "static const float2 corners[3] = {float2(0.5, -1), float2(1, -1), float2(1, -0.5)};\n"
+        "float4 vs(uint id : SV_VertexID) : SV_Position { return float4(corners[id], 0.5, 1); }\n"
+        "float4 ps() : SV_Target { return float4(0, 1, 0, 1); }\n";
+    static const D3D12_INPUT_ELEMENT_DESC layout[] = {
+        {"POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+        {"OFFSET", 0, DXGI_FORMAT_R32G32_FLOAT, 1, 0, D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA, 1},
+    };
+    /* two quads of 16 x 16 pixels: at the top left, and 32 pixels to its right */
+    static const float quads[12][2] = {
+        {-1.0f, 1.0f}, {-0.5f, 1.0f}, {-1.0f, 0.5f}, {-1.0f, 0.5f}, {-0.5f, 1.0f}, {-0.5f, 0.5f},
+        {0.0f, 1.0f}, {0.5f, 1.0f}, {0.0f, 0.5f}, {0.0f, 0.5f}, {0.5f, 1.0f}, {0.5f, 0.5f},
+    };
+    static const float offset[2] = {0.0f, -1.0f}; /* 32 pixels down */
+    static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    static const int blue[4] = {0, 0, 255, 255}, red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255}, black[4] = {0, 0, 0, 255};
+    ID3D12PipelineState *slot0 = pipeline(env, signature, one_slot, layout, 1, NULL);
+    ID3D12PipelineState *slots01 = pipeline(env, signature, two_slots, layout, 2, NULL);
+    ID3D12PipelineState *none = pipeline(env, signature, no_input, NULL, 0, NULL);
+    ID3D12Resource *vb = upload(env->device, quads, sizeof(quads)), *instances = upload(env->device, offset, sizeof(offset));
+    D3D12_VERTEX_BUFFER_VIEW views[2] = {
+        {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(quads), sizeof(quads[0])},
+        {ID3D12Resource_GetGPUVirtualAddress(instances), sizeof(offset), sizeof(offset)},
+    };
+    struct harness_list list = begin(env, clear);
+
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 2, views);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, slot0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);    /* blue at the top left */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, slots01);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);    /* red 32 pixels below it */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, none);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);    /* green at the bottom right */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, slot0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 6, 0);    /* blue at the top, right of the first */
+    finish(env, &list);
+
+    CHECK_MSG(pixel_is(env, 8, 8, blue, 0), "first quad: %u %u %u", env->pixels[8][8][0], env->pixels[8][8][1], env->pixels[8][8][2]);
+    CHECK_MSG(pixel_is(env, 8, 40, red, 0), "offset quad: %u %u %u", env->pixels[40][8][0], env->pixels[40][8][1], env->pixels[40][8][2]);
+    CHECK_MSG(pixel_is(env, 60, 60, green, 0), "no-input triangle: %u %u %u", env->pixels[60][60][0], env->pixels[60][60][1],
+            env->pixels[60][60][2]);
+    CHECK_MSG(pixel_is(env, 40, 8, blue, 0), "second quad: %u %u %u", env->pixels[8][40][0], env->pixels[8][40][1], env->pixels[8][40][2]);
+    CHECK(pixel_is(env, 40, 40, black, 0));
+    CHECK(pixel_is(env, 24, 8, black, 0));
+    ID3D12Resource_Release(vb);
+    ID3D12Resource_Release(instances);
+    ID3D12PipelineState_Release(none);
+    ID3D12PipelineState_Release(slots01);
+    ID3D12PipelineState_Release(slot0);
+}
+
 /* Root arguments of every kind a draw reads: root constants (the vertex shader's offset, the
  * pixel shader's scale, one parameter visible to all), a root CBV (the tint) and a table with an
  * SRV (a 1 x 1 texture) visible to the pixel shader. The constants change between two draws in
- * one rendering pass. */
+ * one rendering pass; then another pipeline of the signature draws with the arguments set before
+ * it (the scale, the CBV, the table) and a new offset, and after a heap change, one that reads no
+ * table and then the first again, through the new heap. */
 static void test_root_arguments(struct env *env)
 {
     static const char source[] =
@@ -399,20 +487,23 @@ static void test_root_arguments(struct env *env)
         "cbuffer Tint : register(b1) { float4 tint; };\n"
         "Texture2D<float4> tex : register(t0);\n"
         "float4 vs(float3 pos : POSITION) : SV_Position { return float4(pos.xy + offset, pos.z, 1); }\n"
-        "float4 ps() : SV_Target { return tint * tex.Load(int3(0, 0, 0)) * scale; }\n";
+        "float4 ps() : SV_Target { return tint * tex.Load(int3(0, 0, 0)) * scale; }\n"
+        "float4 ps_swapped() : SV_Target { return (tint * tex.Load(int3(0, 0, 0)) * scale).bgra; }\n"
+        "float4 ps_untextured() : SV_Target { return tint * scale; }\n";
     static const D3D12_INPUT_ELEMENT_DESC layout[] = {{"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0,
             D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0}};
     static const float clear[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     static const float tint[4] = {1.0f, 0.5f, 0.25f, 1.0f};
     static const uint8_t texel[256] = {255, 255, 128, 255}; /* one row, pitch 256 */
+    static const uint8_t green_texel[256] = {0, 255, 0, 255};
     static const uint8_t white[4] = {255, 255, 255, 255};
     D3D12_DESCRIPTOR_RANGE1 range = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
     D3D12_ROOT_PARAMETER1 parameters[3];
     struct vertex vertices[6];
     ID3D12RootSignature *signature;
-    ID3D12PipelineState *state;
-    ID3D12Resource *vb, *cb, *tex, *staging;
-    ID3D12DescriptorHeap *heap;
+    ID3D12PipelineState *state, *swapped, *untextured;
+    ID3D12Resource *vb, *cb, *tex, *staging, *green_tex, *green_staging;
+    ID3D12DescriptorHeap *heap, *green_heap;
     struct harness_list list;
 
     memset(parameters, 0, sizeof(parameters));
@@ -429,16 +520,24 @@ static void test_root_arguments(struct env *env)
             | D3D12_ROOT_SIGNATURE_FLAG_DENY_HULL_SHADER_ROOT_ACCESS | D3D12_ROOT_SIGNATURE_FLAG_DENY_DOMAIN_SHADER_ROOT_ACCESS
             | D3D12_ROOT_SIGNATURE_FLAG_DENY_GEOMETRY_SHADER_ROOT_ACCESS);
     state = pipeline(env, signature, source, layout, 1, NULL);
+    swapped = pipeline_with_ps(env, signature, source, "ps_swapped", layout, 1);
+    untextured = pipeline_with_ps(env, signature, source, "ps_untextured", layout, 1);
     rectangle(vertices, 0, 0, 16, 16, 0.5f, white);
     vb = upload(env->device, vertices, sizeof(vertices));
     cb = upload(env->device, tint, sizeof(tint));
     staging = upload(env->device, texel, sizeof(texel));
     tex = texture(env->device, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
+    green_staging = upload(env->device, green_texel, sizeof(green_texel));
+    green_tex = texture(env->device, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
     heap = descriptor_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+    green_heap = descriptor_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
     {
         D3D12_CPU_DESCRIPTOR_HANDLE srv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        D3D12_CPU_DESCRIPTOR_HANDLE green_srv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(green_heap);
         srv.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        green_srv.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         ID3D12Device_CreateShaderResourceView(env->device, tex, NULL, srv);
+        ID3D12Device_CreateShaderResourceView(env->device, green_tex, NULL, green_srv);
     }
 
     list = begin(env, clear);
@@ -448,10 +547,17 @@ static void test_root_arguments(struct env *env)
                 {DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, 256}}}};
         ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
         transition(list.list, tex, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        dst.pResource = green_tex;
+        src.pResource = green_staging;
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+        transition(list.list, green_tex, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
     }
     {
-        const float first[4] = {0.0f, 0.0f, 1.0f, 0.0f}, second[3] = {0.5f, -0.5f, 0.5f};
+        const float first[4] = {0.0f, 0.0f, 1.0f, 0.0f}, second[3] = {0.5f, -0.5f, 0.5f}, third[2] = {1.0f, -1.0f};
+        const float fourth[2] = {1.5f, 0.0f}, fifth[2] = {1.5f, -1.5f};
         D3D12_GPU_DESCRIPTOR_HANDLE table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
+        D3D12_GPU_DESCRIPTOR_HANDLE green_table = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(green_heap);
+        green_table.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         D3D12_VERTEX_BUFFER_VIEW view = {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
         table.ptr += 2 * ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
@@ -465,17 +571,43 @@ static void test_root_arguments(struct env *env)
         /* the second quad: moved by the vertex shader's constants, half as bright by the pixel shader's */
         ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 3, second, 0);
         ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        /* the third: another pipeline of the signature, only the offset set again (the scale stays 0.5) */
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, swapped);
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, third, 0);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        /* another heap, first under a pipeline that reads no table; then the textured pipeline
+         * again reads the same slot of the new heap (its sets must move to it) */
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &green_heap);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, untextured);
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, fourth, 0);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 2, green_table);
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 2, fifth, 0);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     }
     finish(env, &list);
     {
         /* tint (1, 0.5, 0.25, 1) times the texel (1, 1, 0.5, 1): (255, 128, 32, 255), then half of it */
-        static const int full[4] = {255, 128, 32, 255}, half[4] = {128, 64, 16, 128}, none[4] = {0, 0, 0, 0};
+        static const int full[4] = {255, 128, 32, 255}, half[4] = {128, 64, 16, 128}, swapped_half[4] = {16, 64, 128, 128};
+        static const int half_tint[4] = {128, 64, 32, 128}, half_green[4] = {0, 64, 0, 128}, none[4] = {0, 0, 0, 0};
         CHECK_MSG(pixel_is(env, 8, 8, full, 2), "first quad: %u %u %u %u", env->pixels[8][8][0], env->pixels[8][8][1], env->pixels[8][8][2],
                 env->pixels[8][8][3]);
         CHECK_MSG(pixel_is(env, 24, 24, half, 2), "second quad: %u %u %u %u", env->pixels[24][24][0], env->pixels[24][24][1],
                 env->pixels[24][24][2], env->pixels[24][24][3]);
-        CHECK(pixel_is(env, 40, 40, none, 0));
+        CHECK_MSG(pixel_is(env, 40, 40, swapped_half, 2), "third quad (another pipeline): %u %u %u %u", env->pixels[40][40][0],
+                env->pixels[40][40][1], env->pixels[40][40][2], env->pixels[40][40][3]);
+        CHECK_MSG(pixel_is(env, 56, 8, half_tint, 2), "fourth quad (no table): %u %u %u %u", env->pixels[8][56][0], env->pixels[8][56][1],
+                env->pixels[8][56][2], env->pixels[8][56][3]);
+        CHECK_MSG(pixel_is(env, 56, 56, half_green, 2), "fifth quad (the other heap): %u %u %u %u", env->pixels[56][56][0],
+                env->pixels[56][56][1], env->pixels[56][56][2], env->pixels[56][56][3]);
+        CHECK(pixel_is(env, 8, 56, none, 0));
     }
+    ID3D12PipelineState_Release(untextured);
+    ID3D12PipelineState_Release(swapped);
+    ID3D12DescriptorHeap_Release(green_heap);
+    ID3D12Resource_Release(green_tex);
+    ID3D12Resource_Release(green_staging);
     ID3D12DescriptorHeap_Release(heap);
     ID3D12Resource_Release(tex);
     ID3D12Resource_Release(staging);
@@ -692,6 +824,7 @@ int main(void)
     test_triangle(&env, signature);
     test_depth_and_blend(&env, signature);
     test_indexed_instanced(&env, signature);
+    test_pipeline_switches(&env, signature);
     test_root_arguments(&env);
     test_pass_boundaries(&env, signature);
     test_occlusion(&env, signature);

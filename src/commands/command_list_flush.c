@@ -414,7 +414,7 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_root_signature *signature = state->root_signature;
-    uint32_t dirty;
+    uint32_t dirty, constants_dirty, heap_sets_dirty;
 
     assert(!list->in_internal); /* internal work ends before the application's next command */
     if (__builtin_expect(list->bindings.push_owner != bind_point, 0))
@@ -499,10 +499,27 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         vkCmdBindPipeline(list->vk_command_buffer, vk_bind_points[bind_point], vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
     }
-    /* Only the constants that changed since the last push (all of them after a pipeline bind). */
-    if ((dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS)) && !signature->memory_abi)
-        push_constants(list, state, bind_point, dirty & D3D12_DIRTY_PIPELINE ? 0 : state->constants_dirty_first,
-                dirty & D3D12_DIRTY_PIPELINE ? signature->push_constant_size / 4 : state->constants_dirty_end);
+    /* Push constants and descriptor set bindings stay across binds of pipelines of one layout
+     * (Vulkan disturbs neither for compatible layouts): a pipeline change within the layout the
+     * constants were pushed and the heap sets bound with in this command buffer redoes neither. */
+    constants_dirty = heap_sets_dirty = dirty;
+    /* heaps or signature changed: the sets go again at the next flush that reads the heaps, even
+     * if this one does not (it clears the flag) */
+    if (dirty & D3D12_DIRTY_HEAP_OFFSETS)
+        state->heap_sets_in = VK_NULL_HANDLE;
+    if (state->constants_in == list->vk_command_buffer && state->constants_layout == pipeline->vk_layout)
+        constants_dirty &= ~D3D12_DIRTY_PIPELINE;
+    if (state->heap_sets_in == list->vk_command_buffer && state->heap_sets_layout == pipeline->vk_layout)
+        heap_sets_dirty &= ~D3D12_DIRTY_PIPELINE;
+    /* Only the constants that changed since the last push (all of them in another layout). */
+    if ((constants_dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS)) && !signature->memory_abi) {
+        push_constants(list, state, bind_point, constants_dirty & D3D12_DIRTY_PIPELINE ? 0 : state->constants_dirty_first,
+                constants_dirty & D3D12_DIRTY_PIPELINE ? signature->push_constant_size / 4 : state->constants_dirty_end);
+        if (constants_dirty & D3D12_DIRTY_PIPELINE) {
+            state->constants_in = list->vk_command_buffer;
+            state->constants_layout = pipeline->vk_layout;
+        }
+    }
     if (pipeline->reads_heaps) {
         if (!(dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS))) {
             if ((dirty & D3D12_DIRTY_TABLES) && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
@@ -512,8 +529,11 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         }
         state->tables_changed = 0;
         /* A table change alone moves only the table starts: the heap sets stay where they are. */
-        if (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS))
+        if (heap_sets_dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS)) {
             bind_heaps(list, bind_point);
+            state->heap_sets_in = list->vk_command_buffer;
+            state->heap_sets_layout = pipeline->vk_layout;
+        }
     }
     if (signature->root_view_count && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_ROOT_VIEW_OFFSETS)))
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), signature->root_views_offset,

@@ -94,13 +94,17 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetPrimitiveTopology(ID3D12GraphicsC
 }
 
 /* A buffer view's address as a buffer and offset, with the bytes D3D12 says it spans (within
- * the buffer); false after the error for an address in no live buffer. */
-static bool resolve_view(struct d3d12_command_list *list, const char *command, const char *argument, D3D12_GPU_VIRTUAL_ADDRESS address,
+ * the buffer); false after the error for an address in no live buffer. The view is `argument`,
+ * or element `index` of it where index is 0 or more (named only on the error's way). */
+static bool resolve_view(struct d3d12_command_list *list, const char *command, const char *argument, int index, D3D12_GPU_VIRTUAL_ADDRESS address,
         UINT size, VkBuffer *buffer, VkDeviceSize *offset, VkDeviceSize *range)
 {
     uint64_t remaining;
     if (!d3d12xs_va_lookup_range(list->object.device, address, buffer, offset, &remaining)) {
-        d3d12_command_list_record_error(list, command, "%s.BufferLocation 0x%llx is not an address in a live buffer", argument,
+        char element[16] = "";
+        if (index >= 0)
+            snprintf(element, sizeof(element), "[%d]", index);
+        d3d12_command_list_record_error(list, command, "%s%s.BufferLocation 0x%llx is not an address in a live buffer", argument, element,
                 (unsigned long long)address);
         return false;
     }
@@ -115,7 +119,6 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     struct d3d12_vertex_buffer buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
-    char argument[32];
 
     if (!direct_list(list, command))
         return;
@@ -126,15 +129,14 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     }
     memset(buffers, 0, sizeof(buffers));
     for (UINT i = 0; views && i < count; i++) {
-        snprintf(argument, sizeof(argument), "pViews[%u]", i);
         if (views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES) {
-            d3d12_command_list_record_error(list, command, "%s.StrideInBytes is %u (at most %u)", argument, views[i].StrideInBytes,
+            d3d12_command_list_record_error(list, command, "pViews[%u].StrideInBytes is %u (at most %u)", i, views[i].StrideInBytes,
                     D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
             return;
         }
         buffers[i].stride = views[i].StrideInBytes;
         /* address 0: no buffer, reads give 0 */
-        if (views[i].BufferLocation && !resolve_view(list, command, argument, views[i].BufferLocation, views[i].SizeInBytes,
+        if (views[i].BufferLocation && !resolve_view(list, command, "pViews", (int)i, views[i].BufferLocation, views[i].SizeInBytes,
                 &buffers[i].buffer, &buffers[i].offset, &buffers[i].size))
             return;
     }
@@ -166,7 +168,7 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommand
                 (unsigned long long)view->BufferLocation);
         return;
     }
-    if (!resolve_view(list, command, "pView", view->BufferLocation, view->SizeInBytes, &graphics->index_buffer, &graphics->index_offset,
+    if (!resolve_view(list, command, "pView", -1, view->BufferLocation, view->SizeInBytes, &graphics->index_buffer, &graphics->index_offset,
             &graphics->index_size))
         return;
     graphics->index_type = view->Format == DXGI_FORMAT_R16_UINT ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
@@ -322,8 +324,8 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommand
 /* ---- draws ---- */
 
 /* The list state as the command buffer's dynamic state: all of it in a new command buffer, after
- * a pipeline bind what pipelines may have static (strides, depth bounds, patch control points),
- * else what changed. */
+ * a pipeline bind what that bind left undefined or the pipeline reads otherwise, else what
+ * changed. */
 static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline, VkPrimitiveTopology topology,
         bool indexed)
 {
@@ -338,9 +340,20 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         graphics->applied_pipeline = VK_NULL_HANDLE;
     }
     if (graphics->applied_pipeline != pipeline->vk_pipeline) {
-        graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_TOPOLOGY
-                | D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
+        /* Topology and restart are dynamic in every pipeline, so a bind keeps them; restart's value
+         * follows the pipeline's strip cut, and patch control points are dynamic in tessellation
+         * pipelines only (another pipeline's bind leaves them undefined). Strides are dynamic only
+         * with vertex input, and the last binding covered its pipeline's slots. Depth bounds are
+         * dynamic only with the test on; depth bias is dynamic only with DYNAMIC_DEPTH_BIAS, and a
+         * dynamic strip cut's value is the list's (applied_strip_cut then matches no pipeline). */
+        if (g->tessellation || g->dynamic_strip_cut || g->strip_cut_value != graphics->applied_strip_cut)
+            graphics->dirty |= D3D12_GRAPHICS_DIRTY_TOPOLOGY;
+        if (g->vertex_slots && (!graphics->applied_vertex_slots || __builtin_clz(g->vertex_slots) < __builtin_clz(graphics->applied_vertex_slots)))
+            graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
+        graphics->dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
+        graphics->applied_vertex_slots = g->vertex_slots;
+        graphics->applied_strip_cut = g->dynamic_strip_cut ? (D3D12_INDEX_BUFFER_STRIP_CUT_VALUE)~0u : g->strip_cut_value;
     }
     if (graphics->dirty & D3D12_GRAPHICS_DIRTY_VIEWPORTS) {
         VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];

@@ -55,6 +55,10 @@ struct d3d12_bind_point_state {
     bool root_views_scalar;
     struct d3d12_root_signature *root_signature; /* not referenced, as in D3D12 */
     VkPipeline bound_vk_pipeline;                /* the pipeline or the DispatchX variant bound last */
+    /* The layout all root constants, and the one the heap sets' offsets, were last pushed and set
+     * with, and in which command buffer: a pipeline bind of that layout keeps both (flush). */
+    VkPipelineLayout constants_layout, heap_sets_layout;
+    VkCommandBuffer constants_in, heap_sets_in;
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     uint64_t tables_changed;                     /* bit per table set since the table starts were pushed */
     /* Of the pipeline and signature of the last full push of the table starts: per root parameter,

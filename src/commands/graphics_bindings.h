@@ -84,6 +84,9 @@ struct d3d12_graphics_bindings {
     uint32_t dirty;                /* enum d3d12_graphics_dirty */
     VkCommandBuffer applied_in;    /* the command buffer it was last applied in */
     VkPipeline applied_pipeline;   /* the graphics pipeline bound when it was applied */
+    /* Of that pipeline: what decides which dynamic state the next pipeline's bind leaves valid */
+    uint32_t applied_vertex_slots;
+    D3D12_INDEX_BUFFER_STRIP_CUT_VALUE applied_strip_cut;
     uint32_t viewport_count, scissor_count;
     VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
     VkRect2D scissors[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
