@@ -180,7 +180,7 @@ if [ "$what" = draw ]; then
     for side in new old; do
         [ -x "$root/$side/bench/bench_draw" ] || continue
         echo "== $side" >> "$out/draw.txt"
-        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/draw.$side.tsv timeout 300 "$root/$side/bench/bench_draw" >> "$out/draw.txt" 2>&1
+        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/draw.$side.tsv timeout 300 $pin "$root/$side/bench/bench_draw" >> "$out/draw.txt" 2>&1
         echo "bench_draw ($side) rc=$?" >> "$out/summary.txt"
         cat /tmp/draw.$side.tsv >> "$out/draw.txt" 2>/dev/null
     done

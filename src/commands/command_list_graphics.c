@@ -90,6 +90,8 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetPrimitiveTopology(ID3D12GraphicsC
         return;
     }
     list->bindings.graphics.topology = topology;
+    list->bindings.graphics.vk_topology = vk;
+    list->bindings.graphics.topology_type = type;
     list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_TOPOLOGY;
 }
 
@@ -334,6 +336,10 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
     struct d3d12_device *device = list->object.device;
     VkCommandBuffer cb = list->vk_command_buffer;
 
+    /* The common case: another draw of the pipeline with no list state changed since the last. */
+    if (__builtin_expect(graphics->applied_in == cb && graphics->applied_pipeline == pipeline->vk_pipeline
+            && !(graphics->dirty & ~(indexed ? 0u : (uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER)), 1))
+        return;
     if (graphics->applied_in != cb) {
         graphics->dirty = D3D12_GRAPHICS_DIRTY_ALL;
         graphics->applied_in = cb;
@@ -426,8 +432,6 @@ static bool prepare_draw(struct d3d12_command_list *list, const char *command, b
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
-    D3D12_PRIMITIVE_TOPOLOGY_TYPE type;
-    VkPrimitiveTopology topology;
 
     if (!pipeline || !pipeline->graphics) {
         d3d12_command_list_record_error(list, command, "%s", !pipeline ? "no pipeline state is set (SetPipelineState)"
@@ -435,7 +439,7 @@ static bool prepare_draw(struct d3d12_command_list *list, const char *command, b
         return false;
     }
     /* What D3D12 leaves undefined and its debug layer reports: a warning, and no draw. */
-    if (!vk_topology(graphics->topology, &topology, &type) || type != pipeline->graphics->topology_type) {
+    if (graphics->topology_type != pipeline->graphics->topology_type) {
         d3d12_command_list_debug_warn(list, command, "the primitive topology %d (IASetPrimitiveTopology) is not of the pipeline's type %d: "
                 "the draw is skipped", (int)graphics->topology, (int)pipeline->graphics->topology_type);
         return false;
@@ -454,7 +458,7 @@ static bool prepare_draw(struct d3d12_command_list *list, const char *command, b
         d3d12_command_list_end_rendering(list);
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
-    apply_state(list, pipeline, topology, indexed);
+    apply_state(list, pipeline, graphics->vk_topology, indexed);
     if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
         return false;
     if (pipeline->graphics->stream_output_slots)

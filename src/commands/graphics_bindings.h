@@ -100,6 +100,10 @@ struct d3d12_graphics_bindings {
     bool depth_bounds_set;
     float depth_bounds[2];
     D3D_PRIMITIVE_TOPOLOGY topology;
+    /* It as Vulkan's and its type, worked out when it is set (UNDEFINED, 0, until then: no
+     * pipeline is of that type), so a draw need not translate it again. */
+    VkPrimitiveTopology vk_topology;
+    D3D12_PRIMITIVE_TOPOLOGY_TYPE topology_type;
     uint32_t vertex_buffer_count;  /* slots 0 to this minus 1 were set (IASetVertexBuffers) */
     struct d3d12_vertex_buffer vertex_buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
     VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */
