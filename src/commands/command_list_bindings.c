@@ -12,6 +12,8 @@
 void d3d12_command_list_reset_bindings(struct d3d12_command_list *list)
 {
     memset(&list->bindings, 0, sizeof(list->bindings));
+    list->bindings.graphics.draw_stages = d3d12_draw_stages(list->object.device);
+    list->bindings.graphics.draw_tracked_stages = d3d12_tracked_stages(list->bindings.graphics.draw_stages);
 }
 
 /* The checks of a call that binds at a bind point: a COPY list binds nothing; graphics state on a

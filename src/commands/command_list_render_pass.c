@@ -198,15 +198,13 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
 bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
-    const VkPipelineStageFlags2 stages = d3d12_draw_stages(list->object.device);
+    const VkPipelineStageFlags2 stages = graphics->draw_stages;
     struct d3d12_rendering_key key;
 
     /* The common case: another draw with the pipeline into the open pass, no barrier waiting. */
     if (__builtin_expect(graphics->rendering && graphics->rendering_checked_for == pipeline && graphics->rendering_in == list->vk_command_buffer
-            && !d3d12_barriers_pending(&list->barriers, stages), 1)) {
-        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
+            && d3d12_barriers_before_nothing_waits(&list->barriers, stages, graphics->draw_tracked_stages), 1))
         return true;
-    }
     if (!rendering_key(list, pipeline, command, &key))
         return false;
     if (graphics->rendering && (graphics->rendering_in != list->vk_command_buffer || memcmp(&key, &graphics->rendering_key, sizeof(key))))

@@ -80,6 +80,9 @@ struct d3d12_graphics_bindings {
     /* The pipeline whose draws the open pass was last found to fit: the next draw with it skips
      * the comparison (OMSetRenderTargets clears it). */
     const void *rendering_checked_for;
+    /* The stages a draw runs in on the device (d3d12_draw_stages) and the barrier tracker's slots
+     * of them, worked out once per list for the draws' common case. */
+    VkPipelineStageFlags2 draw_stages, draw_tracked_stages;
     /* The list's state (command_list_graphics.c) and what the command buffer lacks of it */
     uint32_t dirty;                /* enum d3d12_graphics_dirty */
     VkCommandBuffer applied_in;    /* the command buffer it was last applied in */

@@ -176,6 +176,18 @@ static inline void d3d12_barriers_before(struct d3d12_barrier_tracker *tracker, 
     tracker->recorded |= stage;
 }
 
+/* d3d12_barriers_before's common case for a caller that knows its stages' tracked slots
+ * (d3d12_tracked_stages(stages)): true, noting the stages, when nothing waits for them; false,
+ * with nothing done, otherwise. */
+static inline bool d3d12_barriers_before_nothing_waits(struct d3d12_barrier_tracker *tracker, VkPipelineStageFlags2 stages,
+        VkPipelineStageFlags2 tracked)
+{
+    if (tracker->transfer_layout_count || (tracker->waiting & tracked))
+        return false;
+    tracker->recorded |= stages;
+    return true;
+}
+
 /* A dependency emitted now, for one command's own steps (a clear before the dispatch that
  * reads it, a write-back before a timestamp) or one that must land at this point (a marker
  * write waiting for everything): it changes nothing the tracker remembers. */
