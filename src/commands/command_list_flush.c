@@ -32,6 +32,7 @@ static void claim_push_constants(struct d3d12_list_bindings *bindings, enum d3d1
 {
     struct d3d12_bind_point_state *state = &bindings->points[bind_point];
     bindings->push_owner = bind_point;
+    state->table_starts_in = VK_NULL_HANDLE; /* the other bind point's values are there now */
     if (!state->root_signature)
         return;
     state->dirty |= D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES | D3D12_DIRTY_ROOT_VIEW_OFFSETS;
@@ -345,9 +346,15 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
         state->table_starts[table++] = size < buffers->capacity[D3D12XS_HEAP_SET_RESOURCES] ? size
                 : buffers->capacity[D3D12XS_HEAP_SET_RESOURCES];
     }
-    if (table)
-        vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(signature, bind_point), signature->tables_offset,
-                4 * table, state->table_starts);
+    if (!table || (state->table_starts_in == list->vk_command_buffer && state->table_starts_layout == bindings->pipeline->vk_layout
+            && state->pushed_table_count == table && !memcmp(state->pushed_table_starts, state->table_starts, 4 * table)))
+        return true;
+    vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(signature, bind_point), signature->tables_offset,
+            4 * table, state->table_starts);
+    memcpy(state->pushed_table_starts, state->table_starts, 4 * table);
+    state->pushed_table_count = table;
+    state->table_starts_in = list->vk_command_buffer;
+    state->table_starts_layout = bindings->pipeline->vk_layout;
     return true;
 }
 
@@ -380,9 +387,13 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
         first = slot < first ? slot : first;
         end = slot + 1 > end ? slot + 1 : end;
     }
-    if (end)
+    if (end) {
         vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point),
                 signature->tables_offset + 4 * first, 4 * (end - first), &state->table_starts[first]);
+        /* the copy of the full push is out of date: the next full push pushes (one store here
+         * keeps a stream of table changes as cheap as it was) */
+        state->table_starts_in = VK_NULL_HANDLE;
+    }
     return true;
 }
 

@@ -68,6 +68,12 @@ struct d3d12_bind_point_state {
     uint8_t table_slot[D3D12XS_MAX_ROOT_PARAMETERS];
     uint32_t push_constants[D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4];
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
+    /* The table starts as last pushed, in which command buffer and with which layout: a full push
+     * that would push the same values again (a pipeline change within the layout whose tables
+     * start where they did) pushes nothing. */
+    uint32_t pushed_table_starts[D3D12XS_MAX_ROOT_PARAMETERS + 1], pushed_table_count;
+    VkCommandBuffer table_starts_in;
+    VkPipelineLayout table_starts_layout;
     uint32_t table_starts[D3D12XS_MAX_ROOT_PARAMETERS + 1]; /* heap index of each table's start, in table order; then
                                                                    * the heap size where d3d12xs_heap.hlsli reads it */
     /* Memory-based ABI: the root descriptors' D3D12 addresses checked by the last descriptor

@@ -77,7 +77,7 @@ static void bindings_unbound(struct d3d12_command_list *list)
         state->dirty = D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS | D3D12_DIRTY_TABLES
                 | D3D12_DIRTY_HEAP_OFFSETS | D3D12_DIRTY_ROOT_VIEW_OFFSETS;
         state->bound_vk_pipeline = VK_NULL_HANDLE;
-        state->constants_in = state->heap_sets_in = VK_NULL_HANDLE; /* internal work pushed and bound its own */
+        state->constants_in = state->heap_sets_in = state->table_starts_in = VK_NULL_HANDLE; /* internal work pushed and bound its own */
     }
 }
 
