@@ -120,7 +120,7 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     static const char command[] = METHOD(IASetVertexBuffers);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
-    struct d3d12_vertex_buffer buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    struct d3d12_vertex_buffer *buffers = &graphics->vertex_buffers[start];
 
     if (!direct_list(list, command))
         return;
@@ -129,7 +129,10 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
                 D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT);
         return;
     }
-    memset(buffers, 0, sizeof(buffers));
+    /* Written in place: a view refused below makes the list invalid, so what the slots then hold
+     * is never read. */
+    for (UINT i = 0; i < count; i++)
+        buffers[i] = (struct d3d12_vertex_buffer){0};
     for (UINT i = 0; views && i < count; i++) {
         if (views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES) {
             d3d12_command_list_record_error(list, command, "pViews[%u].StrideInBytes is %u (at most %u)", i, views[i].StrideInBytes,
@@ -142,7 +145,6 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
                 &buffers[i].buffer, &buffers[i].offset, &buffers[i].size))
             return;
     }
-    memcpy(&graphics->vertex_buffers[start], buffers, count * sizeof(*buffers));
     if (start + count > graphics->vertex_buffer_count)
         graphics->vertex_buffer_count = start + count;
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
