@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands/command_recording.h"
+#include "commands/command_list_flush.h"
 #include "spirv/spirv.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name

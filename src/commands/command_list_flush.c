@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "command_list_flush.h"
 #include "descriptors/descriptor_buffer.h"
 #include "spirv/spirv.h"
 

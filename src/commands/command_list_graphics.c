@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "command_list_flush.h"
 #include "commands/command_list_graphics.h"
 #include "descriptors/descriptor_buffer.h"
 #include "pipelines/graphics_pipeline.h"

@@ -173,51 +173,6 @@ static inline bool d3d12_command_list_binding_list(struct d3d12_command_list *li
 }
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
 
-/* command_list_flush.c: brings a bind point's Vulkan state up to date for a dispatch or a draw
- * of the bound pipeline state's variant (DispatchX's D3D12XS_VARIANT_* bits, 0 otherwise; SCALAR
- * is added where root views need it). False (after recording the error) when it cannot run.
- * flush_compute is the compute bind point's, which also counts the dispatch. */
-bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, unsigned variant);
-/* The flush's part for tables alone (same pipeline, signature and heaps): the changed tables'
- * starts, checked and pushed; false after recording the error. */
-bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
-/* Inline, the way a stream of dispatches or draws takes when at most root constants and tables
- * changed: one push of the constants, the tables' starts, or nothing; anything else goes through
- * flush_full. */
-static inline bool d3d12_command_list_flush(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command,
-        unsigned variant)
-{
-    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
-    const uint32_t dirty = state->dirty;
-
-    if (__builtin_expect(list->bindings.push_owner == bind_point && !(dirty & ~(D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES))
-            && state->validated && state->constants_only && !variant, 1)) {
-        if ((dirty & D3D12_DIRTY_TABLES) && !d3d12_command_list_flush_tables(list, bind_point, command))
-            return false;
-        if (dirty & D3D12_DIRTY_CONSTANTS) {
-            vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, state->root_signature->vk_push_stages[bind_point],
-                    4 * state->constants_dirty_first, 4 * (state->constants_dirty_end - state->constants_dirty_first),
-                    &state->push_constants[state->constants_dirty_first]);
-        }
-        state->dirty = 0;
-        list->record.dispatch_first = list->record.bound_first;
-        list->record.dispatch_count = list->record.bound_count;
-        return true;
-    }
-    return d3d12_command_list_flush_full(list, bind_point, command, variant);
-}
-static inline bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant)
-{
-    const struct d3d12_pipeline_state *pipeline;
-
-    if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_COMPUTE, command, variant))
-        return false;
-    pipeline = list->bindings.pipeline;
-    list->dispatch_counts[list->bindings.points[D3D12_BIND_POINT_COMPUTE].root_signature->memory_abi]++;
-    list->root_descriptor_counts[0] += pipeline->pushed_root_descriptor_count;
-    list->root_descriptor_counts[1] += pipeline->address_count;
-    return true;
-}
 
 /* command_list_pix.c: PIX events (timestamped into the trace while a capture runs); close ends
  * the events left open, reset drops the recording's timestamps. */
