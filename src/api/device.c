@@ -28,6 +28,7 @@
 #include "commands/command_list_state.h"
 #include "commands/command_bundle.h"
 #include "commands/query_heap.h"
+#include "commands/command_signature.h"
 #include "generated/d3d12_stubs.h"
 #include "api/device_versions.h"
 
@@ -416,6 +417,13 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateQueryHeap(ID3D12Device14 *if
     return d3d12_query_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandSignature(ID3D12Device14 *iface, const D3D12_COMMAND_SIGNATURE_DESC *desc,
+        ID3D12RootSignature *root_signature, REFIID riid, void **signature)
+{
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateCommandSignature), signature);
+    return d3d12_command_signature_create(impl_from_ID3D12Device14(iface), desc, root_signature, riid, signature);
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_device_SetStablePowerState(ID3D12Device14 *iface, BOOL enable)
 {
     (void)iface;
@@ -474,6 +482,7 @@ static const ID3D12Device14Vtbl d3d12_device_vtbl = {
     .CopyDescriptorsSimple = d3d12_device_CopyDescriptorsSimple,
     .GetCopyableFootprints = d3d12_device_GetCopyableFootprints,
     .CreateQueryHeap = d3d12_device_CreateQueryHeap,
+    .CreateCommandSignature = d3d12_device_CreateCommandSignature,
     .SetStablePowerState = d3d12_device_SetStablePowerState,
     .GetAdapterLuid = d3d12_device_GetAdapterLuid,
     D3D12XS_DEVICE_VERSION_VTBL_ENTRIES,
