@@ -37,6 +37,8 @@ struct d3d12xs_graphics_caps {
     bool depth_clamp, depth_bias_clamp, depth_bounds, fill_mode_non_solid, multi_viewport;
     bool clip_distance, cull_distance, vertex_stores, fragment_stores, full_draw_index_uint32;
     bool variable_multisample_rate, draw_parameters, output_viewport_index, output_layer;
+    /* ExecuteIndirect's draws: several per Vulkan call, a first instance from memory, a count buffer */
+    bool multi_draw_indirect, draw_indirect_first_instance, draw_indirect_count;
     bool depth_clip_enable;                  /* VK_EXT_depth_clip_enable */
     bool vertex_divisor, vertex_divisor_zero; /* VK_EXT_vertex_attribute_divisor: step rates, and 0 */
     uint32_t max_vertex_divisor;
