@@ -2,14 +2,21 @@
  * (command_signature.c). Signatures that only draw or dispatch become Vulkan's indirect
  * commands, reading D3D12's argument structures in place (they are Vulkan's, field for field):
  * DRAW vkCmdDrawIndirect(Count), DRAW_INDEXED vkCmdDrawIndexedIndirect(Count), DISPATCH one
- * vkCmdDispatchIndirect per command. Draws take DrawInstanced's path (flush, dynamic state,
- * rendering pass) and dispatches Dispatch's. What is not built yet fails Close with E_NOTIMPL
- * and a line: signatures that change state, and dispatches with a count buffer
- * (docs/indirect.md). */
+ * vkCmdDispatchIndirect per command. vkCmdDispatchIndirect has no count form: with a count
+ * buffer, an internal pass first copies the commands below the count into scratch memory and
+ * zeroes the rest (shaders/indirect_dispatch_count.comp), and the dispatches read the scratch.
+ * Draws take DrawInstanced's path (flush, dynamic state, rendering pass) and dispatches
+ * Dispatch's. Signatures that change state are not built yet: they fail Close with E_NOTIMPL
+ * and a line (docs/indirect.md). */
+#include <stdlib.h>
+
 #include "command_recording.h"
 #include "commands/command_list_graphics.h"
 #include "commands/command_signature.h"
+#include "commands/indirect_dispatch.h"
 #include "descriptors/root_signature.h"
+#include "device/internal_pipeline.h"
+#include "indirect_dispatch_count_spirv.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
@@ -104,28 +111,148 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
     d3d12_command_list_note_draw(list, command);
 }
 
-static void execute_dispatches(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
-        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts)
+struct d3d12_indirect_dispatch {
+    struct d3d12xs_internal_layout layout; /* arguments, count, commands; struct dispatch_batch */
+    VkPipeline pipeline;
+};
+
+/* indirect_dispatch_count.comp's push constants. */
+struct dispatch_batch {
+    uint32_t argument_index, stride_words, count_index, command_index, first, size, max_count;
+};
+
+/* Commands a batch of the pass caps: its scratch (12 bytes each) stays within one argument
+ * memory chunk. */
+#define DISPATCH_BATCH_SIZE 4096u
+/* The bytes of the argument buffer one batch binds stay within every device's storage buffer
+ * range (maxStorageBufferRange is at least 2^27). */
+#define DISPATCH_BATCH_RANGE ((1u << 27) - 4096u) /* room for the offset's alignment and the last command */
+
+void d3d12_indirect_dispatch_create(struct d3d12_device *device)
 {
-    VkDeviceSize offset = argument_offset + signature->action_offset;
+    struct d3d12_indirect_dispatch *pass;
+
+    if (!(pass = calloc(1, sizeof(*pass))))
+        return;
+    if (!d3d12xs_internal_layout_create(device, 3, sizeof(struct dispatch_batch), &pass->layout)
+            || !d3d12xs_internal_pipeline_create(device, &pass->layout, d3d12_indirect_dispatch_count_spirv,
+                    sizeof(d3d12_indirect_dispatch_count_spirv), &pass->pipeline)) {
+        d3d12xs_internal_layout_destroy(device, &pass->layout);
+        free(pass);
+        return;
+    }
+    device->indirect_dispatch = pass;
+}
+
+void d3d12_indirect_dispatch_destroy(struct d3d12_device *device)
+{
+    struct d3d12_indirect_dispatch *pass = device->indirect_dispatch;
+
+    if (!pass)
+        return;
+    vkDestroyPipeline(device->vk_device, pass->pipeline, NULL);
+    d3d12xs_internal_layout_destroy(device, &pass->layout);
+    free(pass);
+    device->indirect_dispatch = NULL;
+}
+
+/* The capping pass: for each batch of commands, scratch memory (buffers[b] at offsets[b]) that
+ * holds count VkDispatchIndirectCommands, those past min(count, MaxCommandCount) zero, made
+ * visible to the draw-indirect stage. False after the error. */
+static bool cap_dispatches(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
+        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
+        UINT64 count_offset, uint32_t batch_size, VkBuffer *buffers, VkDeviceSize *offsets)
+{
+    struct d3d12_device *device = list->object.device;
+    const struct d3d12_indirect_dispatch *pass = device->indirect_dispatch;
+    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
+    uint32_t stride = signature->byte_stride;
+    VkCommandBuffer cb;
+    void *mapped;
+
+    for (uint32_t b = 0; b * batch_size < count; b++) {
+        uint32_t size = count - b * batch_size < batch_size ? count - b * batch_size : batch_size;
+        if (FAILED(d3d12_argument_ring_allocate(device, &list->allocator->arguments, size * sizeof(VkDispatchIndirectCommand), &buffers[b],
+                &offsets[b], &mapped, command))) {
+            d3d12_command_list_record_error(list, command, "out of memory for the capped dispatches");
+            return false;
+        }
+    }
+    cb = d3d12_command_list_begin_internal(list);
+    /* The application's barrier into INDIRECT_ARGUMENT waits in the draw-indirect stage; this
+     * pass reads in a shader: it waits for the writes no barrier has ordered before compute yet. */
+    d3d12_barriers_before(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    d3d12_barriers_after_unordered(&list->barriers, cb, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    for (uint32_t b = 0; b * batch_size < count; b++) {
+        uint32_t size = count - b * batch_size < batch_size ? count - b * batch_size : batch_size;
+        uint64_t first = argument_offset + signature->action_offset + (uint64_t)b * batch_size * stride;
+        uint64_t base = alignment > 1 ? first / alignment * alignment : first;
+        struct dispatch_batch batch = {(uint32_t)((first - base) / 4), stride / 4, 0, 0, b * batch_size, size, count};
+        VkDescriptorBufferInfo infos[3] = {
+            {arguments->vk_buffer, base, first - base + (uint64_t)(size - 1) * stride + sizeof(VkDispatchIndirectCommand)},
+            d3d12xs_internal_value_range(device, counts->vk_buffer, count_offset, 4, &batch.count_index),
+            d3d12xs_internal_value_range(device, buffers[b], offsets[b], 4, &batch.command_index),
+        };
+        VkWriteDescriptorSet writes[3];
+        infos[2].range = offsets[b] - infos[2].offset + (uint64_t)size * sizeof(VkDispatchIndirectCommand);
+        for (uint32_t i = 0; i < 3; i++)
+            writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i, .descriptorCount = 1,
+                    .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &infos[i]};
+        device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 3, writes);
+        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+    }
+    /* the capped commands, before the dispatches that read them */
+    d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    d3d12_command_list_end_internal(list);
+    return true;
+}
+
+static void execute_dispatches(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
+        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
+        UINT64 count_offset)
+{
+    VkDeviceSize offset = argument_offset + signature->action_offset, *offsets = NULL;
+    uint32_t batch_size = DISPATCH_BATCH_SIZE, batch_count;
+    VkBuffer *buffers = NULL;
 
     if (!d3d12_command_list_outside_render_pass(list, command))
         return;
     if (counts) {
-        /* vkCmdDispatchIndirect has no count form: capping the commands on the GPU needs a pass
-         * of d3d12xs's own, which is not built yet. */
-        d3d12_command_list_record_unsupported(list, command, "pCountBuffer is set with a DISPATCH signature: dispatches with a GPU count "
-                "are not built yet");
-        return;
+        if (!list->object.device->indirect_dispatch) {
+            d3d12_command_list_record_unsupported(list, command, "pCountBuffer is set with a DISPATCH signature, and the internal pipeline "
+                    "that caps the dispatches could not be made on %s", list->object.device->vk_properties.deviceName);
+            return;
+        }
+        if ((uint64_t)batch_size * signature->byte_stride > DISPATCH_BATCH_RANGE)
+            batch_size = DISPATCH_BATCH_RANGE / signature->byte_stride ? DISPATCH_BATCH_RANGE / signature->byte_stride : 1;
+        batch_count = (count + batch_size - 1) / batch_size;
+        if (!(buffers = malloc(batch_count * sizeof(*buffers))) || !(offsets = malloc(batch_count * sizeof(*offsets)))) {
+            d3d12_command_list_record_error(list, command, "out of memory for the capped dispatches");
+            goto done;
+        }
+        if (!cap_dispatches(list, command, signature, count, arguments, argument_offset, counts, count_offset, batch_size, buffers, offsets))
+            goto done;
     }
     if (!d3d12_command_list_flush_compute(list, command, 0))
-        return;
+        goto done;
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     d3d12_command_list_begin_predicated(list);
-    for (uint32_t i = 0; i < count; i++, offset += signature->byte_stride)
-        vkCmdDispatchIndirect(list->vk_command_buffer, arguments->vk_buffer, offset);
+    for (uint32_t i = 0; i < count; i++, offset += signature->byte_stride) {
+        if (counts)
+            vkCmdDispatchIndirect(list->vk_command_buffer, buffers[i / batch_size],
+                    offsets[i / batch_size] + (VkDeviceSize)(i % batch_size) * sizeof(VkDispatchIndirectCommand));
+        else
+            vkCmdDispatchIndirect(list->vk_command_buffer, arguments->vk_buffer, offset);
+    }
     d3d12_command_list_end_predicated(list);
     d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
+done:
+    free(buffers);
+    free(offsets);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandList10 *iface, ID3D12CommandSignature *signature_iface,
@@ -173,7 +300,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     if (dispatch) {
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
-        execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts);
+        execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
     } else {
         execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
     }
