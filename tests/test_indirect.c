@@ -378,6 +378,7 @@ static void test_count_buffers(struct env *env)
 static void test_gpu_written_draw(struct env *env)
 {
     static const UINT values[8] = {5, 3, 2, 1, 0, 0, 0, 0}; /* 5 vertices from 2, 3 instances from 1 */
+    static const UINT counted[8] = {5, 3, 2, 1, 1, 9, 9, 9};
     ID3D12Resource *arguments = harness_uav_buffer(env->device, 64);
     uint8_t hits[SIZE][SIZE];
     struct harness_list list = begin_points(env);
@@ -395,6 +396,22 @@ static void test_gpu_written_draw(struct env *env)
     for (unsigned y = 0; y < 3; y++)
         for (unsigned x = 0; x < 5; x++)
             CHECK_MSG(hits[y][x] == 1, "pixel (%u, %u) hit %u times (SV_VertexID and SV_InstanceID count from 0)", x, y, hits[y][x]);
+    ID3D12Resource_Release(arguments);
+
+    /* the count too: 1 at byte 16, so the two commands of MaxCommandCount 3 that would read it
+     * and what follows do not run */
+    arguments = harness_uav_buffer(env->device, 64);
+    list = begin_points(env);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->compute_signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, env->writer);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, ID3D12Resource_GetGPUVirtualAddress(arguments));
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 1, 8, counted, 0);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    transition(list.list, arguments, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, env->points);
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, env->draw, 3, arguments, 0, arguments, 16);
+    end_points(env, &list, hits);
+    CHECK_MSG(total(hits) == 15, "arguments and count written on the GPU: %u points, expected 15", total(hits));
     ID3D12Resource_Release(arguments);
 }
 
@@ -474,6 +491,24 @@ static void test_dispatches(struct env *env)
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
     CHECK_MSG(read_count(env) == 12, "arguments written on the GPU: %u groups, expected 12", read_count(env));
+
+    /* the count written on the GPU too: 1 at byte 12, where a second command would start */
+    {
+        static const UINT counted[8] = {2, 2, 1, 1, 7, 7, 0, 0};
+        list = begin_counting(env);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, env->writer);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, ID3D12Resource_GetGPUVirtualAddress(written));
+        ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(list.list, 1, 8, counted, 0);
+        transition(list.list, written, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        transition(list.list, written, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, env->counter);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, ID3D12Resource_GetGPUVirtualAddress(env->counts));
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, env->dispatch, 2, written, 0, written, 12);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        CHECK_MSG(read_count(env) == 4, "arguments and count written on the GPU: %u groups, expected 4", read_count(env));
+    }
 
     /* SetPredication skips ExecuteIndirect as it skips Dispatch */
     for (unsigned skip = 0; skip < 2; skip++) {

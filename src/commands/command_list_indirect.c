@@ -170,7 +170,7 @@ static bool cap_dispatches(struct d3d12_command_list *list, const char *command,
     VkCommandBuffer cb;
     void *mapped;
 
-    for (uint32_t b = 0; b * batch_size < count; b++) {
+    for (uint32_t b = 0; (uint64_t)b * batch_size < count; b++) {
         uint32_t size = count - b * batch_size < batch_size ? count - b * batch_size : batch_size;
         if (FAILED(d3d12_argument_ring_allocate(device, &list->allocator->arguments, size * sizeof(VkDispatchIndirectCommand), &buffers[b],
                 &offsets[b], &mapped, command))) {
@@ -185,7 +185,7 @@ static bool cap_dispatches(struct d3d12_command_list *list, const char *command,
     d3d12_barriers_after_unordered(&list->barriers, cb, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
-    for (uint32_t b = 0; b * batch_size < count; b++) {
+    for (uint32_t b = 0; (uint64_t)b * batch_size < count; b++) {
         uint32_t size = count - b * batch_size < batch_size ? count - b * batch_size : batch_size;
         uint64_t first = argument_offset + signature->action_offset + (uint64_t)b * batch_size * stride;
         uint64_t base = alignment > 1 ? first / alignment * alignment : first;
