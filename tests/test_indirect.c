@@ -225,6 +225,8 @@ static void test_creation_rules(struct env *env)
         {"root UAV and incrementing constant", 24, 3, {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
                 {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT, .IncrementingConstant = {1, 7}},
                 {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}}, true, 0, S_OK, NULL},
+        {"incrementing constant takes no bytes", 12, 2, {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT, .IncrementingConstant = {1, 0}},
+                {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}}, true, 0, S_OK, NULL},
         {"stride not 4-aligned", 18, 1, {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}}, false, 0, E_INVALIDARG, "multiple of 4"},
         {"stride too small", 12, 1, {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}}, false, 0, E_INVALIDARG, "less than the 16 bytes"},
         {"no draw", 16, 1, {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW}}, false, 0, E_INVALIDARG, "must be a draw or dispatch"},

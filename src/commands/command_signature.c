@@ -83,7 +83,9 @@ static uint32_t argument_size(const D3D12_INDIRECT_ARGUMENT_DESC *argument)
     case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW:
     case D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW:
     case D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW: return sizeof(D3D12_GPU_VIRTUAL_ADDRESS);
-    case D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT: return sizeof(UINT);
+    /* The command's index, counted by the GPU: nothing in the argument buffer (as far as
+     * Microsoft's pages say; docs/indirect.md). */
+    case D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT: return 0;
     case D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_RAYS: return sizeof(D3D12_DISPATCH_RAYS_DESC);
     case D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH: return sizeof(D3D12_DISPATCH_MESH_ARGUMENTS);
     default: return 0;
@@ -161,7 +163,8 @@ static HRESULT check_arguments(struct d3d12_command_signature *signature, const 
         if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH || argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_RAYS)
             return d3d12xs_fail(E_NOTIMPL, method, "pArgumentDescs[%u] is %s: d3d12xs has no %s pipelines yet", i, name,
                     argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH ? "mesh shader" : "raytracing");
-        if (!(size = argument_size(argument)) && argument->Type != D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT)
+        size = argument_size(argument);
+        if ((unsigned)argument->Type > D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
             return d3d12xs_fail(E_INVALIDARG, method, "pArgumentDescs[%u].Type is %d (not a D3D12_INDIRECT_ARGUMENT_TYPE)", i,
                     (int)argument->Type);
         if (is_action(argument->Type)) {
