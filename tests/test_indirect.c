@@ -2,7 +2,8 @@
  * mesh and ray dispatches, one line each); draws, indexed draws and dispatches whose arguments
  * the CPU wrote (UPLOAD buffers) or a compute shader wrote earlier in the list (a barrier from
  * UNORDERED_ACCESS into INDIRECT_ARGUMENT); count buffers below, at and above MaxCommandCount,
- * and zero (dispatches' capped by an internal pass, in batches); MaxCommandCount 0; argument offsets; a bundle; SetPredication; the recording errors
+ * and zero (dispatches' capped by an internal pass, in batches); INCREMENTING_CONSTANT (each
+ * command sees its index); MaxCommandCount 0; argument offsets; a bundle; SetPredication; the recording errors
  * and what is not built yet (E_NOTIMPL at Close). Draws are points counted by additive blending
  * into a 16 x 16 target, each pixel a (vertex, instance) pair, and compared with the same draws
  * made by DrawInstanced / DrawIndexedInstanced; dispatches count their groups in a UAV. */
@@ -664,6 +665,93 @@ static void test_errors(struct env *env)
     ID3D12Resource_Release(buffer);
 }
 
+/* INCREMENTING_CONSTANT: command i sees i in its root constant, for draws (each point at x = i)
+ * and dispatches (each adds i + 1), with and without a count buffer. */
+static const char indexed_points_source[] =
+    "cbuffer c : register(b0) { uint k; };\n"
+    "struct O { float4 pos : SV_Position; };\n"
+    "O vs(uint v : SV_VertexID) { O o; o.pos = float4((k + v + 0.5) / 8.0 - 1.0, 1.0 - 0.5 / 8.0, 0, 1); return o; }\n"
+    "float4 ps(O i) : SV_Target { return float4(1.0 / 255.0, 0, 0, 0); }\n";
+static const char index_counter_source[] =
+    "RWByteAddressBuffer u : register(u0);\n"
+    "cbuffer c : register(b0) { uint4 a; uint4 b; };\n"
+    "[numthreads(1, 1, 1)] void main() { uint o; u.InterlockedAdd(0, a.y + 1, o); }\n";
+
+static void test_incrementing_constant(struct env *env)
+{
+    static const UINT draws[5 * 4] = {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0};
+    static const UINT dispatches[4 * 3] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const UINT count = 3;
+    D3D12_INDIRECT_ARGUMENT_DESC draw_arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT, .IncrementingConstant = {0, 0}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
+    D3D12_INDIRECT_ARGUMENT_DESC dispatch_arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT,
+            .IncrementingConstant = {1, 1}}, {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
+    D3D12_COMMAND_SIGNATURE_DESC draw_desc = {16, 2, draw_arguments, 0}, dispatch_desc = {12, 2, dispatch_arguments, 0};
+    ID3D12Resource *draw_buffer = upload(env->device, draws, sizeof(draws));
+    ID3D12Resource *dispatch_buffer = upload(env->device, dispatches, sizeof(dispatches));
+    ID3D12Resource *count_buffer = upload(env->device, &count, sizeof(count));
+    ID3D12CommandSignature *draw_signature = NULL, *dispatch_signature = NULL;
+    ID3D12PipelineState *points = NULL, *counter;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12RootSignature *graphics_root;
+    D3D12_ROOT_PARAMETER1 parameter;
+    uint8_t hits[SIZE][SIZE];
+    struct harness_list list;
+    ID3D10Blob *vs, *ps, *cs;
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameter.Constants.Num32BitValues = 1;
+    graphics_root = harness_root_signature(env->device, &parameter, 1, 0);
+    vs = harness_compile_stage(indexed_points_source, "vs", "vs_5_0");
+    ps = harness_compile_stage(indexed_points_source, "ps", "ps_5_0");
+    harness_graphics_desc(&desc, graphics_root, vs, ps);
+    desc.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT;
+    desc.BlendState.RenderTarget[0].BlendEnable = TRUE;
+    desc.BlendState.RenderTarget[0].SrcBlend = desc.BlendState.RenderTarget[0].DestBlend = D3D12_BLEND_ONE;
+    desc.BlendState.RenderTarget[0].SrcBlendAlpha = desc.BlendState.RenderTarget[0].DestBlendAlpha = D3D12_BLEND_ONE;
+    desc.BlendState.RenderTarget[0].BlendOp = desc.BlendState.RenderTarget[0].BlendOpAlpha = D3D12_BLEND_OP_ADD;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&points), S_OK);
+    ID3D10Blob_Release(vs);
+    ID3D10Blob_Release(ps);
+    cs = harness_compile(index_counter_source, 0);
+    counter = harness_compute_pipeline(env->device, env->compute_signature, cs);
+    ID3D10Blob_Release(cs);
+    CHECK_HR(ID3D12Device_CreateCommandSignature(env->device, &draw_desc, graphics_root, &IID_ID3D12CommandSignature,
+            (void **)&draw_signature), S_OK);
+    CHECK_HR(ID3D12Device_CreateCommandSignature(env->device, &dispatch_desc, env->compute_signature, &IID_ID3D12CommandSignature,
+            (void **)&dispatch_signature), S_OK);
+
+    for (unsigned counted = 0; counted < 2; counted++) {
+        unsigned n = counted ? count : 5;
+        list = begin_points(env);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, graphics_root);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, points);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, draw_signature, 5, draw_buffer, 0, counted ? count_buffer : NULL, 0);
+        end_points(env, &list, hits);
+        CHECK_MSG(total(hits) == n, "%s: %u points, expected %u", counted ? "count 3" : "no count", total(hits), n);
+        for (unsigned x = 0; x < 5; x++)
+            CHECK_MSG(hits[0][x] == (x < n), "command %u's point (x = its index) hit %u times", x, hits[0][x]);
+
+        list = begin_counting(env);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, counter);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, dispatch_signature, 4, dispatch_buffer, 0, counted ? count_buffer : NULL, 0);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        CHECK_MSG(read_count(env) == (counted ? 1 + 2 + 3u : 1 + 2 + 3 + 4u), "%s: dispatches added %u", counted ? "count 3" : "no count",
+                read_count(env));
+    }
+
+    ID3D12CommandSignature_Release(dispatch_signature);
+    ID3D12CommandSignature_Release(draw_signature);
+    ID3D12PipelineState_Release(counter);
+    ID3D12PipelineState_Release(points);
+    ID3D12RootSignature_Release(graphics_root);
+    ID3D12Resource_Release(count_buffer);
+    ID3D12Resource_Release(dispatch_buffer);
+    ID3D12Resource_Release(draw_buffer);
+}
+
 static void test_feature_tier(struct env *env)
 {
     D3D12_FEATURE_DATA_D3D12_OPTIONS21 options;
@@ -685,6 +773,7 @@ int main(void)
     test_bundle(&env);
     test_dispatches(&env);
     test_dispatch_counts(&env);
+    test_incrementing_constant(&env);
     test_errors(&env);
     test_feature_tier(&env);
     teardown(&env);
