@@ -19,6 +19,7 @@
 #include "sync/gpu_wait.h"
 #include "commands/system_timestamp.h"
 #include "commands/predication.h"
+#include "commands/indirect_cap.h"
 #include "commands/console_validation.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
@@ -28,6 +29,7 @@
 #include "commands/command_list_state.h"
 #include "commands/command_bundle.h"
 #include "commands/query_heap.h"
+#include "commands/command_signature.h"
 #include "generated/d3d12_stubs.h"
 #include "api/device_versions.h"
 
@@ -67,6 +69,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
         d3d12_predicate_fold_destroy(device);
+        d3d12_indirect_cap_destroy(device);
         d3d12xs_gpu_clock_destroy(device);
         d3d12_console_validation_destroy(device);
         d3d12xs_va_map_release_gpu(device);
@@ -416,6 +419,13 @@ static HRESULT STDMETHODCALLTYPE d3d12_device_CreateQueryHeap(ID3D12Device14 *if
     return d3d12_query_heap_create(impl_from_ID3D12Device14(iface), desc, riid, heap);
 }
 
+static HRESULT STDMETHODCALLTYPE d3d12_device_CreateCommandSignature(ID3D12Device14 *iface, const D3D12_COMMAND_SIGNATURE_DESC *desc,
+        ID3D12RootSignature *root_signature, REFIID riid, void **signature)
+{
+    D3D12XS_RETURN_IF_REMOVED(impl_from_ID3D12Device14(iface), METHOD(CreateCommandSignature), signature);
+    return d3d12_command_signature_create(impl_from_ID3D12Device14(iface), desc, root_signature, riid, signature);
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_device_SetStablePowerState(ID3D12Device14 *iface, BOOL enable)
 {
     (void)iface;
@@ -474,6 +484,7 @@ static const ID3D12Device14Vtbl d3d12_device_vtbl = {
     .CopyDescriptorsSimple = d3d12_device_CopyDescriptorsSimple,
     .GetCopyableFootprints = d3d12_device_GetCopyableFootprints,
     .CreateQueryHeap = d3d12_device_CreateQueryHeap,
+    .CreateCommandSignature = d3d12_device_CreateCommandSignature,
     .SetStablePowerState = d3d12_device_SetStablePowerState,
     .GetAdapterLuid = d3d12_device_GetAdapterLuid,
     D3D12XS_DEVICE_VERSION_VTBL_ENTRIES,
@@ -578,6 +589,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12xs_gpu_clock_create(device);
     d3d12_system_timestamps_create(device);
     d3d12_predicate_fold_create(device);
+    d3d12_indirect_cap_create(device);
     d3d12_console_validation_create(device);
     if (FAILED(hr = d3d12xs_graphics_memory_add_device(device))) {
         d3d12_device_destroy(device);

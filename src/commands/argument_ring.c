@@ -13,8 +13,10 @@ static HRESULT add_chunk(struct d3d12_device *device, struct d3d12_argument_ring
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = D3D12XS_ARGUMENT_CHUNK_SIZE,
         /* TRANSFER_SRC: UAV clears copy their repeated value from here (command_list_uav_clear.c);
-         * STORAGE and CONDITIONAL_RENDERING: SetPredication's conditions (command_list_predication.c) */
+         * STORAGE and CONDITIONAL_RENDERING: SetPredication's conditions (command_list_predication.c);
+         * STORAGE and INDIRECT: ExecuteIndirect's capped dispatches (command_list_indirect.c) */
         .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT
                 | (device->graphics.conditional_rendering ? VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT : 0),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };

@@ -182,22 +182,12 @@ static inline bool plain_binding_call(const struct d3d12_command_list *list, enu
             && (bind_point == D3D12_BIND_POINT_COMPUTE || list->type != D3D12_COMMAND_LIST_TYPE_COMPUTE);
 }
 
-/* Set*Root32BitConstant: one value, the hottest binding call of all. A call every check passes
- * takes this way; any other goes through set_constants, which finds and reports what is wrong. */
-static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
-        UINT value, UINT offset)
+/* One checked root constant into the bind point's state (Set*Root32BitConstant's and
+ * ExecuteIndirect's INCREMENTING_CONSTANT's way). */
+static inline void store_constant(struct d3d12_bind_point_state *point, UINT index, UINT value, UINT offset)
 {
-    struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
-    const struct d3d12_root_signature *signature = point->root_signature;
-    uint32_t slot;
+    uint32_t slot = point->root_signature->constant_offsets[index] / 4 + offset;
 
-    if (__builtin_expect(!plain_binding_call(list, bind_point) || !signature || index >= D3D12XS_MAX_ROOT_PARAMETERS
-            || !(signature->constants_mask >> index & 1) || offset >= signature->constant_counts[index], 0)) {
-        set_constants(list, bind_point, command, index, 1, &value, offset);
-        return;
-    }
-    list->call_count++;
-    slot = signature->constant_offsets[index] / 4 + offset;
     point->push_constants[slot] = value;
     if (__builtin_expect(!(point->constants_set >> index & 1), 0)) {
         point->constants_set |= 1ull << index;
@@ -213,6 +203,29 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
         point->constants_dirty_first = slot;
     if (slot + 1 > point->constants_dirty_end)
         point->constants_dirty_end = slot + 1;
+}
+
+void d3d12_command_list_set_root_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, UINT index, UINT value,
+        UINT offset)
+{
+    store_constant(&list->bindings.points[bind_point], index, value, offset);
+}
+
+/* Set*Root32BitConstant: one value, the hottest binding call of all. A call every check passes
+ * takes this way; any other goes through set_constants, which finds and reports what is wrong. */
+static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
+        UINT value, UINT offset)
+{
+    struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+    const struct d3d12_root_signature *signature = point->root_signature;
+
+    if (__builtin_expect(!plain_binding_call(list, bind_point) || !signature || index >= D3D12XS_MAX_ROOT_PARAMETERS
+            || !(signature->constants_mask >> index & 1) || offset >= signature->constant_counts[index], 0)) {
+        set_constants(list, bind_point, command, index, 1, &value, offset);
+        return;
+    }
+    list->call_count++;
+    store_constant(point, index, value, offset);
 }
 
 static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,

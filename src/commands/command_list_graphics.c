@@ -431,7 +431,7 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
 
 /* What every draw does before its Vulkan draw: checks, the graphics bind point's flush, the
  * dynamic state, barriers and the rendering pass. false when the draw cannot (or need not) run. */
-static bool prepare_draw(struct d3d12_command_list *list, const char *command, bool indexed)
+bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char *command, bool indexed)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
@@ -473,7 +473,7 @@ static bool prepare_draw(struct d3d12_command_list *list, const char *command, b
  * dispatch ranges) and, with the console validation on, the attachments of its rendering pass,
  * which it writes (a depth-stencil view read-only in both aspects it only reads): another queue
  * reading them after a value write is what that validation follows (console_validation.h). */
-static void note_draw(struct d3d12_command_list *list, const char *command)
+void d3d12_command_list_note_draw(struct d3d12_command_list *list, const char *command)
 {
     const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     const struct d3d12_rendering_key *key = &graphics->rendering_key;
@@ -513,12 +513,12 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     static const char command[] = METHOD(DrawInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    if (!direct_list(list, command) || !vertex_count || !instance_count || !prepare_draw(list, command, false))
+    if (!direct_list(list, command) || !vertex_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, false))
         return;
     d3d12_command_list_begin_predicated(list);
     vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
     d3d12_command_list_end_predicated(list);
-    note_draw(list, command);
+    d3d12_command_list_note_draw(list, command);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -527,10 +527,10 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     static const char command[] = METHOD(DrawIndexedInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    if (!direct_list(list, command) || !index_count || !instance_count || !prepare_draw(list, command, true))
+    if (!direct_list(list, command) || !index_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, true))
         return;
     d3d12_command_list_begin_predicated(list);
     vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
     d3d12_command_list_end_predicated(list);
-    note_draw(list, command);
+    d3d12_command_list_note_draw(list, command);
 }

@@ -35,5 +35,11 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
         UINT first_vertex, UINT first_instance);
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
         UINT first_index, INT base_vertex, UINT first_instance);
+/* What every draw (DrawInstanced, DrawIndexedInstanced, ExecuteIndirect's) does before its Vulkan
+ * draw: checks, the graphics bind point's flush, the dynamic state, barriers and the rendering
+ * pass; false when the draw cannot (or need not) run. */
+bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char *command, bool indexed);
+/* After it: the draw in the list's record. */
+void d3d12_command_list_note_draw(struct d3d12_command_list *list, const char *command);
 
 #endif

@@ -172,6 +172,10 @@ static inline bool d3d12_command_list_binding_list(struct d3d12_command_list *li
     return true;
 }
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *state, const char *command);
+/* A root constant the caller has checked against the bound root signature (ExecuteIndirect's
+ * INCREMENTING_CONSTANT): no call counted, no check. */
+void d3d12_command_list_set_root_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, UINT index, UINT value,
+        UINT offset);
 
 
 /* command_list_pix.c: PIX events (timestamped into the trace while a capture runs); close ends

@@ -76,6 +76,9 @@
     COMMAND(WriteBufferImmediate, LIST, RECORD, (ARG(UINT, Count), \
             ARRAY(const D3D12_WRITEBUFFERIMMEDIATE_PARAMETER *, pParams, D3D12_WRITEBUFFERIMMEDIATE_PARAMETER, Count), \
             OPTIONAL_ARRAY(const D3D12_WRITEBUFFERIMMEDIATE_MODE *, pModes, D3D12_WRITEBUFFERIMMEDIATE_MODE, Count))) \
+    COMMAND(ExecuteIndirect, LIST, RECORD, (ARG(ID3D12CommandSignature *, pCommandSignature), ARG(UINT, MaxCommandCount), \
+            ARG(ID3D12Resource *, pArgumentBuffer), ARG(UINT64, ArgumentBufferOffset), ARG(ID3D12Resource *, pCountBuffer), \
+            ARG(UINT64, CountBufferOffset))) \
     COMMAND(DispatchX, CONSOLE, CHECK, (ARG(UINT, ThreadGroupCountX), ARG(UINT, ThreadGroupCountY), ARG(UINT, ThreadGroupCountZ), \
             ARG(D3D12XBOX_DISPATCH_FLAGS, Flags))) \
     COMMAND(Write32BitValueBottomOfPipe2X, CONSOLE, REFUSE, (ARG(D3D12_GPU_VIRTUAL_ADDRESS, Destination), ARG(UINT, Value), \

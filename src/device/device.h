@@ -37,6 +37,8 @@ struct d3d12xs_graphics_caps {
     bool depth_clamp, depth_bias_clamp, depth_bounds, fill_mode_non_solid, multi_viewport;
     bool clip_distance, cull_distance, vertex_stores, fragment_stores, full_draw_index_uint32;
     bool variable_multisample_rate, draw_parameters, output_viewport_index, output_layer;
+    /* ExecuteIndirect's draws: several per Vulkan call, a first instance from memory, a count buffer */
+    bool multi_draw_indirect, draw_indirect_first_instance, draw_indirect_count;
     bool depth_clip_enable;                  /* VK_EXT_depth_clip_enable */
     bool vertex_divisor, vertex_divisor_zero; /* VK_EXT_vertex_attribute_divisor: step rates, and 0 */
     uint32_t max_vertex_divisor;
@@ -66,6 +68,7 @@ struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
 struct d3d12_predicate_fold;
+struct d3d12_indirect_cap;
 struct d3d12xs_gpu_clock;
 struct d3d12_console_validation;
 struct d3d12xs_va_map;
@@ -152,6 +155,7 @@ struct d3d12_device {
     enum d3d12_gpu_wait_mode gpu_wait_mode;
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
     struct d3d12_predicate_fold *predicate_fold;       /* SetPredication's fold (commands/command_list_predication.c) */
+    struct d3d12_indirect_cap *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 

@@ -92,6 +92,11 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(core.features.fullDrawIndexUint32);    /* 32-bit indices up to 0xfffffffe */
     TAKE(core.features.variableMultisampleRate); /* UAV-only rendering with ForcedSampleCount */
     TAKE(vulkan11.shaderDrawParameters);        /* SV_InstanceID counts from 0: InstanceIndex - BaseInstance */
+    /* ExecuteIndirect (commands/command_list_indirect.c): many commands per call, a first
+     * instance read from memory, and count buffers. */
+    TAKE(core.features.multiDrawIndirect);
+    TAKE(core.features.drawIndirectFirstInstance);
+    TAKE(vulkan12.drawIndirectCount);
     TAKE(vulkan12.shaderOutputViewportIndex);   /* SV_ViewportArrayIndex from vertex and domain shaders */
     TAKE(vulkan12.shaderOutputLayer);           /* SV_RenderTargetArrayIndex from vertex and domain shaders */
 }

@@ -63,6 +63,9 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     caps->draw_parameters = plan->enabled.vulkan11.shaderDrawParameters;
     caps->output_viewport_index = plan->enabled.vulkan12.shaderOutputViewportIndex;
     caps->output_layer = plan->enabled.vulkan12.shaderOutputLayer;
+    caps->multi_draw_indirect = core->multiDrawIndirect;
+    caps->draw_indirect_first_instance = core->drawIndirectFirstInstance;
+    caps->draw_indirect_count = plan->enabled.vulkan12.drawIndirectCount;
 
     /* DepthClipEnable: Vulkan clips unless depth clamp is on; the extension separates the two. */
     plan->depth_clip = (VkPhysicalDeviceDepthClipEnableFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};

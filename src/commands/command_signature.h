@@ -1,0 +1,34 @@
+/* ID3D12CommandSignature (command_signature.c): what one command of an ExecuteIndirect argument
+ * buffer holds, checked by D3D12's rules at creation (docs/indirect.md). */
+#ifndef D3D12XS_COMMAND_SIGNATURE_H
+#define D3D12XS_COMMAND_SIGNATURE_H
+
+#include "device/device.h"
+
+struct d3d12_root_signature;
+
+struct d3d12_command_signature {
+    ID3D12CommandSignature ID3D12CommandSignature_iface;
+    struct d3d12xs_object object;
+    UINT byte_stride;
+    UINT argument_count;
+    D3D12_INDIRECT_ARGUMENT_DESC *arguments;
+    /* Given exactly when the arguments change root arguments; a private reference, as D3D12
+     * keeps it out of the public count. */
+    struct d3d12_root_signature *root_signature;
+    /* The one draw or dispatch, always the last argument, and its byte offset in a command. */
+    D3D12_INDIRECT_ARGUMENT_TYPE action;
+    uint32_t action_offset;
+    /* The first argument that changes state (vertex or index buffer, root argument), or
+     * action when there is none: ExecuteIndirect names it while it cannot run such signatures. */
+    D3D12_INDIRECT_ARGUMENT_TYPE first_state_change;
+};
+
+/* NULL for NULL and for an interface that is not one of d3d12xs's command signatures. */
+struct d3d12_command_signature *unsafe_impl_from_ID3D12CommandSignature(ID3D12CommandSignature *iface);
+HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_COMMAND_SIGNATURE_DESC *desc,
+        ID3D12RootSignature *root_signature, REFIID riid, void **out);
+/* D3D12_INDIRECT_ARGUMENT_TYPE's name without its prefix, for messages. */
+const char *d3d12_indirect_argument_name(D3D12_INDIRECT_ARGUMENT_TYPE type);
+
+#endif
