@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "command_list_flush.h"
 #include "commands/command_list_graphics.h"
 #include "commands/command_signature.h"
 #include "commands/indirect_cap.h"
