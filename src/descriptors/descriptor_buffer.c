@@ -32,11 +32,11 @@ HRESULT d3d12xs_descriptor_buffers_select(struct d3d12_device *device, struct d3
         VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME,
         VK_EXT_MUTABLE_DESCRIPTOR_TYPE_EXTENSION_NAME,
     };
-    bool has_robustness2 = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+    bool has_robustness2 = d3d12xs_device_has_extension(device, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
 
     /* One binding model: heaps are descriptor buffers, on every device (docs/descriptors.md). */
     for (size_t i = 0; i < D3D12XS_ARRAY_SIZE(required); i++)
-        if (!d3d12xs_has_device_extension(device->vk_physical_device, required[i]))
+        if (!d3d12xs_device_has_extension(device, required[i]))
             return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, METHOD, "%s lacks %s (required: descriptor heaps are descriptor buffers)",
                     device->vk_properties.deviceName, required[i]);
 

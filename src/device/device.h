@@ -94,6 +94,10 @@ struct d3d12_device {
     VkInstance vk_instance;
     VkDebugUtilsMessengerEXT vk_messenger;
     VkPhysicalDevice vk_physical_device;
+    /* Its extensions, listed once when it is chosen (d3d12xs_device_has_extension): the loader
+     * and layers made each listing cost about as much as the rest of device creation. */
+    VkExtensionProperties *vk_extensions;
+    uint32_t vk_extension_count;
     VkDevice vk_device;
     VkPhysicalDeviceProperties vk_properties;
     VkPhysicalDeviceMemoryProperties vk_memory_properties;
@@ -191,7 +195,8 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
 HRESULT d3d12xs_instance_create(struct d3d12_device *device);
 HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device);
 void d3d12xs_instance_destroy(struct d3d12_device *device);
-bool d3d12xs_has_device_extension(VkPhysicalDevice physical_device, const char *name);
+/* Whether the chosen physical device offers an extension (its list, read once). */
+bool d3d12xs_device_has_extension(const struct d3d12_device *device, const char *name);
 /* format.c: the Vulkan format of a DXGI format d3d12xs can view buffers with (its element size
  * in *element_size, may be NULL); VK_FORMAT_UNDEFINED for the others. */
 VkFormat d3d12xs_vk_format_from_dxgi(DXGI_FORMAT format, uint32_t *element_size);

@@ -156,6 +156,9 @@ void d3d12xs_instance_destroy(struct d3d12_device *device)
     }
     vkDestroyInstance(device->vk_instance, NULL);
     device->vk_instance = VK_NULL_HANDLE;
+    free(device->vk_extensions);
+    device->vk_extensions = NULL;
+    device->vk_extension_count = 0;
 }
 
 static int device_type_rank(VkPhysicalDeviceType type)
@@ -233,6 +236,11 @@ HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device)
     }
     device->vk_physical_device = physical_devices[chosen];
     free(physical_devices);
+    if (vkEnumerateDeviceExtensionProperties(device->vk_physical_device, NULL, &device->vk_extension_count, NULL) != VK_SUCCESS)
+        device->vk_extension_count = 0;
+    if (device->vk_extension_count && (!(device->vk_extensions = calloc(device->vk_extension_count, sizeof(*device->vk_extensions)))
+            || vkEnumerateDeviceExtensionProperties(device->vk_physical_device, NULL, &device->vk_extension_count, device->vk_extensions) != VK_SUCCESS))
+        device->vk_extension_count = 0;
 
     vkGetPhysicalDeviceProperties(device->vk_physical_device, &device->vk_properties);
     if (device->vk_properties.apiVersion < VK_API_VERSION_1_3)
@@ -243,19 +251,10 @@ HRESULT d3d12xs_instance_select_physical_device(struct d3d12_device *device)
     return S_OK;
 }
 
-bool d3d12xs_has_device_extension(VkPhysicalDevice physical_device, const char *name)
+bool d3d12xs_device_has_extension(const struct d3d12_device *device, const char *name)
 {
-    uint32_t count = 0;
-    VkExtensionProperties *extensions;
-    bool found = false;
-
-    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, NULL) != VK_SUCCESS || !count)
-        return false;
-    if (!(extensions = calloc(count, sizeof(*extensions))))
-        return false;
-    if (vkEnumerateDeviceExtensionProperties(physical_device, NULL, &count, extensions) == VK_SUCCESS)
-        for (uint32_t i = 0; i < count && !found; i++)
-            found = !strcmp(extensions[i].extensionName, name);
-    free(extensions);
-    return found;
+    for (uint32_t i = 0; i < device->vk_extension_count; i++)
+        if (!strcmp(device->vk_extensions[i].extensionName, name))
+            return true;
+    return false;
 }

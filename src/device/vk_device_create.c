@@ -138,22 +138,22 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
     device->compute_subgroup_size_control = device->compute_subgroup_size_control && plan->enabled.vulkan13.subgroupSizeControl;
 
     /* Descriptors reach shaders as push descriptors (docs/descriptors.md explains why). */
-    if (!d3d12xs_has_device_extension(device->vk_physical_device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+    if (!d3d12xs_device_has_extension(device, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
         return d3d12xs_fail(DXGI_ERROR_UNSUPPORTED, "D3D12CreateDevice", "%s lacks VK_KHR_push_descriptor (required)", device->vk_properties.deviceName);
     plan->extensions[plan->extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     device->push_descriptor_limit = push_properties.maxPushDescriptors;
     device->buffer_device_address = plan->enabled.vulkan12.bufferDeviceAddress;
-    if ((device->has_buffer_marker = d3d12xs_has_device_extension(device->vk_physical_device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
+    if ((device->has_buffer_marker = d3d12xs_device_has_extension(device, VK_AMD_BUFFER_MARKER_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
-    plan->has_host_memory = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    plan->has_host_memory = d3d12xs_device_has_extension(device, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
     if (plan->has_host_memory) /* graphics memory from the CPU */
         plan->extensions[plan->extension_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
-    if ((device->has_calibrated_timestamps = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
+    if ((device->has_calibrated_timestamps = d3d12xs_device_has_extension(device, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
 
     /* The device clock bounds GPU-side memory waits (sync/gpu_wait.c). */
     plan->clock = (VkPhysicalDeviceShaderClockFeaturesKHR){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &plan->clock};
         vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
         if ((device->has_shader_clock = plan->clock.shaderDeviceClock)) {
@@ -166,7 +166,7 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
 
     /* Samplers' custom border colours (D3D12_SAMPLER_DESC::BorderColor), where offered. */
     plan->border_color = (VkPhysicalDeviceCustomBorderColorFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &plan->border_color};
         vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
         if ((device->has_custom_border_color = plan->border_color.customBorderColors && plan->border_color.customBorderColorWithoutFormat)) {
@@ -180,7 +180,7 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
 
     /* SRVs' ResourceMinLODClamp, where offered. */
     plan->min_lod = (VkPhysicalDeviceImageViewMinLodFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_VIEW_MIN_LOD_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_IMAGE_VIEW_MIN_LOD_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_IMAGE_VIEW_MIN_LOD_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &plan->min_lod};
         vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
         if ((device->has_image_view_min_lod = plan->min_lod.minLod)) {
@@ -196,7 +196,7 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
      * without the structures it does not know, so the driver would never see the slice range:
      * under such a layer the extension stays off (and those UAVs are refused, saying why). */
     plan->sliced_view_of_3d = (VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_SLICED_VIEW_OF_3D_FEATURES_EXT};
-    bool sliced_offered = d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_IMAGE_SLICED_VIEW_OF_3D_EXTENSION_NAME);
+    bool sliced_offered = d3d12xs_device_has_extension(device, VK_EXT_IMAGE_SLICED_VIEW_OF_3D_EXTENSION_NAME);
     device->sliced_view_of_3d_hidden_by_layer = sliced_offered && device->validation_enabled
             && device->validation_layer_version < D3D12XS_LAYER_KNOWS_SLICED_VIEW_OF_3D;
     if (sliced_offered && !device->sliced_view_of_3d_hidden_by_layer) {
@@ -218,9 +218,9 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
     plan->compute_derivatives = (VkPhysicalDeviceComputeShaderDerivativesFeaturesNV){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
     const char *derivative_extension = NULL;
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME))
+    if (d3d12xs_device_has_extension(device, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME))
         derivative_extension = VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME;
-    else if (d3d12xs_has_device_extension(device->vk_physical_device, khr_compute_derivatives))
+    else if (d3d12xs_device_has_extension(device, khr_compute_derivatives))
         derivative_extension = khr_compute_derivatives;
     if (derivative_extension) {
         VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &plan->compute_derivatives};
@@ -239,7 +239,7 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
      * the texel buffer alignment properties apply only with the feature enabled (the validation
      * layer checks it through VK_EXT_texel_buffer_alignment's struct), else the core limit does. */
     plan->texel_buffer_alignment = (VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(device->vk_physical_device, VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_TEXEL_BUFFER_ALIGNMENT_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &plan->texel_buffer_alignment};
         vkGetPhysicalDeviceFeatures2(device->vk_physical_device, &query);
     }

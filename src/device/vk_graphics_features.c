@@ -69,7 +69,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
 
     /* DepthClipEnable: Vulkan clips unless depth clamp is on; the extension separates the two. */
     plan->depth_clip = (VkPhysicalDeviceDepthClipEnableFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(physical, VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME)) {
         query_features(device, &plan->depth_clip);
         if ((caps->depth_clip_enable = plan->depth_clip.depthClipEnable)) {
             plan->extensions[plan->extension_count++] = VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME;
@@ -82,7 +82,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     /* InstanceDataStepRate above 1 (and 0, which D3D12 also allows: every instance reads element 0). */
     plan->vertex_divisor = (VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(physical, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME)) {
         VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT properties = {
                 .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT};
         VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
@@ -103,7 +103,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
      * draws quadrilaterals (rectangular), AntialiasedLineEnable alpha-antialiased lines (smooth). */
     plan->line_rasterization = (VkPhysicalDeviceLineRasterizationFeaturesEXT){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(physical, VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME)) {
         query_features(device, &plan->line_rasterization);
         caps->line_rectangular = plan->line_rasterization.rectangularLines;
         caps->line_bresenham = plan->line_rasterization.bresenhamLines;
@@ -120,7 +120,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     /* IASetPrimitiveTopology's N-control-point patch lists: the count is list state in D3D12. */
     plan->dynamic_state2 = (VkPhysicalDeviceExtendedDynamicState2FeaturesEXT){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT};
-    if (caps->tessellation_shader && d3d12xs_has_device_extension(physical, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME)) {
+    if (caps->tessellation_shader && d3d12xs_device_has_extension(device, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME)) {
         query_features(device, &plan->dynamic_state2);
         if ((caps->patch_control_points = plan->dynamic_state2.extendedDynamicState2PatchControlPoints)) {
             plan->extensions[plan->extension_count++] = VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME;
@@ -132,7 +132,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     }
 
     /* ConservativeRaster, where the device rasterizes conservatively within a D3D12 tier. */
-    if (d3d12xs_has_device_extension(physical, VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME)) {
         VkPhysicalDeviceConservativeRasterizationPropertiesEXT properties = {
                 .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONSERVATIVE_RASTERIZATION_PROPERTIES_EXT};
         VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
@@ -147,7 +147,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
      * declares ShaderViewportIndexLayerEXT, which needs the extension (Vulkan 1.2's features
      * alone cover SPIR-V 1.5's ShaderLayer and ShaderViewportIndex). */
     if (caps->output_layer && caps->output_viewport_index
-            && d3d12xs_has_device_extension(physical, VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME))
+            && d3d12xs_device_has_extension(device, VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME))
         plan->extensions[plan->extension_count++] = VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME;
     else
         caps->output_layer = caps->output_viewport_index = false;
@@ -156,7 +156,7 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
      * so pipelines with it are refused (E_NOTIMPL) only where the device lacks the extension. */
     plan->transform_feedback = (VkPhysicalDeviceTransformFeedbackFeaturesEXT){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(physical, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)) {
         VkPhysicalDeviceTransformFeedbackPropertiesEXT properties = {
                 .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
         VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
@@ -178,13 +178,13 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     }
 
     /* SV_StencilRef (PSSpecifiedStencilRefSupported). */
-    if ((caps->stencil_export = d3d12xs_has_device_extension(physical, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
+    if ((caps->stencil_export = d3d12xs_device_has_extension(device, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME;
 
     /* SetPredication: draws, dispatches and attachment clears under a 32-bit condition. */
     plan->conditional_rendering = (VkPhysicalDeviceConditionalRenderingFeaturesEXT){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
-    if (d3d12xs_has_device_extension(physical, VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME)) {
+    if (d3d12xs_device_has_extension(device, VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME)) {
         query_features(device, &plan->conditional_rendering);
         if ((caps->conditional_rendering = plan->conditional_rendering.conditionalRendering)) {
             plan->extensions[plan->extension_count++] = VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME;
