@@ -7,11 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
-
-#define WIDTH 32
-#define HEIGHT 32
-#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+#include "small_target.h"
 
 struct env {
     ID3D12Device *device;
@@ -23,35 +19,8 @@ struct env {
     uint8_t pixels[HEIGHT][WIDTH][4];
 };
 
-struct vertex {
-    float x, y, z;
-    uint8_t color[4];
-};
-
-static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
-    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-};
-
-static const char color_source[] =
-    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
-    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
-    "float4 ps(V i) : SV_Target { return i.color; }\n";
-
 static const uint8_t black[4] = {0, 0, 0, 255}, green[4] = {0, 255, 0, 255}, red[4] = {255, 0, 0, 255}, blue[4] = {0, 0, 255, 255};
 static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f}, blue_f[4] = {0.0f, 0.0f, 1.0f, 1.0f};
-
-static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
-{
-    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
-    ID3D12Resource *resource = NULL;
-    desc.Flags = flags;
-    desc.SampleDesc.Count = samples;
-    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
-            (void **)&resource), S_OK);
-    return resource;
-}
 
 /* A pipeline drawing colour_source into the RGBA8 target with `dsv` (adjust changes the rest). */
 static ID3D12PipelineState *pipeline(struct env *env, DXGI_FORMAT dsv, void (*adjust)(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc))
@@ -83,9 +52,9 @@ static void setup(struct env *env)
     env->device = harness_create_device();
     env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
-    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
-    env->stencil = texture(env->device, 1, DXGI_FORMAT_D24_UNORM_S8_UINT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->target = target_texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->stencil = target_texture(env->device, 1, DXGI_FORMAT_D24_UNORM_S8_UINT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
@@ -110,75 +79,6 @@ static void teardown(struct env *env)
     harness_release_device(env->device);
 }
 
-static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
-{
-    D3D12_RESOURCE_BARRIER barrier;
-    memset(&barrier, 0, sizeof(barrier));
-    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-    barrier.Transition.pResource = resource;
-    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-    barrier.Transition.StateBefore = before;
-    barrier.Transition.StateAfter = after;
-    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
-}
-
-/* An upload buffer holding a rectangle in pixels [x0, x1) x [y0, y1) (two triangles) at depth z. */
-static ID3D12Resource *rectangle(struct env *env, int x0, int y0, int x1, int y1, float z, const uint8_t color[4], D3D12_VERTEX_BUFFER_VIEW *view)
-{
-    const float l = 2.0f * x0 / WIDTH - 1.0f, r = 2.0f * x1 / WIDTH - 1.0f, t = 1.0f - 2.0f * y0 / HEIGHT, b = 1.0f - 2.0f * y1 / HEIGHT;
-    const float corners[6][2] = {{l, t}, {r, t}, {l, b}, {l, b}, {r, t}, {r, b}};
-    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 6 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
-    struct vertex *v = NULL;
-
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
-    for (int i = 0; v && i < 6; i++)
-        v[i] = (struct vertex){corners[i][0], corners[i][1], z, {color[0], color[1], color[2], color[3]}};
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 6 * sizeof(struct vertex), sizeof(struct vertex)};
-    return buffer;
-}
-
-/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
-static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
-{
-    D3D12_TEXTURE_COPY_LOCATION dst, src;
-
-    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    memset(&dst, 0, sizeof(dst));
-    dst.pResource = env->readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
-    memset(&src, 0, sizeof(src));
-    src.pResource = resource;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
-    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
-}
-
-static void read_pixels(struct env *env)
-{
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
-    for (int y = 0; mapped && y < HEIGHT; y++)
-        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
-    ID3D12Resource_Unmap(env->readback, 0, NULL);
-}
-
-static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
-{
-    for (int c = 0; c < 4; c++) {
-        int d = env->pixels[y][x][c] - expected[c];
-        if (d > tolerance || d < -tolerance)
-            return false;
-    }
-    return true;
-}
-
-#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
-        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
-        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
-
-
 /* A list drawing into the target (cleared black) with `dsv` (or none), whole viewport and scissor. */
 static struct harness_list begin(struct env *env, const D3D12_CPU_DESCRIPTOR_HANDLE *dsv)
 {
@@ -196,10 +96,10 @@ static struct harness_list begin(struct env *env, const D3D12_CPU_DESCRIPTOR_HAN
 
 static void finish(struct env *env, struct harness_list *list)
 {
-    copy_out(env, list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, list);
     harness_release_list(list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
 }
 
 static void draw(struct harness_list *list, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
@@ -221,9 +121,9 @@ static void test_depth_bias(struct env *env)
 {
     ID3D12PipelineState *plain = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL), *biased = pipeline(env, DXGI_FORMAT_D32_FLOAT, dynamic_depth_bias);
     D3D12_VERTEX_BUFFER_VIEW all_view, left_view, right_view;
-    ID3D12Resource *all = rectangle(env, 0, 0, 32, 32, 0.5f, red, &all_view);
-    ID3D12Resource *left = rectangle(env, 0, 0, 16, 32, 0.5f, green, &left_view);
-    ID3D12Resource *right = rectangle(env, 16, 0, 32, 32, 0.5f, blue, &right_view);
+    ID3D12Resource *all = target_rectangle(env->device, 0, 0, 32, 32, 0.5f, red, &all_view);
+    ID3D12Resource *left = target_rectangle(env->device, 0, 0, 16, 32, 0.5f, green, &left_view);
+    ID3D12Resource *right = target_rectangle(env->device, 16, 0, 32, 32, 0.5f, blue, &right_view);
     struct harness_list list = begin(env, &env->dsv);
     LOG_MARK();
 
@@ -330,8 +230,8 @@ static void test_front_and_back_stencil_ref(struct env *env)
     ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D24_UNORM_S8_UINT, stencil_equal);
     D3D12_VERTEX_BUFFER_VIEW views[4];
     ID3D12Resource *quads[4] = {
-        rectangle(env, 0, 0, 16, 16, 0.5f, green, &views[0]), rectangle(env, 16, 0, 32, 16, 0.5f, green, &views[1]),
-        rectangle(env, 0, 16, 16, 32, 0.5f, blue, &views[2]), rectangle(env, 16, 16, 32, 32, 0.5f, blue, &views[3]),
+        target_rectangle(env->device, 0, 0, 16, 16, 0.5f, green, &views[0]), target_rectangle(env->device, 16, 0, 32, 16, 0.5f, green, &views[1]),
+        target_rectangle(env->device, 0, 16, 16, 32, 0.5f, blue, &views[2]), target_rectangle(env->device, 16, 16, 32, 32, 0.5f, blue, &views[3]),
     };
     struct harness_list list = begin(env, &env->stencil_dsv);
     LOG_MARK();
@@ -365,7 +265,7 @@ static void test_queries(struct env *env)
     D3D12_QUERY_HEAP_DESC statistics_desc = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
     ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_UNKNOWN, plain_strip_pipeline);
     D3D12_VERTEX_BUFFER_VIEW view;
-    ID3D12Resource *quad = rectangle(env, 8, 8, 24, 24, 0.5f, green, &view);
+    ID3D12Resource *quad = target_rectangle(env->device, 8, 8, 24, 24, 0.5f, green, &view);
     ID3D12Resource *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 3 * 8 + sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS),
             D3D12_RESOURCE_STATE_COPY_DEST);
     ID3D12QueryHeap *occlusion = NULL, *statistics = NULL;
@@ -432,8 +332,8 @@ static void test_clear_rects_between_draws(struct env *env)
 {
     ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL);
     D3D12_VERTEX_BUFFER_VIEW red_view, green_view;
-    ID3D12Resource *red_quad = rectangle(env, 0, 0, 32, 32, 0.5f, red, &red_view);
-    ID3D12Resource *green_quad = rectangle(env, 0, 0, 32, 32, 0.7f, green, &green_view);
+    ID3D12Resource *red_quad = target_rectangle(env->device, 0, 0, 32, 32, 0.5f, red, &red_view);
+    ID3D12Resource *green_quad = target_rectangle(env->device, 0, 0, 32, 32, 0.7f, green, &green_view);
     const D3D12_RECT left = {0, 0, 16, 32}, top_right = {16, 0, 32, 16};
     struct harness_list list = begin(env, &env->dsv);
     LOG_MARK();

@@ -9,11 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
-
-#define WIDTH 32
-#define HEIGHT 32
-#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+#include "small_target.h"
 
 struct env {
     ID3D12Device *device;
@@ -25,33 +21,6 @@ struct env {
     D3D12_CPU_DESCRIPTOR_HANDLE rtv, msaa_rtv, dsv;
     uint8_t pixels[HEIGHT][WIDTH][4];
 };
-
-struct vertex {
-    float x, y, z;
-    uint8_t color[4];
-};
-
-static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
-    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-};
-
-static const char color_source[] =
-    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
-    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
-    "float4 ps(V i) : SV_Target { return i.color; }\n";
-
-static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
-{
-    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
-    ID3D12Resource *resource = NULL;
-    desc.Flags = flags;
-    desc.SampleDesc.Count = samples;
-    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
-            (void **)&resource), S_OK);
-    return resource;
-}
 
 static ID3D12PipelineState *pipeline(struct env *env, UINT samples)
 {
@@ -84,9 +53,9 @@ static void setup(struct env *env)
     env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     env->pipeline = pipeline(env, 1);
     env->pipeline_msaa = pipeline(env, 4);
-    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->msaa = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->target = target_texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->msaa = target_texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
@@ -113,34 +82,6 @@ static void teardown(struct env *env)
     harness_release_device(env->device);
 }
 
-static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
-{
-    D3D12_RESOURCE_BARRIER barrier;
-    memset(&barrier, 0, sizeof(barrier));
-    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-    barrier.Transition.pResource = resource;
-    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-    barrier.Transition.StateBefore = before;
-    barrier.Transition.StateAfter = after;
-    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
-}
-
-/* An upload buffer holding a rectangle in pixels [x0, x1) x [y0, y1) (two triangles) at depth z. */
-static ID3D12Resource *rectangle(struct env *env, int x0, int y0, int x1, int y1, float z, const uint8_t color[4], D3D12_VERTEX_BUFFER_VIEW *view)
-{
-    const float l = 2.0f * x0 / WIDTH - 1.0f, r = 2.0f * x1 / WIDTH - 1.0f, t = 1.0f - 2.0f * y0 / HEIGHT, b = 1.0f - 2.0f * y1 / HEIGHT;
-    const float corners[6][2] = {{l, t}, {r, t}, {l, b}, {l, b}, {r, t}, {r, b}};
-    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 6 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
-    struct vertex *v = NULL;
-
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
-    for (int i = 0; v && i < 6; i++)
-        v[i] = (struct vertex){corners[i][0], corners[i][1], z, {color[0], color[1], color[2], color[3]}};
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 6 * sizeof(struct vertex), sizeof(struct vertex)};
-    return buffer;
-}
-
 /* The draw state of a pass's draws (targets come from BeginRenderPass). */
 static void draw_state(struct env *env, struct harness_list *list, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
 {
@@ -153,48 +94,6 @@ static void draw_state(struct env *env, struct harness_list *list, ID3D12Pipelin
     ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list->list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list->list, 0, 1, view);
 }
-
-/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
-static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
-{
-    D3D12_TEXTURE_COPY_LOCATION dst, src;
-
-    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    memset(&dst, 0, sizeof(dst));
-    dst.pResource = env->readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
-    memset(&src, 0, sizeof(src));
-    src.pResource = resource;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
-    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
-}
-
-static void read_pixels(struct env *env)
-{
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
-    for (int y = 0; mapped && y < HEIGHT; y++)
-        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
-    ID3D12Resource_Unmap(env->readback, 0, NULL);
-}
-
-static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
-{
-    for (int c = 0; c < 4; c++) {
-        int d = env->pixels[y][x][c] - expected[c];
-        if (d > tolerance || d < -tolerance)
-            return false;
-    }
-    return true;
-}
-
-#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
-        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
-        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
-
-
 
 static const uint8_t black[4] = {0, 0, 0, 255}, green[4] = {0, 255, 0, 255}, red[4] = {255, 0, 0, 255}, blue[4] = {0, 0, 255, 255};
 static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f}, blue_f[4] = {0.0f, 0.0f, 1.0f, 1.0f};
@@ -209,7 +108,7 @@ static ID3D12Resource *predicates(struct env *env)
     ID3D12Resource *upload = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 16, D3D12_RESOURCE_STATE_GENERIC_READ);
     const D3D12_RECT nothing = {0, 0, 0, 0};
     D3D12_VERTEX_BUFFER_VIEW view;
-    ID3D12Resource *vb = rectangle(env, 0, 0, 8, 8, 0.5f, green, &view);
+    ID3D12Resource *vb = target_rectangle(env->device, 0, 0, 8, 8, 0.5f, green, &view);
     ID3D12QueryHeap *heap = NULL;
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     uint64_t counts[4] = {0, 0, 0, 0};
@@ -231,7 +130,7 @@ static ID3D12Resource *predicates(struct env *env)
     ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
     ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0, 2, buffer, 0);
     ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, buffer, 16, upload, 0, 16);
-    transition(list.list, buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PREDICATION);
+    target_transition(list.list, buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PREDICATION);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
     harness_read_back(env->device, env->queue, buffer, counts, sizeof(counts));
@@ -264,8 +163,8 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
     ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, black_f, 0, NULL);
     ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
     for (size_t i = 0; i < 8; i++)
-        vbs[i] = rectangle(env, (int)i * 4, 0, (int)i * 4 + 4, 32, 0.5f, green, &views[i]);
-    after_clear = rectangle(env, 4, 24, 8, 32, 0.5f, green, &after_clear_view);
+        vbs[i] = target_rectangle(env->device, (int)i * 4, 0, (int)i * 4 + 4, 32, 0.5f, green, &views[i]);
+    after_clear = target_rectangle(env->device, 4, 24, 8, 32, 0.5f, green, &after_clear_view);
     draw_state(env, &list, env->pipeline, &views[0]);
     for (size_t i = 0; i < (sizeof(cases) / sizeof(cases[0])); i++) {
         ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, cases[i].offset, cases[i].op);
@@ -283,10 +182,10 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
     ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
     draw_state(env, &list, env->pipeline, &after_clear_view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     for (size_t i = 0; i < (sizeof(cases) / sizeof(cases[0])); i++)
         CHECK_PIXEL(env, (int)i * 4 + 2, 16, cases[i].runs ? green : black, 0);
     CHECK_PIXEL(env, 30, 16, green, 0);
@@ -306,10 +205,10 @@ static void test_draws_and_clears(struct env *env, ID3D12Resource *buffer)
         ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
         ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, blue_f, 1, &left);
         ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
-        copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
         harness_execute_and_wait(env->device, env->queue, &list);
         harness_release_list(&list);
-        read_pixels(env);
+        target_read_pixels(env->readback, env->pixels);
         CHECK_PIXEL(env, 2, 2, blue, 0);
         CHECK_PIXEL(env, 20, 2, red, 0);
     }
@@ -457,7 +356,7 @@ static void test_errors(struct env *env, ID3D12Resource *buffer)
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_SetPredication(list.list, buffer, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
     RELOG_MARK();
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     CHECK_LOG("CopyTextureRegion", "predicated");
     RELOG_MARK();
     CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);

@@ -9,11 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
-
-#define WIDTH 32
-#define HEIGHT 32
-#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+#include "small_target.h"
 
 struct env {
     ID3D12Device *device;
@@ -26,36 +22,9 @@ struct env {
     uint8_t pixels[HEIGHT][WIDTH][4];
 };
 
-struct vertex {
-    float x, y, z;
-    uint8_t color[4];
-};
-
-static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
-    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-};
-
-static const char color_source[] =
-    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
-    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
-    "float4 ps(V i) : SV_Target { return i.color; }\n";
-
 static ID3D12GraphicsCommandList4 *list4(struct harness_list *list)
 {
     return (ID3D12GraphicsCommandList4 *)list->list;
-}
-
-static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
-{
-    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
-    ID3D12Resource *resource = NULL;
-    desc.Flags = flags;
-    desc.SampleDesc.Count = samples;
-    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
-            (void **)&resource), S_OK);
-    return resource;
 }
 
 static ID3D12PipelineState *pipeline(struct env *env, UINT samples)
@@ -89,9 +58,9 @@ static void setup(struct env *env)
     env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     env->pipeline = pipeline(env, 1);
     env->pipeline_msaa = pipeline(env, 4);
-    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->msaa = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->target = target_texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->msaa = target_texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
@@ -116,34 +85,6 @@ static void teardown(struct env *env)
     ID3D12RootSignature_Release(env->signature);
     ID3D12CommandQueue_Release(env->queue);
     harness_release_device(env->device);
-}
-
-static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
-{
-    D3D12_RESOURCE_BARRIER barrier;
-    memset(&barrier, 0, sizeof(barrier));
-    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-    barrier.Transition.pResource = resource;
-    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-    barrier.Transition.StateBefore = before;
-    barrier.Transition.StateAfter = after;
-    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
-}
-
-/* An upload buffer holding a rectangle in pixels [x0, x1) x [y0, y1) (two triangles) at depth z. */
-static ID3D12Resource *rectangle(struct env *env, int x0, int y0, int x1, int y1, float z, const uint8_t color[4], D3D12_VERTEX_BUFFER_VIEW *view)
-{
-    const float l = 2.0f * x0 / WIDTH - 1.0f, r = 2.0f * x1 / WIDTH - 1.0f, t = 1.0f - 2.0f * y0 / HEIGHT, b = 1.0f - 2.0f * y1 / HEIGHT;
-    const float corners[6][2] = {{l, t}, {r, t}, {l, b}, {l, b}, {r, t}, {r, b}};
-    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 6 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
-    struct vertex *v = NULL;
-
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
-    for (int i = 0; v && i < 6; i++)
-        v[i] = (struct vertex){corners[i][0], corners[i][1], z, {color[0], color[1], color[2], color[3]}};
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 6 * sizeof(struct vertex), sizeof(struct vertex)};
-    return buffer;
 }
 
 /* The draw state of a pass's draws (targets come from BeginRenderPass). */
@@ -173,46 +114,6 @@ static D3D12_RENDER_PASS_RENDER_TARGET_DESC rt_desc(D3D12_CPU_DESCRIPTOR_HANDLE 
     return desc;
 }
 
-/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
-static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
-{
-    D3D12_TEXTURE_COPY_LOCATION dst, src;
-
-    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    memset(&dst, 0, sizeof(dst));
-    dst.pResource = env->readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
-    memset(&src, 0, sizeof(src));
-    src.pResource = resource;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
-    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
-}
-
-static void read_pixels(struct env *env)
-{
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
-    for (int y = 0; mapped && y < HEIGHT; y++)
-        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
-    ID3D12Resource_Unmap(env->readback, 0, NULL);
-}
-
-static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
-{
-    for (int c = 0; c < 4; c++) {
-        int d = env->pixels[y][x][c] - expected[c];
-        if (d > tolerance || d < -tolerance)
-            return false;
-    }
-    return true;
-}
-
-#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
-        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
-        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
-
 static const float blue_f[4] = {0.0f, 0.0f, 1.0f, 1.0f}, green_f[4] = {0.0f, 1.0f, 0.0f, 1.0f}, red_f[4] = {1.0f, 0.0f, 0.0f, 1.0f};
 static const uint8_t blue[4] = {0, 0, 255, 255}, green[4] = {0, 255, 0, 255}, red[4] = {255, 0, 0, 255}, white[4] = {255, 255, 255, 255};
 
@@ -221,7 +122,7 @@ static const uint8_t blue[4] = {0, 0, 255, 255}, green[4] = {0, 255, 0, 255}, re
 static void test_beginning_accesses(struct env *env)
 {
     D3D12_VERTEX_BUFFER_VIEW view;
-    ID3D12Resource *vb = rectangle(env, 8, 8, 16, 24, 0.5f, white, &view);
+    ID3D12Resource *vb = target_rectangle(env->device, 8, 8, 16, 24, 0.5f, white, &view);
     D3D12_RENDER_PASS_RENDER_TARGET_DESC rt;
     struct harness_list list;
     LOG_MARK();
@@ -230,10 +131,10 @@ static void test_beginning_accesses(struct env *env)
     rt = rt_desc(env->rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR, blue_f, D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE);
     ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     CHECK_PIXEL(env, 0, 0, blue, 0);
     CHECK_PIXEL(env, 31, 31, blue, 0);
 
@@ -243,10 +144,10 @@ static void test_beginning_accesses(struct env *env)
     draw_state(env, &list, env->pipeline, &view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     CHECK_PIXEL(env, 10, 10, white, 0);
     CHECK_PIXEL(env, 15, 23, white, 0);
     CHECK_PIXEL(env, 20, 10, green, 0);
@@ -260,10 +161,10 @@ static void test_beginning_accesses(struct env *env)
     draw_state(env, &list, env->pipeline, &view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     CHECK_PIXEL(env, 10, 10, white, 0);
     CHECK_PIXEL(env, 20, 10, red, 0);
     CHECK_PIXEL(env, 31, 31, red, 0);
@@ -271,17 +172,17 @@ static void test_beginning_accesses(struct env *env)
 
     /* DISCARD, and a draw over every pixel: what the draw wrote is there. NO_ACCESS on the
      * depth-stencil view's planes leaves it out. */
-    vb = rectangle(env, 0, 0, WIDTH, HEIGHT, 0.5f, green, &view);
+    vb = target_rectangle(env->device, 0, 0, WIDTH, HEIGHT, 0.5f, green, &view);
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     rt = rt_desc(env->rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_DISCARD, NULL, D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE);
     ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_ALLOW_UAV_WRITES);
     draw_state(env, &list, env->pipeline, &view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     CHECK_PIXEL(env, 0, 0, green, 0);
     CHECK_PIXEL(env, 31, 31, green, 0);
     ID3D12Resource_Release(vb);
@@ -294,7 +195,7 @@ static void test_depth_clear(struct env *env)
 {
     static const float depths[2] = {0.25f, 1.0f};
     D3D12_VERTEX_BUFFER_VIEW view;
-    ID3D12Resource *vb = rectangle(env, 8, 8, 24, 24, 0.5f, white, &view);
+    ID3D12Resource *vb = target_rectangle(env->device, 8, 8, 24, 24, 0.5f, white, &view);
     LOG_MARK();
 
     for (int i = 0; i < 2; i++) {
@@ -314,10 +215,10 @@ static void test_depth_clear(struct env *env)
         draw_state(env, &list, env->pipeline, &view);
         ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
         ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-        copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
         harness_execute_and_wait(env->device, env->queue, &list);
         harness_release_list(&list);
-        read_pixels(env);
+        target_read_pixels(env->readback, env->pixels);
         CHECK_PIXEL(env, 16, 16, i ? white : blue, 0);
         CHECK_PIXEL(env, 2, 2, blue, 0);
     }
@@ -331,7 +232,7 @@ static void test_depth_clear(struct env *env)
 static void test_ending_resolve(struct env *env)
 {
     D3D12_VERTEX_BUFFER_VIEW view;
-    ID3D12Resource *vb = rectangle(env, 8, 8, 16, 16, 0.5f, white, &view);
+    ID3D12Resource *vb = target_rectangle(env->device, 8, 8, 16, 16, 0.5f, white, &view);
     D3D12_RENDER_PASS_ENDING_ACCESS_RESOLVE_SUBRESOURCE_PARAMETERS subresource = {0, 0, 16, 0, {8, 8, 16, 16}};
     D3D12_RENDER_PASS_RENDER_TARGET_DESC rt = rt_desc(env->msaa_rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR, blue_f,
             D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_RESOLVE);
@@ -339,7 +240,7 @@ static void test_ending_resolve(struct env *env)
     LOG_MARK();
 
     ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, red_f, 0, NULL);
-    transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    target_transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_DEST);
     rt.EndingAccess.Resolve.pSrcResource = env->msaa;
     rt.EndingAccess.Resolve.pDstResource = env->target;
     rt.EndingAccess.Resolve.SubresourceCount = 1;
@@ -350,11 +251,11 @@ static void test_ending_resolve(struct env *env)
     draw_state(env, &list, env->pipeline_msaa, &view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST);
-    transition(list.list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    target_transition(list.list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     /* source (8..16, 8..16) lands at (16..24, 0..8): white where the rectangle was */
     CHECK_PIXEL(env, 16, 0, white, 0);
     CHECK_PIXEL(env, 23, 7, white, 0);
@@ -372,8 +273,8 @@ static void test_ending_resolve(struct env *env)
 static void test_suspend_resume(struct env *env)
 {
     D3D12_VERTEX_BUFFER_VIEW left_view, right_view;
-    ID3D12Resource *left = rectangle(env, 0, 0, 8, 32, 0.5f, white, &left_view);
-    ID3D12Resource *right = rectangle(env, 24, 0, 32, 32, 0.5f, green, &right_view);
+    ID3D12Resource *left = target_rectangle(env->device, 0, 0, 8, 32, 0.5f, white, &left_view);
+    ID3D12Resource *right = target_rectangle(env->device, 24, 0, 32, 32, 0.5f, green, &right_view);
     D3D12_RENDER_PASS_RENDER_TARGET_DESC first = rt_desc(env->rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR, blue_f,
             D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE);
     D3D12_RENDER_PASS_RENDER_TARGET_DESC second = rt_desc(env->rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR, red_f,
@@ -400,10 +301,10 @@ static void test_suspend_resume(struct env *env)
     CHECK_DEBUG_WARNINGS(warnings, 0, "");
 
     copy = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    copy_out(env, &copy, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &copy, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &copy);
     harness_release_list(&copy);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     CHECK_PIXEL(env, 2, 16, white, 0);
     CHECK_PIXEL(env, 28, 16, green, 0);
     CHECK_PIXEL(env, 16, 16, blue, 0); /* the first pass's clear, not the resuming one's red */
@@ -435,8 +336,8 @@ static void test_pass_interrupted(struct env *env)
 {
     D3D12_QUERY_HEAP_DESC heap_desc = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1, 0};
     D3D12_VERTEX_BUFFER_VIEW left_view, right_view;
-    ID3D12Resource *left = rectangle(env, 0, 0, 8, 16, 0.5f, white, &left_view);
-    ID3D12Resource *right = rectangle(env, 24, 16, 32, 32, 0.5f, red, &right_view);
+    ID3D12Resource *left = target_rectangle(env->device, 0, 0, 8, 16, 0.5f, white, &left_view);
+    ID3D12Resource *right = target_rectangle(env->device, 24, 16, 32, 32, 0.5f, red, &right_view);
     ID3D12Resource *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 8, D3D12_RESOURCE_STATE_COPY_DEST);
     D3D12_RENDER_PASS_RENDER_TARGET_DESC rt = rt_desc(env->rtv, D3D12_RENDER_PASS_BEGINNING_ACCESS_TYPE_CLEAR, green_f,
             D3D12_RENDER_PASS_ENDING_ACCESS_TYPE_PRESERVE);
@@ -447,7 +348,7 @@ static void test_pass_interrupted(struct env *env)
 
     CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
     ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
-    transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_DEPTH_READ);
+    target_transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_DEPTH_READ);
     draw_state(env, &list, env->pipeline, &left_view);
     ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
@@ -455,13 +356,13 @@ static void test_pass_interrupted(struct env *env)
     ID3D12GraphicsCommandList2_SetMarker(list.list, 0, "marker", 7);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &right_view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
-    transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_READ, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    target_transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_READ, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
     ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0, 1, results, 0);
-    copy_out(env, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
     harness_read_back(env->device, env->queue, results, &count, sizeof(count));
     CHECK_PIXEL(env, 4, 8, white, 0);
     CHECK_PIXEL(env, 28, 28, red, 0);
@@ -556,15 +457,15 @@ static void test_errors(struct env *env)
         uav.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
         list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
         ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
-        transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
-        transition(list.list, env->depth, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        target_transition(list.list, env->depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        target_transition(list.list, env->depth, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
         CHECK_DEBUG_WARNINGS(warnings, 0, "");
         ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &uav);
         CHECK_DEBUG_WARNINGS(warnings, 1, "a UAV barrier inside a render pass");
         warnings = harness_warning_count();
-        transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+        target_transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
         CHECK_DEBUG_WARNINGS(warnings, 1, "a target of the open render pass");
-        transition(list.list, env->target, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+        target_transition(list.list, env->target, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
         ID3D12GraphicsCommandList4_EndRenderPass(list4(&list));
         RELOG_MARK();
         CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);

@@ -9,11 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
-
-#define WIDTH 32
-#define HEIGHT 32
-#define ROW_PITCH 256 /* D3D12_TEXTURE_DATA_PITCH_ALIGNMENT */
+#include "small_target.h"
 
 struct env {
     ID3D12Device *device;
@@ -26,36 +22,9 @@ struct env {
     uint8_t pixels[HEIGHT][WIDTH][4];
 };
 
-struct vertex {
-    float x, y, z;
-    uint8_t color[4];
-};
-
-static const D3D12_INPUT_ELEMENT_DESC vertex_layout[] = {
-    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-    {"COLOR", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, D3D12_APPEND_ALIGNED_ELEMENT, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
-};
-
-static const char color_source[] =
-    "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
-    "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
-    "float4 ps(V i) : SV_Target { return i.color; }\n";
-
 static ID3D12GraphicsCommandList4 *list4(struct harness_list *list)
 {
     return (ID3D12GraphicsCommandList4 *)list->list;
-}
-
-static ID3D12Resource *texture(ID3D12Device *device, UINT samples, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags, D3D12_RESOURCE_STATES state)
-{
-    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
-    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, format, WIDTH, HEIGHT, 1, 1);
-    ID3D12Resource *resource = NULL;
-    desc.Flags = flags;
-    desc.SampleDesc.Count = samples;
-    CHECK_HR(ID3D12Device_CreateCommittedResource(device, &heap, D3D12_HEAP_FLAG_NONE, &desc, state, NULL, &IID_ID3D12Resource,
-            (void **)&resource), S_OK);
-    return resource;
 }
 
 static ID3D12PipelineState *pipeline(struct env *env, UINT samples)
@@ -89,9 +58,9 @@ static void setup(struct env *env)
     env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     env->pipeline = pipeline(env, 1);
     env->pipeline_msaa = pipeline(env, 4);
-    env->target = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->msaa = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    env->depth = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+    env->target = target_texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->msaa = target_texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
     env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &dsv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->dsv_heap), S_OK);
@@ -118,18 +87,6 @@ static void teardown(struct env *env)
     harness_release_device(env->device);
 }
 
-static void transition(ID3D12GraphicsCommandList2 *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after)
-{
-    D3D12_RESOURCE_BARRIER barrier;
-    memset(&barrier, 0, sizeof(barrier));
-    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-    barrier.Transition.pResource = resource;
-    barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-    barrier.Transition.StateBefore = before;
-    barrier.Transition.StateAfter = after;
-    ID3D12GraphicsCommandList2_ResourceBarrier(list, 1, &barrier);
-}
-
 /* The draw state of a pass's draws (targets come from BeginRenderPass). */
 static void draw_state(struct env *env, struct harness_list *list, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
 {
@@ -142,48 +99,6 @@ static void draw_state(struct env *env, struct harness_list *list, ID3D12Pipelin
     ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list->list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list->list, 0, 1, view);
 }
-
-/* Records the copy of `resource` (single-sampled, in `state`) into the readback buffer. */
-static void copy_out(struct env *env, struct harness_list *list, ID3D12Resource *resource, D3D12_RESOURCE_STATES state)
-{
-    D3D12_TEXTURE_COPY_LOCATION dst, src;
-
-    transition(list->list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    memset(&dst, 0, sizeof(dst));
-    dst.pResource = env->readback;
-    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
-    memset(&src, 0, sizeof(src));
-    src.pResource = resource;
-    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
-    transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
-}
-
-static void read_pixels(struct env *env)
-{
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
-    for (int y = 0; mapped && y < HEIGHT; y++)
-        memcpy(env->pixels[y], (const uint8_t *)mapped + y * ROW_PITCH, sizeof(env->pixels[y]));
-    ID3D12Resource_Unmap(env->readback, 0, NULL);
-}
-
-static bool pixel_is(struct env *env, int x, int y, const uint8_t expected[4], int tolerance)
-{
-    for (int c = 0; c < 4; c++) {
-        int d = env->pixels[y][x][c] - expected[c];
-        if (d > tolerance || d < -tolerance)
-            return false;
-    }
-    return true;
-}
-
-#define CHECK_PIXEL(env, x, y, expected, tolerance) CHECK_MSG(pixel_is(env, x, y, expected, tolerance), \
-        "pixel (%d, %d) is %u %u %u %u, expected %u %u %u %u", x, y, (env)->pixels[y][x][0], (env)->pixels[y][x][1], \
-        (env)->pixels[y][x][2], (env)->pixels[y][x][3], (expected)[0], (expected)[1], (expected)[2], (expected)[3])
-
-
 
 static const uint8_t white[4] = {255, 255, 255, 255}, black[4] = {0, 0, 0, 255}, red[4] = {255, 0, 0, 255};
 static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f}, red_f[4] = {1.0f, 0.0f, 0.0f, 1.0f};
@@ -212,19 +127,19 @@ static struct harness_list draw_msaa(struct env *env, const D3D12_VERTEX_BUFFER_
     ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->msaa_rtv, TRUE, NULL);
     draw_state(env, &list, env->pipeline_msaa, view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
-    transition(list.list, env->msaa, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
-    transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    target_transition(list.list, env->msaa, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    target_transition(list.list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_DEST);
     return list;
 }
 
 static void finish(struct env *env, struct harness_list *list)
 {
-    transition(list->list, env->msaa, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    copy_out(env, list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST);
-    transition(list->list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_transition(list->list, env->msaa, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    target_copy_out(env->readback, list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    target_transition(list->list, env->target, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_RENDER_TARGET);
     harness_execute_and_wait(env->device, env->queue, list);
     harness_release_list(list);
-    read_pixels(env);
+    target_read_pixels(env->readback, env->pixels);
 }
 
 /* Whether the pixel's square lies wholly on one side of the edge (a, b): 1 inside (left of it,
@@ -270,11 +185,11 @@ static void test_resolve_average(struct env *env)
             }
             if (in == 3) {
                 inside++;
-                if (!pixel_is(env, x, y, white, 0) && wrong++ < 5)
+                if (!target_pixel_is(env->pixels, x, y, white, 0) && wrong++ < 5)
                     CHECK_PIXEL(env, x, y, white, 0);
             } else if (out) {
                 outside++;
-                if (!pixel_is(env, x, y, black, 0) && wrong++ < 5)
+                if (!target_pixel_is(env->pixels, x, y, black, 0) && wrong++ < 5)
                     CHECK_PIXEL(env, x, y, black, 0);
             } else if (env->pixels[y][x][0] > 0 && env->pixels[y][x][0] < 255) {
                 between++;
@@ -316,7 +231,7 @@ static void read_depth(struct env *env, ID3D12Resource *resource, D3D12_RESOURCE
     D3D12_TEXTURE_COPY_LOCATION dst, src;
     void *mapped = NULL;
 
-    transition(list.list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    target_transition(list.list, resource, state, D3D12_RESOURCE_STATE_COPY_SOURCE);
     memset(&dst, 0, sizeof(dst));
     dst.pResource = env->readback;
     dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
@@ -325,7 +240,7 @@ static void read_depth(struct env *env, ID3D12Resource *resource, D3D12_RESOURCE
     src.pResource = resource;
     src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
     ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
-    transition(list.list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
+    target_transition(list.list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, state);
     harness_execute_and_wait(env->device, env->queue, &list);
     harness_release_list(&list);
     CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
@@ -342,9 +257,9 @@ static void test_depth_resolve(struct env *env)
 {
     static const float corners[3][2] = {{3.0f, 2.0f}, {29.0f, 9.0f}, {7.0f, 30.0f}};
     static float depths[HEIGHT][WIDTH];
-    ID3D12Resource *msaa_depth = texture(env->device, 4, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL,
+    ID3D12Resource *msaa_depth = target_texture(env->device, 4, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL,
             D3D12_RESOURCE_STATE_DEPTH_WRITE);
-    ID3D12Resource *resolved = texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    ID3D12Resource *resolved = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_RESOLVE_DEST);
     D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
     ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
@@ -377,11 +292,11 @@ static void test_depth_resolve(struct env *env)
         ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->msaa_rtv, TRUE, &dsv);
         draw_state(env, &list, state, &view);
         ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
-        transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        target_transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
         RELOG_MARK();
         ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, resolved, 0, 0, 0, msaa_depth, 0, NULL,
                 DXGI_FORMAT_D32_FLOAT, mode);
-        transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        target_transition(list.list, msaa_depth, D3D12_RESOURCE_STATE_RESOLVE_SOURCE, D3D12_RESOURCE_STATE_DEPTH_WRITE);
         if (pass && harness_log_mark() != log_mark_) {
             /* the device has no MIN resolve of depth */
             CHECK_LOG("ResolveSubresourceRegion", "depth plane's MIN resolve", "no such resolve");
@@ -453,9 +368,9 @@ static void check_refused(struct env *env, ID3D12Resource *dst, ID3D12Resource *
 
 static void test_resolve_errors(struct env *env)
 {
-    ID3D12Resource *msaa_uint = texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
+    ID3D12Resource *msaa_uint = target_texture(env->device, 4, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
             D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
-    ID3D12Resource *plain_uint = texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    ID3D12Resource *plain_uint = target_texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
     D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
     D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH / 2, HEIGHT, 1, 1);
     ID3D12Resource *narrow = NULL;
