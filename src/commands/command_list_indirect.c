@@ -14,6 +14,7 @@
 
 #include "command_recording.h"
 #include "command_list_flush.h"
+#include "commands/command_list_generated.h"
 #include "commands/command_list_graphics.h"
 #include "commands/command_signature.h"
 #include "commands/indirect_cap.h"
@@ -360,19 +361,23 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
                 dispatch ? "compute" : "graphics");
         return;
     }
-    for (UINT a = 0; a + 1 < signature->argument_count; a++) {
+    /* Signatures that change state run as generated commands where the device has them; without,
+     * INCREMENTING_CONSTANTs run one command at a time and other changes are refused. */
+    for (UINT a = 0; !signature->generated && a + 1 < signature->argument_count; a++) {
         D3D12_INDIRECT_ARGUMENT_TYPE type = signature->arguments[a].Type;
         if (type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT) {
             per_command = true;
             continue;
         }
-        d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s): only signatures that draw or "
-                "dispatch, with INCREMENTING_CONSTANTs at most, run yet", d3d12_indirect_argument_name(type));
+        d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s", d3d12_indirect_argument_name(type),
+                signature->generated_why ? signature->generated_why : "d3d12xs cannot run it");
         return;
     }
     if (!max_count || !(max_count = commands_in_buffer(list, command, signature, arguments, argument_offset, max_count)))
         return; /* nothing to run */
-    if (dispatch) {
+    if (signature->generated) {
+        d3d12_command_list_execute_generated(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
+    } else if (dispatch) {
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
         execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/command_signature.h"
+#include "commands/generated_layout.h"
 #include "descriptors/root_signature.h"
 #include "generated/d3d12_stubs.h"
 
@@ -26,6 +27,7 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_signature, ID3D12CommandSignature, im
 
 static void destroy_command_signature(struct d3d12_command_signature *signature)
 {
+    d3d12_generated_layout_destroy(signature->object.device, signature->generated);
     if (signature->root_signature)
         d3d12_root_signature_release_private_ref(signature->root_signature);
     d3d12xs_object_cleanup(&signature->object);
@@ -37,7 +39,9 @@ static ULONG STDMETHODCALLTYPE d3d12_command_signature_Release(ID3D12CommandSign
 {
     struct d3d12_command_signature *signature = impl_from_ID3D12CommandSignature(iface);
     unsigned refcount = d3d12xs_object_release(&signature->object);
-    /* No Vulkan object: lists read the signature while they record, not when they run. */
+    /* Lists read the signature while they record; the generated-commands layout a submitted list
+     * names goes with it here, as D3D12 lets an application release a signature only once the
+     * GPU is done with the lists that use it. */
     if (!refcount)
         destroy_command_signature(signature);
     return refcount;
@@ -70,8 +74,7 @@ const char *d3d12_indirect_argument_name(D3D12_INDIRECT_ARGUMENT_TYPE type)
     return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
 
-/* The bytes an argument takes in a command: D3D12's argument structures. */
-static uint32_t argument_size(const D3D12_INDIRECT_ARGUMENT_DESC *argument)
+uint32_t d3d12_indirect_argument_size(const D3D12_INDIRECT_ARGUMENT_DESC *argument)
 {
     switch (argument->Type) {
     case D3D12_INDIRECT_ARGUMENT_TYPE_DRAW: return sizeof(D3D12_DRAW_ARGUMENTS);
@@ -163,7 +166,7 @@ static HRESULT check_arguments(struct d3d12_command_signature *signature, const 
         if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH || argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_RAYS)
             return d3d12xs_fail(E_NOTIMPL, method, "pArgumentDescs[%u] is %s: d3d12xs has no %s pipelines yet", i, name,
                     argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH ? "mesh shader" : "raytracing");
-        size = argument_size(argument);
+        size = d3d12_indirect_argument_size(argument);
         if ((unsigned)argument->Type > D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
             return d3d12xs_fail(E_INVALIDARG, method, "pArgumentDescs[%u].Type is %d (not a D3D12_INDIRECT_ARGUMENT_TYPE)", i,
                     (int)argument->Type);
@@ -259,6 +262,8 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
     memcpy(signature->arguments, desc->pArgumentDescs, desc->NumArgumentDescs * sizeof(*desc->pArgumentDescs));
     if ((signature->root_signature = root))
         d3d12_root_signature_add_private_ref(root);
+    if (signature->first_state_change != signature->action)
+        signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
     hr = d3d12xs_hand_out(ID3D12CommandSignature_QueryInterface(&signature->ID3D12CommandSignature_iface, riid, out), method);
     ID3D12CommandSignature_Release(&signature->ID3D12CommandSignature_iface);
     return hr;

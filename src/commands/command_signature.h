@@ -22,12 +22,19 @@ struct d3d12_command_signature {
     /* The first argument that changes state (vertex or index buffer, root argument), or
      * action when there is none: ExecuteIndirect names it while it cannot run such signatures. */
     D3D12_INDIRECT_ARGUMENT_TYPE first_state_change;
+    /* Signatures that change state, as Vulkan's generated commands (generated_layout.c): NULL
+     * where the device has no VK_EXT_device_generated_commands or the signature cannot be one
+     * (ExecuteIndirect then names why). */
+    struct d3d12_generated_layout *generated;
+    const char *generated_why; /* static text: why generated is NULL for a signature that changes state */
 };
 
 /* NULL for NULL and for an interface that is not one of d3d12xs's command signatures. */
 struct d3d12_command_signature *unsafe_impl_from_ID3D12CommandSignature(ID3D12CommandSignature *iface);
 HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_COMMAND_SIGNATURE_DESC *desc,
         ID3D12RootSignature *root_signature, REFIID riid, void **out);
+/* The bytes an argument takes in a command: D3D12's argument structures. */
+uint32_t d3d12_indirect_argument_size(const D3D12_INDIRECT_ARGUMENT_DESC *argument);
 /* D3D12_INDIRECT_ARGUMENT_TYPE's name without its prefix, for messages. */
 const char *d3d12_indirect_argument_name(D3D12_INDIRECT_ARGUMENT_TYPE type);
 

@@ -159,6 +159,7 @@ void d3d12xs_config_parse(d3d12xs_config_lookup lookup, void *context, struct d3
     config->compile_timeout_ms = parse_compile_timeout(VALUE("D3D12XS_COMPILE_TIMEOUT_MS"), warnings);
     copy_string(config->hlslc, sizeof(config->hlslc), VALUE("D3D12XS_HLSLC"));
     config->no_vectorize = parse_switch(VALUE("D3D12XS_NO_VECTORIZE")) == D3D12XS_CONFIG_ON;
+    config->no_generated_commands = parse_switch(VALUE("D3D12XS_NO_GENERATED_COMMANDS")) == D3D12XS_CONFIG_ON;
     copy_string(config->trace, sizeof(config->trace), VALUE("D3D12XS_TRACE"));
 #undef VALUE
 }

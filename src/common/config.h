@@ -47,6 +47,7 @@ struct d3d12xs_config {
     int64_t compile_timeout_ms;          /* D3D12XS_COMPILE_TIMEOUT_MS */
     char hlslc[4096];                    /* D3D12XS_HLSLC: the compiler helper; "" = next to the library */
     bool no_vectorize;                   /* D3D12XS_NO_VECTORIZE */
+    bool no_generated_commands;          /* D3D12XS_NO_GENERATED_COMMANDS: VK_EXT_device_generated_commands stays off */
     char trace[4096];                    /* D3D12XS_TRACE: the trace file written from the first device on; "" = none */
 };
 

@@ -63,12 +63,26 @@ struct d3d12xs_graphics_caps {
     PFN_vkCmdEndConditionalRenderingEXT vkCmdEndConditionalRenderingEXT;
 };
 
+/* VK_EXT_device_generated_commands, where the device has it (device/vk_device_create.c):
+ * ExecuteIndirect's signatures that change state (commands/command_list_generated.c). */
+struct d3d12xs_generated_commands_caps {
+    bool enabled;
+    uint32_t max_sequence_count, max_token_count, max_token_offset, max_stride;
+    VkShaderStageFlags stages; /* supportedIndirectCommandsShaderStages */
+    bool transform_feedback;   /* deviceGeneratedCommandsTransformFeedback */
+    void *vkGetGeneratedCommandsMemoryRequirementsEXT; /* PFN_vk...EXT (device/vk_device_generated_commands.h) */
+    void *vkCmdExecuteGeneratedCommandsEXT;
+    void *vkCreateIndirectCommandsLayoutEXT;
+    void *vkDestroyIndirectCommandsLayoutEXT;
+};
+
 struct d3d12_scheduler;
 struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
 struct d3d12_predicate_fold;
 struct d3d12_indirect_cap;
+struct d3d12_indirect_translate;
 struct d3d12xs_gpu_clock;
 struct d3d12_console_validation;
 struct d3d12xs_va_map;
@@ -119,6 +133,7 @@ struct d3d12_device {
     bool validation_enabled; /* the Khronos validation layer is loaded (config.debug on and the layer installed) */
     uint32_t validation_layer_version; /* its VkLayerProperties::specVersion */
     atomic_bool outdated_layer_reported; /* device/instance.c: said once that the layer predates an extension */
+    atomic_bool outdated_generated_commands_reported; /* ... and once that it predates VK_EXT_device_generated_commands */
     bool has_buffer_marker;
     bool has_calibrated_timestamps;
     bool has_shader_clock;  /* VK_KHR_shader_clock with shaderDeviceClock */
@@ -160,6 +175,7 @@ struct d3d12_device {
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
     struct d3d12_predicate_fold *predicate_fold;       /* SetPredication's fold (commands/command_list_predication.c) */
     struct d3d12_indirect_cap *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
+    struct d3d12_indirect_translate *indirect_translate; /* its address translation (commands/command_list_generated.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
@@ -176,6 +192,7 @@ struct d3d12_device {
     struct d3d12xs_descriptor_buffers *descriptor_buffers; /* heaps as descriptor buffers (descriptors/descriptor_buffer.c) */
     uint32_t shader_visible_heap_capacity; /* the largest shader-visible CBV_SRV_UAV heap (descriptor_buffer.c) */
     struct d3d12xs_graphics_caps graphics;
+    struct d3d12xs_generated_commands_caps generated_commands;
 };
 
 _Static_assert(offsetof(struct d3d12_device, ID3D12Device_iface) == 0, "common/object.h reaches the device interface at offset 0");

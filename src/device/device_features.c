@@ -335,8 +335,9 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
         memset(options, 0, sizeof(*options));
         options->WorkGraphsTier = D3D12_WORK_GRAPHS_TIER_NOT_SUPPORTED;
         /* 1.0: the enum has no "none". ExecuteIndirect runs signatures that draw or dispatch, with
-         * INCREMENTING_CONSTANTs (1.1's addition), but not yet 1.0's other state changes
-         * (commands/command_list_indirect.c): 1.1 would promise more than runs. */
+         * INCREMENTING_CONSTANTs (1.1's addition), and, through generated commands, vertex and
+         * index buffers and root constants; but root CBV, SRV and UAV arguments (1.0's too) not
+         * yet (commands/command_list_generated.c): 1.1 would promise more than runs. */
         options->ExecuteIndirectTier = D3D12_EXECUTE_INDIRECT_TIER_1_0;
         return S_OK;
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "device/device.h"
+#include "device/vk_device_generated_commands.h"
 
 /* The first validation layer that knows VK_KHR_compute_shader_derivatives and its SPIR-V
  * extension (Vulkan headers 1.3.295). */
@@ -36,12 +37,38 @@ static bool is_outdated_layer_message(struct d3d12_device *device, const VkDebug
     return about_derivatives;
 }
 
+/* A message of a layer older than VK_EXT_device_generated_commands (ExecuteIndirect's signatures
+ * that change state) on a device where it is enabled: such a layer says it does not support the
+ * device extension, and calls the extension's feature structure in vkCreateDevice's chain and
+ * its properties structure in vkGetPhysicalDeviceProperties2's chain unknown. It checks none of
+ * the extension's calls (they go to the driver untouched). Exactly these three messages are not
+ * counted; the device says so once. */
+static bool is_outdated_generated_commands_message(struct d3d12_device *device, const VkDebugUtilsMessengerCallbackDataEXT *data)
+{
+    const char *id = data->pMessageIdName, *text = data->pMessage;
+    bool about_generated_commands;
+
+    if (device->config.no_generated_commands || device->validation_layer_version >= D3D12XS_LAYER_KNOWS_DEVICE_GENERATED_COMMANDS
+            || !id || !text)
+        return false;
+    about_generated_commands = (!strcmp(id, "VUID_Undefined")
+            && strstr(text, "Device Extension VK_EXT_device_generated_commands is not supported by this layer"))
+            || (!strcmp(id, "VUID-VkDeviceCreateInfo-pNext-pNext") && strstr(text, "unknown VkStructureType (1000572000)"))
+            || (!strcmp(id, "VUID-VkPhysicalDeviceProperties2-pNext-pNext") && strstr(text, "unknown VkStructureType (1000572001)"));
+    if (about_generated_commands && !atomic_exchange(&device->outdated_generated_commands_reported, true))
+        INFO("the validation layer (%u.%u.%u) predates VK_EXT_device_generated_commands: its messages calling that extension and its "
+                "feature and properties structures unknown are not counted, and it checks none of the extension's calls",
+                VK_API_VERSION_MAJOR(device->validation_layer_version), VK_API_VERSION_MINOR(device->validation_layer_version),
+                VK_API_VERSION_PATCH(device->validation_layer_version));
+    return about_generated_commands;
+}
+
 static VKAPI_ATTR VkBool32 VKAPI_CALL debug_messenger_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
         VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
     struct d3d12_device *device = user;
     (void)types;
-    if (is_outdated_layer_message(device, data)) {
+    if (is_outdated_layer_message(device, data) || is_outdated_generated_commands_message(device, data)) {
         TRACE("vulkan validation (not counted, see above): %s", data->pMessage);
         return VK_FALSE;
     }
@@ -120,6 +147,18 @@ HRESULT d3d12xs_instance_create(struct d3d12_device *device)
     if (debug_utils)
         extensions[extension_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 
+    /* A layer older than VK_EXT_device_generated_commands passes that extension's calls to the
+     * driver untouched: with its handle wrapping on, the driver would get the layer's handles
+     * of pipelines and layouts instead of its own. Such a layer runs without it (its checks stay). */
+    VkValidationFeatureDisableEXT disabled[] = {VK_VALIDATION_FEATURE_DISABLE_UNIQUE_HANDLES_EXT};
+    VkValidationFeaturesEXT validation_features = {
+        .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+        .disabledValidationFeatureCount = 1,
+        .pDisabledValidationFeatures = disabled,
+    };
+    if (device->validation_enabled && !device->config.no_generated_commands
+            && device->validation_layer_version < D3D12XS_LAYER_KNOWS_DEVICE_GENERATED_COMMANDS)
+        create_info.pNext = &validation_features;
     create_info.enabledLayerCount = layer_count;
     create_info.ppEnabledLayerNames = layers;
     create_info.enabledExtensionCount = extension_count;

@@ -256,6 +256,7 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
     }
 
     d3d12xs_vk_device_plan_graphics(device, plan);
+    d3d12xs_vk_device_plan_generated_commands(device, plan);
 
     if (!plan->enabled.vulkan12.bufferDeviceAddress || !plan->enabled.vulkan12.runtimeDescriptorArray || !plan->enabled.vulkan12.descriptorBindingVariableDescriptorCount
             || !plan->enabled.core.features.shaderStorageBufferArrayDynamicIndexing || !plan->enabled.core.features.shaderUniformBufferArrayDynamicIndexing
@@ -294,6 +295,7 @@ HRESULT d3d12xs_vk_device_create(struct d3d12_device *device, const struct d3d12
     }
     device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
     d3d12xs_vk_device_load_graphics(device);
+    d3d12xs_vk_device_load_generated_commands(device);
     if (plan->has_host_memory)
         device->vkGetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(device->vk_device,
                 "vkGetMemoryHostPointerPropertiesEXT");

@@ -7,6 +7,7 @@
 
 #include "device/device.h"
 #include "device/vk_sliced_view_of_3d.h" /* VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT */
+#include "device/vk_device_generated_commands.h"
 
 #define D3D12XS_MAX_DEVICE_EXTENSIONS 32
 
@@ -33,6 +34,8 @@ struct d3d12xs_vk_device_plan {
     VkPhysicalDeviceExtendedDynamicState2FeaturesEXT dynamic_state2;
     VkPhysicalDeviceTransformFeedbackFeaturesEXT transform_feedback;
     VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional_rendering;
+    /* ExecuteIndirect (vk_generated_commands.c) */
+    VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT generated_commands;
 };
 
 /* Chooses the queue families (device->queue_map), reads the properties and limits the device
@@ -45,6 +48,10 @@ HRESULT d3d12xs_vk_device_describe(struct d3d12_device *device, struct d3d12xs_v
 void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs_vk_device_plan *plan);
 /* ... and after vkCreateDevice, their entry points. */
 void d3d12xs_vk_device_load_graphics(struct d3d12_device *device);
+/* vk_generated_commands.c: VK_EXT_device_generated_commands where offered, into plan and
+ * device->generated_commands; after vkCreateDevice, its entry points. */
+void d3d12xs_vk_device_plan_generated_commands(struct d3d12_device *device, struct d3d12xs_vk_device_plan *plan);
+void d3d12xs_vk_device_load_generated_commands(struct d3d12_device *device);
 /* vkCreateDevice from plan, then the queues and the extensions' entry points. */
 HRESULT d3d12xs_vk_device_create(struct d3d12_device *device, const struct d3d12xs_vk_device_plan *plan);
 

@@ -1,0 +1,233 @@
+/* ExecuteIndirect of a signature that changes vertex or index buffers or root constants:
+ * Vulkan's generated commands over the layout the signature made (generated_layout.c). Where the
+ * signature sets vertex or index buffers, an internal pass first copies the commands with their
+ * views' D3D12 addresses turned into device addresses (shaders/indirect_translate.comp); the
+ * generated commands read that copy, else the argument buffer in place. The count buffer is
+ * Vulkan's sequence count. After it the bind point's push constants (root constants, table
+ * starts) are pushed again at the next draw or dispatch, and the vertex and index buffers the
+ * signature set are bound again from the list's own, as D3D12 leaves what the signature changed
+ * undefined and everything else as it was. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "command_recording.h"
+#include "command_list_flush.h"
+#include "commands/command_list_generated.h"
+#include "commands/command_list_graphics.h"
+#include "commands/command_signature.h"
+#include "commands/generated_layout.h"
+#include "device/internal_pipeline.h"
+#include "indirect_translate_spirv.h"
+#include "memory/resource.h"
+#include "memory/va_map.h"
+
+struct d3d12_indirect_translate {
+    struct d3d12xs_internal_layout layout; /* arguments, commands, entries; struct translate_batch */
+    VkPipeline pipeline;
+};
+
+/* indirect_translate.comp's push constants */
+struct translate_batch {
+    uint32_t argument_index, stride_words, size, command_index, entry_index, entry_count;
+    uint64_t table, null_address;
+    uint32_t null_size, padding;
+};
+
+/* The argument bytes one batch binds stay within every device's storage buffer range (at least
+ * 2^27 bytes), with room for the offset's alignment; its threads within one dispatch's groups. */
+#define TRANSLATE_BATCH_RANGE ((1u << 27) - 4096u)
+#define TRANSLATE_BATCH_COMMANDS (65535u * 64u)
+
+void d3d12_indirect_translate_create(struct d3d12_device *device)
+{
+    struct d3d12_indirect_translate *pass;
+
+    if (!device->generated_commands.enabled || !device->has_shader_int64 || !d3d12xs_va_table_address(device))
+        return;
+    if (!(pass = calloc(1, sizeof(*pass))))
+        return;
+    if (!d3d12xs_internal_layout_create(device, 3, sizeof(struct translate_batch), &pass->layout)
+            || !d3d12xs_internal_pipeline_create(device, &pass->layout, d3d12_indirect_translate_spirv, sizeof(d3d12_indirect_translate_spirv),
+                    &pass->pipeline)) {
+        d3d12xs_internal_layout_destroy(device, &pass->layout);
+        free(pass);
+        return;
+    }
+    device->indirect_translate = pass;
+}
+
+void d3d12_indirect_translate_destroy(struct d3d12_device *device)
+{
+    struct d3d12_indirect_translate *pass = device->indirect_translate;
+
+    if (!pass)
+        return;
+    vkDestroyPipeline(device->vk_device, pass->pipeline, NULL);
+    d3d12xs_internal_layout_destroy(device, &pass->layout);
+    free(pass);
+    device->indirect_translate = NULL;
+}
+
+static VkDeviceAddress buffer_address(const struct d3d12_device *device, const struct d3d12_resource *resource)
+{
+    VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, resource->vk_buffer};
+    return resource->device_address ? resource->device_address : vkGetBufferDeviceAddress(device->vk_device, &info);
+}
+
+/* The translation pass: count commands from the argument buffer into *stream, made visible to
+ * the draw-indirect stage. False after the error. */
+static bool translate_commands(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
+        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, VkDeviceAddress *stream)
+{
+    struct d3d12_device *device = list->object.device;
+    const struct d3d12_generated_layout *layout = signature->generated;
+    const struct d3d12_indirect_translate *pass = device->indirect_translate;
+    uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
+    uint32_t stride = signature->byte_stride, batch_size;
+    VkBufferDeviceAddressInfo null_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, device->null_buffer};
+    VkBuffer output, entries;
+    VkDeviceSize output_offset, entries_offset;
+    void *mapped;
+    VkCommandBuffer cb;
+
+    if (!pass) {
+        d3d12_command_list_record_unsupported(list, command, "the command signature sets vertex or index buffers, and the pass that "
+                "translates their addresses could not be made on %s (it needs shaderInt64 and bufferDeviceAddress)",
+                device->vk_properties.deviceName);
+        return false;
+    }
+    if (FAILED(d3d12_address_ring_allocate(device, &list->allocator->addresses, (VkDeviceSize)count * stride, alignment, &output,
+            &output_offset, stream, command))
+            || FAILED(d3d12_argument_ring_allocate(device, &list->allocator->arguments, layout->entry_count * 4, &entries, &entries_offset,
+                    &mapped, command))) {
+        d3d12_command_list_record_error(list, command, "out of memory for the translated commands");
+        return false;
+    }
+    memcpy(mapped, layout->entries, layout->entry_count * 4);
+    batch_size = TRANSLATE_BATCH_RANGE / stride < TRANSLATE_BATCH_COMMANDS ? TRANSLATE_BATCH_RANGE / stride : TRANSLATE_BATCH_COMMANDS;
+
+    if (list->bindings.graphics.rendering)
+        d3d12_command_list_end_rendering(list);
+    cb = d3d12_command_list_begin_internal(list);
+    /* The application's barrier into INDIRECT_ARGUMENT waits in the draw-indirect stage; this
+     * pass reads in a shader: it waits for the writes no barrier has ordered before compute yet. */
+    d3d12_barriers_before(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    d3d12_barriers_after_unordered(&list->barriers, cb, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    for (uint32_t first = 0; first < count; first += batch_size) {
+        uint32_t size = count - first < batch_size ? count - first : batch_size;
+        uint64_t start = argument_offset + (uint64_t)first * stride, base = alignment > 1 ? start / alignment * alignment : start;
+        uint64_t out = output_offset + (uint64_t)first * stride, out_base = alignment > 1 ? out / alignment * alignment : out;
+        struct translate_batch batch = {(uint32_t)((start - base) / 4), stride / 4, size, (uint32_t)((out - out_base) / 4), 0,
+                layout->entry_count, d3d12xs_va_table_address(device), vkGetBufferDeviceAddress(device->vk_device, &null_info),
+                D3D12XS_NULL_BUFFER_SIZE, 0};
+        VkDescriptorBufferInfo infos[3] = {
+            {arguments->vk_buffer, base, start - base + (uint64_t)size * stride},
+            {output, out_base, out - out_base + (uint64_t)size * stride},
+            d3d12xs_internal_value_range(device, entries, entries_offset, 4, &batch.entry_index),
+        };
+        VkWriteDescriptorSet writes[3];
+        /* the last command may end before the stride does: bind only what the buffer has */
+        if (infos[0].offset + infos[0].range > arguments->desc.Width)
+            infos[0].range = arguments->desc.Width - infos[0].offset;
+        infos[2].range = entries_offset - infos[2].offset + layout->entry_count * 4;
+        for (uint32_t i = 0; i < 3; i++)
+            writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i, .descriptorCount = 1,
+                    .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &infos[i]};
+        device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 3, writes);
+        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+    }
+    d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    d3d12_command_list_end_internal(list);
+    return true;
+}
+
+void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
+        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts, UINT64 count_offset)
+{
+    struct d3d12_device *device = list->object.device;
+    const struct d3d12xs_generated_commands_caps *caps = &device->generated_commands;
+    const struct d3d12_generated_layout *layout = signature->generated;
+    bool dispatch = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
+    bool indexed = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
+    enum d3d12_bind_point bind_point = dispatch ? D3D12_BIND_POINT_COMPUTE : D3D12_BIND_POINT_GRAPHICS;
+    VkGeneratedCommandsPipelineInfoEXT pipeline_info = {.sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_PIPELINE_INFO_EXT};
+    VkGeneratedCommandsMemoryRequirementsInfoEXT requirements_info = {
+        .sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_MEMORY_REQUIREMENTS_INFO_EXT, .pNext = &pipeline_info,
+        .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
+    };
+    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+    VkGeneratedCommandsInfoEXT info = {
+        .sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_INFO_EXT, .pNext = &pipeline_info, .shaderStages = layout->stages,
+        .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
+    };
+    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    VkBuffer preprocess;
+    VkDeviceSize preprocess_offset;
+
+    if (!dispatch && list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
+        d3d12_command_list_record_error(list, command, "the signature draws (%s), and only DIRECT lists draw",
+                d3d12_indirect_argument_name(signature->action));
+        return;
+    }
+    if (count > caps->max_sequence_count) {
+        d3d12_command_list_record_unsupported(list, command, "MaxCommandCount %u passes the %u generated commands %s runs at once", count,
+                caps->max_sequence_count, device->vk_properties.deviceName);
+        return;
+    }
+    if (layout->entry_count) {
+        if (!translate_commands(list, command, signature, count, arguments, argument_offset, &info.indirectAddress))
+            return;
+        info.indirectAddressSize = (VkDeviceSize)count * signature->byte_stride;
+    } else {
+        info.indirectAddress = buffer_address(device, arguments) + argument_offset;
+        info.indirectAddressSize = arguments->desc.Width - argument_offset;
+    }
+    if (counts)
+        info.sequenceCountAddress = buffer_address(device, counts) + count_offset;
+
+    /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside a
+     * rendering pass. */
+    if (dispatch) {
+        if (list->bindings.graphics.rendering)
+            d3d12_command_list_end_rendering(list);
+        if (!d3d12_command_list_flush_compute(list, command, 0))
+            return;
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+    } else {
+        if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
+            d3d12_command_list_end_rendering(list);
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+        /* a signature that sets the index buffer needs none set on the list */
+        if (!d3d12_command_list_prepare_draw(list, command, indexed && !layout->sets_index_buffer))
+            return;
+    }
+    pipeline_info.pipeline = state->bound_vk_pipeline;
+    ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
+            &requirements_info, &requirements);
+    if (requirements.memoryRequirements.size) {
+        if (FAILED(d3d12_address_ring_allocate(device, &list->allocator->addresses, requirements.memoryRequirements.size,
+                requirements.memoryRequirements.alignment, &preprocess, &preprocess_offset, &info.preprocessAddress, command))) {
+            d3d12_command_list_record_error(list, command, "out of memory for the generated commands' preprocessing");
+            return;
+        }
+        info.preprocessSize = requirements.memoryRequirements.size;
+    }
+    d3d12_command_list_begin_predicated(list);
+    ((PFN_vkCmdExecuteGeneratedCommandsEXT)caps->vkCmdExecuteGeneratedCommandsEXT)(list->vk_command_buffer, VK_FALSE, &info);
+    d3d12_command_list_end_predicated(list);
+
+    /* The generated commands leave the push constants they wrote (and, by Vulkan's rules, the
+     * rest) undefined: everything the bind point pushes goes again. */
+    state->dirty |= D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES | D3D12_DIRTY_ROOT_VIEW_OFFSETS;
+    state->constants_in = state->table_starts_in = VK_NULL_HANDLE;
+    if (!dispatch) {
+        list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | (layout->sets_index_buffer ? D3D12_GRAPHICS_DIRTY_INDEX_BUFFER : 0);
+        d3d12_command_list_note_draw(list, command);
+    } else {
+        d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
+    }
+}
