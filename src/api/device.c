@@ -25,6 +25,7 @@
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
 #include "trace/trace.h"
+#include "frontends/shader_helper.h"
 #include "commands/command_allocator.h"
 #include "commands/command_queue.h"
 #include "commands/command_list_state.h"
@@ -572,6 +573,10 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     atomic_init(&device->hang_timeout_ms, device->config.hang_timeout_ms);
     atomic_init(&device->validation_message_count, 0);
     atomic_init(&device->outdated_layer_reported, false);
+    atomic_init(&device->outdated_generated_commands_reported, false);
+    /* The DXBC translator's process starts now, while the device is made, rather than at the
+     * first DXBC pipeline (frontends/shader_helper.c). */
+    d3d12xs_helper_start_translator();
 
     if (FAILED(hr = d3d12xs_va_map_init(device))
             || FAILED(hr = d3d12xs_allocator_init(device))

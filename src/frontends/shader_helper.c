@@ -105,7 +105,7 @@ HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size
 
 /* ---- the DXBC translator: one helper process serves the process's DXBC translations ---- */
 
-/* Started at the first translation, one request at a time, and started again after one that
+/* Started with the first device (or at the first translation), one request at a time, and started again after one that
  * crashed it or ran past the timeout: a translation costs the request and libvkd3d-shader's
  * work, not a process start (about 10 ms on lavapipe's machine: docs/benchmarks.md). */
 static pthread_mutex_t translator_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -122,6 +122,16 @@ static int stop_translator_locked(void)
     while (waitpid(translator_pid, &status, 0) < 0 && errno == EINTR)
         ;
     return status;
+}
+
+void d3d12xs_helper_start_translator(void)
+{
+    char error[256];
+
+    pthread_mutex_lock(&translator_lock);
+    if (translator_fd < 0 && FAILED(d3d12xs_helper_spawn(&translator_fd, &translator_pid, error, sizeof(error))))
+        translator_fd = -1;
+    pthread_mutex_unlock(&translator_lock);
 }
 
 HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,

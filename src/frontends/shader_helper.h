@@ -18,6 +18,10 @@ const char *d3d12xs_helper_signal_name(int sig);
  * E_FAIL with the reason when it cannot start. */
 HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size);
 
+/* Starts the DXBC translator's process where none runs, without waiting for it to be ready;
+ * a failure is left for the first translation to report. D3D12CreateDevice calls it, so that a
+ * process's first DXBC pipeline does not wait for the process to start (about 3 ms on the H100). */
+void d3d12xs_helper_start_translator(void);
 /* Sends request (HLSLC_DXBC_REQUEST's payload) to a new helper and returns its answer: status 0
  * with the SPIR-V, or libvkd3d-shader's error with its messages (both malloc()ed: free them).
  * E_INVALIDARG when libvkd3d-shader crashed, E_FAIL when the helper could not run or did not
