@@ -188,6 +188,17 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     }
     if (counts)
         info.sequenceCountAddress = buffer_address(device, counts) + count_offset;
+    /* The root constants the signature sets count as set (the flush checks that what the shader
+     * reads was set); D3D12 leaves them undefined after the call. */
+    for (UINT a = 0; a + 1 < signature->argument_count; a++) {
+        const D3D12_INDIRECT_ARGUMENT_DESC *argument = &signature->arguments[a];
+        uint64_t bit = 1ull << argument->Constant.RootParameterIndex;
+        if ((argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT || argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
+                && !(state->constants_set & bit)) {
+            state->constants_set |= bit;
+            state->validated = false;
+        }
+    }
 
     /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside a
      * rendering pass. */
