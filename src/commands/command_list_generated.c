@@ -1,5 +1,5 @@
 /* ExecuteIndirect of a signature that changes vertex or index buffers or root constants:
- * Vulkan's generated commands over the layout the signature made (generated_layout.c). Where the
+ * Vulkan's generated commands over the layout the signature made (command_signature.c). Where the
  * signature sets vertex or index buffers, an internal pass first copies the commands with their
  * views' D3D12 addresses turned into device addresses (shaders/indirect_translate.comp); the
  * generated commands read that copy, else the argument buffer in place. The count buffer is

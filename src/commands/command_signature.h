@@ -22,7 +22,7 @@ struct d3d12_command_signature {
     /* The first argument that changes state (vertex or index buffer, root argument), or
      * action when there is none: ExecuteIndirect names it while it cannot run such signatures. */
     D3D12_INDIRECT_ARGUMENT_TYPE first_state_change;
-    /* Signatures that change state, as Vulkan's generated commands (generated_layout.c): NULL
+    /* Signatures that change state, as Vulkan's generated commands (command_signature.c): NULL
      * where the device has no VK_EXT_device_generated_commands or the signature cannot be one
      * (ExecuteIndirect then names why). */
     struct d3d12_generated_layout *generated;
@@ -33,8 +33,30 @@ struct d3d12_command_signature {
 struct d3d12_command_signature *unsafe_impl_from_ID3D12CommandSignature(ID3D12CommandSignature *iface);
 HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_COMMAND_SIGNATURE_DESC *desc,
         ID3D12RootSignature *root_signature, REFIID riid, void **out);
-/* The bytes an argument takes in a command: D3D12's argument structures. */
-uint32_t d3d12_indirect_argument_size(const D3D12_INDIRECT_ARGUMENT_DESC *argument);
+/* The bytes an argument takes in a command: D3D12's argument structures. Inline, so that the
+ * generated-commands layout (command_signature.c) reads it without calling back into the file
+ * that makes it. */
+static inline uint32_t d3d12_indirect_argument_size(const D3D12_INDIRECT_ARGUMENT_DESC *argument)
+{
+    switch (argument->Type) {
+    case D3D12_INDIRECT_ARGUMENT_TYPE_DRAW: return sizeof(D3D12_DRAW_ARGUMENTS);
+    case D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED: return sizeof(D3D12_DRAW_INDEXED_ARGUMENTS);
+    case D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH: return sizeof(D3D12_DISPATCH_ARGUMENTS);
+    case D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW: return sizeof(D3D12_VERTEX_BUFFER_VIEW);
+    case D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW: return sizeof(D3D12_INDEX_BUFFER_VIEW);
+    case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT: return 4 * argument->Constant.Num32BitValuesToSet;
+    case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW:
+    case D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW:
+    case D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW: return sizeof(D3D12_GPU_VIRTUAL_ADDRESS);
+    /* The command's index, counted by the GPU: nothing in the argument buffer (as far as
+     * Microsoft's pages say; docs/indirect.md). */
+    case D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT: return 0;
+    case D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_RAYS: return sizeof(D3D12_DISPATCH_RAYS_DESC);
+    case D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH_MESH: return sizeof(D3D12_DISPATCH_MESH_ARGUMENTS);
+    default: return 0;
+    }
+}
+
 /* D3D12_INDIRECT_ARGUMENT_TYPE's name without its prefix, for messages. */
 const char *d3d12_indirect_argument_name(D3D12_INDIRECT_ARGUMENT_TYPE type);
 

@@ -1,5 +1,5 @@
 /* A command signature that changes state as a VkIndirectCommandsLayoutEXT
- * (VK_EXT_device_generated_commands; generated_layout.c): made with the signature, read by
+ * (VK_EXT_device_generated_commands; made in command_signature.c): made with the signature, read by
  * ExecuteIndirect (command_list_generated.c). docs/indirect.md has the mapping. */
 #ifndef D3D12XS_GENERATED_LAYOUT_H
 #define D3D12XS_GENERATED_LAYOUT_H
