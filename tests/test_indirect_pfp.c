@@ -7,7 +7,8 @@
  * exactly with PFP, CE or a plain Wait), and the console memory-model validation's line exactly
  * where the prefetch parser is left free (neither, NULL, CE alone), naming both lists and the
  * buffer; none when the reading list moves the buffer to INDIRECT_ARGUMENT itself (a barrier
- * syncs the parser), whichever queue executes first, and nothing at all with the validation off. */
+ * syncs the parser), whichever queue executes first, and nothing at all with the validation off.
+ * And the arguments read after a mid-list wait for a value published without write-back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,80 @@ static void hand_over(struct env *env, enum wait_kind kind, bool reader_barrier,
     ID3D12CommandQueue_Release(compute_queue);
 }
 
+/* The other console hand-over, through memory: the COMPUTE list publishes a value with a
+ * bottom-of-pipe write after writing the arguments, the DIRECT list waits for it mid-list
+ * (Wait64BitValueX) and runs ExecuteIndirect on them. Without a write-back the console could
+ * hand the parser stale arguments: the validation's value-write check counts the arguments
+ * as a read. */
+static void mid_list_case(struct env *env, bool write_back)
+{
+    ID3D12CommandQueue *compute_queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    ID3D12CommandQueue *direct_queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    struct harness_list writer = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+    struct harness_list reader = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12Resource *arguments = harness_uav_buffer(env->device, 256), *groups = harness_uav_buffer(env->device, 256), *values;
+    D3D12_HEAP_PROPERTIES heap = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 0, 0};
+    D3D12_RESOURCE_DESC desc = harness_buffer_desc(4096);
+    ID3D12Fence *done = harness_create_fence(env->device, 0);
+    const UINT counts[4] = {4, 2, 1, 1};
+    D3D12_WRITEBUFFERIMMEDIATE_PARAMETER zero = {ID3D12Resource_GetGPUVirtualAddress(groups), 0};
+    D3D12_RESOURCE_BARRIER uav = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV, .UAV = {groups}};
+    uint32_t counted = 0;
+    void *mapped = NULL;
+    LOG_MARK();
+
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON, NULL,
+            &IID_ID3D12Resource, (void **)&values), S_OK);
+    CHECK_HR(ID3D12Resource_Map(values, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memset(mapped, 0, 8);
+    ID3D12Object_SetName((ID3D12Object *)writer.list, L"culling");
+    ID3D12Object_SetName((ID3D12Object *)reader.list, L"drawing");
+
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(writer.list, env->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(writer.list, env->writer);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(writer.list, 0, ID3D12Resource_GetGPUVirtualAddress(arguments));
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(writer.list, 1, 4, counts, 0);
+    ID3D12GraphicsCommandList2_Dispatch(writer.list, 1, 1, 1);
+    ID3D12GraphicsCommandList_Write64BitValueBottomOfPipe2X((ID3D12GraphicsCommandList *)writer.list, ID3D12Resource_GetGPUVirtualAddress(values),
+            1, write_back ? D3D12XBOX_SYNC_FLAG_GL2_WRITEBACK : D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_NONE,
+            D3D12XBOX_WRITE_VALUE_BOP_FLAG_NONE);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(writer.list), S_OK);
+
+    ID3D12GraphicsCommandList2_WriteBufferImmediate(reader.list, 1, &zero, NULL);
+    ID3D12GraphicsCommandList2_ResourceBarrier(reader.list, 1, &uav);
+    ID3D12GraphicsCommandList_Wait64BitValueX((ID3D12GraphicsCommandList *)reader.list, ID3D12Resource_GetGPUVirtualAddress(values),
+            D3D12_COMPARISON_FUNC_GREATER_EQUAL, 1, D3D12XBOX_WAIT_FLAG_NONE);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(reader.list, env->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(reader.list, env->counter);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(reader.list, 0, ID3D12Resource_GetGPUVirtualAddress(groups));
+    ID3D12GraphicsCommandList2_ExecuteIndirect(reader.list, env->dispatch, 1, arguments, 0, NULL, 0);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(reader.list), S_OK);
+
+    ID3D12CommandQueue_ExecuteCommandLists(compute_queue, 1, (ID3D12CommandList *const *)&writer.list);
+    ID3D12CommandQueue_ExecuteCommandLists(direct_queue, 1, (ID3D12CommandList *const *)&reader.list);
+    CHECK_HR(ID3D12CommandQueue_Signal(direct_queue, done, 1), S_OK);
+    CHECK_HR(ID3D12Fence_SetEventOnCompletion(done, 1, NULL), S_OK);
+    harness_read_back(env->device, direct_queue, groups, &counted, sizeof(counted));
+    CHECK_MSG(counted == 8, "mid-list wait: %u groups ran, expected 8", counted);
+    if (!write_back && env->validation)
+        CHECK_LOG("console memory model", "list 'drawing'", "(ExecuteIndirect) reads bytes [0, +12) of buffer", "list 'culling'",
+                "(Dispatch) wrote them", "no write-back", "stale");
+    else
+        CHECK_NO_LOG();
+
+    ID3D12Fence_Release(done);
+    ID3D12Resource_Unmap(values, 0, NULL);
+    ID3D12Resource_Release(values);
+    ID3D12Resource_Release(groups);
+    ID3D12Resource_Release(arguments);
+    harness_release_list(&reader);
+    harness_release_list(&writer);
+    ID3D12CommandQueue_Release(direct_queue);
+    ID3D12CommandQueue_Release(compute_queue);
+}
+
 /* The DIRECT queue's wait span for the fence named name, from the trace file. */
 static const struct json *wait_event(const struct json *events, const char *name)
 {
@@ -268,6 +343,8 @@ static void run_cases(bool validation)
     hand_over(&env, WAITX_NEITHER, false, true, true);  /* the reader executed before the writer */
     hand_over(&env, WAITX_PFP, false, true, false);
     hand_over(&env, WAITX_NULL, true, false, false);    /* the reader's own barrier syncs the parser */
+    mid_list_case(&env, false);
+    mid_list_case(&env, true);
     teardown(&env);
 }
 
