@@ -114,6 +114,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResourceBarrier(ID3D12GraphicsCommandL
     if (count) {
         /* A D3D12 barrier completes earlier writes and makes them visible (console: its cache actions). */
         d3d12_command_list_note(list, D3D12_RECORDED_BARRIER, 0, 0);
-        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK);
+        d3d12_command_list_flag_last(list, list->call_count - 1, D3D12_RECORDED_WRITES_BACK
+                | (dst_stages & (VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT) ? D3D12_RECORDED_SYNCS_PREFETCH : 0));
     }
 }

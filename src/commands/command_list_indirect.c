@@ -66,6 +66,21 @@ static uint32_t commands_in_buffer(struct d3d12_command_list *list, const char *
     return (uint32_t)fit;
 }
 
+/* The argument buffer's bytes the count commands span, and the count's 4 bytes, in the list's
+ * record as reads (kind ExecuteIndirect, after the draws or dispatches): the console
+ * memory-model validation follows them (what a COMPUTE queue wrote and the prefetch parser may
+ * read early, console_validation.h). */
+static void note_argument_reads(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
+        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts, UINT64 count_offset)
+{
+    uint64_t span = (uint64_t)count * signature->byte_stride, room = arguments->desc.Width - argument_offset;
+    const struct d3d12_recorded_range ranges[2] = {
+        {arguments->vk_buffer, argument_offset, span < room ? span : room, false, VK_NULL_HANDLE},
+        {counts ? counts->vk_buffer : VK_NULL_HANDLE, count_offset, sizeof(UINT32), false, VK_NULL_HANDLE},
+    };
+    d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_INDIRECT_ARGUMENTS, ranges, counts ? 2 : 1);
+}
+
 struct d3d12_indirect_cap {
     struct d3d12xs_internal_layout layout; /* arguments, count, commands; struct cap_batch */
     VkPipeline pipeline;
@@ -384,4 +399,5 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     } else {
         execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command);
     }
+    note_argument_reads(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
 }

@@ -37,6 +37,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_queue_Release(ID3D12CommandQueue *i
         /* Submitted work runs to its end; held work is dropped (nothing can release it now). */
         if (queue->engine)
             d3d12_engine_orphan(queue->engine);
+        d3d12_console_validation_forget_queue(queue->object.device, queue->engine);
         d3d12xs_object_cleanup(&queue->object);
         pthread_mutex_destroy(&queue->pix_lock);
         free(queue);
@@ -262,27 +263,53 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Signal(ID3D12CommandQueue *
     if ((hr = fence_argument(queue, METHOD(Signal), fence_iface, &fence)) != S_OK)
         return hr;
     hr = d3d12_scheduler_signal(queue->engine, fence->timeline, value);
+    if (SUCCEEDED(hr))
+        d3d12_console_validation_queue_signal(queue->object.device, queue->engine, queue->desc.Type, fence->timeline,
+                d3d12xs_object_name(&fence->object), value);
     d3d12_waiter_kick(queue->object.device, false);
     d3d12_fence_trace_call(begin_ns, "ID3D12CommandQueue::Signal", fence, value);
+    return hr;
+}
+
+/* The Vulkan stages a queue wait holds back (SPEC §2.2). The console's graphics command
+ * processor has a prefetch parser that reads indirect arguments (and predicates) ahead; a plain
+ * Wait holds it, a WaitX only with TOP_SELECT_ENGINE_PFP or _CE. Without either, a DIRECT
+ * queue's wait leaves out the stages D3D12's INDIRECT_ARGUMENT state reads in (draw-indirect,
+ * conditional rendering) and holds every other stage its lists run in. COMPUTE and COPY queues
+ * have no prefetch parser: their waits hold everything. */
+static VkPipelineStageFlags2 wait_stages(const struct d3d12_command_queue *queue, bool holds_prefetch)
+{
+    if (holds_prefetch || queue->desc.Type != D3D12_COMMAND_LIST_TYPE_DIRECT)
+        return VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    return VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT
+            | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | d3d12_draw_stages(queue->object.device);
+}
+
+/* Wait and WaitX: how names the call in the console validation's reports. */
+static HRESULT queue_wait(struct d3d12_command_queue *queue, const char *method, ID3D12Fence *fence_iface, UINT64 value, VkPipelineStageFlags2 stages,
+        bool holds_prefetch, const char *how)
+{
+    struct d3d12_fence *fence;
+    bool parked = false;
+    HRESULT hr;
+
+    uint64_t begin_ns = d3d12xs_trace_begin();
+    if ((hr = fence_argument(queue, method, fence_iface, &fence)) != S_OK)
+        return hr;
+    hr = d3d12_scheduler_wait_fence(queue->engine, fence->timeline, value, stages, &parked);
+    if (SUCCEEDED(hr))
+        d3d12_console_validation_queue_wait(queue->object.device, queue->engine, queue->desc.Type, fence->timeline, value, holds_prefetch, how);
+    /* A parked wait is submitted by the waiter if nothing follows it soon: wake it from a long
+     * slice then (a host call), else only nudge it. */
+    d3d12_waiter_kick(queue->object.device, parked);
+    d3d12_fence_trace_call(begin_ns, "ID3D12CommandQueue::Wait", fence, value);
     return hr;
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_queue_Wait(ID3D12CommandQueue *iface, ID3D12Fence *fence_iface, UINT64 value)
 {
     struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
-    struct d3d12_fence *fence;
-    HRESULT hr;
-
-    uint64_t begin_ns = d3d12xs_trace_begin();
-    if ((hr = fence_argument(queue, METHOD(Wait), fence_iface, &fence)) != S_OK)
-        return hr;
-    bool parked = false;
-    hr = d3d12_scheduler_wait_fence(queue->engine, fence->timeline, value, &parked);
-    /* A parked wait is submitted by the waiter if nothing follows it soon: wake it from a long
-     * slice then (a host call), else only nudge it. */
-    d3d12_waiter_kick(queue->object.device, parked);
-    d3d12_fence_trace_call(begin_ns, "ID3D12CommandQueue::Wait", fence, value);
-    return hr;
+    return queue_wait(queue, METHOD(Wait), fence_iface, value, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, true, "Wait");
 }
 
 static HRESULT STDMETHODCALLTYPE d3d12_command_queue_set_name(ID3D12CommandQueue *iface, LPCWSTR name)
@@ -340,11 +367,15 @@ static D3D12_COMMAND_QUEUE_DESC STDMETHODCALLTYPE d3d12_command_queue_GetDesc(ID
 /* ---- the console's queue methods (SPEC §2.2, §2.6) ---- */
 
 
-/* Wait with control over what takes part: on Vulkan every stage waits (stronger than the
- * console when neither PFP nor CE is selected), and each list starts with a full barrier, so
- * the cache actions are already done when the next list runs (docs/sync.md). */
+/* Wait with control over what takes part: the prefetch parser (PFP) or constant engine (CE)
+ * selected, the indirect-argument fetch waits too (wait_stages). Each list starts with a full
+ * barrier, so the cache actions are already done when the next list runs (docs/sync.md). */
 static HRESULT STDMETHODCALLTYPE queue_WaitX(ID3D12CommandQueue *iface, ID3D12Fence *fence, UINT64 value, D3D12XBOX_SYNC_PARAMS *params)
 {
+    struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
+    const D3D12XBOX_SYNC_CONTROL_FLAGS engines = D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP | D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_CE;
+    char how[64];
+
     if (params && (params->SyncFlags & ~D3D12XS_KNOWN_SYNC_FLAGS))
         return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->SyncFlags 0x%x has unknown bits",
                 (unsigned)params->SyncFlags);
@@ -354,7 +385,13 @@ static HRESULT STDMETHODCALLTYPE queue_WaitX(ID3D12CommandQueue *iface, ID3D12Fe
     if (params && (params->ControlFlags & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_FORWARD)
             && (params->ControlFlags & D3D12XBOX_SYNC_CONTROL_FLAG_GCR_SEQUENCE_REVERSE))
         return d3d12xs_fail(E_INVALIDARG, "ID3D12CommandQueue::WaitX", "pSyncTopOfPipeParams->ControlFlags has both GCR sequences (at most one)");
-    return d3d12_command_queue_Wait(iface, fence, value);
+    if (params)
+        snprintf(how, sizeof(how), "WaitX with ControlFlags 0x%x", (unsigned)params->ControlFlags);
+    else
+        snprintf(how, sizeof(how), "WaitX with NULL pSyncTopOfPipeParams");
+    /* The validation follows the console: only PFP holds the parser, CE alone does not (SPEC §2.2). */
+    return queue_wait(queue, "ID3D12CommandQueue::WaitX", fence, value, wait_stages(queue, params && (params->ControlFlags & engines)),
+            params && (params->ControlFlags & D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP), how);
 }
 
 /* Signal with cache flushes: a queue signal already waits for all earlier work and makes its

@@ -33,6 +33,9 @@ struct d3d12_recorded_range {
 enum d3d12_recorded_flags {
     D3D12_RECORDED_WRITES_BACK = 0x1,  /* earlier writes are complete and written back before it (GL2 write-back, IDLE, barriers) */
     D3D12_RECORDED_KNOWN_VALUE = 0x2,  /* a value write with its entry in the list's value_writes */
+    /* A barrier into the indirect-argument stage (INDIRECT_ARGUMENT, COMMON): on the console the
+     * prefetch parser then waits for the micro engine, so it reads no argument ahead of it. */
+    D3D12_RECORDED_SYNCS_PREFETCH = 0x4,
 };
 
 struct d3d12_recorded_command {

@@ -170,7 +170,8 @@
     KIND(WAIT_VALUE, "wait on memory")               /* the console's mid-list waits on memory */ \
     KIND(BEGIN_QUERY, "BeginQuery") \
     KIND(CLEAR_RENDER_TARGET, "render target clear") /* ClearRenderTargetView, ClearDepthStencilView */ \
-    KIND(DRAW, "draw")
+    KIND(DRAW, "draw") \
+    KIND(INDIRECT_ARGUMENTS, "ExecuteIndirect")      /* its argument and count buffers, read (after its draw or dispatch) */
 
 /* ---- expanding a command's parameters ---- */
 

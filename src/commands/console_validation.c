@@ -41,11 +41,70 @@ struct waiting_reader {
     bool checked, used;     /* checked: matched with the value that releases it */
 };
 
+/* ---- the prefetch parser's check (SPEC §2.2): its state ---- */
+
+#define PREFETCH_QUEUES 16  /* DIRECT queues whose waits are followed */
+#define OPEN_WAITS 8        /* waits kept per queue since it last held the prefetch parser */
+
+struct fence_wait {
+    const void *fence;
+    uint64_t value;
+    char how[64];           /* "WaitX with ControlFlags 0x0" */
+};
+
+/* A DIRECT queue's fence waits: the parser reads ahead past every wait that leaves it free, up
+ * to the latest that held it. */
+struct prefetch_queue {
+    const void *queue;
+    bool has_holding;
+    struct fence_wait holding;          /* the latest wait that held the parser */
+    struct fence_wait open[OPEN_WAITS]; /* the waits since, which did not (the newest last) */
+    uint32_t open_count;
+};
+
+/* A range a COMPUTE queue's list wrote. */
+struct compute_write {
+    const void *queue;
+    uint64_t serial;        /* order among the compute writes */
+    struct validated_range range;
+    char where[160];
+    bool used;
+};
+
+/* A COMPUTE queue's fence signal: it releases the queue's writes made before it. */
+struct fence_release {
+    const void *queue, *fence;
+    uint64_t value, order;
+    uint64_t writes_before; /* the queue's writes with a lower serial */
+    char fence_name[64];
+    bool used;
+};
+
+/* A list's ExecuteIndirects on a DIRECT queue with waits open: their argument buffers' ranges
+ * and count buffers'. */
+#define PREFETCH_READS 16   /* kept per list: beyond, the list's later ExecuteIndirects are not followed */
+#define PREFETCH_READERS 64 /* lists kept for matching with signals that come later */
+struct prefetch_reader {
+    const void *queue;
+    char where[160];
+    struct validated_range reads[PREFETCH_READS];
+    uint32_t read_count;
+    uint32_t count_reads;   /* bit r: reads[r] is a count buffer's */
+    struct prefetch_queue waits;        /* the queue's waits when the list was executed */
+    bool used, checked;
+};
+
 struct d3d12_console_validation {
     pthread_mutex_t lock;
     struct published_value values[HISTORY];
     struct waiting_reader readers[HISTORY];
     unsigned next_value, next_reader;
+    struct prefetch_queue prefetch_queues[PREFETCH_QUEUES];
+    struct compute_write compute_writes[HISTORY];
+    struct fence_release releases[HISTORY];
+    struct prefetch_reader prefetch_readers[PREFETCH_READERS];
+    unsigned next_compute_write, next_release, next_prefetch_reader;
+    uint64_t compute_write_serial, release_order;
 };
 
 void d3d12_console_validation_create(struct d3d12_device *device)
@@ -155,6 +214,199 @@ static void match_locked(struct d3d12_console_validation *validation)
     }
 }
 
+/* ---- the prefetch parser's check ---- */
+
+/* The queue's wait state (created when asked to). */
+static struct prefetch_queue *prefetch_queue_locked(struct d3d12_console_validation *validation, const void *queue, bool create)
+{
+    struct prefetch_queue *free_slot = NULL;
+    for (unsigned i = 0; i < PREFETCH_QUEUES; i++) {
+        if (validation->prefetch_queues[i].queue == queue)
+            return &validation->prefetch_queues[i];
+        if (!free_slot && !validation->prefetch_queues[i].queue)
+            free_slot = &validation->prefetch_queues[i];
+    }
+    /* Past PREFETCH_QUEUES DIRECT queues waiting at once the rest are not followed. */
+    if (!create || !free_slot)
+        return NULL;
+    *free_slot = (struct prefetch_queue){.queue = queue};
+    return free_slot;
+}
+
+static void keep_compute_write_locked(struct d3d12_console_validation *validation, const void *queue, const struct d3d12_recorded_range *range,
+        const struct d3d12_recorded_command *command, const char *where)
+{
+    struct compute_write *write = &validation->compute_writes[validation->next_compute_write++ % HISTORY];
+    *write = (struct compute_write){.queue = queue, .serial = ++validation->compute_write_serial, .used = true,
+            .range = {range->buffer, range->image, range->offset, range->size, command->call_index, command->kind}};
+    snprintf(write->where, sizeof(write->where), "%s", where);
+}
+
+static struct prefetch_reader *new_prefetch_reader_locked(struct d3d12_console_validation *validation, const void *queue,
+        const struct prefetch_queue *waits, const char *where)
+{
+    struct prefetch_reader *reader = &validation->prefetch_readers[validation->next_prefetch_reader++ % PREFETCH_READERS];
+    *reader = (struct prefetch_reader){.queue = queue, .waits = *waits, .used = true};
+    snprintf(reader->where, sizeof(reader->where), "%s", where);
+    return reader;
+}
+
+/* An ExecuteIndirect's ranges: the argument buffer's, then the count buffer's (if any). */
+static void keep_prefetch_reads(struct prefetch_reader *reader, const struct d3d12_recorded_range *ranges, const struct d3d12_recorded_command *command)
+{
+    for (uint32_t r = 0; r < command->range_count && r < 2 && reader->read_count < PREFETCH_READS; r++) {
+        reader->count_reads |= (uint32_t)(r == 1) << reader->read_count;
+        reader->reads[reader->read_count++] = (struct validated_range){ranges[r].buffer, ranges[r].image, ranges[r].offset, ranges[r].size,
+                command->call_index, command->kind};
+    }
+}
+
+/* The signal that releases the wait: of the fence, on another queue, the one of the lowest value
+ * that reaches it (fences usually count up), the earliest of those; NULL when none is known. */
+static const struct fence_release *release_of_locked(const struct d3d12_console_validation *validation, const void *queue,
+        const struct fence_wait *wait)
+{
+    const struct fence_release *best = NULL;
+    for (unsigned i = 0; i < HISTORY; i++) {
+        const struct fence_release *release = &validation->releases[i];
+        if (!release->used || release->queue == queue || release->fence != wait->fence || release->value < wait->value)
+            continue;
+        if (!best || release->value < best->value || (release->value == best->value && release->order < best->order))
+            best = release;
+    }
+    return best;
+}
+
+static bool releases_write(const struct fence_release *release, const struct compute_write *write)
+{
+    return release && release->queue == write->queue && write->serial < release->writes_before;
+}
+
+/* One line when a COMPUTE queue wrote what the read covers before the signal one of the
+ * reader's open waits waited for, and the wait that last held the parser did not wait for that
+ * write: true then. */
+static bool report_stale_read_locked(const struct d3d12_console_validation *validation, const struct prefetch_reader *reader, uint32_t r,
+        const struct fence_release *const *open_releases, const struct fence_release *holding_release)
+{
+    const struct validated_range *read = &reader->reads[r];
+
+    for (unsigned i = 0; i < HISTORY; i++) {
+        const struct compute_write *write = &validation->compute_writes[i];
+        if (!write->used || !overlaps(read, &write->range) || releases_write(holding_release, write))
+            continue;
+        for (uint32_t w = 0; w < reader->waits.open_count; w++) {
+            const struct fence_wait *wait = &reader->waits.open[w];
+            if (!releases_write(open_releases[w], write))
+                continue;
+            ERR("console memory model: %s call %u (%s) reads bytes [%llu, +%llu) of buffer 0x%llx as %s after %s for fence '%s' "
+                    "to reach %llu, which leaves the prefetch parser free (no D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP); %s "
+                    "call %u (%s) wrote them before that queue signalled %llu, so on the console the parser could read them before "
+                    "the wait ends (stale data)", reader->where, read->call_index, d3d12_recorded_kind_name(read->kind),
+                    (unsigned long long)read->offset, (unsigned long long)read->size, (unsigned long long)(uintptr_t)read->buffer,
+                    reader->count_reads & (1u << r) ? "the indirect command count" : "indirect arguments", wait->how, open_releases[w]->fence_name,
+                    (unsigned long long)wait->value, write->where, write->range.call_index, d3d12_recorded_kind_name(write->range.kind),
+                    (unsigned long long)open_releases[w]->value);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Checks the reader once the signals that release its open waits are known: one line at most
+ * for the list, the first stale read. */
+static void check_prefetch_locked(const struct d3d12_console_validation *validation, struct prefetch_reader *reader)
+{
+    const struct fence_release *open_releases[OPEN_WAITS], *holding_release = NULL;
+    uint32_t known = 0;
+
+    for (uint32_t w = 0; w < reader->waits.open_count; w++)
+        known += !!(open_releases[w] = release_of_locked(validation, reader->queue, &reader->waits.open[w]));
+    if (!known)
+        return;
+    if (reader->waits.has_holding)
+        holding_release = release_of_locked(validation, reader->queue, &reader->waits.holding);
+    for (uint32_t r = 0; r < reader->read_count; r++) {
+        if (report_stale_read_locked(validation, reader, r, open_releases, holding_release)) {
+            reader->checked = true;
+            return;
+        }
+    }
+    /* Nothing stale now; a signal that comes later can still release an open wait. */
+    reader->checked = known == reader->waits.open_count;
+}
+
+static void match_prefetch_locked(struct d3d12_console_validation *validation)
+{
+    for (unsigned i = 0; i < PREFETCH_READERS; i++) {
+        struct prefetch_reader *reader = &validation->prefetch_readers[i];
+        if (reader->used && !reader->checked)
+            check_prefetch_locked(validation, reader);
+    }
+}
+
+void d3d12_console_validation_queue_wait(struct d3d12_device *device, const void *queue, D3D12_COMMAND_LIST_TYPE type, const void *fence,
+        uint64_t value, bool holds_prefetch, const char *how)
+{
+    struct d3d12_console_validation *validation = device->console_validation;
+    struct prefetch_queue *waits;
+    struct fence_wait wait = {fence, value, ""};
+
+    /* Only the graphics command processor (DIRECT queues) has a prefetch parser. */
+    if (!validation || type != D3D12_COMMAND_LIST_TYPE_DIRECT)
+        return;
+    snprintf(wait.how, sizeof(wait.how), "%s", how);
+    pthread_mutex_lock(&validation->lock);
+    if ((waits = prefetch_queue_locked(validation, queue, !holds_prefetch))) {
+        if (holds_prefetch) {
+            waits->has_holding = true;
+            waits->holding = wait;
+            waits->open_count = 0;
+        } else {
+            /* Beyond OPEN_WAITS the oldest go. */
+            if (waits->open_count == OPEN_WAITS)
+                memmove(waits->open, waits->open + 1, (OPEN_WAITS - 1) * sizeof(*waits->open)), waits->open_count--;
+            waits->open[waits->open_count++] = wait;
+        }
+    }
+    pthread_mutex_unlock(&validation->lock);
+}
+
+void d3d12_console_validation_queue_signal(struct d3d12_device *device, const void *queue, D3D12_COMMAND_LIST_TYPE type, const void *fence,
+        const char *fence_name, uint64_t value)
+{
+    struct d3d12_console_validation *validation = device->console_validation;
+    struct fence_release *release;
+
+    if (!validation || type != D3D12_COMMAND_LIST_TYPE_COMPUTE)
+        return;
+    pthread_mutex_lock(&validation->lock);
+    release = &validation->releases[validation->next_release++ % HISTORY];
+    *release = (struct fence_release){.queue = queue, .fence = fence, .value = value, .order = ++validation->release_order,
+            .writes_before = validation->compute_write_serial + 1, .used = true};
+    snprintf(release->fence_name, sizeof(release->fence_name), "%s", fence_name);
+    match_prefetch_locked(validation);
+    pthread_mutex_unlock(&validation->lock);
+}
+
+void d3d12_console_validation_forget_queue(struct d3d12_device *device, const void *queue)
+{
+    struct d3d12_console_validation *validation = device->console_validation;
+
+    if (!validation)
+        return;
+    pthread_mutex_lock(&validation->lock);
+    for (unsigned i = 0; i < PREFETCH_QUEUES; i++)
+        if (validation->prefetch_queues[i].queue == queue)
+            validation->prefetch_queues[i] = (struct prefetch_queue){0};
+    for (unsigned i = 0; i < HISTORY; i++) {
+        validation->compute_writes[i].used &= validation->compute_writes[i].queue != queue;
+        validation->releases[i].used &= validation->releases[i].queue != queue;
+    }
+    for (unsigned i = 0; i < PREFETCH_READERS; i++)
+        validation->prefetch_readers[i].used &= validation->prefetch_readers[i].queue != queue;
+    pthread_mutex_unlock(&validation->lock);
+}
+
 void d3d12_console_validation_execute(struct d3d12_device *device, const struct d3d12_command_list *list, const void *queue, const char *queue_name)
 {
     struct d3d12_console_validation *validation = device->console_validation;
@@ -162,19 +414,33 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
     struct validated_range unsettled[MAX_RANGES];
     uint32_t unsettled_count = 0, known_values = 0;
     struct waiting_reader *reader = NULL;
+    const struct prefetch_queue *prefetch = NULL;
+    struct prefetch_reader *prefetch_reader = NULL;
+    bool added = false, prefetch_synced = false;
     char where[160];
-    bool added = false;
 
     if (!validation)
         return;
     snprintf(where, sizeof(where), "list '%s' on queue '%s'", d3d12xs_object_name(&list->object), queue_name);
     pthread_mutex_lock(&validation->lock);
+    if (list->type == D3D12_COMMAND_LIST_TYPE_DIRECT && (prefetch = prefetch_queue_locked(validation, queue, false)) && !prefetch->open_count)
+        prefetch = NULL; /* every wait held the parser: nothing to follow */
     for (size_t c = 0; c < record->command_count; c++) {
         const struct d3d12_recorded_command *command = &record->commands[c];
         const struct d3d12_recorded_range *ranges = command->range_count ? record->ranges + command->first_range : NULL;
 
         if (command->flags & D3D12_RECORDED_WRITES_BACK)
             unsettled_count = 0;
+        prefetch_synced |= !!(command->flags & D3D12_RECORDED_SYNCS_PREFETCH);
+        if (list->type == D3D12_COMMAND_LIST_TYPE_COMPUTE)
+            for (uint32_t r = 0; r < command->range_count; r++)
+                if (ranges[r].write)
+                    keep_compute_write_locked(validation, queue, &ranges[r], command, where);
+        if (command->kind == D3D12_RECORDED_INDIRECT_ARGUMENTS && prefetch && !prefetch_synced && command->range_count) {
+            if (!prefetch_reader)
+                prefetch_reader = new_prefetch_reader_locked(validation, queue, prefetch, where);
+            keep_prefetch_reads(prefetch_reader, ranges, command);
+        }
         switch (command->kind) {
         case D3D12_RECORDED_WAIT_VALUE:
             if (command->segment < list->segment_count && list->segments[command->segment].has_wait) {
@@ -219,5 +485,7 @@ void d3d12_console_validation_execute(struct d3d12_device *device, const struct 
     }
     if (added)
         match_locked(validation);
+    if (prefetch_reader)
+        match_prefetch_locked(validation);
     pthread_mutex_unlock(&validation->lock);
 }

@@ -351,6 +351,11 @@ void d3d12_queue_trace_wait_locked(struct d3d12_scheduler *scheduler, struct d3d
         snprintf(record->name, sizeof(record->name), "Wait %s >= %llu", wait->timeline->name, (unsigned long long)wait->value);
         d3d12xs_trace_arg_string(&record->args, "fence", wait->timeline->name);
         d3d12xs_trace_arg_u64(&record->args, "value", wait->value);
+        /* What the wait holds back (docs/sync.md, WaitX): its Vulkan destination stages, and
+         * whether the indirect-argument fetch is among them. */
+        d3d12xs_trace_arg_hex(&record->args, "stages", wait->stages);
+        d3d12xs_trace_arg_string(&record->args, "indirect_arguments", wait->stages & VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT
+                || wait->stages & VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT ? "held" : "not held");
         /* a queue signal submitted before it, else the host (its value was reached, or a CPU Signal) */
         record->met_on_host = !wait->wait_virtual;
         d3d12xs_trace_arg_string(&record->args, "met_by", wait->wait_virtual ? "semaphore" : op->enqueued_ns == record->submit_ns ? "already" : "host");

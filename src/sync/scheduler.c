@@ -398,7 +398,7 @@ HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_
 }
 
 static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum d3d12_op_kind kind, struct d3d12_timeline *timeline, uint64_t value,
-        bool *parked)
+        VkPipelineStageFlags2 stages, bool *parked)
 {
     struct d3d12_scheduler *scheduler = d3d12_scheduler_of(engine->device);
     struct d3d12_op op = {.kind = kind};
@@ -407,7 +407,7 @@ static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum d3d12_op_kind 
     if (kind == D3D12_OP_SIGNAL)
         op.u.signal = (struct d3d12_op_fence){.timeline = timeline, .value = value};
     else
-        op.u.wait_fence = (struct d3d12_op_fence){.timeline = timeline, .value = value};
+        op.u.wait_fence = (struct d3d12_op_fence){.timeline = timeline, .value = value, .stages = stages};
     lock(scheduler);
     timeline->refcount++;
     snprintf(op.what, sizeof(op.what), "%s of fence '%s' to %llu", kind == D3D12_OP_SIGNAL ? "Signal" : "Wait", timeline->name,
@@ -421,12 +421,13 @@ static HRESULT enqueue_fence_op(struct d3d12_engine *engine, enum d3d12_op_kind 
 
 HRESULT d3d12_scheduler_signal(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value)
 {
-    return enqueue_fence_op(engine, D3D12_OP_SIGNAL, timeline, value, NULL);
+    return enqueue_fence_op(engine, D3D12_OP_SIGNAL, timeline, value, 0, NULL);
 }
 
-HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value, bool *parked)
+HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value, VkPipelineStageFlags2 stages,
+        bool *parked)
 {
-    return enqueue_fence_op(engine, D3D12_OP_WAIT_FENCE, timeline, value, parked);
+    return enqueue_fence_op(engine, D3D12_OP_WAIT_FENCE, timeline, value, stages, parked);
 }
 
 HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffer command_buffer, const char *method)

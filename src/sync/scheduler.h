@@ -153,9 +153,12 @@ HRESULT d3d12_timeline_signal_on_host(struct d3d12_device *device, struct d3d12_
 HRESULT d3d12_scheduler_execute(struct d3d12_engine *engine, const struct d3d12_submit_segment *segments, uint32_t segment_count,
         uint64_t *serial);
 HRESULT d3d12_scheduler_signal(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value);
-/* *parked: the wait is ready and kept for the engine's next operation (the waiter submits it
- * if none comes within 20 us, so it must be awake). */
-HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value, bool *parked);
+/* stages: the destination stage mask of the Vulkan semaphore wait (what of the queue's later
+ * work the wait holds back; ALL_COMMANDS for a D3D12 Wait). *parked: the wait is ready and kept
+ * for the engine's next operation (the waiter submits it if none comes within 20 us, so it
+ * must be awake). */
+HRESULT d3d12_scheduler_wait_fence(struct d3d12_engine *engine, struct d3d12_timeline *timeline, uint64_t value, VkPipelineStageFlags2 stages,
+        bool *parked);
 /* Runs one command buffer on an internal compute-capable engine and waits for it (query
  * heap initialisation). */
 HRESULT d3d12_scheduler_run_internal(struct d3d12_device *device, VkCommandBuffer command_buffer, const char *method);

@@ -45,6 +45,9 @@ struct d3d12_op_fence {
      * the semaphore's virtual value to wait for, 0 for none (fence_values.h). */
     bool resolved;
     uint64_t wait_virtual;
+    /* WAIT_FENCE: the destination stages of its semaphore wait (the queue's choice: a WaitX
+     * that leaves the prefetch parser free leaves out DRAW_INDIRECT, docs/sync.md). */
+    VkPipelineStageFlags2 stages;
 };
 
 /* How a ready memory wait is met (wait_resolver.c). */

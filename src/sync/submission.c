@@ -44,14 +44,20 @@ static void pending_append_locked(struct d3d12_scheduler *scheduler, struct d3d1
     pthread_mutex_unlock(&scheduler->pending_lock);
 }
 
-static VkSemaphoreSubmitInfo semaphore_info(VkSemaphore semaphore, uint64_t value)
+static VkSemaphoreSubmitInfo semaphore_stages_info(VkSemaphore semaphore, uint64_t value, VkPipelineStageFlags2 stages)
 {
     return (VkSemaphoreSubmitInfo){
         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
         .semaphore = semaphore,
         .value = value,
-        .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        .stageMask = stages,
     };
+}
+
+/* Signals, and the waits d3d12xs adds for itself: every stage. */
+static VkSemaphoreSubmitInfo semaphore_info(VkSemaphore semaphore, uint64_t value)
+{
+    return semaphore_stages_info(semaphore, value, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
 }
 
 static void add_buffer(struct d3d12_pending_submit *pending, VkCommandBuffer command_buffer)
@@ -157,9 +163,11 @@ size_t d3d12_submission_take_run_locked(struct d3d12_scheduler *scheduler, struc
         engine->internal_waited = scheduler->internal_serial;
     }
     /* The semaphore value of the signal that meets the wait; none when the value was reached
-     * already, or when the fence's release let the wait go (fence_values.c). */
+     * already, or when the fence's release let the wait go (fence_values.c). Its stages are the
+     * queue's (a WaitX may leave the indirect-argument fetch out). */
     if (ops[0].kind == D3D12_OP_WAIT_FENCE && ops[0].u.wait_fence.wait_virtual)
-        pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_fence.timeline->semaphore, ops[0].u.wait_fence.wait_virtual);
+        pending->waits[pending->wait_count++] = semaphore_stages_info(ops[0].u.wait_fence.timeline->semaphore,
+                ops[0].u.wait_fence.wait_virtual, ops[0].u.wait_fence.stages);
     if (ops[0].kind == D3D12_OP_WAIT_MEMORY && ops[0].u.wait_memory.met_by == D3D12_MET_BY_SEMAPHORE)
         pending->waits[pending->wait_count++] = semaphore_info(ops[0].u.wait_memory.writer->serial_semaphore, ops[0].u.wait_memory.writer_serial);
     for (size_t i = 0; i < n; i++) {
