@@ -19,6 +19,7 @@
 #include "sync/gpu_wait.h"
 #include "commands/system_timestamp.h"
 #include "commands/predication.h"
+#include "commands/resolve_pass.h"
 #include "commands/indirect_cap.h"
 #include "commands/console_validation.h"
 #include "sync/scheduler.h"
@@ -69,6 +70,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
         d3d12_predicate_fold_destroy(device);
+        d3d12_resolve_pass_destroy(device);
         d3d12_indirect_cap_destroy(device);
         d3d12xs_gpu_clock_destroy(device);
         d3d12_console_validation_destroy(device);
@@ -589,6 +591,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12xs_gpu_clock_create(device);
     d3d12_system_timestamps_create(device);
     d3d12_predicate_fold_create(device);
+    d3d12_resolve_pass_create(device);
     d3d12_indirect_cap_create(device);
     d3d12_console_validation_create(device);
     if (FAILED(hr = d3d12xs_graphics_memory_add_device(device))) {

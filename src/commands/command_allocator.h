@@ -5,6 +5,7 @@
 #include "device/device.h"
 #include "sync/scheduler.h"
 #include "commands/argument_ring.h"
+#include "commands/transient_memory.h"
 
 struct d3d12_bundle;
 
@@ -30,6 +31,8 @@ struct d3d12_command_allocator {
     uint32_t next_scratch_slice;
     /* Root arguments of dispatches using the memory-based ABI, written while lists record. */
     struct d3d12_argument_ring arguments;
+    /* Intermediate data of internal passes (resolves, predicated copies), device-local. */
+    struct d3d12_transient_memory transient;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     struct d3d12_bundle *recording_bundle;     /* or the bundle (a BUNDLE allocator has no Vulkan pool) */
     /* last submission using it, to refuse a Reset while the GPU still runs it */

@@ -1,13 +1,15 @@
 /* ResolveSubresource and ResolveSubresourceRegion, and the resolves a render pass ends with
  * (ENDING_ACCESS_RESOLVE, command_list_render_pass.c). AVERAGE of colour formats is Vulkan's
  * vkCmdResolveImage, in the transfer stage where RESOLVE_SOURCE and RESOLVE_DEST barriers wait
- * (resource_states.c); depth and stencil planes resolve (MIN, MAX, depth's AVERAGE) at the end of
- * a rendering pass over the source; DECOMPRESS is a copy (d3d12xs never compresses, so a
- * decompression in place has nothing to do). Colour MIN and MAX would need an internal pipeline
- * d3d12xs lacks yet, and sampler feedback is not there: those fail Close with E_NOTIMPL. */
+ * (resource_states.c); depth and stencil planes resolve at the end of a rendering pass over the
+ * source where the device's depth-stencil resolve modes and the region allow; colour MIN and MAX
+ * and the depth and stencil resolves those cannot do go through d3d12xs's own resolve pass
+ * (resolve_pass.c). DECOMPRESS is a copy (d3d12xs never compresses, so a decompression in place
+ * has nothing to do). Sampler feedback is not there: its modes fail Close with E_NOTIMPL. */
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/resolve_pass.h"
 #include "memory/texture_layout.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -45,31 +47,59 @@ static VkResolveModeFlagBits vk_resolve_mode(D3D12_RESOLVE_MODE mode)
 }
 
 /* Depth and stencil planes resolve at the end of a rendering pass over the source (Vulkan 1.2's
- * depth-stencil resolve): where the device has the mode for the plane, the destination can be a
+ * depth-stencil resolve) where the device has the mode for the plane, the destination can be a
  * depth-stencil attachment (ALLOW_DEPTH_STENCIL), the region lands where it is in the source (a
- * pass resolves in place), and the other plane of a two-plane format may stay unresolved. The
- * rest fails Close with E_NOTIMPL. */
-static bool plane_resolvable(struct d3d12_command_list *list, const char *command, const struct d3d12_resource *src,
-        const struct d3d12_resource *dst, uint32_t plane, const D3D12_RECT *rect, UINT dst_x, UINT dst_y, D3D12_RESOLVE_MODE mode)
+ * pass resolves in place), and the other plane of a two-plane format may stay unresolved: NULL
+ * then, else why not (d3d12xs's own resolve pass takes the rest). */
+static const char *plane_unresolvable_by_rendering(const struct d3d12_device *device, const struct d3d12_pass_resolve *resolve, bool stencil)
 {
-    const struct d3d12_device *device = list->object.device;
-    bool stencil = plane == 1 || !(src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT);
     VkResolveModeFlags modes = stencil ? device->stencil_resolve_modes : device->depth_resolve_modes;
-    const char *why = NULL;
 
-    if (!(modes & vk_resolve_mode(mode)))
-        why = "the device has no such resolve of the plane";
-    else if (!(dst->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL))
-        why = "the destination is no depth-stencil attachment (ALLOW_DEPTH_STENCIL)";
-    else if (dst_x != (UINT)rect->left || dst_y != (UINT)rect->top)
-        why = "the region moves (a pass resolves in place)";
-    else if ((src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (src->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) && !device->independent_resolve_none)
-        why = "the device cannot resolve one plane of two";
-    if (why) {
-        d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s", stencil ? "stencil" : "depth",
-                mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX" : "AVERAGE", why);
+    if (!(modes & vk_resolve_mode(resolve->mode)))
+        return "the device has no such resolve of the plane";
+    if (!(resolve->dst->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL))
+        return "the destination is no depth-stencil attachment (ALLOW_DEPTH_STENCIL)";
+    if (resolve->dst_x != (UINT)resolve->src_rect.left || resolve->dst_y != (UINT)resolve->src_rect.top)
+        return "the region moves (a pass resolves in place)";
+    if ((resolve->src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (resolve->src->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+            && !device->independent_resolve_none)
+        return "the device cannot resolve one plane of two";
+    return NULL;
+}
+
+static const char *mode_name(D3D12_RESOLVE_MODE mode)
+{
+    return mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX" : "AVERAGE";
+}
+
+/* Which way a checked resolve goes: Vulkan's resolves (vkCmdResolveImage for colour AVERAGE, a
+ * rendering pass's depth-stencil resolve) where they can, d3d12xs's own pass otherwise; false
+ * after the E_NOTIMPL line where neither can. */
+static bool choose_resolve_path(struct d3d12_command_list *list, const char *command, struct d3d12_pass_resolve *resolve, uint32_t plane)
+{
+    bool stencil = plane == 1 || !(resolve->src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    const char *by_rendering = NULL, *by_pass;
+
+    if (resolve->mode == D3D12_RESOLVE_MODE_DECOMPRESS)
+        return true;
+    if (resolve->src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) {
+        aspect = stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+        if (!(by_rendering = plane_unresolvable_by_rendering(list->object.device, resolve, stencil)))
+            return true;
+    } else if (resolve->mode == D3D12_RESOLVE_MODE_AVERAGE) {
+        return true;
+    }
+    if ((by_pass = d3d12_resolve_pass_unable(resolve, aspect))) {
+        if (by_rendering)
+            d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s, and %s", stencil ? "stencil" : "depth",
+                    mode_name(resolve->mode), by_rendering, by_pass);
+        else
+            d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of colour format %d: %s", mode_name(resolve->mode),
+                    (int)resolve->format, by_pass);
         return false;
     }
+    resolve->pass_aspect = aspect;
     return true;
 }
 
@@ -138,21 +168,14 @@ bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const cha
                 (long)(rect.right - rect.left), (long)(rect.bottom - rect.top), dst_x, dst_y, dst_width, dst_height);
         return false;
     }
-    if (src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) {
-        if (mode != D3D12_RESOLVE_MODE_DECOMPRESS && !plane_resolvable(list, command, src, dst, plane, &rect, dst_x, dst_y, mode))
-            return false;
-    } else if (mode == D3D12_RESOLVE_MODE_MIN || mode == D3D12_RESOLVE_MODE_MAX) {
-        d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of colour format %d: Vulkan resolves colours by average "
-                "alone, and d3d12xs has no pipeline of its own for it yet", mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : "MAX", (int)format);
-        return false;
-    }
     if (src->vk_format != dst->vk_format) {
         d3d12_command_list_record_unsupported(list, command, "the resources' Vulkan formats %d and %d differ (d3d12xs resolves between "
                 "resources of one format)", (int)src->vk_format, (int)dst->vk_format);
         return false;
     }
-    *resolve = (struct d3d12_pass_resolve){src, dst, src_subresource, dst_subresource, dst_x, dst_y, rect, format, mode};
-    return true;
+    *resolve = (struct d3d12_pass_resolve){src, dst, src_subresource, dst_subresource, dst_x, dst_y, rect, format, mode, 0};
+    d3d12xs_texture_subresource(&src->desc, src_subresource, &mip, &layer, &plane);
+    return choose_resolve_path(list, command, resolve, plane);
 }
 
 static VkImageSubresourceLayers subresource_layers(const struct d3d12_resource *resource, UINT subresource)
@@ -163,7 +186,7 @@ static VkImageSubresourceLayers subresource_layers(const struct d3d12_resource *
     return (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, mip, layer, 1};
 }
 
-/* A depth or stencil plane's resolve (checked by plane_resolvable): a rendering pass over the
+/* A depth or stencil plane's resolve (chosen by plane_unresolvable_by_rendering): a rendering pass over the
  * source plane, loaded, with the destination as its resolve attachment. Resolves happen in the
  * colour output stage; the barriers around it are this command's own (the application's
  * RESOLVE_SOURCE and RESOLVE_DEST name the transfer stage). */
@@ -248,6 +271,10 @@ void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *com
     /* A decompression in place: nothing is compressed. */
     if (resolve->src == resolve->dst && resolve->src_subresource == resolve->dst_subresource)
         return;
+    if (resolve->pass_aspect) {
+        d3d12_command_list_resolve_by_pass(list, command, resolve, resolve->pass_aspect);
+        return;
+    }
     if ((resolve->src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) && resolve->mode != D3D12_RESOLVE_MODE_DECOMPRESS) {
         resolve_plane(list, command, resolve);
         return;
