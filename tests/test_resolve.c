@@ -4,9 +4,12 @@
  * samples (values between the two); a region resolved to an offset; colour MIN and MAX (d3d12xs's
  * own resolve pass) of known per-sample values (a pixel shader returning a value of
  * SV_SampleIndex) in formats of each texel layout, into a texture that is no render target, a
- * region moved; a 4x depth buffer resolved by AVERAGE and by MIN; DECOMPRESS in place; and the
- * refusals: Windows' E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes
- * that differ, a call inside a render pass; E_NOTIMPL for sampler feedback, which d3d12xs lacks. */
+ * region moved; a 4x depth buffer resolved by AVERAGE and by MIN; known per-sample depth and
+ * stencil values (D32, D24S8) resolved by MIN, MAX and AVERAGE through the pass into textures that
+ * are no depth-stencil targets, regions moved; DECOMPRESS in place; and the refusals: Windows'
+ * E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes that differ, a call
+ * inside a render pass; E_NOTIMPL for sampler feedback, which d3d12xs lacks, and for a depth
+ * resolve neither Vulkan's resolve nor the pass can do (a source denying shader resources). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,6 +503,173 @@ static void test_depth_resolve(struct env *env)
         ID3D10Blob_Release(ps);
 }
 
+/* ---- depth and stencil planes through the resolve pass ---- */
+
+/* A depth-only pipeline drawing a full-screen triangle at depth z into sample `sample` alone
+ * (SampleMask), writing the stencil reference where `stencil`. */
+static ID3D12PipelineState *sample_depth_pipeline(struct env *env, DXGI_FORMAT format, float z, unsigned sample, bool stencil)
+{
+    char vs_source[256];
+    ID3D10Blob *vs;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    snprintf(vs_source, sizeof(vs_source), "float4 vs(uint id : SV_VertexID) : SV_Position\n"
+            "{ float2 p = float2((id << 1) & 2, id & 2); return float4(p * float2(2, -2) + float2(-1, 1), %.9g, 1); }\n", z);
+    vs = harness_compile_stage(vs_source, "vs", "vs_5_0");
+    harness_graphics_desc(&desc, env->signature, vs, NULL);
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_ALWAYS;
+    desc.DepthStencilState.StencilEnable = stencil;
+    desc.DepthStencilState.FrontFace.StencilPassOp = desc.DepthStencilState.BackFace.StencilPassOp = D3D12_STENCIL_OP_REPLACE;
+    desc.DSVFormat = format;
+    desc.SampleDesc.Count = 4;
+    desc.SampleMask = 1u << sample;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    return state;
+}
+
+/* Reads subresource `subresource` of `resource` (in COPY_SOURCE) into values, a texel of
+ * `bytes` bytes each, WIDTH x HEIGHT. */
+static void read_plane(struct env *env, ID3D12Resource *resource, UINT subresource, unsigned bytes, uint8_t *values)
+{
+    D3D12_RESOURCE_DESC desc = ID3D12Resource_GetDesc(resource);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT footprint;
+    UINT64 total = 0;
+    ID3D12Resource *readback;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    uint8_t *mapped = NULL;
+
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, subresource, 1, 0, &footprint, NULL, NULL, &total);
+    readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint = footprint;
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.SubresourceIndex = subresource;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(values + y * WIDTH * bytes, mapped + footprint.Offset + y * footprint.Footprint.RowPitch, WIDTH * bytes);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    ID3D12Resource_Release(readback);
+}
+
+/* A plane's value at a texel: depth as a float (D32, or D24 in a word's low bits), stencil. */
+static double plane_value(const uint8_t *values, unsigned bytes, bool d24, int x, int y)
+{
+    const uint8_t *texel = values + (y * WIDTH + x) * bytes;
+    uint32_t word;
+    float f;
+
+    if (bytes == 1)
+        return texel[0];
+    memcpy(&word, texel, 4);
+    if (d24)
+        return (word & 0xffffff) / 16777215.0;
+    memcpy(&f, &word, 4);
+    return f;
+}
+
+/* Checks a resolved plane: `inside` in the moved region (21, 2)-(28, 6), `outside` elsewhere. */
+static void check_plane(const char *what, const uint8_t *values, unsigned bytes, bool d24, double inside, double outside, double tolerance)
+{
+    unsigned wrong = 0;
+
+    for (int y = 0; y < HEIGHT; y++) {
+        for (int x = 0; x < WIDTH; x++) {
+            bool in_region = x >= 21 && x < 28 && y >= 2 && y < 6;
+            double v = plane_value(values, bytes, d24, x, y), expected = in_region ? inside : outside;
+            if ((v < expected - tolerance || v > expected + tolerance) && wrong++ < 3)
+                CHECK_MSG(false, "%s at (%d, %d): %.9g, expected %.9g", what, x, y, v, expected);
+        }
+    }
+    CHECK_MSG(!wrong, "%s: %u texels wrong", what, wrong);
+}
+
+/* Each of a 4x depth-stencil target's samples s holds depth 0.1 + 0.2 s and stencil 10 + 20 s
+ * (four draws, one sample each). Resolved into textures with no depth-stencil usage, so
+ * Vulkan's rendering resolve cannot take them: D32 by MAX, then AVERAGE of a moved region; D24S8's
+ * depth by MIN then MAX of a moved region, its stencil by MAX then MIN of a moved region. */
+static void test_depth_stencil_pass(struct env *env)
+{
+    static const struct {
+        DXGI_FORMAT format;
+        bool stencil;
+        D3D12_RESOLVE_MODE depth_whole, depth_region;
+        double depth_whole_value, depth_region_value, tolerance;
+    } cases[] = {
+        {DXGI_FORMAT_D32_FLOAT, false, D3D12_RESOLVE_MODE_MAX, D3D12_RESOLVE_MODE_AVERAGE, 0.7, 0.4, 1e-6},
+        {DXGI_FORMAT_D24_UNORM_S8_UINT, true, D3D12_RESOLVE_MODE_MIN, D3D12_RESOLVE_MODE_MAX, 0.1, 0.7, 2.0 / 16777215},
+    };
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
+    D3D12_RECT region = {3, 5, 10, 9};
+    static uint8_t values[HEIGHT * WIDTH * 4];
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        DXGI_FORMAT format = cases[i].format;
+        ID3D12Resource *msaa = target_texture(env->device, 4, format, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        ID3D12Resource *dst = target_texture(env->device, 1, format, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+        D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12PipelineState *states[4];
+        ID3D12DescriptorHeap *heap = NULL;
+        D3D12_CPU_DESCRIPTOR_HANDLE dsv;
+        ID3D12GraphicsCommandList1 *list1 = (ID3D12GraphicsCommandList1 *)list.list;
+        LOG_MARK();
+
+        CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+        dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        ID3D12Device_CreateDepthStencilView(env->device, msaa, NULL, dsv);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH | (cases[i].stencil ? D3D12_CLEAR_FLAG_STENCIL : 0),
+                1.0f, 0, 0, NULL);
+        ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 0, NULL, FALSE, &dsv);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+        ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
+        ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
+        ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+        for (unsigned s = 0; s < 4; s++) {
+            states[s] = sample_depth_pipeline(env, format, 0.1f + 0.2f * s, s, cases[i].stencil);
+            ID3D12GraphicsCommandList2_SetPipelineState(list.list, states[s]);
+            ID3D12GraphicsCommandList2_OMSetStencilRef(list.list, 10 + 20 * s);
+            ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+        }
+        target_transition(list.list, msaa, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 0, 0, msaa, 0, NULL, format, cases[i].depth_whole);
+        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 21, 2, msaa, 0, &region, format, cases[i].depth_region);
+        if (cases[i].stencil) {
+            ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 1, 0, 0, msaa, 1, NULL, format, D3D12_RESOLVE_MODE_MAX);
+            ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 1, 21, 2, msaa, 1, &region, format, D3D12_RESOLVE_MODE_MIN);
+        }
+        target_transition(list.list, dst, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+
+        read_plane(env, dst, 0, 4, values);
+        check_plane(format == DXGI_FORMAT_D32_FLOAT ? "D32 depth" : "D24 depth", values, 4, format != DXGI_FORMAT_D32_FLOAT,
+                cases[i].depth_region_value, cases[i].depth_whole_value, cases[i].tolerance);
+        if (cases[i].stencil) {
+            read_plane(env, dst, 1, 1, values);
+            check_plane("stencil", values, 1, false, 10, 70, 0);
+        }
+        CHECK_NO_LOG();
+        for (unsigned s = 0; s < 4; s++)
+            ID3D12PipelineState_Release(states[s]);
+        ID3D12DescriptorHeap_Release(heap);
+        ID3D12Resource_Release(dst);
+        ID3D12Resource_Release(msaa);
+    }
+}
+
 /* One list with one resolve that fails Close with hr, its line holding needle. */
 static void check_refused(struct env *env, ID3D12Resource *dst, ID3D12Resource *src, DXGI_FORMAT format, D3D12_RESOLVE_MODE mode, bool region,
         HRESULT hr, const char *needle)
@@ -538,6 +708,17 @@ static void test_resolve_errors(struct env *env)
     check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_DECOMPRESS, true, E_INVALIDARG, "keeps the sample count");
     check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_ENCODE_SAMPLER_FEEDBACK, true, E_NOTIMPL,
             "sampler feedback");
+    /* a depth resolve neither way can do: the destination is no depth-stencil attachment, and the
+     * source, which the resolve pass reads as a shader resource, denies that */
+    {
+        ID3D12Resource *denying = target_texture(env->device, 4, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL
+                | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        ID3D12Resource *plain_depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_NONE,
+                D3D12_RESOURCE_STATE_RESOLVE_DEST);
+        check_refused(env, plain_depth, denying, DXGI_FORMAT_D32_FLOAT, D3D12_RESOLVE_MODE_MAX, true, E_NOTIMPL, "DENY_SHADER_RESOURCE");
+        ID3D12Resource_Release(plain_depth);
+        ID3D12Resource_Release(denying);
+    }
 
     /* DECOMPRESS in place: nothing compressed, nothing to do, and accepted */
     RELOG_MARK();
@@ -581,6 +762,7 @@ int main(void)
     test_resolve_average(&env);
     test_resolve_min_max(&env);
     test_depth_resolve(&env);
+    test_depth_stencil_pass(&env);
     test_resolve_errors(&env);
     teardown(&env);
     return harness_finish();

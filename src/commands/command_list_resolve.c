@@ -92,7 +92,7 @@ static bool choose_resolve_path(struct d3d12_command_list *list, const char *com
     }
     if ((by_pass = d3d12_resolve_pass_unable(resolve, aspect))) {
         if (by_rendering)
-            d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s, and %s", stencil ? "stencil" : "depth",
+            d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s; %s", stencil ? "stencil" : "depth",
                     mode_name(resolve->mode), by_rendering, by_pass);
         else
             d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of colour format %d: %s", mode_name(resolve->mode),

@@ -209,7 +209,7 @@ const char *d3d12_resolve_pass_unable(const struct d3d12_pass_resolve *resolve, 
     if (!resolve->src->object.device->resolve_pass)
         return "the device has no resolve pass (out of memory at its creation)";
     if (resolve->src->desc.Flags & D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE)
-        return "the source denies shader resources (DENY_SHADER_RESOURCE), and d3d12xs's own resolve pass reads it as one";
+        return "d3d12xs's own resolve pass reads the source as a shader resource, which it denies (DENY_SHADER_RESOURCE)";
     if (!texel_layout(view_format(resolve, aspect), aspect, &layout))
         return "d3d12xs's own resolve pass does not know the format's texels";
     return NULL;
@@ -286,6 +286,8 @@ void d3d12_command_list_resolve_by_pass(struct d3d12_command_list *list, const c
                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_info},
         };
         const VkImageSubresourceRange src_range = {aspect, mip, 1, layer, 1}, dst_range = {aspect, dst_mip, 1, dst_layer, 1};
+        /* a depth-stencil image's planes change layout together */
+        const VkImageSubresourceRange dst_layout_range = {resolve->dst->aspects, dst_mip, 1, dst_layer, 1};
         const VkBufferImageCopy region = {
             .bufferOffset = texels_offset,
             .bufferRowLength = row_texels,
@@ -314,7 +316,7 @@ void d3d12_command_list_resolve_by_pass(struct d3d12_command_list *list, const c
         d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
         d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-        d3d12_barriers_transfer_layout(&list->barriers, command_buffer, resolve->dst->vk_image, &dst_range,
+        d3d12_barriers_transfer_layout(&list->barriers, command_buffer, resolve->dst->vk_image, &dst_layout_range,
                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         vkCmdCopyBufferToImage(command_buffer, texels, resolve->dst->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
         d3d12_command_list_end_internal(list);
