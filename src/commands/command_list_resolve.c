@@ -293,6 +293,27 @@ void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *com
     d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_COPY, ranges, 2);
 }
 
+/* A resolve under SetPredication's predicate is staged (d3d12_command_list_begin_predicated_write):
+ * the destination subresource's plane. Without one, the resolve alone. */
+static void resolve_predicated(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve)
+{
+    uint32_t mip, layer, plane;
+    VkImageAspectFlags aspect = resolve->pass_aspect;
+    struct d3d12_predicated_write write;
+    VkImageSubresourceRange range;
+
+    d3d12xs_texture_subresource(&resolve->dst->desc, resolve->dst_subresource, &mip, &layer, &plane);
+    if (!aspect)
+        aspect = resolve->dst->aspects == VK_IMAGE_ASPECT_COLOR_BIT ? VK_IMAGE_ASPECT_COLOR_BIT
+                : plane == 1 || !(resolve->dst->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+    range = (VkImageSubresourceRange){aspect, mip, 1, layer, 1};
+    write = d3d12_predicated_texture_write(resolve->dst, &range);
+    if (!d3d12_command_list_begin_predicated_write(list, command, &write))
+        return;
+    d3d12_command_list_resolve(list, command, resolve);
+    d3d12_command_list_end_predicated_write(list, command, &write);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT dst_subresource,
         ID3D12Resource *src, UINT src_subresource, DXGI_FORMAT format)
 {
@@ -301,8 +322,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsComma
     struct d3d12_pass_resolve resolve;
     uint32_t dst_width, dst_height, depth, mip, layer, plane;
 
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command)
-            || !d3d12_command_list_unpredicated(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     /* The whole source subresource into the whole destination one: their sizes match, or the
      * region's check (within the destination) refuses it. */
@@ -316,7 +336,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsComma
                 (long)resolve.src_rect.right, (long)resolve.src_rect.bottom, dst_width, dst_height);
         return;
     }
-    d3d12_command_list_resolve(list, command, &resolve);
+    resolve_predicated(list, command, &resolve);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresourceRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT dst_subresource,
@@ -326,10 +346,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresourceRegion(ID3D12Graphic
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_pass_resolve resolve;
 
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command)
-            || !d3d12_command_list_unpredicated(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (d3d12_command_list_check_resolve(list, command, dst, dst_subresource, dst_x, dst_y, src, src_subresource, src_rect, format, mode,
             &resolve))
-        d3d12_command_list_resolve(list, command, &resolve);
+        resolve_predicated(list, command, &resolve);
 }
