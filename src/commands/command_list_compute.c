@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "command_list_flush.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name

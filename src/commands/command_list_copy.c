@@ -1,6 +1,7 @@
 /* Buffer copies, DiscardResource and WriteBufferImmediate (texture copies: command_list_texture_copy.c; barriers:
  * command_list_barrier.c). */
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "memory/texture_layout.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name

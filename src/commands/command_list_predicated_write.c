@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "memory/texture_layout.h"
 
 static uint32_t gcd(uint32_t a, uint32_t b)

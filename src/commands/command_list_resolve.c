@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "commands/resolve_pass.h"
 #include "memory/texture_layout.h"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "memory/texture.h"
 #include "memory/texture_layout.h"
 
