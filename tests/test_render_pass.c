@@ -228,8 +228,9 @@ static void test_depth_clear(struct env *env)
 
 /* ENDING_ACCESS_RESOLVE: a 4x target cleared and drawn into, resolved at EndRenderPass into the
  * single-sampled target (in RESOLVE_DEST); a sub-rectangle resolved to an offset. Inside the
- * rectangle every sample is white, outside every one is blue. */
-static void test_ending_resolve(struct env *env)
+ * rectangle every sample is white, outside every one is blue. By AVERAGE (vkCmdResolveImage) and
+ * by MAX (d3d12xs's resolve pass). */
+static void test_ending_resolve(struct env *env, D3D12_RESOLVE_MODE mode)
 {
     D3D12_VERTEX_BUFFER_VIEW view;
     ID3D12Resource *vb = target_rectangle(env->device, 8, 8, 16, 16, 0.5f, white, &view);
@@ -246,7 +247,7 @@ static void test_ending_resolve(struct env *env)
     rt.EndingAccess.Resolve.SubresourceCount = 1;
     rt.EndingAccess.Resolve.pSubresourceParameters = &subresource;
     rt.EndingAccess.Resolve.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
-    rt.EndingAccess.Resolve.ResolveMode = D3D12_RESOLVE_MODE_AVERAGE;
+    rt.EndingAccess.Resolve.ResolveMode = mode;
     ID3D12GraphicsCommandList4_BeginRenderPass(list4(&list), 1, &rt, NULL, D3D12_RENDER_PASS_FLAG_NONE);
     draw_state(env, &list, env->pipeline_msaa, &view);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
@@ -550,7 +551,8 @@ int main(void)
     setup(&env);
     test_beginning_accesses(&env);
     test_depth_clear(&env);
-    test_ending_resolve(&env);
+    test_ending_resolve(&env, D3D12_RESOLVE_MODE_AVERAGE);
+    test_ending_resolve(&env, D3D12_RESOLVE_MODE_MAX);
     test_suspend_resume(&env);
     test_pass_interrupted(&env);
     test_errors(&env);

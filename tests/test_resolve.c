@@ -1,12 +1,17 @@
 /* ResolveSubresource and ResolveSubresourceRegion: a triangle drawn into a 4x MSAA render target
  * and resolved (AVERAGE) into a single-sampled texture: pixels wholly inside are the triangle's
  * colour, wholly outside the clear colour, and pixels its edges cross take averages of their
- * samples (values between the two); a region resolved to an offset; a 4x depth buffer resolved
- * by AVERAGE (and by MIN where the device can); DECOMPRESS in place; and the
- * refusals: Windows' E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes
- * that differ, a call inside a render pass; E_NOTIMPL for MIN/MAX and sampler feedback, which
- * d3d12xs lacks. */
+ * samples (values between the two); a region resolved to an offset; colour MIN and MAX (d3d12xs's
+ * own resolve pass) of known per-sample values (a pixel shader returning a value of
+ * SV_SampleIndex) in formats of each texel layout, into a texture that is no render target, a
+ * region moved; a 4x depth buffer resolved by AVERAGE and by MIN; known per-sample depth and
+ * stencil values (D32, D24S8) resolved by MIN, MAX and AVERAGE through the pass into textures that
+ * are no depth-stencil targets, regions moved; DECOMPRESS in place; and the refusals: Windows'
+ * E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes that differ, a call
+ * inside a render pass; E_NOTIMPL for sampler feedback, which d3d12xs lacks, and for a depth
+ * resolve neither Vulkan's resolve nor the pass can do (a source denying shader resources). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "small_target.h"
@@ -224,6 +229,156 @@ static void test_resolve_average(struct env *env)
     ID3D12Resource_Release(vb);
 }
 
+/* ---- colour MIN and MAX (d3d12xs's own resolve pass) ---- */
+
+/* A full-screen triangle whose pixel shader returns `base + step * SV_SampleIndex` (of `type`,
+ * float4 or int4 or uint4), so each of a 4x target's samples holds a known value. */
+static ID3D12PipelineState *sample_pipeline(struct env *env, DXGI_FORMAT format, const char *type, const char *base, const char *step)
+{
+    static const char vs_source[] =
+        "float4 vs(uint id : SV_VertexID) : SV_Position\n"
+        "{ float2 p = float2((id << 1) & 2, id & 2); return float4(p * float2(2, -2) + float2(-1, 1), 0.5, 1); }\n";
+    char ps_source[512];
+    ID3D10Blob *vs, *ps;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    snprintf(ps_source, sizeof(ps_source), "%s ps(float4 pos : SV_Position, uint s : SV_SampleIndex) : SV_Target\n"
+            "{ return %s(%s) + %s(%s) * (%s)s; }\n", type, type, base, type, step, type);
+    vs = harness_compile_stage(vs_source, "vs", "vs_5_0");
+    ps = harness_compile_stage(ps_source, "ps", "ps_5_0");
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.DepthStencilState.DepthEnable = FALSE;
+    desc.NumRenderTargets = 1;
+    desc.RTVFormats[0] = format;
+    desc.SampleDesc.Count = 4;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
+struct minmax_case {
+    DXGI_FORMAT format;
+    unsigned texel_bytes;
+    const char *type, *base, *step; /* sample s holds base + step * s */
+    uint8_t min[16], max[16];       /* the expected texels, as bytes */
+    int tolerance;                  /* per byte (sRGB: the shader's encoding against the hardware's) */
+};
+
+/* Draws the case's samples into a 4x target, resolves MAX into the whole of a single-sampled
+ * texture that is no render target, then MIN of the source's (3, 5)-(10, 9) to (21, 2), reads it
+ * back and checks every texel: MIN in the moved region, MAX elsewhere. */
+static void check_minmax(struct env *env, const struct minmax_case *c)
+{
+    const UINT pitch = WIDTH * c->texel_bytes < ROW_PITCH ? ROW_PITCH : WIDTH * c->texel_bytes;
+    ID3D12Resource *msaa = target_texture(env->device, 4, c->format, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    ID3D12Resource *dst = target_texture(env->device, 1, c->format, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+    ID3D12Resource *readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, pitch * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12PipelineState *state = sample_pipeline(env, c->format, c->type, c->base, c->step);
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT}, region = {3, 5, 10, 9};
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_TEXTURE_COPY_LOCATION copy_dst, copy_src;
+    ID3D12DescriptorHeap *heap = NULL;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv;
+    unsigned wrong = 0;
+    uint8_t *mapped = NULL;
+    LOG_MARK();
+
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+    ID3D12Device_CreateRenderTargetView(env->device, msaa, NULL, rtv);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &rtv, TRUE, NULL);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+    ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    target_transition(list.list, msaa, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+    ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, dst, 0, 0, 0, msaa, 0, NULL, c->format,
+            D3D12_RESOLVE_MODE_MAX);
+    ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, dst, 0, 21, 2, msaa, 0,
+            (D3D12_RECT *)&region, c->format, D3D12_RESOLVE_MODE_MIN);
+    target_transition(list.list, dst, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    memset(&copy_dst, 0, sizeof(copy_dst));
+    copy_dst.pResource = readback;
+    copy_dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    copy_dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){c->format, WIDTH, HEIGHT, 1, pitch};
+    memset(&copy_src, 0, sizeof(copy_src));
+    copy_src.pResource = dst;
+    copy_src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &copy_dst, 0, 0, 0, &copy_src, NULL);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++) {
+        for (int x = 0; x < WIDTH; x++) {
+            bool in_region = x >= 21 && x < 28 && y >= 2 && y < 6;
+            const uint8_t *expected = in_region ? c->min : c->max, *texel = mapped + y * pitch + x * c->texel_bytes;
+            bool same = true;
+            for (unsigned b = 0; b < c->texel_bytes; b++)
+                same &= abs((int)texel[b] - (int)expected[b]) <= c->tolerance;
+            if (!same && wrong++ < 3) {
+                char got[64] = "", want[64] = "";
+                for (unsigned b = 0; b < c->texel_bytes; b++) {
+                    snprintf(got + strlen(got), sizeof(got) - strlen(got), "%02x", texel[b]);
+                    snprintf(want + strlen(want), sizeof(want) - strlen(want), "%02x", expected[b]);
+                }
+                CHECK_MSG(false, "format %d %s at (%d, %d): %s, expected %s", (int)c->format, in_region ? "MIN" : "MAX", x, y, got, want);
+            }
+        }
+    }
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    CHECK_MSG(!wrong, "format %d: %u texels wrong", (int)c->format, wrong);
+    CHECK_NO_LOG();
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12PipelineState_Release(state);
+    ID3D12Resource_Release(readback);
+    ID3D12Resource_Release(dst);
+    ID3D12Resource_Release(msaa);
+}
+
+/* Little-endian bytes of 16-bit values. */
+#define LE16(v) (uint8_t)((uint16_t)(v) & 0xff), (uint8_t)((uint16_t)(v) >> 8)
+#define LE32(v) (uint8_t)((uint32_t)(v) & 0xff), (uint8_t)(((uint32_t)(v) >> 8) & 0xff), (uint8_t)(((uint32_t)(v) >> 16) & 0xff), \
+        (uint8_t)((uint32_t)(v) >> 24)
+
+static void test_resolve_min_max(struct env *env)
+{
+    static const struct minmax_case cases[] = {
+        /* samples R 10, 30, 50, 70; G 200, 170, 140, 110; B 0, 5, 10, 15 (of 255) */
+        {DXGI_FORMAT_R8G8B8A8_UNORM, 4, "float4", "10.0 / 255, 200.0 / 255, 0, 1", "20.0 / 255, -30.0 / 255, 5.0 / 255, 0", {10, 110, 0, 255}, {70, 200, 15, 255}, 0},
+        {DXGI_FORMAT_B8G8R8A8_UNORM, 4, "float4", "0.2, 0.4, 0.6, 1", "0.2, 0.1, -0.2, 0", {0, 102, 51, 255}, {153, 178, 204, 255}, 1},
+        /* linear 0.05, 0.15, 0.25, 0.35 is sRGB 63, 108, 137, 160 */
+        {DXGI_FORMAT_R8G8B8A8_UNORM_SRGB, 4, "float4", "0.05, 0.35, 0, 1", "0.1, -0.1, 0, 0", {63, 63, 0, 255}, {160, 160, 0, 255}, 1},
+        /* R -0.5 .. -1.25, G 2 .. -2.5, B 0.25 .. 0.625 */
+        {DXGI_FORMAT_R16G16B16A16_FLOAT, 8, "float4", "-0.5, 2, 0.25, 1", "-0.25, -1.5, 0.125, 0",
+                {LE16(0xbd00), LE16(0xc100), LE16(0x3400), LE16(0x3c00)}, {LE16(0xb800), LE16(0x4000), LE16(0x3900), LE16(0x3c00)}, 0},
+        {DXGI_FORMAT_R16G16B16A16_SINT, 8, "int4", "-4, 7, 300, -1", "3, -100, -200, 0",
+                {LE16(-4), LE16(-293), LE16(-300), LE16(-1)}, {LE16(5), LE16(7), LE16(300), LE16(-1)}, 0},
+        {DXGI_FORMAT_R32_FLOAT, 4, "float", "100.5", "-70.25", {LE32(0xc2dc8000)}, {LE32(0x42c90000)}, 0},
+        /* 1-byte texels: the 7-texel region's rows end inside a word */
+        {DXGI_FORMAT_R8_UINT, 1, "uint", "200", "-50", {50}, {200}, 0},
+        {DXGI_FORMAT_R16_UNORM, 2, "float", "0.25", "0.125", {LE16(16384)}, {LE16(40959)}, 1},
+        /* R 1.5 .. 3, G 0.25 .. 1, B 3 .. 0: 11, 11 and 10-bit floats */
+        {DXGI_FORMAT_R11G11B10_FLOAT, 4, "float3", "1.5, 0.25, 3", "0.5, 0.25, -1",
+                {LE32(992u | (832u << 11) | (0u << 22))}, {LE32(1056u | (960u << 11) | (528u << 22))}, 0},
+        /* R 100, 150, 200, 250 of 1023; A 3, 2, 1, 0 of 3 */
+        {DXGI_FORMAT_R10G10B10A2_UNORM, 4, "float4", "100.0 / 1023, 1, 0, 1", "50.0 / 1023, 0, 0, -1.0 / 3",
+                {LE32(100u | (1023u << 10) | (0u << 20) | (0u << 30))}, {LE32(250u | (1023u << 10) | (0u << 20) | (3u << 30))}, 0},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_minmax(env, &cases[i]);
+}
+
 /* Reads back a D32_FLOAT resource (in `state`) into floats. */
 static void read_depth(struct env *env, ID3D12Resource *resource, D3D12_RESOURCE_STATES state, float values[HEIGHT][WIDTH])
 {
@@ -348,6 +503,173 @@ static void test_depth_resolve(struct env *env)
         ID3D10Blob_Release(ps);
 }
 
+/* ---- depth and stencil planes through the resolve pass ---- */
+
+/* A depth-only pipeline drawing a full-screen triangle at depth z into sample `sample` alone
+ * (SampleMask), writing the stencil reference where `stencil`. */
+static ID3D12PipelineState *sample_depth_pipeline(struct env *env, DXGI_FORMAT format, float z, unsigned sample, bool stencil)
+{
+    char vs_source[256];
+    ID3D10Blob *vs;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    snprintf(vs_source, sizeof(vs_source), "float4 vs(uint id : SV_VertexID) : SV_Position\n"
+            "{ float2 p = float2((id << 1) & 2, id & 2); return float4(p * float2(2, -2) + float2(-1, 1), %.9g, 1); }\n", z);
+    vs = harness_compile_stage(vs_source, "vs", "vs_5_0");
+    harness_graphics_desc(&desc, env->signature, vs, NULL);
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_ALWAYS;
+    desc.DepthStencilState.StencilEnable = stencil;
+    desc.DepthStencilState.FrontFace.StencilPassOp = desc.DepthStencilState.BackFace.StencilPassOp = D3D12_STENCIL_OP_REPLACE;
+    desc.DSVFormat = format;
+    desc.SampleDesc.Count = 4;
+    desc.SampleMask = 1u << sample;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    return state;
+}
+
+/* Reads subresource `subresource` of `resource` (in COPY_SOURCE) into values, a texel of
+ * `bytes` bytes each, WIDTH x HEIGHT. */
+static void read_plane(struct env *env, ID3D12Resource *resource, UINT subresource, unsigned bytes, uint8_t *values)
+{
+    D3D12_RESOURCE_DESC desc = ID3D12Resource_GetDesc(resource);
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT footprint;
+    UINT64 total = 0;
+    ID3D12Resource *readback;
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_TEXTURE_COPY_LOCATION dst, src;
+    uint8_t *mapped = NULL;
+
+    ID3D12Device_GetCopyableFootprints(env->device, &desc, subresource, 1, 0, &footprint, NULL, NULL, &total);
+    readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+    memset(&dst, 0, sizeof(dst));
+    dst.pResource = readback;
+    dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+    dst.PlacedFootprint = footprint;
+    memset(&src, 0, sizeof(src));
+    src.pResource = resource;
+    src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+    src.SubresourceIndex = subresource;
+    ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &dst, 0, 0, 0, &src, NULL);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&mapped), S_OK);
+    for (int y = 0; mapped && y < HEIGHT; y++)
+        memcpy(values + y * WIDTH * bytes, mapped + footprint.Offset + y * footprint.Footprint.RowPitch, WIDTH * bytes);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+    ID3D12Resource_Release(readback);
+}
+
+/* A plane's value at a texel: depth as a float (D32, or D24 in a word's low bits), stencil. */
+static double plane_value(const uint8_t *values, unsigned bytes, bool d24, int x, int y)
+{
+    const uint8_t *texel = values + (y * WIDTH + x) * bytes;
+    uint32_t word;
+    float f;
+
+    if (bytes == 1)
+        return texel[0];
+    memcpy(&word, texel, 4);
+    if (d24)
+        return (word & 0xffffff) / 16777215.0;
+    memcpy(&f, &word, 4);
+    return f;
+}
+
+/* Checks a resolved plane: `inside` in the moved region (21, 2)-(28, 6), `outside` elsewhere. */
+static void check_plane(const char *what, const uint8_t *values, unsigned bytes, bool d24, double inside, double outside, double tolerance)
+{
+    unsigned wrong = 0;
+
+    for (int y = 0; y < HEIGHT; y++) {
+        for (int x = 0; x < WIDTH; x++) {
+            bool in_region = x >= 21 && x < 28 && y >= 2 && y < 6;
+            double v = plane_value(values, bytes, d24, x, y), expected = in_region ? inside : outside;
+            if ((v < expected - tolerance || v > expected + tolerance) && wrong++ < 3)
+                CHECK_MSG(false, "%s at (%d, %d): %.9g, expected %.9g", what, x, y, v, expected);
+        }
+    }
+    CHECK_MSG(!wrong, "%s: %u texels wrong", what, wrong);
+}
+
+/* Each of a 4x depth-stencil target's samples s holds depth 0.1 + 0.2 s and stencil 10 + 20 s
+ * (four draws, one sample each). Resolved into textures with no depth-stencil usage, so
+ * Vulkan's rendering resolve cannot take them: D32 by MAX, then AVERAGE of a moved region; D24S8's
+ * depth by MIN then MAX of a moved region, its stencil by MAX then MIN of a moved region. */
+static void test_depth_stencil_pass(struct env *env)
+{
+    static const struct {
+        DXGI_FORMAT format;
+        bool stencil;
+        D3D12_RESOLVE_MODE depth_whole, depth_region;
+        double depth_whole_value, depth_region_value, tolerance;
+    } cases[] = {
+        {DXGI_FORMAT_D32_FLOAT, false, D3D12_RESOLVE_MODE_MAX, D3D12_RESOLVE_MODE_AVERAGE, 0.7, 0.4, 1e-6},
+        {DXGI_FORMAT_D24_UNORM_S8_UINT, true, D3D12_RESOLVE_MODE_MIN, D3D12_RESOLVE_MODE_MAX, 0.1, 0.7, 2.0 / 16777215},
+    };
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
+    D3D12_RECT region = {3, 5, 10, 9};
+    static uint8_t values[HEIGHT * WIDTH * 4];
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        DXGI_FORMAT format = cases[i].format;
+        ID3D12Resource *msaa = target_texture(env->device, 4, format, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        ID3D12Resource *dst = target_texture(env->device, 1, format, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+        D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12PipelineState *states[4];
+        ID3D12DescriptorHeap *heap = NULL;
+        D3D12_CPU_DESCRIPTOR_HANDLE dsv;
+        ID3D12GraphicsCommandList1 *list1 = (ID3D12GraphicsCommandList1 *)list.list;
+        LOG_MARK();
+
+        CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+        dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        ID3D12Device_CreateDepthStencilView(env->device, msaa, NULL, dsv);
+        ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH | (cases[i].stencil ? D3D12_CLEAR_FLAG_STENCIL : 0),
+                1.0f, 0, 0, NULL);
+        ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 0, NULL, FALSE, &dsv);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+        ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
+        ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
+        ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+        for (unsigned s = 0; s < 4; s++) {
+            states[s] = sample_depth_pipeline(env, format, 0.1f + 0.2f * s, s, cases[i].stencil);
+            ID3D12GraphicsCommandList2_SetPipelineState(list.list, states[s]);
+            ID3D12GraphicsCommandList2_OMSetStencilRef(list.list, 10 + 20 * s);
+            ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+        }
+        target_transition(list.list, msaa, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 0, 0, msaa, 0, NULL, format, cases[i].depth_whole);
+        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 21, 2, msaa, 0, &region, format, cases[i].depth_region);
+        if (cases[i].stencil) {
+            ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 1, 0, 0, msaa, 1, NULL, format, D3D12_RESOLVE_MODE_MAX);
+            ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 1, 21, 2, msaa, 1, &region, format, D3D12_RESOLVE_MODE_MIN);
+        }
+        target_transition(list.list, dst, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+
+        read_plane(env, dst, 0, 4, values);
+        check_plane(format == DXGI_FORMAT_D32_FLOAT ? "D32 depth" : "D24 depth", values, 4, format != DXGI_FORMAT_D32_FLOAT,
+                cases[i].depth_region_value, cases[i].depth_whole_value, cases[i].tolerance);
+        if (cases[i].stencil) {
+            read_plane(env, dst, 1, 1, values);
+            check_plane("stencil", values, 1, false, 10, 70, 0);
+        }
+        CHECK_NO_LOG();
+        for (unsigned s = 0; s < 4; s++)
+            ID3D12PipelineState_Release(states[s]);
+        ID3D12DescriptorHeap_Release(heap);
+        ID3D12Resource_Release(dst);
+        ID3D12Resource_Release(msaa);
+    }
+}
+
 /* One list with one resolve that fails Close with hr, its line holding needle. */
 static void check_refused(struct env *env, ID3D12Resource *dst, ID3D12Resource *src, DXGI_FORMAT format, D3D12_RESOLVE_MODE mode, bool region,
         HRESULT hr, const char *needle)
@@ -384,10 +706,19 @@ static void test_resolve_errors(struct env *env)
     check_refused(env, narrow, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "not within the 16x32 destination");
     check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "Format");
     check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_DECOMPRESS, true, E_INVALIDARG, "keeps the sample count");
-    check_refused(env, plain_uint, msaa_uint, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_MIN, true, E_NOTIMPL, "MIN");
-    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_MAX, true, E_NOTIMPL, "MAX");
     check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_ENCODE_SAMPLER_FEEDBACK, true, E_NOTIMPL,
             "sampler feedback");
+    /* a depth resolve neither way can do: the destination is no depth-stencil attachment, and the
+     * source, which the resolve pass reads as a shader resource, denies that */
+    {
+        ID3D12Resource *denying = target_texture(env->device, 4, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL
+                | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
+        ID3D12Resource *plain_depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_NONE,
+                D3D12_RESOURCE_STATE_RESOLVE_DEST);
+        check_refused(env, plain_depth, denying, DXGI_FORMAT_D32_FLOAT, D3D12_RESOLVE_MODE_MAX, true, E_NOTIMPL, "DENY_SHADER_RESOURCE");
+        ID3D12Resource_Release(plain_depth);
+        ID3D12Resource_Release(denying);
+    }
 
     /* DECOMPRESS in place: nothing compressed, nothing to do, and accepted */
     RELOG_MARK();
@@ -429,7 +760,9 @@ int main(void)
     memset(&env, 0, sizeof(env));
     setup(&env);
     test_resolve_average(&env);
+    test_resolve_min_max(&env);
     test_depth_resolve(&env);
+    test_depth_stencil_pass(&env);
     test_resolve_errors(&env);
     teardown(&env);
     return harness_finish();

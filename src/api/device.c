@@ -20,6 +20,7 @@
 #include "commands/system_timestamp.h"
 #include "commands/predication.h"
 #include "commands/command_list_generated.h"
+#include "commands/resolve_pass.h"
 #include "commands/indirect_cap.h"
 #include "commands/console_validation.h"
 #include "sync/scheduler.h"
@@ -71,6 +72,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_gpu_waits_destroy(device);
         d3d12_system_timestamps_destroy(device);
         d3d12_predicate_fold_destroy(device);
+        d3d12_resolve_pass_destroy(device);
         d3d12_indirect_cap_destroy(device);
         d3d12_indirect_translate_destroy(device);
         d3d12xs_gpu_clock_destroy(device);
@@ -596,6 +598,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12xs_gpu_clock_create(device);
     d3d12_system_timestamps_create(device);
     d3d12_predicate_fold_create(device);
+    d3d12_resolve_pass_create(device);
     d3d12_indirect_cap_create(device);
     d3d12_indirect_translate_create(device);
     d3d12_console_validation_create(device);

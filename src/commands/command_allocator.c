@@ -45,6 +45,7 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     free(allocator->scratch_blocks);
     d3d12_argument_ring_destroy(device, &allocator->arguments);
     d3d12_address_ring_destroy(device, &allocator->addresses);
+    d3d12_transient_memory_destroy(device, &allocator->transient);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
     free(allocator);
@@ -104,6 +105,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     allocator->next_scratch_slice = 0;
     d3d12_argument_ring_reset(&allocator->arguments);
     d3d12_address_ring_reset(&allocator->addresses);
+    d3d12_transient_memory_reset(&allocator->transient);
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;

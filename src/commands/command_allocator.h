@@ -6,6 +6,7 @@
 #include "sync/scheduler.h"
 #include "commands/address_ring.h"
 #include "commands/argument_ring.h"
+#include "commands/transient_memory.h"
 
 struct d3d12_bundle;
 
@@ -33,6 +34,8 @@ struct d3d12_command_allocator {
     struct d3d12_argument_ring arguments;
     /* Device memory Vulkan takes by address (ExecuteIndirect's generated commands). */
     struct d3d12_address_ring addresses;
+    /* Intermediate data of internal passes (resolves, predicated copies), device-local. */
+    struct d3d12_transient_memory transient;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     struct d3d12_bundle *recording_bundle;     /* or the bundle (a BUNDLE allocator has no Vulkan pool) */
     /* last submission using it, to refuse a Reset while the GPU still runs it */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "command_list_flush.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -41,10 +42,10 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         ID3D12Resource *resource_iface, const uint32_t values[4], bool float_values, UINT rect_count, const D3D12_RECT *rects)
 {
     struct d3d12xs_descriptor *descriptor;
+    struct d3d12_predicated_write write;
     const char *reason;
 
-    if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command)
-            || !d3d12_command_list_unpredicated(list, command))
+    if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (!(descriptor = d3d12xs_descriptor_lookup(list->object.device, cpu_handle, 1, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, &reason, NULL))) {
         d3d12_command_list_record_error(list, command, "ViewCPUHandle 0x%zx is %s", (size_t)cpu_handle.ptr, reason);
@@ -58,15 +59,25 @@ static void clear_uav(struct d3d12_command_list *list, const char *command, D3D1
         d3d12_command_list_record_error(list, command, "pResource is not the resource the view describes");
         return;
     }
+    /* Under a predicate the clear is staged (d3d12_command_list_begin_predicated_write): the view's
+     * subresources or bytes. */
     if (d3d12xs_descriptor_is_texture(descriptor)) {
+        write = d3d12_predicated_texture_write(descriptor->resource, &descriptor->image_range);
+        if (!d3d12_command_list_begin_predicated_write(list, command, &write))
+            return;
         d3d12_command_list_clear_texture_uav(list, command, descriptor, values, float_values, rect_count, rects);
+        d3d12_command_list_end_predicated_write(list, command, &write);
         return;
     }
     if (rect_count) {
         d3d12_command_list_record_error(list, command, "NumRects is %u (buffer views take no rectangles)", rect_count);
         return;
     }
+    write = d3d12_predicated_buffer_write(descriptor->buffer, descriptor->offset, descriptor->range);
+    if (!d3d12_command_list_begin_predicated_write(list, command, &write))
+        return;
     d3d12_command_list_clear_buffer_uav(list, command, descriptor, values, float_values);
+    d3d12_command_list_end_predicated_write(list, command, &write);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearUnorderedAccessViewUint(ID3D12GraphicsCommandList10 *iface, D3D12_GPU_DESCRIPTOR_HANDLE gpu_handle,

@@ -1,6 +1,7 @@
 /* Buffer copies, DiscardResource and WriteBufferImmediate (texture copies: command_list_texture_copy.c; barriers:
  * command_list_barrier.c). */
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "memory/texture_layout.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -49,6 +50,35 @@ static bool copy_endpoints_valid(struct d3d12_command_list *list, const char *co
     return true;
 }
 
+/* A checked buffer copy. Under a predicate, whole words are one predicated dispatch
+ * (d3d12_command_list_copy_buffer_predicated); partial words are the copy staged around
+ * (d3d12_command_list_begin_predicated_write). */
+static void copy_buffer(struct d3d12_command_list *list, const char *command, struct d3d12_resource *dst, uint64_t dst_offset,
+        struct d3d12_resource *src, uint64_t src_offset, uint64_t size)
+{
+    const VkBufferCopy region = {src_offset, dst_offset, size};
+    struct d3d12_predicated_write write;
+
+    if (__builtin_expect(!list->predication.active, 1)) {
+        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+        vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+        note_copy(list, command, src, src_offset, dst, dst_offset, size);
+        return;
+    }
+    if (!((dst_offset | src_offset | size) % 4)) {
+        if (d3d12_command_list_copy_buffer_predicated(list, command, dst->vk_buffer, dst_offset, src->vk_buffer, src_offset, size))
+            note_copy(list, command, src, src_offset, dst, dst_offset, size);
+        return;
+    }
+    write = d3d12_predicated_buffer_write(dst->vk_buffer, dst_offset, size);
+    if (!d3d12_command_list_begin_predicated_write(list, command, &write))
+        return;
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+    vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
+    d3d12_command_list_end_predicated_write(list, command, &write);
+    note_copy(list, command, src, src_offset, dst, dst_offset, size);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst_iface, UINT64 dst_offset,
         ID3D12Resource *src_iface, UINT64 src_offset, UINT64 byte_count)
 {
@@ -76,16 +106,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyBufferRegion(ID3D12GraphicsCommand
     }
     if (!copy_endpoints_valid(list, METHOD(CopyBufferRegion), dst, src) || !byte_count)
         return;
-    if (list->predication.active) {
-        if (d3d12_command_list_copy_buffer_predicated(list, METHOD(CopyBufferRegion), dst->vk_buffer, dst_offset, src->vk_buffer, src_offset,
-                byte_count))
-            note_copy(list, METHOD(CopyBufferRegion), src, src_offset, dst, dst_offset, byte_count);
-        return;
-    }
-    VkBufferCopy region = {src_offset, dst_offset, byte_count};
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
-    note_copy(list, METHOD(CopyBufferRegion), src, src_offset, dst, dst_offset, byte_count);
+    copy_buffer(list, METHOD(CopyBufferRegion), dst, dst_offset, src, src_offset, byte_count);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst_iface, ID3D12Resource *src_iface)
@@ -103,8 +124,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
         return;
     }
     if (dst->vk_image || src->vk_image) {
-        if (d3d12_command_list_unpredicated(list, METHOD(CopyResource)))
-            d3d12_command_list_copy_texture_resource(list, dst, src);
+        d3d12_command_list_copy_texture_resource(list, dst, src);
         return;
     }
     if (dst->desc.Width != src->desc.Width) {
@@ -114,15 +134,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyResource(ID3D12GraphicsCommandList
     }
     if (!copy_endpoints_valid(list, METHOD(CopyResource), dst, src))
         return;
-    if (list->predication.active) {
-        if (d3d12_command_list_copy_buffer_predicated(list, METHOD(CopyResource), dst->vk_buffer, 0, src->vk_buffer, 0, dst->desc.Width))
-            note_copy(list, METHOD(CopyResource), src, 0, dst, 0, dst->desc.Width);
-        return;
-    }
-    VkBufferCopy region = {0, 0, dst->desc.Width};
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
-    vkCmdCopyBuffer(list->vk_command_buffer, src->vk_buffer, dst->vk_buffer, 1, &region);
-    note_copy(list, METHOD(CopyResource), src, 0, dst, 0, dst->desc.Width);
+    copy_buffer(list, METHOD(CopyResource), dst, 0, src, 0, dst->desc.Width);
 }
 
 /* D3D12 lets a discard leave the contents as they are: images keep their one layout and their

@@ -7,8 +7,8 @@
  * Conditional rendering covers draws, dispatches and vkCmdClearAttachments (render-target and
  * depth-stencil clears go through it while predicated); buffer copies of whole words become a
  * dispatch under the condition (d3d12_command_list_copy_buffer_predicated); texture copies,
- * resolves and UAV clears are not covered and fail Close with E_NOTIMPL while a predicate is set
- * (command_recording.h). */
+ * resolves, UAV clears and buffer copies of partial words are staged around that same dispatch
+ * (command_list_predicated_write.c). */
 #include <stdlib.h>
 
 #include "command_recording.h"

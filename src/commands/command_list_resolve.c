@@ -1,13 +1,16 @@
 /* ResolveSubresource and ResolveSubresourceRegion, and the resolves a render pass ends with
  * (ENDING_ACCESS_RESOLVE, command_list_render_pass.c). AVERAGE of colour formats is Vulkan's
  * vkCmdResolveImage, in the transfer stage where RESOLVE_SOURCE and RESOLVE_DEST barriers wait
- * (resource_states.c); depth and stencil planes resolve (MIN, MAX, depth's AVERAGE) at the end of
- * a rendering pass over the source; DECOMPRESS is a copy (d3d12xs never compresses, so a
- * decompression in place has nothing to do). Colour MIN and MAX would need an internal pipeline
- * d3d12xs lacks yet, and sampler feedback is not there: those fail Close with E_NOTIMPL. */
+ * (resource_states.c); depth and stencil planes resolve at the end of a rendering pass over the
+ * source where the device's depth-stencil resolve modes and the region allow; colour MIN and MAX
+ * and the depth and stencil resolves those cannot do go through d3d12xs's own resolve pass
+ * (resolve_pass.c). DECOMPRESS is a copy (d3d12xs never compresses, so a decompression in place
+ * has nothing to do). Sampler feedback is not there: its modes fail Close with E_NOTIMPL. */
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
+#include "commands/resolve_pass.h"
 #include "memory/texture_layout.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -45,31 +48,59 @@ static VkResolveModeFlagBits vk_resolve_mode(D3D12_RESOLVE_MODE mode)
 }
 
 /* Depth and stencil planes resolve at the end of a rendering pass over the source (Vulkan 1.2's
- * depth-stencil resolve): where the device has the mode for the plane, the destination can be a
+ * depth-stencil resolve) where the device has the mode for the plane, the destination can be a
  * depth-stencil attachment (ALLOW_DEPTH_STENCIL), the region lands where it is in the source (a
- * pass resolves in place), and the other plane of a two-plane format may stay unresolved. The
- * rest fails Close with E_NOTIMPL. */
-static bool plane_resolvable(struct d3d12_command_list *list, const char *command, const struct d3d12_resource *src,
-        const struct d3d12_resource *dst, uint32_t plane, const D3D12_RECT *rect, UINT dst_x, UINT dst_y, D3D12_RESOLVE_MODE mode)
+ * pass resolves in place), and the other plane of a two-plane format may stay unresolved: NULL
+ * then, else why not (d3d12xs's own resolve pass takes the rest). */
+static const char *plane_unresolvable_by_rendering(const struct d3d12_device *device, const struct d3d12_pass_resolve *resolve, bool stencil)
 {
-    const struct d3d12_device *device = list->object.device;
-    bool stencil = plane == 1 || !(src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT);
     VkResolveModeFlags modes = stencil ? device->stencil_resolve_modes : device->depth_resolve_modes;
-    const char *why = NULL;
 
-    if (!(modes & vk_resolve_mode(mode)))
-        why = "the device has no such resolve of the plane";
-    else if (!(dst->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL))
-        why = "the destination is no depth-stencil attachment (ALLOW_DEPTH_STENCIL)";
-    else if (dst_x != (UINT)rect->left || dst_y != (UINT)rect->top)
-        why = "the region moves (a pass resolves in place)";
-    else if ((src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (src->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) && !device->independent_resolve_none)
-        why = "the device cannot resolve one plane of two";
-    if (why) {
-        d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s", stencil ? "stencil" : "depth",
-                mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX" : "AVERAGE", why);
+    if (!(modes & vk_resolve_mode(resolve->mode)))
+        return "the device has no such resolve of the plane";
+    if (!(resolve->dst->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL))
+        return "the destination is no depth-stencil attachment (ALLOW_DEPTH_STENCIL)";
+    if (resolve->dst_x != (UINT)resolve->src_rect.left || resolve->dst_y != (UINT)resolve->src_rect.top)
+        return "the region moves (a pass resolves in place)";
+    if ((resolve->src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (resolve->src->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+            && !device->independent_resolve_none)
+        return "the device cannot resolve one plane of two";
+    return NULL;
+}
+
+static const char *mode_name(D3D12_RESOLVE_MODE mode)
+{
+    return mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX" : "AVERAGE";
+}
+
+/* Which way a checked resolve goes: Vulkan's resolves (vkCmdResolveImage for colour AVERAGE, a
+ * rendering pass's depth-stencil resolve) where they can, d3d12xs's own pass otherwise; false
+ * after the E_NOTIMPL line where neither can. */
+static bool choose_resolve_path(struct d3d12_command_list *list, const char *command, struct d3d12_pass_resolve *resolve, uint32_t plane)
+{
+    bool stencil = plane == 1 || !(resolve->src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    const char *by_rendering = NULL, *by_pass;
+
+    if (resolve->mode == D3D12_RESOLVE_MODE_DECOMPRESS)
+        return true;
+    if (resolve->src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) {
+        aspect = stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+        if (!(by_rendering = plane_unresolvable_by_rendering(list->object.device, resolve, stencil)))
+            return true;
+    } else if (resolve->mode == D3D12_RESOLVE_MODE_AVERAGE) {
+        return true;
+    }
+    if ((by_pass = d3d12_resolve_pass_unable(resolve, aspect))) {
+        if (by_rendering)
+            d3d12_command_list_record_unsupported(list, command, "the %s plane's %s resolve: %s; %s", stencil ? "stencil" : "depth",
+                    mode_name(resolve->mode), by_rendering, by_pass);
+        else
+            d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of colour format %d: %s", mode_name(resolve->mode),
+                    (int)resolve->format, by_pass);
         return false;
     }
+    resolve->pass_aspect = aspect;
     return true;
 }
 
@@ -138,21 +169,14 @@ bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const cha
                 (long)(rect.right - rect.left), (long)(rect.bottom - rect.top), dst_x, dst_y, dst_width, dst_height);
         return false;
     }
-    if (src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) {
-        if (mode != D3D12_RESOLVE_MODE_DECOMPRESS && !plane_resolvable(list, command, src, dst, plane, &rect, dst_x, dst_y, mode))
-            return false;
-    } else if (mode == D3D12_RESOLVE_MODE_MIN || mode == D3D12_RESOLVE_MODE_MAX) {
-        d3d12_command_list_record_unsupported(list, command, "ResolveMode %s of colour format %d: Vulkan resolves colours by average "
-                "alone, and d3d12xs has no pipeline of its own for it yet", mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : "MAX", (int)format);
-        return false;
-    }
     if (src->vk_format != dst->vk_format) {
         d3d12_command_list_record_unsupported(list, command, "the resources' Vulkan formats %d and %d differ (d3d12xs resolves between "
                 "resources of one format)", (int)src->vk_format, (int)dst->vk_format);
         return false;
     }
-    *resolve = (struct d3d12_pass_resolve){src, dst, src_subresource, dst_subresource, dst_x, dst_y, rect, format, mode};
-    return true;
+    *resolve = (struct d3d12_pass_resolve){src, dst, src_subresource, dst_subresource, dst_x, dst_y, rect, format, mode, 0};
+    d3d12xs_texture_subresource(&src->desc, src_subresource, &mip, &layer, &plane);
+    return choose_resolve_path(list, command, resolve, plane);
 }
 
 static VkImageSubresourceLayers subresource_layers(const struct d3d12_resource *resource, UINT subresource)
@@ -163,7 +187,7 @@ static VkImageSubresourceLayers subresource_layers(const struct d3d12_resource *
     return (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, mip, layer, 1};
 }
 
-/* A depth or stencil plane's resolve (checked by plane_resolvable): a rendering pass over the
+/* A depth or stencil plane's resolve (chosen by plane_unresolvable_by_rendering): a rendering pass over the
  * source plane, loaded, with the destination as its resolve attachment. Resolves happen in the
  * colour output stage; the barriers around it are this command's own (the application's
  * RESOLVE_SOURCE and RESOLVE_DEST name the transfer stage). */
@@ -248,6 +272,10 @@ void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *com
     /* A decompression in place: nothing is compressed. */
     if (resolve->src == resolve->dst && resolve->src_subresource == resolve->dst_subresource)
         return;
+    if (resolve->pass_aspect) {
+        d3d12_command_list_resolve_by_pass(list, command, resolve, resolve->pass_aspect);
+        return;
+    }
     if ((resolve->src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) && resolve->mode != D3D12_RESOLVE_MODE_DECOMPRESS) {
         resolve_plane(list, command, resolve);
         return;
@@ -266,6 +294,27 @@ void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *com
     d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_COPY, ranges, 2);
 }
 
+/* A resolve under SetPredication's predicate is staged (d3d12_command_list_begin_predicated_write):
+ * the destination subresource's plane. Without one, the resolve alone. */
+static void resolve_predicated(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve)
+{
+    uint32_t mip, layer, plane;
+    VkImageAspectFlags aspect = resolve->pass_aspect;
+    struct d3d12_predicated_write write;
+    VkImageSubresourceRange range;
+
+    d3d12xs_texture_subresource(&resolve->dst->desc, resolve->dst_subresource, &mip, &layer, &plane);
+    if (!aspect)
+        aspect = resolve->dst->aspects == VK_IMAGE_ASPECT_COLOR_BIT ? VK_IMAGE_ASPECT_COLOR_BIT
+                : plane == 1 || !(resolve->dst->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+    range = (VkImageSubresourceRange){aspect, mip, 1, layer, 1};
+    write = d3d12_predicated_texture_write(resolve->dst, &range);
+    if (!d3d12_command_list_begin_predicated_write(list, command, &write))
+        return;
+    d3d12_command_list_resolve(list, command, resolve);
+    d3d12_command_list_end_predicated_write(list, command, &write);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT dst_subresource,
         ID3D12Resource *src, UINT src_subresource, DXGI_FORMAT format)
 {
@@ -274,8 +323,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsComma
     struct d3d12_pass_resolve resolve;
     uint32_t dst_width, dst_height, depth, mip, layer, plane;
 
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command)
-            || !d3d12_command_list_unpredicated(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     /* The whole source subresource into the whole destination one: their sizes match, or the
      * region's check (within the destination) refuses it. */
@@ -289,7 +337,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresource(ID3D12GraphicsComma
                 (long)resolve.src_rect.right, (long)resolve.src_rect.bottom, dst_width, dst_height);
         return;
     }
-    d3d12_command_list_resolve(list, command, &resolve);
+    resolve_predicated(list, command, &resolve);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresourceRegion(ID3D12GraphicsCommandList10 *iface, ID3D12Resource *dst, UINT dst_subresource,
@@ -299,10 +347,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ResolveSubresourceRegion(ID3D12Graphic
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_pass_resolve resolve;
 
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command)
-            || !d3d12_command_list_unpredicated(list, command))
+    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return;
     if (d3d12_command_list_check_resolve(list, command, dst, dst_subresource, dst_x, dst_y, src, src_subresource, src_rect, format, mode,
             &resolve))
-        d3d12_command_list_resolve(list, command, &resolve);
+        resolve_predicated(list, command, &resolve);
 }

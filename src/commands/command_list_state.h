@@ -139,6 +139,9 @@ struct d3d12_pass_resolve {
     D3D12_RECT src_rect;
     DXGI_FORMAT format;
     D3D12_RESOLVE_MODE mode;
+    /* The plane d3d12xs's own resolve pass resolves (commands/resolve_pass.h); 0 where Vulkan's
+     * resolves do the job (they are faster). */
+    VkImageAspectFlags pass_aspect;
 };
 
 /* The D3D12 render pass between BeginRenderPass and EndRenderPass (command_list_render_pass.c). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_predicated_write.h"
 #include "memory/texture.h"
 #include "memory/texture_layout.h"
 
@@ -276,11 +277,12 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct copy_side dst, src;
+    struct d3d12_predicated_write write;
     D3D12_BOX box;
     uint32_t width, height, depth;
 
     if (!d3d12_command_list_check_recording(list, METHOD(CopyTextureRegion))
-            || !d3d12_command_list_outside_render_pass(list, METHOD(CopyTextureRegion)) || !d3d12_command_list_unpredicated(list, METHOD(CopyTextureRegion)))
+            || !d3d12_command_list_outside_render_pass(list, METHOD(CopyTextureRegion)))
         return;
     if (!resolve_location(list, "pDst", dst_location, &dst) || !resolve_location(list, "pSrc", src_location, &src))
         return;
@@ -336,13 +338,19 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
             region.extent.width = dst_extent.width;
         if (dst_extent.height < region.extent.height)
             region.extent.height = dst_extent.height;
+        VkImageSubresourceRange dst_range = {dst.layers.aspectMask, dst.layers.mipLevel, 1, dst.layers.baseArrayLayer, dst.layers.layerCount};
         if (dst.resource == src.resource && dst.subresource == src.subresource) {
             d3d12_command_list_record_error(list, METHOD(CopyTextureRegion), "pDst and pSrc are the same subresource");
             return;
         }
+        /* under a predicate, staged (d3d12_command_list_begin_predicated_write) */
+        write = d3d12_predicated_texture_write(dst.resource, &dst_range);
+        if (!d3d12_command_list_begin_predicated_write(list, METHOD(CopyTextureRegion), &write))
+            return;
         transfer_layouts(list, src.resource, &src.layers, dst.resource, &dst.layers);
         vkCmdCopyImage(list->vk_command_buffer, src.resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst.resource->vk_image,
                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        d3d12_command_list_end_predicated_write(list, METHOD(CopyTextureRegion), &write);
         {
             struct d3d12_recorded_range ranges[2] = {texture_side_range(&src, false), texture_side_range(&dst, true)};
             d3d12_command_list_note_with_ranges(list, METHOD(CopyTextureRegion), D3D12_RECORDED_COPY, ranges, 2);
@@ -365,6 +373,15 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
             return;
         }
         region = buffer_image_region(buffer, texture, &buffer_box, image_x, image_y, image_z);
+        /* under a predicate, staged: the destination subresource, or the footprint's bytes */
+        if (upload) {
+            VkImageSubresourceRange dst_range = {dst.layers.aspectMask, dst.layers.mipLevel, 1, dst.layers.baseArrayLayer, dst.layers.layerCount};
+            write = d3d12_predicated_texture_write(dst.resource, &dst_range);
+        } else {
+            write = d3d12_predicated_buffer_write(dst.resource->vk_buffer, offset, size);
+        }
+        if (!d3d12_command_list_begin_predicated_write(list, METHOD(CopyTextureRegion), &write))
+            return;
         transfer_layouts(list, upload ? NULL : texture->resource, &texture->layers, upload ? texture->resource : NULL, &texture->layers);
         if (upload)
             vkCmdCopyBufferToImage(list->vk_command_buffer, buffer->resource->vk_buffer, texture->resource->vk_image,
@@ -372,6 +389,7 @@ void STDMETHODCALLTYPE d3d12_command_list_CopyTextureRegion(ID3D12GraphicsComman
         else
             vkCmdCopyImageToBuffer(list->vk_command_buffer, texture->resource->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                     buffer->resource->vk_buffer, 1, &region);
+        d3d12_command_list_end_predicated_write(list, METHOD(CopyTextureRegion), &write);
         note_buffer_copy(list, buffer, texture, &buffer_box, upload);
     }
 }
@@ -381,6 +399,7 @@ bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, s
     const D3D12_RESOURCE_DESC *d = &dst->desc, *s = &src->desc;
     const char *command = METHOD(CopyResource);
     VkImageCopy regions[D3D12_REQ_MIP_LEVELS * 2];
+    struct d3d12_predicated_write write;
     uint32_t count = 0;
 
     if (!dst->vk_image || !src->vk_image) {
@@ -415,10 +434,18 @@ bool d3d12_command_list_copy_texture_resource(struct d3d12_command_list *list, s
             regions[count++] = (VkImageCopy){layers, {0, 0, 0}, layers, {0, 0, 0}, {width, height, depth}};
         }
     }
+    /* under a predicate, staged (d3d12_command_list_begin_predicated_write): the whole destination */
+    {
+        const VkImageSubresourceRange whole = {dst->aspects, 0, dst->mip_levels, 0, dst->layers};
+        write = d3d12_predicated_texture_write(dst, &whole);
+    }
+    if (!d3d12_command_list_begin_predicated_write(list, command, &write))
+        return false;
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     transfer_layouts(list, src, NULL, dst, NULL);
     vkCmdCopyImage(list->vk_command_buffer, src->vk_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->vk_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             count, regions);
+    d3d12_command_list_end_predicated_write(list, command, &write);
     {
         uint32_t subresources = d3d12xs_texture_subresource_count(d);
         struct d3d12_recorded_range ranges[2] = {{VK_NULL_HANDLE, 0, subresources, false, src->vk_image},

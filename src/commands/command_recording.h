@@ -100,20 +100,9 @@ static inline void d3d12_command_list_end_predicated(struct d3d12_command_list *
 }
 /* A buffer copy of whole 32-bit words under the predicate: an internal dispatch under the
  * condition (conditional rendering skips no transfers). False after the E_NOTIMPL line for other
- * sizes and offsets. */
+ * sizes and offsets (callers stage those: command_list_predicated_write.h). */
 bool d3d12_command_list_copy_buffer_predicated(struct d3d12_command_list *list, const char *command, VkBuffer dst, uint64_t dst_offset,
         VkBuffer src, uint64_t src_offset, uint64_t size);
-/* The predicated calls conditional rendering does not cover (texture copies, resolves, UAV clears)
- * fail Close with E_NOTIMPL while SetPredication holds: false after the line. */
-static inline bool d3d12_command_list_unpredicated(struct d3d12_command_list *list, const char *command)
-{
-    if (__builtin_expect(!list->predication.active, 1))
-        return true;
-    d3d12_command_list_record_unsupported(list, command, "is predicated (SetPredication), and d3d12xs skips only draws, dispatches, "
-            "render-target and depth-stencil clears and buffer copies on the GPU");
-    return false;
-}
-
 /* Records into command_buffer (between begin_internal and end_internal; the caller orders it) the
  * fold of the 64-bit value at source + offset (8-aligned) into 1 where it is not zero, else 0, as
  * 32 bits at destination + destination_offset (4-aligned), or 64 with clear_high. Only where the

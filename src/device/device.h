@@ -81,6 +81,7 @@ struct d3d12_waiter;
 struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
 struct d3d12_predicate_fold;
+struct d3d12_resolve_pass;
 struct d3d12_indirect_cap;
 struct d3d12_indirect_translate;
 struct d3d12xs_gpu_clock;
@@ -174,6 +175,7 @@ struct d3d12_device {
     enum d3d12_gpu_wait_mode gpu_wait_mode;
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
     struct d3d12_predicate_fold *predicate_fold;       /* SetPredication's fold (commands/command_list_predication.c) */
+    struct d3d12_resolve_pass *resolve_pass; /* the resolves Vulkan's cannot do (commands/resolve_pass.c) */
     struct d3d12_indirect_cap *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
     struct d3d12_indirect_translate *indirect_translate; /* its address translation (commands/command_list_generated.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
