@@ -36,8 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     error[0] = 0;
     hr = d3d12xs_dxbc_parse(copy, size, &shader, error, sizeof(error));
     if (SUCCEEDED(hr)) {
-        /* compute, vertex, geometry or pixel shaders (hull and domain shaders are refused) */
-        REQUIRE((shader.program_type == 5 || shader.program_type <= 2) && shader.major == 5 && shader.minor <= 1);
+        /* a shader of one of the six program types, of model 5.0 or 5.1 */
+        REQUIRE(shader.program_type <= 5 && shader.major == 5 && shader.minor <= 1);
         REQUIRE(shader.program_type != 5 || (shader.thread_group[0] && shader.thread_group[1] && shader.thread_group[2]));
         for (uint32_t i = 0; i < shader.input_count + shader.output_count + shader.patch_count; i++)
             REQUIRE(memchr(shader.signature[i].semantic, 0, sizeof(shader.signature[i].semantic)) && shader.signature[i].semantic[0]);

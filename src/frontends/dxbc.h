@@ -61,6 +61,15 @@ struct d3d12xs_dxbc_shader {
     uint32_t input_count, output_count, patch_count;
 };
 
+/* The tessellator state a hull shader sets and libvkd3d-shader's translation of a domain shader
+ * takes (its vkd3d_shader_spirv_domain_shader_target_info: D3D's declarations and their values,
+ * dcl_tessellator_output_primitive 1 point to 4 triangle_ccw, dcl_tessellator_partitioning 1
+ * integer to 4 fractional_even); 0 where not known. */
+struct d3d12xs_dxbc_tessellator {
+    uint32_t output_primitive;
+    uint32_t partitioning;
+};
+
 /* True when code starts like a DXBC container (it may still be malformed, or hold DXIL). */
 bool d3d12xs_dxbc_is_container(const void *code, size_t size);
 /* True when the container's header and part table are sound and it has a part with tag (e.g.
@@ -69,8 +78,9 @@ bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
 
 /* Checks the container and the shader in it and reads its declarations and signatures.
  * E_INVALIDARG with a reason for anything malformed, DXIL, a shader that is not of model 5.x;
- * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range,
- * hull and domain shaders); E_OUTOFMEMORY. On failure shader is zeroed. */
+ * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range, a
+ * hull shader's patch-constant phase that reads the input control points); E_OUTOFMEMORY. On
+ * failure shader is zeroed. */
 HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);
 
