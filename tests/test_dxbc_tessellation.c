@@ -3,9 +3,9 @@
  * (partitioning, output topology); the stages link by semantic, the patch constants (the
  * tessellation factors and a user TINT) included; root constants reach both stages. Read back:
  * the tessellated patch's pixels and the pipeline statistics of its draw (6 triangles for
- * factors 2, 1 for factors 1), DXBC and HLSL stages mixed both ways, and the refusals (an input
- * patch read in the patch-constant phase, which libvkd3d-shader 1.2 cannot translate; domains
- * that differ). */
+ * factors 2, 1 for factors 1, 13 for fractional_odd 2), a patch constant read from the output
+ * patch, DXBC and HLSL stages mixed both ways, and the refusals (an input patch read in the
+ * patch-constant phase, which libvkd3d-shader 1.2 cannot translate; domains that differ). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +138,7 @@ static const char hlsl_source[] =
     "[domain(\"tri\")] O ds(PC c, float3 uvw : SV_DomainLocation, const OutputPatch<CP, 3> p)\n"
     "{ O o; o.pos = p[0].pos * uvw.x + p[1].pos * uvw.y + p[2].pos * uvw.z; o.color = c.tint * scale.x; return o; }\n";
 
-static const uint8_t black[4] = {0, 0, 0, 255}, green[4] = {0, 255, 0, 255};
+static const uint8_t black[4] = {0, 0, 0, 255}, green[4] = {0, 255, 0, 255}, red[4] = {255, 0, 0, 255};
 
 struct shader {
     void *code;
@@ -156,21 +156,26 @@ static struct shader write_shader(enum dxbc_program_type type, const struct dxbc
     return shader;
 }
 
-static struct shader write_hs(uint32_t partitioning, bool reads_input_patch)
+/* Where the hull shader's TINT comes from: the root constants, or the first control point's
+ * COLOR of the input patch (vicp) or of the output patch (vocp). */
+enum tint { TINT_CONSTANTS, TINT_INPUT_PATCH = DXBC_INPUT_CONTROL_POINT, TINT_OUTPUT_PATCH = DXBC_OUTPUT_CONTROL_POINT };
+
+static struct shader write_hs(uint32_t partitioning, enum tint tint)
 {
     struct dxbc_instruction program[COUNT(hs_program) + 1];
-    static const struct dxbc_instruction read_input_patch = {DXBC_OP_DCL_INPUT, 1, {{DXBC_INPUT_CONTROL_POINT, DXBC_MASK, 0xf, 3, 1, 0, 0,
-            0, 0, 0, 0}}, 0, {0}};
+    const struct dxbc_instruction declaration = {DXBC_OP_DCL_INPUT, 1, {{(enum dxbc_operand_type)tint, DXBC_MASK, 0xf, 3, 1, 0, 0, 0, 0, 0,
+            0}}, 0, {0}};
     size_t count = COUNT(hs_program);
 
     memcpy(program, hs_program, sizeof(hs_program));
     program[HS_PARTITIONING].opcode = DXBC_OP_DCL_TESSELLATOR_PARTITIONING | partitioning;
-    if (reads_input_patch) {
-        /* dcl_input vicp[3][1] in the fork phase, and TINT = vicp[0][1] */
+    if (tint != TINT_CONSTANTS) {
+        /* dcl_input vicp[3][1] (or vocp) in the fork phase, and TINT = vicp[0][1] (vocp[0][1]) */
         memmove(&program[HS_FORK_INPUT + 1], &program[HS_FORK_INPUT], (count - HS_FORK_INPUT) * sizeof(program[0]));
-        program[HS_FORK_INPUT] = read_input_patch;
+        program[HS_FORK_INPUT] = declaration;
         count++;
         program[count - 2].operands[1] = (struct dxbc_operand)VICP(0, 1);
+        program[count - 2].operands[1].type = (enum dxbc_operand_type)tint;
     }
     return write_shader(DXBC_HULL_SHADER, program, count, control_points, 2, control_points, 2, patch_constants, 5);
 }
@@ -318,8 +323,9 @@ static void test_dxbc_stages(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
-    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, false), ds = write_ds(DXBC_DOMAIN_TRI);
-    struct shader hs_odd = write_hs(DXBC_PARTITIONING_FRACTIONAL_ODD, false);
+    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS), ds = write_ds(DXBC_DOMAIN_TRI);
+    struct shader hs_odd = write_hs(DXBC_PARTITIONING_FRACTIONAL_ODD, TINT_CONSTANTS);
+    struct shader hs_output_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH);
     D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state;
@@ -340,6 +346,16 @@ static void test_dxbc_stages(struct env *env)
         CHECK_MSG(stats.DSInvocations >= 3, "DSInvocations %llu (at least 3)", (unsigned long long)stats.DSInvocations);
         ID3D12PipelineState_Release(state);
     }
+    /* TINT from the output patch (the control points' red): read after a barrier behind the
+     * control point phase, which libvkd3d-shader 1.2 leaves out */
+    desc.HS = bytecode_of(&hs_output_patch);
+    if ((state = create(env, &desc))) {
+        draw_patch(env, state, 2.0f, &stats);
+        CHECK_PIXEL(env, 2, 2, red, 1);
+        CHECK_PIXEL(env, 4, 20, red, 1);
+        CHECK_PIXEL(env, 29, 29, black, 0);
+        ID3D12PipelineState_Release(state);
+    }
     /* the same domain shader after another hull shader: fractional_odd rounds factors 2 up to 3,
      * which makes 13 triangles (the domain shader's translation is not the integer one's) */
     desc.HS = bytecode_of(&hs_odd);
@@ -354,6 +370,7 @@ static void test_dxbc_stages(struct env *env)
     free(ps.code);
     free(hs.code);
     free(hs_odd.code);
+    free(hs_output_patch.code);
     free(ds.code);
 }
 
@@ -363,7 +380,7 @@ static void test_mixed_stages(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
-    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, false), ds = write_ds(DXBC_DOMAIN_TRI);
+    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS), ds = write_ds(DXBC_DOMAIN_TRI);
     ID3D10Blob *hlsl_hs = harness_compile_stage(hlsl_source, "hs", "hs_5_0"), *hlsl_ds = harness_compile_stage(hlsl_source, "ds", "ds_5_0");
     D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
@@ -401,8 +418,8 @@ static void test_refusals(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
-    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, false), ds = write_ds(DXBC_DOMAIN_TRI);
-    struct shader hs_input_patch = write_hs(DXBC_PARTITIONING_INTEGER, true), ds_quad = write_ds(DXBC_DOMAIN_QUAD);
+    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS), ds = write_ds(DXBC_DOMAIN_TRI);
+    struct shader hs_input_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH), ds_quad = write_ds(DXBC_DOMAIN_QUAD);
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state = NULL;
     LOG_MARK();

@@ -35,8 +35,9 @@ enum {
     OP_DCL_RESOURCE_RAW = 0xa1,
     OP_DCL_RESOURCE_STRUCTURED = 0xa2,
 };
-/* An input operand's type: a hull shader's input control point (vicp[point][register]). */
+/* Input operands' types: a hull shader's input and output control points (vicp, vocp). */
 #define OPERAND_INPUT_CONTROL_POINT 0x19u
+#define OPERAND_OUTPUT_CONTROL_POINT 0x1au
 #define RESOURCE_DIMENSION_BUFFER 1u
 #define RESOURCE_DIMENSION_TEXTURECUBEARRAY 10u
 /* D3D11's limits for shader model 5 (D3D11_COMMONSHADER_TEMP_REGISTER_COUNT, the compute shader's
@@ -227,7 +228,7 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
     if (length < 2 || length > part_size / 4)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the shader's token count %u does not fit its %u-byte part", length, part_size);
     for (offset = 2; offset < length;) {
-        uint32_t token = le32(part + 4 * offset), opcode = token & 0x7ff, instruction_length = token >> 24 & 0x7f;
+        uint32_t token = le32(part + 4 * offset), opcode = token & 0x7ff, instruction_length = token >> 24 & 0x7f, declared;
         struct token_reader r;
         if (opcode == OP_CUSTOM_DATA) {
             if (offset + 1 >= length)
@@ -249,9 +250,11 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         /* libvkd3d-shader 1.2 (Debian 12's) has no SPIR-V for vicp outside the control point
          * phase: it warns and reads undefined values, so the patch constants (tessellation
          * factors among them) would be garbage. FXC declares each input a phase reads. */
-        if (patch_phase && shader->program_type == 3 && instruction_length >= 2
+        declared = patch_phase && shader->program_type == 3 && instruction_length >= 2
                 && (opcode == OP_DCL_INPUT || opcode == OP_DCL_INPUT_SGV || opcode == OP_DCL_INPUT_SIV || opcode == OP_DCL_INDEX_RANGE)
-                && (le32(part + 4 * (offset + 1)) >> 12 & 0xff) == OPERAND_INPUT_CONTROL_POINT)
+                ? le32(part + 4 * (offset + 1)) >> 12 & 0xff : 0;
+        shader->patch_phase_reads_output_points |= declared == OPERAND_OUTPUT_CONTROL_POINT;
+        if (declared == OPERAND_INPUT_CONTROL_POINT)
             return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the hull shader's patch-constant function (a fork or join phase, "
                     "token %u) reads the input control points (vicp, InputPatch): libvkd3d-shader 1.2, which translates DXBC here, "
                     "cannot (it reads undefined values); read the output control points (OutputPatch) instead, or pass HLSL or SPIR-V",

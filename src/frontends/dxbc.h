@@ -59,6 +59,9 @@ struct d3d12xs_dxbc_shader {
      * domain shaders), what their registers are linked by. */
     struct d3d12xs_dxbc_signature_element *signature;
     uint32_t input_count, output_count, patch_count;
+    /* A hull shader's fork or join phase declares vocp: it reads the output control points
+     * that other invocations wrote (dxbc_translate.c puts a barrier before it). */
+    bool patch_phase_reads_output_points;
 };
 
 /* The tessellator state a hull shader sets and libvkd3d-shader's translation of a domain shader

@@ -280,6 +280,19 @@ static HRESULT add_semantics(struct d3d12xs_spirv_module *module, const struct d
     }
 }
 
+/* A hull shader whose patch-constant phases read the output control points: a barrier after its
+ * control point phase (the entry point's first call; spirv/spirv_hull_barrier.c says why). */
+static HRESULT hull_barrier(struct d3d12xs_spirv_module *module, char *error, size_t error_size)
+{
+    const struct d3d12xs_spirv_hull_barrier_args args = {1};
+    char reason[256];
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_pass_hull_barrier(module, &args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "the barrier between the translated hull shader's phases: %s", reason);
+    return S_OK;
+}
+
 HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
 {
     return d3d12xs_dxbc_translate_stage(code, size, NULL, module, error, error_size);
@@ -334,7 +347,8 @@ HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct
     if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
         goto done;
     if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))
-            || (shader.program_type != 5 && FAILED(hr = add_semantics(*module, &shader, error, error_size)))) {
+            || (shader.program_type != 5 && FAILED(hr = add_semantics(*module, &shader, error, error_size)))
+            || (shader.patch_phase_reads_output_points && FAILED(hr = hull_barrier(*module, error, error_size)))) {
         d3d12xs_spirv_module_destroy(*module);
         *module = NULL;
         goto done;
