@@ -59,7 +59,7 @@ static const struct dxbc_signature_element patch_constants[] = {
 /* HS: tri domain, 3 control points passed through (control point phase), the factors and TINT
  * from the root constants (fork phase). Instruction HS_PARTITIONING and HS_FORK_INPUT are
  * changed by the tests. */
-enum { HS_PARTITIONING = 4, HS_FORK_INPUT = 20 };
+enum { HS_PARTITIONING = 4, HS_CONTROL_POINT_PHASE = 8, HS_CONTROL_POINT_PHASE_END = 19, HS_FORK_INPUT = 20 };
 static const struct dxbc_instruction hs_program[] = {
     {DXBC_OP_HS_DECLS, 0, {{0}}, 0, {0}},
     {DXBC_OP_DCL_INPUT_CONTROL_POINT_COUNT | DXBC_CONTROL_POINTS(3), 0, {{0}}, 0, {0}},
@@ -160,7 +160,9 @@ static struct shader write_shader(enum dxbc_program_type type, const struct dxbc
  * COLOR of the input patch (vicp) or of the output patch (vocp). */
 enum tint { TINT_CONSTANTS, TINT_INPUT_PATCH = DXBC_INPUT_CONTROL_POINT, TINT_OUTPUT_PATCH = DXBC_OUTPUT_CONTROL_POINT };
 
-static struct shader write_hs(uint32_t partitioning, enum tint tint)
+/* With control_point_phase false, the hull shader passes its control points through without
+ * that phase, as FXC writes such a hull shader. */
+static struct shader write_hs(uint32_t partitioning, enum tint tint, bool control_point_phase)
 {
     struct dxbc_instruction program[COUNT(hs_program) + 1];
     const struct dxbc_instruction declaration = {DXBC_OP_DCL_INPUT, 1, {{(enum dxbc_operand_type)tint, DXBC_MASK, 0xf, 3, 1, 0, 0, 0, 0, 0,
@@ -176,6 +178,10 @@ static struct shader write_hs(uint32_t partitioning, enum tint tint)
         count++;
         program[count - 2].operands[1] = (struct dxbc_operand)VICP(0, 1);
         program[count - 2].operands[1].type = (enum dxbc_operand_type)tint;
+    }
+    if (!control_point_phase) {
+        memmove(&program[HS_CONTROL_POINT_PHASE], &program[HS_CONTROL_POINT_PHASE_END], (count - HS_CONTROL_POINT_PHASE_END) * sizeof(program[0]));
+        count -= HS_CONTROL_POINT_PHASE_END - HS_CONTROL_POINT_PHASE;
     }
     return write_shader(DXBC_HULL_SHADER, program, count, control_points, 2, control_points, 2, patch_constants, 5);
 }
@@ -323,9 +329,9 @@ static void test_dxbc_stages(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
-    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS), ds = write_ds(DXBC_DOMAIN_TRI);
-    struct shader hs_odd = write_hs(DXBC_PARTITIONING_FRACTIONAL_ODD, TINT_CONSTANTS);
-    struct shader hs_output_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH);
+    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
+    struct shader hs_odd = write_hs(DXBC_PARTITIONING_FRACTIONAL_ODD, TINT_CONSTANTS, true);
+    struct shader hs_output_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, true);
     D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state;
@@ -380,7 +386,7 @@ static void test_mixed_stages(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
-    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS), ds = write_ds(DXBC_DOMAIN_TRI);
+    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
     ID3D10Blob *hlsl_hs = harness_compile_stage(hlsl_source, "hs", "hs_5_0"), *hlsl_ds = harness_compile_stage(hlsl_source, "ds", "ds_5_0");
     D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
@@ -412,14 +418,16 @@ static void test_mixed_stages(struct env *env)
     free(ds.code);
 }
 
-/* What is refused, with one line each: a patch-constant phase reading the input control points
- * (libvkd3d-shader 1.2 reads undefined values there), a domain shader of another domain. */
+/* What is refused, with one line each: a patch-constant phase reading the input control points,
+ * or the output ones of a hull shader without a control point phase (libvkd3d-shader 1.2 reads
+ * undefined values there), a domain shader of another domain. */
 static void test_refusals(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
-    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS), ds = write_ds(DXBC_DOMAIN_TRI);
-    struct shader hs_input_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH), ds_quad = write_ds(DXBC_DOMAIN_QUAD);
+    struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
+    struct shader hs_input_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, true), ds_quad = write_ds(DXBC_DOMAIN_QUAD);
+    struct shader hs_pass_through = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, false);
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state = NULL;
     LOG_MARK();
@@ -428,6 +436,11 @@ static void test_refusals(struct env *env)
     CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_NOTIMPL);
     CHECK_LOG("pDesc->HS: the hull shader's patch-constant function", "reads the input control points (vicp, InputPatch): "
             "libvkd3d-shader 1.2");
+    RELOG_MARK();
+    describe(env, &desc, &vs, &ps, bytecode_of(&hs_pass_through), bytecode_of(&ds));
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_NOTIMPL);
+    CHECK_LOG("pDesc->HS: the hull shader passes its control points through (it has no control point phase) and its "
+            "patch-constant function reads them (vocp, OutputPatch): libvkd3d-shader 1.2");
     RELOG_MARK();
     describe(env, &desc, &vs, &ps, bytecode_of(&hs), bytecode_of(&ds_quad));
     CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
@@ -438,6 +451,7 @@ static void test_refusals(struct env *env)
     free(hs.code);
     free(ds.code);
     free(hs_input_patch.code);
+    free(hs_pass_through.code);
     free(ds_quad.code);
 }
 

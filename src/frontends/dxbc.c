@@ -211,6 +211,7 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
     uint32_t version, length, offset, temps = 0;
     uint64_t shared_bytes = 0;
     bool patch_phase = false;   /* inside a hull shader's fork or join phase */
+    bool control_point_phase = false;
     HRESULT hr;
 
     if (part_size < 8 || part_size % 4)
@@ -247,6 +248,7 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         r.next = 1;
         if (opcode >= OP_HS_DECLS && opcode <= OP_HS_JOIN_PHASE)
             patch_phase = opcode == OP_HS_FORK_PHASE || opcode == OP_HS_JOIN_PHASE;
+        control_point_phase |= opcode == OP_HS_CONTROL_POINT_PHASE;
         /* libvkd3d-shader 1.2 (Debian 12's) has no SPIR-V for vicp outside the control point
          * phase: it warns and reads undefined values, so the patch constants (tessellation
          * factors among them) would be garbage. FXC declares each input a phase reads. */
@@ -305,6 +307,13 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         }
         offset += instruction_length;
     }
+    /* Without a control point phase (FXC leaves it out of a hull shader that passes its control
+     * points through), libvkd3d-shader 1.2 makes one of its own but reads vocp in the other
+     * phases as undefined values too. */
+    if (shader->patch_phase_reads_output_points && !control_point_phase)
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the hull shader passes its control points through (it has no "
+                "control point phase) and its patch-constant function reads them (vocp, OutputPatch): libvkd3d-shader 1.2, which "
+                "translates DXBC here, cannot (it reads undefined values); pass HLSL or SPIR-V");
     if (shader->program_type == 5 && (!shader->thread_group[0] || !shader->thread_group[1] || !shader->thread_group[2]))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the compute shader declares no thread group size (dcl_thread_group)");
     return S_OK;
