@@ -4,7 +4,7 @@
  * model 5.x (a compute one with a thread group), signatures of named elements, resources with
  * sound register ranges. Any broken
  * promise aborts; so does a register-range rewrite (dxbc_ranges.h) that names no range or
- * makes no container. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
+ * makes no container, and a pass-through hull shader's rewrite (dxbc_hull.h) that does not parse. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include "descriptors/root_signature_blob.h"
 #include "frontends/dxbc.h"
 #include "frontends/dxbc_ranges.h"
+#include "frontends/dxbc_hull.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -65,6 +66,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } else {
                 REQUIRE(error[0] && !ranges.container && !ranges.site_count);
             }
+        }
+        /* a pass-through hull shader's rewrite (dxbc_hull.h): a container that parses again, now
+         * with a control point phase and no patch-phase read of the input control points */
+        if (d3d12xs_dxbc_hull_needs_rewrite(&shader)) {
+            struct d3d12xs_dxbc_shader rewritten;
+            uint8_t *hull = NULL;
+            size_t hull_size = 0;
+            error[0] = 0;
+            if (SUCCEEDED(d3d12xs_dxbc_rewrite_hull(copy, &shader, &hull, &hull_size, error, sizeof(error)))) {
+                REQUIRE(SUCCEEDED(d3d12xs_dxbc_parse(hull, hull_size, &rewritten, error, sizeof(error))));
+                REQUIRE(rewritten.control_point_phase && !rewritten.patch_phase_reads_input_points);
+                d3d12xs_dxbc_shader_cleanup(&rewritten);
+            } else {
+                REQUIRE(error[0] && !hull);
+            }
+            free(hull);
         }
         d3d12xs_dxbc_shader_cleanup(&shader);
     } else {

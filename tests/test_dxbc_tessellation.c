@@ -4,8 +4,10 @@
  * tessellation factors and a user TINT) included; root constants reach both stages. Read back:
  * the tessellated patch's pixels and the pipeline statistics of its draw (6 triangles for
  * factors 2, 1 for factors 1, 13 for fractional_odd 2), a patch constant read from the output
- * patch, DXBC and HLSL stages mixed both ways, and the refusals (an input patch read in the
- * patch-constant phase, which libvkd3d-shader 1.2 cannot translate; domains that differ). */
+ * patch, FXC's pass-through hull shaders (no control point phase) reading either patch, DXBC and
+ * HLSL stages mixed both ways, and the refusals (an input patch read in the patch-constant phase
+ * of a shader with a control point phase, which libvkd3d-shader 1.2 cannot translate; domains
+ * that differ). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +334,8 @@ static void test_dxbc_stages(struct env *env)
     struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
     struct shader hs_odd = write_hs(DXBC_PARTITIONING_FRACTIONAL_ODD, TINT_CONSTANTS, true);
     struct shader hs_output_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, true);
+    struct shader hs_pass_through[2] = {write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, false),
+            write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, false)};
     D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state;
@@ -362,6 +366,20 @@ static void test_dxbc_stages(struct env *env)
         CHECK_PIXEL(env, 29, 29, black, 0);
         ID3D12PipelineState_Release(state);
     }
+    /* FXC's pass-through hull shader (no control point phase) tinted from the input patch and
+     * from the output patch: rewritten with the phase written out (frontends/dxbc_hull.h) */
+    for (unsigned i = 0; i < 2; i++) {
+        desc.HS = bytecode_of(&hs_pass_through[i]);
+        if ((state = create(env, &desc))) {
+            draw_patch(env, state, 2.0f, &stats);
+            CHECK_PIXEL(env, 2, 2, red, 1);
+            CHECK_PIXEL(env, 20, 4, red, 1);
+            CHECK_PIXEL(env, 29, 29, black, 0);
+            CHECK_MSG(stats.CInvocations == 6, "pass-through hull shader %u: CInvocations %llu (6 expected)", i,
+                    (unsigned long long)stats.CInvocations);
+            ID3D12PipelineState_Release(state);
+        }
+    }
     /* the same domain shader after another hull shader: fractional_odd rounds factors 2 up to 3,
      * which makes 13 triangles (the domain shader's translation is not the integer one's) */
     desc.HS = bytecode_of(&hs_odd);
@@ -377,6 +395,8 @@ static void test_dxbc_stages(struct env *env)
     free(hs.code);
     free(hs_odd.code);
     free(hs_output_patch.code);
+    free(hs_pass_through[0].code);
+    free(hs_pass_through[1].code);
     free(ds.code);
 }
 
@@ -418,29 +438,24 @@ static void test_mixed_stages(struct env *env)
     free(ds.code);
 }
 
-/* What is refused, with one line each: a patch-constant phase reading the input control points,
- * or the output ones of a hull shader without a control point phase (libvkd3d-shader 1.2 reads
- * undefined values there), a domain shader of another domain. */
+/* What is refused, with one line each: a patch-constant phase reading the input control points
+ * of a hull shader with a control point phase (libvkd3d-shader 1.2 reads undefined values
+ * there), a domain shader of another domain. */
 static void test_refusals(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
     struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
     struct shader hs_input_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, true), ds_quad = write_ds(DXBC_DOMAIN_QUAD);
-    struct shader hs_pass_through = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, false);
+
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state = NULL;
     LOG_MARK();
 
     describe(env, &desc, &vs, &ps, bytecode_of(&hs_input_patch), bytecode_of(&ds));
     CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_NOTIMPL);
-    CHECK_LOG("pDesc->HS: the hull shader's patch-constant function", "reads the input control points (vicp, InputPatch): "
-            "libvkd3d-shader 1.2");
-    RELOG_MARK();
-    describe(env, &desc, &vs, &ps, bytecode_of(&hs_pass_through), bytecode_of(&ds));
-    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_NOTIMPL);
-    CHECK_LOG("pDesc->HS: the hull shader passes its control points through (it has no control point phase) and its "
-            "patch-constant function reads them (vocp, OutputPatch): libvkd3d-shader 1.2");
+    CHECK_LOG("pDesc->HS: the hull shader's patch-constant function", "reads the input control points (vicp, InputPatch) and the "
+            "shader has a control point phase: libvkd3d-shader 1.2");
     RELOG_MARK();
     describe(env, &desc, &vs, &ps, bytecode_of(&hs), bytecode_of(&ds_quad));
     CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
@@ -451,7 +466,6 @@ static void test_refusals(struct env *env)
     free(hs.code);
     free(ds.code);
     free(hs_input_patch.code);
-    free(hs_pass_through.code);
     free(ds_quad.code);
 }
 

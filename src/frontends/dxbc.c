@@ -22,6 +22,8 @@ enum {
     OP_HS_CONTROL_POINT_PHASE = 0x72,
     OP_HS_FORK_PHASE = 0x73,
     OP_HS_JOIN_PHASE = 0x74,
+    OP_DCL_INPUT_CONTROL_POINT_COUNT = 0x93,
+    OP_DCL_OUTPUT_CONTROL_POINT_COUNT = 0x94,
     OP_DCL_CONSTANT_BUFFER = 0x59,
     OP_DCL_SAMPLER = 0x5a,
     OP_DCL_TEMPS = 0x68,
@@ -211,7 +213,6 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
     uint32_t version, length, offset, temps = 0;
     uint64_t shared_bytes = 0;
     bool patch_phase = false;   /* inside a hull shader's fork or join phase */
-    bool control_point_phase = false;
     HRESULT hr;
 
     if (part_size < 8 || part_size % 4)
@@ -248,19 +249,25 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         r.next = 1;
         if (opcode >= OP_HS_DECLS && opcode <= OP_HS_JOIN_PHASE)
             patch_phase = opcode == OP_HS_FORK_PHASE || opcode == OP_HS_JOIN_PHASE;
-        control_point_phase |= opcode == OP_HS_CONTROL_POINT_PHASE;
+        shader->control_point_phase |= opcode == OP_HS_CONTROL_POINT_PHASE;
+        if (opcode == OP_DCL_INPUT_CONTROL_POINT_COUNT)
+            shader->input_control_points = token >> 11 & 0x3f;
+        if (opcode == OP_DCL_OUTPUT_CONTROL_POINT_COUNT)
+            shader->output_control_points = token >> 11 & 0x3f;
         /* libvkd3d-shader 1.2 (Debian 12's) has no SPIR-V for vicp outside the control point
          * phase: it warns and reads undefined values, so the patch constants (tessellation
-         * factors among them) would be garbage. FXC declares each input a phase reads. */
+         * factors among them) would be garbage. FXC declares each input a phase reads. Without
+         * a control point phase of its own, the hull shader is rewritten (dxbc_hull.h). */
         declared = patch_phase && shader->program_type == 3 && instruction_length >= 2
                 && (opcode == OP_DCL_INPUT || opcode == OP_DCL_INPUT_SGV || opcode == OP_DCL_INPUT_SIV || opcode == OP_DCL_INDEX_RANGE)
                 ? le32(part + 4 * (offset + 1)) >> 12 & 0xff : 0;
         shader->patch_phase_reads_output_points |= declared == OPERAND_OUTPUT_CONTROL_POINT;
-        if (declared == OPERAND_INPUT_CONTROL_POINT)
+        shader->patch_phase_reads_input_points |= declared == OPERAND_INPUT_CONTROL_POINT;
+        if (declared == OPERAND_INPUT_CONTROL_POINT && shader->control_point_phase)
             return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the hull shader's patch-constant function (a fork or join phase, "
-                    "token %u) reads the input control points (vicp, InputPatch): libvkd3d-shader 1.2, which translates DXBC here, "
-                    "cannot (it reads undefined values); read the output control points (OutputPatch) instead, or pass HLSL or SPIR-V",
-                    offset);
+                    "token %u) reads the input control points (vicp, InputPatch) and the shader has a control point phase: "
+                    "libvkd3d-shader 1.2, which translates DXBC here, cannot (it reads undefined values); read the output control "
+                    "points (OutputPatch) instead, or pass HLSL or SPIR-V", offset);
         switch (opcode) {
         case OP_DCL_CONSTANT_BUFFER: case OP_DCL_SAMPLER: case OP_DCL_RESOURCE: case OP_DCL_RESOURCE_RAW:
         case OP_DCL_RESOURCE_STRUCTURED: case OP_DCL_UAV_TYPED: case OP_DCL_UAV_RAW: case OP_DCL_UAV_STRUCTURED:
@@ -307,13 +314,6 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         }
         offset += instruction_length;
     }
-    /* Without a control point phase (FXC leaves it out of a hull shader that passes its control
-     * points through), libvkd3d-shader 1.2 makes one of its own but reads vocp in the other
-     * phases as undefined values too. */
-    if (shader->patch_phase_reads_output_points && !control_point_phase)
-        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the hull shader passes its control points through (it has no "
-                "control point phase) and its patch-constant function reads them (vocp, OutputPatch): libvkd3d-shader 1.2, which "
-                "translates DXBC here, cannot (it reads undefined values); pass HLSL or SPIR-V");
     if (shader->program_type == 5 && (!shader->thread_group[0] || !shader->thread_group[1] || !shader->thread_group[2]))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the compute shader declares no thread group size (dcl_thread_group)");
     return S_OK;

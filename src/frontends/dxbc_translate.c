@@ -19,6 +19,7 @@
 
 #include "frontends/dxbc_translate.h"
 #include "frontends/dxbc_ranges.h"
+#include "frontends/dxbc_hull.h"
 #include "spirv/spirv_passes.h"
 #include "spirv/spirv_stage_io.h"
 #include "frontends/shader_helper.h"
@@ -302,6 +303,9 @@ HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct
         struct d3d12xs_spirv_module **module, char *error, size_t error_size)
 {
     static const struct d3d12xs_dxbc_tessellator no_tessellator = {0, 0};
+    const void *source = code;  /* what is translated: code, or its rewrite */
+    size_t source_size = size;
+    uint8_t *hull = NULL;
     struct d3d12xs_dxbc_shader shader;
     struct d3d12xs_dxbc_ranges ranges = {0};
     struct pass_inputs inputs = {0};
@@ -315,10 +319,21 @@ HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct
     *module = NULL;
     if (FAILED(hr = d3d12xs_dxbc_parse(code, size, &shader, error, error_size)))
         return hr;
+    /* a pass-through hull shader whose patch constants read its control points: what
+     * libvkd3d-shader translates in its place (the cache keeps the original's checksum) */
+    if (d3d12xs_dxbc_hull_needs_rewrite(&shader)) {
+        hr = d3d12xs_dxbc_rewrite_hull(code, &shader, &hull, &source_size, error, error_size);
+        d3d12xs_dxbc_shader_cleanup(&shader);
+        if (FAILED(hr) || FAILED(hr = d3d12xs_dxbc_parse(hull, source_size, &shader, error, error_size))) {
+            free(hull);
+            return hr;
+        }
+        source = hull;
+    }
     /* only a domain shader's translation takes it */
     if (!tessellator || shader.program_type != 4)
         tessellator = &no_tessellator;
-    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(code, &shader, &ranges, error, error_size)))
+    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(source, &shader, &ranges, error, error_size)))
         goto done;
     if (FAILED(hr = make_pass_inputs(&shader, &ranges, &inputs))) {
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
@@ -329,7 +344,7 @@ HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct
         if (ranges.container)
             put_request(&request, ranges.container, ranges.size, &shader, &ranges, tessellator);
         else
-            put_request(&request, code, size, &shader, &ranges, tessellator);
+            put_request(&request, source, source_size, &shader, &ranges, tessellator);
         if (request.failed) {
             hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
             goto done;
@@ -363,6 +378,7 @@ HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct
     }
 
 done:
+    free(hull);
     free(request.data);
     free(messages);
     free(spirv);
