@@ -3,11 +3,10 @@
  * (partitioning, output topology); the stages link by semantic, the patch constants (the
  * tessellation factors and a user TINT) included; root constants reach both stages. Read back:
  * the tessellated patch's pixels and the pipeline statistics of its draw (6 triangles for
- * factors 2, 1 for factors 1, 13 for fractional_odd 2), a patch constant read from the output
- * patch, FXC's pass-through hull shaders (no control point phase) reading either patch, DXBC and
- * HLSL stages mixed both ways, and the refusals (an input patch read in the patch-constant phase
- * of a shader with a control point phase, which libvkd3d-shader 1.2 cannot translate; domains
- * that differ). */
+ * factors 2, 1 for factors 1, 13 for fractional_odd 2), a patch constant read from the input
+ * and the output patch, with a control point phase and without (FXC's pass-through hull shader,
+ * rewritten where it reads the output patch), DXBC and HLSL stages mixed both ways, and the
+ * refusal of domains that differ. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,8 +332,8 @@ static void test_dxbc_stages(struct env *env)
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
     struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
     struct shader hs_odd = write_hs(DXBC_PARTITIONING_FRACTIONAL_ODD, TINT_CONSTANTS, true);
-    struct shader hs_output_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, true);
-    struct shader hs_pass_through[2] = {write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, false),
+    struct shader hs_patch_readers[4] = {write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, true),
+            write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, true), write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, false),
             write_hs(DXBC_PARTITIONING_INTEGER, TINT_OUTPUT_PATCH, false)};
     D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
@@ -356,27 +355,21 @@ static void test_dxbc_stages(struct env *env)
         CHECK_MSG(stats.DSInvocations >= 3, "DSInvocations %llu (at least 3)", (unsigned long long)stats.DSInvocations);
         ID3D12PipelineState_Release(state);
     }
-    /* TINT from the output patch (the control points' red): read after a barrier behind the
-     * control point phase, which libvkd3d-shader 1.2 leaves out */
-    desc.HS = bytecode_of(&hs_output_patch);
-    if ((state = create(env, &desc))) {
-        draw_patch(env, state, 2.0f, &stats);
-        CHECK_PIXEL(env, 2, 2, red, 1);
-        CHECK_PIXEL(env, 4, 20, red, 1);
-        CHECK_PIXEL(env, 29, 29, black, 0);
-        ID3D12PipelineState_Release(state);
-    }
-    /* FXC's pass-through hull shader (no control point phase) tinted from the input patch and
-     * from the output patch: rewritten with the phase written out (frontends/dxbc_hull.h) */
-    for (unsigned i = 0; i < 2; i++) {
-        desc.HS = bytecode_of(&hs_pass_through[i]);
+    /* TINT from the control points' red, read in the patch-constant phase from the input patch
+     * (vicp) and from the output patch (vocp, after a barrier behind the control point phase,
+     * which libvkd3d-shader 1.2 leaves out), by a hull shader with a control point phase and by
+     * FXC's pass-through one without (whose vocp 1.2 reads as undefined values: its phase is
+     * written out, frontends/dxbc_hull.h) */
+    for (unsigned i = 0; i < 4; i++) {
+        desc.HS = bytecode_of(&hs_patch_readers[i]);
         if ((state = create(env, &desc))) {
             draw_patch(env, state, 2.0f, &stats);
-            CHECK_PIXEL(env, 2, 2, red, 1);
-            CHECK_PIXEL(env, 20, 4, red, 1);
-            CHECK_PIXEL(env, 29, 29, black, 0);
-            CHECK_MSG(stats.CInvocations == 6, "pass-through hull shader %u: CInvocations %llu (6 expected)", i,
-                    (unsigned long long)stats.CInvocations);
+            CHECK_MSG(target_pixel_is(env->pixels, 2, 2, red, 1) && target_pixel_is(env->pixels, 20, 4, red, 1)
+                    && target_pixel_is(env->pixels, 29, 29, black, 0), "hull shader %u reading the control points in its "
+                    "patch-constant phase: pixels %u %u %u %u, %u %u %u %u, %u %u %u %u", i, env->pixels[2][2][0], env->pixels[2][2][1],
+                    env->pixels[2][2][2], env->pixels[2][2][3], env->pixels[4][20][0], env->pixels[4][20][1], env->pixels[4][20][2],
+                    env->pixels[4][20][3], env->pixels[29][29][0], env->pixels[29][29][1], env->pixels[29][29][2], env->pixels[29][29][3]);
+            CHECK_MSG(stats.CInvocations == 6, "hull shader %u: CInvocations %llu (6 expected)", i, (unsigned long long)stats.CInvocations);
             ID3D12PipelineState_Release(state);
         }
     }
@@ -394,9 +387,8 @@ static void test_dxbc_stages(struct env *env)
     free(ps.code);
     free(hs.code);
     free(hs_odd.code);
-    free(hs_output_patch.code);
-    free(hs_pass_through[0].code);
-    free(hs_pass_through[1].code);
+    for (unsigned i = 0; i < 4; i++)
+        free(hs_patch_readers[i].code);
     free(ds.code);
 }
 
@@ -438,25 +430,18 @@ static void test_mixed_stages(struct env *env)
     free(ds.code);
 }
 
-/* What is refused, with one line each: a patch-constant phase reading the input control points
- * of a hull shader with a control point phase (libvkd3d-shader 1.2 reads undefined values
- * there), a domain shader of another domain. */
+/* What is refused, with one line: a domain shader of another domain than its hull shader's. */
 static void test_refusals(struct env *env)
 {
     struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
     struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
     struct shader hs = write_hs(DXBC_PARTITIONING_INTEGER, TINT_CONSTANTS, true), ds = write_ds(DXBC_DOMAIN_TRI);
-    struct shader hs_input_patch = write_hs(DXBC_PARTITIONING_INTEGER, TINT_INPUT_PATCH, true), ds_quad = write_ds(DXBC_DOMAIN_QUAD);
+    struct shader ds_quad = write_ds(DXBC_DOMAIN_QUAD);
 
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *state = NULL;
     LOG_MARK();
 
-    describe(env, &desc, &vs, &ps, bytecode_of(&hs_input_patch), bytecode_of(&ds));
-    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_NOTIMPL);
-    CHECK_LOG("pDesc->HS: the hull shader's patch-constant function", "reads the input control points (vicp, InputPatch) and the "
-            "shader has a control point phase: libvkd3d-shader 1.2");
-    RELOG_MARK();
     describe(env, &desc, &vs, &ps, bytecode_of(&hs), bytecode_of(&ds_quad));
     CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), E_INVALIDARG);
     CHECK_LOG("pDesc->DS's domain is quad but pDesc->HS's is tri");
@@ -465,7 +450,6 @@ static void test_refusals(struct env *env)
     free(ps.code);
     free(hs.code);
     free(ds.code);
-    free(hs_input_patch.code);
     free(ds_quad.code);
 }
 

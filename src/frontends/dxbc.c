@@ -254,20 +254,13 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
             shader->input_control_points = token >> 11 & 0x3f;
         if (opcode == OP_DCL_OUTPUT_CONTROL_POINT_COUNT)
             shader->output_control_points = token >> 11 & 0x3f;
-        /* libvkd3d-shader 1.2 (Debian 12's) has no SPIR-V for vicp outside the control point
-         * phase: it warns and reads undefined values, so the patch constants (tessellation
-         * factors among them) would be garbage. FXC declares each input a phase reads. Without
-         * a control point phase of its own, the hull shader is rewritten (dxbc_hull.h). */
+        /* which control points the patch-constant phases read (FXC declares each input a phase
+         * reads): what the rewrite of dxbc_hull.h and the barrier of dxbc_translate.c go by */
         declared = patch_phase && shader->program_type == 3 && instruction_length >= 2
                 && (opcode == OP_DCL_INPUT || opcode == OP_DCL_INPUT_SGV || opcode == OP_DCL_INPUT_SIV || opcode == OP_DCL_INDEX_RANGE)
                 ? le32(part + 4 * (offset + 1)) >> 12 & 0xff : 0;
-        shader->patch_phase_reads_output_points |= declared == OPERAND_OUTPUT_CONTROL_POINT;
         shader->patch_phase_reads_input_points |= declared == OPERAND_INPUT_CONTROL_POINT;
-        if (declared == OPERAND_INPUT_CONTROL_POINT && shader->control_point_phase)
-            return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the hull shader's patch-constant function (a fork or join phase, "
-                    "token %u) reads the input control points (vicp, InputPatch) and the shader has a control point phase: "
-                    "libvkd3d-shader 1.2, which translates DXBC here, cannot (it reads undefined values); read the output control "
-                    "points (OutputPatch) instead, or pass HLSL or SPIR-V", offset);
+        shader->patch_phase_reads_output_points |= declared == OPERAND_OUTPUT_CONTROL_POINT;
         switch (opcode) {
         case OP_DCL_CONSTANT_BUFFER: case OP_DCL_SAMPLER: case OP_DCL_RESOURCE: case OP_DCL_RESOURCE_RAW:
         case OP_DCL_RESOURCE_STRUCTURED: case OP_DCL_UAV_TYPED: case OP_DCL_UAV_RAW: case OP_DCL_UAV_STRUCTURED:

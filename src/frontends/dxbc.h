@@ -62,7 +62,8 @@ struct d3d12xs_dxbc_shader {
     /* Hull shaders: whether the shader has a control point phase of its own (FXC leaves it out
      * of one that passes its control points through), whether a fork or join phase declares
      * vicp (input control points) or vocp (output control points, which other invocations
-     * wrote: dxbc_translate.c puts a barrier before that phase), the control point counts. */
+     * wrote: dxbc_translate.c puts a barrier before that phase; dxbc_hull.h), the control point
+     * counts. */
     bool control_point_phase;
     bool patch_phase_reads_input_points, patch_phase_reads_output_points;
     uint32_t input_control_points, output_control_points;
@@ -85,9 +86,8 @@ bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
 
 /* Checks the container and the shader in it and reads its declarations and signatures.
  * E_INVALIDARG with a reason for anything malformed, DXIL, a shader that is not of model 5.x;
- * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range, a
- * hull shader's patch-constant phase that reads the input control points where the shader has a
- * control point phase of its own); E_OUTOFMEMORY. On failure shader is zeroed. */
+ * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range);
+ * E_OUTOFMEMORY. On failure shader is zeroed. */
 HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);
 

@@ -12,26 +12,16 @@ enum {
     OP_CUSTOM_DATA = 0x35,
     OP_MOV = 0x36,
     OP_RET = 0x3e,
-    OP_DCL_RESOURCE = 0x58,             /* 0x58..0x6a are declarations */
-    OP_DCL_INDEX_RANGE = 0x5b,
     OP_DCL_INPUT = 0x5f,
-    OP_DCL_INPUT_SGV = 0x60,
-    OP_DCL_INPUT_SIV = 0x61,
     OP_DCL_OUTPUT = 0x65,
     OP_DCL_TEMPS = 0x68,
-    OP_DCL_LAST_OF_FIRST_GROUP = 0x6a,
     OP_HS_CONTROL_POINT_PHASE = 0x72,
     OP_HS_FORK_PHASE = 0x73,
     OP_HS_JOIN_PHASE = 0x74,
-    OP_INTERFACE_CALL = 0x78,           /* a literal (the function index) before its operands */
-    OP_DCL_STREAM = 0x8f,               /* 0x8f..0xa2 are declarations */
-    OP_DCL_LAST_OF_SECOND_GROUP = 0xa2,
 };
-enum { OPERAND_TEMP = 0x00, OPERAND_INPUT = 0x01, OPERAND_OUTPUT = 0x02, OPERAND_OUTPUT_CONTROL_POINT_ID = 0x16,
-       OPERAND_INPUT_CONTROL_POINT = 0x19, OPERAND_OUTPUT_CONTROL_POINT = 0x1a };
+enum { OPERAND_TEMP = 0x00, OPERAND_INPUT = 0x01, OPERAND_OUTPUT = 0x02, OPERAND_OUTPUT_CONTROL_POINT_ID = 0x16 };
 /* operand token fields */
 #define TYPE_SHIFT 12
-#define TYPE_MASK (0xffu << TYPE_SHIFT)
 #define DIMENSION_SHIFT 20
 #define COMPONENTS_1 1u
 #define COMPONENTS_4 2u
@@ -40,7 +30,6 @@ enum { OPERAND_TEMP = 0x00, OPERAND_INPUT = 0x01, OPERAND_OUTPUT = 0x02, OPERAND
 #define COMPONENT_SHIFT 4
 #define SWIZZLE_XYZW 0xe4u
 #define INDEX0_IMMEDIATE32_PLUS_RELATIVE (3u << 22)
-#define EXTENDED_BIT 0x80000000u
 #define LENGTH_SHIFT 24
 #define MAX_REGISTERS 32 /* a hull shader's control point registers */
 
@@ -147,49 +136,6 @@ static void put_control_point_phase(struct tokens *t, const struct d3d12xs_dxbc_
     put(t, instruction(OP_RET, 1));
 }
 
-static bool is_declaration(uint32_t opcode)
-{
-    return (opcode >= OP_DCL_RESOURCE && opcode <= OP_DCL_LAST_OF_FIRST_GROUP)
-            || (opcode >= OP_DCL_STREAM && opcode <= OP_DCL_LAST_OF_SECOND_GROUP) || opcode == OP_CUSTOM_DATA;
-}
-
-static void make_output_point(uint32_t *operand)
-{
-    if ((*operand & TYPE_MASK) >> TYPE_SHIFT == OPERAND_INPUT_CONTROL_POINT)
-        *operand = (*operand & ~TYPE_MASK) | OPERAND_OUTPUT_CONTROL_POINT << TYPE_SHIFT;
-}
-
-/* An instruction of a fork or join phase (copied at p, n tokens): its vicp operands become vocp. */
-static HRESULT rewrite_patch_phase_instruction(uint32_t *p, uint32_t n, uint32_t offset, char *error, size_t error_size)
-{
-    const uint32_t opcode = p[0] & 0x7ff;
-    uint32_t at = 1;
-
-    if (opcode == OP_DCL_INPUT || opcode == OP_DCL_INPUT_SGV || opcode == OP_DCL_INPUT_SIV || opcode == OP_DCL_INDEX_RANGE) {
-        if (n >= 2)
-            make_output_point(&p[1]);
-        return S_OK;
-    }
-    if (is_declaration(opcode))
-        return S_OK;
-    if (p[0] & EXTENDED_BIT) {
-        while (at < n && p[at] & EXTENDED_BIT)
-            at++;
-        at++;
-    }
-    if (opcode == OP_INTERFACE_CALL)
-        at++;
-    while (at < n) {
-        uint32_t length = d3d12xs_dxbc_operand_length(p + at, n - at);
-        if (!length)
-            return d3d12xs_write_error(E_INVALIDARG, error, error_size, "instruction at token %u (opcode 0x%x): an operand this "
-                    "rewrite cannot read", offset, opcode);
-        make_output_point(&p[at]);
-        at += length;
-    }
-    return S_OK;
-}
-
 HRESULT d3d12xs_dxbc_rewrite_hull(const void *code, const struct d3d12xs_dxbc_shader *shader, uint8_t **container, size_t *size,
         char *error, size_t error_size)
 {
@@ -197,7 +143,7 @@ HRESULT d3d12xs_dxbc_rewrite_hull(const void *code, const struct d3d12xs_dxbc_sh
     uint8_t inputs[MAX_REGISTERS], outputs[MAX_REGISTERS];
     struct tokens t = {0};
     uint32_t *copy = NULL, length;
-    bool patch_phase = false;
+    bool inserted = false;
     HRESULT hr = S_OK;
 
     *container = NULL;
@@ -220,20 +166,19 @@ HRESULT d3d12xs_dxbc_rewrite_hull(const void *code, const struct d3d12xs_dxbc_sh
     length = copy[1];
     put(&t, copy[0]);
     put(&t, 0); /* the length, once known */
-    for (uint32_t offset = 2; offset < length && SUCCEEDED(hr);) {
+    /* the phase goes before the first fork or join phase, after the declarations' hs_decls */
+    for (uint32_t offset = 2; offset < length;) {
         const uint32_t opcode = copy[offset] & 0x7ff;
         const uint32_t n = opcode == OP_CUSTOM_DATA ? copy[offset + 1] : copy[offset] >> LENGTH_SHIFT & 0x7f;
-        if ((opcode == OP_HS_FORK_PHASE || opcode == OP_HS_JOIN_PHASE) && !patch_phase) {
+        if ((opcode == OP_HS_FORK_PHASE || opcode == OP_HS_JOIN_PHASE) && !inserted) {
             put_control_point_phase(&t, shader, inputs, outputs);
-            patch_phase = true;
+            inserted = true;
         }
-        if (patch_phase)
-            hr = rewrite_patch_phase_instruction(copy + offset, n, offset, error, error_size);
         for (uint32_t k = 0; k < n; k++)
             put(&t, copy[offset + k]);
         offset += n;
     }
-    if (SUCCEEDED(hr) && t.failed)
+    if (t.failed)
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     if (SUCCEEDED(hr)) {
         t.at[1] = (uint32_t)t.count;

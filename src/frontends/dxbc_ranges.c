@@ -350,11 +350,6 @@ static HRESULT put_site_declarations(struct rewriter *w, struct tokens *t, bool 
     return S_OK;
 }
 
-uint32_t d3d12xs_dxbc_operand_length(const uint32_t *t, uint32_t avail)
-{
-    return operand_length(t, avail, 0);
-}
-
 HRESULT d3d12xs_dxbc_replace_program(const uint8_t *code, const uint8_t *program, const uint32_t *tokens, size_t count,
         uint8_t **out, size_t *out_size)
 {

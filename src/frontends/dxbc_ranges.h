@@ -51,9 +51,7 @@ HRESULT d3d12xs_dxbc_rewrite_ranges(const void *code, const struct d3d12xs_dxbc_
         struct d3d12xs_dxbc_ranges *out, char *error, size_t error_size);
 void d3d12xs_dxbc_ranges_cleanup(struct d3d12xs_dxbc_ranges *ranges);
 
-/* What the other rewrites of a checked container's token stream share (dxbc_hull.c). */
-/* Tokens of the operand at t (at most avail), nested relative operands included; 0 if malformed. */
-uint32_t d3d12xs_dxbc_operand_length(const uint32_t *t, uint32_t avail);
+/* What the other rewrite of a checked container's token stream shares (dxbc_hull.c). */
 /* The shader part's tokens (SHEX or SHDR: the first, as dxbc.c reads it). */
 const uint8_t *d3d12xs_dxbc_find_program(const uint8_t *code);
 /* The container code with its shader part (at program) replaced by tokens[0..count) and a new

@@ -319,8 +319,9 @@ HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct
     *module = NULL;
     if (FAILED(hr = d3d12xs_dxbc_parse(code, size, &shader, error, error_size)))
         return hr;
-    /* a pass-through hull shader whose patch constants read its control points: what
-     * libvkd3d-shader translates in its place (the cache keeps the original's checksum) */
+    /* a pass-through hull shader whose patch constants read the control points: what
+     * libvkd3d-shader 1.2 translates in its place (dxbc_hull.h; the cache keeps the original's
+     * checksum) */
     if (d3d12xs_dxbc_hull_needs_rewrite(&shader)) {
         hr = d3d12xs_dxbc_rewrite_hull(code, &shader, &hull, &source_size, error, error_size);
         d3d12xs_dxbc_shader_cleanup(&shader);
