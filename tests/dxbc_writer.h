@@ -112,8 +112,15 @@ enum dxbc_opcode {
 #define DXBC_OUTPUT_PRIMITIVE_LINE (2u << 11)
 #define DXBC_OUTPUT_PRIMITIVE_TRIANGLE_CW (3u << 11)
 #define DXBC_OUTPUT_PRIMITIVE_TRIANGLE_CCW (4u << 11)
-/* System values of dcl_input_siv and dcl_output_siv: a triangle's edge and inside tessellation
- * factors (the signatures name them D3D_NAME_FINAL_TRI_EDGE_TESSFACTOR 13 and _INSIDE_ 14). */
+/* System values of dcl_input_siv and dcl_output_siv: a quad's and a triangle's edge and inside
+ * tessellation factors (the signatures name them D3D_NAME_FINAL_QUAD_EDGE_TESSFACTOR 11,
+ * _QUAD_INSIDE_ 12, _TRI_EDGE_ 13 and _TRI_INSIDE_ 14). */
+#define DXBC_NAME_QUAD_U0_EDGE 11u
+#define DXBC_NAME_QUAD_V0_EDGE 12u
+#define DXBC_NAME_QUAD_U1_EDGE 13u
+#define DXBC_NAME_QUAD_V1_EDGE 14u
+#define DXBC_NAME_QUAD_U_INSIDE 15u
+#define DXBC_NAME_QUAD_V_INSIDE 16u
 #define DXBC_NAME_TRI_U_EDGE 17u
 #define DXBC_NAME_TRI_V_EDGE 18u
 #define DXBC_NAME_TRI_W_EDGE 19u

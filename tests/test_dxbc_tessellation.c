@@ -117,6 +117,77 @@ static const struct dxbc_instruction ds_program[] = {
 };
 static const struct dxbc_signature_element ds_outputs[] = {{"SV_Position", 0, 1, 3, 0, 0xf, 0}, {"COLOR", 0, 0, 3, 1, 0xf, 0}};
 
+/* The quad domain: 4 control points, 4 edge and 2 inside factors (D3D_NAME 11 and 12) and TINT. */
+static const struct dxbc_signature_element quad_patch_constants[] = {
+    {"SV_TessFactor", 0, 11, 3, 0, 0x1, 0}, {"SV_TessFactor", 1, 11, 3, 1, 0x1, 0}, {"SV_TessFactor", 2, 11, 3, 2, 0x1, 0},
+    {"SV_TessFactor", 3, 11, 3, 3, 0x1, 0}, {"SV_InsideTessFactor", 0, 12, 3, 4, 0x1, 0}, {"SV_InsideTessFactor", 1, 12, 3, 5, 0x1, 0},
+    {"TINT", 0, 0, 3, 6, 0xf, 0}};
+static const struct dxbc_instruction quad_hs_program[] = {
+    {DXBC_OP_HS_DECLS, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_INPUT_CONTROL_POINT_COUNT | DXBC_CONTROL_POINTS(4), 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_OUTPUT_CONTROL_POINT_COUNT | DXBC_CONTROL_POINTS(4), 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_TESSELLATOR_DOMAIN | DXBC_DOMAIN_QUAD, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_TESSELLATOR_PARTITIONING | DXBC_PARTITIONING_INTEGER, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_TESSELLATOR_OUTPUT_PRIMITIVE | DXBC_OUTPUT_PRIMITIVE_TRIANGLE_CW, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_HS_MAX_TESSFACTOR, 0, {{0}}, 1, {0x41800000u}},
+    {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(0, 3)}, 0, {0}},
+    {DXBC_OP_HS_CONTROL_POINT_PHASE, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {DXBC_OPERAND(DXBC_OUTPUT_CONTROL_POINT_ID, DXBC_ONE, 0, 0)}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {{DXBC_INPUT, DXBC_MASK, 0xf, 4, 0, 0, 2, 0, 0, 0, 0}}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {{DXBC_INPUT, DXBC_MASK, 0xf, 4, 1, 0, 2, 0, 0, 0, 0}}, 0, {0}},
+    {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 0, 0xf)}, 0, {0}},
+    {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 1, 0xf)}, 0, {0}},
+    {DXBC_OP_DCL_TEMPS, 0, {{0}}, 1, {1}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_TEMP, 0, DXBC_X), DXBC_OPERAND(DXBC_OUTPUT_CONTROL_POINT_ID, DXBC_ONE, 0, 0)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 0, 0xf), {DXBC_INPUT, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, 0, 0, 0, 2, 0, 1, 0, 0}}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 1, 0xf), {DXBC_INPUT, DXBC_SWIZZLE, DXBC_SWIZZLE_XYZW, 0, 1, 0, 2, 0, 1, 0, 0}}, 0, {0}},
+    {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+    {DXBC_OP_HS_FORK_PHASE, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 0, DXBC_X)}, 1, {DXBC_NAME_QUAD_U0_EDGE}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 1, DXBC_X)}, 1, {DXBC_NAME_QUAD_V0_EDGE}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 2, DXBC_X)}, 1, {DXBC_NAME_QUAD_U1_EDGE}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 3, DXBC_X)}, 1, {DXBC_NAME_QUAD_V1_EDGE}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 4, DXBC_X)}, 1, {DXBC_NAME_QUAD_U_INSIDE}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 5, DXBC_X)}, 1, {DXBC_NAME_QUAD_V_INSIDE}},
+    {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 6, 0xf)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 0, DXBC_X), DXBC_CB_SRC(0, 0, 0)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 1, DXBC_X), DXBC_CB_SRC(0, 0, 0)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 2, DXBC_X), DXBC_CB_SRC(0, 0, 0)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 3, DXBC_X), DXBC_CB_SRC(0, 0, 0)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 4, DXBC_X), DXBC_CB_SRC(0, 0, 1)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 5, DXBC_X), DXBC_CB_SRC(0, 0, 1)}, 0, {0}},
+    {DXBC_OP_MOV, 2, {DXBC_DST(DXBC_OUTPUT, 6, 0xf), CB4(1)}, 0, {0}},
+    {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+};
+/* DS: the bilinear position of the 4 control points' POS at vDomain.xy (u, v), the colour
+ * TINT * cb0[2].x. */
+#define TEMP_SPLAT(reg_, c_) DXBC_OPERAND(DXBC_TEMP, DXBC_SWIZZLE, (c_) * 0x55u, (reg_))
+#define FLOAT_MINUS_ONE 0xbf800000u
+static const struct dxbc_instruction quad_ds_program[] = {
+    {DXBC_OP_DCL_INPUT_CONTROL_POINT_COUNT | DXBC_CONTROL_POINTS(4), 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_TESSELLATOR_DOMAIN | DXBC_DOMAIN_QUAD, 0, {{0}}, 0, {0}},
+    {DXBC_OP_DCL_CONSTANT_BUFFER, 1, {DXBC_CB_DECL(0, 3)}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_INPUT_DOMAIN_POINT, 0, DXBC_X | DXBC_Y)}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {{DXBC_INPUT_CONTROL_POINT, DXBC_MASK, 0xf, 4, 0, 0, 0, 0, 0, 0, 0}}, 0, {0}},
+    {DXBC_OP_DCL_INPUT, 1, {DXBC_DST(DXBC_INPUT_PATCH_CONSTANT, 6, 0xf)}, 0, {0}},
+    {DXBC_OP_DCL_OUTPUT_SIV, 1, {DXBC_DST(DXBC_OUTPUT, 0, 0xf)}, 1, {1}},
+    {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 1, 0xf)}, 0, {0}},
+    {DXBC_OP_DCL_TEMPS, 0, {{0}}, 1, {4}},
+    /* r1.xy = 1 - (u, v) */
+    {DXBC_OP_MAD, 4, {DXBC_DST(DXBC_TEMP, 1, DXBC_X | DXBC_Y), DXBC_SRC4(DXBC_INPUT_DOMAIN_POINT, 0), DXBC_IMM(FLOAT_MINUS_ONE),
+            DXBC_IMM(FLOAT_ONE)}, 0, {0}},
+    /* r2 = p0 (1 - u) + p1 u, r3 = p2 (1 - u) + p3 u */
+    {DXBC_OP_MUL, 3, {DXBC_DST(DXBC_TEMP, 2, 0xf), VICP(0, 0), TEMP_SPLAT(1, 0)}, 0, {0}},
+    {DXBC_OP_MAD, 4, {DXBC_DST(DXBC_TEMP, 2, 0xf), VICP(1, 0), VDOMAIN(0), DXBC_SRC4(DXBC_TEMP, 2)}, 0, {0}},
+    {DXBC_OP_MUL, 3, {DXBC_DST(DXBC_TEMP, 3, 0xf), VICP(2, 0), TEMP_SPLAT(1, 0)}, 0, {0}},
+    {DXBC_OP_MAD, 4, {DXBC_DST(DXBC_TEMP, 3, 0xf), VICP(3, 0), VDOMAIN(0), DXBC_SRC4(DXBC_TEMP, 3)}, 0, {0}},
+    /* o0 = r2 (1 - v) + r3 v */
+    {DXBC_OP_MUL, 3, {DXBC_DST(DXBC_TEMP, 2, 0xf), DXBC_SRC4(DXBC_TEMP, 2), TEMP_SPLAT(1, 1)}, 0, {0}},
+    {DXBC_OP_MAD, 4, {DXBC_DST(DXBC_OUTPUT, 0, 0xf), DXBC_SRC4(DXBC_TEMP, 3), VDOMAIN(1), DXBC_SRC4(DXBC_TEMP, 2)}, 0, {0}},
+    {DXBC_OP_MUL, 3, {DXBC_DST(DXBC_OUTPUT, 1, 0xf), DXBC_SRC4(DXBC_INPUT_PATCH_CONSTANT, 6), DXBC_CB_SRC(0, 2, 0)}, 0, {0}},
+    {DXBC_OP_RET, 0, {{0}}, 0, {0}},
+};
+
 static const struct dxbc_instruction ps_program[] = {
     {DXBC_OP_DCL_INPUT_PS | DXBC_INTERPOLATION_LINEAR, 1, {DXBC_DST(DXBC_INPUT, 1, 0xf)}, 0, {0}},
     {DXBC_OP_DCL_OUTPUT, 1, {DXBC_DST(DXBC_OUTPUT, 0, 0xf)}, 0, {0}},
@@ -256,25 +327,31 @@ static void teardown(struct env *env)
     harness_release_device(env->device);
 }
 
-/* One patch: the top-left half of the target (below its diagonal from top right to bottom left). */
-static ID3D12Resource *patch_buffer(struct env *env, D3D12_VERTEX_BUFFER_VIEW *view)
+/* The patches drawn: a triangle over the top-left half of the target (above its diagonal from
+ * top right to bottom left), and a quad over its left half. Red control points. */
+static const struct vertex triangle_patch[3] = {{-1.0f, 1.0f, 0.5f, {255, 0, 0, 255}}, {1.0f, 1.0f, 0.5f, {255, 0, 0, 255}},
+        {-1.0f, -1.0f, 0.5f, {255, 0, 0, 255}}};
+static const struct vertex quad_patch[4] = {{-1.0f, 1.0f, 0.5f, {255, 0, 0, 255}}, {0.0f, 1.0f, 0.5f, {255, 0, 0, 255}},
+        {-1.0f, -1.0f, 0.5f, {255, 0, 0, 255}}, {0.0f, -1.0f, 0.5f, {255, 0, 0, 255}}};
+
+static ID3D12Resource *patch_buffer(struct env *env, const struct vertex *vertices, UINT count, D3D12_VERTEX_BUFFER_VIEW *view)
 {
-    static const struct vertex vertices[3] = {{-1.0f, 1.0f, 0.5f, {255, 0, 0, 255}}, {1.0f, 1.0f, 0.5f, {255, 0, 0, 255}},
-            {-1.0f, -1.0f, 0.5f, {255, 0, 0, 255}}};
-    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, sizeof(vertices), D3D12_RESOURCE_STATE_GENERIC_READ);
+    const UINT size = count * sizeof(*vertices);
+    ID3D12Resource *buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
     void *mapped = NULL;
 
     CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
     if (mapped)
-        memcpy(mapped, vertices, sizeof(vertices));
+        memcpy(mapped, vertices, size);
     ID3D12Resource_Unmap(buffer, 0, NULL);
-    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), sizeof(vertices), sizeof(struct vertex)};
+    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), size, sizeof(struct vertex)};
     return buffer;
 }
 
-/* Draws the patch with state and these factors (tint green, scale 1) into the cleared target,
- * under a pipeline statistics query; reads back the pixels and the statistics. */
-static void draw_patch(struct env *env, ID3D12PipelineState *state, float factor, D3D12_QUERY_DATA_PIPELINE_STATISTICS *stats)
+/* Draws the patch (count control points) with state and these factors (tint green, scale 1) into
+ * the cleared target, under a pipeline statistics query; reads back the pixels and the statistics. */
+static void draw_patch_of(struct env *env, ID3D12PipelineState *state, float factor, const struct vertex *patch, UINT count,
+        D3D12_QUERY_DATA_PIPELINE_STATISTICS *stats)
 {
     const struct constants constants = {{factor, factor, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f, 1.0f}, {1.0f, 0.0f, 0.0f, 0.0f}};
     D3D12_QUERY_HEAP_DESC heap_desc = {D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1, 0};
@@ -284,7 +361,7 @@ static void draw_patch(struct env *env, ID3D12PipelineState *state, float factor
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12Resource *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, sizeof(*stats), D3D12_RESOURCE_STATE_COPY_DEST);
     D3D12_VERTEX_BUFFER_VIEW view;
-    ID3D12Resource *vertices = patch_buffer(env, &view);
+    ID3D12Resource *vertices = patch_buffer(env, patch, count, &view);
     ID3D12QueryHeap *heap = NULL;
 
     CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
@@ -294,11 +371,11 @@ static void draw_patch(struct env *env, ID3D12PipelineState *state, float factor
     ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, sizeof(constants) / 4, &constants, 0);
     ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
     ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
-    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST + count - 1);
     ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
     ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
-    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, count, 1, 0, 0);
     ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
     ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, results, 0);
     target_copy_out(env->readback, &list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET);
@@ -312,6 +389,11 @@ static void draw_patch(struct env *env, ID3D12PipelineState *state, float factor
     ID3D12QueryHeap_Release(heap);
     ID3D12Resource_Release(vertices);
     ID3D12Resource_Release(results);
+}
+
+static void draw_patch(struct env *env, ID3D12PipelineState *state, float factor, D3D12_QUERY_DATA_PIPELINE_STATISTICS *stats)
+{
+    draw_patch_of(env, state, factor, triangle_patch, 3, stats);
 }
 
 /* The patch's pixels: tinted green inside (above the diagonal), black outside. */
@@ -392,6 +474,43 @@ static void test_dxbc_stages(struct env *env)
     free(ds.code);
 }
 
+/* The quad domain: factors 2 make 8 triangles (a 2 x 2 grid of quads), factors 1 two; the
+ * patch covers the left half of the target. */
+static void test_quad_domain(struct env *env)
+{
+    struct shader vs = write_shader(DXBC_VERTEX_SHADER, vs_program, COUNT(vs_program), vs_inputs, 2, vs_outputs, 2, NULL, 0);
+    struct shader ps = write_shader(DXBC_PIXEL_SHADER, ps_program, COUNT(ps_program), ps_inputs, 2, ps_outputs, 1, NULL, 0);
+    struct shader hs = write_shader(DXBC_HULL_SHADER, quad_hs_program, COUNT(quad_hs_program), control_points, 2, control_points, 2,
+            quad_patch_constants, COUNT(quad_patch_constants));
+    struct shader ds = write_shader(DXBC_DOMAIN_SHADER, quad_ds_program, COUNT(quad_ds_program), control_points, 2, ds_outputs, 2,
+            quad_patch_constants, COUNT(quad_patch_constants));
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state;
+    LOG_MARK();
+
+    describe(env, &desc, &vs, &ps, bytecode_of(&hs), bytecode_of(&ds));
+    if ((state = create(env, &desc))) {
+        for (unsigned factor = 1; factor <= 2; factor++) {
+            draw_patch_of(env, state, (float)factor, quad_patch, 4, &stats);
+            CHECK_PIXEL(env, 2, 2, green, 1);
+            CHECK_PIXEL(env, 13, 29, green, 1);
+            CHECK_PIXEL(env, 18, 2, black, 0);
+            CHECK_PIXEL(env, 29, 29, black, 0);
+            CHECK_MSG(stats.CInvocations == (factor == 1 ? 2 : 8), "quad domain, factors %u: CInvocations %llu", factor,
+                    (unsigned long long)stats.CInvocations);
+            CHECK_MSG(stats.DSInvocations >= (factor == 1 ? 4 : 9), "quad domain, factors %u: DSInvocations %llu", factor,
+                    (unsigned long long)stats.DSInvocations);
+        }
+        ID3D12PipelineState_Release(state);
+    }
+    CHECK_NO_LOG();
+    free(vs.code);
+    free(ps.code);
+    free(hs.code);
+    free(ds.code);
+}
+
 /* DXBC and HLSL tessellation stages together: the patch constants link by semantic both ways,
  * and the DXBC domain shader takes the HLSL hull shader's tessellator state. */
 static void test_mixed_stages(struct env *env)
@@ -461,6 +580,7 @@ int main(void)
     memset(&env, 0, sizeof(env));
     setup(&env);
     test_dxbc_stages(&env);
+    test_quad_domain(&env);
     test_mixed_stages(&env);
     test_refusals(&env);
     teardown(&env);
