@@ -42,6 +42,11 @@ static const struct {
     {DXBC_THREAD_INDEX_IN_GROUP, 0},
     {DXBC_INPUT, 1},
     {DXBC_OUTPUT, 1},
+    {DXBC_OUTPUT_CONTROL_POINT_ID, 0},
+    {DXBC_INPUT_CONTROL_POINT, 2},
+    {DXBC_OUTPUT_CONTROL_POINT, 2},
+    {DXBC_INPUT_PATCH_CONSTANT, 1},
+    {DXBC_INPUT_DOMAIN_POINT, 0},
 };
 
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
@@ -90,6 +95,11 @@ static unsigned encode_operand(const struct dxbc_operand *operand, uint32_t *out
         if (operand->type != DXBC_IMMEDIATE32)
             return 0;
         token |= OPERAND_COMPONENTS_4;
+        break;
+    case DXBC_ONE:
+        if (operand->type == DXBC_IMMEDIATE32)
+            return 0;
+        token |= OPERAND_COMPONENTS_1;
         break;
     default:
         return 0;
@@ -220,42 +230,60 @@ static size_t encode_signature(const struct dxbc_signature_element *elements, si
     return size;
 }
 
+/* What goes into a container besides the program. */
+struct container_parts {
+    const void *root_signature;
+    size_t root_signature_size;
+    const struct dxbc_signature_element *inputs, *outputs, *patch_constants;
+    size_t input_count, output_count, patch_constant_count;
+};
+
 static void *write_container(enum dxbc_program_type type, unsigned major, unsigned minor, const struct dxbc_instruction *program,
-        size_t instruction_count, const void *root_signature, size_t root_signature_size, const struct dxbc_signature_element *inputs,
-        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size);
+        size_t instruction_count, const struct container_parts *parts, size_t *size);
 
 void *dxbc_write_shader_with_signatures(enum dxbc_program_type type, unsigned major, unsigned minor,
         const struct dxbc_instruction *program, size_t instruction_count, const struct dxbc_signature_element *inputs,
         size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size)
 {
-    return write_container(type, major, minor, program, instruction_count, NULL, 0, inputs, input_count, outputs, output_count, size);
+    const struct container_parts parts = {NULL, 0, inputs, outputs, NULL, input_count, output_count, 0};
+    return write_container(type, major, minor, program, instruction_count, &parts, size);
+}
+
+void *dxbc_write_shader_with_patch_constants(enum dxbc_program_type type, unsigned major, unsigned minor,
+        const struct dxbc_instruction *program, size_t instruction_count, const struct dxbc_signature_element *inputs,
+        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count,
+        const struct dxbc_signature_element *patch_constants, size_t patch_constant_count, size_t *size)
+{
+    const struct container_parts parts = {NULL, 0, inputs, outputs, patch_constants, input_count, output_count, patch_constant_count};
+    return write_container(type, major, minor, program, instruction_count, &parts, size);
 }
 
 void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigned major, unsigned minor,
         const struct dxbc_instruction *program, size_t instruction_count, const void *root_signature,
         size_t root_signature_size, size_t *size)
 {
-    return write_container(type, major, minor, program, instruction_count, root_signature, root_signature_size, NULL, 0, NULL, 0, size);
+    const struct container_parts parts = {root_signature, root_signature_size, NULL, NULL, NULL, 0, 0, 0};
+    return write_container(type, major, minor, program, instruction_count, &parts, size);
 }
 
 static void *write_container(enum dxbc_program_type type, unsigned major, unsigned minor, const struct dxbc_instruction *program,
-        size_t instruction_count, const void *root_signature, size_t root_signature_size, const struct dxbc_signature_element *inputs,
-        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size)
+        size_t instruction_count, const struct container_parts *parts, size_t *size)
 {
-    /* Chunks in the order FXC writes them (less RDEF and STAT, which no runtime needs), then the
-     * root signature where there is one. */
-    enum { INPUT_SIGNATURE, OUTPUT_SIGNATURE, SHADER, ROOT_SIGNATURE, CHUNK_MAX };
-    static const uint32_t tags[CHUNK_MAX] = {FOURCC('I', 'S', 'G', 'N'), FOURCC('O', 'S', 'G', 'N'), FOURCC('S', 'H', 'E', 'X'),
-            FOURCC('R', 'T', 'S', '0')};
+    /* Chunks in the order FXC writes them (less RDEF and STAT, which no runtime needs), the
+     * patch-constant signature where there is one, then the root signature where there is one. */
+    enum { INPUT_SIGNATURE, OUTPUT_SIGNATURE, PATCH_CONSTANT_SIGNATURE, SHADER, ROOT_SIGNATURE, CHUNK_MAX };
+    static const uint32_t tags[CHUNK_MAX] = {FOURCC('I', 'S', 'G', 'N'), FOURCC('O', 'S', 'G', 'N'), FOURCC('P', 'C', 'S', 'G'),
+            FOURCC('S', 'H', 'E', 'X'), FOURCC('R', 'T', 'S', '0')};
     const uint8_t *root_part = NULL;
     uint32_t root_part_size = 0;
-    const unsigned chunk_count = root_signature ? CHUNK_MAX : ROOT_SIGNATURE;
-    const size_t header_size = 32 + 4 * chunk_count, empty_signature_size = 8;
-    size_t token_count = 2, chunk_sizes[CHUNK_MAX], offset;
+    const size_t empty_signature_size = 8;
+    size_t token_count = 2, chunk_sizes[CHUNK_MAX], offset, header_size;
+    bool present[CHUNK_MAX] = {true, true, parts->patch_constant_count > 0, true, parts->root_signature != NULL};
+    unsigned chunk_count = 0;
     uint8_t *container;
     uint32_t *tokens;
 
-    if (root_signature && !find_root_signature_part(root_signature, root_signature_size, &root_part, &root_part_size))
+    if (parts->root_signature && !find_root_signature_part(parts->root_signature, parts->root_signature_size, &root_part, &root_part_size))
         return NULL;
     for (size_t i = 0; i < instruction_count; i++) {
         unsigned n = encode_instruction(&program[i], NULL);
@@ -263,13 +291,18 @@ static void *write_container(enum dxbc_program_type type, unsigned major, unsign
             return NULL;
         token_count += n;
     }
-    chunk_sizes[INPUT_SIGNATURE] = input_count ? encode_signature(inputs, input_count, NULL) : empty_signature_size;
-    chunk_sizes[OUTPUT_SIGNATURE] = output_count ? encode_signature(outputs, output_count, NULL) : empty_signature_size;
+    chunk_sizes[INPUT_SIGNATURE] = parts->input_count ? encode_signature(parts->inputs, parts->input_count, NULL) : empty_signature_size;
+    chunk_sizes[OUTPUT_SIGNATURE] = parts->output_count ? encode_signature(parts->outputs, parts->output_count, NULL) : empty_signature_size;
+    chunk_sizes[PATCH_CONSTANT_SIGNATURE] = encode_signature(parts->patch_constants, parts->patch_constant_count, NULL);
     chunk_sizes[SHADER] = 4 * token_count;
     chunk_sizes[ROOT_SIGNATURE] = root_part_size;
+    for (unsigned c = 0; c < CHUNK_MAX; c++)
+        chunk_count += present[c];
+    header_size = 32 + 4 * chunk_count;
     *size = header_size;
-    for (unsigned c = 0; c < chunk_count; c++)
-        *size += 8 + chunk_sizes[c];
+    for (unsigned c = 0; c < CHUNK_MAX; c++)
+        if (present[c])
+            *size += 8 + chunk_sizes[c];
     if (!(container = calloc(1, *size)) || !(tokens = malloc(4 * token_count))) {
         free(container);
         return NULL;
@@ -286,9 +319,11 @@ static void *write_container(enum dxbc_program_type type, unsigned major, unsign
     put32(container + 24, (uint32_t)*size);
     put32(container + 28, chunk_count);
     offset = header_size;
-    for (unsigned c = 0; c < chunk_count; c++) {
+    for (unsigned c = 0, k = 0; c < CHUNK_MAX; c++) {
         uint8_t *chunk = container + offset;
-        put32(container + 32 + 4 * c, (uint32_t)offset);
+        if (!present[c])
+            continue;
+        put32(container + 32 + 4 * k++, (uint32_t)offset);
         put32(chunk, tags[c]);
         put32(chunk + 4, (uint32_t)chunk_sizes[c]);
         if (c == SHADER)
@@ -296,10 +331,12 @@ static void *write_container(enum dxbc_program_type type, unsigned major, unsign
                 put32(chunk + 8 + 4 * i, tokens[i]);
         else if (c == ROOT_SIGNATURE)
             memcpy(chunk + 8, root_part, root_part_size);
-        else if (c == INPUT_SIGNATURE && input_count)
-            encode_signature(inputs, input_count, chunk + 8);
-        else if (c == OUTPUT_SIGNATURE && output_count)
-            encode_signature(outputs, output_count, chunk + 8);
+        else if (c == INPUT_SIGNATURE && parts->input_count)
+            encode_signature(parts->inputs, parts->input_count, chunk + 8);
+        else if (c == OUTPUT_SIGNATURE && parts->output_count)
+            encode_signature(parts->outputs, parts->output_count, chunk + 8);
+        else if (c == PATCH_CONSTANT_SIGNATURE)
+            encode_signature(parts->patch_constants, parts->patch_constant_count, chunk + 8);
         else
             put32(chunk + 8 + 4, 8);        /* no elements; they would start 8 bytes in */
         offset += 8 + chunk_sizes[c];

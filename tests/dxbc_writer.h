@@ -2,10 +2,11 @@
  * peers that take only DXBC (Wine's vkd3d 1.2): no FXC runs here. A program is a table of
  * shader-model-5 instructions, each an opcode (with its control bits), its operands and its
  * literal tokens (dcl_temps' count, dcl_thread_group's sizes, a structure stride); the writer
- * encodes them in the tokenized program format and wraps them in a container with empty input
- * and output signatures (ISGN, OSGN: a compute shader has none), the shader chunk (SHEX), an
- * optional root signature part (RTS0) and the container checksum. It knows the compute
- * subset the tests use: add opcodes and operand types as shaders need them. */
+ * encodes them in the tokenized program format and wraps them in a container with input and
+ * output signatures (ISGN, OSGN: empty for a compute shader), a hull or domain shader's
+ * patch-constant signature (PCSG), the shader chunk (SHEX), an optional root signature part
+ * (RTS0) and the container checksum. It knows the subset the tests use: add opcodes and operand
+ * types as shaders need them. */
 #ifndef D3D12XS_DXBC_WRITER_H
 #define D3D12XS_DXBC_WRITER_H
 
@@ -21,6 +22,8 @@ enum dxbc_program_type {
     DXBC_PIXEL_SHADER = 0,
     DXBC_VERTEX_SHADER = 1,
     DXBC_GEOMETRY_SHADER = 2,
+    DXBC_HULL_SHADER = 3,
+    DXBC_DOMAIN_SHADER = 4,
     DXBC_COMPUTE_SHADER = 5,
 };
 
@@ -55,11 +58,23 @@ enum dxbc_opcode {
     DXBC_OP_DCL_CONSTANT_BUFFER = 0x59, /* immediateIndexed (bit 11 clear) */
     DXBC_OP_DCL_INPUT = 0x5f,
     DXBC_OP_DCL_INPUT_SGV = 0x60,       /* v#, then the system value literal (SV_VertexID 6, SV_InstanceID 8) */
+    DXBC_OP_DCL_INPUT_SIV = 0x61,       /* v# or vpc#, then the system value literal (DXBC_NAME_*) */
     DXBC_OP_DCL_INPUT_PS = 0x62,        /* interpolation mode in bits 11-14 (DXBC_INTERPOLATION_*) */
     DXBC_OP_DCL_OUTPUT = 0x65,
     DXBC_OP_DCL_OUTPUT_SIV = 0x67,      /* o#, then the system value literal (SV_Position 1) */
     DXBC_OP_DCL_TEMPS = 0x68,
     DXBC_OP_DCL_THREAD_GROUP = 0x9b,
+    /* Hull shaders: the declarations phase, then the control point phase and the fork phases
+     * (patch constants), each ending in ret. Domain shaders take the count and domain too. */
+    DXBC_OP_HS_DECLS = 0x71,
+    DXBC_OP_HS_CONTROL_POINT_PHASE = 0x72,
+    DXBC_OP_HS_FORK_PHASE = 0x73,
+    DXBC_OP_DCL_INPUT_CONTROL_POINT_COUNT = 0x93,  /* DXBC_CONTROL_POINTS(n) in the control bits */
+    DXBC_OP_DCL_OUTPUT_CONTROL_POINT_COUNT = 0x94, /* DXBC_CONTROL_POINTS(n) in the control bits */
+    DXBC_OP_DCL_TESSELLATOR_DOMAIN = 0x95,         /* DXBC_DOMAIN_* in the control bits */
+    DXBC_OP_DCL_TESSELLATOR_PARTITIONING = 0x96,   /* DXBC_PARTITIONING_* in the control bits */
+    DXBC_OP_DCL_TESSELLATOR_OUTPUT_PRIMITIVE = 0x97, /* DXBC_OUTPUT_PRIMITIVE_* in the control bits */
+    DXBC_OP_DCL_HS_MAX_TESSFACTOR = 0x98,          /* literal: the float's bits */
     DXBC_OP_DCL_UAV_TYPED = 0x9c,       /* DXBC_RESOURCE_DIMENSION_BUFFER in the control bits */
     DXBC_OP_DCL_UAV_RAW = 0x9d,
     DXBC_OP_DCL_UAV_STRUCTURED = 0x9e,  /* literal: the stride */
@@ -85,6 +100,31 @@ enum dxbc_opcode {
     DXBC_OP_RESINFO = 0x3d,             /* dst, mip, t# or u# (width, height, depth or layers, mips) */
 };
 
+/* Tessellation declarations' control bits. */
+#define DXBC_CONTROL_POINTS(n_) ((uint32_t)(n_) << 11)
+#define DXBC_DOMAIN_TRI (2u << 11)
+#define DXBC_DOMAIN_QUAD (3u << 11)
+#define DXBC_PARTITIONING_INTEGER (1u << 11)
+#define DXBC_PARTITIONING_POW2 (2u << 11)
+#define DXBC_PARTITIONING_FRACTIONAL_ODD (3u << 11)
+#define DXBC_PARTITIONING_FRACTIONAL_EVEN (4u << 11)
+#define DXBC_OUTPUT_PRIMITIVE_POINT (1u << 11)
+#define DXBC_OUTPUT_PRIMITIVE_LINE (2u << 11)
+#define DXBC_OUTPUT_PRIMITIVE_TRIANGLE_CW (3u << 11)
+#define DXBC_OUTPUT_PRIMITIVE_TRIANGLE_CCW (4u << 11)
+/* System values of dcl_input_siv and dcl_output_siv: a quad's and a triangle's edge and inside
+ * tessellation factors (the signatures name them D3D_NAME_FINAL_QUAD_EDGE_TESSFACTOR 11,
+ * _QUAD_INSIDE_ 12, _TRI_EDGE_ 13 and _TRI_INSIDE_ 14). */
+#define DXBC_NAME_QUAD_U0_EDGE 11u
+#define DXBC_NAME_QUAD_V0_EDGE 12u
+#define DXBC_NAME_QUAD_U1_EDGE 13u
+#define DXBC_NAME_QUAD_V1_EDGE 14u
+#define DXBC_NAME_QUAD_U_INSIDE 15u
+#define DXBC_NAME_QUAD_V_INSIDE 16u
+#define DXBC_NAME_TRI_U_EDGE 17u
+#define DXBC_NAME_TRI_V_EDGE 18u
+#define DXBC_NAME_TRI_W_EDGE 19u
+#define DXBC_NAME_TRI_INSIDE 20u
 /* dcl_input_ps's interpolation modes (control bits) */
 #define DXBC_INTERPOLATION_CONSTANT (1u << 11)
 #define DXBC_INTERPOLATION_LINEAR (2u << 11)
@@ -122,6 +162,11 @@ enum dxbc_operand_type {
     DXBC_THREAD_INDEX_IN_GROUP = 0x24, /* vThreadIDInGroupFlattened: SV_GroupIndex */
     DXBC_INPUT = 0x01,              /* v#: an input register of a graphics stage */
     DXBC_OUTPUT = 0x02,             /* o#: an output register */
+    DXBC_OUTPUT_CONTROL_POINT_ID = 0x16, /* vOutputControlPointID (DXBC_ONE) */
+    DXBC_INPUT_CONTROL_POINT = 0x19, /* vicp[point][register] */
+    DXBC_OUTPUT_CONTROL_POINT = 0x1a, /* vocp[point][register] */
+    DXBC_INPUT_PATCH_CONSTANT = 0x1b, /* vpc#: a domain shader's patch constant */
+    DXBC_INPUT_DOMAIN_POINT = 0x1c, /* vDomain: SV_DomainLocation */
 };
 
 /* How an operand names its components. */
@@ -132,6 +177,7 @@ enum dxbc_operand_form {
     DXBC_SWIZZLE,   /* four components in a given order (dcl_constantbuffer cb0[1].xyzw) */
     DXBC_SCALAR,    /* an immediate of one component: `index` holds its value */
     DXBC_VECTOR,    /* an immediate of four components: index, index2, index3, index4 */
+    DXBC_ONE,       /* a register of one component (vOutputControlPointID) */
 };
 
 #define DXBC_X 0x1u
@@ -211,7 +257,8 @@ void *dxbc_write_shader_with_root_signature(enum dxbc_program_type type, unsigne
 struct dxbc_signature_element {
     const char *semantic;
     uint32_t semantic_index;
-    uint32_t system_value;   /* D3D_NAME: 0 none, 1 SV_Position, 6 SV_VertexID, 8 SV_InstanceID, 64 SV_Target */
+    uint32_t system_value;   /* D3D_NAME: 0 none, 1 SV_Position, 6 SV_VertexID, 8 SV_InstanceID, 64 SV_Target, 13 and 14 a
+                                triangle's SV_TessFactor and SV_InsideTessFactor */
     uint32_t component_type; /* 1 uint, 2 int, 3 float */
     uint32_t reg;
     uint8_t mask, used;      /* components it has; components read (inputs) or never written (outputs) */
@@ -221,6 +268,12 @@ struct dxbc_signature_element {
 void *dxbc_write_shader_with_signatures(enum dxbc_program_type type, unsigned major, unsigned minor,
         const struct dxbc_instruction *program, size_t instruction_count, const struct dxbc_signature_element *inputs,
         size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count, size_t *size);
+
+/* A hull or domain shader's: the patch-constant signature (PCSG) besides the input and output ones. */
+void *dxbc_write_shader_with_patch_constants(enum dxbc_program_type type, unsigned major, unsigned minor,
+        const struct dxbc_instruction *program, size_t instruction_count, const struct dxbc_signature_element *inputs,
+        size_t input_count, const struct dxbc_signature_element *outputs, size_t output_count,
+        const struct dxbc_signature_element *patch_constants, size_t patch_constant_count, size_t *size);
 
 #ifdef __cplusplus
 }

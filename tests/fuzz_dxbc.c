@@ -4,7 +4,7 @@
  * model 5.x (a compute one with a thread group), signatures of named elements, resources with
  * sound register ranges. Any broken
  * promise aborts; so does a register-range rewrite (dxbc_ranges.h) that names no range or
- * makes no container. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
+ * makes no container, and a pass-through hull shader's rewrite (dxbc_hull.h) that does not parse. Seeds: tests/fuzz_corpus/dxbc (tests/dxbc_writer.c's programs). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include "descriptors/root_signature_blob.h"
 #include "frontends/dxbc.h"
 #include "frontends/dxbc_ranges.h"
+#include "frontends/dxbc_hull.h"
 
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -36,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     error[0] = 0;
     hr = d3d12xs_dxbc_parse(copy, size, &shader, error, sizeof(error));
     if (SUCCEEDED(hr)) {
-        /* compute, vertex, geometry or pixel shaders (hull and domain shaders are refused) */
-        REQUIRE((shader.program_type == 5 || shader.program_type <= 2) && shader.major == 5 && shader.minor <= 1);
+        /* a shader of one of the six program types, of model 5.0 or 5.1 */
+        REQUIRE(shader.program_type <= 5 && shader.major == 5 && shader.minor <= 1);
         REQUIRE(shader.program_type != 5 || (shader.thread_group[0] && shader.thread_group[1] && shader.thread_group[2]));
         for (uint32_t i = 0; i < shader.input_count + shader.output_count + shader.patch_count; i++)
             REQUIRE(memchr(shader.signature[i].semantic, 0, sizeof(shader.signature[i].semantic)) && shader.signature[i].semantic[0]);
@@ -65,6 +66,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } else {
                 REQUIRE(error[0] && !ranges.container && !ranges.site_count);
             }
+        }
+        /* a pass-through hull shader's rewrite (dxbc_hull.h): a container that parses again, now
+         * with a control point phase */
+        if (d3d12xs_dxbc_hull_needs_rewrite(&shader)) {
+            struct d3d12xs_dxbc_shader rewritten;
+            uint8_t *hull = NULL;
+            size_t hull_size = 0;
+            error[0] = 0;
+            if (SUCCEEDED(d3d12xs_dxbc_rewrite_hull(copy, &shader, &hull, &hull_size, error, sizeof(error)))) {
+                REQUIRE(SUCCEEDED(d3d12xs_dxbc_parse(hull, hull_size, &rewritten, error, sizeof(error))));
+                REQUIRE(rewritten.control_point_phase);
+                d3d12xs_dxbc_shader_cleanup(&rewritten);
+            } else {
+                REQUIRE(error[0] && !hull);
+            }
+            free(hull);
         }
         d3d12xs_dxbc_shader_cleanup(&shader);
     } else {

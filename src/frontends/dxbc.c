@@ -14,6 +14,16 @@
 enum {
     OP_CUSTOM_DATA = 0x35,
     OP_DCL_RESOURCE = 0x58,
+    OP_DCL_INDEX_RANGE = 0x5b,
+    OP_DCL_INPUT = 0x5f,
+    OP_DCL_INPUT_SGV = 0x60,
+    OP_DCL_INPUT_SIV = 0x61,
+    OP_HS_DECLS = 0x71,
+    OP_HS_CONTROL_POINT_PHASE = 0x72,
+    OP_HS_FORK_PHASE = 0x73,
+    OP_HS_JOIN_PHASE = 0x74,
+    OP_DCL_INPUT_CONTROL_POINT_COUNT = 0x93,
+    OP_DCL_OUTPUT_CONTROL_POINT_COUNT = 0x94,
     OP_DCL_CONSTANT_BUFFER = 0x59,
     OP_DCL_SAMPLER = 0x5a,
     OP_DCL_TEMPS = 0x68,
@@ -27,6 +37,9 @@ enum {
     OP_DCL_RESOURCE_RAW = 0xa1,
     OP_DCL_RESOURCE_STRUCTURED = 0xa2,
 };
+/* Input operands' types: a hull shader's input and output control points (vicp, vocp). */
+#define OPERAND_INPUT_CONTROL_POINT 0x19u
+#define OPERAND_OUTPUT_CONTROL_POINT 0x1au
 #define RESOURCE_DIMENSION_BUFFER 1u
 #define RESOURCE_DIMENSION_TEXTURECUBEARRAY 10u
 /* D3D11's limits for shader model 5 (D3D11_COMMONSHADER_TEMP_REGISTER_COUNT, the compute shader's
@@ -36,7 +49,6 @@ enum {
 #define MAX_GROUP_SHARED_BYTES 32768u
 #define UAV_FLAG_COUNTER (1u << 23)
 #define UAV_FLAG_GLOBALLY_COHERENT (1u << 16)
-static const char *const program_names[] = {"pixel", "vertex", "geometry", "hull", "domain", "compute"};
 
 struct token_reader {
     const uint8_t *at;      /* the instruction's first token */
@@ -200,6 +212,7 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
 {
     uint32_t version, length, offset, temps = 0;
     uint64_t shared_bytes = 0;
+    bool patch_phase = false;   /* inside a hull shader's fork or join phase */
     HRESULT hr;
 
     if (part_size < 8 || part_size % 4)
@@ -211,18 +224,13 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
     shader->minor = version & 0xf;
     if (shader->program_type > 5)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC shader's program type is %u (0 to 5)", shader->program_type);
-    /* A domain shader's translation needs its hull shader's tessellator state (libvkd3d-shader's
-     * domain shader target info), which d3d12xs does not pass yet. */
-    if (shader->program_type == 3 || shader->program_type == 4)
-        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "the DXBC shader is a %s shader: DXBC hull and domain shaders are not "
-                "supported yet (HLSL through D3DCompile or SPIR-V are)", program_names[shader->program_type]);
     if (shader->major != 5 || shader->minor > 1)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the DXBC shader is shader model %u.%u (5.0 and 5.1 are supported)",
                 shader->major, shader->minor);
     if (length < 2 || length > part_size / 4)
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the shader's token count %u does not fit its %u-byte part", length, part_size);
     for (offset = 2; offset < length;) {
-        uint32_t token = le32(part + 4 * offset), opcode = token & 0x7ff, instruction_length = token >> 24 & 0x7f;
+        uint32_t token = le32(part + 4 * offset), opcode = token & 0x7ff, instruction_length = token >> 24 & 0x7f, declared;
         struct token_reader r;
         if (opcode == OP_CUSTOM_DATA) {
             if (offset + 1 >= length)
@@ -239,6 +247,20 @@ static HRESULT read_program(struct d3d12xs_dxbc_shader *shader, const uint8_t *p
         r.at = part + 4 * offset;
         r.length = instruction_length;
         r.next = 1;
+        if (opcode >= OP_HS_DECLS && opcode <= OP_HS_JOIN_PHASE)
+            patch_phase = opcode == OP_HS_FORK_PHASE || opcode == OP_HS_JOIN_PHASE;
+        shader->control_point_phase |= opcode == OP_HS_CONTROL_POINT_PHASE;
+        if (opcode == OP_DCL_INPUT_CONTROL_POINT_COUNT)
+            shader->input_control_points = token >> 11 & 0x3f;
+        if (opcode == OP_DCL_OUTPUT_CONTROL_POINT_COUNT)
+            shader->output_control_points = token >> 11 & 0x3f;
+        /* which control points the patch-constant phases read (FXC declares each input a phase
+         * reads): what the rewrite of dxbc_hull.h and the barrier of dxbc_translate.c go by */
+        declared = patch_phase && shader->program_type == 3 && instruction_length >= 2
+                && (opcode == OP_DCL_INPUT || opcode == OP_DCL_INPUT_SGV || opcode == OP_DCL_INPUT_SIV || opcode == OP_DCL_INDEX_RANGE)
+                ? le32(part + 4 * (offset + 1)) >> 12 & 0xff : 0;
+        shader->patch_phase_reads_input_points |= declared == OPERAND_INPUT_CONTROL_POINT;
+        shader->patch_phase_reads_output_points |= declared == OPERAND_OUTPUT_CONTROL_POINT;
         switch (opcode) {
         case OP_DCL_CONSTANT_BUFFER: case OP_DCL_SAMPLER: case OP_DCL_RESOURCE: case OP_DCL_RESOURCE_RAW:
         case OP_DCL_RESOURCE_STRUCTURED: case OP_DCL_UAV_TYPED: case OP_DCL_UAV_RAW: case OP_DCL_UAV_STRUCTURED:

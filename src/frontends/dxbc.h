@@ -59,6 +59,23 @@ struct d3d12xs_dxbc_shader {
      * domain shaders), what their registers are linked by. */
     struct d3d12xs_dxbc_signature_element *signature;
     uint32_t input_count, output_count, patch_count;
+    /* Hull shaders: whether the shader has a control point phase of its own (FXC leaves it out
+     * of one that passes its control points through), whether a fork or join phase declares
+     * vicp (input control points) or vocp (output control points, which other invocations
+     * wrote: dxbc_translate.c puts a barrier before that phase; dxbc_hull.h), the control point
+     * counts. */
+    bool control_point_phase;
+    bool patch_phase_reads_input_points, patch_phase_reads_output_points;
+    uint32_t input_control_points, output_control_points;
+};
+
+/* The tessellator state a hull shader sets and libvkd3d-shader's translation of a domain shader
+ * takes (its vkd3d_shader_spirv_domain_shader_target_info: D3D's declarations and their values,
+ * dcl_tessellator_output_primitive 1 point to 4 triangle_ccw, dcl_tessellator_partitioning 1
+ * integer to 4 fractional_even); 0 where not known. */
+struct d3d12xs_dxbc_tessellator {
+    uint32_t output_primitive;
+    uint32_t partitioning;
 };
 
 /* True when code starts like a DXBC container (it may still be malformed, or hold DXIL). */
@@ -69,8 +86,8 @@ bool d3d12xs_dxbc_has_part(const void *code, size_t size, const char tag[4]);
 
 /* Checks the container and the shader in it and reads its declarations and signatures.
  * E_INVALIDARG with a reason for anything malformed, DXIL, a shader that is not of model 5.x;
- * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range,
- * hull and domain shaders); E_OUTOFMEMORY. On failure shader is zeroed. */
+ * E_NOTIMPL for what d3d12xs's translation does not take (a UAV counter on a register range);
+ * E_OUTOFMEMORY. On failure shader is zeroed. */
 HRESULT d3d12xs_dxbc_parse(const void *code, size_t size, struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size);
 void d3d12xs_dxbc_shader_cleanup(struct d3d12xs_dxbc_shader *shader);
 

@@ -350,19 +350,20 @@ static HRESULT put_site_declarations(struct rewriter *w, struct tokens *t, bool 
     return S_OK;
 }
 
-/* The container with its shader part's tokens replaced, and a new checksum. */
-static HRESULT build_container(struct rewriter *w, const uint8_t *code, const uint8_t *program, const struct tokens *t)
+HRESULT d3d12xs_dxbc_replace_program(const uint8_t *code, const uint8_t *program, const uint32_t *tokens, size_t count,
+        uint8_t **out, size_t *out_size)
 {
     const uint32_t part_count = le32(code + 28), header = 32 + 4 * part_count;
     size_t total = header, offset = header;
     uint8_t *container;
 
+    /* each part starts 4-byte aligned, as dxbc.c wants: a part of odd size gets padding */
     for (uint32_t i = 0; i < part_count; i++) {
         const uint8_t *part = code + le32(code + 32 + 4 * i);
-        total += 8 + (part + 8 == program ? 4 * t->count : le32(part + 4));
+        total += (8 + (part + 8 == program ? 4 * count : le32(part + 4)) + 3) & ~(size_t)3;
     }
     if (total > UINT32_MAX || !(container = calloc(1, total)))
-        return d3d12xs_write_error(E_OUTOFMEMORY, w->error, w->error_size, "out of memory");
+        return E_OUTOFMEMORY;
     memcpy(container, code, 32);
     {
         uint32_t v = (uint32_t)total;
@@ -370,24 +371,31 @@ static HRESULT build_container(struct rewriter *w, const uint8_t *code, const ui
     }
     for (uint32_t i = 0; i < part_count; i++) {
         const uint8_t *part = code + le32(code + 32 + 4 * i);
-        uint32_t part_size = part + 8 == program ? (uint32_t)(4 * t->count) : le32(part + 4), o = (uint32_t)offset;
+        uint32_t part_size = part + 8 == program ? (uint32_t)(4 * count) : le32(part + 4), o = (uint32_t)offset;
         memcpy(container + 32 + 4 * i, &o, 4);
         memcpy(container + offset, part, 4);
         memcpy(container + offset + 4, &part_size, 4);
         if (part + 8 == program)
-            memcpy(container + offset + 8, t->at, part_size);
+            memcpy(container + offset + 8, tokens, part_size);
         else
             memcpy(container + offset + 8, part + 8, part_size);
-        offset += 8 + part_size;
+        offset += (8 + (size_t)part_size + 3) & ~(size_t)3;
     }
     d3d12xs_dxbc_checksum(container, total, container + 4);
-    w->out->container = container;
-    w->out->size = total;
+    *out = container;
+    *out_size = total;
     return S_OK;
 }
 
-/* The shader part's tokens (SHEX or SHDR: the first, as dxbc.c reads it). */
-static const uint8_t *find_program(const uint8_t *code)
+/* The container with its shader part's tokens replaced, and a new checksum. */
+static HRESULT build_container(struct rewriter *w, const uint8_t *code, const uint8_t *program, const struct tokens *t)
+{
+    if (FAILED(d3d12xs_dxbc_replace_program(code, program, t->at, t->count, &w->out->container, &w->out->size)))
+        return d3d12xs_write_error(E_OUTOFMEMORY, w->error, w->error_size, "out of memory");
+    return S_OK;
+}
+
+const uint8_t *d3d12xs_dxbc_find_program(const uint8_t *code)
 {
     const uint32_t part_count = le32(code + 28);
     for (uint32_t i = 0; i < part_count; i++) {
@@ -422,7 +430,7 @@ HRESULT d3d12xs_dxbc_rewrite_ranges(const void *code, const struct d3d12xs_dxbc_
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "register range id %u (ids below %u are supported)", max_id,
                 UINT32_MAX / 2);
     w.first_fresh_id = max_id + 1;
-    if (!(program = find_program(code)) || !(w.declaration_of = calloc(shader->resource_count, sizeof(*w.declaration_of))))
+    if (!(program = d3d12xs_dxbc_find_program(code)) || !(w.declaration_of = calloc(shader->resource_count, sizeof(*w.declaration_of))))
         return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     /* an aligned copy: the application's bytecode may sit at any address */
     if (!(copy = malloc(le32(program - 4)))) {

@@ -51,4 +51,12 @@ HRESULT d3d12xs_dxbc_rewrite_ranges(const void *code, const struct d3d12xs_dxbc_
         struct d3d12xs_dxbc_ranges *out, char *error, size_t error_size);
 void d3d12xs_dxbc_ranges_cleanup(struct d3d12xs_dxbc_ranges *ranges);
 
+/* What the other rewrite of a checked container's token stream shares (dxbc_hull.c). */
+/* The shader part's tokens (SHEX or SHDR: the first, as dxbc.c reads it). */
+const uint8_t *d3d12xs_dxbc_find_program(const uint8_t *code);
+/* The container code with its shader part (at program) replaced by tokens[0..count) and a new
+ * checksum: *container is malloc()ed. E_OUTOFMEMORY. */
+HRESULT d3d12xs_dxbc_replace_program(const uint8_t *code, const uint8_t *program, const uint32_t *tokens, size_t count,
+        uint8_t **container, size_t *size);
+
 #endif

@@ -19,6 +19,7 @@
 
 #include "frontends/dxbc_translate.h"
 #include "frontends/dxbc_ranges.h"
+#include "frontends/dxbc_hull.h"
 #include "spirv/spirv_passes.h"
 #include "spirv/spirv_stage_io.h"
 #include "frontends/shader_helper.h"
@@ -45,6 +46,7 @@ static uint32_t descriptor_type(enum d3d12xs_register_class register_class)
 static struct cached_translation {
     uint8_t checksum[16];
     size_t size;
+    struct d3d12xs_dxbc_tessellator tessellator; /* a domain shader's translation depends on it */
     uint8_t *spirv;
     size_t spirv_size;
 } cache[CACHE_ENTRIES];
@@ -52,12 +54,14 @@ static unsigned cache_next;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A copy of the cached SPIR-V of this container (malloc()ed), or NULL. */
-static uint8_t *cache_find(const uint8_t *container, size_t size, size_t *spirv_size)
+static uint8_t *cache_find(const uint8_t *container, size_t size, const struct d3d12xs_dxbc_tessellator *tessellator, size_t *spirv_size)
 {
     uint8_t *copy = NULL;
     pthread_mutex_lock(&cache_lock);
     for (unsigned i = 0; i < CACHE_ENTRIES && !copy; i++) {
         if (cache[i].spirv && cache[i].size == size && !memcmp(cache[i].checksum, container + 4, 16)
+                && cache[i].tessellator.output_primitive == tessellator->output_primitive
+                && cache[i].tessellator.partitioning == tessellator->partitioning
                 && (copy = malloc(cache[i].spirv_size))) {
             memcpy(copy, cache[i].spirv, cache[i].spirv_size);
             *spirv_size = cache[i].spirv_size;
@@ -67,7 +71,8 @@ static uint8_t *cache_find(const uint8_t *container, size_t size, size_t *spirv_
     return copy;
 }
 
-static void cache_add(const uint8_t *container, size_t size, const uint8_t *spirv, size_t spirv_size)
+static void cache_add(const uint8_t *container, size_t size, const struct d3d12xs_dxbc_tessellator *tessellator, const uint8_t *spirv,
+        size_t spirv_size)
 {
     uint8_t *copy = malloc(spirv_size);
     if (!copy)
@@ -77,6 +82,7 @@ static void cache_add(const uint8_t *container, size_t size, const uint8_t *spir
     free(cache[cache_next].spirv);
     memcpy(cache[cache_next].checksum, container + 4, 16);
     cache[cache_next].size = size;
+    cache[cache_next].tessellator = *tessellator;
     cache[cache_next].spirv = copy;
     cache[cache_next].spirv_size = spirv_size;
     cache_next = (cache_next + 1) % CACHE_ENTRIES;
@@ -116,9 +122,10 @@ static bool is_range(const struct d3d12xs_dxbc_resource *r)
 
 /* HLSLC_DXBC_REQUEST's payload: the container (rewritten where it reads ranges), one binding per
  * single-register declaration at d3d12xs's encoding, one per range access site and marker
- * (dxbc_ranges.h), then the UAV counters, counter k at (D3D12XS_DXBC_COUNTER_SET, k). */
+ * (dxbc_ranges.h), then the UAV counters, counter k at (D3D12XS_DXBC_COUNTER_SET, k), then a
+ * domain shader's tessellator state. */
 static void put_request(struct hlslc_buffer *request, const void *code, size_t size, const struct d3d12xs_dxbc_shader *shader,
-        const struct d3d12xs_dxbc_ranges *ranges)
+        const struct d3d12xs_dxbc_ranges *ranges, const struct d3d12xs_dxbc_tessellator *tessellator)
 {
     static const struct d3d12xs_dxbc_resource marker = {D3D12XS_REGISTER_CBV, 0, 0, 0, D3D12XS_DXBC_VIEW_TYPED, 0, false, 0, false, false};
     uint32_t count = 0, counters = 0;
@@ -151,6 +158,8 @@ static void put_request(struct hlslc_buffer *request, const void *code, size_t s
         hlslc_put_u32(request, D3D12XS_DXBC_COUNTER_SET);
         hlslc_put_u32(request, k++);
     }
+    hlslc_put_u32(request, tessellator->output_primitive);
+    hlslc_put_u32(request, tessellator->partitioning);
 }
 
 /* What the passes after the translation need: the raw and structured views (single registers
@@ -246,26 +255,57 @@ static HRESULT run_passes(struct d3d12xs_spirv_module *module, const struct pass
 }
 
 /* A graphics stage's signatures as the semantics of its module's inputs and outputs, which
- * graphics pipelines link stages by (spirv/spirv_stage_io.h). System values are built-ins. */
+ * graphics pipelines link stages by (spirv/spirv_stage_io.h). System values are built-ins. The
+ * patch constants (PCSG) are a hull shader's per-patch outputs and a domain shader's per-patch
+ * inputs; libvkd3d-shader 1.2 puts patch constant register r at Location r + the number of
+ * elements of the stage's control-point signature (the hull shader's outputs, the domain
+ * shader's inputs), past the control points' Locations. */
 static HRESULT add_semantics(struct d3d12xs_spirv_module *module, const struct d3d12xs_dxbc_shader *shader, char *error, size_t error_size)
 {
-    struct d3d12xs_spirv_semantic semantics[256];
+    const uint32_t total = shader->input_count + shader->output_count + shader->patch_count;
+    const bool hull = shader->program_type == 3;
+    struct d3d12xs_spirv_semantic semantics[384];
     uint32_t count = 0;
 
-    for (uint32_t i = 0; i < shader->input_count + shader->output_count && count < 256; i++) {
+    for (uint32_t i = 0; i < total && count < D3D12XS_ARRAY_SIZE(semantics); i++) {
         const struct d3d12xs_dxbc_signature_element *e = &shader->signature[i];
+        const bool patch = i >= shader->input_count + shader->output_count;
         if (e->system_value)
             continue;
-        semantics[count++] = (struct d3d12xs_spirv_semantic){i >= shader->input_count, e->reg, e->semantic, e->semantic_index};
+        semantics[count++] = (struct d3d12xs_spirv_semantic){patch ? hull : i >= shader->input_count, e->reg, e->semantic,
+                e->semantic_index, patch};
     }
     {
-        const struct d3d12xs_spirv_semantics_args args = {semantics, count};
+        const struct d3d12xs_spirv_semantics_args args = {semantics, count, hull ? shader->output_count : shader->input_count};
         return d3d12xs_spirv_pass_semantics(module, &args, error, error_size);
     }
 }
 
+/* A hull shader whose patch-constant phases read the output control points: a barrier after its
+ * control point phase (the entry point's first call; spirv/spirv_hull_barrier.c says why). */
+static HRESULT hull_barrier(struct d3d12xs_spirv_module *module, char *error, size_t error_size)
+{
+    const struct d3d12xs_spirv_hull_barrier_args args = {1};
+    char reason[256];
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_pass_hull_barrier(module, &args, reason, sizeof(reason))))
+        return d3d12xs_write_error(hr, error, error_size, "the barrier between the translated hull shader's phases: %s", reason);
+    return S_OK;
+}
+
 HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
 {
+    return d3d12xs_dxbc_translate_stage(code, size, NULL, module, error, error_size);
+}
+
+HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct d3d12xs_dxbc_tessellator *tessellator,
+        struct d3d12xs_spirv_module **module, char *error, size_t error_size)
+{
+    static const struct d3d12xs_dxbc_tessellator no_tessellator = {0, 0};
+    const void *source = code;  /* what is translated: code, or its rewrite */
+    size_t source_size = size;
+    uint8_t *hull = NULL;
     struct d3d12xs_dxbc_shader shader;
     struct d3d12xs_dxbc_ranges ranges = {0};
     struct pass_inputs inputs = {0};
@@ -279,18 +319,33 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
     *module = NULL;
     if (FAILED(hr = d3d12xs_dxbc_parse(code, size, &shader, error, error_size)))
         return hr;
-    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(code, &shader, &ranges, error, error_size)))
+    /* a pass-through hull shader whose patch constants read the control points: what
+     * libvkd3d-shader 1.2 translates in its place (dxbc_hull.h; the cache keeps the original's
+     * checksum) */
+    if (d3d12xs_dxbc_hull_needs_rewrite(&shader)) {
+        hr = d3d12xs_dxbc_rewrite_hull(code, &shader, &hull, &source_size, error, error_size);
+        d3d12xs_dxbc_shader_cleanup(&shader);
+        if (FAILED(hr) || FAILED(hr = d3d12xs_dxbc_parse(hull, source_size, &shader, error, error_size))) {
+            free(hull);
+            return hr;
+        }
+        source = hull;
+    }
+    /* only a domain shader's translation takes it */
+    if (!tessellator || shader.program_type != 4)
+        tessellator = &no_tessellator;
+    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(source, &shader, &ranges, error, error_size)))
         goto done;
     if (FAILED(hr = make_pass_inputs(&shader, &ranges, &inputs))) {
         hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
         goto done;
     }
     /* a translation kept: no request, no helper */
-    if (!(spirv = cache_find(code, size, &spirv_size))) {
+    if (!(spirv = cache_find(code, size, tessellator, &spirv_size))) {
         if (ranges.container)
-            put_request(&request, ranges.container, ranges.size, &shader, &ranges);
+            put_request(&request, ranges.container, ranges.size, &shader, &ranges, tessellator);
         else
-            put_request(&request, code, size, &shader, &ranges);
+            put_request(&request, source, source_size, &shader, &ranges, tessellator);
         if (request.failed) {
             hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
             goto done;
@@ -303,12 +358,13 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
                     (int)status, line);
             goto done;
         }
-        cache_add(code, size, spirv, spirv_size);
+        cache_add(code, size, tessellator, spirv, spirv_size);
     }
     if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
         goto done;
     if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))
-            || (shader.program_type != 5 && FAILED(hr = add_semantics(*module, &shader, error, error_size)))) {
+            || (shader.program_type != 5 && FAILED(hr = add_semantics(*module, &shader, error, error_size)))
+            || (shader.patch_phase_reads_output_points && FAILED(hr = hull_barrier(*module, error, error_size)))) {
         d3d12xs_spirv_module_destroy(*module);
         *module = NULL;
         goto done;
@@ -323,6 +379,7 @@ HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spi
     }
 
 done:
+    free(hull);
     free(request.data);
     free(messages);
     free(spirv);

@@ -1,4 +1,4 @@
-/* DXBC compute shaders (FXC, shader model 5.0 and 5.1) to d3d12xs's SPIR-V module, through
+/* DXBC shaders (FXC, shader model 5.0 and 5.1) to d3d12xs's SPIR-V module, through
  * libvkd3d-shader. The container is checked first (dxbc.h); the module that comes back follows
  * d3d12xs's binding encoding (spirv/spirv.h) with raw and structured views as storage buffers, ready
  * for reflection and pipeline creation's passes. */
@@ -8,8 +8,12 @@
 #include "frontends/dxbc.h"
 #include "spirv/spirv_module.h"
 
-/* E_INVALIDARG (malformed, DXIL, not a compute shader of model 5.x, or refused by
- * libvkd3d-shader) or E_NOTIMPL (textures, UAV counters) with a reason in error; E_OUTOFMEMORY. */
+/* E_INVALIDARG (malformed, DXIL, not a shader of model 5.x, or refused by libvkd3d-shader) or
+ * E_NOTIMPL (what dxbc.h names) with a reason in error; E_OUTOFMEMORY. */
 HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size);
+/* The same for a graphics stage: a domain shader takes the tessellator state of the pipeline's
+ * hull shader (tessellator; NULL for the other stages), which its module then declares too. */
+HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct d3d12xs_dxbc_tessellator *tessellator,
+        struct d3d12xs_spirv_module **module, char *error, size_t error_size);
 
 #endif

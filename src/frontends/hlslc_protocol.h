@@ -38,7 +38,10 @@
  *                                    u32 space, u32 register, u32 flags, u32 set, u32 binding,
  *                                    u32 count; then u32 UAV counter count, then per counter
  *                                    (struct vkd3d_shader_uav_counter_binding): u32 space,
- *                                    u32 register, u32 set, u32 binding
+ *                                    u32 register, u32 set, u32 binding; then a domain
+ *                                    shader's tessellator state (its hull shader's; struct
+ *                                    vkd3d_shader_spirv_domain_shader_target_info): u32 output
+ *                                    primitive, u32 partitioning (0, 0 for other shaders)
  *   helper -> parent  HLSLC_RESULT   u32 status (0, or libvkd3d-shader's negative error as
  *                                    u32), str messages, str SPIR-V bytes
  *

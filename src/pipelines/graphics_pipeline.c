@@ -15,6 +15,7 @@
 #include "pipelines/graphics_link.h"
 #include "pipelines/graphics_state.h"
 #include "pipelines/pipeline_blob.h"
+#include "pipelines/tessellation_state.h"
 #include "frontends/dxbc.h"
 #include "frontends/dxbc_translate.h"
 #include "spirv/spirv_passes.h"
@@ -108,9 +109,15 @@ static HRESULT load_stages(struct d3d12_graphics_stage *stages, uint32_t *count,
         stage->stage = stage_table[s].stage;
         stage->bytecode = bytecode;
         (*count)++;
-        if ((stage->from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength)))
-            hr = d3d12xs_dxbc_translate(bytecode->pShaderBytecode, bytecode->BytecodeLength, &stage->module, error, sizeof(error));
-        else
+        if ((stage->from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength))) {
+            struct d3d12xs_dxbc_tessellator tessellator = {0, 0};
+            /* a domain shader's translation takes its hull shader's state (loaded just before it) */
+            if (stage->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && *count >= 2
+                    && FAILED(hr = d3d12_tessellation_dxbc_state(&stages[*count - 2], &tessellator, stage->argument, method)))
+                return hr;
+            hr = d3d12xs_dxbc_translate_stage(bytecode->pShaderBytecode, bytecode->BytecodeLength, &tessellator, &stage->module, error,
+                    sizeof(error));
+        } else
             hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &stage->module, error, sizeof(error));
         if (FAILED(hr))
             return d3d12xs_fail(hr, method, "%s: %s", stage->argument, error);
@@ -119,6 +126,10 @@ static HRESULT load_stages(struct d3d12_graphics_stage *stages, uint32_t *count,
         if (stage->iface.execution_model != stage_table[s].execution_model)
             return d3d12xs_fail(E_INVALIDARG, method, "%s is a %s shader, not a %s shader", stage->argument,
                     execution_model_name(stage->iface.execution_model), model_names[s]);
+        if (stage->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && *count >= 2
+                && stages[*count - 2].stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT
+                && FAILED(hr = d3d12_tessellation_check(&stages[*count - 2], stage, method)))
+            return hr;
     }
     return S_OK;
 }

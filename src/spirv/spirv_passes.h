@@ -315,4 +315,14 @@ HRESULT d3d12xs_spirv_pass_dispatch_variant(struct d3d12xs_spirv_module *m, cons
  * the coherent variant is the module itself. */
 unsigned d3d12xs_spirv_incoherent_storage_count(struct d3d12xs_spirv_module *m);
 
+/* spirv_hull_barrier.c: a workgroup control barrier after the phase_calls-th function call of the
+ * entry point's first block (a hull shader translated by libvkd3d-shader: after its control
+ * point phase, before the patch-constant phases that read the output control points). A module
+ * whose first block makes fewer calls is left as it is. */
+struct d3d12xs_spirv_hull_barrier_args {
+    uint32_t phase_calls;
+};
+HRESULT d3d12xs_spirv_pass_hull_barrier(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_hull_barrier_args *args,
+        char *error, size_t error_size);
+
 #endif

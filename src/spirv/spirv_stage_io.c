@@ -217,15 +217,18 @@ HRESULT d3d12xs_spirv_pass_semantics(struct d3d12xs_spirv_module *m, const struc
         uint32_t location, matches = 0, words[2 + 4 + 64 / 4 + 1] = {0};
         char semantic[80];
         size_t length;
-        bool output;
+        bool output, patch;
         if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4
                 || (inst->w[3] != SpvStorageClassInput && inst->w[3] != SpvStorageClassOutput)
                 || !d3d12xs_spirv_decoration(m, inst->w[2], SpvDecorationLocation, &location))
             continue;
         output = inst->w[3] == SpvStorageClassOutput;
-        for (uint32_t k = 0; k < args->count; k++)
-            if (args->semantics[k].output == output && args->semantics[k].reg == location && matches++ == 0)
-                found = &args->semantics[k];
+        patch = d3d12xs_spirv_decoration(m, inst->w[2], SpvDecorationPatch, NULL);
+        for (uint32_t k = 0; k < args->count; k++) {
+            const struct d3d12xs_spirv_semantic *s = &args->semantics[k];
+            if (s->output == output && s->patch == patch && s->reg + (patch ? args->patch_location_base : 0) == location && matches++ == 0)
+                found = s;
+        }
         if (matches != 1)
             continue;
         length = (size_t)snprintf(semantic, sizeof(semantic), "%s%u", found->name, found->index);

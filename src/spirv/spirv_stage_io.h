@@ -49,16 +49,20 @@ bool d3d12xs_split_semantic(const char *semantic, char *name, size_t name_size, 
 
 /* The semantics of a module made from DXBC (frontends/dxbc_translate.c): each input and output
  * variable at Location L gets the semantic of the one signature element of its direction with
- * register L and no system value (where several share a register, none: it links by Location). */
+ * register L and no system value (where several share a register, none: it links by Location).
+ * Per-patch variables (Patch decoration) take the patch constants' elements, at Location
+ * reg + patch_location_base. */
 struct d3d12xs_spirv_semantic {
     bool output;
     uint32_t reg;
     const char *name;
     uint32_t index;
+    bool patch;
 };
 struct d3d12xs_spirv_semantics_args {
     const struct d3d12xs_spirv_semantic *semantics;
     uint32_t count;
+    uint32_t patch_location_base;
 };
 HRESULT d3d12xs_spirv_pass_semantics(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_semantics_args *args,
         char *error, size_t error_size);

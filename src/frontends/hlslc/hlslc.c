@@ -162,7 +162,7 @@ static int translate_dxbc(struct hlslc_reader *r)
     const char *dxbc;
     char *messages = NULL;
     size_t dxbc_size;
-    uint32_t count, counter_count;
+    uint32_t count, counter_count, output_primitive, partitioning;
     int ret;
 
     if (!hlslc_get_str(r, &dxbc, &dxbc_size) || !hlslc_get_u32(r, &count) || count > 65536
@@ -198,9 +198,18 @@ static int translate_dxbc(struct hlslc_reader *r)
         counters[i].binding.binding = v[3];
         counters[i].binding.count = 1;
     }
+    /* a domain shader's tessellator state, from its hull shader (0, 0: none) */
+    if (!hlslc_get_u32(r, &output_primitive) || !hlslc_get_u32(r, &partitioning))
+        return 2;
     {
+        struct vkd3d_shader_spirv_domain_shader_target_info domain = {
+            .type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_DOMAIN_SHADER_TARGET_INFO,
+            .output_primitive = (enum vkd3d_shader_tessellator_output_primitive)output_primitive,
+            .partitioning = (enum vkd3d_shader_tessellator_partitioning)partitioning,
+        };
         struct vkd3d_shader_spirv_target_info target = {
             .type = VKD3D_SHADER_STRUCTURE_TYPE_SPIRV_TARGET_INFO,
+            .next = output_primitive && partitioning ? &domain : NULL,
             .entry_point = "main",
             .environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0,
         };
