@@ -459,8 +459,15 @@ bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char
      * another pipeline, or new targets, end it with the pass. */
     if (graphics->xfb_active && (graphics->so_targets_changed || graphics->xfb_pipeline != pipeline->vk_pipeline))
         d3d12_command_list_end_rendering(list);
+    /* ENABLE_VIEW_INSTANCE_MASKING with no view of the pipeline's in SetViewInstanceMask: D3D12
+     * runs nothing of the draw */
+    if (__builtin_expect(pipeline->graphics->view_masking, 0) && !d3d12_command_list_view_mask(list, pipeline->graphics))
+        return false;
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
+    /* the pipeline made for the masked views (the flush binds it when it binds; a new mask does not flush) */
+    if (__builtin_expect(pipeline->graphics->view_masking, 0))
+        d3d12_command_list_bind_view_mask_pipeline(list, pipeline->graphics, d3d12_command_list_view_mask(list, pipeline->graphics));
     apply_state(list, pipeline, graphics->vk_topology, indexed);
     if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
         return false;

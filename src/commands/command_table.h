@@ -120,6 +120,7 @@
     COMMAND(OMSetFrontAndBackStencilRef, LIST, RECORD, (ARG(UINT, FrontStencilRef), ARG(UINT, BackStencilRef))) \
     COMMAND(RSSetDepthBias, LIST, RECORD, (ARG(FLOAT, DepthBias), ARG(FLOAT, DepthBiasClamp), ARG(FLOAT, SlopeScaledDepthBias))) \
     COMMAND(IASetIndexBufferStripCutValue, LIST, RECORD, (ARG(D3D12_INDEX_BUFFER_STRIP_CUT_VALUE, IBStripCutValue))) \
+    COMMAND(SetViewInstanceMask, LIST, RECORD, (ARG(UINT, Mask))) \
     COMMAND(RSSetViewports, LIST, REFUSE, (ARG(UINT, NumViewports), ARG(const D3D12_VIEWPORT *, pViewports))) \
     COMMAND(RSSetScissorRects, LIST, REFUSE, (ARG(UINT, NumRects), ARG(const D3D12_RECT *, pRects))) \
     COMMAND(OMSetRenderTargets, LIST, REFUSE, (ARG(UINT, NumRenderTargetDescriptors), \

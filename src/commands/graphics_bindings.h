@@ -36,6 +36,7 @@ struct d3d12_rendering_key {
     VkImageAspectFlags depth_stencil_aspects;
     VkRect2D area;
     uint32_t layers;
+    uint32_t view_mask;            /* multiview's (view instancing), 0 without */
 };
 
 /* The list state a draw applies as dynamic state: what changed since it was set in the
@@ -112,6 +113,11 @@ struct d3d12_graphics_bindings {
     VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */
     VkDeviceSize index_offset, index_size;
     VkIndexType index_type;
+    /* SetViewInstanceMask (command_list_view_instancing.c): the views pipelines with
+     * ENABLE_VIEW_INSTANCE_MASKING render, 0 (none) until set; view_instance_mask_set notes a
+     * call, so that a bundle that makes none leaves its caller's mask */
+    uint32_t view_instance_mask;
+    bool view_instance_mask_set;
     /* SOSetTargets (command_list_stream_output.c) */
     struct d3d12_stream_output_target so_targets[D3D12_SO_BUFFER_SLOT_COUNT];
     /* Transform feedback active in the open rendering pass: begun by a draw with stream output,

@@ -46,6 +46,9 @@ struct d3d12xs_graphics_caps {
     bool patch_control_points;               /* VK_EXT_extended_dynamic_state2: patch lists set on the list */
     bool stencil_export;                     /* VK_EXT_shader_stencil_export: SV_StencilRef */
     bool conditional_rendering;              /* VK_EXT_conditional_rendering: SetPredication (command_list_predication.c) */
+    /* Multiview with D3D12's 4 views at least: view instancing (ViewInstancingTier 1); and with
+     * geometry or tessellation shaders */
+    bool multiview, multiview_geometry_shader, multiview_tessellation_shader;
     /* VK_EXT_conservative_rasterization: D3D12's tier (0: none) and the overestimation size */
     unsigned conservative_tier;
     float conservative_overestimation;

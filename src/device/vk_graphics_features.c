@@ -66,6 +66,17 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     caps->multi_draw_indirect = core->multiDrawIndirect;
     caps->draw_indirect_first_instance = core->drawIndirectFirstInstance;
     caps->draw_indirect_count = plan->enabled.vulkan12.drawIndirectCount;
+    /* View instancing: multiview (core since Vulkan 1.1), with the stages it covers. */
+    caps->multiview = plan->enabled.vulkan11.multiview;
+    caps->multiview_geometry_shader = caps->multiview && caps->geometry_shader && plan->enabled.vulkan11.multiviewGeometryShader;
+    caps->multiview_tessellation_shader = caps->multiview && caps->tessellation_shader
+            && plan->enabled.vulkan11.multiviewTessellationShader;
+    if (caps->multiview) {
+        VkPhysicalDeviceMultiviewProperties properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES};
+        VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
+        vkGetPhysicalDeviceProperties2(physical, &query);
+        caps->multiview = properties.maxMultiviewViewCount >= D3D12_MAX_VIEW_INSTANCE_COUNT;
+    }
 
     /* DepthClipEnable: Vulkan clips unless depth clamp is on; the extension separates the two. */
     plan->depth_clip = (VkPhysicalDeviceDepthClipEnableFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
