@@ -332,7 +332,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommand
  * a pipeline bind what that bind left undefined or the pipeline reads otherwise, else what
  * changed. */
 static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline, VkPrimitiveTopology topology,
-        bool indexed)
+        bool indexed, const char *command)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     const struct d3d12_graphics_pipeline *g = pipeline->graphics;
@@ -360,6 +360,9 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         if (g->vertex_slots && (!graphics->applied_vertex_slots || __builtin_clz(g->vertex_slots) < __builtin_clz(graphics->applied_vertex_slots)))
             graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
         graphics->dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
+        /* sample locations are dynamic only where the device has them at the pipeline's count */
+        if (g->sample_locations)
+            graphics->dirty |= D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
         graphics->applied_vertex_slots = g->vertex_slots;
         graphics->applied_strip_cut = g->dynamic_strip_cut ? (D3D12_INDEX_BUFFER_STRIP_CUT_VALUE)~0u : g->strip_cut_value;
@@ -424,6 +427,8 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         }
         vkCmdBindVertexBuffers2(cb, 0, count, buffers, offsets, sizes, strides);
     }
+    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS) && g->sample_locations)
+        d3d12_command_list_apply_sample_positions(list, g, command);
     if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_INDEX_BUFFER) && indexed)
         vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
     graphics->dirty &= indexed ? 0 : D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
@@ -468,7 +473,7 @@ bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char
     /* the pipeline made for the masked views (the flush binds it when it binds; a new mask does not flush) */
     if (__builtin_expect(pipeline->graphics->view_masking, 0))
         d3d12_command_list_bind_view_mask_pipeline(list, pipeline->graphics, d3d12_command_list_view_mask(list, pipeline->graphics));
-    apply_state(list, pipeline, graphics->vk_topology, indexed);
+    apply_state(list, pipeline, graphics->vk_topology, indexed, command);
     if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
         return false;
     if (pipeline->graphics->stream_output_slots)

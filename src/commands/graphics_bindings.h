@@ -50,7 +50,8 @@ enum d3d12_graphics_dirty {
     D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS = 0x20,
     D3D12_GRAPHICS_DIRTY_INDEX_BUFFER = 0x40,
     D3D12_GRAPHICS_DIRTY_DEPTH_BIAS = 0x80,
-    D3D12_GRAPHICS_DIRTY_ALL = 0xff,
+    D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS = 0x100,
+    D3D12_GRAPHICS_DIRTY_ALL = 0x1ff,
 };
 
 struct d3d12_vertex_buffer {
@@ -118,6 +119,10 @@ struct d3d12_graphics_bindings {
      * call, so that a bundle that makes none leaves its caller's mask */
     uint32_t view_instance_mask;
     bool view_instance_mask_set;
+    /* SetSamplePositions (command_list_sample_positions.c): samples per pixel (0: the standard
+     * positions), pixels (1, or 4 for a 2 x 2 grid) and the positions as Vulkan's */
+    uint32_t sample_positions_samples, sample_positions_pixels;
+    VkSampleLocationEXT sample_positions[16]; /* D3D12 allows 16 in all */
     /* SOSetTargets (command_list_stream_output.c) */
     struct d3d12_stream_output_target so_targets[D3D12_SO_BUFFER_SLOT_COUNT];
     /* Transform feedback active in the open rendering pass: begun by a draw with stream output,

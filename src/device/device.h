@@ -49,6 +49,10 @@ struct d3d12xs_graphics_caps {
     /* Multiview with D3D12's 4 views at least: view instancing (ViewInstancingTier 1); and with
      * geometry or tessellation shaders */
     bool multiview, multiview_geometry_shader, multiview_tessellation_shader;
+    /* VK_EXT_sample_locations: D3D12's ProgrammableSamplePositionsTier (0: none) and the sample
+     * counts whose pipelines take SetSamplePositions' positions */
+    unsigned sample_positions_tier;
+    VkSampleCountFlags sample_location_counts;
     /* VK_EXT_conservative_rasterization: D3D12's tier (0: none) and the overestimation size */
     unsigned conservative_tier;
     float conservative_overestimation;
@@ -64,6 +68,7 @@ struct d3d12xs_graphics_caps {
     PFN_vkCmdEndQueryIndexedEXT vkCmdEndQueryIndexedEXT;
     PFN_vkCmdBeginConditionalRenderingEXT vkCmdBeginConditionalRenderingEXT;
     PFN_vkCmdEndConditionalRenderingEXT vkCmdEndConditionalRenderingEXT;
+    PFN_vkCmdSetSampleLocationsEXT vkCmdSetSampleLocationsEXT;
 };
 
 struct d3d12_scheduler;

@@ -458,7 +458,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         D3D12_FEATURE_DATA_D3D12_OPTIONS2 *options = data;
         CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS2", *options);
         options->DepthBoundsTestSupported = device->graphics.depth_bounds;
-        options->ProgrammableSamplePositionsTier = D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_NOT_SUPPORTED;
+        options->ProgrammableSamplePositionsTier = (D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER)device->graphics.sample_positions_tier;
         return S_OK;
     }
     case D3D12_FEATURE_D3D12_OPTIONS3: {

@@ -337,6 +337,22 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
         dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
     if (desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH)
         dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT;
+    /* SetSamplePositions: sample locations on and dynamic wherever the device has them at the
+     * pipeline's count (D3D12 pipelines do not say whether a list will set positions); a draw
+     * sets the list's positions or the standard ones, which Vulkan's are too */
+    VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
+        .pNext = rasterizer->multisample.pNext,
+        .sampleLocationsEnable = VK_TRUE,
+        .sampleLocationsInfo = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT, .sampleLocationsPerPixel = rasterizer->samples,
+                .sampleLocationGridSize = {1, 1}},
+    };
+    if (device->graphics.sample_positions_tier && (device->graphics.sample_location_counts & rasterizer->samples)
+            && rasterizer->samples <= VK_SAMPLE_COUNT_16_BIT) {
+        rasterizer->multisample.pNext = &sample_locations;
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
+        state->graphics->sample_locations = true;
+    }
     const VkPipelineDynamicStateCreateInfo dynamic = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
         .dynamicStateCount = dynamic_count,

@@ -41,6 +41,9 @@ struct d3d12_graphics_pipeline {
      * them made with the pipeline (view_mask_pipelines[mask]; [view_mask] is the pipeline's own). */
     uint32_t view_mask;
     bool view_masking;
+    /* Dynamic sample locations (VK_EXT_sample_locations at its sample count): a draw sets
+     * SetSamplePositions' positions, or the standard ones (command_list_sample_positions.c) */
+    bool sample_locations;
     VkPipeline view_mask_pipelines[1u << D3D12_MAX_VIEW_INSTANCE_COUNT];
 };
 
