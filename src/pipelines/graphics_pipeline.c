@@ -339,7 +339,8 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
         dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT;
     /* SetSamplePositions: sample locations on and dynamic wherever the device has them at the
      * pipeline's count (D3D12 pipelines do not say whether a list will set positions); a draw
-     * sets the list's positions or the standard ones, which Vulkan's are too */
+     * sets the list's positions or the standard ones, which Vulkan's are too. Not where nothing
+     * is rasterized (stream output alone): Vulkan ignores such a pipeline's multisample state */
     VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
         .pNext = rasterizer->multisample.pNext,
@@ -348,7 +349,7 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
                 .sampleLocationGridSize = {1, 1}},
     };
     if (device->graphics.sample_positions_tier && (device->graphics.sample_location_counts & rasterizer->samples)
-            && rasterizer->samples <= VK_SAMPLE_COUNT_16_BIT) {
+            && rasterizer->samples <= VK_SAMPLE_COUNT_16_BIT && !rasterizer->rasterization.rasterizerDiscardEnable) {
         rasterizer->multisample.pNext = &sample_locations;
         dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
         state->graphics->sample_locations = true;
