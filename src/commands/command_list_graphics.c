@@ -347,6 +347,7 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         graphics->dirty = D3D12_GRAPHICS_DIRTY_ALL;
         graphics->applied_in = cb;
         graphics->applied_pipeline = VK_NULL_HANDLE;
+        graphics->applied_sample_locations = 0;
     }
     if (graphics->applied_pipeline != pipeline->vk_pipeline) {
         /* Topology and restart are dynamic in every pipeline, so a bind keeps them; restart's value
@@ -360,8 +361,11 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         if (g->vertex_slots && (!graphics->applied_vertex_slots || __builtin_clz(g->vertex_slots) < __builtin_clz(graphics->applied_vertex_slots)))
             graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
         graphics->dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
-        /* sample locations are dynamic only where the device has them at the pipeline's count */
-        if (g->sample_locations)
+        /* sample locations are dynamic only where the device has them at the pipeline's count;
+         * those set for that count stay valid across binds of pipelines that have them */
+        if (!g->sample_locations)
+            graphics->applied_sample_locations = 0;
+        else if ((uint32_t)g->samples != graphics->applied_sample_locations)
             graphics->dirty |= D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
         graphics->applied_vertex_slots = g->vertex_slots;

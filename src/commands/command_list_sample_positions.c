@@ -95,7 +95,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetSamplePositions(ID3D12GraphicsComma
 void d3d12_command_list_apply_sample_positions(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline,
         const char *command)
 {
-    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     VkSampleLocationEXT standard[16];
     VkSampleLocationsInfoEXT info = {
         .sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT,
@@ -121,4 +121,5 @@ void d3d12_command_list_apply_sample_positions(struct d3d12_command_list *list, 
             standard[i] = vk_location(table[i]);
     }
     list->object.device->graphics.vkCmdSetSampleLocationsEXT(list->vk_command_buffer, &info);
+    graphics->applied_sample_locations = pipeline->samples;
 }
