@@ -356,6 +356,12 @@ static void test_rules(struct env *env)
         struct harness_list list;
         CHECK_HR(create_pipeline(env, NULL, &plain), S_OK);
         two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
+        /* without view instancing SV_ViewID reads 0, and the draw renders slice 0 alone */
+        list = begin(env);
+        draw(&list, plain);
+        finish(env, &list);
+        check_slice(env, 0, view_colors[0]);
+        check_slice(env, 1, black);
         list = begin(env);
         draw(&list, two);
         finish(env, &list);
