@@ -586,15 +586,25 @@ static void replay(struct d3d12_command_list *list, const struct d3d12_bundle *b
     ID3D12GraphicsCommandList10 *iface = &list->ID3D12GraphicsCommandList10_iface;
     const struct bundle_record *record;
 
-    /* The pipeline state is the one thing a bundle does not inherit. */
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const uint32_t caller_view_instance_mask = graphics->view_instance_mask;
+    const bool caller_view_instance_mask_set = graphics->view_instance_mask_set;
+
+    /* The pipeline state is not inherited, nor the view instance mask: a bundle's starts at 0
+     * (and one it sets stays set in the caller, as its pipeline does). */
     if (bundle->initial_state)
         d3d12_command_list_SetPipelineState(iface, bundle->initial_state);
+    d3d12_command_list_SetViewInstanceMask(iface, 0);
+    graphics->view_instance_mask_set = false;
     for (size_t offset = 0; offset < bundle->stream_size && !list->invalid; offset += record->size) {
         record = (const struct bundle_record *)(bundle->stream + offset);
         switch ((enum bundle_op)record->op) {
         D3D12XS_COMMANDS(BUNDLE_REPLAY)
         }
     }
+    if (!graphics->view_instance_mask_set)
+        d3d12_command_list_SetViewInstanceMask(iface, caller_view_instance_mask);
+    graphics->view_instance_mask_set = caller_view_instance_mask_set || graphics->view_instance_mask_set;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ExecuteBundle(ID3D12GraphicsCommandList10 *iface, ID3D12GraphicsCommandList *bundle_iface)

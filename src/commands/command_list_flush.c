@@ -7,7 +7,9 @@
 
 #include "command_recording.h"
 #include "command_list_flush.h"
+#include "commands/command_list_graphics.h"
 #include "descriptors/descriptor_buffer.h"
+#include "pipelines/graphics_pipeline.h"
 #include "spirv/spirv.h"
 
 #define MAX_PUSH_WRITES 128
@@ -499,6 +501,9 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
     if (state->root_views_scalar)
         variant |= D3D12XS_VARIANT_SCALAR;
     vk_pipeline = pipeline->vk_pipeline;
+    /* view instancing with masking: the pipeline made for the masked views (a draw with none runs nothing) */
+    if (pipeline->graphics && pipeline->graphics->view_masking && d3d12_command_list_view_mask(list, pipeline->graphics))
+        vk_pipeline = pipeline->graphics->view_mask_pipelines[d3d12_command_list_view_mask(list, pipeline->graphics)];
     if (variant) {
         char error[320];
         if (!(vk_pipeline = d3d12_pipeline_state_variant(list->bindings.pipeline, variant, error, sizeof(error)))) {

@@ -332,7 +332,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommand
  * a pipeline bind what that bind left undefined or the pipeline reads otherwise, else what
  * changed. */
 static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline, VkPrimitiveTopology topology,
-        bool indexed)
+        bool indexed, const char *command)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     const struct d3d12_graphics_pipeline *g = pipeline->graphics;
@@ -347,6 +347,7 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         graphics->dirty = D3D12_GRAPHICS_DIRTY_ALL;
         graphics->applied_in = cb;
         graphics->applied_pipeline = VK_NULL_HANDLE;
+        graphics->applied_sample_locations = 0;
     }
     if (graphics->applied_pipeline != pipeline->vk_pipeline) {
         /* Topology and restart are dynamic in every pipeline, so a bind keeps them; restart's value
@@ -360,6 +361,12 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         if (g->vertex_slots && (!graphics->applied_vertex_slots || __builtin_clz(g->vertex_slots) < __builtin_clz(graphics->applied_vertex_slots)))
             graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
         graphics->dirty |= D3D12_GRAPHICS_DIRTY_DEPTH_BOUNDS | D3D12_GRAPHICS_DIRTY_DEPTH_BIAS;
+        /* sample locations are dynamic only where the device has them at the pipeline's count;
+         * those set for that count stay valid across binds of pipelines that have them */
+        if (!g->sample_locations)
+            graphics->applied_sample_locations = 0;
+        else if ((uint32_t)g->samples != graphics->applied_sample_locations)
+            graphics->dirty |= D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
         graphics->applied_vertex_slots = g->vertex_slots;
         graphics->applied_strip_cut = g->dynamic_strip_cut ? (D3D12_INDEX_BUFFER_STRIP_CUT_VALUE)~0u : g->strip_cut_value;
@@ -424,6 +431,8 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         }
         vkCmdBindVertexBuffers2(cb, 0, count, buffers, offsets, sizes, strides);
     }
+    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS) && g->sample_locations)
+        d3d12_command_list_apply_sample_positions(list, g, command);
     if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_INDEX_BUFFER) && indexed)
         vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
     graphics->dirty &= indexed ? 0 : D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
@@ -459,9 +468,16 @@ bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char
      * another pipeline, or new targets, end it with the pass. */
     if (graphics->xfb_active && (graphics->so_targets_changed || graphics->xfb_pipeline != pipeline->vk_pipeline))
         d3d12_command_list_end_rendering(list);
+    /* ENABLE_VIEW_INSTANCE_MASKING with no view of the pipeline's in SetViewInstanceMask: D3D12
+     * runs nothing of the draw */
+    if (__builtin_expect(pipeline->graphics->view_masking, 0) && !d3d12_command_list_view_mask(list, pipeline->graphics))
+        return false;
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
-    apply_state(list, pipeline, graphics->vk_topology, indexed);
+    /* the pipeline made for the masked views (the flush binds it when it binds; a new mask does not flush) */
+    if (__builtin_expect(pipeline->graphics->view_masking, 0))
+        d3d12_command_list_bind_view_mask_pipeline(list, pipeline->graphics, d3d12_command_list_view_mask(list, pipeline->graphics));
+    apply_state(list, pipeline, graphics->vk_topology, indexed, command);
     if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
         return false;
     if (pipeline->graphics->stream_output_slots)

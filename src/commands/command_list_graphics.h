@@ -21,6 +21,21 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
 struct d3d12_pipeline_state;
 void d3d12_command_list_begin_stream_output(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline);
 
+/* command_list_view_instancing.c: the views a draw with pipeline renders (Vulkan's view mask:
+ * the pipeline's views, those of them in the list's SetViewInstanceMask with masking, 0 without
+ * view instancing), and the bind of the pipeline made for a masked subset of them. */
+void STDMETHODCALLTYPE d3d12_command_list_SetViewInstanceMask(ID3D12GraphicsCommandList10 *iface, UINT mask);
+uint32_t d3d12_command_list_view_mask(const struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline);
+void d3d12_command_list_bind_view_mask_pipeline(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline,
+        uint32_t view_mask);
+
+/* command_list_sample_positions.c: in a draw with a pipeline of dynamic sample locations, the
+ * list's SetSamplePositions positions (or the standard ones) as Vulkan's. */
+void STDMETHODCALLTYPE d3d12_command_list_SetSamplePositions(ID3D12GraphicsCommandList10 *iface, UINT samples, UINT pixels,
+        D3D12_SAMPLE_POSITION *positions);
+void d3d12_command_list_apply_sample_positions(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline,
+        const char *command);
+
 /* command_list_graphics.c */
 void STDMETHODCALLTYPE d3d12_command_list_IASetPrimitiveTopology(ID3D12GraphicsCommandList10 *iface, D3D12_PRIMITIVE_TOPOLOGY topology);
 void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsCommandList10 *iface, UINT start, UINT count,

@@ -160,6 +160,12 @@ static bool rendering_key(struct d3d12_command_list *list, const struct d3d12_gr
     /* Without attachments (UAV-only rendering) the viewports and scissors bound the draw. */
     key->area = (VkRect2D){{0, 0}, {width, height}};
     key->layers = attached ? layers : 1;
+    /* View instancing: view i renders into array slice i of each target, which must have it */
+    if ((key->view_mask = d3d12_command_list_view_mask(list, pipeline)) && attached && layers < 32u - (uint32_t)__builtin_clz(key->view_mask)) {
+        d3d12_command_list_debug_warn(list, command, "the pipeline renders views up to %u (view instancing), but a bound target has %u "
+                "array slices: the draw is skipped", 31u - (uint32_t)__builtin_clz(key->view_mask), layers);
+        return false;
+    }
     return true;
 }
 
@@ -183,7 +189,8 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
     const VkRenderingInfo info = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
         .renderArea = key->area,
-        .layerCount = key->layers,
+        .layerCount = key->layers, /* with a view mask, multiview's views stand for layers */
+        .viewMask = key->view_mask,
         .colorAttachmentCount = key->color_count,
         .pColorAttachments = colors,
         .pDepthAttachment = key->depth_stencil_aspects & VK_IMAGE_ASPECT_DEPTH_BIT ? &depth : NULL,

@@ -37,7 +37,7 @@
  * (OPTIONAL_ARRAY of 4), OMSetStencilRef, OMSetFrontAndBackStencilRef, RSSetDepthBias,
  * IASetIndexBufferStripCutValue, ExecuteIndirect and SetViewInstanceMask are kept (a
  * bundle inherits neither the pipeline state nor the primitive topology, so a draw is CHECKed
- * for both), and OMSetRenderTargets, RSSetViewports, RSSetScissorRects, SOSetTargets,
+ * for both), and OMSetRenderTargets, RSSetViewports, RSSetScissorRects, SOSetTargets, SetSamplePositions,
  * ResolveSubresource(Region), SetPredication, the render passes and every copy, clear or
  * query are refused. */
 #define D3D12XS_COMMANDS(COMMAND) \
@@ -120,6 +120,9 @@
     COMMAND(OMSetFrontAndBackStencilRef, LIST, RECORD, (ARG(UINT, FrontStencilRef), ARG(UINT, BackStencilRef))) \
     COMMAND(RSSetDepthBias, LIST, RECORD, (ARG(FLOAT, DepthBias), ARG(FLOAT, DepthBiasClamp), ARG(FLOAT, SlopeScaledDepthBias))) \
     COMMAND(IASetIndexBufferStripCutValue, LIST, RECORD, (ARG(D3D12_INDEX_BUFFER_STRIP_CUT_VALUE, IBStripCutValue))) \
+    COMMAND(SetViewInstanceMask, LIST, RECORD, (ARG(UINT, Mask))) \
+    COMMAND(SetSamplePositions, LIST, REFUSE, (ARG(UINT, NumSamplesPerPixel), ARG(UINT, NumPixels), \
+            ARG(D3D12_SAMPLE_POSITION *, pSamplePositions))) \
     COMMAND(RSSetViewports, LIST, REFUSE, (ARG(UINT, NumViewports), ARG(const D3D12_VIEWPORT *, pViewports))) \
     COMMAND(RSSetScissorRects, LIST, REFUSE, (ARG(UINT, NumRects), ARG(const D3D12_RECT *, pRects))) \
     COMMAND(OMSetRenderTargets, LIST, REFUSE, (ARG(UINT, NumRenderTargetDescriptors), \

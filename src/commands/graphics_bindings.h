@@ -36,6 +36,7 @@ struct d3d12_rendering_key {
     VkImageAspectFlags depth_stencil_aspects;
     VkRect2D area;
     uint32_t layers;
+    uint32_t view_mask;            /* multiview's (view instancing), 0 without */
 };
 
 /* The list state a draw applies as dynamic state: what changed since it was set in the
@@ -49,7 +50,8 @@ enum d3d12_graphics_dirty {
     D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS = 0x20,
     D3D12_GRAPHICS_DIRTY_INDEX_BUFFER = 0x40,
     D3D12_GRAPHICS_DIRTY_DEPTH_BIAS = 0x80,
-    D3D12_GRAPHICS_DIRTY_ALL = 0xff,
+    D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS = 0x100,
+    D3D12_GRAPHICS_DIRTY_ALL = 0x1ff,
 };
 
 struct d3d12_vertex_buffer {
@@ -90,6 +92,9 @@ struct d3d12_graphics_bindings {
     /* Of that pipeline: what decides which dynamic state the next pipeline's bind leaves valid */
     uint32_t applied_vertex_slots;
     D3D12_INDEX_BUFFER_STRIP_CUT_VALUE applied_strip_cut;
+    /* the sample count the command buffer's dynamic sample locations were set for, 0 where none
+     * are (or a pipeline without them was bound since: its bind leaves them undefined) */
+    uint32_t applied_sample_locations;
     uint32_t viewport_count, scissor_count;
     VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
     VkRect2D scissors[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];
@@ -112,6 +117,15 @@ struct d3d12_graphics_bindings {
     VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */
     VkDeviceSize index_offset, index_size;
     VkIndexType index_type;
+    /* SetViewInstanceMask (command_list_view_instancing.c): the views pipelines with
+     * ENABLE_VIEW_INSTANCE_MASKING render, 0 (none) until set; view_instance_mask_set notes a
+     * call, so that a bundle that makes none leaves its caller's mask */
+    uint32_t view_instance_mask;
+    bool view_instance_mask_set;
+    /* SetSamplePositions (command_list_sample_positions.c): samples per pixel (0: the standard
+     * positions), pixels (1, or 4 for a 2 x 2 grid) and the positions as Vulkan's */
+    uint32_t sample_positions_samples, sample_positions_pixels;
+    VkSampleLocationEXT sample_positions[16]; /* D3D12 allows 16 in all */
     /* SOSetTargets (command_list_stream_output.c) */
     struct d3d12_stream_output_target so_targets[D3D12_SO_BUFFER_SLOT_COUNT];
     /* Transform feedback active in the open rendering pass: begun by a draw with stream output,

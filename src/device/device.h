@@ -46,6 +46,13 @@ struct d3d12xs_graphics_caps {
     bool patch_control_points;               /* VK_EXT_extended_dynamic_state2: patch lists set on the list */
     bool stencil_export;                     /* VK_EXT_shader_stencil_export: SV_StencilRef */
     bool conditional_rendering;              /* VK_EXT_conditional_rendering: SetPredication (command_list_predication.c) */
+    /* Multiview with D3D12's 4 views at least: view instancing (ViewInstancingTier 1); and with
+     * geometry or tessellation shaders */
+    bool multiview, multiview_geometry_shader, multiview_tessellation_shader;
+    /* VK_EXT_sample_locations: D3D12's ProgrammableSamplePositionsTier (0: none) and the sample
+     * counts whose pipelines take SetSamplePositions' positions */
+    unsigned sample_positions_tier;
+    VkSampleCountFlags sample_location_counts;
     /* VK_EXT_conservative_rasterization: D3D12's tier (0: none) and the overestimation size */
     unsigned conservative_tier;
     float conservative_overestimation;
@@ -61,6 +68,7 @@ struct d3d12xs_graphics_caps {
     PFN_vkCmdEndQueryIndexedEXT vkCmdEndQueryIndexedEXT;
     PFN_vkCmdBeginConditionalRenderingEXT vkCmdBeginConditionalRenderingEXT;
     PFN_vkCmdEndConditionalRenderingEXT vkCmdEndConditionalRenderingEXT;
+    PFN_vkCmdSetSampleLocationsEXT vkCmdSetSampleLocationsEXT;
 };
 
 /* VK_EXT_device_generated_commands, where the device has it (device/vk_device_create.c):

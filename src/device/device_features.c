@@ -459,7 +459,7 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         D3D12_FEATURE_DATA_D3D12_OPTIONS2 *options = data;
         CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS2", *options);
         options->DepthBoundsTestSupported = device->graphics.depth_bounds;
-        options->ProgrammableSamplePositionsTier = D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_NOT_SUPPORTED;
+        options->ProgrammableSamplePositionsTier = (D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER)device->graphics.sample_positions_tier;
         return S_OK;
     }
     case D3D12_FEATURE_D3D12_OPTIONS3: {
@@ -469,7 +469,9 @@ HRESULT d3d12_device_check_feature_support(struct d3d12_device *device, D3D12_FE
         options->CopyQueueTimestampQueriesSupported = device->queue_map[D3D12_COMMAND_LIST_TYPE_COPY].timestamps;
         options->WriteBufferImmediateSupportFlags = D3D12_COMMAND_LIST_SUPPORT_FLAG_DIRECT | D3D12_COMMAND_LIST_SUPPORT_FLAG_COMPUTE
                 | D3D12_COMMAND_LIST_SUPPORT_FLAG_COPY;
-        options->ViewInstancingTier = D3D12_VIEW_INSTANCING_TIER_NOT_SUPPORTED;
+        /* Tier 1 (draw-call looping at worst): the tiers differ only in how much work the views
+         * share, which multiview leaves to the driver (docs/graphics.md, "View instancing"). */
+        options->ViewInstancingTier = device->graphics.multiview ? D3D12_VIEW_INSTANCING_TIER_1 : D3D12_VIEW_INSTANCING_TIER_NOT_SUPPORTED;
         return S_OK;
     }
     case D3D12_FEATURE_COMMAND_QUEUE_PRIORITY: {

@@ -92,6 +92,9 @@ void d3d12xs_select_vk_features(const struct d3d12xs_vk_features *supported, str
     TAKE(core.features.fullDrawIndexUint32);    /* 32-bit indices up to 0xfffffffe */
     TAKE(core.features.variableMultisampleRate); /* UAV-only rendering with ForcedSampleCount */
     TAKE(vulkan11.shaderDrawParameters);        /* SV_InstanceID counts from 0: InstanceIndex - BaseInstance */
+    TAKE(vulkan11.multiview);                   /* view instancing (D3D12_VIEW_INSTANCING_DESC), SV_ViewID */
+    TAKE(vulkan11.multiviewGeometryShader);     /* ... with a geometry shader */
+    TAKE(vulkan11.multiviewTessellationShader); /* ... with hull and domain shaders */
     /* ExecuteIndirect (commands/command_list_indirect.c): many commands per call, a first
      * instance read from memory, and count buffers. */
     TAKE(core.features.multiDrawIndirect);

@@ -33,6 +33,31 @@ static unsigned conservative_tier(const VkPhysicalDeviceConservativeRasterizatio
     return properties->fullyCoveredFragmentShaderInputVariable ? 3 : 2;
 }
 
+/* D3D12's programmable sample positions tier from VK_EXT_sample_locations: positions that may
+ * change between draws of one rendering pass (variableSampleLocations; without it only render
+ * pass objects can set them) at 1, 2, 4 and 8 samples make tier 1; a 2 x 2 pixel grid at 1, 2
+ * and 4 samples (NumPixels 4 allows at most 4 samples) tier 2. */
+static unsigned sample_positions_tier(const struct d3d12_device *device, const VkPhysicalDeviceSampleLocationsPropertiesEXT *properties)
+{
+    PFN_vkGetPhysicalDeviceMultisamplePropertiesEXT get_grid = (PFN_vkGetPhysicalDeviceMultisamplePropertiesEXT)
+            vkGetInstanceProcAddr(device->vk_instance, "vkGetPhysicalDeviceMultisamplePropertiesEXT");
+    const VkSampleCountFlags tier1_counts = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT;
+
+    if (!properties->variableSampleLocations || (properties->sampleLocationSampleCounts & tier1_counts) != tier1_counts)
+        return 0;
+    for (uint32_t samples = VK_SAMPLE_COUNT_1_BIT; samples <= VK_SAMPLE_COUNT_4_BIT; samples <<= 1) {
+        VkMultisamplePropertiesEXT grid = {.sType = VK_STRUCTURE_TYPE_MULTISAMPLE_PROPERTIES_EXT};
+        if (!get_grid)
+            return 1;
+        get_grid(device->vk_physical_device, (VkSampleCountFlagBits)samples, &grid);
+        /* the 2 x 2 grid must divide the largest one */
+        if (grid.maxSampleLocationGridSize.width < 2 || grid.maxSampleLocationGridSize.height < 2
+                || grid.maxSampleLocationGridSize.width % 2 || grid.maxSampleLocationGridSize.height % 2)
+            return 1;
+    }
+    return 2;
+}
+
 void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs_vk_device_plan *plan)
 {
     const VkPhysicalDeviceFeatures *core = &plan->enabled.core.features;
@@ -66,6 +91,17 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     caps->multi_draw_indirect = core->multiDrawIndirect;
     caps->draw_indirect_first_instance = core->drawIndirectFirstInstance;
     caps->draw_indirect_count = plan->enabled.vulkan12.drawIndirectCount;
+    /* View instancing: multiview (core since Vulkan 1.1), with the stages it covers. */
+    caps->multiview = plan->enabled.vulkan11.multiview;
+    caps->multiview_geometry_shader = caps->multiview && caps->geometry_shader && plan->enabled.vulkan11.multiviewGeometryShader;
+    caps->multiview_tessellation_shader = caps->multiview && caps->tessellation_shader
+            && plan->enabled.vulkan11.multiviewTessellationShader;
+    if (caps->multiview) {
+        VkPhysicalDeviceMultiviewProperties properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES};
+        VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
+        vkGetPhysicalDeviceProperties2(physical, &query);
+        caps->multiview = properties.maxMultiviewViewCount >= D3D12_MAX_VIEW_INSTANCE_COUNT;
+    }
 
     /* DepthClipEnable: Vulkan clips unless depth clamp is on; the extension separates the two. */
     plan->depth_clip = (VkPhysicalDeviceDepthClipEnableFeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT};
@@ -181,6 +217,18 @@ void d3d12xs_vk_device_plan_graphics(struct d3d12_device *device, struct d3d12xs
     if ((caps->stencil_export = d3d12xs_device_has_extension(device, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME)))
         plan->extensions[plan->extension_count++] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME;
 
+    /* SetSamplePositions: dynamic sample locations in every pipeline of a sample count the
+     * extension covers (commands/command_list_sample_positions.c). */
+    if (d3d12xs_device_has_extension(device, VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME)) {
+        VkPhysicalDeviceSampleLocationsPropertiesEXT properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLE_LOCATIONS_PROPERTIES_EXT};
+        VkPhysicalDeviceProperties2 query = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &properties};
+        vkGetPhysicalDeviceProperties2(physical, &query);
+        if ((caps->sample_positions_tier = sample_positions_tier(device, &properties))) {
+            caps->sample_location_counts = properties.sampleLocationSampleCounts;
+            plan->extensions[plan->extension_count++] = VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME;
+        }
+    }
+
     /* SetPredication: draws, dispatches and attachment clears under a 32-bit condition. */
     plan->conditional_rendering = (VkPhysicalDeviceConditionalRenderingFeaturesEXT){
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
@@ -221,4 +269,7 @@ void d3d12xs_vk_device_load_graphics(struct d3d12_device *device)
             || !(caps->vkCmdEndConditionalRenderingEXT = (PFN_vkCmdEndConditionalRenderingEXT)vkGetDeviceProcAddr(device->vk_device,
                     "vkCmdEndConditionalRenderingEXT"))))
         caps->conditional_rendering = false;
+    if (caps->sample_positions_tier && !(caps->vkCmdSetSampleLocationsEXT = (PFN_vkCmdSetSampleLocationsEXT)vkGetDeviceProcAddr(
+            device->vk_device, "vkCmdSetSampleLocationsEXT")))
+        caps->sample_positions_tier = 0;
 }

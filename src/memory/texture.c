@@ -184,6 +184,10 @@ static void image_create_info(struct d3d12_device *device, const D3D12_RESOURCE_
                 info->pNext = &image->format_list;
         }
     }
+    /* Depth may be rendered with SetSamplePositions' positions (docs/graphics.md, "Sample positions"). */
+    if ((info->usage & VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) && device->graphics.sample_positions_tier
+            && (device->graphics.sample_location_counts & info->samples))
+        info->flags |= VK_IMAGE_CREATE_SAMPLE_LOCATIONS_COMPATIBLE_DEPTH_BIT_EXT;
     /* D3D12 may view any square 2D array of six or more layers as a cube. */
     if (info->imageType == VK_IMAGE_TYPE_2D && info->arrayLayers >= 6 && info->extent.width == info->extent.height
             && info->samples == VK_SAMPLE_COUNT_1_BIT)

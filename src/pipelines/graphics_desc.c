@@ -200,6 +200,12 @@ static void write_key(const struct d3d12_graphics_desc *desc, struct key_writer 
     key_put_u32(w, desc->dsv_format);
     key_put_u32(w, desc->sample_desc.Count);
     key_put_u32(w, desc->sample_desc.Quality);
+    key_put_u32(w, desc->view_instancing.ViewInstanceCount);
+    key_put_u32(w, desc->view_instancing.Flags);
+    for (UINT i = 0; desc->view_instancing.pViewInstanceLocations && i < desc->view_instancing.ViewInstanceCount; i++) {
+        key_put_u32(w, desc->view_instancing.pViewInstanceLocations[i].ViewportArrayIndex);
+        key_put_u32(w, desc->view_instancing.pViewInstanceLocations[i].RenderTargetArrayIndex);
+    }
 }
 
 void *d3d12_graphics_desc_key_bytes(const struct d3d12_graphics_desc *desc, size_t *size)

@@ -57,7 +57,10 @@ static const char *execution_model_name(uint32_t model)
 
 static void destroy_graphics(struct d3d12_device *device, struct d3d12_graphics_pipeline *graphics)
 {
-    (void)device;
+    /* the pipeline's own (at view_mask) goes with the pipeline state */
+    for (uint32_t mask = 1; mask < D3D12XS_ARRAY_SIZE(graphics->view_mask_pipelines); mask++)
+        if (mask != graphics->view_mask)
+            vkDestroyPipeline(device->vk_device, graphics->view_mask_pipelines[mask], NULL);
     free(graphics);
 }
 
@@ -345,6 +348,23 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
         dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
     if (desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH)
         dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT;
+    /* SetSamplePositions: sample locations on and dynamic wherever the device has them at the
+     * pipeline's count (D3D12 pipelines do not say whether a list will set positions); a draw
+     * sets the list's positions or the standard ones, which Vulkan's are too. Not where nothing
+     * is rasterized (stream output alone): Vulkan ignores such a pipeline's multisample state */
+    VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
+        .pNext = rasterizer->multisample.pNext,
+        .sampleLocationsEnable = VK_TRUE,
+        .sampleLocationsInfo = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT, .sampleLocationsPerPixel = rasterizer->samples,
+                .sampleLocationGridSize = {1, 1}},
+    };
+    if (device->graphics.sample_positions_tier && (device->graphics.sample_location_counts & rasterizer->samples)
+            && rasterizer->samples <= VK_SAMPLE_COUNT_16_BIT && !rasterizer->rasterization.rasterizerDiscardEnable) {
+        rasterizer->multisample.pNext = &sample_locations;
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
+        state->graphics->sample_locations = true;
+    }
     const VkPipelineDynamicStateCreateInfo dynamic = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
         .dynamicStateCount = dynamic_count,
@@ -368,12 +388,28 @@ static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d
         .pDynamicState = &dynamic,
         .layout = state->vk_layout,
     };
+    /* View instancing: every view; with masking, one more pipeline per other non-empty subset of
+     * them, made now so that recording never compiles (a draw takes the one of its mask). */
+    output->rendering.viewMask = state->graphics->view_mask;
     if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL, &state->vk_pipeline)) != VK_SUCCESS) {
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateGraphicsPipelines failed (VkResult %d)", vr);
         state->vk_pipeline = VK_NULL_HANDLE;
         goto done;
     }
     state->variants[0] = state->vk_pipeline;
+    state->graphics->view_mask_pipelines[state->graphics->view_mask] = state->vk_pipeline;
+    for (uint32_t mask = 1; state->graphics->view_masking && mask < state->graphics->view_mask; mask++) {
+        if ((mask & state->graphics->view_mask) != mask)
+            continue;
+        output->rendering.viewMask = mask;
+        if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL,
+                &state->graphics->view_mask_pipelines[mask])) != VK_SUCCESS) {
+            state->graphics->view_mask_pipelines[mask] = VK_NULL_HANDLE;
+            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateGraphicsPipelines failed for view mask 0x%x "
+                    "(VkResult %d)", mask, vr);
+            goto done;
+        }
+    }
     state->graphics->vertex_slots = input->slots;
     state->graphics->per_instance_slots = input->per_instance_slots;
     state->graphics->samples = rasterizer->samples;
@@ -410,6 +446,9 @@ static HRESULT init_graphics(struct d3d12_pipeline_state *state, const struct d3
     memcpy(state->graphics->rtv_formats, desc->rtv_formats, sizeof(desc->rtv_formats));
     state->graphics->dsv_format = desc->dsv_format;
     state->graphics->tessellation = desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH;
+    state->graphics->view_mask = (1u << desc->view_instancing.ViewInstanceCount) - 1;
+    state->graphics->view_masking = desc->view_instancing.ViewInstanceCount
+            && (desc->view_instancing.Flags & D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING);
     if (state->graphics->tessellation && !device->graphics.patch_control_points)
         return d3d12xs_fail(E_NOTIMPL, method, "%sHS and %sDS: %s lacks extended dynamic state 2's patch control points, which "
                 "IASetPrimitiveTopology's patch lists need here", desc->prefix, desc->prefix, device->vk_properties.deviceName);

@@ -35,6 +35,16 @@ struct d3d12_graphics_pipeline {
      * rasterizer state's DepthBias, DepthBiasClamp, SlopeScaledDepthBias) */
     bool dynamic_depth_bias;
     float depth_bias[3];
+    /* View instancing: the views it renders (Vulkan's view mask, bit i for view i; 0 without
+     * view instancing). With ENABLE_VIEW_INSTANCE_MASKING (view_masking) a draw renders the views
+     * of view_mask & the list's SetViewInstanceMask, with the pipeline made for that mask, all of
+     * them made with the pipeline (view_mask_pipelines[mask]; [view_mask] is the pipeline's own). */
+    uint32_t view_mask;
+    bool view_masking;
+    /* Dynamic sample locations (VK_EXT_sample_locations at its sample count): a draw sets
+     * SetSamplePositions' positions, or the standard ones (command_list_sample_positions.c) */
+    bool sample_locations;
+    VkPipeline view_mask_pipelines[1u << D3D12_MAX_VIEW_INSTANCE_COUNT];
 };
 
 /* A parsed pipeline state stream (pipeline_stream.c). */

@@ -1,7 +1,7 @@
 /* D3D12's rules for a graphics pipeline's description, checked before anything is built: the
- * stages and topology type, flags, the cached blob's size, stream output (stream_output.c) and the
- * parts d3d12xs does not do (view instancing), then each state's own rules (graphics_state.h). One
- * line each. */
+ * stages and topology type, flags, the cached blob's size, stream output (stream_output.c), view
+ * instancing (and the locations multiview cannot express), then each state's own rules
+ * (graphics_state.h). One line each. */
 #include "pipelines/graphics_pipeline.h"
 #include "pipelines/graphics_state.h"
 
@@ -15,6 +15,58 @@ static HRESULT check_bytecode(const D3D12_SHADER_BYTECODE *bytecode, const char 
     if (!bytecode->pShaderBytecode != !bytecode->BytecodeLength)
         return d3d12xs_fail(E_INVALIDARG, method, "%s%s has %s (both or neither)", p, name,
                 bytecode->pShaderBytecode ? "a pointer but BytecodeLength 0" : "BytecodeLength but pShaderBytecode NULL");
+    return S_OK;
+}
+
+/* D3D12_VIEW_INSTANCING_DESC: D3D12's rules, then what multiview cannot express. Multiview
+ * renders view i into layer i of each attachment with the one viewport set, so each view's
+ * RenderTargetArrayIndex must be its own index and its ViewportArrayIndex 0 (docs/graphics.md,
+ * "View instancing"). */
+static HRESULT check_view_instancing(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method)
+{
+    const D3D12_VIEW_INSTANCING_DESC *vi = &desc->view_instancing;
+    const struct d3d12xs_graphics_caps *caps = &device->graphics;
+    const char *p = desc->prefix;
+
+    if (!vi->ViewInstanceCount)
+        return S_OK;
+    if (vi->Flags & ~D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sViewInstancing.Flags is 0x%x (NONE or ENABLE_VIEW_INSTANCE_MASKING)", p,
+                (unsigned)vi->Flags);
+    if (vi->ViewInstanceCount > D3D12_MAX_VIEW_INSTANCE_COUNT)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sViewInstancing.ViewInstanceCount is %u (at most %u)", p, vi->ViewInstanceCount,
+                D3D12_MAX_VIEW_INSTANCE_COUNT);
+    if (!vi->pViewInstanceLocations)
+        return d3d12xs_fail(E_INVALIDARG, method, "%sViewInstancing.pViewInstanceLocations is NULL with ViewInstanceCount %u", p,
+                vi->ViewInstanceCount);
+    for (UINT i = 0; i < vi->ViewInstanceCount; i++) {
+        const D3D12_VIEW_INSTANCE_LOCATION *location = &vi->pViewInstanceLocations[i];
+        if (location->ViewportArrayIndex >= D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE)
+            return d3d12xs_fail(E_INVALIDARG, method, "%sViewInstancing.pViewInstanceLocations[%u].ViewportArrayIndex is %u (below %u)", p,
+                    i, location->ViewportArrayIndex, D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE);
+        if (location->RenderTargetArrayIndex >= D3D12_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION)
+            return d3d12xs_fail(E_INVALIDARG, method, "%sViewInstancing.pViewInstanceLocations[%u].RenderTargetArrayIndex is %u (below %u)",
+                    p, i, location->RenderTargetArrayIndex, D3D12_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION);
+    }
+    if (!caps->multiview)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing has %u views: %s lacks multiview for %u views (ViewInstancingTier is "
+                "NOT_SUPPORTED)", p, vi->ViewInstanceCount, device->vk_properties.deviceName, D3D12_MAX_VIEW_INSTANCE_COUNT);
+    for (UINT i = 0; i < vi->ViewInstanceCount; i++) {
+        const D3D12_VIEW_INSTANCE_LOCATION *location = &vi->pViewInstanceLocations[i];
+        if (location->RenderTargetArrayIndex != i || location->ViewportArrayIndex)
+            return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing.pViewInstanceLocations[%u] is viewport %u, render target array "
+                    "index %u: d3d12xs renders view i into array slice i through viewport 0 (Vulkan multiview), other locations are "
+                    "not implemented", p, i, location->ViewportArrayIndex, location->RenderTargetArrayIndex);
+    }
+    if (has_code(&desc->gs) && !caps->multiview_geometry_shader)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing with a GS: %s lacks multiviewGeometryShader", p,
+                device->vk_properties.deviceName);
+    if (has_code(&desc->hs) && !caps->multiview_tessellation_shader)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing with an HS and a DS: %s lacks multiviewTessellationShader", p,
+                device->vk_properties.deviceName);
+    /* Vulkan makes no transform feedback active in a multiview rendering pass */
+    if (desc->stream_output.NumEntries)
+        return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing with StreamOutput: Vulkan streams out of no multiview pass", p);
     return S_OK;
 }
 
@@ -59,9 +111,8 @@ HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d1
                 (size_t)desc->cached_pso.CachedBlobSizeInBytes);
     if (FAILED(hr = d3d12_stream_output_check(device, desc, has_code(&desc->gs), method)))
         return hr;
-    if (desc->view_instancing.ViewInstanceCount)
-        return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing has %u views: view instancing is not implemented "
-                "(ViewInstancingTier is NOT_SUPPORTED)", p, desc->view_instancing.ViewInstanceCount);
+    if (FAILED(hr = check_view_instancing(device, desc, method)))
+        return hr;
     if (FAILED(hr = d3d12_input_layout_check(device, desc, offsets, method)) || FAILED(hr = d3d12_rasterizer_check(device, desc, method))
             || FAILED(hr = d3d12_output_merger_check(device, desc, method)))
         return hr;

@@ -6,9 +6,13 @@
  *    BaseInstance (DrawParameters, core in SPIR-V 1.3; the device's shaderDrawParameters).
  *  - SV_Position in a pixel shader holds w, Vulkan's FragCoord 1/w: each load gets 1/FragCoord.w
  *    back in its w (a load of the w component alone, through an access chain, likewise).
+ *  - SV_ViewID (view instancing), which glslang's HLSL front end does not know and declares as an
+ *    input of that user semantic at a Location: it becomes the ViewIndex built-in (MultiView),
+ *    which is 0 outside view instancing, as D3D's is.
  * The blob then means what the HLSL meant, whatever pipeline it goes into. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <spirv/unified1/spirv.h>
 
@@ -153,6 +157,48 @@ static unsigned invert_position_w(struct d3d12xs_spirv_module *m, uint32_t frag_
     return count;
 }
 
+/* An Input variable with the user semantic SV_ViewID (index 0, any case), or 0. */
+static uint32_t find_view_id_input(const struct d3d12xs_spirv_module *m)
+{
+    const struct d3d12xs_spirv_inst *inst, *variable;
+    const char *semantic;
+
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorateString && d3d12xs_spirv_len(inst) >= 4 && inst->w[2] == SpvDecorationUserSemantic
+                && d3d12xs_spirv_inst_string(inst, 3, &semantic, NULL)
+                && (!strcasecmp(semantic, "SV_ViewID") || !strcasecmp(semantic, "SV_ViewID0"))
+                && (variable = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpVariable, 4)) && variable->w[3] == SpvStorageClassInput)
+            return inst->w[1];
+    return 0;
+}
+
+/* SV_ViewID's input as the ViewIndex built-in: its Location, Component and semantic go, a
+ * BuiltIn decoration comes (Flat stays: a pixel shader's integer inputs need it, built-ins too);
+ * only a 32-bit integer scalar (ViewIndex's type). How many changed. */
+static unsigned view_id_as_view_index(struct d3d12xs_spirv_module *m, uint32_t variable)
+{
+    const struct d3d12xs_spirv_inst *pointer = d3d12xs_spirv_def_op(m, d3d12xs_spirv_def(m, variable)->w[1], SpvOpTypePointer, 4);
+    const struct d3d12xs_spirv_inst *type = pointer ? d3d12xs_spirv_def_op(m, pointer->w[3], SpvOpTypeInt, 4) : NULL;
+    struct d3d12xs_spirv_list *annotations = &m->sections[D3D12XS_SPIRV_ANNOTATIONS];
+    const uint32_t builtin[4] = {SpvOpDecorate | 4u << 16, variable, SpvDecorationBuiltIn, SpvBuiltInViewIndex};
+
+    if (!type || type->w[2] != 32)
+        return 0;
+    for (size_t i = annotations->count; i-- > 0;) {
+        const struct d3d12xs_spirv_inst *inst = annotations->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst);
+        if (d3d12xs_spirv_len(inst) >= 3 && inst->w[1] == variable && ((op == SpvOpDecorate && (inst->w[2] == SpvDecorationLocation
+                || inst->w[2] == SpvDecorationComponent))
+                || (op == SpvOpDecorateString && inst->w[2] == SpvDecorationUserSemantic)))
+            d3d12xs_spirv_remove(m, D3D12XS_SPIRV_ANNOTATIONS, i);
+    }
+    if (!d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, builtin, 4))
+        return 0;
+    d3d12xs_spirv_add_capability(m, SpvCapabilityMultiView);
+    d3d12xs_spirv_add_extension(m, "SPV_KHR_multiview");
+    return 1;
+}
+
 HRESULT d3d12xs_spirv_pass_system_values(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_system_values_args *args,
         char *error, size_t error_size)
 {
@@ -175,6 +221,8 @@ HRESULT d3d12xs_spirv_pass_system_values(struct d3d12xs_spirv_module *m, const s
     } else if (entry->w[1] == SpvExecutionModelFragment && (variable = find_builtin_input(m, SpvBuiltInFragCoord))) {
         count += invert_position_w(m, variable);
     }
+    if (entry->w[1] != SpvExecutionModelGLCompute && (variable = find_view_id_input(m)))
+        count += view_id_as_view_index(m, variable);
     if (args && args->fixed)
         *args->fixed = count;
     return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;

@@ -185,7 +185,8 @@ struct d3d12xs_spirv_finish_hlsl_args {
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
 /* spirv_hlsl_system_values.c (D3DCompile, after finish): SV_VertexID and SV_InstanceID without
- * the draw's bases, SV_Position.w in pixel shaders as w, not Vulkan's 1/w. *fixed (fixed may be
+ * the draw's bases, SV_Position.w in pixel shaders as w, not Vulkan's 1/w, SV_ViewID as the
+ * ViewIndex built-in. *fixed (fixed may be
  * NULL) gets how many loads changed. */
 struct d3d12xs_spirv_system_values_args {
     unsigned *fixed;

@@ -1,0 +1,394 @@
+/* View instancing: a pipeline state stream's VIEW_INSTANCING subobject and SV_ViewID draw view i
+ * into array slice i of the render target (Vulkan multiview), read back slice by slice;
+ * SetViewInstanceMask selects the views of pipelines made with ENABLE_VIEW_INSTANCE_MASKING (none
+ * until it is called, none in a bundle that does not call it); CheckFeatureSupport's tier; and
+ * D3D12's rules for the description, with d3d12xs's refusals of the locations multiview cannot
+ * express. */
+#include <stdio.h>
+#include <string.h>
+
+#include "small_target.h"
+
+#define SLICES 3
+
+struct env {
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12RootSignature *signature;
+    ID3D12Resource *target, *single, *readback;
+    ID3D12DescriptorHeap *rtv_heap;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv, single_rtv;
+    ID3D10Blob *vs, *ps;
+    uint8_t pixels[HEIGHT][WIDTH][4]; /* CHECK_PIXEL's: the slice read last */
+    uint8_t slices[SLICES][HEIGHT][WIDTH][4];
+};
+
+/* A full-target triangle; the vertex shader passes the view on as red ((view + 1) / 4), the pixel
+ * shader reads SV_ViewID itself for green (view 1) and blue (view 2). */
+static const char view_source[] =
+    "struct V { float4 pos : SV_Position; float red : RED; };\n"
+    "V vs(uint id : SV_VertexID, uint view : SV_ViewID)\n"
+    "{ V o; float2 uv = float2((id << 1) & 2, id & 2); o.pos = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);\n"
+    "  o.red = (view + 1) * 0.25; return o; }\n"
+    "float4 ps(V i, uint view : SV_ViewID) : SV_Target { return float4(i.red, view == 1 ? 1 : 0, view == 2 ? 1 : 0, 1); }\n";
+
+static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+static const uint8_t black[4] = {0, 0, 0, 255};
+/* What view i writes */
+static const uint8_t view_colors[SLICES][4] = {{64, 0, 0, 255}, {128, 255, 0, 255}, {191, 0, 255, 255}};
+
+/* Pipeline state streams: a subobject per part, D3D12's defaults for the rest. */
+struct stream_builder {
+    _Alignas(void *) unsigned char bytes[1024];
+    size_t size;
+};
+
+static void add_subobject(struct stream_builder *b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE type, const void *inner, size_t size, size_t align)
+{
+    size_t offset = (b->size + sizeof(void *) - 1) & ~(sizeof(void *) - 1), at;
+    memcpy(b->bytes + offset, &type, sizeof(type));
+    at = (offset + sizeof(type) + align - 1) & ~(align - 1);
+    memcpy(b->bytes + at, inner, size);
+    b->size = (at + size + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+}
+#define ADD(b, type, value) add_subobject(b, type, &(value), sizeof(value), _Alignof(__typeof__(value)))
+
+/* A stream drawing view_source into one RGBA8 target with view instancing `vi` (no subobject
+ * when NULL). */
+static HRESULT create_pipeline(struct env *env, const D3D12_VIEW_INSTANCING_DESC *vi, ID3D12PipelineState **state)
+{
+    const D3D12_SHADER_BYTECODE vs = {ID3D10Blob_GetBufferPointer(env->vs), ID3D10Blob_GetBufferSize(env->vs)};
+    const D3D12_SHADER_BYTECODE ps = {ID3D10Blob_GetBufferPointer(env->ps), ID3D10Blob_GetBufferSize(env->ps)};
+    const D3D12_PRIMITIVE_TOPOLOGY_TYPE topology = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    const D3D12_RT_FORMAT_ARRAY formats = {{DXGI_FORMAT_R8G8B8A8_UNORM}, 1};
+    const D3D12_RASTERIZER_DESC2 rasterizer = {D3D12_FILL_MODE_SOLID, D3D12_CULL_MODE_NONE, FALSE, 0.0f, 0.0f, 0.0f, TRUE,
+            D3D12_LINE_RASTERIZATION_MODE_ALIASED, 0, D3D12_CONSERVATIVE_RASTERIZATION_MODE_OFF};
+    D3D12_DEPTH_STENCIL_DESC depth_stencil;
+    struct stream_builder b;
+    D3D12_PIPELINE_STATE_STREAM_DESC desc;
+    ID3D12Device2 *device2;
+    HRESULT hr;
+
+    memset(&depth_stencil, 0, sizeof(depth_stencil));
+    memset(&b, 0, sizeof(b));
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_ROOT_SIGNATURE, env->signature);
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_VS, vs);
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PS, ps);
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PRIMITIVE_TOPOLOGY, topology);
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_RENDER_TARGET_FORMATS, formats);
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_RASTERIZER2, rasterizer);
+    ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DEPTH_STENCIL, depth_stencil);
+    if (vi)
+        ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_VIEW_INSTANCING, *vi);
+    desc = (D3D12_PIPELINE_STATE_STREAM_DESC){b.size, b.bytes};
+    *state = NULL;
+    CHECK_HR(ID3D12Device_QueryInterface(env->device, &IID_ID3D12Device2, (void **)&device2), S_OK);
+    hr = ID3D12Device2_CreatePipelineState(device2, &desc, &IID_ID3D12PipelineState, (void **)state);
+    ID3D12Device2_Release(device2);
+    return hr;
+}
+
+/* The locations multiview renders: view i into slice i through viewport 0. */
+static const D3D12_VIEW_INSTANCE_LOCATION identity_locations[D3D12_MAX_VIEW_INSTANCE_COUNT] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+
+static ID3D12PipelineState *view_pipeline(struct env *env, UINT views, D3D12_VIEW_INSTANCING_FLAGS flags)
+{
+    const D3D12_VIEW_INSTANCING_DESC vi = {views, identity_locations, flags};
+    ID3D12PipelineState *state;
+    CHECK_HR(create_pipeline(env, &vi, &state), S_OK);
+    return state;
+}
+
+static void setup(struct env *env)
+{
+    D3D12_DESCRIPTOR_HEAP_DESC rtv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, SLICES, 1);
+
+    env->device = harness_create_device();
+    env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env->signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_RENDER_TARGET, NULL,
+            &IID_ID3D12Resource, (void **)&env->target), S_OK);
+    env->single = target_texture(env->device, 1, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
+            D3D12_RESOURCE_STATE_RENDER_TARGET);
+    env->readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, ROW_PITCH * HEIGHT * SLICES, D3D12_RESOURCE_STATE_COPY_DEST);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
+    env->rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->rtv_heap);
+    env->single_rtv.ptr = env->rtv.ptr + ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
+    ID3D12Device_CreateRenderTargetView(env->device, env->target, NULL, env->rtv);
+    ID3D12Device_CreateRenderTargetView(env->device, env->single, NULL, env->single_rtv);
+    env->vs = harness_compile_stage(view_source, "vs", "vs_6_1");
+    env->ps = harness_compile_stage(view_source, "ps", "ps_6_1");
+}
+
+static void teardown(struct env *env)
+{
+    if (env->vs)
+        ID3D10Blob_Release(env->vs);
+    if (env->ps)
+        ID3D10Blob_Release(env->ps);
+    ID3D12DescriptorHeap_Release(env->rtv_heap);
+    ID3D12Resource_Release(env->readback);
+    ID3D12Resource_Release(env->single);
+    ID3D12Resource_Release(env->target);
+    ID3D12RootSignature_Release(env->signature);
+    ID3D12CommandQueue_Release(env->queue);
+    harness_release_device(env->device);
+}
+
+/* A list drawing into the array target (every slice cleared black), whole viewport and scissor. */
+static struct harness_list begin(struct env *env)
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, black_f, 0, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->rtv, TRUE, NULL);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+    ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    return list;
+}
+
+static void draw(struct harness_list *list, ID3D12PipelineState *state)
+{
+    ID3D12GraphicsCommandList2_SetPipelineState(list->list, state);
+    ID3D12GraphicsCommandList2_DrawInstanced(list->list, 3, 1, 0, 0);
+}
+
+/* Copies every slice out, runs the list and reads the slices back. */
+static void finish(struct env *env, struct harness_list *list)
+{
+    void *mapped = NULL;
+
+    target_transition(list->list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    for (UINT slice = 0; slice < SLICES; slice++) {
+        D3D12_TEXTURE_COPY_LOCATION dst, src;
+        memset(&dst, 0, sizeof(dst));
+        dst.pResource = env->readback;
+        dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+        dst.PlacedFootprint.Offset = (UINT64)slice * ROW_PITCH * HEIGHT;
+        dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
+        memset(&src, 0, sizeof(src));
+        src.pResource = env->target;
+        src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+        src.SubresourceIndex = slice;
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
+    }
+    target_transition(list->list, env->target, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    harness_execute_and_wait(env->device, env->queue, list);
+    harness_release_list(list);
+    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
+    for (UINT slice = 0; mapped && slice < SLICES; slice++)
+        for (int y = 0; y < HEIGHT; y++)
+            memcpy(env->slices[slice][y], (const uint8_t *)mapped + (slice * HEIGHT + y) * ROW_PITCH, WIDTH * 4);
+    ID3D12Resource_Unmap(env->readback, 0, NULL);
+}
+
+/* Slice `slice` holds `color` at a corner and the centre. */
+static void check_slice(struct env *env, UINT slice, const uint8_t color[4])
+{
+    memcpy(env->pixels, env->slices[slice], sizeof(env->pixels));
+    CHECK_PIXEL(env, 0, 0, color, 1);
+    CHECK_PIXEL(env, WIDTH / 2, HEIGHT / 2, color, 1);
+    CHECK_PIXEL(env, WIDTH - 1, HEIGHT - 1, color, 1);
+}
+
+static void test_tier(struct env *env)
+{
+    D3D12_FEATURE_DATA_D3D12_OPTIONS3 options3;
+    CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_D3D12_OPTIONS3, &options3, sizeof(options3)), S_OK);
+    /* lavapipe and every Vulkan 1.1 device have multiview */
+    CHECK(options3.ViewInstancingTier == D3D12_VIEW_INSTANCING_TIER_1);
+}
+
+/* Two views: SV_ViewID 0 into slice 0, 1 into slice 1; slice 2 is untouched. Then three. */
+static void test_views(struct env *env)
+{
+    ID3D12PipelineState *two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    ID3D12PipelineState *three = view_pipeline(env, 3, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    struct harness_list list;
+
+    list = begin(env);
+    draw(&list, two);
+    finish(env, &list);
+    check_slice(env, 0, view_colors[0]);
+    check_slice(env, 1, view_colors[1]);
+    check_slice(env, 2, black);
+
+    /* the mask changes nothing without ENABLE_VIEW_INSTANCE_MASKING */
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x1);
+    draw(&list, three);
+    finish(env, &list);
+    for (UINT slice = 0; slice < SLICES; slice++)
+        check_slice(env, slice, view_colors[slice]);
+    ID3D12PipelineState_Release(three);
+    ID3D12PipelineState_Release(two);
+}
+
+/* A target with fewer slices than the views: a debug warning, and no draw. */
+static void test_too_few_slices(struct env *env)
+{
+    ID3D12PipelineState *two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    struct harness_list list = begin(env);
+    size_t before = harness_warning_count();
+
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &env->single_rtv, TRUE, NULL);
+    draw(&list, two);
+    CHECK_DEBUG_WARNINGS(before, 1, "array slices: the draw is skipped");
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    ID3D12PipelineState_Release(two);
+}
+
+/* ENABLE_VIEW_INSTANCE_MASKING: no view until SetViewInstanceMask; then its views among the
+ * pipeline's, each draw with the mask set before it. */
+static void test_mask(struct env *env)
+{
+    ID3D12PipelineState *masked = view_pipeline(env, 3, D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING);
+    struct harness_list list;
+
+    /* the default mask, 0: nothing */
+    list = begin(env);
+    draw(&list, masked);
+    finish(env, &list);
+    for (UINT slice = 0; slice < SLICES; slice++)
+        check_slice(env, slice, black);
+
+    /* views 1 and 2 by one draw, then view 0 by another in the same list; bits past the views are ignored */
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x6);
+    draw(&list, masked);
+    finish(env, &list);
+    check_slice(env, 0, black);
+    check_slice(env, 1, view_colors[1]);
+    check_slice(env, 2, view_colors[2]);
+
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x4);
+    draw(&list, masked);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0xf1);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    finish(env, &list);
+    check_slice(env, 0, view_colors[0]);
+    check_slice(env, 1, black);
+    check_slice(env, 2, view_colors[2]);
+    ID3D12PipelineState_Release(masked);
+}
+
+/* A bundle starts with mask 0 whatever its caller's; one it sets stays set in the caller. */
+static void test_bundle_mask(struct env *env)
+{
+    ID3D12PipelineState *masked = view_pipeline(env, 3, D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING);
+    struct harness_list plain = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE);
+    struct harness_list setting = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE);
+    struct harness_list list;
+
+    ID3D12GraphicsCommandList2_SetPipelineState(plain.list, masked);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(plain.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList2_DrawInstanced(plain.list, 3, 1, 0, 0);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(plain.list), S_OK);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(setting.list, 0x2);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(setting.list), S_OK);
+
+    /* the caller's mask 0x7 does not reach the bundle's draw, and stays the caller's after it */
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x7);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, (ID3D12GraphicsCommandList *)plain.list);
+    finish(env, &list);
+    for (UINT slice = 0; slice < SLICES; slice++)
+        check_slice(env, slice, black);
+
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x4);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, (ID3D12GraphicsCommandList *)plain.list);
+    draw(&list, masked); /* the caller's 0x4 again */
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, (ID3D12GraphicsCommandList *)setting.list);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0); /* the bundle's 0x2 */
+    finish(env, &list);
+    check_slice(env, 0, black);
+    check_slice(env, 1, view_colors[1]);
+    check_slice(env, 2, view_colors[2]);
+    harness_release_list(&setting);
+    harness_release_list(&plain);
+    ID3D12PipelineState_Release(masked);
+}
+
+/* D3D12's rules (E_INVALIDARG) and what multiview cannot express (E_NOTIMPL), one line each. */
+static void test_rules(struct env *env)
+{
+    static const D3D12_VIEW_INSTANCE_LOCATION viewports[2] = {{0, 0}, {1, 0}}, swapped[2] = {{0, 1}, {0, 0}};
+    static const D3D12_VIEW_INSTANCE_LOCATION bad_viewport[1] = {{16, 0}}, bad_slice[1] = {{0, 2048}};
+    const struct {
+        D3D12_VIEW_INSTANCING_DESC desc;
+        HRESULT hr;
+        const char *line;
+    } cases[] = {
+        {{5, identity_locations, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_INVALIDARG, "ViewInstanceCount is 5 (at most 4)"},
+        {{2, NULL, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_INVALIDARG, "pViewInstanceLocations is NULL with ViewInstanceCount 2"},
+        {{2, identity_locations, (D3D12_VIEW_INSTANCING_FLAGS)0x2}, E_INVALIDARG, "ViewInstancing.Flags is 0x2"},
+        {{1, bad_viewport, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_INVALIDARG, "pViewInstanceLocations[0].ViewportArrayIndex is 16"},
+        {{1, bad_slice, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_INVALIDARG, "pViewInstanceLocations[0].RenderTargetArrayIndex is 2048"},
+        {{2, viewports, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_NOTIMPL, "pViewInstanceLocations[1] is viewport 1, render target array index 0"},
+        {{2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_NOTIMPL, "pViewInstanceLocations[0] is viewport 0, render target array index 1"},
+    };
+    const D3D12_VIEW_INSTANCING_DESC none = {0, NULL, D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING};
+    ID3D12PipelineState *state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        LOG_MARK();
+        CHECK_HR(create_pipeline(env, &cases[i].desc, &state), cases[i].hr);
+        CHECK(!state);
+        CHECK_LOG(cases[i].line);
+    }
+    /* no views: no view instancing, whatever the rest says */
+    CHECK_HR(create_pipeline(env, &none, &state), S_OK);
+    if (state)
+        ID3D12PipelineState_Release(state);
+    /* pipelines that differ only in view instancing are not one pipeline: with the one without
+     * alive, the one with two views still renders both */
+    {
+        ID3D12PipelineState *plain, *two;
+        struct harness_list list;
+        CHECK_HR(create_pipeline(env, NULL, &plain), S_OK);
+        two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
+        /* without view instancing SV_ViewID reads 0, and the draw renders slice 0 alone */
+        list = begin(env);
+        draw(&list, plain);
+        finish(env, &list);
+        check_slice(env, 0, view_colors[0]);
+        check_slice(env, 1, black);
+        list = begin(env);
+        draw(&list, two);
+        finish(env, &list);
+        check_slice(env, 0, view_colors[0]);
+        check_slice(env, 1, view_colors[1]);
+        if (plain)
+            ID3D12PipelineState_Release(plain);
+        if (two)
+            ID3D12PipelineState_Release(two);
+    }
+}
+
+int main(void)
+{
+    struct env env;
+
+    harness_init();
+    memset(&env, 0, sizeof(env));
+    setup(&env);
+    if (env.vs && env.ps) {
+        test_tier(&env);
+        test_views(&env);
+        test_too_few_slices(&env);
+        test_mask(&env);
+        test_bundle_mask(&env);
+        test_rules(&env);
+    }
+    teardown(&env);
+    return harness_finish();
+}
