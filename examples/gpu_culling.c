@@ -78,6 +78,9 @@ static const char draw_shader[] =
     "    return float4(color & 0xff, (color >> 8) & 0xff, (color >> 16) & 0xff, color >> 24) / 255.0;\n"
     "}\n";
 
+/* What the shaders above write as numbers: a command's 32 bytes, the 512 x 512 target, 64-thread groups. */
+_Static_assert(COMMAND_STRIDE == 32 && WIDTH == 512 && HEIGHT == 512 && INSTANCES % 64 == 0, "the shaders' constants");
+
 static const uint8_t clear_bytes[4] = {16, 18, 28, 255};
 
 struct gpu {
