@@ -3,7 +3,9 @@
 #   make deps      install missing Debian 12 packages (scripts/install-deps.sh)
 #   make build     gcc RelWithDebInfo build in build/
 #   make demo      build, then run build/examples/scene (which renders, grades and checks a frame and
-#                  writes build/scene.png), build/examples/demo, build/examples/console_sync (which writes
+#                  writes build/scene.png), build/examples/gpu_culling (which culls on the COMPUTE queue,
+#                  draws the survivors with one ExecuteIndirect, checks them and writes
+#                  build/gpu_culling.png), build/examples/demo, build/examples/console_sync (which writes
 #                  its trace, build/console_sync.trace.json, and a page that shows it) and
 #                  build/examples/postprocess (which writes build/postprocess.png)
 #   make test      gcc build + ctest, then clang ASan/UBSan build + ctest (which also
@@ -74,6 +76,8 @@ demo: build
 		echo "no demo: examples/demo.c has not been written yet" >&2; exit 1; fi
 	./$(BUILD_DIR)/examples/scene $(BUILD_DIR)/scene.png
 	@echo "the rendered scene, graded on the COMPUTE queue (docs/graphics.md): $(BUILD_DIR)/scene.png"
+	./$(BUILD_DIR)/examples/gpu_culling $(BUILD_DIR)/gpu_culling.png
+	@echo "instances culled on the COMPUTE queue, drawn by one ExecuteIndirect (docs/indirect.md): $(BUILD_DIR)/gpu_culling.png"
 	./$(BUILD_DIR)/examples/demo
 	./$(BUILD_DIR)/examples/console_sync
 	./$(BUILD_DIR)/examples/postprocess $(BUILD_DIR)/postprocess.png

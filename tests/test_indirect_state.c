@@ -4,8 +4,8 @@
  * constants for draws (arguments from the CPU and copied by the GPU earlier in the list), per-command
  * 16- and 32-bit index buffers with no index buffer set on the list; root CBV arguments refused
  * at Close (E_NOTIMPL, one line); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
- * refusal that names the missing extension. Values are read back from a UAV buffer and a 32 x 32
- * render target. */
+ * refusal that names the missing extension; root constants set only by the commands draw no "never
+ * set" warning. Values are read back from a UAV buffer and a 32 x 32 render target. */
 #include <stdio.h>
 #include <string.h>
 
@@ -219,6 +219,7 @@ static void test_vertex_buffer_draws(struct env *env, bool gpu_copied)
     struct vertex_command commands[2] = {{left_view, {1, 0, 0, 1}, {6, 1, 0, 0}}, {right_view, {0, 1, 0, 1}, {6, 1, 0, 0}}};
     ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands)), *arguments_buffer = buffer;
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    size_t warnings;
 
     if (gpu_copied) {
         arguments_buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, sizeof(commands), D3D12_RESOURCE_STATE_COPY_DEST);
@@ -226,7 +227,10 @@ static void test_vertex_buffer_draws(struct env *env, bool gpu_copied)
         target_transition(list.list, arguments_buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT);
     }
     clear_and_bind(env, &list, env->constant_color);
+    /* the list never sets the colour (root parameter 0): the commands do, so no "never set" warning */
+    warnings = harness_warning_count();
     ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, arguments_buffer, 0, NULL, 0);
+    CHECK_DEBUG_WARNINGS(warnings, 0, "");
     /* slot 0 is undefined after it: a draw with the list's own vertex buffer needs it set again */
     read_target(env, &list);
     CHECK_PIXEL(env, 4, 16, red, 0);
@@ -234,6 +238,20 @@ static void test_vertex_buffer_draws(struct env *env, bool gpu_copied)
     CHECK_PIXEL(env, 15, 0, red, 0);
     CHECK_PIXEL(env, 16, 31, green, 0);
     (void)black;
+
+    if (!gpu_copied) {
+        /* after it the colour is D3D12-undefined again: a draw that reads it, the list never
+         * having set it, is warned about */
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        clear_and_bind(env, &list, env->constant_color);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, arguments_buffer, 0, NULL, 0);
+        ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &left_view);
+        warnings = harness_warning_count();
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        CHECK_DEBUG_WARNINGS(warnings, 1, "root parameter 0 is read by the shader but was never set");
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+    }
 
     if (arguments_buffer != buffer)
         ID3D12Resource_Release(arguments_buffer);

@@ -145,6 +145,41 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
     return true;
 }
 
+/* The root constant parameters the signature's CONSTANT and INCREMENTING_CONSTANT arguments set. */
+static uint64_t signature_constants_mask(const struct d3d12_command_signature *signature)
+{
+    uint64_t mask = 0;
+    for (UINT i = 0; i < signature->argument_count; i++) {
+        const D3D12_INDIRECT_ARGUMENT_DESC *argument = &signature->arguments[i];
+        if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT)
+            mask |= 1ull << argument->Constant.RootParameterIndex;
+        else if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
+            mask |= 1ull << argument->IncrementingConstant.RootParameterIndex;
+    }
+    return mask;
+}
+
+/* The flush's draw or dispatch checks, with the root constants the commands set counted as set:
+ * no "never set" warning for them. They are D3D12-undefined after ExecuteIndirect, so afterwards
+ * they count as the list left them and the next draw or dispatch is checked again. */
+static bool flush_for_commands(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
+        struct d3d12_bind_point_state *state, bool dispatch, bool index_buffer_needed)
+{
+    uint64_t set_by_list = state->constants_set, set_by_commands = signature_constants_mask(signature) & ~set_by_list;
+    bool flushed;
+
+    if (set_by_commands) {
+        state->constants_set |= set_by_commands;
+        state->validated = false;
+    }
+    flushed = dispatch ? d3d12_command_list_flush_compute(list, command, 0) : d3d12_command_list_prepare_draw(list, command, index_buffer_needed);
+    if (set_by_commands) {
+        state->constants_set = set_by_list;
+        state->validated = false;
+    }
+    return flushed;
+}
+
 void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts, UINT64 count_offset)
 {
@@ -188,24 +223,13 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     }
     if (counts)
         info.sequenceCountAddress = buffer_address(device, counts) + count_offset;
-    /* The root constants the signature sets count as set (the flush checks that what the shader
-     * reads was set); D3D12 leaves them undefined after the call. */
-    for (UINT a = 0; a + 1 < signature->argument_count; a++) {
-        const D3D12_INDIRECT_ARGUMENT_DESC *argument = &signature->arguments[a];
-        uint64_t bit = 1ull << argument->Constant.RootParameterIndex;
-        if ((argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT || argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
-                && !(state->constants_set & bit)) {
-            state->constants_set |= bit;
-            state->validated = false;
-        }
-    }
 
     /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside a
      * rendering pass. */
     if (dispatch) {
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
-        if (!d3d12_command_list_flush_compute(list, command, 0))
+        if (!flush_for_commands(list, command, signature, state, true, false))
             return;
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {
@@ -213,7 +237,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             d3d12_command_list_end_rendering(list);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
         /* a signature that sets the index buffer needs none set on the list */
-        if (!d3d12_command_list_prepare_draw(list, command, indexed && !layout->sets_index_buffer))
+        if (!flush_for_commands(list, command, signature, state, false, indexed && !layout->sets_index_buffer))
             return;
     }
     pipeline_info.pipeline = state->bound_vk_pipeline;
