@@ -145,6 +145,36 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
     return true;
 }
 
+/* The root constants parameters the signature sets, a bit each. */
+static uint64_t signature_constants(const struct d3d12_command_signature *signature)
+{
+    uint64_t mask = 0;
+    for (UINT a = 0; a < signature->argument_count; a++)
+        if (signature->arguments[a].Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT
+                || signature->arguments[a].Type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
+            mask |= 1ull << signature->arguments[a].Constant.RootParameterIndex;
+    return mask;
+}
+
+/* The flush's check that the shader reads no root parameter the list never set counts the ones
+ * the signature sets (the commands give their values) for this call only: after it, D3D12 leaves
+ * them undefined, and the next draw or dispatch is checked against what the list set. */
+static void count_signature_constants(struct d3d12_bind_point_state *state, uint64_t constants)
+{
+    if (constants & ~state->constants_set) {
+        state->constants_set |= constants;
+        state->validated = false;
+    }
+}
+
+static void uncount_signature_constants(struct d3d12_bind_point_state *state, uint64_t list_constants_set)
+{
+    if (state->constants_set != list_constants_set) {
+        state->constants_set = list_constants_set;
+        state->validated = false;
+    }
+}
+
 void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts, UINT64 count_offset)
 {
@@ -165,6 +195,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
     };
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    uint64_t list_constants_set = state->constants_set;
+    bool flushed;
     VkBuffer preprocess;
     VkDeviceSize preprocess_offset;
 
@@ -191,20 +223,22 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
 
     /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside a
      * rendering pass. */
+    count_signature_constants(state, signature_constants(signature));
     if (dispatch) {
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
-        if (!d3d12_command_list_flush_compute(list, command, 0))
-            return;
-        d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+        if ((flushed = d3d12_command_list_flush_compute(list, command, 0)))
+            d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {
         if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
             d3d12_command_list_end_rendering(list);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
         /* a signature that sets the index buffer needs none set on the list */
-        if (!d3d12_command_list_prepare_draw(list, command, indexed && !layout->sets_index_buffer))
-            return;
+        flushed = d3d12_command_list_prepare_draw(list, command, indexed && !layout->sets_index_buffer);
     }
+    uncount_signature_constants(state, list_constants_set);
+    if (!flushed)
+        return;
     pipeline_info.pipeline = state->bound_vk_pipeline;
     ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
             &requirements_info, &requirements);
