@@ -2,11 +2,13 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|draw|trace|texture] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|draw|indirect|trace|texture] (sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
-# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; draw: bench_draw of new and old; trace: issue 19's trace figures;
+# docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; draw: bench_draw of new and old;
+# indirect: bench_indirect of new (twice) and old where it has one; trace: issue 19's trace figures;
 # texture: bench_texture and bench_sample of new, twice each, which bench and all run too); summary.txt, bench.txt,
-# pipeline.txt, binding.txt, draw.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings back at most 8 files).
+# pipeline.txt, binding.txt, draw.txt, indirect.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings
+# back at most 8 files; each mode writes fewer).
 set -u
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -185,6 +187,20 @@ if [ "$what" = draw ]; then
         cat /tmp/draw.$side.tsv >> "$out/draw.txt" 2>/dev/null
     done
     cat "$out/draw.txt"
+fi
+if [ "$what" = indirect ]; then
+    # ExecuteIndirect with per-command root constants (generated commands) next to raw Vulkan's
+    # generated commands, multi-draw indirect and per-command indirect dispatches: GPU time of 10,000
+    # draws and dispatches, CPU cost of recording one call (docs/benchmarks.md). Pinned like draw:
+    # the CPU figures are one recording thread's.
+    for side in new new old; do
+        [ -x "$root/$side/bench/bench_indirect" ] || continue
+        echo "== $side" >> "$out/indirect.txt"
+        LD_LIBRARY_PATH=$root/$side D3D12XS_BENCH_OUT=/tmp/indirect.$side.tsv timeout 300 $pin "$root/$side/bench/bench_indirect" >> "$out/indirect.txt" 2>&1
+        echo "bench_indirect ($side) rc=$?" >> "$out/summary.txt"
+        cat /tmp/indirect.$side.tsv >> "$out/indirect.txt" 2>/dev/null
+    done
+    cat "$out/indirect.txt"
 fi
 tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
 cat "$out/summary.txt" 2>/dev/null

@@ -1,6 +1,7 @@
 /* ExecuteIndirect with command signatures that change state (VK_EXT_device_generated_commands,
  * commands/command_list_generated.c): per-command root constants for dispatches (with a count
- * buffer, and the other root constants kept after it), per-command vertex buffers and root
+ * buffer, and the other root constants kept after it; in a list that never sets the constants the
+ * signature sets, no debug warning that they were never set), per-command vertex buffers and root
  * constants for draws (arguments from the CPU and copied by the GPU earlier in the list), per-command
  * 16- and 32-bit index buffers with no index buffer set on the list; root CBV arguments refused
  * at Close (E_NOTIMPL, one line); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
@@ -173,6 +174,49 @@ static void test_constant_dispatches(struct env *env)
         CHECK_MSG(values[i] == (i < 3 ? 110 + i : 0), "count 3: command %u stored %u", i, values[i]);
 
     ID3D12Resource_Release(count);
+    ID3D12Resource_Release(buffer);
+    ID3D12CommandSignature_Release(signature);
+}
+
+/* A list that never sets the root constants a signature sets: the commands give them, so the
+ * debug layer's check that the shader reads no parameter never set stays quiet for the
+ * ExecuteIndirect, and speaks again for a Dispatch after it (D3D12 leaves the signature's values
+ * undefined there; d3d12xs pushes the list's own, never set: zeros). */
+static void test_constants_only_from_signature(struct env *env)
+{
+    static const UINT zeros[8];
+    /* each command: index, value, unused, keep (all four constants of parameter 1), 1 x 1 x 1 groups */
+    static const UINT commands[2 * 7] = {0, 20, 0, 1, 1, 1, 1, 1, 21, 0, 2, 1, 1, 1};
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 4}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
+    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 28, env->compute_root);
+    ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands));
+    D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV, .UAV = {env->values}};
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_WRITEBUFFERIMMEDIATE_PARAMETER parameters[8];
+    size_t warnings;
+    UINT values[8];
+
+    for (unsigned i = 0; i < 8; i++)
+        parameters[i] = (D3D12_WRITEBUFFERIMMEDIATE_PARAMETER){ID3D12Resource_GetGPUVirtualAddress(env->values) + 4 * i, zeros[i]};
+    ID3D12GraphicsCommandList2_WriteBufferImmediate(list.list, 8, parameters, NULL);
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->compute_root);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, env->store);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, ID3D12Resource_GetGPUVirtualAddress(env->values));
+    warnings = harness_warning_count();
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, buffer, 0, NULL, 0);
+    CHECK_DEBUG_WARNINGS(warnings, 0, "");
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    CHECK_DEBUG_WARNINGS(warnings, 1, "root parameter 1 is read by the shader but was never set");
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, env->values, values, sizeof(values));
+    CHECK_MSG(values[1] == 23, "command 1 stored %u, expected 23 (value 21 + keep 2)", values[1]);
+    CHECK_MSG(values[0] == 0, "the Dispatch after ExecuteIndirect stored %u at index 0, expected 0 (the list's constants: never set)",
+            values[0]);
+
     ID3D12Resource_Release(buffer);
     ID3D12CommandSignature_Release(signature);
 }
@@ -386,6 +430,7 @@ int main(int argc, char **argv)
         test_without_generated_commands(&env);
     } else {
         test_constant_dispatches(&env);
+        test_constants_only_from_signature(&env);
         test_vertex_buffer_draws(&env, false);
         test_vertex_buffer_draws(&env, true);
         test_index_buffer_draws(&env);
