@@ -44,7 +44,6 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
         d3d12xs_free_buffer(device, &allocator->scratch_blocks[i].buffer, &allocator->scratch_blocks[i].memory);
     free(allocator->scratch_blocks);
     d3d12_argument_ring_destroy(device, &allocator->arguments);
-    d3d12_address_ring_destroy(device, &allocator->addresses);
     d3d12_transient_memory_destroy(device, &allocator->transient);
     free(allocator->command_buffers);
     free(allocator->helper_buffers);
@@ -104,7 +103,6 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     allocator->next_timestamp = 0;
     allocator->next_scratch_slice = 0;
     d3d12_argument_ring_reset(&allocator->arguments);
-    d3d12_address_ring_reset(&allocator->addresses);
     d3d12_transient_memory_reset(&allocator->transient);
     allocator->reset_generation++;
     pthread_mutex_unlock(&allocator->object.lock);

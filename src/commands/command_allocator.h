@@ -4,7 +4,6 @@
 
 #include "device/device.h"
 #include "sync/scheduler.h"
-#include "commands/address_ring.h"
 #include "commands/argument_ring.h"
 #include "commands/transient_memory.h"
 
@@ -32,9 +31,8 @@ struct d3d12_command_allocator {
     uint32_t next_scratch_slice;
     /* Root arguments of dispatches using the memory-based ABI, written while lists record. */
     struct d3d12_argument_ring arguments;
-    /* Device memory Vulkan takes by address (ExecuteIndirect's generated commands). */
-    struct d3d12_address_ring addresses;
-    /* Intermediate data of internal passes (resolves, predicated copies), device-local. */
+    /* Intermediate data of internal passes (resolves, predicated copies, ExecuteIndirect's
+     * translated commands) and generated commands' preprocess memory, device-local. */
     struct d3d12_transient_memory transient;
     struct d3d12_command_list *recording_list; /* the list recording into it, if any */
     struct d3d12_bundle *recording_bundle;     /* or the bundle (a BUNDLE allocator has no Vulkan pool) */

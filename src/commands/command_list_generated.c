@@ -96,7 +96,7 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
                 device->vk_properties.deviceName);
         return false;
     }
-    if (FAILED(d3d12_address_ring_allocate(device, &list->allocator->addresses, (VkDeviceSize)count * stride, alignment, &output,
+    if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, (VkDeviceSize)count * stride, alignment, &output,
             &output_offset, stream, command))
             || FAILED(d3d12_argument_ring_allocate(device, &list->allocator->arguments, layout->entry_count * 4, &entries, &entries_offset,
                     &mapped, command))) {
@@ -244,7 +244,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
             &requirements_info, &requirements);
     if (requirements.memoryRequirements.size) {
-        if (FAILED(d3d12_address_ring_allocate(device, &list->allocator->addresses, requirements.memoryRequirements.size,
+        if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, requirements.memoryRequirements.size,
                 requirements.memoryRequirements.alignment, &preprocess, &preprocess_offset, &info.preprocessAddress, command))) {
             d3d12_command_list_record_error(list, command, "out of memory for the generated commands' preprocessing");
             return;

@@ -125,8 +125,8 @@ bool d3d12_command_list_stage_predicated_write(struct d3d12_command_list *list, 
         write->regions = NULL;
         return true;
     }
-    if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, 2 * write->bytes + 16, &write->staging,
-            &write->old_offset, command))) {
+    if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, 2 * write->bytes + 16, 0, &write->staging,
+            &write->old_offset, NULL, command))) {
         d3d12_command_list_record_error(list, command, "out of memory to stage a predicated command's destination");
         free(write->regions);
         write->regions = NULL;

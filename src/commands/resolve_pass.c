@@ -268,7 +268,7 @@ void d3d12_command_list_resolve_by_pass(struct d3d12_command_list *list, const c
         constants.encodings |= (uint32_t)layout.encodings[c] << (8 * c);
     }
     if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, (VkDeviceSize)constants.words_per_row * 4 * height,
-            &texels, &texels_offset, command))) {
+            0, &texels, &texels_offset, NULL, command))) {
         d3d12_command_list_record_error(list, command, "out of memory for the resolve's texels");
         return;
     }

@@ -14,7 +14,12 @@ static HRESULT add_block(struct d3d12_device *device, struct d3d12_transient_mem
     VkBufferCreateInfo buffer_info = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = block.size,
-        .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        /* INDIRECT and the device address: generated commands read their translated commands and
+         * take their preprocess memory by address (command_list_generated.c). Their preprocess
+         * usage is VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT, a VkBufferUsageFlags2 bit that needs
+         * VK_KHR_maintenance5, which d3d12xs does not enable. */
+        .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT
+                | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | (device->buffer_device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     HRESULT hr;
@@ -24,16 +29,22 @@ static HRESULT add_block(struct d3d12_device *device, struct d3d12_transient_mem
     /* Every byte is written in the list before it is read, so the memory need not be zeroed. */
     if (FAILED(hr = d3d12xs_allocate_buffer(device, &buffer_info, &device_local, 0, 0, &block.buffer, &block.memory, method)))
         return hr;
+    if (device->buffer_device_address) {
+        VkBufferDeviceAddressInfo info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, block.buffer};
+        block.address = vkGetBufferDeviceAddress(device->vk_device, &info);
+    }
     memory->blocks[memory->block_count++] = block;
     return S_OK;
 }
 
 HRESULT d3d12_transient_memory_allocate(struct d3d12_device *device, struct d3d12_transient_memory *memory, VkDeviceSize size,
-        VkBuffer *buffer, VkDeviceSize *offset, const char *method)
+        VkDeviceSize alignment, VkBuffer *buffer, VkDeviceSize *offset, VkDeviceAddress *address, const char *method)
 {
-    VkDeviceSize alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment, start;
+    VkDeviceSize start;
     HRESULT hr;
 
+    if (alignment < device->vk_properties.limits.minStorageBufferOffsetAlignment)
+        alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
     if (alignment < 16)
         alignment = 16;
     for (; memory->current < memory->block_count; memory->current++) {
@@ -43,6 +54,8 @@ HRESULT d3d12_transient_memory_allocate(struct d3d12_device *device, struct d3d1
             block->used = start + size;
             *buffer = block->buffer;
             *offset = start;
+            if (address)
+                *address = block->address + start;
             return S_OK;
         }
     }
@@ -52,6 +65,8 @@ HRESULT d3d12_transient_memory_allocate(struct d3d12_device *device, struct d3d1
     memory->blocks[memory->current].used = size;
     *buffer = memory->blocks[memory->current].buffer;
     *offset = 0;
+    if (address)
+        *address = memory->blocks[memory->current].address;
     return S_OK;
 }
 

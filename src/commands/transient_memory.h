@@ -1,6 +1,7 @@
 /* Per-allocator device-local memory for the intermediate data of internal passes (a resolve's
- * encoded texels, a predicated copy's old and new bytes): storage and transfer source and
- * destination, handed out linearly while a list records and free again at the allocator's Reset,
+ * encoded texels, a predicated copy's old and new bytes, ExecuteIndirect's translated commands)
+ * and for what Vulkan takes by device address (generated commands' preprocess memory): storage,
+ * indirect, transfer source and destination, with device addresses where the device has them, handed out linearly while a list records and free again at the allocator's Reset,
  * when the GPU has finished the lists that used it. Blocks are made on first use and kept, so a
  * list recorded again after Reset allocates nothing. Only the list recording into the allocator
  * uses it (no lock). */
@@ -12,6 +13,7 @@
 
 struct d3d12_transient_block {
     VkBuffer buffer;
+    VkDeviceAddress address; /* of byte 0, where the device has bufferDeviceAddress (else 0) */
     struct d3d12xs_allocation memory;
     VkDeviceSize size, used;
 };
@@ -23,9 +25,10 @@ struct d3d12_transient_memory {
 };
 
 /* size bytes at an offset aligned for a storage buffer binding and for any texel copy (16
- * bytes at least). Logs and returns the failure. */
+ * bytes at least), and to alignment (a power of two, or 0); *address (where not NULL) gets its
+ * device address. Logs and returns the failure. */
 HRESULT d3d12_transient_memory_allocate(struct d3d12_device *device, struct d3d12_transient_memory *memory, VkDeviceSize size,
-        VkBuffer *buffer, VkDeviceSize *offset, const char *method);
+        VkDeviceSize alignment, VkBuffer *buffer, VkDeviceSize *offset, VkDeviceAddress *address, const char *method);
 void d3d12_transient_memory_reset(struct d3d12_transient_memory *memory);
 void d3d12_transient_memory_destroy(struct d3d12_device *device, struct d3d12_transient_memory *memory);
 
