@@ -255,10 +255,12 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     ((PFN_vkCmdExecuteGeneratedCommandsEXT)caps->vkCmdExecuteGeneratedCommandsEXT)(list->vk_command_buffer, VK_FALSE, &info);
     d3d12_command_list_end_predicated(list);
 
-    /* The generated commands leave the push constants they wrote (and, by Vulkan's rules, the
-     * rest) undefined: everything the bind point pushes goes again. */
-    state->dirty |= D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_TABLES | D3D12_DIRTY_ROOT_VIEW_OFFSETS;
-    state->constants_in = state->table_starts_in = VK_NULL_HANDLE;
+    /* The generated commands leave the push constants undefined (the pipeline and descriptors
+     * stay bound): as after the other bind point pushed, the next flush claims the block and
+     * pushes all of the bind point's values again (command_list_flush.c), the table starts and
+     * heap size whole. */
+    list->bindings.push_owner = D3D12_BIND_POINT_COUNT;
+    state->dirty |= D3D12_DIRTY_HEAP_OFFSETS;
     if (!dispatch) {
         list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | (layout->sets_index_buffer ? D3D12_GRAPHICS_DIRTY_INDEX_BUFFER : 0);
         d3d12_command_list_note_draw(list, command);
