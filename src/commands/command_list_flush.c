@@ -42,6 +42,9 @@ static void claim_push_constants(struct d3d12_list_bindings *bindings, enum d3d1
     state->constants_dirty_first = 0;
     state->constants_dirty_end = state->root_signature->push_constant_size / 4;
     state->tables_changed = ~0ull;
+    /* The heap-size slot after the table starts needs no mark of its own: a switch of bind point
+     * comes with another pipeline (D3D12_DIRTY_PIPELINE: the full push of the table starts), and
+     * the internal passes and ExecuteIndirect's generated commands mark D3D12_DIRTY_HEAP_OFFSETS. */
 }
 
 /* Where a root SRV/UAV push descriptor starts: offset bytes into its buffer, or up to a few
