@@ -5,16 +5,18 @@
  * own resolve pass) of known per-sample values (a pixel shader returning a value of
  * SV_SampleIndex) in formats of each texel layout, into a texture that is no render target, a
  * region moved; a 4x depth buffer resolved by AVERAGE and by MIN; known per-sample depth and
- * stencil values (D32, D24S8) resolved by MIN, MAX and AVERAGE through the pass into textures that
- * are no depth-stencil targets, regions moved; DECOMPRESS in place; and the refusals: Windows'
+ * stencil values (D32, D24S8, and a depth image of R32_TYPELESS into an R32_FLOAT texture)
+ * resolved by MIN, MAX and AVERAGE through the pass into textures that are no depth-stencil
+ * targets, regions moved; DECOMPRESS in place; and the refusals: Windows'
  * E_INVALIDARG for a single-sampled source, an integer format's AVERAGE, sizes that differ, a call
- * inside a render pass; E_NOTIMPL for sampler feedback, which d3d12xs lacks, and for a depth
+ * inside a render pass (resolves between members of a typeless family: test_resolve_typeless);
+ * E_NOTIMPL for sampler feedback, which d3d12xs lacks, and for a depth
  * resolve neither Vulkan's resolve nor the pass can do (a source denying shader resources). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "small_target.h"
+#include "resolve_cases.h"
 
 struct env {
     ID3D12Device *device;
@@ -231,36 +233,6 @@ static void test_resolve_average(struct env *env)
 
 /* ---- colour MIN and MAX (d3d12xs's own resolve pass) ---- */
 
-/* A full-screen triangle whose pixel shader returns `base + step * SV_SampleIndex` (of `type`,
- * float4 or int4 or uint4), so each of a 4x target's samples holds a known value. */
-static ID3D12PipelineState *sample_pipeline(struct env *env, DXGI_FORMAT format, const char *type, const char *base, const char *step)
-{
-    static const char vs_source[] =
-        "float4 vs(uint id : SV_VertexID) : SV_Position\n"
-        "{ float2 p = float2((id << 1) & 2, id & 2); return float4(p * float2(2, -2) + float2(-1, 1), 0.5, 1); }\n";
-    char ps_source[512];
-    ID3D10Blob *vs, *ps;
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
-    ID3D12PipelineState *state = NULL;
-
-    snprintf(ps_source, sizeof(ps_source), "%s ps(float4 pos : SV_Position, uint s : SV_SampleIndex) : SV_Target\n"
-            "{ return %s(%s) + %s(%s) * (%s)s; }\n", type, type, base, type, step, type);
-    vs = harness_compile_stage(vs_source, "vs", "vs_5_0");
-    ps = harness_compile_stage(ps_source, "ps", "ps_5_0");
-    harness_graphics_desc(&desc, env->signature, vs, ps);
-    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    desc.DepthStencilState.DepthEnable = FALSE;
-    desc.NumRenderTargets = 1;
-    desc.RTVFormats[0] = format;
-    desc.SampleDesc.Count = 4;
-    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), S_OK);
-    if (vs)
-        ID3D10Blob_Release(vs);
-    if (ps)
-        ID3D10Blob_Release(ps);
-    return state;
-}
-
 struct minmax_case {
     DXGI_FORMAT format;
     unsigned texel_bytes;
@@ -269,86 +241,18 @@ struct minmax_case {
     int tolerance;                  /* per byte (sRGB: the shader's encoding against the hardware's) */
 };
 
-/* Draws the case's samples into a 4x target, resolves MAX into the whole of a single-sampled
- * texture that is no render target, then MIN of the source's (3, 5)-(10, 9) to (21, 2), reads it
- * back and checks every texel: MIN in the moved region, MAX elsewhere. */
+/* MAX into the whole texture, MIN of the moved region, all in the case's one format. */
 static void check_minmax(struct env *env, const struct minmax_case *c)
 {
-    const UINT pitch = WIDTH * c->texel_bytes < ROW_PITCH ? ROW_PITCH : WIDTH * c->texel_bytes;
-    ID3D12Resource *msaa = target_texture(env->device, 4, c->format, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    ID3D12Resource *dst = target_texture(env->device, 1, c->format, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
-    ID3D12Resource *readback = harness_create_buffer(env->device, D3D12_HEAP_TYPE_READBACK, pitch * HEIGHT, D3D12_RESOURCE_STATE_COPY_DEST);
-    ID3D12PipelineState *state = sample_pipeline(env, c->format, c->type, c->base, c->step);
-    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
-    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
-    const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT}, region = {3, 5, 10, 9};
-    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    D3D12_TEXTURE_COPY_LOCATION copy_dst, copy_src;
-    ID3D12DescriptorHeap *heap = NULL;
-    D3D12_CPU_DESCRIPTOR_HANDLE rtv;
-    unsigned wrong = 0;
-    uint8_t *mapped = NULL;
-    LOG_MARK();
+    char what[32];
+    struct resolve_case resolves = {what, c->format, c->format, c->format, c->format, c->texel_bytes, c->type, c->base, c->step,
+            D3D12_RESOLVE_MODE_MAX, D3D12_RESOLVE_MODE_MIN, {0}, {0}, c->tolerance};
 
-    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
-    rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
-    ID3D12Device_CreateRenderTargetView(env->device, msaa, NULL, rtv);
-    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &rtv, TRUE, NULL);
-    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
-    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
-    ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
-    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &scissor);
-    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
-    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
-    target_transition(list.list, msaa, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
-    ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, dst, 0, 0, 0, msaa, 0, NULL, c->format,
-            D3D12_RESOLVE_MODE_MAX);
-    ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, dst, 0, 21, 2, msaa, 0,
-            (D3D12_RECT *)&region, c->format, D3D12_RESOLVE_MODE_MIN);
-    target_transition(list.list, dst, D3D12_RESOURCE_STATE_RESOLVE_DEST, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    memset(&copy_dst, 0, sizeof(copy_dst));
-    copy_dst.pResource = readback;
-    copy_dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-    copy_dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){c->format, WIDTH, HEIGHT, 1, pitch};
-    memset(&copy_src, 0, sizeof(copy_src));
-    copy_src.pResource = dst;
-    copy_src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-    ID3D12GraphicsCommandList2_CopyTextureRegion(list.list, &copy_dst, 0, 0, 0, &copy_src, NULL);
-    harness_execute_and_wait(env->device, env->queue, &list);
-    harness_release_list(&list);
-
-    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, (void **)&mapped), S_OK);
-    for (int y = 0; mapped && y < HEIGHT; y++) {
-        for (int x = 0; x < WIDTH; x++) {
-            bool in_region = x >= 21 && x < 28 && y >= 2 && y < 6;
-            const uint8_t *expected = in_region ? c->min : c->max, *texel = mapped + y * pitch + x * c->texel_bytes;
-            bool same = true;
-            for (unsigned b = 0; b < c->texel_bytes; b++)
-                same &= abs((int)texel[b] - (int)expected[b]) <= c->tolerance;
-            if (!same && wrong++ < 3) {
-                char got[64] = "", want[64] = "";
-                for (unsigned b = 0; b < c->texel_bytes; b++) {
-                    snprintf(got + strlen(got), sizeof(got) - strlen(got), "%02x", texel[b]);
-                    snprintf(want + strlen(want), sizeof(want) - strlen(want), "%02x", expected[b]);
-                }
-                CHECK_MSG(false, "format %d %s at (%d, %d): %s, expected %s", (int)c->format, in_region ? "MIN" : "MAX", x, y, got, want);
-            }
-        }
-    }
-    ID3D12Resource_Unmap(readback, 0, NULL);
-    CHECK_MSG(!wrong, "format %d: %u texels wrong", (int)c->format, wrong);
-    CHECK_NO_LOG();
-    ID3D12DescriptorHeap_Release(heap);
-    ID3D12PipelineState_Release(state);
-    ID3D12Resource_Release(readback);
-    ID3D12Resource_Release(dst);
-    ID3D12Resource_Release(msaa);
+    snprintf(what, sizeof(what), "format %d", (int)c->format);
+    memcpy(resolves.whole, c->max, sizeof(resolves.whole));
+    memcpy(resolves.region, c->min, sizeof(resolves.region));
+    check_resolves(env->device, env->queue, env->signature, &resolves);
 }
-
-/* Little-endian bytes of 16-bit values. */
-#define LE16(v) (uint8_t)((uint16_t)(v) & 0xff), (uint8_t)((uint16_t)(v) >> 8)
-#define LE32(v) (uint8_t)((uint32_t)(v) & 0xff), (uint8_t)(((uint32_t)(v) >> 8) & 0xff), (uint8_t)(((uint32_t)(v) >> 16) & 0xff), \
-        (uint8_t)((uint32_t)(v) >> 24)
 
 static void test_resolve_min_max(struct env *env)
 {
@@ -602,13 +506,19 @@ static void check_plane(const char *what, const uint8_t *values, unsigned bytes,
 static void test_depth_stencil_pass(struct env *env)
 {
     static const struct {
-        DXGI_FORMAT format;
+        DXGI_FORMAT format;                          /* of the depth-stencil view */
+        DXGI_FORMAT source, destination, resolve_format;
         bool stencil;
         D3D12_RESOLVE_MODE depth_whole, depth_region;
         double depth_whole_value, depth_region_value, tolerance;
     } cases[] = {
-        {DXGI_FORMAT_D32_FLOAT, false, D3D12_RESOLVE_MODE_MAX, D3D12_RESOLVE_MODE_AVERAGE, 0.7, 0.4, 1e-6},
-        {DXGI_FORMAT_D24_UNORM_S8_UINT, true, D3D12_RESOLVE_MODE_MIN, D3D12_RESOLVE_MODE_MAX, 0.1, 0.7, 2.0 / 16777215},
+        {DXGI_FORMAT_D32_FLOAT, DXGI_FORMAT_D32_FLOAT, DXGI_FORMAT_D32_FLOAT, DXGI_FORMAT_D32_FLOAT, false, D3D12_RESOLVE_MODE_MAX,
+                D3D12_RESOLVE_MODE_AVERAGE, 0.7, 0.4, 1e-6},
+        {DXGI_FORMAT_D24_UNORM_S8_UINT, DXGI_FORMAT_D24_UNORM_S8_UINT, DXGI_FORMAT_D24_UNORM_S8_UINT, DXGI_FORMAT_D24_UNORM_S8_UINT, true,
+                D3D12_RESOLVE_MODE_MIN, D3D12_RESOLVE_MODE_MAX, 0.1, 0.7, 2.0 / 16777215},
+        /* a depth image of the R32_TYPELESS family into a colour texture of it */
+        {DXGI_FORMAT_D32_FLOAT, DXGI_FORMAT_R32_TYPELESS, DXGI_FORMAT_R32_FLOAT, DXGI_FORMAT_R32_FLOAT, false, D3D12_RESOLVE_MODE_MAX,
+                D3D12_RESOLVE_MODE_AVERAGE, 0.7, 0.4, 1e-6},
     };
     const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
     const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
@@ -617,8 +527,10 @@ static void test_depth_stencil_pass(struct env *env)
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         DXGI_FORMAT format = cases[i].format;
-        ID3D12Resource *msaa = target_texture(env->device, 4, format, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL, D3D12_RESOURCE_STATE_DEPTH_WRITE);
-        ID3D12Resource *dst = target_texture(env->device, 1, format, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+        ID3D12Resource *msaa = target_texture(env->device, 4, cases[i].source, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL,
+                D3D12_RESOURCE_STATE_DEPTH_WRITE);
+        ID3D12Resource *dst = target_texture(env->device, 1, cases[i].destination, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_RESOLVE_DEST);
+        D3D12_DEPTH_STENCIL_VIEW_DESC dsv_desc = {format, D3D12_DSV_DIMENSION_TEXTURE2DMS, D3D12_DSV_FLAG_NONE, {{0}}};
         D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_DSV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
         struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
         ID3D12PipelineState *states[4];
@@ -629,7 +541,7 @@ static void test_depth_stencil_pass(struct env *env)
 
         CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
         dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
-        ID3D12Device_CreateDepthStencilView(env->device, msaa, NULL, dsv);
+        ID3D12Device_CreateDepthStencilView(env->device, msaa, &dsv_desc, dsv);
         ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, dsv, D3D12_CLEAR_FLAG_DEPTH | (cases[i].stencil ? D3D12_CLEAR_FLAG_STENCIL : 0),
                 1.0f, 0, 0, NULL);
         ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 0, NULL, FALSE, &dsv);
@@ -644,8 +556,9 @@ static void test_depth_stencil_pass(struct env *env)
             ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
         }
         target_transition(list.list, msaa, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
-        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 0, 0, msaa, 0, NULL, format, cases[i].depth_whole);
-        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 21, 2, msaa, 0, &region, format, cases[i].depth_region);
+        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 0, 0, msaa, 0, NULL, cases[i].resolve_format, cases[i].depth_whole);
+        ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 0, 21, 2, msaa, 0, &region, cases[i].resolve_format,
+                cases[i].depth_region);
         if (cases[i].stencil) {
             ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 1, 0, 0, msaa, 1, NULL, format, D3D12_RESOLVE_MODE_MAX);
             ID3D12GraphicsCommandList1_ResolveSubresourceRegion(list1, dst, 1, 21, 2, msaa, 1, &region, format, D3D12_RESOLVE_MODE_MIN);
@@ -655,7 +568,8 @@ static void test_depth_stencil_pass(struct env *env)
         harness_release_list(&list);
 
         read_plane(env, dst, 0, 4, values);
-        check_plane(format == DXGI_FORMAT_D32_FLOAT ? "D32 depth" : "D24 depth", values, 4, format != DXGI_FORMAT_D32_FLOAT,
+        check_plane(cases[i].destination == DXGI_FORMAT_R32_FLOAT ? "D32 depth into R32_FLOAT" : format == DXGI_FORMAT_D32_FLOAT ? "D32 depth"
+                : "D24 depth", values, 4, format != DXGI_FORMAT_D32_FLOAT,
                 cases[i].depth_region_value, cases[i].depth_whole_value, cases[i].tolerance);
         if (cases[i].stencil) {
             read_plane(env, dst, 1, 1, values);
@@ -668,24 +582,6 @@ static void test_depth_stencil_pass(struct env *env)
         ID3D12Resource_Release(dst);
         ID3D12Resource_Release(msaa);
     }
-}
-
-/* One list with one resolve that fails Close with hr, its line holding needle. */
-static void check_refused(struct env *env, ID3D12Resource *dst, ID3D12Resource *src, DXGI_FORMAT format, D3D12_RESOLVE_MODE mode, bool region,
-        HRESULT hr, const char *needle)
-{
-    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    LOG_MARK();
-
-    if (region)
-        ID3D12GraphicsCommandList2_ResolveSubresourceRegion((ID3D12GraphicsCommandList1 *)list.list, dst, 0, 0, 0, src, 0, NULL, format, mode);
-    else
-        ID3D12GraphicsCommandList2_ResolveSubresource(list.list, dst, 0, src, 0, format);
-    CHECK_LOG("Resolve", needle);
-    RELOG_MARK();
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), hr);
-    CHECK_LOG("Close", needle);
-    harness_release_list(&list);
 }
 
 static void test_resolve_errors(struct env *env)
@@ -701,12 +597,12 @@ static void test_resolve_errors(struct env *env)
 
     CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_RESOLVE_DEST, NULL,
             &IID_ID3D12Resource, (void **)&narrow), S_OK);
-    check_refused(env, env->target, env->target, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "1 samples");
-    check_refused(env, plain_uint, msaa_uint, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "holds integers");
-    check_refused(env, narrow, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "not within the 16x32 destination");
-    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "Format");
-    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_DECOMPRESS, true, E_INVALIDARG, "keeps the sample count");
-    check_refused(env, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_ENCODE_SAMPLER_FEEDBACK, true, E_NOTIMPL,
+    check_refused(env->device, env->target, env->target, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "1 samples");
+    check_refused(env->device, plain_uint, msaa_uint, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "holds integers");
+    check_refused(env->device, narrow, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "not within the 16x32 destination");
+    check_refused(env->device, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UINT, D3D12_RESOLVE_MODE_AVERAGE, false, E_INVALIDARG, "Format");
+    check_refused(env->device, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_DECOMPRESS, true, E_INVALIDARG, "keeps the sample count");
+    check_refused(env->device, env->target, env->msaa, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOLVE_MODE_ENCODE_SAMPLER_FEEDBACK, true, E_NOTIMPL,
             "sampler feedback");
     /* a depth resolve neither way can do: the destination is no depth-stencil attachment, and the
      * source, which the resolve pass reads as a shader resource, denies that */
@@ -715,7 +611,7 @@ static void test_resolve_errors(struct env *env)
                 | D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE, D3D12_RESOURCE_STATE_RESOLVE_SOURCE);
         ID3D12Resource *plain_depth = target_texture(env->device, 1, DXGI_FORMAT_D32_FLOAT, D3D12_RESOURCE_FLAG_NONE,
                 D3D12_RESOURCE_STATE_RESOLVE_DEST);
-        check_refused(env, plain_depth, denying, DXGI_FORMAT_D32_FLOAT, D3D12_RESOLVE_MODE_MAX, true, E_NOTIMPL, "DENY_SHADER_RESOURCE");
+        check_refused(env->device, plain_depth, denying, DXGI_FORMAT_D32_FLOAT, D3D12_RESOLVE_MODE_MAX, true, E_NOTIMPL, "DENY_SHADER_RESOURCE");
         ID3D12Resource_Release(plain_depth);
         ID3D12Resource_Release(denying);
     }

@@ -31,14 +31,16 @@ static struct d3d12_resource *texture_argument(struct d3d12_command_list *list, 
     return resource;
 }
 
-/* Whether `format` may stand for the resource's format: the same, or a member of its typeless family. */
+/* Whether `format` may stand for the resource's format (Windows' rule): a typed resource's own
+ * format, any typed member of a typeless resource's family. Format says how the samples are read,
+ * so it is never typeless itself. */
 static bool format_fits(const struct d3d12_resource *resource, DXGI_FORMAT format)
 {
     const struct d3d12xs_format *info = d3d12xs_format(format), *own = d3d12xs_format(resource->desc.Format);
 
-    if (!info || !own)
+    if (!info || !own || info->typeless_format)
         return false;
-    return format == resource->desc.Format || (own->typeless != DXGI_FORMAT_UNKNOWN && info->typeless == own->typeless);
+    return format == resource->desc.Format || (own->typeless_format && info->typeless == own->typeless);
 }
 
 static VkResolveModeFlagBits vk_resolve_mode(D3D12_RESOLVE_MODE mode)
@@ -60,6 +62,8 @@ static const char *plane_unresolvable_by_rendering(const struct d3d12_device *de
         return "the device has no such resolve of the plane";
     if (!(resolve->dst->desc.Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL))
         return "the destination is no depth-stencil attachment (ALLOW_DEPTH_STENCIL)";
+    if (resolve->dst->vk_format != resolve->src->vk_format)
+        return "the resources' Vulkan formats differ (a pass resolves into an image of its own format)";
     if (resolve->dst_x != (UINT)resolve->src_rect.left || resolve->dst_y != (UINT)resolve->src_rect.top)
         return "the region moves (a pass resolves in place)";
     if ((resolve->src->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) && (resolve->src->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
@@ -73,6 +77,16 @@ static const char *mode_name(D3D12_RESOLVE_MODE mode)
     return mode == D3D12_RESOLVE_MODE_MIN ? "MIN" : mode == D3D12_RESOLVE_MODE_MAX ? "MAX" : "AVERAGE";
 }
 
+/* Whether vkCmdResolveImage does the colour AVERAGE: it averages in the images' one format, so
+ * both must have it and it must be Format's (a typeless family's resources may differ, and a
+ * typeless image's format is one member, which Format need not be). */
+static bool vulkan_averages(const struct d3d12_pass_resolve *resolve)
+{
+    const struct d3d12xs_format *format = d3d12xs_format(resolve->format);
+
+    return resolve->src->vk_format == resolve->dst->vk_format && format && format->vk == resolve->src->vk_format;
+}
+
 /* Which way a checked resolve goes: Vulkan's resolves (vkCmdResolveImage for colour AVERAGE, a
  * rendering pass's depth-stencil resolve) where they can, d3d12xs's own pass otherwise; false
  * after the E_NOTIMPL line where neither can. */
@@ -82,13 +96,20 @@ static bool choose_resolve_path(struct d3d12_command_list *list, const char *com
     VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
     const char *by_rendering = NULL, *by_pass;
 
-    if (resolve->mode == D3D12_RESOLVE_MODE_DECOMPRESS)
+    if (resolve->mode == D3D12_RESOLVE_MODE_DECOMPRESS) {
+        /* a copy: Vulkan copies between colour formats of one size, not between depth and colour */
+        if (resolve->src->vk_format != resolve->dst->vk_format && (resolve->src->aspects | resolve->dst->aspects) != VK_IMAGE_ASPECT_COLOR_BIT) {
+            d3d12_command_list_record_unsupported(list, command, "DECOMPRESS between a depth-stencil image and one of another Vulkan format "
+                    "(%d and %d): Vulkan copies depth only between images of one format", (int)resolve->src->vk_format, (int)resolve->dst->vk_format);
+            return false;
+        }
         return true;
+    }
     if (resolve->src->aspects & ~VK_IMAGE_ASPECT_COLOR_BIT) {
         aspect = stencil ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
         if (!(by_rendering = plane_unresolvable_by_rendering(list->object.device, resolve, stencil)))
             return true;
-    } else if (resolve->mode == D3D12_RESOLVE_MODE_AVERAGE) {
+    } else if (resolve->mode == D3D12_RESOLVE_MODE_AVERAGE && vulkan_averages(resolve)) {
         return true;
     }
     if ((by_pass = d3d12_resolve_pass_unable(resolve, aspect))) {
@@ -141,8 +162,8 @@ bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const cha
         return false;
     }
     if (!format_fits(src, format) || !format_fits(dst, format)) {
-        d3d12_command_list_record_error(list, command, "Format %d is not the format (or of the typeless family) of both resources (%d and %d)",
-                (int)format, (int)src->desc.Format, (int)dst->desc.Format);
+        d3d12_command_list_record_error(list, command, "Format %d does not fit both resources (formats %d and %d): it must be a typed "
+                "resource's own format and a typed member of a typeless resource's family", (int)format, (int)src->desc.Format, (int)dst->desc.Format);
         return false;
     }
     d3d12xs_texture_subresource(&src->desc, src_subresource, &mip, &layer, &plane);
@@ -167,11 +188,6 @@ bool d3d12_command_list_check_resolve(struct d3d12_command_list *list, const cha
             || (uint32_t)(rect.bottom - rect.top) > dst_height - dst_y) {
         d3d12_command_list_record_error(list, command, "the %ldx%ld region at (%u, %u) is not within the %ux%u destination",
                 (long)(rect.right - rect.left), (long)(rect.bottom - rect.top), dst_x, dst_y, dst_width, dst_height);
-        return false;
-    }
-    if (src->vk_format != dst->vk_format) {
-        d3d12_command_list_record_unsupported(list, command, "the resources' Vulkan formats %d and %d differ (d3d12xs resolves between "
-                "resources of one format)", (int)src->vk_format, (int)dst->vk_format);
         return false;
     }
     *resolve = (struct d3d12_pass_resolve){src, dst, src_subresource, dst_subresource, dst_x, dst_y, rect, format, mode, 0};
@@ -299,15 +315,12 @@ void d3d12_command_list_resolve(struct d3d12_command_list *list, const char *com
 static void resolve_predicated(struct d3d12_command_list *list, const char *command, const struct d3d12_pass_resolve *resolve)
 {
     uint32_t mip, layer, plane;
-    VkImageAspectFlags aspect = resolve->pass_aspect;
     struct d3d12_predicated_write write;
     VkImageSubresourceRange range;
 
+    /* the destination's plane: a depth plane may resolve into a colour image of its family */
     d3d12xs_texture_subresource(&resolve->dst->desc, resolve->dst_subresource, &mip, &layer, &plane);
-    if (!aspect)
-        aspect = resolve->dst->aspects == VK_IMAGE_ASPECT_COLOR_BIT ? VK_IMAGE_ASPECT_COLOR_BIT
-                : plane == 1 || !(resolve->dst->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
-    range = (VkImageSubresourceRange){aspect, mip, 1, layer, 1};
+    range = (VkImageSubresourceRange){d3d12_resolve_destination_aspect(resolve), mip, 1, layer, 1};
     write = d3d12_predicated_texture_write(resolve->dst, &range);
     if (!d3d12_command_list_begin_predicated_write(list, command, &write))
         return;

@@ -202,16 +202,32 @@ static VkFormat view_format(const struct d3d12_pass_resolve *resolve, VkImageAsp
     return format->vk;
 }
 
+VkImageAspectFlags d3d12_resolve_destination_aspect(const struct d3d12_pass_resolve *resolve)
+{
+    uint32_t mip, layer, plane;
+
+    if (resolve->dst->aspects == VK_IMAGE_ASPECT_COLOR_BIT)
+        return VK_IMAGE_ASPECT_COLOR_BIT;
+    d3d12xs_texture_subresource(&resolve->dst->desc, resolve->dst_subresource, &mip, &layer, &plane);
+    return plane == 1 || !(resolve->dst->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT;
+}
+
 const char *d3d12_resolve_pass_unable(const struct d3d12_pass_resolve *resolve, VkImageAspectFlags aspect)
 {
-    struct texel_layout layout;
+    const struct d3d12xs_format *format = d3d12xs_format(resolve->format);
+    struct texel_layout layout, destination;
 
     if (!resolve->src->object.device->resolve_pass)
         return "the device has no resolve pass (out of memory at its creation)";
     if (resolve->src->desc.Flags & D3D12_RESOURCE_FLAG_DENY_SHADER_RESOURCE)
         return "d3d12xs's own resolve pass reads the source as a shader resource, which it denies (DENY_SHADER_RESOURCE)";
+    if (aspect == VK_IMAGE_ASPECT_COLOR_BIT && (!format || format->aspects != VK_IMAGE_ASPECT_COLOR_BIT))
+        return "Format is a depth-stencil format and the source a colour image (d3d12xs's own resolve pass reads it through a view of Format)";
     if (!texel_layout(view_format(resolve, aspect), aspect, &layout))
         return "d3d12xs's own resolve pass does not know the format's texels";
+    /* the copy writes the texels as they are: the destination's plane must hold texels of that size */
+    if (!texel_layout(resolve->dst->vk_format, d3d12_resolve_destination_aspect(resolve), &destination) || destination.bytes != layout.bytes)
+        return "d3d12xs's own resolve pass does not know the destination's texels, or they are of another size";
     return NULL;
 }
 
@@ -219,6 +235,7 @@ void d3d12_command_list_resolve_by_pass(struct d3d12_command_list *list, const c
         VkImageAspectFlags aspect)
 {
     struct d3d12_device *device = list->object.device;
+    const VkImageAspectFlags dst_aspect = d3d12_resolve_destination_aspect(resolve);
     uint32_t mip, layer, plane, dst_mip, dst_layer, dst_plane, row_texels;
     uint32_t width = (uint32_t)(resolve->src_rect.right - resolve->src_rect.left);
     uint32_t height = (uint32_t)(resolve->src_rect.bottom - resolve->src_rect.top);
@@ -285,13 +302,13 @@ void d3d12_command_list_resolve_by_pass(struct d3d12_command_list *list, const c
             {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_info},
         };
-        const VkImageSubresourceRange src_range = {aspect, mip, 1, layer, 1}, dst_range = {aspect, dst_mip, 1, dst_layer, 1};
+        const VkImageSubresourceRange src_range = {aspect, mip, 1, layer, 1}, dst_range = {dst_aspect, dst_mip, 1, dst_layer, 1};
         /* a depth-stencil image's planes change layout together */
         const VkImageSubresourceRange dst_layout_range = {resolve->dst->aspects, dst_mip, 1, dst_layer, 1};
         const VkBufferImageCopy region = {
             .bufferOffset = texels_offset,
             .bufferRowLength = row_texels,
-            .imageSubresource = {aspect, dst_mip, dst_layer, 1},
+            .imageSubresource = {dst_aspect, dst_mip, dst_layer, 1},
             .imageOffset = {(int32_t)resolve->dst_x, (int32_t)resolve->dst_y, 0},
             .imageExtent = {width, height, 1},
         };

@@ -1,8 +1,9 @@
 // Resolves the Vulkan resolve commands cannot do (commands/resolve_pass.c): MIN, MAX or AVERAGE
 // (or sample 0) of a multisampled source's samples, for a region that may move. Each thread reads
-// the samples of its texels through the source's own format (texelFetch), takes the mode, encodes
-// the result in the destination's texel layout and writes it as whole words into a buffer that a
-// buffer-to-image copy then puts at the region's place. Compiled three times: RESOLVE_FLOAT
+// the samples of its texels through a view of the resolve's Format (texelFetch), takes the mode,
+// encodes the result in Format's texel layout and writes it as whole words into a buffer that a
+// buffer-to-image copy then puts at the region's place (the destination's Vulkan format may be
+// another member of the family: the copy keeps the bits). Compiled three times: RESOLVE_FLOAT
 // (float, unorm, snorm, sRGB and depth formats), RESOLVE_UINT (and stencil), RESOLVE_SINT.
 #version 450
 #extension GL_EXT_samplerless_texture_functions : require
