@@ -512,6 +512,21 @@ static void test_compile_errors(void)
     CHECK_HR(D3DCompile(simple_hlsl, strlen(simple_hlsl), NULL, NULL, NULL, "nope", "cs_5_0", 0, 0, &code, NULL),
             E_FAIL);
     CHECK_LOG("D3DCompile", "nope");
+    /* SV_Coverage (the SampleMask built-in) outside a pixel shader, as a float, twice */
+    {
+        static const char vs_coverage[] = "float4 main(float4 p : POSITION, out uint c : SV_Coverage) : SV_Position { c = 1; return p; }\n";
+        static const char float_coverage[] = "float4 main(float c : SV_Coverage) : SV_Target { return c; }\n";
+        static const char two_coverages[] = "float4 main(uint c : SV_Coverage, uint d : sv_coverage) : SV_Target { return c + d; }\n";
+        RELOG_MARK();
+        CHECK_HR(D3DCompile(vs_coverage, strlen(vs_coverage), "vs.hlsl", NULL, NULL, "main", "vs_5_0", 0, 0, &code, NULL), E_FAIL);
+        CHECK_LOG("D3DCompile", "vs.hlsl", "SV_Coverage is a pixel shader's system value");
+        RELOG_MARK();
+        CHECK_HR(D3DCompile(float_coverage, strlen(float_coverage), "float.hlsl", NULL, NULL, "main", "ps_5_0", 0, 0, &code, NULL), E_FAIL);
+        CHECK_LOG("D3DCompile", "float.hlsl", "is not a uint");
+        RELOG_MARK();
+        CHECK_HR(D3DCompile(two_coverages, strlen(two_coverages), "two.hlsl", NULL, NULL, "main", "ps_5_0", 0, 0, &code, NULL), E_FAIL);
+        CHECK_LOG("D3DCompile", "two.hlsl", "SV_Coverage is declared twice as an input");
+    }
 }
 
 /* ---- inputs that crash glslang: E_FAIL with a message, never the process ---- */

@@ -27,6 +27,10 @@
  *    them at each call. They become (renamed) globals declared before the function.
  *  - arrays of (RW)StructuredBuffer / (RW)ByteAddressBuffer, which glslang cannot index, are
  *    one buffer of a marker struct (hlsl_rewrite_arrays.c, a pass before the others).
+ *  - the semantic SV_Coverage (any case) is D3D12XS_COVERAGE_SEMANTIC, a user semantic:
+ *    glslang drops an SV_Coverage input (and the code that reads it), and a user semantic in
+ *    or out is an ordinary variable whichever way it goes (a parameter, a member of a struct
+ *    in or out), which the SPIR-V pass for system values turns into the SampleMask built-in.
  *  - flattened initialisers of vector arrays (`float4 a[2] = {1, 2, 3, 4, 5, 6, 7, 8}`) get
  *    their inner braces when every element is a scalar (known from the count, or from
  *    literals when the array is unsized): glslang takes one item per vector.
@@ -41,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "frontends/hlsl_rewrite.h"
 #include "frontends/hlsl_rewrite_parts.h"
@@ -141,6 +146,18 @@ static void rewrite_calls(struct rewriter *r)
                     r->s + r->tokens[t + 1].at);
         }
     }
+}
+
+/* `: SV_Coverage` becomes the marker semantic (the pass decides input or output by the variable
+ * glslang makes, which the tokens of a struct member cannot tell). */
+static void rewrite_coverage_semantics(struct rewriter *r)
+{
+    static const char coverage[] = "SV_Coverage";
+
+    for (size_t t = 1; t < r->token_count; t++)
+        if (hlsl_is(r, t - 1, ":") && hlsl_is_ident(r, t) && r->tokens[t].length == sizeof(coverage) - 1
+                && !strncasecmp(r->s + r->tokens[t].at, coverage, sizeof(coverage) - 1))
+            hlsl_replace_token(r, t, D3D12XS_COVERAGE_SEMANTIC);
 }
 
 static bool is_vector_type(const struct rewriter *r, size_t t, unsigned *components)
@@ -432,6 +449,7 @@ static void rewrite_pass(const char *source, size_t length, enum rewrite_pass_ki
         hlsl_rewrite_buffer_arrays(&r);
     } else if (kind == PASS_CALLS) {
         rewrite_calls(&r);
+        rewrite_coverage_semantics(&r);
         hlsl_rewrite_literals(&r);
         hlsl_rewrite_types(&r);
         hlsl_rewrite_matrices(&r);

@@ -9,6 +9,10 @@
  *  - SV_ViewID (view instancing), which glslang's HLSL front end does not know and declares as an
  *    input of that user semantic at a Location: it becomes the ViewIndex built-in (MultiView),
  *    which is 0 outside view instancing, as D3D's is.
+ *  - SV_Coverage, which glslang drops as an input, comes as the user semantic
+ *    D3D12XS_COVERAGE_SEMANTIC (frontends/hlsl_rewrite.c) on a uint input or output: it becomes
+ *    the SampleMask built-in, an array of one uint in Vulkan, whose element 0 each load and
+ *    store reaches. Without a Location it links with no stage (spirv_stage_io.c).
  * The blob then means what the HLSL meant, whatever pipeline it goes into. */
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +203,134 @@ static unsigned view_id_as_view_index(struct d3d12xs_spirv_module *m, uint32_t v
     return 1;
 }
 
+/* Whether inst gives its target the semantic of SV_Coverage. */
+static bool is_coverage_semantic(const struct d3d12xs_spirv_inst *inst)
+{
+    const char *semantic;
+    return d3d12xs_spirv_op(inst) == SpvOpDecorateString && d3d12xs_spirv_len(inst) >= 4 && inst->w[2] == SpvDecorationUserSemantic
+            && d3d12xs_spirv_inst_string(inst, 3, &semantic, NULL) && !strcasecmp(semantic, D3D12XS_COVERAGE_SEMANTIC);
+}
+
+/* Each load and store of variable (now an array of one) reaches element 0 through an access
+ * chain of type element_pointer; E_FAIL for another use, which glslang's entry-point variables
+ * do not have. */
+static HRESULT reach_element_zero(struct d3d12xs_spirv_module *m, uint32_t variable, uint32_t element_pointer, char *error,
+        size_t error_size)
+{
+    struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
+    uint32_t zero = d3d12xs_spirv_constant_u32(m, 0);
+
+    for (size_t i = 0; i < functions->count && zero; i++) {
+        struct d3d12xs_spirv_inst *inst = functions->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), pointer_operand = 0, chain;
+        if (op == SpvOpLoad && n >= 4 && inst->w[3] == variable)
+            pointer_operand = 3;
+        else if (op == SpvOpStore && n >= 3 && inst->w[1] == variable)
+            pointer_operand = 1;
+        else if (((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain || op == SpvOpCopyObject)
+                        && n >= 4 && inst->w[3] == variable)
+                || (op == SpvOpCopyMemory && n >= 3 && (inst->w[1] == variable || inst->w[2] == variable)))
+            return d3d12xs_write_error(E_FAIL, error, error_size, "SV_Coverage (variable %u) is used by opcode %u, which only "
+                    "loads and stores of it can be", variable, op);
+        else if (op == SpvOpFunctionCall)
+            for (uint32_t k = 4; k < n; k++)
+                if (inst->w[k] == variable)
+                    return d3d12xs_write_error(E_FAIL, error, error_size, "SV_Coverage (variable %u) is passed to a function, "
+                            "which only loads and stores of it can be", variable);
+        if (!pointer_operand)
+            continue;
+        if (!(chain = d3d12xs_spirv_new_id(m)))
+            break;
+        {
+            const uint32_t access[5] = {SpvOpAccessChain | 5u << 16, element_pointer, chain, variable, zero};
+            if (!d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, i, access, 5))
+                break;
+        }
+        /* inst moved to i + 1 */
+        inst->w[pointer_operand] = chain;
+        i++;
+    }
+    return m->out_of_memory || !zero ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;
+}
+
+/* SV_Coverage's variable as the SampleMask built-in: an array of one of its 32-bit integer, in
+ * place of the integer (the same id, declared again after its new type), its Location, Component
+ * and semantic gone (Flat stays on the input: Vulkan wants it on a pixel shader's integer
+ * inputs, built-ins too). */
+static HRESULT coverage_as_sample_mask(struct d3d12xs_spirv_module *m, uint32_t variable, char *error, size_t error_size)
+{
+    struct d3d12xs_spirv_list *annotations = &m->sections[D3D12XS_SPIRV_ANNOTATIONS];
+    const struct d3d12xs_spirv_inst *declaration = d3d12xs_spirv_def(m, variable);
+    const struct d3d12xs_spirv_inst *pointer = d3d12xs_spirv_def_op(m, declaration->w[1], SpvOpTypePointer, 4);
+    const struct d3d12xs_spirv_inst *type = pointer ? d3d12xs_spirv_def_op(m, pointer->w[3], SpvOpTypeInt, 4) : NULL;
+    uint32_t storage = declaration->w[3], element, length, array, array_pointer, element_pointer;
+
+    if (!type || type->w[2] != 32)
+        return d3d12xs_write_error(E_FAIL, error, error_size, "SV_Coverage (variable %u) is not a uint: the sample coverage is "
+                "a 32-bit integer", variable);
+    if (d3d12xs_spirv_len(declaration) != 4)
+        return d3d12xs_write_error(E_FAIL, error, error_size, "SV_Coverage (variable %u) has an initialiser", variable);
+    element = pointer->w[3];
+    /* a new array type, never one a buffer's layout decorated */
+    if (!(length = d3d12xs_spirv_constant_u32(m, 1)) || !(array = d3d12xs_spirv_new_id(m)))
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    {
+        const uint32_t array_type[4] = {SpvOpTypeArray | 4u << 16, array, element, length};
+        if (!d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, array_type, 4)
+                || !(array_pointer = d3d12xs_spirv_type_pointer(m, storage, array))
+                || !(element_pointer = d3d12xs_spirv_type_pointer(m, storage, element)))
+            return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    }
+    {
+        const uint32_t array_variable[4] = {SpvOpVariable | 4u << 16, array_pointer, variable, storage};
+        const uint32_t builtin[4] = {SpvOpDecorate | 4u << 16, variable, SpvDecorationBuiltIn, SpvBuiltInSampleMask};
+        d3d12xs_spirv_remove(m, D3D12XS_SPIRV_GLOBALS, d3d12xs_spirv_index_of(m, declaration));
+        if (!d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, array_variable, 4))
+            return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+        for (size_t i = annotations->count; i-- > 0;) {
+            const struct d3d12xs_spirv_inst *inst = annotations->at[i];
+            if ((d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) >= 3 && inst->w[1] == variable
+                        && (inst->w[2] == SpvDecorationLocation || inst->w[2] == SpvDecorationComponent))
+                    || (is_coverage_semantic(inst) && inst->w[1] == variable))
+                d3d12xs_spirv_remove(m, D3D12XS_SPIRV_ANNOTATIONS, i);
+        }
+        if (!d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, builtin, 4))
+            return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    }
+    return reach_element_zero(m, variable, element_pointer, error, error_size);
+}
+
+/* Every SV_Coverage variable (one input, one output at most) of a pixel shader as SampleMask;
+ * *count grows by how many. */
+static HRESULT coverage_variables(struct d3d12xs_spirv_module *m, uint32_t model, unsigned *count, char *error, size_t error_size)
+{
+    uint32_t variables[2] = {0, 0}; /* input, output */
+    const struct d3d12xs_spirv_inst *inst, *variable;
+    HRESULT hr;
+
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst)) {
+        uint32_t *slot;
+        if (!is_coverage_semantic(inst) || !(variable = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpVariable, 4))
+                || (variable->w[3] != SpvStorageClassInput && variable->w[3] != SpvStorageClassOutput))
+            continue;
+        if (model != SpvExecutionModelFragment)
+            return d3d12xs_write_error(E_FAIL, error, error_size, "SV_Coverage is a pixel shader's system value");
+        slot = &variables[variable->w[3] == SpvStorageClassOutput];
+        if (*slot && *slot != inst->w[1])
+            return d3d12xs_write_error(E_FAIL, error, error_size, "SV_Coverage is declared twice as %s",
+                    slot == variables ? "an input" : "an output");
+        *slot = inst->w[1];
+    }
+    for (unsigned k = 0; k < 2; k++) {
+        if (!variables[k])
+            continue;
+        if (FAILED(hr = coverage_as_sample_mask(m, variables[k], error, error_size)))
+            return hr;
+        (*count)++;
+    }
+    return S_OK;
+}
+
 HRESULT d3d12xs_spirv_pass_system_values(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_system_values_args *args,
         char *error, size_t error_size)
 {
@@ -206,6 +338,7 @@ HRESULT d3d12xs_spirv_pass_system_values(struct d3d12xs_spirv_module *m, const s
             ? m->sections[D3D12XS_SPIRV_ENTRY_POINTS].at[0] : NULL;
     unsigned count = 0;
     uint32_t variable;
+    HRESULT hr;
 
     if (!entry || d3d12xs_spirv_len(entry) < 3)
         return S_OK;
@@ -223,6 +356,8 @@ HRESULT d3d12xs_spirv_pass_system_values(struct d3d12xs_spirv_module *m, const s
     }
     if (entry->w[1] != SpvExecutionModelGLCompute && (variable = find_view_id_input(m)))
         count += view_id_as_view_index(m, variable);
+    if (FAILED(hr = coverage_variables(m, entry->w[1], &count, error, error_size)))
+        return hr;
     if (args && args->fixed)
         *args->fixed = count;
     return m->out_of_memory ? d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory") : S_OK;

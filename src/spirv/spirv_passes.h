@@ -184,10 +184,14 @@ struct d3d12xs_spirv_finish_hlsl_args {
 };
 HRESULT d3d12xs_spirv_pass_finish_hlsl(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_finish_hlsl_args *args,
         char *error, size_t error_size);
+/* The user semantic frontends/hlsl_rewrite.c gives SV_Coverage, which glslang drops as an input;
+ * spirv_hlsl_system_values.c makes its variable the SampleMask built-in. */
+#define D3D12XS_COVERAGE_SEMANTIC "D3D12XS_COVERAGE"
 /* spirv_hlsl_system_values.c (D3DCompile, after finish): SV_VertexID and SV_InstanceID without
  * the draw's bases, SV_Position.w in pixel shaders as w, not Vulkan's 1/w, SV_ViewID as the
- * ViewIndex built-in. *fixed (fixed may be
- * NULL) gets how many loads changed. */
+ * ViewIndex built-in, SV_Coverage (D3D12XS_COVERAGE_SEMANTIC) in and out as SampleMask.
+ * *fixed (fixed may be NULL) gets how many loads (SV_ViewID, SV_Coverage: variables) changed. E_FAIL for an SV_Coverage outside a
+ * pixel shader, not a 32-bit integer scalar, or declared twice in one direction. */
 struct d3d12xs_spirv_system_values_args {
     unsigned *fixed;
 };
