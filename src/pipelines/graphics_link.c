@@ -92,34 +92,51 @@ static HRESULT link_vertex_inputs(const struct d3d12_graphics_desc *desc, const 
     return S_OK;
 }
 
-/* One stage's inputs against its producer's outputs. */
+/* The producer's output that holds semantic index `index` of `semantic`, or NULL. */
+static const struct d3d12xs_stage_variable *find_output(const struct d3d12_graphics_stage *producer, const struct d3d12xs_stage_variable *input,
+        uint32_t index)
+{
+    for (uint32_t j = 0; j < producer->iface.count; j++) {
+        const struct d3d12xs_stage_variable *o = &producer->iface.variables[j];
+        if (o->output && o->location != D3D12XS_NO_LOCATION && o->patch == input->patch && !strcmp(o->semantic, input->semantic)
+                && o->semantic_index <= index && index < o->semantic_index + o->location_count)
+            return o;
+    }
+    return NULL;
+}
+
+/* One stage's inputs against its producer's outputs. An input array or matrix may span several
+ * outputs (a struct's array member, which glslang writes as one variable per element): each of
+ * its Locations is checked against the output holding that semantic index, and those outputs
+ * must sit at consecutive Locations, as the input's do. */
 static HRESULT link_inputs(struct d3d12_graphics_stage *producer, struct d3d12_graphics_stage *consumer, const char *method)
 {
     for (uint32_t k = 0; k < consumer->iface.count; k++) {
-        const struct d3d12xs_stage_variable *v = &consumer->iface.variables[k], *found = NULL;
+        const struct d3d12xs_stage_variable *v = &consumer->iface.variables[k], *found;
+        uint32_t location;
         if (v->output || v->location == D3D12XS_NO_LOCATION || !v->semantic[0])
             continue;
-        for (uint32_t j = 0; j < producer->iface.count && !found; j++) {
-            const struct d3d12xs_stage_variable *o = &producer->iface.variables[j];
-            if (o->output && o->location != D3D12XS_NO_LOCATION && o->patch == v->patch && !strcmp(o->semantic, v->semantic)
-                    && o->semantic_index <= v->semantic_index && v->semantic_index < o->semantic_index + o->location_count)
-                found = o;
-        }
-        if (!found)
+        if (!(found = find_output(producer, v, v->semantic_index)))
             return d3d12xs_fail(E_INVALIDARG, method, "%s reads %s%u, which the %s (%s) does not write", consumer->argument, v->semantic,
                     v->semantic_index, stage_noun(producer->stage), producer->argument);
-        if (v->semantic_index + v->location_count > found->semantic_index + found->location_count)
-            return d3d12xs_fail(E_INVALIDARG, method, "%s reads %s%u to %s%u as one variable, which the %s writes as several (not "
-                    "supported)", consumer->argument, v->semantic, v->semantic_index, v->semantic, v->semantic_index + v->location_count - 1,
-                    stage_noun(producer->stage));
-        if (v->scalar_op != found->scalar_op || v->scalar_width != found->scalar_width)
-            return d3d12xs_fail(E_INVALIDARG, method, "%s reads %s%u as %s, the %s writes it as %s", consumer->argument, v->semantic,
-                    v->semantic_index, type_name(v), stage_noun(producer->stage), type_name(found));
-        if (v->components > found->components)
-            return d3d12xs_fail(E_INVALIDARG, method, "%s reads %u components of %s%u, the %s writes %u", consumer->argument, v->components,
-                    v->semantic, v->semantic_index, stage_noun(producer->stage), found->components);
-        if (v->location != found->location + (v->semantic_index - found->semantic_index)
-                && !add_link(consumer, v->variable_id, found->location + (v->semantic_index - found->semantic_index), UINT32_MAX))
+        location = found->location + (v->semantic_index - found->semantic_index);
+        for (uint32_t l = 0; l < v->location_count; l++) {
+            const struct d3d12xs_stage_variable *o = l ? find_output(producer, v, v->semantic_index + l) : found;
+            if (!o)
+                return d3d12xs_fail(E_INVALIDARG, method, "%s reads %s%u, which the %s (%s) does not write", consumer->argument,
+                        v->semantic, v->semantic_index + l, stage_noun(producer->stage), producer->argument);
+            if (o->location + (v->semantic_index + l - o->semantic_index) != location + l)
+                return d3d12xs_fail(E_INVALIDARG, method, "%s reads %s%u to %s%u as one variable, which the %s writes at Locations that "
+                        "do not follow each other (not supported)", consumer->argument, v->semantic, v->semantic_index, v->semantic,
+                        v->semantic_index + v->location_count - 1, stage_noun(producer->stage));
+            if (v->scalar_op != o->scalar_op || v->scalar_width != o->scalar_width)
+                return d3d12xs_fail(E_INVALIDARG, method, "%s reads %s%u as %s, the %s writes it as %s", consumer->argument, v->semantic,
+                        v->semantic_index + l, type_name(v), stage_noun(producer->stage), type_name(o));
+            if (v->components > o->components)
+                return d3d12xs_fail(E_INVALIDARG, method, "%s reads %u components of %s%u, the %s writes %u", consumer->argument,
+                        v->components, v->semantic, v->semantic_index + l, stage_noun(producer->stage), o->components);
+        }
+        if (v->location != location && !add_link(consumer, v->variable_id, location, UINT32_MAX))
             return d3d12xs_fail(E_OUTOFMEMORY, method, "out of memory linking %s", consumer->argument);
     }
     return S_OK;

@@ -82,6 +82,34 @@ static bool type_locations(const struct d3d12xs_spirv_module *m, uint32_t type, 
     }
 }
 
+/* glslang flattens an array member of an input or output struct into one variable per element,
+ * at consecutive Locations, each with the member's semantic unchanged ("VALUES" for both halves
+ * of `float4 values[2] : VALUES`). D3D gives element k the semantic index base + its Locations
+ * before it, so variables of one direction that share a semantic and index take their index from
+ * their Location relative to the group's first (D3D12 allows no other repeated semantic). */
+static bool number_array_elements(struct d3d12xs_stage_interface *iface)
+{
+    uint32_t *first = malloc((iface->count + 1) * sizeof(*first));
+
+    if (!first)
+        return false;
+    for (uint32_t k = 0; k < iface->count; k++) {
+        const struct d3d12xs_stage_variable *v = &iface->variables[k];
+        first[k] = v->location;
+        for (uint32_t j = 0; j < iface->count && v->semantic[0] && v->location != D3D12XS_NO_LOCATION; j++) {
+            const struct d3d12xs_stage_variable *o = &iface->variables[j];
+            if (o->output == v->output && o->patch == v->patch && o->semantic_index == v->semantic_index
+                    && o->location < first[k] && !strcmp(o->semantic, v->semantic))
+                first[k] = o->location;
+        }
+    }
+    for (uint32_t k = 0; k < iface->count; k++)
+        if (iface->variables[k].location != D3D12XS_NO_LOCATION)
+            iface->variables[k].semantic_index += iface->variables[k].location - first[k];
+    free(first);
+    return true;
+}
+
 HRESULT d3d12xs_spirv_stage_interface(const struct d3d12xs_spirv_module *m, struct d3d12xs_stage_interface *iface,
         char *error, size_t error_size)
 {
@@ -141,6 +169,8 @@ HRESULT d3d12xs_spirv_stage_interface(const struct d3d12xs_spirv_module *m, stru
         }
         iface->count++;
     }
+    if (!number_array_elements(iface))
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     return S_OK;
 }
 
