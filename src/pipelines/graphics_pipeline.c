@@ -256,6 +256,26 @@ static HRESULT stream_out_stage(struct d3d12_pipeline_state *state, const struct
     return hr;
 }
 
+/* lavapipe reads the most negative SNORM vertex value below -1 (-32768 as -1.00003): there the
+ * vertex shader clamps what it loads from SNORM elements (spirv/spirv_snorm_inputs.c). Other
+ * drivers clamp as Vulkan says and get no extra instruction. */
+static HRESULT clamp_snorm_inputs(const struct d3d12_device *device, const struct d3d12_graphics_desc *desc, struct d3d12_graphics_stage *vs,
+        const uint32_t *element_locations, const char *method)
+{
+    struct d3d12xs_spirv_snorm_inputs_args args = {0};
+    char error[256];
+    HRESULT hr;
+
+    if (device->vk_driver_properties.driverID != VK_DRIVER_ID_MESA_LLVMPIPE || !desc->input_layout.pInputElementDescs)
+        return S_OK;
+    for (UINT i = 0; i < desc->input_layout.NumElements; i++)
+        if (element_locations[i] < 32 && d3d12_vertex_format_is_snorm(desc->input_layout.pInputElementDescs[i].Format))
+            args.locations |= 1u << element_locations[i];
+    if (FAILED(hr = d3d12xs_spirv_pass_snorm_inputs(vs->module, &args, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "%s (SNORM inputs): %s", vs->argument, error);
+    return S_OK;
+}
+
 static VkPrimitiveTopology base_topology(D3D12_PRIMITIVE_TOPOLOGY_TYPE type)
 {
     switch (type) {
@@ -511,6 +531,8 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
                 goto done;
             }
         }
+        if (stages[s].stage == VK_SHADER_STAGE_VERTEX_BIT && FAILED(hr = clamp_snorm_inputs(device, desc, &stages[s], element_locations, method)))
+            goto done;
         if (FAILED(hr = bind_stage(state, &stages[s], deny, &words[s], &word_counts[s], entry_points[s], method)))
             goto done;
     }

@@ -27,6 +27,7 @@ void d3d12_vertex_input_init(const struct d3d12_graphics_desc *desc, const uint3
         struct d3d12_vertex_input *input);
 /* The vertex format's numeric kind: 'f' (float, UNORM, SNORM), 'u' (UINT) or 's' (SINT). */
 char d3d12_vertex_format_kind(DXGI_FORMAT format);
+bool d3d12_vertex_format_is_snorm(DXGI_FORMAT format);
 
 /* ---- rasterizer_state.c ---- */
 struct d3d12_rasterizer_state {

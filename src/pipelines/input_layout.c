@@ -28,6 +28,17 @@ char d3d12_vertex_format_kind(DXGI_FORMAT format)
     }
 }
 
+bool d3d12_vertex_format_is_snorm(DXGI_FORMAT format)
+{
+    switch (format) {
+    case DXGI_FORMAT_R16G16B16A16_SNORM: case DXGI_FORMAT_R8G8B8A8_SNORM: case DXGI_FORMAT_R16G16_SNORM: case DXGI_FORMAT_R8G8_SNORM:
+    case DXGI_FORMAT_R16_SNORM: case DXGI_FORMAT_R8_SNORM:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* The formats D3D12 allows in input layouts (the IA vertex buffer column of its format
  * support table): the typed 8- to 32-bit-per-channel colour formats and the packed ones. */
 static bool is_vertex_format(DXGI_FORMAT format)

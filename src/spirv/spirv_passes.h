@@ -307,6 +307,16 @@ struct d3d12xs_spirv_point_size_args {
 HRESULT d3d12xs_spirv_pass_point_size(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_point_size_args *args,
         char *error, size_t error_size);
 
+/* spirv_snorm_inputs.c (pipeline creation, the vertex shader, on drivers that read the most
+ * negative SNORM value below -1: lavapipe reads -32768 as -1.00003): every 32-bit float load
+ * from an input at a Location in `locations` (bit per Location) is clamped to -1 and above, as
+ * D3D12 and Vulkan define the conversion. Loads of other types (arrays, matrices) stay. */
+struct d3d12xs_spirv_snorm_inputs_args {
+    uint32_t locations;
+};
+HRESULT d3d12xs_spirv_pass_snorm_inputs(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_snorm_inputs_args *args,
+        char *error, size_t error_size);
+
 /* ---- DispatchX ---- */
 
 /* spirv_dispatch_variant.c: see d3d12xs_spirv_dispatch_variant() in spirv.h. */
