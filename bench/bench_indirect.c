@@ -312,7 +312,25 @@ static void d3d_init(struct d3d *d, bool validating)
     parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
     parameters[0].Constants.Num32BitValues = 2;
     parameters[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_VERTEX;
-    d->roots[KIND_DRAW] = bench_d3d_root_signature(d->device, parameters, 1);
+    if (getenv("D3D12XS_BENCH_DENY_STAGES")) {
+        /* An experiment: the draw signature denies the stages it does not use, as Microsoft
+         * advises, so d3d12xs's push range and generated-commands layout name vertex and pixel
+         * only (the raw layout's stages). */
+        D3D12_VERSIONED_ROOT_SIGNATURE_DESC desc = {.Version = D3D_ROOT_SIGNATURE_VERSION_1_1};
+        ID3DBlob *blob = NULL, *errors = NULL;
+        desc.Desc_1_1.NumParameters = 1;
+        desc.Desc_1_1.pParameters = parameters;
+        desc.Desc_1_1.Flags = D3D12_ROOT_SIGNATURE_FLAG_DENY_HULL_SHADER_ROOT_ACCESS | D3D12_ROOT_SIGNATURE_FLAG_DENY_DOMAIN_SHADER_ROOT_ACCESS
+                | D3D12_ROOT_SIGNATURE_FLAG_DENY_GEOMETRY_SHADER_ROOT_ACCESS | D3D12_ROOT_SIGNATURE_FLAG_DENY_AMPLIFICATION_SHADER_ROOT_ACCESS
+                | D3D12_ROOT_SIGNATURE_FLAG_DENY_MESH_SHADER_ROOT_ACCESS;
+        HR(D3D12SerializeVersionedRootSignature(&desc, &blob, &errors));
+        HR(ID3D12Device_CreateRootSignature(d->device, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+                &IID_ID3D12RootSignature, (void **)&d->roots[KIND_DRAW]));
+        ID3D10Blob_Release(blob);
+        printf("experiment     : the draw root signature denies hull, domain and geometry shaders (D3D12XS_BENCH_DENY_STAGES)\n");
+    } else {
+        d->roots[KIND_DRAW] = bench_d3d_root_signature(d->device, parameters, 1);
+    }
     parameters[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
     parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     d->roots[KIND_DISPATCH] = bench_d3d_root_signature(d->device, parameters, 2);

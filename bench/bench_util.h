@@ -38,6 +38,9 @@
 
 #define BENCH_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BENCH_MAX_REPS 64
+/* The most samples a median or a paired ratio takes (CPU figures take up to a few hundred): more
+ * is a benchmark's mistake, and stops the run rather than overrun the scratch arrays. */
+#define BENCH_MAX_SAMPLES 1024
 
 /* The start of every benchmark kernel: the same HLSL goes through D3DCompile for d3d12xs and
  * (with RAW_VULKAN defined) through shaderc for raw Vulkan; only the binding annotations
@@ -97,7 +100,13 @@ static inline int bench_compare_doubles(const void *a, const void *b)
 
 static inline double bench_median(const double *values, unsigned count)
 {
-    double sorted[BENCH_MAX_REPS];
+    double sorted[BENCH_MAX_SAMPLES];
+    if (!count)
+        return 0.0;
+    if (count > BENCH_MAX_SAMPLES) {
+        fprintf(stderr, "bench_median: %u samples (at most %u)\n", count, BENCH_MAX_SAMPLES);
+        abort();
+    }
     memcpy(sorted, values, count * sizeof(*values));
     qsort(sorted, count, sizeof(*sorted), bench_compare_doubles);
     return count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
@@ -131,8 +140,8 @@ struct bench_rates {
 static inline struct bench_rates bench_rates(const double *d3d, const double *raw, unsigned count)
 {
     struct bench_rates r;
-    double pairs[BENCH_MAX_REPS];
-    r.d3d12xs = bench_median(d3d, count);
+    double pairs[BENCH_MAX_SAMPLES];
+    r.d3d12xs = bench_median(d3d, count); /* which stops the run for a count past BENCH_MAX_SAMPLES */
     r.raw = bench_median(raw, count);
     r.d3d12xs_min = r.d3d12xs_max = d3d[0];
     r.raw_min = r.raw_max = raw[0];
