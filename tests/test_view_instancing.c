@@ -230,6 +230,31 @@ static void test_views(struct env *env)
     ID3D12PipelineState_Release(two);
 }
 
+/* A clear between two draws of a view-instanced pass clears every slice of its view, the one no
+ * view draws too (the clear renders a pass of its own: a multiview pass clears only its views). */
+static void test_clear_between_views(struct env *env)
+{
+    static const float white_f[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    static const uint8_t white[4] = {255, 255, 255, 255};
+    ID3D12PipelineState *two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    struct harness_list list = begin(env);
+
+    draw(&list, two);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, white_f, 0, NULL);
+    finish(env, &list);
+    for (UINT slice = 0; slice < SLICES; slice++)
+        check_slice(env, slice, white);
+    list = begin(env);
+    draw(&list, two);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, white_f, 0, NULL);
+    draw(&list, two);
+    finish(env, &list);
+    check_slice(env, 0, view_colors[0]);
+    check_slice(env, 1, view_colors[1]);
+    check_slice(env, 2, white);
+    ID3D12PipelineState_Release(two);
+}
+
 /* A target with fewer slices than the views: a debug warning, and no draw. */
 static void test_too_few_slices(struct env *env)
 {
@@ -432,6 +457,7 @@ int main(void)
     if (env.vs && env.ps) {
         test_tier(&env);
         test_views(&env);
+        test_clear_between_views(&env);
         test_too_few_slices(&env);
         test_mask(&env);
         test_bundle_mask(&env);

@@ -130,6 +130,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->call_count = 0;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
+    list->rendering_pass_count = 0;
     d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_bindings(list);
     list->in_internal = false;

@@ -197,6 +197,7 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
         .pStencilAttachment = key->depth_stencil_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &stencil : NULL,
     };
     vkCmdBeginRendering(list->vk_command_buffer, &info);
+    list->rendering_pass_count++;
     graphics->rendering = true;
     graphics->rendering_in = list->vk_command_buffer;
     graphics->rendering_key = *key;
@@ -420,6 +421,7 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginRenderPass(ID3D12GraphicsCommandL
         .pStencilAttachment = key.depth_stencil_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &stencil : NULL,
     };
     vkCmdBeginRendering(list->vk_command_buffer, &info);
+    list->rendering_pass_count++;
     graphics->rendering = true;
     graphics->rendering_in = list->vk_command_buffer;
     graphics->rendering_key = key;

@@ -260,6 +260,7 @@ static void resolve_plane(struct d3d12_command_list *list, const char *command, 
     d3d12_barriers_after_unordered(&list->barriers, list->vk_command_buffer, VK_ACCESS_2_MEMORY_WRITE_BIT, stages,
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     vkCmdBeginRendering(list->vk_command_buffer, &info);
+    list->rendering_pass_count++;
     vkCmdEndRendering(list->vk_command_buffer);
     /* What reads the destination next (after a barrier naming the transfer stage) sees the resolve. */
     d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,

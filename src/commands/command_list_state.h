@@ -218,6 +218,9 @@ struct d3d12_command_list {
      * (D3D12XSGetCommandListDispatchCounters). */
     uint64_t dispatch_counts[2];
     uint64_t root_descriptor_counts[2]; /* root descriptors those dispatches read: [0] pushed, [1] through memory */
+    /* Vulkan rendering passes (vkCmdBeginRendering) recorded since creation or Reset: tests read
+     * it to see which commands end the open pass (a clear of its attachment does not). */
+    uint64_t rendering_pass_count;
 };
 
 /* One segment of a closed or recording list. */

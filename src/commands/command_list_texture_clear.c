@@ -1,7 +1,8 @@
 /* Clears of render target and depth stencil views (UAV clears are command_list_uav_clear.c's).
- * ClearRenderTargetView and ClearDepthStencilView render: one dynamic-rendering pass over the view (in the view's own
- * format, every sample of a multisampled one) that clears it on load, or clears its rectangles
- * as attachments. */
+ * ClearRenderTargetView and ClearDepthStencilView render: where the view is an attachment of the
+ * rendering pass draws left open, vkCmdClearAttachments inside it (no pass break); otherwise one
+ * dynamic-rendering pass over the view (in the view's own format, every sample of a multisampled
+ * one) that clears it on load, or clears its rectangles as attachments. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,37 +71,72 @@ uint32_t d3d12_command_list_clip_rects(const D3D12_RECT *rects, UINT rect_count,
     return count;
 }
 
-/* Renders the clear of the RTV or DSV `descriptor`: the aspects in `aspects` (COLOR, or DEPTH and
- * STENCIL) of the whole view cleared on load, or of its rectangles (clipped to the view) cleared
- * as attachments; the others kept. */
-static void clear_by_rendering(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
-        VkImageAspectFlags aspects, const VkClearValue *value, UINT rect_count, const D3D12_RECT *rects)
+/* The stages a target clear touches the view in, which a barrier into RENDER_TARGET or
+ * DEPTH_WRITE waits in (commands/resource_states.c): a colour load, clear and store in the colour
+ * output stage; a depth-stencil load or clear in the early fragment tests, its store in the late.
+ * vkCmdClearAttachments inside a pass writes in the same stages, in rasterization order with the
+ * pass's draws, so a draw, a clear and a draw of one attachment need no barrier between them. */
+static VkPipelineStageFlags2 clear_stages(bool color)
+{
+    return color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT
+            : VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+}
+
+/* Records the clear into the rendering pass open in the command buffer, when the view is one of
+ * its attachments (the same VkImageView: views are made once per resource and subresource range
+ * and format, so the same image, mip, slices, format and aspects) and the pass reaches the
+ * rectangles and the view's slices; false, with nothing recorded, otherwise (the clear then ends
+ * the pass and renders its own). A multiview pass (view instancing) clears only the views of its
+ * mask, and transform feedback may be active in the pass: both keep the pass of the clear's own. */
+static bool clear_in_open_pass(struct d3d12_command_list *list, const struct d3d12xs_descriptor *descriptor, VkImageAspectFlags aspects,
+        const VkClearValue *value, const VkClearRect *rects, uint32_t rect_count)
+{
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_rendering_key *key = &graphics->rendering_key;
+    VkClearAttachment attachments[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    bool color = descriptor->kind == D3D12XS_DESCRIPTOR_RTV;
+    uint32_t attachment_count = 0;
+
+    if (!graphics->rendering || graphics->rendering_in != list->vk_command_buffer || key->view_mask || graphics->xfb_active
+            || !descriptor->image_view || descriptor->image_range.layerCount > key->layers)
+        return false;
+    /* vkCmdClearAttachments clears inside the render area only: a clear that reaches past it (a
+     * smaller attachment beside the view) renders its own pass */
+    for (uint32_t i = 0; i < rect_count; i++) {
+        const VkRect2D *rect = &rects[i].rect;
+        if (rect->offset.x < key->area.offset.x || rect->offset.y < key->area.offset.y
+                || rect->offset.x + rect->extent.width > key->area.offset.x + key->area.extent.width
+                || rect->offset.y + rect->extent.height > key->area.offset.y + key->area.extent.height)
+            return false;
+    }
+    if (color) {
+        for (uint32_t i = 0; i < key->color_count; i++) {
+            if (key->colors[i] == descriptor->image_view)
+                attachments[attachment_count++] = (VkClearAttachment){VK_IMAGE_ASPECT_COLOR_BIT, i, *value};
+        }
+    } else if (key->depth_stencil == descriptor->image_view && !(aspects & ~key->depth_stencil_aspects)) {
+        attachments[attachment_count++] = (VkClearAttachment){aspects, 0, *value};
+    }
+    /* a barrier cannot stand inside the pass: one the clear waits for ends it first */
+    if (!attachment_count || d3d12_barriers_pending(&list->barriers, clear_stages(color)))
+        return false;
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, clear_stages(color));
+    d3d12_command_list_begin_predicated(list);
+    vkCmdClearAttachments(list->vk_command_buffer, attachment_count, attachments, rect_count, rects);
+    d3d12_command_list_end_predicated(list);
+    return true;
+}
+
+/* Renders the clear in a pass of its own over the view: the aspects in `aspects` (COLOR, or DEPTH
+ * and STENCIL) of the whole view cleared on load, or of its rectangles cleared as attachments; the
+ * others kept. */
+static void clear_by_rendering(struct d3d12_command_list *list, const struct d3d12xs_descriptor *descriptor, VkImageAspectFlags aspects,
+        const VkClearValue *value, bool whole, const VkClearRect *rects, uint32_t rect_count, VkExtent2D extent)
 {
     bool color = descriptor->kind == D3D12XS_DESCRIPTOR_RTV;
     VkImageAspectFlags view_aspects = descriptor->image_range.aspectMask;
-    uint32_t width, height, depth, clipped_count = 0;
-    VkClearRect *clear_rects = NULL;
-    VkRect2D *clipped = NULL;
-    VkExtent2D largest;
-    D3D12_RECT whole;
-
-    d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
     /* Predicated (SetPredication): conditional rendering covers attachment clears, not load ops. */
-    if (list->predication.active && !rect_count) {
-        whole = (D3D12_RECT){0, 0, (LONG)width, (LONG)height};
-        rect_count = 1;
-        rects = &whole;
-    }
-    if (rect_count) {
-        if (!(clipped = malloc(rect_count * sizeof(*clipped))) || !(clear_rects = malloc(rect_count * sizeof(*clear_rects)))) {
-            d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
-            goto done;
-        }
-        if (!(clipped_count = d3d12_command_list_clip_rects(rects, rect_count, width, height, clipped, &largest)))
-            goto done; /* every rectangle lies outside the view */
-        for (uint32_t i = 0; i < clipped_count; i++)
-            clear_rects[i] = (VkClearRect){clipped[i], 0, descriptor->image_range.layerCount};
-    }
+    bool on_load = whole && !list->predication.active;
 
     VkRenderingAttachmentInfo attachments[3];
     for (int i = 0; i < 3; i++) {
@@ -109,38 +145,70 @@ static void clear_by_rendering(struct d3d12_command_list *list, const char *comm
             .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
             .imageView = descriptor->image_view,
             .imageLayout = VK_IMAGE_LAYOUT_GENERAL, /* every image's one layout (docs/textures.md) */
-            .loadOp = !rect_count && (aspects & attachment_aspects[i]) ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD,
+            .loadOp = on_load && (aspects & attachment_aspects[i]) ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD,
             .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
             .clearValue = *value,
         };
     }
     VkRenderingInfo rendering = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = {{0, 0}, {width, height}},
+        .renderArea = {{0, 0}, extent},
         .layerCount = descriptor->image_range.layerCount,
         .colorAttachmentCount = color ? 1 : 0,
         .pColorAttachments = color ? &attachments[0] : NULL,
         .pDepthAttachment = view_aspects & VK_IMAGE_ASPECT_DEPTH_BIT ? &attachments[1] : NULL,
         .pStencilAttachment = view_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &attachments[2] : NULL,
     };
-    const struct d3d12_recorded_range written = d3d12_recorded_texture_range(descriptor->resource, &descriptor->image_range, true);
-    /* The stages the pass touches the view in, which a barrier into RENDER_TARGET or DEPTH_WRITE
-     * waits in (commands/resource_states.c): a colour load, clear and store in the colour output
-     * stage; a depth-stencil load or clear in the early fragment tests, its store in the late. */
-    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, color ? VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT
-            : VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT);
+    d3d12_command_list_end_rendering(list);
+    d3d12_barriers_before(&list->barriers, list->vk_command_buffer, clear_stages(color));
     vkCmdBeginRendering(list->vk_command_buffer, &rendering);
-    if (clipped_count) {
+    list->rendering_pass_count++;
+    if (!on_load) {
         VkClearAttachment clear = {aspects, 0, *value};
         d3d12_command_list_begin_predicated(list);
-        vkCmdClearAttachments(list->vk_command_buffer, 1, &clear, clipped_count, clear_rects);
+        vkCmdClearAttachments(list->vk_command_buffer, 1, &clear, rect_count, rects);
         d3d12_command_list_end_predicated(list);
     }
     vkCmdEndRendering(list->vk_command_buffer);
+}
+
+/* The clear of the RTV or DSV `descriptor`: its whole view (rect_count 0) or its rectangles
+ * clipped to the view, inside the open rendering pass where the view is its attachment, else in a
+ * pass of its own. */
+static void clear_target(struct d3d12_command_list *list, const char *command, const struct d3d12xs_descriptor *descriptor,
+        VkImageAspectFlags aspects, const VkClearValue *value, UINT rect_count, const D3D12_RECT *rects)
+{
+    VkRect2D stack_clipped[8], *clipped = stack_clipped;
+    VkClearRect stack_clear_rects[8], *clear_rects = stack_clear_rects;
+    uint32_t width, height, depth, clipped_count;
+    VkExtent2D largest;
+
+    d3d12xs_texture_mip_extent(&descriptor->resource->desc, descriptor->image_range.baseMipLevel, &width, &height, &depth);
+    if (!rect_count) {
+        clipped[0] = (VkRect2D){{0, 0}, {width, height}};
+        clipped_count = 1;
+    } else {
+        if (rect_count > 8 && (!(clipped = malloc(rect_count * sizeof(*clipped))) || !(clear_rects = malloc(rect_count * sizeof(*clear_rects))))) {
+            d3d12_command_list_record_error(list, command, "out of memory for %u rectangles", rect_count);
+            goto done;
+        }
+        clipped_count = d3d12_command_list_clip_rects(rects, rect_count, width, height, clipped, &largest);
+    }
+    /* every rectangle lies outside the view: nothing to clear or note */
+    if (!clipped_count)
+        goto done;
+    for (uint32_t i = 0; i < clipped_count; i++)
+        clear_rects[i] = (VkClearRect){clipped[i], 0, descriptor->image_range.layerCount};
+
+    if (!clear_in_open_pass(list, descriptor, aspects, value, clear_rects, clipped_count))
+        clear_by_rendering(list, descriptor, aspects, value, !rect_count, clear_rects, clipped_count, (VkExtent2D){width, height});
+    const struct d3d12_recorded_range written = d3d12_recorded_texture_range(descriptor->resource, &descriptor->image_range, true);
     d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_CLEAR_RENDER_TARGET, &written, 1);
 done:
-    free(clipped);
-    free(clear_rects);
+    if (clipped != stack_clipped)
+        free(clipped);
+    if (clear_rects != stack_clear_rects)
+        free(clear_rects);
 }
 
 /* The view a target clear names: in a heap of `type`, written as `kind`; NULL after the error. */
@@ -165,7 +233,8 @@ static const struct d3d12xs_descriptor *target_view(struct d3d12_command_list *l
 /* The checks both target clears start with: a DIRECT list that records, rectangles given. */
 static bool target_clear_list(struct d3d12_command_list *list, const char *command, UINT rect_count, const D3D12_RECT *rects)
 {
-    if (!d3d12_command_list_check_recording(list, command) || !d3d12_command_list_outside_render_pass(list, command))
+    /* The open rendering pass stays open: the clear may go inside it (clear_target) */
+    if (!d3d12_command_list_check_recording_in_pass(list, command) || !d3d12_command_list_outside_render_pass(list, command))
         return false;
     if (list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
         d3d12_command_list_record_error(list, command, "only DIRECT lists clear render targets and depth buffers");
@@ -195,7 +264,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearRenderTargetView(ID3D12GraphicsCo
     if (!(descriptor = target_view(list, command, view, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, D3D12XS_DESCRIPTOR_RTV, "RenderTargetView")))
         return;
     value.color = d3d12_command_list_clear_color(descriptor->format ? descriptor->format : descriptor->resource->desc.Format, color);
-    clear_by_rendering(list, command, descriptor, VK_IMAGE_ASPECT_COLOR_BIT, &value, rect_count, rects);
+    clear_target(list, command, descriptor, VK_IMAGE_ASPECT_COLOR_BIT, &value, rect_count, rects);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCommandList10 *iface, D3D12_CPU_DESCRIPTOR_HANDLE view,
@@ -233,5 +302,5 @@ void STDMETHODCALLTYPE d3d12_command_list_ClearDepthStencilView(ID3D12GraphicsCo
                 descriptor->dsv_flags);
         return;
     }
-    clear_by_rendering(list, command, descriptor, aspects, &value, rect_count, rects);
+    clear_target(list, command, descriptor, aspects, &value, rect_count, rects);
 }

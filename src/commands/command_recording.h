@@ -38,8 +38,9 @@ static inline bool d3d12_command_list_check_recording_in_pass(struct d3d12_comma
 }
 
 /* The same for every other command: the one place where the rendering pass that draws left
- * open ends before a command that cannot be inside one (copies, barriers, dispatches, clears,
- * queries, console waits and writes, PIX events...). */
+ * open ends before a command that cannot be inside one (copies, barriers, dispatches, queries,
+ * console waits and writes, PIX events...). Target clears end it themselves where they cannot
+ * go inside it (command_list_texture_clear.c). */
 static inline bool d3d12_command_list_check_recording(struct d3d12_command_list *list, const char *command)
 {
     if (!d3d12_command_list_check_recording_in_pass(list, command))
