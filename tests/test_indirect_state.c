@@ -3,8 +3,8 @@
  * buffer, and the other root constants kept after it; in a list that never sets the constants the
  * signature sets, no debug warning that they were never set), per-command vertex buffers and root
  * constants for draws (arguments from the CPU and copied by the GPU earlier in the list), per-command
- * 16- and 32-bit index buffers with no index buffer set on the list; root CBV arguments refused
- * at Close (E_NOTIMPL, one line); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
+ * 16- and 32-bit index buffers with no index buffer set on the list; root CBV arguments of draws
+ * refused at Close (E_NOTIMPL, one line; dispatches' root views: test_indirect_root_views.c); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
  * refusal that names the missing extension; root constants set only by the commands draw no "never
  * set" warning. Values are read back from a UAV buffer and a 32 x 32 render target. */
 #include <stdio.h>
@@ -367,8 +367,8 @@ static void test_index_buffer_draws(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
-/* Root CBV, SRV and UAV arguments have no generated-commands token for pushed descriptors:
- * E_NOTIMPL at Close, never dropped. */
+/* Root CBV, SRV and UAV arguments of draws: graphics pipelines have no variant that reads them
+ * from the push block yet, so E_NOTIMPL at Close, never dropped. */
 static void test_root_view_refused(struct env *env)
 {
     static const UINT commands[4] = {0, 0, 6, 1};

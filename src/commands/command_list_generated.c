@@ -2,7 +2,8 @@
  * Vulkan's generated commands over the layout the signature made (command_signature.c). Where the
  * signature sets vertex or index buffers, an internal pass first copies the commands with their
  * views' D3D12 addresses turned into device addresses (shaders/indirect_translate.comp); the
- * generated commands read that copy, else the argument buffer in place. The count buffer is
+ * generated commands read that copy, else the argument buffer in place. Where it sets root views
+ * (dispatches), the pipeline's variant that reads them from the push block runs the commands. The count buffer is
  * Vulkan's sequence count. After it the bind point's push constants (root constants, table
  * starts) are pushed again at the next draw or dispatch, and the vertex and index buffers the
  * signature set are bound again from the list's own, as D3D12 leaves what the signature changed
@@ -20,6 +21,7 @@
 #include "indirect_translate_spirv.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
+#include "pipelines/pipeline_state.h"
 
 struct d3d12_indirect_translate {
     struct d3d12xs_internal_layout layout; /* arguments, commands, entries; struct translate_batch */
@@ -145,6 +147,52 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
     return true;
 }
 
+/* The root views the commands set: the pipeline's variant reads them from the push block's
+ * entries (pipelines/pipeline_indirect_variant.c), bound for the generated commands (which use
+ * the bound pipeline), with each entry's table half pushed and each view's misalignment pushed as
+ * 0 (a pointer starts at the address itself). The next flush binds the list's pipeline again and
+ * pushes all of the bind point's values. False after the error. */
+static bool bind_root_view_variant(struct d3d12_command_list *list, const char *command, struct d3d12_bind_point_state *state,
+        const struct d3d12_generated_layout *layout)
+{
+    struct d3d12_device *device = list->object.device;
+    struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const struct d3d12_root_signature *root = pipeline->root_signature;
+    const VkShaderStageFlags stages = root->vk_push_stages[D3D12_BIND_POINT_COMPUTE];
+    const uint64_t table = d3d12xs_va_table_address(device);
+    static const uint32_t aligned = 0;
+    VkPipeline variant;
+    char error[512];
+    HRESULT hr;
+
+    if (!table) {
+        d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, which need the GPU virtual "
+                "address table's device address (bufferDeviceAddress) on %s", device->vk_properties.deviceName);
+        return false;
+    }
+    if (!(variant = d3d12_pipeline_state_indirect_variant(pipeline, layout->root_view_mask, &hr, error, sizeof(error)))) {
+        if (hr == E_NOTIMPL)
+            d3d12_command_list_record_unsupported(list, command, "the pipeline's variant for the command signature's root views: %s", error);
+        else
+            d3d12_command_list_record_error(list, command, "the pipeline's variant for the command signature's root views cannot be "
+                    "made: %s", error);
+        return false;
+    }
+    if (variant != state->bound_vk_pipeline) {
+        vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, variant);
+        state->bound_vk_pipeline = variant;
+    }
+    for (uint64_t views = layout->root_view_mask; views; views &= views - 1) {
+        unsigned parameter = (unsigned)__builtin_ctzll(views);
+        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->indirect_view_offsets[parameter] + 8, sizeof(table),
+                &table);
+        if (root->root_view_offsets[parameter] != UINT32_MAX)
+            vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->root_view_offsets[parameter], sizeof(aligned),
+                    &aligned);
+    }
+    return true;
+}
+
 /* The root constant parameters the signature's CONSTANT and INCREMENTING_CONSTANT arguments set. */
 static uint64_t signature_constants_mask(const struct d3d12_command_signature *signature)
 {
@@ -166,14 +214,25 @@ static bool flush_for_commands(struct d3d12_command_list *list, const char *comm
         struct d3d12_bind_point_state *state, bool dispatch, bool index_buffer_needed)
 {
     uint64_t set_by_list = state->constants_set, set_by_commands = signature_constants_mask(signature) & ~set_by_list;
+    uint64_t views_by_commands = 0;
     bool flushed;
 
-    if (set_by_commands) {
+    /* root views likewise: one the list never set holds address 0 (a null descriptor) meanwhile */
+    for (uint64_t views = signature->generated->root_view_mask; views; views &= views - 1) {
+        unsigned parameter = (unsigned)__builtin_ctzll(views);
+        if (!state->arguments[parameter].set) {
+            state->arguments[parameter].set = true;
+            views_by_commands |= 1ull << parameter;
+        }
+    }
+    if (set_by_commands || views_by_commands) {
         state->constants_set |= set_by_commands;
         state->validated = false;
     }
     flushed = dispatch ? d3d12_command_list_flush_compute(list, command, 0) : d3d12_command_list_prepare_draw(list, command, index_buffer_needed);
-    if (set_by_commands) {
+    for (uint64_t views = views_by_commands; views; views &= views - 1)
+        state->arguments[__builtin_ctzll(views)].set = false;
+    if (set_by_commands || views_by_commands) {
         state->constants_set = set_by_list;
         state->validated = false;
     }
@@ -230,6 +289,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
         if (!flush_for_commands(list, command, signature, state, true, false))
+            return;
+        if (layout->root_view_mask && !bind_root_view_variant(list, command, state, layout))
             return;
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {

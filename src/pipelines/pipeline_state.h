@@ -123,7 +123,28 @@ struct d3d12_pipeline_state {
     /* What GetCachedBlob hands out (pipeline_blob.c), made with the pipeline. */
     void *cached_blob;
     size_t cached_blob_size;
+    /* ExecuteIndirect's root view arguments (pipeline_indirect_variant.c): compute pipelines whose
+     * shader reads root views that the root signature gives push-block entries keep BASE's SPIR-V,
+     * and the variants made from it, one per set of root parameters a command signature sets,
+     * made at the first ExecuteIndirect that needs each (under the lock: lists record on several
+     * threads). */
+    uint32_t *indirect_source;
+    size_t indirect_source_word_count;
+    pthread_mutex_t indirect_lock;
+    struct d3d12_indirect_variant *indirect_variants;
+    uint32_t indirect_variant_count;
 };
+
+/* A compute pipeline's variant for ExecuteIndirect whose root views of root_view_mask (bit per
+ * root parameter) are read from the push block's entries (root_signature.h); the pipeline's own
+ * VkPipeline where its shader reads none of them. VK_NULL_HANDLE with *hr and error where it
+ * cannot be made. */
+VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, HRESULT *hr,
+        char *error, size_t error_size);
+/* At creation, before the build takes the words: keeps them where a variant may be needed. */
+HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, const uint32_t *words, size_t word_count,
+        const char *method);
+void d3d12_pipeline_state_destroy_indirect_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state);
 
 /* What the device's table of live pipelines, cached blobs and pipeline libraries compare a
  * description by: the root signature's serialized blob (NULL: a shader carries it in its RTS0
