@@ -2,8 +2,8 @@
  * Vulkan's generated commands over the layout the signature made (command_signature.c). Where the
  * signature sets vertex or index buffers, an internal pass first copies the commands with their
  * views' D3D12 addresses turned into device addresses (shaders/indirect_translate.comp); the
- * generated commands read that copy, else the argument buffer in place. Where it sets root views
- * (dispatches), the pipeline's variant that reads them from the push block runs the commands. The count buffer is
+ * generated commands read that copy, else the argument buffer in place. Where it sets root views,
+ * the pipeline's variant that reads them from the push block runs the commands. The count buffer is
  * Vulkan's sequence count. After it the bind point's push constants (root constants, table
  * starts) are pushed again at the next draw or dispatch, and the vertex and index buffers the
  * signature set are bound again from the list's own, as D3D12 leaves what the signature changed
@@ -152,13 +152,14 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
  * the bound pipeline), with each entry's table half pushed and each view's misalignment pushed as
  * 0 (a pointer starts at the address itself). The next flush binds the list's pipeline again and
  * pushes all of the bind point's values. False after the error. */
-static bool bind_root_view_variant(struct d3d12_command_list *list, const char *command, struct d3d12_bind_point_state *state,
+static bool bind_root_view_variant(struct d3d12_command_list *list, const char *command, enum d3d12_bind_point bind_point,
         const struct d3d12_generated_layout *layout)
 {
     struct d3d12_device *device = list->object.device;
+    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_root_signature *root = pipeline->root_signature;
-    const VkShaderStageFlags stages = root->vk_push_stages[D3D12_BIND_POINT_COMPUTE];
+    const VkShaderStageFlags stages = root->vk_push_stages[bind_point];
     const uint64_t table = d3d12xs_va_table_address(device);
     static const uint32_t aligned = 0;
     VkPipeline variant;
@@ -179,7 +180,8 @@ static bool bind_root_view_variant(struct d3d12_command_list *list, const char *
         return false;
     }
     if (variant != state->bound_vk_pipeline) {
-        vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, variant);
+        vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
+                : VK_PIPELINE_BIND_POINT_GRAPHICS, variant);
         state->bound_vk_pipeline = variant;
     }
     for (uint64_t views = layout->root_view_mask; views; views &= views - 1) {
@@ -290,7 +292,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             d3d12_command_list_end_rendering(list);
         if (!flush_for_commands(list, command, signature, state, true, false))
             return;
-        if (layout->root_view_mask && !bind_root_view_variant(list, command, state, layout))
+        if (layout->root_view_mask && !bind_root_view_variant(list, command, bind_point, layout))
             return;
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {
@@ -299,6 +301,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
         /* a signature that sets the index buffer needs none set on the list */
         if (!flush_for_commands(list, command, signature, state, false, indexed && !layout->sets_index_buffer))
+            return;
+        if (layout->root_view_mask && !bind_root_view_variant(list, command, bind_point, layout))
             return;
     }
     pipeline_info.pipeline = state->bound_vk_pipeline;

@@ -255,7 +255,7 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
  * block; INCREMENTING_CONSTANT a sequence-index token there; VERTEX_BUFFER_VIEW and
  * INDEX_BUFFER_VIEW vertex and index buffer tokens (D3D12's views are Vulkan's token data field
  * for field once the pass has put device addresses and index types in them); the draw or dispatch
- * its token. A root CBV, SRV or UAV argument (compute only) is a push-constant token over the
+ * its token. A root CBV, SRV or UAV argument is a push-constant token over the
  * D3D12 address half of its parameter's entry in the push block (root_signature.h): generated
  * commands set no descriptors, so the pipeline's ExecuteIndirect variant reads the address there
  * and translates it itself. */
@@ -347,12 +347,6 @@ struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device
         case D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW:
         case D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW: {
             UINT parameter = argument->ConstantBufferView.RootParameterIndex; /* the same field for all three */
-            if (!dispatch) {
-                *why = "it sets a root CBV, SRV or UAV for draws: d3d12xs pushes a graphics pipeline's root views as descriptors, "
-                        "which generated commands cannot set (only dispatches read them from the push block yet)";
-                d3d12_generated_layout_destroy(device, layout);
-                return NULL;
-            }
             if (!device->has_shader_int64) {
                 *why = "it sets a root CBV, SRV or UAV, whose address the shader would translate in 64-bit integers, and the device "
                         "lacks shaderInt64";

@@ -903,7 +903,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         free(words);
         return hr;
     }
-    if (FAILED(hr = d3d12_pipeline_state_keep_indirect_source(state, words, word_count, method))) {
+    if (FAILED(hr = d3d12_pipeline_state_keep_indirect_source(state, &words, &word_count, 1, method))) {
         free(words);
         return hr;
     }
@@ -930,7 +930,8 @@ static HRESULT create_pipeline_from_blob(struct d3d12_pipeline_state *state, con
         d3d12_pipeline_blob_contents_cleanup(&contents);
         return hr;
     }
-    if (FAILED(hr = d3d12_pipeline_state_keep_indirect_source(state, contents.stages[0].words, contents.stages[0].word_count, method))) {
+    if (FAILED(hr = d3d12_pipeline_state_keep_indirect_source(state, &contents.stages[0].words, &contents.stages[0].word_count, 1,
+            method))) {
         d3d12_pipeline_blob_contents_cleanup(&contents);
         return hr;
     }
