@@ -147,38 +147,46 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
     return true;
 }
 
-/* The root views the commands set: the pipeline's variant reads them from the push block's
- * entries (pipelines/pipeline_indirect_variant.c), bound for the generated commands (which use
- * the bound pipeline), with each entry's table half pushed and each view's misalignment pushed as
- * 0 (a pointer starts at the address itself). The next flush binds the list's pipeline again and
- * pushes all of the bind point's values. False after the error. */
-static bool bind_root_view_variant(struct d3d12_command_list *list, const char *command, enum d3d12_bind_point bind_point,
-        const struct d3d12_generated_layout *layout)
+/* The root views the commands set: the pipeline's variant that reads them from the push block's
+ * entries (pipelines/pipeline_indirect_variant.c; made at its first use). Looked up before the
+ * flush, so that a pipeline without one fails the list with its own line. VK_NULL_HANDLE after
+ * the error. */
+static VkPipeline root_view_variant(struct d3d12_command_list *list, const char *command, const struct d3d12_generated_layout *layout)
 {
     struct d3d12_device *device = list->object.device;
-    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
-    struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
-    const struct d3d12_root_signature *root = pipeline->root_signature;
-    const VkShaderStageFlags stages = root->vk_push_stages[bind_point];
-    const uint64_t table = d3d12xs_va_table_address(device);
-    static const uint32_t aligned = 0;
     VkPipeline variant;
     char error[512];
     HRESULT hr;
 
-    if (!table) {
+    if (!d3d12xs_va_table_address(device)) {
         d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, which need the GPU virtual "
                 "address table's device address (bufferDeviceAddress) on %s", device->vk_properties.deviceName);
-        return false;
+        return VK_NULL_HANDLE;
     }
-    if (!(variant = d3d12_pipeline_state_indirect_variant(pipeline, layout->root_view_mask, &hr, error, sizeof(error)))) {
+    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, layout->root_view_mask, &hr, error, sizeof(error)))) {
         if (hr == E_NOTIMPL)
-            d3d12_command_list_record_unsupported(list, command, "the pipeline's variant for the command signature's root views: %s", error);
+            d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, and %s", error);
         else
             d3d12_command_list_record_error(list, command, "the pipeline's variant for the command signature's root views cannot be "
                     "made: %s", error);
-        return false;
     }
+    return variant;
+}
+
+/* After the flush: the variant bound for the generated commands (which use the bound pipeline),
+ * each entry's table half pushed and each view's misalignment pushed as 0 (a pointer starts at the
+ * address itself). The next flush binds the list's pipeline again and pushes all of the bind
+ * point's values. */
+static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_generated_layout *layout,
+        VkPipeline variant)
+{
+    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const struct d3d12_root_signature *root = pipeline->root_signature;
+    const VkShaderStageFlags stages = root->vk_push_stages[bind_point];
+    const uint64_t table = d3d12xs_va_table_address(list->object.device);
+    static const uint32_t aligned = 0;
+
     if (variant != state->bound_vk_pipeline) {
         vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
                 : VK_PIPELINE_BIND_POINT_GRAPHICS, variant);
@@ -192,7 +200,6 @@ static bool bind_root_view_variant(struct d3d12_command_list *list, const char *
             vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->root_view_offsets[parameter], sizeof(aligned),
                     &aligned);
     }
-    return true;
 }
 
 /* The root constant parameters the signature's CONSTANT and INCREMENTING_CONSTANT arguments set. */
@@ -261,6 +268,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
     };
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    VkPipeline variant = VK_NULL_HANDLE;
     VkBuffer preprocess;
     VkDeviceSize preprocess_offset;
 
@@ -269,6 +277,10 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
                 d3d12_indirect_argument_name(signature->action));
         return;
     }
+    /* a pipeline of the bind point: the flush below reports any other */
+    if (layout->root_view_mask && list->bindings.pipeline && d3d12_pipeline_bind_point(list->bindings.pipeline) == bind_point
+            && !(variant = root_view_variant(list, command, layout)))
+        return;
     if (count > caps->max_sequence_count) {
         d3d12_command_list_record_unsupported(list, command, "MaxCommandCount %u passes the %u generated commands %s runs at once", count,
                 caps->max_sequence_count, device->vk_properties.deviceName);
@@ -292,8 +304,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             d3d12_command_list_end_rendering(list);
         if (!flush_for_commands(list, command, signature, state, true, false))
             return;
-        if (layout->root_view_mask && !bind_root_view_variant(list, command, bind_point, layout))
-            return;
+        if (variant)
+            bind_root_view_variant(list, bind_point, layout, variant);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {
         if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
@@ -302,8 +314,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         /* a signature that sets the index buffer needs none set on the list */
         if (!flush_for_commands(list, command, signature, state, false, indexed && !layout->sets_index_buffer))
             return;
-        if (layout->root_view_mask && !bind_root_view_variant(list, command, bind_point, layout))
-            return;
+        if (variant)
+            bind_root_view_variant(list, bind_point, layout, variant);
     }
     pipeline_info.pipeline = state->bound_vk_pipeline;
     ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
