@@ -7,7 +7,7 @@
  * buffer), an address of 0 and one of a released buffer (their writes dropped, the commands after
  * them run), a count buffer below MaxCommandCount, a plain Dispatch after ExecuteIndirect that uses
  * the list's own views again, a list that never sets the views the signature sets (no debug
- * warning), the same signature twice in a list. Draws: each command's rectangle from a root SRV
+ * warning) or sets one to a released buffer (not checked), the same signature twice in a list. Draws: each command's rectangle from a root SRV
  * its vertex and pixel shaders both read, its colour from a root CBV, then a draw with the list's
  * own views (pixels read back). A pipeline made from a cached blob. Refusals (E_NOTIMPL at Close,
  * one line): a graphics pipeline with view-instance masking, a root signature with no
@@ -232,6 +232,25 @@ static void test_uav_per_command(struct env *env)
     expected[0] = 70000, expected[1] = 70100;
     harness_read_back(env->device, env->queue, own, got, sizeof(got));
     check_words(got, expected, 64, "the Dispatch after ExecuteIndirect (the list's own UAV)");
+
+    /* the list's own UAV an address of a released buffer: the commands set it, so the list's is
+     * neither pushed nor checked (a Dispatch would refuse it) */
+    {
+        ID3D12Resource *gone = harness_uav_buffer(env->device, 256), *fresh = harness_uav_buffer(env->device, 256);
+        struct command one = {va(fresh) + 12, 6, {1, 1, 1}};
+        ID3D12Resource *one_buffer = upload(env->device, &one, sizeof(one));
+        list = begin(env, gone);
+        ID3D12Resource_Release(gone);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, one_buffer, 0, NULL, 0);
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        memset(expected, 0, sizeof(expected));
+        expected[3] = 60000;
+        harness_read_back(env->device, env->queue, fresh, got, sizeof(got));
+        check_words(got, expected, 64, "the list's own UAV released");
+        ID3D12Resource_Release(one_buffer);
+        ID3D12Resource_Release(fresh);
+    }
 
     /* a count of 2 below MaxCommandCount 5, in a list that never sets the root UAV: no warning */
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);

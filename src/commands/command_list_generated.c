@@ -216,34 +216,39 @@ static uint64_t signature_constants_mask(const struct d3d12_command_signature *s
     return mask;
 }
 
-/* The flush's draw or dispatch checks, with the root constants the commands set counted as set:
- * no "never set" warning for them. They are D3D12-undefined after ExecuteIndirect, so afterwards
- * they count as the list left them and the next draw or dispatch is checked again. */
+/* The flush's draw or dispatch checks, with the root constants and views the commands set counted
+ * as set: no "never set" warning for them. They are D3D12-undefined after ExecuteIndirect, so
+ * afterwards they count as the list left them and the next draw or dispatch is checked again. */
 static bool flush_for_commands(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         struct d3d12_bind_point_state *state, bool dispatch, bool index_buffer_needed)
 {
     uint64_t set_by_list = state->constants_set, set_by_commands = signature_constants_mask(signature) & ~set_by_list;
-    uint64_t views_by_commands = 0;
+    const uint64_t views_by_commands = signature->generated->root_view_mask;
+    struct d3d12_root_argument list_views[D3D12XS_MAX_ROOT_PARAMETERS];
     bool flushed;
 
-    /* root views likewise: one the list never set holds address 0 (a null descriptor) meanwhile */
-    for (uint64_t views = signature->generated->root_view_mask; views; views &= views - 1) {
+    /* The root views the commands set: the variant reads them from the push block, so the
+     * descriptors pushed for them meanwhile are null ones (set, address 0: no "never set"
+     * warning, nothing checked of the list's own, which the next flush pushes again). */
+    for (uint64_t views = views_by_commands; views; views &= views - 1) {
         unsigned parameter = (unsigned)__builtin_ctzll(views);
-        if (!state->arguments[parameter].set) {
-            state->arguments[parameter].set = true;
-            views_by_commands |= 1ull << parameter;
-        }
+        list_views[parameter] = state->arguments[parameter];
+        state->arguments[parameter] = (struct d3d12_root_argument){true, 0};
     }
     if (set_by_commands || views_by_commands) {
         state->constants_set |= set_by_commands;
         state->validated = false;
+        state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
     }
     flushed = dispatch ? d3d12_command_list_flush_compute(list, command, 0) : d3d12_command_list_prepare_draw(list, command, index_buffer_needed);
-    for (uint64_t views = views_by_commands; views; views &= views - 1)
-        state->arguments[__builtin_ctzll(views)].set = false;
+    for (uint64_t views = views_by_commands; views; views &= views - 1) {
+        unsigned parameter = (unsigned)__builtin_ctzll(views);
+        state->arguments[parameter] = list_views[parameter];
+    }
     if (set_by_commands || views_by_commands) {
         state->constants_set = set_by_list;
         state->validated = false;
+        state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
     }
     return flushed;
 }
