@@ -9,7 +9,8 @@
  * the list's own views again, a list that never sets the views the signature sets (no debug
  * warning) or sets one to a released buffer (not checked), the same signature twice in a list. Draws: each command's rectangle from a root SRV
  * its vertex and pixel shaders both read, its colour from a root CBV, then a draw with the list's
- * own views (pixels read back). A pipeline made from a cached blob. Refusals (E_NOTIMPL at Close,
+ * own views (pixels read back). Load4 and Store4 off 16-byte boundaries; a pipeline made from a
+ * cached blob. Refusals (E_NOTIMPL at Close,
  * one line): a graphics pipeline with view-instance masking, a root signature with no
  * push-constant room for the views' entries, and, in a child run with
  * D3D12XS_NO_GENERATED_COMMANDS=1, a device without the extension. ExecuteIndirectTier: 1.1 with
@@ -501,6 +502,54 @@ static void test_no_push_room(struct env *env)
     ID3D12Resource_Release(buffer);
 }
 
+/* Load4 and Store4 (D3DCompile's uvec4 view of a raw buffer, which the variant reads from the
+ * same entry) at addresses 4 bytes past a 16-byte boundary and 12 past one. */
+static void test_vector_accesses(struct env *env)
+{
+    static const char vector_source[] =
+        "RWByteAddressBuffer u : register(u0);\n"
+        "ByteAddressBuffer t : register(t0);\n"
+        "[numthreads(1, 1, 1)] void main() { u.Store4(0, t.Load4(0) + 1); u.Store(16, t.Load(16)); }\n";
+    struct command {
+        D3D12_GPU_VIRTUAL_ADDRESS srv, uav;
+        D3D12_DISPATCH_ARGUMENTS dispatch;
+    } __attribute__((packed)) command;
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW, .ShaderResourceView = {1}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
+    };
+    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
+    ID3D10Blob *cs = harness_compile(vector_source, 0);
+    ID3D12PipelineState *pipeline = harness_compute_pipeline(env->device, env->root, cs);
+    struct harness_list list;
+    UINT got[64], expected[64];
+
+    command = (struct command){va(env->sources) + 4 * 5, va(out) + 4 * 3, {1, 1, 1}};
+    buffer = upload(env->device, &command, sizeof(command));
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->root);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, pipeline);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, va(own));
+    ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, va(env->sources));
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    memset(expected, 0, sizeof(expected));
+    /* SRV words 5 to 8 (+ 1) into UAV words 3 to 6, SRV word 9 into UAV word 7 */
+    expected[3] = 501, expected[4] = 601, expected[5] = 701, expected[6] = 801, expected[7] = 900;
+    harness_read_back(env->device, env->queue, out, got, sizeof(got));
+    check_words(got, expected, 64, "Load4 and Store4 off 16-byte boundaries");
+
+    ID3D12Resource_Release(buffer);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D10Blob_Release(cs);
+    ID3D12Resource_Release(own);
+    ID3D12Resource_Release(out);
+    ID3D12CommandSignature_Release(signature);
+}
+
 /* A pipeline made from a cached blob (its root views found in the blob's final SPIR-V): the
  * variant works as for the pipeline it came from. */
 static void test_cached_blob(struct env *env)
@@ -705,6 +754,7 @@ int main(int argc, char **argv)
         test_uav_per_command(&env);
         test_srv_and_cbv_per_command(&env);
         test_draws(&env);
+        test_vector_accesses(&env);
         test_cached_blob(&env);
         test_view_masking_refused(&env);
         test_no_push_room(&env);
