@@ -9,8 +9,8 @@
  * the list's own views again, a list that never sets the views the signature sets (no debug
  * warning) or sets one to a released buffer (not checked), the same signature twice in a list. Draws: each command's rectangle from a root SRV
  * its vertex and pixel shaders both read, its colour from a root CBV, then a draw with the list's
- * own views (pixels read back). Load4 and Store4 off 16-byte boundaries; a pipeline made from a
- * cached blob. Refusals (E_NOTIMPL at Close,
+ * own views (pixels read back). Load4 and Store4 off 16-byte boundaries; a bundle; a pipeline
+ * made from a cached blob. Refusals (E_NOTIMPL at Close,
  * one line): a graphics pipeline with view-instance masking, a root signature with no
  * push-constant room for the views' entries, and, in a child run with
  * D3D12XS_NO_GENERATED_COMMANDS=1, a device without the extension. ExecuteIndirectTier: 1.1 with
@@ -550,6 +550,68 @@ static void test_vector_accesses(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
+/* ExecuteIndirect of root views in a bundle, replayed by the list that executes it; then the
+ * list's own Dispatch with its own UAV. */
+static void test_bundle(struct env *env)
+{
+    struct command {
+        D3D12_GPU_VIRTUAL_ADDRESS uav;
+        UINT value;
+        D3D12_DISPATCH_ARGUMENTS dispatch;
+    } __attribute__((packed)) commands[2];
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
+    };
+    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
+    D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV};
+    ID3D12CommandAllocator *allocator = NULL;
+    ID3D12GraphicsCommandList *bundle = NULL;
+    struct harness_list list;
+    UINT got[64], expected[64];
+
+    commands[0] = (struct command){va(out), 1, {1, 1, 1}};
+    commands[1] = (struct command){va(out) + 20, 2, {2, 1, 1}};
+    buffer = upload(env->device, commands, sizeof(commands));
+    CHECK_HR(ID3D12Device_CreateCommandAllocator(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
+            (void **)&allocator), S_OK);
+    CHECK_HR(ID3D12Device_CreateCommandList(env->device, 0, D3D12_COMMAND_LIST_TYPE_BUNDLE, allocator, env->pipeline,
+            &IID_ID3D12GraphicsCommandList, (void **)&bundle), S_OK);
+    ID3D12GraphicsCommandList_SetComputeRootSignature(bundle, env->root);
+    ID3D12GraphicsCommandList_ExecuteIndirect(bundle, signature, 2, buffer, 0, NULL, 0);
+    CHECK_HR(ID3D12GraphicsCommandList_Close(bundle), S_OK);
+
+    list = begin(env, own);
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, bundle);
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->root);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, va(own));
+    ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, va(env->sources));
+    ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list.list, 2, va(env->constants));
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(list.list, 3, 3, 0);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+
+    memset(expected, 0, sizeof(expected));
+    expected[0] = 10000, expected[5] = 20000, expected[6] = 20100;
+    harness_read_back(env->device, env->queue, out, got, sizeof(got));
+    check_words(got, expected, 64, "ExecuteIndirect in a bundle");
+    memset(expected, 0, sizeof(expected));
+    expected[0] = 30000;
+    harness_read_back(env->device, env->queue, own, got, sizeof(got));
+    check_words(got, expected, 64, "the Dispatch after the bundle");
+
+    ID3D12GraphicsCommandList_Release(bundle);
+    ID3D12CommandAllocator_Release(allocator);
+    ID3D12Resource_Release(buffer);
+    ID3D12Resource_Release(own);
+    ID3D12Resource_Release(out);
+    ID3D12CommandSignature_Release(signature);
+}
+
 /* A pipeline made from a cached blob (its root views found in the blob's final SPIR-V): the
  * variant works as for the pipeline it came from. */
 static void test_cached_blob(struct env *env)
@@ -755,6 +817,7 @@ int main(int argc, char **argv)
         test_srv_and_cbv_per_command(&env);
         test_draws(&env);
         test_vector_accesses(&env);
+        test_bundle(&env);
         test_cached_blob(&env);
         test_view_masking_refused(&env);
         test_no_push_room(&env);
