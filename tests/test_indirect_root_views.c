@@ -9,12 +9,14 @@
  * the list's own views again, a list that never sets the views the signature sets (no debug
  * warning) or sets one to a released buffer (not checked), the same signature twice in a list. Draws: each command's rectangle from a root SRV
  * its vertex and pixel shaders both read, its colour from a root CBV, then a draw with the list's
- * own views (pixels read back). Load4 and Store4 off 16-byte boundaries; a bundle; a pipeline
- * made from a cached blob. Refusals (E_NOTIMPL at Close,
+ * own views (pixels read back). Load4 and Store4 off 16-byte boundaries; a bundle; four lists
+ * recording the first ExecuteIndirects of a pipeline on four threads; a pipeline made from a
+ * cached blob. Refusals (E_NOTIMPL at Close,
  * one line): a graphics pipeline with view-instance masking, a root signature with no
  * push-constant room for the views' entries, and, in a child run with
  * D3D12XS_NO_GENERATED_COMMANDS=1, a device without the extension. ExecuteIndirectTier: 1.1 with
  * generated commands, 1.0 without. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -612,6 +614,86 @@ static void test_bundle(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
+/* Lists recording on several threads: the first ExecuteIndirects of a new pipeline, at once, make
+ * and share its variant under its lock. */
+struct recording {
+    ID3D12GraphicsCommandList2 *list;
+    ID3D12CommandSignature *signature;
+    ID3D12Resource *buffer;
+    UINT64 offset;
+    HRESULT hr;
+};
+
+static void *record(void *context)
+{
+    struct recording *r = context;
+    ID3D12GraphicsCommandList2_ExecuteIndirect(r->list, r->signature, 1, r->buffer, r->offset, NULL, 0);
+    r->hr = ID3D12GraphicsCommandList2_Close(r->list);
+    return NULL;
+}
+
+static void test_threads(struct env *env)
+{
+    enum { THREADS = 4 };
+    static const char thread_source[] =
+        "RWByteAddressBuffer u : register(u0);\n"
+        "cbuffer c : register(b1) { uint value; };\n"
+        "[numthreads(1, 1, 1)] void main() { u.Store(0, value * 3); }\n";
+    struct command {
+        D3D12_GPU_VIRTUAL_ADDRESS uav;
+        UINT value;
+        D3D12_DISPATCH_ARGUMENTS dispatch;
+    } __attribute__((packed)) commands[THREADS];
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
+    };
+    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
+    ID3D10Blob *cs = harness_compile(thread_source, 0);
+    ID3D12PipelineState *pipeline = harness_compute_pipeline(env->device, env->root, cs);
+    struct harness_list lists[THREADS];
+    struct recording recordings[THREADS];
+    pthread_t threads[THREADS];
+    UINT got[64], expected[64];
+
+    memset(expected, 0, sizeof(expected));
+    for (unsigned i = 0; i < THREADS; i++) {
+        commands[i] = (struct command){va(out) + 4 * i, i + 1, {1, 1, 1}};
+        expected[i] = 3 * (i + 1);
+    }
+    buffer = upload(env->device, commands, sizeof(commands));
+    for (unsigned i = 0; i < THREADS; i++) {
+        lists[i] = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(lists[i].list, env->root);
+        ID3D12GraphicsCommandList2_SetPipelineState(lists[i].list, pipeline);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(lists[i].list, 0, va(own));
+        recordings[i] = (struct recording){lists[i].list, signature, buffer, i * sizeof(struct command), E_FAIL};
+    }
+    for (unsigned i = 0; i < THREADS; i++)
+        CHECK(!pthread_create(&threads[i], NULL, record, &recordings[i]));
+    for (unsigned i = 0; i < THREADS; i++)
+        pthread_join(threads[i], NULL);
+    for (unsigned i = 0; i < THREADS; i++) {
+        ID3D12CommandList *list = (ID3D12CommandList *)lists[i].list;
+        CHECK_MSG(recordings[i].hr == S_OK, "thread %u: Close returned 0x%08x", i, (unsigned)recordings[i].hr);
+        ID3D12CommandQueue_ExecuteCommandLists(env->queue, 1, &list);
+    }
+    /* the read-back waits for the queue */
+    harness_read_back(env->device, env->queue, out, got, sizeof(got));
+    check_words(got, expected, 64, "lists recorded on several threads");
+    for (unsigned i = 0; i < THREADS; i++)
+        harness_release_list(&lists[i]);
+
+    ID3D12PipelineState_Release(pipeline);
+    ID3D10Blob_Release(cs);
+    ID3D12Resource_Release(buffer);
+    ID3D12Resource_Release(own);
+    ID3D12Resource_Release(out);
+    ID3D12CommandSignature_Release(signature);
+}
+
 /* A pipeline made from a cached blob (its root views found in the blob's final SPIR-V): the
  * variant works as for the pipeline it came from. */
 static void test_cached_blob(struct env *env)
@@ -818,6 +900,7 @@ int main(int argc, char **argv)
         test_draws(&env);
         test_vector_accesses(&env);
         test_bundle(&env);
+        test_threads(&env);
         test_cached_blob(&env);
         test_view_masking_refused(&env);
         test_no_push_room(&env);
