@@ -651,8 +651,8 @@ static void test_errors(struct env *env)
         expect_close(env, &list, E_INVALIDARG, "only DIRECT lists draw");
         ID3D12CommandQueue_Release(compute_queue);
     }
-    /* root views as arguments: test_indirect_root_views (dispatches, and the refusals where the push constants have no
-     * room) and test_indirect_state (draws, refused at Close) */
+    /* root views as arguments (state_signature is made above): test_indirect_root_views (dispatches, and the
+     * refusals) and test_indirect_root_view_draws (draws) */
     ID3D12CommandSignature_Release(state_signature);
     ID3D12Resource_Release(texture);
     ID3D12Resource_Release(buffer);

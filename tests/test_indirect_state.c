@@ -4,7 +4,7 @@
  * signature sets, no debug warning that they were never set), per-command vertex buffers and root
  * constants for draws (arguments from the CPU and copied by the GPU earlier in the list), per-command
  * 16- and 32-bit index buffers with no index buffer set on the list (root CBV/SRV/UAV arguments:
- * test_indirect_root_views.c); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
+ * test_indirect_root_views.c, test_indirect_root_view_draws.c); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
  * refusal that names the missing extension; root constants set only by the commands draw no "never
  * set" warning. Values are read back from a UAV buffer and a 32 x 32 render target. */
 #include <stdio.h>
