@@ -3,8 +3,8 @@
  * buffer, and the other root constants kept after it; in a list that never sets the constants the
  * signature sets, no debug warning that they were never set), per-command vertex buffers and root
  * constants for draws (arguments from the CPU and copied by the GPU earlier in the list), per-command
- * 16- and 32-bit index buffers with no index buffer set on the list; root CBV arguments refused
- * at Close (E_NOTIMPL, one line); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
+ * 16- and 32-bit index buffers with no index buffer set on the list (root CBV/SRV/UAV arguments:
+ * test_indirect_root_views.c, test_indirect_root_view_draws.c); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
  * refusal that names the missing extension; root constants set only by the commands draw no "never
  * set" warning. Values are read back from a UAV buffer and a 32 x 32 render target. */
 #include <stdio.h>
@@ -367,33 +367,6 @@ static void test_index_buffer_draws(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
-/* Root CBV, SRV and UAV arguments have no generated-commands token for pushed descriptors:
- * E_NOTIMPL at Close, never dropped. */
-static void test_root_view_refused(struct env *env)
-{
-    static const UINT commands[4] = {0, 0, 6, 1};
-    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW, .ConstantBufferView = {1}},
-            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 24, env->graphics_root);
-    ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands));
-    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-
-    clear_and_bind(env, &list, env->constant_color);
-    {
-        LOG_MARK();
-        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
-        CHECK_LOG("ExecuteIndirect", "changes state (CONSTANT_BUFFER_VIEW)");
-    }
-    {
-        LOG_MARK();
-        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
-        CHECK_LOG("Close", "root CBV, SRV or UAV");
-    }
-    harness_release_list(&list);
-    ID3D12Resource_Release(buffer);
-    ID3D12CommandSignature_Release(signature);
-}
-
 /* Child run: D3D12XS_NO_GENERATED_COMMANDS=1, as on a device without the extension. */
 static void test_without_generated_commands(struct env *env)
 {
@@ -434,7 +407,6 @@ int main(int argc, char **argv)
         test_vertex_buffer_draws(&env, false);
         test_vertex_buffer_draws(&env, true);
         test_index_buffer_draws(&env);
-        test_root_view_refused(&env);
         CHECK_MSG(harness_run_self("without", without), "the D3D12XS_NO_GENERATED_COMMANDS=1 case failed (its lines above say why)");
     }
     teardown(&env);

@@ -2,7 +2,8 @@
  * Vulkan's generated commands over the layout the signature made (command_signature.c). Where the
  * signature sets vertex or index buffers, an internal pass first copies the commands with their
  * views' D3D12 addresses turned into device addresses (shaders/indirect_translate.comp); the
- * generated commands read that copy, else the argument buffer in place. The count buffer is
+ * generated commands read that copy, else the argument buffer in place. Where it sets root views,
+ * the pipeline's variant that reads them from the push block runs the commands. The count buffer is
  * Vulkan's sequence count. After it the bind point's push constants (root constants, table
  * starts) are pushed again at the next draw or dispatch, and the vertex and index buffers the
  * signature set are bound again from the list's own, as D3D12 leaves what the signature changed
@@ -20,6 +21,7 @@
 #include "indirect_translate_spirv.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
+#include "pipelines/pipeline_state.h"
 
 struct d3d12_indirect_translate {
     struct d3d12xs_internal_layout layout; /* arguments, commands, entries; struct translate_batch */
@@ -145,6 +147,61 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
     return true;
 }
 
+/* The root views the commands set: the pipeline's variant that reads them from the push block's
+ * entries (pipelines/pipeline_indirect_variant.c; made at its first use). Looked up before the
+ * flush, so that a pipeline without one fails the list with its own line. VK_NULL_HANDLE after
+ * the error. */
+static VkPipeline root_view_variant(struct d3d12_command_list *list, const char *command, const struct d3d12_generated_layout *layout)
+{
+    struct d3d12_device *device = list->object.device;
+    VkPipeline variant;
+    char error[512];
+    HRESULT hr;
+
+    if (!d3d12xs_va_table_address(device)) {
+        d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, which need the GPU virtual "
+                "address table's device address (bufferDeviceAddress) on %s", device->vk_properties.deviceName);
+        return VK_NULL_HANDLE;
+    }
+    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, layout->root_view_mask, &hr, error, sizeof(error)))) {
+        if (hr == E_NOTIMPL)
+            d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, and %s", error);
+        else
+            d3d12_command_list_record_error(list, command, "the pipeline's variant for the command signature's root views cannot be "
+                    "made: %s", error);
+    }
+    return variant;
+}
+
+/* After the flush: the variant bound for the generated commands (which use the bound pipeline),
+ * each entry's table half pushed and each view's misalignment pushed as 0 (a pointer starts at the
+ * address itself). The next flush binds the list's pipeline again and pushes all of the bind
+ * point's values. */
+static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_generated_layout *layout,
+        VkPipeline variant)
+{
+    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const struct d3d12_root_signature *root = pipeline->root_signature;
+    const VkShaderStageFlags stages = root->vk_push_stages[bind_point];
+    const uint64_t table = d3d12xs_va_table_address(list->object.device);
+    static const uint32_t aligned = 0;
+
+    if (variant != state->bound_vk_pipeline) {
+        vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
+                : VK_PIPELINE_BIND_POINT_GRAPHICS, variant);
+        state->bound_vk_pipeline = variant;
+    }
+    for (uint64_t views = layout->root_view_mask; views; views &= views - 1) {
+        unsigned parameter = (unsigned)__builtin_ctzll(views);
+        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->indirect_view_offsets[parameter] + 8, sizeof(table),
+                &table);
+        if (root->root_view_offsets[parameter] != UINT32_MAX)
+            vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->root_view_offsets[parameter], sizeof(aligned),
+                    &aligned);
+    }
+}
+
 /* The root constant parameters the signature's CONSTANT and INCREMENTING_CONSTANT arguments set. */
 static uint64_t signature_constants_mask(const struct d3d12_command_signature *signature)
 {
@@ -159,23 +216,39 @@ static uint64_t signature_constants_mask(const struct d3d12_command_signature *s
     return mask;
 }
 
-/* The flush's draw or dispatch checks, with the root constants the commands set counted as set:
- * no "never set" warning for them. They are D3D12-undefined after ExecuteIndirect, so afterwards
- * they count as the list left them and the next draw or dispatch is checked again. */
+/* The flush's draw or dispatch checks, with the root constants and views the commands set counted
+ * as set: no "never set" warning for them. They are D3D12-undefined after ExecuteIndirect, so
+ * afterwards they count as the list left them and the next draw or dispatch is checked again. */
 static bool flush_for_commands(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         struct d3d12_bind_point_state *state, bool dispatch, bool index_buffer_needed)
 {
     uint64_t set_by_list = state->constants_set, set_by_commands = signature_constants_mask(signature) & ~set_by_list;
+    const uint64_t views_by_commands = signature->generated->root_view_mask;
+    struct d3d12_root_argument list_views[D3D12XS_MAX_ROOT_PARAMETERS];
     bool flushed;
 
-    if (set_by_commands) {
+    /* The root views the commands set: the variant reads them from the push block, so the
+     * descriptors pushed for them meanwhile are null ones (set, address 0: no "never set"
+     * warning, nothing checked of the list's own, which the next flush pushes again). */
+    for (uint64_t views = views_by_commands; views; views &= views - 1) {
+        unsigned parameter = (unsigned)__builtin_ctzll(views);
+        list_views[parameter] = state->arguments[parameter];
+        state->arguments[parameter] = (struct d3d12_root_argument){true, 0};
+    }
+    if (set_by_commands || views_by_commands) {
         state->constants_set |= set_by_commands;
         state->validated = false;
+        state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
     }
     flushed = dispatch ? d3d12_command_list_flush_compute(list, command, 0) : d3d12_command_list_prepare_draw(list, command, index_buffer_needed);
-    if (set_by_commands) {
+    for (uint64_t views = views_by_commands; views; views &= views - 1) {
+        unsigned parameter = (unsigned)__builtin_ctzll(views);
+        state->arguments[parameter] = list_views[parameter];
+    }
+    if (set_by_commands || views_by_commands) {
         state->constants_set = set_by_list;
         state->validated = false;
+        state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
     }
     return flushed;
 }
@@ -200,6 +273,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
     };
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    VkPipeline variant = VK_NULL_HANDLE;
     VkBuffer preprocess;
     VkDeviceSize preprocess_offset;
 
@@ -208,6 +282,10 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
                 d3d12_indirect_argument_name(signature->action));
         return;
     }
+    /* a pipeline of the bind point: the flush below reports any other */
+    if (layout->root_view_mask && list->bindings.pipeline && d3d12_pipeline_bind_point(list->bindings.pipeline) == bind_point
+            && !(variant = root_view_variant(list, command, layout)))
+        return;
     if (count > caps->max_sequence_count) {
         d3d12_command_list_record_unsupported(list, command, "MaxCommandCount %u passes the %u generated commands %s runs at once", count,
                 caps->max_sequence_count, device->vk_properties.deviceName);
@@ -231,6 +309,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             d3d12_command_list_end_rendering(list);
         if (!flush_for_commands(list, command, signature, state, true, false))
             return;
+        if (variant)
+            bind_root_view_variant(list, bind_point, layout, variant);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {
         if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
@@ -239,6 +319,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         /* a signature that sets the index buffer needs none set on the list */
         if (!flush_for_commands(list, command, signature, state, false, indexed && !layout->sets_index_buffer))
             return;
+        if (variant)
+            bind_root_view_variant(list, bind_point, layout, variant);
     }
     pipeline_info.pipeline = state->bound_vk_pipeline;
     ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,

@@ -257,8 +257,10 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
  * block; INCREMENTING_CONSTANT a sequence-index token there; VERTEX_BUFFER_VIEW and
  * INDEX_BUFFER_VIEW vertex and index buffer tokens (D3D12's views are Vulkan's token data field
  * for field once the pass has put device addresses and index types in them); the draw or dispatch
- * its token. Root CBV, SRV and UAV arguments have no token: d3d12xs pushes root views as
- * descriptors, which generated commands cannot set. */
+ * its token. A root CBV, SRV or UAV argument is a push-constant token over the
+ * D3D12 address half of its parameter's entry in the push block (root_signature.h): generated
+ * commands set no descriptors, so the pipeline's ExecuteIndirect variant reads the address there
+ * and translates it itself. */
 
 static VkIndirectCommandsTokenTypeEXT action_token(D3D12_INDIRECT_ARGUMENT_TYPE action)
 {
@@ -343,8 +345,31 @@ struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device
         case D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH:
             token->type = action_token(argument->Type);
             break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW:
+        case D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW:
+        case D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW: {
+            UINT parameter = argument->ConstantBufferView.RootParameterIndex; /* the same field for all three */
+            if (!device->has_shader_int64) {
+                *why = "it sets a root CBV, SRV or UAV, whose address the shader would translate in 64-bit integers, and the device "
+                        "lacks shaderInt64";
+                d3d12_generated_layout_destroy(device, layout);
+                return NULL;
+            }
+            if (root->indirect_view_offsets[parameter] == UINT32_MAX) {
+                *why = "it sets a root CBV, SRV or UAV, whose address would go in the push constants, and its root signature leaves "
+                        "no room in this device's push constants for the views' 16-byte entries";
+                d3d12_generated_layout_destroy(device, layout);
+                return NULL;
+            }
+            push[push_count] = (VkIndirectCommandsPushConstantTokenEXT){{root->vk_push_stages[kind], root->indirect_view_offsets[parameter],
+                    sizeof(D3D12_GPU_VIRTUAL_ADDRESS)}};
+            token->type = VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_CONSTANT_EXT;
+            token->data.pPushConstant = &push[push_count++];
+            layout->root_view_mask |= 1ull << parameter;
+            break;
+        }
         default:
-            *why = "it sets a root CBV, SRV or UAV, which d3d12xs pushes as descriptors and generated commands cannot set";
+            *why = "it has an argument d3d12xs cannot give generated commands";
             d3d12_generated_layout_destroy(device, layout);
             return NULL;
         }

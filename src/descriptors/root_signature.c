@@ -131,6 +131,33 @@ static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS fla
     return stages;
 }
 
+/* ExecuteIndirect's root view arguments read their D3D12 address from the push block: one
+ * 16-byte entry per root CBV/SRV/UAV after everything else (root_signature.h), where it fits. */
+static void reserve_indirect_views(struct d3d12_root_signature *signature, const D3D12_ROOT_SIGNATURE_DESC2 *desc)
+{
+    const struct d3d12_device *device = signature->object.device;
+    uint32_t thread_limit_offset, offset = (d3d12_root_signature_push_constant_range(signature, &thread_limit_offset) + 15) & ~15u;
+    uint32_t count = 0;
+
+    for (UINT i = 0; i < D3D12XS_MAX_ROOT_PARAMETERS; i++)
+        signature->indirect_view_offsets[i] = UINT32_MAX;
+    for (UINT i = 0; i < desc->NumParameters; i++) {
+        D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
+        count += type == D3D12_ROOT_PARAMETER_TYPE_CBV || type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV;
+    }
+    if (!count || signature->memory_abi || !device->generated_commands.enabled
+            || offset + 16 * count > device->vk_properties.limits.maxPushConstantsSize)
+        return;
+    for (UINT i = 0; i < desc->NumParameters; i++) {
+        D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
+        if (type == D3D12_ROOT_PARAMETER_TYPE_CBV || type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV) {
+            signature->indirect_view_offsets[i] = offset;
+            offset += 16;
+        }
+    }
+    signature->indirect_views_end = offset;
+}
+
 static HRESULT build_layout(struct d3d12_root_signature *signature, const char *method)
 {
     struct d3d12_device *device = signature->object.device;
@@ -199,6 +226,7 @@ static HRESULT build_layout(struct d3d12_root_signature *signature, const char *
     } else {
         signature->root_view_count = 0;
     }
+    reserve_indirect_views(signature, desc);
 
     if (desc->NumStaticSamplers && !(signature->static_samplers = calloc(desc->NumStaticSamplers, sizeof(VkSampler))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate static samplers");

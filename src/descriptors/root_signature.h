@@ -61,6 +61,13 @@ struct d3d12_root_signature {
      * heap size: UINT32_MAX where the push constants have no room (such arguments must then be
      * aligned). */
     uint32_t root_view_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
+    /* ExecuteIndirect's root CBV/SRV/UAV arguments (docs/indirect.md): on a device with generated
+     * commands and the default ABI, each root view parameter has a 16-byte entry {D3D12 VA low,
+     * high, the GPU VA table's device address low, high} at indirect_view_offsets[parameter],
+     * after the thread limit, inside every layout's push range; UINT32_MAX where the push
+     * constants have no room (or no such device). A pipeline variant reads the views from there. */
+    uint32_t indirect_view_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint32_t indirect_views_end; /* where the entries end (0: none) */
     bool reads_heaps; /* tables or a directly indexed heap: the layout starts with the heap sets */
     /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
      * shaders through a per-dispatch argument buffer instead of push constants. */
@@ -101,7 +108,7 @@ void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_roo
 HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature, const char *method);
 /* The push-constant bytes of its pipeline layouts: the root constants and table starts, then
  * (where the device has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset
- * (else UINT32_MAX). */
+ * (else UINT32_MAX), then ExecuteIndirect's root view entries (indirect_view_offsets). */
 uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset);
 /* The stages its layout serves (push constants, push descriptors, heap sets): compute and the
  * graphics stages the device has that no DENY_* flag takes away. */

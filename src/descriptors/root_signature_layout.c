@@ -63,7 +63,9 @@ uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signat
     if (limit_offset + 16 > push_limit)
         return signature->push_bytes;
     *thread_limit_offset = limit_offset;
-    return limit_offset + 16;
+    /* ExecuteIndirect's root view entries follow (root_signature.h), inside the range so that
+     * every pipeline of the root signature keeps one layout */
+    return signature->indirect_views_end > limit_offset + 16 ? signature->indirect_views_end : limit_offset + 16;
 }
 
 VkShaderStageFlags d3d12_root_signature_layout_stages(const struct d3d12_root_signature *signature)

@@ -334,11 +334,13 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
         CHECK_SIZE("D3D12_FEATURE_D3D12_OPTIONS21", *options);
         memset(options, 0, sizeof(*options));
         options->WorkGraphsTier = D3D12_WORK_GRAPHS_TIER_NOT_SUPPORTED;
-        /* 1.0: the enum has no "none". ExecuteIndirect runs signatures that draw or dispatch, with
-         * INCREMENTING_CONSTANTs (1.1's addition), and, through generated commands, vertex and
-         * index buffers and root constants; but root CBV, SRV and UAV arguments (1.0's too) not
-         * yet (commands/command_list_generated.c): 1.1 would promise more than runs. */
-        options->ExecuteIndirectTier = D3D12_EXECUTE_INDIRECT_TIER_1_0;
+        /* ExecuteIndirect runs signatures that draw or dispatch with INCREMENTING_CONSTANTs (1.1's
+         * addition) everywhere; vertex and index buffers, root constants and root CBV/SRV/UAV
+         * arguments (1.0's) through generated commands, with the address translation that needs
+         * (commands/command_list_generated.c: made where the device has generated commands,
+         * shaderInt64 and the VA table's device address). There every argument type runs: 1.1.
+         * Elsewhere 1.0, as the enum has no "none" (docs/indirect.md). */
+        options->ExecuteIndirectTier = device->indirect_translate ? D3D12_EXECUTE_INDIRECT_TIER_1_1 : D3D12_EXECUTE_INDIRECT_TIER_1_0;
         return S_OK;
     }
     default:

@@ -12,6 +12,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipelines/graphics_pipeline.h"
+#include "pipelines/graphics_build.h"
 #include "pipelines/graphics_link.h"
 #include "pipelines/graphics_state.h"
 #include "pipelines/pipeline_blob.h"
@@ -61,6 +62,7 @@ static void destroy_graphics(struct d3d12_device *device, struct d3d12_graphics_
     for (uint32_t mask = 1; mask < D3D12XS_ARRAY_SIZE(graphics->view_mask_pipelines); mask++)
         if (mask != graphics->view_mask)
             vkDestroyPipeline(device->vk_device, graphics->view_mask_pipelines[mask], NULL);
+    d3d12_graphics_build_destroy(graphics->build);
     free(graphics);
 }
 
@@ -276,177 +278,6 @@ static HRESULT clamp_snorm_inputs(const struct d3d12_device *device, const struc
     return S_OK;
 }
 
-static VkPrimitiveTopology base_topology(D3D12_PRIMITIVE_TOPOLOGY_TYPE type)
-{
-    switch (type) {
-    case D3D12_PRIMITIVE_TOPOLOGY_TYPE_POINT: return VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
-    case D3D12_PRIMITIVE_TOPOLOGY_TYPE_LINE: return VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
-    case D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH: return VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-    default: return VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    }
-}
-
-/* The VkPipeline from the bound stages' SPIR-V and the description's fixed state. */
-static HRESULT build_pipeline(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, struct d3d12_graphics_stage *stages,
-        uint32_t stage_count, uint32_t *const *words, const size_t *word_counts, char (*entry_points)[64], const uint32_t *offsets,
-        const uint32_t *element_locations, const char *method)
-{
-    struct d3d12_device *device = state->device;
-    VkPipelineShaderStageCreateInfo stage_infos[D3D12XS_GRAPHICS_STAGE_COUNT];
-    VkShaderModule modules[D3D12XS_GRAPHICS_STAGE_COUNT] = {0};
-    struct d3d12_vertex_input *input = NULL;
-    struct d3d12_rasterizer_state *rasterizer = NULL;
-    struct d3d12_output_merger_state *output = NULL;
-    VkDynamicState dynamic_states[16];
-    uint32_t dynamic_count = 0;
-    VkResult vr = VK_SUCCESS;
-    HRESULT hr = S_OK;
-
-    if (!(input = malloc(sizeof(*input))) || !(rasterizer = malloc(sizeof(*rasterizer))) || !(output = malloc(sizeof(*output)))) {
-        hr = d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the pipeline's state");
-        goto done;
-    }
-    for (uint32_t s = 0; s < stage_count; s++) {
-        uint32_t *device_words = d3d12xs_spirv_words_for_device(words[s], word_counts[s], device->compute_derivatives_khr);
-        const VkShaderModuleCreateInfo module_info = {
-            .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-            .codeSize = word_counts[s] * 4,
-            .pCode = device_words ? device_words : words[s],
-        };
-        vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &modules[s]);
-        free(device_words);
-        if (vr != VK_SUCCESS) {
-            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "%s: vkCreateShaderModule failed (VkResult %d)",
-                    stages[s].argument, vr);
-            goto done;
-        }
-        stage_infos[s] = (VkPipelineShaderStageCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .stage = stages[s].stage,
-            .module = modules[s],
-            .pName = entry_points[s],
-        };
-    }
-    d3d12_vertex_input_init(desc, offsets, element_locations, input);
-    d3d12_rasterizer_state_init(device, desc, rasterizer);
-    /* StreamOutput.RasterizedStream: none discards every primitive after streaming out; another
-     * stream than 0 is rasterized in its place (a geometry shader's). */
-    VkPipelineRasterizationStateStreamCreateInfoEXT rasterized_stream = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_STREAM_CREATE_INFO_EXT,
-        .pNext = rasterizer->rasterization.pNext,
-        .rasterizationStream = desc->stream_output.RasterizedStream,
-    };
-    if (desc->stream_output.NumEntries && desc->stream_output.RasterizedStream == D3D12_SO_NO_RASTERIZED_STREAM)
-        rasterizer->rasterization.rasterizerDiscardEnable = VK_TRUE;
-    else if (desc->stream_output.NumEntries && desc->stream_output.RasterizedStream)
-        rasterizer->rasterization.pNext = &rasterized_stream;
-    d3d12_output_merger_state_init(desc, output);
-
-    const VkPipelineInputAssemblyStateCreateInfo input_assembly = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = base_topology(desc->topology_type), /* dynamic, within the type's class */
-    };
-    const VkPipelineTessellationStateCreateInfo tessellation = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
-        .patchControlPoints = 1, /* dynamic: IASetPrimitiveTopology's N control points */
-    };
-    const VkPipelineViewportStateCreateInfo viewport = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    /* What D3D12 sets on the list (RSSetViewports, RSSetScissorRects, OMSetBlendFactor,
-     * OMSetStencilRef, OMSetDepthBounds, IASetPrimitiveTopology, IASetVertexBuffers' strides, the
-     * index buffer's strip cut): dynamic, so list state never makes pipelines. */
-    dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT;
-    dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT;
-    dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_BLEND_CONSTANTS;
-    dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_STENCIL_REFERENCE;
-    dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY;
-    dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE;
-    if (input->slots)
-        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
-    if (output->depth_stencil.depthBoundsTestEnable)
-        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_DEPTH_BOUNDS;
-    if (desc->flags & D3D12_PIPELINE_STATE_FLAG_DYNAMIC_DEPTH_BIAS)
-        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
-    if (desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH)
-        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT;
-    /* SetSamplePositions: sample locations on and dynamic wherever the device has them at the
-     * pipeline's count (D3D12 pipelines do not say whether a list will set positions); a draw
-     * sets the list's positions or the standard ones, which Vulkan's are too. Not where nothing
-     * is rasterized (stream output alone): Vulkan ignores such a pipeline's multisample state */
-    VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
-        .pNext = rasterizer->multisample.pNext,
-        .sampleLocationsEnable = VK_TRUE,
-        .sampleLocationsInfo = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT, .sampleLocationsPerPixel = rasterizer->samples,
-                .sampleLocationGridSize = {1, 1}},
-    };
-    if (device->graphics.sample_positions_tier && (device->graphics.sample_location_counts & rasterizer->samples)
-            && rasterizer->samples <= VK_SAMPLE_COUNT_16_BIT && !rasterizer->rasterization.rasterizerDiscardEnable) {
-        rasterizer->multisample.pNext = &sample_locations;
-        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
-        state->graphics->sample_locations = true;
-    }
-    const VkPipelineDynamicStateCreateInfo dynamic = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-        .dynamicStateCount = dynamic_count,
-        .pDynamicStates = dynamic_states,
-    };
-    const VkGraphicsPipelineCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = &output->rendering,
-        /* the layout's heap sets are descriptor buffers */
-        .flags = state->root_signature->reads_heaps ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0,
-        .stageCount = stage_count,
-        .pStages = stage_infos,
-        .pVertexInputState = &input->info,
-        .pInputAssemblyState = &input_assembly,
-        .pTessellationState = desc->topology_type == D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH ? &tessellation : NULL,
-        .pViewportState = &viewport,
-        .pRasterizationState = &rasterizer->rasterization,
-        .pMultisampleState = &rasterizer->multisample,
-        .pDepthStencilState = &output->depth_stencil,
-        .pColorBlendState = &output->blend,
-        .pDynamicState = &dynamic,
-        .layout = state->vk_layout,
-    };
-    /* View instancing: every view; with masking, one more pipeline per other non-empty subset of
-     * them, made now so that recording never compiles (a draw takes the one of its mask). */
-    output->rendering.viewMask = state->graphics->view_mask;
-    if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL, &state->vk_pipeline)) != VK_SUCCESS) {
-        hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateGraphicsPipelines failed (VkResult %d)", vr);
-        state->vk_pipeline = VK_NULL_HANDLE;
-        goto done;
-    }
-    state->variants[0] = state->vk_pipeline;
-    state->graphics->view_mask_pipelines[state->graphics->view_mask] = state->vk_pipeline;
-    for (uint32_t mask = 1; state->graphics->view_masking && mask < state->graphics->view_mask; mask++) {
-        if ((mask & state->graphics->view_mask) != mask)
-            continue;
-        output->rendering.viewMask = mask;
-        if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL,
-                &state->graphics->view_mask_pipelines[mask])) != VK_SUCCESS) {
-            state->graphics->view_mask_pipelines[mask] = VK_NULL_HANDLE;
-            hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateGraphicsPipelines failed for view mask 0x%x "
-                    "(VkResult %d)", mask, vr);
-            goto done;
-        }
-    }
-    state->graphics->vertex_slots = input->slots;
-    state->graphics->per_instance_slots = input->per_instance_slots;
-    state->graphics->samples = rasterizer->samples;
-    state->graphics->depth_bounds_test = output->depth_stencil.depthBoundsTestEnable;
-    state->graphics->depth_stencil_format = output->rendering.depthAttachmentFormat ? output->rendering.depthAttachmentFormat
-            : output->rendering.stencilAttachmentFormat;
-    memcpy(state->graphics->rt_formats, output->color_formats, sizeof(output->color_formats));
-
-done:
-    for (uint32_t s = 0; s < stage_count; s++)
-        vkDestroyShaderModule(device->vk_device, modules[s], NULL);
-    free(input);
-    free(rasterizer);
-    free(output);
-    return hr;
-}
-
 /* What the list needs of the pipeline, from the description. */
 static HRESULT init_graphics(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const char *method)
 {
@@ -547,8 +378,10 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
     if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout, &state->vk_layout)))
         goto done;
     state->thread_limit_offset = UINT32_MAX;
-    if (SUCCEEDED(hr = capture_blob(state, desc, stages, stage_count, words, word_counts, entry_points, element_locations, method)))
-        hr = build_pipeline(state, desc, stages, stage_count, words, word_counts, entry_points, offsets, element_locations, method);
+    if (SUCCEEDED(hr = capture_blob(state, desc, stages, stage_count, words, word_counts, entry_points, element_locations, method))
+            && SUCCEEDED(hr = d3d12_pipeline_state_keep_indirect_source(state, words, word_counts, stage_count, method)))
+        hr = d3d12_graphics_pipeline_build(state, desc, stages, stage_count, words, word_counts, entry_points, offsets, element_locations,
+                state->indirect_stage_count != 0, method);
 
 done:
     for (uint32_t s = 0; s < D3D12XS_GRAPHICS_STAGE_COUNT; s++) {
@@ -596,8 +429,9 @@ static HRESULT create_graphics_from_blob(struct d3d12_pipeline_state *state, con
     } else if (SUCCEEDED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout,
             &state->vk_layout))) {
         state->thread_limit_offset = UINT32_MAX;
-        hr = build_pipeline(state, desc, stages, contents.stage_count, words, word_counts, entry_points, offsets,
-                contents.element_locations, method);
+        if (SUCCEEDED(hr = d3d12_pipeline_state_keep_indirect_source(state, words, word_counts, contents.stage_count, method)))
+            hr = d3d12_graphics_pipeline_build(state, desc, stages, contents.stage_count, words, word_counts, entry_points, offsets,
+                    contents.element_locations, state->indirect_stage_count != 0, method);
     }
     d3d12_pipeline_blob_contents_cleanup(&contents);
     return hr;

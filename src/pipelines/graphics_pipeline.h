@@ -45,6 +45,9 @@ struct d3d12_graphics_pipeline {
      * SetSamplePositions' positions, or the standard ones (command_list_sample_positions.c) */
     bool sample_locations;
     VkPipeline view_mask_pipelines[1u << D3D12_MAX_VIEW_INSTANCE_COUNT];
+    /* The fixed state of its VkPipeline, kept where ExecuteIndirect may need a variant with other
+     * shaders (graphics_build.c); NULL elsewhere. */
+    struct d3d12_graphics_build *build;
 };
 
 /* A parsed pipeline state stream (pipeline_stream.c). */

@@ -222,6 +222,7 @@ static void destroy_pipeline_state(struct d3d12_device *device, void *object)
     if (!state->variants[0]) /* a graphics pipeline: its one VkPipeline is vk_pipeline */
         vkDestroyPipeline(device->vk_device, state->vk_pipeline, NULL);
     d3d12_pipeline_state_destroy_variants(device, state);
+    d3d12_pipeline_state_destroy_indirect_variants(device, state);
     if (state->layout)
         d3d12xs_root_layout_release(device, state->layout);
     free(state->bindings);
@@ -603,7 +604,7 @@ static HRESULT run_pipeline_passes(struct d3d12_pipeline_state *state, struct d3
     const struct d3d12xs_spirv_remap_args remap = {info, targets};
     const struct d3d12xs_spirv_memory_abi_args memory_abi = {state->push_set, state->argument_binding};
     const struct d3d12xs_spirv_root_pointers_args root_pointers = {root_variables, state->address_count, state->push_set, state->argument_binding,
-            state->address_offset, D3D12XS_VA_TABLE_ZERO_OFFSET, D3D12XS_VA_TABLE_SCRATCH_OFFSET};
+            state->address_offset, D3D12XS_VA_TABLE_ZERO_OFFSET, D3D12XS_VA_TABLE_SCRATCH_OFFSET, NULL};
     const struct d3d12xs_spirv_float_controls_args float_controls = {device->preserves_nan32, device->preserves_nan64};
     const struct d3d12xs_spirv_compute_derivatives_args derivatives = {device->compute_derivative_quads,
             device->compute_derivative_linear};
@@ -902,6 +903,10 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
         free(words);
         return hr;
     }
+    if (FAILED(hr = d3d12_pipeline_state_keep_indirect_source(state, &words, &word_count, 1, method))) {
+        free(words);
+        return hr;
+    }
     /* the pipeline keeps the words for its DispatchX variants */
     return d3d12_pipeline_state_build(state, words, word_count, entry_point, method);
 }
@@ -925,6 +930,11 @@ static HRESULT create_pipeline_from_blob(struct d3d12_pipeline_state *state, con
         d3d12_pipeline_blob_contents_cleanup(&contents);
         return hr;
     }
+    if (FAILED(hr = d3d12_pipeline_state_keep_indirect_source(state, &contents.stages[0].words, &contents.stages[0].word_count, 1,
+            method))) {
+        d3d12_pipeline_blob_contents_cleanup(&contents);
+        return hr;
+    }
     hr = d3d12_pipeline_state_build(state, contents.stages[0].words, contents.stages[0].word_count, contents.stages[0].entry_point, method);
     contents.stages[0].words = NULL; /* the build took them */
     d3d12_pipeline_blob_contents_cleanup(&contents);
@@ -939,6 +949,7 @@ struct d3d12_pipeline_state *d3d12_pipeline_state_new(struct d3d12_device *devic
         return NULL;
     state->device = device;
     state->share_count = 1;
+    pthread_mutex_init(&state->indirect_lock, NULL);
     d3d12_root_signature_add_private_ref(signature);
     state->root_signature = signature;
     return state;

@@ -39,6 +39,9 @@ struct d3d12xs_pipeline_binding {
     char register_name[32];  /* "t3, space1", for messages */
 };
 
+/* The most shader stages of a pipeline: VS, HS, DS, GS, PS (graphics_link.h's count). */
+#define D3D12XS_PIPELINE_MAX_STAGES 5
+
 /* The VkPipelines of a compute pipeline (pipeline_variant.c). */
 enum d3d12xs_pipeline_variant {
     D3D12XS_PIPELINE_BASE,     /* Dispatch, and DispatchX when none of the below is needed */
@@ -123,7 +126,31 @@ struct d3d12_pipeline_state {
     /* What GetCachedBlob hands out (pipeline_blob.c), made with the pipeline. */
     void *cached_blob;
     size_t cached_blob_size;
+    /* ExecuteIndirect's root view arguments (pipeline_indirect_variant.c): pipelines whose
+     * shaders read root views that the root signature gives push-block entries keep each stage's
+     * final SPIR-V, and the variants made from it, one per set of root parameters a command
+     * signature sets, made at the first ExecuteIndirect that needs each (under the lock: lists
+     * record on several threads). indirect_refusal: static text, why such a pipeline has none. */
+    uint32_t *indirect_sources[D3D12XS_PIPELINE_MAX_STAGES];
+    size_t indirect_source_word_counts[D3D12XS_PIPELINE_MAX_STAGES];
+    uint32_t indirect_stage_count;
+    const char *indirect_refusal;
+    pthread_mutex_t indirect_lock;
+    struct d3d12_indirect_variant *indirect_variants;
+    uint32_t indirect_variant_count;
 };
+
+/* A compute pipeline's variant for ExecuteIndirect whose root views of root_view_mask (bit per
+ * root parameter) are read from the push block's entries (root_signature.h); the pipeline's own
+ * VkPipeline where its shader reads none of them. VK_NULL_HANDLE with *hr and error where it
+ * cannot be made. */
+VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, HRESULT *hr,
+        char *error, size_t error_size);
+/* At creation, before the build takes the words of each stage (graphics: in the build's order):
+ * keeps them where a variant may be needed. */
+HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,
+        uint32_t stage_count, const char *method);
+void d3d12_pipeline_state_destroy_indirect_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state);
 
 /* What the device's table of live pipelines, cached blobs and pipeline libraries compare a
  * description by: the root signature's serialized blob (NULL: a shader carries it in its RTS0

@@ -40,12 +40,16 @@ HRESULT d3d12xs_spirv_pass_memory_abi(struct d3d12xs_spirv_module *m, const stru
  * table_offset (a multiple of 16) of the uniform buffer at set/binding: {D3D12 VA low, high,
  * device address of the GPU virtual address table low, high}, the VA translated through that
  * table (memory/va_map.h; zero_offset and scratch_offset are its D3D12XS_VA_TABLE_* offsets).
- * E_INVALIDARG with a reason for a use of such a variable the rewrite does not handle. */
+ * E_INVALIDARG with a reason for a use of such a variable the rewrite does not handle.
+ * With push_offsets (ExecuteIndirect's variant, docs/indirect.md), entry k is instead the four
+ * uints at byte push_offsets[k] of the push-constant block (extended, or made, to hold them);
+ * set, binding and table_offset are then unused. */
 struct d3d12xs_spirv_root_pointers_args {
     const uint32_t *variables;
     uint32_t count;
     uint32_t set, binding, table_offset;
     uint64_t zero_offset, scratch_offset;
+    const uint32_t *push_offsets;
 };
 HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_root_pointers_args *args,
         char *error, size_t error_size);

@@ -30,7 +30,11 @@
  * size in the accessed type, at most 4: scalar layout puts 64-bit members on 4-byte offsets);
  * OpArrayLength %v m becomes (%size - offset of member m) / its array stride. Atomics need
  * nothing more. Any other use of a root variable or of a chain made from it (a pointer
- * passed to a function, copied or selected) is refused: glslang's HLSL output has none. */
+ * passed to a function, copied or selected) is refused: glslang's HLSL output has none.
+ *
+ * ExecuteIndirect's variant (push_offsets) reads each entry from four uint members of the
+ * push-constant block instead (SPIR-V allows one such block per entry point: the module's own
+ * is extended) and adds no table variable; the rest is the same. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,7 @@
 #include "spirv/spirv.h"
 #include "spirv/spirv_passes.h"
 #include "spirv/spirv_psb.h"
+#include "spirv/spirv_push_block.h"
 
 #define MAX_ROOT_POINTERS 64
 
@@ -226,6 +231,9 @@ struct globals {
     uint32_t u32, u64, uvec4, c32, array, block, block_ptr, entry_ptr, table;
     uint32_t boolean, psb_u64, c0, c8, c16, c_page, c_max32, c_zero, c_scratch; /* of the translation */
     uint32_t index[MAX_ROOT_POINTERS]; /* u32 constants 0 .. count - 1 */
+    /* push_offsets: the push-constant block's variable, its uint pointer type, and per slot the
+     * member index constants of the entry's four words */
+    uint32_t push_variable, push_pointer, push_members[MAX_ROOT_POINTERS][4];
 };
 
 /* The table's types, constants, variable and decorations. Scalar, vector and pointer types
@@ -258,6 +266,8 @@ static void add_table(struct root_rewrite *r, struct globals *g, const struct d3
     g->c_max32 = d3d12xs_spirv_constant64(m, g->u64, UINT32_MAX);
     g->c_zero = d3d12xs_spirv_constant64(m, g->u64, args->zero_offset);
     g->c_scratch = d3d12xs_spirv_constant64(m, g->u64, args->scratch_offset);
+    if (args->push_offsets)
+        return;
     g->array = d3d12xs_spirv_new_id(m);
     g->block = d3d12xs_spirv_new_id(m);
     g->table = d3d12xs_spirv_new_id(m);
@@ -281,6 +291,23 @@ static void add_table(struct root_rewrite *r, struct globals *g, const struct d3
         for (uint32_t at = 0; at < sizeof(d) / 4; at += d[at] >> 16)
             d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, &d[at], d[at] >> 16);
     }
+}
+
+/* push_offsets: the push-constant members of each slot's entry. */
+static HRESULT add_push_entries(struct root_rewrite *r, struct globals *g, const struct d3d12xs_spirv_root_pointers_args *args)
+{
+    struct d3d12xs_spirv_push_member member;
+    HRESULT hr;
+
+    for (uint32_t k = 0; k < args->count; k++)
+        for (uint32_t w = 0; w < 4; w++) {
+            if (FAILED(hr = d3d12xs_spirv_push_member(r->m, args->push_offsets[k] + 4 * w, &member, r->error, r->error_size)))
+                return hr;
+            g->push_variable = member.variable;
+            g->push_pointer = member.pointer;
+            g->push_members[k][w] = d3d12xs_spirv_constant(r->m, g->u32, member.member);
+        }
+    return r->m->out_of_memory ? E_OUTOFMEMORY : S_OK;
 }
 
 /* Instructions of a prologue being built (one result each but for none here). */
@@ -333,10 +360,18 @@ static size_t add_prologue(struct root_rewrite *r, const struct globals *g, size
         if (!(uses >> k & 1))
             continue;
         psb = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, r->pointee[r->variables[k]]);
-        e = emit(&c, SpvOpAccessChain, g->entry_ptr, 3, g->table, g->index[0], g->index[k]);
-        v = emit(&c, SpvOpLoad, g->uvec4, 1, e);
-        va = join64(&c, g, emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 0u), emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 1u));
-        table = join64(&c, g, emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 2u), emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 3u));
+        if (g->push_variable) {
+            uint32_t words[4];
+            for (uint32_t w = 0; w < 4; w++)
+                words[w] = emit(&c, SpvOpLoad, g->u32, 1, emit(&c, SpvOpAccessChain, g->push_pointer, 2, g->push_variable, g->push_members[k][w]));
+            va = join64(&c, g, words[0], words[1]);
+            table = join64(&c, g, words[2], words[3]);
+        } else {
+            e = emit(&c, SpvOpAccessChain, g->entry_ptr, 3, g->table, g->index[0], g->index[k]);
+            v = emit(&c, SpvOpLoad, g->uvec4, 1, e);
+            va = join64(&c, g, emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 0u), emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 1u));
+            table = join64(&c, g, emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 2u), emit(&c, SpvOpCompositeExtract, g->u32, 2, v, 3u));
+        }
         l2 = load64(&c, g, emit(&c, SpvOpIAdd, g->u64, 2, table, emit(&c, SpvOpIMul, g->u64, 2,
                 emit(&c, SpvOpBitwiseAnd, g->u64, 2, emit(&c, SpvOpShiftRightLogical, g->u64, 2, va, g->c32), g->c_page), g->c8)));
         present = emit(&c, SpvOpINotEqual, g->boolean, 2, l2, g->c0);
@@ -373,7 +408,7 @@ static void remove_variables(struct root_rewrite *r, const struct globals *g)
     struct d3d12xs_spirv_inst *inst;
 
     d3d12xs_spirv_remove_variables(m, is_root_variable, r);
-    if (m->version >= 0x10400) {
+    if (m->version >= 0x10400 && g->table) {
         /* SPIR-V 1.4 and later list every global variable an entry point uses */
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
             d3d12xs_spirv_append_operand(m, inst, g->table);
@@ -477,7 +512,7 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
     r.variables = args->variables;
     if (!args->count)
         return S_OK;
-    if (args->count > MAX_ROOT_POINTERS - 1 || args->table_offset % 16)
+    if (args->count > MAX_ROOT_POINTERS - 1 || (!args->push_offsets && args->table_offset % 16))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the module or the root descriptor table is invalid");
     r.bound = m->bound;
     if (!(r.slot = calloc(r.bound, 1)) || !(r.pointee = calloc(r.bound, sizeof(*r.pointee)))
@@ -500,6 +535,8 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
             goto done;
         }
     add_table(&r, &g, args);
+    if (args->push_offsets && FAILED(hr = add_push_entries(&r, &g, args)))
+        goto done;
     remove_variables(&r, &g);
     rewrite(&r, &g);
     d3d12xs_spirv_use_psb(m);

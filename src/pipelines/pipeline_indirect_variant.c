@@ -1,0 +1,230 @@
+/* ExecuteIndirect's variants of a pipeline (docs/indirect.md, "Root views"): generated commands
+ * set no descriptors, so a command signature's root CBV/SRV/UAV arguments reach the shaders
+ * through the push block instead. A PUSH_CONSTANT token writes each command's D3D12 address into
+ * the parameter's 16-byte entry (root_signature.h: indirect_view_offsets), the list pushes the
+ * GPU VA table's address into the entry's other half, and the variant's shaders read the entry
+ * and translate the address as the memory-based ABI does (spirv_root_pointers.c with
+ * push_offsets). The root views the signature does not set stay push descriptors.
+ *
+ * A variant starts from each stage's final SPIR-V, kept only by pipelines whose shaders read root
+ * views with entries; there a root view is the variable at the push set's binding of its
+ * parameter (pipeline_state.c's layout_binding), an alias included. The view offsets pass has
+ * run on it and reads each root SRV/UAV's misalignment push constant, which ExecuteIndirect
+ * pushes as 0 for the signature's views (a pointer starts at the address itself). Each variant
+ * is made at the first ExecuteIndirect that needs it and kept with the pipeline; it shares the
+ * pipeline's layout, so binding it keeps the bound descriptors and push constants. Graphics
+ * variants are built from the fixed state the pipeline kept (graphics_build.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "pipelines/pipeline_state.h"
+#include "pipelines/graphics_build.h"
+#include "memory/va_map.h"
+#include "spirv/spirv.h"
+#include "spirv/spirv_passes.h"
+
+struct d3d12_indirect_variant {
+    uint64_t root_view_mask;
+    VkPipeline pipeline;
+};
+
+/* A root view binding of the shader that the root signature gives a push-block entry. */
+static bool has_entry(const struct d3d12_pipeline_state *state, const struct d3d12xs_pipeline_binding *binding)
+{
+    return binding->source == D3D12XS_BINDING_ROOT_DESCRIPTOR && binding->variable_id && binding->root_index < D3D12XS_MAX_ROOT_PARAMETERS
+            && state->root_signature->indirect_view_offsets[binding->root_index] != UINT32_MAX;
+}
+
+HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,
+        uint32_t stage_count, const char *method)
+{
+    bool needed = false;
+
+    for (uint32_t i = 0; i < state->binding_count && !needed; i++)
+        needed = has_entry(state, &state->bindings[i]);
+    if (!needed || stage_count > D3D12XS_PIPELINE_MAX_STAGES)
+        return S_OK;
+    if (state->graphics && state->graphics->view_masking) {
+        state->indirect_refusal = "the graphics pipeline renders with view-instance masking, whose pipelines per mask have no variant";
+        return S_OK;
+    }
+    for (uint32_t s = 0; s < stage_count; s++) {
+        if (!(state->indirect_sources[s] = malloc(word_counts[s] * 4)))
+            return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot keep the SPIR-V of the pipeline's ExecuteIndirect variants");
+        memcpy(state->indirect_sources[s], words[s], word_counts[s] * 4);
+        state->indirect_source_word_counts[s] = word_counts[s];
+    }
+    state->indirect_stage_count = stage_count;
+    return S_OK;
+}
+
+/* The module's root view variables of the parameters in mask that have entries: the variables
+ * at the push set's binding of such a parameter, and their entries' offsets. */
+static uint32_t root_view_variables(const struct d3d12_pipeline_state *state, const struct d3d12xs_spirv_module *module, uint64_t mask,
+        uint32_t *variables, uint32_t *offsets, uint32_t capacity)
+{
+    const struct d3d12_root_signature *root = state->root_signature;
+    const uint32_t push_set = d3d12_root_signature_push_set(root);
+    struct d3d12xs_spirv_inst *inst;
+    uint32_t count = 0, set, binding;
+
+    for (D3D12XS_SPIRV_EACH(module, D3D12XS_SPIRV_GLOBALS, i, inst)) {
+        if (d3d12xs_spirv_op(inst) != SpvOpVariable || d3d12xs_spirv_len(inst) < 4 || count == capacity
+                || !d3d12xs_spirv_decoration(module, inst->w[2], SpvDecorationDescriptorSet, &set) || set != push_set
+                || !d3d12xs_spirv_decoration(module, inst->w[2], SpvDecorationBinding, &binding)
+                || binding >= D3D12XS_MAX_ROOT_PARAMETERS || !(mask >> binding & 1) || root->indirect_view_offsets[binding] == UINT32_MAX)
+            continue;
+        variables[count] = inst->w[2];
+        offsets[count++] = root->indirect_view_offsets[binding];
+    }
+    return count;
+}
+
+/* One stage of the variant: the root views of mask through the push block's entries. *words
+ * stays NULL where the stage reads none of them. */
+static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t stage, uint64_t mask, uint32_t **words, size_t *word_count,
+        char *error, size_t error_size)
+{
+    uint32_t variables[2 * D3D12XS_MAX_ROOT_PARAMETERS], offsets[2 * D3D12XS_MAX_ROOT_PARAMETERS], count;
+    struct d3d12xs_spirv_module *module = NULL;
+    HRESULT hr;
+
+    *words = NULL;
+    if (FAILED(hr = d3d12xs_spirv_module_parse(state->indirect_sources[stage], state->indirect_source_word_counts[stage] * 4, &module,
+            error, error_size)))
+        return hr;
+    if ((count = root_view_variables(state, module, mask, variables, offsets, 2 * D3D12XS_MAX_ROOT_PARAMETERS))) {
+        const struct d3d12xs_spirv_root_pointers_args args = {variables, count, 0, 0, 0, D3D12XS_VA_TABLE_ZERO_OFFSET,
+                D3D12XS_VA_TABLE_SCRATCH_OFFSET, offsets};
+        if (SUCCEEDED(hr = d3d12xs_spirv_pass_root_pointers(module, &args, error, error_size))
+                && FAILED(hr = d3d12xs_spirv_module_emit(module, words, word_count)))
+            d3d12xs_write_error(hr, error, error_size, "cannot write the SPIR-V");
+    }
+    d3d12xs_spirv_module_destroy(module);
+    /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), as for the pipeline's own. */
+    if (SUCCEEDED(hr) && *words && d3d12xs_config_validates_spirv(&state->device->config)
+            && FAILED(hr = d3d12xs_spirv_validate(*words, *word_count, true, error, error_size))) {
+        free(*words);
+        *words = NULL;
+    }
+    return hr;
+}
+
+static HRESULT create_vk_pipeline(const struct d3d12_pipeline_state *state, const uint32_t *words, size_t word_count, VkPipeline *pipeline,
+        char *error, size_t error_size)
+{
+    struct d3d12_device *device = state->device;
+    uint32_t *device_words = d3d12xs_spirv_words_for_device(words, word_count, device->compute_derivatives_khr);
+    VkShaderModuleCreateInfo module_info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = word_count * 4,
+        .pCode = device_words ? device_words : words,
+    };
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+        .requiredSubgroupSize = state->subgroup_size,
+    };
+    VkShaderModule module;
+    VkResult vr;
+
+    vr = vkCreateShaderModule(device->vk_device, &module_info, NULL, &module);
+    free(device_words);
+    if (vr != VK_SUCCESS)
+        return d3d12xs_write_error(d3d12xs_hresult_from_vk(device, vr), error, error_size, "vkCreateShaderModule failed (VkResult %d)", vr);
+    VkComputePipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .flags = state->root_signature->reads_heaps ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .pNext = state->required_subgroup_size ? &subgroup_info : NULL,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = state->entry_point,
+        },
+        .layout = state->vk_layout,
+    };
+    vr = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL, pipeline);
+    vkDestroyShaderModule(device->vk_device, module, NULL);
+    if (vr != VK_SUCCESS)
+        return d3d12xs_write_error(d3d12xs_hresult_from_vk(device, vr), error, error_size, "vkCreateComputePipelines failed (VkResult %d)", vr);
+    return S_OK;
+}
+
+/* Every stage of the variant (the kept source where a stage reads none of the views), and its
+ * VkPipeline; *pipeline stays VK_NULL_HANDLE where no stage reads them. */
+static HRESULT build_variant(struct d3d12_pipeline_state *state, uint64_t mask, VkPipeline *pipeline, char *error, size_t error_size)
+{
+    uint32_t *words[D3D12XS_PIPELINE_MAX_STAGES] = {0}, *stage_words[D3D12XS_PIPELINE_MAX_STAGES];
+    size_t word_counts[D3D12XS_PIPELINE_MAX_STAGES] = {0}, stage_counts[D3D12XS_PIPELINE_MAX_STAGES];
+    bool changed = false;
+    HRESULT hr = S_OK;
+
+    *pipeline = VK_NULL_HANDLE;
+    for (uint32_t s = 0; s < state->indirect_stage_count && SUCCEEDED(hr); s++) {
+        hr = variant_code(state, s, mask, &words[s], &word_counts[s], error, error_size);
+        changed |= words[s] != NULL;
+        stage_words[s] = words[s] ? words[s] : state->indirect_sources[s];
+        stage_counts[s] = words[s] ? word_counts[s] : state->indirect_source_word_counts[s];
+    }
+    if (SUCCEEDED(hr) && changed)
+        hr = state->graphics ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, pipeline, error, error_size)
+                : create_vk_pipeline(state, stage_words[0], stage_counts[0], pipeline, error, error_size);
+    for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)
+        free(words[s]);
+    return hr;
+}
+
+VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, HRESULT *hr,
+        char *error, size_t error_size)
+{
+    struct d3d12_indirect_variant *bigger;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+
+    *hr = S_OK;
+    if (state->indirect_refusal) {
+        for (uint32_t i = 0; i < state->binding_count; i++)
+            if (has_entry(state, &state->bindings[i]) && (root_view_mask >> state->bindings[i].root_index & 1)) {
+                *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "%s", state->indirect_refusal);
+                return VK_NULL_HANDLE;
+            }
+        return state->vk_pipeline;
+    }
+    if (!state->indirect_stage_count)
+        return state->vk_pipeline;
+    pthread_mutex_lock(&state->indirect_lock);
+    for (uint32_t i = 0; i < state->indirect_variant_count; i++)
+        if (state->indirect_variants[i].root_view_mask == root_view_mask) {
+            pipeline = state->indirect_variants[i].pipeline;
+            goto done;
+        }
+    if (!(bigger = realloc(state->indirect_variants, (state->indirect_variant_count + 1) * sizeof(*bigger)))) {
+        *hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+        goto done;
+    }
+    state->indirect_variants = bigger;
+    if (FAILED(*hr = build_variant(state, root_view_mask, &pipeline, error, error_size)))
+        goto done;
+    /* none of the stages reads the views: the pipeline itself, remembered as such */
+    state->indirect_variants[state->indirect_variant_count++] = (struct d3d12_indirect_variant){root_view_mask,
+            pipeline ? pipeline : state->vk_pipeline};
+    if (!pipeline)
+        pipeline = state->vk_pipeline;
+
+done:
+    pthread_mutex_unlock(&state->indirect_lock);
+    return pipeline;
+}
+
+void d3d12_pipeline_state_destroy_indirect_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state)
+{
+    for (uint32_t i = 0; i < state->indirect_variant_count; i++)
+        if (state->indirect_variants[i].pipeline != state->vk_pipeline)
+            vkDestroyPipeline(device->vk_device, state->indirect_variants[i].pipeline, NULL);
+    free(state->indirect_variants);
+    for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)
+        free(state->indirect_sources[s]);
+    pthread_mutex_destroy(&state->indirect_lock);
+}
