@@ -132,8 +132,14 @@ static const char draw_hlsl[] = BENCH_HLSL_PROLOGUE
     "#define GRID " GRID_TEXT "\n"
     "PUSH_CONSTANTS(Constants) { uint cell; uint value; };\n"
     "struct Varyings { float4 position : SV_Position; nointerpolation uint value : VALUE; };\n"
+    "#ifdef SUBTRACT_BASES\n" /* an experiment (D3D12XS_BENCH_RAW_BASES): the raw side counts as d3d12xs's shaders do */
+    "Varyings vs_main(uint vertex_index : SV_VertexID, [[vk::builtin(\"BaseVertex\")]] uint base : BASEVERTEX)\n"
+    "{\n"
+    "    uint id = vertex_index - base;\n"
+    "#else\n"
     "Varyings vs_main(uint id : SV_VertexID)\n"
     "{\n"
+    "#endif\n"
     "    float2 p = float2(cell % GRID, cell / GRID) + float2(id == 1 ? 1.5 : 0.0, id == 2 ? 1.5 : 0.0);\n"
     "    Varyings v;\n"
     "    v.position = float4(p.x / GRID * 2.0 - 1.0, 1.0 - p.y / GRID * 2.0, 0.0, 1.0);\n"
@@ -730,7 +736,8 @@ static void raw_pipelines(struct raw *r)
     char stride_text[16];
     snprintf(stride_text, sizeof(stride_text), "%uu", DISPATCH_STRIDE);
     const char *const indexed_macros[] = {"INDEXED", "1", "STRIDE", stride_text, NULL};
-    VkShaderModule vs = raw_module(r, draw_hlsl, false, shaderc_vertex_shader, vs_entry);
+    static const char *const vs_bases_entry[] = {"vs_main", "main", "SUBTRACT_BASES", "1", NULL};
+    VkShaderModule vs = raw_module(r, draw_hlsl, false, shaderc_vertex_shader, getenv("D3D12XS_BENCH_RAW_BASES") ? vs_bases_entry : vs_entry);
     VkShaderModule ps = raw_module(r, draw_hlsl, false, shaderc_fragment_shader, ps_entry);
     VkShaderModule mdi_vs = raw_module(r, draw_mdi_glsl, true, shaderc_vertex_shader, mdi_macros);
     VkShaderModule kernel = raw_module(r, dispatch_hlsl, false, shaderc_compute_shader, NULL);
