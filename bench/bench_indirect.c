@@ -542,6 +542,8 @@ struct raw {
     VkPipeline pipelines[KIND_COUNT][FORM_COUNT];
     VkIndirectCommandsLayoutEXT commands_layouts[KIND_COUNT];
     VkShaderStageFlags dgc_stages[KIND_COUNT];
+    bool sample_locations; /* the experiment's: the draw pipelines with dynamic sample locations */
+    PFN_vkCmdSetSampleLocationsEXT vkCmdSetSampleLocationsEXT;
     struct bench_vk_buffer arguments[KIND_COUNT];
     VkDeviceAddress argument_addresses[KIND_COUNT];
     struct raw_target targets[FORM_COUNT];   /* R32_UINT, GENERAL */
@@ -557,12 +559,20 @@ struct raw {
     VkCommandBuffer cpu_cmd;
 };
 
+#define LOAD_SAMPLE_LOCATIONS(r) REQUIRE(((r)->vkCmdSetSampleLocationsEXT = (PFN_vkCmdSetSampleLocationsEXT)vkGetDeviceProcAddr((r)->vk.device, \
+        "vkCmdSetSampleLocationsEXT")), "no vkCmdSetSampleLocationsEXT")
+
 /* The device on d3d12xs's DIRECT family with what the figures use: dynamic rendering,
  * synchronization2, multi-draw indirect with gl_DrawID, buffer device addresses, push descriptors
  * and generated commands. False when the device has no VK_EXT_device_generated_commands. */
 static bool raw_create_device(struct raw *r)
 {
-    static const char *const extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, D3D12XS_VK_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME};
+    static const char *const extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, D3D12XS_VK_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME,
+            VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME};
+    /* An experiment (D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS): the raw draw pipelines with dynamic
+     * sample locations, as d3d12xs makes every pipeline where the device has them. */
+    r->sample_locations = getenv("D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS")
+            && bench_vk_has_device_extension(r->vk.physical_device, VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
     VkQueueFamilyProperties families[16];
     uint32_t count = BENCH_ARRAY_SIZE(families), family = 0;
     float priority = 1.0f;
@@ -597,8 +607,13 @@ static bool raw_create_device(struct raw *r)
     VkDeviceQueueCreateInfo queue_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family, .queueCount = 1,
             .pQueuePriorities = &priority};
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &features, .queueCreateInfoCount = 1,
-            .pQueueCreateInfos = &queue_info, .enabledExtensionCount = BENCH_ARRAY_SIZE(extensions), .ppEnabledExtensionNames = extensions};
+            .pQueueCreateInfos = &queue_info, .enabledExtensionCount = BENCH_ARRAY_SIZE(extensions) - !r->sample_locations,
+            .ppEnabledExtensionNames = extensions};
     VK(vkCreateDevice(r->vk.physical_device, &device_info, NULL, &r->vk.device));
+    if (r->sample_locations) {
+        LOAD_SAMPLE_LOCATIONS(r);
+        printf("experiment     : the raw draw pipelines have dynamic sample locations (D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS)\n");
+    }
     r->vk.vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(r->vk.device, "vkCmdPushDescriptorSetKHR");
 #define LOAD(name) REQUIRE((r->name = (PFN_##name)vkGetDeviceProcAddr(r->vk.device, #name)), "no " #name)
     LOAD(vkCreateIndirectCommandsLayoutEXT);
@@ -671,7 +686,10 @@ static VkShaderModule raw_module(struct raw *r, const char *source, bool glsl, s
 /* Dynamic rendering into one R32_UINT target, no vertex input, viewport and scissor dynamic. */
 static VkPipeline raw_graphics_pipeline(struct raw *r, VkPipelineLayout layout, VkShaderModule vs, VkShaderModule ps)
 {
-    static const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    static const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT};
+    VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
+            .sampleLocationsEnable = VK_TRUE, .sampleLocationsInfo = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT,
+            .sampleLocationsPerPixel = VK_SAMPLE_COUNT_1_BIT, .sampleLocationGridSize = {1, 1}}};
     static const VkFormat format = VK_FORMAT_R32_UINT;
     VkPipelineShaderStageCreateInfo stages[2] = {
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
@@ -685,13 +703,13 @@ static VkPipeline raw_graphics_pipeline(struct raw *r, VkPipelineLayout layout, 
     VkPipelineRasterizationStateCreateInfo rasterization = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
             .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_CLOCKWISE, .lineWidth = 1.0f};
     VkPipelineMultisampleStateCreateInfo multisample = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+            .pNext = r->sample_locations ? &sample_locations : NULL, .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
     VkPipelineDepthStencilStateCreateInfo depth_stencil = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     VkPipelineColorBlendAttachmentState attachment = {.colorWriteMask = 0xf};
     VkPipelineColorBlendStateCreateInfo color_blend = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
             .attachmentCount = 1, .pAttachments = &attachment};
     VkPipelineDynamicStateCreateInfo dynamic = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-            .dynamicStateCount = BENCH_ARRAY_SIZE(dynamic_states), .pDynamicStates = dynamic_states};
+            .dynamicStateCount = BENCH_ARRAY_SIZE(dynamic_states) - !r->sample_locations, .pDynamicStates = dynamic_states};
     VkPipelineRenderingCreateInfo rendering = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, .colorAttachmentCount = 1,
             .pColorAttachmentFormats = &format};
     VkGraphicsPipelineCreateInfo info = {
@@ -970,6 +988,13 @@ static void raw_begin_draws(struct raw *r, VkCommandBuffer cmd, enum form form)
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipelines[KIND_DRAW][form]);
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
+    if (r->sample_locations) {
+        static const VkSampleLocationEXT centre = {0.5f, 0.5f};
+        const VkSampleLocationsInfoEXT locations = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT,
+                .sampleLocationsPerPixel = VK_SAMPLE_COUNT_1_BIT, .sampleLocationGridSize = {1, 1}, .sampleLocationsCount = 1,
+                .pSampleLocations = &centre};
+        r->vkCmdSetSampleLocationsEXT(cmd, &locations);
+    }
 }
 
 static void raw_push_buffers(struct raw *r, VkCommandBuffer cmd, VkPipelineBindPoint bind_point, VkPipelineLayout layout,
