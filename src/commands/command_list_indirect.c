@@ -24,14 +24,6 @@
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
-/* A signature that only dispatches runs up to this many commands as one vkCmdDispatchIndirect
- * each (Vulkan has no multi-dispatch), more of them, or any with a count buffer, as one call of
- * generated commands where the device has them: recording then costs the same whatever the
- * count, and the count needs no capping pass. On the H100 a generated dispatch costs 1.06 x an
- * indirect one on the GPU and its call about 1 us of CPU, the cost of some 30 indirect
- * dispatches' recording (docs/indirect.md). */
-#define PER_COMMAND_DISPATCHES 32u
-
 /* A buffer argument (the argument or the count buffer) at a 4-aligned offset inside it; false
  * after the error. */
 static bool check_buffer(struct d3d12_command_list *list, const char *command, const char *name, struct d3d12_resource *resource,
@@ -398,7 +390,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     }
     if (!max_count || !(max_count = commands_in_buffer(list, command, signature, arguments, argument_offset, max_count)))
         return; /* nothing to run */
-    if (signature->generated && (signature->first_state_change != signature->action || counts || max_count > PER_COMMAND_DISPATCHES)) {
+    if (signature->generated) {
         d3d12_command_list_execute_generated(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
     } else if (dispatch) {
         if (list->bindings.graphics.rendering)

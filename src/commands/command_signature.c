@@ -241,9 +241,7 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
     memcpy(signature->arguments, desc->pArgumentDescs, desc->NumArgumentDescs * sizeof(*desc->pArgumentDescs));
     if ((signature->root_signature = root))
         d3d12_root_signature_add_private_ref(root);
-    /* Signatures that change state need generated commands; those that only dispatch use them
-     * for large counts and count buffers (ExecuteIndirect), as Vulkan has no multi-dispatch. */
-    if (signature->first_state_change != signature->action || signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH)
+    if (signature->first_state_change != signature->action)
         signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
     hr = d3d12xs_hand_out(ID3D12CommandSignature_QueryInterface(&signature->ID3D12CommandSignature_iface, riid, out), method);
     ID3D12CommandSignature_Release(&signature->ID3D12CommandSignature_iface);
