@@ -23,11 +23,6 @@
 #include "memory/va_map.h"
 #include "pipelines/pipeline_state.h"
 
-struct d3d12_indirect_translate {
-    struct d3d12xs_internal_layout layout; /* arguments, commands, entries; struct translate_batch */
-    VkPipeline pipeline;
-};
-
 /* indirect_translate.comp's push constants */
 struct translate_batch {
     uint32_t argument_index, stride_words, size, command_index, entry_index, entry_count;
@@ -40,33 +35,17 @@ struct translate_batch {
 #define TRANSLATE_BATCH_RANGE ((1u << 27) - 4096u)
 #define TRANSLATE_BATCH_COMMANDS (65535u * 64u)
 
+/* indirect_translate.comp: the arguments, the commands and the entries; struct translate_batch. */
 void d3d12_indirect_translate_create(struct d3d12_device *device)
 {
-    struct d3d12_indirect_translate *pass;
-
-    if (!device->generated_commands.enabled || !device->has_shader_int64 || !d3d12xs_va_table_address(device))
-        return;
-    if (!(pass = calloc(1, sizeof(*pass))))
-        return;
-    if (!d3d12xs_internal_layout_create(device, 3, sizeof(struct translate_batch), &pass->layout)
-            || !d3d12xs_internal_pipeline_create(device, &pass->layout, d3d12_indirect_translate_spirv, sizeof(d3d12_indirect_translate_spirv),
-                    &pass->pipeline)) {
-        d3d12xs_internal_layout_destroy(device, &pass->layout);
-        free(pass);
-        return;
-    }
-    device->indirect_translate = pass;
+    if (device->generated_commands.enabled && device->has_shader_int64 && d3d12xs_va_table_address(device))
+        device->indirect_translate = d3d12xs_internal_pass_create(device, 3, sizeof(struct translate_batch), d3d12_indirect_translate_spirv,
+                sizeof(d3d12_indirect_translate_spirv));
 }
 
 void d3d12_indirect_translate_destroy(struct d3d12_device *device)
 {
-    struct d3d12_indirect_translate *pass = device->indirect_translate;
-
-    if (!pass)
-        return;
-    vkDestroyPipeline(device->vk_device, pass->pipeline, NULL);
-    d3d12xs_internal_layout_destroy(device, &pass->layout);
-    free(pass);
+    d3d12xs_internal_pass_destroy(device, device->indirect_translate);
     device->indirect_translate = NULL;
 }
 
@@ -83,7 +62,7 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12_generated_layout *layout = signature->generated;
-    const struct d3d12_indirect_translate *pass = device->indirect_translate;
+    const struct d3d12xs_internal_pass *pass = device->indirect_translate;
     uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
     uint32_t stride = signature->byte_stride, batch_size;
     VkBufferDeviceAddressInfo null_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, device->null_buffer};

@@ -81,11 +81,6 @@ static void note_argument_reads(struct d3d12_command_list *list, const char *com
     d3d12_command_list_note_with_ranges(list, command, D3D12_RECORDED_INDIRECT_ARGUMENTS, ranges, counts ? 2 : 1);
 }
 
-struct d3d12_indirect_cap {
-    struct d3d12xs_internal_layout layout; /* arguments, count, commands; struct cap_batch */
-    VkPipeline pipeline;
-};
-
 /* indirect_cap.comp's push constants. */
 struct cap_batch {
     uint32_t argument_index, stride_words, count_index, command_index, first, size, max_count, words;
@@ -98,31 +93,16 @@ struct cap_batch {
  * range (maxStorageBufferRange is at least 2^27), with room for the offset's alignment. */
 #define CAP_BATCH_RANGE ((1u << 27) - 4096u)
 
+/* indirect_cap.comp: the arguments, the count and the commands; struct cap_batch. */
 void d3d12_indirect_cap_create(struct d3d12_device *device)
 {
-    struct d3d12_indirect_cap *pass;
-
-    if (!(pass = calloc(1, sizeof(*pass))))
-        return;
-    if (!d3d12xs_internal_layout_create(device, 3, sizeof(struct cap_batch), &pass->layout)
-            || !d3d12xs_internal_pipeline_create(device, &pass->layout, d3d12_indirect_cap_spirv, sizeof(d3d12_indirect_cap_spirv),
-                    &pass->pipeline)) {
-        d3d12xs_internal_layout_destroy(device, &pass->layout);
-        free(pass);
-        return;
-    }
-    device->indirect_cap = pass;
+    device->indirect_cap = d3d12xs_internal_pass_create(device, 3, sizeof(struct cap_batch), d3d12_indirect_cap_spirv,
+            sizeof(d3d12_indirect_cap_spirv));
 }
 
 void d3d12_indirect_cap_destroy(struct d3d12_device *device)
 {
-    struct d3d12_indirect_cap *pass = device->indirect_cap;
-
-    if (!pass)
-        return;
-    vkDestroyPipeline(device->vk_device, pass->pipeline, NULL);
-    d3d12xs_internal_layout_destroy(device, &pass->layout);
-    free(pass);
+    d3d12xs_internal_pass_destroy(device, device->indirect_cap);
     device->indirect_cap = NULL;
 }
 
@@ -148,7 +128,7 @@ static bool cap_commands(struct d3d12_command_list *list, const char *command, c
         UINT64 count_offset, uint32_t words, struct capped_commands *capped)
 {
     struct d3d12_device *device = list->object.device;
-    const struct d3d12_indirect_cap *pass = device->indirect_cap;
+    const struct d3d12xs_internal_pass *pass = device->indirect_cap;
     uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
     uint32_t stride = signature->byte_stride, batch_count, batch_size = CAP_BATCH_SIZE;
     VkCommandBuffer cb;

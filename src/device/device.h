@@ -90,8 +90,7 @@ struct d3d12_gpu_waits;
 struct d3d12_system_timestamps;
 struct d3d12_predicate_fold;
 struct d3d12_resolve_pass;
-struct d3d12_indirect_cap;
-struct d3d12_indirect_translate;
+struct d3d12xs_internal_pass;
 struct d3d12xs_gpu_clock;
 struct d3d12_console_validation;
 struct d3d12xs_va_map;
@@ -184,8 +183,8 @@ struct d3d12_device {
     struct d3d12_system_timestamps *system_timestamps; /* SYSTEM_TIMESTAMP conversion (commands/system_timestamp.c) */
     struct d3d12_predicate_fold *predicate_fold;       /* SetPredication's fold (commands/command_list_predication.c) */
     struct d3d12_resolve_pass *resolve_pass; /* the resolves Vulkan's cannot do (commands/resolve_pass.c) */
-    struct d3d12_indirect_cap *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
-    struct d3d12_indirect_translate *indirect_translate; /* its address translation (commands/command_list_generated.c) */
+    struct d3d12xs_internal_pass *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
+    struct d3d12xs_internal_pass *indirect_translate; /* its address translation (commands/command_list_generated.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 

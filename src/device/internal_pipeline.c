@@ -1,4 +1,5 @@
 /* d3d12xs's own compute pipelines (internal_pipeline.h). */
+#include <stdlib.h>
 #include "device/internal_pipeline.h"
 
 bool d3d12xs_internal_layout_create(struct d3d12_device *device, uint32_t binding_count, uint32_t push_size,
@@ -58,6 +59,31 @@ bool d3d12xs_internal_pipeline_create(struct d3d12_device *device, const struct 
     ok = vkCreateComputePipelines(device->vk_device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, pipeline) == VK_SUCCESS;
     vkDestroyShaderModule(device->vk_device, module, NULL);
     return ok;
+}
+
+struct d3d12xs_internal_pass *d3d12xs_internal_pass_create(struct d3d12_device *device, uint32_t binding_count, uint32_t push_size,
+        const uint32_t *code, size_t code_size)
+{
+    struct d3d12xs_internal_pass *pass;
+
+    if (!(pass = calloc(1, sizeof(*pass))))
+        return NULL;
+    if (!d3d12xs_internal_layout_create(device, binding_count, push_size, &pass->layout)
+            || !d3d12xs_internal_pipeline_create(device, &pass->layout, code, code_size, &pass->pipeline)) {
+        d3d12xs_internal_layout_destroy(device, &pass->layout);
+        free(pass);
+        return NULL;
+    }
+    return pass;
+}
+
+void d3d12xs_internal_pass_destroy(struct d3d12_device *device, struct d3d12xs_internal_pass *pass)
+{
+    if (!pass)
+        return;
+    vkDestroyPipeline(device->vk_device, pass->pipeline, NULL);
+    d3d12xs_internal_layout_destroy(device, &pass->layout);
+    free(pass);
 }
 
 VkDescriptorBufferInfo d3d12xs_internal_value_range(const struct d3d12_device *device, VkBuffer buffer, uint64_t offset, uint32_t size,

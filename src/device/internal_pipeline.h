@@ -19,6 +19,17 @@ void d3d12xs_internal_layout_destroy(struct d3d12_device *device, struct d3d12xs
 bool d3d12xs_internal_pipeline_create(struct d3d12_device *device, const struct d3d12xs_internal_layout *layout, const uint32_t *code,
         size_t code_size, VkPipeline *pipeline);
 
+/* A pass of one pipeline over its own layout (ExecuteIndirect's capping and address translation),
+ * made with the device: NULL where it cannot be made (the caller then refuses what needs it). */
+struct d3d12xs_internal_pass {
+    struct d3d12xs_internal_layout layout;
+    VkPipeline pipeline;
+};
+struct d3d12xs_internal_pass *d3d12xs_internal_pass_create(struct d3d12_device *device, uint32_t binding_count, uint32_t push_size,
+        const uint32_t *code, size_t code_size);
+/* NULL is nothing to destroy. */
+void d3d12xs_internal_pass_destroy(struct d3d12_device *device, struct d3d12xs_internal_pass *pass);
+
 /* The storage-buffer range that holds the size-byte value at offset, starting at the
  * device's storage offset alignment; *index: the value's index in it, in units of size. */
 VkDescriptorBufferInfo d3d12xs_internal_value_range(const struct d3d12_device *device, VkBuffer buffer, uint64_t offset, uint32_t size,
