@@ -131,6 +131,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
     list->rendering_pass_count = 0;
+    memset(&list->generated_memory, 0, sizeof(list->generated_memory));
     d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_bindings(list);
     list->in_internal = false;

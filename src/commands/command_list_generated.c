@@ -302,8 +302,17 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             bind_root_view_variant(list, bind_point, layout, variant);
     }
     pipeline_info.pipeline = state->bound_vk_pipeline;
-    ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
-            &requirements_info, &requirements);
+    if (list->generated_memory.layout == layout && list->generated_memory.pipeline == pipeline_info.pipeline
+            && list->generated_memory.count == count) {
+        requirements.memoryRequirements = list->generated_memory.requirements;
+    } else {
+        ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
+                &requirements_info, &requirements);
+        list->generated_memory.layout = layout;
+        list->generated_memory.pipeline = pipeline_info.pipeline;
+        list->generated_memory.count = count;
+        list->generated_memory.requirements = requirements.memoryRequirements;
+    }
     if (requirements.memoryRequirements.size) {
         if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, requirements.memoryRequirements.size,
                 requirements.memoryRequirements.alignment, &preprocess, &preprocess_offset, &info.preprocessAddress, command))) {

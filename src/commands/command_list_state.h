@@ -165,6 +165,8 @@ struct d3d12_predication {
     VkDeviceSize offset;
 };
 
+struct d3d12_generated_layout;
+
 struct d3d12_command_list {
     ID3D12GraphicsCommandList10 ID3D12GraphicsCommandList10_iface;
     struct d3d12xs_object object;
@@ -221,6 +223,15 @@ struct d3d12_command_list {
     /* Vulkan rendering passes (vkCmdBeginRendering) recorded since creation or Reset: tests read
      * it to see which commands end the open pass (a clear of its attachment does not). */
     uint64_t rendering_pass_count;
+    /* The preprocess memory ExecuteIndirect's last generated-commands call asked for, and what it
+     * asked with: a frame's calls repeat one signature, pipeline and count, so the next such
+     * call skips vkGetGeneratedCommandsMemoryRequirementsEXT (command_list_generated.c). */
+    struct {
+        const struct d3d12_generated_layout *layout;
+        VkPipeline pipeline;
+        uint32_t count;
+        VkMemoryRequirements requirements;
+    } generated_memory;
 };
 
 /* One segment of a closed or recording list. */
