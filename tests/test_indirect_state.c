@@ -178,6 +178,39 @@ static void test_constant_dispatches(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
+/* Commands and their count copied by the GPU earlier in the list into one buffer (the count right
+ * after the commands), then moved into INDIRECT_ARGUMENT: generated commands read both in their
+ * preprocessing, which the barrier must reach (the shape that hung the H100 when only the
+ * draw-indirect stage waited: docs/indirect.md). */
+static void test_gpu_written_constant_dispatches(struct env *env)
+{
+    static const UINT data[4 * 5 + 1] = {0, 20, 1, 1, 1, 1, 21, 1, 1, 1, 2, 22, 1, 1, 1, 3, 23, 1, 1, 1, 3};
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 2}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
+    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 20, env->compute_root);
+    ID3D12Resource *source = upload(env->device, data, sizeof(data));
+    ID3D12Resource *commands = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, sizeof(data), D3D12_RESOURCE_STATE_COPY_DEST);
+    D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION,
+            .Transition = {commands, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_COPY_DEST,
+                    D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT}};
+    struct harness_list list;
+    UINT values[8];
+
+    list = begin_store(env);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, commands, 0, source, 0, sizeof(data));
+    ID3D12GraphicsCommandList2_ResourceBarrier(list.list, 1, &barrier);
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 4, commands, 0, commands, 4 * 5 * 4);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, env->values, values, sizeof(values));
+    for (unsigned i = 0; i < 4; i++)
+        CHECK_MSG(values[i] == (i < 3 ? 120 + i : 0), "GPU-copied commands, count 3: command %u stored %u", i, values[i]);
+
+    ID3D12Resource_Release(commands);
+    ID3D12Resource_Release(source);
+    ID3D12CommandSignature_Release(signature);
+}
+
 /* A list that never sets the root constants a signature sets: the commands give them, so the
  * debug layer's check that the shader reads no parameter never set stays quiet for the
  * ExecuteIndirect, and speaks again for a Dispatch after it (D3D12 leaves the signature's values
@@ -403,6 +436,7 @@ int main(int argc, char **argv)
         test_without_generated_commands(&env);
     } else {
         test_constant_dispatches(&env);
+        test_gpu_written_constant_dispatches(&env);
         test_constants_only_from_signature(&env);
         test_vertex_buffer_draws(&env, false);
         test_vertex_buffer_draws(&env, true);
