@@ -237,6 +237,28 @@ ID3D12Resource *harness_create_buffer(ID3D12Device *device, D3D12_HEAP_TYPE heap
     return resource;
 }
 
+ID3D12Resource *harness_upload_buffer(ID3D12Device *device, const void *data, size_t size)
+{
+    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
+    void *mapped = NULL;
+    if (!buffer)
+        return NULL;
+    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, data, size);
+    ID3D12Resource_Unmap(buffer, 0, NULL);
+    return buffer;
+}
+
+ID3D12CommandSignature *harness_command_signature(ID3D12Device *device, const D3D12_INDIRECT_ARGUMENT_DESC *arguments, UINT count,
+        UINT stride, ID3D12RootSignature *root)
+{
+    D3D12_COMMAND_SIGNATURE_DESC desc = {stride, count, arguments, 0};
+    ID3D12CommandSignature *signature = NULL;
+    CHECK_HR(ID3D12Device_CreateCommandSignature(device, &desc, root, &IID_ID3D12CommandSignature, (void **)&signature), S_OK);
+    return signature;
+}
+
 struct harness_list harness_create_list(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type)
 {
     struct harness_list list = {NULL, NULL};

@@ -47,6 +47,11 @@ void harness_init(void);
 ID3D12Device *harness_create_device(void);
 ID3D12CommandQueue *harness_create_queue(ID3D12Device *device, D3D12_COMMAND_LIST_TYPE type);
 ID3D12Resource *harness_create_buffer(ID3D12Device *device, D3D12_HEAP_TYPE heap_type, UINT64 size, D3D12_RESOURCE_STATES state);
+/* An UPLOAD buffer (GENERIC_READ) holding size bytes of data. */
+ID3D12Resource *harness_upload_buffer(ID3D12Device *device, const void *data, size_t size);
+/* A command signature of count arguments, stride bytes a command, root signature root (or NULL). */
+ID3D12CommandSignature *harness_command_signature(ID3D12Device *device, const D3D12_INDIRECT_ARGUMENT_DESC *arguments, UINT count,
+        UINT stride, ID3D12RootSignature *root);
 D3D12_RESOURCE_DESC harness_buffer_desc(UINT64 size);
 D3D12_HEAP_PROPERTIES harness_heap_properties(D3D12_HEAP_TYPE type);
 /* A single-sampled texture of layout UNKNOWN without flags. */

@@ -96,17 +96,6 @@ static void uav(const struct env *env, ID3D12Resource *resource, UINT stride, UI
     ID3D12Device_CreateUnorderedAccessView(env->device, resource, NULL, &desc, handle);
 }
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
 /* Binds signature, state and heap, sets table parameters [0, table_count) at heap indices
  * table_starts and the root UAV after them to output, dispatches groups and waits. */
 static void run(struct env *env, ID3D12RootSignature *signature, ID3D12PipelineState *state, ID3D12DescriptorHeap *heap,
@@ -199,13 +188,13 @@ static void test_bounded(struct env *env, UINT flags, const char *what)
     }
     ID3D12DescriptorHeap *heap = create_heap(env->device, 13);
     for (uint32_t k = 0; k < 4; k++) {
-        item_buffers[k] = upload(env->device, item_data[k], sizeof(item_data[k]));
+        item_buffers[k] = harness_upload_buffer(env->device, item_data[k], sizeof(item_data[k]));
         srv(env, item_buffers[k], ITEM_WORDS * 4, 0, 8 + k, cpu_at(env, heap, k));
         slot_buffers[k] = harness_uav_buffer(env->device, sizeof(slots[k]));
         uav(env, slot_buffers[k], 4, 0, 32, cpu_at(env, heap, 7 + k));
     }
     for (uint32_t k = 0; k < 3; k++) {
-        word_buffers[k] = upload(env->device, word_data[k], sizeof(word_data[k]));
+        word_buffers[k] = harness_upload_buffer(env->device, word_data[k], sizeof(word_data[k]));
         srv(env, word_buffers[k], 0, 0, 64 - 4 * k, cpu_at(env, heap, 4 + k));
     }
     for (uint32_t k = 0; k < 2; k++) {
@@ -324,7 +313,7 @@ static void test_unbounded(struct env *env)
         return;
     }
     ID3D12DescriptorHeap *heap = create_heap(env->device, HEAP_SIZE);
-    ID3D12Resource *input = upload(env->device, data, sizeof(data));
+    ID3D12Resource *input = harness_upload_buffer(env->device, data, sizeof(data));
     ID3D12Resource *out_buffer = harness_uav_buffer(env->device, sizeof(outputs_data));
     ID3D12Resource *pair_buffer = harness_uav_buffer(env->device, sizeof(pairs_data));
     ID3D12Resource *output = harness_uav_buffer(env->device, sizeof(results));

@@ -111,17 +111,6 @@ static void buffer_uav(const struct env *env, ID3D12Resource *resource, ID3D12Re
     ID3D12Device_CreateUnorderedAccessView(env->device, resource, counter, &desc, handle);
 }
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
 static uint32_t read_word(const struct env *env, ID3D12Resource *buffer, size_t index)
 {
     uint32_t words[64] = {0};
@@ -150,7 +139,7 @@ static void test_large_heap(struct env *env)
     ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
     ID3D10Blob_Release(code);
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, count, true);
-    ID3D12Resource *input = upload(env->device, &value, sizeof(value)), *output = harness_uav_buffer(env->device, 256);
+    ID3D12Resource *input = harness_upload_buffer(env->device, &value, sizeof(value)), *output = harness_uav_buffer(env->device, 256);
     buffer_srv(env, input, DXGI_FORMAT_R32_TYPELESS, 0, 0, 1, cpu_at(env, heap, 0));
     raw_uav(env, output, 0, 64, cpu_at(env, heap, count - 1));
 
@@ -209,7 +198,7 @@ static void test_unbounded_nonuniform(struct env *env)
     ID3D10Blob_Release(code);
     /* the table starts at 5: heap index = 5 + the shader's index */
     ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, MANY + 5, true);
-    ID3D12Resource *input = upload(env->device, data, MANY * SLICE_WORDS * sizeof(*data));
+    ID3D12Resource *input = harness_upload_buffer(env->device, data, MANY * SLICE_WORDS * sizeof(*data));
     ID3D12Resource *output = harness_uav_buffer(env->device, MANY * sizeof(uint32_t));
     for (uint32_t i = 0; i < MANY; i++)
         buffer_srv(env, input, DXGI_FORMAT_R32_UINT, 0, (UINT64)i * SLICE_WORDS, SLICE_WORDS, cpu_at(env, heap, 5 + i));
@@ -375,7 +364,7 @@ static void test_arrays_of_each_kind(struct env *env)
     for (uint32_t i = 0; i < 6; i++) {
         uint32_t words[64] = {0};
         words[0] = 100 * (i + 1);
-        inputs[i] = upload(env->device, words, sizeof(words));
+        inputs[i] = harness_upload_buffer(env->device, words, sizeof(words));
     }
     for (uint32_t i = 0; i < 4; i++)
         outputs[i] = harness_uav_buffer(env->device, 256);

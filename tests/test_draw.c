@@ -50,19 +50,6 @@ static ID3D12Resource *texture(ID3D12Device *device, DXGI_FORMAT format, UINT wi
     return resource;
 }
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    if (!buffer)
-        return NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
 static ID3D12DescriptorHeap *descriptor_heap(ID3D12Device *device, D3D12_DESCRIPTOR_HEAP_TYPE type, UINT count, bool shader_visible)
 {
     D3D12_DESCRIPTOR_HEAP_DESC desc = {type, count, shader_visible ? D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE : D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
@@ -225,7 +212,7 @@ static void test_triangle(struct env *env, ID3D12RootSignature *signature)
     };
     static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
     ID3D12PipelineState *state = pipeline(env, signature, color_source, vertex_layout, 2, NULL);
-    ID3D12Resource *vb = upload(env->device, vertices, sizeof(vertices));
+    ID3D12Resource *vb = harness_upload_buffer(env->device, vertices, sizeof(vertices));
     struct harness_list list = begin(env, clear);
     D3D12_VERTEX_BUFFER_VIEW view = {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
     float sx[3], sy[3], area;
@@ -316,7 +303,7 @@ static void test_depth_and_blend(struct env *env, ID3D12RootSignature *signature
     rectangle(&vertices[0], 8, 8, 40, 40, 0.5f, red);
     rectangle(&vertices[6], 24, 24, 56, 56, 0.7f, blue);
     rectangle(&vertices[12], 32, 0, 64, 32, 0.3f, green);
-    vb = upload(env->device, vertices, sizeof(vertices));
+    vb = harness_upload_buffer(env->device, vertices, sizeof(vertices));
     view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
     list = begin(env, clear);
     ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
@@ -373,8 +360,8 @@ static void test_indexed_instanced(struct env *env, ID3D12RootSignature *signatu
     static const uint16_t indices[6] = {0, 1, 2, 2, 1, 3};
     static const float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
     ID3D12PipelineState *state = pipeline(env, signature, source, layout, 2, NULL);
-    ID3D12Resource *vb = upload(env->device, corners, sizeof(corners)), *instances = upload(env->device, offsets, sizeof(offsets));
-    ID3D12Resource *ib = upload(env->device, indices, sizeof(indices));
+    ID3D12Resource *vb = harness_upload_buffer(env->device, corners, sizeof(corners)), *instances = harness_upload_buffer(env->device, offsets, sizeof(offsets));
+    ID3D12Resource *ib = harness_upload_buffer(env->device, indices, sizeof(indices));
     D3D12_VERTEX_BUFFER_VIEW views[2] = {
         {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(corners), sizeof(corners[0])},
         {ID3D12Resource_GetGPUVirtualAddress(instances), sizeof(offsets), sizeof(offsets[0])},
@@ -441,7 +428,7 @@ static void test_pipeline_switches(struct env *env, ID3D12RootSignature *signatu
     ID3D12PipelineState *slot0 = pipeline(env, signature, one_slot, layout, 1, NULL);
     ID3D12PipelineState *slots01 = pipeline(env, signature, two_slots, layout, 2, NULL);
     ID3D12PipelineState *none = pipeline(env, signature, no_input, NULL, 0, NULL);
-    ID3D12Resource *vb = upload(env->device, quads, sizeof(quads)), *instances = upload(env->device, offset, sizeof(offset));
+    ID3D12Resource *vb = harness_upload_buffer(env->device, quads, sizeof(quads)), *instances = harness_upload_buffer(env->device, offset, sizeof(offset));
     D3D12_VERTEX_BUFFER_VIEW views[2] = {
         {ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(quads), sizeof(quads[0])},
         {ID3D12Resource_GetGPUVirtualAddress(instances), sizeof(offset), sizeof(offset)},
@@ -523,11 +510,11 @@ static void test_root_arguments(struct env *env)
     swapped = pipeline_with_ps(env, signature, source, "ps_swapped", layout, 1);
     untextured = pipeline_with_ps(env, signature, source, "ps_untextured", layout, 1);
     rectangle(vertices, 0, 0, 16, 16, 0.5f, white);
-    vb = upload(env->device, vertices, sizeof(vertices));
-    cb = upload(env->device, tint, sizeof(tint));
-    staging = upload(env->device, texel, sizeof(texel));
+    vb = harness_upload_buffer(env->device, vertices, sizeof(vertices));
+    cb = harness_upload_buffer(env->device, tint, sizeof(tint));
+    staging = harness_upload_buffer(env->device, texel, sizeof(texel));
     tex = texture(env->device, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
-    green_staging = upload(env->device, green_texel, sizeof(green_texel));
+    green_staging = harness_upload_buffer(env->device, green_texel, sizeof(green_texel));
     green_tex = texture(env->device, DXGI_FORMAT_R8G8B8A8_UNORM, 1, 1, D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
     heap = descriptor_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
     green_heap = descriptor_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
@@ -635,7 +622,7 @@ static void test_pass_boundaries(struct env *env, ID3D12RootSignature *signature
 
     rectangle(&vertices[0], 0, 0, 32, 32, 0.5f, red);
     rectangle(&vertices[6], 0, 32, 32, 64, 0.5f, green);
-    vb = upload(env->device, vertices, sizeof(vertices));
+    vb = harness_upload_buffer(env->device, vertices, sizeof(vertices));
     view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
     list = begin(env, clear);
     ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
@@ -683,7 +670,7 @@ static void test_occlusion(struct env *env, ID3D12RootSignature *signature)
     CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
     rectangle(&vertices[0], 8, 8, 24, 24, 0.5f, red);
     rectangle(&vertices[6], 8, 8, 24, 24, 0.9f, red);
-    vb = upload(env->device, vertices, sizeof(vertices));
+    vb = harness_upload_buffer(env->device, vertices, sizeof(vertices));
     view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
     list = begin(env, clear);
     ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
@@ -766,7 +753,7 @@ static void test_bundle_draws(struct env *env, ID3D12RootSignature *signature)
     LOG_MARK();
 
     rectangle(vertices, 8, 8, 24, 40, 0.5f, red);
-    vb = upload(env->device, vertices, sizeof(vertices));
+    vb = harness_upload_buffer(env->device, vertices, sizeof(vertices));
     view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(vertices), sizeof(vertices[0])};
     CHECK_HR(ID3D12Device_CreateCommandAllocator(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
             (void **)&allocator), S_OK);

@@ -51,19 +51,6 @@ struct env {
     D3D12_CPU_DESCRIPTOR_HANDLE rtv;
 };
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *bytes, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    if (!buffer)
-        return NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, bytes, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
 static void setup(struct env *env)
 {
     D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
@@ -80,7 +67,7 @@ static void setup(struct env *env)
     CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&env->rtv_heap), S_OK);
     env->rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(env->rtv_heap);
     ID3D12Device_CreateRenderTargetView(env->device, env->target, NULL, env->rtv);
-    env->cb = upload(env->device, tint, sizeof(tint));
+    env->cb = harness_upload_buffer(env->device, tint, sizeof(tint));
     env->data = NULL;
 }
 
@@ -107,7 +94,7 @@ static void write_data(struct env *env, unsigned offset)
     memcpy(bytes + offset, values, sizeof(values));
     if (env->data)
         ID3D12Resource_Release(env->data);
-    env->data = upload(env->device, bytes, sizeof(bytes));
+    env->data = harness_upload_buffer(env->device, bytes, sizeof(bytes));
 }
 
 static ID3D12RootSignature *root_signature(struct env *env, D3D12_ROOT_SIGNATURE_FLAGS flags)

@@ -40,17 +40,6 @@ static const char writer_source[] =
     "cbuffer c : register(b0) { uint4 a; uint4 b; };\n"
     "[numthreads(1, 1, 1)] void main() { u.Store4(0, a); u.Store4(16, b); }\n";
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
 static ID3D12CommandSignature *command_signature(ID3D12Device *device, D3D12_INDIRECT_ARGUMENT_TYPE type, UINT stride)
 {
     D3D12_INDIRECT_ARGUMENT_DESC argument = {.Type = type};
@@ -127,7 +116,7 @@ static void setup(struct env *env)
     env->dispatch = command_signature(env->device, D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH, 12);
     for (unsigned i = 0; i < SIZE; i++)
         indices[i] = (uint16_t)(SIZE - 1 - i); /* reversed: the indices, not their positions, choose the pixels */
-    env->index_buffer = upload(env->device, indices, sizeof(indices));
+    env->index_buffer = harness_upload_buffer(env->device, indices, sizeof(indices));
     env->counts = harness_uav_buffer(env->device, 256);
 }
 
@@ -309,8 +298,8 @@ static void test_draws(struct env *env)
     static const UINT arguments[1 + 3 * 5] = {0xdead, 3, 2, 0, 0, 0xbeef, 4, 1, 7, 3, 0xbeef, 2, 3, 1, 5, 0xbeef};
     static const UINT indexed[1 + 2 * 5] = {0xdead, 4, 2, 3, 2, 1, 3, 1, 0, -1, 6};
     uint8_t expected[SIZE][SIZE], hits[SIZE][SIZE];
-    ID3D12Resource *buffer = upload(env->device, arguments, sizeof(arguments));
-    ID3D12Resource *indexed_buffer = upload(env->device, indexed, sizeof(indexed));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, arguments, sizeof(arguments));
+    ID3D12Resource *indexed_buffer = harness_upload_buffer(env->device, indexed, sizeof(indexed));
     D3D12_INDEX_BUFFER_VIEW view = {ID3D12Resource_GetGPUVirtualAddress(env->index_buffer), SIZE * 2, DXGI_FORMAT_R16_UINT};
     struct harness_list list;
 
@@ -359,8 +348,8 @@ static void test_count_buffers(struct env *env)
     static const unsigned points[4] = {6, 4, 6, 5};
     /* counts at offsets 0, 4, 8, 12; the GPU's count and MaxCommandCount 3: the smaller wins */
     static const UINT counts[4] = {2, 3, 7, 0};
-    ID3D12Resource *buffer = upload(env->device, arguments, sizeof(arguments));
-    ID3D12Resource *count_buffer = upload(env->device, counts, sizeof(counts));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, arguments, sizeof(arguments));
+    ID3D12Resource *count_buffer = harness_upload_buffer(env->device, counts, sizeof(counts));
     uint8_t hits[SIZE][SIZE];
     struct harness_list list;
 
@@ -421,7 +410,7 @@ static void test_gpu_written_draw(struct env *env)
 static void test_bundle(struct env *env)
 {
     static const UINT arguments[5] = {3, 2, 0, 0, 0};
-    ID3D12Resource *buffer = upload(env->device, arguments, sizeof(arguments));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, arguments, sizeof(arguments));
     ID3D12CommandAllocator *allocator = NULL;
     ID3D12GraphicsCommandList *bundle = NULL;
     uint8_t hits[SIZE][SIZE];
@@ -469,7 +458,7 @@ static void test_dispatches(struct env *env)
 {
     static const UINT arguments[1 + 3 * 3] = {0xdead, 2, 3, 1, 1, 1, 4, 5, 1, 1};
     static const UINT values[8] = {3, 2, 2, 0, 0, 0, 0, 0};
-    ID3D12Resource *buffer = upload(env->device, arguments, sizeof(arguments));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, arguments, sizeof(arguments));
     ID3D12Resource *written = harness_uav_buffer(env->device, 64);
     ID3D12Resource *predicate;
     struct harness_list list;
@@ -515,7 +504,7 @@ static void test_dispatches(struct env *env)
 
     /* SetPredication skips ExecuteIndirect as it skips Dispatch */
     for (unsigned skip = 0; skip < 2; skip++) {
-        predicate = upload(env->device, skip ? &zero : &one, sizeof(UINT64));
+        predicate = harness_upload_buffer(env->device, skip ? &zero : &one, sizeof(UINT64));
         list = begin_counting(env);
         ID3D12GraphicsCommandList2_SetPredication(list.list, predicate, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
         ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, env->dispatch, 1, buffer, 4, NULL, 0);
@@ -537,8 +526,8 @@ static void test_dispatch_counts(struct env *env)
     static const unsigned groups[3] = {6, 1, 20};
     static const UINT counts[4] = {1, 2, 9, 0};
     enum { MANY = 5000 };
-    ID3D12Resource *buffer = upload(env->device, arguments, sizeof(arguments));
-    ID3D12Resource *count_buffer = upload(env->device, counts, sizeof(counts));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, arguments, sizeof(arguments));
+    ID3D12Resource *count_buffer = harness_upload_buffer(env->device, counts, sizeof(counts));
     ID3D12Resource *many_buffer, *many_count;
     static UINT ones[MANY * 3];
     struct harness_list list;
@@ -563,8 +552,8 @@ static void test_dispatch_counts(struct env *env)
 
     for (unsigned i = 0; i < MANY * 3; i++)
         ones[i] = 1;
-    many_buffer = upload(env->device, ones, sizeof(ones));
-    many_count = upload(env->device, &many, sizeof(many));
+    many_buffer = harness_upload_buffer(env->device, ones, sizeof(ones));
+    many_count = harness_upload_buffer(env->device, &many, sizeof(many));
     list = begin_counting(env);
     ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, env->dispatch, MANY, many_buffer, 0, many_count, 0);
     harness_execute_and_wait(env->device, env->queue, &list);
@@ -591,7 +580,7 @@ static void expect_close(struct env *env, struct harness_list *list, HRESULT hr,
 static void test_errors(struct env *env)
 {
     static const UINT arguments[8] = {1, 1, 0, 0, 1, 1, 1, 1};
-    ID3D12Resource *buffer = upload(env->device, arguments, sizeof(arguments));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, arguments, sizeof(arguments));
     D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
     D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 4, 1, 1);
     D3D12_INDIRECT_ARGUMENT_DESC state_arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
@@ -680,9 +669,9 @@ static void test_incrementing_constant(struct env *env)
     D3D12_INDIRECT_ARGUMENT_DESC dispatch_arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT,
             .IncrementingConstant = {1, 1}}, {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
     D3D12_COMMAND_SIGNATURE_DESC draw_desc = {16, 2, draw_arguments, 0}, dispatch_desc = {12, 2, dispatch_arguments, 0};
-    ID3D12Resource *draw_buffer = upload(env->device, draws, sizeof(draws));
-    ID3D12Resource *dispatch_buffer = upload(env->device, dispatches, sizeof(dispatches));
-    ID3D12Resource *count_buffer = upload(env->device, &count, sizeof(count));
+    ID3D12Resource *draw_buffer = harness_upload_buffer(env->device, draws, sizeof(draws));
+    ID3D12Resource *dispatch_buffer = harness_upload_buffer(env->device, dispatches, sizeof(dispatches));
+    ID3D12Resource *count_buffer = harness_upload_buffer(env->device, &count, sizeof(count));
     ID3D12CommandSignature *draw_signature = NULL, *dispatch_signature = NULL;
     ID3D12PipelineState *points = NULL, *counter;
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;

@@ -36,26 +36,6 @@ static const char rectangle_source[] =
     "}\n"
     "float4 ps() : SV_Target { return float4(color.r, asfloat(t.Load(8)), color.b, 1); }\n";
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
-static ID3D12CommandSignature *signature_of(ID3D12Device *device, const D3D12_INDIRECT_ARGUMENT_DESC *arguments, UINT count, UINT stride,
-        ID3D12RootSignature *root)
-{
-    D3D12_COMMAND_SIGNATURE_DESC desc = {stride, count, arguments, 0};
-    ID3D12CommandSignature *signature = NULL;
-    CHECK_HR(ID3D12Device_CreateCommandSignature(device, &desc, root, &IID_ID3D12CommandSignature, (void **)&signature), S_OK);
-    return signature;
-}
-
 static D3D12_GPU_VIRTUAL_ADDRESS va(ID3D12Resource *resource)
 {
     return ID3D12Resource_GetGPUVirtualAddress(resource);
@@ -120,8 +100,8 @@ static void test_draws(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW, .ConstantBufferView = {0}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->graphics_root);
-    ID3D12Resource *record_buffer = upload(env->device, records, sizeof(records)), *color_buffer = upload(env->device, colors, sizeof(colors));
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->graphics_root);
+    ID3D12Resource *record_buffer = harness_upload_buffer(env->device, records, sizeof(records)), *color_buffer = harness_upload_buffer(env->device, colors, sizeof(colors));
     ID3D12Resource *buffer;
     const D3D12_VIEWPORT viewport = {0, 0, WIDTH, HEIGHT, 0, 1};
     const D3D12_RECT scissor = {0, 0, WIDTH, HEIGHT};
@@ -132,7 +112,7 @@ static void test_draws(struct env *env)
     /* record 0: x in [-1, 0), green 0; record 1: [0, 1), green 1 */
     commands[0] = (struct command){va(record_buffer) + 4, va(color_buffer), {6, 1, 0, 0}};
     commands[1] = (struct command){va(record_buffer) + 20, va(color_buffer) + 256, {6, 1, 0, 0}};
-    buffer = upload(env->device, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
 
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, black, 0, NULL);
@@ -204,8 +184,8 @@ static void test_view_masking_refused(struct env *env)
     ID3D10Blob *vs = harness_compile_stage(rectangle_source, "vs", "vs_5_0"), *ps = harness_compile_stage(rectangle_source, "ps", "ps_5_0");
     const D3D12_SHADER_BYTECODE vs_code = {ID3D10Blob_GetBufferPointer(vs), ID3D10Blob_GetBufferSize(vs)};
     const D3D12_SHADER_BYTECODE ps_code = {ID3D10Blob_GetBufferPointer(ps), ID3D10Blob_GetBufferSize(ps)};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, sizeof(command), env->graphics_root);
-    ID3D12Resource *buffer = upload(env->device, &command, sizeof(command));
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, sizeof(command), env->graphics_root);
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, &command, sizeof(command));
     ID3D12PipelineState *pipeline = NULL;
     D3D12_PIPELINE_STATE_STREAM_DESC desc;
     struct stream_builder b;

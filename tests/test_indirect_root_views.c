@@ -44,26 +44,6 @@ static const char source[] =
 #define SOURCE_WORDS 64
 #define CBV_SLOTS 4
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
-static ID3D12CommandSignature *signature_of(ID3D12Device *device, const D3D12_INDIRECT_ARGUMENT_DESC *arguments, UINT count, UINT stride,
-        ID3D12RootSignature *root)
-{
-    D3D12_COMMAND_SIGNATURE_DESC desc = {stride, count, arguments, 0};
-    ID3D12CommandSignature *signature = NULL;
-    CHECK_HR(ID3D12Device_CreateCommandSignature(device, &desc, root, &IID_ID3D12CommandSignature, (void **)&signature), S_OK);
-    return signature;
-}
-
 static void setup(struct env *env)
 {
     D3D12_ROOT_PARAMETER1 parameters[4];
@@ -86,11 +66,11 @@ static void setup(struct env *env)
     ID3D10Blob_Release(cs);
     for (unsigned i = 0; i < SOURCE_WORDS; i++)
         words[i] = 100 * i;
-    env->sources = upload(env->device, words, sizeof(words));
+    env->sources = harness_upload_buffer(env->device, words, sizeof(words));
     memset(slots, 0, sizeof(slots));
     for (unsigned i = 0; i < CBV_SLOTS; i++)
         slots[64 * i] = 10 * i;
-    env->constants = upload(env->device, slots, sizeof(slots));
+    env->constants = harness_upload_buffer(env->device, slots, sizeof(slots));
 }
 
 static void teardown(struct env *env)
@@ -139,7 +119,7 @@ static void test_uav_per_command(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->root);
     ID3D12Resource *out = harness_uav_buffer(env->device, 256), *second = harness_uav_buffer(env->device, 256);
     ID3D12Resource *own = harness_uav_buffer(env->device, 256), *released = harness_uav_buffer(env->device, 256);
     ID3D12Resource *buffer, *count_buffer, *counted = harness_uav_buffer(env->device, 256);
@@ -155,8 +135,8 @@ static void test_uav_per_command(struct env *env)
     commands[2] = (struct command){0, 3, {1, 1, 1}};            /* address 0: dropped */
     commands[3] = (struct command){va(released), 4, {1, 1, 1}}; /* a released buffer: dropped */
     commands[4] = (struct command){va(second) + 8, 5, {3, 1, 1}};
-    buffer = upload(env->device, commands, sizeof(commands));
-    count_buffer = upload(env->device, &two, sizeof(two));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
+    count_buffer = harness_upload_buffer(env->device, &two, sizeof(two));
     ID3D12Resource_Release(released);
 
     list = begin(env, own);
@@ -191,7 +171,7 @@ static void test_uav_per_command(struct env *env)
     {
         ID3D12Resource *gone = harness_uav_buffer(env->device, 256), *fresh = harness_uav_buffer(env->device, 256);
         struct command one = {va(fresh) + 12, 6, {1, 1, 1}};
-        ID3D12Resource *one_buffer = upload(env->device, &one, sizeof(one));
+        ID3D12Resource *one_buffer = harness_upload_buffer(env->device, &one, sizeof(one));
         list = begin(env, gone);
         ID3D12Resource_Release(gone);
         ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, one_buffer, 0, NULL, 0);
@@ -215,7 +195,7 @@ static void test_uav_per_command(struct env *env)
     commands[1].uav = va(counted) + 64;
     commands[2].uav = va(counted) + 128; /* past the count: not run */
     ID3D12Resource_Release(buffer);
-    buffer = upload(env->device, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
     warnings = harness_warning_count();
     ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 5, buffer, 0, count_buffer, 0);
     CHECK_DEBUG_WARNINGS(warnings, 0, "");
@@ -262,8 +242,8 @@ static void test_srv_and_cbv_per_command(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW, .ShaderResourceView = {1}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *read_signature = signature_of(env->device, read_arguments, 4, sizeof(struct read_command), env->root);
-    ID3D12CommandSignature *all_signature = signature_of(env->device, all_arguments, 5, sizeof(struct all_command), env->root);
+    ID3D12CommandSignature *read_signature = harness_command_signature(env->device, read_arguments, 4, sizeof(struct read_command), env->root);
+    ID3D12CommandSignature *all_signature = harness_command_signature(env->device, all_arguments, 5, sizeof(struct all_command), env->root);
     ID3D12Resource *own = harness_uav_buffer(env->device, 256), *out = harness_uav_buffer(env->device, 256);
     ID3D12Resource *read_buffer, *all_buffer;
     D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV};
@@ -275,10 +255,10 @@ static void test_srv_and_cbv_per_command(struct env *env)
     reads[0] = (struct read_command){va(env->sources) + 4 * 4, va(env->constants) + 256 * 1, 1, {2, 1, 1}}; /* SRV from word 4 */
     reads[1] = (struct read_command){va(env->sources) + 8 * 4, va(env->constants) + 256 * 3, 2, {1, 1, 1}}; /* word 8 */
     reads[2] = (struct read_command){va(env->sources) + 3 * 4, va(env->constants) + 256 * 2, 3, {1, 1, 1}}; /* word 3 */
-    read_buffer = upload(env->device, reads, sizeof(reads));
+    read_buffer = harness_upload_buffer(env->device, reads, sizeof(reads));
     all[0] = (struct all_command){va(env->constants) + 256 * 2, 4, va(out) + 4 * 10, va(env->sources) + 4 * 20, {2, 1, 1}};
     all[1] = (struct all_command){va(env->constants) + 256 * 3, 5, va(out) + 4 * 30, va(env->sources) + 4 * 1, {1, 1, 1}};
-    all_buffer = upload(env->device, all, sizeof(all));
+    all_buffer = harness_upload_buffer(env->device, all, sizeof(all));
 
     list = begin(env, own);
     /* one command at a time, so that each leaves its own result in the list's word 0 and 1 */
@@ -352,7 +332,7 @@ static void test_no_push_room(struct env *env)
     ID3D12RootSignature *root;
     ID3D12PipelineState *pipeline;
     ID3D12CommandSignature *signature;
-    ID3D12Resource *buffer = upload(env->device, &command, sizeof(command));
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, &command, sizeof(command));
     struct harness_list list;
     ID3D10Blob *cs;
 
@@ -364,7 +344,7 @@ static void test_no_push_room(struct env *env)
     cs = harness_compile(full_source, 0);
     pipeline = harness_compute_pipeline(env->device, root, cs);
     ID3D10Blob_Release(cs);
-    signature = signature_of(env->device, arguments, 2, sizeof(command), root);
+    signature = harness_command_signature(env->device, arguments, 2, sizeof(command), root);
 
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, root);
@@ -403,7 +383,7 @@ static void test_vector_accesses(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->root);
     ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
     ID3D10Blob *cs = harness_compile(vector_source, 0);
     ID3D12PipelineState *pipeline = harness_compute_pipeline(env->device, env->root, cs);
@@ -411,7 +391,7 @@ static void test_vector_accesses(struct env *env)
     UINT got[64], expected[64];
 
     command = (struct command){va(env->sources) + 4 * 5, va(out) + 4 * 3, {1, 1, 1}};
-    buffer = upload(env->device, &command, sizeof(command));
+    buffer = harness_upload_buffer(env->device, &command, sizeof(command));
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->root);
     ID3D12GraphicsCommandList2_SetPipelineState(list.list, pipeline);
@@ -448,7 +428,7 @@ static void test_bundle(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->root);
     ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
     D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV};
     ID3D12CommandAllocator *allocator = NULL;
@@ -458,7 +438,7 @@ static void test_bundle(struct env *env)
 
     commands[0] = (struct command){va(out), 1, {1, 1, 1}};
     commands[1] = (struct command){va(out) + 20, 2, {2, 1, 1}};
-    buffer = upload(env->device, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
     CHECK_HR(ID3D12Device_CreateCommandAllocator(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
             (void **)&allocator), S_OK);
     CHECK_HR(ID3D12Device_CreateCommandList(env->device, 0, D3D12_COMMAND_LIST_TYPE_BUNDLE, allocator, env->pipeline,
@@ -531,7 +511,7 @@ static void test_threads(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->root);
     ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
     ID3D10Blob *cs = harness_compile(thread_source, 0);
     ID3D12PipelineState *pipeline = harness_compute_pipeline(env->device, env->root, cs);
@@ -545,7 +525,7 @@ static void test_threads(struct env *env)
         commands[i] = (struct command){va(out) + 4 * i, i + 1, {1, 1, 1}};
         expected[i] = 3 * (i + 1);
     }
-    buffer = upload(env->device, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
     for (unsigned i = 0; i < THREADS; i++) {
         lists[i] = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
         ID3D12GraphicsCommandList2_SetComputeRootSignature(lists[i].list, env->root);
@@ -594,7 +574,7 @@ static void test_cached_blob(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct command), env->root);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->root);
     ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
     D3D12_COMPUTE_PIPELINE_STATE_DESC desc;
     ID3D12PipelineState *first, *cached = NULL;
@@ -620,7 +600,7 @@ static void test_cached_blob(struct env *env)
 
     commands[0] = (struct command){va(out) + 4, 100, {2, 1, 1}};
     commands[1] = (struct command){va(out) + 40, 200, {1, 1, 1}};
-    buffer = upload(env->device, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, env->root);
     ID3D12GraphicsCommandList2_SetPipelineState(list.list, cached);
@@ -662,8 +642,8 @@ static void test_without_generated_commands(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, sizeof(command), env->root);
-    ID3D12Resource *buffer = upload(env->device, &command, sizeof(command)), *own = harness_uav_buffer(env->device, 256);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, sizeof(command), env->root);
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, &command, sizeof(command)), *own = harness_uav_buffer(env->device, 256);
     struct harness_list list = begin(env, own);
 
     CHECK_MSG(execute_indirect_tier(env) == D3D12_EXECUTE_INDIRECT_TIER_1_0, "without generated commands: tier %d, expected 1.0",

@@ -33,26 +33,6 @@ static const char constant_color_source[] =
     "float4 vs(float3 pos : POSITION) : SV_Position { return float4(pos, 1); }\n"
     "float4 ps() : SV_Target { return color; }\n";
 
-static ID3D12Resource *upload(ID3D12Device *device, const void *data, size_t size)
-{
-    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
-    void *mapped = NULL;
-    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, &mapped), S_OK);
-    if (mapped)
-        memcpy(mapped, data, size);
-    ID3D12Resource_Unmap(buffer, 0, NULL);
-    return buffer;
-}
-
-static ID3D12CommandSignature *signature_of(ID3D12Device *device, const D3D12_INDIRECT_ARGUMENT_DESC *arguments, UINT count, UINT stride,
-        ID3D12RootSignature *root)
-{
-    D3D12_COMMAND_SIGNATURE_DESC desc = {stride, count, arguments, 0};
-    ID3D12CommandSignature *signature = NULL;
-    CHECK_HR(ID3D12Device_CreateCommandSignature(device, &desc, root, &IID_ID3D12CommandSignature, (void **)&signature), S_OK);
-    return signature;
-}
-
 static ID3D12PipelineState *graphics_pipeline(struct env *env, const char *source, const D3D12_INPUT_ELEMENT_DESC *layout, UINT layout_count)
 {
     D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
@@ -145,8 +125,8 @@ static void test_constant_dispatches(struct env *env)
     static const UINT three = 3, after[2] = {5, 55};
     D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 2}},
             {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 20, env->compute_root);
-    ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands)), *count = upload(env->device, &three, sizeof(three));
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, 20, env->compute_root);
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, commands, sizeof(commands)), *count = harness_upload_buffer(env->device, &three, sizeof(three));
     D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV, .UAV = {env->values}};
     struct harness_list list;
     UINT values[8];
@@ -187,8 +167,8 @@ static void test_gpu_written_constant_dispatches(struct env *env)
     static const UINT data[4 * 5 + 1] = {0, 20, 1, 1, 1, 1, 21, 1, 1, 1, 2, 22, 1, 1, 1, 3, 23, 1, 1, 1, 3};
     D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 2}},
             {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 20, env->compute_root);
-    ID3D12Resource *source = upload(env->device, data, sizeof(data));
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, 20, env->compute_root);
+    ID3D12Resource *source = harness_upload_buffer(env->device, data, sizeof(data));
     ID3D12Resource *commands = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, sizeof(data), D3D12_RESOURCE_STATE_COPY_DEST);
     D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION,
             .Transition = {commands, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, D3D12_RESOURCE_STATE_COPY_DEST,
@@ -222,8 +202,8 @@ static void test_constants_only_from_signature(struct env *env)
     static const UINT commands[2 * 7] = {0, 20, 0, 1, 1, 1, 1, 1, 21, 0, 2, 1, 1, 1};
     D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 4}},
             {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 28, env->compute_root);
-    ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands));
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, 28, env->compute_root);
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
     D3D12_RESOURCE_BARRIER barrier = {.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV, .UAV = {env->values}};
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     D3D12_WRITEBUFFERIMMEDIATE_PARAMETER parameters[8];
@@ -289,12 +269,12 @@ static void test_vertex_buffer_draws(struct env *env, bool gpu_copied)
     static const uint8_t white[4] = {255, 255, 255, 255}, red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255}, black[4] = {0, 0, 0, 255};
     D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW, .VertexBuffer = {0}},
             {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {0, 0, 4}}, {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 3, sizeof(struct vertex_command), env->graphics_root);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct vertex_command), env->graphics_root);
     D3D12_VERTEX_BUFFER_VIEW left_view, right_view;
     ID3D12Resource *left = target_rectangle(env->device, 0, 0, 16, 32, 0.5f, white, &left_view);
     ID3D12Resource *right = target_rectangle(env->device, 16, 0, 32, 32, 0.5f, white, &right_view);
     struct vertex_command commands[2] = {{left_view, {1, 0, 0, 1}, {6, 1, 0, 0}}, {right_view, {0, 1, 0, 1}, {6, 1, 0, 0}}};
-    ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands)), *arguments_buffer = buffer;
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, commands, sizeof(commands)), *arguments_buffer = buffer;
     struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     size_t warnings;
 
@@ -350,12 +330,12 @@ static void test_index_buffer_draws(struct env *env)
     static const uint32_t indices32[6] = {6, 7, 8, 9, 10, 11};
     D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW},
             {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 40, NULL);
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, 40, NULL);
     D3D12_VERTEX_BUFFER_VIEW top_view, bottom_view, both_view;
     ID3D12Resource *top = target_rectangle(env->device, 0, 0, 32, 8, 0.5f, red, &top_view);
     ID3D12Resource *bottom = target_rectangle(env->device, 0, 24, 32, 32, 0.5f, blue, &bottom_view);
     ID3D12Resource *both = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 12 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
-    ID3D12Resource *index16 = upload(env->device, indices16, sizeof(indices16)), *index32 = upload(env->device, indices32, sizeof(indices32));
+    ID3D12Resource *index16 = harness_upload_buffer(env->device, indices16, sizeof(indices16)), *index32 = harness_upload_buffer(env->device, indices32, sizeof(indices32));
     struct index_command commands[2] = {
         {{ID3D12Resource_GetGPUVirtualAddress(index16), sizeof(indices16), DXGI_FORMAT_R16_UINT}, {6, 1, 0, 0, 0}},
         {{ID3D12Resource_GetGPUVirtualAddress(index32), sizeof(indices32), DXGI_FORMAT_R32_UINT}, {6, 1, 0, 0, 0}},
@@ -380,7 +360,7 @@ static void test_index_buffer_draws(struct env *env)
     CHECK(sizeof(struct index_command) == 40);
     memset((char *)&commands[0] + 36, 0xcd, 4);
     memset((char *)&commands[1] + 36, 0xcd, 4);
-    buffer = upload(env->device, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
 
     clear_and_bind(env, &list, env->vertex_color);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &both_view);
@@ -406,8 +386,8 @@ static void test_without_generated_commands(struct env *env)
     static const UINT commands[5] = {0, 10, 1, 1, 1};
     D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 2}},
             {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
-    ID3D12CommandSignature *signature = signature_of(env->device, arguments, 2, 20, env->compute_root);
-    ID3D12Resource *buffer = upload(env->device, commands, sizeof(commands));
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, 20, env->compute_root);
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
     struct harness_list list = begin_store(env);
 
     {
