@@ -380,25 +380,104 @@ static void test_index_buffer_draws(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
-/* Child run: D3D12XS_NO_GENERATED_COMMANDS=1, as on a device without the extension. */
-static void test_without_generated_commands(struct env *env)
+/* An upload buffer of two rectangles, pixels [0, 16) and [16, 32) across the target's height:
+ * vertices 0-5 and 6-11. */
+static ID3D12Resource *two_rectangles(ID3D12Device *device, D3D12_VERTEX_BUFFER_VIEW *view)
 {
-    static const UINT commands[5] = {0, 10, 1, 1, 1};
-    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 2}},
-            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
-    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, 20, env->compute_root);
-    ID3D12Resource *buffer = harness_upload_buffer(env->device, commands, sizeof(commands));
-    struct harness_list list = begin_store(env);
+    ID3D12Resource *buffer = harness_create_buffer(device, D3D12_HEAP_TYPE_UPLOAD, 12 * sizeof(struct vertex), D3D12_RESOURCE_STATE_GENERIC_READ);
+    struct vertex *v = NULL;
 
+    CHECK_HR(ID3D12Resource_Map(buffer, 0, NULL, (void **)&v), S_OK);
+    for (int r = 0; v && r < 2; r++) {
+        const float l = 2.0f * 16 * r / WIDTH - 1.0f, right = 2.0f * 16 * (r + 1) / WIDTH - 1.0f;
+        const float corners[6][2] = {{l, 1}, {right, 1}, {l, -1}, {l, -1}, {right, 1}, {right, -1}};
+        for (int i = 0; i < 6; i++)
+            v[6 * r + i] = (struct vertex){corners[i][0], corners[i][1], 0.5f, {255, 255, 255, 255}};
+    }
+    ID3D12Resource_Unmap(buffer, 0, NULL);
+    *view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(buffer), 12 * sizeof(struct vertex), sizeof(struct vertex)};
+    return buffer;
+}
+
+/* per command: a colour (4 root constants) and a draw of 6 vertices */
+struct colour_command {
+    float color[4];
+    D3D12_DRAW_ARGUMENTS draw;
+};
+
+/* CONSTANT and a draw, no buffer views: every device runs it (without generated commands, the
+ * own path's images). A third command past the count buffer's 2 draws nothing; the list's own
+ * colour, set before, is what a draw after it sees again once set. */
+static void test_constant_draws(struct env *env, bool gpu_copied)
+{
+    static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255}, blue[4] = {0, 0, 255, 255};
+    static const UINT count = 2;
+    static const float list_colour[4] = {0, 0, 1, 1};
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {0, 0, 4}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, sizeof(struct colour_command), env->graphics_root);
+    const struct colour_command commands[3] = {{{1, 0, 0, 1}, {6, 1, 0, 0}}, {{0, 1, 0, 1}, {6, 1, 6, 0}}, {{1, 1, 1, 1}, {12, 1, 0, 0}}};
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, commands, sizeof(commands)), *arguments_buffer = buffer;
+    ID3D12Resource *counts = harness_upload_buffer(env->device, &count, sizeof(count));
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *vertices = two_rectangles(env->device, &view);
+
+    if (gpu_copied) {
+        arguments_buffer = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, sizeof(commands), D3D12_RESOURCE_STATE_COPY_DEST);
+        ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, arguments_buffer, 0, buffer, 0, sizeof(commands));
+        target_transition(list.list, arguments_buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT);
+    }
+    clear_and_bind(env, &list, env->constant_color);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 4, list_colour, 0);
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 3, arguments_buffer, 0, counts, 0);
+    read_target(env, &list);
+    CHECK_PIXEL(env, 4, 16, red, 0);
+    CHECK_PIXEL(env, 15, 31, red, 0);
+    CHECK_PIXEL(env, 16, 0, green, 0);
+    CHECK_PIXEL(env, 27, 16, green, 0);
+
+    /* the constants are D3D12-undefined after it: set again, a plain draw takes the list's */
+    list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    clear_and_bind(env, &list, env->constant_color);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, arguments_buffer, 0, NULL, 0);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 4, list_colour, 0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 6, 0);
+    read_target(env, &list);
+    CHECK_PIXEL(env, 4, 16, red, 0);
+    CHECK_PIXEL(env, 27, 16, blue, 0);
+
+    ID3D12Resource_Release(vertices);
+    ID3D12Resource_Release(counts);
+    if (arguments_buffer != buffer)
+        ID3D12Resource_Release(arguments_buffer);
+    ID3D12Resource_Release(buffer);
+    ID3D12CommandSignature_Release(signature);
+}
+
+/* Child run: D3D12XS_NO_GENERATED_COMMANDS=1, as on a device without the extension: vertex and
+ * index buffer views are refused at Close, naming the argument. */
+static void test_views_without_generated_commands(struct env *env)
+{
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW, .VertexBuffer = {0}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {0, 0, 4}}, {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct vertex_command), env->graphics_root);
+    struct vertex_command command = {{0, 0, 0}, {1, 0, 0, 1}, {6, 1, 0, 0}};
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, &command, sizeof(command));
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+
+    clear_and_bind(env, &list, env->constant_color);
     {
         LOG_MARK();
         ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
-        CHECK_LOG("ExecuteIndirect", "has no VK_EXT_device_generated_commands");
+        CHECK_LOG("ExecuteIndirect", "changes state (VERTEX_BUFFER_VIEW)", "has no VK_EXT_device_generated_commands");
     }
     {
         LOG_MARK();
         CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
-        CHECK_LOG("Close", "changes state (CONSTANT)");
+        CHECK_LOG("Close", "changes state (VERTEX_BUFFER_VIEW)");
     }
     harness_release_list(&list);
     ID3D12Resource_Release(buffer);
@@ -412,12 +491,15 @@ int main(int argc, char **argv)
 
     harness_init();
     setup(&env);
+    /* root constants run on both paths: generated commands, and the own path without them */
+    test_constant_dispatches(&env);
+    test_gpu_written_constant_dispatches(&env);
+    test_constants_only_from_signature(&env);
+    test_constant_draws(&env, false);
+    test_constant_draws(&env, true);
     if (argc > 1 && !strcmp(argv[1], "without")) {
-        test_without_generated_commands(&env);
+        test_views_without_generated_commands(&env);
     } else {
-        test_constant_dispatches(&env);
-        test_gpu_written_constant_dispatches(&env);
-        test_constants_only_from_signature(&env);
         test_vertex_buffer_draws(&env, false);
         test_vertex_buffer_draws(&env, true);
         test_index_buffer_draws(&env);

@@ -17,6 +17,7 @@
 #include "commands/command_list_graphics.h"
 #include "commands/command_signature.h"
 #include "commands/generated_layout.h"
+#include "commands/indirect_flush.h"
 #include "device/internal_pipeline.h"
 #include "indirect_translate_spirv.h"
 #include "memory/resource.h"
@@ -150,7 +151,8 @@ static VkPipeline root_view_variant(struct d3d12_command_list *list, const char 
                 "address table's device address (bufferDeviceAddress) on %s", device->vk_properties.deviceName);
         return VK_NULL_HANDLE;
     }
-    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, layout->root_view_mask, &hr, error, sizeof(error)))) {
+    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, layout->root_view_mask, 0, false, &hr, error,
+            sizeof(error)))) {
         if (hr == E_NOTIMPL)
             d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, and %s", error);
         else
@@ -196,57 +198,6 @@ static void preprocess_reads_inputs(struct d3d12_command_list *list)
 {
     d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0,
             VK_PIPELINE_STAGE_2_COMMAND_PREPROCESS_BIT_EXT, VK_ACCESS_2_COMMAND_PREPROCESS_READ_BIT_EXT);
-}
-
-/* The root constant parameters the signature's CONSTANT and INCREMENTING_CONSTANT arguments set. */
-static uint64_t signature_constants_mask(const struct d3d12_command_signature *signature)
-{
-    uint64_t mask = 0;
-    for (UINT i = 0; i < signature->argument_count; i++) {
-        const D3D12_INDIRECT_ARGUMENT_DESC *argument = &signature->arguments[i];
-        if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT)
-            mask |= 1ull << argument->Constant.RootParameterIndex;
-        else if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT)
-            mask |= 1ull << argument->IncrementingConstant.RootParameterIndex;
-    }
-    return mask;
-}
-
-/* The flush's draw or dispatch checks, with the root constants and views the commands set counted
- * as set: no "never set" warning for them. They are D3D12-undefined after ExecuteIndirect, so
- * afterwards they count as the list left them and the next draw or dispatch is checked again. */
-static bool flush_for_commands(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
-        struct d3d12_bind_point_state *state, bool dispatch, bool index_buffer_needed)
-{
-    uint64_t set_by_list = state->constants_set, set_by_commands = signature_constants_mask(signature) & ~set_by_list;
-    const uint64_t views_by_commands = signature->generated->root_view_mask;
-    struct d3d12_root_argument list_views[D3D12XS_MAX_ROOT_PARAMETERS];
-    bool flushed;
-
-    /* The root views the commands set: the variant reads them from the push block, so the
-     * descriptors pushed for them meanwhile are null ones (set, address 0: no "never set"
-     * warning, nothing checked of the list's own, which the next flush pushes again). */
-    for (uint64_t views = views_by_commands; views; views &= views - 1) {
-        unsigned parameter = (unsigned)__builtin_ctzll(views);
-        list_views[parameter] = state->arguments[parameter];
-        state->arguments[parameter] = (struct d3d12_root_argument){true, 0};
-    }
-    if (set_by_commands || views_by_commands) {
-        state->constants_set |= set_by_commands;
-        state->validated = false;
-        state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
-    }
-    flushed = dispatch ? d3d12_command_list_flush_compute(list, command, 0) : d3d12_command_list_prepare_draw(list, command, index_buffer_needed);
-    for (uint64_t views = views_by_commands; views; views &= views - 1) {
-        unsigned parameter = (unsigned)__builtin_ctzll(views);
-        state->arguments[parameter] = list_views[parameter];
-    }
-    if (set_by_commands || views_by_commands) {
-        state->constants_set = set_by_list;
-        state->validated = false;
-        state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
-    }
-    return flushed;
 }
 
 void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
@@ -304,7 +255,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     if (dispatch) {
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
-        if (!flush_for_commands(list, command, signature, state, true, false))
+        if (!d3d12_command_list_flush_for_commands(list, command, signature, true, false))
             return;
         if (variant)
             bind_root_view_variant(list, bind_point, layout, variant);
@@ -320,7 +271,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         if (inputs_written)
             preprocess_reads_inputs(list);
         /* a signature that sets the index buffer needs none set on the list */
-        if (!flush_for_commands(list, command, signature, state, false, indexed && !layout->sets_index_buffer))
+        if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed && !layout->sets_index_buffer))
             return;
         if (variant)
             bind_root_view_variant(list, bind_point, layout, variant);

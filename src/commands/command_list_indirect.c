@@ -18,6 +18,8 @@
 #include "commands/command_list_graphics.h"
 #include "commands/command_signature.h"
 #include "commands/indirect_cap.h"
+#include "commands/indirect_flush.h"
+#include "commands/indirect_image.h"
 #include "descriptors/root_signature.h"
 #include "device/internal_pipeline.h"
 #include "indirect_cap_spirv.h"
@@ -213,8 +215,9 @@ static void set_incrementing_constants(struct d3d12_command_list *list, const st
  * draw after its constant (from the capping pass's scratch with a count buffer). */
 static void execute_draws(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
-        UINT64 count_offset, bool per_command)
+        UINT64 count_offset, bool per_command, bool from_memory)
 {
+    struct d3d12_indirect_image image;
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
     bool indexed = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
     VkDeviceSize offset = argument_offset + signature->action_offset;
@@ -237,14 +240,38 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
                 list->object.device->vk_properties.deviceName);
         return;
     }
-    if (counts && per_command && !cap_commands(list, command, signature, count, arguments, argument_offset, counts, count_offset,
-            indexed ? 5 : 4, &capped))
+    if (counts && (per_command || from_memory) && !cap_commands(list, command, signature, count, arguments, argument_offset, counts,
+            count_offset, indexed ? 5 : 4, &capped))
         return;
+    if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_GRAPHICS, count, arguments,
+            argument_offset, &image))
+        goto done;
     /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside
      * a rendering pass. */
     if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
         d3d12_command_list_end_rendering(list);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+    if (from_memory) {
+        if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed) || !image.variant)
+            goto done;
+        d3d12_command_list_bind_indirect_image(list, D3D12_BIND_POINT_GRAPHICS, signature, &image);
+        for (uint32_t i = 0; i < count; i++, offset += stride) {
+            VkBuffer buffer = arguments->vk_buffer;
+            VkDeviceSize at = offset;
+            if (counts)
+                capped_command(&capped, i, &buffer, &at);
+            d3d12_command_list_push_indirect_image(list, &image, i);
+            d3d12_command_list_begin_predicated(list);
+            if (indexed)
+                vkCmdDrawIndexedIndirect(list->vk_command_buffer, buffer, at, 1, 0);
+            else
+                vkCmdDrawIndirect(list->vk_command_buffer, buffer, at, 1, 0);
+            d3d12_command_list_end_predicated(list);
+        }
+        d3d12_command_list_end_indirect_image(list, D3D12_BIND_POINT_GRAPHICS);
+        d3d12_command_list_note_draw(list, command);
+        goto done;
+    }
     if (per_command) {
         for (uint32_t i = 0; i < count; i++, offset += stride) {
             VkBuffer buffer = arguments->vk_buffer;
@@ -290,31 +317,44 @@ done:
  * per_command: each after its INCREMENTING_CONSTANTs. */
 static void execute_dispatches(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
-        UINT64 count_offset, bool per_command)
+        UINT64 count_offset, bool per_command, bool from_memory)
 {
     VkDeviceSize offset = argument_offset + signature->action_offset;
     struct capped_commands capped = {0};
+    struct d3d12_indirect_image image;
 
     if (!d3d12_command_list_outside_render_pass(list, command))
         return;
     if (counts && !cap_commands(list, command, signature, count, arguments, argument_offset, counts, count_offset, 3, &capped))
         return;
+    if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_COMPUTE, count, arguments,
+            argument_offset, &image))
+        goto done;
     for (uint32_t i = 0; i < count; i++, offset += signature->byte_stride) {
         VkBuffer buffer = arguments->vk_buffer;
         VkDeviceSize at = offset;
         if (per_command)
             set_incrementing_constants(list, signature, D3D12_BIND_POINT_COMPUTE, i);
-        if ((per_command || !i) && !d3d12_command_list_flush_compute(list, command, 0))
+        if (from_memory && !i) {
+            if (!d3d12_command_list_flush_for_commands(list, command, signature, true, false) || !image.variant)
+                goto done;
+            d3d12_command_list_bind_indirect_image(list, D3D12_BIND_POINT_COMPUTE, signature, &image);
+        } else if ((per_command || !i) && !d3d12_command_list_flush_compute(list, command, 0)) {
             goto done;
+        }
         if (per_command || !i)
             d3d12_barriers_before(&list->barriers, list->vk_command_buffer,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+        if (from_memory)
+            d3d12_command_list_push_indirect_image(list, &image, i);
         if (counts)
             capped_command(&capped, i, &buffer, &at);
         d3d12_command_list_begin_predicated(list);
         vkCmdDispatchIndirect(list->vk_command_buffer, buffer, at);
         d3d12_command_list_end_predicated(list);
     }
+    if (from_memory)
+        d3d12_command_list_end_indirect_image(list, D3D12_BIND_POINT_COMPUTE);
     d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
 done:
     free(capped.buffers);
@@ -329,7 +369,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     struct d3d12_command_signature *signature = unsafe_impl_from_ID3D12CommandSignature(signature_iface);
     struct d3d12_resource *arguments = unsafe_impl_from_ID3D12Resource(argument_iface);
     struct d3d12_resource *counts = count_iface ? unsafe_impl_from_ID3D12Resource(count_iface) : NULL;
-    bool dispatch, per_command = false;
+    bool dispatch, per_command = false, from_memory = false;
     enum d3d12_bind_point bind_point;
 
     /* Draws may stand inside the rendering pass that earlier draws left open. */
@@ -357,17 +397,23 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
         return;
     }
     /* Signatures that change state run as generated commands where the device has them; without,
-     * INCREMENTING_CONSTANTs run one command at a time and other changes are refused. */
+     * INCREMENTING_CONSTANTs alone run one command at a time with the constant pushed, other root
+     * arguments from per-command images in memory (command_list_indirect_image.c), and vertex or
+     * index buffer views are refused. */
     for (UINT a = 0; !signature->generated && a + 1 < signature->argument_count; a++) {
         D3D12_INDIRECT_ARGUMENT_TYPE type = signature->arguments[a].Type;
         if (type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT) {
             per_command = true;
-            continue;
+        } else if (type == D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW || type == D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW
+                || list->object.device->generated_commands.enabled) {
+            d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s",
+                    d3d12_indirect_argument_name(type), signature->generated_why ? signature->generated_why : "d3d12xs cannot run it");
+            return;
+        } else {
+            from_memory = true;
         }
-        d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s", d3d12_indirect_argument_name(type),
-                signature->generated_why ? signature->generated_why : "d3d12xs cannot run it");
-        return;
     }
+    per_command &= !from_memory; /* the images hold the commands' indexes too */
     if (!max_count || !(max_count = commands_in_buffer(list, command, signature, arguments, argument_offset, max_count)))
         return; /* nothing to run */
     if (signature->generated) {
@@ -375,9 +421,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     } else if (dispatch) {
         if (list->bindings.graphics.rendering)
             d3d12_command_list_end_rendering(list);
-        execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command);
+        execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory);
     } else {
-        execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command);
+        execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory);
     }
     note_argument_reads(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
 }

@@ -241,6 +241,32 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
     memcpy(signature->arguments, desc->pArgumentDescs, desc->NumArgumentDescs * sizeof(*desc->pArgumentDescs));
     if ((signature->root_signature = root))
         d3d12_root_signature_add_private_ref(root);
+    for (UINT i = 0; i < desc->NumArgumentDescs; i++) {
+        const D3D12_INDIRECT_ARGUMENT_DESC *argument = &desc->pArgumentDescs[i];
+        switch (argument->Type) {
+        case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT:
+            signature->root_constant_mask |= 1ull << argument->Constant.RootParameterIndex;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT:
+            signature->root_constant_mask |= 1ull << argument->IncrementingConstant.RootParameterIndex;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW:
+            signature->root_view_mask |= 1ull << argument->ConstantBufferView.RootParameterIndex;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW:
+            signature->root_view_mask |= 1ull << argument->ShaderResourceView.RootParameterIndex;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW:
+            signature->root_view_mask |= 1ull << argument->UnorderedAccessView.RootParameterIndex;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW:
+        case D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW:
+            signature->sets_vertex_input = true;
+            break;
+        default:
+            break;
+        }
+    }
     if (signature->first_state_change != signature->action)
         signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
     hr = d3d12xs_hand_out(ID3D12CommandSignature_QueryInterface(&signature->ID3D12CommandSignature_iface, riid, out), method);

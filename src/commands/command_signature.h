@@ -22,6 +22,10 @@ struct d3d12_command_signature {
     /* The first argument that changes state (vertex or index buffer, root argument), or
      * action when there is none: ExecuteIndirect names it while it cannot run such signatures. */
     D3D12_INDIRECT_ARGUMENT_TYPE first_state_change;
+    /* Root parameters the commands set, bit per parameter: 32-bit constants (CONSTANT,
+     * INCREMENTING_CONSTANT) and root CBVs, SRVs and UAVs. */
+    uint64_t root_constant_mask, root_view_mask;
+    bool sets_vertex_input; /* VERTEX_BUFFER_VIEW or INDEX_BUFFER_VIEW */
     /* Signatures that change state, as Vulkan's generated commands (command_signature.c): NULL
      * where the device has no VK_EXT_device_generated_commands or the signature cannot be one
      * (ExecuteIndirect then names why). */

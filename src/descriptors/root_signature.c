@@ -132,21 +132,26 @@ static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS fla
 }
 
 /* ExecuteIndirect's root view arguments read their D3D12 address from the push block: one
- * 16-byte entry per root CBV/SRV/UAV after everything else (root_signature.h), where it fits. */
+ * 16-byte entry per root CBV/SRV/UAV after everything else (root_signature.h), where it fits.
+ * Without generated commands, the own path's pipelines read what the commands set from memory
+ * whose address is pushed per command: 16 bytes more after the entries. */
 static void reserve_indirect_views(struct d3d12_root_signature *signature, const D3D12_ROOT_SIGNATURE_DESC2 *desc)
 {
     const struct d3d12_device *device = signature->object.device;
     uint32_t thread_limit_offset, offset = (d3d12_root_signature_push_constant_range(signature, &thread_limit_offset) + 15) & ~15u;
-    uint32_t count = 0;
+    bool own_path = !device->generated_commands.enabled && device->indirect_image;
+    uint32_t count = 0, image_bytes;
 
+    signature->indirect_image_offset = UINT32_MAX;
     for (UINT i = 0; i < D3D12XS_MAX_ROOT_PARAMETERS; i++)
         signature->indirect_view_offsets[i] = UINT32_MAX;
     for (UINT i = 0; i < desc->NumParameters; i++) {
         D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
         count += type == D3D12_ROOT_PARAMETER_TYPE_CBV || type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV;
     }
-    if (!count || signature->memory_abi || !device->generated_commands.enabled
-            || offset + 16 * count > device->vk_properties.limits.maxPushConstantsSize)
+    image_bytes = own_path && (count || signature->constants_mask) ? 16 : 0;
+    if (signature->memory_abi || (!device->generated_commands.enabled && !own_path) || !(count + image_bytes)
+            || offset + 16 * count + image_bytes > device->vk_properties.limits.maxPushConstantsSize)
         return;
     for (UINT i = 0; i < desc->NumParameters; i++) {
         D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
@@ -154,6 +159,10 @@ static void reserve_indirect_views(struct d3d12_root_signature *signature, const
             signature->indirect_view_offsets[i] = offset;
             offset += 16;
         }
+    }
+    if (image_bytes) {
+        signature->indirect_image_offset = offset;
+        offset += image_bytes;
     }
     signature->indirect_views_end = offset;
 }

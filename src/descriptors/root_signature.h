@@ -67,7 +67,11 @@ struct d3d12_root_signature {
      * after the thread limit, inside every layout's push range; UINT32_MAX where the push
      * constants have no room (or no such device). A pipeline variant reads the views from there. */
     uint32_t indirect_view_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
-    uint32_t indirect_views_end; /* where the entries end (0: none) */
+    /* Without generated commands (ExecuteIndirect's own path, docs/indirect.md): the byte offset
+     * of the two uints that hold, per command, the address of the memory the pipeline's variant
+     * reads the commands' root constants and entries from, after the entries; else UINT32_MAX. */
+    uint32_t indirect_image_offset;
+    uint32_t indirect_views_end; /* where the entries (and the image address) end (0: none) */
     bool reads_heaps; /* tables or a directly indexed heap: the layout starts with the heap sets */
     /* D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI (or RAYTRACING): root constants reach
      * shaders through a per-dispatch argument buffer instead of push constants. */

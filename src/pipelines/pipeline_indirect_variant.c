@@ -13,7 +13,13 @@
  * pushes as 0 for the signature's views (a pointer starts at the address itself). Each variant
  * is made at the first ExecuteIndirect that needs it and kept with the pipeline; it shares the
  * pipeline's layout, so binding it keeps the bound descriptors and push constants. Graphics
- * variants are built from the fixed state the pipeline kept (graphics_build.c). */
+ * variants are built from the fixed state the pipeline kept (graphics_build.c).
+ *
+ * Without generated commands (the own path, docs/indirect.md), a variant reads the root
+ * constants a signature sets, and the entries of its root views, from memory that holds a copy
+ * of the push block's layout per command, at the address pushed at the root signature's
+ * indirect_image_offset (spirv_push_from_memory.c); pipelines of root signatures with that offset
+ * keep their SPIR-V for it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +33,8 @@
 #include "spirv/spirv_passes.h"
 
 struct d3d12_indirect_variant {
-    uint64_t root_view_mask;
+    uint64_t root_view_mask, memory_constant_mask;
+    bool from_memory;
     VkPipeline pipeline;
 };
 
@@ -43,6 +50,7 @@ HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *s
 {
     bool needed = false;
 
+    needed = state->root_signature->indirect_image_offset != UINT32_MAX;
     for (uint32_t i = 0; i < state->binding_count && !needed; i++)
         needed = has_entry(state, &state->bindings[i]);
     if (!needed || stage_count > D3D12XS_PIPELINE_MAX_STAGES)
@@ -85,24 +93,53 @@ static uint32_t root_view_variables(const struct d3d12_pipeline_state *state, co
 
 /* One stage of the variant: the root views of mask through the push block's entries. *words
  * stays NULL where the stage reads none of them. */
-static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t stage, uint64_t mask, uint32_t **words, size_t *word_count,
-        char *error, size_t error_size)
+/* The own path's moved byte ranges of the push block: the root constants of constant_mask's
+ * parameters and the entries of view_mask's. */
+static uint32_t memory_ranges(const struct d3d12_root_signature *root, uint64_t view_mask, uint64_t constant_mask,
+        struct d3d12xs_spirv_byte_range *ranges)
+{
+    uint32_t count = 0;
+    for (uint64_t left = constant_mask; left; left &= left - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(left);
+        ranges[count++] = (struct d3d12xs_spirv_byte_range){root->constant_offsets[p], root->constant_offsets[p] + 4 * root->constant_counts[p]};
+    }
+    for (uint64_t left = view_mask; left; left &= left - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(left);
+        if (root->indirect_view_offsets[p] != UINT32_MAX)
+            ranges[count++] = (struct d3d12xs_spirv_byte_range){root->indirect_view_offsets[p], root->indirect_view_offsets[p] + 16};
+    }
+    return count;
+}
+
+static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t stage, const struct d3d12_indirect_variant *key,
+        uint32_t **words, size_t *word_count, char *error, size_t error_size)
 {
     uint32_t variables[2 * D3D12XS_MAX_ROOT_PARAMETERS], offsets[2 * D3D12XS_MAX_ROOT_PARAMETERS], count;
+    struct d3d12xs_spirv_byte_range ranges[2 * D3D12XS_MAX_ROOT_PARAMETERS];
     struct d3d12xs_spirv_module *module = NULL;
+    bool changed = false;
     HRESULT hr;
 
     *words = NULL;
     if (FAILED(hr = d3d12xs_spirv_module_parse(state->indirect_sources[stage], state->indirect_source_word_counts[stage] * 4, &module,
             error, error_size)))
         return hr;
-    if ((count = root_view_variables(state, module, mask, variables, offsets, 2 * D3D12XS_MAX_ROOT_PARAMETERS))) {
+    if ((count = root_view_variables(state, module, key->root_view_mask, variables, offsets, 2 * D3D12XS_MAX_ROOT_PARAMETERS))) {
         const struct d3d12xs_spirv_root_pointers_args args = {variables, count, 0, 0, 0, D3D12XS_VA_TABLE_ZERO_OFFSET,
                 D3D12XS_VA_TABLE_SCRATCH_OFFSET, offsets};
-        if (SUCCEEDED(hr = d3d12xs_spirv_pass_root_pointers(module, &args, error, error_size))
-                && FAILED(hr = d3d12xs_spirv_module_emit(module, words, word_count)))
-            d3d12xs_write_error(hr, error, error_size, "cannot write the SPIR-V");
+        hr = d3d12xs_spirv_pass_root_pointers(module, &args, error, error_size);
+        changed = true;
     }
+    if (SUCCEEDED(hr) && key->from_memory) {
+        const struct d3d12xs_spirv_push_from_memory_args args = {ranges,
+                memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
+                state->root_signature->indirect_image_offset};
+        bool moved;
+        hr = d3d12xs_spirv_pass_push_from_memory(module, &args, &moved, error, error_size);
+        changed |= moved;
+    }
+    if (SUCCEEDED(hr) && changed && FAILED(hr = d3d12xs_spirv_module_emit(module, words, word_count)))
+        d3d12xs_write_error(hr, error, error_size, "cannot write the SPIR-V");
     d3d12xs_spirv_module_destroy(module);
     /* The device's choice (D3D12XS_DEBUG or EnableDebugLayer), as for the pipeline's own. */
     if (SUCCEEDED(hr) && *words && d3d12xs_config_validates_spirv(&state->device->config)
@@ -155,7 +192,8 @@ static HRESULT create_vk_pipeline(const struct d3d12_pipeline_state *state, cons
 
 /* Every stage of the variant (the kept source where a stage reads none of the views), and its
  * VkPipeline; *pipeline stays VK_NULL_HANDLE where no stage reads them. */
-static HRESULT build_variant(struct d3d12_pipeline_state *state, uint64_t mask, VkPipeline *pipeline, char *error, size_t error_size)
+static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3d12_indirect_variant *key, VkPipeline *pipeline,
+        char *error, size_t error_size)
 {
     uint32_t *words[D3D12XS_PIPELINE_MAX_STAGES] = {0}, *stage_words[D3D12XS_PIPELINE_MAX_STAGES];
     size_t word_counts[D3D12XS_PIPELINE_MAX_STAGES] = {0}, stage_counts[D3D12XS_PIPELINE_MAX_STAGES];
@@ -164,7 +202,7 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, uint64_t mask, 
 
     *pipeline = VK_NULL_HANDLE;
     for (uint32_t s = 0; s < state->indirect_stage_count && SUCCEEDED(hr); s++) {
-        hr = variant_code(state, s, mask, &words[s], &word_counts[s], error, error_size);
+        hr = variant_code(state, s, key, &words[s], &word_counts[s], error, error_size);
         changed |= words[s] != NULL;
         stage_words[s] = words[s] ? words[s] : state->indirect_sources[s];
         stage_counts[s] = words[s] ? word_counts[s] : state->indirect_source_word_counts[s];
@@ -177,14 +215,19 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, uint64_t mask, 
     return hr;
 }
 
-VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, HRESULT *hr,
-        char *error, size_t error_size)
+VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
+        bool from_memory, HRESULT *hr, char *error, size_t error_size)
 {
+    const struct d3d12_indirect_variant key = {root_view_mask, from_memory ? memory_constant_mask : 0, from_memory, VK_NULL_HANDLE};
     struct d3d12_indirect_variant *bigger;
     VkPipeline pipeline = VK_NULL_HANDLE;
 
     *hr = S_OK;
     if (state->indirect_refusal) {
+        if (from_memory) {
+            *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "%s", state->indirect_refusal);
+            return VK_NULL_HANDLE;
+        }
         for (uint32_t i = 0; i < state->binding_count; i++)
             if (has_entry(state, &state->bindings[i]) && (root_view_mask >> state->bindings[i].root_index & 1)) {
                 *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "%s", state->indirect_refusal);
@@ -196,7 +239,9 @@ VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *st
         return state->vk_pipeline;
     pthread_mutex_lock(&state->indirect_lock);
     for (uint32_t i = 0; i < state->indirect_variant_count; i++)
-        if (state->indirect_variants[i].root_view_mask == root_view_mask) {
+        if (state->indirect_variants[i].root_view_mask == key.root_view_mask
+                && state->indirect_variants[i].memory_constant_mask == key.memory_constant_mask
+                && state->indirect_variants[i].from_memory == key.from_memory) {
             pipeline = state->indirect_variants[i].pipeline;
             goto done;
         }
@@ -205,11 +250,11 @@ VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *st
         goto done;
     }
     state->indirect_variants = bigger;
-    if (FAILED(*hr = build_variant(state, root_view_mask, &pipeline, error, error_size)))
+    if (FAILED(*hr = build_variant(state, &key, &pipeline, error, error_size)))
         goto done;
-    /* none of the stages reads the views: the pipeline itself, remembered as such */
-    state->indirect_variants[state->indirect_variant_count++] = (struct d3d12_indirect_variant){root_view_mask,
-            pipeline ? pipeline : state->vk_pipeline};
+    /* none of the stages reads what the commands set: the pipeline itself, remembered as such */
+    state->indirect_variants[state->indirect_variant_count] = key;
+    state->indirect_variants[state->indirect_variant_count++].pipeline = pipeline ? pipeline : state->vk_pipeline;
     if (!pipeline)
         pipeline = state->vk_pipeline;
 

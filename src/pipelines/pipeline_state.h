@@ -127,8 +127,9 @@ struct d3d12_pipeline_state {
     void *cached_blob;
     size_t cached_blob_size;
     /* ExecuteIndirect's root view arguments (pipeline_indirect_variant.c): pipelines whose
-     * shaders read root views that the root signature gives push-block entries keep each stage's
-     * final SPIR-V, and the variants made from it, one per set of root parameters a command
+     * shaders read root views that the root signature gives push-block entries (and, without
+     * generated commands, every pipeline of a root signature with an indirect_image_offset) keep
+     * each stage's final SPIR-V, and the variants made from it, one per set of root parameters a command
      * signature sets, made at the first ExecuteIndirect that needs each (under the lock: lists
      * record on several threads). indirect_refusal: static text, why such a pipeline has none. */
     uint32_t *indirect_sources[D3D12XS_PIPELINE_MAX_STAGES];
@@ -140,12 +141,14 @@ struct d3d12_pipeline_state {
     uint32_t indirect_variant_count;
 };
 
-/* A compute pipeline's variant for ExecuteIndirect whose root views of root_view_mask (bit per
- * root parameter) are read from the push block's entries (root_signature.h); the pipeline's own
- * VkPipeline where its shader reads none of them. VK_NULL_HANDLE with *hr and error where it
- * cannot be made. */
-VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, HRESULT *hr,
-        char *error, size_t error_size);
+/* A pipeline's variant for ExecuteIndirect whose root views of root_view_mask (bit per root
+ * parameter) are read from the push block's entries (root_signature.h); from_memory (the own
+ * path, without generated commands): those entries and the root constants of
+ * memory_constant_mask's parameters are read from the memory whose address is pushed at the root
+ * signature's indirect_image_offset. The pipeline's own VkPipeline where its shaders read none
+ * of them. VK_NULL_HANDLE with *hr and error where it cannot be made. */
+VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
+        bool from_memory, HRESULT *hr, char *error, size_t error_size);
 /* At creation, before the build takes the words of each stage (graphics: in the build's order):
  * keeps them where a variant may be needed. */
 HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,

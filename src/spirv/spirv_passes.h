@@ -54,6 +54,22 @@ struct d3d12xs_spirv_root_pointers_args {
 HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_root_pointers_args *args,
         char *error, size_t error_size);
 
+/* spirv_push_from_memory.c: ExecuteIndirect's own path (docs/indirect.md). The push-constant
+ * block's members whose byte offset lies in one of ranges are read through a
+ * PhysicalStorageBuffer pointer to the block's struct instead, its address the two uint push
+ * members at address_offset (added). *changed: whether any function read such a member.
+ * E_INVALIDARG with a reason for a use the rewrite does not handle. */
+struct d3d12xs_spirv_byte_range {
+    uint32_t begin, end;
+};
+struct d3d12xs_spirv_push_from_memory_args {
+    const struct d3d12xs_spirv_byte_range *ranges;
+    uint32_t range_count;
+    uint32_t address_offset;
+};
+HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_push_from_memory_args *args,
+        bool *changed, char *error, size_t error_size);
+
 /* spirv_heap_tables.c: the variables of descriptor tables become indexes into the heap's
  * runtime arrays at (set, binding 0), from the table start in the push constants at push_offset
  * (D3D12XS_HEAP_BINDING_NO_PUSH: from the heap's first descriptor) plus table_offset (the

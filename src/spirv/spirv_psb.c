@@ -55,3 +55,36 @@ void d3d12xs_spirv_set_aligned(struct d3d12xs_spirv_module *m, struct d3d12xs_sp
     }
     d3d12xs_spirv_rewrite(m, inst, copy, n);
 }
+
+static uint32_t alignment_of(const struct d3d12xs_spirv_module *m, uint32_t id, unsigned depth)
+{
+    const struct d3d12xs_spirv_inst *def = d3d12xs_spirv_def(m, id);
+    uint32_t n, best = 4;
+    if (!def || depth > 16)
+        return 1;
+    n = d3d12xs_spirv_len(def);
+    switch (d3d12xs_spirv_op(def)) {
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+        return def->w[2] >= 32 ? 4 : def->w[2] / 8;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+        return alignment_of(m, def->w[2], depth + 1);
+    case SpvOpTypeStruct:
+        for (uint32_t k = 2; k < n; k++) {
+            uint32_t a = alignment_of(m, def->w[k], depth + 1);
+            if (a < best)
+                best = a;
+        }
+        return best;
+    default:
+        return 1;
+    }
+}
+
+uint32_t d3d12xs_spirv_psb_alignment(const struct d3d12xs_spirv_module *m, uint32_t type)
+{
+    return alignment_of(m, type, 0);
+}

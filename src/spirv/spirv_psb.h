@@ -23,5 +23,8 @@ void d3d12xs_spirv_use_psb_addressing(struct d3d12xs_spirv_module *m);
 /* Gives an OpLoad (memory operands from word mask_at = 4) or OpStore (mask_at = 3) the Aligned
  * memory operand with alignment (an existing one is kept). */
 void d3d12xs_spirv_set_aligned(struct d3d12xs_spirv_module *m, struct d3d12xs_spirv_inst *inst, uint32_t mask_at, uint32_t alignment);
+/* The alignment an access of type through a PhysicalStorageBuffer pointer can claim: the
+ * smallest scalar size in it, at most 4 (scalar layout puts 64-bit members on 4-byte offsets). */
+uint32_t d3d12xs_spirv_psb_alignment(const struct d3d12xs_spirv_module *m, uint32_t type);
 
 #endif

@@ -101,35 +101,6 @@ static uint32_t slot_of(const struct root_rewrite *r, uint32_t id)
     return id < r->bound ? r->slot[id] : 0;
 }
 
-/* The alignment a PhysicalStorageBuffer access of type id can claim (see the file comment). */
-static uint32_t alignment_of(const struct root_rewrite *r, uint32_t id, unsigned depth)
-{
-    const struct d3d12xs_spirv_inst *def = d3d12xs_spirv_def(r->m, id);
-    uint32_t n, best = 4;
-    if (!def || depth > 16)
-        return 1;
-    n = d3d12xs_spirv_len(def);
-    switch (d3d12xs_spirv_op(def)) {
-    case SpvOpTypeInt:
-    case SpvOpTypeFloat:
-        return def->w[2] >= 32 ? 4 : def->w[2] / 8;
-    case SpvOpTypeVector:
-    case SpvOpTypeMatrix:
-    case SpvOpTypeArray:
-    case SpvOpTypeRuntimeArray:
-        return alignment_of(r, def->w[2], depth + 1);
-    case SpvOpTypeStruct:
-        for (uint32_t k = 2; k < n; k++) {
-            uint32_t a = alignment_of(r, def->w[k], depth + 1);
-            if (a < best)
-                best = a;
-        }
-        return best;
-    default:
-        return 1;
-    }
-}
-
 static HRESULT fail(struct root_rewrite *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 static HRESULT fail(struct root_rewrite *r, const char *format, ...)
@@ -459,7 +430,7 @@ static void rewrite(struct root_rewrite *r, const struct globals *g)
             break;
         case SpvOpLoad:
             if (n >= 4 && n <= 14 && tracked(r, in[3])) {
-                uint32_t alignment = alignment_of(r, in[1], 0);
+                uint32_t alignment = d3d12xs_spirv_psb_alignment(r->m, in[1]);
                 if (slot_of(r, in[3]))
                     copy[3] = pointers[slot_of(r, in[3]) - 1];
                 d3d12xs_spirv_rewrite(m, inst, copy, n);
@@ -468,7 +439,7 @@ static void rewrite(struct root_rewrite *r, const struct globals *g)
             break;
         case SpvOpStore:
             if (n >= 3 && n <= 14 && tracked(r, in[1])) {
-                uint32_t alignment = alignment_of(r, r->pointee[in[1]], 0);
+                uint32_t alignment = d3d12xs_spirv_psb_alignment(r->m, r->pointee[in[1]]);
                 if (slot_of(r, in[1]))
                     copy[1] = pointers[slot_of(r, in[1]) - 1];
                 d3d12xs_spirv_rewrite(m, inst, copy, n);

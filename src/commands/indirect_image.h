@@ -1,0 +1,40 @@
+/* ExecuteIndirect's own path for signatures that set root constants or root views on a device
+ * without generated commands (command_list_indirect_image.c; docs/indirect.md). */
+#ifndef D3D12XS_INDIRECT_IMAGE_H
+#define D3D12XS_INDIRECT_IMAGE_H
+
+#include "commands/command_list_state.h"
+
+struct d3d12_command_signature;
+struct d3d12_resource;
+
+/* The commands' images: command i's at address + i * image_bytes, read by variant, whose
+ * address the list pushes at address_offset. */
+struct d3d12_indirect_image {
+    VkPipeline variant; /* VK_NULL_HANDLE: no pipeline of the bind point (the flush reports it) */
+    VkDeviceAddress address;
+    uint32_t image_bytes, address_offset;
+    VkPipelineLayout layout;
+    VkShaderStageFlags push_stages;
+};
+
+/* The pass's pipeline (shaders/indirect_image.comp), made with a device that has
+ * bufferDeviceAddress and no generated commands; never fails device creation. */
+void d3d12_indirect_image_create(struct d3d12_device *device);
+void d3d12_indirect_image_destroy(struct d3d12_device *device);
+
+/* Before the flush: the bound pipeline's variant, and the count commands' images written by the
+ * pass (outside any rendering pass). False after recording the error (E_NOTIMPL where the device,
+ * the root signature or the pipeline cannot take it). */
+bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, const char *command,
+        const struct d3d12_command_signature *signature, enum d3d12_bind_point bind_point, uint32_t count,
+        const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image);
+/* After the flush: the variant bound, the root views' misalignments pushed as 0. */
+void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
+        const struct d3d12_command_signature *signature, const struct d3d12_indirect_image *image);
+/* Before command i's draw or dispatch: its image's address. */
+void d3d12_command_list_push_indirect_image(struct d3d12_command_list *list, const struct d3d12_indirect_image *image, uint32_t i);
+/* After the commands: the next flush binds the list's pipeline and pushes everything again. */
+void d3d12_command_list_end_indirect_image(struct d3d12_command_list *list, enum d3d12_bind_point bind_point);
+
+#endif

@@ -1,0 +1,296 @@
+/* SPIR-V for ExecuteIndirect's own path (docs/indirect.md, "Without generated commands"): the
+ * members of the push-constant block that lie in given byte ranges (the root constants and root
+ * view entries a command signature sets) are read from memory instead, through a
+ * PhysicalStorageBuffer pointer to the block's own struct whose address is two uint members of
+ * the block at address_offset (pushed per command). The memory holds a copy of the block's layout
+ * per command (commands/command_list_indirect_image.c writes it), so a member keeps its offset.
+ *
+ * At the start of each function that reads such a member:
+ *
+ *   %lo, %hi = OpLoad (OpAccessChain %push %member_lo), (... %member_hi)
+ *   %image   = OpBitcast %ptr_PSB_block (OpCompositeConstruct %uvec2 %lo %hi)
+ *
+ * and every access chain on the block variable whose first index is such a member starts from
+ * %image instead, with a PhysicalStorageBuffer result type, as does every chain or copy made from
+ * one; loads through them get an Aligned operand. The other members stay push constants. A use
+ * the rewrite does not handle (a pointer passed to a function, the whole block loaded) is
+ * refused with E_INVALIDARG and a reason. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "spirv/spirv.h"
+#include "spirv/spirv_passes.h"
+#include "spirv/spirv_psb.h"
+#include "spirv/spirv_push_block.h"
+
+struct push_rewrite {
+    struct d3d12xs_spirv_module *m;
+    const struct d3d12xs_spirv_push_from_memory_args *args;
+    uint32_t bound;     /* of the module before the rewrite: pointee covers these ids */
+    uint32_t variable;  /* the push-constant block's variable and struct */
+    uint32_t block;
+    uint32_t *pointee;  /* id -> pointee type of a pointer reached from a moved member, 0 otherwise */
+    bool *uses;         /* per function: it reads a moved member */
+    size_t function_count;
+    char *error;
+    size_t error_size;
+};
+
+static HRESULT fail(struct push_rewrite *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static HRESULT fail(struct push_rewrite *r, const char *format, ...)
+{
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof(text), format, args);
+    va_end(args);
+    return d3d12xs_write_error(E_INVALIDARG, r->error, r->error_size, "%s", text);
+}
+
+static bool tracked(const struct push_rewrite *r, uint32_t id)
+{
+    return id < r->bound && r->pointee[id];
+}
+
+/* Whether member index (a constant id) of the block lies in one of the ranges. */
+static bool moved_member(const struct push_rewrite *r, uint32_t index_id)
+{
+    uint32_t type, member, offset;
+    if (!d3d12xs_spirv_int32_constant(r->m, index_id, &type, &member)
+            || !d3d12xs_spirv_member_decoration(r->m, r->block, member, SpvDecorationOffset, &offset))
+        return false;
+    for (uint32_t k = 0; k < r->args->range_count; k++)
+        if (offset >= r->args->ranges[k].begin && offset < r->args->ranges[k].end)
+            return true;
+    return false;
+}
+
+static bool mark(struct push_rewrite *r, uint32_t result, uint32_t pointer_type)
+{
+    const struct d3d12xs_spirv_inst *def = d3d12xs_spirv_def_op(r->m, pointer_type, SpvOpTypePointer, 4);
+    if (!def || result >= r->bound)
+        return false;
+    r->pointee[result] = def->w[3];
+    return true;
+}
+
+/* The operands of op from which a pointer may be read, other than the ones handled below. */
+static uint32_t first_pointer_operand(uint32_t op)
+{
+    switch (op) {
+    case SpvOpCopyMemory: case SpvOpCopyMemorySized: case SpvOpReturnValue: case SpvOpStore:
+        return 1;
+    case SpvOpPhi: case SpvOpBitcast: case SpvOpConvertPtrToU: case SpvOpFunctionCall: case SpvOpSelect:
+    case SpvOpPtrEqual: case SpvOpPtrNotEqual: case SpvOpPtrDiff: case SpvOpCopyLogical: case SpvOpLoad:
+        return 3;
+    case SpvOpExtInst:
+        return 5;
+    default:
+        return UINT32_MAX;
+    }
+}
+
+/* Pass 1: the pointers reached from moved members, and which functions read them. */
+static HRESULT scan(struct push_rewrite *r)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    size_t function = 0;
+
+    for (D3D12XS_SPIRV_EACH(r->m, D3D12XS_SPIRV_FUNCTIONS, i, inst)) {
+        const uint32_t *in = inst->w;
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst);
+        if (op == SpvOpFunction) {
+            function = r->function_count++;
+            continue;
+        }
+        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 5 && in[3] == r->variable) {
+            if (moved_member(r, in[4])) {
+                r->uses[function] = true;
+                if (!mark(r, in[2], in[1]))
+                    return fail(r, "access chain %u has no pointer type (%u)", in[2], in[1]);
+            }
+            continue;
+        }
+        if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain || op == SpvOpCopyObject)
+                && n >= 4 && tracked(r, in[3])) {
+            if (!mark(r, in[2], in[1]))
+                return fail(r, "instruction %u has no pointer type (%u)", in[2], in[1]);
+            continue;
+        }
+        if (op == SpvOpLoad && n >= 4 && tracked(r, in[3]))
+            continue;
+        if (op == SpvOpLoad && n >= 4 && in[3] == r->variable)
+            return fail(r, "the whole push-constant block is loaded (%u)", in[2]);
+        for (uint32_t k = first_pointer_operand(op); k < n; k++)
+            if (tracked(r, in[k]) || ((op == SpvOpFunctionCall || op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) && in[k] == r->variable))
+                return fail(r, "a pointer into the push-constant block (%u) is used by instruction %u, which ExecuteIndirect's "
+                        "rewrite does not handle", in[k], op);
+    }
+    return S_OK;
+}
+
+struct globals {
+    uint32_t u32, uvec2, image_pointer, push_pointer, push_variable, member_lo, member_hi;
+};
+
+static HRESULT add_globals(struct push_rewrite *r, struct globals *g)
+{
+    struct d3d12xs_spirv_push_member lo, hi;
+    uint32_t vector[4] = {SpvOpTypeVector, 0, 0, 2};
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_push_member(r->m, r->args->address_offset, &lo, r->error, r->error_size))
+            || FAILED(hr = d3d12xs_spirv_push_member(r->m, r->args->address_offset + 4, &hi, r->error, r->error_size)))
+        return hr;
+    g->u32 = d3d12xs_spirv_type_int(r->m, 32, 0);
+    vector[2] = g->u32;
+    g->uvec2 = d3d12xs_spirv_global(r->m, vector, 4, 1);
+    g->image_pointer = d3d12xs_spirv_type_pointer(r->m, SpvStorageClassPhysicalStorageBuffer, r->block);
+    g->push_pointer = lo.pointer;
+    g->push_variable = lo.variable;
+    g->member_lo = d3d12xs_spirv_constant(r->m, g->u32, lo.member);
+    g->member_hi = d3d12xs_spirv_constant(r->m, g->u32, hi.member);
+    return r->m->out_of_memory ? E_OUTOFMEMORY : S_OK;
+}
+
+/* Inserts the image pointer's prologue at index; returns how many instructions and the pointer. */
+static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size_t index, uint32_t *image)
+{
+    struct d3d12xs_spirv_module *m = r->m;
+    uint32_t chain_lo = d3d12xs_spirv_new_id(m), chain_hi = d3d12xs_spirv_new_id(m), lo = d3d12xs_spirv_new_id(m);
+    uint32_t hi = d3d12xs_spirv_new_id(m), pair = d3d12xs_spirv_new_id(m);
+    const uint32_t code[][6] = {
+        {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_lo, g->push_variable, g->member_lo},
+        {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_hi, g->push_variable, g->member_hi},
+        {(4u << 16) | SpvOpLoad, g->u32, lo, chain_lo},
+        {(4u << 16) | SpvOpLoad, g->u32, hi, chain_hi},
+        {(5u << 16) | SpvOpCompositeConstruct, g->uvec2, pair, lo, hi},
+    };
+    *image = d3d12xs_spirv_new_id(m);
+    const uint32_t cast[4] = {SpvOpBitcast | (4u << 16), g->image_pointer, *image, pair};
+    for (size_t k = 0; k < sizeof(code) / sizeof(code[0]); k++)
+        d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + k, code[k], code[k][0] >> 16);
+    d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + 5, cast, 4);
+    return 6;
+}
+
+/* Pass 2. */
+static void rewrite(struct push_rewrite *r, const struct globals *g)
+{
+    struct d3d12xs_spirv_module *m = r->m;
+    struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
+    bool prologue_pending = false, prologue_done = false;
+    size_t function = 0;
+    uint32_t image = 0;
+
+    for (size_t i = 0; i < functions->count && !m->out_of_memory; i++) {
+        struct d3d12xs_spirv_inst *inst = functions->at[i];
+        uint32_t op = d3d12xs_spirv_op(inst), n = d3d12xs_spirv_len(inst), copy[64];
+        const uint32_t *in = inst->w;
+
+        if (op == SpvOpFunction) {
+            prologue_pending = prologue_done = false;
+            image = 0;
+            function++;
+            continue;
+        }
+        if (op == SpvOpLabel && r->uses[function - 1] && !prologue_done) {
+            prologue_pending = prologue_done = true;
+            continue;
+        }
+        if (prologue_pending && op != SpvOpVariable && op != SpvOpLine && op != SpvOpNoLine) {
+            i += add_prologue(r, g, i, &image);
+            prologue_pending = false;
+            inst = functions->at[i];
+            in = inst->w;
+        }
+        if (n > 64)
+            continue;
+        memcpy(copy, in, n * 4);
+        switch (op) {
+        case SpvOpAccessChain:
+        case SpvOpInBoundsAccessChain:
+        case SpvOpPtrAccessChain:
+        case SpvOpCopyObject:
+            if (n >= 4 && tracked(r, in[2])) {
+                copy[1] = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, r->pointee[in[2]]);
+                if (in[3] == r->variable)
+                    copy[3] = image;
+                d3d12xs_spirv_rewrite(m, inst, copy, n);
+            }
+            break;
+        case SpvOpLoad:
+            if (n >= 4 && n <= 14 && tracked(r, in[3]))
+                d3d12xs_spirv_set_aligned(m, inst, 4, d3d12xs_spirv_psb_alignment(m, in[1]));
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The storage capabilities the moved members' small types need through memory. */
+static void storage_capabilities(struct d3d12xs_spirv_module *m)
+{
+    if (d3d12xs_spirv_has_capability(m, SpvCapabilityStoragePushConstant16))
+        d3d12xs_spirv_add_capability(m, SpvCapabilityStorageBuffer16BitAccess);
+    if (d3d12xs_spirv_has_capability(m, SpvCapabilityStoragePushConstant8))
+        d3d12xs_spirv_add_capability(m, SpvCapabilityStorageBuffer8BitAccess);
+}
+
+HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_push_from_memory_args *args,
+        bool *changed, char *error, size_t error_size)
+{
+    const struct d3d12xs_spirv_inst *inst, *pointer;
+    struct push_rewrite r;
+    struct globals g;
+    bool any = false;
+    HRESULT hr;
+
+    *changed = false;
+    memset(&r, 0, sizeof(r));
+    r.m = m;
+    r.args = args;
+    r.error = error;
+    r.error_size = error_size;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpVariable && d3d12xs_spirv_len(inst) >= 4 && inst->w[3] == SpvStorageClassPushConstant) {
+            if (!(pointer = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpTypePointer, 4))
+                    || !d3d12xs_spirv_def_op(m, pointer->w[3], SpvOpTypeStruct, 2))
+                return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the push-constant block is not a struct");
+            r.variable = inst->w[2];
+            r.block = pointer->w[3];
+        }
+    if (!r.variable || !args->range_count)
+        return S_OK; /* nothing of the block is read */
+    if (FAILED(hr = d3d12xs_spirv_check_addressing(m, error, error_size)))
+        return hr;
+    r.bound = m->bound;
+    if (!(r.pointee = calloc(r.bound, sizeof(*r.pointee))) || !(r.uses = calloc(m->sections[D3D12XS_SPIRV_FUNCTIONS].count + 1, sizeof(*r.uses)))) {
+        hr = E_OUTOFMEMORY;
+        goto done;
+    }
+    if (FAILED(hr = scan(&r)))
+        goto done;
+    for (size_t f = 0; f < r.function_count; f++)
+        any |= r.uses[f];
+    if (!any)
+        goto done;
+    if (FAILED(hr = add_globals(&r, &g)))
+        goto done;
+    rewrite(&r, &g);
+    d3d12xs_spirv_use_psb_addressing(m);
+    storage_capabilities(m);
+    *changed = true;
+    hr = m->out_of_memory ? E_OUTOFMEMORY : S_OK;
+
+done:
+    free(r.pointee);
+    free(r.uses);
+    return hr;
+}
