@@ -330,8 +330,10 @@ static void record_draw(struct gpu *g)
     transition(list, g->count, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT, D3D12_RESOURCE_STATE_COPY_SOURCE);
     ID3D12GraphicsCommandList_CopyTextureRegion(list, &dst, 0, 0, 0, &src, NULL);
     ID3D12GraphicsCommandList_CopyBufferRegion(list, g->readback, (UINT64)ROW_PITCH * HEIGHT, g->count, 0, sizeof(uint32_t));
-    /* A signature that sets root constants needs VK_EXT_device_generated_commands (docs/indirect.md):
-     * without it Close says E_NOTIMPL, and the example has nothing to show (77: CTest's "skipped"). */
+    /* A signature that sets root constants runs as generated commands or, without
+     * VK_EXT_device_generated_commands, through d3d12xs's own path, which needs bufferDeviceAddress
+     * (docs/indirect.md): without either Close says E_NOTIMPL, and the example has nothing to show
+     * (77: CTest's "skipped"). */
     HRESULT hr = ID3D12GraphicsCommandList_Close(list);
     if (hr == E_NOTIMPL) {
         fprintf(stderr, "gpu_culling: skipped: this device cannot run ExecuteIndirect with per-command root constants\n");

@@ -457,6 +457,49 @@ static void test_constant_draws(struct env *env, bool gpu_copied)
     ID3D12CommandSignature_Release(signature);
 }
 
+/* Root constants through memory (FORCE_MEMORY_BASED_ABI): neither path writes them, so
+ * ExecuteIndirect of a CONSTANT signature fails Close with E_NOTIMPL and a line naming the flag. */
+static void test_memory_abi_refused(struct env *env)
+{
+    static const UINT command[5] = {0, 10, 1, 1, 1};
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {1, 0, 2}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH}};
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    ID3D12RootSignature *root;
+    ID3D12PipelineState *pipeline;
+    ID3D12CommandSignature *signature;
+    ID3D12Resource *buffer = harness_upload_buffer(env->device, command, sizeof(command));
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D10Blob *cs = harness_compile(store_source, 0);
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[1].Constants.Num32BitValues = 4;
+    root = harness_root_signature(env->device, parameters, 2, D3D12XBOX_ROOT_SIGNATURE_FLAG_FORCE_MEMORY_BASED_ABI);
+    pipeline = harness_compute_pipeline(env->device, root, cs);
+    signature = harness_command_signature(env->device, arguments, 2, sizeof(command), root);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, root);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, pipeline);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, ID3D12Resource_GetGPUVirtualAddress(env->values));
+    {
+        LOG_MARK();
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
+        CHECK_LOG("ExecuteIndirect", "changes state (CONSTANT)", "FORCE_MEMORY_BASED_ABI");
+    }
+    {
+        LOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+        CHECK_LOG("Close", "changes state (CONSTANT)");
+    }
+    harness_release_list(&list);
+    ID3D12CommandSignature_Release(signature);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(root);
+    ID3D10Blob_Release(cs);
+    ID3D12Resource_Release(buffer);
+}
+
 /* Child run: D3D12XS_NO_GENERATED_COMMANDS=1, as on a device without the extension: vertex and
  * index buffer views are refused at Close, naming the argument. */
 static void test_views_without_generated_commands(struct env *env)
@@ -497,6 +540,7 @@ int main(int argc, char **argv)
     test_constants_only_from_signature(&env);
     test_constant_draws(&env, false);
     test_constant_draws(&env, true);
+    test_memory_abi_refused(&env);
     if (argc > 1 && !strcmp(argv[1], "without")) {
         test_views_without_generated_commands(&env);
     } else {
