@@ -44,6 +44,10 @@
  *                                    primitive, u32 partitioning (0, 0 for other shaders)
  *   helper -> parent  HLSLC_RESULT   u32 status (0, or libvkd3d-shader's negative error as
  *                                    u32), str messages, str SPIR-V bytes
+ * The translator is started with the first device and the argument HLSLC_TRANSLATOR_MODE: it
+ * translates a small built-in shader of its own before it reads the socket, so the first
+ * pipeline's translation finds libvkd3d-shader's code paged in and its allocations made (a fresh
+ * helper's first translation took 3-4 times a later one's: docs/benchmarks.md).
  *
  * Includes go back to the parent because ID3DInclude is the application's object; the
  * helper never reads files itself. With HLSLC_REWRITE_PREPROCESSED the parent rewrites the
@@ -68,6 +72,7 @@
 
 #define HLSLC_FD 3
 #define HLSLC_EXECUTABLE "d3d12xs-hlslc"
+#define HLSLC_TRANSLATOR_MODE "dxbc-translator"
 #define HLSLC_MAX_MESSAGE (256u << 20)
 
 enum hlslc_message {

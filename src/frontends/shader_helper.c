@@ -66,9 +66,9 @@ const char *d3d12xs_helper_path(void)
 }
 
 /* Starts the helper with its end of a new socket pair as fd 3; *fd gets ours. */
-HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size)
+HRESULT d3d12xs_helper_spawn(const char *mode, int *fd, pid_t *pid, char *error, size_t error_size)
 {
-    static const char *const no_args[] = {HLSLC_EXECUTABLE, NULL};
+    const char *const args[] = {HLSLC_EXECUTABLE, mode, NULL};
     posix_spawn_file_actions_t actions;
     int fds[2], spawn_err;
 
@@ -91,7 +91,7 @@ HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, fds[1], HLSLC_FD);
-    spawn_err = posix_spawn(pid, helper_path_buffer, &actions, NULL, (char *const *)no_args, environ);
+    spawn_err = posix_spawn(pid, helper_path_buffer, &actions, NULL, (char *const *)args, environ);
     posix_spawn_file_actions_destroy(&actions);
     close(fds[1]);
     if (spawn_err) {
@@ -129,7 +129,7 @@ void d3d12xs_helper_start_translator(void)
     char error[256];
 
     pthread_mutex_lock(&translator_lock);
-    if (translator_fd < 0 && FAILED(d3d12xs_helper_spawn(&translator_fd, &translator_pid, error, sizeof(error))))
+    if (translator_fd < 0 && FAILED(d3d12xs_helper_spawn(HLSLC_TRANSLATOR_MODE, &translator_fd, &translator_pid, error, sizeof(error))))
         translator_fd = -1;
     pthread_mutex_unlock(&translator_lock);
 }
@@ -148,7 +148,7 @@ HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32
     *spirv = NULL;
     *spirv_size = 0;
     pthread_mutex_lock(&translator_lock);
-    if (translator_fd < 0 && FAILED(hr = d3d12xs_helper_spawn(&translator_fd, &translator_pid, error, error_size))) {
+    if (translator_fd < 0 && FAILED(hr = d3d12xs_helper_spawn(HLSLC_TRANSLATOR_MODE, &translator_fd, &translator_pid, error, error_size))) {
         translator_fd = -1;
         pthread_mutex_unlock(&translator_lock);
         return hr;

@@ -15,8 +15,9 @@ int64_t d3d12xs_helper_timeout_ms(void);
 /* A fatal signal's name, for messages. */
 const char *d3d12xs_helper_signal_name(int sig);
 /* Starts a helper with its end of a new socket pair as fd 3; *fd gets ours (close-on-exec).
- * E_FAIL with the reason when it cannot start. */
-HRESULT d3d12xs_helper_spawn(int *fd, pid_t *pid, char *error, size_t error_size);
+ * mode: NULL, or HLSLC_TRANSLATOR_MODE for the DXBC translator (it warms libvkd3d-shader up
+ * before its first request). E_FAIL with the reason when it cannot start. */
+HRESULT d3d12xs_helper_spawn(const char *mode, int *fd, pid_t *pid, char *error, size_t error_size);
 
 /* Starts the DXBC translator's process where none runs, without waiting for it to be ready;
  * a failure is left for the first translation to report. D3D12CreateDevice calls it, so that a
