@@ -22,6 +22,7 @@
 #include "commands/command_list_generated.h"
 #include "commands/resolve_pass.h"
 #include "commands/indirect_cap.h"
+#include "commands/query_views.h"
 #include "commands/console_validation.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
@@ -75,6 +76,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_resolve_pass_destroy(device);
         d3d12_indirect_cap_destroy(device);
         d3d12_indirect_translate_destroy(device);
+        d3d12_query_sum_destroy(device);
         d3d12xs_gpu_clock_destroy(device);
         d3d12_console_validation_destroy(device);
         d3d12xs_va_map_release_gpu(device);
@@ -601,6 +603,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12_resolve_pass_create(device);
     d3d12_indirect_cap_create(device);
     d3d12_indirect_translate_create(device);
+    d3d12_query_sum_create(device);
     d3d12_console_validation_create(device);
     if (FAILED(hr = d3d12xs_graphics_memory_add_device(device))) {
         d3d12_device_destroy(device);

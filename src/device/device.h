@@ -185,6 +185,7 @@ struct d3d12_device {
     struct d3d12_resolve_pass *resolve_pass; /* the resolves Vulkan's cannot do (commands/resolve_pass.c) */
     struct d3d12xs_internal_pass *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
     struct d3d12xs_internal_pass *indirect_translate; /* its address translation (commands/command_list_generated.c) */
+    struct d3d12xs_internal_pass *query_sum; /* the sum of a query split by view-instanced passes (commands/command_list_query_views.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */
 
