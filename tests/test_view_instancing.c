@@ -558,6 +558,34 @@ static void test_statistics_across_views(struct env *env, struct query_env *q)
     ID3D12QueryHeap_Release(heap);
 }
 
+/* Queries of two types open together across a view-instanced draw: each counts every view, and
+ * the statistics query, still open at the occlusion query's EndQuery, counts none of the work
+ * that sums the occlusion query's views. */
+static void test_concurrent_queries_across_views(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *occlusion = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1);
+    ID3D12QueryHeap *statistics = query_heap(env, D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1);
+    struct harness_list list = begin_counting(env, q);
+    struct {
+        uint64_t count;
+        D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
+    } results;
+
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->two);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->plain);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, q->results, 8);
+    resolve_and_read(env, q, &list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 1, &results, sizeof(results));
+    CHECK_MSG(results.count == 2 * VIEW_SAMPLES, "occlusion counted %llu", (unsigned long long)results.count);
+    CHECK_MSG(results.stats.PSInvocations == 3 * VIEW_SAMPLES, "PSInvocations %llu", (unsigned long long)results.stats.PSInvocations);
+    CHECK_MSG(results.stats.CSInvocations == 0, "CSInvocations %llu", (unsigned long long)results.stats.CSInvocations);
+    ID3D12QueryHeap_Release(statistics);
+    ID3D12QueryHeap_Release(occlusion);
+}
+
 /* ENABLE_VIEW_INSTANCE_MASKING inside one query: the mask changes the pass's views between
  * draws (each a pass of its own), and a draw with no view counts nothing. */
 static void test_masked_views_in_query(struct env *env, struct query_env *q)
@@ -713,6 +741,7 @@ int main(void)
         query_setup(&env, &queries);
         test_occlusion_across_views(&env, &queries);
         test_statistics_across_views(&env, &queries);
+        test_concurrent_queries_across_views(&env, &queries);
         test_masked_views_in_query(&env, &queries);
         test_bundle_in_query(&env, &queries);
         test_predication_on_views(&env, &queries);

@@ -1,13 +1,15 @@
 /* Queries open across view-instanced draws. Vulkan counts a rendering pass of view instancing
  * (multiview) in as many consecutive queries as the pass has views, begun and ended inside the
- * pass, and a query begun outside such a pass may not be active in it; D3D12's query counts
- * every view. So a D3D12 query open across such a pass is split into pieces: the Vulkan query
+ * pass (the Vulkan spec's "Query Operation"), which a query begun before the pass does not have;
+ * D3D12's query counts every view. So a D3D12 query open across such a pass is split into pieces: the Vulkan query
  * counting it ends before the pass begins, the pass's views count in a piece of as many queries
  * of the allocator's pools (command_allocator.h) begun inside the pass, and after the pass a
  * one-query piece goes on counting. EndQuery then adds the heap's query and every piece into
- * the heap's D3D12 result with one internal thread (shaders/query_sum.comp). Vulkan leaves open
- * how a multiview query's count is spread over its views' queries, only that their sum is the
- * total, which is what D3D12 counts. SO_STATISTICS queries count nothing in such a pass (no
+ * the heap's D3D12 result with one internal thread (shaders/query_sum.comp), which a pipeline
+ * statistics query open meanwhile does not count (it goes on in a piece of its own after that
+ * thread). Vulkan leaves open how a multiview query's count is spread over its views' queries,
+ * only that their sum is the total, which is what D3D12 counts (lavapipe puts it all in the
+ * first). SO_STATISTICS queries count nothing in such a pass (no
  * transform feedback is active in one: pipelines that stream out have no views), so they pause
  * for it instead (docs/graphics.md, "View instancing"). */
 #include "command_recording.h"
@@ -137,6 +139,30 @@ void d3d12_command_list_queries_after_views_pass(struct d3d12_command_list *list
     }
 }
 
+/* The sum is no work of the application's: pipeline statistics queries open around it stop
+ * counting for it (their Vulkan query ends) and go on in a fresh piece after it. */
+static void pause_statistics(struct d3d12_command_list *list)
+{
+    for (uint32_t i = 0; i < list->open_query_count; i++) {
+        struct d3d12_open_query *open = &list->open_queries[i];
+        if (open->vk_pool && open->active_pool && piece_kind(open->heap) == D3D12_PIECE_PIPELINE_STATISTICS) {
+            d3d12_command_list_end_vulkan_query(list, open);
+            open->active_pool = VK_NULL_HANDLE;
+            open->split = true;
+        }
+    }
+}
+
+static void resume_statistics(struct d3d12_command_list *list, const char *command)
+{
+    for (uint32_t i = 0; i < list->open_query_count; i++) {
+        struct d3d12_open_query *open = &list->open_queries[i];
+        if (open->vk_pool && !open->active_pool && piece_kind(open->heap) == D3D12_PIECE_PIPELINE_STATISTICS
+                && start_piece(list, open, 1, command))
+            d3d12_command_list_begin_vulkan_query(list, open, open->active_pool, open->active_slot);
+    }
+}
+
 void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const struct d3d12_open_query *open, const char *command)
 {
     struct d3d12_device *device = list->object.device;
@@ -175,8 +201,7 @@ void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const 
     }
     list->query_piece_count = kept;
 
-    /* Their sum, by one thread, into the heap's result (a statistics query open meanwhile counts
-     * its one invocation, as for BINARY_OCCLUSION's fold). */
+    /* Their sum, by one thread, into the heap's result. */
     sum.fields = fields;
     sum.piece_count = results;
     sum.binary = open->type == D3D12_QUERY_TYPE_BINARY_OCCLUSION;
@@ -192,6 +217,7 @@ void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const 
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1, .descriptorCount = 1,
                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_infos[1]},
     };
+    pause_statistics(list);
     command_buffer = d3d12_command_list_begin_internal(list);
     d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
@@ -203,4 +229,5 @@ void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const 
     d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
     d3d12_command_list_end_internal(list);
+    resume_statistics(list, command);
 }
