@@ -558,6 +558,24 @@ static void test_statistics_across_views(struct env *env, struct query_env *q)
     ID3D12QueryHeap_Release(heap);
 }
 
+/* A query begun after a view-instanced draw (none open across it) in a heap of one query: lavapipe,
+ * which keeps the pass's view mask after it, would begin four queries there without d3d12xs's
+ * empty pass of no views first. */
+static void test_query_after_views(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1);
+    struct harness_list list = begin_counting(env, q);
+    uint64_t count = 0;
+
+    draw(&list, q->four);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->plain);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1, &count, sizeof(count));
+    CHECK_MSG(count == VIEW_SAMPLES, "counted %llu", (unsigned long long)count);
+    ID3D12QueryHeap_Release(heap);
+}
+
 /* Queries of two types open together across a view-instanced draw: each counts every view, and
  * the statistics query, still open at the occlusion query's EndQuery, counts none of the work
  * that sums the occlusion query's views. */
@@ -741,6 +759,7 @@ int main(void)
         query_setup(&env, &queries);
         test_occlusion_across_views(&env, &queries);
         test_statistics_across_views(&env, &queries);
+        test_query_after_views(&env, &queries);
         test_concurrent_queries_across_views(&env, &queries);
         test_masked_views_in_query(&env, &queries);
         test_bundle_in_query(&env, &queries);
