@@ -3,7 +3,8 @@
  * SetViewInstanceMask selects the views of pipelines made with ENABLE_VIEW_INSTANCE_MASKING (none
  * until it is called, none in a bundle that does not call it); CheckFeatureSupport's tier; and
  * D3D12's rules for the description, with d3d12xs's refusals of the locations multiview cannot
- * express. */
+ * express; and queries open across view-instanced draws (occlusion, BINARY_OCCLUSION, pipeline
+ * statistics, SO_STATISTICS), which count every view. */
 #include <stdio.h>
 #include <string.h>
 
@@ -399,56 +400,349 @@ static void test_rules(struct env *env)
     }
 }
 
-/* An occlusion query open across a view-instanced draw: Vulkan counts multiview passes in
- * per-view query slots begun inside the pass, which d3d12xs does not build yet (its queries begin
- * outside passes, and such a query crashes lavapipe): the draw fails Close with E_NOTIMPL and one
- * line instead. A view-instanced draw after EndQuery, and a plain draw inside a query, run. */
-static void test_occlusion_across_views(struct env *env)
+/* ---- queries open across view-instanced draws ---- */
+
+/* Query draws go into a 4-slice target through a 16 x 8 scissor: each view passes 128 samples. */
+#define QUERY_SLICES 4
+#define VIEW_SAMPLES (16u * 8u)
+static const D3D12_RECT query_scissor = {4, 8, 20, 16};
+
+struct query_env {
+    ID3D12Resource *target, *results;
+    ID3D12DescriptorHeap *rtv_heap;
+    D3D12_CPU_DESCRIPTOR_HANDLE rtv;
+    ID3D12PipelineState *plain, *two, *four, *masked;
+};
+
+static void query_setup(struct env *env, struct query_env *q)
 {
-    ID3D12PipelineState *two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
-    ID3D12PipelineState *plain = view_pipeline(env, 0, D3D12_VIEW_INSTANCING_FLAG_NONE);
-    D3D12_QUERY_HEAP_DESC heap_desc = {D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1, 0};
-    ID3D12Resource *results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 8, D3D12_RESOURCE_STATE_COPY_DEST);
+    D3D12_DESCRIPTOR_HEAP_DESC rtv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+    D3D12_HEAP_PROPERTIES heap = harness_heap_properties(D3D12_HEAP_TYPE_DEFAULT);
+    D3D12_RESOURCE_DESC desc = harness_texture_desc(D3D12_RESOURCE_DIMENSION_TEXTURE2D, DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT,
+            QUERY_SLICES, 1);
+
+    memset(q, 0, sizeof(*q));
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET;
+    CHECK_HR(ID3D12Device_CreateCommittedResource(env->device, &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_RENDER_TARGET, NULL,
+            &IID_ID3D12Resource, (void **)&q->target), S_OK);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &rtv_desc, &IID_ID3D12DescriptorHeap, (void **)&q->rtv_heap), S_OK);
+    q->rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(q->rtv_heap);
+    ID3D12Device_CreateRenderTargetView(env->device, q->target, NULL, q->rtv);
+    q->results = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 4096, D3D12_RESOURCE_STATE_COPY_DEST);
+    CHECK_HR(create_pipeline(env, NULL, &q->plain), S_OK);
+    q->two = view_pipeline(env, 2, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    q->four = view_pipeline(env, 4, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    q->masked = view_pipeline(env, 4, D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING);
+}
+
+static void query_teardown(struct query_env *q)
+{
+    ID3D12PipelineState *states[] = {q->plain, q->two, q->four, q->masked};
+    for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+        if (states[i])
+            ID3D12PipelineState_Release(states[i]);
+    ID3D12Resource_Release(q->results);
+    ID3D12DescriptorHeap_Release(q->rtv_heap);
+    ID3D12Resource_Release(q->target);
+}
+
+/* A list drawing into the 4-slice target (cleared black) through the query scissor. */
+static struct harness_list begin_counting(struct env *env, const struct query_env *q)
+{
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    const D3D12_VIEWPORT viewport = {0.0f, 0.0f, WIDTH, HEIGHT, 0.0f, 1.0f};
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, q->rtv, black_f, 0, NULL);
+    ID3D12GraphicsCommandList2_OMSetRenderTargets(list.list, 1, &q->rtv, TRUE, NULL);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+    ID3D12GraphicsCommandList2_RSSetViewports(list.list, 1, &viewport);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &query_scissor);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    return list;
+}
+
+/* Resolves count queries of heap from 0 (as type) to the start of q->results, runs the list and
+ * reads them back. */
+static void resolve_and_read(struct env *env, const struct query_env *q, struct harness_list *list, ID3D12QueryHeap *heap,
+        D3D12_QUERY_TYPE type, UINT count, void *data, size_t size)
+{
+    ID3D12GraphicsCommandList2_ResolveQueryData(list->list, heap, type, 0, count, q->results, 0);
+    harness_execute_and_wait(env->device, env->queue, list);
+    harness_release_list(list);
+    harness_read_back(env->device, env->queue, q->results, data, size);
+}
+
+static ID3D12QueryHeap *query_heap(struct env *env, D3D12_QUERY_HEAP_TYPE type, UINT count)
+{
+    D3D12_QUERY_HEAP_DESC desc = {type, count, 0};
     ID3D12QueryHeap *heap = NULL;
+    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
+    return heap;
+}
+
+/* Occlusion counts every view's samples (Vulkan's per-view queries summed): a 2-view and a 4-view
+ * draw, a plain + view-instanced + plain draw, two view-instanced passes in one query, and
+ * BINARY_OCCLUSION staying 0 or 1. The draws still render every view. */
+static void test_occlusion_across_views(struct env *env, struct query_env *q)
+{
+    static const D3D12_RECT nothing = {0, 0, 0, 0};
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 6);
+    struct harness_list list = begin_counting(env, q);
+    uint64_t counts[6] = {0};
+
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->two);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    draw(&list, q->four);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 2);
+    draw(&list, q->plain);
+    draw(&list, q->two);
+    draw(&list, q->plain);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 2);
+    /* two passes of different views, the second with two draws */
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 3);
+    draw(&list, q->two);
+    draw(&list, q->four);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 3);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 4);
+    draw(&list, q->four);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 4);
+    /* a view-instanced pass that passes no sample */
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &nothing);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 5);
+    draw(&list, q->two);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 5);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 4, 2, q->results, 32);
+    resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_OCCLUSION, 4, counts, sizeof(counts));
+    {
+        static const uint64_t expected[6] = {2 * VIEW_SAMPLES, 4 * VIEW_SAMPLES, 4 * VIEW_SAMPLES, 10 * VIEW_SAMPLES, 1, 0};
+        for (int i = 0; i < 6; i++)
+            CHECK_MSG(counts[i] == expected[i], "query %d counted %llu, expected %llu", i, (unsigned long long)counts[i],
+                    (unsigned long long)expected[i]);
+    }
+    ID3D12QueryHeap_Release(heap);
+}
+
+/* Pipeline statistics of a 2-view and a 4-view draw of one triangle against the same draw
+ * without views: every view's work is counted. */
+static void test_statistics_across_views(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 3);
+    struct harness_list list = begin_counting(env, q);
+    D3D12_QUERY_DATA_PIPELINE_STATISTICS stats[3];
+    ID3D12PipelineState *states[3] = {q->plain, q->two, q->four};
+
+    memset(stats, 0, sizeof(stats));
+    for (UINT i = 0; i < 3; i++) {
+        ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, i);
+        draw(&list, states[i]);
+        ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, i);
+    }
+    resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 3, stats, sizeof(stats));
+    /* every view's pixels are shaded; the vertex work of the views may be shared (D3D12's tiers
+     * let hardware do so), but not less than one view's is counted: lavapipe, which draws each
+     * view in turn, counts views times the plain draw's everywhere */
+    CHECK(stats[0].IAVertices == 3 && stats[0].IAPrimitives == 1 && stats[0].VSInvocations == 3 && stats[0].PSInvocations == VIEW_SAMPLES);
+    for (UINT i = 1; i < 3; i++) {
+        uint64_t views = 2 * i;
+        CHECK_MSG(stats[i].PSInvocations == views * VIEW_SAMPLES, "%llu views: PSInvocations %llu", (unsigned long long)views,
+                (unsigned long long)stats[i].PSInvocations);
+        CHECK(stats[i].IAVertices >= 3 && stats[i].IAVertices <= views * 3);
+        CHECK(stats[i].IAPrimitives >= 1 && stats[i].IAPrimitives <= views);
+        CHECK(stats[i].VSInvocations >= 3 && stats[i].VSInvocations <= views * 3);
+        CHECK(stats[i].CInvocations >= 1 && stats[i].CInvocations <= views);
+        CHECK(stats[i].GSInvocations == 0 && stats[i].HSInvocations == 0 && stats[i].DSInvocations == 0 && stats[i].CSInvocations == 0);
+    }
+    ID3D12QueryHeap_Release(heap);
+}
+
+/* A query begun after a view-instanced draw (none open across it) in a heap of one query: lavapipe,
+ * which keeps the pass's view mask after it, would begin four queries there without d3d12xs's
+ * empty pass of no views first. */
+static void test_query_after_views(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1);
+    struct harness_list list = begin_counting(env, q);
+    uint64_t count = 0;
+
+    draw(&list, q->four);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->plain);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1, &count, sizeof(count));
+    CHECK_MSG(count == VIEW_SAMPLES, "counted %llu", (unsigned long long)count);
+    ID3D12QueryHeap_Release(heap);
+}
+
+/* Queries of two types open together across a view-instanced draw: each counts every view, and
+ * the statistics query, still open at the occlusion query's EndQuery, counts none of the work
+ * that sums the occlusion query's views. */
+static void test_concurrent_queries_across_views(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *occlusion = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1);
+    ID3D12QueryHeap *statistics = query_heap(env, D3D12_QUERY_HEAP_TYPE_PIPELINE_STATISTICS, 1);
+    struct harness_list list = begin_counting(env, q);
+    struct {
+        uint64_t count;
+        D3D12_QUERY_DATA_PIPELINE_STATISTICS stats;
+    } results;
+
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->two);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    draw(&list, q->plain);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, statistics, D3D12_QUERY_TYPE_PIPELINE_STATISTICS, 0, 1, q->results, 8);
+    resolve_and_read(env, q, &list, occlusion, D3D12_QUERY_TYPE_OCCLUSION, 1, &results, sizeof(results));
+    CHECK_MSG(results.count == 2 * VIEW_SAMPLES, "occlusion counted %llu", (unsigned long long)results.count);
+    CHECK_MSG(results.stats.PSInvocations == 3 * VIEW_SAMPLES, "PSInvocations %llu", (unsigned long long)results.stats.PSInvocations);
+    CHECK_MSG(results.stats.CSInvocations == 0, "CSInvocations %llu", (unsigned long long)results.stats.CSInvocations);
+    ID3D12QueryHeap_Release(statistics);
+    ID3D12QueryHeap_Release(occlusion);
+}
+
+/* ENABLE_VIEW_INSTANCE_MASKING inside one query: the mask changes the pass's views between
+ * draws (each a pass of its own), and a draw with no view counts nothing. */
+static void test_masked_views_in_query(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1);
+    struct harness_list list = begin_counting(env, q);
+    uint64_t count = 0;
+
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x5);
+    draw(&list, q->masked);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0x0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    ID3D12GraphicsCommandList2_SetViewInstanceMask(list.list, 0xe);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 3, 1, 0, 0);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
+    resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1, &count, sizeof(count));
+    CHECK(count == 5 * VIEW_SAMPLES);
+    ID3D12QueryHeap_Release(heap);
+}
+
+/* A bundle's view-instanced draw counts every view in its caller's query (bundles take no
+ * queries of their own). */
+static void test_bundle_in_query(struct env *env, struct query_env *q)
+{
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 1);
+    struct harness_list bundle = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE);
     struct harness_list list;
     uint64_t count = 0;
 
-    CHECK_HR(ID3D12Device_CreateQueryHeap(env->device, &heap_desc, &IID_ID3D12QueryHeap, (void **)&heap), S_OK);
-    list = begin(env);
+    ID3D12GraphicsCommandList2_SetPipelineState(bundle.list, q->four);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(bundle.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D12GraphicsCommandList2_DrawInstanced(bundle.list, 3, 1, 0, 0);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(bundle.list), S_OK);
+    list = begin_counting(env, q);
     ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
-    {
-        LOG_MARK();
-        draw(&list, two);
-        CHECK_LOG("DrawInstanced", "view-instanced draw while an occlusion");
-    }
+    ID3D12GraphicsCommandList2_ExecuteBundle(list.list, (ID3D12GraphicsCommandList *)bundle.list);
     ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
-    {
-        LOG_MARK();
-        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
-        CHECK_LOG("Close", "view-instanced draw while an occlusion");
-    }
-    harness_release_list(&list);
-
-    list = begin(env);
-    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
-    draw(&list, plain);
-    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0);
-    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_OCCLUSION, 0, 1, results, 0);
-    draw(&list, two);
-    finish(env, &list);
-    check_slice(env, 0, view_colors[0]);
-    check_slice(env, 1, view_colors[1]);
-    harness_read_back(env->device, env->queue, results, &count, sizeof(count));
-    CHECK(count == (uint64_t)WIDTH * HEIGHT);
+    resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_OCCLUSION, 1, &count, sizeof(count));
+    CHECK_MSG(count == 4 * VIEW_SAMPLES, "counted %llu", (unsigned long long)count);
+    harness_release_list(&bundle);
     ID3D12QueryHeap_Release(heap);
-    ID3D12Resource_Release(results);
-    if (plain)
-        ID3D12PipelineState_Release(plain);
-    ID3D12PipelineState_Release(two);
+}
+
+/* SetPredication reads a split query's resolved result: BINARY_OCCLUSION across a
+ * view-instanced draw that passes samples (1) lets a predicated copy run, one across such a draw
+ * that passes none (0) skips it. */
+static void test_predication_on_views(struct env *env, struct query_env *q)
+{
+    static const D3D12_RECT nothing = {0, 0, 0, 0};
+    static const uint64_t marker = 0x5151515151515151ull;
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_OCCLUSION, 2);
+    ID3D12Resource *predicate = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 16, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12Resource *upload = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 8, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *copies = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 16, D3D12_RESOURCE_STATE_COPY_DEST);
+    struct harness_list list = begin_counting(env, q);
+    uint64_t values[2] = {0};
+    void *mapped = NULL;
+
+    CHECK_HR(ID3D12Resource_Map(upload, 0, NULL, &mapped), S_OK);
+    if (mapped)
+        memcpy(mapped, &marker, sizeof(marker));
+    ID3D12Resource_Unmap(upload, 0, NULL);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 0);
+    draw(&list, q->two);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 0);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &nothing);
+    ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 1);
+    draw(&list, q->two);
+    ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 1);
+    ID3D12GraphicsCommandList2_ResolveQueryData(list.list, heap, D3D12_QUERY_TYPE_BINARY_OCCLUSION, 0, 2, predicate, 0);
+    target_transition(list.list, predicate, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_PREDICATION);
+    /* EQUAL_ZERO: the predicated call is skipped where the value is 0 */
+    ID3D12GraphicsCommandList2_SetPredication(list.list, predicate, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, copies, 0, upload, 0, 8);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, predicate, 8, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, copies, 8, upload, 0, 8);
+    ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, copies, values, sizeof(values));
+    CHECK_MSG(values[0] == marker, "the copy predicated on a count of 1 wrote 0x%llx", (unsigned long long)values[0]);
+    CHECK_MSG(values[1] == 0, "the copy predicated on a count of 0 wrote 0x%llx", (unsigned long long)values[1]);
+    ID3D12Resource_Release(copies);
+    ID3D12Resource_Release(upload);
+    ID3D12Resource_Release(predicate);
+    ID3D12QueryHeap_Release(heap);
+}
+
+/* An SO_STATISTICS query pauses across a view-instanced pass (no transform feedback runs in one)
+ * and goes on after it: the triangles streamed out before and after the view-instanced draw
+ * are counted, that draw nothing. */
+static void test_stream_output_across_views(struct env *env, struct query_env *q)
+{
+    static const D3D12_SO_DECLARATION_ENTRY entry = {0, "RED", 0, 0, 1, 0};
+    static const UINT stride = 4;
+    ID3D12RootSignature *signature = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_STREAM_OUTPUT);
+    ID3D12Resource *so = harness_create_buffer(env->device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_STREAM_OUT);
+    ID3D12QueryHeap *heap = query_heap(env, D3D12_QUERY_HEAP_TYPE_SO_STATISTICS, 1);
+    D3D12_QUERY_DATA_SO_STATISTICS statistics = {0};
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    D3D12_STREAM_OUTPUT_BUFFER_VIEW view;
+    ID3D12PipelineState *streaming = NULL;
+    struct harness_list list;
+    HRESULT hr;
+
+    harness_graphics_desc(&desc, signature, env->vs, env->ps);
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.DepthStencilState.DepthEnable = FALSE;
+    desc.StreamOutput = (D3D12_STREAM_OUTPUT_DESC){&entry, 1, &stride, 1, 0};
+    hr = ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&streaming);
+    if (hr == E_NOTIMPL) {
+        printf("# no transform feedback on this device: SO_STATISTICS across views untested\n");
+    } else {
+        CHECK_HR(hr, S_OK);
+        view = (D3D12_STREAM_OUTPUT_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(so) + 16, 240, ID3D12Resource_GetGPUVirtualAddress(so)};
+        list = begin_counting(env, q);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SOSetTargets(list.list, 0, 1, &view);
+        ID3D12GraphicsCommandList2_BeginQuery(list.list, heap, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, 0);
+        draw(&list, streaming);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, env->signature);
+        draw(&list, q->two);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+        draw(&list, streaming);
+        ID3D12GraphicsCommandList2_EndQuery(list.list, heap, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, 0);
+        resolve_and_read(env, q, &list, heap, D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0, 1, &statistics, sizeof(statistics));
+        CHECK_MSG(statistics.NumPrimitivesWritten == 2 && statistics.PrimitivesStorageNeeded == 2, "SO statistics {%llu, %llu}",
+                (unsigned long long)statistics.NumPrimitivesWritten, (unsigned long long)statistics.PrimitivesStorageNeeded);
+        ID3D12PipelineState_Release(streaming);
+    }
+    ID3D12QueryHeap_Release(heap);
+    ID3D12Resource_Release(so);
+    ID3D12RootSignature_Release(signature);
 }
 
 int main(void)
 {
+    struct query_env queries;
     struct env env;
 
     harness_init();
@@ -462,7 +756,16 @@ int main(void)
         test_mask(&env);
         test_bundle_mask(&env);
         test_rules(&env);
-        test_occlusion_across_views(&env);
+        query_setup(&env, &queries);
+        test_occlusion_across_views(&env, &queries);
+        test_statistics_across_views(&env, &queries);
+        test_query_after_views(&env, &queries);
+        test_concurrent_queries_across_views(&env, &queries);
+        test_masked_views_in_query(&env, &queries);
+        test_bundle_in_query(&env, &queries);
+        test_predication_on_views(&env, &queries);
+        test_stream_output_across_views(&env, &queries);
+        query_teardown(&queries);
     }
     teardown(&env);
     return harness_finish();

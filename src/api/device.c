@@ -23,6 +23,7 @@
 #include "commands/resolve_pass.h"
 #include "commands/indirect_cap.h"
 #include "commands/indirect_image.h"
+#include "commands/query_views.h"
 #include "commands/console_validation.h"
 #include "sync/scheduler.h"
 #include "sync/waiter.h"
@@ -77,6 +78,7 @@ static void d3d12_device_destroy(struct d3d12_device *device)
         d3d12_indirect_cap_destroy(device);
         d3d12_indirect_translate_destroy(device);
         d3d12_indirect_image_destroy(device);
+        d3d12_query_sum_destroy(device);
         d3d12xs_gpu_clock_destroy(device);
         d3d12_console_validation_destroy(device);
         d3d12xs_va_map_release_gpu(device);
@@ -604,6 +606,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
     d3d12_indirect_cap_create(device);
     d3d12_indirect_translate_create(device);
     d3d12_indirect_image_create(device);
+    d3d12_query_sum_create(device);
     d3d12_console_validation_create(device);
     if (FAILED(hr = d3d12xs_graphics_memory_add_device(device))) {
         d3d12_device_destroy(device);

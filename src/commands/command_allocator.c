@@ -40,6 +40,11 @@ static void destroy_allocator(struct d3d12_device *device, void *object)
     for (size_t i = 0; i < allocator->timestamp_pool_count; i++)
         vkDestroyQueryPool(device->vk_device, allocator->timestamp_pools[i], NULL);
     free(allocator->timestamp_pools);
+    for (size_t kind = 0; kind < sizeof(allocator->query_slots) / sizeof(allocator->query_slots[0]); kind++) {
+        for (size_t i = 0; i < allocator->query_slots[kind].pool_count; i++)
+            vkDestroyQueryPool(device->vk_device, allocator->query_slots[kind].pools[i], NULL);
+        free(allocator->query_slots[kind].pools);
+    }
     for (size_t i = 0; i < allocator->scratch_block_count; i++)
         d3d12xs_free_buffer(device, &allocator->scratch_blocks[i].buffer, &allocator->scratch_blocks[i].memory);
     free(allocator->scratch_blocks);
@@ -101,6 +106,8 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_allocator_Reset(ID3D12CommandAllo
     }
     allocator->next_free = allocator->helper_next_free = 0;
     allocator->next_timestamp = 0;
+    for (size_t kind = 0; kind < sizeof(allocator->query_slots) / sizeof(allocator->query_slots[0]); kind++)
+        allocator->query_slots[kind].next = 0;
     allocator->next_scratch_slice = 0;
     d3d12_argument_ring_reset(&allocator->arguments);
     d3d12_transient_memory_reset(&allocator->transient);
@@ -199,6 +206,48 @@ HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *al
     }
     *pool = allocator->timestamp_pools[pool_index];
     *index = allocator->next_timestamp++ % TIMESTAMPS_PER_POOL;
+    pthread_mutex_unlock(&allocator->object.lock);
+    return S_OK;
+}
+
+#define QUERY_SLOTS_PER_POOL 64u
+
+HRESULT d3d12_command_allocator_get_query_slots(struct d3d12_command_allocator *allocator, enum d3d12_piece_kind kind, uint32_t count,
+        VkQueryPool *pool, uint32_t *first)
+{
+    /* Vulkan's pipeline statistics bits 0-10 are D3D12's eleven statistics (query_heap.c). */
+    static const VkQueryPoolCreateInfo infos[] = {
+        [D3D12_PIECE_OCCLUSION] = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_OCCLUSION,
+                .queryCount = QUERY_SLOTS_PER_POOL},
+        [D3D12_PIECE_PIPELINE_STATISTICS] = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+                .queryCount = QUERY_SLOTS_PER_POOL, .pipelineStatistics = 0x7ff},
+        [D3D12_PIECE_STREAM] = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT,
+                .queryCount = QUERY_SLOTS_PER_POOL},
+    };
+    struct d3d12_device *device = allocator->object.device;
+    struct d3d12_query_slots *slots = &allocator->query_slots[kind];
+    size_t pool_index;
+    VkResult vr;
+
+    pthread_mutex_lock(&allocator->object.lock);
+    /* a piece's queries are consecutive: one that does not fit the rest of a pool starts the next */
+    if (slots->next % QUERY_SLOTS_PER_POOL + count > QUERY_SLOTS_PER_POOL)
+        slots->next += QUERY_SLOTS_PER_POOL - slots->next % QUERY_SLOTS_PER_POOL;
+    pool_index = slots->next / QUERY_SLOTS_PER_POOL;
+    if (pool_index == slots->pool_count) {
+        if (!d3d12xs_array_reserve((void **)&slots->pools, &slots->pool_capacity, slots->pool_count + 1, sizeof(*slots->pools))) {
+            pthread_mutex_unlock(&allocator->object.lock);
+            return E_OUTOFMEMORY;
+        }
+        if ((vr = vkCreateQueryPool(device->vk_device, &infos[kind], NULL, &slots->pools[pool_index])) != VK_SUCCESS) {
+            pthread_mutex_unlock(&allocator->object.lock);
+            return d3d12xs_hresult_from_vk(device, vr);
+        }
+        slots->pool_count++;
+    }
+    *pool = slots->pools[pool_index];
+    *first = slots->next % QUERY_SLOTS_PER_POOL;
+    slots->next += count;
     pthread_mutex_unlock(&allocator->object.lock);
     return S_OK;
 }

@@ -25,6 +25,13 @@ struct d3d12_command_allocator {
     VkQueryPool *timestamp_pools;
     size_t timestamp_pool_count, timestamp_pool_capacity;
     uint32_t next_timestamp;
+    /* Queries of split queries' pieces (commands/command_list_query_views.c), by kind (enum
+     * d3d12_piece_kind), handed out like timestamps; a piece's slots lie in one pool. */
+    struct d3d12_query_slots {
+        VkQueryPool *pools;
+        size_t pool_count, pool_capacity;
+        uint32_t next;
+    } query_slots[3];
     /* Small device-local slices for DispatchX's ordered-append state, one per dispatch. */
     struct d3d12_scratch_block *scratch_blocks;
     size_t scratch_block_count, scratch_block_capacity;
@@ -52,6 +59,17 @@ HRESULT d3d12_command_allocator_create(struct d3d12_device *device, D3D12_COMMAN
 HRESULT d3d12_command_allocator_get_command_buffer(struct d3d12_command_allocator *allocator, bool helper, VkCommandBuffer *command_buffer);
 /* A timestamp query for the recording list (reset by the list before it writes it). */
 HRESULT d3d12_command_allocator_get_timestamp(struct d3d12_command_allocator *allocator, VkQueryPool *pool, uint32_t *index);
+/* The kinds of Vulkan query a split query's pieces count in. */
+enum d3d12_piece_kind {
+    D3D12_PIECE_OCCLUSION,
+    D3D12_PIECE_PIPELINE_STATISTICS, /* all eleven statistics, as a heap's pool */
+    D3D12_PIECE_STREAM,              /* transform feedback stream queries */
+};
+/* count consecutive queries of one pool of that kind for the recording list (reset by the list
+ * before it begins them), valid until the allocator's Reset or Release; count is at most
+ * D3D12_MAX_VIEW_INSTANCE_COUNT. */
+HRESULT d3d12_command_allocator_get_query_slots(struct d3d12_command_allocator *allocator, enum d3d12_piece_kind kind, uint32_t count,
+        VkQueryPool *pool, uint32_t *first);
 struct d3d12_scratch_block {
     VkBuffer buffer;
     struct d3d12xs_allocation memory;

@@ -58,6 +58,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
         d3d12_command_list_pix_release(list);
         free(list->query_resets);
         free(list->open_queries);
+        free(list->query_pieces);
         free(list->render_pass.resolves);
         free(list->segments);
         free(list->value_writes);
@@ -127,6 +128,8 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->query_reset_count = 0;
     list->query_reset_command_buffer = VK_NULL_HANDLE;
     list->open_query_count = 0;
+    list->query_piece_count = 0;
+    list->queries_in_views_pass = list->view_mask_kept = false;
     list->call_count = 0;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;

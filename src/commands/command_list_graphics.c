@@ -472,14 +472,6 @@ bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char
      * runs nothing of the draw */
     if (__builtin_expect(pipeline->graphics->view_masking, 0) && !d3d12_command_list_view_mask(list, pipeline->graphics))
         return false;
-    /* Vulkan counts a multiview pass's queries in view-many consecutive slots begun inside the
-     * pass; d3d12xs's queries begin outside passes (a query open across such a pass crashes
-     * lavapipe), and splitting one D3D12 query over several Vulkan ones is not built. */
-    if (__builtin_expect(pipeline->graphics->view_mask != 0, 0) && d3d12_command_list_has_active_queries(list)) {
-        d3d12_command_list_record_unsupported(list, command, "a view-instanced draw while an occlusion, pipeline statistics or stream "
-                "output query is open (Vulkan counts multiview passes in per-view query slots begun inside the pass)");
-        return false;
-    }
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
     /* the pipeline made for the masked views (the flush binds it when it binds; a new mask does not flush) */

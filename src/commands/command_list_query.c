@@ -140,7 +140,6 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
     const char *command = METHOD(BeginQuery);
     struct d3d12_query_heap *heap;
     struct d3d12_open_query *open;
-    VkQueryControlFlags flags = 0;
     VkQueryPool pool;
 
     if (!d3d12_command_list_check_recording(list, command))
@@ -170,40 +169,73 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
         d3d12_command_list_record_error(list, command, "out of memory");
         return;
     }
-    list->open_queries[list->open_query_count++] = (struct d3d12_open_query){heap, index, type, pool};
+    open = &list->open_queries[list->open_query_count++];
+    *open = (struct d3d12_open_query){heap, index, type, pool, pool, index, false};
     if (pool) {
-        if (type == D3D12_QUERY_TYPE_OCCLUSION && list->object.device->has_precise_occlusion)
-            flags = VK_QUERY_CONTROL_PRECISE_BIT; /* BINARY_OCCLUSION needs only zero or not */
         vkCmdResetQueryPool(list->vk_command_buffer, pool, index, 1);
-        if (heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS)
-            list->object.device->graphics.vkCmdBeginQueryIndexedEXT(list->vk_command_buffer, pool, index, flags, so_stream(type));
-        else
-            vkCmdBeginQuery(list->vk_command_buffer, pool, index, flags);
+        d3d12_command_list_begin_vulkan_query(list, open, pool, index);
     }
     d3d12_command_list_note(list, D3D12_RECORDED_BEGIN_QUERY, 0, 0);
 }
 
+void d3d12_command_list_begin_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open, VkQueryPool pool,
+        uint32_t slot)
+{
+    VkQueryControlFlags flags = 0;
+
+    /* lavapipe keeps the view mask of the last rendering pass after vkCmdEndRendering and
+     * begins that many queries at a begin outside any pass (past the pool's end, or over
+     * another query's): an empty pass of no views first makes it 0 again. */
+    if (list->view_mask_kept) {
+        const VkRenderingInfo no_views = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {1, 1}}, .layerCount = 1};
+        vkCmdBeginRendering(list->vk_command_buffer, &no_views);
+        vkCmdEndRendering(list->vk_command_buffer);
+        list->view_mask_kept = false;
+    }
+    if (open->type == D3D12_QUERY_TYPE_OCCLUSION && list->object.device->has_precise_occlusion)
+        flags = VK_QUERY_CONTROL_PRECISE_BIT; /* BINARY_OCCLUSION needs only zero or not */
+    if (open->heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS)
+        list->object.device->graphics.vkCmdBeginQueryIndexedEXT(list->vk_command_buffer, pool, slot, flags, so_stream(open->type));
+    else
+        vkCmdBeginQuery(list->vk_command_buffer, pool, slot, flags);
+}
+
+void d3d12_command_list_end_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open)
+{
+    if (!open->active_pool)
+        return;
+    if (open->heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS)
+        list->object.device->graphics.vkCmdEndQueryIndexedEXT(list->vk_command_buffer, open->active_pool, open->active_slot,
+                so_stream(open->type));
+    else
+        vkCmdEndQuery(list->vk_command_buffer, open->active_pool, open->active_slot);
+}
+
 /* EndQuery of a begun query: ends the Vulkan query and copies its result into the heap's
- * results in D3D12's layout. Later commands of the list that read the results (a resolve)
- * wait for the copy through the barrier tracker. */
-static void end_counted_query(struct d3d12_command_list *list, struct d3d12_query_heap *heap, uint32_t index, VkQueryPool pool,
-        D3D12_QUERY_TYPE type)
+ * results in D3D12's layout (a split query's pieces summed there). Later commands of the list
+ * that read the results (a resolve) wait for the copy through the barrier tracker. */
+static void end_counted_query(struct d3d12_command_list *list, const struct d3d12_open_query *open, const char *command)
 {
     VkCommandBuffer command_buffer = list->vk_command_buffer;
+    struct d3d12_query_heap *heap = open->heap;
+    const uint32_t index = open->index;
+    const VkQueryPool pool = open->vk_pool;
+    const D3D12_QUERY_TYPE type = open->type;
     VkDeviceSize offset = (VkDeviceSize)index * heap->result_size;
 
+    d3d12_command_list_end_vulkan_query(list, open);
     d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     if (!pool) {
         vkCmdFillBuffer(command_buffer, heap->results, offset, heap->result_size, 0);
+    } else if (open->split) {
+        d3d12_command_list_sum_query_pieces(list, open, command);
     } else if (pool == heap->compute_pool) {
         /* The graphics fields are 0: a compute-only family runs no graphics work. */
         VkDeviceSize cs_offset = offsetof(D3D12_QUERY_DATA_PIPELINE_STATISTICS, CSInvocations);
-        vkCmdEndQuery(command_buffer, pool, index);
         vkCmdFillBuffer(command_buffer, heap->results, offset, cs_offset, 0);
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset + cs_offset, sizeof(UINT64),
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     } else if (heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS) {
-        list->object.device->graphics.vkCmdEndQueryIndexedEXT(command_buffer, pool, index, so_stream(type));
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset, sizeof(D3D12_QUERY_DATA_SO_STATISTICS),
                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     } else {
@@ -211,7 +243,6 @@ static void end_counted_query(struct d3d12_command_list *list, struct d3d12_quer
          * query_heap.c); PIPELINE_STATISTICS1's mesh and amplification fields after them stay 0
          * until mesh shaders exist. */
         VkDeviceSize size = heap->desc.Type == D3D12_QUERY_HEAP_TYPE_OCCLUSION ? sizeof(UINT64) : sizeof(D3D12_QUERY_DATA_PIPELINE_STATISTICS);
-        vkCmdEndQuery(command_buffer, pool, index);
         vkCmdCopyQueryPoolResults(command_buffer, pool, index, 1, heap->results, offset, size, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         /* BINARY_OCCLUSION: the count becomes exactly 0 or 1, folded in place by one internal
          * thread (a statistics query open meanwhile counts its one invocation). */
@@ -243,7 +274,7 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *
     if (!(heap = query_heap_argument(list, command, heap_iface, type, QUERY_END)) || !index_argument(list, command, heap, index))
         return;
     if (type != D3D12_QUERY_TYPE_TIMESTAMP) {
-        VkQueryPool pool;
+        struct d3d12_open_query ended;
         if (!(open = find_open_query(list, heap, index))) {
             d3d12_command_list_record_error(list, command, "query %u of pQueryHeap was not begun in this list (BeginQuery and EndQuery "
                     "of a %s query go in one list)", index, d3d12_query_type_name(type));
@@ -254,9 +285,9 @@ void STDMETHODCALLTYPE d3d12_command_list_EndQuery(ID3D12GraphicsCommandList10 *
                     d3d12_query_type_name(type), index, d3d12_query_type_name(open->type));
             return;
         }
-        pool = open->vk_pool;
+        ended = *open;
         *open = list->open_queries[--list->open_query_count];
-        end_counted_query(list, heap, index, pool, type);
+        end_counted_query(list, &ended, command);
         d3d12_command_list_note(list, D3D12_RECORDED_END_QUERY, 0, 0);
         return;
     }

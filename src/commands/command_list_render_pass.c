@@ -169,7 +169,7 @@ static bool rendering_key(struct d3d12_command_list *list, const struct d3d12_gr
     return true;
 }
 
-static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_rendering_key *key)
+static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_rendering_key *key, const char *command)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     VkRenderingAttachmentInfo colors[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT], depth, stencil;
@@ -196,7 +196,14 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
         .pDepthAttachment = key->depth_stencil_aspects & VK_IMAGE_ASPECT_DEPTH_BIT ? &depth : NULL,
         .pStencilAttachment = key->depth_stencil_aspects & VK_IMAGE_ASPECT_STENCIL_BIT ? &stencil : NULL,
     };
+    /* Vulkan counts a multiview pass in per-view queries begun inside it: the open queries
+     * go on in those (command_list_query_views.c). */
+    if (key->view_mask && list->open_query_count)
+        d3d12_command_list_queries_before_views_pass(list, key->view_mask, command);
     vkCmdBeginRendering(list->vk_command_buffer, &info);
+    list->view_mask_kept = false;
+    if (list->queries_in_views_pass)
+        d3d12_command_list_queries_begin_in_views_pass(list);
     list->rendering_pass_count++;
     graphics->rendering = true;
     graphics->rendering_in = list->vk_command_buffer;
@@ -222,7 +229,7 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
         d3d12_command_list_end_rendering(list);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
     if (!graphics->rendering)
-        begin_rendering(list, &key);
+        begin_rendering(list, &key, command);
     graphics->rendering_checked_for = pipeline;
     return true;
 }

@@ -128,7 +128,22 @@ struct d3d12_open_query {
     struct d3d12_query_heap *heap; /* not referenced: the list may not outlive its heaps' use */
     uint32_t index;
     D3D12_QUERY_TYPE type;
-    VkQueryPool vk_pool; /* the Vulkan query active in the current command buffer, or VK_NULL_HANDLE */
+    VkQueryPool vk_pool; /* the heap's Vulkan pool that counts it in this list; VK_NULL_HANDLE where none counts, or once ended */
+    /* The Vulkan query counting it now: the heap's query `index` until a view-instanced pass
+     * splits it, then its last piece (command_list_query_views.c); VK_NULL_HANDLE while none
+     * does (an SO_STATISTICS query inside a view-instanced pass). */
+    VkQueryPool active_pool;
+    uint32_t active_slot;
+    bool split; /* counted in pieces too: EndQuery sums them */
+};
+
+/* A piece of a split query: count consecutive Vulkan queries of an allocator's pool, begun
+ * together (a view-instanced pass's views, or 1 outside such a pass). */
+struct d3d12_query_piece {
+    const struct d3d12_query_heap *heap;
+    uint32_t index;
+    VkQueryPool pool;
+    uint32_t first, count;
 };
 
 /* One resolve a D3D12 render pass does at its EndRenderPass (ENDING_ACCESS_RESOLVE), copied at
@@ -206,6 +221,15 @@ struct d3d12_command_list {
     struct d3d12_open_query *open_queries;
     uint32_t open_query_count;
     size_t open_query_capacity;
+    /* The pieces of the open queries a view-instanced pass split, and whether the open
+     * rendering pass is such a pass, with the open queries counted inside it. */
+    struct d3d12_query_piece *query_pieces;
+    uint32_t query_piece_count;
+    size_t query_piece_capacity;
+    bool queries_in_views_pass;
+    /* lavapipe: a view-instanced pass ended and lavapipe still holds its view mask
+     * (d3d12_command_list_begin_vulkan_query). */
+    bool view_mask_kept;
     /* Known values the list writes (value writes), by segment: what lets the scheduler wait
      * out another queue's memory wait on the GPU (sync/gpu_wait.h). */
     /* PIX events recorded while a capture runs (command_list_pix.c): their timestamps and the
@@ -320,6 +344,23 @@ void d3d12_command_list_record_query_resets(struct d3d12_command_list *list);
  * query across command buffers). command names the call for the error; NULL records none
  * (Release). */
 void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const char *command, bool close);
+/* command_list_query.c: begins (in slot of pool) and ends (where it counts now) the Vulkan query
+ * counting an open query, as its type does. */
+void d3d12_command_list_begin_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open, VkQueryPool pool,
+        uint32_t slot);
+void d3d12_command_list_end_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open);
+/* command_list_query_views.c: the open queries around a rendering pass of view instancing
+ * (Vulkan multiview counts it in per-view queries begun and ended inside the pass). Before
+ * vkCmdBeginRendering of view_mask: each open query ends where it counts and gets the views'
+ * queries, reset; after it, they begin. Before vkCmdEndRendering they end; after it each query
+ * goes on in a fresh piece. */
+void d3d12_command_list_queries_before_views_pass(struct d3d12_command_list *list, uint32_t view_mask, const char *command);
+void d3d12_command_list_queries_begin_in_views_pass(struct d3d12_command_list *list);
+void d3d12_command_list_queries_end_in_views_pass(struct d3d12_command_list *list);
+void d3d12_command_list_queries_after_views_pass(struct d3d12_command_list *list);
+/* EndQuery of a split query, its Vulkan query ended: its counts (the heap's query and every
+ * piece) summed into the heap's D3D12 result, BINARY_OCCLUSION's folded to 0 or 1. */
+void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const struct d3d12_open_query *open, const char *command);
 static inline bool d3d12_command_list_has_active_queries(const struct d3d12_command_list *list)
 {
     for (uint32_t i = 0; i < list->open_query_count; i++) {

@@ -113,8 +113,16 @@ void d3d12_command_list_end_rendering(struct d3d12_command_list *list)
     if (graphics->rendering_in == list->vk_command_buffer && list->vk_command_buffer) {
         if (graphics->xfb_active)
             end_transform_feedback(list);
+        if (list->queries_in_views_pass)
+            d3d12_command_list_queries_end_in_views_pass(list);
         vkCmdEndRendering(list->vk_command_buffer);
+        graphics->rendering = false;
+        if (graphics->rendering_key.view_mask && list->object.device->vk_driver_properties.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
+            list->view_mask_kept = true;
+        if (list->queries_in_views_pass)
+            d3d12_command_list_queries_after_views_pass(list);
     }
+    list->queries_in_views_pass = false;
     graphics->xfb_active = false;
     graphics->rendering = false;
 }
@@ -278,8 +286,8 @@ void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const 
                     "command buffer (d3d12xs cannot split a query: EndQuery it before)", open->index, d3d12_query_type_name(open->type));
             reported = true;
         }
-        if (open->vk_pool && list->vk_command_buffer)
-            vkCmdEndQuery(list->vk_command_buffer, open->vk_pool, open->index);
-        open->vk_pool = VK_NULL_HANDLE;
+        if (list->vk_command_buffer)
+            d3d12_command_list_end_vulkan_query(list, open);
+        open->vk_pool = open->active_pool = VK_NULL_HANDLE;
     }
 }
