@@ -31,13 +31,12 @@ struct translate_batch {
     uint32_t null_size, padding;
 };
 
-/* Where generated commands read their inputs (the commands, the count): the draw-indirect stage
- * and, with isPreprocessed false, the implicit preprocessing, which Vulkan runs in a stage of its
- * own (COMMAND_PREPROCESS) and synchronizes only against the execution after it. A barrier into
- * DRAW_INDIRECT alone left a dispatch count a shader wrote earlier in the list unseen by NVIDIA's
- * preprocessing (the H100 hung on garbage group counts: docs/indirect.md). */
-#define GENERATED_INPUT_STAGES (VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMMAND_PREPROCESS_BIT_EXT)
-#define GENERATED_INPUT_ACCESS (VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_COMMAND_PREPROCESS_READ_BIT_EXT)
+/* Where generated commands read their inputs (the commands, the count): the draw-indirect stage,
+ * as for indirect draws. A barrier that also named the implicit preprocessing's own stage
+ * (COMMAND_PREPROCESS) hung the H100 at the first ExecuteIndirect after a write was pending
+ * (docs/indirect.md): it is not used. */
+#define GENERATED_INPUT_STAGES VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT
+#define GENERATED_INPUT_ACCESS VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT
 
 /* The argument bytes one batch binds stay within every device's storage buffer range (at least
  * 2^27 bytes), with room for the offset's alignment; its threads within one dispatch's groups. */
@@ -191,15 +190,6 @@ static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_b
     }
 }
 
-/* What the barrier tracker just made visible to the draw-indirect stage (the application's
- * writes of the commands or the count), the implicit preprocessing reads too: chained from that
- * stage into it (outside any rendering pass). */
-static void preprocess_reads_inputs(struct d3d12_command_list *list)
-{
-    d3d12_barriers_emit(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0,
-            VK_PIPELINE_STAGE_2_COMMAND_PREPROCESS_BIT_EXT, VK_ACCESS_2_COMMAND_PREPROCESS_READ_BIT_EXT);
-}
-
 void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts, UINT64 count_offset)
 {
@@ -221,7 +211,6 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     };
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     VkPipeline variant = VK_NULL_HANDLE;
-    bool inputs_written;
     VkBuffer preprocess;
     VkDeviceSize preprocess_offset;
 
@@ -259,17 +248,11 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             return;
         if (variant)
             bind_root_view_variant(list, bind_point, layout, variant);
-        inputs_written = d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
-        if (inputs_written)
-            preprocess_reads_inputs(list);
     } else {
-        inputs_written = d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
-        if (list->bindings.graphics.rendering && inputs_written)
+        if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
             d3d12_command_list_end_rendering(list);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
-        if (inputs_written)
-            preprocess_reads_inputs(list);
         /* a signature that sets the index buffer needs none set on the list */
         if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed && !layout->sets_index_buffer))
             return;
