@@ -113,11 +113,6 @@ static struct d3d12_open_query *find_open_query(struct d3d12_command_list *list,
 }
 
 /* The stream an SO_STATISTICS query type counts. */
-static uint32_t so_stream(D3D12_QUERY_TYPE type)
-{
-    return type - D3D12_QUERY_TYPE_SO_STATISTICS_STREAM0;
-}
-
 /* Heap types whose queries are one Vulkan query type (PIPELINE_STATISTICS1 counts in a
  * pipeline-statistics pool too). */
 static D3D12_QUERY_HEAP_TYPE vk_query_class(D3D12_QUERY_HEAP_TYPE type)
@@ -176,39 +171,6 @@ void STDMETHODCALLTYPE d3d12_command_list_BeginQuery(ID3D12GraphicsCommandList10
         d3d12_command_list_begin_vulkan_query(list, open, pool, index);
     }
     d3d12_command_list_note(list, D3D12_RECORDED_BEGIN_QUERY, 0, 0);
-}
-
-void d3d12_command_list_begin_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open, VkQueryPool pool,
-        uint32_t slot)
-{
-    VkQueryControlFlags flags = 0;
-
-    /* lavapipe keeps the view mask of the last rendering pass after vkCmdEndRendering and
-     * begins that many queries at a begin outside any pass (past the pool's end, or over
-     * another query's): an empty pass of no views first makes it 0 again. */
-    if (list->view_mask_kept) {
-        const VkRenderingInfo no_views = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {1, 1}}, .layerCount = 1};
-        vkCmdBeginRendering(list->vk_command_buffer, &no_views);
-        vkCmdEndRendering(list->vk_command_buffer);
-        list->view_mask_kept = false;
-    }
-    if (open->type == D3D12_QUERY_TYPE_OCCLUSION && list->object.device->has_precise_occlusion)
-        flags = VK_QUERY_CONTROL_PRECISE_BIT; /* BINARY_OCCLUSION needs only zero or not */
-    if (open->heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS)
-        list->object.device->graphics.vkCmdBeginQueryIndexedEXT(list->vk_command_buffer, pool, slot, flags, so_stream(open->type));
-    else
-        vkCmdBeginQuery(list->vk_command_buffer, pool, slot, flags);
-}
-
-void d3d12_command_list_end_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open)
-{
-    if (!open->active_pool)
-        return;
-    if (open->heap->desc.Type == D3D12_QUERY_HEAP_TYPE_SO_STATISTICS)
-        list->object.device->graphics.vkCmdEndQueryIndexedEXT(list->vk_command_buffer, open->active_pool, open->active_slot,
-                so_stream(open->type));
-    else
-        vkCmdEndQuery(list->vk_command_buffer, open->active_pool, open->active_slot);
 }
 
 /* EndQuery of a begun query: ends the Vulkan query and copies its result into the heap's

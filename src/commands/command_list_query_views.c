@@ -48,42 +48,15 @@ static uint32_t result_fields(const struct d3d12_query_heap *heap)
     }
 }
 
-static enum d3d12_piece_kind piece_kind(const struct d3d12_query_heap *heap)
-{
-    switch (heap->desc.Type) {
-    case D3D12_QUERY_HEAP_TYPE_OCCLUSION:
-        return D3D12_PIECE_OCCLUSION;
-    case D3D12_QUERY_HEAP_TYPE_SO_STATISTICS:
-        return D3D12_PIECE_STREAM;
-    default:
-        return D3D12_PIECE_PIPELINE_STATISTICS;
-    }
-}
-
-/* A new piece of count queries for the open query, reset (outside any pass) and now where it
- * counts, not begun yet. False after recording the error; nothing counts it then. */
+/* A new piece of count queries for the open query (command_list_query_pieces.c); false after
+ * recording the error, nothing counts it then. */
 static bool start_piece(struct d3d12_command_list *list, struct d3d12_open_query *open, uint32_t count, const char *command)
 {
-    VkQueryPool pool;
-    uint32_t first;
-    HRESULT hr;
-
-    open->active_pool = VK_NULL_HANDLE;
-    if (FAILED(hr = d3d12_command_allocator_get_query_slots(list->allocator, piece_kind(open->heap), count, &pool, &first))) {
-        d3d12_command_list_record_error(list, command, "cannot make the Vulkan queries that count query %u (%s) across a view-instanced pass "
-                "(HRESULT 0x%08x)", open->index, d3d12_query_type_name(open->type), (unsigned)hr);
-        return false;
-    }
-    if (!d3d12xs_array_reserve((void **)&list->query_pieces, &list->query_piece_capacity, list->query_piece_count + 1,
-            sizeof(*list->query_pieces))) {
-        d3d12_command_list_record_error(list, command, "out of memory for the pieces of query %u", open->index);
-        return false;
-    }
-    list->query_pieces[list->query_piece_count++] = (struct d3d12_query_piece){open->heap, open->index, pool, first, count};
-    vkCmdResetQueryPool(list->vk_command_buffer, pool, first, count);
-    open->active_pool = pool;
-    open->active_slot = first;
-    return true;
+    HRESULT hr = d3d12_command_list_start_query_piece(list, open, count);
+    if (FAILED(hr))
+        d3d12_command_list_record_error(list, command, "cannot make the Vulkan queries that count query %u (%s) across a view-instanced "
+                "pass (HRESULT 0x%08x)", open->index, d3d12_query_type_name(open->type), (unsigned)hr);
+    return SUCCEEDED(hr);
 }
 
 void d3d12_command_list_queries_before_views_pass(struct d3d12_command_list *list, uint32_t view_mask, const char *command)
@@ -110,42 +83,13 @@ void d3d12_command_list_queries_before_views_pass(struct d3d12_command_list *lis
     }
 }
 
-void d3d12_command_list_queries_begin_in_views_pass(struct d3d12_command_list *list)
-{
-    for (uint32_t i = 0; i < list->open_query_count; i++) {
-        const struct d3d12_open_query *open = &list->open_queries[i];
-        if (open->vk_pool && open->active_pool)
-            d3d12_command_list_begin_vulkan_query(list, open, open->active_pool, open->active_slot);
-    }
-}
-
-void d3d12_command_list_queries_end_in_views_pass(struct d3d12_command_list *list)
-{
-    for (uint32_t i = 0; i < list->open_query_count; i++) {
-        struct d3d12_open_query *open = &list->open_queries[i];
-        if (open->vk_pool) {
-            d3d12_command_list_end_vulkan_query(list, open);
-            open->active_pool = VK_NULL_HANDLE;
-        }
-    }
-}
-
-void d3d12_command_list_queries_after_views_pass(struct d3d12_command_list *list)
-{
-    for (uint32_t i = 0; i < list->open_query_count; i++) {
-        struct d3d12_open_query *open = &list->open_queries[i];
-        if (open->vk_pool && start_piece(list, open, 1, "the end of a view-instanced pass"))
-            d3d12_command_list_begin_vulkan_query(list, open, open->active_pool, open->active_slot);
-    }
-}
-
 /* The sum is no work of the application's: pipeline statistics queries open around it stop
  * counting for it (their Vulkan query ends) and go on in a fresh piece after it. */
 static void pause_statistics(struct d3d12_command_list *list)
 {
     for (uint32_t i = 0; i < list->open_query_count; i++) {
         struct d3d12_open_query *open = &list->open_queries[i];
-        if (open->vk_pool && open->active_pool && piece_kind(open->heap) == D3D12_PIECE_PIPELINE_STATISTICS) {
+        if (open->vk_pool && open->active_pool && d3d12_query_piece_kind(open->heap) == D3D12_PIECE_PIPELINE_STATISTICS) {
             d3d12_command_list_end_vulkan_query(list, open);
             open->active_pool = VK_NULL_HANDLE;
             open->split = true;
@@ -157,7 +101,7 @@ static void resume_statistics(struct d3d12_command_list *list, const char *comma
 {
     for (uint32_t i = 0; i < list->open_query_count; i++) {
         struct d3d12_open_query *open = &list->open_queries[i];
-        if (open->vk_pool && !open->active_pool && piece_kind(open->heap) == D3D12_PIECE_PIPELINE_STATISTICS
+        if (open->vk_pool && !open->active_pool && d3d12_query_piece_kind(open->heap) == D3D12_PIECE_PIPELINE_STATISTICS
                 && start_piece(list, open, 1, command))
             d3d12_command_list_begin_vulkan_query(list, open, open->active_pool, open->active_slot);
     }

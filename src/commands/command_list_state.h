@@ -344,8 +344,8 @@ void d3d12_command_list_record_query_resets(struct d3d12_command_list *list);
  * query across command buffers). command names the call for the error; NULL records none
  * (Release). */
 void d3d12_command_list_end_open_queries(struct d3d12_command_list *list, const char *command, bool close);
-/* command_list_query.c: begins (in slot of pool) and ends (where it counts now) the Vulkan query
- * counting an open query, as its type does. */
+/* command_list_query_pieces.c: begins (in slot of pool) and ends (where it counts now) the Vulkan
+ * query counting an open query, as its type does. */
 void d3d12_command_list_begin_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open, VkQueryPool pool,
         uint32_t slot);
 void d3d12_command_list_end_vulkan_query(struct d3d12_command_list *list, const struct d3d12_open_query *open);
@@ -355,9 +355,15 @@ void d3d12_command_list_end_vulkan_query(struct d3d12_command_list *list, const 
  * queries, reset; after it, they begin. Before vkCmdEndRendering they end; after it each query
  * goes on in a fresh piece. */
 void d3d12_command_list_queries_before_views_pass(struct d3d12_command_list *list, uint32_t view_mask, const char *command);
+/* command_list_query_pieces.c: the three after the first; the last fails (the queries' pieces
+ * could not be made) for its caller to record. */
 void d3d12_command_list_queries_begin_in_views_pass(struct d3d12_command_list *list);
 void d3d12_command_list_queries_end_in_views_pass(struct d3d12_command_list *list);
-void d3d12_command_list_queries_after_views_pass(struct d3d12_command_list *list);
+HRESULT d3d12_command_list_queries_after_views_pass(struct d3d12_command_list *list);
+/* command_list_query_pieces.c: a new piece of count queries of the allocator's pools for the open
+ * query, reset (outside any pass) and where it counts now, not begun yet. */
+HRESULT d3d12_command_list_start_query_piece(struct d3d12_command_list *list, struct d3d12_open_query *open, uint32_t count);
+enum d3d12_piece_kind d3d12_query_piece_kind(const struct d3d12_query_heap *heap);
 /* EndQuery of a split query, its Vulkan query ended: its counts (the heap's query and every
  * piece) summed into the heap's D3D12 result, BINARY_OCCLUSION's folded to 0 or 1. */
 void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const struct d3d12_open_query *open, const char *command);

@@ -108,6 +108,7 @@ static void end_transform_feedback(struct d3d12_command_list *list)
 void d3d12_command_list_end_rendering(struct d3d12_command_list *list)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    HRESULT hr;
     if (!graphics->rendering)
         return;
     if (graphics->rendering_in == list->vk_command_buffer && list->vk_command_buffer) {
@@ -119,8 +120,9 @@ void d3d12_command_list_end_rendering(struct d3d12_command_list *list)
         graphics->rendering = false;
         if (graphics->rendering_key.view_mask && list->object.device->vk_driver_properties.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
             list->view_mask_kept = true;
-        if (list->queries_in_views_pass)
-            d3d12_command_list_queries_after_views_pass(list);
+        if (list->queries_in_views_pass && FAILED(hr = d3d12_command_list_queries_after_views_pass(list)))
+            d3d12_command_list_record_error(list, "the end of a view-instanced pass", "cannot make the Vulkan queries that count the "
+                    "queries open across it (HRESULT 0x%08x)", (unsigned)hr);
     }
     list->queries_in_views_pass = false;
     graphics->xfb_active = false;
