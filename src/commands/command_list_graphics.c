@@ -438,6 +438,47 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
     graphics->dirty &= indexed ? 0 : D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
 }
 
+/* Dynamic state a draw-ready draw applies itself: changes that prepare_draw checks nothing of
+ * (a new topology or viewport count takes the full way). */
+#define DRAW_READY_DIRTY (D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_INDEX_BUFFER | D3D12_GRAPHICS_DIRTY_BLEND_FACTOR \
+        | D3D12_GRAPHICS_DIRTY_STENCIL_REF)
+
+/* The common case of a draw: the pipeline of the last draw, which left everything ready (its
+ * dynamic state applied in this command buffer, at most vertex or index buffers, blend factor or
+ * stencil reference changed since, the rendering pass it checked still open, no barrier waiting
+ * for the draw stages) and needs nothing per draw (no view-instance masking, no stream output).
+ * Then prepare_draw would only repeat its checks: the draw needs the bind point's flush and
+ * those changes alone (draw_prepared). Everything that changes what the checks saw sets another
+ * dirty bit, ends the pass or clears rendering_checked_for. */
+static inline bool draw_ready(struct d3d12_command_list *list, const struct d3d12_pipeline_state *pipeline)
+{
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_graphics_pipeline *g;
+    const VkCommandBuffer cb = list->vk_command_buffer;
+
+    if (!pipeline || !(g = pipeline->graphics))
+        return false;
+    return graphics->rendering && graphics->rendering_checked_for == g && graphics->rendering_in == cb && graphics->applied_in == cb
+            && graphics->applied_pipeline == pipeline->vk_pipeline && !(graphics->dirty & ~(uint32_t)DRAW_READY_DIRTY)
+            && !g->view_masking && !g->stream_output_slots && !graphics->xfb_active
+            && d3d12_barriers_before_nothing_waits(&list->barriers, graphics->draw_stages, graphics->draw_tracked_stages);
+}
+
+/* prepare_draw's short way (draw_ready): the flush, and the dynamic state that changed. */
+static inline bool draw_prepared(struct d3d12_command_list *list, const char *command, bool indexed)
+{
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+
+    if (indexed && !graphics->index_buffer)
+        return d3d12_command_list_prepare_draw(list, command, indexed); /* its warning */
+    if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
+        return false;
+    if (graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER))
+        apply_state(list, pipeline, graphics->vk_topology, indexed, command);
+    return true;
+}
+
 /* What every draw does before its Vulkan draw: checks, the graphics bind point's flush, the
  * dynamic state, barriers and the rendering pass. false when the draw cannot (or need not) run. */
 bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char *command, bool indexed)
@@ -523,18 +564,30 @@ void d3d12_command_list_note_draw(struct d3d12_command_list *list, const char *c
     free(ranges);
 }
 
+/* note_draw's common case inline, for the two direct draws. */
+static inline void note_direct_draw(struct d3d12_command_list *list, const char *command)
+{
+    if (__builtin_expect(!list->object.device->console_validation, 1))
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+    else
+        d3d12_command_list_note_draw(list, command);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
     static const char command[] = METHOD(DrawInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    if (!direct_list(list, command) || !vertex_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, false))
+    if (!direct_list(list, command) || !vertex_count || !instance_count)
+        return;
+    if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, false)
+            : d3d12_command_list_prepare_draw(list, command, false)))
         return;
     d3d12_command_list_begin_predicated(list);
     vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
     d3d12_command_list_end_predicated(list);
-    d3d12_command_list_note_draw(list, command);
+    note_direct_draw(list, command);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -543,10 +596,13 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     static const char command[] = METHOD(DrawIndexedInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    if (!direct_list(list, command) || !index_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, true))
+    if (!direct_list(list, command) || !index_count || !instance_count)
+        return;
+    if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, true)
+            : d3d12_command_list_prepare_draw(list, command, true)))
         return;
     d3d12_command_list_begin_predicated(list);
     vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
     d3d12_command_list_end_predicated(list);
-    d3d12_command_list_note_draw(list, command);
+    note_direct_draw(list, command);
 }
