@@ -210,6 +210,26 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
     graphics->rendering_key = *key;
 }
 
+/* Whether pipeline renders what the last checked one did: the same attachment formats, samples
+ * and views (view-instance masking takes its views from the list: never the same). */
+static bool renders_as_checked(const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline)
+{
+    const __typeof__(graphics->rendering_checked_formats) *checked = &graphics->rendering_checked_formats;
+    return graphics->rendering_checked_for && !pipeline->view_masking && checked->rt_count == pipeline->rt_count
+            && checked->view_mask == pipeline->view_mask && checked->depth_stencil_format == pipeline->depth_stencil_format
+            && checked->samples == pipeline->samples && !memcmp(checked->rt_formats, pipeline->rt_formats, sizeof(checked->rt_formats));
+}
+
+static void note_checked(struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline)
+{
+    graphics->rendering_checked_for = pipeline;
+    graphics->rendering_checked_formats.rt_count = pipeline->view_masking ? UINT32_MAX : pipeline->rt_count;
+    graphics->rendering_checked_formats.view_mask = pipeline->view_mask;
+    graphics->rendering_checked_formats.depth_stencil_format = pipeline->depth_stencil_format;
+    graphics->rendering_checked_formats.samples = pipeline->samples;
+    memcpy(graphics->rendering_checked_formats.rt_formats, pipeline->rt_formats, sizeof(pipeline->rt_formats));
+}
+
 bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command)
 {
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
@@ -220,6 +240,12 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
     if (__builtin_expect(graphics->rendering && graphics->rendering_checked_for == pipeline && graphics->rendering_in == list->vk_command_buffer
             && d3d12_barriers_before_nothing_waits(&list->barriers, stages, graphics->draw_tracked_stages), 1))
         return true;
+    /* A pipeline change within the pass to one that renders the same attachments */
+    if (graphics->rendering && graphics->rendering_in == list->vk_command_buffer && renders_as_checked(graphics, pipeline)
+            && d3d12_barriers_before_nothing_waits(&list->barriers, stages, graphics->draw_tracked_stages)) {
+        graphics->rendering_checked_for = pipeline;
+        return true;
+    }
     if (!rendering_key(list, pipeline, command, &key))
         return false;
     if (graphics->rendering && (graphics->rendering_in != list->vk_command_buffer || memcmp(&key, &graphics->rendering_key, sizeof(key))))
@@ -230,7 +256,7 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, stages);
     if (!graphics->rendering)
         begin_rendering(list, &key, command);
-    graphics->rendering_checked_for = pipeline;
+    note_checked(graphics, pipeline);
     return true;
 }
 

@@ -82,6 +82,13 @@ struct d3d12_graphics_bindings {
     /* The pipeline whose draws the open pass was last found to fit: the next draw with it skips
      * the comparison (OMSetRenderTargets clears it). */
     const void *rendering_checked_for;
+    /* What of that pipeline the check read (its attachment formats, samples, views): another
+     * pipeline that renders the same passes nothing more to check (command_list_render_pass.c). */
+    struct {
+        uint32_t rt_count, view_mask;
+        VkFormat rt_formats[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT], depth_stencil_format;
+        VkSampleCountFlagBits samples;
+    } rendering_checked_formats;
     /* The stages a draw runs in on the device (d3d12_draw_stages) and the barrier tracker's slots
      * of them, worked out once per list for the draws' common case. */
     VkPipelineStageFlags2 draw_stages, draw_tracked_stages;
