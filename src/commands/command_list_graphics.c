@@ -475,7 +475,7 @@ bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
     /* the pipeline made for the masked views (the flush binds it when it binds; a new mask does not flush) */
-    if (__builtin_expect(pipeline->graphics->view_masking, 0))
+    if (__builtin_expect(pipeline->graphics->view_masking && !pipeline->graphics->views_apart, 0))
         d3d12_command_list_bind_view_mask_pipeline(list, pipeline->graphics, d3d12_command_list_view_mask(list, pipeline->graphics));
     apply_state(list, pipeline, graphics->vk_topology, indexed, command);
     if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
@@ -532,7 +532,13 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     if (!direct_list(list, command) || !vertex_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, false))
         return;
     d3d12_command_list_begin_predicated(list);
-    vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    /* views drawn one by one: the view pushed before each (0 views left: the one draw) */
+    uint32_t views = d3d12_command_list_views_apart(list);
+    do {
+        if (views)
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    } while (views &= views - 1);
     d3d12_command_list_end_predicated(list);
     d3d12_command_list_note_draw(list, command);
 }
@@ -546,7 +552,12 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     if (!direct_list(list, command) || !index_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, true))
         return;
     d3d12_command_list_begin_predicated(list);
-    vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    uint32_t views = d3d12_command_list_views_apart(list);
+    do {
+        if (views)
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    } while (views &= views - 1);
     d3d12_command_list_end_predicated(list);
     d3d12_command_list_note_draw(list, command);
 }
