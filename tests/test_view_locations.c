@@ -20,6 +20,7 @@ struct env {
     ID3D12DescriptorHeap *rtv_heap;
     D3D12_CPU_DESCRIPTOR_HANDLE rtv;
     ID3D10Blob *vs, *ps, *vs_layer, *gs_layer;
+    D3D12_CACHED_PIPELINE_STATE cached; /* create_pipeline's CACHED_PSO where not empty */
     uint8_t pixels[HEIGHT][WIDTH][4]; /* CHECK_PIXEL's: the slice checked last */
     uint8_t slices[SLICES][HEIGHT][WIDTH][4];
 };
@@ -95,6 +96,8 @@ static HRESULT create_pipeline(struct env *env, ID3D12RootSignature *signature, 
     ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_RASTERIZER2, rasterizer);
     ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DEPTH_STENCIL, depth_stencil);
     ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_VIEW_INSTANCING, vi);
+    if (env->cached.CachedBlobSizeInBytes)
+        ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_CACHED_PSO, env->cached);
     desc = (D3D12_PIPELINE_STATE_STREAM_DESC){b.size, b.bytes};
     *state = NULL;
     CHECK_HR(ID3D12Device_QueryInterface(env->device, &IID_ID3D12Device2, (void **)&device2), S_OK);
@@ -213,8 +216,9 @@ static void check_slice(struct env *env, UINT slice, const uint8_t color[4])
     check_halves(env, slice, color, color);
 }
 
-/* View 0 into slice 2, view 1 into slice 0: slices 1 and 3 stay black. Then three views into
- * slices 3, 1 and 2 by DrawIndexedInstanced. */
+/* View 0 into slice 2, view 1 into slice 0: slices 1 and 3 stay black; the same pipeline made
+ * again from its cached blob draws the same. Then three views into slices 3, 1 and 2 by
+ * DrawIndexedInstanced. */
 static void test_other_slices(struct env *env)
 {
     static const D3D12_VIEW_INSTANCE_LOCATION swapped[2] = {{0, 2}, {0, 0}}, spread[3] = {{0, 3}, {0, 1}, {0, 2}};
@@ -233,6 +237,28 @@ static void test_other_slices(struct env *env)
     check_slice(env, 2, view_colors[0]);
     check_slice(env, 3, black);
 
+    {
+        ID3D12PipelineState *from_blob = NULL;
+        ID3D10Blob *blob = NULL;
+        CHECK_HR(ID3D12PipelineState_GetCachedBlob(two, &blob), S_OK);
+        if (blob) {
+            /* the one made from the description goes first: an identical live one would be taken */
+            ID3D12PipelineState_Release(two);
+            env->cached = (D3D12_CACHED_PIPELINE_STATE){ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob)};
+            two = from_blob = located_pipeline(env, env->vs, NULL, 2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE);
+            memset(&env->cached, 0, sizeof(env->cached));
+            ID3D10Blob_Release(blob);
+        }
+        if (from_blob) {
+            list = begin(env);
+            draw(&list, from_blob);
+            finish(env, &list);
+            check_slice(env, 0, view_colors[1]);
+            check_slice(env, 1, black);
+            check_slice(env, 2, view_colors[0]);
+        }
+    }
+
     index_buffer = harness_upload_buffer(env->device, indices, sizeof(indices));
     ibv = (D3D12_INDEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(index_buffer), sizeof(indices), DXGI_FORMAT_R16_UINT};
     list = begin(env);
@@ -246,7 +272,8 @@ static void test_other_slices(struct env *env)
     check_slice(env, 3, view_colors[0]);
     ID3D12Resource_Release(index_buffer);
     ID3D12PipelineState_Release(three);
-    ID3D12PipelineState_Release(two);
+    if (two)
+        ID3D12PipelineState_Release(two);
 }
 
 /* Both views into slice 1, view 0 through viewport 0 (the left half), view 1 through viewport 1

@@ -531,14 +531,17 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
 
     if (!direct_list(list, command) || !vertex_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, false))
         return;
+    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
+
     d3d12_command_list_begin_predicated(list);
-    /* views drawn one by one: the view pushed before each (0 views left: the one draw) */
-    uint32_t views = d3d12_command_list_views_apart(list);
-    do {
-        if (views)
-            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+    if (__builtin_expect(!pipeline->views_apart, 1)) {
         vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
-    } while (views &= views - 1);
+    } else { /* views at other locations: one draw per view, the view pushed before it */
+        for (uint32_t views = d3d12_command_list_view_mask(list, pipeline); views; views &= views - 1) {
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+            vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+        }
+    }
     d3d12_command_list_end_predicated(list);
     d3d12_command_list_note_draw(list, command);
 }
@@ -551,13 +554,17 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
 
     if (!direct_list(list, command) || !index_count || !instance_count || !d3d12_command_list_prepare_draw(list, command, true))
         return;
+    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
+
     d3d12_command_list_begin_predicated(list);
-    uint32_t views = d3d12_command_list_views_apart(list);
-    do {
-        if (views)
-            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+    if (__builtin_expect(!pipeline->views_apart, 1)) {
         vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
-    } while (views &= views - 1);
+    } else {
+        for (uint32_t views = d3d12_command_list_view_mask(list, pipeline); views; views &= views - 1) {
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+            vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+        }
+    }
     d3d12_command_list_end_predicated(list);
     d3d12_command_list_note_draw(list, command);
 }

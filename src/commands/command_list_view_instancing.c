@@ -49,12 +49,6 @@ void d3d12_command_list_bind_view_mask_pipeline(struct d3d12_command_list *list,
     }
 }
 
-uint32_t d3d12_command_list_views_apart(const struct d3d12_command_list *list)
-{
-    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
-    return __builtin_expect(pipeline->views_apart, 0) ? d3d12_command_list_view_mask(list, pipeline) : 0;
-}
-
 void d3d12_command_list_push_view(struct d3d12_command_list *list, uint32_t view)
 {
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
