@@ -399,7 +399,7 @@ static void test_query(struct env *env)
 static void test_refusals(struct env *env)
 {
     static const D3D12_VIEW_INSTANCE_LOCATION swapped[2] = {{0, 1}, {0, 0}};
-    const D3D12_INDIRECT_ARGUMENT_DESC argument = {D3D12_INDIRECT_ARGUMENT_TYPE_DRAW};
+    D3D12_INDIRECT_ARGUMENT_DESC argument;
     const D3D12_COMMAND_SIGNATURE_DESC signature_desc = {sizeof(D3D12_DRAW_ARGUMENTS), 1, &argument, 0};
     const D3D12_DRAW_ARGUMENTS arguments = {3, 1, 0, 0};
     ID3D12RootSignature *denying = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_DENY_PIXEL_SHADER_ROOT_ACCESS);
@@ -408,6 +408,8 @@ static void test_refusals(struct env *env)
     ID3D12Resource *buffer;
     struct harness_list list;
 
+    memset(&argument, 0, sizeof(argument));
+    argument.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW;
     LOG_MARK();
     CHECK_HR(create_pipeline(env, denying, env->vs, NULL, 2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE, &state), E_NOTIMPL);
     CHECK(!state);
