@@ -67,6 +67,21 @@ static uint32_t load_push(struct view_pass *p, size_t *at, const struct d3d12xs_
     return emit(p, at, SpvOpLoad, p->uint_type, &pointer, 1);
 }
 
+/* The pushed words' members, made where a stage first needs them (a stage that neither reads
+ * the view nor writes the locations gains no push-constant block). */
+static HRESULT push_members(struct view_pass *p, char *error, size_t error_size)
+{
+    HRESULT hr;
+
+    if (p->view.pointer)
+        return S_OK;
+    if (FAILED(hr = d3d12xs_spirv_push_member(p->m, p->args->push_offset, &p->view, error, error_size))
+            || FAILED(hr = d3d12xs_spirv_push_member(p->m, p->args->push_offset + 4, &p->layers, error, error_size))
+            || FAILED(hr = d3d12xs_spirv_push_member(p->m, p->args->push_offset + 8, &p->viewports, error, error_size)))
+        return hr;
+    return S_OK;
+}
+
 /* Every load of the ViewIndex input becomes a load of the pushed view index; the input goes. */
 static bool is_view_index(uint32_t id, void *context)
 {
@@ -86,6 +101,8 @@ static HRESULT replace_view_index(struct view_pass *p, char *error, size_t error
                 "one by one pushes, but the root signature denies this stage root access (push constants)");
     if (!(type = scalar_int_type(p->m, variable)))
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "the ViewIndex input is not a 32-bit integer");
+    if (FAILED(hr = push_members(p, error, error_size)))
+        return hr;
     for (size_t i = 0; i < functions->count; i++) {
         struct d3d12xs_spirv_inst *inst = functions->at[i];
         if (d3d12xs_spirv_op(inst) != SpvOpLoad || d3d12xs_spirv_len(inst) < 4 || inst->w[3] != variable)
@@ -174,6 +191,8 @@ static HRESULT write_locations(struct view_pass *p, uint32_t model, char *error,
     if (!p->args->push_visible)
         return d3d12xs_write_error(E_NOTIMPL, error, error_size, "a view-instanced pipeline drawing its views one by one pushes the view "
                 "to this stage, but the root signature denies it root access (push constants)");
+    if (FAILED(hr = push_members(p, error, error_size)))
+        return hr;
     if (FAILED(hr = output_variable(p, SpvBuiltInLayer, &layer, &layer_type, &layer_written, error, error_size)))
         return hr;
     if (p->args->write_viewport || (SUCCEEDED(hr = find_builtin(p->m, SpvBuiltInViewportIndex, &viewport, error, error_size)) && viewport)) {
@@ -224,11 +243,6 @@ HRESULT d3d12xs_spirv_pass_view_locations(struct d3d12xs_spirv_module *m, const 
         return d3d12xs_write_error(E_INVALIDARG, error, error_size, "%u views", args->view_count);
     p.uint_type = d3d12xs_spirv_type_int(m, 32, 0);
     p.bool_type = d3d12xs_spirv_global(m, bool_words, 2, 1);
-    if (args->push_visible
-            && (FAILED(hr = d3d12xs_spirv_push_member(m, args->push_offset, &p.view, error, error_size))
-                    || FAILED(hr = d3d12xs_spirv_push_member(m, args->push_offset + 4, &p.layers, error, error_size))
-                    || FAILED(hr = d3d12xs_spirv_push_member(m, args->push_offset + 8, &p.viewports, error, error_size))))
-        return hr;
     if (FAILED(hr = replace_view_index(&p, error, error_size)))
         return hr;
     if (args->write_locations && FAILED(hr = write_locations(&p, entry->w[1], error, error_size)))
