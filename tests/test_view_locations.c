@@ -2,7 +2,8 @@
  * than view i into array slice i through viewport 0): views into other slices, through other
  * viewports, with masking, from a bundle; SV_ViewID in the vertex and pixel shaders; a vertex or
  * geometry shader writing SV_RenderTargetArrayIndex itself, which D3D12 adds to the location
- * (0 where the sum is past the target's slices); and the refusals: a pixel shader reading
+ * (0 where the sum is past the target's slices); a domain shader placing them; a pipeline made
+ * again from its cached blob; an occlusion query across the views; and the refusals: a pixel shader reading
  * SV_ViewID that the root signature denies root access, ExecuteIndirect draws. Every slice of a
  * 4-slice target is read back. */
 #include <stdio.h>
@@ -19,15 +20,17 @@ struct env {
     ID3D12Resource *target, *readback;
     ID3D12DescriptorHeap *rtv_heap;
     D3D12_CPU_DESCRIPTOR_HANDLE rtv;
-    ID3D10Blob *vs, *ps, *vs_layer, *gs_layer;
+    ID3D10Blob *vs, *ps, *vs_layer, *gs_layer, *hs, *ds;
     D3D12_CACHED_PIPELINE_STATE cached; /* create_pipeline's CACHED_PSO where not empty */
+    bool tessellate;                    /* create_pipeline's HS and DS, patches */
     uint8_t pixels[HEIGHT][WIDTH][4]; /* CHECK_PIXEL's: the slice checked last */
     uint8_t slices[SLICES][HEIGHT][WIDTH][4];
 };
 
 /* A full-target triangle; the vertex shader passes the view on as red ((view + 1) / 4), the pixel
  * shader reads SV_ViewID itself for green (view 1) and blue (view 2). vs_layer writes
- * SV_RenderTargetArrayIndex 1 itself; gs_layer passes the triangle through writing it 1. */
+ * SV_RenderTargetArrayIndex 1 itself; gs_layer passes the triangle through writing it 1; hs and
+ * ds tessellate it into itself (the DS is then the stage that places the views). */
 static const char view_source[] =
     "struct V { float4 pos : SV_Position; float red : RED; };\n"
     "struct L { float4 pos : SV_Position; float red : RED; uint slice : SV_RenderTargetArrayIndex; };\n"
@@ -38,6 +41,12 @@ static const char view_source[] =
     "{ L o; o.pos = corner(id); o.red = (view + 1) * 0.25; o.slice = 1; return o; }\n"
     "[maxvertexcount(3)] void gs_layer(triangle V input[3], inout TriangleStream<L> stream)\n"
     "{ for (uint k = 0; k < 3; k++) { L o; o.pos = input[k].pos; o.red = input[k].red; o.slice = 1; stream.Append(o); } }\n"
+    "struct C { float edges[3] : SV_TessFactor; float inside : SV_InsideTessFactor; };\n"
+    "C constants(InputPatch<V, 3> patch) { C c; c.edges[0] = c.edges[1] = c.edges[2] = 1; c.inside = 1; return c; }\n"
+    "[domain(\"tri\")] [partitioning(\"integer\")] [outputtopology(\"triangle_cw\")] [outputcontrolpoints(3)]\n"
+    "[patchconstantfunc(\"constants\")] V hs(InputPatch<V, 3> patch, uint i : SV_OutputControlPointID) { return patch[i]; }\n"
+    "[domain(\"tri\")] V ds(C c, float3 uvw : SV_DomainLocation, const OutputPatch<V, 3> patch)\n"
+    "{ V o; o.pos = patch[0].pos * uvw.x + patch[1].pos * uvw.y + patch[2].pos * uvw.z; o.red = patch[0].red; return o; }\n"
     "float4 ps(V i, uint view : SV_ViewID) : SV_Target { return float4(i.red, view == 1 ? 1 : 0, view == 2 ? 1 : 0, 1); }\n";
 
 static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f};
@@ -71,7 +80,8 @@ static HRESULT create_pipeline(struct env *env, ID3D12RootSignature *signature, 
         const D3D12_VIEW_INSTANCE_LOCATION *locations, D3D12_VIEW_INSTANCING_FLAGS flags, ID3D12PipelineState **state)
 {
     const D3D12_SHADER_BYTECODE vs_code = code(vs), ps_code = code(env->ps);
-    const D3D12_PRIMITIVE_TOPOLOGY_TYPE topology = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+    const D3D12_PRIMITIVE_TOPOLOGY_TYPE topology = env->tessellate ? D3D12_PRIMITIVE_TOPOLOGY_TYPE_PATCH
+            : D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
     const D3D12_RT_FORMAT_ARRAY formats = {{DXGI_FORMAT_R8G8B8A8_UNORM}, 1};
     const D3D12_RASTERIZER_DESC2 rasterizer = {D3D12_FILL_MODE_SOLID, D3D12_CULL_MODE_NONE, FALSE, 0.0f, 0.0f, 0.0f, TRUE,
             D3D12_LINE_RASTERIZATION_MODE_ALIASED, 0, D3D12_CONSERVATIVE_RASTERIZATION_MODE_OFF};
@@ -89,6 +99,11 @@ static HRESULT create_pipeline(struct env *env, ID3D12RootSignature *signature, 
     if (gs) {
         const D3D12_SHADER_BYTECODE gs_code = code(gs);
         ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_GS, gs_code);
+    }
+    if (env->tessellate) {
+        const D3D12_SHADER_BYTECODE hs_code = code(env->hs), ds_code = code(env->ds);
+        ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_HS, hs_code);
+        ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DS, ds_code);
     }
     ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PS, ps_code);
     ADD(&b, D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PRIMITIVE_TOPOLOGY, topology);
@@ -134,11 +149,13 @@ static void setup(struct env *env)
     env->ps = harness_compile_stage(view_source, "ps", "ps_6_1");
     env->vs_layer = harness_compile_stage(view_source, "vs_layer", "vs_6_1");
     env->gs_layer = harness_compile_stage(view_source, "gs_layer", "gs_6_1");
+    env->hs = harness_compile_stage(view_source, "hs", "hs_6_1");
+    env->ds = harness_compile_stage(view_source, "ds", "ds_6_1");
 }
 
 static void teardown(struct env *env)
 {
-    ID3D10Blob *blobs[] = {env->vs, env->ps, env->vs_layer, env->gs_layer};
+    ID3D10Blob *blobs[] = {env->vs, env->ps, env->vs_layer, env->gs_layer, env->hs, env->ds};
     for (size_t i = 0; i < sizeof(blobs) / sizeof(blobs[0]); i++)
         if (blobs[i])
             ID3D10Blob_Release(blobs[i]);
@@ -367,6 +384,29 @@ static void test_shader_writes_slice(struct env *env)
     ID3D12PipelineState_Release(from_vs);
 }
 
+/* The domain shader as the last stage before the rasterizer: views into slices 2 and 0. */
+static void test_tessellation(struct env *env)
+{
+    static const D3D12_VIEW_INSTANCE_LOCATION swapped[2] = {{0, 2}, {0, 0}};
+    ID3D12PipelineState *state;
+    struct harness_list list;
+
+    env->tessellate = true;
+    state = located_pipeline(env, env->vs, NULL, 2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    env->tessellate = false;
+    if (!state)
+        return;
+    list = begin(env);
+    ID3D12GraphicsCommandList2_IASetPrimitiveTopology(list.list, D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
+    draw(&list, state);
+    finish(env, &list);
+    check_slice(env, 0, view_colors[1]);
+    check_slice(env, 1, black);
+    check_slice(env, 2, view_colors[0]);
+    check_slice(env, 3, black);
+    ID3D12PipelineState_Release(state);
+}
+
 /* An occlusion query across a draw of two views counts both (each view is a draw of its own). */
 static void test_query(struct env *env)
 {
@@ -441,11 +481,12 @@ int main(void)
     harness_init();
     memset(&env, 0, sizeof(env));
     setup(&env);
-    if (env.vs && env.ps && env.vs_layer && env.gs_layer) {
+    if (env.vs && env.ps && env.vs_layer && env.gs_layer && env.hs && env.ds) {
         test_other_slices(&env);
         test_viewports(&env);
         test_mask(&env);
         test_shader_writes_slice(&env);
+        test_tessellation(&env);
         test_query(&env);
         test_refusals(&env);
     }
