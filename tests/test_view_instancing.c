@@ -2,8 +2,7 @@
  * into array slice i of the render target (Vulkan multiview), read back slice by slice;
  * SetViewInstanceMask selects the views of pipelines made with ENABLE_VIEW_INSTANCE_MASKING (none
  * until it is called, none in a bundle that does not call it); CheckFeatureSupport's tier; and
- * D3D12's rules for the description, with d3d12xs's refusals of the locations multiview cannot
- * express; and queries open across view-instanced draws (occlusion, BINARY_OCCLUSION, pipeline
+ * D3D12's rules for the description (other locations: test_view_locations.c); and queries open across view-instanced draws (occlusion, BINARY_OCCLUSION, pipeline
  * statistics, SO_STATISTICS), which count every view. */
 #include <stdio.h>
 #include <string.h>
@@ -344,10 +343,12 @@ static void test_bundle_mask(struct env *env)
     ID3D12PipelineState_Release(masked);
 }
 
-/* D3D12's rules (E_INVALIDARG) and what multiview cannot express (E_NOTIMPL), one line each. */
+/* D3D12's rules (E_INVALIDARG), one line each; other locations are made. */
 static void test_rules(struct env *env)
 {
     static const D3D12_VIEW_INSTANCE_LOCATION viewports[2] = {{0, 0}, {1, 0}}, swapped[2] = {{0, 1}, {0, 0}};
+    const D3D12_VIEW_INSTANCING_DESC located[2] = {{2, viewports, D3D12_VIEW_INSTANCING_FLAG_NONE},
+            {2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE}};
     static const D3D12_VIEW_INSTANCE_LOCATION bad_viewport[1] = {{16, 0}}, bad_slice[1] = {{0, 2048}};
     const struct {
         D3D12_VIEW_INSTANCING_DESC desc;
@@ -359,8 +360,6 @@ static void test_rules(struct env *env)
         {{2, identity_locations, (D3D12_VIEW_INSTANCING_FLAGS)0x2}, E_INVALIDARG, "ViewInstancing.Flags is 0x2"},
         {{1, bad_viewport, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_INVALIDARG, "pViewInstanceLocations[0].ViewportArrayIndex is 16"},
         {{1, bad_slice, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_INVALIDARG, "pViewInstanceLocations[0].RenderTargetArrayIndex is 2048"},
-        {{2, viewports, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_NOTIMPL, "pViewInstanceLocations[1] is viewport 1, render target array index 0"},
-        {{2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE}, E_NOTIMPL, "pViewInstanceLocations[0] is viewport 0, render target array index 1"},
     };
     const D3D12_VIEW_INSTANCING_DESC none = {0, NULL, D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING};
     ID3D12PipelineState *state;
@@ -370,6 +369,13 @@ static void test_rules(struct env *env)
         CHECK_HR(create_pipeline(env, &cases[i].desc, &state), cases[i].hr);
         CHECK(!state);
         CHECK_LOG(cases[i].line);
+    }
+    /* other locations than multiview's draw the views one by one (test_view_locations.c) */
+    for (size_t i = 0; i < sizeof(located) / sizeof(located[0]); i++) {
+        CHECK_HR(create_pipeline(env, &located[i], &state), S_OK);
+        CHECK(state != NULL);
+        if (state)
+            ID3D12PipelineState_Release(state);
     }
     /* no views: no view instancing, whatever the rest says */
     CHECK_HR(create_pipeline(env, &none, &state), S_OK);

@@ -505,7 +505,8 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         variant |= D3D12XS_VARIANT_SCALAR;
     vk_pipeline = pipeline->vk_pipeline;
     /* view instancing with masking: the pipeline made for the masked views (a draw with none runs nothing) */
-    if (pipeline->graphics && pipeline->graphics->view_masking && d3d12_command_list_view_mask(list, pipeline->graphics))
+    if (pipeline->graphics && pipeline->graphics->view_masking && !pipeline->graphics->views_apart
+            && d3d12_command_list_view_mask(list, pipeline->graphics))
         vk_pipeline = pipeline->graphics->view_mask_pipelines[d3d12_command_list_view_mask(list, pipeline->graphics)];
     if (variant) {
         char error[320];

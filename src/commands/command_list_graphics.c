@@ -516,7 +516,7 @@ bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
     /* the pipeline made for the masked views (the flush binds it when it binds; a new mask does not flush) */
-    if (__builtin_expect(pipeline->graphics->view_masking, 0))
+    if (__builtin_expect(pipeline->graphics->view_masking && !pipeline->graphics->views_apart, 0))
         d3d12_command_list_bind_view_mask_pipeline(list, pipeline->graphics, d3d12_command_list_view_mask(list, pipeline->graphics));
     apply_state(list, pipeline, graphics->vk_topology, indexed, command);
     if (!d3d12_command_list_prepare_rendering(list, pipeline->graphics, command))
@@ -584,8 +584,17 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, false)
             : d3d12_command_list_prepare_draw(list, command, false)))
         return;
+    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
+
     d3d12_command_list_begin_predicated(list);
-    vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    if (__builtin_expect(!pipeline->views_apart, 1)) {
+        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+    } else { /* views at other locations: one draw per view, the view pushed before it */
+        for (uint32_t views = d3d12_command_list_view_mask(list, pipeline); views; views &= views - 1) {
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+            vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+        }
+    }
     d3d12_command_list_end_predicated(list);
     note_direct_draw(list, command);
 }
@@ -601,8 +610,17 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, true)
             : d3d12_command_list_prepare_draw(list, command, true)))
         return;
+    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
+
     d3d12_command_list_begin_predicated(list);
-    vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    if (__builtin_expect(!pipeline->views_apart, 1)) {
+        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+    } else {
+        for (uint32_t views = d3d12_command_list_view_mask(list, pipeline); views; views &= views - 1) {
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+            vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+        }
+    }
     d3d12_command_list_end_predicated(list);
     note_direct_draw(list, command);
 }

@@ -28,6 +28,10 @@ void STDMETHODCALLTYPE d3d12_command_list_SetViewInstanceMask(ID3D12GraphicsComm
 uint32_t d3d12_command_list_view_mask(const struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline);
 void d3d12_command_list_bind_view_mask_pipeline(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline,
         uint32_t view_mask);
+/* ... and, for a pipeline that draws its views one by one (views_apart: locations multiview
+ * cannot express), before each view's Vulkan draw its push: the view index, the open pass's
+ * array slices, the viewports set. */
+void d3d12_command_list_push_view(struct d3d12_command_list *list, uint32_t view);
 
 /* command_list_sample_positions.c: in a draw with a pipeline of dynamic sample locations, the
  * list's SetSamplePositions positions (or the standard ones) as Vulkan's. */

@@ -22,6 +22,7 @@
 #include "commands/indirect_image.h"
 #include "descriptors/root_signature.h"
 #include "device/internal_pipeline.h"
+#include "pipelines/graphics_pipeline.h"
 #include "indirect_cap_spirv.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
@@ -394,6 +395,14 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
                     && d3d12_root_signatures_compatible(list->bindings.points[bind_point].root_signature, signature->root_signature))) {
         d3d12_command_list_record_error(list, command, "the command signature was made with a root signature that is not the %s one set",
                 dispatch ? "compute" : "graphics");
+        return;
+    }
+    /* A pipeline that draws its views one by one (view instancing with other locations) would
+     * need each command once per view: not done. */
+    if (!dispatch && list->bindings.pipeline && list->bindings.pipeline->graphics && list->bindings.pipeline->graphics->views_apart) {
+        d3d12_command_list_record_unsupported(list, command, "the graphics pipeline set has view instancing with "
+                "pViewInstanceLocations that multiview cannot express, whose views d3d12xs draws one by one; its indirect draws are not "
+                "implemented");
         return;
     }
     /* Signatures that change state run as generated commands where the device has them; without,

@@ -160,8 +160,11 @@ static bool rendering_key(struct d3d12_command_list *list, const struct d3d12_gr
     /* Without attachments (UAV-only rendering) the viewports and scissors bound the draw. */
     key->area = (VkRect2D){{0, 0}, {width, height}};
     key->layers = attached ? layers : 1;
-    /* View instancing: view i renders into array slice i of each target, which must have it */
-    if ((key->view_mask = d3d12_command_list_view_mask(list, pipeline)) && attached && layers < 32u - (uint32_t)__builtin_clz(key->view_mask)) {
+    /* View instancing as multiview: view i renders into array slice i of each target, which must
+     * have it. Views drawn one by one write Layer themselves (0 where past the pass's slices, as
+     * D3D12 says): a layered pass without a view mask. */
+    key->view_mask = pipeline->views_apart ? 0 : d3d12_command_list_view_mask(list, pipeline);
+    if (key->view_mask && attached && layers < 32u - (uint32_t)__builtin_clz(key->view_mask)) {
         d3d12_command_list_debug_warn(list, command, "the pipeline renders views up to %u (view instancing), but a bound target has %u "
                 "array slices: the draw is skipped", 31u - (uint32_t)__builtin_clz(key->view_mask), layers);
         return false;

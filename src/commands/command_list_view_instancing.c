@@ -2,7 +2,9 @@
  * draw renders. A pipeline with view instancing renders its views as Vulkan multiview (view i into
  * array slice i of each target); one made with ENABLE_VIEW_INSTANCE_MASKING renders only the views
  * of the list's mask, through the pipeline it made for that subset of its views and a rendering
- * pass of that view mask (Vulkan has no view mask per draw). The mask is 0, no view, until set
+ * pass of that view mask (Vulkan has no view mask per draw). A pipeline whose views go elsewhere
+ * (pViewInstanceLocations) draws them one by one in a layered pass, the view pushed before each
+ * draw (views_apart). The mask is 0, no view, until set
  * (D3D12's default, for lists and for bundles alike); a draw with no view left does nothing
  * (docs/graphics.md, "View instancing"). */
 #include "command_recording.h"
@@ -45,4 +47,15 @@ void d3d12_command_list_bind_view_mask_pipeline(struct d3d12_command_list *list,
         vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
     }
+}
+
+void d3d12_command_list_push_view(struct d3d12_command_list *list, uint32_t view)
+{
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    /* what spirv/spirv_view_locations.c reads: out-of-range slices and viewports become 0 there */
+    const uint32_t words[3] = {view, graphics->rendering_key.layers, graphics->viewport_count};
+
+    vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS],
+            pipeline->graphics->view_push_offset, sizeof(words), words);
 }

@@ -112,7 +112,8 @@ void d3d12xs_root_layout_release(struct d3d12_device *device, struct d3d12xs_roo
 HRESULT d3d12_root_signature_make_layout(struct d3d12_root_signature *signature, const char *method);
 /* The push-constant bytes of its pipeline layouts: the root constants and table starts, then
  * (where the device has room) 16 bytes for DispatchX's thread limit at *thread_limit_offset
- * (else UINT32_MAX), then ExecuteIndirect's root view entries (indirect_view_offsets). */
+ * (else UINT32_MAX; in graphics layouts the view, slices and viewports that draws of views at
+ * other locations push, pipelines/graphics_pipeline.h), then ExecuteIndirect's root view entries (indirect_view_offsets). */
 uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signature *signature, uint32_t *thread_limit_offset);
 /* The stages its layout serves (push constants, push descriptors, heap sets): compute and the
  * graphics stages the device has that no DENY_* flag takes away. */

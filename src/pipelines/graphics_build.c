@@ -183,8 +183,9 @@ HRESULT d3d12_graphics_pipeline_build(struct d3d12_pipeline_state *state, const 
     b->info.stageCount = stage_count;
     b->info.pStages = stage_infos;
     /* View instancing: every view; with masking, one more pipeline per other non-empty subset of
-     * them, made now so that recording never compiles (a draw takes the one of its mask). */
-    b->output.rendering.viewMask = state->graphics->view_mask;
+     * them, made now so that recording never compiles (a draw takes the one of its mask). Views
+     * drawn one by one (views_apart) need no view mask and no other pipeline. */
+    b->output.rendering.viewMask = state->graphics->views_apart ? 0 : state->graphics->view_mask;
     if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &b->info, NULL, &state->vk_pipeline)) != VK_SUCCESS) {
         hr = d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkCreateGraphicsPipelines failed (VkResult %d)", vr);
         state->vk_pipeline = VK_NULL_HANDLE;
@@ -192,7 +193,7 @@ HRESULT d3d12_graphics_pipeline_build(struct d3d12_pipeline_state *state, const 
     }
     state->variants[0] = state->vk_pipeline;
     state->graphics->view_mask_pipelines[state->graphics->view_mask] = state->vk_pipeline;
-    for (uint32_t mask = 1; state->graphics->view_masking && mask < state->graphics->view_mask; mask++) {
+    for (uint32_t mask = 1; state->graphics->view_masking && !state->graphics->views_apart && mask < state->graphics->view_mask; mask++) {
         if ((mask & state->graphics->view_mask) != mask)
             continue;
         b->output.rendering.viewMask = mask;
@@ -241,7 +242,7 @@ HRESULT d3d12_graphics_pipeline_build_variant(struct d3d12_pipeline_state *state
         info = b->info;
         info.stageCount = b->stage_count;
         info.pStages = stage_infos;
-        b->output.rendering.viewMask = state->graphics->view_mask;
+        b->output.rendering.viewMask = state->graphics->views_apart ? 0 : state->graphics->view_mask;
         if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL, pipeline)) != VK_SUCCESS)
             *pipeline = VK_NULL_HANDLE;
     }

@@ -300,9 +300,50 @@ static HRESULT init_graphics(struct d3d12_pipeline_state *state, const struct d3
     state->graphics->view_mask = (1u << desc->view_instancing.ViewInstanceCount) - 1;
     state->graphics->view_masking = desc->view_instancing.ViewInstanceCount
             && (desc->view_instancing.Flags & D3D12_VIEW_INSTANCING_FLAG_ENABLE_VIEW_INSTANCE_MASKING);
+    if ((state->graphics->views_apart = d3d12_graphics_desc_views_apart(desc))) {
+        /* the push constants' 16 bytes after the root arguments, which only DispatchX uses in compute */
+        d3d12_root_signature_push_constant_range(state->root_signature, &state->graphics->view_push_offset);
+        if (state->graphics->view_push_offset == UINT32_MAX)
+            return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing.pViewInstanceLocations put views elsewhere than view i into array "
+                    "slice i through viewport 0, which pushes each view to the shaders, but the root signature's root arguments leave "
+                    "no room in %s's push constants", desc->prefix, device->vk_properties.deviceName);
+    }
     if (state->graphics->tessellation && !device->graphics.patch_control_points)
         return d3d12xs_fail(E_NOTIMPL, method, "%sHS and %sDS: %s lacks extended dynamic state 2's patch control points, which "
                 "IASetPrimitiveTopology's patch lists need here", desc->prefix, desc->prefix, device->vk_properties.deviceName);
+    return S_OK;
+}
+
+/* View instancing with other locations (views_apart): the bound stage reads the pushed view
+ * index for SV_ViewID, and the last before the rasterizer places each view (Layer,
+ * ViewportIndex; spirv/spirv_view_locations.c). Its words are written anew. */
+static HRESULT place_views(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, struct d3d12_graphics_stage *stage,
+        bool last_before_rasterizer, uint32_t **words, size_t *word_count, const char *method)
+{
+    const D3D12_VIEW_INSTANCING_DESC *vi = &desc->view_instancing;
+    struct d3d12xs_spirv_view_locations_args args = {
+        .push_offset = state->graphics->view_push_offset,
+        .view_count = vi->ViewInstanceCount,
+        .write_locations = last_before_rasterizer,
+        .push_visible = (state->root_signature->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS] & stage->stage) != 0,
+    };
+    char error[512];
+    HRESULT hr;
+
+    for (UINT i = 0; i < vi->ViewInstanceCount; i++) {
+        args.layers[i] = vi->pViewInstanceLocations[i].RenderTargetArrayIndex;
+        args.viewports[i] = vi->pViewInstanceLocations[i].ViewportArrayIndex;
+        args.write_viewport |= args.viewports[i] != 0;
+    }
+    if (FAILED(hr = d3d12xs_spirv_pass_view_locations(stage->module, &args, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "%s (view instancing): %s", stage->argument, error);
+    free(*words);
+    *words = NULL;
+    if (FAILED(hr = d3d12xs_spirv_module_emit(stage->module, words, word_count)))
+        return d3d12xs_fail(hr, method, "%s: cannot write the SPIR-V", stage->argument);
+    if (d3d12xs_config_validates_spirv(&state->device->config)
+            && FAILED(hr = d3d12xs_spirv_validate(*words, *word_count, true, error, sizeof(error))))
+        return d3d12xs_fail(E_INVALIDARG, method, "%s (view instancing): %s", stage->argument, error);
     return S_OK;
 }
 
@@ -365,6 +406,9 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
         if (stages[s].stage == VK_SHADER_STAGE_VERTEX_BIT && FAILED(hr = clamp_snorm_inputs(device, desc, &stages[s], element_locations, method)))
             goto done;
         if (FAILED(hr = bind_stage(state, &stages[s], deny, &words[s], &word_counts[s], entry_points[s], method)))
+            goto done;
+        if (state->graphics->views_apart && FAILED(hr = place_views(state, desc, &stages[s], is_last_before_rasterizer(stages, stage_count, s),
+                &words[s], &word_counts[s], method)))
             goto done;
     }
     /* The argument buffer of the memory-based ABI, as the stages read it: the root constants,

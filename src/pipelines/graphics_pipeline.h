@@ -41,6 +41,13 @@ struct d3d12_graphics_pipeline {
      * them made with the pipeline (view_mask_pipelines[mask]; [view_mask] is the pipeline's own). */
     uint32_t view_mask;
     bool view_masking;
+    /* Views whose locations multiview cannot express (pViewInstanceLocations other than view i
+     * into slice i through viewport 0): the VkPipeline has no view mask and a draw runs once per
+     * view, the view index, the pass's array slices and the viewports' count pushed at
+     * view_push_offset before each (spirv/spirv_view_locations.c); view_mask_pipelines[] holds
+     * only the pipeline's own. */
+    bool views_apart;
+    uint32_t view_push_offset;
     /* Dynamic sample locations (VK_EXT_sample_locations at its sample count): a draw sets
      * SetSamplePositions' positions, or the standard ones (command_list_sample_positions.c) */
     bool sample_locations;
@@ -76,5 +83,8 @@ HRESULT d3d12_pipeline_stream_parse(const D3D12_PIPELINE_STATE_STREAM_DESC *desc
 /* graphics_rules.c: D3D12's rules for a graphics description, before anything is built:
  * E_INVALIDARG (or E_NOTIMPL for what d3d12xs does not do) with one line naming the field. */
 HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method);
+/* Whether its view instancing puts a view elsewhere than multiview does (view i into array
+ * slice i through viewport 0), which then draws the views one by one (views_apart above). */
+bool d3d12_graphics_desc_views_apart(const struct d3d12_graphics_desc *desc);
 
 #endif

@@ -18,10 +18,9 @@ static HRESULT check_bytecode(const D3D12_SHADER_BYTECODE *bytecode, const char 
     return S_OK;
 }
 
-/* D3D12_VIEW_INSTANCING_DESC: D3D12's rules, then what multiview cannot express. Multiview
- * renders view i into layer i of each attachment with the one viewport set, so each view's
- * RenderTargetArrayIndex must be its own index and its ViewportArrayIndex 0 (docs/graphics.md,
- * "View instancing"). */
+/* D3D12_VIEW_INSTANCING_DESC: D3D12's rules, then what the device needs for them. Multiview
+ * renders view i into layer i of each attachment with the one viewport set; other locations
+ * draw each view on its own (docs/graphics.md, "View instancing"). */
 static HRESULT check_view_instancing(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method)
 {
     const D3D12_VIEW_INSTANCING_DESC *vi = &desc->view_instancing;
@@ -51,12 +50,24 @@ static HRESULT check_view_instancing(struct d3d12_device *device, const struct d
     if (!caps->multiview)
         return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing has %u views: %s lacks multiview for %u views (ViewInstancingTier is "
                 "NOT_SUPPORTED)", p, vi->ViewInstanceCount, device->vk_properties.deviceName, D3D12_MAX_VIEW_INSTANCE_COUNT);
-    for (UINT i = 0; i < vi->ViewInstanceCount; i++) {
-        const D3D12_VIEW_INSTANCE_LOCATION *location = &vi->pViewInstanceLocations[i];
-        if (location->RenderTargetArrayIndex != i || location->ViewportArrayIndex)
-            return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing.pViewInstanceLocations[%u] is viewport %u, render target array "
-                    "index %u: d3d12xs renders view i into array slice i through viewport 0 (Vulkan multiview), other locations are "
-                    "not implemented", p, i, location->ViewportArrayIndex, location->RenderTargetArrayIndex);
+    /* Other locations: each view drawn on its own, its last stage before the rasterizer writing
+     * Layer and ViewportIndex, which vertex and domain shaders write with Vulkan 1.2's features */
+    if (d3d12_graphics_desc_views_apart(desc)) {
+        const bool pre_raster_gs = has_code(&desc->gs);
+        if (!pre_raster_gs && (!caps->output_layer || !caps->output_viewport_index))
+            return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing.pViewInstanceLocations put views elsewhere than view i into array "
+                    "slice i through viewport 0, which the %s writes as Layer and ViewportIndex: %s lacks %s", p,
+                    has_code(&desc->ds) ? "DS" : "VS", device->vk_properties.deviceName,
+                    !caps->output_layer ? "shaderOutputLayer" : "shaderOutputViewportIndex");
+        if (!caps->multi_viewport)
+            for (UINT i = 0; i < vi->ViewInstanceCount; i++)
+                if (vi->pViewInstanceLocations[i].ViewportArrayIndex)
+                    return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing.pViewInstanceLocations[%u].ViewportArrayIndex is %u: %s lacks "
+                            "multiViewport", p, i, vi->pViewInstanceLocations[i].ViewportArrayIndex, device->vk_properties.deviceName);
+        /* Vulkan makes no transform feedback active across draws of other layers either way */
+        if (desc->stream_output.NumEntries)
+            return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing with StreamOutput: not implemented", p);
+        return S_OK;
     }
     if (has_code(&desc->gs) && !caps->multiview_geometry_shader)
         return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing with a GS: %s lacks multiviewGeometryShader", p,
@@ -68,6 +79,16 @@ static HRESULT check_view_instancing(struct d3d12_device *device, const struct d
     if (desc->stream_output.NumEntries)
         return d3d12xs_fail(E_NOTIMPL, method, "%sViewInstancing with StreamOutput: Vulkan streams out of no multiview pass", p);
     return S_OK;
+}
+
+bool d3d12_graphics_desc_views_apart(const struct d3d12_graphics_desc *desc)
+{
+    const D3D12_VIEW_INSTANCING_DESC *vi = &desc->view_instancing;
+
+    for (UINT i = 0; i < vi->ViewInstanceCount && vi->pViewInstanceLocations; i++)
+        if (vi->pViewInstanceLocations[i].RenderTargetArrayIndex != i || vi->pViewInstanceLocations[i].ViewportArrayIndex)
+            return true;
+    return false;
 }
 
 HRESULT d3d12_graphics_desc_check(struct d3d12_device *device, const struct d3d12_graphics_desc *desc, const char *method)

@@ -327,6 +327,23 @@ struct d3d12xs_spirv_point_size_args {
 HRESULT d3d12xs_spirv_pass_point_size(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_point_size_args *args,
         char *error, size_t error_size);
 
+/* spirv_view_locations.c (pipeline creation, every stage of a view-instanced pipeline whose views
+ * go elsewhere than multiview puts them): each read of the ViewIndex built-in reads the pushed
+ * view index (a uint at push_offset; the pass's count of array slices at +4, of viewports at +8)
+ * and, with write_locations (the last stage before the rasterizer), Layer (and ViewportIndex
+ * with write_viewport or where the shader writes it) become layers[view] (viewports[view]) plus
+ * the shader's own value, 0 where not below the pushed count: D3D12_VIEW_INSTANCE_LOCATION's
+ * rule. E_NOTIMPL where the stage needs the push constants but !push_visible (the root
+ * signature denies it root access), or the built-ins are block members. */
+struct d3d12xs_spirv_view_locations_args {
+    uint32_t push_offset;
+    uint32_t view_count;
+    uint32_t layers[4], viewports[4];
+    bool write_locations, write_viewport, push_visible;
+};
+HRESULT d3d12xs_spirv_pass_view_locations(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_view_locations_args *args,
+        char *error, size_t error_size);
+
 /* spirv_snorm_inputs.c (pipeline creation, the vertex shader, on drivers that read the most
  * negative SNORM value below -1: lavapipe reads -32768 as -1.00003): every 32-bit float load
  * from an input at a Location in `locations` (bit per Location) is clamped to -1 and above, as

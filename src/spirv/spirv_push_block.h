@@ -1,6 +1,7 @@
 /* The push-constant block as the pipeline-creation passes extend it: one uint member per value
  * d3d12xs pushes (table starts, the heap size, root view offsets, the words of ExecuteIndirect's
- * root view entries), at the byte offset the root signature gave it (descriptors/root_signature.c). */
+ * root view entries, the view of views drawn one by one), at the byte offset the root signature
+ * gave it (descriptors/root_signature.c). */
 #ifndef D3D12XS_SPIRV_PUSH_BLOCK_H
 #define D3D12XS_SPIRV_PUSH_BLOCK_H
 
