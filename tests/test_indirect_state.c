@@ -20,7 +20,7 @@ struct env {
     ID3D12DescriptorHeap *rtv_heap;
     D3D12_CPU_DESCRIPTOR_HANDLE rtv;
     ID3D12RootSignature *compute_root, *graphics_root;
-    ID3D12PipelineState *store, *constant_color, *vertex_color;
+    ID3D12PipelineState *store, *constant_color, *vertex_color, *vertex_constant_color;
     uint8_t pixels[HEIGHT][WIDTH][4];
 };
 
@@ -32,6 +32,13 @@ static const char constant_color_source[] =
     "cbuffer c : register(b0) { float4 color; };\n"
     "float4 vs(float3 pos : POSITION) : SV_Position { return float4(pos, 1); }\n"
     "float4 ps() : SV_Target { return color; }\n";
+
+/* The colour read by the vertex shader alone: without generated commands, ExecuteIndirect runs
+ * such a pipeline's commands as one multi-draw (docs/indirect.md). */
+static const char vertex_constant_color_source[] =
+    "cbuffer c : register(b0) { float4 color; };\n"
+    "void vs(float3 pos : POSITION, out float4 position : SV_Position, out float4 shade : SHADE) { position = float4(pos, 1); shade = color; }\n"
+    "float4 ps(float4 position : SV_Position, float4 shade : SHADE) : SV_Target { return shade; }\n";
 
 static ID3D12PipelineState *graphics_pipeline(struct env *env, const char *source, const D3D12_INPUT_ELEMENT_DESC *layout, UINT layout_count)
 {
@@ -82,10 +89,12 @@ static void setup(struct env *env)
     env->graphics_root = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
     env->constant_color = graphics_pipeline(env, constant_color_source, vertex_layout, 1);
     env->vertex_color = graphics_pipeline(env, color_source, vertex_layout, 2);
+    env->vertex_constant_color = graphics_pipeline(env, vertex_constant_color_source, vertex_layout, 1);
 }
 
 static void teardown(struct env *env)
 {
+    ID3D12PipelineState_Release(env->vertex_constant_color);
     ID3D12PipelineState_Release(env->vertex_color);
     ID3D12PipelineState_Release(env->constant_color);
     ID3D12RootSignature_Release(env->graphics_root);
@@ -406,9 +415,10 @@ struct colour_command {
 };
 
 /* CONSTANT and a draw, no buffer views: every device runs it (without generated commands, the
- * own path's images). A third command past the count buffer's 2 draws nothing; the list's own
- * colour, set before, is what a draw after it sees again once set. */
-static void test_constant_draws(struct env *env, bool gpu_copied)
+ * own path's images: one multi-draw where only the vertex shader reads the colour, else a draw
+ * per command). A third command past the count buffer's 2 draws nothing; the list's own colour,
+ * set before, is what a draw after it sees again once set. */
+static void test_constant_draws(struct env *env, ID3D12PipelineState *pipeline, bool gpu_copied)
 {
     static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255}, blue[4] = {0, 0, 255, 255};
     static const UINT count = 2;
@@ -428,7 +438,7 @@ static void test_constant_draws(struct env *env, bool gpu_copied)
         ID3D12GraphicsCommandList2_CopyBufferRegion(list.list, arguments_buffer, 0, buffer, 0, sizeof(commands));
         target_transition(list.list, arguments_buffer, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT);
     }
-    clear_and_bind(env, &list, env->constant_color);
+    clear_and_bind(env, &list, pipeline);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
     ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 4, list_colour, 0);
     ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 3, arguments_buffer, 0, counts, 0);
@@ -440,7 +450,7 @@ static void test_constant_draws(struct env *env, bool gpu_copied)
 
     /* the constants are D3D12-undefined after it: set again, a plain draw takes the list's */
     list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-    clear_and_bind(env, &list, env->constant_color);
+    clear_and_bind(env, &list, pipeline);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
     ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, arguments_buffer, 0, NULL, 0);
     ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 4, list_colour, 0);
@@ -538,8 +548,10 @@ int main(int argc, char **argv)
     test_constant_dispatches(&env);
     test_gpu_written_constant_dispatches(&env);
     test_constants_only_from_signature(&env);
-    test_constant_draws(&env, false);
-    test_constant_draws(&env, true);
+    test_constant_draws(&env, env.constant_color, false);
+    test_constant_draws(&env, env.constant_color, true);
+    test_constant_draws(&env, env.vertex_constant_color, false);
+    test_constant_draws(&env, env.vertex_constant_color, true);
     test_memory_abi_refused(&env);
     if (argc > 1 && !strcmp(argv[1], "without")) {
         test_views_without_generated_commands(&env);

@@ -218,7 +218,7 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
         UINT64 count_offset, bool per_command, bool from_memory)
 {
-    struct d3d12_indirect_image image;
+    struct d3d12_indirect_image image = {0};
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
     bool indexed = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
     VkDeviceSize offset = argument_offset + signature->action_offset;
@@ -241,12 +241,14 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
                 list->object.device->vk_properties.deviceName);
         return;
     }
-    if (counts && (per_command || from_memory) && !cap_commands(list, command, signature, count, arguments, argument_offset, counts,
-            count_offset, indexed ? 5 : 4, &capped))
-        return;
+    /* the own path runs the commands as one multi-draw where Vulkan has one (and a count form for a
+     * count buffer) and only the vertex shader reads what they set, else one at a time */
     if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_GRAPHICS, count, arguments,
-            argument_offset, &image))
-        goto done;
+            argument_offset, caps->multi_draw_indirect && caps->draw_parameters && (!counts || caps->draw_indirect_count), &image))
+        return;
+    if (counts && (per_command || (from_memory && !image.draw_indexed)) && !cap_commands(list, command, signature, count, arguments,
+            argument_offset, counts, count_offset, indexed ? 5 : 4, &capped))
+        return;
     /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside
      * a rendering pass. */
     if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
@@ -256,6 +258,21 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
         if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed) || !image.variant)
             goto done;
         d3d12_command_list_bind_indirect_image(list, D3D12_BIND_POINT_GRAPHICS, signature, &image);
+        if (image.draw_indexed) {
+            VkCommandBuffer cb = list->vk_command_buffer;
+            d3d12_command_list_push_indirect_image(list, &image, 0);
+            d3d12_command_list_begin_predicated(list);
+            if (counts && indexed)
+                vkCmdDrawIndexedIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
+            else if (counts)
+                vkCmdDrawIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
+            else if (indexed)
+                vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset, count, stride);
+            else
+                vkCmdDrawIndirect(cb, arguments->vk_buffer, offset, count, stride);
+            d3d12_command_list_end_predicated(list);
+            count = 0; /* nothing one at a time */
+        }
         for (uint32_t i = 0; i < count; i++, offset += stride) {
             VkBuffer buffer = arguments->vk_buffer;
             VkDeviceSize at = offset;
@@ -329,7 +346,7 @@ static void execute_dispatches(struct d3d12_command_list *list, const char *comm
     if (counts && !cap_commands(list, command, signature, count, arguments, argument_offset, counts, count_offset, 3, &capped))
         return;
     if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_COMPUTE, count, arguments,
-            argument_offset, &image))
+            argument_offset, false, &image))
         goto done;
     for (uint32_t i = 0; i < count; i++, offset += signature->byte_stride) {
         VkBuffer buffer = arguments->vk_buffer;

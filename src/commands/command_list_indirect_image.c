@@ -153,7 +153,7 @@ static bool write_images(struct d3d12_command_list *list, const char *command, c
 
 bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, const char *command,
         const struct d3d12_command_signature *signature, enum d3d12_bind_point bind_point, uint32_t count,
-        const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image)
+        const struct d3d12_resource *arguments, UINT64 argument_offset, bool draw_indexed, struct d3d12_indirect_image *image)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
@@ -195,8 +195,14 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
                 device->vk_properties.deviceName);
         return false;
     }
-    if (!(image->variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask,
-            signature->root_constant_mask, true, &hr, error, sizeof(error)))) {
+    /* one multi-draw where only the vertex shader reads what the commands set */
+    if (draw_indexed && (image->variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask,
+            signature->root_constant_mask, true, true, &hr, error, sizeof(error))))
+        image->draw_indexed = true;
+    else if (draw_indexed && hr != E_NOTIMPL)
+        image->variant = VK_NULL_HANDLE; /* the failure is reported below, by the per-command variant's or its own */
+    if (!image->variant && !(image->variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask,
+            signature->root_constant_mask, true, false, &hr, error, sizeof(error)))) {
         if (hr == E_NOTIMPL)
             d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s",
                     d3d12_indirect_argument_name(signature->first_state_change), error);
@@ -206,7 +212,7 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
         return false;
     }
     words = root->indirect_views_end / 4;
-    image->image_bytes = (words * 4 + 15) & ~15u;
+    image->image_bytes = d3d12_root_signature_indirect_image_bytes(root);
     image->address_offset = root->indirect_image_offset;
     image->push_stages = root->vk_push_stages[bind_point];
     image->layout = list->bindings.pipeline->vk_layout;

@@ -12,6 +12,9 @@ struct d3d12_resource;
  * address the list pushes at address_offset. */
 struct d3d12_indirect_image {
     VkPipeline variant; /* VK_NULL_HANDLE: no pipeline of the bind point (the flush reports it) */
+    /* The variant's vertex shader adds DrawIndex times image_bytes to the address: the commands
+     * run as one multi-draw, the address pushed once. */
+    bool draw_indexed;
     VkDeviceAddress address;
     uint32_t image_bytes, address_offset;
     VkPipelineLayout layout;
@@ -24,11 +27,12 @@ void d3d12_indirect_image_create(struct d3d12_device *device);
 void d3d12_indirect_image_destroy(struct d3d12_device *device);
 
 /* Before the flush: the bound pipeline's variant, and the count commands' images written by the
- * pass (outside any rendering pass). False after recording the error (E_NOTIMPL where the device,
- * the root signature or the pipeline cannot take it). */
+ * pass (outside any rendering pass). draw_indexed: try the variant for one multi-draw first
+ * (image->draw_indexed says whether it is taken). False after recording the error (E_NOTIMPL
+ * where the device, the root signature or the pipeline cannot take it). */
 bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, const char *command,
         const struct d3d12_command_signature *signature, enum d3d12_bind_point bind_point, uint32_t count,
-        const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image);
+        const struct d3d12_resource *arguments, UINT64 argument_offset, bool draw_indexed, struct d3d12_indirect_image *image);
 /* After the flush: the variant bound, the root views' misalignments pushed as 0. */
 void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
         const struct d3d12_command_signature *signature, const struct d3d12_indirect_image *image);

@@ -128,4 +128,10 @@ VkDescriptorType d3d12_root_descriptor_vk_type(const struct d3d12_root_signature
 void d3d12_root_signature_destroy_layout(struct d3d12_root_signature *signature);
 bool d3d12_root_signatures_compatible(const struct d3d12_root_signature *a, const struct d3d12_root_signature *b);
 
+/* ExecuteIndirect's own path: the bytes from one command's image of the push block to the next. */
+static inline uint32_t d3d12_root_signature_indirect_image_bytes(const struct d3d12_root_signature *signature)
+{
+    return (signature->indirect_views_end + 15) & ~15u;
+}
+
 #endif

@@ -34,8 +34,8 @@
 
 struct d3d12_indirect_variant {
     uint64_t root_view_mask, memory_constant_mask;
-    bool from_memory;
-    VkPipeline pipeline;
+    bool from_memory, draw_indexed;
+    VkPipeline pipeline; /* VK_NULL_HANDLE: a draw_indexed variant that cannot be (E_NOTIMPL) */
 };
 
 /* A root view binding of the shader that the root signature gives a push-block entry. */
@@ -131,12 +131,16 @@ static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t s
         changed = true;
     }
     if (SUCCEEDED(hr) && key->from_memory) {
+        /* draw_indexed: the vertex shader (the first stage) finds its command's memory by DrawIndex */
         const struct d3d12xs_spirv_push_from_memory_args args = {ranges,
                 memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
-                state->root_signature->indirect_image_offset};
+                state->root_signature->indirect_image_offset,
+                key->draw_indexed && !stage ? d3d12_root_signature_indirect_image_bytes(state->root_signature) : 0};
         bool moved;
         hr = d3d12xs_spirv_pass_push_from_memory(module, &args, &moved, error, error_size);
         changed |= moved;
+        if (SUCCEEDED(hr) && moved && key->draw_indexed && stage)
+            hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
     }
     if (SUCCEEDED(hr) && changed && FAILED(hr = d3d12xs_spirv_module_emit(module, words, word_count)))
         d3d12xs_write_error(hr, error, error_size, "cannot write the SPIR-V");
@@ -216,9 +220,10 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
 }
 
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
-        bool from_memory, HRESULT *hr, char *error, size_t error_size)
+        bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size)
 {
-    const struct d3d12_indirect_variant key = {root_view_mask, from_memory ? memory_constant_mask : 0, from_memory, VK_NULL_HANDLE};
+    const struct d3d12_indirect_variant key = {root_view_mask, from_memory ? memory_constant_mask : 0, from_memory,
+            from_memory && draw_indexed && state->graphics, VK_NULL_HANDLE};
     struct d3d12_indirect_variant *bigger;
     VkPipeline pipeline = VK_NULL_HANDLE;
 
@@ -241,8 +246,10 @@ VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *st
     for (uint32_t i = 0; i < state->indirect_variant_count; i++)
         if (state->indirect_variants[i].root_view_mask == key.root_view_mask
                 && state->indirect_variants[i].memory_constant_mask == key.memory_constant_mask
-                && state->indirect_variants[i].from_memory == key.from_memory) {
-            pipeline = state->indirect_variants[i].pipeline;
+                && state->indirect_variants[i].from_memory == key.from_memory
+                && state->indirect_variants[i].draw_indexed == key.draw_indexed) {
+            if (!(pipeline = state->indirect_variants[i].pipeline))
+                *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
             goto done;
         }
     if (!(bigger = realloc(state->indirect_variants, (state->indirect_variant_count + 1) * sizeof(*bigger)))) {
@@ -250,8 +257,12 @@ VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *st
         goto done;
     }
     state->indirect_variants = bigger;
-    if (FAILED(*hr = build_variant(state, &key, &pipeline, error, error_size)))
+    if (FAILED(*hr = build_variant(state, &key, &pipeline, error, error_size))) {
+        /* remembered, so that later calls take the per-command variant without trying again */
+        if (*hr == E_NOTIMPL && key.draw_indexed)
+            state->indirect_variants[state->indirect_variant_count++] = key;
         goto done;
+    }
     /* none of the stages reads what the commands set: the pipeline itself, remembered as such */
     state->indirect_variants[state->indirect_variant_count] = key;
     state->indirect_variants[state->indirect_variant_count++].pipeline = pipeline ? pipeline : state->vk_pipeline;
@@ -266,7 +277,7 @@ done:
 void d3d12_pipeline_state_destroy_indirect_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state)
 {
     for (uint32_t i = 0; i < state->indirect_variant_count; i++)
-        if (state->indirect_variants[i].pipeline != state->vk_pipeline)
+        if (state->indirect_variants[i].pipeline && state->indirect_variants[i].pipeline != state->vk_pipeline)
             vkDestroyPipeline(device->vk_device, state->indirect_variants[i].pipeline, NULL);
     free(state->indirect_variants);
     for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)

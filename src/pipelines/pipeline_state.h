@@ -145,10 +145,13 @@ struct d3d12_pipeline_state {
  * parameter) are read from the push block's entries (root_signature.h); from_memory (the own
  * path, without generated commands): those entries and the root constants of
  * memory_constant_mask's parameters are read from the memory whose address is pushed at the root
- * signature's indirect_image_offset. The pipeline's own VkPipeline where its shaders read none
- * of them. VK_NULL_HANDLE with *hr and error where it cannot be made. */
+ * signature's indirect_image_offset; with draw_indexed (graphics pipelines), the vertex shader
+ * finds its command's memory at that address plus DrawIndex times the image's bytes, for one
+ * multi-draw of all the commands (E_NOTIMPL where a later stage reads them: such pipelines take
+ * the per-command variant). The pipeline's own VkPipeline where its shaders read none of them.
+ * VK_NULL_HANDLE with *hr and error where it cannot be made. */
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
-        bool from_memory, HRESULT *hr, char *error, size_t error_size);
+        bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
 /* At creation, before the build takes the words of each stage (graphics: in the build's order):
  * keeps them where a variant may be needed. */
 HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,

@@ -58,7 +58,8 @@ HRESULT d3d12xs_spirv_pass_root_pointers(struct d3d12xs_spirv_module *m, const s
  * block's members whose byte offset lies in one of ranges are read through a
  * PhysicalStorageBuffer pointer to the block's struct instead, its address the two uint push
  * members at address_offset (added). *changed: whether any function read such a member.
- * E_INVALIDARG with a reason for a use the rewrite does not handle. */
+ * E_INVALIDARG with a reason for a use the rewrite does not handle; E_NOTIMPL for
+ * draw_index_stride in a module that is not a vertex shader. */
 struct d3d12xs_spirv_byte_range {
     uint32_t begin, end;
 };
@@ -66,6 +67,9 @@ struct d3d12xs_spirv_push_from_memory_args {
     const struct d3d12xs_spirv_byte_range *ranges;
     uint32_t range_count;
     uint32_t address_offset;
+    /* Not 0 (vertex shaders only): the memory of draw DrawIndex is at the address plus DrawIndex
+     * times this many bytes (one multi-draw of all the commands). */
+    uint32_t draw_index_stride;
 };
 HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_push_from_memory_args *args,
         bool *changed, char *error, size_t error_size);

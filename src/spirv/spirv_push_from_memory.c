@@ -10,7 +10,9 @@
  *   %lo, %hi = OpLoad (OpAccessChain %push %member_lo), (... %member_hi)
  *   %image   = OpBitcast %ptr_PSB_block (OpCompositeConstruct %uvec2 %lo %hi)
  *
- * and every access chain on the block variable whose first index is such a member starts from
+ * (with draw_index_stride, in a vertex shader, the pair first advanced by DrawIndex times the
+ * stride with a carry: %lo + DrawIndex * stride, %hi + carry) and every access chain on the
+ * block variable whose first index is such a member starts from
  * %image instead, with a PhysicalStorageBuffer result type, as does every chain or copy made from
  * one; loads through them get an Aligned operand. The other members stay push constants. A use
  * the rewrite does not handle (a pointer passed to a function, the whole block loaded) is
@@ -136,7 +138,34 @@ static HRESULT scan(struct push_rewrite *r)
 
 struct globals {
     uint32_t u32, uvec2, image_pointer, push_pointer, push_variable, member_lo, member_hi;
+    uint32_t draw_index, carry_pair, stride; /* draw_index_stride only */
 };
+
+/* The module's DrawIndex input, or a new one (with its capability, extension and interface entry). */
+static uint32_t draw_index_variable(struct d3d12xs_spirv_module *m, uint32_t u32)
+{
+    struct d3d12xs_spirv_inst *inst;
+    uint32_t variable;
+
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationBuiltIn
+                && inst->w[3] == SpvBuiltInDrawIndex)
+            return inst->w[1];
+    if (!(variable = d3d12xs_spirv_new_id(m)))
+        return 0;
+    {
+        const uint32_t declaration[4] = {(4u << 16) | SpvOpVariable, d3d12xs_spirv_type_pointer(m, SpvStorageClassInput, u32), variable,
+                SpvStorageClassInput};
+        const uint32_t decoration[4] = {(4u << 16) | SpvOpDecorate, variable, SpvDecorationBuiltIn, SpvBuiltInDrawIndex};
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, declaration, 4);
+        d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 4);
+    }
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
+        d3d12xs_spirv_append_operand(m, inst, variable);
+    d3d12xs_spirv_add_capability(m, SpvCapabilityDrawParameters);
+    d3d12xs_spirv_add_extension(m, "SPV_KHR_shader_draw_parameters");
+    return variable;
+}
 
 static HRESULT add_globals(struct push_rewrite *r, struct globals *g)
 {
@@ -155,6 +184,13 @@ static HRESULT add_globals(struct push_rewrite *r, struct globals *g)
     g->push_variable = lo.variable;
     g->member_lo = d3d12xs_spirv_constant(r->m, g->u32, lo.member);
     g->member_hi = d3d12xs_spirv_constant(r->m, g->u32, hi.member);
+    if (r->args->draw_index_stride) {
+        /* a struct of its own (SPIR-V allows several of one shape): OpIAddCarry's result */
+        const uint32_t pair[4] = {(4u << 16) | SpvOpTypeStruct, g->carry_pair = d3d12xs_spirv_new_id(r->m), g->u32, g->u32};
+        d3d12xs_spirv_append(r->m, D3D12XS_SPIRV_GLOBALS, pair, 4);
+        g->stride = d3d12xs_spirv_constant(r->m, g->u32, r->args->draw_index_stride);
+        g->draw_index = draw_index_variable(r->m, g->u32);
+    }
     return r->m->out_of_memory ? E_OUTOFMEMORY : S_OK;
 }
 
@@ -164,19 +200,42 @@ static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size
     struct d3d12xs_spirv_module *m = r->m;
     uint32_t chain_lo = d3d12xs_spirv_new_id(m), chain_hi = d3d12xs_spirv_new_id(m), lo = d3d12xs_spirv_new_id(m);
     uint32_t hi = d3d12xs_spirv_new_id(m), pair = d3d12xs_spirv_new_id(m);
-    const uint32_t code[][6] = {
+    uint32_t code[13][6] = {
         {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_lo, g->push_variable, g->member_lo},
         {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_hi, g->push_variable, g->member_hi},
         {(4u << 16) | SpvOpLoad, g->u32, lo, chain_lo},
         {(4u << 16) | SpvOpLoad, g->u32, hi, chain_hi},
-        {(5u << 16) | SpvOpCompositeConstruct, g->uvec2, pair, lo, hi},
     };
+    size_t count = 4;
+
+    if (g->draw_index) { /* lo, hi += DrawIndex * stride, with the carry */
+        uint32_t index_value = d3d12xs_spirv_new_id(m), offset = d3d12xs_spirv_new_id(m), sum = d3d12xs_spirv_new_id(m);
+        uint32_t new_lo = d3d12xs_spirv_new_id(m), carry = d3d12xs_spirv_new_id(m), new_hi = d3d12xs_spirv_new_id(m);
+        const uint32_t more[][6] = {
+            {(4u << 16) | SpvOpLoad, g->u32, index_value, g->draw_index},
+            {(5u << 16) | SpvOpIMul, g->u32, offset, index_value, g->stride},
+            {(5u << 16) | SpvOpIAddCarry, g->carry_pair, sum, lo, offset},
+            {(5u << 16) | SpvOpCompositeExtract, g->u32, new_lo, sum, 0},
+            {(5u << 16) | SpvOpCompositeExtract, g->u32, carry, sum, 1},
+            {(5u << 16) | SpvOpIAdd, g->u32, new_hi, hi, carry},
+        };
+        memcpy(&code[count], more, sizeof(more));
+        count += sizeof(more) / sizeof(more[0]);
+        lo = new_lo;
+        hi = new_hi;
+    }
     *image = d3d12xs_spirv_new_id(m);
-    const uint32_t cast[4] = {SpvOpBitcast | (4u << 16), g->image_pointer, *image, pair};
-    for (size_t k = 0; k < sizeof(code) / sizeof(code[0]); k++)
+    {
+        const uint32_t tail[][6] = {
+            {(5u << 16) | SpvOpCompositeConstruct, g->uvec2, pair, lo, hi},
+            {(4u << 16) | SpvOpBitcast, g->image_pointer, *image, pair},
+        };
+        memcpy(&code[count], tail, sizeof(tail));
+        count += 2;
+    }
+    for (size_t k = 0; k < count; k++)
         d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + k, code[k], code[k][0] >> 16);
-    d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + 5, cast, 4);
-    return 6;
+    return count;
 }
 
 /* Pass 2. */
@@ -248,7 +307,7 @@ HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, cons
 {
     const struct d3d12xs_spirv_inst *inst, *pointer;
     struct push_rewrite r;
-    struct globals g;
+    struct globals g = {0};
     bool any = false;
     HRESULT hr;
 
@@ -268,6 +327,10 @@ HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, cons
         }
     if (!r.variable || !args->range_count)
         return S_OK; /* nothing of the block is read */
+    if (args->draw_index_stride)
+        for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
+            if (inst->w[1] != SpvExecutionModelVertex)
+                return d3d12xs_write_error(E_NOTIMPL, error, error_size, "DrawIndex addresses the commands' memory in vertex shaders only");
     if (FAILED(hr = d3d12xs_spirv_check_addressing(m, error, error_size)))
         return hr;
     r.bound = m->bound;
