@@ -293,6 +293,37 @@ static void test_other_slices(struct env *env)
         ID3D12PipelineState_Release(two);
 }
 
+/* A multiview pipeline (identity locations) and one drawing its views one by one, of the same
+ * target formats and views, one after the other in one list, both orders: the second must not
+ * stay in the first's pass (one has a view mask, the other none). */
+static void test_switch_with_multiview(struct env *env)
+{
+    static const D3D12_VIEW_INSTANCE_LOCATION identity[2] = {{0, 0}, {0, 1}}, swapped[2] = {{0, 2}, {0, 0}};
+    ID3D12PipelineState *multiview = located_pipeline(env, env->vs, NULL, 2, identity, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    ID3D12PipelineState *apart = located_pipeline(env, env->vs, NULL, 2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    struct harness_list list;
+
+    list = begin(env);
+    draw(&list, multiview);
+    draw(&list, apart);
+    finish(env, &list);
+    check_slice(env, 0, view_colors[1]);
+    check_slice(env, 1, view_colors[1]);
+    check_slice(env, 2, view_colors[0]);
+    check_slice(env, 3, black);
+
+    list = begin(env);
+    draw(&list, apart);
+    draw(&list, multiview);
+    finish(env, &list);
+    check_slice(env, 0, view_colors[0]);
+    check_slice(env, 1, view_colors[1]);
+    check_slice(env, 2, view_colors[0]);
+    check_slice(env, 3, black);
+    ID3D12PipelineState_Release(apart);
+    ID3D12PipelineState_Release(multiview);
+}
+
 /* Both views into slice 1, view 0 through viewport 0 (the left half), view 1 through viewport 1
  * (the right half); a third view through viewport 2, which the list does not set, goes through
  * viewport 0 (D3D12: an index past the viewports set is 0) into slice 3. */
@@ -483,6 +514,7 @@ int main(void)
     setup(&env);
     if (env.vs && env.ps && env.vs_layer && env.gs_layer && env.hs && env.ds) {
         test_other_slices(&env);
+    test_switch_with_multiview(&env);
         test_viewports(&env);
         test_mask(&env);
         test_shader_writes_slice(&env);

@@ -214,11 +214,12 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
 }
 
 /* Whether pipeline renders what the last checked one did: the same attachment formats, samples
- * and views (view-instance masking takes its views from the list: never the same). */
+ * and views (view-instance masking takes its views from the list, and views drawn one by one
+ * render without a view mask whatever their views: never the same). */
 static bool renders_as_checked(const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline)
 {
     const __typeof__(graphics->rendering_checked_formats) *checked = &graphics->rendering_checked_formats;
-    return graphics->rendering_checked_for && !pipeline->view_masking && checked->rt_count == pipeline->rt_count
+    return graphics->rendering_checked_for && !pipeline->view_masking && !pipeline->views_apart && checked->rt_count == pipeline->rt_count
             && checked->view_mask == pipeline->view_mask && checked->depth_stencil_format == pipeline->depth_stencil_format
             && checked->samples == pipeline->samples && !memcmp(checked->rt_formats, pipeline->rt_formats, sizeof(checked->rt_formats));
 }
@@ -226,7 +227,7 @@ static bool renders_as_checked(const struct d3d12_graphics_bindings *graphics, c
 static void note_checked(struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline)
 {
     graphics->rendering_checked_for = pipeline;
-    graphics->rendering_checked_formats.rt_count = pipeline->view_masking ? UINT32_MAX : pipeline->rt_count;
+    graphics->rendering_checked_formats.rt_count = pipeline->view_masking || pipeline->views_apart ? UINT32_MAX : pipeline->rt_count;
     graphics->rendering_checked_formats.view_mask = pipeline->view_mask;
     graphics->rendering_checked_formats.depth_stencil_format = pipeline->depth_stencil_format;
     graphics->rendering_checked_formats.samples = pipeline->samples;
