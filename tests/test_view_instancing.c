@@ -5,9 +5,11 @@
  * D3D12's rules for the description (other locations: test_view_locations.c); and queries open across view-instanced draws (occlusion, BINARY_OCCLUSION, pipeline
  * statistics, SO_STATISTICS), which count every view. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "small_target.h"
+#include "commands/command_list_state.h"
 
 #define SLICES 3
 
@@ -253,6 +255,40 @@ static void test_clear_between_views(struct env *env)
     check_slice(env, 1, view_colors[1]);
     check_slice(env, 2, white);
     ID3D12PipelineState_Release(two);
+}
+
+/* A clear between two draws of a pass whose views are every slice of the target goes inside the
+ * pass (one rendering pass for the three commands) and clears every slice; with rectangles too. */
+static void test_clear_inside_views_pass(struct env *env)
+{
+    static const float white_f[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    static const uint8_t white[4] = {255, 255, 255, 255};
+    const D3D12_RECT left = {0, 0, WIDTH / 2, HEIGHT};
+    ID3D12PipelineState *three = view_pipeline(env, 3, D3D12_VIEW_INSTANCING_FLAG_NONE);
+    struct harness_list list = begin(env);
+    uint64_t passes;
+
+    draw(&list, three);
+    passes = ((const struct d3d12_command_list *)(void *)list.list)->rendering_pass_count;
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, white_f, 0, NULL);
+    CHECK_MSG(((const struct d3d12_command_list *)(void *)list.list)->rendering_pass_count == passes || getenv("D3D12XS_SPLIT_LISTS"),
+            "the clear rendered a pass of its own");
+    finish(env, &list);
+    for (UINT slice = 0; slice < SLICES; slice++)
+        check_slice(env, slice, white);
+
+    list = begin(env);
+    draw(&list, three);
+    ID3D12GraphicsCommandList2_ClearRenderTargetView(list.list, env->rtv, white_f, 1, &left);
+    finish(env, &list);
+    for (UINT slice = 0; slice < SLICES; slice++) {
+        memcpy(env->pixels, env->slices[slice], sizeof(env->pixels));
+        CHECK_PIXEL(env, 0, 0, white, 1);
+        CHECK_PIXEL(env, WIDTH / 2 - 1, HEIGHT - 1, white, 1);
+        CHECK_PIXEL(env, WIDTH / 2, 0, view_colors[slice], 1);
+        CHECK_PIXEL(env, WIDTH - 1, HEIGHT - 1, view_colors[slice], 1);
+    }
+    ID3D12PipelineState_Release(three);
 }
 
 /* A target with fewer slices than the views: a debug warning, and no draw. */
@@ -758,6 +794,7 @@ int main(void)
         test_tier(&env);
         test_views(&env);
         test_clear_between_views(&env);
+        test_clear_inside_views_pass(&env);
         test_too_few_slices(&env);
         test_mask(&env);
         test_bundle_mask(&env);

@@ -86,20 +86,34 @@ static VkPipelineStageFlags2 clear_stages(bool color)
  * its attachments (the same VkImageView: views are made once per resource and subresource range
  * and format, so the same image, mip, slices, format and aspects) and the pass reaches the
  * rectangles and the view's slices; false, with nothing recorded, otherwise (the clear then ends
- * the pass and renders its own). A multiview pass (view instancing) clears only the views of its
- * mask, and transform feedback may be active in the pass: both keep the pass of the clear's own. */
+ * the pass and renders its own). A multiview pass (view instancing) clears the slices of its
+ * views (each rectangle then names layer 0 of one layer): in one only where they are every slice
+ * of the view. Transform feedback may be active in the pass: such a clear renders its own. */
+/* Rectangles a clear inside a multiview pass rewrites on the stack (more render their own pass). */
+#define MULTIVIEW_CLEAR_RECTS 8
+
 static bool clear_in_open_pass(struct d3d12_command_list *list, const struct d3d12xs_descriptor *descriptor, VkImageAspectFlags aspects,
         const VkClearValue *value, const VkClearRect *rects, uint32_t rect_count)
 {
     const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     const struct d3d12_rendering_key *key = &graphics->rendering_key;
     VkClearAttachment attachments[D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    VkClearRect view_rects[MULTIVIEW_CLEAR_RECTS];
     bool color = descriptor->kind == D3D12XS_DESCRIPTOR_RTV;
     uint32_t attachment_count = 0;
 
-    if (!graphics->rendering || graphics->rendering_in != list->vk_command_buffer || key->view_mask || graphics->xfb_active
-            || !descriptor->image_view || descriptor->image_range.layerCount > key->layers)
+    if (!graphics->rendering || graphics->rendering_in != list->vk_command_buffer || graphics->xfb_active || !descriptor->image_view
+            || descriptor->image_range.layerCount > key->layers)
         return false;
+    if (key->view_mask) {
+        /* the views' slices must be the view's (multiview renders view i into its slice i) */
+        if (descriptor->image_range.layerCount >= 32 || key->view_mask != (1u << descriptor->image_range.layerCount) - 1
+                || rect_count > MULTIVIEW_CLEAR_RECTS)
+            return false;
+        for (uint32_t i = 0; i < rect_count; i++)
+            view_rects[i] = (VkClearRect){rects[i].rect, 0, 1};
+        rects = view_rects;
+    }
     /* vkCmdClearAttachments clears inside the render area only: a clear that reaches past it (a
      * smaller attachment beside the view) renders its own pass */
     for (uint32_t i = 0; i < rect_count; i++) {
