@@ -4,7 +4,8 @@
  * geometry shader writing SV_RenderTargetArrayIndex itself, which D3D12 adds to the location
  * (0 where the sum is past the target's slices); a domain shader placing them; a pipeline made
  * again from its cached blob; an occlusion query across the views; and the refusals: a pixel shader reading
- * SV_ViewID that the root signature denies root access, ExecuteIndirect draws. Every slice of a
+ * SV_ViewID that the root signature denies root access, generated ExecuteIndirect draws (draw-only
+ * ones run once per view). Every slice of a
  * 4-slice target is read back. */
 #include <stdio.h>
 #include <string.h>
@@ -466,18 +467,31 @@ static void test_query(struct env *env)
 
 /* What d3d12xs refuses, one line each: a pixel shader reading SV_ViewID where the root signature
  * denies the pixel shader root access (the view index is a push constant there); ExecuteIndirect
- * draws of such a pipeline (Close fails). */
+ * draws of such a pipeline whose signature changes state (generated commands: Close fails).
+ * ExecuteIndirect of a draw-only signature runs once per view. */
 static void test_refusals(struct env *env)
 {
     static const D3D12_VIEW_INSTANCE_LOCATION swapped[2] = {{0, 1}, {0, 0}};
     D3D12_INDIRECT_ARGUMENT_DESC argument;
     const D3D12_COMMAND_SIGNATURE_DESC signature_desc = {sizeof(D3D12_DRAW_ARGUMENTS), 1, &argument, 0};
+    /* with a root constant before the draw: 4 bytes over the draw's arguments' size, the draw after it */
+    D3D12_INDIRECT_ARGUMENT_DESC constant_arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {0, 0, 1}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
+    const D3D12_COMMAND_SIGNATURE_DESC constants_desc = {sizeof(D3D12_DRAW_ARGUMENTS) + 4, 2, constant_arguments, 0};
     const D3D12_DRAW_ARGUMENTS arguments = {3, 1, 0, 0};
+    static const UINT one = 1;
     ID3D12RootSignature *denying = harness_root_signature(env->device, NULL, 0, D3D12_ROOT_SIGNATURE_FLAG_DENY_PIXEL_SHADER_ROOT_ACCESS);
+    ID3D12RootSignature *constants_root;
+    D3D12_ROOT_PARAMETER1 constants_parameter;
     ID3D12PipelineState *state = NULL;
     ID3D12CommandSignature *command_signature;
-    ID3D12Resource *buffer;
+    ID3D12Resource *buffer, *counts;
     struct harness_list list;
+
+    memset(&constants_parameter, 0, sizeof(constants_parameter));
+    constants_parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    constants_parameter.Constants.Num32BitValues = 1;
+    constants_root = harness_root_signature(env->device, &constants_parameter, 1, 0);
 
     memset(&argument, 0, sizeof(argument));
     argument.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW;
@@ -487,19 +501,45 @@ static void test_refusals(struct env *env)
     CHECK_LOG("reads SV_ViewID");
     ID3D12RootSignature_Release(denying);
 
+    /* ExecuteIndirect of a draw signature: each view runs the commands (view 0 into slice 1,
+     * view 1 into slice 0), with and without a count buffer */
     state = located_pipeline(env, env->vs, NULL, 2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE);
     CHECK_HR(ID3D12Device_CreateCommandSignature(env->device, &signature_desc, NULL, &IID_ID3D12CommandSignature,
             (void **)&command_signature), S_OK);
     buffer = harness_upload_buffer(env->device, &arguments, sizeof(arguments));
-    list = begin(env);
-    ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
-    RELOG_MARK();
-    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, command_signature, 1, buffer, 0, NULL, 0);
-    CHECK_LOG("ExecuteIndirect", "its indirect draws are not implemented");
-    RELOG_MARK();
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
-    CHECK_LOG("Close");
-    harness_release_list(&list);
+    counts = harness_upload_buffer(env->device, &one, sizeof(one));
+    for (int with_count = 0; with_count < 2; with_count++) {
+        list = begin(env);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, command_signature, 1, buffer, 0, with_count ? counts : NULL, 0);
+        finish(env, &list);
+        check_slice(env, 0, view_colors[1]);
+        check_slice(env, 1, view_colors[0]);
+        check_slice(env, 2, black);
+    }
+
+    /* a signature that changes state runs as generated commands (lavapipe and NVIDIA): refused */
+    if (constants_root) {
+        ID3D12PipelineState *constants_state = NULL;
+        ID3D12CommandSignature *constants_signature;
+        CHECK_HR(create_pipeline(env, constants_root, env->vs, NULL, 2, swapped, D3D12_VIEW_INSTANCING_FLAG_NONE, &constants_state), S_OK);
+        CHECK_HR(ID3D12Device_CreateCommandSignature(env->device, &constants_desc, constants_root, &IID_ID3D12CommandSignature,
+                (void **)&constants_signature), S_OK);
+        list = begin(env);
+        ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, constants_root);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, constants_state);
+        RELOG_MARK();
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, constants_signature, 1, buffer, 0, NULL, 0);
+        CHECK_LOG("ExecuteIndirect", "do not run once per view");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
+        CHECK_LOG("Close");
+        harness_release_list(&list);
+        ID3D12CommandSignature_Release(constants_signature);
+        ID3D12PipelineState_Release(constants_state);
+        ID3D12RootSignature_Release(constants_root);
+    }
+    ID3D12Resource_Release(counts);
     ID3D12Resource_Release(buffer);
     ID3D12CommandSignature_Release(command_signature);
     ID3D12PipelineState_Release(state);

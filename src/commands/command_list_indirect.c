@@ -212,6 +212,21 @@ static void set_incrementing_constants(struct d3d12_command_list *list, const st
     }
 }
 
+/* The rounds a draw of the bound pipeline records (after prepare_draw, which checked it is a
+ * graphics pipeline): one per view where it draws its views one by one (view instancing at
+ * other locations: each view pushed first, by begin_round), all the commands in each; else one. */
+static inline uint32_t draw_rounds(struct d3d12_command_list *list)
+{
+    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
+    return pipeline->views_apart ? d3d12_command_list_view_mask(list, pipeline) : 1u;
+}
+
+static inline void begin_round(struct d3d12_command_list *list, uint32_t rounds)
+{
+    if (list->bindings.pipeline->graphics->views_apart)
+        d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(rounds));
+}
+
 /* per_command: the signature sets INCREMENTING_CONSTANTs, so each command is its own Vulkan
  * draw after its constant (from the capping pass's scratch with a count buffer). */
 static void execute_draws(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
@@ -258,33 +273,36 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
         if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed) || !image.variant)
             goto done;
         d3d12_command_list_bind_indirect_image(list, D3D12_BIND_POINT_GRAPHICS, signature, &image);
-        if (image.draw_indexed) {
-            VkCommandBuffer cb = list->vk_command_buffer;
-            d3d12_command_list_push_indirect_image(list, &image, 0);
-            d3d12_command_list_begin_predicated(list);
-            if (counts && indexed)
-                vkCmdDrawIndexedIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
-            else if (counts)
-                vkCmdDrawIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
-            else if (indexed)
-                vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset, count, stride);
-            else
-                vkCmdDrawIndirect(cb, arguments->vk_buffer, offset, count, stride);
-            d3d12_command_list_end_predicated(list);
-            count = 0; /* nothing one at a time */
-        }
-        for (uint32_t i = 0; i < count; i++, offset += stride) {
-            VkBuffer buffer = arguments->vk_buffer;
-            VkDeviceSize at = offset;
-            if (counts)
-                capped_command(&capped, i, &buffer, &at);
-            d3d12_command_list_push_indirect_image(list, &image, i);
-            d3d12_command_list_begin_predicated(list);
-            if (indexed)
-                vkCmdDrawIndexedIndirect(list->vk_command_buffer, buffer, at, 1, 0);
-            else
-                vkCmdDrawIndirect(list->vk_command_buffer, buffer, at, 1, 0);
-            d3d12_command_list_end_predicated(list);
+        for (uint32_t rounds = draw_rounds(list); rounds; rounds &= rounds - 1) {
+            begin_round(list, rounds);
+            if (image.draw_indexed) {
+                VkCommandBuffer cb = list->vk_command_buffer;
+                d3d12_command_list_push_indirect_image(list, &image, 0);
+                d3d12_command_list_begin_predicated(list);
+                if (counts && indexed)
+                    vkCmdDrawIndexedIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
+                else if (counts)
+                    vkCmdDrawIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
+                else if (indexed)
+                    vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset, count, stride);
+                else
+                    vkCmdDrawIndirect(cb, arguments->vk_buffer, offset, count, stride);
+                d3d12_command_list_end_predicated(list);
+                continue;
+            }
+            for (uint32_t i = 0; i < count; i++) {
+                VkBuffer buffer = arguments->vk_buffer;
+                VkDeviceSize at = offset + (VkDeviceSize)i * stride;
+                if (counts)
+                    capped_command(&capped, i, &buffer, &at);
+                d3d12_command_list_push_indirect_image(list, &image, i);
+                d3d12_command_list_begin_predicated(list);
+                if (indexed)
+                    vkCmdDrawIndexedIndirect(list->vk_command_buffer, buffer, at, 1, 0);
+                else
+                    vkCmdDrawIndirect(list->vk_command_buffer, buffer, at, 1, 0);
+                d3d12_command_list_end_predicated(list);
+            }
         }
         d3d12_command_list_end_indirect_image(list, D3D12_BIND_POINT_GRAPHICS);
         d3d12_command_list_note_draw(list, command);
@@ -299,12 +317,15 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
                 goto done;
             if (counts)
                 capped_command(&capped, i, &buffer, &at);
-            d3d12_command_list_begin_predicated(list);
-            if (indexed)
-                vkCmdDrawIndexedIndirect(list->vk_command_buffer, buffer, at, 1, 0);
-            else
-                vkCmdDrawIndirect(list->vk_command_buffer, buffer, at, 1, 0);
-            d3d12_command_list_end_predicated(list);
+            for (uint32_t rounds = draw_rounds(list); rounds; rounds &= rounds - 1) {
+                begin_round(list, rounds);
+                d3d12_command_list_begin_predicated(list);
+                if (indexed)
+                    vkCmdDrawIndexedIndirect(list->vk_command_buffer, buffer, at, 1, 0);
+                else
+                    vkCmdDrawIndirect(list->vk_command_buffer, buffer, at, 1, 0);
+                d3d12_command_list_end_predicated(list);
+            }
         }
         d3d12_command_list_note_draw(list, command);
         goto done;
@@ -312,19 +333,23 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
     if (!d3d12_command_list_prepare_draw(list, command, indexed))
         return;
     cb = list->vk_command_buffer;
-    d3d12_command_list_begin_predicated(list);
-    if (counts && indexed)
-        vkCmdDrawIndexedIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
-    else if (counts)
-        vkCmdDrawIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
-    else if (caps->multi_draw_indirect && indexed)
-        vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset, count, stride);
-    else if (caps->multi_draw_indirect)
-        vkCmdDrawIndirect(cb, arguments->vk_buffer, offset, count, stride);
-    else /* one command per Vulkan call */
-        for (uint32_t i = 0; i < count; i++, offset += stride)
-            indexed ? vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset, 1, 0) : vkCmdDrawIndirect(cb, arguments->vk_buffer, offset, 1, 0);
-    d3d12_command_list_end_predicated(list);
+    for (uint32_t rounds = draw_rounds(list); rounds; rounds &= rounds - 1) {
+        begin_round(list, rounds);
+        d3d12_command_list_begin_predicated(list);
+        if (counts && indexed)
+            vkCmdDrawIndexedIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
+        else if (counts)
+            vkCmdDrawIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
+        else if (caps->multi_draw_indirect && indexed)
+            vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset, count, stride);
+        else if (caps->multi_draw_indirect)
+            vkCmdDrawIndirect(cb, arguments->vk_buffer, offset, count, stride);
+        else /* one command per Vulkan call */
+            for (uint32_t i = 0; i < count; i++)
+                indexed ? vkCmdDrawIndexedIndirect(cb, arguments->vk_buffer, offset + (VkDeviceSize)i * stride, 1, 0)
+                        : vkCmdDrawIndirect(cb, arguments->vk_buffer, offset + (VkDeviceSize)i * stride, 1, 0);
+        d3d12_command_list_end_predicated(list);
+    }
     d3d12_command_list_note_draw(list, command);
 done:
     free(capped.buffers);
@@ -414,12 +439,14 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
                 dispatch ? "compute" : "graphics");
         return;
     }
-    /* A pipeline that draws its views one by one (view instancing with other locations) would
-     * need each command once per view: not done. */
-    if (!dispatch && list->bindings.pipeline && list->bindings.pipeline->graphics && list->bindings.pipeline->graphics->views_apart) {
+    /* A pipeline that draws its views one by one (view instancing with other locations) runs the
+     * commands once per view, the view pushed first; generated commands would need that push
+     * between their own: not done. */
+    if (!dispatch && signature->generated && list->bindings.pipeline && list->bindings.pipeline->graphics
+            && list->bindings.pipeline->graphics->views_apart) {
         d3d12_command_list_record_unsupported(list, command, "the graphics pipeline set has view instancing with "
-                "pViewInstanceLocations that multiview cannot express, whose views d3d12xs draws one by one; its indirect draws are not "
-                "implemented");
+                "pViewInstanceLocations that multiview cannot express, whose views d3d12xs draws one by one, and the command signature "
+                "changes state as generated commands, which do not run once per view");
         return;
     }
     /* Signatures that change state run as generated commands where the device has them; without,
