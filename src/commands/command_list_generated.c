@@ -22,6 +22,7 @@
 #include "indirect_translate_spirv.h"
 #include "memory/resource.h"
 #include "memory/va_map.h"
+#include "pipelines/graphics_pipeline.h"
 #include "pipelines/pipeline_state.h"
 
 /* indirect_translate.comp's push constants */
@@ -190,6 +191,49 @@ static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_b
     }
 }
 
+/* One vkCmdExecuteGeneratedCommandsEXT of info with pipeline, its preprocess memory from the
+ * allocator's transient memory (the requirement kept per list for a repeat). False after the error. */
+static bool execute(struct d3d12_command_list *list, const char *command, const struct d3d12_generated_layout *layout, VkPipeline pipeline,
+        uint32_t count, VkGeneratedCommandsInfoEXT *info)
+{
+    struct d3d12_device *device = list->object.device;
+    const struct d3d12xs_generated_commands_caps *caps = &device->generated_commands;
+    VkGeneratedCommandsPipelineInfoEXT *pipeline_info = (VkGeneratedCommandsPipelineInfoEXT *)info->pNext;
+    VkGeneratedCommandsMemoryRequirementsInfoEXT requirements_info = {
+        .sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_MEMORY_REQUIREMENTS_INFO_EXT, .pNext = pipeline_info,
+        .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
+    };
+    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+    VkBuffer preprocess;
+    VkDeviceSize preprocess_offset;
+
+    pipeline_info->pipeline = pipeline;
+    if (list->generated_memory.layout == layout && list->generated_memory.pipeline == pipeline
+            && list->generated_memory.count == count) {
+        requirements.memoryRequirements = list->generated_memory.requirements;
+    } else {
+        ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
+                &requirements_info, &requirements);
+        list->generated_memory.layout = layout;
+        list->generated_memory.pipeline = pipeline;
+        list->generated_memory.count = count;
+        list->generated_memory.requirements = requirements.memoryRequirements;
+    }
+    if (requirements.memoryRequirements.size) {
+        if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, requirements.memoryRequirements.size,
+                requirements.memoryRequirements.alignment, &preprocess, &preprocess_offset, &info->preprocessAddress, command))) {
+            d3d12_command_list_record_error(list, command, "out of memory for the generated commands' preprocessing");
+            return false;
+        }
+        info->preprocessSize = requirements.memoryRequirements.size;
+    }
+    d3d12_command_list_begin_predicated(list);
+    ((PFN_vkCmdExecuteGeneratedCommandsEXT)caps->vkCmdExecuteGeneratedCommandsEXT)(list->vk_command_buffer, VK_FALSE, info);
+    d3d12_command_list_end_predicated(list);
+
+    return true;
+}
+
 void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts, UINT64 count_offset)
 {
@@ -200,19 +244,13 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
     bool indexed = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
     enum d3d12_bind_point bind_point = dispatch ? D3D12_BIND_POINT_COMPUTE : D3D12_BIND_POINT_GRAPHICS;
     VkGeneratedCommandsPipelineInfoEXT pipeline_info = {.sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_PIPELINE_INFO_EXT};
-    VkGeneratedCommandsMemoryRequirementsInfoEXT requirements_info = {
-        .sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_MEMORY_REQUIREMENTS_INFO_EXT, .pNext = &pipeline_info,
-        .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
-    };
-    VkMemoryRequirements2 requirements = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
     VkGeneratedCommandsInfoEXT info = {
         .sType = VK_STRUCTURE_TYPE_GENERATED_COMMANDS_INFO_EXT, .pNext = &pipeline_info, .shaderStages = layout->stages,
         .indirectCommandsLayout = layout->vk_layout, .maxSequenceCount = count,
     };
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     VkPipeline variant = VK_NULL_HANDLE;
-    VkBuffer preprocess;
-    VkDeviceSize preprocess_offset;
+    uint32_t rounds;
 
     if (!dispatch && list->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
         d3d12_command_list_record_error(list, command, "the signature draws (%s), and only DIRECT lists draw",
@@ -259,29 +297,25 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         if (variant)
             bind_root_view_variant(list, bind_point, layout, variant);
     }
-    pipeline_info.pipeline = state->bound_vk_pipeline;
-    if (list->generated_memory.layout == layout && list->generated_memory.pipeline == pipeline_info.pipeline
-            && list->generated_memory.count == count) {
-        requirements.memoryRequirements = list->generated_memory.requirements;
-    } else {
-        ((PFN_vkGetGeneratedCommandsMemoryRequirementsEXT)caps->vkGetGeneratedCommandsMemoryRequirementsEXT)(device->vk_device,
-                &requirements_info, &requirements);
-        list->generated_memory.layout = layout;
-        list->generated_memory.pipeline = pipeline_info.pipeline;
-        list->generated_memory.count = count;
-        list->generated_memory.requirements = requirements.memoryRequirements;
-    }
-    if (requirements.memoryRequirements.size) {
-        if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, requirements.memoryRequirements.size,
-                requirements.memoryRequirements.alignment, &preprocess, &preprocess_offset, &info.preprocessAddress, command))) {
-            d3d12_command_list_record_error(list, command, "out of memory for the generated commands' preprocessing");
-            return;
+    /* a pipeline drawing its views one by one (view instancing at other locations) runs the
+     * commands once per view, the view pushed first; the commands leave the push constants
+     * undefined, so each round flushes again */
+    rounds = !dispatch && list->bindings.pipeline->graphics->views_apart
+            ? d3d12_command_list_view_mask(list, list->bindings.pipeline->graphics) : 1u;
+    for (bool first = true; rounds; rounds &= rounds - 1, first = false) {
+        if (!first) {
+            list->bindings.push_owner = D3D12_BIND_POINT_COUNT;
+            state->dirty |= D3D12_DIRTY_HEAP_OFFSETS;
+            if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed && !layout->sets_index_buffer))
+                return;
+            if (variant)
+                bind_root_view_variant(list, bind_point, layout, variant);
         }
-        info.preprocessSize = requirements.memoryRequirements.size;
+        if (!dispatch && list->bindings.pipeline->graphics->views_apart)
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(rounds));
+        if (!execute(list, command, layout, state->bound_vk_pipeline, count, &info))
+            return;
     }
-    d3d12_command_list_begin_predicated(list);
-    ((PFN_vkCmdExecuteGeneratedCommandsEXT)caps->vkCmdExecuteGeneratedCommandsEXT)(list->vk_command_buffer, VK_FALSE, &info);
-    d3d12_command_list_end_predicated(list);
 
     /* The generated commands leave the push constants undefined (the pipeline and descriptors
      * stay bound): as after the other bind point pushed, the next flush claims the block and

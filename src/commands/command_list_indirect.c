@@ -439,16 +439,6 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
                 dispatch ? "compute" : "graphics");
         return;
     }
-    /* A pipeline that draws its views one by one (view instancing with other locations) runs the
-     * commands once per view, the view pushed first; generated commands would need that push
-     * between their own: not done. */
-    if (!dispatch && signature->generated && list->bindings.pipeline && list->bindings.pipeline->graphics
-            && list->bindings.pipeline->graphics->views_apart) {
-        d3d12_command_list_record_unsupported(list, command, "the graphics pipeline set has view instancing with "
-                "pViewInstanceLocations that multiview cannot express, whose views d3d12xs draws one by one, and the command signature "
-                "changes state as generated commands, which do not run once per view");
-        return;
-    }
     /* Signatures that change state run as generated commands where the device has them; without,
      * INCREMENTING_CONSTANTs alone run one command at a time with the constant pushed, other root
      * arguments from per-command images in memory (command_list_indirect_image.c), and vertex or
