@@ -2,7 +2,8 @@
 # Runs the suite, the demo and the benchmark on the GPU machine (../shared/DEVICE.md) from a
 # slim release tree built here: build-h200/new (library, helper, tests, bench, demo) and,
 # optionally, build-h200/old (a previous library and bench, for before/after figures).
-# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|draw|indirect|trace|texture] (sync: the console synchronisation
+# Usage there: bash scripts/device-run.sh [tests|bench|all|sync|launch|final|pipeline|binding|draw|indirect|trace|texture|confirm] (confirm: a short
+# run of the newest GPU-facing tests, see below; sync: the console synchronisation
 # tests, demo and benchmarks only; launch: bench_launch and bench_copy from build-h200/i8, see
 # docs/benchmarks.md; pipeline: bench_pipeline of new and old; binding: bench_binding of new and old; draw: bench_draw of new and old;
 # indirect: bench_indirect of new (twice) and old where it has one; trace: issue 19's trace figures;
@@ -201,6 +202,28 @@ if [ "$what" = indirect ]; then
         cat /tmp/indirect.$side.tsv >> "$out/indirect.txt" 2>/dev/null
     done
     cat "$out/indirect.txt"
+fi
+if [ "$what" = confirm ]; then
+    # A short run for a session with little device time: the tests of the newest GPU-facing work
+    # (ExecuteIndirect on both paths, view instancing, queries, clears), the GPU culling example on
+    # both paths, and bench_draw's CPU figures where the tree has it. Each test at most 60 s.
+    export LD_LIBRARY_PATH=$root/new
+    for t in indirect_state indirect indirect_root_views indirect_root_view_draws indirect_pfp view_instancing view_locations \
+            query clear_in_pass; do
+        timeout 60 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1
+        echo "test_$t rc=$? $(grep -h 'passed,' "$logs/log.$t" | tr '\n' ' ')" >> "$out/summary.txt"
+        grep -h -i "device removed\|check failed" "$logs/log.$t" | head -3 >> "$out/summary.txt"
+    done
+    timeout 60 env D3D12XS_NO_GENERATED_COMMANDS=1 "$root/new/tests/test_view_locations" > "$logs/log.view_locations.own" 2>&1
+    echo "test_view_locations (no generated commands) rc=$?" >> "$out/summary.txt"
+    for mode in 0 1; do
+        timeout 60 env D3D12XS_NO_GENERATED_COMMANDS=$mode "$root/new/examples/gpu_culling" /tmp/culling.png > "$logs/log.culling.$mode" 2>&1
+        echo "gpu_culling (D3D12XS_NO_GENERATED_COMMANDS=$mode) rc=$? $(tail -1 "$logs/log.culling.$mode")" >> "$out/summary.txt"
+    done
+    if [ -x "$root/new/bench/bench_draw" ]; then
+        timeout 150 $pin "$root/new/bench/bench_draw" cpu > "$out/draw.txt" 2>&1
+        grep -E "^  [a-z_]+ +d3d12xs" "$out/draw.txt" >> "$out/summary.txt"
+    fi
 fi
 tar -czf "$out/logs.tar.gz" -C "$logs" . 2>/dev/null
 cat "$out/summary.txt" 2>/dev/null
