@@ -41,6 +41,17 @@ static const char source[] =
     "    u.Store(group.x * 4, value * 10000 + cbv_value + t.Load(group.x * 4));\n"
     "}\n";
 
+/* the same with EXTRA added to what it stores */
+static const char source_extra[] =
+    "RWByteAddressBuffer u : register(u0);\n"
+    "ByteAddressBuffer t : register(t0);\n"
+    "cbuffer cb : register(b0) { uint cbv_value; };\n"
+    "cbuffer c : register(b1) { uint value; };\n"
+    "[numthreads(1, 1, 1)] void main(uint3 group : SV_GroupID)\n"
+    "{\n"
+    "    u.Store(group.x * 4, value * 10000 + cbv_value + t.Load(group.x * 4) + EXTRA);\n"
+    "}\n";
+
 #define SOURCE_WORDS 64
 #define CBV_SLOTS 4
 
@@ -622,6 +633,82 @@ static void test_cached_blob(struct env *env)
     ID3D12CommandSignature_Release(signature);
 }
 
+/* The pipeline variant a signature needs is made ahead of ExecuteIndirect, so recording creates
+ * no VkPipeline (D3D12XSGetPipelineStatistics): for a pipeline made before the signature (made
+ * with the signature) and one made after it (made with the pipeline). Both then run right. */
+static void test_no_compile_while_recording(struct env *env)
+{
+    struct command {
+        D3D12_GPU_VIRTUAL_ADDRESS uav;
+        UINT value;
+        D3D12_DISPATCH_ARGUMENTS dispatch;
+    } __attribute__((packed)) command;
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = {0}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
+        {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
+    };
+    D3D12_ROOT_PARAMETER1 parameters[4];
+    ID3D12RootSignature *root;
+    ID3D12PipelineState *pipelines[2];
+    ID3D12CommandSignature *signature;
+    ID3D10Blob *cs;
+    char text[sizeof(source_extra) + 32];
+
+    /* a root signature of its own: no signature made with it yet */
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    parameters[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[3].Constants.ShaderRegister = 1;
+    parameters[3].Constants.Num32BitValues = 1;
+    root = harness_root_signature(env->device, parameters, 4, 0);
+    for (unsigned p = 0; p < 2; p++) {
+        if (p == 1)
+            signature = harness_command_signature(env->device, arguments, 3, sizeof(command), root);
+        /* shaders of their own (+ p), so that no live pipeline is found instead */
+        snprintf(text, sizeof(text), "#define EXTRA %u\n%s", p + 1, source_extra);
+        cs = harness_compile(text, 0);
+        pipelines[p] = harness_compute_pipeline(env->device, root, cs);
+        ID3D10Blob_Release(cs);
+    }
+    for (unsigned p = 0; p < 2; p++) {
+        ID3D12Resource *out = harness_uav_buffer(env->device, 256), *own = harness_uav_buffer(env->device, 256), *buffer;
+        D3D12XS_PIPELINE_STATISTICS before, after;
+        struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        UINT got[64], expected[64];
+
+        command = (struct command){va(out), 3 + p, {1, 1, 1}};
+        buffer = harness_upload_buffer(env->device, &command, sizeof(command));
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, root);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, pipelines[p]);
+        ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, va(own));
+        ID3D12GraphicsCommandList2_SetComputeRootShaderResourceView(list.list, 1, va(env->sources));
+        ID3D12GraphicsCommandList2_SetComputeRootConstantBufferView(list.list, 2, va(env->constants));
+        memset(&before, 0, sizeof(before));
+        memset(&after, 0, sizeof(after));
+        CHECK_HR(D3D12XSGetPipelineStatistics(env->device, &before), S_OK);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
+        CHECK_HR(D3D12XSGetPipelineStatistics(env->device, &after), S_OK);
+        CHECK_MSG(after.VkPipelinesCreated == before.VkPipelinesCreated, "the pipeline made %s the signature: recording created %llu "
+                "VkPipelines", p ? "after" : "before", (unsigned long long)(after.VkPipelinesCreated - before.VkPipelinesCreated));
+        harness_execute_and_wait(env->device, env->queue, &list);
+        harness_release_list(&list);
+        memset(expected, 0, sizeof(expected));
+        expected[0] = (3 + p) * 10000 + p + 1;
+        harness_read_back(env->device, env->queue, out, got, sizeof(got));
+        check_words(got, expected, 64, p ? "the pipeline made after the signature" : "the pipeline made before the signature");
+        ID3D12Resource_Release(buffer);
+        ID3D12Resource_Release(own);
+        ID3D12Resource_Release(out);
+    }
+    ID3D12PipelineState_Release(pipelines[1]);
+    ID3D12PipelineState_Release(pipelines[0]);
+    ID3D12CommandSignature_Release(signature);
+    ID3D12RootSignature_Release(root);
+}
+
 static D3D12_EXECUTE_INDIRECT_TIER execute_indirect_tier(struct env *env)
 {
     D3D12_FEATURE_DATA_D3D12_OPTIONS21 options;
@@ -651,6 +738,7 @@ int main(int argc, char **argv)
     test_threads(&env);
     test_cached_blob(&env);
     test_no_push_room(&env);
+    test_no_compile_while_recording(&env);
     if (!without_generated)
         CHECK_MSG(harness_run_self("without", without), "the D3D12XS_NO_GENERATED_COMMANDS=1 case failed (its lines above say why)");
     teardown(&env);

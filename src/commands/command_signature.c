@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/command_signature.h"
+#include "pipelines/pipeline_state.h"
 #include "commands/generated_layout.h"
 #include "descriptors/root_signature.h"
 #include "generated/d3d12_stubs.h"
@@ -194,6 +195,59 @@ static HRESULT check_arguments(struct d3d12_command_signature *signature, const 
     return S_OK;
 }
 
+/* The pipeline variant ExecuteIndirect would need for the signature (pipelines/pipeline_indirect_variant.c),
+ * as ExecuteIndirect chooses (command_list_indirect.c): root views as generated commands, root
+ * arguments other than INCREMENTING_CONSTANT through the own path. False where none is needed. */
+static bool variant_key(const struct d3d12_device *device, const struct d3d12_command_signature *signature, struct d3d12_indirect_key *key)
+{
+    bool constants = false;
+
+    for (UINT i = 0; i + 1 < signature->argument_count; i++)
+        constants |= signature->arguments[i].Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT;
+    *key = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH};
+    if (signature->generated)
+        return signature->root_view_mask != 0;
+    if (!device->indirect_image || signature->sets_vertex_input || !(constants || signature->root_view_mask))
+        return false;
+    key->constant_mask = signature->root_constant_mask;
+    key->from_memory = true;
+    return true;
+}
+
+/* The variant made ahead of need, so that recording does not compile it: the root signature
+ * keeps the key for pipelines made later, and the live ones of it make theirs now. */
+static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_command_signature *signature)
+{
+    struct d3d12_root_signature *root = signature->root_signature;
+    struct d3d12_pipeline_state **pipelines;
+    struct d3d12_indirect_key key;
+    bool known = false;
+    size_t count;
+
+    if (!root || !variant_key(device, signature, &key))
+        return;
+    pthread_mutex_lock(&root->indirect_keys_lock);
+    for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
+        known = root->indirect_keys[i].root_view_mask == key.root_view_mask && root->indirect_keys[i].constant_mask == key.constant_mask
+                && root->indirect_keys[i].from_memory == key.from_memory && root->indirect_keys[i].graphics == key.graphics;
+    if (!known) {
+        struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
+        if (bigger) {
+            root->indirect_keys = bigger;
+            root->indirect_keys[root->indirect_key_count++] = key;
+        }
+    }
+    pthread_mutex_unlock(&root->indirect_keys_lock);
+    if (known)
+        return;
+    count = d3d12_pipeline_table_collect(device, root, key.graphics, &pipelines);
+    for (size_t i = 0; i < count; i++) {
+        d3d12_pipeline_state_make_indirect_variant(pipelines[i], &key);
+        d3d12_pipeline_state_release_share(pipelines[i]);
+    }
+    free(pipelines);
+}
+
 HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_COMMAND_SIGNATURE_DESC *desc,
         ID3D12RootSignature *root_signature_iface, REFIID riid, void **out)
 {
@@ -269,6 +323,7 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
     }
     if (signature->first_state_change != signature->action)
         signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
+    make_variants_ahead(device, signature);
     hr = d3d12xs_hand_out(ID3D12CommandSignature_QueryInterface(&signature->ID3D12CommandSignature_iface, riid, out), method);
     ID3D12CommandSignature_Release(&signature->ID3D12CommandSignature_iface);
     return hr;

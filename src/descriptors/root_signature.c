@@ -34,6 +34,8 @@ void d3d12_root_signature_release_private_ref(struct d3d12_root_signature *signa
         return;
     /* Static samplers come from the device's sampler cache, which owns them. */
     free(signature->static_samplers);
+    free(signature->indirect_keys);
+    pthread_mutex_destroy(&signature->indirect_keys_lock);
     d3d12_root_signature_destroy_layout(signature);
     d3d12xs_root_signature_desc_free(signature->desc);
     free(signature->blob);
@@ -279,6 +281,7 @@ HRESULT d3d12_root_signature_create(struct d3d12_device *device, UINT node_mask,
     }
     signature->ID3D12RootSignature_iface.lpVtbl = &d3d12_root_signature_vtbl;
     d3d12xs_object_init(&signature->object, device);
+    pthread_mutex_init(&signature->indirect_keys_lock, NULL);
     hr = d3d12xs_root_signature_convert(parsed, D3D_ROOT_SIGNATURE_VERSION_1_2, &signature->desc, error, sizeof(error));
     d3d12xs_root_signature_desc_free(parsed);
     if (FAILED(hr)) {

@@ -2,6 +2,8 @@
 #ifndef D3D12XS_ROOT_SIGNATURE_H
 #define D3D12XS_ROOT_SIGNATURE_H
 
+#include <pthread.h>
+
 #include "device/device.h"
 
 #define D3D12XS_MAX_ROOT_PARAMETERS 64 /* D3D12's root cost limit allows at most 64 */
@@ -93,6 +95,19 @@ struct d3d12_root_signature {
     uint64_t pushed_root_mask;      /* bit per root CBV/SRV/UAV in the layout */
     bool has_ordered_append_binding, has_arguments_binding;
     uint32_t static_sampler_bindings; /* the first this many static samplers are in the layout */
+    /* What the command signatures made with it set that needs a pipeline variant
+     * (pipelines/pipeline_indirect_ahead.c): its pipelines make those variants ahead of
+     * ExecuteIndirect, so recording does not compile. Under indirect_keys_lock. */
+    pthread_mutex_t indirect_keys_lock;
+    struct d3d12_indirect_key *indirect_keys;
+    uint32_t indirect_key_count;
+};
+
+/* One set of root arguments a command signature sets, as a pipeline variant needs it. */
+struct d3d12_indirect_key {
+    uint64_t root_view_mask, constant_mask; /* bit per root parameter */
+    bool from_memory;                       /* the own path (no generated commands) */
+    bool graphics;                          /* the signature draws */
 };
 
 

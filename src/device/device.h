@@ -159,6 +159,7 @@ struct d3d12_device {
     bool has_precise_occlusion;   /* occlusionQueryPrecise: OCCLUSION queries count samples, not just 0 or not */
     atomic_ullong validation_message_count;
     atomic_ullong pipeline_layout_count; /* live root signatures' layouts (D3D12XSGetPipelineLayoutCount) */
+    atomic_ullong indirect_variants_created; /* ExecuteIndirect's pipeline variants (pipelines/pipeline_indirect_variant.c) */
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
     uint32_t push_descriptor_limit;

@@ -499,6 +499,8 @@ static HRESULT make_graphics(struct d3d12_device *device, const struct d3d12_gra
     }
     if ((entered = d3d12_pipeline_table_insert(device, state, key, 1)) != state)
         d3d12_pipeline_state_discard(state);
+    else
+        d3d12_pipeline_state_make_indirect_variants(state);
     *out = entered;
     return S_OK;
 }

@@ -11,7 +11,8 @@
  * parameter (pipeline_state.c's layout_binding), an alias included. The view offsets pass has
  * run on it and reads each root SRV/UAV's misalignment push constant, which ExecuteIndirect
  * pushes as 0 for the signature's views (a pointer starts at the address itself). Each variant
- * is made at the first ExecuteIndirect that needs it and kept with the pipeline; it shares the
+ * is made ahead of need (with the pipeline, or with a command signature: the root signature's
+ * indirect_keys) and kept with the pipeline; it shares the
  * pipeline's layout, so binding it keeps the bound descriptors and push constants. Graphics
  * variants are built from the fixed state the pipeline kept (graphics_build.c).
  *
@@ -211,9 +212,10 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
         stage_words[s] = words[s] ? words[s] : state->indirect_sources[s];
         stage_counts[s] = words[s] ? word_counts[s] : state->indirect_source_word_counts[s];
     }
-    if (SUCCEEDED(hr) && changed)
-        hr = state->graphics ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, pipeline, error, error_size)
-                : create_vk_pipeline(state, stage_words[0], stage_counts[0], pipeline, error, error_size);
+    if (SUCCEEDED(hr) && changed && SUCCEEDED(hr = state->graphics
+            ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, pipeline, error, error_size)
+            : create_vk_pipeline(state, stage_words[0], stage_counts[0], pipeline, error, error_size)))
+        atomic_fetch_add(&state->device->indirect_variants_created, 1);
     for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)
         free(words[s]);
     return hr;
@@ -283,4 +285,34 @@ void d3d12_pipeline_state_destroy_indirect_variants(struct d3d12_device *device,
     for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)
         free(state->indirect_sources[s]);
     pthread_mutex_destroy(&state->indirect_lock);
+}
+
+void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *state, const struct d3d12_indirect_key *key)
+{
+    const struct d3d12xs_graphics_caps *caps = &state->device->graphics;
+    char error[256];
+    HRESULT hr;
+
+    if (!state->graphics != !key->graphics || (!state->indirect_stage_count && !state->indirect_refusal))
+        return; /* no variant: ExecuteIndirect takes the pipeline itself */
+    /* the own path's draws try one multi-draw first (command_list_indirect.c) */
+    if (key->from_memory && key->graphics && caps->multi_draw_indirect && caps->draw_parameters
+            && d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, true, &hr, error, sizeof(error)))
+        return;
+    d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, key->from_memory, false, &hr, error, sizeof(error));
+}
+
+void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *state)
+{
+    struct d3d12_root_signature *root = state->root_signature;
+    struct d3d12_indirect_key *keys = NULL;
+    uint32_t count;
+
+    pthread_mutex_lock(&root->indirect_keys_lock);
+    if ((count = root->indirect_key_count) && (keys = malloc(count * sizeof(*keys))))
+        memcpy(keys, root->indirect_keys, count * sizeof(*keys));
+    pthread_mutex_unlock(&root->indirect_keys_lock);
+    for (uint32_t i = 0; keys && i < count; i++)
+        d3d12_pipeline_state_make_indirect_variant(state, &keys[i]);
+    free(keys);
 }

@@ -136,7 +136,7 @@ void d3d12xs_pipeline_table_statistics(struct d3d12_device *device, D3D12XS_PIPE
     struct d3d12xs_pipeline_table *table = device->pipeline_table;
 
     pthread_mutex_lock(&table->lock);
-    statistics->VkPipelinesCreated = table->vk_pipelines_created;
+    statistics->VkPipelinesCreated = table->vk_pipelines_created + atomic_load(&device->indirect_variants_created);
     statistics->LivePipelines = table->count;
     statistics->IdenticalPipelinesFound = table->identical_found;
     pthread_mutex_unlock(&table->lock);
@@ -203,6 +203,27 @@ struct d3d12_pipeline_state *d3d12_pipeline_table_insert(struct d3d12_device *de
     }
     pthread_mutex_unlock(&table->lock);
     return state;
+}
+
+size_t d3d12_pipeline_table_collect(struct d3d12_device *device, const struct d3d12_root_signature *root_signature, bool graphics,
+        struct d3d12_pipeline_state ***out)
+{
+    struct d3d12xs_pipeline_table *table = device->pipeline_table;
+    struct d3d12_pipeline_state **found = NULL;
+    size_t count = 0, capacity = 0;
+
+    pthread_mutex_lock(&table->lock);
+    for (size_t i = 0; i < table->bucket_count; i++)
+        for (struct d3d12_pipeline_state *state = table->buckets[i]; state; state = state->next_in_bucket) {
+            if (state->root_signature != root_signature || !state->graphics != !graphics
+                    || !d3d12xs_array_reserve((void **)&found, &capacity, count + 1, sizeof(*found)))
+                continue;
+            state->share_count++;
+            found[count++] = state;
+        }
+    pthread_mutex_unlock(&table->lock);
+    *out = found;
+    return count;
 }
 
 void d3d12_pipeline_state_add_share(struct d3d12_pipeline_state *state)
@@ -1014,6 +1035,8 @@ static HRESULT make_pipeline(struct d3d12_device *device, const D3D12_COMPUTE_PI
     }
     if ((entered = d3d12_pipeline_table_insert(device, state, key, vk_pipeline_count(state))) != state)
         d3d12_pipeline_state_discard(state);
+    else
+        d3d12_pipeline_state_make_indirect_variants(state);
     *out = entered;
     return S_OK;
 }

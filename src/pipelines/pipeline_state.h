@@ -130,7 +130,7 @@ struct d3d12_pipeline_state {
      * shaders read root views that the root signature gives push-block entries (and, without
      * generated commands, every pipeline of a root signature with an indirect_image_offset) keep
      * each stage's final SPIR-V, and the variants made from it, one per set of root parameters a command
-     * signature sets, made at the first ExecuteIndirect that needs each (under the lock: lists
+     * signature sets, made ahead of need (pipeline_indirect_variant.c; under the lock: lists
      * record on several threads). indirect_refusal: static text, why such a pipeline has none. */
     uint32_t *indirect_sources[D3D12XS_PIPELINE_MAX_STAGES];
     size_t indirect_source_word_counts[D3D12XS_PIPELINE_MAX_STAGES];
@@ -152,6 +152,12 @@ struct d3d12_pipeline_state {
  * VK_NULL_HANDLE with *hr and error where it cannot be made. */
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
         bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
+/* ExecuteIndirect's variants made ahead of need, so that recording does not compile: for a new
+ * pipeline, those of the command signatures made with its root signature
+ * (root_signature->indirect_keys); for a new command signature, key's for a live pipeline
+ * (command_signature.c walks them). Failures are left for ExecuteIndirect to report. */
+void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *state);
+void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *state, const struct d3d12_indirect_key *key);
 /* At creation, before the build takes the words of each stage (graphics: in the build's order):
  * keeps them where a variant may be needed. */
 HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,
@@ -175,6 +181,10 @@ struct d3d12_pipeline_key {
 void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key);
 /* Whether state was made from key's description. */
 bool d3d12_pipeline_state_matches(const struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key);
+/* The live pipelines of root_signature (graphics or compute), each with one more share (let go
+ * with d3d12_pipeline_state_release_share), in a malloc()ed array; their count. */
+size_t d3d12_pipeline_table_collect(struct d3d12_device *device, const struct d3d12_root_signature *root_signature, bool graphics,
+        struct d3d12_pipeline_state ***out);
 /* The table of live pipelines: a live pipeline of key's description with one more share, or NULL. */
 struct d3d12_pipeline_state *d3d12_pipeline_table_find(struct d3d12_device *device, const struct d3d12_pipeline_key *key);
 /* Enters made (share_count 1, key_hash, bytecode and flags set from key) and returns it; where
