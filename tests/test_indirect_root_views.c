@@ -55,15 +55,11 @@ static const char source_extra[] =
 #define SOURCE_WORDS 64
 #define CBV_SLOTS 4
 
-static void setup(struct env *env)
+/* The four parameters the shader reads (above). */
+static ID3D12RootSignature *make_root_signature(ID3D12Device *device)
 {
     D3D12_ROOT_PARAMETER1 parameters[4];
-    UINT words[SOURCE_WORDS], slots[CBV_SLOTS * 64];
-    ID3D10Blob *cs;
 
-    memset(env, 0, sizeof(*env));
-    env->device = harness_create_device();
-    env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
     memset(parameters, 0, sizeof(parameters));
     parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
     parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
@@ -71,7 +67,18 @@ static void setup(struct env *env)
     parameters[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
     parameters[3].Constants.ShaderRegister = 1;
     parameters[3].Constants.Num32BitValues = 1;
-    env->root = harness_root_signature(env->device, parameters, 4, 0);
+    return harness_root_signature(device, parameters, 4, 0);
+}
+
+static void setup(struct env *env)
+{
+    UINT words[SOURCE_WORDS], slots[CBV_SLOTS * 64];
+    ID3D10Blob *cs;
+
+    memset(env, 0, sizeof(*env));
+    env->device = harness_create_device();
+    env->queue = harness_create_queue(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    env->root = make_root_signature(env->device);
     cs = harness_compile(source, 0);
     env->pipeline = harness_compute_pipeline(env->device, env->root, cs);
     ID3D10Blob_Release(cs);
@@ -648,7 +655,6 @@ static void test_no_compile_while_recording(struct env *env)
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {3, 0, 1}},
         {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH},
     };
-    D3D12_ROOT_PARAMETER1 parameters[4];
     ID3D12RootSignature *root;
     ID3D12PipelineState *pipelines[2];
     ID3D12CommandSignature *signature;
@@ -656,14 +662,7 @@ static void test_no_compile_while_recording(struct env *env)
     char text[sizeof(source_extra) + 32];
 
     /* a root signature of its own: no signature made with it yet */
-    memset(parameters, 0, sizeof(parameters));
-    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
-    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
-    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
-    parameters[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
-    parameters[3].Constants.ShaderRegister = 1;
-    parameters[3].Constants.Num32BitValues = 1;
-    root = harness_root_signature(env->device, parameters, 4, 0);
+    root = make_root_signature(env->device);
     for (unsigned p = 0; p < 2; p++) {
         if (p == 1)
             signature = harness_command_signature(env->device, arguments, 3, sizeof(command), root);

@@ -139,7 +139,7 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
  * entries (pipelines/pipeline_indirect_variant.c; made at its first use). Looked up before the
  * flush, so that a pipeline without one fails the list with its own line. VK_NULL_HANDLE after
  * the error. */
-static VkPipeline root_view_variant(struct d3d12_command_list *list, const char *command, const struct d3d12_generated_layout *layout)
+static VkPipeline root_view_variant(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature)
 {
     struct d3d12_device *device = list->object.device;
     VkPipeline variant;
@@ -151,7 +151,7 @@ static VkPipeline root_view_variant(struct d3d12_command_list *list, const char 
                 "address table's device address (bufferDeviceAddress) on %s", device->vk_properties.deviceName);
         return VK_NULL_HANDLE;
     }
-    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, layout->root_view_mask, 0, false, false, &hr, error,
+    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask, 0, false, false, &hr, error,
             sizeof(error)))) {
         if (hr == E_NOTIMPL)
             d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, and %s", error);
@@ -166,7 +166,7 @@ static VkPipeline root_view_variant(struct d3d12_command_list *list, const char 
  * each entry's table half pushed and each view's misalignment pushed as 0 (a pointer starts at the
  * address itself). The next flush binds the list's pipeline again and pushes all of the bind
  * point's values. */
-static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_generated_layout *layout,
+static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_command_signature *signature,
         VkPipeline variant)
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
@@ -181,7 +181,7 @@ static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_b
                 : VK_PIPELINE_BIND_POINT_GRAPHICS, variant);
         state->bound_vk_pipeline = variant;
     }
-    for (uint64_t views = layout->root_view_mask; views; views &= views - 1) {
+    for (uint64_t views = signature->root_view_mask; views; views &= views - 1) {
         unsigned parameter = (unsigned)__builtin_ctzll(views);
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->indirect_view_offsets[parameter] + 8, sizeof(table),
                 &table);
@@ -258,8 +258,8 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         return;
     }
     /* a pipeline of the bind point: the flush below reports any other */
-    if (layout->root_view_mask && list->bindings.pipeline && d3d12_pipeline_bind_point(list->bindings.pipeline) == bind_point
-            && !(variant = root_view_variant(list, command, layout)))
+    if (signature->root_view_mask && list->bindings.pipeline && d3d12_pipeline_bind_point(list->bindings.pipeline) == bind_point
+            && !(variant = root_view_variant(list, command, signature)))
         return;
     if (count > caps->max_sequence_count) {
         d3d12_command_list_record_unsupported(list, command, "MaxCommandCount %u passes the %u generated commands %s runs at once", count,
@@ -285,7 +285,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         if (!d3d12_command_list_flush_for_commands(list, command, signature, true, false))
             return;
         if (variant)
-            bind_root_view_variant(list, bind_point, layout, variant);
+            bind_root_view_variant(list, bind_point, signature, variant);
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     } else {
         if (list->bindings.graphics.rendering && d3d12_barriers_pending(&list->barriers, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT))
@@ -295,7 +295,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
         if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed && !layout->sets_index_buffer))
             return;
         if (variant)
-            bind_root_view_variant(list, bind_point, layout, variant);
+            bind_root_view_variant(list, bind_point, signature, variant);
     }
     /* a pipeline drawing its views one by one (view instancing at other locations) runs the
      * commands once per view, the view pushed first; the commands leave the push constants
@@ -309,7 +309,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
             if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed && !layout->sets_index_buffer))
                 return;
             if (variant)
-                bind_root_view_variant(list, bind_point, layout, variant);
+                bind_root_view_variant(list, bind_point, signature, variant);
         }
         if (!dispatch && list->bindings.pipeline->graphics->views_apart)
             d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(rounds));

@@ -444,7 +444,6 @@ struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device
                     sizeof(D3D12_GPU_VIRTUAL_ADDRESS)}};
             token->type = VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_CONSTANT_EXT;
             token->data.pPushConstant = &push[push_count++];
-            layout->root_view_mask |= 1ull << parameter;
             break;
         }
         default:

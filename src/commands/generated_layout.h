@@ -26,10 +26,9 @@ struct d3d12_generated_layout {
     uint32_t entries[D3D12_GENERATED_MAX_ENTRIES];
     uint32_t entry_count;
     bool sets_index_buffer;
-    /* Root CBV/SRV/UAV parameters the commands set (bit per parameter): their addresses go into
-     * the push block's entries (root_signature.h), which the pipeline's ExecuteIndirect variant
-     * reads (pipelines/pipeline_indirect_variant.c). */
-    uint64_t root_view_mask;
+    /* The root CBV/SRV/UAV parameters the commands set are the signature's root_view_mask: their
+     * addresses go into the push block's entries (root_signature.h), which the pipeline's
+     * ExecuteIndirect variant reads (pipelines/pipeline_indirect_variant.c). */
 };
 
 /* Where the device has generated commands and the signature changes state: its layout, or NULL

@@ -17,8 +17,6 @@
  * one; loads through them get an Aligned operand. The other members stay push constants. A use
  * the rewrite does not handle (a pointer passed to a function, the whole block loaded) is
  * refused with E_INVALIDARG and a reason. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,17 +40,8 @@ struct push_rewrite {
     size_t error_size;
 };
 
-static HRESULT fail(struct push_rewrite *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-static HRESULT fail(struct push_rewrite *r, const char *format, ...)
-{
-    char text[256];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof(text), format, args);
-    va_end(args);
-    return d3d12xs_write_error(E_INVALIDARG, r->error, r->error_size, "%s", text);
-}
+/* E_INVALIDARG with the reason. */
+#define fail(r, ...) d3d12xs_write_error(E_INVALIDARG, (r)->error, (r)->error_size, __VA_ARGS__)
 
 static bool tracked(const struct push_rewrite *r, uint32_t id)
 {
