@@ -98,6 +98,38 @@ static inline void target_read_pixels(ID3D12Resource *readback, uint8_t pixels[H
     ID3D12Resource_Unmap(readback, 0, NULL);
 }
 
+/* Copies slices 0 .. count - 1 of the array target `resource` (single-sampled RGBA8, in
+ * RENDER_TARGET, left so) into `readback` (count slices' footprints one after another), runs the
+ * list, releases it and reads the slices into pixels[slice]. */
+static inline void target_read_slices(ID3D12Device *device, ID3D12CommandQueue *queue, struct harness_list *list, ID3D12Resource *resource,
+        ID3D12Resource *readback, UINT count, uint8_t (*pixels)[HEIGHT][WIDTH][4])
+{
+    void *mapped = NULL;
+
+    target_transition(list->list, resource, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    for (UINT slice = 0; slice < count; slice++) {
+        D3D12_TEXTURE_COPY_LOCATION dst, src;
+        memset(&dst, 0, sizeof(dst));
+        dst.pResource = readback;
+        dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+        dst.PlacedFootprint.Offset = (UINT64)slice * ROW_PITCH * HEIGHT;
+        dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
+        memset(&src, 0, sizeof(src));
+        src.pResource = resource;
+        src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+        src.SubresourceIndex = slice;
+        ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
+    }
+    target_transition(list->list, resource, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
+    harness_execute_and_wait(device, queue, list);
+    harness_release_list(list);
+    CHECK_HR(ID3D12Resource_Map(readback, 0, NULL, &mapped), S_OK);
+    for (UINT slice = 0; mapped && slice < count; slice++)
+        for (int y = 0; y < HEIGHT; y++)
+            memcpy(pixels[slice][y], (const uint8_t *)mapped + (slice * HEIGHT + y) * ROW_PITCH, WIDTH * 4);
+    ID3D12Resource_Unmap(readback, 0, NULL);
+}
+
 static inline bool target_pixel_is(uint8_t pixels[HEIGHT][WIDTH][4], int x, int y, const uint8_t expected[4], int tolerance)
 {
     for (int c = 0; c < 4; c++) {

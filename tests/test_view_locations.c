@@ -193,30 +193,7 @@ static void draw(struct harness_list *list, ID3D12PipelineState *state)
 /* Copies every slice out, runs the list and reads the slices back. */
 static void finish(struct env *env, struct harness_list *list)
 {
-    void *mapped = NULL;
-
-    target_transition(list->list, env->target, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
-    for (UINT slice = 0; slice < SLICES; slice++) {
-        D3D12_TEXTURE_COPY_LOCATION dst, src;
-        memset(&dst, 0, sizeof(dst));
-        dst.pResource = env->readback;
-        dst.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
-        dst.PlacedFootprint.Offset = (UINT64)slice * ROW_PITCH * HEIGHT;
-        dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){DXGI_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, ROW_PITCH};
-        memset(&src, 0, sizeof(src));
-        src.pResource = env->target;
-        src.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
-        src.SubresourceIndex = slice;
-        ID3D12GraphicsCommandList2_CopyTextureRegion(list->list, &dst, 0, 0, 0, &src, NULL);
-    }
-    target_transition(list->list, env->target, D3D12_RESOURCE_STATE_COPY_SOURCE, D3D12_RESOURCE_STATE_RENDER_TARGET);
-    harness_execute_and_wait(env->device, env->queue, list);
-    harness_release_list(list);
-    CHECK_HR(ID3D12Resource_Map(env->readback, 0, NULL, &mapped), S_OK);
-    for (UINT slice = 0; mapped && slice < SLICES; slice++)
-        for (int y = 0; y < HEIGHT; y++)
-            memcpy(env->slices[slice][y], (const uint8_t *)mapped + (slice * HEIGHT + y) * ROW_PITCH, WIDTH * 4);
-    ID3D12Resource_Unmap(env->readback, 0, NULL);
+    target_read_slices(env->device, env->queue, list, env->target, env->readback, SLICES, env->slices);
 }
 
 /* Slice `slice` holds `left` in its left half and `right` in its right half. */
