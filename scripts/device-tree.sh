@@ -7,9 +7,9 @@ set -eu
 src=${1:-build-rel}
 dst=build-h200/new
 rm -rf "$dst" && mkdir -p "$dst/tests" "$dst/bench" "$dst/examples"
-cp -a "$src"/libd3d12xs.so* "$src/d3d12xs-hlslc" "$dst/"
+cp -a "$src"/libd3d12xs.so* "$src/d3d12xs-hlslc" "$src/d3d12xs-dxbc" "$dst/"
 find "$src/tests" -maxdepth 1 -type f -executable \( -name 'test_*' -o -name shader_runner \) -exec cp {} "$dst/tests/" \;
 find "$src/bench" -maxdepth 1 -type f -executable -name 'bench_*' -exec cp {} "$dst/bench/" \;
 find "$src/examples" -maxdepth 1 -type f -executable -exec cp {} "$dst/examples/" \;
-strip "$dst/d3d12xs-hlslc" "$dst"/libd3d12xs.so.*.* "$dst"/tests/* "$dst"/bench/* "$dst"/examples/*
+strip "$dst/d3d12xs-hlslc" "$dst/d3d12xs-dxbc" "$dst"/libd3d12xs.so.*.* "$dst"/tests/* "$dst"/bench/* "$dst"/examples/*
 du -sh "$dst" .gl

@@ -893,12 +893,39 @@ done:
         ID3D10Blob_Release(blob);
 }
 
-int main(void)
+/* The translator d3d12xs-dxbc is looked for beside d3d12xs-hlslc (D3D12XS_HLSLC): where it is
+ * missing, a DXBC pipeline fails with E_FAIL and a line naming the path, and the device is fine. */
+static void test_translator_missing(struct env *env)
 {
+    ID3D10Blob *blob = serialize_root_signature(&default_layout, D3D12_ROOT_SIGNATURE_FLAG_NONE);
+    ID3D12RootSignature *signature = blob ? create_root_signature(env->device, ID3D10Blob_GetBufferPointer(blob),
+            ID3D10Blob_GetBufferSize(blob)) : NULL;
+    size_t size;
+    uint8_t *dxbc = dxbc_write_shader(DXBC_COMPUTE_SHADER, 5, 0, raw_program, ARRAY_SIZE(raw_program), &size);
+
+    if (signature && dxbc)
+        expect_refused(env, signature, dxbc, size, E_FAIL, "no translator", "/nonexistent-d3d12xs/d3d12xs-dxbc");
+    free(dxbc);
+    if (signature)
+        ID3D12RootSignature_Release(signature);
+    if (blob)
+        ID3D10Blob_Release(blob);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const no_translator[] = {"D3D12XS_HLSLC=/nonexistent-d3d12xs/d3d12xs-hlslc", NULL};
     struct env env;
     harness_init();
     env.device = harness_create_device();
     env.queue = harness_create_queue(env.device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    if (argc > 1 && !strcmp(argv[1], "no-translator")) {
+        test_translator_missing(&env);
+        ID3D12CommandQueue_Release(env.queue);
+        harness_release_device(env.device);
+        return harness_finish();
+    }
+    CHECK_MSG(harness_run_self("no-translator", no_translator), "the run without a DXBC translator failed");
     test_programs(&env);
     test_views_at_any_element(&env);
     test_embedded_root_signature(&env);

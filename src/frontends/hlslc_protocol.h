@@ -28,11 +28,12 @@
  *   parent -> helper  HLSLC_SOURCE   str the source to compile in its place
  *   helper -> parent  HLSLC_RESULT   u32 shaderc status, str messages, str SPIR-V bytes
  *
- * DXBC translations (pipeline creation, src/frontends/dxbc_translate.c) take the same program, for
- * the same reason: libvkd3d-shader asserts and crashes on malformed token streams. A helper
- * that gets HLSLC_DXBC_REQUEST first stays and serves one translation after another (each
- * request, then its HLSLC_RESULT) until the parent closes the socket; the parent starts a new
- * one after a crash or a timeout.
+ * DXBC translations (pipeline creation, src/frontends/dxbc_translate.c) run in a helper too, for
+ * the same reason: libvkd3d-shader asserts and crashes on malformed token streams. It is a
+ * program of its own, d3d12xs-dxbc (src/frontends/hlslc/dxbc_translator.c), beside
+ * d3d12xs-hlslc: without glslang and the C++ runtime it starts several times faster. It stays
+ * and serves one translation after another (each HLSLC_DXBC_REQUEST, then its HLSLC_RESULT)
+ * until the parent closes the socket; the parent starts a new one after a crash or a timeout.
  *   parent -> helper  HLSLC_DXBC_REQUEST  str DXBC container, u32 binding count, then per
  *                                    binding (struct vkd3d_shader_resource_binding): u32 type,
  *                                    u32 space, u32 register, u32 flags, u32 set, u32 binding,
@@ -44,8 +45,7 @@
  *                                    primitive, u32 partitioning (0, 0 for other shaders)
  *   helper -> parent  HLSLC_RESULT   u32 status (0, or libvkd3d-shader's negative error as
  *                                    u32), str messages, str SPIR-V bytes
- * The translator is started with the first device and the argument HLSLC_TRANSLATOR_MODE: it
- * translates a small built-in shader of its own before it reads the socket, so the first
+ * The translator is started with the first device: it translates a small built-in shader of its own before it reads the socket, so the first
  * pipeline's translation finds libvkd3d-shader's code paged in and its allocations made (a fresh
  * helper's first translation took 3-4 times a later one's: docs/benchmarks.md).
  *
@@ -72,7 +72,7 @@
 
 #define HLSLC_FD 3
 #define HLSLC_EXECUTABLE "d3d12xs-hlslc"
-#define HLSLC_TRANSLATOR_MODE "dxbc-translator"
+#define HLSLC_TRANSLATOR_EXECUTABLE "d3d12xs-dxbc"
 #define HLSLC_MAX_MESSAGE (256u << 20)
 
 enum hlslc_message {

@@ -467,7 +467,7 @@ static HRESULT run_helper(const struct hlslc_buffer *request, struct include_con
     HRESULT hr;
 
     memset(out, 0, sizeof(*out));
-    if (FAILED(hr = d3d12xs_helper_spawn(NULL, &fds[0], &pid, error, error_size)))
+    if (FAILED(hr = d3d12xs_helper_spawn(D3D12XS_HELPER_HLSL, &fds[0], &pid, error, error_size)))
         return hr;
 
     if (hlslc_send(fds[0], HLSLC_REQUEST, request)) {

@@ -1,7 +1,7 @@
-/* The compiler helper process (d3d12xs-hlslc; hlslc_protocol.h says why it exists): where it
- * is, how long it may take, starting one, and the DXBC translator that one of them stays to be.
- * D3DCompile (shader_compile.c) runs one per compilation; pipeline creation's DXBC translations
- * (dxbc_translate.c) share one. */
+/* The helper processes (hlslc_protocol.h says why they exist): where they are, how long they
+ * may take, starting one, and the DXBC translator. D3DCompile (shader_compile.c) runs one
+ * d3d12xs-hlslc per compilation; pipeline creation's DXBC translations (dxbc_translate.c) share
+ * one d3d12xs-dxbc. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,25 +20,31 @@
 
 extern char **environ;
 
-static char helper_path_buffer[4096];
+static char helper_path_buffer[4096], translator_path_buffer[4096];
 static pthread_once_t helper_path_once = PTHREAD_ONCE_INIT;
 
-/* D3D12XS_HLSLC names the helper; by default it is d3d12xs-hlslc in the folder of this
- * library (the build tree, or the install's library folder). */
+/* D3D12XS_HLSLC names the HLSL helper; by default it is d3d12xs-hlslc in the folder of this
+ * library (the build tree, or the install's library folder). The DXBC translator d3d12xs-dxbc
+ * is in the HLSL helper's folder. */
 static void find_helper_path(void)
 {
-    const char *env = d3d12xs_config()->hlslc;
+    const char *env = d3d12xs_config()->hlslc, *slash;
     Dl_info info;
 
     if (*env) {
         snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%s", env);
     } else if (dladdr((void *)d3d12xs_helper_spawn, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
-        const char *slash = strrchr(info.dli_fname, '/');
+        slash = strrchr(info.dli_fname, '/');
         snprintf(helper_path_buffer, sizeof(helper_path_buffer), "%.*s/%s", (int)(slash - info.dli_fname),
                 info.dli_fname, HLSLC_EXECUTABLE);
     } else {
         snprintf(helper_path_buffer, sizeof(helper_path_buffer), "./%s", HLSLC_EXECUTABLE);
     }
+    if ((slash = strrchr(helper_path_buffer, '/')))
+        snprintf(translator_path_buffer, sizeof(translator_path_buffer), "%.*s/%s", (int)(slash - helper_path_buffer),
+                helper_path_buffer, HLSLC_TRANSLATOR_EXECUTABLE);
+    else
+        snprintf(translator_path_buffer, sizeof(translator_path_buffer), "%s", HLSLC_TRANSLATOR_EXECUTABLE);
 }
 
 int64_t d3d12xs_helper_timeout_ms(void)
@@ -66,9 +72,10 @@ const char *d3d12xs_helper_path(void)
 }
 
 /* Starts the helper with its end of a new socket pair as fd 3; *fd gets ours. */
-HRESULT d3d12xs_helper_spawn(const char *mode, int *fd, pid_t *pid, char *error, size_t error_size)
+HRESULT d3d12xs_helper_spawn(enum d3d12xs_helper helper, int *fd, pid_t *pid, char *error, size_t error_size)
 {
-    const char *const args[] = {HLSLC_EXECUTABLE, mode, NULL};
+    const char *path = helper == D3D12XS_HELPER_DXBC ? translator_path_buffer : helper_path_buffer;
+    const char *const args[] = {helper == D3D12XS_HELPER_DXBC ? HLSLC_TRANSLATOR_EXECUTABLE : HLSLC_EXECUTABLE, NULL};
     posix_spawn_file_actions_t actions;
     int fds[2], spawn_err;
 
@@ -91,13 +98,14 @@ HRESULT d3d12xs_helper_spawn(const char *mode, int *fd, pid_t *pid, char *error,
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, fds[1], HLSLC_FD);
-    spawn_err = posix_spawn(pid, helper_path_buffer, &actions, NULL, (char *const *)args, environ);
+    spawn_err = posix_spawn(pid, path, &actions, NULL, (char *const *)args, environ);
     posix_spawn_file_actions_destroy(&actions);
     close(fds[1]);
     if (spawn_err) {
         close(fds[0]);
-        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper '%s' (%s); "
-                "D3D12XS_HLSLC may name it", helper_path_buffer, strerror(spawn_err));
+        return d3d12xs_write_error(E_FAIL, error, error_size, "cannot start the shader compiler helper '%s' (%s); %s",
+                path, strerror(spawn_err), helper == D3D12XS_HELPER_DXBC ? "it is looked for beside d3d12xs-hlslc, which "
+                "D3D12XS_HLSLC may name" : "D3D12XS_HLSLC may name it");
     }
     *fd = fds[0];
     return S_OK;
@@ -129,7 +137,7 @@ void d3d12xs_helper_start_translator(void)
     char error[256];
 
     pthread_mutex_lock(&translator_lock);
-    if (translator_fd < 0 && FAILED(d3d12xs_helper_spawn(HLSLC_TRANSLATOR_MODE, &translator_fd, &translator_pid, error, sizeof(error))))
+    if (translator_fd < 0 && FAILED(d3d12xs_helper_spawn(D3D12XS_HELPER_DXBC, &translator_fd, &translator_pid, error, sizeof(error))))
         translator_fd = -1;
     pthread_mutex_unlock(&translator_lock);
 }
@@ -148,7 +156,7 @@ HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32
     *spirv = NULL;
     *spirv_size = 0;
     pthread_mutex_lock(&translator_lock);
-    if (translator_fd < 0 && FAILED(hr = d3d12xs_helper_spawn(HLSLC_TRANSLATOR_MODE, &translator_fd, &translator_pid, error, error_size))) {
+    if (translator_fd < 0 && FAILED(hr = d3d12xs_helper_spawn(D3D12XS_HELPER_DXBC, &translator_fd, &translator_pid, error, error_size))) {
         translator_fd = -1;
         pthread_mutex_unlock(&translator_lock);
         return hr;
@@ -178,8 +186,8 @@ HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32
                     "shader; it ran in a separate process, so only this pipeline creation failed",
                     d3d12xs_helper_signal_name(WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status) - 128));
         else
-            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper '%s' ended without translating "
-                    "this DXBC shader", helper_path_buffer);
+            hr = d3d12xs_write_error(E_FAIL, error, error_size, "the DXBC translator '%s' ended without translating "
+                    "this DXBC shader", translator_path_buffer);
     }
     free(payload);
     pthread_mutex_unlock(&translator_lock);

@@ -1,4 +1,4 @@
-/* The compiler helper process (d3d12xs-hlslc; hlslc_protocol.h says why one exists):
+/* The helper processes (d3d12xs-hlslc, d3d12xs-dxbc; hlslc_protocol.h says why they exist):
  * shader_helper.c. D3DCompile starts one per compilation; DXBC translations share one. */
 #ifndef D3D12XS_SHADER_HELPER_H
 #define D3D12XS_SHADER_HELPER_H
@@ -8,16 +8,20 @@
 
 #include <sys/types.h>
 
-/* The helper's path: D3D12XS_HLSLC, else d3d12xs-hlslc beside this library. */
+/* The HLSL helper's path: D3D12XS_HLSLC, else d3d12xs-hlslc beside this library. */
 const char *d3d12xs_helper_path(void);
 /* How long a compilation or translation may take (D3D12XS_COMPILE_TIMEOUT_MS). */
 int64_t d3d12xs_helper_timeout_ms(void);
 /* A fatal signal's name, for messages. */
 const char *d3d12xs_helper_signal_name(int sig);
+enum d3d12xs_helper {
+    D3D12XS_HELPER_HLSL, /* d3d12xs-hlslc: one D3DCompile call */
+    D3D12XS_HELPER_DXBC, /* d3d12xs-dxbc: the DXBC translator (it warms libvkd3d-shader up before its first request) */
+};
+
 /* Starts a helper with its end of a new socket pair as fd 3; *fd gets ours (close-on-exec).
- * mode: NULL, or HLSLC_TRANSLATOR_MODE for the DXBC translator (it warms libvkd3d-shader up
- * before its first request). E_FAIL with the reason when it cannot start. */
-HRESULT d3d12xs_helper_spawn(const char *mode, int *fd, pid_t *pid, char *error, size_t error_size);
+ * E_FAIL with the reason when it cannot start. */
+HRESULT d3d12xs_helper_spawn(enum d3d12xs_helper helper, int *fd, pid_t *pid, char *error, size_t error_size);
 
 /* Starts the DXBC translator's process where none runs, without waiting for it to be ready;
  * a failure is left for the first translation to report. D3D12CreateDevice calls it, so that a
