@@ -543,6 +543,7 @@ struct raw {
     VkIndirectCommandsLayoutEXT commands_layouts[KIND_COUNT];
     VkShaderStageFlags dgc_stages[KIND_COUNT];
     bool sample_locations; /* the experiment's: the draw pipelines with dynamic sample locations */
+    unsigned dynamic;      /* the experiment's (D3D12XS_BENCH_RAW_DYNAMIC): RAW_DYNAMIC_* bits */
     PFN_vkCmdSetSampleLocationsEXT vkCmdSetSampleLocationsEXT;
     struct bench_vk_buffer arguments[KIND_COUNT];
     VkDeviceAddress argument_addresses[KIND_COUNT];
@@ -573,6 +574,9 @@ static bool raw_create_device(struct raw *r)
      * sample locations, as d3d12xs makes every pipeline where the device has them. */
     r->sample_locations = getenv("D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS")
             && bench_vk_has_device_extension(r->vk.physical_device, VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME);
+    /* Another (D3D12XS_BENCH_RAW_DYNAMIC, a mask of RAW_DYNAMIC_*): the raw draw pipelines with
+     * the Vulkan 1.3 dynamic states every d3d12xs graphics pipeline has, set once per command buffer. */
+    r->dynamic = getenv("D3D12XS_BENCH_RAW_DYNAMIC") ? (unsigned)strtoul(getenv("D3D12XS_BENCH_RAW_DYNAMIC"), NULL, 0) : 0;
     VkQueueFamilyProperties families[16];
     uint32_t count = BENCH_ARRAY_SIZE(families), family = 0;
     float priority = 1.0f;
@@ -614,6 +618,9 @@ static bool raw_create_device(struct raw *r)
         LOAD_SAMPLE_LOCATIONS(r);
         printf("experiment     : the raw draw pipelines have dynamic sample locations (D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS)\n");
     }
+    if (r->dynamic)
+        printf("experiment     : the raw draw pipelines have d3d12xs's dynamic states, mask 0x%x (D3D12XS_BENCH_RAW_DYNAMIC: 1 viewport and "
+                "scissor with count, 2 blend constants and stencil reference, 4 topology and primitive restart)\n", r->dynamic);
     r->vk.vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(r->vk.device, "vkCmdPushDescriptorSetKHR");
 #define LOAD(name) REQUIRE((r->name = (PFN_##name)vkGetDeviceProcAddr(r->vk.device, #name)), "no " #name)
     LOAD(vkCreateIndirectCommandsLayoutEXT);
@@ -683,10 +690,30 @@ static VkShaderModule raw_module(struct raw *r, const char *source, bool glsl, s
     return module;
 }
 
+enum {RAW_DYNAMIC_VIEWPORT_WITH_COUNT = 1, RAW_DYNAMIC_BLEND_STENCIL = 2, RAW_DYNAMIC_TOPOLOGY = 4};
+
 /* Dynamic rendering into one R32_UINT target, no vertex input, viewport and scissor dynamic. */
 static VkPipeline raw_graphics_pipeline(struct raw *r, VkPipelineLayout layout, VkShaderModule vs, VkShaderModule ps)
 {
-    static const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT};
+    VkDynamicState dynamic_states[8];
+    uint32_t dynamic_count = 0;
+    if (r->dynamic & RAW_DYNAMIC_VIEWPORT_WITH_COUNT) {
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT;
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT;
+    } else {
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_VIEWPORT;
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SCISSOR;
+    }
+    if (r->dynamic & RAW_DYNAMIC_BLEND_STENCIL) {
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_BLEND_CONSTANTS;
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_STENCIL_REFERENCE;
+    }
+    if (r->dynamic & RAW_DYNAMIC_TOPOLOGY) {
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY;
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE;
+    }
+    if (r->sample_locations)
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
     VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
             .sampleLocationsEnable = VK_TRUE, .sampleLocationsInfo = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT,
             .sampleLocationsPerPixel = VK_SAMPLE_COUNT_1_BIT, .sampleLocationGridSize = {1, 1}}};
@@ -698,8 +725,8 @@ static VkPipeline raw_graphics_pipeline(struct raw *r, VkPipelineLayout layout, 
     VkPipelineVertexInputStateCreateInfo vertex_input = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     VkPipelineInputAssemblyStateCreateInfo input_assembly = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-    VkPipelineViewportStateCreateInfo viewport = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1,
-            .scissorCount = 1};
+    VkPipelineViewportStateCreateInfo viewport = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+            .viewportCount = (r->dynamic & RAW_DYNAMIC_VIEWPORT_WITH_COUNT) ? 0 : 1, .scissorCount = (r->dynamic & RAW_DYNAMIC_VIEWPORT_WITH_COUNT) ? 0 : 1};
     VkPipelineRasterizationStateCreateInfo rasterization = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
             .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_CLOCKWISE, .lineWidth = 1.0f};
     VkPipelineMultisampleStateCreateInfo multisample = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
@@ -709,7 +736,7 @@ static VkPipeline raw_graphics_pipeline(struct raw *r, VkPipelineLayout layout, 
     VkPipelineColorBlendStateCreateInfo color_blend = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
             .attachmentCount = 1, .pAttachments = &attachment};
     VkPipelineDynamicStateCreateInfo dynamic = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-            .dynamicStateCount = BENCH_ARRAY_SIZE(dynamic_states) - !r->sample_locations, .pDynamicStates = dynamic_states};
+            .dynamicStateCount = dynamic_count, .pDynamicStates = dynamic_states};
     VkPipelineRenderingCreateInfo rendering = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, .colorAttachmentCount = 1,
             .pColorAttachmentFormats = &format};
     VkGraphicsPipelineCreateInfo info = {
@@ -986,8 +1013,22 @@ static void raw_begin_draws(struct raw *r, VkCommandBuffer cmd, enum form form)
 
     vkCmdBeginRendering(cmd, &info);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipelines[KIND_DRAW][form]);
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    if (r->dynamic & RAW_DYNAMIC_VIEWPORT_WITH_COUNT) {
+        vkCmdSetViewportWithCount(cmd, 1, &viewport);
+        vkCmdSetScissorWithCount(cmd, 1, &scissor);
+    } else {
+        vkCmdSetViewport(cmd, 0, 1, &viewport);
+        vkCmdSetScissor(cmd, 0, 1, &scissor);
+    }
+    if (r->dynamic & RAW_DYNAMIC_BLEND_STENCIL) {
+        static const float blend[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+        vkCmdSetBlendConstants(cmd, blend);
+        vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0);
+    }
+    if (r->dynamic & RAW_DYNAMIC_TOPOLOGY) {
+        vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+        vkCmdSetPrimitiveRestartEnable(cmd, VK_FALSE);
+    }
     if (r->sample_locations) {
         static const VkSampleLocationEXT centre = {0.5f, 0.5f};
         const VkSampleLocationsInfoEXT locations = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT,
