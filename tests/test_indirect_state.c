@@ -441,7 +441,14 @@ static void test_constant_draws(struct env *env, ID3D12PipelineState *pipeline, 
     clear_and_bind(env, &list, pipeline);
     ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
     ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstants(list.list, 0, 4, list_colour, 0);
+    /* the variant either path takes (with generated commands, a vertex-shader reader's commands
+     * run as one multi-draw too) was made with the signature: recording compiles nothing */
+    D3D12XS_PIPELINE_STATISTICS before = {0}, after = {0};
+    CHECK_HR(D3D12XSGetPipelineStatistics(env->device, &before), S_OK);
     ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 3, arguments_buffer, 0, counts, 0);
+    CHECK_HR(D3D12XSGetPipelineStatistics(env->device, &after), S_OK);
+    CHECK_MSG(after.VkPipelinesCreated == before.VkPipelinesCreated, "recording ExecuteIndirect created %llu VkPipelines",
+            (unsigned long long)(after.VkPipelinesCreated - before.VkPipelinesCreated));
     read_target(env, &list);
     CHECK_PIXEL(env, 4, 16, red, 0);
     CHECK_PIXEL(env, 15, 31, red, 0);

@@ -31,7 +31,9 @@ struct image_batch {
 
 void d3d12_indirect_image_create(struct d3d12_device *device)
 {
-    if (!device->generated_commands.enabled && device->buffer_device_address)
+    /* with generated commands too: draws whose vertex shader alone reads what the commands set
+     * run as one multi-draw there (command_list_indirect.c, flat_draws) */
+    if (device->buffer_device_address)
         device->indirect_image = d3d12xs_internal_pass_create(device, 3, sizeof(struct image_batch), d3d12_indirect_image_spirv,
                 sizeof(d3d12_indirect_image_spirv));
 }

@@ -195,57 +195,68 @@ static HRESULT check_arguments(struct d3d12_command_signature *signature, const 
     return S_OK;
 }
 
-/* The pipeline variant ExecuteIndirect would need for the signature (pipelines/pipeline_indirect_variant.c),
- * as ExecuteIndirect chooses (command_list_indirect.c): root views as generated commands, root
- * arguments other than INCREMENTING_CONSTANT through the own path. False where none is needed. */
-static bool variant_key(const struct d3d12_device *device, const struct d3d12_command_signature *signature, struct d3d12_indirect_key *key)
+/* Whether the signature sets CONSTANT arguments (INCREMENTING_CONSTANT alone runs without images). */
+static bool sets_constants(const struct d3d12_command_signature *signature)
 {
-    bool constants = false;
-
     for (UINT i = 0; i + 1 < signature->argument_count; i++)
-        constants |= signature->arguments[i].Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT;
-    *key = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH};
-    if (signature->generated)
-        return signature->root_view_mask != 0;
-    if (!device->indirect_image || signature->sets_vertex_input || !(constants || signature->root_view_mask))
-        return false;
-    key->constant_mask = signature->root_constant_mask;
-    key->from_memory = true;
-    return true;
+        if (signature->arguments[i].Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT)
+            return true;
+    return false;
 }
 
-/* The variant made ahead of need, so that recording does not compile it: the root signature
- * keeps the key for pipelines made later, and the live ones of it make theirs now. */
+/* The pipeline variants ExecuteIndirect would need for the signature (pipelines/pipeline_indirect_variant.c),
+ * as ExecuteIndirect chooses (command_list_indirect.c): root views as generated commands; root
+ * arguments other than INCREMENTING_CONSTANT alone through the own path, which with generated
+ * commands takes only draws of one multi-draw (flat_draws). Their count, at most 2. */
+static uint32_t variant_keys(const struct d3d12_device *device, const struct d3d12_command_signature *signature,
+        struct d3d12_indirect_key keys[2])
+{
+    const bool draws = signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
+    uint32_t count = 0;
+
+    if (signature->generated && signature->root_view_mask)
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, draws};
+    if ((!signature->generated || signature->flat_draws) && device->indirect_image && !signature->sets_vertex_input
+            && (sets_constants(signature) || signature->root_view_mask))
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws};
+    return count;
+}
+
+/* The variants made ahead of need, so that recording does not compile them: the root signature
+ * keeps the keys for pipelines made later, and the live ones of it make theirs now. */
 static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_command_signature *signature)
 {
     struct d3d12_root_signature *root = signature->root_signature;
-    struct d3d12_pipeline_state **pipelines;
-    struct d3d12_indirect_key key;
-    bool known = false;
-    size_t count;
+    struct d3d12_indirect_key keys[2];
+    uint32_t key_count = root ? variant_keys(device, signature, keys) : 0;
 
-    if (!root || !variant_key(device, signature, &key))
-        return;
-    pthread_mutex_lock(&root->indirect_keys_lock);
-    for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
-        known = root->indirect_keys[i].root_view_mask == key.root_view_mask && root->indirect_keys[i].constant_mask == key.constant_mask
-                && root->indirect_keys[i].from_memory == key.from_memory && root->indirect_keys[i].graphics == key.graphics;
-    if (!known) {
-        struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
-        if (bigger) {
-            root->indirect_keys = bigger;
-            root->indirect_keys[root->indirect_key_count++] = key;
+    for (uint32_t k = 0; k < key_count; k++) {
+        const struct d3d12_indirect_key *key = &keys[k];
+        struct d3d12_pipeline_state **pipelines;
+        bool known = false;
+        size_t count;
+
+        pthread_mutex_lock(&root->indirect_keys_lock);
+        for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
+            known = root->indirect_keys[i].root_view_mask == key->root_view_mask && root->indirect_keys[i].constant_mask == key->constant_mask
+                    && root->indirect_keys[i].from_memory == key->from_memory && root->indirect_keys[i].graphics == key->graphics;
+        if (!known) {
+            struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
+            if (bigger) {
+                root->indirect_keys = bigger;
+                root->indirect_keys[root->indirect_key_count++] = *key;
+            }
         }
+        pthread_mutex_unlock(&root->indirect_keys_lock);
+        if (known)
+            continue;
+        count = d3d12_pipeline_table_collect(device, root, key->graphics, &pipelines);
+        for (size_t i = 0; i < count; i++) {
+            d3d12_pipeline_state_make_indirect_variant(pipelines[i], key);
+            d3d12_pipeline_state_release_share(pipelines[i]);
+        }
+        free(pipelines);
     }
-    pthread_mutex_unlock(&root->indirect_keys_lock);
-    if (known)
-        return;
-    count = d3d12_pipeline_table_collect(device, root, key.graphics, &pipelines);
-    for (size_t i = 0; i < count; i++) {
-        d3d12_pipeline_state_make_indirect_variant(pipelines[i], &key);
-        d3d12_pipeline_state_release_share(pipelines[i]);
-    }
-    free(pipelines);
 }
 
 HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_COMMAND_SIGNATURE_DESC *desc,
@@ -323,6 +334,8 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
     }
     if (signature->first_state_change != signature->action)
         signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
+    signature->flat_draws = signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH && device->indirect_image
+            && device->graphics.multi_draw_indirect && device->graphics.draw_parameters && !signature->sets_vertex_input && (sets_constants(signature) || signature->root_view_mask);
     make_variants_ahead(device, signature);
     hr = d3d12xs_hand_out(ID3D12CommandSignature_QueryInterface(&signature->ID3D12CommandSignature_iface, riid, out), method);
     ID3D12CommandSignature_Release(&signature->ID3D12CommandSignature_iface);

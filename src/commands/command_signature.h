@@ -31,6 +31,10 @@ struct d3d12_command_signature {
      * (ExecuteIndirect then names why). */
     struct d3d12_generated_layout *generated;
     const char *generated_why; /* static text: why generated is NULL for a signature that changes state */
+    /* A draw signature that sets root arguments alone (no vertex or index buffer views), on a
+     * device with the own path's images: where the bound pipeline's vertex shader alone reads
+     * them, its commands run as one multi-draw, generated commands or not (command_list_indirect.c). */
+    bool flat_draws;
 };
 
 /* NULL for NULL and for an interface that is not one of d3d12xs's command signatures. */

@@ -135,13 +135,17 @@ static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS fla
 
 /* ExecuteIndirect's root view arguments read their D3D12 address from the push block: one
  * 16-byte entry per root CBV/SRV/UAV after everything else (root_signature.h), where it fits.
- * Without generated commands, the own path's pipelines read what the commands set from memory
- * whose address is pushed per command: 16 bytes more after the entries. */
+ * The own path's pipelines read what the commands set from memory whose address is pushed per
+ * command: 16 bytes more after the entries. Without generated commands every root-argument
+ * signature takes that path; with them, draws whose vertex shader alone reads those arguments
+ * (one multi-draw), where the address fits beside the entries. */
 static void reserve_indirect_views(struct d3d12_root_signature *signature, const D3D12_ROOT_SIGNATURE_DESC2 *desc)
 {
     const struct d3d12_device *device = signature->object.device;
+    const uint32_t limit = device->vk_properties.limits.maxPushConstantsSize;
     uint32_t thread_limit_offset, offset = (d3d12_root_signature_push_constant_range(signature, &thread_limit_offset) + 15) & ~15u;
-    bool own_path = !device->generated_commands.enabled && device->indirect_image;
+    bool own_path = device->indirect_image && (!device->generated_commands.enabled
+            || (device->graphics.multi_draw_indirect && device->graphics.draw_parameters));
     uint32_t count = 0, image_bytes;
 
     signature->indirect_image_offset = UINT32_MAX;
@@ -152,8 +156,11 @@ static void reserve_indirect_views(struct d3d12_root_signature *signature, const
         count += type == D3D12_ROOT_PARAMETER_TYPE_CBV || type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV;
     }
     image_bytes = own_path && (count || signature->constants_mask) ? 16 : 0;
+    /* generated commands need only the entries */
+    if (device->generated_commands.enabled && offset + 16 * count + image_bytes > limit)
+        image_bytes = 0;
     if (signature->memory_abi || (!device->generated_commands.enabled && !own_path) || !(count + image_bytes)
-            || offset + 16 * count + image_bytes > device->vk_properties.limits.maxPushConstantsSize)
+            || offset + 16 * count + image_bytes > limit)
         return;
     for (UINT i = 0; i < desc->NumParameters; i++) {
         D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;

@@ -186,7 +186,8 @@ struct d3d12_device {
     struct d3d12_resolve_pass *resolve_pass; /* the resolves Vulkan's cannot do (commands/resolve_pass.c) */
     struct d3d12xs_internal_pass *indirect_cap; /* ExecuteIndirect's capping pass (commands/command_list_indirect.c) */
     struct d3d12xs_internal_pass *indirect_translate; /* its address translation (commands/command_list_generated.c) */
-    /* its own path's per-command images where the device has no generated commands
+    /* its own path's per-command images: every root-argument signature where the device has no
+     * generated commands, draws read by the vertex shader alone where it has them
      * (commands/command_list_indirect_image.c) */
     struct d3d12xs_internal_pass *indirect_image;
     struct d3d12xs_internal_pass *query_sum; /* the sum of a query split by view-instanced passes (commands/command_list_query_views.c) */

@@ -295,9 +295,11 @@ void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *sta
 
     if (!state->graphics != !key->graphics || (!state->indirect_stage_count && !state->indirect_refusal))
         return; /* no variant: ExecuteIndirect takes the pipeline itself */
-    /* the own path's draws try one multi-draw first (command_list_indirect.c) */
+    /* the own path's draws try one multi-draw first (command_list_indirect.c); with generated
+     * commands the own path takes nothing else */
     if (key->from_memory && key->graphics && caps->multi_draw_indirect && caps->draw_parameters
-            && d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, true, &hr, error, sizeof(error)))
+            && (d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, true, &hr, error, sizeof(error))
+                    || state->device->generated_commands.enabled))
         return;
     d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, key->from_memory, false, &hr, error, sizeof(error));
 }
