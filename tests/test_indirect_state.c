@@ -474,6 +474,58 @@ static void test_constant_draws(struct env *env, ID3D12PipelineState *pipeline, 
     ID3D12CommandSignature_Release(signature);
 }
 
+/* A vertex shader that reads a root constant and a root CBV, both set per command, whole: the
+ * commands run as one multi-draw whose vertex shader reads them in the commands themselves (no
+ * images), generated commands or not; the commands start 8 bytes into the buffer. */
+static void test_vertex_root_arguments_in_commands(struct env *env)
+{
+    static const char source[] =
+        "cbuffer c : register(b0) { float4 color; };\n"
+        "cbuffer d : register(b1) { float4 more; };\n"
+        "void vs(float3 pos : POSITION, out float4 position : SV_Position, out float4 shade : SHADE) { position = float4(pos, 1); shade = color + more; }\n"
+        "float4 ps(float4 position : SV_Position, float4 shade : SHADE) : SV_Target { return shade; }\n";
+    static const D3D12_INPUT_ELEMENT_DESC layout[] = {{"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0}};
+    static const uint8_t red[4] = {255, 0, 0, 255}, cyan[4] = {0, 255, 255, 255};
+    struct command {
+        float color[4];
+        D3D12_GPU_VIRTUAL_ADDRESS cbv;
+        D3D12_DRAW_ARGUMENTS draw;
+    } __attribute__((packed)) commands[2];
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {0, 0, 4}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW, .ConstantBufferView = {1}}, {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
+    static const float alpha[4] = {0, 0, 0, 1}, blue_alpha[4] = {0, 0, 1, 1};
+    ID3D12Resource *cbvs[2] = {harness_upload_buffer(env->device, alpha, sizeof(alpha)), harness_upload_buffer(env->device, blue_alpha, sizeof(blue_alpha))};
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct command), env->graphics_root);
+    ID3D12PipelineState *pipeline = graphics_pipeline(env, source, layout, 1);
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    D3D12XS_PIPELINE_STATISTICS before = {0}, after = {0};
+    uint8_t bytes[8 + sizeof(commands)] = {0};
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *vertices = two_rectangles(env->device, &view), *buffer;
+
+    commands[0] = (struct command){{1, 0, 0, 0}, ID3D12Resource_GetGPUVirtualAddress(cbvs[0]), {6, 1, 0, 0}};
+    commands[1] = (struct command){{0, 1, 0, 0}, ID3D12Resource_GetGPUVirtualAddress(cbvs[1]), {6, 1, 6, 0}};
+    memcpy(bytes + 8, commands, sizeof(commands));
+    buffer = harness_upload_buffer(env->device, bytes, sizeof(bytes));
+    clear_and_bind(env, &list, pipeline);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+    CHECK_HR(D3D12XSGetPipelineStatistics(env->device, &before), S_OK);
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, buffer, 8, NULL, 0);
+    CHECK_HR(D3D12XSGetPipelineStatistics(env->device, &after), S_OK);
+    CHECK_MSG(after.VkPipelinesCreated == before.VkPipelinesCreated, "recording ExecuteIndirect created %llu VkPipelines",
+            (unsigned long long)(after.VkPipelinesCreated - before.VkPipelinesCreated));
+    read_target(env, &list);
+    CHECK_PIXEL(env, 4, 16, red, 0);
+    CHECK_PIXEL(env, 27, 16, cyan, 0);
+
+    ID3D12Resource_Release(vertices);
+    ID3D12Resource_Release(buffer);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12CommandSignature_Release(signature);
+    ID3D12Resource_Release(cbvs[1]);
+    ID3D12Resource_Release(cbvs[0]);
+}
+
 /* Root constants through memory (FORCE_MEMORY_BASED_ABI): neither path writes them, so
  * ExecuteIndirect of a CONSTANT signature fails Close with E_NOTIMPL and a line naming the flag. */
 static void test_memory_abi_refused(struct env *env)
@@ -559,6 +611,7 @@ int main(int argc, char **argv)
     test_constant_draws(&env, env.constant_color, true);
     test_constant_draws(&env, env.vertex_constant_color, false);
     test_constant_draws(&env, env.vertex_constant_color, true);
+    test_vertex_root_arguments_in_commands(&env);
     test_memory_abi_refused(&env);
     if (argc > 1 && !strcmp(argv[1], "without")) {
         test_views_without_generated_commands(&env);

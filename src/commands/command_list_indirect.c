@@ -231,7 +231,7 @@ static inline void begin_round(struct d3d12_command_list *list, uint32_t rounds)
  * draw after its constant (from the capping pass's scratch with a count buffer). */
 static void execute_draws(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
-        UINT64 count_offset, bool per_command, bool from_memory)
+        UINT64 count_offset, bool per_command, bool from_memory, bool in_commands)
 {
     struct d3d12_indirect_image image = {0};
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
@@ -258,7 +258,9 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
     }
     /* the own path runs the commands as one multi-draw where Vulkan has one (and a count form for a
      * count buffer) and only the vertex shader reads what they set, else one at a time */
-    if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_GRAPHICS, count, arguments,
+    if (in_commands)
+        d3d12_command_list_prepare_indirect_in_commands(list, signature, arguments, argument_offset, &image);
+    else if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_GRAPHICS, count, arguments,
             argument_offset, caps->multi_draw_indirect && caps->draw_parameters && (!counts || caps->draw_indirect_count), &image))
         return;
     if (counts && (per_command || (from_memory && !image.draw_indexed)) && !cap_commands(list, command, signature, count, arguments,
@@ -356,12 +358,17 @@ done:
     free(capped.offsets);
 }
 
-/* Whether a draw signature that generated commands could run takes the own path's one
- * multi-draw instead (flat_draws): the bound pipeline's vertex shader alone reads what the
- * commands set, and its root signature has room for the images' address. On the H100 generated
- * draws cost 1.35 x raw generated commands and 1.63 x a multi-draw reading its constants at
- * DrawIndex; lavapipe's generated draws 7 x (docs/benchmarks.md). */
-static bool flat_draws_ready(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
+/* How a draw signature's commands run as one multi-draw (own path, generated commands or not):
+ * reading their root arguments in the commands themselves, or from images the image pass writes. */
+enum flat_form { FLAT_NONE, FLAT_IN_COMMANDS, FLAT_IMAGES };
+
+/* Whether a draw signature that sets root arguments (flat_draws) runs as one multi-draw: the
+ * bound pipeline's vertex shader alone reads what the commands set, and its root signature has
+ * room for the address. In the commands themselves where the signature's layout allows
+ * (direct_layout), else through images; with generated commands too, which draw slower (the
+ * H100's generated draws cost 1.35 x raw generated commands and 1.63 x a multi-draw reading its
+ * constants at DrawIndex; lavapipe's 7 x: docs/benchmarks.md). */
+static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
         const struct d3d12_resource *counts)
 {
     struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
@@ -370,17 +377,23 @@ static bool flat_draws_ready(struct d3d12_command_list *list, const struct d3d12
     char error[256];
     HRESULT hr;
 
-    if (!pipeline || !pipeline->graphics || (counts && !caps->draw_indirect_count) || !caps->draw_indirect_first_instance)
-        return false;
+    if (!signature->flat_draws || !pipeline || !pipeline->graphics || (counts && !caps->draw_indirect_count)
+            || !caps->draw_indirect_first_instance)
+        return FLAT_NONE;
     root = pipeline->root_signature;
     if (root->memory_abi || root->indirect_image_offset == UINT32_MAX
-            || (signature->root_view_mask && !list->object.device->has_shader_int64))
-        return false;
+            || (signature->root_view_mask && (!list->object.device->has_shader_int64 || !d3d12xs_va_table_address(list->object.device))))
+        return FLAT_NONE;
     for (uint64_t views = signature->root_view_mask; views; views &= views - 1)
         if (root->indirect_view_offsets[__builtin_ctzll(views)] == UINT32_MAX)
-            return false;
+            return FLAT_NONE;
+    if (signature->direct_layout.stride && d3d12_pipeline_state_direct_draw_variant(pipeline, signature->root_view_mask,
+            signature->root_constant_mask, &signature->direct_layout, &hr, error, sizeof(error)))
+        return FLAT_IN_COMMANDS;
+    if (!signature->generated)
+        return FLAT_NONE; /* the own path's images decide for themselves */
     return d3d12_pipeline_state_indirect_variant(pipeline, signature->root_view_mask, signature->root_constant_mask, true, true,
-            &hr, error, sizeof(error)) != VK_NULL_HANDLE;
+            &hr, error, sizeof(error)) ? FLAT_IMAGES : FLAT_NONE;
 }
 
 /* One vkCmdDispatchIndirect per command (from the capping pass's scratch with a count buffer);
@@ -441,6 +454,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     struct d3d12_resource *counts = count_iface ? unsafe_impl_from_ID3D12Resource(count_iface) : NULL;
     bool dispatch, per_command = false, from_memory = false;
     enum d3d12_bind_point bind_point;
+    enum flat_form flat;
 
     /* Draws may stand inside the rendering pass that earlier draws left open. */
     if (!d3d12_command_list_check_recording_in_pass(list, command))
@@ -486,8 +500,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     per_command &= !from_memory; /* the images hold the commands' indexes too */
     if (!max_count || !(max_count = commands_in_buffer(list, command, signature, arguments, argument_offset, max_count)))
         return; /* nothing to run */
-    if (signature->generated && !dispatch && signature->flat_draws && flat_draws_ready(list, signature, counts)) {
-        execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, false, true);
+    if (!dispatch && (flat = flat_draws_ready(list, signature, counts)) != FLAT_NONE) {
+        execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, false, true,
+                flat == FLAT_IN_COMMANDS);
     } else if (signature->generated) {
         d3d12_command_list_execute_generated(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
     } else if (dispatch) {
@@ -495,7 +510,8 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
             d3d12_command_list_end_rendering(list);
         execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory);
     } else {
-        execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory);
+        execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory,
+                false);
     }
     note_argument_reads(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
 }

@@ -221,6 +221,27 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
     return write_images(list, command, signature, state, count, arguments, argument_offset, words, image->image_bytes / 4, &image->address);
 }
 
+void d3d12_command_list_prepare_indirect_in_commands(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
+        const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image)
+{
+    struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const struct d3d12_root_signature *root = pipeline->root_signature;
+    char error[256];
+    HRESULT hr;
+
+    memset(image, 0, sizeof(*image));
+    /* made ahead of need: found, not compiled */
+    image->variant = d3d12_pipeline_state_direct_draw_variant(pipeline, signature->root_view_mask, signature->root_constant_mask,
+            &signature->direct_layout, &hr, error, sizeof(error));
+    image->draw_indexed = true;
+    image->in_commands = true;
+    image->address = arguments->device_address + argument_offset;
+    image->image_bytes = signature->byte_stride;
+    image->address_offset = root->indirect_image_offset;
+    image->push_stages = root->vk_push_stages[D3D12_BIND_POINT_GRAPHICS];
+    image->layout = pipeline->vk_layout;
+}
+
 void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
         const struct d3d12_command_signature *signature, const struct d3d12_indirect_image *image)
 {
@@ -239,6 +260,13 @@ void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enu
         if (root->root_view_offsets[parameter] != UINT32_MAX)
             vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, root->root_view_offsets[parameter],
                     sizeof(aligned), &aligned);
+        /* read in the commands, an entry's address half only: the table half stays pushed */
+        if (image->in_commands) {
+            const uint64_t table = d3d12xs_va_table_address(list->object.device);
+            const uint32_t words[2] = {(uint32_t)table, (uint32_t)(table >> 32)};
+            vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, root->indirect_view_offsets[parameter] + 8,
+                    sizeof(words), words);
+        }
     }
 }
 

@@ -207,19 +207,48 @@ static bool sets_constants(const struct d3d12_command_signature *signature)
 /* The pipeline variants ExecuteIndirect would need for the signature (pipelines/pipeline_indirect_variant.c),
  * as ExecuteIndirect chooses (command_list_indirect.c): root views as generated commands; root
  * arguments other than INCREMENTING_CONSTANT alone through the own path, which with generated
- * commands takes only draws of one multi-draw (flat_draws). Their count, at most 2. */
+ * commands takes only draws of one multi-draw (flat_draws). Their count, at most 3. */
 static uint32_t variant_keys(const struct d3d12_device *device, const struct d3d12_command_signature *signature,
-        struct d3d12_indirect_key keys[2])
+        struct d3d12_indirect_key keys[3])
 {
     const bool draws = signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
     uint32_t count = 0;
 
     if (signature->generated && signature->root_view_mask)
-        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, draws};
-    if ((!signature->generated || signature->flat_draws) && device->indirect_image && !signature->sets_vertex_input
-            && (sets_constants(signature) || signature->root_view_mask))
-        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws};
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, draws, {0, {0}}};
+    /* the commands read in place where their layout allows, else (and without generated
+     * commands, for pipelines whose later stages read them too) images */
+    if (signature->direct_layout.stride)
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws,
+                signature->direct_layout};
+    if ((!signature->generated || (signature->flat_draws && !signature->direct_layout.stride)) && device->indirect_image
+            && !signature->sets_vertex_input && (sets_constants(signature) || signature->root_view_mask))
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws, {0, {0}}};
     return count;
+}
+
+/* flat_draws' direct_layout, where the commands hold every root argument they set whole, once. */
+static void find_direct_layout(struct d3d12_command_signature *signature)
+{
+    const struct d3d12_root_signature *root = signature->root_signature;
+    struct d3d12_indirect_layout *layout = &signature->direct_layout;
+    uint32_t offset = 0;
+
+    memset(layout->offsets, 0xff, sizeof(layout->offsets));
+    if (!signature->flat_draws || !root)
+        return;
+    for (UINT i = 0; i + 1 < signature->argument_count; i++) {
+        const D3D12_INDIRECT_ARGUMENT_DESC *argument = &signature->arguments[i];
+        UINT parameter = argument->Constant.RootParameterIndex; /* the first member of every root argument's desc */
+        if (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT
+                || (argument->Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT && (argument->Constant.DestOffsetIn32BitValues
+                        || argument->Constant.Num32BitValuesToSet != root->constant_counts[parameter]))
+                || layout->offsets[parameter] != D3D12_INDIRECT_LAYOUT_NONE || offset >= D3D12_INDIRECT_LAYOUT_NONE)
+            return;
+        layout->offsets[parameter] = (uint16_t)offset;
+        offset += d3d12_indirect_argument_size(argument);
+    }
+    layout->stride = signature->byte_stride;
 }
 
 /* The variants made ahead of need, so that recording does not compile them: the root signature
@@ -227,7 +256,7 @@ static uint32_t variant_keys(const struct d3d12_device *device, const struct d3d
 static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_command_signature *signature)
 {
     struct d3d12_root_signature *root = signature->root_signature;
-    struct d3d12_indirect_key keys[2];
+    struct d3d12_indirect_key keys[3];
     uint32_t key_count = root ? variant_keys(device, signature, keys) : 0;
 
     for (uint32_t k = 0; k < key_count; k++) {
@@ -239,7 +268,8 @@ static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_
         pthread_mutex_lock(&root->indirect_keys_lock);
         for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
             known = root->indirect_keys[i].root_view_mask == key->root_view_mask && root->indirect_keys[i].constant_mask == key->constant_mask
-                    && root->indirect_keys[i].from_memory == key->from_memory && root->indirect_keys[i].graphics == key->graphics;
+                    && root->indirect_keys[i].from_memory == key->from_memory && root->indirect_keys[i].graphics == key->graphics
+                    && !memcmp(&root->indirect_keys[i].layout, &key->layout, sizeof(key->layout));
         if (!known) {
             struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
             if (bigger) {
@@ -336,6 +366,7 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
         signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
     signature->flat_draws = signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH && device->indirect_image
             && device->graphics.multi_draw_indirect && device->graphics.draw_parameters && !signature->sets_vertex_input && (sets_constants(signature) || signature->root_view_mask);
+    find_direct_layout(signature);
     make_variants_ahead(device, signature);
     hr = d3d12xs_hand_out(ID3D12CommandSignature_QueryInterface(&signature->ID3D12CommandSignature_iface, riid, out), method);
     ID3D12CommandSignature_Release(&signature->ID3D12CommandSignature_iface);

@@ -4,8 +4,7 @@
 #define D3D12XS_COMMAND_SIGNATURE_H
 
 #include "device/device.h"
-
-struct d3d12_root_signature;
+#include "descriptors/root_signature.h"
 
 struct d3d12_command_signature {
     ID3D12CommandSignature ID3D12CommandSignature_iface;
@@ -35,6 +34,10 @@ struct d3d12_command_signature {
      * device with the own path's images: where the bound pipeline's vertex shader alone reads
      * them, its commands run as one multi-draw, generated commands or not (command_list_indirect.c). */
     bool flat_draws;
+    /* Where flat_draws' root arguments lie in the commands, where a vertex shader can read them
+     * there (every CONSTANT sets its parameter's constants whole, no INCREMENTING_CONSTANT): then
+     * no images are written. stride 0 otherwise. */
+    struct d3d12_indirect_layout direct_layout;
 };
 
 /* NULL for NULL and for an interface that is not one of d3d12xs's command signatures. */

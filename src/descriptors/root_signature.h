@@ -103,11 +103,23 @@ struct d3d12_root_signature {
     uint32_t indirect_key_count;
 };
 
+/* Where a draw command signature's root arguments lie in its commands, for a vertex shader that
+ * reads them there (ExecuteIndirect's one multi-draw without images, command_list_indirect.c):
+ * per root parameter the byte offset in a command of the CONSTANT that sets all its constants
+ * or of the root view's address, D3D12_INDIRECT_LAYOUT_NONE where the signature sets none;
+ * stride 0: no such layout. */
+#define D3D12_INDIRECT_LAYOUT_NONE 0xffffu
+struct d3d12_indirect_layout {
+    uint32_t stride;
+    uint16_t offsets[D3D12XS_MAX_ROOT_PARAMETERS];
+};
+
 /* One set of root arguments a command signature sets, as a pipeline variant needs it. */
 struct d3d12_indirect_key {
     uint64_t root_view_mask, constant_mask; /* bit per root parameter */
     bool from_memory;                       /* the own path (no generated commands) */
     bool graphics;                          /* the signature draws */
+    struct d3d12_indirect_layout layout;    /* read in the commands themselves (stride not 0) */
 };
 
 

@@ -37,6 +37,7 @@ struct d3d12_indirect_variant {
     uint64_t root_view_mask, memory_constant_mask;
     bool from_memory, draw_indexed;
     VkPipeline pipeline; /* VK_NULL_HANDLE: a draw_indexed variant that cannot be (E_NOTIMPL) */
+    struct d3d12_indirect_layout layout; /* stride not 0: read in the commands themselves (draw_indexed) */
 };
 
 /* A root view binding of the shader that the root signature gives a push-block entry. */
@@ -112,11 +113,33 @@ static uint32_t memory_ranges(const struct d3d12_root_signature *root, uint64_t 
     return count;
 }
 
+/* The same read in the commands themselves (layout): the root constants and the entries' address
+ * halves (the table halves stay pushed), each displaced to where the command holds it. */
+static uint32_t command_ranges(const struct d3d12_root_signature *root, uint64_t view_mask, uint64_t constant_mask,
+        const struct d3d12_indirect_layout *layout, struct d3d12xs_spirv_byte_range *ranges, int64_t *displacements)
+{
+    uint32_t count = 0;
+    for (uint64_t left = constant_mask; left; left &= left - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(left);
+        ranges[count] = (struct d3d12xs_spirv_byte_range){root->constant_offsets[p], root->constant_offsets[p] + 4 * root->constant_counts[p]};
+        displacements[count++] = (int64_t)layout->offsets[p] - root->constant_offsets[p];
+    }
+    for (uint64_t left = view_mask; left; left &= left - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(left);
+        if (root->indirect_view_offsets[p] == UINT32_MAX)
+            continue;
+        ranges[count] = (struct d3d12xs_spirv_byte_range){root->indirect_view_offsets[p], root->indirect_view_offsets[p] + 8};
+        displacements[count++] = (int64_t)layout->offsets[p] - root->indirect_view_offsets[p];
+    }
+    return count;
+}
+
 static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t stage, const struct d3d12_indirect_variant *key,
         uint32_t **words, size_t *word_count, char *error, size_t error_size)
 {
     uint32_t variables[2 * D3D12XS_MAX_ROOT_PARAMETERS], offsets[2 * D3D12XS_MAX_ROOT_PARAMETERS], count;
     struct d3d12xs_spirv_byte_range ranges[2 * D3D12XS_MAX_ROOT_PARAMETERS];
+    int64_t displacements[2 * D3D12XS_MAX_ROOT_PARAMETERS];
     struct d3d12xs_spirv_module *module = NULL;
     bool changed = false;
     HRESULT hr;
@@ -133,10 +156,14 @@ static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t s
     }
     if (SUCCEEDED(hr) && key->from_memory) {
         /* draw_indexed: the vertex shader (the first stage) finds its command's memory by DrawIndex */
+        const bool in_commands = key->layout.stride != 0;
         const struct d3d12xs_spirv_push_from_memory_args args = {ranges,
-                memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
+                in_commands ? command_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, &key->layout,
+                        ranges, displacements)
+                        : memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
                 state->root_signature->indirect_image_offset,
-                key->draw_indexed && !stage ? d3d12_root_signature_indirect_image_bytes(state->root_signature) : 0};
+                !key->draw_indexed || stage ? 0 : in_commands ? key->layout.stride : d3d12_root_signature_indirect_image_bytes(state->root_signature),
+                in_commands ? displacements : NULL};
         bool moved;
         hr = d3d12xs_spirv_pass_push_from_memory(module, &args, &moved, error, error_size);
         changed |= moved;
@@ -221,11 +248,33 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
     return hr;
 }
 
+static VkPipeline find_or_build(struct d3d12_pipeline_state *state, const struct d3d12_indirect_variant key, HRESULT *hr, char *error,
+        size_t error_size);
+
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
         bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size)
 {
     const struct d3d12_indirect_variant key = {root_view_mask, from_memory ? memory_constant_mask : 0, from_memory,
-            from_memory && draw_indexed && state->graphics, VK_NULL_HANDLE};
+            from_memory && draw_indexed && state->graphics, VK_NULL_HANDLE, {0, {0}}};
+    return find_or_build(state, key, hr, error, error_size);
+}
+
+VkPipeline d3d12_pipeline_state_direct_draw_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask,
+        uint64_t memory_constant_mask, const struct d3d12_indirect_layout *layout, HRESULT *hr, char *error, size_t error_size)
+{
+    struct d3d12_indirect_variant key = {root_view_mask, memory_constant_mask, true, true, VK_NULL_HANDLE, *layout};
+    if (!state->graphics) {
+        *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a compute pipeline draws nothing");
+        return VK_NULL_HANDLE;
+    }
+    return find_or_build(state, key, hr, error, error_size);
+}
+
+static VkPipeline find_or_build(struct d3d12_pipeline_state *state, const struct d3d12_indirect_variant key, HRESULT *hr, char *error,
+        size_t error_size)
+{
+    const uint64_t root_view_mask = key.root_view_mask;
+    const bool from_memory = key.from_memory;
     struct d3d12_indirect_variant *bigger;
     VkPipeline pipeline = VK_NULL_HANDLE;
 
@@ -249,7 +298,8 @@ VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *st
         if (state->indirect_variants[i].root_view_mask == key.root_view_mask
                 && state->indirect_variants[i].memory_constant_mask == key.memory_constant_mask
                 && state->indirect_variants[i].from_memory == key.from_memory
-                && state->indirect_variants[i].draw_indexed == key.draw_indexed) {
+                && state->indirect_variants[i].draw_indexed == key.draw_indexed
+                && !memcmp(&state->indirect_variants[i].layout, &key.layout, sizeof(key.layout))) {
             if (!(pipeline = state->indirect_variants[i].pipeline))
                 *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
             goto done;
@@ -295,6 +345,11 @@ void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *sta
 
     if (!state->graphics != !key->graphics || (!state->indirect_stage_count && !state->indirect_refusal))
         return; /* no variant: ExecuteIndirect takes the pipeline itself */
+    if (key->layout.stride) {
+        if (caps->multi_draw_indirect && caps->draw_parameters)
+            d3d12_pipeline_state_direct_draw_variant(state, key->root_view_mask, key->constant_mask, &key->layout, &hr, error, sizeof(error));
+        return;
+    }
     /* the own path's draws try one multi-draw first (command_list_indirect.c); with generated
      * commands the own path takes nothing else */
     if (key->from_memory && key->graphics && caps->multi_draw_indirect && caps->draw_parameters

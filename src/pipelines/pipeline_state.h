@@ -152,6 +152,12 @@ struct d3d12_pipeline_state {
  * VK_NULL_HANDLE with *hr and error where it cannot be made. */
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
         bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
+/* The variant whose vertex shader reads the root constants of memory_constant_mask's
+ * parameters and the addresses of root_view_mask's root views in the commands themselves, as
+ * layout places them: at the address pushed at the root signature's indirect_image_offset plus
+ * DrawIndex times the stride (one multi-draw, no images). E_NOTIMPL where a later stage reads them. */
+VkPipeline d3d12_pipeline_state_direct_draw_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask,
+        uint64_t memory_constant_mask, const struct d3d12_indirect_layout *layout, HRESULT *hr, char *error, size_t error_size);
 /* ExecuteIndirect's variants made ahead of need, so that recording does not compile: for a new
  * pipeline, those of the command signatures made with its root signature
  * (root_signature->indirect_keys); for a new command signature, key's for a live pipeline

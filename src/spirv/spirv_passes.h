@@ -70,6 +70,10 @@ struct d3d12xs_spirv_push_from_memory_args {
     /* Not 0 (vertex shaders only): the memory of draw DrawIndex is at the address plus DrawIndex
      * times this many bytes (one multi-draw of all the commands). */
     uint32_t draw_index_stride;
+    /* NULL, or per range the bytes (two's complement) added to the address for the members of that
+     * range: memory that holds them elsewhere than the block's layout (a command's own
+     * arguments, each at its offset in the command). */
+    const int64_t *range_displacements;
 };
 HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_push_from_memory_args *args,
         bool *changed, char *error, size_t error_size);

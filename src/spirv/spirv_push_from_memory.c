@@ -48,17 +48,22 @@ static bool tracked(const struct push_rewrite *r, uint32_t id)
     return id < r->bound && r->pointee[id];
 }
 
-/* Whether member index (a constant id) of the block lies in one of the ranges. */
-static bool moved_member(const struct push_rewrite *r, uint32_t index_id)
+/* The range member index (a constant id) of the block lies in, or UINT32_MAX. */
+static uint32_t member_range(const struct push_rewrite *r, uint32_t index_id)
 {
     uint32_t type, member, offset;
     if (!d3d12xs_spirv_int32_constant(r->m, index_id, &type, &member)
             || !d3d12xs_spirv_member_decoration(r->m, r->block, member, SpvDecorationOffset, &offset))
-        return false;
+        return UINT32_MAX;
     for (uint32_t k = 0; k < r->args->range_count; k++)
         if (offset >= r->args->ranges[k].begin && offset < r->args->ranges[k].end)
-            return true;
-    return false;
+            return k;
+    return UINT32_MAX;
+}
+
+static bool moved_member(const struct push_rewrite *r, uint32_t index_id)
+{
+    return member_range(r, index_id) != UINT32_MAX;
 }
 
 static bool mark(struct push_rewrite *r, uint32_t result, uint32_t pointer_type)
@@ -125,9 +130,12 @@ static HRESULT scan(struct push_rewrite *r)
     return S_OK;
 }
 
+#define MAX_RANGES 128
+
 struct globals {
     uint32_t u32, uvec2, image_pointer, push_pointer, push_variable, member_lo, member_hi;
-    uint32_t draw_index, carry_pair, stride; /* draw_index_stride only */
+    uint32_t draw_index, carry_pair, stride; /* draw_index_stride or range_displacements */
+    uint32_t displacement_lo[MAX_RANGES], displacement_hi[MAX_RANGES]; /* range_displacements only */
 };
 
 /* The module's DrawIndex input, or a new one (with its capability, extension and interface entry). */
@@ -173,57 +181,108 @@ static HRESULT add_globals(struct push_rewrite *r, struct globals *g)
     g->push_variable = lo.variable;
     g->member_lo = d3d12xs_spirv_constant(r->m, g->u32, lo.member);
     g->member_hi = d3d12xs_spirv_constant(r->m, g->u32, hi.member);
-    if (r->args->draw_index_stride) {
+    if (r->args->draw_index_stride || r->args->range_displacements) {
         /* a struct of its own (SPIR-V allows several of one shape): OpIAddCarry's result */
         const uint32_t pair[4] = {(4u << 16) | SpvOpTypeStruct, g->carry_pair = d3d12xs_spirv_new_id(r->m), g->u32, g->u32};
         d3d12xs_spirv_append(r->m, D3D12XS_SPIRV_GLOBALS, pair, 4);
+    }
+    if (r->args->draw_index_stride) {
         g->stride = d3d12xs_spirv_constant(r->m, g->u32, r->args->draw_index_stride);
         g->draw_index = draw_index_variable(r->m, g->u32);
+    }
+    for (uint32_t k = 0; r->args->range_displacements && k < r->args->range_count; k++) {
+        g->displacement_lo[k] = d3d12xs_spirv_constant(r->m, g->u32, (uint32_t)r->args->range_displacements[k]);
+        g->displacement_hi[k] = d3d12xs_spirv_constant(r->m, g->u32, (uint32_t)((uint64_t)r->args->range_displacements[k] >> 32));
     }
     return r->m->out_of_memory ? E_OUTOFMEMORY : S_OK;
 }
 
-/* Inserts the image pointer's prologue at index; returns how many instructions and the pointer. */
-static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size_t index, uint32_t *image)
+/* The prologue's instructions, built before they are inserted. */
+struct prologue {
+    uint32_t code[16 + 6 * MAX_RANGES][6];
+    size_t count;
+};
+
+static void emit(struct prologue *p, const uint32_t *inst)
+{
+    memcpy(p->code[p->count++], inst, (inst[0] >> 16) * 4);
+}
+
+/* lo, hi += add_lo, add_hi (64-bit, with the carry); the new pair's ids. */
+static void add_64(struct d3d12xs_spirv_module *m, const struct globals *g, struct prologue *p, uint32_t *lo, uint32_t *hi,
+        uint32_t add_lo, uint32_t add_hi)
+{
+    uint32_t sum = d3d12xs_spirv_new_id(m), new_lo = d3d12xs_spirv_new_id(m), carry = d3d12xs_spirv_new_id(m);
+    uint32_t high = d3d12xs_spirv_new_id(m), new_hi = add_hi ? d3d12xs_spirv_new_id(m) : high;
+    const uint32_t code[][6] = {
+        {(5u << 16) | SpvOpIAddCarry, g->carry_pair, sum, *lo, add_lo},
+        {(5u << 16) | SpvOpCompositeExtract, g->u32, new_lo, sum, 0},
+        {(5u << 16) | SpvOpCompositeExtract, g->u32, carry, sum, 1},
+        {(5u << 16) | SpvOpIAdd, g->u32, high, *hi, carry},
+        {(5u << 16) | SpvOpIAdd, g->u32, new_hi, high, add_hi},
+    };
+    for (size_t k = 0; k < (add_hi ? 5u : 4u); k++)
+        emit(p, code[k]);
+    *lo = new_lo;
+    *hi = new_hi;
+}
+
+/* lo, hi as a pointer to the block: its id. */
+static uint32_t block_pointer(struct d3d12xs_spirv_module *m, const struct globals *g, struct prologue *p, uint32_t lo, uint32_t hi)
+{
+    uint32_t pair = d3d12xs_spirv_new_id(m), pointer = d3d12xs_spirv_new_id(m);
+    const uint32_t construct[5] = {(5u << 16) | SpvOpCompositeConstruct, g->uvec2, pair, lo, hi};
+    const uint32_t cast[4] = {(4u << 16) | SpvOpBitcast, g->image_pointer, pointer, pair};
+    emit(p, construct);
+    emit(p, cast);
+    return pointer;
+}
+
+/* Inserts the image pointer's prologue at index (with range_displacements, one pointer per
+ * range in images[]); returns how many instructions. */
+static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size_t index, uint32_t *images)
 {
     struct d3d12xs_spirv_module *m = r->m;
+    struct prologue *p = calloc(1, sizeof(*p));
     uint32_t chain_lo = d3d12xs_spirv_new_id(m), chain_hi = d3d12xs_spirv_new_id(m), lo = d3d12xs_spirv_new_id(m);
-    uint32_t hi = d3d12xs_spirv_new_id(m), pair = d3d12xs_spirv_new_id(m);
-    uint32_t code[13][6] = {
-        {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_lo, g->push_variable, g->member_lo},
-        {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_hi, g->push_variable, g->member_hi},
-        {(4u << 16) | SpvOpLoad, g->u32, lo, chain_lo},
-        {(4u << 16) | SpvOpLoad, g->u32, hi, chain_hi},
-    };
-    size_t count = 4;
+    uint32_t hi = d3d12xs_spirv_new_id(m);
+    size_t count;
 
-    if (g->draw_index) { /* lo, hi += DrawIndex * stride, with the carry */
-        uint32_t index_value = d3d12xs_spirv_new_id(m), offset = d3d12xs_spirv_new_id(m), sum = d3d12xs_spirv_new_id(m);
-        uint32_t new_lo = d3d12xs_spirv_new_id(m), carry = d3d12xs_spirv_new_id(m), new_hi = d3d12xs_spirv_new_id(m);
-        const uint32_t more[][6] = {
-            {(4u << 16) | SpvOpLoad, g->u32, index_value, g->draw_index},
-            {(5u << 16) | SpvOpIMul, g->u32, offset, index_value, g->stride},
-            {(5u << 16) | SpvOpIAddCarry, g->carry_pair, sum, lo, offset},
-            {(5u << 16) | SpvOpCompositeExtract, g->u32, new_lo, sum, 0},
-            {(5u << 16) | SpvOpCompositeExtract, g->u32, carry, sum, 1},
-            {(5u << 16) | SpvOpIAdd, g->u32, new_hi, hi, carry},
-        };
-        memcpy(&code[count], more, sizeof(more));
-        count += sizeof(more) / sizeof(more[0]);
-        lo = new_lo;
-        hi = new_hi;
+    if (!p) {
+        m->out_of_memory = true;
+        return 0;
     }
-    *image = d3d12xs_spirv_new_id(m);
     {
-        const uint32_t tail[][6] = {
-            {(5u << 16) | SpvOpCompositeConstruct, g->uvec2, pair, lo, hi},
-            {(4u << 16) | SpvOpBitcast, g->image_pointer, *image, pair},
+        const uint32_t code[][5] = {
+            {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_lo, g->push_variable, g->member_lo},
+            {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_hi, g->push_variable, g->member_hi},
+            {(4u << 16) | SpvOpLoad, g->u32, lo, chain_lo},
+            {(4u << 16) | SpvOpLoad, g->u32, hi, chain_hi},
         };
-        memcpy(&code[count], tail, sizeof(tail));
-        count += 2;
+        for (size_t k = 0; k < 4; k++)
+            emit(p, code[k]);
     }
-    for (size_t k = 0; k < count; k++)
-        d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + k, code[k], code[k][0] >> 16);
+    if (g->draw_index) { /* lo, hi += DrawIndex * stride */
+        uint32_t index_value = d3d12xs_spirv_new_id(m), offset = d3d12xs_spirv_new_id(m);
+        const uint32_t load[4] = {(4u << 16) | SpvOpLoad, g->u32, index_value, g->draw_index};
+        const uint32_t multiply[5] = {(5u << 16) | SpvOpIMul, g->u32, offset, index_value, g->stride};
+        emit(p, load);
+        emit(p, multiply);
+        add_64(m, g, p, &lo, &hi, offset, 0);
+    }
+    if (r->args->range_displacements) {
+        for (uint32_t k = 0; k < r->args->range_count; k++) {
+            uint32_t range_lo = lo, range_hi = hi;
+            add_64(m, g, p, &range_lo, &range_hi, g->displacement_lo[k], g->displacement_hi[k]);
+            images[k] = block_pointer(m, g, p, range_lo, range_hi);
+        }
+    } else {
+        images[0] = block_pointer(m, g, p, lo, hi);
+    }
+    for (size_t k = 0; k < p->count; k++)
+        d3d12xs_spirv_insert(m, D3D12XS_SPIRV_FUNCTIONS, index + k, p->code[k], p->code[k][0] >> 16);
+    count = p->count;
+    free(p);
     return count;
 }
 
@@ -234,7 +293,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
     struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
     bool prologue_pending = false, prologue_done = false;
     size_t function = 0;
-    uint32_t image = 0;
+    uint32_t images[MAX_RANGES] = {0};
 
     for (size_t i = 0; i < functions->count && !m->out_of_memory; i++) {
         struct d3d12xs_spirv_inst *inst = functions->at[i];
@@ -243,7 +302,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
 
         if (op == SpvOpFunction) {
             prologue_pending = prologue_done = false;
-            image = 0;
+            memset(images, 0, sizeof(images));
             function++;
             continue;
         }
@@ -252,7 +311,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
             continue;
         }
         if (prologue_pending && op != SpvOpVariable && op != SpvOpLine && op != SpvOpNoLine) {
-            i += add_prologue(r, g, i, &image);
+            i += add_prologue(r, g, i, images);
             prologue_pending = false;
             inst = functions->at[i];
             in = inst->w;
@@ -268,7 +327,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
             if (n >= 4 && tracked(r, in[2])) {
                 copy[1] = d3d12xs_spirv_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, r->pointee[in[2]]);
                 if (in[3] == r->variable)
-                    copy[3] = image;
+                    copy[3] = images[r->args->range_displacements ? member_range(r, in[4]) : 0];
                 d3d12xs_spirv_rewrite(m, inst, copy, n);
             }
             break;
@@ -316,6 +375,8 @@ HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, cons
         }
     if (!r.variable || !args->range_count)
         return S_OK; /* nothing of the block is read */
+    if (args->range_count > MAX_RANGES)
+        return d3d12xs_write_error(E_NOTIMPL, error, error_size, "more than %u ranges of the push-constant block from memory", MAX_RANGES);
     if (args->draw_index_stride)
         for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
             if (inst->w[1] != SpvExecutionModelVertex)
