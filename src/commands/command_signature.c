@@ -204,13 +204,15 @@ static bool variant_key(const struct d3d12_device *device, const struct d3d12_co
 
     for (UINT i = 0; i + 1 < signature->argument_count; i++)
         constants |= signature->arguments[i].Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT;
-    *key = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH};
+    *key = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH,
+            D3D12_VERTEX_PULLING_NONE};
     if (signature->generated)
         return signature->root_view_mask != 0;
-    if (!device->indirect_image || signature->sets_vertex_input || !(constants || signature->root_view_mask))
+    if (!device->indirect_image || !(constants || signature->root_view_mask || signature->pulling))
         return false;
     key->constant_mask = signature->root_constant_mask;
     key->from_memory = true;
+    key->pulling = signature->pulling;
     return true;
 }
 
@@ -224,12 +226,25 @@ static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_
     bool known = false;
     size_t count;
 
-    if (!root || !variant_key(device, signature, &key))
+    if (!variant_key(device, signature, &key))
         return;
+    /* vertex pulling alone: no root signature keeps the key, the device does for every pipeline */
+    if (!root) {
+        if (atomic_fetch_or(&device->indirect_pulling_kinds, 1u << key.pulling) & 1u << key.pulling)
+            return;
+        count = d3d12_pipeline_table_collect(device, NULL, true, &pipelines);
+        for (size_t i = 0; i < count; i++) {
+            d3d12_pipeline_state_make_indirect_variant(pipelines[i], &key);
+            d3d12_pipeline_state_release_share(pipelines[i]);
+        }
+        free(pipelines);
+        return;
+    }
     pthread_mutex_lock(&root->indirect_keys_lock);
     for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
         known = root->indirect_keys[i].root_view_mask == key.root_view_mask && root->indirect_keys[i].constant_mask == key.constant_mask
-                && root->indirect_keys[i].from_memory == key.from_memory && root->indirect_keys[i].graphics == key.graphics;
+                && root->indirect_keys[i].from_memory == key.from_memory && root->indirect_keys[i].graphics == key.graphics
+                && root->indirect_keys[i].pulling == key.pulling;
     if (!known) {
         struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
         if (bigger) {
@@ -314,8 +329,15 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
             signature->root_view_mask |= 1ull << argument->UnorderedAccessView.RootParameterIndex;
             break;
         case D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW:
+            signature->sets_vertex_input = true;
+            if (!signature->pulling)
+                signature->pulling = D3D12_VERTEX_PULLING_VERTICES;
+            break;
         case D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW:
             signature->sets_vertex_input = true;
+            /* an index buffer matters to indexed draws alone */
+            signature->pulling = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED ? D3D12_VERTEX_PULLING_INDEXED
+                    : signature->pulling ? signature->pulling : D3D12_VERTEX_PULLING_VERTICES;
             break;
         default:
             break;

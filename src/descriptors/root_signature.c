@@ -136,7 +136,7 @@ static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS fla
 /* ExecuteIndirect's root view arguments read their D3D12 address from the push block: one
  * 16-byte entry per root CBV/SRV/UAV after everything else (root_signature.h), where it fits.
  * Without generated commands, the own path's pipelines read what the commands set from memory
- * whose address is pushed per command: 16 bytes more after the entries. */
+ * whose address is pushed per command: 16 bytes more after the entries, in every root signature. */
 static void reserve_indirect_views(struct d3d12_root_signature *signature, const D3D12_ROOT_SIGNATURE_DESC2 *desc)
 {
     const struct d3d12_device *device = signature->object.device;
@@ -151,7 +151,9 @@ static void reserve_indirect_views(struct d3d12_root_signature *signature, const
         D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
         count += type == D3D12_ROOT_PARAMETER_TYPE_CBV || type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV;
     }
-    image_bytes = own_path && (count || signature->constants_mask) ? 16 : 0;
+    /* every root signature: its pipelines' vertex shaders may fetch their inputs per command
+     * (vertex and index buffer views of a signature that has no root signature) */
+    image_bytes = own_path ? 16 : 0;
     if (signature->memory_abi || (!device->generated_commands.enabled && !own_path) || !(count + image_bytes)
             || offset + 16 * count + image_bytes > device->vk_properties.limits.maxPushConstantsSize)
         return;

@@ -103,11 +103,21 @@ struct d3d12_root_signature {
     uint32_t indirect_key_count;
 };
 
+/* The own path's vertex shaders that fetch their inputs from memory (spirv_vertex_pulling.c):
+ * for a signature that sets vertex buffer views (VERTICES), or an index buffer view of indexed
+ * draws (INDEXED: the draw is not indexed, the shader reads the index). */
+enum d3d12_vertex_pulling {
+    D3D12_VERTEX_PULLING_NONE,
+    D3D12_VERTEX_PULLING_VERTICES,
+    D3D12_VERTEX_PULLING_INDEXED,
+};
+
 /* One set of root arguments a command signature sets, as a pipeline variant needs it. */
 struct d3d12_indirect_key {
     uint64_t root_view_mask, constant_mask; /* bit per root parameter */
     bool from_memory;                       /* the own path (no generated commands) */
     bool graphics;                          /* the signature draws */
+    uint8_t pulling;                        /* enum d3d12_vertex_pulling (the own path) */
 };
 
 

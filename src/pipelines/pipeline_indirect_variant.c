@@ -36,6 +36,7 @@
 struct d3d12_indirect_variant {
     uint64_t root_view_mask, memory_constant_mask;
     bool from_memory, draw_indexed;
+    enum d3d12_vertex_pulling pulling; /* the vertex shader fetches its inputs (pipeline_vertex_pulling.c) */
     VkPipeline pipeline; /* VK_NULL_HANDLE: a draw_indexed variant that cannot be (E_NOTIMPL) */
 };
 
@@ -133,15 +134,21 @@ static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t s
     }
     if (SUCCEEDED(hr) && key->from_memory) {
         /* draw_indexed: the vertex shader (the first stage) finds its command's memory by DrawIndex */
+        struct d3d12_indirect_image_layout layout;
+        d3d12_pipeline_state_indirect_image_layout(state, key->pulling, &layout);
         const struct d3d12xs_spirv_push_from_memory_args args = {ranges,
                 memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
-                state->root_signature->indirect_image_offset,
-                key->draw_indexed && !stage ? d3d12_root_signature_indirect_image_bytes(state->root_signature) : 0};
+                state->root_signature->indirect_image_offset, key->draw_indexed && !stage ? layout.bytes : 0};
         bool moved;
         hr = d3d12xs_spirv_pass_push_from_memory(module, &args, &moved, error, error_size);
         changed |= moved;
         if (SUCCEEDED(hr) && moved && key->draw_indexed && stage)
             hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
+        /* the vertex shader fetches its inputs from the views in the image */
+        if (SUCCEEDED(hr) && key->pulling && !stage) {
+            hr = d3d12_pipeline_state_pull_vertices(state, module, key->pulling, args.draw_index_stride, error, error_size);
+            changed = true;
+        }
     }
     if (SUCCEEDED(hr) && changed && FAILED(hr = d3d12xs_spirv_module_emit(module, words, word_count)))
         d3d12xs_write_error(hr, error, error_size, "cannot write the SPIR-V");
@@ -213,7 +220,8 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
         stage_counts[s] = words[s] ? word_counts[s] : state->indirect_source_word_counts[s];
     }
     if (SUCCEEDED(hr) && changed && SUCCEEDED(hr = state->graphics
-            ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, pipeline, error, error_size)
+            ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, key->pulling != D3D12_VERTEX_PULLING_NONE, pipeline,
+                    error, error_size)
             : create_vk_pipeline(state, stage_words[0], stage_counts[0], pipeline, error, error_size)))
         atomic_fetch_add(&state->device->indirect_variants_created, 1);
     for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)
@@ -222,10 +230,11 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
 }
 
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
-        bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size)
+        bool from_memory, enum d3d12_vertex_pulling pulling, bool draw_indexed, HRESULT *hr, char *error, size_t error_size)
 {
     const struct d3d12_indirect_variant key = {root_view_mask, from_memory ? memory_constant_mask : 0, from_memory,
-            from_memory && draw_indexed && state->graphics, VK_NULL_HANDLE};
+            from_memory && draw_indexed && state->graphics, from_memory && state->graphics ? pulling : D3D12_VERTEX_PULLING_NONE,
+            VK_NULL_HANDLE};
     struct d3d12_indirect_variant *bigger;
     VkPipeline pipeline = VK_NULL_HANDLE;
 
@@ -249,7 +258,8 @@ VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *st
         if (state->indirect_variants[i].root_view_mask == key.root_view_mask
                 && state->indirect_variants[i].memory_constant_mask == key.memory_constant_mask
                 && state->indirect_variants[i].from_memory == key.from_memory
-                && state->indirect_variants[i].draw_indexed == key.draw_indexed) {
+                && state->indirect_variants[i].draw_indexed == key.draw_indexed
+                && state->indirect_variants[i].pulling == key.pulling) {
             if (!(pipeline = state->indirect_variants[i].pipeline))
                 *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
             goto done;
@@ -297,9 +307,11 @@ void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *sta
         return; /* no variant: ExecuteIndirect takes the pipeline itself */
     /* the own path's draws try one multi-draw first (command_list_indirect.c) */
     if (key->from_memory && key->graphics && caps->multi_draw_indirect && caps->draw_parameters
-            && d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, true, &hr, error, sizeof(error)))
+            && d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, key->pulling, true, &hr, error,
+                    sizeof(error)))
         return;
-    d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, key->from_memory, false, &hr, error, sizeof(error));
+    d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, key->from_memory, key->pulling, false, &hr, error,
+            sizeof(error));
 }
 
 void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *state)
@@ -315,4 +327,9 @@ void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *st
     for (uint32_t i = 0; keys && i < count; i++)
         d3d12_pipeline_state_make_indirect_variant(state, &keys[i]);
     free(keys);
+    /* vertex pulling for the command signatures that have no root signature */
+    for (unsigned kinds = atomic_load(&state->device->indirect_pulling_kinds); kinds; kinds &= kinds - 1) {
+        const struct d3d12_indirect_key key = {0, 0, true, true, (uint8_t)__builtin_ctz(kinds)};
+        d3d12_pipeline_state_make_indirect_variant(state, &key);
+    }
 }

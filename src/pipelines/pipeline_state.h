@@ -151,7 +151,22 @@ struct d3d12_pipeline_state {
  * the per-command variant). The pipeline's own VkPipeline where its shaders read none of them.
  * VK_NULL_HANDLE with *hr and error where it cannot be made. */
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
-        bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
+        bool from_memory, enum d3d12_vertex_pulling pulling, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
+
+/* The own path's image of one command (pipeline_vertex_pulling.c): the push block's layout, then
+ * with vertex pulling, per input slot below slot_count a view {address low, high, size, stride}
+ * from slot_entries on; with INDEXED, the index buffer's view {address low, high, size, format}
+ * at index_entry, the VkDrawIndirectCommand the draw reads at draw_arguments and the
+ * BaseVertexLocation at base_vertex (else UINT32_MAX); bytes from one image to the next. */
+struct d3d12_indirect_image_layout {
+    uint32_t slot_entries, slot_count, index_entry, draw_arguments, base_vertex, bytes;
+};
+void d3d12_pipeline_state_indirect_image_layout(const struct d3d12_pipeline_state *state, enum d3d12_vertex_pulling pulling,
+        struct d3d12_indirect_image_layout *layout);
+struct d3d12xs_spirv_module;
+/* The vertex pulling pass over the variant's vertex shader, with the input layout the pipeline kept. */
+HRESULT d3d12_pipeline_state_pull_vertices(const struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        enum d3d12_vertex_pulling pulling, uint32_t draw_index_stride, char *error, size_t error_size);
 /* ExecuteIndirect's variants made ahead of need, so that recording does not compile: for a new
  * pipeline, those of the command signatures made with its root signature
  * (root_signature->indirect_keys); for a new command signature, key's for a live pipeline
@@ -181,7 +196,7 @@ struct d3d12_pipeline_key {
 void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key);
 /* Whether state was made from key's description. */
 bool d3d12_pipeline_state_matches(const struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key);
-/* The live pipelines of root_signature (graphics or compute), each with one more share (let go
+/* The live pipelines of root_signature (NULL: of any) (graphics or compute), each with one more share (let go
  * with d3d12_pipeline_state_release_share), in a malloc()ed array; their count. */
 size_t d3d12_pipeline_table_collect(struct d3d12_device *device, const struct d3d12_root_signature *root_signature, bool graphics,
         struct d3d12_pipeline_state ***out);
