@@ -255,8 +255,8 @@ static bool pulling_possible(struct d3d12_command_list *list, const char *comman
             && (topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
                     || topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY)) {
         d3d12_command_list_record_unsupported(list, command, "the command signature sets the index buffer of strips cut at IBStripCutValue "
-                "0x%x: without VK_EXT_device_generated_commands the own path draws them unindexed, the vertex shader reading the "
-                "indices, and such a draw cannot restart a strip", (unsigned)cut);
+                "%s: without VK_EXT_device_generated_commands the own path draws them unindexed, the vertex shader reading the "
+                "indices, and such a draw cannot restart a strip", cut == D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFF ? "0xFFFF" : "0xFFFFFFFF");
         return false;
     }
     return true;
