@@ -5,7 +5,12 @@
  * the root constants the command sets (or its index, for INCREMENTING_CONSTANT), the D3D12
  * addresses of the root views it sets and the GPU VA table's address beside each, and the
  * pipeline's variant (pipelines/pipeline_indirect_variant.c) reads those members from the image
- * whose address the list pushes before each command's draw or dispatch. */
+ * whose address the list pushes before each command's draw or dispatch. Vertex and index buffer
+ * views (the command's or, for the slots it does not set, the list's) follow the push block's copy
+ * in the image, their addresses then translated into device addresses by a second pass
+ * (shaders/indirect_vertex_views.comp); the variant's vertex shader fetches its inputs from them
+ * (spirv/spirv_vertex_pulling.c), and with the signature's index buffer the draws read their
+ * arguments from the images, unindexed. */
 #include <string.h>
 
 #include "command_recording.h"

@@ -71,7 +71,8 @@ struct d3d12_root_signature {
     uint32_t indirect_view_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
     /* Without generated commands (ExecuteIndirect's own path, docs/indirect.md): the byte offset
      * of the two uints that hold, per command, the address of the memory the pipeline's variant
-     * reads the commands' root constants and entries from, after the entries; else UINT32_MAX. */
+     * reads the commands' root constants, entries and vertex and index buffer views from, after
+     * the entries (in every root signature where it fits); else UINT32_MAX. */
     uint32_t indirect_image_offset;
     uint32_t indirect_views_end; /* where the entries (and the image address) end (0: none) */
     bool reads_heaps; /* tables or a directly indexed heap: the layout starts with the heap sets */

@@ -20,7 +20,9 @@
  * constants a signature sets, and the entries of its root views, from memory that holds a copy
  * of the push block's layout per command, at the address pushed at the root signature's
  * indirect_image_offset (spirv_push_from_memory.c); pipelines of root signatures with that offset
- * keep their SPIR-V for it. */
+ * (every root signature there) keep their SPIR-V for it. A signature's vertex or index buffer views
+ * make the vertex shader fetch its inputs from the views in that memory (the key's pulling:
+ * pipeline_vertex_pulling.c), the variant built without vertex input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
