@@ -9,10 +9,14 @@
  *  - per-command 16- and 32-bit index buffers (StartIndexLocation 1, BaseVertexLocation 6 and
  *    -10) with no index buffer on the list, SV_VertexID as in a direct indexed draw, a count
  *    buffer; as one multi-draw and, with a root constant the pixel shader reads, one draw per command;
+ *    a direct indexed draw after it with the list's own pipeline and buffers;
+ *  - every format the own path decodes (16 elements of one vertex, each stored by the vertex
+ *    shader into a UAV), against what D3D12 reads, SNORM's most negative value included;
  *  - that recording creates no VkPipeline (D3D12XSGetPipelineStatistics) for pipelines made before
  *    and after the signature;
  *  - the own path's refusals at Close (E_NOTIMPL and a line): a format it does not decode
  *    (R11G11B10_FLOAT), strips cut at IBStripCutValue with the signature's index buffer. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -287,12 +291,177 @@ static void test_index_buffers(struct env *env, bool with_alpha)
     CHECK_PIXEL(env, 1, 1, left_first, 1);
     CHECK_PIXEL(env, 14, 30, left_second, 1);
 
+    if (!with_alpha) {
+        /* after it, a direct indexed draw takes the list's pipeline, vertex and index buffers again:
+         * the first command alone from ExecuteIndirect, the left half from DrawIndexedInstanced */
+        const D3D12_INDEX_BUFFER_VIEW index_view = {va(index32), sizeof(indices32), DXGI_FORMAT_R32_UINT};
+        list = begin_list(env, root, pipeline);
+        ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
+        ID3D12GraphicsCommandList2_IASetIndexBuffer(list.list, &index_view);
+        ID3D12GraphicsCommandList2_DrawIndexedInstanced(list.list, 6, 1, 1, -10, 0);
+        read_target(env, &list);
+        CHECK_PIXEL(env, 17, 1, right_first, 1);
+        CHECK_PIXEL(env, 30, 30, right_second, 1);
+        CHECK_PIXEL(env, 1, 1, left_first, 1);
+        CHECK_PIXEL(env, 14, 30, left_second, 1);
+    }
+
     ID3D12Resource_Release(vertices);
     ID3D12Resource_Release(counts);
     ID3D12Resource_Release(buffer);
     ID3D12Resource_Release(index32);
     ID3D12Resource_Release(index16);
     ID3D12PipelineState_Release(pipeline);
+    ID3D12CommandSignature_Release(signature);
+}
+
+/* ---- every decoded format ---- */
+
+/* One vertex of 16 elements, one per format the own path decodes (a few per kind), at offsets
+ * D3D12 allows; the vertex shader stores what it reads into a UAV, 16 bytes per element. */
+static const D3D12_INPUT_ELEMENT_DESC format_layout[] = {
+    {"A", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"B", 0, DXGI_FORMAT_R32G32B32_UINT, 0, 16, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"C", 0, DXGI_FORMAT_R32_SINT, 0, 28, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"D", 0, DXGI_FORMAT_R16G16B16A16_SNORM, 0, 32, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"E", 0, DXGI_FORMAT_R16G16_UINT, 0, 40, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"F", 0, DXGI_FORMAT_R16_SINT, 0, 44, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"G", 0, DXGI_FORMAT_R8_SINT, 0, 46, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"H", 0, DXGI_FORMAT_R16G16B16A16_UNORM, 0, 48, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"I", 0, DXGI_FORMAT_R8G8B8A8_SNORM, 0, 56, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"J", 0, DXGI_FORMAT_R8G8_UINT, 0, 60, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"K", 0, DXGI_FORMAT_R16_FLOAT, 0, 62, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"L", 0, DXGI_FORMAT_B8G8R8A8_UNORM, 0, 64, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"M", 0, DXGI_FORMAT_R10G10B10A2_UNORM, 0, 68, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"N", 0, DXGI_FORMAT_R10G10B10A2_UINT, 0, 72, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"O", 0, DXGI_FORMAT_R16G16B16A16_FLOAT, 0, 76, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    {"P", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, 84, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+};
+#define FORMAT_STRIDE 88
+static const char format_source[] =
+    "RWByteAddressBuffer u : register(u0);\n"
+    "float4 vs(float4 a : A, uint4 b : B, int4 c : C, float4 d : D, uint4 e : E, int4 f : F, int4 g : G, float4 h : H,\n"
+    "        float4 i : I, uint4 j : J, float4 k : K, float4 l : L, float4 m : M, uint4 n : N, float4 o : O, float4 p : P,\n"
+    "        uint id : SV_VertexID) : SV_Position {\n"
+    "    uint at = id * 256;\n"
+    "    u.Store4(at, asuint(a)); u.Store4(at + 16, b); u.Store4(at + 32, asuint(c)); u.Store4(at + 48, asuint(d));\n"
+    "    u.Store4(at + 64, e); u.Store4(at + 80, asuint(f)); u.Store4(at + 96, asuint(g)); u.Store4(at + 112, asuint(h));\n"
+    "    u.Store4(at + 128, asuint(i)); u.Store4(at + 144, j); u.Store4(at + 160, asuint(k)); u.Store4(at + 176, asuint(l));\n"
+    "    u.Store4(at + 192, asuint(m)); u.Store4(at + 208, n); u.Store4(at + 224, asuint(o)); u.Store4(at + 240, asuint(p));\n"
+    "    return float4(0, 0, 0, 1);\n"
+    "}\n"
+    "float4 ps() : SV_Target { return 0; }\n";
+
+static float half_to_float(uint16_t h)
+{
+    int exponent = h >> 10 & 0x1f;
+    float value = exponent ? (1.0f + (h & 0x3ff) / 1024.0f) * ldexpf(1.0f, exponent - 15) : (h & 0x3ff) / 1024.0f * ldexpf(1.0f, -14);
+    return h & 0x8000 ? -value : value;
+}
+
+static float unorm(uint32_t v, unsigned bits) { return (float)v / (float)((1u << bits) - 1); }
+static float snorm(int32_t v, unsigned bits)
+{
+    float f = (float)v / (float)((1 << (bits - 1)) - 1);
+    return f < -1.0f ? -1.0f : f;
+}
+static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t get32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* What D3D12 reads from element e of vertex v: 4 values, floats as their bits; *is_float. */
+static void expected_element(const uint8_t *v, unsigned e, uint32_t out[4], bool *is_float)
+{
+    const uint8_t *p = v + format_layout[e].AlignedByteOffset;
+    float f[4] = {0, 0, 0, 1};
+    uint32_t u[4] = {0, 0, 0, 1};
+    *is_float = true;
+    switch (e) {
+    case 0: memcpy(f, p, sizeof(f)); break;
+    case 1: for (int c = 0; c < 3; c++) u[c] = get32(p + 4 * c); *is_float = false; break;
+    case 2: u[0] = get32(p); *is_float = false; break;
+    case 3: for (int c = 0; c < 4; c++) f[c] = snorm((int16_t)get16(p + 2 * c), 16); break;
+    case 4: for (int c = 0; c < 2; c++) u[c] = get16(p + 2 * c); *is_float = false; break;
+    case 5: u[0] = (uint32_t)(int32_t)(int16_t)get16(p); *is_float = false; break;
+    case 6: u[0] = (uint32_t)(int32_t)(int8_t)p[0]; *is_float = false; break;
+    case 7: for (int c = 0; c < 4; c++) f[c] = unorm(get16(p + 2 * c), 16); break;
+    case 8: for (int c = 0; c < 4; c++) f[c] = snorm((int8_t)p[c], 8); break;
+    case 9: for (int c = 0; c < 2; c++) u[c] = p[c]; *is_float = false; break;
+    case 10: f[0] = half_to_float(get16(p)); break;
+    case 11: f[0] = unorm(p[2], 8); f[1] = unorm(p[1], 8); f[2] = unorm(p[0], 8); f[3] = unorm(p[3], 8); break;
+    case 12: for (int c = 0; c < 4; c++) f[c] = unorm(get32(p) >> (10 * c) & (c < 3 ? 0x3ff : 3), c < 3 ? 10 : 2); break;
+    case 13: for (int c = 0; c < 4; c++) u[c] = get32(p) >> (10 * c) & (c < 3 ? 0x3ff : 3); *is_float = false; break;
+    case 14: for (int c = 0; c < 4; c++) f[c] = half_to_float(get16(p + 2 * c)); break;
+    default: for (int c = 0; c < 4; c++) f[c] = unorm(p[c], 8); break;
+    }
+    for (int c = 0; c < 4; c++)
+        out[c] = *is_float ? bits_of(f[c]) : u[c];
+}
+
+static void test_formats(struct env *env)
+{
+    static const uint16_t halves[6] = {0x3c00, 0xb555, 0x4248, 0x0400, 0xfbff, 0x3800};
+    D3D12_INDIRECT_ARGUMENT_DESC arguments[2] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW, .VertexBuffer = {0}},
+            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
+    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 2, sizeof(struct vertex_command), NULL);
+    D3D12_ROOT_PARAMETER1 parameter;
+    ID3D12RootSignature *root;
+    ID3D12PipelineState *pipeline;
+    ID3D12Resource *vertices, *buffer, *out = harness_uav_buffer(env->device, 3 * 256);
+    uint8_t data[3][FORMAT_STRIDE];
+    uint32_t got[3][64], seed = 12345;
+    struct vertex_command command;
+    struct harness_list list;
+
+    memset(&parameter, 0, sizeof(parameter));
+    parameter.ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    root = harness_root_signature(env->device, &parameter, 1, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    pipeline = make_pipeline(env, root, format_source, format_layout, 16, D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED);
+    /* random bytes (every integer and normalized value is one), floats and halves chosen */
+    for (unsigned v = 0; v < 3; v++) {
+        const float floats[4] = {v + 0.5f, -1.25f - v, 1000.0f, -0.0f};
+        for (unsigned b = 0; b < FORMAT_STRIDE; b++) {
+            seed = seed * 1103515245u + 12345u;
+            data[v][b] = (uint8_t)(seed >> 16);
+        }
+        memcpy(data[v], floats, sizeof(floats));
+        memcpy(data[v] + 62, &halves[v], 2);
+        for (unsigned c = 0; c < 4; c++)
+            memcpy(data[v] + 76 + 2 * c, &halves[(v + c) % 6], 2);
+    }
+    data[0][32] = 0x00; data[0][33] = 0x80; /* SNORM's most negative values read -1 */
+    data[0][56] = 0x80;
+    vertices = harness_upload_buffer(env->device, data, sizeof(data));
+    command = (struct vertex_command){{va(vertices), sizeof(data), FORMAT_STRIDE}, {3, 1, 0, 0}};
+    buffer = harness_upload_buffer(env->device, &command, sizeof(command));
+    list = begin_list(env, root, pipeline);
+    ID3D12GraphicsCommandList2_SetGraphicsRootUnorderedAccessView(list.list, 0, va(out));
+    ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    harness_release_list(&list);
+    harness_read_back(env->device, env->queue, out, got, sizeof(got));
+    for (unsigned v = 0; v < 3; v++)
+        for (unsigned e = 0; e < 16; e++) {
+            uint32_t expected[4];
+            bool is_float;
+            expected_element(data[v], e, expected, &is_float);
+            for (unsigned c = 0; c < 4; c++) {
+                float a, b;
+                memcpy(&a, &got[v][4 * e + c], 4);
+                memcpy(&b, &expected[c], 4);
+                /* normalized values within a float's rounding of the division */
+                CHECK_MSG(is_float ? (got[v][4 * e + c] == expected[c] || fabsf(a - b) <= 1e-6f) : got[v][4 * e + c] == expected[c],
+                        "vertex %u, element %s (%d), component %u: 0x%08x (%g), expected 0x%08x (%g)", v, format_layout[e].SemanticName,
+                        (int)format_layout[e].Format, c, got[v][4 * e + c], is_float ? a : 0.0f, expected[c], is_float ? b : 0.0f);
+            }
+        }
+
+    ID3D12Resource_Release(buffer);
+    ID3D12Resource_Release(vertices);
+    ID3D12Resource_Release(out);
+    ID3D12PipelineState_Release(pipeline);
+    ID3D12RootSignature_Release(root);
     ID3D12CommandSignature_Release(signature);
 }
 
@@ -425,6 +594,7 @@ int main(int argc, char **argv)
     test_instanced_vertex_buffers(&env);
     test_index_buffers(&env, false);
     test_index_buffers(&env, true);
+    test_formats(&env);
     if (child)
         test_refusals(&env);
     else

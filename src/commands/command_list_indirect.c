@@ -317,6 +317,11 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
             }
         }
         d3d12_command_list_end_indirect_image(list, D3D12_BIND_POINT_GRAPHICS);
+        /* a variant without vertex input was bound: the next draw binds the list's vertex
+         * buffers and their strides again (lavapipe did not keep them across it: the next draw
+         * read no vertices) */
+        if (signature->pulling)
+            list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
         d3d12_command_list_note_draw(list, command);
         goto done;
     }
