@@ -54,7 +54,9 @@ HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *s
 {
     bool needed = false;
 
-    needed = state->root_signature->indirect_image_offset != UINT32_MAX;
+    /* the own path: root constants read from memory, and for graphics pipelines vertex and index
+     * buffer views (every root signature has the image's address there) */
+    needed = state->root_signature->indirect_image_offset != UINT32_MAX && (state->graphics || state->root_signature->constants_mask);
     for (uint32_t i = 0; i < state->binding_count && !needed; i++)
         needed = has_entry(state, &state->bindings[i]);
     if (!needed || stage_count > D3D12XS_PIPELINE_MAX_STAGES)

@@ -128,7 +128,8 @@ struct d3d12_pipeline_state {
     size_t cached_blob_size;
     /* ExecuteIndirect's root view arguments (pipeline_indirect_variant.c): pipelines whose
      * shaders read root views that the root signature gives push-block entries (and, without
-     * generated commands, every pipeline of a root signature with an indirect_image_offset) keep
+     * generated commands, every graphics pipeline and every pipeline of a root signature with
+     * root constants, where the root signature has an indirect_image_offset) keep
      * each stage's final SPIR-V, and the variants made from it, one per set of root parameters a command
      * signature sets, made ahead of need (pipeline_indirect_variant.c; under the lock: lists
      * record on several threads). indirect_refusal: static text, why such a pipeline has none. */
