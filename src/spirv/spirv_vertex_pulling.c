@@ -95,18 +95,28 @@ static uint32_t pair_to_u64(struct pull *p, uint32_t lo, uint32_t hi)
     return V(p, SpvOpBitcast, p->t_u64, V(p, SpvOpCompositeConstruct, p->t_uvec2, lo, hi));
 }
 
-/* The Input variable decorated BuiltIn builtin, or a new uint one in the entry points' interfaces. */
+/* The builtin Input variable only if the module has it (0: none). */
+static uint32_t existing_builtin(struct pull *p, uint32_t builtin)
+{
+    const struct d3d12xs_spirv_inst *inst, *variable;
+    for (D3D12XS_SPIRV_EACH(p->m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
+        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationBuiltIn
+                && inst->w[3] == builtin && (variable = d3d12xs_spirv_def_op(p->m, inst->w[1], SpvOpVariable, 4))
+                && variable->w[3] == SpvStorageClassInput)
+            return inst->w[1];
+    return 0;
+}
+
+/* The Input variable decorated BuiltIn builtin (reuse: the module's own if it has one), else a new
+ * uint one in the entry points' interfaces. */
 static uint32_t builtin_input(struct pull *p, uint32_t builtin, bool reuse)
 {
     struct d3d12xs_spirv_module *m = p->m;
-    const struct d3d12xs_spirv_inst *inst, *variable;
+    struct d3d12xs_spirv_inst *inst;
     uint32_t id;
 
-    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
-        if (reuse && d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationBuiltIn
-                && inst->w[3] == builtin && (variable = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpVariable, 4))
-                && variable->w[3] == SpvStorageClassInput)
-            return inst->w[1];
+    if (reuse && (id = existing_builtin(p, builtin)))
+        return id;
     if (!(id = d3d12xs_spirv_new_id(m)))
         return 0;
     {
@@ -117,7 +127,7 @@ static uint32_t builtin_input(struct pull *p, uint32_t builtin, bool reuse)
         d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, decoration, 4);
     }
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
-        d3d12xs_spirv_append_operand(m, (struct d3d12xs_spirv_inst *)inst, id);
+        d3d12xs_spirv_append_operand(m, inst, id);
     if (builtin == SpvBuiltInBaseInstance || builtin == SpvBuiltInBaseVertex || builtin == SpvBuiltInDrawIndex) {
         d3d12xs_spirv_add_capability(m, SpvCapabilityDrawParameters);
         d3d12xs_spirv_add_extension(m, "SPV_KHR_shader_draw_parameters");
@@ -230,7 +240,7 @@ static struct format_shape shape_of(const struct d3d12xs_spirv_vertex_element *e
     return s;
 }
 
-/* The Input variable at location (0: none) and its pointee type. */
+/* The Input variable at location (component 0), or 0. */
 static uint32_t input_at(const struct d3d12xs_spirv_module *m, uint32_t location)
 {
     const struct d3d12xs_spirv_inst *inst, *variable;
@@ -387,18 +397,6 @@ static HRESULT image_address(struct pull *p)
         p->image = V(p, SpvOpIAdd, p->t_u64, p->image, V(p, SpvOpIMul, p->t_u64, draw, u64c(p, p->args->draw_index_stride)));
     }
     return S_OK;
-}
-
-/* The builtin Input variable only if the module has it (0: none). */
-static uint32_t existing_builtin(struct pull *p, uint32_t builtin)
-{
-    const struct d3d12xs_spirv_inst *inst, *variable;
-    for (D3D12XS_SPIRV_EACH(p->m, D3D12XS_SPIRV_ANNOTATIONS, i, inst))
-        if (d3d12xs_spirv_op(inst) == SpvOpDecorate && d3d12xs_spirv_len(inst) == 4 && inst->w[2] == SpvDecorationBuiltIn
-                && inst->w[3] == builtin && (variable = d3d12xs_spirv_def_op(p->m, inst->w[1], SpvOpVariable, 4))
-                && variable->w[3] == SpvStorageClassInput)
-            return inst->w[1];
-    return 0;
 }
 
 /* The vertex fetched from: with an index buffer, its index at VertexIndex plus BaseVertexLocation,
