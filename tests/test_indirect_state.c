@@ -1,12 +1,14 @@
-/* ExecuteIndirect with command signatures that change state (VK_EXT_device_generated_commands,
- * commands/command_list_generated.c): per-command root constants for dispatches (with a count
- * buffer, and the other root constants kept after it; in a list that never sets the constants the
- * signature sets, no debug warning that they were never set), per-command vertex buffers and root
- * constants for draws (arguments from the CPU and copied by the GPU earlier in the list), per-command
- * 16- and 32-bit index buffers with no index buffer set on the list (root CBV/SRV/UAV arguments:
- * test_indirect_root_views.c, test_indirect_root_view_draws.c); and, in a child run with D3D12XS_NO_GENERATED_COMMANDS=1, the
- * refusal that names the missing extension; root constants set only by the commands draw no "never
- * set" warning. Values are read back from a UAV buffer and a 32 x 32 render target. */
+/* ExecuteIndirect with command signatures that change state, on both paths: generated commands
+ * (VK_EXT_device_generated_commands, commands/command_list_generated.c) and, in a child run with
+ * D3D12XS_NO_GENERATED_COMMANDS=1, d3d12xs's own path (commands/command_list_indirect_image.c):
+ * per-command root constants for dispatches (with a count buffer, and the other root constants
+ * kept after it; in a list that never sets the constants the signature sets, no debug warning that
+ * they were never set), per-command vertex buffers and root constants for draws (arguments from
+ * the CPU and copied by the GPU earlier in the list), per-command 16- and 32-bit index buffers
+ * with no index buffer set on the list (root CBV/SRV/UAV arguments: test_indirect_root_views.c,
+ * test_indirect_root_view_draws.c; more vertex and index buffer views:
+ * test_indirect_vertex_views.c); root constants set only by the commands draw no "never set"
+ * warning. Values are read back from a UAV buffer and a 32 x 32 render target. */
 #include <stdio.h>
 #include <string.h>
 
@@ -569,33 +571,6 @@ static void test_memory_abi_refused(struct env *env)
     ID3D12Resource_Release(buffer);
 }
 
-/* Child run: D3D12XS_NO_GENERATED_COMMANDS=1, as on a device without the extension: vertex and
- * index buffer views are refused at Close, naming the argument. */
-static void test_views_without_generated_commands(struct env *env)
-{
-    D3D12_INDIRECT_ARGUMENT_DESC arguments[3] = {{.Type = D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW, .VertexBuffer = {0}},
-            {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = {0, 0, 4}}, {.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW}};
-    ID3D12CommandSignature *signature = harness_command_signature(env->device, arguments, 3, sizeof(struct vertex_command), env->graphics_root);
-    struct vertex_command command = {{0, 0, 0}, {1, 0, 0, 1}, {6, 1, 0, 0}};
-    ID3D12Resource *buffer = harness_upload_buffer(env->device, &command, sizeof(command));
-    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
-
-    clear_and_bind(env, &list, env->constant_color);
-    {
-        LOG_MARK();
-        ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 1, buffer, 0, NULL, 0);
-        CHECK_LOG("ExecuteIndirect", "changes state (VERTEX_BUFFER_VIEW)", "has no VK_EXT_device_generated_commands");
-    }
-    {
-        LOG_MARK();
-        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_NOTIMPL);
-        CHECK_LOG("Close", "changes state (VERTEX_BUFFER_VIEW)");
-    }
-    harness_release_list(&list);
-    ID3D12Resource_Release(buffer);
-    ID3D12CommandSignature_Release(signature);
-}
-
 int main(int argc, char **argv)
 {
     static const char *const without[] = {"D3D12XS_NO_GENERATED_COMMANDS=1", NULL};
@@ -613,14 +588,13 @@ int main(int argc, char **argv)
     test_constant_draws(&env, env.vertex_constant_color, true);
     test_vertex_root_arguments_in_commands(&env);
     test_memory_abi_refused(&env);
-    if (argc > 1 && !strcmp(argv[1], "without")) {
-        test_views_without_generated_commands(&env);
-    } else {
-        test_vertex_buffer_draws(&env, false);
-        test_vertex_buffer_draws(&env, true);
-        test_index_buffer_draws(&env);
+    /* vertex and index buffer views too: without generated commands, vertex shaders that fetch
+     * their inputs (test_indirect_vertex_views.c has the rest) */
+    test_vertex_buffer_draws(&env, false);
+    test_vertex_buffer_draws(&env, true);
+    test_index_buffer_draws(&env);
+    if (argc <= 1 || strcmp(argv[1], "without"))
         CHECK_MSG(harness_run_self("without", without), "the D3D12XS_NO_GENERATED_COMMANDS=1 case failed (its lines above say why)");
-    }
     teardown(&env);
     return harness_finish();
 }

@@ -151,8 +151,8 @@ static VkPipeline root_view_variant(struct d3d12_command_list *list, const char 
                 "address table's device address (bufferDeviceAddress) on %s", device->vk_properties.deviceName);
         return VK_NULL_HANDLE;
     }
-    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask, 0, false, false, &hr, error,
-            sizeof(error)))) {
+    if (!(variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask, 0, false,
+            D3D12_VERTEX_PULLING_NONE, false, &hr, error, sizeof(error)))) {
         if (hr == E_NOTIMPL)
             d3d12_command_list_record_unsupported(list, command, "the command signature sets root views, and %s", error);
         else

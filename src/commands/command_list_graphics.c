@@ -141,6 +141,8 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
             return;
         }
         buffers[i].stride = views[i].StrideInBytes;
+        buffers[i].address = views[i].BufferLocation;
+        buffers[i].view_size = views[i].SizeInBytes;
         /* address 0: no buffer, reads give 0 */
         if (views[i].BufferLocation && !resolve_view(list, command, "pViews", (int)i, views[i].BufferLocation, views[i].SizeInBytes,
                 &buffers[i].buffer, &buffers[i].offset, &buffers[i].size))

@@ -7,8 +7,9 @@
  * no count form (dispatches, draws one per command), an internal pass first copies the commands
  * below the count into scratch memory and zeroes the rest (shaders/indirect_cap.comp), and the
  * commands read the scratch. Draws take DrawInstanced's path (flush, dynamic state, rendering
- * pass) and dispatches Dispatch's. Signatures that change other state are not built yet: they
- * fail Close with E_NOTIMPL and a line (docs/indirect.md). */
+ * pass) and dispatches Dispatch's. Signatures that change other state run as generated commands
+ * (command_list_generated.c) or, without them, from per-command images in memory
+ * (command_list_indirect_image.c, docs/indirect.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,17 +124,17 @@ static void capped_command(const struct capped_commands *capped, uint32_t i, VkB
     *offset = capped->offsets[i / capped->batch_size] + (VkDeviceSize)(i % capped->batch_size) * capped->words * 4;
 }
 
-/* The capping pass (indirect_cap.comp): the count commands' arguments (words each) copied into
+/* The capping pass (indirect_cap.comp): the count commands' arguments (words each, stride bytes
+ * apart from first_command in arguments) copied into
  * scratch, those past min(count, MaxCommandCount) zero, made visible to the draw-indirect stage.
  * False after the error (capped is then freed). */
-static bool cap_commands(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
-        uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
-        UINT64 count_offset, uint32_t words, struct capped_commands *capped)
+static bool cap_commands(struct d3d12_command_list *list, const char *command, uint32_t stride, uint32_t count, VkBuffer arguments,
+        VkDeviceSize first_command, const struct d3d12_resource *counts, UINT64 count_offset, uint32_t words, struct capped_commands *capped)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12xs_internal_pass *pass = device->indirect_cap;
     uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
-    uint32_t stride = signature->byte_stride, batch_count, batch_size = CAP_BATCH_SIZE;
+    uint32_t batch_count, batch_size = CAP_BATCH_SIZE;
     VkCommandBuffer cb;
     void *mapped;
 
@@ -170,11 +171,11 @@ static bool cap_commands(struct d3d12_command_list *list, const char *command, c
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     for (uint32_t b = 0; b < batch_count; b++) {
         uint32_t size = count - b * batch_size < batch_size ? count - b * batch_size : batch_size;
-        uint64_t first = argument_offset + signature->action_offset + (uint64_t)b * batch_size * stride;
+        uint64_t first = first_command + (uint64_t)b * batch_size * stride;
         uint64_t base = alignment > 1 ? first / alignment * alignment : first;
         struct cap_batch batch = {(uint32_t)((first - base) / 4), stride / 4, 0, 0, b * batch_size, size, count, words};
         VkDescriptorBufferInfo infos[3] = {
-            {arguments->vk_buffer, base, first - base + (uint64_t)(size - 1) * stride + words * 4},
+            {arguments, base, first - base + (uint64_t)(size - 1) * stride + words * 4},
             d3d12xs_internal_value_range(device, counts->vk_buffer, count_offset, 4, &batch.count_index),
             d3d12xs_internal_value_range(device, capped->buffers[b], capped->offsets[b], 4, &batch.command_index),
         };
@@ -236,6 +237,9 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
     struct d3d12_indirect_image image = {0};
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
     bool indexed = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
+    /* the signature's index buffer: the draws are not indexed, the vertex shaders read the indices
+     * and the draw arguments come from the images (command_list_indirect_image.c) */
+    bool pulled_indices = from_memory && signature->pulling == D3D12_VERTEX_PULLING_INDEXED;
     VkDeviceSize offset = argument_offset + signature->action_offset;
     uint32_t stride = signature->byte_stride;
     struct capped_commands capped = {0};
@@ -263,8 +267,10 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
     else if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_GRAPHICS, count, arguments,
             argument_offset, caps->multi_draw_indirect && caps->draw_parameters && (!counts || caps->draw_indirect_count), &image))
         return;
-    if (counts && (per_command || (from_memory && !image.draw_indexed)) && !cap_commands(list, command, signature, count, arguments,
-            argument_offset, counts, count_offset, indexed ? 5 : 4, &capped))
+    if (counts && (per_command || (from_memory && !image.draw_indexed)) && !(pulled_indices && image.variant
+            ? cap_commands(list, command, image.image_bytes, count, image.buffer, image.offset + image.draw_arguments, counts, count_offset,
+                    4, &capped)
+            : cap_commands(list, command, stride, count, arguments->vk_buffer, offset, counts, count_offset, indexed ? 5 : 4, &capped)))
         return;
     /* The arguments are read at the draw-indirect stage: a barrier into it cannot stand inside
      * a rendering pass. */
@@ -272,7 +278,7 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
         d3d12_command_list_end_rendering(list);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
     if (from_memory) {
-        if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed) || !image.variant)
+        if (!d3d12_command_list_flush_for_commands(list, command, signature, false, indexed && !pulled_indices) || !image.variant)
             goto done;
         d3d12_command_list_bind_indirect_image(list, D3D12_BIND_POINT_GRAPHICS, signature, &image);
         for (uint32_t rounds = draw_rounds(list); rounds; rounds &= rounds - 1) {
@@ -281,7 +287,12 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
                 VkCommandBuffer cb = list->vk_command_buffer;
                 d3d12_command_list_push_indirect_image(list, &image, 0);
                 d3d12_command_list_begin_predicated(list);
-                if (counts && indexed)
+                if (pulled_indices && counts)
+                    vkCmdDrawIndirectCount(cb, image.buffer, image.offset + image.draw_arguments, counts->vk_buffer, count_offset, count,
+                            image.image_bytes);
+                else if (pulled_indices)
+                    vkCmdDrawIndirect(cb, image.buffer, image.offset + image.draw_arguments, count, image.image_bytes);
+                else if (counts && indexed)
                     vkCmdDrawIndexedIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
                 else if (counts)
                     vkCmdDrawIndirectCount(cb, arguments->vk_buffer, offset, counts->vk_buffer, count_offset, count, stride);
@@ -293,13 +304,14 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
                 continue;
             }
             for (uint32_t i = 0; i < count; i++) {
-                VkBuffer buffer = arguments->vk_buffer;
-                VkDeviceSize at = offset + (VkDeviceSize)i * stride;
+                VkBuffer buffer = pulled_indices ? image.buffer : arguments->vk_buffer;
+                VkDeviceSize at = pulled_indices ? image.offset + (VkDeviceSize)i * image.image_bytes + image.draw_arguments
+                        : offset + (VkDeviceSize)i * stride;
                 if (counts)
                     capped_command(&capped, i, &buffer, &at);
                 d3d12_command_list_push_indirect_image(list, &image, i);
                 d3d12_command_list_begin_predicated(list);
-                if (indexed)
+                if (indexed && !pulled_indices)
                     vkCmdDrawIndexedIndirect(list->vk_command_buffer, buffer, at, 1, 0);
                 else
                     vkCmdDrawIndirect(list->vk_command_buffer, buffer, at, 1, 0);
@@ -307,6 +319,11 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
             }
         }
         d3d12_command_list_end_indirect_image(list, D3D12_BIND_POINT_GRAPHICS);
+        /* a variant without vertex input was bound: the next draw binds the list's vertex
+         * buffers and their strides again (lavapipe did not keep them across it: the next draw
+         * read no vertices) */
+        if (signature->pulling)
+            list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
         d3d12_command_list_note_draw(list, command);
         goto done;
     }
@@ -392,8 +409,8 @@ static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const st
         return FLAT_IN_COMMANDS;
     if (!signature->generated)
         return FLAT_NONE; /* the own path's images decide for themselves */
-    return d3d12_pipeline_state_indirect_variant(pipeline, signature->root_view_mask, signature->root_constant_mask, true, true,
-            &hr, error, sizeof(error)) ? FLAT_IMAGES : FLAT_NONE;
+    return d3d12_pipeline_state_indirect_variant(pipeline, signature->root_view_mask, signature->root_constant_mask, true,
+            D3D12_VERTEX_PULLING_NONE, true, &hr, error, sizeof(error)) ? FLAT_IMAGES : FLAT_NONE;
 }
 
 /* One vkCmdDispatchIndirect per command (from the capping pass's scratch with a count buffer);
@@ -408,7 +425,8 @@ static void execute_dispatches(struct d3d12_command_list *list, const char *comm
 
     if (!d3d12_command_list_outside_render_pass(list, command))
         return;
-    if (counts && !cap_commands(list, command, signature, count, arguments, argument_offset, counts, count_offset, 3, &capped))
+    if (counts && !cap_commands(list, command, signature->byte_stride, count, arguments->vk_buffer, argument_offset + signature->action_offset,
+            counts, count_offset, 3, &capped))
         return;
     if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_COMPUTE, count, arguments,
             argument_offset, false, &image))
@@ -482,14 +500,13 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     }
     /* Signatures that change state run as generated commands where the device has them; without,
      * INCREMENTING_CONSTANTs alone run one command at a time with the constant pushed, other root
-     * arguments from per-command images in memory (command_list_indirect_image.c), and vertex or
-     * index buffer views are refused. */
+     * arguments and vertex or index buffer views from per-command images in memory
+     * (command_list_indirect_image.c; the views through vertex shaders that fetch their inputs). */
     for (UINT a = 0; !signature->generated && a + 1 < signature->argument_count; a++) {
         D3D12_INDIRECT_ARGUMENT_TYPE type = signature->arguments[a].Type;
         if (type == D3D12_INDIRECT_ARGUMENT_TYPE_INCREMENTING_CONSTANT) {
             per_command = true;
-        } else if (type == D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW || type == D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW
-                || list->object.device->generated_commands.enabled) {
+        } else if (list->object.device->generated_commands.enabled) {
             d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s",
                     d3d12_indirect_argument_name(type), signature->generated_why ? signature->generated_why : "d3d12xs cannot run it");
             return;

@@ -5,7 +5,12 @@
  * the root constants the command sets (or its index, for INCREMENTING_CONSTANT), the D3D12
  * addresses of the root views it sets and the GPU VA table's address beside each, and the
  * pipeline's variant (pipelines/pipeline_indirect_variant.c) reads those members from the image
- * whose address the list pushes before each command's draw or dispatch. */
+ * whose address the list pushes before each command's draw or dispatch. Vertex and index buffer
+ * views (the command's or, for the slots it does not set, the list's) follow the push block's copy
+ * in the image, their addresses then translated into device addresses by a second pass
+ * (shaders/indirect_vertex_views.comp); the variant's vertex shader fetches its inputs from them
+ * (spirv/spirv_vertex_pulling.c), and with the signature's index buffer the draws read their
+ * arguments from the images, unindexed. */
 #include <string.h>
 
 #include "command_recording.h"
@@ -14,8 +19,16 @@
 #include "descriptors/root_signature.h"
 #include "device/internal_pipeline.h"
 #include "indirect_image_spirv.h"
+#include "indirect_vertex_views_spirv.h"
 #include "memory/va_map.h"
+#include "pipelines/graphics_pipeline.h"
 #include "pipelines/pipeline_state.h"
+
+/* indirect_vertex_views.comp's push constants */
+struct views_batch {
+    uint32_t image_index, image_words, size, view_word, view_count, padding;
+    uint64_t table;
+};
 
 /* indirect_image.comp's push constants */
 struct image_batch {
@@ -36,25 +49,48 @@ void d3d12_indirect_image_create(struct d3d12_device *device)
     if (device->buffer_device_address)
         device->indirect_image = d3d12xs_internal_pass_create(device, 3, sizeof(struct image_batch), d3d12_indirect_image_spirv,
                 sizeof(d3d12_indirect_image_spirv));
+    if (device->indirect_image && device->has_shader_int64 && d3d12xs_va_table_address(device))
+        device->indirect_vertex_views = d3d12xs_internal_pass_create(device, 1, sizeof(struct views_batch),
+                d3d12_indirect_vertex_views_spirv, sizeof(d3d12_indirect_vertex_views_spirv));
 }
 
 void d3d12_indirect_image_destroy(struct d3d12_device *device)
 {
     d3d12xs_internal_pass_destroy(device, device->indirect_image);
+    d3d12xs_internal_pass_destroy(device, device->indirect_vertex_views);
     device->indirect_image = NULL;
+    device->indirect_vertex_views = NULL;
+}
+
+/* The list's vertex buffer views in the image's slot entries (pipeline_state.h's image layout):
+ * the slots the signature does not set read them. */
+static void list_vertex_views(const struct d3d12_graphics_bindings *graphics, const struct d3d12_indirect_image_layout *layout,
+        uint32_t *values)
+{
+    for (uint32_t slot = 0; slot < layout->slot_count; slot++) {
+        const struct d3d12_vertex_buffer *vb = &graphics->vertex_buffers[slot];
+        uint32_t *entry = values + layout->slot_entries / 4 + 4 * slot;
+        bool bound = slot < graphics->vertex_buffer_count && vb->address;
+        entry[0] = bound ? (uint32_t)vb->address : 0;
+        entry[1] = bound ? (uint32_t)(vb->address >> 32) : 0;
+        entry[2] = bound ? vb->view_size : 0;
+        entry[3] = (uint32_t)vb->stride;
+    }
 }
 
 /* Where each word of an image comes from (the command's bytes / 4, the command's index, the
  * list) and the list's values: sources[0..words), then values[0..words). */
 static void image_sources(const struct d3d12_root_signature *root, const struct d3d12_command_signature *signature,
-        const struct d3d12_bind_point_state *state, uint64_t table, uint32_t words, uint32_t *sources)
+        const struct d3d12_bind_point_state *state, const struct d3d12_graphics_bindings *graphics,
+        const struct d3d12_indirect_image_layout *layout, uint64_t table, uint32_t words, uint32_t *sources)
 {
-    uint32_t *values = sources + words, offset = 0;
+    uint32_t *values = sources + words, offset = 0, push_words = root->indirect_views_end / 4;
 
     for (uint32_t w = 0; w < words; w++) {
         sources[w] = IMAGE_FROM_LIST;
-        values[w] = w < D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4 ? state->push_constants[w] : 0;
+        values[w] = w < push_words && w < D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4 ? state->push_constants[w] : 0;
     }
+    list_vertex_views(graphics, layout, values);
     for (uint64_t views = signature->root_view_mask; views; views &= views - 1) {
         uint32_t at = root->indirect_view_offsets[__builtin_ctzll(views)] / 4;
         values[at + 2] = (uint32_t)table;
@@ -81,6 +117,24 @@ static void image_sources(const struct d3d12_root_signature *root, const struct 
             sources[at] = offset / 4;
             sources[at + 1] = offset / 4 + 1;
             break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW: /* D3D12_VERTEX_BUFFER_VIEW is the entry's layout */
+            for (uint32_t k = 0; argument->VertexBuffer.Slot < layout->slot_count && k < 4; k++)
+                sources[layout->slot_entries / 4 + 4 * argument->VertexBuffer.Slot + k] = offset / 4 + k;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW: /* so is D3D12_INDEX_BUFFER_VIEW */
+            for (uint32_t k = 0; layout->index_entry != UINT32_MAX && k < 4; k++)
+                sources[layout->index_entry / 4 + k] = offset / 4 + k;
+            break;
+        case D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED:
+            /* the draw is not indexed: D3D12_DRAW_INDEXED_ARGUMENTS without BaseVertexLocation is
+             * a VkDrawIndirectCommand, which the vertex shader adds to each index */
+            if (layout->draw_arguments != UINT32_MAX) {
+                static const uint32_t draw_words[4] = {0, 1, 2, 4};
+                for (uint32_t k = 0; k < 4; k++)
+                    sources[layout->draw_arguments / 4 + k] = offset / 4 + draw_words[k];
+                sources[layout->base_vertex / 4] = offset / 4 + 3;
+            }
+            break;
         default:
             break;
         }
@@ -88,16 +142,44 @@ static void image_sources(const struct d3d12_root_signature *root, const struct 
     }
 }
 
-/* The pass: count images of words words, image_words apart, from the argument buffer into the
- * allocator's transient memory at *address, made visible to the shader stages. */
+/* The vertex and index buffer views of the images, translated in place (indirect_vertex_views.comp):
+ * after the image pass's writes, in the same internal stretch. */
+static void translate_views(struct d3d12_command_list *list, VkCommandBuffer cb, const struct d3d12_indirect_image_layout *layout,
+        uint32_t count, VkBuffer images, VkDeviceSize images_offset, uint32_t batch_size)
+{
+    struct d3d12_device *device = list->object.device;
+    const struct d3d12xs_internal_pass *pass = device->indirect_vertex_views;
+    const uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
+    const uint32_t view_count = layout->slot_count + (layout->index_entry != UINT32_MAX);
+
+    d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    for (uint32_t first = 0; first < count; first += batch_size) {
+        uint32_t size = count - first < batch_size ? count - first : batch_size;
+        uint64_t out = images_offset + (uint64_t)first * layout->bytes, out_base = alignment > 1 ? out / alignment * alignment : out;
+        const struct views_batch batch = {(uint32_t)((out - out_base) / 4), layout->bytes / 4, size, layout->slot_entries / 4, view_count, 0,
+                d3d12xs_va_table_address(device)};
+        const VkDescriptorBufferInfo info = {images, out_base, out - out_base + (uint64_t)size * layout->bytes};
+        const VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
+                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &info};
+        device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 1, &write);
+        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+    }
+}
+
+/* The pass: count images of the layout's bytes from the argument buffer into the allocator's
+ * transient memory (image->buffer, offset, address), their vertex and index buffer views
+ * translated, made visible to the shader stages and the draw-indirect stage. */
 static bool write_images(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         const struct d3d12_bind_point_state *state, uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset,
-        uint32_t words, uint32_t image_words, VkDeviceAddress *address)
+        const struct d3d12_indirect_image_layout *layout, struct d3d12_indirect_image *image)
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12xs_internal_pass *pass = device->indirect_image;
     const uint64_t alignment = device->vk_properties.limits.minStorageBufferOffsetAlignment;
-    const uint32_t stride = signature->byte_stride, image_bytes = image_words * 4;
+    const uint32_t stride = signature->byte_stride, image_bytes = layout->bytes, words = image_bytes / 4;
     uint32_t batch_size = IMAGE_BATCH_RANGE / (stride > image_bytes ? stride : image_bytes);
     VkBuffer images, sources;
     VkDeviceSize images_offset, sources_offset;
@@ -107,13 +189,16 @@ static bool write_images(struct d3d12_command_list *list, const char *command, c
     if (batch_size > IMAGE_BATCH_COMMANDS)
         batch_size = IMAGE_BATCH_COMMANDS;
     if (FAILED(d3d12_transient_memory_allocate(device, &list->allocator->transient, (VkDeviceSize)count * image_bytes, 16, &images,
-            &images_offset, address, command))
+            &images_offset, &image->address, command))
             || FAILED(d3d12_argument_ring_allocate(device, &list->allocator->arguments, words * 8, &sources, &sources_offset, &mapped,
                     command))) {
         d3d12_command_list_record_error(list, command, "out of memory for the commands' root arguments");
         return false;
     }
-    image_sources(list->bindings.pipeline->root_signature, signature, state, d3d12xs_va_table_address(device), words, mapped);
+    image->buffer = images;
+    image->offset = images_offset;
+    image_sources(list->bindings.pipeline->root_signature, signature, state, &list->bindings.graphics, layout,
+            d3d12xs_va_table_address(device), words, mapped);
 
     cb = d3d12_command_list_begin_internal(list);
     /* The application's barrier into INDIRECT_ARGUMENT waits in the draw-indirect stage; this
@@ -126,7 +211,7 @@ static bool write_images(struct d3d12_command_list *list, const char *command, c
         uint32_t size = count - first < batch_size ? count - first : batch_size;
         uint64_t start = argument_offset + (uint64_t)first * stride, base = alignment > 1 ? start / alignment * alignment : start;
         uint64_t out = images_offset + (uint64_t)first * image_bytes, out_base = alignment > 1 ? out / alignment * alignment : out;
-        struct image_batch batch = {(uint32_t)((start - base) / 4), stride / 4, 0, (uint32_t)((out - out_base) / 4), image_words, words,
+        struct image_batch batch = {(uint32_t)((start - base) / 4), stride / 4, 0, (uint32_t)((out - out_base) / 4), words, words,
                 first, size};
         VkDescriptorBufferInfo infos[3] = {
             {arguments->vk_buffer, base, start - base + (uint64_t)size * stride},
@@ -145,11 +230,42 @@ static bool write_images(struct d3d12_command_list *list, const char *command, c
         vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
         vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
     }
-    /* the images, before the shaders of the draws or dispatches that read them */
+    if (layout->slot_count || layout->index_entry != UINT32_MAX)
+        translate_views(list, cb, layout, count, images, images_offset, batch_size);
+    /* the images, before the shaders of the draws or dispatches that read them (and, for draws of
+     * an index buffer the vertex shaders read, the draw arguments in them) */
     d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-            VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+            VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
+            | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
     d3d12_command_list_end_internal(list);
+    return true;
+}
+
+/* Whether the bound graphics pipeline's vertex shaders can fetch what the signature's vertex and
+ * index buffer views set; false after the E_NOTIMPL line. */
+static bool pulling_possible(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature)
+{
+    const struct d3d12_device *device = list->object.device;
+    const struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_graphics_pipeline *g = list->bindings.pipeline->graphics;
+    VkPrimitiveTopology topology = graphics->vk_topology;
+    D3D12_INDEX_BUFFER_STRIP_CUT_VALUE cut;
+
+    if (!device->indirect_vertex_views || !device->graphics.draw_parameters) {
+        d3d12_command_list_record_unsupported(list, command, "the command signature sets vertex or index buffer views, which the own path "
+                "(without VK_EXT_device_generated_commands) fetches in the vertex shader: %s lacks shaderInt64, shaderDrawParameters "
+                "or the GPU virtual address table's device address", device->vk_properties.deviceName);
+        return false;
+    }
+    cut = g->dynamic_strip_cut && graphics->strip_cut_set ? graphics->strip_cut_value : g->strip_cut_value;
+    if (signature->pulling == D3D12_VERTEX_PULLING_INDEXED && cut != D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_DISABLED
+            && (topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
+                    || topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY || topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY)) {
+        d3d12_command_list_record_unsupported(list, command, "the command signature sets the index buffer of strips cut at IBStripCutValue "
+                "%s: without VK_EXT_device_generated_commands the own path draws them unindexed, the vertex shader reading the "
+                "indices, and such a draw cannot restart a strip", cut == D3D12_INDEX_BUFFER_STRIP_CUT_VALUE_0xFFFF ? "0xFFFF" : "0xFFFFFFFF");
+        return false;
+    }
     return true;
 }
 
@@ -160,8 +276,8 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
     struct d3d12_device *device = list->object.device;
     const struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *root;
+    struct d3d12_indirect_image_layout layout;
     bool room;
-    uint32_t words;
     char error[512];
     HRESULT hr;
 
@@ -191,6 +307,8 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
                 d3d12_indirect_argument_name(signature->first_state_change), device->vk_properties.limits.maxPushConstantsSize);
         return false;
     }
+    if (signature->pulling && bind_point == D3D12_BIND_POINT_GRAPHICS && !pulling_possible(list, command, signature))
+        return false;
     if (signature->root_view_mask && (!device->has_shader_int64 || !d3d12xs_va_table_address(device))) {
         d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s) and sets root views, which need "
                 "shaderInt64 and the GPU virtual address table's device address on %s", d3d12_indirect_argument_name(signature->first_state_change),
@@ -199,12 +317,12 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
     }
     /* one multi-draw where only the vertex shader reads what the commands set */
     if (draw_indexed && (image->variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask,
-            signature->root_constant_mask, true, true, &hr, error, sizeof(error))))
+            signature->root_constant_mask, true, signature->pulling, true, &hr, error, sizeof(error))))
         image->draw_indexed = true;
     else if (draw_indexed && hr != E_NOTIMPL)
         image->variant = VK_NULL_HANDLE; /* the failure is reported below, by the per-command variant's or its own */
     if (!image->variant && !(image->variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask,
-            signature->root_constant_mask, true, false, &hr, error, sizeof(error)))) {
+            signature->root_constant_mask, true, signature->pulling, false, &hr, error, sizeof(error)))) {
         if (hr == E_NOTIMPL)
             d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s",
                     d3d12_indirect_argument_name(signature->first_state_change), error);
@@ -213,12 +331,14 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
                     "be made: %s", error);
         return false;
     }
-    words = root->indirect_views_end / 4;
-    image->image_bytes = d3d12_root_signature_indirect_image_bytes(root);
+    d3d12_pipeline_state_indirect_image_layout(list->bindings.pipeline, bind_point == D3D12_BIND_POINT_GRAPHICS ? signature->pulling
+            : D3D12_VERTEX_PULLING_NONE, &layout);
+    image->image_bytes = layout.bytes;
+    image->draw_arguments = layout.draw_arguments;
     image->address_offset = root->indirect_image_offset;
     image->push_stages = root->vk_push_stages[bind_point];
     image->layout = list->bindings.pipeline->vk_layout;
-    return write_images(list, command, signature, state, count, arguments, argument_offset, words, image->image_bytes / 4, &image->address);
+    return write_images(list, command, signature, state, count, arguments, argument_offset, &layout, image);
 }
 
 void d3d12_command_list_prepare_indirect_in_commands(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
@@ -235,6 +355,7 @@ void d3d12_command_list_prepare_indirect_in_commands(struct d3d12_command_list *
             &signature->direct_layout, &hr, error, sizeof(error));
     image->draw_indexed = true;
     image->in_commands = true;
+    image->draw_arguments = UINT32_MAX;
     image->address = arguments->device_address + argument_offset;
     image->image_bytes = signature->byte_stride;
     image->address_offset = root->indirect_image_offset;

@@ -206,8 +206,9 @@ static bool sets_constants(const struct d3d12_command_signature *signature)
 
 /* The pipeline variants ExecuteIndirect would need for the signature (pipelines/pipeline_indirect_variant.c),
  * as ExecuteIndirect chooses (command_list_indirect.c): root views as generated commands; root
- * arguments other than INCREMENTING_CONSTANT alone through the own path, which with generated
- * commands takes only draws of one multi-draw (flat_draws). Their count, at most 3. */
+ * arguments other than INCREMENTING_CONSTANT alone, and vertex or index buffer views, through
+ * the own path, which with generated commands takes only draws of one multi-draw (flat_draws).
+ * Their count, at most 3. */
 static uint32_t variant_keys(const struct d3d12_device *device, const struct d3d12_command_signature *signature,
         struct d3d12_indirect_key keys[3])
 {
@@ -215,15 +216,20 @@ static uint32_t variant_keys(const struct d3d12_device *device, const struct d3d
     uint32_t count = 0;
 
     if (signature->generated && signature->root_view_mask)
-        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, draws, {0, {0}}};
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, 0, false, draws, D3D12_VERTEX_PULLING_NONE, {0, {0}}};
     /* the commands read in place where their layout allows, else (and without generated
      * commands, for pipelines whose later stages read them too) images */
     if (signature->direct_layout.stride)
         keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws,
-                signature->direct_layout};
-    if ((!signature->generated || (signature->flat_draws && !signature->direct_layout.stride)) && device->indirect_image
-            && !signature->sets_vertex_input && (sets_constants(signature) || signature->root_view_mask))
-        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws, {0, {0}}};
+                D3D12_VERTEX_PULLING_NONE, signature->direct_layout};
+    if (!device->indirect_image)
+        return count;
+    if (!signature->generated && (sets_constants(signature) || signature->root_view_mask || signature->pulling))
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws,
+                signature->pulling, {0, {0}}};
+    else if (signature->generated && signature->flat_draws && !signature->direct_layout.stride)
+        keys[count++] = (struct d3d12_indirect_key){signature->root_view_mask, signature->root_constant_mask, true, draws,
+                D3D12_VERTEX_PULLING_NONE, {0, {0}}};
     return count;
 }
 
@@ -251,13 +257,19 @@ static void find_direct_layout(struct d3d12_command_signature *signature)
     layout->stride = signature->byte_stride;
 }
 
+static bool same_key(const struct d3d12_indirect_key *a, const struct d3d12_indirect_key *b)
+{
+    return a->root_view_mask == b->root_view_mask && a->constant_mask == b->constant_mask && a->from_memory == b->from_memory
+            && a->graphics == b->graphics && a->pulling == b->pulling && !memcmp(&a->layout, &b->layout, sizeof(a->layout));
+}
+
 /* The variants made ahead of need, so that recording does not compile them: the root signature
  * keeps the keys for pipelines made later, and the live ones of it make theirs now. */
 static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_command_signature *signature)
 {
     struct d3d12_root_signature *root = signature->root_signature;
     struct d3d12_indirect_key keys[3];
-    uint32_t key_count = root ? variant_keys(device, signature, keys) : 0;
+    uint32_t key_count = variant_keys(device, signature, keys);
 
     for (uint32_t k = 0; k < key_count; k++) {
         const struct d3d12_indirect_key *key = &keys[k];
@@ -265,21 +277,25 @@ static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_
         bool known = false;
         size_t count;
 
-        pthread_mutex_lock(&root->indirect_keys_lock);
-        for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
-            known = root->indirect_keys[i].root_view_mask == key->root_view_mask && root->indirect_keys[i].constant_mask == key->constant_mask
-                    && root->indirect_keys[i].from_memory == key->from_memory && root->indirect_keys[i].graphics == key->graphics
-                    && !memcmp(&root->indirect_keys[i].layout, &key->layout, sizeof(key->layout));
-        if (!known) {
-            struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
-            if (bigger) {
-                root->indirect_keys = bigger;
-                root->indirect_keys[root->indirect_key_count++] = *key;
+        if (!root) {
+            /* vertex pulling alone: no root signature keeps the key, the device does for every pipeline */
+            if (atomic_fetch_or(&device->indirect_pulling_kinds, 1u << key->pulling) & 1u << key->pulling)
+                continue;
+        } else {
+            pthread_mutex_lock(&root->indirect_keys_lock);
+            for (uint32_t i = 0; i < root->indirect_key_count && !known; i++)
+                known = same_key(&root->indirect_keys[i], key);
+            if (!known) {
+                struct d3d12_indirect_key *bigger = realloc(root->indirect_keys, (root->indirect_key_count + 1) * sizeof(*bigger));
+                if (bigger) {
+                    root->indirect_keys = bigger;
+                    root->indirect_keys[root->indirect_key_count++] = *key;
+                }
             }
+            pthread_mutex_unlock(&root->indirect_keys_lock);
+            if (known)
+                continue;
         }
-        pthread_mutex_unlock(&root->indirect_keys_lock);
-        if (known)
-            continue;
         count = d3d12_pipeline_table_collect(device, root, key->graphics, &pipelines);
         for (size_t i = 0; i < count; i++) {
             d3d12_pipeline_state_make_indirect_variant(pipelines[i], key);
@@ -355,8 +371,15 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
             signature->root_view_mask |= 1ull << argument->UnorderedAccessView.RootParameterIndex;
             break;
         case D3D12_INDIRECT_ARGUMENT_TYPE_VERTEX_BUFFER_VIEW:
+            signature->sets_vertex_input = true;
+            if (!signature->pulling)
+                signature->pulling = D3D12_VERTEX_PULLING_VERTICES;
+            break;
         case D3D12_INDIRECT_ARGUMENT_TYPE_INDEX_BUFFER_VIEW:
             signature->sets_vertex_input = true;
+            /* an index buffer matters to indexed draws alone */
+            signature->pulling = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED ? D3D12_VERTEX_PULLING_INDEXED
+                    : signature->pulling ? signature->pulling : D3D12_VERTEX_PULLING_VERTICES;
             break;
         default:
             break;

@@ -25,6 +25,9 @@ struct d3d12_command_signature {
      * INCREMENTING_CONSTANT) and root CBVs, SRVs and UAVs. */
     uint64_t root_constant_mask, root_view_mask;
     bool sets_vertex_input; /* VERTEX_BUFFER_VIEW or INDEX_BUFFER_VIEW */
+    /* enum d3d12_vertex_pulling (descriptors/root_signature.h): how the own path's vertex shaders
+     * fetch what the views set (INDEXED: an index buffer view of indexed draws) */
+    uint8_t pulling;
     /* Signatures that change state, as Vulkan's generated commands (command_signature.c): NULL
      * where the device has no VK_EXT_device_generated_commands or the signature cannot be one
      * (ExecuteIndirect then names why). */

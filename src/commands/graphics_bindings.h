@@ -57,6 +57,9 @@ enum d3d12_graphics_dirty {
 struct d3d12_vertex_buffer {
     VkBuffer buffer;               /* VK_NULL_HANDLE: none (reads give 0) */
     VkDeviceSize offset, size, stride;
+    /* the view as given, for ExecuteIndirect's own path (its images hold D3D12 views) */
+    D3D12_GPU_VIRTUAL_ADDRESS address;
+    UINT view_size;
 };
 
 /* A stream output target as SOSetTargets read it: the buffer range written and the 4 bytes at

@@ -20,6 +20,12 @@ struct d3d12_indirect_image {
     /* The variant reads the root arguments in the commands themselves (the address: the first
      * command's; image_bytes: the stride): no images, and the root views' table halves pushed. */
     bool in_commands;
+    /* Vertex pulling with an index buffer view (the draw is not indexed): the
+     * VkDrawIndirectCommand of command i at buffer, offset + i * image_bytes + draw_arguments
+     * (UINT32_MAX: none). */
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    uint32_t draw_arguments;
     VkPipelineLayout layout;
     VkShaderStageFlags push_stages;
 };
@@ -27,6 +33,8 @@ struct d3d12_indirect_image {
 /* The pass's pipeline (shaders/indirect_image.comp), made with a device that has
  * bufferDeviceAddress and no generated commands; never fails device creation. */
 void d3d12_indirect_image_create(struct d3d12_device *device);
+/* The translation of the images' vertex and index buffer views (shaders/indirect_vertex_views.comp),
+ * made where the image pass is and the device has shaderInt64 and the GPU VA table's address. */
 void d3d12_indirect_image_destroy(struct d3d12_device *device);
 
 /* Before the flush: the bound pipeline's variant, and the count commands' images written by the

@@ -136,9 +136,11 @@ static VkShaderStageFlags stages_with_root_access(D3D12_ROOT_SIGNATURE_FLAGS fla
 /* ExecuteIndirect's root view arguments read their D3D12 address from the push block: one
  * 16-byte entry per root CBV/SRV/UAV after everything else (root_signature.h), where it fits.
  * The own path's pipelines read what the commands set from memory whose address is pushed per
- * command: 16 bytes more after the entries. Without generated commands every root-argument
- * signature takes that path; with them, draws whose vertex shader alone reads those arguments
- * (one multi-draw), where the address fits beside the entries. */
+ * command: 16 bytes more after the entries. Without generated commands every signature takes
+ * that path, so every root signature reserves them (its pipelines' vertex shaders may fetch
+ * their inputs per command, for a signature with no root signature); with them, draws whose
+ * vertex shader alone reads the root arguments (one multi-draw), where the address fits beside
+ * the entries. */
 static void reserve_indirect_views(struct d3d12_root_signature *signature, const D3D12_ROOT_SIGNATURE_DESC2 *desc)
 {
     const struct d3d12_device *device = signature->object.device;
@@ -155,7 +157,7 @@ static void reserve_indirect_views(struct d3d12_root_signature *signature, const
         D3D12_ROOT_PARAMETER_TYPE type = desc->pParameters[i].ParameterType;
         count += type == D3D12_ROOT_PARAMETER_TYPE_CBV || type == D3D12_ROOT_PARAMETER_TYPE_SRV || type == D3D12_ROOT_PARAMETER_TYPE_UAV;
     }
-    image_bytes = own_path && (count || signature->constants_mask) ? 16 : 0;
+    image_bytes = own_path && (!device->generated_commands.enabled || count || signature->constants_mask) ? 16 : 0;
     /* generated commands need only the entries */
     if (device->generated_commands.enabled && offset + 16 * count + image_bytes > limit)
         image_bytes = 0;

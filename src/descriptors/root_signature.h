@@ -71,7 +71,8 @@ struct d3d12_root_signature {
     uint32_t indirect_view_offsets[D3D12XS_MAX_ROOT_PARAMETERS];
     /* Without generated commands (ExecuteIndirect's own path, docs/indirect.md): the byte offset
      * of the two uints that hold, per command, the address of the memory the pipeline's variant
-     * reads the commands' root constants and entries from, after the entries; else UINT32_MAX. */
+     * reads the commands' root constants, entries and vertex and index buffer views from, after
+     * the entries (in every root signature where it fits); else UINT32_MAX. */
     uint32_t indirect_image_offset;
     uint32_t indirect_views_end; /* where the entries (and the image address) end (0: none) */
     bool reads_heaps; /* tables or a directly indexed heap: the layout starts with the heap sets */
@@ -114,11 +115,21 @@ struct d3d12_indirect_layout {
     uint16_t offsets[D3D12XS_MAX_ROOT_PARAMETERS];
 };
 
+/* The own path's vertex shaders that fetch their inputs from memory (spirv_vertex_pulling.c):
+ * for a signature that sets vertex buffer views (VERTICES), or an index buffer view of indexed
+ * draws (INDEXED: the draw is not indexed, the shader reads the index). */
+enum d3d12_vertex_pulling {
+    D3D12_VERTEX_PULLING_NONE,
+    D3D12_VERTEX_PULLING_VERTICES,
+    D3D12_VERTEX_PULLING_INDEXED,
+};
+
 /* One set of root arguments a command signature sets, as a pipeline variant needs it. */
 struct d3d12_indirect_key {
     uint64_t root_view_mask, constant_mask; /* bit per root parameter */
     bool from_memory;                       /* the own path (no generated commands) */
     bool graphics;                          /* the signature draws */
+    uint8_t pulling;                        /* enum d3d12_vertex_pulling (the own path) */
     struct d3d12_indirect_layout layout;    /* read in the commands themselves (stride not 0) */
 };
 

@@ -190,6 +190,11 @@ struct d3d12_device {
      * generated commands, draws read by the vertex shader alone where it has them
      * (commands/command_list_indirect_image.c) */
     struct d3d12xs_internal_pass *indirect_image;
+    /* the images' vertex and index buffer views translated into device addresses (shaderInt64),
+     * and the kinds of vertex pulling (bit per enum d3d12_vertex_pulling) that command signatures
+     * without a root signature need: every graphics pipeline makes those variants ahead of need */
+    struct d3d12xs_internal_pass *indirect_vertex_views;
+    atomic_uint indirect_pulling_kinds;
     struct d3d12xs_internal_pass *query_sum; /* the sum of a query split by view-instanced passes (commands/command_list_query_views.c) */
     struct d3d12xs_gpu_clock *gpu_clock; /* the GPU clock's calibration (device/gpu_clock.c) */
     struct d3d12_console_validation *console_validation; /* SPEC §4's memory model, or NULL (commands/console_validation.c) */

@@ -338,9 +338,12 @@ static HRESULT check_newer_feature(struct d3d12_device *device, D3D12_FEATURE fe
          * addition) everywhere; vertex and index buffers, root constants and root CBV/SRV/UAV
          * arguments (1.0's) through generated commands, with the address translation that needs
          * (commands/command_list_generated.c: made where the device has generated commands,
-         * shaderInt64 and the VA table's device address). There every argument type runs: 1.1.
-         * Elsewhere 1.0, as the enum has no "none" (docs/indirect.md). */
-        options->ExecuteIndirectTier = device->indirect_translate ? D3D12_EXECUTE_INDIRECT_TIER_1_1 : D3D12_EXECUTE_INDIRECT_TIER_1_0;
+         * shaderInt64 and the VA table's device address), or without them through the own path's
+         * images, whose views are translated the same way and whose vertex buffers the vertex
+         * shaders fetch (shaderDrawParameters: commands/command_list_indirect_image.c). There every
+         * argument type runs: 1.1. Elsewhere 1.0, as the enum has no "none" (docs/indirect.md). */
+        options->ExecuteIndirectTier = device->indirect_translate || (device->indirect_vertex_views && device->graphics.draw_parameters)
+                ? D3D12_EXECUTE_INDIRECT_TIER_1_1 : D3D12_EXECUTE_INDIRECT_TIER_1_0;
         return S_OK;
     }
     default:

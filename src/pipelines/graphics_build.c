@@ -225,8 +225,10 @@ done:
 }
 
 HRESULT d3d12_graphics_pipeline_build_variant(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,
-        VkPipeline *pipeline, char *error, size_t error_size)
+        bool without_vertex_input, VkPipeline *pipeline, char *error, size_t error_size)
 {
+    /* the strides stay dynamic state (the list's pipeline sets them), with no binding to use them */
+    static const VkPipelineVertexInputStateCreateInfo no_vertex_input = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     struct d3d12_device *device = state->device;
     struct d3d12_graphics_build *b = state->graphics->build;
     VkPipelineShaderStageCreateInfo stage_infos[D3D12XS_GRAPHICS_STAGE_COUNT];
@@ -242,6 +244,8 @@ HRESULT d3d12_graphics_pipeline_build_variant(struct d3d12_pipeline_state *state
         info = b->info;
         info.stageCount = b->stage_count;
         info.pStages = stage_infos;
+        if (without_vertex_input)
+            info.pVertexInputState = &no_vertex_input;
         b->output.rendering.viewMask = state->graphics->views_apart ? 0 : state->graphics->view_mask;
         if ((vr = vkCreateGraphicsPipelines(device->vk_device, VK_NULL_HANDLE, 1, &info, NULL, pipeline)) != VK_SUCCESS)
             *pipeline = VK_NULL_HANDLE;
@@ -251,6 +255,11 @@ HRESULT d3d12_graphics_pipeline_build_variant(struct d3d12_pipeline_state *state
     if (vr != VK_SUCCESS)
         return d3d12xs_write_error(d3d12xs_hresult_from_vk(device, vr), error, error_size, "creating the graphics variant failed (VkResult %d)", vr);
     return S_OK;
+}
+
+const struct d3d12_vertex_input *d3d12_graphics_build_vertex_input(const struct d3d12_graphics_build *build)
+{
+    return build ? &build->input : NULL;
 }
 
 void d3d12_graphics_build_destroy(struct d3d12_graphics_build *build)

@@ -14,9 +14,12 @@ struct d3d12_graphics_build;
 HRESULT d3d12_graphics_pipeline_build(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc,
         const struct d3d12_graphics_stage *stages, uint32_t stage_count, uint32_t *const *words, const size_t *word_counts,
         char (*entry_points)[64], const uint32_t *offsets, const uint32_t *element_locations, bool keep, const char *method);
-/* A VkPipeline of the kept state with the stages' SPIR-V words[] (the pipeline's stage order). */
+/* A VkPipeline of the kept state with the stages' SPIR-V words[] (the pipeline's stage order);
+ * without_vertex_input: no vertex attributes or bindings (its vertex shader fetches its inputs). */
 HRESULT d3d12_graphics_pipeline_build_variant(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,
-        VkPipeline *pipeline, char *error, size_t error_size);
+        bool without_vertex_input, VkPipeline *pipeline, char *error, size_t error_size);
+/* The kept state's vertex input (NULL where the pipeline kept none). */
+const struct d3d12_vertex_input *d3d12_graphics_build_vertex_input(const struct d3d12_graphics_build *build);
 void d3d12_graphics_build_destroy(struct d3d12_graphics_build *build);
 
 #endif

@@ -17,6 +17,7 @@ struct d3d12_vertex_input {
     VkVertexInputAttributeDescription attributes[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT];
     VkVertexInputBindingDivisorDescriptionEXT divisors[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
     uint32_t slots, per_instance_slots; /* bit per input slot read, and those per instance */
+    DXGI_FORMAT formats[D3D12_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT]; /* each attribute's, for vertex pulling */
 };
 /* D3D12's rules for the input layout; offsets[i] gets element i's byte offset in its slot
  * (D3D12_APPEND_ALIGNED_ELEMENT resolved). */

@@ -165,6 +165,7 @@ void d3d12_vertex_input_init(const struct d3d12_graphics_desc *desc, const uint3
         bool per_instance = e->InputSlotClass == D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA;
         if (locations[i] == UINT32_MAX)
             continue;
+        input->formats[attribute_count] = e->Format;
         input->attributes[attribute_count++] = (VkVertexInputAttributeDescription){locations[i], e->InputSlot, d3d12xs_format(e->Format)->vk,
                 offsets[i]};
         if (input->slots & (1u << e->InputSlot))

@@ -20,7 +20,9 @@
  * constants a signature sets, and the entries of its root views, from memory that holds a copy
  * of the push block's layout per command, at the address pushed at the root signature's
  * indirect_image_offset (spirv_push_from_memory.c); pipelines of root signatures with that offset
- * keep their SPIR-V for it. */
+ * (every root signature there) keep their SPIR-V for it. A signature's vertex or index buffer views
+ * make the vertex shader fetch its inputs from the views in that memory (the key's pulling:
+ * pipeline_vertex_pulling.c), the variant built without vertex input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@
 struct d3d12_indirect_variant {
     uint64_t root_view_mask, memory_constant_mask;
     bool from_memory, draw_indexed;
+    enum d3d12_vertex_pulling pulling; /* the vertex shader fetches its inputs (pipeline_vertex_pulling.c) */
     VkPipeline pipeline; /* VK_NULL_HANDLE: a draw_indexed variant that cannot be (E_NOTIMPL) */
     struct d3d12_indirect_layout layout; /* stride not 0: read in the commands themselves (draw_indexed) */
 };
@@ -52,7 +55,9 @@ HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *s
 {
     bool needed = false;
 
-    needed = state->root_signature->indirect_image_offset != UINT32_MAX;
+    /* the own path: root constants read from memory, and for graphics pipelines vertex and index
+     * buffer views (every root signature has the image's address there) */
+    needed = state->root_signature->indirect_image_offset != UINT32_MAX && (state->graphics || state->root_signature->constants_mask);
     for (uint32_t i = 0; i < state->binding_count && !needed; i++)
         needed = has_entry(state, &state->bindings[i]);
     if (!needed || stage_count > D3D12XS_PIPELINE_MAX_STAGES)
@@ -157,18 +162,25 @@ static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t s
     if (SUCCEEDED(hr) && key->from_memory) {
         /* draw_indexed: the vertex shader (the first stage) finds its command's memory by DrawIndex */
         const bool in_commands = key->layout.stride != 0;
+        struct d3d12_indirect_image_layout layout;
+        d3d12_pipeline_state_indirect_image_layout(state, key->pulling, &layout);
         const struct d3d12xs_spirv_push_from_memory_args args = {ranges,
                 in_commands ? command_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, &key->layout,
                         ranges, displacements)
                         : memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
                 state->root_signature->indirect_image_offset,
-                !key->draw_indexed || stage ? 0 : in_commands ? key->layout.stride : d3d12_root_signature_indirect_image_bytes(state->root_signature),
+                !key->draw_indexed || stage ? 0 : in_commands ? key->layout.stride : layout.bytes,
                 in_commands ? displacements : NULL};
         bool moved;
         hr = d3d12xs_spirv_pass_push_from_memory(module, &args, &moved, error, error_size);
         changed |= moved;
         if (SUCCEEDED(hr) && moved && key->draw_indexed && stage)
             hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
+        /* the vertex shader fetches its inputs from the views in the image */
+        if (SUCCEEDED(hr) && key->pulling && !stage) {
+            hr = d3d12_pipeline_state_pull_vertices(state, module, key->pulling, args.draw_index_stride, error, error_size);
+            changed = true;
+        }
     }
     if (SUCCEEDED(hr) && changed && FAILED(hr = d3d12xs_spirv_module_emit(module, words, word_count)))
         d3d12xs_write_error(hr, error, error_size, "cannot write the SPIR-V");
@@ -240,7 +252,8 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
         stage_counts[s] = words[s] ? word_counts[s] : state->indirect_source_word_counts[s];
     }
     if (SUCCEEDED(hr) && changed && SUCCEEDED(hr = state->graphics
-            ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, pipeline, error, error_size)
+            ? d3d12_graphics_pipeline_build_variant(state, stage_words, stage_counts, key->pulling != D3D12_VERTEX_PULLING_NONE, pipeline,
+                    error, error_size)
             : create_vk_pipeline(state, stage_words[0], stage_counts[0], pipeline, error, error_size)))
         atomic_fetch_add(&state->device->indirect_variants_created, 1);
     for (uint32_t s = 0; s < D3D12XS_PIPELINE_MAX_STAGES; s++)
@@ -252,17 +265,18 @@ static VkPipeline find_or_build(struct d3d12_pipeline_state *state, const struct
         size_t error_size);
 
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
-        bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size)
+        bool from_memory, enum d3d12_vertex_pulling pulling, bool draw_indexed, HRESULT *hr, char *error, size_t error_size)
 {
     const struct d3d12_indirect_variant key = {root_view_mask, from_memory ? memory_constant_mask : 0, from_memory,
-            from_memory && draw_indexed && state->graphics, VK_NULL_HANDLE, {0, {0}}};
+            from_memory && draw_indexed && state->graphics, from_memory && state->graphics ? pulling : D3D12_VERTEX_PULLING_NONE,
+            VK_NULL_HANDLE, {0, {0}}};
     return find_or_build(state, key, hr, error, error_size);
 }
 
 VkPipeline d3d12_pipeline_state_direct_draw_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask,
         uint64_t memory_constant_mask, const struct d3d12_indirect_layout *layout, HRESULT *hr, char *error, size_t error_size)
 {
-    struct d3d12_indirect_variant key = {root_view_mask, memory_constant_mask, true, true, VK_NULL_HANDLE, *layout};
+    struct d3d12_indirect_variant key = {root_view_mask, memory_constant_mask, true, true, D3D12_VERTEX_PULLING_NONE, VK_NULL_HANDLE, *layout};
     if (!state->graphics) {
         *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a compute pipeline draws nothing");
         return VK_NULL_HANDLE;
@@ -299,6 +313,7 @@ static VkPipeline find_or_build(struct d3d12_pipeline_state *state, const struct
                 && state->indirect_variants[i].memory_constant_mask == key.memory_constant_mask
                 && state->indirect_variants[i].from_memory == key.from_memory
                 && state->indirect_variants[i].draw_indexed == key.draw_indexed
+                && state->indirect_variants[i].pulling == key.pulling
                 && !memcmp(&state->indirect_variants[i].layout, &key.layout, sizeof(key.layout))) {
             if (!(pipeline = state->indirect_variants[i].pipeline))
                 *hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
@@ -353,10 +368,11 @@ void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *sta
     /* the own path's draws try one multi-draw first (command_list_indirect.c); with generated
      * commands the own path takes nothing else */
     if (key->from_memory && key->graphics && caps->multi_draw_indirect && caps->draw_parameters
-            && (d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, true, &hr, error, sizeof(error))
-                    || state->device->generated_commands.enabled))
+            && (d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, true, key->pulling, true, &hr, error,
+                    sizeof(error)) || state->device->generated_commands.enabled))
         return;
-    d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, key->from_memory, false, &hr, error, sizeof(error));
+    d3d12_pipeline_state_indirect_variant(state, key->root_view_mask, key->constant_mask, key->from_memory, key->pulling, false, &hr, error,
+            sizeof(error));
 }
 
 void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *state)
@@ -372,4 +388,9 @@ void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *st
     for (uint32_t i = 0; keys && i < count; i++)
         d3d12_pipeline_state_make_indirect_variant(state, &keys[i]);
     free(keys);
+    /* vertex pulling for the command signatures that have no root signature */
+    for (unsigned kinds = atomic_load(&state->device->indirect_pulling_kinds); kinds; kinds &= kinds - 1) {
+        const struct d3d12_indirect_key key = {0, 0, true, true, (uint8_t)__builtin_ctz(kinds), {0, {0}}};
+        d3d12_pipeline_state_make_indirect_variant(state, &key);
+    }
 }

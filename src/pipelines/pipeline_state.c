@@ -215,7 +215,7 @@ size_t d3d12_pipeline_table_collect(struct d3d12_device *device, const struct d3
     pthread_mutex_lock(&table->lock);
     for (size_t i = 0; i < table->bucket_count; i++)
         for (struct d3d12_pipeline_state *state = table->buckets[i]; state; state = state->next_in_bucket) {
-            if (state->root_signature != root_signature || !state->graphics != !graphics
+            if ((root_signature && state->root_signature != root_signature) || !state->graphics != !graphics
                     || !d3d12xs_array_reserve((void **)&found, &capacity, count + 1, sizeof(*found)))
                 continue;
             state->share_count++;

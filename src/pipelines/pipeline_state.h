@@ -128,7 +128,8 @@ struct d3d12_pipeline_state {
     size_t cached_blob_size;
     /* ExecuteIndirect's root view arguments (pipeline_indirect_variant.c): pipelines whose
      * shaders read root views that the root signature gives push-block entries (and, without
-     * generated commands, every pipeline of a root signature with an indirect_image_offset) keep
+     * generated commands, every graphics pipeline and every pipeline of a root signature with
+     * root constants, where the root signature has an indirect_image_offset) keep
      * each stage's final SPIR-V, and the variants made from it, one per set of root parameters a command
      * signature sets, made ahead of need (pipeline_indirect_variant.c; under the lock: lists
      * record on several threads). indirect_refusal: static text, why such a pipeline has none. */
@@ -151,13 +152,28 @@ struct d3d12_pipeline_state {
  * the per-command variant). The pipeline's own VkPipeline where its shaders read none of them.
  * VK_NULL_HANDLE with *hr and error where it cannot be made. */
 VkPipeline d3d12_pipeline_state_indirect_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask, uint64_t memory_constant_mask,
-        bool from_memory, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
+        bool from_memory, enum d3d12_vertex_pulling pulling, bool draw_indexed, HRESULT *hr, char *error, size_t error_size);
 /* The variant whose vertex shader reads the root constants of memory_constant_mask's
  * parameters and the addresses of root_view_mask's root views in the commands themselves, as
  * layout places them: at the address pushed at the root signature's indirect_image_offset plus
  * DrawIndex times the stride (one multi-draw, no images). E_NOTIMPL where a later stage reads them. */
 VkPipeline d3d12_pipeline_state_direct_draw_variant(struct d3d12_pipeline_state *state, uint64_t root_view_mask,
         uint64_t memory_constant_mask, const struct d3d12_indirect_layout *layout, HRESULT *hr, char *error, size_t error_size);
+
+/* The own path's image of one command (pipeline_vertex_pulling.c): the push block's layout, then
+ * with vertex pulling, per input slot below slot_count a view {address low, high, size, stride}
+ * from slot_entries on; with INDEXED, the index buffer's view {address low, high, size, format}
+ * at index_entry, the VkDrawIndirectCommand the draw reads at draw_arguments and the
+ * BaseVertexLocation at base_vertex (else UINT32_MAX); bytes from one image to the next. */
+struct d3d12_indirect_image_layout {
+    uint32_t slot_entries, slot_count, index_entry, draw_arguments, base_vertex, bytes;
+};
+void d3d12_pipeline_state_indirect_image_layout(const struct d3d12_pipeline_state *state, enum d3d12_vertex_pulling pulling,
+        struct d3d12_indirect_image_layout *layout);
+struct d3d12xs_spirv_module;
+/* The vertex pulling pass over the variant's vertex shader, with the input layout the pipeline kept. */
+HRESULT d3d12_pipeline_state_pull_vertices(const struct d3d12_pipeline_state *state, struct d3d12xs_spirv_module *module,
+        enum d3d12_vertex_pulling pulling, uint32_t draw_index_stride, char *error, size_t error_size);
 /* ExecuteIndirect's variants made ahead of need, so that recording does not compile: for a new
  * pipeline, those of the command signatures made with its root signature
  * (root_signature->indirect_keys); for a new command signature, key's for a live pipeline
@@ -187,7 +203,7 @@ struct d3d12_pipeline_key {
 void d3d12_pipeline_key_hash(struct d3d12_pipeline_key *key);
 /* Whether state was made from key's description. */
 bool d3d12_pipeline_state_matches(const struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key);
-/* The live pipelines of root_signature (graphics or compute), each with one more share (let go
+/* The live pipelines of root_signature (NULL: of any) (graphics or compute), each with one more share (let go
  * with d3d12_pipeline_state_release_share), in a malloc()ed array; their count. */
 size_t d3d12_pipeline_table_collect(struct d3d12_device *device, const struct d3d12_root_signature *root_signature, bool graphics,
         struct d3d12_pipeline_state ***out);

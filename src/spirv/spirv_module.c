@@ -638,3 +638,22 @@ bool d3d12xs_spirv_member_decoration(const struct d3d12xs_spirv_module *m, uint3
     }
     return false;
 }
+
+/* The GLSL.std.450 import of the module, added when it has none. */
+uint32_t d3d12xs_spirv_glsl_import(struct d3d12xs_spirv_module *m)
+{
+    const struct d3d12xs_spirv_inst *inst;
+    static const char name[16] = "GLSL.std.450";
+    uint32_t words[2 + sizeof(name) / 4] = {SpvOpExtInstImport | (2 + sizeof(name) / 4) << 16, 0};
+
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_EXT_INST_IMPORTS, i, inst)) {
+        const char *string;
+        if (d3d12xs_spirv_len(inst) >= 3 && d3d12xs_spirv_inst_string(inst, 2, &string, NULL) && !strcmp(string, "GLSL.std.450"))
+            return inst->w[1];
+    }
+    if (!(words[1] = d3d12xs_spirv_new_id(m)))
+        return 0;
+    memcpy(&words[2], name, sizeof(name));
+    d3d12xs_spirv_append(m, D3D12XS_SPIRV_EXT_INST_IMPORTS, words, sizeof(words) / 4);
+    return words[1];
+}

@@ -132,6 +132,8 @@ uint32_t d3d12xs_spirv_constant_u32(struct d3d12xs_spirv_module *m, uint32_t val
 bool d3d12xs_spirv_int32_constant(const struct d3d12xs_spirv_module *m, uint32_t id, uint32_t *type, uint32_t *value);
 
 /* ---- capabilities, extensions ---- */
+/* The module's GLSL.std.450 import, added when it has none (0 when out of memory). */
+uint32_t d3d12xs_spirv_glsl_import(struct d3d12xs_spirv_module *m);
 bool d3d12xs_spirv_has_capability(const struct d3d12xs_spirv_module *m, uint32_t capability);
 void d3d12xs_spirv_add_capability(struct d3d12xs_spirv_module *m, uint32_t capability);
 bool d3d12xs_spirv_has_extension(const struct d3d12xs_spirv_module *m, const char *name);

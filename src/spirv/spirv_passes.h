@@ -78,6 +78,39 @@ struct d3d12xs_spirv_push_from_memory_args {
 HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_push_from_memory_args *args,
         bool *changed, char *error, size_t error_size);
 
+/* spirv_vertex_pulling.c: ExecuteIndirect's own path for signatures that set vertex or index
+ * buffer views (docs/indirect.md, "Without generated commands"). Every Input variable of a
+ * vertex shader at an element's Location becomes a Private variable that the entry point fills
+ * at its start from memory: the command's image (its address the two uint push members at
+ * address_offset, with draw_index_stride advanced by DrawIndex times it) holds per input slot
+ * {device address low, high, size, stride} at slot_entries + 16 * slot. With index_entry not
+ * UINT32_MAX the draw is not indexed: the vertex is the index read at the image's index buffer
+ * {address low, high, size, DXGI format} + VertexIndex * its size, plus the BaseVertexLocation at
+ * base_vertex; the shader's VertexIndex and BaseVertex read what an indexed draw gives. Reads past
+ * a view's size give 0. E_NOTIMPL with a reason for an input type the pass cannot fill. */
+enum d3d12xs_spirv_vertex_format {
+    D3D12XS_VERTEX_FLOAT32, D3D12XS_VERTEX_UINT32, D3D12XS_VERTEX_SINT32,
+    D3D12XS_VERTEX_FLOAT16, D3D12XS_VERTEX_UNORM16, D3D12XS_VERTEX_SNORM16, D3D12XS_VERTEX_UINT16, D3D12XS_VERTEX_SINT16,
+    D3D12XS_VERTEX_UNORM8, D3D12XS_VERTEX_SNORM8, D3D12XS_VERTEX_UINT8, D3D12XS_VERTEX_SINT8,
+    D3D12XS_VERTEX_B8G8R8A8_UNORM, D3D12XS_VERTEX_UNORM10_10_10_2, D3D12XS_VERTEX_UINT10_10_10_2,
+};
+struct d3d12xs_spirv_vertex_element {
+    uint32_t location, slot;
+    uint32_t offset;     /* bytes into the slot's vertex */
+    enum d3d12xs_spirv_vertex_format format;
+    uint32_t components; /* 1 to 4 (4 for the packed formats) */
+    bool per_instance;
+    uint32_t step_rate;  /* per instance: D3D12's InstanceDataStepRate (0: every instance reads the first) */
+};
+struct d3d12xs_spirv_vertex_pulling_args {
+    const struct d3d12xs_spirv_vertex_element *elements;
+    uint32_t element_count;
+    uint32_t address_offset, draw_index_stride;
+    uint32_t slot_entries, index_entry, base_vertex;
+};
+HRESULT d3d12xs_spirv_pass_vertex_pulling(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_vertex_pulling_args *args,
+        char *error, size_t error_size);
+
 /* spirv_heap_tables.c: the variables of descriptor tables become indexes into the heap's
  * runtime arrays at (set, binding 0), from the table start in the push constants at push_offset
  * (D3D12XS_HEAP_BINDING_NO_PUSH: from the heap's first descriptor) plus table_offset (the

@@ -13,25 +13,6 @@
 
 #define MAX_TRACKED 256
 
-/* The GLSL.std.450 import of the module, added when it has none. */
-static uint32_t glsl_import(struct d3d12xs_spirv_module *m)
-{
-    const struct d3d12xs_spirv_inst *inst;
-    static const char name[16] = "GLSL.std.450";
-    uint32_t words[2 + sizeof(name) / 4] = {SpvOpExtInstImport | (2 + sizeof(name) / 4) << 16, 0};
-
-    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_EXT_INST_IMPORTS, i, inst)) {
-        const char *string;
-        if (d3d12xs_spirv_len(inst) >= 3 && d3d12xs_spirv_inst_string(inst, 2, &string, NULL) && !strcmp(string, "GLSL.std.450"))
-            return inst->w[1];
-    }
-    if (!(words[1] = d3d12xs_spirv_new_id(m)))
-        return 0;
-    memcpy(&words[2], name, sizeof(name));
-    d3d12xs_spirv_append(m, D3D12XS_SPIRV_EXT_INST_IMPORTS, words, sizeof(words) / 4);
-    return words[1];
-}
-
 /* -1.0 of a 32-bit float scalar or vector type; 0 for any other type. */
 static uint32_t minus_one(struct d3d12xs_spirv_module *m, uint32_t type)
 {
@@ -92,7 +73,7 @@ HRESULT d3d12xs_spirv_pass_snorm_inputs(struct d3d12xs_spirv_module *m, const st
         if (op != SpvOpLoad || d3d12xs_spirv_len(load) < 4 || !is_tracked(tracked, count, load->w[3])
                 || !(constant = minus_one(m, load->w[1])))
             continue;
-        if (!import && !(import = glsl_import(m)))
+        if (!import && !(import = d3d12xs_spirv_glsl_import(m)))
             break;
         if (!(loaded = d3d12xs_spirv_new_id(m)))
             break;
