@@ -208,7 +208,7 @@ if [ "$what" = confirm ]; then
     # (ExecuteIndirect on both paths, view instancing, queries, clears), the GPU culling example on
     # both paths, and bench_draw's CPU figures where the tree has it. Each test at most 60 s.
     export LD_LIBRARY_PATH=$root/new
-    for t in indirect_state indirect indirect_root_views indirect_root_view_draws indirect_pfp view_instancing view_locations \
+    for t in indirect_state indirect indirect_root_views indirect_root_view_draws indirect_vertex_views indirect_pfp view_instancing view_locations \
             query clear_in_pass; do
         timeout 60 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1
         echo "test_$t rc=$? $(grep -h 'passed,' "$logs/log.$t" | tr '\n' ' ')" >> "$out/summary.txt"
