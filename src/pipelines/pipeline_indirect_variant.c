@@ -139,8 +139,45 @@ static uint32_t command_ranges(const struct d3d12_root_signature *root, uint64_t
     return count;
 }
 
+/* What a stage's SPIR-V words say of its interface: its execution model, and 1 + the highest
+ * Location it decorates (0 where none). */
+static void scan_interface(const uint32_t *words, size_t count, uint32_t *model, uint32_t *locations)
+{
+    *model = UINT32_MAX;
+    *locations = 0;
+    for (size_t i = 5; i < count && words[i] >> 16; i += words[i] >> 16) {
+        const uint32_t op = words[i] & 0xffff, n = words[i] >> 16;
+        if (op == SpvOpEntryPoint && n >= 2)
+            *model = words[i + 1];
+        else if (op == SpvOpDecorate && n >= 4 && words[i + 2] == SpvDecorationLocation && words[i + 3] + 1 > *locations)
+            *locations = words[i + 3] + 1;
+        else if (op == SpvOpMemberDecorate && n >= 5 && words[i + 3] == SpvDecorationLocation && words[i + 4] + 1 > *locations)
+            *locations = words[i + 4] + 1;
+    }
+}
+
+/* For one multi-draw of a vertex and a pixel shader: the Location at which the vertex shader
+ * hands the pixel shader its command's address (a flat uvec2 past every location either uses),
+ * so that the pixel shader may read the commands' values too; UINT32_MAX where it cannot. */
+static uint32_t handed_address_location(const struct d3d12_pipeline_state *state)
+{
+    const VkPhysicalDeviceLimits *limits = &state->device->vk_properties.limits;
+    uint32_t models[2], locations[2], limit;
+
+    if (!state->graphics || state->indirect_stage_count != 2)
+        return UINT32_MAX;
+    for (uint32_t s = 0; s < 2; s++)
+        scan_interface(state->indirect_sources[s], state->indirect_source_word_counts[s], &models[s], &locations[s]);
+    limit = (limits->maxVertexOutputComponents < limits->maxFragmentInputComponents
+            ? limits->maxVertexOutputComponents : limits->maxFragmentInputComponents) / 4;
+    if (models[0] != SpvExecutionModelVertex || models[1] != SpvExecutionModelFragment)
+        return UINT32_MAX;
+    locations[0] = locations[0] > locations[1] ? locations[0] : locations[1];
+    return locations[0] < limit ? locations[0] : UINT32_MAX;
+}
+
 static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t stage, const struct d3d12_indirect_variant *key,
-        uint32_t **words, size_t *word_count, char *error, size_t error_size)
+        uint32_t address_location, bool *moved_out, uint32_t **words, size_t *word_count, char *error, size_t error_size)
 {
     uint32_t variables[2 * D3D12XS_MAX_ROOT_PARAMETERS], offsets[2 * D3D12XS_MAX_ROOT_PARAMETERS], count;
     struct d3d12xs_spirv_byte_range ranges[2 * D3D12XS_MAX_ROOT_PARAMETERS];
@@ -170,11 +207,13 @@ static HRESULT variant_code(const struct d3d12_pipeline_state *state, uint32_t s
                         : memory_ranges(state->root_signature, key->root_view_mask, key->memory_constant_mask, ranges),
                 state->root_signature->indirect_image_offset,
                 !key->draw_indexed || stage ? 0 : in_commands ? key->layout.stride : layout.bytes,
-                in_commands ? displacements : NULL};
+                in_commands ? displacements : NULL,
+                stage ? UINT32_MAX : address_location, stage && key->draw_indexed ? address_location : UINT32_MAX};
         bool moved;
         hr = d3d12xs_spirv_pass_push_from_memory(module, &args, &moved, error, error_size);
         changed |= moved;
-        if (SUCCEEDED(hr) && moved && key->draw_indexed && stage)
+        *moved_out = moved;
+        if (SUCCEEDED(hr) && moved && key->draw_indexed && stage && address_location == UINT32_MAX)
             hr = d3d12xs_write_error(E_NOTIMPL, error, error_size, "a stage after the vertex shader reads the commands' root arguments");
         /* the vertex shader fetches its inputs from the views in the image */
         if (SUCCEEDED(hr) && key->pulling && !stage) {
@@ -244,9 +283,17 @@ static HRESULT build_variant(struct d3d12_pipeline_state *state, const struct d3
     bool changed = false;
     HRESULT hr = S_OK;
 
+    /* one multi-draw: the pixel shader first, reading its command's address where the vertex
+     * shader hands it on (which it then does) */
+    const uint32_t handed = key->draw_indexed ? handed_address_location(state) : UINT32_MAX;
+    bool pixel_reads = false, moved;
+
     *pipeline = VK_NULL_HANDLE;
+    if (handed != UINT32_MAX)
+        hr = variant_code(state, 1, key, handed, &pixel_reads, &words[1], &word_counts[1], error, error_size);
     for (uint32_t s = 0; s < state->indirect_stage_count && SUCCEEDED(hr); s++) {
-        hr = variant_code(state, s, key, &words[s], &word_counts[s], error, error_size);
+        if (handed == UINT32_MAX || s != 1)
+            hr = variant_code(state, s, key, !s && pixel_reads ? handed : UINT32_MAX, &moved, &words[s], &word_counts[s], error, error_size);
         changed |= words[s] != NULL;
         stage_words[s] = words[s] ? words[s] : state->indirect_sources[s];
         stage_counts[s] = words[s] ? word_counts[s] : state->indirect_source_word_counts[s];

@@ -74,6 +74,11 @@ struct d3d12xs_spirv_push_from_memory_args {
      * range: memory that holds them elsewhere than the block's layout (a command's own
      * arguments, each at its offset in the command). */
     const int64_t *range_displacements;
+    /* UINT32_MAX, or the Location of a flat uvec2 the vertex shader hands the pixel shader: a
+     * vertex shader (output) writes the address it computed (before the displacements), a pixel
+     * shader (input) reads its address there instead of the push constants, so that it may read
+     * the commands' values in one multi-draw too. */
+    uint32_t address_output_location, address_input_location;
 };
 HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, const struct d3d12xs_spirv_push_from_memory_args *args,
         bool *changed, char *error, size_t error_size);

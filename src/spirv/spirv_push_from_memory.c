@@ -136,6 +136,7 @@ struct globals {
     uint32_t u32, uvec2, image_pointer, push_pointer, push_variable, member_lo, member_hi;
     uint32_t draw_index, carry_pair, stride; /* draw_index_stride or range_displacements */
     uint32_t displacement_lo[MAX_RANGES], displacement_hi[MAX_RANGES]; /* range_displacements only */
+    uint32_t address_input, address_output, entry_function; /* the address handed between stages */
 };
 
 /* The module's DrawIndex input, or a new one (with its capability, extension and interface entry). */
@@ -164,23 +165,46 @@ static uint32_t draw_index_variable(struct d3d12xs_spirv_module *m, uint32_t u32
     return variable;
 }
 
+/* A flat uvec2 Input or Output at location, in the entry points' interface. */
+static uint32_t address_variable(struct d3d12xs_spirv_module *m, uint32_t uvec2, uint32_t storage, uint32_t location)
+{
+    struct d3d12xs_spirv_inst *inst;
+    uint32_t variable = d3d12xs_spirv_new_id(m);
+    const uint32_t declaration[4] = {(4u << 16) | SpvOpVariable, d3d12xs_spirv_type_pointer(m, storage, uvec2), variable, storage};
+    const uint32_t at[4] = {(4u << 16) | SpvOpDecorate, variable, SpvDecorationLocation, location};
+    const uint32_t flat[3] = {(3u << 16) | SpvOpDecorate, variable, SpvDecorationFlat};
+
+    d3d12xs_spirv_append(m, D3D12XS_SPIRV_GLOBALS, declaration, 4);
+    d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, at, 4);
+    d3d12xs_spirv_append(m, D3D12XS_SPIRV_ANNOTATIONS, flat, 3);
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
+        d3d12xs_spirv_append_operand(m, inst, variable);
+    return variable;
+}
+
 static HRESULT add_globals(struct push_rewrite *r, struct globals *g)
 {
     struct d3d12xs_spirv_push_member lo, hi;
     uint32_t vector[4] = {SpvOpTypeVector, 0, 0, 2};
     HRESULT hr;
 
-    if (FAILED(hr = d3d12xs_spirv_push_member(r->m, r->args->address_offset, &lo, r->error, r->error_size))
-            || FAILED(hr = d3d12xs_spirv_push_member(r->m, r->args->address_offset + 4, &hi, r->error, r->error_size)))
-        return hr;
     g->u32 = d3d12xs_spirv_type_int(r->m, 32, 0);
     vector[2] = g->u32;
     g->uvec2 = d3d12xs_spirv_global(r->m, vector, 4, 1);
     g->image_pointer = d3d12xs_spirv_type_pointer(r->m, SpvStorageClassPhysicalStorageBuffer, r->block);
-    g->push_pointer = lo.pointer;
-    g->push_variable = lo.variable;
-    g->member_lo = d3d12xs_spirv_constant(r->m, g->u32, lo.member);
-    g->member_hi = d3d12xs_spirv_constant(r->m, g->u32, hi.member);
+    if (r->args->address_input_location != UINT32_MAX) {
+        g->address_input = address_variable(r->m, g->uvec2, SpvStorageClassInput, r->args->address_input_location);
+    } else {
+        if (FAILED(hr = d3d12xs_spirv_push_member(r->m, r->args->address_offset, &lo, r->error, r->error_size))
+                || FAILED(hr = d3d12xs_spirv_push_member(r->m, r->args->address_offset + 4, &hi, r->error, r->error_size)))
+            return hr;
+        g->push_pointer = lo.pointer;
+        g->push_variable = lo.variable;
+        g->member_lo = d3d12xs_spirv_constant(r->m, g->u32, lo.member);
+        g->member_hi = d3d12xs_spirv_constant(r->m, g->u32, hi.member);
+    }
+    if (r->args->address_output_location != UINT32_MAX)
+        g->address_output = address_variable(r->m, g->uvec2, SpvStorageClassOutput, r->args->address_output_location);
     if (r->args->draw_index_stride || r->args->range_displacements) {
         /* a struct of its own (SPIR-V allows several of one shape): OpIAddCarry's result */
         const uint32_t pair[4] = {(4u << 16) | SpvOpTypeStruct, g->carry_pair = d3d12xs_spirv_new_id(r->m), g->u32, g->u32};
@@ -239,20 +263,29 @@ static uint32_t block_pointer(struct d3d12xs_spirv_module *m, const struct globa
 }
 
 /* Inserts the image pointer's prologue at index (with range_displacements, one pointer per
- * range in images[]); returns how many instructions. */
-static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size_t index, uint32_t *images)
+ * range in images[]; in the entry point, the address handed on); returns how many instructions. */
+static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size_t index, uint32_t *images, bool entry)
 {
     struct d3d12xs_spirv_module *m = r->m;
     struct prologue *p = calloc(1, sizeof(*p));
-    uint32_t chain_lo = d3d12xs_spirv_new_id(m), chain_hi = d3d12xs_spirv_new_id(m), lo = d3d12xs_spirv_new_id(m);
-    uint32_t hi = d3d12xs_spirv_new_id(m);
+    uint32_t lo = d3d12xs_spirv_new_id(m), hi = d3d12xs_spirv_new_id(m);
     size_t count;
 
     if (!p) {
         m->out_of_memory = true;
         return 0;
     }
-    {
+    if (g->address_input) { /* the vertex shader's, handed on */
+        uint32_t pair = d3d12xs_spirv_new_id(m);
+        const uint32_t code[][5] = {
+            {(4u << 16) | SpvOpLoad, g->uvec2, pair, g->address_input},
+            {(5u << 16) | SpvOpCompositeExtract, g->u32, lo, pair, 0},
+            {(5u << 16) | SpvOpCompositeExtract, g->u32, hi, pair, 1},
+        };
+        for (size_t k = 0; k < 3; k++)
+            emit(p, code[k]);
+    } else {
+        uint32_t chain_lo = d3d12xs_spirv_new_id(m), chain_hi = d3d12xs_spirv_new_id(m);
         const uint32_t code[][5] = {
             {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_lo, g->push_variable, g->member_lo},
             {(5u << 16) | SpvOpAccessChain, g->push_pointer, chain_hi, g->push_variable, g->member_hi},
@@ -269,6 +302,13 @@ static size_t add_prologue(struct push_rewrite *r, const struct globals *g, size
         emit(p, load);
         emit(p, multiply);
         add_64(m, g, p, &lo, &hi, offset, 0);
+    }
+    if (g->address_output && entry) {
+        uint32_t pair = d3d12xs_spirv_new_id(m);
+        const uint32_t construct[5] = {(5u << 16) | SpvOpCompositeConstruct, g->uvec2, pair, lo, hi};
+        const uint32_t store[3] = {(3u << 16) | SpvOpStore, g->address_output, pair};
+        emit(p, construct);
+        emit(p, store);
     }
     if (r->args->range_displacements) {
         for (uint32_t k = 0; k < r->args->range_count; k++) {
@@ -291,7 +331,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
 {
     struct d3d12xs_spirv_module *m = r->m;
     struct d3d12xs_spirv_list *functions = &m->sections[D3D12XS_SPIRV_FUNCTIONS];
-    bool prologue_pending = false, prologue_done = false;
+    bool prologue_pending = false, prologue_done = false, entry = false;
     size_t function = 0;
     uint32_t images[MAX_RANGES] = {0};
 
@@ -303,6 +343,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
         if (op == SpvOpFunction) {
             prologue_pending = prologue_done = false;
             memset(images, 0, sizeof(images));
+            entry = n >= 3 && in[2] == g->entry_function;
             function++;
             continue;
         }
@@ -311,7 +352,7 @@ static void rewrite(struct push_rewrite *r, const struct globals *g)
             continue;
         }
         if (prologue_pending && op != SpvOpVariable && op != SpvOpLine && op != SpvOpNoLine) {
-            i += add_prologue(r, g, i, images);
+            i += add_prologue(r, g, i, images, entry);
             prologue_pending = false;
             inst = functions->at[i];
             in = inst->w;
@@ -365,6 +406,12 @@ HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, cons
     r.args = args;
     r.error = error;
     r.error_size = error_size;
+    /* a vertex shader that hands the address on reads it from the push constants, its own block or not */
+    if (args->address_output_location != UINT32_MAX) {
+        struct d3d12xs_spirv_push_member member;
+        if (FAILED(hr = d3d12xs_spirv_push_member(m, args->address_offset, &member, error, error_size)))
+            return hr;
+    }
     for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_GLOBALS, i, inst))
         if (d3d12xs_spirv_op(inst) == SpvOpVariable && d3d12xs_spirv_len(inst) >= 4 && inst->w[3] == SpvStorageClassPushConstant) {
             if (!(pointer = d3d12xs_spirv_def_op(m, inst->w[1], SpvOpTypePointer, 4))
@@ -373,7 +420,7 @@ HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, cons
             r.variable = inst->w[2];
             r.block = pointer->w[3];
         }
-    if (!r.variable || !args->range_count)
+    if (!r.variable || (!args->range_count && args->address_output_location == UINT32_MAX))
         return S_OK; /* nothing of the block is read */
     if (args->range_count > MAX_RANGES)
         return d3d12xs_write_error(E_NOTIMPL, error, error_size, "more than %u ranges of the push-constant block from memory", MAX_RANGES);
@@ -390,6 +437,15 @@ HRESULT d3d12xs_spirv_pass_push_from_memory(struct d3d12xs_spirv_module *m, cons
     }
     if (FAILED(hr = scan(&r)))
         goto done;
+    for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_ENTRY_POINTS, i, inst))
+        g.entry_function = inst->w[2];
+    /* a vertex shader that hands the address on computes it whatever it reads itself */
+    if (args->address_output_location != UINT32_MAX) {
+        size_t f = 0;
+        for (D3D12XS_SPIRV_EACH(m, D3D12XS_SPIRV_FUNCTIONS, i, inst))
+            if (d3d12xs_spirv_op(inst) == SpvOpFunction && f++ < r.function_count && inst->w[2] == g.entry_function)
+                r.uses[f - 1] = true;
+    }
     for (size_t f = 0; f < r.function_count; f++)
         any |= r.uses[f];
     if (!any)
