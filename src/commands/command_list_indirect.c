@@ -386,7 +386,7 @@ enum flat_form { FLAT_NONE, FLAT_IN_COMMANDS, FLAT_IMAGES };
  * H100's generated draws cost 1.35 x raw generated commands and 1.63 x a multi-draw reading its
  * constants at DrawIndex; lavapipe's 7 x: docs/benchmarks.md). */
 static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
-        const struct d3d12_resource *counts)
+        const struct d3d12_resource *arguments, const struct d3d12_resource *counts)
 {
     struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
@@ -404,7 +404,7 @@ static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const st
     for (uint64_t views = signature->root_view_mask; views; views &= views - 1)
         if (root->indirect_view_offsets[__builtin_ctzll(views)] == UINT32_MAX)
             return FLAT_NONE;
-    if (signature->direct_layout.stride && d3d12_pipeline_state_direct_draw_variant(pipeline, signature->root_view_mask,
+    if (signature->direct_layout.stride && arguments->device_address && d3d12_pipeline_state_direct_draw_variant(pipeline, signature->root_view_mask,
             signature->root_constant_mask, &signature->direct_layout, &hr, error, sizeof(error)))
         return FLAT_IN_COMMANDS;
     if (!signature->generated)
@@ -517,7 +517,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     per_command &= !from_memory; /* the images hold the commands' indexes too */
     if (!max_count || !(max_count = commands_in_buffer(list, command, signature, arguments, argument_offset, max_count)))
         return; /* nothing to run */
-    if (!dispatch && (flat = flat_draws_ready(list, signature, counts)) != FLAT_NONE) {
+    if (!dispatch && (flat = flat_draws_ready(list, signature, arguments, counts)) != FLAT_NONE) {
         execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, false, true,
                 flat == FLAT_IN_COMMANDS);
     } else if (signature->generated) {
