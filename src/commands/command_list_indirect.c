@@ -232,7 +232,7 @@ static inline void begin_round(struct d3d12_command_list *list, uint32_t rounds)
  * draw after its constant (from the capping pass's scratch with a count buffer). */
 static void execute_draws(struct d3d12_command_list *list, const char *command, const struct d3d12_command_signature *signature,
         uint32_t count, const struct d3d12_resource *arguments, UINT64 argument_offset, const struct d3d12_resource *counts,
-        UINT64 count_offset, bool per_command, bool from_memory, bool in_commands)
+        UINT64 count_offset, bool per_command, bool from_memory, VkPipeline in_commands)
 {
     struct d3d12_indirect_image image = {0};
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
@@ -263,7 +263,7 @@ static void execute_draws(struct d3d12_command_list *list, const char *command, 
     /* the own path runs the commands as one multi-draw where Vulkan has one (and a count form for a
      * count buffer) and only the vertex shader reads what they set, else one at a time */
     if (in_commands)
-        d3d12_command_list_prepare_indirect_in_commands(list, signature, arguments, argument_offset, &image);
+        d3d12_command_list_prepare_indirect_in_commands(list, signature, in_commands, arguments, argument_offset, &image);
     else if (from_memory && !d3d12_command_list_prepare_indirect_image(list, command, signature, D3D12_BIND_POINT_GRAPHICS, count, arguments,
             argument_offset, caps->multi_draw_indirect && caps->draw_parameters && (!counts || caps->draw_indirect_count), &image))
         return;
@@ -386,7 +386,7 @@ enum flat_form { FLAT_NONE, FLAT_IN_COMMANDS, FLAT_IMAGES };
  * H100's generated draws cost 1.35 x raw generated commands and 1.63 x a multi-draw reading its
  * constants at DrawIndex; lavapipe's 7 x: docs/benchmarks.md). */
 static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
-        const struct d3d12_resource *arguments, const struct d3d12_resource *counts)
+        const struct d3d12_resource *arguments, const struct d3d12_resource *counts, VkPipeline *variant)
 {
     struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
@@ -404,8 +404,8 @@ static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const st
     for (uint64_t views = signature->root_view_mask; views; views &= views - 1)
         if (root->indirect_view_offsets[__builtin_ctzll(views)] == UINT32_MAX)
             return FLAT_NONE;
-    if (signature->direct_layout.stride && arguments->device_address && d3d12_pipeline_state_direct_draw_variant(pipeline, signature->root_view_mask,
-            signature->root_constant_mask, &signature->direct_layout, &hr, error, sizeof(error)))
+    if (signature->direct_layout.stride && arguments->device_address && (*variant = d3d12_pipeline_state_direct_draw_variant(pipeline,
+            signature->root_view_mask, signature->root_constant_mask, &signature->direct_layout, &hr, error, sizeof(error))))
         return FLAT_IN_COMMANDS;
     if (!signature->generated)
         return FLAT_NONE; /* the own path's images decide for themselves */
@@ -473,6 +473,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     bool dispatch, per_command = false, from_memory = false;
     enum d3d12_bind_point bind_point;
     enum flat_form flat;
+    VkPipeline variant = VK_NULL_HANDLE;
 
     /* Draws may stand inside the rendering pass that earlier draws left open. */
     if (!d3d12_command_list_check_recording_in_pass(list, command))
@@ -517,9 +518,9 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
     per_command &= !from_memory; /* the images hold the commands' indexes too */
     if (!max_count || !(max_count = commands_in_buffer(list, command, signature, arguments, argument_offset, max_count)))
         return; /* nothing to run */
-    if (!dispatch && (flat = flat_draws_ready(list, signature, arguments, counts)) != FLAT_NONE) {
+    if (!dispatch && (flat = flat_draws_ready(list, signature, arguments, counts, &variant)) != FLAT_NONE) {
         execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, false, true,
-                flat == FLAT_IN_COMMANDS);
+                flat == FLAT_IN_COMMANDS ? variant : VK_NULL_HANDLE);
     } else if (signature->generated) {
         d3d12_command_list_execute_generated(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
     } else if (dispatch) {
@@ -528,7 +529,7 @@ void STDMETHODCALLTYPE d3d12_command_list_ExecuteIndirect(ID3D12GraphicsCommandL
         execute_dispatches(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory);
     } else {
         execute_draws(list, command, signature, max_count, arguments, argument_offset, counts, count_offset, per_command, from_memory,
-                false);
+                VK_NULL_HANDLE);
     }
     note_argument_reads(list, command, signature, max_count, arguments, argument_offset, counts, count_offset);
 }

@@ -342,17 +342,13 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
 }
 
 void d3d12_command_list_prepare_indirect_in_commands(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
-        const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image)
+        VkPipeline variant, const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image)
 {
     struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_root_signature *root = pipeline->root_signature;
-    char error[256];
-    HRESULT hr;
 
     memset(image, 0, sizeof(*image));
-    /* made ahead of need: found, not compiled */
-    image->variant = d3d12_pipeline_state_direct_draw_variant(pipeline, signature->root_view_mask, signature->root_constant_mask,
-            &signature->direct_layout, &hr, error, sizeof(error));
+    image->variant = variant;
     image->draw_indexed = true;
     image->in_commands = true;
     image->draw_arguments = UINT32_MAX;

@@ -45,9 +45,9 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
         const struct d3d12_command_signature *signature, enum d3d12_bind_point bind_point, uint32_t count,
         const struct d3d12_resource *arguments, UINT64 argument_offset, bool draw_indexed, struct d3d12_indirect_image *image);
 /* Instead of the images, for a signature whose direct_layout the bound pipeline's direct-draw
- * variant takes (command_list_indirect.c checked both): the commands read in place, one multi-draw. */
+ * variant takes (command_list_indirect.c found it): the commands read in place, one multi-draw. */
 void d3d12_command_list_prepare_indirect_in_commands(struct d3d12_command_list *list, const struct d3d12_command_signature *signature,
-        const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image);
+        VkPipeline variant, const struct d3d12_resource *arguments, UINT64 argument_offset, struct d3d12_indirect_image *image);
 /* After the flush: the variant bound, the root views' misalignments pushed as 0. */
 void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
         const struct d3d12_command_signature *signature, const struct d3d12_indirect_image *image);
