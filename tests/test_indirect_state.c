@@ -520,6 +520,45 @@ static void test_vertex_root_arguments_in_commands(struct env *env)
     CHECK_PIXEL(env, 4, 16, red, 0);
     CHECK_PIXEL(env, 27, 16, cyan, 0);
 
+    /* the same from a bundle (the caller's targets, viewport and scissor) */
+    {
+        static const uint8_t black[4] = {0, 0, 0, 255};
+        ID3D12CommandAllocator *allocator = NULL;
+        ID3D12GraphicsCommandList *bundle = NULL;
+        CHECK_HR(ID3D12Device_CreateCommandAllocator(env->device, D3D12_COMMAND_LIST_TYPE_BUNDLE, &IID_ID3D12CommandAllocator,
+                (void **)&allocator), S_OK);
+        CHECK_HR(ID3D12Device_CreateCommandList(env->device, 0, D3D12_COMMAND_LIST_TYPE_BUNDLE, allocator, pipeline,
+                &IID_ID3D12GraphicsCommandList, (void **)&bundle), S_OK);
+        ID3D12GraphicsCommandList_SetGraphicsRootSignature(bundle, env->graphics_root);
+        ID3D12GraphicsCommandList_IASetPrimitiveTopology(bundle, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+        ID3D12GraphicsCommandList_IASetVertexBuffers(bundle, 0, 1, &view);
+        ID3D12GraphicsCommandList_ExecuteIndirect(bundle, signature, 2, buffer, 8, NULL, 0);
+        CHECK_HR(ID3D12GraphicsCommandList_Close(bundle), S_OK);
+        list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+        clear_and_bind(env, &list, pipeline);
+        ID3D12GraphicsCommandList2_ExecuteBundle(list.list, bundle);
+        read_target(env, &list);
+        CHECK_PIXEL(env, 4, 16, red, 0);
+        CHECK_PIXEL(env, 27, 16, cyan, 0);
+
+        /* SetPredication skips the commands where its value is 0 (EQUAL_ZERO) */
+        for (UINT64 value = 0; value < 2; value++) {
+            ID3D12Resource *predicate = harness_upload_buffer(env->device, &value, sizeof(value));
+            list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+            clear_and_bind(env, &list, pipeline);
+            ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &view);
+            ID3D12GraphicsCommandList2_SetPredication(list.list, predicate, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+            ID3D12GraphicsCommandList2_ExecuteIndirect(list.list, signature, 2, buffer, 8, NULL, 0);
+            ID3D12GraphicsCommandList2_SetPredication(list.list, NULL, 0, D3D12_PREDICATION_OP_EQUAL_ZERO);
+            read_target(env, &list);
+            CHECK_PIXEL(env, 4, 16, value ? red : black, 0);
+            CHECK_PIXEL(env, 27, 16, value ? cyan : black, 0);
+            ID3D12Resource_Release(predicate);
+        }
+        ID3D12GraphicsCommandList_Release(bundle);
+        ID3D12CommandAllocator_Release(allocator);
+    }
+
     ID3D12Resource_Release(vertices);
     ID3D12Resource_Release(buffer);
     ID3D12PipelineState_Release(pipeline);
