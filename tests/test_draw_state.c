@@ -356,6 +356,29 @@ static void test_clear_rects_between_draws(struct env *env)
     ID3D12PipelineState_Release(state);
 }
 
+/* A vertex buffer stride above D3D12's 2048 is undefined there (its debug layer reports it):
+ * one debug-layer warning, the list stays valid and the slot reads 0, so the rectangle's
+ * corners all sit at the origin and nothing is drawn. */
+static void test_stride_too_large(struct env *env)
+{
+    ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL);
+    D3D12_VERTEX_BUFFER_VIEW view;
+    ID3D12Resource *quad = target_rectangle(env->device, 0, 0, 32, 32, 0.5f, red, &view);
+    struct harness_list list = begin(env, &env->dsv);
+    size_t warnings = harness_warning_count();
+    LOG_MARK();
+
+    view.StrideInBytes = 4096;
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+    draw(&list, state, &view);
+    CHECK_DEBUG_WARNINGS(warnings, 1, "StrideInBytes is 4096");
+    finish(env, &list);
+    CHECK_NO_LOG();
+    CHECK_PIXEL(env, 16, 16, black, 0);
+    ID3D12Resource_Release(quad);
+    ID3D12PipelineState_Release(state);
+}
+
 int main(void)
 {
     struct env env;
@@ -368,6 +391,7 @@ int main(void)
     test_front_and_back_stencil_ref(&env);
     test_queries(&env);
     test_clear_rects_between_draws(&env);
+    test_stride_too_large(&env);
     teardown(&env);
     return harness_finish();
 }

@@ -135,10 +135,12 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     for (UINT i = 0; i < count; i++)
         buffers[i] = (struct d3d12_vertex_buffer){0};
     for (UINT i = 0; views && i < count; i++) {
+        /* D3D12 leaves a larger stride undefined (its debug layer reports it) and Vulkan forbids
+         * it: the slot gets no buffer, so the draws read 0 there */
         if (views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES) {
-            d3d12_command_list_record_error(list, command, "pViews[%u].StrideInBytes is %u (at most %u)", i, views[i].StrideInBytes,
-                    D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
-            return;
+            d3d12_command_list_debug_warn(list, command, "pViews[%u].StrideInBytes is %u (at most %u): the slot reads 0", i,
+                    views[i].StrideInBytes, D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
+            continue;
         }
         buffers[i].stride = views[i].StrideInBytes;
         buffers[i].address = views[i].BufferLocation;
