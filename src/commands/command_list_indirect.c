@@ -390,20 +390,14 @@ static enum flat_form flat_draws_ready(struct d3d12_command_list *list, const st
 {
     struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12xs_graphics_caps *caps = &list->object.device->graphics;
-    const struct d3d12_root_signature *root;
     char error[256];
     HRESULT hr;
 
     if (!signature->flat_draws || !pipeline || !pipeline->graphics || (counts && !caps->draw_indirect_count)
             || !caps->draw_indirect_first_instance)
         return FLAT_NONE;
-    root = pipeline->root_signature;
-    if (root->memory_abi || root->indirect_image_offset == UINT32_MAX
-            || (signature->root_view_mask && (!list->object.device->has_shader_int64 || !d3d12xs_va_table_address(list->object.device))))
+    if (d3d12_indirect_image_misfit(list->object.device, pipeline->root_signature, signature) != D3D12_INDIRECT_IMAGE_FITS)
         return FLAT_NONE;
-    for (uint64_t views = signature->root_view_mask; views; views &= views - 1)
-        if (root->indirect_view_offsets[__builtin_ctzll(views)] == UINT32_MAX)
-            return FLAT_NONE;
     if (signature->direct_layout.stride && arguments->device_address && (*variant = d3d12_pipeline_state_direct_draw_variant(pipeline,
             signature->root_view_mask, signature->root_constant_mask, &signature->direct_layout, &hr, error, sizeof(error))))
         return FLAT_IN_COMMANDS;

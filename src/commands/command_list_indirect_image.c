@@ -269,6 +269,23 @@ static bool pulling_possible(struct d3d12_command_list *list, const char *comman
     return true;
 }
 
+enum d3d12_indirect_image_misfit d3d12_indirect_image_misfit(struct d3d12_device *device, const struct d3d12_root_signature *root,
+        const struct d3d12_command_signature *signature)
+{
+    if (!device->indirect_image)
+        return D3D12_INDIRECT_IMAGE_NO_DEVICE;
+    if (root->memory_abi)
+        return D3D12_INDIRECT_IMAGE_MEMORY_ABI;
+    if (root->indirect_image_offset == UINT32_MAX)
+        return D3D12_INDIRECT_IMAGE_NO_ROOM;
+    for (uint64_t views = signature->root_view_mask; views; views &= views - 1)
+        if (root->indirect_view_offsets[__builtin_ctzll(views)] == UINT32_MAX)
+            return D3D12_INDIRECT_IMAGE_NO_ROOM;
+    if (signature->root_view_mask && (!device->has_shader_int64 || !d3d12xs_va_table_address(device)))
+        return D3D12_INDIRECT_IMAGE_NO_VIEW_ADDRESSES;
+    return D3D12_INDIRECT_IMAGE_FITS;
+}
+
 bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, const char *command,
         const struct d3d12_command_signature *signature, enum d3d12_bind_point bind_point, uint32_t count,
         const struct d3d12_resource *arguments, UINT64 argument_offset, bool draw_indexed, struct d3d12_indirect_image *image)
@@ -277,7 +294,6 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
     const struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *root;
     struct d3d12_indirect_image_layout layout;
-    bool room;
     char error[512];
     HRESULT hr;
 
@@ -286,35 +302,32 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
     if (!list->bindings.pipeline || d3d12_pipeline_bind_point(list->bindings.pipeline) != bind_point)
         return true;
     root = list->bindings.pipeline->root_signature;
-    if (!device->indirect_image) {
+    switch (d3d12_indirect_image_misfit(device, root, signature)) {
+    case D3D12_INDIRECT_IMAGE_FITS:
+        break;
+    case D3D12_INDIRECT_IMAGE_NO_DEVICE:
         d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and %s has neither "
                 "VK_EXT_device_generated_commands nor bufferDeviceAddress (the own path's images)",
                 d3d12_indirect_argument_name(signature->first_state_change), device->vk_properties.deviceName);
         return false;
-    }
-    if (root->memory_abi) {
+    case D3D12_INDIRECT_IMAGE_MEMORY_ABI:
         d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s) of a root signature with "
                 "FORCE_MEMORY_BASED_ABI, which the own path (without VK_EXT_device_generated_commands) does not build",
                 d3d12_indirect_argument_name(signature->first_state_change));
         return false;
-    }
-    room = root->indirect_image_offset != UINT32_MAX;
-    for (uint64_t views = signature->root_view_mask; views; views &= views - 1)
-        room &= root->indirect_view_offsets[__builtin_ctzll(views)] != UINT32_MAX;
-    if (!room) {
+    case D3D12_INDIRECT_IMAGE_NO_ROOM:
         d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s), and the root signature's "
                 "push constants (%u bytes) have no room for the per-command address and the root views' entries",
                 d3d12_indirect_argument_name(signature->first_state_change), device->vk_properties.limits.maxPushConstantsSize);
         return false;
-    }
-    if (signature->pulling && bind_point == D3D12_BIND_POINT_GRAPHICS && !pulling_possible(list, command, signature))
-        return false;
-    if (signature->root_view_mask && (!device->has_shader_int64 || !d3d12xs_va_table_address(device))) {
+    case D3D12_INDIRECT_IMAGE_NO_VIEW_ADDRESSES:
         d3d12_command_list_record_unsupported(list, command, "the command signature changes state (%s) and sets root views, which need "
                 "shaderInt64 and the GPU virtual address table's device address on %s", d3d12_indirect_argument_name(signature->first_state_change),
                 device->vk_properties.deviceName);
         return false;
     }
+    if (signature->pulling && bind_point == D3D12_BIND_POINT_GRAPHICS && !pulling_possible(list, command, signature))
+        return false;
     /* one multi-draw where only the vertex shader reads what the commands set */
     if (draw_indexed && (image->variant = d3d12_pipeline_state_indirect_variant(list->bindings.pipeline, signature->root_view_mask,
             signature->root_constant_mask, true, signature->pulling, true, &hr, error, sizeof(error))))

@@ -37,6 +37,19 @@ void d3d12_indirect_image_create(struct d3d12_device *device);
  * made where the image pass is and the device has shaderInt64 and the GPU VA table's address. */
 void d3d12_indirect_image_destroy(struct d3d12_device *device);
 
+/* Whether the own path can run signature's root arguments with pipelines of root, and if not why
+ * (ExecuteIndirect's one multi-draw checks it too, command_list_indirect.c). */
+enum d3d12_indirect_image_misfit {
+    D3D12_INDIRECT_IMAGE_FITS,
+    D3D12_INDIRECT_IMAGE_NO_DEVICE,          /* no bufferDeviceAddress: no image pass */
+    D3D12_INDIRECT_IMAGE_MEMORY_ABI,         /* FORCE_MEMORY_BASED_ABI */
+    D3D12_INDIRECT_IMAGE_NO_ROOM,            /* no push room for the address or a view's entry */
+    D3D12_INDIRECT_IMAGE_NO_VIEW_ADDRESSES,  /* root views without shaderInt64 or the VA table's address */
+};
+struct d3d12_root_signature;
+enum d3d12_indirect_image_misfit d3d12_indirect_image_misfit(struct d3d12_device *device, const struct d3d12_root_signature *root,
+        const struct d3d12_command_signature *signature);
+
 /* Before the flush: the bound pipeline's variant, and the count commands' images written by the
  * pass (outside any rendering pass). draw_indexed: try the variant for one multi-draw first
  * (image->draw_indexed says whether it is taken). False after recording the error (E_NOTIMPL
