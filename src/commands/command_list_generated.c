@@ -225,6 +225,12 @@ static bool execute(struct d3d12_command_list *list, const char *command, const 
             d3d12_command_list_record_error(list, command, "out of memory for the generated commands' preprocessing");
             return false;
         }
+        if (!d3d12_transient_memory_last_type_in(&list->allocator->transient, requirements.memoryRequirements.memoryTypeBits)) {
+            d3d12_command_list_record_unsupported(list, command, "%s wants the generated commands' preprocess memory of types 0x%x,"
+                    " and the list's device-local memory is of none of them", device->vk_properties.deviceName,
+                    requirements.memoryRequirements.memoryTypeBits);
+            return false;
+        }
         info->preprocessSize = requirements.memoryRequirements.size;
     }
     d3d12_command_list_begin_predicated(list);

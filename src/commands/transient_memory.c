@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands/transient_memory.h"
+#include "device/vk_device_generated_commands.h"
 
 /* Most passes fit a block of this size; a larger request gets a block of its own size. */
 #define TRANSIENT_BLOCK_SIZE ((VkDeviceSize)4 << 20)
@@ -15,15 +16,20 @@ static HRESULT add_block(struct d3d12_device *device, struct d3d12_transient_mem
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = block.size,
         /* INDIRECT and the device address: generated commands read their translated commands and
-         * take their preprocess memory by address (command_list_generated.c). Their preprocess
-         * usage is VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT, a VkBufferUsageFlags2 bit that needs
-         * VK_KHR_maintenance5, which d3d12xs does not enable. */
+         * take their preprocess memory by address (command_list_generated.c). */
         .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT
                 | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | (device->buffer_device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
+    /* With generated commands, also their preprocess memory's usage, a VkBufferUsageFlags2 bit
+     * (VK_KHR_maintenance5, enabled with them): this structure's usage replaces buffer_info's. */
+    VkBufferUsageFlags2CreateInfoKHR usage2 = {.sType = VK_STRUCTURE_TYPE_BUFFER_USAGE_FLAGS_2_CREATE_INFO_KHR};
     HRESULT hr;
 
+    if (device->generated_commands.enabled) {
+        usage2.usage = buffer_info.usage | D3D12XS_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT;
+        buffer_info.pNext = &usage2;
+    }
     if (!d3d12xs_array_reserve((void **)&memory->blocks, &memory->block_capacity, memory->block_count + 1, sizeof(*memory->blocks)))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot grow the list's transient memory");
     /* Every byte is written in the list before it is read, so the memory need not be zeroed. */
@@ -68,6 +74,11 @@ HRESULT d3d12_transient_memory_allocate(struct d3d12_device *device, struct d3d1
     if (address)
         *address = memory->blocks[memory->current].address;
     return S_OK;
+}
+
+bool d3d12_transient_memory_last_type_in(const struct d3d12_transient_memory *memory, uint32_t type_bits)
+{
+    return memory->current < memory->block_count && (type_bits & (1u << memory->blocks[memory->current].memory.memory_type));
 }
 
 void d3d12_transient_memory_reset(struct d3d12_transient_memory *memory)

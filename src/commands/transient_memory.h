@@ -29,6 +29,9 @@ struct d3d12_transient_memory {
  * device address. Logs and returns the failure. */
 HRESULT d3d12_transient_memory_allocate(struct d3d12_device *device, struct d3d12_transient_memory *memory, VkDeviceSize size,
         VkDeviceSize alignment, VkBuffer *buffer, VkDeviceSize *offset, VkDeviceAddress *address, const char *method);
+/* Whether the memory of the block the last allocation came from is of a type in type_bits (a
+ * VkMemoryRequirements' memoryTypeBits): generated commands' preprocess memory must be. */
+bool d3d12_transient_memory_last_type_in(const struct d3d12_transient_memory *memory, uint32_t type_bits);
 void d3d12_transient_memory_reset(struct d3d12_transient_memory *memory);
 void d3d12_transient_memory_destroy(struct d3d12_device *device, struct d3d12_transient_memory *memory);
 

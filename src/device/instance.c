@@ -41,8 +41,12 @@ static bool is_outdated_layer_message(struct d3d12_device *device, const VkDebug
  * that change state) on a device where it is enabled: such a layer says it does not support the
  * device extension, and calls the extension's feature structure in vkCreateDevice's chain and
  * its properties structure in vkGetPhysicalDeviceProperties2's chain unknown. It checks none of
- * the extension's calls (they go to the driver untouched). Exactly these three messages are not
- * counted; the device says so once. */
+ * the extension's calls (they go to the driver untouched). A layer as old as Debian 12's (1.3.239)
+ * also predates VK_KHR_maintenance5, which the extension requires and which is enabled with it:
+ * it says it does not support that extension either, and calls its feature structure in
+ * vkCreateDevice's chain and its buffer usage structure (the transient memory's, which adds the
+ * preprocess usage) in vkCreateBuffer's chain unknown; it still checks the buffer's other usage.
+ * Exactly these six messages are not counted; the device says so once. */
 static bool is_outdated_generated_commands_message(struct d3d12_device *device, const VkDebugUtilsMessengerCallbackDataEXT *data)
 {
     const char *id = data->pMessageIdName, *text = data->pMessage;
@@ -54,10 +58,13 @@ static bool is_outdated_generated_commands_message(struct d3d12_device *device, 
     about_generated_commands = (!strcmp(id, "VUID_Undefined")
             && strstr(text, "Device Extension VK_EXT_device_generated_commands is not supported by this layer"))
             || (!strcmp(id, "VUID-VkDeviceCreateInfo-pNext-pNext") && strstr(text, "unknown VkStructureType (1000572000)"))
-            || (!strcmp(id, "VUID-VkPhysicalDeviceProperties2-pNext-pNext") && strstr(text, "unknown VkStructureType (1000572001)"));
+            || (!strcmp(id, "VUID-VkPhysicalDeviceProperties2-pNext-pNext") && strstr(text, "unknown VkStructureType (1000572001)"))
+            || (!strcmp(id, "VUID_Undefined") && strstr(text, "Device Extension VK_KHR_maintenance5 is not supported by this layer"))
+            || (!strcmp(id, "VUID-VkDeviceCreateInfo-pNext-pNext") && strstr(text, "unknown VkStructureType (1000470000)"))
+            || (!strcmp(id, "VUID-VkBufferCreateInfo-pNext-pNext") && strstr(text, "unknown VkStructureType (1000470006)"));
     if (about_generated_commands && !atomic_exchange(&device->outdated_generated_commands_reported, true))
-        INFO("the validation layer (%u.%u.%u) predates VK_EXT_device_generated_commands: its messages calling that extension and its "
-                "feature and properties structures unknown are not counted, and it checks none of the extension's calls",
+        INFO("the validation layer (%u.%u.%u) predates VK_EXT_device_generated_commands: its messages calling that extension, "
+                "VK_KHR_maintenance5 and their structures unknown are not counted, and it checks none of the extension's calls",
                 VK_API_VERSION_MAJOR(device->validation_layer_version), VK_API_VERSION_MINOR(device->validation_layer_version),
                 VK_API_VERSION_PATCH(device->validation_layer_version));
     return about_generated_commands;

@@ -36,6 +36,7 @@ struct d3d12xs_vk_device_plan {
     VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional_rendering;
     /* ExecuteIndirect (vk_generated_commands.c) */
     VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT generated_commands;
+    VkPhysicalDeviceMaintenance5FeaturesKHR maintenance5; /* which generated commands require */
 };
 
 /* Chooses the queue families (device->queue_map), reads the properties and limits the device

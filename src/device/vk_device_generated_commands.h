@@ -167,4 +167,28 @@ typedef void (VKAPI_PTR *PFN_vkDestroyIndirectCommandsLayoutEXT)(VkDevice device
         const VkAllocationCallbacks *pAllocator);
 #endif
 
+/* VK_KHR_maintenance5, which VK_EXT_device_generated_commands requires: enabled with it, for
+ * the preprocess memory's buffer usage (VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT, a
+ * VkBufferUsageFlags2 bit: commands/transient_memory.c). Registry values (extension 471). */
+#define D3D12XS_VK_MAINTENANCE_5_EXTENSION_NAME "VK_KHR_maintenance5"
+#ifndef VK_KHR_maintenance5
+#define VK_KHR_maintenance5 1
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_5_FEATURES_KHR ((VkStructureType)1000470000)
+#define VK_STRUCTURE_TYPE_BUFFER_USAGE_FLAGS_2_CREATE_INFO_KHR ((VkStructureType)1000470006)
+typedef VkFlags64 VkBufferUsageFlags2KHR;
+
+typedef struct VkPhysicalDeviceMaintenance5FeaturesKHR {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 maintenance5;
+} VkPhysicalDeviceMaintenance5FeaturesKHR;
+
+typedef struct VkBufferUsageFlags2CreateInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkBufferUsageFlags2KHR usage;
+} VkBufferUsageFlags2CreateInfoKHR;
+#endif
+#define D3D12XS_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT ((VkBufferUsageFlags2KHR)0x80000000ull)
+
 #endif
