@@ -3,7 +3,8 @@
  * IASetIndexBufferStripCutValue (pipelines with DYNAMIC_INDEX_BUFFER_STRIP_CUT restart strips at
  * the cut), OMSetFrontAndBackStencilRef (front and back faces tested against their own
  * reference), BINARY_OCCLUSION queries (exactly 0 or 1), pipeline statistics of a known draw, and
- * render-target and depth-stencil clears of rectangles between two draws into one target. */
+ * render-target and depth-stencil clears of rectangles between two draws into one target, and
+ * back-to-back draws through a settled list's short way (calls that keep it, calls that end it). */
 #include <stdio.h>
 #include <string.h>
 
@@ -379,6 +380,56 @@ static void test_stride_too_large(struct env *env)
     ID3D12PipelineState_Release(state);
 }
 
+/* Back-to-back draws take a settled list's short way (command_list_graphics.c, draw_settled):
+ * vertex and index buffers set between them keep it, any other call (here a scissor) ends it,
+ * and each call between them still takes effect. Depths fall from draw to draw (LESS). The
+ * short way is taken without the console validation (the debug layer turns it on): ctest's
+ * draw_state/no_console_validation. */
+static void test_settled_draws(struct env *env)
+{
+    static const uint8_t white[4] = {255, 255, 255, 255};
+    static const uint16_t indices[6] = {0, 1, 2, 3, 4, 5};
+    ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL);
+    D3D12_VERTEX_BUFFER_VIEW red_view, green_view, blue_view, white_view;
+    ID3D12Resource *red_quad = target_rectangle(env->device, 0, 0, 32, 32, 0.9f, red, &red_view);
+    ID3D12Resource *green_quad = target_rectangle(env->device, 0, 0, 16, 32, 0.7f, green, &green_view);
+    ID3D12Resource *blue_quad = target_rectangle(env->device, 0, 0, 32, 32, 0.5f, blue, &blue_view);
+    ID3D12Resource *white_quad = target_rectangle(env->device, 16, 0, 32, 32, 0.3f, white, &white_view);
+    ID3D12Resource *index_buffer = harness_upload_buffer(env->device, indices, sizeof(indices));
+    const D3D12_INDEX_BUFFER_VIEW index_view = {ID3D12Resource_GetGPUVirtualAddress(index_buffer), sizeof(indices), DXGI_FORMAT_R16_UINT};
+    const D3D12_RECT bottom = {0, 16, 32, 32};
+    struct harness_list list = begin(env, &env->dsv);
+    size_t warnings = harness_warning_count();
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+    draw(&list, state, &red_view);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &green_view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 0, 1, 0, 0);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &blue_view);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &bottom);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    ID3D12GraphicsCommandList2_IASetIndexBuffer(list.list, NULL);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &white_view);
+    ID3D12GraphicsCommandList2_DrawIndexedInstanced(list.list, 6, 1, 0, 0, 0);
+    CHECK_DEBUG_WARNINGS(warnings, 1, "no index buffer is set");
+    ID3D12GraphicsCommandList2_IASetIndexBuffer(list.list, &index_view);
+    ID3D12GraphicsCommandList2_DrawIndexedInstanced(list.list, 6, 1, 0, 0, 0);
+    finish(env, &list);
+    CHECK_NO_LOG();
+    CHECK_PIXEL(env, 8, 4, green, 0);
+    CHECK_PIXEL(env, 24, 4, red, 0);
+    CHECK_PIXEL(env, 8, 24, blue, 0);
+    CHECK_PIXEL(env, 24, 24, white, 0);
+    ID3D12Resource_Release(index_buffer);
+    ID3D12Resource_Release(white_quad);
+    ID3D12Resource_Release(blue_quad);
+    ID3D12Resource_Release(green_quad);
+    ID3D12Resource_Release(red_quad);
+    ID3D12PipelineState_Release(state);
+}
+
 int main(void)
 {
     struct env env;
@@ -392,6 +443,7 @@ int main(void)
     test_queries(&env);
     test_clear_rects_between_draws(&env);
     test_stride_too_large(&env);
+    test_settled_draws(&env);
     teardown(&env);
     return harness_finish();
 }

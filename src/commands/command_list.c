@@ -131,6 +131,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->query_piece_count = 0;
     list->queries_in_views_pass = list->view_mask_kept = false;
     list->call_count = 0;
+    list->draw_settled_at = UINT32_MAX;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
     list->rendering_pass_count = 0;

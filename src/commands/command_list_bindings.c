@@ -222,10 +222,12 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
     if (__builtin_expect(!plain_binding_call(list, bind_point) || !signature || index >= D3D12XS_MAX_ROOT_PARAMETERS
             || !(signature->constants_mask >> index & 1) || offset >= signature->constant_counts[index], 0)) {
         set_constants(list, bind_point, command, index, 1, &value, offset);
+        d3d12_command_list_keep_settled(list);
         return;
     }
     list->call_count++;
     store_constant(point, index, value, offset);
+    d3d12_command_list_keep_settled(list);
 }
 
 static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
@@ -250,6 +252,7 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
     }
     else
         point->dirty |= D3D12_DIRTY_DESCRIPTORS;
+    d3d12_command_list_keep_settled(list);
 }
 
 /* The entry points of one bind point: SetComputeRoot* or SetGraphicsRoot*. */
@@ -266,7 +269,9 @@ void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstant(ID3D12Gra
 void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstants(ID3D12GraphicsCommandList10 *iface, UINT index, UINT count, \
         const void *data, UINT offset) \
 { \
-    set_constants(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##Root32BitConstants), index, count, data, offset); \
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface); \
+    set_constants(list, bind_point, METHOD(Set##Kind##Root32BitConstants), index, count, data, offset); \
+    d3d12_command_list_keep_settled(list); \
 } \
 void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, \
         D3D12_GPU_VIRTUAL_ADDRESS address) \

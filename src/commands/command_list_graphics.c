@@ -153,6 +153,7 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     if (start + count > graphics->vertex_buffer_count)
         graphics->vertex_buffer_count = start + count;
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
+    d3d12_command_list_keep_settled(list);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommandList10 *iface, const D3D12_INDEX_BUFFER_VIEW *view)
@@ -166,6 +167,7 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommand
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
     if (!view || !view->BufferLocation) {
         graphics->index_buffer = VK_NULL_HANDLE;
+        d3d12_command_list_keep_settled(list); /* an indexed draw then takes the full way for its warning */
         return;
     }
     if (view->Format != DXGI_FORMAT_R16_UINT && view->Format != DXGI_FORMAT_R32_UINT) {
@@ -181,6 +183,7 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommand
             &graphics->index_size))
         return;
     graphics->index_type = view->Format == DXGI_FORMAT_R16_UINT ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+    d3d12_command_list_keep_settled(list);
 }
 
 /* ---- the rasterizer and the output merger ---- */
@@ -247,6 +250,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetBlendFactor(ID3D12GraphicsCommand
     memcpy(graphics->blend_factor, factor ? factor : ones, sizeof(graphics->blend_factor)); /* NULL: D3D12's default, ones */
     graphics->blend_factor_set = true;
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_BLEND_FACTOR;
+    d3d12_command_list_keep_settled(list);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_OMSetStencilRef(ID3D12GraphicsCommandList10 *iface, UINT reference)
@@ -257,6 +261,7 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetStencilRef(ID3D12GraphicsCommandL
         return;
     list->bindings.graphics.stencil_ref = list->bindings.graphics.back_stencil_ref = reference;
     list->bindings.graphics.dirty |= D3D12_GRAPHICS_DIRTY_STENCIL_REF;
+    d3d12_command_list_keep_settled(list);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_OMSetFrontAndBackStencilRef(ID3D12GraphicsCommandList10 *iface, UINT front, UINT back)
@@ -483,6 +488,31 @@ static inline bool draw_prepared(struct d3d12_command_list *list, const char *co
     return true;
 }
 
+/* After a draw: whether the next one may take the short way of a settled list (draw_settled_at
+ * in command_list_state.h), checking only what changed since: the draw-ready checks hold, and
+ * nothing is per draw (no predication, no views drawn one by one, no console validation record,
+ * no cuts between commands), and the graphics bind point owns the push constants with arguments
+ * checked and nothing but constants to push (so a flush with nothing dirty does nothing). */
+static inline bool draw_settled(const struct d3d12_command_list *list)
+{
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const struct d3d12_bind_point_state *state = &list->bindings.points[D3D12_BIND_POINT_GRAPHICS];
+
+    return !list->predication.active && !pipeline->graphics->views_apart && !list->object.device->console_validation && !list->split_every
+            && list->bindings.push_owner == D3D12_BIND_POINT_GRAPHICS && state->validated && state->constants_only
+            && draw_ready((struct d3d12_command_list *)list, pipeline);
+}
+
+/* Whether a settled list's draw has nothing to apply: the calls since it settled made nothing
+ * dirty that the flush or the draw's dynamic state would apply (else draw_prepared applies it). */
+static inline bool settled_draw_clean(const struct d3d12_command_list *list, bool indexed)
+{
+    const uint32_t graphics_dirty = indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
+
+    return !list->bindings.points[D3D12_BIND_POINT_GRAPHICS].dirty && !(list->bindings.graphics.dirty & graphics_dirty)
+            && (!indexed || list->bindings.graphics.index_buffer);
+}
+
 /* What every draw does before its Vulkan draw: checks, the graphics bind point's flush, the
  * dynamic state, barriers and the rendering pass. false when the draw cannot (or need not) run. */
 bool d3d12_command_list_prepare_draw(struct d3d12_command_list *list, const char *command, bool indexed)
@@ -583,6 +613,21 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     static const char command[] = METHOD(DrawInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
+    /* the short way: the list settled at the last draw and only root arguments and the like
+     * changed since (draw_settled) */
+    if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
+        bool clean;
+        list->call_count++;
+        if (!vertex_count || !instance_count)
+            return;
+        if (!(clean = settled_draw_clean(list, false)) && !draw_prepared(list, command, false))
+            return;
+        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+        if (__builtin_expect(clean, 1) || draw_settled(list))
+            list->draw_settled_at = list->call_count;
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+        return;
+    }
     if (!direct_list(list, command) || !vertex_count || !instance_count)
         return;
     if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, false)
@@ -601,6 +646,8 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     }
     d3d12_command_list_end_predicated(list);
     note_direct_draw(list, command);
+    if (draw_settled(list))
+        list->draw_settled_at = list->call_count;
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -609,6 +656,19 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     static const char command[] = METHOD(DrawIndexedInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
+    if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
+        bool clean;
+        list->call_count++;
+        if (!index_count || !instance_count)
+            return;
+        if (!(clean = settled_draw_clean(list, true)) && !draw_prepared(list, command, true))
+            return;
+        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+        if (__builtin_expect(clean, 1) || draw_settled(list))
+            list->draw_settled_at = list->call_count;
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+        return;
+    }
     if (!direct_list(list, command) || !index_count || !instance_count)
         return;
     if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, true)
@@ -627,4 +687,6 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     }
     d3d12_command_list_end_predicated(list);
     note_direct_draw(list, command);
+    if (draw_settled(list))
+        list->draw_settled_at = list->call_count;
 }

@@ -200,6 +200,12 @@ struct d3d12_command_list {
     size_t segment_count, segment_capacity;
     bool on_helper;                       /* the current segment runs on the internal engine */
     uint32_t call_count;                  /* recording calls so far: the next call's index */
+    /* call_count after the last call that left the list settled for a draw's short way
+     * (command_list_graphics.c, draw_settled): a draw that needed nothing more than the bind
+     * point's flush, or, right after such a call, one that changes only what that flush and the
+     * draw's dynamic state apply (root arguments, vertex and index buffers, blend factor, stencil
+     * reference: d3d12_command_list_keep_settled). Every other call counts past it. UINT32_MAX: none. */
+    uint32_t draw_settled_at;
     struct d3d12_command_record record;
     uint32_t split_every;                 /* D3D12XS_SPLIT_LISTS: cut after every N commands (tests) */
     uint32_t commands_in_segment;

@@ -37,6 +37,15 @@ static inline bool d3d12_command_list_check_recording_in_pass(struct d3d12_comma
     return false;
 }
 
+/* For the calls that change only what a settled list's next draw applies itself (root
+ * arguments, vertex and index buffers, blend factor, stencil reference): called after them, it
+ * keeps the list settled if it was before them (draw_settled_at in command_list_state.h). */
+static inline void d3d12_command_list_keep_settled(struct d3d12_command_list *list)
+{
+    if (list->draw_settled_at == list->call_count - 1)
+        list->draw_settled_at = list->call_count;
+}
+
 /* The same for every other command: the one place where the rendering pass that draws left
  * open ends before a command that cannot be inside one (copies, barriers, dispatches, queries,
  * console waits and writes, PIX events...). Target clears end it themselves where they cannot
