@@ -130,11 +130,17 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
                 D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT);
         return;
     }
-    /* Written in place: a view refused below makes the list invalid, so what the slots then hold
-     * is never read. */
-    for (UINT i = 0; i < count; i++)
-        buffers[i] = (struct d3d12_vertex_buffer){0};
-    for (UINT i = 0; views && i < count; i++) {
+    /* Each slot written whole, field by field (a separate zeroing of the slots became a
+     * `rep stos`, whose start-up cost was most of the call). A view refused below makes the list
+     * invalid, so what the slots then hold is never read. */
+    for (UINT i = 0; i < count; i++) {
+        struct d3d12_vertex_buffer *slot = &buffers[i];
+        slot->buffer = VK_NULL_HANDLE;
+        slot->offset = slot->size = slot->stride = 0;
+        slot->address = 0;
+        slot->view_size = 0;
+        if (!views)
+            continue;
         /* D3D12 leaves a larger stride undefined (its debug layer reports it) and Vulkan forbids
          * it: the slot gets no buffer, so the draws read 0 there */
         if (views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES) {
@@ -142,12 +148,12 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
                     views[i].StrideInBytes, D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
             continue;
         }
-        buffers[i].stride = views[i].StrideInBytes;
-        buffers[i].address = views[i].BufferLocation;
-        buffers[i].view_size = views[i].SizeInBytes;
+        slot->stride = views[i].StrideInBytes;
+        slot->address = views[i].BufferLocation;
+        slot->view_size = views[i].SizeInBytes;
         /* address 0: no buffer, reads give 0 */
         if (views[i].BufferLocation && !resolve_view(list, command, "pViews", (int)i, views[i].BufferLocation, views[i].SizeInBytes,
-                &buffers[i].buffer, &buffers[i].offset, &buffers[i].size))
+                &slot->buffer, &slot->offset, &slot->size))
             return;
     }
     if (start + count > graphics->vertex_buffer_count)
