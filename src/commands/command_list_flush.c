@@ -268,6 +268,16 @@ static void bind_heaps(struct d3d12_command_list *list, enum d3d12_bind_point bi
 /* Each table's start as a heap index, checked against the bound heap of its type where the
  * shader reads it, then the CBV_SRV_UAV heap's size for d3d12xs_heap.hlsli (root signatures
  * with CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED); pushed after the root constants. */
+/* A few words equal: a loop, where memcmp of a size known only at run time is a library call
+ * (4 % of a pipeline change's samples on lavapipe). */
+static inline bool same_words(const uint32_t *a, const uint32_t *b, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
 {
     const struct d3d12_list_bindings *bindings = &list->bindings;
@@ -353,7 +363,7 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
                 : buffers->capacity[D3D12XS_HEAP_SET_RESOURCES];
     }
     if (!table || (state->table_starts_in == list->vk_command_buffer && state->table_starts_layout == bindings->pipeline->vk_layout
-            && state->pushed_table_count == table && !memcmp(state->pushed_table_starts, state->table_starts, 4 * table)))
+            && state->pushed_table_count == table && same_words(state->pushed_table_starts, state->table_starts, table)))
         return true;
     vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(signature, bind_point), signature->tables_offset,
             4 * table, state->table_starts);
