@@ -568,8 +568,9 @@ struct raw {
  * and generated commands. False when the device has no VK_EXT_device_generated_commands. */
 static bool raw_create_device(struct raw *r)
 {
+    /* VK_KHR_maintenance5: generated commands require it, and the preprocess memory's usage is its */
     static const char *const extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, D3D12XS_VK_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME,
-            VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME};
+            D3D12XS_VK_MAINTENANCE_5_EXTENSION_NAME, VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME};
     /* An experiment (D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS): the raw draw pipelines with dynamic
      * sample locations, as d3d12xs makes every pipeline where the device has them. */
     r->sample_locations = getenv("D3D12XS_BENCH_RAW_SAMPLE_LOCATIONS")
@@ -586,7 +587,8 @@ static bool raw_create_device(struct raw *r)
     VkPhysicalDeviceVulkan11Features offered11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &offered12};
     VkPhysicalDeviceFeatures2 offered = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &offered11};
 
-    if (!bench_vk_has_device_extension(r->vk.physical_device, D3D12XS_VK_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME))
+    if (!bench_vk_has_device_extension(r->vk.physical_device, D3D12XS_VK_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME)
+            || !bench_vk_has_device_extension(r->vk.physical_device, D3D12XS_VK_MAINTENANCE_5_EXTENSION_NAME))
         return false;
     vkGetPhysicalDeviceFeatures2(r->vk.physical_device, &offered);
     if (!offered_dgc.deviceGeneratedCommands || !offered12.bufferDeviceAddress || !offered11.shaderDrawParameters
@@ -598,8 +600,10 @@ static bool raw_create_device(struct raw *r)
     REQUIRE(family < count, "no graphics queue family");
     REQUIRE(families[family].timestampValidBits, "queue family %u has no timestamps", family);
 
+    VkPhysicalDeviceMaintenance5FeaturesKHR maintenance5 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_5_FEATURES_KHR,
+            .maintenance5 = VK_TRUE};
     VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT dgc = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEVICE_GENERATED_COMMANDS_FEATURES_EXT,
-            .deviceGeneratedCommands = VK_TRUE};
+            .pNext = &maintenance5, .deviceGeneratedCommands = VK_TRUE};
     VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &dgc,
             .synchronization2 = VK_TRUE, .dynamicRendering = VK_TRUE};
     VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &features13,
@@ -913,9 +917,8 @@ static VkMemoryRequirements raw_preprocess_requirements(struct raw *r, enum kind
 
 /* One buffer of preprocess memory: the timed runs' (draws at 0, dispatches after them), and slices
  * for the CPU figures' calls, each call its own as far as `budget` bytes go, then round again
- * (those recordings never run). Without VK_KHR_maintenance5 there is no
- * VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT: the memory comes from a buffer with a device
- * address, as d3d12xs's does (docs/indirect.md). */
+ * (those recordings never run). The buffer has VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT
+ * (VK_KHR_maintenance5's usage flags), as d3d12xs's transient memory does (docs/indirect.md). */
 static void raw_preprocess_memory(struct raw *r, VkDeviceSize budget)
 {
     VkDeviceSize size, alignment = 256;
@@ -938,7 +941,10 @@ static void raw_preprocess_memory(struct raw *r, VkDeviceSize budget)
     if (!size)
         return;
     VkMemoryAllocateFlagsInfo flags = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
-    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+    VkBufferUsageFlags2CreateInfoKHR usage2 = {.sType = VK_STRUCTURE_TYPE_BUFFER_USAGE_FLAGS_2_CREATE_INFO_KHR,
+            .usage = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
+                    | D3D12XS_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT};
+    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .pNext = &usage2, .size = size,
             .usage = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkMemoryRequirements requirements;
