@@ -360,7 +360,7 @@ static void test_errors(struct env *env)
         "RWByteAddressBuffer output : register(u0);\n"
         "[numthreads(1, 1, 1)] void main() { output.Store(0, 1); }\n";
     code = compile(uav_source, "main");
-    ID3D12PipelineState *good = harness_compute_pipeline(env->device, signature, code);
+    ID3D12PipelineState *good = harness_compute_pipeline(env->device, signature, code), *switched = NULL;
     ID3D10Blob_Release(code);
     CHECK_HR(ID3D12GraphicsCommandList2_Reset(list.list, list.allocator, good), S_OK);
     ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
@@ -370,6 +370,30 @@ static void test_errors(struct env *env)
         ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
         CHECK_NO_LOG();
         CHECK_DEBUG_WARNINGS(warnings, 1, "root parameter 0 is read by the shader but was never set");
+    }
+    {
+        /* Another pipeline is checked (and warns) once; switching back to one that passed the
+         * checks with nothing else changed checks nothing again (passed[] in command_list_state.h). */
+        static const char other_source[] =
+            "RWByteAddressBuffer output : register(u0);\n"
+            "[numthreads(1, 1, 1)] void main() { output.Store(0, 2); }\n";
+        ID3D10Blob *other_code = compile(other_source, "main");
+        ID3D12PipelineState *other = harness_compute_pipeline(env->device, signature, other_code);
+        size_t warnings = harness_warning_count();
+        ID3D10Blob_Release(other_code);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, other);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        CHECK_DEBUG_WARNINGS(warnings, 1, "root parameter 0 is read by the shader but was never set");
+        warnings = harness_warning_count();
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, good);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, other);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        CHECK_MSG(harness_warning_count() == warnings, "switching between two checked pipelines warned %zu times again",
+                harness_warning_count() - warnings);
+        CHECK_NO_LOG();
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, good);
+        switched = other; /* released with good: the list holds commands of it */
     }
     ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(list.list, 0, 0x1234);
     CHECK_NO_LOG();
@@ -400,6 +424,8 @@ static void test_errors(struct env *env)
     harness_release_list(&copy);
     harness_release_list(&list);
     ID3D12PipelineState_Release(good);
+    if (switched)
+        ID3D12PipelineState_Release(switched);
     ID3D12RootSignature_Release(signature);
 }
 

@@ -110,7 +110,7 @@ static void set_root_signature(struct d3d12_command_list *list, enum d3d12_bind_
     point->dirty |= D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS | D3D12_DIRTY_TABLES | D3D12_DIRTY_HEAP_OFFSETS;
     point->constants_dirty_first = 0;
     point->constants_dirty_end = signature->push_constant_size / 4;
-    point->validated = false;
+    d3d12_bind_point_unvalidate(point);
 }
 
 /* Checks that a root-argument call names an existing parameter of the expected type. */
@@ -160,7 +160,7 @@ static void set_constants(struct d3d12_command_list *list, enum d3d12_bind_point
         memcpy(&point->push_constants[first], data, count * 4);
     if (!(point->constants_set >> index & 1)) {
         point->constants_set |= 1ull << index;
-        point->validated = false;
+        d3d12_bind_point_unvalidate(point);
     }
     if (!(point->dirty & D3D12_DIRTY_CONSTANTS)) {
         point->dirty |= D3D12_DIRTY_CONSTANTS;
@@ -191,7 +191,7 @@ static inline void store_constant(struct d3d12_bind_point_state *point, UINT ind
     point->push_constants[slot] = value;
     if (__builtin_expect(!(point->constants_set >> index & 1), 0)) {
         point->constants_set |= 1ull << index;
-        point->validated = false;
+        d3d12_bind_point_unvalidate(point);
     }
     if (!(point->dirty & D3D12_DIRTY_CONSTANTS)) {
         point->dirty |= D3D12_DIRTY_CONSTANTS;
@@ -242,7 +242,7 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
     else if (!binding_list(list, bind_point, command) || !root_parameter_valid(list, bind_point, command, index, type))
         return;
     if (!point->arguments[index].set)
-        point->validated = false;
+        d3d12_bind_point_unvalidate(point);
     point->arguments[index].set = true;
     point->arguments[index].value = value;
     /* A table is an offset into the bound heap, checked and pushed at the next flush. */

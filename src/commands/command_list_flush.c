@@ -461,7 +461,11 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         return true;
     }
     /* The checks depend only on what is bound and which arguments were ever set, so they
-     * run again only after one of those changed: a constants-only flush skips them. */
+     * run again only after one of those changed: a constants-only flush skips them, and so does
+     * a switch back to a pipeline that passed them since nothing else changed (passed[]). */
+    if (!state->validated && pipeline && ((state->passed[0].pipeline == pipeline && state->passed[0].epoch == state->validation_epoch)
+            || (state->passed[1].pipeline == pipeline && state->passed[1].epoch == state->validation_epoch)))
+        state->validated = true;
     if (__builtin_expect(!state->validated, 0)) {
         if (!pipeline) {
             d3d12_command_list_record_error(list, command, "no pipeline state is set (SetPipelineState)");
@@ -499,6 +503,9 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
                     constants ? "zeros" : "a null descriptor");
         }
         state->validated = true;
+        state->passed[state->next_passed].pipeline = pipeline;
+        state->passed[state->next_passed].epoch = state->validation_epoch;
+        state->next_passed ^= 1;
     }
     /* Root descriptors first: they decide whether the SCALAR variant runs. */
     if (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_DESCRIPTORS)) {

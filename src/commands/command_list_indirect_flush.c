@@ -24,7 +24,7 @@ bool d3d12_command_list_flush_for_commands(struct d3d12_command_list *list, cons
     }
     if (set_by_commands || views_by_commands) {
         state->constants_set |= set_by_commands;
-        state->validated = false;
+        d3d12_bind_point_unvalidate(state);
         state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
     }
     flushed = dispatch ? d3d12_command_list_flush_compute(list, command, 0) : d3d12_command_list_prepare_draw(list, command, index_buffer_needed);
@@ -34,7 +34,7 @@ bool d3d12_command_list_flush_for_commands(struct d3d12_command_list *list, cons
     }
     if (set_by_commands || views_by_commands) {
         state->constants_set = set_by_list;
-        state->validated = false;
+        d3d12_bind_point_unvalidate(state);
         state->dirty |= views_by_commands ? D3D12_DIRTY_DESCRIPTORS : 0;
     }
     return flushed;

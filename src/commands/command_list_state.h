@@ -47,6 +47,15 @@ struct d3d12_bind_point_state {
      * only those (D3D12_DIRTY_PIPELINE pushes them all). */
     uint32_t constants_dirty_first, constants_dirty_end;
     bool validated; /* the bound pipeline, signature and set arguments passed the flush's checks */
+    /* Counts the changes of what those checks read other than the pipeline (the signature, which
+     * arguments are set: d3d12_bind_point_unvalidate); the last two pipelines that passed them
+     * with the count they passed at, so that switching between pipelines re-checks neither. */
+    uint32_t validation_epoch;
+    struct {
+        const struct d3d12_pipeline_state *pipeline;
+        uint32_t epoch;
+    } passed[2];
+    uint8_t next_passed;
     /* The last full flush found nothing but root constants can change the next one's work (no
      * variant, memory-based ABI or console validation): a constants-only flush takes the short way. */
     bool constants_only;
@@ -83,6 +92,14 @@ struct d3d12_bind_point_state {
      * root signature's order of them (its root_view_offsets), as last pushed. */
     uint32_t root_view_misalignments[D3D12XS_MAX_ROOT_PARAMETERS];
 };
+
+/* What the flush's checks read changed (not the pipeline): they run again at the next flush,
+ * whatever pipeline is bound. */
+static inline void d3d12_bind_point_unvalidate(struct d3d12_bind_point_state *point)
+{
+    point->validated = false;
+    point->validation_epoch++;
+}
 
 /* What a list binds: list-wide state (the pipeline, the descriptor heaps and the DispatchX
  * state), and each bind point's. */
