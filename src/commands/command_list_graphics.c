@@ -498,15 +498,17 @@ static inline bool draw_prepared(struct d3d12_command_list *list, const char *co
  * in command_list_state.h), checking only what changed since: the draw-ready checks hold, and
  * nothing is per draw (no predication, no views drawn one by one, no console validation record,
  * no cuts between commands), and the graphics bind point owns the push constants with arguments
- * checked and nothing but constants to push (so a flush with nothing dirty does nothing). */
-static inline bool draw_settled(const struct d3d12_command_list *list)
+ * checked and nothing but constants to push (so a flush with nothing dirty does nothing). The
+ * barrier tracker then holds the draw stages as recorded (draw_ready notes them) until the next
+ * barrier, which only a call that unsettles the list can bring: the settled draws need not. */
+static inline bool draw_settled(struct d3d12_command_list *list)
 {
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_bind_point_state *state = &list->bindings.points[D3D12_BIND_POINT_GRAPHICS];
 
     return !list->predication.active && !pipeline->graphics->views_apart && !list->object.device->console_validation && !list->split_every
             && list->bindings.push_owner == D3D12_BIND_POINT_GRAPHICS && state->validated && state->constants_only
-            && draw_ready((struct d3d12_command_list *)list, pipeline);
+            && draw_ready(list, pipeline);
 }
 
 /* Whether a settled list's draw has nothing to apply: the calls since it settled made nothing
