@@ -407,6 +407,26 @@ static void test_dxbc_stages(void)
     desc.PS.BytecodeLength = ps_size;
     if ((state = create(&desc, S_OK)))
         ID3D12PipelineState_Release(state);
+    /* the stages are translated together: a refusal names its stage, the first one where
+     * several are refused (one byte changed after the writer signed the container) */
+    {
+        uint8_t *bad_vs = malloc(vs_size), *bad_ps = malloc(ps_size);
+        CHECK(bad_vs && bad_ps);
+        if (bad_vs && bad_ps) {
+            memcpy(bad_vs, vs_code, vs_size);
+            memcpy(bad_ps, ps_code, ps_size);
+            bad_vs[vs_size - 8] ^= 1;
+            bad_ps[ps_size - 8] ^= 1;
+            desc.PS.pShaderBytecode = bad_ps;
+            REFUSED(&desc, E_INVALIDARG, "pDesc->PS: the DXBC checksum does not match");
+            desc.VS.pShaderBytecode = bad_vs;
+            REFUSED(&desc, E_INVALIDARG, "pDesc->VS: ");
+            desc.VS.pShaderBytecode = vs_code;
+            desc.PS.pShaderBytecode = ps_code;
+        }
+        free(bad_vs);
+        free(bad_ps);
+    }
     /* the HLSL pixel shader's COLOR is at Location 0, the DXBC vertex shader's at 1 */
     set_shader(&desc.PS, hlsl);
     if ((state = create(&desc, S_OK)))

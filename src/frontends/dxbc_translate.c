@@ -294,97 +294,172 @@ static HRESULT hull_barrier(struct d3d12xs_spirv_module *module, char *error, si
     return S_OK;
 }
 
-HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
-{
-    return d3d12xs_dxbc_translate_stage(code, size, NULL, module, error, error_size);
-}
+/* One shader's way through: begin checks it and makes its request (or finds its translation
+ * kept), the translator answers a batch of them, finish runs the passes over the answer. */
+struct translation {
+    const void *code;                 /* the application's container */
+    size_t size;
+    const struct d3d12xs_dxbc_tessellator *tessellator;
+    uint8_t *hull;                    /* a hull shader's rewrite, when translated in its place */
+    struct d3d12xs_dxbc_shader shader;
+    bool parsed;
+    struct d3d12xs_dxbc_ranges ranges;
+    struct pass_inputs inputs;
+    struct hlslc_buffer request;      /* empty when the translation was kept */
+    uint8_t *spirv;                   /* the kept translation (malloc()ed), or NULL */
+    size_t spirv_size;
+};
 
-HRESULT d3d12xs_dxbc_translate_stage(const void *code, size_t size, const struct d3d12xs_dxbc_tessellator *tessellator,
-        struct d3d12xs_spirv_module **module, char *error, size_t error_size)
+static HRESULT translation_begin(struct translation *t, const struct d3d12xs_dxbc_source *source, char *error, size_t error_size)
 {
     static const struct d3d12xs_dxbc_tessellator no_tessellator = {0, 0};
-    const void *source = code;  /* what is translated: code, or its rewrite */
-    size_t source_size = size;
-    uint8_t *hull = NULL;
-    struct d3d12xs_dxbc_shader shader;
-    struct d3d12xs_dxbc_ranges ranges = {0};
-    struct pass_inputs inputs = {0};
-    struct hlslc_buffer request = {0};
-    uint32_t status = 0;
-    uint8_t *spirv = NULL;
-    size_t spirv_size = 0;
-    char *messages = NULL, line[256];
+    const void *translated = source->code;  /* what is translated: the container, or its rewrite */
+    size_t translated_size = source->size;
     HRESULT hr;
 
-    *module = NULL;
-    if (FAILED(hr = d3d12xs_dxbc_parse(code, size, &shader, error, error_size)))
+    memset(t, 0, sizeof(*t));
+    t->code = source->code;
+    t->size = source->size;
+    if (FAILED(hr = d3d12xs_dxbc_parse(source->code, source->size, &t->shader, error, error_size)))
         return hr;
+    t->parsed = true;
     /* a pass-through hull shader whose patch constants read the control points: what
      * libvkd3d-shader 1.2 translates in its place (dxbc_hull.h; the cache keeps the original's
      * checksum) */
-    if (d3d12xs_dxbc_hull_needs_rewrite(&shader)) {
-        hr = d3d12xs_dxbc_rewrite_hull(code, &shader, &hull, &source_size, error, error_size);
-        d3d12xs_dxbc_shader_cleanup(&shader);
-        if (FAILED(hr) || FAILED(hr = d3d12xs_dxbc_parse(hull, source_size, &shader, error, error_size))) {
-            free(hull);
+    if (d3d12xs_dxbc_hull_needs_rewrite(&t->shader)) {
+        hr = d3d12xs_dxbc_rewrite_hull(source->code, &t->shader, &t->hull, &translated_size, error, error_size);
+        d3d12xs_dxbc_shader_cleanup(&t->shader);
+        t->parsed = false;
+        if (FAILED(hr) || FAILED(hr = d3d12xs_dxbc_parse(t->hull, translated_size, &t->shader, error, error_size)))
             return hr;
-        }
-        source = hull;
+        t->parsed = true;
+        translated = t->hull;
     }
     /* only a domain shader's translation takes it */
-    if (!tessellator || shader.program_type != 4)
-        tessellator = &no_tessellator;
-    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(source, &shader, &ranges, error, error_size)))
-        goto done;
-    if (FAILED(hr = make_pass_inputs(&shader, &ranges, &inputs))) {
-        hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
-        goto done;
-    }
+    t->tessellator = source->tessellator && t->shader.program_type == 4 ? source->tessellator : &no_tessellator;
+    if (FAILED(hr = d3d12xs_dxbc_rewrite_ranges(translated, &t->shader, &t->ranges, error, error_size)))
+        return hr;
+    if (FAILED(make_pass_inputs(&t->shader, &t->ranges, &t->inputs)))
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
     /* a translation kept: no request, no helper */
-    if (!(spirv = cache_find(code, size, tessellator, &spirv_size))) {
-        if (ranges.container)
-            put_request(&request, ranges.container, ranges.size, &shader, &ranges, tessellator);
-        else
-            put_request(&request, source, source_size, &shader, &ranges, tessellator);
-        if (request.failed) {
-            hr = d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
-            goto done;
-        }
-        if (FAILED(hr = d3d12xs_helper_translate_dxbc(&request, &status, &messages, &spirv, &spirv_size, error, error_size)))
-            goto done;
-        if (status) {
-            first_line(messages, line, sizeof(line));
-            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader cannot translate the DXBC shader (error %d: %s)",
-                    (int)status, line);
-            goto done;
-        }
-        cache_add(code, size, tessellator, spirv, spirv_size);
-    }
-    if (FAILED(hr = d3d12xs_spirv_module_parse(spirv, spirv_size, module, error, error_size)))
-        goto done;
-    if (FAILED(hr = run_passes(*module, &inputs, ranges.site_count, error, error_size))
-            || (shader.program_type != 5 && FAILED(hr = add_semantics(*module, &shader, error, error_size)))
-            || (shader.patch_phase_reads_output_points && FAILED(hr = hull_barrier(*module, error, error_size)))) {
+    if ((t->spirv = cache_find(source->code, source->size, t->tessellator, &t->spirv_size)))
+        return S_OK;
+    if (t->ranges.container)
+        put_request(&t->request, t->ranges.container, t->ranges.size, &t->shader, &t->ranges, t->tessellator);
+    else
+        put_request(&t->request, translated, translated_size, &t->shader, &t->ranges, t->tessellator);
+    if (t->request.failed)
+        return d3d12xs_write_error(E_OUTOFMEMORY, error, error_size, "out of memory");
+    return S_OK;
+}
+
+/* The module of the translation's SPIR-V (t->spirv), with the passes run. */
+static HRESULT translation_finish(struct translation *t, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
+{
+    HRESULT hr;
+
+    if (FAILED(hr = d3d12xs_spirv_module_parse(t->spirv, t->spirv_size, module, error, error_size)))
+        return hr;
+    if (FAILED(hr = run_passes(*module, &t->inputs, t->ranges.site_count, error, error_size))
+            || (t->shader.program_type != 5 && FAILED(hr = add_semantics(*module, &t->shader, error, error_size)))
+            || (t->shader.patch_phase_reads_output_points && FAILED(hr = hull_barrier(*module, error, error_size)))) {
         d3d12xs_spirv_module_destroy(*module);
         *module = NULL;
-        goto done;
+        return hr;
     }
     {
         /* no UAV declared globallycoherent: no volatile access (spirv.h) */
         bool volatile_access = false;
-        for (uint32_t i = 0; i < shader.resource_count; i++)
-            volatile_access |= shader.resources[i].globally_coherent;
+        for (uint32_t i = 0; i < t->shader.resource_count; i++)
+            volatile_access |= t->shader.resources[i].globally_coherent;
         if (!volatile_access)
             d3d12xs_spirv_add_marker(*module, D3D12XS_SPIRV_NO_VOLATILE_MARKER);
     }
+    return S_OK;
+}
 
-done:
-    free(hull);
-    free(request.data);
-    free(messages);
-    free(spirv);
-    free_pass_inputs(&inputs);
-    d3d12xs_dxbc_ranges_cleanup(&ranges);
-    d3d12xs_dxbc_shader_cleanup(&shader);
+static void translation_cleanup(struct translation *t)
+{
+    free(t->hull);
+    free(t->request.data);
+    free(t->spirv);
+    free_pass_inputs(&t->inputs);
+    d3d12xs_dxbc_ranges_cleanup(&t->ranges);
+    if (t->parsed)
+        d3d12xs_dxbc_shader_cleanup(&t->shader);
+}
+
+/* The translator's answers to the requests made, into each translation's spirv (kept for the
+ * next time the same container comes); *failed names the shader of a failure. */
+static HRESULT ask_translator(struct translation *t, uint32_t count, uint32_t *failed, char *error, size_t error_size)
+{
+    const struct hlslc_buffer *requests[D3D12XS_DXBC_MAX_SOURCES];
+    struct d3d12xs_helper_translation answers[D3D12XS_DXBC_MAX_SOURCES];
+    uint32_t asked[D3D12XS_DXBC_MAX_SOURCES], ask_count = 0, answered;
+    char line[256];
+    HRESULT hr;
+
+    for (uint32_t i = 0; i < count; i++)
+        if (!t[i].spirv) {
+            asked[ask_count] = i;
+            requests[ask_count++] = &t[i].request;
+        }
+    if (!ask_count)
+        return S_OK;
+    hr = d3d12xs_helper_translate_dxbc(requests, ask_count, answers, &answered, error, error_size);
+    if (FAILED(hr))
+        *failed = asked[answered];
+    /* answered in order: a refusal among them comes before the helper's failure */
+    for (uint32_t k = answered; k-- > 0;) {
+        struct translation *u = &t[asked[k]];
+        if (answers[k].status) {
+            first_line(answers[k].messages, line, sizeof(line));
+            hr = d3d12xs_write_error(E_INVALIDARG, error, error_size, "libvkd3d-shader cannot translate the DXBC shader (error %d: %s)",
+                    (int)answers[k].status, line);
+            *failed = asked[k];
+            free(answers[k].spirv);
+        } else {
+            cache_add(u->code, u->size, u->tessellator, answers[k].spirv, answers[k].spirv_size);
+            u->spirv = answers[k].spirv;
+            u->spirv_size = answers[k].spirv_size;
+        }
+        free(answers[k].messages);
+    }
     return hr;
+}
+
+HRESULT d3d12xs_dxbc_translate_all(const struct d3d12xs_dxbc_source *sources, uint32_t count, struct d3d12xs_spirv_module **modules,
+        uint32_t *failed, char *error, size_t error_size)
+{
+    struct translation t[D3D12XS_DXBC_MAX_SOURCES];
+    uint32_t begun = 0;
+    HRESULT hr = S_OK;
+
+    *failed = 0;
+    memset(modules, 0, count * sizeof(*modules));
+    if (count > D3D12XS_DXBC_MAX_SOURCES)
+        return d3d12xs_write_error(E_INVALIDARG, error, error_size, "more than %u shaders to translate at once", D3D12XS_DXBC_MAX_SOURCES);
+    for (; begun < count && SUCCEEDED(hr); begun++)
+        if (FAILED(hr = translation_begin(&t[begun], &sources[begun], error, error_size)))
+            *failed = begun;
+    if (SUCCEEDED(hr))
+        hr = ask_translator(t, count, failed, error, error_size);
+    for (uint32_t i = 0; i < count && SUCCEEDED(hr); i++)
+        if (FAILED(hr = translation_finish(&t[i], &modules[i], error, error_size)))
+            *failed = i;
+    for (uint32_t i = 0; i < begun; i++)
+        translation_cleanup(&t[i]);
+    if (FAILED(hr))
+        for (uint32_t i = 0; i < count; i++) {
+            d3d12xs_spirv_module_destroy(modules[i]);
+            modules[i] = NULL;
+        }
+    return hr;
+}
+
+HRESULT d3d12xs_dxbc_translate(const void *code, size_t size, struct d3d12xs_spirv_module **module, char *error, size_t error_size)
+{
+    const struct d3d12xs_dxbc_source source = {code, size, NULL};
+    uint32_t failed;
+    return d3d12xs_dxbc_translate_all(&source, 1, module, &failed, error, error_size);
 }

@@ -67,6 +67,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <sys/types.h>
 
@@ -192,27 +193,35 @@ static inline char *hlslc_get_strdup(struct hlslc_reader *r, size_t *length)
     return copy;
 }
 
-static inline bool hlslc_write_all(int fd, const void *data, size_t size)
+/* Writes the header and the payload with as few system calls as the socket takes: the whole
+ * message in one sendmsg where it fits the socket's buffer, so that the peer wakes once per
+ * message, not once for its header and again for its payload. */
+static inline bool hlslc_send(int fd, uint32_t type, const struct hlslc_buffer *payload)
 {
-    const uint8_t *p = data;
-    while (size) {
-        ssize_t n = send(fd, p, size, MSG_NOSIGNAL);
+    uint32_t header[2] = {type, payload ? (uint32_t)payload->size : 0};
+    struct iovec parts[2] = {{header, sizeof(header)}, {payload ? payload->data : NULL, payload ? payload->size : 0}};
+    struct msghdr message = {.msg_iov = parts, .msg_iovlen = 2};
+
+    if (payload && payload->failed)
+        return false;
+    while (message.msg_iovlen) {
+        ssize_t n = sendmsg(fd, &message, MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return false;
-        p += n;
-        size -= (size_t)n;
+        /* a partial write: skip what went */
+        while (message.msg_iovlen && (size_t)n >= message.msg_iov->iov_len) {
+            n -= (ssize_t)message.msg_iov->iov_len;
+            message.msg_iov++;
+            message.msg_iovlen--;
+        }
+        if (message.msg_iovlen) {
+            message.msg_iov->iov_base = (uint8_t *)message.msg_iov->iov_base + n;
+            message.msg_iov->iov_len -= (size_t)n;
+        }
     }
     return true;
-}
-
-static inline bool hlslc_send(int fd, uint32_t type, const struct hlslc_buffer *payload)
-{
-    uint32_t header[2] = {type, payload ? (uint32_t)payload->size : 0};
-    if (payload && payload->failed)
-        return false;
-    return hlslc_write_all(fd, header, sizeof(header)) && (!payload || hlslc_write_all(fd, payload->data, payload->size));
 }
 
 static inline int64_t hlslc_now_ms(void)
@@ -228,8 +237,9 @@ static inline int hlslc_read_all(int fd, void *data, size_t size, int64_t deadli
 {
     uint8_t *p = data;
     while (size) {
-        ssize_t n;
-        if (deadline_ms >= 0) {
+        /* what has arrived is taken at once; poll (with the deadline) only when nothing has */
+        ssize_t n = recv(fd, p, size, deadline_ms >= 0 ? MSG_DONTWAIT : 0);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline_ms >= 0) {
             struct pollfd pfd = {.fd = fd, .events = POLLIN};
             int64_t left = deadline_ms - hlslc_now_ms();
             int ready;
@@ -238,10 +248,8 @@ static inline int hlslc_read_all(int fd, void *data, size_t size, int64_t deadli
             ready = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
             if (ready < 0 && errno != EINTR)
                 return 0;
-            if (ready <= 0)
-                continue;
+            continue;
         }
-        n = recv(fd, p, size, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

@@ -142,35 +142,29 @@ void d3d12xs_helper_start_translator(void)
     pthread_mutex_unlock(&translator_lock);
 }
 
-HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
-        size_t *spirv_size, char *error, size_t error_size)
+/* Requests in flight at once stay under this many bytes: the socket's buffer then holds them
+ * all, so sending never waits for the translator, which may itself be waiting for this process
+ * to read an answer (a request alone may be any size: nothing else is in flight). */
+#define IN_FLIGHT_BYTES 65536
+
+/* One answer (HLSLC_RESULT) into *answer; S_OK, or the failure with the translator stopped. */
+static HRESULT receive_answer_locked(struct d3d12xs_helper_translation *answer, int64_t deadline, char *error, size_t error_size)
 {
-    int64_t deadline = hlslc_now_ms() + d3d12xs_helper_timeout_ms();
     uint32_t type = 0;
     uint8_t *payload = NULL;
     size_t size = 0;
-    int got = 0;
+    int got;
     HRESULT hr = S_OK;
 
-    *messages = NULL;
-    *spirv = NULL;
-    *spirv_size = 0;
-    pthread_mutex_lock(&translator_lock);
-    if (translator_fd < 0 && FAILED(hr = d3d12xs_helper_spawn(D3D12XS_HELPER_DXBC, &translator_fd, &translator_pid, error, error_size))) {
-        translator_fd = -1;
-        pthread_mutex_unlock(&translator_lock);
-        return hr;
-    }
-    if (hlslc_send(translator_fd, HLSLC_DXBC_REQUEST, request)
-            && (got = hlslc_receive(translator_fd, &type, &payload, &size, deadline)) == 1 && type == HLSLC_RESULT) {
+    if ((got = hlslc_receive(translator_fd, &type, &payload, &size, deadline)) == 1 && type == HLSLC_RESULT) {
         struct hlslc_reader r = {.data = payload, .size = size};
         const char *words;
-        if (hlslc_get_u32(&r, status) && (*messages = hlslc_get_strdup(&r, NULL)) && hlslc_get_str(&r, &words, spirv_size)
-                && (*spirv = malloc(*spirv_size ? *spirv_size : 1))) {
-            memcpy(*spirv, words, *spirv_size);
+        if (hlslc_get_u32(&r, &answer->status) && (answer->messages = hlslc_get_strdup(&r, NULL))
+                && hlslc_get_str(&r, &words, &answer->spirv_size) && (answer->spirv = malloc(answer->spirv_size ? answer->spirv_size : 1))) {
+            memcpy(answer->spirv, words, answer->spirv_size);
         } else {
-            free(*messages);
-            *messages = NULL;
+            free(answer->messages);
+            answer->messages = NULL;
             hr = d3d12xs_write_error(E_FAIL, error, error_size, "the shader compiler helper answered a DXBC translation with "
                     "nonsense");
             stop_translator_locked();
@@ -190,6 +184,44 @@ HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32
                     "this DXBC shader", translator_path_buffer);
     }
     free(payload);
+    return hr;
+}
+
+HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *const *requests, uint32_t count, struct d3d12xs_helper_translation *answers,
+        uint32_t *failed, char *error, size_t error_size)
+{
+    int64_t deadline = hlslc_now_ms() + d3d12xs_helper_timeout_ms();
+    uint32_t sent = 0, received = 0;
+    size_t in_flight = 0;
+    HRESULT hr = S_OK;
+
+    *failed = 0;
+    memset(answers, 0, count * sizeof(*answers));
+    pthread_mutex_lock(&translator_lock);
+    if (count && translator_fd < 0
+            && FAILED(hr = d3d12xs_helper_spawn(D3D12XS_HELPER_DXBC, &translator_fd, &translator_pid, error, error_size))) {
+        translator_fd = -1;
+        pthread_mutex_unlock(&translator_lock);
+        return hr;
+    }
+    /* The translator answers in order and reads the next request as soon as it has answered one:
+     * with the next request already sent, it goes on without waiting for this process. */
+    while (received < count) {
+        if (sent < count && (sent == received || in_flight + requests[sent]->size <= IN_FLIGHT_BYTES)) {
+            if (!hlslc_send(translator_fd, HLSLC_DXBC_REQUEST, requests[sent])) {
+                /* the translator is gone: reading the answer of the first request not answered says why */
+                sent = count;
+                continue;
+            }
+            in_flight += requests[sent++]->size;
+            continue;
+        }
+        if (FAILED(hr = receive_answer_locked(&answers[received], deadline, error, error_size)))
+            break;
+        in_flight -= requests[received++]->size;
+        deadline = hlslc_now_ms() + d3d12xs_helper_timeout_ms(); /* each translation has the whole timeout */
+    }
+    *failed = received;
     pthread_mutex_unlock(&translator_lock);
     return hr;
 }

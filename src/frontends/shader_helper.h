@@ -27,11 +27,22 @@ HRESULT d3d12xs_helper_spawn(enum d3d12xs_helper helper, int *fd, pid_t *pid, ch
  * a failure is left for the first translation to report. D3D12CreateDevice calls it, so that a
  * process's first DXBC pipeline does not wait for the process to start (about 3 ms on the H100). */
 void d3d12xs_helper_start_translator(void);
-/* Sends request (HLSLC_DXBC_REQUEST's payload) to a new helper and returns its answer: status 0
- * with the SPIR-V, or libvkd3d-shader's error with its messages (both malloc()ed: free them).
- * E_INVALIDARG when libvkd3d-shader crashed, E_FAIL when the helper could not run or did not
- * answer in time (D3D12XS_COMPILE_TIMEOUT_MS); the reason in error. */
-HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *request, uint32_t *status, char **messages, uint8_t **spirv,
-        size_t *spirv_size, char *error, size_t error_size);
+/* One translation's answer: status 0 with the SPIR-V, or libvkd3d-shader's error with its
+ * messages (both malloc()ed: free them). */
+struct d3d12xs_helper_translation {
+    uint32_t status;
+    char *messages;
+    uint8_t *spirv;
+    size_t spirv_size;
+};
+/* Sends the requests (HLSLC_DXBC_REQUEST payloads) to the translator, several at a time, and
+ * returns their answers in order: the translator works on the next request while this process
+ * reads the last answer, so a pipeline's stages cost one wait for the translator, not one each.
+ * S_OK when every answer came; otherwise the first that did not is *failed (the answers before
+ * it are the caller's to free) and the reason is in error: E_INVALIDARG when libvkd3d-shader
+ * crashed on it, E_FAIL when the helper could not run or did not answer in time
+ * (D3D12XS_COMPILE_TIMEOUT_MS, for each translation). */
+HRESULT d3d12xs_helper_translate_dxbc(const struct hlslc_buffer *const *requests, uint32_t count, struct d3d12xs_helper_translation *answers,
+        uint32_t *failed, char *error, size_t error_size);
 
 #endif

@@ -95,10 +95,35 @@ static HRESULT resolve_root_signature(struct d3d12_device *device, const struct 
             "RTS0 part)", desc->prefix);
 }
 
+/* Translates the DXBC stages together (one wait for the translator), except a domain shader
+ * after a hull shader: its translation takes the hull shader's state, so it comes in the stage
+ * loop, after its hull shader's module. */
+static HRESULT translate_dxbc_stages(struct d3d12_graphics_stage *stages, uint32_t count, const char *method)
+{
+    struct d3d12xs_dxbc_source sources[D3D12XS_GRAPHICS_STAGE_COUNT];
+    struct d3d12xs_spirv_module *modules[D3D12XS_GRAPHICS_STAGE_COUNT];
+    uint32_t of_source[D3D12XS_GRAPHICS_STAGE_COUNT], source_count = 0, failed;
+    char error[512];
+    HRESULT hr;
+
+    for (uint32_t i = 0; i < count; i++)
+        if (stages[i].from_dxbc && !(stages[i].stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && i
+                && stages[i - 1].stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT)) {
+            sources[source_count] = (struct d3d12xs_dxbc_source){stages[i].bytecode->pShaderBytecode, stages[i].bytecode->BytecodeLength, NULL};
+            of_source[source_count++] = i;
+        }
+    if (FAILED(hr = d3d12xs_dxbc_translate_all(sources, source_count, modules, &failed, error, sizeof(error))))
+        return d3d12xs_fail(hr, method, "%s: %s", stages[of_source[failed]].argument, error);
+    for (uint32_t k = 0; k < source_count; k++)
+        stages[of_source[k]].module = modules[k];
+    return S_OK;
+}
+
 /* Parses (DXBC: translates) the present stages and reads their interfaces. */
 static HRESULT load_stages(struct d3d12_graphics_stage *stages, uint32_t *count, const struct d3d12_graphics_desc *desc, char (*arguments)[32],
         const char *method)
 {
+    unsigned table_of[D3D12XS_GRAPHICS_STAGE_COUNT]; /* each present stage's stage_table entry */
     char error[512];
     HRESULT hr;
 
@@ -113,17 +138,28 @@ static HRESULT load_stages(struct d3d12_graphics_stage *stages, uint32_t *count,
         stage->argument = arguments[*count];
         stage->stage = stage_table[s].stage;
         stage->bytecode = bytecode;
+        table_of[*count] = s;
+        stage->from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength);
         (*count)++;
-        if ((stage->from_dxbc = d3d12xs_dxbc_is_container(bytecode->pShaderBytecode, bytecode->BytecodeLength))) {
+    }
+    if (FAILED(hr = translate_dxbc_stages(stages, *count, method)))
+        return hr;
+    for (uint32_t i = 0; i < *count; i++) {
+        struct d3d12_graphics_stage *stage = &stages[i];
+        const unsigned s = table_of[i];
+        if (stage->module)
+            hr = S_OK;
+        else if (stage->from_dxbc) {
+            /* a domain shader after a hull shader: the hull shader's tessellator state */
             struct d3d12xs_dxbc_tessellator tessellator = {0, 0};
-            /* a domain shader's translation takes its hull shader's state (loaded just before it) */
-            if (stage->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && *count >= 2
-                    && FAILED(hr = d3d12_tessellation_dxbc_state(&stages[*count - 2], &tessellator, stage->argument, method)))
+            const struct d3d12xs_dxbc_source source = {stage->bytecode->pShaderBytecode, stage->bytecode->BytecodeLength, &tessellator};
+            uint32_t failed;
+            if (FAILED(hr = d3d12_tessellation_dxbc_state(&stages[i - 1], &tessellator, stage->argument, method)))
                 return hr;
-            hr = d3d12xs_dxbc_translate_stage(bytecode->pShaderBytecode, bytecode->BytecodeLength, &tessellator, &stage->module, error,
-                    sizeof(error));
+            hr = d3d12xs_dxbc_translate_all(&source, 1, &stage->module, &failed, error, sizeof(error));
         } else
-            hr = d3d12xs_spirv_module_parse(bytecode->pShaderBytecode, bytecode->BytecodeLength, &stage->module, error, sizeof(error));
+            hr = d3d12xs_spirv_module_parse(stage->bytecode->pShaderBytecode, stage->bytecode->BytecodeLength, &stage->module, error,
+                    sizeof(error));
         if (FAILED(hr))
             return d3d12xs_fail(hr, method, "%s: %s", stage->argument, error);
         if (FAILED(hr = d3d12xs_spirv_stage_interface(stage->module, &stage->iface, error, sizeof(error))))
@@ -131,9 +167,9 @@ static HRESULT load_stages(struct d3d12_graphics_stage *stages, uint32_t *count,
         if (stage->iface.execution_model != stage_table[s].execution_model)
             return d3d12xs_fail(E_INVALIDARG, method, "%s is a %s shader, not a %s shader", stage->argument,
                     execution_model_name(stage->iface.execution_model), model_names[s]);
-        if (stage->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && *count >= 2
-                && stages[*count - 2].stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT
-                && FAILED(hr = d3d12_tessellation_check(&stages[*count - 2], stage, method)))
+        if (stage->stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT && i >= 1
+                && stages[i - 1].stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT
+                && FAILED(hr = d3d12_tessellation_check(&stages[i - 1], stage, method)))
             return hr;
     }
     return S_OK;
