@@ -515,6 +515,31 @@ static void test_bad_tables(struct env *env)
     harness_check_log(mark, __FILE__, __LINE__, "Close", "Dispatch", NULL);
     CHECK_HR(ID3D12GraphicsCommandList2_Reset(list.list, list.allocator, NULL), S_OK);
 
+    /* the same table read by a pipeline that reaches less, then by one that reaches past the heap:
+     * the pipeline change alone is checked too (the table starts stay; the reach is the new pipeline's) */
+    {
+        static const char near_source[] =
+            "RWBuffer<uint> output : register(u0);\n"
+            "[numthreads(1, 1, 1)] void main() { output[0] = 1; }\n";
+        ID3DBlob *near_code = harness_compile(near_source, 0);
+        ID3D12PipelineState *near = harness_compute_pipeline(env->device, signature, near_code);
+        ID3D10Blob_Release(near_code);
+        mark = harness_log_mark();
+        ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 2, heaps);
+        ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, near);
+        ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, gpu_at(env, heap, 5));
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        ID3D12GraphicsCommandList2_SetPipelineState(list.list, state);
+        ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+        harness_check_log(mark, __FILE__, __LINE__, "Dispatch", "register u0", "does not lie inside the bound CBV_SRV_UAV heap", "5 to 8 of 8", NULL);
+        mark = harness_log_mark();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        harness_check_log(mark, __FILE__, __LINE__, "Close", "Dispatch", NULL);
+        CHECK_HR(ID3D12GraphicsCommandList2_Reset(list.list, list.allocator, NULL), S_OK);
+        ID3D12PipelineState_Release(near);
+    }
+
     /* a handle of the sampler heap for a CBV_SRV_UAV table */
     mark = harness_log_mark();
     ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 2, heaps);

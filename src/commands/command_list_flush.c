@@ -278,6 +278,47 @@ static inline bool same_words(const uint32_t *a, const uint32_t *b, uint32_t cou
     return true;
 }
 
+/* The error of a table whose reach goes past the bound heap or past what shaders address: the
+ * first register read there. */
+static void report_table_reach(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
+{
+    const struct d3d12_list_bindings *bindings = &list->bindings;
+    const struct d3d12_bind_point_state *state = &bindings->points[bind_point];
+    const struct d3d12_root_signature *signature = state->root_signature;
+    const uint64_t increment = sizeof(struct d3d12xs_descriptor);
+    const struct d3d12xs_descriptor_buffers *buffers = list->object.device->descriptor_buffers;
+
+    for (uint32_t b = 0; b < bindings->pipeline->binding_count; b++) {
+        const struct d3d12xs_pipeline_binding *binding = &bindings->pipeline->bindings[b];
+        const bool sampler = signature->sampler_table_mask >> binding->root_index & 1;
+        const struct d3d12_descriptor_heap *heap = bindings->heaps[sampler];
+        uint64_t start, end;
+        uint32_t addressable;
+        if (binding->source != D3D12XS_BINDING_TABLE)
+            continue;
+        start = (state->arguments[binding->root_index].value - heap->gpu_base) / increment + binding->table_offset;
+        end = start + binding->table_extent; /* one past the last it reads */
+        if (end > heap->desc.NumDescriptors) {
+            d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) does not lie inside the bound %s heap: "
+                    "it reads descriptors %llu to %llu of %u", binding->root_index, binding->register_name, sampler ? "SAMPLER" : "CBV_SRV_UAV",
+                    (unsigned long long)start, (unsigned long long)(end - 1), heap->desc.NumDescriptors);
+            return;
+        }
+        /* Heaps hold D3D12's sizes on every device; shaders reach the first capacity[set] of
+         * them (descriptor_buffer.c). Past that a read would be undefined: refused like a table
+         * past its heap. */
+        addressable = buffers->capacity[binding->heap_set == D3D12XS_HEAP_SET_SAMPLERS ? D3D12XS_HEAP_SET_SAMPLERS : D3D12XS_HEAP_SET_RESOURCES];
+        if (end > addressable) {
+            d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) reads descriptors %llu to %llu of the "
+                    "bound %s heap, past the %u that shaders on %s can address", binding->root_index, binding->register_name,
+                    (unsigned long long)start, (unsigned long long)(end - 1), binding->heap_set == D3D12XS_HEAP_SET_SAMPLERS ? "SAMPLER" : "CBV_SRV_UAV",
+                    addressable, list->object.device->vk_properties.deviceName);
+            return;
+        }
+    }
+    d3d12_command_list_record_error(list, command, "a descriptor table the shader reads does not lie inside the bound heap");
+}
+
 static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
 {
     const struct d3d12_list_bindings *bindings = &list->bindings;
@@ -309,42 +350,19 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
             start = (uint32_t)((handle - heap->gpu_base) / increment);
         }
         state->table_slot[i] = (uint8_t)table;
-        state->table_reach[i] = 0;
         state->table_starts[table++] = start;
     }
-    /* Every register the shader reads through a table inside the heap (an unbounded array: its first). */
-    for (uint32_t b = 0; b < bindings->pipeline->binding_count; b++) {
-        const struct d3d12xs_pipeline_binding *binding = &bindings->pipeline->bindings[b];
-        const struct d3d12_descriptor_heap *heap;
-        uint64_t start;
-        if (binding->source != D3D12XS_BINDING_TABLE)
-            continue;
-        if (binding->table_offset + binding->table_extent > state->table_reach[binding->root_index])
-            state->table_reach[binding->root_index] = binding->table_offset + binding->table_extent;
-        heap = bindings->heaps[signature->sampler_table_mask >> binding->root_index & 1];
-        start = (state->arguments[binding->root_index].value - heap->gpu_base) / increment;
-        if (start + binding->table_offset + binding->table_extent > heap->desc.NumDescriptors) {
-            d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) does not lie inside the bound %s heap: "
-                    "it reads descriptors %llu to %llu of %u", binding->root_index, binding->register_name,
-                    signature->sampler_table_mask >> binding->root_index & 1 ? "SAMPLER" : "CBV_SRV_UAV",
-                    (unsigned long long)(start + binding->table_offset), (unsigned long long)(start + binding->table_offset + binding->table_extent - 1),
-                    heap->desc.NumDescriptors);
-            return false;
-        }
-        /* Heaps hold D3D12's sizes on every device; shaders reach the first capacity[set] of
-         * them (descriptor_buffer.c). Past that a read would be undefined: refused like a table
-         * past its heap. */
-        uint32_t addressable = buffers->capacity[binding->heap_set == D3D12XS_HEAP_SET_SAMPLERS ? D3D12XS_HEAP_SET_SAMPLERS
-                : D3D12XS_HEAP_SET_RESOURCES];
-        if (start + binding->table_offset + binding->table_extent > addressable) {
-            d3d12_command_list_record_error(list, command, "root parameter %u's table (register %s) reads descriptors %llu to %llu of the "
-                    "bound %s heap, past the %u that shaders on %s can address", binding->root_index, binding->register_name,
-                    (unsigned long long)(start + binding->table_offset), (unsigned long long)(start + binding->table_offset + binding->table_extent - 1),
-                    binding->heap_set == D3D12XS_HEAP_SET_SAMPLERS ? "SAMPLER" : "CBV_SRV_UAV", addressable,
-                    list->object.device->vk_properties.deviceName);
+    /* Every register the shader reads through a table inside the heap and inside what shaders
+     * address (table_limits; an unbounded array: its first): the pipeline's reach per table,
+     * and on a failure the register that goes past. */
+    for (uint64_t reads = bindings->pipeline->table_read_mask; reads; reads &= reads - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(reads);
+        if (state->table_starts[state->table_slot[i]] + bindings->pipeline->table_reach[i] > bindings->table_limits[signature->sampler_table_mask >> i & 1]) {
+            report_table_reach(list, bind_point, command);
             return false;
         }
     }
+    state->tables_started = bindings->pipeline->table_read_mask;
     if (bindings->pipeline->indexes_sampler_heap && !bindings->heaps[1]) {
         d3d12_command_list_record_error(list, command, "the shader indexes the SAMPLER heap directly (d3d12xs_heap.hlsli) but no "
                 "SAMPLER heap is set (SetDescriptorHeaps)");
@@ -396,7 +414,7 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
          * holds and shaders address (table_limits): a wrapped offset is a huge start. */
         offset = state->arguments[i].value - (heap ? heap->gpu_base : 0);
         start = offset / sizeof(struct d3d12xs_descriptor);
-        if (!heap || offset % sizeof(struct d3d12xs_descriptor) || start + state->table_reach[i] > list->bindings.table_limits[sampler]
+        if (!heap || offset % sizeof(struct d3d12xs_descriptor) || start + list->bindings.pipeline->table_reach[i] > list->bindings.table_limits[sampler]
                 || start >= list->bindings.table_limits[sampler])
             return false;
         state->table_starts[slot] = (uint32_t)start;
@@ -409,6 +427,28 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
         /* the copy of the full push is out of date: the next full push pushes (one store here
          * keeps a stream of table changes as cheap as it was) */
         state->table_starts_in = VK_NULL_HANDLE;
+    }
+    return true;
+}
+
+/* A pipeline change alone (no table or heap changed since the last full push, which pushed in
+ * this command buffer with this layout): the table starts stand, and only the new pipeline's
+ * reach is checked. false sends the flush to the full push, which reports what is wrong. */
+static bool keep_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+{
+    const struct d3d12_list_bindings *bindings = &list->bindings;
+    const struct d3d12_bind_point_state *state = &bindings->points[bind_point];
+    const struct d3d12_pipeline_state *pipeline = bindings->pipeline;
+    const struct d3d12_root_signature *signature = state->root_signature;
+
+    if (state->table_starts_in != list->vk_command_buffer || state->table_starts_layout != pipeline->vk_layout
+            || (pipeline->table_read_mask & ~state->tables_started) || (pipeline->indexes_sampler_heap && !bindings->heaps[1])
+            || (pipeline->indexes_heap && signature->heap_size_offset != UINT32_MAX && !bindings->heaps[0]))
+        return false;
+    for (uint64_t reads = pipeline->table_read_mask; reads; reads &= reads - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(reads);
+        if (state->table_starts[state->table_slot[i]] + pipeline->table_reach[i] > bindings->table_limits[signature->sampler_table_mask >> i & 1])
+            return false;
     }
     return true;
 }
@@ -562,7 +602,8 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         if (!(dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS))) {
             if ((dirty & D3D12_DIRTY_TABLES) && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
                 return false;
-        } else if (!push_table_starts(list, bind_point, command)) {
+        } else if (!((dirty & (D3D12_DIRTY_TABLES | D3D12_DIRTY_HEAP_OFFSETS)) == 0 && keep_table_starts(list, bind_point))
+                && !push_table_starts(list, bind_point, command)) {
             return false;
         }
         state->tables_changed = 0;

@@ -70,11 +70,11 @@ struct d3d12_bind_point_state {
     VkCommandBuffer constants_in, heap_sets_in;
     uint64_t constants_set;                      /* bit per constants parameter that has values */
     uint64_t tables_changed;                     /* bit per table set since the table starts were pushed */
-    /* Of the pipeline and signature of the last full push of the table starts: per root parameter,
-     * how many descriptors from its table's start the shader reads (0: none) and where its start
-     * goes among table_starts. */
-    uint32_t table_reach[D3D12XS_MAX_ROOT_PARAMETERS];
+    /* Of the signature and pipeline of the last full push of the table starts: per root parameter,
+     * where its start goes among table_starts, and the tables whose starts it found (those the
+     * pipeline reads; the others are pushed as 0). */
     uint8_t table_slot[D3D12XS_MAX_ROOT_PARAMETERS];
+    uint64_t tables_started;
     uint32_t push_constants[D3D12XS_MAX_ROOT_CONSTANT_BYTES / 4];
     struct d3d12_root_argument arguments[D3D12XS_MAX_ROOT_PARAMETERS];
     /* The table starts as last pushed, in which command buffer and with which layout: a full push

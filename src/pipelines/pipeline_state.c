@@ -182,12 +182,33 @@ static void table_grow_locked(struct d3d12xs_pipeline_table *table)
     table->bucket_count = count;
 }
 
+/* table_read_mask and table_reach from the bindings (every creation path ends in the table). */
+static void summarize_tables(struct d3d12_pipeline_state *state)
+{
+    const struct d3d12_root_signature *signature = state->root_signature;
+
+    state->table_read_mask = 0;
+    memset(state->table_reach, 0, sizeof(state->table_reach));
+    for (uint64_t used = state->used_root_mask; used; used &= used - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(used);
+        if (signature && i < signature->parameter_count && signature->parameter_types[i] == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
+            state->table_read_mask |= 1ull << i;
+    }
+    for (uint32_t b = 0; b < state->binding_count; b++) {
+        const struct d3d12xs_pipeline_binding *binding = &state->bindings[b];
+        if (binding->source == D3D12XS_BINDING_TABLE && binding->root_index < D3D12XS_MAX_ROOT_PARAMETERS
+                && binding->table_offset + binding->table_extent > state->table_reach[binding->root_index])
+            state->table_reach[binding->root_index] = binding->table_offset + binding->table_extent;
+    }
+}
+
 struct d3d12_pipeline_state *d3d12_pipeline_table_insert(struct d3d12_device *device, struct d3d12_pipeline_state *made,
         const struct d3d12_pipeline_key *key, unsigned vk_pipeline_count)
 {
     struct d3d12xs_pipeline_table *table = device->pipeline_table;
     struct d3d12_pipeline_state *state;
 
+    summarize_tables(made);
     pthread_mutex_lock(&table->lock);
     table->vk_pipelines_created += vk_pipeline_count;
     if ((state = table_find_locked(table, key))) {

@@ -107,6 +107,11 @@ struct d3d12_pipeline_state {
     uint32_t binding_count;
     uint32_t descriptor_count; /* sum of array sizes */
     uint64_t used_root_mask;
+    /* For the record path, made when the pipeline enters the device's table: the tables the
+     * shader reads (a bit per root parameter) and, per root parameter, how many descriptors from
+     * its table's start it reads (0: none), which the table checks of every draw and dispatch take. */
+    uint64_t table_read_mask;
+    uint32_t table_reach[D3D12XS_MAX_ROOT_PARAMETERS];
     /* Memory-based ABI (root signature flag): the root constants the shader reads come from a
      * uniform buffer at this binding of the push-descriptor set (D3D12XS_PUSH_BINDING_ARGUMENTS),
      * written per dispatch: the constants (root_signature->push_constant_size bytes), then at
