@@ -45,7 +45,8 @@
  *                                    primitive, u32 partitioning (0, 0 for other shaders)
  *   helper -> parent  HLSLC_RESULT   u32 status (0, or libvkd3d-shader's negative error as
  *                                    u32), str messages, str SPIR-V bytes
- * The translator is started with the first device: it translates a small built-in shader of its own before it reads the socket, so the first
+ * The translator is started with the first device: it translates small built-in shaders of its own (a compute kernel, a vertex
+ * and a pixel shader) before it reads the socket, so the first
  * pipeline's translation finds libvkd3d-shader's code paged in and its allocations made (a fresh
  * helper's first translation took 3-4 times a later one's: docs/benchmarks.md).
  *
