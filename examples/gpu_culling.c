@@ -400,6 +400,7 @@ static int write_png(const char *path, const uint8_t *rgba)
 
 int main(int argc, char **argv)
 {
+    bool unwritten;
     const char *path = argc > 1 ? argv[1] : "build/gpu_culling.png";
     /* the prefetch parser takes part in the wait: the DIRECT queue reads indirect arguments the COMPUTE queue wrote */
     D3D12XBOX_SYNC_PARAMS wait = {D3D12XBOX_SYNC_FLAG_NONE, D3D12XBOX_SYNC_CONTROL_FLAG_TOP_SELECT_ENGINE_PFP};
@@ -436,11 +437,12 @@ int main(int argc, char **argv)
            "on the DIRECT queue after WaitX(TOP_SELECT_ENGINE_PFP)\n", INSTANCES, survivors, gpu_count);
     printf("gpu_culling: %s: %u of %d pixels differ from the CPU reference\n", bad || gpu_count != survivors ? "WRONG" : "verified", bad,
             WIDTH * HEIGHT);
-    if (!write_png(path, image)) {
+    /* a file that cannot be written fails the run, after everything is released as on success */
+    unwritten = !write_png(path, image);
+    if (unwritten)
         fprintf(stderr, "gpu_culling: cannot write %s\n", path);
-        return 1;
-    }
-    printf("gpu_culling: wrote %s\n", path);
+    else
+        printf("gpu_culling: wrote %s\n", path);
 
     free(image);
     ID3D12Resource *resources[] = {g.instances, g.zero, g.commands, g.count, g.target, g.readback};
@@ -461,5 +463,5 @@ int main(int argc, char **argv)
     ID3D12CommandQueue_Release(g.direct);
     ID3D12CommandQueue_Release(g.compute);
     ID3D12Device_Release(g.device);
-    return bad || gpu_count != survivors ? 1 : 0;
+    return bad || gpu_count != survivors || unwritten ? 1 : 0;
 }

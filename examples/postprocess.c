@@ -10,6 +10,7 @@
  * another path). */
 #include <math.h>
 #include <png.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,7 @@ static int write_png(const char *path, const uint8_t *rgba, UINT pitch)
 
 int main(int argc, char **argv)
 {
+    bool unwritten;
     const char *path = argc > 1 ? argv[1] : "postprocess.png";
     uint64_t *frame_done = (uint64_t *)XMemVirtualAlloc(NULL, 64 * 1024, MEM_RESERVE | MEM_COMMIT | MEM_64K_PAGES, XMEM_GRAPHICS,
             PAGE_READWRITE | PAGE_WRITECOMBINE | PAGE_GRAPHICS_READWRITE);
@@ -339,11 +341,12 @@ int main(int argc, char **argv)
     printf("postprocess: %d frames of a %dx%d image, COMPUTE DispatchX -> bottom-of-pipe write -> DIRECT waits mid-list; "
            "last frame %s (%u of %d channel values off)\n", FRAMES, SIZE, SIZE, bad ? "WRONG" : "verified against the CPU", bad,
            SIZE * SIZE * 3);
-    if (!write_png(path, result_copy, g.footprint.Footprint.RowPitch)) {
+    /* a file that cannot be written fails the run, after everything is released as on success */
+    unwritten = !write_png(path, result_copy, g.footprint.Footprint.RowPitch);
+    if (unwritten)
         fprintf(stderr, "postprocess: cannot write %s\n", path);
-        return 1;
-    }
-    printf("postprocess: wrote %s\n", path);
+    else
+        printf("postprocess: wrote %s\n", path);
 
     free(source_copy);
     free(result_copy);
@@ -363,5 +366,5 @@ int main(int argc, char **argv)
     ID3D12CommandQueue_Release(g.compute);
     ID3D12Device_Release(g.device);
     VirtualFree(frame_done, 0, MEM_RELEASE);
-    return bad ? 1 : 0;
+    return bad || unwritten ? 1 : 0;
 }

@@ -508,6 +508,7 @@ static void record_frame(struct gpu *g, uint64_t frame, D3D12_GPU_VIRTUAL_ADDRES
 
 int main(int argc, char **argv)
 {
+    bool unwritten;
     const char *path = argc > 1 ? argv[1] : "build/scene.png";
     /* "Manual fences" in graphics memory, as console samples keep them: [0] drawn, [1] graded. */
     uint64_t *values = XMemVirtualAlloc(NULL, 64 * 1024, MEM_RESERVE | MEM_COMMIT | MEM_64K_PAGES, XMEM_GRAPHICS,
@@ -544,11 +545,12 @@ int main(int argc, char **argv)
            "bottom-of-pipe writes and mid-list waits between the queues\n", FRAMES, DIAMONDS, PANES);
     printf("scene: last frame %s: %d pixels x 3 channels against the CPU rasterizer, %u off by more than 2/255 (largest %u)\n",
             bad ? "WRONG" : "verified", WIDTH * HEIGHT, bad, largest);
-    if (!write_png(path, image)) {
+    /* a file that cannot be written fails the run, after everything is released as on success */
+    unwritten = !write_png(path, image);
+    if (unwritten)
         fprintf(stderr, "scene: cannot write %s\n", path);
-        return 1;
-    }
-    printf("scene: wrote %s\n", path);
+    else
+        printf("scene: wrote %s\n", path);
 
     free(image);
     ID3D12Resource *resources[] = {g.target, g.depth, g.graded, g.vertices, g.look, g.readback};
@@ -571,5 +573,5 @@ int main(int argc, char **argv)
     ID3D12CommandQueue_Release(g.compute);
     ID3D12Device_Release(g.device);
     VirtualFree(values, 0, MEM_RELEASE);
-    return bad ? 1 : 0;
+    return bad || unwritten ? 1 : 0;
 }
