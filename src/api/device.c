@@ -37,6 +37,7 @@
 #include "commands/command_signature.h"
 #include "generated/d3d12_stubs.h"
 #include "api/device_versions.h"
+#include "api/process_exit.h"
 
 #define METHOD(name) "ID3D12Device::" #name
 
@@ -58,6 +59,9 @@ D3D12XS_OBJECT_METHODS(d3d12_device, ID3D12Device14, impl_from_ID3D12Device14, "
 
 static void d3d12_device_destroy(struct d3d12_device *device)
 {
+    /* taken down at the process's exit already: its Vulkan objects are gone, the process ends */
+    if (!d3d12xs_exit_untrack(device))
+        return;
     /* First, so that a concurrent VirtualFree never retires through the scheduler going below. */
     d3d12xs_graphics_memory_remove_device(device);
     d3d12_waiter_destroy(device);
@@ -97,11 +101,30 @@ static void d3d12_device_destroy(struct d3d12_device *device)
     free(device);
 }
 
+/* At the process's exit with the device alive (api/process_exit.h): its thread stopped, its
+ * submitted work finished, and its VkDevice and instance destroyed before the driver's own
+ * teardown. Whatever else it holds is left to the process's end. */
+static void take_down_at_exit(void *owner)
+{
+    struct d3d12_device *device = owner;
+
+    if (device->config.debug == D3D12XS_CONFIG_ON)
+        WARN("the process exits with device %p alive (never released): its Vulkan device is taken down now", (void *)device);
+    d3d12_waiter_destroy(device);
+    if (device->vk_device) {
+        if (d3d12_device_removed_reason(device) == S_OK)
+            vkDeviceWaitIdle(device->vk_device);
+        vkDestroyDevice(device->vk_device, NULL);
+        device->vk_device = VK_NULL_HANDLE;
+    }
+    d3d12xs_instance_destroy(device);
+}
+
 static ULONG STDMETHODCALLTYPE d3d12_device_Release(ID3D12Device14 *iface)
 {
     struct d3d12_device *device = impl_from_ID3D12Device14(iface);
     unsigned refcount = d3d12xs_object_release(&device->object);
-    if (!refcount)
+    if (!refcount && !d3d12xs_exit_torn_down())
         d3d12_device_destroy(device);
     return refcount;
 }
@@ -612,6 +635,7 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         d3d12_device_destroy(device);
         return hr;
     }
+    d3d12xs_exit_track(device, take_down_at_exit);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
 

@@ -74,7 +74,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_allocator_Release(ID3D12CommandAllo
 {
     struct d3d12_command_allocator *allocator = impl_from_ID3D12CommandAllocator(iface);
     unsigned refcount = d3d12xs_object_release(&allocator->object);
-    if (!refcount)
+    if (!refcount && !d3d12xs_exit_torn_down())
         d3d12_command_allocator_release_private_ref(allocator);
     return refcount;
 }

@@ -396,7 +396,7 @@ static ULONG STDMETHODCALLTYPE d3d12_bundle_Release(ID3D12GraphicsCommandList10 
 {
     struct d3d12_bundle *bundle = impl_from_bundle(iface);
     unsigned refcount = d3d12xs_object_release(&bundle->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* Nothing of a bundle reaches the GPU but through its callers' command buffers. */
         if (bundle->allocator) {
             detach_allocator(bundle);

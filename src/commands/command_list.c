@@ -44,7 +44,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_list_Release(ID3D12GraphicsCommandL
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     unsigned refcount = d3d12xs_object_release(&list->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* The command buffer belongs to the allocator, which frees it on its own Reset or Release. */
         if (list->allocator) {
             if (list->state == D3D12_COMMAND_LIST_RECORDING && list->vk_command_buffer) {

@@ -33,7 +33,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_queue_Release(ID3D12CommandQueue *i
 {
     struct d3d12_command_queue *queue = impl_from_ID3D12CommandQueue(iface);
     unsigned refcount = d3d12xs_object_release(&queue->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* Submitted work runs to its end; held work is dropped (nothing can release it now). */
         if (queue->engine)
             d3d12_engine_orphan(queue->engine);

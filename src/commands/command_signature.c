@@ -43,7 +43,7 @@ static ULONG STDMETHODCALLTYPE d3d12_command_signature_Release(ID3D12CommandSign
     /* Lists read the signature while they record; the generated-commands layout a submitted list
      * names goes with it here, as D3D12 lets an application release a signature only once the
      * GPU is done with the lists that use it. */
-    if (!refcount)
+    if (!refcount && !d3d12xs_exit_torn_down())
         destroy_command_signature(signature);
     return refcount;
 }

@@ -35,7 +35,7 @@ static ULONG STDMETHODCALLTYPE d3d12_query_heap_Release(ID3D12QueryHeap *iface)
 {
     struct d3d12_query_heap *heap = impl_from_ID3D12QueryHeap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
-    if (!refcount)
+    if (!refcount && !d3d12xs_exit_torn_down())
         d3d12_scheduler_retire_object(&heap->object, destroy_query_heap, heap);
     return refcount;
 }

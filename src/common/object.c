@@ -8,6 +8,18 @@
 #include "common/log.h"
 #include "common/object.h"
 
+static atomic_bool exit_torn_down;
+
+bool d3d12xs_exit_torn_down(void)
+{
+    return atomic_load_explicit(&exit_torn_down, memory_order_acquire);
+}
+
+void d3d12xs_exit_mark_torn_down(void)
+{
+    atomic_store_explicit(&exit_torn_down, true, memory_order_release);
+}
+
 void d3d12xs_object_init(struct d3d12xs_object *object, struct d3d12_device *device)
 {
     memset(object, 0, sizeof(*object));

@@ -98,6 +98,11 @@ static HRESULT STDMETHODCALLTYPE prefix##_GetDevice(iface_type *iface, REFIID ri
     D3D12XS_OBJECT_VTBL_ENTRIES(prefix), \
     .GetDevice = prefix##_GetDevice
 
+/* Whether the process's exit teardown ran (api/process_exit.c): the devices' Vulkan objects are
+ * gone then, so a last Release after it destroys nothing (the process is ending). */
+bool d3d12xs_exit_torn_down(void);
+void d3d12xs_exit_mark_torn_down(void);
+
 static inline unsigned d3d12xs_object_add_ref(struct d3d12xs_object *object)
 {
     return atomic_fetch_add(&object->refcount, 1) + 1;
@@ -110,10 +115,11 @@ static inline void d3d12xs_object_add_private_ref(struct d3d12xs_object *object)
 {
     atomic_fetch_add(&object->private_refcount, 1);
 }
-/* True when that was the last reference of either kind: the caller destroys the object. */
+/* True when that was the last reference of either kind: the caller destroys the object (never
+ * after the exit teardown). */
 static inline bool d3d12xs_object_release_private_ref(struct d3d12xs_object *object)
 {
-    return atomic_fetch_sub(&object->private_refcount, 1) == 1;
+    return atomic_fetch_sub(&object->private_refcount, 1) == 1 && !d3d12xs_exit_torn_down();
 }
 
 #endif

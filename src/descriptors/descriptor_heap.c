@@ -38,7 +38,7 @@ static ULONG STDMETHODCALLTYPE d3d12_descriptor_heap_Release(ID3D12DescriptorHea
 {
     struct d3d12_descriptor_heap *heap = impl_from_ID3D12DescriptorHeap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* Its handles stop resolving now; its descriptor memory, which dispatches enqueued so
          * far may still read, goes when they are done (as resources go: Release never waits). */
         d3d12xs_descriptor_heap_unregister(heap);

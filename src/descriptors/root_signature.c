@@ -47,7 +47,7 @@ static ULONG STDMETHODCALLTYPE d3d12_root_signature_Release(ID3D12RootSignature 
 {
     struct d3d12_root_signature *signature = impl_from_ID3D12RootSignature(iface);
     unsigned refcount = d3d12xs_object_release(&signature->object);
-    if (!refcount)
+    if (!refcount && !d3d12xs_exit_torn_down())
         d3d12_root_signature_release_private_ref(signature);
     return refcount;
 }

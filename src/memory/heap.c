@@ -74,7 +74,7 @@ static ULONG STDMETHODCALLTYPE d3d12_heap_Release(ID3D12Heap *iface)
 {
     struct d3d12_heap *heap = impl_from_ID3D12Heap(iface);
     unsigned refcount = d3d12xs_object_release(&heap->object);
-    if (!refcount)
+    if (!refcount && !d3d12xs_exit_torn_down())
         d3d12_heap_release_private_ref(heap);
     return refcount;
 }

@@ -49,7 +49,7 @@ static ULONG STDMETHODCALLTYPE d3d12_resource_Release(ID3D12Resource *iface)
 {
     struct d3d12_resource *resource = impl_from_ID3D12Resource(iface);
     unsigned refcount = d3d12xs_object_release(&resource->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* D3D12 makes releasing a resource the GPU still uses the application's fault; we
          * keep the Vulkan objects until the work enqueued so far has finished, so nothing
          * crashes. Its address stops resolving now. */

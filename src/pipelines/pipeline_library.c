@@ -64,7 +64,7 @@ static ULONG STDMETHODCALLTYPE d3d12_pipeline_library_Release(ID3D12PipelineLibr
     struct d3d12_pipeline_library *library = impl_from_ID3D12PipelineLibrary1(iface);
     unsigned refcount = d3d12xs_object_release(&library->object);
 
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* first: the object's reference keeps the device while the pipelines are retired */
         for (size_t i = 0; i < library->count; i++)
             entry_cleanup(&library->entries[i]);

@@ -301,7 +301,7 @@ static ULONG STDMETHODCALLTYPE d3d12_pipeline_state_Release(ID3D12PipelineState 
 {
     struct d3d12_pipeline_state_object *object = impl_from_ID3D12PipelineState(iface);
     unsigned refcount = d3d12xs_object_release(&object->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* first: the object's reference keeps the device while the pipeline is retired */
         d3d12_pipeline_state_release_share(object->pipeline);
         d3d12xs_object_cleanup(&object->object);

@@ -29,7 +29,7 @@ static ULONG STDMETHODCALLTYPE d3d12_fence_Release(ID3D12Fence *iface)
 {
     struct d3d12_fence *fence = impl_from_ID3D12Fence(iface);
     unsigned refcount = d3d12xs_object_release(&fence->object);
-    if (!refcount) {
+    if (!refcount && !d3d12xs_exit_torn_down()) {
         /* Queued signals and waits, and registered events, keep the timeline. */
         if (fence->timeline) {
             d3d12_timeline_orphan(fence->object.device, fence->timeline);
