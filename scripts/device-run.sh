@@ -9,7 +9,8 @@
 # indirect: bench_indirect of new (twice) and old where it has one; trace: issue 19's trace figures;
 # texture: bench_texture and bench_sample of new, twice each, which bench and all run too); summary.txt, bench.txt,
 # pipeline.txt, binding.txt, draw.txt, indirect.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings
-# back at most 8 files; each mode writes fewer).
+# back at most 8 files; each mode writes fewer). tests also keeps progress.txt (the counts so far) and,
+# with DEVICE_VALIDATION=1, runs under the validation layer (below).
 set -u
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -20,6 +21,16 @@ ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export D3D12XS_DEBUG=0 D3D12XS_LOG=warn
 root=$PWD/build-h200
+# DEVICE_VALIDATION=1: the suite with the Khronos validation layer on, from build-h200/layer.tar.xz
+# (this machine's layer and manifest, packed by scripts/device-tree.sh --layer; the GPU machine
+# has none of its own). A counted validation message fails a test as it does here.
+if [ "${DEVICE_VALIDATION:-0}" = 1 ]; then
+    mkdir -p /tmp/device-layer && tar xJf "$root/layer.tar.xz" -C /tmp/device-layer \
+        || { echo "DEVICE_VALIDATION=1 but no build-h200/layer.tar.xz" >> "$out/summary.txt"; exit 1; }
+    export VK_LAYER_PATH=/tmp/device-layer/layer LD_LIBRARY_PATH=/tmp/device-layer/layer${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export D3D12XS_DEBUG=1
+    echo "validation layer on" >> "$out/summary.txt"
+fi
 # CPU figures of one recording thread are steadier on one core: unpinned, the H100 host's
 # per-call figures wander by 10% between runs as the thread migrates (docs/benchmarks.md).
 pin=""
@@ -31,8 +42,10 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     run() { # name, then the command
         local name=$1; shift
         if timeout 300 env "$@" > "$logs/log.$name" 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED $name" >> "$out/summary.txt"; fi
+        # where the run stands, should the call's time limit end it before the last line below
+        echo "$pass passed, $fail failed, last: $name" > "$out/progress.txt"
     }
-    export LD_LIBRARY_PATH=$root/new
+    export LD_LIBRARY_PATH=$root/new${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in "$root"/new/tests/test_*; do run "$(basename "$t")" "$t"; done
     for t in compute copy query command_list cross_queue descriptors dispatchx ordered_append; do
         run "test_$t.split" D3D12XS_SPLIT_LISTS=1 "$root/new/tests/test_$t"
@@ -45,6 +58,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
         D3D12XS_TEST_ROOT_SIGNATURE_FLAGS=0x01000000 D3D12XS_NO_VECTORIZE=1 timeout 300 "$root/new/tests/shader_runner" "$f" > "$logs/log.shader_abi.$(basename "$f")" 2>&1
         rc=$?
         if [ $rc -eq 0 ]; then pass=$((pass + 1)); elif [ $rc -eq 77 ]; then :; else fail=$((fail + 1)); echo "FAILED shader (memory ABI) $f" >> "$out/summary.txt"; fi
+        echo "$pass passed, $fail failed, last: $f (both root ABIs)" > "$out/progress.txt"
     done
     run demo "$root/new/examples/demo"
     run console_sync "$root/new/examples/console_sync"
@@ -60,7 +74,7 @@ if [ "$what" = bench ] || [ "$what" = all ] || [ "$what" = sync ] || [ "$what" =
     fi
 fi
 if [ "$what" = sync ]; then
-    export LD_LIBRARY_PATH=$root/new
+    export LD_LIBRARY_PATH=$root/new${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in console_sync scheduler cross_queue stress; do
         timeout 300 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1; echo "test_$t rc=$?" >> "$out/summary.txt"
         grep -h "handshake\|hops," "$logs/log.$t" >> "$out/summary.txt"
@@ -72,7 +86,7 @@ if [ "$what" = sync ]; then
 fi
 if [ "$what" = final ]; then
     # One pass over what a session's closing note reports: the console tests, every benchmark.
-    export LD_LIBRARY_PATH=$root/new
+    export LD_LIBRARY_PATH=$root/new${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in console_sync ordered_append dispatchx dispatchx_threads heap_indexing root_signature_flags scheduler cross_queue; do
         timeout 120 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1; echo "test_$t rc=$? $(tail -1 "$logs/log.$t")" >> "$out/summary.txt"
     done
@@ -92,7 +106,7 @@ if [ "$what" = trace ]; then
     # with one (new and, where build-h200/old exists, the library before tracing), a traced
     # demo's file for the viewer test, and bench_compute's CPU and GPU figures, new and old
     # (gpu_bop minus gpu is what a breadcrumb write after every command would cost).
-    export LD_LIBRARY_PATH=$root/new
+    export LD_LIBRARY_PATH=$root/new${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in trace hang console_sync scheduler fence_values; do
         timeout 120 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1; echo "test_$t rc=$? $(tail -1 "$logs/log.$t")" >> "$out/summary.txt"
     done
@@ -207,7 +221,7 @@ if [ "$what" = confirm ]; then
     # A short run for a session with little device time: the tests of the newest GPU-facing work
     # (ExecuteIndirect on both paths, view instancing, queries, clears), the GPU culling example on
     # both paths, and bench_draw's CPU figures where the tree has it. Each test at most 60 s.
-    export LD_LIBRARY_PATH=$root/new
+    export LD_LIBRARY_PATH=$root/new${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     for t in indirect_state indirect indirect_root_views indirect_root_view_draws indirect_vertex_views indirect_pfp view_instancing view_locations \
             query clear_in_pass; do
         timeout 60 "$root/new/tests/test_$t" > "$logs/log.$t" 2>&1

@@ -4,6 +4,15 @@
 # peers too (bench_pipeline_vkd3d, bench_binding_vkd3d, bench_draw_vkd3d), which bench_pipeline, bench_binding and bench_draw run from
 # their own folder.
 set -eu
+# --layer: also pack this machine's Khronos validation layer (library and manifest) into
+# build-h200/layer.tar.xz, for device-run.sh's DEVICE_VALIDATION=1 (about 4.5 MB packed).
+if [ "${1:-}" = --layer ]; then
+    shift
+    rm -rf /tmp/device-layer-pack && mkdir -p /tmp/device-layer-pack/layer build-h200
+    cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json \
+        /tmp/device-layer-pack/layer/
+    tar cJf build-h200/layer.tar.xz -C /tmp/device-layer-pack layer
+fi
 src=${1:-build-rel}
 dst=build-h200/new
 rm -rf "$dst" && mkdir -p "$dst/tests" "$dst/bench" "$dst/examples"
