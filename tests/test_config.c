@@ -42,7 +42,8 @@ static void check_defaults(const struct d3d12xs_config *c, const char *what)
 {
     CHECK_MSG(!c->device[0] && c->log_level == D3D12XS_LOG_LEVEL_ERROR && c->debug == D3D12XS_CONFIG_UNSET
             && c->hang_timeout_ms == 20000 && !c->split_lists_every && !c->copy_transfer_only && !c->compute_without_graphics && c->gpu_waits == D3D12_GPU_WAITS_AUTO
-            && c->console_validation == D3D12XS_CONFIG_UNSET && c->compile_timeout_ms == 60000 && !c->hlslc[0] && !c->no_vectorize,
+            && c->console_validation == D3D12XS_CONFIG_UNSET && c->compile_timeout_ms == 60000 && !c->hlslc[0] && !c->no_vectorize
+            && c->exit_teardown == D3D12XS_CONFIG_UNSET,
             "%s: not the defaults (log %d, debug %d, hang %u, split %u, copy %d, gpu waits %d, console %d, compile %lld, vectorize %d)",
             what, c->log_level, c->debug, c->hang_timeout_ms, c->split_lists_every, c->copy_transfer_only, c->gpu_waits,
             c->console_validation, (long long)c->compile_timeout_ms, !c->no_vectorize);
@@ -54,7 +55,7 @@ static void test_defaults(void)
     static const char *const empty[] = {
         "D3D12XS_DEVICE", "", "D3D12XS_LOG", "", "D3D12XS_DEBUG", "", "D3D12XS_HANG_TIMEOUT_MS", "", "D3D12XS_SPLIT_LISTS", "",
         "D3D12XS_COPY_TRANSFER_ONLY", "", "D3D12XS_COMPUTE_WITHOUT_GRAPHICS", "", "D3D12XS_GPU_WAITS", "", "D3D12XS_CONSOLE_VALIDATION", "",
-        "D3D12XS_COMPILE_TIMEOUT_MS", "", "D3D12XS_HLSLC", "", "D3D12XS_NO_VECTORIZE", "", NULL};
+        "D3D12XS_COMPILE_TIMEOUT_MS", "", "D3D12XS_HLSLC", "", "D3D12XS_NO_VECTORIZE", "", "D3D12XS_EXIT_TEARDOWN", "", NULL};
     struct d3d12xs_config config;
     struct d3d12xs_config_warnings warnings;
 
@@ -76,7 +77,7 @@ static void test_values(void)
         "D3D12XS_DEVICE", "llvmpipe", "D3D12XS_LOG", "TRACE", "D3D12XS_DEBUG", "1", "D3D12XS_HANG_TIMEOUT_MS", "0",
         "D3D12XS_SPLIT_LISTS", "3", "D3D12XS_COPY_TRANSFER_ONLY", "1", "D3D12XS_COMPUTE_WITHOUT_GRAPHICS", "1", "D3D12XS_GPU_WAITS", "semaphore",
         "D3D12XS_CONSOLE_VALIDATION", "0", "D3D12XS_COMPILE_TIMEOUT_MS", "1500", "D3D12XS_HLSLC", "/opt/hlslc",
-        "D3D12XS_NO_VECTORIZE", "1", NULL};
+        "D3D12XS_NO_VECTORIZE", "1", "D3D12XS_EXIT_TEARDOWN", "0", NULL};
     static const struct {
         const char *value;
         enum d3d12_gpu_wait_mode mode;
@@ -102,6 +103,7 @@ static void test_values(void)
     CHECK(config.compile_timeout_ms == 1500);
     CHECK(!strcmp(config.hlslc, "/opt/hlslc"));
     CHECK(config.no_vectorize);
+    CHECK(config.exit_teardown == D3D12XS_CONFIG_OFF);
 
     for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
         const char *const pairs[] = {"D3D12XS_GPU_WAITS", modes[i].value, NULL};

@@ -3,13 +3,16 @@
  * still alive at exit. Each case runs in a child process of its own (harness_run_self) and must
  * end with status 0, promptly: idle, with work and an event registration still pending, and
  * with a Release that comes after the exit teardown (an exit handler registered before the
- * device, as a program's static objects are), which must destroy nothing. */
+ * device, as a program's static objects are), which must destroy nothing; all with
+ * D3D12XS_EXIT_TEARDOWN=1 (by default the teardown is NVIDIA's only), and once with it off. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "common/object.h"
 
 /* The children leak on purpose: LeakSanitizer (in the sanitized build) is told so. */
 static bool leaking_on_purpose;
@@ -25,6 +28,11 @@ static ID3D12Fence *late_fence;
 /* Runs after the teardown (registered before the device, so later in exit's order). */
 static void release_late(void)
 {
+    /* the teardown ran before this handler (a status the parent sees) */
+    if (!d3d12xs_exit_torn_down()) {
+        fprintf(stderr, "test_exit_alive: the exit teardown had not run before a later exit handler\n");
+        _exit(3);
+    }
     if (late_fence)
         ID3D12Fence_Release(late_fence);
     if (late_device)
@@ -71,6 +79,24 @@ static void child_pending(void)
     CHECK_HR(ID3D12CommandQueue_Signal(queue, fence, 2), S_OK);
 }
 
+/* With the teardown off, the device stays as it is at exit (the default on other drivers than NVIDIA's). */
+static void check_not_torn_down(void)
+{
+    if (d3d12xs_exit_torn_down()) {
+        fprintf(stderr, "test_exit_alive: the exit teardown ran with D3D12XS_EXIT_TEARDOWN=0\n");
+        _exit(3);
+    }
+}
+
+static void child_off(void)
+{
+    ID3D12Device *device;
+    ID3D12CommandQueue *queue;
+    ID3D12Fence *fence;
+    atexit(check_not_torn_down);
+    make_and_use(&device, &queue, &fence);
+}
+
 static void child_late_release(void)
 {
     ID3D12CommandQueue *queue;
@@ -80,7 +106,9 @@ static void child_late_release(void)
 
 int main(int argc, char **argv)
 {
-    static const char *const unchanged[] = {NULL};
+    /* the teardown runs on every driver with it on (by default only on NVIDIA's) */
+    static const char *const teardown_on[] = {"D3D12XS_EXIT_TEARDOWN=1", NULL};
+    static const char *const teardown_off[] = {"D3D12XS_EXIT_TEARDOWN=0", NULL};
 
     harness_init();
     if (argc > 1) {
@@ -91,13 +119,16 @@ int main(int argc, char **argv)
             child_pending();
         else if (!strcmp(argv[1], "late_release"))
             child_late_release();
+        else if (!strcmp(argv[1], "off"))
+            child_off();
         else
             CHECK_MSG(false, "unknown case %s", argv[1]);
         /* exit with everything alive: the exit handlers run, the teardown among them */
         exit(harness_finish());
     }
-    CHECK_MSG(harness_run_self("idle", unchanged), "exiting with an idle device alive failed (its lines above say why)");
-    CHECK_MSG(harness_run_self("pending", unchanged), "exiting with work and an event pending failed (its lines above say why)");
-    CHECK_MSG(harness_run_self("late_release", unchanged), "a Release after the exit teardown failed (its lines above say why)");
+    CHECK_MSG(harness_run_self("idle", teardown_on), "exiting with an idle device alive failed (its lines above say why)");
+    CHECK_MSG(harness_run_self("pending", teardown_on), "exiting with work and an event pending failed (its lines above say why)");
+    CHECK_MSG(harness_run_self("late_release", teardown_on), "a Release after the exit teardown failed (its lines above say why)");
+    CHECK_MSG(harness_run_self("off", teardown_off), "exiting with the teardown off failed (its lines above say why)");
     return harness_finish();
 }

@@ -635,7 +635,11 @@ HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_LEVEL minimum_fe
         d3d12_device_destroy(device);
         return hr;
     }
-    d3d12xs_exit_track(device, take_down_at_exit);
+    /* NVIDIA's driver crashes in its teardown with a device alive (process_exit.h); elsewhere a
+     * program that exits while a thread of its own still records keeps its devices as they are */
+    if (device->config.exit_teardown == D3D12XS_CONFIG_ON || (device->config.exit_teardown == D3D12XS_CONFIG_UNSET
+            && device->vk_driver_properties.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY))
+        d3d12xs_exit_track(device, take_down_at_exit);
     INFO("device %s: DIRECT family %u, COMPUTE family %u, COPY family %u", device->vk_properties.deviceName,
             device->queue_map[0].family, device->queue_map[2].family, device->queue_map[3].family);
 

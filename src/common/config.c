@@ -161,6 +161,7 @@ void d3d12xs_config_parse(d3d12xs_config_lookup lookup, void *context, struct d3
     config->no_vectorize = parse_switch(VALUE("D3D12XS_NO_VECTORIZE")) == D3D12XS_CONFIG_ON;
     config->no_generated_commands = parse_switch(VALUE("D3D12XS_NO_GENERATED_COMMANDS")) == D3D12XS_CONFIG_ON;
     copy_string(config->trace, sizeof(config->trace), VALUE("D3D12XS_TRACE"));
+    config->exit_teardown = parse_switch(VALUE("D3D12XS_EXIT_TEARDOWN"));
 #undef VALUE
 }
 

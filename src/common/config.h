@@ -49,6 +49,9 @@ struct d3d12xs_config {
     bool no_vectorize;                   /* D3D12XS_NO_VECTORIZE */
     bool no_generated_commands;          /* D3D12XS_NO_GENERATED_COMMANDS: VK_EXT_device_generated_commands stays off */
     char trace[4096];                    /* D3D12XS_TRACE: the trace file written from the first device on; "" = none */
+    /* D3D12XS_EXIT_TEARDOWN: devices alive at exit taken down first (api/process_exit.h); unset:
+     * where the driver needs it (NVIDIA's) */
+    enum d3d12xs_config_switch exit_teardown;
 };
 
 /* The values a variable has, or NULL where it is unset (getenv, or a test's table). */
