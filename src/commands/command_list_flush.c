@@ -278,6 +278,22 @@ static inline bool same_words(const uint32_t *a, const uint32_t *b, uint32_t cou
     return true;
 }
 
+/* Whether every table the bound pipeline reads, from its start in table_starts, stays inside what
+ * the bound heap holds and shaders address (table_limits), by the pipeline's reach per table. */
+static bool tables_in_reach(const struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+{
+    const struct d3d12_list_bindings *bindings = &list->bindings;
+    const struct d3d12_bind_point_state *state = &bindings->points[bind_point];
+    const uint64_t sampler_tables = state->root_signature->sampler_table_mask;
+
+    for (uint64_t reads = bindings->pipeline->table_read_mask; reads; reads &= reads - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(reads);
+        if (state->table_starts[state->table_slot[i]] + bindings->pipeline->table_reach[i] > bindings->table_limits[sampler_tables >> i & 1])
+            return false;
+    }
+    return true;
+}
+
 /* The error of a table whose reach goes past the bound heap or past what shaders address: the
  * first register read there. */
 static void report_table_reach(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
@@ -355,12 +371,9 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
     /* Every register the shader reads through a table inside the heap and inside what shaders
      * address (table_limits; an unbounded array: its first): the pipeline's reach per table,
      * and on a failure the register that goes past. */
-    for (uint64_t reads = bindings->pipeline->table_read_mask; reads; reads &= reads - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(reads);
-        if (state->table_starts[state->table_slot[i]] + bindings->pipeline->table_reach[i] > bindings->table_limits[signature->sampler_table_mask >> i & 1]) {
-            report_table_reach(list, bind_point, command);
-            return false;
-        }
+    if (!tables_in_reach(list, bind_point)) {
+        report_table_reach(list, bind_point, command);
+        return false;
     }
     state->tables_started = bindings->pipeline->table_read_mask;
     if (bindings->pipeline->indexes_sampler_heap && !bindings->heaps[1]) {
@@ -445,12 +458,7 @@ static bool keep_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
             || (pipeline->table_read_mask & ~state->tables_started) || (pipeline->indexes_sampler_heap && !bindings->heaps[1])
             || (pipeline->indexes_heap && signature->heap_size_offset != UINT32_MAX && !bindings->heaps[0]))
         return false;
-    for (uint64_t reads = pipeline->table_read_mask; reads; reads &= reads - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(reads);
-        if (state->table_starts[state->table_slot[i]] + pipeline->table_reach[i] > bindings->table_limits[signature->sampler_table_mask >> i & 1])
-            return false;
-    }
-    return true;
+    return tables_in_reach(list, bind_point);
 }
 
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
