@@ -625,8 +625,23 @@ struct raw {
     struct bench_vk_buffer vertices, tables;
     struct raw_target target;
     VkPipelineLayout empty_layout;  /* the GPU figures' */
+    /* An experiment (D3D12XS_BENCH_RAW_LIKE, a mask of RAW_LIKE_*): the CPU figures' raw pipelines
+     * made as d3d12xs makes its own, to tell a driver's cost of that state from d3d12xs's code */
+    unsigned like;
+    struct bench_vk_buffer descriptors;     /* RAW_LIKE_DESCRIPTOR_BUFFER: the set's two descriptors */
+    VkDeviceAddress descriptors_address;
+    PFN_vkCmdBindDescriptorBuffersEXT vkCmdBindDescriptorBuffersEXT;
+    PFN_vkCmdSetDescriptorBufferOffsetsEXT vkCmdSetDescriptorBufferOffsetsEXT;
+    PFN_vkCmdSetSampleLocationsEXT vkCmdSetSampleLocationsEXT;
 #endif
 };
+
+#ifndef BENCH_VKD3D
+/* RAW_LIKE_SAMPLE_LOCATIONS: sample locations on and dynamic (d3d12xs's pipelines where the device
+ * has VK_EXT_sample_locations at their count); RAW_LIKE_DESCRIPTOR_BUFFER: the tables' set in a
+ * descriptor buffer and the pipelines made for one (d3d12xs's heaps) */
+enum {RAW_LIKE_SAMPLE_LOCATIONS = 1, RAW_LIKE_DESCRIPTOR_BUFFER = 2};
+#endif
 
 #ifndef BENCH_VKD3D
 #define RAW_CPU_BEGIN_FLAGS VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT /* as d3d12xs begins its command buffers */
@@ -645,9 +660,11 @@ static VkShaderModule raw_module(const struct raw *r, const struct bench_bytes *
 static VkPipeline raw_graphics_pipeline(const struct raw *r, VkPipelineLayout layout, VkShaderModule vs, VkShaderModule ps, VkFormat format,
         bool blend, uint32_t vertex_stride, const VkVertexInputAttributeDescription *attributes, uint32_t attribute_count)
 {
-    static const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT,
+    VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT,
             VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_STENCIL_REFERENCE, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY,
-            VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE};
+            VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE, VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT};
+    const bool like = layout == r->layout; /* the experiment's: the CPU figures' pipelines */
+    uint32_t dynamic_count = BENCH_ARRAY_SIZE(dynamic_states) - 1;
     VkPipelineShaderStageCreateInfo stages[2] = {
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = ps, .pName = "main"},
@@ -663,6 +680,9 @@ static VkPipeline raw_graphics_pipeline(const struct raw *r, VkPipelineLayout la
             .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_CLOCKWISE, .lineWidth = 1.0f};
     VkPipelineMultisampleStateCreateInfo multisample = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
             .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineSampleLocationsStateCreateInfoEXT sample_locations = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT,
+            .sampleLocationsEnable = VK_TRUE, .sampleLocationsInfo = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT,
+            .sampleLocationsPerPixel = VK_SAMPLE_COUNT_1_BIT, .sampleLocationGridSize = {1, 1}}};
     VkPipelineDepthStencilStateCreateInfo depth_stencil = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     VkPipelineColorBlendAttachmentState attachment = {.blendEnable = blend, .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
             .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, .colorBlendOp = VK_BLEND_OP_ADD,
@@ -670,13 +690,20 @@ static VkPipeline raw_graphics_pipeline(const struct raw *r, VkPipelineLayout la
             .alphaBlendOp = VK_BLEND_OP_ADD, .colorWriteMask = 0xf};
     VkPipelineColorBlendStateCreateInfo color_blend = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
             .attachmentCount = 1, .pAttachments = &attachment};
+    if (!attribute_count)
+        dynamic_count--; /* no strides without vertex input */
+    if (like && (r->like & RAW_LIKE_SAMPLE_LOCATIONS)) {
+        dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
+        multisample.pNext = &sample_locations;
+    }
     VkPipelineDynamicStateCreateInfo dynamic = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-            .dynamicStateCount = BENCH_ARRAY_SIZE(dynamic_states) - (attribute_count ? 0 : 1), .pDynamicStates = dynamic_states};
+            .dynamicStateCount = dynamic_count, .pDynamicStates = dynamic_states};
     VkPipelineRenderingCreateInfo rendering = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, .colorAttachmentCount = 1,
             .pColorAttachmentFormats = &format};
     VkGraphicsPipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .pNext = &rendering,
+        .flags = like && (r->like & RAW_LIKE_DESCRIPTOR_BUFFER) ? VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT : 0,
         .stageCount = 2,
         .pStages = stages,
         .pVertexInputState = &vertex_input,
@@ -767,7 +794,11 @@ static void raw_image_barrier(VkCommandBuffer cmd, const struct raw_target *t, V
 static struct bench_vk_buffer raw_filled_buffer(struct raw *r, const void *data, VkDeviceSize size, VkBufferUsageFlags usage,
         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
 {
-    struct bench_vk_buffer buffer = bench_vk_buffer(&r->vk, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    /* RAW_LIKE_DESCRIPTOR_BUFFER: descriptors of it are made from its address */
+    const bool addressed = r->like & RAW_LIKE_DESCRIPTOR_BUFFER;
+    struct bench_vk_buffer buffer = bench_vk_buffer_with_flags(&r->vk, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT
+            | (addressed ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0), 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+            addressed ? VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT : 0);
     struct bench_vk_buffer staging = bench_vk_buffer(&r->vk, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0);
     VkCommandBuffer cmd;
@@ -803,21 +834,37 @@ static void raw_create_device(struct raw *r)
     VkQueueFamilyProperties families[16];
     uint32_t count = BENCH_ARRAY_SIZE(families), family = 0;
     float priority = 1.0f;
-    const char *extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    const char *extensions[3] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    uint32_t extension_count = 1;
 
     vkGetPhysicalDeviceQueueFamilyProperties(r->vk.physical_device, &count, families);
     while (family < count && !(families[family].queueFlags & VK_QUEUE_GRAPHICS_BIT))
         family++;
     REQUIRE(family < count, "no graphics queue family");
+    VkPhysicalDeviceDescriptorBufferFeaturesEXT buffer_features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT,
+            .descriptorBuffer = VK_TRUE};
+    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+            .bufferDeviceAddress = VK_TRUE};
     VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
             .synchronization2 = VK_TRUE, .dynamicRendering = VK_TRUE};
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features13,
             .features = {.shaderStorageBufferArrayDynamicIndexing = VK_TRUE}};
+    if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER) {
+        extensions[extension_count++] = VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME;
+        features13.pNext = &features12;
+        features12.pNext = &buffer_features;
+    }
+    if (r->like & RAW_LIKE_SAMPLE_LOCATIONS)
+        extensions[extension_count++] = VK_EXT_SAMPLE_LOCATIONS_EXTENSION_NAME;
     VkDeviceQueueCreateInfo queue_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family, .queueCount = 1,
             .pQueuePriorities = &priority};
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &features, .queueCreateInfoCount = 1,
-            .pQueueCreateInfos = &queue_info, .enabledExtensionCount = BENCH_ARRAY_SIZE(extensions), .ppEnabledExtensionNames = extensions};
+            .pQueueCreateInfos = &queue_info, .enabledExtensionCount = extension_count, .ppEnabledExtensionNames = extensions};
     VK(vkCreateDevice(r->vk.physical_device, &device_info, NULL, &r->vk.device));
+    r->vkCmdBindDescriptorBuffersEXT = (PFN_vkCmdBindDescriptorBuffersEXT)vkGetDeviceProcAddr(r->vk.device, "vkCmdBindDescriptorBuffersEXT");
+    r->vkCmdSetDescriptorBufferOffsetsEXT = (PFN_vkCmdSetDescriptorBufferOffsetsEXT)vkGetDeviceProcAddr(r->vk.device,
+            "vkCmdSetDescriptorBufferOffsetsEXT");
+    r->vkCmdSetSampleLocationsEXT = (PFN_vkCmdSetSampleLocationsEXT)vkGetDeviceProcAddr(r->vk.device, "vkCmdSetSampleLocationsEXT");
     r->q.family = family;
     vkGetDeviceQueue(r->vk.device, family, 0, &r->q.queue);
     VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -837,6 +884,8 @@ static void raw_create_layouts(struct raw *r)
     VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1,
             .pBindings = &binding};
+    if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER)
+        set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT;
     VK(vkCreateDescriptorSetLayout(r->vk.device, &set_info, NULL, &r->set_layout));
     VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 8};
     VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
@@ -844,6 +893,42 @@ static void raw_create_layouts(struct raw *r)
     VK(vkCreatePipelineLayout(r->vk.device, &layout_info, NULL, &r->layout));
     VkPipelineLayoutCreateInfo empty_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     VK(vkCreatePipelineLayout(r->vk.device, &empty_info, NULL, &r->empty_layout));
+}
+
+/* RAW_LIKE_DESCRIPTOR_BUFFER: the set of the two tables in a host-visible descriptor buffer. */
+static void raw_descriptor_buffer(struct raw *r)
+{
+    VkPhysicalDeviceDescriptorBufferPropertiesEXT db = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &db};
+    PFN_vkGetDescriptorSetLayoutSizeEXT get_layout_size = (PFN_vkGetDescriptorSetLayoutSizeEXT)vkGetDeviceProcAddr(r->vk.device,
+            "vkGetDescriptorSetLayoutSizeEXT");
+    PFN_vkGetDescriptorSetLayoutBindingOffsetEXT get_binding_offset = (PFN_vkGetDescriptorSetLayoutBindingOffsetEXT)vkGetDeviceProcAddr(
+            r->vk.device, "vkGetDescriptorSetLayoutBindingOffsetEXT");
+    PFN_vkGetDescriptorEXT get_descriptor = (PFN_vkGetDescriptorEXT)vkGetDeviceProcAddr(r->vk.device, "vkGetDescriptorEXT");
+    VkDeviceSize set_size, binding_offset;
+    char *mapped;
+
+    REQUIRE(get_layout_size && get_binding_offset && get_descriptor && r->vkCmdBindDescriptorBuffersEXT && r->vkCmdSetDescriptorBufferOffsetsEXT,
+            "VK_EXT_descriptor_buffer without its functions");
+    vkGetPhysicalDeviceProperties2(r->vk.physical_device, &properties);
+    get_layout_size(r->vk.device, r->set_layout, &set_size);
+    get_binding_offset(r->vk.device, r->set_layout, 0, &binding_offset);
+    r->descriptors = bench_vk_buffer_with_flags(&r->vk, set_size, VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT
+            | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0,
+            VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT);
+    VK(vkMapMemory(r->vk.device, r->descriptors.memory, 0, VK_WHOLE_SIZE, 0, (void **)&mapped));
+    VkBufferDeviceAddressInfo address_info = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, r->tables.buffer};
+    VkDeviceAddress tables = vkGetBufferDeviceAddress(r->vk.device, &address_info);
+    for (unsigned i = 0; i < 2; i++) {
+        VkDescriptorAddressInfoEXT address = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
+                .address = tables + i * TABLE_STRIDE_WORDS * 4, .range = TABLE_STRIDE_WORDS * 4};
+        VkDescriptorGetInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                .data.pStorageBuffer = &address};
+        get_descriptor(r->vk.device, &info, db.storageBufferDescriptorSize, mapped + binding_offset + i * db.storageBufferDescriptorSize);
+    }
+    vkUnmapMemory(r->vk.device, r->descriptors.memory);
+    address_info.buffer = r->descriptors.buffer;
+    r->descriptors_address = vkGetBufferDeviceAddress(r->vk.device, &address_info);
 }
 
 static void raw_init(struct raw *r)
@@ -865,6 +950,12 @@ static void raw_init(struct raw *r)
     words[TABLE_STRIDE_WORDS] = float_bits(table_words[1]);
     r->tables = raw_filled_buffer(r, words, sizeof(words), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER) {
+        raw_descriptor_buffer(r);
+        r->target = raw_target(r, VK_FORMAT_R8G8B8A8_UNORM, 4, CPU_TARGET_SIZE, VK_IMAGE_LAYOUT_GENERAL);
+        raw_initial_layout(r, &r->target);
+        return;
+    }
     VkDescriptorPoolSize pool_size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
     VkDescriptorPoolCreateInfo descriptor_pool_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
             .poolSizeCount = 1, .pPoolSizes = &pool_size};
@@ -884,7 +975,10 @@ static void raw_init(struct raw *r)
 static void raw_destroy(struct raw *r)
 {
     raw_free_target(r, &r->target);
-    vkDestroyDescriptorPool(r->vk.device, r->descriptor_pool, NULL);
+    if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER)
+        bench_vk_free_buffer(&r->vk, &r->descriptors);
+    else
+        vkDestroyDescriptorPool(r->vk.device, r->descriptor_pool, NULL);
     bench_vk_free_buffer(&r->vk, &r->tables);
     bench_vk_free_buffer(&r->vk, &r->vertices);
     for (unsigned i = 0; i < 2; i++)
@@ -931,7 +1025,22 @@ static void raw_cpu_setup(struct raw *r, VkCommandBuffer cmd)
     static const uint32_t push[2] = {0, 0};
     raw_begin_pass(cmd, &r->target, r->pipelines[0]);
     raw_bind_vertices(cmd, r->vertices.buffer, 0, sizeof(fullscreen_triangle), 2 * sizeof(float));
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
+    if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER) {
+        VkDescriptorBufferBindingInfoEXT binding = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT,
+                .address = r->descriptors_address, .usage = VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT};
+        uint32_t buffer_index = 0;
+        VkDeviceSize offset = 0;
+        r->vkCmdBindDescriptorBuffersEXT(cmd, 1, &binding);
+        r->vkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &buffer_index, &offset);
+    } else {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
+    }
+    if (r->like & RAW_LIKE_SAMPLE_LOCATIONS) { /* the standard location, as d3d12xs sets it at a pipeline's first draw */
+        VkSampleLocationEXT centre = {0.5f, 0.5f};
+        VkSampleLocationsInfoEXT locations = {.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT, .sampleLocationsPerPixel = VK_SAMPLE_COUNT_1_BIT,
+                .sampleLocationGridSize = {1, 1}, .sampleLocationsCount = 1, .pSampleLocations = &centre};
+        r->vkCmdSetSampleLocationsEXT(cmd, &locations);
+    }
     vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 8, push);
     vkCmdDraw(cmd, 3, 1, 0, 0);
 }
@@ -1327,9 +1436,13 @@ int main(int argc, char **argv)
     n = sizes_for(d.cpu_device);
     printf("%-15s: %s\n", SIDE " device", d.device_name);
 #ifndef BENCH_VKD3D
+    r.like = getenv("D3D12XS_BENCH_RAW_LIKE") ? (unsigned)strtoul(getenv("D3D12XS_BENCH_RAW_LIKE"), NULL, 0) : 0;
     raw_init(&r);
     printf("raw Vulkan     : %s (%s, %s), queue family %u\n", r.vk.properties.deviceName, r.vk.driver.driverName, r.vk.driver.driverInfo,
             r.q.family);
+    if (r.like)
+        printf("experiment     : the CPU figures' raw pipelines as d3d12xs makes its own, mask 0x%x (D3D12XS_BENCH_RAW_LIKE: 1 sample "
+                "locations on and dynamic, 2 the tables' set in a descriptor buffer)\n", r.like);
     if (strcmp(d.device_name, r.vk.properties.deviceName))
         printf("WARNING: the two sides do not run on the same device\n");
     raw_cpu_check(&r);
