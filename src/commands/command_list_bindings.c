@@ -11,9 +11,17 @@
 
 void d3d12_command_list_reset_bindings(struct d3d12_command_list *list)
 {
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    struct d3d12_device *device = list->object.device;
+
     memset(&list->bindings, 0, sizeof(list->bindings));
-    list->bindings.graphics.draw_stages = d3d12_draw_stages(list->object.device);
-    list->bindings.graphics.draw_tracked_stages = d3d12_tracked_stages(list->bindings.graphics.draw_stages);
+    /* an unbound vertex slot reads 0: a null buffer, or the device's zeroed one */
+    graphics->vertex_none = device->descriptor_buffers->null_descriptor ? VK_NULL_HANDLE : device->null_buffer;
+    graphics->vertex_none_size = device->descriptor_buffers->null_descriptor ? VK_WHOLE_SIZE : D3D12XS_NULL_BUFFER_SIZE;
+    for (uint32_t slot = 0; slot < D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT; slot++)
+        d3d12_vertex_slot_clear(&graphics->vertex, slot, graphics->vertex_none, graphics->vertex_none_size);
+    graphics->draw_stages = d3d12_draw_stages(device);
+    graphics->draw_tracked_stages = d3d12_tracked_stages(graphics->draw_stages);
 }
 
 /* The checks of a call that binds at a bind point: a COPY list binds nothing; graphics state on a

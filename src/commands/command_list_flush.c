@@ -412,17 +412,16 @@ static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d1
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = state->root_signature;
-    const uint64_t used = list->bindings.pipeline->used_root_mask;
     uint32_t first = UINT32_MAX, end = 0;
 
-    for (uint64_t changed = state->tables_changed; changed; changed &= changed - 1) {
+    /* the tables the pipeline reads (its signature's layout is the bound one's, validated); a
+     * table it does not read keeps start 0 */
+    for (uint64_t changed = state->tables_changed & list->bindings.pipeline->table_read_mask; changed; changed &= changed - 1) {
         unsigned i = (unsigned)__builtin_ctzll(changed);
         bool sampler = signature->sampler_table_mask >> i & 1;
         const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
         uint64_t offset, start;
         uint32_t slot = state->table_slot[i];
-        if (!(used >> i & 1) || i >= signature->parameter_count || signature->parameter_types[i] != D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE)
-            continue; /* not a table, or not read: its start stays 0 */
         /* Inside the heap, on a descriptor, and its reach (at least one) inside what the heap
          * holds and shaders address (table_limits): a wrapped offset is a huge start. */
         offset = state->arguments[i].value - (heap ? heap->gpu_base : 0);

@@ -4,6 +4,7 @@
  * nothing; a draw flushes the graphics bind point (command_list_flush.c), sets the Vulkan dynamic
  * state the command buffer lacks, waits for its barriers and draws inside a rendering pass over
  * the render targets (command_list_render_pass.c). Only DIRECT lists draw. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,7 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     static const char command[] = METHOD(IASetVertexBuffers);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
-    struct d3d12_vertex_buffer *buffers = &graphics->vertex_buffers[start];
+    struct d3d12_vertex_buffers *vertex = &graphics->vertex;
 
     if (!direct_list(list, command))
         return;
@@ -130,34 +131,26 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
                 D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT);
         return;
     }
-    /* Each slot written whole, field by field (a separate zeroing of the slots became a
-     * `rep stos`, whose start-up cost was most of the call). A view refused below makes the list
+    /* Each slot written whole, in the form the draw binds. A view refused below makes the list
      * invalid, so what the slots then hold is never read. */
     for (UINT i = 0; i < count; i++) {
-        struct d3d12_vertex_buffer *slot = &buffers[i];
-        slot->buffer = VK_NULL_HANDLE;
-        slot->offset = slot->size = slot->stride = 0;
-        slot->address = 0;
-        slot->view_size = 0;
-        if (!views)
-            continue;
-        /* D3D12 leaves a larger stride undefined (its debug layer reports it) and Vulkan forbids
-         * it: the slot gets no buffer, so the draws read 0 there */
-        if (views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES) {
-            d3d12_command_list_debug_warn(list, command, "pViews[%u].StrideInBytes is %u (at most %u): the slot reads 0", i,
-                    views[i].StrideInBytes, D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
+        const uint32_t slot = start + i;
+        /* address 0: no buffer, reads give 0; D3D12 leaves a stride above the maximum undefined
+         * (its debug layer reports it) and Vulkan forbids it: the slot gets no buffer either */
+        if (!views || !views[i].BufferLocation || __builtin_expect(views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES, 0)) {
+            d3d12_vertex_slot_clear(vertex, slot, graphics->vertex_none, graphics->vertex_none_size);
+            if (views && views[i].StrideInBytes > D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES)
+                d3d12_command_list_debug_warn(list, command, "pViews[%u].StrideInBytes is %u (at most %u): the slot reads 0", i,
+                        views[i].StrideInBytes, D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES);
             continue;
         }
-        slot->stride = views[i].StrideInBytes;
-        slot->address = views[i].BufferLocation;
-        slot->view_size = views[i].SizeInBytes;
-        /* address 0: no buffer, reads give 0 */
-        if (views[i].BufferLocation && !resolve_view(list, command, "pViews", (int)i, views[i].BufferLocation, views[i].SizeInBytes,
-                &slot->buffer, &slot->offset, &slot->size))
+        if (!resolve_view(list, command, "pViews", (int)i, views[i].BufferLocation, views[i].SizeInBytes, &vertex->buffers[slot],
+                &vertex->offsets[slot], &vertex->sizes[slot]))
             return;
+        vertex->strides[slot] = views[i].StrideInBytes;
+        vertex->addresses[slot] = views[i].BufferLocation;
+        vertex->view_sizes[slot] = views[i].SizeInBytes;
     }
-    if (start + count > graphics->vertex_buffer_count)
-        graphics->vertex_buffer_count = start + count;
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
     d3d12_command_list_keep_settled(list);
 }
@@ -343,6 +336,35 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommand
 
 /* ---- draws ---- */
 
+/* Dynamic state a draw-ready draw applies itself: changes that prepare_draw checks nothing of
+ * (a new topology or viewport count takes the full way). */
+#define DRAW_READY_DIRTY (D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_INDEX_BUFFER | D3D12_GRAPHICS_DIRTY_BLEND_FACTOR \
+        | D3D12_GRAPHICS_DIRTY_STENCIL_REF)
+
+/* The DRAW_READY_DIRTY state named in `dirty` (the caller clears its bits): what a draw of the
+ * pipeline bound and applied in this command buffer applies after calls that changed only those.
+ * The vertex buffers go as the list holds them, the slots up to the pipeline's last. */
+static inline void apply_ready_state(VkCommandBuffer cb, const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *g,
+        uint32_t dirty)
+{
+    const struct d3d12_vertex_buffers *vertex = &graphics->vertex;
+    if ((dirty & D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS) && g->vertex_slots)
+        vkCmdBindVertexBuffers2(cb, 0, 32 - (uint32_t)__builtin_clz(g->vertex_slots), vertex->buffers, vertex->offsets, vertex->sizes,
+                vertex->strides);
+    if (__builtin_expect(dirty & ~(uint32_t)D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS, 0)) {
+        if (dirty & D3D12_GRAPHICS_DIRTY_INDEX_BUFFER)
+            vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
+        if (dirty & D3D12_GRAPHICS_DIRTY_BLEND_FACTOR) {
+            static const float ones[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+            vkCmdSetBlendConstants(cb, graphics->blend_factor_set ? graphics->blend_factor : ones);
+        }
+        if (dirty & D3D12_GRAPHICS_DIRTY_STENCIL_REF) {
+            vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_BIT, graphics->stencil_ref);
+            vkCmdSetStencilReference(cb, VK_STENCIL_FACE_BACK_BIT, graphics->back_stencil_ref);
+        }
+    }
+}
+
 /* The list state as the command buffer's dynamic state: all of it in a new command buffer, after
  * a pipeline bind what that bind left undefined or the pipeline reads otherwise, else what
  * changed. */
@@ -403,14 +425,6 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         vkCmdSetViewportWithCount(cb, graphics->viewport_count, viewports);
         vkCmdSetScissorWithCount(cb, graphics->viewport_count, scissors);
     }
-    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_BLEND_FACTOR) {
-        static const float ones[4] = {1.0f, 1.0f, 1.0f, 1.0f};
-        vkCmdSetBlendConstants(cb, graphics->blend_factor_set ? graphics->blend_factor : ones);
-    }
-    if (graphics->dirty & D3D12_GRAPHICS_DIRTY_STENCIL_REF) {
-        vkCmdSetStencilReference(cb, VK_STENCIL_FACE_FRONT_BIT, graphics->stencil_ref);
-        vkCmdSetStencilReference(cb, VK_STENCIL_FACE_BACK_BIT, graphics->back_stencil_ref);
-    }
     if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_DEPTH_BIAS) && g->dynamic_depth_bias) {
         const float *bias = graphics->depth_bias_set ? graphics->depth_bias : g->depth_bias;
         vkCmdSetDepthBias(cb, bias[0], bias[1], bias[2]);
@@ -429,34 +443,12 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
         if (g->tessellation)
             device->graphics.vkCmdSetPatchControlPointsEXT(cb, graphics->topology - D3D_PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST + 1);
     }
-    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS) && g->vertex_slots) {
-        VkBuffer buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
-        VkDeviceSize offsets[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT], sizes[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
-        VkDeviceSize strides[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
-        uint32_t count = 32 - (uint32_t)__builtin_clz(g->vertex_slots);
-        bool null_descriptor = device->descriptor_buffers->null_descriptor;
-        for (uint32_t i = 0; i < count; i++) {
-            const struct d3d12_vertex_buffer *vb = &graphics->vertex_buffers[i];
-            bool bound = i < graphics->vertex_buffer_count && vb->buffer;
-            /* an unbound slot reads 0: a null buffer, or the device's zeroed one */
-            buffers[i] = bound ? vb->buffer : null_descriptor ? VK_NULL_HANDLE : device->null_buffer;
-            offsets[i] = bound ? vb->offset : 0;
-            sizes[i] = bound ? vb->size : null_descriptor ? VK_WHOLE_SIZE : D3D12XS_NULL_BUFFER_SIZE;
-            strides[i] = bound ? vb->stride : 0;
-        }
-        vkCmdBindVertexBuffers2(cb, 0, count, buffers, offsets, sizes, strides);
-    }
     if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS) && g->sample_locations)
         d3d12_command_list_apply_sample_positions(list, g, command);
-    if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_INDEX_BUFFER) && indexed)
-        vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
+    apply_ready_state(cb, graphics, g, graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER));
     graphics->dirty &= indexed ? 0 : D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
 }
 
-/* Dynamic state a draw-ready draw applies itself: changes that prepare_draw checks nothing of
- * (a new topology or viewport count takes the full way). */
-#define DRAW_READY_DIRTY (D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS | D3D12_GRAPHICS_DIRTY_INDEX_BUFFER | D3D12_GRAPHICS_DIRTY_BLEND_FACTOR \
-        | D3D12_GRAPHICS_DIRTY_STENCIL_REF)
 
 /* The common case of a draw: the pipeline of the last draw, which left everything ready (its
  * dynamic state applied in this command buffer, at most vertex or index buffers, blend factor or
@@ -484,13 +476,17 @@ static inline bool draw_prepared(struct d3d12_command_list *list, const char *co
 {
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    uint32_t dirty;
 
     if (indexed && !graphics->index_buffer)
         return d3d12_command_list_prepare_draw(list, command, indexed); /* its warning */
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
-    if (graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER))
-        apply_state(list, pipeline, graphics->vk_topology, indexed, command);
+    /* draw_ready held: the pipeline's state is applied in this command buffer but for these */
+    if ((dirty = graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER))) {
+        apply_ready_state(list->vk_command_buffer, graphics, pipeline->graphics, dirty);
+        graphics->dirty &= ~dirty;
+    }
     return true;
 }
 
@@ -615,6 +611,56 @@ static inline void note_direct_draw(struct d3d12_command_list *list, const char 
         d3d12_command_list_note_draw(list, command);
 }
 
+/* A settled list's draw (draw_settled) that has something to apply (not settled_draw_clean): the
+ * flush and the dynamic state, the draw, and whether the list stays settled after it, which only
+ * the flush can change (root views set for the first time take its full way, which may leave more
+ * than constants to push); its short way leaves it so. Out of line, as draw_full. */
+static void __attribute__((noinline)) settled_draw_applying(struct d3d12_command_list *list, const char *command, bool indexed,
+        uint32_t count, uint32_t instance_count, uint32_t first, int32_t base_vertex, uint32_t first_instance)
+{
+    if (!draw_prepared(list, command, indexed))
+        return;
+    if (indexed)
+        vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+    else
+        vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+    if (__builtin_expect(list->bindings.points[D3D12_BIND_POINT_GRAPHICS].constants_only, 1)) {
+        assert(draw_settled(list));
+        list->draw_settled_at = list->call_count;
+    }
+    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+}
+
+/* The draws' way when the list is not settled: every check, then the draw (per view where the
+ * pipeline draws its views one by one), and whether the next draw may take the short way.
+ * Out of line, so that the short way stays small. */
+static void __attribute__((noinline)) draw_full(struct d3d12_command_list *list, const char *command, bool indexed, uint32_t count,
+        uint32_t instance_count, uint32_t first, int32_t base_vertex, uint32_t first_instance)
+{
+    const struct d3d12_graphics_pipeline *pipeline;
+
+    if (!direct_list(list, command) || !count || !instance_count)
+        return;
+    if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, indexed)
+            : d3d12_command_list_prepare_draw(list, command, indexed)))
+        return;
+    pipeline = list->bindings.pipeline->graphics;
+    d3d12_command_list_begin_predicated(list);
+    for (uint32_t views = pipeline->views_apart ? d3d12_command_list_view_mask(list, pipeline) : 1; views; views &= views - 1) {
+        /* views at other locations: one draw per view, the view pushed before it */
+        if (pipeline->views_apart)
+            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
+        if (indexed)
+            vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+        else
+            vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+    }
+    d3d12_command_list_end_predicated(list);
+    note_direct_draw(list, command);
+    if (draw_settled(list))
+        list->draw_settled_at = list->call_count;
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
@@ -624,38 +670,20 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
     /* the short way: the list settled at the last draw and only root arguments and the like
      * changed since (draw_settled) */
     if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
-        bool clean;
         list->call_count++;
         if (!vertex_count || !instance_count)
             return;
-        if (!(clean = settled_draw_clean(list, false)) && !draw_prepared(list, command, false))
+        if (__builtin_expect(!settled_draw_clean(list, false), 0)) {
+            settled_draw_applying(list, command, false, vertex_count, instance_count, first_vertex, 0, first_instance);
             return;
-        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
-        if (__builtin_expect(clean, 1) || draw_settled(list))
-            list->draw_settled_at = list->call_count;
-        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
-        return;
-    }
-    if (!direct_list(list, command) || !vertex_count || !instance_count)
-        return;
-    if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, false)
-            : d3d12_command_list_prepare_draw(list, command, false)))
-        return;
-    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
-
-    d3d12_command_list_begin_predicated(list);
-    if (__builtin_expect(!pipeline->views_apart, 1)) {
-        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
-    } else { /* views at other locations: one draw per view, the view pushed before it */
-        for (uint32_t views = d3d12_command_list_view_mask(list, pipeline); views; views &= views - 1) {
-            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
-            vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
         }
-    }
-    d3d12_command_list_end_predicated(list);
-    note_direct_draw(list, command);
-    if (draw_settled(list))
+        /* noted first, so that the draw is the last call (nothing of the list is needed after it) */
         list->draw_settled_at = list->call_count;
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
+        return;
+    }
+    draw_full(list, command, false, vertex_count, instance_count, first_vertex, 0, first_instance);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -665,36 +693,17 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
     if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
-        bool clean;
         list->call_count++;
         if (!index_count || !instance_count)
             return;
-        if (!(clean = settled_draw_clean(list, true)) && !draw_prepared(list, command, true))
+        if (__builtin_expect(!settled_draw_clean(list, true), 0)) {
+            settled_draw_applying(list, command, true, index_count, instance_count, first_index, base_vertex, first_instance);
             return;
-        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
-        if (__builtin_expect(clean, 1) || draw_settled(list))
-            list->draw_settled_at = list->call_count;
-        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
-        return;
-    }
-    if (!direct_list(list, command) || !index_count || !instance_count)
-        return;
-    if (!(__builtin_expect(draw_ready(list, list->bindings.pipeline), 1) ? draw_prepared(list, command, true)
-            : d3d12_command_list_prepare_draw(list, command, true)))
-        return;
-    const struct d3d12_graphics_pipeline *pipeline = list->bindings.pipeline->graphics;
-
-    d3d12_command_list_begin_predicated(list);
-    if (__builtin_expect(!pipeline->views_apart, 1)) {
-        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
-    } else {
-        for (uint32_t views = d3d12_command_list_view_mask(list, pipeline); views; views &= views - 1) {
-            d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
-            vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
         }
-    }
-    d3d12_command_list_end_predicated(list);
-    note_direct_draw(list, command);
-    if (draw_settled(list))
         list->draw_settled_at = list->call_count;
+        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
+        return;
+    }
+    draw_full(list, command, true, index_count, instance_count, first_index, base_vertex, first_instance);
 }

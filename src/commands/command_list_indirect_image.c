@@ -68,13 +68,12 @@ static void list_vertex_views(const struct d3d12_graphics_bindings *graphics, co
         uint32_t *values)
 {
     for (uint32_t slot = 0; slot < layout->slot_count; slot++) {
-        const struct d3d12_vertex_buffer *vb = &graphics->vertex_buffers[slot];
+        const struct d3d12_vertex_buffers *vertex = &graphics->vertex;
         uint32_t *entry = values + layout->slot_entries / 4 + 4 * slot;
-        bool bound = slot < graphics->vertex_buffer_count && vb->address;
-        entry[0] = bound ? (uint32_t)vb->address : 0;
-        entry[1] = bound ? (uint32_t)(vb->address >> 32) : 0;
-        entry[2] = bound ? vb->view_size : 0;
-        entry[3] = (uint32_t)vb->stride;
+        entry[0] = (uint32_t)vertex->addresses[slot];
+        entry[1] = (uint32_t)(vertex->addresses[slot] >> 32);
+        entry[2] = vertex->view_sizes[slot];
+        entry[3] = (uint32_t)vertex->strides[slot];
     }
 }
 

@@ -54,12 +54,17 @@ enum d3d12_graphics_dirty {
     D3D12_GRAPHICS_DIRTY_ALL = 0x1ff,
 };
 
-struct d3d12_vertex_buffer {
-    VkBuffer buffer;               /* VK_NULL_HANDLE: none (reads give 0) */
-    VkDeviceSize offset, size, stride;
-    /* the view as given, for ExecuteIndirect's own path (its images hold D3D12 views) */
-    D3D12_GPU_VIRTUAL_ADDRESS address;
-    UINT view_size;
+/* The vertex buffer slots as vkCmdBindVertexBuffers2 takes them, so that a draw binds them with
+ * one call and no copy: a slot without a buffer holds the device's form of none (a null buffer,
+ * or its zeroed one), which reads 0; d3d12_command_list_reset_bindings fills every slot so. */
+struct d3d12_vertex_buffers {
+    VkBuffer buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    VkDeviceSize offsets[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    VkDeviceSize sizes[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    VkDeviceSize strides[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    /* the views as given (0: none), for ExecuteIndirect's own path (its images hold D3D12 views) */
+    D3D12_GPU_VIRTUAL_ADDRESS addresses[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    UINT view_sizes[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
 };
 
 /* A stream output target as SOSetTargets read it: the buffer range written and the 4 bytes at
@@ -71,6 +76,16 @@ struct d3d12_stream_output_target {
     VkBuffer filled_size_buffer;
     VkDeviceSize filled_size_offset;
 };
+
+/* Slot `slot` without a buffer: its reads give 0. */
+static inline void d3d12_vertex_slot_clear(struct d3d12_vertex_buffers *vertex, uint32_t slot, VkBuffer none, VkDeviceSize none_size)
+{
+    vertex->buffers[slot] = none;
+    vertex->offsets[slot] = vertex->strides[slot] = 0;
+    vertex->sizes[slot] = none_size;
+    vertex->addresses[slot] = 0;
+    vertex->view_sizes[slot] = 0;
+}
 
 struct d3d12_graphics_bindings {
     /* OMSetRenderTargets */
@@ -122,8 +137,9 @@ struct d3d12_graphics_bindings {
      * pipeline is of that type), so a draw need not translate it again. */
     VkPrimitiveTopology vk_topology;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology_type;
-    uint32_t vertex_buffer_count;  /* slots 0 to this minus 1 were set (IASetVertexBuffers) */
-    struct d3d12_vertex_buffer vertex_buffers[D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT];
+    struct d3d12_vertex_buffers vertex;  /* IASetVertexBuffers */
+    VkBuffer vertex_none;          /* a slot's buffer, and its size, where it has none (reset_bindings) */
+    VkDeviceSize vertex_none_size;
     VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */
     VkDeviceSize index_offset, index_size;
     VkIndexType index_type;
