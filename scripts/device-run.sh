@@ -39,8 +39,13 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
     pass=0; fail=0
+    # DEVICE_FROM=<name>: start at that test (a test program's name, test_X.split or shader/X.shader_test),
+    # for a run that a call's time limit cut off (progress.txt names the last one run)
+    from=${DEVICE_FROM:-}
+    skipping() { [ -n "$from" ] && { [ "$1" = "$from" ] && from="" ; [ -n "$from" ]; }; }
     run() { # name, then the command
         local name=$1; shift
+        skipping "$name" && return
         if timeout 300 env "$@" > "$logs/log.$name" 2>&1; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED $name" >> "$out/summary.txt"; fi
         # where the run stands, should the call's time limit end it before the last line below
         echo "$pass passed, $fail failed, last: $name" > "$out/progress.txt"
@@ -51,6 +56,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
         run "test_$t.split" D3D12XS_SPLIT_LISTS=1 "$root/new/tests/test_$t"
     done
     for f in tests/shaders/*.shader_test; do
+        skipping "shader/$(basename "$f")" && continue
         timeout 300 "$root/new/tests/shader_runner" "$f" > "$logs/log.shader.$(basename "$f")" 2>&1
         rc=$?
         if [ $rc -eq 0 ]; then pass=$((pass + 1)); elif [ $rc -eq 77 ]; then :; else fail=$((fail + 1)); echo "FAILED shader $f" >> "$out/summary.txt"; fi

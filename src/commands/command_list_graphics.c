@@ -632,9 +632,10 @@ static void __attribute__((noinline)) settled_draw_applying(struct d3d12_command
 }
 
 /* The draws' way when the list is not settled: every check, then the draw (per view where the
- * pipeline draws its views one by one), and whether the next draw may take the short way.
- * Out of line, so that the short way stays small. */
-static void __attribute__((noinline)) draw_full(struct d3d12_command_list *list, const char *command, bool indexed, uint32_t count,
+ * pipeline draws its views one by one), and whether the next draw may take the short way. Out of
+ * line, one function per draw (draw_instanced_full, draw_indexed_full), so that the short way
+ * stays small and each full way knows its kind of draw. */
+static inline __attribute__((always_inline)) void draw_full(struct d3d12_command_list *list, const char *command, bool indexed, uint32_t count,
         uint32_t instance_count, uint32_t first, int32_t base_vertex, uint32_t first_instance)
 {
     const struct d3d12_graphics_pipeline *pipeline;
@@ -661,6 +662,18 @@ static void __attribute__((noinline)) draw_full(struct d3d12_command_list *list,
         list->draw_settled_at = list->call_count;
 }
 
+static void __attribute__((noinline)) draw_instanced_full(struct d3d12_command_list *list, UINT vertex_count, UINT instance_count,
+        UINT first_vertex, UINT first_instance)
+{
+    draw_full(list, METHOD(DrawInstanced), false, vertex_count, instance_count, first_vertex, 0, first_instance);
+}
+
+static void __attribute__((noinline)) draw_indexed_full(struct d3d12_command_list *list, UINT index_count, UINT instance_count,
+        UINT first_index, INT base_vertex, UINT first_instance)
+{
+    draw_full(list, METHOD(DrawIndexedInstanced), true, index_count, instance_count, first_index, base_vertex, first_instance);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
@@ -683,7 +696,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
         vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
         return;
     }
-    draw_full(list, command, false, vertex_count, instance_count, first_vertex, 0, first_instance);
+    draw_instanced_full(list, vertex_count, instance_count, first_vertex, first_instance);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -705,5 +718,5 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
         vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
         return;
     }
-    draw_full(list, command, true, index_count, instance_count, first_index, base_vertex, first_instance);
+    draw_indexed_full(list, index_count, instance_count, first_index, base_vertex, first_instance);
 }
