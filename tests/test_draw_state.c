@@ -430,6 +430,52 @@ static void test_settled_draws(struct env *env)
     ID3D12PipelineState_Release(state);
 }
 
+static void red_writes_only(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
+{
+    desc->BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_RED;
+}
+
+/* SetPipelineState between settled draws, to a pipeline that draws alike (same formats, same
+ * dynamic state: only what a pipeline bind changes differs, here the colour write mask) keeps the
+ * list settled, and each draw must still bind its own pipeline: a red rectangle, then blue on the
+ * left with a pipeline that writes only red (the left turns black), then white on the right with
+ * the first one again (all of it written), then a switch to one that does not draw alike
+ * (dynamic depth bias) and back. */
+static void test_settled_pipeline_switch(struct env *env)
+{
+    static const uint8_t white[4] = {255, 255, 255, 255};
+    ID3D12PipelineState *plain = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL), *red_only = pipeline(env, DXGI_FORMAT_D32_FLOAT, red_writes_only);
+    ID3D12PipelineState *biased = pipeline(env, DXGI_FORMAT_D32_FLOAT, dynamic_depth_bias);
+    D3D12_VERTEX_BUFFER_VIEW red_view, blue_view, white_view, green_view;
+    ID3D12Resource *red_quad = target_rectangle(env->device, 0, 0, 32, 32, 0.9f, red, &red_view);
+    ID3D12Resource *blue_quad = target_rectangle(env->device, 0, 0, 16, 32, 0.7f, blue, &blue_view);
+    ID3D12Resource *white_quad = target_rectangle(env->device, 16, 0, 32, 16, 0.5f, white, &white_view);
+    ID3D12Resource *green_quad = target_rectangle(env->device, 16, 16, 32, 32, 0.5f, green, &green_view);
+    struct harness_list list = begin(env, &env->dsv);
+    LOG_MARK();
+
+    ID3D12GraphicsCommandList2_ClearDepthStencilView(list.list, env->dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+    draw(&list, plain, &red_view);
+    draw(&list, red_only, &blue_view);
+    draw(&list, plain, &white_view);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, biased);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, red_only);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &green_view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    finish(env, &list);
+    CHECK_NO_LOG();
+    CHECK_PIXEL(env, 8, 8, black, 0);     /* red, then only blue's red (0) written */
+    CHECK_PIXEL(env, 24, 8, white, 0);    /* the first pipeline again */
+    CHECK_PIXEL(env, 24, 24, black, 0);   /* green through the red-only pipeline: red 0 */
+    ID3D12Resource_Release(green_quad);
+    ID3D12Resource_Release(white_quad);
+    ID3D12Resource_Release(blue_quad);
+    ID3D12Resource_Release(red_quad);
+    ID3D12PipelineState_Release(biased);
+    ID3D12PipelineState_Release(red_only);
+    ID3D12PipelineState_Release(plain);
+}
+
 int main(void)
 {
     struct env env;
@@ -444,6 +490,7 @@ int main(void)
     test_clear_rects_between_draws(&env);
     test_stride_too_large(&env);
     test_settled_draws(&env);
+    test_settled_pipeline_switch(&env);
     teardown(&env);
     return harness_finish();
 }

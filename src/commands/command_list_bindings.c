@@ -6,6 +6,7 @@
 
 #include "command_recording.h"
 #include "descriptors/descriptor_buffer.h"
+#include "pipelines/graphics_pipeline.h"
 
 #define METHOD(name) "ID3D12GraphicsCommandList::" #name
 
@@ -54,8 +55,17 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
-    if (d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
-        d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
+    const struct d3d12_pipeline_state *before = list->bindings.pipeline, *after;
+
+    if (!d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
+        return;
+    d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
+    /* A graphics pipeline that draws as the one before it did, in the same layout: a settled
+     * list stays settled, and its next draw binds the new one in the flush (draw_prepared). */
+    after = list->bindings.pipeline;
+    if (after != before && before && before->graphics && after->graphics && after->vk_layout == before->vk_layout
+            && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics))
+        d3d12_command_list_keep_settled(list);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)

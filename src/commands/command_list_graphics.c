@@ -482,6 +482,13 @@ static inline bool draw_prepared(struct d3d12_command_list *list, const char *co
         return d3d12_command_list_prepare_draw(list, command, indexed); /* its warning */
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_GRAPHICS, command, 0))
         return false;
+    /* A settled list's pipeline changed to one that draws alike (SetPipelineState): the flush
+     * bound it, and what the last draw applied and checked holds for it too. */
+    if (__builtin_expect(graphics->applied_pipeline != pipeline->vk_pipeline, 0)) {
+        graphics->applied_pipeline = pipeline->vk_pipeline;
+        graphics->applied_vertex_slots = pipeline->graphics->vertex_slots;
+        graphics->rendering_checked_for = pipeline->graphics;
+    }
     /* draw_ready held: the pipeline's state is applied in this command buffer but for these */
     if ((dirty = graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER))) {
         apply_ready_state(list->vk_command_buffer, graphics, pipeline->graphics, dirty);
