@@ -408,7 +408,7 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
 /* After only tables changed (same pipeline, signature and heaps): each changed table's start,
  * checked against the reach the last full push found, and one push of the starts that moved.
  * false when a check fails: the full push then finds and reports what is wrong. */
-static bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+static inline __attribute__((always_inline)) bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = state->root_signature;
