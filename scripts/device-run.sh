@@ -10,7 +10,8 @@
 # texture: bench_texture and bench_sample of new, twice each, which bench and all run too); summary.txt, bench.txt,
 # pipeline.txt, binding.txt, draw.txt, indirect.txt, launch.txt, copy.txt, texture.txt and logs.tar.gz go to $OUT (the device tool brings
 # back at most 8 files; each mode writes fewer). tests also keeps progress.txt (the counts so far) and,
-# with DEVICE_VALIDATION=1, runs under the validation layer (below).
+# with DEVICE_VALIDATION=1, runs under the validation layer (below); DEVICE_FROM=<name> starts it at
+# that test, to finish a run a call's time limit cut off.
 set -u
 what=${1:-all}
 out=${OUT:-/tmp/out}
