@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "commands/command_list_graphics.h"
 #include "descriptors/descriptor_buffer.h"
 #include "pipelines/graphics_pipeline.h"
 
@@ -60,11 +61,13 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommand
     if (!d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
         return;
     d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
-    /* A graphics pipeline that draws as the one before it did, in the same layout: a settled
-     * list stays settled, and its next draw binds the new one in the flush (draw_prepared). */
+    /* A graphics pipeline that draws as the one before it did, in the same layout and into the
+     * pass its draws checked: a settled list stays settled, and its next draw binds the new one in
+     * the flush (draw_prepared). */
     after = list->bindings.pipeline;
     if (after != before && before && before->graphics && after->graphics && after->vk_layout == before->vk_layout
-            && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics))
+            && d3d12_graphics_pipelines_state_alike(before->graphics, after->graphics)
+            && d3d12_command_list_renders_as_checked(&list->bindings.graphics, after->graphics))
         d3d12_command_list_keep_settled(list);
 }
 

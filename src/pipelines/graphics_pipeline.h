@@ -57,29 +57,22 @@ struct d3d12_graphics_pipeline {
     struct d3d12_graphics_build *build;
 };
 
-/* Whether a draw with b, right after draws with a, finds everything as a's draws left it but the
- * pipeline bound: the same rendering pass fits (attachment formats, samples, views), the same
- * dynamic state stays valid across the bind (topology type, strip cut, vertex slots, sample
- * locations at the same count), and neither has state a bind leaves undefined or a draw handles
- * per draw (tessellation, view-instance masking or views drawn one by one, stream output, dynamic
- * depth bias, depth bounds test). A settled list stays settled across such a SetPipelineState:
- * its next draw binds b in the flush and draws (command_list_graphics.c). */
-static inline bool d3d12_graphics_pipelines_draw_alike(const struct d3d12_graphics_pipeline *a, const struct d3d12_graphics_pipeline *b)
+/* Whether a draw with b, right after draws with a, finds the dynamic state as a's draws left it
+ * but the pipeline bound: the same topology type, strip cut, vertex slots and sample locations,
+ * and neither has state a bind leaves undefined or a draw handles per draw (tessellation,
+ * view-instance masking or views drawn one by one, stream output, dynamic depth bias, depth
+ * bounds test). With the rendering pass the settled draws checked fitting b too
+ * (d3d12_command_list_renders_as_checked), a settled list stays settled across such a
+ * SetPipelineState: its next draw binds b in the flush and draws (command_list_graphics.c). */
+static inline bool d3d12_graphics_pipelines_state_alike(const struct d3d12_graphics_pipeline *a, const struct d3d12_graphics_pipeline *b)
 {
     const struct d3d12_graphics_pipeline *p[2] = {a, b};
     for (unsigned i = 0; i < 2; i++)
         if (p[i]->tessellation || p[i]->view_masking || p[i]->views_apart || p[i]->stream_output_slots || p[i]->dynamic_depth_bias
                 || p[i]->depth_bounds_test || p[i]->dynamic_strip_cut)
             return false;
-    if (a->topology_type != b->topology_type || a->strip_cut_value != b->strip_cut_value || a->rt_count != b->rt_count
-            || a->depth_stencil_format != b->depth_stencil_format || a->samples != b->samples || a->view_mask != b->view_mask
-            || a->sample_locations != b->sample_locations
-            || (a->vertex_slots ? 32 - __builtin_clz(a->vertex_slots) : 0) != (b->vertex_slots ? 32 - __builtin_clz(b->vertex_slots) : 0))
-        return false;
-    for (uint32_t i = 0; i < D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT; i++)
-        if (a->rt_formats[i] != b->rt_formats[i])
-            return false;
-    return true;
+    return a->topology_type == b->topology_type && a->strip_cut_value == b->strip_cut_value && a->sample_locations == b->sample_locations
+            && (a->vertex_slots ? 32 - __builtin_clz(a->vertex_slots) : 0) == (b->vertex_slots ? 32 - __builtin_clz(b->vertex_slots) : 0);
 }
 
 /* A parsed pipeline state stream (pipeline_stream.c). */
