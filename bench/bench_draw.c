@@ -639,8 +639,16 @@ struct raw {
 #ifndef BENCH_VKD3D
 /* RAW_LIKE_SAMPLE_LOCATIONS: sample locations on and dynamic (d3d12xs's pipelines where the device
  * has VK_EXT_sample_locations at their count); RAW_LIKE_DESCRIPTOR_BUFFER: the tables' set in a
- * descriptor buffer and the pipelines made for one (d3d12xs's heaps) */
-enum {RAW_LIKE_SAMPLE_LOCATIONS = 1, RAW_LIKE_DESCRIPTOR_BUFFER = 2};
+ * descriptor buffer and the pipelines made for one (d3d12xs's heaps); RAW_LIKE_ALL_STAGES: the
+ * push-constant range and every push name the five graphics stages (a root signature without
+ * DENY_* flags, which this bench's is) */
+enum {RAW_LIKE_SAMPLE_LOCATIONS = 1, RAW_LIKE_DESCRIPTOR_BUFFER = 2, RAW_LIKE_ALL_STAGES = 4};
+
+/* The stages the raw side's push-constant range names, and so every push. */
+static VkShaderStageFlags raw_push_stages(const struct raw *r)
+{
+    return r->like & RAW_LIKE_ALL_STAGES ? VK_SHADER_STAGE_ALL_GRAPHICS : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+}
 #endif
 
 #ifndef BENCH_VKD3D
@@ -887,7 +895,7 @@ static void raw_create_layouts(struct raw *r)
     if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER)
         set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT;
     VK(vkCreateDescriptorSetLayout(r->vk.device, &set_info, NULL, &r->set_layout));
-    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 8};
+    VkPushConstantRange push = {raw_push_stages(r), 0, 8};
     VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
             .pSetLayouts = &r->set_layout, .pushConstantRangeCount = 1, .pPushConstantRanges = &push};
     VK(vkCreatePipelineLayout(r->vk.device, &layout_info, NULL, &r->layout));
@@ -1041,13 +1049,13 @@ static void raw_cpu_setup(struct raw *r, VkCommandBuffer cmd)
                 .sampleLocationGridSize = {1, 1}, .sampleLocationsCount = 1, .pSampleLocations = &centre};
         r->vkCmdSetSampleLocationsEXT(cmd, &locations);
     }
-    vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 8, push);
+    vkCmdPushConstants(cmd, r->layout, raw_push_stages(r), 0, 8, push);
     vkCmdDraw(cmd, 3, 1, 0, 0);
 }
 
 static void raw_cpu_pairs(struct raw *r, VkCommandBuffer cmd, enum cpu_figure figure, unsigned pairs)
 {
-    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    const VkShaderStageFlags stages = raw_push_stages(r);
     switch (figure) {
     case CPU_DRAW:
         for (unsigned i = 0; i < pairs; i++)
@@ -1442,7 +1450,7 @@ int main(int argc, char **argv)
             r.q.family);
     if (r.like)
         printf("experiment     : the CPU figures' raw pipelines as d3d12xs makes its own, mask 0x%x (D3D12XS_BENCH_RAW_LIKE: 1 sample "
-                "locations on and dynamic, 2 the tables' set in a descriptor buffer)\n", r.like);
+                "locations on and dynamic, 2 the tables' set in a descriptor buffer, 4 pushes naming every graphics stage)\n", r.like);
     if (strcmp(d.device_name, r.vk.properties.deviceName))
         printf("WARNING: the two sides do not run on the same device\n");
     raw_cpu_check(&r);
