@@ -133,7 +133,7 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     if (!d3d12_command_list_flush_compute(list, command, variant))
         goto done;
     if (variant && pipeline->dispatchx_thread_limit)
-        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->push_stages, pipeline->thread_limit_offset,
+        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_COMPUTE], pipeline->thread_limit_offset,
                 sizeof(thread_end), thread_end);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     d3d12_command_list_begin_predicated(list);

@@ -17,13 +17,15 @@
 /* The Vulkan side of each bind point. */
 static const VkPipelineBindPoint vk_bind_points[D3D12_BIND_POINT_COUNT] = {VK_PIPELINE_BIND_POINT_COMPUTE, VK_PIPELINE_BIND_POINT_GRAPHICS};
 
-/* The stages a push names: all those of the push-constant range of the bound pipeline's layout
- * (Vulkan wants every stage of a range the push overlaps): compute alone for a dispatch, the
- * vertex and pixel stages for a pipeline of those two (root_signature_layout.c). Push constants
- * are command-buffer state, not a bind point's: see claim_push_constants. */
-static inline VkShaderStageFlags push_stages(const struct d3d12_command_list *list)
+/* The stages a push of constants names: all those of the push-constant range of the bind point's
+ * layout, which the root signature owns (Vulkan wants every stage of a range the push overlaps):
+ * compute alone for a dispatch. Push constants are command-buffer state, not a bind point's: see
+ * claim_push_constants. */
+_Static_assert((int)D3D12_BIND_POINT_COMPUTE == (int)D3D12XS_LAYOUT_COMPUTE && (int)D3D12_BIND_POINT_GRAPHICS == (int)D3D12XS_LAYOUT_GRAPHICS,
+        "a bind point indexes its root signature's layout kinds");
+static inline VkShaderStageFlags push_stages(const struct d3d12_root_signature *signature, enum d3d12_bind_point bind_point)
 {
-    return list->bindings.pipeline->push_stages;
+    return signature->vk_push_stages[bind_point];
 }
 
 /* Push constants (root constants, table starts, root views' offsets) are one block per command
@@ -394,7 +396,7 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
     if (!table || (state->table_starts_in == list->vk_command_buffer && state->table_starts_layout == bindings->pipeline->vk_layout
             && state->pushed_table_count == table && same_words(state->pushed_table_starts, state->table_starts, table)))
         return true;
-    vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(list), signature->tables_offset,
+    vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(signature, bind_point), signature->tables_offset,
             4 * table, state->table_starts);
     memcpy(state->pushed_table_starts, state->table_starts, 4 * table);
     state->pushed_table_count = table;
@@ -432,7 +434,7 @@ static inline __attribute__((always_inline)) bool push_changed_table_starts(stru
         end = slot + 1 > end ? slot + 1 : end;
     }
     if (end) {
-        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(list),
+        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point),
                 signature->tables_offset + 4 * first, 4 * (end - first), &state->table_starts[first]);
         /* the copy of the full push is out of date: the next full push pushes (one store here
          * keeps a stream of table changes as cheap as it was) */
@@ -468,10 +470,12 @@ bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12
 }
 
 /* Root constants first..end (32-bit values) of the bind point's block, where the layout has them. */
-static inline void push_constants(struct d3d12_command_list *list, const struct d3d12_bind_point_state *state, uint32_t first, uint32_t end)
+static inline void push_constants(struct d3d12_command_list *list, const struct d3d12_bind_point_state *state, enum d3d12_bind_point bind_point,
+        uint32_t first, uint32_t end)
 {
+    const struct d3d12_root_signature *signature = state->root_signature;
     if (end > first)
-        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(list), 4 * first,
+        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point), 4 * first,
                 4 * (end - first), &state->push_constants[first]);
 }
 
@@ -497,7 +501,7 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         if ((dirty & D3D12_DIRTY_TABLES) && !d3d12_command_list_flush_tables(list, bind_point, command))
             return false;
         if (dirty & D3D12_DIRTY_CONSTANTS)
-            push_constants(list, state, state->constants_dirty_first, state->constants_dirty_end);
+            push_constants(list, state, bind_point, state->constants_dirty_first, state->constants_dirty_end);
         state->dirty = 0;
         list->record.dispatch_first = list->record.bound_first;
         list->record.dispatch_count = list->record.bound_count;
@@ -594,7 +598,7 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         heap_sets_dirty &= ~D3D12_DIRTY_PIPELINE;
     /* Only the constants that changed since the last push (all of them in another layout). */
     if ((constants_dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS)) && !signature->memory_abi) {
-        push_constants(list, state, constants_dirty & D3D12_DIRTY_PIPELINE ? 0 : state->constants_dirty_first,
+        push_constants(list, state, bind_point, constants_dirty & D3D12_DIRTY_PIPELINE ? 0 : state->constants_dirty_first,
                 constants_dirty & D3D12_DIRTY_PIPELINE ? signature->push_constant_size / 4 : state->constants_dirty_end);
         if (constants_dirty & D3D12_DIRTY_PIPELINE) {
             state->constants_in = list->vk_command_buffer;
@@ -618,7 +622,7 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         }
     }
     if (signature->root_view_count && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_ROOT_VIEW_OFFSETS)))
-        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(list), signature->root_views_offset,
+        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), signature->root_views_offset,
                 4 * signature->root_view_count, state->root_view_misalignments);
     /* Memory-based ABI: a fresh copy of the root constants whenever any binding input changed. */
     if (pipeline->memory_abi && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS))

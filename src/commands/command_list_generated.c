@@ -172,7 +172,7 @@ static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_b
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const struct d3d12_root_signature *root = pipeline->root_signature;
-    const VkShaderStageFlags stages = pipeline->push_stages;
+    const VkShaderStageFlags stages = root->vk_push_stages[bind_point];
     const uint64_t table = d3d12xs_va_table_address(list->object.device);
     static const uint32_t aligned = 0;
 
@@ -245,7 +245,7 @@ void d3d12_command_list_execute_generated(struct d3d12_command_list *list, const
 {
     struct d3d12_device *device = list->object.device;
     const struct d3d12xs_generated_commands_caps *caps = &device->generated_commands;
-    const struct d3d12_generated_layout *layout = d3d12_generated_layout_for(signature, list->bindings.pipeline);
+    const struct d3d12_generated_layout *layout = signature->generated;
     bool dispatch = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
     bool indexed = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
     enum d3d12_bind_point bind_point = dispatch ? D3D12_BIND_POINT_COMPUTE : D3D12_BIND_POINT_GRAPHICS;

@@ -348,7 +348,7 @@ bool d3d12_command_list_prepare_indirect_image(struct d3d12_command_list *list, 
     image->image_bytes = layout.bytes;
     image->draw_arguments = layout.draw_arguments;
     image->address_offset = root->indirect_image_offset;
-    image->push_stages = list->bindings.pipeline->push_stages;
+    image->push_stages = root->vk_push_stages[bind_point];
     image->layout = list->bindings.pipeline->vk_layout;
     return write_images(list, command, signature, state, count, arguments, argument_offset, &layout, image);
 }
@@ -367,7 +367,7 @@ void d3d12_command_list_prepare_indirect_in_commands(struct d3d12_command_list *
     image->address = arguments->device_address + argument_offset;
     image->image_bytes = signature->byte_stride;
     image->address_offset = root->indirect_image_offset;
-    image->push_stages = pipeline->push_stages;
+    image->push_stages = root->vk_push_stages[D3D12_BIND_POINT_GRAPHICS];
     image->layout = pipeline->vk_layout;
 }
 

@@ -29,7 +29,6 @@ D3D12XS_DEVICE_CHILD_METHODS(d3d12_command_signature, ID3D12CommandSignature, im
 static void destroy_command_signature(struct d3d12_command_signature *signature)
 {
     d3d12_generated_layout_destroy(signature->object.device, signature->generated);
-    d3d12_generated_layout_destroy(signature->object.device, signature->generated_vertex_pixel);
     if (signature->root_signature)
         d3d12_root_signature_release_private_ref(signature->root_signature);
     d3d12xs_object_cleanup(&signature->object);
@@ -306,27 +305,6 @@ static void make_variants_ahead(struct d3d12_device *device, const struct d3d12_
     }
 }
 
-/* The signature's generated-commands layouts: one per layout kind of its root signature that its
- * pipelines may have (push-constant tokens name a layout and its stages). Both or neither: a
- * signature takes one way for every pipeline (generated_why says why not this one). */
-static void make_generated_layouts(struct d3d12_device *device, struct d3d12_command_signature *signature)
-{
-    const struct d3d12_root_signature *root = signature->root_signature;
-    bool dispatch = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
-
-    if (!(signature->generated = d3d12_generated_layout_create(device, signature, dispatch ? D3D12XS_LAYOUT_COMPUTE : D3D12XS_LAYOUT_GRAPHICS,
-            &signature->generated_why)))
-        return;
-    if (dispatch || !root || root->vk_push_stages[D3D12XS_LAYOUT_VERTEX_PIXEL] == root->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS]
-            || !signature->generated->vk_pipeline_layout)
-        return;
-    if (!(signature->generated_vertex_pixel = d3d12_generated_layout_create(device, signature, D3D12XS_LAYOUT_VERTEX_PIXEL,
-            &signature->generated_why))) {
-        d3d12_generated_layout_destroy(device, signature->generated);
-        signature->generated = NULL;
-    }
-}
-
 HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_COMMAND_SIGNATURE_DESC *desc,
         ID3D12RootSignature *root_signature_iface, REFIID riid, void **out)
 {
@@ -408,7 +386,7 @@ HRESULT d3d12_command_signature_create(struct d3d12_device *device, const D3D12_
         }
     }
     if (signature->first_state_change != signature->action)
-        make_generated_layouts(device, signature);
+        signature->generated = d3d12_generated_layout_create(device, signature, &signature->generated_why);
     signature->flat_draws = signature->action != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH && device->indirect_image
             && device->graphics.multi_draw_indirect && device->graphics.draw_parameters && !signature->sets_vertex_input && (sets_constants(signature) || signature->root_view_mask);
     find_direct_layout(signature);
@@ -438,11 +416,12 @@ static VkIndirectCommandsTokenTypeEXT action_token(D3D12_INDIRECT_ARGUMENT_TYPE 
 }
 
 struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device *device, struct d3d12_command_signature *signature,
-        enum d3d12xs_layout_kind kind, const char **why)
+        const char **why)
 {
     const struct d3d12xs_generated_commands_caps *caps = &device->generated_commands;
     PFN_vkCreateIndirectCommandsLayoutEXT create = (PFN_vkCreateIndirectCommandsLayoutEXT)caps->vkCreateIndirectCommandsLayoutEXT;
     bool dispatch = signature->action == D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
+    enum d3d12xs_layout_kind kind = dispatch ? D3D12XS_LAYOUT_COMPUTE : D3D12XS_LAYOUT_GRAPHICS;
     struct d3d12_root_signature *root = signature->root_signature;
     VkIndirectCommandsLayoutTokenEXT tokens[D3D12XS_MAX_ROOT_PARAMETERS + D3D12_GENERATED_MAX_ENTRIES + 1];
     VkIndirectCommandsPushConstantTokenEXT push[D3D12XS_MAX_ROOT_PARAMETERS + 1];
@@ -546,7 +525,7 @@ struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device
         .sType = VK_STRUCTURE_TYPE_INDIRECT_COMMANDS_LAYOUT_CREATE_INFO_EXT,
         .shaderStages = layout->stages,
         .indirectStride = signature->byte_stride,
-        .pipelineLayout = layout->vk_pipeline_layout = push_count ? vk_pipeline_layout : VK_NULL_HANDLE,
+        .pipelineLayout = push_count ? vk_pipeline_layout : VK_NULL_HANDLE,
         .tokenCount = token_count,
         .pTokens = tokens,
     };
@@ -557,14 +536,6 @@ struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device
         return NULL;
     }
     return layout;
-}
-
-const struct d3d12_generated_layout *d3d12_generated_layout_for(const struct d3d12_command_signature *signature,
-        const struct d3d12_pipeline_state *pipeline)
-{
-    if (signature->generated_vertex_pixel && pipeline && pipeline->vk_layout == signature->generated_vertex_pixel->vk_pipeline_layout)
-        return signature->generated_vertex_pixel;
-    return signature->generated;
 }
 
 void d3d12_generated_layout_destroy(struct d3d12_device *device, struct d3d12_generated_layout *layout)

@@ -32,10 +32,6 @@ struct d3d12_command_signature {
      * where the device has no VK_EXT_device_generated_commands or the signature cannot be one
      * (ExecuteIndirect then names why). */
     struct d3d12_generated_layout *generated;
-    /* A graphics signature whose root signature's vertex and pixel layout is not its graphics one
-     * (no DENY_* flags for the hull, domain and geometry stages) and that pushes root arguments:
-     * the layout for pipelines of that kind; NULL where `generated` serves every pipeline. */
-    struct d3d12_generated_layout *generated_vertex_pixel;
     const char *generated_why; /* static text: why generated is NULL for a signature that changes state */
     /* A draw signature that sets root arguments alone (no vertex or index buffer views), on a
      * device with the own path's images: where the bound pipeline's vertex shader alone reads

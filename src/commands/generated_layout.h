@@ -5,11 +5,9 @@
 #define D3D12XS_GENERATED_LAYOUT_H
 
 #include "commands/command_signature.h"
-#include "descriptors/root_signature.h"
 #include "device/vk_device_generated_commands.h"
 
 struct d3d12xs_root_layout;
-struct d3d12_pipeline_state;
 
 /* What the translation pass (shaders/indirect_translate.comp) rewrites in each command: the
  * 32-bit word where a vertex or index buffer view starts, and which it is. */
@@ -23,7 +21,6 @@ struct d3d12_generated_layout {
     VkShaderStageFlags stages;
     /* the root signature's pipeline layout the push-constant tokens name, kept alive */
     struct d3d12xs_root_layout *root_layout;
-    VkPipelineLayout vk_pipeline_layout; /* VK_NULL_HANDLE where no token pushes */
     /* Vertex and index buffer views hold D3D12 addresses: the pass translates them into device
      * addresses in a copy of the commands, which the generated commands then read. */
     uint32_t entries[D3D12_GENERATED_MAX_ENTRIES];
@@ -34,16 +31,10 @@ struct d3d12_generated_layout {
      * ExecuteIndirect variant reads (pipelines/pipeline_indirect_variant.c). */
 };
 
-/* Where the device has generated commands and the signature changes state: its layout for the
- * pipelines of its root signature's layout `kind` (push-constant tokens name that layout and its
- * stages), or NULL with *why (static text) saying what stops it; never fails the signature's
- * creation. */
+/* Where the device has generated commands and the signature changes state: its layout, or NULL
+ * with *why (static text) saying what stops it; never fails the signature's creation. */
 struct d3d12_generated_layout *d3d12_generated_layout_create(struct d3d12_device *device, struct d3d12_command_signature *signature,
-        enum d3d12xs_layout_kind kind, const char **why);
-/* The signature's layout for the bound pipeline (the vertex and pixel one where its layout is
- * that kind's). */
-const struct d3d12_generated_layout *d3d12_generated_layout_for(const struct d3d12_command_signature *signature,
-        const struct d3d12_pipeline_state *pipeline);
+        const char **why);
 void d3d12_generated_layout_destroy(struct d3d12_device *device, struct d3d12_generated_layout *layout);
 
 #endif

@@ -146,8 +146,7 @@ HRESULT d3d12xs_descriptor_buffers_heap_layouts(struct d3d12_device *device, VkS
     for (uint32_t i = 0; i < buffers->stage_layout_count && !entry; i++)
         if (buffers->stage_layouts[i].stages == stages)
             entry = &buffers->stage_layouts[i];
-    /* At most one entry per layout kind's stages: compute alone, or one of the 31 non-empty
-     * subsets of the five graphics stages (vertex and pixel kinds' among them): 32 */
+    /* At most one entry per subset of the six stages that keeps compute: 32 */
     if (!entry && buffers->stage_layout_count < D3D12XS_ARRAY_SIZE(buffers->stage_layouts)
             && SUCCEEDED(hr = make_heap_set_layouts(device, stages, buffers->stage_layouts[buffers->stage_layout_count].set_layouts))) {
         entry = &buffers->stage_layouts[buffers->stage_layout_count++];

@@ -25,15 +25,10 @@ struct d3d12xs_root_layout {
     VkPipelineLayout layout;
 };
 
-/* The kinds of pipeline layout a root signature has; the first two indexed like the command
- * list's bind points. VERTEX_PIXEL is the graphics layout of pipelines with no hull, domain or
- * geometry shader (most of them): its push-constant range names the vertex and pixel stages
- * alone, where GRAPHICS names every graphics stage the signature does not deny. Where the two
- * name the same stages (a signature denying the other three), they are one layout. */
+/* The kinds of pipeline layout a root signature has, indexed like the command list's bind points. */
 enum d3d12xs_layout_kind {
     D3D12XS_LAYOUT_COMPUTE,
     D3D12XS_LAYOUT_GRAPHICS,
-    D3D12XS_LAYOUT_VERTEX_PIXEL,
     D3D12XS_LAYOUT_KIND_COUNT,
 };
 
@@ -92,8 +87,8 @@ struct d3d12_root_signature {
     VkShaderStageFlags vk_push_stages[D3D12XS_LAYOUT_KIND_COUNT];
     VkSampler *static_samplers;
     /* Its pipeline layouts, one per kind (root_signature_layout.c): compute's made with it, the
-     * graphics ones with its first graphics pipeline of their kind; each shared by all its
-     * pipelines of that kind. All have the same bindings, seen by their own stages. A push-descriptor set holds at most the device's push_descriptor_limit
+     * graphics one with its first graphics pipeline; each shared by all its pipelines of that
+     * kind. Both have the same bindings, seen by their own stages. A push-descriptor set holds at most the device's push_descriptor_limit
      * descriptors: what did not fit is left out, in this order, and a pipeline whose shader
      * needs it is refused (E_NOTIMPL). The argument buffer (memory-based ABI) comes first,
      * then the root CBV/SRV/UAV, the ordered-append state and the static samplers. */
@@ -161,8 +156,7 @@ uint32_t d3d12_root_signature_push_constant_range(const struct d3d12_root_signat
 /* The stages its layout serves (push constants, push descriptors, heap sets): compute and the
  * graphics stages the device has that no DENY_* flag takes away. */
 VkShaderStageFlags d3d12_root_signature_layout_stages(const struct d3d12_root_signature *signature);
-/* The stages of its layout of one kind: compute alone, the graphics stages of the above, or
- * those of them that are vertex or pixel. */
+/* The stages of its layout of one kind: compute alone, or the graphics stages of the above. */
 VkShaderStageFlags d3d12_root_signature_kind_stages(const struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind);
 /* The set of its pipelines' push descriptors: after the heap sets where it has tables. */
 uint32_t d3d12_root_signature_push_set(const struct d3d12_root_signature *signature);

@@ -1,12 +1,10 @@
-/* The pipeline layouts of a root signature: one per kind of pipeline (compute, graphics, vertex
- * and pixel), each shared by every pipeline of that kind made with it. Their bindings follow
- * from the root signature alone (root_signature.h), so a pipeline's shader is remapped onto them
- * and never needs a layout of its own. Kinds, not one layout for every stage: a push-constant
- * range names its stages, every vkCmdPushConstants must name them all, and the NVIDIA driver's
- * push costs more for each stage named (about 9 ns of a 290 ns push + dispatch on the H100 for
- * the five graphics stages next to compute; docs/benchmarks.md), so a dispatch pushes to compute
- * alone and a draw of a vertex and pixel pipeline to those two. Switching between pipelines of
- * two kinds costs the list a push of every root argument (the layouts are not compatible). Making a VkPipelineLayout is
+/* The pipeline layouts of a root signature: one per kind of pipeline (compute, graphics), each
+ * shared by every pipeline of that kind made with it. Their bindings follow from the root
+ * signature alone (root_signature.h), so a pipeline's shader is remapped onto them and never
+ * needs a layout of its own. Two, not one for every stage: a push-constant range names its
+ * stages, every vkCmdPushConstants must name them all, and the NVIDIA driver's push costs more
+ * for each stage named (about 9 ns of a 290 ns push + dispatch on the H100 for the five graphics
+ * stages next to compute; docs/benchmarks.md), so a dispatch pushes to compute alone. Making a VkPipelineLayout is
  * not cheap: on the H200 a new one cost about 350 us the first time and 11 us after, a third of
  * CreateComputePipelineState (docs/benchmarks.md), and D3D12 programs create root signatures
  * ahead of pipelines. */
@@ -23,13 +21,8 @@ static HRESULT make_layout(struct d3d12_root_signature *signature, enum d3d12xs_
 HRESULT d3d12_root_signature_get_layout(struct d3d12_root_signature *signature, enum d3d12xs_layout_kind kind, const char *method,
         struct d3d12xs_root_layout **out, VkPipelineLayout *vk_layout)
 {
-    struct d3d12xs_root_layout *layout, *expected = NULL;
+    struct d3d12xs_root_layout *layout = atomic_load(&signature->layouts[kind]), *expected = NULL;
     HRESULT hr;
-
-    /* a signature denying the hull, domain and geometry stages: one graphics layout */
-    if (kind == D3D12XS_LAYOUT_VERTEX_PIXEL && signature->vk_push_stages[kind] == signature->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS])
-        kind = D3D12XS_LAYOUT_GRAPHICS;
-    layout = atomic_load(&signature->layouts[kind]);
 
     /* The graphics layout comes with the first graphics pipeline: a compute program never pays
      * for it. Two threads may make one at once; the first to publish it wins. */
@@ -128,8 +121,6 @@ VkShaderStageFlags d3d12_root_signature_kind_stages(const struct d3d12_root_sign
     VkShaderStageFlags graphics = d3d12_root_signature_layout_stages(signature) & ~VK_SHADER_STAGE_COMPUTE_BIT;
     if (kind == D3D12XS_LAYOUT_COMPUTE)
         return VK_SHADER_STAGE_COMPUTE_BIT;
-    if (kind == D3D12XS_LAYOUT_VERTEX_PIXEL)
-        graphics &= VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     /* Every graphics stage denied still makes a valid layout (a range names some stage): the
      * vertex stage's, which then reads no root argument. */
     return graphics ? graphics : VK_SHADER_STAGE_VERTEX_BIT;

@@ -361,7 +361,7 @@ static HRESULT place_views(struct d3d12_pipeline_state *state, const struct d3d1
         .push_offset = state->graphics->view_push_offset,
         .view_count = vi->ViewInstanceCount,
         .write_locations = last_before_rasterizer,
-        .push_visible = (state->push_stages & stage->stage) != 0,
+        .push_visible = (state->root_signature->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS] & stage->stage) != 0,
     };
     char error[512];
     HRESULT hr;
@@ -398,17 +398,6 @@ static HRESULT capture_blob(struct d3d12_pipeline_state *state, const struct d3d
             desc->input_layout.pInputElementDescs ? desc->input_layout.NumElements : 0, method);
 }
 
-/* The kind of the root signature's layout a pipeline of these stages takes: one with hull,
- * domain or geometry shaders every graphics stage's, else the vertex and pixel one, whose pushes
- * name fewer stages (root_signature_layout.c). */
-static enum d3d12xs_layout_kind graphics_layout_kind(const struct d3d12_graphics_stage *stages, uint32_t stage_count)
-{
-    for (uint32_t s = 0; s < stage_count; s++)
-        if (stages[s].stage & (VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT | VK_SHADER_STAGE_GEOMETRY_BIT))
-            return D3D12XS_LAYOUT_GRAPHICS;
-    return D3D12XS_LAYOUT_VERTEX_PIXEL;
-}
-
 static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc, const char *method)
 {
     struct d3d12_device *device = state->device;
@@ -428,8 +417,6 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
             || FAILED(hr = d3d12_graphics_link(desc, stages, stage_count, d3d12_blend_uses_dual_source(&desc->blend), element_locations, method)))
         goto done;
     state->push_set = d3d12_root_signature_push_set(state->root_signature);
-    /* the stages its pushes name, which the passes below need (the layout comes after them) */
-    state->push_stages = state->root_signature->vk_push_stages[graphics_layout_kind(stages, stage_count)];
     for (uint32_t s = 0; s < stage_count; s++) {
         const struct d3d12xs_spirv_locations_args locations = {stages[s].link_ids, stages[s].link_locations, stages[s].link_indices,
                 stages[s].link_count};
@@ -468,7 +455,7 @@ static HRESULT create_graphics(struct d3d12_pipeline_state *state, const struct 
             : state->root_signature->push_constant_size;
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded lists
      * may use the pipeline, after the root signature itself may have gone. */
-    if (FAILED(hr = d3d12_pipeline_state_take_layout(state, graphics_layout_kind(stages, stage_count), method)))
+    if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout, &state->vk_layout)))
         goto done;
     state->thread_limit_offset = UINT32_MAX;
     if (SUCCEEDED(hr = capture_blob(state, desc, stages, stage_count, words, word_counts, entry_points, element_locations, method))
@@ -519,7 +506,8 @@ static HRESULT create_graphics_from_blob(struct d3d12_pipeline_state *state, con
     if (contents.element_count != (desc->input_layout.pInputElementDescs ? desc->input_layout.NumElements : 0)) {
         hr = d3d12xs_fail(E_INVALIDARG, method, "%sCachedPSO links %u input elements, the description has %u", desc->prefix,
                 contents.element_count, desc->input_layout.NumElements);
-    } else if (SUCCEEDED(hr = d3d12_pipeline_state_take_layout(state, graphics_layout_kind(stages, contents.stage_count), method))) {
+    } else if (SUCCEEDED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_GRAPHICS, method, &state->layout,
+            &state->vk_layout))) {
         state->thread_limit_offset = UINT32_MAX;
         if (SUCCEEDED(hr = d3d12_pipeline_state_keep_indirect_source(state, words, word_counts, contents.stage_count, method)))
             hr = d3d12_graphics_pipeline_build(state, desc, stages, contents.stage_count, words, word_counts, entry_points, offsets,

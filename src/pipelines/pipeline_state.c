@@ -941,7 +941,7 @@ static HRESULT create_pipeline(struct d3d12_pipeline_state *state, const D3D12_S
     /* The root signature's layout, shared: the pipeline's reference keeps it while recorded
      * lists may use the pipeline, after the root signature itself may have gone. */
     d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
-    if (FAILED(hr = d3d12_pipeline_state_take_layout(state, D3D12XS_LAYOUT_COMPUTE, method))) {
+    if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_COMPUTE, method, &state->layout, &state->vk_layout))) {
         free(words);
         return hr;
     }
@@ -968,7 +968,7 @@ static HRESULT create_pipeline_from_blob(struct d3d12_pipeline_state *state, con
         return d3d12xs_fail(E_INVALIDARG, method, "pDesc->CachedPSO holds no compute shader");
     }
     d3d12_root_signature_push_constant_range(state->root_signature, &state->thread_limit_offset);
-    if (FAILED(hr = d3d12_pipeline_state_take_layout(state, D3D12XS_LAYOUT_COMPUTE, method))) {
+    if (FAILED(hr = d3d12_root_signature_get_layout(state->root_signature, D3D12XS_LAYOUT_COMPUTE, method, &state->layout, &state->vk_layout))) {
         d3d12_pipeline_blob_contents_cleanup(&contents);
         return hr;
     }
@@ -1141,12 +1141,5 @@ HRESULT d3d12_pipeline_state_hand_out(struct d3d12_pipeline_state *pipeline, con
     object->pipeline = pipeline;
     hr = d3d12xs_hand_out(ID3D12PipelineState_QueryInterface(&object->ID3D12PipelineState_iface, riid, out), method);
     ID3D12PipelineState_Release(&object->ID3D12PipelineState_iface);
-    return hr;
-}
-
-HRESULT d3d12_pipeline_state_take_layout(struct d3d12_pipeline_state *state, enum d3d12xs_layout_kind kind, const char *method)
-{
-    HRESULT hr = d3d12_root_signature_get_layout(state->root_signature, kind, method, &state->layout, &state->vk_layout);
-    state->push_stages = state->root_signature->vk_push_stages[kind];
     return hr;
 }

@@ -76,7 +76,6 @@ struct d3d12_pipeline_state {
      * lists may use it, after the root signature itself may have gone. */
     struct d3d12xs_root_layout *layout;
     VkPipelineLayout vk_layout;
-    VkShaderStageFlags push_stages; /* its layout's push-constant stages: every push of the list names them */
     uint32_t push_set;         /* the set of its push descriptors (after the heap sets where the root signature has tables) */
     bool reads_heaps;          /* its shader reads descriptor tables or indexes the heap: the list binds the heaps */
     bool indexes_heap;         /* its shader indexes the CBV_SRV_UAV heap directly (d3d12xs_heap.hlsli) */
@@ -188,8 +187,6 @@ void d3d12_pipeline_state_make_indirect_variants(struct d3d12_pipeline_state *st
 void d3d12_pipeline_state_make_indirect_variant(struct d3d12_pipeline_state *state, const struct d3d12_indirect_key *key);
 /* At creation, before the build takes the words of each stage (graphics: in the build's order):
  * keeps them where a variant may be needed. */
-/* The pipeline's reference to its root signature's layout of `kind`, and the stages its pushes name. */
-HRESULT d3d12_pipeline_state_take_layout(struct d3d12_pipeline_state *state, enum d3d12xs_layout_kind kind, const char *method);
 HRESULT d3d12_pipeline_state_keep_indirect_source(struct d3d12_pipeline_state *state, uint32_t *const *words, const size_t *word_counts,
         uint32_t stage_count, const char *method);
 void d3d12_pipeline_state_destroy_indirect_variants(struct d3d12_device *device, struct d3d12_pipeline_state *state);
