@@ -4,7 +4,8 @@
  * end with status 0, promptly: idle, with work and an event registration still pending, and
  * with a Release that comes after the exit teardown (an exit handler registered before the
  * device, as a program's static objects are), which must destroy nothing; all with
- * D3D12XS_EXIT_TEARDOWN=1 (by default the teardown is NVIDIA's only), and once with it off. */
+ * D3D12XS_EXIT_TEARDOWN=1 (by default the teardown is NVIDIA's only), and once with it off
+ * (not on NVIDIA's driver, which then crashes in its own exit handlers). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,20 @@ static void child_late_release(void)
     make_and_use(&late_device, &queue, &late_fence);
 }
 
+/* The device d3d12xs picks runs on NVIDIA's driver (made and released here, in the parent). */
+static bool on_nvidia(void)
+{
+    ID3D12Device *device = harness_create_device();
+    D3D12XS_DEVICE_INFO info;
+    bool nvidia;
+
+    memset(&info, 0, sizeof(info));
+    CHECK_HR(D3D12XSGetDeviceInfo(device, &info), S_OK);
+    nvidia = info.VendorId == 0x10de;
+    harness_release_device(device);
+    return nvidia;
+}
+
 int main(int argc, char **argv)
 {
     /* the teardown runs on every driver with it on (by default only on NVIDIA's) */
@@ -129,6 +144,12 @@ int main(int argc, char **argv)
     CHECK_MSG(harness_run_self("idle", teardown_on), "exiting with an idle device alive failed (its lines above say why)");
     CHECK_MSG(harness_run_self("pending", teardown_on), "exiting with work and an event pending failed (its lines above say why)");
     CHECK_MSG(harness_run_self("late_release", teardown_on), "a Release after the exit teardown failed (its lines above say why)");
-    CHECK_MSG(harness_run_self("off", teardown_off), "exiting with the teardown off failed (its lines above say why)");
+    /* With the teardown off, NVIDIA's driver meets the device alive in its own exit handlers and
+     * crashes there (the H100, driver 580.159.04: the child died after its checks passed), which
+     * is why the teardown is on by default on it: the case runs on other drivers. */
+    if (on_nvidia())
+        printf("the teardown-off case skipped: NVIDIA's driver crashes at exit with a device alive, which the teardown exists for\n");
+    else
+        CHECK_MSG(harness_run_self("off", teardown_off), "exiting with the teardown off failed (its lines above say why)");
     return harness_finish();
 }
