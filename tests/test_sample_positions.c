@@ -7,7 +7,9 @@
  * one debug-layer warning and dropped (D3D12 drops it, its debug layer reports it), and draws keep
  * the standard positions; the positions' own tests print why they are skipped there. On a device
  * with the extension (NVIDIA) they run: moved samples, the reset, the 2 x 2 grid (tier 2), and
- * D3D12's rules, each a warning and a dropped call. Bundles may not call it (their Close fails). */
+ * D3D12's rules, each a warning and a dropped call. Bundles may not call it (their Close fails).
+ * D3D12_CENTER_MULTISAMPLE_PATTERN puts every sample at the centre (none of column 16 covered),
+ * refused above one sample where samples cannot be placed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -195,6 +197,74 @@ static void test_positions(struct env *env)
     CHECK_DEBUG_WARNINGS(before, 0, "SetSamplePositions");
 }
 
+/* A pipeline of the same state with SampleDesc (count, quality): S_OK or expected. */
+static ID3D12PipelineState *pipeline_with_samples(struct env *env, UINT count, UINT quality, HRESULT expected)
+{
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.SampleDesc.Count = count;
+    desc.SampleDesc.Quality = quality;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), expected);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
+/* D3D12_CENTER_MULTISAMPLE_PATTERN: one sample is at the centre anyway (every device); four at
+ * the centre cover column 16 not at all (its centre is past the edge), and SetSamplePositions
+ * still moves them. Without sample locations four cannot be placed: E_NOTIMPL and a line. */
+static void test_center_pattern(struct env *env)
+{
+    ID3D12PipelineState *one = pipeline_with_samples(env, 1, D3D12_CENTER_MULTISAMPLE_PATTERN, S_OK), *center;
+    const D3D12_RECT corner = {0, 0, 1, 1}, whole = {0, 0, WIDTH, HEIGHT};
+    D3D12_SAMPLE_POSITION left[4];
+    struct harness_list list;
+
+    if (one)
+        ID3D12PipelineState_Release(one);
+    if (env->tier == D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_NOT_SUPPORTED) {
+        LOG_MARK();
+        CHECK(!pipeline_with_samples(env, 4, D3D12_CENTER_MULTISAMPLE_PATTERN, E_NOTIMPL));
+        CHECK_LOG("SampleDesc.Quality is D3D12_CENTER_MULTISAMPLE_PATTERN with 4 samples", "cannot place samples");
+        return;
+    }
+    if (!(center = pipeline_with_samples(env, 4, D3D12_CENTER_MULTISAMPLE_PATTERN, S_OK)))
+        return;
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, center);
+    draw(&list);
+    finish(env, &list);
+    check_edge(env, black, black);
+
+    /* after a draw of a standard pipeline of the same count (scissored to pixel 0, 0), which
+     * set the standard positions: the centre pipeline's draw sets its own */
+    all_at(left, -8, 0);
+    list = begin(env);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &corner);
+    draw(&list);
+    ID3D12GraphicsCommandList2_RSSetScissorRects(list.list, 1, &whole);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, center);
+    draw(&list);
+    finish(env, &list);
+    check_edge(env, black, black);
+
+    list = begin(env);
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, center);
+    ID3D12GraphicsCommandList2_SetSamplePositions(list.list, 4, 1, left);
+    draw(&list);
+    finish(env, &list);
+    check_edge(env, white, white);
+    ID3D12PipelineState_Release(center);
+}
+
 /* Tier 2: a 2 x 2 grid of patterns, top-left first, aligned on even pixels. */
 static void test_grid(struct env *env)
 {
@@ -281,6 +351,7 @@ int main(void)
     setup(&env);
     if (env.pipeline) {
         test_bundle(&env);
+        test_center_pattern(&env);
         if (env.tier == D3D12_PROGRAMMABLE_SAMPLE_POSITIONS_TIER_NOT_SUPPORTED) {
             test_not_supported(&env);
             printf("skipped: moved sample positions, the 2 x 2 grid and the rules (the device has no VK_EXT_sample_locations with "

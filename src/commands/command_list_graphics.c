@@ -402,7 +402,7 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
          * those set for that count stay valid across binds of pipelines that have them */
         if (!g->sample_locations)
             graphics->applied_sample_locations = 0;
-        else if ((uint32_t)g->samples != graphics->applied_sample_locations)
+        else if (d3d12_sample_locations_key(g) != graphics->applied_sample_locations)
             graphics->dirty |= D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS;
         graphics->applied_pipeline = pipeline->vk_pipeline;
         graphics->applied_vertex_slots = g->vertex_slots;

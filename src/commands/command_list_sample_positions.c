@@ -113,13 +113,15 @@ void d3d12_command_list_apply_sample_positions(struct d3d12_command_list *list, 
         const D3D12_SAMPLE_POSITION *table = pipeline->samples == VK_SAMPLE_COUNT_2_BIT ? standard_2
                 : pipeline->samples == VK_SAMPLE_COUNT_4_BIT ? standard_4 : pipeline->samples == VK_SAMPLE_COUNT_8_BIT ? standard_8
                 : pipeline->samples == VK_SAMPLE_COUNT_16_BIT ? standard_16 : standard_1;
+        static const D3D12_SAMPLE_POSITION centre = {0, 0};
         /* D3D12 leaves it undefined; the standard positions are what it draws without the call */
         if (graphics->sample_positions_samples)
             d3d12_command_list_debug_warn(list, command, "SetSamplePositions set positions for %u samples, but the pipeline renders %u: it "
                     "draws with the standard positions", graphics->sample_positions_samples, (unsigned)pipeline->samples);
+        /* D3D12_CENTER_MULTISAMPLE_PATTERN: every sample at the pixel's centre */
         for (uint32_t i = 0; i < info.sampleLocationsCount; i++)
-            standard[i] = vk_location(table[i]);
+            standard[i] = vk_location(pipeline->center_samples ? centre : table[i]);
     }
     list->object.device->graphics.vkCmdSetSampleLocationsEXT(list->vk_command_buffer, &info);
-    graphics->applied_sample_locations = pipeline->samples;
+    graphics->applied_sample_locations = d3d12_sample_locations_key(pipeline);
 }

@@ -117,8 +117,9 @@ struct d3d12_graphics_bindings {
     /* Of that pipeline: what decides which dynamic state the next pipeline's bind leaves valid */
     uint32_t applied_vertex_slots;
     D3D12_INDEX_BUFFER_STRIP_CUT_VALUE applied_strip_cut;
-    /* the sample count the command buffer's dynamic sample locations were set for, 0 where none
-     * are (or a pipeline without them was bound since: its bind leaves them undefined) */
+    /* what the command buffer's dynamic sample locations were set for (d3d12_sample_locations_key:
+     * the count and the centre pattern), 0 where none are (or a pipeline without them was bound
+     * since: its bind leaves them undefined) */
     uint32_t applied_sample_locations;
     uint32_t viewport_count, scissor_count;
     VkViewport viewports[D3D12_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE];

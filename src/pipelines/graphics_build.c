@@ -104,6 +104,7 @@ static void prepare(struct d3d12_pipeline_state *state, const struct d3d12_graph
         b->rasterizer.multisample.pNext = &b->sample_locations;
         b->dynamic_states[dynamic_count++] = VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_EXT;
         state->graphics->sample_locations = true;
+        state->graphics->center_samples = desc->sample_desc.Quality == D3D12_CENTER_MULTISAMPLE_PATTERN && b->rasterizer.samples > 1;
     }
     b->dynamic = (VkPipelineDynamicStateCreateInfo){
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,

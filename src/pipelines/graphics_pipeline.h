@@ -51,11 +51,21 @@ struct d3d12_graphics_pipeline {
     /* Dynamic sample locations (VK_EXT_sample_locations at its sample count): a draw sets
      * SetSamplePositions' positions, or the standard ones (command_list_sample_positions.c) */
     bool sample_locations;
+    /* SampleDesc.Quality D3D12_CENTER_MULTISAMPLE_PATTERN above one sample: its standard
+     * positions are every sample at the pixel's centre (sample_locations holds then) */
+    bool center_samples;
     VkPipeline view_mask_pipelines[1u << D3D12_MAX_VIEW_INSTANCE_COUNT];
     /* The fixed state of its VkPipeline, kept where ExecuteIndirect may need a variant with other
      * shaders (graphics_build.c); NULL elsewhere. */
     struct d3d12_graphics_build *build;
 };
+
+/* What the sample locations a draw of the pipeline sets without SetSamplePositions depend on:
+ * its count, and the centre pattern (graphics_bindings.h's applied_sample_locations). */
+static inline uint32_t d3d12_sample_locations_key(const struct d3d12_graphics_pipeline *pipeline)
+{
+    return (uint32_t)pipeline->samples | (pipeline->center_samples ? 0x100u : 0);
+}
 
 /* Whether a draw with b, right after draws with a, finds the dynamic state as a's draws left it
  * but the pipeline bound: the same topology type, strip cut, vertex slots and sample locations,
@@ -72,7 +82,7 @@ static inline bool d3d12_graphics_pipelines_state_alike(const struct d3d12_graph
                 || p[i]->depth_bounds_test || p[i]->dynamic_strip_cut)
             return false;
     return a->topology_type == b->topology_type && a->strip_cut_value == b->strip_cut_value && a->sample_locations == b->sample_locations
-            && (a->vertex_slots ? 32 - __builtin_clz(a->vertex_slots) : 0) == (b->vertex_slots ? 32 - __builtin_clz(b->vertex_slots) : 0);
+            && a->center_samples == b->center_samples && (a->vertex_slots ? 32 - __builtin_clz(a->vertex_slots) : 0) == (b->vertex_slots ? 32 - __builtin_clz(b->vertex_slots) : 0);
 }
 
 /* A parsed pipeline state stream (pipeline_stream.c). */

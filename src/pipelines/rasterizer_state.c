@@ -59,9 +59,13 @@ HRESULT d3d12_rasterizer_check(struct d3d12_device *device, const struct d3d12_g
             && desc->sample_desc.Quality != D3D12_CENTER_MULTISAMPLE_PATTERN)
         return d3d12xs_fail(E_INVALIDARG, method, "%sSampleDesc.Quality is %u (CheckFeatureSupport's MULTISAMPLE_QUALITY_LEVELS gives 1 "
                 "level: 0)", p, desc->sample_desc.Quality);
-    if (desc->sample_desc.Quality == D3D12_CENTER_MULTISAMPLE_PATTERN)
-        return d3d12xs_fail(E_NOTIMPL, method, "%sSampleDesc.Quality is D3D12_CENTER_MULTISAMPLE_PATTERN: Vulkan's sample positions "
-                "are the standard ones", p);
+    /* Every sample at the centre: one sample is there anyway; more need sample locations at the
+     * count (graphics_build.c sets them dynamic, the list the centre: command_list_sample_positions.c) */
+    if (desc->sample_desc.Quality == D3D12_CENTER_MULTISAMPLE_PATTERN && desc->sample_desc.Count > 1
+            && !(caps->sample_positions_tier && (caps->sample_location_counts & desc->sample_desc.Count)))
+        return d3d12xs_fail(E_NOTIMPL, method, "%sSampleDesc.Quality is D3D12_CENTER_MULTISAMPLE_PATTERN with %u samples: %s cannot "
+                "place samples (VK_EXT_sample_locations at that count; ProgrammableSamplePositionsTier NOT_SUPPORTED)", p,
+                desc->sample_desc.Count, device->vk_properties.deviceName);
     return S_OK;
 }
 
