@@ -618,6 +618,7 @@ struct raw {
     VkCommandPool cpu_pool;
     VkCommandBuffer cpu_cmd;
     VkDescriptorSetLayout set_layout;
+    VkDescriptorSetLayout like_set_layouts[3]; /* RAW_LIKE_LAYOUT: sets 1 and 2, and the push-descriptor set 3 */
     VkPipelineLayout layout;        /* the set of two tables, 8 bytes of push constants (value, table start) */
     VkDescriptorPool descriptor_pool;
     VkDescriptorSet set;
@@ -641,8 +642,11 @@ struct raw {
  * has VK_EXT_sample_locations at their count); RAW_LIKE_DESCRIPTOR_BUFFER: the tables' set in a
  * descriptor buffer and the pipelines made for one (d3d12xs's heaps); RAW_LIKE_ALL_STAGES: the
  * push-constant range and every push name the five graphics stages (a root signature without
- * DENY_* flags, which this bench's is) */
-enum {RAW_LIKE_SAMPLE_LOCATIONS = 1, RAW_LIKE_DESCRIPTOR_BUFFER = 2, RAW_LIKE_ALL_STAGES = 4};
+ * DENY_* flags, which this bench's is); RAW_LIKE_LAYOUT: the pipeline layout shaped as d3d12xs's
+ * for this bench's root signature: the tables' set, two more (d3d12xs's counter and sampler heap
+ * sets, empty here), a push-descriptor set of one storage buffer after them, and 48 bytes of push
+ * constants (the root constant, the table start, DispatchX's 16 bytes and ExecuteIndirect's 16) */
+enum {RAW_LIKE_SAMPLE_LOCATIONS = 1, RAW_LIKE_DESCRIPTOR_BUFFER = 2, RAW_LIKE_ALL_STAGES = 4, RAW_LIKE_LAYOUT = 8};
 
 /* The stages the raw side's push-constant range names, and so every push. */
 static VkShaderStageFlags raw_push_stages(const struct raw *r)
@@ -858,6 +862,7 @@ static void raw_create_device(struct raw *r)
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features13,
             .features = {.shaderStorageBufferArrayDynamicIndexing = VK_TRUE}};
     if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER) {
+        buffer_features.descriptorBufferPushDescriptors = (r->like & RAW_LIKE_LAYOUT) != 0;
         extensions[extension_count++] = VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME;
         features13.pNext = &features12;
         features12.pNext = &buffer_features;
@@ -895,9 +900,21 @@ static void raw_create_layouts(struct raw *r)
     if (r->like & RAW_LIKE_DESCRIPTOR_BUFFER)
         set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT;
     VK(vkCreateDescriptorSetLayout(r->vk.device, &set_info, NULL, &r->set_layout));
-    VkPushConstantRange push = {raw_push_stages(r), 0, 8};
+    VkDescriptorSetLayout set_layouts[4] = {r->set_layout};
+    VkPushConstantRange push = {raw_push_stages(r), 0, r->like & RAW_LIKE_LAYOUT ? 48 : 8};
     VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-            .pSetLayouts = &r->set_layout, .pushConstantRangeCount = 1, .pPushConstantRanges = &push};
+            .pSetLayouts = set_layouts, .pushConstantRangeCount = 1, .pPushConstantRanges = &push};
+    if (r->like & RAW_LIKE_LAYOUT) {
+        VkDescriptorSetLayoutBinding pushed = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL_GRAPHICS, NULL};
+        VkDescriptorSetLayoutCreateInfo empty = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .flags = set_info.flags};
+        VkDescriptorSetLayoutCreateInfo push_set = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                .flags = set_info.flags | VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, .bindingCount = 1, .pBindings = &pushed};
+        VK(vkCreateDescriptorSetLayout(r->vk.device, &empty, NULL, &r->like_set_layouts[0]));
+        VK(vkCreateDescriptorSetLayout(r->vk.device, &empty, NULL, &r->like_set_layouts[1]));
+        VK(vkCreateDescriptorSetLayout(r->vk.device, &push_set, NULL, &r->like_set_layouts[2]));
+        memcpy(&set_layouts[1], r->like_set_layouts, sizeof(r->like_set_layouts));
+        layout_info.setLayoutCount = 4;
+    }
     VK(vkCreatePipelineLayout(r->vk.device, &layout_info, NULL, &r->layout));
     VkPipelineLayoutCreateInfo empty_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     VK(vkCreatePipelineLayout(r->vk.device, &empty_info, NULL, &r->empty_layout));
@@ -994,6 +1011,8 @@ static void raw_destroy(struct raw *r)
     vkDestroyPipelineLayout(r->vk.device, r->empty_layout, NULL);
     vkDestroyPipelineLayout(r->vk.device, r->layout, NULL);
     vkDestroyDescriptorSetLayout(r->vk.device, r->set_layout, NULL);
+    for (unsigned i = 0; i < BENCH_ARRAY_SIZE(r->like_set_layouts); i++)
+        vkDestroyDescriptorSetLayout(r->vk.device, r->like_set_layouts[i], NULL);
     vkDestroyCommandPool(r->vk.device, r->cpu_pool, NULL);
     bench_vk_queue_destroy(&r->vk, &r->q);
     bench_vk_destroy(&r->vk);
@@ -1450,7 +1469,8 @@ int main(int argc, char **argv)
             r.q.family);
     if (r.like)
         printf("experiment     : the CPU figures' raw pipelines as d3d12xs makes its own, mask 0x%x (D3D12XS_BENCH_RAW_LIKE: 1 sample "
-                "locations on and dynamic, 2 the tables' set in a descriptor buffer, 4 pushes naming every graphics stage)\n", r.like);
+                "locations on and dynamic, 2 the tables' set in a descriptor buffer, 4 pushes naming every graphics stage, 8 the layout shaped as "
+                "d3d12xs's)\n", r.like);
     if (strcmp(d.device_name, r.vk.properties.deviceName))
         printf("WARNING: the two sides do not run on the same device\n");
     raw_cpu_check(&r);
