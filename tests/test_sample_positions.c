@@ -33,14 +33,33 @@ struct env {
 static const float black_f[4] = {0.0f, 0.0f, 0.0f, 1.0f};
 static const uint8_t white[4] = {255, 255, 255, 255}, black[4] = {0, 0, 0, 255}, quarter[4] = {64, 64, 64, 255};
 
+/* The tests' pipeline (color_source's rectangle) with SampleDesc (count, quality): S_OK or expected. */
+static ID3D12PipelineState *pipeline_with_samples(struct env *env, UINT count, UINT quality, HRESULT expected)
+{
+    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *state = NULL;
+
+    harness_graphics_desc(&desc, env->signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    desc.SampleDesc.Count = count;
+    desc.SampleDesc.Quality = quality;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), expected);
+    if (vs)
+        ID3D10Blob_Release(vs);
+    if (ps)
+        ID3D10Blob_Release(ps);
+    return state;
+}
+
 static void setup(struct env *env)
 {
     D3D12_DESCRIPTOR_HEAP_DESC rtv_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
     const float right = 2.0f * (EDGE_COLUMN + 0.25f) / WIDTH - 1.0f;
     const float corners[6][2] = {{-1.0f, 1.0f}, {right, 1.0f}, {-1.0f, -1.0f}, {-1.0f, -1.0f}, {right, 1.0f}, {right, -1.0f}};
-    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
     D3D12_FEATURE_DATA_D3D12_OPTIONS2 options2;
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
     struct vertex *v = NULL;
 
     env->device = harness_create_device();
@@ -63,16 +82,7 @@ static void setup(struct env *env)
     env->rectangle_view = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(env->rectangle), 6 * sizeof(struct vertex),
             sizeof(struct vertex)};
 
-    harness_graphics_desc(&desc, env->signature, vs, ps);
-    desc.InputLayout.pInputElementDescs = vertex_layout;
-    desc.InputLayout.NumElements = 2;
-    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    desc.SampleDesc.Count = 4;
-    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&env->pipeline), S_OK);
-    if (vs)
-        ID3D10Blob_Release(vs);
-    if (ps)
-        ID3D10Blob_Release(ps);
+    env->pipeline = pipeline_with_samples(env, 4, 0, S_OK);
 
     CHECK_HR(ID3D12Device_CheckFeatureSupport(env->device, D3D12_FEATURE_D3D12_OPTIONS2, &options2, sizeof(options2)), S_OK);
     env->tier = options2.ProgrammableSamplePositionsTier;
@@ -195,27 +205,6 @@ static void test_positions(struct env *env)
     finish(env, &list);
     check_edge(env, quarter, quarter);
     CHECK_DEBUG_WARNINGS(before, 0, "SetSamplePositions");
-}
-
-/* A pipeline of the same state with SampleDesc (count, quality): S_OK or expected. */
-static ID3D12PipelineState *pipeline_with_samples(struct env *env, UINT count, UINT quality, HRESULT expected)
-{
-    ID3D10Blob *vs = harness_compile_stage(color_source, "vs", "vs_5_0"), *ps = harness_compile_stage(color_source, "ps", "ps_5_0");
-    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
-    ID3D12PipelineState *state = NULL;
-
-    harness_graphics_desc(&desc, env->signature, vs, ps);
-    desc.InputLayout.pInputElementDescs = vertex_layout;
-    desc.InputLayout.NumElements = 2;
-    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-    desc.SampleDesc.Count = count;
-    desc.SampleDesc.Quality = quality;
-    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&state), expected);
-    if (vs)
-        ID3D10Blob_Release(vs);
-    if (ps)
-        ID3D10Blob_Release(ps);
-    return state;
 }
 
 /* D3D12_CENTER_MULTISAMPLE_PATTERN: one sample is at the centre anyway (every device); four at

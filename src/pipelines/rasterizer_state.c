@@ -64,7 +64,7 @@ HRESULT d3d12_rasterizer_check(struct d3d12_device *device, const struct d3d12_g
     if (desc->sample_desc.Quality == D3D12_CENTER_MULTISAMPLE_PATTERN && desc->sample_desc.Count > 1
             && !(caps->sample_positions_tier && (caps->sample_location_counts & desc->sample_desc.Count)))
         return d3d12xs_fail(E_NOTIMPL, method, "%sSampleDesc.Quality is D3D12_CENTER_MULTISAMPLE_PATTERN with %u samples: %s cannot "
-                "place samples (VK_EXT_sample_locations at that count; ProgrammableSamplePositionsTier NOT_SUPPORTED)", p,
+                "place samples (it has no VK_EXT_sample_locations locations at that count)", p,
                 desc->sample_desc.Count, device->vk_properties.deviceName);
     return S_OK;
 }
