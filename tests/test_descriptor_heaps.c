@@ -653,6 +653,65 @@ static void test_dispatchx_variants(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* ---- a table set while the bound pipeline does not read it ---- */
+
+/* Pipeline B reads tables 0 and 1, A only table 0. Table 1 moves while A is bound (A's dispatch
+ * pushes nothing for it); B bound again must read the new table, not the start the last full
+ * push left for it. */
+static void test_table_unread_then_read(struct env *env)
+{
+    static const char only_first[] =
+        "RWByteAddressBuffer out0 : register(u0);\n"
+        "[numthreads(1, 1, 1)] void main() { out0.Store(0, 7); }\n";
+    static const char both[] =
+        "RWByteAddressBuffer out0 : register(u0);\n"
+        "RWByteAddressBuffer counts : register(u1);\n"
+        "[numthreads(1, 1, 1)] void main() { uint before; counts.InterlockedAdd(0, 1, before); out0.Store(4, 9); }\n";
+    D3D12_DESCRIPTOR_RANGE1 ranges[2] = {range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 0, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE),
+            range(D3D12_DESCRIPTOR_RANGE_TYPE_UAV, 1, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE)};
+    D3D12_ROOT_PARAMETER1 parameters[2] = {table(&ranges[0], 1), table(&ranges[1], 1)};
+    ID3D12Resource *buffers[3];
+    LOG_MARK();
+
+    ID3D12RootSignature *signature = harness_root_signature(env->device, parameters, 2, 0);
+    ID3DBlob *code_a = harness_compile(only_first, 0), *code_b = harness_compile(both, 0);
+    ID3D12PipelineState *a = harness_compute_pipeline(env->device, signature, code_a), *b = harness_compute_pipeline(env->device, signature, code_b);
+    ID3D10Blob_Release(code_a);
+    ID3D10Blob_Release(code_b);
+    ID3D12DescriptorHeap *heap = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, true);
+    for (UINT i = 0; i < 3; i++) {
+        buffers[i] = harness_uav_buffer(env->device, 256);
+        raw_uav(env, buffers[i], 0, 64, cpu_at(env, heap, i));
+    }
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 0, gpu_at(env, heap, 0));
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, gpu_at(env, heap, 1));
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, b);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);     /* buffers[1] counts 1 */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, a);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(list.list, 1, gpu_at(env, heap, 2));
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);     /* A reads no table 1 */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, b);
+    ID3D12GraphicsCommandList2_Dispatch(list.list, 1, 1, 1);     /* buffers[2] counts 1 */
+    harness_execute_and_wait(env->device, env->queue, &list);
+    CHECK_MSG(read_word(env, buffers[1], 0) == 1 && read_word(env, buffers[2], 0) == 1,
+            "a table set while the pipeline bound read none: the first table counted %u dispatches and the new one %u (1 each)",
+            read_word(env, buffers[1], 0), read_word(env, buffers[2], 0));
+    CHECK_MSG(read_word(env, buffers[0], 0) == 7 && read_word(env, buffers[0], 1) == 9, "table 0 read 0x%x, 0x%x (7, 9)",
+            read_word(env, buffers[0], 0), read_word(env, buffers[0], 1));
+    CHECK_NO_LOG();
+    harness_release_list(&list);
+    for (UINT i = 0; i < 3; i++)
+        ID3D12Resource_Release(buffers[i]);
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12PipelineState_Release(a);
+    ID3D12PipelineState_Release(b);
+    ID3D12RootSignature_Release(signature);
+}
+
 /* ---- a heap released while work that reads it is in flight ---- */
 
 /* D3D12 makes that the application's fault; d3d12xs keeps the descriptor memory until the work
@@ -724,6 +783,7 @@ int main(void)
     test_bad_tables(&env);
     test_released_resource(&env);
     test_dispatchx_variants(&env);
+    test_table_unread_then_read(&env);
     test_heap_released_in_flight(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);

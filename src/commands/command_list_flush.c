@@ -460,12 +460,23 @@ static bool keep_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
     return tables_in_reach(list, bind_point);
 }
 
+/* The tables set since the last push that it left alone (those the bound pipeline does not read,
+ * all but `pushed`) keep their old starts in the push constants: they leave tables_started, so
+ * that a later pipeline reading them takes the full push instead of keep_table_starts. */
+static inline void settle_table_changes(struct d3d12_bind_point_state *state, uint64_t pushed)
+{
+    state->tables_started &= ~(state->tables_changed & ~pushed);
+    state->tables_changed = 0;
+}
+
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
 {
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+
     /* A failed check: the full push finds and reports what is wrong. */
-    if (list->bindings.pipeline->reads_heaps && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
+    if (pipeline->reads_heaps && !push_changed_table_starts(list, bind_point) && !push_table_starts(list, bind_point, command))
         return false;
-    list->bindings.points[bind_point].tables_changed = 0;
+    settle_table_changes(&list->bindings.points[bind_point], pipeline->reads_heaps ? pipeline->table_read_mask : 0);
     return true;
 }
 
@@ -613,13 +624,15 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
                 && !push_table_starts(list, bind_point, command)) {
             return false;
         }
-        state->tables_changed = 0;
+        settle_table_changes(state, pipeline->table_read_mask);
         /* A table change alone moves only the table starts: the heap sets stay where they are. */
         if (heap_sets_dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_HEAP_OFFSETS)) {
             bind_heaps(list, bind_point);
             state->heap_sets_in = list->vk_command_buffer;
             state->heap_sets_layout = pipeline->vk_layout;
         }
+    } else if (state->tables_changed) {
+        settle_table_changes(state, 0);
     }
     if (signature->root_view_count && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_ROOT_VIEW_OFFSETS)))
         vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), signature->root_views_offset,
