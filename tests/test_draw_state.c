@@ -4,7 +4,8 @@
  * the cut), OMSetFrontAndBackStencilRef (front and back faces tested against their own
  * reference), BINARY_OCCLUSION queries (exactly 0 or 1), pipeline statistics of a known draw, and
  * render-target and depth-stencil clears of rectangles between two draws into one target, and
- * back-to-back draws through a settled list's short way (calls that keep it, calls that end it). */
+ * back-to-back draws through a settled list's short way (calls that keep it, calls that end it, root
+ * arguments and pipelines recorded at once between them). */
 #include <stdio.h>
 #include <string.h>
 
@@ -476,6 +477,126 @@ static void test_settled_pipeline_switch(struct env *env)
     ID3D12PipelineState_Release(plain);
 }
 
+/* Root constants, tables and pipelines set between settled draws are recorded at once (the
+ * list's next draw then has nothing to apply: command_list_bindings.c, applies_now, and
+ * SetPipelineState's bind of a pipeline that draws alike). Each quarter is drawn with what was set
+ * just before it: a colour from a table times a root constant, through a pipeline that swizzles
+ * it or not. A table set off the heap between settled draws is still refused at the draw. */
+static void test_settled_root_arguments(struct env *env)
+{
+    static const char source[] =
+        "struct V { float4 pos : SV_Position; float4 color : COLOR; };\n"
+        "cbuffer Scale : register(b0) { uint scale; };\n"
+        "Buffer<float4> colors : register(t0);\n"
+        "V vs(float3 pos : POSITION, float4 color : COLOR) { V o; o.pos = float4(pos, 1); o.color = color; return o; }\n"
+        "float4 ps(V i) : SV_Target { return colors[0] * (scale / 255.0); }\n"
+        "float4 ps_swizzled(V i) : SV_Target { return colors[0].bgra * (scale / 255.0); }\n";
+    static const float palette[3][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}};
+    static const uint8_t half_blue[4] = {0, 0, 128, 128};
+    D3D12_DESCRIPTOR_RANGE1 srv = {D3D12_DESCRIPTOR_RANGE_TYPE_SRV, 1, 0, 0, D3D12_DESCRIPTOR_RANGE_FLAG_NONE, 0};
+    D3D12_ROOT_PARAMETER1 parameters[2];
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    ID3D12DescriptorHeap *heap = NULL;
+    ID3D12Resource *colors = harness_upload_buffer(env->device, palette, sizeof(palette));
+    ID3D10Blob *vs = harness_compile_stage(source, "vs", "vs_5_0"), *ps = harness_compile_stage(source, "ps", "ps_5_0");
+    ID3D10Blob *ps_swizzled = harness_compile_stage(source, "ps_swizzled", "ps_5_0");
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC desc;
+    ID3D12PipelineState *plain = NULL, *swizzled = NULL;
+    D3D12_VERTEX_BUFFER_VIEW views[4];
+    ID3D12Resource *quads[4];
+    D3D12_GPU_DESCRIPTOR_HANDLE tables[3], off_heap;
+    UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    ID3D12RootSignature *signature;
+    struct harness_list list;
+    LOG_MARK();
+
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 1;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[1].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[1].DescriptorTable.pDescriptorRanges = &srv;
+    signature = harness_root_signature(env->device, parameters, 2, D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    for (UINT i = 0; i < 3; i++) {
+        D3D12_SHADER_RESOURCE_VIEW_DESC view;
+        D3D12_CPU_DESCRIPTOR_HANDLE cpu = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        memset(&view, 0, sizeof(view));
+        view.Format = DXGI_FORMAT_R32G32B32A32_FLOAT;
+        view.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+        view.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+        view.Buffer.FirstElement = i;
+        view.Buffer.NumElements = 1;
+        cpu.ptr += (SIZE_T)i * increment;
+        ID3D12Device_CreateShaderResourceView(env->device, colors, &view, cpu);
+        tables[i] = ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap);
+        tables[i].ptr += (UINT64)i * increment;
+    }
+    off_heap = tables[2];
+    off_heap.ptr += 5 * (UINT64)increment;
+    harness_graphics_desc(&desc, signature, vs, ps);
+    desc.InputLayout.pInputElementDescs = vertex_layout;
+    desc.InputLayout.NumElements = 2;
+    desc.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&plain), S_OK);
+    desc.PS.pShaderBytecode = ID3D10Blob_GetBufferPointer(ps_swizzled);
+    desc.PS.BytecodeLength = ID3D10Blob_GetBufferSize(ps_swizzled);
+    CHECK_HR(ID3D12Device_CreateGraphicsPipelineState(env->device, &desc, &IID_ID3D12PipelineState, (void **)&swizzled), S_OK);
+    for (int q = 0; q < 4; q++)
+        quads[q] = target_rectangle(env->device, q & 1 ? 16 : 0, q & 2 ? 16 : 0, q & 1 ? 32 : 16, q & 2 ? 32 : 16, 0.5f, black, &views[q]);
+
+    list = begin(env, NULL);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[0]);
+    draw(&list, plain, &views[0]);                                   /* red */
+    /* a pipeline that never drew: bound by the next draw's flush, which checks it */
+    draw(&list, swizzled, &views[1]);                                /* red swizzled: blue */
+    /* both have drawn: each change below is recorded at once */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, plain);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[2]);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 128, 0);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &views[2]);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0); /* blue at 128 */
+    ID3D12GraphicsCommandList2_SetPipelineState(list.list, swizzled);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[0]);
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &views[3]);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0); /* red swizzled: blue */
+    finish(env, &list);
+    CHECK_NO_LOG();
+    CHECK_PIXEL(env, 8, 8, red, 0);
+    CHECK_PIXEL(env, 24, 8, blue, 0);
+    CHECK_PIXEL(env, 8, 24, half_blue, 1);  /* red: the old pipeline or table; full: the old constant */
+    CHECK_PIXEL(env, 24, 24, blue, 0);      /* red: the old pipeline or table */
+
+    list = begin(env, NULL);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[0]);
+    draw(&list, plain, &views[0]);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, off_heap);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    CHECK_LOG("DrawInstanced", "root parameter 1's table", "does not lie inside the bound CBV_SRV_UAV heap");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", "recorded an invalid command");
+    harness_release_list(&list);
+
+    for (int q = 0; q < 4; q++)
+        ID3D12Resource_Release(quads[q]);
+    ID3D12PipelineState_Release(swizzled);
+    ID3D12PipelineState_Release(plain);
+    ID3D10Blob_Release(ps_swizzled);
+    ID3D10Blob_Release(ps);
+    ID3D10Blob_Release(vs);
+    ID3D12Resource_Release(colors);
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12RootSignature_Release(signature);
+}
+
 int main(void)
 {
     struct env env;
@@ -491,6 +612,7 @@ int main(void)
     test_stride_too_large(&env);
     test_settled_draws(&env);
     test_settled_pipeline_switch(&env);
+    test_settled_root_arguments(&env);
     teardown(&env);
     return harness_finish();
 }

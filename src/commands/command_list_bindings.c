@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command_recording.h"
+#include "command_list_flush.h"
 #include "commands/command_list_graphics.h"
 #include "descriptors/descriptor_buffer.h"
 #include "pipelines/graphics_pipeline.h"
@@ -61,14 +62,20 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommand
     if (!d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
         return;
     d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
-    /* A graphics pipeline that draws as the one before it did, in the same layout and into the
-     * pass its draws checked: a settled list stays settled, and its next draw binds the new one in
-     * the flush (draw_prepared). */
+    /* A settled list (draw_settled_at) changing to a graphics pipeline that draws alike stays
+     * settled: the new one is bound at once where that is all its next draw's flush would record,
+     * else that draw binds it in the flush (draw_prepared). */
     after = list->bindings.pipeline;
-    if (after != before && before && before->graphics && after->graphics && after->vk_layout == before->vk_layout
-            && d3d12_graphics_pipelines_state_alike(before->graphics, after->graphics)
-            && d3d12_command_list_renders_as_checked(&list->bindings.graphics, after->graphics))
-        d3d12_command_list_keep_settled(list);
+    if (after != before && list->draw_settled_at == list->call_count - 1 && before && before->graphics && after->graphics
+            && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics)) {
+        if (d3d12_command_list_bind_settled_pipeline(list)) {
+            struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+            graphics->applied_pipeline = after->vk_pipeline;
+            graphics->applied_vertex_slots = after->graphics->vertex_slots;
+            graphics->rendering_checked_for = after->graphics;
+        }
+        list->draw_settled_at = list->call_count;
+    }
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)
@@ -134,6 +141,31 @@ static void set_root_signature(struct d3d12_command_list *list, enum d3d12_bind_
     d3d12_bind_point_unvalidate(point);
 }
 
+/* Whether a root argument's Vulkan state is recorded at once, as the bind point's next flush
+ * would record it: the bind point owns the push constants, its pipeline's layout is bound, and
+ * nothing waits for its next flush, so that flush has nothing to apply (its short way does
+ * nothing). For graphics, the list is settled (draw_settled_at: the last draw and every call
+ * since left nothing but what the next draw applies itself; `before` is call_count before this
+ * call counted itself); for compute, the last flush was a plain one of this bind point's (no
+ * DispatchX variant, memory-based ABI or console validation record: constants_only) and nothing
+ * changed since. */
+static inline bool applies_now(const struct d3d12_command_list *list, enum d3d12_bind_point bind_point, uint32_t before)
+{
+    const struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+
+    if (bind_point == D3D12_BIND_POINT_GRAPHICS)
+        return list->draw_settled_at == before && !point->dirty;
+    return list->bindings.push_owner == D3D12_BIND_POINT_COMPUTE && !point->dirty && point->validated && point->constants_only;
+}
+
+/* Root constants first..first + count of a bind point that applies them now (applies_now). */
+static inline void push_constants_now(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_bind_point_state *point,
+        uint32_t first, uint32_t count)
+{
+    vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, point->root_signature->vk_push_stages[bind_point], 4 * first,
+            4 * count, &point->push_constants[first]);
+}
+
 /* Checks that a root-argument call names an existing parameter of the expected type. */
 static bool root_parameter_valid(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
         D3D12_ROOT_PARAMETER_TYPE type)
@@ -179,6 +211,11 @@ static void set_constants(struct d3d12_command_list *list, enum d3d12_bind_point
         memcpy(&point->push_constants[first], data, 4);
     else
         memcpy(&point->push_constants[first], data, count * 4);
+    /* binding_list counted this call; the caller keeps the list settled */
+    if (count && applies_now(list, bind_point, list->call_count - 1) && (point->constants_set >> index & 1)) {
+        push_constants_now(list, bind_point, point, first, count);
+        return;
+    }
     if (!(point->constants_set >> index & 1)) {
         point->constants_set |= 1ull << index;
         d3d12_bind_point_unvalidate(point);
@@ -246,6 +283,18 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
         d3d12_command_list_keep_settled(list);
         return;
     }
+    if (applies_now(list, bind_point, list->call_count) && (point->constants_set >> index & 1)) {
+        uint32_t slot = signature->constant_offsets[index] / 4 + offset;
+        point->push_constants[slot] = value;
+        push_constants_now(list, bind_point, point, slot, 1);
+        if (bind_point == D3D12_BIND_POINT_GRAPHICS) { /* settled: it stays so */
+            list->draw_settled_at = ++list->call_count;
+        } else {
+            list->call_count++;
+            d3d12_command_list_keep_settled(list);
+        }
+        return;
+    }
     list->call_count++;
     store_constant(point, index, value, offset);
     d3d12_command_list_keep_settled(list);
@@ -262,6 +311,14 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
         list->call_count++;
     else if (!binding_list(list, bind_point, command) || !root_parameter_valid(list, bind_point, command, index, type))
         return;
+    if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE && applies_now(list, bind_point, list->call_count - 1) && point->arguments[index].set) {
+        point->arguments[index].value = value;
+        if (d3d12_command_list_apply_table(list, bind_point, index)) {
+            d3d12_command_list_keep_settled(list);
+            return;
+        }
+        /* a check failed: the next draw's flush checks it again and reports it */
+    }
     if (!point->arguments[index].set)
         d3d12_bind_point_unvalidate(point);
     point->arguments[index].set = true;

@@ -405,41 +405,70 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
     return true;
 }
 
+/* A table's start as a heap index from its argument, checked as the last full push checked it:
+ * inside the heap, on a descriptor, and the bound pipeline's reach from it (at least one)
+ * inside what the heap holds and shaders address (table_limits; a wrapped offset is a huge
+ * start). false when a check fails: the full push then finds and reports what is wrong. */
+static inline __attribute__((always_inline)) bool checked_table_start(const struct d3d12_command_list *list,
+        const struct d3d12_bind_point_state *state, unsigned index, uint32_t *start)
+{
+    const bool sampler = state->root_signature->sampler_table_mask >> index & 1;
+    const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
+    const uint64_t offset = state->arguments[index].value - (heap ? heap->gpu_base : 0);
+    const uint64_t first = offset / sizeof(struct d3d12xs_descriptor);
+
+    if (!heap || offset % sizeof(struct d3d12xs_descriptor) || first + list->bindings.pipeline->table_reach[index] > list->bindings.table_limits[sampler]
+            || first >= list->bindings.table_limits[sampler])
+        return false;
+    *start = (uint32_t)first;
+    return true;
+}
+
 /* After only tables changed (same pipeline, signature and heaps): each changed table's start,
  * checked against the reach the last full push found, and one push of the starts that moved.
  * false when a check fails: the full push then finds and reports what is wrong. */
 static inline __attribute__((always_inline)) bool push_changed_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
-    const struct d3d12_root_signature *signature = state->root_signature;
     uint32_t first = UINT32_MAX, end = 0;
 
     /* the tables the pipeline reads (its signature's layout is the bound one's, validated); a
      * table it does not read keeps start 0 */
     for (uint64_t changed = state->tables_changed & list->bindings.pipeline->table_read_mask; changed; changed &= changed - 1) {
         unsigned i = (unsigned)__builtin_ctzll(changed);
-        bool sampler = signature->sampler_table_mask >> i & 1;
-        const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
-        uint64_t offset, start;
         uint32_t slot = state->table_slot[i];
-        /* Inside the heap, on a descriptor, and its reach (at least one) inside what the heap
-         * holds and shaders address (table_limits): a wrapped offset is a huge start. */
-        offset = state->arguments[i].value - (heap ? heap->gpu_base : 0);
-        start = offset / sizeof(struct d3d12xs_descriptor);
-        if (!heap || offset % sizeof(struct d3d12xs_descriptor) || start + list->bindings.pipeline->table_reach[i] > list->bindings.table_limits[sampler]
-                || start >= list->bindings.table_limits[sampler])
+        if (!checked_table_start(list, state, i, &state->table_starts[slot]))
             return false;
-        state->table_starts[slot] = (uint32_t)start;
         first = slot < first ? slot : first;
         end = slot + 1 > end ? slot + 1 : end;
     }
     if (end) {
-        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point),
-                signature->tables_offset + 4 * first, 4 * (end - first), &state->table_starts[first]);
+        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
+                state->root_signature->tables_offset + 4 * first, 4 * (end - first), &state->table_starts[first]);
         /* the copy of the full push is out of date: the next full push pushes (one store here
          * keeps a stream of table changes as cheap as it was) */
         state->table_starts_in = VK_NULL_HANDLE;
     }
+    return true;
+}
+
+bool d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index)
+{
+    struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
+    const uint32_t slot = state->table_slot[index];
+    uint32_t start;
+
+    /* a table the pipeline does not read keeps its old start pushed (settle_table_changes) */
+    if (!(list->bindings.pipeline->table_read_mask >> index & 1)) {
+        state->tables_started &= ~(1ull << index);
+        return true;
+    }
+    if (!checked_table_start(list, state, index, &start))
+        return false;
+    state->table_starts[slot] = start;
+    state->pushed_table_starts[slot] = start; /* the copy of the full push stays the pushed values */
+    vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
+            state->root_signature->tables_offset + 4 * slot, 4, &state->table_starts[slot]);
     return true;
 }
 
@@ -467,6 +496,35 @@ static inline void settle_table_changes(struct d3d12_bind_point_state *state, ui
 {
     state->tables_started &= ~(state->tables_changed & ~pushed);
     state->tables_changed = 0;
+}
+
+bool d3d12_command_list_bind_settled_pipeline(struct d3d12_command_list *list)
+{
+    struct d3d12_bind_point_state *state = &list->bindings.points[D3D12_BIND_POINT_GRAPHICS];
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+    const VkCommandBuffer cb = list->vk_command_buffer;
+
+    /* Only the pipeline changed; it pushes no descriptors, has no memory-based ABI, passed the
+     * root-argument checks with these arguments (passed[]), and the constants, heap sets and table
+     * starts pushed in this command buffer with its layout stand for it (keep_table_starts). */
+    if (state->dirty != D3D12_DIRTY_PIPELINE || pipeline->descriptor_count || pipeline->address_count || pipeline->memory_abi
+            || state->constants_in != cb || state->constants_layout != pipeline->vk_layout
+            || !((state->passed[0].pipeline == pipeline && state->passed[0].epoch == state->validation_epoch)
+                || (state->passed[1].pipeline == pipeline && state->passed[1].epoch == state->validation_epoch)))
+        return false;
+    if (pipeline->reads_heaps && (state->heap_sets_in != cb || state->heap_sets_layout != pipeline->vk_layout
+            || !keep_table_starts(list, D3D12_BIND_POINT_GRAPHICS)))
+        return false;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->vk_pipeline);
+    state->bound_vk_pipeline = pipeline->vk_pipeline;
+    state->validated = true;
+    state->root_views_scalar = false;
+    state->dirty = 0;
+    /* its draws use no root views (flush_full's record for a pipeline without descriptors) */
+    list->record.bound_count = 0;
+    list->record.dispatch_first = list->record.bound_first;
+    list->record.dispatch_count = 0;
+    return true;
 }
 
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)

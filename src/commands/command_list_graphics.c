@@ -151,6 +151,18 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
         vertex->addresses[slot] = views[i].BufferLocation;
         vertex->view_sizes[slot] = views[i].SizeInBytes;
     }
+    /* A settled list (draw_settled_at) draws next with the pipeline set now, whose state its last
+     * draw applied: the slots of these that the pipeline reads are bound at once, as that draw
+     * would bind them (apply_ready_state), and it keeps its short way with nothing to apply. */
+    if (list->draw_settled_at == list->call_count - 1) {
+        const uint32_t slots = list->bindings.pipeline->graphics->vertex_slots;
+        const uint32_t end = slots ? 32 - (uint32_t)__builtin_clz(slots) : 0;
+        if (start < end)
+            vkCmdBindVertexBuffers2(list->vk_command_buffer, start, (start + count < end ? start + count : end) - start, &vertex->buffers[start],
+                    &vertex->offsets[start], &vertex->sizes[start], &vertex->strides[start]);
+        list->draw_settled_at = list->call_count;
+        return;
+    }
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
     d3d12_command_list_keep_settled(list);
 }

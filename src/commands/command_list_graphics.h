@@ -15,9 +15,6 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetRenderTargets(ID3D12GraphicsComma
  * pipeline renders them (the open one if it fits). False after the debug layer's warning when a
  * bound target is not of the pipeline's format or sample count (the draw is skipped). */
 bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const struct d3d12_graphics_pipeline *pipeline, const char *command);
-/* Whether pipeline renders what the pipeline the open pass was last checked for did: the same
- * attachment formats, samples and views (a pipeline change to it keeps the pass). */
-bool d3d12_command_list_renders_as_checked(const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline);
 
 /* command_list_stream_output.c: in a draw, once its rendering pass is open, transform feedback
  * over the SO targets where the pipeline streams out and it is not active yet. */

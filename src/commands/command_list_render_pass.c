@@ -216,7 +216,7 @@ static void begin_rendering(struct d3d12_command_list *list, const struct d3d12_
 /* Whether pipeline renders what the last checked one did: the same attachment formats, samples
  * and views (view-instance masking takes its views from the list, and views drawn one by one
  * render without a view mask whatever their views: never the same). */
-bool d3d12_command_list_renders_as_checked(const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline)
+static bool renders_as_checked(const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *pipeline)
 {
     const __typeof__(graphics->rendering_checked_formats) *checked = &graphics->rendering_checked_formats;
     return graphics->rendering_checked_for && !pipeline->view_masking && !pipeline->views_apart && checked->rt_count == pipeline->rt_count
@@ -245,7 +245,7 @@ bool d3d12_command_list_prepare_rendering(struct d3d12_command_list *list, const
             && d3d12_barriers_before_nothing_waits(&list->barriers, stages, graphics->draw_tracked_stages), 1))
         return true;
     /* A pipeline change within the pass to one that renders the same attachments */
-    if (graphics->rendering && graphics->rendering_in == list->vk_command_buffer && d3d12_command_list_renders_as_checked(graphics, pipeline)
+    if (graphics->rendering && graphics->rendering_in == list->vk_command_buffer && renders_as_checked(graphics, pipeline)
             && d3d12_barriers_before_nothing_waits(&list->barriers, stages, graphics->draw_tracked_stages)) {
         graphics->rendering_checked_for = pipeline;
         return true;

@@ -156,6 +156,31 @@ static VkResult create_modules(struct d3d12_device *device, const struct d3d12_g
     return vr;
 }
 
+/* d3d12_graphics_pipelines_draw_alike's key, once the pipeline is made. Formats are DXGI's (one
+ * byte each; a pipeline with a larger value is alike to none, as are those with per-draw state). */
+static void key_alike(struct d3d12_pipeline_state *state)
+{
+    struct d3d12_graphics_pipeline *g = state->graphics;
+    uint64_t formats = 0;
+
+    memset(g->alike_key, 0, sizeof(g->alike_key));
+    if (g->tessellation || g->view_masking || g->views_apart || g->stream_output_slots || g->dynamic_depth_bias || g->depth_bounds_test
+            || g->dynamic_strip_cut || g->dsv_format > 0xff || g->samples > 0xff || g->rt_count > D3D12_SIMULTANEOUS_RENDER_TARGET_COUNT
+            || (uint32_t)g->strip_cut_value > 0xff || (uint32_t)g->topology_type > 0xff || !state->vk_layout)
+        return;
+    for (uint32_t i = 0; i < g->rt_count; i++) {
+        if (g->rtv_formats[i] > 0xff)
+            return;
+        formats |= (uint64_t)g->rtv_formats[i] << (8 * i);
+    }
+    g->alike_key[0] = (uint64_t)state->vk_layout;
+    g->alike_key[1] = formats;
+    g->alike_key[2] = g->view_mask | (uint64_t)g->dsv_format << 32 | (uint64_t)g->samples << 40 | (uint64_t)g->rt_count << 48
+            | (uint64_t)g->topology_type << 56;
+    g->alike_key[3] = (uint64_t)g->strip_cut_value | (uint64_t)(g->vertex_slots ? 32 - __builtin_clz(g->vertex_slots) : 0) << 8
+            | (uint64_t)g->sample_locations << 16 | (uint64_t)g->center_samples << 24;
+}
+
 HRESULT d3d12_graphics_pipeline_build(struct d3d12_pipeline_state *state, const struct d3d12_graphics_desc *desc,
         const struct d3d12_graphics_stage *stages, uint32_t stage_count, uint32_t *const *words, const size_t *word_counts,
         char (*entry_points)[64], const uint32_t *offsets, const uint32_t *element_locations, bool keep, const char *method)
@@ -213,6 +238,7 @@ HRESULT d3d12_graphics_pipeline_build(struct d3d12_pipeline_state *state, const 
     state->graphics->depth_stencil_format = b->output.rendering.depthAttachmentFormat ? b->output.rendering.depthAttachmentFormat
             : b->output.rendering.stencilAttachmentFormat;
     memcpy(state->graphics->rt_formats, b->output.color_formats, sizeof(b->output.color_formats));
+    key_alike(state);
 
 done:
     for (uint32_t s = 0; s < stage_count; s++)

@@ -58,6 +58,11 @@ struct d3d12_graphics_pipeline {
     /* The fixed state of its VkPipeline, kept where ExecuteIndirect may need a variant with other
      * shaders (graphics_build.c); NULL elsewhere. */
     struct d3d12_graphics_build *build;
+    /* What d3d12_graphics_pipelines_draw_alike compares, packed at creation (graphics_build.c):
+     * its layout, the rendering it draws into (render target and depth-stencil formats, samples,
+     * views) and the state a bind keeps or a settled draw does not set (topology type, strip cut,
+     * last vertex slot, sample locations). All zero for a pipeline that is alike to none. */
+    uint64_t alike_key[4];
 };
 
 /* What the sample locations a draw of the pipeline sets without SetSamplePositions depend on:
@@ -67,22 +72,18 @@ static inline uint32_t d3d12_sample_locations_key(const struct d3d12_graphics_pi
     return (uint32_t)pipeline->samples | (pipeline->center_samples ? 0x100u : 0);
 }
 
-/* Whether a draw with b, right after draws with a, finds the dynamic state as a's draws left it
- * but the pipeline bound: the same topology type, strip cut, vertex slots and sample locations,
- * and neither has state a bind leaves undefined or a draw handles per draw (tessellation,
- * view-instance masking or views drawn one by one, stream output, dynamic depth bias, depth
- * bounds test). With the rendering pass the settled draws checked fitting b too
- * (d3d12_command_list_renders_as_checked), a settled list stays settled across such a
- * SetPipelineState: its next draw binds b in the flush and draws (command_list_graphics.c). */
-static inline bool d3d12_graphics_pipelines_state_alike(const struct d3d12_graphics_pipeline *a, const struct d3d12_graphics_pipeline *b)
+/* Whether a draw with b, right after draws with a, finds the rendering pass open for it and the
+ * dynamic state as a's draws left it but the pipeline bound: the same layout, render target and
+ * depth-stencil formats, samples and views, topology type, strip cut, last vertex slot and sample
+ * locations, and neither has state a bind leaves undefined or a draw handles per draw
+ * (tessellation, view-instance masking or views drawn one by one, stream output, dynamic depth
+ * bias, depth bounds test: alike to none). A settled list stays settled across a SetPipelineState
+ * between such pipelines; it binds b at once where nothing else is needed, else its next draw
+ * binds b in the flush (command_list_bindings.c, command_list_graphics.c). */
+static inline bool d3d12_graphics_pipelines_draw_alike(const struct d3d12_graphics_pipeline *a, const struct d3d12_graphics_pipeline *b)
 {
-    const struct d3d12_graphics_pipeline *p[2] = {a, b};
-    for (unsigned i = 0; i < 2; i++)
-        if (p[i]->tessellation || p[i]->view_masking || p[i]->views_apart || p[i]->stream_output_slots || p[i]->dynamic_depth_bias
-                || p[i]->depth_bounds_test || p[i]->dynamic_strip_cut)
-            return false;
-    return a->topology_type == b->topology_type && a->strip_cut_value == b->strip_cut_value && a->sample_locations == b->sample_locations
-            && a->center_samples == b->center_samples && (a->vertex_slots ? 32 - __builtin_clz(a->vertex_slots) : 0) == (b->vertex_slots ? 32 - __builtin_clz(b->vertex_slots) : 0);
+    return a->alike_key[0] && a->alike_key[0] == b->alike_key[0] && a->alike_key[1] == b->alike_key[1] && a->alike_key[2] == b->alike_key[2]
+            && a->alike_key[3] == b->alike_key[3];
 }
 
 /* A parsed pipeline state stream (pipeline_stream.c). */
