@@ -39,7 +39,7 @@ static inline bool binding_list(struct d3d12_command_list *list, enum d3d12_bind
 }
 
 /* The pipeline is list-wide, as in D3D12; the bind point it runs at binds it at its next flush. */
-void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
+static inline void set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
 {
     struct d3d12_pipeline_state *state = unsafe_impl_from_ID3D12PipelineState(iface);
     if (!state) {
@@ -54,6 +54,11 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
     }
 }
 
+void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
+{
+    set_pipeline_state(list, iface, command);
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
@@ -61,7 +66,7 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommand
 
     if (!d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
         return;
-    d3d12_command_list_set_pipeline_state(list, state, METHOD(SetPipelineState));
+    set_pipeline_state(list, state, METHOD(SetPipelineState));
     /* A settled list (draw_settled_at) changing to a graphics pipeline that draws alike stays
      * settled: the new one is bound at once where that is all its next draw's flush would record,
      * else that draw binds it in the flush (draw_prepared). */
@@ -271,28 +276,37 @@ void d3d12_command_list_set_root_constant(struct d3d12_command_list *list, enum 
 
 /* Set*Root32BitConstant: one value, the hottest binding call of all. A call every check passes
  * takes this way; any other goes through set_constants, which finds and reports what is wrong. */
+/* set_constant's way for a call a check fails (set_constants finds and reports it) or that
+ * needs more than a store: out of line, so that the common ways need no stack frame. */
+static void __attribute__((noinline)) set_constant_checked(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
+        const char *command, UINT index, UINT value, UINT offset)
+{
+    set_constants(list, bind_point, command, index, 1, &value, offset);
+    d3d12_command_list_keep_settled(list);
+}
+
 static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
         UINT value, UINT offset)
 {
     struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = point->root_signature;
+    uint32_t slot;
 
     if (__builtin_expect(!plain_binding_call(list, bind_point) || !signature || index >= D3D12XS_MAX_ROOT_PARAMETERS
             || !(signature->constants_mask >> index & 1) || offset >= signature->constant_counts[index], 0)) {
-        set_constants(list, bind_point, command, index, 1, &value, offset);
-        d3d12_command_list_keep_settled(list);
+        set_constant_checked(list, bind_point, command, index, value, offset);
         return;
     }
     if (applies_now(list, bind_point, list->call_count) && (point->constants_set >> index & 1)) {
-        uint32_t slot = signature->constant_offsets[index] / 4 + offset;
+        slot = signature->constant_offsets[index] / 4 + offset;
         point->push_constants[slot] = value;
-        push_constants_now(list, bind_point, point, slot, 1);
         if (bind_point == D3D12_BIND_POINT_GRAPHICS) { /* settled: it stays so */
             list->draw_settled_at = ++list->call_count;
         } else {
             list->call_count++;
             d3d12_command_list_keep_settled(list);
         }
+        push_constants_now(list, bind_point, point, slot, 1);
         return;
     }
     list->call_count++;

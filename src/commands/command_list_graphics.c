@@ -681,6 +681,31 @@ static inline __attribute__((always_inline)) void draw_full(struct d3d12_command
         list->draw_settled_at = list->call_count;
 }
 
+/* settled_draw_applying for each kind of draw, with the draw's own arguments only (no stack
+ * arguments: the short ways that call them need no stack frame). */
+static void __attribute__((noinline)) settled_draw_instanced_applying(struct d3d12_command_list *list, UINT vertex_count, UINT instance_count,
+        UINT first_vertex, UINT first_instance)
+{
+    settled_draw_applying(list, METHOD(DrawInstanced), false, vertex_count, instance_count, first_vertex, 0, first_instance);
+}
+
+static void __attribute__((noinline)) settled_draw_indexed_applying(struct d3d12_command_list *list, UINT index_count, UINT instance_count,
+        UINT first_index, INT base_vertex, UINT first_instance)
+{
+    settled_draw_applying(list, METHOD(DrawIndexedInstanced), true, index_count, instance_count, first_index, base_vertex, first_instance);
+}
+
+/* A clean settled draw (settled_draw_clean) whose note does not fit the record's inline way. */
+static void __attribute__((noinline)) settled_draw_noting(struct d3d12_command_list *list, bool indexed, UINT count, UINT instance_count,
+        UINT first, INT base_vertex, UINT first_instance)
+{
+    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+    if (indexed)
+        vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+    else
+        vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+}
+
 static void __attribute__((noinline)) draw_instanced_full(struct d3d12_command_list *list, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
@@ -696,7 +721,6 @@ static void __attribute__((noinline)) draw_indexed_full(struct d3d12_command_lis
 void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
-    static const char command[] = METHOD(DrawInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
     /* the short way: the list settled at the last draw and only root arguments and the like
@@ -706,11 +730,16 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
         if (!vertex_count || !instance_count)
             return;
         if (__builtin_expect(!settled_draw_clean(list, false), 0)) {
-            settled_draw_applying(list, command, false, vertex_count, instance_count, first_vertex, 0, first_instance);
+            settled_draw_instanced_applying(list, vertex_count, instance_count, first_vertex, first_instance);
             return;
         }
-        /* noted first, so that the draw is the last call (nothing of the list is needed after it) */
+        /* noted first, so that the draw is the last call (nothing of the list is needed after it);
+         * a note that does not fit goes out of line, so that this way needs no stack frame */
         list->draw_settled_at = list->call_count;
+        if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {
+            settled_draw_noting(list, false, vertex_count, instance_count, first_vertex, 0, first_instance);
+            return;
+        }
         d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
         vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
         return;
@@ -721,7 +750,6 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandLis
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
         UINT first_index, INT base_vertex, UINT first_instance)
 {
-    static const char command[] = METHOD(DrawIndexedInstanced);
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
     if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
@@ -729,10 +757,14 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
         if (!index_count || !instance_count)
             return;
         if (__builtin_expect(!settled_draw_clean(list, true), 0)) {
-            settled_draw_applying(list, command, true, index_count, instance_count, first_index, base_vertex, first_instance);
+            settled_draw_indexed_applying(list, index_count, instance_count, first_index, base_vertex, first_instance);
             return;
         }
         list->draw_settled_at = list->call_count;
+        if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {
+            settled_draw_noting(list, true, index_count, instance_count, first_index, base_vertex, first_instance);
+            return;
+        }
         d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
         vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
         return;

@@ -192,13 +192,20 @@ void d3d12_command_list_pix_release(struct d3d12_command_list *list);
 VkCommandBuffer d3d12_command_list_begin_internal(struct d3d12_command_list *list);
 void d3d12_command_list_end_internal(struct d3d12_command_list *list);
 
+/* Whether d3d12_command_list_note takes its inline way (room in the record, no cut after each
+ * command): a caller can keep its own way frameless by sending the other case out of line. */
+static inline bool d3d12_command_list_note_fits(const struct d3d12_command_list *list)
+{
+    return list->record.command_count < list->record.command_capacity && !list->split_every;
+}
+
 /* Adds the command just recorded to the list's record (and cuts the segment when testing
  * with D3D12XS_SPLIT_LISTS). Inline: every command ends here. */
 static inline void d3d12_command_list_note(struct d3d12_command_list *list, enum d3d12_recorded_kind kind, uint32_t first_range,
         uint32_t range_count)
 {
     struct d3d12_command_record *record = &list->record;
-    if (__builtin_expect(record->command_count < record->command_capacity && !list->split_every, 1)) {
+    if (__builtin_expect(d3d12_command_list_note_fits(list), 1)) {
         record->commands[record->command_count++] = (struct d3d12_recorded_command){kind, list->call_count - 1,
                 (uint32_t)list->segment_count - 1, first_range, range_count, 0};
         return;

@@ -127,7 +127,7 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device
 struct d3d12xs_descriptor *d3d12xs_descriptor_from_cpu_handle(struct d3d12_device *device, D3D12_CPU_DESCRIPTOR_HANDLE handle,
         UINT count, D3D12_DESCRIPTOR_HEAP_TYPE type, const char *method, const char *argument, struct d3d12_descriptor_heap **heap)
 {
-    const char *reason;
+    const char *reason = "not inside a live descriptor heap of this device"; /* set again by every failed lookup */
     struct d3d12xs_descriptor *descriptor = d3d12xs_descriptor_lookup(device, handle, count, type, &reason, heap);
     if (!descriptor)
         d3d12xs_fail(E_INVALIDARG, method, "%s 0x%zx is %s", argument, (size_t)handle.ptr, reason);
