@@ -5,6 +5,7 @@
 
 #include <d3dcompiler.h>
 
+#include "d3d12xs.h"
 #include "harness.h"
 
 struct env {
@@ -296,6 +297,152 @@ static void test_descriptor_table(struct env *env)
     ID3D12RootSignature_Release(signature);
 }
 
+/* {index, value} in storage, for Set*Root32BitConstants (a compound literal's commas would
+ * split the COBJMACROS macro's arguments). */
+static const UINT *pair(UINT storage[2], UINT index, UINT value)
+{
+    storage[0] = index;
+    storage[1] = value;
+    return storage;
+}
+
+/* Dispatches with only root arguments between them take the short way (dispatch_settled_at in
+ * command_list_state.h): constants and tables set between them apply at once, and everything
+ * else (a root view, a barrier, an empty dispatch, a count past the limit) still does what it
+ * did. Each dispatch writes its constant `value` at `index` of the table's UAV and value + 1000
+ * at `index` of the root UAV. */
+static void test_settled_dispatches(struct env *env)
+{
+    static const char source[] =
+        "cbuffer C : register(b0) { uint index; uint value; };\n"
+        "RWByteAddressBuffer table_out : register(u0);\n"
+        "RWByteAddressBuffer root_out : register(u1);\n"
+        "[numthreads(1, 1, 1)]\n"
+        "void main() { table_out.Store(index * 4, value); root_out.Store(index * 4, value + 1000); }\n";
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 2, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    D3D12_DESCRIPTOR_RANGE1 range;
+    D3D12_ROOT_PARAMETER1 parameters[3];
+    D3D12_UNORDERED_ACCESS_VIEW_DESC uav;
+    D3D12XS_DISPATCH_COUNTERS counters;
+    D3D12_RESOURCE_BARRIER barrier;
+    ID3D12Resource *tables[2], *roots[2];
+    ID3D12DescriptorHeap *heap = NULL;
+    uint32_t words[4][8], pairs[2];
+    /* which of tables[] and roots[] dispatch i (index i, value 10 + i) writes */
+    static const unsigned table_of[7] = {0, 0, 0, 1, 1, 1, 1}, root_of[7] = {0, 0, 0, 0, 1, 1, 1};
+
+    memset(&range, 0, sizeof(range));
+    range.RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+    range.NumDescriptors = 1;
+    range.Flags = D3D12_DESCRIPTOR_RANGE_FLAG_DESCRIPTORS_VOLATILE | D3D12_DESCRIPTOR_RANGE_FLAG_DATA_VOLATILE;
+    memset(parameters, 0, sizeof(parameters));
+    parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+    parameters[0].Constants.Num32BitValues = 2;
+    parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    parameters[1].DescriptorTable.NumDescriptorRanges = 1;
+    parameters[1].DescriptorTable.pDescriptorRanges = &range;
+    parameters[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+    parameters[2].Descriptor.ShaderRegister = 1;
+    parameters[2].Descriptor.Flags = D3D12_ROOT_DESCRIPTOR_FLAG_DATA_VOLATILE;
+    ID3D12RootSignature *signature = root_signature(env->device, parameters, 3);
+    ID3DBlob *code = compile(source, "main");
+    ID3D12PipelineState *state = harness_compute_pipeline(env->device, signature, code);
+    CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &heap_desc, &IID_ID3D12DescriptorHeap, (void **)&heap), S_OK);
+    UINT increment = ID3D12Device_GetDescriptorHandleIncrementSize(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE cpu = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu[2] = {ID3D12DescriptorHeap_GetGPUDescriptorHandleForHeapStart(heap)};
+    gpu[1].ptr = gpu[0].ptr + increment;
+    memset(&uav, 0, sizeof(uav));
+    uav.Format = DXGI_FORMAT_R32_TYPELESS;
+    uav.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    uav.Buffer.NumElements = 8;
+    uav.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+    for (unsigned i = 0; i < 2; i++) {
+        tables[i] = harness_uav_buffer(env->device, sizeof(words[0]));
+        roots[i] = harness_uav_buffer(env->device, sizeof(words[0]));
+        ID3D12Device_CreateUnorderedAccessView(env->device, tables[i], NULL, &uav, cpu);
+        cpu.ptr += increment;
+    }
+
+    struct harness_list list = harness_create_list(env->device, D3D12_COMMAND_LIST_TYPE_DIRECT);
+    ID3D12GraphicsCommandList2 *l = list.list;
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(l, 1, &heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(l, signature);
+    ID3D12GraphicsCommandList2_SetPipelineState(l, state);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(l, 1, gpu[0]);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(l, 2, ID3D12Resource_GetGPUVirtualAddress(roots[0]));
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(l, 0, 0, 0);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(l, 0, 10, 1);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1); /* the full way; the list settles */
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(l, 0, 1, 0);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstant(l, 0, 11, 1);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 2, 12), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(l, 1, gpu[1]); /* pushed at once */
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 3, 13), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(l, 2, ID3D12Resource_GetGPUVirtualAddress(roots[1])); /* the flush's */
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 4, 14), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 7, 99), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 0, 1, 1); /* runs nothing, counted as D3D12 counts calls */
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 5, 15), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    memset(&barrier, 0, sizeof(barrier));
+    barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+    ID3D12GraphicsCommandList2_ResourceBarrier(l, 1, &barrier);
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 6, 16), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    CHECK_HR(D3D12XSGetCommandListDispatchCounters((ID3D12CommandList *)l, &counters), S_OK);
+    CHECK_MSG(counters.PushConstantAbiDispatches == 8 && counters.MemoryAbiDispatches == 0 && counters.PushedRootDescriptors == 8,
+            "settled dispatches: counters %llu / %llu / %llu, expected 8 / 0 / 8", (unsigned long long)counters.PushConstantAbiDispatches,
+            (unsigned long long)counters.MemoryAbiDispatches, (unsigned long long)counters.PushedRootDescriptors);
+    harness_execute_and_wait(env->device, env->queue, &list);
+    for (unsigned i = 0; i < 2; i++) {
+        harness_read_back(env->device, env->queue, tables[i], words[i], sizeof(words[i]));
+        harness_read_back(env->device, env->queue, roots[i], words[2 + i], sizeof(words[i]));
+    }
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t expect_table[2] = {0, 0}, expect_root[2] = {0, 0};
+        if (i < 7) {
+            expect_table[table_of[i]] = 10 + i;
+            expect_root[root_of[i]] = 1010 + i;
+        }
+        for (unsigned k = 0; k < 2; k++) {
+            CHECK_MSG(words[k][i] == expect_table[k], "settled dispatches: table UAV %u word %u is %u, expected %u", k, i, words[k][i], expect_table[k]);
+            CHECK_MSG(words[2 + k][i] == expect_root[k], "settled dispatches: root UAV %u word %u is %u, expected %u", k, i, words[2 + k][i],
+                    expect_root[k]);
+        }
+    }
+
+    /* a count past the limit after settled dispatches is still the recording error it was */
+    LOG_MARK();
+    CHECK_HR(ID3D12CommandAllocator_Reset(list.allocator), S_OK);
+    CHECK_HR(ID3D12GraphicsCommandList2_Reset(l, list.allocator, state), S_OK);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(l, 1, &heap);
+    ID3D12GraphicsCommandList2_SetComputeRootSignature(l, signature);
+    ID3D12GraphicsCommandList2_SetComputeRootDescriptorTable(l, 1, gpu[0]);
+    ID3D12GraphicsCommandList2_SetComputeRootUnorderedAccessView(l, 2, ID3D12Resource_GetGPUVirtualAddress(roots[0]));
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 0, 1), 0);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 65536, 1);
+    CHECK_LOG("Dispatch", "65536", "exceeds 65535");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(l), E_INVALIDARG);
+    CHECK_LOG("Close", "exceeds 65535");
+
+    harness_release_list(&list);
+    for (unsigned i = 0; i < 2; i++) {
+        ID3D12Resource_Release(tables[i]);
+        ID3D12Resource_Release(roots[i]);
+    }
+    ID3D12DescriptorHeap_Release(heap);
+    ID3D12PipelineState_Release(state);
+    ID3D10Blob_Release(code);
+    ID3D12RootSignature_Release(signature);
+}
+
 /* Bad input to CreateRootSignature, CreateComputePipelineState and the recording calls. */
 static void test_errors(struct env *env)
 {
@@ -439,6 +586,7 @@ int main(void)
     test_shared_layouts_outlive_the_root_signature(&env);
     test_root_descriptor_subset(&env);
     test_descriptor_table(&env);
+    test_settled_dispatches(&env);
     test_errors(&env);
     ID3D12CommandQueue_Release(env.queue);
     harness_release_device(env.device);

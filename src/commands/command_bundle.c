@@ -605,7 +605,7 @@ static void replay(struct d3d12_command_list *list, const struct d3d12_bundle *b
     if (!graphics->view_instance_mask_set)
         d3d12_command_list_SetViewInstanceMask(iface, caller_view_instance_mask);
     graphics->view_instance_mask_set = caller_view_instance_mask_set || graphics->view_instance_mask_set;
-    list->draw_settled_at = UINT32_MAX; /* the caller's next draw checks everything */
+    list->draw_settled_at = list->dispatch_settled_at = UINT32_MAX; /* the caller's next draw or dispatch checks everything */
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_ExecuteBundle(ID3D12GraphicsCommandList10 *iface, ID3D12GraphicsCommandList *bundle_iface)

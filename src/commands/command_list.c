@@ -131,7 +131,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->query_piece_count = 0;
     list->queries_in_views_pass = list->view_mask_kept = false;
     list->call_count = 0;
-    list->draw_settled_at = UINT32_MAX;
+    list->draw_settled_at = list->dispatch_settled_at = UINT32_MAX;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
     list->rendering_pass_count = 0;
@@ -249,7 +249,7 @@ struct d3d12_command_list *unsafe_impl_from_ID3D12CommandList(ID3D12CommandList 
     return D3D12XS_CONTAINING(iface, struct d3d12_command_list, ID3D12GraphicsCommandList10_iface);
 }
 
-/* Dispatches per root-argument ABI since creation or Reset (flush_compute_state counts them). */
+/* Dispatches per root-argument ABI since creation or Reset (d3d12_command_list_count_dispatch counts them). */
 HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_DISPATCH_COUNTERS *counters)
 {
     static const char method[] = "D3D12XSGetCommandListDispatchCounters";

@@ -163,6 +163,15 @@ static inline bool applies_now(const struct d3d12_command_list *list, enum d3d12
     return list->bindings.push_owner == D3D12_BIND_POINT_COMPUTE && !point->dirty && point->validated && point->constants_only;
 }
 
+/* d3d12_command_list_keep_settled for a root-argument call of a bind point: a compute one also
+ * keeps a dispatch's short way (dispatch_settled_at), which checks that the bind point is clean. */
+static inline void keep_settled_for(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+{
+    d3d12_command_list_keep_settled(list);
+    if (bind_point == D3D12_BIND_POINT_COMPUTE && list->dispatch_settled_at == list->call_count - 1)
+        list->dispatch_settled_at = list->call_count;
+}
+
 /* Root constants first..first + count of a bind point that applies them now (applies_now). */
 static inline void push_constants_now(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_bind_point_state *point,
         uint32_t first, uint32_t count)
@@ -282,7 +291,7 @@ static void __attribute__((noinline)) set_constant_checked(struct d3d12_command_
         const char *command, UINT index, UINT value, UINT offset)
 {
     set_constants(list, bind_point, command, index, 1, &value, offset);
-    d3d12_command_list_keep_settled(list);
+    keep_settled_for(list, bind_point);
 }
 
 static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
@@ -304,14 +313,14 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
             list->draw_settled_at = ++list->call_count;
         } else {
             list->call_count++;
-            d3d12_command_list_keep_settled(list);
+            keep_settled_for(list, bind_point);
         }
         push_constants_now(list, bind_point, point, slot, 1);
         return;
     }
     list->call_count++;
     store_constant(point, index, value, offset);
-    d3d12_command_list_keep_settled(list);
+    keep_settled_for(list, bind_point);
 }
 
 static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
@@ -328,7 +337,7 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
     if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE && applies_now(list, bind_point, list->call_count - 1) && point->arguments[index].set) {
         point->arguments[index].value = value;
         if (d3d12_command_list_apply_table(list, bind_point, index)) {
-            d3d12_command_list_keep_settled(list);
+            keep_settled_for(list, bind_point);
             return;
         }
         /* a check failed: the next draw's flush checks it again and reports it */
@@ -344,7 +353,7 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
     }
     else
         point->dirty |= D3D12_DIRTY_DESCRIPTORS;
-    d3d12_command_list_keep_settled(list);
+    keep_settled_for(list, bind_point);
 }
 
 /* The entry points of one bind point: SetComputeRoot* or SetGraphicsRoot*. */
@@ -363,7 +372,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstants(ID3D12Gr
 { \
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface); \
     set_constants(list, bind_point, METHOD(Set##Kind##Root32BitConstants), index, count, data, offset); \
-    d3d12_command_list_keep_settled(list); \
+    keep_settled_for(list, bind_point); \
 } \
 void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, \
         D3D12_GPU_VIRTUAL_ADDRESS address) \

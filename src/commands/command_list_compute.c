@@ -1,5 +1,6 @@
 /* Compute work on a command list: Dispatch (after the compute bind point's flush,
  * command_list_flush.c) and the UAV clears' checks. */
+#include <assert.h>
 #include <string.h>
 
 #include "command_recording.h"
@@ -14,9 +15,25 @@ static const char *kind_name(enum d3d12xs_descriptor_kind kind)
     return names[kind];
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z)
+/* Whether the next Dispatch may take the short way (dispatch_settled_at): its flush would do
+ * nothing (the compute bind point owns the push constants, has nothing dirty, passed its checks
+ * and binds the plain pipeline: constants_only), nothing waits in the barrier tracker for the
+ * compute stage, and no predicate, console validation record or cut after each command needs
+ * the full way. The calls that keep it (compute root arguments) change none of this but dirty. */
+static inline bool dispatch_settled(const struct d3d12_command_list *list)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    const struct d3d12_bind_point_state *point = &list->bindings.points[D3D12_BIND_POINT_COMPUTE];
+
+    return !list->predication.active && !list->object.device->console_validation && !list->split_every
+            && list->bindings.push_owner == D3D12_BIND_POINT_COMPUTE && point->validated && point->constants_only && !point->dirty
+            && !list->bindings.graphics.rendering && !list->barriers.transfer_layout_count
+            && !(list->barriers.waiting & d3d12_tracked_stages(VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT));
+}
+
+/* Every check, the flush, barriers and predication, then the dispatch; and whether the next
+ * one may take the short way. Out of line, so that the short way needs no stack frame. */
+static void __attribute__((noinline)) dispatch_full(struct d3d12_command_list *list, UINT x, UINT y, UINT z)
+{
     const char *command = METHOD(Dispatch);
 
     if (!d3d12_command_list_compute_list(list, command) || !d3d12_command_list_outside_render_pass(list, command))
@@ -35,6 +52,42 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
         d3d12_command_list_end_predicated(list);
         d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
     }
+    if (dispatch_settled(list))
+        list->dispatch_settled_at = list->call_count;
+}
+
+/* A settled dispatch whose note does not fit the record's inline way. */
+static void __attribute__((noinline)) settled_dispatch_noting(struct d3d12_command_list *list, UINT x, UINT y, UINT z)
+{
+    d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
+    vkCmdDispatch(list->vk_command_buffer, x, y, z);
+}
+
+_Static_assert(D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION == 0xffff, "the short way tests the limit by the bits above 16");
+
+void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *iface, UINT x, UINT y, UINT z)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    /* the short way: the last dispatch left the list settled and at most compute root arguments
+     * that left nothing dirty came since (dispatch_settled); a count past the limit goes the full
+     * way for its error */
+    if (__builtin_expect(list->dispatch_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING
+            && !list->bindings.points[D3D12_BIND_POINT_COMPUTE].dirty && !((x | y | z) >> 16), 1)) {
+        assert(dispatch_settled(list));
+        list->dispatch_settled_at = ++list->call_count;
+        d3d12_command_list_count_dispatch(list);
+        if (!x || !y || !z)
+            return;
+        if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {
+            settled_dispatch_noting(list, x, y, z);
+            return;
+        }
+        d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
+        vkCmdDispatch(list->vk_command_buffer, x, y, z);
+        return;
+    }
+    dispatch_full(list, x, y, z);
 }
 
 /* The UAV clears' checks; the clear itself is command_list_uav_clear.c's. */

@@ -47,16 +47,21 @@ static inline bool d3d12_command_list_flush(struct d3d12_command_list *list, enu
     }
     return d3d12_command_list_flush_full(list, bind_point, command, variant);
 }
-static inline bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant)
+/* Counts a dispatch of the bound compute pipeline (D3D12XSGetCommandListDispatchCounters). */
+static inline void d3d12_command_list_count_dispatch(struct d3d12_command_list *list)
 {
-    const struct d3d12_pipeline_state *pipeline;
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
 
-    if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_COMPUTE, command, variant))
-        return false;
-    pipeline = list->bindings.pipeline;
     list->dispatch_counts[list->bindings.points[D3D12_BIND_POINT_COMPUTE].root_signature->memory_abi]++;
     list->root_descriptor_counts[0] += pipeline->pushed_root_descriptor_count;
     list->root_descriptor_counts[1] += pipeline->address_count;
+}
+
+static inline bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant)
+{
+    if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_COMPUTE, command, variant))
+        return false;
+    d3d12_command_list_count_dispatch(list);
     return true;
 }
 

@@ -223,6 +223,10 @@ struct d3d12_command_list {
      * draw's dynamic state apply (root arguments, vertex and index buffers, blend factor, stencil
      * reference: d3d12_command_list_keep_settled). Every other call counts past it. UINT32_MAX: none. */
     uint32_t draw_settled_at;
+    /* The same for a dispatch's short way (command_list_compute.c, dispatch_settled): a Dispatch
+     * whose flush had nothing to do and left nothing for the next, or, right after one, a
+     * compute root-argument call that left the bind point clean. UINT32_MAX: none. */
+    uint32_t dispatch_settled_at;
     struct d3d12_command_record record;
     uint32_t split_every;                 /* D3D12XS_SPLIT_LISTS: cut after every N commands (tests) */
     uint32_t commands_in_segment;
