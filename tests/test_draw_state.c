@@ -585,6 +585,24 @@ static void test_settled_root_arguments(struct env *env)
     CHECK_LOG("Close", "recorded an invalid command");
     harness_release_list(&list);
 
+    /* a vertex buffer view in no live buffer between settled draws: the short way leaves it to
+     * the full one, which refuses it */
+    list = begin(env, NULL);
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[0]);
+    draw(&list, plain, &views[0]);
+    RELOG_MARK();
+    D3D12_VERTEX_BUFFER_VIEW stray = views[1];
+    stray.BufferLocation = 0x1234;
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &stray);
+    CHECK_LOG("IASetVertexBuffers", "pViews[0].BufferLocation 0x1234", "not an address in a live buffer");
+    RELOG_MARK();
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+    CHECK_LOG("Close", "recorded an invalid command");
+    harness_release_list(&list);
+
     for (int q = 0; q < 4; q++)
         ID3D12Resource_Release(quads[q]);
     ID3D12PipelineState_Release(swizzled);

@@ -163,15 +163,6 @@ static inline bool applies_now(const struct d3d12_command_list *list, enum d3d12
     return list->bindings.push_owner == D3D12_BIND_POINT_COMPUTE && !point->dirty && point->validated && point->constants_only;
 }
 
-/* d3d12_command_list_keep_settled for a root-argument call of a bind point: a compute one also
- * keeps a dispatch's short way (dispatch_settled_at), which checks that the bind point is clean. */
-static inline void keep_settled_for(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
-{
-    d3d12_command_list_keep_settled(list);
-    if (bind_point == D3D12_BIND_POINT_COMPUTE && list->dispatch_settled_at == list->call_count - 1)
-        list->dispatch_settled_at = list->call_count;
-}
-
 /* Root constants first..first + count of a bind point that applies them now (applies_now). */
 static inline void push_constants_now(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_bind_point_state *point,
         uint32_t first, uint32_t count)
@@ -291,7 +282,7 @@ static void __attribute__((noinline)) set_constant_checked(struct d3d12_command_
         const char *command, UINT index, UINT value, UINT offset)
 {
     set_constants(list, bind_point, command, index, 1, &value, offset);
-    keep_settled_for(list, bind_point);
+    d3d12_command_list_keep_settled_for(list, bind_point);
 }
 
 static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
@@ -313,14 +304,14 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
             list->draw_settled_at = ++list->call_count;
         } else {
             list->call_count++;
-            keep_settled_for(list, bind_point);
+            d3d12_command_list_keep_settled_for(list, bind_point);
         }
         push_constants_now(list, bind_point, point, slot, 1);
         return;
     }
     list->call_count++;
     store_constant(point, index, value, offset);
-    keep_settled_for(list, bind_point);
+    d3d12_command_list_keep_settled_for(list, bind_point);
 }
 
 static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
@@ -334,14 +325,6 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
         list->call_count++;
     else if (!binding_list(list, bind_point, command) || !root_parameter_valid(list, bind_point, command, index, type))
         return;
-    if (type == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE && applies_now(list, bind_point, list->call_count - 1) && point->arguments[index].set) {
-        point->arguments[index].value = value;
-        if (d3d12_command_list_apply_table(list, bind_point, index)) {
-            keep_settled_for(list, bind_point);
-            return;
-        }
-        /* a check failed: the next draw's flush checks it again and reports it */
-    }
     if (!point->arguments[index].set)
         d3d12_bind_point_unvalidate(point);
     point->arguments[index].set = true;
@@ -353,7 +336,35 @@ static inline void set_argument(struct d3d12_command_list *list, enum d3d12_bind
     }
     else
         point->dirty |= D3D12_DIRTY_DESCRIPTORS;
-    keep_settled_for(list, bind_point);
+    d3d12_command_list_keep_settled_for(list, bind_point);
+}
+
+/* set_argument for a table, out of line: a table's way when set_table's short way does not hold. */
+static void __attribute__((noinline)) set_table_argument(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
+        const char *command, UINT index, uint64_t value)
+{
+    set_argument(list, bind_point, command, index, D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE, value);
+}
+
+/* Set*RootDescriptorTable. A table set before, on a bind point whose arguments apply now
+ * (applies_now), is checked and pushed at once (d3d12_command_list_apply_table: the push the
+ * next flush would make; a failed check is left to that flush, which reports it). Any other
+ * call stores the table for the next flush (set_argument). */
+static inline void set_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
+        uint64_t value)
+{
+    struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
+    const struct d3d12_root_signature *signature = point->root_signature;
+
+    if (__builtin_expect(plain_binding_call(list, bind_point) && signature && index < signature->parameter_count
+            && signature->parameter_types[index] == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE
+            && applies_now(list, bind_point, list->call_count) && point->arguments[index].set, 1)) {
+        list->call_count++;
+        point->arguments[index].value = value;
+        d3d12_command_list_apply_table(list, bind_point, index);
+        return;
+    }
+    set_table_argument(list, bind_point, command, index, value);
 }
 
 /* The entry points of one bind point: SetComputeRoot* or SetGraphicsRoot*. */
@@ -372,7 +383,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##Root32BitConstants(ID3D12Gr
 { \
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface); \
     set_constants(list, bind_point, METHOD(Set##Kind##Root32BitConstants), index, count, data, offset); \
-    keep_settled_for(list, bind_point); \
+    d3d12_command_list_keep_settled_for(list, bind_point); \
 } \
 void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootConstantBufferView(ID3D12GraphicsCommandList10 *iface, UINT index, \
         D3D12_GPU_VIRTUAL_ADDRESS address) \
@@ -395,8 +406,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootUnorderedAccessView(ID3
 void STDMETHODCALLTYPE d3d12_command_list_Set##Kind##RootDescriptorTable(ID3D12GraphicsCommandList10 *iface, UINT index, \
         D3D12_GPU_DESCRIPTOR_HANDLE handle) \
 { \
-    set_argument(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##RootDescriptorTable), index, \
-            D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE, handle.ptr); \
+    set_table(impl_from_ID3D12GraphicsCommandList10(iface), bind_point, METHOD(Set##Kind##RootDescriptorTable), index, handle.ptr); \
 }
 
 ROOT_ARGUMENT_METHODS(Compute, D3D12_BIND_POINT_COMPUTE)

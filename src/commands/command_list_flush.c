@@ -452,24 +452,29 @@ static inline __attribute__((always_inline)) bool push_changed_table_starts(stru
     return true;
 }
 
-bool d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index)
+void d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index)
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const uint32_t slot = state->table_slot[index];
     uint32_t start;
 
+    d3d12_command_list_keep_settled_for(list, bind_point);
     /* a table the pipeline does not read keeps its old start pushed (settle_table_changes) */
     if (!(list->bindings.pipeline->table_read_mask >> index & 1)) {
         state->tables_started &= ~(1ull << index);
-        return true;
+        return;
     }
-    if (!checked_table_start(list, state, index, &start))
-        return false;
+    if (!checked_table_start(list, state, index, &start)) {
+        /* the flush checks it again and reports it (no dispatch or draw takes its short way while
+         * the bind point is dirty) */
+        state->dirty |= D3D12_DIRTY_TABLES;
+        state->tables_changed |= 1ull << index;
+        return;
+    }
     state->table_starts[slot] = start;
     state->pushed_table_starts[slot] = start; /* the copy of the full push stays the pushed values */
     vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
             state->root_signature->tables_offset + 4 * slot, 4, &state->table_starts[slot]);
-    return true;
 }
 
 /* A pipeline change alone (no table or heap changed since the last full push, which pushed in

@@ -14,10 +14,11 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
 /* The flush's part for tables alone (same pipeline, signature and heaps): the changed tables'
  * starts, checked and pushed; false after recording the error. */
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
-/* A settled list's table set with nothing else waiting for the graphics bind point's next draw
- * (command_list_bindings.c): its start checked and pushed at once, as that draw's flush would
- * push it; false when a check fails (the caller then leaves it to the flush, which reports it). */
-bool d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index);
+/* A table set (its value stored, the call counted) on a bind point whose arguments apply now
+ * (command_list_bindings.c, applies_now): its start checked and pushed at once, as the next
+ * flush would push it, and the list kept settled. A failed check leaves the table to that flush,
+ * which reports it. */
+void d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index);
 /* A settled list's change to a graphics pipeline that draws alike (command_list_bindings.c,
  * SetPipelineState): bound at once, with what the next draw's flush would record for it, where
  * that is the bind alone. false leaves it to the flush. */

@@ -116,11 +116,11 @@ static bool resolve_view(struct d3d12_command_list *list, const char *command, c
     return true;
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsCommandList10 *iface, UINT start, UINT count,
+/* IASetVertexBuffers' every way but the short one. */
+static void __attribute__((noinline)) set_vertex_buffers(struct d3d12_command_list *list, UINT start, UINT count,
         const D3D12_VERTEX_BUFFER_VIEW *views)
 {
     static const char command[] = METHOD(IASetVertexBuffers);
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
     struct d3d12_vertex_buffers *vertex = &graphics->vertex;
 
@@ -165,6 +165,40 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
     }
     graphics->dirty |= D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS;
     d3d12_command_list_keep_settled(list);
+}
+
+/* The short way, for the common call between settled draws: one view in a live buffer, on a
+ * settled list (a DIRECT list, recording: draw_settled_at). The slot is written and, where the
+ * pipeline's slots reach it, bound at once, as set_vertex_buffers does; false, with nothing done,
+ * for an address in no live buffer, which set_vertex_buffers then reports. */
+static inline bool set_settled_vertex_buffer(struct d3d12_command_list *list, UINT slot, const D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    struct d3d12_vertex_buffers *vertex = &list->bindings.graphics.vertex;
+    uint64_t remaining;
+
+    if (!d3d12xs_va_lookup_range(list->object.device, view->BufferLocation, &vertex->buffers[slot], &vertex->offsets[slot], &remaining))
+        return false;
+    vertex->sizes[slot] = view->SizeInBytes < remaining ? view->SizeInBytes : remaining;
+    vertex->strides[slot] = view->StrideInBytes;
+    vertex->addresses[slot] = view->BufferLocation;
+    vertex->view_sizes[slot] = view->SizeInBytes;
+    list->draw_settled_at = ++list->call_count;
+    if (list->bindings.pipeline->graphics->vertex_slots >> slot)
+        vkCmdBindVertexBuffers2(list->vk_command_buffer, slot, 1, &vertex->buffers[slot], &vertex->offsets[slot], &vertex->sizes[slot],
+                &vertex->strides[slot]);
+    return true;
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsCommandList10 *iface, UINT start, UINT count,
+        const D3D12_VERTEX_BUFFER_VIEW *views)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+
+    if (__builtin_expect(count == 1 && list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING
+            && start < D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT && views && views->BufferLocation
+            && views->StrideInBytes <= D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES, 1) && set_settled_vertex_buffer(list, start, views))
+        return;
+    set_vertex_buffers(list, start, count, views);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_IASetIndexBuffer(ID3D12GraphicsCommandList10 *iface, const D3D12_INDEX_BUFFER_VIEW *view)

@@ -46,6 +46,15 @@ static inline void d3d12_command_list_keep_settled(struct d3d12_command_list *li
         list->draw_settled_at = list->call_count;
 }
 
+/* d3d12_command_list_keep_settled for a root-argument call of a bind point: a compute one also
+ * keeps a dispatch's short way (dispatch_settled_at), which checks that the bind point is clean. */
+static inline void d3d12_command_list_keep_settled_for(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+{
+    d3d12_command_list_keep_settled(list);
+    if (bind_point == D3D12_BIND_POINT_COMPUTE && list->dispatch_settled_at == list->call_count - 1)
+        list->dispatch_settled_at = list->call_count;
+}
+
 /* The same for every other command: the one place where the rendering pass that draws left
  * open ends before a command that cannot be inside one (copies, barriers, dispatches, queries,
  * console waits and writes, PIX events...). Target clears end it themselves where they cannot
