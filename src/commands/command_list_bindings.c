@@ -160,7 +160,9 @@ static inline bool applies_now(const struct d3d12_command_list *list, enum d3d12
 
     if (bind_point == D3D12_BIND_POINT_GRAPHICS)
         return list->draw_settled_at == before && !point->dirty;
-    return list->bindings.push_owner == D3D12_BIND_POINT_COMPUTE && !point->dirty && point->validated && point->constants_only;
+    /* a list settled by a dispatch (dispatch_settled_at) holds the rest, and is the common case */
+    return !point->dirty && (list->dispatch_settled_at == before
+            || (list->bindings.push_owner == D3D12_BIND_POINT_COMPUTE && point->validated && point->constants_only));
 }
 
 /* Root constants first..first + count of a bind point that applies them now (applies_now). */
@@ -302,9 +304,10 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
         point->push_constants[slot] = value;
         if (bind_point == D3D12_BIND_POINT_GRAPHICS) { /* settled: it stays so */
             list->draw_settled_at = ++list->call_count;
-        } else {
+        } else { /* a list settled for a draw has the graphics bind point owning the pushes: not this one */
+            if (list->dispatch_settled_at == list->call_count)
+                list->dispatch_settled_at = list->call_count + 1;
             list->call_count++;
-            d3d12_command_list_keep_settled_for(list, bind_point);
         }
         push_constants_now(list, bind_point, point, slot, 1);
         return;
