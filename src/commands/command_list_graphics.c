@@ -104,7 +104,7 @@ static bool resolve_view(struct d3d12_command_list *list, const char *command, c
         UINT size, VkBuffer *buffer, VkDeviceSize *offset, VkDeviceSize *range)
 {
     uint64_t remaining;
-    if (!d3d12xs_va_lookup_range(list->object.device, address, buffer, offset, &remaining)) {
+    if (!d3d12xs_va_lookup_range_hinted(list->object.device, &list->bindings.graphics.view_hint, address, buffer, offset, &remaining)) {
         char element[16] = "";
         if (index >= 0)
             snprintf(element, sizeof(element), "[%d]", index);
@@ -176,7 +176,8 @@ static inline bool set_settled_vertex_buffer(struct d3d12_command_list *list, UI
     struct d3d12_vertex_buffers *vertex = &list->bindings.graphics.vertex;
     uint64_t remaining;
 
-    if (!d3d12xs_va_lookup_range(list->object.device, view->BufferLocation, &vertex->buffers[slot], &vertex->offsets[slot], &remaining))
+    if (!d3d12xs_va_lookup_range_hinted(list->object.device, &list->bindings.graphics.view_hint, view->BufferLocation, &vertex->buffers[slot],
+            &vertex->offsets[slot], &remaining))
         return false;
     vertex->sizes[slot] = view->SizeInBytes < remaining ? view->SizeInBytes : remaining;
     vertex->strides[slot] = view->StrideInBytes;

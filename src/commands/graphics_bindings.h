@@ -12,6 +12,7 @@
 #include <vulkan/vulkan.h>
 
 #include "d3d12.h"
+#include "memory/va_map.h"
 
 struct d3d12_resource;
 
@@ -139,6 +140,9 @@ struct d3d12_graphics_bindings {
     VkPrimitiveTopology vk_topology;
     D3D12_PRIMITIVE_TOPOLOGY_TYPE topology_type;
     struct d3d12_vertex_buffers vertex;  /* IASetVertexBuffers */
+    /* The range the last vertex or index buffer view was found in: views move within a buffer far
+     * more often than between buffers (a game's vertex data sub-allocated from one). */
+    struct d3d12xs_va_hint view_hint;
     VkBuffer vertex_none;          /* a slot's buffer, and its size, where it has none (reset_bindings) */
     VkDeviceSize vertex_none_size;
     VkBuffer index_buffer;         /* VK_NULL_HANDLE: none */

@@ -271,6 +271,20 @@ bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer 
     return true;
 }
 
+bool d3d12xs_va_lookup_range_hint(struct d3d12_device *device, struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer, uint64_t *offset,
+        uint64_t *remaining)
+{
+    struct va_record *record = record_at(device->va_map, va);
+    if (!record || va - record->range.va >= record->range.size || !record->range.buffer)
+        return false;
+    hint->range = &record->range;
+    hint->live = &record->live;
+    *buffer = record->range.buffer;
+    *offset = va - record->range.va;
+    *remaining = record->range.size - *offset;
+    return true;
+}
+
 /* ---- writers: under the map's mutex ---- */
 
 /* Resource addresses come in regions of 4 GiB aligned to 4 GiB: one level-2 page each, made

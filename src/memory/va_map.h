@@ -2,6 +2,8 @@
 #ifndef D3D12XS_VA_MAP_H
 #define D3D12XS_VA_MAP_H
 
+#include <stdatomic.h>
+
 #include "device/device.h"
 
 struct d3d12xs_va_range {
@@ -49,5 +51,31 @@ bool d3d12xs_va_lookup(struct d3d12_device *device, uint64_t va, uint64_t size, 
 bool d3d12xs_va_find(struct d3d12_device *device, uint64_t va, uint64_t size, struct d3d12xs_va_range *range, uint64_t *offset);
 /* Like d3d12xs_va_lookup, also giving the bytes from va to the end of its range. */
 bool d3d12xs_va_lookup_range(struct d3d12_device *device, uint64_t va, VkBuffer *buffer, uint64_t *offset, uint64_t *remaining);
+
+/* A caller's memory of the last range d3d12xs_va_lookup_range_hinted found (zeroed: none). A
+ * range's record never moves, changes or is freed while the device lives: it only dies, once,
+ * when the range is freed. So a range the hint names that is still live and holds va is the one
+ * a full look-up would find, and nothing else need be checked. */
+struct d3d12xs_va_hint {
+    const struct d3d12xs_va_range *range;
+    const atomic_bool *live;
+};
+/* d3d12xs_va_lookup_range's full look-up, which also sets the hint to a range it finds. */
+bool d3d12xs_va_lookup_range_hint(struct d3d12_device *device, struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer, uint64_t *offset,
+        uint64_t *remaining);
+/* d3d12xs_va_lookup_range through a hint: a few loads when va lies in the range found last. */
+static inline bool d3d12xs_va_lookup_range_hinted(struct d3d12_device *device, struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer,
+        uint64_t *offset, uint64_t *remaining)
+{
+    const struct d3d12xs_va_range *range = hint->range;
+
+    if (__builtin_expect(range && va - range->va < range->size && atomic_load_explicit(hint->live, memory_order_acquire), 1)) {
+        *buffer = range->buffer;
+        *offset = va - range->va;
+        *remaining = range->size - *offset;
+        return true;
+    }
+    return d3d12xs_va_lookup_range_hint(device, hint, va, buffer, offset, remaining);
+}
 
 #endif
