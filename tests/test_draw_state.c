@@ -477,6 +477,21 @@ static void test_settled_pipeline_switch(struct env *env)
     ID3D12PipelineState_Release(plain);
 }
 
+/* A list settled by one draw of `state` with `view`, root constant 255 and `table`: where
+ * test_settled_root_arguments' refusals start. */
+static struct harness_list begin_settled(struct env *env, ID3D12RootSignature *signature, ID3D12DescriptorHeap *heap,
+        D3D12_GPU_DESCRIPTOR_HANDLE table, ID3D12PipelineState *state, const D3D12_VERTEX_BUFFER_VIEW *view)
+{
+    struct harness_list list = begin(env, NULL);
+
+    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
+    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
+    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
+    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, table);
+    draw(&list, state, view);
+    return list;
+}
+
 /* Root constants, tables and pipelines set between settled draws are recorded at once (the
  * list's next draw then has nothing to apply: command_list_bindings.c, applies_now, and
  * SetPipelineState's bind of a pipeline that draws alike). Each quarter is drawn with what was set
@@ -571,12 +586,7 @@ static void test_settled_root_arguments(struct env *env)
     CHECK_PIXEL(env, 8, 24, half_blue, 1);  /* red: the old pipeline or table; full: the old constant */
     CHECK_PIXEL(env, 24, 24, blue, 0);      /* red: the old pipeline or table */
 
-    list = begin(env, NULL);
-    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
-    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
-    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
-    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[0]);
-    draw(&list, plain, &views[0]);
+    list = begin_settled(env, signature, heap, tables[0], plain, &views[0]);
     ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, off_heap);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
     CHECK_LOG("DrawInstanced", "root parameter 1's table", "does not lie inside the bound CBV_SRV_UAV heap");
@@ -587,12 +597,7 @@ static void test_settled_root_arguments(struct env *env)
 
     /* a vertex buffer view in no live buffer between settled draws: the short way leaves it to
      * the full one, which refuses it */
-    list = begin(env, NULL);
-    ID3D12GraphicsCommandList2_SetGraphicsRootSignature(list.list, signature);
-    ID3D12GraphicsCommandList2_SetDescriptorHeaps(list.list, 1, &heap);
-    ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 255, 0);
-    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, tables[0]);
-    draw(&list, plain, &views[0]);
+    list = begin_settled(env, signature, heap, tables[0], plain, &views[0]);
     /* the list remembers the range a view was found in (view_hint): a view into a buffer released
      * since is refused, however recently the range was found (slot 5, which the pipeline does
      * not read: nothing of the released buffer is bound) */

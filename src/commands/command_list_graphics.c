@@ -753,33 +753,46 @@ static void __attribute__((noinline)) draw_indexed_full(struct d3d12_command_lis
     draw_full(list, METHOD(DrawIndexedInstanced), true, index_count, instance_count, first_index, base_vertex, first_instance);
 }
 
+/* The draws' short way: the list settled at the last draw and only root arguments and the like
+ * changed since (draw_settled). True when it took the call. Inline in each draw with `indexed`
+ * a constant, so that each short way needs no stack frame. */
+static inline __attribute__((always_inline)) bool settled_draw(struct d3d12_command_list *list, bool indexed, UINT count,
+        UINT instance_count, UINT first, INT base_vertex, UINT first_instance)
+{
+    if (!__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1))
+        return false;
+    list->call_count++;
+    if (!count || !instance_count)
+        return true;
+    if (__builtin_expect(!settled_draw_clean(list, indexed), 0)) {
+        if (indexed)
+            settled_draw_indexed_applying(list, count, instance_count, first, base_vertex, first_instance);
+        else
+            settled_draw_instanced_applying(list, count, instance_count, first, first_instance);
+        return true;
+    }
+    /* noted first, so that the draw is the last call (nothing of the list is needed after it);
+     * a note that does not fit goes out of line, so that this way needs no stack frame */
+    list->draw_settled_at = list->call_count;
+    if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {
+        settled_draw_noting(list, indexed, count, instance_count, first, base_vertex, first_instance);
+        return true;
+    }
+    d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
+    if (indexed)
+        vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+    else
+        vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+    return true;
+}
+
 void STDMETHODCALLTYPE d3d12_command_list_DrawInstanced(ID3D12GraphicsCommandList10 *iface, UINT vertex_count, UINT instance_count,
         UINT first_vertex, UINT first_instance)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    /* the short way: the list settled at the last draw and only root arguments and the like
-     * changed since (draw_settled) */
-    if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
-        list->call_count++;
-        if (!vertex_count || !instance_count)
-            return;
-        if (__builtin_expect(!settled_draw_clean(list, false), 0)) {
-            settled_draw_instanced_applying(list, vertex_count, instance_count, first_vertex, first_instance);
-            return;
-        }
-        /* noted first, so that the draw is the last call (nothing of the list is needed after it);
-         * a note that does not fit goes out of line, so that this way needs no stack frame */
-        list->draw_settled_at = list->call_count;
-        if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {
-            settled_draw_noting(list, false, vertex_count, instance_count, first_vertex, 0, first_instance);
-            return;
-        }
-        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
-        vkCmdDraw(list->vk_command_buffer, vertex_count, instance_count, first_vertex, first_instance);
-        return;
-    }
-    draw_instanced_full(list, vertex_count, instance_count, first_vertex, first_instance);
+    if (!settled_draw(list, false, vertex_count, instance_count, first_vertex, 0, first_instance))
+        draw_instanced_full(list, vertex_count, instance_count, first_vertex, first_instance);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCommandList10 *iface, UINT index_count, UINT instance_count,
@@ -787,22 +800,6 @@ void STDMETHODCALLTYPE d3d12_command_list_DrawIndexedInstanced(ID3D12GraphicsCom
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    if (__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1)) {
-        list->call_count++;
-        if (!index_count || !instance_count)
-            return;
-        if (__builtin_expect(!settled_draw_clean(list, true), 0)) {
-            settled_draw_indexed_applying(list, index_count, instance_count, first_index, base_vertex, first_instance);
-            return;
-        }
-        list->draw_settled_at = list->call_count;
-        if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {
-            settled_draw_noting(list, true, index_count, instance_count, first_index, base_vertex, first_instance);
-            return;
-        }
-        d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
-        vkCmdDrawIndexed(list->vk_command_buffer, index_count, instance_count, first_index, base_vertex, first_instance);
-        return;
-    }
-    draw_indexed_full(list, index_count, instance_count, first_index, base_vertex, first_instance);
+    if (!settled_draw(list, true, index_count, instance_count, first_index, base_vertex, first_instance))
+        draw_indexed_full(list, index_count, instance_count, first_index, base_vertex, first_instance);
 }
