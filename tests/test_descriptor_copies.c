@@ -248,13 +248,13 @@ static void create_view(struct env *env, ID3D12DescriptorHeap *heap, UINT index,
 static void test_views(struct env *env)
 {
     ID3D12DescriptorHeap *staging = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, VIEW_COUNT, false);
-    ID3D12DescriptorHeap *visible = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3 * VIEW_COUNT + 2, true);
-    ID3D12DescriptorHeap *expected = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3 * VIEW_COUNT + 2, true);
+    ID3D12DescriptorHeap *visible = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4 * VIEW_COUNT + 2, true);
+    ID3D12DescriptorHeap *expected = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4 * VIEW_COUNT + 2, true);
     ID3D12DescriptorHeap *cpu = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, VIEW_COUNT, false);
     ID3D12DescriptorHeap *cpu_expected = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, VIEW_COUNT, false);
     D3D12_CPU_DESCRIPTOR_HANDLE dst[VIEW_COUNT + 2], src[VIEW_COUNT + 2];
     UINT dst_sizes[VIEW_COUNT + 2], src_sizes[VIEW_COUNT + 2];
-    const UINT gathered = 2 * VIEW_COUNT, table = 3 * VIEW_COUNT;
+    const UINT gathered = 2 * VIEW_COUNT, table = 3 * VIEW_COUNT, single = 3 * VIEW_COUNT + 2;
     LOG_MARK();
 
     for (UINT v = 0; v < VIEW_COUNT; v++) {
@@ -262,6 +262,7 @@ static void test_views(struct env *env)
         create_view(env, expected, v, v);                          /* CopyDescriptorsSimple's destinations */
         create_view(env, expected, VIEW_COUNT + v, VIEW_COUNT - 1 - v); /* reversed, one source range of 1 each */
         create_view(env, expected, gathered + v, v);               /* CPU heap to CPU heap, then to this heap */
+        create_view(env, expected, single + v, v);                 /* one CopyDescriptorsSimple each, last view first */
         create_view(env, cpu_expected, v, v);
     }
     create_view(env, expected, table, VIEW_SRV_RAW_UNALIGNED);
@@ -270,6 +271,10 @@ static void test_views(struct env *env)
 
     ID3D12Device_CopyDescriptorsSimple(env->device, VIEW_COUNT, cpu_at(env->device, visible, 0), cpu_at(env->device, staging, 0),
             D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    /* Descriptor by descriptor (the short way of one descriptor), last view first. */
+    for (UINT v = VIEW_COUNT; v-- > 0;)
+        ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, single + v), cpu_at(env->device, staging, v),
+                D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     /* One destination range, a source range of one descriptor each, last view first. */
     dst[0] = cpu_at(env->device, visible, VIEW_COUNT), dst_sizes[0] = VIEW_COUNT;
     for (UINT v = 0; v < VIEW_COUNT; v++)
@@ -302,6 +307,7 @@ static void test_views(struct env *env)
             CHECK_SAME(visible, VIEW_COUNT + v, expected, VIEW_COUNT + v, what);
             CHECK_SAME(cpu, v, cpu_expected, v, what);
             CHECK_SAME(visible, gathered + v, expected, gathered + v, what);
+            CHECK_SAME(visible, single + v, expected, single + v, what);
         }
         CHECK_SAME(visible, table, expected, table, "the table's raw SRV");
         CHECK_SAME(visible, table + 1, expected, table + 1, "the table's counter UAV");
@@ -415,8 +421,8 @@ static void test_other_heap_types(struct env *env)
     for (UINT t = 0; t < 3; t++) {
         bool visible = types[t] == D3D12_DESCRIPTOR_HEAP_TYPE_SAMPLER;
         ID3D12DescriptorHeap *source = create_heap(env->device, types[t], 3, false);
-        ID3D12DescriptorHeap *copies = create_heap(env->device, types[t], 6, visible);
-        ID3D12DescriptorHeap *expected = create_heap(env->device, types[t], 6, visible);
+        ID3D12DescriptorHeap *copies = create_heap(env->device, types[t], 7, visible);
+        ID3D12DescriptorHeap *expected = create_heap(env->device, types[t], 7, visible);
         D3D12_CPU_DESCRIPTOR_HANDLE dst[2], src[1];
         UINT dst_sizes[2] = {1, 2}, src_sizes[1] = {3};
 
@@ -426,13 +432,15 @@ static void test_other_heap_types(struct env *env)
             create_other(env, types[t], expected, i, i);
             create_other(env, types[t], expected, 3 + i, i);
         }
+        create_other(env, types[t], expected, 6, 1);
         ID3D12Device_CopyDescriptorsSimple(env->device, 3, cpu_at(env->device, copies, 0), cpu_at(env->device, source, 0), types[t]);
         dst[0] = cpu_at(env->device, copies, 3), dst[1] = cpu_at(env->device, copies, 4);
         src[0] = cpu_at(env->device, source, 0);
         ID3D12Device_CopyDescriptors(env->device, 2, dst, dst_sizes, 1, src, src_sizes, types[t]);
+        ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, copies, 6), cpu_at(env->device, source, 1), types[t]);
         CHECK_NO_LOG();
         ID3D12DescriptorHeap_Release(source);
-        for (UINT i = 0; i < 6; i++) {
+        for (UINT i = 0; i < 7; i++) {
             char what[64];
             snprintf(what, sizeof(what), "heap type %d, descriptor %u", (int)types[t], i);
             CHECK_SAME(copies, i, expected, i, what);
@@ -550,6 +558,36 @@ static void test_registry(struct env *env)
     ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     RELOG_MARK();
+    /* One descriptor (the short way): each handle's checks, the destination's too. */
+    handle = cpu_at(env->device, small, 0);
+    handle.ptr -= 80; /* one descriptor before the first */
+    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
+    RELOG_MARK();
+    handle = cpu_at(env->device, small, 1);
+    handle.ptr |= (SIZE_T)1 << 52; /* above the 48 address bits the registry covers */
+    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
+    RELOG_MARK();
+    handle = cpu_at(env->device, visible, 1);
+    handle.ptr -= 16;
+    ID3D12Device_CopyDescriptorsSimple(env->device, 1, handle, cpu_at(env->device, small, 0), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK_LOG("CopyDescriptorsSimple", "DestDescriptorRangeStart", "descriptor boundary");
+    RELOG_MARK();
+    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 2), cpu_at(env->device, small, 0),
+            D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    CHECK_LOG("CopyDescriptorsSimple", "DestDescriptorRangeStart", "not inside a live descriptor heap");
+    RELOG_MARK();
+    {
+        ID3D12DescriptorHeap *released = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 2, false);
+        handle = cpu_at(env->device, released, 0);
+        ID3D12DescriptorHeap_Release(released);
+        ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
+        RELOG_MARK();
+    }
+    CHECK_SAME(visible, 0, expected, 0, "a descriptor refused copies would have overwritten");
+    CHECK_SAME(visible, 1, expected, 1, "a descriptor a refused copy would have overwritten");
     /* One bad range in CopyDescriptors: nothing is copied. */
     {
         D3D12_CPU_DESCRIPTOR_HANDLE dst[1] = {cpu_at(env->device, visible, 0)}, src[2] = {cpu_at(env->device, small, 0), cpu_at(env->device, small, 3)};

@@ -90,10 +90,37 @@ static inline void copy_range(struct d3d12_device *device, const char *method, c
         copy_run(dst_heap, (struct d3d12xs_descriptor *)dst_start.ptr, src_heap, (const struct d3d12xs_descriptor *)src_start.ptr, count);
 }
 
-void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start,
+/* CopyDescriptorsSimple of other than one descriptor, or of one that the short way did not take:
+ * out of line, so that the short way needs no stack frame. */
+static void __attribute__((noinline)) copy_simple_range(struct d3d12_device *device, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start,
         D3D12_CPU_DESCRIPTOR_HANDLE src_start, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
     copy_range(device, METHOD(CopyDescriptorsSimple), "DestDescriptorRangeStart", "SrcDescriptorRangeStart", count, dst_start, src_start, type);
+}
+
+void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start,
+        D3D12_CPU_DESCRIPTOR_HANDLE src_start, D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+    /* One descriptor, the common call (a table filled descriptor by descriptor): each handle's heap
+     * and index, checked, then the bytes. Every other call, and every failed check, takes
+     * copy_range, which says which check failed. */
+    if (count == 1) {
+        struct d3d12_descriptor_heap *dst_heap = d3d12xs_descriptor_heap_find(device->descriptor_heaps, dst_start.ptr);
+        struct d3d12_descriptor_heap *src_heap = d3d12xs_descriptor_heap_find(device->descriptor_heaps, src_start.ptr);
+        if (__builtin_expect(dst_heap && src_heap, 1)) {
+            uint64_t dst_index = d3d12xs_descriptor_heap_index(dst_heap, dst_start.ptr);
+            uint64_t src_index = d3d12xs_descriptor_heap_index(src_heap, src_start.ptr);
+            if (__builtin_expect(dst_index < dst_heap->desc.NumDescriptors && src_index < src_heap->desc.NumDescriptors
+                    && dst_heap->desc.Type == type && src_heap->desc.Type == type, 1)) {
+                if (__builtin_expect(device->config.debug == D3D12XS_CONFIG_ON, 0))
+                    debug_check_range(device, METHOD(CopyDescriptorsSimple), "SrcDescriptorRangeStart", src_heap, 1, dst_start, src_start);
+                d3d12_descriptor_heap_copy_one(dst_heap, (struct d3d12xs_descriptor *)dst_start.ptr, dst_index, src_heap,
+                        (const struct d3d12xs_descriptor *)src_start.ptr, src_index);
+                return;
+            }
+        }
+    }
+    copy_simple_range(device, count, dst_start, src_start, type);
 }
 
 /* Finds each range's heap, checking its handle once; false after one line. */

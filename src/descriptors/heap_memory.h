@@ -16,37 +16,49 @@ static inline uint8_t *d3d12_descriptor_heap_side_entry(const struct d3d12_descr
     return heap->slots + heap->side_table_offset + index * D3D12XS_SIDE_ENTRY_SIZE;
 }
 
-/* Copies count descriptors of src from src_index to dst from dst_index (heaps of one type): the
- * records, the slots and the side-table entries, and nothing else. memmove: overlapping ranges
- * of one heap (undefined in D3D12) copy as if through a temporary. One descriptor is inlined
- * moves where its slot is small (NVIDIA's are 16 to 64 bytes). */
-static inline void d3d12_descriptor_heap_copy(struct d3d12_descriptor_heap *dst, size_t dst_index,
-        const struct d3d12_descriptor_heap *src, size_t src_index, size_t count)
+/* One descriptor of src at src_index to dst at dst_index (heaps of one type, each index inside its
+ * heap; dst_record and src_record are the two records, as the handles name them): inline moves of
+ * fixed sizes, for the slot sizes drivers have (NVIDIA's 16 to 64 bytes, lavapipe's 256). A copy
+ * onto itself changes nothing; any other pair of descriptors does not overlap. */
+static inline void d3d12_descriptor_heap_copy_one(struct d3d12_descriptor_heap *dst, struct d3d12xs_descriptor *dst_record, size_t dst_index,
+        const struct d3d12_descriptor_heap *src, const struct d3d12xs_descriptor *src_record, size_t src_index)
 {
     uint8_t *to;
     const uint8_t *from;
 
-    if (count == 1)
-        dst->descriptors[dst_index] = src->descriptors[src_index]; /* an exact overlap (onto itself) is a valid assignment */
-    else
-        memmove(&dst->descriptors[dst_index], &src->descriptors[src_index], count * sizeof(*dst->descriptors));
+    if (dst_record == src_record)
+        return;
+    *dst_record = *src_record;
     if (!dst->slots)
         return;
+    if (dst->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
+        memcpy(d3d12_descriptor_heap_side_entry(dst, dst_index), d3d12_descriptor_heap_side_entry(src, src_index), D3D12XS_SIDE_ENTRY_SIZE);
     to = dst->slots + dst_index * dst->slot_size;
     from = src->slots + src_index * src->slot_size;
-    if (count == 1 && dst->slot_size == 16)
-        memmove(to, from, 16);
-    else if (count == 1 && dst->slot_size == 32)
-        memmove(to, from, 32);
-    else if (count == 1 && dst->slot_size == 64)
-        memmove(to, from, 64);
-    else
-        memmove(to, from, count * dst->slot_size);
-    if (dst->desc.Type != D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
+    switch (dst->slot_size) {
+    case 16: memcpy(to, from, 16); break;
+    case 32: memcpy(to, from, 32); break;
+    case 64: memcpy(to, from, 64); break;
+    case 256: memcpy(to, from, 256); break;
+    default: memcpy(to, from, dst->slot_size); break; /* last: a tail call */
+    }
+}
+
+/* Copies count descriptors of src from src_index to dst from dst_index (heaps of one type): the
+ * records, the slots and the side-table entries, and nothing else. memmove: overlapping ranges
+ * of one heap (undefined in D3D12) copy as if through a temporary. */
+static inline void d3d12_descriptor_heap_copy(struct d3d12_descriptor_heap *dst, size_t dst_index,
+        const struct d3d12_descriptor_heap *src, size_t src_index, size_t count)
+{
+    if (count == 1) {
+        d3d12_descriptor_heap_copy_one(dst, &dst->descriptors[dst_index], dst_index, src, &src->descriptors[src_index], src_index);
         return;
-    if (count == 1)
-        memmove(d3d12_descriptor_heap_side_entry(dst, dst_index), d3d12_descriptor_heap_side_entry(src, src_index), D3D12XS_SIDE_ENTRY_SIZE);
-    else
+    }
+    memmove(&dst->descriptors[dst_index], &src->descriptors[src_index], count * sizeof(*dst->descriptors));
+    if (!dst->slots)
+        return;
+    memmove(dst->slots + dst_index * dst->slot_size, src->slots + src_index * src->slot_size, count * dst->slot_size);
+    if (dst->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
         memmove(d3d12_descriptor_heap_side_entry(dst, dst_index), d3d12_descriptor_heap_side_entry(src, src_index),
                 count * D3D12XS_SIDE_ENTRY_SIZE);
 }

@@ -39,28 +39,39 @@ bool d3d12xs_descriptor_heap_register(struct d3d12_descriptor_heap *heap);
 void d3d12xs_descriptor_heap_unregister(struct d3d12_descriptor_heap *heap);
 
 /* The registered heap whose record pages hold address, or NULL. The caller checks that address
- * lies inside its records (a heap's last page may extend past them). */
+ * lies inside its records (a heap's last page may extend past them). Bits above the 48 the table
+ * covers are dropped, not checked: an address with any of them set is far outside the records of
+ * the heap its low bits find, and the caller's check says so. */
 static inline struct d3d12_descriptor_heap *d3d12xs_descriptor_heap_find(struct d3d12xs_descriptor_heap_registry *registry,
         uintptr_t address)
 {
-    struct d3d12xs_heap_registry_page *page;
-    if ((uint64_t)address >> D3D12XS_HEAP_REGISTRY_L1_SHIFT >= D3D12XS_HEAP_REGISTRY_L1_COUNT)
-        return NULL;
-    if (!(page = atomic_load_explicit(&registry->pages[(uint64_t)address >> D3D12XS_HEAP_REGISTRY_L1_SHIFT], memory_order_acquire)))
+    struct d3d12xs_heap_registry_page *page = atomic_load_explicit(
+            &registry->pages[((uint64_t)address >> D3D12XS_HEAP_REGISTRY_L1_SHIFT) & (D3D12XS_HEAP_REGISTRY_L1_COUNT - 1)], memory_order_acquire);
+    if (!page)
         return NULL;
     return atomic_load_explicit(&page->heaps[((uint64_t)address >> D3D12XS_HEAP_REGISTRY_UNIT_SHIFT) & (D3D12XS_HEAP_REGISTRY_L2_COUNT - 1)],
             memory_order_acquire);
 }
 
-/* Whether heap holds count descriptors of type from handle: the handle inside its records, on a
- * descriptor boundary, of that type and count descriptors from its end at most. */
+/* The index of the record handle points at in heap's records, or a number of at least 2^32 (more
+ * than any heap holds) where it points at none: before them, inside one, or anywhere past them.
+ * One multiplication: offset * 5^-1 (mod 2^64) rotated right by 4 is offset / 80 when 80 divides
+ * the offset; for any other offset the 4 low bits (16 does not divide it) or the product (5 does
+ * not) make it above 2^60 / 5. */
+static inline uint64_t d3d12xs_descriptor_heap_index(const struct d3d12_descriptor_heap *heap, SIZE_T handle)
+{
+    _Static_assert(sizeof(struct d3d12xs_descriptor) == 80, "d3d12xs_descriptor_heap_index divides by 80");
+    uint64_t scaled = ((uint64_t)handle - (uint64_t)(uintptr_t)heap->descriptors) * 0xcccccccccccccccdull;
+    return scaled >> 4 | scaled << 60;
+}
+
+/* Whether heap holds count descriptors of type from handle: the handle on a descriptor of its
+ * records, of that type and count descriptors from its end at most. */
 static inline bool d3d12xs_descriptor_heap_holds(const struct d3d12_descriptor_heap *heap, SIZE_T handle, UINT count,
         D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
-    SIZE_T offset = handle - (SIZE_T)heap->descriptors, size = heap->desc.NumDescriptors * sizeof(*heap->descriptors);
-    /* count fits after the offset: no division (count * 80 cannot wrap: count is 32-bit) */
-    return offset < size && !(offset % sizeof(*heap->descriptors)) && heap->desc.Type == type
-            && (uint64_t)count * sizeof(*heap->descriptors) <= size - offset;
+    uint64_t index = d3d12xs_descriptor_heap_index(heap, handle);
+    return index < heap->desc.NumDescriptors && heap->desc.Type == type && count <= heap->desc.NumDescriptors - index;
 }
 
 /* The registered heap of the device that holds count descriptors of type from handle, or NULL
