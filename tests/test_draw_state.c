@@ -586,6 +586,36 @@ static void test_settled_root_arguments(struct env *env)
     CHECK_PIXEL(env, 8, 24, half_blue, 1);  /* red: the old pipeline or table; full: the old constant */
     CHECK_PIXEL(env, 24, 24, blue, 0);      /* red: the old pipeline or table */
 
+    /* two views into one buffer between settled draws: the second lies in the range the first
+     * was found in (view_hint), so the short way binds it without a look-up */
+    {
+        static const uint8_t half_red[4] = {128, 0, 0, 128};
+        ID3D12Resource *shared = harness_create_buffer(env->device, D3D12_HEAP_TYPE_UPLOAD, 12 * sizeof(struct vertex),
+                D3D12_RESOURCE_STATE_GENERIC_READ);
+        struct vertex *shared_vertices = NULL, *quad_vertices = NULL;
+        D3D12_VERTEX_BUFFER_VIEW halves[2];
+        CHECK_HR(ID3D12Resource_Map(shared, 0, NULL, (void **)&shared_vertices), S_OK);
+        for (int h = 0; h < 2 && shared_vertices; h++) { /* quads 0 (top left) and 3 (bottom right) */
+            CHECK_HR(ID3D12Resource_Map(quads[3 * h], 0, NULL, (void **)&quad_vertices), S_OK);
+            if (quad_vertices)
+                memcpy(shared_vertices + 6 * h, quad_vertices, 6 * sizeof(struct vertex));
+            ID3D12Resource_Unmap(quads[3 * h], 0, NULL);
+            halves[h] = (D3D12_VERTEX_BUFFER_VIEW){ID3D12Resource_GetGPUVirtualAddress(shared) + 6 * h * sizeof(struct vertex),
+                    6 * sizeof(struct vertex), sizeof(struct vertex)};
+        }
+        ID3D12Resource_Unmap(shared, 0, NULL);
+        list = begin_settled(env, signature, heap, tables[0], plain, &halves[0]); /* red */
+        ID3D12GraphicsCommandList2_SetGraphicsRoot32BitConstant(list.list, 0, 128, 0);
+        ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &halves[1]);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0); /* red at 128 */
+        finish(env, &list);
+        CHECK_NO_LOG();
+        CHECK_PIXEL(env, 8, 8, red, 0);       /* half red: the second draw read the first view */
+        CHECK_PIXEL(env, 24, 24, half_red, 1); /* black: the same */
+        CHECK_PIXEL(env, 24, 8, black, 0);
+        ID3D12Resource_Release(shared);
+    }
+
     list = begin_settled(env, signature, heap, tables[0], plain, &views[0]);
     ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, off_heap);
     ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);

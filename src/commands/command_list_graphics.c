@@ -167,17 +167,19 @@ static void __attribute__((noinline)) set_vertex_buffers(struct d3d12_command_li
     d3d12_command_list_keep_settled(list);
 }
 
-/* The short way, for the common call between settled draws: one view in a live buffer, on a
- * settled list (a DIRECT list, recording: draw_settled_at). The slot is written and, where the
- * pipeline's slots reach it, bound at once, as set_vertex_buffers does; false, with nothing done,
- * for an address in no live buffer, which set_vertex_buffers then reports. */
+/* The short way, for the common call between settled draws: one view in the buffer range the
+ * list's last view was found in (view_hint), on a settled list (a DIRECT list, recording:
+ * draw_settled_at). The slot is written and, where the pipeline's slots reach it, bound at once,
+ * as set_vertex_buffers does; false, with nothing done, for any other address, which
+ * set_vertex_buffers then looks up in full (and reports where it is in no live buffer). No call
+ * but the bind's: the short way needs no registers saved. */
 static inline bool set_settled_vertex_buffer(struct d3d12_command_list *list, UINT slot, const D3D12_VERTEX_BUFFER_VIEW *view)
 {
     struct d3d12_vertex_buffers *vertex = &list->bindings.graphics.vertex;
     uint64_t remaining;
 
-    if (!d3d12xs_va_lookup_range_hinted(list->object.device, &list->bindings.graphics.view_hint, view->BufferLocation, &vertex->buffers[slot],
-            &vertex->offsets[slot], &remaining))
+    if (!d3d12xs_va_hint_lookup(&list->bindings.graphics.view_hint, view->BufferLocation, &vertex->buffers[slot], &vertex->offsets[slot],
+            &remaining))
         return false;
     vertex->sizes[slot] = view->SizeInBytes < remaining ? view->SizeInBytes : remaining;
     vertex->strides[slot] = view->StrideInBytes;

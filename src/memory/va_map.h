@@ -63,9 +63,10 @@ struct d3d12xs_va_hint {
 /* d3d12xs_va_lookup_range's full look-up, which also sets the hint to a range it finds. */
 bool d3d12xs_va_lookup_range_hint(struct d3d12_device *device, struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer, uint64_t *offset,
         uint64_t *remaining);
-/* d3d12xs_va_lookup_range through a hint: a few loads when va lies in the range found last. */
-static inline bool d3d12xs_va_lookup_range_hinted(struct d3d12_device *device, struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer,
-        uint64_t *offset, uint64_t *remaining)
+/* The hint's range alone: true, with what d3d12xs_va_lookup_range gives, when va lies in the
+ * range found last and it is live; false (nothing set) otherwise, for the caller's full look-up. */
+static inline bool d3d12xs_va_hint_lookup(const struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer, uint64_t *offset,
+        uint64_t *remaining)
 {
     const struct d3d12xs_va_range *range = hint->range;
 
@@ -75,7 +76,14 @@ static inline bool d3d12xs_va_lookup_range_hinted(struct d3d12_device *device, s
         *remaining = range->size - *offset;
         return true;
     }
-    return d3d12xs_va_lookup_range_hint(device, hint, va, buffer, offset, remaining);
+    return false;
+}
+
+/* d3d12xs_va_lookup_range through a hint: a few loads when va lies in the range found last. */
+static inline bool d3d12xs_va_lookup_range_hinted(struct d3d12_device *device, struct d3d12xs_va_hint *hint, uint64_t va, VkBuffer *buffer,
+        uint64_t *offset, uint64_t *remaining)
+{
+    return d3d12xs_va_hint_lookup(hint, va, buffer, offset, remaining) || d3d12xs_va_lookup_range_hint(device, hint, va, buffer, offset, remaining);
 }
 
 #endif
