@@ -616,14 +616,24 @@ static void test_settled_root_arguments(struct env *env)
         ID3D12Resource_Release(shared);
     }
 
-    list = begin_settled(env, signature, heap, tables[0], plain, &views[0]);
-    ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, off_heap);
-    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
-    CHECK_LOG("DrawInstanced", "root parameter 1's table", "does not lie inside the bound CBV_SRV_UAV heap");
-    RELOG_MARK();
-    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
-    CHECK_LOG("Close", "recorded an invalid command");
-    harness_release_list(&list);
+    /* tables past the heap, inside a descriptor and before the heap, set between settled draws:
+     * the short way leaves each to the flush, which refuses it at the draw */
+    for (int bad = 0; bad < 3; bad++) {
+        D3D12_GPU_DESCRIPTOR_HANDLE table = off_heap;
+        if (bad == 1)
+            table.ptr = tables[1].ptr + 8;
+        else if (bad == 2)
+            table.ptr = tables[0].ptr - increment;
+        list = begin_settled(env, signature, heap, tables[0], plain, &views[0]);
+        ID3D12GraphicsCommandList2_SetGraphicsRootDescriptorTable(list.list, 1, table);
+        ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+        CHECK_LOG("DrawInstanced", "root parameter 1's table", "does not lie inside the bound CBV_SRV_UAV heap");
+        RELOG_MARK();
+        CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), E_INVALIDARG);
+        CHECK_LOG("Close", "recorded an invalid command");
+        RELOG_MARK();
+        harness_release_list(&list);
+    }
 
     /* a vertex buffer view in no live buffer between settled draws: the short way leaves it to
      * the full one, which refuses it */

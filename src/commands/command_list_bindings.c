@@ -350,7 +350,7 @@ static void __attribute__((noinline)) set_table_argument(struct d3d12_command_li
 }
 
 /* Set*RootDescriptorTable. A table set before, on a bind point whose arguments apply now
- * (applies_now), is checked and pushed at once (d3d12_command_list_apply_table: the push the
+ * (applies_now), is checked and pushed at once (d3d12_command_list_apply_*_table: the push the
  * next flush would make; a failed check is left to that flush, which reports it). Any other
  * call stores the table for the next flush (set_argument). */
 static inline void set_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command, UINT index,
@@ -364,7 +364,10 @@ static inline void set_table(struct d3d12_command_list *list, enum d3d12_bind_po
             && applies_now(list, bind_point, list->call_count) && point->arguments[index].set, 1)) {
         list->call_count++;
         point->arguments[index].value = value;
-        d3d12_command_list_apply_table(list, bind_point, index);
+        if (bind_point == D3D12_BIND_POINT_GRAPHICS)
+            d3d12_command_list_apply_graphics_table(list, index);
+        else
+            d3d12_command_list_apply_compute_table(list, index);
         return;
     }
     set_table_argument(list, bind_point, command, index, value);

@@ -414,11 +414,10 @@ static inline __attribute__((always_inline)) bool checked_table_start(const stru
 {
     const bool sampler = state->root_signature->sampler_table_mask >> index & 1;
     const struct d3d12_descriptor_heap *heap = list->bindings.heaps[sampler];
-    const uint64_t offset = state->arguments[index].value - (heap ? heap->gpu_base : 0);
-    const uint64_t first = offset / sizeof(struct d3d12xs_descriptor);
+    /* off a descriptor or before the heap: a first of 2^32 or more, past every limit */
+    const uint64_t first = heap ? d3d12xs_descriptor_index_at(state->arguments[index].value - heap->gpu_base) : UINT64_MAX;
 
-    if (!heap || offset % sizeof(struct d3d12xs_descriptor) || first + list->bindings.pipeline->table_reach[index] > list->bindings.table_limits[sampler]
-            || first >= list->bindings.table_limits[sampler])
+    if (first >= list->bindings.table_limits[sampler] || first + list->bindings.pipeline->table_reach[index] > list->bindings.table_limits[sampler])
         return false;
     *start = (uint32_t)first;
     return true;
@@ -452,7 +451,10 @@ static inline __attribute__((always_inline)) bool push_changed_table_starts(stru
     return true;
 }
 
-void d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index)
+/* One body per bind point (d3d12_command_list_apply_graphics_table, _compute_table): the bind
+ * point a constant, its state at a fixed offset. */
+static inline __attribute__((always_inline)) void apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point,
+        unsigned index)
 {
     struct d3d12_bind_point_state *state = &list->bindings.points[bind_point];
     const uint32_t slot = state->table_slot[index];
@@ -475,6 +477,16 @@ void d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_
     state->pushed_table_starts[slot] = start; /* the copy of the full push stays the pushed values */
     vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
             state->root_signature->tables_offset + 4 * slot, 4, &state->table_starts[slot]);
+}
+
+void d3d12_command_list_apply_graphics_table(struct d3d12_command_list *list, unsigned index)
+{
+    apply_table(list, D3D12_BIND_POINT_GRAPHICS, index);
+}
+
+void d3d12_command_list_apply_compute_table(struct d3d12_command_list *list, unsigned index)
+{
+    apply_table(list, D3D12_BIND_POINT_COMPUTE, index);
 }
 
 /* A pipeline change alone (no table or heap changed since the last full push, which pushed in

@@ -18,7 +18,8 @@ bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12
  * (command_list_bindings.c, applies_now): its start checked and pushed at once, as the next
  * flush would push it, and the list kept settled. A failed check leaves the table to that flush,
  * which reports it. */
-void d3d12_command_list_apply_table(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, unsigned index);
+void d3d12_command_list_apply_graphics_table(struct d3d12_command_list *list, unsigned index);
+void d3d12_command_list_apply_compute_table(struct d3d12_command_list *list, unsigned index);
 /* A settled list's change to a graphics pipeline that draws alike (command_list_bindings.c,
  * SetPipelineState): bound at once, with what the next draw's flush would record for it, where
  * that is the bind alone. false leaves it to the flush. */

@@ -56,6 +56,19 @@ struct d3d12xs_descriptor {
 /* What every copy moves per descriptor, besides the Vulkan descriptor: keep it small. */
 _Static_assert(sizeof(struct d3d12xs_descriptor) <= 80, "a descriptor record is at most 80 bytes");
 
+/* The index of the record at byte offset `offset` from the first of an array of records, or a
+ * number of at least 2^32 (more than any heap holds) where no record starts there: a negative
+ * (wrapped) offset or one inside a record. One multiplication: offset * 5^-1 (mod 2^64) rotated
+ * right by 4 is offset / 80 when 80 divides the offset; for any other offset the 4 low bits (16
+ * does not divide it) or the product (5 does not) make it above 2^60 / 5. CPU handles and GPU
+ * handles (from a heap's gpu_base) step by one record. */
+static inline uint64_t d3d12xs_descriptor_index_at(uint64_t offset)
+{
+    _Static_assert(sizeof(struct d3d12xs_descriptor) == 80, "d3d12xs_descriptor_index_at divides by 80");
+    uint64_t scaled = offset * 0xcccccccccccccccdull;
+    return scaled >> 4 | scaled << 60;
+}
+
 static inline bool d3d12xs_descriptor_is_texture(const struct d3d12xs_descriptor *descriptor)
 {
     return descriptor->kind == D3D12XS_DESCRIPTOR_RTV || descriptor->kind == D3D12XS_DESCRIPTOR_DSV

@@ -53,16 +53,11 @@ static inline struct d3d12_descriptor_heap *d3d12xs_descriptor_heap_find(struct 
             memory_order_acquire);
 }
 
-/* The index of the record handle points at in heap's records, or a number of at least 2^32 (more
- * than any heap holds) where it points at none: before them, inside one, or anywhere past them.
- * One multiplication: offset * 5^-1 (mod 2^64) rotated right by 4 is offset / 80 when 80 divides
- * the offset; for any other offset the 4 low bits (16 does not divide it) or the product (5 does
- * not) make it above 2^60 / 5. */
+/* The index of the record handle points at in heap's records, or a number of at least 2^32 where
+ * it points at none: before them, inside one, or anywhere past them (d3d12xs_descriptor_index_at). */
 static inline uint64_t d3d12xs_descriptor_heap_index(const struct d3d12_descriptor_heap *heap, SIZE_T handle)
 {
-    _Static_assert(sizeof(struct d3d12xs_descriptor) == 80, "d3d12xs_descriptor_heap_index divides by 80");
-    uint64_t scaled = ((uint64_t)handle - (uint64_t)(uintptr_t)heap->descriptors) * 0xcccccccccccccccdull;
-    return scaled >> 4 | scaled << 60;
+    return d3d12xs_descriptor_index_at((uint64_t)handle - (uint64_t)(uintptr_t)heap->descriptors);
 }
 
 /* Whether heap holds count descriptors of type from handle: the handle on a descriptor of its
