@@ -72,15 +72,8 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommand
      * else that draw binds it in the flush (draw_prepared). */
     after = list->bindings.pipeline;
     if (after != before && list->draw_settled_at == list->call_count - 1 && before && before->graphics && after->graphics
-            && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics)) {
-        if (d3d12_command_list_bind_settled_pipeline(list)) {
-            struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
-            graphics->applied_pipeline = after->vk_pipeline;
-            graphics->applied_vertex_slots = after->graphics->vertex_slots;
-            graphics->rendering_checked_for = after->graphics;
-        }
-        list->draw_settled_at = list->call_count;
-    }
+            && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics))
+        d3d12_command_list_change_settled_pipeline(list);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)

@@ -492,7 +492,7 @@ void d3d12_command_list_apply_compute_table(struct d3d12_command_list *list, uns
 /* A pipeline change alone (no table or heap changed since the last full push, which pushed in
  * this command buffer with this layout): the table starts stand, and only the new pipeline's
  * reach is checked. false sends the flush to the full push, which reports what is wrong. */
-static bool keep_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
+static inline __attribute__((always_inline)) bool keep_table_starts(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)
 {
     const struct d3d12_list_bindings *bindings = &list->bindings;
     const struct d3d12_bind_point_state *state = &bindings->points[bind_point];
@@ -515,33 +515,48 @@ static inline void settle_table_changes(struct d3d12_bind_point_state *state, ui
     state->tables_changed = 0;
 }
 
-bool d3d12_command_list_bind_settled_pipeline(struct d3d12_command_list *list)
+/* Whether a settled list's new graphics pipeline needs nothing recorded but its bind: only the
+ * pipeline changed; it pushes no descriptors, has no memory-based ABI, passed the root-argument
+ * checks with these arguments (passed[]), and the constants, heap sets and table starts pushed in
+ * this command buffer with its layout stand for it (keep_table_starts). */
+static inline __attribute__((always_inline)) bool settled_pipeline_binds_alone(struct d3d12_command_list *list)
 {
-    struct d3d12_bind_point_state *state = &list->bindings.points[D3D12_BIND_POINT_GRAPHICS];
+    const struct d3d12_bind_point_state *state = &list->bindings.points[D3D12_BIND_POINT_GRAPHICS];
     const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
     const VkCommandBuffer cb = list->vk_command_buffer;
 
-    /* Only the pipeline changed; it pushes no descriptors, has no memory-based ABI, passed the
-     * root-argument checks with these arguments (passed[]), and the constants, heap sets and table
-     * starts pushed in this command buffer with its layout stand for it (keep_table_starts). */
     if (state->dirty != D3D12_DIRTY_PIPELINE || pipeline->descriptor_count || pipeline->address_count || pipeline->memory_abi
             || state->constants_in != cb || state->constants_layout != pipeline->vk_layout
             || !((state->passed[0].pipeline == pipeline && state->passed[0].epoch == state->validation_epoch)
                 || (state->passed[1].pipeline == pipeline && state->passed[1].epoch == state->validation_epoch)))
         return false;
-    if (pipeline->reads_heaps && (state->heap_sets_in != cb || state->heap_sets_layout != pipeline->vk_layout
-            || !keep_table_starts(list, D3D12_BIND_POINT_GRAPHICS)))
-        return false;
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->vk_pipeline);
+    return !pipeline->reads_heaps || (state->heap_sets_in == cb && state->heap_sets_layout == pipeline->vk_layout
+            && keep_table_starts(list, D3D12_BIND_POINT_GRAPHICS));
+}
+
+void d3d12_command_list_change_settled_pipeline(struct d3d12_command_list *list)
+{
+    struct d3d12_bind_point_state *state = &list->bindings.points[D3D12_BIND_POINT_GRAPHICS];
+    struct d3d12_graphics_bindings *graphics = &list->bindings.graphics;
+    const struct d3d12_pipeline_state *pipeline = list->bindings.pipeline;
+
+    list->draw_settled_at = list->call_count;
+    if (!settled_pipeline_binds_alone(list))
+        return; /* the next draw's flush binds it */
+    /* what that flush would leave: the pipeline bound and checked, nothing dirty, no root views
+     * in its draws' record (flush_full's for a pipeline without descriptors), and the draw's
+     * applied state */
     state->bound_vk_pipeline = pipeline->vk_pipeline;
     state->validated = true;
     state->root_views_scalar = false;
     state->dirty = 0;
-    /* its draws use no root views (flush_full's record for a pipeline without descriptors) */
     list->record.bound_count = 0;
     list->record.dispatch_first = list->record.bound_first;
     list->record.dispatch_count = 0;
-    return true;
+    graphics->applied_pipeline = pipeline->vk_pipeline;
+    graphics->applied_vertex_slots = pipeline->graphics->vertex_slots;
+    graphics->rendering_checked_for = pipeline->graphics;
+    vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->vk_pipeline); /* last: a tail call */
 }
 
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)

@@ -21,9 +21,10 @@ bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12
 void d3d12_command_list_apply_graphics_table(struct d3d12_command_list *list, unsigned index);
 void d3d12_command_list_apply_compute_table(struct d3d12_command_list *list, unsigned index);
 /* A settled list's change to a graphics pipeline that draws alike (command_list_bindings.c,
- * SetPipelineState): bound at once, with what the next draw's flush would record for it, where
- * that is the bind alone. false leaves it to the flush. */
-bool d3d12_command_list_bind_settled_pipeline(struct d3d12_command_list *list);
+ * SetPipelineState, after storing it): bound at once, with what the next draw's flush would
+ * record for it, where that is the bind alone, else left to that flush; either way the list
+ * stays settled. */
+void d3d12_command_list_change_settled_pipeline(struct d3d12_command_list *list);
 /* Inline, the way a stream of dispatches or draws takes when at most root constants and tables
  * changed: one push of the constants, the tables' starts, or nothing; anything else goes through
  * flush_full. */
