@@ -98,6 +98,16 @@ static void __attribute__((noinline)) copy_simple_range(struct d3d12_device *dev
     copy_range(device, METHOD(CopyDescriptorsSimple), "DestDescriptorRangeStart", "SrcDescriptorRangeStart", count, dst_start, src_start, type);
 }
 
+/* The short way's copy with the debug layer on: its warnings, then the copy. Out of line, so
+ * that the short way without it needs no stack frame. */
+static void __attribute__((noinline)) copy_one_debug(struct d3d12_device *device, struct d3d12_descriptor_heap *dst_heap,
+        D3D12_CPU_DESCRIPTOR_HANDLE dst_start, const struct d3d12_descriptor_heap *src_heap, D3D12_CPU_DESCRIPTOR_HANDLE src_start)
+{
+    debug_check_range(device, METHOD(CopyDescriptorsSimple), "SrcDescriptorRangeStart", src_heap, 1, dst_start, src_start);
+    d3d12_descriptor_heap_copy_one(dst_heap, (struct d3d12xs_descriptor *)dst_start.ptr, d3d12xs_descriptor_heap_index(dst_heap, dst_start.ptr),
+            src_heap, (const struct d3d12xs_descriptor *)src_start.ptr, d3d12xs_descriptor_heap_index(src_heap, src_start.ptr));
+}
+
 void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT count, D3D12_CPU_DESCRIPTOR_HANDLE dst_start,
         D3D12_CPU_DESCRIPTOR_HANDLE src_start, D3D12_DESCRIPTOR_HEAP_TYPE type)
 {
@@ -112,8 +122,10 @@ void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT coun
             uint64_t src_index = d3d12xs_descriptor_heap_index(src_heap, src_start.ptr);
             if (__builtin_expect(dst_index < dst_heap->desc.NumDescriptors && src_index < src_heap->desc.NumDescriptors
                     && dst_heap->desc.Type == type && src_heap->desc.Type == type, 1)) {
-                if (__builtin_expect(device->config.debug == D3D12XS_CONFIG_ON, 0))
-                    debug_check_range(device, METHOD(CopyDescriptorsSimple), "SrcDescriptorRangeStart", src_heap, 1, dst_start, src_start);
+                if (__builtin_expect(device->config.debug == D3D12XS_CONFIG_ON, 0)) {
+                    copy_one_debug(device, dst_heap, dst_start, src_heap, src_start);
+                    return;
+                }
                 d3d12_descriptor_heap_copy_one(dst_heap, (struct d3d12xs_descriptor *)dst_start.ptr, dst_index, src_heap,
                         (const struct d3d12xs_descriptor *)src_start.ptr, src_index);
                 return;
