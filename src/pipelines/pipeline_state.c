@@ -26,15 +26,6 @@
 
 #define METHOD(name) "ID3D12PipelineState::" #name
 
-/* What Create*PipelineState hands out: a COM object of its own per call (its own refcount, name
- * and private data, as Windows gives), standing for a pipeline that objects made from identical
- * descriptions share. */
-struct d3d12_pipeline_state_object {
-    ID3D12PipelineState ID3D12PipelineState_iface;
-    struct d3d12xs_object object;
-    struct d3d12_pipeline_state *pipeline; /* one of its share_count */
-};
-
 static struct d3d12_pipeline_state_object *impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
 {
     return D3D12XS_CONTAINING(iface, struct d3d12_pipeline_state_object, ID3D12PipelineState_iface);
@@ -330,7 +321,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_pipeline_state_GetCachedBlob(ID3D12Pipeli
 #pragma GCC diagnostic ignored "-Woverride-init"
 #endif
 
-static const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
+const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
     D3D12XS_STUB_VTBL_ID3D12PipelineState,
     .QueryInterface = d3d12_pipeline_state_QueryInterface,
     D3D12XS_DEVICE_CHILD_VTBL_ENTRIES(d3d12_pipeline_state),
@@ -338,12 +329,6 @@ static const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl = {
     .GetCachedBlob = d3d12_pipeline_state_GetCachedBlob,
 };
 
-struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
-{
-    if (!iface || iface->lpVtbl != &d3d12_pipeline_state_vtbl)
-        return NULL;
-    return impl_from_ID3D12PipelineState(iface)->pipeline;
-}
 
 static const char register_letters[] = "btusu";
 

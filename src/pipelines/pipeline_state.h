@@ -231,7 +231,23 @@ HRESULT d3d12_compute_pipeline_key(const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc
 HRESULT d3d12_pipeline_state_set_key(struct d3d12_pipeline_state *state, const struct d3d12_pipeline_key *key, const char *method);
 
 /* The pipeline an ID3D12PipelineState of this library stands for, or NULL. */
-struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface);
+/* What Create*PipelineState hands out: a COM object of its own per call (its own refcount, name
+ * and private data, as Windows gives), standing for a pipeline that objects made from identical
+ * descriptions share. */
+struct d3d12_pipeline_state_object {
+    ID3D12PipelineState ID3D12PipelineState_iface;
+    struct d3d12xs_object object;
+    struct d3d12_pipeline_state *pipeline; /* one of its share_count */
+};
+extern const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl;
+/* The pipeline behind an interface pointer, or NULL for NULL or an object d3d12xs did not make.
+ * Inline: SetPipelineState between draws calls it. */
+static inline struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
+{
+    if (!iface || iface->lpVtbl != &d3d12_pipeline_state_vtbl)
+        return NULL;
+    return D3D12XS_CONTAINING(iface, struct d3d12_pipeline_state_object, ID3D12PipelineState_iface)->pipeline;
+}
 /* The record path's look-up: the ready VkPipeline of DispatchX variant `variant`
  * (D3D12XS_VARIANT_* bits); VK_NULL_HANDLE with the reason in error when the shader cannot run
  * that way. Never builds anything and takes no lock. */
