@@ -509,6 +509,14 @@ static void test_overlaps(struct env *env)
     ID3D12DescriptorHeap_Release(heap);
 }
 
+/* A CopyDescriptorsSimple of CBV_SRV_UAV descriptors that is refused with one line naming
+ * argument and reason (a macro: the check reports its own line). */
+#define REFUSED_COPY(count, dst, src, argument, reason) do { \
+        ID3D12Device_CopyDescriptorsSimple(env->device, count, dst, src, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV); \
+        CHECK_LOG("CopyDescriptorsSimple", argument, reason); \
+        RELOG_MARK(); \
+    } while (0)
+
 /* The registry: handles past a heap's last descriptor (inside its last page of records), off a
  * descriptor boundary, of another device or of a released heap are refused with the reason; the
  * last descriptors of a large heap resolve. */
@@ -533,58 +541,35 @@ static void test_registry(struct env *env)
     CHECK_SAME(visible, 0, expected, 0, "the large heap's second last descriptor");
     CHECK_SAME(visible, 1, expected, 1, "the large heap's last descriptor");
 
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), cpu_at(env->device, small, 3),
-            D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
-    RELOG_MARK();
-    ID3D12Device_CopyDescriptorsSimple(env->device, 2, cpu_at(env->device, visible, 0), cpu_at(env->device, small, 2),
-            D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "too close to the end");
-    RELOG_MARK();
+    REFUSED_COPY(1, cpu_at(env->device, visible, 0), cpu_at(env->device, small, 3), "SrcDescriptorRangeStart",
+            "not inside a live descriptor heap");
+    REFUSED_COPY(2, cpu_at(env->device, visible, 0), cpu_at(env->device, small, 2), "SrcDescriptorRangeStart", "too close to the end");
     handle = cpu_at(env->device, small, 1);
     handle.ptr += 8;
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "descriptor boundary");
-    RELOG_MARK();
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(other_device, other, 0), cpu_at(env->device, small, 0),
-            D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "DestDescriptorRangeStart", "not inside a live descriptor heap of this device");
-    RELOG_MARK();
+    REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "descriptor boundary");
+    REFUSED_COPY(1, cpu_at(other_device, other, 0), cpu_at(env->device, small, 0), "DestDescriptorRangeStart",
+            "not inside a live descriptor heap of this device");
     handle.ptr = 0;
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
-    RELOG_MARK();
+    REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     handle.ptr = ~(SIZE_T)0 - 64;
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
-    RELOG_MARK();
+    REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     /* One descriptor (the short way): each handle's checks, the destination's too. */
     handle = cpu_at(env->device, small, 0);
     handle.ptr -= 80; /* one descriptor before the first */
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
-    RELOG_MARK();
+    REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     handle = cpu_at(env->device, small, 1);
     handle.ptr |= (SIZE_T)1 << 52; /* above the 48 address bits the registry covers */
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
-    RELOG_MARK();
+    REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     handle = cpu_at(env->device, visible, 1);
     handle.ptr -= 16;
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, handle, cpu_at(env->device, small, 0), D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "DestDescriptorRangeStart", "descriptor boundary");
-    RELOG_MARK();
-    ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 2), cpu_at(env->device, small, 0),
-            D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    CHECK_LOG("CopyDescriptorsSimple", "DestDescriptorRangeStart", "not inside a live descriptor heap");
-    RELOG_MARK();
+    REFUSED_COPY(1, handle, cpu_at(env->device, small, 0), "DestDescriptorRangeStart", "descriptor boundary");
+    REFUSED_COPY(1, cpu_at(env->device, visible, 2), cpu_at(env->device, small, 0), "DestDescriptorRangeStart",
+            "not inside a live descriptor heap");
     {
         ID3D12DescriptorHeap *released = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 2, false);
         handle = cpu_at(env->device, released, 0);
         ID3D12DescriptorHeap_Release(released);
-        ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, visible, 0), handle, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-        CHECK_LOG("CopyDescriptorsSimple", "SrcDescriptorRangeStart", "not inside a live descriptor heap");
-        RELOG_MARK();
+        REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     }
     CHECK_SAME(visible, 0, expected, 0, "a descriptor refused copies would have overwritten");
     CHECK_SAME(visible, 1, expected, 1, "a descriptor a refused copy would have overwritten");
