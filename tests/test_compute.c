@@ -399,6 +399,14 @@ static void test_settled_dispatches(struct env *env)
             "settled dispatches: counters %llu / %llu / %llu, expected 8 / 0 / 8", (unsigned long long)counters.PushConstantAbiDispatches,
             (unsigned long long)counters.MemoryAbiDispatches, (unsigned long long)counters.PushedRootDescriptors);
     harness_execute_and_wait(env->device, env->queue, &list);
+    /* Close left the list settled for nothing (stop_recording): a dispatch after it is reported
+     * and recorded nowhere, not taken by the short way into the ended command buffer */
+    LOG_MARK();
+    ID3D12GraphicsCommandList2_SetComputeRoot32BitConstants(l, 0, 2, pair(pairs, 7, 17), 0);
+    CHECK_LOG("SetComputeRoot32BitConstants", "closed");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_Dispatch(l, 1, 1, 1);
+    CHECK_LOG("Dispatch", "closed");
     for (unsigned i = 0; i < 2; i++) {
         harness_read_back(env->device, env->queue, tables[i], words[i], sizeof(words[i]));
         harness_read_back(env->device, env->queue, roots[i], words[2 + i], sizeof(words[i]));
@@ -417,7 +425,7 @@ static void test_settled_dispatches(struct env *env)
     }
 
     /* a count past the limit after settled dispatches is still the recording error it was */
-    LOG_MARK();
+    RELOG_MARK();
     CHECK_HR(ID3D12CommandAllocator_Reset(list.allocator), S_OK);
     CHECK_HR(ID3D12GraphicsCommandList2_Reset(l, list.allocator, state), S_OK);
     ID3D12GraphicsCommandList2_SetDescriptorHeaps(l, 1, &heap);

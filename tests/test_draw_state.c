@@ -431,6 +431,53 @@ static void test_settled_draws(struct env *env)
     ID3D12PipelineState_Release(state);
 }
 
+/* A list that stops recording is settled for nothing (command_list.c, stop_recording): calls
+ * after Close, on a list whose last draw left it settled and with a view in the range found
+ * last, and calls on a list created closed (CreateCommandList1) are each reported as made on a
+ * closed list and recorded nowhere (a draw into the ended command buffer would be a validation
+ * error). */
+static void test_settled_then_closed(struct env *env)
+{
+    ID3D12PipelineState *state = pipeline(env, DXGI_FORMAT_D32_FLOAT, NULL);
+    D3D12_VERTEX_BUFFER_VIEW red_view;
+    ID3D12Resource *red_quad = target_rectangle(env->device, 0, 0, 32, 32, 0.9f, red, &red_view);
+    struct harness_list list = begin(env, &env->dsv);
+    ID3D12GraphicsCommandList2 *created_closed = NULL;
+    ID3D12Device4 *device4 = NULL;
+    LOG_MARK();
+
+    draw(&list, state, &red_view);
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    CHECK_HR(ID3D12GraphicsCommandList2_Close(list.list), S_OK);
+    CHECK_NO_LOG();
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(list.list, 0, 1, &red_view);
+    CHECK_LOG("IASetVertexBuffers", "closed");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_DrawInstanced(list.list, 6, 1, 0, 0);
+    CHECK_LOG("DrawInstanced", "closed");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_DrawIndexedInstanced(list.list, 6, 1, 0, 0, 0);
+    CHECK_LOG("DrawIndexedInstanced", "closed");
+    harness_release_list(&list);
+
+    CHECK_HR(ID3D12Device_QueryInterface(env->device, &IID_ID3D12Device4, (void **)&device4), S_OK);
+    CHECK_HR(ID3D12Device4_CreateCommandList1(device4, 0, D3D12_COMMAND_LIST_TYPE_DIRECT, D3D12_COMMAND_LIST_FLAG_NONE,
+            &IID_ID3D12GraphicsCommandList2, (void **)&created_closed), S_OK);
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_IASetVertexBuffers(created_closed, 0, 1, &red_view);
+    CHECK_LOG("IASetVertexBuffers", "closed");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_DrawInstanced(created_closed, 6, 1, 0, 0);
+    CHECK_LOG("DrawInstanced", "closed");
+    RELOG_MARK();
+    ID3D12GraphicsCommandList2_Dispatch(created_closed, 1, 1, 1);
+    CHECK_LOG("Dispatch", "closed");
+    ID3D12GraphicsCommandList2_Release(created_closed);
+    ID3D12Device4_Release(device4);
+    ID3D12Resource_Release(red_quad);
+    ID3D12PipelineState_Release(state);
+}
+
 static void red_writes_only(D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc)
 {
     desc->BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_RED;
@@ -685,6 +732,7 @@ int main(void)
     test_clear_rects_between_draws(&env);
     test_stride_too_large(&env);
     test_settled_draws(&env);
+    test_settled_then_closed(&env);
     test_settled_pipeline_switch(&env);
     test_settled_root_arguments(&env);
     teardown(&env);

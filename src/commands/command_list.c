@@ -147,6 +147,14 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     return S_OK;
 }
 
+/* A list that stops recording is settled for no draw or dispatch, so the short ways that test
+ * draw_settled_at or dispatch_settled_at need not test the state too. */
+static void stop_recording(struct d3d12_command_list *list)
+{
+    list->state = D3D12_COMMAND_LIST_CLOSED;
+    list->draw_settled_at = list->dispatch_settled_at = UINT32_MAX;
+}
+
 static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandList10 *iface)
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
@@ -156,7 +164,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
         return d3d12xs_fail(E_FAIL, METHOD(Close), "the list '%s' is not recording (Close follows creation or Reset, once)",
                 d3d12xs_object_name(&list->object));
     if (!list->vk_command_buffer) {
-        list->state = D3D12_COMMAND_LIST_CLOSED;
+        stop_recording(list);
         detach_allocator(list);
         return d3d12xs_fail(E_INVALIDARG, METHOD(Close), "the list '%s' recorded an invalid command: %s",
                 d3d12xs_object_name(&list->object), list->error);
@@ -181,7 +189,7 @@ static HRESULT STDMETHODCALLTYPE d3d12_command_list_Close(ID3D12GraphicsCommandL
     vr = vkEndCommandBuffer(list->vk_command_buffer);
     if (list->query_reset_count && !list->invalid)
         d3d12_command_list_record_query_resets(list);
-    list->state = D3D12_COMMAND_LIST_CLOSED;
+    stop_recording(list);
     detach_allocator(list);
     if (list->invalid)
         return d3d12xs_fail(list->error_hr, METHOD(Close), "the list '%s' recorded an invalid command: %s",
@@ -275,7 +283,7 @@ static struct d3d12_command_list *command_list_alloc(struct d3d12_device *device
     list->ID3D12GraphicsCommandList10_iface.lpVtbl = &d3d12_command_list_vtbl;
     d3d12xs_object_init(&list->object, device);
     list->type = type;
-    list->state = D3D12_COMMAND_LIST_CLOSED;
+    stop_recording(list);
     list->transfer_only = !device->queue_map[type].supports_compute;
     /* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run
      * with it to show that segments behave as one list. */

@@ -72,7 +72,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
     /* the short way: the last dispatch left the list settled and at most compute root arguments
      * that left nothing dirty came since (dispatch_settled); a count past the limit goes the full
      * way for its error */
-    if (__builtin_expect(list->dispatch_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING
+    if (__builtin_expect(list->dispatch_settled_at == list->call_count /* so recording too (stop_recording) */
             && !list->bindings.points[D3D12_BIND_POINT_COMPUTE].dirty && !((x | y | z) >> 16), 1)) {
         assert(dispatch_settled(list));
         list->dispatch_settled_at = ++list->call_count;

@@ -169,8 +169,7 @@ static void __attribute__((noinline)) set_vertex_buffers(struct d3d12_command_li
 
 /* The short way, for the common call between settled draws: one view in the buffer range the
  * list's last view was found in (view_hint), on a settled list (a DIRECT list, recording:
- * draw_settled_at). The slot is written and, where the pipeline's slots reach it, bound at once,
- * as set_vertex_buffers does; false, with nothing done, for any other address, which
+ * draw_settled_at). The slot is written and bound at once; false, with nothing done, for any other address, which
  * set_vertex_buffers then looks up in full (and reports where it is in no live buffer). No call
  * but the bind's: the short way needs no registers saved. */
 static inline bool set_settled_vertex_buffer(struct d3d12_command_list *list, UINT slot, const D3D12_VERTEX_BUFFER_VIEW *view)
@@ -186,9 +185,10 @@ static inline bool set_settled_vertex_buffer(struct d3d12_command_list *list, UI
     vertex->addresses[slot] = view->BufferLocation;
     vertex->view_sizes[slot] = view->SizeInBytes;
     list->draw_settled_at = ++list->call_count;
-    if (list->bindings.pipeline->graphics->vertex_slots >> slot)
-        vkCmdBindVertexBuffers2(list->vk_command_buffer, slot, 1, &vertex->buffers[slot], &vertex->offsets[slot], &vertex->sizes[slot],
-                &vertex->strides[slot]);
+    /* bound whether or not the pipeline reads the slot: Vulkan binds any slot, and testing the
+     * pipeline's slots costs more than the rare needless bind */
+    vkCmdBindVertexBuffers2(list->vk_command_buffer, slot, 1, &vertex->buffers[slot], &vertex->offsets[slot], &vertex->sizes[slot],
+            &vertex->strides[slot]);
     return true;
 }
 
@@ -197,9 +197,10 @@ void STDMETHODCALLTYPE d3d12_command_list_IASetVertexBuffers(ID3D12GraphicsComma
 {
     struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
 
-    if (__builtin_expect(count == 1 && list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING
-            && start < D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT && views && views->BufferLocation
-            && views->StrideInBytes <= D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES, 1) && set_settled_vertex_buffer(list, start, views))
+    /* a settled list records (stop_recording); address 0 (no buffer) is in no range the hint
+     * holds, so it takes the full way */
+    if (__builtin_expect(count == 1 && list->draw_settled_at == list->call_count && start < D3D12_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
+            && views && views->StrideInBytes <= D3D12_SO_BUFFER_MAX_STRIDE_IN_BYTES, 1) && set_settled_vertex_buffer(list, start, views))
         return;
     set_vertex_buffers(list, start, count, views);
 }
@@ -761,7 +762,7 @@ static void __attribute__((noinline)) draw_indexed_full(struct d3d12_command_lis
 static inline __attribute__((always_inline)) bool settled_draw(struct d3d12_command_list *list, bool indexed, UINT count,
         UINT instance_count, UINT first, INT base_vertex, UINT first_instance)
 {
-    if (!__builtin_expect(list->draw_settled_at == list->call_count && list->state == D3D12_COMMAND_LIST_RECORDING, 1))
+    if (!__builtin_expect(list->draw_settled_at == list->call_count, 1)) /* settled: recording too (stop_recording) */
         return false;
     list->call_count++;
     if (!count || !instance_count)

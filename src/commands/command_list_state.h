@@ -221,7 +221,8 @@ struct d3d12_command_list {
      * (command_list_graphics.c, draw_settled): a draw that needed nothing more than the bind
      * point's flush, or, right after such a call, one that changes only what that flush and the
      * draw's dynamic state apply (root arguments, vertex and index buffers, blend factor, stencil
-     * reference: d3d12_command_list_keep_settled). Every other call counts past it. UINT32_MAX: none. */
+     * reference: d3d12_command_list_keep_settled). Every other call counts past it. UINT32_MAX: none,
+     * always so while the list is not recording (command_list.c, stop_recording). */
     uint32_t draw_settled_at;
     /* The same for a dispatch's short way (command_list_compute.c, dispatch_settled): a Dispatch
      * whose flush had nothing to do and left nothing for the next, or, right after one, a
