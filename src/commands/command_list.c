@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands/command_recording.h"
+#include "commands/command_list_flush.h"
 #include "commands/command_list_graphics.h"
 #include "generated/d3d12_stubs.h"
 
@@ -134,6 +135,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->draw_settled_at = list->dispatch_settled_at = UINT32_MAX;
     list->dispatch_counts[0] = list->dispatch_counts[1] = 0;
     list->root_descriptor_counts[0] = list->root_descriptor_counts[1] = 0;
+    list->settled_dispatches = 0;
     list->rendering_pass_count = 0;
     memset(&list->generated_memory, 0, sizeof(list->generated_memory));
     d3d12_command_record_reset(&list->record);
@@ -267,6 +269,7 @@ HRESULT D3D12XSGetCommandListDispatchCounters(ID3D12CommandList *iface, D3D12XS_
         return d3d12xs_fail(E_INVALIDARG, method, "list is %s (must be a command list made by a d3d12xs device)", iface ? "not a d3d12xs command list" : "NULL");
     if (!counters)
         return d3d12xs_fail(E_INVALIDARG, method, "counters is NULL (must receive the counts)");
+    d3d12_command_list_fold_settled_dispatches(list);
     counters->PushConstantAbiDispatches = list->dispatch_counts[0];
     counters->MemoryAbiDispatches = list->dispatch_counts[1];
     counters->PushedRootDescriptors = list->root_descriptor_counts[0];

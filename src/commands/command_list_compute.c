@@ -52,8 +52,14 @@ static void __attribute__((noinline)) dispatch_full(struct d3d12_command_list *l
         d3d12_command_list_end_predicated(list);
         d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
     }
-    if (dispatch_settled(list))
+    if (dispatch_settled(list)) {
+        /* the short way's dispatches until the list leaves this state each count as this one */
+        d3d12_command_list_fold_settled_dispatches(list);
+        list->settled_adds.abi = list->bindings.points[D3D12_BIND_POINT_COMPUTE].root_signature->memory_abi;
+        list->settled_adds.pushed = list->bindings.pipeline->pushed_root_descriptor_count;
+        list->settled_adds.addresses = list->bindings.pipeline->address_count;
         list->dispatch_settled_at = list->call_count;
+    }
 }
 
 /* A settled dispatch whose note does not fit the record's inline way. */
@@ -76,7 +82,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
             && !list->bindings.points[D3D12_BIND_POINT_COMPUTE].dirty && !((x | y | z) >> 16), 1)) {
         assert(dispatch_settled(list));
         list->dispatch_settled_at = ++list->call_count;
-        d3d12_command_list_count_dispatch(list);
+        list->settled_dispatches++; /* counted as the dispatch that settled the list */
         if (!x || !y || !z)
             return;
         if (__builtin_expect(!d3d12_command_list_note_fits(list), 0)) {

@@ -60,6 +60,15 @@ static inline void d3d12_command_list_count_dispatch(struct d3d12_command_list *
     list->root_descriptor_counts[1] += pipeline->address_count;
 }
 
+/* Adds the short way's dispatches (settled_dispatches) to the counts, each as settled_adds says. */
+static inline void d3d12_command_list_fold_settled_dispatches(struct d3d12_command_list *list)
+{
+    list->dispatch_counts[list->settled_adds.abi] += list->settled_dispatches;
+    list->root_descriptor_counts[0] += list->settled_dispatches * list->settled_adds.pushed;
+    list->root_descriptor_counts[1] += list->settled_dispatches * list->settled_adds.addresses;
+    list->settled_dispatches = 0;
+}
+
 static inline bool d3d12_command_list_flush_compute(struct d3d12_command_list *list, const char *command, unsigned variant)
 {
     if (!d3d12_command_list_flush(list, D3D12_BIND_POINT_COMPUTE, command, variant))

@@ -272,6 +272,15 @@ struct d3d12_command_list {
      * (D3D12XSGetCommandListDispatchCounters). */
     uint64_t dispatch_counts[2];
     uint64_t root_descriptor_counts[2]; /* root descriptors those dispatches read: [0] pushed, [1] through memory */
+    /* Dispatches of the short way (command_list_compute.c) count themselves here alone: each adds
+     * what the dispatch that settled the list added (settled_adds), as nothing that changes that
+     * keeps the list settled. d3d12_command_list_fold_settled_dispatches adds them to the counts
+     * above before another dispatch settles the list and when the counters are read. */
+    uint64_t settled_dispatches;
+    struct {
+        uint32_t abi;                     /* dispatch_counts' index */
+        uint32_t pushed, addresses;       /* root descriptors: root_descriptor_counts' [0] and [1] */
+    } settled_adds;
     /* Vulkan rendering passes (vkCmdBeginRendering) recorded since creation or Reset: tests read
      * it to see which commands end the open pass (a clear of its attachment does not). */
     uint64_t rendering_pass_count;
