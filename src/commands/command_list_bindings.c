@@ -285,8 +285,22 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
 {
     struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = point->root_signature;
+    uint32_t *settled_at = bind_point == D3D12_BIND_POINT_GRAPHICS ? &list->draw_settled_at : &list->dispatch_settled_at;
     uint32_t slot;
 
+    /* The short way between settled draws or dispatches: such a list records, is of a type that
+     * takes this bind point's calls, has the root signature its last draw or dispatch checked and
+     * owns the push constants (command_list_state.h), so a constant set before applies now unless
+     * something waits for the next flush (dirty). No call but the push: no stack frame. */
+    if (__builtin_expect(*settled_at == list->call_count && !point->dirty && index < D3D12XS_MAX_ROOT_PARAMETERS
+            && (signature->constants_mask >> index & 1) && offset < signature->constant_counts[index]
+            && (point->constants_set >> index & 1), 1)) {
+        slot = signature->constant_offsets[index] / 4 + offset;
+        point->push_constants[slot] = value;
+        *settled_at = ++list->call_count;
+        push_constants_now(list, bind_point, point, slot, 1);
+        return;
+    }
     if (__builtin_expect(!plain_binding_call(list, bind_point) || !signature || index >= D3D12XS_MAX_ROOT_PARAMETERS
             || !(signature->constants_mask >> index & 1) || offset >= signature->constant_counts[index], 0)) {
         set_constant_checked(list, bind_point, command, index, value, offset);
@@ -351,12 +365,25 @@ static inline void set_table(struct d3d12_command_list *list, enum d3d12_bind_po
 {
     struct d3d12_bind_point_state *point = &list->bindings.points[bind_point];
     const struct d3d12_root_signature *signature = point->root_signature;
+    uint32_t *settled_at = bind_point == D3D12_BIND_POINT_GRAPHICS ? &list->draw_settled_at : &list->dispatch_settled_at;
 
+    /* a settled list's short way: what set_constant's says, with no test of the list's state or type */
+    if (__builtin_expect(*settled_at == list->call_count && !point->dirty && index < signature->parameter_count
+            && signature->parameter_types[index] == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE && point->arguments[index].set, 1)) {
+        *settled_at = ++list->call_count;
+        point->arguments[index].value = value;
+        if (bind_point == D3D12_BIND_POINT_GRAPHICS)
+            d3d12_command_list_apply_graphics_table(list, index);
+        else
+            d3d12_command_list_apply_compute_table(list, index);
+        return;
+    }
     if (__builtin_expect(plain_binding_call(list, bind_point) && signature && index < signature->parameter_count
             && signature->parameter_types[index] == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE
             && applies_now(list, bind_point, list->call_count) && point->arguments[index].set, 1)) {
         list->call_count++;
         point->arguments[index].value = value;
+        d3d12_command_list_keep_settled_for(list, bind_point);
         if (bind_point == D3D12_BIND_POINT_GRAPHICS)
             d3d12_command_list_apply_graphics_table(list, index);
         else

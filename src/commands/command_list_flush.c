@@ -460,7 +460,6 @@ static inline __attribute__((always_inline)) void apply_table(struct d3d12_comma
     const uint32_t slot = state->table_slot[index];
     uint32_t start;
 
-    d3d12_command_list_keep_settled_for(list, bind_point);
     /* a table the pipeline does not read keeps its old start pushed (settle_table_changes) */
     if (!(list->bindings.pipeline->table_read_mask >> index & 1)) {
         state->tables_started &= ~(1ull << index);

@@ -14,10 +14,10 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
 /* The flush's part for tables alone (same pipeline, signature and heaps): the changed tables'
  * starts, checked and pushed; false after recording the error. */
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command);
-/* A table set (its value stored, the call counted) on a bind point whose arguments apply now
- * (command_list_bindings.c, applies_now): its start checked and pushed at once, as the next
- * flush would push it, and the list kept settled. A failed check leaves the table to that flush,
- * which reports it. */
+/* A table set (its value stored, the call counted, the list kept settled) on a bind point whose
+ * arguments apply now (command_list_bindings.c, applies_now): its start checked and pushed at
+ * once, as the next flush would push it. A failed check leaves the table to that flush, which
+ * reports it. */
 void d3d12_command_list_apply_graphics_table(struct d3d12_command_list *list, unsigned index);
 void d3d12_command_list_apply_compute_table(struct d3d12_command_list *list, unsigned index);
 /* A settled list's change to a graphics pipeline that draws alike (command_list_bindings.c,
