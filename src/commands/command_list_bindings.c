@@ -59,9 +59,9 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
     set_pipeline_state(list, iface, command);
 }
 
-void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
+/* SetPipelineState's every way but the short one. */
+static void __attribute__((noinline)) set_pipeline_state_full(struct d3d12_command_list *list, ID3D12PipelineState *state)
 {
-    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
     const struct d3d12_pipeline_state *before = list->bindings.pipeline, *after;
 
     if (!d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
@@ -74,6 +74,27 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommand
     if (after != before && list->draw_settled_at == list->call_count - 1 && before && before->graphics && after->graphics
             && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics))
         d3d12_command_list_change_settled_pipeline(list);
+}
+
+void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
+{
+    struct d3d12_command_list *list = impl_from_ID3D12GraphicsCommandList10(iface);
+    const struct d3d12_pipeline_state *before = list->bindings.pipeline;
+    struct d3d12_pipeline_state *after;
+
+    /* The short way: a settled list (a recording DIRECT list whose pipeline is the graphics one
+     * its last draw bound) changing to another that draws alike, as set_pipeline_state_full
+     * would change it. No call but the change's: no stack frame. */
+    if (__builtin_expect(list->draw_settled_at == list->call_count, 1) && (after = unsafe_impl_from_ID3D12PipelineState(state))
+            && after != before && after->graphics && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics)) {
+        list->call_count++;
+        list->bindings.pipeline = after;
+        list->bindings.points[D3D12_BIND_POINT_GRAPHICS].dirty |= D3D12_DIRTY_PIPELINE;
+        list->bindings.points[D3D12_BIND_POINT_COMPUTE].validated = list->bindings.points[D3D12_BIND_POINT_GRAPHICS].validated = false;
+        d3d12_command_list_change_settled_pipeline(list);
+        return;
+    }
+    set_pipeline_state_full(list, state);
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetDescriptorHeaps(ID3D12GraphicsCommandList10 *iface, UINT count, ID3D12DescriptorHeap *const *heaps)

@@ -239,7 +239,9 @@ struct d3d12_pipeline_state_object {
     struct d3d12xs_object object;
     struct d3d12_pipeline_state *pipeline; /* one of its share_count */
 };
-extern const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl;
+/* hidden: a SetPipelineState between settled draws compares against its address, which a
+ * hidden symbol gives without a load through the GOT */
+extern const ID3D12PipelineStateVtbl d3d12_pipeline_state_vtbl __attribute__((visibility("hidden")));
 /* The pipeline behind an interface pointer, or NULL for NULL or an object d3d12xs did not make.
  * Inline: SetPipelineState between draws calls it. */
 static inline struct d3d12_pipeline_state *unsafe_impl_from_ID3D12PipelineState(ID3D12PipelineState *iface)
