@@ -38,7 +38,15 @@ static inline bool binding_list(struct d3d12_command_list *list, enum d3d12_bind
     return true;
 }
 
-/* The pipeline is list-wide, as in D3D12; the bind point it runs at binds it at its next flush. */
+/* The pipeline is list-wide, as in D3D12; the bind point it runs at binds it at its next flush.
+ * Both bind points check it again: it may no longer be of their kind. */
+static inline void change_pipeline(struct d3d12_command_list *list, struct d3d12_pipeline_state *state)
+{
+    list->bindings.pipeline = state;
+    list->bindings.points[d3d12_pipeline_bind_point(state)].dirty |= D3D12_DIRTY_PIPELINE;
+    list->bindings.points[D3D12_BIND_POINT_COMPUTE].validated = list->bindings.points[D3D12_BIND_POINT_GRAPHICS].validated = false;
+}
+
 static inline void set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
 {
     struct d3d12_pipeline_state *state = unsafe_impl_from_ID3D12PipelineState(iface);
@@ -46,12 +54,8 @@ static inline void set_pipeline_state(struct d3d12_command_list *list, ID3D12Pip
         d3d12_command_list_record_error(list, command, "pPipelineState is %s (must be a pipeline from this device)", iface ? "not a d3d12xs pipeline" : "NULL");
         return;
     }
-    if (list->bindings.pipeline != state) {
-        /* Both bind points check the pipeline again: it may no longer be of their kind. */
-        list->bindings.pipeline = state;
-        list->bindings.points[d3d12_pipeline_bind_point(state)].dirty |= D3D12_DIRTY_PIPELINE;
-        list->bindings.points[D3D12_BIND_POINT_COMPUTE].validated = list->bindings.points[D3D12_BIND_POINT_GRAPHICS].validated = false;
-    }
+    if (list->bindings.pipeline != state)
+        change_pipeline(list, state);
 }
 
 void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D12PipelineState *iface, const char *command)
@@ -59,21 +63,12 @@ void d3d12_command_list_set_pipeline_state(struct d3d12_command_list *list, ID3D
     set_pipeline_state(list, iface, command);
 }
 
-/* SetPipelineState's every way but the short one. */
+/* SetPipelineState's every way but the short one, which takes every change that keeps a list
+ * settled: any change here unsettles it (the call counts past the settled count). */
 static void __attribute__((noinline)) set_pipeline_state_full(struct d3d12_command_list *list, ID3D12PipelineState *state)
 {
-    const struct d3d12_pipeline_state *before = list->bindings.pipeline, *after;
-
-    if (!d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
-        return;
-    set_pipeline_state(list, state, METHOD(SetPipelineState));
-    /* A settled list (draw_settled_at) changing to a graphics pipeline that draws alike stays
-     * settled: the new one is bound at once where that is all its next draw's flush would record,
-     * else that draw binds it in the flush (draw_prepared). */
-    after = list->bindings.pipeline;
-    if (after != before && list->draw_settled_at == list->call_count - 1 && before && before->graphics && after->graphics
-            && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics))
-        d3d12_command_list_change_settled_pipeline(list);
+    if (d3d12_command_list_binding_list(list, METHOD(SetPipelineState)))
+        set_pipeline_state(list, state, METHOD(SetPipelineState));
 }
 
 void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommandList10 *iface, ID3D12PipelineState *state)
@@ -83,14 +78,13 @@ void STDMETHODCALLTYPE d3d12_command_list_SetPipelineState(ID3D12GraphicsCommand
     struct d3d12_pipeline_state *after;
 
     /* The short way: a settled list (a recording DIRECT list whose pipeline is the graphics one
-     * its last draw bound) changing to another that draws alike, as set_pipeline_state_full
-     * would change it. No call but the change's: no stack frame. */
+     * its last draw bound) changing to another that draws alike stays settled: the new one is
+     * bound at once where that is all its next draw's flush would record, else that draw binds
+     * it in the flush. No call but the change's: no stack frame. */
     if (__builtin_expect(list->draw_settled_at == list->call_count, 1) && (after = unsafe_impl_from_ID3D12PipelineState(state))
             && after != before && after->graphics && d3d12_graphics_pipelines_draw_alike(before->graphics, after->graphics)) {
         list->call_count++;
-        list->bindings.pipeline = after;
-        list->bindings.points[D3D12_BIND_POINT_GRAPHICS].dirty |= D3D12_DIRTY_PIPELINE;
-        list->bindings.points[D3D12_BIND_POINT_COMPUTE].validated = list->bindings.points[D3D12_BIND_POINT_GRAPHICS].validated = false;
+        change_pipeline(list, after);
         d3d12_command_list_change_settled_pipeline(list);
         return;
     }
@@ -327,16 +321,12 @@ static inline void set_constant(struct d3d12_command_list *list, enum d3d12_bind
         set_constant_checked(list, bind_point, command, index, value, offset);
         return;
     }
+    /* applies now on a list that is not settled (the short way took the settled ones): compute
+     * after a plain flush of its own */
     if (applies_now(list, bind_point, list->call_count) && (point->constants_set >> index & 1)) {
         slot = signature->constant_offsets[index] / 4 + offset;
         point->push_constants[slot] = value;
-        if (bind_point == D3D12_BIND_POINT_GRAPHICS) { /* settled: it stays so */
-            list->draw_settled_at = ++list->call_count;
-        } else { /* a list settled for a draw has the graphics bind point owning the pushes: not this one */
-            if (list->dispatch_settled_at == list->call_count)
-                list->dispatch_settled_at = list->call_count + 1;
-            list->call_count++;
-        }
+        list->call_count++;
         push_constants_now(list, bind_point, point, slot, 1);
         return;
     }
@@ -402,9 +392,9 @@ static inline void set_table(struct d3d12_command_list *list, enum d3d12_bind_po
     if (__builtin_expect(plain_binding_call(list, bind_point) && signature && index < signature->parameter_count
             && signature->parameter_types[index] == D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE
             && applies_now(list, bind_point, list->call_count) && point->arguments[index].set, 1)) {
+        /* not settled (the short way took the settled ones): nothing to keep */
         list->call_count++;
         point->arguments[index].value = value;
-        d3d12_command_list_keep_settled_for(list, bind_point);
         if (bind_point == D3D12_BIND_POINT_GRAPHICS)
             d3d12_command_list_apply_graphics_table(list, index);
         else
