@@ -286,6 +286,7 @@ static struct d3d12_command_list *command_list_alloc(struct d3d12_device *device
     list->ID3D12GraphicsCommandList10_iface.lpVtbl = &d3d12_command_list_vtbl;
     d3d12xs_object_init(&list->object, device);
     list->type = type;
+    list->vk = device->vk_record;
     stop_recording(list);
     list->transfer_only = !device->queue_map[type].supports_compute;
     /* D3D12XS_SPLIT_LISTS=N cuts lists into a new segment after every N commands: tests run

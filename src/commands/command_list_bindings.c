@@ -177,7 +177,7 @@ static inline bool applies_now(const struct d3d12_command_list *list, enum d3d12
 static inline void push_constants_now(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const struct d3d12_bind_point_state *point,
         uint32_t first, uint32_t count)
 {
-    vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, point->root_signature->vk_push_stages[bind_point], 4 * first,
+    list->vk.vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, point->root_signature->vk_push_stages[bind_point], 4 * first,
             4 * count, &point->push_constants[first]);
 }
 

@@ -48,7 +48,7 @@ static void __attribute__((noinline)) dispatch_full(struct d3d12_command_list *l
     if (x && y && z) {
         d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         d3d12_command_list_begin_predicated(list);
-        vkCmdDispatch(list->vk_command_buffer, x, y, z);
+        list->vk.vkCmdDispatch(list->vk_command_buffer, x, y, z);
         d3d12_command_list_end_predicated(list);
         d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
     }
@@ -66,7 +66,7 @@ static void __attribute__((noinline)) dispatch_full(struct d3d12_command_list *l
 static void __attribute__((noinline)) settled_dispatch_noting(struct d3d12_command_list *list, UINT x, UINT y, UINT z)
 {
     d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
-    vkCmdDispatch(list->vk_command_buffer, x, y, z);
+    list->vk.vkCmdDispatch(list->vk_command_buffer, x, y, z);
 }
 
 _Static_assert(D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION == 0xffff, "the short way tests the limit by the bits above 16");
@@ -90,7 +90,7 @@ void STDMETHODCALLTYPE d3d12_command_list_Dispatch(ID3D12GraphicsCommandList10 *
             return;
         }
         d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
-        vkCmdDispatch(list->vk_command_buffer, x, y, z);
+        list->vk.vkCmdDispatch(list->vk_command_buffer, x, y, z);
         return;
     }
     dispatch_full(list, x, y, z);

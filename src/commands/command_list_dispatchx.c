@@ -133,14 +133,14 @@ void STDMETHODCALLTYPE d3d12_command_list_DispatchX(ID3D12GraphicsCommandList *i
     if (!d3d12_command_list_flush_compute(list, command, variant))
         goto done;
     if (variant && pipeline->dispatchx_thread_limit)
-        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_COMPUTE], pipeline->thread_limit_offset,
+        list->vk.vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_COMPUTE], pipeline->thread_limit_offset,
                 sizeof(thread_end), thread_end);
     d3d12_barriers_before(&list->barriers, list->vk_command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     d3d12_command_list_begin_predicated(list);
     if (base[0] || base[1] || base[2])
         vkCmdDispatchBase(list->vk_command_buffer, base[0], base[1], base[2], groups[0], groups[1], groups[2]);
     else
-        vkCmdDispatch(list->vk_command_buffer, groups[0], groups[1], groups[2]);
+        list->vk.vkCmdDispatch(list->vk_command_buffer, groups[0], groups[1], groups[2]);
     d3d12_command_list_end_predicated(list);
     d3d12_command_list_note(list, D3D12_RECORDED_DISPATCH, list->record.dispatch_first, list->record.dispatch_count);
 done:

@@ -396,7 +396,7 @@ static bool push_table_starts(struct d3d12_command_list *list, enum d3d12_bind_p
     if (!table || (state->table_starts_in == list->vk_command_buffer && state->table_starts_layout == bindings->pipeline->vk_layout
             && state->pushed_table_count == table && same_words(state->pushed_table_starts, state->table_starts, table)))
         return true;
-    vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(signature, bind_point), signature->tables_offset,
+    list->vk.vkCmdPushConstants(list->vk_command_buffer, bindings->pipeline->vk_layout, push_stages(signature, bind_point), signature->tables_offset,
             4 * table, state->table_starts);
     memcpy(state->pushed_table_starts, state->table_starts, 4 * table);
     state->pushed_table_count = table;
@@ -442,7 +442,7 @@ static inline __attribute__((always_inline)) bool push_changed_table_starts(stru
         end = slot + 1 > end ? slot + 1 : end;
     }
     if (end) {
-        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
+        list->vk.vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
                 state->root_signature->tables_offset + 4 * first, 4 * (end - first), &state->table_starts[first]);
         /* the copy of the full push is out of date: the next full push pushes (one store here
          * keeps a stream of table changes as cheap as it was) */
@@ -474,7 +474,7 @@ static inline __attribute__((always_inline)) void apply_table(struct d3d12_comma
     }
     state->table_starts[slot] = start;
     state->pushed_table_starts[slot] = start; /* the copy of the full push stays the pushed values */
-    vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
+    list->vk.vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(state->root_signature, bind_point),
             state->root_signature->tables_offset + 4 * slot, 4, &state->table_starts[slot]);
 }
 
@@ -555,7 +555,7 @@ void d3d12_command_list_change_settled_pipeline(struct d3d12_command_list *list)
     graphics->applied_pipeline = pipeline->vk_pipeline;
     graphics->applied_vertex_slots = pipeline->graphics->vertex_slots;
     graphics->rendering_checked_for = pipeline->graphics;
-    vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->vk_pipeline); /* last: a tail call */
+    list->vk.vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->vk_pipeline); /* last: a tail call */
 }
 
 bool d3d12_command_list_flush_tables(struct d3d12_command_list *list, enum d3d12_bind_point bind_point, const char *command)
@@ -575,7 +575,7 @@ static inline void push_constants(struct d3d12_command_list *list, const struct 
 {
     const struct d3d12_root_signature *signature = state->root_signature;
     if (end > first)
-        vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point), 4 * first,
+        list->vk.vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, push_stages(signature, bind_point), 4 * first,
                 4 * (end - first), &state->push_constants[first]);
 }
 
@@ -681,7 +681,7 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         }
     }
     if ((dirty & D3D12_DIRTY_PIPELINE) || state->bound_vk_pipeline != vk_pipeline) {
-        vkCmdBindPipeline(list->vk_command_buffer, vk_bind_points[bind_point], vk_pipeline);
+        list->vk.vkCmdBindPipeline(list->vk_command_buffer, vk_bind_points[bind_point], vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
     }
     /* Push constants and descriptor set bindings stay across binds of pipelines of one layout
@@ -724,7 +724,7 @@ bool d3d12_command_list_flush_full(struct d3d12_command_list *list, enum d3d12_b
         settle_table_changes(state, 0);
     }
     if (signature->root_view_count && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_ROOT_VIEW_OFFSETS)))
-        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), signature->root_views_offset,
+        list->vk.vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, push_stages(signature, bind_point), signature->root_views_offset,
                 4 * signature->root_view_count, state->root_view_misalignments);
     /* Memory-based ABI: a fresh copy of the root constants whenever any binding input changed. */
     if (pipeline->memory_abi && (dirty & (D3D12_DIRTY_PIPELINE | D3D12_DIRTY_CONSTANTS | D3D12_DIRTY_DESCRIPTORS))

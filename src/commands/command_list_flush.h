@@ -39,7 +39,7 @@ static inline bool d3d12_command_list_flush(struct d3d12_command_list *list, enu
         if ((dirty & D3D12_DIRTY_TABLES) && !d3d12_command_list_flush_tables(list, bind_point, command))
             return false;
         if (dirty & D3D12_DIRTY_CONSTANTS) {
-            vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, state->root_signature->vk_push_stages[bind_point],
+            list->vk.vkCmdPushConstants(list->vk_command_buffer, list->bindings.pipeline->vk_layout, state->root_signature->vk_push_stages[bind_point],
                     4 * state->constants_dirty_first, 4 * (state->constants_dirty_end - state->constants_dirty_first),
                     &state->push_constants[state->constants_dirty_first]);
         }

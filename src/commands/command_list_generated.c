@@ -104,7 +104,7 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
     d3d12_barriers_before(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     d3d12_barriers_after_unordered(&list->barriers, cb, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    device->vk_record.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     for (uint32_t first = 0; first < count; first += batch_size) {
         uint32_t size = count - first < batch_size ? count - first : batch_size;
         uint64_t start = argument_offset + (uint64_t)first * stride, base = alignment > 1 ? start / alignment * alignment : start;
@@ -126,8 +126,8 @@ static bool translate_commands(struct d3d12_command_list *list, const char *comm
             writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i, .descriptorCount = 1,
                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &infos[i]};
         device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 3, writes);
-        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
-        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+        device->vk_record.vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        device->vk_record.vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
     }
     d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             GENERATED_INPUT_STAGES, GENERATED_INPUT_ACCESS);
@@ -177,16 +177,16 @@ static void bind_root_view_variant(struct d3d12_command_list *list, enum d3d12_b
     static const uint32_t aligned = 0;
 
     if (variant != state->bound_vk_pipeline) {
-        vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
+        list->vk.vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
                 : VK_PIPELINE_BIND_POINT_GRAPHICS, variant);
         state->bound_vk_pipeline = variant;
     }
     for (uint64_t views = signature->root_view_mask; views; views &= views - 1) {
         unsigned parameter = (unsigned)__builtin_ctzll(views);
-        vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->indirect_view_offsets[parameter] + 8, sizeof(table),
+        list->vk.vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->indirect_view_offsets[parameter] + 8, sizeof(table),
                 &table);
         if (root->root_view_offsets[parameter] != UINT32_MAX)
-            vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->root_view_offsets[parameter], sizeof(aligned),
+            list->vk.vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, stages, root->root_view_offsets[parameter], sizeof(aligned),
                     &aligned);
     }
 }

@@ -158,7 +158,7 @@ static void __attribute__((noinline)) set_vertex_buffers(struct d3d12_command_li
         const uint32_t slots = list->bindings.pipeline->graphics->vertex_slots;
         const uint32_t end = slots ? 32 - (uint32_t)__builtin_clz(slots) : 0;
         if (start < end)
-            vkCmdBindVertexBuffers2(list->vk_command_buffer, start, (start + count < end ? start + count : end) - start, &vertex->buffers[start],
+            list->vk.vkCmdBindVertexBuffers2(list->vk_command_buffer, start, (start + count < end ? start + count : end) - start, &vertex->buffers[start],
                     &vertex->offsets[start], &vertex->sizes[start], &vertex->strides[start]);
         list->draw_settled_at = list->call_count;
         return;
@@ -187,7 +187,7 @@ static inline bool set_settled_vertex_buffer(struct d3d12_command_list *list, UI
     list->draw_settled_at = ++list->call_count;
     /* bound whether or not the pipeline reads the slot: Vulkan binds any slot, and testing the
      * pipeline's slots costs more than the rare needless bind */
-    vkCmdBindVertexBuffers2(list->vk_command_buffer, slot, 1, &vertex->buffers[slot], &vertex->offsets[slot], &vertex->sizes[slot],
+    list->vk.vkCmdBindVertexBuffers2(list->vk_command_buffer, slot, 1, &vertex->buffers[slot], &vertex->offsets[slot], &vertex->sizes[slot],
             &vertex->strides[slot]);
     return true;
 }
@@ -394,16 +394,17 @@ void STDMETHODCALLTYPE d3d12_command_list_OMSetDepthBounds(ID3D12GraphicsCommand
 /* The DRAW_READY_DIRTY state named in `dirty` (the caller clears its bits): what a draw of the
  * pipeline bound and applied in this command buffer applies after calls that changed only those.
  * The vertex buffers go as the list holds them, the slots up to the pipeline's last. */
-static inline void apply_ready_state(VkCommandBuffer cb, const struct d3d12_graphics_bindings *graphics, const struct d3d12_graphics_pipeline *g,
-        uint32_t dirty)
+static inline void apply_ready_state(struct d3d12_command_list *list, const struct d3d12_graphics_bindings *graphics,
+        const struct d3d12_graphics_pipeline *g, uint32_t dirty)
 {
     const struct d3d12_vertex_buffers *vertex = &graphics->vertex;
+    VkCommandBuffer cb = list->vk_command_buffer;
     if ((dirty & D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS) && g->vertex_slots)
-        vkCmdBindVertexBuffers2(cb, 0, 32 - (uint32_t)__builtin_clz(g->vertex_slots), vertex->buffers, vertex->offsets, vertex->sizes,
+        list->vk.vkCmdBindVertexBuffers2(cb, 0, 32 - (uint32_t)__builtin_clz(g->vertex_slots), vertex->buffers, vertex->offsets, vertex->sizes,
                 vertex->strides);
     if (__builtin_expect(dirty & ~(uint32_t)D3D12_GRAPHICS_DIRTY_VERTEX_BUFFERS, 0)) {
         if (dirty & D3D12_GRAPHICS_DIRTY_INDEX_BUFFER)
-            vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
+            list->vk.vkCmdBindIndexBuffer(cb, graphics->index_buffer, graphics->index_offset, graphics->index_type);
         if (dirty & D3D12_GRAPHICS_DIRTY_BLEND_FACTOR) {
             static const float ones[4] = {1.0f, 1.0f, 1.0f, 1.0f};
             vkCmdSetBlendConstants(cb, graphics->blend_factor_set ? graphics->blend_factor : ones);
@@ -495,7 +496,7 @@ static void apply_state(struct d3d12_command_list *list, const struct d3d12_pipe
     }
     if ((graphics->dirty & D3D12_GRAPHICS_DIRTY_SAMPLE_LOCATIONS) && g->sample_locations)
         d3d12_command_list_apply_sample_positions(list, g, command);
-    apply_ready_state(cb, graphics, g, graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER));
+    apply_ready_state(list, graphics, g, graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER));
     graphics->dirty &= indexed ? 0 : D3D12_GRAPHICS_DIRTY_INDEX_BUFFER;
 }
 
@@ -541,7 +542,7 @@ static inline bool draw_prepared(struct d3d12_command_list *list, const char *co
     }
     /* draw_ready held: the pipeline's state is applied in this command buffer but for these */
     if ((dirty = graphics->dirty & (indexed ? DRAW_READY_DIRTY : DRAW_READY_DIRTY & ~(uint32_t)D3D12_GRAPHICS_DIRTY_INDEX_BUFFER))) {
-        apply_ready_state(list->vk_command_buffer, graphics, pipeline->graphics, dirty);
+        apply_ready_state(list, graphics, pipeline->graphics, dirty);
         graphics->dirty &= ~dirty;
     }
     return true;
@@ -678,9 +679,9 @@ static void __attribute__((noinline)) settled_draw_applying(struct d3d12_command
     if (!draw_prepared(list, command, indexed))
         return;
     if (indexed)
-        vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+        list->vk.vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
     else
-        vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+        list->vk.vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
     if (__builtin_expect(list->bindings.points[D3D12_BIND_POINT_GRAPHICS].constants_only, 1)) {
         assert(draw_settled(list));
         list->draw_settled_at = list->call_count;
@@ -709,9 +710,9 @@ static inline __attribute__((always_inline)) void draw_full(struct d3d12_command
         if (pipeline->views_apart)
             d3d12_command_list_push_view(list, (uint32_t)__builtin_ctz(views));
         if (indexed)
-            vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+            list->vk.vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
         else
-            vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+            list->vk.vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
     }
     d3d12_command_list_end_predicated(list);
     note_direct_draw(list, command);
@@ -739,9 +740,9 @@ static void __attribute__((noinline)) settled_draw_noting(struct d3d12_command_l
 {
     d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
     if (indexed)
-        vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+        list->vk.vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
     else
-        vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+        list->vk.vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
 }
 
 static void __attribute__((noinline)) draw_instanced_full(struct d3d12_command_list *list, UINT vertex_count, UINT instance_count,
@@ -783,9 +784,9 @@ static inline __attribute__((always_inline)) bool settled_draw(struct d3d12_comm
     }
     d3d12_command_list_note(list, D3D12_RECORDED_DRAW, list->record.dispatch_first, list->record.dispatch_count);
     if (indexed)
-        vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
+        list->vk.vkCmdDrawIndexed(list->vk_command_buffer, count, instance_count, first, base_vertex, first_instance);
     else
-        vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
+        list->vk.vkCmdDraw(list->vk_command_buffer, count, instance_count, first, first_instance);
     return true;
 }
 

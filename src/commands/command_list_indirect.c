@@ -168,7 +168,7 @@ static bool cap_commands(struct d3d12_command_list *list, const char *command, u
     d3d12_barriers_before(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     d3d12_barriers_after_unordered(&list->barriers, cb, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    device->vk_record.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     for (uint32_t b = 0; b < batch_count; b++) {
         uint32_t size = count - b * batch_size < batch_size ? count - b * batch_size : batch_size;
         uint64_t first = first_command + (uint64_t)b * batch_size * stride;
@@ -185,8 +185,8 @@ static bool cap_commands(struct d3d12_command_list *list, const char *command, u
             writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i, .descriptorCount = 1,
                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &infos[i]};
         device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 3, writes);
-        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
-        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+        device->vk_record.vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        device->vk_record.vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
     }
     /* the capped commands, before the draws or dispatches that read them */
     d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,

@@ -153,7 +153,7 @@ static void translate_views(struct d3d12_command_list *list, VkCommandBuffer cb,
 
     d3d12_barriers_emit(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    device->vk_record.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     for (uint32_t first = 0; first < count; first += batch_size) {
         uint32_t size = count - first < batch_size ? count - first : batch_size;
         uint64_t out = images_offset + (uint64_t)first * layout->bytes, out_base = alignment > 1 ? out / alignment * alignment : out;
@@ -163,8 +163,8 @@ static void translate_views(struct d3d12_command_list *list, VkCommandBuffer cb,
         const VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0, .descriptorCount = 1,
                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &info};
         device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 1, &write);
-        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
-        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+        device->vk_record.vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        device->vk_record.vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
     }
 }
 
@@ -205,7 +205,7 @@ static bool write_images(struct d3d12_command_list *list, const char *command, c
     d3d12_barriers_before(&list->barriers, cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     d3d12_barriers_after_unordered(&list->barriers, cb, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    device->vk_record.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     for (uint32_t first = 0; first < count; first += batch_size) {
         uint32_t size = count - first < batch_size ? count - first : batch_size;
         uint64_t start = argument_offset + (uint64_t)first * stride, base = alignment > 1 ? start / alignment * alignment : start;
@@ -226,8 +226,8 @@ static bool write_images(struct d3d12_command_list *list, const char *command, c
             writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i, .descriptorCount = 1,
                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &infos[i]};
         device->vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 3, writes);
-        vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
-        vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
+        device->vk_record.vkCmdPushConstants(cb, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(batch), &batch);
+        device->vk_record.vkCmdDispatch(cb, (size + 63) / 64, 1, 1);
     }
     if (layout->slot_count || layout->index_entry != UINT32_MAX)
         translate_views(list, cb, layout, count, images, images_offset, batch_size);
@@ -379,7 +379,7 @@ void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enu
     static const uint32_t aligned = 0;
 
     if (image->variant != state->bound_vk_pipeline) {
-        vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
+        list->vk.vkCmdBindPipeline(list->vk_command_buffer, bind_point == D3D12_BIND_POINT_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
                 : VK_PIPELINE_BIND_POINT_GRAPHICS, image->variant);
         state->bound_vk_pipeline = image->variant;
     }
@@ -387,13 +387,13 @@ void d3d12_command_list_bind_indirect_image(struct d3d12_command_list *list, enu
     for (uint64_t views = signature->root_view_mask; views; views &= views - 1) {
         unsigned parameter = (unsigned)__builtin_ctzll(views);
         if (root->root_view_offsets[parameter] != UINT32_MAX)
-            vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, root->root_view_offsets[parameter],
+            list->vk.vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, root->root_view_offsets[parameter],
                     sizeof(aligned), &aligned);
         /* read in the commands, an entry's address half only: the table half stays pushed */
         if (image->in_commands) {
             const uint64_t table = d3d12xs_va_table_address(list->object.device);
             const uint32_t words[2] = {(uint32_t)table, (uint32_t)(table >> 32)};
-            vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, root->indirect_view_offsets[parameter] + 8,
+            list->vk.vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, root->indirect_view_offsets[parameter] + 8,
                     sizeof(words), words);
         }
     }
@@ -403,7 +403,7 @@ void d3d12_command_list_push_indirect_image(struct d3d12_command_list *list, con
 {
     const VkDeviceAddress address = image->address + (VkDeviceAddress)i * image->image_bytes;
     const uint32_t words[2] = {(uint32_t)address, (uint32_t)(address >> 32)};
-    vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, image->address_offset, sizeof(words), words);
+    list->vk.vkCmdPushConstants(list->vk_command_buffer, image->layout, image->push_stages, image->address_offset, sizeof(words), words);
 }
 
 void d3d12_command_list_end_indirect_image(struct d3d12_command_list *list, enum d3d12_bind_point bind_point)

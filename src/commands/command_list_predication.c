@@ -89,10 +89,10 @@ void d3d12_command_list_fold_value(struct d3d12_command_list *list, VkCommandBuf
 
     if (clear_high)
         buffer_infos[1].range += 4;
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->pipeline);
+    device->vk_record.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->pipeline);
     device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->layout.layout, 0, 2, writes);
-    vkCmdPushConstants(command_buffer, fold->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(indexes), &indexes);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    device->vk_record.vkCmdPushConstants(command_buffer, fold->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(indexes), &indexes);
+    device->vk_record.vkCmdDispatch(command_buffer, 1, 1, 1);
 }
 
 /* Records the fold of the predicate at predicate + offset into condition + condition_offset. */
@@ -191,7 +191,7 @@ bool d3d12_command_list_copy_buffer_predicated(struct d3d12_command_list *list, 
     d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
     d3d12_barriers_after_unordered(&list->barriers, command_buffer, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->copy_pipeline);
+    device->vk_record.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->copy_pipeline);
     for (uint64_t done = 0; done < size; done += chunk) {
         uint64_t bytes = size - done < chunk ? size - done : chunk;
         struct copy_range range = {0, 0, (uint32_t)(bytes / 4)};
@@ -206,9 +206,9 @@ bool d3d12_command_list_copy_buffer_predicated(struct d3d12_command_list *list, 
                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_infos[1]},
         };
         device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, fold->layout.layout, 0, 2, writes);
-        vkCmdPushConstants(command_buffer, fold->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(range), &range);
+        device->vk_record.vkCmdPushConstants(command_buffer, fold->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(range), &range);
         d3d12_command_list_begin_predicated(list);
-        vkCmdDispatch(command_buffer, (range.count + 63) / 64, 1, 1);
+        device->vk_record.vkCmdDispatch(command_buffer, (range.count + 63) / 64, 1, 1);
         d3d12_command_list_end_predicated(list);
     }
     d3d12_command_list_end_internal(list);

@@ -166,10 +166,10 @@ void d3d12_command_list_sum_query_pieces(struct d3d12_command_list *list, const 
     d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    device->vk_record.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout.layout, 0, 2, writes);
-    vkCmdPushConstants(command_buffer, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(sum), &sum);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    device->vk_record.vkCmdPushConstants(command_buffer, pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(sum), &sum);
+    device->vk_record.vkCmdDispatch(command_buffer, 1, 1, 1);
     d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
             VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
     d3d12_command_list_end_internal(list);

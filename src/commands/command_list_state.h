@@ -211,6 +211,9 @@ struct d3d12_command_list {
     struct d3d12_predication predication;
     struct d3d12_command_allocator *allocator; /* holds a reference */
     VkCommandBuffer vk_command_buffer;    /* the current segment's */
+    /* The device's entry points of the commands recorded most (device/vk_record_commands.h), kept
+     * here so that a draw reaches vkCmdDraw with one load. */
+    struct d3d12xs_vk_record_commands vk;
     /* A list is a sequence of segments, each its own command buffer, cut where a
      * synchronisation point needs one (a wait on memory, work for another queue). */
     struct d3d12_list_segment *segments;

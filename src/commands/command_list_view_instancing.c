@@ -44,7 +44,7 @@ void d3d12_command_list_bind_view_mask_pipeline(struct d3d12_command_list *list,
     VkPipeline vk_pipeline = pipeline->view_mask_pipelines[view_mask];
 
     if (state->bound_vk_pipeline != vk_pipeline) {
-        vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, vk_pipeline);
+        list->vk.vkCmdBindPipeline(list->vk_command_buffer, VK_PIPELINE_BIND_POINT_GRAPHICS, vk_pipeline);
         state->bound_vk_pipeline = vk_pipeline;
     }
 }
@@ -56,6 +56,6 @@ void d3d12_command_list_push_view(struct d3d12_command_list *list, uint32_t view
     /* what spirv/spirv_view_locations.c reads: out-of-range slices and viewports become 0 there */
     const uint32_t words[3] = {view, graphics->rendering_key.layers, graphics->viewport_count};
 
-    vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS],
+    list->vk.vkCmdPushConstants(list->vk_command_buffer, pipeline->vk_layout, pipeline->root_signature->vk_push_stages[D3D12XS_LAYOUT_GRAPHICS],
             pipeline->graphics->view_push_offset, sizeof(words), words);
 }

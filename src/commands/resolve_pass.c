@@ -324,11 +324,11 @@ void d3d12_command_list_resolve_by_pass(struct d3d12_command_list *list, const c
         d3d12_barriers_before(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         d3d12_barriers_after_unordered(&list->barriers, command_buffer, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-        vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        device->vk_record.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, device->resolve_pass->layout.layout, 0, 2, writes);
-        vkCmdPushConstants(command_buffer, device->resolve_pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
+        device->vk_record.vkCmdPushConstants(command_buffer, device->resolve_pass->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
         /* a thread per word of small texels, per texel of others */
-        vkCmdDispatch(command_buffer, ((layout.bytes < 4 ? constants.words_per_row : width) + 7) / 8, (height + 7) / 8, 1);
+        device->vk_record.vkCmdDispatch(command_buffer, ((layout.bytes < 4 ? constants.words_per_row : width) + 7) / 8, (height + 7) / 8, 1);
         /* the texels, before the copy that reads them */
         d3d12_barriers_emit(&list->barriers, command_buffer, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);

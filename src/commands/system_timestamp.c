@@ -78,8 +78,8 @@ void d3d12_system_timestamp_record(struct d3d12_device *device, VkCommandBuffer 
     };
 
     d3d12xs_gpu_clock_calibration(device, &constants.gpu_reference, &constants.host_reference);
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->pipeline);
+    device->vk_record.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->pipeline);
     device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, timestamps->layout.layout, 0, 2, writes);
-    vkCmdPushConstants(command_buffer, timestamps->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    device->vk_record.vkCmdPushConstants(command_buffer, timestamps->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
+    device->vk_record.vkCmdDispatch(command_buffer, 1, 1, 1);
 }

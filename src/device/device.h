@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "common/object.h"
 #include "common/util.h"
+#include "device/vk_record_commands.h"
 
 struct d3d12_queue_family_map {
     uint32_t family;
@@ -162,6 +163,7 @@ struct d3d12_device {
     atomic_ullong indirect_variants_created; /* ExecuteIndirect's pipeline variants (pipelines/pipeline_indirect_variant.c) */
     PFN_vkCmdWriteBufferMarker2AMD vkCmdWriteBufferMarker2AMD;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
+    struct d3d12xs_vk_record_commands vk_record; /* recording's most frequent commands, past the loader */
     uint32_t push_descriptor_limit;
     /* bufferDeviceAddress is on: every buffer has a device address (descriptor buffers, the
      * memory-based ABI's root descriptors). */

@@ -293,6 +293,8 @@ HRESULT d3d12xs_vk_device_create(struct d3d12_device *device, const struct d3d12
         for (uint32_t i = 0; i < map->vk_queue_count; i++)
             vkGetDeviceQueue(device->vk_device, map->family, i, &map->vk_queues[i]);
     }
+    if (!d3d12xs_vk_record_commands_load(device->vk_device, &device->vk_record))
+        return d3d12xs_fail(E_FAIL, "D3D12CreateDevice", "the device lacks a core Vulkan 1.3 command entry point");
     device->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(device->vk_device, "vkCmdPushDescriptorSetKHR");
     d3d12xs_vk_device_load_graphics(device);
     d3d12xs_vk_device_load_generated_commands(device);

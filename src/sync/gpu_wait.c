@@ -102,10 +102,10 @@ static void record_one_thread(struct d3d12_device *device, VkCommandBuffer comma
         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
         .pBufferInfo = buffer_info,
     };
-    vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    device->vk_record.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     device->vkCmdPushDescriptorSetKHR(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, waits->layout.layout, 0, 1, &write);
-    vkCmdPushConstants(command_buffer, waits->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(*constants), constants);
-    vkCmdDispatch(command_buffer, 1, 1, 1);
+    device->vk_record.vkCmdPushConstants(command_buffer, waits->layout.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(*constants), constants);
+    device->vk_record.vkCmdDispatch(command_buffer, 1, 1, 1);
 }
 
 void d3d12_gpu_wait_record(struct d3d12_device *device, VkCommandBuffer command_buffer, VkBuffer buffer, uint64_t offset, uint32_t size,
