@@ -517,9 +517,10 @@ static void test_overlaps(struct env *env)
         RELOG_MARK(); \
     } while (0)
 
-/* The registry: handles past a heap's last descriptor (inside its last page of records), off a
+/* The registry: handles past a heap's last descriptor (inside its last unit of records), off a
  * descriptor boundary, of another device or of a released heap are refused with the reason; the
- * last descriptors of a large heap resolve. */
+ * last descriptors of a large heap resolve. The window the records are placed in is reused, and a
+ * heap larger than it is refused with E_OUTOFMEMORY. */
 static void test_registry(struct env *env)
 {
     ID3D12DescriptorHeap *small = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 3, false);
@@ -558,7 +559,7 @@ static void test_registry(struct env *env)
     handle.ptr -= 80; /* one descriptor before the first */
     REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     handle = cpu_at(env->device, small, 1);
-    handle.ptr |= (SIZE_T)1 << 52; /* above the 48 address bits the registry covers */
+    handle.ptr |= (SIZE_T)1 << 52; /* far past the window the records lie in */
     REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
     handle = cpu_at(env->device, visible, 1);
     handle.ptr -= 16;
@@ -580,6 +581,52 @@ static void test_registry(struct env *env)
         ID3D12Device_CopyDescriptors(env->device, 1, dst, dst_sizes, 2, src, NULL, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         CHECK_LOG("CopyDescriptors", "pSrcDescriptorRangeStarts", "not inside a live descriptor heap");
         CHECK_SAME(visible, 0, expected, 0, "a descriptor a refused copy would have overwritten");
+    }
+
+    /* Heaps created and released one after the other, 80 GB of records in all (more than the
+     * window's 64 GiB of address space): each is placed where released ones were, and resolves. */
+    {
+        ID3D12DescriptorHeap *target = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1, false), *big;
+        D3D12_DESCRIPTOR_HEAP_DESC huge = {D3D12_DESCRIPTOR_HEAP_TYPE_RTV, UINT32_MAX, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0};
+        unsigned placed = 0;
+        RELOG_MARK();
+        for (unsigned i = 0; i < 1000; i++) {
+            big = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1000000, false);
+            if (!big)
+                break;
+            ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, target, 0), cpu_at(env->device, big, 999999),
+                    D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
+            ID3D12DescriptorHeap_Release(big);
+            placed++;
+        }
+        CHECK_MSG(placed == 1000, "%u of 1000 heaps of a million RTVs were created", placed);
+        CHECK_NO_LOG();
+        /* Three neighbours released middle first, then the first, then the last: their units join
+         * one another and the free units after them into one run, where a heap larger than the
+         * three then goes. */
+        {
+            ID3D12DescriptorHeap *first = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1000000, false);
+            ID3D12DescriptorHeap *middle = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1000000, false);
+            ID3D12DescriptorHeap *last = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 1000000, false);
+            SIZE_T start = cpu_at(env->device, first, 0).ptr;
+            ID3D12DescriptorHeap_Release(middle);
+            ID3D12DescriptorHeap_Release(first);
+            ID3D12DescriptorHeap_Release(last);
+            big = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_RTV, 3100000, false);
+            CHECK_MSG(cpu_at(env->device, big, 0).ptr == start, "a heap larger than the three released ones starts at 0x%zx, not at the first's 0x%zx",
+                    (size_t)cpu_at(env->device, big, 0).ptr, (size_t)start);
+            ID3D12Device_CopyDescriptorsSimple(env->device, 1, cpu_at(env->device, target, 0), cpu_at(env->device, big, 3099999),
+                    D3D12_DESCRIPTOR_HEAP_TYPE_RTV);
+            CHECK_NO_LOG();
+            ID3D12DescriptorHeap_Release(big);
+        }
+        /* 343 GB of records: more than the window holds */
+        big = (ID3D12DescriptorHeap *)(uintptr_t)1;
+        CHECK_HR(ID3D12Device_CreateDescriptorHeap(env->device, &huge, &IID_ID3D12DescriptorHeap, (void **)&big), E_OUTOFMEMORY);
+        CHECK_MSG(!big, "a refused heap's pointer is %p (NULL expected)", (void *)big);
+        CHECK_LOG("CreateDescriptorHeap", "cannot allocate", "4294967295 descriptors");
+        RELOG_MARK();
+        ID3D12DescriptorHeap_Release(target);
     }
 
     ID3D12DescriptorHeap_Release(other);

@@ -115,8 +115,10 @@ void d3d12_device_copy_descriptors_simple(struct d3d12_device *device, UINT coun
      * and index, checked, then the bytes. Every other call, and every failed check, takes
      * copy_range, which says which check failed. */
     if (count == 1) {
-        struct d3d12_descriptor_heap *dst_heap = d3d12xs_descriptor_heap_find(device->descriptor_heaps, dst_start.ptr);
-        struct d3d12_descriptor_heap *src_heap = d3d12xs_descriptor_heap_find(device->descriptor_heaps, src_start.ptr);
+        /* a copy of the window, so that its fields are read once for both look-ups */
+        const struct d3d12xs_descriptor_window window = device->descriptor_window;
+        struct d3d12_descriptor_heap *dst_heap = d3d12xs_descriptor_heap_find(&window, dst_start.ptr);
+        struct d3d12_descriptor_heap *src_heap = d3d12xs_descriptor_heap_find(&window, src_start.ptr);
         if (__builtin_expect(dst_heap && src_heap, 1)) {
             uint64_t dst_index = d3d12xs_descriptor_heap_index(dst_heap, dst_start.ptr);
             uint64_t src_index = d3d12xs_descriptor_heap_index(src_heap, src_start.ptr);

@@ -30,7 +30,7 @@ static void destroy_heap(struct d3d12_device *device, void *object)
     struct d3d12_descriptor_heap *heap = object;
     heap->object.device = device; /* the object part was cleaned up at Release; its memory goes through the device */
     d3d12_descriptor_heap_destroy_memory(heap);
-    d3d12xs_descriptor_records_free(heap->descriptors, heap->desc.NumDescriptors);
+    d3d12xs_descriptor_records_free(device, heap->descriptors, heap->desc.NumDescriptors);
     free(heap);
 }
 
@@ -107,8 +107,8 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_lookup(struct d3d12_device *device
         return (struct d3d12xs_descriptor *)handle.ptr;
     }
     /* Which check failed, in d3d12xs_descriptor_heap_of_range's order. The registry knows a heap
-     * by its records' pages: the offset says whether the handle is inside its records. */
-    heap = d3d12xs_descriptor_heap_find(device->descriptor_heaps, handle.ptr);
+     * by its records' units: the offset says whether the handle is inside its records. */
+    heap = d3d12xs_descriptor_heap_find(&device->descriptor_window, handle.ptr);
     if (!heap || (offset = handle.ptr - (SIZE_T)heap->descriptors) >= heap->desc.NumDescriptors * sizeof(*heap->descriptors)) {
         *reason = "not inside a live descriptor heap of this device";
         return NULL;
@@ -165,7 +165,7 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
     if (!out)
         return d3d12xs_fail(E_POINTER, method, "ppvHeap is NULL (must receive the heap)");
 
-    if (!(heap = calloc(1, sizeof(*heap))) || !(heap->descriptors = d3d12xs_descriptor_records_allocate(desc->NumDescriptors))) {
+    if (!(heap = calloc(1, sizeof(*heap))) || !(heap->descriptors = d3d12xs_descriptor_records_allocate(device, desc->NumDescriptors))) {
         free(heap);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate %u descriptors", desc->NumDescriptors);
     }
@@ -179,10 +179,7 @@ HRESULT d3d12_descriptor_heap_create(struct d3d12_device *device, const D3D12_DE
         return hr;
     }
 
-    if (!d3d12xs_descriptor_heap_register(heap)) {
-        ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
-        return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot register the heap");
-    }
+    d3d12xs_descriptor_heap_register(heap);
     hr = d3d12xs_hand_out(ID3D12DescriptorHeap_QueryInterface(&heap->ID3D12DescriptorHeap_iface, riid, out), method);
     ID3D12DescriptorHeap_Release(&heap->ID3D12DescriptorHeap_iface);
     return hr;

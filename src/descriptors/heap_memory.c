@@ -96,6 +96,7 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
     }
     if (!samplers) {
         VkDeviceAddress none = no_counter_address(device);
+        heap->side_entries = heap->slots + heap->side_table_offset;
         for (size_t i = 0; i < heap->desc.NumDescriptors; i++)
             set_counter_address(side_entry(heap, i), none);
     }
@@ -109,7 +110,7 @@ void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap)
         d3d12xs_free_buffer(device, &heap->memory_buffer, &heap->memory);
     else
         free(heap->slots);
-    heap->slots = NULL;
+    heap->slots = heap->side_entries = NULL;
 }
 
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor)

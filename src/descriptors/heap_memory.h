@@ -13,7 +13,7 @@
 
 static inline uint8_t *d3d12_descriptor_heap_side_entry(const struct d3d12_descriptor_heap *heap, size_t index)
 {
-    return heap->slots + heap->side_table_offset + index * D3D12XS_SIDE_ENTRY_SIZE;
+    return heap->side_entries + index * D3D12XS_SIDE_ENTRY_SIZE;
 }
 
 /* One descriptor of src at src_index to dst at dst_index (heaps of one type, each index inside its

@@ -1,18 +1,60 @@
-/* The device's registry of live descriptor heaps: a page table from the addresses of their
- * records to the heaps (heap_registry.h says why this shape). */
+/* The device's registry of live descriptor heaps: the window their records are placed in and the
+ * table from its units to the heaps (heap_registry.h says why this shape). */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "descriptors/heap_registry.h"
 
-#define UNIT ((uintptr_t)1 << D3D12XS_HEAP_REGISTRY_UNIT_SHIFT)
+#define UNIT ((uint64_t)1 << D3D12XS_DESCRIPTOR_WINDOW_UNIT_SHIFT)
+/* Address space only: pages are backed when records are placed on them. A smaller window is
+ * tried where the process may not reserve this much (a limited RLIMIT_AS). */
+#define WINDOW_MAX_SIZE ((uint64_t)1 << 36)
+#define WINDOW_MIN_SIZE ((uint64_t)1 << 30)
+
+/* Units [first, first + count) of the window that no heap's records are on. */
+struct free_units {
+    uint64_t first, count;
+};
+
+struct d3d12xs_descriptor_heap_registry {
+    pthread_mutex_t lock;
+    /* Sorted by first, none touching the next (freeing merges them). */
+    struct free_units *free;
+    size_t free_count, free_capacity;
+};
+
+static void *reserve(uint64_t size, int protection)
+{
+    void *memory = mmap(NULL, size, protection, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
 
 HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device)
 {
-    /* 512 KiB of level 1, mostly never touched (calloc gives fresh zero pages at this size). */
-    struct d3d12xs_descriptor_heap_registry *registry = calloc(1, sizeof(*registry));
-    if (!registry)
+    struct d3d12xs_descriptor_window *window = &device->descriptor_window;
+    struct d3d12xs_descriptor_heap_registry *registry;
+    uint64_t size;
+    void *base = NULL;
+
+    if (!(registry = calloc(1, sizeof(*registry))) || !(registry->free = malloc(sizeof(*registry->free)))) {
+        free(registry);
         return E_OUTOFMEMORY;
+    }
+    for (size = WINDOW_MAX_SIZE; size >= WINDOW_MIN_SIZE && !(base = reserve(size, PROT_NONE)); size /= 2)
+        ;
+    /* The table: 8 bytes a unit (8 MiB for the largest window), zero pages until heaps are stored. */
+    if (!base || !(window->heaps = reserve(size / UNIT * sizeof(*window->heaps), PROT_READ | PROT_WRITE))) {
+        if (base)
+            munmap(base, size);
+        free(registry->free);
+        free(registry);
+        return E_OUTOFMEMORY;
+    }
+    window->base = (uintptr_t)base;
+    window->unit_count = size / UNIT;
+    registry->free[0] = (struct free_units){0, window->unit_count};
+    registry->free_count = registry->free_capacity = 1;
     pthread_mutex_init(&registry->lock, NULL);
     device->descriptor_heaps = registry;
     return S_OK;
@@ -20,86 +62,129 @@ HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device)
 
 void d3d12xs_descriptor_heap_registry_cleanup(struct d3d12_device *device)
 {
+    struct d3d12xs_descriptor_window *window = &device->descriptor_window;
     struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
+
     if (!registry)
         return;
-    for (size_t i = 0; i < D3D12XS_HEAP_REGISTRY_L1_COUNT; i++) {
-        struct d3d12xs_heap_registry_page *page = atomic_load_explicit(&registry->pages[i], memory_order_relaxed);
-        if (page)
-            munmap(page, sizeof(*page));
-    }
+    munmap((void *)window->base, window->unit_count * UNIT);
+    munmap(window->heaps, window->unit_count * sizeof(*window->heaps));
+    memset(window, 0, sizeof(*window));
     pthread_mutex_destroy(&registry->lock);
+    free(registry->free);
     free(registry);
     device->descriptor_heaps = NULL;
 }
 
-static size_t records_size(size_t count)
+static uint64_t units_of(size_t count)
 {
-    return (count * sizeof(struct d3d12xs_descriptor) + UNIT - 1) & ~(UNIT - 1);
+    return ((uint64_t)count * sizeof(struct d3d12xs_descriptor) + UNIT - 1) / UNIT;
 }
 
-struct d3d12xs_descriptor *d3d12xs_descriptor_records_allocate(size_t count)
+/* The first free run of at least count units, taken; UINT64_MAX when there is none. */
+static uint64_t take_units_locked(struct d3d12xs_descriptor_heap_registry *registry, uint64_t count)
 {
-    /* mmap, not malloc: pages no other allocation shares, whatever the system's page size. */
-    void *records = mmap(NULL, records_size(count), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return records == MAP_FAILED ? NULL : records;
+    for (size_t i = 0; i < registry->free_count; i++) {
+        struct free_units *run = &registry->free[i];
+        uint64_t first = run->first;
+        if (run->count < count)
+            continue;
+        run->first += count;
+        if (!(run->count -= count))
+            memmove(run, run + 1, (registry->free_count-- - i - 1) * sizeof(*run));
+        return first;
+    }
+    return UINT64_MAX;
 }
 
-void d3d12xs_descriptor_records_free(struct d3d12xs_descriptor *records, size_t count)
+/* Gives units back, merged with the free runs they touch; false when the list cannot grow
+ * (the units stay lost to the window, which is only address space). */
+static bool give_units_locked(struct d3d12xs_descriptor_heap_registry *registry, uint64_t first, uint64_t count)
 {
-    if (records)
-        munmap(records, records_size(count));
-}
+    size_t i = 0;
 
-/* The level-2 page of address, made when missing (level-2 pages are 8 MiB of entries, zero
- * pages until a heap's units are stored in them). */
-static struct d3d12xs_heap_registry_page *page_locked(struct d3d12xs_descriptor_heap_registry *registry, uintptr_t address)
-{
-    _Atomic(struct d3d12xs_heap_registry_page *) *slot = &registry->pages[(uint64_t)address >> D3D12XS_HEAP_REGISTRY_L1_SHIFT];
-    struct d3d12xs_heap_registry_page *page = atomic_load_explicit(slot, memory_order_relaxed);
-    void *memory;
-
-    if (page)
-        return page;
-    memory = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (memory == MAP_FAILED)
-        return NULL;
-    page = memory;
-    atomic_store_explicit(slot, page, memory_order_release);
-    return page;
-}
-
-/* Stores heap (or NULL) in the entries of the units its records cover; false when a level-2
- * page cannot be made (the entries stored so far stay: the caller unregisters). */
-static bool store_locked(struct d3d12xs_descriptor_heap_registry *registry, const struct d3d12_descriptor_heap *heap,
-        struct d3d12_descriptor_heap *value)
-{
-    uintptr_t first = (uintptr_t)heap->descriptors, last = first + heap->desc.NumDescriptors * sizeof(*heap->descriptors) - 1;
-
-    for (uintptr_t unit = first & ~(UNIT - 1); unit <= last; unit += UNIT) {
-        struct d3d12xs_heap_registry_page *page = value ? page_locked(registry, unit)
-                : atomic_load_explicit(&registry->pages[(uint64_t)unit >> D3D12XS_HEAP_REGISTRY_L1_SHIFT], memory_order_relaxed);
-        if (!page)
-            return !value;
-        atomic_store_explicit(&page->heaps[((uint64_t)unit >> D3D12XS_HEAP_REGISTRY_UNIT_SHIFT) & (D3D12XS_HEAP_REGISTRY_L2_COUNT - 1)],
-                value, memory_order_release);
+    while (i < registry->free_count && registry->free[i].first < first)
+        i++;
+    bool joins_before = i > 0 && registry->free[i - 1].first + registry->free[i - 1].count == first;
+    bool joins_after = i < registry->free_count && first + count == registry->free[i].first;
+    if (joins_before && joins_after) {
+        registry->free[i - 1].count += count + registry->free[i].count;
+        memmove(&registry->free[i], &registry->free[i + 1], (registry->free_count-- - i - 1) * sizeof(*registry->free));
+    } else if (joins_before) {
+        registry->free[i - 1].count += count;
+    } else if (joins_after) {
+        registry->free[i].first = first;
+        registry->free[i].count += count;
+    } else {
+        if (registry->free_count == registry->free_capacity) {
+            size_t capacity = registry->free_capacity * 2;
+            struct free_units *grown = realloc(registry->free, capacity * sizeof(*grown));
+            if (!grown)
+                return false;
+            registry->free = grown;
+            registry->free_capacity = capacity;
+        }
+        memmove(&registry->free[i + 1], &registry->free[i], (registry->free_count++ - i) * sizeof(*registry->free));
+        registry->free[i] = (struct free_units){first, count};
     }
     return true;
 }
 
-bool d3d12xs_descriptor_heap_register(struct d3d12_descriptor_heap *heap)
+struct d3d12xs_descriptor *d3d12xs_descriptor_records_allocate(struct d3d12_device *device, size_t count)
+{
+    struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
+    uint64_t units = units_of(count), first;
+    void *records;
+
+    if (units > device->descriptor_window.unit_count)
+        return NULL;
+    pthread_mutex_lock(&registry->lock);
+    first = take_units_locked(registry, units);
+    pthread_mutex_unlock(&registry->lock);
+    if (first == UINT64_MAX)
+        return NULL;
+    /* Fresh zero pages over the reserved units. */
+    records = mmap((void *)(device->descriptor_window.base + first * UNIT), units * UNIT, PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (records == MAP_FAILED) {
+        pthread_mutex_lock(&registry->lock);
+        give_units_locked(registry, first, units);
+        pthread_mutex_unlock(&registry->lock);
+        return NULL;
+    }
+    return records;
+}
+
+void d3d12xs_descriptor_records_free(struct d3d12_device *device, struct d3d12xs_descriptor *records, size_t count)
+{
+    struct d3d12xs_descriptor_heap_registry *registry = device->descriptor_heaps;
+    uint64_t units = units_of(count);
+
+    if (!records)
+        return;
+    /* Back to reserved address space: the pages go, the units stay the window's. */
+    mmap(records, units * UNIT, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    pthread_mutex_lock(&registry->lock);
+    give_units_locked(registry, ((uintptr_t)records - device->descriptor_window.base) / UNIT, units);
+    pthread_mutex_unlock(&registry->lock);
+}
+
+/* Stores value in the table entries of the units heap's records are on. */
+static void store_locked(const struct d3d12_descriptor_heap *heap, struct d3d12_descriptor_heap *value)
+{
+    const struct d3d12xs_descriptor_window *window = &heap->object.device->descriptor_window;
+    uint64_t first = ((uintptr_t)heap->descriptors - window->base) / UNIT, units = units_of(heap->desc.NumDescriptors);
+
+    for (uint64_t unit = first; unit < first + units; unit++)
+        atomic_store_explicit(&window->heaps[unit], value, memory_order_release);
+}
+
+void d3d12xs_descriptor_heap_register(struct d3d12_descriptor_heap *heap)
 {
     struct d3d12xs_descriptor_heap_registry *registry = heap->object.device->descriptor_heaps;
-    uint64_t end = (uint64_t)(uintptr_t)heap->descriptors + heap->desc.NumDescriptors * sizeof(*heap->descriptors);
-    bool registered;
-
-    if ((end - 1) >> D3D12XS_HEAP_REGISTRY_L1_SHIFT >= D3D12XS_HEAP_REGISTRY_L1_COUNT)
-        return false;
     pthread_mutex_lock(&registry->lock);
-    if (!(registered = store_locked(registry, heap, heap)))
-        store_locked(registry, heap, NULL);
+    store_locked(heap, heap);
     pthread_mutex_unlock(&registry->lock);
-    return registered;
 }
 
 void d3d12xs_descriptor_heap_unregister(struct d3d12_descriptor_heap *heap)
@@ -108,6 +193,6 @@ void d3d12xs_descriptor_heap_unregister(struct d3d12_descriptor_heap *heap)
     if (!heap->descriptors)
         return;
     pthread_mutex_lock(&registry->lock);
-    store_locked(registry, heap, NULL);
+    store_locked(heap, NULL);
     pthread_mutex_unlock(&registry->lock);
 }

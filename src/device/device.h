@@ -96,6 +96,7 @@ struct d3d12xs_gpu_clock;
 struct d3d12_console_validation;
 struct d3d12xs_va_map;
 struct d3d12xs_descriptor_heap_registry;
+struct d3d12_descriptor_heap;
 struct d3d12xs_sampler_cache;
 struct d3d12xs_pipeline_table;
 struct d3d12xs_descriptor_buffers;
@@ -208,7 +209,14 @@ struct d3d12_device {
     /* The parts' own state, made and freed by their init and cleanup functions (api/device.c). */
     struct d3d12xs_allocator *allocator;                /* every VkDeviceMemory bound to buffers (memory/allocator.c) */
     struct d3d12xs_va_map *va_map;                      /* GPU virtual addresses (memory/va_map.c) */
-    struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/descriptor_heap.c) */
+    struct d3d12xs_descriptor_heap_registry *descriptor_heaps; /* live heaps, for CPU handles (descriptors/heap_registry.c) */
+    /* Where every heap's records lie, and which heap covers each 64 KiB of them: what a CPU
+     * handle's look-up reads, without a lock (descriptors/heap_registry.h). */
+    struct d3d12xs_descriptor_window {
+        uintptr_t base;
+        uint64_t unit_count;
+        _Atomic(struct d3d12_descriptor_heap *) *heaps; /* per unit, NULL where no live heap's records are */
+    } descriptor_window;
     struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
     struct d3d12xs_pipeline_table *pipeline_table;      /* live compute pipelines by description (pipelines/pipeline_state.c) */
     struct d3d12xs_descriptor_buffers *descriptor_buffers; /* heaps as descriptor buffers (descriptors/descriptor_buffer.c) */
