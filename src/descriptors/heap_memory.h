@@ -19,28 +19,27 @@ static inline uint8_t *d3d12_descriptor_heap_side_entry(const struct d3d12_descr
 /* One descriptor of src at src_index to dst at dst_index (heaps of one type, each index inside its
  * heap; dst_record and src_record are the two records, as the handles name them): inline moves of
  * fixed sizes for the small slots drivers have (NVIDIA's 16 to 64 bytes); a larger one (lavapipe's
- * 256) is libc's memcpy, faster there than inline 16-byte moves. A copy onto itself changes
- * nothing; any other pair of descriptors does not overlap. */
+ * 256) is libc's memmove, faster there than inline 16-byte moves. Two different descriptors
+ * never overlap; a copy onto itself is allowed (the record's assignment overlaps exactly, the
+ * moves are memmoves) and changes nothing, so it needs no test of its own. */
 static inline void d3d12_descriptor_heap_copy_one(struct d3d12_descriptor_heap *dst, struct d3d12xs_descriptor *dst_record, size_t dst_index,
         const struct d3d12_descriptor_heap *src, const struct d3d12xs_descriptor *src_record, size_t src_index)
 {
     uint8_t *to;
     const uint8_t *from;
 
-    if (dst_record == src_record)
-        return;
     *dst_record = *src_record;
     if (!dst->slots)
         return;
     if (dst->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV)
-        memcpy(d3d12_descriptor_heap_side_entry(dst, dst_index), d3d12_descriptor_heap_side_entry(src, src_index), D3D12XS_SIDE_ENTRY_SIZE);
+        memmove(d3d12_descriptor_heap_side_entry(dst, dst_index), d3d12_descriptor_heap_side_entry(src, src_index), D3D12XS_SIDE_ENTRY_SIZE);
     to = dst->slots + dst_index * dst->slot_size;
     from = src->slots + src_index * src->slot_size;
     switch (dst->slot_size) {
-    case 16: memcpy(to, from, 16); break;
-    case 32: memcpy(to, from, 32); break;
-    case 64: memcpy(to, from, 64); break;
-    default: memcpy(to, from, dst->slot_size); break; /* last: a tail call */
+    case 16: memmove(to, from, 16); break;
+    case 32: memmove(to, from, 32); break;
+    case 64: memmove(to, from, 64); break;
+    default: memmove(to, from, dst->slot_size); break; /* last: a tail call */
     }
 }
 
