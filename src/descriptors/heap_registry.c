@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/free_ranges.h"
 #include "descriptors/heap_registry.h"
 
 #define UNIT ((uint64_t)1 << D3D12XS_DESCRIPTOR_WINDOW_UNIT_SHIFT)
@@ -12,16 +13,9 @@
 #define WINDOW_MAX_SIZE ((uint64_t)1 << 36)
 #define WINDOW_MIN_SIZE ((uint64_t)1 << 30)
 
-/* Units [first, first + count) of the window that no heap's records are on. */
-struct free_units {
-    uint64_t first, count;
-};
-
 struct d3d12xs_descriptor_heap_registry {
     pthread_mutex_t lock;
-    /* Sorted by first, none touching the next (freeing merges them). */
-    struct free_units *free;
-    size_t free_count, free_capacity;
+    struct d3d12xs_free_ranges free_units; /* of the window: units no heap's records are on */
 };
 
 static void *reserve(uint64_t size, int protection)
@@ -37,24 +31,23 @@ HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device)
     uint64_t size;
     void *base = NULL;
 
-    if (!(registry = calloc(1, sizeof(*registry))) || !(registry->free = malloc(sizeof(*registry->free)))) {
-        free(registry);
+    if (!(registry = calloc(1, sizeof(*registry))))
         return E_OUTOFMEMORY;
-    }
     for (size = WINDOW_MAX_SIZE; size >= WINDOW_MIN_SIZE && !(base = reserve(size, PROT_NONE)); size /= 2)
         ;
     /* The table: 8 bytes a unit (8 MiB for the largest window), zero pages until heaps are stored. */
-    if (!base || !(window->heaps = reserve(size / UNIT * sizeof(*window->heaps), PROT_READ | PROT_WRITE))) {
+    if (!base || !(window->heaps = reserve(size / UNIT * sizeof(*window->heaps), PROT_READ | PROT_WRITE))
+            || !d3d12xs_free_ranges_init(&registry->free_units, size / UNIT)) {
+        if (window->heaps)
+            munmap(window->heaps, size / UNIT * sizeof(*window->heaps));
         if (base)
             munmap(base, size);
-        free(registry->free);
+        window->heaps = NULL;
         free(registry);
         return E_OUTOFMEMORY;
     }
     window->base = (uintptr_t)base;
     window->unit_count = size / UNIT;
-    registry->free[0] = (struct free_units){0, window->unit_count};
-    registry->free_count = registry->free_capacity = 1;
     pthread_mutex_init(&registry->lock, NULL);
     device->descriptor_heaps = registry;
     return S_OK;
@@ -71,7 +64,7 @@ void d3d12xs_descriptor_heap_registry_cleanup(struct d3d12_device *device)
     munmap(window->heaps, window->unit_count * sizeof(*window->heaps));
     memset(window, 0, sizeof(*window));
     pthread_mutex_destroy(&registry->lock);
-    free(registry->free);
+    d3d12xs_free_ranges_cleanup(&registry->free_units);
     free(registry);
     device->descriptor_heaps = NULL;
 }
@@ -81,53 +74,21 @@ static uint64_t units_of(size_t count)
     return ((uint64_t)count * sizeof(struct d3d12xs_descriptor) + UNIT - 1) / UNIT;
 }
 
-/* The first free run of at least count units, taken; UINT64_MAX when there is none. */
+/* Takes count units of the window; UINT64_MAX when no free run holds them or the list cannot
+ * grow. */
 static uint64_t take_units_locked(struct d3d12xs_descriptor_heap_registry *registry, uint64_t count)
 {
-    for (size_t i = 0; i < registry->free_count; i++) {
-        struct free_units *run = &registry->free[i];
-        uint64_t first = run->first;
-        if (run->count < count)
-            continue;
-        run->first += count;
-        if (!(run->count -= count))
-            memmove(run, run + 1, (registry->free_count-- - i - 1) * sizeof(*run));
-        return first;
-    }
-    return UINT64_MAX;
+    if (!d3d12xs_free_ranges_reserve(&registry->free_units, registry->free_units.count + 1))
+        return UINT64_MAX;
+    return d3d12xs_free_ranges_take(&registry->free_units, count, 1);
 }
 
-/* Gives units back, merged with the free runs they touch; false when the list cannot grow
- * (the units stay lost to the window, which is only address space). */
-static bool give_units_locked(struct d3d12xs_descriptor_heap_registry *registry, uint64_t first, uint64_t count)
+/* Gives units back; where the list cannot grow they stay lost to the window, which is only
+ * address space. */
+static void give_units_locked(struct d3d12xs_descriptor_heap_registry *registry, uint64_t first, uint64_t count)
 {
-    size_t i = 0;
-
-    while (i < registry->free_count && registry->free[i].first < first)
-        i++;
-    bool joins_before = i > 0 && registry->free[i - 1].first + registry->free[i - 1].count == first;
-    bool joins_after = i < registry->free_count && first + count == registry->free[i].first;
-    if (joins_before && joins_after) {
-        registry->free[i - 1].count += count + registry->free[i].count;
-        memmove(&registry->free[i], &registry->free[i + 1], (registry->free_count-- - i - 1) * sizeof(*registry->free));
-    } else if (joins_before) {
-        registry->free[i - 1].count += count;
-    } else if (joins_after) {
-        registry->free[i].first = first;
-        registry->free[i].count += count;
-    } else {
-        if (registry->free_count == registry->free_capacity) {
-            size_t capacity = registry->free_capacity * 2;
-            struct free_units *grown = realloc(registry->free, capacity * sizeof(*grown));
-            if (!grown)
-                return false;
-            registry->free = grown;
-            registry->free_capacity = capacity;
-        }
-        memmove(&registry->free[i + 1], &registry->free[i], (registry->free_count++ - i) * sizeof(*registry->free));
-        registry->free[i] = (struct free_units){first, count};
-    }
-    return true;
+    if (d3d12xs_free_ranges_reserve(&registry->free_units, registry->free_units.count + 1))
+        d3d12xs_free_ranges_give(&registry->free_units, first, count);
 }
 
 struct d3d12xs_descriptor *d3d12xs_descriptor_records_allocate(struct d3d12_device *device, size_t count)

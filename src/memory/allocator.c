@@ -9,14 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/free_ranges.h"
 #include "memory/allocator.h"
 #include "sync/scheduler.h"
 
 #define FIRST_BLOCK_SIZE (8ull << 20) /* a pool's first block; each next one doubles, up to D3D12XS_BLOCK_SIZE */
-
-struct free_range {
-    VkDeviceSize offset, size;
-};
 
 struct d3d12xs_memory_block {
     struct d3d12xs_memory_block *prev, *next; /* in its pool, or in the dedicated list */
@@ -26,11 +23,10 @@ struct d3d12xs_memory_block {
     uint32_t memory_type;
     unsigned kind;
     bool dedicated; /* one allocation, the whole VkDeviceMemory */
-    /* Free ranges sorted by offset, never adjacent (freeing coalesces). Their capacity is kept
-     * at allocation_count + 1 or more when an allocation is made, so that a free, which can
-     * add at most one range, never needs memory. */
-    struct free_range *free;
-    size_t free_count, free_capacity;
+    /* Free ranges (not in dedicated blocks). Their capacity is kept at allocation_count + 1 or
+     * more when an allocation is made, so that a free, which can add at most one range, never
+     * needs memory. */
+    struct d3d12xs_free_ranges free;
     size_t allocation_count;
     /* Every byte below it was handed out at some time: what lies above is as the driver made it. */
     VkDeviceSize high_water;
@@ -48,10 +44,6 @@ struct d3d12xs_allocator {
     struct d3d12xs_allocator_statistics statistics;
 };
 
-static VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment)
-{
-    return alignment > 1 ? (value + alignment - 1) / alignment * alignment : value;
-}
 
 static void list_append(struct block_list *list, struct d3d12xs_memory_block *block)
 {
@@ -94,7 +86,7 @@ static void destroy_block(struct d3d12_device *device, struct d3d12xs_memory_blo
     /* Freeing mapped memory unmaps it. */
     if (device->vk_device)
         vkFreeMemory(device->vk_device, block->memory, NULL);
-    free(block->free);
+    d3d12xs_free_ranges_cleanup(&block->free);
     free(block);
 }
 
@@ -148,19 +140,19 @@ static HRESULT create_block(struct d3d12_device *device, VkDeviceSize size, uint
     *out = NULL;
     if (!(block = calloc(1, sizeof(*block))))
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate a memory block's description");
-    if (!dedicated && !(block->free = malloc(4 * sizeof(*block->free)))) {
+    if (!dedicated && !d3d12xs_free_ranges_init(&block->free, size)) {
         free(block);
         return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate a memory block's free list");
     }
     if ((vr = vkAllocateMemory(device->vk_device, &info, NULL, &block->memory)) != VK_SUCCESS) {
-        free(block->free);
+        d3d12xs_free_ranges_cleanup(&block->free);
         free(block);
         return d3d12xs_hresult_from_vk(device, vr);
     }
     if ((device->vk_memory_properties.memoryTypes[memory_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
             && (vr = vkMapMemory(device->vk_device, block->memory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS) {
         vkFreeMemory(device->vk_device, block->memory, NULL);
-        free(block->free);
+        d3d12xs_free_ranges_cleanup(&block->free);
         free(block);
         return d3d12xs_fail(d3d12xs_hresult_from_vk(device, vr), method, "vkMapMemory of a %llu-byte block of memory type %u failed (VkResult %d)",
                 (unsigned long long)size, memory_type, vr);
@@ -170,11 +162,6 @@ static HRESULT create_block(struct d3d12_device *device, VkDeviceSize size, uint
     block->memory_type = memory_type;
     block->kind = kind;
     block->dedicated = dedicated;
-    if (!dedicated) {
-        block->free_capacity = 4;
-        block->free[0] = (struct free_range){0, size};
-        block->free_count = 1;
-    }
     *out = block;
     return S_OK;
 }
@@ -213,67 +200,24 @@ static void count_memory_locked(struct d3d12xs_allocator *allocator, const struc
  * it aligned. */
 static bool carve_locked(struct d3d12xs_memory_block *block, VkDeviceSize size, VkDeviceSize alignment, struct d3d12xs_allocation *allocation)
 {
+    VkDeviceSize start;
+
     /* Room for the free ranges a free may add later (struct d3d12xs_memory_block), and for the
      * one a carve from the middle of a range adds now. */
-    if (!d3d12xs_array_reserve((void **)&block->free, &block->free_capacity, block->allocation_count + 3, sizeof(*block->free)))
+    if (!d3d12xs_free_ranges_reserve(&block->free, block->allocation_count + 3)
+            || (start = d3d12xs_free_ranges_take(&block->free, size, alignment)) == UINT64_MAX)
         return false;
-    for (size_t i = 0; i < block->free_count; i++) {
-        struct free_range range = block->free[i];
-        VkDeviceSize start = align_up(range.offset, alignment), end = range.offset + range.size;
-        if (start >= end || end - start < size)
-            continue;
-        VkDeviceSize tail = end - (start + size);
-        if (start > range.offset) {
-            block->free[i].size = start - range.offset;
-            if (tail) {
-                memmove(&block->free[i + 2], &block->free[i + 1], (block->free_count - i - 1) * sizeof(*block->free));
-                block->free[i + 1] = (struct free_range){start + size, tail};
-                block->free_count++;
-            }
-        } else if (tail) {
-            block->free[i] = (struct free_range){start + size, tail};
-        } else {
-            memmove(&block->free[i], &block->free[i + 1], (block->free_count - i - 1) * sizeof(*block->free));
-            block->free_count--;
-        }
-        block->allocation_count++;
-        fill_allocation(allocation, block, start, size, start < block->high_water);
-        if (start + size > block->high_water)
-            block->high_water = start + size;
-        return true;
-    }
-    return false;
+    block->allocation_count++;
+    fill_allocation(allocation, block, start, size, start < block->high_water);
+    if (start + size > block->high_water)
+        block->high_water = start + size;
+    return true;
 }
 
 static void return_range_locked(struct d3d12xs_memory_block *block, VkDeviceSize offset, VkDeviceSize size)
 {
-    size_t low = 0, high = block->free_count;
-    bool with_previous, with_next;
-
-    while (low < high) { /* the first range after offset */
-        size_t middle = (low + high) / 2;
-        if (block->free[middle].offset > offset)
-            high = middle;
-        else
-            low = middle + 1;
-    }
-    with_previous = low > 0 && block->free[low - 1].offset + block->free[low - 1].size == offset;
-    with_next = low < block->free_count && offset + size == block->free[low].offset;
-    if (with_previous && with_next) {
-        block->free[low - 1].size += size + block->free[low].size;
-        memmove(&block->free[low], &block->free[low + 1], (block->free_count - low - 1) * sizeof(*block->free));
-        block->free_count--;
-    } else if (with_previous) {
-        block->free[low - 1].size += size;
-    } else if (with_next) {
-        block->free[low].offset = offset;
-        block->free[low].size += size;
-    } else {
-        /* The capacity was reserved when the allocation was made. */
-        memmove(&block->free[low + 1], &block->free[low], (block->free_count - low) * sizeof(*block->free));
-        block->free[low] = (struct free_range){offset, size};
-        block->free_count++;
-    }
+    /* The capacity was reserved when the allocation was made. */
+    d3d12xs_free_ranges_give(&block->free, offset, size);
     block->allocation_count--;
 }
 
