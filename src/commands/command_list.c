@@ -112,6 +112,7 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     }
     list->segment_count = 0;
     list->value_write_count = 0;
+    d3d12_command_record_reset(&list->record); /* before the first segment, which starts at record 0 */
     d3d12_command_list_pix_reset(list);
     if (FAILED(hr = d3d12_command_list_start_segment(list, false, NULL, 0, NULL))) {
         detach_allocator(list);
@@ -138,7 +139,6 @@ static HRESULT begin_recording(struct d3d12_command_list *list, const char *meth
     list->settled_dispatches = 0;
     list->rendering_pass_count = 0;
     memset(&list->generated_memory, 0, sizeof(list->generated_memory));
-    d3d12_command_record_reset(&list->record);
     d3d12_command_list_reset_bindings(list);
     list->in_internal = false;
     d3d12_barriers_reset(&list->barriers, d3d12_command_list_work_stages(list));

@@ -307,6 +307,7 @@ struct d3d12_list_segment {
     uint32_t first_call;
     const char *cut_by;             /* the command that started it (NULL for the first) */
     uint32_t first_write, write_count; /* its entries of the list's value_writes */
+    size_t first_record;            /* the record's command count when it started: its commands follow */
     /* Its first and last recorded command (set at Close from the record, for hang reports):
      * kind names, and call indexes; NULL when it has none. */
     const char *first_command, *last_command;

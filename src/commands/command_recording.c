@@ -185,6 +185,7 @@ HRESULT d3d12_command_list_start_segment(struct d3d12_command_list *list, bool h
         .first_call = first_call,
         .cut_by = cut_by,
         .first_write = (uint32_t)list->value_write_count,
+        .first_record = list->record.command_count,
     };
     list->vk_command_buffer = command_buffer;
     list->on_helper = helper;
@@ -232,21 +233,21 @@ void d3d12_command_list_note_value_write(struct d3d12_command_list *list, const 
 
 void d3d12_command_list_index_segments(struct d3d12_command_list *list)
 {
+    /* A command is noted in the segment open at its call (segment_count - 1), so each segment's
+     * commands are the run from its first_record to the next one's: two look-ups a segment, not
+     * a walk over every command at each Close. */
     const struct d3d12_command_record *record = &list->record;
-    for (size_t s = 0; s < list->segment_count; s++)
-        list->segments[s].first_command = list->segments[s].last_command = NULL;
-    for (size_t i = 0; i < record->command_count; i++) {
-        const struct d3d12_recorded_command *command = &record->commands[i];
-        struct d3d12_list_segment *segment;
-        if (command->segment >= list->segment_count)
-            continue;
-        segment = &list->segments[command->segment];
-        if (!segment->first_command) {
-            segment->first_command = d3d12_recorded_kind_name(command->kind);
-            segment->first_command_call = command->call_index;
+    for (size_t s = 0; s < list->segment_count; s++) {
+        struct d3d12_list_segment *segment = &list->segments[s];
+        size_t end = s + 1 < list->segment_count ? list->segments[s + 1].first_record : record->command_count;
+        segment->first_command = segment->last_command = NULL;
+        if (segment->first_record < end && end <= record->command_count) {
+            const struct d3d12_recorded_command *first = &record->commands[segment->first_record], *last = &record->commands[end - 1];
+            segment->first_command = d3d12_recorded_kind_name(first->kind);
+            segment->first_command_call = first->call_index;
+            segment->last_command = d3d12_recorded_kind_name(last->kind);
+            segment->last_command_call = last->call_index;
         }
-        segment->last_command = d3d12_recorded_kind_name(command->kind);
-        segment->last_command_call = command->call_index;
     }
 }
 
