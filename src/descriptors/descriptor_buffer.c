@@ -231,6 +231,9 @@ HRESULT d3d12xs_descriptor_buffers_init(struct d3d12_device *device, const struc
         get_layout_size(device->vk_device, buffers->set_layouts[set], &size);
         buffers->slot_size[set] = size / buffers->capacity[set];
     }
+    TRACE("%s: descriptor slots of %llu bytes (resources), %llu (samplers), %llu (counters)", device->vk_properties.deviceName,
+            (unsigned long long)buffers->slot_size[D3D12XS_HEAP_SET_RESOURCES], (unsigned long long)buffers->slot_size[D3D12XS_HEAP_SET_SAMPLERS],
+            (unsigned long long)buffers->slot_size[D3D12XS_HEAP_SET_COUNTERS]);
     size_t resource_size = largest(largest(largest(buffers->uniform_buffer_size, buffers->storage_buffer_size),
             largest(buffers->uniform_texel_size, buffers->storage_texel_size)), largest(buffers->sampled_image_size, buffers->storage_image_size));
     if (buffers->slot_size[D3D12XS_HEAP_SET_RESOURCES] < resource_size
