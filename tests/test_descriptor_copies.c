@@ -97,6 +97,13 @@ static bool same_bytes(ID3D12DescriptorHeap *a_iface, UINT a_index, ID3D12Descri
         *part = "side-table entry";
         return false;
     }
+    /* the CPU copy that copies compare against says what the GPU memory holds */
+    if (a->desc.Type == D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV
+            && (memcmp(a->side_entries_cpu + a_index * 16, a->slots + a->side_table_offset + a_index * 16, 16)
+                || memcmp(b->side_entries_cpu + b_index * 16, b->slots + b->side_table_offset + b_index * 16, 16))) {
+        *part = "CPU copy of the side-table entry";
+        return false;
+    }
     return true;
 }
 
@@ -450,6 +457,46 @@ static void test_other_heap_types(struct env *env)
     }
 }
 
+/* A side-table entry is written into the GPU memory only where it differs from the one there:
+ * one shader-visible slot takes views whose entries differ (a counter, a misalignment) and
+ * views whose entries are alike, by single copies, range copies and creation in place, and
+ * holds what creating each view there writes after every step. */
+static void test_side_entry_changes(struct env *env)
+{
+    /* none is VIEW_EMPTY at a step i with i % 3 == 1, whose range copy takes the view after it */
+    static const enum view steps[] = {VIEW_UAV_COUNTER, VIEW_SRV_TEXTURE, VIEW_SRV_TYPED, VIEW_SRV_RAW_UNALIGNED, VIEW_SRV_RAW_UNALIGNED,
+            VIEW_UAV_COUNTER, VIEW_UAV_COUNTER, VIEW_CBV, VIEW_SRV_RAW_UNALIGNED, VIEW_EMPTY, VIEW_UAV_COUNTER, VIEW_UAV_COUNTER};
+    ID3D12DescriptorHeap *staging = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, VIEW_COUNT, false);
+    ID3D12DescriptorHeap *visible = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 2, true);
+    LOG_MARK();
+
+    for (UINT v = 0; v < VIEW_COUNT; v++)
+        create_view(env, staging, v, v);
+    for (UINT i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        /* a fresh heap each step: its never-written slot is what a copied VIEW_EMPTY is */
+        ID3D12DescriptorHeap *expected = create_heap(env->device, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 1, true);
+        D3D12_CPU_DESCRIPTOR_HANDLE dst = cpu_at(env->device, visible, 0), src = cpu_at(env->device, staging, steps[i]);
+        const char *how = i % 3 == 0 ? "CopyDescriptorsSimple" : i % 3 == 1 ? "CopyDescriptors of two" : "creation in place";
+        char what[96];
+
+        if (i % 3 == 0) {
+            ID3D12Device_CopyDescriptorsSimple(env->device, 1, dst, src, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        } else if (i % 3 == 1) {
+            UINT two = 2;
+            ID3D12Device_CopyDescriptors(env->device, 1, &dst, &two, 1, &src, &two, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        } else {
+            create_view(env, visible, 0, steps[i]);
+        }
+        create_view(env, expected, 0, steps[i]);
+        snprintf(what, sizeof(what), "step %u: %s by %s", i, view_names[steps[i]], how);
+        CHECK_SAME(visible, 0, expected, 0, what);
+        ID3D12DescriptorHeap_Release(expected);
+    }
+    CHECK_NO_LOG();
+    ID3D12DescriptorHeap_Release(staging);
+    ID3D12DescriptorHeap_Release(visible);
+}
+
 /* Overlapping ranges, which D3D12 leaves undefined, copy as if through a temporary (per run); the
  * debug layer says so, and so it does for a source in a shader-visible heap. */
 static void test_overlaps(struct env *env)
@@ -648,6 +695,7 @@ int main(void)
     create_resources(&env);
     test_views(&env);
     test_other_heap_types(&env);
+    test_side_entry_changes(&env);
     test_overlaps(&env);
     test_registry(&env);
     ID3D12Resource_Release(env.buffer);

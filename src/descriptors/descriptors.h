@@ -93,7 +93,10 @@ struct d3d12_descriptor_heap {
      * set 1's slot (the side table's descriptor), from side_table_offset the side table (UAV
      * counter addresses and view offsets). */
     uint8_t *slots;
-    uint8_t *side_entries; /* slots + side_table_offset (CBV_SRV_UAV heaps): what copies index */
+    uint8_t *side_entries; /* slots + side_table_offset (CBV_SRV_UAV heaps): what the shaders read */
+    /* The same entries in cached CPU memory, where copies read and compare them (side_entries
+     * itself where that is CPU memory): never a read of the GPU memory's write-combined pages. */
+    uint8_t *side_entries_cpu;
     VkDeviceSize slot_size, side_set_offset, side_table_offset, memory_size;
     VkBuffer memory_buffer;
     struct d3d12xs_allocation memory; /* of shader-visible heaps (memory.block is NULL otherwise) */

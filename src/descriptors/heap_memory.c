@@ -28,15 +28,17 @@ static VkDeviceSize align_up(VkDeviceSize value, VkDeviceSize alignment)
     return alignment > 1 ? (value + alignment - 1) / alignment * alignment : value;
 }
 
-static uint32_t *side_entry(const struct d3d12_descriptor_heap *heap, size_t index)
+/* Sets descriptor index's side entry, in the GPU memory and in its CPU copy alike. */
+static void set_side_entry(struct d3d12_descriptor_heap *heap, size_t index, uint32_t misalignment, VkDeviceAddress counter_address)
 {
-    return (uint32_t *)d3d12_descriptor_heap_side_entry(heap, index);
-}
+    uint32_t entry[D3D12XS_SIDE_ENTRY_WORDS] = {0};
 
-static void set_counter_address(uint32_t *entry, VkDeviceAddress address)
-{
-    entry[D3D12XS_SIDE_ENTRY_COUNTER] = (uint32_t)address;
-    entry[D3D12XS_SIDE_ENTRY_COUNTER + 1] = (uint32_t)(address >> 32);
+    entry[D3D12XS_SIDE_ENTRY_MISALIGNMENT] = misalignment;
+    entry[D3D12XS_SIDE_ENTRY_COUNTER] = (uint32_t)counter_address;
+    entry[D3D12XS_SIDE_ENTRY_COUNTER + 1] = (uint32_t)(counter_address >> 32);
+    memcpy(heap->side_entries_cpu + index * SIDE_ENTRY_SIZE, entry, SIDE_ENTRY_SIZE);
+    if (heap->side_entries != heap->side_entries_cpu)
+        memcpy(heap->side_entries + index * SIDE_ENTRY_SIZE, entry, SIDE_ENTRY_SIZE);
 }
 
 /* Where a counter that the view does not have goes (see the file comment). */
@@ -96,9 +98,11 @@ HRESULT d3d12_descriptor_heap_create_memory(struct d3d12_descriptor_heap *heap, 
     }
     if (!samplers) {
         VkDeviceAddress none = no_counter_address(device);
-        heap->side_entries = heap->slots + heap->side_table_offset;
+        heap->side_entries = heap->side_entries_cpu = heap->slots + heap->side_table_offset;
+        if (shader_visible && !(heap->side_entries_cpu = malloc((size_t)heap->desc.NumDescriptors * SIDE_ENTRY_SIZE)))
+            return d3d12xs_fail(E_OUTOFMEMORY, method, "cannot allocate the CPU copy of %u side-table entries", heap->desc.NumDescriptors);
         for (size_t i = 0; i < heap->desc.NumDescriptors; i++)
-            set_counter_address(side_entry(heap, i), none);
+            set_side_entry(heap, i, 0, none);
     }
     return S_OK;
 }
@@ -110,14 +114,15 @@ void d3d12_descriptor_heap_destroy_memory(struct d3d12_descriptor_heap *heap)
         d3d12xs_free_buffer(device, &heap->memory_buffer, &heap->memory);
     else
         free(heap->slots);
-    heap->slots = heap->side_entries = NULL;
+    if (heap->side_entries_cpu != heap->side_entries)
+        free(heap->side_entries_cpu);
+    heap->slots = heap->side_entries = heap->side_entries_cpu = NULL;
 }
 
 void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t index, const struct d3d12xs_descriptor *descriptor)
 {
     struct d3d12_device *device = heap->object.device;
     uint8_t *slot;
-    uint32_t *entry;
     VkFormat format = descriptor->vk_format;
 
     if (!heap->slots)
@@ -136,9 +141,7 @@ void d3d12_descriptor_heap_write_slot(struct d3d12_descriptor_heap *heap, size_t
     else
         d3d12xs_write_buffer_descriptor(device, descriptor->vk_type, descriptor->address - descriptor->view_misalignment,
                 descriptor->range + descriptor->view_misalignment, format == VK_FORMAT_UNDEFINED ? VK_FORMAT_R32_UINT : format, slot);
-    entry = side_entry(heap, index);
-    entry[D3D12XS_SIDE_ENTRY_MISALIGNMENT] = descriptor->view_misalignment;
     /* Only a UAV's counter is ever read (IncrementCounter, Append, Consume). */
-    set_counter_address(entry, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && d3d12xs_descriptor_is_buffer(descriptor)
+    set_side_entry(heap, index, descriptor->view_misalignment, descriptor->kind == D3D12XS_DESCRIPTOR_UAV && d3d12xs_descriptor_is_buffer(descriptor)
             && descriptor->counter_address ? descriptor->counter_address : no_counter_address(device));
 }
