@@ -71,12 +71,15 @@ static inline void d3d12_descriptor_heap_copy_one(struct d3d12_descriptor_heap *
         d3d12_descriptor_heap_copy_side_entry(dst, dst_index, src, src_index);
     to = dst->slots + dst_index * dst->slot_size;
     from = src->slots + src_index * src->slot_size;
-    switch (dst->slot_size) {
-    case 16: d3d12xs_move_16_byte_blocks(to, from, 1); break;
-    case 32: d3d12xs_move_16_byte_blocks(to, from, 2); break;
-    case 64: d3d12xs_move_16_byte_blocks(to, from, 4); break;
-    default: memmove(to, from, dst->slot_size); break; /* last: a tail call */
-    }
+    /* tested in this order (a switch lets the compiler pick its own) */
+    if (dst->slot_size == 16)
+        d3d12xs_move_16_byte_blocks(to, from, 1);
+    else if (dst->slot_size == 32)
+        d3d12xs_move_16_byte_blocks(to, from, 2);
+    else if (dst->slot_size == 64)
+        d3d12xs_move_16_byte_blocks(to, from, 4);
+    else
+        memmove(to, from, dst->slot_size); /* last: a tail call */
 }
 
 /* Copies count descriptors of src from src_index to dst from dst_index (heaps of one type): the
