@@ -6,7 +6,9 @@
  *   table_dispatch          CPU ns per SetComputeRootDescriptorTable (4 UAVs, two tables in turn) + Dispatch;
  *                           raw Vulkan: vkCmdPushConstants of the table's start (two in turn) + vkCmdDispatch
  *                           of a descriptor-buffer pipeline, what d3d12xs records per table change
- *   copy_descriptors_1/_64  CPU ns per CopyDescriptorsSimple of 1 / 64 descriptors into a shader-visible heap
+ *   copy_descriptors_1/_64  CPU ns per CopyDescriptorsSimple of 1 / 64 descriptors into a shader-visible heap;
+ *                           raw Vulkan (1): a memcpy of a storage-buffer descriptor kept in CPU memory into
+ *                           a mapped descriptor buffer, the bytes a copy must move and nothing else
  *   create_srv              CPU ns per CreateShaderResourceView (raw buffer) into a shader-visible heap;
  *                           raw Vulkan: vkGetDescriptorEXT of a storage buffer into a descriptor buffer
  *   root_uav_dispatch       CPU ns per SetComputeRootUnorderedAccessView (two buffers in turn) + Dispatch(1,1,1):
@@ -682,6 +684,7 @@ struct raw;
 static double raw_sample_root_constant(struct raw *r);
 static double raw_sample_table(struct raw *r);
 static double raw_sample_create_srv(struct raw *r, unsigned calls);
+static double raw_sample_copy(struct raw *r, unsigned calls);
 
 /* One sample of a figure that raw Vulkan also records, from the D3D12 side or the raw side. */
 static double sample_paired(struct d3d *d, struct raw *raw, enum figure_id figure, bool raw_side, unsigned calls)
@@ -691,6 +694,8 @@ static double sample_paired(struct d3d *d, struct raw *raw, enum figure_id figur
         return raw_side ? raw_sample_root_constant(raw) : d3d_sample_root_constant(d);
     case FIG_TABLE:
         return raw_side ? raw_sample_table(raw) : d3d_sample_table(d);
+    case FIG_COPY_1:
+        return raw_side ? raw_sample_copy(raw, calls) : d3d_sample_copy(d, 1, calls);
     default:
         return raw_side ? raw_sample_create_srv(raw, calls) : d3d_sample_create_srv(d, calls);
     }
@@ -719,12 +724,11 @@ static void d3d_measure_cpu(struct d3d *d, struct raw *raw, const struct sizes *
 {
     measure_paired(d, raw, n, side, FIG_ROOT_CONSTANT);
     measure_paired(d, raw, n, side, FIG_TABLE);
+    measure_paired(d, raw, n, side, FIG_COPY_1);
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
-        double one = d3d_sample_copy(d, 1, n->calls), many = d3d_sample_copy(d, COPY_MAX, n->calls);
-        if (i >= n->warmup) {
-            add_sample(side, FIG_COPY_1, one);
+        double many = d3d_sample_copy(d, COPY_MAX, n->calls);
+        if (i >= n->warmup)
             add_sample(side, FIG_COPY_64, many);
-        }
     }
     measure_paired(d, raw, n, side, FIG_CREATE_SRV);
     for (unsigned i = 0; i < n->warmup + n->samples; i++) {
@@ -754,6 +758,8 @@ struct raw {
     VkDeviceAddress descriptors_address;
     VkDeviceSize created_offset;            /* figure 4's 64 slots */
     VkDeviceSize table_set_offset;          /* figure 2's set */
+    VkDeviceSize copies_offset;             /* figure 3's destinations, COPY_MAX slots apart as d3d12xs's */
+    uint8_t staged_descriptor[256];         /* figure 3's source: a descriptor kept in CPU memory */
     struct bench_vk_buffer view_buffer, inputs, output;
     VkDescriptorAddressInfoEXT view_address; /* figure 4's storage buffer */
     VkDescriptorSetLayout set_layout;
@@ -896,7 +902,9 @@ static void raw_init(struct raw *r, unsigned dispatches)
     r->table_set_offset = r->created_offset + CREATED_SLOTS * r->db.storageBufferDescriptorSize;
     r->table_set_offset = (r->table_set_offset + r->db.descriptorBufferOffsetAlignment - 1) / r->db.descriptorBufferOffsetAlignment
             * r->db.descriptorBufferOffsetAlignment;
-    r->descriptors = bench_vk_buffer_with_flags(&r->vk, r->table_set_offset + table_set_size,
+    r->copies_offset = r->table_set_offset + table_set_size;
+    r->descriptors = bench_vk_buffer_with_flags(&r->vk, r->copies_offset + (VkDeviceSize)COPY_DESTINATIONS * COPY_MAX
+            * r->db.storageBufferDescriptorSize,
             VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, host, 0,
             VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT);
     VK(vkMapMemory(r->vk.device, r->descriptors.memory, 0, VK_WHOLE_SIZE, 0, (void **)&r->descriptors_mapped));
@@ -910,6 +918,10 @@ static void raw_init(struct raw *r, unsigned dispatches)
             | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT);
     r->view_address = (VkDescriptorAddressInfoEXT){.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
             .address = raw_address(r, r->view_buffer.buffer), .range = (VkDeviceSize)COPY_MAX * VIEW_WORDS * 4};
+    if (r->db.storageBufferDescriptorSize > sizeof(r->staged_descriptor))
+        bench_fail(__LINE__, "a storage-buffer descriptor of %zu bytes is larger than bench_binding keeps (%zu)",
+                r->db.storageBufferDescriptorSize, sizeof(r->staged_descriptor));
+    raw_get_descriptor(r, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &r->view_address, r->db.storageBufferDescriptorSize, r->staged_descriptor);
     for (uint32_t k = 0; k < GPU_TABLE_SIZE; k++) {
         VkDescriptorAddressInfoEXT address = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
                 .address = raw_address(r, r->inputs.buffer) + (VkDeviceSize)k * VIEW_WORDS * 4, .range = 4, .format = VK_FORMAT_R32_UINT};
@@ -1091,6 +1103,23 @@ static double raw_sample_create_srv(struct raw *r, unsigned calls)
     return (bench_now_ns() - start) / calls;
 }
 
+/* Figure 3, raw: ns per memcpy of a storage-buffer descriptor (storageBufferDescriptorSize bytes, a
+ * size known at run time as an application knows it) from CPU memory into mapped descriptor-buffer
+ * memory, to COPY_DESTINATIONS slots in turn: the bytes a descriptor copy must move. */
+static double raw_sample_copy(struct raw *r, unsigned calls)
+{
+    const size_t size = r->db.storageBufferDescriptorSize;
+    uint8_t *destinations[COPY_DESTINATIONS];
+    double start;
+
+    for (unsigned i = 0; i < COPY_DESTINATIONS; i++)
+        destinations[i] = r->descriptors_mapped + r->copies_offset + (VkDeviceSize)i * COPY_MAX * size;
+    start = bench_now_ns();
+    for (unsigned i = 0; i < calls; i++)
+        memcpy(destinations[i % COPY_DESTINATIONS], r->staged_descriptor, size);
+    return (bench_now_ns() - start) / calls;
+}
+
 static double raw_sample_gpu(struct raw *r, unsigned dispatches)
 {
     uint64_t ticks[2];
@@ -1148,6 +1177,12 @@ static double raw_sample_table(struct raw *r)
 }
 
 static double raw_sample_create_srv(struct raw *r, unsigned calls)
+{
+    (void)r, (void)calls;
+    return 0;
+}
+
+static double raw_sample_copy(struct raw *r, unsigned calls)
 {
     (void)r, (void)calls;
     return 0;
