@@ -608,6 +608,24 @@ static void test_registry(struct env *env)
     handle = cpu_at(env->device, small, 1);
     handle.ptr |= (SIZE_T)1 << 52; /* far past the window the records lie in */
     REFUSED_COPY(1, cpu_at(env->device, visible, 0), handle, "SrcDescriptorRangeStart", "not inside a live descriptor heap");
+    /* A whole window (2^36 bytes, a multiple of every window size) away from a live descriptor:
+     * the same unit of the window's table, which is indexed through a mask. The heap found
+     * there does not hold the handle. */
+    for (int sign = -1; sign <= 1; sign += 2) {
+        D3D12_CPU_DESCRIPTOR_HANDLE ranges[1], sources[1] = {cpu_at(env->device, small, 0)};
+        UINT one[1] = {1};
+        handle = cpu_at(env->device, visible, 0);
+        handle.ptr += (SIZE_T)sign * ((SIZE_T)1 << 36);
+        REFUSED_COPY(1, handle, cpu_at(env->device, small, 0), "DestDescriptorRangeStart", "not inside a live descriptor heap");
+        REFUSED_COPY(2, handle, cpu_at(env->device, small, 0), "DestDescriptorRangeStart", "not inside a live descriptor heap");
+        ranges[0] = handle;
+        ID3D12Device_CopyDescriptors(env->device, 1, ranges, one, 1, sources, one, D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        CHECK_LOG("CopyDescriptors", "pDestDescriptorRangeStarts", "not inside a live descriptor heap");
+        RELOG_MARK();
+        ID3D12Device_CreateShaderResourceView(env->device, NULL, NULL, handle);
+        CHECK_LOG("CreateShaderResourceView", "not inside a live descriptor heap");
+        RELOG_MARK();
+    }
     handle = cpu_at(env->device, visible, 1);
     handle.ptr -= 16;
     REFUSED_COPY(1, handle, cpu_at(env->device, small, 0), "DestDescriptorRangeStart", "descriptor boundary");

@@ -47,7 +47,7 @@ HRESULT d3d12xs_descriptor_heap_registry_init(struct d3d12_device *device)
         return E_OUTOFMEMORY;
     }
     window->base = (uintptr_t)base;
-    window->unit_count = size / UNIT;
+    window->unit_mask = size / UNIT - 1; /* size and UNIT are powers of two */
     pthread_mutex_init(&registry->lock, NULL);
     device->descriptor_heaps = registry;
     return S_OK;
@@ -60,8 +60,8 @@ void d3d12xs_descriptor_heap_registry_cleanup(struct d3d12_device *device)
 
     if (!registry)
         return;
-    munmap((void *)window->base, window->unit_count * UNIT);
-    munmap(window->heaps, window->unit_count * sizeof(*window->heaps));
+    munmap((void *)window->base, (window->unit_mask + 1) * UNIT);
+    munmap(window->heaps, (window->unit_mask + 1) * sizeof(*window->heaps));
     memset(window, 0, sizeof(*window));
     pthread_mutex_destroy(&registry->lock);
     d3d12xs_free_ranges_cleanup(&registry->free_units);
@@ -97,7 +97,7 @@ struct d3d12xs_descriptor *d3d12xs_descriptor_records_allocate(struct d3d12_devi
     uint64_t units = units_of(count), first;
     void *records;
 
-    if (units > device->descriptor_window.unit_count)
+    if (units > device->descriptor_window.unit_mask + 1)
         return NULL;
     pthread_mutex_lock(&registry->lock);
     first = take_units_locked(registry, units);

@@ -25,13 +25,13 @@ void d3d12xs_descriptor_heap_register(struct d3d12_descriptor_heap *heap);
 /* From now on heap's handles resolve to nothing (until another heap's records are given its units). */
 void d3d12xs_descriptor_heap_unregister(struct d3d12_descriptor_heap *heap);
 
-/* The registered heap whose record units hold address, or NULL. The caller checks that address
- * lies inside its records (a heap's last unit may extend past them). */
+/* The registered heap whose record units hold address, or NULL where address is in the window;
+ * an address outside it wraps onto some unit (a mask, not a bounds check). So the caller checks
+ * that address lies inside the heap's records, as it must anyway (a heap's last unit may extend
+ * past them): an address outside the window never does. */
 static inline struct d3d12_descriptor_heap *d3d12xs_descriptor_heap_find(const struct d3d12xs_descriptor_window *window, uintptr_t address)
 {
-    uint64_t unit = ((uint64_t)address - window->base) >> D3D12XS_DESCRIPTOR_WINDOW_UNIT_SHIFT;
-    if (__builtin_expect(unit >= window->unit_count, 0))
-        return NULL;
+    uint64_t unit = (((uint64_t)address - window->base) >> D3D12XS_DESCRIPTOR_WINDOW_UNIT_SHIFT) & window->unit_mask;
     return atomic_load_explicit(&window->heaps[unit], memory_order_acquire);
 }
 

@@ -214,7 +214,7 @@ struct d3d12_device {
      * handle's look-up reads, without a lock (descriptors/heap_registry.h). */
     struct d3d12xs_descriptor_window {
         uintptr_t base;
-        uint64_t unit_count;
+        uint64_t unit_mask; /* the number of units less one: a power of two less one */
         _Atomic(struct d3d12_descriptor_heap *) *heaps; /* per unit, NULL where no live heap's records are */
     } descriptor_window;
     struct d3d12xs_sampler_cache *samplers;             /* one VkSampler per description (descriptors/descriptor.c) */
