@@ -4,7 +4,7 @@
  * record array. The device reserves one window of address space (up to 64 GiB, never backed
  * until used) and every heap's records are placed in it, each heap on 64 KiB units of its own.
  * So a unit belongs to at most one heap, and finding a handle's heap is one subtraction, one
- * bounds check and one load from the device's per-unit table (device->descriptor_window),
+ * mask and one load from the device's per-unit table (device->descriptor_window),
  * without a lock, whatever the number of heaps. Placing and freeing records and registering a
  * heap take the registry's mutex. */
 #ifndef D3D12XS_HEAP_REGISTRY_H
